@@ -1,0 +1,54 @@
+// Lint also guards the process boundaries: core never imports electron or an adapter,
+// shared stays dependency-free, and the renderer imports only shared from src-main.
+import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const adapters = ['**/electron/**', '**/server/**', '**/cli/**'];
+
+export default defineConfig(
+  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.electron-native/**', 'coverage/**'] },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  { files: ['**/*.{js,mjs,cjs}'], languageOptions: { globals: globals.node } },
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      eqeqeq: ['error', 'always'],
+    },
+  },
+  {
+    files: ['src-main/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'electron', message: 'src-main/core never imports electron.' }],
+        patterns: [{ group: adapters, message: 'src-main/core never imports an adapter.' }],
+      }],
+    },
+  },
+  {
+    files: ['src-main/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'electron', message: 'shared is imported by the renderer.' }],
+        patterns: [{ group: ['node:*', '**/core/**', ...adapters], message: 'shared holds only contracts: no Node, no core.' }],
+      }],
+    },
+  },
+  {
+    files: ['src-renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: globals.browser },
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'electron', message: 'The renderer talks to main only through the preload API.' }],
+        patterns: [
+          { group: ['node:*'], message: 'The renderer runs in a sandboxed browser context.' },
+          { regex: 'src-main/(?!shared/)', message: 'The renderer may import only src-main/shared.' },
+        ],
+      }],
+    },
+  },
+);

@@ -1,0 +1,97 @@
+/**
+ * Command-line parsing with skillc's error contract: an unknown flag, a missing value or a
+ * malformed number is `error[E100]: invalid option: '…'` and exit 1 (RFC-0005).
+ */
+import { skillcErrors } from '../core/errors.js';
+
+export type OptionType = 'string' | 'integer' | 'boolean' | 'list';
+
+export interface OptionSpec {
+  type: OptionType;
+  description: string;
+  /** Shown in help, e.g. `<n>`. */
+  value?: string;
+  short?: string;
+  /** Accepted values for a string option. */
+  choices?: readonly string[];
+  /** Smallest accepted integer. */
+  min?: number;
+}
+
+export interface PositionalSpec {
+  name: string;
+  required: boolean;
+  /** Takes every remaining positional. */
+  variadic?: boolean;
+}
+
+export type OptionValue = string | number | boolean | string[];
+
+export interface ParsedArgs {
+  positionals: string[];
+  options: Record<string, OptionValue | undefined>;
+}
+
+function setOption(out: ParsedArgs, name: string, spec: OptionSpec, raw: string): void {
+  if (spec.type === 'integer') {
+    if (!/^-?\d+$/.test(raw)) throw skillcErrors.invalidOption(`--${name} expects an integer, got ${raw}`);
+    const n = Number(raw);
+    if (spec.min !== undefined && n < spec.min) throw skillcErrors.invalidOption(`--${name} must be at least ${spec.min}, got ${raw}`);
+    out.options[name] = n;
+  } else if (spec.type === 'list') {
+    const list = (out.options[name] as string[] | undefined) ?? [];
+    list.push(raw);
+    out.options[name] = list;
+  } else {
+    if (spec.choices && !spec.choices.includes(raw)) {
+      throw skillcErrors.invalidOption(`--${name} must be one of ${spec.choices.join(', ')}, got ${raw}`);
+    }
+    out.options[name] = raw;
+  }
+}
+
+/** Parses `argv` against the given options and positionals. */
+export function parseArgs(argv: readonly string[], options: Record<string, OptionSpec>, positionals: readonly PositionalSpec[]): ParsedArgs {
+  const out: ParsedArgs = { positionals: [], options: {} };
+  const byShort = new Map(Object.entries(options).flatMap(([name, spec]) => (spec.short ? [[spec.short, name] as const] : [])));
+  let onlyPositionals = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (onlyPositionals || arg === '-' || !arg.startsWith('-')) {
+      out.positionals.push(arg);
+      continue;
+    }
+    if (arg === '--') {
+      onlyPositionals = true;
+      continue;
+    }
+    let name: string | undefined;
+    let inline: string | undefined;
+    if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+      inline = eq === -1 ? undefined : arg.slice(eq + 1);
+    } else if (arg.length === 2) {
+      name = byShort.get(arg.slice(1));
+    }
+    const spec = name === undefined ? undefined : options[name];
+    if (name === undefined || spec === undefined) throw skillcErrors.invalidOption(arg);
+    if (spec.type === 'boolean') {
+      if (inline !== undefined) throw skillcErrors.invalidOption(`--${name} takes no value`);
+      out.options[name] = true;
+      continue;
+    }
+    let value = inline;
+    if (value === undefined) {
+      if (i + 1 >= argv.length) throw skillcErrors.invalidOption(`--${name} requires a value`);
+      value = argv[++i] as string;
+    }
+    setOption(out, name, spec, value);
+  }
+  const max = positionals.some((p) => p.variadic) ? Infinity : positionals.length;
+  if (out.positionals.length > max) throw skillcErrors.invalidOption(`unexpected argument ${out.positionals[max]}`);
+  positionals.forEach((p, index) => {
+    if (p.required && out.positionals[index] === undefined) throw skillcErrors.invalidOption(`missing <${p.name}>`);
+  });
+  return out;
+}

@@ -1,0 +1,69 @@
+/**
+ * Where Skilltray keeps its state and finds skills. Everything is derived from an environment
+ * passed in by the entry point (CLI, Electron, tests), never read from globals inside the core.
+ */
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import envPaths from 'env-paths';
+import type { RootKind, SkillRoot } from '../shared/model.js';
+
+export interface CoreConfig {
+  /** SKILLTRAY_HOME, or the env-paths data dir for `skilltray`. */
+  home: string;
+  /** Skill roots in precedence order, first match wins on a name. */
+  roots: SkillRoot[];
+  /** The environment tools inherit from (filtered by the runner) and requirements are checked against. */
+  env: NodeJS.ProcessEnv;
+  /** Path of a better-sqlite3 binary built for this process's ABI, when not the default one. */
+  nativeBinding?: string;
+}
+
+export interface ConfigInput {
+  env?: NodeJS.ProcessEnv;
+  /** The bundled `skills/` directory (a resource of the packaged app, or the checkout's). */
+  bundledDir: string;
+  platform?: NodeJS.Platform;
+  nativeBinding?: string;
+}
+
+/** Root of the checkout or the installed package (two levels above src-main/core or dist/node/core). */
+export function defaultBundledDir(moduleDir: string): string {
+  return resolve(moduleDir, '..', '..', '..', 'skills');
+}
+
+function userHome(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string {
+  return (platform === 'win32' ? env.USERPROFILE : env.HOME) || homedir();
+}
+
+/** gibb.eri.sh's app-data skills directory, as its spec lists it for each platform. */
+export function gibberishSkillsDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string {
+  const home = userHome(env, platform);
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'gibb.eri.sh', 'skills');
+  if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'gibb.eri.sh', 'skills');
+  return join(env.XDG_DATA_HOME || join(home, '.local', 'share'), 'gibb.eri.sh', 'skills');
+}
+
+/** Builds the configuration from an environment: SKILLTRAY_HOME, SKILLTRAY_SKILLS_PATH, HOME. */
+export function resolveConfig(input: ConfigInput): CoreConfig {
+  const env = input.env ?? process.env;
+  const platform = input.platform ?? process.platform;
+  const home = resolve(env.SKILLTRAY_HOME || envPaths('skilltray', { suffix: '' }).data);
+  const roots: SkillRoot[] = [];
+  const add = (path: string, kind: RootKind, onlyIfPresent: boolean): void => {
+    const abs = resolve(path);
+    if (roots.some((r) => r.path === abs)) return;
+    if (onlyIfPresent && !existsSync(abs)) return;
+    roots.push({ path: abs, kind, trust: kind === 'bundled' ? 'bundled' : 'user', syntax: kind === 'gibberish' ? 'braces' : 'angle' });
+  };
+  for (const entry of (env.SKILLTRAY_SKILLS_PATH ?? '').split(delimiter)) {
+    if (entry.trim() !== '') add(entry, 'env', false);
+  }
+  add(join(home, 'skills'), 'home', false);
+  add(input.bundledDir, 'bundled', false);
+  const userDir = userHome(env, platform);
+  add(gibberishSkillsDir(env, platform), 'gibberish', true);
+  add(join(userDir, '.kode', 'skills'), 'kode', true);
+  add(join(userDir, '.claude', 'skills'), 'claude', true);
+  return { home, roots, env, ...(input.nativeBinding === undefined ? {} : { nativeBinding: input.nativeBinding }) };
+}

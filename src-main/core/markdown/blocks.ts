@@ -1,0 +1,53 @@
+/**
+ * Markdown as a list of top-level blocks with 1-based line numbers, over marked's GFM lexer.
+ * One parser serves the loader (tools), the gateway (outline, show) and the search index, so a
+ * `#` inside a fenced block is never a heading anywhere, and setext headings count everywhere.
+ */
+import { Lexer, type Token } from 'marked';
+
+export interface Block {
+  token: Token;
+  /** Line of the block's first character. */
+  line: number;
+  /** Line of the block's last non-newline character. */
+  endLine: number;
+}
+
+export interface Heading {
+  level: number;
+  /** Heading text without `#` markers, closing `#`s or setext underline. */
+  text: string;
+  line: number;
+}
+
+function countNewlines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** Lexes `text` (LF line endings) whose first line is `firstLine` of its file. */
+export function lexBlocks(text: string, firstLine = 1): Block[] {
+  const blocks: Block[] = [];
+  let line = firstLine;
+  for (const token of Lexer.lex(text, { gfm: true })) {
+    const raw = token.raw;
+    const leading = raw.length - raw.trimStart().length;
+    const start = line + countNewlines(raw.slice(0, leading));
+    const end = start + countNewlines(raw.trim());
+    if (token.type !== 'space') blocks.push({ token, line: start, endLine: end });
+    line += countNewlines(raw);
+  }
+  return blocks;
+}
+
+/** Top-level headings of `body`, numbered from `firstLine`. */
+export function headingsOf(body: string, firstLine = 1): Heading[] {
+  const headings: Heading[] = [];
+  for (const block of lexBlocks(body, firstLine)) {
+    if (block.token.type === 'heading') {
+      headings.push({ level: block.token.depth as number, text: (block.token.text as string).trim(), line: block.line });
+    }
+  }
+  return headings;
+}

@@ -1,0 +1,160 @@
+/**
+ * The data every surface exchanges: skills as loaded, diagnostics, rendered requests, run results.
+ * Plain types with no runtime code, so the renderer can import them without pulling in Node.
+ */
+
+/** bundled skills ship with the app; everything else (user dir, SKILLTRAY_SKILLS_PATH, other tools' dirs) is user. */
+export type Trust = 'bundled' | 'user';
+
+/** Where a skill root comes from, in precedence order. */
+export type RootKind = 'env' | 'home' | 'bundled' | 'gibberish' | 'kode' | 'claude';
+
+/** `<<key>>` is Skilltray's native placeholder; `{{key}}` is gibb.eri.sh's, kept for its skills. */
+export type PlaceholderSyntax = 'angle' | 'braces';
+
+export interface SkillRoot {
+  path: string;
+  kind: RootKind;
+  trust: Trust;
+  /** Placeholder syntax a skill in this root uses unless its frontmatter says otherwise. */
+  syntax: PlaceholderSyntax;
+}
+
+/** The skill formats Skilltray reads; a diagnostic names the ones it breaks. */
+export type SkillFormat = 'gibberish' | 'kode' | 'agentskills';
+
+export type Severity = 'error' | 'warning';
+
+export interface Diagnostic {
+  /** E4xx for errors, W4xx for warnings (docs/errors.md). */
+  code: string;
+  severity: Severity;
+  message: string;
+  /** Absolute path of the file the diagnostic is about. */
+  file: string;
+  /** 1-based line; 1 when the problem is about the file as a whole. */
+  line: number;
+  /** Formats whose own loaders would reject or flag the same thing. */
+  breaks: SkillFormat[];
+}
+
+export type ParamType = 'string' | 'integer' | 'number' | 'boolean' | 'enum';
+
+export interface ToolParam {
+  name: string;
+  type: ParamType;
+  /** Allowed values when type is enum, in the order the author wrote them. */
+  enumValues: string[];
+  required: boolean;
+  /** Whether a value may begin with `-` where it fills a whole argument (off by default: argument-injection guard). */
+  allowDash: boolean;
+  description: string;
+  line: number;
+}
+
+export interface Tool {
+  name: string;
+  description: string;
+  params: ToolParam[];
+  /** The text inside the Command block's fence. */
+  command: string;
+  /** Line of the Command block's first content line in SKILL.md. */
+  commandLine: number;
+  /** The Examples section as written, kept for assistants; null when absent. */
+  examples: string | null;
+  /** Line of the tool's H3 heading. */
+  line: number;
+}
+
+export type Mode = 'Global' | 'Dev' | 'Meeting';
+export const MODES: readonly Mode[] = ['Global', 'Dev', 'Meeting'];
+
+export type Role = 'procedure' | 'utility' | 'sidecar';
+export type Invocation = 'direct' | 'attach' | 'both';
+export type AttachTarget = 'task' | 'run' | 'output' | 'transcript' | 'artifact';
+export type EffectMode = 'read_only' | 'enrich' | 'control_signal';
+export const ROLES: readonly Role[] = ['procedure', 'utility', 'sidecar'];
+export const INVOCATIONS: readonly Invocation[] = ['direct', 'attach', 'both'];
+export const ATTACH_TARGETS: readonly AttachTarget[] = ['task', 'run', 'output', 'transcript', 'artifact'];
+export const EFFECT_MODES: readonly EffectMode[] = ['read_only', 'enrich', 'control_signal'];
+
+/** ADR-001 classification, from `metadata.classification`. */
+export interface Classification {
+  role: Role | null;
+  invocation: Invocation | null;
+  attachTargets: AttachTarget[];
+  effectMode: EffectMode | null;
+}
+
+export interface KodeMetadata {
+  primaryEnv: string | null;
+  permissionMode: string | null;
+  /** Tool whitelist; null means inherit. */
+  tools: string[] | null;
+}
+
+export type SkillState = 'ok' | 'warnings' | 'error';
+
+export interface Skill {
+  /** The slug: the directory's name. */
+  name: string;
+  /** Absolute path of the skill directory. */
+  dir: string;
+  /** Absolute path of SKILL.md. */
+  file: string;
+  root: SkillRoot;
+  trust: Trust;
+  syntax: PlaceholderSyntax;
+  /** RFC-0001 manifest hash over every file of the skill: identifies the exact version loaded. */
+  hash: string;
+  /** Frontmatter as parsed, unknown keys included. */
+  frontmatter: Record<string, unknown>;
+  description: string;
+  version: string | null;
+  /** Markdown after the frontmatter. */
+  body: string;
+  /** Line of SKILL.md on which the body starts. */
+  bodyLine: number;
+  tools: Tool[];
+  modes: Mode[];
+  readOnly: boolean;
+  alwaysAsk: boolean;
+  timeoutSec: number;
+  requires: { bins: string[]; env: string[] };
+  kode: KodeMetadata | null;
+  classification: Classification | null;
+  domain: string[];
+  tags: string[];
+  status: string | null;
+  license: string | null;
+  compatibility: string | null;
+  allowedTools: string | null;
+  diagnostics: Diagnostic[];
+  state: SkillState;
+  /** Skills with the same name in lower-precedence roots, which this one hides. */
+  shadows: { dir: string; root: SkillRoot }[];
+}
+
+/** A tool call rendered to program + argv: what the person approves and what runs. */
+export interface RenderedCommand {
+  program: string;
+  args: string[];
+  cwd: string;
+  timeoutMs: number;
+  /** Names of the variables passed to the tool beyond the allow-list (the skill's requires.env). */
+  env: string[];
+  skill: string;
+  tool: string;
+  skillHash: string;
+}
+
+export interface RunResult {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  cancelled: boolean;
+  stdout: string;
+  stderr: string;
+  droppedBytes: { stdout: number; stderr: number };
+  durationMs: number;
+}

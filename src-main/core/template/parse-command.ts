@@ -1,0 +1,229 @@
+/**
+ * A tool's Command block as argv tokens with placeholders. The text is split into tokens first
+ * (quote-aware, like a POSIX shell's word splitting and nothing more), then `<<key>>` placeholders
+ * (`{{key}}` for gibb.eri.sh skills) are found inside each token. Pipes, redirections, `$VAR`,
+ * globs and the like have no meaning: they are reported in `shellSyntax` so the loader can warn
+ * (W405) that they will reach the program literally.
+ */
+import { SkilltrayError } from '../errors.js';
+import type { PlaceholderSyntax } from '../../shared/model.js';
+
+/** A placeholder as written: `raw` is its source text, e.g. `<<count:10>>`; `fallback` is null without a `:`. */
+export interface Placeholder {
+  key: string;
+  fallback: string | null;
+  raw: string;
+}
+
+/** A stretch of one token: literal text or a placeholder. */
+export type Part = { kind: 'text'; value: string } | { kind: 'placeholder'; placeholder: Placeholder };
+
+/** One argv element to be; `quoted` is true when a quoted section appeared in it (so `""` is a real empty argument). */
+export interface CommandToken {
+  parts: Part[];
+  quoted: boolean;
+}
+
+/** A parsed Command: its tokens, every placeholder in order of appearance, and the shell constructs it contains. */
+export interface ParsedCommand {
+  tokens: CommandToken[];
+  placeholders: Placeholder[];
+  /** Each construct once, as written (`|`, `$(`, `$HOME`, `~`, `*`, …); `newline` for a line that starts a second command. */
+  shellSyntax: string[];
+}
+
+interface Markers {
+  open: string;
+  close: string;
+}
+
+/** Placeholder markers per syntax; `\` before the opening marker's first character makes it literal. */
+const PLACEHOLDER_MARKERS: Readonly<Record<PlaceholderSyntax, Markers>> = {
+  angle: { open: '<<', close: '>>' },
+  braces: { open: '{{', close: '}}' },
+};
+
+const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const SHELL_OPERATORS = new Set(['|', '||', '&&', ';', '&', '>', '>>', '<', '2>', '2>&1']);
+
+/** One character of a token, with where it sits in the source and how it was written. */
+interface SourceChar {
+  ch: string;
+  offset: number;
+  /** Inside '…' or "…". */
+  quoted: boolean;
+  /** Written with a backslash escape, so it can neither open nor close a placeholder. */
+  escaped: boolean;
+}
+
+interface RawToken {
+  chars: SourceChar[];
+  quoted: boolean;
+}
+
+function templateError(message: string, offset: number): SkilltrayError {
+  return new SkilltrayError('E509', message, { details: { offset } });
+}
+
+function isBlank(ch: string): boolean {
+  return ch === ' ' || ch === '\t' || ch === '\n';
+}
+
+/** Splits the text into tokens; `separated` is true when an unescaped newline stands between two tokens. */
+function tokenize(text: string, markers: Markers): { tokens: RawToken[]; separated: boolean } {
+  const tokens: RawToken[] = [];
+  let current: RawToken | null = null;
+  let newlinePending = false;
+  let separated = false;
+  const token = (): RawToken => {
+    if (current === null) {
+      if (newlinePending) separated = true;
+      newlinePending = false;
+      current = { chars: [], quoted: false };
+    }
+    return current;
+  };
+  const noNul = (index: number): void => {
+    if (text[index] === '\0') throw templateError(`the command contains a NUL byte at offset ${index}`, index);
+  };
+
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i] as string;
+    noNul(i);
+    if (isBlank(ch)) {
+      if (current !== null) tokens.push(current);
+      current = null;
+      if (ch === '\n' && tokens.length > 0) newlinePending = true;
+      i++;
+    } else if (ch === '\\') {
+      const next = text[i + 1];
+      if (next === undefined) throw templateError('the command ends with a lone backslash (write \\\\ for a literal one)', i);
+      noNul(i + 1);
+      // A backslash-newline joins lines and never starts a token.
+      if (next !== '\n') token().chars.push({ ch: next, offset: i + 1, quoted: false, escaped: true });
+      i += 2;
+    } else if (ch === "'") {
+      const close = text.indexOf("'", i + 1);
+      if (close === -1) throw templateError(`unterminated single quote at offset ${i}`, i);
+      const target = token();
+      target.quoted = true;
+      for (let j = i + 1; j < close; j++) {
+        noNul(j);
+        target.chars.push({ ch: text[j] as string, offset: j, quoted: true, escaped: false });
+      }
+      i = close + 1;
+    } else if (ch === '"') {
+      const target = token();
+      target.quoted = true;
+      let j = i + 1;
+      for (;;) {
+        if (j >= text.length) throw templateError(`unterminated double quote at offset ${i}`, i);
+        noNul(j);
+        const c = text[j] as string;
+        if (c === '"') break;
+        const next = text[j + 1];
+        if (c === '\\' && (next === '"' || next === '\\' || next === markers.open.charAt(0))) {
+          target.chars.push({ ch: next, offset: j + 1, quoted: true, escaped: true });
+          j += 2;
+        } else {
+          target.chars.push({ ch: c, offset: j, quoted: true, escaped: false });
+          j++;
+        }
+      }
+      i = j + 1;
+    } else {
+      token().chars.push({ ch, offset: i, quoted: false, escaped: false });
+      i++;
+    }
+  }
+  if (current !== null) tokens.push(current);
+  return { tokens, separated };
+}
+
+function markerAt(chars: readonly SourceChar[], k: number, marker: string): boolean {
+  const first = chars[k];
+  const second = chars[k + 1];
+  return (
+    first !== undefined && second !== undefined && !first.escaped && !second.escaped && first.ch === marker[0] && second.ch === marker[1]
+  );
+}
+
+/** Finds the placeholders of one token; `bare` is its text with quoted, escaped and placeholder characters blanked. */
+function splitParts(token: RawToken, text: string, markers: Markers): { parts: Part[]; bare: string } {
+  const { chars } = token;
+  const parts: Part[] = [];
+  let literal = '';
+  let bare = '';
+  let k = 0;
+  while (k < chars.length) {
+    const start = chars[k] as SourceChar;
+    if (!markerAt(chars, k, markers.open)) {
+      literal += start.ch;
+      bare += start.quoted || start.escaped ? ' ' : start.ch;
+      k++;
+      continue;
+    }
+    let m = k + 2;
+    while (m < chars.length && !markerAt(chars, m, markers.close)) {
+      if (markerAt(chars, m, markers.open)) {
+        throw templateError(`placeholders cannot nest: '${markers.open}' inside another placeholder at offset ${(chars[m] as SourceChar).offset}`, start.offset);
+      }
+      m++;
+    }
+    if (m >= chars.length) {
+      const written = text.slice(start.offset, (chars[chars.length - 1] as SourceChar).offset + 1);
+      throw templateError(
+        `unterminated placeholder '${written}' at offset ${start.offset} (a fallback with spaces must be quoted; write \\${markers.open} for a literal '${markers.open}')`,
+        start.offset,
+      );
+    }
+    const inner = chars.slice(k + 2, m).map((c) => c.ch).join('');
+    const colon = inner.indexOf(':');
+    const key = colon === -1 ? inner : inner.slice(0, colon);
+    const raw = text.slice(start.offset, (chars[m + 1] as SourceChar).offset + 1);
+    if (!KEY.test(key)) {
+      throw templateError(`bad placeholder key '${key}' in '${raw}' at offset ${start.offset} (a key is letters, digits and _, not starting with a digit)`, start.offset);
+    }
+    if (literal !== '') parts.push({ kind: 'text', value: literal });
+    literal = '';
+    parts.push({ kind: 'placeholder', placeholder: { key, fallback: colon === -1 ? null : inner.slice(colon + 1), raw } });
+    bare += ' '.repeat(m + 2 - k);
+    k = m + 2;
+  }
+  if (literal !== '') parts.push({ kind: 'text', value: literal });
+  return { parts, bare };
+}
+
+/** The shell constructs a token would have meant to a shell, judged on its unquoted, unescaped text. */
+function shellConstructs(token: RawToken, parts: readonly Part[], bare: string): string[] {
+  const found: string[] = [];
+  const literalOnly = !token.quoted && parts.length === 1 && token.chars.every((c) => !c.escaped);
+  if (literalOnly && SHELL_OPERATORS.has(bare)) return [bare];
+  if (bare.startsWith('#')) found.push('#');
+  if (bare.startsWith('~')) found.push('~');
+  if (bare.includes('$(')) found.push('$(');
+  if (bare.includes('${')) found.push('${');
+  for (const match of bare.matchAll(/\$[A-Za-z_][A-Za-z0-9_]*/g)) found.push(match[0]);
+  if (bare.includes('`')) found.push('`');
+  if (bare.includes('*')) found.push('*');
+  if (bare.includes('?')) found.push('?');
+  return found;
+}
+
+/** Parses Command text in the given placeholder syntax; malformed text throws E509 with the offset. */
+export function parseCommand(text: string, syntax: PlaceholderSyntax): ParsedCommand {
+  const markers = PLACEHOLDER_MARKERS[syntax];
+  const { tokens: rawTokens, separated } = tokenize(text, markers);
+  const tokens: CommandToken[] = [];
+  const placeholders: Placeholder[] = [];
+  const shell = new Set<string>();
+  for (const raw of rawTokens) {
+    const { parts, bare } = splitParts(raw, text, markers);
+    tokens.push({ parts, quoted: raw.quoted });
+    for (const part of parts) if (part.kind === 'placeholder') placeholders.push(part.placeholder);
+    for (const construct of shellConstructs(raw, parts, bare)) shell.add(construct);
+  }
+  if (separated) shell.add('newline');
+  return { tokens, placeholders, shellSyntax: [...shell] };
+}

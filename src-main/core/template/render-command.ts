@@ -1,0 +1,255 @@
+/**
+ * Turning a tool call into program + argv: the arguments are checked against the tool's declared
+ * parameters, then each Command token is rendered on its own, so a value is always exactly one
+ * argument (or part of one) and never an option unless its parameter allows a leading dash.
+ * Pure: no I/O, no process, no clock.
+ */
+import { SkilltrayError } from '../errors.js';
+import type { RenderedCommand, Skill, Tool, ToolParam } from '../../shared/model.js';
+import { parseCommand, type CommandToken, type Placeholder } from './parse-command.js';
+
+/** A checked argument value: what a parameter of type string/enum, integer/number or boolean holds. */
+export type ArgumentValue = string | number | boolean;
+
+/** Checked arguments keyed by parameter name; missing optional parameters are absent. */
+export type Arguments = Record<string, ArgumentValue>;
+
+/** A short, safe rendering of a value for an error message. */
+function preview(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** null, undefined and "" all mean "not given", so an assistant cannot smuggle an empty argument in. */
+function isMissing(value: unknown): boolean {
+  return value === undefined || value === null || value === '';
+}
+
+function paramsByName(tool: Tool): Map<string, ToolParam> {
+  return new Map(tool.params.map((param) => [param.name, param]));
+}
+
+function unknownArgument(tool: Tool, key: string): SkilltrayError {
+  const accepted = tool.params.map((param) => param.name);
+  const takes = accepted.length === 0 ? 'it takes no arguments' : `it takes ${accepted.join(', ')}`;
+  return new SkilltrayError('E502', `unknown argument '${key}' for tool '${tool.name}'; ${takes}`, {
+    details: { param: key, tool: tool.name, accepted },
+  });
+}
+
+function wrongType(tool: Tool, param: ToolParam, expected: string, value: unknown): SkilltrayError {
+  return new SkilltrayError('E503', `argument '${param.name}' of tool '${tool.name}' must be ${expected}, got ${preview(value)}`, {
+    details: { param: param.name, tool: tool.name, expected: param.type },
+  });
+}
+
+function checkValue(tool: Tool, param: ToolParam, value: unknown): ArgumentValue {
+  switch (param.type) {
+    case 'string':
+      if (typeof value !== 'string') throw wrongType(tool, param, 'a string', value);
+      if (value.includes('\0')) throw wrongType(tool, param, 'a string without NUL bytes', value);
+      return value;
+    case 'integer':
+      if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw wrongType(tool, param, 'a safe integer', value);
+      return value;
+    case 'number':
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw wrongType(tool, param, 'a finite number', value);
+      return value;
+    case 'boolean':
+      if (typeof value !== 'boolean') throw wrongType(tool, param, 'true or false', value);
+      return value;
+    case 'enum':
+      if (typeof value !== 'string' || !param.enumValues.includes(value)) {
+        throw new SkilltrayError(
+          'E505',
+          `argument '${param.name}' of tool '${tool.name}' must be one of ${param.enumValues.join(', ')}; got ${preview(value)}`,
+          { details: { param: param.name, tool: tool.name, allowed: [...param.enumValues] } },
+        );
+      }
+      return value;
+  }
+}
+
+/** Checks JSON arguments against the tool's parameters (E508, E502, E503/E505, E501, in that order) and returns them typed. */
+export function validateArguments(tool: Tool, args: unknown): Arguments {
+  if (!isPlainObject(args)) {
+    throw new SkilltrayError('E508', `arguments for tool '${tool.name}' must be a JSON object, got ${preview(args)}`, {
+      details: { tool: tool.name },
+    });
+  }
+  const params = paramsByName(tool);
+  for (const key of Object.keys(args)) if (!params.has(key)) throw unknownArgument(tool, key);
+  const checked: [string, ArgumentValue][] = [];
+  for (const param of tool.params) {
+    const value = Object.hasOwn(args, param.name) ? args[param.name] : undefined;
+    if (!isMissing(value)) checked.push([param.name, checkValue(tool, param, value)]);
+  }
+  const given = new Set(checked.map(([name]) => name));
+  for (const param of tool.params) {
+    if (param.required && !given.has(param.name)) {
+      throw new SkilltrayError('E501', `missing required argument '${param.name}' for tool '${tool.name}'`, {
+        details: { param: param.name, tool: tool.name },
+      });
+    }
+  }
+  // fromEntries defines own properties, so a parameter named __proto__ stays data.
+  return Object.fromEntries(checked);
+}
+
+function fromString(tool: Tool, param: ToolParam, raw: string): ArgumentValue {
+  // "" stays "" so validateArguments treats it as missing, whatever the type.
+  if (raw === '') return raw;
+  switch (param.type) {
+    case 'integer': {
+      const n = Number(raw);
+      if (!/^-?\d+$/.test(raw) || !Number.isSafeInteger(n)) throw wrongType(tool, param, 'a safe integer', raw);
+      return n;
+    }
+    case 'number': {
+      const n = Number(raw);
+      if (!/^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/.test(raw) || !Number.isFinite(n)) throw wrongType(tool, param, 'a finite number', raw);
+      return n;
+    }
+    case 'boolean':
+      if (raw === 'true') return true;
+      if (raw === 'false') return false;
+      throw wrongType(tool, param, 'true or false', raw);
+    case 'string':
+    case 'enum':
+      return raw;
+  }
+}
+
+/** Converts CLI `--arg key=value` pairs using the declared types, then checks them like JSON arguments. */
+export function argumentsFromStrings(tool: Tool, pairs: readonly (readonly [string, string])[]): Arguments {
+  const params = paramsByName(tool);
+  const converted: [string, ArgumentValue][] = [];
+  for (const [key, raw] of pairs) {
+    const param = params.get(key);
+    if (param === undefined) throw unknownArgument(tool, key);
+    if (converted.some(([name]) => name === key)) {
+      throw new SkilltrayError('E508', `argument '${key}' for tool '${tool.name}' is given more than once`, {
+        details: { param: key, tool: tool.name },
+      });
+    }
+    converted.push([key, fromString(tool, param, raw)]);
+  }
+  return validateArguments(tool, Object.fromEntries(converted));
+}
+
+/** The flag of `<<key:--flag>>` on a boolean parameter (placed when true, dropped otherwise); null for any other form. */
+function flagOf(placeholder: Placeholder, param: ToolParam): string | null {
+  const { fallback } = placeholder;
+  return param.type === 'boolean' && fallback !== null && fallback.startsWith('-') ? fallback : null;
+}
+
+function templateError(tool: Tool, message: string): SkilltrayError {
+  return new SkilltrayError('E509', `tool '${tool.name}': ${message}`, { details: { tool: tool.name } });
+}
+
+/** Renders one argument token; null when it is dropped (an optional value missing, or a flag off). */
+function renderToken(tool: Tool, params: Map<string, ToolParam>, token: CommandToken, values: Arguments): string | null {
+  let out = '';
+  let dropped = false;
+  let guard: SkilltrayError | null = null;
+  for (const part of token.parts) {
+    if (part.kind === 'text') {
+      out += part.value;
+      continue;
+    }
+    const { placeholder } = part;
+    const param = params.get(placeholder.key);
+    if (param === undefined) throw templateError(tool, `placeholder '${placeholder.raw}' names no parameter of the tool`);
+    const value = Object.hasOwn(values, param.name) ? values[param.name] : undefined;
+    const flag = flagOf(placeholder, param);
+    if (flag !== null) {
+      if (value === true) out += flag;
+      else dropped = true;
+    } else if (value !== undefined) {
+      const text = String(value);
+      // An argument value must never begin an argv element with '-': it could become an option.
+      if (out === '' && text.startsWith('-') && !param.allowDash && param.type !== 'enum') {
+        guard ??= new SkilltrayError(
+          'E504',
+          `argument '${param.name}' of tool '${tool.name}' begins with '-' and would start an argument, where it could act as an option; ` +
+            `the parameter does not allow a leading dash`,
+          { details: { param: param.name, tool: tool.name } },
+        );
+      }
+      out += text;
+    } else if (placeholder.fallback !== null) {
+      out += placeholder.fallback;
+    } else {
+      dropped = true;
+    }
+  }
+  if (dropped) return null;
+  if (guard !== null) throw guard;
+  return out;
+}
+
+/** The program: the first token, which must be literal text. */
+function programOf(tool: Tool, token: CommandToken | undefined): string {
+  if (token === undefined) throw templateError(tool, 'the command is empty');
+  let program = '';
+  for (const part of token.parts) {
+    if (part.kind === 'placeholder') throw templateError(tool, `the program must be literal, not the placeholder '${part.placeholder.raw}'`);
+    program += part.value;
+  }
+  if (program === '') throw templateError(tool, 'the program is an empty string');
+  return program;
+}
+
+/** Renders a tool call of `skill` into program + argv, with the skill's timeout, env names and hash. */
+export function renderCommand(skill: Skill, toolName: string, args: unknown, options: { cwd: string }): RenderedCommand {
+  const tool = skill.tools.find((candidate) => candidate.name === toolName);
+  if (tool === undefined) {
+    const available = skill.tools.map((candidate) => candidate.name);
+    const has = available.length === 0 ? 'it has no tools' : `it has ${available.join(', ')}`;
+    throw new SkilltrayError('E506', `tool '${toolName}' not found in skill '${skill.name}'; ${has}`, {
+      details: { skill: skill.name, tool: toolName, available },
+    });
+  }
+  if (skill.state === 'error') {
+    const errors = skill.diagnostics.filter((diagnostic) => diagnostic.severity === 'error').map((diagnostic) => diagnostic.code);
+    throw new SkilltrayError(
+      'E507',
+      `skill '${skill.name}' has errors (${errors.join(', ') || 'see its diagnostics'}) and cannot run until they are fixed`,
+      { details: { skill: skill.name, tool: tool.name, diagnostics: errors } },
+    );
+  }
+  const values = validateArguments(tool, args);
+  const [first, ...rest] = parseCommand(tool.command, skill.syntax).tokens;
+  const program = programOf(tool, first);
+  const params = paramsByName(tool);
+  const argv: string[] = [];
+  for (const token of rest) {
+    const rendered = renderToken(tool, params, token, values);
+    if (rendered !== null) argv.push(rendered);
+  }
+  return {
+    program,
+    args: argv,
+    cwd: options.cwd,
+    timeoutMs: skill.timeoutSec * 1000,
+    env: [...skill.requires.env],
+    skill: skill.name,
+    tool: tool.name,
+    skillHash: skill.hash,
+  };
+}
+
+/** Kode prompt skills: the body with every `$ARGUMENTS` replaced by the arguments joined with spaces. */
+export function resolvePrompt(skill: Skill, args: readonly string[]): string {
+  // split/join, not replace: a `$&` in an argument must stay literal.
+  return skill.body.split('$ARGUMENTS').join(args.join(' '));
+}

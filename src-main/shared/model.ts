@@ -158,3 +158,32 @@ export interface RunResult {
   droppedBytes: { stdout: number; stderr: number };
   durationMs: number;
 }
+
+/** What `list` shows of a skill: enough to choose one, without its body. */
+export interface SkillSummary {
+  name: string;
+  version: string | null;
+  description: string;
+  root: { path: string; kind: RootKind };
+  trust: Trust;
+  path: string;
+  hash: string;
+  status: SkillState;
+  tools: { name: string; description: string; params: ToolParam[] }[];
+  diagnostics: Diagnostic[];
+  shadows: { path: string; root: { path: string; kind: RootKind } }[];
+}
+
+/** A skill hidden by one of the same name in a root that comes first. */
+export interface ShadowReport {
+  name: string;
+  winner: { path: string; root: { path: string; kind: RootKind } };
+  loser: { path: string; root: { path: string; kind: RootKind } };
+}
+
+/** `check`'s verdict on one skill. */
+export interface CheckReport {
+  skills: { name: string; path: string; status: SkillState; diagnostics: Diagnostic[] }[];
+  errors: number;
+  warnings: number;
+}

@@ -84,7 +84,7 @@ export function walkSkill(dir: string): SkillWalk {
           walk.truncated = true;
           return;
         }
-        let size = 0;
+        let size: number;
         try {
           size = statSync(abs).size;
         } catch {

@@ -1,0 +1,81 @@
+/**
+ * The loader's diagnostics: E4xx errors (Skilltray will not run the skill) and W4xx warnings
+ * (it will, but some format minds). Each code names the formats whose own tools reject or flag it,
+ * so `skilltray check` doubles as a linter for skills meant for gibb.eri.sh, Kode or Agent Skills.
+ */
+import type { Diagnostic, Severity, SkillFormat } from '../../shared/model.js';
+
+const ALL: SkillFormat[] = ['gibberish', 'kode', 'agentskills'];
+const GIBB: SkillFormat[] = ['gibberish'];
+
+interface DiagnosticSpec {
+  severity: Severity;
+  breaks: SkillFormat[];
+  summary: string;
+}
+
+/** Every loader diagnostic code, its severity, the formats it breaks, and a one-line summary for docs. */
+export const DIAGNOSTICS = {
+  E401: { severity: 'error', breaks: ALL, summary: 'SKILL.md has no frontmatter block' },
+  E402: { severity: 'error', breaks: ALL, summary: 'frontmatter is not a valid YAML mapping' },
+  E403: { severity: 'error', breaks: ALL, summary: 'frontmatter has no name' },
+  E404: { severity: 'error', breaks: ALL, summary: 'frontmatter has no description, or it is empty' },
+  E405: { severity: 'error', breaks: ['kode', 'agentskills'], summary: 'name is not a slug: [a-z0-9] with single inner hyphens' },
+  E406: { severity: 'error', breaks: ['agentskills'], summary: 'name is longer than 64 characters' },
+  E407: { severity: 'error', breaks: ALL, summary: 'name does not match the directory name' },
+  E408: { severity: 'error', breaks: ['agentskills', 'gibberish'], summary: 'description is longer than 1024 characters' },
+  E409: { severity: 'error', breaks: GIBB, summary: 'a tool has no Command block' },
+  E410: { severity: 'error', breaks: GIBB, summary: 'a tool has more than one Command block' },
+  E411: { severity: 'error', breaks: GIBB, summary: 'a placeholder names no declared parameter' },
+  E412: { severity: 'error', breaks: GIBB, summary: 'a parameter has an unknown type' },
+  E413: { severity: 'error', breaks: [], summary: 'a classification field has an unknown value (ADR-001)' },
+  E414: { severity: 'error', breaks: [], summary: 'the classification breaks an ADR-001 rule' },
+  E415: { severity: 'error', breaks: GIBB, summary: 'a tool name is not [a-z0-9_]+' },
+  E416: { severity: 'error', breaks: GIBB, summary: 'a Parameters table is malformed' },
+  E417: { severity: 'error', breaks: GIBB, summary: 'a frontmatter field has a value of the wrong kind' },
+  E418: { severity: 'error', breaks: ALL, summary: 'SKILL.md cannot be read as UTF-8 text of a sane size' },
+  E419: { severity: 'error', breaks: GIBB, summary: 'a tool or parameter name is declared twice' },
+  E420: { severity: 'error', breaks: GIBB, summary: 'a Command cannot be parsed (quotes or placeholders)' },
+  E421: { severity: 'error', breaks: [], summary: 'the program (first word) of a Command is a placeholder' },
+  W401: { severity: 'warning', breaks: GIBB, summary: 'description is longer than gibb.eri.sh’s 256 characters' },
+  W402: { severity: 'warning', breaks: ['gibberish', 'kode'], summary: 'version is missing' },
+  W403: { severity: 'warning', breaks: ['gibberish', 'kode'], summary: 'version is not semver' },
+  W404: { severity: 'warning', breaks: [], summary: 'a declared parameter is never used by the Command' },
+  W405: { severity: 'warning', breaks: [], summary: 'a Command uses shell syntax, which is passed literally' },
+  W406: { severity: 'warning', breaks: ['agentskills'], summary: 'compatibility is longer than 500 characters' },
+  W407: { severity: 'warning', breaks: ['kode'], summary: 'a metadata.kode field has an unknown value' },
+  W408: { severity: 'warning', breaks: ['agentskills'], summary: 'allowed-tools is not a space-separated string' },
+  W409: { severity: 'warning', breaks: [], summary: 'a non-boolean parameter has a flag-like default' },
+  W410: { severity: 'warning', breaks: [], summary: 'gibb.eri.sh {{…}} placeholders detected without `placeholders: braces`' },
+  W411: { severity: 'warning', breaks: GIBB, summary: 'modes lists a mode that does not exist' },
+  W412: { severity: 'warning', breaks: [], summary: 'a symlink leads outside the skill and was skipped' },
+  W413: { severity: 'warning', breaks: [], summary: 'the skill holds too many files; the rest were not read' },
+  W414: { severity: 'warning', breaks: GIBB, summary: 'a tool has no description paragraph' },
+} as const satisfies Record<string, DiagnosticSpec>;
+
+export type DiagnosticCode = keyof typeof DIAGNOSTICS;
+
+/** Collects the diagnostics of one skill. */
+export class DiagnosticList {
+  readonly items: Diagnostic[] = [];
+
+  add(code: DiagnosticCode, message: string, file: string, line: number, breaks?: SkillFormat[]): void {
+    const spec: DiagnosticSpec = DIAGNOSTICS[code];
+    this.items.push({ code, severity: spec.severity, message, file, line: Math.max(1, line), breaks: breaks ?? [...spec.breaks] });
+  }
+
+  get hasErrors(): boolean {
+    return this.items.some((d) => d.severity === 'error');
+  }
+}
+
+const FORMAT_NAMES: Record<SkillFormat, string> = {
+  gibberish: 'gibb.eri.sh',
+  kode: 'Kode',
+  agentskills: 'Agent Skills/Claude',
+};
+
+/** Human names of the formats a diagnostic breaks, for text output. */
+export function formatNames(breaks: readonly SkillFormat[]): string {
+  return breaks.length === 0 ? 'Skilltray rule' : breaks.map((f) => FORMAT_NAMES[f]).join(', ');
+}

@@ -1,0 +1,81 @@
+/**
+ * One skill directory → one Skill, whatever is on disk. Nothing here throws for bad input: a
+ * broken SKILL.md becomes a Skill in state 'error' carrying its diagnostics (Kode T10).
+ */
+import { basename, join } from 'node:path';
+import type { Skill, SkillRoot } from '../../shared/model.js';
+import { DiagnosticList } from './diagnostics.js';
+import { DEFAULT_TIMEOUT_SEC, checkIdentity, readFields } from './fields.js';
+import { manifestHash, walkSkill } from './files.js';
+import { parseFrontmatter } from './frontmatter-yaml.js';
+import { readSkillText } from './skill-file.js';
+import { readTools } from './tools.js';
+
+/** The content hash of a skill directory and the walk warnings that go with it. */
+function hashSkill(dir: string, file: string, diags: DiagnosticList): string {
+  try {
+    const walk = walkSkill(dir);
+    for (const rel of walk.escaped) diags.add('W412', `symlink '${rel}' leads outside the skill and was skipped`, file, 1);
+    if (walk.truncated) diags.add('W413', `the skill holds more than ${walk.files.length} files; the rest were not read`, file, 1);
+    return manifestHash(walk.files);
+  } catch (error) {
+    diags.add('E418', `cannot read the skill directory: ${(error as Error).message}`, file, 1);
+    return '';
+  }
+}
+
+/** Loads the skill in `dir` (which holds SKILL.md) as found in `root`. */
+export function parseSkill(dir: string, root: SkillRoot): Skill {
+  const name = basename(dir);
+  const file = join(dir, 'SKILL.md');
+  const diags = new DiagnosticList();
+  const skill: Skill = {
+    name,
+    dir,
+    file,
+    root,
+    trust: root.trust,
+    syntax: root.syntax,
+    hash: hashSkill(dir, file, diags),
+    frontmatter: {},
+    description: '',
+    version: null,
+    body: '',
+    bodyLine: 1,
+    tools: [],
+    modes: ['Global'],
+    readOnly: false,
+    alwaysAsk: false,
+    timeoutSec: DEFAULT_TIMEOUT_SEC,
+    requires: { bins: [], env: [] },
+    kode: null,
+    classification: null,
+    domain: [],
+    tags: [],
+    status: null,
+    license: null,
+    compatibility: null,
+    allowedTools: null,
+    diagnostics: diags.items,
+    state: 'ok',
+    shadows: [],
+  };
+
+  const read = readSkillText(file);
+  if (!read.ok) {
+    diags.add('E418', read.message, file, 1);
+  } else {
+    const fm = parseFrontmatter(read.text, file, diags);
+    if (fm === null) {
+      skill.body = read.text;
+    } else {
+      checkIdentity(fm, name, file, diags);
+      const fields = readFields(fm, file, diags);
+      const { syntax: declaredSyntax, ...rest } = fields;
+      const { tools, syntax } = readTools(fm.body, fm.bodyLine, file, declaredSyntax, root.syntax, diags);
+      Object.assign(skill, rest, { frontmatter: fm.data, body: fm.body, bodyLine: fm.bodyLine, tools, syntax });
+    }
+  }
+  skill.state = diags.hasErrors ? 'error' : diags.items.length > 0 ? 'warnings' : 'ok';
+  return skill;
+}

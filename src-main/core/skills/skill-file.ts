@@ -1,0 +1,47 @@
+/**
+ * Reading SKILL.md as text without ever crashing: a size cap, binary detection and strict UTF-8,
+ * then BOM and line-ending normalisation so line numbers mean the same thing everywhere.
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { normaliseText } from './files.js';
+
+/** SKILL.md files above this size are refused (a skill is instructions, not a data dump). */
+export const MAX_SKILL_MD_BYTES = 1024 * 1024;
+
+export type SkillText = { ok: true; text: string } | { ok: false; message: string };
+
+/** Reads SKILL.md, or says in one sentence why it cannot be read as text. */
+export function readSkillText(file: string): SkillText {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (error) {
+    return { ok: false, message: `cannot read SKILL.md: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size > MAX_SKILL_MD_BYTES) {
+      return { ok: false, message: `SKILL.md is ${size} bytes; Skilltray reads SKILL.md files up to ${MAX_SKILL_MD_BYTES} bytes` };
+    }
+    const buffer = Buffer.alloc(size);
+    let read = 0;
+    while (read < size) {
+      const n = readSync(fd, buffer, read, size - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    const bytes = buffer.subarray(0, read);
+    if (bytes.includes(0)) return { ok: false, message: 'SKILL.md is binary (it contains NUL bytes)' };
+    let decoded: string;
+    try {
+      decoded = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      return { ok: false, message: 'SKILL.md is not valid UTF-8' };
+    }
+    return { ok: true, text: normaliseText(decoded) };
+  } catch (error) {
+    return { ok: false, message: `cannot read SKILL.md: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+  } finally {
+    closeSync(fd);
+  }
+}

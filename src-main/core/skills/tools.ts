@@ -1,0 +1,224 @@
+/**
+ * gibb.eri.sh tools in a SKILL.md body: an H3 that has a `#### Command` or `#### Parameters`
+ * subsection is a tool; any other H3 is ordinary content, so Agent Skills' prose loads untouched.
+ */
+import type { Tokens } from 'marked';
+import type { PlaceholderSyntax, Tool, ToolParam } from '../../shared/model.js';
+import { lexBlocks, type Block } from '../markdown/blocks.js';
+import { parseCommand, type ParsedCommand } from '../template/parse-command.js';
+import { parseParamType } from '../template/param-types.js';
+import { SkilltrayError } from '../errors.js';
+import type { DiagnosticList } from './diagnostics.js';
+
+const TOOL_NAME = /^[a-z0-9_]+$/;
+const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const NO_PARAMS = /^\(?none\.?\)?\.?$/i;
+const REQUIRED_WORDS: Record<string, boolean> = { yes: true, y: true, true: true, required: true, no: false, n: false, false: false, optional: false };
+
+interface ToolSection {
+  name: string;
+  line: number;
+  /** Blocks before the first H4 (the description), then per lower-cased H4 title. */
+  parts: Map<string, Block[]>;
+}
+
+/** Groups the body's blocks into H3 sections with their H4 subsections. */
+function toolSections(body: string, bodyLine: number): ToolSection[] {
+  const sections: ToolSection[] = [];
+  let current: ToolSection | null = null;
+  let part = '';
+  for (const block of lexBlocks(body, bodyLine)) {
+    const token = block.token;
+    if (token.type === 'heading' && (token.depth as number) <= 3) {
+      current = (token.depth as number) === 3 ? { name: (token.text as string).trim(), line: block.line, parts: new Map() } : null;
+      if (current) sections.push(current);
+      part = '';
+      continue;
+    }
+    if (current === null) continue;
+    if (token.type === 'heading' && (token.depth as number) === 4) {
+      part = (token.text as string).trim().toLowerCase();
+      if (!current.parts.has(part)) current.parts.set(part, []);
+      continue;
+    }
+    const list = current.parts.get(part) ?? [];
+    list.push(block);
+    current.parts.set(part, list);
+  }
+  return sections.filter((s) => s.parts.has('command') || s.parts.has('parameters'));
+}
+
+/** A table cell's text with code-span backticks removed. */
+function cellText(cell: Tokens.TableCell | undefined): string {
+  return (cell?.text ?? '').trim().replace(/^`+|`+$/g, '').trim();
+}
+
+function readParams(section: ToolSection, file: string, diags: DiagnosticList): ToolParam[] {
+  const blocks = section.parts.get('parameters') ?? [];
+  const table = blocks.find((b) => b.token.type === 'table');
+  if (!table) {
+    const text = blocks.map((b) => (b.token.raw as string).trim()).join(' ');
+    if (text !== '' && !NO_PARAMS.test(text)) {
+      diags.add('E416', `tool ${section.name}: Parameters must be a Name | Type | Required | Description table or "None."`, file, blocks[0]?.line ?? section.line);
+    }
+    return [];
+  }
+  const token = table.token as Tokens.Table;
+  const columns = token.header.map((h) => cellText(h).toLowerCase());
+  const at = (name: string) => columns.indexOf(name);
+  const [iName, iType, iRequired, iDesc] = [at('name'), at('type'), at('required'), at('description')];
+  if (iName < 0 || iType < 0 || iRequired < 0) {
+    diags.add('E416', `tool ${section.name}: the Parameters table needs Name, Type and Required columns`, file, table.line);
+    return [];
+  }
+  const params: ToolParam[] = [];
+  token.rows.forEach((row, index) => {
+    const line = table.line + 2 + index;
+    const name = cellText(row[iName]);
+    if (!PARAM_NAME.test(name)) {
+      diags.add('E416', `tool ${section.name}: parameter name '${name}' must match [A-Za-z_][A-Za-z0-9_]*`, file, line);
+      return;
+    }
+    if (params.some((p) => p.name === name)) {
+      diags.add('E419', `tool ${section.name}: parameter '${name}' is declared twice`, file, line);
+      return;
+    }
+    const typeText = cellText(row[iType]);
+    const type = parseParamType(typeText);
+    if ('error' in type) diags.add('E412', `tool ${section.name}: parameter '${name}': ${type.error}`, file, line);
+    const requiredText = cellText(row[iRequired]).toLowerCase();
+    const required = REQUIRED_WORDS[requiredText];
+    if (required === undefined) {
+      diags.add('E416', `tool ${section.name}: parameter '${name}': Required must be yes or no, got '${requiredText}'`, file, line);
+    }
+    params.push({
+      name,
+      type: 'error' in type ? 'string' : type.type,
+      enumValues: 'error' in type ? [] : type.enumValues,
+      allowDash: 'error' in type ? false : type.allowDash,
+      required: required ?? false,
+      description: iDesc >= 0 ? cellText(row[iDesc]) : '',
+      line,
+    });
+  });
+  return params;
+}
+
+/** Raw Markdown of a run of blocks, as written. */
+function rawText(blocks: readonly Block[]): string | null {
+  if (blocks.length === 0) return null;
+  return blocks.map((b) => (b.token.raw as string).replace(/\n+$/, '')).join('\n\n');
+}
+
+/** Line of the `offset`-th character of a command block that starts on `firstLine`. */
+function lineAt(text: string, offset: number, firstLine: number): number {
+  return firstLine + (text.slice(0, Math.max(0, offset)).match(/\n/g)?.length ?? 0);
+}
+
+/** Checks a parsed Command against its parameters: unknown keys, unused params, shell syntax, flags. */
+function checkCommand(tool: Tool, parsed: ParsedCommand, file: string, diags: DiagnosticList): void {
+  const declared = new Map(tool.params.map((p) => [p.name, p]));
+  for (const placeholder of parsed.placeholders) {
+    const line = lineAt(tool.command, tool.command.indexOf(placeholder.raw), tool.commandLine);
+    const param = declared.get(placeholder.key);
+    if (!param) {
+      diags.add('E411', `tool ${tool.name}: placeholder ${placeholder.raw} names no declared parameter`, file, line);
+    } else if (placeholder.fallback?.startsWith('-') && param.type !== 'boolean') {
+      diags.add(
+        'W409',
+        `tool ${tool.name}: ${placeholder.raw} looks like a flag, but '${param.name}' is a ${param.type}: '${placeholder.fallback}' is passed as its default value`,
+        file,
+        line,
+      );
+    }
+  }
+  const used = new Set(parsed.placeholders.map((p) => p.key));
+  for (const param of tool.params) {
+    if (!used.has(param.name)) diags.add('W404', `tool ${tool.name}: parameter '${param.name}' is never used by the Command`, file, param.line);
+  }
+  if (parsed.tokens[0]?.parts.some((part) => part.kind === 'placeholder')) {
+    diags.add('E421', `tool ${tool.name}: the program must be written literally, not as a placeholder`, file, tool.commandLine);
+  }
+  if (parsed.shellSyntax.length > 0) {
+    diags.add(
+      'W405',
+      `tool ${tool.name}: ${parsed.shellSyntax.map((s) => JSON.stringify(s)).join(', ')} will be passed literally: Skilltray never runs a shell`,
+      file,
+      tool.commandLine,
+    );
+  }
+}
+
+/** Parses the tools' commands once the placeholder syntax is known. */
+function checkCommands(tools: Tool[], syntax: PlaceholderSyntax, file: string, diags: DiagnosticList): void {
+  for (const tool of tools) {
+    if (tool.command === '') continue;
+    try {
+      checkCommand(tool, parseCommand(tool.command, syntax), file, diags);
+    } catch (error) {
+      if (!(error instanceof SkilltrayError)) throw error;
+      const offset = typeof error.details?.offset === 'number' ? error.details.offset : 0;
+      diags.add('E420', `tool ${tool.name}: ${error.message}`, file, lineAt(tool.command, offset, tool.commandLine));
+    }
+  }
+}
+
+/** True when a command uses gibb.eri.sh's `{{param}}` form for declared parameters and no `<<…>>`. */
+function looksLikeBraces(tool: Tool): boolean {
+  if (tool.command.includes('<<')) return false;
+  const keys = [...tool.command.matchAll(/\{\{([A-Za-z_][A-Za-z0-9_]*)(?::[^}]*)?\}\}/g)].map((m) => m[1] as string);
+  return keys.length > 0 && keys.every((k) => tool.params.some((p) => p.name === k));
+}
+
+export interface ToolsResult {
+  tools: Tool[];
+  syntax: PlaceholderSyntax;
+}
+
+/**
+ * Reads the tools of a body. The placeholder syntax is the frontmatter's choice, else the root's
+ * default, else braces when every command is written in gibb.eri.sh's form (reported as W410).
+ */
+export function readTools(
+  body: string,
+  bodyLine: number,
+  file: string,
+  declaredSyntax: PlaceholderSyntax | null,
+  rootSyntax: PlaceholderSyntax,
+  diags: DiagnosticList,
+): ToolsResult {
+  const tools: Tool[] = [];
+  for (const section of toolSections(body, bodyLine)) {
+    if (!TOOL_NAME.test(section.name)) {
+      diags.add('E415', `tool name '${section.name}' must be lowercase letters, digits and underscores`, file, section.line);
+      continue;
+    }
+    if (tools.some((t) => t.name === section.name)) {
+      diags.add('E419', `tool '${section.name}' is declared twice`, file, section.line);
+      continue;
+    }
+    const description = (section.parts.get('') ?? []).find((b) => b.token.type === 'paragraph');
+    if (!description) diags.add('W414', `tool ${section.name} has no description paragraph under its heading`, file, section.line);
+    const fences = (section.parts.get('command') ?? []).filter((b) => b.token.type === 'code' && b.token.codeBlockStyle !== 'indented');
+    if (fences.length === 0) diags.add('E409', `tool ${section.name} has no fenced block under #### Command`, file, section.line);
+    if (fences.length > 1) diags.add('E410', `tool ${section.name} has ${fences.length} blocks under #### Command; it must have exactly one`, file, fences[1]?.line ?? section.line);
+    const fence = fences[0];
+    tools.push({
+      name: section.name,
+      description: description ? (description.token as Tokens.Paragraph).text.replace(/\s*\n\s*/g, ' ').trim() : '',
+      params: readParams(section, file, diags),
+      command: fence ? (fence.token as Tokens.Code).text : '',
+      commandLine: fence ? fence.line + 1 : section.line,
+      examples: rawText(section.parts.get('examples') ?? []),
+      line: section.line,
+    });
+  }
+
+  let syntax = declaredSyntax ?? rootSyntax;
+  if (declaredSyntax === null && rootSyntax === 'angle' && tools.some(looksLikeBraces) && !tools.some((t) => t.command.includes('<<'))) {
+    syntax = 'braces';
+    diags.add('W410', 'commands use gibb.eri.sh {{…}} placeholders; add `placeholders: braces` to the frontmatter to say so', file, 1);
+  }
+  checkCommands(tools, syntax, file, diags);
+  return { tools, syntax };
+}

@@ -1,0 +1,76 @@
+/** Temporary homes and skills for tests: every test gets fresh directories, removed afterwards. */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach } from 'vitest';
+import { resolveConfig, type CoreConfig } from '../../src-main/core/config.js';
+
+const created: string[] = [];
+
+afterEach(() => {
+  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh directory removed after the current test. */
+export function tempDir(prefix = 'skilltray-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  created.push(dir);
+  return dir;
+}
+
+/** Writes `files` (relative path → content) under `dir`. */
+export function writeFiles(dir: string, files: Record<string, string | Buffer>): void {
+  for (const [rel, content] of Object.entries(files)) {
+    const path = join(dir, rel);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, content);
+  }
+}
+
+/** Writes a skill directory `<root>/<name>` with a SKILL.md and any other files; returns its path. */
+export function writeSkill(root: string, name: string, skillMd: string | Buffer, files: Record<string, string | Buffer> = {}): string {
+  const dir = join(root, name);
+  writeFiles(dir, { 'SKILL.md': skillMd, ...files });
+  return dir;
+}
+
+/** A SKILL.md with the given frontmatter lines and body. */
+export function skillMd(frontmatter: Record<string, unknown> | string, body = ''): string {
+  const yaml =
+    typeof frontmatter === 'string'
+      ? frontmatter
+      : Object.entries(frontmatter)
+          .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+          .join('\n');
+  return `---\n${yaml}\n---\n${body}`;
+}
+
+export interface TestHome {
+  home: string;
+  /** A user HOME with no compatibility roots unless a test creates them. */
+  userHome: string;
+  /** An empty skills root on SKILLTRAY_SKILLS_PATH. */
+  skills: string;
+  bundled: string;
+  env: NodeJS.ProcessEnv;
+  config(extraEnv?: NodeJS.ProcessEnv): CoreConfig;
+}
+
+/** A temporary SKILLTRAY_HOME, HOME, SKILLTRAY_SKILLS_PATH root and bundled dir. */
+export function testHome(): TestHome {
+  const base = tempDir();
+  const paths = { home: join(base, 'home'), userHome: join(base, 'user'), skills: join(base, 'skills'), bundled: join(base, 'bundled') };
+  for (const p of Object.values(paths)) mkdirSync(p, { recursive: true });
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: paths.userHome,
+    SKILLTRAY_HOME: paths.home,
+    SKILLTRAY_SKILLS_PATH: paths.skills,
+    XDG_DATA_HOME: join(paths.userHome, '.local', 'share'),
+  };
+  return {
+    ...paths,
+    env,
+    config: (extraEnv = {}) => resolveConfig({ env: { ...env, ...extraEnv }, bundledDir: paths.bundled, platform: 'linux' }),
+  };
+}

@@ -1,0 +1,153 @@
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SkillRegistry, type SkillChange } from '../../../src-main/core/skills/registry.js';
+import { skillMd, tempDir, testHome, writeSkill } from '../../support/temp.js';
+
+const good = (name: string, description = `The ${name} skill.`) => skillMd({ name, description, version: '1.0.0' });
+
+describe('skill roots and precedence', () => {
+  it('orders roots: SKILLTRAY_SKILLS_PATH entries, <home>/skills, bundled, then compatibility roots that exist', () => {
+    const t = testHome();
+    const second = tempDir();
+    mkdirSync(join(t.userHome, '.kode', 'skills'), { recursive: true });
+    mkdirSync(join(t.userHome, '.claude', 'skills'), { recursive: true });
+    mkdirSync(join(t.userHome, '.local', 'share', 'gibb.eri.sh', 'skills'), { recursive: true });
+    const config = t.config({ SKILLTRAY_SKILLS_PATH: [t.skills, second].join(delimiter) });
+    expect(config.roots.map((r) => [r.kind, r.trust, r.syntax])).toEqual([
+      ['env', 'user', 'angle'],
+      ['env', 'user', 'angle'],
+      ['home', 'user', 'angle'],
+      ['bundled', 'bundled', 'angle'],
+      ['gibberish', 'user', 'braces'],
+      ['kode', 'user', 'angle'],
+      ['claude', 'user', 'angle'],
+    ]);
+    expect(config.roots[2]?.path).toBe(join(t.home, 'skills'));
+  });
+
+  it('leaves out compatibility roots that do not exist', () => {
+    expect(testHome().config().roots.map((r) => r.kind)).toEqual(['env', 'home', 'bundled']);
+  });
+
+  it('T7: an override root beats ~/.kode/skills; first match wins and the loser is reported', () => {
+    const t = testHome();
+    const kodeRoot = join(t.userHome, '.kode', 'skills');
+    writeSkill(kodeRoot, 'deploy', good('deploy', 'from kode'));
+    writeSkill(t.skills, 'deploy', good('deploy', 'from override'));
+    writeSkill(kodeRoot, 'lint', good('lint'));
+    const registry = new SkillRegistry(t.config().roots).load();
+    expect(registry.get('deploy')?.description).toBe('from override');
+    expect(registry.get('deploy')?.shadows.map((s) => s.dir)).toEqual([join(kodeRoot, 'deploy')]);
+    expect(registry.get('lint')?.root.kind).toBe('kode');
+    expect(registry.shadowed()).toEqual([
+      expect.objectContaining({ name: 'deploy', winner: expect.objectContaining({ dir: join(t.skills, 'deploy') }), loser: expect.objectContaining({ dir: join(kodeRoot, 'deploy') }) }),
+    ]);
+  });
+
+  it('gives bundled trust only to the bundled root', () => {
+    const t = testHome();
+    writeSkill(t.bundled, 'clock', good('clock'));
+    writeSkill(t.skills, 'notes', good('notes'));
+    const registry = new SkillRegistry(t.config().roots).load();
+    expect(registry.get('clock')?.trust).toBe('bundled');
+    expect(registry.get('notes')?.trust).toBe('user');
+  });
+
+  it('T10: a directory with one malformed skill loads all the others', () => {
+    const t = testHome();
+    writeSkill(t.skills, 'alpha', good('alpha'));
+    writeSkill(t.skills, 'broken', '---\nname: [oops\n');
+    writeSkill(t.skills, 'gamma', good('gamma'));
+    writeSkill(t.skills, 'binary', Buffer.from([0x00, 0xff, 0x13, 0x37]));
+    mkdirSync(join(t.skills, 'not-a-skill'));
+    const registry = new SkillRegistry(t.config().roots).load();
+    expect(registry.list().map((s) => [s.name, s.state])).toEqual([
+      ['alpha', 'ok'],
+      ['binary', 'error'],
+      ['broken', 'error'],
+      ['gamma', 'ok'],
+    ]);
+  });
+
+  it('lists symlinked skill directories and ignores hidden ones', () => {
+    const t = testHome();
+    const elsewhere = tempDir();
+    writeSkill(elsewhere, 'linked', good('linked'));
+    symlinkSync(join(elsewhere, 'linked'), join(t.skills, 'linked'));
+    writeSkill(t.skills, '.hidden', good('hidden'));
+    expect(new SkillRegistry(t.config().roots).load().list().map((s) => s.name)).toEqual(['linked']);
+  });
+});
+
+describe('watching the roots', () => {
+  function nextChange(registry: SkillRegistry, predicate: (c: SkillChange) => boolean = () => true): Promise<SkillChange> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no change event within 5 s')), 5000);
+      const listener = (change: SkillChange) => {
+        if (!predicate(change)) return;
+        clearTimeout(timer);
+        registry.off('change', listener);
+        resolve(change);
+      };
+      registry.on('change', listener);
+    });
+  }
+
+  it('reloads a changed skill, picks up a new one and drops a removed one, with events', async () => {
+    const t = testHome();
+    const dir = writeSkill(t.skills, 'notes', good('notes', 'before'));
+    const registry = new SkillRegistry(t.config().roots).load();
+    await registry.watch();
+    try {
+      const oldHash = registry.get('notes')?.hash;
+      const changed = nextChange(registry);
+      writeFileSync(join(dir, 'SKILL.md'), good('notes', 'after'));
+      expect(await changed).toMatchObject({ kind: 'changed', name: 'notes' });
+      expect(registry.get('notes')?.description).toBe('after');
+      expect(registry.get('notes')?.hash).not.toBe(oldHash);
+
+      const added = nextChange(registry, (c) => c.name === 'fresh');
+      writeSkill(t.skills, 'fresh', good('fresh'));
+      expect(await added).toMatchObject({ kind: 'added', name: 'fresh' });
+
+      const removed = nextChange(registry, (c) => c.name === 'notes');
+      rmSync(dir, { recursive: true });
+      expect(await removed).toEqual({ kind: 'removed', name: 'notes' });
+      expect(registry.get('notes')).toBeUndefined();
+    } finally {
+      await registry.close();
+    }
+  });
+
+  it('debounces a burst of writes into one reload', async () => {
+    const t = testHome();
+    const dir = writeSkill(t.skills, 'notes', good('notes'));
+    const registry = new SkillRegistry(t.config().roots).load();
+    await registry.watch();
+    const events: SkillChange[] = [];
+    registry.on('change', (c) => events.push(c));
+    try {
+      for (let i = 0; i < 10; i++) writeFileSync(join(dir, 'SKILL.md'), good('notes', `draft ${i}`));
+      await new Promise((r) => setTimeout(r, 800));
+      expect(events).toHaveLength(1);
+      expect(registry.get('notes')?.description).toBe('draft 9');
+    } finally {
+      await registry.close();
+    }
+  });
+
+  it('creates the user skills directory so skills dropped into it later are seen', async () => {
+    const t = testHome();
+    const registry = new SkillRegistry(t.config().roots).load();
+    await registry.watch();
+    try {
+      const added = nextChange(registry);
+      writeSkill(join(t.home, 'skills'), 'mine', good('mine'));
+      expect(await added).toMatchObject({ kind: 'added', name: 'mine' });
+      expect(registry.get('mine')?.root.kind).toBe('home');
+    } finally {
+      await registry.close();
+    }
+  });
+});

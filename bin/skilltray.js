@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+// The `skilltray` command: runs the compiled CLI (built by `npm install`'s prepare step or `npm run build`).
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const entry = new URL('../dist/node/cli/main.js', import.meta.url);
+if (!existsSync(fileURLToPath(entry))) {
+  process.stderr.write("error[E999]: skilltray is not built yet; run 'npm run build:node' in the checkout\n");
+  process.exit(1);
+}
+const { runCli, processIo } = await import(entry.href);
+process.exitCode = await runCli(process.argv.slice(2), { cwd: process.cwd(), env: process.env, io: processIo() });

@@ -1,0 +1,38 @@
+/** What a CLI command is, and what it gets to work with. */
+import type { SkilltrayCore } from '../core/api.js';
+import type { OptionSpec, ParsedArgs, PositionalSpec } from './args.js';
+
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+  /** Whether a person is at the terminal (stdin and stdout are TTYs). */
+  interactive: boolean;
+  /** Asks a question on the terminal and returns the answer; only when interactive. */
+  ask(question: string): Promise<string>;
+}
+
+export interface CliContext {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  io: CliIo;
+  /** The core, opened on first use so `--help` and bad options never touch the disk. */
+  core(): SkilltrayCore;
+}
+
+export interface Command {
+  name: string;
+  summary: string;
+  positionals: PositionalSpec[];
+  options: Record<string, OptionSpec>;
+  run(ctx: CliContext, args: ParsedArgs): Promise<number> | number;
+}
+
+/** `--json`, which every command that prints data takes. */
+export const JSON_OPTION: Record<string, OptionSpec> = {
+  json: { type: 'boolean', description: 'print JSON (the stable contract) instead of text' },
+};
+
+/** Prints a value as the command's JSON output. */
+export function printJson(ctx: CliContext, value: unknown): void {
+  ctx.io.out(`${JSON.stringify(value, null, 2)}\n`);
+}

@@ -1,0 +1,143 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, cliProcess } from '../../support/cli.js';
+import { skillMd, testHome, writeSkill } from '../../support/temp.js';
+
+const TOOL = `
+### greet
+
+Greets someone.
+
+#### Parameters
+
+| Name | Type | Required | Description |
+|------|------|----------|-------------|
+| who | string | yes | Who |
+
+#### Command
+
+\`\`\`
+echo hello <<who>>
+\`\`\`
+`;
+
+function home() {
+  const t = testHome();
+  writeSkill(t.skills, 'greeter', skillMd({ name: 'greeter', description: 'Greets. Use when greeting.', version: '1.2.3' }, TOOL));
+  writeSkill(t.bundled, 'greeter', skillMd({ name: 'greeter', description: 'Bundled greeter.', version: '1.0.0' }));
+  writeSkill(t.skills, 'broken', skillMd({ name: 'wrong', description: 'x' }));
+  return t;
+}
+
+describe('skilltray list', () => {
+  it('--json lists every skill with source, trust, hash, tools, status, diagnostics, and the shadowed ones', async () => {
+    const t = home();
+    const { code, stdout } = await cli(['list', '--json'], t);
+    expect(code).toBe(0);
+    const data = JSON.parse(stdout);
+    expect(data.skills.map((s: { name: string; status: string }) => [s.name, s.status])).toEqual([
+      ['broken', 'error'],
+      ['greeter', 'ok'],
+    ]);
+    const greeter = data.skills[1];
+    expect(greeter).toMatchObject({
+      version: '1.2.3',
+      trust: 'user',
+      root: { path: t.skills, kind: 'env' },
+      path: join(t.skills, 'greeter'),
+      tools: [{ name: 'greet', params: [expect.objectContaining({ name: 'who', type: 'string', required: true })] }],
+    });
+    expect(greeter.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(data.shadowed).toEqual([
+      {
+        name: 'greeter',
+        winner: { path: join(t.skills, 'greeter'), root: { path: t.skills, kind: 'env' } },
+        loser: { path: join(t.bundled, 'greeter'), root: { path: t.bundled, kind: 'bundled' } },
+      },
+    ]);
+  });
+
+  it('prints a table and the shadow note for people', async () => {
+    const { code, stdout } = await cli(['list'], home());
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^NAME\s+VERSION\s+TRUST\s+STATUS\s+TOOLS\s+DESCRIPTION$/m);
+    expect(stdout).toMatch(/^greeter\s+1\.2\.3\s+user\s+ok\s+1\s+Greets\. Use when greeting\.$/m);
+    expect(stdout).toMatch(/^note: greeter in .* hides greeter in .*bundled$/m);
+  });
+});
+
+describe('skilltray check', () => {
+  it('exits 1 on errors and says which formats each diagnostic breaks', async () => {
+    const t = home();
+    const { code, stdout } = await cli(['check', 'broken'], t);
+    expect(code).toBe(1);
+    expect(stdout).toContain("error[E407] SKILL.md:2 name 'wrong' does not match directory 'broken' (breaks: gibb.eri.sh, Kode, Agent Skills/Claude)");
+    expect(stdout).toContain('warning[W402] SKILL.md:1 version is missing; gibb.eri.sh and Kode require a semver version such as 1.0.0 (breaks: gibb.eri.sh, Kode)');
+    expect(stdout).toMatch(/1 skill checked: 1 error, 1 warning$/m);
+  });
+
+  it('checks a directory of skills by path, without installing them', async () => {
+    const t = home();
+    const { code, stdout } = await cli(['check', '.', '--json'], t, { cwd: t.skills });
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout);
+    expect(report.skills.map((s: { name: string }) => s.name)).toEqual(['broken', 'greeter']);
+    expect(report).toMatchObject({ errors: 1, warnings: 1 });
+  });
+
+  it('exits 0 for a clean skill given by path', async () => {
+    const t = home();
+    const { code } = await cli(['check', join(t.skills, 'greeter')], t);
+    expect(code).toBe(0);
+  });
+
+  it('E001 for an unknown name, E010 for a directory without SKILL.md', async () => {
+    const t = home();
+    expect(await cli(['check', 'nothing'], t)).toMatchObject({ code: 1, stderr: "error[E001]: skill 'nothing' not found\n" });
+    const e010 = await cli(['check', t.home], t);
+    expect(e010).toMatchObject({ code: 1, stderr: `error[E010]: not a valid skill: '${t.home}' (missing SKILL.md)\n` });
+  });
+});
+
+describe('skilltray describe', () => {
+  it('--json gives the skill whole', async () => {
+    const { code, stdout } = await cli(['describe', 'greeter', '--json'], home());
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({
+      name: 'greeter',
+      frontmatter: { name: 'greeter', version: '1.2.3' },
+      tools: [{ name: 'greet', command: 'echo hello <<who>>' }],
+      requires: { bins: [], env: [] },
+      classification: null,
+    });
+  });
+});
+
+describe('option errors (E100)', () => {
+  it.each([
+    [['list', '--bogus'], "error[E100]: invalid option: '--bogus'\n"],
+    [['check'], "error[E100]: invalid option: 'missing <skill-or-path>'\n"],
+    [['describe', 'a', 'b'], "error[E100]: invalid option: 'unexpected argument b'\n"],
+    [['list', '--json=yes'], "error[E100]: invalid option: '--json takes no value'\n"],
+    [['frobnicate'], "error[E100]: invalid option: 'unknown command frobnicate; run skilltray help'\n"],
+  ])('%j', async (argv, stderr) => {
+    const outcome = await cli(argv, home());
+    expect(outcome).toMatchObject({ code: 1, stderr });
+  });
+
+  it('with --json the error is also data on stdout', async () => {
+    const { stdout } = await cli(['describe', 'nope', '--json'], home());
+    expect(JSON.parse(stdout)).toEqual({ error: { code: 'E001', kind: 'skill_not_found', message: "skill 'nope' not found", details: { skill: 'nope' } } });
+  });
+});
+
+describe('the skilltray bin', () => {
+  it('runs as a real process with the same output and exit codes', async () => {
+    const t = home();
+    const ok = await cliProcess(['list', '--json'], t.env);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout).skills.map((s: { name: string }) => s.name)).toEqual(expect.arrayContaining(['broken', 'greeter']));
+    const bad = await cliProcess(['list', '--nope'], t.env);
+    expect(bad).toMatchObject({ code: 1, stderr: "error[E100]: invalid option: '--nope'" });
+  });
+});

@@ -3,10 +3,11 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const entry = new URL('../dist/node/cli/main.js', import.meta.url);
+const entry = new URL('../dist/node/src-main/cli/main.js', import.meta.url);
 if (!existsSync(fileURLToPath(entry))) {
   process.stderr.write("error[E999]: skilltray is not built yet; run 'npm run build:node' in the checkout\n");
   process.exit(1);
 }
 const { runCli, processIo } = await import(entry.href);
-process.exitCode = await runCli(process.argv.slice(2), { cwd: process.cwd(), env: process.env, io: processIo() });
+const bundledDir = fileURLToPath(new URL('../skills', import.meta.url));
+process.exitCode = await runCli(process.argv.slice(2), { cwd: process.cwd(), env: process.env, io: processIo(), bundledDir });

@@ -15,6 +15,8 @@ export interface CliContext {
   cwd: string;
   env: NodeJS.ProcessEnv;
   io: CliIo;
+  /** The bundled skill packs, located by the entry point. */
+  bundledDir: string;
   /** The core, opened on first use so `--help` and bad options never touch the disk. */
   core(): SkilltrayCore;
 }

@@ -3,10 +3,8 @@
  * (`error[E020]: …` on stderr, exit 1); with `--json` the error also goes to stdout as data.
  */
 import { createInterface } from 'node:readline/promises';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SkilltrayCore } from '../core/api.js';
-import { defaultBundledDir, resolveConfig } from '../core/config.js';
+import { resolveConfig } from '../core/config.js';
 import { skillcErrors, toSkilltrayError } from '../core/errors.js';
 import { parseArgs } from './args.js';
 import type { CliContext, CliIo, Command } from './command.js';
@@ -35,7 +33,7 @@ export async function runCli(argv: readonly string[], base: Omit<CliContext, 'co
   const ctx: CliContext = {
     ...base,
     core: () => {
-      core ??= base.core?.() ?? new SkilltrayCore(resolveConfig({ env: base.env, bundledDir: defaultBundledDir(dirname(fileURLToPath(import.meta.url))) }));
+      core ??= base.core?.() ?? new SkilltrayCore(resolveConfig({ env: base.env, bundledDir: base.bundledDir }));
       return core;
     },
   };

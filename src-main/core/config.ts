@@ -27,11 +27,6 @@ export interface ConfigInput {
   nativeBinding?: string;
 }
 
-/** Root of the checkout or the installed package (two levels above src-main/core or dist/node/core). */
-export function defaultBundledDir(moduleDir: string): string {
-  return resolve(moduleDir, '..', '..', '..', 'skills');
-}
-
 function userHome(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string {
   return (platform === 'win32' ? env.USERPROFILE : env.HOME) || homedir();
 }

@@ -19,6 +19,7 @@ export async function cli(argv: string[], home: TestHome, options: { cwd?: strin
   const code = await runCli(argv, {
     cwd: options.cwd ?? process.cwd(),
     env: home.env,
+    bundledDir: home.bundled,
     core: () => new SkilltrayCore(home.config()),
     io: {
       out: (t) => void (stdout += t),

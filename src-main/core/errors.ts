@@ -48,6 +48,10 @@ export const ERROR_KINDS = {
   E610: 'unknown_mode',
   E611: 'approval_not_found',
   E612: 'skill_changed',
+  E613: 'approval_cancelled', // the requester withdrew a pending approval
+  E614: 'rule_not_found', // no rule with that id
+  E615: 'remembered_not_found', // no active remembered approval with that id
+  E616: 'invalid_verdict', // a verdict other than once, always or deny
   // E7xx: runner
   E701: 'spawn_failed',
   E702: 'run_not_found',

@@ -1,0 +1,187 @@
+/**
+ * Pending approvals, held in memory by the one process that owns runs. A caller asks and waits;
+ * the person answers from the tray, the browser UI or the CLI; each answer reaches exactly the
+ * caller that asked, whatever the order. Unanswered requests time out (E604) so no caller hangs.
+ * Listeners ('added', 'resolved') let a UI and an SSE stream follow the queue; a listener that
+ * throws is reported, never allowed to break the queue or strand a caller.
+ */
+import type { Trust } from '../../shared/model.js';
+import { SkilltrayError } from '../errors.js';
+import type { Surface } from '../store/runs.js';
+
+/** Everything the person needs to decide on one run. */
+export interface PendingApproval {
+  /** The run's id. */
+  id: string;
+  traceId: string;
+  surface: Surface;
+  skill: string;
+  tool: string;
+  trust: Trust;
+  readOnly: boolean;
+  /** Resolved absolute path of the program that would run. */
+  programPath: string;
+  /** The named arguments as the assistant sent them. */
+  args: Record<string, unknown>;
+  /** The argv the program would receive, after rendering. */
+  argv: string[];
+  cwd: string;
+  /** The run's own timeout. */
+  timeoutMs: number;
+  /** Names of the extra environment variables the tool would receive. */
+  env: string[];
+  requestedAt: number;
+  /** Why approval is needed (policy's reason). */
+  reason: string;
+}
+
+/** A pending approval as listed: when it will time out, by the broker's clock. */
+export interface PendingEntry extends PendingApproval {
+  expiresAt: number;
+}
+
+export type VerdictKind = 'once' | 'always' | 'deny';
+export const VERDICT_KINDS: readonly VerdictKind[] = ['once', 'always', 'deny'];
+
+export interface Verdict {
+  verdict: VerdictKind;
+  actor: string;
+}
+
+/** How a pending approval left the queue. */
+export type Resolution =
+  | { id: string; kind: 'verdict'; verdict: Verdict }
+  | { id: string; kind: 'timeout' }
+  | { id: string; kind: 'cancelled' };
+
+export interface BrokerEvents {
+  added: [entry: PendingEntry];
+  resolved: [resolution: Resolution];
+}
+
+/** The clock and timer the broker uses; tests inject a manual one. */
+export interface BrokerClock {
+  now: () => number;
+  setTimeout: (callback: () => void, ms: number) => unknown;
+  clearTimeout: (handle: unknown) => void;
+}
+
+const systemClock: BrokerClock = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => {
+    const handle = setTimeout(callback, ms);
+    // A pending approval must not keep a CLI process alive on its own.
+    handle.unref();
+    return handle;
+  },
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+interface Waiter {
+  entry: PendingEntry;
+  timer: unknown;
+  settle: (outcome: { ok: true; verdict: Verdict } | { ok: false; error: SkilltrayError }) => void;
+}
+
+/** Holds pending approvals and hands each answer back to the caller that asked. */
+export class ApprovalBroker {
+  private readonly waiters = new Map<string, Waiter>();
+  private readonly listeners: { [K in keyof BrokerEvents]: Set<(...args: BrokerEvents[K]) => void> } = {
+    added: new Set(),
+    resolved: new Set(),
+  };
+  private readonly clock: BrokerClock;
+  private readonly onListenerError: (error: unknown) => void;
+
+  constructor(options: { clock?: BrokerClock; onListenerError?: (error: unknown) => void } = {}) {
+    this.clock = options.clock ?? systemClock;
+    this.onListenerError =
+      options.onListenerError ??
+      ((error) => process.emitWarning(`an approval listener failed: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  /** Queues an approval and waits for the verdict; rejects with E604 after `timeoutMs`, E613 if cancelled. */
+  request(pending: PendingApproval, options: { timeoutMs: number }): Promise<Verdict> {
+    if (this.waiters.has(pending.id)) {
+      return Promise.reject(new SkilltrayError('E999', `an approval for run '${pending.id}' is already pending`, { details: { id: pending.id } }));
+    }
+    const entry: PendingEntry = { ...pending, expiresAt: this.clock.now() + options.timeoutMs };
+    const promise = new Promise<Verdict>((resolve, reject) => {
+      const timer = this.clock.setTimeout(() => {
+        const waited = options.timeoutMs >= 1000 ? `${Math.round(options.timeoutMs / 1000)} s` : `${options.timeoutMs} ms`;
+        const message = `nobody answered the approval for '${pending.skill}/${pending.tool}' within ${waited}, so it did not run`;
+        this.finish(
+          pending.id,
+          { ok: false, error: new SkilltrayError('E604', message, { details: { id: pending.id, timeoutMs: options.timeoutMs } }) },
+          { id: pending.id, kind: 'timeout' },
+        );
+      }, options.timeoutMs);
+      this.waiters.set(pending.id, {
+        entry,
+        timer,
+        settle: (outcome) => (outcome.ok ? resolve(outcome.verdict) : reject(outcome.error)),
+      });
+    });
+    this.emit('added', entry);
+    return promise;
+  }
+
+  /** The pending approvals, oldest request first. */
+  list(): PendingEntry[] {
+    return [...this.waiters.values()].map((w) => w.entry);
+  }
+
+  /** Answers a pending approval; E611 when the id is unknown or already answered, E616 for a bad verdict. */
+  resolve(id: string, verdict: VerdictKind, actor: string): void {
+    if (!(VERDICT_KINDS as readonly string[]).includes(verdict)) {
+      throw new SkilltrayError('E616', `invalid verdict '${String(verdict)}': answer once, always or deny`, { details: { verdict } });
+    }
+    if (!this.waiters.has(id)) {
+      throw new SkilltrayError('E611', `no pending approval '${id}': it is unknown, already answered, timed out or cancelled`, { details: { id } });
+    }
+    const answer: Verdict = { verdict, actor };
+    this.finish(id, { ok: true, verdict: answer }, { id, kind: 'verdict', verdict: answer });
+  }
+
+  /** Withdraws a pending approval (its requester went away): the request rejects with E613. False if it was not pending. */
+  cancel(id: string): boolean {
+    const waiter = this.waiters.get(id);
+    if (waiter === undefined) return false;
+    const { skill, tool } = waiter.entry;
+    this.finish(
+      id,
+      { ok: false, error: new SkilltrayError('E613', `the approval for '${skill}/${tool}' was withdrawn before anyone answered`, { details: { id } }) },
+      { id, kind: 'cancelled' },
+    );
+    return true;
+  }
+
+  /** Subscribes to 'added' or 'resolved'; returns the unsubscribe function. */
+  on<K extends keyof BrokerEvents>(event: K, listener: (...args: BrokerEvents[K]) => void): () => void {
+    const set = this.listeners[event] as Set<(...args: BrokerEvents[K]) => void>;
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+    };
+  }
+
+  private emit<K extends keyof BrokerEvents>(event: K, ...args: BrokerEvents[K]): void {
+    for (const listener of [...(this.listeners[event] as Set<(...a: BrokerEvents[K]) => void>)]) {
+      try {
+        listener(...args);
+      } catch (error) {
+        this.onListenerError(error);
+      }
+    }
+  }
+
+  // Settles the caller before announcing, so listeners already see the queue without this entry.
+  private finish(id: string, outcome: Parameters<Waiter['settle']>[0], resolution: Resolution): void {
+    const waiter = this.waiters.get(id);
+    if (waiter === undefined) return;
+    this.waiters.delete(id);
+    this.clock.clearTimeout(waiter.timer);
+    waiter.settle(outcome);
+    this.emit('resolved', resolution);
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * The policy decision for one tool call: a pure function of the skill, the settings, the rules,
+ * any remembered approval and the environment. Checks run in a fixed order (docs/policy.md):
+ * what cannot run is refused first, then a deny rule, then always_ask, then what allows a run
+ * without asking (an allow rule, a remembered approval, bundled read-only policy); the rest asks.
+ * Every reason and error message is a sentence an assistant can relay to the person.
+ */
+import type { Mode, Skill, Tool } from '../../shared/model.js';
+import { SkilltrayError } from '../errors.js';
+import type { Remembered } from '../store/approvals.js';
+import { isOffered } from './modes.js';
+import type { Rule } from './rules.js';
+import { governingRule } from './rules.js';
+
+export interface DecideInput {
+  skill: Skill;
+  tool: Tool;
+  mode: Mode;
+  paused: boolean;
+  rules: readonly Rule[];
+  /** The live remembered approval for this tool, if any. */
+  remembered: Remembered | null;
+  /** Resolved absolute path of the rendered program; null when it was not found. */
+  programPath: string | null;
+  /** The rendered program as written, to name it when it is not found. */
+  program?: string;
+  /** PATH lookup for requires.bins (injected so the function stays pure). */
+  resolveBin: (name: string) => string | null;
+  /** The environment requires.env is checked against. */
+  env: NodeJS.ProcessEnv;
+}
+
+export type Decision =
+  | { outcome: 'auto'; by: 'policy' | 'rule' | 'remembered'; ruleId?: number; reason: string }
+  | { outcome: 'ask'; reason: string }
+  | { outcome: 'deny'; by: 'rule'; ruleId: number; error: SkilltrayError }
+  | { outcome: 'refuse'; error: SkilltrayError };
+
+const plural = (n: number, one: string, many: string): string => (n === 1 ? one : many);
+const quoted = (names: readonly string[]): string => names.map((n) => `'${n}'`).join(', ');
+
+/** Why a remembered approval no longer applies, or null when it still does. */
+function lapse(remembered: Remembered, skill: Skill, programPath: string): string | null {
+  if (remembered.skillHash !== skill.hash) {
+    return `the skill's files have changed since you chose to always allow it`;
+  }
+  if (remembered.programPath !== programPath) {
+    return `the program now resolves to ${programPath} instead of ${remembered.programPath}`;
+  }
+  return null;
+}
+
+/** Decides whether a tool call runs on its own, needs the person's approval, is denied or is refused. */
+export function decide(input: DecideInput): Decision {
+  const { skill, tool, mode } = input;
+  const name = `'${skill.name}/${tool.name}'`;
+  const details = { skill: skill.name, tool: tool.name };
+
+  if (input.paused) {
+    return {
+      outcome: 'refuse',
+      error: new SkilltrayError('E608', `runs are paused in Skilltray; ${name} will not run until the person at the desktop resumes them`, {
+        details,
+      }),
+    };
+  }
+  if (!isOffered(skill, mode)) {
+    return {
+      outcome: 'refuse',
+      error: new SkilltrayError(
+        'E605',
+        `${name} is not offered in ${mode} mode; skill '${skill.name}' runs in ${skill.modes.length === 0 ? 'no mode' : skill.modes.join(', ')} mode`,
+        { details: { ...details, mode, modes: skill.modes } },
+      ),
+    };
+  }
+  const missingBins = skill.requires.bins.filter((bin) => input.resolveBin(bin) === null);
+  if (missingBins.length > 0) {
+    return {
+      outcome: 'refuse',
+      error: new SkilltrayError(
+        'E606',
+        `skill '${skill.name}' needs ${plural(missingBins.length, 'the program', 'the programs')} ${quoted(missingBins)}, ` +
+          `not found on PATH; install ${plural(missingBins.length, 'it', 'them')} or fix PATH, then try again`,
+        { details: { ...details, missing: missingBins } },
+      ),
+    };
+  }
+  const missingEnv = skill.requires.env.filter((key) => (input.env[key] ?? '') === '');
+  if (missingEnv.length > 0) {
+    return {
+      outcome: 'refuse',
+      error: new SkilltrayError(
+        'E607',
+        `skill '${skill.name}' needs the environment ${plural(missingEnv.length, 'variable', 'variables')} ${missingEnv.join(', ')}, ` +
+          `which ${plural(missingEnv.length, 'is', 'are')} not set where Skilltray runs`,
+        { details: { ...details, missing: missingEnv } },
+      ),
+    };
+  }
+  if (input.programPath === null) {
+    const program = input.program === undefined ? 'the program it runs' : `'${input.program}'`;
+    return {
+      outcome: 'refuse',
+      error: new SkilltrayError('E701', `${name} cannot run: ${program} was not found or is not executable`, {
+        details: { ...details, ...(input.program === undefined ? {} : { program: input.program }) },
+      }),
+    };
+  }
+
+  const rule = governingRule(input.rules, skill.name, tool.name);
+  if (rule?.effect === 'deny') {
+    return {
+      outcome: 'deny',
+      by: 'rule',
+      ruleId: rule.id,
+      error: new SkilltrayError('E602', `${name} is denied by rule #${rule.id} (${rule.pattern})`, {
+        details: { ...details, ruleId: rule.id, pattern: rule.pattern },
+      }),
+    };
+  }
+  if (skill.alwaysAsk) {
+    return { outcome: 'ask', reason: `skill '${skill.name}' sets always_ask, so every run needs approval` };
+  }
+  if (rule !== null) {
+    return { outcome: 'auto', by: 'rule', ruleId: rule.id, reason: `allowed by rule #${rule.id} (${rule.pattern})` };
+  }
+  const remembered = input.remembered;
+  if (remembered !== null && remembered.revokedAt === null && remembered.skill === skill.name && remembered.tool === tool.name) {
+    const why = lapse(remembered, skill, input.programPath);
+    if (why === null) return { outcome: 'auto', by: 'remembered', reason: `you chose to always allow ${name}` };
+    return { outcome: 'ask', reason: `the approval you gave to always allow ${name} has lapsed: ${why}` };
+  }
+  if (skill.trust === 'bundled' && skill.readOnly) {
+    return { outcome: 'auto', by: 'policy', reason: `skill '${skill.name}' is bundled with Skilltray and read-only` };
+  }
+  return {
+    outcome: 'ask',
+    reason: skill.trust === 'user' ? `skill '${skill.name}' is a user skill, so its runs need approval` : `${name} is not read-only, so it needs approval`,
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * The state database's schema, as numbered migrations tracked by `PRAGMA user_version`.
+ * Each migration runs in its own transaction together with the version bump, so a crash or a
+ * failing step leaves the database at the previous version; each is written to be harmless if
+ * re-run (IF NOT EXISTS, OR IGNORE). Never edit a shipped migration: append a new one.
+ */
+import type Database from 'better-sqlite3';
+import { SkilltrayError } from '../errors.js';
+
+/** One schema step: `up` brings a database at `version - 1` to `version`. */
+export interface Migration {
+  version: number;
+  up: (db: Database.Database) => void;
+}
+
+const v1: Migration = {
+  version: 1,
+  up(db) {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS runs (
+        id TEXT PRIMARY KEY,
+        trace_id TEXT NOT NULL,
+        surface TEXT NOT NULL CHECK (surface IN ('cli', 'http', 'mcp', 'ipc', 'ui')),
+        skill TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        args TEXT NOT NULL,
+        command TEXT,
+        program_path TEXT,
+        skill_hash TEXT NOT NULL,
+        requested_at INTEGER NOT NULL,
+        outcome TEXT CHECK (outcome IN ('auto', 'approved', 'denied', 'refused')),
+        decided_by TEXT CHECK (decided_by IN ('policy', 'rule', 'remembered', 'user', 'timeout', 'error')),
+        rule_id INTEGER,
+        actor TEXT,
+        decided_at INTEGER,
+        reason TEXT,
+        error_code TEXT,
+        started_at INTEGER,
+        ended_at INTEGER,
+        exit_code INTEGER,
+        signal TEXT,
+        timed_out INTEGER NOT NULL DEFAULT 0 CHECK (timed_out IN (0, 1)),
+        cancelled INTEGER NOT NULL DEFAULT 0 CHECK (cancelled IN (0, 1)),
+        stdout TEXT,
+        stderr TEXT,
+        dropped_stdout INTEGER NOT NULL DEFAULT 0,
+        dropped_stderr INTEGER NOT NULL DEFAULT 0,
+        duration_ms REAL,
+        status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN
+          ('pending', 'running', 'succeeded', 'failed', 'cancelled', 'timed_out', 'denied', 'refused'))
+      ) STRICT;
+      -- History is listed newest first, optionally filtered by one of these columns; rowid breaks ties.
+      CREATE INDEX IF NOT EXISTS runs_by_time ON runs (requested_at);
+      CREATE INDEX IF NOT EXISTS runs_by_skill ON runs (skill, requested_at);
+      CREATE INDEX IF NOT EXISTS runs_by_skill_tool ON runs (skill, tool, requested_at);
+      CREATE INDEX IF NOT EXISTS runs_by_tool ON runs (tool, requested_at);
+      CREATE INDEX IF NOT EXISTS runs_by_status ON runs (status, requested_at);
+      CREATE INDEX IF NOT EXISTS runs_by_surface ON runs (surface, requested_at);
+
+      CREATE TABLE IF NOT EXISTS remembered_approvals (
+        id INTEGER PRIMARY KEY,
+        skill TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        skill_hash TEXT NOT NULL,
+        program_path TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        revoked_at INTEGER
+      ) STRICT;
+      -- At most one live approval per tool; revoked ones stay as an audit trail.
+      CREATE UNIQUE INDEX IF NOT EXISTS remembered_active
+        ON remembered_approvals (skill, tool) WHERE revoked_at IS NULL;
+
+      CREATE TABLE IF NOT EXISTS rules (
+        id INTEGER PRIMARY KEY,
+        pattern TEXT NOT NULL,
+        effect TEXT NOT NULL CHECK (effect IN ('allow', 'deny')),
+        created_at INTEGER NOT NULL,
+        UNIQUE (pattern, effect)
+      ) STRICT;
+
+      -- A single typed row, so every setting has a column, a default and a CHECK.
+      CREATE TABLE IF NOT EXISTS settings (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        mode TEXT NOT NULL DEFAULT 'Global' CHECK (mode IN ('Global', 'Dev', 'Meeting')),
+        paused INTEGER NOT NULL DEFAULT 0 CHECK (paused IN (0, 1))
+      ) STRICT;
+      INSERT OR IGNORE INTO settings (id) VALUES (1);
+    `);
+  },
+};
+
+/** Every migration, in order; versions run 1, 2, 3… without gaps. */
+export const MIGRATIONS: readonly Migration[] = [v1];
+
+/** The schema version this code writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The database's `user_version`: 0 for a new file. */
+export function userVersion(db: Database.Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/**
+ * Brings `db` up to the last of `migrations`, one transaction per step, and returns the version
+ * it ended at. A database written by a newer Skilltray is refused rather than guessed at.
+ */
+export function applyMigrations(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): number {
+  migrations.forEach((m, i) => {
+    if (m.version !== i + 1) {
+      throw new SkilltrayError('E999', `state.db migrations are misnumbered: expected version ${i + 1}, found ${m.version}`);
+    }
+  });
+  const latest = migrations.length;
+  const current = userVersion(db);
+  if (current > latest) {
+    throw new SkilltrayError(
+      'E999',
+      `state.db has schema version ${current}, newer than this Skilltray understands (${latest}); ` +
+        'update Skilltray, or move the file aside to start with a fresh history',
+      { details: { userVersion: current, schemaVersion: latest } },
+    );
+  }
+  for (const m of migrations.slice(current)) {
+    db.transaction(() => {
+      m.up(db);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+  }
+  return latest;
+}

@@ -1,0 +1,335 @@
+/**
+ * Run history: one row per request, filled in step by step — request, decision, start, result —
+ * so a run that never got past approval is still on record with why. Steps are guarded by the
+ * row's status, so a step recorded twice or out of order is an error, not a silent overwrite.
+ * Times are milliseconds since the Unix epoch.
+ */
+import { randomUUID } from 'node:crypto';
+import type { RenderedCommand, RunResult } from '../../shared/model.js';
+import { SkilltrayError, skillcErrors } from '../errors.js';
+import type { StateDb } from './state-db.js';
+import { prepared } from './state-db.js';
+
+/** Where a request came from. */
+export type Surface = 'cli' | 'http' | 'mcp' | 'ipc' | 'ui';
+export const SURFACES: readonly Surface[] = ['cli', 'http', 'mcp', 'ipc', 'ui'];
+
+/** What was decided: `auto` ran without asking, `approved`/`denied` by someone or something, `refused` could not run. */
+export type RunOutcome = 'auto' | 'approved' | 'denied' | 'refused';
+
+/** Who or what decided: policy, a rule, a remembered approval, the person, the approval timeout, or an error. */
+export type DecidedBy = 'policy' | 'rule' | 'remembered' | 'user' | 'timeout' | 'error';
+
+export type RunStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'timed_out' | 'denied' | 'refused';
+export const RUN_STATUSES: readonly RunStatus[] = [
+  'pending', 'running', 'succeeded', 'failed', 'cancelled', 'timed_out', 'denied', 'refused',
+];
+
+/** A request as it arrives, before anything is decided. */
+export interface RunRequest {
+  /** Defaults to a fresh UUID; pass one to share it with the approval and the trace. */
+  id?: string;
+  traceId: string;
+  surface: Surface;
+  skill: string;
+  tool: string;
+  args: Record<string, unknown>;
+  /** The rendered command; null when rendering failed. */
+  command: RenderedCommand | null;
+  /** The program's resolved absolute path; null when it was not found. */
+  programPath: string | null;
+  skillHash: string;
+  /** Defaults to now. */
+  requestedAt?: number;
+}
+
+export interface RunDecision {
+  outcome: RunOutcome;
+  decidedBy: DecidedBy;
+  ruleId?: number | null;
+  /** Who decided: the person's name or client for `user`, otherwise whatever the caller finds useful. */
+  actor?: string | null;
+  reason?: string | null;
+  /** The error code of a denial or refusal (E602, E605…). */
+  errorCode?: string | null;
+  /** Defaults to now. */
+  decidedAt?: number;
+}
+
+/** A run as listed: everything but the captured output. */
+export interface RunSummary {
+  id: string;
+  traceId: string;
+  surface: Surface;
+  skill: string;
+  tool: string;
+  args: Record<string, unknown>;
+  command: RenderedCommand | null;
+  programPath: string | null;
+  skillHash: string;
+  requestedAt: number;
+  outcome: RunOutcome | null;
+  decidedBy: DecidedBy | null;
+  ruleId: number | null;
+  actor: string | null;
+  decidedAt: number | null;
+  reason: string | null;
+  errorCode: string | null;
+  startedAt: number | null;
+  endedAt: number | null;
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  cancelled: boolean;
+  droppedStdout: number;
+  droppedStderr: number;
+  durationMs: number | null;
+  status: RunStatus;
+}
+
+/** A run with its captured output (null until it has a result). */
+export interface RunRecord extends RunSummary {
+  stdout: string | null;
+  stderr: string | null;
+}
+
+export interface RunQuery {
+  skill?: string;
+  tool?: string;
+  status?: RunStatus;
+  surface?: Surface;
+  /** Requested at or after (inclusive). */
+  since?: number;
+  /** Requested before (exclusive). */
+  until?: number;
+  /** 1–1000, default 100. */
+  limit?: number;
+  /** Default 0. */
+  offset?: number;
+}
+
+export const DEFAULT_RUN_LIMIT = 100;
+export const MAX_RUN_LIMIT = 1000;
+
+interface RunRow {
+  id: string;
+  trace_id: string;
+  surface: Surface;
+  skill: string;
+  tool: string;
+  args: string;
+  command: string | null;
+  program_path: string | null;
+  skill_hash: string;
+  requested_at: number;
+  outcome: RunOutcome | null;
+  decided_by: DecidedBy | null;
+  rule_id: number | null;
+  actor: string | null;
+  decided_at: number | null;
+  reason: string | null;
+  error_code: string | null;
+  started_at: number | null;
+  ended_at: number | null;
+  exit_code: number | null;
+  signal: string | null;
+  timed_out: number;
+  cancelled: number;
+  dropped_stdout: number;
+  dropped_stderr: number;
+  duration_ms: number | null;
+  status: RunStatus;
+  stdout?: string | null;
+  stderr?: string | null;
+}
+
+const SUMMARY_COLUMNS = `id, trace_id, surface, skill, tool, args, command, program_path, skill_hash, requested_at,
+  outcome, decided_by, rule_id, actor, decided_at, reason, error_code, started_at, ended_at, exit_code, signal,
+  timed_out, cancelled, dropped_stdout, dropped_stderr, duration_ms, status`;
+
+function toSummary(row: RunRow): RunSummary {
+  return {
+    id: row.id,
+    traceId: row.trace_id,
+    surface: row.surface,
+    skill: row.skill,
+    tool: row.tool,
+    args: JSON.parse(row.args) as Record<string, unknown>,
+    command: row.command === null ? null : (JSON.parse(row.command) as RenderedCommand),
+    programPath: row.program_path,
+    skillHash: row.skill_hash,
+    requestedAt: row.requested_at,
+    outcome: row.outcome,
+    decidedBy: row.decided_by,
+    ruleId: row.rule_id,
+    actor: row.actor,
+    decidedAt: row.decided_at,
+    reason: row.reason,
+    errorCode: row.error_code,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+    exitCode: row.exit_code,
+    signal: row.signal,
+    timedOut: row.timed_out === 1,
+    cancelled: row.cancelled === 1,
+    droppedStdout: row.dropped_stdout,
+    droppedStderr: row.dropped_stderr,
+    durationMs: row.duration_ms,
+    status: row.status,
+  };
+}
+
+/** Explains why a guarded update touched no row: the run is missing, or in the wrong state for `step`. */
+function stepRefused(db: StateDb, id: string, step: string): SkilltrayError {
+  const row = prepared<[string], { status: RunStatus; outcome: RunOutcome | null }>(
+    db,
+    'SELECT status, outcome FROM runs WHERE id = ?',
+  ).get(id);
+  if (row === undefined) return new SkilltrayError('E702', `run '${id}' not found`, { details: { id } });
+  return new SkilltrayError('E999', `cannot record ${step} for run '${id}': it is ${row.status} and ${row.outcome === null ? 'not yet decided' : `already decided (${row.outcome})`}`, {
+    details: { id, status: row.status, outcome: row.outcome },
+  });
+}
+
+/** Records a new request (status pending) and returns its id. */
+export function recordRequest(db: StateDb, request: RunRequest): string {
+  const id = request.id ?? randomUUID();
+  prepared(
+    db,
+    `INSERT INTO runs (id, trace_id, surface, skill, tool, args, command, program_path, skill_hash, requested_at)
+     VALUES (@id, @traceId, @surface, @skill, @tool, @args, @command, @programPath, @skillHash, @requestedAt)`,
+  ).run({
+    id,
+    traceId: request.traceId,
+    surface: request.surface,
+    skill: request.skill,
+    tool: request.tool,
+    args: JSON.stringify(request.args),
+    command: request.command === null ? null : JSON.stringify(request.command),
+    programPath: request.programPath,
+    skillHash: request.skillHash,
+    requestedAt: request.requestedAt ?? Date.now(),
+  });
+  return id;
+}
+
+/** Records the decision on an undecided run; denied and refused runs end here with that status. */
+export function recordDecision(db: StateDb, id: string, decision: RunDecision): void {
+  const status: RunStatus = decision.outcome === 'denied' ? 'denied' : decision.outcome === 'refused' ? 'refused' : 'pending';
+  const info = prepared(
+    db,
+    `UPDATE runs SET outcome = @outcome, decided_by = @decidedBy, rule_id = @ruleId, actor = @actor,
+       decided_at = @decidedAt, reason = @reason, error_code = @errorCode, status = @status
+     WHERE id = @id AND outcome IS NULL AND status = 'pending'`,
+  ).run({
+    id,
+    outcome: decision.outcome,
+    decidedBy: decision.decidedBy,
+    ruleId: decision.ruleId ?? null,
+    actor: decision.actor ?? null,
+    decidedAt: decision.decidedAt ?? Date.now(),
+    reason: decision.reason ?? null,
+    errorCode: decision.errorCode ?? null,
+    status,
+  });
+  if (info.changes === 0) throw stepRefused(db, id, 'a decision');
+}
+
+/** Marks an approved (or auto) run as running. */
+export function recordStart(db: StateDb, id: string, startedAt: number = Date.now()): void {
+  const info = prepared(
+    db,
+    `UPDATE runs SET status = 'running', started_at = ?
+     WHERE id = ? AND status = 'pending' AND outcome IN ('auto', 'approved')`,
+  ).run(startedAt, id);
+  if (info.changes === 0) throw stepRefused(db, id, 'a start');
+}
+
+/** The final status a result stands for: cancellation and timeout first, then the exit code. */
+export function statusOfResult(result: RunResult): RunStatus {
+  if (result.cancelled) return 'cancelled';
+  if (result.timedOut) return 'timed_out';
+  return result.exitCode === 0 ? 'succeeded' : 'failed';
+}
+
+/** Records how a running run ended. */
+export function recordResult(db: StateDb, id: string, result: RunResult, endedAt: number = Date.now()): void {
+  const info = prepared(
+    db,
+    `UPDATE runs SET ended_at = @endedAt, exit_code = @exitCode, signal = @signal, timed_out = @timedOut,
+       cancelled = @cancelled, stdout = @stdout, stderr = @stderr, dropped_stdout = @droppedStdout,
+       dropped_stderr = @droppedStderr, duration_ms = @durationMs, status = @status
+     WHERE id = @id AND status = 'running'`,
+  ).run({
+    id,
+    endedAt,
+    exitCode: result.exitCode,
+    signal: result.signal,
+    timedOut: result.timedOut ? 1 : 0,
+    cancelled: result.cancelled ? 1 : 0,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    droppedStdout: result.droppedBytes.stdout,
+    droppedStderr: result.droppedBytes.stderr,
+    durationMs: result.durationMs,
+    status: statusOfResult(result),
+  });
+  if (info.changes === 0) throw stepRefused(db, id, 'a result');
+}
+
+/** Records that an approved run could not be carried out (the spawn failed): status failed, with the error. */
+export function recordFailure(db: StateDb, id: string, error: SkilltrayError, endedAt: number = Date.now()): void {
+  const info = prepared(
+    db,
+    `UPDATE runs SET status = 'failed', error_code = ?, reason = ?, ended_at = ?
+     WHERE id = ? AND (status = 'running' OR (status = 'pending' AND outcome IN ('auto', 'approved')))`,
+  ).run(error.code, error.message, endedAt, id);
+  if (info.changes === 0) throw stepRefused(db, id, 'a failure');
+}
+
+/** One run with its output, or null. */
+export function getRun(db: StateDb, id: string): RunRecord | null {
+  const row = prepared<[string], RunRow>(db, `SELECT ${SUMMARY_COLUMNS}, stdout, stderr FROM runs WHERE id = ?`).get(id);
+  if (row === undefined) return null;
+  return { ...toSummary(row), stdout: row.stdout ?? null, stderr: row.stderr ?? null };
+}
+
+function checkedCount(name: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw skillcErrors.invalidOption(`${name} must be an integer from ${min} to ${max}, got ${value}`);
+  }
+  return value;
+}
+
+/** Builds the history query; exported so tests can check its plan. */
+export function runQuerySql(query: RunQuery): { sql: string; params: Record<string, string | number> } {
+  const where: string[] = [];
+  const params: Record<string, string | number> = {
+    limit: checkedCount('limit', query.limit ?? DEFAULT_RUN_LIMIT, 1, MAX_RUN_LIMIT),
+    offset: checkedCount('offset', query.offset ?? 0, 0, Number.MAX_SAFE_INTEGER),
+  };
+  for (const key of ['skill', 'tool', 'status', 'surface'] as const) {
+    const value = query[key];
+    if (value !== undefined) {
+      where.push(`${key} = @${key}`);
+      params[key] = value;
+    }
+  }
+  if (query.since !== undefined) {
+    where.push('requested_at >= @since');
+    params.since = query.since;
+  }
+  if (query.until !== undefined) {
+    where.push('requested_at < @until');
+    params.until = query.until;
+  }
+  const sql = `SELECT ${SUMMARY_COLUMNS} FROM runs${where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`}
+    ORDER BY requested_at DESC, rowid DESC LIMIT @limit OFFSET @offset`;
+  return { sql, params };
+}
+
+/** Runs matching every given filter, newest first, without their output. */
+export function listRuns(db: StateDb, query: RunQuery = {}): RunSummary[] {
+  const { sql, params } = runQuerySql(query);
+  return prepared<[Record<string, string | number>], RunRow>(db, sql).all(params).map(toSummary);
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { SkilltrayError } from '../../../src-main/core/errors.js';
+import { findRemembered, listRemembered, remember, revoke } from '../../../src-main/core/store/approvals.js';
+import { useTempHomes } from './temp-home.js';
+
+const homes = useTempHomes();
+const gitStatus = { skill: 'git', tool: 'git_status', skillHash: 'h1', programPath: '/usr/bin/git' };
+
+describe('remembered approvals', () => {
+  it('remembers, finds and lists an approval with its pins', () => {
+    const db = homes.fresh();
+    const saved = remember(db, gitStatus, 10);
+    expect(saved).toEqual({ id: saved.id, ...gitStatus, createdAt: 10, revokedAt: null });
+    expect(findRemembered(db, 'git', 'git_status')).toEqual(saved);
+    expect(findRemembered(db, 'git', 'git_diff')).toBeNull();
+    expect(listRemembered(db)).toEqual([saved]);
+  });
+
+  it('replaces the live approval for the same tool, keeping the old one revoked', () => {
+    const db = homes.fresh();
+    const old = remember(db, gitStatus, 10);
+    const next = remember(db, { ...gitStatus, skillHash: 'h2' }, 20);
+    expect(next.id).not.toBe(old.id);
+    expect(findRemembered(db, 'git', 'git_status')).toEqual(next);
+    expect(listRemembered(db)).toEqual([next]);
+    const row = db.prepare('SELECT revoked_at FROM remembered_approvals WHERE id = ?').get(old.id);
+    expect(row).toEqual({ revoked_at: 20 });
+  });
+
+  it('revokes by id; a second revoke or an unknown id is E615', () => {
+    const db = homes.fresh();
+    const saved = remember(db, gitStatus, 10);
+    revoke(db, saved.id, 30);
+    expect(findRemembered(db, 'git', 'git_status')).toBeNull();
+    expect(listRemembered(db)).toEqual([]);
+    for (const id of [saved.id, 9999]) {
+      let caught: unknown;
+      try {
+        revoke(db, id);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(SkilltrayError);
+      expect(caught).toMatchObject({ code: 'E615', kind: 'remembered_not_found' });
+    }
+  });
+
+  it('lists live approvals by skill then tool', () => {
+    const db = homes.fresh();
+    remember(db, { ...gitStatus, skill: 'zip', tool: 'a' });
+    remember(db, { ...gitStatus, skill: 'git', tool: 'log' });
+    remember(db, { ...gitStatus, skill: 'git', tool: 'diff' });
+    expect(listRemembered(db).map((r) => `${r.skill}/${r.tool}`)).toEqual(['git/diff', 'git/log', 'zip/a']);
+  });
+
+  it('enforces one live approval per tool in the schema itself', () => {
+    const db = homes.fresh();
+    remember(db, gitStatus);
+    const insert = db.prepare("INSERT INTO remembered_approvals (skill, tool, skill_hash, program_path, created_at) VALUES ('git', 'git_status', 'x', '/x', 1)");
+    expect(() => insert.run()).toThrow(/UNIQUE/);
+  });
+});

@@ -1,0 +1,215 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Decision, DecideInput } from '../../../src-main/core/policy/decide.js';
+import { decide } from '../../../src-main/core/policy/decide.js';
+import type { Rule } from '../../../src-main/core/policy/rules.js';
+import type { Remembered } from '../../../src-main/core/store/approvals.js';
+import type { Mode } from '../../../src-main/shared/model.js';
+import { makeSkill, makeTool } from './skill-fixture.js';
+
+const bins: Record<string, string> = { git: '/usr/bin/git', jq: '/usr/bin/jq' };
+
+function input(overrides: Partial<DecideInput> = {}): DecideInput {
+  return {
+    skill: makeSkill(),
+    tool: makeTool(),
+    mode: 'Global',
+    paused: false,
+    rules: [],
+    remembered: null,
+    programPath: '/usr/bin/git',
+    resolveBin: (name) => bins[name] ?? null,
+    env: { HOME: '/home/me' },
+    ...overrides,
+  };
+}
+
+const remembered = (overrides: Partial<Remembered> = {}): Remembered => ({
+  id: 7,
+  skill: 'git',
+  tool: 'git_status',
+  skillHash: 'hash-v1',
+  programPath: '/usr/bin/git',
+  createdAt: 1,
+  revokedAt: null,
+  ...overrides,
+});
+
+const allowAll: Rule = { id: 1, pattern: 'skill:*', effect: 'allow', createdAt: 0 };
+const denyGit: Rule = { id: 2, pattern: 'skill:git', effect: 'deny', createdAt: 0 };
+const allowStatus: Rule = { id: 3, pattern: 'tool:git/git_status', effect: 'allow', createdAt: 0 };
+const bundledReadOnly = makeSkill({ trust: 'bundled', readOnly: true });
+
+/** A compact view of a decision for table comparisons. */
+function summary(d: Decision): string {
+  switch (d.outcome) {
+    case 'auto':
+      return `auto:${d.by}${d.ruleId === undefined ? '' : `#${d.ruleId}`}`;
+    case 'ask':
+      return 'ask';
+    case 'deny':
+      return `deny:${d.error.code}#${d.ruleId}`;
+    case 'refuse':
+      return `refuse:${d.error.code}`;
+  }
+}
+
+describe('decide', () => {
+  it.each<[string, Partial<DecideInput>, string]>([
+    // refusals, in order
+    ['paused', { paused: true }, 'refuse:E608'],
+    ['paused beats everything allowing', { paused: true, skill: bundledReadOnly, rules: [allowAll], remembered: remembered() }, 'refuse:E608'],
+    ['paused beats the mode filter', { paused: true, mode: 'Meeting' }, 'refuse:E608'],
+    ['mode not offered', { mode: 'Dev' }, 'refuse:E605'],
+    ['mode not offered, even if allowed by rule', { mode: 'Meeting', rules: [allowAll] }, 'refuse:E605'],
+    ['mode offered when listed', { mode: 'Dev', skill: makeSkill({ modes: ['Dev', 'Global'] }) }, 'ask'],
+    ['mode filter beats a missing bin', { mode: 'Dev', skill: makeSkill({ requires: { bins: ['nope'], env: [] } }) }, 'refuse:E605'],
+    ['missing bin', { skill: makeSkill({ requires: { bins: ['git', 'nope'], env: [] } }) }, 'refuse:E606'],
+    ['bins present', { skill: makeSkill({ requires: { bins: ['git', 'jq'], env: [] } }) }, 'ask'],
+    ['missing bin beats missing env', { skill: makeSkill({ requires: { bins: ['nope'], env: ['TOKEN'] } }) }, 'refuse:E606'],
+    ['unset env', { skill: makeSkill({ requires: { bins: [], env: ['TOKEN'] } }) }, 'refuse:E607'],
+    ['empty env', { skill: makeSkill({ requires: { bins: [], env: ['TOKEN'] } }), env: { TOKEN: '' } }, 'refuse:E607'],
+    ['env set', { skill: makeSkill({ requires: { bins: [], env: ['TOKEN'] } }), env: { TOKEN: 'x' } }, 'ask'],
+    ['missing env beats a missing program', { skill: makeSkill({ requires: { bins: [], env: ['TOKEN'] } }), programPath: null }, 'refuse:E607'],
+    ['program not found', { programPath: null }, 'refuse:E701'],
+    ['program not found, even if allowed', { programPath: null, rules: [allowAll], skill: bundledReadOnly }, 'refuse:E701'],
+    ['refusal beats a deny rule', { programPath: null, rules: [denyGit] }, 'refuse:E701'],
+    // deny rule beats always_ask, allow, remembered, policy
+    ['deny rule', { rules: [denyGit] }, 'deny:E602#2'],
+    ['deny beats always_ask', { rules: [denyGit], skill: makeSkill({ alwaysAsk: true }) }, 'deny:E602#2'],
+    ['deny beats a broader allow', { rules: [allowAll, denyGit] }, 'deny:E602#2'],
+    ['deny beats remembered', { rules: [denyGit], remembered: remembered() }, 'deny:E602#2'],
+    ['deny beats bundled read-only', { rules: [denyGit], skill: bundledReadOnly }, 'deny:E602#2'],
+    ['a narrower allow beats a broader deny', { rules: [denyGit, allowStatus] }, 'auto:rule#3'],
+    // always_ask beats every way of skipping approval
+    ['always_ask', { skill: makeSkill({ alwaysAsk: true }) }, 'ask'],
+    ['always_ask beats an allow rule', { skill: makeSkill({ alwaysAsk: true }), rules: [allowAll] }, 'ask'],
+    ['always_ask beats remembered', { skill: makeSkill({ alwaysAsk: true }), remembered: remembered() }, 'ask'],
+    ['always_ask beats bundled read-only', { skill: makeSkill({ trust: 'bundled', readOnly: true, alwaysAsk: true }) }, 'ask'],
+    // allow rule beats remembered and policy
+    ['allow rule', { rules: [allowAll] }, 'auto:rule#1'],
+    ['allow beats remembered', { rules: [allowAll], remembered: remembered() }, 'auto:rule#1'],
+    ['allow beats lapsed remembered', { rules: [allowAll], remembered: remembered({ skillHash: 'old' }) }, 'auto:rule#1'],
+    ['allow beats policy', { rules: [allowAll], skill: bundledReadOnly }, 'auto:rule#1'],
+    ['a rule for another skill does nothing', { rules: [{ ...denyGit, pattern: 'skill:npm' }] }, 'ask'],
+    // remembered beats policy, and lapses
+    ['remembered', { remembered: remembered() }, 'auto:remembered'],
+    ['remembered beats policy', { remembered: remembered(), skill: bundledReadOnly }, 'auto:remembered'],
+    ['remembered lapses on a hash change', { remembered: remembered({ skillHash: 'hash-v0' }) }, 'ask'],
+    ['remembered lapses on a program path change', { remembered: remembered({ programPath: '/home/me/bin/git' }) }, 'ask'],
+    ['a lapsed approval asks even for bundled read-only', { remembered: remembered({ skillHash: 'hash-v0' }), skill: bundledReadOnly }, 'ask'],
+    ['a revoked approval is ignored', { remembered: remembered({ revokedAt: 5 }) }, 'ask'],
+    ['an approval for another tool is ignored', { remembered: remembered({ tool: 'git_diff' }) }, 'ask'],
+    // policy
+    ['bundled read-only', { skill: bundledReadOnly }, 'auto:policy'],
+    ['bundled, not read-only', { skill: makeSkill({ trust: 'bundled' }) }, 'ask'],
+    ['user, read-only', { skill: makeSkill({ readOnly: true }) }, 'ask'],
+    ['user', {}, 'ask'],
+  ])('%s', (_, overrides, expected) => {
+    expect(summary(decide(input(overrides)))).toBe(expected);
+  });
+
+  it('explains each refusal in a sentence naming what is missing', () => {
+    const msg = (overrides: Partial<DecideInput>): string => {
+      const d = decide(input(overrides));
+      if (d.outcome !== 'refuse') throw new Error(`expected a refusal, got ${d.outcome}`);
+      return d.error.message;
+    };
+    expect(msg({ paused: true })).toBe("runs are paused in Skilltray; 'git/git_status' will not run until the person at the desktop resumes them");
+    expect(msg({ mode: 'Meeting', skill: makeSkill({ modes: ['Dev', 'Global'] }) })).toBe(
+      "'git/git_status' is not offered in Meeting mode; skill 'git' runs in Dev, Global mode",
+    );
+    expect(msg({ skill: makeSkill({ requires: { bins: ['fzf', 'git', 'rg'], env: [] } }) })).toBe(
+      "skill 'git' needs the programs 'fzf', 'rg', not found on PATH; install them or fix PATH, then try again",
+    );
+    expect(msg({ skill: makeSkill({ requires: { bins: [], env: ['GH_TOKEN'] } }) })).toBe(
+      "skill 'git' needs the environment variable GH_TOKEN, which is not set where Skilltray runs",
+    );
+    expect(msg({ programPath: null, program: 'git' })).toBe("'git/git_status' cannot run: 'git' was not found or is not executable");
+    expect(msg({ programPath: null })).toBe("'git/git_status' cannot run: the program it runs was not found or is not executable");
+  });
+
+  it('carries the missing names and the rule in error details', () => {
+    const bins = decide(input({ skill: makeSkill({ requires: { bins: ['a', 'git', 'b'], env: [] } }) }));
+    expect(bins.outcome === 'refuse' && bins.error.details).toEqual({ skill: 'git', tool: 'git_status', missing: ['a', 'b'] });
+    const deny = decide(input({ rules: [denyGit] }));
+    expect(deny).toMatchObject({ outcome: 'deny', by: 'rule', ruleId: 2 });
+    expect(deny.outcome === 'deny' && deny.error.toJSON()).toEqual({
+      code: 'E602',
+      kind: 'denied_by_rule',
+      message: "'git/git_status' is denied by rule #2 (skill:git)",
+      details: { skill: 'git', tool: 'git_status', ruleId: 2, pattern: 'skill:git' },
+    });
+  });
+
+  it('says why a remembered approval lapsed', () => {
+    const hash = decide(input({ remembered: remembered({ skillHash: 'hash-v0' }) }));
+    expect(hash).toEqual({
+      outcome: 'ask',
+      reason: "the approval you gave to always allow 'git/git_status' has lapsed: the skill's files have changed since you chose to always allow it",
+    });
+    const path = decide(input({ remembered: remembered({ programPath: '/opt/git' }) }));
+    expect(path.outcome === 'ask' && path.reason).toContain('the program now resolves to /usr/bin/git instead of /opt/git');
+  });
+
+  it('gives a reason for every auto and ask', () => {
+    expect(decide(input({ rules: [allowAll] }))).toEqual({ outcome: 'auto', by: 'rule', ruleId: 1, reason: 'allowed by rule #1 (skill:*)' });
+    expect(decide(input({ skill: bundledReadOnly }))).toEqual({
+      outcome: 'auto',
+      by: 'policy',
+      reason: "skill 'git' is bundled with Skilltray and read-only",
+    });
+    expect(decide(input())).toEqual({ outcome: 'ask', reason: "skill 'git' is a user skill, so its runs need approval" });
+    expect(decide(input({ skill: makeSkill({ alwaysAsk: true }) }))).toEqual({
+      outcome: 'ask',
+      reason: "skill 'git' sets always_ask, so every run needs approval",
+    });
+  });
+
+  it('holds the precedence for any combination of inputs', () => {
+    const arbitrary = fc.record({
+      paused: fc.boolean(),
+      mode: fc.constantFrom<Mode>('Global', 'Dev', 'Meeting'),
+      modes: fc.subarray<Mode>(['Global', 'Dev', 'Meeting']),
+      missingBin: fc.boolean(),
+      missingEnv: fc.boolean(),
+      programFound: fc.boolean(),
+      rules: fc.subarray([allowAll, denyGit, allowStatus]),
+      alwaysAsk: fc.boolean(),
+      readOnly: fc.boolean(),
+      bundled: fc.boolean(),
+      remembered: fc.constantFrom('none', 'valid', 'hash', 'path'),
+    });
+    fc.assert(
+      fc.property(arbitrary, (a) => {
+        const d = decide(input({
+          paused: a.paused,
+          mode: a.mode,
+          skill: makeSkill({
+            modes: a.modes,
+            alwaysAsk: a.alwaysAsk,
+            readOnly: a.readOnly,
+            trust: a.bundled ? 'bundled' : 'user',
+            requires: { bins: a.missingBin ? ['nope'] : ['git'], env: a.missingEnv ? ['UNSET'] : [] },
+          }),
+          rules: a.rules,
+          programPath: a.programFound ? '/usr/bin/git' : null,
+          remembered: a.remembered === 'none' ? null : remembered(a.remembered === 'hash' ? { skillHash: 'x' } : a.remembered === 'path' ? { programPath: '/x' } : {}),
+        }));
+        const refused = a.paused ? 'E608' : !a.modes.includes(a.mode) ? 'E605' : a.missingBin ? 'E606' : a.missingEnv ? 'E607' : !a.programFound ? 'E701' : null;
+        const governing = a.rules.includes(allowStatus) ? allowStatus : a.rules.includes(denyGit) ? denyGit : a.rules.includes(allowAll) ? allowAll : null;
+        const expected =
+          refused !== null ? `refuse:${refused}`
+          : governing?.effect === 'deny' ? 'deny:E602#2'
+          : a.alwaysAsk ? 'ask'
+          : governing !== null ? `auto:rule#${governing.id}`
+          : a.remembered === 'valid' ? 'auto:remembered'
+          : a.remembered !== 'none' ? 'ask'
+          : a.bundled && a.readOnly ? 'auto:policy'
+          : 'ask';
+        expect(summary(d)).toBe(expected);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});

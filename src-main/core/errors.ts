@@ -35,6 +35,7 @@ export const ERROR_KINDS = {
   E507: 'skill_has_errors',
   E508: 'invalid_arguments',
   E509: 'template_error',
+  E510: 'invalid_cwd', // a run's working directory is not an existing absolute directory
   // E6xx: policy and approval
   E601: 'approval_required',
   E602: 'denied_by_rule',
@@ -55,7 +56,6 @@ export const ERROR_KINDS = {
   // E7xx: runner
   E701: 'spawn_failed',
   E702: 'run_not_found',
-  E703: 'not_a_prompt_skill',
   E704: 'invalid_process_spec', // runner given limits it cannot honour (timeout, cap, grace) or a relative program
   // E8xx: agent gateway and transports
   E801: 'attach_validation',

@@ -1,0 +1,310 @@
+/**
+ * One tool call, from request to record: render → policy → (approval) → run, every step written to
+ * state.db. Whatever stops a run comes back as a SkilltrayError with a code, a sentence an assistant
+ * can relay, and the run's id — never as silence. Nothing runs unless policy or a person allowed it.
+ */
+import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { EventEmitter } from 'node:events';
+import type { RenderedCommand, RunResult, Skill } from '../../shared/model.js';
+import { SkilltrayError, toSkilltrayError } from '../errors.js';
+import type { ApprovalBroker, PendingApproval, Verdict } from '../policy/approval-broker.js';
+import { decide, type Decision } from '../policy/decide.js';
+import { listRules } from '../store/rules.js';
+import { findRemembered, remember } from '../store/approvals.js';
+import { getSettings } from '../store/settings.js';
+import { recordDecision, recordFailure, recordRequest, recordResult, recordStart, type DecidedBy, type RunOutcome, type Surface } from '../store/runs.js';
+import type { StateDb } from '../store/state-db.js';
+import { DEFAULT_OUTPUT_CAP, runProcess, type OutputStream } from '../runner/run-process.js';
+import { buildToolEnv } from '../runner/tool-env.js';
+import { resolveProgram } from '../runner/resolve-program.js';
+import { renderCommand } from '../template/render-command.js';
+import type { SkillRegistry } from '../skills/registry.js';
+
+/** How long a run waits for a person before it gives up (E604). */
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 5 * 60 * 1000;
+
+export interface RunInput {
+  skill: string;
+  tool: string;
+  args?: unknown;
+  /** Working directory; an existing absolute directory. Defaults to the user's home. */
+  cwd?: string;
+  surface: Surface;
+  /** Correlates the run with the caller's own trace (ADR-001 run/attach); generated when absent. */
+  traceId?: string;
+}
+
+/** Who can answer when policy says ask. */
+export type Approval =
+  /** The owning process: the request waits in the broker for the tray, the browser UI or `skilltray approve`. */
+  | { kind: 'broker'; timeoutMs?: number }
+  /** A person at this terminal answers directly. */
+  | { kind: 'prompt'; ask: (pending: PendingApproval) => Promise<Verdict> }
+  /** The person already said yes for this one call (`--yes`). */
+  | { kind: 'preapproved'; actor: string }
+  /** Nobody can be asked: a run that needs approval fails with E601. */
+  | { kind: 'none' };
+
+export interface RunOptions {
+  approval: Approval;
+  signal?: AbortSignal;
+}
+
+export interface RunDecisionView {
+  outcome: RunOutcome;
+  by: DecidedBy;
+  reason: string;
+  ruleId: number | null;
+  actor: string | null;
+}
+
+/** What a finished run hands back to the caller. */
+export interface RunReport {
+  id: string;
+  traceId: string;
+  skill: string;
+  tool: string;
+  command: RenderedCommand;
+  programPath: string;
+  decision: RunDecisionView;
+  result: RunResult;
+}
+
+/** What `--dry-run` shows: the rendered request and what policy would do, nothing recorded or run. */
+export interface DryRun {
+  command: RenderedCommand;
+  programPath: string | null;
+  decision: Decision['outcome'];
+  reason: string;
+  error: ReturnType<SkilltrayError['toJSON']> | null;
+}
+
+export type RunEvent =
+  | { type: 'decided'; id: string; traceId: string; skill: string; tool: string; decision: RunDecisionView }
+  | { type: 'started'; id: string; traceId: string; skill: string; tool: string; command: RenderedCommand; programPath: string }
+  | { type: 'output'; id: string; stream: OutputStream; text: string }
+  | { type: 'finished'; id: string; traceId: string; skill: string; tool: string; result: RunResult };
+
+export interface RunServiceDeps {
+  db: StateDb;
+  registry: SkillRegistry;
+  broker: ApprovalBroker;
+  /** The environment tools inherit from (filtered) and requirements are checked against. */
+  env: NodeJS.ProcessEnv;
+  /** Where a run starts when the caller names no cwd. */
+  defaultCwd: string;
+}
+
+function plainObject(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function withRunId(error: unknown, id: string): SkilltrayError {
+  const coded = toSkilltrayError(error);
+  return new SkilltrayError(coded.code, coded.message, { details: { ...coded.details, runId: id }, cause: coded.cause ?? coded });
+}
+
+/** Owns tool runs for one process: decisions, approvals, live processes and their records. */
+export class RunService extends EventEmitter<{ run: [RunEvent] }> {
+  private readonly active = new Map<string, AbortController>();
+
+  constructor(private readonly deps: RunServiceDeps) {
+    super();
+  }
+
+  private checkCwd(cwd: string | undefined): string {
+    const dir = cwd ?? this.deps.defaultCwd;
+    let ok: boolean;
+    try {
+      ok = isAbsolute(dir) && statSync(dir).isDirectory();
+    } catch {
+      ok = false;
+    }
+    if (!ok) throw new SkilltrayError('E510', `cwd '${dir}' is not an existing absolute directory`, { details: { cwd: dir } });
+    return dir;
+  }
+
+  /** Looks up, renders and decides; throws what stops a call before any policy question. */
+  private prepare(input: RunInput): { skill: Skill; command: RenderedCommand; programPath: string | null; decision: Decision } {
+    const skill = this.deps.registry.get(input.skill);
+    if (!skill) throw new SkilltrayError('E001', `skill '${input.skill}' not found`, { details: { skill: input.skill } });
+    const cwd = this.checkCwd(input.cwd);
+    const command = renderCommand(skill, input.tool, input.args ?? {}, { cwd });
+    const tool = skill.tools.find((t) => t.name === input.tool);
+    if (!tool) throw new SkilltrayError('E506', `skill '${skill.name}' has no tool '${input.tool}'`);
+    const programPath = resolveProgram(command.program, this.deps.env, cwd);
+    const settings = getSettings(this.deps.db);
+    const decision = decide({
+      skill,
+      tool,
+      mode: settings.mode,
+      paused: settings.paused,
+      rules: listRules(this.deps.db),
+      remembered: findRemembered(this.deps.db, skill.name, tool.name),
+      programPath,
+      program: command.program,
+      resolveBin: (bin) => resolveProgram(bin, this.deps.env, cwd),
+      env: this.deps.env,
+    });
+    return { skill, command, programPath, decision };
+  }
+
+  /** The rendered request and the policy decision, without recording or running anything. */
+  dryRun(input: RunInput): DryRun {
+    const { command, programPath, decision } = this.prepare(input);
+    return {
+      command,
+      programPath,
+      decision: decision.outcome,
+      reason: 'reason' in decision ? decision.reason : decision.error.message,
+      error: 'error' in decision ? decision.error.toJSON() : null,
+    };
+  }
+
+  /** Runs a tool call to completion, asking a person first when policy says so. */
+  async run(input: RunInput, options: RunOptions): Promise<RunReport> {
+    const traceId = input.traceId ?? randomUUID();
+    const id = randomUUID();
+    const { db } = this.deps;
+    let prepared: ReturnType<RunService['prepare']>;
+    try {
+      prepared = this.prepare(input);
+    } catch (error) {
+      const coded = toSkilltrayError(error);
+      const skill = this.deps.registry.get(input.skill);
+      recordRequest(db, { id, traceId, surface: input.surface, skill: input.skill, tool: input.tool, args: plainObject(input.args), command: null, programPath: null, skillHash: skill?.hash ?? '' });
+      recordDecision(db, id, { outcome: 'refused', decidedBy: 'error', reason: coded.message, errorCode: coded.code });
+      throw withRunId(coded, id);
+    }
+    const { skill, command, programPath, decision } = prepared;
+    recordRequest(db, { id, traceId, surface: input.surface, skill: skill.name, tool: command.tool, args: plainObject(input.args), command, programPath, skillHash: skill.hash });
+
+    const decided = (view: RunDecisionView, errorCode: string | null = null): void => {
+      recordDecision(db, id, { outcome: view.outcome, decidedBy: view.by, ruleId: view.ruleId, actor: view.actor, reason: view.reason, errorCode });
+      this.emit('run', { type: 'decided', id, traceId, skill: skill.name, tool: command.tool, decision: view });
+    };
+    const refuse = (error: SkilltrayError, outcome: RunOutcome, by: DecidedBy, extra: Partial<RunDecisionView> = {}): never => {
+      decided({ outcome, by, reason: error.message, ruleId: null, actor: null, ...extra }, error.code);
+      throw withRunId(error, id);
+    };
+
+    if (decision.outcome === 'refuse') return refuse(decision.error, 'refused', 'policy');
+    if (decision.outcome === 'deny') return refuse(decision.error, 'denied', 'rule', { ruleId: decision.ruleId });
+
+    let view: RunDecisionView;
+    if (decision.outcome === 'auto') {
+      view = { outcome: 'auto', by: decision.by, reason: decision.reason, ruleId: decision.ruleId ?? null, actor: null };
+    } else {
+      const pending: PendingApproval = {
+        id,
+        traceId,
+        surface: input.surface,
+        skill: skill.name,
+        tool: command.tool,
+        trust: skill.trust,
+        readOnly: skill.readOnly,
+        programPath: programPath as string,
+        args: plainObject(input.args),
+        argv: command.args,
+        cwd: command.cwd,
+        timeoutMs: command.timeoutMs,
+        env: command.env,
+        requestedAt: Date.now(),
+        reason: decision.reason,
+      };
+      const verdict = await this.askPerson(pending, options.approval).catch((error: unknown) => {
+        const coded = toSkilltrayError(error);
+        return refuse(coded, 'refused', coded.code === 'E604' ? 'timeout' : coded.code === 'E613' ? 'user' : 'policy');
+      });
+      if (verdict.verdict === 'deny') {
+        const error = new SkilltrayError('E603', `the person at the desktop denied '${skill.name}/${command.tool}'`, {
+          details: { skill: skill.name, tool: command.tool, actor: verdict.actor },
+        });
+        return refuse(error, 'denied', 'user', { actor: verdict.actor });
+      }
+      if (verdict.verdict === 'always') {
+        remember(db, { skill: skill.name, tool: command.tool, skillHash: skill.hash, programPath: programPath as string });
+      }
+      view = { outcome: 'approved', by: 'user', reason: decision.reason, ruleId: null, actor: verdict.actor };
+      // The skill may have been edited while the person was deciding: what they approved must be what runs.
+      const now = this.deps.registry.get(skill.name);
+      if (now?.hash !== skill.hash) {
+        const error = new SkilltrayError('E612', `skill '${skill.name}' changed while its run waited for approval; ask again`, {
+          details: { skill: skill.name, tool: command.tool },
+        });
+        return refuse(error, 'refused', 'policy');
+      }
+    }
+    decided(view);
+    return this.execute(id, traceId, skill, command, programPath as string, view, options.signal);
+  }
+
+  private async askPerson(pending: PendingApproval, approval: Approval): Promise<Verdict> {
+    switch (approval.kind) {
+      case 'preapproved':
+        return { verdict: 'once', actor: approval.actor };
+      case 'prompt':
+        return approval.ask(pending);
+      case 'broker':
+        return this.deps.broker.request(pending, { timeoutMs: approval.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS });
+      case 'none':
+        throw new SkilltrayError(
+          'E601',
+          `'${pending.skill}/${pending.tool}' needs approval from the person at the desktop, and nobody can be asked here: ` +
+            `start the Skilltray app (or 'skilltray serve') so it can ask, or approve this one call with --yes`,
+          { details: { skill: pending.skill, tool: pending.tool, reason: pending.reason } },
+        );
+    }
+  }
+
+  private async execute(id: string, traceId: string, skill: Skill, command: RenderedCommand, programPath: string, decision: RunDecisionView, signal?: AbortSignal): Promise<RunReport> {
+    const { db } = this.deps;
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    this.active.set(id, controller);
+    recordStart(db, id);
+    this.emit('run', { type: 'started', id, traceId, skill: skill.name, tool: command.tool, command, programPath });
+    try {
+      const result = await runProcess({
+        program: programPath,
+        args: command.args,
+        cwd: command.cwd,
+        env: buildToolEnv(this.deps.env, command.env),
+        timeoutMs: command.timeoutMs,
+        maxOutputBytes: DEFAULT_OUTPUT_CAP,
+        signal: controller.signal,
+        onOutput: (stream, text) => this.emit('run', { type: 'output', id, stream, text }),
+      });
+      recordResult(db, id, result);
+      this.emit('run', { type: 'finished', id, traceId, skill: skill.name, tool: command.tool, result });
+      return { id, traceId, skill: skill.name, tool: command.tool, command, programPath, decision, result };
+    } catch (error) {
+      const coded = toSkilltrayError(error);
+      recordFailure(db, id, coded);
+      throw withRunId(coded, id);
+    } finally {
+      this.active.delete(id);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Cancels a running run (its whole process tree dies) or withdraws one still waiting for approval. */
+  cancel(id: string): void {
+    const controller = this.active.get(id);
+    if (controller) {
+      controller.abort();
+      return;
+    }
+    if (!this.deps.broker.cancel(id)) {
+      throw new SkilltrayError('E702', `no run '${id}' is running or waiting for approval`, { details: { id } });
+    }
+  }
+
+  /** Ids of the runs whose processes are alive. */
+  running(): string[] {
+    return [...this.active.keys()];
+  }
+}

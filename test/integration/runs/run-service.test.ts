@@ -1,0 +1,244 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SkilltrayCore } from '../../../src-main/core/api.js';
+import type { SkilltrayError } from '../../../src-main/core/errors.js';
+import type { PendingApproval, Verdict } from '../../../src-main/core/policy/approval-broker.js';
+import type { RunEvent } from '../../../src-main/core/runs/run-service.js';
+import { skillMd, testHome, writeSkill, type TestHome } from '../../support/temp.js';
+
+const NODE = process.execPath;
+const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/processes/${name}`, import.meta.url));
+
+/** A SKILL.md with one tool whose command is given; by default parameters a and b are optional strings. */
+function toolSkill(name: string, command: string, frontmatter: Record<string, unknown> = {}, rows: string | null = '| a | string | no | first |\n| b | string | no | second |') {
+  const params = rows === null ? 'None.' : `| Name | Type | Required | Description |\n|---|---|---|---|\n${rows}`;
+  return skillMd(
+    { name, description: `The ${name} skill.`, version: '1.0.0', ...frontmatter },
+    `\n### go\n\nRuns it.\n\n#### Parameters\n\n${params}\n\n#### Command\n\n\`\`\`\n${command}\n\`\`\`\n`,
+  );
+}
+
+const cores: SkilltrayCore[] = [];
+afterEach(async () => {
+  for (const core of cores.splice(0)) await core.close();
+});
+
+function open(t: TestHome, env: NodeJS.ProcessEnv = {}): SkilltrayCore {
+  const core = new SkilltrayCore(t.config(env));
+  cores.push(core);
+  return core;
+}
+
+async function failure(promise: Promise<unknown>): Promise<SkilltrayError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as SkilltrayError;
+  }
+  throw new Error('expected the run to fail');
+}
+
+const argvCommand = `${NODE} ${fixture('print-argv.mjs')} <<a>> <<b>>`;
+const once = (actor = 'tester'): { kind: 'prompt'; ask: (p: PendingApproval) => Promise<Verdict> } => ({ kind: 'prompt', ask: async () => ({ verdict: 'once', actor }) });
+
+describe('the run pipeline: render → policy → approval → run → record', () => {
+  it('auto-runs a bundled read-only tool and records who decided', async () => {
+    const t = testHome();
+    writeSkill(t.bundled, 'echoes', toolSkill('echoes', argvCommand, { read_only: true }));
+    const core = open(t);
+    const report = await core.run({ skill: 'echoes', tool: 'go', args: { a: 'one', b: 'two words' }, surface: 'cli', cwd: t.home }, { approval: { kind: 'none' } });
+    expect(JSON.parse(report.result.stdout)).toEqual(['one', 'two words']);
+    expect(report.decision).toMatchObject({ outcome: 'auto', by: 'policy' });
+    expect(report.programPath).toBe(NODE);
+    const [record] = core.history();
+    expect(record).toMatchObject({ id: report.id, status: 'succeeded', outcome: 'auto', decidedBy: 'policy', exitCode: 0, surface: 'cli', skill: 'echoes', tool: 'go' });
+    expect(core.getRun(report.id).stdout).toBe('["one","two words"]');
+  });
+
+  it('refuses a user tool when nobody can be asked (E601), with the run id, and records it', async () => {
+    const t = testHome();
+    writeSkill(t.skills, 'echoes', toolSkill('echoes', argvCommand, { read_only: true }));
+    const core = open(t);
+    const error = await failure(core.run({ skill: 'echoes', tool: 'go', surface: 'mcp' }, { approval: { kind: 'none' } }));
+    expect(error).toMatchObject({ code: 'E601', kind: 'approval_required' });
+    expect(error.message).toContain('needs approval from the person at the desktop');
+    expect(core.history()[0]).toMatchObject({ id: error.details?.runId, status: 'refused', outcome: 'refused', errorCode: 'E601', exitCode: null, startedAt: null });
+  });
+
+  it('asks a person: once runs; deny is E603 and nothing starts', async () => {
+    const t = testHome();
+    writeSkill(t.skills, 'echoes', toolSkill('echoes', argvCommand));
+    const core = open(t);
+    const seen: PendingApproval[] = [];
+    const report = await core.run(
+      { skill: 'echoes', tool: 'go', args: { a: '--not-an-option-because-b' }, surface: 'cli' },
+      { approval: { kind: 'prompt', ask: async (p) => (seen.push(p), { verdict: 'once', actor: 'ada' }) } },
+    ).catch((e: SkilltrayError) => e);
+    expect(report).toMatchObject({ code: 'E504' });
+    expect(seen).toEqual([]);
+
+    const ok = await core.run({ skill: 'echoes', tool: 'go', args: { a: 'x' }, surface: 'cli' }, { approval: { kind: 'prompt', ask: async (p) => (seen.push(p), { verdict: 'once', actor: 'ada' }) } });
+    expect(ok.decision).toMatchObject({ outcome: 'approved', by: 'user', actor: 'ada' });
+    expect(seen[0]).toMatchObject({ skill: 'echoes', tool: 'go', trust: 'user', programPath: NODE, argv: [fixture('print-argv.mjs'), 'x'], env: [] });
+
+    const denied = await failure(core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: { kind: 'prompt', ask: async () => ({ verdict: 'deny', actor: 'ada' }) } }));
+    expect(denied).toMatchObject({ code: 'E603', kind: 'denied_by_user' });
+    expect(core.history()[0]).toMatchObject({ status: 'denied', outcome: 'denied', decidedBy: 'user', actor: 'ada', startedAt: null });
+  });
+
+  it('always allow is remembered, pinned to the skill hash: an edit makes it ask again', async () => {
+    const t = testHome();
+    const dir = writeSkill(t.skills, 'echoes', toolSkill('echoes', argvCommand));
+    const core = open(t);
+    let asked = 0;
+    const ask = { kind: 'prompt' as const, ask: async (): Promise<Verdict> => (asked++, { verdict: 'always', actor: 'ada' }) };
+    await core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: ask });
+    const second = await core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: { kind: 'none' } });
+    expect(second.decision).toMatchObject({ outcome: 'auto', by: 'remembered' });
+    expect(asked).toBe(1);
+    expect(core.remembered()).toEqual([expect.objectContaining({ skill: 'echoes', tool: 'go', programPath: NODE })]);
+
+    writeFileSync(join(dir, 'notes.md'), '# a new file changes the content hash\n');
+    core.registry.reload('echoes');
+    const lapsed = await failure(core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: { kind: 'none' } }));
+    expect(lapsed.code).toBe('E601');
+    expect(core.dryRun({ skill: 'echoes', tool: 'go', surface: 'cli' })).toMatchObject({ decision: 'ask', reason: expect.stringContaining('has lapsed') });
+  });
+
+  it('deny rules win over --yes; always_ask asks even with an allow rule', async () => {
+    const t = testHome();
+    writeSkill(t.skills, 'echoes', toolSkill('echoes', argvCommand));
+    writeSkill(t.bundled, 'careful', toolSkill('careful', argvCommand, { read_only: true, always_ask: true }));
+    const core = open(t);
+    core.addRule('skill:ech*', 'deny');
+    const denied = await failure(core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: { kind: 'preapproved', actor: 'cli --yes' } }));
+    expect(denied).toMatchObject({ code: 'E602', kind: 'denied_by_rule' });
+    core.addRule('tool:careful/go', 'allow');
+    expect(core.dryRun({ skill: 'careful', tool: 'go', surface: 'cli' }).decision).toBe('ask');
+  });
+
+  it('refuses before spawning: paused, mode, missing binary, missing environment', async () => {
+    const t = testHome();
+    writeSkill(t.bundled, 'meeting', toolSkill('meeting', argvCommand, { read_only: true, modes: ['Meeting'] }));
+    writeSkill(t.bundled, 'needs', toolSkill('needs', argvCommand, { read_only: true, requires: { bins: ['no-such-binary-here'], env: [] } }));
+    writeSkill(t.bundled, 'secret', toolSkill('secret', argvCommand, { read_only: true, requires: { bins: [], env: ['SKT_TEST_TOKEN'] } }));
+    const core = open(t);
+    const run = (skill: string) => failure(core.run({ skill, tool: 'go', surface: 'http' }, { approval: { kind: 'none' } }));
+    expect((await run('meeting')).code).toBe('E605');
+    expect((await run('needs')).code).toBe('E606');
+    expect((await run('secret')).code).toBe('E607');
+    core.setMode('Meeting');
+    core.setPaused(true);
+    expect((await run('meeting')).code).toBe('E608');
+    core.setPaused(false);
+    expect((await core.run({ skill: 'meeting', tool: 'go', surface: 'http' }, { approval: { kind: 'none' } })).result.exitCode).toBe(0);
+    expect(core.history({ status: 'refused' }).map((r) => r.errorCode)).toEqual(['E608', 'E607', 'E606', 'E605']);
+  });
+
+  it('waits in the broker for the owner of runs: approve, deny, or time out', async () => {
+    const t = testHome();
+    writeSkill(t.skills, 'echoes', toolSkill('echoes', argvCommand));
+    const core = open(t);
+    const approved = core.run({ skill: 'echoes', tool: 'go', args: { a: 'hi' }, surface: 'http' }, { approval: { kind: 'broker' } });
+    await new Promise((r) => setTimeout(r, 20));
+    const [pending] = core.pendingApprovals();
+    expect(pending).toMatchObject({ skill: 'echoes', surface: 'http', argv: [fixture('print-argv.mjs'), 'hi'] });
+    core.answerApproval(pending!.id, 'once', 'tray');
+    expect(JSON.parse((await approved).result.stdout)).toEqual(['hi']);
+
+    const timedOut = await failure(core.run({ skill: 'echoes', tool: 'go', surface: 'http' }, { approval: { kind: 'broker', timeoutMs: 50 } }));
+    expect(timedOut).toMatchObject({ code: 'E604', kind: 'approval_timed_out' });
+    expect(core.history()[0]).toMatchObject({ status: 'refused', decidedBy: 'timeout' });
+  });
+
+  it('refuses a run whose skill changed while it waited for approval (E612)', async () => {
+    const t = testHome();
+    const dir = writeSkill(t.skills, 'echoes', toolSkill('echoes', argvCommand));
+    const core = open(t);
+    const error = await failure(
+      core.run(
+        { skill: 'echoes', tool: 'go', surface: 'cli' },
+        {
+          approval: {
+            kind: 'prompt',
+            ask: async () => {
+              writeFileSync(join(dir, 'SKILL.md'), toolSkill('echoes', `${NODE} ${fixture('print-env.mjs')}`));
+              core.registry.reload('echoes');
+              return { verdict: 'once', actor: 'ada' };
+            },
+          },
+        },
+      ),
+    );
+    expect(error.code).toBe('E612');
+  });
+
+  it('streams events and cancels a running tool (its whole tree dies)', async () => {
+    const t = testHome();
+    writeSkill(t.bundled, 'slow', toolSkill('slow', `${NODE} ${fixture('behave.mjs')} out:started sleep:60000 <<a>> <<b>>`, { read_only: true, timeout: 60 }));
+    const core = open(t);
+    const events: RunEvent['type'][] = [];
+    core.runs.on('run', (e) => {
+      events.push(e.type);
+      if (e.type === 'started') setTimeout(() => core.cancelRun(e.id), 200);
+    });
+    const report = await core.run({ skill: 'slow', tool: 'go', surface: 'ui' }, { approval: { kind: 'none' } });
+    expect(report.result).toMatchObject({ cancelled: true, timedOut: false });
+    expect(report.result.durationMs).toBeLessThan(5000);
+    expect(events).toEqual(['decided', 'started', 'output', 'finished']);
+    expect(core.history()[0]?.status).toBe('cancelled');
+  });
+
+  it('passes no secret from Skilltray’s environment, only what the skill declares', async () => {
+    const t = testHome();
+    writeSkill(t.bundled, 'envy', toolSkill('envy', `${NODE} ${fixture('print-env.mjs')}`, { read_only: true, requires: { bins: [], env: ['DECLARED_KEY'] } }, null));
+    const core = open(t, { SECRET_TOKEN: 'leak-me', AWS_SECRET_ACCESS_KEY: 'nope', DECLARED_KEY: 'fine', SKILLTRAY_TOKEN: 'never' });
+    const env = JSON.parse((await core.run({ skill: 'envy', tool: 'go', surface: 'cli' }, { approval: once() })).result.stdout) as Record<string, string>;
+    expect(env.DECLARED_KEY).toBe('fine');
+    expect(env.SECRET_TOKEN).toBeUndefined();
+    expect(env.AWS_SECRET_ACCESS_KEY).toBeUndefined();
+    expect(env.SKILLTRAY_TOKEN).toBeUndefined();
+    expect(env.PATH).toBe(process.env.PATH);
+  });
+
+  it('bad arguments never reach a process: E502, E503, E504, E501 — each recorded as refused', async () => {
+    const t = testHome();
+    writeSkill(t.bundled, 'echoes', toolSkill('echoes', argvCommand, { read_only: true }, '| a | string | yes | first |\n| b | integer | no | second |'));
+    const core = open(t);
+    const cases: [unknown, string][] = [
+      [{ a: 'x', z: 1 }, 'E502'],
+      [{ a: 'x', b: 'five' }, 'E503'],
+      [{ a: '--upload-pack=evil' }, 'E504'],
+      [{}, 'E501'],
+      [['not', 'an', 'object'], 'E508'],
+    ];
+    for (const [args, code] of cases) {
+      const error = await failure(core.run({ skill: 'echoes', tool: 'go', args, surface: 'mcp' }, { approval: { kind: 'none' } }));
+      expect(error.code).toBe(code);
+      expect(error.details?.runId).toEqual(expect.any(String));
+    }
+    expect(core.history().map((r) => [r.status, r.startedAt])).toEqual(Array(5).fill(['refused', null]));
+  });
+
+  it('property: any argument values reach the program exactly as given — no shell ever interprets them', async () => {
+    const t = testHome();
+    writeSkill(t.bundled, 'echoes', toolSkill('echoes', argvCommand, { read_only: true }));
+    const core = open(t);
+    const sentinel = join(t.home, 'pwned');
+    const value = fc.oneof(
+      fc.string({ minLength: 1, maxLength: 40 }).filter((s) => !s.startsWith('-') && !s.includes('\0')),
+      fc.constantFrom(`$(touch ${sentinel})`, `; touch ${sentinel}`, `\`touch ${sentinel}\``, `| touch ${sentinel}`, `&& touch ${sentinel}`, '"quoted" \'single\'', '*', '~', '$HOME', 'a b\tc\nd'),
+    );
+    await fc.assert(
+      fc.asyncProperty(value, value, async (a, b) => {
+        const report = await core.run({ skill: 'echoes', tool: 'go', args: { a, b }, surface: 'cli', cwd: t.home }, { approval: { kind: 'none' } });
+        expect(JSON.parse(report.result.stdout)).toEqual([a, b]);
+      }),
+      { numRuns: 25 },
+    );
+    expect(existsSync(sentinel)).toBe(false);
+  });
+});

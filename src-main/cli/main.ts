@@ -8,9 +8,10 @@ import { resolveConfig } from '../core/config.js';
 import { skillcErrors, toSkilltrayError } from '../core/errors.js';
 import { parseArgs } from './args.js';
 import type { CliContext, CliIo, Command } from './command.js';
+import { runCommands } from './commands/runs.js';
 import { skillCommands } from './commands/skills.js';
 
-export const commands: Command[] = [...skillCommands];
+export const commands: Command[] = [...skillCommands, ...runCommands];
 
 function usage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -1,5 +1,4 @@
 /** `list`, `check` and `describe`: the loaded skills as data. */
-import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { Diagnostic, Skill } from '../../shared/model.js';
 import { formatNames } from '../../core/skills/diagnostics.js';
@@ -122,8 +121,7 @@ const roots: Command = {
   positionals: [],
   options: { ...JSON_OPTION },
   run(ctx, args) {
-    const core = ctx.core();
-    const result = { home: core.config.home, roots: core.config.roots.map((r) => ({ ...r, exists: existsSync(r.path) })) };
+    const result = ctx.core().roots();
     if (args.options.json) {
       printJson(ctx, result);
       return 0;

@@ -1,0 +1,278 @@
+/** Running tools from the terminal, and the records and settings around runs. */
+import { hostname, userInfo } from 'node:os';
+import type { PendingApproval, Verdict } from '../../core/policy/approval-broker.js';
+import type { Approval, RunReport } from '../../core/runs/run-service.js';
+import { RUN_STATUSES, SURFACES, type RunStatus, type Surface } from '../../core/store/runs.js';
+import { SkilltrayError, skillcErrors } from '../../core/errors.js';
+import { argumentsFromStrings } from '../../core/template/render-command.js';
+import type { ParsedArgs } from '../args.js';
+import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
+
+/** Who answered, as recorded in history. */
+function actor(how: string): string {
+  let user = 'unknown';
+  try {
+    user = userInfo().username;
+  } catch {
+    // no passwd entry (containers): keep 'unknown'
+  }
+  return `${user}@${hostname()} (${how})`;
+}
+
+/** The named arguments from `--args JSON` and `--arg k=v`, typed by the tool's Parameters table. */
+function collectArguments(ctx: CliContext, skillName: string, toolName: string, args: ParsedArgs): Record<string, unknown> {
+  let fromJson: Record<string, unknown> = {};
+  if (typeof args.options.args === 'string') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(args.options.args);
+    } catch (error) {
+      throw new SkilltrayError('E508', `--args is not valid JSON: ${(error as Error).message}`);
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new SkilltrayError('E508', '--args must be a JSON object');
+    fromJson = parsed as Record<string, unknown>;
+  }
+  const pairs = ((args.options.arg as string[] | undefined) ?? []).map((pair) => {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw skillcErrors.invalidOption(`--arg expects key=value, got ${pair}`);
+    return [pair.slice(0, eq), pair.slice(eq + 1)] as const;
+  });
+  if (pairs.length === 0) return fromJson;
+  const tool = ctx.core().getSkill(skillName).tools.find((t) => t.name === toolName);
+  if (!tool) return fromJson;
+  const fromPairs = argumentsFromStrings(tool, pairs);
+  for (const key of Object.keys(fromPairs)) {
+    if (key in fromJson) throw new SkilltrayError('E508', `argument '${key}' is given both in --args and --arg`, { details: { param: key } });
+  }
+  return { ...fromJson, ...fromPairs };
+}
+
+/** The approval as a person reads it: program and every argument on its own line, exactly as passed. */
+export function describePending(p: Pick<PendingApproval, 'skill' | 'tool' | 'trust' | 'readOnly' | 'programPath' | 'argv' | 'cwd' | 'timeoutMs' | 'env' | 'reason'>): string {
+  const lines = [
+    `'${p.skill}/${p.tool}' needs your approval: ${p.reason}`,
+    `  skill     ${p.skill} (${p.trust}${p.readOnly ? ', read-only' : ''})`,
+    `  program   ${p.programPath}`,
+    ...p.argv.map((arg, i) => `  arg ${String(i + 1).padEnd(5)} ${JSON.stringify(arg)}`),
+    `  cwd       ${p.cwd}`,
+    `  timeout   ${p.timeoutMs / 1000} s`,
+    `  env       ${p.env.length > 0 ? p.env.join(', ') : '(allow-list only)'}`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** Asks at the terminal; anything but an explicit yes or always is a denial. */
+function terminalApproval(ctx: CliContext): Approval {
+  return {
+    kind: 'prompt',
+    ask: async (pending): Promise<Verdict> => {
+      ctx.io.err(describePending(pending));
+      const answer = (await ctx.io.ask('Run it? [y] once, [a] always allow this tool, [N] deny: ')).trim().toLowerCase();
+      const verdict = answer === 'y' || answer === 'yes' ? 'once' : answer === 'a' || answer === 'always' ? 'always' : 'deny';
+      return { verdict, actor: actor('terminal') };
+    },
+  };
+}
+
+function printReport(ctx: CliContext, report: RunReport): void {
+  const { result } = report;
+  if (result.stdout) ctx.io.out(result.stdout.endsWith('\n') ? result.stdout : `${result.stdout}\n`);
+  if (result.stderr) ctx.io.err(result.stderr.endsWith('\n') ? result.stderr : `${result.stderr}\n`);
+  const status = result.timedOut ? `timed out after ${report.command.timeoutMs / 1000} s` : result.cancelled ? 'cancelled' : result.signal ? `killed by ${result.signal}` : `exit ${result.exitCode}`;
+  const dropped = result.droppedBytes.stdout + result.droppedBytes.stderr;
+  ctx.io.err(`${status} · ${Math.round(result.durationMs)} ms${dropped > 0 ? ` · ${dropped} bytes of output dropped` : ''} · run ${report.id}\n`);
+}
+
+const run: Command = {
+  name: 'run',
+  summary: 'run a tool: render, decide, ask when needed (a TTY prompt, or --yes), run bounded, record',
+  positionals: [
+    { name: 'skill', required: true },
+    { name: 'tool', required: true },
+  ],
+  options: {
+    args: { type: 'string', value: '<json>', description: 'arguments as a JSON object' },
+    arg: { type: 'list', value: '<key=value>', description: 'one argument, typed by the Parameters table (repeatable)' },
+    cwd: { type: 'string', value: '<dir>', description: 'working directory (default: your home)' },
+    'dry-run': { type: 'boolean', description: 'print the rendered request and the policy decision; run nothing' },
+    yes: { type: 'boolean', description: 'approve this one call yourself when policy asks (never overrides a deny)' },
+    ...JSON_OPTION,
+  },
+  async run(ctx, args) {
+    const [skill, tool] = args.positionals as [string, string];
+    const cwd = typeof args.options.cwd === 'string' ? args.options.cwd : undefined;
+    const input = { skill, tool, args: collectArguments(ctx, skill, tool, args), surface: 'cli' as const, ...(cwd === undefined ? {} : { cwd }) };
+    const core = ctx.core();
+    if (args.options['dry-run']) {
+      const dry = core.dryRun(input);
+      if (args.options.json) printJson(ctx, dry);
+      else {
+        const argv = dry.command.args.map((a, i) => `  arg ${String(i + 1).padEnd(5)} ${JSON.stringify(a)}\n`).join('');
+        ctx.io.out(`program   ${dry.programPath ?? `${dry.command.program} (not found)`}\n${argv}cwd       ${dry.command.cwd}\ntimeout   ${dry.command.timeoutMs / 1000} s\ndecision  ${dry.decision}: ${dry.reason}\n`);
+      }
+      return 0;
+    }
+    const approval: Approval = args.options.yes ? { kind: 'preapproved', actor: actor('--yes') } : ctx.io.interactive ? terminalApproval(ctx) : { kind: 'none' };
+    const report = await core.run(input, { approval });
+    if (args.options.json) printJson(ctx, report);
+    else printReport(ctx, report);
+    return report.result.exitCode === 0 ? 0 : 1;
+  },
+};
+
+const resolve: Command = {
+  name: 'resolve',
+  summary: "render a Kode prompt skill's body with $ARGUMENTS",
+  positionals: [
+    { name: 'skill', required: true },
+    { name: 'args', required: false, variadic: true },
+  ],
+  options: { ...JSON_OPTION },
+  run(ctx, args) {
+    const [skill, ...rest] = args.positionals as [string, ...string[]];
+    const prompt = ctx.core().resolvePrompt(skill, rest);
+    if (args.options.json) printJson(ctx, { skill, arguments: rest, prompt });
+    else ctx.io.out(prompt.endsWith('\n') ? prompt : `${prompt}\n`);
+    return 0;
+  },
+};
+
+const history: Command = {
+  name: 'history',
+  summary: 'runs, newest first: who asked, what was decided and by whom, what happened; or one run whole',
+  positionals: [{ name: 'run-id', required: false }],
+  options: {
+    skill: { type: 'string', value: '<name>', description: 'only this skill' },
+    tool: { type: 'string', value: '<name>', description: 'only this tool' },
+    status: { type: 'string', value: '<status>', choices: RUN_STATUSES, description: `only this status (${RUN_STATUSES.join(', ')})` },
+    surface: { type: 'string', value: '<surface>', choices: SURFACES, description: `only runs asked for over ${SURFACES.join(', ')}` },
+    limit: { type: 'integer', value: '<n>', min: 1, description: 'at most n runs (default 100)' },
+    ...JSON_OPTION,
+  },
+  run(ctx, args) {
+    const core = ctx.core();
+    const id = args.positionals[0];
+    if (id !== undefined) {
+      const record = core.getRun(id);
+      if (args.options.json) printJson(ctx, record);
+      else {
+        const decided = record.outcome ? `${record.outcome} by ${record.decidedBy}${record.actor ? ` (${record.actor})` : ''}` : 'undecided';
+        ctx.io.out(`${record.skill}/${record.tool}  ${record.status}  ${decided}\n${record.reason ?? ''}\n${record.stdout ?? ''}${record.stderr ?? ''}`);
+      }
+      return 0;
+    }
+    const o = args.options;
+    const runs = core.history({
+      ...(typeof o.skill === 'string' ? { skill: o.skill } : {}),
+      ...(typeof o.tool === 'string' ? { tool: o.tool } : {}),
+      ...(typeof o.status === 'string' ? { status: o.status as RunStatus } : {}),
+      ...(typeof o.surface === 'string' ? { surface: o.surface as Surface } : {}),
+      ...(typeof o.limit === 'number' ? { limit: o.limit } : {}),
+    });
+    if (o.json) {
+      printJson(ctx, runs);
+      return 0;
+    }
+    const rows = runs.map((r) => {
+      const when = new Date(r.requestedAt).toISOString().replace('T', ' ').slice(0, 19);
+      const exit = r.exitCode === null ? (r.errorCode ?? '-') : String(r.exitCode);
+      return `${when}  ${`${r.skill}/${r.tool}`.padEnd(28)} ${r.status.padEnd(10)} ${`${r.outcome ?? '-'}/${r.decidedBy ?? '-'}`.padEnd(18)} ${exit.padEnd(5)} ${r.surface.padEnd(4)} ${r.id}`;
+    });
+    ctx.io.out(rows.length === 0 ? 'No runs yet.\n' : `${rows.join('\n')}\n`);
+    return 0;
+  },
+};
+
+const rules: Command = {
+  name: 'rules',
+  summary: 'list, add (allow|deny <pattern>) or remove (<id>) permission rules: skill:<glob>, skill:*, tool:<skill>/<tool>',
+  positionals: [
+    { name: 'list|add|remove', required: false },
+    { name: 'args', required: false, variadic: true },
+  ],
+  options: { ...JSON_OPTION },
+  run(ctx, args) {
+    const [action = 'list', ...rest] = args.positionals;
+    const core = ctx.core();
+    if (action === 'add') {
+      const [effect, pattern] = rest;
+      if (effect === undefined || pattern === undefined || rest.length > 2) throw skillcErrors.invalidOption('rules add expects <allow|deny> <pattern>');
+      const rule = core.addRule(pattern, effect);
+      if (args.options.json) printJson(ctx, rule);
+      else ctx.io.out(`rule #${rule.id}: ${rule.effect} ${rule.pattern}\n`);
+      return 0;
+    }
+    if (action === 'remove') {
+      const id = Number(rest[0]);
+      if (rest.length !== 1 || !Number.isInteger(id)) throw skillcErrors.invalidOption('rules remove expects <id>');
+      core.removeRule(id);
+      if (args.options.json) printJson(ctx, { removed: id });
+      else ctx.io.out(`rule #${id} removed\n`);
+      return 0;
+    }
+    if (action !== 'list' || rest.length > 0) throw skillcErrors.invalidOption(`rules ${action}`);
+    const list = core.rules();
+    if (args.options.json) printJson(ctx, list);
+    else ctx.io.out(list.length === 0 ? 'No rules.\n' : list.map((r) => `#${r.id}  ${r.effect.padEnd(5)}  ${r.pattern}\n`).join(''));
+    return 0;
+  },
+};
+
+const remembered: Command = {
+  name: 'remembered',
+  summary: 'list the tools you chose to always allow, or revoke one (<id>) so it asks again',
+  positionals: [
+    { name: 'list|revoke', required: false },
+    { name: 'id', required: false },
+  ],
+  options: { ...JSON_OPTION },
+  run(ctx, args) {
+    const [action = 'list', idText] = args.positionals;
+    const core = ctx.core();
+    if (action === 'revoke') {
+      const id = Number(idText);
+      if (!Number.isInteger(id)) throw skillcErrors.invalidOption('remembered revoke expects <id>');
+      core.revokeRemembered(id);
+      if (args.options.json) printJson(ctx, { revoked: id });
+      else ctx.io.out(`approval #${id} revoked\n`);
+      return 0;
+    }
+    if (action !== 'list' || idText !== undefined) throw skillcErrors.invalidOption(`remembered ${action}`);
+    const list = core.remembered();
+    if (args.options.json) printJson(ctx, list);
+    else ctx.io.out(list.length === 0 ? 'No remembered approvals.\n' : list.map((r) => `#${r.id}  ${r.skill}/${r.tool}  ${r.programPath}  skill ${r.skillHash.slice(0, 12)}\n`).join(''));
+    return 0;
+  },
+};
+
+const mode: Command = {
+  name: 'mode',
+  summary: 'show or set the mode (Global, Dev, Meeting): tools outside it are not offered and cannot run',
+  positionals: [{ name: 'name', required: false }],
+  options: { ...JSON_OPTION },
+  run(ctx, args) {
+    const core = ctx.core();
+    const name = args.positionals[0];
+    const current = name === undefined ? core.settings().mode : core.setMode(name);
+    if (args.options.json) printJson(ctx, { mode: current });
+    else ctx.io.out(`${current}\n`);
+    return 0;
+  },
+};
+
+function pauseCommand(name: 'pause' | 'resume'): Command {
+  return {
+    name,
+    summary: name === 'pause' ? 'pause every run until resumed' : 'resume runs after a pause',
+    positionals: [],
+    options: { ...JSON_OPTION },
+    run(ctx, args) {
+      const settings = ctx.core().setPaused(name === 'pause');
+      if (args.options.json) printJson(ctx, settings);
+      else ctx.io.out(settings.paused ? 'Runs are paused.\n' : 'Runs are resumed.\n');
+      return 0;
+    },
+  };
+}
+
+export const runCommands: Command[] = [run, resolve, history, rules, remembered, mode, pauseCommand('pause'), pauseCommand('resume')];

@@ -1,0 +1,285 @@
+/**
+ * One ranked search across every loaded skill (`skilltray search --all`, search-as-you-type in
+ * the UI): an FTS5 catalog at `<home>/runtime/.catalog/search.db` holding each skill's section
+ * rows (as in its own index) plus the skill's name. `sync` brings it in line with the loaded
+ * skills by content hash in one transaction, so unchanged skills cost nothing; a catalog that
+ * fails to open or read is deleted and rebuilt.
+ */
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { SkilltrayError, skillcErrors, toSkilltrayError } from '../errors.js';
+import { checkIntegerOption } from '../gateway/options.js';
+import { walkSkill } from '../skills/files.js';
+import { skillDocuments, type SectionRow } from './documents.js';
+import { DEFAULT_SEARCH_LIMIT, queryTokens, quoteToken, textColumnsMatch, type SearchHit } from './query.js';
+import { TOKENIZE_CLAUSE, tokenizerPreference, type TokenizerName } from './tokenizer.js';
+
+/** Layout version of the catalog; a catalog of another version is rebuilt. */
+export const CATALOG_SCHEMA_VERSION = 1;
+
+/**
+ * Rows of skill number n have rowids in [n·2^32, (n+1)·2^32): removing a skill is a rowid range
+ * delete, which FTS5 does without scanning the table.
+ */
+const ROWS_PER_SKILL = 2 ** 32;
+
+export interface CatalogSkill {
+  name: string;
+  dir: string;
+  /** The skill's content hash (RFC-0001 manifest hash); a skill whose hash is unchanged is skipped. */
+  hash: string;
+}
+
+export interface CatalogSync {
+  added: string[];
+  updated: string[];
+  removed: string[];
+  unchanged: number;
+  /** Set when the catalog was unreadable and has been rebuilt from scratch. */
+  rebuilt: boolean;
+}
+
+export interface CatalogHit extends SearchHit {
+  skill: string;
+}
+
+export interface CatalogResult {
+  query: string;
+  results: CatalogHit[];
+}
+
+export interface CatalogSearchOptions {
+  limit?: number;
+  /** Search-as-you-type: the last token matches as a prefix (`"tok"*`). */
+  prefix?: boolean;
+}
+
+export interface CatalogOptions {
+  nativeBinding?: string;
+}
+
+/** Where the catalog lives: `.catalog` can never be a skill's slug, so never a skill's runtime dir. */
+export function catalogPath(home: string): string {
+  return join(home, 'runtime', '.catalog', 'search.db');
+}
+
+/** The FTS5 query for search-as-you-type: every token literal, the last one also a prefix. */
+export function toCatalogQuery(query: string, prefix: boolean): string {
+  const tokens = queryTokens(query);
+  if (tokens.length === 0) throw skillcErrors.emptyQuery();
+  return tokens.map((token, i) => (prefix && i === tokens.length - 1 ? `${quoteToken(token)}*` : quoteToken(token))).join(' ');
+}
+
+const SCHEMA = (tokenizer: TokenizerName): string => `
+  CREATE TABLE catalog_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  CREATE TABLE catalog_skills (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, dir TEXT NOT NULL, hash TEXT NOT NULL, sections INTEGER NOT NULL);
+  CREATE VIRTUAL TABLE catalog USING fts5(skill UNINDEXED, file, section, content, tokenize='${TOKENIZE_CLAUSE[tokenizer]}', prefix='2 3');
+`;
+
+/** Errors that mean the file is not a usable catalog (as opposed to busy, full or read-only). */
+function isCorruption(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB' || code === 'SQLITE_FORMAT') return true;
+  return code === 'SQLITE_ERROR' && /no such (table|column)|malformed|vtable constructor failed/i.test((error as Error).message);
+}
+
+interface SkillRecord {
+  id: number;
+  name: string;
+  dir: string;
+  hash: string;
+}
+
+/** An open catalog; keep it open for search-as-you-type (statements are prepared once). */
+export class SkillCatalog {
+  readonly path: string;
+  private db: Database.Database;
+  private readonly options: CatalogOptions;
+  private readonly tokenizer: TokenizerName;
+  /** The list given to the last sync, to rebuild from when a read finds the catalog corrupt. */
+  private lastSkills: readonly CatalogSkill[] | null = null;
+  private rebuiltOnOpen = false;
+  private searchStatement: Database.Statement | null = null;
+
+  private constructor(path: string, options: CatalogOptions) {
+    this.path = path;
+    this.options = options;
+    this.tokenizer = tokenizerPreference(options.nativeBinding);
+    this.db = this.openOrRecreate();
+  }
+
+  /** Opens (creating or rebuilding as needed) the catalog under `home`. */
+  static open(home: string, options: CatalogOptions = {}): SkillCatalog {
+    return new SkillCatalog(catalogPath(home), options);
+  }
+
+  private connect(): Database.Database {
+    const db = new Database(this.path, this.options.nativeBinding === undefined ? {} : { nativeBinding: this.options.nativeBinding });
+    try {
+      // WAL lets the app search while a CLI process syncs.
+      db.pragma('journal_mode = WAL');
+      db.pragma('busy_timeout = 5000');
+      return db;
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  /** Reads every table once; false when the layout or tokenizer is not this version's. */
+  private matchesLayout(db: Database.Database): boolean {
+    const rows = db.prepare('SELECT key, value FROM catalog_meta').all() as { key: string; value: string }[];
+    const meta = new Map(rows.map((row) => [row.key, row.value]));
+    db.prepare('SELECT count(*) FROM catalog_skills').get();
+    db.prepare("SELECT rowid FROM catalog WHERE catalog MATCH '\"probe\"' LIMIT 1").all();
+    return meta.get('schema_version') === String(CATALOG_SCHEMA_VERSION) && meta.get('tokenizer') === this.tokenizer;
+  }
+
+  private create(): Database.Database {
+    mkdirSync(join(this.path, '..'), { recursive: true });
+    const db = this.connect();
+    try {
+      db.exec(SCHEMA(this.tokenizer));
+      const insert = db.prepare('INSERT INTO catalog_meta (key, value) VALUES (?, ?)');
+      insert.run('schema_version', String(CATALOG_SCHEMA_VERSION));
+      insert.run('tokenizer', this.tokenizer);
+      return db;
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  private remove(): void {
+    for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${this.path}${suffix}`, { force: true });
+  }
+
+  private openOrRecreate(): Database.Database {
+    try {
+      if (existsSync(this.path)) {
+        let db: Database.Database | undefined;
+        try {
+          db = this.connect();
+          if (this.matchesLayout(db)) return db;
+        } catch (error) {
+          if (!isCorruption(error)) throw error;
+        }
+        db?.close();
+        this.remove();
+        this.rebuiltOnOpen = true;
+      }
+      return this.create();
+    } catch (error) {
+      throw toSkilltrayError(error);
+    }
+  }
+
+  /** Deletes the catalog and starts an empty one (after corruption). */
+  private recreate(): void {
+    try {
+      this.db.close();
+    } catch {
+      // A corrupt handle may refuse to close cleanly; the file is deleted either way.
+    }
+    this.remove();
+    this.db = this.create();
+    this.searchStatement = null;
+  }
+
+  /** Brings the catalog in line with `skills`: adds, replaces (hash or dir changed) and removes skills. */
+  sync(skills: readonly CatalogSkill[]): CatalogSync {
+    this.lastSkills = skills;
+    try {
+      return this.apply(skills, this.rebuiltOnOpen);
+    } catch (error) {
+      if (!isCorruption(error)) throw toSkilltrayError(error);
+      this.recreate();
+      return this.apply(skills, true);
+    } finally {
+      this.rebuiltOnOpen = false;
+    }
+  }
+
+  private apply(skills: readonly CatalogSkill[], rebuilt: boolean): CatalogSync {
+    const existing = new Map((this.db.prepare('SELECT id, name, dir, hash FROM catalog_skills').all() as SkillRecord[]).map((r) => [r.name, r]));
+    const wanted = new Map(skills.map((skill) => [skill.name, skill]));
+    const result: CatalogSync = { added: [], updated: [], removed: [], unchanged: 0, rebuilt };
+    // Files are read before the transaction opens so the write lock is held only for the writes.
+    const changes: { skill: CatalogSkill; previous: SkillRecord | undefined; rows: SectionRow[] }[] = [];
+    for (const skill of wanted.values()) {
+      const previous = existing.get(skill.name);
+      if (previous !== undefined && previous.hash === skill.hash && previous.dir === skill.dir) {
+        result.unchanged++;
+        continue;
+      }
+      let rows: SectionRow[] = [];
+      try {
+        rows = skillDocuments(walkSkill(skill.dir).files).sections;
+      } catch {
+        // A skill directory that vanished since loading contributes no rows until the next sync.
+      }
+      changes.push({ skill, previous, rows });
+    }
+    const gone = [...existing.values()].filter((record) => !wanted.has(record.name));
+    const deleteRows = this.db.prepare('DELETE FROM catalog WHERE rowid >= ? AND rowid < ?');
+    const deleteSkill = this.db.prepare('DELETE FROM catalog_skills WHERE id = ?');
+    const upsertSkill = this.db.prepare(
+      'INSERT INTO catalog_skills (id, name, dir, hash, sections) VALUES (?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET dir = excluded.dir, hash = excluded.hash, sections = excluded.sections',
+    );
+    const insertRow = this.db.prepare('INSERT INTO catalog (rowid, skill, file, section, content) VALUES (?, ?, ?, ?, ?)');
+    const nextId = this.db.prepare('SELECT coalesce(max(id), 0) + 1 AS id FROM catalog_skills');
+    this.db.transaction(() => {
+      for (const record of gone) {
+        deleteRows.run(record.id * ROWS_PER_SKILL, (record.id + 1) * ROWS_PER_SKILL);
+        deleteSkill.run(record.id);
+        result.removed.push(record.name);
+      }
+      for (const { skill, previous, rows } of changes) {
+        const id = previous?.id ?? (nextId.get() as { id: number }).id;
+        if (previous !== undefined) deleteRows.run(id * ROWS_PER_SKILL, (id + 1) * ROWS_PER_SKILL);
+        upsertSkill.run(id, skill.name, skill.dir, skill.hash, rows.length);
+        rows.forEach((row, n) => insertRow.run(id * ROWS_PER_SKILL + n, skill.name, row.file, row.section, row.content));
+        (previous === undefined ? result.added : result.updated).push(skill.name);
+      }
+    })();
+    return result;
+  }
+
+  /** Ranked search over every skill in the catalog (BM25, scores negated, RFC-0004 snippets). */
+  search(query: string, options: CatalogSearchOptions = {}): CatalogResult {
+    checkIntegerOption('limit', options.limit, 1);
+    const match = textColumnsMatch(toCatalogQuery(query, options.prefix ?? false));
+    const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
+    try {
+      return { query, results: this.run(match, limit) };
+    } catch (error) {
+      if (!isCorruption(error)) throw toSkilltrayError(error);
+      if (this.lastSkills === null) {
+        const unusable = skillcErrors.indexUnusable('--all', 'corrupt');
+        throw new SkilltrayError(unusable.code, unusable.message, { details: unusable.details, cause: error });
+      }
+      this.recreate();
+      this.apply(this.lastSkills, true);
+      return { query, results: this.run(match, limit) };
+    }
+  }
+
+  private run(match: string, limit: number): CatalogHit[] {
+    this.searchStatement ??= this.db.prepare(
+      "SELECT skill, file, section, snippet(catalog, 3, '[MATCH]', '[/MATCH]', '...', 32) AS snippet, bm25(catalog) AS rank FROM catalog WHERE catalog MATCH ? ORDER BY rank, rowid LIMIT ?",
+    );
+    const rows = this.searchStatement.all(match, limit) as { skill: string; file: string; section: string; snippet: string; rank: number }[];
+    return rows.map((row) => ({ skill: row.skill, file: row.file, section: row.section, snippet: row.snippet, score: -row.rank }));
+  }
+
+  /** Skills the catalog holds, by name, with their hash. */
+  skills(): { name: string; dir: string; hash: string; sections: number }[] {
+    return this.db.prepare('SELECT name, dir, hash, sections FROM catalog_skills ORDER BY name').all() as { name: string; dir: string; hash: string; sections: number }[];
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,9 +1,13 @@
 /**
  * One ranked search across every loaded skill (`skilltray search --all`, search-as-you-type in
- * the UI): an FTS5 catalog at `<home>/runtime/.catalog/search.db` holding each skill's section
- * rows (as in its own index) plus the skill's name. `sync` brings it in line with the loaded
- * skills by content hash in one transaction, so unchanged skills cost nothing; a catalog that
- * fails to open or read is deleted and rebuilt.
+ * the UI): a catalog at `<home>/runtime/.catalog/search.db` holding each skill's section rows (as
+ * in its own index) plus the skill's name. `sync` brings it in line with the loaded skills by
+ * content hash in one transaction, so unchanged skills cost nothing; a catalog that fails to open
+ * or read is deleted and rebuilt.
+ *
+ * The rows are stored once and indexed twice: `catalog` with the stemming tokenizer (the same
+ * preference as skill indexes) and `catalog_words` without stemming, for the word being typed. A
+ * stemmer cannot match a partial word: `authenticati` is not a prefix of the stem `authent`.
  */
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,12 +21,6 @@ import { TOKENIZE_CLAUSE, tokenizerPreference, type TokenizerName } from './toke
 
 /** Layout version of the catalog; a catalog of another version is rebuilt. */
 export const CATALOG_SCHEMA_VERSION = 1;
-
-/**
- * Rows of skill number n have rowids in [n·2^32, (n+1)·2^32): removing a skill is a rowid range
- * delete, which FTS5 does without scanning the table.
- */
-const ROWS_PER_SKILL = 2 ** 32;
 
 export interface CatalogSkill {
   name: string;
@@ -51,7 +49,7 @@ export interface CatalogResult {
 
 export interface CatalogSearchOptions {
   limit?: number;
-  /** Search-as-you-type: the last token matches as a prefix (`"tok"*`). */
+  /** Search-as-you-type: the last token matches as a word prefix (`"tok"*`), unstemmed. */
   prefix?: boolean;
 }
 
@@ -59,23 +57,81 @@ export interface CatalogOptions {
   nativeBinding?: string;
 }
 
+/** The FTS5 expressions of a catalog query: complete tokens (stemmed) and the typed word prefix. */
+export interface CatalogMatch {
+  stemmed: string | null;
+  wordPrefix: string | null;
+}
+
 /** Where the catalog lives: `.catalog` can never be a skill's slug, so never a skill's runtime dir. */
 export function catalogPath(home: string): string {
   return join(home, 'runtime', '.catalog', 'search.db');
 }
 
-/** The FTS5 query for search-as-you-type: every token literal, the last one also a prefix. */
-export function toCatalogQuery(query: string, prefix: boolean): string {
+/** Splits a query (E004 when empty): with `prefix`, the last token becomes `"tok"*` over unstemmed words. */
+export function catalogMatch(query: string, prefix: boolean): CatalogMatch {
   const tokens = queryTokens(query);
   if (tokens.length === 0) throw skillcErrors.emptyQuery();
-  return tokens.map((token, i) => (prefix && i === tokens.length - 1 ? `${quoteToken(token)}*` : quoteToken(token))).join(' ');
+  const complete = prefix ? tokens.slice(0, -1) : tokens;
+  return {
+    stemmed: complete.length === 0 ? null : complete.map(quoteToken).join(' '),
+    wordPrefix: prefix ? `${quoteToken(tokens[tokens.length - 1] as string)}*` : null,
+  };
 }
 
 const SCHEMA = (tokenizer: TokenizerName): string => `
   CREATE TABLE catalog_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   CREATE TABLE catalog_skills (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, dir TEXT NOT NULL, hash TEXT NOT NULL, sections INTEGER NOT NULL);
-  CREATE VIRTUAL TABLE catalog USING fts5(skill UNINDEXED, file, section, content, tokenize='${TOKENIZE_CLAUSE[tokenizer]}', prefix='2 3');
+  CREATE TABLE catalog_rows (
+    id INTEGER PRIMARY KEY,
+    skill_id INTEGER NOT NULL REFERENCES catalog_skills(id),
+    skill TEXT NOT NULL,
+    file TEXT NOT NULL,
+    section TEXT NOT NULL,
+    content TEXT NOT NULL
+  );
+  CREATE INDEX idx_catalog_rows_skill ON catalog_rows(skill_id);
+  CREATE VIRTUAL TABLE catalog USING fts5(skill UNINDEXED, file, section, content, content='catalog_rows', content_rowid='id', tokenize='${TOKENIZE_CLAUSE[tokenizer]}');
+  CREATE VIRTUAL TABLE catalog_words USING fts5(skill UNINDEXED, file, section, content, content='catalog_rows', content_rowid='id', tokenize='unicode61', prefix='2 3');
+  CREATE TRIGGER catalog_rows_insert AFTER INSERT ON catalog_rows BEGIN
+    INSERT INTO catalog (rowid, skill, file, section, content) VALUES (new.id, new.skill, new.file, new.section, new.content);
+    INSERT INTO catalog_words (rowid, skill, file, section, content) VALUES (new.id, new.skill, new.file, new.section, new.content);
+  END;
+  CREATE TRIGGER catalog_rows_delete AFTER DELETE ON catalog_rows BEGIN
+    INSERT INTO catalog (catalog, rowid, skill, file, section, content) VALUES ('delete', old.id, old.skill, old.file, old.section, old.content);
+    INSERT INTO catalog_words (catalog_words, rowid, skill, file, section, content) VALUES ('delete', old.id, old.skill, old.file, old.section, old.content);
+  END;
 `;
+
+const SNIPPET_MARKERS = "'[MATCH]', '[/MATCH]', '...', 32";
+
+/**
+ * Ranked by the stemmed index; with a word prefix, only rows that also hold a word starting with
+ * it. Ranks first and makes snippets only for the rows kept (snippet() is the costly part); CROSS
+ * JOIN pins that order whatever the planner's statistics say.
+ */
+const STEMMED_SQL = (withPrefix: boolean): string => `
+  WITH top AS (
+    SELECT rowid AS id, bm25(catalog) AS rank FROM catalog WHERE catalog MATCH @stemmed
+    ${/* `+` keeps the word filter from driving per-rowid lookups into the stemmed index. */ ''}
+    ${withPrefix ? 'AND +rowid IN (SELECT rowid FROM catalog_words WHERE catalog_words MATCH @words)' : ''}
+    ORDER BY rank, rowid LIMIT @limit
+  )
+  SELECT skill, file, section, snippet(catalog, 3, ${SNIPPET_MARKERS}) AS snippet, top.rank AS rank
+  FROM top CROSS JOIN catalog ON catalog.rowid = top.id WHERE catalog MATCH @stemmed ORDER BY top.rank, top.id`;
+
+/** A lone word prefix (the first word being typed), ranked by the unstemmed index. */
+const WORDS_SQL = `
+  WITH top AS (
+    SELECT rowid AS id, bm25(catalog_words) AS rank FROM catalog_words WHERE catalog_words MATCH @words ORDER BY rank, rowid LIMIT @limit
+  )
+  SELECT skill, file, section, snippet(catalog_words, 3, ${SNIPPET_MARKERS}) AS snippet, top.rank AS rank
+  FROM top CROSS JOIN catalog_words ON catalog_words.rowid = top.id WHERE catalog_words MATCH @words ORDER BY top.rank, top.id`;
+
+/** The statement a catalog query runs (parameters @stemmed, @words, @limit as the match needs). */
+export function catalogSearchSql(match: CatalogMatch): string {
+  return match.stemmed === null ? WORDS_SQL : STEMMED_SQL(match.wordPrefix !== null);
+}
 
 /** Errors that mean the file is not a usable catalog (as opposed to busy, full or read-only). */
 function isCorruption(error: unknown): boolean {
@@ -92,6 +148,14 @@ interface SkillRecord {
   hash: string;
 }
 
+interface HitRow {
+  skill: string;
+  file: string;
+  section: string;
+  snippet: string;
+  rank: number;
+}
+
 /** An open catalog; keep it open for search-as-you-type (statements are prepared once). */
 export class SkillCatalog {
   readonly path: string;
@@ -101,7 +165,7 @@ export class SkillCatalog {
   /** The list given to the last sync, to rebuild from when a read finds the catalog corrupt. */
   private lastSkills: readonly CatalogSkill[] | null = null;
   private rebuiltOnOpen = false;
-  private searchStatement: Database.Statement | null = null;
+  private statements = new Map<string, Database.Statement>();
 
   private constructor(path: string, options: CatalogOptions) {
     this.path = path;
@@ -133,7 +197,9 @@ export class SkillCatalog {
     const rows = db.prepare('SELECT key, value FROM catalog_meta').all() as { key: string; value: string }[];
     const meta = new Map(rows.map((row) => [row.key, row.value]));
     db.prepare('SELECT count(*) FROM catalog_skills').get();
+    db.prepare('SELECT count(*) FROM catalog_rows').get();
     db.prepare("SELECT rowid FROM catalog WHERE catalog MATCH '\"probe\"' LIMIT 1").all();
+    db.prepare("SELECT rowid FROM catalog_words WHERE catalog_words MATCH '\"probe\"' LIMIT 1").all();
     return meta.get('schema_version') === String(CATALOG_SCHEMA_VERSION) && meta.get('tokenizer') === this.tokenizer;
   }
 
@@ -184,8 +250,17 @@ export class SkillCatalog {
       // A corrupt handle may refuse to close cleanly; the file is deleted either way.
     }
     this.remove();
+    this.statements.clear();
     this.db = this.create();
-    this.searchStatement = null;
+  }
+
+  private statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (statement === undefined) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
   }
 
   /** Brings the catalog in line with `skills`: adds, replaces (hash or dir changed) and removes skills. */
@@ -203,7 +278,7 @@ export class SkillCatalog {
   }
 
   private apply(skills: readonly CatalogSkill[], rebuilt: boolean): CatalogSync {
-    const existing = new Map((this.db.prepare('SELECT id, name, dir, hash FROM catalog_skills').all() as SkillRecord[]).map((r) => [r.name, r]));
+    const existing = new Map((this.statement('SELECT id, name, dir, hash FROM catalog_skills').all() as SkillRecord[]).map((r) => [r.name, r]));
     const wanted = new Map(skills.map((skill) => [skill.name, skill]));
     const result: CatalogSync = { added: [], updated: [], removed: [], unchanged: 0, rebuilt };
     // Files are read before the transaction opens so the write lock is held only for the writes.
@@ -223,25 +298,29 @@ export class SkillCatalog {
       changes.push({ skill, previous, rows });
     }
     const gone = [...existing.values()].filter((record) => !wanted.has(record.name));
-    const deleteRows = this.db.prepare('DELETE FROM catalog WHERE rowid >= ? AND rowid < ?');
-    const deleteSkill = this.db.prepare('DELETE FROM catalog_skills WHERE id = ?');
-    const upsertSkill = this.db.prepare(
-      'INSERT INTO catalog_skills (id, name, dir, hash, sections) VALUES (?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET dir = excluded.dir, hash = excluded.hash, sections = excluded.sections',
-    );
-    const insertRow = this.db.prepare('INSERT INTO catalog (rowid, skill, file, section, content) VALUES (?, ?, ?, ?, ?)');
-    const nextId = this.db.prepare('SELECT coalesce(max(id), 0) + 1 AS id FROM catalog_skills');
+    const deleteRows = this.statement('DELETE FROM catalog_rows WHERE skill_id = ?');
+    const deleteSkill = this.statement('DELETE FROM catalog_skills WHERE id = ?');
+    const insertSkill = this.statement('INSERT INTO catalog_skills (name, dir, hash, sections) VALUES (?, ?, ?, ?)');
+    const updateSkill = this.statement('UPDATE catalog_skills SET dir = ?, hash = ?, sections = ? WHERE id = ?');
+    const insertRow = this.statement('INSERT INTO catalog_rows (skill_id, skill, file, section, content) VALUES (?, ?, ?, ?, ?)');
     this.db.transaction(() => {
       for (const record of gone) {
-        deleteRows.run(record.id * ROWS_PER_SKILL, (record.id + 1) * ROWS_PER_SKILL);
+        deleteRows.run(record.id);
         deleteSkill.run(record.id);
         result.removed.push(record.name);
       }
       for (const { skill, previous, rows } of changes) {
-        const id = previous?.id ?? (nextId.get() as { id: number }).id;
-        if (previous !== undefined) deleteRows.run(id * ROWS_PER_SKILL, (id + 1) * ROWS_PER_SKILL);
-        upsertSkill.run(id, skill.name, skill.dir, skill.hash, rows.length);
-        rows.forEach((row, n) => insertRow.run(id * ROWS_PER_SKILL + n, skill.name, row.file, row.section, row.content));
-        (previous === undefined ? result.added : result.updated).push(skill.name);
+        let id: number;
+        if (previous === undefined) {
+          id = Number(insertSkill.run(skill.name, skill.dir, skill.hash, rows.length).lastInsertRowid);
+          result.added.push(skill.name);
+        } else {
+          id = previous.id;
+          deleteRows.run(id);
+          updateSkill.run(skill.dir, skill.hash, rows.length, id);
+          result.updated.push(skill.name);
+        }
+        for (const row of rows) insertRow.run(id, skill.name, row.file, row.section, row.content);
       }
     })();
     return result;
@@ -250,7 +329,7 @@ export class SkillCatalog {
   /** Ranked search over every skill in the catalog (BM25, scores negated, RFC-0004 snippets). */
   search(query: string, options: CatalogSearchOptions = {}): CatalogResult {
     checkIntegerOption('limit', options.limit, 1);
-    const match = textColumnsMatch(toCatalogQuery(query, options.prefix ?? false));
+    const match = catalogMatch(query, options.prefix ?? false);
     const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
     try {
       return { query, results: this.run(match, limit) };
@@ -266,17 +345,17 @@ export class SkillCatalog {
     }
   }
 
-  private run(match: string, limit: number): CatalogHit[] {
-    this.searchStatement ??= this.db.prepare(
-      "SELECT skill, file, section, snippet(catalog, 3, '[MATCH]', '[/MATCH]', '...', 32) AS snippet, bm25(catalog) AS rank FROM catalog WHERE catalog MATCH ? ORDER BY rank, rowid LIMIT ?",
-    );
-    const rows = this.searchStatement.all(match, limit) as { skill: string; file: string; section: string; snippet: string; rank: number }[];
+  private run(match: CatalogMatch, limit: number): CatalogHit[] {
+    const params: Record<string, string | number> = { limit };
+    if (match.stemmed !== null) params.stemmed = textColumnsMatch(match.stemmed);
+    if (match.wordPrefix !== null) params.words = textColumnsMatch(match.wordPrefix);
+    const rows = this.statement(catalogSearchSql(match)).all(params) as HitRow[];
     return rows.map((row) => ({ skill: row.skill, file: row.file, section: row.section, snippet: row.snippet, score: -row.rank }));
   }
 
-  /** Skills the catalog holds, by name, with their hash. */
+  /** Skills the catalog holds, by name, with their hash and row count. */
   skills(): { name: string; dir: string; hash: string; sections: number }[] {
-    return this.db.prepare('SELECT name, dir, hash, sections FROM catalog_skills ORDER BY name').all() as { name: string; dir: string; hash: string; sections: number }[];
+    return this.statement('SELECT name, dir, hash, sections FROM catalog_skills ORDER BY name').all() as { name: string; dir: string; hash: string; sections: number }[];
   }
 
   close(): void {

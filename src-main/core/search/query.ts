@@ -33,6 +33,12 @@ export const DEFAULT_SEARCH_LIMIT = 10;
 /** The snippet() call RFC-0004 fixes: content column, markers, ellipsis, 32 tokens. */
 export const SNIPPET_SQL = "snippet(sections, 2, '[MATCH]', '[/MATCH]', '...', 32)";
 
+/** Ranks every match, then makes snippets only for the rows kept (CROSS JOIN pins that order). */
+const SEARCH_SQL = `
+  WITH top AS (SELECT rowid AS id, bm25(sections) AS rank FROM sections WHERE sections MATCH @match ORDER BY rank, rowid LIMIT @limit)
+  SELECT file, section, ${SNIPPET_SQL} AS snippet, top.rank AS rank
+  FROM top CROSS JOIN sections ON sections.rowid = top.id WHERE sections MATCH @match ORDER BY top.rank, top.id`;
+
 /** Splits on ASCII whitespace only (space, tab, LF, CR); U+00A0 and friends stay inside tokens. */
 export function queryTokens(query: string): string[] {
   return query.split(/[ \t\n\r]+/).filter((token) => token !== '');
@@ -66,9 +72,7 @@ export function searchSkill(dir: string, runtimeDir: string, query: string, opti
   const index = openIndexForSearch(dir, runtimeDir, skill, options);
   try {
     const rows = readIndex(index, skill, (db) =>
-      db
-        .prepare(`SELECT file, section, ${SNIPPET_SQL} AS snippet, bm25(sections) AS rank FROM sections WHERE sections MATCH ? ORDER BY rank, rowid LIMIT ?`)
-        .all(textColumnsMatch(fts), options.limit ?? DEFAULT_SEARCH_LIMIT) as { file: string; section: string; snippet: string; rank: number }[],
+      db.prepare(SEARCH_SQL).all({ match: textColumnsMatch(fts), limit: options.limit ?? DEFAULT_SEARCH_LIMIT }) as { file: string; section: string; snippet: string; rank: number }[],
     );
     return { query, results: rows.map((row) => ({ file: row.file, section: row.section, snippet: row.snippet, score: -row.rank })) };
   } finally {

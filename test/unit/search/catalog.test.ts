@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { catalogPath, SkillCatalog, toCatalogQuery, type CatalogSkill } from '../../../src-main/core/search/catalog.js';
+import { catalogMatch, catalogPath, SkillCatalog, type CatalogSkill } from '../../../src-main/core/search/catalog.js';
 import { manifestHash, walkSkill } from '../../../src-main/core/skills/files.js';
 import { errorOf, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 
@@ -43,9 +43,9 @@ describe('catalog search across all skills', () => {
     catalog.sync(skills);
     const rowids = (name: string): number[] => {
       const db = new Database(catalogPath(home), { readonly: true });
-      const rows = db.prepare('SELECT rowid FROM catalog WHERE skill = ? ORDER BY rowid').all(name) as { rowid: number }[];
+      const rows = db.prepare('SELECT id FROM catalog_rows WHERE skill = ? ORDER BY id').all(name) as { id: number }[];
       db.close();
-      return rows.map((r) => r.rowid);
+      return rows.map((r) => r.id);
     };
     const before = { a: rowids('a'), c: rowids('c') };
     appendFileSync(join(skills[1]!.dir, 'SKILL.md'), '\n## Extra\n\nbrandnew words\n');
@@ -126,15 +126,34 @@ describe('catalog search across all skills', () => {
     second.close();
   });
 
-  it('prefix: true makes the last token a prefix term for search-as-you-type', () => {
-    expect(toCatalogQuery('merge pd', true)).toBe('"merge" "pd"*');
-    expect(toCatalogQuery('say "hi', true)).toBe('"say" """hi"*');
-    expect(toCatalogQuery('merge pd', false)).toBe('"merge" "pd"');
+  it('prefix: true makes the last token a word prefix "tok"* for search-as-you-type', () => {
+    expect(catalogMatch('merge pd', true)).toEqual({ stemmed: '"merge"', wordPrefix: '"pd"*' });
+    expect(catalogMatch('say "hi', true)).toEqual({ stemmed: '"say"', wordPrefix: '"""hi"*' });
+    expect(catalogMatch('pd', true)).toEqual({ stemmed: null, wordPrefix: '"pd"*' });
+    expect(catalogMatch('merge pd', false)).toEqual({ stemmed: '"merge" "pd"', wordPrefix: null });
     const home = tempDir();
     const catalog = open(home);
     catalog.sync([skill(tempDir(), 'pdf', '# Merge\n\nCombine documents into one.\n')]);
     expect(catalog.search('combine docu').results).toEqual([]);
-    expect(catalog.search('combine docu', { prefix: true }).results.map((r) => r.section)).toEqual(['Merge']);
+    const typed = catalog.search('combine docu', { prefix: true }).results;
+    expect(typed.map((r) => r.section)).toEqual(['Merge']);
+    expect(typed[0]?.snippet).toContain('[MATCH]Combine[/MATCH]');
+    const first = catalog.search('docu', { prefix: true }).results;
+    expect(first.map((r) => r.section)).toEqual(['Merge']);
+    expect(first[0]?.snippet).toContain('[MATCH]documents[/MATCH]');
+    catalog.close();
+  });
+
+  it('a partly typed word matches even where its stem is shorter than what was typed (authenticati → authentication)', () => {
+    const catalog = open(tempDir());
+    catalog.sync([skill(tempDir(), 'signin', '# Login\n\nToken authentication for the API.\n\n# Other\n\nnothing\n')]);
+    const word = 'authentication';
+    for (let i = 2; i <= word.length; i++) {
+      expect(catalog.search(word.slice(0, i), { prefix: true }).results.map((r) => r.section), word.slice(0, i)).toEqual(['Login']);
+      expect(catalog.search(`token ${word.slice(0, i)}`, { prefix: true }).results.map((r) => r.section)).toEqual(['Login']);
+    }
+    // Complete words are stemmed: "tokens" finds "Token".
+    expect(catalog.search('tokens authen', { prefix: true }).results.map((r) => r.section)).toEqual(['Login']);
     catalog.close();
   });
 

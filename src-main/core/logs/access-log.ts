@@ -159,6 +159,15 @@ export class AccessLogger {
     this.options = options;
   }
 
+  private isStale(fallback: string, now: Date): boolean {
+    try {
+      const stat = statSync(fallback, { throwIfNoEntry: false });
+      return stat !== undefined && now.getTime() - stat.mtimeMs > STALE_FALLBACK_MS;
+    } catch {
+      return false;
+    }
+  }
+
   /** Writes one entry to the primary log, else the fallback; never throws. */
   log(entry: AccessEntry): LogOutcome {
     const warnings: string[] = [];
@@ -183,8 +192,7 @@ export class AccessLogger {
       };
       fallback = fallbackLogPath(cwd, entry.skill);
       // Checked before writing: a write to the fallback below would make it look fresh.
-      const existing = statSync(fallback, { throwIfNoEntry: false });
-      if (!this.staleWarned && existing !== undefined && now.getTime() - existing.mtimeMs > STALE_FALLBACK_MS) {
+      if (!this.staleWarned && this.isStale(fallback, now)) {
         this.staleWarned = true;
         warnings.push(staleFallbackWarning(entry.skill));
       }

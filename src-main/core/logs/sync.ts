@@ -58,7 +58,15 @@ function discover(project: string): string[] {
   } catch {
     return [];
   }
-  return names.filter((name) => !name.startsWith('.') && statSync(fallbackLogPath(project, name), { throwIfNoEntry: false })?.isFile() === true).sort(compareBytewise);
+  return names.filter((name) => !name.startsWith('.') && isFile(fallbackLogPath(project, name))).sort(compareBytewise);
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function readSource(path: string, nativeBinding: string | undefined): AccessRow[] {

@@ -12,10 +12,11 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { SkilltrayError, skillcErrors, toSkilltrayError } from '../errors.js';
+import { skillcErrors, toSkilltrayError } from '../errors.js';
 import { checkIntegerOption } from '../gateway/options.js';
 import { walkSkill } from '../skills/files.js';
 import { skillDocuments, type SectionRow } from './documents.js';
+import { corruptIndexError } from './index.js';
 import { DEFAULT_SEARCH_LIMIT, queryTokens, quoteToken, textColumnsMatch, type SearchHit } from './query.js';
 import { TOKENIZE_CLAUSE, tokenizerPreference, type TokenizerName } from './tokenizer.js';
 
@@ -335,10 +336,8 @@ export class SkillCatalog {
       return { query, results: this.run(match, limit) };
     } catch (error) {
       if (!isCorruption(error)) throw toSkilltrayError(error);
-      if (this.lastSkills === null) {
-        const unusable = skillcErrors.indexUnusable('--all', 'corrupt');
-        throw new SkilltrayError(unusable.code, unusable.message, { details: unusable.details, cause: error });
-      }
+      // Without a skill list to rebuild from, the caller has to sync first.
+      if (this.lastSkills === null) throw corruptIndexError('--all', error);
       this.recreate();
       this.apply(this.lastSkills, true);
       return { query, results: this.run(match, limit) };

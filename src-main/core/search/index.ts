@@ -107,6 +107,12 @@ function readMeta(db: Database.Database): IndexMeta {
   };
 }
 
+/** E002 for an index that failed to read, keeping the failure as its cause. */
+export function corruptIndexError(skill: string, cause: unknown): SkilltrayError {
+  const unusable = skillcErrors.indexUnusable(skill, 'corrupt');
+  return new SkilltrayError(unusable.code, unusable.message, { details: unusable.details, cause });
+}
+
 /** Opens the index read-only and reads its metadata, or reports it missing or corrupt. */
 function openExisting(location: IndexLocation, options: IndexOptions): { db: Database.Database; meta: IndexMeta } | { state: 'missing' } | { state: 'corrupt'; cause: unknown } {
   if (!existsSync(location.path)) return { state: 'missing' };
@@ -147,10 +153,7 @@ export function checkIndex(dir: string, runtimeDir: string, options: IndexOption
 export function openIndexForSearch(dir: string, runtimeDir: string, skill: string, options: IndexOptions = {}): OpenIndex {
   const location = locateIndex(dir, runtimeDir);
   const opened = openExisting(location, options);
-  if (!('db' in opened)) {
-    const error = skillcErrors.indexUnusable(skill, opened.state);
-    throw opened.state === 'corrupt' ? new SkilltrayError(error.code, error.message, { details: error.details, cause: opened.cause }) : error;
-  }
+  if (!('db' in opened)) throw opened.state === 'corrupt' ? corruptIndexError(skill, opened.cause) : skillcErrors.indexUnusable(skill, 'missing');
   const { db, meta } = opened;
   try {
     if (meta.skillPath !== location.skillPath) throw skillcErrors.indexCollision(location.hash16);
@@ -169,9 +172,7 @@ export function readIndex<T>(index: OpenIndex, skill: string, read: (db: Databas
   try {
     return read(index.db);
   } catch (error) {
-    if (error instanceof SkilltrayError) throw error;
-    const unusable = skillcErrors.indexUnusable(skill, 'corrupt');
-    throw new SkilltrayError(unusable.code, unusable.message, { details: unusable.details, cause: error });
+    throw error instanceof SkilltrayError ? error : corruptIndexError(skill, error);
   }
 }
 

@@ -66,8 +66,10 @@ describe('RFC-0007:C-SYNC', () => {
     expect(existsSync(fallbackLogPath(project, 'rust'))).toBe(true);
   });
 
-  it('no local logs: "No local logs to sync", exit 0', () => {
+  it('no local logs: "No local logs to sync", exit 0 (stray files and dirs without a log are ignored)', () => {
     const { project, runtimeDirFor } = setup();
+    mkdirSync(join(project, '.skillc', 'logs', 'empty'), { recursive: true });
+    writeFileSync(join(project, '.skillc', 'logs', 'stray.txt'), 'x');
     const result = syncLogs({ project, runtimeDirFor });
     expect(formatSync(result)).toEqual({ stdout: 'No local logs to sync', stderr: '' });
     expect(syncExitStatus(result)).toBe(0);

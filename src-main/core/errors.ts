@@ -23,6 +23,9 @@ export const ERROR_KINDS = {
   E022: 'directory_not_found',
   E030: 'invalid_query_type',
   E031: 'invalid_filter',
+  E040: 'no_local_logs', // sync: the named skill has no fallback logs in the project
+  E041: 'sync_destination_not_writable', // sync: the skill's primary runtime dir cannot be written
+  E042: 'sync_source_not_readable', // sync: a fallback log database cannot be read
   E100: 'invalid_option',
   E999: 'internal',
   // E5xx: templates and arguments

@@ -1,0 +1,127 @@
+/**
+ * RFC-0002:C-SHOW: one section of a skill, found through the search index's headings table
+ * (E002 when the index is missing, corrupt or stale), matched case-insensitively after trimming
+ * the query and cutting it at ` — `, and read from the source file by the indexed line range.
+ */
+import { basename, resolve } from 'node:path';
+import { skillcErrors, type SkilltrayError } from '../errors.js';
+import { openIndexForSearch, readIndex, type IndexOptions } from '../search/index.js';
+import { readText } from '../skills/files.js';
+import { checkIntegerOption, moreLinesLine } from './options.js';
+import { resolveInsideRoot } from './paths.js';
+import { sectionLines, splitLines } from './sections.js';
+
+export interface ShowOptions extends IndexOptions {
+  /** The heading to show, as typed (a stub line with ` — description` works too). */
+  section: string;
+  /** Only consider headings of this file (relative to the skill root). */
+  file?: string;
+  maxLines?: number;
+  /** The skill argument as the user gave it, for the E002 message (default: the directory's name). */
+  skill?: string;
+}
+
+export interface ShowResult {
+  file: string;
+  /** The matched heading's text. */
+  section: string;
+  level: number;
+  start_line: number;
+  end_line: number;
+  /** The section's lines (heading first, trailing blank lines dropped), cut at `--max-lines`. */
+  content: string;
+  /** Lines `--max-lines` cut off (0 when nothing was cut). */
+  more_lines: number;
+  /** How many headings matched; the first one is shown. */
+  matches: number;
+  /** `warning: multiple matches for "<heading>"; showing first` for stderr, or null. */
+  warning: string | null;
+}
+
+interface HeadingRecord {
+  file: string;
+  text: string;
+  level: number;
+  start_line: number;
+  end_line: number;
+}
+
+/** Most suggestions an E020 carries. */
+export const MAX_SUGGESTIONS = 5;
+
+/** Query normalisation: trim, then keep only what precedes ` — ` (a stub line's description). */
+export function normaliseSectionQuery(query: string): string {
+  const trimmed = query.trim();
+  const dash = trimmed.indexOf(' — ');
+  return dash === -1 ? trimmed : trimmed.slice(0, dash).trim();
+}
+
+/** Case folding for heading matches (Unicode-aware, canonical composition). */
+function fold(text: string): string {
+  return text.normalize('NFC').toLowerCase();
+}
+
+/** `./a/b.md` and `a//b.md` name the same indexed file as `a/b.md`. */
+function normaliseFileFilter(file: string): string {
+  const parts = file.replace(/\\/g, '/').split('/').filter((part) => part !== '' && part !== '.');
+  return parts.join('/');
+}
+
+/** Headings whose text starts with, then merely contains, the query (case-insensitive). */
+function suggestionsFor(query: string, headings: readonly HeadingRecord[]): { text: string; file: string }[] {
+  const folded = fold(query);
+  const prefix = headings.filter((h) => fold(h.text).startsWith(folded));
+  const substring = headings.filter((h) => !fold(h.text).startsWith(folded) && fold(h.text).includes(folded));
+  return [...prefix, ...substring].slice(0, MAX_SUGGESTIONS).map((h) => ({ text: h.text, file: h.file }));
+}
+
+/** Finds and reads a section of the skill at `dir` through its index in `runtimeDir`. */
+export function showSection(dir: string, runtimeDir: string, options: ShowOptions): ShowResult {
+  checkIntegerOption('max-lines', options.maxLines, 1);
+  const query = normaliseSectionQuery(options.section);
+  if (query === '') throw skillcErrors.invalidOption('--section must not be empty');
+  const skill = options.skill ?? basename(resolve(dir));
+  const fileFilter = options.file === undefined ? null : normaliseFileFilter(options.file);
+  const index = openIndexForSearch(dir, runtimeDir, skill, options);
+  let headings: HeadingRecord[];
+  try {
+    headings = readIndex(index, skill, (db) =>
+      db.prepare('SELECT file, text, level, start_line, end_line FROM headings ORDER BY file, start_line, id').all() as HeadingRecord[],
+    );
+  } finally {
+    index.db.close();
+  }
+  if (fileFilter !== null) headings = headings.filter((h) => h.file === fileFilter);
+  const folded = fold(query);
+  const matches = headings.filter((h) => fold(h.text) === folded);
+  const first = matches[0];
+  if (first === undefined) throw skillcErrors.sectionNotFound(query, suggestionsFor(query, headings));
+  // The index names the file; it is still checked against the root before anything is read.
+  const target = resolveInsideRoot(index.location.skillPath, first.file);
+  if (!target.exists) throw skillcErrors.indexUnusable(skill, 'stale');
+  const lines = sectionLines(splitLines(readText(target.abs)), first.start_line, first.end_line);
+  const shown = options.maxLines === undefined ? lines : lines.slice(0, options.maxLines);
+  return {
+    file: first.file,
+    section: first.text,
+    level: first.level,
+    start_line: first.start_line,
+    end_line: first.end_line,
+    content: shown.join('\n'),
+    more_lines: lines.length - shown.length,
+    matches: matches.length,
+    warning: matches.length > 1 ? `warning: multiple matches for "${query}"; showing first` : null,
+  };
+}
+
+/** The section as printed on stdout, with `... (N more lines)` when `--max-lines` cut it. */
+export function formatShow(result: ShowResult): string {
+  return result.more_lines > 0 ? `${result.content}\n${moreLinesLine(result.more_lines)}` : result.content;
+}
+
+/** E020's full text: the error line and, when there are suggestions, the "Did you mean" list. */
+export function formatSectionNotFound(error: SkilltrayError): string {
+  const suggestions = (error.details?.suggestions ?? []) as { text: string; file: string }[];
+  if (suggestions.length === 0) return error.format();
+  return [error.format(), '', 'Did you mean one of these?', ...suggestions.map((s) => `  - ${s.text} (${s.file})`)].join('\n');
+}

@@ -1,0 +1,181 @@
+/**
+ * RFC-0002:C-SOURCES: a skill's files as a tree, directories before files at each level, each
+ * group in bytewise order; `--depth` stops expanding (an unexpanded directory shows its file
+ * count), `--dir` scopes the tree (depth counts from there), `--pattern` keeps matching files
+ * (and the directories that hold them), `--limit` cuts the listing with `... (N more)`.
+ */
+import { realpathSync } from 'node:fs';
+import { basename } from 'node:path';
+import picomatch from 'picomatch';
+import { skillcErrors } from '../errors.js';
+import { compareBytewise, walkSkill } from '../skills/files.js';
+import { checkIntegerOption } from './options.js';
+import { hasHiddenSegment, resolveInsideRoot } from './paths.js';
+
+export interface SourcesOptions {
+  depth?: number;
+  /** Subdirectory to list, relative to the skill root. */
+  dir?: string;
+  /** Most entries to list (default 100). */
+  limit?: number;
+  /** Glob a file must match: against its path relative to the skill root, or its basename. */
+  pattern?: string;
+}
+
+export interface SourceEntry {
+  /** Path relative to the skill root, `/`-separated. */
+  path: string;
+  name: string;
+  type: 'dir' | 'file';
+  /** 1 for the listing root's children. */
+  depth: number;
+  /** Whether this is the last entry of its directory (in the full, uncut listing). */
+  last: boolean;
+  /** Files under a directory `--depth` did not expand (absent otherwise). */
+  files?: number;
+}
+
+export interface SourcesResult {
+  skill: string;
+  /** The tree's first line: `<skill>/`, or `<skill>/<dir>/` when scoped. */
+  root: string;
+  dir: string | null;
+  pattern: string | null;
+  entries: SourceEntry[];
+  /** Entries in the uncut listing. */
+  total: number;
+  /** Entries `--limit` cut off. */
+  more: number;
+  /** Depth at which the cut-off entries would have continued (null when nothing was cut). */
+  more_depth: number | null;
+}
+
+/** Default of `--limit`. */
+export const DEFAULT_SOURCES_LIMIT = 100;
+
+interface TreeNode {
+  name: string;
+  path: string;
+  dirs: Map<string, TreeNode>;
+  files: string[];
+}
+
+function node(name: string, path: string): TreeNode {
+  return { name, path, dirs: new Map(), files: [] };
+}
+
+/** The directory node for `segments` under `root`, created on the way. */
+function dirNode(root: TreeNode, segments: readonly string[]): TreeNode {
+  let current = root;
+  for (const segment of segments) {
+    let child = current.dirs.get(segment);
+    if (child === undefined) {
+      child = node(segment, current.path === '' ? segment : `${current.path}/${segment}`);
+      current.dirs.set(segment, child);
+    }
+    current = child;
+  }
+  return current;
+}
+
+function fileCount(tree: TreeNode): number {
+  let count = tree.files.length;
+  for (const child of tree.dirs.values()) count += fileCount(child);
+  return count;
+}
+
+function matcher(pattern: string): (rel: string) => boolean {
+  let isMatch: (path: string) => boolean;
+  try {
+    isMatch = picomatch(pattern);
+  } catch (error) {
+    throw skillcErrors.invalidOption(`--pattern is not a valid glob: ${(error as Error).message}`);
+  }
+  return (rel) => isMatch(rel) || isMatch(basename(rel));
+}
+
+/** Pre-order listing of `tree`'s children, directories first. */
+function flatten(tree: TreeNode, depth: number, maxDepth: number, out: SourceEntry[]): void {
+  const dirs = [...tree.dirs.values()].sort((a, b) => compareBytewise(a.name, b.name));
+  const files = [...tree.files].sort(compareBytewise);
+  const count = dirs.length + files.length;
+  let index = 0;
+  for (const dir of dirs) {
+    const last = ++index === count;
+    if (depth < maxDepth) {
+      out.push({ path: dir.path, name: dir.name, type: 'dir', depth, last });
+      flatten(dir, depth + 1, maxDepth, out);
+    } else {
+      out.push({ path: dir.path, name: dir.name, type: 'dir', depth, last, files: fileCount(dir) });
+    }
+  }
+  for (const name of files) {
+    const last = ++index === count;
+    out.push({ path: tree.path === '' ? name : `${tree.path}/${name}`, name, type: 'file', depth, last });
+  }
+}
+
+/** Lists the files of the skill at `dir`. */
+export function listSources(dir: string, options: SourcesOptions = {}): SourcesResult {
+  checkIntegerOption('depth', options.depth, 1);
+  checkIntegerOption('limit', options.limit, 1);
+  const root = realpathSync(dir);
+  const skill = basename(root);
+  const walk = walkSkill(root);
+  let scope = '';
+  if (options.dir !== undefined) {
+    const target = resolveInsideRoot(root, options.dir);
+    const known = target.rel === '' || (!hasHiddenSegment(target.rel) && walk.dirs.includes(target.rel));
+    if (!target.exists || !known) throw skillcErrors.directoryNotFound(options.dir);
+    scope = target.rel;
+  }
+  const prefix = scope === '' ? '' : `${scope}/`;
+  const matches = options.pattern === undefined ? null : matcher(options.pattern);
+  const tree = node(scope === '' ? skill : basename(scope), scope);
+  const under = (rel: string): string[] | null => (rel.startsWith(prefix) ? rel.slice(prefix.length).split('/') : null);
+  if (matches === null) {
+    for (const rel of walk.dirs) {
+      const segments = under(rel);
+      if (segments !== null) dirNode(tree, segments);
+    }
+  }
+  for (const file of walk.files) {
+    const segments = under(file.rel);
+    if (segments === null || (matches !== null && !matches(file.rel))) continue;
+    dirNode(tree, segments.slice(0, -1)).files.push(segments[segments.length - 1] as string);
+  }
+  const all: SourceEntry[] = [];
+  flatten(tree, 1, options.depth ?? Number.POSITIVE_INFINITY, all);
+  const limit = options.limit ?? DEFAULT_SOURCES_LIMIT;
+  const entries = all.slice(0, limit);
+  return {
+    skill,
+    root: scope === '' ? `${skill}/` : `${skill}/${scope}/`,
+    dir: scope === '' ? null : scope,
+    pattern: options.pattern ?? null,
+    entries,
+    total: all.length,
+    more: all.length - entries.length,
+    more_depth: all[limit]?.depth ?? null,
+  };
+}
+
+/** The tree drawn with `├──`, `└──` and `│   `, ending in `... (N more)` when cut. */
+export function formatSources(result: SourcesResult): string {
+  const lines = [result.root];
+  // lastAt[d] says whether the open entry at depth d was its directory's last, i.e. whether
+  // the lines below it continue its parent's rail.
+  const lastAt: boolean[] = [];
+  const rails = (depth: number): string => {
+    let out = '';
+    for (let d = 1; d < depth; d++) out += lastAt[d] ? '    ' : '│   ';
+    return out;
+  };
+  for (const entry of result.entries) {
+    lastAt[entry.depth] = entry.last;
+    const label = entry.type === 'dir' ? `${entry.name}/${entry.files === undefined ? '' : ` (${entry.files} files)`}` : entry.name;
+    lines.push(`${rails(entry.depth)}${entry.last ? '└── ' : '├── '}${label}`);
+  }
+  if (result.more > 0 && result.more_depth !== null) lines.push(`${rails(result.more_depth)}└── ... (${result.more} more)`);
+  return lines.join('\n');
+}

@@ -1,0 +1,282 @@
+/**
+ * RFC-0004:C-INDEX: a skill's search index, `<runtime>/.skillc-meta/search-<hash16>.db`, with the
+ * FTS5 `sections` table, the `headings` table `show` reads, and `index_meta`. Checking and
+ * building follow the RFC's step lists in their order: missing → corrupt → collision → stale.
+ * A build writes a temp file beside the index and renames it over, so a crash never leaves a
+ * half-written file under the index's name.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { SkilltrayError, skillcErrors, toSkilltrayError } from '../errors.js';
+import { utcSeconds } from '../logs/timestamps.js';
+import { manifestHash, walkSkill, type SkillFile } from '../skills/files.js';
+import { skillDocuments } from './documents.js';
+import { TOKENIZE_CLAUSE, tokenizerPreference, type TokenizerName } from './tokenizer.js';
+
+/** Version of the index layout; indexes below it are stale. */
+export const SCHEMA_VERSION = 2;
+
+export interface IndexMeta {
+  sourceHash: string;
+  skillPath: string;
+  schemaVersion: number;
+  indexedAt: string | null;
+  tokenizer: string;
+}
+
+/** Why an index is stale: the metadata fields that differ from the skill's current state. */
+export type StaleField = 'source_hash' | 'schema_version' | 'tokenizer';
+
+export type IndexState =
+  | { state: 'missing' }
+  | { state: 'corrupt'; cause: unknown }
+  | { state: 'collision'; meta: IndexMeta }
+  | { state: 'stale'; meta: IndexMeta; fields: StaleField[] }
+  | { state: 'ok'; meta: IndexMeta };
+
+export interface IndexLocation {
+  /** Canonical skill directory. */
+  skillPath: string;
+  hash16: string;
+  path: string;
+}
+
+export interface IndexOptions {
+  nativeBinding?: string;
+}
+
+export interface BuildResult {
+  status: 'created' | 'rebuilt' | 'up-to-date';
+  /** What made a rebuild necessary. */
+  reason: 'corrupt' | 'stale' | null;
+  path: string;
+  hash16: string;
+  source_hash: string;
+  tokenizer: TokenizerName;
+  /** Rows written (zero when up to date). */
+  files: number;
+  sections: number;
+  headings: number;
+}
+
+export interface OpenIndex {
+  db: Database.Database;
+  meta: IndexMeta;
+  location: IndexLocation;
+}
+
+/** First 16 hex digits of SHA-256 of the canonical source path. */
+export function pathHash16(canonicalDir: string): string {
+  return createHash('sha256').update(canonicalDir).digest('hex').slice(0, 16);
+}
+
+/** Where the index of `dir` lives inside `runtimeDir`. */
+export function locateIndex(dir: string, runtimeDir: string): IndexLocation {
+  const skillPath = realpathSync(dir);
+  const hash16 = pathHash16(skillPath);
+  return { skillPath, hash16, path: join(runtimeDir, '.skillc-meta', `search-${hash16}.db`) };
+}
+
+function dbOptions(options: IndexOptions, readonly: boolean): Database.Options {
+  return {
+    ...(readonly ? { readonly: true, fileMustExist: true } : {}),
+    ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
+  };
+}
+
+/** Reads index_meta; throws on anything RFC-0004 calls corrupt. */
+function readMeta(db: Database.Database): IndexMeta {
+  const rows = db.prepare('SELECT key, value FROM index_meta').all() as { key: unknown; value: unknown }[];
+  const values = new Map(rows.map((row) => [String(row.key), row.value]));
+  const text = (key: string): string => {
+    const value = values.get(key);
+    if (typeof value !== 'string' || value === '') throw new Error(`index_meta.${key} is missing`);
+    return value;
+  };
+  const schemaVersion = text('schema_version');
+  if (!/^\d+$/.test(schemaVersion)) throw new Error(`index_meta.schema_version is not an integer: ${schemaVersion}`);
+  const indexedAt = values.get('indexed_at');
+  return {
+    sourceHash: text('source_hash'),
+    skillPath: text('skill_path'),
+    schemaVersion: Number(schemaVersion),
+    indexedAt: typeof indexedAt === 'string' ? indexedAt : null,
+    tokenizer: text('tokenizer'),
+  };
+}
+
+/** E002 for an index that failed to read, keeping the failure as its cause. */
+export function corruptIndexError(skill: string, cause: unknown): SkilltrayError {
+  const unusable = skillcErrors.indexUnusable(skill, 'corrupt');
+  return new SkilltrayError(unusable.code, unusable.message, { details: unusable.details, cause });
+}
+
+/** Opens the index read-only and reads its metadata, or reports it missing or corrupt. */
+function openExisting(location: IndexLocation, options: IndexOptions): { db: Database.Database; meta: IndexMeta } | { state: 'missing' } | { state: 'corrupt'; cause: unknown } {
+  if (!existsSync(location.path)) return { state: 'missing' };
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(location.path, dbOptions(options, true));
+    return { db, meta: readMeta(db) };
+  } catch (cause) {
+    db?.close();
+    return { state: 'corrupt', cause };
+  }
+}
+
+function staleFields(meta: IndexMeta, sourceHash: string, tokenizer: TokenizerName): StaleField[] {
+  const fields: StaleField[] = [];
+  if (meta.sourceHash !== sourceHash) fields.push('source_hash');
+  if (meta.schemaVersion < SCHEMA_VERSION) fields.push('schema_version');
+  if (meta.tokenizer !== tokenizer) fields.push('tokenizer');
+  return fields;
+}
+
+/** The state of `dir`'s index, by the RFC's search steps, without opening it for use. */
+export function checkIndex(dir: string, runtimeDir: string, options: IndexOptions = {}): IndexState & { location: IndexLocation } {
+  const location = locateIndex(dir, runtimeDir);
+  const opened = openExisting(location, options);
+  if (!('db' in opened)) return { ...opened, location };
+  opened.db.close();
+  const { meta } = opened;
+  if (meta.skillPath !== location.skillPath) return { state: 'collision', meta, location };
+  const fields = staleFields(meta, manifestHash(walkSkill(dir).files), tokenizerPreference(options.nativeBinding));
+  return fields.length > 0 ? { state: 'stale', meta, fields, location } : { state: 'ok', meta, location };
+}
+
+/**
+ * Opens `dir`'s index for reading after RFC-0004's search steps: E002 when missing, corrupt or
+ * stale, E003 on a collision. `skill` is the argument as the user gave it, for the E002 message.
+ */
+export function openIndexForSearch(dir: string, runtimeDir: string, skill: string, options: IndexOptions = {}): OpenIndex {
+  const location = locateIndex(dir, runtimeDir);
+  const opened = openExisting(location, options);
+  if (!('db' in opened)) throw opened.state === 'corrupt' ? corruptIndexError(skill, opened.cause) : skillcErrors.indexUnusable(skill, 'missing');
+  const { db, meta } = opened;
+  try {
+    if (meta.skillPath !== location.skillPath) throw skillcErrors.indexCollision(location.hash16);
+    if (staleFields(meta, manifestHash(walkSkill(dir).files), tokenizerPreference(options.nativeBinding)).length > 0) {
+      throw skillcErrors.indexUnusable(skill, 'stale');
+    }
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return { db, meta, location };
+}
+
+/** Runs a read against an open index; any database failure means the index is corrupt (E002). */
+export function readIndex<T>(index: OpenIndex, skill: string, read: (db: Database.Database) => T): T {
+  try {
+    return read(index.db);
+  } catch (error) {
+    throw error instanceof SkilltrayError ? error : corruptIndexError(skill, error);
+  }
+}
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes temp files of this index left by builds whose process has died. */
+function removeAbandonedTemps(location: IndexLocation): void {
+  const dir = join(location.path, '..');
+  const prefix = `search-${location.hash16}.db.`;
+  for (const name of readdirSync(dir)) {
+    const match = name.startsWith(prefix) ? /^(\d+)-[0-9a-f]+\.tmp$/.exec(name.slice(prefix.length)) : null;
+    if (match && !isProcessAlive(Number(match[1]))) rmSync(join(dir, name), { force: true });
+  }
+}
+
+const SCHEMA = (tokenizer: TokenizerName): string => `
+  CREATE VIRTUAL TABLE sections USING fts5(file, section, content, tokenize='${TOKENIZE_CLAUSE[tokenizer]}');
+  CREATE TABLE headings (
+    id INTEGER PRIMARY KEY,
+    file TEXT NOT NULL,
+    text TEXT NOT NULL,
+    level INTEGER NOT NULL,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL
+  );
+  CREATE INDEX idx_headings_text ON headings(text COLLATE NOCASE);
+  CREATE TABLE index_meta (key TEXT PRIMARY KEY, value TEXT);
+`;
+
+/** Writes a complete index to a temp file and renames it over `location.path`. */
+function writeIndex(location: IndexLocation, sourceHash: string, files: readonly SkillFile[], tokenizer: TokenizerName, options: IndexOptions): { files: number; sections: number; headings: number } {
+  const documents = skillDocuments(files);
+  const temp = `${location.path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    const db = new Database(temp, dbOptions(options, false));
+    try {
+      // The temp file is private until the rename; a journal would only slow the build down.
+      db.pragma('journal_mode = OFF');
+      db.pragma('synchronous = OFF');
+      db.exec(SCHEMA(tokenizer));
+      const insertSection = db.prepare('INSERT INTO sections (file, section, content) VALUES (?, ?, ?)');
+      const insertHeading = db.prepare('INSERT INTO headings (file, text, level, start_line, end_line) VALUES (?, ?, ?, ?, ?)');
+      const insertMeta = db.prepare('INSERT INTO index_meta (key, value) VALUES (?, ?)');
+      db.transaction(() => {
+        for (const row of documents.sections) insertSection.run(row.file, row.section, row.content);
+        for (const row of documents.headings) insertHeading.run(row.file, row.text, row.level, row.startLine, row.endLine);
+        insertMeta.run('source_hash', sourceHash);
+        insertMeta.run('skill_path', location.skillPath);
+        insertMeta.run('schema_version', String(SCHEMA_VERSION));
+        insertMeta.run('indexed_at', utcSeconds(new Date()));
+        insertMeta.run('tokenizer', tokenizer);
+      })();
+    } finally {
+      db.close();
+    }
+    const fd = openSync(temp, 'r+');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, location.path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  return { files: documents.files, sections: documents.sections.length, headings: documents.headings.length };
+}
+
+/**
+ * `skilltray build`'s index step (RFC-0004 build lifecycle): creates a missing index, replaces a
+ * corrupt or stale one, leaves an up-to-date one alone, and refuses (E003) an index that belongs
+ * to another source path, leaving that file in place.
+ */
+export function buildIndex(dir: string, runtimeDir: string, options: IndexOptions = {}): BuildResult {
+  const location = locateIndex(dir, runtimeDir);
+  const tokenizer = tokenizerPreference(options.nativeBinding);
+  const walk = walkSkill(dir);
+  const sourceHash = manifestHash(walk.files);
+  const opened = openExisting(location, options);
+  let reason: BuildResult['reason'] = null;
+  if ('db' in opened) {
+    opened.db.close();
+    if (opened.meta.skillPath !== location.skillPath) throw skillcErrors.indexCollision(location.hash16);
+    if (staleFields(opened.meta, sourceHash, tokenizer).length === 0) {
+      return { status: 'up-to-date', reason: null, path: location.path, hash16: location.hash16, source_hash: sourceHash, tokenizer, files: 0, sections: 0, headings: 0 };
+    }
+    reason = 'stale';
+  } else if (opened.state === 'corrupt') {
+    reason = 'corrupt';
+  }
+  try {
+    mkdirSync(join(location.path, '..'), { recursive: true });
+    removeAbandonedTemps(location);
+    const counts = writeIndex(location, sourceHash, walk.files, tokenizer, options);
+    return { status: reason === null ? 'created' : 'rebuilt', reason, path: location.path, hash16: location.hash16, source_hash: sourceHash, tokenizer, ...counts };
+  } catch (error) {
+    throw toSkilltrayError(error);
+  }
+}

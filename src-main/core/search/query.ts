@@ -1,0 +1,96 @@
+/**
+ * RFC-0004:C-SEARCH and C-QUERY-SYNTAX: a bag-of-words AND query over a skill's index, ranked by
+ * BM25 (scores negated for display), with `[MATCH]`-marked snippets of the content column.
+ */
+import { basename, resolve } from 'node:path';
+import { skillcErrors } from '../errors.js';
+import { checkIntegerOption } from '../gateway/options.js';
+import { openIndexForSearch, readIndex, type IndexOptions } from './index.js';
+
+export interface SearchHit {
+  file: string;
+  section: string;
+  snippet: string;
+  score: number;
+}
+
+export interface SearchResult {
+  /** The query as the user gave it. */
+  query: string;
+  results: SearchHit[];
+}
+
+export interface SearchOptions extends IndexOptions {
+  /** Most results (default 10). */
+  limit?: number;
+  /** The skill argument as the user gave it, for the E002 message (default: the directory's name). */
+  skill?: string;
+}
+
+/** Default of `--limit`. */
+export const DEFAULT_SEARCH_LIMIT = 10;
+
+/** The snippet() call RFC-0004 fixes: content column, markers, ellipsis, 32 tokens. */
+export const SNIPPET_SQL = "snippet(sections, 2, '[MATCH]', '[/MATCH]', '...', 32)";
+
+/** Ranks every match, then makes snippets only for the rows kept (CROSS JOIN pins that order). */
+const SEARCH_SQL = `
+  WITH top AS (SELECT rowid AS id, bm25(sections) AS rank FROM sections WHERE sections MATCH @match ORDER BY rank, rowid LIMIT @limit)
+  SELECT file, section, ${SNIPPET_SQL} AS snippet, top.rank AS rank
+  FROM top CROSS JOIN sections ON sections.rowid = top.id WHERE sections MATCH @match ORDER BY top.rank, top.id`;
+
+/** Splits on ASCII whitespace only (space, tab, LF, CR); U+00A0 and friends stay inside tokens. */
+export function queryTokens(query: string): string[] {
+  return query.split(/[ \t\n\r]+/).filter((token) => token !== '');
+}
+
+/** One token as a literal FTS5 term: `"` doubled, the whole wrapped in quotes. */
+export function quoteToken(token: string): string {
+  return `"${token.replace(/"/g, '""')}"`;
+}
+
+/** The FTS5 query for a user's query (`my "special" app` → `"my" """special""" "app"`); E004 when empty. */
+export function toFtsQuery(query: string): string {
+  const tokens = queryTokens(query);
+  if (tokens.length === 0) throw skillcErrors.emptyQuery();
+  return tokens.map(quoteToken).join(' ');
+}
+
+/**
+ * Restricts a match to the heading and content columns: the file path is there to be returned,
+ * not searched (otherwise `skill` would match every row of every SKILL.md).
+ */
+export function textColumnsMatch(ftsQuery: string): string {
+  return `{section content} : (${ftsQuery})`;
+}
+
+/** Searches the skill at `dir` through its index in `runtimeDir` (E004, E002, E003 as RFC-0004 says). */
+export function searchSkill(dir: string, runtimeDir: string, query: string, options: SearchOptions = {}): SearchResult {
+  checkIntegerOption('limit', options.limit, 1);
+  const fts = toFtsQuery(query);
+  const skill = options.skill ?? basename(resolve(dir));
+  const index = openIndexForSearch(dir, runtimeDir, skill, options);
+  try {
+    const rows = readIndex(index, skill, (db) =>
+      db.prepare(SEARCH_SQL).all({ match: textColumnsMatch(fts), limit: options.limit ?? DEFAULT_SEARCH_LIMIT }) as { file: string; section: string; snippet: string; rank: number }[],
+    );
+    return { query, results: rows.map((row) => ({ file: row.file, section: row.section, snippet: row.snippet, score: -row.rank })) };
+  } finally {
+    index.db.close();
+  }
+}
+
+/** Score as the text form shows it. */
+export function formatScore(score: number): string {
+  return score.toFixed(2);
+}
+
+/** Informative text form: `<file>#<section> (score: <score>)` then the snippet on one indented line. */
+export function formatSearch(result: { results: readonly (SearchHit & { skill?: string })[] }): string {
+  return result.results
+    .map((hit) => {
+      const where = `${hit.skill === undefined ? '' : `${hit.skill}:`}${hit.file}#${hit.section}`;
+      return `${where} (score: ${formatScore(hit.score)})\n  ${hit.snippet.replace(/\s*\n\s*/g, ' ')}`;
+    })
+    .join('\n');
+}

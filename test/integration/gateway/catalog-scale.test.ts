@@ -1,0 +1,133 @@
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { catalogMatch, catalogPath, catalogSearchSql, SkillCatalog, type CatalogSkill } from '../../../src-main/core/search/catalog.js';
+import { manifestHash, walkSkill } from '../../../src-main/core/skills/files.js';
+import { makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
+
+const SKILLS = 1000;
+const WORDS = (
+  'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango ' +
+  'uniform victor whiskey xray yankee zulu configure authentication token request response cache deploy build merge rebase ' +
+  'commit branch install upgrade render template parameter approve deny timeout output stream buffer parse format convert'
+).split(' ');
+
+/** Deterministic pseudo-random words (a linear congruential generator), so runs are comparable. */
+function words(seed: number, count: number): string {
+  let state = seed;
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    out.push(WORDS[state % WORDS.length] as string);
+  }
+  return out.join(' ');
+}
+
+function skillFiles(n: number): Record<string, string> {
+  const sections = Array.from({ length: 8 }, (_, s) => `## Part ${s} of skill ${n}\n\n${words(n * 100 + s, 80)}\n`).join('\n');
+  return {
+    'SKILL.md': `---\nname: skill-${n}\ndescription: ${words(n, 12)}\n---\n# Skill ${n}\n\n${words(n + 7, 40)}\n\n${sections}`,
+    'references/notes.md': `# Notes ${n}\n\n${words(n + 13, 120)}\n`,
+  };
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+describe('catalog at 1,000 skills', () => {
+  it('syncs incrementally and answers search-as-you-type queries within a keystroke budget', { timeout: 120_000 }, () => {
+    const roots = tempDir();
+    const home = tempDir();
+    const skills: CatalogSkill[] = [];
+    for (let n = 0; n < SKILLS; n++) {
+      const dir = makeSkill(roots, `skill-${String(n).padStart(4, '0')}`, skillFiles(n));
+      skills.push({ name: `skill-${String(n).padStart(4, '0')}`, dir, hash: manifestHash(walkSkill(dir).files) });
+    }
+    const catalog = SkillCatalog.open(home);
+
+    let start = performance.now();
+    const first = catalog.sync(skills);
+    const fullSyncMs = performance.now() - start;
+    expect(first.added).toHaveLength(SKILLS);
+
+    start = performance.now();
+    const noop = catalog.sync(skills);
+    const noopSyncMs = performance.now() - start;
+    expect(noop.unchanged).toBe(SKILLS);
+
+    const changed = skills[500] as CatalogSkill;
+    appendFileSync(join(changed.dir, 'SKILL.md'), '\n## Zanzibar\n\nquixotic marker text\n');
+    skills[500] = { ...changed, hash: manifestHash(walkSkill(changed.dir).files) };
+    start = performance.now();
+    const incremental = catalog.sync(skills);
+    const incrementalSyncMs = performance.now() - start;
+    expect(incremental).toMatchObject({ updated: [changed.name], unchanged: SKILLS - 1 });
+    expect(catalog.search('quixotic').results.map((r) => r.skill)).toEqual([changed.name, changed.name]);
+
+    const typed = 'configure authentication token';
+    const latencies: number[] = [];
+    for (let i = 1; i <= typed.length; i++) {
+      const soFar = typed.slice(0, i);
+      if (soFar.trim() === '') continue;
+      start = performance.now();
+      const result = catalog.search(soFar, { prefix: true, limit: 20 });
+      latencies.push(performance.now() - start);
+      expect(result.results.length).toBeGreaterThan(0);
+      expect(result.results.every((hit) => hit.skill.startsWith('skill-'))).toBe(true);
+    }
+    const p50 = percentile(latencies, 50);
+    const p95 = percentile(latencies, 95);
+    const max = Math.max(...latencies);
+    const sizeMb = (() => {
+      const db = new Database(catalogPath(home), { readonly: true });
+      const pages = db.pragma('page_count', { simple: true }) as number;
+      const pageSize = db.pragma('page_size', { simple: true }) as number;
+      db.close();
+      return (pages * pageSize) / 2 ** 20;
+    })();
+    console.log(
+      `catalog ${SKILLS} skills: full sync ${fullSyncMs.toFixed(0)} ms, no-op sync ${noopSyncMs.toFixed(1)} ms, ` +
+        `one changed ${incrementalSyncMs.toFixed(1)} ms, keystroke p50 ${p50.toFixed(2)} ms p95 ${p95.toFixed(2)} ms max ${max.toFixed(2)} ms, ` +
+        `db ${sizeMb.toFixed(1)} MiB`,
+    );
+    // Budgets well above what this machine measures, so the test catches regressions of an order
+    // of magnitude without flaking on a slow CI runner.
+    expect(noopSyncMs).toBeLessThan(250);
+    expect(incrementalSyncMs).toBeLessThan(500);
+    expect(p95).toBeLessThan(100);
+    catalog.close();
+  });
+
+  it('removing a skill deletes its rows through the skill index, not by scanning the table', () => {
+    const home = tempDir();
+    const catalog = SkillCatalog.open(home);
+    catalog.sync([]);
+    catalog.close();
+    const db = new Database(catalogPath(home), { readonly: true });
+    const plan = db.prepare('EXPLAIN QUERY PLAN DELETE FROM catalog_rows WHERE skill_id = ?').all(1) as { detail: string }[];
+    db.close();
+    expect(plan.map((p) => p.detail).join('\n')).toMatch(/SEARCH catalog_rows USING (COVERING )?INDEX idx_catalog_rows_skill/);
+  });
+
+  it('a typed query is driven by the MATCH on the stemmed index, with the word filter as a list, and snippets only for the kept rows', () => {
+    const home = tempDir();
+    SkillCatalog.open(home).close();
+    const db = new Database(catalogPath(home), { readonly: true });
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${catalogSearchSql(catalogMatch('configure auth', true))}`).all({ stemmed: '"configure"', words: '"auth"*', limit: 20 }) as { detail: string }[]).map((p) => p.detail);
+    db.close();
+    expect(plan).toEqual([
+      'CO-ROUTINE top',
+      'SCAN catalog VIRTUAL TABLE INDEX 0:M4',
+      'LIST SUBQUERY 1',
+      'SCAN catalog_words VIRTUAL TABLE INDEX 0:M4',
+      'CREATE BLOOM FILTER',
+      'USE TEMP B-TREE FOR ORDER BY',
+      'SCAN top',
+      'SCAN catalog VIRTUAL TABLE INDEX 0:=M4',
+    ]);
+  });
+});

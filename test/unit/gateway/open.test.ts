@@ -1,0 +1,94 @@
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { formatOpen, openFile } from '../../../src-main/core/gateway/open.js';
+import { errorOf, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
+
+describe('RFC-0002:C-OPEN', () => {
+  it('returns the file as-is: BOM, CRLF and trailing spaces untouched', () => {
+    const text = '\uFEFF# Title  \r\nline two\r\n';
+    const dir = makeSkill(tempDir(), 's', { 'SKILL.md': '# S\n', 'docs/raw.md': text });
+    const result = openFile(dir, 'docs/raw.md');
+    expect(result).toEqual({ file: 'docs/raw.md', encoding: 'utf-8', content: text, size: Buffer.byteLength(text), more_lines: 0 });
+    expect(formatOpen(result)).toBe(text);
+  });
+
+  it('is not restricted to .md files', () => {
+    const dir = makeSkill(tempDir(), 's', { 'SKILL.md': '# S\n', 'notes.txt': 'plain\n', 'data/config.json': '{"a":1}' });
+    expect(openFile(dir, 'notes.txt').content).toBe('plain\n');
+    expect(openFile(dir, 'data/config.json').content).toBe('{"a":1}');
+  });
+
+  it('returns bytes that are not UTF-8 as base64 and writes them back unchanged', () => {
+    const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0a, 0xff, 0x00, 0x0a, 0xfe]);
+    const dir = makeSkill(tempDir(), 's', { 'SKILL.md': '# S\n', 'img.png': bytes });
+    const result = openFile(dir, 'img.png');
+    expect(result.encoding).toBe('base64');
+    expect(formatOpen(result)).toEqual(bytes);
+    const cut = openFile(dir, 'img.png', { maxLines: 1 });
+    expect(cut.more_lines).toBe(2);
+    expect(formatOpen(cut)).toEqual(Buffer.concat([bytes.subarray(0, 5), Buffer.from('... (2 more lines)\n')]));
+  });
+
+  it('--max-lines N keeps the first N lines and appends "... (N more lines)"', () => {
+    const dir = makeSkill(tempDir(), 's', { 'SKILL.md': 'a\nb\nc\nd\ne' });
+    const result = openFile(dir, 'SKILL.md', { maxLines: 2 });
+    expect(result.more_lines).toBe(3);
+    expect(formatOpen(result)).toBe('a\nb\n... (3 more lines)\n');
+    expect(formatOpen(openFile(dir, 'SKILL.md', { maxLines: 5 }))).toBe('a\nb\nc\nd\ne');
+    expect(errorOf(() => openFile(dir, 'SKILL.md', { maxLines: 0 })).code).toBe('E100');
+  });
+
+  it('accepts a path whose .. stays inside the root', () => {
+    const dir = makeSkill(tempDir(), 's', { 'SKILL.md': '# S\n', 'docs/a.md': 'a' });
+    expect(openFile(dir, 'docs/../SKILL.md').file).toBe('SKILL.md');
+  });
+
+  it('E012 for .. that escapes the root', () => {
+    const base = tempDir();
+    writeFileSync(join(base, 'secret.txt'), 'secret');
+    const dir = makeSkill(base, 's', { 'SKILL.md': '# S\n' });
+    const error = errorOf(() => openFile(dir, '../secret.txt'));
+    expect(error.format()).toBe("error[E012]: path escapes skill root: '../secret.txt'");
+    expect(errorOf(() => openFile(dir, 'docs/../../secret.txt')).code).toBe('E012');
+  });
+
+  it('E012 for an absolute path, even one inside the root', () => {
+    const dir = makeSkill(tempDir(), 's', { 'SKILL.md': '# S\n' });
+    expect(errorOf(() => openFile(dir, '/etc/passwd')).code).toBe('E012');
+    expect(errorOf(() => openFile(dir, join(dir, 'SKILL.md'))).code).toBe('E012');
+  });
+
+  it('E012 for a symlink to a file outside the root', () => {
+    const base = tempDir();
+    writeFileSync(join(base, 'secret.txt'), 'secret');
+    const dir = makeSkill(base, 's', { 'SKILL.md': '# S\n' });
+    symlinkSync(join(base, 'secret.txt'), join(dir, 'leak.txt'));
+    expect(errorOf(() => openFile(dir, 'leak.txt')).code).toBe('E012');
+  });
+
+  it('E012 through a symlinked directory outside the root, whether or not the file exists there', () => {
+    const base = tempDir();
+    mkdirSync(join(base, 'outside'));
+    writeFileSync(join(base, 'outside', 'secret.txt'), 'secret');
+    const dir = makeSkill(base, 's', { 'SKILL.md': '# S\n' });
+    symlinkSync(join(base, 'outside'), join(dir, 'ext'));
+    expect(errorOf(() => openFile(dir, 'ext/secret.txt')).code).toBe('E012');
+    expect(errorOf(() => openFile(dir, 'ext/missing.txt')).code).toBe('E012');
+  });
+
+  it('a symlink that stays inside the root is followed', () => {
+    const dir = makeSkill(tempDir(), 's', { 'SKILL.md': '# S\n', 'docs/real.md': 'real' });
+    symlinkSync(join(dir, 'docs', 'real.md'), join(dir, 'alias.md'));
+    expect(openFile(dir, 'alias.md').content).toBe('real');
+  });
+
+  it('E021 for a missing file, a directory, the root itself and hidden paths', () => {
+    const dir = makeSkill(tempDir(), 's', { 'SKILL.md': '# S\n', 'docs/a.md': 'a', '.env': 'TOKEN=x' });
+    expect(errorOf(() => openFile(dir, 'nope.md')).format()).toBe("error[E021]: file not found: 'nope.md'");
+    expect(errorOf(() => openFile(dir, 'docs')).code).toBe('E021');
+    expect(errorOf(() => openFile(dir, '.')).code).toBe('E021');
+    expect(errorOf(() => openFile(dir, '')).code).toBe('E021');
+    expect(errorOf(() => openFile(dir, '.env')).code).toBe('E021');
+  });
+});

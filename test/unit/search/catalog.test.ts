@@ -1,0 +1,178 @@
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { catalogMatch, catalogPath, SkillCatalog, type CatalogSkill } from '../../../src-main/core/search/catalog.js';
+import { manifestHash, walkSkill } from '../../../src-main/core/skills/files.js';
+import { errorOf, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
+
+function skill(parent: string, name: string, body: string): CatalogSkill {
+  const dir = makeSkill(parent, name, { 'SKILL.md': `---\nname: ${name}\ndescription: ${name} skill\n---\n${body}` });
+  return { name, dir, hash: manifestHash(walkSkill(dir).files) };
+}
+
+function rehash(entry: CatalogSkill): CatalogSkill {
+  return { ...entry, hash: manifestHash(walkSkill(entry.dir).files) };
+}
+
+function open(home: string): SkillCatalog {
+  return SkillCatalog.open(home);
+}
+
+describe('catalog search across all skills', () => {
+  it('lives at <home>/runtime/.catalog/search.db', () => {
+    expect(catalogPath('/h')).toBe('/h/runtime/.catalog/search.db');
+  });
+
+  it('indexes every skill and its results name their skill', () => {
+    const home = tempDir();
+    const roots = tempDir();
+    const skills = [skill(roots, 'pdf', '# Merge\n\nCombine PDF pages.\n'), skill(roots, 'git', '# Rebase\n\nRewrite commits onto another branch.\n')];
+    const catalog = open(home);
+    expect(catalog.sync(skills)).toEqual({ added: ['pdf', 'git'], updated: [], removed: [], unchanged: 0, rebuilt: false });
+    const result = catalog.search('commits');
+    expect(result.results).toEqual([{ skill: 'git', file: 'SKILL.md', section: 'Rebase', snippet: '# Rebase\n\nRewrite [MATCH]commits[/MATCH] onto another branch.', score: expect.any(Number) }]);
+    catalog.close();
+  });
+
+  it('incremental: a changed skill is the only one reindexed; unchanged skills keep their rows', () => {
+    const home = tempDir();
+    const roots = tempDir();
+    const skills = [skill(roots, 'a', '# A\n\nalpha\n'), skill(roots, 'b', '# B\n\nbravo\n'), skill(roots, 'c', '# C\n\ncharlie\n')];
+    const catalog = open(home);
+    catalog.sync(skills);
+    const rowids = (name: string): number[] => {
+      const db = new Database(catalogPath(home), { readonly: true });
+      const rows = db.prepare('SELECT id FROM catalog_rows WHERE skill = ? ORDER BY id').all(name) as { id: number }[];
+      db.close();
+      return rows.map((r) => r.id);
+    };
+    const before = { a: rowids('a'), c: rowids('c') };
+    appendFileSync(join(skills[1]!.dir, 'SKILL.md'), '\n## Extra\n\nbrandnew words\n');
+    const changed = [skills[0]!, rehash(skills[1]!), skills[2]!];
+    expect(catalog.sync(changed)).toEqual({ added: [], updated: ['b'], removed: [], unchanged: 2, rebuilt: false });
+    expect(rowids('a')).toEqual(before.a);
+    expect(rowids('c')).toEqual(before.c);
+    // The new subsection is its own row and part of its parent's row.
+    expect(catalog.search('brandnew').results.map((r) => [r.skill, r.section])).toEqual([
+      ['b', 'Extra'],
+      ['b', 'B'],
+    ]);
+    expect(catalog.sync(changed)).toEqual({ added: [], updated: [], removed: [], unchanged: 3, rebuilt: false });
+    catalog.close();
+  });
+
+  it('removes skills no longer loaded and replaces a skill whose directory changed', () => {
+    const home = tempDir();
+    const roots = tempDir();
+    const a = skill(roots, 'a', '# A\n\nalpha\n');
+    const b = skill(roots, 'b', '# B\n\nbravo\n');
+    const catalog = open(home);
+    catalog.sync([a, b]);
+    expect(catalog.sync([a])).toMatchObject({ removed: ['b'], unchanged: 1 });
+    expect(catalog.search('bravo').results).toEqual([]);
+    const moved = skill(join(roots, 'other'), 'a', '# A\n\nalpha moved\n');
+    expect(catalog.sync([moved])).toMatchObject({ updated: ['a'] });
+    expect(catalog.skills()).toEqual([{ name: 'a', dir: moved.dir, hash: moved.hash, sections: 2 }]);
+    catalog.close();
+  });
+
+  it('keeps its state across processes: reopening sees the synced skills', () => {
+    const home = tempDir();
+    const a = skill(tempDir(), 'a', '# A\n\nalpha\n');
+    const first = open(home);
+    first.sync([a]);
+    first.close();
+    const second = open(home);
+    expect(second.sync([a])).toMatchObject({ unchanged: 1, added: [] });
+    expect(second.search('alpha').results.map((r) => [r.skill, r.section])).toEqual([['a', 'A']]);
+    second.close();
+  });
+
+  it('survives corruption: garbage bytes are detected on open and the catalog is rebuilt', () => {
+    const home = tempDir();
+    const a = skill(tempDir(), 'a', '# A\n\nalpha\n');
+    mkdirSync(join(home, 'runtime', '.catalog'), { recursive: true });
+    writeFileSync(catalogPath(home), Buffer.alloc(8192, 0x5a));
+    const catalog = open(home);
+    expect(catalog.sync([a])).toEqual({ added: ['a'], updated: [], removed: [], unchanged: 0, rebuilt: true });
+    expect(catalog.search('alpha').results.length).toBeGreaterThan(0);
+    catalog.close();
+  });
+
+  it('survives corruption found at query time by rebuilding from the last synced skills', () => {
+    const home = tempDir();
+    const a = skill(tempDir(), 'a', '# A\n\nalpha\n');
+    const catalog = open(home);
+    catalog.sync([a]);
+    const db = new Database(catalogPath(home));
+    db.exec('DROP TABLE catalog');
+    db.close();
+    expect(catalog.search('alpha').results.map((r) => [r.skill, r.section])).toEqual([['a', 'A']]);
+    catalog.close();
+  });
+
+  it('a catalog of another tokenizer or layout is rebuilt on open', () => {
+    const home = tempDir();
+    const a = skill(tempDir(), 'a', '# A\n\nalpha\n');
+    const first = open(home);
+    first.sync([a]);
+    first.close();
+    const db = new Database(catalogPath(home));
+    db.exec("UPDATE catalog_meta SET value = 'unicode61' WHERE key = 'tokenizer'");
+    db.close();
+    const second = open(home);
+    expect(second.sync([a])).toMatchObject({ added: ['a'], rebuilt: true });
+    second.close();
+  });
+
+  it('prefix: true makes the last token a word prefix "tok"* for search-as-you-type', () => {
+    expect(catalogMatch('merge pd', true)).toEqual({ stemmed: '"merge"', wordPrefix: '"pd"*' });
+    expect(catalogMatch('say "hi', true)).toEqual({ stemmed: '"say"', wordPrefix: '"""hi"*' });
+    expect(catalogMatch('pd', true)).toEqual({ stemmed: null, wordPrefix: '"pd"*' });
+    expect(catalogMatch('merge pd', false)).toEqual({ stemmed: '"merge" "pd"', wordPrefix: null });
+    const home = tempDir();
+    const catalog = open(home);
+    catalog.sync([skill(tempDir(), 'pdf', '# Merge\n\nCombine documents into one.\n')]);
+    expect(catalog.search('combine docu').results).toEqual([]);
+    const typed = catalog.search('combine docu', { prefix: true }).results;
+    expect(typed.map((r) => r.section)).toEqual(['Merge']);
+    expect(typed[0]?.snippet).toContain('[MATCH]Combine[/MATCH]');
+    const first = catalog.search('docu', { prefix: true }).results;
+    expect(first.map((r) => r.section)).toEqual(['Merge']);
+    expect(first[0]?.snippet).toContain('[MATCH]documents[/MATCH]');
+    catalog.close();
+  });
+
+  it('a partly typed word matches even where its stem is shorter than what was typed (authenticati → authentication)', () => {
+    const catalog = open(tempDir());
+    catalog.sync([skill(tempDir(), 'signin', '# Login\n\nToken authentication for the API.\n\n# Other\n\nnothing\n')]);
+    const word = 'authentication';
+    for (let i = 2; i <= word.length; i++) {
+      expect(catalog.search(word.slice(0, i), { prefix: true }).results.map((r) => r.section), word.slice(0, i)).toEqual(['Login']);
+      expect(catalog.search(`token ${word.slice(0, i)}`, { prefix: true }).results.map((r) => r.section)).toEqual(['Login']);
+    }
+    // Complete words are stemmed: "tokens" finds "Token".
+    expect(catalog.search('tokens authen', { prefix: true }).results.map((r) => r.section)).toEqual(['Login']);
+    catalog.close();
+  });
+
+  it('an empty query is E004; limit below 1 is E100', () => {
+    const catalog = open(tempDir());
+    expect(errorOf(() => catalog.search(' ')).code).toBe('E004');
+    expect(errorOf(() => catalog.search('x', { limit: 0 })).code).toBe('E100');
+    catalog.close();
+  });
+
+  it('a skill directory that vanished contributes no rows and does not break the sync', () => {
+    const home = tempDir();
+    const roots = tempDir();
+    const a = skill(roots, 'a', '# A\n\nalpha\n');
+    const gone = skill(roots, 'gone', '# G\n\ngolf\n');
+    rmSync(gone.dir, { recursive: true });
+    const catalog = open(home);
+    expect(catalog.sync([a, gone])).toMatchObject({ added: ['a', 'gone'] });
+    expect(catalog.search('golf').results).toEqual([]);
+    catalog.close();
+  });
+});

@@ -56,6 +56,7 @@ export const ERROR_KINDS = {
   E701: 'spawn_failed',
   E702: 'run_not_found',
   E703: 'not_a_prompt_skill',
+  E704: 'invalid_process_spec', // runner given limits it cannot honour (timeout, cap, grace) or a relative program
   // E8xx: agent gateway and transports
   E801: 'attach_validation',
   E802: 'unauthorized',

@@ -1,0 +1,205 @@
+/**
+ * The one function that spawns: an approved program + argv, never through a shell, with a filtered
+ * environment, stdin closed, a timeout that kills the whole process tree, user cancellation, and
+ * output capped in memory while it streams.
+ */
+import { statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import type { Readable } from 'node:stream';
+import { execa } from 'execa';
+import { SkilltrayError } from '../errors.js';
+import type { RunResult } from '../../shared/model.js';
+import { CappedOutput } from './capped-output.js';
+import { groupExists, terminateTree } from './process-tree.js';
+
+/** Bytes kept per stream unless the caller asks otherwise: 512 KiB of head and 512 KiB of tail. */
+export const DEFAULT_OUTPUT_CAP = 1024 * 1024;
+
+/** Time between SIGTERM and SIGKILL unless the caller asks otherwise. */
+export const DEFAULT_KILL_GRACE_MS = 2000;
+
+/**
+ * How long the output pipes may stay open once the tree is down. Only a process that escaped both the
+ * group and the descendant walk (a double fork whose middle process already exited) can hold them that
+ * long; past this the pipes are abandoned so the caller never hangs.
+ */
+export const PIPE_DRAIN_MS = 500;
+
+/** Longest delay a Node timer honours; beyond it setTimeout fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** The two streams a tool writes, as named in live output. */
+export type OutputStream = 'stdout' | 'stderr';
+
+/** An approved request, ready to run. */
+export interface ProcessSpec {
+  /** Absolute path (see resolveProgram); never looked up in PATH here. */
+  program: string;
+  args: readonly string[];
+  cwd: string;
+  /** The complete environment the tool gets (build it with buildToolEnv). */
+  env: Record<string, string>;
+  timeoutMs: number;
+  /** Bytes kept per stream; DEFAULT_OUTPUT_CAP is the usual value. */
+  maxOutputBytes: number;
+  /** SIGTERM → SIGKILL grace, default DEFAULT_KILL_GRACE_MS. */
+  killGraceMs?: number;
+  /** User cancellation: kills the tree like a timeout does, with `cancelled: true`. */
+  signal?: AbortSignal;
+  /**
+   * Live output, decoded, called only while the stream's head (the first half of the cap) is filling:
+   * at most maxOutputBytes / 2 bytes per stream ever reach it, however much the tool prints. The final
+   * result carries head and tail. It must not throw.
+   */
+  onOutput?: (stream: OutputStream, text: string) => void;
+}
+
+function checkSpec(spec: ProcessSpec, graceMs: number): void {
+  const bad = (message: string): SkilltrayError =>
+    new SkilltrayError('E704', message, { details: { program: spec.program, timeoutMs: spec.timeoutMs, maxOutputBytes: spec.maxOutputBytes, killGraceMs: graceMs } });
+  if (!isAbsolute(spec.program)) throw bad(`program must be an absolute path, got '${spec.program}'`);
+  // The OS cannot pass a NUL byte in a path, an argument or the environment (Node would throw a bare TypeError).
+  const strings = [spec.program, spec.cwd, ...spec.args, ...Object.entries(spec.env).flat()];
+  if (strings.some((text) => text.includes('\0'))) throw bad('program, cwd, arguments and environment cannot contain NUL bytes');
+  if (!Number.isInteger(spec.timeoutMs) || spec.timeoutMs <= 0 || spec.timeoutMs > MAX_TIMER_MS) {
+    throw bad(`timeout must be a whole number of milliseconds between 1 and ${MAX_TIMER_MS}, got ${spec.timeoutMs}`);
+  }
+  if (!Number.isSafeInteger(spec.maxOutputBytes) || spec.maxOutputBytes < 0) {
+    throw bad(`output cap must be a whole number of bytes, got ${spec.maxOutputBytes}`);
+  }
+  if (!Number.isInteger(graceMs) || graceMs < 0 || graceMs > MAX_TIMER_MS) {
+    throw bad(`kill grace must be a whole number of milliseconds between 0 and ${MAX_TIMER_MS}, got ${graceMs}`);
+  }
+}
+
+function spawnFailure(spec: ProcessSpec, cause: unknown): SkilltrayError {
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+  let cwdIsDir = false;
+  try {
+    cwdIsDir = statSync(spec.cwd).isDirectory();
+  } catch {
+    // reported below as a missing working directory
+  }
+  const reason = !cwdIsDir
+    ? `working directory '${spec.cwd}' does not exist or is not a directory`
+    : code === 'ENOENT'
+      ? 'no such file'
+      : code === 'EACCES'
+        ? 'permission denied (is it executable?)'
+        : code === 'ENOEXEC'
+          ? 'not an executable format'
+          : cause instanceof Error
+            ? cause.message
+            : String(cause);
+  return new SkilltrayError('E701', `cannot start '${spec.program}': ${reason}`, {
+    details: { program: spec.program, cwd: spec.cwd, reason, ...(code === undefined ? {} : { errno: code }) },
+    cause,
+  });
+}
+
+/** Feeds a stream into its capped capture (and the live callback while the head fills); resolves when it closes. */
+function capture(stream: Readable, output: CappedOutput, name: OutputStream, onOutput: ProcessSpec['onOutput']): Promise<void> {
+  return new Promise((resolve) => {
+    // No encoding is set on the pipes, so chunks arrive as Buffers.
+    stream.on('data', (chunk: Buffer) => {
+      const text = output.push(chunk);
+      if (text !== '' && onOutput !== undefined) onOutput(name, text);
+    });
+    stream.on('end', () => {
+      const rest = output.finishLive();
+      if (rest !== '' && onOutput !== undefined) onOutput(name, rest);
+    });
+    // A read error ends the capture like end-of-stream does; what was read stands, and 'close' follows.
+    stream.on('error', () => undefined);
+    stream.once('close', () => resolve());
+  });
+}
+
+/** Runs an approved program bounded; a non-zero exit, a signal, a timeout or a cancellation is a result, a spawn failure is E701. */
+export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
+  const graceMs = spec.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  checkSpec(spec, graceMs);
+  const stdout = new CappedOutput(spec.maxOutputBytes);
+  const stderr = new CappedOutput(spec.maxOutputBytes);
+  const result = (exitCode: number | null, signal: string | null, stop: 'timeout' | 'cancel' | null, durationMs: number): RunResult => ({
+    exitCode,
+    signal,
+    timedOut: stop === 'timeout',
+    cancelled: stop === 'cancel',
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+    droppedBytes: { stdout: stdout.droppedBytes, stderr: stderr.droppedBytes },
+    durationMs,
+  });
+  // Cancelled while waiting for approval or in a queue: nothing is started.
+  if (spec.signal?.aborted) return result(null, null, 'cancel', 0);
+
+  const posix = process.platform !== 'win32';
+  const started = performance.now();
+  const subprocess = execa(spec.program, spec.args, {
+    cwd: spec.cwd,
+    env: spec.env,
+    extendEnv: false,
+    shell: false,
+    stdin: 'ignore',
+    reject: false,
+    buffer: false,
+    windowsHide: true,
+    // The tool leads its own process group (and session), so the group is the first handle on its tree.
+    detached: posix,
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    subprocess.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  const closed = Promise.all([
+    capture(subprocess.stdout, stdout, 'stdout', spec.onOutput),
+    capture(subprocess.stderr, stderr, 'stderr', spec.onOutput),
+  ]);
+  const spawnError = await new Promise<unknown>((resolve) => {
+    subprocess.once('spawn', () => resolve(null));
+    // execa settles without 'spawn' only when the process never started; its result holds the OS error.
+    subprocess.then(
+      (failed) => resolve(failed.cause ?? failed),
+      (error: unknown) => resolve(error),
+    );
+  });
+  if (spawnError !== null) throw spawnFailure(spec, spawnError);
+  const pid = subprocess.pid as number;
+
+  let stop: 'timeout' | 'cancel' | null = null;
+  let termination: Promise<void> | null = null;
+  let hasExited = false;
+  const halt = (why: 'timeout' | 'cancel'): void => {
+    if (stop !== null || hasExited) return;
+    stop = why;
+    termination = terminateTree(pid, graceMs);
+    // Awaited once the tool has exited; until then a failure must not count as an unhandled rejection.
+    termination.catch(() => undefined);
+  };
+  const timer = setTimeout(() => halt('timeout'), spec.timeoutMs);
+  const onAbort = (): void => halt('cancel');
+  spec.signal?.addEventListener('abort', onAbort, { once: true });
+  if (spec.signal?.aborted) halt('cancel'); // aborted while the spawn was being confirmed
+
+  const exit = await exited;
+  hasExited = true;
+  const durationMs = Math.round(performance.now() - started);
+  clearTimeout(timer);
+  spec.signal?.removeEventListener('abort', onAbort);
+  // Whatever the tool left running in its group would otherwise keep the pipes, and the caller, waiting.
+  await (termination ?? (posix && groupExists(pid) ? terminateTree(pid, graceMs) : Promise.resolve()));
+
+  let drainTimer: NodeJS.Timeout | undefined;
+  const drained = await Promise.race([
+    closed.then(() => true),
+    new Promise<boolean>((resolve) => {
+      drainTimer = setTimeout(() => resolve(false), PIPE_DRAIN_MS);
+    }),
+  ]);
+  clearTimeout(drainTimer);
+  if (!drained) {
+    subprocess.stdout.destroy();
+    subprocess.stderr.destroy();
+  }
+  return result(exit.code, exit.signal, stop, durationMs);
+}

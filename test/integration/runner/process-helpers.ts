@@ -1,0 +1,67 @@
+/** What the runner's integration tests share: fixture paths, a fresh temp dir, and telling dead processes from live ones. */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Absolute path of a helper script in test/fixtures/processes. */
+export function fixture(name: string): string {
+  return fileURLToPath(new URL(`../../fixtures/processes/${name}`, import.meta.url));
+}
+
+/** A fresh directory for one test; the caller removes it. */
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'skilltray-'));
+}
+
+/** True when the process is gone or a zombie (this container's pid 1 does not reap orphans). */
+export function isDead(pid: number): boolean {
+  if (process.platform === 'linux') {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    } catch {
+      return true;
+    }
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state === 'Z' || state === 'X';
+  }
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/** The `pid <role> <n>` lines a tree fixture printed, by role. */
+export function printedPids(text: string): Map<string, number> {
+  return new Map([...text.matchAll(/^pid (\w+) (\d+)$/gm)].map((m) => [m[1] ?? '', Number(m[2])]));
+}
+
+/** Follows a tree fixture's live output: records each pid as it is printed and whether it was alive then. */
+export class TreeWatch {
+  readonly pids = new Map<string, number>();
+  readonly aliveWhenPrinted = new Set<number>();
+  private text = '';
+
+  constructor(private readonly onGrandchild: () => void = () => undefined) {}
+
+  readonly onOutput = (stream: 'stdout' | 'stderr', text: string): void => {
+    if (stream !== 'stdout') return;
+    this.text += text;
+    for (const [role, pid] of printedPids(this.text)) {
+      if (this.pids.has(role)) continue;
+      this.pids.set(role, pid);
+      if (!isDead(pid)) this.aliveWhenPrinted.add(pid);
+      if (role === 'grandchild') this.onGrandchild();
+    }
+  };
+
+  /** SIGKILLs whatever a failed test left alive, so one failure does not leak sleeping processes. */
+  cleanUp(): void {
+    for (const pid of this.pids.values()) {
+      if (!isDead(pid)) process.kill(pid, 'SIGKILL');
+    }
+  }
+}

@@ -1,0 +1,172 @@
+/** The git pack, run for real against a repository made for each test. */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runTool } from '../../support/run-tool.js';
+import { tempDir, writeFiles } from '../../support/temp.js';
+import { argv, pack } from './bundled-packs.js';
+
+const skill = pack('git');
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8' });
+}
+
+/**
+ * Two commits on main (README.md, then src/app.txt), a branch `feature`, a remote-tracking ref,
+ * a staged edit of README.md, an unstaged edit of src/app.txt and an untracked notes.txt.
+ * The identity lives in the repository's config: tools get a filtered environment.
+ */
+function makeRepo(): string {
+  const dir = tempDir();
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'config', 'user.name', 'Ada Tester');
+  git(dir, 'config', 'user.email', 'ada@example.test');
+  git(dir, 'config', 'commit.gpgsign', 'false');
+  writeFiles(dir, { 'README.md': 'hello\n' });
+  git(dir, 'add', 'README.md');
+  git(dir, 'commit', '-q', '--no-verify', '--date=2024-05-01T10:00:00Z', '-m', 'Add README');
+  writeFiles(dir, { 'src/app.txt': 'one\n' });
+  git(dir, 'add', 'src/app.txt');
+  git(dir, 'commit', '-q', '--no-verify', '--date=2024-05-02T10:00:00Z', '-m', 'Add app');
+  git(dir, 'branch', 'feature');
+  git(dir, 'update-ref', 'refs/remotes/origin/main', 'HEAD');
+  writeFiles(dir, { 'README.md': 'hello\nstaged line\n' });
+  git(dir, 'add', 'README.md');
+  writeFiles(dir, { 'src/app.txt': 'one\nunstaged line\n', 'notes.txt': 'scratch\n' });
+  return dir;
+}
+
+let repo: string;
+beforeEach(() => {
+  repo = makeRepo();
+});
+
+const lines = (text: string) => text.split('\n').filter((line) => line !== '');
+
+describe('git pack: rendering', () => {
+  it.each([
+    ['git_status', {}, ['git', '-C', '.', 'status', '--short', '--branch']],
+    ['git_log', {}, ['git', '-C', '.', 'log', '-n', '10', '--date=short', '--format=%h %ad %an: %s', '--']],
+    ['git_log', { count: 3, path: 'src' }, ['git', '-C', '.', 'log', '-n', '3', '--date=short', '--format=%h %ad %an: %s', '--', 'src']],
+    ['git_diff', {}, ['git', '-C', '.', 'diff', '--no-ext-diff', '--']],
+    ['git_diff', { staged: true, file: 'a b.txt' }, ['git', '-C', '.', 'diff', '--no-ext-diff', '--staged', '--', 'a b.txt']],
+    ['git_branch', { all: false }, ['git', '-C', '.', 'branch', '-v']],
+    ['git_branch', { all: true, repo: '/r' }, ['git', '-C', '/r', 'branch', '--all', '-v']],
+    ['git_show', {}, ['git', '-C', '.', 'show', '--no-ext-diff', 'HEAD', '--']],
+    ['git_show', { revision: 'v1.0~2', stat: true }, ['git', '-C', '.', 'show', '--no-ext-diff', '--stat', 'v1.0~2', '--']],
+  ])('%s %j', (tool, args, expected) => {
+    expect(argv(skill, tool, args)).toEqual(expected);
+  });
+
+  it.each([
+    ['git_show', { revision: '--output=/tmp/pwned' }, 'E504'],
+    ['git_diff', { file: '--output=/tmp/pwned' }, 'E504'],
+    ['git_log', { count: -1 }, 'E504'],
+    ['git_log', { count: '5' }, 'E503'],
+    ['git_status', { repo: '--git-dir=/tmp' }, 'E504'],
+    ['git_branch', { all: 'yes' }, 'E503'],
+    ['git_status', { verbose: true }, 'E502'],
+  ])('%s %j is refused with %s', (tool, args, code) => {
+    expect(() => argv(skill, tool, args)).toThrow(expect.objectContaining({ code }));
+  });
+});
+
+describe('git pack: real runs', () => {
+  it('git_status shows the branch, the staged, unstaged and untracked files', async () => {
+    const { result } = await runTool(skill, 'git_status', {}, repo);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('## main\nM  README.md\n M src/app.txt\n?? notes.txt\n');
+  });
+
+  it('git_status reads the repository named by repo, whatever the working directory', async () => {
+    const { result } = await runTool(skill, 'git_status', { repo }, tempDir());
+    expect(result.exitCode).toBe(0);
+    expect(lines(result.stdout)[0]).toBe('## main');
+  });
+
+  it('git_log lists commits newest first with date and author, bounded by count and path', async () => {
+    const all = await runTool(skill, 'git_log', {}, repo);
+    expect(all.result.exitCode).toBe(0);
+    expect(lines(all.result.stdout)).toEqual([
+      expect.stringMatching(/^[0-9a-f]{7,} 2024-05-02 Ada Tester: Add app$/),
+      expect.stringMatching(/^[0-9a-f]{7,} 2024-05-01 Ada Tester: Add README$/),
+    ]);
+    const one = await runTool(skill, 'git_log', { count: 1 }, repo);
+    expect(lines(one.result.stdout)).toEqual([expect.stringMatching(/Add app$/)]);
+    const readme = await runTool(skill, 'git_log', { path: 'README.md' }, repo);
+    expect(lines(readme.result.stdout)).toEqual([expect.stringMatching(/Add README$/)]);
+  });
+
+  it('git_diff shows unstaged changes, or staged ones with staged, optionally for one file', async () => {
+    const unstaged = await runTool(skill, 'git_diff', {}, repo);
+    expect(unstaged.result.exitCode).toBe(0);
+    expect(unstaged.result.stdout).toContain('diff --git a/src/app.txt b/src/app.txt');
+    expect(unstaged.result.stdout).toContain('+unstaged line');
+    expect(unstaged.result.stdout).not.toContain('README.md');
+
+    const staged = await runTool(skill, 'git_diff', { staged: true }, repo);
+    expect(staged.result.stdout).toContain('diff --git a/README.md b/README.md');
+    expect(staged.result.stdout).toContain('+staged line');
+    expect(staged.result.stdout).not.toContain('src/app.txt');
+
+    const oneFile = await runTool(skill, 'git_diff', { file: 'README.md' }, repo);
+    expect(oneFile.result).toMatchObject({ exitCode: 0, stdout: '' });
+  });
+
+  it('git_branch marks the current branch; all adds remote-tracking branches', async () => {
+    const local = await runTool(skill, 'git_branch', {}, repo);
+    expect(local.result.exitCode).toBe(0);
+    expect(lines(local.result.stdout)).toEqual([
+      expect.stringMatching(/^ {2}feature +[0-9a-f]{7,} Add app$/),
+      expect.stringMatching(/^\* main +[0-9a-f]{7,} Add app$/),
+    ]);
+    const all = await runTool(skill, 'git_branch', { all: true }, repo);
+    expect(all.result.stdout).toMatch(/^ {2}remotes\/origin\/main +[0-9a-f]{7,} Add app$/m);
+  });
+
+  it('git_show shows HEAD with its patch, a revision, or only the stat', async () => {
+    const head = await runTool(skill, 'git_show', {}, repo);
+    expect(head.result.exitCode).toBe(0);
+    expect(head.result.stdout).toContain('Author: Ada Tester <ada@example.test>');
+    expect(head.result.stdout).toContain('    Add app');
+    expect(head.result.stdout).toContain('+one');
+
+    const stat = await runTool(skill, 'git_show', { stat: true }, repo);
+    expect(stat.result.stdout).toMatch(/^ src\/app\.txt \| 1 \+$/m);
+    expect(stat.result.stdout).not.toContain('@@');
+
+    const previous = await runTool(skill, 'git_show', { revision: 'HEAD~1' }, repo);
+    expect(previous.result.stdout).toContain('    Add README');
+    expect(previous.result.stdout).toContain('+hello');
+  });
+
+  it('git_show reports an unknown revision as a failed run, not an error', async () => {
+    const { result } = await runTool(skill, 'git_show', { revision: 'no-such-branch' }, repo);
+    expect(result.exitCode).toBe(128);
+    expect(result.stderr).toContain('no-such-branch');
+  });
+
+  it('refuses an option smuggled in as a revision before any process starts', async () => {
+    const target = join(tempDir(), 'pwned');
+    await expect(runTool(skill, 'git_show', { revision: `--output=${target}` }, repo)).rejects.toMatchObject({ code: 'E504' });
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it('leaves the repository as it was after every tool has run', async () => {
+    const snapshot = () => ({
+      status: git(repo, 'status', '--porcelain=v2', '--branch', '--untracked-files=all'),
+      refs: git(repo, 'for-each-ref'),
+      staged: git(repo, 'diff', '--staged'),
+      config: readFileSync(join(repo, '.git', 'config'), 'utf8'),
+      files: ['README.md', 'src/app.txt', 'notes.txt'].map((file) => readFileSync(join(repo, file), 'utf8')),
+    });
+    const before = snapshot();
+    for (const tool of skill.tools) {
+      const { result } = await runTool(skill, tool.name, {}, repo);
+      expect(result.exitCode, tool.name).toBe(0);
+    }
+    expect(snapshot()).toEqual(before);
+  });
+});

@@ -6,12 +6,14 @@ import { createInterface } from 'node:readline/promises';
 import { SkilltrayCore } from '../core/api.js';
 import { resolveConfig } from '../core/config.js';
 import { skillcErrors, toSkilltrayError } from '../core/errors.js';
+import { formatSectionNotFound } from '../core/gateway/show.js';
 import { parseArgs } from './args.js';
 import type { CliContext, CliIo, Command } from './command.js';
+import { gatewayCommands } from './commands/gateway.js';
 import { runCommands } from './commands/runs.js';
 import { skillCommands } from './commands/skills.js';
 
-export const commands: Command[] = [...skillCommands, ...runCommands];
+export const commands: Command[] = [...skillCommands, ...runCommands, ...gatewayCommands];
 
 function usage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
@@ -55,7 +57,7 @@ export async function runCli(argv: readonly string[], base: Omit<CliContext, 'co
     return await command.run(ctx, parseArgs(rest, command.options, command.positionals));
   } catch (thrown) {
     const error = toSkilltrayError(thrown);
-    ctx.io.err(`${error.format()}\n`);
+    ctx.io.err(`${error.code === 'E020' ? formatSectionNotFound(error) : error.format()}\n`);
     if (wantsJson) ctx.io.out(`${JSON.stringify({ error: error.toJSON() }, null, 2)}\n`);
     return 1;
   } finally {

@@ -20,18 +20,44 @@ import { openStateDb, type StateDb } from './store/state-db.js';
 import { RunService, type DryRun, type RunInput, type RunOptions, type RunReport } from './runs/run-service.js';
 import { skillsToCheck } from './skills/check.js';
 import { SkillRegistry } from './skills/registry.js';
+import { GatewayService, type ShowInput } from './gateway/service.js';
+import type { OpenOptions, OpenResult } from './gateway/open.js';
+import type { OutlineOptions, OutlineResult } from './gateway/outline.js';
+import type { ShowResult } from './gateway/show.js';
+import type { SourcesOptions, SourcesResult } from './gateway/sources.js';
+import type { StatsOptions, StatsResult } from './logs/stats.js';
+import type { SyncResult } from './logs/sync.js';
+import type { CatalogResult } from './search/catalog.js';
+import type { BuildResult } from './search/index.js';
+import type { SearchResult } from './search/query.js';
 import { checkReport, shadowReport, summarize } from './skills/summary.js';
 import { resolvePrompt } from './template/render-command.js';
 
+export interface CoreOptions {
+  /** Keep search indexes current by itself (the app and `serve`); the CLI reports E002 instead. */
+  autoBuild?: boolean;
+}
+
 export class SkilltrayCore {
   readonly registry: SkillRegistry;
+  readonly gateway: GatewayService;
   private stateDb: StateDb | undefined;
   private runService: RunService | undefined;
   /** Pending approvals of this process (meaningful in the process that owns runs). */
   readonly broker = new ApprovalBroker();
 
-  constructor(readonly config: CoreConfig) {
+  constructor(
+    readonly config: CoreConfig,
+    options: CoreOptions = {},
+  ) {
     this.registry = new SkillRegistry(config.roots).load();
+    this.gateway = new GatewayService({
+      home: config.home,
+      registry: this.registry,
+      env: config.env,
+      autoBuild: options.autoBuild ?? false,
+      ...(config.nativeBinding === undefined ? {} : { nativeBinding: config.nativeBinding }),
+    });
   }
 
   /** state.db, opened on first use. */
@@ -162,8 +188,52 @@ export class SkilltrayCore {
     return getSettings(this.db);
   }
 
+  // ── gateway and search (RFC-0002, RFC-0004); `cwd` is where the caller stands, for resolution and logs ──
+
+  outline(skill: string, options: OutlineOptions, cwd: string): OutlineResult {
+    return this.gateway.outline(skill, options, cwd);
+  }
+
+  show(skill: string, input: ShowInput, cwd: string): ShowResult {
+    return this.gateway.show(skill, input, cwd);
+  }
+
+  open(skill: string, path: string, options: OpenOptions, cwd: string): OpenResult {
+    return this.gateway.open(skill, path, options, cwd);
+  }
+
+  sources(skill: string, options: SourcesOptions, cwd: string): SourcesResult {
+    return this.gateway.sources(skill, options, cwd);
+  }
+
+  search(skill: string, query: string, options: { limit?: number }, cwd: string): SearchResult {
+    return this.gateway.search(skill, query, options, cwd);
+  }
+
+  /** One ranked result list over every loaded skill. */
+  searchAll(query: string, options: { limit?: number; prefix?: boolean } = {}): CatalogResult {
+    return this.gateway.searchAll(query, options);
+  }
+
+  build(skill: string, cwd: string): BuildResult & { skill: string } {
+    return this.gateway.build(skill, cwd);
+  }
+
+  buildAll(cwd: string): ReturnType<GatewayService['buildAll']> {
+    return this.gateway.buildAll(cwd);
+  }
+
+  stats(skill: string, options: StatsOptions, cwd: string): StatsResult {
+    return this.gateway.stats(skill, options, cwd);
+  }
+
+  syncLogs(options: { project: string; skill?: string; dryRun?: boolean }): SyncResult {
+    return this.gateway.sync(options);
+  }
+
   /** Stops watchers and closes databases. */
   async close(): Promise<void> {
+    this.gateway.close();
     await this.registry.close();
     this.stateDb?.close();
     this.stateDb = undefined;

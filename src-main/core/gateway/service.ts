@@ -1,0 +1,155 @@
+/**
+ * The gateway and search as one service over the loaded skills: resolve the skill (RFC-0007),
+ * run the operation, log the access. In app mode (`autoBuild`) indexes are kept current, so a
+ * person in the UI never meets E002; the CLI keeps the RFC's behaviour and says to build.
+ */
+import { homedir } from 'node:os';
+import type { SkillRegistry } from '../skills/registry.js';
+import { AccessLogger, withAccessLog, type LoggedCommand } from '../logs/access-log.js';
+import { logArgs } from '../logs/log-args.js';
+import { skillStats, type StatsOptions, type StatsResult } from '../logs/stats.js';
+import { syncLogs, type SyncResult } from '../logs/sync.js';
+import { buildIndex, type BuildResult } from '../search/index.js';
+import { SkillCatalog, type CatalogResult } from '../search/catalog.js';
+import { searchSkill, type SearchResult } from '../search/query.js';
+import { openFile, type OpenOptions, type OpenResult } from './open.js';
+import { outlineSkill, type OutlineOptions, type OutlineResult } from './outline.js';
+import { resolveSkillSource, runtimeDir } from './resolve.js';
+import { showSection, type ShowResult } from './show.js';
+import { listSources, type SourcesOptions, type SourcesResult } from './sources.js';
+
+export interface GatewayDeps {
+  home: string;
+  registry: SkillRegistry;
+  env: NodeJS.ProcessEnv;
+  nativeBinding?: string;
+  /** Build a skill's index when it is missing or stale instead of failing with E002 (the app). */
+  autoBuild: boolean;
+}
+
+/** The skill a gateway call is about, resolved. */
+interface Target extends LoggedCommand {
+  dir: string;
+}
+
+export interface ShowInput {
+  section: string;
+  file?: string;
+  maxLines?: number;
+}
+
+export class GatewayService {
+  private readonly logger: AccessLogger;
+  private catalogDb: SkillCatalog | undefined;
+
+  constructor(private readonly deps: GatewayDeps) {
+    this.logger = new AccessLogger({ env: deps.env, ...(deps.nativeBinding === undefined ? {} : { nativeBinding: deps.nativeBinding }) });
+  }
+
+  private get binding(): { nativeBinding?: string } {
+    return this.deps.nativeBinding === undefined ? {} : { nativeBinding: this.deps.nativeBinding };
+  }
+
+  /** Warnings logging produced so far (logging disabled, stale fallback logs), for stderr. */
+  get warnings(): readonly string[] {
+    return this.logger.warnings;
+  }
+
+  private target(command: string, skill: string, cwd: string): Target {
+    const { dir, name } = resolveSkillSource(skill, {
+      cwd,
+      findByName: (n) => this.deps.registry.get(n)?.dir ?? null,
+      rootPaths: this.deps.registry.roots.map((r) => r.path),
+    });
+    return { command, skill: name, skillPath: dir, runtimeDir: runtimeDir(this.deps.home, name), cwd, dir };
+  }
+
+  /** In app mode, makes sure the index is current before reading it. */
+  private ensureIndex(t: Target): void {
+    if (this.deps.autoBuild) buildIndex(t.dir, t.runtimeDir, this.binding);
+  }
+
+  outline(skill: string, options: OutlineOptions, cwd: string): OutlineResult {
+    const t = this.target('outline', skill, cwd);
+    return withAccessLog(this.logger, t, () => logArgs.outline(options), () => outlineSkill(t.dir, options));
+  }
+
+  show(skill: string, input: ShowInput, cwd: string): ShowResult {
+    const t = this.target('show', skill, cwd);
+    const options = { ...input, skill, ...this.binding };
+    return withAccessLog(this.logger, t, (result) => logArgs.show(options, result), () => {
+      this.ensureIndex(t);
+      return showSection(t.dir, t.runtimeDir, options);
+    });
+  }
+
+  open(skill: string, path: string, options: OpenOptions, cwd: string): OpenResult {
+    const t = this.target('open', skill, cwd);
+    return withAccessLog(this.logger, t, (result) => logArgs.open(path, options, result), () => openFile(t.dir, path, options));
+  }
+
+  sources(skill: string, options: SourcesOptions, cwd: string): SourcesResult {
+    const t = this.target('sources', skill, cwd);
+    return withAccessLog(this.logger, t, () => logArgs.sources(options), () => listSources(t.dir, options));
+  }
+
+  search(skill: string, query: string, options: { limit?: number }, cwd: string): SearchResult {
+    const t = this.target('search', skill, cwd);
+    return withAccessLog(this.logger, t, (result) => logArgs.search(query, result), () => {
+      this.ensureIndex(t);
+      return searchSkill(t.dir, t.runtimeDir, query, { ...options, skill, ...this.binding });
+    });
+  }
+
+  build(skill: string, cwd: string): BuildResult & { skill: string } {
+    const t = this.target('build', skill, cwd);
+    const result = withAccessLog(this.logger, t, () => logArgs.build(), () => buildIndex(t.dir, t.runtimeDir, this.binding));
+    return { skill: t.skill, ...result };
+  }
+
+  /** Builds the index of every loaded skill; one failure (E003) does not stop the others. */
+  buildAll(cwd: string): { built: (BuildResult & { skill: string })[]; failed: { skill: string; error: string }[] } {
+    const built: (BuildResult & { skill: string })[] = [];
+    const failed: { skill: string; error: string }[] = [];
+    for (const skill of this.deps.registry.list()) {
+      try {
+        built.push(this.build(skill.dir, cwd));
+      } catch (error) {
+        failed.push({ skill: skill.name, error: (error as Error).message });
+      }
+    }
+    return { built, failed };
+  }
+
+  stats(skill: string, options: StatsOptions, cwd: string): StatsResult {
+    const t = this.target('stats', skill, cwd);
+    return withAccessLog(this.logger, t, () => logArgs.stats(options), () => skillStats({ name: t.skill, dir: t.dir }, t.runtimeDir, options));
+  }
+
+  /** Merges fallback logs found under `project` into the primary logs (RFC-0007:C-SYNC). */
+  sync(options: { project: string; skill?: string; dryRun?: boolean }): SyncResult {
+    return syncLogs({ ...options, runtimeDirFor: (name) => runtimeDir(this.deps.home, name) });
+  }
+
+  /** The all-skills catalog, brought up to date with the loaded skills (cheap when nothing changed). */
+  catalog(): SkillCatalog {
+    this.catalogDb ??= SkillCatalog.open(this.deps.home, this.binding);
+    this.catalogDb.sync(this.deps.registry.list().map((s) => ({ name: s.name, dir: s.dir, hash: s.hash })));
+    return this.catalogDb;
+  }
+
+  /** One ranked list over every loaded skill; `prefix` makes the last word a prefix (search-as-you-type). */
+  searchAll(query: string, options: { limit?: number; prefix?: boolean } = {}): CatalogResult {
+    return this.catalog().search(query, options);
+  }
+
+  close(): void {
+    this.catalogDb?.close();
+    this.catalogDb = undefined;
+  }
+}
+
+/** Where gateway commands say they were invoked from when the caller is not a shell (HTTP, MCP, IPC). */
+export function defaultGatewayCwd(env: NodeJS.ProcessEnv): string {
+  return env.HOME || homedir();
+}

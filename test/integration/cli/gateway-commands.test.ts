@@ -1,0 +1,147 @@
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli } from '../../support/cli.js';
+import { skillMd, testHome, writeSkill } from '../../support/temp.js';
+
+/** A skill shaped like RFC-0002's outline example. */
+function home() {
+  const t = testHome();
+  writeSkill(
+    t.skills,
+    'guide',
+    skillMd({ name: 'guide', description: 'A guide.', version: '1.0.0' }, '# Skill Name\n\n## Getting Started\n\nInstall it.\n\n## API Reference\n\n### Authentication\n\nConfigure authentication with a token.\n\n### Endpoints\n\nList of endpoints.\n'),
+    { 'references/advanced.md': '# Advanced Topics\n\n## Performance\n\nConfiguring caches.\n', 'notes.txt': 'plain text about tokens\n' },
+  );
+  return t;
+}
+
+describe('RFC-0002 gateway commands through the CLI', () => {
+  it('C-OUTLINE: headings per file in bytewise order, --level filters', async () => {
+    const t = home();
+    expect((await cli(['outline', 'guide'], t)).stdout).toBe(
+      'SKILL.md\n  # Skill Name\n  ## Getting Started\n  ## API Reference\n    ### Authentication\n    ### Endpoints\nreferences/advanced.md\n  # Advanced Topics\n  ## Performance\n',
+    );
+    expect((await cli(['outline', 'guide', '--level', '2'], t)).stdout).toBe(
+      'SKILL.md\n  # Skill Name\n  ## Getting Started\n  ## API Reference\nreferences/advanced.md\n  # Advanced Topics\n  ## Performance\n',
+    );
+  });
+
+  it('C-SHOW: index-based, case-insensitive, em-dash stripped, --max-lines truncation line', async () => {
+    const t = home();
+    expect(await cli(['show', 'guide', '--section', 'authentication'], t)).toMatchObject({ code: 1, stderr: "error[E002]: search index unusable; run 'skilltray build guide' to rebuild\n" });
+    await cli(['build', 'guide'], t);
+    expect((await cli(['show', 'guide', '--section', '  api reference — the whole API  '], t)).stdout).toBe(
+      '## API Reference\n\n### Authentication\n\nConfigure authentication with a token.\n\n### Endpoints\n\nList of endpoints.\n',
+    );
+    expect((await cli(['show', 'guide', '--section', 'API Reference', '--max-lines', '3'], t)).stdout).toBe('## API Reference\n\n### Authentication\n... (6 more lines)\n');
+  });
+
+  it('C-SHOW: several matches → the first, a warning on stderr, exit 0', async () => {
+    const t = home();
+    writeFileSync(join(t.skills, 'guide', 'references', 'more.md'), '# Performance\n\nAgain.\n');
+    await cli(['build', 'guide'], t);
+    const outcome = await cli(['show', 'guide', '--section', 'performance'], t);
+    expect(outcome).toMatchObject({ code: 0, stderr: 'warning: multiple matches for "performance"; showing first\n' });
+  });
+
+  it('C-SHOW: no match → E020 with up to five suggestions, exit 1', async () => {
+    const t = home();
+    await cli(['build', 'guide'], t);
+    expect(await cli(['show', 'guide', '--section', 'auth'], t)).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: "error[E020]: section not found: 'auth'\n\nDid you mean one of these?\n  - Authentication (SKILL.md)\n",
+    });
+    expect((await cli(['show', 'guide', '--section', 'zzz'], t)).stderr).toBe("error[E020]: section not found: 'zzz'\n");
+  });
+
+  it('C-OPEN: any file as-is; E012 outside the root (.., absolute, symlink); E021 missing or a directory', async () => {
+    const t = home();
+    expect((await cli(['open', 'guide', 'notes.txt'], t)).stdout).toBe('plain text about tokens\n');
+    expect((await cli(['open', 'guide', 'SKILL.md', '--max-lines', '2'], t)).stdout).toBe('---\nname: "guide"\n... (18 more lines)\n');
+    symlinkSync('/etc/hostname', join(t.skills, 'guide', 'link'));
+    for (const path of ['../other/SKILL.md', '/etc/passwd', 'link']) {
+      expect(await cli(['open', 'guide', path], t)).toMatchObject({ code: 1, stderr: `error[E012]: path escapes skill root: '${path}'\n` });
+    }
+    expect(await cli(['open', 'guide', 'missing.md'], t)).toMatchObject({ code: 1, stderr: "error[E021]: file not found: 'missing.md'\n" });
+    expect((await cli(['open', 'guide', 'references'], t)).stderr).toBe("error[E021]: file not found: 'references'\n");
+  });
+
+  it('C-SOURCES: tree with directories first; --dir scoping; E012 and E022; --limit truncation', async () => {
+    const t = home();
+    expect((await cli(['sources', 'guide'], t)).stdout).toBe('guide/\n├── references/\n│   └── advanced.md\n├── SKILL.md\n└── notes.txt\n');
+    expect((await cli(['sources', 'guide', '--depth', '1'], t)).stdout).toBe('guide/\n├── references/ (1 files)\n├── SKILL.md\n└── notes.txt\n');
+    expect((await cli(['sources', 'guide', '--limit', '2'], t)).stdout).toBe('guide/\n├── references/\n│   └── advanced.md\n└── ... (2 more)\n');
+    expect((await cli(['sources', 'guide', '--dir', '..'], t)).stderr).toBe("error[E012]: path escapes skill root: '..'\n");
+    expect((await cli(['sources', 'guide', '--dir', 'nope'], t)).stderr).toBe("error[E022]: directory not found: 'nope'\n");
+    expect(JSON.parse((await cli(['sources', 'guide', '--format', 'json'], t)).stdout)).toMatchObject({ total: 4 });
+  });
+
+  it('C-ERRORS: E001 for no skill, E010 for a directory without SKILL.md, E100 for bad options — all exit 1', async () => {
+    const t = home();
+    mkdirSync(join(t.skills, 'empty'));
+    expect(await cli(['outline', 'nope'], t)).toMatchObject({ code: 1, stderr: "error[E001]: skill 'nope' not found\n" });
+    expect((await cli(['outline', 'empty'], t)).stderr).toBe(`error[E010]: not a valid skill: '${join(t.skills, 'empty')}' (missing SKILL.md)\n`);
+    expect((await cli(['outline', 'guide', '--level', 'x'], t)).stderr).toBe("error[E100]: invalid option: '--level expects an integer, got x'\n");
+    expect((await cli(['outline', 'guide', '--level', '7'], t)).stderr).toMatch(/^error\[E100\]/);
+    expect((await cli(['show', 'guide'], t)).stderr).toBe("error[E100]: invalid option: '--section is required'\n");
+  });
+});
+
+describe('RFC-0004 search through the CLI', () => {
+  it('C-SEARCH: E002 before a build; BM25 JSON with [MATCH] snippets after; porter stemming', async () => {
+    const t = home();
+    expect((await cli(['search', 'guide', 'token'], t)).code).toBe(1);
+    expect((await cli(['build', 'guide'], t)).stdout).toBe('guide: created (9 sections, porter)\n');
+    expect((await cli(['build', 'guide'], t)).stdout).toBe('guide: up-to-date\n');
+    const result = JSON.parse((await cli(['search', 'guide', 'configuring', '--format', 'json'], t)).stdout);
+    expect(result.query).toBe('configuring');
+    expect(result.results.map((r: { file: string; section: string }) => `${r.file}#${r.section}`)).toEqual(expect.arrayContaining(['SKILL.md#Authentication', 'references/advanced.md#Performance']));
+    for (const r of result.results) {
+      expect(r.score).toBeGreaterThan(0);
+      expect(r.snippet).toMatch(/\[MATCH\]Configur\w*\[\/MATCH\]/i);
+    }
+    expect(JSON.parse((await cli(['search', 'guide', 'zebra', '--json'], t)).stdout)).toEqual({ query: 'zebra', results: [] });
+  });
+
+  it('C-QUERY-SYNTAX: an empty or whitespace query is E004', async () => {
+    const t = home();
+    await cli(['build', 'guide'], t);
+    expect(await cli(['search', 'guide', ' \t '], t)).toMatchObject({ code: 1, stderr: 'error[E004]: empty query\n' });
+  });
+
+  it('C-INDEX: a stale index (the skill changed) is E002 until rebuilt', async () => {
+    const t = home();
+    await cli(['build', 'guide'], t);
+    writeFileSync(join(t.skills, 'guide', 'notes.txt'), 'changed\n');
+    expect((await cli(['search', 'guide', 'changed'], t)).stderr).toMatch(/^error\[E002\]/);
+    expect((await cli(['build', 'guide'], t)).stdout).toMatch(/^guide: rebuilt/);
+    expect(JSON.parse((await cli(['search', 'guide', 'changed', '--json'], t)).stdout).results).toHaveLength(1);
+  });
+
+  it('search --all ranks every loaded skill in one list, each result naming its skill', async () => {
+    const t = home();
+    writeSkill(t.skills, 'other', skillMd({ name: 'other', description: 'Tokens everywhere.', version: '1.0.0' }, '# Tokens\n\nA token, a token.\n'));
+    const result = JSON.parse((await cli(['search', '--all', 'token', '--json'], t)).stdout);
+    expect(new Set(result.results.map((r: { skill: string }) => r.skill))).toEqual(new Set(['guide', 'other']));
+    expect((await cli(['search', '--all', 'token'], t)).stdout).toMatch(/^(guide|other):[^\n]+#[^\n]*\(score: \d+\.\d\d\)\n {2}/);
+  });
+});
+
+describe('RFC-0003 stats and RFC-0007 access logging through the CLI', () => {
+  it('every access is logged and stats aggregates it; bad group/filters are E030/E031', async () => {
+    const t = home();
+    await cli(['build', 'guide'], t);
+    await cli(['show', 'guide', '--section', 'Endpoints'], t);
+    await cli(['show', 'guide', '--section', 'nothing'], t);
+    await cli(['search', 'guide', 'token'], t);
+    await cli(['open', 'guide', 'notes.txt'], t);
+    const summary = JSON.parse((await cli(['stats', 'guide', '--format', 'json'], t)).stdout);
+    expect(summary).toMatchObject({ skill: 'guide', query: 'summary', data: { total_accesses: 5, unique_sections: 1, unique_files: 2, error_count: 1 } });
+    const commands = JSON.parse((await cli(['stats', 'guide', '--group-by', 'commands', '--json'], t)).stdout);
+    expect(commands.data).toMatchObject({ build: 1, show: 2, search: 1, open: 1 });
+    expect((await cli(['stats', 'guide', '--group-by', 'searches'], t)).stderr).toBe("error[E030]: invalid query type: 'searches'\n");
+    expect((await cli(['stats', 'guide', '--since', 'yesterday'], t)).stderr).toMatch(/^error\[E031\]: invalid filter: /);
+  });
+});

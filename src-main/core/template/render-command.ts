@@ -67,15 +67,18 @@ function checkValue(tool: Tool, param: ToolParam, value: unknown): ArgumentValue
     case 'boolean':
       if (typeof value !== 'boolean') throw wrongType(tool, param, 'true or false', value);
       return value;
-    case 'enum':
-      if (typeof value !== 'string' || !param.enumValues.includes(value)) {
+    case 'enum': {
+      // A number or boolean names a value by its text (`enum: 1, 2, 3` accepts 3 as well as "3").
+      const text = typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
+      if (typeof text !== 'string' || !param.enumValues.includes(text)) {
         throw new SkilltrayError(
           'E505',
           `argument '${param.name}' of tool '${tool.name}' must be one of ${param.enumValues.join(', ')}; got ${preview(value)}`,
           { details: { param: param.name, tool: tool.name, allowed: [...param.enumValues] } },
         );
       }
-      return value;
+      return text;
+    }
   }
 }
 

@@ -11,6 +11,7 @@ describe('network pack: rendering', () => {
     ['resolve_host', { name: 'example.com' }, ['getent', 'hosts', 'example.com']],
     ['ping_host', { host: '192.0.2.1' }, ['ping', '-c', '3', '-W', '2', '192.0.2.1']],
     ['ping_host', { host: 'example.com', count: '5' }, ['ping', '-c', '5', '-W', '2', 'example.com']],
+    ['ping_host', { host: 'example.com', count: 2 }, ['ping', '-c', '2', '-W', '2', 'example.com']],
   ])('%s %j', (tool, args, expected) => {
     expect(argv(skill, tool, args)).toEqual(expected);
   });
@@ -19,7 +20,7 @@ describe('network pack: rendering', () => {
     ['ping_host', { host: '-f' }, 'E504'],
     ['ping_host', { host: 'localhost', count: '6' }, 'E505'],
     ['ping_host', { host: 'localhost', count: '0' }, 'E505'],
-    ['ping_host', { host: 'localhost', count: 3 }, 'E505'],
+    ['ping_host', { host: 'localhost', count: 6 }, 'E505'],
     ['ping_host', { count: '1' }, 'E501'],
     ['resolve_host', { name: '-s' }, 'E504'],
     ['resolve_host', { name: 'a', type: 'AAAA' }, 'E502'],

@@ -39,6 +39,7 @@ describe.each(SYNTAXES)('renderCommand forms (%s syntax)', (syntax) => {
     ['<<key>> with true', 'set <<v>>', [bool('v')], { v: true }, ['set', 'true']],
     ['<<key>> with false', 'set <<v>>', [bool('v')], { v: false }, ['set', 'false']],
     ['<<key>> with an enum', 'sum --length <<len>>', [param('len', 'enum', { enumValues: ['short', 'long'] })], { len: 'long' }, ['sum', '--length', 'long']],
+    ['an enum named by a number', 'ping -c <<n>>', [param('n', 'enum', { enumValues: ['1', '2', '3'] })], { n: 3 }, ['ping', '-c', '3']],
     ['optional <<key>> missing drops the token', 'git diff <<file>> --stat', [str('file')], {}, ['git', 'diff', '--stat']],
     ['optional <<key>> null drops the token', 'git diff <<file>>', [str('file')], { file: null }, ['git', 'diff']],
     ['optional <<key>> "" drops the token', 'git diff <<file>>', [str('file')], { file: '' }, ['git', 'diff']],

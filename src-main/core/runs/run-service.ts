@@ -4,11 +4,12 @@
  * can relay, and the run's id — never as silence. Nothing runs unless policy or a person allowed it.
  */
 import { randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { EventEmitter } from 'node:events';
 import type { RenderedCommand, RunResult, Skill } from '../../shared/model.js';
-import { SkilltrayError, toSkilltrayError } from '../errors.js';
+import { SkilltrayError, skillcErrors, toSkilltrayError } from '../errors.js';
+import { isInside } from '../skills/files.js';
 import type { ApprovalBroker, PendingApproval, Verdict } from '../policy/approval-broker.js';
 import { decide, type Decision } from '../policy/decide.js';
 import { listRules } from '../store/rules.js';
@@ -126,6 +127,17 @@ export class RunService extends EventEmitter<{ run: [RunEvent] }> {
     return dir;
   }
 
+  /**
+   * Where the program lives: a bare name on PATH; a relative path with a separator (`scripts/x.sh`)
+   * in the skill's own folder, which it may not leave (E012); an absolute path as written.
+   */
+  private programPath(skill: Skill, program: string, cwd: string): string | null {
+    if (isAbsolute(program) || !/[/\\]/.test(program)) return resolveProgram(program, this.deps.env, cwd);
+    const found = resolveProgram(program, this.deps.env, skill.dir);
+    if (found !== null && !isInside(realpathSync(skill.dir), found)) throw skillcErrors.pathEscapesRoot(program);
+    return found;
+  }
+
   /** Looks up, renders and decides; throws what stops a call before any policy question. */
   private prepare(input: RunInput): { skill: Skill; command: RenderedCommand; programPath: string | null; decision: Decision } {
     const skill = this.deps.registry.get(input.skill);
@@ -134,7 +146,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent] }> {
     const command = renderCommand(skill, input.tool, input.args ?? {}, { cwd });
     const tool = skill.tools.find((t) => t.name === input.tool);
     if (!tool) throw new SkilltrayError('E506', `skill '${skill.name}' has no tool '${input.tool}'`);
-    const programPath = resolveProgram(command.program, this.deps.env, cwd);
+    const programPath = this.programPath(skill, command.program, cwd);
     const settings = getSettings(this.deps.db);
     const decision = decide({
       skill,

@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
@@ -240,5 +240,33 @@ describe('the run pipeline: render → policy → approval → run → record', 
       { numRuns: 25 },
     );
     expect(existsSync(sentinel)).toBe(false);
+  });
+});
+
+describe('programs shipped in a skill folder', () => {
+  it('a relative program path runs the skill’s own script, found in the skill directory whatever the cwd', async () => {
+    const t = testHome();
+    const dir = writeSkill(t.bundled, 'scripted', toolSkill('scripted', 'scripts/hello.mjs <<a>>', { read_only: true }), {
+      'scripts/hello.mjs': `#!${NODE}\nprocess.stdout.write('hello ' + process.argv[2]);\n`,
+    });
+    chmodSync(join(dir, 'scripts', 'hello.mjs'), 0o755);
+    const core = open(t);
+    const report = await core.run({ skill: 'scripted', tool: 'go', args: { a: 'world' }, surface: 'cli', cwd: t.home }, { approval: { kind: 'none' } });
+    expect(report.programPath).toBe(realpathSync(join(dir, 'scripts', 'hello.mjs')));
+    expect(report.result.stdout).toBe('hello world');
+  });
+
+  it('a relative program path may not leave the skill (E012), even through a symlink', async () => {
+    const t = testHome();
+    const dir = writeSkill(t.bundled, 'escape', toolSkill('escape', '../escape2/run.sh', { read_only: true }));
+    writeSkill(t.bundled, 'escape2', toolSkill('escape2', 'true'), { 'run.sh': '#!/bin/sh\n' });
+    chmodSync(join(t.bundled, 'escape2', 'run.sh'), 0o755);
+    const core = open(t);
+    const go = () => failure(core.run({ skill: 'escape', tool: 'go', surface: 'cli' }, { approval: { kind: 'none' } }));
+    expect((await go()).code).toBe('E012');
+    symlinkSync(join(t.bundled, 'escape2', 'run.sh'), join(dir, 'linked.sh'));
+    writeFileSync(join(dir, 'SKILL.md'), toolSkill('escape', './linked.sh', { read_only: true }));
+    core.registry.reload('escape');
+    expect((await go()).code).toBe('E012');
   });
 });

@@ -1,8 +1,9 @@
 /** Running tools from the terminal, and the records and settings around runs. */
 import { hostname, userInfo } from 'node:os';
-import type { PendingApproval, Verdict } from '../../core/policy/approval-broker.js';
-import type { Approval, RunReport } from '../../core/runs/run-service.js';
-import { RUN_STATUSES, SURFACES, type RunStatus, type Surface } from '../../core/store/runs.js';
+import type { PendingApproval, Verdict } from '../../shared/runs.js';
+import type { Approval } from '../../core/runs/run-service.js';
+import type { RunReport } from '../../shared/runs.js';
+import { RUN_STATUSES, SURFACES, type RunStatus, type Surface } from '../../shared/runs.js';
 import { SkilltrayError, skillcErrors } from '../../core/errors.js';
 import { argumentsFromStrings } from '../../core/template/render-command.js';
 import type { ParsedArgs } from '../args.js';

@@ -8,21 +8,10 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { skillcErrors } from '../errors.js';
 import { checkIntegerOption, moreLinesLine } from './options.js';
 import { hasHiddenSegment, resolveInsideRoot } from './paths.js';
+import type { OpenResult } from '../../shared/gateway.js';
 
 export interface OpenOptions {
   maxLines?: number;
-}
-
-export interface OpenResult {
-  /** Path relative to the skill root, `/`-separated. */
-  file: string;
-  /** `utf-8`: `content` is the text; `base64`: `content` is the bytes in base64. */
-  encoding: 'utf-8' | 'base64';
-  content: string;
-  /** Size of the whole file in bytes. */
-  size: number;
-  /** Lines `--max-lines` cut off (0 when nothing was cut). */
-  more_lines: number;
 }
 
 /** Lines in `bytes`: LF-terminated lines plus an unterminated last one. */

@@ -5,19 +5,7 @@
 import { readText, walkSkill } from '../skills/files.js';
 import { checkIntegerOption } from './options.js';
 import { isMarkdownFile, markdownSections } from './sections.js';
-
-export interface OutlineHeading {
-  /** Path relative to the skill root, `/`-separated. */
-  file: string;
-  level: number;
-  text: string;
-  /** 1-based line of the heading in its file. */
-  line: number;
-}
-
-export interface OutlineResult {
-  headings: OutlineHeading[];
-}
+import type { OutlineHeading, OutlineResult } from '../../shared/gateway.js';
 
 export interface OutlineOptions {
   /** Deepest heading level to include, 1–6 (default: all). */

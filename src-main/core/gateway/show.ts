@@ -10,6 +10,7 @@ import { readText } from '../skills/files.js';
 import { checkIntegerOption, moreLinesLine } from './options.js';
 import { resolveInsideRoot } from './paths.js';
 import { sectionLines, splitLines } from './sections.js';
+import type { ShowResult } from '../../shared/gateway.js';
 
 export interface ShowOptions extends IndexOptions {
   /** The heading to show, as typed (a stub line with ` — description` works too). */
@@ -19,23 +20,6 @@ export interface ShowOptions extends IndexOptions {
   maxLines?: number;
   /** The skill argument as the user gave it, for the E002 message (default: the directory's name). */
   skill?: string;
-}
-
-export interface ShowResult {
-  file: string;
-  /** The matched heading's text. */
-  section: string;
-  level: number;
-  start_line: number;
-  end_line: number;
-  /** The section's lines (heading first, trailing blank lines dropped), cut at `--max-lines`. */
-  content: string;
-  /** Lines `--max-lines` cut off (0 when nothing was cut). */
-  more_lines: number;
-  /** How many headings matched; the first one is shown. */
-  matches: number;
-  /** `warning: multiple matches for "<heading>"; showing first` for stderr, or null. */
-  warning: string | null;
 }
 
 interface HeadingRecord {

@@ -11,6 +11,7 @@ import { skillcErrors } from '../errors.js';
 import { compareBytewise, walkSkill } from '../skills/files.js';
 import { checkIntegerOption } from './options.js';
 import { hasHiddenSegment, resolveInsideRoot } from './paths.js';
+import type { SourceEntry, SourcesResult } from '../../shared/gateway.js';
 
 export interface SourcesOptions {
   depth?: number;
@@ -20,34 +21,6 @@ export interface SourcesOptions {
   limit?: number;
   /** Glob a file must match: against its path relative to the skill root, or its basename. */
   pattern?: string;
-}
-
-export interface SourceEntry {
-  /** Path relative to the skill root, `/`-separated. */
-  path: string;
-  name: string;
-  type: 'dir' | 'file';
-  /** 1 for the listing root's children. */
-  depth: number;
-  /** Whether this is the last entry of its directory (in the full, uncut listing). */
-  last: boolean;
-  /** Files under a directory `--depth` did not expand (absent otherwise). */
-  files?: number;
-}
-
-export interface SourcesResult {
-  skill: string;
-  /** The tree's first line: `<skill>/`, or `<skill>/<dir>/` when scoped. */
-  root: string;
-  dir: string | null;
-  pattern: string | null;
-  entries: SourceEntry[];
-  /** Entries in the uncut listing. */
-  total: number;
-  /** Entries `--limit` cut off. */
-  more: number;
-  /** Depth at which the cut-off entries would have continued (null when nothing was cut). */
-  more_depth: number | null;
 }
 
 /** Default of `--limit`. */

@@ -3,11 +3,13 @@
  * `file` of show (the heading actually shown when it succeeded), `path` of open, `query` of
  * search, `dir` of sources.
  */
-import type { OpenOptions, OpenResult } from '../gateway/open.js';
+import type { OpenOptions } from '../gateway/open.js';
+import type { OpenResult } from '../../shared/gateway.js';
 import type { OutlineOptions } from '../gateway/outline.js';
-import { normaliseSectionQuery, type ShowOptions, type ShowResult } from '../gateway/show.js';
+import { normaliseSectionQuery, type ShowOptions } from '../gateway/show.js';
+import type { ShowResult } from '../../shared/gateway.js';
 import type { SourcesOptions } from '../gateway/sources.js';
-import type { SearchResult } from '../search/query.js';
+import type { SearchResult } from '../../shared/gateway.js';
 
 export type LogArgs = Record<string, unknown>;
 

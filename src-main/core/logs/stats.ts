@@ -11,10 +11,7 @@ import { canonicalPath } from '../gateway/paths.js';
 import { compareBytewise } from '../skills/files.js';
 import { accessLogPath } from './access-log.js';
 import { parseTimestamp, utcSeconds } from './timestamps.js';
-
-/** Query types in RFC-0003 order; `summary` is the default. */
-export const STATS_QUERY_TYPES = ['summary', 'sections', 'files', 'commands', 'projects', 'errors', 'search'] as const;
-export type StatsQueryType = (typeof STATS_QUERY_TYPES)[number];
+import { STATS_QUERY_TYPES, type StatsQueryType, type StatsSummary, type StatsData, type StatsResult } from '../../shared/gateway.js';
 
 export interface StatsOptions {
   /** Query type (`--group-by`); E030 when unknown. */
@@ -25,32 +22,6 @@ export interface StatsOptions {
   /** Project directories; an access counts when its cwd is one of them or below (OR). */
   projects?: readonly string[];
   nativeBinding?: string;
-}
-
-export interface StatsSummary {
-  total_accesses: number;
-  unique_sections: number;
-  unique_files: number;
-  error_count: number;
-}
-
-export interface StatsData {
-  summary: StatsSummary;
-  sections: { section: string; file: string; count: number }[];
-  files: { file: string; count: number }[];
-  commands: Record<string, number>;
-  projects: { project: string; count: number }[];
-  errors: { target: string; command: string; error: string; count: number }[];
-  search: { query: string; count: number }[];
-}
-
-export interface StatsResult<Q extends StatsQueryType = StatsQueryType> {
-  skill: string;
-  skill_path: string;
-  query: Q;
-  filters: { since: string | null; until: string | null; projects: string[] };
-  period: { start: string | null; end: string | null };
-  data: StatsData[Q];
 }
 
 interface LogRow {

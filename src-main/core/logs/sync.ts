@@ -7,10 +7,11 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { SkilltrayError, type ErrorShape } from '../errors.js';
+import { SkilltrayError } from '../errors.js';
 import { canonicalPath } from '../gateway/paths.js';
 import { compareBytewise } from '../skills/files.js';
 import { accessLogPath, fallbackLogPath, fallbackLogsDir, openAccessLogForWrite, type AccessRow } from './access-log.js';
+import type { SyncedSkill, SyncResult } from '../../shared/gateway.js';
 
 export interface SyncOptions {
   /** The project whose `.skillc/logs/` is synced (`--project`, default the cwd). */
@@ -21,24 +22,6 @@ export interface SyncOptions {
   /** The primary runtime dir of a skill name (`<home>/runtime/<name>`). */
   runtimeDirFor(skill: string): string;
   nativeBinding?: string;
-}
-
-export interface SyncedSkill {
-  skill: string;
-  /** The fallback log database. */
-  source: string;
-  /** The primary log database. */
-  destination: string;
-  /** Rows copied, or that a dry run would copy. */
-  entries: number;
-  status: 'synced' | 'would_sync' | 'failed';
-  error: ErrorShape | null;
-}
-
-export interface SyncResult {
-  project: string;
-  dry_run: boolean;
-  skills: SyncedSkill[];
 }
 
 const noLocalLogs = (): SkilltrayError => new SkilltrayError('E040', 'no local logs found');

@@ -5,48 +5,8 @@
  * Listeners ('added', 'resolved') let a UI and an SSE stream follow the queue; a listener that
  * throws is reported, never allowed to break the queue or strand a caller.
  */
-import type { Trust } from '../../shared/model.js';
 import { SkilltrayError } from '../errors.js';
-import type { Surface } from '../store/runs.js';
-
-/** Everything the person needs to decide on one run. */
-export interface PendingApproval {
-  /** The run's id. */
-  id: string;
-  traceId: string;
-  surface: Surface;
-  skill: string;
-  tool: string;
-  trust: Trust;
-  readOnly: boolean;
-  /** Resolved absolute path of the program that would run. */
-  programPath: string;
-  /** The named arguments as the assistant sent them. */
-  args: Record<string, unknown>;
-  /** The argv the program would receive, after rendering. */
-  argv: string[];
-  cwd: string;
-  /** The run's own timeout. */
-  timeoutMs: number;
-  /** Names of the extra environment variables the tool would receive. */
-  env: string[];
-  requestedAt: number;
-  /** Why approval is needed (policy's reason). */
-  reason: string;
-}
-
-/** A pending approval as listed: when it will time out, by the broker's clock. */
-export interface PendingEntry extends PendingApproval {
-  expiresAt: number;
-}
-
-export type VerdictKind = 'once' | 'always' | 'deny';
-export const VERDICT_KINDS: readonly VerdictKind[] = ['once', 'always', 'deny'];
-
-export interface Verdict {
-  verdict: VerdictKind;
-  actor: string;
-}
+import { VERDICT_KINDS, type PendingApproval, type PendingEntry, type VerdictKind, type Verdict } from '../../shared/runs.js';
 
 /** How a pending approval left the queue. */
 export type Resolution =

@@ -7,9 +7,9 @@
  */
 import type { Mode, Skill, Tool } from '../../shared/model.js';
 import { SkilltrayError } from '../errors.js';
-import type { Remembered } from '../store/approvals.js';
+import type { Remembered } from '../../shared/runs.js';
 import { isOffered } from './modes.js';
-import type { Rule } from './rules.js';
+import type { Rule } from '../../shared/runs.js';
 import { governingRule } from './rules.js';
 
 export interface DecideInput {

@@ -6,17 +6,7 @@
  */
 import picomatch from 'picomatch';
 import { SkilltrayError } from '../errors.js';
-
-export type RuleEffect = 'allow' | 'deny';
-export const RULE_EFFECTS: readonly RuleEffect[] = ['allow', 'deny'];
-
-/** A stored rule. */
-export interface Rule {
-  id: number;
-  pattern: string;
-  effect: RuleEffect;
-  createdAt: number;
-}
+import { RULE_EFFECTS, type RuleEffect, type Rule } from '../../shared/runs.js';
 
 /**
  * How specific a pattern is, compared as a tuple: `tier` first, then `prefix` (the length of the

@@ -11,6 +11,7 @@ import { SkilltrayError } from '../errors.js';
 import type { RunResult } from '../../shared/model.js';
 import { CappedOutput } from './capped-output.js';
 import { groupExists, terminateTree } from './process-tree.js';
+import type { OutputStream } from '../../shared/runs.js';
 
 /** Bytes kept per stream unless the caller asks otherwise: 512 KiB of head and 512 KiB of tail. */
 export const DEFAULT_OUTPUT_CAP = 1024 * 1024;
@@ -27,9 +28,6 @@ export const PIPE_DRAIN_MS = 500;
 
 /** Longest delay a Node timer honours; beyond it setTimeout fires at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** The two streams a tool writes, as named in live output. */
-export type OutputStream = 'stdout' | 'stderr';
 
 /** An approved request, ready to run. */
 export interface ProcessSpec {

@@ -7,21 +7,24 @@ import { randomUUID } from 'node:crypto';
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { EventEmitter } from 'node:events';
-import type { RenderedCommand, RunResult, Skill } from '../../shared/model.js';
+import type { RenderedCommand, Skill } from '../../shared/model.js';
 import { SkilltrayError, skillcErrors, toSkilltrayError } from '../errors.js';
 import { isInside } from '../skills/files.js';
-import type { ApprovalBroker, PendingApproval, Verdict } from '../policy/approval-broker.js';
+import type { ApprovalBroker } from '../policy/approval-broker.js';
+import type { PendingApproval, Verdict } from '../../shared/runs.js';
 import { decide, type Decision } from '../policy/decide.js';
 import { listRules } from '../store/rules.js';
 import { findRemembered, remember } from '../store/approvals.js';
 import { getSettings } from '../store/settings.js';
-import { recordDecision, recordFailure, recordRequest, recordResult, recordStart, type DecidedBy, type RunOutcome, type Surface } from '../store/runs.js';
+import { recordDecision, recordFailure, recordRequest, recordResult, recordStart } from '../store/runs.js';
+import type { DecidedBy, RunOutcome, Surface } from '../../shared/runs.js';
 import type { StateDb } from '../store/state-db.js';
-import { DEFAULT_OUTPUT_CAP, runProcess, type OutputStream } from '../runner/run-process.js';
+import { DEFAULT_OUTPUT_CAP, runProcess } from '../runner/run-process.js';
 import { buildToolEnv } from '../runner/tool-env.js';
 import { resolveProgram } from '../runner/resolve-program.js';
 import { renderCommand } from '../template/render-command.js';
 import type { SkillRegistry } from '../skills/registry.js';
+import type { RunDecisionView, RunReport, DryRun, RunEvent } from '../../shared/runs.js';
 
 /** How long a run waits for a person before it gives up (E604). */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 5 * 60 * 1000;
@@ -52,41 +55,6 @@ export interface RunOptions {
   approval: Approval;
   signal?: AbortSignal;
 }
-
-export interface RunDecisionView {
-  outcome: RunOutcome;
-  by: DecidedBy;
-  reason: string;
-  ruleId: number | null;
-  actor: string | null;
-}
-
-/** What a finished run hands back to the caller. */
-export interface RunReport {
-  id: string;
-  traceId: string;
-  skill: string;
-  tool: string;
-  command: RenderedCommand;
-  programPath: string;
-  decision: RunDecisionView;
-  result: RunResult;
-}
-
-/** What `--dry-run` shows: the rendered request and what policy would do, nothing recorded or run. */
-export interface DryRun {
-  command: RenderedCommand;
-  programPath: string | null;
-  decision: Decision['outcome'];
-  reason: string;
-  error: ReturnType<SkilltrayError['toJSON']> | null;
-}
-
-export type RunEvent =
-  | { type: 'decided'; id: string; traceId: string; skill: string; tool: string; decision: RunDecisionView }
-  | { type: 'started'; id: string; traceId: string; skill: string; tool: string; command: RenderedCommand; programPath: string }
-  | { type: 'output'; id: string; stream: OutputStream; text: string }
-  | { type: 'finished'; id: string; traceId: string; skill: string; tool: string; result: RunResult };
 
 export interface RunServiceDeps {
   db: StateDb;

@@ -17,8 +17,10 @@ import { checkIntegerOption } from '../gateway/options.js';
 import { walkSkill } from '../skills/files.js';
 import { skillDocuments, type SectionRow } from './documents.js';
 import { corruptIndexError } from './index.js';
-import { DEFAULT_SEARCH_LIMIT, queryTokens, quoteToken, textColumnsMatch, type SearchHit } from './query.js';
-import { TOKENIZE_CLAUSE, tokenizerPreference, type TokenizerName } from './tokenizer.js';
+import { DEFAULT_SEARCH_LIMIT, queryTokens, quoteToken, textColumnsMatch } from './query.js';
+import { TOKENIZE_CLAUSE, tokenizerPreference } from './tokenizer.js';
+import type { TokenizerName } from '../../shared/gateway.js';
+import type { CatalogHit, CatalogResult } from '../../shared/gateway.js';
 
 /** Layout version of the catalog; a catalog of another version is rebuilt. */
 export const CATALOG_SCHEMA_VERSION = 1;
@@ -37,15 +39,6 @@ export interface CatalogSync {
   unchanged: number;
   /** Set when the catalog was unreadable and has been rebuilt from scratch. */
   rebuilt: boolean;
-}
-
-export interface CatalogHit extends SearchHit {
-  skill: string;
-}
-
-export interface CatalogResult {
-  query: string;
-  results: CatalogHit[];
 }
 
 export interface CatalogSearchOptions {

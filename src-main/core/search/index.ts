@@ -13,7 +13,9 @@ import { SkilltrayError, skillcErrors, toSkilltrayError } from '../errors.js';
 import { utcSeconds } from '../logs/timestamps.js';
 import { manifestHash, walkSkill, type SkillFile } from '../skills/files.js';
 import { skillDocuments } from './documents.js';
-import { TOKENIZE_CLAUSE, tokenizerPreference, type TokenizerName } from './tokenizer.js';
+import { TOKENIZE_CLAUSE, tokenizerPreference } from './tokenizer.js';
+import type { TokenizerName } from '../../shared/gateway.js';
+import type { BuildResult } from '../../shared/gateway.js';
 
 /** Version of the index layout; indexes below it are stale. */
 export const SCHEMA_VERSION = 2;
@@ -45,20 +47,6 @@ export interface IndexLocation {
 
 export interface IndexOptions {
   nativeBinding?: string;
-}
-
-export interface BuildResult {
-  status: 'created' | 'rebuilt' | 'up-to-date';
-  /** What made a rebuild necessary. */
-  reason: 'corrupt' | 'stale' | null;
-  path: string;
-  hash16: string;
-  source_hash: string;
-  tokenizer: TokenizerName;
-  /** Rows written (zero when up to date). */
-  files: number;
-  sections: number;
-  headings: number;
 }
 
 export interface OpenIndex {

@@ -6,19 +6,7 @@ import { basename, resolve } from 'node:path';
 import { skillcErrors } from '../errors.js';
 import { checkIntegerOption } from '../gateway/options.js';
 import { openIndexForSearch, readIndex, type IndexOptions } from './index.js';
-
-export interface SearchHit {
-  file: string;
-  section: string;
-  snippet: string;
-  score: number;
-}
-
-export interface SearchResult {
-  /** The query as the user gave it. */
-  query: string;
-  results: SearchHit[];
-}
+import type { SearchHit, SearchResult } from '../../shared/gateway.js';
 
 export interface SearchOptions extends IndexOptions {
   /** Most results (default 10). */

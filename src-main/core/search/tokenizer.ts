@@ -4,8 +4,7 @@
  */
 import Database from 'better-sqlite3';
 import { SkilltrayError } from '../errors.js';
-
-export type TokenizerName = 'porter' | 'unicode61';
+import type { TokenizerName } from '../../shared/gateway.js';
 
 /** The `tokenize=` argument that builds an FTS5 table with the named tokenizer. */
 export const TOKENIZE_CLAUSE: Record<TokenizerName, string> = {

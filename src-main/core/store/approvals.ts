@@ -7,17 +7,7 @@
 import { SkilltrayError } from '../errors.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';
-
-/** A remembered approval for one tool of one skill. */
-export interface Remembered {
-  id: number;
-  skill: string;
-  tool: string;
-  skillHash: string;
-  programPath: string;
-  createdAt: number;
-  revokedAt: number | null;
-}
+import type { Remembered } from '../../shared/runs.js';
 
 export interface RememberInput {
   skill: string;

@@ -3,7 +3,7 @@
  * so everything in the table parses; adding a rule that already exists returns the existing one.
  */
 import { SkilltrayError } from '../errors.js';
-import type { Rule, RuleEffect } from '../policy/rules.js';
+import type { Rule, RuleEffect } from '../../shared/runs.js';
 import { parseRuleEffect, parseRulePattern } from '../policy/rules.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';

@@ -9,21 +9,7 @@ import type { RenderedCommand, RunResult } from '../../shared/model.js';
 import { SkilltrayError, skillcErrors } from '../errors.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';
-
-/** Where a request came from. */
-export type Surface = 'cli' | 'http' | 'mcp' | 'ipc' | 'ui';
-export const SURFACES: readonly Surface[] = ['cli', 'http', 'mcp', 'ipc', 'ui'];
-
-/** What was decided: `auto` ran without asking, `approved`/`denied` by someone or something, `refused` could not run. */
-export type RunOutcome = 'auto' | 'approved' | 'denied' | 'refused';
-
-/** Who or what decided: policy, a rule, a remembered approval, the person, the approval timeout, or an error. */
-export type DecidedBy = 'policy' | 'rule' | 'remembered' | 'user' | 'timeout' | 'error';
-
-export type RunStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'timed_out' | 'denied' | 'refused';
-export const RUN_STATUSES: readonly RunStatus[] = [
-  'pending', 'running', 'succeeded', 'failed', 'cancelled', 'timed_out', 'denied', 'refused',
-];
+import type { Surface, RunOutcome, DecidedBy, RunStatus, RunSummary, RunRecord, RunQuery } from '../../shared/runs.js';
 
 /** A request as it arrives, before anything is decided. */
 export interface RunRequest {
@@ -54,58 +40,6 @@ export interface RunDecision {
   errorCode?: string | null;
   /** Defaults to now. */
   decidedAt?: number;
-}
-
-/** A run as listed: everything but the captured output. */
-export interface RunSummary {
-  id: string;
-  traceId: string;
-  surface: Surface;
-  skill: string;
-  tool: string;
-  args: Record<string, unknown>;
-  command: RenderedCommand | null;
-  programPath: string | null;
-  skillHash: string;
-  requestedAt: number;
-  outcome: RunOutcome | null;
-  decidedBy: DecidedBy | null;
-  ruleId: number | null;
-  actor: string | null;
-  decidedAt: number | null;
-  reason: string | null;
-  errorCode: string | null;
-  startedAt: number | null;
-  endedAt: number | null;
-  exitCode: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  cancelled: boolean;
-  droppedStdout: number;
-  droppedStderr: number;
-  durationMs: number | null;
-  status: RunStatus;
-}
-
-/** A run with its captured output (null until it has a result). */
-export interface RunRecord extends RunSummary {
-  stdout: string | null;
-  stderr: string | null;
-}
-
-export interface RunQuery {
-  skill?: string;
-  tool?: string;
-  status?: RunStatus;
-  surface?: Surface;
-  /** Requested at or after (inclusive). */
-  since?: number;
-  /** Requested before (exclusive). */
-  until?: number;
-  /** 1–1000, default 100. */
-  limit?: number;
-  /** Default 0. */
-  offset?: number;
 }
 
 export const DEFAULT_RUN_LIMIT = 100;

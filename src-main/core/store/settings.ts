@@ -3,11 +3,7 @@ import type { Mode } from '../../shared/model.js';
 import { parseMode } from '../policy/modes.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';
-
-export interface Settings {
-  mode: Mode;
-  paused: boolean;
-}
+import type { Settings } from '../../shared/runs.js';
 
 /** Both settings at once (defaults if the row was ever deleted by hand; setters recreate it). */
 export function getSettings(db: StateDb): Settings {

@@ -2,18 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SkilltrayError } from '../../../src-main/core/errors.js';
 import type { RunResult } from '../../../src-main/shared/model.js';
-import type { RunQuery, RunRequest, RunStatus, Surface } from '../../../src-main/core/store/runs.js';
-import {
-  SURFACES,
-  getRun,
-  listRuns,
-  recordDecision,
-  recordFailure,
-  recordRequest,
-  recordResult,
-  recordStart,
-  runQuerySql,
-} from '../../../src-main/core/store/runs.js';
+import type { RunRequest } from '../../../src-main/core/store/runs.js';
+import type { RunQuery, RunStatus, Surface } from '../../../src-main/shared/runs.js';
+import { getRun, listRuns, recordDecision, recordFailure, recordRequest, recordResult, recordStart, runQuerySql } from '../../../src-main/core/store/runs.js';
+import { SURFACES } from '../../../src-main/shared/runs.js';
 import type { StateDb } from '../../../src-main/core/store/state-db.js';
 import { useTempHomes } from './temp-home.js';
 

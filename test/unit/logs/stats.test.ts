@@ -2,7 +2,8 @@ import { mkdirSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { accessLogPath, appendAccessRows, type AccessRow } from '../../../src-main/core/logs/access-log.js';
-import { formatStats, skillStats, STATS_QUERY_TYPES } from '../../../src-main/core/logs/stats.js';
+import { formatStats, skillStats } from '../../../src-main/core/logs/stats.js';
+import { STATS_QUERY_TYPES } from '../../../src-main/shared/gateway.js';
 import { errorOf, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 
 interface Fixture {

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SkilltrayError } from '../../../src-main/core/errors.js';
-import type { BrokerClock, PendingApproval, Resolution, VerdictKind } from '../../../src-main/core/policy/approval-broker.js';
+import type { BrokerClock, Resolution } from '../../../src-main/core/policy/approval-broker.js';
+import type { PendingApproval, VerdictKind } from '../../../src-main/shared/runs.js';
 import { ApprovalBroker } from '../../../src-main/core/policy/approval-broker.js';
 
 /** A clock that moves only when the test says so. */

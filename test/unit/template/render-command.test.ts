@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SkilltrayError, type ErrorCode } from '../../../src-main/core/errors.js';
+import { SkilltrayError } from '../../../src-main/core/errors.js';
+import type { ErrorCode } from '../../../src-main/shared/errors.js';
 import { argumentsFromStrings, renderCommand, resolvePrompt, validateArguments } from '../../../src-main/core/template/render-command.js';
 import type { PlaceholderSyntax, Tool, ToolParam } from '../../../src-main/shared/model.js';
 import { param, skill, tool } from './skill-builder.js';

@@ -1,0 +1,76 @@
+/** Error codes and the shape an error takes on the wire: shared by the core and every client. */
+
+/** Stable snake_case name of each error code, for programs that prefer words to numbers. */
+export const ERROR_KINDS = {
+  // skillc registry (RFC-0005:C-CODES)
+  E001: 'skill_not_found',
+  E002: 'index_unusable',
+  E003: 'index_collision',
+  E004: 'empty_query',
+  E010: 'not_a_skill',
+  E011: 'missing_frontmatter_field',
+  E012: 'path_escapes_root',
+  E020: 'section_not_found',
+  E021: 'file_not_found',
+  E022: 'directory_not_found',
+  E030: 'invalid_query_type',
+  E031: 'invalid_filter',
+  E040: 'no_local_logs', // sync: the named skill has no fallback logs in the project
+  E041: 'sync_destination_not_writable', // sync: the skill's primary runtime dir cannot be written
+  E042: 'sync_source_not_readable', // sync: a fallback log database cannot be read
+  E100: 'invalid_option',
+  E999: 'internal',
+  // E5xx: templates and arguments
+  E501: 'missing_argument',
+  E502: 'unknown_argument',
+  E503: 'invalid_argument_type',
+  E504: 'argument_looks_like_option',
+  E505: 'invalid_enum_value',
+  E506: 'tool_not_found',
+  E507: 'skill_has_errors',
+  E508: 'invalid_arguments',
+  E509: 'template_error',
+  E510: 'invalid_cwd', // a run's working directory is not an existing absolute directory
+  // E6xx: policy and approval
+  E601: 'approval_required',
+  E602: 'denied_by_rule',
+  E603: 'denied_by_user',
+  E604: 'approval_timed_out',
+  E605: 'tool_not_offered_in_mode',
+  E606: 'missing_binary',
+  E607: 'missing_environment',
+  E608: 'runs_paused',
+  E609: 'invalid_rule',
+  E610: 'unknown_mode',
+  E611: 'approval_not_found',
+  E612: 'skill_changed',
+  E613: 'approval_cancelled', // the requester withdrew a pending approval
+  E614: 'rule_not_found', // no rule with that id
+  E615: 'remembered_not_found', // no active remembered approval with that id
+  E616: 'invalid_verdict', // a verdict other than once, always or deny
+  // E7xx: runner
+  E701: 'spawn_failed',
+  E702: 'run_not_found',
+  E704: 'invalid_process_spec', // runner given limits it cannot honour (timeout, cap, grace) or a relative program
+  // E8xx: agent gateway and transports
+  E801: 'attach_validation',
+  E802: 'unauthorized',
+  E803: 'forbidden_origin',
+  E804: 'body_too_large',
+  E805: 'invalid_request',
+  E806: 'route_not_found',
+  E807: 'app_not_reachable',
+  E808: 'method_not_allowed',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_KINDS;
+
+export type ErrorKind = (typeof ERROR_KINDS)[ErrorCode];
+
+/** The shape an error takes when it crosses a process or wire boundary. */
+export interface ErrorShape {
+  code: ErrorCode;
+  kind: ErrorKind;
+  message: string;
+  details?: Record<string, unknown>;
+}

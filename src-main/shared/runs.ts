@@ -1,0 +1,178 @@
+/** Runs, approvals, rules and settings as every surface sees them (the renderer included). */
+import type { ErrorShape } from './errors.js';
+import type { Mode, RenderedCommand, RunResult, Trust } from './model.js';
+
+/** Where a request came from. */
+export type Surface = 'cli' | 'http' | 'mcp' | 'ipc' | 'ui';
+
+export const SURFACES: readonly Surface[] = ['cli', 'http', 'mcp', 'ipc', 'ui'];
+
+/** What was decided: `auto` ran without asking, `approved`/`denied` by someone or something, `refused` could not run. */
+export type RunOutcome = 'auto' | 'approved' | 'denied' | 'refused';
+
+/** Who or what decided: policy, a rule, a remembered approval, the person, the approval timeout, or an error. */
+export type DecidedBy = 'policy' | 'rule' | 'remembered' | 'user' | 'timeout' | 'error';
+
+export type RunStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'timed_out' | 'denied' | 'refused';
+
+export const RUN_STATUSES: readonly RunStatus[] = [
+  'pending', 'running', 'succeeded', 'failed', 'cancelled', 'timed_out', 'denied', 'refused',
+];
+
+/** A run as listed: everything but the captured output. */
+export interface RunSummary {
+  id: string;
+  traceId: string;
+  surface: Surface;
+  skill: string;
+  tool: string;
+  args: Record<string, unknown>;
+  command: RenderedCommand | null;
+  programPath: string | null;
+  skillHash: string;
+  requestedAt: number;
+  outcome: RunOutcome | null;
+  decidedBy: DecidedBy | null;
+  ruleId: number | null;
+  actor: string | null;
+  decidedAt: number | null;
+  reason: string | null;
+  errorCode: string | null;
+  startedAt: number | null;
+  endedAt: number | null;
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  cancelled: boolean;
+  droppedStdout: number;
+  droppedStderr: number;
+  durationMs: number | null;
+  status: RunStatus;
+}
+
+/** A run with its captured output (null until it has a result). */
+export interface RunRecord extends RunSummary {
+  stdout: string | null;
+  stderr: string | null;
+}
+
+export interface RunQuery {
+  skill?: string;
+  tool?: string;
+  status?: RunStatus;
+  surface?: Surface;
+  /** Requested at or after (inclusive). */
+  since?: number;
+  /** Requested before (exclusive). */
+  until?: number;
+  /** 1–1000, default 100. */
+  limit?: number;
+  /** Default 0. */
+  offset?: number;
+}
+
+/** A remembered approval for one tool of one skill. */
+export interface Remembered {
+  id: number;
+  skill: string;
+  tool: string;
+  skillHash: string;
+  programPath: string;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+export interface Settings {
+  mode: Mode;
+  paused: boolean;
+}
+
+export type RuleEffect = 'allow' | 'deny';
+
+export const RULE_EFFECTS: readonly RuleEffect[] = ['allow', 'deny'];
+
+/** A stored rule. */
+export interface Rule {
+  id: number;
+  pattern: string;
+  effect: RuleEffect;
+  createdAt: number;
+}
+
+/** Everything the person needs to decide on one run. */
+export interface PendingApproval {
+  /** The run's id. */
+  id: string;
+  traceId: string;
+  surface: Surface;
+  skill: string;
+  tool: string;
+  trust: Trust;
+  readOnly: boolean;
+  /** Resolved absolute path of the program that would run. */
+  programPath: string;
+  /** The named arguments as the assistant sent them. */
+  args: Record<string, unknown>;
+  /** The argv the program would receive, after rendering. */
+  argv: string[];
+  cwd: string;
+  /** The run's own timeout. */
+  timeoutMs: number;
+  /** Names of the extra environment variables the tool would receive. */
+  env: string[];
+  requestedAt: number;
+  /** Why approval is needed (policy's reason). */
+  reason: string;
+}
+
+/** A pending approval as listed: when it will time out, by the broker's clock. */
+export interface PendingEntry extends PendingApproval {
+  expiresAt: number;
+}
+
+export type VerdictKind = 'once' | 'always' | 'deny';
+
+export const VERDICT_KINDS: readonly VerdictKind[] = ['once', 'always', 'deny'];
+
+export interface Verdict {
+  verdict: VerdictKind;
+  actor: string;
+}
+
+/** The two streams a tool writes, as named in live output. */
+export type OutputStream = 'stdout' | 'stderr';
+
+export interface RunDecisionView {
+  outcome: RunOutcome;
+  by: DecidedBy;
+  reason: string;
+  ruleId: number | null;
+  actor: string | null;
+}
+
+/** What a finished run hands back to the caller. */
+export interface RunReport {
+  id: string;
+  traceId: string;
+  skill: string;
+  tool: string;
+  command: RenderedCommand;
+  programPath: string;
+  decision: RunDecisionView;
+  result: RunResult;
+}
+
+/** What `--dry-run` shows: the rendered request and what policy would do, nothing recorded or run. */
+export interface DryRun {
+  command: RenderedCommand;
+  programPath: string | null;
+  decision: 'auto' | 'ask' | 'deny' | 'refuse';
+  reason: string;
+  error: ErrorShape | null;
+}
+
+export type RunEvent =
+  | { type: 'decided'; id: string; traceId: string; skill: string; tool: string; decision: RunDecisionView }
+  | { type: 'started'; id: string; traceId: string; skill: string; tool: string; command: RenderedCommand; programPath: string }
+  | { type: 'output'; id: string; stream: OutputStream; text: string }
+  | { type: 'finished'; id: string; traceId: string; skill: string; tool: string; result: RunResult };

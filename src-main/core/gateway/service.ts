@@ -50,6 +50,8 @@ export interface ShowInput {
 export class GatewayService {
   private readonly logger: AccessLogger;
   private catalogDb: SkillCatalog | undefined;
+  /** Registry generation the catalog was last synced with. */
+  private catalogGeneration = -1;
 
   constructor(private readonly deps: GatewayDeps) {
     this.logger = new AccessLogger({ env: deps.env, ...(deps.nativeBinding === undefined ? {} : { nativeBinding: deps.nativeBinding }) });
@@ -116,6 +118,12 @@ export class GatewayService {
     return { skill: t.skill, ...result };
   }
 
+  /** Brings a loaded skill's index up to date for the app; not an access, so not logged. */
+  refreshIndex(name: string): void {
+    const skill = this.deps.registry.get(name);
+    if (skill) buildIndex(skill.dir, runtimeDir(this.deps.home, skill.name), this.binding);
+  }
+
   /** Builds the index of every loaded skill; one failure (E003) does not stop the others. */
   buildAll(cwd: string): { built: (BuildResult & { skill: string })[]; failed: { skill: string; error: string }[] } {
     const built: (BuildResult & { skill: string })[] = [];
@@ -140,10 +148,14 @@ export class GatewayService {
     return syncLogs({ ...options, runtimeDirFor: (name) => runtimeDir(this.deps.home, name) });
   }
 
-  /** The all-skills catalog, brought up to date with the loaded skills (cheap when nothing changed). */
+  /** The all-skills catalog, synced with the loaded skills whenever they have changed since the last sync. */
   catalog(): SkillCatalog {
     this.catalogDb ??= SkillCatalog.open(this.deps.home, this.binding);
-    this.catalogDb.sync(this.deps.registry.list().map((s) => ({ name: s.name, dir: s.dir, hash: s.hash })));
+    const generation = this.deps.registry.generation;
+    if (generation !== this.catalogGeneration) {
+      this.catalogDb.sync(this.deps.registry.list().map((s) => ({ name: s.name, dir: s.dir, hash: s.hash })));
+      this.catalogGeneration = generation;
+    }
     return this.catalogDb;
   }
 

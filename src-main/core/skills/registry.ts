@@ -55,6 +55,7 @@ function resolveName(roots: readonly SkillRoot[], name: string): Skill | undefin
 
 export class SkillRegistry extends EventEmitter<{ change: [SkillChange] }> {
   private skills = new Map<string, Skill>();
+  private changes = 0;
   private watcher: FSWatcher | null = null;
   private pending = new Map<string, NodeJS.Timeout>();
 
@@ -71,7 +72,13 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange] }> {
       if (skill) next.set(name, skill);
     }
     this.skills = next;
+    this.changes++;
     return this;
+  }
+
+  /** Grows whenever the loaded set changes, so caches over it (search catalog, discovery) know when to refresh. */
+  get generation(): number {
+    return this.changes;
   }
 
   /** Every loaded skill, sorted by name. */
@@ -106,6 +113,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange] }> {
   }
 
   private emitChange(change: SkillChange): SkillChange {
+    this.changes++;
     this.emit('change', change);
     return change;
   }

@@ -25,6 +25,10 @@ import { RunService, type RunInput, type RunOptions } from './runs/run-service.j
 import type { DryRun, RunReport } from '../shared/runs.js';
 import { skillsToCheck } from './skills/check.js';
 import { SkillRegistry } from './skills/registry.js';
+import { Discovery, type DiscoverOptions } from './agent/discover.js';
+import { planAttach, type AttachRequest } from './agent/attach.js';
+import type { AttachResult, DiscoverResult } from '../shared/agent.js';
+import type { Surface } from '../shared/runs.js';
 import { GatewayService, type ShowInput } from './gateway/service.js';
 import type { OpenOptions } from './gateway/open.js';
 import type { OpenResult } from '../shared/gateway.js';
@@ -39,7 +43,7 @@ import type { SyncResult } from '../shared/gateway.js';
 import type { CatalogResult } from '../shared/gateway.js';
 import type { BuildResult } from '../shared/gateway.js';
 import type { SearchResult } from '../shared/gateway.js';
-import { checkReport, shadowReport, summarize } from './skills/summary.js';
+import { checkReport, filterSummaries, shadowReport, summarize, type ListFilter } from './skills/summary.js';
 import { resolvePrompt } from './template/render-command.js';
 
 export interface CoreOptions {
@@ -52,6 +56,8 @@ export class SkilltrayCore {
   readonly gateway: GatewayService;
   private stateDb: StateDb | undefined;
   private runService: RunService | undefined;
+  private discovery: Discovery | undefined;
+  private closed = false;
   /** Pending approvals of this process (meaningful in the process that owns runs). */
   readonly broker = new ApprovalBroker();
 
@@ -89,9 +95,11 @@ export class SkilltrayCore {
 
   // ── skills ──────────────────────────────────────────────────────────────
 
-  /** Every loaded skill, with the skills other roots lose to them. */
-  listSkills(): { skills: SkillSummary[]; shadowed: ShadowReport[] } {
-    return { skills: this.registry.list().map(summarize), shadowed: shadowReport(this.registry.shadowed()) };
+  /** Loaded skills (filtered and paged as ADR-001's list), with the skills other roots lose to them. */
+  listSkills(filter: ListFilter = {}): { skills: SkillSummary[]; shadowed: ShadowReport[]; total: number } {
+    const mode = this.settings().mode;
+    const all = this.registry.list().map((skill) => summarize(skill, mode));
+    return { ...filterSummaries(all, filter), shadowed: shadowReport(this.registry.shadowed()) };
   }
 
   /** A loaded skill by name (E001 when there is none). */
@@ -240,8 +248,59 @@ export class SkilltrayCore {
     return this.gateway.sync(options);
   }
 
+  // ── agent gateway (ADR-001) ─────────────────────────────────────────────
+
+  /** Ranked skills for an intent (sidecars only when role_filter asks for them). */
+  discover(intent: string, options: DiscoverOptions = {}): DiscoverResult[] {
+    this.discovery ??= new Discovery(this.config.nativeBinding);
+    return this.discovery.discover(intent, this.registry.list(), this.settings().mode, options);
+  }
+
+  /** Applies a skill to a target after validating it may (E801 with a reason otherwise), then runs its tool. */
+  async attach(request: AttachRequest & { surface: Surface; traceId?: string }, options: RunOptions): Promise<AttachResult> {
+    const { tool, args } = planAttach(this.registry.get(request.skillId), request);
+    const execution = await this.run(
+      { skill: request.skillId, tool: tool.name, args, surface: request.surface, ...(request.traceId === undefined ? {} : { traceId: request.traceId }) },
+      options,
+    );
+    return { skill_id: request.skillId, target_type: request.targetType, target_ref: request.targetRef, execution, attached_at: new Date().toISOString() };
+  }
+
+  /**
+   * For the long-running owner of runs (the app, `serve`): watch the roots, and keep every search
+   * index and the catalog current — built after load, rebuilt after each watched change — so a
+   * person in the UI never meets E002. Builds yield between skills so requests keep flowing.
+   */
+  async startWatching(): Promise<void> {
+    await this.registry.watch();
+    const build = (name: string): void => {
+      if (this.closed) return;
+      try {
+        this.gateway.refreshIndex(name);
+      } catch {
+        // An index that cannot be built (E003 collision) is reported when someone searches it.
+      }
+    };
+    this.registry.on('change', (change) => {
+      if (change.kind !== 'removed') build(change.name);
+    });
+    const names = this.registry.list().map((s) => s.name);
+    await new Promise<void>((resolve) => {
+      const next = (): void => {
+        const name = names.shift();
+        if (name === undefined || this.closed) return resolve();
+        build(name);
+        setImmediate(next);
+      };
+      setImmediate(next);
+    });
+    if (!this.closed) this.gateway.catalog();
+  }
+
   /** Stops watchers and closes databases. */
   async close(): Promise<void> {
+    this.closed = true;
+    this.discovery?.close();
     this.gateway.close();
     await this.registry.close();
     this.stateDb?.close();

@@ -161,6 +161,8 @@ export interface RunResult {
 
 /** What `list` shows of a skill: enough to choose one, without its body. */
 export interface SkillSummary {
+  /** ADR-001's name for the skill's identifier: its name. */
+  skill_id: string;
   name: string;
   version: string | null;
   description: string;
@@ -172,6 +174,18 @@ export interface SkillSummary {
   tools: { name: string; description: string; params: ToolParam[] }[];
   diagnostics: Diagnostic[];
   shadows: { path: string; root: { path: string; kind: RootKind } }[];
+  modes: Mode[];
+  /** Whether its tools are offered in the current mode. */
+  offered: boolean;
+  readOnly: boolean;
+  role: Role | null;
+  invocation: Invocation | null;
+  effect_mode: EffectMode | null;
+  attach_targets: AttachTarget[];
+  domain: string[];
+  tags: string[];
+  /** Discovery status (stable, experimental, …); null when the skill does not say. */
+  lifecycle: string | null;
 }
 
 /** A skill hidden by one of the same name in a root that comes first. */

@@ -1,12 +1,15 @@
 /** Views of loaded skills for list and check, shared by every surface. */
-import type { CheckReport, ShadowReport, Skill, SkillRoot, SkillSummary } from '../../shared/model.js';
+import type { CheckReport, Mode, ShadowReport, Skill, SkillRoot, SkillSummary } from '../../shared/model.js';
+import { isOffered } from '../policy/modes.js';
 import type { ShadowedSkill } from './registry.js';
 
 const rootRef = (root: SkillRoot) => ({ path: root.path, kind: root.kind });
 
-/** The list entry of a skill. */
-export function summarize(skill: Skill): SkillSummary {
+/** The list entry of a skill, as offered (or not) in `mode`. */
+export function summarize(skill: Skill, mode: Mode): SkillSummary {
+  const c = skill.classification;
   return {
+    skill_id: skill.name,
     name: skill.name,
     version: skill.version,
     description: skill.description,
@@ -18,7 +21,41 @@ export function summarize(skill: Skill): SkillSummary {
     tools: skill.tools.map((t) => ({ name: t.name, description: t.description, params: t.params })),
     diagnostics: skill.diagnostics,
     shadows: skill.shadows.map((s) => ({ path: s.dir, root: rootRef(s.root) })),
+    modes: skill.modes,
+    offered: isOffered(skill, mode),
+    readOnly: skill.readOnly,
+    role: c?.role ?? null,
+    invocation: c?.invocation ?? null,
+    effect_mode: c?.effectMode ?? null,
+    attach_targets: c?.attachTargets ?? [],
+    domain: skill.domain,
+    tags: skill.tags,
+    lifecycle: skill.status,
   };
+}
+
+export interface ListFilter {
+  domain?: string;
+  role?: string;
+  /** Classification status (stable, experimental, …). */
+  status?: string;
+  offeredOnly?: boolean;
+  offset?: number;
+  limit?: number;
+}
+
+/** ADR-001's list: filter by domain, role and status (case-insensitive), then page. */
+export function filterSummaries(all: readonly SkillSummary[], filter: ListFilter): { skills: SkillSummary[]; total: number } {
+  const same = (a: string | null, b: string) => a !== null && a.toLowerCase() === b.toLowerCase();
+  const matching = all.filter(
+    (s) =>
+      (filter.domain === undefined || s.domain.some((d) => same(d, filter.domain as string))) &&
+      (filter.role === undefined || same(s.role, filter.role)) &&
+      (filter.status === undefined || same(s.lifecycle, filter.status)) &&
+      (!filter.offeredOnly || s.offered),
+  );
+  const offset = filter.offset ?? 0;
+  return { skills: matching.slice(offset, filter.limit === undefined ? undefined : offset + filter.limit), total: matching.length };
 }
 
 /** The shadow report with plain root references. */

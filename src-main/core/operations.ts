@@ -1,0 +1,113 @@
+/**
+ * The contract's operations mapped onto the core facade, once: HTTP and Electron IPC validate a
+ * payload, call `callOperation`, and send back the envelope. Unknown operations (E806), invalid
+ * payloads (E805) and every SkilltrayError come back as data; nothing else crosses the boundary.
+ */
+import type { z } from 'zod';
+import { inputs, type Envelope, type Health, type OperationName, type OperationOutput } from '../shared/contract.js';
+import type { Surface } from '../shared/runs.js';
+import type { SkilltrayCore } from './api.js';
+import { SkilltrayError, toSkilltrayError } from './errors.js';
+import type { Approval } from './runs/run-service.js';
+
+/** Where a call comes from and what it may do. */
+export interface CallContext {
+  surface: Surface;
+  /** Where gateway calls resolve relative paths and say they were invoked from. */
+  cwd: string;
+  /** How a run that needs a person is answered: the broker in the process that owns runs. */
+  approval: Approval;
+  /** For `health`: who answers and which version. */
+  owner: Health['owner'];
+  version: string;
+  signal?: AbortSignal;
+}
+
+type Input<K extends OperationName> = z.output<(typeof inputs)[K]>;
+type Handlers = { [K in OperationName]: (core: SkilltrayCore, input: Input<K>, ctx: CallContext) => OperationOutput<K> | Promise<OperationOutput<K>> };
+
+/** Drops keys whose value is undefined, for option objects read with exactOptionalPropertyTypes in mind. */
+function defined<T extends Record<string, unknown>>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+}
+
+const ok = { ok: true } as const;
+
+const handlers: Handlers = {
+  list: (core, i) => core.listSkills(defined({ domain: i.domain, role: i.role, status: i.status, offeredOnly: i.offered_only, offset: i.offset, limit: i.limit })),
+  describe: (core, i) => core.getSkill(i.skill),
+  check: (core, i, ctx) => core.check(i.target, ctx.cwd),
+  roots: (core) => core.roots(),
+  resolve: (core, i) => ({ skill: i.skill, arguments: i.args, prompt: core.resolvePrompt(i.skill, i.args) }),
+
+  run: (core, i, ctx) =>
+    core.run(
+      { skill: i.skill, tool: i.tool, args: i.args ?? {}, surface: ctx.surface, ...defined({ cwd: i.cwd, traceId: i.trace_id }) },
+      { approval: ctx.approval, ...defined({ signal: ctx.signal }) },
+    ),
+  dryRun: (core, i, ctx) => core.dryRun({ skill: i.skill, tool: i.tool, args: i.args ?? {}, surface: ctx.surface, ...defined({ cwd: i.cwd }) }),
+  cancelRun: (core, i) => (core.cancelRun(i.id), ok),
+  history: (core, i) => core.history(defined(i)),
+  getRun: (core, i) => core.getRun(i.id),
+
+  approvals: (core) => core.pendingApprovals(),
+  answerApproval: (core, i, ctx) => (core.answerApproval(i.id, i.verdict, ctx.surface === 'ipc' || ctx.surface === 'ui' ? 'tray' : ctx.surface), ok),
+  rules: (core) => core.rules(),
+  addRule: (core, i) => core.addRule(i.pattern, i.effect),
+  removeRule: (core, i) => (core.removeRule(i.id), ok),
+  remembered: (core) => core.remembered(),
+  revokeRemembered: (core, i) => (core.revokeRemembered(i.id), ok),
+  settings: (core) => core.settings(),
+  setMode: (core, i) => (core.setMode(i.mode), core.settings()),
+  setPaused: (core, i) => core.setPaused(i.paused),
+
+  outline: (core, i, ctx) => core.outline(i.skill, defined({ level: i.level }), ctx.cwd),
+  show: (core, i, ctx) => core.show(i.skill, { section: i.section, ...defined({ file: i.file, maxLines: i.max_lines }) }, ctx.cwd),
+  open: (core, i, ctx) => core.open(i.skill, i.path, defined({ maxLines: i.max_lines }), ctx.cwd),
+  sources: (core, i, ctx) => core.sources(i.skill, defined({ depth: i.depth, dir: i.dir, limit: i.limit, pattern: i.pattern }), ctx.cwd),
+  search: (core, i, ctx) => core.search(i.skill, i.query, defined({ limit: i.limit }), ctx.cwd),
+  searchAll: (core, i) => core.searchAll(i.query, defined({ limit: i.limit, prefix: i.prefix })),
+  build: (core, i, ctx) => core.build(i.skill, ctx.cwd),
+  stats: (core, i, ctx) => core.stats(i.skill, defined({ groupBy: i.group_by, since: i.since, until: i.until, projects: i.project }), ctx.cwd),
+
+  discover: (core, i) => core.discover(i.intent, defined({ domain: i.domain, roleFilter: i.role_filter, limit: i.limit })),
+  attach: (core, i, ctx) =>
+    core.attach(
+      { skillId: i.skill_id, targetType: i.target_type, targetRef: i.target_ref, inputs: i.inputs ?? {}, surface: ctx.surface, ...defined({ tool: i.tool, traceId: i.trace_id }) },
+      { approval: ctx.approval, ...defined({ signal: ctx.signal }) },
+    ),
+
+  health: (core, _i, ctx) => ({
+    app: 'skilltray',
+    version: ctx.version,
+    pid: process.pid,
+    home: core.config.home,
+    owner: ctx.owner,
+    settings: core.settings(),
+    pending: core.pendingApprovals().length,
+  }),
+};
+
+/** True when `name` is an operation of the contract. */
+export function isOperation(name: string): name is OperationName {
+  return Object.hasOwn(inputs, name);
+}
+
+/** Validates the input of `name` and runs it; every failure comes back as an error envelope. */
+export async function callOperation(core: SkilltrayCore, name: string, input: unknown, ctx: CallContext): Promise<Envelope<unknown>> {
+  try {
+    if (!isOperation(name)) throw new SkilltrayError('E806', `no operation '${name}'`, { details: { operation: name } });
+    const parsed = inputs[name].safeParse(input ?? {});
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+      const first = issues[0];
+      throw new SkilltrayError('E805', `invalid input for '${name}': ${first ? `${first.path || '(root)'}: ${first.message}` : 'rejected'}`, {
+        details: { operation: name, issues },
+      });
+    }
+    const handler = handlers[name] as (core: SkilltrayCore, input: unknown, ctx: CallContext) => unknown;
+    return { ok: true, value: await handler(core, parsed.data, ctx) };
+  } catch (error) {
+    return { ok: false, error: toSkilltrayError(error).toJSON() };
+  }
+}

@@ -1,0 +1,231 @@
+/**
+ * The one API contract: every operation's name, its input schema (zod, validated wherever a
+ * payload crosses a process boundary) and its output type. HTTP (`POST /api/<name>`), Electron IPC
+ * (channel `<name>`) and the renderer's client all derive from this map; MCP tools call the same
+ * operations. Errors cross every boundary as `{ code, kind, message, details? }`.
+ */
+import { z } from 'zod';
+import type { AttachResult, DiscoverResult } from './agent.js';
+import { ERROR_KINDS, type ErrorCode, type ErrorShape } from './errors.js';
+import type {
+  BuildResult,
+  CatalogResult,
+  OpenResult,
+  OutlineResult,
+  SearchResult,
+  ShowResult,
+  SourcesResult,
+  StatsResult,
+} from './gateway.js';
+import { ATTACH_TARGETS, ROLES, type CheckReport, type ShadowReport, type Skill, type SkillRoot, type SkillSummary } from './model.js';
+import {
+  RUN_STATUSES,
+  SURFACES,
+  VERDICT_KINDS,
+  type DryRun,
+  type PendingEntry,
+  type Remembered,
+  type Rule,
+  type RunEvent,
+  type RunRecord,
+  type RunReport,
+  type RunSummary,
+  type Settings,
+} from './runs.js';
+
+const name = z.string().min(1).max(256);
+const text = (max = 4096) => z.string().max(max);
+const count = (max: number) => z.number().int().min(0).max(max);
+/** Tool arguments: a JSON object; the core checks each value against the tool's Parameters table. */
+const args = z.record(z.string(), z.unknown());
+const id = z.string().min(1).max(128);
+const numericId = z.number().int().positive();
+
+const runInput = z.strictObject({
+  skill: name,
+  tool: name,
+  args: args.optional(),
+  /** An existing absolute directory on the machine running Skilltray (default: the user's home). */
+  cwd: text().optional(),
+  /** Correlates the run with the caller's own trace; generated when absent. */
+  trace_id: text(256).optional(),
+});
+
+/** Input schemas, one per operation. */
+export const inputs = {
+  /** Skills, optionally filtered as ADR-001's list (domain, role, classification status), paged. */
+  list: z.strictObject({
+    domain: text(256).optional(),
+    role: z.enum(ROLES).optional(),
+    /** The classification status (stable, experimental, …), not the load state. */
+    status: text(64).optional(),
+    /** Only skills whose tools are offered in the current mode. */
+    offered_only: z.boolean().optional(),
+    offset: count(1_000_000).optional(),
+    limit: z.number().int().min(1).max(10_000).optional(),
+  }),
+  describe: z.strictObject({ skill: name }),
+  check: z.strictObject({ target: text() }),
+  roots: z.strictObject({}),
+  resolve: z.strictObject({ skill: name, args: z.array(text()).max(256) }),
+
+  run: runInput,
+  dryRun: runInput.omit({ trace_id: true }),
+  cancelRun: z.strictObject({ id }),
+  history: z.strictObject({
+    skill: name.optional(),
+    tool: name.optional(),
+    status: z.enum(RUN_STATUSES).optional(),
+    surface: z.enum(SURFACES).optional(),
+    since: z.number().int().optional(),
+    until: z.number().int().optional(),
+    limit: z.number().int().min(1).max(1000).optional(),
+    offset: count(1_000_000).optional(),
+  }),
+  getRun: z.strictObject({ id }),
+
+  approvals: z.strictObject({}),
+  answerApproval: z.strictObject({ id, verdict: z.enum(VERDICT_KINDS) }),
+  rules: z.strictObject({}),
+  addRule: z.strictObject({ pattern: text(512), effect: z.enum(['allow', 'deny']) }),
+  removeRule: z.strictObject({ id: numericId }),
+  remembered: z.strictObject({}),
+  revokeRemembered: z.strictObject({ id: numericId }),
+  settings: z.strictObject({}),
+  setMode: z.strictObject({ mode: text(32) }),
+  setPaused: z.strictObject({ paused: z.boolean() }),
+
+  outline: z.strictObject({ skill: text(), level: z.number().int().optional() }),
+  show: z.strictObject({ skill: text(), section: text(1024), file: text().optional(), max_lines: count(10_000_000).optional() }),
+  open: z.strictObject({ skill: text(), path: text(), max_lines: count(10_000_000).optional() }),
+  sources: z.strictObject({
+    skill: text(),
+    depth: z.number().int().optional(),
+    dir: text().optional(),
+    limit: z.number().int().optional(),
+    pattern: text(512).optional(),
+  }),
+  search: z.strictObject({ skill: text(), query: text(1024), limit: z.number().int().min(1).max(1000).optional() }),
+  searchAll: z.strictObject({ query: text(1024), limit: z.number().int().min(1).max(1000).optional(), prefix: z.boolean().optional() }),
+  build: z.strictObject({ skill: text() }),
+  stats: z.strictObject({
+    skill: text(),
+    group_by: text(32).optional(),
+    since: text(64).optional(),
+    until: text(64).optional(),
+    project: z.array(text()).max(64).optional(),
+  }),
+
+  discover: z.strictObject({
+    intent: text(2048),
+    domain: z.union([text(256), z.array(text(256)).max(32)]).optional(),
+    role_filter: z.enum(ROLES).optional(),
+    limit: z.number().int().min(1).max(100).optional(),
+  }),
+  attach: z.strictObject({
+    skill_id: name,
+    tool: name.optional(),
+    target_type: z.enum(ATTACH_TARGETS),
+    target_ref: text(4096).min(1),
+    inputs: args.optional(),
+    trace_id: text(256).optional(),
+  }),
+
+  health: z.strictObject({}),
+} as const;
+
+export type OperationName = keyof typeof inputs;
+export const OPERATIONS = Object.keys(inputs) as OperationName[];
+
+export type OperationInput<K extends OperationName> = z.input<(typeof inputs)[K]>;
+
+/** Who is running: lets a CLI or MCP bridge find the app that owns runs. */
+export interface Health {
+  app: 'skilltray';
+  version: string;
+  pid: number;
+  home: string;
+  /** 'app' for the tray app, 'serve' for `skilltray serve`. */
+  owner: 'app' | 'serve';
+  settings: Settings;
+  pending: number;
+}
+
+/** Output type of each operation. */
+export interface OperationOutputs {
+  list: { skills: SkillSummary[]; shadowed: ShadowReport[]; total: number };
+  describe: Skill;
+  check: CheckReport;
+  roots: { home: string; roots: (SkillRoot & { exists: boolean })[] };
+  resolve: { skill: string; arguments: string[]; prompt: string };
+  run: RunReport;
+  dryRun: DryRun;
+  cancelRun: { ok: true };
+  history: RunSummary[];
+  getRun: RunRecord;
+  approvals: PendingEntry[];
+  answerApproval: { ok: true };
+  rules: Rule[];
+  addRule: Rule;
+  removeRule: { ok: true };
+  remembered: Remembered[];
+  revokeRemembered: { ok: true };
+  settings: Settings;
+  setMode: Settings;
+  setPaused: Settings;
+  outline: OutlineResult;
+  show: ShowResult;
+  open: OpenResult;
+  sources: SourcesResult;
+  search: SearchResult;
+  searchAll: CatalogResult;
+  build: BuildResult & { skill: string };
+  stats: StatsResult;
+  discover: DiscoverResult[];
+  attach: AttachResult;
+  health: Health;
+}
+
+export type OperationOutput<K extends OperationName> = OperationOutputs[K];
+
+/** What a transport returns for one call. */
+export type Envelope<T> = { ok: true; value: T } | { ok: false; error: ErrorShape };
+
+/** Pushed to the UI (IPC) and to `GET /api/events` subscribers (server-sent events). */
+export type ServerEvent =
+  | { type: 'approval.added'; entry: PendingEntry }
+  | { type: 'approval.resolved'; id: string; outcome: 'verdict' | 'timeout' | 'cancelled' }
+  | { type: 'run'; event: RunEvent }
+  | { type: 'skills.changed'; kind: 'added' | 'changed' | 'removed'; name: string }
+  | { type: 'settings'; settings: Settings };
+
+/** An error received from the other side of a transport, with its code, kind and details. */
+export class SkilltrayClientError extends Error {
+  override readonly name = 'SkilltrayClientError';
+  readonly code: ErrorCode;
+  readonly kind: ErrorShape['kind'];
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(shape: ErrorShape) {
+    super(shape.message);
+    this.code = shape.code in ERROR_KINDS ? shape.code : 'E999';
+    this.kind = ERROR_KINDS[this.code];
+    this.details = shape.details;
+  }
+}
+
+/** A client with one typed method per operation. */
+export type SkilltrayClient = { [K in OperationName]: (input: OperationInput<K>) => Promise<OperationOutput<K>> };
+
+/** Builds the typed client over a transport (HTTP fetch, or the preload's IPC bridge). */
+export function createClient(call: (operation: OperationName, input: unknown) => Promise<Envelope<unknown>>): SkilltrayClient {
+  const client = {} as Record<OperationName, (input: unknown) => Promise<unknown>>;
+  for (const operation of OPERATIONS) {
+    client[operation] = async (input) => {
+      const envelope = await call(operation, input);
+      if (!envelope.ok) throw new SkilltrayClientError(envelope.error);
+      return envelope.value;
+    };
+  }
+  return client as unknown as SkilltrayClient;
+}

@@ -1,0 +1,163 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SkilltrayCore } from '../../../src-main/core/api.js';
+import { isReadOnlyIntent } from '../../../src-main/core/agent/discover.js';
+import { skillMd, testHome, writeSkill, type TestHome } from '../../support/temp.js';
+
+const cores: SkilltrayCore[] = [];
+afterEach(async () => {
+  for (const core of cores.splice(0)) await core.close();
+});
+
+interface Spec {
+  description: string;
+  role?: string;
+  invocation?: string;
+  targets?: string[];
+  effect?: string;
+  status?: string;
+  tags?: string[];
+  domain?: string[];
+  modes?: string[];
+  tool?: string;
+}
+
+/** A classified skill; with `tool`, one tool whose Command prints its target_ref. */
+function classified(t: TestHome, name: string, spec: Spec, root: 'bundled' | 'skills' = 'bundled'): void {
+  const c = [
+    spec.role && `    role: ${spec.role}`,
+    spec.invocation && `    invocation: ${spec.invocation}`,
+    spec.targets && `    attach_targets: [${spec.targets.join(', ')}]`,
+    `    effect_mode: ${spec.effect ?? 'read_only'}`,
+    `    status: ${spec.status ?? 'stable'}`,
+    `    tags: [${(spec.tags ?? []).join(', ')}]`,
+    `    domain: [${(spec.domain ?? ['general']).join(', ')}]`,
+  ].filter(Boolean);
+  const fm = `name: ${name}\ndescription: ${spec.description}\nversion: 1.0.0\nread_only: true\nmodes: [${(spec.modes ?? ['Global']).join(', ')}]\nmetadata:\n  classification:\n${c.join('\n')}`;
+  const body = spec.tool
+    ? `\n### ${spec.tool}\n\nPrints the target.\n\n#### Parameters\n\n| Name | Type | Required | Description |\n|---|---|---|---|\n| target_ref | string | yes | the target |\n\n#### Command\n\n\`\`\`\n${process.execPath} -e process.stdout.write(process.argv[1]) <<target_ref>>\n\`\`\`\n`
+    : '';
+  writeSkill(root === 'bundled' ? t.bundled : t.skills, name, skillMd(fm, body));
+}
+
+function open(t: TestHome): SkilltrayCore {
+  const core = new SkilltrayCore(t.config());
+  cores.push(core);
+  return core;
+}
+
+const ids = (results: { skill_id: string }[]) => results.map((r) => r.skill_id);
+
+describe('discover (ADR-001)', () => {
+  it('rule 1: a procedure ranks over a utility that matches as well, unless utilities are asked for', () => {
+    const t = testHome();
+    classified(t, 'backup-tool', { description: 'Copy files to the backup disk.', role: 'utility', tags: ['backup'] });
+    classified(t, 'backup-plan', { description: 'Plan and run a full backup of files end to end.', role: 'procedure', tags: ['backup'] });
+    const core = open(t);
+    expect(ids(core.discover('backup my files'))).toEqual(['backup-plan', 'backup-tool']);
+    expect(ids(core.discover('backup my files', { roleFilter: 'utility' }))).toEqual(['backup-tool']);
+  });
+
+  it('rule 2: stable over experimental over the rest', () => {
+    const t = testHome();
+    classified(t, 'notes-a', { description: 'Take meeting notes.', role: 'utility', status: 'experimental' });
+    classified(t, 'notes-b', { description: 'Take meeting notes.', role: 'utility', status: 'deprecated' });
+    classified(t, 'notes-c', { description: 'Take meeting notes.', role: 'utility', status: 'stable' });
+    expect(ids(open(t).discover('take meeting notes'))).toEqual(['notes-c', 'notes-a', 'notes-b']);
+  });
+
+  it('rule 3: an exact tag match over a name or description match', () => {
+    const t = testHome();
+    classified(t, 'weather-words', { description: 'Weather forecasts and weather reports, weather everywhere.', role: 'utility' });
+    classified(t, 'forecast', { description: 'Tomorrow at a glance.', role: 'utility', tags: ['weather'] });
+    const results = open(t).discover('weather');
+    expect(ids(results)).toEqual(['forecast', 'weather-words']);
+    expect(results[0]?.reason).toContain("tag 'weather'");
+  });
+
+  it('rule 4: read-only skills first for a read-only intent', () => {
+    const t = testHome();
+    // Equal in every other rule and in relevance: without rule 4 the name would decide (a-mail first).
+    classified(t, 'a-mail', { description: 'Email inbox messages.', role: 'utility', effect: 'control_signal', tags: ['email'] });
+    classified(t, 'b-mail', { description: 'Email inbox messages.', role: 'utility', effect: 'read_only', tags: ['email'] });
+    expect(isReadOnlyIntent('show my email')).toBe(true);
+    expect(isReadOnlyIntent('send an email')).toBe(false);
+    const core = open(t);
+    expect(ids(core.discover('show my email inbox'))).toEqual(['b-mail', 'a-mail']);
+    expect(ids(core.discover('send email to the inbox'))).toEqual(['a-mail', 'b-mail']);
+  });
+
+  it('never recommends a sidecar for a direct call; role_filter sidecar finds it for attach', () => {
+    const t = testHome();
+    classified(t, 'audit-log', { description: 'Audit every run of a deploy.', role: 'sidecar', invocation: 'attach', targets: ['run'] });
+    classified(t, 'deploy', { description: 'Deploy the service.', role: 'procedure' });
+    const core = open(t);
+    expect(ids(core.discover('audit the deploy run'))).toEqual(['deploy']);
+    expect(ids(core.discover('audit the deploy run', { roleFilter: 'sidecar' }))).toEqual(['audit-log']);
+  });
+
+  it('filters by domain, leaves out skills not offered in the mode and broken skills; scores descend', () => {
+    const t = testHome();
+    classified(t, 'dev-search', { description: 'Search code.', role: 'utility', domain: ['dev'] });
+    classified(t, 'doc-search', { description: 'Search documents.', role: 'utility', domain: ['docs'] });
+    classified(t, 'meeting-search', { description: 'Search meeting transcripts.', role: 'utility', modes: ['Meeting'] });
+    writeSkill(t.bundled, 'broken-search', skillMd({ name: 'wrong', description: 'Search everything.' }));
+    const core = open(t);
+    const all = core.discover('search');
+    expect(ids(all).sort()).toEqual(['dev-search', 'doc-search']);
+    for (let i = 1; i < all.length; i++) expect(all[i - 1]!.score).toBeGreaterThanOrEqual(all[i]!.score);
+    expect(ids(core.discover('search', { domain: 'docs' }))).toEqual(['doc-search']);
+    core.setMode('Meeting');
+    expect(ids(core.discover('search'))).toEqual(['meeting-search']);
+    expect(core.discover('the of and')).toEqual([]);
+  });
+
+  it('reranks after a skill changes on disk', () => {
+    const t = testHome();
+    classified(t, 'alpha', { description: 'Translate text.', role: 'utility' });
+    const core = open(t);
+    expect(ids(core.discover('compress images'))).toEqual([]);
+    writeFileSync(join(t.bundled, 'alpha', 'notes.md'), 'x');
+    classified(t, 'alpha', { description: 'Compress images losslessly.', role: 'utility' });
+    core.registry.reload('alpha');
+    expect(ids(core.discover('compress images'))).toEqual(['alpha']);
+  });
+});
+
+describe('attach (ADR-001)', () => {
+  function setup() {
+    const t = testHome();
+    classified(t, 'watcher', { description: 'Watch a run.', role: 'sidecar', invocation: 'attach', targets: ['run', 'output'], effect: 'enrich', tool: 'observe' });
+    classified(t, 'direct-only', { description: 'Runs directly.', role: 'utility', invocation: 'direct', tool: 'go' });
+    writeSkill(t.bundled, 'broken', skillMd({ name: 'broken', description: 'x', version: '1.0.0', metadata: { classification: { role: 'sidecar', invocation: 'direct' } } }));
+    return { t, core: open(t) };
+  }
+
+  it('runs the tool against the target and says when it attached', async () => {
+    const { core } = setup();
+    const result = await core.attach(
+      { skillId: 'watcher', targetType: 'run', targetRef: 'run-42', inputs: {}, surface: 'mcp', traceId: 'trace-1' },
+      { approval: { kind: 'none' } },
+    );
+    expect(result).toMatchObject({ skill_id: 'watcher', target_type: 'run', target_ref: 'run-42', execution: { traceId: 'trace-1', tool: 'observe' } });
+    expect(result.execution.result.stdout).toBe('run-42');
+    expect(Date.parse(result.attached_at)).not.toBeNaN();
+  });
+
+  it.each([
+    [{ skillId: 'nothing', targetType: 'run' }, 'skill_not_found'],
+    [{ skillId: 'broken', targetType: 'run' }, 'skill_not_loadable'],
+    [{ skillId: 'direct-only', targetType: 'run' }, 'not_attachable'],
+    [{ skillId: 'watcher', targetType: 'transcript' }, 'target_not_allowed'],
+    [{ skillId: 'watcher', targetType: 'run', tool: 'nope' }, 'tool_not_found'],
+  ] as const)('%j is refused before anything runs: E801 %s', async (request, reason) => {
+    const { core } = setup();
+    await expect(core.attach({ targetRef: 'x', inputs: {}, surface: 'http', ...request }, { approval: { kind: 'none' } })).rejects.toMatchObject({
+      code: 'E801',
+      kind: 'attach_validation',
+      details: expect.objectContaining({ reason }),
+    });
+    expect(core.history()).toEqual([]);
+  });
+});

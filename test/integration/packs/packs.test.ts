@@ -13,9 +13,12 @@ interface Expected {
   modes: Mode[];
   readOnly: boolean;
   tools: string[];
+  /** ADR-001 classification when the pack is a sidecar; the others are stable, direct, read-only-result skills. */
+  sidecar?: { attachTargets: string[]; effectMode: string };
 }
 
 const PACKS: Record<string, Expected> = {
+  'artifact-checksum': { modes: ['Global', 'Dev'], readOnly: true, tools: ['checksum_artifact'], sidecar: { attachTargets: ['artifact', 'output'], effectMode: 'enrich' } },
   'commit-message': { modes: ['Global', 'Dev'], readOnly: false, tools: [] },
   files: { modes: ['Global', 'Dev'], readOnly: true, tools: ['list_directory', 'file_head', 'word_count', 'file_type', 'find_files'] },
   git: { modes: ['Global', 'Dev'], readOnly: true, tools: ['git_status', 'git_log', 'git_diff', 'git_branch', 'git_show'] },
@@ -73,14 +76,18 @@ describe('the bundled packs', () => {
       expect(skill.frontmatter).toHaveProperty(['requires', 'bins']);
     });
 
-    it('is classified under ADR-001 as a stable, direct, read-only-result skill', () => {
-      expect(skill.classification).toEqual({
-        role: expect.stringMatching(/^(procedure|utility)$/),
-        invocation: 'direct',
-        attachTargets: [],
-        effectMode: 'read_only',
-      });
-      expect(skill.frontmatter).not.toHaveProperty(['metadata', 'classification', 'attach_targets']);
+    it('is classified under ADR-001: a stable direct skill with a read-only result, or an attach-only sidecar', () => {
+      if (expected.sidecar) {
+        expect(skill.classification).toEqual({ role: 'sidecar', invocation: 'attach', ...expected.sidecar });
+      } else {
+        expect(skill.classification).toEqual({
+          role: expect.stringMatching(/^(procedure|utility)$/),
+          invocation: 'direct',
+          attachTargets: [],
+          effectMode: 'read_only',
+        });
+        expect(skill.frontmatter).not.toHaveProperty(['metadata', 'classification', 'attach_targets']);
+      }
       expect(skill.status).toBe('stable');
       expect(skill.domain.length).toBeGreaterThan(0);
       expect(skill.tags.length).toBeGreaterThan(0);

@@ -11,6 +11,12 @@ export interface Figure {
   note?: string;
 }
 
+/** A figure that is not a time: precision, a count. */
+export interface Metric {
+  name: string;
+  text: string;
+}
+
 /** Median wall time in ms of `fn` over `runs` runs after `warmup` unmeasured ones. */
 export async function median(fn: () => unknown, runs = 7, warmup = 1): Promise<number> {
   for (let i = 0; i < warmup; i++) await fn();
@@ -24,8 +30,9 @@ export async function median(fn: () => unknown, runs = 7, warmup = 1): Promise<n
   return samples[Math.floor(samples.length / 2)] as number;
 }
 
-/** One line per figure: subject time, baseline time, and their ratio. */
-export function formatFigure(f: Figure): string {
+/** One line per figure: subject time, baseline time, and their ratio (or the metric's value). */
+export function formatFigure(f: Figure | Metric): string {
+  if ('text' in f) return `${f.name.padEnd(44)} ${f.text}`;
   const ms = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 1 ? n.toFixed(2) : n.toFixed(3));
   const ratio = f.baselineMs > 0 ? `${(f.ms / f.baselineMs).toFixed(2)}×` : 'n/a';
   return `${f.name.padEnd(44)} ${ms(f.ms).padStart(9)} ms   vs ${f.baseline.padEnd(30)} ${ms(f.baselineMs).padStart(9)} ms   ratio ${ratio}${f.note ? `   (${f.note})` : ''}`;

@@ -5,10 +5,22 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { discoverBench } from './discover.bench.js';
 import { loadBench } from './load.bench.js';
-import { formatFigure, type Figure } from './measure.js';
+import { formatFigure, type Figure, type Metric } from './measure.js';
+import { runBench } from './run.bench.js';
+import { searchBench } from './search.bench.js';
 
-const benches: [string, (dir: string) => Promise<Figure[]>][] = [['loader', loadBench]];
+// Compiled to dist/node/bench: the checkout's skills/ is four levels up.
+const bundledDir = fileURLToPath(new URL('../../../skills', import.meta.url));
+
+const benches: [string, (dir: string) => Promise<(Figure | Metric)[]>][] = [
+  ['loader', loadBench],
+  ['search', searchBench],
+  ['run', runBench],
+  ['discover', (dir) => discoverBench(dir, bundledDir)],
+];
 
 const base = mkdtempSync(join(tmpdir(), 'skilltray-bench-'));
 try {

@@ -1,0 +1,61 @@
+/**
+ * Labelled intents over the bundled packs: what a person might ask, and the skill that should
+ * answer it. `npm run bench` reports discover()'s precision@1 and @3 over this set.
+ */
+export interface LabelledIntent {
+  intent: string;
+  skill: string;
+  /** For sidecars, the role_filter an agent passes when it looks for something to attach. */
+  roleFilter?: 'procedure' | 'utility' | 'sidecar';
+}
+
+export const LABELLED_INTENTS: LabelledIntent[] = [
+  // git
+  { intent: 'what changed in my working tree', skill: 'git' },
+  { intent: 'show the recent commits of this repository', skill: 'git' },
+  { intent: 'which branch am I on', skill: 'git' },
+  { intent: 'list all branches including remote ones', skill: 'git' },
+  { intent: 'show me the diff of staged changes', skill: 'git' },
+  { intent: 'who changed this file last in the history', skill: 'git' },
+  { intent: 'show what the last commit did', skill: 'git' },
+  // files
+  { intent: 'list the files in this folder', skill: 'files' },
+  { intent: 'show the first lines of a log file', skill: 'files' },
+  { intent: 'count the lines and words in a document', skill: 'files' },
+  { intent: 'what kind of file is this', skill: 'files' },
+  { intent: 'find files named report.pdf', skill: 'files' },
+  { intent: 'show hidden files in my home directory', skill: 'files' },
+  { intent: 'search for every markdown file under docs', skill: 'files' },
+  // system
+  { intent: 'how long has this machine been up', skill: 'system' },
+  { intent: 'am I running out of disk space', skill: 'system' },
+  { intent: 'how much memory is free', skill: 'system' },
+  { intent: 'which processes use the most cpu', skill: 'system' },
+  { intent: 'what is listening on port 8080', skill: 'system' },
+  { intent: 'why is my laptop slow', skill: 'system' },
+  { intent: 'show the load average', skill: 'system' },
+  { intent: 'which program holds port 3000', skill: 'system' },
+  // network
+  { intent: 'resolve the address of example.com', skill: 'network' },
+  { intent: 'is my internet connection working', skill: 'network' },
+  { intent: 'ping the router', skill: 'network' },
+  { intent: 'what IP address does github.com have', skill: 'network' },
+  { intent: 'check the latency to 1.1.1.1', skill: 'network' },
+  { intent: 'does this host name resolve', skill: 'network' },
+  // commit-message
+  { intent: 'write a commit message for my staged changes', skill: 'commit-message' },
+  { intent: 'draft a conventional commit message', skill: 'commit-message' },
+  { intent: 'help me describe this change for git', skill: 'commit-message' },
+  { intent: 'suggest a good commit summary line', skill: 'commit-message' },
+  // skill-authoring
+  { intent: 'how do I write a SKILL.md', skill: 'skill-authoring' },
+  { intent: 'create a new skill with a tool', skill: 'skill-authoring' },
+  { intent: 'explain the frontmatter fields of a skill', skill: 'skill-authoring' },
+  { intent: 'why does skilltray check warn about my command template', skill: 'skill-authoring' },
+  { intent: 'how should I mark a tool read only', skill: 'skill-authoring' },
+  // artifact-checksum (a sidecar: found only when an agent looks for something to attach)
+  { intent: 'fingerprint the build artifact', skill: 'artifact-checksum', roleFilter: 'sidecar' },
+  { intent: 'verify the integrity of an output file with sha256', skill: 'artifact-checksum', roleFilter: 'sidecar' },
+  { intent: 'record a checksum of the release tarball', skill: 'artifact-checksum', roleFilter: 'sidecar' },
+  { intent: 'attach an integrity check to this artifact', skill: 'artifact-checksum', roleFilter: 'sidecar' },
+];

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `skilltray` command: runs the compiled CLI (built by `npm install`'s prepare step or `npm run build`).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const entry = new URL('../dist/node/src-main/cli/main.js', import.meta.url);
@@ -10,4 +10,5 @@ if (!existsSync(fileURLToPath(entry))) {
 }
 const { runCli, processIo } = await import(entry.href);
 const bundledDir = fileURLToPath(new URL('../skills', import.meta.url));
-process.exitCode = await runCli(process.argv.slice(2), { cwd: process.cwd(), env: process.env, io: processIo(), bundledDir });
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+process.exitCode = await runCli(process.argv.slice(2), { cwd: process.cwd(), env: process.env, io: processIo(), bundledDir, version });

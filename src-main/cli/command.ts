@@ -17,6 +17,8 @@ export interface CliContext {
   io: CliIo;
   /** The bundled skill packs, located by the entry point. */
   bundledDir: string;
+  /** Skilltray's version (package.json), for `--version`, `serve` and `mcp`. */
+  version: string;
   /** The core, opened on first use so `--help` and bad options never touch the disk. */
   core(): SkilltrayCore;
 }

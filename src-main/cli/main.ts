@@ -41,6 +41,10 @@ export async function runCli(argv: readonly string[], base: Omit<CliContext, 'co
     },
   };
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-v') {
+    ctx.io.out(`skilltray ${ctx.version}\n`);
+    return 0;
+  }
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     ctx.io.out(usage());
     return name === undefined ? 1 : 0;

@@ -4,6 +4,7 @@
  * It is also the composition root of the core: the registry, state.db, the approval broker and the
  * run service are created here (lazily, so reading skills never touches state.db).
  */
+import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +30,7 @@ import { Discovery, type DiscoverOptions } from './agent/discover.js';
 import { planAttach, type AttachRequest } from './agent/attach.js';
 import type { AttachResult, DiscoverResult } from '../shared/agent.js';
 import type { Surface } from '../shared/runs.js';
+import type { ServerEvent } from '../shared/contract.js';
 import { GatewayService, type ShowInput } from './gateway/service.js';
 import type { OpenOptions } from './gateway/open.js';
 import type { OpenResult } from '../shared/gateway.js';
@@ -51,7 +53,11 @@ export interface CoreOptions {
   autoBuild?: boolean;
 }
 
-export class SkilltrayCore {
+/**
+ * The core facade. Its 'event' stream is what the UI follows (over IPC or server-sent events):
+ * approvals added and resolved, run progress, skills changed on disk, settings changed.
+ */
+export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   readonly registry: SkillRegistry;
   readonly gateway: GatewayService;
   private stateDb: StateDb | undefined;
@@ -65,7 +71,11 @@ export class SkilltrayCore {
     readonly config: CoreConfig,
     options: CoreOptions = {},
   ) {
+    super();
     this.registry = new SkillRegistry(config.roots).load();
+    this.registry.on('change', (change) => this.emit('event', { type: 'skills.changed', kind: change.kind, name: change.name }));
+    this.broker.on('added', (entry) => this.emit('event', { type: 'approval.added', entry }));
+    this.broker.on('resolved', (resolution) => this.emit('event', { type: 'approval.resolved', id: resolution.id, outcome: resolution.kind }));
     this.gateway = new GatewayService({
       home: config.home,
       registry: this.registry,
@@ -90,6 +100,7 @@ export class SkilltrayCore {
       env: this.config.env,
       defaultCwd: this.config.env.HOME || homedir(),
     });
+    this.runService.on('run', (event) => this.emit('event', { type: 'run', event }));
     return this.runService;
   }
 
@@ -196,13 +207,17 @@ export class SkilltrayCore {
 
   /** Switches mode (Global, Dev, Meeting): tools of skills outside it are not offered and cannot run. */
   setMode(mode: string): Mode {
-    return setMode(this.db, mode);
+    const set = setMode(this.db, mode);
+    this.emit('event', { type: 'settings', settings: getSettings(this.db) });
+    return set;
   }
 
   /** Pauses or resumes every run. */
   setPaused(paused: boolean): Settings {
     setPaused(this.db, paused);
-    return getSettings(this.db);
+    const settings = getSettings(this.db);
+    this.emit('event', { type: 'settings', settings });
+    return settings;
   }
 
   // ── gateway and search (RFC-0002, RFC-0004); `cwd` is where the caller stands, for resolution and logs ──
@@ -300,6 +315,7 @@ export class SkilltrayCore {
   /** Stops watchers and closes databases. */
   async close(): Promise<void> {
     this.closed = true;
+    await this.runService?.shutdown();
     this.discovery?.close();
     this.gateway.close();
     await this.registry.close();

@@ -20,6 +20,7 @@ export async function cli(argv: string[], home: TestHome, options: { cwd?: strin
     cwd: options.cwd ?? process.cwd(),
     env: home.env,
     bundledDir: home.bundled,
+    version: '0.0.0-test',
     core: () => new SkilltrayCore(home.config()),
     io: {
       out: (t) => void (stdout += t),

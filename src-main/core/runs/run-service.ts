@@ -287,4 +287,23 @@ export class RunService extends EventEmitter<{ run: [RunEvent] }> {
   running(): string[] {
     return [...this.active.keys()];
   }
+
+  /**
+   * On shutdown: withdraws every pending approval and cancels every live run, waiting (up to
+   * `waitMs`) for their process trees to die, so no tool outlives the process that owns it.
+   */
+  async shutdown(waitMs = 5000): Promise<void> {
+    for (const entry of this.deps.broker.list()) this.deps.broker.cancel(entry.id);
+    const finished = [...this.active.keys()].map((id) => new Promise<void>((resolve) => {
+      const listener = (event: RunEvent) => {
+        if (event.type === 'finished' && event.id === id) {
+          this.off('run', listener);
+          resolve();
+        }
+      };
+      this.on('run', listener);
+    }));
+    for (const controller of this.active.values()) controller.abort();
+    await Promise.race([Promise.all(finished), new Promise((resolve) => setTimeout(resolve, waitMs).unref())]);
+  }
 }

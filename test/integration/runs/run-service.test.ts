@@ -270,3 +270,20 @@ describe('programs shipped in a skill folder', () => {
     expect((await go()).code).toBe('E012');
   });
 });
+
+describe('shutdown', () => {
+  it('closing the core cancels live runs (their trees die) and withdraws pending approvals', async () => {
+    const t = testHome();
+    writeSkill(t.bundled, 'slow', toolSkill('slow', `${NODE} ${fixture('behave.mjs')} sleep:60000 <<a>> <<b>>`, { read_only: true, timeout: 60 }));
+    writeSkill(t.skills, 'asks', toolSkill('asks', argvCommand));
+    const core = new SkilltrayCore(t.config());
+    const running = core.run({ skill: 'slow', tool: 'go', surface: 'http' }, { approval: { kind: 'none' } });
+    const waiting = failure(core.run({ skill: 'asks', tool: 'go', surface: 'http' }, { approval: { kind: 'broker' } }));
+    await new Promise((r) => setTimeout(r, 300));
+    const started = performance.now();
+    await core.close();
+    expect(performance.now() - started).toBeLessThan(4000);
+    expect((await running).result.cancelled).toBe(true);
+    expect((await waiting).code).toBe('E613');
+  });
+});

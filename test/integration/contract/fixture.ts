@@ -3,10 +3,11 @@
  * `skilltray` bin loads) plus a user skill with a tool that needs approval, sections, a reference
  * file and a binary file.
  */
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveConfig } from '../../../src-main/core/config.js';
-import { skillMd, testHome, writeFiles, writeSkill, type TestHome } from '../../support/temp.js';
+import { skillMd, tempDir, writeFiles, writeSkill, type TestHome } from '../../support/temp.js';
 
 /** The checkout's `skills/`, which `bin/skilltray.js` loads as the bundled root. */
 export const REPO_SKILLS = fileURLToPath(new URL('../../../skills', import.meta.url));
@@ -69,16 +70,33 @@ export const SPECIES_MD = '# Species\n\n## Robin\n\nA red breast; sings at dawn.
 /** Bytes with a NUL, so the gateway returns them in base64. */
 export const LOGO_BYTES = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01, 0xff, 0xfe]);
 
-/** A test home whose bundled root is the checkout's skills/, with field-notes in the user root and a file to run tools on. */
-export function contractHome(): TestHome & { artifact: string } {
-  const t = testHome();
-  writeSkill(t.skills, 'field-notes', FIELD_NOTES_MD, { 'references/species.md': SPECIES_MD, 'assets/logo.bin': LOGO_BYTES });
-  const artifact = join(t.userHome, 'artifact.txt');
-  writeFiles(t.userHome, { 'artifact.txt': 'one two three\nfour five\n' });
+export interface ContractHome extends TestHome {
+  /** A small text file (2 lines, 5 words, 24 bytes) for tools to read. */
+  artifact: string;
+}
+
+/**
+ * A test home under `base` (a fresh temp dir removed after the test when not given; a suite that
+ * shares one home across tests passes its own) whose bundled root is the checkout's skills/, with
+ * field-notes in the user root and a file to run tools on.
+ */
+export function contractHome(base: string = tempDir()): ContractHome {
+  const paths = { home: join(base, 'home'), userHome: join(base, 'user'), skills: join(base, 'skills') };
+  for (const p of Object.values(paths)) mkdirSync(p, { recursive: true });
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: paths.userHome,
+    SKILLTRAY_HOME: paths.home,
+    SKILLTRAY_SKILLS_PATH: paths.skills,
+    XDG_DATA_HOME: join(paths.userHome, '.local', 'share'),
+  };
+  writeSkill(paths.skills, 'field-notes', FIELD_NOTES_MD, { 'references/species.md': SPECIES_MD, 'assets/logo.bin': LOGO_BYTES });
+  writeFiles(paths.userHome, { 'artifact.txt': 'one two three\nfour five\n' });
   return {
-    ...t,
+    ...paths,
     bundled: REPO_SKILLS,
-    artifact,
-    config: (extraEnv = {}) => resolveConfig({ env: { ...t.env, ...extraEnv }, bundledDir: REPO_SKILLS, platform: 'linux' }),
+    env,
+    artifact: join(paths.userHome, 'artifact.txt'),
+    config: (extraEnv = {}) => resolveConfig({ env: { ...env, ...extraEnv }, bundledDir: REPO_SKILLS, platform: 'linux' }),
   };
 }

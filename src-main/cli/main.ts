@@ -12,9 +12,10 @@ import type { CliContext, CliIo, Command } from './command.js';
 import { gatewayCommands } from './commands/gateway.js';
 import { mcpCommand } from './commands/mcp.js';
 import { runCommands } from './commands/runs.js';
+import { serveCommands } from './commands/serve.js';
 import { skillCommands } from './commands/skills.js';
 
-export const commands: Command[] = [...skillCommands, ...runCommands, ...gatewayCommands, mcpCommand];
+export const commands: Command[] = [...skillCommands, ...runCommands, ...gatewayCommands, ...serveCommands, mcpCommand];
 
 function usage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -6,7 +6,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { SkilltrayCore } from '../../core/api.js';
 import { resolveConfig } from '../../core/config.js';
 import { createMcpServer } from '../../server/mcp.js';
-import { localExecutor } from '../../server/mcp-executor.js';
+import { localExecutor, routedExecutor } from '../../server/mcp-executor.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Command } from '../command.js';
 
@@ -42,7 +42,12 @@ export const mcpCommand: Command = {
       await core.registry.watch();
       const server = createMcpServer({
         version: ctx.version,
-        call: localExecutor(core, { cwd: ctx.cwd, version: ctx.version, onWarning: (warning) => ctx.io.err(`${warning}\n`) }),
+        call: routedExecutor({
+          home: core.config.home,
+          local: localExecutor(core, { cwd: ctx.cwd, version: ctx.version, onWarning: (warning) => ctx.io.err(`${warning}\n`) }),
+          onRoute: (owner) =>
+            ctx.io.err(owner === null ? 'no Skilltray app or serve is running: calls run here, and a run that needs approval fails (E601)\n' : `forwarding calls to ${owner.owner === 'app' ? 'the Skilltray app' : 'skilltray serve'} at ${owner.url}\n`),
+        }),
       });
       core.on('event', (event) => {
         if (event.type === 'skills.changed') server.sendResourceListChanged();

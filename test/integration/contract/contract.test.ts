@@ -1,6 +1,6 @@
 /**
  * One table of scenarios, run through every surface: the core's `callOperation`, the CLI with
- * `--json`, and MCP (a real client over stdio). Each surface must give the same result as the
+ * `--json`, MCP (a real client over stdio) and the loopback HTTP API (the owner of runs). Each surface must give the same result as the
  * core (run ids, trace ids, durations and timestamps aside) and the same error code, kind,
  * message and details, except where the table says a surface differs and why.
  */
@@ -13,7 +13,7 @@ import { callOperation } from '../../../src-main/core/operations.js';
 import type { Envelope, OperationName } from '../../../src-main/shared/contract.js';
 import type { ErrorCode } from '../../../src-main/shared/errors.js';
 import { LOGO_BYTES, SPECIES_MD, contractHome, type ContractHome } from './fixture.js';
-import { cliSurface, coreSurface, mcpSurface, type Surface, type SurfaceName } from './surfaces.js';
+import { cliSurface, coreSurface, httpSurface, mcpSurface, type Surface, type SurfaceName } from './surfaces.js';
 
 interface Scenario {
   name: string;
@@ -72,6 +72,7 @@ const SCENARIOS: Scenario[] = [
     operation: 'run',
     input: () => ({ skill: 'field-notes', tool: 'record_sighting', args: { species: 'robin' } }),
     error: 'E601',
+    differs: { http: { error: 'E604', why: 'HTTP is the owner of runs: it asks the person, and nobody answers within the short approval timeout' } },
   },
   { name: 'run: an unknown tool is E506', operation: 'run', input: () => ({ skill: 'field-notes', tool: 'fly_away' }), error: 'E506' },
   {
@@ -160,7 +161,11 @@ function stable(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, VOLATILE.has(k) ? '<volatile>' : stable(v)]));
 }
 
-const SURFACES: Surface[] = [coreSurface(), cliSurface(), mcpSurface()];
+/** How long the HTTP owner waits for a person before E604. */
+const APPROVAL_TIMEOUT_MS = 300;
+
+// HTTP last: while it runs it owns runs for the home, and the CLI and the bridge would forward to it.
+const SURFACES: Surface[] = [coreSurface(), cliSurface(), mcpSurface(), httpSurface(APPROVAL_TIMEOUT_MS)];
 
 let base: string;
 let home: ContractHome;

@@ -6,6 +6,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
 import { callOperation } from '../../../src-main/core/operations.js';
+import { httpTransport } from '../../../src-main/server/app-link.js';
+import { startHttpServer, type RunningServer } from '../../../src-main/server/http.js';
 import { MCP_TOOLS } from '../../../src-main/server/mcp-tools.js';
 import type { Envelope, OperationName } from '../../../src-main/shared/contract.js';
 import type { ErrorShape } from '../../../src-main/shared/errors.js';
@@ -77,6 +79,32 @@ export function cliSurface(): Surface {
       const json = JSON.parse(outcome.stdout) as unknown;
       if (outcome.code !== 0 && typeof json === 'object' && json !== null && 'error' in json) return { ok: false, error: (json as { error: ErrorShape }).error };
       return { ok: true, value: json };
+    },
+  };
+}
+
+/**
+ * The loopback HTTP API as the owner of runs (`startHttpServer` over its own core of the home),
+ * called with `httpTransport` as the CLI and the MCP bridge call it. A run that needs approval
+ * waits for the person here; `approvalTimeoutMs` is how long.
+ */
+export function httpSurface(approvalTimeoutMs: number): Surface {
+  let core: SkilltrayCore | undefined;
+  let server: RunningServer | undefined;
+  return {
+    name: 'http',
+    async start(h) {
+      core = new SkilltrayCore(h.config(), { autoBuild: true });
+      server = await startHttpServer({ core, owner: 'serve', version: '0.0.0-test', port: 0, approvalTimeoutMs });
+    },
+    async stop() {
+      await server?.close();
+      await core?.close();
+    },
+    supports: () => true,
+    call(operation, input) {
+      const running = server as RunningServer;
+      return httpTransport(running.url, running.token())(operation, input);
     },
   };
 }

@@ -2,12 +2,9 @@
  * `skilltray mcp`: the MCP server an assistant starts over stdio. stdout carries the protocol and
  * nothing else; diagnostics go to stderr. It runs until the client closes stdin or a signal stops it.
  */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SkilltrayCore } from '../../core/api.js';
 import { resolveConfig } from '../../core/config.js';
-import { createMcpServer } from '../../server/mcp.js';
-import { localExecutor, routedExecutor } from '../../server/mcp-executor.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Command } from '../command.js';
 
 /** Resolves when the client goes away (stdin ends, the transport closes) or SIGINT/SIGTERM arrives. */
@@ -35,6 +32,12 @@ export const mcpCommand: Command = {
   positionals: [],
   options: {},
   async run(ctx) {
+    // Loaded here rather than with the command list: the MCP SDK would add its load time to every other command.
+    const [{ StdioServerTransport }, { createMcpServer }, { localExecutor, routedExecutor }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/server/stdio.js'),
+      import('../../server/mcp.js'),
+      import('../../server/mcp-executor.js'),
+    ]);
     // A long-running reader like `serve`: indexes are built on demand and the roots are watched,
     // so a session that lasts all day sees skills added or edited meanwhile.
     const core = new SkilltrayCore(resolveConfig({ env: ctx.env, bundledDir: ctx.bundledDir }), { autoBuild: true });

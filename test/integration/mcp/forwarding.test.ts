@@ -130,4 +130,18 @@ describe('skilltray mcp forwarding to the owner of runs', () => {
     await waitFor(async () => ((await owner.client.approvals({})).length === 0 ? true : undefined));
     expect(await owner.client.getRun({ id: entry.id })).toMatchObject({ status: 'refused', errorCode: 'E613', startedAt: null });
   });
+
+  it('when the assistant goes away mid-approval, the approval is withdrawn and the bridge exits on its own', async () => {
+    const t = contractHome();
+    const owner = await startServe(t);
+    const session = await startMcp(t.env, { keep: true });
+    void callTool(session, 'run', SIGHTING).catch(() => undefined);
+    const entry = await pendingSighting(owner);
+    const began = Date.now();
+    await session.close();
+    // The client closes stdin and waits 2 s before it would send SIGTERM: the bridge left before that.
+    expect(Date.now() - began).toBeLessThan(2000);
+    expect(await owner.client.getRun({ id: entry.id })).toMatchObject({ status: 'refused', errorCode: 'E613' });
+    expect(await owner.client.approvals({})).toEqual([]);
+  });
 });

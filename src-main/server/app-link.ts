@@ -8,7 +8,7 @@ import { realpathSync } from 'node:fs';
 import { request } from 'node:http';
 import { resolve } from 'node:path';
 import { createClient, type Envelope, type Health, type OperationName, type SkilltrayClient } from '../shared/contract.js';
-import { SkilltrayError, fromErrorShape } from '../core/errors.js';
+import { SkilltrayError } from '../core/errors.js';
 import { readOwnerRecord } from './owner-file.js';
 import { readToken } from './token.js';
 
@@ -91,14 +91,9 @@ export function httpTransport(url: string, token: string, options: { timeoutMs?:
     });
 }
 
-/** A typed client over the owner's API whose failures throw SkilltrayError, like the local core's. */
+/** A typed client of the owner; its errors keep their codes through toSkilltrayError at the boundary. */
 export function ownerClient(link: Pick<OwnerLink, 'url' | 'token'>): SkilltrayClient {
-  const transport = httpTransport(link.url, link.token);
-  return createClient(async (operation, input) => {
-    const envelope = await transport(operation, input);
-    if (!envelope.ok) throw fromErrorShape(envelope.error);
-    return envelope;
-  });
+  return createClient(httpTransport(link.url, link.token));
 }
 
 function processAlive(pid: number): boolean {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
-import { SkilltrayError } from '../../../src-main/core/errors.js';
+import { toSkilltrayError } from '../../../src-main/core/errors.js';
+import { SkilltrayClientError } from '../../../src-main/shared/contract.js';
 import { findOwner, httpTransport, ownerClient } from '../../../src-main/server/app-link.js';
 import { startHttpServer } from '../../../src-main/server/http.js';
 import { testHome } from '../../support/temp.js';
@@ -58,7 +59,7 @@ describe('finding the owner of runs', () => {
     expect(await findOwner(other.core.config.home)).toMatchObject({ url: other.server.url });
   });
 
-  it('answers a network failure as an E807 envelope, and owner errors as SkilltrayError', async () => {
+  it('answers a network failure as an E807 envelope, and owner errors with their codes', async () => {
     const port = await closedPort();
     const envelope = await httpTransport(`http://127.0.0.1:${port}`, 'x')('health', {});
     expect(envelope).toMatchObject({ ok: false, error: { code: 'E807', kind: 'app_not_reachable' } });
@@ -67,8 +68,9 @@ describe('finding the owner of runs', () => {
     const client = ownerClient({ url: h.server.url, token: h.server.token() });
     expect((await client.health({})).home).toBe(h.core.config.home);
     const error = await client.describe({ skill: 'nope' }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(SkilltrayError);
-    expect(error).toMatchObject({ code: 'E001', message: "skill 'nope' not found" });
+    expect(error).toBeInstanceOf(SkilltrayClientError);
+    expect(error).toMatchObject({ code: 'E001', kind: 'skill_not_found', message: "skill 'nope' not found" });
+    expect(toSkilltrayError(error)).toMatchObject({ code: 'E001', message: "skill 'nope' not found", details: { skill: 'nope' } });
     const wrongToken = await ownerClient({ url: h.server.url, token: 'nope' }).health({}).catch((e: unknown) => e);
     expect(wrongToken).toMatchObject({ code: 'E802' });
   });

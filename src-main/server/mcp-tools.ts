@@ -5,9 +5,9 @@
  */
 import type { CallToolResult, Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { inputs, type Envelope, type OperationName } from '../shared/contract.js';
+import { SkilltrayClientError, inputs, type Envelope, type OperationName } from '../shared/contract.js';
 import type { ErrorShape } from '../shared/errors.js';
-import { fromErrorShape } from '../core/errors.js';
+import { toSkilltrayError } from '../core/errors.js';
 import { formatSectionNotFound } from '../core/gateway/show.js';
 
 /** One MCP tool and the contract operation it calls. */
@@ -214,7 +214,7 @@ export function toolDefinition(spec: McpToolSpec): Tool {
 
 /** `error[E020]: …` as the CLI prints it (with suggestions where there are some), for an assistant to relay. */
 export function errorText(shape: ErrorShape): string {
-  const error = fromErrorShape(shape);
+  const error = toSkilltrayError(new SkilltrayClientError(shape));
   return error.code === 'E020' ? formatSectionNotFound(error) : error.format();
 }
 

@@ -9,13 +9,14 @@ import { skillcErrors, toSkilltrayError } from '../core/errors.js';
 import { formatSectionNotFound } from '../core/gateway/show.js';
 import { parseArgs } from './args.js';
 import type { CliContext, CliIo, Command } from './command.js';
+import { agentCommands } from './commands/agent.js';
 import { gatewayCommands } from './commands/gateway.js';
 import { mcpCommand } from './commands/mcp.js';
 import { runCommands } from './commands/runs.js';
 import { serveCommands } from './commands/serve.js';
 import { skillCommands } from './commands/skills.js';
 
-export const commands: Command[] = [...skillCommands, ...runCommands, ...gatewayCommands, ...serveCommands, mcpCommand];
+export const commands: Command[] = [...skillCommands, ...runCommands, ...agentCommands, ...gatewayCommands, ...serveCommands, mcpCommand];
 
 function usage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
@@ -64,6 +65,8 @@ export async function runCli(argv: readonly string[], base: Omit<CliContext, 'co
   } catch (thrown) {
     const error = toSkilltrayError(thrown);
     ctx.io.err(`${error.code === 'E020' ? formatSectionNotFound(error) : error.format()}\n`);
+    // At a terminal the person can approve the call themselves; only the CLI can say so.
+    if (error.code === 'E601' && (name === 'run' || name === 'attach')) ctx.io.err('hint: approve this one call yourself with --yes\n');
     if (wantsJson) ctx.io.out(`${JSON.stringify({ error: error.toJSON() }, null, 2)}\n`);
     return 1;
   } finally {

@@ -275,10 +275,11 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   }
 
   /** Applies a skill to a target after validating it may (E801 with a reason otherwise), then runs its tool. */
-  async attach(request: AttachRequest & { surface: Surface; traceId?: string }, options: RunOptions): Promise<AttachResult> {
+  async attach(request: AttachRequest & { surface: Surface; traceId?: string; cwd?: string }, options: RunOptions): Promise<AttachResult> {
     const { tool, args } = planAttach(this.registry.get(request.skillId), request);
+    const { traceId, cwd } = request;
     const execution = await this.run(
-      { skill: request.skillId, tool: tool.name, args, surface: request.surface, ...(request.traceId === undefined ? {} : { traceId: request.traceId }) },
+      { skill: request.skillId, tool: tool.name, args, surface: request.surface, ...(traceId === undefined ? {} : { traceId }), ...(cwd === undefined ? {} : { cwd }) },
       options,
     );
     return { skill_id: request.skillId, target_type: request.targetType, target_ref: request.targetRef, execution, attached_at: new Date().toISOString() };

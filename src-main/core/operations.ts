@@ -73,7 +73,7 @@ const handlers: Handlers = {
   discover: (core, i) => core.discover(i.intent, defined({ domain: i.domain, roleFilter: i.role_filter, limit: i.limit })),
   attach: (core, i, ctx) =>
     core.attach(
-      { skillId: i.skill_id, targetType: i.target_type, targetRef: i.target_ref, inputs: i.inputs ?? {}, surface: ctx.surface, ...defined({ tool: i.tool, traceId: i.trace_id }) },
+      { skillId: i.skill_id, targetType: i.target_type, targetRef: i.target_ref, inputs: i.inputs ?? {}, surface: ctx.surface, ...defined({ tool: i.tool, traceId: i.trace_id, cwd: i.cwd }) },
       { approval: ctx.approval, ...defined({ signal: ctx.signal }) },
     ),
 

@@ -115,6 +115,7 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
       target_type: 'what kind of target this is; the skill must list it in its attach_targets',
       target_ref: 'the target itself: an id, a path or a reference the skill understands',
       inputs: "further named arguments of the tool, as its Parameters table says",
+      cwd: "working directory the tool runs in, and so what a relative target path means: an existing absolute directory (default: the user's home)",
       trace_id: 'your own trace id, recorded with the run',
     },
     annotations: RUNS,

@@ -128,6 +128,8 @@ export const inputs = {
     target_type: z.enum(ATTACH_TARGETS),
     target_ref: text(4096).min(1),
     inputs: args.optional(),
+    /** Where the tool runs, and so what a relative target path means (default: the user's home). */
+    cwd: text().optional(),
     trace_id: text(256).optional(),
   }),
 

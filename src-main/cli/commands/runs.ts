@@ -2,11 +2,12 @@
 import { hostname, userInfo } from 'node:os';
 import type { PendingApproval, Verdict } from '../../shared/runs.js';
 import type { Approval } from '../../core/runs/run-service.js';
-import type { RunReport } from '../../shared/runs.js';
 import { RUN_STATUSES, SURFACES, type RunStatus, type Surface } from '../../shared/runs.js';
 import { SkilltrayError, skillcErrors } from '../../core/errors.js';
 import { argumentsFromStrings } from '../../core/template/render-command.js';
 import { findOwner, ownerClient } from '../../server/app-link.js';
+import type { SkilltrayClient } from '../../shared/contract.js';
+import type { RunReport } from '../../shared/runs.js';
 import type { ParsedArgs } from '../args.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
 
@@ -22,7 +23,7 @@ function actor(how: string): string {
 }
 
 /** The named arguments from `--args JSON` and `--arg k=v`, typed by the tool's Parameters table. */
-function collectArguments(ctx: CliContext, skillName: string, toolName: string, args: ParsedArgs): Record<string, unknown> {
+export function collectArguments(ctx: CliContext, skillName: string, toolName: string, args: ParsedArgs): Record<string, unknown> {
   let fromJson: Record<string, unknown> = {};
   if (typeof args.options.args === 'string') {
     let parsed: unknown;
@@ -76,13 +77,31 @@ function terminalApproval(ctx: CliContext): Approval {
   };
 }
 
-function printReport(ctx: CliContext, report: RunReport): void {
+export function printReport(ctx: CliContext, report: RunReport): void {
   const { result } = report;
   if (result.stdout) ctx.io.out(result.stdout.endsWith('\n') ? result.stdout : `${result.stdout}\n`);
   if (result.stderr) ctx.io.err(result.stderr.endsWith('\n') ? result.stderr : `${result.stderr}\n`);
   const status = result.timedOut ? `timed out after ${report.command.timeoutMs / 1000} s` : result.cancelled ? 'cancelled' : result.signal ? `killed by ${result.signal}` : `exit ${result.exitCode}`;
   const dropped = result.droppedBytes.stdout + result.droppedBytes.stderr;
   ctx.io.err(`${status} · ${Math.round(result.durationMs)} ms${dropped > 0 ? ` · ${dropped} bytes of output dropped` : ''} · run ${report.id}\n`);
+}
+
+/**
+ * Runs a call where it belongs. With an owner running (the app or serve) the run is its to ask about
+ * and record; `--yes` means the person at this terminal already approved, so that run stays here, as
+ * does any run when no owner is running (asked on a TTY, else refused with E601).
+ */
+export async function runHereOrThere<T>(
+  ctx: CliContext,
+  args: ParsedArgs,
+  call: { there: (client: SkilltrayClient) => Promise<T>; here: (approval: Approval) => Promise<T> },
+): Promise<T> {
+  const link = args.options.yes ? null : await findOwner(ctx.core().config.home);
+  if (link !== null) {
+    if (!args.options.json) ctx.io.err(`forwarded to ${link.owner === 'app' ? 'the Skilltray app' : 'skilltray serve'} at ${link.url}; if it needs approval, answer it there or with 'skilltray approve'\n`);
+    return call.there(ownerClient(link, 'cli'));
+  }
+  return call.here(args.options.yes ? { kind: 'preapproved', actor: actor('--yes') } : ctx.io.interactive ? terminalApproval(ctx) : { kind: 'none' });
 }
 
 const run: Command = {
@@ -114,17 +133,10 @@ const run: Command = {
       }
       return 0;
     }
-    // With an owner running (the app or serve), the run is its to ask about and record; --yes means
-    // the person at this terminal already approved, so that run stays here.
-    const link = args.options.yes ? null : await findOwner(core.config.home);
-    let report: RunReport;
-    if (link !== null) {
-      if (!args.options.json) ctx.io.err(`forwarded to ${link.owner === 'app' ? 'the Skilltray app' : 'skilltray serve'} at ${link.url}; if it needs approval, answer it there or with 'skilltray approve'\n`);
-      report = await ownerClient(link).run({ skill, tool, args: input.args, ...(cwd === undefined ? {} : { cwd }) });
-    } else {
-      const approval: Approval = args.options.yes ? { kind: 'preapproved', actor: actor('--yes') } : ctx.io.interactive ? terminalApproval(ctx) : { kind: 'none' };
-      report = await core.run(input, { approval });
-    }
+    const report = await runHereOrThere(ctx, args, {
+      there: (client) => client.run({ skill, tool, args: input.args, ...(cwd === undefined ? {} : { cwd }) }),
+      here: (approval) => core.run(input, { approval }),
+    });
     if (args.options.json) printJson(ctx, report);
     else printReport(ctx, report);
     return report.result.exitCode === 0 ? 0 : 1;

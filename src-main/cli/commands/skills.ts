@@ -1,6 +1,6 @@
 /** `list`, `check` and `describe`: the loaded skills as data. */
 import { relative } from 'node:path';
-import type { Diagnostic, Skill } from '../../shared/model.js';
+import { ROLES, type Diagnostic, type Skill } from '../../shared/model.js';
 import { formatNames } from '../../core/skills/diagnostics.js';
 import { JSON_OPTION, printJson, type Command } from '../command.js';
 
@@ -20,11 +20,27 @@ export function diagnosticLine(d: Diagnostic, skillDir: string): string {
 
 const list: Command = {
   name: 'list',
-  summary: 'list every loaded skill with its source, trust, tools and status',
+  summary: 'list the loaded skills with source, trust, tools and status; filter as ADR-001 lists (domain, role, status)',
   positionals: [],
-  options: { ...JSON_OPTION },
+  options: {
+    domain: { type: 'string', value: '<domain>', description: 'only skills of this domain' },
+    role: { type: 'string', value: '<role>', choices: ROLES, description: `only this role (${ROLES.join(', ')})` },
+    status: { type: 'string', value: '<status>', description: 'only this classification status (stable, experimental, …)' },
+    offered: { type: 'boolean', description: 'only skills offered in the current mode' },
+    limit: { type: 'integer', value: '<n>', min: 1, description: 'at most n skills' },
+    offset: { type: 'integer', value: '<n>', min: 0, description: 'skip the first n' },
+    ...JSON_OPTION,
+  },
   run(ctx, args) {
-    const result = ctx.core().listSkills();
+    const o = args.options;
+    const result = ctx.core().listSkills({
+      ...(typeof o.domain === 'string' ? { domain: o.domain } : {}),
+      ...(typeof o.role === 'string' ? { role: o.role } : {}),
+      ...(typeof o.status === 'string' ? { status: o.status } : {}),
+      ...(o.offered ? { offeredOnly: true } : {}),
+      ...(typeof o.offset === 'number' ? { offset: o.offset } : {}),
+      ...(typeof o.limit === 'number' ? { limit: o.limit } : {}),
+    });
     if (args.options.json) {
       printJson(ctx, result);
       return 0;

@@ -56,7 +56,13 @@ const SCENARIOS: Scenario[] = [
     input: () => ({ intent: 'log a bird sighting' }),
     check: (value: { skill_id: string }[]) => expect(value[0]?.skill_id).toBe('field-notes'),
   },
-  { name: 'discover: an intent that is not a string is E805', operation: 'discover', input: () => ({ intent: 5 }), error: 'E805' },
+  {
+    name: 'discover: a limit below 1 is E805',
+    operation: 'discover',
+    input: () => ({ intent: 'log a bird sighting', limit: 0 }),
+    error: 'E805',
+    differs: { cli: { error: 'E100', why: 'the command line checks --limit itself, before the core sees it' } },
+  },
   {
     name: 'run: a bundled read-only tool runs for real without asking',
     operation: 'run',

@@ -61,6 +61,16 @@ const CLI_ARGV: Partial<Record<OperationName, Argv>> = {
   sources: (i) => ['sources', ...text(i.skill), ...option('depth', i.depth), ...option('dir', i.dir), ...option('limit', i.limit), ...option('pattern', i.pattern)],
   search: (i) => ['search', ...text(i.skill), ...text(i.query), ...option('limit', i.limit)],
   searchAll: (i) => ['search', '--all', ...text(i.query), ...option('limit', i.limit)],
+  discover: (i) => ['discover', ...text(i.intent), ...option('role', i.role_filter), ...option('limit', i.limit)],
+  attach: (i) => [
+    'attach',
+    ...text(i.skill_id),
+    ...option('target-type', i.target_type),
+    ...option('target-ref', i.target_ref),
+    ...option('tool', i.tool),
+    ...option('args', i.inputs === undefined ? undefined : JSON.stringify(i.inputs)),
+    ...option('cwd', i.cwd),
+  ],
 };
 
 /** `skilltray <command> … --json` in this process, not interactive (nobody at a terminal to ask). */

@@ -1,0 +1,80 @@
+/** ADR-001's agent operations on the command line: discover a skill for an intent, attach one to a target. */
+import { ATTACH_TARGETS, ROLES, type AttachTarget, type Role } from '../../shared/model.js';
+import { skillcErrors } from '../../core/errors.js';
+import { JSON_OPTION, printJson, type Command } from '../command.js';
+import { collectArguments, printReport, runHereOrThere } from './runs.js';
+
+const discover: Command = {
+  name: 'discover',
+  summary: 'rank the skills that solve an intent (procedures first, stable first, tag matches first; no sidecars unless --role sidecar)',
+  positionals: [{ name: 'intent', required: true }],
+  options: {
+    domain: { type: 'list', value: '<domain>', description: 'only skills of this domain (repeatable)' },
+    role: { type: 'string', value: '<role>', choices: ROLES, description: `only this role (${ROLES.join(', ')})` },
+    limit: { type: 'integer', value: '<n>', min: 1, description: 'at most n results (default 10)' },
+    ...JSON_OPTION,
+  },
+  run(ctx, args) {
+    const domains = args.options.domain as string[] | undefined;
+    const results = ctx.core().discover(args.positionals[0] as string, {
+      ...(domains === undefined ? {} : { domain: domains }),
+      ...(typeof args.options.role === 'string' ? { roleFilter: args.options.role as Role } : {}),
+      ...(typeof args.options.limit === 'number' ? { limit: args.options.limit } : {}),
+    });
+    if (args.options.json) printJson(ctx, results);
+    else if (results.length === 0) ctx.io.out('No skill matches that intent.\n');
+    else ctx.io.out(results.map((r, i) => `${i + 1}. ${r.skill_id} (${r.score.toFixed(2)}) ${r.reason}${r.tools.length ? `\n   tools: ${r.tools.join(', ')}` : ''}\n`).join(''));
+    return 0;
+  },
+};
+
+const attach: Command = {
+  name: 'attach',
+  summary: "apply a skill to a target (task, run, output, transcript, artifact): validated first, then run like 'run'",
+  positionals: [{ name: 'skill', required: true }],
+  options: {
+    'target-type': { type: 'string', value: '<type>', choices: ATTACH_TARGETS, description: `what the target is (${ATTACH_TARGETS.join(', ')})` },
+    'target-ref': { type: 'string', value: '<ref>', description: 'which one: a run id, a path, …' },
+    tool: { type: 'string', value: '<name>', description: 'the tool to run (needed when the skill has several)' },
+    args: { type: 'string', value: '<json>', description: 'further arguments as a JSON object' },
+    arg: { type: 'list', value: '<key=value>', description: 'one further argument (repeatable)' },
+    cwd: { type: 'string', value: '<dir>', description: 'working directory (default: your home)' },
+    'trace-id': { type: 'string', value: '<id>', description: 'your trace id, kept with the run' },
+    yes: { type: 'boolean', description: 'approve this one call yourself when policy asks' },
+    ...JSON_OPTION,
+  },
+  async run(ctx, args) {
+    const skillId = args.positionals[0] as string;
+    const targetType = args.options['target-type'] as AttachTarget | undefined;
+    const targetRef = args.options['target-ref'] as string | undefined;
+    if (targetType === undefined || targetRef === undefined) throw skillcErrors.invalidOption('attach needs --target-type and --target-ref');
+    const toolOption = args.options.tool as string | undefined;
+    const tools = ctx.core().registry.get(skillId)?.tools ?? [];
+    const toolName = toolOption ?? (tools.length === 1 ? tools[0]?.name : undefined);
+    const inputs = toolName === undefined ? {} : collectArguments(ctx, skillId, toolName, args);
+    const traceId = args.options['trace-id'] as string | undefined;
+    const cwd = args.options.cwd as string | undefined;
+    const result = await runHereOrThere(ctx, args, {
+      there: (client) =>
+        client.attach({
+          skill_id: skillId,
+          target_type: targetType,
+          target_ref: targetRef,
+          inputs,
+          ...(toolOption === undefined ? {} : { tool: toolOption }),
+          ...(traceId === undefined ? {} : { trace_id: traceId }),
+          ...(cwd === undefined ? {} : { cwd }),
+        }),
+      here: (approval) =>
+        ctx.core().attach(
+          { skillId, targetType, targetRef, inputs, surface: 'cli', ...(toolOption === undefined ? {} : { tool: toolOption }), ...(traceId === undefined ? {} : { traceId }), ...(cwd === undefined ? {} : { cwd }) },
+          { approval },
+        ),
+    });
+    if (args.options.json) printJson(ctx, result);
+    else printReport(ctx, result.execution);
+    return result.execution.result.exitCode === 0 ? 0 : 1;
+  },
+};
+
+export const agentCommands: Command[] = [discover, attach];

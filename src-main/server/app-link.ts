@@ -43,11 +43,14 @@ function isEnvelope(value: unknown): value is Envelope<unknown> {
   return v.ok === false && typeof error === 'object' && error !== null && typeof error.code === 'string' && typeof error.message === 'string';
 }
 
+/** The header a bridge (the CLI, the MCP server) names itself with, so history says where a run came from. */
+export const SURFACE_HEADER = 'x-skilltray-surface';
+
 /**
  * Calls operations at `url` (`POST /api/<operation>` with the bearer token). Every failure is an
  * envelope: the owner's own errors as it sent them, a network failure or a non-API answer as E807.
  */
-export function httpTransport(url: string, token: string, options: { timeoutMs?: number } = {}): Transport {
+export function httpTransport(url: string, token: string, options: { timeoutMs?: number; surface?: 'cli' | 'mcp' } = {}): Transport {
   const base = new URL(url);
   return (operation, input) =>
     new Promise((settle) => {
@@ -56,7 +59,12 @@ export function httpTransport(url: string, token: string, options: { timeoutMs?:
         new URL(`/api/${encodeURIComponent(operation)}`, base),
         {
           method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': body.length },
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            'content-length': body.length,
+            ...(options.surface === undefined ? {} : { [SURFACE_HEADER]: options.surface }),
+          },
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -91,9 +99,9 @@ export function httpTransport(url: string, token: string, options: { timeoutMs?:
     });
 }
 
-/** A typed client of the owner; its errors keep their codes through toSkilltrayError at the boundary. */
-export function ownerClient(link: Pick<OwnerLink, 'url' | 'token'>): SkilltrayClient {
-  return createClient(httpTransport(link.url, link.token));
+/** A typed client of the owner, naming the bridge it speaks for; errors keep their codes through toSkilltrayError. */
+export function ownerClient(link: Pick<OwnerLink, 'url' | 'token'>, surface?: 'cli' | 'mcp'): SkilltrayClient {
+  return createClient(httpTransport(link.url, link.token, surface === undefined ? {} : { surface }));
 }
 
 function processAlive(pid: number): boolean {

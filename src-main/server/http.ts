@@ -14,13 +14,18 @@ import type { SkilltrayCore } from '../core/api.js';
 import { SkilltrayError, toSkilltrayError } from '../core/errors.js';
 import { callOperation, isOperation } from '../core/operations.js';
 import type { Envelope, Health } from '../shared/contract.js';
-import { findOwner } from './app-link.js';
+import { SURFACE_HEADER, findOwner } from './app-link.js';
 import { EventStreams } from './event-stream.js';
 import { statusForCode } from './http-status.js';
 import { openApiDocument } from './openapi.js';
 import { claimOwnerFile, ownerFilePath, readOwnerRecord, releaseOwnerFile, type OwnerRecord } from './owner-file.js';
 import { contentTypeOf, resolveStaticFile } from './static-files.js';
 import { ensureToken, readToken, tokenMatches, tokenPath } from './token.js';
+
+/** `cli` or `mcp` when a bridge says so; any other caller is `http`. A label only: it grants nothing. */
+function bridgedSurface(value: string | string[] | undefined): 'cli' | 'mcp' | 'http' {
+  return value === 'cli' || value === 'mcp' ? value : 'http';
+}
 
 export interface HttpServerOptions {
   core: SkilltrayCore;
@@ -202,7 +207,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       if (!res.writableFinished) controller.abort();
     });
     const envelope = await callOperation(core, name, input, {
-      surface: sameOrigin ? 'ui' : 'http',
+      surface: sameOrigin ? 'ui' : bridgedSurface(req.headers[SURFACE_HEADER]),
       cwd: userHome,
       approval: { kind: 'broker', ...(options.approvalTimeoutMs === undefined ? {} : { timeoutMs: options.approvalTimeoutMs }) },
       owner,

@@ -117,7 +117,7 @@ export function routedExecutor(options: RoutedExecutorOptions): OperationCall {
   async function owner(): Promise<{ link: OwnerLink; call: Transport } | null> {
     if (cached !== null && Date.now() < cached.until) return cached;
     const link = await findOwner(options.home);
-    cached = link === null ? null : { link, call: httpTransport(link.url, link.token), until: Date.now() + OWNER_TTL_MS };
+    cached = link === null ? null : { link, call: httpTransport(link.url, link.token, { surface: 'mcp' }), until: Date.now() + OWNER_TTL_MS };
     if ((link?.url ?? null) !== routedTo) {
       routedTo = link?.url ?? null;
       options.onRoute(link);

@@ -70,13 +70,13 @@ describe('skilltray mcp forwarding to the owner of runs', () => {
     const session = await startMcp(t.env);
     const call = callTool(session, 'run', SIGHTING);
     const entry = await pendingSighting(owner);
-    expect(entry).toMatchObject({ tool: 'record_sighting', surface: 'http', programPath: process.execPath, args: { species: 'robin' } });
+    expect(entry).toMatchObject({ tool: 'record_sighting', surface: 'mcp', programPath: process.execPath, args: { species: 'robin' } });
     expect(entry.argv.at(-1)).toBe('robin');
     expect(entry.traceId).toMatch(/^mcp-/);
     await owner.client.answerApproval({ id: entry.id, verdict: 'once' });
     const report = structured(await call) as { id: string; decision: { outcome: string; by: string }; result: { exitCode: number; stdout: string } };
     expect(report).toMatchObject({ id: entry.id, decision: { outcome: 'approved', by: 'user' }, result: { exitCode: 0, stdout: '["robin"]' } });
-    expect(await owner.client.getRun({ id: entry.id })).toMatchObject({ status: 'succeeded', surface: 'http' });
+    expect(await owner.client.getRun({ id: entry.id })).toMatchObject({ status: 'succeeded', surface: 'mcp' });
     expect(session.stderr()).toContain(`forwarding calls to skilltray serve at ${owner.url}`);
   });
 
@@ -97,7 +97,7 @@ describe('skilltray mcp forwarding to the owner of runs', () => {
     const owner = await startServe(t);
     const session = await startMcp(t.env);
     const report = structured(await callTool(session, 'run', { skill: 'files', tool: 'word_count', args: { path: t.artifact } })) as { id: string };
-    expect(await owner.client.getRun({ id: report.id })).toMatchObject({ surface: 'http', status: 'succeeded' });
+    expect(await owner.client.getRun({ id: report.id })).toMatchObject({ surface: 'mcp', status: 'succeeded' });
     expect(structured(await callTool(session, 'describe', { skill: 'field-notes' }))).toMatchObject({ name: 'field-notes' });
     expect((await session.client.readResource({ uri: 'skilltray://skills/field-notes/references/species.md' })).contents[0]).toMatchObject({ mimeType: 'text/markdown' });
   });

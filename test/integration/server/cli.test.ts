@@ -43,7 +43,7 @@ describe('approvals, approve, deny and run against the running owner', () => {
       const listed = JSON.parse((await cli(['approvals', '--json'], h.t)).stdout) as PendingEntry[];
       return listed.length === 1 ? listed : undefined;
     });
-    expect(pending).toMatchObject({ skill: 'asks', tool: 'go', surface: 'http', args: { a: 'from the terminal' } });
+    expect(pending).toMatchObject({ skill: 'asks', tool: 'go', surface: 'cli', args: { a: 'from the terminal' } });
     const text = await cli(['approvals'], h.t);
     expect(text.stdout).toContain(`run ${pending?.id}`);
     expect(text.stdout).toContain('  arg 2     "from the terminal"');
@@ -53,7 +53,7 @@ describe('approvals, approve, deny and run against the running owner', () => {
     expect(JSON.parse(outcome.stdout)).toEqual(['from the terminal']);
     expect(outcome.stderr).toContain('forwarded to skilltray serve at');
     expect(outcome.stderr).toContain(`run ${pending?.id}`);
-    expect(h.core.getRun(pending?.id as string)).toMatchObject({ status: 'succeeded', surface: 'http', outcome: 'approved' });
+    expect(h.core.getRun(pending?.id as string)).toMatchObject({ status: 'succeeded', surface: 'cli', outcome: 'approved' });
   });
 
   it('returns the denial to the forwarded run (E603), and approve --always remembers the tool', async () => {

@@ -84,9 +84,9 @@ describe('skilltray serve, as a real process', () => {
 
     const history = JSON.parse((await cliProcess(['history', '--json'], t.env)).stdout) as { status: string; surface: string }[];
     expect(history.map((r) => [r.status, r.surface])).toEqual([
-      ['refused', 'http'],
-      ['denied', 'http'],
-      ['succeeded', 'http'],
+      ['refused', 'cli'],
+      ['denied', 'cli'],
+      ['succeeded', 'cli'],
     ]);
   });
 

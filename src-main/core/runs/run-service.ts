@@ -239,7 +239,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent] }> {
         throw new SkilltrayError(
           'E601',
           `'${pending.skill}/${pending.tool}' needs approval from the person at the desktop, and nobody can be asked here: ` +
-            `start the Skilltray app (or 'skilltray serve') so it can ask, or approve this one call with --yes`,
+            `start the Skilltray app (or 'skilltray serve') so it can ask`,
           { details: { skill: pending.skill, tool: pending.tool, reason: pending.reason } },
         );
     }

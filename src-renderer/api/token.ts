@@ -5,8 +5,11 @@ export const TOKEN_KEY = 'skilltray.token';
 
 const PREFIX = '#token=';
 
-/** The part of Storage the token needs. */
-export type TokenStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+/** The part of Storage (sessionStorage) the token needs. */
+export interface TokenStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
 
 /**
  * Takes `#token=…` out of the fragment: stores the token and returns the hash to show instead

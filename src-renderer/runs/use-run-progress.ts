@@ -1,5 +1,5 @@
 /** Follows one run through its `run` events: decided → started → output… → finished. */
-import { useEffect, useReducer } from 'react';
+import { useEffect, useReducer, useRef } from 'react';
 import type { RenderedCommand, RunResult } from '../../src-main/shared/model.js';
 import type { OutputStream, RunDecisionView, RunEvent, RunRecord } from '../../src-main/shared/runs.js';
 import { useClient, useServerEvent, useStream } from '../app/connection-context.js';
@@ -84,13 +84,16 @@ export function useRunProgress(match: { id?: string | null; traceId?: string | n
   const client = useClient();
   const { epoch } = useStream();
   const [state, dispatch] = useReducer(reduce, initial);
+  // Learned synchronously: several events can arrive in one chunk, before React renders the first.
+  const learned = useRef<string | null>(null);
   const id = state.id ?? match.id ?? null;
 
   useServerEvent((server) => {
     if (server.type !== 'run') return;
     const { event } = server;
-    const mine = id !== null ? event.id === id : match.traceId !== undefined && match.traceId !== null && 'traceId' in event && event.traceId === match.traceId;
-    if (mine) dispatch({ type: 'event', event });
+    if (learned.current === null && match.traceId !== undefined && match.traceId !== null && 'traceId' in event && event.traceId === match.traceId) learned.current = event.id;
+    const known = learned.current ?? match.id ?? null;
+    if (known !== null && event.id === known) dispatch({ type: 'event', event });
   });
 
   const finished = state.phase === 'finished';

@@ -11,9 +11,10 @@ import { parseArgs } from './args.js';
 import type { CliContext, CliIo, Command } from './command.js';
 import { gatewayCommands } from './commands/gateway.js';
 import { runCommands } from './commands/runs.js';
+import { serveCommands } from './commands/serve.js';
 import { skillCommands } from './commands/skills.js';
 
-export const commands: Command[] = [...skillCommands, ...runCommands, ...gatewayCommands];
+export const commands: Command[] = [...skillCommands, ...runCommands, ...gatewayCommands, ...serveCommands];
 
 function usage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -93,14 +93,17 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
 
   /** The run service, created on first use. */
   get runs(): RunService {
-    this.runService ??= new RunService({
-      db: this.db,
-      registry: this.registry,
-      broker: this.broker,
-      env: this.config.env,
-      defaultCwd: this.config.env.HOME || homedir(),
-    });
-    this.runService.on('run', (event) => this.emit('event', { type: 'run', event }));
+    if (this.runService === undefined) {
+      this.runService = new RunService({
+        db: this.db,
+        registry: this.registry,
+        broker: this.broker,
+        env: this.config.env,
+        defaultCwd: this.config.env.HOME || homedir(),
+      });
+      // Once, at creation: every run event reaches the 'event' stream exactly once.
+      this.runService.on('run', (event) => this.emit('event', { type: 'run', event }));
+    }
     return this.runService;
   }
 

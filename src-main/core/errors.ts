@@ -37,17 +37,19 @@ export class SkilltrayError extends Error {
   }
 }
 
-/** Wraps anything thrown into a SkilltrayError; unknown failures become E999 with the original as cause. */
+/**
+ * Wraps anything thrown into a SkilltrayError: an error that already carries a registry code (one
+ * received from another process, such as a SkilltrayClientError) keeps it; anything else is E999 with
+ * the original as cause.
+ */
 export function toSkilltrayError(error: unknown): SkilltrayError {
   if (error instanceof SkilltrayError) return error;
+  const coded = error as Error & { code?: unknown; details?: Record<string, unknown> };
+  if (error instanceof Error && typeof coded.code === 'string' && Object.hasOwn(ERROR_KINDS, coded.code)) {
+    return new SkilltrayError(coded.code as ErrorCode, error.message, { cause: error, ...(coded.details === undefined ? {} : { details: coded.details }) });
+  }
   const message = error instanceof Error ? error.message : String(error);
   return new SkilltrayError('E999', message, { cause: error });
-}
-
-/** Rebuilds an error received as data (HTTP, IPC, MCP) so callers can catch it like a local one. */
-export function fromErrorShape(shape: ErrorShape): SkilltrayError {
-  const code = shape.code in ERROR_KINDS ? shape.code : 'E999';
-  return new SkilltrayError(code, shape.message, shape.details === undefined ? {} : { details: shape.details });
 }
 
 /** Message builders for the skillc codes, whose wording RFC-0005 fixes. */

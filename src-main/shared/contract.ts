@@ -229,3 +229,32 @@ export function createClient(call: (operation: OperationName, input: unknown) =>
   }
   return client as unknown as SkilltrayClient;
 }
+
+/** Windows the desktop app can open, each a route of the UI. */
+export const WINDOW_ROUTES = ['skills', 'approvals', 'history', 'settings', 'tray'] as const;
+export type WindowRoute = (typeof WINDOW_ROUTES)[number];
+
+/** Operations only the desktop app has (over IPC): they act on windows and the OS, not on skills. */
+export const desktopInputs = {
+  openWindow: z.strictObject({ route: z.enum(WINDOW_ROUTES) }),
+  openSkillsFolder: z.strictObject({}),
+  quit: z.strictObject({}),
+} as const;
+
+export type DesktopOperationName = keyof typeof desktopInputs;
+export const DESKTOP_OPERATIONS = Object.keys(desktopInputs) as DesktopOperationName[];
+
+/** The IPC channel of an operation: one per operation, generated on both sides from these lists. */
+export function ipcChannel(operation: OperationName | DesktopOperationName): string {
+  return `skilltray:${operation}`;
+}
+
+/** The channel main pushes ServerEvents on. */
+export const IPC_EVENT_CHANNEL = 'skilltray:event';
+
+/** What the preload exposes to the renderer as `window.skilltray`. */
+export interface PreloadApi {
+  invoke(operation: OperationName | DesktopOperationName, input: unknown): Promise<Envelope<unknown>>;
+  onEvent(listener: (event: ServerEvent) => void): () => void;
+  platform: string;
+}

@@ -61,6 +61,8 @@ export const ERROR_KINDS = {
   E806: 'route_not_found',
   E807: 'app_not_reachable',
   E808: 'method_not_allowed',
+  E809: 'owner_already_running', // another app or `serve` already owns runs for this home
+  E810: 'listen_failed', // the loopback port could not be bound (in use, or not permitted)
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_KINDS;

@@ -6,6 +6,7 @@ import type { RunReport } from '../../shared/runs.js';
 import { RUN_STATUSES, SURFACES, type RunStatus, type Surface } from '../../shared/runs.js';
 import { SkilltrayError, skillcErrors } from '../../core/errors.js';
 import { argumentsFromStrings } from '../../core/template/render-command.js';
+import { findOwner, ownerClient } from '../../server/app-link.js';
 import type { ParsedArgs } from '../args.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
 
@@ -86,7 +87,7 @@ function printReport(ctx: CliContext, report: RunReport): void {
 
 const run: Command = {
   name: 'run',
-  summary: 'run a tool: render, decide, ask when needed (a TTY prompt, or --yes), run bounded, record',
+  summary: 'run a tool: render, decide, ask when needed (in the running app, a TTY prompt, or --yes), run bounded, record',
   positionals: [
     { name: 'skill', required: true },
     { name: 'tool', required: true },
@@ -96,7 +97,7 @@ const run: Command = {
     arg: { type: 'list', value: '<key=value>', description: 'one argument, typed by the Parameters table (repeatable)' },
     cwd: { type: 'string', value: '<dir>', description: 'working directory (default: your home)' },
     'dry-run': { type: 'boolean', description: 'print the rendered request and the policy decision; run nothing' },
-    yes: { type: 'boolean', description: 'approve this one call yourself when policy asks (never overrides a deny)' },
+    yes: { type: 'boolean', description: 'approve this one call yourself when policy asks (never overrides a deny); runs here even when the app is running' },
     ...JSON_OPTION,
   },
   async run(ctx, args) {
@@ -113,8 +114,17 @@ const run: Command = {
       }
       return 0;
     }
-    const approval: Approval = args.options.yes ? { kind: 'preapproved', actor: actor('--yes') } : ctx.io.interactive ? terminalApproval(ctx) : { kind: 'none' };
-    const report = await core.run(input, { approval });
+    // With an owner running (the app or serve), the run is its to ask about and record; --yes means
+    // the person at this terminal already approved, so that run stays here.
+    const link = args.options.yes ? null : await findOwner(core.config.home);
+    let report: RunReport;
+    if (link !== null) {
+      if (!args.options.json) ctx.io.err(`forwarded to ${link.owner === 'app' ? 'the Skilltray app' : 'skilltray serve'} at ${link.url}; if it needs approval, answer it there or with 'skilltray approve'\n`);
+      report = await ownerClient(link).run({ skill, tool, args: input.args, ...(cwd === undefined ? {} : { cwd }) });
+    } else {
+      const approval: Approval = args.options.yes ? { kind: 'preapproved', actor: actor('--yes') } : ctx.io.interactive ? terminalApproval(ctx) : { kind: 'none' };
+      report = await core.run(input, { approval });
+    }
     if (args.options.json) printJson(ctx, report);
     else printReport(ctx, report);
     return report.result.exitCode === 0 ? 0 : 1;

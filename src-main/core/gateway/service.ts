@@ -4,6 +4,11 @@
  * person in the UI never meets E002; the CLI keeps the RFC's behaviour and says to build.
  */
 import { homedir } from 'node:os';
+import { dirname } from 'node:path';
+import type { Skill } from '../../shared/model.js';
+import { skillcErrors } from '../errors.js';
+import { adHocRoot } from '../skills/check.js';
+import { parseSkill } from '../skills/parse-skill.js';
 import type { SkillRegistry } from '../skills/registry.js';
 import { AccessLogger, withAccessLog, type LoggedCommand } from '../logs/access-log.js';
 import { logArgs } from '../logs/log-args.js';
@@ -26,6 +31,13 @@ import { showSection } from './show.js';
 import type { ShowResult } from '../../shared/gateway.js';
 import { listSources, type SourcesOptions } from './sources.js';
 import type { SourcesResult } from '../../shared/gateway.js';
+
+/** RFC-0001:C-INPUT: a skill is built only when its SKILL.md names it and describes it (E011). */
+function requireIdentity(skill: Skill): void {
+  for (const field of ['name', 'description'] as const) {
+    if (skill.frontmatter[field] === undefined || skill.frontmatter[field] === null) throw skillcErrors.missingFrontmatterField(field);
+  }
+}
 
 export interface GatewayDeps {
   home: string;
@@ -114,7 +126,10 @@ export class GatewayService {
 
   build(skill: string, cwd: string): BuildResult & { skill: string } {
     const t = this.target('build', skill, cwd);
-    const result = withAccessLog(this.logger, t, () => logArgs.build(), () => buildIndex(t.dir, t.runtimeDir, this.binding));
+    const result = withAccessLog(this.logger, t, () => logArgs.build(), () => {
+      requireIdentity(this.deps.registry.get(t.skill)?.dir === t.dir ? (this.deps.registry.get(t.skill) as Skill) : parseSkill(t.dir, adHocRoot(dirname(t.dir))));
+      return buildIndex(t.dir, t.runtimeDir, this.binding);
+    });
     return { skill: t.skill, ...result };
   }
 

@@ -194,7 +194,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent] }> {
         requestedAt: Date.now(),
         reason: decision.reason,
       };
-      const verdict = await this.askPerson(pending, options.approval).catch((error: unknown) => {
+      const verdict = await this.askPerson(pending, options.approval, options.signal).catch((error: unknown) => {
         const coded = toSkilltrayError(error);
         return refuse(coded, 'refused', coded.code === 'E604' ? 'timeout' : coded.code === 'E613' ? 'user' : 'policy');
       });
@@ -221,14 +221,20 @@ export class RunService extends EventEmitter<{ run: [RunEvent] }> {
     return this.execute(id, traceId, skill, command, programPath as string, view, options.signal);
   }
 
-  private async askPerson(pending: PendingApproval, approval: Approval): Promise<Verdict> {
+  private async askPerson(pending: PendingApproval, approval: Approval, signal?: AbortSignal): Promise<Verdict> {
     switch (approval.kind) {
       case 'preapproved':
         return { verdict: 'once', actor: approval.actor };
       case 'prompt':
         return approval.ask(pending);
-      case 'broker':
-        return this.deps.broker.request(pending, { timeoutMs: approval.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS });
+      case 'broker': {
+        const request = this.deps.broker.request(pending, { timeoutMs: approval.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS });
+        // The requester went away (an HTTP client hung up): withdraw the approval (E613) so nobody approves a run nobody awaits.
+        const withdraw = (): void => void this.deps.broker.cancel(pending.id);
+        if (signal?.aborted) withdraw();
+        else signal?.addEventListener('abort', withdraw, { once: true });
+        return request.finally(() => signal?.removeEventListener('abort', withdraw));
+      }
       case 'none':
         throw new SkilltrayError(
           'E601',
@@ -243,7 +249,8 @@ export class RunService extends EventEmitter<{ run: [RunEvent] }> {
     const { db } = this.deps;
     const controller = new AbortController();
     const onAbort = () => controller.abort();
-    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) controller.abort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
     this.active.set(id, controller);
     recordStart(db, id);
     this.emit('run', { type: 'started', id, traceId, skill: skill.name, tool: command.tool, command, programPath });

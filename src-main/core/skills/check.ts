@@ -17,8 +17,8 @@ function isDirectory(path: string): boolean {
   }
 }
 
-/** A root for skills checked by path: user trust, native placeholders (gibb.eri.sh ones are detected). */
-function adHocRoot(path: string): SkillRoot {
+/** A root for skills read by path: user trust, native placeholders (gibb.eri.sh ones are detected). */
+export function adHocRoot(path: string): SkillRoot {
   return { path, kind: 'env', trust: 'user', syntax: 'angle' };
 }
 

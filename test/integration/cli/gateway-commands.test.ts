@@ -78,6 +78,14 @@ describe('RFC-0002 gateway commands through the CLI', () => {
     expect(JSON.parse((await cli(['sources', 'guide', '--format', 'json'], t)).stdout)).toMatchObject({ total: 4 });
   });
 
+  it('RFC-0001:C-INPUT: build refuses a SKILL.md without name or description (E011)', async () => {
+    const t = home();
+    writeSkill(t.skills, 'nameless', '---\ndescription: no name here\n---\n# Body\n');
+    writeSkill(t.skills, 'undescribed', '---\nname: undescribed\n---\n# Body\n');
+    expect(await cli(['build', 'nameless'], t)).toMatchObject({ code: 1, stderr: "error[E011]: missing frontmatter field 'name' in SKILL.md\n" });
+    expect(await cli(['build', join(t.skills, 'undescribed')], t)).toMatchObject({ code: 1, stderr: "error[E011]: missing frontmatter field 'description' in SKILL.md\n" });
+  });
+
   it('C-ERRORS: E001 for no skill, E010 for a directory without SKILL.md, E100 for bad options — all exit 1', async () => {
     const t = home();
     mkdirSync(join(t.skills, 'empty'));

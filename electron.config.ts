@@ -1,0 +1,34 @@
+/**
+ * Packaging (electron-builder): AppImage and deb on Linux, dmg on macOS, NSIS on Windows. The app's
+ * compiled main, preload and UI go in app.asar; bundled skill packs and tray icons ship as resources;
+ * better-sqlite3 is rebuilt for Electron's ABI and unpacked from the asar (native modules must be).
+ * Build with `npm run dist` (on a machine that can download Electron and its headers).
+ */
+import type { Configuration } from 'electron-builder';
+
+const config: Configuration = {
+  appId: 'dev.skilltray.app',
+  productName: 'Skilltray',
+  copyright: 'Copyright © 2026 the Skilltray authors',
+  directories: { output: 'release', buildResources: 'build' },
+  files: ['package.json', 'dist/node/src-main/**/*.js', 'dist/preload/preload.cjs', 'dist/web/**/*', '!**/*.map'],
+  extraResources: [
+    { from: 'skills', to: 'skills', filter: ['**/*'] },
+    { from: 'build/tray', to: 'tray', filter: ['*.png'] },
+  ],
+  asarUnpack: ['**/node_modules/better-sqlite3/**/*.node'],
+  npmRebuild: true,
+  icon: 'build/icon.png',
+  linux: {
+    target: ['AppImage', 'deb'],
+    category: 'Utility',
+    synopsis: 'A tray host for assistant skills',
+    description: 'Runs SKILL.md tools for assistants after you approve them, bounded and recorded.',
+  },
+  deb: { depends: ['libnotify4', 'libxtst6', 'libnss3'] },
+  mac: { target: ['dmg'], category: 'public.app-category.developer-tools', hardenedRuntime: true },
+  win: { target: ['nsis'] },
+  nsis: { oneClick: false, perMachine: false, allowToChangeInstallationDirectory: true },
+};
+
+export default config;

@@ -1,0 +1,148 @@
+/**
+ * `skilltray serve` (the loopback API as the owner of runs, without the tray app), and the commands
+ * that talk to whichever owner is running: approvals, approve, deny; and `token`.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { SkilltrayCore } from '../../core/api.js';
+import { resolveConfig } from '../../core/config.js';
+import { SkilltrayError, skillcErrors } from '../../core/errors.js';
+import { findOwner, ownerClient } from '../../server/app-link.js';
+import { startHttpServer } from '../../server/http.js';
+import { ensureToken, rotateToken, tokenPath } from '../../server/token.js';
+import type { SkilltrayClient } from '../../shared/contract.js';
+import type { VerdictKind } from '../../shared/runs.js';
+import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
+import { describePending } from './runs.js';
+
+/** The home this command line works on, without opening a core. */
+function homeOf(ctx: CliContext): string {
+  return resolveConfig({ env: ctx.env, bundledDir: ctx.bundledDir }).home;
+}
+
+/** A client of the running owner, or E807 saying how to start one. */
+async function owner(ctx: CliContext): Promise<SkilltrayClient> {
+  const home = homeOf(ctx);
+  const link = await findOwner(home);
+  if (link === null) {
+    throw new SkilltrayError('E807', `nothing owns runs for ${home}: start the Skilltray app or skilltray serve`, { details: { home } });
+  }
+  return ownerClient(link);
+}
+
+/** Resolves on the first SIGINT or SIGTERM. */
+function untilSignalled(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const on = (signal: NodeJS.Signals): void => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+      resolve(signal);
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
+}
+
+const serve: Command = {
+  name: 'serve',
+  summary: 'own runs for this home and serve the loopback HTTP API (and with --web the browser UI) until interrupted',
+  positionals: [],
+  options: {
+    port: { type: 'integer', value: '<n>', min: 0, description: 'port on 127.0.0.1 (default 0: any free port; server.json says which)' },
+    web: { type: 'boolean', description: 'also serve the built UI (npm run build:web) and print its address' },
+  },
+  async run(ctx, args) {
+    const webDir = join(dirname(ctx.bundledDir), 'dist', 'web');
+    if (args.options.web && !existsSync(join(webDir, 'index.html'))) {
+      throw skillcErrors.invalidOption(`--web: the UI is not built in ${webDir}; run npm run build:web`);
+    }
+    const core = new SkilltrayCore(resolveConfig({ env: ctx.env, bundledDir: ctx.bundledDir }), { autoBuild: true });
+    try {
+      await core.startWatching();
+      const server = await startHttpServer({
+        core,
+        owner: 'serve',
+        version: ctx.version,
+        ...(typeof args.options.port === 'number' ? { port: args.options.port } : {}),
+        ...(args.options.web ? { webDir } : {}),
+      });
+      const signalled = untilSignalled();
+      ctx.io.out(`Skilltray API on ${server.url} (token in ${tokenPath(core.config.home)})\n`);
+      if (args.options.web) ctx.io.out(`Open ${server.url}/#token=${server.token()} in your browser\n`);
+      const signal = await signalled;
+      ctx.io.err(`${signal}: stopping (live runs are cancelled, pending approvals withdrawn)\n`);
+      await server.close();
+    } finally {
+      await core.close();
+    }
+    return 0;
+  },
+};
+
+const approvals: Command = {
+  name: 'approvals',
+  summary: 'runs waiting for your approval in the running app (or serve)',
+  positionals: [],
+  options: { ...JSON_OPTION },
+  async run(ctx, args) {
+    const pending = await (await owner(ctx)).approvals({});
+    if (args.options.json) {
+      printJson(ctx, pending);
+      return 0;
+    }
+    if (pending.length === 0) {
+      ctx.io.out('No runs are waiting for approval.\n');
+      return 0;
+    }
+    for (const entry of pending) {
+      ctx.io.out(`run ${entry.id} (asked over ${entry.surface}, expires ${new Date(entry.expiresAt).toISOString()})\n${describePending(entry)}\n`);
+    }
+    ctx.io.out("Answer with 'skilltray approve <run-id> [--always]' or 'skilltray deny <run-id>'.\n");
+    return 0;
+  },
+};
+
+function answerCommand(name: 'approve' | 'deny'): Command {
+  return {
+    name,
+    summary: name === 'approve' ? 'approve a waiting run once, or --always for this tool' : 'deny a waiting run',
+    positionals: [{ name: 'run-id', required: true }],
+    options: {
+      ...(name === 'approve' ? { always: { type: 'boolean' as const, description: 'always allow this tool (remembered until the skill or program changes)' } } : {}),
+      ...JSON_OPTION,
+    },
+    async run(ctx, args) {
+      const id = args.positionals[0] as string;
+      const verdict: VerdictKind = name === 'deny' ? 'deny' : args.options.always ? 'always' : 'once';
+      await (await owner(ctx)).answerApproval({ id, verdict });
+      if (args.options.json) printJson(ctx, { id, verdict });
+      else ctx.io.out(verdict === 'deny' ? `run ${id} denied\n` : `run ${id} approved${verdict === 'always' ? ' (always for this tool)' : ' once'}\n`);
+      return 0;
+    },
+  };
+}
+
+const token: Command = {
+  name: 'token',
+  summary: "where the HTTP API's bearer token is kept (created if missing); --rotate replaces it at once",
+  positionals: [],
+  options: {
+    rotate: { type: 'boolean', description: 'replace the token; the running server refuses the old one immediately' },
+    show: { type: 'boolean', description: 'also print the token itself' },
+    ...JSON_OPTION,
+  },
+  run(ctx, args) {
+    const home = homeOf(ctx);
+    const value = args.options.rotate ? rotateToken(home) : ensureToken(home);
+    const path = tokenPath(home);
+    if (args.options.json) printJson(ctx, { path, rotated: Boolean(args.options.rotate), ...(args.options.show ? { token: value } : {}) });
+    else {
+      ctx.io.out(`${path}\n`);
+      if (args.options.show) ctx.io.out(`${value}\n`);
+      if (args.options.rotate) ctx.io.err('token rotated: clients holding the old one must read it again\n');
+    }
+    return 0;
+  },
+};
+
+export const serveCommands: Command[] = [serve, approvals, answerCommand('approve'), answerCommand('deny'), token];

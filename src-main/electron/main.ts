@@ -1,0 +1,94 @@
+/**
+ * The tray app's composition root: resolve paths, open the core (which owns runs and approvals),
+ * serve the UI over the app:// scheme, start the loopback HTTP API for assistants and the CLI/MCP,
+ * and wire IPC, windows and the tray. Everything real lives in src-main/core.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { app, dialog, nativeImage, shell } from 'electron';
+import { SkilltrayCore } from '../core/api.js';
+import { resolveConfig } from '../core/config.js';
+import { toSkilltrayError } from '../core/errors.js';
+import { startHttpServer } from '../server/http.js';
+import { IPC_EVENT_CHANNEL } from '../shared/contract.js';
+import { registerAppScheme, serveApp } from './app-protocol.js';
+import { setupIpc } from './ipc.js';
+import { setupTray } from './tray.js';
+import { Windows, hardenWebContents } from './windows.js';
+
+/** Where the app's files are, in a checkout (`npm start`) and in a package. */
+function appPaths() {
+  const root = app.getAppPath();
+  return {
+    bundledDir: app.isPackaged ? join(process.resourcesPath, 'skills') : join(root, 'skills'),
+    webDir: join(root, 'dist', 'web'),
+    preload: join(root, 'dist', 'preload', 'preload.cjs'),
+    // macOS tints a black template image for the menu bar; other platforms get the light glyph.
+    trayIcon: join(app.isPackaged ? join(process.resourcesPath, 'tray') : join(root, 'build', 'tray'), process.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png'),
+    appIcon: app.isPackaged ? join(process.resourcesPath, 'tray', 'icon.png') : join(root, 'build', 'icon.png'),
+    // `npm start` builds better-sqlite3 for Electron's ABI and says where; a package carries it rebuilt in place.
+    nativeBinding: process.env.SKILLTRAY_NATIVE_BINDING || undefined,
+  };
+}
+
+async function start(): Promise<void> {
+  const paths = appPaths();
+  const config = resolveConfig({ env: process.env, bundledDir: paths.bundledDir, ...(paths.nativeBinding ? { nativeBinding: paths.nativeBinding } : {}) });
+  const core = new SkilltrayCore(config, { autoBuild: true });
+  const version = app.getVersion();
+  const server = await startHttpServer({ core, owner: 'app', version, port: 0 });
+
+  serveApp(paths.webDir);
+  hardenWebContents();
+  const windows = new Windows({ preload: paths.preload, icon: nativeImage.createFromPath(paths.appIcon), devTools: !app.isPackaged });
+  const skillsFolder = join(config.home, 'skills');
+  const openSkillsFolder = async (): Promise<void> => {
+    mkdirSync(skillsFolder, { recursive: true });
+    const failure = await shell.openPath(skillsFolder);
+    if (failure) throw new Error(failure);
+  };
+
+  let quitting = false;
+  const quit = (): void => {
+    if (quitting) return;
+    quitting = true;
+    // Close the core first: it cancels live runs (their process trees die) and withdraws approvals.
+    void Promise.allSettled([server.close(), core.close()]).then(() => app.exit(0));
+  };
+
+  setupIpc({
+    core,
+    context: { surface: 'ui', cwd: config.env.HOME ?? app.getPath('home'), approval: { kind: 'broker' }, owner: 'app', version },
+    desktop: { openWindow: (route) => void windows.show(route), openSkillsFolder, quit },
+  });
+  core.on('event', (event) => {
+    windows.broadcast(IPC_EVENT_CHANNEL, event);
+    if (event.type === 'approval.added') windows.surfaceApprovals();
+  });
+  setupTray(core, nativeImage.createFromPath(paths.trayIcon), { open: (route) => void windows.show(route), openSkillsFolder: () => void openSkillsFolder(), quit });
+
+  app.on('second-instance', () => windows.show('skills'));
+  // The tray keeps the app alive with every window closed.
+  app.on('window-all-closed', () => undefined);
+  app.on('before-quit', (event) => {
+    if (quitting) return;
+    event.preventDefault();
+    quit();
+  });
+  await core.startWatching();
+  windows.show('skills');
+}
+
+registerAppScheme();
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      const coded = toSkilltrayError(error);
+      dialog.showErrorBox('Skilltray could not start', coded.format());
+      app.exit(1);
+    });
+}

@@ -1,0 +1,137 @@
+/**
+ * How a process that does not own runs (the CLI, the MCP bridge) reaches the one that does: find
+ * it through `<home>/server.json` and the token, then call operations over its loopback HTTP API.
+ * Plain `node:http` rather than fetch: a run may wait minutes for a person, longer than fetch's
+ * built-in five-minute limit on waiting for response headers.
+ */
+import { realpathSync } from 'node:fs';
+import { request } from 'node:http';
+import { resolve } from 'node:path';
+import { createClient, type Envelope, type Health, type OperationName, type SkilltrayClient } from '../shared/contract.js';
+import { SkilltrayError } from '../core/errors.js';
+import { readOwnerRecord } from './owner-file.js';
+import { readToken } from './token.js';
+
+/** A live owner of runs for a home, and how to talk to it. */
+export interface OwnerLink {
+  url: string;
+  token: string;
+  owner: Health['owner'];
+}
+
+/** Largest response body accepted from an owner; a run's output is capped far below it. */
+const MAX_RESPONSE_BYTES = 128 * 1024 * 1024;
+
+/** How long `findOwner` waits for a `health` answer before calling the record stale. */
+const HEALTH_TIMEOUT_MS = 3000;
+
+/** A call of one operation, as `createClient` takes it. */
+export type Transport = (operation: OperationName, input: unknown) => Promise<Envelope<unknown>>;
+
+function unreachable(url: string, reason: string): Envelope<never> {
+  return {
+    ok: false,
+    error: new SkilltrayError('E807', `the Skilltray app is not reachable at ${url}: ${reason}`, { details: { url } }).toJSON(),
+  };
+}
+
+function isEnvelope(value: unknown): value is Envelope<unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  if (v.ok === true) return 'value' in v;
+  const error = v.error as Record<string, unknown> | undefined;
+  return v.ok === false && typeof error === 'object' && error !== null && typeof error.code === 'string' && typeof error.message === 'string';
+}
+
+/**
+ * Calls operations at `url` (`POST /api/<operation>` with the bearer token). Every failure is an
+ * envelope: the owner's own errors as it sent them, a network failure or a non-API answer as E807.
+ */
+export function httpTransport(url: string, token: string, options: { timeoutMs?: number } = {}): Transport {
+  const base = new URL(url);
+  return (operation, input) =>
+    new Promise((settle) => {
+      const body = Buffer.from(JSON.stringify(input ?? {}), 'utf8');
+      const req = request(
+        new URL(`/api/${encodeURIComponent(operation)}`, base),
+        {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': body.length },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > MAX_RESPONSE_BYTES) {
+              res.destroy();
+              settle(unreachable(url, `the answer exceeded ${MAX_RESPONSE_BYTES} bytes`));
+              return;
+            }
+            chunks.push(chunk);
+          });
+          res.on('error', (error) => settle(unreachable(url, error.message)));
+          res.on('close', () => {
+            if (!res.complete) settle(unreachable(url, 'the connection closed before the answer was complete'));
+          });
+          res.on('end', () => {
+            let parsed: unknown;
+            try {
+              parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+            } catch {
+              parsed = undefined;
+            }
+            settle(isEnvelope(parsed) ? parsed : unreachable(url, `it answered HTTP ${res.statusCode ?? '?'} with something other than Skilltray's API`));
+          });
+        },
+      );
+      req.on('error', (error) => settle(unreachable(url, error.message)));
+      if (options.timeoutMs !== undefined) req.setTimeout(options.timeoutMs, () => req.destroy(new Error(`no answer within ${options.timeoutMs} ms`)));
+      req.end(body);
+    });
+}
+
+/** A typed client of the owner; its errors keep their codes through toSkilltrayError at the boundary. */
+export function ownerClient(link: Pick<OwnerLink, 'url' | 'token'>): SkilltrayClient {
+  return createClient(httpTransport(link.url, link.token));
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function sameDir(a: string, b: string): boolean {
+  const canonical = (path: string): string => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return resolve(path);
+    }
+  };
+  return canonical(a) === canonical(b);
+}
+
+/**
+ * The process that owns runs for `home`, or null: server.json must name a live pid, the token must
+ * exist, and `health` at 127.0.0.1 on that port must answer from that pid for this very home.
+ * Only loopback is ever contacted, whatever the file says, so the token never leaves the machine.
+ */
+export async function findOwner(home: string): Promise<OwnerLink | null> {
+  const record = readOwnerRecord(home);
+  if (record === null || !processAlive(record.pid)) return null;
+  const token = readToken(home);
+  if (token === null) return null;
+  const url = `http://127.0.0.1:${record.port}`;
+  const envelope = await httpTransport(url, token, { timeoutMs: HEALTH_TIMEOUT_MS })('health', {});
+  if (!envelope.ok) return null;
+  const health = envelope.value as Partial<Health>;
+  if (health.app !== 'skilltray' || health.pid !== record.pid || typeof health.home !== 'string' || !sameDir(health.home, home)) return null;
+  if (health.owner !== 'app' && health.owner !== 'serve') return null;
+  return { url, token, owner: health.owner };
+}

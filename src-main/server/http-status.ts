@@ -1,0 +1,28 @@
+/** The HTTP status of an error envelope: the body always says exactly what failed; the status says which kind. */
+import type { ErrorCode } from '../shared/errors.js';
+
+const STATUS: Partial<Record<ErrorCode, number>> = {
+  E805: 400,
+  E802: 401,
+  E803: 403,
+  E806: 404,
+  E808: 405,
+  E804: 413,
+  E999: 500,
+};
+
+/** Codes that name something that does not exist. */
+const NOT_FOUND: readonly ErrorCode[] = ['E001', 'E010', 'E020', 'E021', 'E022', 'E702', 'E611', 'E614', 'E615'];
+
+/** Refusals the caller must relay to whoever asked (a person denied it, policy refused it, …). */
+const CONFLICT: readonly ErrorCode[] = ['E601', 'E602', 'E603', 'E604', 'E605', 'E606', 'E607', 'E608', 'E612', 'E801'];
+
+/** 400 input, 401/403 access, 404 not found, 405 method, 409 refusal to relay, 413 too large, 500 internal, else 422. */
+export function statusForCode(code: ErrorCode): number {
+  const fixed = STATUS[code];
+  if (fixed !== undefined) return fixed;
+  if (/^E1\d\d$/.test(code)) return 400;
+  if (NOT_FOUND.includes(code)) return 404;
+  if (CONFLICT.includes(code)) return 409;
+  return 422;
+}

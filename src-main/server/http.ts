@@ -1,0 +1,347 @@
+/**
+ * The loopback HTTP API of the process that owns runs (the Electron app, or `skilltray serve`):
+ * `POST /api/<operation>` → callOperation → the Envelope, `GET /api/events` (server-sent events),
+ * `GET /openapi.json`, and the built UI. It binds 127.0.0.1 only, and every request must name this
+ * server as Host and (when a browser sends one) as Origin; every /api route needs the bearer token.
+ * All of that is checked before a byte of the body is read. A run that needs approval waits in the
+ * core's broker for as long as its caller stays connected.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { homedir } from 'node:os';
+import { readFileSync } from 'node:fs';
+import type { SkilltrayCore } from '../core/api.js';
+import { SkilltrayError, toSkilltrayError } from '../core/errors.js';
+import { callOperation, isOperation } from '../core/operations.js';
+import type { Envelope, Health } from '../shared/contract.js';
+import { findOwner } from './app-link.js';
+import { EventStreams } from './event-stream.js';
+import { statusForCode } from './http-status.js';
+import { openApiDocument } from './openapi.js';
+import { claimOwnerFile, ownerFilePath, readOwnerRecord, releaseOwnerFile, type OwnerRecord } from './owner-file.js';
+import { contentTypeOf, resolveStaticFile } from './static-files.js';
+import { ensureToken, readToken, tokenMatches, tokenPath } from './token.js';
+
+export interface HttpServerOptions {
+  core: SkilltrayCore;
+  /** Who runs the server: the tray app or `skilltray serve` (reported by `health` and server.json). */
+  owner: Health['owner'];
+  version: string;
+  /** 0 (the default) takes any free port. */
+  port?: number;
+  /** Serve the built UI from here. */
+  webDir?: string;
+  /** How long a run waits for a person before E604 (default: the core's five minutes). */
+  approvalTimeoutMs?: number;
+  /** Between event-stream heartbeats (15 s). */
+  heartbeatMs?: number;
+}
+
+export interface RunningServer {
+  /** `http://127.0.0.1:<port>`. */
+  url: string;
+  port: number;
+  /** Where the server is bound (always 127.0.0.1). */
+  address(): AddressInfo;
+  /** The token in force now (read from `<home>/token`, so a rotation shows at once). */
+  token(): string;
+  /** Stops accepting, ends event streams, cancels what its callers wait for, removes server.json. */
+  close(): Promise<void>;
+}
+
+/** Largest request body accepted. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const HEARTBEAT_MS = 15_000;
+
+/** How long close() lets cancelled requests answer before cutting their connections. */
+const CLOSE_GRACE_MS = 5000;
+
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const SECURITY_HEADERS = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  let payload: string;
+  try {
+    payload = JSON.stringify(body);
+  } catch (error) {
+    status = 500;
+    payload = JSON.stringify({ ok: false, error: toSkilltrayError(error).toJSON() });
+  }
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(payload),
+    'Cache-Control': 'no-store',
+    ...headers,
+  });
+  res.end(payload);
+}
+
+function sendError(res: ServerResponse, error: SkilltrayError, headers: Record<string, string> = {}): void {
+  sendJson(res, statusForCode(error.code), { ok: false, error: error.toJSON() } satisfies Envelope<never>, headers);
+}
+
+/** The token from `Authorization: Bearer <token>`, or null. */
+function bearer(header: string | undefined): string | null {
+  const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec(header ?? '');
+  return match ? (match[1] as string) : null;
+}
+
+function tooLarge(): SkilltrayError {
+  return new SkilltrayError('E804', `the request body is larger than ${MAX_BODY_BYTES} bytes`, { details: { limit: MAX_BODY_BYTES } });
+}
+
+/** Reads a body of at most `limit` bytes; past it, stops reading and rejects with E804. */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      reject(tooLarge());
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (error?: Error): void => {
+      if (done) return;
+      done = true;
+      req.off('data', onData);
+      if (error) {
+        req.pause();
+        reject(error);
+      } else resolve(Buffer.concat(chunks));
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) finish(tooLarge());
+      else chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => finish());
+    req.once('error', (error) => finish(error));
+    req.once('close', () => finish(new Error('the client went away before sending its whole request')));
+  });
+}
+
+function isJsonContentType(header: string | undefined): boolean {
+  return (header ?? '').split(';')[0]?.trim().toLowerCase() === 'application/json';
+}
+
+/** Starts the loopback API for `options.core`; refuses (E809) when another owner already answers for this home. */
+export async function startHttpServer(options: HttpServerOptions): Promise<RunningServer> {
+  const { core, owner, version } = options;
+  const home = core.config.home;
+  const alreadyThere = async (): Promise<void> => {
+    const running = await findOwner(home);
+    if (running === null) return;
+    const who = running.owner === 'app' ? 'the Skilltray app' : "'skilltray serve'";
+    throw new SkilltrayError('E809', `${who} already owns runs for ${home} at ${running.url}; use it, or stop it before starting another`, {
+      details: { home, url: running.url, owner: running.owner },
+    });
+  };
+  await alreadyThere();
+  ensureToken(home);
+
+  const userHome = core.config.env.HOME || homedir();
+  const streams = new EventStreams(core, options.heartbeatMs ?? HEARTBEAT_MS);
+  const inflight = new Map<Promise<void>, AbortController>();
+  let openapi: string | undefined;
+  let port = 0;
+  let origins = new Set<string>();
+  let hosts = new Set<string>();
+
+  /** POST /api/<operation> and GET /api/events, once Host and Origin passed. */
+  async function api(req: IncomingMessage, res: ServerResponse, name: string, sameOrigin: boolean, controller: AbortController): Promise<void> {
+    const expected = readToken(home);
+    const presented = bearer(req.headers.authorization);
+    if (expected === null || presented === null || !tokenMatches(expected, presented)) {
+      return sendError(res, new SkilltrayError('E802', `missing or wrong bearer token: send 'Authorization: Bearer <token>' with the token in ${tokenPath(home)}`), {
+        'WWW-Authenticate': 'Bearer realm="skilltray"',
+      });
+    }
+    if (name === 'events') {
+      if (req.method !== 'GET') return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on /api/events; use GET`), { Allow: 'GET' });
+      return streams.subscribe(req, res);
+    }
+    if (req.method !== 'POST') return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on /api/${name}; use POST`), { Allow: 'POST' });
+    if (!isOperation(name)) return sendError(res, new SkilltrayError('E806', `no operation '${name}'`, { details: { operation: name } }));
+    if (!isJsonContentType(req.headers['content-type'])) {
+      return sendError(res, new SkilltrayError('E805', `the request body must be JSON, sent as 'Content-Type: application/json'`, { details: { contentType: req.headers['content-type'] ?? null } }));
+    }
+    let input: unknown;
+    try {
+      const body = await readBody(req, MAX_BODY_BYTES);
+      input = JSON.parse(body.toString('utf8'));
+    } catch (error) {
+      if (error instanceof SkilltrayError) {
+        // Stop here: answer, then drop the connection instead of reading the rest.
+        res.shouldKeepAlive = false;
+        res.once('finish', () => req.socket.destroySoon());
+        return sendError(res, error, { Connection: 'close' });
+      }
+      if (error instanceof SyntaxError) return sendError(res, new SkilltrayError('E805', `the request body is not valid JSON: ${error.message}`));
+      throw error;
+    }
+    // The caller hung up before its answer: withdraw its approval or cancel its run.
+    res.once('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    const envelope = await callOperation(core, name, input, {
+      surface: sameOrigin ? 'ui' : 'http',
+      cwd: userHome,
+      approval: { kind: 'broker', ...(options.approvalTimeoutMs === undefined ? {} : { timeoutMs: options.approvalTimeoutMs }) },
+      owner,
+      version,
+      signal: controller.signal,
+    });
+    if (res.destroyed) return;
+    sendJson(res, envelope.ok ? 200 : statusForCode(envelope.error.code), envelope);
+  }
+
+  function serveFile(req: IncomingMessage, res: ServerResponse, webDir: string, pathname: string): boolean {
+    const file = resolveStaticFile(webDir, pathname);
+    if (file === null) return false;
+    let content: Buffer;
+    try {
+      content = readFileSync(file);
+    } catch {
+      return false;
+    }
+    res.writeHead(200, {
+      'Content-Type': contentTypeOf(file),
+      'Content-Length': content.length,
+      ...(file.endsWith('.html') ? { 'Cache-Control': 'no-store' } : { 'Cache-Control': 'no-cache' }),
+    });
+    res.end(req.method === 'HEAD' ? undefined : content);
+    return true;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse, controller: AbortController): Promise<void> {
+    for (const [header, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(header, value);
+    const host = (req.headers.host ?? '').toLowerCase();
+    if (!hosts.has(host)) {
+      return sendError(res, new SkilltrayError('E803', `this server answers only as 127.0.0.1:${port} or localhost:${port}, not as '${req.headers.host ?? ''}'`, { details: { host: req.headers.host ?? null } }));
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && !origins.has(origin)) {
+      return sendError(res, new SkilltrayError('E803', `cross-origin requests are refused (Origin ${origin})`, { details: { origin } }));
+    }
+    let pathname: string;
+    try {
+      pathname = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    } catch {
+      return sendError(res, new SkilltrayError('E805', 'the request target is not a valid path'));
+    }
+    if (pathname.startsWith('/api/')) return api(req, res, pathname.slice('/api/'.length), origin !== undefined, controller);
+    const readOnly = req.method === 'GET' || req.method === 'HEAD';
+    if (pathname === '/openapi.json') {
+      if (!readOnly) return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on /openapi.json; use GET`), { Allow: 'GET, HEAD' });
+      openapi ??= JSON.stringify(openApiDocument(version));
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(openapi), 'Cache-Control': 'no-store' });
+      res.end(req.method === 'HEAD' ? undefined : openapi);
+      return;
+    }
+    if (options.webDir !== undefined) {
+      if (!readOnly) return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on ${pathname}; use GET`), { Allow: 'GET, HEAD' });
+      if (serveFile(req, res, options.webDir, pathname)) return;
+    }
+    sendError(res, new SkilltrayError('E806', `no route ${req.method} ${pathname}`, { details: { path: pathname } }));
+  }
+
+  const server: Server = createServer((req, res) => {
+    const controller = new AbortController();
+    // Done when the answer is handed to the OS (or the connection is gone), so close() never cuts one off.
+    const answered = new Promise<void>((resolve) => {
+      res.once('finish', resolve);
+      res.once('close', resolve);
+    });
+    const done = handle(req, res, controller)
+      .catch((error: unknown) => {
+        if (res.headersSent) res.destroy();
+        else sendError(res, toSkilltrayError(error));
+      })
+      .then(() => answered)
+      .finally(() => inflight.delete(done));
+    inflight.set(done, controller);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    const failed = (error: NodeJS.ErrnoException): void => {
+      const reason = error.code === 'EADDRINUSE' ? 'it is in use' : error.message;
+      reject(new SkilltrayError('E810', `cannot listen on 127.0.0.1:${options.port ?? 0}: ${reason}`, { details: { port: options.port ?? 0, cause: error.code ?? null }, cause: error }));
+    };
+    server.once('error', failed);
+    try {
+      server.listen({ host: '127.0.0.1', port: options.port ?? 0, exclusive: true }, () => {
+        server.off('error', failed);
+        resolve();
+      });
+    } catch (error) {
+      failed(error as NodeJS.ErrnoException);
+    }
+  });
+  const address = server.address() as AddressInfo;
+  port = address.port;
+  hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  origins = new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
+  const url = `http://127.0.0.1:${port}`;
+  const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
+
+  const stop = async (): Promise<void> => {
+    server.close();
+    streams.closeAll();
+    for (const controller of inflight.values()) controller.abort();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...inflight.keys()]), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_GRACE_MS)))]);
+    clearTimeout(timer);
+    server.closeAllConnections();
+    await closed;
+  };
+
+  const record: OwnerRecord = { pid: process.pid, port, url, owner, version, started_at: new Date().toISOString() };
+  const claim = async (): Promise<void> => {
+    if (claimOwnerFile(home, record)) return;
+    await alreadyThere();
+    // What is there names no live owner of this home: a crashed owner's file.
+    releaseOwnerFile(home, readOwnerRecord(home));
+    if (claimOwnerFile(home, record)) return;
+    await alreadyThere();
+    throw new SkilltrayError('E809', `another owner is starting for ${home} right now (${ownerFilePath(home)} appeared); use it once it answers`, { details: { home } });
+  };
+  try {
+    await claim();
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    address: () => address,
+    token: () => readToken(home) ?? ensureToken(home),
+    close: () => {
+      closing ??= (async () => {
+        releaseOwnerFile(home, record);
+        await stop();
+      })();
+      return closing;
+    },
+  };
+}

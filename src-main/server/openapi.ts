@@ -1,0 +1,134 @@
+/**
+ * The OpenAPI 3.1 description of the loopback API, generated from the contract: one `POST
+ * /api/<operation>` per operation with its request body from the zod input schema, the Envelope as
+ * every response, bearer authentication, and the event stream.
+ */
+import { z } from 'zod';
+import { inputs, OPERATIONS, type OperationName } from '../shared/contract.js';
+import { ERROR_KINDS } from '../shared/errors.js';
+
+/** What each operation does, as a client reads it in the document. */
+const SUMMARIES: Record<OperationName, string> = {
+  list: 'Skills, filtered and paged as ADR-001 list (domain, role, classification status, offered in the mode)',
+  describe: 'One loaded skill: frontmatter, classification, tools, requirements, diagnostics',
+  check: 'Diagnostics of a skill, a skill directory or a directory of skills',
+  roots: 'The skill roots in precedence order, and whether each exists',
+  resolve: "A Kode prompt skill's body with $ARGUMENTS filled in",
+  run: 'Runs a tool. When policy asks a person, the request waits until they answer in the app (or the approval times out: E604); a denial is 409 E603',
+  dryRun: 'The rendered program + argv and what policy would decide; nothing runs or is recorded',
+  cancelRun: 'Cancels a running run or withdraws one waiting for approval',
+  history: 'Recorded runs, newest first',
+  getRun: 'One recorded run with its output',
+  approvals: 'Runs waiting for the person at the desktop, oldest first',
+  answerApproval: 'Answers a pending approval: once, always (remembered) or deny',
+  rules: 'Allow and deny rules',
+  addRule: 'Adds an allow or deny rule (skill:<glob>, skill:*, tool:<skill>/<tool>)',
+  removeRule: 'Removes a rule',
+  remembered: 'Tools the person chose to always allow',
+  revokeRemembered: 'Revokes a remembered approval: the tool asks again',
+  settings: 'Mode and pause state',
+  setMode: 'Switches mode (Global, Dev, Meeting)',
+  setPaused: 'Pauses or resumes every run',
+  outline: "A skill's headings (RFC-0002 outline)",
+  show: 'One section of a skill (RFC-0002 show)',
+  open: 'One file of a skill (RFC-0002 open)',
+  sources: "A skill's file tree (RFC-0002 sources)",
+  search: "BM25 search over one skill's index (RFC-0004)",
+  searchAll: 'One ranked result list over every loaded skill',
+  build: "Builds a skill's search index",
+  stats: "A skill's access statistics",
+  discover: 'Skills ranked for an intent (ADR-001 discover): candidates for the caller to choose from under its own policy',
+  attach: 'Applies a sidecar skill to a target (ADR-001 attach): validated first (E801), then run like `run`, approval included',
+  health: 'Who owns runs for this home: version, pid, home, owner, settings, pending approvals',
+};
+
+/** Operations that may wait for a person. */
+const WAITS: readonly OperationName[] = ['run', 'attach'];
+
+function inputSchema(operation: OperationName): Record<string, unknown> {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(inputs[operation], { io: 'input' }) as Record<string, unknown>;
+  return schema;
+}
+
+const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } });
+
+const EVENT_TYPES = ['approval.added', 'approval.resolved', 'run', 'skills.changed', 'settings'];
+
+/** The OpenAPI 3.1 document of this server. */
+export function openApiDocument(version: string): Record<string, unknown> {
+  const paths: Record<string, unknown> = {};
+  for (const operation of OPERATIONS) {
+    paths[`/api/${operation}`] = {
+      post: {
+        operationId: operation,
+        summary: SUMMARIES[operation],
+        requestBody: { required: true, content: { 'application/json': { schema: inputSchema(operation) } } },
+        responses: {
+          200: {
+            description: `The result, as OperationOutputs['${operation}'] in src-main/shared/contract.ts`,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/OkEnvelope' } } },
+          },
+          400: errorResponse('Invalid request: not JSON, not application/json, or rejected by the input schema (E805)'),
+          401: errorResponse('Missing or wrong bearer token (E802)'),
+          403: errorResponse('Host or Origin is not this loopback server (E803)'),
+          404: errorResponse('No such operation (E806), or the named skill, section, file, run, approval or rule does not exist'),
+          405: errorResponse('Method other than POST (E808)'),
+          ...(WAITS.includes(operation)
+            ? { 409: errorResponse('A refusal to relay to whoever asked: approval required, denied, timed out, not offered, paused, requirements missing, skill changed, attach invalid') }
+            : {}),
+          413: errorResponse('Body larger than 1 MiB (E804)'),
+          422: errorResponse('The operation failed for another reason; the error says which'),
+          500: errorResponse('Internal error (E999)'),
+        },
+      },
+    };
+  }
+  paths['/api/events'] = {
+    get: {
+      operationId: 'events',
+      summary: `Server-sent events: every core event as \`event: <type>\\ndata: <json>\\n\\n\` (${EVENT_TYPES.join(', ')}), and a \`:\` comment heartbeat every 15 s. Authenticate with the Authorization header (read it with fetch streaming, not EventSource).`,
+      responses: {
+        200: { description: 'An endless event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+        401: errorResponse('Missing or wrong bearer token (E802)'),
+        403: errorResponse('Host or Origin is not this loopback server (E803)'),
+      },
+    },
+  };
+  paths['/openapi.json'] = {
+    get: {
+      operationId: 'openapi',
+      summary: 'This document (no token needed: it holds no data)',
+      security: [],
+      responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } } },
+    },
+  };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Skilltray loopback API',
+      version,
+      description:
+        'The API of the process that owns runs (the Skilltray app or `skilltray serve`), on 127.0.0.1 only. ' +
+        'Every /api route needs `Authorization: Bearer <token>` (the token is in <home>/token). Every response body is an Envelope.',
+    },
+    security: [{ bearerAuth: [] }],
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'The token kept in <home>/token (32 random bytes, base64url)' } },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['code', 'kind', 'message'],
+          properties: {
+            code: { type: 'string', enum: Object.keys(ERROR_KINDS) },
+            kind: { type: 'string', enum: [...new Set(Object.values(ERROR_KINDS))] },
+            message: { type: 'string' },
+            details: { type: 'object' },
+          },
+        },
+        OkEnvelope: { type: 'object', required: ['ok', 'value'], properties: { ok: { const: true }, value: {} } },
+        ErrorEnvelope: { type: 'object', required: ['ok', 'error'], properties: { ok: { const: false }, error: { $ref: '#/components/schemas/Error' } } },
+      },
+    },
+  };
+}

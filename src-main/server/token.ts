@@ -1,0 +1,70 @@
+/**
+ * The bearer token that guards the loopback API: 32 random bytes, base64url, kept in `<home>/token`
+ * (mode 0600, the home 0700). Anyone who can read it can act as the person at the desktop, so it is
+ * read fresh on every request (a rotation takes effect at once), never followed through a symlink,
+ * and a file of any other shape is treated as no token at all (every request refused).
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { chmodSync, closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+const POSIX = process.platform !== 'win32';
+
+/** Where the token of a home is kept. */
+export function tokenPath(home: string): string {
+  return join(home, 'token');
+}
+
+/** The current token of a home, or null when there is none (missing, a symlink, not a file, or malformed). */
+export function readToken(home: string): string | null {
+  let fd: number;
+  try {
+    fd = openSync(tokenPath(home), constants.O_RDONLY | (POSIX ? constants.O_NOFOLLOW : 0));
+  } catch {
+    return null;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > 1024) return null;
+    const token = readFileSync(fd, 'utf8').trim();
+    return TOKEN_SHAPE.test(token) ? token : null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Writes a fresh token atomically (a private temp file renamed over the old one) and returns it. */
+export function rotateToken(home: string): string {
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const token = randomBytes(32).toString('base64url');
+  const temp = join(home, `.token-${process.pid}-${randomBytes(6).toString('hex')}`);
+  try {
+    writeFileSync(temp, `${token}\n`, { mode: 0o600, flag: 'wx' });
+    // The mode given to open is filtered by the umask; the token must be 0600 whatever the umask is.
+    if (POSIX) chmodSync(temp, 0o600);
+    renameSync(temp, tokenPath(home));
+  } catch (error) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // the temp file was never created or is already renamed
+    }
+    throw error;
+  }
+  return token;
+}
+
+/** The home's token, created (with the home) on first start, and kept private if its mode was widened. */
+export function ensureToken(home: string): string {
+  const existing = readToken(home);
+  if (existing === null) return rotateToken(home);
+  if (POSIX) chmodSync(tokenPath(home), 0o600);
+  return existing;
+}
+
+/** Compares a presented token with the expected one in constant time (whatever their lengths). */
+export function tokenMatches(expected: string, presented: string): boolean {
+  const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
+  return timingSafeEqual(digest(expected), digest(presented));
+}

@@ -1,0 +1,34 @@
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const require = createRequire(import.meta.url);
+
+describe('packaging configuration (electron.config.ts)', () => {
+  it('loads and passes electron-builder’s own schema validation', async () => {
+    const { getConfig, validateConfiguration } = require('app-builder-lib/out/util/config/config.js');
+    const { DebugLogger } = require('builder-util');
+    const config = await getConfig(ROOT, join(ROOT, 'electron.config.ts'), null);
+    await validateConfiguration(config, new DebugLogger(false));
+    expect(config.linux.target).toEqual(['AppImage', 'deb']);
+    expect(config.mac.target).toEqual(['dmg']);
+    expect(config.win.target).toEqual(['nsis']);
+    expect(config.extraResources).toEqual(expect.arrayContaining([expect.objectContaining({ from: 'skills', to: 'skills' })]));
+    expect(config.npmRebuild).toBe(true);
+  });
+});
+
+const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+const tooOld = major < 22 || (major === 22 && minor < 12);
+
+describe('npm start on a Node.js too old for Electron 45', () => {
+  it.runIf(tooOld)('says exactly what to do, and builds or downloads nothing', async () => {
+    const result = await execa(process.execPath, [join(ROOT, 'scripts', 'start-electron.js')], { reject: false, cwd: ROOT });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(`whose download tooling needs Node.js 22.12 or later;\n  this is Node.js ${process.versions.node}.`);
+    expect(result.stderr).toContain('Install Node.js 22 LTS or later');
+    expect(result.stderr).toContain('browser mode (npm run web) work without Electron');
+  });
+});

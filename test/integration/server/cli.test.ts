@@ -1,0 +1,122 @@
+import { cpSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../../src-main/cli/main.js';
+import { tokenPath } from '../../../src-main/server/token.js';
+import type { PendingEntry, RunReport } from '../../../src-main/shared/runs.js';
+import { cli } from '../../support/cli.js';
+import { testHome } from '../../support/temp.js';
+import { raw, serverHome, waitFor, WEB_FIXTURE } from './helpers.js';
+
+describe('skilltray token', () => {
+  it('prints where the token is, the token only with --show, and rotates it with --rotate', async () => {
+    const h = await serverHome();
+    const path = tokenPath(h.core.config.home);
+    const plain = await cli(['token'], h.t);
+    expect(plain).toMatchObject({ code: 0, stdout: `${path}\n` });
+    expect(plain.stdout + plain.stderr).not.toContain(h.server.token());
+    const shown = await cli(['token', '--show', '--json'], h.t);
+    expect(JSON.parse(shown.stdout)).toEqual({ path, rotated: false, token: h.server.token() });
+    const old = h.server.token();
+    const rotated = await cli(['token', '--rotate', '--json'], h.t);
+    expect(JSON.parse(rotated.stdout)).toEqual({ path, rotated: true });
+    expect(readFileSync(path, 'utf8').trim()).not.toBe(old);
+    const refused = await raw(h.server.port, { method: 'POST', path: '/api/health', headers: { authorization: `Bearer ${old}`, 'content-type': 'application/json' }, body: '{}' });
+    expect(refused.status).toBe(401);
+  });
+});
+
+describe('approvals, approve, deny and run against the running owner', () => {
+  it('say how to start an owner when none runs (E807)', async () => {
+    const t = testHome();
+    for (const argv of [['approvals'], ['approve', 'some-run'], ['deny', 'some-run']]) {
+      const outcome = await cli(argv, t);
+      expect(outcome.code).toBe(1);
+      expect(outcome.stderr).toMatch(/^error\[E807\]: nothing owns runs for .*: start the Skilltray app or skilltray serve\n$/);
+    }
+  });
+
+  it('forwards a run to the owner, where approvals lists it and approve lets it run', async () => {
+    const h = await serverHome();
+    const running = cli(['run', 'asks', 'go', '--arg', 'a=from the terminal'], h.t);
+    const [pending] = await waitFor(async () => {
+      const listed = JSON.parse((await cli(['approvals', '--json'], h.t)).stdout) as PendingEntry[];
+      return listed.length === 1 ? listed : undefined;
+    });
+    expect(pending).toMatchObject({ skill: 'asks', tool: 'go', surface: 'http', args: { a: 'from the terminal' } });
+    const text = await cli(['approvals'], h.t);
+    expect(text.stdout).toContain(`run ${pending?.id}`);
+    expect(text.stdout).toContain('  arg 2     "from the terminal"');
+    expect(await cli(['approve', pending?.id as string], h.t)).toMatchObject({ code: 0, stdout: `run ${pending?.id} approved once\n` });
+    const outcome = await running;
+    expect(outcome.code).toBe(0);
+    expect(JSON.parse(outcome.stdout)).toEqual(['from the terminal']);
+    expect(outcome.stderr).toContain('forwarded to skilltray serve at');
+    expect(outcome.stderr).toContain(`run ${pending?.id}`);
+    expect(h.core.getRun(pending?.id as string)).toMatchObject({ status: 'succeeded', surface: 'http', outcome: 'approved' });
+  });
+
+  it('returns the denial to the forwarded run (E603), and approve --always remembers the tool', async () => {
+    const h = await serverHome();
+    const next = async (): Promise<PendingEntry> => waitFor(() => h.core.pendingApprovals()[0]);
+    const denied = cli(['run', 'asks', 'go', '--json'], h.t);
+    expect(await cli(['deny', (await next()).id, '--json'], h.t)).toMatchObject({ code: 0 });
+    const refusal = await denied;
+    expect(refusal.code).toBe(1);
+    expect(refusal.stderr).toMatch(/^error\[E603\]: the person at the desktop denied 'asks\/go'/);
+    expect(JSON.parse(refusal.stdout).error).toMatchObject({ code: 'E603', kind: 'denied_by_user' });
+    const always = cli(['run', 'asks', 'go', '--json'], h.t);
+    expect((await cli(['approve', (await next()).id, '--always'], h.t)).stdout).toContain('approved (always for this tool)');
+    const report = JSON.parse((await always).stdout) as RunReport;
+    expect(report.decision).toMatchObject({ outcome: 'approved', by: 'user' });
+    expect(h.core.remembered()).toMatchObject([{ skill: 'asks', tool: 'go' }]);
+    const again = await cli(['run', 'asks', 'go', '--json'], h.t);
+    expect(JSON.parse(again.stdout).decision).toMatchObject({ outcome: 'auto', by: 'remembered' });
+  });
+
+  it('keeps --yes and --dry-run in the terminal, even with an owner running', async () => {
+    const h = await serverHome();
+    const yes = await cli(['run', 'asks', 'go', '--arg', 'a=here', '--yes', '--json'], h.t);
+    expect(yes.code).toBe(0);
+    const report = JSON.parse(yes.stdout) as RunReport;
+    expect(report.decision).toMatchObject({ outcome: 'approved', by: 'user' });
+    expect(report.decision.actor).toContain('(--yes)');
+    expect(h.core.getRun(report.id).surface).toBe('cli');
+    const dry = await cli(['run', 'asks', 'go', '--dry-run', '--json'], h.t);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ decision: 'ask' });
+    expect(h.core.history()).toHaveLength(1);
+    expect(h.core.pendingApprovals()).toEqual([]);
+  });
+});
+
+describe('skilltray serve --web', () => {
+  it('says to build the UI when it is not built', async () => {
+    const outcome = await cli(['serve', '--port', '0', '--web'], testHome());
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).toContain('run npm run build:web');
+  });
+
+  it('serves the UI next to the bundled skills and prints its address with the token, until SIGINT', async () => {
+    const t = testHome();
+    cpSync(WEB_FIXTURE, join(dirname(t.bundled), 'dist', 'web'), { recursive: true });
+    let out = '';
+    let err = '';
+    const serving = runCli(['serve', '--port', '0', '--web'], {
+      cwd: t.home,
+      env: t.env,
+      bundledDir: t.bundled,
+      version: '0.0.0-test',
+      io: { out: (text) => void (out += text), err: (text) => void (err += text), interactive: false, ask: async () => '' },
+    });
+    const [, url, token] = await waitFor(() => /^Open (http:\/\/127\.0\.0\.1:\d+)\/#token=([A-Za-z0-9_-]{43}) in your browser$/m.exec(out) ?? undefined);
+    expect(token).toBe(readFileSync(tokenPath(t.home), 'utf8').trim());
+    const page = await fetch(`${url}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('fixture UI');
+    // Only serve's own listener hears this: the signal is emitted, not sent.
+    process.emit('SIGINT', 'SIGINT');
+    expect(await serving).toBe(0);
+    expect(err).toContain('SIGINT: stopping');
+    await expect(fetch(`${url}/`)).rejects.toThrow();
+  });
+});

@@ -1,0 +1,193 @@
+/** A loopback server over a fresh test home, raw HTTP requests, and an event-stream reader for the server tests. */
+import { request } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
+import { SkilltrayCore } from '../../../src-main/core/api.js';
+import { startHttpServer, type HttpServerOptions, type RunningServer } from '../../../src-main/server/http.js';
+import type { Envelope, ServerEvent } from '../../../src-main/shared/contract.js';
+import { skillMd, testHome, writeSkill, type TestHome } from '../../support/temp.js';
+
+export const NODE = process.execPath;
+export const PRINT_ARGV = fileURLToPath(new URL('../../fixtures/processes/print-argv.mjs', import.meta.url));
+export const BEHAVE = fileURLToPath(new URL('../../fixtures/processes/behave.mjs', import.meta.url));
+export const WEB_FIXTURE = fileURLToPath(new URL('../../fixtures/web', import.meta.url));
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** Runs `cleanup` after the current test (last registered, first run). */
+export function onCleanup(cleanup: () => Promise<void>): void {
+  cleanups.push(cleanup);
+}
+
+/** A SKILL.md with one tool `go` running `command`, parameters a and b (optional strings), and a small body to browse. */
+export function toolSkill(name: string, command: string, frontmatter: Record<string, unknown> = {}): string {
+  return skillMd(
+    { name, description: `The ${name} skill. Use when testing.`, version: '1.0.0', ...frontmatter },
+    [
+      `# ${name}`,
+      '',
+      '## Usage',
+      '',
+      'Say hello to the widget frobnicator.',
+      '',
+      '### go',
+      '',
+      'Runs it.',
+      '',
+      '#### Parameters',
+      '',
+      '| Name | Type | Required | Description |',
+      '|---|---|---|---|',
+      '| a | string | no | first |',
+      '| b | string | no | second |',
+      '',
+      '#### Command',
+      '',
+      '```',
+      command,
+      '```',
+      '',
+    ].join('\n'),
+  );
+}
+
+export interface ServerHome {
+  t: TestHome;
+  core: SkilltrayCore;
+  server: RunningServer;
+  /** POST /api/<operation> with the token: status and envelope. */
+  call(operation: string, body: unknown): Promise<{ status: number; envelope: Envelope<unknown> }>;
+}
+
+/**
+ * A test home with user skills `asks` (prints its argv) and `behaves` (does what its arguments say,
+ * see behave.mjs), whose tools need approval, and a bundled read-only skill `echoes` (its tool runs
+ * without asking), a core over it, and a server on port 0.
+ */
+export async function serverHome(options: Partial<Omit<HttpServerOptions, 'core'>> = {}, t: TestHome = testHome()): Promise<ServerHome> {
+  writeSkill(t.skills, 'asks', toolSkill('asks', `${NODE} ${PRINT_ARGV} <<a>> <<b>>`));
+  writeSkill(t.skills, 'behaves', toolSkill('behaves', `${NODE} ${BEHAVE} <<a>> <<b>>`));
+  writeSkill(t.bundled, 'echoes', toolSkill('echoes', 'echo <<a>>', { read_only: true }));
+  const core = new SkilltrayCore(t.config(), { autoBuild: true });
+  onCleanup(() => core.close());
+  const server = await startHttpServer({ core, owner: 'serve', version: '0.0.0-test', ...options });
+  onCleanup(() => server.close());
+  return {
+    t,
+    core,
+    server,
+    call: async (operation, body) => {
+      const res = await fetch(`${server.url}/api/${operation}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${server.token()}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, envelope: (await res.json()) as Envelope<unknown> };
+    },
+  };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** One HTTP request with exactly these headers (Host included) and path, nothing normalised. */
+export function raw(port: number, init: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method: init.method ?? 'GET', path: init.path ?? '/', headers: { host: `127.0.0.1:${port}`, ...init.headers }, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+/** The error envelope of a raw response. */
+export function errorOf(response: RawResponse): { code: string; kind: string; message: string } {
+  const envelope = JSON.parse(response.body) as Envelope<unknown>;
+  if (envelope.ok) throw new Error(`expected an error, got ${response.body}`);
+  return envelope.error;
+}
+
+/** A subscriber of GET /api/events that collects events and comments as they arrive. */
+export interface EventReader {
+  events: ServerEvent[];
+  comments: string[];
+  /** Resolves with the first event (already received or still to come) that matches. */
+  next<T extends ServerEvent>(match: (event: ServerEvent) => event is T): Promise<T>;
+  next(match: (event: ServerEvent) => boolean): Promise<ServerEvent>;
+  close(): void;
+}
+
+/** Opens the event stream with the server's token (fetch streaming, as the UI reads it). */
+export async function readEvents(server: RunningServer): Promise<EventReader> {
+  const controller = new AbortController();
+  const res = await fetch(`${server.url}/api/events`, { headers: { authorization: `Bearer ${server.token()}` }, signal: controller.signal });
+  if (res.status !== 200 || res.body === null) throw new Error(`event stream refused: ${res.status}`);
+  const events: ServerEvent[] = [];
+  const comments: string[] = [];
+  const waiters: { match: (event: ServerEvent) => boolean; resolve: (event: ServerEvent) => void }[] = [];
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) !== -1) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (block.startsWith(':')) {
+            comments.push(block.slice(1).trim());
+            continue;
+          }
+          const data = block.split('\n').find((line) => line.startsWith('data: '));
+          const type = block.split('\n').find((line) => line.startsWith('event: '));
+          if (data === undefined) continue;
+          const event = JSON.parse(data.slice('data: '.length)) as ServerEvent;
+          if (type !== `event: ${event.type}`) throw new Error(`event line ${type} does not match ${event.type}`);
+          events.push(event);
+          for (const waiter of [...waiters]) {
+            if (waiter.match(event)) {
+              waiters.splice(waiters.indexOf(waiter), 1);
+              waiter.resolve(event);
+            }
+          }
+        }
+      }
+    } catch {
+      // aborted by close()
+    }
+  })();
+  return {
+    events,
+    comments,
+    next: (match: (event: ServerEvent) => boolean) =>
+      new Promise<ServerEvent>((resolve) => {
+        const seen = events.find(match);
+        if (seen) resolve(seen);
+        else waiters.push({ match, resolve });
+      }),
+    close: () => controller.abort(),
+  } as EventReader;
+}
+
+/** Polls `check` until it returns a value other than undefined (or fails after `timeoutMs`). */
+export async function waitFor<T>(check: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,0 +1,220 @@
+import { cpSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { callOperation, type CallContext } from '../../../src-main/core/operations.js';
+import { OPERATIONS, type Envelope, type OperationName } from '../../../src-main/shared/contract.js';
+import { skillMd, tempDir, testHome, writeSkill } from '../../support/temp.js';
+import { errorOf, raw, serverHome, WEB_FIXTURE, type ServerHome } from './helpers.js';
+
+/** A home with what every operation needs: a prompt skill and an attachable sidecar besides the helpers' two. */
+async function fullHome(): Promise<ServerHome> {
+  const t = testHome();
+  writeSkill(t.skills, 'greet', skillMd({ name: 'greet', description: 'Greets someone. Use when greeting.', version: '1.0.0' }, 'Say hello to $ARGUMENTS.\n'));
+  const fm = [
+    'name: watcher',
+    'description: Watch a run. Use when auditing.',
+    'version: 1.0.0',
+    'read_only: true',
+    'metadata:',
+    '  classification:',
+    '    role: sidecar',
+    '    invocation: attach',
+    '    attach_targets: [run, output]',
+    '    effect_mode: read_only',
+    '    status: stable',
+  ].join('\n');
+  const body = `\n### observe\n\nPrints the target.\n\n#### Parameters\n\n| Name | Type | Required | Description |\n|---|---|---|---|\n| target_ref | string | yes | the target |\n\n#### Command\n\n\`\`\`\necho <<target_ref>>\n\`\`\`\n`;
+  writeSkill(t.bundled, 'watcher', skillMd(fm, body));
+  return serverHome({}, t);
+}
+
+function direct(h: ServerHome, name: string, input: unknown): Promise<Envelope<unknown>> {
+  const ctx: CallContext = { surface: 'http', cwd: h.t.userHome, approval: { kind: 'none' }, owner: 'serve', version: '0.0.0-test' };
+  return callOperation(h.core, name, input, ctx);
+}
+
+/** Drops what differs on every call of the same failing run: its fresh run id. */
+function withoutRunId(envelope: Envelope<unknown>): Envelope<unknown> {
+  if (envelope.ok || envelope.error.details === undefined) return envelope;
+  const { runId: _runId, ...details } = envelope.error.details;
+  return { ok: false, error: { ...envelope.error, details } };
+}
+
+describe('every operation of the contract over HTTP', () => {
+  it('reaches each one with a valid input; read-only ones give exactly what the core gives', async () => {
+    const h = await fullHome();
+    const inputs: Record<OperationName, unknown> = {
+      list: {},
+      describe: { skill: 'asks' },
+      check: { target: h.t.skills },
+      roots: {},
+      resolve: { skill: 'greet', args: ['world'] },
+      run: { skill: 'echoes', tool: 'go', args: { a: 'over http' } },
+      dryRun: { skill: 'asks', tool: 'go', args: { a: 'x' } },
+      cancelRun: { id: 'no-such-run' },
+      history: {},
+      getRun: { id: 'no-such-run' },
+      approvals: {},
+      answerApproval: { id: 'no-such-run', verdict: 'once' },
+      rules: {},
+      addRule: { pattern: 'skill:echoes', effect: 'allow' },
+      removeRule: { id: 999 },
+      remembered: {},
+      revokeRemembered: { id: 999 },
+      settings: {},
+      setMode: { mode: 'Global' },
+      setPaused: { paused: false },
+      outline: { skill: 'asks' },
+      show: { skill: 'asks', section: 'Usage' },
+      open: { skill: 'asks', path: 'SKILL.md' },
+      sources: { skill: 'asks' },
+      search: { skill: 'asks', query: 'frobnicator' },
+      searchAll: { query: 'frobnicator' },
+      build: { skill: 'asks' },
+      stats: { skill: 'asks' },
+      discover: { intent: 'watch a run' },
+      attach: { skill_id: 'watcher', target_type: 'run', target_ref: 'run-42' },
+      health: {},
+    };
+    /** The operations whose valid input above names something that does not exist, on purpose. */
+    const notFound: Partial<Record<OperationName, string>> = { cancelRun: 'E702', getRun: 'E702', answerApproval: 'E611', removeRule: 'E614', revokeRemembered: 'E615' };
+    const sameAsCore: OperationName[] = ['list', 'describe', 'check', 'roots', 'resolve', 'approvals', 'rules', 'remembered', 'settings', 'outline', 'show', 'open', 'sources', 'discover'];
+    for (const operation of OPERATIONS) {
+      const { status, envelope } = await h.call(operation, inputs[operation]);
+      const code = notFound[operation];
+      if (code !== undefined) {
+        expect([operation, status, envelope.ok ? null : envelope.error.code]).toEqual([operation, 404, code]);
+        expect(envelope).toEqual(await direct(h, operation, inputs[operation]));
+        continue;
+      }
+      expect([operation, status, envelope.ok]).toEqual([operation, 200, true]);
+      if (sameAsCore.includes(operation)) expect(envelope).toEqual(await direct(h, operation, inputs[operation]));
+    }
+    const [ran] = h.core.history({ skill: 'echoes' });
+    const { status, envelope } = await h.call('getRun', { id: ran?.id });
+    expect(status).toBe(200);
+    expect(envelope).toMatchObject({ ok: true, value: { id: ran?.id, stdout: 'over http\n', surface: 'http' } });
+    expect((await h.call('attach', inputs.attach)).envelope).toMatchObject({ ok: true, value: { execution: { result: { stdout: 'run-42\n' } } } });
+    expect((await h.call('health', {})).envelope).toMatchObject({ ok: true, value: { app: 'skilltray', owner: 'serve', version: '0.0.0-test', pid: process.pid, home: h.core.config.home } });
+  });
+
+  it.each([
+    ['describe', { skill: 'nope' }, 404, 'E001'],
+    ['show', { skill: 'asks', section: 'Usag' }, 404, 'E020'],
+    ['open', { skill: 'asks', path: 'missing.md' }, 404, 'E021'],
+    ['open', { skill: 'asks', path: '../../../etc/passwd' }, 422, 'E012'],
+    ['run', { skill: 'nope', tool: 'go' }, 404, 'E001'],
+    ['run', { skill: 'echoes', tool: 'nope' }, 422, 'E506'],
+    ['run', { skill: 'echoes', tool: 'go', args: { a: '--force' } }, 422, 'E504'],
+    ['run', { skill: 'echoes', tool: 'go', cwd: 'relative/dir' }, 422, 'E510'],
+    ['attach', { skill_id: 'asks', target_type: 'run', target_ref: 'x' }, 409, 'E801'],
+    ['search', { skill: 'asks', query: '' }, 422, 'E004'],
+    ['setMode', { mode: 'Nope' }, 422, 'E610'],
+    ['addRule', { pattern: 'nonsense', effect: 'allow' }, 422, 'E609'],
+    ['list', { limit: 0 }, 400, 'E805'],
+    ['history', { status: 'nope' }, 400, 'E805'],
+  ] as const)('%s %j fails with %i %s, the same error as the core', async (operation, input, status, code) => {
+    const h = await fullHome();
+    const response = await h.call(operation, input);
+    expect(response.status).toBe(status);
+    expect(response.envelope).toMatchObject({ ok: false, error: { code } });
+    expect(withoutRunId(response.envelope)).toEqual(withoutRunId(await direct(h, operation, input)));
+  });
+
+  it('relays policy refusals as 409: paused runs (E608)', async () => {
+    const h = await fullHome();
+    await h.call('setPaused', { paused: true });
+    const response = await h.call('run', { skill: 'echoes', tool: 'go', args: { a: 'x' } });
+    expect(response.status).toBe(409);
+    expect(response.envelope).toMatchObject({ ok: false, error: { code: 'E608', kind: 'runs_paused' } });
+  });
+});
+
+describe('GET /openapi.json', () => {
+  it('is OpenAPI 3.1, needs no token, and names every operation with its input schema', async () => {
+    const h = await serverHome();
+    const response = await raw(h.server.port, { path: '/openapi.json' });
+    expect(response.status).toBe(200);
+    const doc = JSON.parse(response.body) as {
+      openapi: string;
+      paths: Record<string, { post?: { operationId: string; requestBody: { content: Record<string, { schema: { properties?: Record<string, unknown>; required?: string[] } }> } }; get?: unknown }>;
+      components: { securitySchemes: Record<string, unknown> };
+      security: unknown[];
+    };
+    expect(doc.openapi).toBe('3.1.0');
+    for (const operation of OPERATIONS) expect(doc.paths[`/api/${operation}`]?.post?.operationId).toBe(operation);
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/api/') && p !== '/api/events')).toHaveLength(OPERATIONS.length);
+    const run = doc.paths['/api/run']?.post?.requestBody.content['application/json']?.schema;
+    expect(Object.keys(run?.properties ?? {})).toEqual(['skill', 'tool', 'args', 'cwd', 'trace_id']);
+    expect(run?.required).toEqual(['skill', 'tool']);
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.paths['/api/events']?.get).toBeDefined();
+  });
+});
+
+describe('the static UI', () => {
+  const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+  it('serves index.html for / and its assets, with the CSP and without a token', async () => {
+    const h = await serverHome({ webDir: WEB_FIXTURE });
+    const index = await raw(h.server.port, { path: '/' });
+    expect(index.status).toBe(200);
+    expect(index.body).toContain('fixture UI');
+    expect(index.headers).toMatchObject({
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': CSP,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+    });
+    const script = await raw(h.server.port, { path: '/assets/app.js' });
+    expect(script.status).toBe(200);
+    expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(script.body).toContain('fixture UI loaded');
+    const head = await raw(h.server.port, { method: 'HEAD', path: '/' });
+    expect([head.status, head.body]).toEqual([200, '']);
+    expect((await raw(h.server.port, { method: 'POST', path: '/', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(405);
+  });
+
+  it('lists no directory and lets no path leave the web directory, symlinks included', async () => {
+    const web = join(tempDir(), 'web');
+    cpSync(WEB_FIXTURE, web, { recursive: true });
+    const secretDir = tempDir();
+    writeFileSync(join(secretDir, 'secret.txt'), 'TOP-SECRET');
+    symlinkSync(join(secretDir, 'secret.txt'), join(web, 'leak.txt'));
+    symlinkSync(secretDir, join(web, 'outside'));
+    mkdirSync(join(web, 'empty'));
+    writeFileSync(join(web, '.env'), 'TOP-SECRET');
+    const h = await serverHome({ webDir: join(web, 'assets', '..') });
+    const paths = [
+      '/assets',
+      '/assets/',
+      '/empty/',
+      '/leak.txt',
+      '/outside/secret.txt',
+      '/.env',
+      '/..%2f..%2fsecret.txt',
+      `/%2e%2e/%2e%2e${secretDir}/secret.txt`,
+      `/..%2F..%2F..%2F..%2F..%2F..${secretDir}/secret.txt`,
+      `/assets/..%5c..%5c..%5csecret.txt`,
+      `/%00index.html`,
+      `/%E0%A4%A`,
+      `/${encodeURIComponent(join(secretDir, 'secret.txt'))}`,
+    ];
+    for (const path of paths) {
+      const response = await raw(h.server.port, { path });
+      expect([path, response.status]).toEqual([path, 404]);
+      expect(response.body).not.toContain('TOP-SECRET');
+      expect(errorOf(response).code).toBe('E806');
+    }
+    expect((await raw(h.server.port, { path: '/index.html' })).status).toBe(200);
+  });
+
+  it('is not served when no web directory is given', async () => {
+    const h = await serverHome();
+    const response = await raw(h.server.port, { path: '/' });
+    expect(response.status).toBe(404);
+    expect(errorOf(response).code).toBe('E806');
+  });
+});

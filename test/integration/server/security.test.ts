@@ -1,0 +1,155 @@
+import { statSync } from 'node:fs';
+import { request } from 'node:http';
+import { networkInterfaces } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { rotateToken, tokenPath } from '../../../src-main/server/token.js';
+import { errorOf, raw, serverHome, type ServerHome } from './helpers.js';
+
+/** A run of the auto-approved tool: would run at once if the request were let through. */
+const RUN = JSON.stringify({ skill: 'echoes', tool: 'go', args: { a: 'should-not-run' } });
+
+function json(h: ServerHome, headers: Record<string, string> = {}): Record<string, string> {
+  return { authorization: `Bearer ${h.server.token()}`, 'content-type': 'application/json', ...headers };
+}
+
+describe('the loopback API refuses what it must, before anything runs', () => {
+  it('runs the tool when the request is right (the control for every refusal below)', async () => {
+    const h = await serverHome();
+    const ok = await raw(h.server.port, { method: 'POST', path: '/api/run', headers: json(h), body: RUN });
+    expect(ok.status).toBe(200);
+    expect(JSON.parse(ok.body)).toMatchObject({ ok: true, value: { result: { stdout: 'should-not-run\n', exitCode: 0 } } });
+    expect(h.core.history()).toHaveLength(1);
+  });
+
+  it.each([
+    ['no token', () => ({ 'content-type': 'application/json' }), 401, 'E802'],
+    ['a wrong token', () => ({ 'content-type': 'application/json', authorization: `Bearer ${'x'.repeat(43)}` }), 401, 'E802'],
+    ['the token in another scheme', (h: ServerHome) => ({ 'content-type': 'application/json', authorization: `Basic ${h.server.token()}` }), 401, 'E802'],
+    ['a foreign Origin', (h: ServerHome) => json(h, { origin: 'http://evil.example' }), 403, 'E803'],
+    ['a loopback Origin on another port', (h: ServerHome) => json(h, { origin: `http://127.0.0.1:${h.server.port + 1}` }), 403, 'E803'],
+    ['Origin null', (h: ServerHome) => json(h, { origin: 'null' }), 403, 'E803'],
+    ['a non-loopback Host', (h: ServerHome) => json(h, { host: `evil.example:${h.server.port}` }), 403, 'E803'],
+    ['a Host without the port', (h: ServerHome) => json(h, { host: '127.0.0.1' }), 403, 'E803'],
+    ['a body that is not JSON', (h: ServerHome) => json(h), 400, 'E805', 'skill=echoes&tool=go'],
+    ['a form content type', (h: ServerHome) => json(h, { 'content-type': 'application/x-www-form-urlencoded' }), 400, 'E805'],
+    ['text/plain (what a cross-site form can send)', (h: ServerHome) => json(h, { 'content-type': 'text/plain' }), 400, 'E805'],
+    ['a schema-invalid body', (h: ServerHome) => json(h), 400, 'E805', '{"skill": 5}'],
+    ['an attempt to pre-approve over HTTP', (h: ServerHome) => json(h), 400, 'E805', JSON.stringify({ skill: 'asks', tool: 'go', approval: { kind: 'preapproved', actor: 'me' } })],
+    ['an empty body', (h: ServerHome) => json(h), 400, 'E805', ''],
+  ])('refuses %s with %i %s, and nothing runs', async (_what, headers, status, code, body = RUN) => {
+    const h = await serverHome();
+    const response = await raw(h.server.port, { method: 'POST', path: '/api/run', headers: headers(h), body });
+    expect(response.status).toBe(status);
+    expect(errorOf(response).code).toBe(code);
+    expect(h.core.history()).toEqual([]);
+  });
+
+  it('refuses a 2 MiB body with 413 E804 without reading it all, and nothing runs', async () => {
+    const h = await serverHome();
+    const big = JSON.stringify({ skill: 'echoes', tool: 'go', args: { a: 'x'.repeat(2 * 1024 * 1024) } });
+    const declared = await raw(h.server.port, { method: 'POST', path: '/api/run', headers: json(h), body: big });
+    expect(declared.status).toBe(413);
+    expect(errorOf(declared).code).toBe('E804');
+    // Chunked, so no Content-Length announces the size: counted while it streams.
+    const streamed = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: h.server.port, method: 'POST', path: '/api/run', headers: { ...json(h), 'transfer-encoding': 'chunked' } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
+      req.on('error', reject);
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      let sent = 0;
+      const pump = (): void => {
+        while (sent < 2 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!req.write(chunk)) return void req.once('drain', pump);
+        }
+        req.end();
+      };
+      pump();
+    });
+    expect(streamed.status).toBe(413);
+    expect(JSON.parse(streamed.body).error.code).toBe('E804');
+    expect(h.core.history()).toEqual([]);
+  });
+
+  it('answers a CORS preflight from another origin with 403 and no allow headers', async () => {
+    const h = await serverHome();
+    const response = await raw(h.server.port, {
+      method: 'OPTIONS',
+      path: '/api/run',
+      headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+    });
+    expect(response.status).toBe(403);
+    expect(Object.keys(response.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
+  });
+
+  it('accepts its own origin and localhost as Host, and says which methods a route takes', async () => {
+    const h = await serverHome();
+    const local = await raw(h.server.port, { method: 'POST', path: '/api/health', headers: json(h, { host: `localhost:${h.server.port}`, origin: `http://localhost:${h.server.port}` }), body: '{}' });
+    expect(local.status).toBe(200);
+    const get = await raw(h.server.port, { method: 'GET', path: '/api/run', headers: json(h) });
+    expect(get.status).toBe(405);
+    expect(get.headers.allow).toBe('POST');
+    expect(errorOf(get).code).toBe('E808');
+    const unknown = await raw(h.server.port, { method: 'POST', path: '/api/format_disk', headers: json(h), body: '{}' });
+    expect(unknown.status).toBe(404);
+    expect(errorOf(unknown).code).toBe('E806');
+    // Without the token even the route's existence is not disclosed.
+    const anonymous = await raw(h.server.port, { method: 'GET', path: '/api/run' });
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('listens on 127.0.0.1 only', async () => {
+    const h = await serverHome();
+    expect(h.server.address()).toMatchObject({ address: '127.0.0.1', family: 'IPv4', port: h.server.port });
+    expect(h.server.url).toBe(`http://127.0.0.1:${h.server.port}`);
+    const outside = Object.values(networkInterfaces())
+      .flat()
+      .find((i) => i !== undefined && i.family === 'IPv4' && !i.internal);
+    if (outside) {
+      const refused = await new Promise<string>((resolve) => {
+        const req = request({ host: outside.address, port: h.server.port, path: '/openapi.json', timeout: 2000 }, () => resolve('answered'));
+        req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+        req.on('timeout', () => req.destroy());
+        req.end();
+      });
+      expect(refused).not.toBe('answered');
+    }
+  });
+
+  it('keeps the token in a 0600 file, 32 random bytes in base64url', async () => {
+    const h = await serverHome();
+    const path = tokenPath(h.core.config.home);
+    expect(path).toBe(join(h.core.config.home, 'token'));
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(h.server.token()).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(Buffer.from(h.server.token(), 'base64url')).toHaveLength(32);
+    expect(statSync(join(h.core.config.home, 'server.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('takes a rotation at once: the old token is refused, the new one accepted', async () => {
+    const h = await serverHome();
+    const old = h.server.token();
+    const fresh = rotateToken(h.core.config.home);
+    expect(fresh).not.toBe(old);
+    expect(h.server.token()).toBe(fresh);
+    const withOld = await raw(h.server.port, { method: 'POST', path: '/api/health', headers: json(h, { authorization: `Bearer ${old}` }), body: '{}' });
+    expect(withOld.status).toBe(401);
+    const withNew = await raw(h.server.port, { method: 'POST', path: '/api/health', headers: json(h, { authorization: `Bearer ${fresh}` }), body: '{}' });
+    expect(withNew.status).toBe(200);
+    expect(statSync(tokenPath(h.core.config.home)).mode & 0o777).toBe(0o600);
+  });
+
+  it('sends the security headers on every answer, errors included', async () => {
+    const h = await serverHome();
+    for (const response of [await raw(h.server.port, { path: '/openapi.json' }), await raw(h.server.port, { method: 'POST', path: '/api/health' })]) {
+      expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['referrer-policy']).toBe('no-referrer');
+    }
+  });
+});

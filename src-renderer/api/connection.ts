@@ -3,15 +3,24 @@
  * exists (the desktop app), else HTTP with the bearer token (browser mode). Nothing above this
  * module knows which one it got, except for the few desktop-only window commands.
  */
-import { createClient, type Envelope, type OperationName, type ServerEvent, type SkilltrayClient, SkilltrayClientError } from '../../src-main/shared/contract.js';
-import { DESKTOP_COMMANDS, type SkilltrayBridge } from './bridge.js';
+import {
+  createClient,
+  SkilltrayClientError,
+  type DesktopOperationName,
+  type Envelope,
+  type OperationName,
+  type PreloadApi,
+  type ServerEvent,
+  type SkilltrayClient,
+  type WindowRoute,
+} from '../../src-main/shared/contract.js';
 import { followEvents, httpTransport, type StreamState } from './http-transport.js';
 import { readToken, TOKEN_KEY, type TokenStorage } from './token.js';
 
 /** Window and app commands of the desktop app. */
 export interface DesktopControls {
-  /** Brings the main window forward at a route such as `#/approvals`. */
-  show(route: string): Promise<void>;
+  /** Opens (or brings forward) the app's window for a route. */
+  show(route: WindowRoute): Promise<void>;
   openSkillsFolder(): Promise<void>;
   quit(): Promise<void>;
 }
@@ -47,19 +56,19 @@ function hub<T>(): { emit: (value: T) => void; add: (listener: (value: T) => voi
   };
 }
 
-function desktopControls(bridge: SkilltrayBridge): DesktopControls {
-  const send = async (command: string, input: unknown): Promise<void> => {
-    const envelope = await bridge.invoke(command, input);
+function desktopControls(bridge: PreloadApi): DesktopControls {
+  const send = async (operation: DesktopOperationName, input: unknown): Promise<void> => {
+    const envelope = await bridge.invoke(operation, input);
     if (!envelope.ok) throw new SkilltrayClientError(envelope.error);
   };
   return {
-    show: (route) => send(DESKTOP_COMMANDS.show, { route }),
-    openSkillsFolder: () => send(DESKTOP_COMMANDS.openSkillsFolder, {}),
-    quit: () => send(DESKTOP_COMMANDS.quit, {}),
+    show: (route) => send('openWindow', { route }),
+    openSkillsFolder: () => send('openSkillsFolder', {}),
+    quit: () => send('quit', {}),
   };
 }
 
-function connectDesktop(bridge: SkilltrayBridge): Connection {
+function connectDesktop(bridge: PreloadApi): Connection {
   return {
     kind: 'desktop',
     platform: bridge.platform,

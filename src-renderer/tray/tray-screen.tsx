@@ -1,5 +1,6 @@
 /** `#/tray`: the small window behind the tray icon. The Electron tray menu mirrors these controls natively. */
 import { useState, type MouseEvent } from 'react';
+import type { WindowRoute } from '../../src-main/shared/contract.js';
 import { useConnection } from '../app/connection-context.js';
 import { ErrorNote } from '../app/error-note.js';
 import { usePending } from '../app/pending.js';
@@ -13,11 +14,11 @@ export function TrayScreen() {
   const { settings, error: settingsError, set } = useSettings();
   const [error, setError] = useState<Error | null>(null);
 
-  // In the desktop app the tray window stays small: links open the main window at their route instead.
-  const follow = (event: MouseEvent<HTMLAnchorElement>): void => {
+  // In the desktop app the tray window stays small: links open that route's own window instead.
+  const follow = (route: WindowRoute) => (event: MouseEvent<HTMLAnchorElement>): void => {
     if (!desktop) return;
     event.preventDefault();
-    desktop.show(event.currentTarget.getAttribute('href') ?? '#/').catch((e: Error) => setError(e));
+    desktop.show(route).catch((e: Error) => setError(e));
   };
   const command = (run: () => Promise<void>) => () => {
     setError(null);
@@ -33,7 +34,7 @@ export function TrayScreen() {
         {settings ? <span className={`badge ${settings.paused ? 'badge-warn' : 'badge-neutral'}`}>{settings.paused ? 'Paused' : settings.mode}</span> : null}
       </header>
 
-      <a href="#/approvals" onClick={follow} className={`tray-approvals${count > 0 ? ' tray-approvals-waiting' : ''}`}>
+      <a href="#/approvals" onClick={follow('approvals')} className={`tray-approvals${count > 0 ? ' tray-approvals-waiting' : ''}`}>
         <span className="tray-count" aria-hidden="true">
           {count}
         </span>
@@ -44,10 +45,10 @@ export function TrayScreen() {
       </a>
 
       <nav className="tray-links" aria-label="Open">
-        <a href="#/skills" onClick={follow} className="button button-block">
+        <a href="#/skills" onClick={follow('skills')} className="button button-block">
           Open skill browser
         </a>
-        <a href="#/history" onClick={follow} className="button button-block button-quiet">
+        <a href="#/history" onClick={follow('history')} className="button button-block button-quiet">
           Run history
         </a>
       </nav>

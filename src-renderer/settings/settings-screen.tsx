@@ -5,6 +5,7 @@ import { useAnnounce } from '../app/announcer.js';
 import { useClient } from '../app/connection-context.js';
 import { ErrorNote } from '../app/error-note.js';
 import { formatTime } from '../app/format.js';
+import { PathText } from '../app/path-text.js';
 import { useResource } from '../app/use-resource.js';
 import { useSettings } from '../app/use-settings.js';
 import { ModeSwitch, PauseSwitch } from './mode-controls.js';
@@ -16,7 +17,7 @@ function Roots() {
   return (
     <>
       <p className="muted">
-        Home: <code className="path">{roots.data.home}</code>. First match wins when two roots hold a skill of the same name.
+        Home: <PathText path={roots.data.home} />. First match wins when two roots hold a skill of the same name.
       </p>
       <div className="table-wrap">
         <table>
@@ -40,7 +41,7 @@ function Roots() {
                   {['gibberish', 'kode', 'claude'].includes(root.kind) ? <span className="muted"> (compatibility)</span> : null}
                 </td>
                 <td>
-                  <code className="path">{root.path}</code>
+                  <PathText path={root.path} />
                 </td>
                 <td>{root.trust}</td>
                 <td>
@@ -161,7 +162,7 @@ function Remembered() {
               <strong>
                 {r.skill} / {r.tool}
               </strong>{' '}
-              <code className="path">{r.programPath}</code> <span className="muted">since {formatTime(r.createdAt)}, skill version {r.skillHash.slice(0, 12)}</span>
+              <PathText path={r.programPath} /> <span className="muted">since {formatTime(r.createdAt)}, skill version {r.skillHash.slice(0, 12)}</span>
               <button type="button" className="button button-quiet" onClick={() => revoke(r.id, `${r.skill} ${r.tool}`)} aria-label={`Revoke always allow for ${r.skill} ${r.tool}`}>
                 Revoke
               </button>

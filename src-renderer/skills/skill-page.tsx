@@ -2,6 +2,7 @@
 import type { ReactNode } from 'react';
 import type { Skill } from '../../src-main/shared/model.js';
 import { ErrorNote } from '../app/error-note.js';
+import { PathText } from '../app/path-text.js';
 import { skillHref, type SkillView } from '../app/route.js';
 import { useResource } from '../app/use-resource.js';
 import { DiagnosticsList } from './diagnostics-list.js';
@@ -38,7 +39,7 @@ function Overview({ skill }: { skill: Skill }) {
         <dl className="facts facts-grid">
           <Fact term="Trust">{skill.trust}</Fact>
           <Fact term="Root">
-            {skill.root.kind} <code className="path">{skill.root.path}</code>
+            {skill.root.kind} <PathText path={skill.root.path} />
           </Fact>
           <Fact term="Modes">{list(skill.modes)}</Fact>
           <Fact term="Read-only">{skill.readOnly ? 'yes' : 'no'}</Fact>
@@ -84,7 +85,7 @@ function Overview({ skill }: { skill: Skill }) {
           <ul className="plain">
             {skill.shadows.map((s) => (
               <li key={s.dir}>
-                {s.root.kind}: <code className="path">{s.dir}</code>
+                {s.root.kind}: <PathText path={s.dir} />
               </li>
             ))}
           </ul>
@@ -129,7 +130,7 @@ export function SkillPage({ name, view }: { name: string; view: SkillView }) {
             </div>
             <p className="lede">{skill.description}</p>
             <p className="muted path-line">
-              <code className="path">{skill.dir}</code>
+              <PathText path={skill.dir} />
             </p>
           </header>
           <div className="skill-layout">

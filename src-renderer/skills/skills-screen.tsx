@@ -64,18 +64,28 @@ function SkillRow({ skill }: { skill: SkillSummary }) {
   );
 }
 
-function Select({ label, value, onChange, options }: { label: string; value: string; onChange: (value: string) => void; options: [string, string][] }) {
+type Options = [string, string][];
+
+function Select({ label, value, onChange, options }: { label: string; value: string; onChange: (value: string) => void; options: Options | Record<string, Options> }) {
   const id = useId();
+  const render = (list: Options) =>
+    list.map(([v, text]) => (
+      <option key={v} value={v}>
+        {text}
+      </option>
+    ));
   return (
     <div className="field field-inline">
       <label htmlFor={id}>{label}</label>
       <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
         <option value="">Any</option>
-        {options.map(([v, text]) => (
-          <option key={v} value={v}>
-            {text}
-          </option>
-        ))}
+        {Array.isArray(options)
+          ? render(options)
+          : Object.entries(options).map(([group, list]) => (
+              <optgroup key={group} label={group}>
+                {render(list)}
+              </optgroup>
+            ))}
       </select>
     </div>
   );
@@ -145,13 +155,19 @@ export function SkillsScreen({ initialQuery, initialFilter }: { initialQuery: st
         <legend className="visually-hidden">Filters</legend>
         <label className="check">
           <input type="checkbox" checked={filter.offered} onChange={(e) => set({ offered: e.target.checked })} />
-          Offered in the current mode
+          Offered in this mode
         </label>
         <Select
           label="Source"
           value={filter.source}
           onChange={(source) => set({ source })}
-          options={[['trust:bundled', 'Bundled (trust)'], ['trust:user', 'User (trust)'], ...choices.rootKinds.map((k): [string, string] => [k, `${k} root`])]}
+          options={{
+            Trust: [
+              ['trust:bundled', 'bundled'],
+              ['trust:user', 'user'],
+            ],
+            Root: choices.rootKinds.map((k): [string, string] => [k, `${k} root`]),
+          }}
         />
         <Select label="Role" value={filter.role} onChange={(role) => set({ role })} options={choices.roles.map((r): [string, string] => [r, r])} />
         <Select label="Status" value={filter.status} onChange={(status) => set({ status })} options={choices.statuses.map((s): [string, string] => [s, s])} />

@@ -9,9 +9,8 @@ import { TrayScreen } from '../tray/tray-screen.js';
 import { ConnectScreen } from './connect-screen.js';
 import { useConnection, useStream } from './connection-context.js';
 import { usePending } from './pending.js';
-import { routeHref, type Route } from './route.js';
-import { useHash } from './use-hash-route.js';
-import { parseRoute } from './route.js';
+import { parseRoute, routeHref, type Route } from './route.js';
+import { useHash } from './use-hash.js';
 import { useSettings } from './use-settings.js';
 
 const NAV: { screen: 'approvals' | 'skills' | 'history' | 'settings'; label: string; href: string }[] = [
@@ -25,15 +24,18 @@ function navScreen(route: Route): string {
   return route.screen === 'skill' ? 'skills' : route.screen;
 }
 
+const TITLES: Record<Route['screen'], string> = {
+  approvals: 'Approvals',
+  tray: 'Skilltray',
+  skills: 'Skills',
+  skill: 'Skill',
+  history: 'History',
+  settings: 'Settings',
+  missing: 'Not found',
+};
+
 function title(route: Route): string {
-  switch (route.screen) {
-    case 'skill':
-      return route.name;
-    case 'missing':
-      return 'Not found';
-    default:
-      return route.screen[0]?.toUpperCase() + route.screen.slice(1);
-  }
+  return route.screen === 'skill' ? route.name : TITLES[route.screen];
 }
 
 function StreamIndicator() {

@@ -1,5 +1,5 @@
 /** `#/skills/<name>`: one skill — what it is, what it needs, its tools as forms, its outline, sections and files. */
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import type { Skill } from '../../src-main/shared/model.js';
 import { ErrorNote } from '../app/error-note.js';
 import { PathText } from '../app/path-text.js';
@@ -103,6 +103,13 @@ function Overview({ skill }: { skill: Skill }) {
 export function SkillPage({ name, view }: { name: string; view: SkillView }) {
   const described = useResource(`describe\n${name}`, (client) => client.describe({ skill: name }), (e) => e.type === 'skills.changed' && e.name === name);
   const skill = described.data;
+  const main = useRef<HTMLDivElement>(null);
+  const shownView = JSON.stringify(view);
+  const firstView = useRef(shownView);
+  // Choosing a section or file in the navigation moves focus to what it opened.
+  useEffect(() => {
+    if (shownView !== firstView.current) main.current?.focus();
+  }, [shownView]);
   return (
     <div className="page page-wide">
       <nav className="breadcrumbs" aria-label="Breadcrumb">
@@ -151,7 +158,7 @@ export function SkillPage({ name, view }: { name: string; view: SkillView }) {
                 <SourcesTree skill={name} view={view} />
               </nav>
             </aside>
-            <div className="skill-main">
+            <div className="skill-main" ref={main} tabIndex={-1}>
               {view.kind === 'overview' ? <Overview skill={skill} /> : view.kind === 'section' ? <SectionView skill={name} section={view.section} file={view.file} /> : <FileView skill={name} path={view.path} />}
             </div>
           </div>

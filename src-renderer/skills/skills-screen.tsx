@@ -40,7 +40,7 @@ function Hits({ hits, query }: { hits: CatalogHit[]; query: string }) {
 function SkillRow({ skill }: { skill: SkillSummary }) {
   const broken = skill.status === 'error';
   return (
-    <li className={`skill-row${broken ? ' skill-row-broken' : ''}${skill.offered ? '' : ' skill-row-dim'}`}>
+    <li className={`skill-row${broken ? ' skill-row-broken' : ''}`}>
       <div className="skill-row-head">
         <a className="skill-name" href={skillHref(skill.name)}>
           {skill.name}

@@ -10,11 +10,12 @@ import { formatSectionNotFound } from '../core/gateway/show.js';
 import { parseArgs } from './args.js';
 import type { CliContext, CliIo, Command } from './command.js';
 import { gatewayCommands } from './commands/gateway.js';
+import { mcpCommand } from './commands/mcp.js';
 import { runCommands } from './commands/runs.js';
 import { serveCommands } from './commands/serve.js';
 import { skillCommands } from './commands/skills.js';
 
-export const commands: Command[] = [...skillCommands, ...runCommands, ...gatewayCommands, ...serveCommands];
+export const commands: Command[] = [...skillCommands, ...runCommands, ...gatewayCommands, ...serveCommands, mcpCommand];
 
 function usage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -13,6 +13,7 @@ import {
   type KodeMetadata,
   type Mode,
   type PlaceholderSyntax,
+  type Skill,
 } from '../../shared/model.js';
 import type { DiagnosticList } from './diagnostics.js';
 import type { Frontmatter } from './frontmatter-yaml.js';
@@ -28,25 +29,25 @@ const KODE_PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'auto'];
 
 export const DEFAULT_TIMEOUT_SEC = 30;
 
-export interface SkillFields {
-  description: string;
-  version: string | null;
-  modes: Mode[];
-  readOnly: boolean;
-  alwaysAsk: boolean;
-  timeoutSec: number;
-  /** null when the frontmatter does not choose; the root's default or detection decides then. */
-  syntax: PlaceholderSyntax | null;
-  requires: { bins: string[]; env: string[] };
-  kode: KodeMetadata | null;
-  classification: Classification | null;
-  domain: string[];
-  tags: string[];
-  status: string | null;
-  license: string | null;
-  compatibility: string | null;
-  allowedTools: string | null;
-}
+/** The Skill fields the frontmatter decides; `syntax` is null when the frontmatter does not choose one. */
+export type SkillFields = Pick<
+  Skill,
+  | 'description'
+  | 'version'
+  | 'modes'
+  | 'readOnly'
+  | 'alwaysAsk'
+  | 'timeoutSec'
+  | 'requires'
+  | 'kode'
+  | 'classification'
+  | 'domain'
+  | 'tags'
+  | 'status'
+  | 'license'
+  | 'compatibility'
+  | 'allowedTools'
+> & { syntax: PlaceholderSyntax | null };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -24,19 +24,16 @@ function hashSkill(dir: string, file: string, diags: DiagnosticList): string {
   }
 }
 
-/** Loads the skill in `dir` (which holds SKILL.md) as found in `root`. */
-export function parseSkill(dir: string, root: SkillRoot): Skill {
-  const name = basename(dir);
-  const file = join(dir, 'SKILL.md');
-  const diags = new DiagnosticList();
-  const skill: Skill = {
-    name,
+/** A Skill before anything of it is read: named after its directory, every field at its default. */
+export function blankSkill(dir: string, root: SkillRoot): Skill {
+  return {
+    name: basename(dir),
     dir,
-    file,
+    file: join(dir, 'SKILL.md'),
     root,
     trust: root.trust,
     syntax: root.syntax,
-    hash: hashSkill(dir, file, diags),
+    hash: '',
     frontmatter: {},
     description: '',
     version: null,
@@ -56,10 +53,19 @@ export function parseSkill(dir: string, root: SkillRoot): Skill {
     license: null,
     compatibility: null,
     allowedTools: null,
-    diagnostics: diags.items,
+    diagnostics: [],
     state: 'ok',
     shadows: [],
   };
+}
+
+/** Loads the skill in `dir` (which holds SKILL.md) as found in `root`. */
+export function parseSkill(dir: string, root: SkillRoot): Skill {
+  const skill = blankSkill(dir, root);
+  const { name, file } = skill;
+  const diags = new DiagnosticList();
+  skill.diagnostics = diags.items;
+  skill.hash = hashSkill(dir, file, diags);
 
   const read = readSkillText(file);
   if (!read.ok) {

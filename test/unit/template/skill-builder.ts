@@ -1,4 +1,5 @@
 /** Hand-built Skill, Tool and ToolParam objects for template tests (no loader involved). */
+import { blankSkill } from '../../../src-main/core/skills/parse-skill.js';
 import type { PlaceholderSyntax, Skill, Tool, ToolParam } from '../../../src-main/shared/model.js';
 
 /** A parameter; optional, no dash allowed and no enum values unless overridden. */
@@ -14,35 +15,11 @@ export function tool(name: string, command: string, params: ToolParam[] = []): T
 /** A loaded, healthy skill holding `tools`, in the given placeholder syntax. */
 export function skill(tools: Tool[], syntax: PlaceholderSyntax = 'angle', overrides: Partial<Skill> = {}): Skill {
   return {
-    name: 'demo',
-    dir: '/skills/demo',
-    file: '/skills/demo/SKILL.md',
-    root: { path: '/skills', kind: 'home', trust: 'user', syntax },
-    trust: 'user',
-    syntax,
+    ...blankSkill('/skills/demo', { path: '/skills', kind: 'home', trust: 'user', syntax }),
     hash: 'f'.repeat(64),
-    frontmatter: {},
     description: 'A demo skill.',
     version: '1.0.0',
-    body: '',
-    bodyLine: 1,
     tools,
-    modes: ['Global'],
-    readOnly: false,
-    alwaysAsk: false,
-    timeoutSec: 30,
-    requires: { bins: [], env: [] },
-    kode: null,
-    classification: null,
-    domain: [],
-    tags: [],
-    status: null,
-    license: null,
-    compatibility: null,
-    allowedTools: null,
-    diagnostics: [],
-    state: 'ok',
-    shadows: [],
     ...overrides,
   };
 }

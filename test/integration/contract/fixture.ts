@@ -1,0 +1,102 @@
+/**
+ * One home every surface sees the same way: the checkout's bundled packs (the ones the real
+ * `skilltray` bin loads) plus a user skill with a tool that needs approval, sections, a reference
+ * file and a binary file.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { resolveConfig } from '../../../src-main/core/config.js';
+import { skillMd, tempDir, writeFiles, writeSkill, type TestHome } from '../../support/temp.js';
+
+/** The checkout's `skills/`, which `bin/skilltray.js` loads as the bundled root. */
+export const REPO_SKILLS = fileURLToPath(new URL('../../../skills', import.meta.url));
+
+/** The checkout's `bin/skilltray.js`. */
+export const BIN = fileURLToPath(new URL('../../../bin/skilltray.js', import.meta.url));
+
+const PRINT_ARGV = fileURLToPath(new URL('../../fixtures/processes/print-argv.mjs', import.meta.url));
+
+/** The user skill's SKILL.md: a procedure with one tool (user trust, so it asks) and a few sections. */
+export const FIELD_NOTES_MD = skillMd(
+  [
+    'name: field-notes',
+    'description: Keep field notes about birds seen outdoors. Use when logging a bird sighting.',
+    'version: 1.0.0',
+    'metadata:',
+    '  classification:',
+    '    role: procedure',
+    '    invocation: direct',
+    '    effect_mode: enrich',
+    '    domain: [nature]',
+    '    tags: [birds, sighting, birdwatching]',
+    '    status: stable',
+  ].join('\n'),
+  [
+    '',
+    '# Field notes',
+    '',
+    '## Installation',
+    '',
+    'Bring binoculars and a pencil.',
+    '',
+    '## Logging a sighting',
+    '',
+    'Write down the species, the place and the time.',
+    '',
+    '## Tools',
+    '',
+    '### record_sighting',
+    '',
+    'Records one sighting.',
+    '',
+    '#### Parameters',
+    '',
+    '| Name | Type | Required | Description |',
+    '|---|---|---|---|',
+    '| species | string | yes | the bird seen |',
+    '',
+    '#### Command',
+    '',
+    '```',
+    `${process.execPath} ${PRINT_ARGV} <<species>>`,
+    '```',
+    '',
+  ].join('\n'),
+);
+
+export const SPECIES_MD = '# Species\n\n## Robin\n\nA red breast; sings at dawn.\n';
+
+/** Bytes with a NUL, so the gateway returns them in base64. */
+export const LOGO_BYTES = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01, 0xff, 0xfe]);
+
+export interface ContractHome extends TestHome {
+  /** A small text file (2 lines, 5 words, 24 bytes) for tools to read. */
+  artifact: string;
+}
+
+/**
+ * A test home under `base` (a fresh temp dir removed after the test when not given; a suite that
+ * shares one home across tests passes its own) whose bundled root is the checkout's skills/, with
+ * field-notes in the user root and a file to run tools on.
+ */
+export function contractHome(base: string = tempDir()): ContractHome {
+  const paths = { home: join(base, 'home'), userHome: join(base, 'user'), skills: join(base, 'skills') };
+  for (const p of Object.values(paths)) mkdirSync(p, { recursive: true });
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: paths.userHome,
+    SKILLTRAY_HOME: paths.home,
+    SKILLTRAY_SKILLS_PATH: paths.skills,
+    XDG_DATA_HOME: join(paths.userHome, '.local', 'share'),
+  };
+  writeSkill(paths.skills, 'field-notes', FIELD_NOTES_MD, { 'references/species.md': SPECIES_MD, 'assets/logo.bin': LOGO_BYTES });
+  writeFiles(paths.userHome, { 'artifact.txt': 'one two three\nfour five\n' });
+  return {
+    ...paths,
+    bundled: REPO_SKILLS,
+    env,
+    artifact: join(paths.userHome, 'artifact.txt'),
+    config: (extraEnv = {}) => resolveConfig({ env: { ...env, ...extraEnv }, bundledDir: REPO_SKILLS, platform: 'linux' }),
+  };
+}

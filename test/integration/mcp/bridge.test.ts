@@ -1,0 +1,74 @@
+/**
+ * The bridge in this process (SDK client ↔ in-memory transport ↔ createMcpServer over a real core):
+ * a long call keeps a waiting client's timeout from firing, and a client's cancellation reaches the
+ * run, which stops and is recorded as cancelled.
+ */
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SkilltrayCore } from '../../../src-main/core/api.js';
+import { createMcpServer } from '../../../src-main/server/mcp.js';
+import { localExecutor } from '../../../src-main/server/mcp-executor.js';
+import { skillMd, testHome, writeSkill } from '../../support/temp.js';
+
+const BEHAVE = fileURLToPath(new URL('../../fixtures/processes/behave.mjs', import.meta.url));
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+/** A bundled read-only skill whose tool sleeps `ms` then prints `done`, and a client connected to a bridge over it. */
+async function bridge(progressIntervalMs: number): Promise<{ client: Client; core: SkilltrayCore }> {
+  const t = testHome();
+  const body = `\n### nap\n\nSleeps.\n\n#### Parameters\n\n| Name | Type | Required | Description |\n|---|---|---|---|\n| ms | integer | yes | how long |\n\n#### Command\n\n\`\`\`\n${process.execPath} ${BEHAVE} sleep:<<ms>> out:done\n\`\`\`\n`;
+  writeSkill(t.bundled, 'sleepy', skillMd({ name: 'sleepy', description: 'Sleeps a while. Use when testing.', read_only: true, timeout: 60 }, body));
+  const core = new SkilltrayCore(t.config());
+  closers.push(() => core.close());
+  const server = createMcpServer({ version: '9.9.9', call: localExecutor(core, { cwd: t.userHome, version: '9.9.9', onWarning: () => undefined }), progressIntervalMs });
+  const client = new Client({ name: 'bridge-test', version: '1.0.0' });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  await client.connect(clientSide);
+  closers.push(() => client.close(), () => server.close());
+  return { client, core };
+}
+
+describe('the MCP bridge over a core', () => {
+  it('reports progress while a call works, so a client that resets its timeout on progress keeps waiting', async () => {
+    const { client } = await bridge(100);
+    const progress: { progress: number; message?: string }[] = [];
+    const result = (await client.callTool({ name: 'run', arguments: { skill: 'sleepy', tool: 'nap', args: { ms: 900 } } }, undefined, {
+      timeout: 400,
+      resetTimeoutOnProgress: true,
+      onprogress: (p) => void progress.push(p),
+    })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ result: { exitCode: 0, stdout: 'done' } });
+    expect(progress.length).toBeGreaterThanOrEqual(3);
+    expect(progress.map((p) => p.progress)).toEqual(progress.map((_, i) => i + 1));
+    expect(progress[0]?.message).toContain('approve');
+  });
+
+  it('a client that asked for no progress times out as it chose to', async () => {
+    const { client } = await bridge(100);
+    await expect(client.callTool({ name: 'run', arguments: { skill: 'sleepy', tool: 'nap', args: { ms: 900 } } }, undefined, { timeout: 300 })).rejects.toMatchObject({
+      code: -32001,
+    });
+  });
+
+  it("passes the client's cancellation to the run: the process stops and the run is recorded as cancelled", async () => {
+    const { client, core } = await bridge(10_000);
+    const abort = new AbortController();
+    const started = new Promise<void>((resolve) => core.on('event', (e) => e.type === 'run' && e.event.type === 'started' && resolve()));
+    const call = client.callTool({ name: 'run', arguments: { skill: 'sleepy', tool: 'nap', args: { ms: 30_000 } } }, undefined, { signal: abort.signal });
+    await started;
+    const began = Date.now();
+    abort.abort('the assistant gave up');
+    await expect(call).rejects.toThrow();
+    await expect.poll(() => core.history()[0]?.status, { timeout: 5000 }).toBe('cancelled');
+    expect(Date.now() - began).toBeLessThan(5000);
+  });
+});

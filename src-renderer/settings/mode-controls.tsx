@@ -1,6 +1,6 @@
 /** The mode switcher and the pause switch: shared by the tray window and the settings screen. */
 import { useId, useState } from 'react';
-import { MODES } from '../../src-main/shared/model.js';
+import { MODES, type Mode } from '../../src-main/shared/model.js';
 import type { Settings } from '../../src-main/shared/runs.js';
 import { useClient } from '../app/connection-context.js';
 import { ErrorNote } from '../app/error-note.js';
@@ -10,6 +10,9 @@ export function ModeSwitch({ settings, onChange, compact = false }: { settings: 
   const client = useClient();
   const name = useId();
   const [error, setError] = useState<Error | null>(null);
+  // The choice shows at once; the app's answer (or a settings event) then confirms or corrects it.
+  const [asked, setAsked] = useState<Mode | null>(null);
+  const shown = asked ?? settings.mode;
   return (
     <fieldset className={`segmented${compact ? ' segmented-compact' : ''}`}>
       <legend>Mode</legend>
@@ -20,10 +23,20 @@ export function ModeSwitch({ settings, onChange, compact = false }: { settings: 
               type="radio"
               name={name}
               value={mode}
-              checked={settings.mode === mode}
+              checked={shown === mode}
               onChange={() => {
                 setError(null);
-                client.setMode({ mode }).then(onChange, (e: Error) => setError(e));
+                setAsked(mode);
+                client.setMode({ mode }).then(
+                  (next) => {
+                    setAsked(null);
+                    onChange(next);
+                  },
+                  (e: Error) => {
+                    setAsked(null);
+                    setError(e);
+                  },
+                );
               }}
             />
             <span>{mode}</span>

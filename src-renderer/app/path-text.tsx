@@ -1,0 +1,26 @@
+/** A file path that wraps after its separators instead of mid-name (copying it still gives the path unchanged). */
+import { Fragment } from 'react';
+
+/** Text with a line-break opportunity after every `/` and `\`. */
+export function Breakable({ text }: { text: string }) {
+  const parts = text.split(/(?<=[/\\])/);
+  return (
+    <>
+      {parts.map((part, i) => (
+        <Fragment key={i}>
+          {part}
+          {i < parts.length - 1 ? <wbr /> : null}
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
+/** A path in code style that wraps at its separators. */
+export function PathText({ path }: { path: string }) {
+  return (
+    <code className="path">
+      <Breakable text={path} />
+    </code>
+  );
+}

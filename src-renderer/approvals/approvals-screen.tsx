@@ -1,0 +1,120 @@
+/** `#/approvals`: the queue the window comes forward for; answered requests stay to show their run. */
+import { useEffect, useRef, useState } from 'react';
+import type { PendingEntry, VerdictKind } from '../../src-main/shared/runs.js';
+import { useAnnounce } from '../app/announcer.js';
+import { useClient, useConnection } from '../app/connection-context.js';
+import { ErrorNote } from '../app/error-note.js';
+import { usePending } from '../app/pending.js';
+import { RunProgressView } from '../runs/run-output.js';
+import { useRunProgress } from '../runs/use-run-progress.js';
+import { isMac, shortcutLabel } from './approval-keys.js';
+import { ApprovalCard } from './approval-card.js';
+
+interface Answered {
+  entry: PendingEntry;
+  verdict: VerdictKind;
+}
+
+/**
+ * One request. Its run's progress is followed from the moment the card mounts, so output that
+ * streams in before the answer's own response arrives is not missed; once answered with once or
+ * always, the card shows that run.
+ */
+function ApprovalItem(props: { entry: PendingEntry; verdict: VerdictKind | null; mac: boolean; onAnswer: (verdict: VerdictKind) => Promise<void>; onDismiss: () => void }) {
+  const { entry, verdict, mac, onAnswer, onDismiss } = props;
+  const client = useClient();
+  const progress = useRunProgress({ id: entry.id });
+  return (
+    <ApprovalCard entry={entry} mac={mac} answered={verdict} onAnswer={onAnswer}>
+      {verdict !== null && verdict !== 'deny' ? (
+        <>
+          <RunProgressView progress={progress} onCancel={async () => void (await client.cancelRun({ id: entry.id }))} />
+          {progress.phase === 'finished' ? (
+            <div className="button-row">
+              <button type="button" className="button button-quiet" onClick={onDismiss}>
+                Dismiss
+              </button>
+            </div>
+          ) : null}
+        </>
+      ) : null}
+    </ApprovalCard>
+  );
+}
+
+export function ApprovalsScreen() {
+  const client = useClient();
+  const connection = useConnection();
+  const announce = useAnnounce();
+  const { entries, error } = usePending();
+  const [answered, setAnswered] = useState<Answered[]>([]);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const list = useRef<HTMLDivElement>(null);
+  const mac = isMac(connection.platform);
+
+  const followed = new Set(answered.map((a) => a.entry.id));
+  const items = [
+    ...entries.filter((e) => !followed.has(e.id)).map((entry) => ({ entry, verdict: null as VerdictKind | null })),
+    ...answered.map((a) => ({ entry: a.entry, verdict: a.verdict as VerdictKind | null })),
+  ].sort((a, b) => a.entry.requestedAt - b.entry.requestedAt);
+
+  // With nothing focused (a fresh window, or the focused request just went away), focus the oldest open request.
+  const firstOpen = entries.find((e) => !followed.has(e.id))?.id ?? null;
+  useEffect(() => {
+    if (firstOpen === null || (document.activeElement !== null && document.activeElement !== document.body)) return;
+    list.current?.querySelector<HTMLElement>(`[data-approval-id="${CSS.escape(firstOpen)}"]`)?.focus();
+  }, [firstOpen]);
+
+  const answer = (entry: PendingEntry) => async (verdict: VerdictKind) => {
+    // Kept before the answer is sent: the queue may drop the request (approval.resolved) before the reply arrives.
+    if (verdict !== 'deny') setAnswered((prev) => [...prev, { entry, verdict }]);
+    try {
+      await client.answerApproval({ id: entry.id, verdict });
+    } catch (e) {
+      setAnswered((prev) => prev.filter((a) => a.entry.id !== entry.id));
+      throw e;
+    }
+    if (verdict === 'deny') {
+      announce(`Denied ${entry.skill} ${entry.tool}`);
+      const next = list.current?.querySelector<HTMLElement>(`[data-approval-id]:not([data-approval-id="${CSS.escape(entry.id)}"])`);
+      (next ?? heading.current)?.focus();
+    } else {
+      announce(`${verdict === 'always' ? 'Always allowed' : 'Allowed once'}: ${entry.skill} ${entry.tool}. Running.`);
+    }
+  };
+
+  return (
+    <div className="page">
+      <header className="page-head">
+        <h1 ref={heading} tabIndex={-1}>
+          Approvals
+        </h1>
+        <p className="lede">
+          {entries.length === 0 ? 'Nothing is waiting for you.' : `${entries.length} ${entries.length === 1 ? 'request is' : 'requests are'} waiting for you.`}{' '}
+          <span className="muted">
+            Shortcuts: <kbd>{shortcutLabel('once', mac)}</kbd> run once, <kbd>{shortcutLabel('always', mac)}</kbd> always allow, <kbd>{shortcutLabel('deny', mac)}</kbd> deny.
+          </span>
+        </p>
+      </header>
+      {error ? <ErrorNote error={error} title="The queue could not be loaded" /> : null}
+      <div ref={list} className="stack">
+        {items.length === 0 ? (
+          <div className="empty">
+            <p>When an assistant asks to run a tool that needs your approval, the request appears here with the exact program and arguments.</p>
+          </div>
+        ) : (
+          items.map(({ entry, verdict }) => (
+            <ApprovalItem
+              key={entry.id}
+              entry={entry}
+              verdict={verdict}
+              mac={mac}
+              onAnswer={answer(entry)}
+              onDismiss={() => setAnswered((prev) => prev.filter((a) => a.entry.id !== entry.id))}
+            />
+          ))
+        )}
+      </div>
+    </div>
+  );
+}

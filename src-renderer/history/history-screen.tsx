@@ -1,0 +1,115 @@
+/** `#/history`: runs, newest first, filtered by skill, status and surface; one run's details beside them. */
+import { useId } from 'react';
+import { RUN_STATUSES, SURFACES } from '../../src-main/shared/runs.js';
+import { ErrorNote } from '../app/error-note.js';
+import { formatDuration, formatShort, formatTime } from '../app/format.js';
+import { routeHref, type HistoryFilter } from '../app/route.js';
+import { useResource } from '../app/use-resource.js';
+import { RunDetails } from './run-details.js';
+import { DECIDED_BY_LABELS, STATUS_TONES } from './status.js';
+
+/** Runs shown per page of history. */
+export const HISTORY_LIMIT = 200;
+
+function FilterSelect({ label, value, values, onChange }: { label: string; value: string; values: readonly string[]; onChange: (value: string) => void }) {
+  const id = useId();
+  return (
+    <div className="field field-inline">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">Any</option>
+        {values.map((v) => (
+          <option key={v} value={v}>
+            {v}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+export function HistoryScreen({ filter, run }: { filter: HistoryFilter; run: string | null }) {
+  const key = JSON.stringify(filter);
+  const runs = useResource(
+    `history\n${key}`,
+    (client) =>
+      client.history({
+        limit: HISTORY_LIMIT,
+        ...(filter.skill === '' ? {} : { skill: filter.skill }),
+        ...(filter.status === null ? {} : { status: filter.status }),
+        ...(filter.surface === null ? {} : { surface: filter.surface }),
+      }),
+    (e) => e.type === 'run' && e.event.type !== 'output',
+  );
+  const skills = useResource('skills', (client) => client.list({ limit: 10_000 }), (e) => e.type === 'skills.changed');
+  const skillNames = [...new Set([...(skills.data?.skills.map((s) => s.name) ?? []), ...(filter.skill === '' ? [] : [filter.skill])])].sort();
+
+  // Filters live in the address; replace() changes it without piling up history entries.
+  const refilter = (patch: Partial<HistoryFilter>): void => location.replace(routeHref({ screen: 'history', run, filter: { ...filter, ...patch } }));
+
+  return (
+    <div className={`page${run ? ' page-wide' : ''}`}>
+      <header className="page-head">
+        <h1>History</h1>
+        <p className="lede">Every run request, whoever asked and whatever was decided.</p>
+      </header>
+      <fieldset className="filters">
+        <legend className="visually-hidden">Filters</legend>
+        <FilterSelect label="Skill" value={filter.skill} values={skillNames} onChange={(skill) => refilter({ skill })} />
+        <FilterSelect label="Status" value={filter.status ?? ''} values={RUN_STATUSES} onChange={(status) => refilter({ status: RUN_STATUSES.find((s) => s === status) ?? null })} />
+        <FilterSelect label="Surface" value={filter.surface ?? ''} values={SURFACES} onChange={(surface) => refilter({ surface: SURFACES.find((s) => s === surface) ?? null })} />
+      </fieldset>
+      {runs.error ? <ErrorNote error={runs.error} title="History could not be loaded" /> : null}
+      <div className={run ? 'history-layout' : undefined}>
+        <div className="table-wrap">
+          <table className="runs">
+            <caption className="visually-hidden">Runs, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Requested</th>
+                <th scope="col">Skill / tool</th>
+                <th scope="col">Surface</th>
+                <th scope="col">Status</th>
+                <th scope="col">Decided by</th>
+                <th scope="col">Exit</th>
+                <th scope="col">Duration</th>
+              </tr>
+            </thead>
+            <tbody>
+              {(runs.data ?? []).map((r) => (
+                <tr key={r.id} aria-current={r.id === run ? 'true' : undefined}>
+                  <td className="nowrap">
+                    <time dateTime={new Date(r.requestedAt).toISOString()} title={formatTime(r.requestedAt)}>
+                      {formatShort(r.requestedAt)}
+                    </time>
+                  </td>
+                  <td className="nowrap">
+                    <a href={routeHref({ screen: 'history', run: r.id, filter })}>
+                      {r.skill} / {r.tool}
+                    </a>
+                  </td>
+                  <td>{r.surface}</td>
+                  <td>
+                    <span className={`badge badge-${STATUS_TONES[r.status]}`}>{r.status}</span>
+                  </td>
+                  <td>{r.decidedBy ? DECIDED_BY_LABELS[r.decidedBy] : '—'}</td>
+                  <td>
+                    <code>{r.exitCode ?? '—'}</code>
+                  </td>
+                  <td className="nowrap">{r.durationMs === null ? '—' : formatDuration(r.durationMs)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {runs.data && runs.data.length === 0 ? <p className="empty">No runs match.</p> : null}
+          {runs.data && runs.data.length === HISTORY_LIMIT ? <p className="hint">Showing the newest {HISTORY_LIMIT}; narrow the filters to see older runs.</p> : null}
+        </div>
+        {run ? (
+          <div className="history-detail">
+            <RunDetails key={run} id={run} />
+          </div>
+        ) : null}
+      </div>
+    </div>
+  );
+}

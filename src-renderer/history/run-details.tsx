@@ -1,0 +1,133 @@
+/** One run in full: the request, the decision, what ran, and its output (live while it runs). */
+import type { RunRecord } from '../../src-main/shared/runs.js';
+import { ArgumentList, VisibleText } from '../approvals/approval-card.js';
+import { SURFACE_LABELS } from '../approvals/labels.js';
+import { useClient } from '../app/connection-context.js';
+import { ErrorNote } from '../app/error-note.js';
+import { formatDuration, formatTime } from '../app/format.js';
+import { useResource } from '../app/use-resource.js';
+import { RunProgressView, RunResultView } from '../runs/run-output.js';
+import { resultOfRecord, useRunProgress } from '../runs/use-run-progress.js';
+import { DECIDED_BY_LABELS, STATUS_TONES } from './status.js';
+
+function Decision({ run }: { run: RunRecord }) {
+  if (run.outcome === null) return <p className="muted">Waiting for a decision.</p>;
+  return (
+    <dl className="facts facts-grid">
+      <div>
+        <dt>Outcome</dt>
+        <dd>{run.outcome}</dd>
+      </div>
+      <div>
+        <dt>Decided by</dt>
+        <dd>
+          {run.decidedBy ? DECIDED_BY_LABELS[run.decidedBy] : '—'}
+          {run.actor ? <span className="muted"> ({run.actor})</span> : null}
+          {run.ruleId !== null ? <span className="muted"> (rule #{run.ruleId})</span> : null}
+        </dd>
+      </div>
+      {run.decidedAt !== null ? (
+        <div>
+          <dt>Decided at</dt>
+          <dd>{formatTime(run.decidedAt)}</dd>
+        </div>
+      ) : null}
+      <div className="fact-wide">
+        <dt>Reason</dt>
+        <dd>
+          {run.errorCode ? <code className="error-code">error[{run.errorCode}]</code> : null} {run.reason ?? '—'}
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+export function RunDetails({ id }: { id: string }) {
+  const client = useClient();
+  const loaded = useResource(`run\n${id}`, (c) => c.getRun({ id }), (e) => e.type === 'run' && e.event.id === id && e.event.type !== 'output');
+  const progress = useRunProgress({ id });
+  const run = loaded.data;
+  if (loaded.error) return <ErrorNote error={loaded.error} title="This run could not be loaded" />;
+  if (!run) return <p className="muted">Loading run…</p>;
+  const result = resultOfRecord(run);
+  const live = run.startedAt !== null && result === null;
+  return (
+    <article className="card run-details" aria-labelledby="run-title">
+      <header className="approval-head">
+        <div>
+          <p className="eyebrow">Run {run.id}</p>
+          <h2 id="run-title">
+            {run.skill} <span className="sep" aria-hidden="true">/</span> {run.tool}
+          </h2>
+        </div>
+        <span className={`badge badge-${STATUS_TONES[run.status]}`}>{run.status}</span>
+      </header>
+      <dl className="facts facts-grid">
+        <div>
+          <dt>Asked by</dt>
+          <dd>{SURFACE_LABELS[run.surface]}</dd>
+        </div>
+        <div>
+          <dt>Requested</dt>
+          <dd>{formatTime(run.requestedAt)}</dd>
+        </div>
+        <div>
+          <dt>Trace</dt>
+          <dd>
+            <code>{run.traceId}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>Skill version</dt>
+          <dd>
+            <code title={run.skillHash}>{run.skillHash.slice(0, 16)}</code>
+          </dd>
+        </div>
+      </dl>
+
+      <h3>Decision</h3>
+      <Decision run={run} />
+
+      <h3>Command</h3>
+      {run.command ? (
+        <>
+          <p className="program">
+            <VisibleText value={run.programPath ?? run.command.program} />
+          </p>
+          <ArgumentList argv={run.command.args} />
+          <dl className="facts facts-grid">
+            <div>
+              <dt>Working directory</dt>
+              <dd>
+                <VisibleText value={run.command.cwd} />
+              </dd>
+            </div>
+            <div>
+              <dt>Timeout</dt>
+              <dd>{formatDuration(run.command.timeoutMs)}</dd>
+            </div>
+            <div>
+              <dt>Environment passed</dt>
+              <dd>{run.command.env.length === 0 ? <span className="muted">only the standard allow-list</span> : run.command.env.join(', ')}</dd>
+            </div>
+          </dl>
+        </>
+      ) : (
+        <p className="muted">The request could not be rendered into a command.</p>
+      )}
+      <details>
+        <summary>Arguments as requested</summary>
+        <pre className="file-text">{JSON.stringify(run.args, null, 2)}</pre>
+      </details>
+
+      <h3>Output</h3>
+      {result ? (
+        <RunResultView result={result} />
+      ) : live ? (
+        <RunProgressView progress={{ ...progress, phase: progress.phase === 'finished' ? 'finished' : 'running' }} onCancel={async () => void (await client.cancelRun({ id }))} />
+      ) : (
+        <p className="muted">Nothing ran{run.status === 'pending' ? ' yet' : ''}.</p>
+      )}
+    </article>
+  );
+}

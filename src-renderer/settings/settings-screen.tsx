@@ -1,0 +1,214 @@
+/** `#/settings`: mode and pause, where skills come from, rules, and remembered approvals. */
+import { useId, useState, type FormEvent } from 'react';
+import { RULE_EFFECTS, type RuleEffect } from '../../src-main/shared/runs.js';
+import { useAnnounce } from '../app/announcer.js';
+import { useClient } from '../app/connection-context.js';
+import { ErrorNote } from '../app/error-note.js';
+import { formatTime } from '../app/format.js';
+import { PathText } from '../app/path-text.js';
+import { useResource } from '../app/use-resource.js';
+import { useSettings } from '../app/use-settings.js';
+import { ModeSwitch, PauseSwitch } from './mode-controls.js';
+
+function Roots() {
+  const roots = useResource('roots', (client) => client.roots({}));
+  if (roots.error) return <ErrorNote error={roots.error} title="Roots could not be listed" />;
+  if (!roots.data) return <p className="muted">Loading…</p>;
+  return (
+    <>
+      <p className="muted">
+        Home: <PathText path={roots.data.home} />. First match wins when two roots hold a skill of the same name.
+      </p>
+      <div className="table-wrap">
+        <table>
+          <caption className="visually-hidden">Skill roots in precedence order</caption>
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Path</th>
+              <th scope="col">Trust</th>
+              <th scope="col">Placeholders</th>
+              <th scope="col">Exists</th>
+            </tr>
+          </thead>
+          <tbody>
+            {roots.data.roots.map((root, i) => (
+              <tr key={root.path} className={root.exists ? undefined : 'row-dim'}>
+                <td>{i + 1}</td>
+                <td>
+                  {root.kind}
+                  {['gibberish', 'kode', 'claude'].includes(root.kind) ? <span className="muted"> (compatibility)</span> : null}
+                </td>
+                <td>
+                  <PathText path={root.path} />
+                </td>
+                <td>{root.trust}</td>
+                <td>
+                  <code>{root.syntax === 'angle' ? '<<key>>' : '{{key}}'}</code>
+                </td>
+                <td>{root.exists ? 'yes' : 'no'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+function Rules() {
+  const client = useClient();
+  const announce = useAnnounce();
+  const rules = useResource('rules', (c) => c.rules({}));
+  const patternId = useId();
+  const effectId = useId();
+  const [pattern, setPattern] = useState('');
+  const [effect, setEffect] = useState<RuleEffect>('deny');
+  const [error, setError] = useState<Error | null>(null);
+
+  const add = (event: FormEvent<HTMLFormElement>): void => {
+    event.preventDefault();
+    setError(null);
+    client.addRule({ pattern: pattern.trim(), effect }).then(
+      (rule) => {
+        announce(`Added rule ${rule.effect} ${rule.pattern}`);
+        setPattern('');
+        rules.reload();
+      },
+      (e: Error) => setError(e),
+    );
+  };
+  const remove = (id: number, text: string): void => {
+    setError(null);
+    client.removeRule({ id }).then(
+      () => {
+        announce(`Removed rule ${text}`);
+        rules.reload();
+      },
+      (e: Error) => setError(e),
+    );
+  };
+
+  return (
+    <>
+      <p className="muted">
+        Write <code>skill:&lt;glob&gt;</code> (e.g. <code>skill:git*</code>), <code>tool:&lt;skill&gt;/&lt;tool&gt;</code> or <code>tool:&lt;skill&gt;/*</code>. The most specific matching rule
+        wins; at equal specificity, deny wins. A deny refuses the run; an allow runs it without asking.
+      </p>
+      {rules.error ? <ErrorNote error={rules.error} title="Rules could not be loaded" /> : null}
+      {rules.data && rules.data.length > 0 ? (
+        <ul className="item-list">
+          {rules.data.map((rule) => (
+            <li key={rule.id}>
+              <span className={`badge ${rule.effect === 'deny' ? 'badge-bad' : 'badge-ok'}`}>{rule.effect}</span> <code>{rule.pattern}</code>{' '}
+              <span className="muted">#{rule.id}, added {formatTime(rule.createdAt)}</span>
+              <button type="button" className="button button-quiet" onClick={() => remove(rule.id, `${rule.effect} ${rule.pattern}`)} aria-label={`Remove rule ${rule.effect} ${rule.pattern}`}>
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : rules.data ? (
+        <p className="empty">No rules.</p>
+      ) : null}
+      <form className="inline-form" onSubmit={add} aria-label="Add a rule">
+        <div className="field">
+          <label htmlFor={patternId}>Pattern</label>
+          <input id={patternId} type="text" value={pattern} required spellCheck={false} autoComplete="off" placeholder="tool:git/status" onChange={(e) => setPattern(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor={effectId}>Effect</label>
+          <select id={effectId} value={effect} onChange={(e) => setEffect(RULE_EFFECTS.find((x) => x === e.target.value) ?? 'deny')}>
+            {RULE_EFFECTS.map((x) => (
+              <option key={x} value={x}>
+                {x}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="button button-primary">
+          Add rule
+        </button>
+      </form>
+      {error ? <ErrorNote error={error} /> : null}
+    </>
+  );
+}
+
+function Remembered() {
+  const client = useClient();
+  const announce = useAnnounce();
+  const remembered = useResource('remembered', (c) => c.remembered({}), (e) => e.type === 'approval.resolved' || e.type === 'skills.changed');
+  const [error, setError] = useState<Error | null>(null);
+  const revoke = (id: number, text: string): void => {
+    setError(null);
+    client.revokeRemembered({ id }).then(
+      () => {
+        announce(`Revoked ${text}`);
+        remembered.reload();
+      },
+      (e: Error) => setError(e),
+    );
+  };
+  return (
+    <>
+      <p className="muted">Tools you chose to always allow. Each lapses by itself when its skill changes on disk or its program resolves elsewhere.</p>
+      {remembered.error ? <ErrorNote error={remembered.error} title="Remembered approvals could not be loaded" /> : null}
+      {remembered.data && remembered.data.length > 0 ? (
+        <ul className="item-list">
+          {remembered.data.map((r) => (
+            <li key={r.id}>
+              <strong>
+                {r.skill} / {r.tool}
+              </strong>{' '}
+              <PathText path={r.programPath} /> <span className="muted">since {formatTime(r.createdAt)}, skill version {r.skillHash.slice(0, 12)}</span>
+              <button type="button" className="button button-quiet" onClick={() => revoke(r.id, `${r.skill} ${r.tool}`)} aria-label={`Revoke always allow for ${r.skill} ${r.tool}`}>
+                Revoke
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : remembered.data ? (
+        <p className="empty">No remembered approvals.</p>
+      ) : null}
+      {error ? <ErrorNote error={error} /> : null}
+    </>
+  );
+}
+
+export function SettingsScreen() {
+  const { settings, error, set } = useSettings();
+  return (
+    <div className="page">
+      <header className="page-head">
+        <h1>Settings</h1>
+      </header>
+      <section className="card" aria-labelledby="mode-title">
+        <h2 id="mode-title">Mode and runs</h2>
+        {settings ? (
+          <div className="stack">
+            <ModeSwitch settings={settings} onChange={set} />
+            <PauseSwitch settings={settings} onChange={set} />
+          </div>
+        ) : error ? (
+          <ErrorNote error={error} />
+        ) : (
+          <p className="muted">Loading…</p>
+        )}
+      </section>
+      <section className="card" aria-labelledby="roots-title">
+        <h2 id="roots-title">Skill roots</h2>
+        <Roots />
+      </section>
+      <section className="card" aria-labelledby="rules-title">
+        <h2 id="rules-title">Rules</h2>
+        <Rules />
+      </section>
+      <section className="card" aria-labelledby="remembered-title">
+        <h2 id="remembered-title">Remembered approvals</h2>
+        <Remembered />
+      </section>
+    </div>
+  );
+}

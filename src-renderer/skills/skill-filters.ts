@@ -1,0 +1,31 @@
+/** The skill browser's filters over the list the app returned (presentation only: `offered` and the rest come from the core). */
+import type { SkillSummary } from '../../src-main/shared/model.js';
+import type { SkillFilter } from '../app/route.js';
+
+/** Whether `skill` passes every filter that is set. */
+export function matchesFilter(skill: SkillSummary, filter: SkillFilter): boolean {
+  if (filter.offered && !skill.offered) return false;
+  if (filter.source !== '') {
+    const source = filter.source.startsWith('trust:') ? skill.trust === filter.source.slice('trust:'.length) : skill.root.kind === filter.source;
+    if (!source) return false;
+  }
+  if (filter.role !== '' && skill.role !== filter.role) return false;
+  if (filter.status !== '' && skill.lifecycle !== filter.status) return false;
+  if (filter.health !== '' && skill.status !== filter.health) return false;
+  return true;
+}
+
+/** Whether any filter is set. */
+export function isFiltering(filter: SkillFilter): boolean {
+  return filter.offered || filter.source !== '' || filter.role !== '' || filter.status !== '' || filter.health !== '';
+}
+
+/** The values present in the list, for the filter menus (sorted, each once). */
+export function filterChoices(skills: readonly SkillSummary[]): { rootKinds: string[]; roles: string[]; statuses: string[] } {
+  const distinct = (values: (string | null)[]): string[] => [...new Set(values.filter((v): v is string => v !== null && v !== ''))].sort();
+  return {
+    rootKinds: distinct(skills.map((s) => s.root.kind)),
+    roles: distinct(skills.map((s) => s.role)),
+    statuses: distinct(skills.map((s) => s.lifecycle)),
+  };
+}

@@ -1,0 +1,171 @@
+/** `#/skills/<name>`: one skill — what it is, what it needs, its tools as forms, its outline, sections and files. */
+import { useEffect, useRef, type ReactNode } from 'react';
+import type { Skill } from '../../src-main/shared/model.js';
+import { ErrorNote } from '../app/error-note.js';
+import { PathText } from '../app/path-text.js';
+import { skillHref, type SkillView } from '../app/route.js';
+import { useResource } from '../app/use-resource.js';
+import { DiagnosticsList } from './diagnostics-list.js';
+import { OutlineTree, SourcesTree } from './skill-trees.js';
+import { FileView, SectionView } from './skill-views.js';
+import { ToolForm } from './tool-form.js';
+
+function Fact({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+function list(values: readonly string[], empty = 'none'): ReactNode {
+  return values.length === 0 ? <span className="muted">{empty}</span> : values.map((v) => <code key={v} className="chip">{v}</code>);
+}
+
+function Overview({ skill }: { skill: Skill }) {
+  const c = skill.classification;
+  return (
+    <>
+      {skill.diagnostics.length > 0 ? (
+        <section className="card" aria-labelledby="diagnostics-title">
+          <h2 id="diagnostics-title">Diagnostics</h2>
+          <DiagnosticsList diagnostics={skill.diagnostics} dir={skill.dir} label={`Diagnostics of ${skill.name}`} />
+        </section>
+      ) : null}
+
+      <section className="card" aria-labelledby="about-title">
+        <h2 id="about-title">About</h2>
+        <dl className="facts facts-grid">
+          <Fact term="Trust">{skill.trust}</Fact>
+          <Fact term="Root">
+            {skill.root.kind} <PathText path={skill.root.path} />
+          </Fact>
+          <Fact term="Modes">{list(skill.modes)}</Fact>
+          <Fact term="Read-only">{skill.readOnly ? 'yes' : 'no'}</Fact>
+          <Fact term="Always ask">{skill.alwaysAsk ? 'yes' : 'no'}</Fact>
+          <Fact term="Timeout">{skill.timeoutSec} s</Fact>
+          <Fact term="Status">{skill.status ?? <span className="muted">not stated</span>}</Fact>
+          <Fact term="License">{skill.license ?? <span className="muted">not stated</span>}</Fact>
+          {skill.compatibility ? <Fact term="Compatibility">{skill.compatibility}</Fact> : null}
+          <Fact term="Domain">{list(skill.domain)}</Fact>
+          <Fact term="Tags">{list(skill.tags)}</Fact>
+          <Fact term="Hash">
+            <code title={skill.hash}>{skill.hash.slice(0, 16)}</code>
+          </Fact>
+        </dl>
+      </section>
+
+      <section className="card" aria-labelledby="classification-title">
+        <h2 id="classification-title">Classification</h2>
+        {c ? (
+          <dl className="facts facts-grid">
+            <Fact term="Role">{c.role ?? <span className="muted">not stated</span>}</Fact>
+            <Fact term="Invocation">{c.invocation ?? <span className="muted">not stated</span>}</Fact>
+            <Fact term="Effect">{c.effectMode ?? <span className="muted">not stated</span>}</Fact>
+            <Fact term="Attaches to">{list(c.attachTargets)}</Fact>
+          </dl>
+        ) : (
+          <p className="muted">This skill has no ADR-001 classification.</p>
+        )}
+      </section>
+
+      <section className="card" aria-labelledby="requires-title">
+        <h2 id="requires-title">Requirements</h2>
+        <dl className="facts facts-grid">
+          <Fact term="Programs">{list(skill.requires.bins)}</Fact>
+          <Fact term="Environment">{list(skill.requires.env)}</Fact>
+        </dl>
+      </section>
+
+      {skill.shadows.length > 0 ? (
+        <section className="card" aria-labelledby="shadows-title">
+          <h2 id="shadows-title">Hides</h2>
+          <p className="muted">Skills of the same name in later roots, which this one takes precedence over:</p>
+          <ul className="plain">
+            {skill.shadows.map((s) => (
+              <li key={s.dir}>
+                {s.root.kind}: <PathText path={s.dir} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      <section aria-labelledby="tools-title" className="tools">
+        <h2 id="tools-title">Tools</h2>
+        {skill.tools.length === 0 ? <p className="muted">No tools: this skill is instructions only.</p> : skill.tools.map((tool) => <ToolForm key={tool.name} skill={skill.name} tool={tool} />)}
+      </section>
+    </>
+  );
+}
+
+export function SkillPage({ name, view }: { name: string; view: SkillView }) {
+  const described = useResource(`describe\n${name}`, (client) => client.describe({ skill: name }), (e) => e.type === 'skills.changed' && e.name === name);
+  const skill = described.data;
+  const main = useRef<HTMLDivElement>(null);
+  const shownView = JSON.stringify(view);
+  const firstView = useRef(shownView);
+  // Choosing a section or file in the navigation moves focus to what it opened.
+  useEffect(() => {
+    if (shownView !== firstView.current) main.current?.focus();
+  }, [shownView]);
+  return (
+    <div className="page page-wide">
+      <nav className="breadcrumbs" aria-label="Breadcrumb">
+        <a href="#/skills">Skills</a> <span aria-hidden="true">›</span>{' '}
+        {view.kind === 'overview' ? (
+          <span aria-current="page">{name}</span>
+        ) : (
+          <>
+            <a href={skillHref(name)}>{name}</a> <span aria-hidden="true">›</span>{' '}
+            <span aria-current="page">{view.kind === 'section' ? view.section : view.path}</span>
+          </>
+        )}
+      </nav>
+      {described.error ? <ErrorNote error={described.error} title={`Skill “${name}” could not be loaded`} /> : null}
+      {skill ? (
+        <>
+          <header className="page-head skill-head">
+            <h1>
+              {skill.name} {skill.version ? <span className="version">v{skill.version}</span> : null}
+            </h1>
+            <div className="badges">
+              {skill.state === 'error' ? <span className="badge badge-bad">broken</span> : skill.state === 'warnings' ? <span className="badge badge-warn">warnings</span> : <span className="badge badge-ok">ok</span>}
+              <span className={`badge ${skill.trust === 'bundled' ? 'badge-info' : 'badge-neutral'}`}>{skill.trust}</span>
+              {skill.readOnly ? <span className="badge badge-ok">read-only</span> : null}
+            </div>
+            <p className="lede">{skill.description}</p>
+            <p className="muted path-line">
+              <PathText path={skill.dir} />
+            </p>
+          </header>
+          <div className="skill-layout">
+            <aside className="skill-nav" aria-label="Skill contents">
+              <nav aria-labelledby="outline-title">
+                <h2 id="outline-title" className="nav-title">
+                  Outline
+                </h2>
+                <a className="tree-overview" href={skillHref(name)} aria-current={view.kind === 'overview' ? 'page' : undefined}>
+                  Overview and tools
+                </a>
+                <OutlineTree skill={name} view={view} />
+              </nav>
+              <nav aria-labelledby="files-title">
+                <h2 id="files-title" className="nav-title">
+                  Files
+                </h2>
+                <SourcesTree skill={name} view={view} />
+              </nav>
+            </aside>
+            <div className="skill-main" ref={main} tabIndex={-1}>
+              {view.kind === 'overview' ? <Overview skill={skill} /> : view.kind === 'section' ? <SectionView skill={name} section={view.section} file={view.file} /> : <FileView skill={name} path={view.path} />}
+            </div>
+          </div>
+        </>
+      ) : described.error ? null : (
+        <p className="muted">Loading…</p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,212 @@
+/** `#/skills`: every skill, filters, and search-as-you-type across all of them. */
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import type { CatalogHit } from '../../src-main/shared/gateway.js';
+import type { SkillSummary } from '../../src-main/shared/model.js';
+import { errorCode, ErrorNote } from '../app/error-note.js';
+import { NO_SKILL_FILTER, routeHref, skillHref, type SkillFilter } from '../app/route.js';
+import { useResource } from '../app/use-resource.js';
+import { DiagnosticsList } from './diagnostics-list.js';
+import { filterChoices, isFiltering, matchesFilter } from './skill-filters.js';
+import { Snippet } from './snippet.js';
+import { useSearch } from './use-search.js';
+
+/** Where a hit leads: its section, or the file itself for text before the first heading. */
+function hitHref(hit: CatalogHit): string {
+  return hit.section === '' ? skillHref(hit.skill, { kind: 'file', path: hit.file }) : skillHref(hit.skill, { kind: 'section', section: hit.section, file: hit.file });
+}
+
+function Hits({ hits, query }: { hits: CatalogHit[]; query: string }) {
+  if (hits.length === 0) return <p className="empty">No section matches “{query}”.</p>;
+  return (
+    <ol className="hits">
+      {hits.map((hit, i) => (
+        <li key={`${hit.skill}\n${hit.file}\n${hit.section}\n${i}`} className="hit">
+          <a className="hit-link" href={hitHref(hit)}>
+            <span className="hit-skill">{hit.skill}</span>
+            <span className="hit-where">
+              {hit.file}
+              {hit.section !== '' ? <> › {hit.section}</> : null}
+            </span>
+          </a>
+          <p className="snippet">
+            <Snippet text={hit.snippet} />
+          </p>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function SkillRow({ skill }: { skill: SkillSummary }) {
+  const broken = skill.status === 'error';
+  return (
+    <li className={`skill-row${broken ? ' skill-row-broken' : ''}`}>
+      <div className="skill-row-head">
+        <a className="skill-name" href={skillHref(skill.name)}>
+          {skill.name}
+        </a>
+        {skill.version ? <span className="version">v{skill.version}</span> : null}
+        <span className="badges">
+          {broken ? <span className="badge badge-bad">broken</span> : skill.status === 'warnings' ? <span className="badge badge-warn">warnings</span> : null}
+          <span className={`badge ${skill.trust === 'bundled' ? 'badge-info' : 'badge-neutral'}`}>{skill.trust}</span>
+          {skill.role ? <span className="badge badge-neutral">{skill.role}</span> : null}
+          {skill.lifecycle ? <span className="badge badge-neutral">{skill.lifecycle}</span> : null}
+          {skill.offered ? null : <span className="badge badge-quiet">not offered in this mode</span>}
+        </span>
+      </div>
+      {skill.description ? <p className="skill-desc">{skill.description}</p> : null}
+      <p className="skill-meta muted">
+        {skill.tools.length === 0 ? 'no tools' : `${skill.tools.length} ${skill.tools.length === 1 ? 'tool' : 'tools'}: ${skill.tools.map((t) => t.name).join(', ')}`} · modes{' '}
+        {skill.modes.join(', ') || 'none'} · {skill.root.kind} root
+      </p>
+      {broken ? <DiagnosticsList diagnostics={skill.diagnostics} dir={skill.path} label={`Diagnostics of ${skill.name}`} /> : null}
+    </li>
+  );
+}
+
+type Options = [string, string][];
+
+function Select({ label, value, onChange, options }: { label: string; value: string; onChange: (value: string) => void; options: Options | Record<string, Options> }) {
+  const id = useId();
+  const render = (list: Options) =>
+    list.map(([v, text]) => (
+      <option key={v} value={v}>
+        {text}
+      </option>
+    ));
+  return (
+    <div className="field field-inline">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">Any</option>
+        {Array.isArray(options)
+          ? render(options)
+          : Object.entries(options).map(([group, list]) => (
+              <optgroup key={group} label={group}>
+                {render(list)}
+              </optgroup>
+            ))}
+      </select>
+    </div>
+  );
+}
+
+export function SkillsScreen({ initialQuery, initialFilter }: { initialQuery: string; initialFilter: SkillFilter }) {
+  const [query, setQuery] = useState(initialQuery);
+  const [filter, setFilter] = useState(initialFilter);
+  const searchId = useId();
+  const resultsRef = useRef<HTMLElement>(null);
+  const list = useResource('skills', (client) => client.list({ limit: 10_000 }), (e) => e.type === 'skills.changed' || e.type === 'settings');
+  const search = useSearch(query);
+
+  // The address follows the query and filters without adding history entries, so Back returns here as left.
+  useEffect(() => {
+    history.replaceState(history.state, '', routeHref({ screen: 'skills', query, filter }));
+  }, [query, filter]);
+
+  const skills = list.data?.skills ?? [];
+  const choices = filterChoices(skills);
+  const shown = skills.filter((s) => matchesFilter(s, filter));
+  const passing = new Set(shown.map((s) => s.name));
+  const filtering = isFiltering(filter);
+  const hits = filtering && list.data ? search.hits.filter((h) => passing.has(h.skill)) : search.hits;
+  const set = (patch: Partial<SkillFilter>) => setFilter((prev) => ({ ...prev, ...patch }));
+
+  const toResults = (event: KeyboardEvent<HTMLInputElement>): void => {
+    if (event.key !== 'ArrowDown') return;
+    const first = resultsRef.current?.querySelector<HTMLElement>('a');
+    if (first) {
+      event.preventDefault();
+      first.focus();
+    }
+  };
+
+  const searching = query.trim() !== '';
+  const emptyQuery = errorCode(search.error) === 'E004';
+  return (
+    <div className="page">
+      <header className="page-head">
+        <h1>Skills</h1>
+        <p className="lede">{list.data ? `${list.data.total} skills loaded${filtering ? `, ${shown.length} match the filters` : ''}.` : 'Loading skills…'}</p>
+      </header>
+
+      <div role="search" className="search">
+        <label htmlFor={searchId} className="visually-hidden">
+          Search every skill
+        </label>
+        <input
+          id={searchId}
+          type="search"
+          className="search-input"
+          placeholder="Search every skill…"
+          autoComplete="off"
+          spellCheck={false}
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          onKeyDown={toResults}
+          aria-describedby={`${searchId}-hint`}
+        />
+        <p id={`${searchId}-hint`} className="hint">
+          Matches sections and files as you type; <kbd>↓</kbd> moves to the results.
+        </p>
+      </div>
+
+      <fieldset className="filters">
+        <legend className="visually-hidden">Filters</legend>
+        <label className="check">
+          <input type="checkbox" checked={filter.offered} onChange={(e) => set({ offered: e.target.checked })} />
+          Offered in this mode
+        </label>
+        <Select
+          label="Source"
+          value={filter.source}
+          onChange={(source) => set({ source })}
+          options={{
+            Trust: [
+              ['trust:bundled', 'bundled'],
+              ['trust:user', 'user'],
+            ],
+            Root: choices.rootKinds.map((k): [string, string] => [k, `${k} root`]),
+          }}
+        />
+        <Select label="Role" value={filter.role} onChange={(role) => set({ role })} options={choices.roles.map((r): [string, string] => [r, r])} />
+        <Select label="Status" value={filter.status} onChange={(status) => set({ status })} options={choices.statuses.map((s): [string, string] => [s, s])} />
+        <Select
+          label="Health"
+          value={filter.health}
+          onChange={(health) => set({ health })}
+          options={[
+            ['ok', 'OK'],
+            ['warnings', 'Warnings'],
+            ['error', 'Broken'],
+          ]}
+        />
+        {filtering ? (
+          <button type="button" className="button button-quiet" onClick={() => setFilter(NO_SKILL_FILTER)}>
+            Clear filters
+          </button>
+        ) : null}
+      </fieldset>
+
+      {list.error ? <ErrorNote error={list.error} title="Skills could not be listed" /> : null}
+
+      {searching ? (
+        <section ref={resultsRef} className="results" aria-label="Search results" aria-busy={search.stale} data-results-for={search.query}>
+          <p className="results-count" role="status">
+            {search.stale && search.query === '' ? 'Searching…' : emptyQuery ? 'Type a letter or digit to search.' : `${hits.length} ${hits.length === 1 ? 'result' : 'results'} for “${search.query}”`}
+          </p>
+          {search.error && !emptyQuery ? <ErrorNote error={search.error} title="Search failed" /> : search.query !== '' && !emptyQuery ? <Hits hits={hits} query={search.query} /> : null}
+        </section>
+      ) : (
+        <section aria-label="All skills">
+          <ul className="skill-list">
+            {shown.map((skill) => (
+              <SkillRow key={skill.name} skill={skill} />
+            ))}
+          </ul>
+          {list.data && shown.length === 0 ? <p className="empty">No skill matches these filters.</p> : null}
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+/** Search-as-you-type over every skill: lightly debounced, latest wins, rerun when skills change on disk. */
+import { useEffect, useRef, useState } from 'react';
+import type { CatalogHit } from '../../src-main/shared/gateway.js';
+import { useClient, useServerEvent } from '../app/connection-context.js';
+
+/** Wait this long after a keystroke before asking, so a burst of typing asks once. */
+export const SEARCH_DEBOUNCE_MS = 40;
+
+/** Hits asked for per query. */
+export const SEARCH_LIMIT = 40;
+
+export interface SearchState {
+  /** The (trimmed) query these hits answer; '' when not searching. */
+  query: string;
+  hits: CatalogHit[];
+  error: Error | null;
+  /** A newer query is on its way. */
+  stale: boolean;
+}
+
+/** Results for `text` (trimmed); only the answer to the newest query is ever shown. */
+export function useSearch(text: string): SearchState {
+  const client = useClient();
+  const query = text.trim();
+  const [state, setState] = useState<Omit<SearchState, 'stale'>>({ query: '', hits: [], error: null });
+  const [changes, setChanges] = useState(0);
+  const sequence = useRef(0);
+
+  useServerEvent((event) => {
+    if (event.type === 'skills.changed') setChanges((n) => n + 1);
+  });
+
+  useEffect(() => {
+    const mine = ++sequence.current;
+    if (query === '') {
+      setState({ query: '', hits: [], error: null });
+      return;
+    }
+    const timer = setTimeout(() => {
+      client.searchAll({ query, prefix: true, limit: SEARCH_LIMIT }).then(
+        (result) => mine === sequence.current && setState({ query, hits: result.results, error: null }),
+        (error: unknown) => mine === sequence.current && setState({ query, hits: [], error: error instanceof Error ? error : new Error(String(error)) }),
+      );
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [client, query, changes]);
+
+  return { ...state, stale: state.query !== query };
+}

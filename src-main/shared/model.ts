@@ -23,6 +23,13 @@ export interface SkillRoot {
 /** The skill formats Skilltray reads; a diagnostic names the ones it breaks. */
 export type SkillFormat = 'gibberish' | 'kode' | 'agentskills';
 
+/** How people call each format. */
+export const FORMAT_NAMES: Record<SkillFormat, string> = {
+  gibberish: 'gibb.eri.sh',
+  kode: 'Kode',
+  agentskills: 'Agent Skills/Claude',
+};
+
 export type Severity = 'error' | 'warning';
 
 export interface Diagnostic {

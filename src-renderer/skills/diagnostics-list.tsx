@@ -1,5 +1,5 @@
 /** A skill's diagnostics: code, file and line, message — what an author needs to fix it. */
-import type { Diagnostic } from '../../src-main/shared/model.js';
+import { FORMAT_NAMES, type Diagnostic } from '../../src-main/shared/model.js';
 
 /** `file` relative to the skill directory when it lies inside it. */
 export function relativeTo(dir: string, file: string): string {
@@ -22,7 +22,7 @@ export function DiagnosticsList({ diagnostics, dir, label }: { diagnostics: Diag
             {relativeTo(dir, d.file)}:{d.line}
           </code>{' '}
           <span className="diagnostic-message">{d.message}</span>
-          {d.breaks.length > 0 ? <span className="muted"> — breaks {d.breaks.join(', ')}</span> : null}
+          {d.breaks.length > 0 ? <span className="muted"> — breaks {d.breaks.map((f) => FORMAT_NAMES[f]).join(', ')}</span> : null}
         </li>
       ))}
     </ul>

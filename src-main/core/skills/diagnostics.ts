@@ -3,7 +3,7 @@
  * (it will, but some format minds). Each code names the formats whose own tools reject or flag it,
  * so `skilltray check` doubles as a linter for skills meant for gibb.eri.sh, Kode or Agent Skills.
  */
-import type { Diagnostic, Severity, SkillFormat } from '../../shared/model.js';
+import { FORMAT_NAMES, type Diagnostic, type Severity, type SkillFormat } from '../../shared/model.js';
 
 const ALL: SkillFormat[] = ['gibberish', 'kode', 'agentskills'];
 const GIBB: SkillFormat[] = ['gibberish'];
@@ -68,12 +68,6 @@ export class DiagnosticList {
     return this.items.some((d) => d.severity === 'error');
   }
 }
-
-const FORMAT_NAMES: Record<SkillFormat, string> = {
-  gibberish: 'gibb.eri.sh',
-  kode: 'Kode',
-  agentskills: 'Agent Skills/Claude',
-};
 
 /** Human names of the formats a diagnostic breaks, for text output. */
 export function formatNames(breaks: readonly SkillFormat[]): string {

@@ -11,6 +11,7 @@ import { loadBench } from './load.bench.js';
 import { formatFigure, type Figure, type Metric } from './measure.js';
 import { runBench } from './run.bench.js';
 import { searchBench } from './search.bench.js';
+import { uiBench } from './ui.bench.js';
 
 // Compiled to dist/node/bench: the checkout's skills/ is four levels up.
 const bundledDir = fileURLToPath(new URL('../../../skills', import.meta.url));
@@ -20,6 +21,7 @@ const benches: [string, (dir: string) => Promise<(Figure | Metric)[]>][] = [
   ['search', searchBench],
   ['run', runBench],
   ['discover', (dir) => discoverBench(dir, bundledDir)],
+  ['ui', uiBench],
 ];
 
 const base = mkdtempSync(join(tmpdir(), 'skilltray-bench-'));

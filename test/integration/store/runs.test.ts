@@ -8,6 +8,7 @@ import { getRun, listRuns, recordDecision, recordFailure, recordRequest, recordR
 import { SURFACES } from '../../../src-main/shared/runs.js';
 import type { StateDb } from '../../../src-main/core/store/state-db.js';
 import { useTempHomes } from './temp-home.js';
+import { thrownBy } from '../../support/errors.js';
 
 const homes = useTempHomes();
 
@@ -47,16 +48,6 @@ function result(overrides: Partial<RunResult> = {}): RunResult {
     durationMs: 12.5,
     ...overrides,
   };
-}
-
-function errorOf(fn: () => unknown): SkilltrayError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof SkilltrayError) return error;
-    throw error;
-  }
-  throw new Error('expected a SkilltrayError');
 }
 
 describe('recording a run step by step', () => {
@@ -136,7 +127,7 @@ describe('recording a run step by step', () => {
     const id = recordRequest(db, request());
     recordDecision(db, id, { outcome, decidedBy: 'rule', ruleId: 4, errorCode: 'E602', reason: 'denied by rule #4' });
     expect(getRun(db, id)).toMatchObject({ status, ruleId: 4, errorCode: 'E602', reason: 'denied by rule #4' });
-    expect(errorOf(() => recordStart(db, id)).message).toContain(`it is ${status}`);
+    expect(thrownBy(() => recordStart(db, id)).message).toContain(`it is ${status}`);
   });
 
   it('records a spawn failure after approval, keeping the error code', () => {
@@ -150,15 +141,15 @@ describe('recording a run step by step', () => {
   it('refuses steps out of order or twice, and unknown runs with E702', () => {
     const db = homes.fresh();
     const id = recordRequest(db, request());
-    expect(errorOf(() => recordStart(db, id))).toMatchObject({ code: 'E999' });
-    expect(errorOf(() => recordResult(db, id, result()))).toMatchObject({ code: 'E999' });
-    expect(errorOf(() => recordFailure(db, id, new SkilltrayError('E701', 'x')))).toMatchObject({ code: 'E999' });
+    expect(thrownBy(() => recordStart(db, id))).toMatchObject({ code: 'E999' });
+    expect(thrownBy(() => recordResult(db, id, result()))).toMatchObject({ code: 'E999' });
+    expect(thrownBy(() => recordFailure(db, id, new SkilltrayError('E701', 'x')))).toMatchObject({ code: 'E999' });
     recordDecision(db, id, { outcome: 'auto', decidedBy: 'policy' });
-    expect(errorOf(() => recordDecision(db, id, { outcome: 'denied', decidedBy: 'user' })).message).toContain('already');
+    expect(thrownBy(() => recordDecision(db, id, { outcome: 'denied', decidedBy: 'user' })).message).toContain('already');
     recordStart(db, id);
-    expect(errorOf(() => recordStart(db, id))).toMatchObject({ code: 'E999' });
+    expect(thrownBy(() => recordStart(db, id))).toMatchObject({ code: 'E999' });
     recordResult(db, id, result());
-    expect(errorOf(() => recordResult(db, id, result()))).toMatchObject({ code: 'E999' });
+    expect(thrownBy(() => recordResult(db, id, result()))).toMatchObject({ code: 'E999' });
     expect(getRun(db, id)?.status).toBe('succeeded');
     for (const step of [
       () => recordDecision(db, 'nope', { outcome: 'auto', decidedBy: 'policy' }),
@@ -166,7 +157,7 @@ describe('recording a run step by step', () => {
       () => recordResult(db, 'nope', result()),
       () => recordFailure(db, 'nope', new SkilltrayError('E701', 'x')),
     ]) {
-      expect(errorOf(step)).toMatchObject({ code: 'E702', message: "run 'nope' not found" });
+      expect(thrownBy(step)).toMatchObject({ code: 'E702', message: "run 'nope' not found" });
     }
     expect(getRun(db, 'nope')).toBeNull();
   });
@@ -265,7 +256,7 @@ describe('listRuns', () => {
 
   it.each([{ limit: 0 }, { limit: 1001 }, { limit: 2.5 }, { offset: -1 }, { limit: Number.NaN }])('rejects %j with E100', (q) => {
     const db = homes.fresh();
-    expect(errorOf(() => listRuns(db, q))).toMatchObject({ code: 'E100' });
+    expect(thrownBy(() => listRuns(db, q))).toMatchObject({ code: 'E100' });
   });
 
   it('uses an index for every history query: no table scan, no sort pass', () => {

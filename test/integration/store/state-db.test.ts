@@ -2,23 +2,13 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { SkilltrayError } from '../../../src-main/core/errors.js';
 import type { Migration } from '../../../src-main/core/store/migrations.js';
 import { MIGRATIONS, SCHEMA_VERSION, applyMigrations, userVersion } from '../../../src-main/core/store/migrations.js';
 import { openStateDb } from '../../../src-main/core/store/state-db.js';
 import { useTempHomes } from './temp-home.js';
+import { thrownBy } from '../../support/errors.js';
 
 const homes = useTempHomes();
-
-function catchError(fn: () => unknown): SkilltrayError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof SkilltrayError) return error;
-    throw error;
-  }
-  throw new Error('expected a SkilltrayError');
-}
 
 const tables = (db: Database.Database): string[] =>
   db.prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type IN ('table', 'index') AND name NOT LIKE 'sqlite_%' ORDER BY name")
@@ -65,7 +55,7 @@ describe('openStateDb', () => {
     const raw = new Database(path);
     raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     raw.close();
-    const error = catchError(() => openStateDb(path));
+    const error = thrownBy(() => openStateDb(path));
     expect(error.code).toBe('E999');
     expect(error.message).toContain(`schema version ${SCHEMA_VERSION + 1}, newer than this Skilltray understands (${SCHEMA_VERSION})`);
     const check = new Database(path);
@@ -76,7 +66,7 @@ describe('openStateDb', () => {
   it('reports a file that is not a database as E999 naming the path', () => {
     const path = join(homes.dir(), 'state.db');
     writeFileSync(path, 'this is not sqlite, just text long enough to fill a header page '.repeat(20));
-    const error = catchError(() => openStateDb(path));
+    const error = thrownBy(() => openStateDb(path));
     expect(error.code).toBe('E999');
     expect(error.message).toContain(path);
     expect(error.cause).toBeInstanceOf(Error);
@@ -111,7 +101,7 @@ describe('applyMigrations', () => {
 
   it('rejects a misnumbered migration list before touching the database', () => {
     const db = new Database(':memory:');
-    const error = catchError(() => applyMigrations(db, [{ version: 1, up: create('a') }, { version: 3, up: create('b') }]));
+    const error = thrownBy(() => applyMigrations(db, [{ version: 1, up: create('a') }, { version: 3, up: create('b') }]));
     expect(error.code).toBe('E999');
     expect(error.message).toContain('expected version 2, found 3');
     expect(userVersion(db)).toBe(0);

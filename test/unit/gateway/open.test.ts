@@ -2,7 +2,8 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatOpen, openFile } from '../../../src-main/core/gateway/open.js';
-import { errorOf, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
+import { makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
+import { thrownBy } from '../../support/errors.js';
 
 describe('RFC-0002:C-OPEN', () => {
   it('returns the file as-is: BOM, CRLF and trailing spaces untouched', () => {
@@ -36,7 +37,7 @@ describe('RFC-0002:C-OPEN', () => {
     expect(result.more_lines).toBe(3);
     expect(formatOpen(result)).toBe('a\nb\n... (3 more lines)\n');
     expect(formatOpen(openFile(dir, 'SKILL.md', { maxLines: 5 }))).toBe('a\nb\nc\nd\ne');
-    expect(errorOf(() => openFile(dir, 'SKILL.md', { maxLines: 0 })).code).toBe('E100');
+    expect(thrownBy(() => openFile(dir, 'SKILL.md', { maxLines: 0 })).code).toBe('E100');
   });
 
   it('accepts a path whose .. stays inside the root', () => {
@@ -48,15 +49,15 @@ describe('RFC-0002:C-OPEN', () => {
     const base = tempDir();
     writeFileSync(join(base, 'secret.txt'), 'secret');
     const dir = makeSkill(base, 's', { 'SKILL.md': '# S\n' });
-    const error = errorOf(() => openFile(dir, '../secret.txt'));
+    const error = thrownBy(() => openFile(dir, '../secret.txt'));
     expect(error.format()).toBe("error[E012]: path escapes skill root: '../secret.txt'");
-    expect(errorOf(() => openFile(dir, 'docs/../../secret.txt')).code).toBe('E012');
+    expect(thrownBy(() => openFile(dir, 'docs/../../secret.txt')).code).toBe('E012');
   });
 
   it('E012 for an absolute path, even one inside the root', () => {
     const dir = makeSkill(tempDir(), 's', { 'SKILL.md': '# S\n' });
-    expect(errorOf(() => openFile(dir, '/etc/passwd')).code).toBe('E012');
-    expect(errorOf(() => openFile(dir, join(dir, 'SKILL.md'))).code).toBe('E012');
+    expect(thrownBy(() => openFile(dir, '/etc/passwd')).code).toBe('E012');
+    expect(thrownBy(() => openFile(dir, join(dir, 'SKILL.md'))).code).toBe('E012');
   });
 
   it('E012 for a symlink to a file outside the root', () => {
@@ -64,7 +65,7 @@ describe('RFC-0002:C-OPEN', () => {
     writeFileSync(join(base, 'secret.txt'), 'secret');
     const dir = makeSkill(base, 's', { 'SKILL.md': '# S\n' });
     symlinkSync(join(base, 'secret.txt'), join(dir, 'leak.txt'));
-    expect(errorOf(() => openFile(dir, 'leak.txt')).code).toBe('E012');
+    expect(thrownBy(() => openFile(dir, 'leak.txt')).code).toBe('E012');
   });
 
   it('E012 through a symlinked directory outside the root, whether or not the file exists there', () => {
@@ -73,8 +74,8 @@ describe('RFC-0002:C-OPEN', () => {
     writeFileSync(join(base, 'outside', 'secret.txt'), 'secret');
     const dir = makeSkill(base, 's', { 'SKILL.md': '# S\n' });
     symlinkSync(join(base, 'outside'), join(dir, 'ext'));
-    expect(errorOf(() => openFile(dir, 'ext/secret.txt')).code).toBe('E012');
-    expect(errorOf(() => openFile(dir, 'ext/missing.txt')).code).toBe('E012');
+    expect(thrownBy(() => openFile(dir, 'ext/secret.txt')).code).toBe('E012');
+    expect(thrownBy(() => openFile(dir, 'ext/missing.txt')).code).toBe('E012');
   });
 
   it('a symlink that stays inside the root is followed', () => {
@@ -85,10 +86,10 @@ describe('RFC-0002:C-OPEN', () => {
 
   it('E021 for a missing file, a directory, the root itself and hidden paths', () => {
     const dir = makeSkill(tempDir(), 's', { 'SKILL.md': '# S\n', 'docs/a.md': 'a', '.env': 'TOKEN=x' });
-    expect(errorOf(() => openFile(dir, 'nope.md')).format()).toBe("error[E021]: file not found: 'nope.md'");
-    expect(errorOf(() => openFile(dir, 'docs')).code).toBe('E021');
-    expect(errorOf(() => openFile(dir, '.')).code).toBe('E021');
-    expect(errorOf(() => openFile(dir, '')).code).toBe('E021');
-    expect(errorOf(() => openFile(dir, '.env')).code).toBe('E021');
+    expect(thrownBy(() => openFile(dir, 'nope.md')).format()).toBe("error[E021]: file not found: 'nope.md'");
+    expect(thrownBy(() => openFile(dir, 'docs')).code).toBe('E021');
+    expect(thrownBy(() => openFile(dir, '.')).code).toBe('E021');
+    expect(thrownBy(() => openFile(dir, '')).code).toBe('E021');
+    expect(thrownBy(() => openFile(dir, '.env')).code).toBe('E021');
   });
 });

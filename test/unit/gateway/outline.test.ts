@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatOutline, outlineSkill } from '../../../src-main/core/gateway/outline.js';
-import { copyRfcSkill, errorOf, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
+import { copyRfcSkill, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
+import { thrownBy } from '../../support/errors.js';
 
 describe('RFC-0002:C-OUTLINE', () => {
   it('prints the RFC example exactly', () => {
@@ -72,6 +73,6 @@ describe('RFC-0002:C-OUTLINE', () => {
 
   it.each([0, 7, 2.5, -1])('--level %s is E100', (level) => {
     const dir = makeSkill(tempDir(), 's', { 'SKILL.md': '# Main\n' });
-    expect(errorOf(() => outlineSkill(dir, { level })).code).toBe('E100');
+    expect(thrownBy(() => outlineSkill(dir, { level })).code).toBe('E100');
   });
 });

@@ -2,7 +2,8 @@ import { mkdirSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveSkillSource, runtimeDir } from '../../../src-main/core/gateway/resolve.js';
-import { errorOf, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
+import { makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
+import { thrownBy } from '../../support/errors.js';
 
 const noLoader = (): string | null => null;
 
@@ -57,7 +58,7 @@ describe('RFC-0007:C-RESOLUTION', () => {
   it('E010 when the path is a directory without SKILL.md', () => {
     const base = tempDir();
     mkdirSync(join(base, 'empty'));
-    const error = errorOf(() => resolveSkillSource('empty', { cwd: base, findByName: noLoader, rootPaths: [] }));
+    const error = thrownBy(() => resolveSkillSource('empty', { cwd: base, findByName: noLoader, rootPaths: [] }));
     expect(error.code).toBe('E010');
     expect(error.format()).toBe("error[E010]: not a valid skill: 'empty' (missing SKILL.md)");
   });
@@ -65,13 +66,13 @@ describe('RFC-0007:C-RESOLUTION', () => {
   it('E010 when <root>/<name> is a directory without SKILL.md', () => {
     const root = tempDir();
     mkdirSync(join(root, 'draft'));
-    const error = errorOf(() => resolveSkillSource('draft', { cwd: tempDir(), findByName: noLoader, rootPaths: [root] }));
+    const error = thrownBy(() => resolveSkillSource('draft', { cwd: tempDir(), findByName: noLoader, rootPaths: [root] }));
     expect(error.code).toBe('E010');
     expect(error.message).toBe(`not a valid skill: '${join(root, 'draft')}' (missing SKILL.md)`);
   });
 
   it('E001 when no directory is found anywhere', () => {
-    const error = errorOf(() => resolveSkillSource('nope', { cwd: tempDir(), findByName: noLoader, rootPaths: [tempDir()] }));
+    const error = thrownBy(() => resolveSkillSource('nope', { cwd: tempDir(), findByName: noLoader, rootPaths: [tempDir()] }));
     expect(error.code).toBe('E001');
     expect(error.format()).toBe("error[E001]: skill 'nope' not found");
   });
@@ -79,7 +80,7 @@ describe('RFC-0007:C-RESOLUTION', () => {
   it('E001, not E010, for a path-like argument that names nothing; roots are only consulted for plain names', () => {
     const root = tempDir();
     mkdirSync(join(root, 'a', 'b'), { recursive: true });
-    const error = errorOf(() => resolveSkillSource('a/b', { cwd: tempDir(), findByName: noLoader, rootPaths: [root] }));
+    const error = thrownBy(() => resolveSkillSource('a/b', { cwd: tempDir(), findByName: noLoader, rootPaths: [root] }));
     expect(error.code).toBe('E001');
   });
 

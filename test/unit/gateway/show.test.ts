@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatSectionNotFound, formatShow, normaliseSectionQuery, showSection } from '../../../src-main/core/gateway/show.js';
 import { buildIndex } from '../../../src-main/core/search/index.js';
-import { copyRfcSkill, errorOf, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
+import { copyRfcSkill, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
+import { thrownBy } from '../../support/errors.js';
 
 /** A skill with a built index: [skill dir, runtime dir]. */
 function indexed(files?: Record<string, string>): [string, string] {
@@ -75,7 +76,7 @@ describe('RFC-0002:C-SHOW', () => {
   it('E020 carries up to 5 suggestions (prefix matches first, then substrings) and prints them as the RFC shows', () => {
     const headings = ['Config', 'Configure Auth', 'Auth Config', 'Configuration', 'Reconfig', 'Config Files', 'Config Cache', 'Unrelated'];
     const [dir, runtime] = indexed({ 'SKILL.md': headings.map((h) => `## ${h}\n\ntext\n`).join('\n') });
-    const error = errorOf(() => showSection(dir, runtime, { section: 'confi' }));
+    const error = thrownBy(() => showSection(dir, runtime, { section: 'confi' }));
     expect(error.code).toBe('E020');
     expect(error.details?.suggestions).toEqual([
       { text: 'Config', file: 'SKILL.md' },
@@ -100,20 +101,20 @@ describe('RFC-0002:C-SHOW', () => {
 
   it('E020 without suggestions is the single RFC-0005 line', () => {
     const [dir, runtime] = indexed();
-    const error = errorOf(() => showSection(dir, runtime, { section: 'Zebra — stripes' }));
+    const error = thrownBy(() => showSection(dir, runtime, { section: 'Zebra — stripes' }));
     expect(error.details?.suggestions).toEqual([]);
     expect(formatSectionNotFound(error)).toBe("error[E020]: section not found: 'Zebra'");
   });
 
   it('suggestions come from substring matches when nothing starts with the query', () => {
     const [dir, runtime] = indexed();
-    const error = errorOf(() => showSection(dir, runtime, { section: 'started' }));
+    const error = thrownBy(() => showSection(dir, runtime, { section: 'started' }));
     expect(error.details?.suggestions).toEqual([{ text: 'Getting Started', file: 'SKILL.md' }]);
   });
 
   it('E002 when the index is missing', () => {
     const dir = copyRfcSkill(tempDir());
-    const error = errorOf(() => showSection(dir, join(tempDir(), 'runtime'), { section: 'Skill Name', skill: 'rfc-skill' }));
+    const error = thrownBy(() => showSection(dir, join(tempDir(), 'runtime'), { section: 'Skill Name', skill: 'rfc-skill' }));
     expect(error.format()).toBe("error[E002]: search index unusable; run 'skilltray build rfc-skill' to rebuild");
     expect(error.details).toEqual({ skill: 'rfc-skill', reason: 'missing' });
   });
@@ -121,13 +122,13 @@ describe('RFC-0002:C-SHOW', () => {
   it('E002 when the index is stale (a source changed since the build)', () => {
     const [dir, runtime] = indexed();
     appendFileSync(join(dir, 'SKILL.md'), '\n## Added\n');
-    expect(errorOf(() => showSection(dir, runtime, { section: 'Added' })).details).toMatchObject({ reason: 'stale' });
+    expect(thrownBy(() => showSection(dir, runtime, { section: 'Added' })).details).toMatchObject({ reason: 'stale' });
   });
 
   it('E002 when a file was removed since the build', () => {
     const [dir, runtime] = indexed();
     rmSync(join(dir, 'references', 'advanced.md'));
-    expect(errorOf(() => showSection(dir, runtime, { section: 'Performance' })).code).toBe('E002');
+    expect(thrownBy(() => showSection(dir, runtime, { section: 'Performance' })).code).toBe('E002');
   });
 
   it('shows a setext section by its indexed lines, underline included', () => {
@@ -138,7 +139,7 @@ describe('RFC-0002:C-SHOW', () => {
 
   it('an empty --section and --max-lines below 1 are E100', () => {
     const [dir, runtime] = indexed();
-    expect(errorOf(() => showSection(dir, runtime, { section: '   ' })).code).toBe('E100');
-    expect(errorOf(() => showSection(dir, runtime, { section: 'Skill Name', maxLines: 0 })).code).toBe('E100');
+    expect(thrownBy(() => showSection(dir, runtime, { section: '   ' })).code).toBe('E100');
+    expect(thrownBy(() => showSection(dir, runtime, { section: 'Skill Name', maxLines: 0 })).code).toBe('E100');
   });
 });

@@ -2,7 +2,8 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatSources, listSources } from '../../../src-main/core/gateway/sources.js';
-import { errorOf, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
+import { makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
+import { thrownBy } from '../../support/errors.js';
 
 /** A skill shaped like the RFC's `cuda` example, with fewer files. */
 function cudaLike(): string {
@@ -108,15 +109,15 @@ describe('RFC-0002:C-SOURCES', () => {
     writeFileSync(join(base, 'outside', 'x.md'), 'x');
     const dir = makeSkill(base, 's', { 'SKILL.md': '#' });
     symlinkSync(join(base, 'outside'), join(dir, 'ext'));
-    expect(errorOf(() => listSources(dir, { dir: '..' })).format()).toBe("error[E012]: path escapes skill root: '..'");
-    expect(errorOf(() => listSources(dir, { dir: join(base, 'outside') })).code).toBe('E012');
-    expect(errorOf(() => listSources(dir, { dir: 'ext' })).code).toBe('E012');
+    expect(thrownBy(() => listSources(dir, { dir: '..' })).format()).toBe("error[E012]: path escapes skill root: '..'");
+    expect(thrownBy(() => listSources(dir, { dir: join(base, 'outside') })).code).toBe('E012');
+    expect(thrownBy(() => listSources(dir, { dir: 'ext' })).code).toBe('E012');
   });
 
   it('--dir that does not exist, or is a file, is E022', () => {
     const dir = makeSkill(tempDir(), 's', { 'SKILL.md': '#', 'docs/a.md': 'a' });
-    expect(errorOf(() => listSources(dir, { dir: 'nope' })).format()).toBe("error[E022]: directory not found: 'nope'");
-    expect(errorOf(() => listSources(dir, { dir: 'docs/a.md' })).code).toBe('E022');
+    expect(thrownBy(() => listSources(dir, { dir: 'nope' })).format()).toBe("error[E022]: directory not found: 'nope'");
+    expect(thrownBy(() => listSources(dir, { dir: 'docs/a.md' })).code).toBe('E022');
   });
 
   it('never lists a symlink that leaves the root, nor hidden entries', () => {
@@ -163,7 +164,7 @@ describe('RFC-0002:C-SOURCES', () => {
 
   it('--depth and --limit below 1 are E100', () => {
     const dir = makeSkill(tempDir(), 's', { 'SKILL.md': '#' });
-    expect(errorOf(() => listSources(dir, { depth: 0 })).code).toBe('E100');
-    expect(errorOf(() => listSources(dir, { limit: 0 })).code).toBe('E100');
+    expect(thrownBy(() => listSources(dir, { depth: 0 })).code).toBe('E100');
+    expect(thrownBy(() => listSources(dir, { limit: 0 })).code).toBe('E100');
   });
 });

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { accessLogPath, appendAccessRows, type AccessRow } from '../../../src-main/core/logs/access-log.js';
 import { formatStats, skillStats } from '../../../src-main/core/logs/stats.js';
 import { STATS_QUERY_TYPES } from '../../../src-main/shared/gateway.js';
-import { errorOf, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
+import { makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
+import { thrownBy } from '../../support/errors.js';
 
 interface Fixture {
   dir: string;
@@ -162,20 +163,20 @@ describe('RFC-0003:C-FILTERS', () => {
 
   it.each(['yesterday', '2026-13-01', '2026-02-30', '2026-01-30 08:00:00', '2026-01-30T25:00:00Z', '2026-01-30T08:00:00'])('malformed time %j → E031', (value) => {
     const f = fixture();
-    expect(errorOf(() => skillStats(f.skill, f.runtime, { since: value })).code).toBe('E031');
-    expect(errorOf(() => skillStats(f.skill, f.runtime, { until: value })).code).toBe('E031');
+    expect(thrownBy(() => skillStats(f.skill, f.runtime, { since: value })).code).toBe('E031');
+    expect(thrownBy(() => skillStats(f.skill, f.runtime, { until: value })).code).toBe('E031');
   });
 
   it('an empty --project is E031', () => {
     const f = fixture();
-    expect(errorOf(() => skillStats(f.skill, f.runtime, { projects: [''] })).code).toBe('E031');
+    expect(thrownBy(() => skillStats(f.skill, f.runtime, { projects: [''] })).code).toBe('E031');
   });
 });
 
 describe('RFC-0003:C-CLI and C-ERRORS', () => {
   it.each(['searches', 'Summary', 'bogus'])('unknown query type %j → E030', (type) => {
     const f = fixture();
-    expect(errorOf(() => skillStats(f.skill, f.runtime, { groupBy: type })).format()).toBe(`error[E030]: invalid query type: '${type}'`);
+    expect(thrownBy(() => skillStats(f.skill, f.runtime, { groupBy: type })).format()).toBe(`error[E030]: invalid query type: '${type}'`);
   });
 
   it('no log database is an empty result, not an error, for every query type', () => {

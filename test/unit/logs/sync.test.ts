@@ -4,7 +4,8 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { accessLogPath, appendAccessRows, fallbackLogPath, type AccessRow } from '../../../src-main/core/logs/access-log.js';
 import { formatSync, syncExitStatus, syncLogs } from '../../../src-main/core/logs/sync.js';
-import { errorOf, tempDir } from '../../fixtures/gateway/skill-fixture.js';
+import { tempDir } from '../../fixtures/gateway/skill-fixture.js';
+import { thrownBy } from '../../support/errors.js';
 
 function entry(n: number, skill: string): AccessRow {
   return { timestamp: `2026-01-30T10:00:${String(n).padStart(2, '0')}Z`, run_id: 'run', command: 'show', skill, skill_path: `/skills/${skill}`, cwd: '/p', args: `{"n":${n}}`, error: null };
@@ -79,7 +80,7 @@ describe('RFC-0007:C-SYNC', () => {
     const { project, runtimeDirFor } = setup();
     appendAccessRows(fallbackLogPath(project, 'rust'), [entry(1, 'rust')]);
     appendAccessRows(fallbackLogPath(project, 'cuda'), [entry(1, 'cuda')]);
-    expect(errorOf(() => syncLogs({ project, runtimeDirFor, skill: 'go' })).format()).toBe('error[E040]: no local logs found');
+    expect(thrownBy(() => syncLogs({ project, runtimeDirFor, skill: 'go' })).format()).toBe('error[E040]: no local logs found');
     expect(syncLogs({ project, runtimeDirFor, skill: 'rust' }).skills.map((s) => s.skill)).toEqual(['rust']);
     expect(existsSync(fallbackLogPath(project, 'cuda'))).toBe(true);
   });

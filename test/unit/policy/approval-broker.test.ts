@@ -4,6 +4,7 @@ import { SkilltrayError } from '../../../src-main/core/errors.js';
 import type { BrokerClock, Resolution } from '../../../src-main/core/policy/approval-broker.js';
 import type { PendingApproval, VerdictKind } from '../../../src-main/shared/runs.js';
 import { ApprovalBroker } from '../../../src-main/core/policy/approval-broker.js';
+import { thrownBy } from '../../support/errors.js';
 
 /** A clock that moves only when the test says so. */
 class ManualClock implements BrokerClock {
@@ -68,16 +69,6 @@ async function rejection(promise: Promise<unknown>): Promise<SkilltrayError> {
   throw new Error('expected a rejection');
 }
 
-function thrown(fn: () => unknown): SkilltrayError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof SkilltrayError) return error;
-    throw error;
-  }
-  throw new Error('expected a SkilltrayError');
-}
-
 describe('ApprovalBroker', () => {
   it('lists a pending approval with everything needed to decide, and resolves it', async () => {
     const clock = new ManualClock();
@@ -101,7 +92,7 @@ describe('ApprovalBroker', () => {
     expect(error.code).toBe('E604');
     expect(error.message).toBe("nobody answered the approval for 'git/git_log' within 120 s, so it did not run");
     expect(broker.list()).toEqual([]);
-    expect(thrown(() => broker.resolve('a', 'once', 'tray')).code).toBe('E611');
+    expect(thrownBy(() => broker.resolve('a', 'once', 'tray')).code).toBe('E611');
   });
 
   it('times out with the real timer too', async () => {
@@ -180,12 +171,12 @@ describe('ApprovalBroker', () => {
 
   it('rejects unknown, already-resolved ids with E611 and bad verdicts with E616', async () => {
     const broker = new ApprovalBroker({ clock: new ManualClock() });
-    expect(thrown(() => broker.resolve('ghost', 'once', 'tray'))).toMatchObject({ code: 'E611', kind: 'approval_not_found' });
+    expect(thrownBy(() => broker.resolve('ghost', 'once', 'tray'))).toMatchObject({ code: 'E611', kind: 'approval_not_found' });
     const answer = broker.request(pending('a'), { timeoutMs: 1_000 });
-    expect(thrown(() => broker.resolve('a', 'sure' as VerdictKind, 'tray'))).toMatchObject({ code: 'E616' });
+    expect(thrownBy(() => broker.resolve('a', 'sure' as VerdictKind, 'tray'))).toMatchObject({ code: 'E616' });
     expect(broker.list()).toHaveLength(1);
     broker.resolve('a', 'deny', 'tray');
-    expect(thrown(() => broker.resolve('a', 'once', 'tray')).code).toBe('E611');
+    expect(thrownBy(() => broker.resolve('a', 'once', 'tray')).code).toBe('E611');
     await expect(answer).resolves.toEqual({ verdict: 'deny', actor: 'tray' });
   });
 

@@ -4,7 +4,8 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { catalogMatch, catalogPath, SkillCatalog, type CatalogSkill } from '../../../src-main/core/search/catalog.js';
 import { manifestHash, walkSkill } from '../../../src-main/core/skills/files.js';
-import { errorOf, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
+import { makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
+import { thrownBy } from '../../support/errors.js';
 
 function skill(parent: string, name: string, body: string): CatalogSkill {
   const dir = makeSkill(parent, name, { 'SKILL.md': `---\nname: ${name}\ndescription: ${name} skill\n---\n${body}` });
@@ -159,8 +160,8 @@ describe('catalog search across all skills', () => {
 
   it('an empty query is E004; limit below 1 is E100', () => {
     const catalog = open(tempDir());
-    expect(errorOf(() => catalog.search(' ')).code).toBe('E004');
-    expect(errorOf(() => catalog.search('x', { limit: 0 })).code).toBe('E100');
+    expect(thrownBy(() => catalog.search(' ')).code).toBe('E004');
+    expect(thrownBy(() => catalog.search('x', { limit: 0 })).code).toBe('E100');
     catalog.close();
   });
 

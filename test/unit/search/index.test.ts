@@ -7,7 +7,8 @@ import { buildIndex, checkIndex, locateIndex, openIndexForSearch, SCHEMA_VERSION
 import { searchSkill } from '../../../src-main/core/search/query.js';
 import { tokenizerPreference } from '../../../src-main/core/search/tokenizer.js';
 import { manifestHash, walkSkill } from '../../../src-main/core/skills/files.js';
-import { copyRfcSkill, errorOf, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
+import { copyRfcSkill, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
+import { thrownBy } from '../../support/errors.js';
 
 function setup(files?: Record<string, string>): { dir: string; runtime: string; path: string } {
   const base = tempDir();
@@ -164,7 +165,7 @@ describe('RFC-0004:C-INDEX build lifecycle', () => {
     buildIndex(dir, runtime);
     editMeta(path, "UPDATE index_meta SET value = '/somewhere/else' WHERE key = 'skill_path'");
     const before = readFileSync(path);
-    const error = errorOf(() => buildIndex(dir, runtime));
+    const error = thrownBy(() => buildIndex(dir, runtime));
     const { hash16 } = locateIndex(dir, runtime);
     expect(error.format()).toBe(`error[E003]: index hash collision; delete .skillc-meta/search-${hash16}.db and rebuild`);
     expect(readFileSync(path).equals(before)).toBe(true);
@@ -191,7 +192,7 @@ describe('RFC-0004:C-INDEX atomic swap', () => {
     writeFileSync(path, 'damaged');
     // Only the stray temp holds a valid index now, and it must not be used.
     expect(checkIndex(dir, runtime).state).toBe('corrupt');
-    expect(errorOf(() => openIndexForSearch(dir, runtime, 'skill')).details).toMatchObject({ reason: 'corrupt' });
+    expect(thrownBy(() => openIndexForSearch(dir, runtime, 'skill')).details).toMatchObject({ reason: 'corrupt' });
     expect(buildIndex(dir, runtime)).toMatchObject({ status: 'rebuilt', reason: 'corrupt' });
     expect(existsSync(temp)).toBe(false);
   });
@@ -209,7 +210,7 @@ describe('RFC-0004:C-INDEX atomic swap', () => {
 describe('RFC-0004:C-INDEX search steps (E002/E003)', () => {
   it('missing → E002 (missing)', () => {
     const { dir, runtime } = setup();
-    const error = errorOf(() => searchSkill(dir, runtime, 'token', { skill: 'rfc-skill' }));
+    const error = thrownBy(() => searchSkill(dir, runtime, 'token', { skill: 'rfc-skill' }));
     expect(error.format()).toBe("error[E002]: search index unusable; run 'skilltray build rfc-skill' to rebuild");
     expect(error.details).toEqual({ skill: 'rfc-skill', reason: 'missing' });
   });
@@ -218,7 +219,7 @@ describe('RFC-0004:C-INDEX search steps (E002/E003)', () => {
     const { dir, runtime, path } = setup();
     mkdirSync(join(runtime, '.skillc-meta'), { recursive: true });
     writeFileSync(path, 'this is not a database at all, just text'.repeat(100));
-    expect(errorOf(() => searchSkill(dir, runtime, 'token')).details).toMatchObject({ reason: 'corrupt' });
+    expect(thrownBy(() => searchSkill(dir, runtime, 'token')).details).toMatchObject({ reason: 'corrupt' });
     expect(checkIndex(dir, runtime).state).toBe('corrupt');
   });
 
@@ -226,7 +227,7 @@ describe('RFC-0004:C-INDEX search steps (E002/E003)', () => {
     const { dir, runtime, path } = setup();
     buildIndex(dir, runtime);
     editMeta(path, 'DROP TABLE sections');
-    expect(errorOf(() => searchSkill(dir, runtime, 'token')).details).toMatchObject({ reason: 'corrupt' });
+    expect(thrownBy(() => searchSkill(dir, runtime, 'token')).details).toMatchObject({ reason: 'corrupt' });
   });
 
   const staleMakers: [string, (dir: string, path: string) => void][] = [
@@ -238,7 +239,7 @@ describe('RFC-0004:C-INDEX search steps (E002/E003)', () => {
     const { dir, runtime, path } = setup();
     buildIndex(dir, runtime);
     makeStale(dir, path);
-    expect(errorOf(() => searchSkill(dir, runtime, 'token')).details).toMatchObject({ reason: 'stale' });
+    expect(thrownBy(() => searchSkill(dir, runtime, 'token')).details).toMatchObject({ reason: 'stale' });
     expect(checkIndex(dir, runtime).state).toBe('stale');
   });
 
@@ -246,7 +247,7 @@ describe('RFC-0004:C-INDEX search steps (E002/E003)', () => {
     const { dir, runtime, path } = setup();
     buildIndex(dir, runtime);
     editMeta(path, "UPDATE index_meta SET value = '/other/skill' WHERE key = 'skill_path'; UPDATE index_meta SET value = '1' WHERE key = 'schema_version'");
-    expect(errorOf(() => searchSkill(dir, runtime, 'token')).code).toBe('E003');
+    expect(thrownBy(() => searchSkill(dir, runtime, 'token')).code).toBe('E003');
     expect(checkIndex(dir, runtime).state).toBe('collision');
     expect(existsSync(path)).toBe(true);
   });
@@ -255,6 +256,6 @@ describe('RFC-0004:C-INDEX search steps (E002/E003)', () => {
     const { dir, runtime, path } = setup();
     buildIndex(dir, runtime);
     editMeta(path, "UPDATE index_meta SET value = '/other/skill' WHERE key = 'skill_path'; DELETE FROM index_meta WHERE key = 'source_hash'");
-    expect(errorOf(() => searchSkill(dir, runtime, 'token')).code).toBe('E002');
+    expect(thrownBy(() => searchSkill(dir, runtime, 'token')).code).toBe('E002');
   });
 });

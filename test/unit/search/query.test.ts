@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildIndex, locateIndex } from '../../../src-main/core/search/index.js';
 import { formatSearch, queryTokens, searchSkill, textColumnsMatch, toFtsQuery } from '../../../src-main/core/search/query.js';
-import { copyRfcSkill, errorOf, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
+import { copyRfcSkill, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
+import { thrownBy } from '../../support/errors.js';
 
 function indexed(files?: Record<string, string>): { dir: string; runtime: string } {
   const base = tempDir();
@@ -37,12 +38,12 @@ describe('RFC-0004:C-QUERY-SYNTAX', () => {
   });
 
   it.each(['', '   ', ' \t\r\n '])('empty or ASCII-whitespace query %j → E004', (query) => {
-    expect(errorOf(() => toFtsQuery(query)).format()).toBe('error[E004]: empty query');
+    expect(thrownBy(() => toFtsQuery(query)).format()).toBe('error[E004]: empty query');
   });
 
   it('E004 comes before any index check', () => {
     const dir = copyRfcSkill(tempDir());
-    expect(errorOf(() => searchSkill(dir, join(tempDir(), 'no-runtime'), '  ')).code).toBe('E004');
+    expect(thrownBy(() => searchSkill(dir, join(tempDir(), 'no-runtime'), '  ')).code).toBe('E004');
   });
 
   it('property: any input becomes a query FTS5 accepts, whose terms are exactly the tokens', () => {
@@ -101,7 +102,7 @@ describe('RFC-0004:C-SEARCH', () => {
     const { dir, runtime } = indexed({ 'SKILL.md': body });
     expect(searchSkill(dir, runtime, 'shared').results).toHaveLength(10);
     expect(searchSkill(dir, runtime, 'shared', { limit: 3 }).results).toHaveLength(3);
-    expect(errorOf(() => searchSkill(dir, runtime, 'shared', { limit: 0 })).code).toBe('E100');
+    expect(thrownBy(() => searchSkill(dir, runtime, 'shared', { limit: 0 })).code).toBe('E100');
   });
 
   it('searches .txt files, section ""', () => {

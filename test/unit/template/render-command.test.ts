@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { SkilltrayError } from '../../../src-main/core/errors.js';
 import type { ErrorCode } from '../../../src-main/shared/errors.js';
 import { argumentsFromStrings, renderCommand, resolvePrompt, validateArguments } from '../../../src-main/core/template/render-command.js';
 import type { PlaceholderSyntax, Tool, ToolParam } from '../../../src-main/shared/model.js';
 import { param, skill, tool } from './skill-builder.js';
+import { thrownBy } from '../../support/errors.js';
 
 const SYNTAXES: PlaceholderSyntax[] = ['angle', 'braces'];
 
@@ -15,16 +15,6 @@ function inSyntax(command: string, syntax: PlaceholderSyntax): string {
 function argv(command: string, params: ToolParam[], args: unknown, syntax: PlaceholderSyntax = 'angle'): string[] {
   const rendered = renderCommand(skill([tool('t', inSyntax(command, syntax), params)], syntax), 't', args, { cwd: '/work' });
   return [rendered.program, ...rendered.args];
-}
-
-function thrown(run: () => unknown): SkilltrayError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof SkilltrayError) return error;
-    throw error;
-  }
-  throw new Error('expected an error');
 }
 
 const str = (name: string, overrides: Partial<ToolParam> = {}) => param(name, 'string', overrides);
@@ -126,7 +116,7 @@ describe('renderCommand: the argument-injection guard (E504)', () => {
     ['a value after an empty default', 'x <<a:>><<b>>', [str('a'), str('b')], { b: '-x' }],
   ])('rejects %s', (_name, command, params, args) => {
     for (const syntax of SYNTAXES) {
-      const error = thrown(() => argv(command, params, args, syntax));
+      const error = thrownBy(() => argv(command, params, args, syntax));
       expect(error.code).toBe('E504');
       expect(error.details).toMatchObject({ param: params.at(-1)?.name });
     }
@@ -183,7 +173,7 @@ describe('renderCommand: errors, in order', () => {
     ['a required argument null', render({ name: null }), 'E501', /'name'/, { param: 'name' }],
     ['a required argument empty', render({ name: '' }), 'E501', /'name'/, { param: 'name' }],
   ])('%s', (_name, run, code, message, details) => {
-    const error = thrown(run);
+    const error = thrownBy(run);
     expect(error.code).toBe(code);
     expect(error.message).toMatch(message);
     expect(error.details).toMatchObject(details);
@@ -197,7 +187,7 @@ describe('renderCommand: errors, in order', () => {
     ['a placeholder naming no parameter', 'x <<ghost:1>>', []],
     ['an unterminated quote', 'x "abc', []],
   ])('rejects a broken template with E509: %s', (_name, command, params) => {
-    expect(thrown(() => argv(command, params, {})).code).toBe('E509');
+    expect(thrownBy(() => argv(command, params, {})).code).toBe('E509');
   });
 
   it('accepts arguments in a null-prototype object', () => {
@@ -221,11 +211,11 @@ describe('validateArguments', () => {
     ['Infinity', Number.POSITIVE_INFINITY],
     ['a numeric string', '2.5'],
   ])('rejects %s for a number', (_name, value) => {
-    expect(thrown(() => validateArguments(t, { n: value })).code).toBe('E503');
+    expect(thrownBy(() => validateArguments(t, { n: value })).code).toBe('E503');
   });
 
   it('rejects "true" for a boolean', () => {
-    expect(thrown(() => validateArguments(t, { b: 'true' })).code).toBe('E503');
+    expect(thrownBy(() => validateArguments(t, { b: 'true' })).code).toBe('E503');
   });
 
   it('keeps a parameter named __proto__ as plain data', () => {
@@ -236,7 +226,7 @@ describe('validateArguments', () => {
   });
 
   it('says when a tool takes no arguments', () => {
-    expect(thrown(() => validateArguments(tool('t', 'x'), { a: 1 })).message).toMatch(/it takes no arguments/);
+    expect(thrownBy(() => validateArguments(tool('t', 'x'), { a: 1 })).message).toMatch(/it takes no arguments/);
   });
 });
 
@@ -266,7 +256,7 @@ describe('argumentsFromStrings', () => {
 
   it('treats an empty value as not given', () => {
     expect(argumentsFromStrings(t, [['i', ''], ['b', ''], ['r', 'x']])).toEqual({ r: 'x' });
-    expect(thrown(() => argumentsFromStrings(t, [['r', '']])).code).toBe('E501');
+    expect(thrownBy(() => argumentsFromStrings(t, [['r', '']])).code).toBe('E501');
   });
 
   it.each<[string, readonly (readonly [string, string])[], ErrorCode, Record<string, unknown>]>([
@@ -284,7 +274,7 @@ describe('argumentsFromStrings', () => {
     ['a key given twice', [['s', '1'], ['s', '2']], 'E508', { param: 's' }],
     ['a missing required key', [['s', '1']], 'E501', { param: 'r' }],
   ])('rejects %s', (_name, pairs, code, details) => {
-    const error = thrown(() => argumentsFromStrings(t, pairs));
+    const error = thrownBy(() => argumentsFromStrings(t, pairs));
     expect(error.code).toBe(code);
     expect(error.details).toMatchObject(details);
   });

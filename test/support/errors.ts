@@ -1,0 +1,13 @@
+/** Catching what a call throws, for tests that look at the error itself. */
+import { SkilltrayError } from '../../src-main/core/errors.js';
+
+/** The SkilltrayError `run` throws; fails the test when it throws nothing or something else. */
+export function thrownBy(run: () => unknown): SkilltrayError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof SkilltrayError) return error;
+    throw error;
+  }
+  throw new Error('expected a SkilltrayError, nothing was thrown');
+}

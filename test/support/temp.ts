@@ -56,10 +56,13 @@ export interface TestHome {
   config(extraEnv?: NodeJS.ProcessEnv): CoreConfig;
 }
 
-/** A temporary SKILLTRAY_HOME, HOME, SKILLTRAY_SKILLS_PATH root and bundled dir. */
-export function testHome(): TestHome {
-  const base = tempDir();
-  const paths = { home: join(base, 'home'), userHome: join(base, 'user'), skills: join(base, 'skills'), bundled: join(base, 'bundled') };
+/**
+ * A temporary SKILLTRAY_HOME, HOME, SKILLTRAY_SKILLS_PATH root and bundled dir, under `base` (a
+ * fresh temp dir removed after the test unless given); `bundled` points the bundled root elsewhere.
+ */
+export function testHome(options: { base?: string; bundled?: string } = {}): TestHome {
+  const base = options.base ?? tempDir();
+  const paths = { home: join(base, 'home'), userHome: join(base, 'user'), skills: join(base, 'skills'), bundled: options.bundled ?? join(base, 'bundled') };
   for (const p of Object.values(paths)) mkdirSync(p, { recursive: true });
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,

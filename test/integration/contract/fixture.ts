@@ -3,11 +3,9 @@
  * `skilltray` bin loads) plus a user skill with a tool that needs approval, sections, a reference
  * file and a binary file.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { resolveConfig } from '../../../src-main/core/config.js';
-import { skillMd, tempDir, writeFiles, writeSkill, type TestHome } from '../../support/temp.js';
+import { skillMd, tempDir, testHome, writeFiles, writeSkill, type TestHome } from '../../support/temp.js';
 
 /** The checkout's `skills/`, which `bin/skilltray.js` loads as the bundled root. */
 export const REPO_SKILLS = fileURLToPath(new URL('../../../skills', import.meta.url));
@@ -81,22 +79,8 @@ export interface ContractHome extends TestHome {
  * field-notes in the user root and a file to run tools on.
  */
 export function contractHome(base: string = tempDir()): ContractHome {
-  const paths = { home: join(base, 'home'), userHome: join(base, 'user'), skills: join(base, 'skills') };
-  for (const p of Object.values(paths)) mkdirSync(p, { recursive: true });
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: paths.userHome,
-    SKILLTRAY_HOME: paths.home,
-    SKILLTRAY_SKILLS_PATH: paths.skills,
-    XDG_DATA_HOME: join(paths.userHome, '.local', 'share'),
-  };
-  writeSkill(paths.skills, 'field-notes', FIELD_NOTES_MD, { 'references/species.md': SPECIES_MD, 'assets/logo.bin': LOGO_BYTES });
-  writeFiles(paths.userHome, { 'artifact.txt': 'one two three\nfour five\n' });
-  return {
-    ...paths,
-    bundled: REPO_SKILLS,
-    env,
-    artifact: join(paths.userHome, 'artifact.txt'),
-    config: (extraEnv = {}) => resolveConfig({ env: { ...env, ...extraEnv }, bundledDir: REPO_SKILLS, platform: 'linux' }),
-  };
+  const home = testHome({ base, bundled: REPO_SKILLS });
+  writeSkill(home.skills, 'field-notes', FIELD_NOTES_MD, { 'references/species.md': SPECIES_MD, 'assets/logo.bin': LOGO_BYTES });
+  writeFiles(home.userHome, { 'artifact.txt': 'one two three\nfour five\n' });
+  return { ...home, artifact: join(home.userHome, 'artifact.txt') };
 }

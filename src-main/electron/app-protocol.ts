@@ -7,7 +7,6 @@ import { protocol } from 'electron';
 import { CONTENT_SECURITY_POLICY, contentType, fileFor } from './web-files.js';
 
 export const APP_SCHEME = 'app';
-export const APP_ORIGIN = `${APP_SCHEME}://skilltray`;
 
 /** Must run before the app is ready. */
 export function registerAppScheme(): void {

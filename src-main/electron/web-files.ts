@@ -1,6 +1,9 @@
 /** Which file of the built UI an `app://skilltray/…` URL names: pure, so it is tested without Electron. */
 import { extname, join, normalize, sep } from 'node:path';
 
+/** The origin the UI is served from (the app:// scheme, host `skilltray`): the only page IPC answers. */
+export const APP_ORIGIN = 'app://skilltray';
+
 /** The page's Content-Security-Policy, sent with every document. */
 export const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

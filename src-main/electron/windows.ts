@@ -5,7 +5,7 @@
  */
 import { BrowserWindow, app, session, shell, type NativeImage } from 'electron';
 import type { WindowRoute } from '../shared/contract.js';
-import { APP_ORIGIN } from './app-protocol.js';
+import { APP_ORIGIN } from './web-files.js';
 
 const SIZES: Record<WindowRoute, { width: number; height: number; title: string }> = {
   skills: { width: 1180, height: 780, title: 'Skilltray — Skills' },

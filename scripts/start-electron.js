@@ -6,7 +6,7 @@
  * what to do about it.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,8 +61,10 @@ if (!existsSync(nativeBinding)) {
   const buildDir = join(root, '.electron-native', 'build');
   rmSync(buildDir, { recursive: true, force: true });
   const moduleDir = join(buildDir, 'node_modules', 'better-sqlite3');
+  const { version: sqliteVersion } = JSON.parse(readFileSync(join(root, 'node_modules', 'better-sqlite3', 'package.json'), 'utf8'));
   cpSync(join(root, 'node_modules', 'better-sqlite3'), moduleDir, { recursive: true, filter: (src) => !src.includes(`${join('better-sqlite3', 'build')}`) });
-  mkdirSync(buildDir, { recursive: true });
+  // @electron/rebuild finds what to rebuild from the package.json at buildPath.
+  writeFileSync(join(buildDir, 'package.json'), JSON.stringify({ name: 'skilltray-electron-native', private: true, dependencies: { 'better-sqlite3': sqliteVersion } }));
   try {
     const { rebuild } = await import('@electron/rebuild');
     await rebuild({ buildPath: buildDir, electronVersion, arch: process.arch, onlyModules: ['better-sqlite3'], force: true });

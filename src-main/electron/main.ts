@@ -64,6 +64,7 @@ async function start(): Promise<void> {
   core.on('event', (event) => {
     windows.broadcast(IPC_EVENT_CHANNEL, event);
     if (event.type === 'approval.added') windows.surfaceApprovals();
+    if (event.type === 'approval.resolved' && core.pendingApprovals().length === 0) windows.releaseApprovals();
   });
   setupTray(core, nativeImage.createFromPath(paths.trayIcon), { open: (route) => void windows.show(route), openSkillsFolder: () => void openSkillsFolder(), quit });
 

@@ -88,6 +88,12 @@ export class Windows {
     window.once('focus', () => window.flashFrame(false));
   }
 
+  /** Once no approval waits, the queue stops floating above other windows. */
+  releaseApprovals(): void {
+    const window = this.open.get('approvals');
+    if (window && !window.isDestroyed()) window.setAlwaysOnTop(false);
+  }
+
   /** Sends a message to every open window. */
   broadcast(channel: string, payload: unknown): void {
     for (const window of this.open.values()) {

@@ -11,6 +11,7 @@ import type { Remembered } from '../../shared/runs.js';
 import { isOffered } from './modes.js';
 import type { Rule } from '../../shared/runs.js';
 import { governingRule } from './rules.js';
+import type { SensitiveArgument } from './sensitive-paths.js';
 
 export interface DecideInput {
   skill: Skill;
@@ -28,6 +29,8 @@ export interface DecideInput {
   resolveBin: (name: string) => string | null;
   /** The environment requires.env is checked against. */
   env: NodeJS.ProcessEnv;
+  /** A request part naming a hidden path or Skilltray's own data (see sensitive-paths.ts), or null. */
+  sensitive?: SensitiveArgument | null;
 }
 
 export type Decision =
@@ -50,8 +53,22 @@ function lapse(remembered: Remembered, skill: Skill, programPath: string): strin
   return null;
 }
 
-/** Decides whether a tool call runs on its own, needs the person's approval, is denied or is refused. */
+/**
+ * Decides whether a tool call runs on its own, needs the person's approval, is denied or is refused.
+ * Whatever would run without asking asks instead when the request reaches for a sensitive path.
+ */
 export function decide(input: DecideInput): Decision {
+  const decision = decideByRules(input);
+  const sensitive = input.sensitive;
+  if (decision.outcome !== 'auto' || !sensitive) return decision;
+  const what = sensitive.param === 'cwd' ? 'its working directory' : `its argument '${sensitive.param}'`;
+  return {
+    outcome: 'ask',
+    reason: `'${input.skill.name}/${input.tool.name}' would run without asking (${decision.reason}), but ${what} ${JSON.stringify(sensitive.value)}: ${sensitive.why}; it runs only with your approval`,
+  };
+}
+
+function decideByRules(input: DecideInput): Decision {
   const { skill, tool, mode } = input;
   const name = `'${skill.name}/${tool.name}'`;
   const details = { skill: skill.name, tool: tool.name };

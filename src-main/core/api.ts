@@ -6,7 +6,6 @@
  */
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { CheckReport, Mode, ShadowReport, Skill, SkillRoot, SkillSummary } from '../shared/model.js';
 import type { CoreConfig } from './config.js';
@@ -26,12 +25,13 @@ import { RunService, type RunInput, type RunOptions } from './runs/run-service.j
 import type { DryRun, RunReport } from '../shared/runs.js';
 import { skillsToCheck } from './skills/check.js';
 import { SkillRegistry } from './skills/registry.js';
+import { emitSafely } from './events.js';
 import { Discovery, type DiscoverOptions } from './agent/discover.js';
 import { planAttach, type AttachRequest } from './agent/attach.js';
 import type { AttachResult, DiscoverResult } from '../shared/agent.js';
 import type { Surface } from '../shared/runs.js';
 import type { ServerEvent } from '../shared/contract.js';
-import { GatewayService, type ShowInput } from './gateway/service.js';
+import { GatewayService, defaultGatewayCwd, type ShowInput } from './gateway/service.js';
 import type { OpenOptions } from './gateway/open.js';
 import type { OpenResult } from '../shared/gateway.js';
 import type { OutlineOptions } from './gateway/outline.js';
@@ -73,9 +73,9 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   ) {
     super();
     this.registry = new SkillRegistry(config.roots).load();
-    this.registry.on('change', (change) => this.emit('event', { type: 'skills.changed', kind: change.kind, name: change.name }));
-    this.broker.on('added', (entry) => this.emit('event', { type: 'approval.added', entry }));
-    this.broker.on('resolved', (resolution) => this.emit('event', { type: 'approval.resolved', id: resolution.id, outcome: resolution.kind }));
+    this.registry.on('change', (change) => emitSafely(this, 'event', { type: 'skills.changed', kind: change.kind, name: change.name }));
+    this.broker.on('added', (entry) => emitSafely(this, 'event', { type: 'approval.added', entry }));
+    this.broker.on('resolved', (resolution) => emitSafely(this, 'event', { type: 'approval.resolved', id: resolution.id, outcome: resolution.kind }));
     this.gateway = new GatewayService({
       home: config.home,
       registry: this.registry,
@@ -85,8 +85,9 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     });
   }
 
-  /** state.db, opened on first use. */
+  /** state.db, opened on first use (and never again once the core is closed). */
   get db(): StateDb {
+    if (this.closed) throw new SkilltrayError('E999', 'the Skilltray core is closed');
     this.stateDb ??= openStateDb(join(this.config.home, 'state.db'), this.config.nativeBinding === undefined ? {} : { nativeBinding: this.config.nativeBinding });
     return this.stateDb;
   }
@@ -99,10 +100,11 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
         registry: this.registry,
         broker: this.broker,
         env: this.config.env,
-        defaultCwd: this.config.env.HOME || homedir(),
+        defaultCwd: defaultGatewayCwd(this.config.env),
+        home: this.config.home,
       });
       // Once, at creation: every run event reaches the 'event' stream exactly once.
-      this.runService.on('run', (event) => this.emit('event', { type: 'run', event }));
+      this.runService.on('run', (event) => emitSafely(this, 'event', { type: 'run', event }));
     }
     return this.runService;
   }
@@ -211,7 +213,7 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   /** Switches mode (Global, Dev, Meeting): tools of skills outside it are not offered and cannot run. */
   setMode(mode: string): Mode {
     const set = setMode(this.db, mode);
-    this.emit('event', { type: 'settings', settings: getSettings(this.db) });
+    emitSafely(this, 'event', { type: 'settings', settings: getSettings(this.db) });
     return set;
   }
 
@@ -219,7 +221,7 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   setPaused(paused: boolean): Settings {
     setPaused(this.db, paused);
     const settings = getSettings(this.db);
-    this.emit('event', { type: 'settings', settings });
+    emitSafely(this, 'event', { type: 'settings', settings });
     return settings;
   }
 

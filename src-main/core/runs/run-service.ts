@@ -9,7 +9,10 @@ import { isAbsolute } from 'node:path';
 import { EventEmitter } from 'node:events';
 import type { RenderedCommand, Skill } from '../../shared/model.js';
 import { SkilltrayError, skillcErrors, toSkilltrayError } from '../errors.js';
-import { isInside } from '../skills/files.js';
+import { isInside, manifestHash, walkSkill } from '../skills/files.js';
+import { isOffered } from '../policy/modes.js';
+import { emitSafely } from '../events.js';
+import { sensitiveArgument } from '../policy/sensitive-paths.js';
 import type { ApprovalBroker } from '../policy/approval-broker.js';
 import type { PendingApproval, Verdict } from '../../shared/runs.js';
 import { decide, type Decision } from '../policy/decide.js';
@@ -64,10 +67,21 @@ export interface RunServiceDeps {
   env: NodeJS.ProcessEnv;
   /** Where a run starts when the caller names no cwd. */
   defaultCwd: string;
+  /** Skilltray's home: tools may not reach into it without asking. */
+  home: string;
 }
 
 function plainObject(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** The skill's content hash as its files are now (the registry may lag a watched change by its debounce). */
+function currentHash(dir: string): string {
+  try {
+    return manifestHash(walkSkill(dir).files);
+  } catch {
+    return '';
+  }
 }
 
 function withRunId(error: unknown, id: string): SkilltrayError {
@@ -101,6 +115,12 @@ export class RunService extends EventEmitter<{ run: [RunEvent] }> {
    */
   private programPath(skill: Skill, program: string, cwd: string): string | null {
     if (isAbsolute(program) || !/[/\\]/.test(program)) return resolveProgram(program, this.deps.env, cwd);
+    // The content hash (what approvals are pinned to) leaves hidden entries out: a script must not hide there.
+    if (program.split(/[/\\]/).some((segment) => segment.startsWith('.') && segment !== '.' && segment !== '..')) {
+      throw new SkilltrayError('E012', `program '${program}' is in a hidden folder, which the skill's content hash does not cover; move it out`, {
+        details: { path: program },
+      });
+    }
     const found = resolveProgram(program, this.deps.env, skill.dir);
     if (found !== null && !isInside(realpathSync(skill.dir), found)) throw skillcErrors.pathEscapesRoot(program);
     return found;
@@ -127,6 +147,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent] }> {
       program: command.program,
       resolveBin: (bin) => resolveProgram(bin, this.deps.env, cwd),
       env: this.deps.env,
+      sensitive: sensitiveArgument(plainObject(input.args), cwd, this.deps.home),
     });
     return { skill, command, programPath, decision };
   }
@@ -163,7 +184,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent] }> {
 
     const decided = (view: RunDecisionView, errorCode: string | null = null): void => {
       recordDecision(db, id, { outcome: view.outcome, decidedBy: view.by, ruleId: view.ruleId, actor: view.actor, reason: view.reason, errorCode });
-      this.emit('run', { type: 'decided', id, traceId, skill: skill.name, tool: command.tool, decision: view });
+      emitSafely(this, 'run', { type: 'decided', id, traceId, skill: skill.name, tool: command.tool, decision: view });
     };
     const refuse = (error: SkilltrayError, outcome: RunOutcome, by: DecidedBy, extra: Partial<RunDecisionView> = {}): never => {
       decided({ outcome, by, reason: error.message, ruleId: null, actor: null, ...extra }, error.code);
@@ -204,18 +225,27 @@ export class RunService extends EventEmitter<{ run: [RunEvent] }> {
         });
         return refuse(error, 'denied', 'user', { actor: verdict.actor });
       }
-      if (verdict.verdict === 'always') {
-        remember(db, { skill: skill.name, tool: command.tool, skillHash: skill.hash, programPath: programPath as string });
-      }
-      view = { outcome: 'approved', by: 'user', reason: decision.reason, ruleId: null, actor: verdict.actor };
-      // The skill may have been edited while the person was deciding: what they approved must be what runs.
-      const now = this.deps.registry.get(skill.name);
-      if (now?.hash !== skill.hash) {
+      // What the person approved must be what runs: the files as they are on disk now, in a mode and
+      // state that still allow it. Only then is "always" remembered.
+      if (currentHash(skill.dir) !== skill.hash) {
         const error = new SkilltrayError('E612', `skill '${skill.name}' changed while its run waited for approval; ask again`, {
           details: { skill: skill.name, tool: command.tool },
         });
         return refuse(error, 'refused', 'policy');
       }
+      const settings = getSettings(db);
+      if (settings.paused || !isOffered(skill, settings.mode)) {
+        const error = settings.paused
+          ? new SkilltrayError('E608', `runs were paused while '${skill.name}/${command.tool}' waited for approval`, { details: { skill: skill.name, tool: command.tool } })
+          : new SkilltrayError('E605', `'${skill.name}/${command.tool}' is not offered in ${settings.mode} mode, chosen while it waited for approval`, {
+              details: { skill: skill.name, tool: command.tool, mode: settings.mode },
+            });
+        return refuse(error, 'refused', 'policy');
+      }
+      if (verdict.verdict === 'always') {
+        remember(db, { skill: skill.name, tool: command.tool, skillHash: skill.hash, programPath: programPath as string });
+      }
+      view = { outcome: 'approved', by: 'user', reason: decision.reason, ruleId: null, actor: verdict.actor };
     }
     decided(view);
     return this.execute(id, traceId, skill, command, programPath as string, view, options.signal);
@@ -253,7 +283,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent] }> {
     else signal?.addEventListener('abort', onAbort, { once: true });
     this.active.set(id, controller);
     recordStart(db, id);
-    this.emit('run', { type: 'started', id, traceId, skill: skill.name, tool: command.tool, command, programPath });
+    emitSafely(this, 'run', { type: 'started', id, traceId, skill: skill.name, tool: command.tool, command, programPath });
     try {
       const result = await runProcess({
         program: programPath,
@@ -263,10 +293,10 @@ export class RunService extends EventEmitter<{ run: [RunEvent] }> {
         timeoutMs: command.timeoutMs,
         maxOutputBytes: DEFAULT_OUTPUT_CAP,
         signal: controller.signal,
-        onOutput: (stream, text) => this.emit('run', { type: 'output', id, stream, text }),
+        onOutput: (stream, text) => emitSafely(this, 'run', { type: 'output', id, stream, text }),
       });
       recordResult(db, id, result);
-      this.emit('run', { type: 'finished', id, traceId, skill: skill.name, tool: command.tool, result });
+      emitSafely(this, 'run', { type: 'finished', id, traceId, skill: skill.name, tool: command.tool, result });
       return { id, traceId, skill: skill.name, tool: command.tool, command, programPath, decision, result };
     } catch (error) {
       const coded = toSkilltrayError(error);

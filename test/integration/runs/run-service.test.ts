@@ -7,7 +7,7 @@ import { SkilltrayCore } from '../../../src-main/core/api.js';
 import type { SkilltrayError } from '../../../src-main/core/errors.js';
 import type { PendingApproval, Verdict } from '../../../src-main/shared/runs.js';
 import type { RunEvent } from '../../../src-main/shared/runs.js';
-import { skillMd, testHome, writeSkill, type TestHome } from '../../support/temp.js';
+import { skillMd, testHome, writeFiles, writeSkill, type TestHome } from '../../support/temp.js';
 
 const NODE = process.execPath;
 const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/processes/${name}`, import.meta.url));
@@ -49,7 +49,7 @@ describe('the run pipeline: render → policy → approval → run → record', 
     const t = testHome();
     writeSkill(t.bundled, 'echoes', toolSkill('echoes', argvCommand, { read_only: true }));
     const core = open(t);
-    const report = await core.run({ skill: 'echoes', tool: 'go', args: { a: 'one', b: 'two words' }, surface: 'cli', cwd: t.home }, { approval: { kind: 'none' } });
+    const report = await core.run({ skill: 'echoes', tool: 'go', args: { a: 'one', b: 'two words' }, surface: 'cli', cwd: t.userHome }, { approval: { kind: 'none' } });
     expect(JSON.parse(report.result.stdout)).toEqual(['one', 'two words']);
     expect(report.decision).toMatchObject({ outcome: 'auto', by: 'policy' });
     expect(report.programPath).toBe(NODE);
@@ -227,14 +227,15 @@ describe('the run pipeline: render → policy → approval → run → record', 
     const t = testHome();
     writeSkill(t.bundled, 'echoes', toolSkill('echoes', argvCommand, { read_only: true }));
     const core = open(t);
-    const sentinel = join(t.home, 'pwned');
+    const sentinel = join(t.userHome, 'pwned');
     const value = fc.oneof(
       fc.string({ minLength: 1, maxLength: 40 }).filter((s) => !s.startsWith('-') && !s.includes('\0')),
       fc.constantFrom(`$(touch ${sentinel})`, `; touch ${sentinel}`, `\`touch ${sentinel}\``, `| touch ${sentinel}`, `&& touch ${sentinel}`, '"quoted" \'single\'', '*', '~', '$HOME', 'a b\tc\nd'),
     );
     await fc.assert(
       fc.asyncProperty(value, value, async (a, b) => {
-        const report = await core.run({ skill: 'echoes', tool: 'go', args: { a, b }, surface: 'cli', cwd: t.home }, { approval: { kind: 'none' } });
+        // Pre-approved: some values look like hidden paths and would ask; this property is about the shell, not policy.
+        const report = await core.run({ skill: 'echoes', tool: 'go', args: { a, b }, surface: 'cli', cwd: t.userHome }, { approval: { kind: 'preapproved', actor: 'test' } });
         expect(JSON.parse(report.result.stdout)).toEqual([a, b]);
       }),
       { numRuns: 25 },
@@ -251,7 +252,7 @@ describe('programs shipped in a skill folder', () => {
     });
     chmodSync(join(dir, 'scripts', 'hello.mjs'), 0o755);
     const core = open(t);
-    const report = await core.run({ skill: 'scripted', tool: 'go', args: { a: 'world' }, surface: 'cli', cwd: t.home }, { approval: { kind: 'none' } });
+    const report = await core.run({ skill: 'scripted', tool: 'go', args: { a: 'world' }, surface: 'cli', cwd: t.userHome }, { approval: { kind: 'none' } });
     expect(report.programPath).toBe(realpathSync(join(dir, 'scripts', 'hello.mjs')));
     expect(report.result.stdout).toBe('hello world');
   });
@@ -285,5 +286,91 @@ describe('shutdown', () => {
     expect(performance.now() - started).toBeLessThan(4000);
     expect((await running).result.cancelled).toBe(true);
     expect((await waiting).code).toBe('E613');
+  });
+});
+
+describe('what a tool that runs unasked may reach', () => {
+  it('a bundled read-only tool asks when an argument names a hidden path or Skilltray’s own data', async () => {
+    const t = testHome();
+    writeSkill(t.bundled, 'reader', toolSkill('reader', argvCommand, { read_only: true }));
+    writeFiles(t.userHome, { '.ssh/id_ed25519': 'secret', 'notes.txt': 'fine' });
+    const core = open(t);
+    const auto = await core.run({ skill: 'reader', tool: 'go', args: { a: 'notes.txt' }, surface: 'mcp', cwd: t.userHome }, { approval: { kind: 'none' } });
+    expect(auto.decision).toMatchObject({ outcome: 'auto', by: 'policy' });
+    for (const a of ['.ssh/id_ed25519', join(t.home, 'token')]) {
+      const refused = await failure(core.run({ skill: 'reader', tool: 'go', args: { a }, surface: 'mcp', cwd: t.userHome }, { approval: { kind: 'none' } }));
+      expect(refused.code).toBe('E601');
+      expect(refused.details?.reason).toMatch(/would run without asking .* but its argument 'a'/);
+    }
+  });
+
+  it('a script in a hidden folder of the skill is refused (E012): the content hash does not cover it', async () => {
+    const t = testHome();
+    const dir = writeSkill(t.bundled, 'sneaky', toolSkill('sneaky', '.bin/run.mjs <<a>>', { read_only: true }), { '.bin/run.mjs': `#!${NODE}\n` });
+    chmodSync(join(dir, '.bin', 'run.mjs'), 0o755);
+    const core = open(t);
+    const error = await failure(core.run({ skill: 'sneaky', tool: 'go', surface: 'cli', cwd: t.userHome }, { approval: { kind: 'none' } }));
+    expect(error).toMatchObject({ code: 'E012' });
+    expect(error.message).toContain("is in a hidden folder, which the skill's content hash does not cover");
+  });
+});
+
+describe('after the person approves', () => {
+  it('a skill edited on disk while it waited is refused (E612), even before the watcher reloads it, and "always" is not remembered', async () => {
+    const t = testHome();
+    const dir = writeSkill(t.skills, 'echoes', toolSkill('echoes', argvCommand));
+    const core = open(t);
+    const approval = {
+      kind: 'prompt' as const,
+      ask: async (): Promise<Verdict> => {
+        writeFileSync(join(dir, 'extra.md'), '# changed\n');
+        return { verdict: 'always', actor: 'ada' };
+      },
+    };
+    expect((await failure(core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval }))).code).toBe('E612');
+    expect(core.remembered()).toEqual([]);
+  });
+
+  it('runs paused, or a mode chosen, while it waited are respected (E608, E605)', async () => {
+    const t = testHome();
+    writeSkill(t.skills, 'echoes', toolSkill('echoes', argvCommand));
+    const core = open(t);
+    const approveAfter = (change: () => void) => ({
+      kind: 'prompt' as const,
+      ask: async (): Promise<Verdict> => {
+        change();
+        return { verdict: 'once', actor: 'ada' };
+      },
+    });
+    expect((await failure(core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: approveAfter(() => core.setPaused(true)) }))).code).toBe('E608');
+    core.setPaused(false);
+    expect((await failure(core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: approveAfter(() => core.setMode('Meeting')) }))).code).toBe('E605');
+    expect(core.history().filter((r) => r.startedAt !== null)).toEqual([]);
+  });
+});
+
+describe('listeners', () => {
+  it('a listener that throws is reported, and the run, its record and the other listeners go on', async () => {
+    const t = testHome();
+    writeSkill(t.bundled, 'echoes', toolSkill('echoes', argvCommand, { read_only: true }));
+    const core = open(t);
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.message);
+    process.on('warning', onWarning);
+    const seen: string[] = [];
+    core.on('event', () => {
+      throw new Error('a broken listener');
+    });
+    core.on('event', (event) => event.type === 'run' && seen.push(event.event.type));
+    try {
+      const report = await core.run({ skill: 'echoes', tool: 'go', args: { a: 'x' }, surface: 'cli', cwd: t.userHome }, { approval: { kind: 'none' } });
+      expect(report.result.exitCode).toBe(0);
+      expect(core.getRun(report.id).status).toBe('succeeded');
+      expect(seen).toEqual(['decided', 'started', 'output', 'finished']);
+      await new Promise((r) => setImmediate(r));
+      expect(warnings).toContain("a 'event' listener failed: a broken listener");
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 });

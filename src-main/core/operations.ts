@@ -33,10 +33,17 @@ function defined<T extends Record<string, unknown>>(value: T): { [K in keyof T]?
 
 const ok = { ok: true } as const;
 
+/**
+ * The directory of a loaded skill, by name (E001 otherwise). Every surface that reaches this file is
+ * remote (HTTP, MCP, IPC): they name loaded skills only, never a path on this machine — resolving a
+ * path, as the CLI may, would let a caller read any directory that holds a SKILL.md.
+ */
+const loaded = (core: SkilltrayCore, skill: string): string => core.getSkill(skill).dir;
+
 const handlers: Handlers = {
   list: (core, i) => core.listSkills(defined({ domain: i.domain, role: i.role, status: i.status, offeredOnly: i.offered_only, offset: i.offset, limit: i.limit })),
   describe: (core, i) => core.getSkill(i.skill),
-  check: (core, i, ctx) => core.check(i.target, ctx.cwd),
+  check: (core, i, ctx) => core.check(loaded(core, i.target), ctx.cwd),
   roots: (core) => core.roots(),
   resolve: (core, i) => ({ skill: i.skill, arguments: i.args, prompt: core.resolvePrompt(i.skill, i.args) }),
 
@@ -61,14 +68,14 @@ const handlers: Handlers = {
   setMode: (core, i) => (core.setMode(i.mode), core.settings()),
   setPaused: (core, i) => core.setPaused(i.paused),
 
-  outline: (core, i, ctx) => core.outline(i.skill, defined({ level: i.level }), ctx.cwd),
-  show: (core, i, ctx) => core.show(i.skill, { section: i.section, ...defined({ file: i.file, maxLines: i.max_lines }) }, ctx.cwd),
-  open: (core, i, ctx) => core.open(i.skill, i.path, defined({ maxLines: i.max_lines }), ctx.cwd),
-  sources: (core, i, ctx) => core.sources(i.skill, defined({ depth: i.depth, dir: i.dir, limit: i.limit, pattern: i.pattern }), ctx.cwd),
-  search: (core, i, ctx) => core.search(i.skill, i.query, defined({ limit: i.limit }), ctx.cwd),
+  outline: (core, i, ctx) => core.outline(loaded(core, i.skill), defined({ level: i.level }), ctx.cwd),
+  show: (core, i, ctx) => core.show(loaded(core, i.skill), { section: i.section, ...defined({ file: i.file, maxLines: i.max_lines }) }, ctx.cwd),
+  open: (core, i, ctx) => core.open(loaded(core, i.skill), i.path, defined({ maxLines: i.max_lines }), ctx.cwd),
+  sources: (core, i, ctx) => core.sources(loaded(core, i.skill), defined({ depth: i.depth, dir: i.dir, limit: i.limit, pattern: i.pattern }), ctx.cwd),
+  search: (core, i, ctx) => core.search(loaded(core, i.skill), i.query, defined({ limit: i.limit }), ctx.cwd),
   searchAll: (core, i) => core.searchAll(i.query, defined({ limit: i.limit, prefix: i.prefix })),
-  build: (core, i, ctx) => core.build(i.skill, ctx.cwd),
-  stats: (core, i, ctx) => core.stats(i.skill, defined({ groupBy: i.group_by, since: i.since, until: i.until, projects: i.project }), ctx.cwd),
+  build: (core, i, ctx) => core.build(loaded(core, i.skill), ctx.cwd),
+  stats: (core, i, ctx) => core.stats(loaded(core, i.skill), defined({ groupBy: i.group_by, since: i.since, until: i.until, projects: i.project }), ctx.cwd),
 
   discover: (core, i) => core.discover(i.intent, defined({ domain: i.domain, roleFilter: i.role_filter, limit: i.limit })),
   attach: (core, i, ctx) =>

@@ -26,7 +26,7 @@ const READS: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, openW
 const RUNS: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
 
 const skillName = "the skill's name, as list or discover give it";
-const skillRef = "the skill's name (or the path of a skill directory)";
+const skillRef = "the skill's name, as list shows it";
 const maxLines = 'return at most this many lines';
 
 const APPROVAL =

@@ -46,7 +46,7 @@ describe('every operation of the contract over HTTP', () => {
     const inputs: Record<OperationName, unknown> = {
       list: {},
       describe: { skill: 'asks' },
-      check: { target: h.t.skills },
+      check: { target: 'asks' },
       roots: {},
       resolve: { skill: 'greet', args: ['world'] },
       run: { skill: 'echoes', tool: 'go', args: { a: 'over http' } },
@@ -216,5 +216,25 @@ describe('the static UI', () => {
     const response = await raw(h.server.port, { path: '/' });
     expect(response.status).toBe(404);
     expect(errorOf(response).code).toBe('E806');
+  });
+});
+
+describe('remote surfaces name loaded skills only', () => {
+  it('a filesystem path in place of a skill name reads nothing (E001), though the CLI may take paths', async () => {
+    const h = await serverHome();
+    const elsewhere = tempDir();
+    writeSkill(elsewhere, 'stray', skillMd({ name: 'stray', description: 'Not loaded.', version: '1.0.0' }, '# Stray\n'), { 'secret.txt': 'do not read' });
+    const stray = join(elsewhere, 'stray');
+    for (const [operation, input] of [
+      ['open', { skill: stray, path: 'secret.txt' }],
+      ['sources', { skill: stray }],
+      ['outline', { skill: stray }],
+      ['build', { skill: stray }],
+      ['check', { target: stray }],
+    ] as const) {
+      const { status, envelope } = await h.call(operation, input);
+      expect([operation, status, envelope.ok ? null : envelope.error.code]).toEqual([operation, 404, 'E001']);
+    }
+    expect(h.core.open(stray, 'secret.txt', {}, h.t.userHome).content).toBe('do not read');
   });
 });

@@ -150,7 +150,7 @@ const build: Command = {
     }
     const result = core.buildAll(ctx.cwd);
     finish(ctx, args, result, () => result.built.map((b) => `${b.skill}: ${b.status}`).join('\n'));
-    for (const failure of result.failed) ctx.io.err(`${failure.skill}: error: ${failure.error}\n`);
+    for (const failure of result.failed) ctx.io.err(`${failure.skill}: error[${failure.error.code}]: ${failure.error.message}\n`);
     return result.failed.length > 0 ? 1 : 0;
   },
 };

@@ -6,7 +6,8 @@
 import { homedir } from 'node:os';
 import { dirname } from 'node:path';
 import type { Skill } from '../../shared/model.js';
-import { skillcErrors } from '../errors.js';
+import { skillcErrors, toSkilltrayError } from '../errors.js';
+import type { ErrorShape } from '../../shared/errors.js';
 import { adHocRoot } from '../skills/check.js';
 import { parseSkill } from '../skills/parse-skill.js';
 import type { SkillRegistry } from '../skills/registry.js';
@@ -140,14 +141,14 @@ export class GatewayService {
   }
 
   /** Builds the index of every loaded skill; one failure (E003) does not stop the others. */
-  buildAll(cwd: string): { built: (BuildResult & { skill: string })[]; failed: { skill: string; error: string }[] } {
+  buildAll(cwd: string): { built: (BuildResult & { skill: string })[]; failed: { skill: string; error: ErrorShape }[] } {
     const built: (BuildResult & { skill: string })[] = [];
-    const failed: { skill: string; error: string }[] = [];
+    const failed: { skill: string; error: ErrorShape }[] = [];
     for (const skill of this.deps.registry.list()) {
       try {
         built.push(this.build(skill.dir, cwd));
       } catch (error) {
-        failed.push({ skill: skill.name, error: (error as Error).message });
+        failed.push({ skill: skill.name, error: toSkilltrayError(error).toJSON() });
       }
     }
     return { built, failed };

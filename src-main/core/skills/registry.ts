@@ -8,6 +8,7 @@ import { isAbsolute, join, relative, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Skill, SkillRoot } from '../../shared/model.js';
 import { parseSkill } from './parse-skill.js';
+import { emitSafely } from '../events.js';
 
 /** How long the watcher waits for a burst of writes (an editor's save, a git checkout) to settle. */
 const RELOAD_DEBOUNCE_MS = 150;
@@ -114,7 +115,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange] }> {
 
   private emitChange(change: SkillChange): SkillChange {
     this.changes++;
-    this.emit('change', change);
+    emitSafely(this, 'change', change);
     return change;
   }
 

@@ -86,6 +86,15 @@ describe('RFC-0002 gateway commands through the CLI', () => {
     expect(await cli(['build', join(t.skills, 'undescribed')], t)).toMatchObject({ code: 1, stderr: "error[E011]: missing frontmatter field 'description' in SKILL.md\n" });
   });
 
+  it('build --all builds every loaded skill and reports each failure with its code', async () => {
+    const t = home();
+    writeSkill(t.skills, 'nameless', '---\ndescription: no name here\n---\n# Body\n');
+    const outcome = await cli(['build', '--all'], t);
+    expect(outcome.code).toBe(1);
+    expect(outcome.stdout).toContain('guide: created');
+    expect(outcome.stderr).toBe("nameless: error[E011]: missing frontmatter field 'name' in SKILL.md\n");
+  });
+
   it('C-ERRORS: E001 for no skill, E010 for a directory without SKILL.md, E100 for bad options — all exit 1', async () => {
     const t = home();
     mkdirSync(join(t.skills, 'empty'));

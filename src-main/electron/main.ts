@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { app, dialog, nativeImage, shell } from 'electron';
 import { SkilltrayCore } from '../core/api.js';
 import { resolveConfig } from '../core/config.js';
+import { defaultGatewayCwd } from '../core/gateway/service.js';
 import { toSkilltrayError } from '../core/errors.js';
 import { startHttpServer } from '../server/http.js';
 import { IPC_EVENT_CHANNEL } from '../shared/contract.js';
@@ -52,13 +53,19 @@ async function start(): Promise<void> {
   const quit = (): void => {
     if (quitting) return;
     quitting = true;
-    // Close the core first: it cancels live runs (their process trees die) and withdraws approvals.
-    void Promise.allSettled([server.close(), core.close()]).then(() => app.exit(0));
+    // The server first (no new requests), then the core: it cancels live runs (their process trees
+    // die) and withdraws pending approvals.
+    void server
+      .close()
+      .catch((error: unknown) => console.error('closing the HTTP API failed:', error))
+      .then(() => core.close())
+      .catch((error: unknown) => console.error('closing the core failed:', error))
+      .then(() => app.exit(0));
   };
 
   setupIpc({
     core,
-    context: { surface: 'ui', cwd: config.env.HOME ?? app.getPath('home'), approval: { kind: 'broker' }, owner: 'app', version },
+    context: { surface: 'ui', cwd: defaultGatewayCwd(config.env), approval: { kind: 'broker' }, owner: 'app', version },
     desktop: { openWindow: (route) => void windows.show(route), openSkillsFolder, quit },
   });
   core.on('event', (event) => {
@@ -66,7 +73,11 @@ async function start(): Promise<void> {
     if (event.type === 'approval.added') windows.surfaceApprovals();
     if (event.type === 'approval.resolved' && core.pendingApprovals().length === 0) windows.releaseApprovals();
   });
-  setupTray(core, nativeImage.createFromPath(paths.trayIcon), { open: (route) => void windows.show(route), openSkillsFolder: () => void openSkillsFolder(), quit });
+  setupTray(core, nativeImage.createFromPath(paths.trayIcon), {
+    open: (route) => void windows.show(route),
+    openSkillsFolder: () => openSkillsFolder().catch((error: unknown) => dialog.showErrorBox('Skilltray could not open the skills folder', String(error))),
+    quit,
+  });
 
   app.on('second-instance', () => windows.show('skills'));
   // The tray keeps the app alive with every window closed.

@@ -29,7 +29,7 @@ export function hardenWebContents(): void {
     contents.on('will-attach-webview', (event) => event.preventDefault());
     contents.setWindowOpenHandler(({ url }) => {
       // Links to the web open in the person's browser; nothing opens inside the app.
-      if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+      if (/^https?:\/\//.test(url)) shell.openExternal(url).catch((error: unknown) => console.error(`could not open ${url}:`, error));
       return { action: 'deny' };
     });
   });
@@ -76,7 +76,7 @@ export class Windows {
       window.show();
       window.focus();
     });
-    void window.loadURL(`${APP_ORIGIN}/index.html#/${route}`);
+    window.loadURL(`${APP_ORIGIN}/index.html#/${route}`).catch((error: unknown) => console.error(`could not load the ${route} window:`, error));
     return window;
   }
 
@@ -85,7 +85,8 @@ export class Windows {
     const window = this.show('approvals');
     window.setAlwaysOnTop(true, 'floating');
     window.flashFrame(true);
-    window.once('focus', () => window.flashFrame(false));
+    // One listener however many approvals arrive before the person looks.
+    if (window.listenerCount('focus') === 0) window.once('focus', () => window.flashFrame(false));
   }
 
   /** Once no approval waits, the queue stops floating above other windows. */

@@ -13,6 +13,9 @@ import { emitSafely } from '../events.js';
 /** How long the watcher waits for a burst of writes (an editor's save, a git checkout) to settle. */
 const RELOAD_DEBOUNCE_MS = 150;
 
+/** How often a root that does not exist yet is looked for (the watcher cannot see it appear). */
+const MISSING_ROOT_CHECK_MS = 2000;
+
 export type SkillChange =
   | { kind: 'added' | 'changed'; name: string; skill: Skill }
   | { kind: 'removed'; name: string };
@@ -59,6 +62,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange] }> {
   private changes = 0;
   private watcher: FSWatcher | null = null;
   private pending = new Map<string, NodeJS.Timeout>();
+  private missingRoots: NodeJS.Timeout | null = null;
 
   constructor(readonly roots: readonly SkillRoot[]) {
     super();
@@ -147,6 +151,26 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange] }> {
     watcher.on('all', (_event, path) => this.schedule(path));
     await new Promise<void>((resolveReady) => watcher.once('ready', () => resolveReady()));
     this.watcher = watcher;
+    this.watchForMissingRoots();
+  }
+
+  /** Starts watching each root that did not exist at start once it appears, and loads its skills. */
+  private watchForMissingRoots(): void {
+    const missing = new Set(this.roots.map((r) => r.path).filter((p) => !existsSync(p)));
+    if (missing.size === 0) return;
+    this.missingRoots = setInterval(() => {
+      for (const path of missing) {
+        if (!existsSync(path)) continue;
+        missing.delete(path);
+        this.watcher?.add(path);
+        this.schedule(path);
+      }
+      if (missing.size === 0 && this.missingRoots) {
+        clearInterval(this.missingRoots);
+        this.missingRoots = null;
+      }
+    }, MISSING_ROOT_CHECK_MS);
+    this.missingRoots.unref();
   }
 
   private schedule(path: string): void {
@@ -171,6 +195,8 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange] }> {
 
   /** Stops watching. */
   async close(): Promise<void> {
+    if (this.missingRoots) clearInterval(this.missingRoots);
+    this.missingRoots = null;
     for (const timer of this.pending.values()) clearTimeout(timer);
     this.pending.clear();
     await this.watcher?.close();

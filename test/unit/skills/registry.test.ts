@@ -137,6 +137,23 @@ describe('watching the roots', () => {
     }
   });
 
+  it('starts watching a root that is created after start, and loads its skills', async () => {
+    const t = testHome();
+    const later = join(t.userHome, 'made-later', 'skills');
+    const registry = new SkillRegistry(t.config({ SKILLTRAY_SKILLS_PATH: later }).roots).load();
+    await registry.watch();
+    try {
+      const added = nextChange(registry, (c) => c.name === 'late');
+      writeSkill(later, 'late', good('late'));
+      expect(await added).toMatchObject({ kind: 'added', name: 'late' });
+      const changed = nextChange(registry, (c) => c.name === 'late');
+      writeFileSync(join(later, 'late', 'SKILL.md'), good('late', 'edited'));
+      expect(await changed).toMatchObject({ kind: 'changed', name: 'late' });
+    } finally {
+      await registry.close();
+    }
+  });
+
   it('creates the user skills directory so skills dropped into it later are seen', async () => {
     const t = testHome();
     const registry = new SkillRegistry(t.config().roots).load();

@@ -53,7 +53,14 @@ export function parseFrontmatter(text: string, file: string, diagnostics: Diagno
   };
   let data: unknown;
   try {
-    data = matter(text, { engines: { yaml: engine } }).data;
+    const parsed = matter(text, { engines: { yaml: engine } });
+    // gray-matter ends the block at the first line that merely starts with ---; RFC-0008 at a line
+    // that is exactly ---. Where they differ, fields would be lost without a word: say so instead.
+    if (parsed.matter.replace(/^\n/, '') !== split.yaml.replace(/\n$/, '')) {
+      const early = split.yaml.split('\n').findIndex((line) => line.startsWith('---'));
+      throw new FrontmatterYamlError('a frontmatter line starts with ---, which ends the block early; indent or quote it', early + 2);
+    }
+    data = parsed.data;
   } catch (error) {
     const line = error instanceof FrontmatterYamlError ? error.line : 2;
     diagnostics.add('E402', `invalid frontmatter YAML: ${(error as Error).message}`, file, line);

@@ -165,6 +165,7 @@ const MALFORMED: { case: string; content: string; code: string; line: number }[]
   { case: 'YAML syntax error', content: '---\nname: demo\ndescription: [unclosed\n---\n', code: 'E402', line: 3 },
   { case: 'duplicate key', content: '---\nname: demo\nname: demo\ndescription: x\n---\n', code: 'E402', line: 3 },
   { case: 'frontmatter is a list', content: '---\n- a\n- b\n---\n', code: 'E402', line: 2 },
+  { case: 'a YAML line starting with ---', content: '---\nname: demo\n---x: 1\ndescription: lost otherwise\n---\n', code: 'E402', line: 3 },
   { case: 'timeout out of range', content: skillMd({ ...GOOD, timeout: 301 }), code: 'E417', line: 5 },
   { case: 'timeout not a number', content: skillMd({ ...GOOD, timeout: 'soon' }), code: 'E417', line: 5 },
   { case: 'read_only not boolean', content: skillMd({ ...GOOD, read_only: 'yes' }), code: 'E417', line: 5 },

@@ -2,7 +2,8 @@
  * The one service every surface calls: CLI, HTTP, MCP and Electron IPC translate to and from these
  * methods and nothing else, so every surface has the same operations and the same errors.
  * It is also the composition root of the core: the registry, state.db, the approval broker and the
- * run service are created here (lazily, so reading skills never touches state.db).
+ * run service are created here. state.db is opened on first use: `--help` and option errors never
+ * touch the disk, while listing skills does (it reads the current mode).
  */
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
@@ -11,40 +12,26 @@ import type { CheckReport, Mode, ShadowReport, Skill, SkillRoot, SkillSummary } 
 import type { CoreConfig } from './config.js';
 import { SkilltrayError, skillcErrors } from './errors.js';
 import { ApprovalBroker } from './policy/approval-broker.js';
-import type { PendingEntry, VerdictKind } from '../shared/runs.js';
-import type { Rule } from '../shared/runs.js';
+import type { DryRun, PendingEntry, Remembered, Rule, RunQuery, RunRecord, RunReport, RunSummary, Settings, Surface, VerdictKind } from '../shared/runs.js';
 import { listRemembered, revoke } from './store/approvals.js';
-import type { Remembered } from '../shared/runs.js';
 import { addRule, listRules, removeRule } from './store/rules.js';
 import { getRun, listRuns } from './store/runs.js';
-import type { RunQuery, RunRecord, RunSummary } from '../shared/runs.js';
 import { getSettings, setMode, setPaused } from './store/settings.js';
-import type { Settings } from '../shared/runs.js';
 import { openStateDb, type StateDb } from './store/state-db.js';
 import { RunService, type RunInput, type RunOptions } from './runs/run-service.js';
-import type { DryRun, RunReport } from '../shared/runs.js';
 import { skillsToCheck } from './skills/check.js';
 import { SkillRegistry } from './skills/registry.js';
 import { emitSafely } from './events.js';
 import { Discovery, type DiscoverOptions } from './agent/discover.js';
 import { planAttach, type AttachRequest } from './agent/attach.js';
 import type { AttachResult, DiscoverResult } from '../shared/agent.js';
-import type { Surface } from '../shared/runs.js';
 import type { ServerEvent } from '../shared/contract.js';
 import { GatewayService, defaultGatewayCwd, type ShowInput } from './gateway/service.js';
 import type { OpenOptions } from './gateway/open.js';
-import type { OpenResult } from '../shared/gateway.js';
+import type { BuildResult, CatalogResult, OpenResult, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult, SyncResult } from '../shared/gateway.js';
 import type { OutlineOptions } from './gateway/outline.js';
-import type { OutlineResult } from '../shared/gateway.js';
-import type { ShowResult } from '../shared/gateway.js';
 import type { SourcesOptions } from './gateway/sources.js';
-import type { SourcesResult } from '../shared/gateway.js';
 import type { StatsOptions } from './logs/stats.js';
-import type { StatsResult } from '../shared/gateway.js';
-import type { SyncResult } from '../shared/gateway.js';
-import type { CatalogResult } from '../shared/gateway.js';
-import type { BuildResult } from '../shared/gateway.js';
-import type { SearchResult } from '../shared/gateway.js';
 import { checkReport, filterSummaries, shadowReport, summarize, type ListFilter } from './skills/summary.js';
 import { resolvePrompt } from './template/render-command.js';
 

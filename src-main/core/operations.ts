@@ -58,7 +58,7 @@ const handlers: Handlers = {
   getRun: (core, i) => core.getRun(i.id),
 
   approvals: (core) => core.pendingApprovals(),
-  answerApproval: (core, i, ctx) => (core.answerApproval(i.id, i.verdict, ctx.surface === 'ipc' || ctx.surface === 'ui' ? 'tray' : ctx.surface), ok),
+  answerApproval: (core, i, ctx) => (core.answerApproval(i.id, i.verdict, ctx.surface === 'ui' ? 'tray' : ctx.surface), ok),
   rules: (core) => core.rules(),
   addRule: (core, i) => core.addRule(i.pattern, i.effect),
   removeRule: (core, i) => (core.removeRule(i.id), ok),

@@ -3,9 +3,9 @@ import type { ErrorShape } from './errors.js';
 import type { Mode, RenderedCommand, RunResult, Trust } from './model.js';
 
 /** Where a request came from. */
-export type Surface = 'cli' | 'http' | 'mcp' | 'ipc' | 'ui';
+export type Surface = 'cli' | 'http' | 'mcp' | 'ui';
 
-export const SURFACES: readonly Surface[] = ['cli', 'http', 'mcp', 'ipc', 'ui'];
+export const SURFACES: readonly Surface[] = ['cli', 'http', 'mcp', 'ui'];
 
 /** What was decided: `auto` ran without asking, `approved`/`denied` by someone or something, `refused` could not run. */
 export type RunOutcome = 'auto' | 'approved' | 'denied' | 'refused';

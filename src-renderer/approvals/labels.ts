@@ -7,7 +7,6 @@ export const SURFACE_LABELS: Record<Surface, string> = {
   cli: 'command line (skilltray)',
   http: 'HTTP API',
   mcp: 'MCP client',
-  ipc: 'this app',
   ui: 'this app',
 };
 

@@ -1,13 +1,12 @@
 /** Running tools from the terminal, and the records and settings around runs. */
 import { hostname, userInfo } from 'node:os';
-import type { PendingApproval, Verdict } from '../../shared/runs.js';
+import type { PendingApproval, RunReport, Verdict } from '../../shared/runs.js';
 import type { Approval } from '../../core/runs/run-service.js';
 import { RUN_STATUSES, SURFACES, type RunStatus, type Surface } from '../../shared/runs.js';
 import { SkilltrayError, skillcErrors } from '../../core/errors.js';
 import { argumentsFromStrings } from '../../core/template/render-command.js';
 import { findOwner, ownerClient } from '../../server/app-link.js';
 import type { SkilltrayClient } from '../../shared/contract.js';
-import type { RunReport } from '../../shared/runs.js';
 import type { ParsedArgs } from '../args.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
 

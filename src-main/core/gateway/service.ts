@@ -14,24 +14,16 @@ import type { SkillRegistry } from '../skills/registry.js';
 import { AccessLogger, withAccessLog, type LoggedCommand } from '../logs/access-log.js';
 import { logArgs } from '../logs/log-args.js';
 import { skillStats, type StatsOptions } from '../logs/stats.js';
-import type { StatsResult } from '../../shared/gateway.js';
+import type { BuildResult, CatalogResult, OpenResult, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult, SyncResult } from '../../shared/gateway.js';
 import { syncLogs } from '../logs/sync.js';
-import type { SyncResult } from '../../shared/gateway.js';
 import { buildIndex } from '../search/index.js';
-import type { BuildResult } from '../../shared/gateway.js';
 import { SkillCatalog } from '../search/catalog.js';
-import type { CatalogResult } from '../../shared/gateway.js';
 import { searchSkill } from '../search/query.js';
-import type { SearchResult } from '../../shared/gateway.js';
 import { openFile, type OpenOptions } from './open.js';
-import type { OpenResult } from '../../shared/gateway.js';
 import { outlineSkill, type OutlineOptions } from './outline.js';
-import type { OutlineResult } from '../../shared/gateway.js';
 import { resolveSkillSource, runtimeDir } from './resolve.js';
 import { showSection } from './show.js';
-import type { ShowResult } from '../../shared/gateway.js';
 import { listSources, type SourcesOptions } from './sources.js';
-import type { SourcesResult } from '../../shared/gateway.js';
 
 /** RFC-0001:C-INPUT: a skill is built only when its SKILL.md names it and describes it (E011). */
 function requireIdentity(skill: Skill): void {

@@ -4,12 +4,10 @@
  * search, `dir` of sources.
  */
 import type { OpenOptions } from '../gateway/open.js';
-import type { OpenResult } from '../../shared/gateway.js';
+import type { OpenResult, SearchResult, ShowResult } from '../../shared/gateway.js';
 import type { OutlineOptions } from '../gateway/outline.js';
 import { normaliseSectionQuery, type ShowOptions } from '../gateway/show.js';
-import type { ShowResult } from '../../shared/gateway.js';
 import type { SourcesOptions } from '../gateway/sources.js';
-import type { SearchResult } from '../../shared/gateway.js';
 
 export type LogArgs = Record<string, unknown>;
 

@@ -7,9 +7,8 @@
  */
 import type { Mode, Skill, Tool } from '../../shared/model.js';
 import { SkilltrayError } from '../errors.js';
-import type { Remembered } from '../../shared/runs.js';
+import type { Remembered, Rule } from '../../shared/runs.js';
 import { isOffered } from './modes.js';
-import type { Rule } from '../../shared/runs.js';
 import { governingRule } from './rules.js';
 import type { SensitiveArgument } from './sensitive-paths.js';
 

@@ -14,20 +14,18 @@ import { isOffered } from '../policy/modes.js';
 import { emitSafely } from '../events.js';
 import { sensitiveArgument } from '../policy/sensitive-paths.js';
 import type { ApprovalBroker } from '../policy/approval-broker.js';
-import type { PendingApproval, Verdict } from '../../shared/runs.js';
+import type { DecidedBy, DryRun, PendingApproval, RunDecisionView, RunEvent, RunOutcome, RunReport, Surface, Verdict } from '../../shared/runs.js';
 import { decide, type Decision } from '../policy/decide.js';
 import { listRules } from '../store/rules.js';
 import { findRemembered, remember } from '../store/approvals.js';
 import { getSettings } from '../store/settings.js';
 import { recordDecision, recordFailure, recordRequest, recordResult, recordStart } from '../store/runs.js';
-import type { DecidedBy, RunOutcome, Surface } from '../../shared/runs.js';
 import type { StateDb } from '../store/state-db.js';
 import { DEFAULT_OUTPUT_CAP, runProcess } from '../runner/run-process.js';
 import { buildToolEnv } from '../runner/tool-env.js';
 import { resolveProgram } from '../runner/resolve-program.js';
 import { renderCommand } from '../template/render-command.js';
 import type { SkillRegistry } from '../skills/registry.js';
-import type { RunDecisionView, RunReport, DryRun, RunEvent } from '../../shared/runs.js';
 
 /** How long a run waits for a person before it gives up (E604). */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 5 * 60 * 1000;

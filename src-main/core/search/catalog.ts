@@ -19,8 +19,7 @@ import { skillDocuments, type SectionRow } from './documents.js';
 import { corruptIndexError } from './index.js';
 import { DEFAULT_SEARCH_LIMIT, queryTokens, quoteToken, textColumnsMatch } from './query.js';
 import { TOKENIZE_CLAUSE, tokenizerPreference } from './tokenizer.js';
-import type { TokenizerName } from '../../shared/gateway.js';
-import type { CatalogHit, CatalogResult } from '../../shared/gateway.js';
+import type { CatalogHit, CatalogResult, TokenizerName } from '../../shared/gateway.js';
 
 /** Layout version of the catalog; a catalog of another version is rebuilt. */
 export const CATALOG_SCHEMA_VERSION = 1;

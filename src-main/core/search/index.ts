@@ -14,8 +14,7 @@ import { utcSeconds } from '../logs/timestamps.js';
 import { manifestHash, walkSkill, type SkillFile } from '../skills/files.js';
 import { skillDocuments } from './documents.js';
 import { TOKENIZE_CLAUSE, tokenizerPreference } from './tokenizer.js';
-import type { TokenizerName } from '../../shared/gateway.js';
-import type { BuildResult } from '../../shared/gateway.js';
+import type { BuildResult, TokenizerName } from '../../shared/gateway.js';
 
 /** Version of the index layout; indexes below it are stale. */
 export const SCHEMA_VERSION = 2;
@@ -120,18 +119,6 @@ function staleFields(meta: IndexMeta, sourceHash: string, tokenizer: TokenizerNa
   if (meta.schemaVersion < SCHEMA_VERSION) fields.push('schema_version');
   if (meta.tokenizer !== tokenizer) fields.push('tokenizer');
   return fields;
-}
-
-/** The state of `dir`'s index, by the RFC's search steps, without opening it for use. */
-export function checkIndex(dir: string, runtimeDir: string, options: IndexOptions = {}): IndexState & { location: IndexLocation } {
-  const location = locateIndex(dir, runtimeDir);
-  const opened = openExisting(location, options);
-  if (!('db' in opened)) return { ...opened, location };
-  opened.db.close();
-  const { meta } = opened;
-  if (meta.skillPath !== location.skillPath) return { state: 'collision', meta, location };
-  const fields = staleFields(meta, manifestHash(walkSkill(dir).files), tokenizerPreference(options.nativeBinding));
-  return fields.length > 0 ? { state: 'stale', meta, fields, location } : { state: 'ok', meta, location };
 }
 
 /**

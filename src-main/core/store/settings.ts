@@ -11,21 +11,11 @@ export function getSettings(db: StateDb): Settings {
   return { mode: row?.mode ?? 'Global', paused: row?.paused === 1 };
 }
 
-/** The current context mode (Global until set). */
-export function getMode(db: StateDb): Mode {
-  return getSettings(db).mode;
-}
-
 /** Sets the context mode; accepts any casing, E610 for an unknown mode. Returns the canonical name. */
 export function setMode(db: StateDb, mode: string): Mode {
   const canonical = parseMode(mode);
   prepared(db, 'INSERT INTO settings (id, mode) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET mode = excluded.mode').run(canonical);
   return canonical;
-}
-
-/** Whether runs are paused (nothing runs while they are). */
-export function isPaused(db: StateDb): boolean {
-  return getSettings(db).paused;
 }
 
 /** Pauses or resumes runs. */

@@ -183,7 +183,7 @@ async function expected(scenario: Scenario): Promise<Envelope<unknown>> {
   let answer = answers.get(scenario);
   if (answer === undefined) {
     answer = await callOperation(reference, scenario.operation, scenario.input(home), {
-      surface: 'ipc',
+      surface: 'ui',
       cwd: home.userHome,
       approval: { kind: 'none' },
       owner: 'app',

@@ -41,7 +41,7 @@ export function coreSurface(): Surface {
     },
     supports: () => true,
     call: (operation, input) =>
-      callOperation(core as SkilltrayCore, operation, input, { surface: 'ipc', cwd: (home as ContractHome).userHome, approval: { kind: 'none' }, owner: 'app', version: '0.0.0-test' }),
+      callOperation(core as SkilltrayCore, operation, input, { surface: 'ui', cwd: (home as ContractHome).userHome, approval: { kind: 'none' }, owner: 'app', version: '0.0.0-test' }),
   };
 }
 

@@ -5,8 +5,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
 import type { SkilltrayError } from '../../../src-main/core/errors.js';
-import type { PendingApproval, Verdict } from '../../../src-main/shared/runs.js';
-import type { RunEvent } from '../../../src-main/shared/runs.js';
+import type { PendingApproval, RunEvent, Verdict } from '../../../src-main/shared/runs.js';
 import { skillMd, testHome, writeFiles, writeSkill, type TestHome } from '../../support/temp.js';
 
 const NODE = process.execPath;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { getMode, getSettings, isPaused, setMode, setPaused } from '../../../src-main/core/store/settings.js';
+import { getSettings, setMode, setPaused } from '../../../src-main/core/store/settings.js';
 import { useTempHomes } from './temp-home.js';
 
 const homes = useTempHomes();
@@ -9,8 +9,8 @@ describe('settings', () => {
   it('defaults to Global and not paused', () => {
     const db = homes.fresh();
     expect(getSettings(db)).toEqual({ mode: 'Global', paused: false });
-    expect(getMode(db)).toBe('Global');
-    expect(isPaused(db)).toBe(false);
+    expect(getSettings(db).mode).toBe('Global');
+    expect(getSettings(db).paused).toBe(false);
   });
 
   it('stores mode and paused across re-opening', () => {
@@ -22,14 +22,14 @@ describe('settings', () => {
     const again = homes.open(path);
     expect(getSettings(again)).toEqual({ mode: 'Meeting', paused: true });
     setPaused(again, false);
-    expect(isPaused(again)).toBe(false);
+    expect(getSettings(again).paused).toBe(false);
   });
 
   it('rejects an unknown mode with E610 and keeps the current one', () => {
     const db = homes.fresh();
     setMode(db, 'Dev');
     expect(() => setMode(db, 'Focus')).toThrow(expect.objectContaining({ code: 'E610' }));
-    expect(getMode(db)).toBe('Dev');
+    expect(getSettings(db).mode).toBe('Dev');
   });
 
   it('recreates the settings row if it was deleted by hand', () => {

@@ -2,8 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Decision, DecideInput } from '../../../src-main/core/policy/decide.js';
 import { decide } from '../../../src-main/core/policy/decide.js';
-import type { Rule } from '../../../src-main/shared/runs.js';
-import type { Remembered } from '../../../src-main/shared/runs.js';
+import type { Remembered, Rule } from '../../../src-main/shared/runs.js';
 import type { Mode } from '../../../src-main/shared/model.js';
 import { makeSkill, makeTool } from './skill-fixture.js';
 

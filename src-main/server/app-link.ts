@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { createClient, type Envelope, type Health, type OperationName, type SkilltrayClient } from '../shared/contract.js';
 import { SkilltrayError } from '../core/errors.js';
 import { readOwnerRecord } from './owner-file.js';
-import { readToken } from './token.js';
+import { newNonce, proofMatches, readToken } from './token.js';
 
 /** A live owner of runs for a home, and how to talk to it. */
 export interface OwnerLink {
@@ -22,8 +22,11 @@ export interface OwnerLink {
 /** Largest response body accepted from an owner; a run's output is capped far below it. */
 const MAX_RESPONSE_BYTES = 128 * 1024 * 1024;
 
-/** How long `findOwner` waits for a `health` answer before calling the record stale. */
+/** How long `findOwner` waits for each answer (identify, then health) before calling the record stale. */
 const HEALTH_TIMEOUT_MS = 3000;
+
+/** Largest answer to `GET /api/identify` read; a real one is under 150 bytes. */
+const MAX_IDENTIFY_BYTES = 4096;
 
 /** A call of one operation, as `createClient` takes it. */
 export type Transport = (operation: OperationName, input: unknown) => Promise<Envelope<unknown>>;
@@ -104,14 +107,49 @@ export function ownerClient(link: Pick<OwnerLink, 'url' | 'token'>, surface?: 'c
   return createClient(httpTransport(link.url, link.token, surface === undefined ? {} : { surface }));
 }
 
+/** Whether `pid` is a live process of this user: one we may not signal (EPERM) belongs to someone else, never our owner. */
 function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  } catch {
+    return false;
   }
+}
+
+/**
+ * Whether whatever listens at `url` holds `token`, asked without sending it: `GET /api/identify`
+ * with a fresh nonce must answer HMAC-SHA256(token, nonce). Anything else (another program on a
+ * crashed owner's port, a slow or oversized answer) is not our owner.
+ */
+function provesToken(url: string, token: string): Promise<boolean> {
+  const nonce = newNonce();
+  return new Promise((settle) => {
+    const req = request(new URL(`/api/identify?nonce=${nonce}`, url), { method: 'GET' }, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_IDENTIFY_BYTES) {
+          res.destroy();
+          settle(false);
+        } else chunks.push(chunk);
+      });
+      res.on('error', () => settle(false));
+      res.on('close', () => settle(false));
+      res.on('end', () => {
+        try {
+          const answer = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { ok?: unknown; value?: { app?: unknown; proof?: unknown } };
+          settle(res.statusCode === 200 && answer.ok === true && answer.value?.app === 'skilltray' && proofMatches(token, nonce, answer.value.proof));
+        } catch {
+          settle(false);
+        }
+      });
+    });
+    req.on('error', () => settle(false));
+    req.setTimeout(HEALTH_TIMEOUT_MS, () => req.destroy(new Error(`no answer within ${HEALTH_TIMEOUT_MS} ms`)));
+    req.end();
+  });
 }
 
 function sameDir(a: string, b: string): boolean {
@@ -126,9 +164,11 @@ function sameDir(a: string, b: string): boolean {
 }
 
 /**
- * The process that owns runs for `home`, or null: server.json must name a live pid, the token must
- * exist, and `health` at 127.0.0.1 on that port must answer from that pid for this very home.
- * Only loopback is ever contacted, whatever the file says, so the token never leaves the machine.
+ * The process that owns runs for `home`, or null: server.json must name a live pid of this user, the
+ * token must exist, whatever listens at 127.0.0.1 on that port must prove it holds the token (identify,
+ * which sends no token), and only then `health`, with the token, must answer from that pid for this
+ * very home. Only loopback is ever contacted, whatever the file says, and the token is sent only to a
+ * server that already showed it knows it.
  */
 export async function findOwner(home: string): Promise<OwnerLink | null> {
   const record = readOwnerRecord(home);
@@ -136,6 +176,7 @@ export async function findOwner(home: string): Promise<OwnerLink | null> {
   const token = readToken(home);
   if (token === null) return null;
   const url = `http://127.0.0.1:${record.port}`;
+  if (!(await provesToken(url, token))) return null;
   const envelope = await httpTransport(url, token, { timeoutMs: HEALTH_TIMEOUT_MS })('health', {});
   if (!envelope.ok) return null;
   const health = envelope.value as Partial<Health>;

@@ -20,7 +20,7 @@ import { statusForCode } from './http-status.js';
 import { openApiDocument } from './openapi.js';
 import { claimOwnerFile, ownerFilePath, readOwnerRecord, releaseOwnerFile, type OwnerRecord } from './owner-file.js';
 import { contentTypeOf, resolveStaticFile } from './static-files.js';
-import { ensureToken, readToken, tokenMatches, tokenPath } from './token.js';
+import { ensureToken, identityProof, isNonce, readToken, tokenMatches, tokenPath } from './token.js';
 
 /** `cli` or `mcp` when a bridge says so; any other caller is `http`. A label only: it grants nothing. */
 function bridgedSurface(value: string | string[] | undefined): 'cli' | 'mcp' | 'http' {
@@ -218,6 +218,23 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     sendJson(res, envelope.ok ? 200 : statusForCode(envelope.error.code), envelope);
   }
 
+  /**
+   * GET /api/identify?nonce=<32 hex>: proves, without a token and without sending it, that this
+   * server holds the home's token (HMAC-SHA256(token, nonce)), so `findOwner` can tell the real owner
+   * from another program on a crashed owner's port before it hands over the token. Nothing else is said.
+   */
+  function identify(req: IncomingMessage, res: ServerResponse, query: URLSearchParams): void {
+    if (req.method !== 'GET') return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on /api/identify; use GET`), { Allow: 'GET' });
+    const nonces = query.getAll('nonce');
+    const nonce = nonces[0];
+    if (nonces.length !== 1 || nonce === undefined || !isNonce(nonce)) {
+      return sendError(res, new SkilltrayError('E805', 'identify needs exactly one ?nonce= of 32 lowercase hex digits'));
+    }
+    const token = readToken(home);
+    if (token === null) return sendError(res, new SkilltrayError('E802', `this server has no valid token in ${tokenPath(home)}`));
+    sendJson(res, 200, { ok: true, value: { app: 'skilltray', proof: identityProof(token, nonce) } } satisfies Envelope<{ app: 'skilltray'; proof: string }>);
+  }
+
   function serveFile(req: IncomingMessage, res: ServerResponse, webDir: string, pathname: string): boolean {
     const file = resolveStaticFile(webDir, pathname);
     if (file === null) return false;
@@ -246,12 +263,14 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     if (origin !== undefined && !origins.has(origin)) {
       return sendError(res, new SkilltrayError('E803', `cross-origin requests are refused (Origin ${origin})`, { details: { origin } }));
     }
-    let pathname: string;
+    let target: URL;
     try {
-      pathname = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+      target = new URL(req.url ?? '/', 'http://127.0.0.1');
     } catch {
       return sendError(res, new SkilltrayError('E805', 'the request target is not a valid path'));
     }
+    const pathname = target.pathname;
+    if (pathname === '/api/identify') return identify(req, res, target.searchParams);
     if (pathname.startsWith('/api/')) return api(req, res, pathname.slice('/api/'.length), origin !== undefined, controller);
     const readOnly = req.method === 'GET' || req.method === 'HEAD';
     if (pathname === '/openapi.json') {

@@ -94,6 +94,34 @@ export function openApiDocument(version: string): Record<string, unknown> {
       },
     },
   };
+  paths['/api/identify'] = {
+    get: {
+      operationId: 'identify',
+      summary:
+        'Proves this server holds the token without sending it, so a client can check it before sending the token: value is {app: "skilltray", proof: HMAC-SHA256(token, nonce) in hex}, and nothing else. No token needed.',
+      security: [],
+      parameters: [{ name: 'nonce', in: 'query', required: true, description: 'A fresh random challenge', schema: { type: 'string', pattern: '^[0-9a-f]{32}$' } }],
+      responses: {
+        200: {
+          description: 'The proof',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['ok', 'value'],
+                properties: {
+                  ok: { const: true },
+                  value: { type: 'object', required: ['app', 'proof'], properties: { app: { const: 'skilltray' }, proof: { type: 'string', pattern: '^[0-9a-f]{64}$' } } },
+                },
+              },
+            },
+          },
+        },
+        400: errorResponse('No nonce, or not 32 lowercase hex digits (E805)'),
+        403: errorResponse('Host or Origin is not this loopback server (E803)'),
+      },
+    },
+  };
   paths['/openapi.json'] = {
     get: {
       operationId: 'openapi',
@@ -109,7 +137,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
       version,
       description:
         'The API of the process that owns runs (the Skilltray app or `skilltray serve`), on 127.0.0.1 only. ' +
-        'Every /api route needs `Authorization: Bearer <token>` (the token is in <home>/token). Every response body is an Envelope.',
+        'Every /api route but /api/identify needs `Authorization: Bearer <token>` (the token is in <home>/token). Every /api response body is an Envelope.',
     },
     security: [{ bearerAuth: [] }],
     paths,

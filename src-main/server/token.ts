@@ -4,11 +4,13 @@
  * read fresh on every request (a rotation takes effect at once), never followed through a symlink,
  * and a file of any other shape is treated as no token at all (every request refused).
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+const NONCE_SHAPE = /^[0-9a-f]{32}$/;
+const PROOF_SHAPE = /^[0-9a-f]{64}$/;
 const POSIX = process.platform !== 'win32';
 
 /** Where the token of a home is kept. */
@@ -67,4 +69,25 @@ export function ensureToken(home: string): string {
 export function tokenMatches(expected: string, presented: string): boolean {
   const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
   return timingSafeEqual(digest(expected), digest(presented));
+}
+
+/** A fresh challenge for `GET /api/identify`: 16 random bytes as 32 lowercase hex digits. */
+export function newNonce(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/** Whether `value` is a challenge `GET /api/identify` answers (32 lowercase hex digits, nothing else). */
+export function isNonce(value: string): boolean {
+  return NONCE_SHAPE.test(value);
+}
+
+/** What an owner answers to a nonce to show it holds the token without sending it: HMAC-SHA256(token, nonce), hex. */
+export function identityProof(token: string, nonce: string): string {
+  return createHmac('sha256', token).update(nonce, 'utf8').digest('hex');
+}
+
+/** Whether `proof` is the proof for `nonce` under `token`, compared in constant time. */
+export function proofMatches(token: string, nonce: string, proof: unknown): boolean {
+  if (typeof proof !== 'string' || !PROOF_SHAPE.test(proof)) return false;
+  return timingSafeEqual(Buffer.from(identityProof(token, nonce), 'hex'), Buffer.from(proof, 'hex'));
 }

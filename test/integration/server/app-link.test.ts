@@ -1,15 +1,18 @@
+import { createHmac } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
 import { toSkilltrayError } from '../../../src-main/core/errors.js';
 import { SkilltrayClientError } from '../../../src-main/shared/contract.js';
 import { findOwner, httpTransport, ownerClient } from '../../../src-main/server/app-link.js';
 import { startHttpServer } from '../../../src-main/server/http.js';
+import { ensureToken } from '../../../src-main/server/token.js';
 import { testHome } from '../../support/temp.js';
-import { onCleanup, readEvents, serverHome, waitFor } from './helpers.js';
+import { errorOf, onCleanup, raw, readEvents, serverHome, waitFor } from './helpers.js';
 
 async function deadPid(): Promise<number> {
   const child = execa(process.execPath, ['-e', '']);
@@ -73,6 +76,110 @@ describe('finding the owner of runs', () => {
     expect(toSkilltrayError(error)).toMatchObject({ code: 'E001', message: "skill 'nope' not found", details: { skill: 'nope' } });
     const wrongToken = await ownerClient({ url: h.server.url, token: 'nope' }).health({}).catch((e: unknown) => e);
     expect(wrongToken).toMatchObject({ code: 'E802' });
+  });
+});
+
+/** Everything a fake server on a recorded port was sent: request line, headers and body, as text. */
+interface Impostor {
+  port: number;
+  received: string[];
+}
+
+/**
+ * A program of another user on a crashed owner's port: it logs everything it receives and answers
+ * each request with `answer` (by default what a real owner's `health` would say for `home`).
+ */
+async function impostor(home: string, answer?: (req: IncomingMessage, res: ServerResponse) => void): Promise<Impostor> {
+  const received: string[] = [];
+  const server = createHttpServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => {
+      received.push(`${req.method} ${req.url}\n${JSON.stringify(req.headers)}\n${body}`);
+      if (answer) return answer(req, res);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ok: true, value: { app: 'skilltray', pid: process.pid, home, owner: 'serve', version: 'x' } }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onCleanup(() => new Promise((resolve) => server.close(() => resolve())));
+  return { port: (server.address() as { port: number }).port, received };
+}
+
+describe('proving the owner before sending it the token', () => {
+  it('answers GET /api/identify with HMAC-SHA256(token, nonce) and nothing else, without a token', async () => {
+    const h = await serverHome();
+    const nonce = '0123456789abcdef0123456789abcdef';
+    const answer = await raw(h.server.port, { path: `/api/identify?nonce=${nonce}` });
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toEqual({ ok: true, value: { app: 'skilltray', proof: createHmac('sha256', h.server.token()).update(nonce).digest('hex') } });
+    expect(answer.body).not.toContain(h.server.token());
+    for (const query of ['', '?nonce=', '?nonce=0123456789abcdef', `?nonce=${nonce.toUpperCase()}`, `?nonce=${'g'.repeat(32)}`, `?nonce=${nonce}0`, `?nonce=${nonce}&nonce=${nonce}`]) {
+      const refused = await raw(h.server.port, { path: `/api/identify${query}` });
+      expect([query, refused.status, errorOf(refused).code]).toEqual([query, 400, 'E805']);
+    }
+    const posted = await raw(h.server.port, { method: 'POST', path: `/api/identify?nonce=${nonce}`, headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect([posted.status, posted.headers.allow]).toEqual([405, 'GET']);
+    const rebound = await raw(h.server.port, { path: `/api/identify?nonce=${nonce}`, headers: { host: `attacker.example:${h.server.port}` } });
+    expect([rebound.status, errorOf(rebound).code]).toEqual([403, 'E803']);
+    const foreign = await raw(h.server.port, { path: `/api/identify?nonce=${nonce}`, headers: { origin: 'http://attacker.example' } });
+    expect(foreign.status).toBe(403);
+  });
+
+  it('never sends the token to whatever holds a crashed owner\'s port, however it answers', async () => {
+    const t = testHome();
+    const token = ensureToken(t.home);
+    const wrongKey = (req: IncomingMessage, res: ServerResponse): void => {
+      const nonce = new URL(req.url ?? '/', 'http://x').searchParams.get('nonce') ?? '';
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ok: true, value: { app: 'skilltray', proof: createHmac('sha256', 'not the token').update(nonce).digest('hex') } }));
+    };
+    const echo = (req: IncomingMessage, res: ServerResponse): void => {
+      const nonce = new URL(req.url ?? '/', 'http://x').searchParams.get('nonce') ?? '';
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ok: true, value: { app: 'skilltray', proof: nonce + nonce } }));
+    };
+    for (const answer of [undefined, wrongKey, echo]) {
+      const fake = await impostor(t.home, answer);
+      writeRecord(t.home, { pid: process.pid, port: fake.port });
+      expect(await findOwner(t.home)).toBeNull();
+      expect(fake.received).toHaveLength(1);
+      expect(fake.received[0]).toMatch(/^GET \/api\/identify\?nonce=[0-9a-f]{32}\n/);
+      expect(fake.received.join('\n')).not.toContain(token);
+      expect(fake.received.join('\n')).not.toMatch(/authorization/i);
+    }
+  });
+
+  it('starts a new owner over an impostor on the recorded port, and tells it nothing', async () => {
+    const t = testHome();
+    const token = ensureToken(t.home);
+    const fake = await impostor(t.home);
+    writeRecord(t.home, { pid: process.pid, port: fake.port });
+    const core = new SkilltrayCore(t.config());
+    onCleanup(() => core.close());
+    const server = await startHttpServer({ core, owner: 'serve', version: 'x' });
+    onCleanup(() => server.close());
+    expect(JSON.parse(readFileSync(join(t.home, 'server.json'), 'utf8'))).toMatchObject({ pid: process.pid, port: server.port });
+    expect(fake.received.length).toBeGreaterThan(0);
+    expect(fake.received.join('\n')).not.toContain(token);
+  });
+
+  it('does not take a pid of another user (EPERM) for the owner, and contacts nothing', async () => {
+    const t = testHome();
+    ensureToken(t.home);
+    const fake = await impostor(t.home);
+    const otherUsers = 4_000_000;
+    const kill = process.kill.bind(process);
+    const spy = vi.spyOn(process, 'kill').mockImplementation((pid: number, signal?: string | number) => {
+      if (pid !== otherUsers) return kill(pid, signal);
+      throw Object.assign(new Error('kill EPERM'), { code: 'EPERM', syscall: 'kill' });
+    });
+    onCleanup(async () => spy.mockRestore());
+    writeRecord(t.home, { pid: otherUsers, port: fake.port });
+    expect(await findOwner(t.home)).toBeNull();
+    expect(spy).toHaveBeenCalledWith(otherUsers, 0);
+    expect(fake.received).toEqual([]);
   });
 });
 

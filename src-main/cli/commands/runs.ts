@@ -1,9 +1,11 @@
 /** Running tools from the terminal, and the records and settings around runs. */
 import { hostname, userInfo } from 'node:os';
 import type { PendingApproval, RunReport, Verdict } from '../../shared/runs.js';
+import type { SkilltrayCore } from '../../core/api.js';
 import type { Approval } from '../../core/runs/run-service.js';
 import { RUN_STATUSES, SURFACES, type RunStatus, type Surface } from '../../shared/runs.js';
 import { SkilltrayError, skillcErrors } from '../../core/errors.js';
+import { parseRuleEffect } from '../../core/policy/rules.js';
 import { argumentsFromStrings } from '../../core/template/render-command.js';
 import { findOwner, ownerClient } from '../../server/app-link.js';
 import type { SkilltrayClient } from '../../shared/contract.js';
@@ -101,6 +103,15 @@ export async function runHereOrThere<T>(
     return call.there(ownerClient(link, 'cli'));
   }
   return call.here(args.options.yes ? { kind: 'preapproved', actor: actor('--yes') } : ctx.io.interactive ? terminalApproval(ctx) : { kind: 'none' });
+}
+
+/**
+ * Reads or changes settings and records where they live: in the running owner when there is one, so
+ * its tray and UI follow (and hear the events), else in this process's core as before.
+ */
+async function atOwnerOrHere<T>(ctx: CliContext, call: { there: (client: SkilltrayClient) => Promise<T>; here: (core: SkilltrayCore) => T }): Promise<T> {
+  const link = await findOwner(ctx.core().config.home);
+  return link === null ? call.here(ctx.core()) : call.there(ownerClient(link, 'cli'));
 }
 
 const run: Command = {
@@ -213,13 +224,13 @@ const rules: Command = {
     { name: 'args', required: false, variadic: true },
   ],
   options: { ...JSON_OPTION },
-  run(ctx, args) {
+  async run(ctx, args) {
     const [action = 'list', ...rest] = args.positionals;
-    const core = ctx.core();
     if (action === 'add') {
       const [effect, pattern] = rest;
       if (effect === undefined || pattern === undefined || rest.length > 2) throw skillcErrors.invalidOption('rules add expects <allow|deny> <pattern>');
-      const rule = core.addRule(pattern, effect);
+      const checked = parseRuleEffect(effect);
+      const rule = await atOwnerOrHere(ctx, { there: (owner) => owner.addRule({ pattern, effect: checked }), here: (core) => core.addRule(pattern, checked) });
       if (args.options.json) printJson(ctx, rule);
       else ctx.io.out(`rule #${rule.id}: ${rule.effect} ${rule.pattern}\n`);
       return 0;
@@ -227,13 +238,18 @@ const rules: Command = {
     if (action === 'remove') {
       const id = Number(rest[0]);
       if (rest.length !== 1 || !Number.isInteger(id)) throw skillcErrors.invalidOption('rules remove expects <id>');
-      core.removeRule(id);
+      await atOwnerOrHere(ctx, {
+        there: async (owner) => {
+          await owner.removeRule({ id });
+        },
+        here: (core) => core.removeRule(id),
+      });
       if (args.options.json) printJson(ctx, { removed: id });
       else ctx.io.out(`rule #${id} removed\n`);
       return 0;
     }
     if (action !== 'list' || rest.length > 0) throw skillcErrors.invalidOption(`rules ${action}`);
-    const list = core.rules();
+    const list = await atOwnerOrHere(ctx, { there: (owner) => owner.rules({}), here: (core) => core.rules() });
     if (args.options.json) printJson(ctx, list);
     else ctx.io.out(list.length === 0 ? 'No rules.\n' : list.map((r) => `#${r.id}  ${r.effect.padEnd(5)}  ${r.pattern}\n`).join(''));
     return 0;
@@ -248,19 +264,23 @@ const remembered: Command = {
     { name: 'id', required: false },
   ],
   options: { ...JSON_OPTION },
-  run(ctx, args) {
+  async run(ctx, args) {
     const [action = 'list', idText] = args.positionals;
-    const core = ctx.core();
     if (action === 'revoke') {
       const id = Number(idText);
       if (!Number.isInteger(id)) throw skillcErrors.invalidOption('remembered revoke expects <id>');
-      core.revokeRemembered(id);
+      await atOwnerOrHere(ctx, {
+        there: async (owner) => {
+          await owner.revokeRemembered({ id });
+        },
+        here: (core) => core.revokeRemembered(id),
+      });
       if (args.options.json) printJson(ctx, { revoked: id });
       else ctx.io.out(`approval #${id} revoked\n`);
       return 0;
     }
     if (action !== 'list' || idText !== undefined) throw skillcErrors.invalidOption(`remembered ${action}`);
-    const list = core.remembered();
+    const list = await atOwnerOrHere(ctx, { there: (owner) => owner.remembered({}), here: (core) => core.remembered() });
     if (args.options.json) printJson(ctx, list);
     else ctx.io.out(list.length === 0 ? 'No remembered approvals.\n' : list.map((r) => `#${r.id}  ${r.skill}/${r.tool}  ${r.programPath}  skill ${r.skillHash.slice(0, 12)}\n`).join(''));
     return 0;
@@ -272,10 +292,12 @@ const mode: Command = {
   summary: 'show or set the mode (Global, Dev, Meeting): tools outside it are not offered and cannot run',
   positionals: [{ name: 'name', required: false }],
   options: { ...JSON_OPTION },
-  run(ctx, args) {
-    const core = ctx.core();
+  async run(ctx, args) {
     const name = args.positionals[0];
-    const current = name === undefined ? core.settings().mode : core.setMode(name);
+    const current = await atOwnerOrHere(ctx, {
+      there: async (owner) => (name === undefined ? await owner.settings({}) : await owner.setMode({ mode: name })).mode,
+      here: (core) => (name === undefined ? core.settings().mode : core.setMode(name)),
+    });
     if (args.options.json) printJson(ctx, { mode: current });
     else ctx.io.out(`${current}\n`);
     return 0;
@@ -288,8 +310,9 @@ function pauseCommand(name: 'pause' | 'resume'): Command {
     summary: name === 'pause' ? 'pause every run until resumed' : 'resume runs after a pause',
     positionals: [],
     options: { ...JSON_OPTION },
-    run(ctx, args) {
-      const settings = ctx.core().setPaused(name === 'pause');
+    async run(ctx, args) {
+      const paused = name === 'pause';
+      const settings = await atOwnerOrHere(ctx, { there: (owner) => owner.setPaused({ paused }), here: (core) => core.setPaused(paused) });
       if (args.options.json) printJson(ctx, settings);
       else ctx.io.out(settings.paused ? 'Runs are paused.\n' : 'Runs are resumed.\n');
       return 0;

@@ -1,8 +1,9 @@
 import { cpSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../../src-main/cli/main.js';
 import { tokenPath } from '../../../src-main/server/token.js';
+import type { ServerEvent } from '../../../src-main/shared/contract.js';
 import type { PendingEntry, RunReport } from '../../../src-main/shared/runs.js';
 import { cli } from '../../support/cli.js';
 import { testHome } from '../../support/temp.js';
@@ -86,6 +87,42 @@ describe('approvals, approve, deny and run against the running owner', () => {
     expect(JSON.parse(dry.stdout)).toMatchObject({ decision: 'ask' });
     expect(h.core.history()).toHaveLength(1);
     expect(h.core.pendingApprovals()).toEqual([]);
+  });
+});
+
+describe('settings and records from the CLI while an owner runs', () => {
+  it('pause, resume and mode change the owner, which tells its tray and UI', async () => {
+    const h = await serverHome();
+    const events: ServerEvent[] = [];
+    h.core.on('event', (event: ServerEvent) => events.push(event));
+    expect(await cli(['pause'], h.t)).toMatchObject({ code: 0, stdout: 'Runs are paused.\n' });
+    expect(h.core.settings().paused).toBe(true);
+    expect(events).toContainEqual({ type: 'settings', settings: expect.objectContaining({ paused: true }) });
+    expect(JSON.parse((await cli(['resume', '--json'], h.t)).stdout)).toMatchObject({ paused: false });
+    expect(events).toContainEqual({ type: 'settings', settings: expect.objectContaining({ paused: false }) });
+    expect(await cli(['mode', 'dev'], h.t)).toMatchObject({ code: 0, stdout: 'Dev\n' });
+    expect(events).toContainEqual({ type: 'settings', settings: expect.objectContaining({ mode: 'Dev' }) });
+    expect(await cli(['mode'], h.t)).toMatchObject({ code: 0, stdout: 'Dev\n' });
+    expect((await cli(['mode', 'Work'], h.t)).stderr).toMatch(/^error\[E610\]/);
+  });
+
+  it('rules and remembered approvals are read and changed through the owner', async () => {
+    const h = await serverHome();
+    const spies = (['rules', 'addRule', 'removeRule', 'remembered', 'revokeRemembered'] as const).map((method) => [method, vi.spyOn(h.core, method)] as const);
+    expect((await cli(['rules', 'add', 'deny', 'skill:par*'], h.t)).stdout).toBe('rule #1: deny skill:par*\n');
+    expect(JSON.parse((await cli(['rules', '--json'], h.t)).stdout)).toEqual([expect.objectContaining({ id: 1, effect: 'deny', pattern: 'skill:par*' })]);
+    expect((await cli(['rules', 'add', 'allow', 'tool:skill_exec'], h.t)).stderr).toMatch(/^error\[E609\]/);
+    expect((await cli(['rules', 'remove', '1'], h.t)).code).toBe(0);
+    expect((await cli(['rules', 'remove', '1'], h.t)).stderr).toMatch(/^error\[E614\]/);
+    expect(JSON.parse((await cli(['remembered', '--json'], h.t)).stdout)).toEqual([]);
+    expect((await cli(['remembered', 'revoke', '7'], h.t)).stderr).toMatch(/^error\[E615\]/);
+    expect(Object.fromEntries(spies.map(([method, spy]) => [method, spy.mock.calls]))).toEqual({
+      rules: [[]],
+      addRule: [['skill:par*', 'deny'], ['tool:skill_exec', 'allow']],
+      removeRule: [[1], [1]],
+      remembered: [[]],
+      revokeRemembered: [[7]],
+    });
   });
 });
 

@@ -20,14 +20,14 @@ function homeOf(ctx: CliContext): string {
   return resolveConfig({ env: ctx.env, bundledDir: ctx.bundledDir }).home;
 }
 
-/** A client of the running owner, or E807 saying how to start one. */
+/** A client of the running owner speaking as the CLI (so answers are recorded as the CLI's), or E807 saying how to start one. */
 async function owner(ctx: CliContext): Promise<SkilltrayClient> {
   const home = homeOf(ctx);
   const link = await findOwner(home);
   if (link === null) {
     throw new SkilltrayError('E807', `nothing owns runs for ${home}: start the Skilltray app or skilltray serve`, { details: { home } });
   }
-  return ownerClient(link);
+  return ownerClient(link, 'cli');
 }
 
 /** Resolves on the first SIGINT or SIGTERM. */

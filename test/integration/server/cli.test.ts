@@ -54,18 +54,20 @@ describe('approvals, approve, deny and run against the running owner', () => {
     expect(JSON.parse(outcome.stdout)).toEqual(['from the terminal']);
     expect(outcome.stderr).toContain('forwarded to skilltray serve at');
     expect(outcome.stderr).toContain(`run ${pending?.id}`);
-    expect(h.core.getRun(pending?.id as string)).toMatchObject({ status: 'succeeded', surface: 'cli', outcome: 'approved' });
+    expect(h.core.getRun(pending?.id as string)).toMatchObject({ status: 'succeeded', surface: 'cli', outcome: 'approved', decidedBy: 'user', actor: 'cli' });
   });
 
   it('returns the denial to the forwarded run (E603), and approve --always remembers the tool', async () => {
     const h = await serverHome();
     const next = async (): Promise<PendingEntry> => waitFor(() => h.core.pendingApprovals()[0]);
     const denied = cli(['run', 'asks', 'go', '--json'], h.t);
-    expect(await cli(['deny', (await next()).id, '--json'], h.t)).toMatchObject({ code: 0 });
+    const deniedId = (await next()).id;
+    expect(await cli(['deny', deniedId, '--json'], h.t)).toMatchObject({ code: 0 });
     const refusal = await denied;
     expect(refusal.code).toBe(1);
     expect(refusal.stderr).toMatch(/^error\[E603\]: the person at the desktop denied 'asks\/go'/);
     expect(JSON.parse(refusal.stdout).error).toMatchObject({ code: 'E603', kind: 'denied_by_user' });
+    expect(h.core.getRun(deniedId)).toMatchObject({ status: 'denied', outcome: 'denied', decidedBy: 'user', actor: 'cli' });
     const always = cli(['run', 'asks', 'go', '--json'], h.t);
     expect((await cli(['approve', (await next()).id, '--always'], h.t)).stdout).toContain('approved (always for this tool)');
     const report = JSON.parse((await always).stdout) as RunReport;

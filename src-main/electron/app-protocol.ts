@@ -1,10 +1,12 @@
 /**
  * The UI is served from `app://skilltray/…`, a privileged custom scheme, rather than file://, so the
- * page has a real origin for its CSP ('self') and can never read files outside the built UI.
+ * page has a real origin for its CSP ('self') and can never read files outside the built UI. Which
+ * file, with which type and headers, is decided exactly as the loopback HTTP server decides it.
  */
 import { readFile } from 'node:fs/promises';
 import { protocol } from 'electron';
-import { CONTENT_SECURITY_POLICY, contentType, fileFor } from './web-files.js';
+import { SECURITY_HEADERS, contentTypeOf } from '../server/static-files.js';
+import { appFile } from './web-files.js';
 
 export const APP_SCHEME = 'app';
 
@@ -16,12 +18,10 @@ export function registerAppScheme(): void {
 /** Serves the built UI from `webDir`. */
 export function serveApp(webDir: string): void {
   protocol.handle(APP_SCHEME, async (request) => {
-    const file = fileFor(webDir, request.url);
+    const file = appFile(webDir, request.url);
     if (file === null) return new Response('not found', { status: 404 });
     try {
-      return new Response(await readFile(file), {
-        headers: { 'content-type': contentType(file), 'content-security-policy': CONTENT_SECURITY_POLICY, 'x-content-type-options': 'nosniff' },
-      });
+      return new Response(await readFile(file), { headers: { ...SECURITY_HEADERS, 'Content-Type': contentTypeOf(file) } });
     } catch {
       return new Response('not found', { status: 404 });
     }

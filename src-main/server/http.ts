@@ -19,7 +19,7 @@ import { EventStreams } from './event-stream.js';
 import { statusForCode } from './http-status.js';
 import { openApiDocument } from './openapi.js';
 import { claimOwnerFile, ownerFilePath, readOwnerRecord, releaseOwnerFile, type OwnerRecord } from './owner-file.js';
-import { contentTypeOf, resolveStaticFile } from './static-files.js';
+import { SECURITY_HEADERS, contentTypeOf, resolveStaticFile } from './static-files.js';
 import { ensureToken, identityProof, isNonce, readToken, tokenMatches, tokenPath } from './token.js';
 
 /** `cli` or `mcp` when a bridge says so; any other caller is `http`. A label only: it grants nothing. */
@@ -61,24 +61,6 @@ const HEARTBEAT_MS = 15_000;
 
 /** How long close() lets cancelled requests answer before cutting their connections. */
 const CLOSE_GRACE_MS = 5000;
-
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-const SECURITY_HEADERS = {
-  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-};
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   let payload: string;

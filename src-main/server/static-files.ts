@@ -1,11 +1,32 @@
 /**
- * The built UI served from one directory: `/` is index.html, every other path names a file inside
- * it. Paths are decoded and canonicalised (symlinks resolved) and must stay inside the directory;
- * dot segments, dotfiles, directories and anything outside are simply not found.
+ * The built UI served from one directory, by the loopback HTTP server and by the app's `app://`
+ * protocol alike (Electron-free, so both use it): `/` is index.html, every other path names a file
+ * inside it. Paths are decoded and canonicalised (symlinks resolved) and must stay inside the
+ * directory; dot segments, dotfiles, directories and anything outside are simply not found.
  */
 import { realpathSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { isInside } from '../core/skills/files.js';
+
+/** The page's Content-Security-Policy, wherever it is served from. */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Headers sent with everything the UI is served with (and every HTTP answer). */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

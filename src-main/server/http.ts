@@ -8,10 +8,10 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { homedir } from 'node:os';
 import { readFileSync } from 'node:fs';
 import type { SkilltrayCore } from '../core/api.js';
 import { SkilltrayError, toSkilltrayError } from '../core/errors.js';
+import { defaultGatewayCwd } from '../core/gateway/service.js';
 import { callOperation, isOperation } from '../core/operations.js';
 import type { Envelope, Health } from '../shared/contract.js';
 import { SURFACE_HEADER, findOwner } from './app-link.js';
@@ -144,7 +144,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   await alreadyThere();
   ensureToken(home);
 
-  const userHome = core.config.env.HOME || homedir();
+  const userHome = defaultGatewayCwd(core.config.env);
   const streams = new EventStreams(core, options.heartbeatMs ?? HEARTBEAT_MS);
   const inflight = new Map<Promise<void>, AbortController>();
   let openapi: string | undefined;

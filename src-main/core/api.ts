@@ -92,6 +92,7 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
       });
       // Once, at creation: every run event reaches the 'event' stream exactly once.
       this.runService.on('run', (event) => emitSafely(this, 'event', { type: 'run', event }));
+      this.runService.on('remembered', () => emitSafely(this, 'event', { type: 'policy.changed' }));
     }
     return this.runService;
   }
@@ -176,6 +177,7 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   /** Revokes a remembered approval: the tool asks again next time. */
   revokeRemembered(id: number): void {
     revoke(this.db, id);
+    emitSafely(this, 'event', { type: 'policy.changed' });
   }
 
   // ── rules and settings ──────────────────────────────────────────────────
@@ -186,11 +188,14 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
 
   /** Adds an allow or deny rule (`skill:<glob>`, `skill:*`, `tool:<skill>/<tool>`). */
   addRule(pattern: string, effect: string): Rule {
-    return addRule(this.db, pattern, effect);
+    const rule = addRule(this.db, pattern, effect);
+    emitSafely(this, 'event', { type: 'policy.changed' });
+    return rule;
   }
 
   removeRule(id: number): void {
     removeRule(this.db, id);
+    emitSafely(this, 'event', { type: 'policy.changed' });
   }
 
   settings(): Settings {

@@ -199,7 +199,9 @@ export type ServerEvent =
   | { type: 'approval.resolved'; id: string; outcome: 'verdict' | 'timeout' | 'cancelled' }
   | { type: 'run'; event: RunEvent }
   | { type: 'skills.changed'; kind: 'added' | 'changed' | 'removed'; name: string }
-  | { type: 'settings'; settings: Settings };
+  | { type: 'settings'; settings: Settings }
+  /** A rule was added or removed, or an approval remembered or revoked: refetch rules and remembered. */
+  | { type: 'policy.changed' };
 
 /** An error received from the other side of a transport, with its code, kind and details. */
 export class SkilltrayClientError extends Error {

@@ -60,7 +60,7 @@ function Roots() {
 function Rules() {
   const client = useClient();
   const announce = useAnnounce();
-  const rules = useResource('rules', (c) => c.rules({}));
+  const rules = useResource('rules', (c) => c.rules({}), (e) => e.type === 'policy.changed');
   const patternId = useId();
   const effectId = useId();
   const [pattern, setPattern] = useState('');
@@ -139,7 +139,7 @@ function Rules() {
 function Remembered() {
   const client = useClient();
   const announce = useAnnounce();
-  const remembered = useResource('remembered', (c) => c.remembered({}), (e) => e.type === 'approval.resolved' || e.type === 'skills.changed');
+  const remembered = useResource('remembered', (c) => c.remembered({}), (e) => e.type === 'policy.changed' || e.type === 'skills.changed');
   const [error, setError] = useState<Error | null>(null);
   const revoke = (id: number, text: string): void => {
     setError(null);

@@ -88,7 +88,7 @@ function withRunId(error: unknown, id: string): SkilltrayError {
 }
 
 /** Owns tool runs for one process: decisions, approvals, live processes and their records. */
-export class RunService extends EventEmitter<{ run: [RunEvent] }> {
+export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }> {
   private readonly active = new Map<string, AbortController>();
 
   constructor(private readonly deps: RunServiceDeps) {
@@ -242,6 +242,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent] }> {
       }
       if (verdict.verdict === 'always') {
         remember(db, { skill: skill.name, tool: command.tool, skillHash: skill.hash, programPath: programPath as string });
+        emitSafely(this, 'remembered');
       }
       view = { outcome: 'approved', by: 'user', reason: decision.reason, ruleId: null, actor: verdict.actor };
     }

@@ -373,3 +373,18 @@ describe('listeners', () => {
     }
   });
 });
+
+describe('policy changes are announced', () => {
+  it('adding or removing a rule, and remembering or revoking an approval, each emit policy.changed', async () => {
+    const t = testHome();
+    writeSkill(t.skills, 'echoes', toolSkill('echoes', argvCommand));
+    const core = open(t);
+    let changes = 0;
+    core.on('event', (e) => e.type === 'policy.changed' && changes++);
+    const rule = core.addRule('skill:other', 'deny');
+    core.removeRule(rule.id);
+    await core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: { kind: 'prompt', ask: async () => ({ verdict: 'always', actor: 'ada' }) } });
+    core.revokeRemembered(core.remembered()[0]!.id);
+    expect(changes).toBe(4);
+  });
+});

@@ -65,6 +65,18 @@ describe('docs/bundled-skills.md', () => {
   });
 });
 
+describe('docs/bundled-skills.md: the files pack', () => {
+  it('describes the sensitive-path rule as the core applies it (files.test.ts runs it): over allow rules and Always, through symlinks', () => {
+    const doc = prose('docs', 'bundled-skills.md');
+    expect(doc).not.toContain('reads any file the user running Skilltray can read, without asking');
+    expect(doc).toContain('A path is checked as written and again resolved against the working directory after following symlinks');
+    expect(doc).toContain(
+      'The rule overrides everything that would let a call run unasked: bundled read-only policy, an allow rule and a remembered *Always* alike',
+    );
+    expect(doc).toContain('Where nobody can be asked, it fails with E601, whose details give the reason, naming the argument');
+  });
+});
+
 describe('README.md: rules', () => {
   const deny: Rule = { id: 1, pattern: 'skill:*', effect: 'deny', createdAt: 0 };
   const allow: Rule = { id: 2, pattern: 'tool:git/git_status', effect: 'allow', createdAt: 0 };

@@ -1,8 +1,9 @@
 /**
  * Turning a tool call into program + argv: the arguments are checked against the tool's declared
  * parameters, then each Command token is rendered on its own, so a value is always exactly one
- * argument (or part of one) and never an option unless its parameter allows a leading dash.
- * Pure: no I/O, no process, no clock.
+ * argument (or part of one) and never an option unless its parameter allows a leading dash (on
+ * Windows, where many programs read `/x` as a switch, a leading slash too).
+ * Pure: no I/O, no process, no clock; the platform is an option that defaults to this one.
  */
 import { SkilltrayError } from '../errors.js';
 import type { RenderedCommand, Skill, Tool, ToolParam } from '../../shared/model.js';
@@ -159,8 +160,19 @@ function templateError(tool: Tool, message: string): SkilltrayError {
   return new SkilltrayError('E509', `tool '${tool.name}': ${message}`, { details: { tool: tool.name } });
 }
 
+/** What begins an option where the program runs: `-` everywhere, and `/` on Windows (`dir /s`, `find /v`). */
+function optionPrefixes(platform: NodeJS.Platform): readonly string[] {
+  return platform === 'win32' ? ['-', '/'] : ['-'];
+}
+
 /** Renders one argument token; null when it is dropped (an optional value missing, or a flag off). */
-function renderToken(tool: Tool, params: Map<string, ToolParam>, token: CommandToken, values: Arguments): string | null {
+function renderToken(
+  tool: Tool,
+  params: Map<string, ToolParam>,
+  token: CommandToken,
+  values: Arguments,
+  prefixes: readonly string[],
+): string | null {
   let out = '';
   let dropped = false;
   let guard: SkilltrayError | null = null;
@@ -179,12 +191,14 @@ function renderToken(tool: Tool, params: Map<string, ToolParam>, token: CommandT
       else dropped = true;
     } else if (value !== undefined) {
       const text = String(value);
-      // An argument value must never begin an argv element with '-': it could become an option.
-      if (out === '' && text.startsWith('-') && !param.allowDash && param.type !== 'enum') {
+      // An argument value must never begin an argv element with an option prefix: it could become an option.
+      const prefix = out === '' && !param.allowDash && param.type !== 'enum' ? prefixes.find((p) => text.startsWith(p)) : undefined;
+      if (prefix !== undefined) {
+        const where = prefix === '-' ? '' : ' on Windows';
         guard ??= new SkilltrayError(
           'E504',
-          `argument '${param.name}' of tool '${tool.name}' begins with '-' and would start an argument, where it could act as an option; ` +
-            `the parameter does not allow a leading dash`,
+          `argument '${param.name}' of tool '${tool.name}' begins with '${prefix}' and would start an argument, where it could act as an option${where}; ` +
+            `the parameter does not allow a leading ${prefix === '-' ? 'dash' : 'slash'}`,
           { details: { param: param.name, tool: tool.name } },
         );
       }
@@ -212,8 +226,14 @@ function programOf(tool: Tool, token: CommandToken | undefined): string {
   return program;
 }
 
+/** Where a command is rendered: its working directory, and the platform whose option syntax the guard knows (default: this one). */
+export interface RenderOptions {
+  cwd: string;
+  platform?: NodeJS.Platform;
+}
+
 /** Renders a tool call of `skill` into program + argv, with the skill's timeout, env names and hash. */
-export function renderCommand(skill: Skill, toolName: string, args: unknown, options: { cwd: string }): RenderedCommand {
+export function renderCommand(skill: Skill, toolName: string, args: unknown, options: RenderOptions): RenderedCommand {
   const tool = skill.tools.find((candidate) => candidate.name === toolName);
   if (tool === undefined) {
     const available = skill.tools.map((candidate) => candidate.name);
@@ -234,9 +254,10 @@ export function renderCommand(skill: Skill, toolName: string, args: unknown, opt
   const [first, ...rest] = parseCommand(tool.command, skill.syntax).tokens;
   const program = programOf(tool, first);
   const params = paramsByName(tool);
+  const prefixes = optionPrefixes(options.platform ?? process.platform);
   const argv: string[] = [];
   for (const token of rest) {
-    const rendered = renderToken(tool, params, token, values);
+    const rendered = renderToken(tool, params, token, values, prefixes);
     if (rendered !== null) argv.push(rendered);
   }
   return {

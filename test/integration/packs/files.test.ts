@@ -1,17 +1,23 @@
 /** The files pack, run for real on a directory populated for each test. */
-import { existsSync } from 'node:fs';
+import { existsSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SkilltrayCore } from '../../../src-main/core/api.js';
 import { runTool } from '../../support/run-tool.js';
-import { tempDir, writeFiles } from '../../support/temp.js';
-import { argv, pack } from './bundled-packs.js';
+import { tempDir, testHome, writeFiles } from '../../support/temp.js';
+import { SKILLS_DIR, argv, pack } from './bundled-packs.js';
 
 const skill = pack('files');
 
 /** 25 lines of two words each. */
 const NUMBERS = Array.from({ length: 25 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 const PNG_HEADER = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0]);
+
+const cores: SkilltrayCore[] = [];
+afterEach(async () => {
+  for (const core of cores.splice(0)) await core.close();
+});
 
 let dir: string;
 beforeEach(() => {
@@ -141,5 +147,53 @@ describe('files pack: real runs', () => {
     const { result } = await runTool(skill, 'file_head', { path: 'missing.txt' }, dir);
     expect(result.exitCode).not.toBe(0);
     expect(result.stderr).toContain('missing.txt');
+  });
+});
+
+describe('files pack: what runs unasked and what asks (the sensitive-path rule)', () => {
+  /** A core over the bundled packs, a working folder with ordinary and hidden files, and a home with a key. */
+  function setup() {
+    const home = testHome({ bundled: SKILLS_DIR });
+    const core = new SkilltrayCore(home.config());
+    cores.push(core);
+    const work = join(home.userHome, 'work');
+    writeFiles(work, { 'notes.txt': 'notes\n', '.env': 'TOKEN=x\n' });
+    writeFiles(home.userHome, { '.ssh/id_ed25519': 'KEY\n' });
+    writeFiles(home.home, { token: 'secret-token\n' });
+    symlinkSync(join(home.userHome, '.ssh', 'id_ed25519'), join(work, 'notes-link'));
+    const decision = (tool: string, args: Record<string, unknown>, cwd = work) =>
+      core.dryRun({ skill: 'files', tool, args, cwd, surface: 'cli' }).decision;
+    return { home, core, work, decision };
+  }
+
+  it('runs ordinary paths and patterns unasked', () => {
+    const { decision } = setup();
+    expect(decision('file_head', { path: 'notes.txt' })).toBe('auto');
+    expect(decision('list_directory', { path: '/etc' })).toBe('auto');
+    expect(decision('find_files', { pattern: '*.pdf' })).toBe('auto');
+    expect(decision('list_directory', { all: true })).toBe('auto');
+  });
+
+  it('asks for a hidden path, as written or behind a symlink, for Skilltray home, and in a hidden working directory', () => {
+    const { home, decision } = setup();
+    expect(decision('file_head', { path: '~/.ssh/id_ed25519' })).toBe('ask');
+    expect(decision('file_head', { path: join(home.userHome, '.ssh', 'id_ed25519') })).toBe('ask');
+    expect(decision('word_count', { path: '.env' })).toBe('ask');
+    expect(decision('file_head', { path: 'notes-link' })).toBe('ask');
+    expect(decision('file_head', { path: join(home.home, 'token') })).toBe('ask');
+    expect(decision('file_head', { path: 'id_ed25519' }, join(home.userHome, '.ssh'))).toBe('ask');
+  });
+
+  it('fails with E601 naming the argument where nobody can be asked', async () => {
+    const { core, work } = setup();
+    const run = core.run({ skill: 'files', tool: 'word_count', args: { path: '.env' }, cwd: work, surface: 'cli' }, { approval: { kind: 'none' } });
+    await expect(run).rejects.toMatchObject({ code: 'E601', details: { reason: expect.stringContaining("its argument 'path' \".env\"") } });
+  });
+
+  it('asks even where an allow rule would let the tool run unasked', () => {
+    const { core, decision } = setup();
+    core.addRule('tool:files/file_head', 'allow');
+    expect(decision('file_head', { path: 'notes.txt' })).toBe('auto');
+    expect(decision('file_head', { path: '.env' })).toBe('ask');
   });
 });

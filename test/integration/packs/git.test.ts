@@ -1,8 +1,11 @@
 /** The git pack, run for real against a repository made for each test. */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, readFileSync, readdirSync, rmSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { decide } from '../../../src-main/core/policy/decide.js';
+import type { Tool } from '../../../src-main/shared/model.js';
+import type { Rule } from '../../../src-main/shared/runs.js';
 import { runTool } from '../../support/run-tool.js';
 import { tempDir, writeFiles } from '../../support/temp.js';
 import { argv, pack } from './bundled-packs.js';
@@ -46,16 +49,19 @@ beforeEach(() => {
 const lines = (text: string) => text.split('\n').filter((line) => line !== '');
 
 describe('git pack: rendering', () => {
+  /** What every command sets first: no fsmonitor, no hooks, no signature checks. */
+  const HARDENED = ['git', '-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'log.showSignature=false'];
+
   it.each([
-    ['git_status', {}, ['git', '-C', '.', 'status', '--short', '--branch']],
-    ['git_log', {}, ['git', '-C', '.', 'log', '-n', '10', '--date=short', '--format=%h %ad %an: %s', '--']],
-    ['git_log', { count: 3, path: 'src' }, ['git', '-C', '.', 'log', '-n', '3', '--date=short', '--format=%h %ad %an: %s', '--', 'src']],
-    ['git_diff', {}, ['git', '-C', '.', 'diff', '--no-ext-diff', '--']],
-    ['git_diff', { staged: true, file: 'a b.txt' }, ['git', '-C', '.', 'diff', '--no-ext-diff', '--staged', '--', 'a b.txt']],
-    ['git_branch', { all: false }, ['git', '-C', '.', 'branch', '-v']],
-    ['git_branch', { all: true, repo: '/r' }, ['git', '-C', '/r', 'branch', '--all', '-v']],
-    ['git_show', {}, ['git', '-C', '.', 'show', '--no-ext-diff', 'HEAD', '--']],
-    ['git_show', { revision: 'v1.0~2', stat: true }, ['git', '-C', '.', 'show', '--no-ext-diff', '--stat', 'v1.0~2', '--']],
+    ['git_status', {}, [...HARDENED, '-C', '.', 'status', '--short', '--branch']],
+    ['git_log', {}, [...HARDENED, '-C', '.', 'log', '--no-ext-diff', '--no-textconv', '-n', '10', '--date=short', '--format=%h %ad %an: %s', '--']],
+    ['git_log', { count: 3, path: 'src' }, [...HARDENED, '-C', '.', 'log', '--no-ext-diff', '--no-textconv', '-n', '3', '--date=short', '--format=%h %ad %an: %s', '--', 'src']],
+    ['git_diff', {}, [...HARDENED, '-C', '.', 'diff', '--no-ext-diff', '--no-textconv', '--']],
+    ['git_diff', { staged: true, file: 'a b.txt' }, [...HARDENED, '-C', '.', 'diff', '--no-ext-diff', '--no-textconv', '--staged', '--', 'a b.txt']],
+    ['git_branch', { all: false }, [...HARDENED, '-C', '.', 'branch', '-v']],
+    ['git_branch', { all: true, repo: '/r' }, [...HARDENED, '-C', '/r', 'branch', '--all', '-v']],
+    ['git_show', {}, [...HARDENED, '-C', '.', 'show', '--no-ext-diff', '--no-textconv', 'HEAD', '--']],
+    ['git_show', { revision: 'v1.0~2', stat: true }, [...HARDENED, '-C', '.', 'show', '--no-ext-diff', '--no-textconv', '--stat', 'v1.0~2', '--']],
   ])('%s %j', (tool, args, expected) => {
     expect(argv(skill, tool, args)).toEqual(expected);
   });
@@ -168,5 +174,144 @@ describe('git pack: real runs', () => {
       expect(result.exitCode, tool.name).toBe(0);
     }
     expect(snapshot()).toEqual(before);
+  });
+});
+
+/** Where the hostile repository's programs leave their marks: one file per program that ran. */
+let markers: string;
+
+/** A script that records it ran (in `markers/<name>`); `textconv` also prints its file, as a textconv must. */
+function markerScript(dir: string, name: string): string {
+  const path = join(dir, `${name}.sh`);
+  const body = name === 'textconv' ? 'cat "$1"\n' : '';
+  writeFiles(dir, { [`${name}.sh`]: `#!/bin/sh\necho "$0 $*" >> '${join(markers, name)}'\n${body}` });
+  chmodSync(path, 0o755);
+  return path;
+}
+
+/**
+ * makeRepo plus everything a repository can set to make a reading command run a program: an
+ * fsmonitor, a diff driver with a textconv and an external command (named by `.gitattributes`
+ * for README.md, which has staged changes), an external diff (for src/app.txt, changed unstaged), a signed HEAD commit with log.showSignature and gpg.program, and a
+ * post-index-change hook (which runs when status refreshes the index, so the files' stat data is
+ * made stale). Each program writes its own marker.
+ */
+function makeHostileRepo(): string {
+  const dir = makeRepo();
+  const scripts = tempDir();
+  // A commit with a gpgsig header (gpg.program only runs for a commit that carries a signature).
+  const tree = git(dir, 'write-tree').trim();
+  const parent = git(dir, 'rev-parse', 'HEAD').trim();
+  const signed = [
+    `tree ${tree}`,
+    `parent ${parent}`,
+    'author Ada Tester <ada@example.test> 1714644000 +0000',
+    'committer Ada Tester <ada@example.test> 1714644000 +0000',
+    'gpgsig -----BEGIN PGP SIGNATURE-----',
+    ' ',
+    ' iQEzBAABCAAdFiEEAAAAAAAAAAAAAAAAAAAAAAAAAAAFAmYAAAAACgkQAAAAAAAAAAAA',
+    ' -----END PGP SIGNATURE-----',
+    '',
+    'Signed change',
+    '',
+  ].join('\n');
+  const commit = execFileSync('git', ['hash-object', '-t', 'commit', '-w', '--stdin'], { cwd: dir, input: signed, encoding: 'utf8' }).trim();
+  git(dir, 'update-ref', 'refs/heads/main', commit);
+  writeFiles(dir, { 'README.md': 'hello\nstaged line\nstaged again\n', '.gitattributes': '*.md diff=evil\n' });
+  git(dir, 'add', 'README.md');
+  git(dir, 'config', 'core.fsmonitor', markerScript(scripts, 'fsmonitor'));
+  git(dir, 'config', 'diff.evil.textconv', markerScript(scripts, 'textconv'));
+  git(dir, 'config', 'diff.evil.command', markerScript(scripts, 'diff-driver'));
+  git(dir, 'config', 'diff.external', markerScript(scripts, 'external-diff'));
+  git(dir, 'config', 'log.showSignature', 'true');
+  git(dir, 'config', 'gpg.program', markerScript(scripts, 'gpg'));
+  const hook = join(dir, '.git', 'hooks', 'post-index-change');
+  copyFileSync(markerScript(scripts, 'hook'), hook);
+  chmodSync(hook, 0o755);
+  const past = new Date('2024-01-01T00:00:00Z');
+  for (const file of ['README.md', 'src/app.txt']) utimesSync(join(dir, file), past, past);
+  return dir;
+}
+
+const ran = (): string[] => readdirSync(markers).sort();
+
+describe('git pack: a repository that names programs to run', () => {
+  beforeEach(() => {
+    markers = tempDir();
+  });
+
+  it('the hostile repository does make plain git run its programs (the fixture is live)', () => {
+    const hostile = makeHostileRepo();
+    const after = (...args: string[]): string[] => {
+      for (const name of ran()) rmSync(join(markers, name));
+      git(hostile, ...args);
+      return ran();
+    };
+    expect(after('status', '--short')).toEqual(['fsmonitor', 'hook']);
+    // Each program stands on its own: status writes the index, and so runs the hook, without the fsmonitor too.
+    expect(after('-c', 'core.fsmonitor=false', 'status', '--short')).toEqual(['hook']);
+    // diff refreshes the index too, so it also asks the fsmonitor.
+    expect(after('diff')).toEqual(['external-diff', 'fsmonitor']);
+    expect(after('diff', '--staged')).toContain('diff-driver');
+    expect(after('diff', '--staged', '--no-ext-diff')).toContain('textconv');
+    expect(after('show', 'HEAD')).toEqual(['gpg', 'textconv']);
+    expect(after('log', '-n', '1')).toEqual(['gpg']);
+  });
+
+  it('no tool of the pack runs any of them, whatever the arguments', async () => {
+    const hostile = makeHostileRepo();
+    const calls: [string, Record<string, unknown>][] = [
+      ['git_status', {}],
+      ['git_log', {}],
+      ['git_log', { path: 'README.md' }],
+      ['git_diff', {}],
+      ['git_diff', { staged: true }],
+      ['git_branch', { all: true }],
+      ['git_show', {}],
+      ['git_show', { stat: true }],
+      ['git_show', { revision: 'HEAD~1' }],
+    ];
+    for (const [tool, args] of calls) {
+      const { result } = await runTool(skill, tool, args, hostile);
+      expect(result.exitCode, `${tool} ${JSON.stringify(args)}: ${result.stderr}`).toBe(0);
+      expect(ran(), `${tool} ${JSON.stringify(args)}`).toEqual([]);
+    }
+  });
+
+  it('still shows the diffs and the signed commit, as plain text', async () => {
+    const hostile = makeHostileRepo();
+    const diff = await runTool(skill, 'git_diff', {}, hostile);
+    expect(diff.result.stdout).toContain('+unstaged line');
+    const show = await runTool(skill, 'git_show', {}, hostile);
+    expect(show.result.stdout).toContain('    Signed change');
+    expect(show.result.stdout).toContain('+staged line');
+  });
+});
+
+describe('git pack: policy', () => {
+  const tool = (name: string) => skill.tools.find((candidate) => candidate.name === name) as Tool;
+  const decideFor = (name: string, rules: Rule[] = []) =>
+    decide({
+      skill,
+      tool: tool(name),
+      mode: 'Dev',
+      paused: false,
+      rules,
+      remembered: null,
+      programPath: '/usr/bin/git',
+      resolveBin: () => '/usr/bin/git',
+      env: {},
+    });
+
+  it('asks before every tool: the caller picks the repository, and a repository can name programs', () => {
+    expect(skill.trust).toBe('bundled');
+    expect(skill.readOnly).toBe(false);
+    for (const { name } of skill.tools) expect(decideFor(name).outcome, name).toBe('ask');
+  });
+
+  it('an allow rule still lets a tool run on its own', () => {
+    const rule: Rule = { id: 1, pattern: 'tool:git/git_status', effect: 'allow', createdAt: 0 };
+    expect(decideFor('git_status', [rule])).toMatchObject({ outcome: 'auto', by: 'rule' });
+    expect(decideFor('git_log', [rule]).outcome).toBe('ask');
   });
 });

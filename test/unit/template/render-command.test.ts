@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ErrorCode } from '../../../src-main/shared/errors.js';
-import { argumentsFromStrings, renderCommand, resolvePrompt, validateArguments } from '../../../src-main/core/template/render-command.js';
+import { SkilltrayError } from '../../../src-main/core/errors.js';
+import {
+  argumentsFromStrings,
+  renderCommand,
+  resolvePrompt,
+  validateArguments,
+  type RenderOptions,
+} from '../../../src-main/core/template/render-command.js';
 import type { PlaceholderSyntax, Tool, ToolParam } from '../../../src-main/shared/model.js';
 import { param, skill, tool } from './skill-builder.js';
 import { thrownBy } from '../../support/errors.js';
@@ -12,8 +19,9 @@ function inSyntax(command: string, syntax: PlaceholderSyntax): string {
   return syntax === 'angle' ? command : command.replaceAll('<<', '{{').replaceAll('>>', '}}');
 }
 
-function argv(command: string, params: ToolParam[], args: unknown, syntax: PlaceholderSyntax = 'angle'): string[] {
-  const rendered = renderCommand(skill([tool('t', inSyntax(command, syntax), params)], syntax), 't', args, { cwd: '/work' });
+/** The argv a call renders to; on Linux unless told, so the tables hold wherever the tests run. */
+function argv(command: string, params: ToolParam[], args: unknown, syntax: PlaceholderSyntax = 'angle', platform: NodeJS.Platform = 'linux'): string[] {
+  const rendered = renderCommand(skill([tool('t', inSyntax(command, syntax), params)], syntax), 't', args, { cwd: '/work', platform });
   return [rendered.program, ...rendered.args];
 }
 
@@ -130,6 +138,58 @@ describe('renderCommand: the argument-injection guard (E504)', () => {
     ['a token dropped anyway', 'x <<a>><<b>> y', [str('a'), str('b')], { a: '-rf' }, ['x', 'y']],
   ])('allows %s', (_name, command, params, args, expected) => {
     expect(argv(command, params, args)).toEqual(expected);
+  });
+});
+
+describe('renderCommand: the Windows switch guard (E504 for a leading slash on win32)', () => {
+  /** The argv a call renders to, or the code of the SkilltrayError it throws. */
+  const outcomeOf = (render: () => string[]): string[] | string => {
+    try {
+      return render();
+    } catch (error) {
+      if (error instanceof SkilltrayError) return error.code;
+      throw error;
+    }
+  };
+  const outcome = (command: string, params: ToolParam[], args: unknown, platform: NodeJS.Platform) =>
+    outcomeOf(() => argv(command, params, args, 'angle', platform));
+
+  it.each<[string, string, ToolParam[], unknown, string[] | string, string[] | string]>([
+    ['a whole-token switch', 'dir <<p>>', [str('p')], { p: '/s' }, ['dir', '/s'], 'E504'],
+    ['an absolute POSIX path', 'type <<p>>', [str('p')], { p: '/etc/hosts' }, ['type', '/etc/hosts'], 'E504'],
+    ['a single slash', 'type <<p>>', [str('p')], { p: '/' }, ['type', '/'], 'E504'],
+    ['a quoted whole token', 'find "<<p>>"', [str('p')], { p: '/v' }, ['find', '/v'], 'E504'],
+    ['a value that begins a larger token', 'copy a <<p>>.bak', [str('p')], { p: '/y' }, ['copy', 'a', '/y.bak'], 'E504'],
+    ['a value after an empty default', 'x <<a:>><<b>>', [str('a'), str('b')], { b: '/q' }, ['x', '/q'], 'E504'],
+    ['a leading dash, as everywhere', 'x <<p>>', [str('p')], { p: '-q' }, 'E504', 'E504'],
+    ['a value after literal text', 'x /out:<<p>>', [str('p')], { p: '/q' }, ['x', '/out:/q'], ['x', '/out:/q']],
+    ['a value after a literal prefix', 'x pre<<p>>', [str('p')], { p: '/q' }, ['x', 'pre/q'], ['x', 'pre/q']],
+    ['a slash later in the value', 'x <<p>>', [str('p')], { p: 'a/b' }, ['x', 'a/b'], ['x', 'a/b']],
+    ['a drive path', 'x <<p>>', [str('p')], { p: 'C:\\Users\\ana' }, ['x', 'C:\\Users\\ana'], ['x', 'C:\\Users\\ana']],
+    ['a UNC path', 'x <<p>>', [str('p')], { p: '\\\\server\\share' }, ['x', '\\\\server\\share'], ['x', '\\\\server\\share']],
+    ['allow-dash, which allows a slash too', 'dir <<p>>', [str('p', { allowDash: true })], { p: '/s' }, ['dir', '/s'], ['dir', '/s']],
+    ['an enum value, which the author wrote', 'dir <<m>>', [param('m', 'enum', { enumValues: ['/s', '/b'] })], { m: '/b' }, ['dir', '/b'], ['dir', '/b']],
+    ['a default beginning with a slash', 'dir <<p:/s>>', [str('p')], {}, ['dir', '/s'], ['dir', '/s']],
+    ['a token dropped anyway', 'x <<a>><<b>> y', [str('a'), str('b')], { a: '/s' }, ['x', 'y'], ['x', 'y']],
+  ])('%s', (_name, command, params, args, onLinux, onWindows) => {
+    expect(outcome(command, params, args, 'linux')).toEqual(onLinux);
+    expect(outcome(command, params, args, 'darwin')).toEqual(onLinux);
+    expect(outcome(command, params, args, 'win32')).toEqual(onWindows);
+  });
+
+  it('says what the slash would do and names the parameter', () => {
+    const error = thrownBy(() => argv('dir <<path>>', [str('path')], { path: '/s' }, 'angle', 'win32'));
+    expect(error.message).toBe(
+      "argument 'path' of tool 't' begins with '/' and would start an argument, where it could act as an option on Windows; " +
+        'the parameter does not allow a leading slash',
+    );
+    expect(error.details).toEqual({ param: 'path', tool: 't' });
+  });
+
+  it("guards for this process's platform when none is given", () => {
+    const demo = skill([tool('t', 'dir <<p>>', [str('p')])]);
+    const render = (options: RenderOptions) => outcomeOf(() => renderCommand(demo, 't', { p: '/s' }, options).args);
+    expect(render({ cwd: '/' })).toEqual(render({ cwd: '/', platform: process.platform }));
   });
 });
 

@@ -267,7 +267,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       case 'none':
         throw new SkilltrayError(
           'E601',
-          `'${pending.skill}/${pending.tool}' needs approval from the person at the desktop, and nobody can be asked here: ` +
+          `'${pending.skill}/${pending.tool}' needs approval from the person at the desktop (${pending.reason}), and nobody can be asked here: ` +
             `start the Skilltray app (or 'skilltray serve') so it can ask`,
           { details: { skill: pending.skill, tool: pending.tool, reason: pending.reason } },
         );

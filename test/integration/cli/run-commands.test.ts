@@ -30,7 +30,9 @@ describe('skilltray run', () => {
   it('without a TTY, a tool that needs approval fails with the structured error', async () => {
     const { code, stderr, stdout } = await cli(['run', 'parrot', 'say', '--args', '{"words":"hi"}', '--json'], home());
     expect(code).toBe(1);
-    expect(stderr).toMatch(/^error\[E601\]: 'parrot\/say' needs approval from the person at the desktop, and nobody can be asked here: start the Skilltray app \(or 'skilltray serve'\) so it can ask\nhint: approve this one call yourself with --yes\n$/);
+    expect(stderr).toBe(
+      "error[E601]: 'parrot/say' needs approval from the person at the desktop (skill 'parrot' is a user skill, so its runs need approval), and nobody can be asked here: start the Skilltray app (or 'skilltray serve') so it can ask\nhint: approve this one call yourself with --yes\n",
+    );
     expect(JSON.parse(stdout).error).toMatchObject({ code: 'E601', kind: 'approval_required', details: { runId: expect.any(String) } });
   });
 

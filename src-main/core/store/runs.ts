@@ -11,23 +11,11 @@ import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';
 import type { Surface, RunOutcome, DecidedBy, RunStatus, RunSummary, RunRecord, RunQuery } from '../../shared/runs.js';
 
-/** A request as it arrives, before anything is decided. */
-export interface RunRequest {
-  /** Defaults to a fresh UUID; pass one to share it with the approval and the trace. */
+/** A request as it arrives, before anything is decided; `id` defaults to a fresh UUID, `requestedAt` to now. */
+export type RunRequest = Pick<RunSummary, 'traceId' | 'surface' | 'skill' | 'tool' | 'args' | 'command' | 'programPath' | 'skillHash'> & {
   id?: string;
-  traceId: string;
-  surface: Surface;
-  skill: string;
-  tool: string;
-  args: Record<string, unknown>;
-  /** The rendered command; null when rendering failed. */
-  command: RenderedCommand | null;
-  /** The program's resolved absolute path; null when it was not found. */
-  programPath: string | null;
-  skillHash: string;
-  /** Defaults to now. */
   requestedAt?: number;
-}
+};
 
 export interface RunDecision {
   outcome: RunOutcome;

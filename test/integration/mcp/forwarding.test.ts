@@ -11,6 +11,7 @@ import type { SkilltrayClient } from '../../../src-main/shared/contract.js';
 import type { PendingEntry } from '../../../src-main/shared/runs.js';
 import { BIN, contractHome, type ContractHome } from '../contract/fixture.js';
 import { callTool, startMcp, structured, toolError } from './mcp-session.js';
+import { waitFor } from '../server/helpers.js';
 
 interface Owner {
   child: ResultPromise<{ env: NodeJS.ProcessEnv; extendEnv: false; stdin: 'ignore'; reject: false }>;
@@ -24,16 +25,6 @@ const owners: Owner[] = [];
 afterEach(async () => {
   for (const owner of owners.splice(0)) await owner.stop();
 });
-
-async function waitFor<T>(check: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /** `skilltray serve --port 0` on the home, once it answers as the owner; stopped after the test. */
 async function startServe(t: ContractHome): Promise<Owner> {

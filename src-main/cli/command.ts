@@ -1,5 +1,6 @@
 /** What a CLI command is, and what it gets to work with. */
 import type { SkilltrayCore } from '../core/api.js';
+import type { CoreConfig } from '../core/config.js';
 import type { OptionSpec, ParsedArgs, PositionalSpec } from './args.js';
 
 export interface CliIo {
@@ -19,7 +20,9 @@ export interface CliContext {
   bundledDir: string;
   /** Skilltray's version (package.json), for `--version`, `serve` and `mcp`. */
   version: string;
-  /** The core, opened on first use so `--help` and bad options never touch the disk. */
+  /** Home and skill roots from this environment, resolved once; reading them opens nothing. */
+  config(): CoreConfig;
+  /** The core over config(), opened on first use so `--help` and bad options never touch the disk. */
   core(): SkilltrayCore;
 }
 

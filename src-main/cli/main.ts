@@ -4,7 +4,7 @@
  */
 import { createInterface } from 'node:readline/promises';
 import { SkilltrayCore } from '../core/api.js';
-import { resolveConfig } from '../core/config.js';
+import { resolveConfig, type CoreConfig } from '../core/config.js';
 import { skillcErrors, toSkilltrayError } from '../core/errors.js';
 import { formatSectionNotFound } from '../core/gateway/show.js';
 import { parseArgs } from './args.js';
@@ -34,12 +34,20 @@ function commandHelp(command: Command): string {
 }
 
 /** Runs one command line and returns its exit status. */
-export async function runCli(argv: readonly string[], base: Omit<CliContext, 'core'> & { core?: () => SkilltrayCore }): Promise<number> {
+export async function runCli(
+  argv: readonly string[],
+  base: Omit<CliContext, 'core' | 'config'> & { config?: () => CoreConfig },
+): Promise<number> {
+  let config: CoreConfig | undefined;
   let core: SkilltrayCore | undefined;
   const ctx: CliContext = {
     ...base,
+    config: () => {
+      config ??= base.config?.() ?? resolveConfig({ env: base.env, bundledDir: base.bundledDir });
+      return config;
+    },
     core: () => {
-      core ??= base.core?.() ?? new SkilltrayCore(resolveConfig({ env: base.env, bundledDir: base.bundledDir }));
+      core ??= new SkilltrayCore(ctx.config());
       return core;
     },
   };

@@ -2,7 +2,6 @@
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { runCli } from '../../src-main/cli/main.js';
-import { SkilltrayCore } from '../../src-main/core/api.js';
 import type { TestHome } from './temp.js';
 
 export interface CliOutcome {
@@ -21,7 +20,7 @@ export async function cli(argv: string[], home: TestHome, options: { cwd?: strin
     env: home.env,
     bundledDir: home.bundled,
     version: '0.0.0-test',
-    core: () => new SkilltrayCore(home.config()),
+    config: () => home.config(),
     io: {
       out: (t) => void (stdout += t),
       err: (t) => void (stderr += t),

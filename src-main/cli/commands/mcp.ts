@@ -4,7 +4,6 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SkilltrayCore } from '../../core/api.js';
-import { resolveConfig } from '../../core/config.js';
 import type { Command } from '../command.js';
 
 /** Resolves when the client goes away (stdin ends, the transport closes) or SIGINT/SIGTERM arrives. */
@@ -40,7 +39,7 @@ export const mcpCommand: Command = {
     ]);
     // A long-running reader like `serve`: indexes are built on demand and the roots are watched,
     // so a session that lasts all day sees skills added or edited meanwhile.
-    const core = new SkilltrayCore(resolveConfig({ env: ctx.env, bundledDir: ctx.bundledDir }), { autoBuild: true });
+    const core = new SkilltrayCore(ctx.config(), { autoBuild: true });
     try {
       await core.registry.watch();
       const server = createMcpServer({

@@ -97,7 +97,7 @@ export async function runHereOrThere<T>(
   args: ParsedArgs,
   call: { there: (client: SkilltrayClient) => Promise<T>; here: (approval: Approval) => Promise<T> },
 ): Promise<T> {
-  const link = args.options.yes ? null : await findOwner(ctx.core().config.home);
+  const link = args.options.yes ? null : await findOwner(ctx.config().home);
   if (link !== null) {
     if (!args.options.json) ctx.io.err(`forwarded to ${link.owner === 'app' ? 'the Skilltray app' : 'skilltray serve'} at ${link.url}; if it needs approval, answer it there or with 'skilltray approve'\n`);
     return call.there(ownerClient(link, 'cli'));
@@ -110,7 +110,7 @@ export async function runHereOrThere<T>(
  * its tray and UI follow (and hear the events), else in this process's core as before.
  */
 async function atOwnerOrHere<T>(ctx: CliContext, call: { there: (client: SkilltrayClient) => Promise<T>; here: (core: SkilltrayCore) => T }): Promise<T> {
-  const link = await findOwner(ctx.core().config.home);
+  const link = await findOwner(ctx.config().home);
   return link === null ? call.here(ctx.core()) : call.there(ownerClient(link, 'cli'));
 }
 

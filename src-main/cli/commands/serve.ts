@@ -5,7 +5,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { SkilltrayCore } from '../../core/api.js';
-import { resolveConfig } from '../../core/config.js';
 import { SkilltrayError, skillcErrors } from '../../core/errors.js';
 import { findOwner, ownerClient } from '../../server/app-link.js';
 import { startHttpServer } from '../../server/http.js';
@@ -15,14 +14,9 @@ import type { VerdictKind } from '../../shared/runs.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
 import { describePending } from './runs.js';
 
-/** The home this command line works on, without opening a core. */
-function homeOf(ctx: CliContext): string {
-  return resolveConfig({ env: ctx.env, bundledDir: ctx.bundledDir }).home;
-}
-
 /** A client of the running owner speaking as the CLI (so answers are recorded as the CLI's), or E807 saying how to start one. */
 async function owner(ctx: CliContext): Promise<SkilltrayClient> {
-  const home = homeOf(ctx);
+  const home = ctx.config().home;
   const link = await findOwner(home);
   if (link === null) {
     throw new SkilltrayError('E807', `nothing owns runs for ${home}: start the Skilltray app or skilltray serve`, { details: { home } });
@@ -56,7 +50,7 @@ const serve: Command = {
     if (args.options.web && !existsSync(join(webDir, 'index.html'))) {
       throw skillcErrors.invalidOption(`--web: the UI is not built in ${webDir}; run npm run build:web`);
     }
-    const core = new SkilltrayCore(resolveConfig({ env: ctx.env, bundledDir: ctx.bundledDir }), { autoBuild: true });
+    const core = new SkilltrayCore(ctx.config(), { autoBuild: true });
     try {
       await core.startWatching();
       const server = await startHttpServer({
@@ -132,7 +126,7 @@ const token: Command = {
     ...JSON_OPTION,
   },
   run(ctx, args) {
-    const home = homeOf(ctx);
+    const home = ctx.config().home;
     const value = args.options.rotate ? rotateToken(home) : ensureToken(home);
     const path = tokenPath(home);
     if (args.options.json) printJson(ctx, { path, rotated: Boolean(args.options.rotate), ...(args.options.show ? { token: value } : {}) });

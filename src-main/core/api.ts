@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckReport, Mode, ShadowReport, Skill, SkillRoot, SkillSummary } from '../shared/model.js';
 import type { CoreConfig } from './config.js';
-import { SkilltrayError, skillcErrors } from './errors.js';
+import { SkilltrayError, skillcErrors, toSkilltrayError } from './errors.js';
 import { ApprovalBroker } from './policy/approval-broker.js';
 import type { DryRun, PendingEntry, Remembered, Rule, RunQuery, RunRecord, RunReport, RunSummary, Settings, Surface, VerdictKind } from '../shared/runs.js';
 import { listRemembered, revoke } from './store/approvals.js';
@@ -19,6 +19,8 @@ import { getRun, listRuns } from './store/runs.js';
 import { getSettings, setMode, setPaused } from './store/settings.js';
 import { openStateDb, type StateDb } from './store/state-db.js';
 import { RunService, type RunInput, type RunOptions } from './runs/run-service.js';
+import { reclaimOrphanedRuns, type Orphan } from './runs/interrupted-runs.js';
+import { DEFAULT_KILL_GRACE_MS } from './runner/run-process.js';
 import { skillsToCheck } from './skills/check.js';
 import { SkillRegistry } from './skills/registry.js';
 import { emitSafely } from './events.js';
@@ -51,6 +53,9 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   private runService: RunService | undefined;
   private discovery: Discovery | undefined;
   private closed = false;
+  private closing: Promise<void> | undefined;
+  /** Dead owners' runs being finished (their leftover tools killed); awaited before the core closes. */
+  private reclaiming: Promise<Orphan[]> | undefined;
   /** Pending approvals of this process (meaningful in the process that owns runs). */
   readonly broker = new ApprovalBroker();
 
@@ -79,9 +84,13 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     return this.stateDb;
   }
 
-  /** The run service, created on first use. */
+  /**
+   * The run service, created on first use: this process is about to own runs, so it first finishes
+   * what owners that died left unfinished (see reclaimOrphanedRuns).
+   */
   get runs(): RunService {
     if (this.runService === undefined) {
+      this.reclaimOrphanedRuns().catch((error: unknown) => process.emitWarning(`finishing the runs of an owner that died failed: ${toSkilltrayError(error).message}`));
       this.runService = new RunService({
         db: this.db,
         registry: this.registry,
@@ -143,6 +152,16 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   /** Cancels a running run or withdraws a pending one. */
   cancelRun(id: string): void {
     this.runs.cancel(id);
+  }
+
+  /**
+   * Marks the runs of owners that died (killed, crashed) as interrupted, and kills their tools that
+   * are still running as the very processes recorded; runs of live owners are left alone. Every
+   * process that owns runs does this once, when it starts to.
+   */
+  reclaimOrphanedRuns(): Promise<Orphan[]> {
+    this.reclaiming ??= reclaimOrphanedRuns(this.db, DEFAULT_KILL_GRACE_MS);
+    return this.reclaiming;
   }
 
   /** Run history, newest first. */
@@ -310,14 +329,21 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     if (!this.closed) this.gateway.catalog();
   }
 
-  /** Stops watchers and closes databases. */
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.runService?.shutdown();
-    this.discovery?.close();
-    this.gateway.close();
-    await this.registry.close();
-    this.stateDb?.close();
-    this.stateDb = undefined;
+  /**
+   * Stops live runs (recorded as interrupted, `why`: the owner is stopping), watchers and databases.
+   * Calling it again waits for the first call.
+   */
+  close(why?: string): Promise<void> {
+    this.closing ??= (async () => {
+      this.closed = true;
+      await this.runService?.shutdown(why);
+      await this.reclaiming?.catch(() => undefined);
+      this.discovery?.close();
+      this.gateway.close();
+      await this.registry.close();
+      this.stateDb?.close();
+      this.stateDb = undefined;
+    })();
+    return this.closing;
   }
 }

@@ -16,7 +16,7 @@ export function emitGuarded(emitter: EventEmitter, event: string, args: readonly
   // rawListeners, not listeners: a `once` wrapper removes itself when called, a bare listener would stay.
   for (const listener of emitter.rawListeners(event)) {
     try {
-      (listener as (...values: unknown[]) => void).apply(emitter, args);
+      Reflect.apply(listener, emitter, args);
     } catch (error) {
       onError(error, event);
     }

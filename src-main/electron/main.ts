@@ -11,6 +11,7 @@ import { resolveConfig } from '../core/config.js';
 import { defaultGatewayCwd } from '../core/gateway/service.js';
 import { toSkilltrayError } from '../core/errors.js';
 import { startHttpServer } from '../server/http.js';
+import { onShutdownSignal } from '../server/shutdown-signals.js';
 import { IPC_EVENT_CHANNEL } from '../shared/contract.js';
 import { registerAppScheme, serveApp } from './app-protocol.js';
 import { setupIpc } from './ipc.js';
@@ -58,7 +59,7 @@ async function start(): Promise<void> {
     void server
       .close()
       .catch((error: unknown) => console.error('closing the HTTP API failed:', error))
-      .then(() => core.close())
+      .then(() => core.close('the Skilltray app is quitting'))
       .catch((error: unknown) => console.error('closing the core failed:', error))
       .then(() => app.exit(0));
   };
@@ -87,6 +88,8 @@ async function start(): Promise<void> {
     event.preventDefault();
     quit();
   });
+  // A closed terminal (SIGHUP), kill (SIGTERM) or Ctrl-C quits the same way: no tool outlives the app.
+  onShutdownSignal(quit);
   await core.startWatching();
   windows.show('skills');
 }

@@ -52,6 +52,7 @@ export const ERROR_KINDS = {
   E701: 'spawn_failed',
   E702: 'run_not_found',
   E704: 'invalid_process_spec', // runner given limits it cannot honour (timeout, cap, grace) or a relative program
+  E705: 'run_interrupted', // the process that owned the run stopped (signal, crash, closed terminal) before it finished
   // E8xx: agent gateway and transports
   E801: 'attach_validation',
   E802: 'unauthorized',

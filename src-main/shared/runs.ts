@@ -2,10 +2,13 @@
 import type { ErrorShape } from './errors.js';
 import type { Mode, RenderedCommand, RunResult, Trust } from './model.js';
 
-/** Where a request came from. */
-export type Surface = 'cli' | 'http' | 'mcp' | 'ui';
+/**
+ * Where a request came from: `ui` is the app's own window (over IPC, the only way to be the tray),
+ * `browser` the same UI served over HTTP, `cli`/`mcp` the bridges, `http` anyone else with the token.
+ */
+export type Surface = 'cli' | 'http' | 'mcp' | 'ui' | 'browser';
 
-export const SURFACES: readonly Surface[] = ['cli', 'http', 'mcp', 'ui'];
+export const SURFACES: readonly Surface[] = ['cli', 'http', 'mcp', 'ui', 'browser'];
 
 /** What was decided: `auto` ran without asking, `approved`/`denied` by someone or something, `refused` could not run. */
 export type RunOutcome = 'auto' | 'approved' | 'denied' | 'refused';
@@ -13,10 +16,11 @@ export type RunOutcome = 'auto' | 'approved' | 'denied' | 'refused';
 /** Who or what decided: policy, a rule, a remembered approval, the person, the approval timeout, or an error. */
 export type DecidedBy = 'policy' | 'rule' | 'remembered' | 'user' | 'timeout' | 'error';
 
-export type RunStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'timed_out' | 'denied' | 'refused';
+/** `interrupted`: the process that owned the run stopped (a signal, a crash, a closed terminal) before it finished. */
+export type RunStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'timed_out' | 'denied' | 'refused' | 'interrupted';
 
 export const RUN_STATUSES: readonly RunStatus[] = [
-  'pending', 'running', 'succeeded', 'failed', 'cancelled', 'timed_out', 'denied', 'refused',
+  'pending', 'running', 'succeeded', 'failed', 'cancelled', 'timed_out', 'denied', 'refused', 'interrupted',
 ];
 
 /** A run as listed: everything but the captured output. */
@@ -48,6 +52,12 @@ export interface RunSummary {
   droppedStderr: number;
   durationMs: number | null;
   status: RunStatus;
+  /** The pid of the process that owned the run (recorded it and would finish it). */
+  ownerPid: number | null;
+  /** The tool's process group (its pid), once it started. */
+  pgid: number | null;
+  /** When history retention dropped this run's output; the record itself is kept. */
+  outputDroppedAt: number | null;
 }
 
 /** A run with its captured output (null until it has a result). */
@@ -82,9 +92,18 @@ export interface Remembered {
   revokedAt: number | null;
 }
 
+/** How long run output is kept in state.db: output older than `outputDays`, and the oldest beyond `outputMaxMb` in all, is dropped; records stay. */
+export interface Retention {
+  /** 1–3650 days; default 30. */
+  outputDays: number;
+  /** 1–102400 MiB of output in all; default 100. */
+  outputMaxMb: number;
+}
+
 export interface Settings {
   mode: Mode;
   paused: boolean;
+  retention: Retention;
 }
 
 export type RuleEffect = 'allow' | 'deny';

@@ -50,6 +50,8 @@ export interface ProcessSpec {
    * result carries head and tail. It must not throw.
    */
   onOutput?: (stream: OutputStream, text: string) => void;
+  /** Told the tool's pid (which leads its process group) as soon as it started. It must not throw. */
+  onSpawn?: (pid: number) => void;
 }
 
 function checkSpec(spec: ProcessSpec, graceMs: number): void {
@@ -163,6 +165,7 @@ export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
   });
   if (spawnError !== null) throw spawnFailure(spec, spawnError);
   const pid = subprocess.pid as number;
+  spec.onSpawn?.(pid);
 
   let stop: 'timeout' | 'cancel' | null = null;
   let termination: Promise<void> | null = null;

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { getSettings, setMode, setPaused } from '../../../src-main/core/store/settings.js';
+import { DEFAULT_RETENTION, getSettings, setMode, setPaused, setRetention } from '../../../src-main/core/store/settings.js';
+import { thrownBy } from '../../support/errors.js';
 import { useTempHomes } from './temp-home.js';
 
 const homes = useTempHomes();
@@ -8,7 +9,7 @@ const homes = useTempHomes();
 describe('settings', () => {
   it('defaults to Global and not paused', () => {
     const db = homes.fresh();
-    expect(getSettings(db)).toEqual({ mode: 'Global', paused: false });
+    expect(getSettings(db)).toEqual({ mode: 'Global', paused: false, retention: { outputDays: 30, outputMaxMb: 100 } });
     expect(getSettings(db).mode).toBe('Global');
     expect(getSettings(db).paused).toBe(false);
   });
@@ -20,7 +21,7 @@ describe('settings', () => {
     setPaused(db, true);
     db.close();
     const again = homes.open(path);
-    expect(getSettings(again)).toEqual({ mode: 'Meeting', paused: true });
+    expect(getSettings(again)).toEqual({ mode: 'Meeting', paused: true, retention: DEFAULT_RETENTION });
     setPaused(again, false);
     expect(getSettings(again).paused).toBe(false);
   });
@@ -35,15 +36,31 @@ describe('settings', () => {
   it('recreates the settings row if it was deleted by hand', () => {
     const db = homes.fresh();
     db.prepare('DELETE FROM settings').run();
-    expect(getSettings(db)).toEqual({ mode: 'Global', paused: false });
+    expect(getSettings(db)).toEqual({ mode: 'Global', paused: false, retention: DEFAULT_RETENTION });
     setPaused(db, true);
     setMode(db, 'Dev');
-    expect(getSettings(db)).toEqual({ mode: 'Dev', paused: true });
+    expect(getSettings(db)).toEqual({ mode: 'Dev', paused: true, retention: DEFAULT_RETENTION });
+    db.prepare('DELETE FROM settings').run();
+    expect(setRetention(db, { outputDays: 7 })).toEqual({ ...DEFAULT_RETENTION, outputDays: 7 });
+  });
+
+  it('changes retention setting by setting, across re-opening, and refuses values out of range with E100', () => {
+    const path = join(homes.dir(), 'state.db');
+    const db = homes.open(path);
+    expect(setRetention(db, { outputDays: 7 })).toEqual({ outputDays: 7, outputMaxMb: 100 });
+    expect(setRetention(db, { outputMaxMb: 5 })).toEqual({ outputDays: 7, outputMaxMb: 5 });
+    for (const bad of [{ outputDays: 0 }, { outputDays: 3651 }, { outputMaxMb: 1.5 }, { outputMaxMb: 102_401 }]) {
+      expect(thrownBy(() => setRetention(db, bad))).toMatchObject({ code: 'E100' });
+    }
+    db.close();
+    expect(getSettings(homes.open(path)).retention).toEqual({ outputDays: 7, outputMaxMb: 5 });
   });
 
   it('keeps invalid values out at the schema level', () => {
     const db = homes.fresh();
     expect(() => db.prepare("UPDATE settings SET mode = 'Focus'").run()).toThrow(/CHECK/);
     expect(() => db.prepare('INSERT INTO settings (id) VALUES (2)').run()).toThrow(/CHECK/);
+    expect(() => db.prepare('UPDATE settings SET output_days = 0').run()).toThrow(/CHECK/);
+    expect(() => db.prepare('UPDATE settings SET output_max_mb = -1').run()).toThrow(/CHECK/);
   });
 });

@@ -58,6 +58,7 @@ const handlers: Handlers = {
   getRun: (core, i) => core.getRun(i.id),
 
   approvals: (core) => core.pendingApprovals(),
+  // Only the app's own window (IPC: surface ui) answers as the tray; every other surface answers as itself.
   answerApproval: (core, i, ctx) => (core.answerApproval(i.id, i.verdict, ctx.surface === 'ui' ? 'tray' : ctx.surface), ok),
   rules: (core) => core.rules(),
   addRule: (core, i) => core.addRule(i.pattern, i.effect),

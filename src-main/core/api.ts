@@ -8,7 +8,7 @@
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CheckReport, Mode, ShadowReport, Skill, SkillRoot, SkillSummary } from '../shared/model.js';
+import type { CheckReport, Mode, RootWatch, ShadowReport, Skill, SkillRoot, SkillSummary } from '../shared/model.js';
 import type { CoreConfig } from './config.js';
 import { SkilltrayError, skillcErrors, toSkilltrayError } from './errors.js';
 import { ApprovalBroker } from './policy/approval-broker.js';
@@ -127,9 +127,9 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     return checkReport(skillsToCheck(target, cwd, this.registry));
   }
 
-  /** The skill roots in precedence order, and whether each exists. */
-  roots(): { home: string; roots: (SkillRoot & { exists: boolean })[] } {
-    return { home: this.config.home, roots: this.config.roots.map((r) => ({ ...r, exists: existsSync(r.path) })) };
+  /** The skill roots in precedence order, whether each exists, and how this process watches it (null: it does not). */
+  roots(): { home: string; roots: (SkillRoot & { exists: boolean; watch: RootWatch | null })[] } {
+    return { home: this.config.home, roots: this.config.roots.map((r) => ({ ...r, exists: existsSync(r.path), watch: this.registry.watchStatus(r.path) })) };
   }
 
   /** A Kode prompt skill's body with `$ARGUMENTS` filled in. */

@@ -17,7 +17,7 @@ import type {
   SourcesResult,
   StatsResult,
 } from './gateway.js';
-import { ATTACH_TARGETS, ROLES, type CheckReport, type ShadowReport, type Skill, type SkillRoot, type SkillSummary } from './model.js';
+import { ATTACH_TARGETS, ROLES, type CheckReport, type RootWatch, type ShadowReport, type Skill, type SkillRoot, type SkillSummary } from './model.js';
 import {
   RUN_STATUSES,
   SURFACES,
@@ -158,7 +158,7 @@ export interface OperationOutputs {
   list: { skills: SkillSummary[]; shadowed: ShadowReport[]; total: number };
   describe: Skill;
   check: CheckReport;
-  roots: { home: string; roots: (SkillRoot & { exists: boolean })[] };
+  roots: { home: string; roots: (SkillRoot & { exists: boolean; watch: RootWatch | null })[] };
   resolve: { skill: string; arguments: string[]; prompt: string };
   run: RunReport;
   dryRun: DryRun;

@@ -23,7 +23,7 @@ describe('the surface a forwarded run is recorded with', () => {
     const h = await serverHome();
     const events = await readEvents(h.server);
     // Every header a token holder could send to pass for the app's own window.
-    const pretending = [
+    const pretending: Record<string, string>[] = [
       { origin: h.server.url },
       { origin: h.server.url, 'x-skilltray-surface': 'ui' },
       { origin: h.server.url, 'x-skilltray-surface': 'tray' },

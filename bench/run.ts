@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { discoverBench } from './discover.bench.js';
 import { loadBench } from './load.bench.js';
+import { historyBench } from './history.bench.js';
 import { formatFigure, type Figure, type Metric } from './measure.js';
 import { runBench } from './run.bench.js';
 import { searchBench } from './search.bench.js';
@@ -20,6 +21,7 @@ const benches: [string, (dir: string) => Promise<(Figure | Metric)[]>][] = [
   ['loader', loadBench],
   ['search', searchBench],
   ['run', runBench],
+  ['history', historyBench],
   ['discover', (dir) => discoverBench(dir, bundledDir)],
   ['ui', uiBench],
 ];

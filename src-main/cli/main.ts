@@ -8,6 +8,7 @@ import { resolveConfig, type CoreConfig } from '../core/config.js';
 import { skillcErrors, toSkilltrayError } from '../core/errors.js';
 import { formatSectionNotFound } from '../core/gateway/show.js';
 import { parseArgs } from './args.js';
+import { printNotices } from './notices.js';
 import type { CliContext, CliIo, Command } from './command.js';
 import { agentCommands } from './commands/agent.js';
 import { gatewayCommands } from './commands/gateway.js';
@@ -47,7 +48,7 @@ export async function runCli(
       return config;
     },
     core: () => {
-      core ??= new SkilltrayCore(ctx.config());
+      core ??= printNotices(new SkilltrayCore(ctx.config()), base.io);
       return core;
     },
   };
@@ -71,7 +72,8 @@ export async function runCli(
     }
     return await command.run(ctx, parseArgs(rest, command.options, command.positionals));
   } catch (thrown) {
-    const error = toSkilltrayError(thrown);
+    // A damaged state.db is recovered here and reported as E901 (the notice itself is printed above).
+    const error = core === undefined ? toSkilltrayError(thrown) : core.failure(thrown);
     ctx.io.err(`${error.code === 'E020' ? formatSectionNotFound(error) : error.format()}\n`);
     // At a terminal the person can approve the call themselves; only the CLI can say so.
     if (error.code === 'E601' && (name === 'run' || name === 'attach')) ctx.io.err('hint: approve this one call yourself with --yes\n');

@@ -12,12 +12,14 @@ import type { CheckReport, Mode, RootWatch, ShadowReport, Skill, SkillRoot, Skil
 import type { CoreConfig } from './config.js';
 import { SkilltrayError, skillcErrors, toSkilltrayError } from './errors.js';
 import { ApprovalBroker } from './policy/approval-broker.js';
-import type { DryRun, PendingEntry, Remembered, Rule, RunQuery, RunRecord, RunReport, RunSummary, Settings, Surface, VerdictKind } from '../shared/runs.js';
+import type { DryRun, HistoryUsage, MaintenanceReport, Notice, PendingEntry, Remembered, Retention, Rule, RunQuery, RunRecord, RunReport, RunSummary, Settings, Surface, VerdictKind } from '../shared/runs.js';
 import { listRemembered, revoke } from './store/approvals.js';
 import { addRule, listRules, removeRule } from './store/rules.js';
 import { getRun, listRuns } from './store/runs.js';
-import { getSettings, setMode, setPaused } from './store/settings.js';
-import { openStateDb, type StateDb } from './store/state-db.js';
+import { getSettings, setMode, setPaused, setRetention } from './store/settings.js';
+import { isCorruption, openStateDb, replaceDamaged, type OpenStateDbOptions, type StateDb } from './store/state-db.js';
+import { dismissNotice, listNotices } from './store/notices.js';
+import { historyUsage, maintainHistory } from './store/retention.js';
 import { RunService, type RunInput, type RunOptions } from './runs/run-service.js';
 import { reclaimOrphanedRuns, type Orphan } from './runs/interrupted-runs.js';
 import { DEFAULT_KILL_GRACE_MS } from './runner/run-process.js';
@@ -56,6 +58,11 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   private closing: Promise<void> | undefined;
   /** Dead owners' runs being finished (their leftover tools killed); awaited before the core closes. */
   private reclaiming: Promise<Orphan[]> | undefined;
+  /** The notice of the last recovery of state.db this process made, if any. */
+  private recovered: Notice | undefined;
+  private maintenance: NodeJS.Timeout | undefined;
+  private lastMaintenance: MaintenanceReport | null = null;
+  private maintaining: Promise<MaintenanceReport> | undefined;
   /** Pending approvals of this process (meaningful in the process that owns runs). */
   readonly broker = new ApprovalBroker();
 
@@ -77,11 +84,36 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     });
   }
 
-  /** state.db, opened on first use (and never again once the core is closed). */
+  /** How state.db is opened: with this process's native binding, and a damaged file's notice sent as an event. */
+  private get dbOptions(): OpenStateDbOptions {
+    return {
+      ...(this.config.nativeBinding === undefined ? {} : { nativeBinding: this.config.nativeBinding }),
+      onRecovered: (notice) => {
+        this.recovered = notice;
+        emitSafely(this, 'event', { type: 'notice', notice });
+      },
+    };
+  }
+
+  /** state.db, opened (checked, and recovered if damaged) on first use, and never again once the core is closed. */
   get db(): StateDb {
     if (this.closed) throw new SkilltrayError('E999', 'the Skilltray core is closed');
-    this.stateDb ??= openStateDb(join(this.config.home, 'state.db'), this.config.nativeBinding === undefined ? {} : { nativeBinding: this.config.nativeBinding });
+    this.stateDb ??= openStateDb(join(this.config.home, 'state.db'), this.dbOptions);
     return this.stateDb;
+  }
+
+  /**
+   * What a surface reports for an error a call threw. A damaged state.db (SQLITE_CORRUPT) is
+   * replaced at once — recovered here, or the file another process already recovered is opened — and
+   * the call fails with E901 saying so and to try again; anything else keeps its code.
+   */
+  failure(error: unknown): SkilltrayError {
+    if (!isCorruption(error) || this.stateDb === undefined || this.closed) return toSkilltrayError(error);
+    this.recovered = undefined;
+    this.stateDb = replaceDamaged(this.stateDb, this.dbOptions, error instanceof Error ? error.message : String(error));
+    const notice = this.recovered as Notice | undefined;
+    const message = notice === undefined ? 'state.db was damaged and another Skilltray process has already replaced it with a recovered one' : notice.message;
+    return new SkilltrayError('E901', `${message} Try again.`, { details: { ...(notice?.details ?? {}) }, cause: error });
   }
 
   /**
@@ -90,9 +122,13 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
    */
   get runs(): RunService {
     if (this.runService === undefined) {
+      const currentDb = (): StateDb => this.db;
       this.reclaimOrphanedRuns().catch((error: unknown) => process.emitWarning(`finishing the runs of an owner that died failed: ${toSkilltrayError(error).message}`));
       this.runService = new RunService({
-        db: this.db,
+        // Read on every use: a damaged state.db may be replaced by a recovered one while the core runs.
+        get db() {
+          return currentDb();
+        },
         registry: this.registry,
         broker: this.broker,
         env: this.config.env,
@@ -236,6 +272,70 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     return settings;
   }
 
+  /** Sets history retention (E100 for a value out of range) and returns every setting. */
+  setRetention(change: Partial<Retention>): Settings {
+    setRetention(this.db, change);
+    const settings = getSettings(this.db);
+    emitSafely(this, 'event', { type: 'settings', settings });
+    return settings;
+  }
+
+  /** What history holds now, and the last maintenance pass of this process. */
+  historyUsage(): HistoryUsage & { lastMaintenance: MaintenanceReport | null } {
+    return { ...historyUsage(this.db), lastMaintenance: this.lastMaintenance };
+  }
+
+  /** Applies retention to run output and vacuums state.db now; a pass already under way is joined, not doubled. */
+  maintainHistory(): Promise<MaintenanceReport> {
+    // A closing core stops the pass at its next batch instead of keeping close() waiting.
+    const pause = (): Promise<void> =>
+      new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        if (this.closed) throw new SkilltrayError('E999', 'history maintenance stopped: the core is closing');
+      });
+    this.maintaining ??= maintainHistory(this.db, Date.now(), pause)
+      .then((report) => {
+        this.lastMaintenance = report;
+        return report;
+      })
+      .finally(() => {
+        this.maintaining = undefined;
+      });
+    return this.maintaining;
+  }
+
+  /**
+   * For the long-running owner of runs: maintains history a minute after start and then every
+   * `everyMs` (an hour), off the hot path; a failed pass (state.db busy) is reported and retried.
+   */
+  startMaintenance(everyMs = 60 * 60 * 1000, firstAfterMs = 60 * 1000): void {
+    if (this.maintenance !== undefined || this.closed) return;
+    const pass = async (): Promise<void> => {
+      if (this.closed) return;
+      try {
+        await this.maintainHistory();
+      } catch (error) {
+        if (this.closed) return;
+        process.emitWarning(`history maintenance failed (it is tried again later): ${this.failure(error).message}`);
+      }
+      if (this.closed) return;
+      this.maintenance = setTimeout(() => void pass(), everyMs);
+      this.maintenance.unref();
+    };
+    this.maintenance = setTimeout(() => void pass(), firstAfterMs);
+    this.maintenance.unref();
+  }
+
+  /** Notices not dismissed yet (a recovered state.db). */
+  notices(): Notice[] {
+    return listNotices(this.db);
+  }
+
+  /** Dismisses a notice: it is not shown again. */
+  dismissNotice(id: number): void {
+    dismissNotice(this.db, id);
+    emitSafely(this, 'event', { type: 'notice.dismissed', id });
+  }
+
   // ── gateway and search (RFC-0002, RFC-0004); `cwd` is where the caller stands, for resolution and logs ──
 
   outline(skill: string, options: OutlineOptions, cwd: string): OutlineResult {
@@ -299,11 +399,12 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   }
 
   /**
-   * For the long-running owner of runs (the app, `serve`): watch the roots, and keep every search
-   * index and the catalog current — built after load, rebuilt after each watched change — so a
+   * For the long-running owner of runs (the app, `serve`): maintain history on a schedule, watch the
+   * roots, and keep every search index and the catalog current — built after load, rebuilt after each watched change — so a
    * person in the UI never meets E002. Builds yield between skills so requests keep flowing.
    */
   async startWatching(): Promise<void> {
+    this.startMaintenance();
     await this.registry.watch();
     const build = (name: string): void => {
       if (this.closed) return;
@@ -336,7 +437,9 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   close(why?: string): Promise<void> {
     this.closing ??= (async () => {
       this.closed = true;
+      clearTimeout(this.maintenance);
       await this.runService?.shutdown(why);
+      await this.maintaining?.catch(() => undefined);
       await this.reclaiming?.catch(() => undefined);
       this.discovery?.close();
       this.gateway.close();

@@ -68,6 +68,11 @@ const handlers: Handlers = {
   settings: (core) => core.settings(),
   setMode: (core, i) => (core.setMode(i.mode), core.settings()),
   setPaused: (core, i) => core.setPaused(i.paused),
+  setRetention: (core, i) => core.setRetention(defined({ outputDays: i.output_days, outputMaxMb: i.output_max_mb })),
+  historyUsage: (core) => core.historyUsage(),
+  maintainHistory: (core) => core.maintainHistory(),
+  notices: (core) => core.notices(),
+  dismissNotice: (core, i) => (core.dismissNotice(i.id), ok),
 
   outline: (core, i, ctx) => core.outline(loaded(core, i.skill), defined({ level: i.level }), ctx.cwd),
   show: (core, i, ctx) => core.show(loaded(core, i.skill), { section: i.section, ...defined({ file: i.file, maxLines: i.max_lines }) }, ctx.cwd),
@@ -116,6 +121,6 @@ export async function callOperation(core: SkilltrayCore, name: string, input: un
     const handler = handlers[name] as (core: SkilltrayCore, input: unknown, ctx: CallContext) => unknown;
     return { ok: true, value: await handler(core, parsed.data, ctx) };
   } catch (error) {
-    return { ok: false, error: toSkilltrayError(error).toJSON() };
+    return { ok: false, error: core.failure(error).toJSON() };
   }
 }

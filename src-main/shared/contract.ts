@@ -23,6 +23,9 @@ import {
   SURFACES,
   VERDICT_KINDS,
   type DryRun,
+  type HistoryUsage,
+  type MaintenanceReport,
+  type Notice,
   type PendingEntry,
   type Remembered,
   type Rule,
@@ -94,6 +97,12 @@ export const inputs = {
   settings: z.strictObject({}),
   setMode: z.strictObject({ mode: text(32) }),
   setPaused: z.strictObject({ paused: z.boolean() }),
+  /** History retention: days of output kept, and MiB of output in all (the store checks the bounds: E100). */
+  setRetention: z.strictObject({ output_days: z.number().optional(), output_max_mb: z.number().optional() }),
+  historyUsage: z.strictObject({}),
+  maintainHistory: z.strictObject({}),
+  notices: z.strictObject({}),
+  dismissNotice: z.strictObject({ id: numericId }),
 
   outline: z.strictObject({ skill: text(), level: z.number().int().optional() }),
   show: z.strictObject({ skill: text(), section: text(1024), file: text().optional(), max_lines: count(10_000_000).optional() }),
@@ -175,6 +184,11 @@ export interface OperationOutputs {
   settings: Settings;
   setMode: Settings;
   setPaused: Settings;
+  setRetention: Settings;
+  historyUsage: HistoryUsage & { lastMaintenance: MaintenanceReport | null };
+  maintainHistory: MaintenanceReport;
+  notices: Notice[];
+  dismissNotice: { ok: true };
   outline: OutlineResult;
   show: ShowResult;
   open: OpenResult;
@@ -201,7 +215,10 @@ export type ServerEvent =
   | { type: 'skills.changed'; kind: 'added' | 'changed' | 'removed'; name: string }
   | { type: 'settings'; settings: Settings }
   /** A rule was added or removed, or an approval remembered or revoked: refetch rules and remembered. */
-  | { type: 'policy.changed' };
+  | { type: 'policy.changed' }
+  /** Something the person must be told (state.db was damaged and recovered); shown until dismissed. */
+  | { type: 'notice'; notice: Notice }
+  | { type: 'notice.dismissed'; id: number };
 
 /** An error received from the other side of a transport, with its code, kind and details. */
 export class SkilltrayClientError extends Error {

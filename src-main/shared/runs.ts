@@ -1,5 +1,5 @@
 /** Runs, approvals, rules and settings as every surface sees them (the renderer included). */
-import type { ErrorShape } from './errors.js';
+import type { ErrorCode, ErrorShape } from './errors.js';
 import type { Mode, RenderedCommand, RunResult, Trust } from './model.js';
 
 /**
@@ -100,6 +100,32 @@ export interface Retention {
   outputMaxMb: number;
 }
 
+/** What history holds now. */
+export interface HistoryUsage {
+  runs: number;
+  /** Runs whose output is still stored. */
+  runsWithOutput: number;
+  /** Bytes of stdout and stderr stored, in all. */
+  outputBytes: number;
+  /** state.db's size (pages × page size), and how much of it is free pages. */
+  dbBytes: number;
+  freeBytes: number;
+}
+
+/** One pass of history maintenance: retention, then vacuum. */
+export interface MaintenanceReport {
+  /** When it ran (ms since the epoch). */
+  at: number;
+  /** Runs whose output was dropped for being older than the retention's days, and to fit its size. */
+  droppedByAge: number;
+  droppedBySize: number;
+  bytesDropped: number;
+  /** `full` once, to switch an older database to incremental vacuum; then `incremental` when pages were free. */
+  vacuum: 'none' | 'incremental' | 'full';
+  /** How much smaller state.db became. */
+  bytesFreed: number;
+}
+
 export interface Settings {
   mode: Mode;
   paused: boolean;
@@ -195,3 +221,13 @@ export type RunEvent =
   | { type: 'started'; id: string; traceId: string; skill: string; tool: string; command: RenderedCommand; programPath: string }
   | { type: 'output'; id: string; stream: OutputStream; text: string }
   | { type: 'finished'; id: string; traceId: string; skill: string; tool: string; result: RunResult };
+
+/** Something the person must be told once — a damaged state.db recovered — kept and shown until dismissed. */
+export interface Notice {
+  id: number;
+  /** E901 (recovered) or E902 (recovered, but rules may be lost: runs paused). */
+  code: ErrorCode;
+  message: string;
+  details: Record<string, unknown> | null;
+  createdAt: number;
+}

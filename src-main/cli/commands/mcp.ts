@@ -4,6 +4,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SkilltrayCore } from '../../core/api.js';
+import { printNotices } from '../notices.js';
 import { shutdownSignal } from '../../server/shutdown-signals.js';
 import type { Command } from '../command.js';
 
@@ -37,7 +38,7 @@ export const mcpCommand: Command = {
     ]);
     // A long-running reader like `serve`: indexes are built on demand and the roots are watched,
     // so a session that lasts all day sees skills added or edited meanwhile.
-    const core = new SkilltrayCore(ctx.config(), { autoBuild: true });
+    const core = printNotices(new SkilltrayCore(ctx.config(), { autoBuild: true }), ctx.io);
     const { signalled, release } = shutdownSignal();
     try {
       await core.registry.watch();

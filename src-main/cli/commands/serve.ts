@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { SkilltrayCore } from '../../core/api.js';
+import { printNotices } from '../notices.js';
 import { SkilltrayError, skillcErrors } from '../../core/errors.js';
 import { findOwner, ownerClient } from '../../server/app-link.js';
 import { startHttpServer } from '../../server/http.js';
@@ -38,7 +39,7 @@ const serve: Command = {
     if (args.options.web && !existsSync(join(webDir, 'index.html'))) {
       throw skillcErrors.invalidOption(`--web: the UI is not built in ${webDir}; run npm run build:web`);
     }
-    const core = new SkilltrayCore(ctx.config(), { autoBuild: true });
+    const core = printNotices(new SkilltrayCore(ctx.config(), { autoBuild: true }), ctx.io);
     const { signalled, release } = shutdownSignal();
     try {
       await core.startWatching();

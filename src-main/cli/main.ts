@@ -13,11 +13,12 @@ import type { CliContext, CliIo, Command } from './command.js';
 import { agentCommands } from './commands/agent.js';
 import { gatewayCommands } from './commands/gateway.js';
 import { mcpCommand } from './commands/mcp.js';
+import { retentionCommand } from './commands/retention.js';
 import { runCommands } from './commands/runs.js';
 import { serveCommands } from './commands/serve.js';
 import { skillCommands } from './commands/skills.js';
 
-export const commands: Command[] = [...skillCommands, ...runCommands, ...agentCommands, ...gatewayCommands, ...serveCommands, mcpCommand];
+export const commands: Command[] = [...skillCommands, ...runCommands, retentionCommand, ...agentCommands, ...gatewayCommands, ...serveCommands, mcpCommand];
 
 function usage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
@@ -48,7 +49,8 @@ export async function runCli(
       return config;
     },
     core: () => {
-      core ??= printNotices(new SkilltrayCore(ctx.config()), base.io);
+      // A one-shot command skips the page-by-page check at open; a damaged page still shows as SQLITE_CORRUPT.
+      core ??= printNotices(new SkilltrayCore(ctx.config(), { checkStateDb: false }), base.io);
       return core;
     },
   };

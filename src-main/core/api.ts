@@ -42,6 +42,11 @@ import { resolvePrompt } from './template/render-command.js';
 export interface CoreOptions {
   /** Keep search indexes current by itself (the app and `serve`); the CLI reports E002 instead. */
   autoBuild?: boolean;
+  /**
+   * Check every page of state.db (PRAGMA quick_check) when opening it; default true. A one-shot CLI
+   * command turns it off (about 0.1 s per 100 MiB, on every command) and relies on SQLITE_CORRUPT.
+   */
+  checkStateDb?: boolean;
 }
 
 /**
@@ -68,7 +73,7 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
 
   constructor(
     readonly config: CoreConfig,
-    options: CoreOptions = {},
+    private readonly options: CoreOptions = {},
   ) {
     super();
     this.registry = new SkillRegistry(config.roots).load();
@@ -88,6 +93,7 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   private get dbOptions(): OpenStateDbOptions {
     return {
       ...(this.config.nativeBinding === undefined ? {} : { nativeBinding: this.config.nativeBinding }),
+      quickCheck: this.options.checkStateDb ?? true,
       onRecovered: (notice) => {
         this.recovered = notice;
         emitSafely(this, 'event', { type: 'notice', notice });

@@ -71,6 +71,8 @@ async function start(): Promise<void> {
   });
   core.on('event', (event) => {
     windows.broadcast(IPC_EVENT_CHANNEL, event);
+    // The app's log: a recovered state.db is said here as well as in the window.
+    if (event.type === 'notice') console.error(`${event.notice.code === 'E902' ? 'warning' : 'notice'}[${event.notice.code}]: ${event.notice.message}`);
     if (event.type === 'approval.added') windows.surfaceApprovals();
     if (event.type === 'approval.resolved' && core.pendingApprovals().length === 0) windows.releaseApprovals();
   });

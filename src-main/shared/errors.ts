@@ -67,6 +67,7 @@ export const ERROR_KINDS = {
   // E9xx: the state database (E999 stays skillc's internal error)
   E901: 'state_db_recovered', // state.db was damaged, moved aside and rebuilt from what could be read
   E902: 'state_db_rules_lost', // …and some rules could not be read back: runs are paused until checked
+  E903: 'notice_not_found', // no notice still shown with that id
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_KINDS;

@@ -1,4 +1,4 @@
-/** `#/settings`: mode and pause, where skills come from, rules, and remembered approvals. */
+/** `#/settings`: mode and pause, history retention, where skills come from, rules, and remembered approvals. */
 import { useId, useState, type FormEvent } from 'react';
 import type { RootWatch } from '../../src-main/shared/model.js';
 import { RULE_EFFECTS, type RuleEffect } from '../../src-main/shared/runs.js';
@@ -9,6 +9,7 @@ import { formatTime } from '../app/format.js';
 import { PathText } from '../app/path-text.js';
 import { useResource } from '../app/use-resource.js';
 import { useSettings } from '../app/use-settings.js';
+import { HistoryRetention } from './history-retention.js';
 import { ModeSwitch, PauseSwitch } from './mode-controls.js';
 
 /** How a root is watched, in words; `none` when the server watches nothing. */
@@ -218,6 +219,10 @@ export function SettingsScreen() {
         ) : (
           <p className="muted">Loading…</p>
         )}
+      </section>
+      <section className="card" aria-labelledby="history-title">
+        <h2 id="history-title">History</h2>
+        {settings ? <HistoryRetention settings={settings} onChange={set} /> : <p className="muted">Loading…</p>}
       </section>
       <section className="card" aria-labelledby="roots-title">
         <h2 id="roots-title">Skill roots</h2>

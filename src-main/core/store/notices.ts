@@ -1,7 +1,7 @@
 /** Notices for the person (a recovered state.db), kept until they dismiss them. */
 import type { ErrorCode } from '../../shared/errors.js';
 import type { Notice } from '../../shared/runs.js';
-import { skillcErrors } from '../errors.js';
+import { SkilltrayError } from '../errors.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';
 
@@ -20,8 +20,8 @@ export function listNotices(db: StateDb): Notice[] {
     .map((row) => ({ id: row.id, code: row.code, message: row.message, details: row.details === null ? null : (JSON.parse(row.details) as Record<string, unknown>), createdAt: row.created_at }));
 }
 
-/** Dismisses a notice; E100 when there is no such notice still shown. */
+/** Dismisses a notice; E903 when there is no such notice still shown. */
 export function dismissNotice(db: StateDb, id: number, now: number = Date.now()): void {
   const info = prepared(db, 'UPDATE notices SET dismissed_at = ? WHERE id = ? AND dismissed_at IS NULL').run(now, id);
-  if (info.changes === 0) throw skillcErrors.invalidOption(`no notice #${id} to dismiss`);
+  if (info.changes === 0) throw new SkilltrayError('E903', `no notice #${id} is shown: it is unknown or already dismissed`, { details: { id } });
 }

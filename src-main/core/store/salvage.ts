@@ -1,8 +1,9 @@
 /**
  * Reading what SQLite can still read out of a damaged state.db, table by table and row by row, into
  * a fresh one. better-sqlite3 has no `.recover`, so this walks each table by rowid: a full scan when
- * it works; otherwise one row at a time, reading a run without its output when only the output is
- * unreadable, and seeking past a damaged stretch of the b-tree to the next row that can be reached.
+ * it works; otherwise one row at a time, reading a row column by column when only part of it is
+ * unreadable (a run keeps its record when its output's pages are damaged), and seeking past a
+ * damaged stretch of the b-tree to the next row that can be reached.
  */
 import type Database from 'better-sqlite3';
 
@@ -10,8 +11,11 @@ import type Database from 'better-sqlite3';
 export const SALVAGED_TABLES = ['settings', 'rules', 'remembered_approvals', 'runs', 'notices'] as const;
 export type SalvagedTable = (typeof SALVAGED_TABLES)[number];
 
-/** Columns a row can be saved without (a run's output), tried when the whole row cannot be read. */
-const EXPENDABLE = new Set(['stdout', 'stderr']);
+/**
+ * What a run whose end cannot be read any more is saved as: failed, saying why, rather than left
+ * pending (which would look like a run still going) or guessed.
+ */
+const UNREADABLE_RUN_END: Row = { status: 'failed', error_code: 'E901', reason: 'recovered from a damaged state.db: how this run ended could not be read' };
 
 /** Largest rowid probed when skipping a damaged stretch. */
 const MAX_ROWID = Number.MAX_SAFE_INTEGER;
@@ -35,10 +39,22 @@ function readTable(source: Database.Database, table: string, columns: readonly s
   } catch {
     // Some page of the table is damaged: go row by row.
   }
-  const kept = columns.filter((c) => !EXPENDABLE.has(c));
   const whole = source.prepare<[number], Row>(`SELECT rowid AS "rowid:", ${list} FROM "${table}" WHERE rowid > ? ORDER BY rowid LIMIT 1`);
   const rowidAfter = source.prepare<[number], { r: number }>(`SELECT rowid AS r FROM "${table}" WHERE rowid > ? ORDER BY rowid LIMIT 1`);
-  const slim = kept.length < columns.length ? source.prepare<[number], Row>(`SELECT ${kept.map((c) => `"${c}"`).join(', ')} FROM "${table}" WHERE rowid = ?`) : null;
+  const single = new Map(columns.map((c) => [c, source.prepare<[number], Row>(`SELECT "${c}" FROM "${table}" WHERE rowid = ?`)]));
+  /** The columns of row `rowid` that can still be read, one by one (a damaged overflow page hides only what lies past it). */
+  const piecemeal = (rowid: number): Row => {
+    const row: Row = {};
+    for (const [column, statement] of single) {
+      try {
+        const value = statement.get(rowid);
+        if (value !== undefined) row[column] = value[column];
+      } catch {
+        // this column lies on a damaged page
+      }
+    }
+    return row;
+  };
 
   /** The first rowid after `after`, 'end' when there is none, 'damaged' when the seek fails. */
   const seek = (after: number): number | 'end' | 'damaged' => {
@@ -93,13 +109,10 @@ function readTable(source: Database.Database, table: string, columns: readonly s
     const rowid = next === 'damaged' ? skipDamage(after) : next;
     if (rowid === 'end') break;
     if (next !== 'damaged') {
-      // The row is reachable but not whole: keep its record without the output, if that reads.
-      try {
-        const row = slim?.get(rowid);
-        if (row !== undefined) rows.push(row);
-      } catch {
-        // unreadable even without its output: lost
-      }
+      // The row is reachable but not whole: keep what of it can be read.
+      const row = piecemeal(rowid);
+      if (table === 'runs' && !('status' in row)) Object.assign(row, UNREADABLE_RUN_END);
+      rows.push(row);
       after = rowid;
       continue;
     }

@@ -1,0 +1,35 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { addRule } from '../../../src-main/core/store/rules.js';
+import { recordRequest } from '../../../src-main/core/store/runs.js';
+import { openStateDb } from '../../../src-main/core/store/state-db.js';
+import { cli } from '../../support/cli.js';
+import { testHome, writeSkill } from '../../support/temp.js';
+import { toolSkill } from '../server/helpers.js';
+import { damagePage, pagesOf } from '../store/damage.js';
+
+describe('a state.db damaged while in use', () => {
+  it('history still reads, the run that meets the damage fails with E901 and a notice said once, and the next run works with the rules kept', async () => {
+    const t = testHome();
+    writeSkill(t.bundled, 'echoes', toolSkill('echoes', 'echo <<a>>', { read_only: true }));
+    const path = join(t.home, 'state.db');
+    const db = openStateDb(path);
+    addRule(db, 'skill:danger*', 'deny');
+    for (let i = 0; i < 400; i++) recordRequest(db, { traceId: `t${i}`, surface: 'mcp', skill: 'echoes', tool: 'go', args: { a: `${i}` }, command: null, programPath: null, skillHash: 'h', requestedAt: 1_000 + i });
+    db.close();
+    // The root of an index every new run is written into, but that listing history does not read.
+    damagePage(path, pagesOf(path, 'runs_by_status', 'internal', /^\/$/)[0] as number, 5);
+
+    expect((await cli(['history', '--limit', '3'], t)).code).toBe(0);
+    const failed = await cli(['run', 'echoes', 'go', '--arg', 'a=first', '--yes'], t);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr.match(/notice\[E901\]/g)).toHaveLength(1);
+    expect(failed.stderr).toMatch(/error\[E901\]: state\.db was damaged .* Try again\.\n/);
+
+    const again = await cli(['run', 'echoes', 'go', '--arg', 'a=second', '--yes'], t);
+    expect(again).toMatchObject({ code: 0, stdout: 'second\n' });
+    expect(again.stderr).not.toContain('E901');
+    expect(JSON.parse((await cli(['rules', '--json'], t)).stdout)).toMatchObject([{ effect: 'deny', pattern: 'skill:danger*' }]);
+    expect(JSON.parse((await cli(['history', '--json', '--limit', '1000'], t)).stdout)).toHaveLength(401);
+  });
+});

@@ -41,6 +41,7 @@ export const mcpCommand: Command = {
     const core = printNotices(new SkilltrayCore(ctx.config(), { autoBuild: true }), ctx.io);
     const { signalled, release } = shutdownSignal();
     try {
+      core.startMaintenance();
       await core.registry.watch();
       const server = createMcpServer({
         version: ctx.version,

@@ -1,11 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addRule } from '../../../src-main/core/store/rules.js';
 import { recordRequest } from '../../../src-main/core/store/runs.js';
 import { openStateDb } from '../../../src-main/core/store/state-db.js';
-import { cli } from '../../support/cli.js';
-import { testHome, writeSkill } from '../../support/temp.js';
-import { toolSkill } from '../server/helpers.js';
+import { cli, cliProcess } from '../../support/cli.js';
+import { testHome, writeSkill, type TestHome } from '../../support/temp.js';
+import { serve, toolSkill } from '../server/helpers.js';
 import { damagePage, pagesOf } from '../store/damage.js';
 
 describe('a state.db damaged while in use', () => {
@@ -33,3 +34,30 @@ describe('a state.db damaged while in use', () => {
     expect(JSON.parse((await cli(['history', '--json', '--limit', '1000'], t)).stdout)).toHaveLength(401);
   });
 });
+
+describe('a state.db found damaged when serve starts', () => {
+  it('is recovered before serve listens: the notice is in its log once, and among the notices its UI shows', { timeout: 60_000 }, async () => {
+    const t = testHome();
+    const path = join(t.home, 'state.db');
+    const db = openStateDb(path);
+    addRule(db, 'skill:danger*', 'deny');
+    for (let i = 0; i < 300; i++) recordRequest(db, { traceId: `t${i}`, surface: 'mcp', skill: 'echoes', tool: 'go', args: { a: `${i}` }, command: null, programPath: null, skillHash: 'h', requestedAt: 1_000 + i });
+    db.close();
+    const leaves = pagesOf(path, 'runs', 'leaf');
+    damagePage(path, leaves[1] as number, 9);
+
+    const server = await serve(t);
+    expect(await ownerNotices(server.url, t)).toMatchObject([{ code: 'E901', message: expect.stringContaining('1 rule, 0 remembered approvals, your settings') }]);
+    expect(JSON.parse((await cliProcess(['rules', '--json'], t.env)).stdout)).toMatchObject([{ effect: 'deny', pattern: 'skill:danger*' }]);
+    server.child.kill('SIGTERM');
+    const stopped = await server.child;
+    expect(stopped.stderr.match(/notice\[E901\]: state\.db was damaged/g)).toHaveLength(1);
+  });
+});
+
+/** The notices the running owner shows. */
+async function ownerNotices(url: string, t: TestHome): Promise<unknown> {
+  const token = readFileSync(join(t.home, 'token'), 'utf8').trim();
+  const response = await fetch(`${url}/api/notices`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+  return ((await response.json()) as { value: unknown }).value;
+}

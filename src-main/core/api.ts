@@ -17,7 +17,7 @@ import { listRemembered, revoke } from './store/approvals.js';
 import { addRule, listRules, removeRule } from './store/rules.js';
 import { getRun, listRuns } from './store/runs.js';
 import { getSettings, setMode, setPaused, setRetention } from './store/settings.js';
-import { isCorruption, openStateDb, replaceDamaged, type OpenStateDbOptions, type StateDb } from './store/state-db.js';
+import { isCorruption, openStateDb, passesIntegrityCheck, replaceDamaged, type OpenStateDbOptions, type StateDb } from './store/state-db.js';
 import { dismissNotice, listNotices } from './store/notices.js';
 import { historyUsage, maintainHistory } from './store/retention.js';
 import { RunService, type RunInput, type RunOptions } from './runs/run-service.js';
@@ -116,11 +116,23 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   failure(error: unknown): SkilltrayError {
     if (!isCorruption(error) || this.stateDb === undefined || this.closed) return toSkilltrayError(error);
     this.recovered = undefined;
-    this.stateDb = replaceDamaged(this.stateDb, this.dbOptions, error instanceof Error ? error.message : String(error));
+    const reason = error instanceof Error ? error.message : String(error);
+    // Two calls may meet the same damage: the second finds the file already replaced, and whole.
+    if (passesIntegrityCheck(this.stateDb)) {
+      return new SkilltrayError('E901', `state.db reported damage (${reason}) but is whole now (it was just replaced by a recovered one). Try again.`, { cause: error });
+    }
+    try {
+      this.stateDb = replaceDamaged(this.stateDb, this.dbOptions, reason);
+    } catch (failed) {
+      this.stateDb = undefined;
+      return new SkilltrayError('E999', `state.db is damaged and could not be replaced: ${toSkilltrayError(failed).message}`, { cause: failed });
+    }
     const notice = this.recovered as Notice | undefined;
-    const message = notice === undefined ? 'state.db was damaged and another Skilltray process has already replaced it with a recovered one' : notice.message;
+    // No notice here: another process had already recovered the file, and told its own user.
+    const message = notice === undefined ? 'state.db was damaged; another Skilltray process has already replaced it with a recovered one.' : notice.message;
     return new SkilltrayError('E901', `${message} Try again.`, { details: { ...(notice?.details ?? {}) }, cause: error });
   }
+
 
   /**
    * The run service, created on first use: this process is about to own runs, so it first finishes
@@ -129,7 +141,11 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   get runs(): RunService {
     if (this.runService === undefined) {
       const currentDb = (): StateDb => this.db;
-      this.reclaimOrphanedRuns().catch((error: unknown) => process.emitWarning(`finishing the runs of an owner that died failed: ${toSkilltrayError(error).message}`));
+      this.reclaimOrphanedRuns().catch((error: unknown) => {
+        // A damaged state.db is recovered on the spot (its notice is told as an event); anything else is a warning.
+        const coded = this.failure(error);
+        if (coded.code !== 'E901') process.emitWarning(`finishing the runs of an owner that died failed: ${coded.message}`);
+      });
       this.runService = new RunService({
         // Read on every use: a damaged state.db may be replaced by a recovered one while the core runs.
         get db() {

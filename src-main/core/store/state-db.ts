@@ -59,6 +59,15 @@ export function isCorruption(error: unknown): boolean {
   return false;
 }
 
+/** True when `db` is whole (PRAGMA integrity_check: pages, and every index against its table); false for any damage. */
+export function passesIntegrityCheck(db: StateDb): boolean {
+  try {
+    return (db.pragma('integrity_check(1)') as { integrity_check: string }[]).every((r) => r.integrity_check === 'ok');
+  } catch {
+    return false;
+  }
+}
+
 function connect(path: string, options: OpenStateDbOptions, extra: Database.Options = {}): Database.Database {
   return new Database(path, { ...extra, ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }) });
 }

@@ -10,16 +10,17 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckReport, Mode, RootWatch, ShadowReport, Skill, SkillRoot, SkillSummary } from '../shared/model.js';
 import type { CoreConfig } from './config.js';
-import { SkilltrayError, skillcErrors, toSkilltrayError } from './errors.js';
+import { SkilltrayError, skillcErrors } from './errors.js';
 import { ApprovalBroker } from './policy/approval-broker.js';
 import type { DryRun, HistoryUsage, MaintenanceReport, Notice, PendingEntry, Remembered, Retention, Rule, RunQuery, RunRecord, RunReport, RunSummary, Settings, Surface, VerdictKind } from '../shared/runs.js';
 import { listRemembered, revoke } from './store/approvals.js';
 import { addRule, listRules, removeRule } from './store/rules.js';
 import { getRun, listRuns } from './store/runs.js';
 import { getSettings, setMode, setPaused, setRetention } from './store/settings.js';
-import { isCorruption, openStateDb, passesIntegrityCheck, replaceDamaged, type OpenStateDbOptions, type StateDb } from './store/state-db.js';
+import type { StateDb } from './store/state-db.js';
+import { StateStore } from './store/state-store.js';
 import { dismissNotice, listNotices } from './store/notices.js';
-import { historyUsage, maintainHistory } from './store/retention.js';
+import { historyUsage } from './store/retention.js';
 import { RunService, type RunInput, type RunOptions } from './runs/run-service.js';
 import { reclaimOrphanedRuns, type Orphan } from './runs/interrupted-runs.js';
 import { DEFAULT_KILL_GRACE_MS } from './runner/run-process.js';
@@ -56,26 +57,26 @@ export interface CoreOptions {
 export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   readonly registry: SkillRegistry;
   readonly gateway: GatewayService;
-  private stateDb: StateDb | undefined;
+  private readonly state: StateStore;
   private runService: RunService | undefined;
   private discovery: Discovery | undefined;
   private closed = false;
   private closing: Promise<void> | undefined;
   /** Dead owners' runs being finished (their leftover tools killed); awaited before the core closes. */
   private reclaiming: Promise<Orphan[]> | undefined;
-  /** The notice of the last recovery of state.db this process made, if any. */
-  private recovered: Notice | undefined;
-  private maintenance: NodeJS.Timeout | undefined;
-  private lastMaintenance: MaintenanceReport | null = null;
-  private maintaining: Promise<MaintenanceReport> | undefined;
   /** Pending approvals of this process (meaningful in the process that owns runs). */
   readonly broker = new ApprovalBroker();
 
   constructor(
     readonly config: CoreConfig,
-    private readonly options: CoreOptions = {},
+    options: CoreOptions = {},
   ) {
     super();
+    this.state = new StateStore(join(config.home, 'state.db'), {
+      ...(config.nativeBinding === undefined ? {} : { nativeBinding: config.nativeBinding }),
+      quickCheck: options.checkStateDb ?? true,
+      onNotice: (notice) => emitSafely(this, 'event', { type: 'notice', notice }),
+    });
     this.registry = new SkillRegistry(config.roots).load();
     this.registry.on('change', (change) => emitSafely(this, 'event', { type: 'skills.changed', kind: change.kind, name: change.name }));
     this.broker.on('added', (entry) => emitSafely(this, 'event', { type: 'approval.added', entry }));
@@ -89,50 +90,19 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     });
   }
 
-  /** How state.db is opened: with this process's native binding, and a damaged file's notice sent as an event. */
-  private get dbOptions(): OpenStateDbOptions {
-    return {
-      ...(this.config.nativeBinding === undefined ? {} : { nativeBinding: this.config.nativeBinding }),
-      quickCheck: this.options.checkStateDb ?? true,
-      onRecovered: (notice) => {
-        this.recovered = notice;
-        emitSafely(this, 'event', { type: 'notice', notice });
-      },
-    };
-  }
-
   /** state.db, opened (checked, and recovered if damaged) on first use, and never again once the core is closed. */
   get db(): StateDb {
     if (this.closed) throw new SkilltrayError('E999', 'the Skilltray core is closed');
-    this.stateDb ??= openStateDb(join(this.config.home, 'state.db'), this.dbOptions);
-    return this.stateDb;
+    return this.state.db;
   }
 
   /**
-   * What a surface reports for an error a call threw. A damaged state.db (SQLITE_CORRUPT) is
-   * replaced at once — recovered here, or the file another process already recovered is opened — and
-   * the call fails with E901 saying so and to try again; anything else keeps its code.
+   * What a surface reports for an error a call threw: a damaged state.db is replaced at once and the
+   * call fails with E901 (try again); anything else keeps its code.
    */
   failure(error: unknown): SkilltrayError {
-    if (!isCorruption(error) || this.stateDb === undefined || this.closed) return toSkilltrayError(error);
-    this.recovered = undefined;
-    const reason = error instanceof Error ? error.message : String(error);
-    // Two calls may meet the same damage: the second finds the file already replaced, and whole.
-    if (passesIntegrityCheck(this.stateDb)) {
-      return new SkilltrayError('E901', `state.db reported damage (${reason}) but is whole now (it was just replaced by a recovered one). Try again.`, { cause: error });
-    }
-    try {
-      this.stateDb = replaceDamaged(this.stateDb, this.dbOptions, reason);
-    } catch (failed) {
-      this.stateDb = undefined;
-      return new SkilltrayError('E999', `state.db is damaged and could not be replaced: ${toSkilltrayError(failed).message}`, { cause: failed });
-    }
-    const notice = this.recovered as Notice | undefined;
-    // No notice here: another process had already recovered the file, and told its own user.
-    const message = notice === undefined ? 'state.db was damaged; another Skilltray process has already replaced it with a recovered one.' : notice.message;
-    return new SkilltrayError('E901', `${message} Try again.`, { details: { ...(notice?.details ?? {}) }, cause: error });
+    return this.state.failure(error);
   }
-
 
   /**
    * The run service, created on first use: this process is about to own runs, so it first finishes
@@ -304,47 +274,18 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
 
   /** What history holds now, and the last maintenance pass of this process. */
   historyUsage(): HistoryUsage & { lastMaintenance: MaintenanceReport | null } {
-    return { ...historyUsage(this.db), lastMaintenance: this.lastMaintenance };
+    return { ...historyUsage(this.db), lastMaintenance: this.state.lastMaintenance };
   }
 
-  /** Applies retention to run output and vacuums state.db now; a pass already under way is joined, not doubled. */
+  /** Applies retention to run output and vacuums state.db now. */
   maintainHistory(): Promise<MaintenanceReport> {
-    // A closing core stops the pass at its next batch instead of keeping close() waiting.
-    const pause = (): Promise<void> =>
-      new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-        if (this.closed) throw new SkilltrayError('E999', 'history maintenance stopped: the core is closing');
-      });
-    this.maintaining ??= maintainHistory(this.db, Date.now(), pause)
-      .then((report) => {
-        this.lastMaintenance = report;
-        return report;
-      })
-      .finally(() => {
-        this.maintaining = undefined;
-      });
-    return this.maintaining;
+    if (this.closed) return Promise.reject(new SkilltrayError('E999', 'the Skilltray core is closed'));
+    return this.state.maintain();
   }
 
-  /**
-   * For the long-running owner of runs: maintains history a minute after start and then every
-   * `everyMs` (an hour), off the hot path; a failed pass (state.db busy) is reported and retried.
-   */
+  /** For the long-running owner of runs: history maintained a minute after start, then every `everyMs` (an hour). */
   startMaintenance(everyMs = 60 * 60 * 1000, firstAfterMs = 60 * 1000): void {
-    if (this.maintenance !== undefined || this.closed) return;
-    const pass = async (): Promise<void> => {
-      if (this.closed) return;
-      try {
-        await this.maintainHistory();
-      } catch (error) {
-        if (this.closed) return;
-        process.emitWarning(`history maintenance failed (it is tried again later): ${this.failure(error).message}`);
-      }
-      if (this.closed) return;
-      this.maintenance = setTimeout(() => void pass(), everyMs);
-      this.maintenance.unref();
-    };
-    this.maintenance = setTimeout(() => void pass(), firstAfterMs);
-    this.maintenance.unref();
+    this.state.startMaintenance(everyMs, firstAfterMs);
   }
 
   /** Notices not dismissed yet (a recovered state.db). */
@@ -459,15 +400,13 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   close(why?: string): Promise<void> {
     this.closing ??= (async () => {
       this.closed = true;
-      clearTimeout(this.maintenance);
+      this.state.stopMaintenance();
       await this.runService?.shutdown(why);
-      await this.maintaining?.catch(() => undefined);
       await this.reclaiming?.catch(() => undefined);
       this.discovery?.close();
       this.gateway.close();
       await this.registry.close();
-      this.stateDb?.close();
-      this.stateDb = undefined;
+      await this.state.close();
     })();
     return this.closing;
   }

@@ -305,7 +305,8 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
           }
         },
       });
-      recordResult(db, id, result, { interrupted: isOwnerStopping(controller.signal.reason) });
+      const stopping = controller.signal.reason as unknown;
+      recordResult(db, id, result, isOwnerStopping(stopping) ? { interrupted: (stopping as Error).message } : {});
       emitSafely(this, 'run', { type: 'finished', id, traceId, skill: skill.name, tool: command.tool, result });
       return { id, traceId, skill: skill.name, tool: command.tool, command, programPath, decision, result };
     } catch (error) {

@@ -190,16 +190,19 @@ export function statusOfResult(result: RunResult, interrupted = false): RunStatu
 }
 
 /**
- * Records how a running run ended; `interrupted` says a cancellation came from its owner stopping
- * (a signal, the app quitting), not from someone cancelling the run.
+ * Records how a running run ended. `interrupted` (why) says a cancellation came from its owner
+ * stopping — a signal, the app quitting — not from someone cancelling the run: it ends as
+ * interrupted, E705, with why as its reason (as a failure's error replaces the decision's reason).
  */
-export function recordResult(db: StateDb, id: string, result: RunResult, options: { endedAt?: number; interrupted?: boolean } = {}): void {
+export function recordResult(db: StateDb, id: string, result: RunResult, options: { endedAt?: number; interrupted?: string } = {}): void {
   const endedAt = options.endedAt ?? Date.now();
+  const interrupted = result.cancelled && options.interrupted !== undefined;
   const info = prepared(
     db,
     `UPDATE runs SET ended_at = @endedAt, exit_code = @exitCode, signal = @signal, timed_out = @timedOut,
        cancelled = @cancelled, stdout = @stdout, stderr = @stderr, dropped_stdout = @droppedStdout,
-       dropped_stderr = @droppedStderr, duration_ms = @durationMs, status = @status, output_bytes = @outputBytes
+       dropped_stderr = @droppedStderr, duration_ms = @durationMs, status = @status, output_bytes = @outputBytes,
+       error_code = coalesce(@errorCode, error_code), reason = coalesce(@reason, reason)
      WHERE id = @id AND status = 'running'`,
   ).run({
     outputBytes: Buffer.byteLength(result.stdout) + Buffer.byteLength(result.stderr),
@@ -214,7 +217,9 @@ export function recordResult(db: StateDb, id: string, result: RunResult, options
     droppedStdout: result.droppedBytes.stdout,
     droppedStderr: result.droppedBytes.stderr,
     durationMs: result.durationMs,
-    status: statusOfResult(result, options.interrupted),
+    status: statusOfResult(result, interrupted),
+    errorCode: interrupted ? 'E705' : null,
+    reason: interrupted ? (options.interrupted as string) : null,
   });
   if (info.changes === 0) throw stepRefused(db, id, 'a result');
 }

@@ -57,7 +57,8 @@ describe('no tool outlives the process that owns it', () => {
     expect(existsSync(join(t.home, 'server.json'))).toBe(false);
     await caller;
     const [after] = await history(t);
-    expect(after).toMatchObject({ id: run.id, status: 'interrupted', ownerPid: server.child.pid });
+    expect(after).toMatchObject({ id: run.id, status: 'interrupted', errorCode: 'E705', ownerPid: server.child.pid });
+    expect(after?.reason).toBe('the process that owned the run stopped before it finished (the skilltray serve API is stopping)');
   });
 
   it('after serve is killed (SIGKILL) the tool runs on; the next owner to start kills it and marks the run interrupted', { timeout: 90_000 }, async () => {
@@ -97,7 +98,7 @@ describe('no tool outlives the process that owns it', () => {
     const ended = await cli;
     expect(ended.stderr).toContain('SIGHUP: stopping the run');
     expect(isDead(run.pgid)).toBe(true);
-    expect((await history(t))[0]).toMatchObject({ id: run.id, status: 'interrupted', surface: 'cli' });
+    expect((await history(t))[0]).toMatchObject({ id: run.id, status: 'interrupted', surface: 'cli', errorCode: 'E705', reason: 'the process that owned the run stopped before it finished (SIGHUP to the skilltray command)' });
   });
 
   it('skilltray mcp running a tool itself stops it on SIGHUP and records the run interrupted', { timeout: 60_000 }, async () => {

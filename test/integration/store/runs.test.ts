@@ -99,6 +99,19 @@ describe('recording a run step by step', () => {
     });
   });
 
+  it('records a run its owner stopped as interrupted (E705, with why); one that ended on its own keeps its result', () => {
+    const db = homes.fresh();
+    for (const id of ['stopped', 'finished']) {
+      recordRequest(db, request({ id }));
+      recordDecision(db, id, { outcome: 'auto', decidedBy: 'policy', reason: 'bundled read-only' });
+      recordStart(db, id);
+    }
+    recordResult(db, 'stopped', result({ exitCode: null, signal: 'SIGTERM', cancelled: true }), { interrupted: 'the owner got SIGHUP' });
+    recordResult(db, 'finished', result(), { interrupted: 'the owner got SIGHUP' });
+    expect(getRun(db, 'stopped')).toMatchObject({ status: 'interrupted', errorCode: 'E705', reason: 'the owner got SIGHUP', cancelled: true });
+    expect(getRun(db, 'finished')).toMatchObject({ status: 'succeeded', errorCode: null, reason: 'bundled read-only' });
+  });
+
   it.each<[Partial<RunResult>, RunStatus]>([
     [{ exitCode: 0 }, 'succeeded'],
     [{ exitCode: 2 }, 'failed'],

@@ -45,7 +45,7 @@ export const DIAGNOSTICS = {
   W406: { severity: 'warning', breaks: ['agentskills'], summary: 'compatibility is longer than 500 characters' },
   W407: { severity: 'warning', breaks: ['kode'], summary: 'a metadata.kode field has an unknown value' },
   W408: { severity: 'warning', breaks: ['agentskills'], summary: 'allowed-tools is not a space-separated string' },
-  W409: { severity: 'warning', breaks: [], summary: 'a non-boolean parameter has a flag-like default' },
+  W409: { severity: 'warning', breaks: [], summary: 'a non-boolean parameter has a dash-led fallback that is a plain default, not the option form' },
   W410: { severity: 'warning', breaks: [], summary: 'gibb.eri.sh {{…}} placeholders detected without `placeholders: braces`' },
   W411: { severity: 'warning', breaks: GIBB, summary: 'modes lists a mode that does not exist' },
   W412: { severity: 'warning', breaks: [], summary: 'a symlink leads outside the skill and was skipped' },

@@ -37,12 +37,12 @@ export const DIAGNOSTICS = {
   E419: { severity: 'error', breaks: GIBB, summary: 'a tool or parameter name is declared twice' },
   E420: { severity: 'error', breaks: GIBB, summary: 'a Command cannot be parsed (quotes or placeholders)' },
   E421: { severity: 'error', breaks: [], summary: 'the program (first word) of a Command is a placeholder' },
-  W401: { severity: 'warning', breaks: GIBB, summary: 'description is longer than gibb.eri.sh’s 256 characters' },
-  W402: { severity: 'warning', breaks: ['gibberish', 'kode'], summary: 'version is missing' },
-  W403: { severity: 'warning', breaks: ['gibberish', 'kode'], summary: 'version is not semver' },
+  W401: { severity: 'warning', breaks: GIBB, summary: 'a gibb.eri.sh skill’s description is longer than 256 characters' },
+  W402: { severity: 'warning', breaks: ['gibberish', 'kode'], summary: 'a gibb.eri.sh or Kode skill has no top-level version' },
+  W403: { severity: 'warning', breaks: ['gibberish', 'kode'], summary: 'a gibb.eri.sh or Kode skill’s version is not semver' },
   W404: { severity: 'warning', breaks: [], summary: 'a declared parameter is never used by the Command' },
   W405: { severity: 'warning', breaks: [], summary: 'a Command uses shell syntax, which is passed literally' },
-  W406: { severity: 'warning', breaks: ['agentskills'], summary: 'compatibility is longer than 500 characters' },
+  W406: { severity: 'warning', breaks: ['agentskills'], summary: 'compatibility is not a string of 1 to 500 characters' },
   W407: { severity: 'warning', breaks: ['kode'], summary: 'a metadata.kode field has an unknown value' },
   W408: { severity: 'warning', breaks: ['agentskills'], summary: 'allowed-tools is not a space-separated string' },
   W409: { severity: 'warning', breaks: [], summary: 'a non-boolean parameter has a dash-led fallback that is a plain default, not the option form' },
@@ -51,6 +51,7 @@ export const DIAGNOSTICS = {
   W412: { severity: 'warning', breaks: [], summary: 'a symlink leads outside the skill and was skipped' },
   W413: { severity: 'warning', breaks: [], summary: 'the skill holds too many files; the rest were not read' },
   W414: { severity: 'warning', breaks: GIBB, summary: 'a tool has no description paragraph' },
+  W415: { severity: 'warning', breaks: ['agentskills'], summary: 'a metadata value is not a string' },
 } as const satisfies Record<string, DiagnosticSpec>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTICS;

@@ -19,7 +19,7 @@ import { getRun, listRuns } from './store/runs.js';
 import { getSettings, setMode, setPaused } from './store/settings.js';
 import { openStateDb, type StateDb } from './store/state-db.js';
 import { RunService, type RunInput, type RunOptions } from './runs/run-service.js';
-import { skillsToCheck } from './skills/check.js';
+import { skillsToCheck } from './skills/locate.js';
 import { SkillRegistry } from './skills/registry.js';
 import { emitSafely } from './events.js';
 import { Discovery, type DiscoverOptions } from './agent/discover.js';

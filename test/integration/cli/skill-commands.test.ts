@@ -1,3 +1,4 @@
+import { cpSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyFixtureSkill } from '../../fixtures/gateway/skill-fixture.js';
@@ -98,6 +99,21 @@ describe('skilltray check', () => {
     const t = home();
     const { code } = await cli(['check', join(t.skills, 'greeter')], t);
     expect(code).toBe(0);
+  });
+
+  it("gives gibb.eri.sh's own skills the same diagnostics by path, by name and in list (no W410 in its folder)", async () => {
+    const t = testHome();
+    const gibbRoot = join(t.userHome, '.local', 'share', 'gibb.eri.sh', 'skills');
+    mkdirSync(gibbRoot, { recursive: true });
+    cpSync(join(import.meta.dirname, '..', '..', 'fixtures', 'gibberish-skills'), gibbRoot, { recursive: true });
+    const listed = JSON.parse((await cli(['list', '--json'], t)).stdout) as { skills: { name: string; diagnostics: unknown[] }[] };
+    for (const name of ['files', 'git', 'summarize']) {
+      const byPath = JSON.parse((await cli(['check', join(gibbRoot, name), '--json'], t)).stdout) as { skills: { diagnostics: { code: string }[] }[] };
+      const byName = JSON.parse((await cli(['check', name, '--json'], t)).stdout) as { skills: { diagnostics: unknown[] }[] };
+      expect(byPath.skills[0]?.diagnostics).toEqual(listed.skills.find((s) => s.name === name)?.diagnostics);
+      expect(byName.skills[0]?.diagnostics).toEqual(byPath.skills[0]?.diagnostics);
+      expect(byPath.skills[0]?.diagnostics.map((d) => d.code)).not.toContain('W410');
+    }
   });
 
   it('E001 for an unknown name, E010 for a directory without SKILL.md', async () => {

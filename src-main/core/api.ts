@@ -24,7 +24,7 @@ import { historyUsage } from './store/retention.js';
 import { RunService, type RunInput, type RunOptions } from './runs/run-service.js';
 import { reclaimOrphanedRuns, type Orphan } from './runs/interrupted-runs.js';
 import { DEFAULT_KILL_GRACE_MS } from './runner/run-process.js';
-import { skillsToCheck } from './skills/check.js';
+import { skillsToCheck } from './skills/locate.js';
 import { SkillRegistry } from './skills/registry.js';
 import { emitSafely } from './events.js';
 import { Discovery, type DiscoverOptions } from './agent/discover.js';

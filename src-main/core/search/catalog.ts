@@ -22,7 +22,7 @@ import { TOKENIZE_CLAUSE, tokenizerPreference } from './tokenizer.js';
 import type { CatalogHit, CatalogResult, TokenizerName } from '../../shared/gateway.js';
 
 /** Layout version of the catalog; a catalog of another version is rebuilt. */
-export const CATALOG_SCHEMA_VERSION = 1;
+export const CATALOG_SCHEMA_VERSION = 2;
 
 export interface CatalogSkill {
   name: string;

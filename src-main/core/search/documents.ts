@@ -1,11 +1,14 @@
 /**
  * What a skill contributes to a search index (RFC-0004:C-FORMATS): `.md` files one row per
  * section (nested sections included in their parent's row), `.txt` files one row with an empty
- * section, other files nothing. Text before a file's first heading (frontmatter included) is a
- * row with an empty section when it holds anything but whitespace.
+ * section, other files nothing. Every row can be fetched: a section by `show`, an empty section
+ * (a whole file) by `open`. So, as in skillc, text before a file's first heading (frontmatter
+ * included) is no row of its own; a `.md` without any heading is one row like a `.txt`, its
+ * frontmatter left out.
  */
 import type { SkillFile } from '../skills/files.js';
 import { readText } from '../skills/files.js';
+import { markdownBody } from '../markdown/frontmatter.js';
 import { isMarkdownFile, isPlainTextFile, markdownSections, splitLines } from '../gateway/sections.js';
 
 export interface SectionRow {
@@ -32,9 +35,11 @@ export interface SkillDocuments {
 function markdownRows(file: string, text: string, out: SkillDocuments): void {
   const lines = splitLines(text);
   const sections = markdownSections(text);
-  const firstHeading = sections[0]?.startLine ?? lines.length + 1;
-  const preamble = lines.slice(0, firstHeading - 1).join('\n');
-  if (preamble.trim() !== '') out.sections.push({ file, section: '', content: preamble });
+  if (sections.length === 0) {
+    const { body } = markdownBody(text);
+    if (body.trim() !== '') out.sections.push({ file, section: '', content: body });
+    return;
+  }
   for (const section of sections) {
     out.sections.push({ file, section: section.text, content: lines.slice(section.startLine - 1, section.endLine - 1).join('\n') });
     out.headings.push({ file, text: section.text, level: section.level, startLine: section.startLine, endLine: section.endLine });

@@ -74,7 +74,7 @@ describe('catalog search across all skills', () => {
     expect(catalog.search('bravo').results).toEqual([]);
     const moved = skill(join(roots, 'other'), 'a', '# A\n\nalpha moved\n');
     expect(catalog.sync([moved])).toMatchObject({ updated: ['a'] });
-    expect(catalog.skills()).toEqual([{ name: 'a', dir: moved.dir, hash: moved.hash, sections: 2 }]);
+    expect(catalog.skills()).toEqual([{ name: 'a', dir: moved.dir, hash: moved.hash, sections: 1 }]);
     catalog.close();
   });
 

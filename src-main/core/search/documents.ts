@@ -12,6 +12,11 @@ export interface SectionRow {
   file: string;
   section: string;
   content: string;
+  /** Heading level (1–6); 0 for text before the first heading and for plain-text files. */
+  level: number;
+  /** The section's lines, 1-based: `startLine` (its heading) up to, not including, `endLine`. */
+  startLine: number;
+  endLine: number;
 }
 
 export interface HeadingRow {
@@ -34,9 +39,16 @@ function markdownRows(file: string, text: string, out: SkillDocuments): void {
   const sections = markdownSections(text);
   const firstHeading = sections[0]?.startLine ?? lines.length + 1;
   const preamble = lines.slice(0, firstHeading - 1).join('\n');
-  if (preamble.trim() !== '') out.sections.push({ file, section: '', content: preamble });
+  if (preamble.trim() !== '') out.sections.push({ file, section: '', content: preamble, level: 0, startLine: 1, endLine: firstHeading });
   for (const section of sections) {
-    out.sections.push({ file, section: section.text, content: lines.slice(section.startLine - 1, section.endLine - 1).join('\n') });
+    out.sections.push({
+      file,
+      section: section.text,
+      content: lines.slice(section.startLine - 1, section.endLine - 1).join('\n'),
+      level: section.level,
+      startLine: section.startLine,
+      endLine: section.endLine,
+    });
     out.headings.push({ file, text: section.text, level: section.level, startLine: section.startLine, endLine: section.endLine });
   }
 }
@@ -55,7 +67,7 @@ export function skillDocuments(files: readonly SkillFile[]): SkillDocuments {
     }
     out.files++;
     if (markdown) markdownRows(file.rel, text, out);
-    else out.sections.push({ file: file.rel, section: '', content: text });
+    else out.sections.push({ file: file.rel, section: '', content: text, level: 0, startLine: 1, endLine: splitLines(text).length + 1 });
   }
   return out;
 }

@@ -14,8 +14,9 @@ test('browse and search to a section', async ({ page, app }) => {
   await page.getByRole('searchbox', { name: 'Search every skill' }).pressSequentially('zephy', { delay: 30 });
   const results = page.getByRole('region', { name: 'Search results' });
   await expect(results).toHaveAttribute('data-results-for', 'zephy');
-  const hit = results.getByRole('listitem').filter({ has: page.getByRole('link', { name: /› Zephyrine checklist/ }) });
-  await expect(hit.locator('mark').first()).toHaveText(/^zephyrine$/i);
+  const hit = results.locator('li.hit').filter({ has: page.getByRole('link', { name: 'Zephyrine checklist' }) });
+  await expect(hit).toContainText('SKILL.md › Release notes');
+  await expect(hit.locator('.snippet mark').first()).toHaveText(/^zephyrine$/i);
   await screenshot(page, 'search');
 
   await hit.getByRole('link').click();

@@ -19,7 +19,7 @@ const ROUTES: { name: string; hash: string; ready: (page: Page) => Promise<void>
   { name: 'history-run', hash: '#/history/RUN', ready: (p) => expect(p.getByRole('heading', { name: 'Output' })).toBeVisible() },
   { name: 'settings', hash: '#/settings', ready: (p) => expect(p.getByRole('heading', { name: 'Skill roots' })).toBeVisible() },
   { name: 'tray', hash: '#/tray', ready: (p) => expect(p.getByRole('link', { name: 'Open skill browser' })).toBeVisible() },
-  // { name: 'palette', hash: '#/palette', ready: (p) => expect(p.getByRole('combobox', { name: 'Command palette' })).toBeFocused() },
+  { name: 'palette', hash: '#/palette', ready: (p) => expect(p.getByRole('combobox', { name: 'Command palette' })).toBeFocused() },
   { name: 'missing', hash: '#/nowhere', ready: (p) => expect(p.getByRole('heading', { name: /Nothing at/ })).toBeVisible() },
 ];
 

@@ -16,6 +16,7 @@ import { usePending } from './pending.js';
 import { parseRoute, routeHref, type Route } from './route.js';
 import { useHash } from './use-hash.js';
 import { useSettings } from './use-settings.js';
+import { BrandMark } from './brand-mark.js';
 
 const NAV: { screen: 'approvals' | 'skills' | 'history' | 'settings'; label: string; href: string }[] = [
   { screen: 'approvals', label: 'Approvals', href: '#/approvals' },
@@ -122,7 +123,7 @@ function Shell({ route, children }: { route: Route; children: ReactNode }) {
       </button>
       <header className="topbar">
         <a className="brand" href="#/skills">
-          <span className="brand-mark" aria-hidden="true" />
+          <BrandMark />
           Skilltray
         </a>
         <PaletteButton />

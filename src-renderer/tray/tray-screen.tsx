@@ -6,6 +6,7 @@ import { ErrorNote } from '../app/error-note.js';
 import { usePending } from '../app/pending.js';
 import { useSettings } from '../app/use-settings.js';
 import { ModeSwitch, PauseSwitch } from '../settings/mode-controls.js';
+import { BrandMark } from '../app/brand-mark.js';
 
 export function TrayScreen() {
   const connection = useConnection();
@@ -29,7 +30,7 @@ export function TrayScreen() {
   return (
     <main className="tray" aria-labelledby="tray-title">
       <header className="tray-head">
-        <span className="brand-mark" aria-hidden="true" />
+        <BrandMark />
         <h1 id="tray-title">Skilltray</h1>
         {settings ? <span className={`badge ${settings.paused ? 'badge-warn' : 'badge-neutral'}`}>{settings.paused ? 'Paused' : settings.mode}</span> : null}
       </header>

@@ -207,7 +207,7 @@ export function App() {
   const route = parseRoute(hash);
   if (connection.kind === 'browser' && (!connection.hasToken() || state === 'unauthorized')) return <ConnectScreen refused={connection.hasToken()} />;
   return (
-    <PaletteProvider>
+    <PaletteProvider inline={route.screen === 'palette'}>
       {route.screen === 'tray' ? (
         <TrayScreen />
       ) : route.screen === 'palette' ? (

@@ -42,8 +42,8 @@ function PaletteDialog({ target, onClose }: { target: PaletteTarget | null; onCl
   );
 }
 
-/** Listens for the palette's key in this window and shows the palette when asked. */
-export function PaletteProvider({ children }: { children: ReactNode }) {
+/** Listens for the palette's key in this window and shows the palette when asked; where the palette is the whole window (`inline`), the key returns to its search box. */
+export function PaletteProvider({ inline = false, children }: { inline?: boolean; children: ReactNode }) {
   const connection = useConnection();
   const mac = isMac(connection.platform);
   const [state, setState] = useState<{ open: boolean; target: PaletteTarget | null; n: number }>({ open: false, target: null, n: 0 });
@@ -54,11 +54,12 @@ export function PaletteProvider({ children }: { children: ReactNode }) {
     const onKey = (event: KeyboardEvent): void => {
       if (event.repeat || !opensPalette(event, mac)) return;
       event.preventDefault();
-      open();
+      if (inline) document.querySelector<HTMLInputElement>('.palette-input')?.focus();
+      else open();
     };
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
-  }, [mac, open]);
+  }, [mac, open, inline]);
 
   return (
     <OpenPaletteContext.Provider value={open}>

@@ -279,7 +279,7 @@ export function Palette({ onClose, target = null }: PaletteProps) {
           aria-controls={listId}
           aria-autocomplete="list"
           aria-activedescendant={items.length > 0 ? `${optionId}-${current}` : undefined}
-          placeholder="What do you want to do? Type an intent, a tool or a skill…"
+          placeholder="What do you want to do?"
           autoComplete="off"
           spellCheck={false}
           autoFocus={open === null}

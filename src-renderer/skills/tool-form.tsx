@@ -1,7 +1,9 @@
 /** A tool on its skill's page: what it does (Markdown), its typed form, what the policy will do, and the run in place. */
 import { useId, useState, type FormEvent } from 'react';
 import type { Diagnostic, Tool } from '../../src-main/shared/model.js';
-import { previewBlocks, RunPreviewLine, useRunPreview } from '../runs/run-preview.js';
+import { previewBlocks } from '../runs/run-preview.js';
+import { RunPreviewLine } from '../runs/run-preview-line.js';
+import { useRunPreview } from '../runs/use-run-preview.js';
 import { ToolRun, useToolAttempt } from '../runs/tool-run.js';
 import { DiagnosticsList } from './diagnostics-list.js';
 import { SkillMarkdown } from './markdown.js';

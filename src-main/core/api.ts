@@ -16,7 +16,7 @@ import type { DryRun, HistoryUsage, MaintenanceReport, Notice, PendingEntry, Rem
 import { listRemembered, revoke } from './store/approvals.js';
 import { addRule, listRules, removeRule } from './store/rules.js';
 import { getRun, listRuns } from './store/runs.js';
-import { getSettings, setMode, setPaused, setRetention } from './store/settings.js';
+import { getSettings, setMode, setPaletteShortcut, setPaused, setRetention } from './store/settings.js';
 import type { StateDb } from './store/state-db.js';
 import { StateStore } from './store/state-store.js';
 import { dismissNotice, listNotices } from './store/notices.js';
@@ -259,6 +259,14 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   /** Pauses or resumes every run. */
   setPaused(paused: boolean): Settings {
     setPaused(this.db, paused);
+    const settings = getSettings(this.db);
+    emitSafely(this, 'event', { type: 'settings', settings });
+    return settings;
+  }
+
+  /** Sets the desktop app's global shortcut for the command palette ('' for none); E617 for one that cannot be. */
+  setPaletteShortcut(shortcut: string): Settings {
+    setPaletteShortcut(this.db, shortcut);
     const settings = getSettings(this.db);
     emitSafely(this, 'event', { type: 'settings', settings });
     return settings;

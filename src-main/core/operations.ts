@@ -68,6 +68,7 @@ const handlers: Handlers = {
   settings: (core) => core.settings(),
   setMode: (core, i) => (core.setMode(i.mode), core.settings()),
   setPaused: (core, i) => core.setPaused(i.paused),
+  setPaletteShortcut: (core, i) => core.setPaletteShortcut(i.shortcut),
   setRetention: (core, i) => core.setRetention(defined({ outputDays: i.output_days, outputMaxMb: i.output_max_mb })),
   historyUsage: (core) => core.historyUsage(),
   maintainHistory: (core) => core.maintainHistory(),

@@ -29,6 +29,7 @@ const SUMMARIES: Record<OperationName, string> = {
   settings: 'Mode and pause state',
   setMode: 'Switches mode (Global, Dev, Meeting)',
   setPaused: 'Pauses or resumes every run',
+  setPaletteShortcut: "Sets the desktop app's global shortcut for the command palette ('' for none)",
   setRetention: 'Sets history retention: days of run output kept, and MiB of output in all (records are always kept)',
   historyUsage: 'What history holds: runs, stored output, state.db size and free space, and the last maintenance pass',
   maintainHistory: 'Applies retention and vacuums state.db now (the owner also does it hourly)',

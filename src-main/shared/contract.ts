@@ -97,6 +97,8 @@ export const inputs = {
   settings: z.strictObject({}),
   setMode: z.strictObject({ mode: text(32) }),
   setPaused: z.strictObject({ paused: z.boolean() }),
+  /** The desktop app's global shortcut for the command palette, an Electron accelerator; '' for none. */
+  setPaletteShortcut: z.strictObject({ shortcut: text(128) }),
   /** History retention: days of output kept, and MiB of output in all (the store checks the bounds: E100). */
   setRetention: z.strictObject({ output_days: z.number().optional(), output_max_mb: z.number().optional() }),
   historyUsage: z.strictObject({}),
@@ -184,6 +186,7 @@ export interface OperationOutputs {
   settings: Settings;
   setMode: Settings;
   setPaused: Settings;
+  setPaletteShortcut: Settings;
   setRetention: Settings;
   historyUsage: HistoryUsage & { lastMaintenance: MaintenanceReport | null };
   maintainHistory: MaintenanceReport;
@@ -252,7 +255,7 @@ export function createClient(call: (operation: OperationName, input: unknown) =>
 }
 
 /** Windows the desktop app can open, each a route of the UI. */
-export const WINDOW_ROUTES = ['skills', 'approvals', 'history', 'settings', 'tray'] as const;
+export const WINDOW_ROUTES = ['skills', 'approvals', 'history', 'settings', 'tray', 'palette'] as const;
 export type WindowRoute = (typeof WINDOW_ROUTES)[number];
 
 /** Operations only the desktop app has (over IPC): they act on windows and the OS, not on skills. */

@@ -129,6 +129,8 @@ export interface MaintenanceReport {
 export interface Settings {
   mode: Mode;
   paused: boolean;
+  /** The desktop app's global shortcut for the command palette, as an Electron accelerator; '' for none. */
+  paletteShortcut: string;
   retention: Retention;
 }
 

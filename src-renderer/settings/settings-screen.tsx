@@ -11,6 +11,7 @@ import { useResource } from '../app/use-resource.js';
 import { useSettings } from '../app/use-settings.js';
 import { HistoryRetention } from './history-retention.js';
 import { ModeSwitch, PauseSwitch } from './mode-controls.js';
+import { PaletteShortcut } from './palette-shortcut.js';
 
 /** How a root is watched, in words; `none` when the server watches nothing. */
 const WATCH_LABELS: Record<RootWatch['mode'] | 'none', string> = {
@@ -30,7 +31,7 @@ function Roots() {
         Home: <PathText path={roots.data.home} />. First match wins when two roots hold a skill of the same name.
       </p>
       <div className="table-wrap">
-        <table>
+        <table className="stack-narrow">
           <caption className="visually-hidden">Skill roots in precedence order</caption>
           <thead>
             <tr>
@@ -46,20 +47,20 @@ function Roots() {
           <tbody>
             {roots.data.roots.map((root, i) => (
               <tr key={root.path} className={root.exists ? undefined : 'row-dim'}>
-                <td>{i + 1}</td>
-                <td>
+                <td data-label="#">{i + 1}</td>
+                <td data-label="Kind">
                   {root.kind}
                   {['gibberish', 'kode', 'claude'].includes(root.kind) ? <span className="muted"> (compatibility)</span> : null}
                 </td>
-                <td>
+                <td className="stack-title" data-label="Path">
                   <PathText path={root.path} />
                 </td>
-                <td>{root.trust}</td>
-                <td>
+                <td data-label="Trust">{root.trust}</td>
+                <td data-label="Placeholders">
                   <code>{root.syntax === 'angle' ? '<<key>>' : '{{key}}'}</code>
                 </td>
-                <td>{root.exists ? 'yes' : 'no'}</td>
-                <td>{WATCH_LABELS[root.watch?.mode ?? 'none']}</td>
+                <td data-label="Exists">{root.exists ? 'yes' : 'no'}</td>
+                <td data-label="Watched">{WATCH_LABELS[root.watch?.mode ?? 'none']}</td>
               </tr>
             ))}
           </tbody>
@@ -223,6 +224,10 @@ export function SettingsScreen() {
       <section className="card" aria-labelledby="history-title">
         <h2 id="history-title">History</h2>
         {settings ? <HistoryRetention settings={settings} onChange={set} /> : <p className="muted">Loading…</p>}
+      </section>
+      <section className="card" aria-labelledby="palette-title">
+        <h2 id="palette-title">Command palette</h2>
+        {settings ? <PaletteShortcut settings={settings} onChange={set} /> : null}
       </section>
       <section className="card" aria-labelledby="roots-title">
         <h2 id="roots-title">Skill roots</h2>

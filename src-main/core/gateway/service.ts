@@ -163,7 +163,7 @@ export class GatewayService {
     this.catalogDb ??= SkillCatalog.open(this.deps.home, this.binding);
     const generation = this.deps.registry.generation;
     if (generation !== this.catalogGeneration) {
-      this.catalogDb.sync(this.deps.registry.list().map((s) => ({ name: s.name, dir: s.dir, hash: s.hash })));
+      this.catalogDb.sync(this.deps.registry.list().map((s) => ({ name: s.name, dir: s.dir, hash: s.hash, tools: s.tools.map((t) => t.name) })));
       this.catalogGeneration = generation;
     }
     return this.catalogDb;

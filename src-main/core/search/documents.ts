@@ -15,6 +15,11 @@ export interface SectionRow {
   file: string;
   section: string;
   content: string;
+  /** Heading level (1–6); 0 for a whole file (a `.txt`, or a `.md` without headings). */
+  level: number;
+  /** The section's lines, 1-based: `startLine` (its heading) up to, not including, `endLine`. */
+  startLine: number;
+  endLine: number;
 }
 
 export interface HeadingRow {
@@ -36,12 +41,19 @@ function markdownRows(file: string, text: string, out: SkillDocuments): void {
   const lines = splitLines(text);
   const sections = markdownSections(text);
   if (sections.length === 0) {
-    const { body } = markdownBody(text);
-    if (body.trim() !== '') out.sections.push({ file, section: '', content: body });
+    const { body, bodyLine } = markdownBody(text);
+    if (body.trim() !== '') out.sections.push({ file, section: '', content: body, level: 0, startLine: bodyLine, endLine: lines.length + 1 });
     return;
   }
   for (const section of sections) {
-    out.sections.push({ file, section: section.text, content: lines.slice(section.startLine - 1, section.endLine - 1).join('\n') });
+    out.sections.push({
+      file,
+      section: section.text,
+      content: lines.slice(section.startLine - 1, section.endLine - 1).join('\n'),
+      level: section.level,
+      startLine: section.startLine,
+      endLine: section.endLine,
+    });
     out.headings.push({ file, text: section.text, level: section.level, startLine: section.startLine, endLine: section.endLine });
   }
 }
@@ -60,7 +72,7 @@ export function skillDocuments(files: readonly SkillFile[]): SkillDocuments {
     }
     out.files++;
     if (markdown) markdownRows(file.rel, text, out);
-    else out.sections.push({ file: file.rel, section: '', content: text });
+    else out.sections.push({ file: file.rel, section: '', content: text, level: 0, startLine: 1, endLine: splitLines(text).length + 1 });
   }
   return out;
 }

@@ -99,6 +99,7 @@ function readParams(section: ToolSection, file: string, diags: DiagnosticList): 
       allowDash: 'error' in type ? false : type.allowDash,
       required: required ?? false,
       description: iDesc >= 0 ? cellText(row[iDesc]) : '',
+      default: null,
       line,
     });
   });
@@ -155,12 +156,23 @@ function checkCommand(tool: Tool, parsed: ParsedCommand, file: string, diags: Di
   }
 }
 
-/** Parses the tools' commands once the placeholder syntax is known. */
+/** Each parameter's default as its first placeholder with a fallback gives it; a boolean's `--flag` is not a default. */
+function withDefaults(params: readonly ToolParam[], parsed: ParsedCommand): ToolParam[] {
+  return params.map((param) => {
+    const placeholder = parsed.placeholders.find((p) => p.key === param.name && p.fallback !== null);
+    const fallback = placeholder?.fallback ?? null;
+    return { ...param, default: param.type === 'boolean' && fallback?.startsWith('-') ? null : fallback };
+  });
+}
+
+/** Parses the tools' commands once the placeholder syntax is known, and reads the parameters' defaults from them. */
 function checkCommands(tools: Tool[], syntax: PlaceholderSyntax, file: string, diags: DiagnosticList): void {
   for (const tool of tools) {
     if (tool.command === '') continue;
     try {
-      checkCommand(tool, parseCommand(tool.command, syntax), file, diags);
+      const parsed = parseCommand(tool.command, syntax);
+      checkCommand(tool, parsed, file, diags);
+      tool.params = withDefaults(tool.params, parsed);
     } catch (error) {
       if (!(error instanceof SkilltrayError)) throw error;
       const offset = typeof error.details?.offset === 'number' ? error.details.offset : 0;

@@ -6,6 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import { SkilltrayError } from '../errors.js';
+import { DEFAULT_PALETTE_SHORTCUT } from '../../shared/shortcut.js';
 
 /** One schema step: `up` brings a database at `version - 1` to `version`. */
 export interface Migration {
@@ -89,6 +90,17 @@ const v1: Migration = {
   },
 };
 
+/** The command palette's global shortcut (an Electron accelerator; '' turns it off). */
+const v2: Migration = {
+  version: 2,
+  up(db) {
+    const columns = db.prepare('SELECT name FROM pragma_table_info(?)').all('settings') as { name: string }[];
+    if (!columns.some((c) => c.name === 'palette_shortcut')) {
+      db.exec(`ALTER TABLE settings ADD COLUMN palette_shortcut TEXT NOT NULL DEFAULT '${DEFAULT_PALETTE_SHORTCUT}'`);
+    }
+  },
+};
+
 /** The names of `table`'s columns. */
 function columnsOf(db: Database.Database, table: string): Set<string> {
   return new Set(db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().map((c) => c.name));
@@ -117,17 +129,17 @@ function rebuildTable(db: Database.Database, table: string, edit: (sql: string) 
 /** Replaces `from` with `to` in a stored CREATE statement, or fails loudly if neither is there. */
 function replaced(sql: string, from: string, to: string): string {
   if (sql.includes(to)) return sql;
-  if (!sql.includes(from)) throw new SkilltrayError('E999', `state.db's schema is not what migration 2 expects: no ${from}`);
+  if (!sql.includes(from)) throw new SkilltrayError('E999', `state.db's schema is not what migration 3 expects: no ${from}`);
   return sql.replace(from, to);
 }
 
 /**
- * v2: who owns each run and which process group it started (so the next owner can finish a dead
+ * v3: who owns each run and which process group it started (so the next owner can finish a dead
  * owner's runs: status `interrupted`), the surface `browser` (the UI over HTTP, told apart from the
  * app's own window), output size per run and output retention settings, and notices for the person.
  */
-const v2: Migration = {
-  version: 2,
+const v3: Migration = {
+  version: 3,
   up(db) {
     rebuildTable(db, 'runs', (sql) =>
       replaced(
@@ -173,7 +185,7 @@ const v2: Migration = {
 };
 
 /** Every migration, in order; versions run 1, 2, 3… without gaps. */
-export const MIGRATIONS: readonly Migration[] = [v1, v2];
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

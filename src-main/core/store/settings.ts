@@ -1,10 +1,12 @@
-/** The person's settings: the context mode, whether runs are paused, and how long run output is kept. */
+/** The person's settings: the context mode, whether runs are paused, the palette's global shortcut, and how long run output is kept. */
 import type { Mode } from '../../shared/model.js';
 import { parseMode } from '../policy/modes.js';
 import { skillcErrors } from '../errors.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';
 import type { Retention, Settings } from '../../shared/runs.js';
+import { DEFAULT_PALETTE_SHORTCUT, normaliseShortcut, parseShortcut } from '../../shared/shortcut.js';
+import { SkilltrayError } from '../errors.js';
 
 /** Output retention when nobody chose otherwise: a month, and 100 MiB of output in all. */
 export const DEFAULT_RETENTION: Retention = { outputDays: 30, outputMaxMb: 100 };
@@ -18,16 +20,18 @@ export const RETENTION_LIMITS: { [K in keyof Retention]: { min: number; max: num
 interface SettingsRow {
   mode: Mode;
   paused: number;
+  palette_shortcut: string;
   output_days: number;
   output_max_mb: number;
 }
 
 /** Every setting at once (defaults if the row was ever deleted by hand; setters recreate it). */
 export function getSettings(db: StateDb): Settings {
-  const row = prepared<[], SettingsRow>(db, 'SELECT mode, paused, output_days, output_max_mb FROM settings WHERE id = 1').get();
+  const row = prepared<[], SettingsRow>(db, 'SELECT mode, paused, palette_shortcut, output_days, output_max_mb FROM settings WHERE id = 1').get();
   return {
     mode: row?.mode ?? 'Global',
     paused: row?.paused === 1,
+    paletteShortcut: row?.palette_shortcut ?? DEFAULT_PALETTE_SHORTCUT,
     retention: row === undefined ? { ...DEFAULT_RETENTION } : { outputDays: row.output_days, outputMaxMb: row.output_max_mb },
   };
 }
@@ -42,6 +46,17 @@ export function setMode(db: StateDb, mode: string): Mode {
 /** Pauses or resumes runs. */
 export function setPaused(db: StateDb, paused: boolean): void {
   prepared(db, 'INSERT INTO settings (id, paused) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET paused = excluded.paused').run(paused ? 1 : 0);
+}
+
+/** Sets the palette's global shortcut ('' for none); E617 for what is not a usable accelerator. Returns it as stored. */
+export function setPaletteShortcut(db: StateDb, shortcut: string): string {
+  const stored = shortcut.trim() === '' ? '' : normaliseShortcut(shortcut);
+  if (stored === null) {
+    const parsed = parseShortcut(shortcut);
+    throw new SkilltrayError('E617', 'error' in parsed ? parsed.error : `'${shortcut}' is not a shortcut`, { details: { shortcut } });
+  }
+  prepared(db, 'INSERT INTO settings (id, palette_shortcut) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET palette_shortcut = excluded.palette_shortcut').run(stored);
+  return stored;
 }
 
 /** Changes the retention settings given (E100 for a value out of range) and returns them all. */

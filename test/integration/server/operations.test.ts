@@ -64,6 +64,7 @@ describe('every operation of the contract over HTTP', () => {
       settings: {},
       setMode: { mode: 'Global' },
       setPaused: { paused: false },
+      setPaletteShortcut: { shortcut: 'Alt+Space' },
       setRetention: { output_days: 14 },
       historyUsage: {},
       maintainHistory: {},

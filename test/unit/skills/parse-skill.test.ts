@@ -138,6 +138,21 @@ describe('gibb.eri.sh tools', () => {
     expect(tool?.commandLine).toBe(21);
   });
 
+  it("reads each parameter's default from its placeholder: <<key:value>> is one, a boolean's <<key:--flag>> and a bare <<key>> are not", () => {
+    const body = TOOL.replace('| loud | boolean | no | Shout |', '| loud | boolean | no | Shout |\n| count | integer | no | How many |\n| dir | string | no | Where |').replace(
+      'echo hello <<who>> <<loud:--loud>>',
+      'echo hello <<who>> <<loud:--loud>> -n <<count:10>> <<dir:.>> again=<<count:3>>',
+    );
+    const skill = load(skillMd(GOOD, body));
+    expect(skill.state).toBe('ok');
+    expect(skill.tools[0]?.params.map((p) => [p.name, p.default])).toEqual([
+      ['who', null],
+      ['loud', null],
+      ['count', '10'],
+      ['dir', '.'],
+    ]);
+  });
+
   it('reads frontmatter extensions and keeps unknown keys', () => {
     const skill = load(
       skillMd(`name: demo\ndescription: Demo.\nversion: 1.0.0\nmodes: [Dev, Meeting]\nread_only: true\nalways_ask: true\ntimeout: 120\nauthor: someone\nnetwork: true`),

@@ -5,7 +5,7 @@ import { addRule, listRules } from '../../../src-main/core/store/rules.js';
 import { findRemembered, listRemembered, remember } from '../../../src-main/core/store/approvals.js';
 import { listNotices } from '../../../src-main/core/store/notices.js';
 import { getRun, listRuns, recordDecision, recordRequest, recordResult, recordStart } from '../../../src-main/core/store/runs.js';
-import { getSettings, setMode, setRetention } from '../../../src-main/core/store/settings.js';
+import { getSettings, setMode, setPaletteShortcut, setRetention } from '../../../src-main/core/store/settings.js';
 import { openStateDb, recoverStateDb, replaceDamaged, type StateDb } from '../../../src-main/core/store/state-db.js';
 import type { Notice } from '../../../src-main/shared/runs.js';
 import { damagePage, pagesOf } from './damage.js';
@@ -21,6 +21,7 @@ function populated(path: string, runs = 300, outputBytes = 100): void {
   remember(db, { skill: 'notes', tool: 'append', skillHash: 'h'.repeat(64), programPath: '/usr/bin/tee' });
   setMode(db, 'Dev');
   setRetention(db, { outputDays: 9 });
+  setPaletteShortcut(db, 'Alt+K');
   for (let i = 0; i < runs; i++) {
     const id = recordRequest(db, { id: `run-${String(i).padStart(4, '0')}`, traceId: `t${i}`, surface: 'cli', skill: 'git', tool: 'git_log', args: { i }, command: null, programPath: '/usr/bin/git', skillHash: 'h', requestedAt: 1_000 + i });
     recordDecision(db, id, { outcome: 'auto', decidedBy: 'policy', reason: 'bundled read-only' });
@@ -59,7 +60,7 @@ describe('a damaged state.db', () => {
         ['deny', 'skill:danger*'],
       ]);
       expect(findRemembered(db, 'notes', 'append')).toMatchObject({ programPath: '/usr/bin/tee' });
-      expect(getSettings(db)).toEqual({ mode: 'Dev', paused: false, retention: { outputDays: 9, outputMaxMb: 100 } });
+      expect(getSettings(db)).toEqual({ mode: 'Dev', paused: false, paletteShortcut: 'Alt+K', retention: { outputDays: 9, outputMaxMb: 100 } });
       const kept = listRuns(db, { limit: 1000 });
       expect(kept.length).toBeGreaterThan(250);
       expect(kept.length).toBeLessThan(300);

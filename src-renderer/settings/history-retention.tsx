@@ -76,7 +76,7 @@ export function HistoryRetention({ settings, onChange }: { settings: Settings; o
       </form>
       {usage.data ? (
         <p className="muted">
-          History holds {usage.data.runs.toLocaleString()} runs, {usage.data.runsWithOutput.toLocaleString()} of them with output ({mib(usage.data.outputBytes)}); state.db is{' '}
+          History holds {usage.data.runs.toLocaleString()} run{usage.data.runs === 1 ? '' : 's'}, {usage.data.runsWithOutput.toLocaleString()} of them with output ({mib(usage.data.outputBytes)}); state.db is{' '}
           {mib(usage.data.dbBytes)}
           {usage.data.freeBytes > 0 ? `, ${mib(usage.data.freeBytes)} of it free` : ''}.
           {usage.data.lastMaintenance ? ` Last checked ${formatTime(usage.data.lastMaintenance.at)}.` : ''}

@@ -56,6 +56,16 @@ describe('the loader never crashes, whatever is on disk', () => {
     expect(skill.diagnostics[0]?.message).toMatch(/aliases expand too far/);
   });
 
+  it('never shares parsed frontmatter between skills with the same text', () => {
+    const base = tempDir();
+    const first = parseSkill(writeSkill(base, 'demo', GOOD), root(base));
+    const second = parseSkill(writeSkill(tempDir(), 'demo', GOOD), root(base));
+    expect(second.frontmatter).not.toBe(first.frontmatter);
+    first.frontmatter.description = 'changed after loading';
+    expect(parseSkill(second.dir, root(base)).frontmatter.description).toBe('A demo skill.');
+    expect(second.frontmatter.description).toBe('A demo skill.');
+  });
+
   it('survives a symlink loop and a symlink out of the skill', () => {
     const base = tempDir();
     const dir = writeSkill(base, 'demo', GOOD, { 'refs/a.md': '# A\n' });

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { catalogBench } from './catalog.bench.js';
 import { discoverBench } from './discover.bench.js';
 import { loadBench } from './load.bench.js';
 import { formatFigure, type Figure, type Metric } from './measure.js';
@@ -19,6 +20,7 @@ const bundledDir = fileURLToPath(new URL('../../../skills', import.meta.url));
 const benches: [string, (dir: string) => Promise<(Figure | Metric)[]>][] = [
   ['loader', loadBench],
   ['search', searchBench],
+  ['catalog', catalogBench],
   ['run', runBench],
   ['discover', (dir) => discoverBench(dir, bundledDir)],
   ['ui', uiBench],

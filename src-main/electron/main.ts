@@ -6,7 +6,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, protocol, session, shell, Tray } from 'electron';
+import { app, BrowserWindow, dialog, globalShortcut, ipcMain, Menu, nativeImage, protocol, session, shell, Tray } from 'electron';
 import { SkilltrayCore } from '../core/api.js';
 import { resolveConfig } from '../core/config.js';
 import { toSkilltrayError } from '../core/errors.js';
@@ -17,6 +17,7 @@ import { setupHardening } from './hardening.js';
 import { setupIpc } from './ipc.js';
 import { appPaths } from './paths.js';
 import { setupQuit } from './quit.js';
+import { setupShortcuts } from './shortcuts.js';
 import { setupTray } from './tray.js';
 import { followCore, Windows } from './windows.js';
 
@@ -62,6 +63,7 @@ async function start(): Promise<void> {
       quit,
     },
   });
+  setupShortcuts({ globalShortcut, core, openPalette: () => void windows.show('palette'), onUnavailable: (key, why) => log(`the palette shortcut ${key} is not available: ${why}`) });
   app.on('second-instance', () => windows.show('skills'));
   await core.startWatching();
   windows.show('skills');

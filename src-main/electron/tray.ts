@@ -35,6 +35,7 @@ export function trayMenu(core: TrayDeps<unknown>['core'], actions: TrayActions):
   const settings = core.settings();
   const template: MenuItemConstructorOptions[] = [
     { label: pending === 0 ? 'No pending approvals' : `Pending approvals (${pending})…`, enabled: pending > 0, click: () => actions.open('approvals') },
+    { label: 'Command palette…', accelerator: settings.paletteShortcut || undefined, registerAccelerator: false, click: () => actions.open('palette') },
     { label: 'Open skill browser…', click: () => actions.open('skills') },
     { label: 'History…', click: () => actions.open('history') },
     { type: 'separator' },

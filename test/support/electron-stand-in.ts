@@ -209,6 +209,17 @@ export class Tray extends EventEmitter {
   }
 }
 
+export const globalShortcut = {
+  held: new Map<string, () => void>(),
+  register(accelerator: string, callback: () => void): boolean {
+    this.held.set(accelerator, callback);
+    return true;
+  },
+  unregister(accelerator: string): void {
+    this.held.delete(accelerator);
+  },
+};
+
 export const nativeImage = {
   createFromPath(path: string): { path: string } {
     return { path };

@@ -144,11 +144,15 @@ describe('the main process, started over a stand-in Electron', () => {
     expect(approvals.alwaysOnTop).toBe(false);
   });
 
-  it('carries the skills-folder command to the file manager, and the tray’s click to the tray window', async () => {
+  it('carries the skills-folder command to the file manager, the tray’s click to the tray window, and the global shortcut to the palette', async () => {
     expect(await electron.ipcMain.invoke(ipcChannel('openSkillsFolder'), APP_FRAME, {})).toEqual({ ok: true, value: { ok: true } });
     expect(electron.shell.openedPaths).toEqual([join(t.home, 'skills')]);
     electron.Tray.all[0]!.emit('click');
     expect((await electron.windowTitled('Skilltray')).options).toMatchObject({ frame: false, skipTaskbar: true });
+    const [shortcut, press] = [...electron.globalShortcut.held][0]!;
+    expect(shortcut).toBe('CommandOrControl+Shift+Space');
+    press();
+    expect((await electron.windowTitled('Skilltray — Command palette')).loaded).toEqual(['app://skilltray/index.html#/palette']);
   });
 
   it('stays running with every window closed, and on quit closes the API and the core before exiting 0', async () => {

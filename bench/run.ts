@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { catalogBench } from './catalog.bench.js';
 import { discoverBench } from './discover.bench.js';
 import { loadBench } from './load.bench.js';
 import { historyBench } from './history.bench.js';
@@ -20,6 +21,7 @@ const bundledDir = fileURLToPath(new URL('../../../skills', import.meta.url));
 const benches: [string, (dir: string) => Promise<(Figure | Metric)[]>][] = [
   ['loader', loadBench],
   ['search', searchBench],
+  ['catalog', catalogBench],
   ['run', runBench],
   ['history', historyBench],
   ['discover', (dir) => discoverBench(dir, bundledDir)],

@@ -20,6 +20,18 @@ export const ERROR_KINDS = {
   E042: 'sync_source_not_readable', // sync: a fallback log database cannot be read
   E100: 'invalid_option',
   E999: 'internal',
+  // E3xx: installed skill packs
+  E301: 'pack_source_invalid', // not a git URL, repository, folder, .zip or .tar.gz that exists
+  E302: 'pack_fetch_failed', // git or the archive failed (no such ref, unreadable or hostile archive)
+  E303: 'pack_refused', // high-severity scan findings and no --force
+  E304: 'pack_confirmation_required', // nobody confirmed the scan report (no --yes, no click)
+  E305: 'skill_name_clash', // an installed skill would shadow another (or be shadowed): --as NAME
+  E306: 'pack_not_found', // no installed pack of that name
+  E307: 'pack_has_no_skills', // no SKILL.md at the top of the source or one level down
+  E308: 'packs_busy', // another process is installing, updating or removing packs
+  E309: 'invalid_key', // trust-key given something that is not an SSH public key or an armored GPG key
+  E310: 'pack_changed_since_scan', // the source changed between the scan the person confirmed and the install
+  E311: 'invalid_pack_name', // a pack or --as name that is not a slug
   // E5xx: templates and arguments
   E501: 'missing_argument',
   E502: 'unknown_argument',
@@ -49,6 +61,7 @@ export const ERROR_KINDS = {
   E615: 'remembered_not_found', // no active remembered approval with that id
   E616: 'invalid_verdict', // a verdict other than once, always or deny
   E617: 'invalid_shortcut', // a palette shortcut that is not an accelerator with a modifier
+  E618: 'skill_disabled', // the person turned the skill off (everywhere or in this mode)
   // E7xx: runner
   E701: 'spawn_failed',
   E702: 'run_not_found',

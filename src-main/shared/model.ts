@@ -7,7 +7,7 @@
 export type Trust = 'bundled' | 'user';
 
 /** Where a skill root comes from, in precedence order. */
-export type RootKind = 'env' | 'home' | 'bundled' | 'gibberish' | 'kode' | 'claude';
+export type RootKind = 'env' | 'home' | 'packs' | 'bundled' | 'gibberish' | 'kode' | 'claude';
 
 /** `<<key>>` is Skilltray's native placeholder; `{{key}}` is gibb.eri.sh's, kept for its skills. */
 export type PlaceholderSyntax = 'angle' | 'braces';

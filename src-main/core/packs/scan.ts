@@ -1,0 +1,148 @@
+/**
+ * The scan of a staged pack, before anything is installed: each skill as the loader would read it
+ * (tools with their program, sandbox profile and network claim; scripts), and findings from every
+ * file — hidden files, symlinks that leave their skill, native executables and binary data where
+ * text belongs, and fetch-and-run or decode-and-run in scripts, Commands and instructions.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
+import { readlinkSync } from 'node:fs';
+import type { Skill, SkillRoot } from '../../shared/model.js';
+import type { ScanFinding, ScannedSkill, ScannedTool } from '../../shared/packs.js';
+import { hashFile, isInside } from '../skills/files.js';
+import { parseSkill } from '../skills/parse-skill.js';
+import { parseCommand } from '../template/parse-command.js';
+import { scanText, type TextRole } from './content-rules.js';
+import { finding } from './findings.js';
+import { listTree } from './tree.js';
+
+/** The sandbox profile the policy gives a skill's tools, as the scan shows it (core/policy/profile.ts decides). */
+export type ProfileOf = (skill: Skill) => { name: string; network: boolean; text: string };
+
+/** Extensions of files a tool may run as a program or hand to an interpreter. */
+const SCRIPT_EXTENSIONS = new Set(['.sh', '.bash', '.zsh', '.fish', '.ps1', '.psm1', '.bat', '.cmd', '.py', '.rb', '.pl', '.js', '.mjs', '.cjs', '.ts', '.php', '.lua', '.tcl', '.awk']);
+
+/** Magic numbers of native executables: ELF, Mach-O (both endians, 32/64, fat), PE/COFF. */
+function isNativeExecutable(head: Buffer): boolean {
+  if (head.length < 4) return head.subarray(0, 2).toString('latin1') === 'MZ';
+  const word = head.readUInt32BE(0);
+  return word === 0x7f454c46 || [0xfeedface, 0xfeedfacf, 0xcefaedfe, 0xcffaedfe, 0xcafebabe].includes(word) || head.subarray(0, 2).toString('latin1') === 'MZ';
+}
+
+function isText(bytes: Buffer): boolean {
+  if (bytes.subarray(0, 8192).includes(0)) return false;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The root a pack's skills are read in: user trust, like every installed skill. */
+export function packRoot(path: string): SkillRoot {
+  return { path, kind: 'packs', trust: 'user', syntax: 'angle' };
+}
+
+/** The program a Command runs (its first word when literal). */
+function programOf(tool: Skill['tools'][number], skill: Skill): string {
+  try {
+    const first = parseCommand(tool.command, skill.syntax).tokens[0];
+    return first?.parts.map((p) => (p.kind === 'text' ? p.value : p.placeholder.raw)).join('') ?? '';
+  } catch {
+    return tool.command.trim().split(/\s+/)[0] ?? '';
+  }
+}
+
+/** Which lines of SKILL.md are a Command (run) rather than instructions (read). */
+function skillMdRoles(skill: Skill): (line: number) => TextRole {
+  const ranges = skill.tools.map((t) => [t.commandLine, t.commandLine + t.command.split('\n').length - 1] as const);
+  return (line) => (ranges.some(([from, to]) => line >= from && line <= to) ? 'command' : 'prompt');
+}
+
+export interface PackScan {
+  skills: ScannedSkill[];
+  findings: ScanFinding[];
+  /** sha256 of every file (`link:<target>` for a symlink), by path inside the pack. */
+  files: Record<string, string>;
+  bytes: number;
+}
+
+/** Scans the skills staged in `packDir` (one folder per skill). `renamed` maps an installed name to its name in the source. */
+export function scanPack(packDir: string, profileOf: ProfileOf, renamed: ReadonlyMap<string, string> = new Map()): PackScan {
+  const root = packRoot(packDir);
+  const findings: ScanFinding[] = [];
+  const files: Record<string, string> = {};
+  let bytes = 0;
+  const skills: ScannedSkill[] = [];
+  const entries = listTree(packDir);
+  const hiddenReported = new Set<string>();
+  for (const entry of entries) {
+    const segments = entry.rel.split('/');
+    const hiddenAt = segments.findIndex((s) => s.startsWith('.'));
+    if (hiddenAt !== -1) {
+      const top = segments.slice(0, hiddenAt + 1).join('/');
+      if (!hiddenReported.has(top)) {
+        hiddenReported.add(top);
+        findings.push(finding('S305', top, `${top} is hidden: Skilltray never shows or indexes it, yet a tool could still run it`));
+      }
+    }
+    const skillDir = join(packDir, segments[0] as string);
+    if (entry.type === 'symlink') {
+      const target = readlinkSync(entry.abs);
+      files[entry.rel] = `link:${target}`;
+      if (isAbsolute(target) || !isInside(skillDir, resolve(dirname(entry.abs), target))) {
+        findings.push(finding('S306', entry.rel, `symlink ${entry.rel} leads outside its skill, to ${target}`, { excerpt: target }));
+      }
+      continue;
+    }
+    if (entry.type !== 'file') continue;
+    bytes += entry.size;
+    files[entry.rel] = hashFile(entry.abs);
+    const data = readFileSync(entry.abs);
+    if (isNativeExecutable(data.subarray(0, 4))) {
+      findings.push(finding('S303', entry.rel, `${entry.rel} is a native executable: a skill pack ships text (instructions, scripts), not compiled programs nobody can read`));
+      continue;
+    }
+    if (!isText(data)) {
+      findings.push(finding('S304', entry.rel, `${entry.rel} is binary data (an image, a font, an archive?): not read by the scan`));
+      continue;
+    }
+    const text = data.toString('utf8');
+    if (segments.length === 2 && segments[1] === 'SKILL.md') continue; // scanned with its skill below
+    const markdown = ['.md', '.markdown', '.mdx', '.txt'].includes(extname(entry.rel).toLowerCase());
+    findings.push(...scanText(entry.rel, text, () => (markdown ? 'prompt' : 'script')));
+  }
+  const skillNames = [...new Set(entries.filter((e) => e.rel.split('/').length === 2 && e.rel.endsWith('/SKILL.md')).map((e) => e.rel.split('/')[0] as string))];
+  for (const name of skillNames.sort()) {
+    const dir = join(packDir, name);
+    const skill = parseSkill(dir, root);
+    try {
+      findings.push(...scanText(`${name}/SKILL.md`, readFileSync(skill.file, 'utf8').replace(/\r\n?/g, '\n'), skillMdRoles(skill)));
+    } catch {
+      // unreadable: the loader's E418 says why, below
+    }
+    const errors = skill.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`);
+    if (errors.length > 0) findings.push(finding('S312', `${name}/SKILL.md`, `skill '${name}' does not load cleanly (${errors.length} error${errors.length === 1 ? '' : 's'}): its tools will not run`));
+    const profile = profileOf(skill);
+    const tools: ScannedTool[] = skill.tools.map((tool) => {
+      const program = programOf(tool, skill);
+      const inPack = program.startsWith('./') || program.startsWith('../') || (program.includes('/') && !isAbsolute(program));
+      return { name: tool.name, command: tool.command, program, programInPack: inPack, profile: profile.text, profileName: profile.name, network: profile.network, env: skill.requires.env };
+    });
+    const scripts = entries
+      .filter((e) => e.type === 'file' && e.rel.startsWith(`${name}/`) && e.rel !== `${name}/SKILL.md`)
+      .filter((e) => (e.mode & 0o111) !== 0 || SCRIPT_EXTENSIONS.has(extname(e.rel).toLowerCase()) || readHead(e.abs).startsWith('#!'))
+      .map((e) => e.rel.slice(name.length + 1));
+    skills.push({ name, originalName: renamed.get(name) ?? null, dir: name, description: skill.description, version: skill.version, hash: skill.hash, tools, scripts, errors, clash: null });
+  }
+  return { skills, findings, files, bytes };
+}
+
+function readHead(abs: string): string {
+  try {
+    return readFileSync(abs).subarray(0, 2).toString('latin1');
+  } catch {
+    return '';
+  }
+}

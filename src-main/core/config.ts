@@ -55,6 +55,8 @@ export function resolveConfig(input: ConfigInput): CoreConfig {
     if (entry.trim() !== '') add(entry, 'env', false);
   }
   add(join(home, 'skills'), 'home', false);
+  // Installed packs: after your own skills, before the bundled ones; never bundled trust.
+  add(join(home, 'packs'), 'packs', false);
   add(input.bundledDir, 'bundled', false);
   const userDir = userHome(env, platform);
   add(gibberishSkillsDir(env, platform), 'gibberish', true);

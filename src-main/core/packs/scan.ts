@@ -16,8 +16,20 @@ import { scanText, type TextRole } from './content-rules.js';
 import { finding } from './findings.js';
 import { listTree } from './tree.js';
 
-/** The sandbox profile the policy gives a skill's tools, as the scan shows it (core/policy/profile.ts decides). */
-export type ProfileOf = (skill: Skill) => { name: string; network: boolean; text: string };
+/** A sandbox profile as the scan and the diff show it. */
+export interface ProfileView {
+  name: string;
+  network: boolean;
+  text: string;
+}
+
+/** The policy's own answers (core/policy/profile.ts), handed in so the rule lives in one place. */
+export interface PolicyView {
+  /** The profile a run of the skill's tools gets. */
+  profileOf(skill: Skill): ProfileView;
+  /** Whether `after` lets a run do more than `before`. */
+  widens(after: ProfileView, before: ProfileView): boolean;
+}
 
 /** Extensions of files a tool may run as a program or hand to an interpreter. */
 const SCRIPT_EXTENSIONS = new Set(['.sh', '.bash', '.zsh', '.fish', '.ps1', '.psm1', '.bat', '.cmd', '.py', '.rb', '.pl', '.js', '.mjs', '.cjs', '.ts', '.php', '.lua', '.tcl', '.awk']);
@@ -39,9 +51,9 @@ function isText(bytes: Buffer): boolean {
   }
 }
 
-/** The root a pack's skills are read in: user trust, like every installed skill. */
-export function packRoot(path: string): SkillRoot {
-  return { path, kind: 'packs', trust: 'user', syntax: 'angle' };
+/** The root a staged pack's skills are read in: user trust, like every installed skill (not 'packs': nothing to verify yet). */
+function stagingRoot(path: string): SkillRoot {
+  return { path, kind: 'home', trust: 'user', syntax: 'angle' };
 }
 
 /** The program a Command runs (its first word when literal). */
@@ -69,8 +81,8 @@ export interface PackScan {
 }
 
 /** Scans the skills staged in `packDir` (one folder per skill). `renamed` maps an installed name to its name in the source. */
-export function scanPack(packDir: string, profileOf: ProfileOf, renamed: ReadonlyMap<string, string> = new Map()): PackScan {
-  const root = packRoot(packDir);
+export function scanPack(packDir: string, policy: PolicyView, renamed: ReadonlyMap<string, string> = new Map()): PackScan {
+  const root = stagingRoot(packDir);
   const findings: ScanFinding[] = [];
   const files: Record<string, string> = {};
   let bytes = 0;
@@ -124,7 +136,7 @@ export function scanPack(packDir: string, profileOf: ProfileOf, renamed: Readonl
     }
     const errors = skill.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`);
     if (errors.length > 0) findings.push(finding('S312', `${name}/SKILL.md`, `skill '${name}' does not load cleanly (${errors.length} error${errors.length === 1 ? '' : 's'}): its tools will not run`));
-    const profile = profileOf(skill);
+    const profile = policy.profileOf(skill);
     const tools: ScannedTool[] = skill.tools.map((tool) => {
       const program = programOf(tool, skill);
       const inPack = program.startsWith('./') || program.startsWith('../') || (program.includes('/') && !isAbsolute(program));

@@ -52,6 +52,7 @@ export const DIAGNOSTICS = {
   W413: { severity: 'warning', breaks: [], summary: 'the skill holds too many files; the rest were not read' },
   W414: { severity: 'warning', breaks: GIBB, summary: 'a tool has no description paragraph' },
   W415: { severity: 'warning', breaks: ['agentskills'], summary: 'a metadata value is not a string' },
+  W416: { severity: 'warning', breaks: [], summary: 'an installed pack’s skill differs from packs.lock.json (edited behind its back)' },
 } as const satisfies Record<string, DiagnosticSpec>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTICS;

@@ -61,7 +61,10 @@ export function adHocRoot(path: string): SkillRoot {
 /** The root whose directory holds `dir` (compared canonically), else an ad-hoc root. */
 function rootOf(dir: string, roots: readonly SkillRoot[]): SkillRoot {
   const parent = canonical(dirname(dir));
-  return roots.find((root) => parent !== null && canonical(root.path) === parent) ?? adHocRoot(dirname(dir));
+  // An installed pack's skill lies one folder deeper: <packs>/<pack>/<skill>.
+  const grandparent = canonical(dirname(dirname(dir)));
+  const holds = (root: SkillRoot): boolean => canonical(root.path) === (root.kind === 'packs' ? grandparent : parent) && parent !== null;
+  return roots.find(holds) ?? adHocRoot(dirname(dir));
 }
 
 function located(dir: string, source: LoadedSkills, loaded: Skill | null = null): SkillLocation {

@@ -6,22 +6,23 @@ import { basename, join } from 'node:path';
 import type { Skill, SkillRoot } from '../../shared/model.js';
 import { DiagnosticList } from './diagnostics.js';
 import { DEFAULT_TIMEOUT_SEC, checkIdentity, readFields } from './fields.js';
-import { manifestHash, walkSkill } from './files.js';
+import { manifestHash, walkSkill, type SkillFile } from './files.js';
+import { checkAgainstLock } from '../packs/verify.js';
 import { checkFormatRules, formatsOf } from './format-rules.js';
 import { parseFrontmatter } from './frontmatter-yaml.js';
 import { readSkillText } from './skill-file.js';
 import { readTools } from './tools.js';
 
 /** The content hash of a skill directory and the walk warnings that go with it. */
-function hashSkill(dir: string, file: string, diags: DiagnosticList): string {
+function hashSkill(dir: string, file: string, diags: DiagnosticList): { hash: string; files: SkillFile[] } {
   try {
     const walk = walkSkill(dir);
     for (const rel of walk.escaped) diags.add('W412', `symlink '${rel}' leads outside the skill and was skipped`, file, 1);
     if (walk.truncated) diags.add('W413', `the skill holds more than ${walk.files.length} files; the rest were not read`, file, 1);
-    return manifestHash(walk.files);
+    return { hash: manifestHash(walk.files), files: walk.files };
   } catch (error) {
     diags.add('E418', `cannot read the skill directory: ${(error as Error).message}`, file, 1);
-    return '';
+    return { hash: '', files: [] };
   }
 }
 
@@ -66,7 +67,9 @@ export function parseSkill(dir: string, root: SkillRoot): Skill {
   const { name, file } = skill;
   const diags = new DiagnosticList();
   skill.diagnostics = diags.items;
-  skill.hash = hashSkill(dir, file, diags);
+  const hashed = hashSkill(dir, file, diags);
+  skill.hash = hashed.hash;
+  if (root.kind === 'packs') checkAgainstLock(skill, hashed.files, diags);
 
   const read = readSkillText(file);
   if (!read.ok) {

@@ -5,11 +5,14 @@
  * (EACCES) is left unwatched; either way it says so per root (watchStatus) instead of failing.
  */
 import { EventEmitter } from 'node:events';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { isAbsolute, relative, sep } from 'node:path';
 import { watch, type ChokidarOptions, type FSWatcher } from 'chokidar';
 import type { RootWatch, Skill, SkillRoot } from '../../shared/model.js';
 import { parseSkill } from './parse-skill.js';
+import { nameSegment, skillDirIn, skillNamesIn } from './root-layout.js';
+
+export { skillDirNames } from './root-layout.js';
 import { emitSafely } from '../events.js';
 
 /** How long the watcher waits for a burst of writes (an editor's save, a git checkout) to settle. */
@@ -45,33 +48,16 @@ export interface ShadowedSkill {
   loser: { dir: string; root: SkillRoot };
 }
 
-/** Names of the directories in `root` that hold a SKILL.md (symlinked directories included). */
-export function skillDirNames(root: string): string[] {
-  let entries;
-  try {
-    entries = readdirSync(root, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  const names: string[] = [];
-  for (const entry of entries) {
-    if (entry.name.startsWith('.') || !(entry.isDirectory() || entry.isSymbolicLink())) continue;
-    try {
-      if (statSync(join(root, entry.name, 'SKILL.md')).isFile()) names.push(entry.name);
-    } catch {
-      // no SKILL.md: not a skill (resolution reports E010 if someone asks for it by name)
-    }
-  }
-  return names.sort();
-}
-
 /** Resolves one name over all roots: the winner, with the skills it shadows. */
 function resolveName(roots: readonly SkillRoot[], name: string): Skill | undefined {
-  const found = roots.filter((root) => existsSync(join(root.path, name, 'SKILL.md')));
+  const found = roots.flatMap((root) => {
+    const dir = skillDirIn(root, name);
+    return dir === null ? [] : [{ dir, root }];
+  });
   const [first, ...rest] = found;
   if (!first) return undefined;
-  const skill = parseSkill(join(first.path, name), first);
-  skill.shadows = rest.map((root) => ({ dir: join(root.path, name), root }));
+  const skill = parseSkill(first.dir, first.root);
+  skill.shadows = rest;
   return skill;
 }
 
@@ -101,7 +87,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange] }> {
 
   /** Loads every skill of every root. */
   load(): this {
-    const names = new Set(this.roots.flatMap((root) => skillDirNames(root.path)));
+    const names = new Set(this.roots.flatMap((root) => skillNamesIn(root)));
     const next = new Map<string, Skill>();
     for (const name of [...names].sort()) {
       const skill = resolveName(this.roots, name);
@@ -171,7 +157,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange] }> {
   async watch(): Promise<void> {
     if (this.mode !== null || this.closed) return;
     for (const root of this.roots) {
-      if (root.kind === 'home') mkdirSync(root.path, { recursive: true });
+      if (root.kind === 'home' || root.kind === 'packs') mkdirSync(root.path, { recursive: true });
     }
     this.mode = 'native';
     await this.startWatcher(false);
@@ -287,7 +273,8 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange] }> {
   private schedule(path: string): void {
     const located = this.locate(path);
     if (located === null) return;
-    this.scheduleName(located.segments[0] ?? '');
+    // A change to a pack folder itself (installed, replaced, removed) may touch any of its skills.
+    this.scheduleName(located.segments[nameSegment(located.root)] ?? '');
   }
 
   /** Reloads `name` (every name, for '') once writes have settled. */
@@ -302,7 +289,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange] }> {
           this.reload(name);
           return;
         }
-        const names = new Set([...this.skills.keys(), ...this.roots.flatMap((root) => skillDirNames(root.path))]);
+        const names = new Set([...this.skills.keys(), ...this.roots.flatMap((root) => skillNamesIn(root))]);
         for (const each of names) this.reload(each);
       }, RELOAD_DEBOUNCE_MS),
     );

@@ -78,3 +78,20 @@ export function listRemembered(db: StateDb): Remembered[] {
     `SELECT ${COLUMNS} FROM remembered_approvals WHERE revoked_at IS NULL ORDER BY skill, tool`,
   ).all().map(toRemembered);
 }
+
+/** Revokes every remembered approval of `skill` (of `tools` only, when given), in every session; returns what was revoked. */
+export function revokeForSkill(db: StateDb, skill: string, tools: readonly string[] | null = null, now: number = Date.now()): { skill: string; tool: string }[] {
+  const rows = prepared<[number, string], { skill: string; tool: string }>(
+    db,
+    'UPDATE remembered_approvals SET revoked_at = ? WHERE skill = ? AND revoked_at IS NULL RETURNING skill, tool',
+  );
+  if (tools === null) return rows.all(now, skill);
+  return db.transaction(() =>
+    tools.flatMap((tool) =>
+      prepared<[number, string, string], { skill: string; tool: string }>(
+        db,
+        'UPDATE remembered_approvals SET revoked_at = ? WHERE skill = ? AND tool = ? AND revoked_at IS NULL RETURNING skill, tool',
+      ).all(now, skill, tool),
+    ),
+  )();
+}

@@ -184,8 +184,24 @@ const v3: Migration = {
   },
 };
 
+/** Skills the person turned on or off, everywhere (`all`) or in one mode; no row means on. */
+const v4: Migration = {
+  version: 4,
+  up(db) {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS skill_switches (
+        skill TEXT NOT NULL,
+        scope TEXT NOT NULL CHECK (scope IN ('all', 'Global', 'Dev', 'Meeting')),
+        enabled INTEGER NOT NULL CHECK (enabled IN (0, 1)),
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (skill, scope)
+      ) STRICT;
+    `);
+  },
+};
+
 /** Every migration, in order; versions run 1, 2, 3… without gaps. */
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3];
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

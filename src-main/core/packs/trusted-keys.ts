@@ -40,11 +40,13 @@ export async function trustKey(home: string, env: NodeJS.ProcessEnv, key: string
   const line = text.split('\n').map((l) => l.trim()).find((l) => l !== '' && !l.startsWith('#')) ?? '';
   const match = SSH_KEY.exec(line);
   if (match === null) throw invalidKey('expected an SSH public key (ssh-ed25519 AAAA… comment) or an armored GPG public key block');
+  const type = match[1] as string;
+  const body = match[2] as string;
   const comment = match[3]?.trim() ?? '';
   const who = principal ?? (/^[^\s@]+@[^\s@]+$/.test(comment) ? comment : null);
   if (who === null || !/^[^\s"]+$/.test(who)) throw invalidKey('an SSH key needs the signer\'s email: --principal alice@example.com');
-  const entry = `${who} namespaces="git" ${match[1]} ${match[2]}\n`;
+  const entry = `${who} namespaces="git" ${type} ${body}\n`;
   const path = trustedKeysPath(home);
-  if (!existsSync(path) || !readFileSync(path, 'utf8').includes(`${match[1]} ${match[2]}`)) appendFileSync(path, entry, { mode: 0o644 });
-  return { format: 'ssh', principal: who, key: `${match[1]} ${match[2].slice(0, 16)}…` };
+  if (!existsSync(path) || !readFileSync(path, 'utf8').includes(`${type} ${body}`)) appendFileSync(path, entry, { mode: 0o644 });
+  return { format: 'ssh', principal: who, key: `${type} ${body.slice(0, 16)}…` };
 }

@@ -17,8 +17,9 @@ import { retentionCommand } from './commands/retention.js';
 import { runCommands } from './commands/runs.js';
 import { serveCommands } from './commands/serve.js';
 import { skillCommands } from './commands/skills.js';
+import { packCommands } from './commands/packs.js';
 
-export const commands: Command[] = [...skillCommands, ...runCommands, retentionCommand, ...agentCommands, ...gatewayCommands, ...serveCommands, mcpCommand];
+export const commands: Command[] = [...skillCommands, ...packCommands, ...runCommands, retentionCommand, ...agentCommands, ...gatewayCommands, ...serveCommands, mcpCommand];
 
 function usage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

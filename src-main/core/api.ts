@@ -39,6 +39,17 @@ import type { SourcesOptions } from './gateway/sources.js';
 import type { StatsOptions } from './logs/stats.js';
 import { checkReport, filterSummaries, shadowReport, summarize, type ListFilter } from './skills/summary.js';
 import { resolvePrompt } from './template/render-command.js';
+import { PackService, type Confirmation, type PackProgress } from './packs/service.js';
+import { packPolicy } from './packs/policy-view.js';
+import type { PackRequest } from './packs/source.js';
+import { recoverPacks } from './packs/transaction.js';
+import { trustKey, type TrustedKey } from './packs/trusted-keys.js';
+import { revokeForSkill } from './store/approvals.js';
+import { clearSwitches, isEnabled, listSwitches, setSwitch } from './store/switches.js';
+import { runtimeDir } from './gateway/runtime-dir.js';
+import { parseMode } from './policy/modes.js';
+import type { PackChange, PackInfo, ScanReport, SkillSwitch, UpdateReport } from '../shared/packs.js';
+import { rmSync } from 'node:fs';
 
 export interface CoreOptions {
   /** Keep search indexes current by itself (the app and `serve`); the CLI reports E002 instead. */
@@ -66,6 +77,7 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   private reclaiming: Promise<Orphan[]> | undefined;
   /** Pending approvals of this process (meaningful in the process that owns runs). */
   readonly broker = new ApprovalBroker();
+  private packService: PackService | undefined;
 
   constructor(
     readonly config: CoreConfig,
@@ -77,6 +89,8 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
       quickCheck: options.checkStateDb ?? true,
       onNotice: (notice) => emitSafely(this, 'event', { type: 'notice', notice }),
     });
+    // A pack change a killed process left half done is finished (or undone) before any skill is read.
+    recoverPacks(config.home);
     this.registry = new SkillRegistry(config.roots).load();
     this.registry.on('change', (change) => emitSafely(this, 'event', { type: 'skills.changed', kind: change.kind, name: change.name }));
     this.broker.on('added', (entry) => emitSafely(this, 'event', { type: 'approval.added', entry }));
@@ -139,7 +153,8 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   /** Loaded skills (filtered and paged as ADR-001's list), with the skills other roots lose to them. */
   listSkills(filter: ListFilter = {}): { skills: SkillSummary[]; shadowed: ShadowReport[]; total: number } {
     const mode = this.settings().mode;
-    const all = this.registry.list().map((skill) => summarize(skill, mode));
+    const switches = listSwitches(this.db);
+    const all = this.registry.list().map((skill) => summarize(skill, mode, switches));
     return { ...filterSummaries(all, filter), shadowed: shadowReport(this.registry.shadowed()) };
   }
 
@@ -307,6 +322,72 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     emitSafely(this, 'event', { type: 'notice.dismissed', id });
   }
 
+  // ── skill switches and installed packs ──────────────────────────────────
+
+  /** Turns a skill on or off, everywhere or in one mode (E001 for a skill not loaded, E610 for an unknown mode). */
+  setSkillEnabled(skill: string, enabled: boolean, mode: string | null = null): SkillSwitch[] {
+    this.getSkill(skill);
+    setSwitch(this.db, skill, enabled, mode === null ? null : parseMode(mode));
+    emitSafely(this, 'event', { type: 'skills.changed', kind: 'changed', name: skill });
+    return listSwitches(this.db).filter((s) => s.skill === skill);
+  }
+
+  /** The pack service, created on first use. */
+  private get packs(): PackService {
+    this.packService ??= new PackService({
+      home: this.config.home,
+      env: this.config.env,
+      registry: this.registry,
+      policy: packPolicy,
+      onChanged: ({ changed, removed, revokeTools }) => {
+        const revoked = [...revokeTools].flatMap(([skill, tools]) => revokeForSkill(this.db, skill, tools));
+        for (const skill of removed) {
+          rmSync(runtimeDir(this.config.home, skill), { recursive: true, force: true });
+          clearSwitches(this.db, skill);
+        }
+        for (const skill of [...changed, ...removed]) this.registry.reload(skill);
+        if (revoked.length > 0) emitSafely(this, 'event', { type: 'policy.changed' });
+        return revoked;
+      },
+    });
+    return this.packService;
+  }
+
+  /** Installed packs with their origin, signature and any file changed behind the lock's back. */
+  listPacks(): PackInfo[] {
+    return this.packs.list();
+  }
+
+  /** Fetches and scans a source without installing anything: the report a person confirms. */
+  scanPack(request: PackRequest, cwd: string, onProgress?: (p: PackProgress) => void): Promise<ScanReport> {
+    return this.packs.preview(request, cwd, onProgress);
+  }
+
+  /** Installs a pack whose scan report was confirmed (E304/E310 otherwise; E303 for high findings without force). */
+  installPack(request: PackRequest, cwd: string, answer: Confirmation, onProgress?: (p: PackProgress) => void): Promise<PackChange> {
+    return this.packs.install(request, cwd, answer, onProgress);
+  }
+
+  /** What updating a pack would change, tool by tool. */
+  checkPackUpdate(pack: string, onProgress?: (p: PackProgress) => void): Promise<UpdateReport> {
+    return this.packs.previewUpdate(pack, onProgress);
+  }
+
+  /** Updates a pack whose update report was confirmed; remembered approvals of what changed are revoked. */
+  updatePack(pack: string, answer: Confirmation, onProgress?: (p: PackProgress) => void): Promise<PackChange> {
+    return this.packs.update(pack, answer, onProgress);
+  }
+
+  /** Removes a pack: files, lock entry, search indexes, remembered approvals and switches; history stays. */
+  uninstallPack(pack: string, onProgress?: (p: PackProgress) => void): Promise<PackChange> {
+    return this.packs.uninstall(pack, onProgress);
+  }
+
+  /** Trusts a public key (SSH or GPG) to sign packs. */
+  trustKey(key: string, principal: string | null): Promise<TrustedKey> {
+    return trustKey(this.config.home, this.config.env, key, principal);
+  }
+
   // ── gateway and search (RFC-0002, RFC-0004); `cwd` is where the caller stands, for resolution and logs ──
 
   outline(skill: string, options: OutlineOptions, cwd: string): OutlineResult {
@@ -355,7 +436,11 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   /** Ranked skills for an intent (sidecars only when role_filter asks for them). */
   discover(intent: string, options: DiscoverOptions = {}): DiscoverResult[] {
     this.discovery ??= new Discovery(this.config.nativeBinding);
-    return this.discovery.discover(intent, this.registry.list(), this.settings().mode, options);
+    const mode = this.settings().mode;
+    const switches = listSwitches(this.db);
+    // A skill the person turned off is never offered, whatever it would match.
+    const offered = this.registry.list().filter((skill) => isEnabled(switches, skill.name, mode));
+    return this.discovery.discover(intent, offered, mode, options);
   }
 
   /** Applies a skill to a target after validating it may (E801 with a reason otherwise), then runs its tool. */

@@ -33,6 +33,9 @@ function defined<T extends Record<string, unknown>>(value: T): { [K in keyof T]?
 
 const ok = { ok: true } as const;
 
+/** A pack source as the core takes it. */
+const packRequest = (i: { source: string; ref?: string | undefined; path?: string | undefined; as?: string | undefined }) => ({ source: i.source, ref: i.ref ?? null, path: i.path ?? null, as: i.as ?? null });
+
 /**
  * The directory of a loaded skill, by name (E001 otherwise). Every surface that reaches this file is
  * remote (HTTP, MCP, IPC): they name loaded skills only, never a path on this machine — resolving a
@@ -90,6 +93,14 @@ const handlers: Handlers = {
       { skillId: i.skill_id, targetType: i.target_type, targetRef: i.target_ref, inputs: i.inputs ?? {}, surface: ctx.surface, ...defined({ tool: i.tool, traceId: i.trace_id, cwd: i.cwd }) },
       { approval: ctx.approval, ...defined({ signal: ctx.signal }) },
     ),
+
+  setSkillEnabled: (core, i) => core.setSkillEnabled(i.skill, i.enabled, i.mode ?? null),
+  packs: (core) => core.listPacks(),
+  scanPack: (core, i, ctx) => core.scanPack(packRequest(i), ctx.cwd),
+  installPack: (core, i, ctx) => core.installPack(packRequest(i), ctx.cwd, { confirm: i.confirm, force: i.force ?? false }),
+  checkPackUpdate: (core, i) => core.checkPackUpdate(i.pack),
+  updatePack: (core, i) => core.updatePack(i.pack, { confirm: i.confirm, force: i.force ?? false }),
+  uninstallPack: (core, i) => core.uninstallPack(i.pack),
 
   health: (core, _i, ctx) => ({
     app: 'skilltray',

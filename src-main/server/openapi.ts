@@ -45,6 +45,13 @@ const SUMMARIES: Record<OperationName, string> = {
   stats: "A skill's access statistics",
   discover: 'Skills ranked for an intent (ADR-001 discover): candidates for the caller to choose from under its own policy',
   attach: 'Applies a sidecar skill to a target (ADR-001 attach): validated first (E801), then run like `run`, approval included',
+  setSkillEnabled: 'Turns a skill on or off, everywhere or in one mode; a skill turned off is not offered and its runs are refused (E618)',
+  packs: 'Installed packs: source, ref, resolved commit, signature, skills, files changed behind the lock',
+  scanPack: 'Fetches and scans a pack source without installing it: skills, tools with their sandbox profile and network claim, scripts, findings, and the digest to confirm',
+  installPack: 'Installs a scanned pack once confirmed with its report digest (E304/E310), refusing high findings without force (E303) and name clashes (E305)',
+  checkPackUpdate: 'Fetches a pack again and says what an update would change, tool by tool',
+  updatePack: 'Updates a pack once confirmed with its report digest; remembered approvals of changed skills are revoked',
+  uninstallPack: 'Removes a pack: files, lock entry, search indexes, remembered approvals; history stays',
   health: 'Who owns runs for this home: version, pid, home, owner, settings, pending approvals',
 };
 

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { AttachResult, DiscoverResult } from './agent.js';
 import { ERROR_KINDS, type ErrorCode, type ErrorShape } from './errors.js';
+import type { PackChange, PackInfo, ScanReport, SkillSwitch, UpdateReport } from './packs.js';
 import type {
   BuildResult,
   CatalogResult,
@@ -53,6 +54,11 @@ const runInput = z.strictObject({
   /** Correlates the run with the caller's own trace; generated when absent. */
   trace_id: text(256).optional(),
 });
+
+/** Where a pack comes from: SOURCE, --ref, --path, --as. */
+const packSource = z.strictObject({ source: text().min(1), ref: text(256).optional(), path: text().optional(), as: text(64).optional() });
+/** A scan report's digest: what the person saw and confirmed (a click, never a blanket yes over the wire). */
+const digest = z.string().regex(/^[0-9a-f]{64}$/, 'the digest of the scan report you confirmed');
 
 /** Input schemas, one per operation. */
 export const inputs = {
@@ -144,6 +150,20 @@ export const inputs = {
     trace_id: text(256).optional(),
   }),
 
+  /** Turns a skill on or off, everywhere or in one mode (Global, Dev, Meeting). */
+  setSkillEnabled: z.strictObject({ skill: name, enabled: z.boolean(), mode: text(32).optional() }),
+  /** Installed packs. */
+  packs: z.strictObject({}),
+  /** Fetches and scans a source (a git URL or repository, a folder, a .zip or .tar.gz on this machine) without installing it. */
+  scanPack: packSource,
+  /** Installs a pack: `confirm` is the digest of the scan report the person confirmed. */
+  installPack: packSource.extend({ confirm: digest, force: z.boolean().optional() }),
+  /** What updating a pack would change. */
+  checkPackUpdate: z.strictObject({ pack: name }),
+  /** Updates a pack: `confirm` is the digest of the update report's scan the person confirmed. */
+  updatePack: z.strictObject({ pack: name, confirm: digest, force: z.boolean().optional() }),
+  uninstallPack: z.strictObject({ pack: name }),
+
   health: z.strictObject({}),
 } as const;
 
@@ -202,6 +222,13 @@ export interface OperationOutputs {
   stats: StatsResult;
   discover: DiscoverResult[];
   attach: AttachResult;
+  setSkillEnabled: SkillSwitch[];
+  packs: PackInfo[];
+  scanPack: ScanReport;
+  installPack: PackChange;
+  checkPackUpdate: UpdateReport;
+  updatePack: PackChange;
+  uninstallPack: PackChange;
   health: Health;
 }
 

@@ -194,8 +194,12 @@ export interface SkillSummary {
   diagnostics: Diagnostic[];
   shadows: { path: string; root: { path: string; kind: RootKind } }[];
   modes: Mode[];
-  /** Whether its tools are offered in the current mode. */
+  /** Whether its tools are offered in the current mode: the skill runs in it and is turned on in it. */
   offered: boolean;
+  /** Whether the person left it on in the current mode (see `switches`). */
+  enabled: boolean;
+  /** The person's on/off switches of this skill: everywhere (`all`) or per mode; none means on. */
+  switches: { scope: 'all' | Mode; enabled: boolean }[];
   readOnly: boolean;
   role: Role | null;
   invocation: Invocation | null;

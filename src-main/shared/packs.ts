@@ -193,6 +193,8 @@ export interface PackChange {
   skills: string[];
   /** Remembered approvals revoked because their tool changed or left. */
   revoked: { skill: string; tool: string }[];
+  /** The scan report of what was installed (null for a removal). */
+  report: ScanReport | null;
 }
 
 /** Where a skill is on or off: everywhere (`all`), or in one mode. */

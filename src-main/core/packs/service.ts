@@ -169,7 +169,7 @@ export class PackService {
     const revoked = this.deps.onChanged({ pack: report.pack, changed: report.skills.map((s) => s.name), removed, revokeTools });
     const same = previous !== null && JSON.stringify(previous.files) === JSON.stringify(entry.files);
     const action = previous === null ? 'installed' : kind === 'update' ? (same ? 'unchanged' : 'updated') : 'reinstalled';
-    return { pack: report.pack, action, skills: report.skills.map((s) => s.name), revoked };
+    return { pack: report.pack, action, skills: report.skills.map((s) => s.name), revoked, report };
   }
 
   /** The installed pack scanned as it is on disk, or null when its folder is gone. */
@@ -233,7 +233,7 @@ export class PackService {
       commit(this.home, { op: 'remove', pack, id, entry: null }, (step) => onProgress({ step }));
       const skills = Object.keys(entry.skills);
       const revoked = this.deps.onChanged({ pack, changed: [], removed: skills, revokeTools: new Map(skills.map((s) => [s, null])) });
-      return { pack, action: 'uninstalled' as const, skills, revoked };
+      return { pack, action: 'uninstalled' as const, skills, revoked, report: null };
     });
   }
 

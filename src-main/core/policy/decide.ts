@@ -30,6 +30,8 @@ export interface DecideInput {
   env: NodeJS.ProcessEnv;
   /** A request part naming a hidden path or Skilltray's own data (see sensitive-paths.ts), or null. */
   sensitive?: SensitiveArgument | null;
+  /** False when the person turned the skill off, everywhere or in this mode. */
+  enabled: boolean;
 }
 
 export type Decision =
@@ -77,6 +79,14 @@ function decideByRules(input: DecideInput): Decision {
       outcome: 'refuse',
       error: new SkilltrayError('E608', `runs are paused in Skilltray; ${name} will not run until the person at the desktop resumes them`, {
         details,
+      }),
+    };
+  }
+  if (!input.enabled) {
+    return {
+      outcome: 'refuse',
+      error: new SkilltrayError('E618', `skill '${skill.name}' is turned off in Skilltray${mode === 'Global' ? '' : ` (in ${mode} mode)`}; ${name} will not run until the person turns it on`, {
+        details: { ...details, mode },
       }),
     };
   }

@@ -11,6 +11,7 @@ import type { RenderedCommand, Skill } from '../../shared/model.js';
 import { SkilltrayError, skillcErrors, toSkilltrayError } from '../errors.js';
 import { isInside, manifestHash, walkSkill } from '../skills/files.js';
 import { isOffered } from '../policy/modes.js';
+import { isEnabled, listSwitches } from '../store/switches.js';
 import { emitSafely } from '../events.js';
 import { sensitiveArgument } from '../policy/sensitive-paths.js';
 import type { ApprovalBroker } from '../policy/approval-broker.js';
@@ -148,6 +149,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       resolveBin: (bin) => resolveProgram(bin, this.deps.env, cwd),
       env: this.deps.env,
       sensitive: sensitiveArgument(plainObject(input.args), cwd, this.deps.home),
+      enabled: isEnabled(listSwitches(this.deps.db), skill.name, settings.mode),
     });
     return { skill, command, programPath, decision };
   }
@@ -234,10 +236,13 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         return refuse(error, 'refused', 'policy');
       }
       const settings = getSettings(db);
-      if (settings.paused || !isOffered(skill, settings.mode)) {
+      const enabled = isEnabled(listSwitches(db), skill.name, settings.mode);
+      if (settings.paused || !enabled || !isOffered(skill, settings.mode)) {
         const error = settings.paused
           ? new SkilltrayError('E608', `runs were paused while '${skill.name}/${command.tool}' waited for approval`, { details: { skill: skill.name, tool: command.tool } })
-          : new SkilltrayError('E605', `'${skill.name}/${command.tool}' is not offered in ${settings.mode} mode, chosen while it waited for approval`, {
+          : !enabled
+            ? new SkilltrayError('E618', `skill '${skill.name}' was turned off while '${skill.name}/${command.tool}' waited for approval`, { details: { skill: skill.name, tool: command.tool, mode: settings.mode } })
+            : new SkilltrayError('E605', `'${skill.name}/${command.tool}' is not offered in ${settings.mode} mode, chosen while it waited for approval`, {
               details: { skill: skill.name, tool: command.tool, mode: settings.mode },
             });
         return refuse(error, 'refused', 'policy');

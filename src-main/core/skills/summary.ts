@@ -1,12 +1,15 @@
 /** Views of loaded skills for list and check, shared by every surface. */
 import type { CheckReport, Mode, ShadowReport, Skill, SkillRoot, SkillSummary } from '../../shared/model.js';
 import { isOffered } from '../policy/modes.js';
+import { isEnabled } from '../store/switches.js';
+import type { SkillSwitch } from '../../shared/packs.js';
 import type { ShadowedSkill } from './registry.js';
 
 const rootRef = (root: SkillRoot) => ({ path: root.path, kind: root.kind });
 
-/** The list entry of a skill, as offered (or not) in `mode`. */
-export function summarize(skill: Skill, mode: Mode): SkillSummary {
+/** The list entry of a skill, as offered (or not) in `mode`; `switches` are the person's on/off switches of this skill. */
+export function summarize(skill: Skill, mode: Mode, switches: readonly SkillSwitch[] = []): SkillSummary {
+  const enabled = isEnabled(switches, skill.name, mode);
   const c = skill.classification;
   return {
     skill_id: skill.name,
@@ -22,7 +25,9 @@ export function summarize(skill: Skill, mode: Mode): SkillSummary {
     diagnostics: skill.diagnostics,
     shadows: skill.shadows.map((s) => ({ path: s.dir, root: rootRef(s.root) })),
     modes: skill.modes,
-    offered: isOffered(skill, mode),
+    offered: enabled && isOffered(skill, mode),
+    enabled,
+    switches: switches.filter((s) => s.skill === skill.name).map((s) => ({ scope: s.scope, enabled: s.enabled })),
     readOnly: skill.readOnly,
     role: c?.role ?? null,
     invocation: c?.invocation ?? null,

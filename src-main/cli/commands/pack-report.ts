@@ -1,0 +1,76 @@
+/** The scan report, the update diff and the pack list as text a person reads before saying yes. */
+import type { PackInfo, PackSignature, ScanReport, UpdateReport } from '../../shared/packs.js';
+
+const MIB = 1024 * 1024;
+
+/** "signed by alice@example.com", "signed by an untrusted key (SHA256:…)", "unsigned". */
+export function signatureText(signature: PackSignature): string {
+  if (signature.state === 'verified') return `signed by ${signature.signer ?? 'a trusted key'} (${signature.format})`;
+  if (signature.state === 'untrusted') return `signed by an untrusted key${signature.signer === null ? '' : ` (${signature.signer})`}`;
+  return 'unsigned';
+}
+
+function originLine(report: ScanReport): string {
+  const o = report.origin;
+  const at = [o.ref === null ? null : `ref ${o.ref}`, o.path === null ? null : `path ${o.path}`, o.commit === null ? null : `commit ${o.commit.slice(0, 12)}`].filter(Boolean).join(', ');
+  return `${o.kind} ${o.source}${at === '' ? '' : ` (${at})`} — ${signatureText(o.signature)}`;
+}
+
+/** The scan report: origin, each skill with its tools (program, profile, network) and scripts, then the findings. */
+export function scanReportText(report: ScanReport): string {
+  const lines = [`pack ${report.pack || '(not extracted)'} from ${originLine(report)}`, `  ${report.files} files, ${(report.bytes / MIB).toFixed(2)} MiB`];
+  for (const skill of report.skills) {
+    lines.push(`skill ${skill.name}${skill.originalName === null ? '' : ` (was ${skill.originalName})`}${skill.version === null ? '' : ` ${skill.version}`}: ${skill.description.replace(/\s+/g, ' ').slice(0, 100)}`);
+    if (skill.clash !== null) lines.push(`  ! name clash: a ${skill.clash.root} skill '${skill.name}' is at ${skill.clash.path}`);
+    for (const tool of skill.tools) {
+      lines.push(`  tool ${tool.name}: runs ${tool.program}${tool.programInPack ? ' (from the pack)' : ''} — ${tool.profile}${tool.env.length === 0 ? '' : `; env ${tool.env.join(', ')}`}`);
+      lines.push(`    ${tool.command.replace(/\n/g, ' ')}`);
+    }
+    for (const script of skill.scripts) lines.push(`  script ${script}`);
+    for (const error of skill.errors) lines.push(`  error ${error}`);
+  }
+  if (report.findings.length === 0) lines.push('findings: none');
+  for (const f of report.findings) {
+    lines.push(`${f.severity.toUpperCase().padEnd(6)} ${f.code} ${f.file}${f.line === null ? '' : `:${f.line}`} ${f.message}`);
+    if (f.excerpt !== null) lines.push(`         ${f.excerpt}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The update diff: per skill and tool, what changes, with what would widen marked. */
+export function updateReportText(report: UpdateReport): string {
+  const from = report.from.commit === null ? 'installed copy' : report.from.commit.slice(0, 12);
+  const to = report.scan.origin.commit === null ? 'the source now' : report.scan.origin.commit.slice(0, 12);
+  if (report.upToDate) return `pack ${report.pack} is up to date (${from})\n`;
+  const lines = [`pack ${report.pack}: ${from} → ${to} — ${signatureText(report.scan.origin.signature)}`];
+  for (const skill of report.skills) {
+    if (skill.change === 'unchanged') continue;
+    lines.push(`skill ${skill.name}: ${skill.change}`);
+    for (const tool of skill.tools) {
+      if (tool.change === 'unchanged') continue;
+      lines.push(`  tool ${tool.name}: ${tool.change}${tool.widened ? ' — MAY DO MORE THAN BEFORE' : ''}`);
+      if (tool.commandBefore !== tool.commandAfter) {
+        if (tool.commandBefore !== null) lines.push(`    - ${tool.commandBefore.replace(/\n/g, ' ')}`);
+        if (tool.commandAfter !== null) lines.push(`    + ${tool.commandAfter.replace(/\n/g, ' ')}`);
+      }
+      if (tool.newProgram !== null) lines.push(`    new program: ${tool.newProgram}`);
+      if (tool.profileBefore !== tool.profileAfter) lines.push(`    sandbox: ${tool.profileBefore ?? '—'} → ${tool.profileAfter ?? '—'}`);
+      if (tool.newEnv.length > 0) lines.push(`    new environment: ${tool.newEnv.join(', ')}`);
+    }
+    for (const script of skill.scripts) lines.push(`  script ${script.path}: ${script.change}`);
+    for (const file of skill.files) lines.push(`  file ${file.path}: ${file.change}`);
+  }
+  return `${lines.join('\n')}\n${scanReportText(report.scan).split('\n').filter((l) => /^(HIGH|MEDIUM|LOW)|^ {9}/.test(l)).join('\n')}\n`;
+}
+
+/** One line per installed pack. */
+export function packListText(packs: readonly PackInfo[]): string {
+  if (packs.length === 0) return 'No packs installed. Install one with: skilltray install SOURCE\n';
+  return `${packs
+    .map((p) => {
+      const commit = p.origin.commit === null ? '' : ` @ ${p.origin.commit.slice(0, 12)}`;
+      const state = p.modified.length === 0 ? 'verified against the lock' : `MODIFIED: ${p.modified.slice(0, 3).map((m) => `${m.path} (${m.change})`).join(', ')}`;
+      return `${p.name}  ${p.skills.join(', ')}\n  ${p.origin.kind} ${p.origin.source}${commit} — ${signatureText(p.origin.signature)}; ${state}; installed ${new Date(p.installedAt).toISOString()}`;
+    })
+    .join('\n')}\n`;
+}

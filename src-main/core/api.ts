@@ -47,9 +47,9 @@ import { trustKey, type TrustedKey } from './packs/trusted-keys.js';
 import { revokeForSkill } from './store/approvals.js';
 import { clearSwitches, isEnabled, listSwitches, setSwitch } from './store/switches.js';
 import { runtimeDir } from './gateway/runtime-dir.js';
+import { removeIndexes } from './search/index.js';
 import { parseMode } from './policy/modes.js';
 import type { PackChange, PackInfo, ScanReport, SkillSwitch, UpdateReport } from '../shared/packs.js';
-import { rmSync } from 'node:fs';
 
 export interface CoreOptions {
   /** Keep search indexes current by itself (the app and `serve`); the CLI reports E002 instead. */
@@ -342,7 +342,7 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
       onChanged: ({ changed, removed, revokeTools }) => {
         const revoked = [...revokeTools].flatMap(([skill, tools]) => revokeForSkill(this.db, skill, tools));
         for (const skill of removed) {
-          rmSync(runtimeDir(this.config.home, skill), { recursive: true, force: true });
+          removeIndexes(runtimeDir(this.config.home, skill));
           clearSwitches(this.db, skill);
         }
         for (const skill of [...changed, ...removed]) this.registry.reload(skill);

@@ -255,3 +255,15 @@ export function buildIndex(dir: string, runtimeDir: string, options: IndexOption
     throw toSkilltrayError(error);
   }
 }
+
+/** Deletes every search index (and build leftover) in `runtimeDir`, leaving its access log: its skill was uninstalled. */
+export function removeIndexes(runtimeDir: string): void {
+  const dir = join(runtimeDir, '.skillc-meta');
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) if (name.startsWith('search-')) rmSync(join(dir, name), { force: true });
+}

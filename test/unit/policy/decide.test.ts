@@ -19,6 +19,7 @@ function input(overrides: Partial<DecideInput> = {}): DecideInput {
     programPath: '/usr/bin/git',
     resolveBin: (name) => bins[name] ?? null,
     env: { HOME: '/home/me' },
+    enabled: true,
     ...overrides,
   };
 }
@@ -59,6 +60,10 @@ describe('decide', () => {
     ['paused', { paused: true }, 'refuse:E608'],
     ['paused beats everything allowing', { paused: true, skill: bundledReadOnly, rules: [allowAll], remembered: remembered() }, 'refuse:E608'],
     ['paused beats the mode filter', { paused: true, mode: 'Meeting' }, 'refuse:E608'],
+    ['turned off', { enabled: false }, 'refuse:E618'],
+    ['turned off, even if allowed by rule and remembered', { enabled: false, skill: bundledReadOnly, rules: [allowAll], remembered: remembered() }, 'refuse:E618'],
+    ['paused beats turned off', { paused: true, enabled: false }, 'refuse:E608'],
+    ['turned off beats the mode filter', { enabled: false, mode: 'Dev' }, 'refuse:E618'],
     ['mode not offered', { mode: 'Dev' }, 'refuse:E605'],
     ['mode not offered, even if allowed by rule', { mode: 'Meeting', rules: [allowAll] }, 'refuse:E605'],
     ['mode offered when listed', { mode: 'Dev', skill: makeSkill({ modes: ['Dev', 'Global'] }) }, 'ask'],

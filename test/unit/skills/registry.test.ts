@@ -7,7 +7,7 @@ import { skillMd, tempDir, testHome, writeSkill } from '../../support/temp.js';
 const good = (name: string, description = `The ${name} skill.`) => skillMd({ name, description, version: '1.0.0' });
 
 describe('skill roots and precedence', () => {
-  it('orders roots: SKILLTRAY_SKILLS_PATH entries, <home>/skills, bundled, then compatibility roots that exist', () => {
+  it('orders roots: SKILLTRAY_SKILLS_PATH entries, <home>/skills, installed packs, bundled, then compatibility roots that exist', () => {
     const t = testHome();
     const second = tempDir();
     mkdirSync(join(t.userHome, '.kode', 'skills'), { recursive: true });
@@ -18,16 +18,18 @@ describe('skill roots and precedence', () => {
       ['env', 'user', 'angle'],
       ['env', 'user', 'angle'],
       ['home', 'user', 'angle'],
+      ['packs', 'user', 'angle'],
       ['bundled', 'bundled', 'angle'],
       ['gibberish', 'user', 'braces'],
       ['kode', 'user', 'angle'],
       ['claude', 'user', 'angle'],
     ]);
     expect(config.roots[2]?.path).toBe(join(t.home, 'skills'));
+    expect(config.roots[3]?.path).toBe(join(t.home, 'packs'));
   });
 
   it('leaves out compatibility roots that do not exist', () => {
-    expect(testHome().config().roots.map((r) => r.kind)).toEqual(['env', 'home', 'bundled']);
+    expect(testHome().config().roots.map((r) => r.kind)).toEqual(['env', 'home', 'packs', 'bundled']);
   });
 
   it('T7: an override root beats ~/.kode/skills; first match wins and the loser is reported', () => {

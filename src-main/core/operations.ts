@@ -43,8 +43,12 @@ const packRequest = (i: { source: string; ref?: string | undefined; path?: strin
  */
 const loaded = (core: SkilltrayCore, skill: string): string => core.getSkill(skill).dir;
 
+/** Surfaces an assistant calls through: a skill the person turned off is not theirs to see (the person's own screens and CLI show it, switched off). */
+const ASSISTANTS: ReadonlySet<Surface> = new Set(['mcp', 'http']);
+
 const handlers: Handlers = {
-  list: (core, i) => core.listSkills(defined({ domain: i.domain, role: i.role, status: i.status, offeredOnly: i.offered_only, offset: i.offset, limit: i.limit })),
+  list: (core, i, ctx) =>
+    core.listSkills(defined({ domain: i.domain, role: i.role, status: i.status, offeredOnly: i.offered_only, enabledOnly: ASSISTANTS.has(ctx.surface), offset: i.offset, limit: i.limit })),
   describe: (core, i) => core.getSkill(i.skill),
   check: (core, i, ctx) => core.check(loaded(core, i.target), ctx.cwd),
   roots: (core) => core.roots(),

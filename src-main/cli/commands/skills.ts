@@ -50,11 +50,14 @@ const list: Command = {
       ctx.io.out('No skills found. Put skills in one of the directories `skilltray roots` shows.\n');
       return 0;
     }
-    const rows = [['NAME', 'VERSION', 'TRUST', 'STATUS', 'TOOLS', 'DESCRIPTION']];
+    const rows = [['NAME', 'VERSION', 'TRUST', 'STATUS', 'ON', 'TOOLS', 'DESCRIPTION']];
     for (const s of result.skills) {
-      rows.push([s.name, s.version ?? '-', s.trust, s.status, String(s.tools.length), clip(s.description.replace(/\s+/g, ' '), 60)]);
+      rows.push([s.name, s.version ?? '-', s.trust, s.status, s.enabled ? 'on' : 'off', String(s.tools.length), clip(s.description.replace(/\s+/g, ' '), 60)]);
     }
     let text = `${table(rows)}\n`;
+    for (const s of result.skills) {
+      if (s.switches.length > 0) text += `note: ${s.name} is ${s.switches.map((w) => `${w.enabled ? 'on' : 'off'} ${w.scope === 'all' ? 'everywhere' : `in ${w.scope}`}`).join(', ')} (skilltray enable ${s.name} turns it back on)\n`;
+    }
     for (const s of result.shadowed) text += `note: ${s.name} in ${s.winner.root.path} hides ${s.name} in ${s.loser.root.path}\n`;
     ctx.io.out(text);
     return 0;

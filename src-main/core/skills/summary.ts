@@ -45,6 +45,8 @@ export interface ListFilter {
   /** Classification status (stable, experimental, …). */
   status?: string;
   offeredOnly?: boolean;
+  /** Leave out skills the person turned off in the current mode (what assistants are shown). */
+  enabledOnly?: boolean;
   offset?: number;
   limit?: number;
 }
@@ -57,7 +59,8 @@ export function filterSummaries(all: readonly SkillSummary[], filter: ListFilter
       (filter.domain === undefined || s.domain.some((d) => same(d, filter.domain as string))) &&
       (filter.role === undefined || same(s.role, filter.role)) &&
       (filter.status === undefined || same(s.lifecycle, filter.status)) &&
-      (!filter.offeredOnly || s.offered),
+      (!filter.offeredOnly || s.offered) &&
+      (!filter.enabledOnly || s.enabled),
   );
   const offset = filter.offset ?? 0;
   return { skills: matching.slice(offset, filter.limit === undefined ? undefined : offset + filter.limit), total: matching.length };

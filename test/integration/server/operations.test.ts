@@ -43,6 +43,10 @@ function withoutRunId(envelope: Envelope<unknown>): Envelope<unknown> {
 describe('every operation of the contract over HTTP', () => {
   it('reaches each one with a valid input; read-only ones give exactly what the core gives', async () => {
     const h = await fullHome();
+    const pack = join(tempDir(), 'extras');
+    writeSkill(pack, 'extra', skillMd({ name: 'extra', description: 'An installed extra. Use in tests.', version: '1.0.0' }, 'Nothing to run.\n'));
+    // A confirmation names the report a person saw: the same source scans to the same digest, for the install and the update.
+    const { digest } = await h.core.scanPack({ source: pack }, h.t.userHome);
     const inputs: Record<OperationName, unknown> = {
       list: {},
       describe: { skill: 'asks' },
@@ -80,6 +84,13 @@ describe('every operation of the contract over HTTP', () => {
       stats: { skill: 'asks' },
       discover: { intent: 'watch a run' },
       attach: { skill_id: 'watcher', target_type: 'run', target_ref: 'run-42' },
+      setSkillEnabled: { skill: 'echoes', enabled: true },
+      packs: {},
+      scanPack: { source: pack },
+      installPack: { source: pack, confirm: digest },
+      checkPackUpdate: { pack: 'extras' },
+      updatePack: { pack: 'extras', confirm: digest },
+      uninstallPack: { pack: 'extras' },
       health: {},
     };
     /** The operations whose valid input above names something that does not exist, on purpose. */
@@ -121,6 +132,12 @@ describe('every operation of the contract over HTTP', () => {
     ['addRule', { pattern: 'nonsense', effect: 'allow' }, 422, 'E609'],
     ['list', { limit: 0 }, 400, 'E805'],
     ['history', { status: 'nope' }, 400, 'E805'],
+    ['setSkillEnabled', { skill: 'nope', enabled: false }, 404, 'E001'],
+    ['setSkillEnabled', { skill: 'echoes', enabled: false, mode: 'Nope' }, 422, 'E610'],
+    ['uninstallPack', { pack: 'nope' }, 404, 'E306'],
+    ['scanPack', { source: 'ftp://example.invalid/pack' }, 422, 'E301'],
+    ['installPack', { source: '/no/such/folder', confirm: 'f'.repeat(64) }, 422, 'E301'],
+    ['installPack', { source: '/tmp', confirm: 'yes' }, 400, 'E805'],
   ] as const)('%s %j fails with %i %s, the same error as the core', async (operation, input, status, code) => {
     const h = await fullHome();
     const response = await h.call(operation, input);

@@ -1,29 +1,49 @@
 /**
- * One tool call, from request to record: render → policy → (approval) → run, every step written to
- * state.db. Whatever stops a run comes back as a SkilltrayError with a code, a sentence an assistant
- * can relay, and the run's id — never as silence. Nothing runs unless policy or a person allowed it.
+ * One tool call, from request to record: render → policy → (approval) → snapshot → contained run,
+ * every step written to state.db. Whatever stops a run comes back as a SkilltrayError with a code,
+ * a sentence an assistant can relay, and the run's id — never as silence. Nothing runs unless
+ * policy or a person allowed it, and what runs is byte-for-byte the skill that was decided on.
  */
 import { randomUUID } from 'node:crypto';
 import { realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { EventEmitter } from 'node:events';
 import type { RenderedCommand, Skill } from '../../shared/model.js';
 import { SkilltrayError, skillcErrors, toSkilltrayError } from '../errors.js';
-import { isInside, manifestHash, walkSkill } from '../skills/files.js';
+import { isInside } from '../skills/files.js';
 import { isOffered } from '../policy/modes.js';
 import { emitSafely } from '../events.js';
 import { sensitiveArgument } from '../policy/sensitive-paths.js';
 import type { ApprovalBroker } from '../policy/approval-broker.js';
-import type { DecidedBy, DryRun, PendingApproval, RunDecisionView, RunEvent, RunOutcome, RunReport, Surface, Verdict } from '../../shared/runs.js';
+import type {
+  DecidedBy,
+  DryRun,
+  PendingApproval,
+  RecordedAnswer,
+  RunDecisionView,
+  RunEvent,
+  RunOutcome,
+  RunReport,
+  SandboxProfile,
+  SandboxView,
+  Surface,
+  Verdict,
+} from '../../shared/runs.js';
 import { decide, type Decision } from '../policy/decide.js';
+import { profileFor } from '../policy/profile.js';
 import { listRules } from '../store/rules.js';
 import { findRemembered, remember } from '../store/approvals.js';
 import { getSettings } from '../store/settings.js';
+import { isUnsandboxed } from '../store/unsandboxed.js';
 import { recordDecision, recordFailure, recordRequest, recordResult, recordStart } from '../store/runs.js';
 import type { StateDb } from '../store/state-db.js';
 import { DEFAULT_OUTPUT_CAP, runProcess } from '../runner/run-process.js';
 import { buildToolEnv } from '../runner/tool-env.js';
 import { resolveProgram } from '../runner/resolve-program.js';
+import { prepareRunDirs, type RunDirs } from '../runner/skill-snapshot.js';
+import type { Sandbox } from '../runner/sandbox/sandbox.js';
+import { secretMasks } from '../runner/sandbox/secret-paths.js';
 import { renderCommand } from '../template/render-command.js';
 import type { SkillRegistry } from '../skills/registry.js';
 
@@ -65,26 +85,48 @@ export interface RunServiceDeps {
   env: NodeJS.ProcessEnv;
   /** Where a run starts when the caller names no cwd. */
   defaultCwd: string;
-  /** Skilltray's home: tools may not reach into it without asking. */
+  /** Skilltray's home: tools may not reach into it without asking, and never read it in a sandbox. */
   home: string;
+  /** Contains every run (or says why it cannot). */
+  sandbox: Sandbox;
+  /** This owner's session: "Always, for this session" approvals are in force only while it lasts. */
+  session: string;
 }
 
 function plainObject(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
-/** The skill's content hash as its files are now (the registry may lag a watched change by its debounce). */
-function currentHash(dir: string): string {
-  try {
-    return manifestHash(walkSkill(dir).files);
-  } catch {
-    return '';
-  }
+/** What the person said, as recorded with the run. */
+function recordedAnswer(verdict: Verdict): RecordedAnswer {
+  if (verdict.verdict !== 'always') return verdict.verdict;
+  return verdict.expires === 'session' ? 'always-session' : 'always';
+}
+
+/** What a prepared call holds: everything policy needed, and what it decided. */
+interface Prepared {
+  skill: Skill;
+  command: RenderedCommand;
+  programPath: string | null;
+  decision: Decision;
+  sandbox: SandboxView;
 }
 
 function withRunId(error: unknown, id: string): SkilltrayError {
   const coded = toSkilltrayError(error);
   return new SkilltrayError(coded.code, coded.message, { details: { ...coded.details, runId: id }, cause: coded.cause ?? coded });
+}
+
+/** An allowed run, its skill's snapshot taken: all execute needs. */
+interface Executable {
+  id: string;
+  traceId: string;
+  skill: Skill;
+  command: RenderedCommand;
+  programPath: string;
+  decision: RunDecisionView;
+  sandbox: SandboxView;
+  dirs: RunDirs;
 }
 
 /** Owns tool runs for one process: decisions, approvals, live processes and their records. */
@@ -124,8 +166,17 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     return found;
   }
 
+  /** How a run under `profile` would be contained here. */
+  private sandboxView(profile: SandboxProfile): SandboxView {
+    if (profile.name === 'none') {
+      return { ...profile, contained: false, mechanism: null, why: 'you turned the sandbox off for this skill (Settings, or skilltray rules sandbox)' };
+    }
+    const why = this.deps.sandbox.unavailable();
+    return { ...profile, contained: why === null, mechanism: why === null ? this.deps.sandbox.mechanism : null, why };
+  }
+
   /** Looks up, renders and decides; throws what stops a call before any policy question. */
-  private prepare(input: RunInput): { skill: Skill; command: RenderedCommand; programPath: string | null; decision: Decision } {
+  private prepare(input: RunInput): Prepared {
     const skill = this.deps.registry.get(input.skill);
     if (!skill) throw new SkilltrayError('E001', `skill '${input.skill}' not found`, { details: { skill: input.skill } });
     const cwd = this.checkCwd(input.cwd);
@@ -133,32 +184,36 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     const tool = skill.tools.find((t) => t.name === input.tool);
     if (!tool) throw new SkilltrayError('E506', `skill '${skill.name}' has no tool '${input.tool}'`);
     const programPath = this.programPath(skill, command.program, cwd);
-    const settings = getSettings(this.deps.db);
+    const { db } = this.deps;
+    const settings = getSettings(db);
+    const sandbox = this.sandboxView(profileFor(skill, isUnsandboxed(db, skill.name)));
     const decision = decide({
       skill,
       tool,
       mode: settings.mode,
       paused: settings.paused,
-      rules: listRules(this.deps.db),
-      remembered: findRemembered(this.deps.db, skill.name, tool.name),
+      rules: listRules(db),
+      remembered: findRemembered(db, skill.name, tool.name, this.deps.session),
       programPath,
       program: command.program,
       resolveBin: (bin) => resolveProgram(bin, this.deps.env, cwd),
       env: this.deps.env,
       sensitive: sensitiveArgument(plainObject(input.args), cwd, this.deps.home),
+      sandbox,
     });
-    return { skill, command, programPath, decision };
+    return { skill, command, programPath, decision, sandbox };
   }
 
-  /** The rendered request and the policy decision, without recording or running anything. */
+  /** The rendered request, the policy decision and the sandbox, without recording or running anything. */
   dryRun(input: RunInput): DryRun {
-    const { command, programPath, decision } = this.prepare(input);
+    const { command, programPath, decision, sandbox } = this.prepare(input);
     return {
       command,
       programPath,
       decision: decision.outcome,
       reason: 'reason' in decision ? decision.reason : decision.error.message,
       error: 'error' in decision ? decision.error.toJSON() : null,
+      sandbox,
     };
   }
 
@@ -167,7 +222,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     const traceId = input.traceId ?? randomUUID();
     const id = randomUUID();
     const { db } = this.deps;
-    let prepared: ReturnType<RunService['prepare']>;
+    let prepared: Prepared;
     try {
       prepared = this.prepare(input);
     } catch (error) {
@@ -177,11 +232,12 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       recordDecision(db, id, { outcome: 'refused', decidedBy: 'error', reason: coded.message, errorCode: coded.code });
       throw withRunId(coded, id);
     }
-    const { skill, command, programPath, decision } = prepared;
-    recordRequest(db, { id, traceId, surface: input.surface, skill: skill.name, tool: command.tool, args: plainObject(input.args), command, programPath, skillHash: skill.hash });
+    const { skill, command, programPath, decision, sandbox } = prepared;
+    recordRequest(db, { id, traceId, surface: input.surface, skill: skill.name, tool: command.tool, args: plainObject(input.args), command, programPath, skillHash: skill.hash, sandbox });
 
+    let answer: RecordedAnswer | null = null;
     const decided = (view: RunDecisionView, errorCode: string | null = null): void => {
-      recordDecision(db, id, { outcome: view.outcome, decidedBy: view.by, ruleId: view.ruleId, actor: view.actor, reason: view.reason, errorCode });
+      recordDecision(db, id, { outcome: view.outcome, decidedBy: view.by, ruleId: view.ruleId, actor: view.actor, reason: view.reason, errorCode, answer });
       emitSafely(this, 'run', { type: 'decided', id, traceId, skill: skill.name, tool: command.tool, decision: view });
     };
     const refuse = (error: SkilltrayError, outcome: RunOutcome, by: DecidedBy, extra: Partial<RunDecisionView> = {}): never => {
@@ -193,6 +249,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     if (decision.outcome === 'deny') return refuse(decision.error, 'denied', 'rule', { ruleId: decision.ruleId });
 
     let view: RunDecisionView;
+    let verdict: Verdict | null = null;
     if (decision.outcome === 'auto') {
       view = { outcome: 'auto', by: decision.by, reason: decision.reason, ruleId: decision.ruleId ?? null, actor: null };
     } else {
@@ -212,24 +269,19 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         env: command.env,
         requestedAt: Date.now(),
         reason: decision.reason,
+        sandbox,
+        supplied: command.supplied,
       };
-      const verdict = await this.askPerson(pending, options.approval, options.signal).catch((error: unknown) => {
+      verdict = await this.askPerson(pending, options.approval, options.signal).catch((error: unknown) => {
         const coded = toSkilltrayError(error);
-        return refuse(coded, 'refused', coded.code === 'E604' ? 'timeout' : coded.code === 'E613' ? 'user' : 'policy');
+        return refuse(coded, 'refused', coded.code === 'E604' ? 'timeout' : coded.code === 'E613' ? 'caller' : 'policy');
       });
+      answer = recordedAnswer(verdict);
       if (verdict.verdict === 'deny') {
         const error = new SkilltrayError('E603', `the person at the desktop denied '${skill.name}/${command.tool}'`, {
           details: { skill: skill.name, tool: command.tool, actor: verdict.actor },
         });
         return refuse(error, 'denied', 'user', { actor: verdict.actor });
-      }
-      // What the person approved must be what runs: the files as they are on disk now, in a mode and
-      // state that still allow it. Only then is "always" remembered.
-      if (currentHash(skill.dir) !== skill.hash) {
-        const error = new SkilltrayError('E612', `skill '${skill.name}' changed while its run waited for approval; ask again`, {
-          details: { skill: skill.name, tool: command.tool },
-        });
-        return refuse(error, 'refused', 'policy');
       }
       const settings = getSettings(db);
       if (settings.paused || !isOffered(skill, settings.mode)) {
@@ -240,14 +292,36 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
             });
         return refuse(error, 'refused', 'policy');
       }
-      if (verdict.verdict === 'always') {
-        remember(db, { skill: skill.name, tool: command.tool, skillHash: skill.hash, programPath: programPath as string });
-        emitSafely(this, 'remembered');
-      }
       view = { outcome: 'approved', by: 'user', reason: decision.reason, ruleId: null, actor: verdict.actor };
     }
+
+    // Whoever allowed it (a rule, a remembered approval, bundled policy or a person) allowed the skill
+    // as loaded: the run uses a private copy of its files, and only when the copy is those same bytes.
+    let dirs: RunDirs;
+    try {
+      dirs = prepareRunDirs(skill.dir);
+    } catch (error) {
+      return refuse(toSkilltrayError(error), 'refused', 'error');
+    }
+    if (dirs.hash !== skill.hash) {
+      dirs.dispose();
+      const waited = verdict === null ? '' : ' or while its run waited for approval';
+      const error = new SkilltrayError('E612', `skill '${skill.name}' changed on disk after it was loaded${waited}, so '${command.tool}' did not run; ask again`, {
+        details: { skill: skill.name, tool: command.tool },
+      });
+      return refuse(error, 'refused', 'policy');
+    }
+    if (verdict?.verdict === 'always') {
+      const session = verdict.expires === 'session' ? this.deps.session : null;
+      remember(db, { skill: skill.name, tool: command.tool, skillHash: skill.hash, programPath: programPath as string, profile: { name: sandbox.name, network: sandbox.network }, session });
+      emitSafely(this, 'remembered');
+    }
     decided(view);
-    return this.execute(id, traceId, skill, command, programPath as string, view, options.signal);
+    try {
+      return await this.execute({ id, traceId, skill, command, programPath: programPath as string, decision: view, sandbox, dirs }, options.signal);
+    } finally {
+      dirs.dispose();
+    }
   }
 
   private async askPerson(pending: PendingApproval, approval: Approval, signal?: AbortSignal): Promise<Verdict> {
@@ -274,21 +348,33 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     }
   }
 
-  private async execute(id: string, traceId: string, skill: Skill, command: RenderedCommand, programPath: string, decision: RunDecisionView, signal?: AbortSignal): Promise<RunReport> {
-    const { db } = this.deps;
+  private async execute(run: Executable, signal?: AbortSignal): Promise<RunReport> {
+    const { id, traceId, skill, command, programPath, decision, sandbox, dirs } = run;
+    const { db, env } = this.deps;
     const controller = new AbortController();
     const onAbort = () => controller.abort();
     if (signal?.aborted) controller.abort();
     else signal?.addEventListener('abort', onAbort, { once: true });
     this.active.set(id, controller);
     recordStart(db, id);
-    emitSafely(this, 'run', { type: 'started', id, traceId, skill: skill.name, tool: command.tool, command, programPath });
+    emitSafely(this, 'run', { type: 'started', id, traceId, skill: skill.name, tool: command.tool, command, programPath, sandbox });
     try {
+      const spawn = this.deps.sandbox.wrap(
+        { program: programPath, args: command.args, env: buildToolEnv(env, command.env) },
+        {
+          profile: sandbox.contained ? { name: sandbox.name, network: sandbox.network } : { name: 'none', network: true },
+          cwd: realpathSync(command.cwd),
+          skillDir: realpathSync(skill.dir),
+          snapshotDir: dirs.snapshot,
+          tempDir: dirs.temp,
+          masks: secretMasks({ userHome: env.HOME || homedir(), skilltrayHome: this.deps.home, runtimeDir: env.XDG_RUNTIME_DIR, platform: process.platform }),
+        },
+      );
       const result = await runProcess({
-        program: programPath,
-        args: command.args,
+        program: spawn.program,
+        args: spawn.args,
         cwd: command.cwd,
-        env: buildToolEnv(this.deps.env, command.env),
+        env: spawn.env,
         timeoutMs: command.timeoutMs,
         maxOutputBytes: DEFAULT_OUTPUT_CAP,
         signal: controller.signal,
@@ -296,7 +382,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       });
       recordResult(db, id, result);
       emitSafely(this, 'run', { type: 'finished', id, traceId, skill: skill.name, tool: command.tool, result });
-      return { id, traceId, skill: skill.name, tool: command.tool, command, programPath, decision, result };
+      return { id, traceId, skill: skill.name, tool: command.tool, command, programPath, decision, sandbox, result };
     } catch (error) {
       const coded = toSkilltrayError(error);
       recordFailure(db, id, coded);

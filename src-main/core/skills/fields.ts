@@ -36,6 +36,7 @@ export type SkillFields = Pick<
   | 'version'
   | 'modes'
   | 'readOnly'
+  | 'network'
   | 'alwaysAsk'
   | 'timeoutSec'
   | 'requires'
@@ -265,6 +266,7 @@ export function readFields(fm: Frontmatter, file: string, diags: DiagnosticList)
     version: typeof fm.data.version === 'string' ? fm.data.version : null,
     modes: readModes(fm, file, diags),
     readOnly: readBoolean(fm, 'read_only', file, diags),
+    network: readBoolean(fm, 'network', file, diags),
     alwaysAsk: readBoolean(fm, 'always_ask', file, diags),
     timeoutSec: readTimeout(fm, file, diags),
     syntax: readSyntax(fm, file, diags),

@@ -89,8 +89,58 @@ const v1: Migration = {
   },
 };
 
+/**
+ * Rebuilds a table under the schema text `edit` makes of its current one (SQLite cannot alter a
+ * CHECK constraint in place), copying every row and recreating its indexes. Editing the stored text
+ * rather than restating the table keeps whatever earlier migrations added to it. `edit` returns
+ * null when the table already has the wanted schema, and nothing is done.
+ */
+function rebuildTable(db: Database.Database, table: string, edit: (sql: string) => string | null): void {
+  const current = db.prepare<[string], { sql: string }>(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?`).get(table);
+  if (current === undefined) throw new SkilltrayError('E999', `state.db has no table '${table}' to migrate`);
+  const edited = edit(current.sql);
+  if (edited === null) return;
+  if (edited === current.sql) throw new SkilltrayError('E999', `state.db table '${table}' does not have the schema this migration expects`);
+  const indexes = db
+    .prepare<[string], { sql: string }>(`SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`)
+    .all(table);
+  const scratch = `${table}_migrating`;
+  db.exec(edited.replace(/^CREATE TABLE (?:"?\w+"?)/, `CREATE TABLE ${scratch}`));
+  db.exec(`INSERT INTO ${scratch} SELECT * FROM ${table}; DROP TABLE ${table}; ALTER TABLE ${scratch} RENAME TO ${table};`);
+  for (const index of indexes) db.exec(index.sql);
+}
+
+/** Adds a column unless the table has it already (ALTER TABLE ADD COLUMN cannot say IF NOT EXISTS). */
+function addColumn(db: Database.Database, table: string, column: string, definition: string): void {
+  const columns = db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all();
+  if (!columns.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+}
+
+const v2: Migration = {
+  version: 2,
+  up(db) {
+    // A request withdrawn by its caller (a closed tab, Ctrl-C) is not a denial by the person: 'caller' decides it.
+    rebuildTable(db, 'runs', (sql) => (sql.includes(`'caller'`) ? null : sql.replace(`'user', 'timeout', 'error')`, `'user', 'timeout', 'caller', 'error')`)));
+    // How each run was contained (JSON: profile, network, contained, mechanism, why), and the person's answer.
+    addColumn(db, 'runs', 'sandbox', 'TEXT');
+    addColumn(db, 'runs', 'answer', `TEXT CHECK (answer IN ('once', 'always', 'always-session', 'deny'))`);
+    // An approval remembered before sandboxes existed was given for an uncontained run: 'none', with the network.
+    addColumn(db, 'remembered_approvals', 'profile', `TEXT NOT NULL DEFAULT 'none' CHECK (profile IN ('read-only', 'workspace', 'none'))`);
+    addColumn(db, 'remembered_approvals', 'network', 'INTEGER NOT NULL DEFAULT 1 CHECK (network IN (0, 1))');
+    // NULL: until revoked; otherwise the id of the owner session it lasts for.
+    addColumn(db, 'remembered_approvals', 'session', 'TEXT');
+    db.exec(`
+      -- Skills the person chose to run without a sandbox (profile 'none'); only a person adds them, never a skill.
+      CREATE TABLE IF NOT EXISTS unsandboxed_skills (
+        skill TEXT PRIMARY KEY,
+        created_at INTEGER NOT NULL
+      ) STRICT;
+    `);
+  },
+};
+
 /** Every migration, in order; versions run 1, 2, 3… without gaps. */
-export const MIGRATIONS: readonly Migration[] = [v1];
+export const MIGRATIONS: readonly Migration[] = [v1, v2];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

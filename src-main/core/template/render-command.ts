@@ -165,15 +165,19 @@ function optionPrefixes(platform: NodeJS.Platform): readonly string[] {
   return platform === 'win32' ? ['-', '/'] : ['-'];
 }
 
-/** Renders one argument token; null when it is dropped (an optional value missing, or a flag off). */
+/**
+ * Renders one argument token; null when it is dropped (an optional value missing, or a flag off).
+ * `supplied` is true when a value the caller gave went into it (a flag chosen by a boolean is the template's text).
+ */
 function renderToken(
   tool: Tool,
   params: Map<string, ToolParam>,
   token: CommandToken,
   values: Arguments,
   prefixes: readonly string[],
-): string | null {
+): { text: string; supplied: boolean } | null {
   let out = '';
+  let supplied = false;
   let dropped = false;
   let guard: SkilltrayError | null = null;
   for (const part of token.parts) {
@@ -203,6 +207,7 @@ function renderToken(
         );
       }
       out += text;
+      supplied = true;
     } else if (placeholder.fallback !== null) {
       out += placeholder.fallback;
     } else {
@@ -211,7 +216,7 @@ function renderToken(
   }
   if (dropped) return null;
   if (guard !== null) throw guard;
-  return out;
+  return { text: out, supplied };
 }
 
 /** The program: the first token, which must be literal text. */
@@ -256,13 +261,17 @@ export function renderCommand(skill: Skill, toolName: string, args: unknown, opt
   const params = paramsByName(tool);
   const prefixes = optionPrefixes(options.platform ?? process.platform);
   const argv: string[] = [];
+  const supplied: number[] = [];
   for (const token of rest) {
     const rendered = renderToken(tool, params, token, values, prefixes);
-    if (rendered !== null) argv.push(rendered);
+    if (rendered === null) continue;
+    if (rendered.supplied) supplied.push(argv.length);
+    argv.push(rendered.text);
   }
   return {
     program,
     args: argv,
+    supplied,
     cwd: options.cwd,
     timeoutMs: skill.timeoutSec * 1000,
     env: [...skill.requires.env],

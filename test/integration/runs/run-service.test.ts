@@ -182,7 +182,8 @@ describe('the run pipeline: render → policy → approval → run → record', 
     const events: RunEvent['type'][] = [];
     core.runs.on('run', (e) => {
       events.push(e.type);
-      if (e.type === 'started') setTimeout(() => core.cancelRun(e.id), 200);
+      // Cancelled once it is demonstrably running (its first output), not after a guessed delay.
+      if (e.type === 'output') core.cancelRun(e.id);
     });
     const report = await core.run({ skill: 'slow', tool: 'go', surface: 'ui' }, { approval: { kind: 'none' } });
     expect(report.result).toMatchObject({ cancelled: true, timedOut: false });

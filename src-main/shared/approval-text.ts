@@ -76,15 +76,18 @@ export function containment(sandbox: SandboxView): string {
   return `${files}, ${sandbox.network ? 'with network' : 'no network'}`;
 }
 
-/** The folder, with the home directory written `~` when it is known. */
-export function shortPath(path: string, home?: string): string {
-  if (home === undefined || home === '' || home === '/') return path;
-  const trimmed = home.replace(/[/\\]+$/, '');
-  if (path === trimmed) return '~';
-  return path.startsWith(`${trimmed}/`) ? `~${path.slice(trimmed.length)}` : path;
+/** The folder for the sentence: the home directory written `~` when it is known, a long path cut to its last two folders. */
+export function shortPath(path: string, home?: string, max = 40): string {
+  let short = path;
+  const trimmed = home?.replace(/[/\\]+$/, '') ?? '';
+  if (trimmed !== '' && path === trimmed) short = '~';
+  else if (trimmed !== '' && path.startsWith(`${trimmed}/`)) short = `~${path.slice(trimmed.length)}`;
+  if (short.length <= max) return short;
+  const parts = short.split(/[/\\]/).filter((part) => part !== '');
+  return `…/${parts.slice(-2).join('/')}`;
 }
 
 /** The sentence: "An MCP client asks to run `git -C . status` in ~/code/app — read-only, no network." */
 export function approvalSentence(p: Pick<PendingApproval, 'surface' | 'programPath' | 'argv' | 'supplied' | 'cwd' | 'sandbox'>, home?: string): string {
-  return `${ASKER[p.surface]} asks to run \`${shortCommand(p.programPath, p.argv, p.supplied, 60)}\` in ${shortPath(p.cwd, home)} — ${containment(p.sandbox)}.`;
+  return `${ASKER[p.surface]} asks to run \`${shortCommand(p.programPath, p.argv, p.supplied, 48)}\` in ${shortPath(p.cwd, home)} — ${containment(p.sandbox)}.`;
 }

@@ -1,9 +1,10 @@
 /** A tool's typed form: submitting runs it through the same policy and approval as any other request. */
 import { useId, useState, type FormEvent } from 'react';
 import type { Tool, ToolParam } from '../../src-main/shared/model.js';
-import type { RunReport, VerdictKind } from '../../src-main/shared/runs.js';
+import type { RememberExpiry, RunReport, VerdictKind } from '../../src-main/shared/runs.js';
 import { isMac } from '../approvals/approval-keys.js';
 import { ApprovalCard } from '../approvals/approval-card.js';
+import { answerInput } from '../approvals/answer.js';
 import { useAnnounce } from '../app/announcer.js';
 import { useClient, useConnection } from '../app/connection-context.js';
 import { ErrorNote } from '../app/error-note.js';
@@ -11,6 +12,7 @@ import { usePending } from '../app/pending.js';
 import { outcomeText, RunProgressView, RunResultView } from '../runs/run-output.js';
 import { useRunProgress } from '../runs/use-run-progress.js';
 import { newTraceId, toolArgs, type FormValue } from './tool-args.js';
+import { useRunFolder } from './use-run-folder.js';
 
 const DECISION_TEXT: Record<string, string> = {
   'auto/policy': 'Ran without asking (policy allows it).',
@@ -107,7 +109,7 @@ function ToolRun({ attempt }: { attempt: Attempt }) {
     );
   }
   if (waiting) {
-    const answer = async (verdict: VerdictKind) => void (await client.answerApproval({ id: waiting.id, verdict }));
+    const answer = async (verdict: VerdictKind, expires: RememberExpiry) => void (await client.answerApproval(answerInput(waiting.id, verdict, expires)));
     return <ApprovalCard entry={waiting} mac={isMac(connection.platform)} answered={null} onAnswer={answer} level={3} />;
   }
   return <RunProgressView progress={progress} onCancel={async () => void (progress.id !== null && (await client.cancelRun({ id: progress.id })))} />;
@@ -119,7 +121,7 @@ export function ToolForm({ skill, tool }: { skill: string; tool: Tool }) {
   const titleId = useId();
   const cwdId = useId();
   const [values, setValues] = useState<Record<string, FormValue>>({});
-  const [cwd, setCwd] = useState('');
+  const [cwd, setCwd] = useRunFolder();
   const [attempt, setAttempt] = useState<Attempt | null>(null);
   const busy = attempt !== null && attempt.report === null && attempt.error === null;
 
@@ -159,9 +161,9 @@ export function ToolForm({ skill, tool }: { skill: string; tool: Tool }) {
           <ParamField key={param.name} param={param} value={values[param.name]} onChange={(value) => setValues((prev) => ({ ...prev, [param.name]: value }))} />
         ))}
         <details className="advanced">
-          <summary>Working directory</summary>
+          <summary>Working directory{cwd.trim() === '' ? '' : `: ${cwd.trim()}`}</summary>
           <div className="field">
-            <label htmlFor={cwdId}>Absolute directory to run in</label>
+            <label htmlFor={cwdId}>Absolute directory to run in (remembered for every tool)</label>
             <input id={cwdId} type="text" value={cwd} placeholder="your home directory" spellCheck={false} onChange={(e) => setCwd(e.target.value)} />
           </div>
         </details>

@@ -119,7 +119,7 @@ describe('skilltray mcp forwarding to the owner of runs', () => {
     abort.abort('the assistant gave up');
     await expect(call).rejects.toThrow();
     await waitFor(async () => ((await owner.client.approvals({})).length === 0 ? true : undefined));
-    expect(await owner.client.getRun({ id: entry.id })).toMatchObject({ status: 'refused', errorCode: 'E613', startedAt: null });
+    expect(await owner.client.getRun({ id: entry.id })).toMatchObject({ status: 'refused', errorCode: 'E613', decidedBy: 'caller', startedAt: null });
   });
 
   it('when the assistant goes away mid-approval, the approval is withdrawn and the bridge exits on its own', async () => {

@@ -121,6 +121,7 @@ export interface ApprovalCardProps {
  */
 export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, children }: ApprovalCardProps) {
   const titleId = useId();
+  const toolId = useId();
   const hintId = useId();
   const expiryName = useId();
   const now = useNow();
@@ -150,7 +151,7 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
   return (
     <article
       className={`card approval${open ? '' : ' approval-answered'}`}
-      aria-labelledby={titleId}
+      aria-labelledby={`${toolId} ${titleId}`}
       aria-describedby={open ? hintId : undefined}
       tabIndex={-1}
       data-approval-id={entry.id}
@@ -186,7 +187,7 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
         <SandboxBadges sandbox={entry.sandbox} />
       </div>
       <p className="approval-reason">
-        <strong>
+        <strong id={toolId}>
           {entry.skill} <span className="sep" aria-hidden="true">/</span>
           <span className="visually-hidden"> tool </span> {entry.tool}
         </strong>{' '}

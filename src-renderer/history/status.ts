@@ -66,10 +66,18 @@ export function decisionSentence(run: Pick<RunSummary, 'outcome' | 'decidedBy' |
   return outcome === 'refused' ? `Refused${run.errorCode ? ` (${run.errorCode})` : ''}.` : `${outcome} by ${DECIDED_BY_LABELS[decidedBy]}.`;
 }
 
+/** Where an answer was given, in a word or two. */
+function answeredWhere(actor: string | null): string {
+  const known: Record<string, string> = { tray: 'app', ui: 'app', browser: 'browser', http: 'HTTP', mcp: 'MCP', cli: 'CLI' };
+  if (actor === null) return '?';
+  if (known[actor] !== undefined) return known[actor];
+  return actor.endsWith('(--yes)') ? '--yes' : actor.endsWith('(terminal)') ? 'terminal' : actor;
+}
+
 /** The decision in a few words, for a table cell. */
 export function decisionShort(run: Pick<RunSummary, 'outcome' | 'decidedBy' | 'actor' | 'ruleId'>): string {
   if (run.decidedBy === null) return '—';
-  if (run.decidedBy === 'user') return `${run.outcome === 'denied' ? 'denied' : 'approved'} by ${answeredBy(run.actor)}`;
+  if (run.decidedBy === 'user') return `you, ${run.outcome === 'denied' ? 'denied' : 'approved'} (${answeredWhere(run.actor)})`;
   if (run.decidedBy === 'rule') return `rule #${run.ruleId ?? '?'}`;
   return DECIDED_BY_LABELS[run.decidedBy];
 }

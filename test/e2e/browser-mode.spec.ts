@@ -105,7 +105,7 @@ test('Always allow: the next run of that tool is automatic and history says reme
   const first = app.api<RunReport>('run', { skill: 'always-echo', tool: 'echo', args: { message: 'one' } });
   await app.open(page, '#/approvals');
   const card = page.getByRole('article', { name: /always-echo/ });
-  await card.getByRole('button', { name: /Always allow this tool/ }).click();
+  await card.getByRole('button', { name: /Always allow/ }).click();
   expect((await first).status).toBe(200);
   await expect(card.getByLabel('Standard output')).toContainText('"one"');
 
@@ -129,7 +129,7 @@ test('an edit on disk shows without a reload, and the remembered approval lapses
 
   const first = app.api('run', { skill: 'editable', tool: 'echo', args: { message: 'v1' } });
   await go(page, '#/approvals');
-  await page.getByRole('article', { name: /editable/ }).getByRole('button', { name: /Always allow this tool/ }).click();
+  await page.getByRole('article', { name: /editable/ }).getByRole('button', { name: /Always allow/ }).click();
   expect((await first).status).toBe(200);
 
   await go(page, '#/skills/editable');

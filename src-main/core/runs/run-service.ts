@@ -5,111 +5,42 @@
  * policy or a person allowed it, and what runs is byte-for-byte the skill that was decided on.
  */
 import { randomUUID } from 'node:crypto';
-import { realpathSync, statSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute } from 'node:path';
 import { EventEmitter } from 'node:events';
 import type { RenderedCommand, Skill } from '../../shared/model.js';
-import { SkilltrayError, skillcErrors, toSkilltrayError } from '../errors.js';
-import { isInside } from '../skills/files.js';
+import { SkilltrayError, toSkilltrayError } from '../errors.js';
 import { isOffered } from '../policy/modes.js';
 import { emitSafely } from '../events.js';
-import { sensitiveArgument } from '../policy/sensitive-paths.js';
 import type { ApprovalBroker } from '../policy/approval-broker.js';
-import type {
-  DecidedBy,
-  DryRun,
-  PendingApproval,
-  RecordedAnswer,
-  RunDecisionView,
-  RunEvent,
-  RunOutcome,
-  RunReport,
-  SandboxProfile,
-  SandboxView,
-  Surface,
-  Verdict,
-} from '../../shared/runs.js';
-import { decide, type Decision } from '../policy/decide.js';
-import { profileFor } from '../policy/profile.js';
-import { listRules } from '../store/rules.js';
-import { findRemembered, remember } from '../store/approvals.js';
+import type { DecidedBy, DryRun, PendingApproval, RecordedAnswer, RunDecisionView, RunEvent, RunOutcome, RunReport, SandboxView, Verdict } from '../../shared/runs.js';
+import { remember } from '../store/approvals.js';
 import { getSettings } from '../store/settings.js';
-import { isUnsandboxed } from '../store/unsandboxed.js';
 import { recordDecision, recordFailure, recordRequest, recordResult, recordStart } from '../store/runs.js';
-import type { StateDb } from '../store/state-db.js';
 import { DEFAULT_OUTPUT_CAP, runProcess } from '../runner/run-process.js';
 import { buildToolEnv } from '../runner/tool-env.js';
-import { resolveProgram } from '../runner/resolve-program.js';
 import { prepareRunDirs, type RunDirs } from '../runner/skill-snapshot.js';
-import type { Sandbox } from '../runner/sandbox/sandbox.js';
 import { secretMasks } from '../runner/sandbox/secret-paths.js';
-import { renderCommand } from '../template/render-command.js';
-import type { SkillRegistry } from '../skills/registry.js';
+import { askPerson, type Approval } from './ask-person.js';
+import { plainObject, prepareRun, type PrepareDeps, type Prepared, type RunInput } from './prepare-run.js';
 
-/** How long a run waits for a person before it gives up (E604). */
-export const DEFAULT_APPROVAL_TIMEOUT_MS = 5 * 60 * 1000;
+export { DEFAULT_APPROVAL_TIMEOUT_MS, type Approval } from './ask-person.js';
+export type { RunInput } from './prepare-run.js';
 
-export interface RunInput {
-  skill: string;
-  tool: string;
-  args?: unknown;
-  /** Working directory; an existing absolute directory. Defaults to the user's home. */
-  cwd?: string;
-  surface: Surface;
-  /** Correlates the run with the caller's own trace (ADR-001 run/attach); generated when absent. */
-  traceId?: string;
+/** What the run service needs: what preparing a run reads, and the broker that holds pending approvals. */
+export interface RunServiceDeps extends PrepareDeps {
+  broker: ApprovalBroker;
 }
-
-/** Who can answer when policy says ask. */
-export type Approval =
-  /** The owning process: the request waits in the broker for the tray, the browser UI or `skilltray approve`. */
-  | { kind: 'broker'; timeoutMs?: number }
-  /** A person at this terminal answers directly. */
-  | { kind: 'prompt'; ask: (pending: PendingApproval) => Promise<Verdict> }
-  /** The person already said yes for this one call (`--yes`). */
-  | { kind: 'preapproved'; actor: string }
-  /** Nobody can be asked: a run that needs approval fails with E601. */
-  | { kind: 'none' };
 
 export interface RunOptions {
   approval: Approval;
   signal?: AbortSignal;
 }
 
-export interface RunServiceDeps {
-  db: StateDb;
-  registry: SkillRegistry;
-  broker: ApprovalBroker;
-  /** The environment tools inherit from (filtered) and requirements are checked against. */
-  env: NodeJS.ProcessEnv;
-  /** Where a run starts when the caller names no cwd. */
-  defaultCwd: string;
-  /** Skilltray's home: tools may not reach into it without asking, and never read it in a sandbox. */
-  home: string;
-  /** Contains every run (or says why it cannot). */
-  sandbox: Sandbox;
-  /** This owner's session: "Always, for this session" approvals are in force only while it lasts. */
-  session: string;
-}
-
-function plainObject(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
-
 /** What the person said, as recorded with the run. */
 function recordedAnswer(verdict: Verdict): RecordedAnswer {
   if (verdict.verdict !== 'always') return verdict.verdict;
   return verdict.expires === 'session' ? 'always-session' : 'always';
-}
-
-/** What a prepared call holds: everything policy needed, and what it decided. */
-interface Prepared {
-  skill: Skill;
-  command: RenderedCommand;
-  programPath: string | null;
-  decision: Decision;
-  sandbox: SandboxView;
 }
 
 function withRunId(error: unknown, id: string): SkilltrayError {
@@ -137,76 +68,9 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     super();
   }
 
-  private checkCwd(cwd: string | undefined): string {
-    const dir = cwd ?? this.deps.defaultCwd;
-    let ok: boolean;
-    try {
-      ok = isAbsolute(dir) && statSync(dir).isDirectory();
-    } catch {
-      ok = false;
-    }
-    if (!ok) throw new SkilltrayError('E510', `cwd '${dir}' is not an existing absolute directory`, { details: { cwd: dir } });
-    return dir;
-  }
-
-  /**
-   * Where the program lives: a bare name on PATH; a relative path with a separator (`scripts/x.sh`)
-   * in the skill's own folder, which it may not leave (E012); an absolute path as written.
-   */
-  private programPath(skill: Skill, program: string, cwd: string): string | null {
-    if (isAbsolute(program) || !/[/\\]/.test(program)) return resolveProgram(program, this.deps.env, cwd);
-    // The content hash (what approvals are pinned to) leaves hidden entries out: a script must not hide there.
-    if (program.split(/[/\\]/).some((segment) => segment.startsWith('.') && segment !== '.' && segment !== '..')) {
-      throw new SkilltrayError('E012', `program '${program}' is in a hidden folder, which the skill's content hash does not cover; move it out`, {
-        details: { path: program },
-      });
-    }
-    const found = resolveProgram(program, this.deps.env, skill.dir);
-    if (found !== null && !isInside(realpathSync(skill.dir), found)) throw skillcErrors.pathEscapesRoot(program);
-    return found;
-  }
-
-  /** How a run under `profile` would be contained here. */
-  private sandboxView(profile: SandboxProfile): SandboxView {
-    if (profile.name === 'none') {
-      return { ...profile, contained: false, mechanism: null, why: 'you turned the sandbox off for this skill (Settings, or skilltray rules sandbox)' };
-    }
-    const why = this.deps.sandbox.unavailable();
-    return { ...profile, contained: why === null, mechanism: why === null ? this.deps.sandbox.mechanism : null, why };
-  }
-
-  /** Looks up, renders and decides; throws what stops a call before any policy question. */
-  private prepare(input: RunInput): Prepared {
-    const skill = this.deps.registry.get(input.skill);
-    if (!skill) throw new SkilltrayError('E001', `skill '${input.skill}' not found`, { details: { skill: input.skill } });
-    const cwd = this.checkCwd(input.cwd);
-    const command = renderCommand(skill, input.tool, input.args ?? {}, { cwd });
-    const tool = skill.tools.find((t) => t.name === input.tool);
-    if (!tool) throw new SkilltrayError('E506', `skill '${skill.name}' has no tool '${input.tool}'`);
-    const programPath = this.programPath(skill, command.program, cwd);
-    const { db } = this.deps;
-    const settings = getSettings(db);
-    const sandbox = this.sandboxView(profileFor(skill, isUnsandboxed(db, skill.name)));
-    const decision = decide({
-      skill,
-      tool,
-      mode: settings.mode,
-      paused: settings.paused,
-      rules: listRules(db),
-      remembered: findRemembered(db, skill.name, tool.name, this.deps.session),
-      programPath,
-      program: command.program,
-      resolveBin: (bin) => resolveProgram(bin, this.deps.env, cwd),
-      env: this.deps.env,
-      sensitive: sensitiveArgument(plainObject(input.args), cwd, this.deps.home),
-      sandbox,
-    });
-    return { skill, command, programPath, decision, sandbox };
-  }
-
   /** The rendered request, the policy decision and the sandbox, without recording or running anything. */
   dryRun(input: RunInput): DryRun {
-    const { command, programPath, decision, sandbox } = this.prepare(input);
+    const { command, programPath, decision, sandbox } = prepareRun(this.deps, input);
     return {
       command,
       programPath,
@@ -224,7 +88,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     const { db } = this.deps;
     let prepared: Prepared;
     try {
-      prepared = this.prepare(input);
+      prepared = prepareRun(this.deps, input);
     } catch (error) {
       const coded = toSkilltrayError(error);
       const skill = this.deps.registry.get(input.skill);
@@ -272,7 +136,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         sandbox,
         supplied: command.supplied,
       };
-      verdict = await this.askPerson(pending, options.approval, options.signal).catch((error: unknown) => {
+      verdict = await askPerson(this.deps.broker, pending, options.approval, options.signal).catch((error: unknown) => {
         const coded = toSkilltrayError(error);
         return refuse(coded, 'refused', coded.code === 'E604' ? 'timeout' : coded.code === 'E613' ? 'caller' : 'policy');
       });
@@ -321,30 +185,6 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       return await this.execute({ id, traceId, skill, command, programPath: programPath as string, decision: view, sandbox, dirs }, options.signal);
     } finally {
       dirs.dispose();
-    }
-  }
-
-  private async askPerson(pending: PendingApproval, approval: Approval, signal?: AbortSignal): Promise<Verdict> {
-    switch (approval.kind) {
-      case 'preapproved':
-        return { verdict: 'once', actor: approval.actor };
-      case 'prompt':
-        return approval.ask(pending);
-      case 'broker': {
-        const request = this.deps.broker.request(pending, { timeoutMs: approval.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS });
-        // The requester went away (an HTTP client hung up): withdraw the approval (E613) so nobody approves a run nobody awaits.
-        const withdraw = (): void => void this.deps.broker.cancel(pending.id);
-        if (signal?.aborted) withdraw();
-        else signal?.addEventListener('abort', withdraw, { once: true });
-        return request.finally(() => signal?.removeEventListener('abort', withdraw));
-      }
-      case 'none':
-        throw new SkilltrayError(
-          'E601',
-          `'${pending.skill}/${pending.tool}' needs approval from the person at the desktop (${pending.reason}), and nobody can be asked here: ` +
-            `start the Skilltray app (or 'skilltray serve') so it can ask`,
-          { details: { skill: pending.skill, tool: pending.tool, reason: pending.reason } },
-        );
     }
   }
 

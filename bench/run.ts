@@ -11,6 +11,7 @@ import { loadBench } from './load.bench.js';
 import { formatFigure, type Figure, type Metric } from './measure.js';
 import { runBench } from './run.bench.js';
 import { searchBench } from './search.bench.js';
+import { sessionBench } from './session.bench.js';
 import { uiBench } from './ui.bench.js';
 
 // Compiled to dist/node/bench: the checkout's skills/ is four levels up.
@@ -20,6 +21,7 @@ const benches: [string, (dir: string) => Promise<(Figure | Metric)[]>][] = [
   ['loader', loadBench],
   ['search', searchBench],
   ['run', runBench],
+  ['session', (dir) => sessionBench(dir, bundledDir)],
   ['discover', (dir) => discoverBench(dir, bundledDir)],
   ['ui', uiBench],
 ];

@@ -218,6 +218,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         timeoutMs: command.timeoutMs,
         maxOutputBytes: DEFAULT_OUTPUT_CAP,
         signal: controller.signal,
+        ...(spawn.treeEndsWithIt === true ? { treeEndsWithIt: true } : {}),
         onOutput: (stream, text) => emitSafely(this, 'run', { type: 'output', id, stream, text }),
       });
       recordResult(db, id, result);

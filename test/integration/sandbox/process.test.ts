@@ -54,6 +54,14 @@ describe('inside the sandbox', () => {
     expect(processesWith(`sleep 9${marker}`)).toEqual([]);
   });
 
+  it('what the tool leaves running when it exits dies with it (the PID namespace ends)', async () => {
+    const { t, core } = probeHome();
+    const marker = `${process.pid % 1000}${Date.now() % 100000}`;
+    const report = await probe(core, 'probe-ro', `sleep 7${marker}1 & setsid sleep 7${marker}2 & (trap '' TERM; exec sleep 7${marker}3) & echo left`, t.userHome);
+    expect(report.result).toMatchObject({ exitCode: 0, stdout: 'left\n', timedOut: false });
+    expect(processesWith(`sleep 7${marker}`)).toEqual([]);
+  });
+
   it('cancelling kills the sandboxed tree', async () => {
     const { t, core } = probeHome();
     const marker = `${process.pid % 1000}${Date.now() % 100000}`;

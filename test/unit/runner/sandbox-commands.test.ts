@@ -65,6 +65,7 @@ describe('bubblewrap', () => {
     expect(wrapped.program).toMatch(/bwrap$/);
     expect(wrapped.args.slice(-3)).toEqual(['--', '/usr/bin/git', 'status']);
     expect(wrapped.env).toEqual({ PATH: '/usr/bin', TMPDIR: '/tmp', TMP: '/tmp', TEMP: '/tmp' });
+    expect(wrapped.treeEndsWithIt).toBe(true);
     const none = sandbox.wrap({ program: '/usr/bin/git', args: ['status'], env: {} }, places({ profile: { name: 'none', network: true } }));
     expect(none.program).toBe('/usr/bin/git');
     expect(none.env.TMPDIR).toBe('/tmp/skilltray-run-1/tmp');

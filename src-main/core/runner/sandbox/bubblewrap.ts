@@ -106,6 +106,7 @@ export function bubblewrapSandbox(env: NodeJS.ProcessEnv): Sandbox {
         program: bwrap,
         args: [...bubblewrapArgs(places, { varTmp }), '--', command.program, ...command.args],
         env: withPrivateTemp(command.env, SANDBOX_TMP),
+        treeEndsWithIt: true,
       };
     },
   };

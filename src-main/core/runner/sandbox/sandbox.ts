@@ -28,6 +28,8 @@ export interface SpawnCommand {
   program: string;
   args: readonly string[];
   env: Record<string, string>;
+  /** Set by a sandbox whose PID namespace ends everything the tool started when it exits. */
+  treeEndsWithIt?: boolean;
 }
 
 /** An OS sandbox, or the answer that there is none. */

@@ -90,7 +90,10 @@ test('the answers ignore input at first and again each time the window regains f
   await expect(once).toBeDisabled();
   await expect(once).toBeEnabled();
   // Another window was in front; this one comes back: the buttons disarm, then arm again.
-  await page.evaluate(() => globalThis.dispatchEvent(new Event('focus')));
+  await page.evaluate(() => {
+    const page = globalThis as unknown as { dispatchEvent: (event: unknown) => void; Event: new (type: string) => unknown };
+    page.dispatchEvent(new page.Event('focus'));
+  });
   await expect(once).toBeDisabled();
   await expect(once).toBeEnabled();
   await page.getByRole('article', { name: /git -C/ }).first().getByRole('button', { name: /Deny/ }).click();
@@ -103,7 +106,8 @@ test('history says who answered, and that a withdrawn request was not a denial',
   await app.open(page, '#/approvals');
   await page.getByRole('article', { name: /git -C/ }).first().getByRole('button', { name: /Deny/ }).click();
   const denied = await answered;
-  const runId = (denied.body as { ok: false; error: { details: { runId: string } } }).error.details.runId;
+  expect(denied.body).toMatchObject({ ok: false, error: { code: 'E603' } });
+  const runId = denied.body.ok ? '' : String(denied.body.error.details?.runId);
   await go(page, `#/history/${runId}`);
   await expect(page.locator('.decision-sentence')).toHaveText(/^Denied by you in the (Skilltray app|browser)\.$/);
   // The caller goes away before anyone answers: withdrawn, not denied.

@@ -14,6 +14,7 @@ const SIZES: Record<WindowRoute, { width: number; height: number; title: string 
   settings: { width: 900, height: 720, title: 'Skilltray — Settings' },
   // Tall enough for a waiting approval with its answers, which the tray window shows first.
   tray: { width: 360, height: 560, title: 'Skilltray' },
+  palette: { width: 720, height: 540, title: 'Skilltray — Command palette' },
 };
 
 /** Denies what no Skilltray page should ever do, for every web contents the app creates. */

@@ -6,6 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import { SkilltrayError } from '../errors.js';
+import { DEFAULT_PALETTE_SHORTCUT } from '../../shared/shortcut.js';
 
 /** One schema step: `up` brings a database at `version - 1` to `version`. */
 export interface Migration {
@@ -89,6 +90,17 @@ const v1: Migration = {
   },
 };
 
+/** The command palette's global shortcut (an Electron accelerator; '' turns it off). */
+const v2: Migration = {
+  version: 2,
+  up(db) {
+    const columns = db.prepare('SELECT name FROM pragma_table_info(?)').all('settings') as { name: string }[];
+    if (!columns.some((c) => c.name === 'palette_shortcut')) {
+      db.exec(`ALTER TABLE settings ADD COLUMN palette_shortcut TEXT NOT NULL DEFAULT '${DEFAULT_PALETTE_SHORTCUT}'`);
+    }
+  },
+};
+
 /**
  * Rebuilds a table under the schema text `edit` makes of its current one (SQLite cannot alter a
  * CHECK constraint in place), copying every row and recreating its indexes. Editing the stored text
@@ -116,8 +128,9 @@ function addColumn(db: Database.Database, table: string, column: string, definit
   if (!columns.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
 }
 
-const v2: Migration = {
-  version: 2,
+/** Containment: the withdrawn-by-caller decider, each run's sandbox and answer, profile-pinned and session approvals, unsandboxed skills. */
+const v3: Migration = {
+  version: 3,
   up(db) {
     // A request withdrawn by its caller (a closed tab, Ctrl-C) is not a denial by the person: 'caller' decides it.
     rebuildTable(db, 'runs', (sql) => (sql.includes(`'caller'`) ? null : sql.replace(`'user', 'timeout', 'error')`, `'user', 'timeout', 'caller', 'error')`)));
@@ -140,7 +153,7 @@ const v2: Migration = {
 };
 
 /** Every migration, in order; versions run 1, 2, 3… without gaps. */
-export const MIGRATIONS: readonly Migration[] = [v1, v2];
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

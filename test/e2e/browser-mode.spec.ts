@@ -186,8 +186,11 @@ test('a tool form shows the defaults from its Command, its description as Markdo
   // Read-only is said once, as approvals go by it.
   await expect(page.locator('dt', { hasText: /^Read-only$/ })).toHaveCount(1);
   await expect(page.locator('dt', { hasText: /^Effect$/ })).toHaveCount(0);
-  await expect(page.locator('.fact-note')).toContainText('effect read_only');
+  // git is read_only and its classification agrees, so no note; network's classification says otherwise.
+  await expect(page.locator('.fact-note')).toHaveCount(0);
   await expect(log.getByRole('button', { name: 'Run git_log' })).toBeEnabled();
+  await go(page, '#/skills/network');
+  await expect(page.locator('.fact-note')).toContainText('effect read_only');
 });
 
 test('the tray window: pending count, browser, mode and pause; no desktop-only controls in a browser', async ({ page, app }) => {

@@ -11,6 +11,7 @@ export const ASKER: Record<Surface, string> = {
   http: 'An HTTP client',
   mcp: 'An MCP client',
   ui: 'This app',
+  browser: 'The browser UI',
 };
 
 /** One argument as shown: its text, whether the caller supplied it, and whether it is a fixed hardening flag. */

@@ -10,16 +10,20 @@ import { manifestHash, walkSkill, type SkillFile } from './files.js';
 import { checkAgainstLock } from '../packs/verify.js';
 import { checkFormatRules, formatsOf } from './format-rules.js';
 import { parseFrontmatter } from './frontmatter-yaml.js';
-import { readSkillText } from './skill-file.js';
+import { decodeSkillText, readSkillBytes, type SkillBytes } from './skill-file.js';
 import { readTools } from './tools.js';
 
-/** The content hash of a skill directory and the walk warnings that go with it. */
-function hashSkill(dir: string, file: string, diags: DiagnosticList): { hash: string; files: SkillFile[] } {
+/**
+ * The content hash of a skill directory (with the files it covers) and the walk warnings that go
+ * with it. SKILL.md enters the hash as the bytes `skillMd` holds, the ones that are parsed: an edit
+ * between two reads cannot leave a hash of one version over the parse of another.
+ */
+function hashSkill(dir: string, file: string, skillMd: SkillBytes, diags: DiagnosticList): { hash: string; files: SkillFile[] } {
   try {
     const walk = walkSkill(dir);
     for (const rel of walk.escaped) diags.add('W412', `symlink '${rel}' leads outside the skill and was skipped`, file, 1);
     if (walk.truncated) diags.add('W413', `the skill holds more than ${walk.files.length} files; the rest were not read`, file, 1);
-    return { hash: manifestHash(walk.files), files: walk.files };
+    return { hash: manifestHash(walk.files, skillMd.ok ? new Map([['SKILL.md', skillMd.bytes]]) : new Map()), files: walk.files };
   } catch (error) {
     diags.add('E418', `cannot read the skill directory: ${(error as Error).message}`, file, 1);
     return { hash: '', files: [] };
@@ -44,6 +48,7 @@ export function blankSkill(dir: string, root: SkillRoot): Skill {
     tools: [],
     modes: ['Global'],
     readOnly: false,
+    network: false,
     alwaysAsk: false,
     timeoutSec: DEFAULT_TIMEOUT_SEC,
     requires: { bins: [], env: [] },
@@ -67,11 +72,12 @@ export function parseSkill(dir: string, root: SkillRoot): Skill {
   const { name, file } = skill;
   const diags = new DiagnosticList();
   skill.diagnostics = diags.items;
-  const hashed = hashSkill(dir, file, diags);
+  const bytes = readSkillBytes(file);
+  const hashed = hashSkill(dir, file, bytes, diags);
   skill.hash = hashed.hash;
   if (root.kind === 'packs') checkAgainstLock(skill, hashed.files, diags);
 
-  const read = readSkillText(file);
+  const read = bytes.ok ? decodeSkillText(bytes.bytes) : bytes;
   if (!read.ok) {
     diags.add('E418', read.message, file, 1);
   } else {

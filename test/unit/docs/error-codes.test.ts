@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DIAGNOSTICS } from '../../../src-main/core/skills/diagnostics.js';
 import { ERROR_KINDS } from '../../../src-main/shared/errors.js';
+import { SEVERITY } from '../../../src-main/core/packs/findings.js';
+import { FINDING_CODES } from '../../../src-main/shared/packs.js';
 
 const DOCS = join(import.meta.dirname, '..', '..', '..', 'docs');
 const rows = (file: string) => new Map([...readFileSync(join(DOCS, file), 'utf8').matchAll(/^\| ([EW]\d{3}) \| ([^|]+) \|/gm)].map((m) => [m[1], (m[2] ?? '').trim()]));
@@ -12,6 +14,13 @@ describe('the error reference stays true', () => {
     const documented = rows('errors.md');
     expect([...documented.keys()].sort()).toEqual(Object.keys(ERROR_KINDS).sort());
     for (const [code, kind] of Object.entries(ERROR_KINDS)) expect(documented.get(code), code).toBe(kind);
+  });
+
+  it('docs/errors.md documents every pack scan finding with its kind and severity', () => {
+    const text = readFileSync(join(DOCS, 'errors.md'), 'utf8');
+    const documented = new Map([...text.matchAll(/^\| (S\d{3}) \| ([^|]+) \| ([^|]+) \|/gm)].map((m) => [m[1], [(m[2] ?? '').trim(), (m[3] ?? '').trim()]]));
+    expect([...documented.keys()].sort()).toEqual(Object.keys(FINDING_CODES).sort());
+    for (const [code, kind] of Object.entries(FINDING_CODES)) expect(documented.get(code), code).toEqual([kind, SEVERITY[code as keyof typeof SEVERITY]]);
   });
 
   it('docs/skill-format.md documents every loader diagnostic with its severity', () => {

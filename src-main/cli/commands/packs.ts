@@ -33,11 +33,11 @@ function changeText(change: PackChange): string {
   return `${change.action} pack ${change.pack}: ${change.skills.join(', ') || 'no skills'}${revoked}\n`;
 }
 
-/** Prints the report a refusal carries before the error itself, so the person sees why. */
-function withReport(ctx: CliContext, json: boolean, error: unknown): never {
+/** Prints the report a refusal carries before the error itself (unless the person already saw it), so they see why. */
+function withReport(ctx: CliContext, shown: boolean, error: unknown): never {
   const coded = toSkilltrayError(error);
   const report = coded.details?.report as Parameters<typeof scanReportText>[0] | undefined;
-  if (!json && report !== undefined) ctx.io.out(scanReportText(report));
+  if (!shown && report !== undefined) ctx.io.out(scanReportText(report));
   throw coded;
 }
 
@@ -69,6 +69,7 @@ const install: Command = {
         change = await core.installPack(request, ctx.cwd, { confirm: yes ? report.digest : null, force: o.force === true }, onProgress);
       }
     } catch (error) {
+      // Without --yes the report was printed before the question; in JSON the error carries it.
       withReport(ctx, json || o.yes !== true, error);
     }
     if (json) printJson(ctx, change);

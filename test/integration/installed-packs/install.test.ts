@@ -51,7 +51,8 @@ describe('installing a pack', () => {
     expect(report.pack).toBe('tools');
     expect(report.origin).toMatchObject({ kind: 'folder', source, commit: null, signature: { state: 'unsigned' } });
     expect(report.skills.map((s) => s.name)).toEqual(['greet', 'shout']);
-    expect(report.skills[0]?.tools[0]).toMatchObject({ name: 'run_it', program: NODE, programInPack: false });
+    // Each tool with the program it runs, the sandbox profile it would get and its network claim.
+    expect(report.skills[0]?.tools[0]).toMatchObject({ name: 'run_it', program: NODE, programInPack: false, profileName: 'workspace', profile: 'may write in its working directory, no network', network: false });
     expect(report.findings).toEqual([]);
     expect(report.worst).toBeNull();
     expect(existsSync(join(t.home, 'packs', 'tools'))).toBe(false);

@@ -10,6 +10,7 @@ import { PendingProvider } from './app/pending.js';
 import './styles/theme.css';
 import './styles/app.css';
 import './styles/palette.css';
+import './styles/packs.css';
 
 if (!window.skilltray) {
   const replacement = captureToken(location.hash, sessionStorage);

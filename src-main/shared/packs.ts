@@ -110,6 +110,8 @@ export interface ScanReport {
   bytes: number;
   /** Highest severity found, or null for none. */
   worst: FindingSeverity | null;
+  /** False when the archive was refused before extraction (S307, S309, S311): there are no skills to show, and nothing can install it. */
+  extracted: boolean;
   /** Identifies exactly what was scanned: a confirmation names it, so what was confirmed is what is installed. */
   digest: string;
 }

@@ -3,6 +3,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { isMac } from '../approvals/approval-keys.js';
 import { ApprovalsScreen } from '../approvals/approvals-screen.js';
 import { HistoryScreen } from '../history/history-screen.js';
+import { PacksScreen } from '../packs/packs-screen.js';
 import { Palette } from '../palette/palette.js';
 import { PaletteProvider, useOpenPalette } from '../palette/palette-dialog.js';
 import { paletteKeyLabel } from '../palette/palette-keys.js';
@@ -19,9 +20,10 @@ import { useHash } from './use-hash.js';
 import { useSettings } from './use-settings.js';
 import { BrandMark } from './brand-mark.js';
 
-const NAV: { screen: 'approvals' | 'skills' | 'history' | 'settings'; label: string; href: string }[] = [
+const NAV: { screen: 'approvals' | 'skills' | 'packs' | 'history' | 'settings'; label: string; href: string }[] = [
   { screen: 'approvals', label: 'Approvals', href: '#/approvals' },
   { screen: 'skills', label: 'Skills', href: '#/skills' },
+  { screen: 'packs', label: 'Packs', href: '#/packs' },
   { screen: 'history', label: 'History', href: '#/history' },
   { screen: 'settings', label: 'Settings', href: '#/settings' },
 ];
@@ -38,6 +40,7 @@ const TITLES: Record<Route['screen'], string> = {
   skill: 'Skill',
   history: 'History',
   settings: 'Settings',
+  packs: 'Packs',
   missing: 'Not found',
 };
 
@@ -172,6 +175,8 @@ function Screen({ route, hash }: { route: Route; hash: string }) {
       return <HistoryScreen filter={route.filter} run={route.run} />;
     case 'settings':
       return <SettingsScreen />;
+    case 'packs':
+      return <PacksScreen />;
     case 'tray':
       return <TrayScreen />;
     case 'palette':

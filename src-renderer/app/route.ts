@@ -37,6 +37,7 @@ export type Route =
   | { screen: 'skill'; name: string; view: SkillView }
   | { screen: 'history'; filter: HistoryFilter; run: string | null }
   | { screen: 'settings' }
+  | { screen: 'packs' }
   | { screen: 'missing'; path: string };
 
 function oneOf<T extends string>(values: readonly T[], value: string | null): T | null {
@@ -70,6 +71,8 @@ export function parseRoute(hash: string): Route {
       return rest.length === 0 ? { screen: 'palette' } : { screen: 'missing', path };
     case 'settings':
       return rest.length === 0 ? { screen: 'settings' } : { screen: 'missing', path };
+    case 'packs':
+      return rest.length === 0 ? { screen: 'packs' } : { screen: 'missing', path };
     case 'skills': {
       if (tail === '') {
         const filter: SkillFilter = {
@@ -117,6 +120,7 @@ export function routeHref(route: Route): string {
     case 'tray':
     case 'palette':
     case 'settings':
+    case 'packs':
       return `#/${route.screen}`;
     case 'skills':
       return withQuery('skills', {

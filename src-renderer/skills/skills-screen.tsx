@@ -8,6 +8,7 @@ import { useResource } from '../app/use-resource.js';
 import { useOpenPalette } from '../palette/palette-dialog.js';
 import { DiagnosticsList } from './diagnostics-list.js';
 import { filterChoices, isFiltering, matchesFilter } from './skill-filters.js';
+import { SkillSwitch } from './skill-switch.js';
 import { Snippet } from './snippet.js';
 import { useSearch } from './use-search.js';
 
@@ -89,8 +90,9 @@ function SkillRow({ skill }: { skill: SkillSummary }) {
           <span className={`badge ${skill.trust === 'bundled' ? 'badge-info' : 'badge-neutral'}`}>{skill.trust}</span>
           {skill.role ? <span className="badge badge-neutral">{skill.role}</span> : null}
           {skill.lifecycle ? <span className="badge badge-neutral">{skill.lifecycle}</span> : null}
-          {skill.offered ? null : <span className="badge badge-quiet">not offered in this mode</span>}
+          {!skill.enabled ? <span className="badge badge-warn">turned off</span> : skill.offered ? null : <span className="badge badge-quiet">not offered in this mode</span>}
         </span>
+        <SkillSwitch skill={skill} />
       </div>
       {skill.description ? <p className="skill-desc">{skill.description}</p> : null}
       <p className="skill-meta muted">

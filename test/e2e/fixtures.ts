@@ -28,6 +28,8 @@ export interface RunningApp {
   token: string;
   home: string;
   skills: string;
+  /** The environment serve runs with: another `skilltray` process given it (an MCP bridge) finds serve as the owner. */
+  env: NodeJS.ProcessEnv;
   /** Calls an operation over HTTP as an assistant would (bearer token, JSON body). */
   api<T = unknown>(operation: OperationName, input?: unknown): Promise<ApiAnswer<T>>;
   /** Writes `<skills>/<name>/SKILL.md`. */
@@ -80,15 +82,16 @@ export const test = base.extend<{ forwardConsole: void }, { app: RunningApp }>({
       };
       for (const [name, text] of Object.entries(SKILLS)) writeSkill(name, text);
 
+      const env = {
+        PATH: process.env.PATH,
+        HOME: dirs.user,
+        SKILLTRAY_HOME: dirs.home,
+        SKILLTRAY_SKILLS_PATH: dirs.skills,
+        XDG_DATA_HOME: join(dirs.user, '.local', 'share'),
+      };
       const child = spawn(process.execPath, [join(ROOT, 'bin', 'skilltray.js'), 'serve', '--port', '0', '--web'], {
         cwd: base,
-        env: {
-          PATH: process.env.PATH,
-          HOME: dirs.user,
-          SKILLTRAY_HOME: dirs.home,
-          SKILLTRAY_SKILLS_PATH: dirs.skills,
-          XDG_DATA_HOME: join(dirs.user, '.local', 'share'),
-        },
+        env,
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(`[serve] ${chunk.toString()}`));
@@ -100,6 +103,7 @@ export const test = base.extend<{ forwardConsole: void }, { app: RunningApp }>({
           token,
           home: dirs.home,
           skills: dirs.skills,
+          env,
           writeSkill,
           api: async <T,>(operation: OperationName, input: unknown = {}) => {
             const response = await fetch(`${url}/api/${operation}`, {

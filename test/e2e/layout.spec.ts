@@ -17,6 +17,7 @@ const ROUTES: { name: string; hash: string; ready: (page: Page) => Promise<void>
   { name: 'approvals', hash: '#/approvals', ready: (p) => expect(p.getByRole('article', { name: /layout-echo/ }).getByRole('button', { name: /Deny/ })).toBeEnabled() },
   { name: 'history', hash: '#/history', ready: (p) => expect(p.getByRole('table').getByRole('row').nth(1)).toBeVisible() },
   { name: 'history-run', hash: '#/history/RUN', ready: (p) => expect(p.getByRole('heading', { name: 'Output' })).toBeVisible() },
+  { name: 'packs', hash: '#/packs', ready: (p) => expect(p.getByRole('form', { name: 'Install a pack' })).toBeVisible() },
   { name: 'settings', hash: '#/settings', ready: (p) => expect(p.getByRole('heading', { name: 'Skill roots' })).toBeVisible() },
   { name: 'tray', hash: '#/tray', ready: (p) => expect(p.getByRole('link', { name: 'Open skill browser' })).toBeVisible() },
   { name: 'palette', hash: '#/palette', ready: (p) => expect(p.getByRole('combobox', { name: 'Command palette' })).toBeFocused() },

@@ -1,14 +1,8 @@
 /** The scan report, the update diff and the pack list as text a person reads before saying yes. */
-import type { PackInfo, PackSignature, ScanReport, UpdateReport } from '../../shared/packs.js';
+import type { PackInfo, ScanReport, UpdateReport } from '../../shared/packs.js';
+import { signatureText } from '../../shared/pack-text.js';
 
 const MIB = 1024 * 1024;
-
-/** "signed by alice@example.com", "signed by an untrusted key (SHA256:…)", "unsigned". */
-export function signatureText(signature: PackSignature): string {
-  if (signature.state === 'verified') return `signed by ${signature.signer ?? 'a trusted key'} (${signature.format})`;
-  if (signature.state === 'untrusted') return `signed by an untrusted key${signature.signer === null ? '' : ` (${signature.signer})`}`;
-  return 'unsigned';
-}
 
 function originLine(report: ScanReport): string {
   const o = report.origin;

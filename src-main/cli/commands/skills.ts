@@ -2,6 +2,7 @@
 import { relative } from 'node:path';
 import { ROLES, type Diagnostic, type Skill } from '../../shared/model.js';
 import { formatNames } from '../../core/skills/diagnostics.js';
+import { switchesText } from '../../shared/pack-text.js';
 import { findOwner, ownerClient } from '../../server/app-link.js';
 import { JSON_OPTION, printJson, type Command } from '../command.js';
 
@@ -56,7 +57,7 @@ const list: Command = {
     }
     let text = `${table(rows)}\n`;
     for (const s of result.skills) {
-      if (s.switches.length > 0) text += `note: ${s.name} is ${s.switches.map((w) => `${w.enabled ? 'on' : 'off'} ${w.scope === 'all' ? 'everywhere' : `in ${w.scope}`}`).join(', ')} (skilltray enable ${s.name} turns it back on)\n`;
+      if (s.switches.length > 0) text += `note: ${s.name} is ${switchesText(s.switches)} (skilltray enable ${s.name} turns it back on)\n`;
     }
     for (const s of result.shadowed) text += `note: ${s.name} in ${s.winner.root.path} hides ${s.name} in ${s.loser.root.path}\n`;
     ctx.io.out(text);

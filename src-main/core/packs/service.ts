@@ -65,7 +65,7 @@ export class PackService {
     onProgress({ step: 'scan' });
     if (fetched.tree === null) {
       const findings = sortFindings([...fetched.findings]);
-      const report: ScanReport = { pack: keepPack ?? '', origin: fetched.origin, skills: [], findings, files: 0, bytes: 0, worst: worstOf(findings), digest: digestOf({ origin: fetched.origin, findings }) };
+      const report: ScanReport = { pack: keepPack ?? '', origin: fetched.origin, skills: [], findings, files: 0, bytes: 0, worst: worstOf(findings), extracted: false, digest: digestOf({ origin: fetched.origin, findings }) };
       return { report, work, scan: null, entry: null };
     }
     const staged = layOut(fetched.tree, request, fetched.origin, work);
@@ -89,6 +89,7 @@ export class PackService {
       files: Object.keys(scan.files).length,
       bytes: scan.bytes,
       worst: worstOf(findings),
+      extracted: true,
       digest: digestOf({ pack, identity, files: scan.files, skills: scan.skills.map((s) => [s.name, s.originalName]) }),
     };
     return { report, work, scan, entry };

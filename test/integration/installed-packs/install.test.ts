@@ -55,6 +55,7 @@ describe('installing a pack', () => {
     expect(report.skills[0]?.tools[0]).toMatchObject({ name: 'run_it', program: NODE, programInPack: false, profileName: 'workspace', profile: 'may write in its working directory, no network', network: false });
     expect(report.findings).toEqual([]);
     expect(report.worst).toBeNull();
+    expect(report.extracted).toBe(true);
     expect(existsSync(join(t.home, 'packs', 'tools'))).toBe(false);
 
     // Nobody confirmed: refused, nothing written.

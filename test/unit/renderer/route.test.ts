@@ -10,6 +10,8 @@ describe('hash routes', () => {
     expect(parseRoute('#/palette')).toEqual({ screen: 'palette' });
     expect(parseRoute('#/palette/x')).toEqual({ screen: 'missing', path: 'palette/x' });
     expect(parseRoute('#/settings')).toEqual({ screen: 'settings' });
+    expect(parseRoute('#/packs')).toEqual({ screen: 'packs' });
+    expect(parseRoute('#/packs/x')).toEqual({ screen: 'missing', path: 'packs/x' });
     expect(parseRoute('#/skills?q=dep&role=utility&offered=1')).toEqual({
       screen: 'skills',
       query: 'dep',
@@ -33,6 +35,7 @@ describe('hash routes', () => {
   it('writes what it reads', () => {
     const routes: Route[] = [
       { screen: 'approvals' },
+      { screen: 'packs' },
       { screen: 'skills', query: 'a b&c', filter: { offered: true, source: 'trust:user', role: 'sidecar', status: 'stable', health: 'error' } },
       { screen: 'skill', name: 'my-skill', view: { kind: 'section', section: 'Q & A — more', file: 'docs/x y.md' } },
       { screen: 'skill', name: 'my-skill', view: { kind: 'section', section: 'Usage', file: null } },

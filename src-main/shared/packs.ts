@@ -23,6 +23,7 @@ export const FINDING_CODES = {
   S312: 'skill_has_errors',
 } as const;
 
+/** A scan finding's code, S301–S312. */
 export type FindingCode = keyof typeof FINDING_CODES;
 
 /** One thing the scan found worth a person's attention. */

@@ -24,6 +24,7 @@ function sourceOf(fields: Record<keyof Source, string>): Source {
   return Object.fromEntries(trimmed) as unknown as Source;
 }
 
+/** The install form and, once scanned, the report with its confirm; `onInstalled` hears of each install. */
 export function InstallForm({ onInstalled }: { onInstalled: (change: PackChange) => void }) {
   const client = useClient();
   const announce = useAnnounce();

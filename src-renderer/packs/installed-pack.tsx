@@ -17,6 +17,7 @@ import { UpdateDiff } from './update-diff.js';
 
 type Step = { kind: 'idle' } | { kind: 'checking' } | { kind: 'diff'; report: UpdateReport } | { kind: 'updating'; report: UpdateReport } | { kind: 'remove' } | { kind: 'removing' };
 
+/** An installed pack's card; `skills` gives its skills' switches, `onChanged` is told after an update or removal. */
 export function InstalledPack({ pack, skills, onChanged }: { pack: PackInfo; skills: ReadonlyMap<string, SkillSummary>; onChanged: () => void }) {
   const client = useClient();
   const announce = useAnnounce();

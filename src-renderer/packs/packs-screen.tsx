@@ -6,6 +6,7 @@ import { useResource } from '../app/use-resource.js';
 import { InstallForm } from './install-form.js';
 import { InstalledPack } from './installed-pack.js';
 
+/** The screen: the install card over the installed packs. */
 export function PacksScreen() {
   const packs = useResource('packs', (client) => client.packs({}), (e) => e.type === 'skills.changed');
   const skills = useResource('skills', (client) => client.list({ limit: 10_000 }), (e) => e.type === 'skills.changed' || e.type === 'settings');

@@ -13,6 +13,7 @@ import yauzl from 'yauzl';
 import { SkilltrayError } from '../errors.js';
 import { EntryBudget } from './entry-budget.js';
 
+/** The archive formats a pack may come in. */
 export type ArchiveKind = 'zip' | 'tar';
 
 /** One entry as the archive describes it. */

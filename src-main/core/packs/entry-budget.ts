@@ -8,6 +8,7 @@ import { MAX_FILE_BYTES, MAX_PACK_BYTES, MAX_PACK_FILES, finding } from './findi
 
 const MIB = 1024 * 1024;
 
+/** The checks and counts of one read of a pack; `findings` holds what it refused or flagged. */
 export class EntryBudget {
   files = 0;
   bytes = 0;

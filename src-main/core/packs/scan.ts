@@ -4,9 +4,8 @@
  * file — hidden files, symlinks that leave their skill, native executables and binary data where
  * text belongs, and fetch-and-run or decode-and-run in scripts, Commands and instructions.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
-import { readlinkSync } from 'node:fs';
 import type { Skill, SkillRoot } from '../../shared/model.js';
 import type { ScanFinding, ScannedSkill, ScannedTool } from '../../shared/packs.js';
 import { hashFile, isInside } from '../skills/files.js';
@@ -72,6 +71,7 @@ function skillMdRoles(skill: Skill): (line: number) => TextRole {
   return (line) => (ranges.some(([from, to]) => line >= from && line <= to) ? 'command' : 'prompt');
 }
 
+/** What the scan of a staged or installed pack found: its skills, findings, every file's digest, its size. */
 export interface PackScan {
   skills: ScannedSkill[];
   findings: ScanFinding[];

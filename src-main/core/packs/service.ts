@@ -31,6 +31,7 @@ export interface Confirmation {
   force?: boolean;
 }
 
+/** What the pack service works with: the home, the registry it checks names against, the policy's profile rule, and what to do after a change. */
 export interface PackServiceDeps {
   home: string;
   env: NodeJS.ProcessEnv;
@@ -49,6 +50,7 @@ interface Prepared {
 
 const digestOf = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('hex');
 
+/** Installs, updates, lists and removes packs; the core's pack operations call it. */
 export class PackService {
   constructor(private readonly deps: PackServiceDeps) {}
 

@@ -7,6 +7,7 @@ import { copyFileSync, chmodSync, lstatSync, mkdirSync, readdirSync, readlinkSyn
 import { join } from 'node:path';
 import type { EntryBudget } from './entry-budget.js';
 
+/** One entry of a folder, as lstat sees it. */
 export interface TreeEntry {
   /** Path inside the folder, `/`-separated. */
   rel: string;

@@ -1,6 +1,7 @@
 /**
  * Labelled intents over the bundled packs: what a person might ask, and the skill that should
- * answer it. `npm run bench` reports discover()'s precision@1 and @3 over this set.
+ * answer it. `npm run bench` reports discover()'s precision@1 and @3 over this set; the ranking may
+ * be tuned on it. Its held-out twin (discovery-heldout.ts) must never be.
  */
 export interface LabelledIntent {
   intent: string;
@@ -58,4 +59,25 @@ export const LABELLED_INTENTS: LabelledIntent[] = [
   { intent: 'verify the integrity of an output file with sha256', skill: 'artifact-checksum', roleFilter: 'sidecar' },
   { intent: 'record a checksum of the release tarball', skill: 'artifact-checksum', roleFilter: 'sidecar' },
   { intent: 'attach an integrity check to this artifact', skill: 'artifact-checksum', roleFilter: 'sidecar' },
+  // Added with the held-out set (one of each pair here, the other there), before any tuning.
+  { intent: 'show me the git status', skill: 'git' },
+  { intent: 'show the log of the last ten commits', skill: 'git' },
+  { intent: 'compare my changes with the last commit', skill: 'git' },
+  { intent: 'what did I stage for the next commit', skill: 'git' },
+  { intent: "what's inside the downloads folder", skill: 'files' },
+  { intent: 'how many lines does main.py have', skill: 'files' },
+  { intent: 'where is my config.yaml', skill: 'files' },
+  { intent: 'find all png images in this project', skill: 'files' },
+  { intent: 'how full is my hard drive', skill: 'system' },
+  { intent: "what's eating my cpu", skill: 'system' },
+  { intent: 'how busy is the computer right now', skill: 'system' },
+  { intent: 'when was the last reboot', skill: 'system' },
+  { intent: 'can I reach google.com', skill: 'network' },
+  { intent: 'look up the DNS record for my domain', skill: 'network' },
+  { intent: 'measure round trip time to a host', skill: 'network' },
+  { intent: 'write me a commit message', skill: 'commit-message' },
+  { intent: 'improve this commit message', skill: 'commit-message' },
+  { intent: 'how do I add a parameter to a skill tool', skill: 'skill-authoring' },
+  { intent: 'review my skill file for mistakes', skill: 'skill-authoring' },
+  { intent: 'compute a sha256 of the output file', skill: 'artifact-checksum', roleFilter: 'sidecar' },
 ];

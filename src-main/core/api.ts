@@ -6,10 +6,9 @@
  * touch the disk, while listing skills does (it reads the current mode).
  */
 import { EventEmitter } from 'node:events';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckReport, Mode, ShadowReport, Skill, SkillRoot, SkillSummary } from '../shared/model.js';
-import type { CoreConfig } from './config.js';
+import { describeRoots, type CoreConfig } from './config.js';
 import { SkilltrayError, skillcErrors } from './errors.js';
 import { ApprovalBroker } from './policy/approval-broker.js';
 import type { DryRun, PendingEntry, Remembered, Rule, RunQuery, RunRecord, RunReport, RunSummary, Settings, Surface, VerdictKind } from '../shared/runs.js';
@@ -120,7 +119,7 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
 
   /** The skill roots in precedence order, and whether each exists. */
   roots(): { home: string; roots: (SkillRoot & { exists: boolean })[] } {
-    return { home: this.config.home, roots: this.config.roots.map((r) => ({ ...r, exists: existsSync(r.path) })) };
+    return describeRoots(this.config);
   }
 
   /** A Kode prompt skill's body with `$ARGUMENTS` filled in. */

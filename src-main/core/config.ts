@@ -62,3 +62,8 @@ export function resolveConfig(input: ConfigInput): CoreConfig {
   add(join(userDir, '.claude', 'skills'), 'claude', true);
   return { home, roots, env, ...(input.nativeBinding === undefined ? {} : { nativeBinding: input.nativeBinding }) };
 }
+
+/** The skill roots in precedence order and whether each exists: read from the config alone, so `roots` opens nothing. */
+export function describeRoots(config: CoreConfig): { home: string; roots: (SkillRoot & { exists: boolean })[] } {
+  return { home: config.home, roots: config.roots.map((r) => ({ ...r, exists: existsSync(r.path) })) };
+}

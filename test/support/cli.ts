@@ -10,14 +10,17 @@ export interface CliOutcome {
   stderr: string;
 }
 
-/** `skilltray …` in this process over the test home's config; `answers` feed an interactive prompt when given. */
-export async function cli(argv: string[], home: TestHome, options: { cwd?: string; answers?: string[] } = {}): Promise<CliOutcome> {
+/**
+ * `skilltray …` in this process over the test home's config; `answers` feed an interactive prompt
+ * when given; `tty` makes stdout a terminal; `env` adds to the home's environment.
+ */
+export async function cli(argv: string[], home: TestHome, options: { cwd?: string; answers?: string[]; tty?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<CliOutcome> {
   let stdout = '';
   let stderr = '';
   const answers = [...(options.answers ?? [])];
   const code = await runCli(argv, {
     cwd: options.cwd ?? process.cwd(),
-    env: home.env,
+    env: { ...home.env, ...options.env },
     bundledDir: home.bundled,
     version: '0.0.0-test',
     config: () => home.config(),
@@ -25,6 +28,7 @@ export async function cli(argv: string[], home: TestHome, options: { cwd?: strin
       out: (t) => void (stdout += t),
       err: (t) => void (stderr += t),
       interactive: options.answers !== undefined,
+      stdoutIsTty: options.tty ?? false,
       ask: async (question) => {
         stdout += question;
         return answers.shift() ?? '';

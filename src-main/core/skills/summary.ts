@@ -1,5 +1,5 @@
 /** Views of loaded skills for list and check, shared by every surface. */
-import type { CheckReport, Mode, ShadowReport, Skill, SkillRoot, SkillSummary } from '../../shared/model.js';
+import type { CheckReport, Mode, ShadowReport, Skill, SkillRoot, SkillState, SkillSummary } from '../../shared/model.js';
 import { isOffered } from '../policy/modes.js';
 import type { ShadowedSkill } from './registry.js';
 
@@ -39,6 +39,8 @@ export interface ListFilter {
   role?: string;
   /** Classification status (stable, experimental, …). */
   status?: string;
+  /** Load health (ok, warnings, error): the summary's own `status`. */
+  health?: SkillState;
   offeredOnly?: boolean;
   offset?: number;
   limit?: number;
@@ -52,6 +54,7 @@ export function filterSummaries(all: readonly SkillSummary[], filter: ListFilter
       (filter.domain === undefined || s.domain.some((d) => same(d, filter.domain as string))) &&
       (filter.role === undefined || same(s.role, filter.role)) &&
       (filter.status === undefined || same(s.lifecycle, filter.status)) &&
+      (filter.health === undefined || s.status === filter.health) &&
       (!filter.offeredOnly || s.offered),
   );
   const offset = filter.offset ?? 0;

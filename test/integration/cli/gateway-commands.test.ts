@@ -95,14 +95,14 @@ describe('RFC-0002 gateway commands through the CLI', () => {
     expect(outcome.stderr).toBe("nameless: error[E011]: missing frontmatter field 'name' in SKILL.md\n");
   });
 
-  it('C-ERRORS: E001 for no skill, E010 for a directory without SKILL.md, E100 for bad options — all exit 1', async () => {
+  it('C-ERRORS: E001 for no skill, E010 for a directory without SKILL.md, E100 for bad options, E101 for a line that does not fit — all exit 1', async () => {
     const t = home();
     mkdirSync(join(t.skills, 'empty'));
     expect(await cli(['outline', 'nope'], t)).toMatchObject({ code: 1, stderr: "error[E001]: skill 'nope' not found\n" });
     expect((await cli(['outline', 'empty'], t)).stderr).toBe(`error[E010]: not a valid skill: '${join(t.skills, 'empty')}' (missing SKILL.md)\n`);
-    expect((await cli(['outline', 'guide', '--level', 'x'], t)).stderr).toBe("error[E100]: invalid option: '--level expects an integer, got x'\n");
-    expect((await cli(['outline', 'guide', '--level', '7'], t)).stderr).toMatch(/^error\[E100\]/);
-    expect((await cli(['show', 'guide'], t)).stderr).toBe("error[E100]: invalid option: '--section is required'\n");
+    expect((await cli(['outline', 'guide', '--level', 'x'], t)).stderr).toMatch(/^error\[E100\]: --level expects an integer, got 'x'\nusage: skilltray outline <skill> \[options\]\n/);
+    expect((await cli(['outline', 'guide', '--level', '7'], t)).stderr).toMatch(/^error\[E100\]: --level must be/);
+    expect((await cli(['show', 'guide'], t)).stderr).toMatch(/^error\[E101\]: show needs <section>, the heading to show\nusage: skilltray show <skill> <section> \[options\]\n/);
   });
 });
 

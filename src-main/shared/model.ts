@@ -184,6 +184,8 @@ export interface SkillSummary {
   modes: Mode[];
   /** Whether its tools are offered in the current mode. */
   offered: boolean;
+  /** Whether it is a Kode prompt skill (its body takes `$ARGUMENTS`): MCP offers it as a prompt. */
+  prompt: boolean;
   readOnly: boolean;
   role: Role | null;
   invocation: Invocation | null;

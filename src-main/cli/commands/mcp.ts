@@ -55,7 +55,10 @@ export const mcpCommand: Command = {
         }),
       });
       core.on('event', (event) => {
-        if (event.type === 'skills.changed') server.sendResourceListChanged();
+        if (event.type === 'skills.changed') {
+          server.sendResourceListChanged();
+          server.sendPromptListChanged();
+        }
       });
       const disconnected = untilDisconnected(server);
       await server.connect(new StdioServerTransport());

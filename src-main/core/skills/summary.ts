@@ -1,6 +1,7 @@
 /** Views of loaded skills for list and check, shared by every surface. */
 import type { CheckReport, Mode, ShadowReport, Skill, SkillRoot, SkillState, SkillSummary } from '../../shared/model.js';
 import { isOffered } from '../policy/modes.js';
+import { isPromptSkill } from './prompt-skill.js';
 import type { ShadowedSkill } from './registry.js';
 
 const rootRef = (root: SkillRoot) => ({ path: root.path, kind: root.kind });
@@ -23,6 +24,7 @@ export function summarize(skill: Skill, mode: Mode): SkillSummary {
     shadows: skill.shadows.map((s) => ({ path: s.dir, root: rootRef(s.root) })),
     modes: skill.modes,
     offered: isOffered(skill, mode),
+    prompt: isPromptSkill(skill),
     readOnly: skill.readOnly,
     role: c?.role ?? null,
     invocation: c?.invocation ?? null,

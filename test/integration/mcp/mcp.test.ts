@@ -29,7 +29,7 @@ describe('skilltray mcp: handshake and tools/list', () => {
     const t = contractHome();
     const { client } = await startMcp(t.env);
     expect(client.getServerVersion()).toMatchObject({ name: 'skilltray', version: VERSION });
-    expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: { listChanged: true } });
+    expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: { listChanged: true }, prompts: { listChanged: true } });
     expect(client.getInstructions()).toContain('discover');
   });
 
@@ -240,6 +240,33 @@ describe('skilltray mcp: resources', () => {
     await expect(client.readResource({ uri: 'skilltray://skills/field-notes/%2Fetc%2Fpasswd' })).rejects.toMatchObject({ data: { error: { code: 'E012' } } });
     await expect(client.readResource({ uri: 'skilltray://skills/no-such-skill' })).rejects.toMatchObject({ code: -32002, data: { error: { code: 'E001' } } });
     await expect(client.readResource({ uri: 'skilltray://skills/field-notes/nothing.md' })).rejects.toMatchObject({ code: -32002, data: { error: { code: 'E021' } } });
+  });
+});
+
+describe('skilltray mcp: prompt skills as prompts', () => {
+  it('prompts/list offers each Kode prompt skill ($ARGUMENTS) with its argument, and no other skill', async () => {
+    const t = contractHome();
+    writeSkill(t.skills, 'review', skillMd({ name: 'review', description: 'Review a change carefully.', version: '1.0.0' }, 'Review $ARGUMENTS for bugs.\n'));
+    const { client } = await startMcp(t.env);
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name).sort()).toEqual(['commit-message', 'review']);
+    expect(prompts.find((p) => p.name === 'commit-message')).toMatchObject({
+      description: expect.stringMatching(/^Write a clear Git commit message/),
+      arguments: [{ name: 'arguments', required: false, description: expect.stringContaining('$ARGUMENTS') }],
+    });
+  });
+
+  it('prompts/get renders the body with $ARGUMENTS filled in; an unknown or non-prompt skill is E805', async () => {
+    const t = contractHome();
+    const { client } = await startMcp(t.env);
+    const got = await client.getPrompt({ name: 'commit-message', arguments: { arguments: 'fixes #12; the parser change' } });
+    expect(got.messages).toHaveLength(1);
+    expect(got.messages[0]).toMatchObject({ role: 'user', content: { type: 'text', text: expect.stringContaining('Notes from the person, if any: fixes #12; the parser change\n') } });
+    const bare = await client.getPrompt({ name: 'commit-message' });
+    expect(bare.messages[0]?.content).toMatchObject({ text: expect.stringContaining('Notes from the person, if any: \n') });
+    for (const name of ['nothing-here', 'git']) {
+      await expect(client.getPrompt({ name })).rejects.toMatchObject({ code: -32602, data: { error: { code: 'E805', details: { prompt: name } } } });
+    }
   });
 });
 

@@ -58,16 +58,36 @@ interface Indexed {
   signature: string;
   db: Database.Database;
   skills: Map<string, Skill>;
-  skillQuery: Database.Statement<[string], { skill: string }>;
-  toolQuery: Database.Statement<[string], { skill: string; tool: string }>;
+  /** The rowids of the rows a MATCH expression finds, in each table; rows map back through the arrays below. */
+  skillRows: Database.Statement<[string], number>;
+  toolRows: Database.Statement<[string], number>;
+  /** Skill name by `skills` rowid, and skill and tool by `tools` rowid. */
+  skillOfRow: string[];
+  toolOfRow: { skill: string; tool: string }[];
+  /** Each skill's tags folded to singular, for rule 3. */
+  tagSingulars: Map<string, Set<string>>;
 }
 
-/** Where one intent word was found: per skill the weights of the skill's fields holding it, and per tool the same. */
+/** The fields holding a word in one skill or tool: the best field's weight, and how many fields. */
+interface Found {
+  max: number;
+  count: number;
+}
+
+/** Where one intent word was found: per skill in the skill's own fields, and per skill and tool in the tool's. */
 interface WordHits {
   word: string;
   idf: number;
-  inSkill: Map<string, number[]>;
-  inTool: Map<string, Map<string, number[]>>;
+  inSkill: Map<string, Found>;
+  inTool: Map<string, Map<string, Found>>;
+}
+
+/** Adds one field of `weight` to what a word found. */
+function note(found: Found | undefined, weight: number): Found {
+  if (found === undefined) return { max: weight, count: 1 };
+  found.max = Math.max(found.max, weight);
+  found.count++;
+  return found;
 }
 
 /** True when an intent only asks to look at something. */
@@ -93,6 +113,67 @@ function statusFactor(status: string | null): number {
   return status === 'experimental' ? RANK_FACTORS.experimental : RANK_FACTORS.otherStatus;
 }
 
+/** A skill that matched, on its way to a result. */
+interface Candidate {
+  skill: Skill;
+  role: Role | null;
+  relevance: number;
+  /** How many of the skill's fields hold the intent's words (rarity-weighted): a tie-breaker. */
+  spread: number;
+  /** The tool its best match went through, if a tool added to it. */
+  tool: string | null;
+  score: number;
+  outdone: boolean;
+  tagHits: string[];
+  readOnlyMatch: boolean;
+}
+
+const NOTHING: Found = { max: 0, count: 0 };
+
+/** What a word found in the skill's own fields and in one of its tools. */
+function fieldsOf(h: WordHits, skill: string, tool: string | null): { own: Found; inTool: Found } {
+  return { own: h.inSkill.get(skill) ?? NOTHING, inTool: tool === null ? NOTHING : (h.inTool.get(skill)?.get(tool) ?? NOTHING) };
+}
+
+/**
+ * The skill's fields with each of its tools in turn (or alone): the best of these is its match.
+ * Ties go to the one holding the words in more fields, then to the one whose tool matched more.
+ */
+function bestUnit(hits: readonly WordHits[], skill: Skill, total: number): Pick<Candidate, 'relevance' | 'spread' | 'tool'> {
+  let best = { relevance: 0, spread: 0, toolWords: 0, tool: null as string | null };
+  for (const tool of skill.tools.length > 0 ? skill.tools.map((t) => t.name) : [null]) {
+    let relevance = 0;
+    let spread = 0;
+    let toolWords = 0;
+    for (const h of hits) {
+      const { own, inTool } = fieldsOf(h, skill.name, tool);
+      if (own.count + inTool.count === 0) continue;
+      relevance += (h.idf * Math.max(own.max, inTool.max)) / total;
+      spread += h.idf * (own.count + inTool.count);
+      if (inTool.count > 0) toolWords++;
+    }
+    if (relevance > best.relevance || (relevance === best.relevance && (spread > best.spread || (spread === best.spread && toolWords > best.toolWords)))) {
+      best = { relevance, spread, toolWords, tool: toolWords > 0 ? tool : null };
+    }
+  }
+  return { relevance: best.relevance, spread: best.spread, tool: best.tool };
+}
+
+/** Why a candidate ranked where it did, in the order the rules apply. */
+function reason(c: Candidate, hits: readonly WordHits[]): string {
+  const found = hits.filter((h) => {
+    const { own, inTool } = fieldsOf(h, c.skill.name, c.tool);
+    return own.count + inTool.count > 0;
+  });
+  return [
+    `relevance ${c.relevance.toFixed(2)}: matches ${found.map((h) => `'${h.word}'`).join(', ')}${c.tool === null ? '' : ` (tool ${c.tool})`}`,
+    c.outdone ? 'procedure without tools, after the utility that does the job' : (c.role ?? 'unclassified'),
+    c.skill.status ?? 'no status',
+    c.tagHits.length > 0 ? `tag ${c.tagHits.map((t) => `'${t}'`).join(', ')}` : 'no tag match',
+    ...(c.readOnlyMatch ? ['read-only for a read-only request'] : []),
+  ].join('; ');
+}
+
 /** The skills-level search index, rebuilt only when the set of loaded skills changes. */
 export class Discovery {
   private indexed: Indexed | null = null;
@@ -105,16 +186,18 @@ export class Discovery {
     this.indexed?.db.close();
     const db = new Database(':memory:', this.nativeBinding === undefined ? {} : { nativeBinding: this.nativeBinding });
     const tokenize = TOKENIZE_CLAUSE[tokenizerPreference(this.nativeBinding)];
-    db.exec(`CREATE VIRTUAL TABLE skills USING fts5(skill UNINDEXED, ${Object.keys(SKILL_FIELDS).join(', ')}, tokenize='${tokenize}')`);
-    db.exec(`CREATE VIRTUAL TABLE tools USING fts5(skill UNINDEXED, tool UNINDEXED, ${Object.keys(TOOL_FIELDS).join(', ')}, tokenize='${tokenize}')`);
-    const insertSkill = db.prepare('INSERT INTO skills (skill, name, tags, description, body) VALUES (?, ?, ?, ?, ?)');
-    const insertTool = db.prepare('INSERT INTO tools (skill, tool, name, description, params, examples) VALUES (?, ?, ?, ?, ?, ?)');
+    db.exec(`CREATE VIRTUAL TABLE skills USING fts5(${Object.keys(SKILL_FIELDS).join(', ')}, tokenize='${tokenize}')`);
+    db.exec(`CREATE VIRTUAL TABLE tools USING fts5(${Object.keys(TOOL_FIELDS).join(', ')}, tokenize='${tokenize}')`);
+    const insertSkill = db.prepare('INSERT INTO skills (rowid, name, tags, description, body) VALUES (?, ?, ?, ?, ?)');
+    const insertTool = db.prepare('INSERT INTO tools (rowid, name, description, params, examples) VALUES (?, ?, ?, ?, ?)');
+    const skillOfRow: string[] = [];
+    const toolOfRow: { skill: string; tool: string }[] = [];
     db.transaction(() => {
       for (const s of skills) {
-        insertSkill.run(s.name, s.name.replace(/-/g, ' '), [...s.tags, ...s.domain].join(' '), s.description, s.body);
+        insertSkill.run(skillOfRow.push(s.name) - 1, s.name.replace(/-/g, ' '), [...s.tags, ...s.domain].join(' '), s.description, s.body);
         for (const t of s.tools) {
           const params = t.params.map((p) => `${p.name.replace(/_/g, ' ')} ${p.description}`).join('\n');
-          insertTool.run(s.name, t.name, t.name.replace(/_/g, ' '), t.description, params, t.examples ?? '');
+          insertTool.run(toolOfRow.push({ skill: s.name, tool: t.name }) - 1, t.name.replace(/_/g, ' '), t.description, params, t.examples ?? '');
         }
       }
     })();
@@ -122,8 +205,11 @@ export class Discovery {
       signature,
       db,
       skills: new Map(skills.map((s) => [s.name, s])),
-      skillQuery: db.prepare('SELECT skill FROM skills WHERE skills MATCH ?'),
-      toolQuery: db.prepare('SELECT skill, tool FROM tools WHERE tools MATCH ?'),
+      skillRows: db.prepare<[string], number>('SELECT rowid FROM skills WHERE skills MATCH ?').pluck(),
+      toolRows: db.prepare<[string], number>('SELECT rowid FROM tools WHERE tools MATCH ?').pluck(),
+      skillOfRow,
+      toolOfRow,
+      tagSingulars: new Map(skills.map((s) => [s.name, new Set(s.tags.map((t) => singular(t.toLowerCase())))])),
     };
     return this.indexed;
   }
@@ -131,15 +217,19 @@ export class Discovery {
   /** Where each word occurs, and how rare it is: idf = ln(1 + skills / skills containing it). */
   private hits(indexed: Indexed, words: readonly string[]): WordHits[] {
     return words.map((word) => {
-      const inSkill = new Map<string, number[]>();
-      const inTool = new Map<string, Map<string, number[]>>();
+      const inSkill = new Map<string, Found>();
+      const inTool = new Map<string, Map<string, Found>>();
       for (const [column, weight] of Object.entries(SKILL_FIELDS)) {
-        for (const { skill } of indexed.skillQuery.all(`{${column}} : ${quoteToken(word)}`)) inSkill.set(skill, [...(inSkill.get(skill) ?? []), weight]);
+        for (const row of indexed.skillRows.all(`{${column}} : ${quoteToken(word)}`)) {
+          const skill = indexed.skillOfRow[row] as string;
+          inSkill.set(skill, note(inSkill.get(skill), weight));
+        }
       }
       for (const [column, weight] of Object.entries(TOOL_FIELDS)) {
-        for (const { skill, tool } of indexed.toolQuery.all(`{${column}} : ${quoteToken(word)}`)) {
-          const tools = inTool.get(skill) ?? new Map<string, number[]>();
-          tools.set(tool, [...(tools.get(tool) ?? []), weight]);
+        for (const row of indexed.toolRows.all(`{${column}} : ${quoteToken(word)}`)) {
+          const { skill, tool } = indexed.toolOfRow[row] as { skill: string; tool: string };
+          const tools = inTool.get(skill) ?? new Map<string, Found>();
+          tools.set(tool, note(tools.get(tool), weight));
           inTool.set(skill, tools);
         }
       }
@@ -158,77 +248,53 @@ export class Discovery {
 
     const domains = options.domain === undefined ? null : (Array.isArray(options.domain) ? options.domain : [options.domain]).map((d) => d.toLowerCase());
     const matched = new Set(hits.flatMap((h) => [...h.inSkill.keys(), ...h.inTool.keys()]));
-    const candidates = [...matched].flatMap((name) => {
+    const candidates: Candidate[] = [];
+    for (const name of matched) {
       const skill = indexed.skills.get(name);
-      if (!skill || !isOffered(skill, mode)) return [];
+      if (!skill || !isOffered(skill, mode)) continue;
       const role = skill.classification?.role ?? null;
-      if (options.roleFilter !== undefined ? role !== options.roleFilter : role === 'sidecar') return [];
-      if (domains !== null && !skill.domain.some((d) => domains.includes(d.toLowerCase()))) return [];
-      // The skill's fields with each of its tools in turn (or alone): the best of these is its match.
-      // Ties go to the one holding the words in more fields, then to the one whose tool matched more.
-      let best = { relevance: 0, spread: 0, toolWords: 0, tool: null as string | null, words: [] as string[] };
-      for (const tool of skill.tools.length > 0 ? skill.tools.map((t) => t.name) : [null]) {
-        const unit = { relevance: 0, spread: 0, toolWords: 0, tool: null as string | null, words: [] as string[] };
-        for (const h of hits) {
-          const inTool = tool === null ? [] : (h.inTool.get(name)?.get(tool) ?? []);
-          const fields = [...(h.inSkill.get(name) ?? []), ...inTool];
-          if (fields.length === 0) continue;
-          unit.relevance += (h.idf * Math.max(...fields)) / total;
-          unit.spread += h.idf * fields.length;
-          if (inTool.length > 0) {
-            unit.toolWords++;
-            unit.tool = tool;
-          }
-          unit.words.push(h.word);
-        }
-        if (unit.relevance > best.relevance || (unit.relevance === best.relevance && (unit.spread > best.spread || (unit.spread === best.spread && unit.toolWords > best.toolWords)))) best = unit;
-      }
-      return best.relevance > 0 ? [{ skill, role, relevance: best.relevance, spread: best.spread, tool: best.tool, words: best.words }] : [];
-    });
+      if (options.roleFilter !== undefined ? role !== options.roleFilter : role === 'sidecar') continue;
+      if (domains !== null && !skill.domain.some((d) => domains.includes(d.toLowerCase()))) continue;
+      const best = bestUnit(hits, skill, total);
+      if (best.relevance > 0) candidates.push({ skill, role, ...best, score: 0, outdone: false, tagHits: [], readOnlyMatch: false });
+    }
 
     const top = Math.max(0, ...candidates.map((c) => c.relevance));
     // The utility that does the job: the best strong match among utilities that have tools to do it with.
     const doesTheJob = Math.max(0, ...candidates.filter((c) => c.role === 'utility' && c.skill.tools.length > 0 && c.relevance >= top / 2).map((c) => c.relevance));
-    const intentSingulars = new Set(words.map(singular));
+    const intentSingulars = words.map(singular);
     const readOnlyIntent = isReadOnlyIntent(intent);
-    const ranked = candidates.map((c) => {
+    for (const c of candidates) {
       const { skill, role } = c;
       // Rule 1 puts a procedure first because it does the whole job; one without tools (a prompt or
       // a guide) only describes it, so it goes after a utility whose tool matches at least as well,
       // unless the intent names the procedure itself ("write a commit message").
-      const named = skill.name.split('-').every((part) => intentSingulars.has(singular(part)));
-      const outdone = role === 'procedure' && skill.tools.length === 0 && c.relevance <= doesTheJob && !named;
-      const roleFactor = role === null ? RANK_FACTORS.unclassified : role === 'utility' ? RANK_FACTORS.utility : outdone ? RANK_FACTORS.procedureOutdone : 1;
-      const tagHits = words.filter((w) => skill.tags.some((t) => singular(t.toLowerCase()) === singular(w)));
+      const named = skill.name.split('-').every((part) => intentSingulars.includes(singular(part)));
+      c.outdone = role === 'procedure' && skill.tools.length === 0 && c.relevance <= doesTheJob && !named;
+      const roleFactor = role === null ? RANK_FACTORS.unclassified : role === 'utility' ? RANK_FACTORS.utility : c.outdone ? RANK_FACTORS.procedureOutdone : 1;
+      const tags = indexed.tagSingulars.get(skill.name) ?? new Set<string>();
+      c.tagHits = words.filter((_, i) => tags.has(intentSingulars[i] as string));
       const effect = skill.classification?.effectMode ?? null;
       // Rule 4 follows effect_mode; an unclassified skill falls back to its read_only flag.
-      const readOnlyMatch = readOnlyIntent && (effect === 'read_only' || (effect === null && skill.readOnly));
-      const score =
+      c.readOnlyMatch = readOnlyIntent && (effect === 'read_only' || (effect === null && skill.readOnly));
+      c.score =
         c.relevance *
         roleFactor *
         statusFactor(skill.status) *
-        (tagHits.length > 0 ? 1 : RANK_FACTORS.noTag) *
-        (readOnlyIntent && !readOnlyMatch ? RANK_FACTORS.notReadOnly : 1);
-      const reason = [
-        `relevance ${c.relevance.toFixed(2)}: matches ${c.words.map((w) => `'${w}'`).join(', ')}${c.tool === null ? '' : ` (tool ${c.tool})`}`,
-        outdone ? 'procedure without tools, after the utility that does the job' : (role ?? 'unclassified'),
-        skill.status ?? 'no status',
-        tagHits.length > 0 ? `tag ${tagHits.map((t) => `'${t}'`).join(', ')}` : 'no tag match',
-        ...(readOnlyMatch ? ['read-only for a read-only request'] : []),
-      ].join('; ');
-      return { skill, role, effect, score, relevance: c.relevance, spread: c.spread, reason };
-    });
+        (c.tagHits.length > 0 ? 1 : RANK_FACTORS.noTag) *
+        (readOnlyIntent && !c.readOnlyMatch ? RANK_FACTORS.notReadOnly : 1);
+    }
 
-    ranked.sort((a, b) => b.score - a.score || b.relevance - a.relevance || b.spread - a.spread || (a.skill.name < b.skill.name ? -1 : 1));
-    return ranked.slice(0, options.limit ?? 10).map((r) => ({
-      skill_id: r.skill.name,
-      name: r.skill.name,
-      score: round(r.score),
-      relevance: round(r.relevance),
-      role: r.role,
-      effect_mode: r.effect,
-      reason: r.reason,
-      tools: r.skill.tools.map((t) => t.name),
+    candidates.sort((a, b) => b.score - a.score || b.relevance - a.relevance || b.spread - a.spread || (a.skill.name < b.skill.name ? -1 : 1));
+    return candidates.slice(0, options.limit ?? 10).map((c) => ({
+      skill_id: c.skill.name,
+      name: c.skill.name,
+      score: round(c.score),
+      relevance: round(c.relevance),
+      role: c.role,
+      effect_mode: c.skill.classification?.effectMode ?? null,
+      reason: reason(c, hits),
+      tools: c.skill.tools.map((t) => t.name),
     }));
   }
 

@@ -5,7 +5,7 @@ import { SkilltrayCore } from '../src-main/core/api.js';
 import { resolveConfig } from '../src-main/core/config.js';
 import { locateIndex } from '../src-main/core/search/index.js';
 import { catalogPath } from '../src-main/core/search/catalog.js';
-import { runtimeDir } from '../src-main/core/gateway/resolve.js';
+import { runtimeDir } from '../src-main/core/gateway/runtime-dir.js';
 import { writeCorpus } from './corpus.js';
 import { median, type Figure } from './measure.js';
 

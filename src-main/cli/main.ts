@@ -100,7 +100,7 @@ export async function runCli(
  * Writes to a standard stream until its reader goes away (`skilltray list | head -1`): from then on
  * output is dropped instead of failing with EPIPE, so the command ends as if it had been read.
  */
-function closableWriter(stream: NodeJS.WriteStream): (text: string) => void {
+function closableWriter(stream: NodeJS.WriteStream): (text: string | Uint8Array) => void {
   let closed = false;
   stream.on('error', () => {
     closed = true;

@@ -4,11 +4,11 @@
  * person in the UI never meets E002; the CLI keeps the RFC's behaviour and says to build.
  */
 import { homedir } from 'node:os';
-import { dirname } from 'node:path';
+import { basename } from 'node:path';
 import type { Skill } from '../../shared/model.js';
 import { skillcErrors, toSkilltrayError } from '../errors.js';
 import type { ErrorShape } from '../../shared/errors.js';
-import { adHocRoot } from '../skills/check.js';
+import { locateSkill } from '../skills/locate.js';
 import { parseSkill } from '../skills/parse-skill.js';
 import type { SkillRegistry } from '../skills/registry.js';
 import { AccessLogger, withAccessLog, type LoggedCommand } from '../logs/access-log.js';
@@ -21,7 +21,7 @@ import { SkillCatalog } from '../search/catalog.js';
 import { searchSkill } from '../search/query.js';
 import { openFile, type OpenOptions } from './open.js';
 import { outlineSkill, type OutlineOptions } from './outline.js';
-import { resolveSkillSource, runtimeDir } from './resolve.js';
+import { runtimeDir } from './runtime-dir.js';
 import { showSection } from './show.js';
 import { listSources, type SourcesOptions } from './sources.js';
 
@@ -43,7 +43,10 @@ export interface GatewayDeps {
 
 /** The skill a gateway call is about, resolved. */
 interface Target extends LoggedCommand {
+  /** Canonical source directory. */
   dir: string;
+  /** The loaded skill, or the skill read in the root its directory lies in. */
+  read(): Skill;
 }
 
 export interface ShowInput {
@@ -72,12 +75,11 @@ export class GatewayService {
   }
 
   private target(command: string, skill: string, cwd: string): Target {
-    const { dir, name } = resolveSkillSource(skill, {
-      cwd,
-      findByName: (n) => this.deps.registry.get(n)?.dir ?? null,
-      rootPaths: this.deps.registry.roots.map((r) => r.path),
-    });
-    return { command, skill: name, skillPath: dir, runtimeDir: runtimeDir(this.deps.home, name), cwd, dir };
+    const at = locateSkill(skill, cwd, this.deps.registry);
+    // The canonical directory's basename names the runtime dir and the access log's skill.
+    const name = basename(at.canonical);
+    const read = (): Skill => at.loaded ?? parseSkill(at.dir, at.root);
+    return { command, skill: name, skillPath: at.canonical, runtimeDir: runtimeDir(this.deps.home, name), cwd, dir: at.canonical, read };
   }
 
   /** In app mode, makes sure the index is current before reading it. */
@@ -120,7 +122,7 @@ export class GatewayService {
   build(skill: string, cwd: string): BuildResult & { skill: string } {
     const t = this.target('build', skill, cwd);
     const result = withAccessLog(this.logger, t, () => logArgs.build(), () => {
-      requireIdentity(this.deps.registry.get(t.skill)?.dir === t.dir ? (this.deps.registry.get(t.skill) as Skill) : parseSkill(t.dir, adHocRoot(dirname(t.dir))));
+      requireIdentity(t.read());
       return buildIndex(t.dir, t.runtimeDir, this.binding);
     });
     return { skill: t.skill, ...result };
@@ -161,7 +163,7 @@ export class GatewayService {
     this.catalogDb ??= SkillCatalog.open(this.deps.home, this.binding);
     const generation = this.deps.registry.generation;
     if (generation !== this.catalogGeneration) {
-      this.catalogDb.sync(this.deps.registry.list().map((s) => ({ name: s.name, dir: s.dir, hash: s.hash })));
+      this.catalogDb.sync(this.deps.registry.list().map((s) => ({ name: s.name, dir: s.dir, hash: s.hash, tools: s.tools.map((t) => t.name) })));
       this.catalogGeneration = generation;
     }
     return this.catalogDb;

@@ -1,17 +1,25 @@
 /**
  * What a skill contributes to a search index (RFC-0004:C-FORMATS): `.md` files one row per
  * section (nested sections included in their parent's row), `.txt` files one row with an empty
- * section, other files nothing. Text before a file's first heading (frontmatter included) is a
- * row with an empty section when it holds anything but whitespace.
+ * section, other files nothing. Every row can be fetched: a section by `show`, an empty section
+ * (a whole file) by `open`. So, as in skillc, text before a file's first heading (frontmatter
+ * included) is no row of its own; a `.md` without any heading is one row like a `.txt`, its
+ * frontmatter left out.
  */
 import type { SkillFile } from '../skills/files.js';
 import { readText } from '../skills/files.js';
+import { markdownBody } from '../markdown/frontmatter.js';
 import { isMarkdownFile, isPlainTextFile, markdownSections, splitLines } from '../gateway/sections.js';
 
 export interface SectionRow {
   file: string;
   section: string;
   content: string;
+  /** Heading level (1–6); 0 for a whole file (a `.txt`, or a `.md` without headings). */
+  level: number;
+  /** The section's lines, 1-based: `startLine` (its heading) up to, not including, `endLine`. */
+  startLine: number;
+  endLine: number;
 }
 
 export interface HeadingRow {
@@ -32,11 +40,20 @@ export interface SkillDocuments {
 function markdownRows(file: string, text: string, out: SkillDocuments): void {
   const lines = splitLines(text);
   const sections = markdownSections(text);
-  const firstHeading = sections[0]?.startLine ?? lines.length + 1;
-  const preamble = lines.slice(0, firstHeading - 1).join('\n');
-  if (preamble.trim() !== '') out.sections.push({ file, section: '', content: preamble });
+  if (sections.length === 0) {
+    const { body, bodyLine } = markdownBody(text);
+    if (body.trim() !== '') out.sections.push({ file, section: '', content: body, level: 0, startLine: bodyLine, endLine: lines.length + 1 });
+    return;
+  }
   for (const section of sections) {
-    out.sections.push({ file, section: section.text, content: lines.slice(section.startLine - 1, section.endLine - 1).join('\n') });
+    out.sections.push({
+      file,
+      section: section.text,
+      content: lines.slice(section.startLine - 1, section.endLine - 1).join('\n'),
+      level: section.level,
+      startLine: section.startLine,
+      endLine: section.endLine,
+    });
     out.headings.push({ file, text: section.text, level: section.level, startLine: section.startLine, endLine: section.endLine });
   }
 }
@@ -55,7 +72,7 @@ export function skillDocuments(files: readonly SkillFile[]): SkillDocuments {
     }
     out.files++;
     if (markdown) markdownRows(file.rel, text, out);
-    else out.sections.push({ file: file.rel, section: '', content: text });
+    else out.sections.push({ file: file.rel, section: '', content: text, level: 0, startLine: 1, endLine: splitLines(text).length + 1 });
   }
   return out;
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
 import { locateIndex } from '../../../src-main/core/search/index.js';
-import { runtimeDir } from '../../../src-main/core/gateway/resolve.js';
+import { runtimeDir } from '../../../src-main/core/gateway/runtime-dir.js';
 import { skillMd, testHome, writeSkill } from '../../support/temp.js';
 
 const cores: SkilltrayCore[] = [];

@@ -1,6 +1,6 @@
-// End-to-end tests of browser mode: Chromium against `skilltray serve --web` (built beforehand:
-// `npm run build:node && npm run build:web`). Playwright's own Chromium where it is installed, else
-// Debian's; Playwright never downloads one here (npm test's preflight says what is missing).
+// End-to-end tests of browser mode: Chromium against `skilltray serve --web` (dist/node and dist/web
+// are rebuilt by the global setup when older than their sources). Playwright's own Chromium where it
+// is installed, else Debian's; Playwright never downloads one here (npm test's preflight says what is missing).
 import { defineConfig } from '@playwright/test';
 import { chromiumExecutable } from './scripts/system-deps.js';
 
@@ -9,6 +9,7 @@ const executablePath = (await chromiumExecutable()) ?? '/usr/bin/chromium';
 export default defineConfig({
   testDir: 'test/e2e',
   testMatch: '**/*.spec.ts',
+  globalSetup: './test/e2e/global-setup.ts',
   outputDir: 'test-results/e2e',
   timeout: 60_000,
   expect: { timeout: 10_000 },

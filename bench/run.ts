@@ -6,8 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { catalogBench } from './catalog.bench.js';
 import { discoverBench } from './discover.bench.js';
 import { loadBench } from './load.bench.js';
+import { historyBench } from './history.bench.js';
 import { formatFigure, type Figure, type Metric } from './measure.js';
 import { runBench } from './run.bench.js';
 import { searchBench } from './search.bench.js';
@@ -19,7 +21,9 @@ const bundledDir = fileURLToPath(new URL('../../../skills', import.meta.url));
 const benches: [string, (dir: string) => Promise<(Figure | Metric)[]>][] = [
   ['loader', loadBench],
   ['search', searchBench],
+  ['catalog', catalogBench],
   ['run', runBench],
+  ['history', historyBench],
   ['discover', (dir) => discoverBench(dir, bundledDir)],
   ['ui', uiBench],
 ];

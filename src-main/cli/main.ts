@@ -7,16 +7,18 @@ import type { SkilltrayCore } from '../core/api.js';
 import { resolveConfig, type CoreConfig } from '../core/config.js';
 import { skillcErrors, toSkilltrayError, type SkilltrayError } from '../core/errors.js';
 import { parseArgs } from './args.js';
+import { printNotices } from './notices.js';
 import type { CliContext, CliIo, Command } from './command.js';
 import { agentCommands } from './commands/agent.js';
 import { gatewayCommands } from './commands/gateway.js';
 import { mcpCommand } from './commands/mcp.js';
+import { retentionCommand } from './commands/retention.js';
 import { runCommands } from './commands/runs.js';
 import { serveCommands } from './commands/serve.js';
 import { skillCommands } from './commands/skills.js';
 import { commandHelp, overview, usageLine } from './help.js';
 
-export const commands: Command[] = [...skillCommands, ...runCommands, ...agentCommands, ...gatewayCommands, ...serveCommands, mcpCommand];
+export const commands: Command[] = [...skillCommands, ...runCommands, retentionCommand, ...agentCommands, ...gatewayCommands, ...serveCommands, mcpCommand];
 
 /** Edit distance up to `limit` (more is reported as limit + 1): enough to catch a typo. */
 function distance(a: string, b: string, limit: number): number {
@@ -60,7 +62,8 @@ export async function runCli(
     core: async () => {
       if (core === undefined) {
         const { SkilltrayCore } = await import('../core/api.js');
-        core ??= new SkilltrayCore(ctx.config());
+        // A one-shot command skips the page-by-page check at open; a damaged page still shows as SQLITE_CORRUPT.
+        core ??= printNotices(new SkilltrayCore(ctx.config(), { checkStateDb: false }), base.io);
       }
       return core;
     },
@@ -87,7 +90,8 @@ export async function runCli(
     }
     return await command.run(ctx, parseArgs(rest, command));
   } catch (thrown) {
-    const error = toSkilltrayError(thrown);
+    // A damaged state.db is recovered here and reported as E901 (the notice itself is printed above).
+    const error = core === undefined ? toSkilltrayError(thrown) : core.failure(thrown);
     await printError(ctx, error, command, name);
     if (wantsJson) ctx.io.out(`${JSON.stringify({ error: error.toJSON() }, null, 2)}\n`);
     return 1;

@@ -5,9 +5,11 @@ import type { SkilltrayCore } from '../../core/api.js';
 import type { Approval } from '../../core/runs/run-service.js';
 import { SkilltrayError, skillcErrors } from '../../core/errors.js';
 import { argumentsFromStrings } from '../../core/template/render-command.js';
+import { onShutdownSignal } from '../../server/shutdown-signals.js';
 import type { SkilltrayClient } from '../../shared/contract.js';
 import type { ParsedArgs } from '../args.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
+import { findRunningOwner } from '../owner-link.js';
 import { historyCommand } from './history.js';
 
 /** Who answered, as recorded in history. */
@@ -95,13 +97,26 @@ export async function runHereOrThere<T>(
   args: ParsedArgs,
   call: { there: (client: SkilltrayClient) => Promise<T>; here: (approval: Approval) => Promise<T> },
 ): Promise<T> {
-  const { findOwner, ownerClient } = await import('../../server/app-link.js');
-  const link = args.options.yes ? null : await findOwner(ctx.config().home);
-  if (link !== null) {
+  const owner = args.options.yes ? null : await findRunningOwner(ctx.config().home);
+  if (owner !== null) {
+    const { link } = owner;
     if (!args.options.json) ctx.io.err(`forwarded to ${link.owner === 'app' ? 'the Skilltray app' : 'skilltray serve'} at ${link.url}; if it needs approval, answer it there or with 'skilltray approve'\n`);
-    return call.there(ownerClient(link, 'cli'));
+    return call.there(owner.client);
   }
-  return call.here(args.options.yes ? { kind: 'preapproved', actor: actor('--yes') } : ctx.io.interactive ? terminalApproval(ctx) : { kind: 'none' });
+  // This process owns the run: a signal stops its tool (recorded as interrupted) instead of leaving it running.
+  const release = onShutdownSignal((signal) => {
+    ctx.io.err(`${signal}: stopping the run\n`);
+    // runCli awaits the same close and reports its failure.
+    ctx
+      .core()
+      .then((core) => core.close(`${signal} to the skilltray command`))
+      .catch(() => undefined);
+  });
+  try {
+    return await call.here(args.options.yes ? { kind: 'preapproved', actor: actor('--yes') } : ctx.io.interactive ? terminalApproval(ctx) : { kind: 'none' });
+  } finally {
+    release();
+  }
 }
 
 /**
@@ -109,9 +124,8 @@ export async function runHereOrThere<T>(
  * its tray and UI follow (and hear the events), else in this process's core as before.
  */
 async function atOwnerOrHere<T>(ctx: CliContext, call: { there: (client: SkilltrayClient) => Promise<T>; here: (core: SkilltrayCore) => T }): Promise<T> {
-  const { findOwner, ownerClient } = await import('../../server/app-link.js');
-  const link = await findOwner(ctx.config().home);
-  return link === null ? call.here(await ctx.core()) : call.there(ownerClient(link, 'cli'));
+  const owner = await findRunningOwner(ctx.config().home);
+  return owner === null ? call.here(await ctx.core()) : call.there(owner.client);
 }
 
 const run: Command = {

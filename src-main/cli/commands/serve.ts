@@ -5,38 +5,27 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { SkilltrayError, skillcErrors } from '../../core/errors.js';
+import { shutdownSignal } from '../../server/shutdown-signals.js';
 import type { SkilltrayClient } from '../../shared/contract.js';
 import type { VerdictKind } from '../../shared/runs.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
+import { printNotices } from '../notices.js';
+import { findRunningOwner } from '../owner-link.js';
 import { describePending } from './runs.js';
 
 /** A client of the running owner speaking as the CLI (so answers are recorded as the CLI's), or E807 saying how to start one. */
 async function owner(ctx: CliContext): Promise<SkilltrayClient> {
-  const { findOwner, ownerClient } = await import('../../server/app-link.js');
   const home = ctx.config().home;
-  const link = await findOwner(home);
-  if (link === null) {
+  const owner = await findRunningOwner(home);
+  if (owner === null) {
     throw new SkilltrayError('E807', `nothing owns runs for ${home}: start the Skilltray app or skilltray serve`, { details: { home } });
   }
-  return ownerClient(link, 'cli');
-}
-
-/** Resolves on the first SIGINT or SIGTERM. */
-function untilSignalled(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const on = (signal: NodeJS.Signals): void => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
-      resolve(signal);
-    };
-    process.on('SIGINT', on);
-    process.on('SIGTERM', on);
-  });
+  return owner.client;
 }
 
 const serve: Command = {
   name: 'serve',
-  summary: 'own runs for this home and serve the loopback HTTP API (and with --web the browser UI) until interrupted',
+  summary: 'own runs for this home and serve the loopback HTTP API (and with --web the browser UI) until SIGINT, SIGTERM or SIGHUP',
   positionals: [],
   options: {
     port: { type: 'integer', value: '<n>', min: 0, description: 'port on 127.0.0.1 (default 0: any free port; server.json says which)' },
@@ -52,7 +41,8 @@ const serve: Command = {
       throw skillcErrors.invalidOption(`--web needs the built UI in ${webDir}; run npm run build:web`);
     }
     const [{ SkilltrayCore }, { startHttpServer }, { tokenPath }] = await Promise.all([import('../../core/api.js'), import('../../server/http.js'), import('../../server/token.js')]);
-    const core = new SkilltrayCore(ctx.config(), { autoBuild: true });
+    const core = printNotices(new SkilltrayCore(ctx.config(), { autoBuild: true }), ctx.io);
+    const { signalled, release } = shutdownSignal();
     try {
       await core.startWatching();
       const server = await startHttpServer({
@@ -62,14 +52,15 @@ const serve: Command = {
         ...(typeof args.options.port === 'number' ? { port: args.options.port } : {}),
         ...(args.options.web ? { webDir } : {}),
       });
-      const signalled = untilSignalled();
       ctx.io.out(`Skilltray API on ${server.url} (token in ${tokenPath(core.config.home)})\n`);
       if (args.options.web) ctx.io.out(`Open ${server.url}/#token=${server.token()} in your browser\n`);
       const signal = await signalled;
-      ctx.io.err(`${signal}: stopping (live runs are cancelled, pending approvals withdrawn)\n`);
+      ctx.io.err(`${signal}: stopping (live runs are stopped and recorded as interrupted, pending approvals withdrawn)\n`);
       await server.close();
+      await core.close(`${signal} to skilltray serve`);
     } finally {
       await core.close();
+      release();
     }
     return 0;
   },

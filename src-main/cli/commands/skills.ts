@@ -4,6 +4,7 @@ import { describeRoots } from '../../core/config.js';
 import { ROLES, type Diagnostic, type Skill, type SkillState } from '../../shared/model.js';
 import { formatNames } from '../../core/skills/diagnostics.js';
 import { JSON_OPTION, printJson, type Command } from '../command.js';
+import { findRunningOwner } from '../owner-link.js';
 import { clip, table } from '../table.js';
 
 const HEALTH: readonly SkillState[] = ['ok', 'warnings', 'error'];
@@ -153,22 +154,27 @@ const describe: Command = {
 
 const roots: Command = {
   name: 'roots',
-  summary: 'show the skill roots in precedence order (first match wins on a name)',
+  summary: 'show the skill roots in precedence order (first match wins on a name), and how the running app or serve watches each',
   positionals: [],
   options: { ...JSON_OPTION },
   examples: [
-    ['roots', 'where skills are looked for, first match wins'],
+    ['roots', 'where skills are looked for, first match wins, and how the running app watches each'],
     ['roots --json', 'the same as data'],
   ],
-  run(ctx, args) {
-    const result = describeRoots(ctx.config());
+  async run(ctx, args) {
+    // How roots are watched is the running owner's to say; this process watches nothing.
+    const owner = await findRunningOwner(ctx.config().home);
+    const result = owner === null ? describeRoots(ctx.config()) : await owner.client.roots({});
     if (args.options.json) {
       printJson(ctx, result);
       return 0;
     }
-    const rows = [['#', 'KIND', 'TRUST', 'PLACEHOLDERS', 'PATH']];
-    result.roots.forEach((r, i) => rows.push([String(i + 1), r.kind, r.trust, r.syntax, `${r.path}${r.exists ? '' : ' (missing)'}`]));
-    ctx.io.out(`home: ${result.home}\n${table(rows)}\n`);
+    const rows = [['#', 'KIND', 'TRUST', 'PLACEHOLDERS', 'WATCHED', 'PATH']];
+    result.roots.forEach((r, i) => rows.push([String(i + 1), r.kind, r.trust, r.syntax, r.watch?.mode ?? '-', `${r.path}${r.exists ? '' : ' (missing)'}`]));
+    let text = `home: ${result.home}\n${table(rows)}\n`;
+    if (owner === null) text += 'note: no Skilltray app or serve is running, so no root is being watched\n';
+    for (const r of result.roots) for (const p of r.watch?.problems ?? []) text += `warning: ${p.path}: ${p.message}\n`;
+    ctx.io.out(text);
     return 0;
   },
 };

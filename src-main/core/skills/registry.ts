@@ -1,12 +1,14 @@
 /**
  * The skills currently loaded, keyed by name, first root wins. Keeps itself current by watching
- * the roots and reloading only the skill a change touched, then says what changed.
+ * the roots and reloading only the skill a change touched, then says what changed. When the OS
+ * refuses to watch more files (inotify's limit), it falls back to polling; a path it may not watch
+ * (EACCES) is left unwatched; either way it says so per root (watchStatus) instead of failing.
  */
 import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
-import type { Skill, SkillRoot } from '../../shared/model.js';
+import { watch, type ChokidarOptions, type FSWatcher } from 'chokidar';
+import type { RootWatch, Skill, SkillRoot } from '../../shared/model.js';
 import { parseSkill } from './parse-skill.js';
 import { emitSafely } from '../events.js';
 
@@ -15,6 +17,22 @@ const RELOAD_DEBOUNCE_MS = 150;
 
 /** How often a root that does not exist yet is looked for (the watcher cannot see it appear). */
 const MISSING_ROOT_CHECK_MS = 2000;
+
+/** How often the roots are scanned once the OS refuses native watches. */
+const POLL_INTERVAL_MS = 2000;
+
+/** Errors that mean the OS will not watch more files (inotify's limit, open files); polling still works. */
+const LIMIT_ERRORS = new Set(['ENOSPC', 'EMFILE', 'ENFILE']);
+
+/** Problems kept per root: enough to say what is wrong, bounded however many paths fail. */
+const MAX_PROBLEMS = 20;
+
+/** Starts a chokidar watcher; tests pass one that can inject errors. */
+export type WatchFactory = (paths: string[], options: ChokidarOptions) => FSWatcher;
+
+export interface RegistryOptions {
+  watch?: WatchFactory;
+}
 
 export type SkillChange =
   | { kind: 'added' | 'changed'; name: string; skill: Skill }
@@ -63,9 +81,22 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange] }> {
   private watcher: FSWatcher | null = null;
   private pending = new Map<string, NodeJS.Timeout>();
   private missingRoots: NodeJS.Timeout | null = null;
+  private readonly startWatcherWith: WatchFactory;
+  private closed = false;
+  /** Ends the wait for the current watcher's 'ready' (it is ready, closed, or being replaced). */
+  private settleStart: (() => void) | null = null;
+  /** How the roots are watched; null until watch() is called. */
+  private mode: RootWatch['mode'] | null = null;
+  private readonly problems = new Map<string, RootWatch['problems']>();
+  /** Roots whose own directory cannot be watched. */
+  private readonly unwatched = new Set<string>();
 
-  constructor(readonly roots: readonly SkillRoot[]) {
+  constructor(
+    readonly roots: readonly SkillRoot[],
+    options: RegistryOptions = {},
+  ) {
     super();
+    this.startWatcherWith = options.watch ?? watch;
   }
 
   /** Loads every skill of every root. */
@@ -133,25 +164,100 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange] }> {
     return null;
   }
 
-  /** Starts watching the roots (creating the user's own skills dir); changes arrive as 'change' events. */
+  /**
+   * Starts watching the roots (creating the user's own skills dir); changes arrive as 'change'
+   * events. Resolves once the watcher is ready, or the registry was closed meanwhile.
+   */
   async watch(): Promise<void> {
-    if (this.watcher) return;
+    if (this.mode !== null || this.closed) return;
     for (const root of this.roots) {
       if (root.kind === 'home') mkdirSync(root.path, { recursive: true });
     }
-    const watcher = watch(
-      this.roots.map((r) => r.path).filter((p) => existsSync(p)),
+    this.mode = 'native';
+    await this.startWatcher(false);
+    if (!this.closed) this.watchForMissingRoots();
+  }
+
+  /** How this registry watches `root` (a path of one of its roots), or null when it does not watch. */
+  watchStatus(root: string): RootWatch | null {
+    if (this.mode === null) return null;
+    return { mode: this.unwatched.has(root) ? 'off' : this.mode, problems: [...(this.problems.get(root) ?? [])] };
+  }
+
+  private startWatcher(polling: boolean): Promise<void> {
+    const watcher = this.startWatcherWith(
+      this.roots.map((r) => r.path).filter((p) => existsSync(p) && !this.unwatched.has(p)),
       {
         ignoreInitial: true,
         followSymlinks: true,
         // Hidden entries inside a root (.git, editor swap files) are not skill content; a root itself may be hidden (~/.claude/skills).
         ignored: (path: string) => this.locate(path)?.segments.some((segment) => segment.startsWith('.')) ?? false,
+        ...(polling ? { usePolling: true, interval: POLL_INTERVAL_MS, binaryInterval: POLL_INTERVAL_MS } : {}),
       },
     );
-    watcher.on('all', (_event, path) => this.schedule(path));
-    await new Promise<void>((resolveReady) => watcher.once('ready', () => resolveReady()));
     this.watcher = watcher;
-    this.watchForMissingRoots();
+    watcher.on('all', (_event, path) => this.schedule(path));
+    // Without a listener an 'error' event would throw out of the app, serve or mcp.
+    watcher.on('error', (error) => this.watchFailed(watcher, error));
+    return new Promise<void>((resolve) => {
+      const settle = (): void => {
+        if (this.settleStart === settle) this.settleStart = null;
+        resolve();
+      };
+      this.settleStart = settle;
+      watcher.once('ready', settle);
+    });
+  }
+
+  private async stopWatcher(): Promise<void> {
+    const watcher = this.watcher;
+    this.watcher = null;
+    this.settleStart?.();
+    await watcher?.close();
+  }
+
+  private noteProblem(root: string, problem: RootWatch['problems'][number]): void {
+    const list = this.problems.get(root) ?? [];
+    if (list.length < MAX_PROBLEMS && !list.some((p) => p.path === problem.path && p.code === problem.code)) list.push(problem);
+    this.problems.set(root, list);
+  }
+
+  /** A watcher error: fall back to polling at the OS's limit, otherwise stop watching the path that failed. */
+  private watchFailed(watcher: FSWatcher, error: unknown): void {
+    if (watcher !== this.watcher || this.closed) return;
+    const errno = error as NodeJS.ErrnoException;
+    const code = typeof errno.code === 'string' ? errno.code : 'EUNKNOWN';
+    const path = typeof errno.path === 'string' ? errno.path : null;
+    const detail = error instanceof Error ? error.message : String(error);
+    const located = path === null ? null : this.locate(path);
+    const roots = located === null ? this.roots.map((r) => r.path) : [located.root.path];
+    if (LIMIT_ERRORS.has(code) && this.mode === 'native') {
+      this.mode = 'polling';
+      const message = `the system refused to watch more files (${code}): changes are found by scanning every ${POLL_INTERVAL_MS / 1000} s instead; raise fs.inotify.max_user_watches to watch natively`;
+      for (const root of roots) this.noteProblem(root, { path: path ?? root, code, message });
+      process.emitWarning(`skill roots: ${message}`);
+      void this.restartPolling();
+      return;
+    }
+    const message = LIMIT_ERRORS.has(code) ? `not watched: even polling failed (${detail})` : `not watched: ${detail}`;
+    for (const root of roots) this.noteProblem(root, { path: path ?? root, code, message });
+    process.emitWarning(`skill roots: ${path ?? 'a watched path'} ${message}`);
+    if (LIMIT_ERRORS.has(code)) {
+      this.mode = 'off';
+      void this.stopWatcher();
+    } else if (path !== null) {
+      if (located !== null && located.segments.length === 0) this.unwatched.add(located.root.path);
+      watcher.unwatch(path);
+    }
+  }
+
+  /** Replaces the native watcher with a polling one, then rescans once for what changed meanwhile. */
+  private async restartPolling(): Promise<void> {
+    await this.stopWatcher();
+    if (this.closed) return;
+    await this.startWatcher(true);
+    if (this.closed || this.watcher === null) return;
+    this.scheduleAll();
   }
 
   /** Starts watching each root that did not exist at start once it appears, and loads its skills. */
@@ -173,10 +279,19 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange] }> {
     this.missingRoots.unref();
   }
 
+  /** Reloads every name of every root after the debounce. */
+  private scheduleAll(): void {
+    this.scheduleName('');
+  }
+
   private schedule(path: string): void {
     const located = this.locate(path);
     if (located === null) return;
-    const name = located.segments[0] ?? '';
+    this.scheduleName(located.segments[0] ?? '');
+  }
+
+  /** Reloads `name` (every name, for '') once writes have settled. */
+  private scheduleName(name: string): void {
     const key = name === '' ? '\0all' : name;
     clearTimeout(this.pending.get(key));
     this.pending.set(
@@ -193,13 +308,13 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange] }> {
     );
   }
 
-  /** Stops watching. */
+  /** Stops watching, also while the watcher is still starting (it is closed, not left running). */
   async close(): Promise<void> {
+    this.closed = true;
     if (this.missingRoots) clearInterval(this.missingRoots);
     this.missingRoots = null;
     for (const timer of this.pending.values()) clearTimeout(timer);
     this.pending.clear();
-    await this.watcher?.close();
-    this.watcher = null;
+    await this.stopWatcher();
   }
 }

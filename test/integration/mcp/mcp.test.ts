@@ -4,7 +4,7 @@
  * can be asked, resources, access logging, and a clean exit when the client goes away.
  */
 import { readFileSync } from 'node:fs';
-import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { execa } from 'execa';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
@@ -267,6 +267,32 @@ describe('skilltray mcp: prompt skills as prompts', () => {
     for (const name of ['nothing-here', 'git']) {
       await expect(client.getPrompt({ name })).rejects.toMatchObject({ code: -32602, data: { error: { code: 'E805', details: { prompt: name } } } });
     }
+  });
+
+  it('offers only the prompt skills of the current mode, and follows a mode change made elsewhere', async () => {
+    const t = contractHome();
+    writeSkill(t.skills, 'standup', skillMd({ name: 'standup', description: 'Draft a stand-up note.', version: '1.0.0', modes: ['Dev'] }, 'Draft my stand-up from $ARGUMENTS.\n'));
+    const { client } = await startMcp(t.env);
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).not.toContain('standup');
+    await expect(client.getPrompt({ name: 'standup' })).rejects.toMatchObject({ code: -32602, data: { error: { code: 'E805' } } });
+    const core = new SkilltrayCore(t.config());
+    try {
+      core.setMode('Dev');
+    } finally {
+      await core.close();
+    }
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('standup');
+    const got = await client.getPrompt({ name: 'standup', arguments: { arguments: "yesterday's merges" } });
+    expect(got.messages[0]?.content).toMatchObject({ type: 'text', text: "Draft my stand-up from yesterday's merges.\n" });
+  });
+
+  it('says the prompts changed when a prompt skill is added while it runs', async () => {
+    const t = contractHome();
+    const { client } = await startMcp(t.env);
+    const changed = new Promise<void>((resolve) => client.setNotificationHandler(PromptListChangedNotificationSchema, () => resolve()));
+    writeSkill(t.skills, 'review', skillMd({ name: 'review', description: 'Review a change carefully.', version: '1.0.0' }, 'Review $ARGUMENTS for bugs.\n'));
+    await changed;
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('review');
   });
 });
 

@@ -10,7 +10,9 @@ module.enableCompileCache?.();
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
-  // Answered before the CLI loads at all: scripts ask this often and want it at once.
+  // Answered before the CLI loads at all: scripts ask this often and want it at once. A reader
+  // that is already gone (`skilltray --version | true`) is not an error, as for every command.
+  process.stdout.on('error', () => undefined);
   process.stdout.write(`skilltray ${version}\n`);
 } else {
   const entry = new URL('../dist/node/src-main/cli/main.js', import.meta.url);

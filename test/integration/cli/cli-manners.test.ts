@@ -163,30 +163,6 @@ describe('--help', () => {
   });
 });
 
-/** Runs the built bin through a real shell pipeline, with the pipeline failing when skilltray does. */
-async function piped(t: TestHome, command: string): Promise<{ exitCode: number | undefined; stdout: string; stderr: string }> {
-  const result = await execa('bash', ['-c', `set -o pipefail; ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} ${command}`], { env: t.env, extendEnv: false, reject: false });
-  return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
-}
-
-describe('a closed pipe', () => {
-  /** Enough skills that `list` writes far more than a pipe holds (64 KiB), so the reader leaves first. */
-  function manySkills(): TestHome {
-    const t = testHome();
-    for (let i = 0; i < 900; i++) writeSkill(t.skills, `skill-${i}`, skillMd({ name: `skill-${i}`, description: `Skill number ${i}, ${'described at length '.repeat(8)}`, version: '1.0.0' }));
-    return t;
-  }
-
-  it('ends the command quietly: `list --json | head -c 10` and `list | head -1`', async () => {
-    const t = manySkills();
-    const json = await piped(t, 'list --json | head -c 10');
-    expect(json).toMatchObject({ exitCode: 0, stdout: '{\n  "skill', stderr: '' });
-    const text = await piped(t, 'list | head -1');
-    expect(text).toMatchObject({ exitCode: 0, stderr: '' });
-    expect(text.stdout).toMatch(/^NAME\s+VERSION/);
-  });
-});
-
 describe('a lazy start', () => {
   /** The module URLs a real `skilltray …` process resolves. */
   async function loaded(argv: string[]): Promise<string[]> {

@@ -1,5 +1,5 @@
 /** The CLI behaves like the best ones: positional forms, filters that match columns, emphasis, quiet pipes, help with examples. */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
@@ -178,6 +178,13 @@ describe('a lazy start', () => {
   it.each([['--version'], ['--help'], ['roots'], ['roots', '--json'], ['list', '--help']].map((argv) => [argv.join(' '), argv] as const))('%s loads no SQLite, zod, execa, MCP SDK or core API', async (_, argv) => {
     const urls = await loaded(argv);
     expect(urls.filter((url) => HEAVY.test(url))).toEqual([]);
+  });
+
+  it("--help loads every command's module, so the check above holds for each command's own imports (retention, serve, mcp, …)", async () => {
+    const urls = await loaded(['--help']);
+    const modules = readdirSync(fileURLToPath(new URL('../../../dist/node/src-main/cli/commands', import.meta.url))).filter((file) => file.endsWith('.js'));
+    expect(modules).toContain('retention.js');
+    for (const file of modules) expect(urls.some((url) => url.endsWith(`/cli/commands/${file}`)), file).toBe(true);
   });
 
   it('while `list` does load them (the trace sees what it should)', async () => {

@@ -13,6 +13,7 @@ import { historyBench } from './history.bench.js';
 import { formatFigure, type Figure, type Metric } from './measure.js';
 import { runBench } from './run.bench.js';
 import { searchBench } from './search.bench.js';
+import { sessionBench } from './session.bench.js';
 import { uiBench } from './ui.bench.js';
 
 // Compiled to dist/node/bench: the checkout's skills/ is four levels up.
@@ -23,6 +24,7 @@ const benches: [string, (dir: string) => Promise<(Figure | Metric)[]>][] = [
   ['search', searchBench],
   ['catalog', catalogBench],
   ['run', runBench],
+  ['session', (dir) => sessionBench(dir, bundledDir)],
   ['history', historyBench],
   ['discover', (dir) => discoverBench(dir, bundledDir)],
   ['ui', uiBench],

@@ -1,5 +1,6 @@
 /** `history`: runs as a table with a header, or one run whole (request, decision, command, result, output). */
 import { RUN_STATUSES, SURFACES, type RunRecord, type RunStatus, type RunSummary, type Surface } from '../../shared/runs.js';
+import { containment } from '../../shared/approval-text.js';
 import { JSON_OPTION, printJson, type Command } from '../command.js';
 import { localTime, table } from '../table.js';
 
@@ -40,6 +41,7 @@ export function formatRunRecord(r: RunRecord): string {
     r.command.args.forEach((arg, i) => lines.push([`arg ${i + 1}`, JSON.stringify(arg)]));
     lines.push(['cwd', r.command.cwd], ['timeout', `${r.command.timeoutMs / 1000} s`], ['env', r.command.env.length > 0 ? r.command.env.join(', ') : '(allow-list only)']);
   }
+  if (r.sandbox) lines.push(['sandbox', `${r.sandbox.name}${r.sandbox.mechanism === null ? '' : ` (${r.sandbox.mechanism})`}: ${r.sandbox.why ?? containment(r.sandbox)}`]);
   lines.push(['skill hash', r.skillHash]);
   if (r.startedAt !== null) lines.push(['started', localTime(r.startedAt)]);
   if (r.endedAt !== null) lines.push(['ended', localTime(r.endedAt)]);
@@ -76,7 +78,7 @@ export const historyCommand: Command = {
   examples: [
     ['history', 'the latest runs'],
     ['history --skill git --status failed', "git's failed runs"],
-    ['history 0197a3c2-5d1e-7c4b-9f1a-2b3c4d5e6f70', 'one run whole: argv, cwd, decision, exit, durations, output'],
+    ['history 0197a3c2-5d1e-7c4b-9f1a-2b3c4d5e6f70', 'one run whole: argv, cwd, sandbox, decision, exit, durations, output'],
   ],
   async run(ctx, args) {
     const core = await ctx.core();

@@ -120,14 +120,16 @@ export function hashFile(abs: string): string {
 
 /**
  * RFC-0001:C-MANIFEST source hash: SHA-256 over the bytewise-sorted `(relative_path, file_hash)`
- * pairs, each written as `path NUL hash LF`. Also the skill's content hash.
+ * pairs, each written as `path NUL hash LF`. Also the skill's content hash. `read` holds bytes
+ * already read by relative path (SKILL.md as parsed), hashed as they are instead of read again.
  */
-export function manifestHash(files: readonly SkillFile[]): string {
+export function manifestHash(files: readonly SkillFile[], read: ReadonlyMap<string, Buffer> = new Map()): string {
   const hash = createHash('sha256');
   for (const file of files) {
     let fileHash: string;
+    const bytes = read.get(file.rel);
     try {
-      fileHash = hashFile(file.abs);
+      fileHash = bytes === undefined ? hashFile(file.abs) : createHash('sha256').update(bytes).digest('hex');
     } catch {
       fileHash = 'unreadable';
     }

@@ -109,7 +109,7 @@ describe('describe', () => {
 describe('history', () => {
   it('lists runs under a header row, and shows one run whole', async () => {
     const t = home();
-    const ran = await cli(['run', 'parrot', 'say', '--arg', 'words=hi there', '--yes', '--json'], t);
+    const ran = await cli(['run', 'parrot', 'say', '--arg', 'words=hi there', '--yes', '--json'], t, { cwd: t.userHome });
     const id = JSON.parse(ran.stdout).id as string;
     const table = (await cli(['history'], t)).stdout.split('\n');
     expect(table[0]).toMatch(/^WHEN\s+TOOL\s+STATUS\s+DECISION\s+RESULT\s+VIA\s+ID$/);
@@ -134,6 +134,8 @@ describe('history', () => {
     expect(record).toMatch(/^decision {4}approved by user \(.+ \(--yes\)\) at \d{4}-\d\d-\d\d /m);
     expect(record).toMatch(/^asked {7}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d over cli$/m);
     expect(record).toMatch(/^duration {4}\d+ ms$/m);
+    // A user skill's tool gets the workspace profile; whether bwrap contains it depends on the machine.
+    expect(record).toMatch(/^sandbox {5}workspace( \(bubblewrap\): can write in that folder, no network|: .+)$/m);
   });
 });
 

@@ -21,6 +21,7 @@ import { openStateDb, type StateDb } from './store/state-db.js';
 import { RunService, type RunInput, type RunOptions } from './runs/run-service.js';
 import { skillsToCheck } from './skills/check.js';
 import { SkillRegistry } from './skills/registry.js';
+import { ParseCache } from './skills/parse-cache.js';
 import { emitSafely } from './events.js';
 import { Discovery, type DiscoverOptions } from './agent/discover.js';
 import { planAttach, type AttachRequest } from './agent/attach.js';
@@ -28,7 +29,7 @@ import type { AttachResult, DiscoverResult } from '../shared/agent.js';
 import type { ServerEvent } from '../shared/contract.js';
 import { GatewayService, defaultGatewayCwd, type ShowInput } from './gateway/service.js';
 import type { OpenOptions } from './gateway/open.js';
-import type { BuildResult, CatalogResult, OpenResult, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult, SyncResult } from '../shared/gateway.js';
+import type { BuildResult, CatalogResult, OpenResult, OutlineHeading, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult, SyncResult } from '../shared/gateway.js';
 import type { OutlineOptions } from './gateway/outline.js';
 import type { SourcesOptions } from './gateway/sources.js';
 import type { StatsOptions } from './logs/stats.js';
@@ -47,6 +48,7 @@ export interface CoreOptions {
 export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   readonly registry: SkillRegistry;
   readonly gateway: GatewayService;
+  private readonly parseCache: ParseCache;
   private stateDb: StateDb | undefined;
   private runService: RunService | undefined;
   private discovery: Discovery | undefined;
@@ -59,7 +61,9 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     options: CoreOptions = {},
   ) {
     super();
-    this.registry = new SkillRegistry(config.roots).load();
+    // Skills are loaded on first use, and unchanged ones come from the parse cache instead of being parsed again.
+    this.parseCache = ParseCache.file(join(config.home, 'runtime', '.loader', 'skills.db'), config.nativeBinding === undefined ? {} : { nativeBinding: config.nativeBinding });
+    this.registry = new SkillRegistry(config.roots, { cache: this.parseCache });
     this.registry.on('change', (change) => emitSafely(this, 'event', { type: 'skills.changed', kind: change.kind, name: change.name }));
     this.broker.on('added', (entry) => emitSafely(this, 'event', { type: 'approval.added', entry }));
     this.broker.on('resolved', (resolution) => emitSafely(this, 'event', { type: 'approval.resolved', id: resolution.id, outcome: resolution.kind }));
@@ -223,6 +227,11 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     return this.gateway.outline(skill, options, cwd);
   }
 
+  /** The outline streamed: each Markdown file's headings go to `each` as they are read. */
+  outlineEach(skill: string, options: OutlineOptions, cwd: string, each: (headings: OutlineHeading[]) => void): void {
+    this.gateway.outlineEach(skill, options, cwd, each);
+  }
+
   show(skill: string, input: ShowInput, cwd: string): ShowResult {
     return this.gateway.show(skill, input, cwd);
   }
@@ -317,6 +326,7 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     this.discovery?.close();
     this.gateway.close();
     await this.registry.close();
+    this.parseCache.close();
     this.stateDb?.close();
     this.stateDb = undefined;
   }

@@ -3,7 +3,7 @@
  * Text output is the RFCs' exact form; `--format json` (or `--json`) prints the canonical JSON.
  */
 import { formatOpen } from '../../core/gateway/open.js';
-import { formatOutline } from '../../core/gateway/outline.js';
+import { formatOutlineFile } from '../../core/gateway/outline.js';
 import { formatShow } from '../../core/gateway/show.js';
 import { formatSources } from '../../core/gateway/sources.js';
 import { formatStats } from '../../core/logs/stats.js';
@@ -48,8 +48,17 @@ const outline: Command = {
   positionals: [{ name: 'skill', required: true }],
   options: { level: { type: 'integer', value: '<n>', description: 'only headings of level 1–n' }, ...FORMAT },
   run(ctx, args) {
-    const result = ctx.core().outline(args.positionals[0] as string, pick({ level: num(args, 'level') }), ctx.cwd);
-    return finish(ctx, args, result, () => formatOutline(result));
+    // Streamed file by file, in exactly the form printJson / formatOutlineFile give the whole result;
+    // nothing is printed before the skill resolves, so an error is the only output.
+    const json = wantsJson(args);
+    let count = 0;
+    ctx.core().outlineEach(args.positionals[0] as string, pick({ level: num(args, 'level') }), ctx.cwd, (headings) => {
+      if (!json) ctx.io.out(`${formatOutlineFile(headings)}\n`);
+      else for (const heading of headings) ctx.io.out(`${count++ === 0 ? '{\n  "headings": [' : ','}\n${JSON.stringify(heading, null, 2).replace(/^/gm, '    ')}`);
+    });
+    if (json) ctx.io.out(count === 0 ? '{\n  "headings": []\n}\n' : '\n  ]\n}\n');
+    for (const warning of ctx.core().gateway.warnings) ctx.io.err(`${warning}\n`);
+    return 0;
   },
 };
 

@@ -2,11 +2,16 @@
  * The gateway and search as one service over the loaded skills: resolve the skill (RFC-0007),
  * run the operation, log the access. In app mode (`autoBuild`) indexes are kept current, so a
  * person in the UI never meets E002; the CLI keeps the RFC's behaviour and says to build.
+ *
+ * In app mode the registry's watcher also saves the freshness check: once a skill's index has
+ * been found current, it is read without looking at the sources again until the watcher reports
+ * a change under that skill (or stops watching). The CLI, with no watcher, checks every time.
  */
+import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname } from 'node:path';
 import type { Skill } from '../../shared/model.js';
-import { skillcErrors, toSkilltrayError } from '../errors.js';
+import { SkilltrayError, skillcErrors, toSkilltrayError } from '../errors.js';
 import type { ErrorShape } from '../../shared/errors.js';
 import { adHocRoot } from '../skills/check.js';
 import { parseSkill } from '../skills/parse-skill.js';
@@ -14,13 +19,13 @@ import type { SkillRegistry } from '../skills/registry.js';
 import { AccessLogger, withAccessLog, type LoggedCommand } from '../logs/access-log.js';
 import { logArgs } from '../logs/log-args.js';
 import { skillStats, type StatsOptions } from '../logs/stats.js';
-import type { BuildResult, CatalogResult, OpenResult, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult, SyncResult } from '../../shared/gateway.js';
+import type { BuildResult, CatalogResult, OpenResult, OutlineHeading, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult, SyncResult } from '../../shared/gateway.js';
 import { syncLogs } from '../logs/sync.js';
 import { buildIndex } from '../search/index.js';
 import { SkillCatalog } from '../search/catalog.js';
 import { searchSkill } from '../search/query.js';
 import { openFile, type OpenOptions } from './open.js';
-import { outlineSkill, type OutlineOptions } from './outline.js';
+import { outlineFiles, outlineSkill, type OutlineOptions } from './outline.js';
 import { resolveSkillSource, runtimeDir } from './resolve.js';
 import { showSection } from './show.js';
 import { listSources, type SourcesOptions } from './sources.js';
@@ -44,6 +49,8 @@ export interface GatewayDeps {
 /** The skill a gateway call is about, resolved. */
 interface Target extends LoggedCommand {
   dir: string;
+  /** The loaded skill's name when the argument was resolved as one (not as a path). */
+  loadedAs: string | null;
 }
 
 export interface ShowInput {
@@ -57,9 +64,15 @@ export class GatewayService {
   private catalogDb: SkillCatalog | undefined;
   /** Registry generation the catalog was last synced with. */
   private catalogGeneration = -1;
+  /** App mode: loaded skills (name → canonical dir) whose index was found current since the watcher last reported a change in them. */
+  private readonly current = new Map<string, string>();
 
   constructor(private readonly deps: GatewayDeps) {
     this.logger = new AccessLogger({ env: deps.env, ...(deps.nativeBinding === undefined ? {} : { nativeBinding: deps.nativeBinding }) });
+    deps.registry.on('touched', (name) => {
+      if (name === null) this.current.clear();
+      else this.current.delete(name);
+    });
   }
 
   private get binding(): { nativeBinding?: string } {
@@ -72,17 +85,50 @@ export class GatewayService {
   }
 
   private target(command: string, skill: string, cwd: string): Target {
+    let loadedAs: string | null = null;
     const { dir, name } = resolveSkillSource(skill, {
       cwd,
-      findByName: (n) => this.deps.registry.get(n)?.dir ?? null,
+      findByName: (n) => {
+        const found = this.deps.registry.dirOf(n);
+        if (found !== null) loadedAs = n;
+        return found;
+      },
       rootPaths: this.deps.registry.roots.map((r) => r.path),
     });
-    return { command, skill: name, skillPath: dir, runtimeDir: runtimeDir(this.deps.home, name), cwd, dir };
+    return { command, skill: name, skillPath: dir, runtimeDir: runtimeDir(this.deps.home, name), cwd, dir, loadedAs };
   }
 
-  /** In app mode, makes sure the index is current before reading it. */
-  private ensureIndex(t: Target): void {
-    if (this.deps.autoBuild) buildIndex(t.dir, t.runtimeDir, this.binding);
+  /** Remembers that a loaded skill's index is current, while the watcher can say when that stops being true. */
+  private vouch(name: string, canonicalDir: string): void {
+    if (this.deps.registry.watching) this.current.set(name, canonicalDir);
+  }
+
+  /** In app mode, builds the index unless it is missing, corrupt or stale (and vouches for it after). */
+  private buildFor(t: Target): void {
+    buildIndex(t.dir, t.runtimeDir, this.binding);
+    if (t.loadedAs !== null) this.vouch(t.loadedAs, t.dir);
+  }
+
+  /**
+   * Runs `read` over the skill's index. The CLI reads as RFC-0004 says (checking the sources, E002
+   * when unusable). The app first makes the index current — unless the watcher vouches for it —
+   * and then reads without checking again; an index damaged or deleted behind its back is rebuilt.
+   */
+  private readIndexOf<T>(t: Target, read: (trustSources: boolean) => T): T {
+    if (!this.deps.autoBuild) return read(false);
+    const vouched = t.loadedAs !== null && this.deps.registry.watching && this.current.get(t.loadedAs) === t.dir;
+    if (!vouched) {
+      this.buildFor(t);
+      return read(true);
+    }
+    try {
+      return read(true);
+    } catch (error) {
+      if (!(error instanceof SkilltrayError && error.code === 'E002')) throw error;
+      this.current.delete(t.loadedAs as string);
+      this.buildFor(t);
+      return read(true);
+    }
   }
 
   outline(skill: string, options: OutlineOptions, cwd: string): OutlineResult {
@@ -90,13 +136,20 @@ export class GatewayService {
     return withAccessLog(this.logger, t, () => logArgs.outline(options), () => outlineSkill(t.dir, options));
   }
 
+  /** The outline one file at a time, each file's headings handed to `each` as soon as they are read (logged as one outline). */
+  outlineEach(skill: string, options: OutlineOptions, cwd: string, each: (headings: OutlineHeading[]) => void): void {
+    const t = this.target('outline', skill, cwd);
+    withAccessLog(this.logger, t, () => logArgs.outline(options), () => {
+      for (const headings of outlineFiles(t.dir, options)) each(headings);
+    });
+  }
+
   show(skill: string, input: ShowInput, cwd: string): ShowResult {
     const t = this.target('show', skill, cwd);
     const options = { ...input, skill, ...this.binding };
-    return withAccessLog(this.logger, t, (result) => logArgs.show(options, result), () => {
-      this.ensureIndex(t);
-      return showSection(t.dir, t.runtimeDir, options);
-    });
+    return withAccessLog(this.logger, t, (result) => logArgs.show(options, result), () =>
+      this.readIndexOf(t, (trustSources) => showSection(t.dir, t.runtimeDir, { ...options, trustSources })),
+    );
   }
 
   open(skill: string, path: string, options: OpenOptions, cwd: string): OpenResult {
@@ -111,10 +164,9 @@ export class GatewayService {
 
   search(skill: string, query: string, options: { limit?: number }, cwd: string): SearchResult {
     const t = this.target('search', skill, cwd);
-    return withAccessLog(this.logger, t, (result) => logArgs.search(query, result), () => {
-      this.ensureIndex(t);
-      return searchSkill(t.dir, t.runtimeDir, query, { ...options, skill, ...this.binding });
-    });
+    return withAccessLog(this.logger, t, (result) => logArgs.search(query, result), () =>
+      this.readIndexOf(t, (trustSources) => searchSkill(t.dir, t.runtimeDir, query, { ...options, skill, ...this.binding, trustSources })),
+    );
   }
 
   build(skill: string, cwd: string): BuildResult & { skill: string } {
@@ -129,7 +181,9 @@ export class GatewayService {
   /** Brings a loaded skill's index up to date for the app; not an access, so not logged. */
   refreshIndex(name: string): void {
     const skill = this.deps.registry.get(name);
-    if (skill) buildIndex(skill.dir, runtimeDir(this.deps.home, skill.name), this.binding);
+    if (!skill) return;
+    buildIndex(skill.dir, runtimeDir(this.deps.home, skill.name), this.binding);
+    this.vouch(name, realpathSync(skill.dir));
   }
 
   /** Builds the index of every loaded skill; one failure (E003) does not stop the others. */

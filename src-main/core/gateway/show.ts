@@ -5,14 +5,14 @@
  */
 import { basename, resolve } from 'node:path';
 import { skillcErrors, type SkilltrayError } from '../errors.js';
-import { openIndexForSearch, readIndex, type IndexOptions } from '../search/index.js';
+import { openIndexForSearch, readIndex, type OpenIndexOptions } from '../search/index.js';
 import { readText } from '../skills/files.js';
 import { checkIntegerOption, moreLinesLine } from './options.js';
 import { resolveInsideRoot } from './paths.js';
 import { sectionLines, splitLines } from './sections.js';
 import type { ShowResult } from '../../shared/gateway.js';
 
-export interface ShowOptions extends IndexOptions {
+export interface ShowOptions extends OpenIndexOptions {
   /** The heading to show, as typed (a stub line with ` — description` works too). */
   section: string;
   /** Only consider headings of this file (relative to the skill root). */

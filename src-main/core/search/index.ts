@@ -4,15 +4,21 @@
  * building follow the RFC's step lists in their order: missing → corrupt → collision → stale.
  * A build writes a temp file beside the index and renames it over, so a crash never leaves a
  * half-written file under the index's name.
+ *
+ * Staleness keeps the RFC's meaning (source_hash against the manifest hash) but checks a stat
+ * fingerprint of the sources first (`source_fingerprint`, see skills/fingerprint.ts): while it
+ * matches, the sources are the bytes that were hashed and nothing is read; when it moved, the
+ * manifest hash decides.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SkilltrayError, skillcErrors, toSkilltrayError } from '../errors.js';
 import { utcSeconds } from '../logs/timestamps.js';
-import { manifestHash, walkSkill, type SkillFile } from '../skills/files.js';
-import { skillDocuments } from './documents.js';
+import { hashBytes, hashFile, ManifestHasher, manifestHash, normaliseText, UNREADABLE, walkSkill, type SkillFile, type SkillWalk } from '../skills/files.js';
+import { settledFingerprint, statFingerprint } from '../skills/fingerprint.js';
+import { fileRows, isIndexedFile } from './documents.js';
 import { TOKENIZE_CLAUSE, tokenizerPreference } from './tokenizer.js';
 import type { BuildResult, TokenizerName } from '../../shared/gateway.js';
 
@@ -25,6 +31,8 @@ export interface IndexMeta {
   schemaVersion: number;
   indexedAt: string | null;
   tokenizer: string;
+  /** Stat fingerprint of the sources the index was built from, when they had settled (not an RFC key). */
+  sourceFingerprint: string | null;
 }
 
 /** Why an index is stale: the metadata fields that differ from the skill's current state. */
@@ -52,7 +60,12 @@ export interface OpenIndex {
   db: Database.Database;
   meta: IndexMeta;
   location: IndexLocation;
+  /** How freshness was established: the stat fingerprint matched, the manifest hash matched, or the caller vouched for it. */
+  freshBy: Freshness;
 }
+
+/** How an index was found current. */
+export type Freshness = 'fingerprint' | 'hash' | 'trusted';
 
 /** First 16 hex digits of SHA-256 of the canonical source path. */
 export function pathHash16(canonicalDir: string): string {
@@ -85,12 +98,14 @@ function readMeta(db: Database.Database): IndexMeta {
   const schemaVersion = text('schema_version');
   if (!/^\d+$/.test(schemaVersion)) throw new Error(`index_meta.schema_version is not an integer: ${schemaVersion}`);
   const indexedAt = values.get('indexed_at');
+  const fingerprint = values.get('source_fingerprint');
   return {
     sourceHash: text('source_hash'),
     skillPath: text('skill_path'),
     schemaVersion: Number(schemaVersion),
     indexedAt: typeof indexedAt === 'string' ? indexedAt : null,
     tokenizer: text('tokenizer'),
+    sourceFingerprint: typeof fingerprint === 'string' && fingerprint !== '' ? fingerprint : null,
   };
 }
 
@@ -121,25 +136,38 @@ function staleFields(meta: IndexMeta, sourceHash: string, tokenizer: TokenizerNa
   return fields;
 }
 
+/** Whether `meta` describes the sources of `walk` now: by stat fingerprint first, else by manifest hash; null when stale. */
+function checkSources(meta: IndexMeta, walk: SkillWalk, tokenizer: TokenizerName): Freshness | null {
+  const settings = meta.schemaVersion >= SCHEMA_VERSION && meta.tokenizer === tokenizer;
+  if (settings && meta.sourceFingerprint !== null && meta.sourceFingerprint === statFingerprint(walk.files)) return 'fingerprint';
+  return staleFields(meta, manifestHash(walk.files), tokenizer).length === 0 ? 'hash' : null;
+}
+
+/** Options of openIndexForSearch. */
+export interface OpenIndexOptions extends IndexOptions {
+  /** The caller knows the sources have not changed since the index was last found current (the app's watcher). */
+  trustSources?: boolean;
+}
+
 /**
  * Opens `dir`'s index for reading after RFC-0004's search steps: E002 when missing, corrupt or
  * stale, E003 on a collision. `skill` is the argument as the user gave it, for the E002 message.
  */
-export function openIndexForSearch(dir: string, runtimeDir: string, skill: string, options: IndexOptions = {}): OpenIndex {
+export function openIndexForSearch(dir: string, runtimeDir: string, skill: string, options: OpenIndexOptions = {}): OpenIndex {
   const location = locateIndex(dir, runtimeDir);
   const opened = openExisting(location, options);
   if (!('db' in opened)) throw opened.state === 'corrupt' ? corruptIndexError(skill, opened.cause) : skillcErrors.indexUnusable(skill, 'missing');
   const { db, meta } = opened;
+  let freshBy: Freshness | null = 'trusted';
   try {
     if (meta.skillPath !== location.skillPath) throw skillcErrors.indexCollision(location.hash16);
-    if (staleFields(meta, manifestHash(walkSkill(dir).files), tokenizerPreference(options.nativeBinding)).length > 0) {
-      throw skillcErrors.indexUnusable(skill, 'stale');
-    }
+    if (!options.trustSources) freshBy = checkSources(meta, walkSkill(dir), tokenizerPreference(options.nativeBinding));
+    if (freshBy === null) throw skillcErrors.indexUnusable(skill, 'stale');
   } catch (error) {
     db.close();
     throw error;
   }
-  return { db, meta, location };
+  return { db, meta, location, freshBy };
 }
 
 /** Runs a read against an open index; any database failure means the index is corrupt (E002). */
@@ -184,10 +212,78 @@ const SCHEMA = (tokenizer: TokenizerName): string => `
   CREATE TABLE index_meta (key TEXT PRIMARY KEY, value TEXT);
 `;
 
+/** A file's hash for the manifest when it is not read whole: in chunks, or UNREADABLE. */
+function hashOrUnreadable(abs: string): string {
+  try {
+    return hashFile(abs);
+  } catch {
+    return UNREADABLE;
+  }
+}
+
+interface Written {
+  sourceHash: string;
+  files: number;
+  sections: number;
+  headings: number;
+}
+
+/**
+ * Fills the new index in one transaction, one file at a time: each indexed file is read once for
+ * both its hash and its rows, and its rows are inserted before the next file is read, so memory
+ * holds one file, not the skill. The source hash is therefore the hash of the bytes indexed.
+ */
+function fillIndex(db: Database.Database, location: IndexLocation, files: readonly SkillFile[], tokenizer: TokenizerName): Written {
+  const insertSection = db.prepare('INSERT INTO sections (file, section, content) VALUES (?, ?, ?)');
+  const insertHeading = db.prepare('INSERT INTO headings (file, text, level, start_line, end_line) VALUES (?, ?, ?, ?, ?)');
+  const insertMeta = db.prepare('INSERT INTO index_meta (key, value) VALUES (?, ?)');
+  return db.transaction((): Written => {
+    const manifest = new ManifestHasher();
+    const written: Written = { sourceHash: '', files: 0, sections: 0, headings: 0 };
+    for (const file of files) {
+      let bytes: Buffer | null = null;
+      if (isIndexedFile(file.rel)) {
+        try {
+          bytes = readFileSync(file.abs);
+        } catch {
+          // Unreadable or too large to hold: hashed in chunks (or as unreadable) and not indexed.
+        }
+      }
+      if (bytes === null) {
+        manifest.add(file.rel, hashOrUnreadable(file.abs));
+        continue;
+      }
+      manifest.add(file.rel, hashBytes(bytes));
+      let text: string;
+      try {
+        text = normaliseText(bytes.toString('utf8'));
+      } catch {
+        continue;
+      }
+      written.files++;
+      const rows = fileRows(file.rel, text);
+      for (const row of rows.sections) insertSection.run(row.file, row.section, row.content);
+      for (const row of rows.headings) insertHeading.run(row.file, row.text, row.level, row.startLine, row.endLine);
+      written.sections += rows.sections.length;
+      written.headings += rows.headings.length;
+    }
+    written.sourceHash = manifest.digest();
+    insertMeta.run('source_hash', written.sourceHash);
+    insertMeta.run('skill_path', location.skillPath);
+    insertMeta.run('schema_version', String(SCHEMA_VERSION));
+    insertMeta.run('indexed_at', utcSeconds(new Date()));
+    insertMeta.run('tokenizer', tokenizer);
+    // Taken after every file was read: a fingerprint recorded now vouches only for settled content.
+    const fingerprint = settledFingerprint(files);
+    if (fingerprint !== null) insertMeta.run('source_fingerprint', fingerprint);
+    return written;
+  })();
+}
+
 /** Writes a complete index to a temp file and renames it over `location.path`. */
-function writeIndex(location: IndexLocation, sourceHash: string, files: readonly SkillFile[], tokenizer: TokenizerName, options: IndexOptions): { files: number; sections: number; headings: number } {
-  const documents = skillDocuments(files);
+function writeIndex(location: IndexLocation, files: readonly SkillFile[], tokenizer: TokenizerName, options: IndexOptions): Written {
   const temp = `${location.path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  let written: Written;
   try {
     const db = new Database(temp, dbOptions(options, false));
     try {
@@ -195,18 +291,7 @@ function writeIndex(location: IndexLocation, sourceHash: string, files: readonly
       db.pragma('journal_mode = OFF');
       db.pragma('synchronous = OFF');
       db.exec(SCHEMA(tokenizer));
-      const insertSection = db.prepare('INSERT INTO sections (file, section, content) VALUES (?, ?, ?)');
-      const insertHeading = db.prepare('INSERT INTO headings (file, text, level, start_line, end_line) VALUES (?, ?, ?, ?, ?)');
-      const insertMeta = db.prepare('INSERT INTO index_meta (key, value) VALUES (?, ?)');
-      db.transaction(() => {
-        for (const row of documents.sections) insertSection.run(row.file, row.section, row.content);
-        for (const row of documents.headings) insertHeading.run(row.file, row.text, row.level, row.startLine, row.endLine);
-        insertMeta.run('source_hash', sourceHash);
-        insertMeta.run('skill_path', location.skillPath);
-        insertMeta.run('schema_version', String(SCHEMA_VERSION));
-        insertMeta.run('indexed_at', utcSeconds(new Date()));
-        insertMeta.run('tokenizer', tokenizer);
-      })();
+      written = fillIndex(db, location, files, tokenizer);
     } finally {
       db.close();
     }
@@ -221,7 +306,27 @@ function writeIndex(location: IndexLocation, sourceHash: string, files: readonly
     rmSync(temp, { force: true });
     throw error;
   }
-  return { files: documents.files, sections: documents.sections.length, headings: documents.headings.length };
+  return written;
+}
+
+/**
+ * Records the fingerprint of sources the manifest hash has just found unchanged (a `touch`, a
+ * checkout that rewrote the same bytes), so the next check need not hash them again. Best effort:
+ * an index that cannot be written to now is only checked by hash next time.
+ */
+function recordFingerprint(location: IndexLocation, meta: IndexMeta, files: readonly SkillFile[], options: IndexOptions): void {
+  const fingerprint = settledFingerprint(files);
+  if (fingerprint === null || fingerprint === meta.sourceFingerprint) return;
+  try {
+    const db = new Database(location.path, dbOptions(options, false));
+    try {
+      db.prepare("INSERT OR REPLACE INTO index_meta (key, value) VALUES ('source_fingerprint', ?)").run(fingerprint);
+    } finally {
+      db.close();
+    }
+  } catch {
+    // Read-only or busy: the index stays correct, only slower to check.
+  }
 }
 
 /**
@@ -233,14 +338,15 @@ export function buildIndex(dir: string, runtimeDir: string, options: IndexOption
   const location = locateIndex(dir, runtimeDir);
   const tokenizer = tokenizerPreference(options.nativeBinding);
   const walk = walkSkill(dir);
-  const sourceHash = manifestHash(walk.files);
   const opened = openExisting(location, options);
   let reason: BuildResult['reason'] = null;
   if ('db' in opened) {
     opened.db.close();
     if (opened.meta.skillPath !== location.skillPath) throw skillcErrors.indexCollision(location.hash16);
-    if (staleFields(opened.meta, sourceHash, tokenizer).length === 0) {
-      return { status: 'up-to-date', reason: null, path: location.path, hash16: location.hash16, source_hash: sourceHash, tokenizer, files: 0, sections: 0, headings: 0 };
+    const fresh = checkSources(opened.meta, walk, tokenizer);
+    if (fresh !== null) {
+      if (fresh === 'hash') recordFingerprint(location, opened.meta, walk.files, options);
+      return { status: 'up-to-date', reason: null, path: location.path, hash16: location.hash16, source_hash: opened.meta.sourceHash, tokenizer, files: 0, sections: 0, headings: 0 };
     }
     reason = 'stale';
   } else if (opened.state === 'corrupt') {
@@ -249,7 +355,7 @@ export function buildIndex(dir: string, runtimeDir: string, options: IndexOption
   try {
     mkdirSync(join(location.path, '..'), { recursive: true });
     removeAbandonedTemps(location);
-    const counts = writeIndex(location, sourceHash, walk.files, tokenizer, options);
+    const { sourceHash, ...counts } = writeIndex(location, walk.files, tokenizer, options);
     return { status: reason === null ? 'created' : 'rebuilt', reason, path: location.path, hash16: location.hash16, source_hash: sourceHash, tokenizer, ...counts };
   } catch (error) {
     throw toSkilltrayError(error);

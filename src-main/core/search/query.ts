@@ -5,10 +5,10 @@
 import { basename, resolve } from 'node:path';
 import { skillcErrors } from '../errors.js';
 import { checkIntegerOption } from '../gateway/options.js';
-import { openIndexForSearch, readIndex, type IndexOptions } from './index.js';
+import { openIndexForSearch, readIndex, type OpenIndexOptions } from './index.js';
 import type { SearchHit, SearchResult } from '../../shared/gateway.js';
 
-export interface SearchOptions extends IndexOptions {
+export interface SearchOptions extends OpenIndexOptions {
   /** Most results (default 10). */
   limit?: number;
   /** The skill argument as the user gave it, for the E002 message (default: the directory's name). */

@@ -15,6 +15,10 @@ export interface SkillFile {
   rel: string;
   abs: string;
   size: number;
+  /** The file's stat as the walk saw it: what a freshness fingerprint compares (see fingerprint.ts). */
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
 }
 
 export interface SkillWalk {
@@ -84,13 +88,13 @@ export function walkSkill(dir: string): SkillWalk {
           walk.truncated = true;
           return;
         }
-        let size: number;
+        let st;
         try {
-          size = statSync(abs).size;
+          st = statSync(abs);
         } catch {
           continue;
         }
-        walk.files.push({ rel, abs, size });
+        walk.files.push({ rel, abs, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino });
       }
     }
   };
@@ -118,22 +122,43 @@ export function hashFile(abs: string): string {
   return hash.digest('hex');
 }
 
+/** SHA-256 of bytes already in memory (a file read once for both its hash and its text). */
+export function hashBytes(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** What a file contributes to the manifest when it cannot be read. */
+export const UNREADABLE = 'unreadable';
+
 /**
- * RFC-0001:C-MANIFEST source hash: SHA-256 over the bytewise-sorted `(relative_path, file_hash)`
- * pairs, each written as `path NUL hash LF`. Also the skill's content hash.
+ * RFC-0001:C-MANIFEST source hash, fed one file at a time in the walk's order: SHA-256 over the
+ * bytewise-sorted `(relative_path, file_hash)` pairs, each written as `path NUL hash LF`.
  */
+export class ManifestHasher {
+  private readonly hash = createHash('sha256');
+
+  add(rel: string, fileHash: string): void {
+    this.hash.update(`${rel}\0${fileHash}\n`);
+  }
+
+  digest(): string {
+    return this.hash.digest('hex');
+  }
+}
+
+/** RFC-0001:C-MANIFEST source hash of the walked files; also the skill's content hash. */
 export function manifestHash(files: readonly SkillFile[]): string {
-  const hash = createHash('sha256');
+  const manifest = new ManifestHasher();
   for (const file of files) {
     let fileHash: string;
     try {
       fileHash = hashFile(file.abs);
     } catch {
-      fileHash = 'unreadable';
+      fileHash = UNREADABLE;
     }
-    hash.update(`${file.rel}\0${fileHash}\n`);
+    manifest.add(file.rel, fileHash);
   }
-  return hash.digest('hex');
+  return manifest.digest();
 }
 
 /** LF-normalised text of a file: BOM stripped, CRLF and lone CR turned into LF. */

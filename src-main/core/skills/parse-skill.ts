@@ -6,15 +6,15 @@ import { basename, join } from 'node:path';
 import type { Skill, SkillRoot } from '../../shared/model.js';
 import { DiagnosticList } from './diagnostics.js';
 import { DEFAULT_TIMEOUT_SEC, checkIdentity, readFields } from './fields.js';
-import { manifestHash, walkSkill } from './files.js';
+import { manifestHash, walkSkill, type SkillWalk } from './files.js';
 import { parseFrontmatter } from './frontmatter-yaml.js';
 import { readSkillText } from './skill-file.js';
 import { readTools } from './tools.js';
 
 /** The content hash of a skill directory and the walk warnings that go with it. */
-function hashSkill(dir: string, file: string, diags: DiagnosticList): string {
+function hashSkill(dir: string, file: string, diags: DiagnosticList, walked?: SkillWalk): string {
   try {
-    const walk = walkSkill(dir);
+    const walk = walked ?? walkSkill(dir);
     for (const rel of walk.escaped) diags.add('W412', `symlink '${rel}' leads outside the skill and was skipped`, file, 1);
     if (walk.truncated) diags.add('W413', `the skill holds more than ${walk.files.length} files; the rest were not read`, file, 1);
     return manifestHash(walk.files);
@@ -59,13 +59,13 @@ export function blankSkill(dir: string, root: SkillRoot): Skill {
   };
 }
 
-/** Loads the skill in `dir` (which holds SKILL.md) as found in `root`. */
-export function parseSkill(dir: string, root: SkillRoot): Skill {
+/** Loads the skill in `dir` (which holds SKILL.md) as found in `root`; `walk` is its file walk when the caller already made it. */
+export function parseSkill(dir: string, root: SkillRoot, walk?: SkillWalk): Skill {
   const skill = blankSkill(dir, root);
   const { name, file } = skill;
   const diags = new DiagnosticList();
   skill.diagnostics = diags.items;
-  skill.hash = hashSkill(dir, file, diags);
+  skill.hash = hashSkill(dir, file, diags, walk);
 
   const read = readSkillText(file);
   if (!read.ok) {

@@ -1,12 +1,17 @@
 /**
  * The skills currently loaded, keyed by name, first root wins. Keeps itself current by watching
- * the roots and reloading only the skill a change touched, then says what changed.
+ * the roots and reloading only the skill a change touched, then says what changed. Loading is
+ * lazy (a command about one skill resolves only that name) and a skill whose files have not
+ * changed since it was last parsed is taken from the parse cache, not parsed again.
  */
 import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Skill, SkillRoot } from '../../shared/model.js';
+import { walkSkill, type SkillWalk } from './files.js';
+import { hasSettled, statFingerprint } from './fingerprint.js';
+import { ParseCache } from './parse-cache.js';
 import { parseSkill } from './parse-skill.js';
 import { emitSafely } from '../events.js';
 
@@ -27,6 +32,22 @@ export interface ShadowedSkill {
   loser: { dir: string; root: SkillRoot };
 }
 
+/** True for a name that can be a skill directory's: one visible path segment. */
+function isSkillName(name: string): boolean {
+  return name !== '' && !name.startsWith('.') && !/[/\\\0]/.test(name);
+}
+
+/** Whether `<root>/<name>` is a skill: a visible directory (or link to one) holding a SKILL.md file. */
+export function hasSkillFile(root: string, name: string): boolean {
+  if (!isSkillName(name)) return false;
+  try {
+    return statSync(join(root, name, 'SKILL.md')).isFile();
+  } catch {
+    // no SKILL.md: not a skill (resolution reports E010 if someone asks for it by name)
+    return false;
+  }
+}
+
 /** Names of the directories in `root` that hold a SKILL.md (symlinked directories included). */
 export function skillDirNames(root: string): string[] {
   let entries;
@@ -35,64 +56,124 @@ export function skillDirNames(root: string): string[] {
   } catch {
     return [];
   }
-  const names: string[] = [];
-  for (const entry of entries) {
-    if (entry.name.startsWith('.') || !(entry.isDirectory() || entry.isSymbolicLink())) continue;
-    try {
-      if (statSync(join(root, entry.name, 'SKILL.md')).isFile()) names.push(entry.name);
-    } catch {
-      // no SKILL.md: not a skill (resolution reports E010 if someone asks for it by name)
-    }
-  }
-  return names.sort();
+  return entries
+    .filter((entry) => (entry.isDirectory() || entry.isSymbolicLink()) && hasSkillFile(root, entry.name))
+    .map((entry) => entry.name)
+    .sort();
 }
 
-/** Resolves one name over all roots: the winner, with the skills it shadows. */
-function resolveName(roots: readonly SkillRoot[], name: string): Skill | undefined {
-  const found = roots.filter((root) => existsSync(join(root.path, name, 'SKILL.md')));
-  const [first, ...rest] = found;
-  if (!first) return undefined;
-  const skill = parseSkill(join(first.path, name), first);
-  skill.shadows = rest.map((root) => ({ dir: join(root.path, name), root }));
-  return skill;
+/** Parses one skill directory (the walk is the one its fingerprint was taken from, or null if it failed). */
+export type ParseSkill = (dir: string, root: SkillRoot, walk: SkillWalk | null) => Skill;
+
+export interface RegistryOptions {
+  /** Where parsed skills are kept between loads (and, file-backed, between processes); in memory by default. */
+  cache?: ParseCache;
+  /** How one skill is parsed (parseSkill); tests pass a counting wrapper. */
+  parse?: ParseSkill;
 }
 
-export class SkillRegistry extends EventEmitter<{ change: [SkillChange] }> {
+export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched: [string | null] }> {
   private skills = new Map<string, Skill>();
+  private loaded = false;
+  /** Names resolved one at a time before a full load (a command about one skill). */
+  private single = new Map<string, Skill | undefined>();
   private changes = 0;
   private watcher: FSWatcher | null = null;
   private pending = new Map<string, NodeJS.Timeout>();
   private missingRoots: NodeJS.Timeout | null = null;
+  private readonly cache: ParseCache;
+  private readonly parse: ParseSkill;
 
-  constructor(readonly roots: readonly SkillRoot[]) {
+  constructor(
+    readonly roots: readonly SkillRoot[],
+    options: RegistryOptions = {},
+  ) {
     super();
+    this.cache = options.cache ?? ParseCache.memory();
+    this.parse = options.parse ?? ((dir, root, walk) => parseSkill(dir, root, walk ?? undefined));
   }
 
-  /** Loads every skill of every root. */
+  /** Loads every skill of every root (unchanged skills from the parse cache). */
   load(): this {
+    this.cache.preload();
     const names = new Set(this.roots.flatMap((root) => skillDirNames(root.path)));
     const next = new Map<string, Skill>();
     for (const name of [...names].sort()) {
-      const skill = resolveName(this.roots, name);
+      const skill = this.resolve(name);
       if (skill) next.set(name, skill);
     }
+    this.cache.retainOnly(new Set([...next.values()].map((skill) => skill.dir)));
+    this.cache.flush();
     this.skills = next;
+    this.single.clear();
+    this.loaded = true;
     this.changes++;
     return this;
   }
 
+  private ensureLoaded(): void {
+    if (!this.loaded) this.load();
+  }
+
+  /** Resolves one name over all roots: the winner, with the skills it shadows. */
+  private resolve(name: string): Skill | undefined {
+    const [first, ...rest] = this.roots.filter((root) => hasSkillFile(root.path, name));
+    if (!first) return undefined;
+    const skill = this.parseDir(join(first.path, name), first);
+    skill.shadows = rest.map((root) => ({ dir: join(root.path, name), root }));
+    return skill;
+  }
+
+  /** The skill in `dir`: from the cache when its files' fingerprint matches a settled earlier parse, else parsed. */
+  private parseDir(dir: string, root: SkillRoot): Skill {
+    let walk: SkillWalk | null = null;
+    try {
+      walk = walkSkill(dir);
+    } catch {
+      // The parse reports the unreadable directory.
+    }
+    const fingerprint = walk === null ? null : statFingerprint(walk.files);
+    const cached = fingerprint === null ? undefined : this.cache.get(dir, root, fingerprint);
+    if (cached !== undefined) return cached;
+    const skill = this.parse(dir, root, walk);
+    // Taken after the parse read the files: only settled content may be vouched for by its stat.
+    if (walk !== null && fingerprint !== null && hasSettled(walk.files)) this.cache.set(dir, root, fingerprint, skill);
+    else this.cache.delete(dir);
+    return skill;
+  }
+
   /** Grows whenever the loaded set changes, so caches over it (search catalog, discovery) know when to refresh. */
   get generation(): number {
+    this.ensureLoaded();
     return this.changes;
   }
 
   /** Every loaded skill, sorted by name. */
   list(): Skill[] {
+    this.ensureLoaded();
     return [...this.skills.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
+  /** The skill a name resolves to; before a full load, only that name is resolved. */
   get(name: string): Skill | undefined {
-    return this.skills.get(name);
+    if (this.loaded) return this.skills.get(name);
+    if (!this.single.has(name)) {
+      this.single.set(name, this.resolve(name));
+      this.cache.flush();
+    }
+    return this.single.get(name);
+  }
+
+  /** The directory a name resolves to, without parsing the skill (what the gateway needs to find an index). */
+  dirOf(name: string): string | null {
+    if (this.loaded) return this.skills.get(name)?.dir ?? null;
+    const root = this.roots.find((r) => hasSkillFile(r.path, name));
+    return root === undefined ? null : join(root.path, name);
+  }
+
+  /** True while the roots are watched: a change on disk then reaches 'touched' and 'change'. */
+  get watching(): boolean {
+    return this.watcher !== null;
   }
 
   /** Every skill hidden by a same-named skill in an earlier root. */
@@ -104,8 +185,10 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange] }> {
 
   /** Re-reads one name from disk and reports what changed, if anything. */
   reload(name: string): SkillChange | null {
+    this.ensureLoaded();
     const before = this.skills.get(name);
-    const after = resolveName(this.roots, name);
+    const after = this.resolve(name);
+    this.cache.flush();
     if (!after) {
       if (!before) return null;
       this.skills.delete(name);
@@ -136,6 +219,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange] }> {
   /** Starts watching the roots (creating the user's own skills dir); changes arrive as 'change' events. */
   async watch(): Promise<void> {
     if (this.watcher) return;
+    this.ensureLoaded();
     for (const root of this.roots) {
       if (root.kind === 'home') mkdirSync(root.path, { recursive: true });
     }
@@ -149,6 +233,8 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange] }> {
       },
     );
     watcher.on('all', (_event, path) => this.schedule(path));
+    // Raw events arrive straight from fs.watch, before chokidar stats the path: the earliest word of a change.
+    watcher.on('raw', (_event, path, details) => this.touch((details as { watchedPath?: string } | undefined)?.watchedPath, path as string | null));
     await new Promise<void>((resolveReady) => watcher.once('ready', () => resolveReady()));
     this.watcher = watcher;
     this.watchForMissingRoots();
@@ -173,10 +259,20 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange] }> {
     this.missingRoots.unref();
   }
 
+  /** Says at once (before the reload's debounce) which skill a raw event is about; null when it may be any. */
+  private touch(watchedPath: string | undefined, path: string | null): void {
+    if (watchedPath === undefined) return;
+    const located = this.locate(watchedPath);
+    if (located === null) return;
+    const name = located.segments[0] ?? (path === null ? undefined : path.split(sep)[0]);
+    emitSafely(this, 'touched', name === undefined || name === '' ? null : name);
+  }
+
   private schedule(path: string): void {
     const located = this.locate(path);
     if (located === null) return;
     const name = located.segments[0] ?? '';
+    emitSafely(this, 'touched', name === '' ? null : name);
     const key = name === '' ? '\0all' : name;
     clearTimeout(this.pending.get(key));
     this.pending.set(

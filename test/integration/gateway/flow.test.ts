@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SkilltrayError } from '../../../src-main/core/errors.js';
 import { formatOpen, openFile } from '../../../src-main/core/gateway/open.js';
-import { formatOutline, outlineSkill } from '../../../src-main/core/gateway/outline.js';
+import { formatOutlineFile, outlineFiles } from '../../../src-main/core/gateway/outline.js';
 import { resolveSkillSource, runtimeDir } from '../../../src-main/core/gateway/resolve.js';
 import { formatSectionNotFound, showSection } from '../../../src-main/core/gateway/show.js';
 import { formatSources, listSources } from '../../../src-main/core/gateway/sources.js';
@@ -29,7 +29,7 @@ describe('gateway flow: resolve → build → read → search → stats → sync
     const at = (command: string): LoggedCommand => ({ command, skill: skill.name, skillPath: skill.dir, runtimeDir: runtime, cwd: project });
 
     expect(withAccessLog(logger, at('build'), logArgs.build, () => buildIndex(skill.dir, runtime)).status).toBe('created');
-    expect(formatOutline(withAccessLog(logger, at('outline'), () => logArgs.outline({ level: 1 }), () => outlineSkill(skill.dir, { level: 1 })))).toBe(
+    expect(withAccessLog(logger, at('outline'), () => logArgs.outline({ level: 1 }), () => [...outlineFiles(skill.dir, { level: 1 })].map(formatOutlineFile).join('\n'))).toBe(
       'SKILL.md\n  # Skill Name\nreferences/advanced.md\n  # Advanced Topics',
     );
     const showOptions = { section: 'getting started — install and run', skill: 'rfc-skill' };

@@ -1,0 +1,216 @@
+/**
+ * Parsed skills kept by directory and stat fingerprint, so a skill whose files have not changed is
+ * not parsed (nor its files hashed) again: in memory for the life of a registry, and — given a file
+ * — in SQLite between processes, so a CLI command over 10,000 skills does not parse 10,000
+ * SKILL.md files each time. An entry is only used for the same root (trust, syntax) and the same
+ * loader code, and only recorded once its files have settled (see fingerprint.ts).
+ */
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { deserialize, serialize } from 'node:v8';
+import { createHash } from 'node:crypto';
+import Database from 'better-sqlite3';
+import type { Skill, SkillRoot } from '../../shared/model.js';
+
+interface Entry {
+  root: string;
+  fingerprint: string;
+  skill: Skill;
+}
+
+interface Row {
+  dir: string;
+  root: string;
+  fingerprint: string;
+  skill: Buffer;
+}
+
+/** What a root contributes to a parse: an entry parsed under another root is not reused. */
+export function rootKey(root: SkillRoot): string {
+  return `${root.kind}\0${root.trust}\0${root.syntax}\0${root.path}`;
+}
+
+/** The folders whose code decides what a parse produces. */
+const LOADER_CODE = ['skills', 'markdown', 'template'].map((dir) => fileURLToPath(new URL(`../${dir}/`, import.meta.url)));
+const SHARED_CODE = fileURLToPath(new URL('../../shared/', import.meta.url));
+
+let stamp: string | undefined;
+
+/** Identifies this build of the loader (names, sizes and mtimes of its code): a rebuilt Skilltray starts a fresh cache. */
+export function loaderStamp(): string {
+  if (stamp !== undefined) return stamp;
+  const hash = createHash('sha256');
+  for (const dir of [...LOADER_CODE, SHARED_CODE]) {
+    for (const name of readdirSync(dir).sort()) {
+      const st = statSync(join(dir, name));
+      hash.update(`${name}\0${st.size}\0${st.mtimeMs}\n`);
+    }
+  }
+  stamp = hash.digest('hex').slice(0, 32);
+  return stamp;
+}
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS skills (dir TEXT PRIMARY KEY, stamp TEXT NOT NULL, root TEXT NOT NULL, fingerprint TEXT NOT NULL, skill BLOB NOT NULL);
+`;
+
+/** A cache of parsed skills; `file` makes it outlive the process. */
+export class ParseCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly pending = new Map<string, Entry | null>();
+  private db: Database.Database | null = null;
+  private preloaded = false;
+  /** After a full load: the only directories whose rows may stay in the file. */
+  private live: ReadonlySet<string> | null = null;
+
+  private constructor(
+    private file: string | null,
+    private readonly options: { nativeBinding?: string },
+  ) {}
+
+  /** A cache for this process only. */
+  static memory(): ParseCache {
+    return new ParseCache(null, {});
+  }
+
+  /** A cache backed by the SQLite file at `file` (created on first write). */
+  static file(file: string, options: { nativeBinding?: string } = {}): ParseCache {
+    return new ParseCache(file, options);
+  }
+
+  /** The database, opened on first use; null when there is no file or it cannot be used (the cache then lives in memory only). */
+  private database(): Database.Database | null {
+    if (this.db !== null || this.file === null) return this.db;
+    const open = (): Database.Database => {
+      mkdirSync(dirname(this.file as string), { recursive: true });
+      const db = new Database(this.file as string, this.options.nativeBinding === undefined ? {} : { nativeBinding: this.options.nativeBinding });
+      try {
+        db.pragma('journal_mode = WAL');
+        db.pragma('busy_timeout = 5000');
+        db.exec(SCHEMA);
+        return db;
+      } catch (error) {
+        db.close();
+        throw error;
+      }
+    };
+    try {
+      this.db = open();
+    } catch {
+      // A damaged cache is only a cache: start it afresh, or go on without it.
+      for (const suffix of ['', '-wal', '-shm']) rmSync(`${this.file}${suffix}`, { force: true });
+      try {
+        this.db = open();
+      } catch {
+        this.file = null;
+      }
+    }
+    return this.db;
+  }
+
+  private decode(row: Row): Entry | null {
+    try {
+      return { root: row.root, fingerprint: row.fingerprint, skill: deserialize(row.skill) as Skill };
+    } catch {
+      return null;
+    }
+  }
+
+  /** Reads every entry of this loader build at once (a full load is about to ask for most of them). */
+  preload(): void {
+    if (this.preloaded) return;
+    this.preloaded = true;
+    try {
+      const rows = this.database()?.prepare('SELECT dir, root, fingerprint, skill FROM skills WHERE stamp = ?').all(loaderStamp()) as Row[] | undefined;
+      for (const row of rows ?? []) {
+        const entry = this.decode(row);
+        if (entry !== null && !this.entries.has(row.dir)) this.entries.set(row.dir, entry);
+      }
+    } catch {
+      // Unreadable: every skill is parsed, as without a cache.
+    }
+  }
+
+  private find(dir: string): Entry | undefined {
+    const known = this.entries.get(dir);
+    if (known !== undefined || this.preloaded) return known;
+    try {
+      const row = this.database()?.prepare('SELECT dir, root, fingerprint, skill FROM skills WHERE dir = ? AND stamp = ?').get(dir, loaderStamp()) as Row | undefined;
+      const entry = row === undefined ? null : this.decode(row);
+      if (entry !== null) this.entries.set(dir, entry);
+      return entry ?? undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The skill parsed from `dir` under `root` when its files had the stat `fingerprint` (a copy, safe to change). */
+  get(dir: string, root: SkillRoot, fingerprint: string): Skill | undefined {
+    const entry = this.find(dir);
+    if (entry === undefined || entry.fingerprint !== fingerprint || entry.root !== rootKey(root)) return undefined;
+    return { ...entry.skill, root, shadows: [] };
+  }
+
+  /** Remembers a parse whose files had settled with the stat `fingerprint`. */
+  set(dir: string, root: SkillRoot, fingerprint: string, skill: Skill): void {
+    const entry = { root: rootKey(root), fingerprint, skill: { ...skill, shadows: [] } };
+    this.entries.set(dir, entry);
+    if (this.file !== null) this.pending.set(dir, entry);
+  }
+
+  /** Forgets `dir` (its skill is gone or no longer settled). */
+  delete(dir: string): void {
+    this.entries.delete(dir);
+    if (this.file !== null) this.pending.set(dir, null);
+  }
+
+  /** Forgets every entry but those of `dirs` (after a full load: skills that are gone, rows of older loader builds). */
+  retainOnly(dirs: ReadonlySet<string>): void {
+    for (const dir of [...this.entries.keys()]) {
+      if (!dirs.has(dir)) this.entries.delete(dir);
+    }
+    if (this.file !== null) this.live = dirs;
+  }
+
+  /** Deletes the file's rows that retainOnly ruled out. */
+  private prune(db: Database.Database): void {
+    const live = this.live;
+    this.live = null;
+    if (live === null) return;
+    db.prepare('DELETE FROM skills WHERE stamp != ?').run(loaderStamp());
+    const remove = db.prepare('DELETE FROM skills WHERE dir = ?');
+    for (const { dir } of db.prepare('SELECT dir FROM skills').all() as { dir: string }[]) {
+      if (!live.has(dir)) remove.run(dir);
+    }
+  }
+
+  /** Writes what changed since the last flush in one transaction. Best effort: a cache that cannot be written only costs parses. */
+  flush(): void {
+    if (this.pending.size === 0 && this.live === null) return;
+    const db = this.database();
+    const changes = [...this.pending];
+    this.pending.clear();
+    if (db === null) return;
+    try {
+      const upsert = db.prepare('INSERT OR REPLACE INTO skills (dir, stamp, root, fingerprint, skill) VALUES (?, ?, ?, ?, ?)');
+      const remove = db.prepare('DELETE FROM skills WHERE dir = ?');
+      const code = loaderStamp();
+      db.transaction(() => {
+        this.prune(db);
+        for (const [dir, entry] of changes) {
+          if (entry === null) remove.run(dir);
+          else upsert.run(dir, code, entry.root, entry.fingerprint, serialize(entry.skill));
+        }
+      })();
+    } catch {
+      // Busy or read-only: the next process parses these skills again.
+    }
+  }
+
+  close(): void {
+    this.flush();
+    this.db?.close();
+    this.db = null;
+  }
+}

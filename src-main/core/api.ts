@@ -289,32 +289,20 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   }
 
   /**
-   * For the long-running owner of runs (the app, `serve`): watch the roots, and keep every search
-   * index and the catalog current — built after load, rebuilt after each watched change — so a
-   * person in the UI never meets E002. Builds yield between skills so requests keep flowing.
+   * For the long-running owner of runs (the app, `serve`): watch the roots and keep search current
+   * so a person in the UI never meets E002 — the catalog synced now and after every change, each
+   * changed skill's index rebuilt as soon as the watcher reports the change, and any other index
+   * built on first use (building every index at start would cost minutes at 10,000 skills).
    */
   async startWatching(): Promise<void> {
     await this.registry.watch();
-    const build = (name: string): void => {
-      if (this.closed) return;
+    this.registry.on('change', (change) => {
+      if (this.closed || change.kind === 'removed') return;
       try {
-        this.gateway.refreshIndex(name);
+        this.gateway.refreshIndex(change.name);
       } catch {
         // An index that cannot be built (E003 collision) is reported when someone searches it.
       }
-    };
-    this.registry.on('change', (change) => {
-      if (change.kind !== 'removed') build(change.name);
-    });
-    const names = this.registry.list().map((s) => s.name);
-    await new Promise<void>((resolve) => {
-      const next = (): void => {
-        const name = names.shift();
-        if (name === undefined || this.closed) return resolve();
-        build(name);
-        setImmediate(next);
-      };
-      setImmediate(next);
     });
     if (!this.closed) this.gateway.catalog();
   }

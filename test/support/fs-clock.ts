@@ -1,0 +1,22 @@
+/**
+ * Waiting for the filesystem's clock instead of the wall clock: file timestamps move in ticks of
+ * the kernel's coarse clock, so two writes a moment apart can carry the same ctime. A test that
+ * needs a later write to carry a later ctime waits for that tick, by watching a probe file's ctime.
+ */
+import { rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Returns once a file written in `dir` gets a ctime after every one of `files`'. */
+export function waitForFsTick(dir: string, files: readonly string[]): void {
+  const latest = Math.max(...files.map((file) => statSync(file).ctimeMs));
+  const probe = join(dir, '.fs-clock-probe');
+  try {
+    for (let i = 0; ; i++) {
+      writeFileSync(probe, String(i));
+      if (statSync(probe).ctimeMs > latest) return;
+      if (i > 10_000_000) throw new Error('the filesystem clock did not move');
+    }
+  } finally {
+    rmSync(probe, { force: true });
+  }
+}

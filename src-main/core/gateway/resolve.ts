@@ -23,9 +23,10 @@ export interface ResolvedSkill {
   name: string;
 }
 
+// Resolution runs on every gateway call: a missing path is an answer, not an exception to build and catch.
 function isDirectory(path: string): boolean {
   try {
-    return statSync(path).isDirectory();
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
   } catch {
     return false;
   }
@@ -33,14 +34,14 @@ function isDirectory(path: string): boolean {
 
 function isFile(path: string): boolean {
   try {
-    return statSync(path).isFile();
+    return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
   } catch {
     return false;
   }
 }
 
 function resolved(dir: string): ResolvedSkill {
-  const canonical = realpathSync(dir);
+  const canonical = realpathSync.native(dir);
   return { dir: canonical, name: basename(canonical) };
 }
 

@@ -21,13 +21,13 @@ import { logArgs } from '../logs/log-args.js';
 import { skillStats, type StatsOptions } from '../logs/stats.js';
 import type { BuildResult, CatalogResult, OpenResult, OutlineHeading, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult, SyncResult } from '../../shared/gateway.js';
 import { syncLogs } from '../logs/sync.js';
-import { buildIndex } from '../search/index.js';
+import { buildIndex, openIndexForSearch, type OpenIndex } from '../search/index.js';
 import { SkillCatalog } from '../search/catalog.js';
-import { searchSkill } from '../search/query.js';
+import { searchIndex, skillQuery } from '../search/query.js';
 import { openFile, type OpenOptions } from './open.js';
 import { outlineFiles, outlineSkill, type OutlineOptions } from './outline.js';
 import { resolveSkillSource, runtimeDir } from './resolve.js';
-import { showSection } from './show.js';
+import { sectionQuery, showInIndex } from './show.js';
 import { listSources, type SourcesOptions } from './sources.js';
 
 /** RFC-0001:C-INPUT: a skill is built only when its SKILL.md names it and describes it (E011). */
@@ -66,12 +66,14 @@ export class GatewayService {
   private catalogGeneration = -1;
   /** App mode: loaded skills (name → canonical dir) whose index was found current since the watcher last reported a change in them. */
   private readonly current = new Map<string, string>();
+  /** App mode: the open indexes of vouched-for skills, kept open between reads. */
+  private readonly openIndexes = new Map<string, OpenIndex>();
 
   constructor(private readonly deps: GatewayDeps) {
-    this.logger = new AccessLogger({ env: deps.env, ...(deps.nativeBinding === undefined ? {} : { nativeBinding: deps.nativeBinding }) });
+    // The app logs after the reply (in batches); a CLI process logs its one access as it happens.
+    this.logger = new AccessLogger({ env: deps.env, batch: deps.autoBuild, ...(deps.nativeBinding === undefined ? {} : { nativeBinding: deps.nativeBinding }) });
     deps.registry.on('touched', (name) => {
-      if (name === null) this.current.clear();
-      else this.current.delete(name);
+      for (const each of name === null ? [...this.current.keys()] : [name]) this.forget(each);
     });
   }
 
@@ -100,34 +102,51 @@ export class GatewayService {
 
   /** Remembers that a loaded skill's index is current, while the watcher can say when that stops being true. */
   private vouch(name: string, canonicalDir: string): void {
+    this.forget(name);
     if (this.deps.registry.watching) this.current.set(name, canonicalDir);
   }
 
-  /** In app mode, builds the index unless it is missing, corrupt or stale (and vouches for it after). */
-  private buildFor(t: Target): void {
-    buildIndex(t.dir, t.runtimeDir, this.binding);
-    if (t.loadedAs !== null) this.vouch(t.loadedAs, t.dir);
+  /** Stops vouching for a skill's index and closes it if it was kept open. */
+  private forget(name: string): void {
+    this.current.delete(name);
+    this.openIndexes.get(name)?.db.close();
+    this.openIndexes.delete(name);
   }
 
   /**
    * Runs `read` over the skill's index. The CLI reads as RFC-0004 says (checking the sources, E002
-   * when unusable). The app first makes the index current — unless the watcher vouches for it —
-   * and then reads without checking again; an index damaged or deleted behind its back is rebuilt.
+   * when unusable). The app first makes the index current — unless the watcher vouches for it, in
+   * which case the index kept open is read as is — and an index damaged or deleted behind its back
+   * is rebuilt. `skill` is the argument as given, for an E002's message.
    */
-  private readIndexOf<T>(t: Target, read: (trustSources: boolean) => T): T {
-    if (!this.deps.autoBuild) return read(false);
-    const vouched = t.loadedAs !== null && this.deps.registry.watching && this.current.get(t.loadedAs) === t.dir;
-    if (!vouched) {
-      this.buildFor(t);
-      return read(true);
+  private readIndexOf<T>(t: Target, skill: string, read: (index: OpenIndex) => T): T {
+    const name = t.loadedAs;
+    if (this.deps.autoBuild && name !== null && this.deps.registry.watching && this.current.get(name) === t.dir) {
+      try {
+        let index = this.openIndexes.get(name);
+        if (index === undefined) {
+          index = openIndexForSearch(t.dir, t.runtimeDir, skill, { ...this.binding, trustSources: true });
+          this.openIndexes.set(name, index);
+        }
+        return read(index);
+      } catch (error) {
+        if (!(error instanceof SkilltrayError && error.code === 'E002')) throw error;
+        this.forget(name);
+      }
+    }
+    if (this.deps.autoBuild) {
+      buildIndex(t.dir, t.runtimeDir, this.binding);
+      if (name !== null) this.vouch(name, t.dir);
+    }
+    const index = openIndexForSearch(t.dir, t.runtimeDir, skill, { ...this.binding, trustSources: this.deps.autoBuild });
+    if (name !== null && this.current.get(name) === t.dir) {
+      this.openIndexes.set(name, index);
+      return read(index);
     }
     try {
-      return read(true);
-    } catch (error) {
-      if (!(error instanceof SkilltrayError && error.code === 'E002')) throw error;
-      this.current.delete(t.loadedAs as string);
-      this.buildFor(t);
-      return read(true);
+      return read(index);
+    } finally {
+      index.db.close();
     }
   }
 
@@ -146,10 +165,10 @@ export class GatewayService {
 
   show(skill: string, input: ShowInput, cwd: string): ShowResult {
     const t = this.target('show', skill, cwd);
-    const options = { ...input, skill, ...this.binding };
-    return withAccessLog(this.logger, t, (result) => logArgs.show(options, result), () =>
-      this.readIndexOf(t, (trustSources) => showSection(t.dir, t.runtimeDir, { ...options, trustSources })),
-    );
+    return withAccessLog(this.logger, t, (result) => logArgs.show(input, result), () => {
+      const show = sectionQuery(input);
+      return this.readIndexOf(t, skill, (index) => showInIndex(index, skill, show));
+    });
   }
 
   open(skill: string, path: string, options: OpenOptions, cwd: string): OpenResult {
@@ -164,9 +183,10 @@ export class GatewayService {
 
   search(skill: string, query: string, options: { limit?: number }, cwd: string): SearchResult {
     const t = this.target('search', skill, cwd);
-    return withAccessLog(this.logger, t, (result) => logArgs.search(query, result), () =>
-      this.readIndexOf(t, (trustSources) => searchSkill(t.dir, t.runtimeDir, query, { ...options, skill, ...this.binding, trustSources })),
-    );
+    return withAccessLog(this.logger, t, (result) => logArgs.search(query, result), () => {
+      const search = skillQuery(query, options);
+      return this.readIndexOf(t, skill, (index) => searchIndex(index, skill, search));
+    });
   }
 
   build(skill: string, cwd: string): BuildResult & { skill: string } {
@@ -183,7 +203,7 @@ export class GatewayService {
     const skill = this.deps.registry.get(name);
     if (!skill) return;
     buildIndex(skill.dir, runtimeDir(this.deps.home, skill.name), this.binding);
-    this.vouch(name, realpathSync(skill.dir));
+    this.vouch(name, realpathSync.native(skill.dir));
   }
 
   /** Builds the index of every loaded skill; one failure (E003) does not stop the others. */
@@ -227,6 +247,8 @@ export class GatewayService {
   }
 
   close(): void {
+    for (const name of [...this.openIndexes.keys()]) this.forget(name);
+    this.logger.flush();
     this.catalogDb?.close();
     this.catalogDb = undefined;
   }

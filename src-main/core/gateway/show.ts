@@ -5,7 +5,7 @@
  */
 import { basename, resolve } from 'node:path';
 import { skillcErrors, type SkilltrayError } from '../errors.js';
-import { openIndexForSearch, readIndex, type OpenIndexOptions } from '../search/index.js';
+import { openIndexForSearch, preparedOn, readIndex, type OpenIndex, type OpenIndexOptions } from '../search/index.js';
 import { readText } from '../skills/files.js';
 import { checkIntegerOption, moreLinesLine } from './options.js';
 import { resolveInsideRoot } from './paths.js';
@@ -59,23 +59,27 @@ function suggestionsFor(query: string, headings: readonly HeadingRecord[]): { te
   return [...prefix, ...substring].slice(0, MAX_SUGGESTIONS).map((h) => ({ text: h.text, file: h.file }));
 }
 
-/** Finds and reads a section of the skill at `dir` through its index in `runtimeDir`. */
-export function showSection(dir: string, runtimeDir: string, options: ShowOptions): ShowResult {
+/** A `show` checked and ready to run (option errors come before any index is opened). */
+export interface SectionQuery {
+  query: string;
+  /** The `--file` filter, normalised, or null. */
+  file: string | null;
+  maxLines?: number;
+}
+
+/** Checks a show's options: E100 for a bad --max-lines or an empty --section. */
+export function sectionQuery(options: { section: string; file?: string; maxLines?: number }): SectionQuery {
   checkIntegerOption('max-lines', options.maxLines, 1);
   const query = normaliseSectionQuery(options.section);
   if (query === '') throw skillcErrors.invalidOption('--section must not be empty');
-  const skill = options.skill ?? basename(resolve(dir));
-  const fileFilter = options.file === undefined ? null : normaliseFileFilter(options.file);
-  const index = openIndexForSearch(dir, runtimeDir, skill, options);
-  let headings: HeadingRecord[];
-  try {
-    headings = readIndex(index, skill, (db) =>
-      db.prepare('SELECT file, text, level, start_line, end_line FROM headings ORDER BY file, start_line, id').all() as HeadingRecord[],
-    );
-  } finally {
-    index.db.close();
-  }
-  if (fileFilter !== null) headings = headings.filter((h) => h.file === fileFilter);
+  return { query, file: options.file === undefined ? null : normaliseFileFilter(options.file), ...(options.maxLines === undefined ? {} : { maxLines: options.maxLines }) };
+}
+
+/** Finds a section through an open index and reads it from the source file; `skill` names it in an E002. */
+export function showInIndex(index: OpenIndex, skill: string, show: SectionQuery): ShowResult {
+  const { query } = show;
+  let headings = readIndex(index, skill, (db) => preparedOn(db, 'SELECT file, text, level, start_line, end_line FROM headings ORDER BY file, start_line, id').all() as HeadingRecord[]);
+  if (show.file !== null) headings = headings.filter((h) => h.file === show.file);
   const folded = fold(query);
   const matches = headings.filter((h) => fold(h.text) === folded);
   const first = matches[0];
@@ -84,7 +88,7 @@ export function showSection(dir: string, runtimeDir: string, options: ShowOption
   const target = resolveInsideRoot(index.location.skillPath, first.file);
   if (!target.exists) throw skillcErrors.indexUnusable(skill, 'stale');
   const lines = sectionLines(splitLines(readText(target.abs)), first.start_line, first.end_line);
-  const shown = options.maxLines === undefined ? lines : lines.slice(0, options.maxLines);
+  const shown = show.maxLines === undefined ? lines : lines.slice(0, show.maxLines);
   return {
     file: first.file,
     section: first.text,
@@ -96,6 +100,18 @@ export function showSection(dir: string, runtimeDir: string, options: ShowOption
     matches: matches.length,
     warning: matches.length > 1 ? `warning: multiple matches for "${query}"; showing first` : null,
   };
+}
+
+/** Finds and reads a section of the skill at `dir` through its index in `runtimeDir`. */
+export function showSection(dir: string, runtimeDir: string, options: ShowOptions): ShowResult {
+  const show = sectionQuery(options);
+  const skill = options.skill ?? basename(resolve(dir));
+  const index = openIndexForSearch(dir, runtimeDir, skill, options);
+  try {
+    return showInIndex(index, skill, show);
+  } finally {
+    index.db.close();
+  }
 }
 
 /** The section as printed on stdout, with `... (N more lines)` when `--max-lines` cut it. */

@@ -114,6 +114,11 @@ export interface AccessLoggerOptions {
   nativeBinding?: string;
   /** Clock, for tests. */
   now?: () => Date;
+  /**
+   * Queue accesses and write them once the current task is done, many to a transaction: a
+   * long-running process (the app, serve, mcp) then answers before it logs. flush() writes the queue.
+   */
+  batch?: boolean;
 }
 
 /** Opens (creating directories and schema) an access log database for writing. */
@@ -154,6 +159,8 @@ export class AccessLogger {
   readonly warnings: string[] = [];
   private readonly options: AccessLoggerOptions;
   private staleWarned = false;
+  /** Accesses waiting for flush() (batching only). */
+  private queue: { entry: AccessEntry; at: Date }[] = [];
 
   constructor(options: AccessLoggerOptions) {
     this.options = options;
@@ -168,19 +175,11 @@ export class AccessLogger {
     }
   }
 
-  /** Writes one entry to the primary log, else the fallback; never throws. */
-  log(entry: AccessEntry): LogOutcome {
-    const warnings: string[] = [];
-    const outcome = (destination: LogOutcome['destination'], path: string | null): LogOutcome => {
-      this.warnings.push(...warnings);
-      return { destination, path, warnings };
-    };
-    let row: AccessRow;
-    let fallback: string;
+  /** The row for `entry` accessed at `now` and where its fallback log is, or null when even that cannot be worked out. */
+  private rowOf(entry: AccessEntry, now: Date, warnings: string[]): { row: AccessRow; fallback: string } | null {
     try {
-      const now = this.options.now?.() ?? new Date();
       const cwd = canonicalPath(entry.cwd);
-      row = {
+      const row: AccessRow = {
         timestamp: utcSeconds(now),
         run_id: runIdFor(this.options.env),
         command: entry.command,
@@ -190,20 +189,34 @@ export class AccessLogger {
         args: JSON.stringify(entry.args),
         error: entry.error ?? null,
       };
-      fallback = fallbackLogPath(cwd, entry.skill);
+      const fallback = fallbackLogPath(cwd, entry.skill);
       // Checked before writing: a write to the fallback below would make it look fresh.
       if (!this.staleWarned && this.isStale(fallback, now)) {
         this.staleWarned = true;
         warnings.push(staleFallbackWarning(entry.skill));
       }
+      return { row, fallback };
     } catch {
+      return null;
+    }
+  }
+
+  /** Writes one entry to the primary log, else the fallback; never throws. */
+  log(entry: AccessEntry, at?: Date): LogOutcome {
+    const warnings: string[] = [];
+    const outcome = (destination: LogOutcome['destination'], path: string | null): LogOutcome => {
+      this.warnings.push(...warnings);
+      return { destination, path, warnings };
+    };
+    const made = this.rowOf(entry, at ?? this.options.now?.() ?? new Date(), warnings);
+    if (made === null) {
       warnings.push(LOGGING_DISABLED_WARNING);
       return outcome('disabled', null);
     }
     const primary = accessLogPath(entry.runtimeDir);
-    for (const [destination, path] of [['primary', primary], ['fallback', fallback]] as const) {
+    for (const [destination, path] of [['primary', primary], ['fallback', made.fallback]] as const) {
       try {
-        appendAccessRows(path, [row], this.options.nativeBinding);
+        appendAccessRows(path, [made.row], this.options.nativeBinding);
         return outcome(destination, path);
       } catch {
         // EAFP: any failure of the primary (read-only, locked, corrupt) sends the row to the fallback.
@@ -211,6 +224,37 @@ export class AccessLogger {
     }
     warnings.push(LOGGING_DISABLED_WARNING);
     return outcome('disabled', null);
+  }
+
+  /** Logs an access: now, or — batching — queued for the write after the current task. */
+  record(entry: AccessEntry): void {
+    if (!this.options.batch) {
+      this.log(entry);
+      return;
+    }
+    if (this.queue.length === 0) setImmediate(() => this.flush());
+    this.queue.push({ entry, at: this.options.now?.() ?? new Date() });
+  }
+
+  /** Writes every queued access: one transaction per primary log, entry by entry (with fallbacks) where that fails. */
+  flush(): void {
+    const queued = this.queue.splice(0);
+    const byLog = new Map<string, { entry: AccessEntry; at: Date }[]>();
+    for (const item of queued) {
+      const path = accessLogPath(item.entry.runtimeDir);
+      byLog.set(path, [...(byLog.get(path) ?? []), item]);
+    }
+    for (const [path, items] of byLog) {
+      const warnings: string[] = [];
+      const rows = items.map((item) => this.rowOf(item.entry, item.at, warnings)?.row);
+      this.warnings.push(...warnings);
+      try {
+        if (rows.some((row) => row === undefined)) throw new Error('an entry has no row');
+        appendAccessRows(path, rows as AccessRow[], this.options.nativeBinding);
+      } catch {
+        for (const item of items) this.log(item.entry, item.at);
+      }
+    }
   }
 }
 
@@ -232,9 +276,9 @@ export function withAccessLog<T>(logger: AccessLogger, command: LoggedCommand, a
   try {
     result = run();
   } catch (error) {
-    logger.log({ ...command, args: argsOf(undefined), error: toSkilltrayError(error).format() });
+    logger.record({ ...command, args: argsOf(undefined), error: toSkilltrayError(error).format() });
     throw error;
   }
-  logger.log({ ...command, args: argsOf(result), error: null });
+  logger.record({ ...command, args: argsOf(result), error: null });
   return result;
 }

@@ -3,9 +3,10 @@
  * BM25 (scores negated for display), with `[MATCH]`-marked snippets of the content column.
  */
 import { basename, resolve } from 'node:path';
+import type Database from 'better-sqlite3';
 import { skillcErrors } from '../errors.js';
 import { checkIntegerOption } from '../gateway/options.js';
-import { openIndexForSearch, readIndex, type OpenIndexOptions } from './index.js';
+import { openIndexForSearch, preparedOn, readIndex, type OpenIndex, type OpenIndexOptions } from './index.js';
 import type { SearchHit, SearchResult } from '../../shared/gateway.js';
 
 export interface SearchOptions extends OpenIndexOptions {
@@ -22,10 +23,33 @@ export const DEFAULT_SEARCH_LIMIT = 10;
 export const SNIPPET_SQL = "snippet(sections, 2, '[MATCH]', '[/MATCH]', '...', 32)";
 
 /** Ranks every match, then makes snippets only for the rows kept (CROSS JOIN pins that order). */
-const SEARCH_SQL = `
+const RANK_THEN_SNIPPET_SQL = `
   WITH top AS (SELECT rowid AS id, bm25(sections) AS rank FROM sections WHERE sections MATCH @match ORDER BY rank, rowid LIMIT @limit)
   SELECT file, section, ${SNIPPET_SQL} AS snippet, top.rank AS rank
   FROM top CROSS JOIN sections ON sections.rowid = top.id WHERE sections MATCH @match ORDER BY top.rank, top.id`;
+
+/** The same answer in one pass, a snippet for every match: cheaper while an index holds only a few rows. */
+const ONE_PASS_SQL = `SELECT file, section, ${SNIPPET_SQL} AS snippet, bm25(sections) AS rank FROM sections WHERE sections MATCH @match ORDER BY rank, rowid LIMIT @limit`;
+
+/** Up to how many rows an index is searched in one pass. */
+export const ONE_PASS_ROWS = 64;
+
+/** The search statement for an index of `rows` rows (both give the same rows, snippets and order). */
+export function searchSql(rows: number): string {
+  return rows <= ONE_PASS_ROWS ? ONE_PASS_SQL : RANK_THEN_SNIPPET_SQL;
+}
+
+const rowCounts = new WeakMap<Database.Database, number>();
+
+/** Rows of an open index (its last rowid: a build inserts 1…n), read once per connection. */
+function rowCount(db: Database.Database): number {
+  let rows = rowCounts.get(db);
+  if (rows === undefined) {
+    rows = (preparedOn(db, 'SELECT rowid FROM sections ORDER BY rowid DESC LIMIT 1').get() as { rowid: number } | undefined)?.rowid ?? 0;
+    rowCounts.set(db, rows);
+  }
+  return rows;
+}
 
 /** Splits on ASCII whitespace only (space, tab, LF, CR); U+00A0 and friends stay inside tokens. */
 export function queryTokens(query: string): string[] {
@@ -52,17 +76,32 @@ export function textColumnsMatch(ftsQuery: string): string {
   return `{section content} : (${ftsQuery})`;
 }
 
+/** A search checked and ready to run (E004 and option errors come before any index is opened). */
+export interface SkillQuery {
+  query: string;
+  match: string;
+  limit: number;
+}
+
+/** Checks a search's query and options; E004 for an empty query, E100 for a bad limit. */
+export function skillQuery(query: string, options: { limit?: number } = {}): SkillQuery {
+  checkIntegerOption('limit', options.limit, 1);
+  return { query, match: textColumnsMatch(toFtsQuery(query)), limit: options.limit ?? DEFAULT_SEARCH_LIMIT };
+}
+
+/** Runs a checked search on an open index; `skill` names it in an E002. */
+export function searchIndex(index: OpenIndex, skill: string, search: SkillQuery): SearchResult {
+  const rows = readIndex(index, skill, (db) => preparedOn(db, searchSql(rowCount(db))).all({ match: search.match, limit: search.limit }) as { file: string; section: string; snippet: string; rank: number }[]);
+  return { query: search.query, results: rows.map((row) => ({ file: row.file, section: row.section, snippet: row.snippet, score: -row.rank })) };
+}
+
 /** Searches the skill at `dir` through its index in `runtimeDir` (E004, E002, E003 as RFC-0004 says). */
 export function searchSkill(dir: string, runtimeDir: string, query: string, options: SearchOptions = {}): SearchResult {
-  checkIntegerOption('limit', options.limit, 1);
-  const fts = toFtsQuery(query);
+  const search = skillQuery(query, options);
   const skill = options.skill ?? basename(resolve(dir));
   const index = openIndexForSearch(dir, runtimeDir, skill, options);
   try {
-    const rows = readIndex(index, skill, (db) =>
-      db.prepare(SEARCH_SQL).all({ match: textColumnsMatch(fts), limit: options.limit ?? DEFAULT_SEARCH_LIMIT }) as { file: string; section: string; snippet: string; rank: number }[],
-    );
-    return { query, results: rows.map((row) => ({ file: row.file, section: row.section, snippet: row.snippet, score: -row.rank })) };
+    return searchIndex(index, skill, search);
   } finally {
     index.db.close();
   }

@@ -61,8 +61,8 @@ export class ParseCache {
   private readonly pending = new Map<string, Entry | null>();
   private db: Database.Database | null = null;
   private preloaded = false;
-  /** After a full load: the only directories whose rows may stay in the file. */
-  private live: ReadonlySet<string> | null = null;
+  /** Whether rows of other loader builds have been cleared from the file this process. */
+  private pruned = false;
 
   private constructor(
     private file: string | null,
@@ -165,29 +165,16 @@ export class ParseCache {
     if (this.file !== null) this.pending.set(dir, null);
   }
 
-  /** Forgets every entry but those of `dirs` (after a full load: skills that are gone, rows of older loader builds). */
+  /** Forgets every entry but those of `dirs` (after a full load: skills that are gone). */
   retainOnly(dirs: ReadonlySet<string>): void {
     for (const dir of [...this.entries.keys()]) {
-      if (!dirs.has(dir)) this.entries.delete(dir);
-    }
-    if (this.file !== null) this.live = dirs;
-  }
-
-  /** Deletes the file's rows that retainOnly ruled out. */
-  private prune(db: Database.Database): void {
-    const live = this.live;
-    this.live = null;
-    if (live === null) return;
-    db.prepare('DELETE FROM skills WHERE stamp != ?').run(loaderStamp());
-    const remove = db.prepare('DELETE FROM skills WHERE dir = ?');
-    for (const { dir } of db.prepare('SELECT dir FROM skills').all() as { dir: string }[]) {
-      if (!live.has(dir)) remove.run(dir);
+      if (!dirs.has(dir)) this.delete(dir);
     }
   }
 
   /** Writes what changed since the last flush in one transaction. Best effort: a cache that cannot be written only costs parses. */
   flush(): void {
-    if (this.pending.size === 0 && this.live === null) return;
+    if (this.pending.size === 0) return;
     const db = this.database();
     const changes = [...this.pending];
     this.pending.clear();
@@ -197,7 +184,8 @@ export class ParseCache {
       const remove = db.prepare('DELETE FROM skills WHERE dir = ?');
       const code = loaderStamp();
       db.transaction(() => {
-        this.prune(db);
+        if (!this.pruned) db.prepare('DELETE FROM skills WHERE stamp != ?').run(code);
+        this.pruned = true;
         for (const [dir, entry] of changes) {
           if (entry === null) remove.run(dir);
           else upsert.run(dir, code, entry.root, entry.fingerprint, serialize(entry.skill));

@@ -96,12 +96,13 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   /** Loads every skill of every root (unchanged skills from the parse cache). */
   load(): this {
     this.cache.preload();
-    const names = new Set(this.roots.flatMap((root) => skillDirNames(root.path)));
-    const next = new Map<string, Skill>();
-    for (const name of [...names].sort()) {
-      const skill = this.resolve(name);
-      if (skill) next.set(name, skill);
+    // Which roots hold each name, from one listing per root (so no SKILL.md is looked up twice).
+    const holders = new Map<string, SkillRoot[]>();
+    for (const root of this.roots) {
+      for (const name of skillDirNames(root.path)) holders.set(name, [...(holders.get(name) ?? []), root]);
     }
+    const next = new Map<string, Skill>();
+    for (const name of [...holders.keys()].sort()) next.set(name, this.resolveIn(name, holders.get(name) as SkillRoot[]));
     this.cache.retainOnly(new Set([...next.values()].map((skill) => skill.dir)));
     this.cache.flush();
     this.skills = next;
@@ -117,8 +118,13 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
 
   /** Resolves one name over all roots: the winner, with the skills it shadows. */
   private resolve(name: string): Skill | undefined {
-    const [first, ...rest] = this.roots.filter((root) => hasSkillFile(root.path, name));
-    if (!first) return undefined;
+    const holders = this.roots.filter((root) => hasSkillFile(root.path, name));
+    return holders.length === 0 ? undefined : this.resolveIn(name, holders);
+  }
+
+  /** The skill `name` in the first of `holders` (the roots that have it, in precedence order), shadowing the rest. */
+  private resolveIn(name: string, holders: readonly SkillRoot[]): Skill {
+    const [first, ...rest] = holders as [SkillRoot, ...SkillRoot[]];
     const skill = this.parseDir(join(first.path, name), first);
     skill.shadows = rest.map((root) => ({ dir: join(root.path, name), root }));
     return skill;

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildIndex, locateIndex } from '../../../src-main/core/search/index.js';
-import { formatSearch, queryTokens, searchSkill, textColumnsMatch, toFtsQuery } from '../../../src-main/core/search/query.js';
+import { formatSearch, ONE_PASS_ROWS, queryTokens, searchSkill, searchSql, textColumnsMatch, toFtsQuery } from '../../../src-main/core/search/query.js';
 import { copyRfcSkill, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';
 
@@ -103,6 +103,25 @@ describe('RFC-0004:C-SEARCH', () => {
     expect(searchSkill(dir, runtime, 'shared').results).toHaveLength(10);
     expect(searchSkill(dir, runtime, 'shared', { limit: 3 }).results).toHaveLength(3);
     expect(thrownBy(() => searchSkill(dir, runtime, 'shared', { limit: 0 })).code).toBe('E100');
+  });
+
+  it('small and large indexes are searched by two statements that give the same rows, snippets and order (ties by row)', () => {
+    for (const parts of [5, ONE_PASS_ROWS + 30]) {
+      // Identical sections tie on score; the others differ in how often the words appear.
+      const body = Array.from({ length: parts }, (_, i) => `## Part ${i}\n\n${i % 3 === 0 ? 'shared word' : `shared ${'word '.repeat(1 + (i % 5))}and filler`}\n`).join('\n');
+      const { dir, runtime } = indexed({ 'SKILL.md': body });
+      const db = new Database(locateIndex(dir, runtime).path, { readonly: true });
+      const params = { match: textColumnsMatch(toFtsQuery('shared word')), limit: 40 };
+      const onePass = db.prepare(searchSql(1)).all(params);
+      const rankFirst = db.prepare(searchSql(ONE_PASS_ROWS + 1)).all(params);
+      db.close();
+      expect(searchSql(1)).not.toBe(searchSql(ONE_PASS_ROWS + 1));
+      expect(onePass.length).toBeGreaterThan(2);
+      expect(onePass).toEqual(rankFirst);
+      expect(searchSkill(dir, runtime, 'shared word', { limit: 40 }).results.map((r) => [r.section, r.snippet, -r.score])).toEqual(
+        (onePass as { section: string; snippet: string; rank: number }[]).map((r) => [r.section, r.snippet, r.rank]),
+      );
+    }
   });
 
   it('searches .txt files, section ""', () => {

@@ -36,7 +36,7 @@ export async function bigSkillBench(dir: string, fixtures: BenchFixtures): Promi
     buildIndex(big.dir, runtime);
     rmSync(runtime, { recursive: true, force: true });
   };
-  const mb = (big.bytes / 2 ** 20).toFixed(0);
+  const mb = (big.bytes / 1e6).toFixed(0);
   const shape = `${big.files.toLocaleString('en-US')} files, ${rows.length.toLocaleString('en-US')} sections`;
   const built = await paired(build, rawInsert, 3, 0);
   const figures: (Figure | Metric)[] = [{ name: `build the ${mb} MB skill, in process`, ...built, baseline: 'bare FTS5 insert of its sections', goal: 1.3, note: shape }];

@@ -7,7 +7,7 @@
  * 1000,10000). A sub-bench that fails is reported and the others still run; the exit status is
  * then 1. Whatever happens, the temp dir is removed and every process a sub-bench started is killed.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,7 +71,9 @@ try {
     const started = Date.now();
     console.log(`## ${name}`);
     try {
-      for (const figure of await (BENCHES[name] as Bench)(join(base, name), fixtures)) console.log(formatFigure(figure));
+      const dir = join(base, name);
+      mkdirSync(dir, { recursive: true });
+      for (const figure of await (BENCHES[name] as Bench)(dir, fixtures)) console.log(formatFigure(figure));
     } catch (error) {
       failed.push(name);
       console.log(`${name} FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

@@ -3,9 +3,11 @@
  * their relative path, headings in file order. Reads the sources, not the index, one file at a
  * time: a caller that writes each file's headings as they come (the CLI) holds one file, not the skill.
  */
+import { headingsOf } from '../markdown/blocks.js';
+import { markdownBody } from '../markdown/frontmatter.js';
 import { readText, walkSkill } from '../skills/files.js';
 import { checkIntegerOption } from './options.js';
-import { isMarkdownFile, markdownSections } from './sections.js';
+import { isMarkdownFile } from './sections.js';
 import type { OutlineHeading, OutlineResult } from '../../shared/gateway.js';
 
 export interface OutlineOptions {
@@ -23,8 +25,10 @@ function* eachFile(dir: string, maxLevel: number): Generator<OutlineHeading[]> {
       continue;
     }
     const headings: OutlineHeading[] = [];
-    for (const section of markdownSections(text)) {
-      if (section.level <= maxLevel) headings.push({ file: file.rel, level: section.level, text: section.text, line: section.startLine });
+    // The same headings markdownSections finds (frontmatter skipped), without the section extents outline has no use for.
+    const { body, bodyLine } = markdownBody(text);
+    for (const heading of headingsOf(body, bodyLine)) {
+      if (heading.level <= maxLevel) headings.push({ file: file.rel, level: heading.level, text: heading.text, line: heading.line });
     }
     if (headings.length > 0) yield headings;
   }

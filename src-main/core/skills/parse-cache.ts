@@ -12,10 +12,13 @@ import { deserialize, serialize } from 'node:v8';
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { Skill, SkillRoot } from '../../shared/model.js';
+import type { SkillTree } from './fingerprint.js';
 
 interface Entry {
   root: string;
+  /** The tree fingerprint (see fingerprint.ts) the skill was parsed at. */
   fingerprint: string;
+  tree: SkillTree;
   skill: Skill;
 }
 
@@ -23,6 +26,7 @@ interface Row {
   dir: string;
   root: string;
   fingerprint: string;
+  /** The tree and the skill, serialised together. */
   skill: Buffer;
 }
 
@@ -86,8 +90,9 @@ export class ParseCache {
       mkdirSync(dirname(this.file as string), { recursive: true });
       const db = new Database(this.file as string, this.options.nativeBinding === undefined ? {} : { nativeBinding: this.options.nativeBinding });
       try {
-        db.pragma('journal_mode = WAL');
         db.pragma('busy_timeout = 5000');
+        // Asked first: switching to WAL writes, and most opens find it switched already.
+        if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
         db.exec(SCHEMA);
         return db;
       } catch (error) {
@@ -111,7 +116,8 @@ export class ParseCache {
 
   private decode(row: Row): Entry | null {
     try {
-      return { root: row.root, fingerprint: row.fingerprint, skill: deserialize(row.skill) as Skill };
+      const { tree, skill } = deserialize(row.skill) as { tree: SkillTree; skill: Skill };
+      return { root: row.root, fingerprint: row.fingerprint, tree, skill };
     } catch {
       return null;
     }
@@ -145,16 +151,19 @@ export class ParseCache {
     }
   }
 
-  /** The skill parsed from `dir` under `root` when its files had the stat `fingerprint` (a copy, safe to change). */
-  get(dir: string, root: SkillRoot, fingerprint: string): Skill | undefined {
+  /**
+   * The skill parsed from `dir` under `root`, if `fingerprintOf` its recorded tree (as the files
+   * are now) is the fingerprint it was parsed at (a copy, safe to change).
+   */
+  get(dir: string, root: SkillRoot, fingerprintOf: (tree: SkillTree) => string): Skill | undefined {
     const entry = this.find(dir);
-    if (entry === undefined || entry.fingerprint !== fingerprint || entry.root !== rootKey(root)) return undefined;
+    if (entry === undefined || entry.root !== rootKey(root) || fingerprintOf(entry.tree) !== entry.fingerprint) return undefined;
     return { ...entry.skill, root, shadows: [] };
   }
 
-  /** Remembers a parse whose files had settled with the stat `fingerprint`. */
-  set(dir: string, root: SkillRoot, fingerprint: string, skill: Skill): void {
-    const entry = { root: rootKey(root), fingerprint, skill: { ...skill, shadows: [] } };
+  /** Remembers a parse of the files whose tree had settled with `fingerprint`. */
+  set(dir: string, root: SkillRoot, tree: SkillTree, fingerprint: string, skill: Skill): void {
+    const entry = { root: rootKey(root), fingerprint, tree, skill: { ...skill, shadows: [] } };
     this.entries.set(dir, entry);
     if (this.file !== null) this.pending.set(dir, entry);
   }
@@ -188,7 +197,7 @@ export class ParseCache {
         this.pruned = true;
         for (const [dir, entry] of changes) {
           if (entry === null) remove.run(dir);
-          else upsert.run(dir, code, entry.root, entry.fingerprint, serialize(entry.skill));
+          else upsert.run(dir, code, entry.root, entry.fingerprint, serialize({ tree: entry.tree, skill: entry.skill }));
         }
       })();
     } catch {

@@ -10,7 +10,7 @@ import { isAbsolute, join, relative, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Skill, SkillRoot } from '../../shared/model.js';
 import { walkSkill, type SkillWalk } from './files.js';
-import { hasSettled, statFingerprint } from './fingerprint.js';
+import { SETTLE_MS, treeFingerprint, treeOf } from './fingerprint.js';
 import { ParseCache } from './parse-cache.js';
 import { parseSkill } from './parse-skill.js';
 import { emitSafely } from '../events.js';
@@ -130,20 +130,25 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     return skill;
   }
 
-  /** The skill in `dir`: from the cache when its files' fingerprint matches a settled earlier parse, else parsed. */
+  /**
+   * The skill in `dir`: from the cache when the stats of what its last walk saw still match (no
+   * directory listed, no file read), else walked and parsed.
+   */
   private parseDir(dir: string, root: SkillRoot): Skill {
+    const cached = this.cache.get(dir, root, (tree) => treeFingerprint(dir, tree).fingerprint);
+    if (cached !== undefined) return cached;
     let walk: SkillWalk | null = null;
     try {
       walk = walkSkill(dir);
     } catch {
       // The parse reports the unreadable directory.
     }
-    const fingerprint = walk === null ? null : statFingerprint(walk.files);
-    const cached = fingerprint === null ? undefined : this.cache.get(dir, root, fingerprint);
-    if (cached !== undefined) return cached;
+    // Taken before the parse reads anything: a change after this point moves the stats recorded.
+    const tree = walk === null ? null : treeOf(walk);
+    const seen = tree === null ? null : treeFingerprint(dir, tree);
     const skill = this.parse(dir, root, walk);
-    // Taken after the parse read the files: only settled content may be vouched for by its stat.
-    if (walk !== null && fingerprint !== null && hasSettled(walk.files)) this.cache.set(dir, root, fingerprint, skill);
+    // Only settled content may be vouched for by its stats (see fingerprint.ts).
+    if (tree !== null && seen !== null && seen.newest <= Date.now() - SETTLE_MS) this.cache.set(dir, root, tree, seen.fingerprint, skill);
     else this.cache.delete(dir);
     return skill;
   }

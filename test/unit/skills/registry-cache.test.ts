@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SkillRoot } from '../../../src-main/shared/model.js';
@@ -106,6 +106,29 @@ describe('incremental loading', () => {
     const after = new SkillRegistry(roots, { cache, parse }).load().get('skill-0001');
     expect(parsed).toEqual([dirs[1]]);
     expect(after?.description).toBe('Skill number 9.');
+    expect(after?.hash).not.toBe(before?.hash);
+  });
+
+  it.each([
+    ['a file added to a subdirectory', (dir: string) => writeFileSync(join(dir, 'references', 'more.md'), '# More\n')],
+    ['a file removed', (dir: string) => rmSync(join(dir, 'references', 'notes.md'))],
+    ['a file renamed', (dir: string) => renameSync(join(dir, 'references', 'notes.md'), join(dir, 'references', 'renamed.md'))],
+    // The target is in a hidden directory the walk never lists: only the link's own stat can tell.
+    ['a dangling link whose target appears', (dir: string) => writeFileSync(join(dir, '.hidden', 'target.md'), '# Target\n')],
+  ])('without listing a directory, the cache still sees %s', (_label, change) => {
+    const { base, roots, dirs } = corpus(2);
+    const dir = dirs[1] as string;
+    mkdirSync(join(dir, '.hidden'));
+    symlinkSync(join('..', '.hidden', 'target.md'), join(dir, 'references', 'link.md'));
+    const { parse, parsed } = countingParse();
+    settle();
+    const cache = ParseCache.memory();
+    const before = new SkillRegistry(roots, { cache, parse }).load().get('skill-0001');
+    waitForFsTick(base, [join(dir, 'references', 'notes.md'), join(dir, 'references')]);
+    change(dir);
+    parsed.length = 0;
+    const after = new SkillRegistry(roots, { cache, parse }).load().get('skill-0001');
+    expect(parsed).toEqual([dir]);
     expect(after?.hash).not.toBe(before?.hash);
   });
 

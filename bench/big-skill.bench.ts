@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { buildIndex, locateIndex } from '../src-main/core/search/index.js';
 import { skillDocuments } from '../src-main/core/search/documents.js';
 import { walkSkill } from '../src-main/core/skills/files.js';
-import { runtimeDir } from '../src-main/core/gateway/resolve.js';
+import { runtimeDir } from '../src-main/core/gateway/runtime-dir.js';
 import type { BenchFixtures } from './fixtures.js';
 import { paired, type Figure, type Metric } from './measure.js';
 import { cliEnv, pairedProcesses, RAW_BASELINES, SKILLTRAY_BIN, timedOk, type Timed } from './processes.js';

@@ -9,7 +9,7 @@ import { SkilltrayCore } from '../src-main/core/api.js';
 import { resolveConfig } from '../src-main/core/config.js';
 import { locateIndex } from '../src-main/core/search/index.js';
 import { catalogPath } from '../src-main/core/search/catalog.js';
-import { runtimeDir } from '../src-main/core/gateway/resolve.js';
+import { runtimeDir } from '../src-main/core/gateway/runtime-dir.js';
 import type { BenchFixtures } from './fixtures.js';
 import { paired, type Figure } from './measure.js';
 import { cliEnv, pairedProcesses, RAW_BASELINES, SKILLTRAY_BIN, timedOk } from './processes.js';
@@ -48,11 +48,12 @@ export async function searchBench(dir: string, fixtures: BenchFixtures): Promise
 
       core.searchAll('warm');
       const catalog = new Database(catalogPath(config.home), { readonly: true });
-      const rawAll = catalog.prepare('SELECT rowid, bm25(catalog) FROM catalog WHERE catalog MATCH ? ORDER BY bm25(catalog) LIMIT 10');
-      const all = await paired(() => core.searchAll('deploy review'), () => rawAll.all('{section content} : ("deploy" "review")'), 51, 5);
-      figures.push({ name: `search --all over ${count(n)} skills`, ...all, baseline: 'raw FTS5 query on the catalog' });
-      const typing = await paired(() => core.searchAll('deploy rev', { prefix: true }), () => rawAll.all('{section content} : ("deploy" "review")'), 51, 5);
-      figures.push({ name: `search-as-you-type (prefix) over ${count(n)} skills`, ...typing, baseline: 'raw FTS5 query on the catalog' });
+      const table = (catalog.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%fts5%' ORDER BY name LIMIT 1").get() as { name: string }).name;
+      const rawAll = catalog.prepare(`SELECT rowid, bm25(${table}) FROM ${table} WHERE ${table} MATCH ? ORDER BY bm25(${table}) LIMIT 10`);
+      const all = await paired(() => core.searchAll('deploy review'), () => rawAll.all('"deploy" "review"'), 51, 5);
+      figures.push({ name: `search --all over ${count(n)} skills`, ...all, baseline: `raw FTS5 query on the catalog (${table})` });
+      const typing = await paired(() => core.searchAll('deploy rev', { prefix: true }), () => rawAll.all('"deploy" "review"'), 51, 5);
+      figures.push({ name: `search-as-you-type (prefix) over ${count(n)} skills`, ...typing, baseline: `raw FTS5 query on the catalog (${table})` });
       catalog.close();
     } finally {
       await core.close();

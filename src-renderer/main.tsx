@@ -9,6 +9,7 @@ import { ConnectionProvider } from './app/connection-context.js';
 import { PendingProvider } from './app/pending.js';
 import './styles/theme.css';
 import './styles/app.css';
+import './styles/palette.css';
 
 if (!window.skilltray) {
   const replacement = captureToken(location.hash, sessionStorage);

@@ -4,7 +4,8 @@ import type { CoreConfig } from '../core/config.js';
 import type { OptionSpec, ParsedArgs, PositionalSpec } from './args.js';
 
 export interface CliIo {
-  out(text: string): void;
+  /** Writes to stdout; bytes (a file `open` prints) go out exactly as given, never re-encoded. */
+  out(text: string | Uint8Array): void;
   err(text: string): void;
   /** Whether a person is at the terminal (stdin and stdout are TTYs). */
   interactive: boolean;

@@ -16,10 +16,10 @@ import type { DryRun, PendingEntry, Remembered, Rule, RunQuery, RunRecord, RunRe
 import { listRemembered, revoke } from './store/approvals.js';
 import { addRule, listRules, removeRule } from './store/rules.js';
 import { getRun, listRuns } from './store/runs.js';
-import { getSettings, setMode, setPaused } from './store/settings.js';
+import { getSettings, setMode, setPaletteShortcut, setPaused } from './store/settings.js';
 import { openStateDb, type StateDb } from './store/state-db.js';
 import { RunService, type RunInput, type RunOptions } from './runs/run-service.js';
-import { skillsToCheck } from './skills/check.js';
+import { skillsToCheck } from './skills/locate.js';
 import { SkillRegistry } from './skills/registry.js';
 import { ParseCache } from './skills/parse-cache.js';
 import { emitSafely } from './events.js';
@@ -216,6 +216,14 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   /** Pauses or resumes every run. */
   setPaused(paused: boolean): Settings {
     setPaused(this.db, paused);
+    const settings = getSettings(this.db);
+    emitSafely(this, 'event', { type: 'settings', settings });
+    return settings;
+  }
+
+  /** Sets the desktop app's global shortcut for the command palette ('' for none); E617 for one that cannot be. */
+  setPaletteShortcut(shortcut: string): Settings {
+    setPaletteShortcut(this.db, shortcut);
     const settings = getSettings(this.db);
     emitSafely(this, 'event', { type: 'settings', settings });
     return settings;

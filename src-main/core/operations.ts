@@ -67,6 +67,7 @@ const handlers: Handlers = {
   settings: (core) => core.settings(),
   setMode: (core, i) => (core.setMode(i.mode), core.settings()),
   setPaused: (core, i) => core.setPaused(i.paused),
+  setPaletteShortcut: (core, i) => core.setPaletteShortcut(i.shortcut),
 
   outline: (core, i, ctx) => core.outline(loaded(core, i.skill), defined({ level: i.level }), ctx.cwd),
   show: (core, i, ctx) => core.show(loaded(core, i.skill), { section: i.section, ...defined({ file: i.file, maxLines: i.max_lines }) }, ctx.cwd),

@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { app, dialog, nativeImage, shell } from 'electron';
+import { app, dialog, globalShortcut, nativeImage, shell } from 'electron';
 import { SkilltrayCore } from '../core/api.js';
 import { resolveConfig } from '../core/config.js';
 import { defaultGatewayCwd } from '../core/gateway/service.js';
@@ -14,6 +14,7 @@ import { startHttpServer } from '../server/http.js';
 import { IPC_EVENT_CHANNEL } from '../shared/contract.js';
 import { registerAppScheme, serveApp } from './app-protocol.js';
 import { setupIpc } from './ipc.js';
+import { setupShortcuts } from './shortcuts.js';
 import { setupTray } from './tray.js';
 import { Windows, hardenWebContents } from './windows.js';
 
@@ -79,6 +80,7 @@ async function start(): Promise<void> {
     quit,
   });
 
+  setupShortcuts({ globalShortcut, core, openPalette: () => void windows.show('palette'), onUnavailable: (key, why) => console.warn(`the palette shortcut ${key} is not available: ${why}`) });
   app.on('second-instance', () => windows.show('skills'));
   // The tray keeps the app alive with every window closed.
   app.on('window-all-closed', () => undefined);

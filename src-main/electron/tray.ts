@@ -21,6 +21,7 @@ export function setupTray(core: SkilltrayCore, icon: NativeImage, actions: TrayA
     const settings = core.settings();
     const template: MenuItemConstructorOptions[] = [
       { label: pending === 0 ? 'No pending approvals' : `Pending approvals (${pending})…`, enabled: pending > 0, click: () => actions.open('approvals') },
+      { label: 'Command palette…', accelerator: settings.paletteShortcut || undefined, registerAccelerator: false, click: () => actions.open('palette') },
       { label: 'Open skill browser…', click: () => actions.open('skills') },
       { label: 'History…', click: () => actions.open('history') },
       { type: 'separator' },

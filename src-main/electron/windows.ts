@@ -13,6 +13,7 @@ const SIZES: Record<WindowRoute, { width: number; height: number; title: string 
   history: { width: 1000, height: 720, title: 'Skilltray — History' },
   settings: { width: 900, height: 720, title: 'Skilltray — Settings' },
   tray: { width: 360, height: 460, title: 'Skilltray' },
+  palette: { width: 720, height: 540, title: 'Skilltray — Command palette' },
 };
 
 /** Denies what no Skilltray page should ever do, for every web contents the app creates. */

@@ -29,6 +29,7 @@ const SUMMARIES: Record<OperationName, string> = {
   settings: 'Mode and pause state',
   setMode: 'Switches mode (Global, Dev, Meeting)',
   setPaused: 'Pauses or resumes every run',
+  setPaletteShortcut: "Sets the desktop app's global shortcut for the command palette ('' for none)",
   outline: "A skill's headings (RFC-0002 outline)",
   show: 'One section of a skill (RFC-0002 show)',
   open: 'One file of a skill (RFC-0002 open)',

@@ -94,6 +94,8 @@ export const inputs = {
   settings: z.strictObject({}),
   setMode: z.strictObject({ mode: text(32) }),
   setPaused: z.strictObject({ paused: z.boolean() }),
+  /** The desktop app's global shortcut for the command palette, an Electron accelerator; '' for none. */
+  setPaletteShortcut: z.strictObject({ shortcut: text(128) }),
 
   outline: z.strictObject({ skill: text(), level: z.number().int().optional() }),
   show: z.strictObject({ skill: text(), section: text(1024), file: text().optional(), max_lines: count(10_000_000).optional() }),
@@ -175,6 +177,7 @@ export interface OperationOutputs {
   settings: Settings;
   setMode: Settings;
   setPaused: Settings;
+  setPaletteShortcut: Settings;
   outline: OutlineResult;
   show: ShowResult;
   open: OpenResult;
@@ -235,7 +238,7 @@ export function createClient(call: (operation: OperationName, input: unknown) =>
 }
 
 /** Windows the desktop app can open, each a route of the UI. */
-export const WINDOW_ROUTES = ['skills', 'approvals', 'history', 'settings', 'tray'] as const;
+export const WINDOW_ROUTES = ['skills', 'approvals', 'history', 'settings', 'tray', 'palette'] as const;
 export type WindowRoute = (typeof WINDOW_ROUTES)[number];
 
 /** Operations only the desktop app has (over IPC): they act on windows and the OS, not on skills. */

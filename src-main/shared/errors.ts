@@ -48,6 +48,7 @@ export const ERROR_KINDS = {
   E614: 'rule_not_found', // no rule with that id
   E615: 'remembered_not_found', // no active remembered approval with that id
   E616: 'invalid_verdict', // a verdict other than once, always or deny
+  E617: 'invalid_shortcut', // a palette shortcut that is not an accelerator with a modifier
   // E7xx: runner
   E701: 'spawn_failed',
   E702: 'run_not_found',

@@ -86,8 +86,20 @@ export interface SearchResult {
   results: SearchHit[];
 }
 
+/**
+ * One hit of the search over every skill: `snippet` is plain text on one line, the query's words
+ * marked `[MATCH]…[/MATCH]`; a section whose parent or subsections also matched stands for them.
+ */
 export interface CatalogHit extends SearchHit {
   skill: string;
+  /** The section's heading with the query's words marked ('' for text before a file's first heading). */
+  title: string;
+  /** The headings the section sits under, outermost first. */
+  trail: string[];
+  /** The tool this section documents (its heading or a subsection of it), or null. */
+  tool: string | null;
+  /** Line of the section's heading (1 for text before the first heading). */
+  line: number;
 }
 
 export interface CatalogResult {

@@ -56,6 +56,8 @@ export interface ToolParam {
   /** Whether a value may begin with `-` where it fills a whole argument (off by default: argument-injection guard). */
   allowDash: boolean;
   description: string;
+  /** What the Command uses when no value is given (`<<key:default>>`); null when the argument is dropped instead, or for a boolean flag. */
+  default: string | null;
   line: number;
 }
 

@@ -85,6 +85,8 @@ export interface Remembered {
 export interface Settings {
   mode: Mode;
   paused: boolean;
+  /** The desktop app's global shortcut for the command palette, as an Electron accelerator; '' for none. */
+  paletteShortcut: string;
 }
 
 export type RuleEffect = 'allow' | 'deny';

@@ -1,7 +1,11 @@
 /** The window: the tray route on its own, every other route inside the shell (nav, status, pending banner). */
 import { useEffect, useRef, type ReactNode } from 'react';
+import { isMac } from '../approvals/approval-keys.js';
 import { ApprovalsScreen } from '../approvals/approvals-screen.js';
 import { HistoryScreen } from '../history/history-screen.js';
+import { Palette } from '../palette/palette.js';
+import { PaletteProvider, useOpenPalette } from '../palette/palette-dialog.js';
+import { paletteKeyLabel } from '../palette/palette-keys.js';
 import { SettingsScreen } from '../settings/settings-screen.js';
 import { SkillPage } from '../skills/skill-page.js';
 import { SkillsScreen } from '../skills/skills-screen.js';
@@ -12,6 +16,7 @@ import { usePending } from './pending.js';
 import { parseRoute, routeHref, type Route } from './route.js';
 import { useHash } from './use-hash.js';
 import { useSettings } from './use-settings.js';
+import { BrandMark } from './brand-mark.js';
 
 const NAV: { screen: 'approvals' | 'skills' | 'history' | 'settings'; label: string; href: string }[] = [
   { screen: 'approvals', label: 'Approvals', href: '#/approvals' },
@@ -27,6 +32,7 @@ function navScreen(route: Route): string {
 const TITLES: Record<Route['screen'], string> = {
   approvals: 'Approvals',
   tray: 'Skilltray',
+  palette: 'Command palette',
   skills: 'Skills',
   skill: 'Skill',
   history: 'History',
@@ -48,6 +54,20 @@ function StreamIndicator() {
       <span className="stream-dot" aria-hidden="true" />
       {text}
     </span>
+  );
+}
+
+/** The top bar's way into the palette, with its key. */
+function PaletteButton() {
+  const openPalette = useOpenPalette();
+  const { platform } = useConnection();
+  const key = paletteKeyLabel(isMac(platform));
+  return (
+    <button type="button" className="palette-button" onClick={() => openPalette()} aria-keyshortcuts={isMac(platform) ? 'Meta+K' : 'Control+K'} title={`Command palette (${key})`}>
+      <span className="palette-button-icon" aria-hidden="true" />
+      <span className="palette-button-text">Search or run…</span>
+      <kbd aria-hidden="true">{key}</kbd>
+    </button>
   );
 }
 
@@ -103,9 +123,10 @@ function Shell({ route, children }: { route: Route; children: ReactNode }) {
       </button>
       <header className="topbar">
         <a className="brand" href="#/skills">
-          <span className="brand-mark" aria-hidden="true" />
+          <BrandMark />
           Skilltray
         </a>
+        <PaletteButton />
         <nav aria-label="Main" className="mainnav">
           {NAV.map((item) => (
             <a key={item.screen} href={item.href} aria-current={current === item.screen ? 'page' : undefined}>
@@ -151,6 +172,8 @@ function Screen({ route, hash }: { route: Route; hash: string }) {
       return <SettingsScreen />;
     case 'tray':
       return <TrayScreen />;
+    case 'palette':
+      return <PaletteScreen />;
     case 'missing':
       return (
         <div className="page">
@@ -163,16 +186,37 @@ function Screen({ route, hash }: { route: Route; hash: string }) {
   }
 }
 
+/** `#/palette`: the palette alone, as the desktop app's global shortcut shows it; Esc closes the window (or, in a browser, goes to the skills). */
+function PaletteScreen() {
+  const { desktop } = useConnection();
+  useEffect(() => {
+    document.title = 'Command palette — Skilltray';
+  }, []);
+  return (
+    <main className="palette-window">
+      <h1 className="visually-hidden">Command palette</h1>
+      <Palette onClose={() => (desktop ? window.close() : (location.hash = '#/skills'))} />
+    </main>
+  );
+}
+
 export function App() {
   const connection = useConnection();
   const { state } = useStream();
   const hash = useHash();
   const route = parseRoute(hash);
   if (connection.kind === 'browser' && (!connection.hasToken() || state === 'unauthorized')) return <ConnectScreen refused={connection.hasToken()} />;
-  if (route.screen === 'tray') return <TrayScreen />;
   return (
-    <Shell route={route}>
-      <Screen route={route} hash={hash} />
-    </Shell>
+    <PaletteProvider inline={route.screen === 'palette'}>
+      {route.screen === 'tray' ? (
+        <TrayScreen />
+      ) : route.screen === 'palette' ? (
+        <PaletteScreen />
+      ) : (
+        <Shell route={route}>
+          <Screen route={route} hash={hash} />
+        </Shell>
+      )}
+    </PaletteProvider>
   );
 }

@@ -1,6 +1,7 @@
 /** Browser mode without a working token: how to get one, and a field to paste it. */
 import { useId, useState, type FormEvent } from 'react';
 import { useConnection } from './connection-context.js';
+import { BrandMark } from './brand-mark.js';
 
 export function ConnectScreen({ refused }: { refused: boolean }) {
   const connection = useConnection();
@@ -13,7 +14,7 @@ export function ConnectScreen({ refused }: { refused: boolean }) {
   return (
     <main className="connect" aria-labelledby="connect-title">
       <div className="card connect-card">
-        <span className="brand-mark brand-mark-large" aria-hidden="true" />
+        <BrandMark className="brand-mark brand-mark-large" />
         <h1 id="connect-title">Connect to Skilltray</h1>
         <p>
           {refused ? 'The app refused this page’s token (it may have been rotated). ' : 'This page needs the token of the Skilltray running on this machine. '}

@@ -32,9 +32,14 @@ export function formatCountdown(ms: number): string {
   return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
 }
 
-/** Time of day for today, date and time (to the minute) otherwise: for dense tables. */
+/** Always a date and a time, for dense tables: `Today, 3:05:09 PM`, `Yesterday, 9:12 AM`, `Mar 3, 2:02 PM`, `Mar 3, 2025, 2:02 PM`. */
 export function formatShort(epochMs: number, now = Date.now()): string {
   const date = new Date(epochMs);
-  if (date.toDateString() === new Date(now).toDateString()) return date.toLocaleTimeString(undefined, { timeStyle: 'medium' });
-  return date.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+  const today = new Date(now);
+  const yesterday = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 1);
+  if (date.toDateString() === today.toDateString()) return `Today, ${date.toLocaleTimeString(undefined, { timeStyle: 'medium' })}`;
+  const time = date.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
+  if (date.toDateString() === yesterday.toDateString()) return `Yesterday, ${time}`;
+  const day = date.toLocaleDateString(undefined, { month: 'short', day: 'numeric', ...(date.getFullYear() === today.getFullYear() ? {} : { year: 'numeric' }) });
+  return `${day}, ${time}`;
 }

@@ -32,6 +32,7 @@ export interface HistoryFilter {
 export type Route =
   | { screen: 'approvals' }
   | { screen: 'tray' }
+  | { screen: 'palette' }
   | { screen: 'skills'; query: string; filter: SkillFilter }
   | { screen: 'skill'; name: string; view: SkillView }
   | { screen: 'history'; filter: HistoryFilter; run: string | null }
@@ -65,6 +66,8 @@ export function parseRoute(hash: string): Route {
       return rest.length === 0 ? { screen: 'approvals' } : { screen: 'missing', path };
     case 'tray':
       return rest.length === 0 ? { screen: 'tray' } : { screen: 'missing', path };
+    case 'palette':
+      return rest.length === 0 ? { screen: 'palette' } : { screen: 'missing', path };
     case 'settings':
       return rest.length === 0 ? { screen: 'settings' } : { screen: 'missing', path };
     case 'skills': {
@@ -112,6 +115,7 @@ export function routeHref(route: Route): string {
   switch (route.screen) {
     case 'approvals':
     case 'tray':
+    case 'palette':
     case 'settings':
       return `#/${route.screen}`;
     case 'skills':

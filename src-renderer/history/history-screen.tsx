@@ -48,7 +48,7 @@ export function HistoryScreen({ filter, run }: { filter: HistoryFilter; run: str
   const refilter = (patch: Partial<HistoryFilter>): void => location.replace(routeHref({ screen: 'history', run, filter: { ...filter, ...patch } }));
 
   return (
-    <div className={`page${run ? ' page-wide' : ''}`}>
+    <div className="page">
       <header className="page-head">
         <h1>History</h1>
         <p className="lede">Every run request, whoever asked and whatever was decided.</p>
@@ -62,7 +62,7 @@ export function HistoryScreen({ filter, run }: { filter: HistoryFilter; run: str
       {runs.error ? <ErrorNote error={runs.error} title="History could not be loaded" /> : null}
       <div className={run ? 'history-layout' : undefined}>
         <div className="table-wrap">
-          <table className="runs">
+          <table className="runs stack-narrow">
             <caption className="visually-hidden">Runs, newest first</caption>
             <thead>
               <tr>
@@ -78,25 +78,25 @@ export function HistoryScreen({ filter, run }: { filter: HistoryFilter; run: str
             <tbody>
               {(runs.data ?? []).map((r) => (
                 <tr key={r.id} aria-current={r.id === run ? 'true' : undefined}>
-                  <td className="nowrap">
+                  <td className="nowrap" data-label="Requested">
                     <time dateTime={new Date(r.requestedAt).toISOString()} title={formatTime(r.requestedAt)}>
                       {formatShort(r.requestedAt)}
                     </time>
                   </td>
-                  <td className="nowrap">
+                  <td className="stack-title" data-label="Skill / tool">
                     <a href={routeHref({ screen: 'history', run: r.id, filter })}>
                       {r.skill} / {r.tool}
                     </a>
                   </td>
-                  <td>{r.surface}</td>
-                  <td>
+                  <td data-label="Surface">{r.surface}</td>
+                  <td data-label="Status">
                     <span className={`badge badge-${STATUS_TONES[r.status]}`}>{r.status}</span>
                   </td>
-                  <td>{r.decidedBy ? DECIDED_BY_LABELS[r.decidedBy] : '—'}</td>
-                  <td>
+                  <td data-label="Decided by">{r.decidedBy ? DECIDED_BY_LABELS[r.decidedBy] : '—'}</td>
+                  <td data-label="Exit">
                     <code>{r.exitCode ?? '—'}</code>
                   </td>
-                  <td className="nowrap">{r.durationMs === null ? '—' : formatDuration(r.durationMs)}</td>
+                  <td className="nowrap" data-label="Duration">{r.durationMs === null ? '—' : formatDuration(r.durationMs)}</td>
                 </tr>
               ))}
             </tbody>

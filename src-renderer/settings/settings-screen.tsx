@@ -9,6 +9,7 @@ import { PathText } from '../app/path-text.js';
 import { useResource } from '../app/use-resource.js';
 import { useSettings } from '../app/use-settings.js';
 import { ModeSwitch, PauseSwitch } from './mode-controls.js';
+import { PaletteShortcut } from './palette-shortcut.js';
 
 function Roots() {
   const roots = useResource('roots', (client) => client.roots({}));
@@ -20,7 +21,7 @@ function Roots() {
         Home: <PathText path={roots.data.home} />. First match wins when two roots hold a skill of the same name.
       </p>
       <div className="table-wrap">
-        <table>
+        <table className="stack-narrow">
           <caption className="visually-hidden">Skill roots in precedence order</caption>
           <thead>
             <tr>
@@ -35,19 +36,19 @@ function Roots() {
           <tbody>
             {roots.data.roots.map((root, i) => (
               <tr key={root.path} className={root.exists ? undefined : 'row-dim'}>
-                <td>{i + 1}</td>
-                <td>
+                <td data-label="#">{i + 1}</td>
+                <td data-label="Kind">
                   {root.kind}
                   {['gibberish', 'kode', 'claude'].includes(root.kind) ? <span className="muted"> (compatibility)</span> : null}
                 </td>
-                <td>
+                <td className="stack-title" data-label="Path">
                   <PathText path={root.path} />
                 </td>
-                <td>{root.trust}</td>
-                <td>
+                <td data-label="Trust">{root.trust}</td>
+                <td data-label="Placeholders">
                   <code>{root.syntax === 'angle' ? '<<key>>' : '{{key}}'}</code>
                 </td>
-                <td>{root.exists ? 'yes' : 'no'}</td>
+                <td data-label="Exists">{root.exists ? 'yes' : 'no'}</td>
               </tr>
             ))}
           </tbody>
@@ -196,6 +197,10 @@ export function SettingsScreen() {
         ) : (
           <p className="muted">Loading…</p>
         )}
+      </section>
+      <section className="card" aria-labelledby="palette-title">
+        <h2 id="palette-title">Command palette</h2>
+        {settings ? <PaletteShortcut settings={settings} onChange={set} /> : null}
       </section>
       <section className="card" aria-labelledby="roots-title">
         <h2 id="roots-title">Skill roots</h2>

@@ -8,7 +8,7 @@ export function relativeTo(dir: string, file: string): string {
 }
 
 /** Errors first, then warnings, each as `E403 SKILL.md:2 message`. */
-export function DiagnosticsList({ diagnostics, dir, label }: { diagnostics: Diagnostic[]; dir: string; label: string }) {
+export function DiagnosticsList({ diagnostics, dir, label }: { diagnostics: readonly Diagnostic[]; dir: string; label: string }) {
   const sorted = [...diagnostics].sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
   return (
     <ul className="diagnostics" aria-label={label}>

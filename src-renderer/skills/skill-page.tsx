@@ -8,6 +8,7 @@ import { useResource } from '../app/use-resource.js';
 import { DiagnosticsList } from './diagnostics-list.js';
 import { OutlineTree, SourcesTree } from './skill-trees.js';
 import { FileView, SectionView } from './skill-views.js';
+import { toolDiagnostics } from './tool-diagnostics.js';
 import { ToolForm } from './tool-form.js';
 
 function Fact({ term, children }: { term: string; children: ReactNode }) {
@@ -23,8 +24,29 @@ function list(values: readonly string[], empty = 'none'): ReactNode {
   return values.length === 0 ? <span className="muted">{empty}</span> : values.map((v) => <code key={v} className="chip">{v}</code>);
 }
 
+/**
+ * Read-only once: the value runs are decided by (the `read_only` the policy reads), with the
+ * classification's declared effect beside it when that says otherwise, so the page never shows
+ * two answers to one question.
+ */
+function ReadOnlyFact({ skill }: { skill: Skill }) {
+  const declared = skill.classification?.effectMode ?? null;
+  const differs = declared !== null && (declared === 'read_only') !== skill.readOnly;
+  return (
+    <Fact term="Read-only">
+      {skill.readOnly ? 'yes' : 'no'}
+      {differs ? (
+        <span className="fact-note">
+          Its classification declares the effect <code>{declared}</code>, which guides discovery; approvals go by <code>read_only: {String(skill.readOnly)}</code>.
+        </span>
+      ) : null}
+    </Fact>
+  );
+}
+
 function Overview({ skill }: { skill: Skill }) {
   const c = skill.classification;
+  const byTool = toolDiagnostics(skill);
   return (
     <>
       {skill.diagnostics.length > 0 ? (
@@ -42,7 +64,7 @@ function Overview({ skill }: { skill: Skill }) {
             {skill.root.kind} <PathText path={skill.root.path} />
           </Fact>
           <Fact term="Modes">{list(skill.modes)}</Fact>
-          <Fact term="Read-only">{skill.readOnly ? 'yes' : 'no'}</Fact>
+          <ReadOnlyFact skill={skill} />
           <Fact term="Always ask">{skill.alwaysAsk ? 'yes' : 'no'}</Fact>
           <Fact term="Timeout">{skill.timeoutSec} s</Fact>
           <Fact term="Status">{skill.status ?? <span className="muted">not stated</span>}</Fact>
@@ -62,7 +84,8 @@ function Overview({ skill }: { skill: Skill }) {
           <dl className="facts facts-grid">
             <Fact term="Role">{c.role ?? <span className="muted">not stated</span>}</Fact>
             <Fact term="Invocation">{c.invocation ?? <span className="muted">not stated</span>}</Fact>
-            <Fact term="Effect">{c.effectMode ?? <span className="muted">not stated</span>}</Fact>
+            {/* A read_only effect is part of the Read-only fact above; the others say what a sidecar does. */}
+            {c.effectMode !== null && c.effectMode !== 'read_only' ? <Fact term="Effect">{c.effectMode}</Fact> : null}
             <Fact term="Attaches to">{list(c.attachTargets)}</Fact>
           </dl>
         ) : (
@@ -94,7 +117,11 @@ function Overview({ skill }: { skill: Skill }) {
 
       <section aria-labelledby="tools-title" className="tools">
         <h2 id="tools-title">Tools</h2>
-        {skill.tools.length === 0 ? <p className="muted">No tools: this skill is instructions only.</p> : skill.tools.map((tool) => <ToolForm key={tool.name} skill={skill.name} tool={tool} />)}
+        {skill.tools.length === 0 ? (
+          <p className="muted">No tools: this skill is instructions only.</p>
+        ) : (
+          skill.tools.map((tool) => <ToolForm key={tool.name} skill={skill.name} skillDir={skill.dir} tool={tool} diagnostics={byTool.get(tool.name) ?? []} />)
+        )}
       </section>
     </>
   );
@@ -111,7 +138,7 @@ export function SkillPage({ name, view }: { name: string; view: SkillView }) {
     if (shownView !== firstView.current) main.current?.focus();
   }, [shownView]);
   return (
-    <div className="page page-wide">
+    <div className="page">
       <nav className="breadcrumbs" aria-label="Breadcrumb">
         <a href="#/skills">Skills</a> <span aria-hidden="true">›</span>{' '}
         {view.kind === 'overview' ? (
@@ -133,7 +160,6 @@ export function SkillPage({ name, view }: { name: string; view: SkillView }) {
             <div className="badges">
               {skill.state === 'error' ? <span className="badge badge-bad">broken</span> : skill.state === 'warnings' ? <span className="badge badge-warn">warnings</span> : <span className="badge badge-ok">ok</span>}
               <span className={`badge ${skill.trust === 'bundled' ? 'badge-info' : 'badge-neutral'}`}>{skill.trust}</span>
-              {skill.readOnly ? <span className="badge badge-ok">read-only</span> : null}
             </div>
             <p className="lede">{skill.description}</p>
             <p className="muted path-line">

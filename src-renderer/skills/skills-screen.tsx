@@ -5,6 +5,7 @@ import type { SkillSummary } from '../../src-main/shared/model.js';
 import { errorCode, ErrorNote } from '../app/error-note.js';
 import { NO_SKILL_FILTER, routeHref, skillHref, type SkillFilter } from '../app/route.js';
 import { useResource } from '../app/use-resource.js';
+import { useOpenPalette } from '../palette/palette-dialog.js';
 import { DiagnosticsList } from './diagnostics-list.js';
 import { filterChoices, isFiltering, matchesFilter } from './skill-filters.js';
 import { Snippet } from './snippet.js';
@@ -15,22 +16,59 @@ function hitHref(hit: CatalogHit): string {
   return hit.section === '' ? skillHref(hit.skill, { kind: 'file', path: hit.file }) : skillHref(hit.skill, { kind: 'section', section: hit.section, file: hit.file });
 }
 
+/** Consecutive hits of one skill (the core groups them) as one group. */
+function bySkill(hits: readonly CatalogHit[]): { skill: string; hits: CatalogHit[] }[] {
+  const groups: { skill: string; hits: CatalogHit[] }[] = [];
+  for (const hit of hits) {
+    const last = groups[groups.length - 1];
+    if (last && last.skill === hit.skill) last.hits.push(hit);
+    else groups.push({ skill: hit.skill, hits: [hit] });
+  }
+  return groups;
+}
+
+function Hit({ hit }: { hit: CatalogHit }) {
+  const openPalette = useOpenPalette();
+  const where = [hit.file, ...hit.trail];
+  return (
+    <li className="hit">
+      <div className="hit-head">
+        <a className="hit-link" href={hitHref(hit)}>
+          {hit.title === '' ? <code>{hit.file}</code> : <Snippet text={hit.title} />}
+        </a>
+        {hit.tool !== null ? (
+          <button type="button" className="button button-small hit-run" onClick={() => openPalette({ skill: hit.skill, tool: hit.tool as string })} aria-label={`Run ${hit.skill} ${hit.tool}`}>
+            <span aria-hidden="true">▶</span> Run {hit.tool}
+          </button>
+        ) : null}
+      </div>
+      {hit.title !== '' ? <p className="hit-where">{where.join(' › ')}</p> : null}
+      {hit.snippet !== '' ? (
+        <p className="snippet">
+          <Snippet text={hit.snippet} />
+        </p>
+      ) : null}
+    </li>
+  );
+}
+
 function Hits({ hits, query }: { hits: CatalogHit[]; query: string }) {
   if (hits.length === 0) return <p className="empty">No section matches “{query}”.</p>;
   return (
-    <ol className="hits">
-      {hits.map((hit, i) => (
-        <li key={`${hit.skill}\n${hit.file}\n${hit.section}\n${i}`} className="hit">
-          <a className="hit-link" href={hitHref(hit)}>
-            <span className="hit-skill">{hit.skill}</span>
-            <span className="hit-where">
-              {hit.file}
-              {hit.section !== '' ? <> › {hit.section}</> : null}
+    <ol className="hit-groups">
+      {bySkill(hits).map((group, g) => (
+        <li key={`${group.skill}\n${g}`} className="hit-group" aria-labelledby={`hits-${g}`}>
+          <h2 id={`hits-${g}`} className="hit-group-title">
+            <a href={skillHref(group.skill)}>{group.skill}</a>
+            <span className="muted">
+              {group.hits.length} {group.hits.length === 1 ? 'match' : 'matches'}
             </span>
-          </a>
-          <p className="snippet">
-            <Snippet text={hit.snippet} />
-          </p>
+          </h2>
+          <ol className="hits">
+            {group.hits.map((hit) => (
+              <Hit key={`${hit.file}\n${hit.section}\n${hit.line}`} hit={hit} />
+            ))}
+          </ol>
         </li>
       ))}
     </ol>
@@ -147,7 +185,7 @@ export function SkillsScreen({ initialQuery, initialFilter }: { initialQuery: st
           aria-describedby={`${searchId}-hint`}
         />
         <p id={`${searchId}-hint`} className="hint">
-          Matches sections and files as you type; <kbd>↓</kbd> moves to the results.
+          Matches sections and files as you type (end with a space to match whole words); <kbd>↓</kbd> moves to the results.
         </p>
       </div>
 
@@ -191,7 +229,7 @@ export function SkillsScreen({ initialQuery, initialFilter }: { initialQuery: st
       {list.error ? <ErrorNote error={list.error} title="Skills could not be listed" /> : null}
 
       {searching ? (
-        <section ref={resultsRef} className="results" aria-label="Search results" aria-busy={search.stale} data-results-for={search.query}>
+        <section ref={resultsRef} className="results" aria-label="Search results" aria-busy={search.stale} data-results-for={search.query} data-results-mode={search.prefix ? 'prefix' : 'full'}>
           <p className="results-count" role="status">
             {search.stale && search.query === '' ? 'Searching…' : emptyQuery ? 'Type a letter or digit to search.' : `${hits.length} ${hits.length === 1 ? 'result' : 'results'} for “${search.query}”`}
           </p>

@@ -1,152 +1,38 @@
-/** A tool's typed form: submitting runs it through the same policy and approval as any other request. */
+/** A tool on its skill's page: what it does (Markdown), its typed form, what the policy will do, and the run in place. */
 import { useId, useState, type FormEvent } from 'react';
-import type { Tool, ToolParam } from '../../src-main/shared/model.js';
-import type { RunReport, VerdictKind } from '../../src-main/shared/runs.js';
-import { isMac } from '../approvals/approval-keys.js';
-import { ApprovalCard } from '../approvals/approval-card.js';
-import { useAnnounce } from '../app/announcer.js';
-import { useClient, useConnection } from '../app/connection-context.js';
-import { ErrorNote } from '../app/error-note.js';
-import { usePending } from '../app/pending.js';
-import { outcomeText, RunProgressView, RunResultView } from '../runs/run-output.js';
-import { useRunProgress } from '../runs/use-run-progress.js';
-import { newTraceId, toolArgs, type FormValue } from './tool-args.js';
+import type { Diagnostic, Tool } from '../../src-main/shared/model.js';
+import { previewBlocks } from '../runs/run-preview.js';
+import { RunPreviewLine } from '../runs/run-preview-line.js';
+import { useRunPreview } from '../runs/use-run-preview.js';
+import { ToolRun, useToolAttempt } from '../runs/tool-run.js';
+import { DiagnosticsList } from './diagnostics-list.js';
+import { SkillMarkdown } from './markdown.js';
+import { ParamField } from './param-field.js';
+import { toolArgs, type FormValue } from './tool-args.js';
 
-const DECISION_TEXT: Record<string, string> = {
-  'auto/policy': 'Ran without asking (policy allows it).',
-  'auto/rule': 'Ran without asking (an allow rule matched).',
-  'auto/remembered': 'Ran without asking: you always allow this tool (remembered).',
-  'approved/user': 'Ran after approval.',
-};
-
-function ParamField({ param, value, onChange }: { param: ToolParam; value: FormValue | undefined; onChange: (value: FormValue) => void }) {
-  const id = useId();
-  const describedBy = param.description ? `${id}-desc` : undefined;
-  const label = (
-    <>
-      <code>{param.name}</code>
-      {param.required ? (
-        <span className="required">
-          <span aria-hidden="true">*</span>
-          <span className="visually-hidden"> (required)</span>
-        </span>
-      ) : null}{' '}
-      <span className="muted">{param.type}</span>
-    </>
-  );
-  const description = param.description ? (
-    <span id={describedBy} className="hint">
-      {param.description}
-    </span>
-  ) : null;
-  if (param.type === 'boolean') {
-    return (
-      <div className="field field-check">
-        <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} aria-describedby={describedBy} />
-        <label htmlFor={id}>{label}</label>
-        {description}
-      </div>
-    );
-  }
-  const text = typeof value === 'string' ? value : '';
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {param.type === 'enum' ? (
-        <select id={id} value={text} required={param.required} onChange={(e) => onChange(e.target.value)} aria-describedby={describedBy}>
-          <option value="">{param.required ? 'Choose…' : '(default)'}</option>
-          {param.enumValues.map((v) => (
-            <option key={v} value={v}>
-              {v}
-            </option>
-          ))}
-        </select>
-      ) : (
-        <input
-          id={id}
-          type={param.type === 'string' ? 'text' : 'number'}
-          step={param.type === 'integer' ? 1 : param.type === 'number' ? 'any' : undefined}
-          inputMode={param.type === 'integer' ? 'numeric' : param.type === 'number' ? 'decimal' : undefined}
-          value={text}
-          required={param.required}
-          spellCheck={false}
-          autoComplete="off"
-          onChange={(e) => onChange(e.target.value)}
-          aria-describedby={describedBy}
-        />
-      )}
-      {description}
-    </div>
-  );
-}
-
-interface Attempt {
-  traceId: string;
-  report: RunReport | null;
-  error: Error | null;
-}
-
-/** One submitted run: the approval inline while it waits for a person, live output, then the result. */
-function ToolRun({ attempt }: { attempt: Attempt }) {
-  const client = useClient();
-  const connection = useConnection();
-  const progress = useRunProgress({ traceId: attempt.traceId });
-  const { entries } = usePending();
-  const waiting = entries.find((e) => e.traceId === attempt.traceId);
-
-  if (attempt.error) return <ErrorNote error={attempt.error} title="The run did not happen" />;
-  if (attempt.report) {
-    const { decision } = attempt.report;
-    return (
-      <div className="tool-run">
-        <p className="decision">
-          {DECISION_TEXT[`${decision.outcome}/${decision.by}`] ?? `${decision.outcome} (${decision.by})`} <span className="muted">{decision.reason}</span>
-        </p>
-        <RunResultView result={attempt.report.result} />
-      </div>
-    );
-  }
-  if (waiting) {
-    const answer = async (verdict: VerdictKind) => void (await client.answerApproval({ id: waiting.id, verdict }));
-    return <ApprovalCard entry={waiting} mac={isMac(connection.platform)} answered={null} onAnswer={answer} level={3} />;
-  }
-  return <RunProgressView progress={progress} onCancel={async () => void (progress.id !== null && (await client.cancelRun({ id: progress.id })))} />;
-}
-
-export function ToolForm({ skill, tool }: { skill: string; tool: Tool }) {
-  const client = useClient();
-  const announce = useAnnounce();
+export function ToolForm({ skill, skillDir, tool, diagnostics }: { skill: string; skillDir: string; tool: Tool; diagnostics: readonly Diagnostic[] }) {
   const titleId = useId();
   const cwdId = useId();
+  const previewId = useId();
   const [values, setValues] = useState<Record<string, FormValue>>({});
   const [cwd, setCwd] = useState('');
-  const [attempt, setAttempt] = useState<Attempt | null>(null);
-  const busy = attempt !== null && attempt.report === null && attempt.error === null;
+  const { attempt, busy, start } = useToolAttempt(skill, tool.name);
+  const args = toolArgs(tool.params, values);
+  const preview = useRunPreview(skill, tool.name, args, cwd);
+  const blocked = previewBlocks(preview);
 
   const submit = (event: FormEvent<HTMLFormElement>): void => {
     event.preventDefault();
-    const traceId = newTraceId();
-    setAttempt({ traceId, report: null, error: null });
-    const input = { skill, tool: tool.name, args: toolArgs(tool.params, values), trace_id: traceId, ...(cwd.trim() === '' ? {} : { cwd: cwd.trim() }) };
-    client.run(input).then(
-      (report) => {
-        announce(`${tool.name}: ${outcomeText(report.result)}`);
-        setAttempt((prev) => (prev?.traceId === traceId ? { ...prev, report } : prev));
-      },
-      (error: unknown) => {
-        const failure = error instanceof Error ? error : new Error(String(error));
-        announce(`${tool.name} did not run: ${failure.message}`);
-        setAttempt((prev) => (prev?.traceId === traceId ? { ...prev, error: failure } : prev));
-      },
-    );
+    if (!blocked) start(args, cwd);
   };
 
   return (
-    <section className="card tool" aria-labelledby={titleId}>
+    <section className={`card tool${blocked && diagnostics.length > 0 ? ' tool-broken' : ''}`} aria-labelledby={titleId}>
       <h3 id={titleId} className="tool-name">
         <code>{tool.name}</code>
       </h3>
-      {tool.description ? <p>{tool.description}</p> : null}
+      {tool.description ? <SkillMarkdown skill={skill} file="SKILL.md" text={tool.description} /> : null}
+      {diagnostics.length > 0 ? <DiagnosticsList diagnostics={diagnostics} dir={skillDir} label={`Diagnostics of ${tool.name}`} /> : null}
       <details className="command-template">
         <summary>Command template</summary>
         <pre>
@@ -165,11 +51,11 @@ export function ToolForm({ skill, tool }: { skill: string; tool: Tool }) {
             <input id={cwdId} type="text" value={cwd} placeholder="your home directory" spellCheck={false} onChange={(e) => setCwd(e.target.value)} />
           </div>
         </details>
+        <RunPreviewLine preview={preview} id={previewId} />
         <div className="button-row">
-          <button type="submit" className="button button-primary" disabled={busy}>
+          <button type="submit" className="button button-primary" disabled={busy || blocked} aria-describedby={previewId}>
             {busy ? 'Running…' : `Run ${tool.name}`}
           </button>
-          <span className="hint">Runs go through the same policy and approval as an assistant's.</span>
         </div>
       </form>
       {attempt ? (

@@ -12,17 +12,28 @@ export const SEARCH_LIMIT = 40;
 export interface SearchState {
   /** The (trimmed) query these hits answer; '' when not searching. */
   query: string;
+  /** Whether they answer it as typed so far (the last word a prefix) or as complete words. */
+  prefix: boolean;
   hits: CatalogHit[];
   error: Error | null;
   /** A newer query is on its way. */
   stale: boolean;
 }
 
+/**
+ * Whether the last word is still being typed: yes unless the text ends with a space, which says the
+ * word is complete — then the search is the full one, stemmed, as `skilltray search --all` runs it.
+ */
+export function searchIsPrefix(text: string): boolean {
+  return !/\s$/.test(text);
+}
+
 /** Results for `text` (trimmed); only the answer to the newest query is ever shown. */
 export function useSearch(text: string): SearchState {
   const client = useClient();
   const query = text.trim();
-  const [state, setState] = useState<Omit<SearchState, 'stale'>>({ query: '', hits: [], error: null });
+  const prefix = searchIsPrefix(text);
+  const [state, setState] = useState<Omit<SearchState, 'stale'>>({ query: '', prefix: true, hits: [], error: null });
   const [changes, setChanges] = useState(0);
   const sequence = useRef(0);
 
@@ -33,17 +44,17 @@ export function useSearch(text: string): SearchState {
   useEffect(() => {
     const mine = ++sequence.current;
     if (query === '') {
-      setState({ query: '', hits: [], error: null });
+      setState({ query: '', prefix, hits: [], error: null });
       return;
     }
     const timer = setTimeout(() => {
-      client.searchAll({ query, prefix: true, limit: SEARCH_LIMIT }).then(
-        (result) => mine === sequence.current && setState({ query, hits: result.results, error: null }),
-        (error: unknown) => mine === sequence.current && setState({ query, hits: [], error: error instanceof Error ? error : new Error(String(error)) }),
+      client.searchAll({ query, prefix, limit: SEARCH_LIMIT }).then(
+        (result) => mine === sequence.current && setState({ query, prefix, hits: result.results, error: null }),
+        (error: unknown) => mine === sequence.current && setState({ query, prefix, hits: [], error: error instanceof Error ? error : new Error(String(error)) }),
       );
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [client, query, changes]);
+  }, [client, query, prefix, changes]);
 
-  return { ...state, stale: state.query !== query };
+  return { ...state, stale: state.query !== query || state.prefix !== prefix };
 }

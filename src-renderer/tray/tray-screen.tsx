@@ -6,10 +6,15 @@ import { ErrorNote } from '../app/error-note.js';
 import { usePending } from '../app/pending.js';
 import { useSettings } from '../app/use-settings.js';
 import { ModeSwitch, PauseSwitch } from '../settings/mode-controls.js';
+import { BrandMark } from '../app/brand-mark.js';
+import { isMac } from '../approvals/approval-keys.js';
+import { useOpenPalette } from '../palette/palette-dialog.js';
+import { paletteKeyLabel } from '../palette/palette-keys.js';
 
 export function TrayScreen() {
   const connection = useConnection();
   const { desktop } = connection;
+  const openPalette = useOpenPalette();
   const { entries } = usePending();
   const { settings, error: settingsError, set } = useSettings();
   const [error, setError] = useState<Error | null>(null);
@@ -29,7 +34,7 @@ export function TrayScreen() {
   return (
     <main className="tray" aria-labelledby="tray-title">
       <header className="tray-head">
-        <span className="brand-mark" aria-hidden="true" />
+        <BrandMark />
         <h1 id="tray-title">Skilltray</h1>
         {settings ? <span className={`badge ${settings.paused ? 'badge-warn' : 'badge-neutral'}`}>{settings.paused ? 'Paused' : settings.mode}</span> : null}
       </header>
@@ -45,6 +50,17 @@ export function TrayScreen() {
       </a>
 
       <nav className="tray-links" aria-label="Open">
+        <a
+          href="#/palette"
+          onClick={(event) => {
+            event.preventDefault();
+            if (desktop) desktop.show('palette').catch((e: Error) => setError(e));
+            else openPalette();
+          }}
+          className="button button-block button-primary"
+        >
+          Search or run a tool… <kbd aria-hidden="true">{paletteKeyLabel(isMac(connection.platform))}</kbd>
+        </a>
         <a href="#/skills" onClick={follow('skills')} className="button button-block">
           Open skill browser
         </a>

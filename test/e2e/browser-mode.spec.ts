@@ -14,8 +14,9 @@ test('browse and search to a section', async ({ page, app }) => {
   await page.getByRole('searchbox', { name: 'Search every skill' }).pressSequentially('zephy', { delay: 30 });
   const results = page.getByRole('region', { name: 'Search results' });
   await expect(results).toHaveAttribute('data-results-for', 'zephy');
-  const hit = results.getByRole('listitem').filter({ has: page.getByRole('link', { name: /› Zephyrine checklist/ }) });
-  await expect(hit.locator('mark').first()).toHaveText(/^zephyrine$/i);
+  const hit = results.locator('li.hit').filter({ has: page.getByRole('link', { name: 'Zephyrine checklist' }) });
+  await expect(hit).toContainText('SKILL.md › Release notes');
+  await expect(hit.locator('.snippet mark').first()).toHaveText(/^zephyrine$/i);
   await screenshot(page, 'search');
 
   await hit.getByRole('link').click();
@@ -164,6 +165,29 @@ test('a broken skill shows its diagnostics: code, file, line and message', async
   await row.getByRole('link', { name: 'broken-skill', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Diagnostics' })).toBeVisible();
   await expect(page.getByRole('list', { name: 'Diagnostics of broken-skill' })).toContainText(diagnostic.code);
+
+  // A broken tool: its diagnostic under it, Run disabled with the core's reason, before anyone clicks.
+  await go(page, '#/skills/broken-tool');
+  const form = page.getByRole('form', { name: 'Run echo' });
+  await expect(page.getByRole('list', { name: 'Diagnostics of echo' })).toContainText('undeclared');
+  await expect(form.getByRole('status')).toContainText('Cannot run');
+  await expect(form.getByRole('button', { name: 'Run echo' })).toBeDisabled();
+});
+
+test('a tool form shows the defaults from its Command, its description as Markdown, and what the policy will do', async ({ page, app }) => {
+  await app.open(page, '#/skills/git');
+  const log = page.getByRole('region', { name: 'git_log' });
+  await expect(log.getByLabel(/count/)).toHaveAttribute('placeholder', '10');
+  await expect(log.getByLabel(/repo/)).toHaveAttribute('placeholder', '.');
+  await expect(log.getByLabel(/path/)).not.toHaveAttribute('placeholder');
+  // `staged` in git_diff's description is code, not backticks.
+  await expect(page.getByRole('region', { name: 'git_diff' }).locator('.markdown code', { hasText: 'staged' })).toBeVisible();
+  await expect(log.getByRole('status')).toContainText(/Asks you first|Runs without asking/);
+  // Read-only is said once, as approvals go by it.
+  await expect(page.locator('dt', { hasText: /^Read-only$/ })).toHaveCount(1);
+  await expect(page.locator('dt', { hasText: /^Effect$/ })).toHaveCount(0);
+  await expect(page.locator('.fact-note')).toContainText('effect read_only');
+  await expect(log.getByRole('button', { name: 'Run git_log' })).toBeEnabled();
 });
 
 test('the tray window: pending count, browser, mode and pause; no desktop-only controls in a browser', async ({ page, app }) => {

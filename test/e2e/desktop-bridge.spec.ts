@@ -94,6 +94,9 @@ test('the tray window opens the app’s windows and the skills folder through th
   await page.getByRole('link', { name: 'Open skill browser' }).click();
   await expect.poll(() => opened).toContain('skills');
   await expect(page).toHaveURL(/#\/tray$/);
+  await page.getByRole('link', { name: /Search or run a tool/ }).click();
+  await expect.poll(() => opened).toContain('palette');
+  await expect(page).toHaveURL(/#\/tray$/);
   await page.getByRole('button', { name: 'Open skills folder' }).click();
   await expect.poll(() => foldersOpened).toBe(1);
   await expect(page.getByRole('button', { name: 'Quit' })).toBeVisible();

@@ -148,10 +148,10 @@ export async function go(page: Page, hash: string): Promise<void> {
   }, hash);
 }
 
-/** Saves a named screenshot into test-results/screenshots/. */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/** Saves a named screenshot into test-results/screenshots/: the whole page, or what the window shows (`fullPage: false`, for dialogs). */
+export async function screenshot(page: Page, name: string, { fullPage = true }: { fullPage?: boolean } = {}): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   // From the top, so the sticky bar sits where a person sees it.
-  await page.evaluate(() => (globalThis as unknown as { scrollTo: (x: number, y: number) => void }).scrollTo(0, 0));
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  if (fullPage) await page.evaluate(() => (globalThis as unknown as { scrollTo: (x: number, y: number) => void }).scrollTo(0, 0));
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage });
 }

@@ -73,6 +73,8 @@ Before a zephyrine release:
 | changelog | author |
 | announce | maintainer |
 `,
+  // A tool whose Command names a parameter it does not declare: the skill loads with an error and no tool of it runs.
+  'broken-tool': toolSkill('broken-tool', 'Has a tool that cannot run.', `${NODE} ${PRINT_ARGV} <<message>> <<undeclared>>`),
   'broken-skill': `---
 name: broken-skill
 version: 1.0.0

@@ -10,10 +10,16 @@ export interface CliOutcome {
   stderr: string;
 }
 
+/** A CLI outcome with stdout as the exact bytes written. */
+export interface CliBytesOutcome extends CliOutcome {
+  stdoutBytes: Buffer;
+}
+
 /** `skilltray …` in this process over the test home's config; `answers` feed an interactive prompt when given. */
-export async function cli(argv: string[], home: TestHome, options: { cwd?: string; answers?: string[] } = {}): Promise<CliOutcome> {
+export async function cli(argv: string[], home: TestHome, options: { cwd?: string; answers?: string[] } = {}): Promise<CliBytesOutcome> {
   let stdout = '';
   let stderr = '';
+  const bytes: Buffer[] = [];
   const answers = [...(options.answers ?? [])];
   const code = await runCli(argv, {
     cwd: options.cwd ?? process.cwd(),
@@ -22,16 +28,20 @@ export async function cli(argv: string[], home: TestHome, options: { cwd?: strin
     version: '0.0.0-test',
     config: () => home.config(),
     io: {
-      out: (t) => void (stdout += t),
+      out: (t) => {
+        stdout += typeof t === 'string' ? t : Buffer.from(t).toString('utf8');
+        bytes.push(Buffer.from(t));
+      },
       err: (t) => void (stderr += t),
       interactive: options.answers !== undefined,
       ask: async (question) => {
         stdout += question;
+        bytes.push(Buffer.from(question));
         return answers.shift() ?? '';
       },
     },
   });
-  return { code, stdout, stderr };
+  return { code, stdout, stderr, stdoutBytes: Buffer.concat(bytes) };
 }
 
 /** The built `bin/skilltray.js` as a real process (needs `npm run build:node`, which `npm test` runs first). */
@@ -44,4 +54,18 @@ export async function cliProcess(argv: string[], env: NodeJS.ProcessEnv, cwd = p
     stdin: 'ignore',
   });
   return { code: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The built bin as a real process, its stdout kept as the exact bytes it wrote. */
+export async function cliProcessBytes(argv: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()): Promise<{ code: number; stdout: Buffer; stderr: string }> {
+  const result = await execa(process.execPath, [join(import.meta.dirname, '..', '..', 'bin', 'skilltray.js'), ...argv], {
+    env,
+    extendEnv: false,
+    cwd,
+    reject: false,
+    stdin: 'ignore',
+    encoding: 'buffer',
+    stripFinalNewline: false,
+  });
+  return { code: result.exitCode ?? -1, stdout: Buffer.from(result.stdout), stderr: Buffer.from(result.stderr).toString('utf8') };
 }

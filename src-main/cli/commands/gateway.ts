@@ -93,8 +93,7 @@ const open: Command = {
     const [skill, path] = args.positionals as [string, string];
     const result = ctx.core().open(skill, path, pick({ maxLines: num(args, 'max-lines') }), ctx.cwd);
     if (wantsJson(args)) return finish(ctx, args, result, () => '');
-    const bytes = formatOpen(result);
-    ctx.io.out(typeof bytes === 'string' ? bytes : bytes.toString('latin1'));
+    ctx.io.out(formatOpen(result));
     return 0;
   },
 };

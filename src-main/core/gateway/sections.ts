@@ -85,9 +85,14 @@ export function markdownSections(text: string): Section[] {
   });
 }
 
-/** Lines `startLine` up to (not including) `endLine`, 1-based, without trailing blank lines. */
+/** Lines `startLine` up to (not including) `endLine`, 1-based: the whole range, blank lines included. */
 export function sectionLines(lines: readonly string[], startLine: number, endLine: number): string[] {
-  const slice = lines.slice(startLine - 1, endLine - 1);
-  while (slice.length > 0 && (slice[slice.length - 1] as string).trim() === '') slice.pop();
-  return slice;
+  return lines.slice(startLine - 1, endLine - 1);
+}
+
+/** `lines` without the blank lines at their end (the gap before the next heading). */
+export function trimTrailingBlankLines(lines: readonly string[]): string[] {
+  let end = lines.length;
+  while (end > 0 && (lines[end - 1] as string).trim() === '') end--;
+  return lines.slice(0, end);
 }

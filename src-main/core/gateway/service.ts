@@ -9,11 +9,11 @@
  */
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname } from 'node:path';
+import { basename } from 'node:path';
 import type { Skill } from '../../shared/model.js';
 import { SkilltrayError, skillcErrors, toSkilltrayError } from '../errors.js';
 import type { ErrorShape } from '../../shared/errors.js';
-import { adHocRoot } from '../skills/check.js';
+import { locateSkill } from '../skills/locate.js';
 import { parseSkill } from '../skills/parse-skill.js';
 import type { SkillRegistry } from '../skills/registry.js';
 import { AccessLogger, withAccessLog, type LoggedCommand } from '../logs/access-log.js';
@@ -26,7 +26,7 @@ import { SkillCatalog } from '../search/catalog.js';
 import { searchIndex, skillQuery } from '../search/query.js';
 import { openFile, type OpenOptions } from './open.js';
 import { outlineFiles, outlineSkill, type OutlineOptions } from './outline.js';
-import { resolveSkillSource, runtimeDir } from './resolve.js';
+import { runtimeDir } from './runtime-dir.js';
 import { sectionQuery, showInIndex } from './show.js';
 import { listSources, type SourcesOptions } from './sources.js';
 
@@ -48,9 +48,12 @@ export interface GatewayDeps {
 
 /** The skill a gateway call is about, resolved. */
 interface Target extends LoggedCommand {
+  /** Canonical source directory. */
   dir: string;
   /** The loaded skill's name when the argument was resolved as one (not as a path). */
   loadedAs: string | null;
+  /** The loaded skill, or the skill read in the root its directory lies in. */
+  read(): Skill;
 }
 
 export interface ShowInput {
@@ -87,17 +90,12 @@ export class GatewayService {
   }
 
   private target(command: string, skill: string, cwd: string): Target {
-    let loadedAs: string | null = null;
-    const { dir, name } = resolveSkillSource(skill, {
-      cwd,
-      findByName: (n) => {
-        const found = this.deps.registry.dirOf(n);
-        if (found !== null) loadedAs = n;
-        return found;
-      },
-      rootPaths: this.deps.registry.roots.map((r) => r.path),
-    });
-    return { command, skill: name, skillPath: dir, runtimeDir: runtimeDir(this.deps.home, name), cwd, dir, loadedAs };
+    const at = locateSkill(skill, cwd, this.deps.registry);
+    // The canonical directory's basename names the runtime dir and the access log's skill.
+    const name = basename(at.canonical);
+    // Parsed only when asked (build): search, show and outline need the directory alone.
+    const read = (): Skill => at.loaded ?? parseSkill(at.dir, at.root);
+    return { command, skill: name, skillPath: at.canonical, runtimeDir: runtimeDir(this.deps.home, name), cwd, dir: at.canonical, loadedAs: at.loadedAs, read };
   }
 
   /** Remembers that a loaded skill's index is current, while the watcher can say when that stops being true. */
@@ -192,7 +190,7 @@ export class GatewayService {
   build(skill: string, cwd: string): BuildResult & { skill: string } {
     const t = this.target('build', skill, cwd);
     const result = withAccessLog(this.logger, t, () => logArgs.build(), () => {
-      requireIdentity(this.deps.registry.get(t.skill)?.dir === t.dir ? (this.deps.registry.get(t.skill) as Skill) : parseSkill(t.dir, adHocRoot(dirname(t.dir))));
+      requireIdentity(t.read());
       return buildIndex(t.dir, t.runtimeDir, this.binding);
     });
     return { skill: t.skill, ...result };
@@ -235,7 +233,7 @@ export class GatewayService {
     this.catalogDb ??= SkillCatalog.open(this.deps.home, this.binding);
     const generation = this.deps.registry.generation;
     if (generation !== this.catalogGeneration) {
-      this.catalogDb.sync(this.deps.registry.list().map((s) => ({ name: s.name, dir: s.dir, hash: s.hash })));
+      this.catalogDb.sync(this.deps.registry.list().map((s) => ({ name: s.name, dir: s.dir, hash: s.hash, tools: s.tools.map((t) => t.name) })));
       this.catalogGeneration = generation;
     }
     return this.catalogDb;

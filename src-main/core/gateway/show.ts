@@ -1,7 +1,9 @@
 /**
  * RFC-0002:C-SHOW: one section of a skill, found through the search index's headings table
- * (E002 when the index is missing, corrupt or stale), matched case-insensitively after trimming
- * the query and cutting it at ` — `, and read from the source file by the indexed line range.
+ * (E002 when the index is missing, corrupt or stale), matched case-insensitively: the trimmed query
+ * as it is first, so every heading is reachable by its own text (` — ` included); then the query
+ * cut at ` — ` as the RFC says (a stub line's description); then the headings cut there too. Read
+ * from the source file by the indexed line range.
  */
 import { basename, resolve } from 'node:path';
 import { skillcErrors, type SkilltrayError } from '../errors.js';
@@ -9,7 +11,7 @@ import { openIndexForSearch, preparedOn, readIndex, type OpenIndex, type OpenInd
 import { readText } from '../skills/files.js';
 import { checkIntegerOption, moreLinesLine } from './options.js';
 import { resolveInsideRoot } from './paths.js';
-import { sectionLines, splitLines } from './sections.js';
+import { sectionLines, splitLines, trimTrailingBlankLines } from './sections.js';
 import type { ShowResult } from '../../shared/gateway.js';
 
 export interface ShowOptions extends OpenIndexOptions {
@@ -59,8 +61,27 @@ function suggestionsFor(query: string, headings: readonly HeadingRecord[]): { te
   return [...prefix, ...substring].slice(0, MAX_SUGGESTIONS).map((h) => ({ text: h.text, file: h.file }));
 }
 
+/** Headings the query names, and the query as it matched: exact, else the RFC's cut query, else both sides cut (all case-insensitive). */
+function matchingHeadings(section: string, headings: readonly HeadingRecord[]): { matches: HeadingRecord[]; matched: string } {
+  const trimmed = section.trim();
+  const normalised = normaliseSectionQuery(section);
+  const tiers: [string, (h: HeadingRecord) => string][] = [
+    [trimmed, (h) => h.text.trim()],
+    [normalised, (h) => h.text.trim()],
+    [normalised, (h) => normaliseSectionQuery(h.text)],
+  ];
+  for (const [query, heading] of tiers) {
+    const matches = headings.filter((h) => fold(heading(h)) === fold(query));
+    if (matches.length > 0) return { matches, matched: query };
+  }
+  return { matches: [], matched: normalised };
+}
+
 /** A `show` checked and ready to run (option errors come before any index is opened). */
 export interface SectionQuery {
+  /** The section as given. */
+  section: string;
+  /** As the RFC normalises it (trimmed, cut at ` — `). */
   query: string;
   /** The `--file` filter, normalised, or null. */
   file: string | null;
@@ -72,7 +93,12 @@ export function sectionQuery(options: { section: string; file?: string; maxLines
   checkIntegerOption('max-lines', options.maxLines, 1);
   const query = normaliseSectionQuery(options.section);
   if (query === '') throw skillcErrors.invalidOption('--section must not be empty');
-  return { query, file: options.file === undefined ? null : normaliseFileFilter(options.file), ...(options.maxLines === undefined ? {} : { maxLines: options.maxLines }) };
+  return {
+    section: options.section,
+    query,
+    file: options.file === undefined ? null : normaliseFileFilter(options.file),
+    ...(options.maxLines === undefined ? {} : { maxLines: options.maxLines }),
+  };
 }
 
 /** Finds a section through an open index and reads it from the source file; `skill` names it in an E002. */
@@ -80,15 +106,16 @@ export function showInIndex(index: OpenIndex, skill: string, show: SectionQuery)
   const { query } = show;
   let headings = readIndex(index, skill, (db) => preparedOn(db, 'SELECT file, text, level, start_line, end_line FROM headings ORDER BY file, start_line, id').all() as HeadingRecord[]);
   if (show.file !== null) headings = headings.filter((h) => h.file === show.file);
-  const folded = fold(query);
-  const matches = headings.filter((h) => fold(h.text) === folded);
+  const { matches, matched } = matchingHeadings(show.section, headings);
   const first = matches[0];
   if (first === undefined) throw skillcErrors.sectionNotFound(query, suggestionsFor(query, headings));
   // The index names the file; it is still checked against the root before anything is read.
   const target = resolveInsideRoot(index.location.skillPath, first.file);
   if (!target.exists) throw skillcErrors.indexUnusable(skill, 'stale');
   const lines = sectionLines(splitLines(readText(target.abs)), first.start_line, first.end_line);
-  const shown = show.maxLines === undefined ? lines : lines.slice(0, show.maxLines);
+  // `... (N more lines)` counts the whole indexed range, as skillc does; uncut, the gap before the next heading is not shown.
+  const cut = show.maxLines !== undefined && show.maxLines < lines.length;
+  const shown = cut ? lines.slice(0, show.maxLines) : trimTrailingBlankLines(lines);
   return {
     file: first.file,
     section: first.text,
@@ -96,9 +123,9 @@ export function showInIndex(index: OpenIndex, skill: string, show: SectionQuery)
     start_line: first.start_line,
     end_line: first.end_line,
     content: shown.join('\n'),
-    more_lines: lines.length - shown.length,
+    more_lines: cut ? lines.length - shown.length : 0,
     matches: matches.length,
-    warning: matches.length > 1 ? `warning: multiple matches for "${query}"; showing first` : null,
+    warning: matches.length > 1 ? `warning: multiple matches for "${matched}"; showing first` : null,
   };
 }
 

@@ -1,34 +1,41 @@
 /**
  * One ranked search across every loaded skill (`skilltray search --all`, search-as-you-type in
- * the UI): a catalog at `<home>/runtime/.catalog/search.db` holding each skill's section rows (as
- * in its own index) plus the skill's name. `sync` brings it in line with the loaded skills by
- * content hash in one transaction, so unchanged skills cost nothing; a catalog that fails to open
- * or read is deleted and rebuilt.
- *
- * The rows are stored once and indexed twice: `catalog` with the stemming tokenizer (the same
- * preference as skill indexes) and `catalog_words` without stemming, for the word being typed. A
- * stemmer cannot match a partial word: `authenticati` is not a prefix of the stem `authent`.
+ * the UI and the palette): a catalog at `<home>/runtime/.catalog/search.db` holding each skill's
+ * sections as plain text (its own index keeps the Markdown) plus the skill's name. `sync` brings it
+ * in line with the loaded skills by content hash in one transaction, so unchanged skills cost
+ * nothing; a catalog that fails to open or read is deleted and rebuilt. Schema and queries are in
+ * catalog-sql.ts; how ranked rows become hits (nesting merged, grouped by skill) in catalog-hits.ts.
  */
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { skillcErrors, toSkilltrayError } from '../errors.js';
+import { toSkilltrayError } from '../errors.js';
 import { checkIntegerOption } from '../gateway/options.js';
-import { walkSkill } from '../skills/files.js';
-import { skillDocuments, type SectionRow } from './documents.js';
+import { groupBySkill, mergeNested, type RowPlace } from './catalog-hits.js';
+import { catalogRows, type CatalogRow } from './catalog-rows.js';
+import {
+  CATALOG_SCHEMA_VERSION,
+  catalogMarkExpression,
+  catalogMarkSql,
+  catalogMatch,
+  catalogSchema,
+  catalogSearchParams,
+  catalogSearchSql,
+  type CatalogMatch,
+} from './catalog-sql.js';
 import { corruptIndexError } from './index.js';
-import { DEFAULT_SEARCH_LIMIT, queryTokens, quoteToken, textColumnsMatch } from './query.js';
-import { TOKENIZE_CLAUSE, tokenizerPreference } from './tokenizer.js';
+import { oneLine } from './plain-text.js';
+import { DEFAULT_SEARCH_LIMIT } from './query.js';
+import { tokenizerPreference } from './tokenizer.js';
 import type { CatalogHit, CatalogResult, TokenizerName } from '../../shared/gateway.js';
-
-/** Layout version of the catalog; a catalog of another version is rebuilt. */
-export const CATALOG_SCHEMA_VERSION = 1;
 
 export interface CatalogSkill {
   name: string;
   dir: string;
   /** The skill's content hash (RFC-0001 manifest hash); a skill whose hash is unchanged is skipped. */
   hash: string;
+  /** Its tools' names: a SKILL.md section under one of these headings is that tool's hit. */
+  tools?: readonly string[];
 }
 
 export interface CatalogSync {
@@ -50,81 +57,13 @@ export interface CatalogOptions {
   nativeBinding?: string;
 }
 
-/** The FTS5 expressions of a catalog query: complete tokens (stemmed) and the typed word prefix. */
-export interface CatalogMatch {
-  stemmed: string | null;
-  wordPrefix: string | null;
-}
-
 /** Where the catalog lives: `.catalog` can never be a skill's slug, so never a skill's runtime dir. */
 export function catalogPath(home: string): string {
   return join(home, 'runtime', '.catalog', 'search.db');
 }
 
-/** Splits a query (E004 when empty): with `prefix`, the last token becomes `"tok"*` over unstemmed words. */
-export function catalogMatch(query: string, prefix: boolean): CatalogMatch {
-  const tokens = queryTokens(query);
-  if (tokens.length === 0) throw skillcErrors.emptyQuery();
-  const complete = prefix ? tokens.slice(0, -1) : tokens;
-  return {
-    stemmed: complete.length === 0 ? null : complete.map(quoteToken).join(' '),
-    wordPrefix: prefix ? `${quoteToken(tokens[tokens.length - 1] as string)}*` : null,
-  };
-}
-
-const SCHEMA = (tokenizer: TokenizerName): string => `
-  CREATE TABLE catalog_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-  CREATE TABLE catalog_skills (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, dir TEXT NOT NULL, hash TEXT NOT NULL, sections INTEGER NOT NULL);
-  CREATE TABLE catalog_rows (
-    id INTEGER PRIMARY KEY,
-    skill_id INTEGER NOT NULL REFERENCES catalog_skills(id),
-    skill TEXT NOT NULL,
-    file TEXT NOT NULL,
-    section TEXT NOT NULL,
-    content TEXT NOT NULL
-  );
-  CREATE INDEX idx_catalog_rows_skill ON catalog_rows(skill_id);
-  CREATE VIRTUAL TABLE catalog USING fts5(skill UNINDEXED, file, section, content, content='catalog_rows', content_rowid='id', tokenize='${TOKENIZE_CLAUSE[tokenizer]}');
-  CREATE VIRTUAL TABLE catalog_words USING fts5(skill UNINDEXED, file, section, content, content='catalog_rows', content_rowid='id', tokenize='unicode61', prefix='2 3');
-  CREATE TRIGGER catalog_rows_insert AFTER INSERT ON catalog_rows BEGIN
-    INSERT INTO catalog (rowid, skill, file, section, content) VALUES (new.id, new.skill, new.file, new.section, new.content);
-    INSERT INTO catalog_words (rowid, skill, file, section, content) VALUES (new.id, new.skill, new.file, new.section, new.content);
-  END;
-  CREATE TRIGGER catalog_rows_delete AFTER DELETE ON catalog_rows BEGIN
-    INSERT INTO catalog (catalog, rowid, skill, file, section, content) VALUES ('delete', old.id, old.skill, old.file, old.section, old.content);
-    INSERT INTO catalog_words (catalog_words, rowid, skill, file, section, content) VALUES ('delete', old.id, old.skill, old.file, old.section, old.content);
-  END;
-`;
-
-const SNIPPET_MARKERS = "'[MATCH]', '[/MATCH]', '...', 32";
-
-/**
- * Ranked by the stemmed index; with a word prefix, only rows that also hold a word starting with
- * it. Ranks first and makes snippets only for the rows kept (snippet() is the costly part); CROSS
- * JOIN pins that order whatever the planner's statistics say.
- */
-const STEMMED_SQL = (withPrefix: boolean): string => `
-  WITH top AS (
-    SELECT rowid AS id, bm25(catalog) AS rank FROM catalog WHERE catalog MATCH @stemmed
-    ${/* `+` keeps the word filter from driving per-rowid lookups into the stemmed index. */ ''}
-    ${withPrefix ? 'AND +rowid IN (SELECT rowid FROM catalog_words WHERE catalog_words MATCH @words)' : ''}
-    ORDER BY rank, rowid LIMIT @limit
-  )
-  SELECT skill, file, section, snippet(catalog, 3, ${SNIPPET_MARKERS}) AS snippet, top.rank AS rank
-  FROM top CROSS JOIN catalog ON catalog.rowid = top.id WHERE catalog MATCH @stemmed ORDER BY top.rank, top.id`;
-
-/** A lone word prefix (the first word being typed), ranked by the unstemmed index. */
-const WORDS_SQL = `
-  WITH top AS (
-    SELECT rowid AS id, bm25(catalog_words) AS rank FROM catalog_words WHERE catalog_words MATCH @words ORDER BY rank, rowid LIMIT @limit
-  )
-  SELECT skill, file, section, snippet(catalog_words, 3, ${SNIPPET_MARKERS}) AS snippet, top.rank AS rank
-  FROM top CROSS JOIN catalog_words ON catalog_words.rowid = top.id WHERE catalog_words MATCH @words ORDER BY top.rank, top.id`;
-
-/** The statement a catalog query runs (parameters @stemmed, @words, @limit as the match needs). */
-export function catalogSearchSql(match: CatalogMatch): string {
-  return match.stemmed === null ? WORDS_SQL : STEMMED_SQL(match.wordPrefix !== null);
-}
+/** Ranked rows asked of SQLite per hit wanted: merging a section with its parent and children drops some. */
+const FETCH_FACTOR = 4;
 
 /** Errors that mean the file is not a usable catalog (as opposed to busy, full or read-only). */
 function isCorruption(error: unknown): boolean {
@@ -141,11 +80,12 @@ interface SkillRecord {
   hash: string;
 }
 
-interface HitRow {
-  skill: string;
-  file: string;
+/** A ranked row as the ranking statements return it. */
+interface RankedRow extends RowPlace {
+  id: number;
   section: string;
-  snippet: string;
+  trail: string;
+  tool: string | null;
   rank: number;
 }
 
@@ -200,7 +140,7 @@ export class SkillCatalog {
     mkdirSync(join(this.path, '..'), { recursive: true });
     const db = this.connect();
     try {
-      db.exec(SCHEMA(this.tokenizer));
+      db.exec(catalogSchema(this.tokenizer));
       const insert = db.prepare('INSERT INTO catalog_meta (key, value) VALUES (?, ?)');
       insert.run('schema_version', String(CATALOG_SCHEMA_VERSION));
       insert.run('tokenizer', this.tokenizer);
@@ -275,16 +215,16 @@ export class SkillCatalog {
     const wanted = new Map(skills.map((skill) => [skill.name, skill]));
     const result: CatalogSync = { added: [], updated: [], removed: [], unchanged: 0, rebuilt };
     // Files are read before the transaction opens so the write lock is held only for the writes.
-    const changes: { skill: CatalogSkill; previous: SkillRecord | undefined; rows: SectionRow[] }[] = [];
+    const changes: { skill: CatalogSkill; previous: SkillRecord | undefined; rows: CatalogRow[] }[] = [];
     for (const skill of wanted.values()) {
       const previous = existing.get(skill.name);
       if (previous !== undefined && previous.hash === skill.hash && previous.dir === skill.dir) {
         result.unchanged++;
         continue;
       }
-      let rows: SectionRow[] = [];
+      let rows: CatalogRow[] = [];
       try {
-        rows = skillDocuments(walkSkill(skill.dir).files).sections;
+        rows = catalogRows(skill.dir, new Set(skill.tools ?? []));
       } catch {
         // A skill directory that vanished since loading contributes no rows until the next sync.
       }
@@ -295,7 +235,9 @@ export class SkillCatalog {
     const deleteSkill = this.statement('DELETE FROM catalog_skills WHERE id = ?');
     const insertSkill = this.statement('INSERT INTO catalog_skills (name, dir, hash, sections) VALUES (?, ?, ?, ?)');
     const updateSkill = this.statement('UPDATE catalog_skills SET dir = ?, hash = ?, sections = ? WHERE id = ?');
-    const insertRow = this.statement('INSERT INTO catalog_rows (skill_id, skill, file, section, content) VALUES (?, ?, ?, ?, ?)');
+    const insertRow = this.statement(
+      'INSERT INTO catalog_rows (skill_id, skill, file, section, content, level, start_line, end_line, trail, tool) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
     this.db.transaction(() => {
       for (const record of gone) {
         deleteRows.run(record.id);
@@ -313,13 +255,17 @@ export class SkillCatalog {
           updateSkill.run(skill.dir, skill.hash, rows.length, id);
           result.updated.push(skill.name);
         }
-        for (const row of rows) insertRow.run(id, skill.name, row.file, row.section, row.content);
+        for (const row of rows) insertRow.run(id, skill.name, row.file, row.section, row.content, row.level, row.startLine, row.endLine, row.trail, row.tool);
       }
     })();
     return result;
   }
 
-  /** Ranked search over every skill in the catalog (BM25, scores negated, RFC-0004 snippets). */
+  /**
+   * Ranked search over every skill in the catalog (BM25 with headings weighted, scores negated): a
+   * section merged with the sections that hold it or that it holds, hits grouped by skill, snippets
+   * as plain text on one line with every query word marked `[MATCH]…[/MATCH]`.
+   */
   search(query: string, options: CatalogSearchOptions = {}): CatalogResult {
     checkIntegerOption('limit', options.limit, 1);
     const match = catalogMatch(query, options.prefix ?? false);
@@ -337,11 +283,29 @@ export class SkillCatalog {
   }
 
   private run(match: CatalogMatch, limit: number): CatalogHit[] {
-    const params: Record<string, string | number> = { limit };
-    if (match.stemmed !== null) params.stemmed = textColumnsMatch(match.stemmed);
-    if (match.wordPrefix !== null) params.words = textColumnsMatch(match.wordPrefix);
-    const rows = this.statement(catalogSearchSql(match)).all(params) as HitRow[];
-    return rows.map((row) => ({ skill: row.skill, file: row.file, section: row.section, snippet: row.snippet, score: -row.rank }));
+    const fetch = Math.min(1000, limit * FETCH_FACTOR + 10);
+    const ranked = this.statement(catalogSearchSql(match)).all(catalogSearchParams(match, fetch)) as (Omit<RankedRow, 'startLine' | 'endLine'> & { start_line: number; end_line: number })[];
+    const rows: RankedRow[] = ranked.map((r) => ({ ...r, startLine: r.start_line, endLine: r.end_line }));
+    const kept = groupBySkill(mergeNested(rows).slice(0, limit));
+    const marks = new Map(
+      (this.statement(catalogMarkSql(match)).all({ mark: catalogMarkExpression(match), ids: JSON.stringify(kept.map((row) => row.id)) }) as { id: number; snippet: string; title: string }[]).map(
+        (mark) => [mark.id, mark],
+      ),
+    );
+    return kept.map((row) => {
+      const marked = marks.get(row.id);
+      return {
+        skill: row.skill,
+        file: row.file,
+        section: row.section,
+        title: marked?.title ?? row.section,
+        trail: JSON.parse(row.trail) as string[],
+        tool: row.tool,
+        line: row.startLine,
+        snippet: oneLine(marked?.snippet ?? ''),
+        score: -row.rank,
+      };
+    });
   }
 
   /** Skills the catalog holds, by name, with their hash and row count. */

@@ -1,18 +1,26 @@
 /**
  * What a skill contributes to a search index (RFC-0004:C-FORMATS): `.md` files one row per
  * section (nested sections included in their parent's row), `.txt` files one row with an empty
- * section, other files nothing. Text before a file's first heading (frontmatter included) is a
- * row with an empty section when it holds anything but whitespace. Rows are made one file at a
- * time, so a build can insert them as it reads and never holds the whole skill in memory.
+ * section, other files nothing. Every row can be fetched: a section by `show`, an empty section
+ * (a whole file) by `open`. So, as in skillc, text before a file's first heading (frontmatter
+ * included) is no row of its own; a `.md` without any heading is one row like a `.txt`, its
+ * frontmatter left out. Rows are made one file at a time, so a build can insert them as it reads
+ * and never holds the whole skill in memory.
  */
 import type { SkillFile } from '../skills/files.js';
 import { readText } from '../skills/files.js';
-import { isMarkdownFile, isPlainTextFile, markdownSections } from '../gateway/sections.js';
+import { markdownBody } from '../markdown/frontmatter.js';
+import { isMarkdownFile, isPlainTextFile, lineCount, markdownSections } from '../gateway/sections.js';
 
 export interface SectionRow {
   file: string;
   section: string;
   content: string;
+  /** Heading level (1–6); 0 for a whole file (a `.txt`, or a `.md` without headings). */
+  level: number;
+  /** The section's lines, 1-based: `startLine` (its heading) up to, not including, `endLine`. */
+  startLine: number;
+  endLine: number;
 }
 
 export interface HeadingRow {
@@ -23,6 +31,7 @@ export interface HeadingRow {
   endLine: number;
 }
 
+/** The rows of one file. */
 export interface FileRows {
   sections: SectionRow[];
   headings: HeadingRow[];
@@ -41,12 +50,14 @@ export function isIndexedFile(rel: string): boolean {
 function markdownRows(file: string, text: string): FileRows {
   const rows: FileRows = { sections: [], headings: [] };
   const sections = markdownSections(text);
-  const first = sections[0];
-  // Everything before the first heading, its final newline left out (as a section's is).
-  const preamble = first === undefined ? text.slice(0, text.endsWith('\n') ? -1 : undefined) : text.slice(0, Math.max(0, first.start - 1));
-  if (preamble.trim() !== '') rows.sections.push({ file, section: '', content: preamble });
+  if (sections.length === 0) {
+    const { body, bodyLine } = markdownBody(text);
+    if (body.trim() !== '') rows.sections.push({ file, section: '', content: body, level: 0, startLine: bodyLine, endLine: lineCount(text) + 1 });
+    return rows;
+  }
   for (const section of sections) {
-    rows.sections.push({ file, section: section.text, content: text.slice(section.start, section.end) });
+    // The section's text straight from its offsets: no per-section split and join of lines.
+    rows.sections.push({ file, section: section.text, content: text.slice(section.start, section.end), level: section.level, startLine: section.startLine, endLine: section.endLine });
     rows.headings.push({ file, text: section.text, level: section.level, startLine: section.startLine, endLine: section.endLine });
   }
   return rows;
@@ -54,7 +65,8 @@ function markdownRows(file: string, text: string): FileRows {
 
 /** Section and heading rows of one indexed file's LF-normalised text (see isIndexedFile). */
 export function fileRows(rel: string, text: string): FileRows {
-  return isMarkdownFile(rel) ? markdownRows(rel, text) : { sections: [{ file: rel, section: '', content: text }], headings: [] };
+  if (isMarkdownFile(rel)) return markdownRows(rel, text);
+  return { sections: [{ file: rel, section: '', content: text, level: 0, startLine: 1, endLine: lineCount(text) + 1 }], headings: [] };
 }
 
 /** Section and heading rows of the given files (a skill walk's files, in its order). */

@@ -16,14 +16,13 @@ import {
   type Skill,
 } from '../../shared/model.js';
 import type { DiagnosticList } from './diagnostics.js';
+import { characterCount, readVersion } from './format-rules.js';
 import type { Frontmatter } from './frontmatter-yaml.js';
 
 /** Agent Skills name rule: lowercase alphanumerics with single inner hyphens. */
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /** Kode's looser slug rule (R1), used to say which formats a bad name breaks. */
 const KODE_SLUG = /^[a-z0-9][a-z0-9-]*$/;
-const SEMVER =
-  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
 const KODE_PRIMARY_ENVS = ['bash', 'python', 'node', 'kd', 'none'];
 const KODE_PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'auto'];
 
@@ -60,7 +59,7 @@ function stringList(value: unknown): string[] | null {
   return null;
 }
 
-/** Checks name, description and version against every format's rules. */
+/** Checks name and description against every format's rules; lengths are in characters (code points). */
 export function checkIdentity(fm: Frontmatter, dirName: string, file: string, diags: DiagnosticList): void {
   const { data } = fm;
   const nameLine = fm.lineOf(['name']);
@@ -70,7 +69,7 @@ export function checkIdentity(fm: Frontmatter, dirName: string, file: string, di
     diags.add('E405', `name must be a string, got ${JSON.stringify(data.name)}`, file, nameLine);
   } else {
     const name = data.name;
-    if (name.length > 64) diags.add('E406', `name is ${name.length} characters; the limit is 64`, file, nameLine);
+    if (characterCount(name) > 64) diags.add('E406', `name is ${characterCount(name)} characters; the limit is 64`, file, nameLine);
     if (!SLUG.test(name)) {
       const breaks = KODE_SLUG.test(name) ? (['agentskills'] as const) : (['kode', 'agentskills'] as const);
       diags.add('E405', `name '${name}' must be lowercase letters, digits and single inner hyphens`, file, nameLine, [...breaks]);
@@ -83,18 +82,8 @@ export function checkIdentity(fm: Frontmatter, dirName: string, file: string, di
     diags.add('E404', 'missing required field description', file, 1);
   } else if (typeof data.description !== 'string' || data.description.trim() === '') {
     diags.add('E404', 'description must be a non-empty string', file, descLine);
-  } else if (data.description.length > 1024) {
-    diags.add('E408', `description is ${data.description.length} characters; the limit is 1024`, file, descLine);
-  } else if (data.description.length > 256) {
-    diags.add('W401', `description is ${data.description.length} characters; gibb.eri.sh allows 256`, file, descLine);
-  }
-
-  if (data.version === undefined || data.version === null) {
-    diags.add('W402', 'version is missing; gibb.eri.sh and Kode require a semver version such as 1.0.0', file, 1);
-  } else if (typeof data.version !== 'string') {
-    diags.add('W403', `version is a ${typeof data.version}, not a semver string; quote it, e.g. "1.0.0"`, file, fm.lineOf(['version']));
-  } else if (!SEMVER.test(data.version)) {
-    diags.add('W403', `version '${data.version}' is not semver (MAJOR.MINOR.PATCH)`, file, fm.lineOf(['version']));
+  } else if (characterCount(data.description) > 1024) {
+    diags.add('E408', `description is ${characterCount(data.description)} characters; the limit is 1024`, file, descLine);
   }
 }
 
@@ -251,18 +240,12 @@ export function readFields(fm: Frontmatter, file: string, diags: DiagnosticList)
   const kodeBlock = metadata && isRecord(metadata.kode) ? metadata.kode : null;
 
   const compatibility = optionalString(fm, 'compatibility');
-  if (compatibility !== null && compatibility.length > 500) {
-    diags.add('W406', `compatibility is ${compatibility.length} characters; Agent Skills allows 500`, file, fm.lineOf(['compatibility']));
-  }
   const allowed = fm.data['allowed-tools'];
-  if (allowed !== undefined && allowed !== null && typeof allowed !== 'string') {
-    diags.add('W408', 'allowed-tools must be a space-separated string, e.g. "Bash(git:*) Read"', file, fm.lineOf(['allowed-tools']));
-  }
   const status = discoveryField(fm, 'status');
 
   return {
     description: typeof fm.data.description === 'string' ? fm.data.description.trim() : '',
-    version: typeof fm.data.version === 'string' ? fm.data.version : null,
+    version: readVersion(fm.data),
     modes: readModes(fm, file, diags),
     readOnly: readBoolean(fm, 'read_only', file, diags),
     alwaysAsk: readBoolean(fm, 'always_ask', file, diags),

@@ -7,6 +7,7 @@ import type { Skill, SkillRoot } from '../../shared/model.js';
 import { DiagnosticList } from './diagnostics.js';
 import { DEFAULT_TIMEOUT_SEC, checkIdentity, readFields } from './fields.js';
 import { manifestHash, walkSkill, type SkillWalk } from './files.js';
+import { checkFormatRules, formatsOf } from './format-rules.js';
 import { parseFrontmatter } from './frontmatter-yaml.js';
 import { readSkillText } from './skill-file.js';
 import { readTools } from './tools.js';
@@ -79,6 +80,7 @@ export function parseSkill(dir: string, root: SkillRoot, walk?: SkillWalk): Skil
       const fields = readFields(fm, file, diags);
       const { syntax: declaredSyntax, ...rest } = fields;
       const { tools, syntax } = readTools(fm.body, fm.bodyLine, file, declaredSyntax, root.syntax, diags);
+      checkFormatRules(fm, formatsOf(root, tools.length, fm.data), file, diags);
       Object.assign(skill, rest, { frontmatter: fm.data, body: fm.body, bodyLine: fm.bodyLine, tools, syntax });
     }
   }

@@ -6,6 +6,7 @@ import type { Tokens } from 'marked';
 import type { PlaceholderSyntax, Tool, ToolParam } from '../../shared/model.js';
 import { lexBlocks, type Block } from '../markdown/blocks.js';
 import { parseCommand, type ParsedCommand } from '../template/parse-command.js';
+import { placeholderForm } from '../template/render-command.js';
 import { parseParamType } from '../template/param-types.js';
 import { SkilltrayError } from '../errors.js';
 import type { DiagnosticList } from './diagnostics.js';
@@ -98,6 +99,7 @@ function readParams(section: ToolSection, file: string, diags: DiagnosticList): 
       allowDash: 'error' in type ? false : type.allowDash,
       required: required ?? false,
       description: iDesc >= 0 ? cellText(row[iDesc]) : '',
+      default: null,
       line,
     });
   });
@@ -118,18 +120,23 @@ function lineAt(text: string, offset: number, firstLine: number): number {
 /** Checks a parsed Command against its parameters: unknown keys, unused params, shell syntax, flags. */
 function checkCommand(tool: Tool, parsed: ParsedCommand, file: string, diags: DiagnosticList): void {
   const declared = new Map(tool.params.map((p) => [p.name, p]));
-  for (const placeholder of parsed.placeholders) {
-    const line = lineAt(tool.command, tool.command.indexOf(placeholder.raw), tool.commandLine);
-    const param = declared.get(placeholder.key);
-    if (!param) {
-      diags.add('E411', `tool ${tool.name}: placeholder ${placeholder.raw} names no declared parameter`, file, line);
-    } else if (placeholder.fallback?.startsWith('-') && param.type !== 'boolean') {
-      diags.add(
-        'W409',
-        `tool ${tool.name}: ${placeholder.raw} looks like a flag, but '${param.name}' is a ${param.type}: '${placeholder.fallback}' is passed as its default value`,
-        file,
-        line,
-      );
+  for (const token of parsed.tokens) {
+    for (const part of token.parts) {
+      if (part.kind !== 'placeholder') continue;
+      const { placeholder } = part;
+      const line = lineAt(tool.command, tool.command.indexOf(placeholder.raw), tool.commandLine);
+      const param = declared.get(placeholder.key);
+      if (!param) {
+        diags.add('E411', `tool ${tool.name}: placeholder ${placeholder.raw} names no declared parameter`, file, line);
+      } else if (placeholder.fallback?.startsWith('-') && placeholderForm(placeholder, param, token.parts.length === 1).kind === 'value') {
+        const why = token.parts.length === 1 ? 'is not an option name' : 'shares its argument with other text, so it cannot stand as an option';
+        diags.add(
+          'W409',
+          `tool ${tool.name}: ${placeholder.raw} looks like a flag, but '${placeholder.fallback}' ${why}: it is passed as the default value of the ${param.type} '${param.name}'`,
+          file,
+          line,
+        );
+      }
     }
   }
   const used = new Set(parsed.placeholders.map((p) => p.key));
@@ -149,12 +156,23 @@ function checkCommand(tool: Tool, parsed: ParsedCommand, file: string, diags: Di
   }
 }
 
-/** Parses the tools' commands once the placeholder syntax is known. */
+/** Each parameter's default as its first placeholder with a fallback gives it; a boolean's `--flag` is not a default. */
+function withDefaults(params: readonly ToolParam[], parsed: ParsedCommand): ToolParam[] {
+  return params.map((param) => {
+    const placeholder = parsed.placeholders.find((p) => p.key === param.name && p.fallback !== null);
+    const fallback = placeholder?.fallback ?? null;
+    return { ...param, default: param.type === 'boolean' && fallback?.startsWith('-') ? null : fallback };
+  });
+}
+
+/** Parses the tools' commands once the placeholder syntax is known, and reads the parameters' defaults from them. */
 function checkCommands(tools: Tool[], syntax: PlaceholderSyntax, file: string, diags: DiagnosticList): void {
   for (const tool of tools) {
     if (tool.command === '') continue;
     try {
-      checkCommand(tool, parseCommand(tool.command, syntax), file, diags);
+      const parsed = parseCommand(tool.command, syntax);
+      checkCommand(tool, parsed, file, diags);
+      tool.params = withDefaults(tool.params, parsed);
     } catch (error) {
       if (!(error instanceof SkilltrayError)) throw error;
       const offset = typeof error.details?.offset === 'number' ? error.details.offset : 0;

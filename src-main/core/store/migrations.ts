@@ -6,6 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import { SkilltrayError } from '../errors.js';
+import { DEFAULT_PALETTE_SHORTCUT } from '../../shared/shortcut.js';
 
 /** One schema step: `up` brings a database at `version - 1` to `version`. */
 export interface Migration {
@@ -89,8 +90,19 @@ const v1: Migration = {
   },
 };
 
+/** The command palette's global shortcut (an Electron accelerator; '' turns it off). */
+const v2: Migration = {
+  version: 2,
+  up(db) {
+    const columns = db.prepare('SELECT name FROM pragma_table_info(?)').all('settings') as { name: string }[];
+    if (!columns.some((c) => c.name === 'palette_shortcut')) {
+      db.exec(`ALTER TABLE settings ADD COLUMN palette_shortcut TEXT NOT NULL DEFAULT '${DEFAULT_PALETTE_SHORTCUT}'`);
+    }
+  },
+};
+
 /** Every migration, in order; versions run 1, 2, 3… without gaps. */
-export const MIGRATIONS: readonly Migration[] = [v1];
+export const MIGRATIONS: readonly Migration[] = [v1, v2];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

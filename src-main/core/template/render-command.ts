@@ -150,10 +150,24 @@ export function argumentsFromStrings(tool: Tool, pairs: readonly (readonly [stri
   return validateArguments(tool, Object.fromEntries(converted));
 }
 
-/** The flag of `<<key:--flag>>` on a boolean parameter (placed when true, dropped otherwise); null for any other form. */
-function flagOf(placeholder: Placeholder, param: ToolParam): string | null {
+/** An option name as a fallback: `-a`, `-onlyin`, `--staged` (a letter after one or two dashes, so `-1` stays a number). */
+const OPTION_NAME = /^--?[A-Za-z][A-Za-z0-9_.-]*$/;
+
+/**
+ * What a placeholder means, from its fallback and its parameter's type (docs/templates.md):
+ * - `flag`: `<<key:--flag>>` on a boolean: the flag when true, nothing otherwise;
+ * - `option`: `<<key:-opt>>` on any other type, standing as a whole argument: the option and the
+ *   value as two arguments when given, nothing when not (gibb.eri.sh's `{{folder:-onlyin}}`);
+ * - `value`: the value, else the fallback as a default, else nothing.
+ */
+export type PlaceholderForm = { kind: 'flag'; flag: string } | { kind: 'option'; option: string } | { kind: 'value' };
+
+/** The form of `placeholder` for `param`; `whole` says whether it is its argument's only part. */
+export function placeholderForm(placeholder: Placeholder, param: ToolParam, whole: boolean): PlaceholderForm {
   const { fallback } = placeholder;
-  return param.type === 'boolean' && fallback !== null && fallback.startsWith('-') ? fallback : null;
+  if (fallback === null || !fallback.startsWith('-')) return { kind: 'value' };
+  if (param.type === 'boolean') return { kind: 'flag', flag: fallback };
+  return whole && OPTION_NAME.test(fallback) ? { kind: 'option', option: fallback } : { kind: 'value' };
 }
 
 function templateError(tool: Tool, message: string): SkilltrayError {
@@ -165,17 +179,32 @@ function optionPrefixes(platform: NodeJS.Platform): readonly string[] {
   return platform === 'win32' ? ['-', '/'] : ['-'];
 }
 
-/** Renders one argument token; null when it is dropped (an optional value missing, or a flag off). */
+/** Refuses a value that would begin an argv element with an option prefix, where it could become an option. */
+function guardValue(tool: Tool, param: ToolParam, text: string, prefixes: readonly string[]): SkilltrayError | null {
+  if (param.allowDash || param.type === 'enum') return null;
+  const prefix = prefixes.find((p) => text.startsWith(p));
+  if (prefix === undefined) return null;
+  const where = prefix === '-' ? '' : ' on Windows';
+  return new SkilltrayError(
+    'E504',
+    `argument '${param.name}' of tool '${tool.name}' begins with '${prefix}' and would start an argument, where it could act as an option${where}; ` +
+      `the parameter does not allow a leading ${prefix === '-' ? 'dash' : 'slash'}`,
+    { details: { param: param.name, tool: tool.name } },
+  );
+}
+
+/** Renders one argument token into no argv element (dropped), one, or two (an option and its value). */
 function renderToken(
   tool: Tool,
   params: Map<string, ToolParam>,
   token: CommandToken,
   values: Arguments,
   prefixes: readonly string[],
-): string | null {
+): string[] {
   let out = '';
   let dropped = false;
   let guard: SkilltrayError | null = null;
+  const whole = token.parts.length === 1;
   for (const part of token.parts) {
     if (part.kind === 'text') {
       out += part.value;
@@ -185,23 +214,19 @@ function renderToken(
     const param = params.get(placeholder.key);
     if (param === undefined) throw templateError(tool, `placeholder '${placeholder.raw}' names no parameter of the tool`);
     const value = Object.hasOwn(values, param.name) ? values[param.name] : undefined;
-    const flag = flagOf(placeholder, param);
-    if (flag !== null) {
-      if (value === true) out += flag;
+    const form = placeholderForm(placeholder, param, whole);
+    if (form.kind === 'flag') {
+      if (value === true) out += form.flag;
       else dropped = true;
+    } else if (form.kind === 'option') {
+      if (value === undefined) return [];
+      const text = String(value);
+      const refused = guardValue(tool, param, text, prefixes);
+      if (refused !== null) throw refused;
+      return [form.option, text];
     } else if (value !== undefined) {
       const text = String(value);
-      // An argument value must never begin an argv element with an option prefix: it could become an option.
-      const prefix = out === '' && !param.allowDash && param.type !== 'enum' ? prefixes.find((p) => text.startsWith(p)) : undefined;
-      if (prefix !== undefined) {
-        const where = prefix === '-' ? '' : ' on Windows';
-        guard ??= new SkilltrayError(
-          'E504',
-          `argument '${param.name}' of tool '${tool.name}' begins with '${prefix}' and would start an argument, where it could act as an option${where}; ` +
-            `the parameter does not allow a leading ${prefix === '-' ? 'dash' : 'slash'}`,
-          { details: { param: param.name, tool: tool.name } },
-        );
-      }
+      if (out === '') guard ??= guardValue(tool, param, text, prefixes);
       out += text;
     } else if (placeholder.fallback !== null) {
       out += placeholder.fallback;
@@ -209,9 +234,9 @@ function renderToken(
       dropped = true;
     }
   }
-  if (dropped) return null;
+  if (dropped) return [];
   if (guard !== null) throw guard;
-  return out;
+  return [out];
 }
 
 /** The program: the first token, which must be literal text. */
@@ -256,10 +281,7 @@ export function renderCommand(skill: Skill, toolName: string, args: unknown, opt
   const params = paramsByName(tool);
   const prefixes = optionPrefixes(options.platform ?? process.platform);
   const argv: string[] = [];
-  for (const token of rest) {
-    const rendered = renderToken(tool, params, token, values, prefixes);
-    if (rendered !== null) argv.push(rendered);
-  }
+  for (const token of rest) argv.push(...renderToken(tool, params, token, values, prefixes));
   return {
     program,
     args: argv,

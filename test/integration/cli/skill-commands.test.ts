@@ -1,5 +1,7 @@
+import { cpSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { copyFixtureSkill } from '../../fixtures/gateway/skill-fixture.js';
 import { cli, cliProcess } from '../../support/cli.js';
 import { skillMd, testHome, writeSkill } from '../../support/temp.js';
 
@@ -25,7 +27,7 @@ function home() {
   const t = testHome();
   writeSkill(t.skills, 'greeter', skillMd({ name: 'greeter', description: 'Greets. Use when greeting.', version: '1.2.3' }, TOOL));
   writeSkill(t.bundled, 'greeter', skillMd({ name: 'greeter', description: 'Bundled greeter.', version: '1.0.0' }));
-  writeSkill(t.skills, 'broken', skillMd({ name: 'wrong', description: 'x' }));
+  writeSkill(t.skills, 'broken', skillMd({ name: 'wrong', description: 'x' }, TOOL));
   return t;
 }
 
@@ -57,6 +59,14 @@ describe('skilltray list', () => {
     ]);
   });
 
+  it('shows an Agent Skill\'s metadata.version as its version, with no warning for the formats it is not', async () => {
+    const t = home();
+    copyFixtureSkill(t.skills, 'agent-skill');
+    const listed = JSON.parse((await cli(['list', '--json'], t)).stdout) as { skills: { name: string; version: string | null; status: string; diagnostics: unknown[] }[] };
+    expect(listed.skills.find((s) => s.name === 'agent-skill')).toMatchObject({ version: '1.0', status: 'ok', diagnostics: [] });
+    expect(await cli(['check', 'agent-skill'], t)).toMatchObject({ code: 0 });
+  });
+
   it('prints a table and the shadow note for people', async () => {
     const { code, stdout } = await cli(['list'], home());
     expect(code).toBe(0);
@@ -72,7 +82,7 @@ describe('skilltray check', () => {
     const { code, stdout } = await cli(['check', 'broken'], t);
     expect(code).toBe(1);
     expect(stdout).toContain("error[E407] SKILL.md:2 name 'wrong' does not match directory 'broken' (breaks: gibb.eri.sh, Kode, Agent Skills/Claude)");
-    expect(stdout).toContain('warning[W402] SKILL.md:1 version is missing; gibb.eri.sh and Kode require a semver version such as 1.0.0 (breaks: gibb.eri.sh, Kode)');
+    expect(stdout).toContain('warning[W402] SKILL.md:1 version is missing; gibb.eri.sh requires a semver version such as 1.0.0 (breaks: gibb.eri.sh)');
     expect(stdout).toMatch(/1 skill checked: 1 error, 1 warning$/m);
   });
 
@@ -89,6 +99,21 @@ describe('skilltray check', () => {
     const t = home();
     const { code } = await cli(['check', join(t.skills, 'greeter')], t);
     expect(code).toBe(0);
+  });
+
+  it("gives gibb.eri.sh's own skills the same diagnostics by path, by name and in list (no W410 in its folder)", async () => {
+    const t = testHome();
+    const gibbRoot = join(t.userHome, '.local', 'share', 'gibb.eri.sh', 'skills');
+    mkdirSync(gibbRoot, { recursive: true });
+    cpSync(join(import.meta.dirname, '..', '..', 'fixtures', 'gibberish-skills'), gibbRoot, { recursive: true });
+    const listed = JSON.parse((await cli(['list', '--json'], t)).stdout) as { skills: { name: string; diagnostics: unknown[] }[] };
+    for (const name of ['files', 'git', 'summarize']) {
+      const byPath = JSON.parse((await cli(['check', join(gibbRoot, name), '--json'], t)).stdout) as { skills: { diagnostics: { code: string }[] }[] };
+      const byName = JSON.parse((await cli(['check', name, '--json'], t)).stdout) as { skills: { diagnostics: unknown[] }[] };
+      expect(byPath.skills[0]?.diagnostics).toEqual(listed.skills.find((s) => s.name === name)?.diagnostics);
+      expect(byName.skills[0]?.diagnostics).toEqual(byPath.skills[0]?.diagnostics);
+      expect(byPath.skills[0]?.diagnostics.map((d) => d.code)).not.toContain('W410');
+    }
   });
 
   it('E001 for an unknown name, E010 for a directory without SKILL.md', async () => {

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
 import { locateIndex } from '../../../src-main/core/search/index.js';
-import { runtimeDir } from '../../../src-main/core/gateway/resolve.js';
+import { runtimeDir } from '../../../src-main/core/gateway/runtime-dir.js';
 import { walkSkill } from '../../../src-main/core/skills/files.js';
 import type * as Files from '../../../src-main/core/skills/files.js';
 import { skillMd, testHome, writeSkill, type TestHome } from '../../support/temp.js';

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { catalogMatch, catalogPath, catalogSearchSql, SkillCatalog, type CatalogSkill } from '../../../src-main/core/search/catalog.js';
+import { catalogPath, SkillCatalog, type CatalogSkill } from '../../../src-main/core/search/catalog.js';
+import { catalogMarkExpression, catalogMarkSql, catalogMatch, catalogSearchParams, catalogSearchSql } from '../../../src-main/core/search/catalog-sql.js';
 import { manifestHash, walkSkill } from '../../../src-main/core/skills/files.js';
 import { makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 
@@ -66,7 +67,8 @@ describe('catalog at 1,000 skills', () => {
     const incremental = catalog.sync(skills);
     const incrementalSyncMs = performance.now() - start;
     expect(incremental).toMatchObject({ updated: [changed.name], unchanged: SKILLS - 1 });
-    expect(catalog.search('quixotic').results.map((r) => r.skill)).toEqual([changed.name, changed.name]);
+    // The new section and the skill's H1 that holds it are one hit.
+    expect(catalog.search('quixotic').results.map((r) => [r.skill, r.section])).toEqual([[changed.name, 'Zanzibar']]);
 
     const typed = 'configure authentication token';
     const latencies: number[] = [];
@@ -113,21 +115,34 @@ describe('catalog at 1,000 skills', () => {
     expect(plan.map((p) => p.detail).join('\n')).toMatch(/SEARCH catalog_rows USING (COVERING )?INDEX idx_catalog_rows_skill/);
   });
 
-  it('a typed query is driven by the MATCH on the stemmed index, with the word filter as a list, and snippets only for the kept rows', () => {
+  it('a typed query ranks a pool from the stemmed MATCH filtered by the typed-word list, and marks only the kept rows in one pass', () => {
     const home = tempDir();
     SkillCatalog.open(home).close();
     const db = new Database(catalogPath(home), { readonly: true });
-    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${catalogSearchSql(catalogMatch('configure auth', true))}`).all({ stemmed: '"configure"', words: '"auth"*', limit: 20 }) as { detail: string }[]).map((p) => p.detail);
+    const match = catalogMatch('configure auth', true);
+    const rank = (db.prepare(`EXPLAIN QUERY PLAN ${catalogSearchSql(match)}`).all(catalogSearchParams(match, 20)) as { detail: string }[]).map((p) => p.detail);
+    const mark = (db.prepare(`EXPLAIN QUERY PLAN ${catalogMarkSql(match)}`).all({ mark: catalogMarkExpression(match), ids: '[1]' }) as { detail: string }[]).map((p) => p.detail);
     db.close();
-    expect(plan).toEqual([
+    expect(rank).toEqual([
       'CO-ROUTINE top',
+      'MATERIALIZE pool',
       'SCAN catalog VIRTUAL TABLE INDEX 0:M4',
-      'LIST SUBQUERY 1',
+      'LIST SUBQUERY 2',
+      'MATERIALIZE typed',
       'SCAN catalog_words VIRTUAL TABLE INDEX 0:M4',
+      'SCAN typed',
       'CREATE BLOOM FILTER',
       'USE TEMP B-TREE FOR ORDER BY',
+      'SCAN catalog_words VIRTUAL TABLE INDEX 0:M4',
+      'LIST SUBQUERY 4',
+      'SCAN pool',
+      'CREATE BLOOM FILTER',
+      'BLOOM FILTER ON pool (id=?)',
+      'SEARCH pool USING AUTOMATIC COVERING INDEX (id=?)',
+      'USE TEMP B-TREE FOR ORDER BY',
       'SCAN top',
-      'SCAN catalog VIRTUAL TABLE INDEX 0:=M4',
+      'SEARCH r USING INTEGER PRIMARY KEY (rowid=?)',
     ]);
+    expect(mark).toEqual(['SCAN catalog_words VIRTUAL TABLE INDEX 0:M4', 'LIST SUBQUERY 1', 'SCAN json_each VIRTUAL TABLE INDEX 1:', 'CREATE BLOOM FILTER']);
   });
 });

@@ -1,10 +1,10 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SkilltrayError } from '../../../src-main/core/errors.js';
 import { formatOpen, openFile } from '../../../src-main/core/gateway/open.js';
 import { formatOutlineFile, outlineFiles } from '../../../src-main/core/gateway/outline.js';
-import { resolveSkillSource, runtimeDir } from '../../../src-main/core/gateway/resolve.js';
+import { runtimeDir } from '../../../src-main/core/gateway/runtime-dir.js';
 import { formatSectionNotFound, showSection } from '../../../src-main/core/gateway/show.js';
 import { formatSources, listSources } from '../../../src-main/core/gateway/sources.js';
 import { AccessLogger, withAccessLog, type LoggedCommand } from '../../../src-main/core/logs/access-log.js';
@@ -13,7 +13,14 @@ import { skillStats } from '../../../src-main/core/logs/stats.js';
 import { formatSync, syncLogs } from '../../../src-main/core/logs/sync.js';
 import { buildIndex } from '../../../src-main/core/search/index.js';
 import { formatSearch, searchSkill } from '../../../src-main/core/search/query.js';
+import { locateSkill } from '../../../src-main/core/skills/locate.js';
 import { copyRfcSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
+
+/** Resolves a skill in `root` as the gateway does, with nothing loaded: its canonical dir and name. */
+function resolveIn(root: string, arg: string, cwd: string): { name: string; dir: string } {
+  const at = locateSkill(arg, cwd, { roots: [{ path: root, kind: 'env', trust: 'user', syntax: 'angle' }], get: () => undefined, dirOf: () => null });
+  return { name: basename(at.canonical), dir: at.canonical };
+}
 
 describe('gateway flow: resolve → build → read → search → stats → sync', () => {
   it('serves a skill section by section and accounts for every access', () => {
@@ -22,8 +29,7 @@ describe('gateway flow: resolve → build → read → search → stats → sync
     mkdirSync(root, { recursive: true });
     copyRfcSkill(root);
     const project = tempDir();
-    const ctx = { cwd: project, rootPaths: [root], findByName: (name: string) => (name === 'rfc-skill' ? join(root, name) : null) };
-    const skill = resolveSkillSource('rfc-skill', ctx);
+    const skill = resolveIn(root, 'rfc-skill', project);
     const runtime = runtimeDir(home, skill.name);
     const logger = new AccessLogger({ env: { SKC_RUN_ID: 'flow' } });
     const at = (command: string): LoggedCommand => ({ command, skill: skill.name, skillPath: skill.dir, runtimeDir: runtime, cwd: project });
@@ -65,7 +71,7 @@ describe('gateway flow: resolve → build → read → search → stats → sync
     mkdirSync(root, { recursive: true });
     copyRfcSkill(root);
     const project = tempDir();
-    const skill = resolveSkillSource(join(root, 'rfc-skill'), { cwd: project, rootPaths: [root], findByName: () => null });
+    const skill = resolveIn(root, join(root, 'rfc-skill'), project);
     const runtime = runtimeDir(home, skill.name);
     // The sandbox: the runtime store cannot be created.
     writeFileSync(join(home, 'runtime'), 'blocked');

@@ -27,7 +27,7 @@ async function until(check: () => boolean, ms = 5000): Promise<void> {
   }
 }
 
-const settings = (mode: 'Global' | 'Dev'): ServerEvent => ({ type: 'settings', settings: { mode, paused: false } });
+const settings = (mode: 'Global' | 'Dev'): ServerEvent => ({ type: 'settings', settings: { mode, paused: false, paletteShortcut: 'CommandOrControl+Shift+Space' } });
 
 describe('the HTTP transport', () => {
   it('POSTs JSON with the bearer token to /api/<operation> and hands back the envelope, whatever the status', async () => {

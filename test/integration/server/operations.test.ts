@@ -64,6 +64,7 @@ describe('every operation of the contract over HTTP', () => {
       settings: {},
       setMode: { mode: 'Global' },
       setPaused: { paused: false },
+      setPaletteShortcut: { shortcut: 'Alt+Space' },
       outline: { skill: 'asks' },
       show: { skill: 'asks', section: 'Usage' },
       open: { skill: 'asks', path: 'SKILL.md' },

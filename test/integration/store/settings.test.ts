@@ -1,14 +1,16 @@
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { getSettings, setMode, setPaused } from '../../../src-main/core/store/settings.js';
+import { getSettings, setMode, setPaletteShortcut, setPaused } from '../../../src-main/core/store/settings.js';
+import { MIGRATIONS, applyMigrations } from '../../../src-main/core/store/migrations.js';
 import { useTempHomes } from './temp-home.js';
 
 const homes = useTempHomes();
 
 describe('settings', () => {
-  it('defaults to Global and not paused', () => {
+  it('defaults to Global, not paused, and the palette on CommandOrControl+Shift+Space', () => {
     const db = homes.fresh();
-    expect(getSettings(db)).toEqual({ mode: 'Global', paused: false });
+    expect(getSettings(db)).toEqual({ mode: 'Global', paused: false, paletteShortcut: 'CommandOrControl+Shift+Space' });
     expect(getSettings(db).mode).toBe('Global');
     expect(getSettings(db).paused).toBe(false);
   });
@@ -20,7 +22,7 @@ describe('settings', () => {
     setPaused(db, true);
     db.close();
     const again = homes.open(path);
-    expect(getSettings(again)).toEqual({ mode: 'Meeting', paused: true });
+    expect(getSettings(again)).toMatchObject({ mode: 'Meeting', paused: true });
     setPaused(again, false);
     expect(getSettings(again).paused).toBe(false);
   });
@@ -35,10 +37,34 @@ describe('settings', () => {
   it('recreates the settings row if it was deleted by hand', () => {
     const db = homes.fresh();
     db.prepare('DELETE FROM settings').run();
-    expect(getSettings(db)).toEqual({ mode: 'Global', paused: false });
+    expect(getSettings(db)).toEqual({ mode: 'Global', paused: false, paletteShortcut: 'CommandOrControl+Shift+Space' });
     setPaused(db, true);
     setMode(db, 'Dev');
-    expect(getSettings(db)).toEqual({ mode: 'Dev', paused: true });
+    setPaletteShortcut(db, 'alt+k');
+    expect(getSettings(db)).toEqual({ mode: 'Dev', paused: true, paletteShortcut: 'Alt+K' });
+  });
+
+  it('stores the palette shortcut normalised, or none; E617 for one without a modifier or key, keeping the current one', () => {
+    const path = join(homes.dir(), 'state.db');
+    const db = homes.open(path);
+    expect(setPaletteShortcut(db, ' shift+CMDORCTRL+p ')).toBe('CommandOrControl+Shift+P');
+    for (const bad of ['P', 'Shift+P', 'Ctrl+', 'Ctrl+Hyper+P', 'Ctrl+Nope']) {
+      expect(() => setPaletteShortcut(db, bad), bad).toThrow(expect.objectContaining({ code: 'E617' }));
+    }
+    db.close();
+    const again = homes.open(path);
+    expect(getSettings(again).paletteShortcut).toBe('CommandOrControl+Shift+P');
+    expect(setPaletteShortcut(again, '')).toBe('');
+    expect(getSettings(again).paletteShortcut).toBe('');
+  });
+
+  it('a database from before the palette keeps its settings and gets the default shortcut', () => {
+    const path = join(homes.dir(), 'state.db');
+    const old = new Database(path);
+    applyMigrations(old, MIGRATIONS.slice(0, 1));
+    old.prepare("UPDATE settings SET mode = 'Dev', paused = 1").run();
+    old.close();
+    expect(getSettings(homes.open(path))).toEqual({ mode: 'Dev', paused: true, paletteShortcut: 'CommandOrControl+Shift+Space' });
   });
 
   it('keeps invalid values out at the schema level', () => {

@@ -1,9 +1,16 @@
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatOpen, openFile } from '../../../src-main/core/gateway/open.js';
-import { makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
+import type { OpenResult } from '../../../src-main/shared/gateway.js';
+import { copyFixtureSkill, fixturePath, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';
+
+/** The bytes a JSON open result stands for. */
+function decoded(result: OpenResult): Buffer {
+  return Buffer.from(result.content, result.encoding === 'base64' ? 'base64' : 'utf8');
+}
 
 describe('RFC-0002:C-OPEN', () => {
   it('returns the file as-is: BOM, CRLF and trailing spaces untouched', () => {
@@ -29,6 +36,15 @@ describe('RFC-0002:C-OPEN', () => {
     const cut = openFile(dir, 'img.png', { maxLines: 1 });
     expect(cut.more_lines).toBe(2);
     expect(formatOpen(cut)).toEqual(Buffer.concat([bytes.subarray(0, 5), Buffer.from('... (2 more lines)\n')]));
+  });
+
+  it('a TrueType font (not UTF-8) comes back byte for byte, as bytes and through JSON', () => {
+    const font = readFileSync(fixturePath('font-skill', 'assets/glyphs.ttf'));
+    const dir = copyFixtureSkill(tempDir(), 'font-skill');
+    const result = openFile(dir, 'assets/glyphs.ttf');
+    expect(result).toMatchObject({ file: 'assets/glyphs.ttf', encoding: 'base64', size: font.length, more_lines: 0 });
+    expect(formatOpen(result)).toEqual(font);
+    expect(decoded(JSON.parse(JSON.stringify(result)) as OpenResult)).toEqual(font);
   });
 
   it('--max-lines N keeps the first N lines and appends "... (N more lines)"', () => {
@@ -91,5 +107,41 @@ describe('RFC-0002:C-OPEN', () => {
     expect(thrownBy(() => openFile(dir, '.')).code).toBe('E021');
     expect(thrownBy(() => openFile(dir, '')).code).toBe('E021');
     expect(thrownBy(() => openFile(dir, '.env')).code).toBe('E021');
+  });
+});
+
+describe('open returns any bytes unchanged (property)', () => {
+  const bytes = fc.oneof(
+    fc.uint8Array({ maxLength: 300 }),
+    // Mostly-text files: UTF-8 with BOMs, CR, LF and stray invalid bytes mixed in.
+    fc.array(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 8 }).map((s) => Buffer.from(s)), fc.constantFrom(Buffer.from('\n'), Buffer.from('\r\n'), Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from([0xff]), Buffer.from([0xc3]), Buffer.from([0xed, 0xa0, 0x80]))), { maxLength: 20 }).map((parts) => Buffer.concat(parts)),
+  );
+
+  it('as written to stdout and as JSON (base64 or text) decoded back', () => {
+    const dir = makeSkill(tempDir(), 's', { 'SKILL.md': '# S\n' });
+    fc.assert(
+      fc.property(bytes, (content) => {
+        writeFileSync(join(dir, 'file.bin'), content);
+        const result = openFile(dir, 'file.bin');
+        expect(Buffer.from(formatOpen(result))).toEqual(Buffer.from(content));
+        expect(decoded(JSON.parse(JSON.stringify(result)) as OpenResult)).toEqual(Buffer.from(content));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('--max-lines keeps exactly the bytes of the first N lines', () => {
+    const dir = makeSkill(tempDir(), 's', { 'SKILL.md': '# S\n' });
+    fc.assert(
+      fc.property(bytes, fc.integer({ min: 1, max: 5 }), (content, maxLines) => {
+        writeFileSync(join(dir, 'file.bin'), content);
+        const result = openFile(dir, 'file.bin', { maxLines });
+        const lines = Buffer.from(content).toString('latin1').split(/(?<=\n)/).filter((line) => line !== '');
+        const kept = Buffer.from(lines.slice(0, maxLines).join(''), 'latin1');
+        expect(decoded(JSON.parse(JSON.stringify(result)) as OpenResult)).toEqual(kept);
+        expect(result.more_lines).toBe(Math.max(0, lines.length - maxLines));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

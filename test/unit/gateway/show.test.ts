@@ -1,10 +1,21 @@
 import { appendFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { SkilltrayError } from '../../../src-main/core/errors.js';
 import { formatSectionNotFound, formatShow, normaliseSectionQuery, showSection } from '../../../src-main/core/gateway/show.js';
 import { buildIndex } from '../../../src-main/core/search/index.js';
-import { copyRfcSkill, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
+import { copyFixtureSkill, copyRfcSkill, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';
+
+/** The rich-skill fixture (RFC-0002/0004 examples, an em-dash heading) with a built index: [skill dir, runtime dir]. */
+function richIndexed(): [string, string] {
+  const base = tempDir();
+  const dir = copyFixtureSkill(base, 'rich-skill');
+  const runtime = join(base, 'runtime', 'rich-skill');
+  buildIndex(dir, runtime);
+  return [dir, runtime];
+}
 
 /** A skill with a built index: [skill dir, runtime dir]. */
 function indexed(files?: Record<string, string>): [string, string] {
@@ -141,5 +152,89 @@ describe('RFC-0002:C-SHOW', () => {
     const [dir, runtime] = indexed();
     expect(thrownBy(() => showSection(dir, runtime, { section: '   ' })).code).toBe('E100');
     expect(thrownBy(() => showSection(dir, runtime, { section: 'Skill Name', maxLines: 0 })).code).toBe('E100');
+  });
+});
+
+describe('RFC-0002:C-SHOW on headings that contain " — "', () => {
+  it('an exact match wins: an em-dash heading is shown by its own text, in any case', () => {
+    const [dir, runtime] = richIndexed();
+    for (const section of ['Tokens — rotation and expiry', '  tokens — ROTATION AND EXPIRY ']) {
+      const result = showSection(dir, runtime, { section });
+      expect(result).toMatchObject({ section: 'Tokens — rotation and expiry', start_line: 26, end_line: 30, matches: 1, warning: null });
+      expect(result.content).toBe('## Tokens — rotation and expiry\n\nTokens expire after a day; rotate them before they do.');
+    }
+  });
+
+  it('then the RFC\'s normalisation: a stub line "<heading> — <description>" shows <heading>', () => {
+    const [dir, runtime] = richIndexed();
+    expect(showSection(dir, runtime, { section: 'Tokens — How tokens are issued' })).toMatchObject({ section: 'Tokens', start_line: 30, matches: 1 });
+    expect(showSection(dir, runtime, { section: 'Getting Started — install and set up' }).section).toBe('Getting Started');
+  });
+
+  it('then both sides normalised: a stub line of an em-dash heading finds it', () => {
+    const [dir, runtime] = indexed({ 'SKILL.md': '# Install — macOS\n\nbrew install it\n' });
+    expect(showSection(dir, runtime, { section: 'Install — macOS' }).section).toBe('Install — macOS');
+    expect(showSection(dir, runtime, { section: 'Install — how to get it' }).section).toBe('Install — macOS');
+  });
+
+  it('"did you mean" offers em-dash headings by their full text, and each suggestion shows', () => {
+    const [dir, runtime] = richIndexed();
+    const error = thrownBy(() => showSection(dir, runtime, { section: 'toke' }));
+    expect(error.details?.suggestions).toEqual([
+      { text: 'Tokens — rotation and expiry', file: 'SKILL.md' },
+      { text: 'Tokens', file: 'SKILL.md' },
+    ]);
+    for (const suggestion of error.details?.suggestions as { text: string; file: string }[]) {
+      expect(showSection(dir, runtime, { section: suggestion.text, file: suggestion.file }).section).toBe(suggestion.text);
+    }
+  });
+
+  it('every suggestion reaches a heading of its own text, whatever the headings and the query (property)', () => {
+    const word = fc.constantFrom('Setup', 'setup', 'Tokens', 'API', 'Install', 'mac', 'Linux', 'a', '—', '-', 'Ü');
+    const headingText = fc.array(word, { minLength: 1, maxLength: 3 }).chain((words) =>
+      fc.constantFrom(' ', ' — ', '—', ' - ').map((joiner) => words.join(joiner)),
+    );
+    fc.assert(
+      fc.property(fc.uniqueArray(headingText, { minLength: 1, maxLength: 6 }), headingText, (texts, query) => {
+        const [dir, runtime] = indexed({ 'SKILL.md': texts.map((text) => `## ${text}\n\nbody\n`).join('\n') });
+        for (const text of texts) expect(showSection(dir, runtime, { section: text }).section.toLowerCase()).toBe(text.toLowerCase());
+        try {
+          showSection(dir, runtime, { section: query });
+        } catch (error) {
+          if (!(error instanceof SkilltrayError) || error.code !== 'E020') throw error;
+          for (const suggestion of (error.details?.suggestions ?? []) as { text: string; file: string }[]) {
+            expect(showSection(dir, runtime, { section: suggestion.text, file: suggestion.file }).section.toLowerCase()).toBe(suggestion.text.toLowerCase());
+          }
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe('RFC-0002:C-SHOW --max-lines counts the indexed range', () => {
+  it('"... (N more lines)" includes the blank line before the next heading, as skillc\'s golden does', () => {
+    const [dir, runtime] = richIndexed();
+    // Getting Started runs from line 9 to line 14 (exclusive): five lines, the last one blank.
+    const cut = showSection(dir, runtime, { section: 'Getting Started', maxLines: 1 });
+    expect(cut).toMatchObject({ start_line: 9, end_line: 14, more_lines: 4 });
+    expect(formatShow(cut)).toBe('## Getting Started\n... (4 more lines)');
+    expect(showSection(dir, runtime, { section: 'Getting Started', maxLines: 4 }).more_lines).toBe(1);
+    const whole = showSection(dir, runtime, { section: 'Getting Started', maxLines: 5 });
+    expect(whole.more_lines).toBe(0);
+    expect(formatShow(whole)).toBe('## Getting Started\n\nInstall the client, then run the setup wizard.\nConfiguring the client takes a minute.');
+  });
+
+  it('shown lines plus "more" always add up to end_line - start_line (property)', () => {
+    const [dir, runtime] = richIndexed();
+    const sections = ['Skill Name', 'Getting Started', 'API Reference', 'Authentication', 'Endpoints', 'Tokens — rotation and expiry', 'Tokens', 'Advanced Topics', 'Performance'];
+    fc.assert(
+      fc.property(fc.constantFrom(...sections), fc.integer({ min: 1, max: 30 }), (section, maxLines) => {
+        const result = showSection(dir, runtime, { section, maxLines });
+        const range = result.end_line - result.start_line;
+        if (result.more_lines > 0) expect(result.content.split('\n').length + result.more_lines).toBe(range);
+        else expect(maxLines).toBeGreaterThanOrEqual(range);
+      }),
+    );
   });
 });

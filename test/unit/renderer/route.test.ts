@@ -7,6 +7,8 @@ describe('hash routes', () => {
     expect(parseRoute('#/')).toEqual({ screen: 'skills', query: '', filter: NO_SKILL_FILTER });
     expect(parseRoute('#/approvals')).toEqual({ screen: 'approvals' });
     expect(parseRoute('#/tray')).toEqual({ screen: 'tray' });
+    expect(parseRoute('#/palette')).toEqual({ screen: 'palette' });
+    expect(parseRoute('#/palette/x')).toEqual({ screen: 'missing', path: 'palette/x' });
     expect(parseRoute('#/settings')).toEqual({ screen: 'settings' });
     expect(parseRoute('#/skills?q=dep&role=utility&offered=1')).toEqual({
       screen: 'skills',

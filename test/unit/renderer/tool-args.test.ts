@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ToolParam } from '../../../src-main/shared/model.js';
 import { newTraceId, toolArgs } from '../../../src-renderer/skills/tool-args.js';
 
-const param = (name: string, type: ToolParam['type'], required = false): ToolParam => ({ name, type, required, enumValues: type === 'enum' ? ['a', 'b'] : [], allowDash: false, description: '', line: 1 });
+const param = (name: string, type: ToolParam['type'], required = false): ToolParam => ({ name, type, required, enumValues: type === 'enum' ? ['a', 'b'] : [], allowDash: false, description: '', default: null, line: 1 });
 
 describe('tool form values as run arguments', () => {
   const params = [param('text', 'string', true), param('n', 'integer'), param('x', 'number'), param('flag', 'boolean'), param('must', 'boolean', true), param('pick', 'enum')];

@@ -2,7 +2,8 @@ import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { catalogMatch, catalogPath, SkillCatalog, type CatalogSkill } from '../../../src-main/core/search/catalog.js';
+import { catalogPath, SkillCatalog, type CatalogSkill } from '../../../src-main/core/search/catalog.js';
+import { catalogMatch } from '../../../src-main/core/search/catalog-sql.js';
 import { manifestHash, walkSkill } from '../../../src-main/core/skills/files.js';
 import { makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';
@@ -32,7 +33,9 @@ describe('catalog search across all skills', () => {
     const catalog = open(home);
     expect(catalog.sync(skills)).toEqual({ added: ['pdf', 'git'], updated: [], removed: [], unchanged: 0, rebuilt: false });
     const result = catalog.search('commits');
-    expect(result.results).toEqual([{ skill: 'git', file: 'SKILL.md', section: 'Rebase', snippet: '# Rebase\n\nRewrite [MATCH]commits[/MATCH] onto another branch.', score: expect.any(Number) }]);
+    expect(result.results).toEqual([
+      { skill: 'git', file: 'SKILL.md', section: 'Rebase', title: 'Rebase', trail: [], tool: null, line: 5, snippet: 'Rewrite [MATCH]commits[/MATCH] onto another branch.', score: expect.any(Number) },
+    ]);
     catalog.close();
   });
 
@@ -54,11 +57,8 @@ describe('catalog search across all skills', () => {
     expect(catalog.sync(changed)).toEqual({ added: [], updated: ['b'], removed: [], unchanged: 2, rebuilt: false });
     expect(rowids('a')).toEqual(before.a);
     expect(rowids('c')).toEqual(before.c);
-    // The new subsection is its own row and part of its parent's row.
-    expect(catalog.search('brandnew').results.map((r) => [r.skill, r.section])).toEqual([
-      ['b', 'Extra'],
-      ['b', 'B'],
-    ]);
+    // The new subsection is its own row and part of its parent's row: one hit, the subsection, under its parent.
+    expect(catalog.search('brandnew').results.map((r) => [r.skill, r.section, r.trail])).toEqual([['b', 'Extra', ['B']]]);
     expect(catalog.sync(changed)).toEqual({ added: [], updated: [], removed: [], unchanged: 3, rebuilt: false });
     catalog.close();
   });
@@ -74,7 +74,7 @@ describe('catalog search across all skills', () => {
     expect(catalog.search('bravo').results).toEqual([]);
     const moved = skill(join(roots, 'other'), 'a', '# A\n\nalpha moved\n');
     expect(catalog.sync([moved])).toMatchObject({ updated: ['a'] });
-    expect(catalog.skills()).toEqual([{ name: 'a', dir: moved.dir, hash: moved.hash, sections: 2 }]);
+    expect(catalog.skills()).toEqual([{ name: 'a', dir: moved.dir, hash: moved.hash, sections: 1 }]);
     catalog.close();
   });
 
@@ -128,10 +128,10 @@ describe('catalog search across all skills', () => {
   });
 
   it('prefix: true makes the last token a word prefix "tok"* for search-as-you-type', () => {
-    expect(catalogMatch('merge pd', true)).toEqual({ stemmed: '"merge"', wordPrefix: '"pd"*' });
-    expect(catalogMatch('say "hi', true)).toEqual({ stemmed: '"say"', wordPrefix: '"""hi"*' });
-    expect(catalogMatch('pd', true)).toEqual({ stemmed: null, wordPrefix: '"pd"*' });
-    expect(catalogMatch('merge pd', false)).toEqual({ stemmed: '"merge" "pd"', wordPrefix: null });
+    expect(catalogMatch('merge pd', true)).toEqual({ stemmed: '"merge"', wordPrefix: '"pd"*', anyWord: '"merge" OR "pd"*' });
+    expect(catalogMatch('say "hi', true)).toEqual({ stemmed: '"say"', wordPrefix: '"""hi"*', anyWord: '"say" OR """hi"*' });
+    expect(catalogMatch('pd', true)).toEqual({ stemmed: null, wordPrefix: '"pd"*', anyWord: '"pd"*' });
+    expect(catalogMatch('merge pd', false)).toEqual({ stemmed: '"merge" "pd"', wordPrefix: null, anyWord: '"merge" OR "pd"' });
     const home = tempDir();
     const catalog = open(home);
     catalog.sync([skill(tempDir(), 'pdf', '# Merge\n\nCombine documents into one.\n')]);
@@ -174,6 +174,101 @@ describe('catalog search across all skills', () => {
     const catalog = open(home);
     expect(catalog.sync([a, gone])).toMatchObject({ added: ['a', 'gone'] });
     expect(catalog.search('golf').results).toEqual([]);
+    catalog.close();
+  });
+});
+
+/** A skill laid out as the bundled git pack is: an intro that mentions everything, then tools. */
+const GIT_LIKE = `# Git
+
+Views of a Git repository. \`git status\` may run hooks; every tool takes \`repo\`.
+
+## Tools
+
+### git_status
+
+Show the current branch and every changed file.
+
+#### Parameters
+
+| Name | Type | Required | Description |
+|------|------|----------|-------------|
+| repo | string | no | Repository directory |
+
+#### Command
+
+\`\`\`bash
+git -C <<repo:.>> status --short --branch
+\`\`\`
+
+#### Examples
+
+\`\`\`
+Call: git_status {}
+\`\`\`
+
+### git_log
+
+Recent commits. Unlike git_status, it shows history.
+
+#### Command
+
+\`\`\`bash
+git log -n 10
+\`\`\`
+`;
+
+describe('results people can scan', () => {
+  function gitCatalog(): SkillCatalog {
+    const catalog = open(tempDir());
+    const roots = tempDir();
+    catalog.sync([
+      { ...skill(roots, 'git', GIT_LIKE), tools: ['git_status', 'git_log'] },
+      skill(roots, 'notes', '# Notes\n\nThe status of git at work: see the git skill for git status and more.\n'),
+    ]);
+    return catalog;
+  }
+
+  it('the tool whose heading holds every word comes first, in full and in prefix mode alike', () => {
+    const catalog = gitCatalog();
+    for (const prefix of [false, true]) {
+      const [first] = catalog.search('git status', { prefix }).results;
+      expect(first, `prefix ${prefix}`).toMatchObject({ skill: 'git', section: 'git_status', tool: 'git_status', trail: ['Git', 'Tools'], title: '[MATCH]git[/MATCH]_[MATCH]status[/MATCH]' });
+    }
+    // While the last word is still being typed, too.
+    expect(catalog.search('git stat', { prefix: true }).results[0]).toMatchObject({ section: 'git_status', title: '[MATCH]git[/MATCH]_[MATCH]status[/MATCH]' });
+    catalog.close();
+  });
+
+  it('marks every query word in the snippet, the word being typed included', () => {
+    const catalog = gitCatalog();
+    const notes = catalog.search('git stat', { prefix: true }).results.find((hit) => hit.skill === 'notes');
+    expect(notes?.snippet).toBe('The [MATCH]status[/MATCH] of [MATCH]git[/MATCH] at work: see the [MATCH]git[/MATCH] skill for [MATCH]git[/MATCH] [MATCH]status[/MATCH] and more.');
+    catalog.close();
+  });
+
+  it('a section, its parent and its subsections are one hit; hits are grouped by skill', () => {
+    const catalog = gitCatalog();
+    const hits = catalog.search('git status').results;
+    const where = hits.map((hit) => `${hit.skill}:${hit.section}`);
+    // Git (the intro), Tools and the tool's own subsections all hold or sit in git_status: they are not repeated.
+    expect(where.filter((w) => w.startsWith('git:'))).not.toContain('git:Git');
+    expect(where).not.toContain('git:Tools');
+    expect(where).not.toContain('git:Examples');
+    expect(where).not.toContain('git:Command');
+    // Each skill's hits sit together.
+    const skills = hits.map((hit) => hit.skill);
+    expect(skills).toEqual([...skills].sort((a, b) => skills.indexOf(a) - skills.indexOf(b)));
+    catalog.close();
+  });
+
+  it('snippets are plain text on one line: no heading marks, fences, table pipes, backticks or YAML brackets', () => {
+    const catalog = gitCatalog();
+    const hits = [...catalog.search('repo').results, ...catalog.search('branch', { prefix: true }).results, ...catalog.search('git skill').results];
+    expect(hits.length).toBeGreaterThan(2);
+    for (const hit of hits) {
+      expect(hit.snippet).not.toMatch(/[#`|\n]|\[(?!\/?MATCH\])|---/);
+    }
     catalog.close();
   });
 });

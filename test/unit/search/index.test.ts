@@ -91,14 +91,22 @@ describe('RFC-0004:C-INDEX storage', () => {
 });
 
 describe('RFC-0004:C-FORMATS', () => {
-  it('.md is one row per section (heading + content to the next same-or-higher heading), text before the first heading a row with section ""', () => {
+  it('.md is one row per section (heading + content to the next same-or-higher heading); text before the first heading, frontmatter included, is no row', () => {
     const { dir, runtime, path } = setup({ 'SKILL.md': '---\nname: skill\n---\nIntro line.\n# A\na text\n## B\nb text\n# C\nc text\n' });
     buildIndex(dir, runtime);
     expect(query(path, 'SELECT file, section, content FROM sections ORDER BY rowid')).toEqual([
-      { file: 'SKILL.md', section: '', content: '---\nname: skill\n---\nIntro line.' },
       { file: 'SKILL.md', section: 'A', content: '# A\na text\n## B\nb text' },
       { file: 'SKILL.md', section: 'B', content: '## B\nb text' },
       { file: 'SKILL.md', section: 'C', content: '# C\nc text' },
+    ]);
+  });
+
+  it('a .md without any heading is one document with section "" (fetched by open), its frontmatter left out', () => {
+    const { dir, runtime, path } = setup({ 'SKILL.md': '# S\n', 'notes.md': '---\ntitle: kettle\n---\nThe kettle whistles.\n', 'empty.md': '---\na: b\n---\n\n' });
+    buildIndex(dir, runtime);
+    expect(query(path, 'SELECT file, section, content FROM sections ORDER BY rowid')).toEqual([
+      { file: 'SKILL.md', section: 'S', content: '# S' },
+      { file: 'notes.md', section: '', content: 'The kettle whistles.\n' },
     ]);
   });
 
@@ -117,7 +125,7 @@ describe('RFC-0004:C-INDEX build lifecycle', () => {
   it('missing → created, then up-to-date without rewriting the file', () => {
     const { dir, runtime, path } = setup();
     const created = buildIndex(dir, runtime);
-    expect(created).toMatchObject({ status: 'created', reason: null, path, tokenizer: 'porter', files: 2, sections: 8, headings: 7 });
+    expect(created).toMatchObject({ status: 'created', reason: null, path, tokenizer: 'porter', files: 2, sections: 7, headings: 7 });
     const before = readFileSync(path);
     expect(buildIndex(dir, runtime)).toMatchObject({ status: 'up-to-date', reason: null, sections: 0 });
     expect(readFileSync(path).equals(before)).toBe(true);

@@ -2,9 +2,12 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { openFile } from '../../../src-main/core/gateway/open.js';
+import { outlineSkill } from '../../../src-main/core/gateway/outline.js';
+import { showSection } from '../../../src-main/core/gateway/show.js';
 import { buildIndex, locateIndex } from '../../../src-main/core/search/index.js';
 import { formatSearch, ONE_PASS_ROWS, queryTokens, searchSkill, searchSql, textColumnsMatch, toFtsQuery } from '../../../src-main/core/search/query.js';
-import { copyRfcSkill, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
+import { copyFixtureSkill, copyRfcSkill, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';
 
 function indexed(files?: Record<string, string>): { dir: string; runtime: string } {
@@ -147,5 +150,42 @@ describe('RFC-0004:C-SEARCH', () => {
       ],
     });
     expect(text).toBe('SKILL.md#Getting Started (score: 1.23)\n  Install the [MATCH]client[/MATCH]...\nnotes.txt# (score: 0.50)\n  a b');
+  });
+});
+
+describe('every search hit can be fetched (skillc\'s rich skill)', () => {
+  function rich(): { dir: string; runtime: string } {
+    const base = tempDir();
+    const dir = copyFixtureSkill(base, 'rich-skill');
+    const runtime = join(base, 'runtime', 'rich-skill');
+    buildIndex(dir, runtime);
+    return { dir, runtime };
+  }
+
+  it('"configure authentication" finds only real sections, as skillc does: the frontmatter that says it too is no hit', () => {
+    const { dir, runtime } = rich();
+    const { results } = searchSkill(dir, runtime, 'configure authentication');
+    // A parent's row holds its subsections, so the H1 and the H2 around Authentication match too.
+    expect(results.map((hit) => [hit.file, hit.section])).toEqual([
+      ['SKILL.md', 'Authentication'],
+      ['SKILL.md', 'API Reference'],
+      ['SKILL.md', 'Skill Name'],
+    ]);
+  });
+
+  it('a hit with a section is shown by show; a hit without one is a whole file without headings, opened by open', () => {
+    const { dir, runtime } = rich();
+    const headed = new Set(outlineSkill(dir, {}).headings.map((heading) => heading.file));
+    for (const query of ['configure authentication', 'token', 'tokens', 'authentication', 'performance', 'rotation', 'client', 'skill', 'name', 'description']) {
+      for (const hit of searchSkill(dir, runtime, query, { limit: 50 }).results) {
+        if (hit.section === '') {
+          expect(headed.has(hit.file), `${query} → ${hit.file} has headings to show instead`).toBe(false);
+          expect(openFile(dir, hit.file).content).not.toBe('');
+        } else {
+          expect(showSection(dir, runtime, { section: hit.section, file: hit.file }).section, `${query} → ${hit.section}`).toBe(hit.section);
+        }
+      }
+    }
+    expect(searchSkill(dir, runtime, 'authentication').results.map((hit) => hit.file)).toContain('notes.txt');
   });
 });

@@ -1,8 +1,11 @@
-import { cpSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseSkill } from '../../../src-main/core/skills/parse-skill.js';
 import { SkillRegistry } from '../../../src-main/core/skills/registry.js';
-import { testHome } from '../../support/temp.js';
+import { renderCommand } from '../../../src-main/core/template/render-command.js';
+import type { Skill } from '../../../src-main/shared/model.js';
+import { tempDir, testHome } from '../../support/temp.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'gibberish-skills');
 
@@ -48,13 +51,25 @@ describe("gibb.eri.sh's own skills load with their tools", () => {
     }
   });
 
-  it('flags `{{folder:-onlyin}}`: a flag-like default on a string parameter is passed as its value', () => {
+  it('reads `{{folder:-onlyin}}` in the real find_files as the option form: no warning, `-onlyin <folder>` or nothing', () => {
     const t = testHome();
-    const skill = new SkillRegistry(t.config({ SKILLTRAY_SKILLS_PATH: FIXTURES }).roots).load().get('files');
-    expect(skill?.diagnostics.find((d) => d.code === 'W409')).toMatchObject({
-      severity: 'warning',
-      line: 25,
-      message: "tool find_files: {{folder:-onlyin}} looks like a flag, but 'folder' is a string: '-onlyin' is passed as its default value",
-    });
+    const skill = new SkillRegistry(t.config({ SKILLTRAY_SKILLS_PATH: FIXTURES }).roots).load().get('files') as Skill;
+    expect(skill.diagnostics.filter((d) => d.code === 'W409')).toEqual([]);
+    expect(renderCommand(skill, 'find_files', { query: 'report' }, { cwd: '/' })).toMatchObject({ program: 'mdfind', args: ['-name', 'report'] });
+    expect(renderCommand(skill, 'find_files', { query: 'report', folder: '/Users/me' }, { cwd: '/' }).args).toEqual(['-name', 'report', '-onlyin', '/Users/me']);
+  });
+
+  it('still warns (W409) where a dash-led fallback of a non-boolean cannot be an option', () => {
+    const dir = join(tempDir(), 'odd');
+    mkdirSync(dir);
+    writeFileSync(
+      join(dir, 'SKILL.md'),
+      '---\nname: odd\ndescription: d\nversion: 1.0.0\n---\n### go\n\nGo.\n\n#### Parameters\n\n| Name | Type | Required | Description |\n|---|---|---|---|\n| dir | string | no | d |\n| n | integer | no | n |\n\n#### Command\n\n```bash\nfind --in=<<dir:-here>> <<n:-1>>\n```\n',
+    );
+    const skill = parseSkill(dir, { path: dirname(dir), kind: 'env', trust: 'user', syntax: 'angle' });
+    expect(skill.diagnostics.filter((d) => d.code === 'W409').map((d) => d.message)).toEqual([
+      "tool go: <<dir:-here>> looks like a flag, but '-here' shares its argument with other text, so it cannot stand as an option: it is passed as the default value of the string 'dir'",
+      "tool go: <<n:-1>> looks like a flag, but '-1' is not an option name: it is passed as the default value of the integer 'n'",
+    ]);
   });
 });

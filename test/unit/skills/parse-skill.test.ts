@@ -60,12 +60,13 @@ describe('Kode test contract (skill-format T1–T5)', () => {
     expect(codes(skill)).toContain('E404');
   });
 
-  it('T4: a missing version is flagged as breaking gibb.eri.sh and Kode (optional in Agent Skills)', () => {
-    const skill = load(skillMd({ name: 'demo', description: 'A demo.' }));
+  it('T4: a Kode skill without a version is flagged as breaking Kode (Agent Skills do not need one)', () => {
+    const skill = load(skillMd('name: demo\ndescription: A demo.\nmetadata:\n  kode:\n    primary_env: bash'));
     const d = diag(skill, 'W402');
     expect(d?.severity).toBe('warning');
-    expect(d?.breaks).toEqual(['gibberish', 'kode']);
+    expect(d?.breaks).toEqual(['kode']);
     expect(skill.state).toBe('warnings');
+    expect(codes(load(skillMd({ name: 'demo', description: 'A demo.' })))).toEqual([]);
   });
 
   it('T6: round trip — file → load → resolve substitutes $ARGUMENTS', () => {
@@ -106,13 +107,13 @@ describe('Agent Skills name and description rules', () => {
     ['', 'E404'],
     ['   ', 'E404'],
     ['x'.repeat(1025), 'E408'],
-    ['x'.repeat(257), 'W401'],
   ])('description of length %#', (description, code) => {
     expect(codes(load(skillMd({ ...GOOD, description })))).toContain(code);
   });
 
-  it('accepts a 1024-character description with only the gibb.eri.sh warning', () => {
-    expect(codes(load(skillMd({ ...GOOD, description: 'x'.repeat(1024) })))).toEqual(['W401']);
+  it('accepts a 1024-character description; a skill with tools gets gibb.eri.sh\'s 256-character warning', () => {
+    expect(codes(load(skillMd({ ...GOOD, description: 'x'.repeat(1024) })))).toEqual([]);
+    expect(codes(load(skillMd({ ...GOOD, description: 'x'.repeat(257) }, TOOL)))).toEqual(['W401']);
   });
 
   it('loads a content-only skill (no tools) without diagnostics', () => {
@@ -135,6 +136,21 @@ describe('gibb.eri.sh tools', () => {
     expect(tool?.examples).toContain('User: say hello to Ada');
     expect(tool?.line).toBe(7);
     expect(tool?.commandLine).toBe(21);
+  });
+
+  it("reads each parameter's default from its placeholder: <<key:value>> is one, a boolean's <<key:--flag>> and a bare <<key>> are not", () => {
+    const body = TOOL.replace('| loud | boolean | no | Shout |', '| loud | boolean | no | Shout |\n| count | integer | no | How many |\n| dir | string | no | Where |').replace(
+      'echo hello <<who>> <<loud:--loud>>',
+      'echo hello <<who>> <<loud:--loud>> -n <<count:10>> <<dir:.>> again=<<count:3>>',
+    );
+    const skill = load(skillMd(GOOD, body));
+    expect(skill.state).toBe('ok');
+    expect(skill.tools[0]?.params.map((p) => [p.name, p.default])).toEqual([
+      ['who', null],
+      ['loud', null],
+      ['count', '10'],
+      ['dir', '.'],
+    ]);
   });
 
   it('reads frontmatter extensions and keeps unknown keys', () => {
@@ -171,7 +187,7 @@ const MALFORMED: { case: string; content: string; code: string; line: number }[]
   { case: 'read_only not boolean', content: skillMd({ ...GOOD, read_only: 'yes' }), code: 'E417', line: 5 },
   { case: 'modes not a list', content: skillMd({ ...GOOD, modes: 5 }), code: 'E417', line: 5 },
   { case: 'unknown mode', content: skillMd({ ...GOOD, modes: ['Work'] }), code: 'W411', line: 5 },
-  { case: 'version not semver', content: skillMd({ ...GOOD, version: '1.0' }), code: 'W403', line: 4 },
+  { case: 'version not semver (a skill with tools)', content: skillMd({ ...GOOD, version: '1.0' }, TOOL), code: 'W403', line: 4 },
   { case: 'unknown placeholders value', content: skillMd({ ...GOOD, placeholders: 'curly' }), code: 'E417', line: 5 },
   {
     case: 'requires.bins not a list',
@@ -339,10 +355,11 @@ describe('Kode and Agent Skills metadata', () => {
   it('reads Agent Skills fields and ADR-001 classification with discovery fields', () => {
     const skill = load(
       skillMd(
-        `name: demo\ndescription: x\nlicense: Apache-2.0\ncompatibility: Requires git\nallowed-tools: Bash(git:*) Read\nmetadata:\n  author: me\n  tags: git, vcs\n  classification:\n    role: sidecar\n    invocation: attach\n    attach_targets: [run, transcript]\n    effect_mode: enrich\n    domain: [dev]\n    status: stable`,
+        `name: demo\ndescription: x\nlicense: Apache-2.0\ncompatibility: Requires git\nallowed-tools: Bash(git:*) Read\nmetadata:\n  author: me\n  version: "2.1"\n  tags: git, vcs\n  classification:\n    role: sidecar\n    invocation: attach\n    attach_targets: [run, transcript]\n    effect_mode: enrich\n    domain: [dev]\n    status: stable`,
       ),
     );
     expect(skill).toMatchObject({
+      version: '2.1',
       license: 'Apache-2.0',
       compatibility: 'Requires git',
       allowedTools: 'Bash(git:*) Read',
@@ -351,7 +368,7 @@ describe('Kode and Agent Skills metadata', () => {
       tags: ['git', 'vcs'],
       status: 'stable',
     });
-    expect(codes(skill)).toEqual(['W402']);
+    expect(codes(skill)).toEqual([]);
   });
 });
 

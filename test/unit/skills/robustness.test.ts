@@ -21,8 +21,8 @@ describe('the loader never crashes, whatever is on disk', () => {
   });
 
   it('reads CRLF and lone-CR line endings with the same line numbers', () => {
-    const crlf = loadBytes(`---\r\nname: demo\r\ndescription: A demo.\r\nversion: 1.0\r\n---\r\n`);
-    expect(crlf.diagnostics).toEqual([expect.objectContaining({ code: 'W403', line: 4 })]);
+    const crlf = loadBytes(`---\r\nname: demo\r\ndescription: A demo.\r\nmodes: [Work]\r\n---\r\n`);
+    expect(crlf.diagnostics).toEqual([expect.objectContaining({ code: 'W411', line: 4 })]);
     expect(loadBytes(GOOD.replace(/\n/g, '\r')).state).toBe('ok');
   });
 

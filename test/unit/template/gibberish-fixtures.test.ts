@@ -62,9 +62,9 @@ describe('gibb.eri.sh fixtures render in braces syntax', () => {
     ['files', 'list_directory', {}, 'ls', ['-la', '.']],
     ['files', 'list_directory', { all: true }, 'ls', ['-la', '-a', '.']],
     ['files', 'list_directory', { all: false, path: '/tmp' }, 'ls', ['-la', '/tmp']],
-    // gibb's `{{folder:-onlyin}}` is a string parameter, so `-onlyin` is only its default.
-    ['files', 'find_files', { query: 'report' }, 'mdfind', ['-name', 'report', '-onlyin']],
-    ['files', 'find_files', { query: 'report', folder: '/Users/me' }, 'mdfind', ['-name', 'report', '/Users/me']],
+    // gibb's `{{folder:-onlyin}}`: the option and the folder together, or nothing.
+    ['files', 'find_files', { query: 'report' }, 'mdfind', ['-name', 'report']],
+    ['files', 'find_files', { query: 'report', folder: '/Users/me' }, 'mdfind', ['-name', 'report', '-onlyin', '/Users/me']],
     ['files', 'read_file', { path: 'notes.txt' }, 'head', ['-n', '9999', 'notes.txt']],
     ['files', 'read_file', { path: 'notes.txt', lines: 5 }, 'head', ['-n', '5', 'notes.txt']],
     ['files', 'file_info', { path: 'a b.pdf' }, 'file', ['a b.pdf']],
@@ -83,6 +83,7 @@ describe('gibb.eri.sh fixtures render in braces syntax', () => {
   it.each<[keyof typeof SKILLS, string, Record<string, unknown>, string]>([
     ['files', 'read_file', {}, 'E501'],
     ['files', 'file_info', { path: '--version' }, 'E504'],
+    ['files', 'find_files', { query: 'q', folder: '-rf' }, 'E504'],
     ['git', 'git_log', { count: 'ten' }, 'E503'],
     ['git', 'git_diff', { staged: 'yes' }, 'E503'],
     ['summarize', 'summarize_url', { url: '--help' }, 'E504'],

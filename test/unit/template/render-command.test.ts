@@ -57,8 +57,15 @@ describe.each(SYNTAXES)('renderCommand forms (%s syntax)', (syntax) => {
     ['<<key:--flag>> missing', 'git diff <<staged:--staged>>', [bool('staged')], {}, ['git', 'diff']],
     ['<<key:-a>> true', 'ls <<all:-a>>', [bool('all')], { all: true }, ['ls', '-a']],
     ['required <<key:--flag>> false', 'x <<f:--force>>', [bool('f', { required: true })], { f: false }, ['x']],
-    ['<<key:-x>> on a string is a default', 'mdfind <<folder:-onlyin>>', [str('folder')], {}, ['mdfind', '-onlyin']],
-    ['<<key:-x>> on a string, present', 'mdfind <<folder:-onlyin>>', [str('folder')], { folder: '/tmp' }, ['mdfind', '/tmp']],
+    ['<<key:-opt>> on a string, missing: nothing', 'mdfind <<folder:-onlyin>> x', [str('folder')], {}, ['mdfind', 'x']],
+    ['<<key:-opt>> on a string, present: the option and the value', 'mdfind <<folder:-onlyin>> x', [str('folder')], { folder: '/tmp' }, ['mdfind', '-onlyin', '/tmp', 'x']],
+    ['<<key:--opt>> on an integer, present', 'x <<n:--limit>>', [int('n')], { n: 5 }, ['x', '--limit', '5']],
+    ['<<key:-opt>> on an enum, present', 'x <<m:-m>>', [param('m', 'enum', { enumValues: ['a', 'b'] })], { m: 'b' }, ['x', '-m', 'b']],
+    ['<<key:-opt>> quoted is still the option form', 'x "<<folder:-onlyin>>"', [str('folder')], { folder: 'a b' }, ['x', '-onlyin', 'a b']],
+    ['required <<key:-opt>>', 'x <<q:-name>>', [str('q', { required: true })], { q: 'r' }, ['x', '-name', 'r']],
+    ['a negative-number default is a default, not an option', 'x <<n:-1>>', [int('n')], {}, ['x', '-1']],
+    ['<<key:-opt>> inside a larger argument is a default', 'x --in=<<folder:-onlyin>>', [str('folder')], {}, ['x', '--in=-onlyin']],
+    ['<<key:-opt>> inside a larger argument, present', 'x --in=<<folder:-onlyin>>', [str('folder')], { folder: 'a' }, ['x', '--in=a']],
     ['<<key:true>> on a boolean is a default', 'x <<v:true>>', [bool('v')], {}, ['x', 'true']],
     ['in a larger token, present', 'x --limit=<<limit>>', [int('limit')], { limit: 5 }, ['x', '--limit=5']],
     ['in a larger token, missing drops it', 'x --limit=<<limit>> y', [int('limit')], {}, ['x', 'y']],
@@ -122,6 +129,7 @@ describe('renderCommand: the argument-injection guard (E504)', () => {
     ['a quoted whole token', 'git fetch "<<remote>>"', [str('remote')], { remote: '--upload-pack=x' }],
     ['a value that begins a larger token', 'cp a <<dest>>.bak', [str('dest')], { dest: '--x' }],
     ['a value after an empty default', 'x <<a:>><<b>>', [str('a'), str('b')], { b: '-x' }],
+    ['the value of an option form, which stands as its own argument', 'mdfind <<folder:-onlyin>>', [str('folder')], { folder: '-rf' }],
   ])('rejects %s', (_name, command, params, args) => {
     for (const syntax of SYNTAXES) {
       const error = thrownBy(() => argv(command, params, args, syntax));
@@ -134,7 +142,8 @@ describe('renderCommand: the argument-injection guard (E504)', () => {
     ['allow-dash on a string', 'cat <<f>>', [str('f', { allowDash: true })], { f: '-' }, ['cat', '-']],
     ['allow-dash on an integer', 'head -n <<n>>', [int('n', { allowDash: true })], { n: -5 }, ['head', '-n', '-5']],
     ['enum values, which the author wrote', 'x <<m>>', [param('m', 'enum', { enumValues: ['-v', '-q'] })], { m: '-q' }, ['x', '-q']],
-    ['a default beginning with a dash', 'mdfind <<folder:-onlyin>>', [str('folder')], {}, ['mdfind', '-onlyin']],
+    ['a default beginning with a dash', 'x <<n:-1>>', [int('n')], {}, ['x', '-1']],
+    ['an option form whose value is missing', 'mdfind <<folder:-onlyin>>', [str('folder')], {}, ['mdfind']],
     ['a token dropped anyway', 'x <<a>><<b>> y', [str('a'), str('b')], { a: '-rf' }, ['x', 'y']],
   ])('allows %s', (_name, command, params, args, expected) => {
     expect(argv(command, params, args)).toEqual(expected);

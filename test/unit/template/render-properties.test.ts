@@ -1,7 +1,8 @@
 /**
  * Properties of rendering over adversarial values and randomly built templates: values land in
- * argv verbatim as single elements, dropped tokens leave no trace, and no argument value can
- * begin an argv element with `-` unless its parameter allows it.
+ * argv verbatim as single elements, dropped tokens leave no trace, an option form gives its option
+ * and the value or nothing, and no argument value can begin an argv element with `-` unless its
+ * parameter allows it.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -43,7 +44,8 @@ type TokenSpec =
   | { kind: 'literal'; text: string }
   | { kind: 'whole'; key: string; fallback: string | null; quoted: boolean }
   | { kind: 'prefixed'; prefix: string; key: string }
-  | { kind: 'flag'; flag: string };
+  | { kind: 'flag'; flag: string }
+  | { kind: 'option'; key: string; option: string };
 
 const VALUE_KEYS = ['a', 'b', 'c', 'i', 'e'] as const;
 const safeText = fc.string({ unit: fc.constantFrom('a', 'Z', '0', '.', '/', '_', '=', '-'), maxLength: 6 });
@@ -53,7 +55,13 @@ const tokenSpec: fc.Arbitrary<TokenSpec> = fc.oneof(
   fc.record({ kind: fc.constant('whole' as const), key: fc.constantFrom(...VALUE_KEYS), fallback: fc.option(safeText, { nil: null }), quoted: fc.boolean() }),
   fc.record({ kind: fc.constant('prefixed' as const), prefix: safeText.filter((s) => s !== ''), key: fc.constantFrom(...VALUE_KEYS) }),
   fc.record({ kind: fc.constant('flag' as const), flag: fc.constantFrom('-f', '--force', '-') }),
+  fc.record({ kind: fc.constant('option' as const), key: fc.constantFrom(...VALUE_KEYS), option: fc.constantFrom('-o', '-onlyin', '--limit', '--dry-run') }),
 );
+
+/** A fallback the docs call an option name: one or two dashes, then a letter. */
+function isOptionName(fallback: string): boolean {
+  return /^--?[A-Za-z][A-Za-z0-9_.-]*$/.test(fallback);
+}
 
 function templateOf(specs: readonly TokenSpec[], syntax: PlaceholderSyntax): string {
   const [open, close] = markers(syntax);
@@ -69,6 +77,8 @@ function templateOf(specs: readonly TokenSpec[], syntax: PlaceholderSyntax): str
         return `${spec.prefix}${open}${spec.key}${close}`;
       case 'flag':
         return `${open}f:${spec.flag}${close}`;
+      case 'option':
+        return `${open}${spec.key}:${spec.option}${close}`;
     }
   });
   return ['prog', ...words].join(' ');
@@ -131,6 +141,14 @@ function expected(specs: readonly TokenSpec[], params: readonly ToolParam[], arg
       argv.push(spec.text);
     } else if (spec.kind === 'flag') {
       if (args.f === true) argv.push(spec.flag);
+    } else if (spec.kind === 'option' || (spec.kind === 'whole' && spec.fallback !== null && isOptionName(spec.fallback))) {
+      const value = args[spec.key];
+      const p = params.find((candidate) => candidate.name === spec.key) as ToolParam;
+      if (isGiven(value)) {
+        const text = String(value);
+        if (text.startsWith('-') && !p.allowDash && p.type !== 'enum') return 'E504';
+        argv.push(spec.kind === 'option' ? spec.option : (spec.fallback as string), text);
+      }
     } else {
       const value = args[spec.key];
       const p = params.find((candidate) => candidate.name === spec.key) as ToolParam;

@@ -4,7 +4,7 @@ import type { PlaceholderSyntax, Skill, Tool, ToolParam } from '../../../src-mai
 
 /** A parameter; optional, no dash allowed and no enum values unless overridden. */
 export function param(name: string, type: ToolParam['type'], overrides: Partial<ToolParam> = {}): ToolParam {
-  return { name, type, enumValues: [], required: false, allowDash: false, description: '', line: 1, ...overrides };
+  return { name, type, enumValues: [], required: false, allowDash: false, description: '', default: null, line: 1, ...overrides };
 }
 
 /** A tool with the given Command text and parameters. */

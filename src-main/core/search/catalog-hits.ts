@@ -1,0 +1,76 @@
+/**
+ * What the all-skills catalog does with ranked rows before anyone sees them: a section and the
+ * sections around it (its parent holds its text, its subsections part of it) become one hit, the
+ * best-ranked of them; hits are then grouped by skill, groups in the order of their best hit.
+ */
+
+/** Where a catalog row sits in its file: enough to tell whether one section holds another. */
+export interface RowPlace {
+  skill: string;
+  file: string;
+  /** Heading level 1–6; 0 for text before the first heading or a plain-text file. */
+  level: number;
+  startLine: number;
+  endLine: number;
+}
+
+/** Whether section `outer` holds section `inner` (its heading and every line of it). */
+export function holds(outer: RowPlace, inner: RowPlace): boolean {
+  return (
+    outer.skill === inner.skill &&
+    outer.file === inner.file &&
+    outer.level > 0 &&
+    inner.level > outer.level &&
+    outer.startLine <= inner.startLine &&
+    inner.endLine <= outer.endLine
+  );
+}
+
+/** Keeps, best first, each row that no better-ranked kept row holds or is held by: parent and child become one hit. */
+export function mergeNested<T extends RowPlace>(ranked: readonly T[]): T[] {
+  const kept: T[] = [];
+  for (const row of ranked) {
+    if (!kept.some((k) => holds(k, row) || holds(row, k))) kept.push(row);
+  }
+  return kept;
+}
+
+/** Orders hits by skill, each skill where its best hit ranked, hits within it in rank order. */
+export function groupBySkill<T extends { skill: string }>(ranked: readonly T[]): T[] {
+  const groups = new Map<string, T[]>();
+  for (const hit of ranked) {
+    const group = groups.get(hit.skill);
+    if (group) group.push(hit);
+    else groups.set(hit.skill, [hit]);
+  }
+  return [...groups.values()].flat();
+}
+
+/** A heading row with what it sits under: `trail` holds the enclosing headings, outermost first. */
+export interface PlacedHeading {
+  section: string;
+  level: number;
+  trail: string[];
+}
+
+/** The enclosing headings of each row of one file, rows in document order. */
+export function headingTrails(rows: readonly { section: string; level: number }[]): PlacedHeading[] {
+  const open: { level: number; text: string }[] = [];
+  return rows.map((row) => {
+    if (row.level === 0) return { section: row.section, level: 0, trail: [] };
+    while (open.length > 0 && (open[open.length - 1] as { level: number }).level >= row.level) open.pop();
+    const trail = open.map((h) => h.text);
+    open.push({ level: row.level, text: row.section });
+    return { section: row.section, level: row.level, trail };
+  });
+}
+
+/** The tool a SKILL.md section documents: its own heading or the nearest enclosing one that names a tool. */
+export function toolOf(heading: PlacedHeading, tools: ReadonlySet<string>): string | null {
+  if (tools.has(heading.section) && heading.level > 0) return heading.section;
+  for (let i = heading.trail.length - 1; i >= 0; i--) {
+    const enclosing = heading.trail[i] as string;
+    if (tools.has(enclosing)) return enclosing;
+  }
+  return null;
+}

@@ -1,0 +1,95 @@
+/**
+ * Markdown (and a frontmatter block) as the plain text a person reads, for the all-skills catalog:
+ * its snippets show words, not `#`, fences, table pipes, backticks, link targets or YAML brackets.
+ * Line by line and lossless for words: only markup goes, so every word a search can match stays.
+ */
+
+const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
+const HEADING = /^\s{0,3}#{1,6}(\s+|$)/;
+const CLOSING_HASHES = /\s+#+\s*$/;
+const TABLE_RULE = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
+const THEMATIC_BREAK = /^\s{0,3}([-*_])(\s*\1){2,}\s*$/;
+const BLOCKQUOTE = /^\s{0,3}(>\s?)+/;
+const TASK_ITEM = /^(\s*)([-*+]|\d{1,9}[.)])\s+\[[ xX]\]\s+/;
+const LIST_ITEM = /^(\s*)([-*+]|\d{1,9}[.)])\s+/;
+
+/** Inline markup of one line: code spans, emphasis markers, links and images, escapes. */
+export function plainInline(line: string): string {
+  return (
+    line
+      // Images and links keep their text; the target is not something a person reads in a snippet.
+      .replace(/!?\[([^\]]*)\]\((?:[^()]|\([^()]*\))*\)/g, '$1')
+      .replace(/!?\[([^\]]+)\]\[[^\]]*\]/g, '$1')
+      .replace(/<((?:https?|mailto):[^>\s]+)>/g, '$1')
+      .replace(/`+/g, '')
+      .replace(/(\*\*|__)(?=\S)([^]*?\S)\1/g, '$2')
+      .replace(/(^|[^\w*])\*(?=\S)([^*\n]*?\S)\*(?![\w*])/g, '$1$2')
+      .replace(/~~(?=\S)([^]*?\S)~~/g, '$1')
+      .replace(/\\([\\`*_{}[\]()#+\-.!|>~])/g, '$1')
+  );
+}
+
+/** A YAML line as text: `key: [a, b]` → `key: a, b`, quotes and list dashes gone. */
+function plainYaml(line: string): string {
+  return line
+    .replace(/^(\s*)-\s+/, '$1')
+    .replace(/[[\]{}]/g, '')
+    .replace(/(^|[\s:,])["']|["'](?=$|[\s,])/g, '$1')
+    .replace(/\s+$/, '');
+}
+
+/** A table row's cells joined by a middle dot. */
+function plainRow(line: string): string {
+  const cells = line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/(?<!\\)\|$/, '')
+    .split(/(?<!\\)\|/)
+    .map((cell) => plainInline(cell.trim()))
+    .filter((cell) => cell !== '');
+  return cells.join(' · ');
+}
+
+/** The plain text of a Markdown document or section; a leading `---` frontmatter block reads as `key: value` lines. */
+export function plainText(markdown: string): string {
+  const out: string[] = [];
+  const lines = markdown.split('\n');
+  let fence: string | null = null;
+  let yaml = lines[0]?.trim() === '---';
+  lines.forEach((line, index) => {
+    if (yaml) {
+      if (index > 0 && (line.trim() === '---' || line.trim() === '...')) yaml = false;
+      else if (index > 0) out.push(plainYaml(line));
+      return;
+    }
+    const fenceMark = FENCE.exec(line);
+    if (fence !== null) {
+      if (fenceMark && fenceMark[1]?.[0] === fence[0] && (fenceMark[1]?.length ?? 0) >= fence.length && line.trim() === fenceMark[1]) fence = null;
+      else out.push(line);
+      return;
+    }
+    if (fenceMark) {
+      fence = fenceMark[1] as string;
+      return;
+    }
+    if (TABLE_RULE.test(line) && line.includes('-')) return;
+    if (THEMATIC_BREAK.test(line)) return;
+    if (HEADING.test(line)) {
+      out.push(plainInline(line.replace(HEADING, '').replace(CLOSING_HASHES, '')));
+      return;
+    }
+    let text = line.replace(BLOCKQUOTE, '');
+    if (/^\s*\|/.test(text)) {
+      out.push(plainRow(text));
+      return;
+    }
+    text = text.replace(TASK_ITEM, '$1• ').replace(LIST_ITEM, '$1• ');
+    out.push(plainInline(text));
+  });
+  return out.join('\n');
+}
+
+/** Text on one line: every run of whitespace (line ends included) becomes one space. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,134 @@
+/**
+ * The one answer to "which skill does this argument mean" (RFC-0007:C-RESOLUTION), for `check`,
+ * the gateway commands and search alike: a path first (a skill directory or its SKILL.md), then a
+ * loaded skill's name, then a skill directory in a root the loader did not report. A skill found by
+ * path is read in the root it lies in, so `check <path>`, `check <name>` and `list` agree (gibb.eri.sh's
+ * folder reads `{{…}}` placeholders whichever way the skill is named).
+ */
+import { realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { Skill, SkillRoot } from '../../shared/model.js';
+import { skillcErrors } from '../errors.js';
+import { parseSkill } from './parse-skill.js';
+import { skillDirNames } from './registry.js';
+
+/** What resolution consults: the skill roots in precedence order and the loaded skills (a SkillRegistry). */
+export interface LoadedSkills {
+  readonly roots: readonly SkillRoot[];
+  get(name: string): Skill | undefined;
+  /** The directory a loaded name resolves to, without parsing the skill. */
+  dirOf(name: string): string | null;
+}
+
+export interface SkillLocation {
+  /** The skill directory as found: its basename is the name the loader gives the skill. */
+  dir: string;
+  /** `dir` with symlinks resolved: the gateway's source directory. */
+  canonical: string;
+  /** The root `dir` lies in, or an ad-hoc user root for a directory outside every root. */
+  readonly root: SkillRoot;
+  /** The loaded skill, when the argument named one (parsed on first use: the gateway mostly needs the directory alone). */
+  readonly loaded: Skill | null;
+  /** The name the argument was resolved by, when it named a loaded skill. */
+  loadedAs: string | null;
+}
+
+// Resolution runs on every gateway call: a missing path is an answer, not an exception to build and catch.
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    return false;
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
+  } catch {
+    return false;
+  }
+}
+
+function canonical(path: string): string | null {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return null;
+  }
+}
+
+/** A root for skills read by path outside every root: user trust, native placeholders (gibb.eri.sh's are detected). */
+export function adHocRoot(path: string): SkillRoot {
+  return { path, kind: 'env', trust: 'user', syntax: 'angle' };
+}
+
+/** The root whose directory holds `dir` (compared canonically), else an ad-hoc root. */
+function rootOf(dir: string, roots: readonly SkillRoot[]): SkillRoot {
+  const parent = canonical(dirname(dir));
+  return roots.find((root) => parent !== null && canonical(root.path) === parent) ?? adHocRoot(dirname(dir));
+}
+
+function located(dir: string, source: LoadedSkills): SkillLocation {
+  return { dir, canonical: realpathSync.native(dir), root: rootOf(dir, source.roots), loaded: null, loadedAs: null };
+}
+
+/** A loaded skill found by name: its directory now, the skill itself (and so its root) when first asked for. */
+function locatedByName(dir: string, name: string, source: LoadedSkills): SkillLocation {
+  let skill: Skill | null | undefined;
+  const loaded = (): Skill | null => (skill ??= source.get(name) ?? null);
+  return {
+    dir,
+    canonical: realpathSync.native(dir),
+    get root() {
+      return loaded()?.root ?? rootOf(dir, source.roots);
+    },
+    get loaded() {
+      return loaded();
+    },
+    loadedAs: name,
+  };
+}
+
+function isSkillDir(dir: string): boolean {
+  return isDirectory(dir) && isFile(join(dir, 'SKILL.md'));
+}
+
+/** True for an argument that can be a skill name: one path segment, not `.` or `..`. */
+function isPlainName(arg: string): boolean {
+  return arg !== '' && arg !== '.' && arg !== '..' && !/[/\\]/.test(arg);
+}
+
+/** Resolves `arg` to skills; with `collections`, a directory of skills gives each of them. E010 or E001 when nothing is found. */
+function locate(arg: string, cwd: string, source: LoadedSkills, collections: boolean): SkillLocation[] {
+  const asPath = arg === '' ? null : resolve(cwd, arg);
+  const dir = asPath !== null && basename(asPath) === 'SKILL.md' && isFile(asPath) ? dirname(asPath) : asPath;
+  if (dir !== null && isSkillDir(dir)) return [located(dir, source)];
+  if (collections && dir !== null && isDirectory(dir)) {
+    const names = skillDirNames(dir);
+    if (names.length > 0) return names.map((name) => located(join(dir, name), source));
+  }
+  if (isPlainName(arg)) {
+    const found = source.dirOf(arg);
+    if (found !== null) return [locatedByName(found, arg, source)];
+  }
+  if (dir !== null && isDirectory(dir)) throw skillcErrors.notASkill(arg);
+  if (isPlainName(arg)) {
+    // A skill directory the loader did not report (e.g. it appeared since loading) is still a skill to read.
+    const root = source.roots.find((r) => isSkillDir(join(r.path, arg)));
+    if (root !== undefined) return [located(join(root.path, arg), source)];
+    const empty = source.roots.map((r) => join(r.path, arg)).find(isDirectory);
+    if (empty !== undefined) throw skillcErrors.notASkill(empty);
+  }
+  throw skillcErrors.skillNotFound(arg);
+}
+
+/** The one skill `arg` names (gateway commands): a skill directory or its SKILL.md, else a name. */
+export function locateSkill(arg: string, cwd: string, source: LoadedSkills): SkillLocation {
+  return locate(arg, cwd, source, false)[0] as SkillLocation;
+}
+
+/** The skills `check` looks at: as locateSkill, and also every skill of a directory of skills. */
+export function skillsToCheck(target: string, cwd: string, source: LoadedSkills): Skill[] {
+  return locate(target, cwd, source, true).map((at) => at.loaded ?? parseSkill(at.dir, at.root));
+}

@@ -1,0 +1,169 @@
+/**
+ * Diagnostics as real skills meet them: lengths in characters (CJK beyond the BMP included), each
+ * format's rules only where that format applies, `metadata.version` as the version, and Agent
+ * Skills' own limits on compatibility and metadata values. A plain Agent Skill that follows its
+ * spec gets no diagnostic at all.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { characterCount, formatsOf } from '../../../src-main/core/skills/format-rules.js';
+import { parseSkill } from '../../../src-main/core/skills/parse-skill.js';
+import { summarize } from '../../../src-main/core/skills/summary.js';
+import type { RootKind, Skill, SkillRoot } from '../../../src-main/shared/model.js';
+import { copyFixtureSkill } from '../../fixtures/gateway/skill-fixture.js';
+import { skillMd, tempDir, writeSkill } from '../../support/temp.js';
+
+const rootAt = (path: string, kind: RootKind = 'env'): SkillRoot => ({ path, kind, trust: 'user', syntax: kind === 'gibberish' ? 'braces' : 'angle' });
+
+function load(content: string, kind: RootKind = 'env'): Skill {
+  const root = tempDir();
+  return parseSkill(writeSkill(root, 'demo', content), rootAt(root, kind));
+}
+
+function fixture(name: 'agent-skill' | 'cjk-skill'): Skill {
+  const root = tempDir();
+  return parseSkill(copyFixtureSkill(root, name), rootAt(root));
+}
+
+const codes = (skill: Skill) => skill.diagnostics.map((d) => d.code);
+const LONG = 'Summarises meeting notes into decisions, owners and dates. '.repeat(6).trim();
+const tool = (placeholder = '<<who>>') =>
+  `\n### greet\n\nSays hello.\n\n#### Parameters\n\n| Name | Type | Required | Description |\n|---|---|---|---|\n| who | string | yes | whom |\n\n#### Command\n\n\`\`\`bash\necho ${placeholder}\n\`\`\`\n`;
+
+describe('lengths are characters (code points), as the Agent Skills spec counts them', () => {
+  it('600 CJK characters beyond the BMP (1,200 UTF-16 units) are a valid description', () => {
+    const skill = fixture('cjk-skill');
+    expect(characterCount(skill.description)).toBe(600);
+    expect(skill.description.length).toBe(1200);
+    expect(skill.diagnostics).toEqual([]);
+  });
+
+  it('1,025 of them are too many, and the message counts characters', () => {
+    const skill = load(skillMd({ name: 'demo', description: '𨋢'.repeat(1025) }));
+    expect(skill.diagnostics).toEqual([expect.objectContaining({ code: 'E408', message: 'description is 1025 characters; the limit is 1024' })]);
+  });
+
+  it('gibb.eri.sh\'s 256 and compatibility\'s 500 count characters too', () => {
+    expect(codes(load(skillMd({ name: 'demo', description: '𠮶'.repeat(256), version: '1.0.0' }, tool())))).toEqual([]);
+    expect(load(skillMd({ name: 'demo', description: '𠮶'.repeat(257), version: '1.0.0' }, tool())).diagnostics[0]?.message).toBe(
+      'description is 257 characters; gibb.eri.sh allows 256',
+    );
+    expect(codes(load(skillMd({ name: 'demo', description: 'd', compatibility: '𡃁'.repeat(500) })))).toEqual([]);
+    expect(codes(load(skillMd({ name: 'demo', description: 'd', compatibility: '𡃁'.repeat(501) })))).toEqual(['W406']);
+  });
+});
+
+describe('a rule of another format applies only where that format applies', () => {
+  it('a plain Agent Skill without tools: no gibb.eri.sh limit, no Kode version', () => {
+    expect(codes(load(skillMd({ name: 'demo', description: LONG })))).toEqual([]);
+  });
+
+  it('a skill with tools is a gibb.eri.sh skill: its 256 characters and a version', () => {
+    const skill = load(skillMd({ name: 'demo', description: LONG }, tool()));
+    expect(skill.diagnostics.map((d) => [d.code, d.breaks])).toEqual([
+      ['W401', ['gibberish']],
+      ['W402', ['gibberish']],
+    ]);
+    expect(skill.diagnostics[1]?.message).toBe('version is missing; gibb.eri.sh requires a semver version such as 1.0.0');
+  });
+
+  it('a skill in gibb.eri.sh\'s folder is one, tools or not', () => {
+    expect(codes(load(skillMd({ name: 'demo', description: LONG }), 'gibberish'))).toEqual(['W401', 'W402']);
+  });
+
+  it('a Kode skill (metadata.kode, or in ~/.kode/skills) needs a version, not gibb.eri.sh\'s 256 characters', () => {
+    const kode = load(skillMd(`name: demo\ndescription: ${LONG}\nmetadata:\n  kode:\n    primary_env: bash`));
+    expect(kode.diagnostics.map((d) => [d.code, d.breaks, d.message])).toEqual([['W402', ['kode'], 'version is missing; Kode requires a semver version such as 1.0.0']]);
+    expect(codes(load(skillMd({ name: 'demo', description: LONG }), 'kode'))).toEqual(['W402']);
+    expect(codes(load(skillMd({ name: 'demo', description: 'd', version: '1.0' }), 'kode'))).toEqual(['W403']);
+  });
+
+  it('a Kode skill with tools breaks both', () => {
+    const skill = load(skillMd(`name: demo\ndescription: d\nmetadata:\n  kode:\n    primary_env: bash`, tool()));
+    expect(skill.diagnostics.map((d) => [d.code, d.breaks])).toEqual([['W402', ['gibberish', 'kode']]]);
+  });
+
+  it('says which formats apply', () => {
+    const root = rootAt('/x');
+    expect(formatsOf(root, 0, {})).toEqual([]);
+    expect(formatsOf(root, 2, {})).toEqual(['gibberish']);
+    expect(formatsOf(root, 0, { metadata: { kode: {} } })).toEqual(['kode']);
+    expect(formatsOf(rootAt('/x', 'gibberish'), 0, { metadata: { kode: {} } })).toEqual(['gibberish', 'kode']);
+    expect(formatsOf(rootAt('/x', 'claude'), 0, {})).toEqual([]);
+  });
+});
+
+describe('metadata.version is the version', () => {
+  it('an Agent Skill with metadata.version and no tools: no warning, and the version is listed', () => {
+    const skill = fixture('agent-skill');
+    expect(skill.diagnostics).toEqual([]);
+    expect(skill.version).toBe('1.0');
+    expect(summarize(skill, 'Global').version).toBe('1.0');
+  });
+
+  it('a top-level version wins over metadata.version', () => {
+    expect(load(skillMd('name: demo\ndescription: d\nversion: 2.0.0\nmetadata:\n  version: "1.0"')).version).toBe('2.0.0');
+  });
+
+  it('a gibb.eri.sh skill is told that gibb.eri.sh reads the top-level version', () => {
+    const skill = load(skillMd('name: demo\ndescription: d\nmetadata:\n  version: "1.0"', tool()));
+    expect(skill.version).toBe('1.0');
+    expect(skill.diagnostics.map((d) => d.message)).toEqual(["version is only in metadata.version ('1.0'); gibb.eri.sh reads the top-level version: add version: 1.0.0"]);
+  });
+});
+
+describe("Agent Skills' own limits are reported", () => {
+  it.each([
+    ['compatibility: ""', 'compatibility is empty; Agent Skills wants 1 to 500 characters, or no compatibility at all'],
+    ['compatibility: [git, docker]', 'compatibility is a list; Agent Skills wants a string of 1 to 500 characters'],
+    ['compatibility:', 'compatibility is empty; Agent Skills wants a string of 1 to 500 characters'],
+    ['compatibility: 3', 'compatibility is a number (3); Agent Skills wants a string of 1 to 500 characters'],
+  ])('%s → W406', (line, message) => {
+    const skill = load(skillMd(`name: demo\ndescription: d\n${line}`));
+    expect(skill.diagnostics).toEqual([expect.objectContaining({ code: 'W406', line: 4, message, breaks: ['agentskills'] })]);
+    expect(skill.state).toBe('warnings');
+  });
+
+  it('non-string metadata values are W415, at their line; Kode\'s and ADR-001\'s mappings are their formats\' own', () => {
+    const skill = load(
+      skillMd(
+        'name: demo\ndescription: d\nmetadata:\n  author: me\n  version: 1.0\n  beta: true\n  tags: [a, b]\n  extra:\n    k: v\n  empty:\n  kode:\n    primary_env: bash\n  classification:\n    role: utility',
+      ),
+    );
+    expect(skill.diagnostics.filter((d) => d.code !== 'W402').map((d) => [d.code, d.line, d.message])).toEqual([
+      ['W415', 6, 'metadata.version is a number (1); Agent Skills metadata maps keys to strings: quote it as written'],
+      ['W415', 7, 'metadata.beta is a boolean (true); Agent Skills metadata maps keys to strings: quote it as written'],
+      ['W415', 8, 'metadata.tags is a list; Agent Skills metadata maps keys to strings: write it as one string, e.g. "a, b"'],
+      ['W415', 9, 'metadata.extra is a mapping; Agent Skills metadata maps keys to strings'],
+      ['W415', 11, 'metadata.empty is empty; Agent Skills metadata maps keys to strings'],
+    ]);
+  });
+});
+
+describe('a plain Agent Skill that follows its spec gets no diagnostic (property)', () => {
+  const text = (max: number) =>
+    fc.string({ unit: 'grapheme', minLength: 1, maxLength: max }).filter((s) => s.trim() !== '' && characterCount(s) <= max);
+  const slug = fc.stringMatching(/^[a-z0-9]{1,10}(?:-[a-z0-9]{1,10}){0,3}$/);
+  const frontmatter = fc.record(
+    {
+      description: text(1024),
+      license: text(40),
+      compatibility: text(500),
+      'allowed-tools': fc.constantFrom('Read', 'Bash(git:*) Read'),
+      metadata: fc.dictionary(fc.stringMatching(/^[a-z][a-z-]{0,11}$/).filter((k) => k !== 'kode' && k !== 'classification'), text(30), { maxKeys: 4 }),
+    },
+    { requiredKeys: ['description'] },
+  );
+
+  it('whatever its name, description, license, compatibility and metadata', () => {
+    fc.assert(
+      fc.property(slug, frontmatter, (name, fields) => {
+        const root = tempDir();
+        const yaml = [`name: ${JSON.stringify(name)}`, ...Object.entries(fields).map(([key, value]) => `${key}: ${JSON.stringify(value)}`)].join('\n');
+        const skill = parseSkill(writeSkill(root, name, `---\n${yaml}\n---\n# Usage\n\nProse only.\n`), rootAt(root, 'claude'));
+        expect(skill.diagnostics).toEqual([]);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});

@@ -35,22 +35,35 @@ export function rootKey(root: SkillRoot): string {
   return `${root.kind}\0${root.trust}\0${root.syntax}\0${root.path}`;
 }
 
-/** The folders whose code decides what a parse produces. */
-const LOADER_CODE = ['skills', 'markdown', 'template'].map((dir) => fileURLToPath(new URL(`../${dir}/`, import.meta.url)));
-const SHARED_CODE = fileURLToPath(new URL('../../shared/', import.meta.url));
+/** The folders and files whose code decides what a parse produces. */
+const LOADER_DIRS = ['skills/', 'markdown/', 'template/', '../shared/'].map((dir) => fileURLToPath(new URL(`../${dir}`, import.meta.url)));
+const LOADER_FILES = [fileURLToPath(new URL('../errors.js', import.meta.url))];
+/** The parsers a parse goes through, located as this module would import them. */
+const PARSERS = ['yaml', 'marked', 'gray-matter'];
 
 let stamp: string | undefined;
 
-/** Identifies this build of the loader (names, sizes and mtimes of its code): a rebuilt Skilltray starts a fresh cache. */
+/** The entry file of `specifier` as this module resolves it, or null where that cannot be asked. */
+function entryOf(specifier: string): string | null {
+  try {
+    return fileURLToPath(import.meta.resolve(specifier));
+  } catch {
+    return null;
+  }
+}
+
+/** Identifies this build of the loader (names, sizes and mtimes of its code and its parsers' entries): a rebuilt or upgraded Skilltray starts a fresh cache. */
 export function loaderStamp(): string {
   if (stamp !== undefined) return stamp;
   const hash = createHash('sha256');
-  for (const dir of [...LOADER_CODE, SHARED_CODE]) {
-    for (const name of readdirSync(dir).sort()) {
-      const st = statSync(join(dir, name));
-      hash.update(`${name}\0${st.size}\0${st.mtimeMs}\n`);
-    }
+  const add = (path: string): void => {
+    const st = statSync(path, { throwIfNoEntry: false });
+    hash.update(`${path}\0${st?.size ?? '-'}\0${st?.mtimeMs ?? '-'}\n`);
+  };
+  for (const dir of LOADER_DIRS) {
+    for (const name of readdirSync(dir).sort()) add(join(dir, name));
   }
+  for (const file of [...LOADER_FILES, ...PARSERS.map(entryOf)]) if (file !== null) add(file);
   stamp = hash.digest('hex').slice(0, 32);
   return stamp;
 }

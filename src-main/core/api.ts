@@ -298,9 +298,9 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
 
   /**
    * For the long-running owner of runs (the app, `serve`): watch the roots and keep search current
-   * so a person in the UI never meets E002 — the catalog synced now and after every change, each
-   * changed skill's index rebuilt as soon as the watcher reports the change, and any other index
-   * built on first use (building every index at start would cost minutes at 10,000 skills).
+   * so a person in the UI never meets E002 — the catalog synced now (and on the first search after
+   * a change), each changed skill's index rebuilt as soon as the watcher reports the change, and
+   * any other index built on first use (building every index at start would cost minutes at 10,000 skills).
    */
   async startWatching(): Promise<void> {
     await this.registry.watch();

@@ -175,26 +175,31 @@ export class AccessLogger {
     }
   }
 
-  /** The row for `entry` accessed at `now` and where its fallback log is, or null when even that cannot be worked out. */
-  private rowOf(entry: AccessEntry, now: Date, warnings: string[]): { row: AccessRow; fallback: string } | null {
+  /**
+   * The row for `entry` accessed at `now` and where its fallback log is, or null when even that
+   * cannot be worked out. A batch passes a `canonical` that remembers, and the fallbacks it has
+   * already checked for staleness.
+   */
+  private rowOf(entry: AccessEntry, now: Date, warnings: string[], canonical: (path: string) => string = canonicalPath, checked = new Set<string>()): { row: AccessRow; fallback: string } | null {
     try {
-      const cwd = canonicalPath(entry.cwd);
+      const cwd = canonical(entry.cwd);
       const row: AccessRow = {
         timestamp: utcSeconds(now),
         run_id: runIdFor(this.options.env),
         command: entry.command,
         skill: entry.skill,
-        skill_path: canonicalPath(entry.skillPath),
+        skill_path: canonical(entry.skillPath),
         cwd,
         args: JSON.stringify(entry.args),
         error: entry.error ?? null,
       };
       const fallback = fallbackLogPath(cwd, entry.skill);
       // Checked before writing: a write to the fallback below would make it look fresh.
-      if (!this.staleWarned && this.isStale(fallback, now)) {
+      if (!this.staleWarned && !checked.has(fallback) && this.isStale(fallback, now)) {
         this.staleWarned = true;
         warnings.push(staleFallbackWarning(entry.skill));
       }
+      checked.add(fallback);
       return { row, fallback };
     } catch {
       return null;
@@ -244,9 +249,20 @@ export class AccessLogger {
       const path = accessLogPath(item.entry.runtimeDir);
       byLog.set(path, [...(byLog.get(path) ?? []), item]);
     }
+    // A batch names the same few directories over and over: each is canonicalised once.
+    const seen = new Map<string, string>();
+    const canonical = (path: string): string => {
+      let known = seen.get(path);
+      if (known === undefined) {
+        known = canonicalPath(path);
+        seen.set(path, known);
+      }
+      return known;
+    };
+    const checked = new Set<string>();
     for (const [path, items] of byLog) {
       const warnings: string[] = [];
-      const rows = items.map((item) => this.rowOf(item.entry, item.at, warnings)?.row);
+      const rows = items.map((item) => this.rowOf(item.entry, item.at, warnings, canonical, checked)?.row);
       this.warnings.push(...warnings);
       try {
         if (rows.some((row) => row === undefined)) throw new Error('an entry has no row');

@@ -28,15 +28,28 @@ const RANK_THEN_SNIPPET_SQL = `
   SELECT file, section, ${SNIPPET_SQL} AS snippet, top.rank AS rank
   FROM top CROSS JOIN sections ON sections.rowid = top.id WHERE sections MATCH @match ORDER BY top.rank, top.id`;
 
-/** The same answer in one pass, a snippet for every match: cheaper while an index holds only a few rows. */
-const ONE_PASS_SQL = `SELECT file, section, ${SNIPPET_SQL} AS snippet, bm25(sections) AS rank FROM sections WHERE sections MATCH @match ORDER BY rank, rowid LIMIT @limit`;
+/** Every match with its snippet, unsorted: for an index so small that ranking in JS costs less than SQLite's sorter. */
+const EVERY_MATCH_SQL = `SELECT rowid AS id, file, section, ${SNIPPET_SQL} AS snippet, bm25(sections) AS rank FROM sections WHERE sections MATCH ?`;
 
-/** Up to how many rows an index is searched in one pass. */
-export const ONE_PASS_ROWS = 64;
+/** Up to how many rows an index is searched by fetching every match and ranking it here. */
+export const SMALL_INDEX_ROWS = 64;
 
-/** The search statement for an index of `rows` rows (both give the same rows, snippets and order). */
-export function searchSql(rows: number): string {
-  return rows <= ONE_PASS_ROWS ? ONE_PASS_SQL : RANK_THEN_SNIPPET_SQL;
+/** How a search ranks: in SQL with snippets for the kept rows only, or (small indexes) every match ranked here. */
+export type SearchStrategy = 'rank-then-snippet' | 'every-match';
+
+interface HitRow {
+  file: string;
+  section: string;
+  snippet: string;
+  rank: number;
+}
+
+/** The best `limit` rows for `match` by BM25, ties by row order; both strategies give the same rows and snippets. */
+export function rankedRows(db: Database.Database, match: string, limit: number, strategy: SearchStrategy): HitRow[] {
+  if (strategy === 'rank-then-snippet') return preparedOn(db, RANK_THEN_SNIPPET_SQL).all({ match, limit }) as HitRow[];
+  const rows = preparedOn(db, EVERY_MATCH_SQL).all(match) as (HitRow & { id: number })[];
+  rows.sort((a, b) => a.rank - b.rank || a.id - b.id);
+  return rows.slice(0, limit).map(({ file, section, snippet, rank }) => ({ file, section, snippet, rank }));
 }
 
 const rowCounts = new WeakMap<Database.Database, number>();
@@ -91,7 +104,7 @@ export function skillQuery(query: string, options: { limit?: number } = {}): Ski
 
 /** Runs a checked search on an open index; `skill` names it in an E002. */
 export function searchIndex(index: OpenIndex, skill: string, search: SkillQuery): SearchResult {
-  const rows = readIndex(index, skill, (db) => preparedOn(db, searchSql(rowCount(db))).all({ match: search.match, limit: search.limit }) as { file: string; section: string; snippet: string; rank: number }[]);
+  const rows = readIndex(index, skill, (db) => rankedRows(db, search.match, search.limit, rowCount(db) <= SMALL_INDEX_ROWS ? 'every-match' : 'rank-then-snippet'));
   return { query: search.query, results: rows.map((row) => ({ file: row.file, section: row.section, snippet: row.snippet, score: -row.rank })) };
 }
 

@@ -18,6 +18,8 @@ export interface LoadedSkills {
   get(name: string): Skill | undefined;
   /** The directory a loaded name resolves to, without parsing the skill. */
   dirOf(name: string): string | null;
+  /** That directory with symlinks resolved, when the source can say it cheaply (the registry remembers it while watching). */
+  canonicalDirOf?(name: string): string | null;
 }
 
 export interface SkillLocation {
@@ -79,7 +81,7 @@ function locatedByName(dir: string, name: string, source: LoadedSkills): SkillLo
   const loaded = (): Skill | null => (skill ??= source.get(name) ?? null);
   return {
     dir,
-    canonical: realpathSync.native(dir),
+    canonical: source.canonicalDirOf?.(name) ?? realpathSync.native(dir),
     get root() {
       return loaded()?.root ?? rootOf(dir, source.roots);
     },

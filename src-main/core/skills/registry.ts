@@ -5,7 +5,7 @@
  * changed since it was last parsed is taken from the parse cache, not parsed again.
  */
 import { EventEmitter } from 'node:events';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Skill, SkillRoot } from '../../shared/model.js';
@@ -83,6 +83,8 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   private missingRoots: NodeJS.Timeout | null = null;
   private readonly cache: ParseCache;
   private readonly parse: ParseSkill;
+  /** Canonical directories of loaded names, while watching (see canonicalDirOf). */
+  private readonly canonical = new Map<string, string>();
 
   constructor(
     readonly roots: readonly SkillRoot[],
@@ -182,6 +184,22 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     return root === undefined ? null : join(root.path, name);
   }
 
+  /**
+   * The canonical directory a loaded name resolves to. Remembered while the roots are watched (a
+   * change under the name, or to the root, forgets it); looked up every time otherwise.
+   */
+  canonicalDirOf(name: string): string | null {
+    const dir = this.dirOf(name);
+    if (dir === null) return null;
+    if (this.watcher === null) return realpathSync.native(dir);
+    let known = this.canonical.get(name);
+    if (known === undefined) {
+      known = realpathSync.native(dir);
+      this.canonical.set(name, known);
+    }
+    return known;
+  }
+
   /** True while the roots are watched: a change on disk then reaches 'touched' and 'change'. */
   get watching(): boolean {
     return this.watcher !== null;
@@ -276,14 +294,21 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     const located = this.locate(watchedPath);
     if (located === null) return;
     const name = located.segments[0] ?? (path === null ? undefined : path.split(sep)[0]);
-    emitSafely(this, 'touched', name === undefined || name === '' ? null : name);
+    this.touched(name === undefined || name === '' ? null : name);
+  }
+
+  /** A change under `name` (null: anywhere) was seen: forget what was remembered about it, and say so. */
+  private touched(name: string | null): void {
+    if (name === null) this.canonical.clear();
+    else this.canonical.delete(name);
+    emitSafely(this, 'touched', name);
   }
 
   private schedule(path: string): void {
     const located = this.locate(path);
     if (located === null) return;
     const name = located.segments[0] ?? '';
-    emitSafely(this, 'touched', name === '' ? null : name);
+    this.touched(name === '' ? null : name);
     const key = name === '' ? '\0all' : name;
     clearTimeout(this.pending.get(key));
     this.pending.set(

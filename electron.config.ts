@@ -1,7 +1,8 @@
 /**
  * Packaging (electron-builder): AppImage and deb on Linux, dmg on macOS, NSIS on Windows. The app's
  * compiled main, preload and UI go in app.asar; bundled skill packs and tray icons ship as resources;
- * better-sqlite3 is rebuilt for Electron's ABI and unpacked from the asar (native modules must be).
+ * better-sqlite3 is rebuilt for Electron's ABI and unpacked from the asar (native modules must be);
+ * Electron's fuses are set so the shipped binary runs only the app it was packaged with.
  * Build with `npm run dist` (on a machine that can download Electron and its headers).
  */
 import type { Configuration } from 'electron-builder';
@@ -18,6 +19,18 @@ const config: Configuration = {
   ],
   asarUnpack: ['**/node_modules/better-sqlite3/**/*.node'],
   npmRebuild: true,
+  // Flipped in the packaged Electron binary: it cannot be run as plain Node (ELECTRON_RUN_AS_NODE),
+  // told what to load through NODE_OPTIONS or --inspect, or made to run code from outside its
+  // checked app.asar; cookies are encrypted with the OS keychain; file:// gets no extra powers.
+  electronFuses: {
+    runAsNode: false,
+    enableCookieEncryption: true,
+    enableNodeOptionsEnvironmentVariable: false,
+    enableNodeCliInspectArguments: false,
+    enableEmbeddedAsarIntegrityValidation: true,
+    onlyLoadAppFromAsar: true,
+    grantFileProtocolExtraPrivileges: false,
+  },
   icon: 'build/icon.png',
   linux: {
     target: ['AppImage', 'deb'],

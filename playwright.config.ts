@@ -1,10 +1,11 @@
-// End-to-end tests of browser mode: Debian's Chromium against `skilltray serve --web` (built beforehand:
-// `npm run build:node && npm run build:web`). Playwright never downloads a browser here.
+// End-to-end tests of browser mode: Debian's Chromium against `skilltray serve --web` (dist/node and
+// dist/web are rebuilt by the global setup when older than their sources). Playwright never downloads a browser here.
 import { defineConfig } from '@playwright/test';
 
 export default defineConfig({
   testDir: 'test/e2e',
   testMatch: '**/*.spec.ts',
+  globalSetup: './test/e2e/global-setup.ts',
   outputDir: 'test-results/e2e',
   timeout: 60_000,
   expect: { timeout: 10_000 },

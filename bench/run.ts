@@ -12,10 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bigSkillBench } from './big-skill.bench.js';
+import { catalogBench } from './catalog.bench.js';
 import { cliBench } from './cli.bench.js';
 import { discoverBench } from './discover.bench.js';
 import { BenchFixtures } from './fixtures.js';
 import { loadBench } from './load.bench.js';
+import { historyBench } from './history.bench.js';
 import { formatFigure, type Figure, type Metric } from './measure.js';
 import { killAll } from './processes.js';
 import { runBench } from './run.bench.js';
@@ -33,10 +35,12 @@ type Bench = (dir: string, fixtures: BenchFixtures) => Promise<(Figure | Metric)
 const BENCHES: Record<string, Bench> = {
   loader: loadBench,
   search: searchBench,
+  catalog: catalogBench,
   'big-skill': bigSkillBench,
   cli: cliBench,
   serve: serveBench,
   run: runBench,
+  history: historyBench,
   discover: (dir) => discoverBench(dir, bundledDir),
   ui: uiBench,
 };

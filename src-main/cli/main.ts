@@ -8,15 +8,17 @@ import { resolveConfig, type CoreConfig } from '../core/config.js';
 import { skillcErrors, toSkilltrayError } from '../core/errors.js';
 import { formatSectionNotFound } from '../core/gateway/show.js';
 import { parseArgs } from './args.js';
+import { printNotices } from './notices.js';
 import type { CliContext, CliIo, Command } from './command.js';
 import { agentCommands } from './commands/agent.js';
 import { gatewayCommands } from './commands/gateway.js';
 import { mcpCommand } from './commands/mcp.js';
+import { retentionCommand } from './commands/retention.js';
 import { runCommands } from './commands/runs.js';
 import { serveCommands } from './commands/serve.js';
 import { skillCommands } from './commands/skills.js';
 
-export const commands: Command[] = [...skillCommands, ...runCommands, ...agentCommands, ...gatewayCommands, ...serveCommands, mcpCommand];
+export const commands: Command[] = [...skillCommands, ...runCommands, retentionCommand, ...agentCommands, ...gatewayCommands, ...serveCommands, mcpCommand];
 
 function usage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
@@ -47,7 +49,8 @@ export async function runCli(
       return config;
     },
     core: () => {
-      core ??= new SkilltrayCore(ctx.config());
+      // A one-shot command skips the page-by-page check at open; a damaged page still shows as SQLITE_CORRUPT.
+      core ??= printNotices(new SkilltrayCore(ctx.config(), { checkStateDb: false }), base.io);
       return core;
     },
   };
@@ -71,7 +74,8 @@ export async function runCli(
     }
     return await command.run(ctx, parseArgs(rest, command.options, command.positionals));
   } catch (thrown) {
-    const error = toSkilltrayError(thrown);
+    // A damaged state.db is recovered here and reported as E901 (the notice itself is printed above).
+    const error = core === undefined ? toSkilltrayError(thrown) : core.failure(thrown);
     ctx.io.err(`${error.code === 'E020' ? formatSectionNotFound(error) : error.format()}\n`);
     // At a terminal the person can approve the call themselves; only the CLI can say so.
     if (error.code === 'E601' && (name === 'run' || name === 'attach')) ctx.io.err('hint: approve this one call yourself with --yes\n');

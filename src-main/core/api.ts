@@ -8,17 +8,22 @@
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CheckReport, Mode, ShadowReport, Skill, SkillRoot, SkillSummary } from '../shared/model.js';
+import type { CheckReport, Mode, RootWatch, ShadowReport, Skill, SkillRoot, SkillSummary } from '../shared/model.js';
 import type { CoreConfig } from './config.js';
 import { SkilltrayError, skillcErrors } from './errors.js';
 import { ApprovalBroker } from './policy/approval-broker.js';
-import type { DryRun, PendingEntry, Remembered, Rule, RunQuery, RunRecord, RunReport, RunSummary, Settings, Surface, VerdictKind } from '../shared/runs.js';
+import type { DryRun, HistoryUsage, MaintenanceReport, Notice, PendingEntry, Remembered, Retention, Rule, RunQuery, RunRecord, RunReport, RunSummary, Settings, Surface, VerdictKind } from '../shared/runs.js';
 import { listRemembered, revoke } from './store/approvals.js';
 import { addRule, listRules, removeRule } from './store/rules.js';
 import { getRun, listRuns } from './store/runs.js';
-import { getSettings, setMode, setPaletteShortcut, setPaused } from './store/settings.js';
-import { openStateDb, type StateDb } from './store/state-db.js';
+import { getSettings, setMode, setPaletteShortcut, setPaused, setRetention } from './store/settings.js';
+import type { StateDb } from './store/state-db.js';
+import { StateStore } from './store/state-store.js';
+import { dismissNotice, listNotices } from './store/notices.js';
+import { historyUsage } from './store/retention.js';
 import { RunService, type RunInput, type RunOptions } from './runs/run-service.js';
+import { reclaimOrphanedRuns, type Orphan } from './runs/interrupted-runs.js';
+import { DEFAULT_KILL_GRACE_MS } from './runner/run-process.js';
 import { skillsToCheck } from './skills/locate.js';
 import { SkillRegistry } from './skills/registry.js';
 import { ParseCache } from './skills/parse-cache.js';
@@ -39,6 +44,11 @@ import { resolvePrompt } from './template/render-command.js';
 export interface CoreOptions {
   /** Keep search indexes current by itself (the app and `serve`); the CLI reports E002 instead. */
   autoBuild?: boolean;
+  /**
+   * Check every page of state.db (PRAGMA quick_check) when opening it; default true. A one-shot CLI
+   * command turns it off (about 0.1 s per 100 MiB, on every command) and relies on SQLITE_CORRUPT.
+   */
+  checkStateDb?: boolean;
 }
 
 /**
@@ -49,10 +59,13 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   readonly registry: SkillRegistry;
   readonly gateway: GatewayService;
   private readonly parseCache: ParseCache;
-  private stateDb: StateDb | undefined;
+  private readonly state: StateStore;
   private runService: RunService | undefined;
   private discovery: Discovery | undefined;
   private closed = false;
+  private closing: Promise<void> | undefined;
+  /** Dead owners' runs being finished (their leftover tools killed); awaited before the core closes. */
+  private reclaiming: Promise<Orphan[]> | undefined;
   /** Pending approvals of this process (meaningful in the process that owns runs). */
   readonly broker = new ApprovalBroker();
 
@@ -61,6 +74,11 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     options: CoreOptions = {},
   ) {
     super();
+    this.state = new StateStore(join(config.home, 'state.db'), {
+      ...(config.nativeBinding === undefined ? {} : { nativeBinding: config.nativeBinding }),
+      quickCheck: options.checkStateDb ?? true,
+      onNotice: (notice) => emitSafely(this, 'event', { type: 'notice', notice }),
+    });
     // Skills are loaded on first use, and unchanged ones come from the parse cache instead of being parsed again.
     this.parseCache = ParseCache.file(join(config.home, 'runtime', '.loader', 'skills.db'), config.nativeBinding === undefined ? {} : { nativeBinding: config.nativeBinding });
     this.registry = new SkillRegistry(config.roots, { cache: this.parseCache });
@@ -76,18 +94,37 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     });
   }
 
-  /** state.db, opened on first use (and never again once the core is closed). */
+  /** state.db, opened (checked, and recovered if damaged) on first use, and never again once the core is closed. */
   get db(): StateDb {
     if (this.closed) throw new SkilltrayError('E999', 'the Skilltray core is closed');
-    this.stateDb ??= openStateDb(join(this.config.home, 'state.db'), this.config.nativeBinding === undefined ? {} : { nativeBinding: this.config.nativeBinding });
-    return this.stateDb;
+    return this.state.db;
   }
 
-  /** The run service, created on first use. */
+  /**
+   * What a surface reports for an error a call threw: a damaged state.db is replaced at once and the
+   * call fails with E901 (try again); anything else keeps its code.
+   */
+  failure(error: unknown): SkilltrayError {
+    return this.state.failure(error);
+  }
+
+  /**
+   * The run service, created on first use: this process is about to own runs, so it first finishes
+   * what owners that died left unfinished (see reclaimOrphanedRuns).
+   */
   get runs(): RunService {
     if (this.runService === undefined) {
+      const currentDb = (): StateDb => this.db;
+      this.reclaimOrphanedRuns().catch((error: unknown) => {
+        // A damaged state.db is recovered on the spot (its notice is told as an event); anything else is a warning.
+        const coded = this.failure(error);
+        if (coded.code !== 'E901') process.emitWarning(`finishing the runs of an owner that died failed: ${coded.message}`);
+      });
       this.runService = new RunService({
-        db: this.db,
+        // Read on every use: a damaged state.db may be replaced by a recovered one while the core runs.
+        get db() {
+          return currentDb();
+        },
         registry: this.registry,
         broker: this.broker,
         env: this.config.env,
@@ -122,9 +159,9 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     return checkReport(skillsToCheck(target, cwd, this.registry));
   }
 
-  /** The skill roots in precedence order, and whether each exists. */
-  roots(): { home: string; roots: (SkillRoot & { exists: boolean })[] } {
-    return { home: this.config.home, roots: this.config.roots.map((r) => ({ ...r, exists: existsSync(r.path) })) };
+  /** The skill roots in precedence order, whether each exists, and how this process watches it (null: it does not). */
+  roots(): { home: string; roots: (SkillRoot & { exists: boolean; watch: RootWatch | null })[] } {
+    return { home: this.config.home, roots: this.config.roots.map((r) => ({ ...r, exists: existsSync(r.path), watch: this.registry.watchStatus(r.path) })) };
   }
 
   /** A Kode prompt skill's body with `$ARGUMENTS` filled in. */
@@ -147,6 +184,16 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   /** Cancels a running run or withdraws a pending one. */
   cancelRun(id: string): void {
     this.runs.cancel(id);
+  }
+
+  /**
+   * Marks the runs of owners that died (killed, crashed) as interrupted, and kills their tools that
+   * are still running as the very processes recorded; runs of live owners are left alone. Every
+   * process that owns runs does this once, when it starts to.
+   */
+  reclaimOrphanedRuns(): Promise<Orphan[]> {
+    this.reclaiming ??= reclaimOrphanedRuns(this.db, DEFAULT_KILL_GRACE_MS);
+    return this.reclaiming;
   }
 
   /** Run history, newest first. */
@@ -229,6 +276,41 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     return settings;
   }
 
+  /** Sets history retention (E100 for a value out of range) and returns every setting. */
+  setRetention(change: Partial<Retention>): Settings {
+    setRetention(this.db, change);
+    const settings = getSettings(this.db);
+    emitSafely(this, 'event', { type: 'settings', settings });
+    return settings;
+  }
+
+  /** What history holds now, and the last maintenance pass of this process. */
+  historyUsage(): HistoryUsage & { lastMaintenance: MaintenanceReport | null } {
+    return { ...historyUsage(this.db), lastMaintenance: this.state.lastMaintenance };
+  }
+
+  /** Applies retention to run output and vacuums state.db now. */
+  maintainHistory(): Promise<MaintenanceReport> {
+    if (this.closed) return Promise.reject(new SkilltrayError('E999', 'the Skilltray core is closed'));
+    return this.state.maintain();
+  }
+
+  /** For the long-running owner of runs: history maintained a minute after start, then every `everyMs` (an hour). */
+  startMaintenance(everyMs = 60 * 60 * 1000, firstAfterMs = 60 * 1000): void {
+    this.state.startMaintenance(everyMs, firstAfterMs);
+  }
+
+  /** Notices not dismissed yet (a recovered state.db). */
+  notices(): Notice[] {
+    return listNotices(this.db);
+  }
+
+  /** Dismisses a notice: it is not shown again. */
+  dismissNotice(id: number): void {
+    dismissNotice(this.db, id);
+    emitSafely(this, 'event', { type: 'notice.dismissed', id });
+  }
+
   // ── gateway and search (RFC-0002, RFC-0004); `cwd` is where the caller stands, for resolution and logs ──
 
   outline(skill: string, options: OutlineOptions, cwd: string): OutlineResult {
@@ -297,12 +379,14 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   }
 
   /**
-   * For the long-running owner of runs (the app, `serve`): watch the roots and keep search current
-   * so a person in the UI never meets E002 — the catalog synced now (and on the first search after
-   * a change), each changed skill's index rebuilt as soon as the watcher reports the change, and
-   * any other index built on first use (building every index at start would cost minutes at 10,000 skills).
+   * For the long-running owner of runs (the app, `serve`): maintain history on a schedule, watch the
+   * roots and keep search current so a person in the UI never meets E002 — the catalog synced now
+   * (and on the first search after a change), each changed skill's index rebuilt as soon as the
+   * watcher reports the change, and any other index built on first use (building every index at
+   * start would cost minutes at 10,000 skills).
    */
   async startWatching(): Promise<void> {
+    this.startMaintenance();
     await this.registry.watch();
     this.registry.on('change', (change) => {
       if (this.closed || change.kind === 'removed') return;
@@ -315,15 +399,22 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     if (!this.closed) this.gateway.catalog();
   }
 
-  /** Stops watchers and closes databases. */
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.runService?.shutdown();
-    this.discovery?.close();
-    this.gateway.close();
-    await this.registry.close();
-    this.parseCache.close();
-    this.stateDb?.close();
-    this.stateDb = undefined;
+  /**
+   * Stops live runs (recorded as interrupted, `why`: the owner is stopping), watchers and databases.
+   * Calling it again waits for the first call.
+   */
+  close(why?: string): Promise<void> {
+    this.closing ??= (async () => {
+      this.closed = true;
+      this.state.stopMaintenance();
+      await this.runService?.shutdown(why);
+      await this.reclaiming?.catch(() => undefined);
+      this.discovery?.close();
+      this.gateway.close();
+      await this.registry.close();
+      this.parseCache.close();
+      await this.state.close();
+    })();
+    return this.closing;
   }
 }

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { inputs, type Envelope, type Health, type OperationName, type OperationOutput } from '../shared/contract.js';
 import type { Surface } from '../shared/runs.js';
 import type { SkilltrayCore } from './api.js';
-import { SkilltrayError, toSkilltrayError } from './errors.js';
+import { SkilltrayError } from './errors.js';
 import type { Approval } from './runs/run-service.js';
 
 /** Where a call comes from and what it may do. */
@@ -58,6 +58,7 @@ const handlers: Handlers = {
   getRun: (core, i) => core.getRun(i.id),
 
   approvals: (core) => core.pendingApprovals(),
+  // Only the app's own window (IPC: surface ui) answers as the tray; every other surface answers as itself.
   answerApproval: (core, i, ctx) => (core.answerApproval(i.id, i.verdict, ctx.surface === 'ui' ? 'tray' : ctx.surface), ok),
   rules: (core) => core.rules(),
   addRule: (core, i) => core.addRule(i.pattern, i.effect),
@@ -68,6 +69,11 @@ const handlers: Handlers = {
   setMode: (core, i) => (core.setMode(i.mode), core.settings()),
   setPaused: (core, i) => core.setPaused(i.paused),
   setPaletteShortcut: (core, i) => core.setPaletteShortcut(i.shortcut),
+  setRetention: (core, i) => core.setRetention(defined({ outputDays: i.output_days, outputMaxMb: i.output_max_mb })),
+  historyUsage: (core) => core.historyUsage(),
+  maintainHistory: (core) => core.maintainHistory(),
+  notices: (core) => core.notices(),
+  dismissNotice: (core, i) => (core.dismissNotice(i.id), ok),
 
   outline: (core, i, ctx) => core.outline(loaded(core, i.skill), defined({ level: i.level }), ctx.cwd),
   show: (core, i, ctx) => core.show(loaded(core, i.skill), { section: i.section, ...defined({ file: i.file, maxLines: i.max_lines }) }, ctx.cwd),
@@ -116,6 +122,6 @@ export async function callOperation(core: SkilltrayCore, name: string, input: un
     const handler = handlers[name] as (core: SkilltrayCore, input: unknown, ctx: CallContext) => unknown;
     return { ok: true, value: await handler(core, parsed.data, ctx) };
   } catch (error) {
-    return { ok: false, error: toSkilltrayError(error).toJSON() };
+    return { ok: false, error: core.failure(error).toJSON() };
   }
 }

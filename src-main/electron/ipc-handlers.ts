@@ -7,7 +7,7 @@
 import type { SkilltrayCore } from '../core/api.js';
 import { SkilltrayError, toSkilltrayError } from '../core/errors.js';
 import { callOperation, type CallContext } from '../core/operations.js';
-import { APP_ORIGIN } from './web-files.js';
+import { isAppUrl } from './web-files.js';
 import { DESKTOP_OPERATIONS, OPERATIONS, desktopInputs, ipcChannel, type Envelope, type WindowRoute } from '../shared/contract.js';
 
 /** The part of Electron's WebFrameMain the sender check reads. */
@@ -26,16 +26,22 @@ export type IpcHandler = (frame: SenderFrame | null, input: unknown) => Promise<
 
 /** True for a frame showing the app's own UI (not a page it navigated to, not a subframe). */
 export function trustedSender(frame: SenderFrame | null): boolean {
-  return frame !== null && frame.parent === null && frame.url.startsWith(`${APP_ORIGIN}/`);
+  return frame !== null && frame.parent === null && isAppUrl(frame.url);
 }
 
-const untrusted = (): Envelope<never> => ({ ok: false, error: new SkilltrayError('E803', 'IPC is only answered for the Skilltray UI').toJSON() });
+/** Told of each call refused because of its sender, so the log shows who knocked. */
+export type RefusedSender = (channel: string, frame: SenderFrame | null) => void;
 
 /** One handler per channel: every contract operation and every desktop command. */
-export function ipcHandlers(core: SkilltrayCore, context: Omit<CallContext, 'signal'>, desktop: DesktopHandlers): Map<string, IpcHandler> {
+export function ipcHandlers(core: SkilltrayCore, context: Omit<CallContext, 'signal'>, desktop: DesktopHandlers, onRefused: RefusedSender = () => undefined): Map<string, IpcHandler> {
   const handlers = new Map<string, IpcHandler>();
+  const untrusted = (channel: string, frame: SenderFrame | null): Envelope<never> => {
+    onRefused(channel, frame);
+    return { ok: false, error: new SkilltrayError('E803', 'IPC is only answered for the Skilltray UI').toJSON() };
+  };
   for (const operation of OPERATIONS) {
-    handlers.set(ipcChannel(operation), async (frame, input) => (trustedSender(frame) ? callOperation(core, operation, input, context) : untrusted()));
+    const channel = ipcChannel(operation);
+    handlers.set(channel, async (frame, input) => (trustedSender(frame) ? callOperation(core, operation, input, context) : untrusted(channel, frame)));
   }
   const commands = {
     openWindow: (input: { route: WindowRoute }) => desktop.openWindow(input.route),
@@ -43,8 +49,9 @@ export function ipcHandlers(core: SkilltrayCore, context: Omit<CallContext, 'sig
     quit: () => desktop.quit(),
   };
   for (const operation of DESKTOP_OPERATIONS) {
-    handlers.set(ipcChannel(operation), async (frame, input) => {
-      if (!trustedSender(frame)) return untrusted();
+    const channel = ipcChannel(operation);
+    handlers.set(channel, async (frame, input) => {
+      if (!trustedSender(frame)) return untrusted(channel, frame);
       const parsed = desktopInputs[operation].safeParse(input ?? {});
       if (!parsed.success) return { ok: false, error: new SkilltrayError('E805', `invalid input for '${operation}'`).toJSON() };
       try {

@@ -1,48 +1,47 @@
 /**
- * Windows, one per UI route, locked down: context isolation, sandbox, no Node in the page, a CSP,
- * no navigation away from the app, no new windows, no permissions. Closing a window keeps the app
- * running in the tray.
+ * The open windows, one per UI route: shown on demand (created once, then brought forward), sent the
+ * core's events, and the approval queue brought forward when a run waits for a person. Closing a
+ * window keeps the app running in the tray. BrowserWindow is passed in, so a test drives this with a
+ * stand-in.
  */
-import { BrowserWindow, app, session, shell, type NativeImage } from 'electron';
-import type { WindowRoute } from '../shared/contract.js';
-import { APP_ORIGIN } from './web-files.js';
+import type { BrowserWindowConstructorOptions } from 'electron';
+import type { SkilltrayCore } from '../core/api.js';
+import { IPC_EVENT_CHANNEL, type WindowRoute } from '../shared/contract.js';
+import { windowOptions, windowUrl, type WindowSettings } from './window-options.js';
 
-const SIZES: Record<WindowRoute, { width: number; height: number; title: string }> = {
-  skills: { width: 1180, height: 780, title: 'Skilltray — Skills' },
-  approvals: { width: 620, height: 720, title: 'Skilltray — Approvals' },
-  history: { width: 1000, height: 720, title: 'Skilltray — History' },
-  settings: { width: 900, height: 720, title: 'Skilltray — Settings' },
-  tray: { width: 360, height: 460, title: 'Skilltray' },
-  palette: { width: 720, height: 540, title: 'Skilltray — Command palette' },
-};
+/** The part of a BrowserWindow the window manager uses. */
+export interface AppWindow {
+  isDestroyed(): boolean;
+  isMinimized(): boolean;
+  restore(): void;
+  show(): void;
+  hide(): void;
+  focus(): void;
+  on(event: 'closed', listener: () => void): unknown;
+  on(event: 'blur', listener: () => void): unknown;
+  once(event: 'ready-to-show', listener: () => void): unknown;
+  once(event: 'focus', listener: () => void): unknown;
+  listenerCount(event: 'focus'): number;
+  loadURL(url: string): Promise<void>;
+  setAlwaysOnTop(flag: boolean, level?: 'floating'): void;
+  flashFrame(flag: boolean): void;
+  webContents: { send(channel: string, ...args: unknown[]): void };
+}
 
-/** Denies what no Skilltray page should ever do, for every web contents the app creates. */
-export function hardenWebContents(): void {
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  session.defaultSession.setPermissionCheckHandler(() => false);
-  app.on('web-contents-created', (_event, contents) => {
-    contents.on('will-navigate', (event, url) => {
-      if (!url.startsWith(`${APP_ORIGIN}/`)) event.preventDefault();
-    });
-    contents.on('will-redirect', (event, url) => {
-      if (!url.startsWith(`${APP_ORIGIN}/`)) event.preventDefault();
-    });
-    contents.on('will-attach-webview', (event) => event.preventDefault());
-    contents.setWindowOpenHandler(({ url }) => {
-      // Links to the web open in the person's browser; nothing opens inside the app.
-      if (/^https?:\/\//.test(url)) shell.openExternal(url).catch((error: unknown) => console.error(`could not open ${url}:`, error));
-      return { action: 'deny' };
-    });
-  });
+export interface WindowsDeps {
+  /** `new BrowserWindow(options)`. */
+  create(options: BrowserWindowConstructorOptions): AppWindow;
+  settings: WindowSettings;
+  log(line: string): void;
 }
 
 export class Windows {
-  private readonly open = new Map<WindowRoute, BrowserWindow>();
+  private readonly open = new Map<WindowRoute, AppWindow>();
 
-  constructor(private readonly deps: { preload: string; icon: NativeImage; devTools: boolean }) {}
+  constructor(private readonly deps: WindowsDeps) {}
 
   /** Shows the window of a route (creating it once) and brings it forward. */
-  show(route: WindowRoute): BrowserWindow {
+  show(route: WindowRoute): AppWindow {
     const existing = this.open.get(route);
     if (existing && !existing.isDestroyed()) {
       if (existing.isMinimized()) existing.restore();
@@ -50,26 +49,7 @@ export class Windows {
       existing.focus();
       return existing;
     }
-    const size = SIZES[route];
-    const window = new BrowserWindow({
-      ...size,
-      show: false,
-      icon: this.deps.icon,
-      autoHideMenuBar: true,
-      frame: route !== 'tray',
-      resizable: route !== 'tray',
-      skipTaskbar: route === 'tray',
-      backgroundColor: '#00000000',
-      webPreferences: {
-        preload: this.deps.preload,
-        contextIsolation: true,
-        sandbox: true,
-        nodeIntegration: false,
-        webSecurity: true,
-        spellcheck: false,
-        devTools: this.deps.devTools,
-      },
-    });
+    const window = this.deps.create(windowOptions(route, this.deps.settings));
     this.open.set(route, window);
     window.on('closed', () => this.open.delete(route));
     if (route === 'tray') window.on('blur', () => window.hide());
@@ -77,7 +57,7 @@ export class Windows {
       window.show();
       window.focus();
     });
-    window.loadURL(`${APP_ORIGIN}/index.html#/${route}`).catch((error: unknown) => console.error(`could not load the ${route} window:`, error));
+    window.loadURL(windowUrl(route)).catch((error: unknown) => this.deps.log(`could not load the ${route} window: ${String(error)}`));
     return window;
   }
 
@@ -102,4 +82,13 @@ export class Windows {
       if (!window.isDestroyed()) window.webContents.send(channel, payload);
     }
   }
+}
+
+/** Keeps the windows in step with the core: every event reaches every page, and the approval queue floats while a run waits. */
+export function followCore(core: Pick<SkilltrayCore, 'on' | 'pendingApprovals'>, windows: Windows): void {
+  core.on('event', (event) => {
+    windows.broadcast(IPC_EVENT_CHANNEL, event);
+    if (event.type === 'approval.added') windows.surfaceApprovals();
+    if (event.type === 'approval.resolved' && core.pendingApprovals().length === 0) windows.releaseApprovals();
+  });
 }

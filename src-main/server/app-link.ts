@@ -9,7 +9,8 @@ import { request } from 'node:http';
 import { resolve } from 'node:path';
 import { createClient, type Envelope, type Health, type OperationName, type SkilltrayClient } from '../shared/contract.js';
 import { SkilltrayError } from '../core/errors.js';
-import { readOwnerRecord } from './owner-file.js';
+import { isAlive } from '../core/runs/owner.js';
+import { readOwnerRecord, releaseOwnerFile, type OwnerRecord } from './owner-file.js';
 import { newNonce, proofMatches, readToken } from './token.js';
 
 /** A live owner of runs for a home, and how to talk to it. */
@@ -107,14 +108,18 @@ export function ownerClient(link: Pick<OwnerLink, 'url' | 'token'>, surface?: 'c
   return createClient(httpTransport(link.url, link.token, surface === undefined ? {} : { surface }));
 }
 
-/** Whether `pid` is a live process of this user: one we may not signal (EPERM) belongs to someone else, never our owner. */
-function processAlive(pid: number): boolean {
+/**
+ * Whether the process a record names still runs as that process and is this user's: one we may not
+ * signal (EPERM) belongs to someone else, and one started at another time got a recycled pid; neither
+ * is our owner.
+ */
+function ownerAlive(record: OwnerRecord): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    process.kill(record.pid, 0);
   } catch {
     return false;
   }
+  return isAlive({ pid: record.pid, started: record.pid_started ?? '' });
 }
 
 /**
@@ -164,15 +169,20 @@ function sameDir(a: string, b: string): boolean {
 }
 
 /**
- * The process that owns runs for `home`, or null: server.json must name a live pid of this user, the
- * token must exist, whatever listens at 127.0.0.1 on that port must prove it holds the token (identify,
- * which sends no token), and only then `health`, with the token, must answer from that pid for this
- * very home. Only loopback is ever contacted, whatever the file says, and the token is sent only to a
+ * The process that owns runs for `home`, or null: server.json must name a live pid of this user (a
+ * file naming a dead one is removed), the token must exist, whatever listens at 127.0.0.1 on that
+ * port must prove it holds the token (identify, which sends no token), and only then `health`, with
+ * the token, must answer from that pid for this very home. Only loopback is ever contacted, whatever the file says, and the token is sent only to a
  * server that already showed it knows it.
  */
 export async function findOwner(home: string): Promise<OwnerLink | null> {
   const record = readOwnerRecord(home);
-  if (record === null || !processAlive(record.pid)) return null;
+  if (record === null) return null;
+  if (!ownerAlive(record)) {
+    // A dead owner's file (killed, crashed): nobody will remove it but us (unless it was replaced meanwhile).
+    releaseOwnerFile(home, record);
+    return null;
+  }
   const token = readToken(home);
   if (token === null) return null;
   const url = `http://127.0.0.1:${record.port}`;

@@ -13,6 +13,8 @@ import type { SkilltrayCore } from '../core/api.js';
 import { SkilltrayError, toSkilltrayError } from '../core/errors.js';
 import { defaultGatewayCwd } from '../core/gateway/service.js';
 import { callOperation, isOperation } from '../core/operations.js';
+import { ownerStopping } from '../core/runs/interrupted-runs.js';
+import { thisProcess } from '../core/runs/owner.js';
 import type { Envelope, Health } from '../shared/contract.js';
 import { SURFACE_HEADER, findOwner } from './app-link.js';
 import { EventStreams } from './event-stream.js';
@@ -142,6 +144,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     });
   };
   await alreadyThere();
+  // The new owner of runs for this home: first finish what an owner that died left running.
+  await core.reclaimOrphanedRuns();
   ensureToken(home);
 
   const userHome = defaultGatewayCwd(core.config.env);
@@ -189,7 +193,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       if (!res.writableFinished) controller.abort();
     });
     const envelope = await callOperation(core, name, input, {
-      surface: sameOrigin ? 'ui' : bridgedSurface(req.headers[SURFACE_HEADER]),
+      // Same-origin is the UI in a browser: never the app's own window (that is IPC), whatever the headers say.
+      surface: sameOrigin ? 'browser' : bridgedSurface(req.headers[SURFACE_HEADER]),
       cwd: userHome,
       approval: { kind: 'broker', ...(options.approvalTimeoutMs === undefined ? {} : { timeoutMs: options.approvalTimeoutMs }) },
       owner,
@@ -311,7 +316,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const stop = async (): Promise<void> => {
     server.close();
     streams.closeAll();
-    for (const controller of inflight.values()) controller.abort();
+    // Runs its callers wait for stop as interrupted: it is the owner going away, not the callers.
+    for (const controller of inflight.values()) controller.abort(ownerStopping(`the ${owner === 'app' ? 'Skilltray app' : 'skilltray serve'} API is stopping`));
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.allSettled([...inflight.keys()]), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_GRACE_MS)))]);
     clearTimeout(timer);
@@ -319,7 +325,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     await closed;
   };
 
-  const record: OwnerRecord = { pid: process.pid, port, url, owner, version, started_at: new Date().toISOString() };
+  const self = thisProcess();
+  const record: OwnerRecord = { pid: self.pid, port, url, owner, version, started_at: new Date().toISOString(), ...(self.started === '' ? {} : { pid_started: self.started }) };
   const claim = async (): Promise<void> => {
     if (claimOwnerFile(home, record)) return;
     await alreadyThere();

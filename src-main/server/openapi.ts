@@ -30,6 +30,11 @@ const SUMMARIES: Record<OperationName, string> = {
   setMode: 'Switches mode (Global, Dev, Meeting)',
   setPaused: 'Pauses or resumes every run',
   setPaletteShortcut: "Sets the desktop app's global shortcut for the command palette ('' for none)",
+  setRetention: 'Sets history retention: days of run output kept, and MiB of output in all (records are always kept)',
+  historyUsage: 'What history holds: runs, stored output, state.db size and free space, and the last maintenance pass',
+  maintainHistory: 'Applies retention and vacuums state.db now (the owner also does it hourly)',
+  notices: 'Notices not yet dismissed (a damaged state.db recovered: E901, or with rules lost: E902)',
+  dismissNotice: 'Dismisses a notice',
   outline: "A skill's headings (RFC-0002 outline)",
   show: 'One section of a skill (RFC-0002 show)',
   open: 'One file of a skill (RFC-0002 open)',
@@ -53,7 +58,7 @@ function inputSchema(operation: OperationName): Record<string, unknown> {
 
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } });
 
-const EVENT_TYPES = ['approval.added', 'approval.resolved', 'run', 'skills.changed', 'settings'];
+const EVENT_TYPES = ['approval.added', 'approval.resolved', 'run', 'skills.changed', 'settings', 'policy.changed', 'notice', 'notice.dismissed'];
 
 /** The OpenAPI 3.1 document of this server. */
 export function openApiDocument(version: string): Record<string, unknown> {

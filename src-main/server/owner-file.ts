@@ -17,6 +17,8 @@ export interface OwnerRecord {
   version: string;
   /** ISO-8601. */
   started_at: string;
+  /** The pid's start token (see processStartTime), so a recycled pid is not taken for the owner; absent in older files. */
+  pid_started?: string;
 }
 
 /** Where the owner record of a home is kept. */
@@ -36,7 +38,8 @@ function isRecord(value: unknown): value is OwnerRecord {
     typeof r.url === 'string' &&
     (r.owner === 'app' || r.owner === 'serve') &&
     typeof r.version === 'string' &&
-    typeof r.started_at === 'string'
+    typeof r.started_at === 'string' &&
+    (r.pid_started === undefined || typeof r.pid_started === 'string')
   );
 }
 

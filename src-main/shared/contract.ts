@@ -17,12 +17,15 @@ import type {
   SourcesResult,
   StatsResult,
 } from './gateway.js';
-import { ATTACH_TARGETS, ROLES, type CheckReport, type ShadowReport, type Skill, type SkillRoot, type SkillSummary } from './model.js';
+import { ATTACH_TARGETS, ROLES, type CheckReport, type RootWatch, type ShadowReport, type Skill, type SkillRoot, type SkillSummary } from './model.js';
 import {
   RUN_STATUSES,
   SURFACES,
   VERDICT_KINDS,
   type DryRun,
+  type HistoryUsage,
+  type MaintenanceReport,
+  type Notice,
   type PendingEntry,
   type Remembered,
   type Rule,
@@ -96,6 +99,12 @@ export const inputs = {
   setPaused: z.strictObject({ paused: z.boolean() }),
   /** The desktop app's global shortcut for the command palette, an Electron accelerator; '' for none. */
   setPaletteShortcut: z.strictObject({ shortcut: text(128) }),
+  /** History retention: days of output kept, and MiB of output in all (the store checks the bounds: E100). */
+  setRetention: z.strictObject({ output_days: z.number().optional(), output_max_mb: z.number().optional() }),
+  historyUsage: z.strictObject({}),
+  maintainHistory: z.strictObject({}),
+  notices: z.strictObject({}),
+  dismissNotice: z.strictObject({ id: numericId }),
 
   outline: z.strictObject({ skill: text(), level: z.number().int().optional() }),
   show: z.strictObject({ skill: text(), section: text(1024), file: text().optional(), max_lines: count(10_000_000).optional() }),
@@ -160,7 +169,7 @@ export interface OperationOutputs {
   list: { skills: SkillSummary[]; shadowed: ShadowReport[]; total: number };
   describe: Skill;
   check: CheckReport;
-  roots: { home: string; roots: (SkillRoot & { exists: boolean })[] };
+  roots: { home: string; roots: (SkillRoot & { exists: boolean; watch: RootWatch | null })[] };
   resolve: { skill: string; arguments: string[]; prompt: string };
   run: RunReport;
   dryRun: DryRun;
@@ -178,6 +187,11 @@ export interface OperationOutputs {
   setMode: Settings;
   setPaused: Settings;
   setPaletteShortcut: Settings;
+  setRetention: Settings;
+  historyUsage: HistoryUsage & { lastMaintenance: MaintenanceReport | null };
+  maintainHistory: MaintenanceReport;
+  notices: Notice[];
+  dismissNotice: { ok: true };
   outline: OutlineResult;
   show: ShowResult;
   open: OpenResult;
@@ -204,7 +218,10 @@ export type ServerEvent =
   | { type: 'skills.changed'; kind: 'added' | 'changed' | 'removed'; name: string }
   | { type: 'settings'; settings: Settings }
   /** A rule was added or removed, or an approval remembered or revoked: refetch rules and remembered. */
-  | { type: 'policy.changed' };
+  | { type: 'policy.changed' }
+  /** Something the person must be told (state.db was damaged and recovered); shown until dismissed. */
+  | { type: 'notice'; notice: Notice }
+  | { type: 'notice.dismissed'; id: number };
 
 /** An error received from the other side of a transport, with its code, kind and details. */
 export class SkilltrayClientError extends Error {

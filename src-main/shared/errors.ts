@@ -53,6 +53,7 @@ export const ERROR_KINDS = {
   E701: 'spawn_failed',
   E702: 'run_not_found',
   E704: 'invalid_process_spec', // runner given limits it cannot honour (timeout, cap, grace) or a relative program
+  E705: 'run_interrupted', // the process that owned the run stopped (signal, crash, closed terminal) before it finished
   // E8xx: agent gateway and transports
   E801: 'attach_validation',
   E802: 'unauthorized',
@@ -64,6 +65,10 @@ export const ERROR_KINDS = {
   E808: 'method_not_allowed',
   E809: 'owner_already_running', // another app or `serve` already owns runs for this home
   E810: 'listen_failed', // the loopback port could not be bound (in use, or not permitted)
+  // E9xx: the state database (E999 stays skillc's internal error)
+  E901: 'state_db_recovered', // state.db was damaged, moved aside and rebuilt from what could be read
+  E902: 'state_db_rules_lost', // …and some rules could not be read back: runs are paused until checked
+  E903: 'notice_not_found', // no notice still shown with that id
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_KINDS;

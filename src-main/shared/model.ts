@@ -20,6 +20,16 @@ export interface SkillRoot {
   syntax: PlaceholderSyntax;
 }
 
+/**
+ * How a long-running process watches one root for changes: `native` (the OS reports them),
+ * `polling` (the OS refused more watches, so the root is scanned every few seconds) or `off`; with
+ * the paths under it that cannot be watched and why.
+ */
+export interface RootWatch {
+  mode: 'native' | 'polling' | 'off';
+  problems: { path: string; code: string; message: string }[];
+}
+
 /** The skill formats Skilltray reads; a diagnostic names the ones it breaks. */
 export type SkillFormat = 'gibberish' | 'kode' | 'agentskills';
 

@@ -1,11 +1,14 @@
 /** Runs, approvals, rules and settings as every surface sees them (the renderer included). */
-import type { ErrorShape } from './errors.js';
+import type { ErrorCode, ErrorShape } from './errors.js';
 import type { Mode, RenderedCommand, RunResult, Trust } from './model.js';
 
-/** Where a request came from. */
-export type Surface = 'cli' | 'http' | 'mcp' | 'ui';
+/**
+ * Where a request came from: `ui` is the app's own window (over IPC, the only way to be the tray),
+ * `browser` the same UI served over HTTP, `cli`/`mcp` the bridges, `http` anyone else with the token.
+ */
+export type Surface = 'cli' | 'http' | 'mcp' | 'ui' | 'browser';
 
-export const SURFACES: readonly Surface[] = ['cli', 'http', 'mcp', 'ui'];
+export const SURFACES: readonly Surface[] = ['cli', 'http', 'mcp', 'ui', 'browser'];
 
 /** What was decided: `auto` ran without asking, `approved`/`denied` by someone or something, `refused` could not run. */
 export type RunOutcome = 'auto' | 'approved' | 'denied' | 'refused';
@@ -13,10 +16,11 @@ export type RunOutcome = 'auto' | 'approved' | 'denied' | 'refused';
 /** Who or what decided: policy, a rule, a remembered approval, the person, the approval timeout, or an error. */
 export type DecidedBy = 'policy' | 'rule' | 'remembered' | 'user' | 'timeout' | 'error';
 
-export type RunStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'timed_out' | 'denied' | 'refused';
+/** `interrupted`: the process that owned the run stopped (a signal, a crash, a closed terminal) before it finished. */
+export type RunStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'timed_out' | 'denied' | 'refused' | 'interrupted';
 
 export const RUN_STATUSES: readonly RunStatus[] = [
-  'pending', 'running', 'succeeded', 'failed', 'cancelled', 'timed_out', 'denied', 'refused',
+  'pending', 'running', 'succeeded', 'failed', 'cancelled', 'timed_out', 'denied', 'refused', 'interrupted',
 ];
 
 /** A run as listed: everything but the captured output. */
@@ -48,6 +52,12 @@ export interface RunSummary {
   droppedStderr: number;
   durationMs: number | null;
   status: RunStatus;
+  /** The pid of the process that owned the run (recorded it and would finish it). */
+  ownerPid: number | null;
+  /** The tool's process group (its pid), once it started. */
+  pgid: number | null;
+  /** When history retention dropped this run's output; the record itself is kept. */
+  outputDroppedAt: number | null;
 }
 
 /** A run with its captured output (null until it has a result). */
@@ -82,11 +92,46 @@ export interface Remembered {
   revokedAt: number | null;
 }
 
+/** How long run output is kept in state.db: output older than `outputDays`, and the oldest beyond `outputMaxMb` in all, is dropped; records stay. */
+export interface Retention {
+  /** 1–3650 days; default 30. */
+  outputDays: number;
+  /** 1–102400 MiB of output in all; default 100. */
+  outputMaxMb: number;
+}
+
+/** What history holds now. */
+export interface HistoryUsage {
+  runs: number;
+  /** Runs whose output is still stored. */
+  runsWithOutput: number;
+  /** Bytes of stdout and stderr stored, in all. */
+  outputBytes: number;
+  /** state.db's size (pages × page size), and how much of it is free pages. */
+  dbBytes: number;
+  freeBytes: number;
+}
+
+/** One pass of history maintenance: retention, then vacuum. */
+export interface MaintenanceReport {
+  /** When it ran (ms since the epoch). */
+  at: number;
+  /** Runs whose output was dropped for being older than the retention's days, and to fit its size. */
+  droppedByAge: number;
+  droppedBySize: number;
+  bytesDropped: number;
+  /** `full` once, to switch an older database to incremental vacuum; then `incremental` when pages were free. */
+  vacuum: 'none' | 'incremental' | 'full';
+  /** How much smaller state.db became. */
+  bytesFreed: number;
+}
+
 export interface Settings {
   mode: Mode;
   paused: boolean;
   /** The desktop app's global shortcut for the command palette, as an Electron accelerator; '' for none. */
   paletteShortcut: string;
+  retention: Retention;
 }
 
 export type RuleEffect = 'allow' | 'deny';
@@ -178,3 +223,13 @@ export type RunEvent =
   | { type: 'started'; id: string; traceId: string; skill: string; tool: string; command: RenderedCommand; programPath: string }
   | { type: 'output'; id: string; stream: OutputStream; text: string }
   | { type: 'finished'; id: string; traceId: string; skill: string; tool: string; result: RunResult };
+
+/** Something the person must be told once — a damaged state.db recovered — kept and shown until dismissed. */
+export interface Notice {
+  id: number;
+  /** E901 (recovered) or E902 (recovered, but rules may be lost: runs paused). */
+  code: ErrorCode;
+  message: string;
+  details: Record<string, unknown> | null;
+  createdAt: number;
+}

@@ -58,7 +58,20 @@ export interface FollowOptions {
   /** First retry delay; doubles per failure up to `maxDelayMs`. */
   baseDelayMs?: number;
   maxDelayMs?: number;
+  /** Where retries are scheduled (the window's timers unless given), so a test can see and fire them. */
+  timers?: RetryTimers;
 }
+
+/** setTimeout/clearTimeout, as the stream uses them. */
+export interface RetryTimers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const WINDOW_TIMERS: RetryTimers = {
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
 
 /**
  * Follows `GET /api/events` until stopped, reconnecting with exponential backoff (reset once a
@@ -67,8 +80,9 @@ export interface FollowOptions {
 export function followEvents(options: FollowOptions): { stop: () => void; restart: () => void } {
   const base = options.baseDelayMs ?? 500;
   const max = options.maxDelayMs ?? 15_000;
+  const timers = options.timers ?? WINDOW_TIMERS;
   let controller: AbortController | null = null;
-  let timer: ReturnType<typeof setTimeout> | null = null;
+  let timer: unknown = null;
   let failures = 0;
   let stopped = false;
 
@@ -76,7 +90,7 @@ export function followEvents(options: FollowOptions): { stop: () => void; restar
     if (stopped) return;
     const delay = Math.min(max, base * 2 ** failures) * (0.75 + Math.random() * 0.5);
     failures++;
-    timer = setTimeout(connect, delay);
+    timer = timers.setTimeout(() => void connect(), delay);
   };
 
   const connect = async (): Promise<void> => {
@@ -113,7 +127,7 @@ export function followEvents(options: FollowOptions): { stop: () => void; restar
   };
 
   const halt = (): void => {
-    if (timer !== null) clearTimeout(timer);
+    if (timer !== null) timers.clearTimeout(timer);
     timer = null;
     controller?.abort();
     controller = null;

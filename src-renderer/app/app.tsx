@@ -14,6 +14,7 @@ import { ConnectScreen } from './connect-screen.js';
 import { useConnection, useStream } from './connection-context.js';
 import { usePending } from './pending.js';
 import { parseRoute, routeHref, type Route } from './route.js';
+import { NoticeBanner } from './notices.js';
 import { useHash } from './use-hash.js';
 import { useSettings } from './use-settings.js';
 import { BrandMark } from './brand-mark.js';
@@ -149,6 +150,7 @@ function Shell({ route, children }: { route: Route; children: ReactNode }) {
           <StreamIndicator />
         </div>
       </header>
+      <NoticeBanner />
       {route.screen !== 'approvals' ? <PendingBanner /> : null}
       <main id="main" ref={main} tabIndex={-1}>
         {children}

@@ -8,6 +8,7 @@ export const SURFACE_LABELS: Record<Surface, string> = {
   http: 'HTTP API',
   mcp: 'MCP client',
   ui: 'this app',
+  browser: 'the browser UI (over HTTP)',
 };
 
 /** What a trust level means for the person deciding. */

@@ -121,6 +121,7 @@ export function RunDetails({ id }: { id: string }) {
       </details>
 
       <h3>Output</h3>
+      {run.outputDroppedAt !== null ? <p className="muted">History retention dropped this run’s output on {formatTime(run.outputDroppedAt)}; the record above is kept.</p> : null}
       {result ? (
         <RunResultView result={result} />
       ) : live ? (

@@ -10,6 +10,7 @@ export const STATUS_TONES: Record<RunStatus, 'ok' | 'bad' | 'warn' | 'neutral' |
   timed_out: 'bad',
   denied: 'warn',
   refused: 'warn',
+  interrupted: 'bad',
 };
 
 export const DECIDED_BY_LABELS: Record<DecidedBy, string> = {

@@ -1,5 +1,6 @@
-/** `#/settings`: mode and pause, where skills come from, rules, and remembered approvals. */
+/** `#/settings`: mode and pause, history retention, where skills come from, rules, and remembered approvals. */
 import { useId, useState, type FormEvent } from 'react';
+import type { RootWatch } from '../../src-main/shared/model.js';
 import { RULE_EFFECTS, type RuleEffect } from '../../src-main/shared/runs.js';
 import { useAnnounce } from '../app/announcer.js';
 import { useClient } from '../app/connection-context.js';
@@ -8,8 +9,17 @@ import { formatTime } from '../app/format.js';
 import { PathText } from '../app/path-text.js';
 import { useResource } from '../app/use-resource.js';
 import { useSettings } from '../app/use-settings.js';
+import { HistoryRetention } from './history-retention.js';
 import { ModeSwitch, PauseSwitch } from './mode-controls.js';
 import { PaletteShortcut } from './palette-shortcut.js';
+
+/** How a root is watched, in words; `none` when the server watches nothing. */
+const WATCH_LABELS: Record<RootWatch['mode'] | 'none', string> = {
+  native: 'yes',
+  polling: 'by polling',
+  off: 'no',
+  none: '—',
+};
 
 function Roots() {
   const roots = useResource('roots', (client) => client.roots({}));
@@ -31,6 +41,7 @@ function Roots() {
               <th scope="col">Trust</th>
               <th scope="col">Placeholders</th>
               <th scope="col">Exists</th>
+              <th scope="col">Watched</th>
             </tr>
           </thead>
           <tbody>
@@ -49,11 +60,23 @@ function Roots() {
                   <code>{root.syntax === 'angle' ? '<<key>>' : '{{key}}'}</code>
                 </td>
                 <td data-label="Exists">{root.exists ? 'yes' : 'no'}</td>
+                <td data-label="Watched">{WATCH_LABELS[root.watch?.mode ?? 'none']}</td>
               </tr>
             ))}
           </tbody>
         </table>
       </div>
+      {roots.data.roots.some((root) => (root.watch?.problems.length ?? 0) > 0) ? (
+        <ul className="item-list" aria-label="Watch problems">
+          {roots.data.roots.flatMap((root) =>
+            (root.watch?.problems ?? []).map((problem) => (
+              <li key={`${root.path}\0${problem.path}\0${problem.code}`}>
+                <span className="badge badge-warn">{problem.code}</span> <PathText path={problem.path} /> <span className="muted">{problem.message}</span>
+              </li>
+            )),
+          )}
+        </ul>
+      ) : null}
     </>
   );
 }
@@ -197,6 +220,10 @@ export function SettingsScreen() {
         ) : (
           <p className="muted">Loading…</p>
         )}
+      </section>
+      <section className="card" aria-labelledby="history-title">
+        <h2 id="history-title">History</h2>
+        {settings ? <HistoryRetention settings={settings} onChange={set} /> : <p className="muted">Loading…</p>}
       </section>
       <section className="card" aria-labelledby="palette-title">
         <h2 id="palette-title">Command palette</h2>

@@ -109,7 +109,8 @@ test('the palette shortcut is a setting: recorded from a key press, kept by the 
   await field.focus();
   await page.keyboard.press('Alt+Shift+KeyK');
   await expect(field).toHaveValue('Alt+Shift+K');
-  await page.getByRole('button', { name: 'Save' }).click();
+  // The Settings page has more than one form: this Save is the palette section's.
+  await page.getByRole('region', { name: 'Command palette' }).getByRole('button', { name: 'Save' }).click();
   await expect.poll(async () => (await app.api<Settings>('settings')).body).toMatchObject({ value: { paletteShortcut: 'Alt+Shift+K' } });
   await page.getByRole('button', { name: 'Turn off' }).click();
   await expect(field).toHaveValue('None');

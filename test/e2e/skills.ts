@@ -51,7 +51,7 @@ export const SKILLS: Record<string, string> = {
   'assistant-echo': argvSkill('assistant-echo'),
   'always-echo': argvSkill('always-echo'),
   editable: argvSkill('editable', 'First version of the editable skill.'),
-  'slow-talker': toolSkill('slow-talker', 'Talks slowly, for live output.', `${NODE} ${fixture('behave.mjs')} out:first-line sleep:1500 out:second-line`, '| message | string | no | Ignored |'),
+  'slow-talker': toolSkill('slow-talker', 'Talks slowly, for live output.', `${NODE} ${fixture('behave.mjs')} out:first-line sleep:600000 out:never-printed`, '| message | string | no | Ignored |'),
   'release-notes': `---
 name: release-notes
 description: How releases are written up, with a checklist.

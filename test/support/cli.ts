@@ -44,7 +44,7 @@ export async function cli(argv: string[], home: TestHome, options: { cwd?: strin
   return { code, stdout, stderr, stdoutBytes: Buffer.concat(bytes) };
 }
 
-/** The built `bin/skilltray.js` as a real process (needs `npm run build:node`, which `npm test` runs first). */
+/** The built `bin/skilltray.js` as a real process (vitest's global setup rebuilds dist/node when it is stale). */
 export async function cliProcess(argv: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()): Promise<CliOutcome> {
   const result = await execa(process.execPath, [join(import.meta.dirname, '..', '..', 'bin', 'skilltray.js'), ...argv], {
     env,

@@ -4,24 +4,23 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SkilltrayCore } from '../../core/api.js';
+import { printNotices } from '../notices.js';
+import { shutdownSignal } from '../../server/shutdown-signals.js';
 import type { Command } from '../command.js';
 
-/** Resolves when the client goes away (stdin ends, the transport closes) or SIGINT/SIGTERM arrives. */
-function untilDisconnected(server: McpServer): Promise<void> {
+/** Resolves with why the session ends: the client went away (stdin ends, the transport closes) or a shutdown signal arrived. */
+function untilDisconnected(server: McpServer, signalled: Promise<NodeJS.Signals>): Promise<string> {
   return new Promise((resolve) => {
-    const done = (): void => {
-      process.stdin.off('end', done);
-      process.stdout.off('error', done);
-      process.off('SIGINT', done);
-      process.off('SIGTERM', done);
-      resolve();
+    const ended = (): void => {
+      process.stdin.off('end', ended);
+      process.stdout.off('error', ended);
+      resolve('the MCP client went away');
     };
-    process.stdin.once('end', done);
+    process.stdin.once('end', ended);
     // A client that exits leaves stdout broken (EPIPE): nobody is listening any more.
-    process.stdout.once('error', done);
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
-    server.server.onclose = done;
+    process.stdout.once('error', ended);
+    server.server.onclose = ended;
+    void signalled.then((signal) => resolve(`${signal} to skilltray mcp`));
   });
 }
 
@@ -39,8 +38,10 @@ export const mcpCommand: Command = {
     ]);
     // A long-running reader like `serve`: indexes are built on demand and the roots are watched,
     // so a session that lasts all day sees skills added or edited meanwhile.
-    const core = new SkilltrayCore(ctx.config(), { autoBuild: true });
+    const core = printNotices(new SkilltrayCore(ctx.config(), { autoBuild: true }), ctx.io);
+    const { signalled, release } = shutdownSignal();
     try {
+      core.startMaintenance();
       await core.registry.watch();
       const server = createMcpServer({
         version: ctx.version,
@@ -54,13 +55,16 @@ export const mcpCommand: Command = {
       core.on('event', (event) => {
         if (event.type === 'skills.changed') server.sendResourceListChanged();
       });
-      const disconnected = untilDisconnected(server);
+      const disconnected = untilDisconnected(server, signalled);
       await server.connect(new StdioServerTransport());
       ctx.io.err(`skilltray mcp ${ctx.version}: serving ${core.config.home} on stdio\n`);
-      await disconnected;
+      const why = await disconnected;
+      // The core first: its live runs stop as interrupted (the owner is going), not as cancelled by the client.
+      await core.close(why);
       await server.close();
     } finally {
       await core.close();
+      release();
     }
     return 0;
   },

@@ -8,6 +8,7 @@ import { SkilltrayError, skillcErrors } from '../../core/errors.js';
 import { parseRuleEffect } from '../../core/policy/rules.js';
 import { argumentsFromStrings } from '../../core/template/render-command.js';
 import { findOwner, ownerClient } from '../../server/app-link.js';
+import { onShutdownSignal } from '../../server/shutdown-signals.js';
 import type { SkilltrayClient } from '../../shared/contract.js';
 import type { ParsedArgs } from '../args.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
@@ -102,7 +103,17 @@ export async function runHereOrThere<T>(
     if (!args.options.json) ctx.io.err(`forwarded to ${link.owner === 'app' ? 'the Skilltray app' : 'skilltray serve'} at ${link.url}; if it needs approval, answer it there or with 'skilltray approve'\n`);
     return call.there(ownerClient(link, 'cli'));
   }
-  return call.here(args.options.yes ? { kind: 'preapproved', actor: actor('--yes') } : ctx.io.interactive ? terminalApproval(ctx) : { kind: 'none' });
+  // This process owns the run: a signal stops its tool (recorded as interrupted) instead of leaving it running.
+  const release = onShutdownSignal((signal) => {
+    ctx.io.err(`${signal}: stopping the run\n`);
+    // runCli awaits the same close and reports its failure.
+    ctx.core().close(`${signal} to the skilltray command`).catch(() => undefined);
+  });
+  try {
+    return await call.here(args.options.yes ? { kind: 'preapproved', actor: actor('--yes') } : ctx.io.interactive ? terminalApproval(ctx) : { kind: 'none' });
+  } finally {
+    release();
+  }
 }
 
 /**

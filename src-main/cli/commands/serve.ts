@@ -5,9 +5,11 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { SkilltrayCore } from '../../core/api.js';
+import { printNotices } from '../notices.js';
 import { SkilltrayError, skillcErrors } from '../../core/errors.js';
 import { findOwner, ownerClient } from '../../server/app-link.js';
 import { startHttpServer } from '../../server/http.js';
+import { shutdownSignal } from '../../server/shutdown-signals.js';
 import { ensureToken, rotateToken, tokenPath } from '../../server/token.js';
 import type { SkilltrayClient } from '../../shared/contract.js';
 import type { VerdictKind } from '../../shared/runs.js';
@@ -24,22 +26,9 @@ async function owner(ctx: CliContext): Promise<SkilltrayClient> {
   return ownerClient(link, 'cli');
 }
 
-/** Resolves on the first SIGINT or SIGTERM. */
-function untilSignalled(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const on = (signal: NodeJS.Signals): void => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
-      resolve(signal);
-    };
-    process.on('SIGINT', on);
-    process.on('SIGTERM', on);
-  });
-}
-
 const serve: Command = {
   name: 'serve',
-  summary: 'own runs for this home and serve the loopback HTTP API (and with --web the browser UI) until interrupted',
+  summary: 'own runs for this home and serve the loopback HTTP API (and with --web the browser UI) until SIGINT, SIGTERM or SIGHUP',
   positionals: [],
   options: {
     port: { type: 'integer', value: '<n>', min: 0, description: 'port on 127.0.0.1 (default 0: any free port; server.json says which)' },
@@ -50,7 +39,8 @@ const serve: Command = {
     if (args.options.web && !existsSync(join(webDir, 'index.html'))) {
       throw skillcErrors.invalidOption(`--web: the UI is not built in ${webDir}; run npm run build:web`);
     }
-    const core = new SkilltrayCore(ctx.config(), { autoBuild: true });
+    const core = printNotices(new SkilltrayCore(ctx.config(), { autoBuild: true }), ctx.io);
+    const { signalled, release } = shutdownSignal();
     try {
       await core.startWatching();
       const server = await startHttpServer({
@@ -60,14 +50,15 @@ const serve: Command = {
         ...(typeof args.options.port === 'number' ? { port: args.options.port } : {}),
         ...(args.options.web ? { webDir } : {}),
       });
-      const signalled = untilSignalled();
       ctx.io.out(`Skilltray API on ${server.url} (token in ${tokenPath(core.config.home)})\n`);
       if (args.options.web) ctx.io.out(`Open ${server.url}/#token=${server.token()} in your browser\n`);
       const signal = await signalled;
-      ctx.io.err(`${signal}: stopping (live runs are cancelled, pending approvals withdrawn)\n`);
+      ctx.io.err(`${signal}: stopping (live runs are stopped and recorded as interrupted, pending approvals withdrawn)\n`);
       await server.close();
+      await core.close(`${signal} to skilltray serve`);
     } finally {
       await core.close();
+      release();
     }
     return 0;
   },

@@ -2,6 +2,7 @@
 import { relative } from 'node:path';
 import { ROLES, type Diagnostic, type Skill } from '../../shared/model.js';
 import { formatNames } from '../../core/skills/diagnostics.js';
+import { findOwner, ownerClient } from '../../server/app-link.js';
 import { JSON_OPTION, printJson, type Command } from '../command.js';
 
 function table(rows: string[][]): string {
@@ -133,18 +134,23 @@ const describe: Command = {
 
 const roots: Command = {
   name: 'roots',
-  summary: 'show the skill roots in precedence order (first match wins on a name)',
+  summary: 'show the skill roots in precedence order (first match wins on a name), and how the running app or serve watches each',
   positionals: [],
   options: { ...JSON_OPTION },
-  run(ctx, args) {
-    const result = ctx.core().roots();
+  async run(ctx, args) {
+    // How roots are watched is the running owner's to say; this process watches nothing.
+    const link = await findOwner(ctx.config().home);
+    const result = link === null ? ctx.core().roots() : await ownerClient(link, 'cli').roots({});
     if (args.options.json) {
       printJson(ctx, result);
       return 0;
     }
-    const rows = [['#', 'KIND', 'TRUST', 'PLACEHOLDERS', 'PATH']];
-    result.roots.forEach((r, i) => rows.push([String(i + 1), r.kind, r.trust, r.syntax, `${r.path}${r.exists ? '' : ' (missing)'}`]));
-    ctx.io.out(`home: ${result.home}\n${table(rows)}\n`);
+    const rows = [['#', 'KIND', 'TRUST', 'PLACEHOLDERS', 'WATCHED', 'PATH']];
+    result.roots.forEach((r, i) => rows.push([String(i + 1), r.kind, r.trust, r.syntax, r.watch?.mode ?? '-', `${r.path}${r.exists ? '' : ' (missing)'}`]));
+    let text = `home: ${result.home}\n${table(rows)}\n`;
+    if (link === null) text += 'note: no Skilltray app or serve is running, so no root is being watched\n';
+    for (const r of result.roots) for (const p of r.watch?.problems ?? []) text += `warning: ${p.path}: ${p.message}\n`;
+    ctx.io.out(text);
     return 0;
   },
 };

@@ -1,36 +1,61 @@
 /**
- * Finding the frontmatter block the way RFC-0008 SKL100 defines it: the file's first line is
- * exactly `---` and the block ends at the next line that is exactly `---`.
+ * The one frontmatter splitter: gray-matter, with the caller's YAML engine, held to RFC-0008 SKL100
+ * where gray-matter is looser. gray-matter opens on any first line starting with `---` (and picks an
+ * engine, even JavaScript, from the rest of that line) and closes at the first line that merely
+ * starts with `---`; the RFC wants both lines to be exactly `---`. So the opening line is checked
+ * before gray-matter sees the text, and the closing line gray-matter chose is checked after.
  */
+import matter from 'gray-matter';
+
+/** Parses the YAML between the delimiters (line 1 of its input is the rest of the file's line 1). */
+export type YamlEngine = (yaml: string) => object;
 
 export type FrontmatterSplit =
-  | { ok: true; yaml: string; body: string; bodyLine: number }
-  | { ok: false; reason: 'no-opening' | 'no-closing'; body: string; bodyLine: number };
+  | { ok: true; data: unknown; body: string; bodyLine: number }
+  /** `early-close`: gray-matter would end the block at `line`, which starts with `---` but is not exactly `---`. */
+  | { ok: false; reason: 'no-opening' | 'no-closing' | 'early-close'; line: number };
 
-/** Splits LF-normalised text into frontmatter YAML and body; the YAML starts on line 2. */
-export function splitFrontmatter(text: string): FrontmatterSplit {
-  const firstEnd = text.indexOf('\n');
-  const firstLine = firstEnd === -1 ? text : text.slice(0, firstEnd);
-  if (firstLine.trimEnd() !== '---') return { ok: false, reason: 'no-opening', body: text, bodyLine: 1 };
-  let lineNo = 2;
-  let start = firstEnd + 1;
-  while (firstEnd !== -1 && start <= text.length) {
-    const end = text.indexOf('\n', start);
-    const line = end === -1 ? text.slice(start) : text.slice(start, end);
-    if (line.trimEnd() === '---') {
-      const yaml = text.slice(firstEnd + 1, start);
-      const body = end === -1 ? '' : text.slice(end + 1);
-      return { ok: true, yaml, body, bodyLine: lineNo + 1 };
+const DELIMITER = '---';
+
+const isDelimiter = (line: string): boolean => line.trimEnd() === DELIMITER;
+
+const lineAt = (text: string, offset: number): string => {
+  const end = text.indexOf('\n', offset);
+  return text.slice(offset, end === -1 ? undefined : end);
+};
+
+/**
+ * Splits LF-normalised text into parsed frontmatter and body. A structural failure wins over a YAML
+ * error (an unclosed block is reported as such, whatever its YAML); a YAML error on a well-formed
+ * block is thrown as the engine threw it.
+ */
+export function splitFrontmatter(text: string, parse: YamlEngine): FrontmatterSplit {
+  if (!isDelimiter(lineAt(text, 0))) return { ok: false, reason: 'no-opening', line: 1 };
+  const engineErrors: unknown[] = [];
+  const engine = (yaml: string): object => {
+    try {
+      return parse(yaml);
+    } catch (error) {
+      engineErrors.push(error);
+      return {};
     }
-    if (end === -1) break;
-    start = end + 1;
-    lineNo++;
-  }
-  return { ok: false, reason: 'no-closing', body: text, bodyLine: 1 };
+  };
+  // Options on every call: gray-matter caches by content only when called without them, and a
+  // cached result would hand one file's parsed data (and the engine's side effects) to another.
+  const file = matter(text, { engines: { yaml: engine } });
+  // The opening line is `---` plus only whitespace, so gray-matter's block starts right after `---`
+  // and ends where it found `\n---`; at the end of the text it found none.
+  const closeAt = DELIMITER.length + file.matter.length;
+  if (closeAt >= text.length) return { ok: false, reason: 'no-closing', line: 1 };
+  const closingLine = text.slice(0, closeAt + 1).split('\n').length;
+  if (!isDelimiter(lineAt(text, closeAt + 1))) return { ok: false, reason: 'early-close', line: closingLine };
+  if (engineErrors.length > 0) throw engineErrors[0];
+  const bodyStart = text.indexOf('\n', closeAt + 1);
+  return { ok: true, data: file.data, body: bodyStart === -1 ? '' : text.slice(bodyStart + 1), bodyLine: closingLine + 1 };
 }
 
-/** The body of a Markdown file with any leading frontmatter removed, and the line it starts on. */
+/** The body of a Markdown file with any leading frontmatter removed (its YAML is not read), and the line it starts on. */
 export function markdownBody(text: string): { body: string; bodyLine: number } {
-  const split = splitFrontmatter(text);
+  const split = splitFrontmatter(text, () => ({}));
   return split.ok ? { body: split.body, bodyLine: split.bodyLine } : { body: text, bodyLine: 1 };
 }

@@ -5,7 +5,9 @@
  * Listeners ('added', 'resolved') let a UI and an SSE stream follow the queue; a listener that
  * throws is reported, never allowed to break the queue or strand a caller.
  */
+import { EventEmitter } from 'node:events';
 import { SkilltrayError } from '../errors.js';
+import { emitGuarded } from '../events.js';
 import { VERDICT_KINDS, type PendingApproval, type PendingEntry, type VerdictKind, type Verdict } from '../../shared/runs.js';
 
 /** How a pending approval left the queue. */
@@ -46,10 +48,7 @@ interface Waiter {
 /** Holds pending approvals and hands each answer back to the caller that asked. */
 export class ApprovalBroker {
   private readonly waiters = new Map<string, Waiter>();
-  private readonly listeners: { [K in keyof BrokerEvents]: Set<(...args: BrokerEvents[K]) => void> } = {
-    added: new Set(),
-    resolved: new Set(),
-  };
+  private readonly events = new EventEmitter<BrokerEvents>();
   private readonly clock: BrokerClock;
   private readonly onListenerError: (error: unknown) => void;
 
@@ -118,21 +117,15 @@ export class ApprovalBroker {
 
   /** Subscribes to 'added' or 'resolved'; returns the unsubscribe function. */
   on<K extends keyof BrokerEvents>(event: K, listener: (...args: BrokerEvents[K]) => void): () => void {
-    const set = this.listeners[event] as Set<(...args: BrokerEvents[K]) => void>;
-    set.add(listener);
+    const events = this.events as EventEmitter;
+    events.on(event, listener as (...args: unknown[]) => void);
     return () => {
-      set.delete(listener);
+      events.off(event, listener as (...args: unknown[]) => void);
     };
   }
 
   private emit<K extends keyof BrokerEvents>(event: K, ...args: BrokerEvents[K]): void {
-    for (const listener of [...(this.listeners[event] as Set<(...a: BrokerEvents[K]) => void>)]) {
-      try {
-        listener(...args);
-      } catch (error) {
-        this.onListenerError(error);
-      }
-    }
+    emitGuarded(this.events as EventEmitter, event, args, (error) => this.onListenerError(error));
   }
 
   // Settles the caller before announcing, so listeners already see the queue without this entry.

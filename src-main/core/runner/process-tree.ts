@@ -4,6 +4,7 @@
  * member, collected before the first signal: once a parent dies its children are re-parented
  * and can no longer be found by walking parent ids.
  */
+import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { execa } from 'execa';
@@ -26,6 +27,11 @@ const POLL_MS = 50;
 /** How long to wait for SIGKILL to take effect before giving up on a process stuck in the kernel. */
 const KILL_CONFIRM_MS = 1000;
 
+/** The fields of a /proc/<pid>/stat line after the command name, which may hold spaces and parentheses. */
+function statFields(stat: string): string[] {
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 async function readProcStat(pid: string): Promise<ProcessEntry | null> {
   let stat: string;
   try {
@@ -33,8 +39,7 @@ async function readProcStat(pid: string): Promise<ProcessEntry | null> {
   } catch {
     return null; // the process exited between the directory listing and the read
   }
-  // The command name (field 2) may hold spaces and parentheses; the fields after its last ')' are fixed.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const fields = statFields(stat);
   return {
     pid: Number(pid),
     ppid: Number(fields[1]),
@@ -42,6 +47,29 @@ async function readProcStat(pid: string): Promise<ProcessEntry | null> {
     zombie: fields[0] === 'Z' || fields[0] === 'X',
     started: fields[19] ?? '',
   };
+}
+
+/**
+ * When process `pid` started, as an opaque token that tells a recycled pid from the process it once
+ * was: its start time in clock ticks since boot on Linux, '' where the OS gives none cheaply; null
+ * when no such process is alive.
+ */
+export function processStartTime(pid: number, platform: NodeJS.Platform = process.platform): string | null {
+  if (platform !== 'linux') {
+    try {
+      process.kill(pid, 0);
+      return '';
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'EPERM' ? '' : null;
+    }
+  }
+  let fields: string[];
+  try {
+    fields = statFields(readFileSync(`/proc/${pid}/stat`, 'latin1'));
+  } catch {
+    return null;
+  }
+  return fields[0] === 'Z' || fields[0] === 'X' ? null : (fields[19] ?? '');
 }
 
 function parsePsTable(text: string): ProcessEntry[] {

@@ -50,7 +50,16 @@ export interface ProcessSpec {
    * result carries head and tail. It must not throw.
    */
   onOutput?: (stream: OutputStream, text: string) => void;
+  /** Told the tool's pid (which leads its process group) as soon as it started. It must not throw. */
+  onSpawn?: (pid: number) => void;
+  /** Starts the timeout clock and returns its stopper; a real timer unless given (a test fires it on an event). */
+  startTimeout?: (onTimeout: () => void, ms: number) => () => void;
 }
+
+const realTimeout = (onTimeout: () => void, ms: number): (() => void) => {
+  const timer = setTimeout(onTimeout, ms);
+  return () => clearTimeout(timer);
+};
 
 function checkSpec(spec: ProcessSpec, graceMs: number): void {
   const bad = (message: string): SkilltrayError =>
@@ -163,6 +172,7 @@ export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
   });
   if (spawnError !== null) throw spawnFailure(spec, spawnError);
   const pid = subprocess.pid as number;
+  spec.onSpawn?.(pid);
 
   let stop: 'timeout' | 'cancel' | null = null;
   let termination: Promise<void> | null = null;
@@ -174,7 +184,7 @@ export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
     // Awaited once the tool has exited; until then a failure must not count as an unhandled rejection.
     termination.catch(() => undefined);
   };
-  const timer = setTimeout(() => halt('timeout'), spec.timeoutMs);
+  const stopTimeout = (spec.startTimeout ?? realTimeout)(() => halt('timeout'), spec.timeoutMs);
   const onAbort = (): void => halt('cancel');
   spec.signal?.addEventListener('abort', onAbort, { once: true });
   if (spec.signal?.aborted) halt('cancel'); // aborted while the spawn was being confirmed
@@ -182,7 +192,7 @@ export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
   const exit = await exited;
   hasExited = true;
   const durationMs = Math.round(performance.now() - started);
-  clearTimeout(timer);
+  stopTimeout();
   spec.signal?.removeEventListener('abort', onAbort);
   // Whatever the tool left running in its group would otherwise keep the pipes, and the caller, waiting.
   await (termination ?? (posix && groupExists(pid) ? terminateTree(pid, graceMs) : Promise.resolve()));

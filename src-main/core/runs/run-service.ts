@@ -19,7 +19,9 @@ import { decide, type Decision } from '../policy/decide.js';
 import { listRules } from '../store/rules.js';
 import { findRemembered, remember } from '../store/approvals.js';
 import { getSettings } from '../store/settings.js';
-import { recordDecision, recordFailure, recordRequest, recordResult, recordStart } from '../store/runs.js';
+import { recordDecision, recordFailure, recordProcess, recordRequest, recordResult, recordStart } from '../store/runs.js';
+import { isOwnerStopping, ownerStopping } from './interrupted-runs.js';
+import { processStartTime } from '../runner/process-tree.js';
 import type { StateDb } from '../store/state-db.js';
 import { DEFAULT_OUTPUT_CAP, runProcess } from '../runner/run-process.js';
 import { buildToolEnv } from '../runner/tool-env.js';
@@ -277,8 +279,9 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
   private async execute(id: string, traceId: string, skill: Skill, command: RenderedCommand, programPath: string, decision: RunDecisionView, signal?: AbortSignal): Promise<RunReport> {
     const { db } = this.deps;
     const controller = new AbortController();
-    const onAbort = () => controller.abort();
-    if (signal?.aborted) controller.abort();
+    // The reason travels on: an owner that is stopping makes this an interruption, not a cancellation.
+    const onAbort = () => controller.abort(signal?.reason);
+    if (signal?.aborted) controller.abort(signal.reason);
     else signal?.addEventListener('abort', onAbort, { once: true });
     this.active.set(id, controller);
     recordStart(db, id);
@@ -293,8 +296,17 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         maxOutputBytes: DEFAULT_OUTPUT_CAP,
         signal: controller.signal,
         onOutput: (stream, text) => emitSafely(this, 'run', { type: 'output', id, stream, text }),
+        // Recorded at once, so if this process dies the next owner can find and stop the tool.
+        onSpawn: (pid) => {
+          try {
+            recordProcess(db, id, { pid, started: processStartTime(pid) ?? '' });
+          } catch (error) {
+            process.emitWarning(`run ${id}: its process group could not be recorded: ${toSkilltrayError(error).message}`);
+          }
+        },
       });
-      recordResult(db, id, result);
+      const stopping = controller.signal.reason as unknown;
+      recordResult(db, id, result, isOwnerStopping(stopping) ? { interrupted: (stopping as Error).message } : {});
       emitSafely(this, 'run', { type: 'finished', id, traceId, skill: skill.name, tool: command.tool, result });
       return { id, traceId, skill: skill.name, tool: command.tool, command, programPath, decision, result };
     } catch (error) {
@@ -325,10 +337,11 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
   }
 
   /**
-   * On shutdown: withdraws every pending approval and cancels every live run, waiting (up to
-   * `waitMs`) for their process trees to die, so no tool outlives the process that owns it.
+   * On shutdown: withdraws every pending approval and stops every live run (recorded as
+   * interrupted, `why`), waiting (up to `waitMs`) for their process trees to die, so no tool
+   * outlives the process that owns it.
    */
-  async shutdown(waitMs = 5000): Promise<void> {
+  async shutdown(why = 'it is shutting down', waitMs = 5000): Promise<void> {
     for (const entry of this.deps.broker.list()) this.deps.broker.cancel(entry.id);
     const finished = [...this.active.keys()].map((id) => new Promise<void>((resolve) => {
       const listener = (event: RunEvent) => {
@@ -339,7 +352,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       };
       this.on('run', listener);
     }));
-    for (const controller of this.active.values()) controller.abort();
+    for (const controller of this.active.values()) controller.abort(ownerStopping(why));
     await Promise.race([Promise.all(finished), new Promise((resolve) => setTimeout(resolve, waitMs).unref())]);
   }
 }

@@ -1,10 +1,10 @@
 /**
- * Frontmatter through gray-matter with a YAML engine that refuses alias bombs and remembers where
- * each key was written, so a diagnostic about `metadata.classification.role` points at its line.
+ * SKILL.md frontmatter: the YAML engine plugged into the one splitter (gray-matter, in
+ * core/markdown/frontmatter.ts). It refuses duplicate keys and alias bombs and remembers where each
+ * key was written, so a diagnostic about `metadata.classification.role` points at its line.
  */
-import matter from 'gray-matter';
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
-import { splitFrontmatter } from '../markdown/frontmatter.js';
+import { splitFrontmatter, type FrontmatterSplit } from '../markdown/frontmatter.js';
 import type { DiagnosticList } from './diagnostics.js';
 
 /** Aliases a frontmatter may expand before it is treated as a resource-exhaustion attack. */
@@ -27,17 +27,13 @@ class FrontmatterYamlError extends Error {
   }
 }
 
+const E401_MESSAGES = {
+  'no-opening': 'missing frontmatter: file does not start with ---',
+  'no-closing': 'missing frontmatter: no closing --- found',
+} as const;
+
 /** Parses the frontmatter of LF-normalised SKILL.md text; reports E401/E402 and returns null on failure. */
 export function parseFrontmatter(text: string, file: string, diagnostics: DiagnosticList): Frontmatter | null {
-  const split = splitFrontmatter(text);
-  if (!split.ok) {
-    const message =
-      split.reason === 'no-opening'
-        ? 'missing frontmatter: file does not start with ---'
-        : 'missing frontmatter: no closing --- found';
-    diagnostics.add('E401', message, file, 1);
-    return null;
-  }
   const lineCounter = new LineCounter();
   let doc: Document | undefined;
   // gray-matter hands the engine the text after the opening `---` including its newline, so YAML line N is file line N.
@@ -51,21 +47,24 @@ export function parseFrontmatter(text: string, file: string, diagnostics: Diagno
       throw new FrontmatterYamlError(`YAML aliases expand too far (${(cause as Error).message})`, 2);
     }
   };
-  let data: unknown;
+  let split: FrontmatterSplit;
   try {
-    const parsed = matter(text, { engines: { yaml: engine } });
-    // gray-matter ends the block at the first line that merely starts with ---; RFC-0008 at a line
-    // that is exactly ---. Where they differ, fields would be lost without a word: say so instead.
-    if (parsed.matter.replace(/^\n/, '') !== split.yaml.replace(/\n$/, '')) {
-      const early = split.yaml.split('\n').findIndex((line) => line.startsWith('---'));
-      throw new FrontmatterYamlError('a frontmatter line starts with ---, which ends the block early; indent or quote it', early + 2);
-    }
-    data = parsed.data;
+    split = splitFrontmatter(text, engine);
   } catch (error) {
     const line = error instanceof FrontmatterYamlError ? error.line : 2;
     diagnostics.add('E402', `invalid frontmatter YAML: ${(error as Error).message}`, file, line);
     return null;
   }
+  if (!split.ok) {
+    if (split.reason === 'early-close') {
+      // gray-matter, and hosts built on it, end the block there and the RFC does not: refuse rather than lose fields.
+      diagnostics.add('E402', 'invalid frontmatter YAML: a frontmatter line starts with ---, which ends the block early; indent or quote it', file, split.line);
+    } else {
+      diagnostics.add('E401', E401_MESSAGES[split.reason], file, split.line);
+    }
+    return null;
+  }
+  const { data } = split;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     diagnostics.add('E402', 'invalid frontmatter YAML: the frontmatter must be a mapping of keys to values', file, 2);
     return null;

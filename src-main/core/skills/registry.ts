@@ -2,13 +2,15 @@
  * The skills currently loaded, keyed by name, first root wins. Keeps itself current by watching
  * the roots and reloading only the skill a change touched, then says what changed. Loading is
  * lazy (a command about one skill resolves only that name) and a skill whose files have not
- * changed since it was last parsed is taken from the parse cache, not parsed again.
+ * changed since it was last parsed is taken from the parse cache, not parsed again. When the OS
+ * refuses to watch more files (inotify's limit), it falls back to polling; a path it may not watch
+ * (EACCES) is left unwatched; either way it says so per root (watchStatus) instead of failing.
  */
 import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
-import type { Skill, SkillRoot } from '../../shared/model.js';
+import { watch, type ChokidarOptions, type FSWatcher } from 'chokidar';
+import type { RootWatch, Skill, SkillRoot } from '../../shared/model.js';
 import { walkSkill, type SkillWalk } from './files.js';
 import { SETTLE_MS, treeFingerprint, treeOf } from './fingerprint.js';
 import { ParseCache } from './parse-cache.js';
@@ -20,6 +22,18 @@ const RELOAD_DEBOUNCE_MS = 150;
 
 /** How often a root that does not exist yet is looked for (the watcher cannot see it appear). */
 const MISSING_ROOT_CHECK_MS = 2000;
+
+/** How often the roots are scanned once the OS refuses native watches. */
+const POLL_INTERVAL_MS = 2000;
+
+/** Errors that mean the OS will not watch more files (inotify's limit, open files); polling still works. */
+const LIMIT_ERRORS = new Set(['ENOSPC', 'EMFILE', 'ENFILE']);
+
+/** Problems kept per root: enough to say what is wrong, bounded however many paths fail. */
+const MAX_PROBLEMS = 20;
+
+/** Starts a chokidar watcher; tests pass one that can inject errors. */
+export type WatchFactory = (paths: string[], options: ChokidarOptions) => FSWatcher;
 
 export type SkillChange =
   | { kind: 'added' | 'changed'; name: string; skill: Skill }
@@ -70,6 +84,8 @@ export interface RegistryOptions {
   cache?: ParseCache;
   /** How one skill is parsed (parseSkill); tests pass a counting wrapper. */
   parse?: ParseSkill;
+  /** How the roots are watched (chokidar's watch); tests pass one that can inject errors. */
+  watch?: WatchFactory;
 }
 
 export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched: [string | null] }> {
@@ -85,6 +101,17 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   private readonly parse: ParseSkill;
   /** Canonical directories of loaded names, while watching (see canonicalDirOf). */
   private readonly canonical = new Map<string, string>();
+  private readonly startWatcherWith: WatchFactory;
+  private closed = false;
+  /** Ends the wait for the current watcher's 'ready' (it is ready, closed, or being replaced). */
+  private settleStart: (() => void) | null = null;
+  /** Whether the current watcher has finished its initial scan (before that, a change may go unseen). */
+  private ready = false;
+  /** How the roots are watched; null until watch() is called. */
+  private mode: RootWatch['mode'] | null = null;
+  private readonly problems = new Map<string, RootWatch['problems']>();
+  /** Roots whose own directory cannot be watched. */
+  private readonly unwatched = new Set<string>();
 
   constructor(
     readonly roots: readonly SkillRoot[],
@@ -93,6 +120,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     super();
     this.cache = options.cache ?? ParseCache.memory();
     this.parse = options.parse ?? ((dir, root, walk) => parseSkill(dir, root, walk ?? undefined));
+    this.startWatcherWith = options.watch ?? watch;
   }
 
   /** Loads every skill of every root (unchanged skills from the parse cache). */
@@ -191,7 +219,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   canonicalDirOf(name: string): string | null {
     const dir = this.dirOf(name);
     if (dir === null) return null;
-    if (this.watcher === null) return realpathSync.native(dir);
+    if (!this.watching) return realpathSync.native(dir);
     let known = this.canonical.get(name);
     if (known === undefined) {
       known = realpathSync.native(dir);
@@ -200,9 +228,13 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     return known;
   }
 
-  /** True while the roots are watched: a change on disk then reaches 'touched' and 'change'. */
+  /**
+   * True while the OS reports every change under the roots as it happens: each then reaches
+   * 'touched' at once (and 'change' after the debounce). Not while polling (a change waits for the
+   * next scan) nor once any path could not be watched.
+   */
   get watching(): boolean {
-    return this.watcher !== null;
+    return this.watcher !== null && this.ready && this.mode === 'native' && this.problems.size === 0 && this.unwatched.size === 0;
   }
 
   /** Every skill hidden by a same-named skill in an earlier root. */
@@ -245,28 +277,109 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     return null;
   }
 
-  /** Starts watching the roots (creating the user's own skills dir); changes arrive as 'change' events. */
+  /**
+   * Starts watching the roots (creating the user's own skills dir); changes arrive as 'change'
+   * events. Resolves once the watcher is ready, or the registry was closed meanwhile.
+   */
   async watch(): Promise<void> {
-    if (this.watcher) return;
+    if (this.mode !== null || this.closed) return;
     this.ensureLoaded();
     for (const root of this.roots) {
       if (root.kind === 'home') mkdirSync(root.path, { recursive: true });
     }
-    const watcher = watch(
-      this.roots.map((r) => r.path).filter((p) => existsSync(p)),
+    this.mode = 'native';
+    await this.startWatcher(false);
+    if (!this.closed) this.watchForMissingRoots();
+  }
+
+  /** How this registry watches `root` (a path of one of its roots), or null when it does not watch. */
+  watchStatus(root: string): RootWatch | null {
+    if (this.mode === null) return null;
+    return { mode: this.unwatched.has(root) ? 'off' : this.mode, problems: [...(this.problems.get(root) ?? [])] };
+  }
+
+  private startWatcher(polling: boolean): Promise<void> {
+    const watcher = this.startWatcherWith(
+      this.roots.map((r) => r.path).filter((p) => existsSync(p) && !this.unwatched.has(p)),
       {
         ignoreInitial: true,
         followSymlinks: true,
         // Hidden entries inside a root (.git, editor swap files) are not skill content; a root itself may be hidden (~/.claude/skills).
         ignored: (path: string) => this.locate(path)?.segments.some((segment) => segment.startsWith('.')) ?? false,
+        ...(polling ? { usePolling: true, interval: POLL_INTERVAL_MS, binaryInterval: POLL_INTERVAL_MS } : {}),
       },
     );
+    this.watcher = watcher;
     watcher.on('all', (_event, path) => this.schedule(path));
     // Raw events arrive straight from fs.watch, before chokidar stats the path: the earliest word of a change.
     watcher.on('raw', (_event, path, details) => this.touch((details as { watchedPath?: string } | undefined)?.watchedPath, path as string | null));
-    await new Promise<void>((resolveReady) => watcher.once('ready', () => resolveReady()));
-    this.watcher = watcher;
-    this.watchForMissingRoots();
+    // Without a listener an 'error' event would throw out of the app, serve or mcp.
+    watcher.on('error', (error) => this.watchFailed(watcher, error));
+    return new Promise<void>((resolve) => {
+      const settle = (): void => {
+        if (this.settleStart === settle) this.settleStart = null;
+        resolve();
+      };
+      this.settleStart = settle;
+      watcher.once('ready', () => {
+        this.ready = this.watcher === watcher;
+        settle();
+      });
+    });
+  }
+
+  private async stopWatcher(): Promise<void> {
+    const watcher = this.watcher;
+    this.watcher = null;
+    this.ready = false;
+    this.settleStart?.();
+    await watcher?.close();
+  }
+
+  private noteProblem(root: string, problem: RootWatch['problems'][number]): void {
+    const list = this.problems.get(root) ?? [];
+    if (list.length < MAX_PROBLEMS && !list.some((p) => p.path === problem.path && p.code === problem.code)) list.push(problem);
+    this.problems.set(root, list);
+  }
+
+  /** A watcher error: fall back to polling at the OS's limit, otherwise stop watching the path that failed. */
+  private watchFailed(watcher: FSWatcher, error: unknown): void {
+    if (watcher !== this.watcher || this.closed) return;
+    // From here on a change may go unreported (or be reported late): nothing remembered is vouched for any more.
+    this.touched(null);
+    const errno = error as NodeJS.ErrnoException;
+    const code = typeof errno.code === 'string' ? errno.code : 'EUNKNOWN';
+    const path = typeof errno.path === 'string' ? errno.path : null;
+    const detail = error instanceof Error ? error.message : String(error);
+    const located = path === null ? null : this.locate(path);
+    const roots = located === null ? this.roots.map((r) => r.path) : [located.root.path];
+    if (LIMIT_ERRORS.has(code) && this.mode === 'native') {
+      this.mode = 'polling';
+      const message = `the system refused to watch more files (${code}): changes are found by scanning every ${POLL_INTERVAL_MS / 1000} s instead; raise fs.inotify.max_user_watches to watch natively`;
+      for (const root of roots) this.noteProblem(root, { path: path ?? root, code, message });
+      process.emitWarning(`skill roots: ${message}`);
+      void this.restartPolling();
+      return;
+    }
+    const message = LIMIT_ERRORS.has(code) ? `not watched: even polling failed (${detail})` : `not watched: ${detail}`;
+    for (const root of roots) this.noteProblem(root, { path: path ?? root, code, message });
+    process.emitWarning(`skill roots: ${path ?? 'a watched path'} ${message}`);
+    if (LIMIT_ERRORS.has(code)) {
+      this.mode = 'off';
+      void this.stopWatcher();
+    } else if (path !== null) {
+      if (located !== null && located.segments.length === 0) this.unwatched.add(located.root.path);
+      watcher.unwatch(path);
+    }
+  }
+
+  /** Replaces the native watcher with a polling one, then rescans once for what changed meanwhile. */
+  private async restartPolling(): Promise<void> {
+    await this.stopWatcher();
+    if (this.closed) return;
+    await this.startWatcher(true);
+    if (this.closed || this.watcher === null) return;
+    this.scheduleAll();
   }
 
   /** Starts watching each root that did not exist at start once it appears, and loads its skills. */
@@ -304,11 +417,21 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     emitSafely(this, 'touched', name);
   }
 
+  /** Reloads every name of every root after the debounce. */
+  private scheduleAll(): void {
+    this.scheduleName('');
+  }
+
   private schedule(path: string): void {
     const located = this.locate(path);
     if (located === null) return;
     const name = located.segments[0] ?? '';
     this.touched(name === '' ? null : name);
+    this.scheduleName(name);
+  }
+
+  /** Reloads `name` (every name, for '') once writes have settled. */
+  private scheduleName(name: string): void {
     const key = name === '' ? '\0all' : name;
     clearTimeout(this.pending.get(key));
     this.pending.set(
@@ -325,13 +448,13 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     );
   }
 
-  /** Stops watching. */
+  /** Stops watching, also while the watcher is still starting (it is closed, not left running). */
   async close(): Promise<void> {
+    this.closed = true;
     if (this.missingRoots) clearInterval(this.missingRoots);
     this.missingRoots = null;
     for (const timer of this.pending.values()) clearTimeout(timer);
     this.pending.clear();
-    await this.watcher?.close();
-    this.watcher = null;
+    await this.stopWatcher();
   }
 }

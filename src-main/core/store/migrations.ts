@@ -101,8 +101,91 @@ const v2: Migration = {
   },
 };
 
+/** The names of `table`'s columns. */
+function columnsOf(db: Database.Database, table: string): Set<string> {
+  return new Set(db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().map((c) => c.name));
+}
+
+/**
+ * Rebuilds `table` from its own stored CREATE statement as `edit` changes it (SQLite cannot alter a
+ * CHECK in place): every column, row and index is kept, so columns other migrations added survive.
+ * Does nothing when `edit` changes nothing (the step already ran).
+ */
+function rebuildTable(db: Database.Database, table: string, edit: (sql: string) => string): void {
+  const row = db.prepare<[string], { sql: string }>("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?").get(table);
+  if (row === undefined) throw new SkilltrayError('E999', `state.db has no table '${table}' to migrate`);
+  const edited = edit(row.sql);
+  if (edited === row.sql) return;
+  const indexes = db
+    .prepare<[string], { sql: string }>("SELECT sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
+    .all(table)
+    .map((i) => i.sql);
+  const scratch = `${table}_rebuilt`;
+  db.exec(edited.replace(new RegExp(`^CREATE TABLE "?${table}"?`), `CREATE TABLE ${scratch}`));
+  db.exec(`INSERT INTO ${scratch} SELECT * FROM ${table}; DROP TABLE ${table}; ALTER TABLE ${scratch} RENAME TO ${table};`);
+  for (const sql of indexes) db.exec(sql);
+}
+
+/** Replaces `from` with `to` in a stored CREATE statement, or fails loudly if neither is there. */
+function replaced(sql: string, from: string, to: string): string {
+  if (sql.includes(to)) return sql;
+  if (!sql.includes(from)) throw new SkilltrayError('E999', `state.db's schema is not what migration 3 expects: no ${from}`);
+  return sql.replace(from, to);
+}
+
+/**
+ * v3: who owns each run and which process group it started (so the next owner can finish a dead
+ * owner's runs: status `interrupted`), the surface `browser` (the UI over HTTP, told apart from the
+ * app's own window), output size per run and output retention settings, and notices for the person.
+ */
+const v3: Migration = {
+  version: 3,
+  up(db) {
+    rebuildTable(db, 'runs', (sql) =>
+      replaced(
+        replaced(sql, "surface IN ('cli', 'http', 'mcp', 'ipc', 'ui')", "surface IN ('cli', 'http', 'mcp', 'ipc', 'ui', 'browser')"),
+        "'timed_out', 'denied', 'refused')",
+        "'timed_out', 'denied', 'refused', 'interrupted')",
+      ),
+    );
+    const runs = columnsOf(db, 'runs');
+    const runColumns: [string, string][] = [
+      // The process that recorded the request and owns it: pid and its start time (Linux /proc, '' elsewhere).
+      ['owner_pid', 'INTEGER'],
+      ['owner_started', 'TEXT'],
+      // The tool's process group (its pid: it leads the group) and the leader's start time.
+      ['pgid', 'INTEGER'],
+      ['process_started', 'TEXT'],
+      // Bytes of stdout + stderr kept, so retention can sum them without reading them.
+      ['output_bytes', 'INTEGER NOT NULL DEFAULT 0'],
+      // When retention dropped this run's output (the record itself stays).
+      ['output_dropped_at', 'INTEGER'],
+    ];
+    for (const [name, type] of runColumns) if (!runs.has(name)) db.exec(`ALTER TABLE runs ADD COLUMN ${name} ${type}`);
+    db.exec(`
+      UPDATE runs SET output_bytes = coalesce(octet_length(stdout), 0) + coalesce(octet_length(stderr), 0) WHERE output_bytes = 0;
+      -- Retention walks the runs that still hold output, oldest first.
+      CREATE INDEX IF NOT EXISTS runs_with_output ON runs (requested_at) WHERE output_bytes > 0;
+    `);
+    const settings = columnsOf(db, 'settings');
+    if (!settings.has('output_days')) db.exec('ALTER TABLE settings ADD COLUMN output_days INTEGER NOT NULL DEFAULT 30 CHECK (output_days BETWEEN 1 AND 3650)');
+    if (!settings.has('output_max_mb')) db.exec('ALTER TABLE settings ADD COLUMN output_max_mb INTEGER NOT NULL DEFAULT 100 CHECK (output_max_mb BETWEEN 1 AND 102400)');
+    db.exec(`
+      -- What the person must be told once (a recovered state.db): shown until dismissed.
+      CREATE TABLE IF NOT EXISTS notices (
+        id INTEGER PRIMARY KEY,
+        code TEXT NOT NULL,
+        message TEXT NOT NULL,
+        details TEXT,
+        created_at INTEGER NOT NULL,
+        dismissed_at INTEGER
+      ) STRICT;
+    `);
+  },
+};
+
 /** Every migration, in order; versions run 1, 2, 3… without gaps. */
-export const MIGRATIONS: readonly Migration[] = [v1, v2];
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RenderedCommand, RunResult } from '../../shared/model.js';
 import { SkilltrayError, skillcErrors } from '../errors.js';
+import { thisProcess, type ProcessIdentity } from '../runs/owner.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';
 import type { Surface, RunOutcome, DecidedBy, RunStatus, RunSummary, RunRecord, RunQuery } from '../../shared/runs.js';
@@ -61,13 +62,16 @@ interface RunRow {
   dropped_stderr: number;
   duration_ms: number | null;
   status: RunStatus;
+  owner_pid: number | null;
+  pgid: number | null;
+  output_dropped_at: number | null;
   stdout?: string | null;
   stderr?: string | null;
 }
 
 const SUMMARY_COLUMNS = `id, trace_id, surface, skill, tool, args, command, program_path, skill_hash, requested_at,
   outcome, decided_by, rule_id, actor, decided_at, reason, error_code, started_at, ended_at, exit_code, signal,
-  timed_out, cancelled, dropped_stdout, dropped_stderr, duration_ms, status`;
+  timed_out, cancelled, dropped_stdout, dropped_stderr, duration_ms, status, owner_pid, pgid, output_dropped_at`;
 
 function toSummary(row: RunRow): RunSummary {
   return {
@@ -98,6 +102,9 @@ function toSummary(row: RunRow): RunSummary {
     droppedStderr: row.dropped_stderr,
     durationMs: row.duration_ms,
     status: row.status,
+    ownerPid: row.owner_pid,
+    pgid: row.pgid,
+    outputDroppedAt: row.output_dropped_at,
   };
 }
 
@@ -113,14 +120,16 @@ function stepRefused(db: StateDb, id: string, step: string): SkilltrayError {
   });
 }
 
-/** Records a new request (status pending) and returns its id. */
-export function recordRequest(db: StateDb, request: RunRequest): string {
+/** Records a new request (status pending), owned by `owner` (this process unless said), and returns its id. */
+export function recordRequest(db: StateDb, request: RunRequest, owner: ProcessIdentity = thisProcess()): string {
   const id = request.id ?? randomUUID();
   prepared(
     db,
-    `INSERT INTO runs (id, trace_id, surface, skill, tool, args, command, program_path, skill_hash, requested_at)
-     VALUES (@id, @traceId, @surface, @skill, @tool, @args, @command, @programPath, @skillHash, @requestedAt)`,
+    `INSERT INTO runs (id, trace_id, surface, skill, tool, args, command, program_path, skill_hash, requested_at, owner_pid, owner_started)
+     VALUES (@id, @traceId, @surface, @skill, @tool, @args, @command, @programPath, @skillHash, @requestedAt, @ownerPid, @ownerStarted)`,
   ).run({
+    ownerPid: owner.pid,
+    ownerStarted: owner.started,
     id,
     traceId: request.traceId,
     surface: request.surface,
@@ -167,22 +176,36 @@ export function recordStart(db: StateDb, id: string, startedAt: number = Date.no
   if (info.changes === 0) throw stepRefused(db, id, 'a start');
 }
 
-/** The final status a result stands for: cancellation and timeout first, then the exit code. */
-export function statusOfResult(result: RunResult): RunStatus {
-  if (result.cancelled) return 'cancelled';
+/** Records the process group a running run's tool leads, so a later owner can find it if this one dies. */
+export function recordProcess(db: StateDb, id: string, group: ProcessIdentity): void {
+  const info = prepared(db, "UPDATE runs SET pgid = ?, process_started = ? WHERE id = ? AND status = 'running'").run(group.pid, group.started, id);
+  if (info.changes === 0) throw stepRefused(db, id, 'a process');
+}
+
+/** The final status a result stands for: cancellation (by its owner stopping: interrupted) and timeout first, then the exit code. */
+export function statusOfResult(result: RunResult, interrupted = false): RunStatus {
+  if (result.cancelled) return interrupted ? 'interrupted' : 'cancelled';
   if (result.timedOut) return 'timed_out';
   return result.exitCode === 0 ? 'succeeded' : 'failed';
 }
 
-/** Records how a running run ended. */
-export function recordResult(db: StateDb, id: string, result: RunResult, endedAt: number = Date.now()): void {
+/**
+ * Records how a running run ended. `interrupted` (why) says a cancellation came from its owner
+ * stopping — a signal, the app quitting — not from someone cancelling the run: it ends as
+ * interrupted, E705, with why as its reason (as a failure's error replaces the decision's reason).
+ */
+export function recordResult(db: StateDb, id: string, result: RunResult, options: { endedAt?: number; interrupted?: string } = {}): void {
+  const endedAt = options.endedAt ?? Date.now();
+  const interrupted = result.cancelled && options.interrupted !== undefined;
   const info = prepared(
     db,
     `UPDATE runs SET ended_at = @endedAt, exit_code = @exitCode, signal = @signal, timed_out = @timedOut,
        cancelled = @cancelled, stdout = @stdout, stderr = @stderr, dropped_stdout = @droppedStdout,
-       dropped_stderr = @droppedStderr, duration_ms = @durationMs, status = @status
+       dropped_stderr = @droppedStderr, duration_ms = @durationMs, status = @status, output_bytes = @outputBytes,
+       error_code = coalesce(@errorCode, error_code), reason = coalesce(@reason, reason)
      WHERE id = @id AND status = 'running'`,
   ).run({
+    outputBytes: Buffer.byteLength(result.stdout) + Buffer.byteLength(result.stderr),
     id,
     endedAt,
     exitCode: result.exitCode,
@@ -194,7 +217,9 @@ export function recordResult(db: StateDb, id: string, result: RunResult, endedAt
     droppedStdout: result.droppedBytes.stdout,
     droppedStderr: result.droppedBytes.stderr,
     durationMs: result.durationMs,
-    status: statusOfResult(result),
+    status: statusOfResult(result, interrupted),
+    errorCode: interrupted ? 'E705' : null,
+    reason: interrupted ? (options.interrupted as string) : null,
   });
   if (info.changes === 0) throw stepRefused(db, id, 'a result');
 }
@@ -254,4 +279,43 @@ export function runQuerySql(query: RunQuery): { sql: string; params: Record<stri
 export function listRuns(db: StateDb, query: RunQuery = {}): RunSummary[] {
   const { sql, params } = runQuerySql(query);
   return prepared<[Record<string, string | number>], RunRow>(db, sql).all(params).map(toSummary);
+}
+
+/** A run that has not finished, with who owns it and which process group its tool leads. */
+export interface UnfinishedRun {
+  id: string;
+  skill: string;
+  tool: string;
+  status: 'pending' | 'running';
+  /** Null for runs recorded before owners were (an older Skilltray). */
+  owner: ProcessIdentity | null;
+  /** Null until the tool started. */
+  group: ProcessIdentity | null;
+}
+
+/** Every pending or running run, whoever owns it. */
+export function unfinishedRuns(db: StateDb): UnfinishedRun[] {
+  return prepared<[], { id: string; skill: string; tool: string; status: 'pending' | 'running'; owner_pid: number | null; owner_started: string | null; pgid: number | null; process_started: string | null }>(
+    db,
+    "SELECT id, skill, tool, status, owner_pid, owner_started, pgid, process_started FROM runs WHERE status IN ('pending', 'running')",
+  )
+    .all()
+    .map((row) => ({
+      id: row.id,
+      skill: row.skill,
+      tool: row.tool,
+      status: row.status,
+      owner: row.owner_pid === null ? null : { pid: row.owner_pid, started: row.owner_started ?? '' },
+      group: row.pgid === null ? null : { pid: row.pgid, started: row.process_started ?? '' },
+    }));
+}
+
+/** Ends an unfinished run as interrupted (its owner is gone) with why; false if it finished meanwhile. */
+export function recordInterrupted(db: StateDb, id: string, reason: string, endedAt: number = Date.now()): boolean {
+  const info = prepared(
+    db,
+    `UPDATE runs SET status = 'interrupted', error_code = 'E705', reason = ?, ended_at = ?
+     WHERE id = ? AND status IN ('pending', 'running')`,
+  ).run(reason, endedAt, id);
+  return info.changes === 1;
 }

@@ -1,13 +1,17 @@
 /**
  * Opening `<home>/state.db`: the one SQLite file that holds run history, remembered approvals,
  * rules and settings. Only the process that owns runs writes it; WAL lets readers (the CLI on
- * its own, a second window) look at history while it does.
+ * its own, a second window) look at history while it does. A damaged file (PRAGMA quick_check at
+ * open, or SQLITE_CORRUPT at any time) is moved aside and replaced by a fresh one holding whatever
+ * could still be read, with a notice saying so.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import type { Notice } from '../../shared/runs.js';
 import { SkilltrayError } from '../errors.js';
-import { applyMigrations } from './migrations.js';
+import { applyMigrations, userVersion } from './migrations.js';
+import { salvage, type SalvageReport } from './salvage.js';
 
 /** An open, migrated state database. */
 export type StateDb = Database.Database;
@@ -15,10 +19,17 @@ export type StateDb = Database.Database;
 export interface OpenStateDbOptions {
   /** Path of a better-sqlite3 binary built for this process's ABI (Electron), when not the default one. */
   nativeBinding?: string;
+  /** Check every page (PRAGMA quick_check) before use; default true. */
+  quickCheck?: boolean;
+  /** Told once when the file was damaged and has been replaced by a recovered one. */
+  onRecovered?: (notice: Notice) => void;
 }
 
 // Statements compiled once per connection: history writes happen on every run, and preparing costs more than running.
 const statements = new WeakMap<Database.Database, Map<string, Database.Statement<unknown[], unknown>>>();
+
+// Which file each connection opened (path and inode), so a connection can tell that another process already replaced it.
+const opened = new WeakMap<Database.Database, { path: string; ino: number }>();
 
 /** The statement for `sql` on `db`, compiled on first use and reused after. */
 export function prepared<P extends unknown[] | object = unknown[], R = unknown>(db: StateDb, sql: string): Database.Statement<P, R> {
@@ -35,31 +46,141 @@ export function prepared<P extends unknown[] | object = unknown[], R = unknown>(
   return statement as unknown as Database.Statement<P, R>;
 }
 
-/** Opens (creating it and its directory if needed) and migrates the state database at `path`. */
-export function openStateDb(path: string, options: OpenStateDbOptions = {}): StateDb {
-  mkdirSync(dirname(path), { recursive: true });
-  let db: Database.Database;
-  try {
-    db = new Database(path, options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding });
-  } catch (error) {
-    throw new SkilltrayError('E999', `cannot open the state database at ${path}: ${(error as Error).message}`, {
-      details: { path },
-      cause: error,
-    });
+/** What PRAGMA quick_check found wrong. */
+class DamagedDatabase extends Error {}
+
+/** True for an error that says the database file is damaged: SQLITE_CORRUPT (any variant), SQLITE_NOTADB, or a failed quick_check. */
+export function isCorruption(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if (e instanceof DamagedDatabase) return true;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')) return true;
   }
+  return false;
+}
+
+/** True when `db` is whole (PRAGMA integrity_check: pages, and every index against its table); false for any damage. */
+export function passesIntegrityCheck(db: StateDb): boolean {
   try {
+    return (db.pragma('integrity_check(1)') as { integrity_check: string }[]).every((r) => r.integrity_check === 'ok');
+  } catch {
+    return false;
+  }
+}
+
+function connect(path: string, options: OpenStateDbOptions, extra: Database.Options = {}): Database.Database {
+  return new Database(path, { ...extra, ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }) });
+}
+
+/** Opens, configures, checks and migrates; throws the raw error (closing the connection) when any step fails. */
+function openChecked(path: string, options: OpenStateDbOptions): StateDb {
+  const db = connect(path, options);
+  try {
+    // Only a file with no tables yet can take incremental auto-vacuum without a full VACUUM.
+    if (userVersion(db) === 0 && (db.prepare("SELECT count(*) AS n FROM sqlite_schema").get() as { n: number }).n === 0) db.pragma('auto_vacuum = INCREMENTAL');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
+    if (options.quickCheck !== false) {
+      const found = (db.pragma('quick_check(20)') as { quick_check: string }[]).map((r) => r.quick_check);
+      if (found.join() !== 'ok') throw new DamagedDatabase(`quick_check: ${found.join('; ')}`);
+    }
     applyMigrations(db);
+    opened.set(db, { path, ino: statSync(path).ino });
     return db;
   } catch (error) {
     db.close();
-    if (error instanceof SkilltrayError) throw error;
-    throw new SkilltrayError('E999', `the state database at ${path} is unusable: ${(error as Error).message}`, {
-      details: { path },
-      cause: error,
-    });
+    throw error;
   }
+}
+
+/** Opens (creating it and its directory if needed), checks and migrates the state database at `path`; a damaged one is recovered. */
+export function openStateDb(path: string, options: OpenStateDbOptions = {}): StateDb {
+  mkdirSync(dirname(path), { recursive: true });
+  try {
+    return openChecked(path, options);
+  } catch (error) {
+    if (isCorruption(error)) return recoverStateDb(path, options, (error as Error).message);
+    if (error instanceof SkilltrayError) throw error;
+    throw new SkilltrayError('E999', `the state database at ${path} is unusable: ${(error as Error).message}`, { details: { path }, cause: error });
+  }
+}
+
+/**
+ * After `db` failed with a corruption error: closes it and returns a usable connection — the file
+ * another process already put in its place, or else this one recovered (moved aside, salvaged).
+ */
+export function replaceDamaged(db: StateDb, options: OpenStateDbOptions, reason: string): StateDb {
+  const was = opened.get(db);
+  if (was === undefined) throw new SkilltrayError('E999', 'not a state database opened by openStateDb');
+  db.close();
+  let ino: number | null = null;
+  try {
+    ino = statSync(was.path).ino;
+  } catch {
+    // gone: recovered below into a new file
+  }
+  if (ino !== null && ino !== was.ino) return openStateDb(was.path, options);
+  return recoverStateDb(was.path, options, reason);
+}
+
+/** `<path>.corrupt-<time>`, the name a damaged file is moved to. */
+function asideName(path: string, now: Date): string {
+  return `${path}.corrupt-${now.toISOString().replace(/[:.]/g, '-')}`;
+}
+
+/** The person's notice for a recovery: what was saved, and whether rules (and so deny rules) may be lost. */
+function recoveryNotice(report: SalvageReport, aside: string, reason: string): Pick<Notice, 'code' | 'message' | 'details'> {
+  const { rules, remembered_approvals: remembered, settings, runs } = report;
+  const saved = [
+    `${rules.written} rule${rules.written === 1 ? '' : 's'}`,
+    `${remembered.written} remembered approval${remembered.written === 1 ? '' : 's'}`,
+    settings.complete ? 'your settings' : null,
+    `${runs.written} run${runs.written === 1 ? '' : 's'} of history${runs.complete ? '' : ' (some could not be read)'}`,
+  ].filter((part): part is string => part !== null);
+  const details = { aside, reason, tables: report };
+  const what = `state.db was damaged (${reason}) and was moved to ${aside}; a new one holds what could still be read: ${saved.join(', ')}`;
+  if (!rules.complete) {
+    return {
+      code: 'E902',
+      message: `${what}. SOME RULES COULD NOT BE READ BACK: a deny rule you had may be gone, so a tool it refused could now run. Runs are paused until you check your rules (skilltray rules, or Settings) and resume.`,
+      details,
+    };
+  }
+  const lost = [remembered.complete ? null : 'some remembered approvals could not be read (those tools will ask again)', settings.complete ? null : 'your settings could not be read, so runs are paused until you check the mode and resume'];
+  return { code: 'E901', message: `${[what, ...lost.filter((l) => l !== null)].join('; ')}.`, details };
+}
+
+/**
+ * Moves the damaged file at `path` (and its WAL and shared-memory files) aside, makes a fresh one,
+ * copies in what SQLite can still read, pauses runs when rules or settings may be lost, and records
+ * the notice (told to `onRecovered` too).
+ */
+export function recoverStateDb(path: string, options: OpenStateDbOptions, reason: string): StateDb {
+  const aside = asideName(path, new Date());
+  for (const suffix of ['', '-wal', '-shm']) if (existsSync(path + suffix)) renameSync(path + suffix, aside + suffix);
+  const fresh = openChecked(path, { ...options, quickCheck: false });
+  let source: Database.Database | null = null;
+  try {
+    source = connect(aside, options, { readonly: true, fileMustExist: true });
+  } catch {
+    // not even a database any more: nothing can be read
+  }
+  let report: SalvageReport;
+  try {
+    report = salvage(source, fresh);
+  } finally {
+    source?.close();
+  }
+  const notice = recoveryNotice(report, aside, reason);
+  const createdAt = Date.now();
+  const id = fresh.transaction(() => {
+    if (!report.rules.complete || !report.settings.complete) fresh.prepare('UPDATE settings SET paused = 1 WHERE id = 1').run();
+    return Number(
+      fresh.prepare('INSERT INTO notices (code, message, details, created_at) VALUES (?, ?, ?, ?)').run(notice.code, notice.message, JSON.stringify(notice.details), createdAt).lastInsertRowid,
+    );
+  })();
+  options.onRecovered?.({ id, ...notice, createdAt });
+  return fresh;
 }

@@ -17,6 +17,24 @@ describe('packaging configuration (electron.config.ts)', () => {
     expect(config.win.target).toEqual(['nsis']);
     expect(config.extraResources).toEqual(expect.arrayContaining([expect.objectContaining({ from: 'skills', to: 'skills' })]));
     expect(config.npmRebuild).toBe(true);
+    expect(config.asar).not.toBe(false);
+    expect(config.electronFuses).toEqual({
+      runAsNode: false,
+      enableCookieEncryption: true,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+      grantFileProtocolExtraPrivileges: false,
+    });
+  });
+
+  it('refuses a fuse electron-builder does not know, so the check above is a real schema check', async () => {
+    const { getConfig, validateConfiguration } = require('app-builder-lib/out/util/config/config.js');
+    const { DebugLogger } = require('builder-util');
+    const config = await getConfig(ROOT, join(ROOT, 'electron.config.ts'), null);
+    config.electronFuses = { ...config.electronFuses, runAsNod: false };
+    await expect(validateConfiguration(config, new DebugLogger(false))).rejects.toThrow(/electronFuses/);
   });
 });
 

@@ -1,6 +1,5 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { catalogPath, SkillCatalog, type CatalogSkill } from '../../../src-main/core/search/catalog.js';
@@ -34,13 +33,9 @@ function skillFiles(n: number): Record<string, string> {
   };
 }
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
-}
-
+// How fast sync and search-as-you-type are is measured by `npm run bench` (bench/catalog.bench.ts, bench/search.bench.ts).
 describe('catalog at 1,000 skills', () => {
-  it('syncs incrementally and answers search-as-you-type queries within a keystroke budget', { timeout: 120_000 }, () => {
+  it('syncs incrementally (only the changed skill) and answers every keystroke of a typed query', { timeout: 120_000 }, () => {
     const roots = tempDir();
     const home = tempDir();
     const skills: CatalogSkill[] = [];
@@ -50,57 +45,28 @@ describe('catalog at 1,000 skills', () => {
     }
     const catalog = SkillCatalog.open(home);
 
-    let start = performance.now();
     const first = catalog.sync(skills);
-    const fullSyncMs = performance.now() - start;
     expect(first.added).toHaveLength(SKILLS);
 
-    start = performance.now();
     const noop = catalog.sync(skills);
-    const noopSyncMs = performance.now() - start;
     expect(noop.unchanged).toBe(SKILLS);
 
     const changed = skills[500] as CatalogSkill;
     appendFileSync(join(changed.dir, 'SKILL.md'), '\n## Zanzibar\n\nquixotic marker text\n');
     skills[500] = { ...changed, hash: manifestHash(walkSkill(changed.dir).files) };
-    start = performance.now();
     const incremental = catalog.sync(skills);
-    const incrementalSyncMs = performance.now() - start;
     expect(incremental).toMatchObject({ updated: [changed.name], unchanged: SKILLS - 1 });
     // The new section and the skill's H1 that holds it are one hit.
     expect(catalog.search('quixotic').results.map((r) => [r.skill, r.section])).toEqual([[changed.name, 'Zanzibar']]);
 
     const typed = 'configure authentication token';
-    const latencies: number[] = [];
     for (let i = 1; i <= typed.length; i++) {
       const soFar = typed.slice(0, i);
       if (soFar.trim() === '') continue;
-      start = performance.now();
       const result = catalog.search(soFar, { prefix: true, limit: 20 });
-      latencies.push(performance.now() - start);
       expect(result.results.length).toBeGreaterThan(0);
       expect(result.results.every((hit) => hit.skill.startsWith('skill-'))).toBe(true);
     }
-    const p50 = percentile(latencies, 50);
-    const p95 = percentile(latencies, 95);
-    const max = Math.max(...latencies);
-    const sizeMb = (() => {
-      const db = new Database(catalogPath(home), { readonly: true });
-      const pages = db.pragma('page_count', { simple: true }) as number;
-      const pageSize = db.pragma('page_size', { simple: true }) as number;
-      db.close();
-      return (pages * pageSize) / 2 ** 20;
-    })();
-    console.log(
-      `catalog ${SKILLS} skills: full sync ${fullSyncMs.toFixed(0)} ms, no-op sync ${noopSyncMs.toFixed(1)} ms, ` +
-        `one changed ${incrementalSyncMs.toFixed(1)} ms, keystroke p50 ${p50.toFixed(2)} ms p95 ${p95.toFixed(2)} ms max ${max.toFixed(2)} ms, ` +
-        `db ${sizeMb.toFixed(1)} MiB`,
-    );
-    // Budgets well above what this machine measures, so the test catches regressions of an order
-    // of magnitude without flaking on a slow CI runner.
-    expect(noopSyncMs).toBeLessThan(250);
-    expect(incrementalSyncMs).toBeLessThan(500);
-    expect(p95).toBeLessThan(100);
     catalog.close();
   });
 

@@ -47,14 +47,16 @@ describe('the MCP bridge over a core', () => {
     })) as CallToolResult;
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ result: { exitCode: 0, stdout: 'done' } });
-    expect(progress.length).toBeGreaterThanOrEqual(3);
+    // The nap (900 ms) outlasts the client's timeout (400 ms) twice over: only progress kept the call alive.
+    expect(progress.length).toBeGreaterThanOrEqual(2);
     expect(progress.map((p) => p.progress)).toEqual(progress.map((_, i) => i + 1));
     expect(progress[0]?.message).toContain('approve');
   });
 
   it('a client that asked for no progress times out as it chose to', async () => {
     const { client } = await bridge(100);
-    await expect(client.callTool({ name: 'run', arguments: { skill: 'sleepy', tool: 'nap', args: { ms: 900 } } }, undefined, { timeout: 300 })).rejects.toMatchObject({
+    // The nap outlasts the test: only the client's own timeout can end the call.
+    await expect(client.callTool({ name: 'run', arguments: { skill: 'sleepy', tool: 'nap', args: { ms: 60_000 } } }, undefined, { timeout: 300 })).rejects.toMatchObject({
       code: -32001,
     });
   });
@@ -63,12 +65,13 @@ describe('the MCP bridge over a core', () => {
     const { client, core } = await bridge(10_000);
     const abort = new AbortController();
     const started = new Promise<void>((resolve) => core.on('event', (e) => e.type === 'run' && e.event.type === 'started' && resolve()));
-    const call = client.callTool({ name: 'run', arguments: { skill: 'sleepy', tool: 'nap', args: { ms: 30_000 } } }, undefined, { signal: abort.signal });
+    const finished = new Promise<void>((resolve) => core.on('event', (e) => e.type === 'run' && e.event.type === 'finished' && resolve()));
+    // The nap outlasts the test: the run finishes in time only if the cancellation stops it.
+    const call = client.callTool({ name: 'run', arguments: { skill: 'sleepy', tool: 'nap', args: { ms: 60_000 } } }, undefined, { signal: abort.signal });
     await started;
-    const began = Date.now();
     abort.abort('the assistant gave up');
     await expect(call).rejects.toThrow();
-    await expect.poll(() => core.history()[0]?.status, { timeout: 5000 }).toBe('cancelled');
-    expect(Date.now() - began).toBeLessThan(5000);
+    await finished;
+    expect(core.history()[0]?.status).toBe('cancelled');
   });
 });

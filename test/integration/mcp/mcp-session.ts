@@ -1,4 +1,5 @@
 /** A real MCP client session with `node bin/skilltray.js mcp`, as an assistant starts it. */
+import type { ChildProcess } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -11,6 +12,8 @@ export interface McpSession {
   /** Everything the server wrote on stderr so far. */
   stderr(): string;
   close(): Promise<void>;
+  /** Closes the bridge's stdin, as an assistant that goes away does, and resolves with how the bridge then exited. */
+  hangUp(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 const open: McpSession[] = [];
@@ -32,7 +35,15 @@ export async function startMcp(env: NodeJS.ProcessEnv, options: { cwd?: string; 
   transport.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString('utf8')));
   const client = new Client({ name: 'skilltray-tests', version: '1.0.0' });
   await client.connect(transport);
-  const session: McpSession = { client, stderr: () => stderr, close: () => client.close() };
+  // The SDK keeps the child private; hanging up by hand (rather than client.close(), which sends
+  // SIGTERM after 2 s) shows whether the bridge leaves on its own.
+  const child = (transport as unknown as { _process: ChildProcess })._process;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const hangUp = () => {
+    child.stdin?.end();
+    return exited;
+  };
+  const session: McpSession = { client, stderr: () => stderr, close: () => client.close(), hangUp };
   if (!options.keep) open.push(session);
   return session;
 }

@@ -32,9 +32,8 @@ describe.skipIf(process.platform === 'win32')('terminateTree', () => {
   it('returns at once, sending nothing, for a group that no longer exists', async () => {
     const child = spawn('/bin/sh', ['-c', 'exit 0'], { detached: true, stdio: 'ignore' });
     await new Promise((resolve) => child.once('exit', resolve));
-    const started = performance.now();
-    await terminateTree(child.pid ?? 0, 5_000);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    // A grace period far beyond the test's timeout: waiting it out instead of returning would fail the test.
+    await terminateTree(child.pid ?? 0, 10 * 60_000);
   });
 
   it('kills a group leader and what it started', async () => {

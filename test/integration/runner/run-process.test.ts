@@ -61,7 +61,6 @@ describe('runProcess results', () => {
   it('measures the duration from spawn to exit', async () => {
     const result = await node('behave.mjs', ['sleep:300']);
     expect(result.durationMs).toBeGreaterThanOrEqual(300);
-    expect(result.durationMs).toBeLessThan(5_000);
   });
 
   it('runs in the given cwd with stdin closed', async () => {

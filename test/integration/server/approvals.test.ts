@@ -99,12 +99,11 @@ describe('runs that need a person, over HTTP', () => {
     const added = await events.next(isAdded);
     h.core.answerApproval(added.entry.id, 'once', 'tray');
     await events.next((e): e is RunMessage => e.type === 'run' && e.event.type === 'output' && e.event.id === added.entry.id);
-    const hungUp = Date.now();
+    // The tool sleeps 30 s: only cancelling it lets 'finished' arrive within the test's timeout.
     caller.abort();
     expect(await posted).toBeInstanceOf(Error);
     const finished = await events.next(runEvent(added.entry.id, 'finished'));
     expect(finished.event).toMatchObject({ result: { cancelled: true } });
-    expect(Date.now() - hungUp).toBeLessThan(10_000);
     expect(h.core.getRun(added.entry.id)).toMatchObject({ status: 'cancelled', stdout: 'started' });
     events.close();
   });

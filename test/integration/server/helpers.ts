@@ -1,6 +1,8 @@
 /** A loopback server over a fresh test home, raw HTTP requests, and an event-stream reader for the server tests. */
 import { request } from 'node:http';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { execa, type ResultPromise } from 'execa';
 import { afterEach } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
 import { startHttpServer, type HttpServerOptions, type RunningServer } from '../../../src-main/server/http.js';
@@ -11,6 +13,7 @@ export const NODE = process.execPath;
 export const PRINT_ARGV = fileURLToPath(new URL('../../fixtures/processes/print-argv.mjs', import.meta.url));
 export const BEHAVE = fileURLToPath(new URL('../../fixtures/processes/behave.mjs', import.meta.url));
 export const WEB_FIXTURE = fileURLToPath(new URL('../../fixtures/web', import.meta.url));
+export const BIN = join(import.meta.dirname, '..', '..', '..', 'bin', 'skilltray.js');
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -190,4 +193,24 @@ export async function waitFor<T>(check: () => T | undefined | Promise<T | undefi
     if (Date.now() > deadline) throw new Error('timed out waiting');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+export interface Serving {
+  child: ResultPromise<{ env: NodeJS.ProcessEnv; extendEnv: false; stdin: 'ignore'; reject: false; buffer: true }>;
+  url: string;
+  /** Everything the process printed so far. */
+  stdout(): string;
+}
+
+/** `skilltray serve --port 0` as a real process on the test home, once it says where it listens. */
+export async function serve(t: TestHome, extra: string[] = []): Promise<Serving> {
+  const child = execa(NODE, [BIN, 'serve', '--port', '0', ...extra], { env: t.env, extendEnv: false, stdin: 'ignore', reject: false, buffer: true });
+  onCleanup(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await child;
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  const url = await waitFor(() => /^Skilltray API on (http:\/\/127\.0\.0\.1:\d+) \(token in (.+)\)$/m.exec(out)?.[1], 20_000);
+  return { child, url, stdout: () => out };
 }

@@ -65,6 +65,11 @@ describe('every operation of the contract over HTTP', () => {
       setMode: { mode: 'Global' },
       setPaused: { paused: false },
       setPaletteShortcut: { shortcut: 'Alt+Space' },
+      setRetention: { output_days: 14 },
+      historyUsage: {},
+      maintainHistory: {},
+      notices: {},
+      dismissNotice: { id: 999 },
       outline: { skill: 'asks' },
       show: { skill: 'asks', section: 'Usage' },
       open: { skill: 'asks', path: 'SKILL.md' },
@@ -78,8 +83,8 @@ describe('every operation of the contract over HTTP', () => {
       health: {},
     };
     /** The operations whose valid input above names something that does not exist, on purpose. */
-    const notFound: Partial<Record<OperationName, string>> = { cancelRun: 'E702', getRun: 'E702', answerApproval: 'E611', removeRule: 'E614', revokeRemembered: 'E615' };
-    const sameAsCore: OperationName[] = ['list', 'describe', 'check', 'roots', 'resolve', 'approvals', 'rules', 'remembered', 'settings', 'outline', 'show', 'open', 'sources', 'discover'];
+    const notFound: Partial<Record<OperationName, string>> = { cancelRun: 'E702', getRun: 'E702', answerApproval: 'E611', removeRule: 'E614', revokeRemembered: 'E615', dismissNotice: 'E903' };
+    const sameAsCore: OperationName[] = ['list', 'describe', 'check', 'roots', 'resolve', 'approvals', 'rules', 'remembered', 'settings', 'notices', 'outline', 'show', 'open', 'sources', 'discover'];
     for (const operation of OPERATIONS) {
       const { status, envelope } = await h.call(operation, inputs[operation]);
       const code = notFound[operation];
@@ -111,6 +116,8 @@ describe('every operation of the contract over HTTP', () => {
     ['attach', { skill_id: 'asks', target_type: 'run', target_ref: 'x' }, 409, 'E801'],
     ['search', { skill: 'asks', query: '' }, 422, 'E004'],
     ['setMode', { mode: 'Nope' }, 422, 'E610'],
+    ['setRetention', { output_days: 0 }, 400, 'E100'],
+    ['setRetention', { output_max_mb: 1.5 }, 400, 'E100'],
     ['addRule', { pattern: 'nonsense', effect: 'allow' }, 422, 'E609'],
     ['list', { limit: 0 }, 400, 'E805'],
     ['history', { status: 'nope' }, 400, 'E805'],

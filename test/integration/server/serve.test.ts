@@ -1,33 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa, type ResultPromise } from 'execa';
 import { describe, expect, it } from 'vitest';
 import type { PendingEntry } from '../../../src-main/shared/runs.js';
 import { cliProcess } from '../../support/cli.js';
 import { testHome, writeSkill, type TestHome } from '../../support/temp.js';
-import { NODE, onCleanup, PRINT_ARGV, toolSkill, waitFor } from './helpers.js';
-
-const BIN = join(import.meta.dirname, '..', '..', '..', 'bin', 'skilltray.js');
-
-interface Serving {
-  child: ResultPromise<{ env: NodeJS.ProcessEnv; extendEnv: false; stdin: 'ignore'; reject: false; buffer: true }>;
-  url: string;
-  /** Everything the process printed so far. */
-  stdout(): string;
-}
-
-/** `skilltray serve --port 0` as a real process on the test home, once it says where it listens. */
-async function serve(t: TestHome, extra: string[] = []): Promise<Serving> {
-  const child = execa(NODE, [BIN, 'serve', '--port', '0', ...extra], { env: t.env, extendEnv: false, stdin: 'ignore', reject: false, buffer: true });
-  onCleanup(async () => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-    await child;
-  });
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-  const url = await waitFor(() => /^Skilltray API on (http:\/\/127\.0\.0\.1:\d+) \(token in (.+)\)$/m.exec(out)?.[1], 20_000);
-  return { child, url, stdout: () => out };
-}
+import { NODE, PRINT_ARGV, serve, toolSkill, waitFor } from './helpers.js';
 
 function setup(): TestHome {
   const t = testHome();

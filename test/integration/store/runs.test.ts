@@ -85,7 +85,7 @@ describe('recording a run step by step', () => {
     expect(getRun(db, id)).toMatchObject({ outcome: 'approved', decidedBy: 'user', actor: 'tray', decidedAt: 2_000, status: 'pending' });
     recordStart(db, id, 2_100);
     expect(getRun(db, id)).toMatchObject({ status: 'running', startedAt: 2_100 });
-    recordResult(db, id, result({ stdout: 'out', stderr: 'err', droppedBytes: { stdout: 7, stderr: 9 } }), 2_200);
+    recordResult(db, id, result({ stdout: 'out', stderr: 'err', droppedBytes: { stdout: 7, stderr: 9 } }), { endedAt: 2_200 });
     expect(getRun(db, id)).toMatchObject({
       status: 'succeeded',
       endedAt: 2_200,
@@ -97,6 +97,19 @@ describe('recording a run step by step', () => {
       droppedStderr: 9,
       durationMs: 12.5,
     });
+  });
+
+  it('records a run its owner stopped as interrupted (E705, with why); one that ended on its own keeps its result', () => {
+    const db = homes.fresh();
+    for (const id of ['stopped', 'finished']) {
+      recordRequest(db, request({ id }));
+      recordDecision(db, id, { outcome: 'auto', decidedBy: 'policy', reason: 'bundled read-only' });
+      recordStart(db, id);
+    }
+    recordResult(db, 'stopped', result({ exitCode: null, signal: 'SIGTERM', cancelled: true }), { interrupted: 'the owner got SIGHUP' });
+    recordResult(db, 'finished', result(), { interrupted: 'the owner got SIGHUP' });
+    expect(getRun(db, 'stopped')).toMatchObject({ status: 'interrupted', errorCode: 'E705', reason: 'the owner got SIGHUP', cancelled: true });
+    expect(getRun(db, 'finished')).toMatchObject({ status: 'succeeded', errorCode: null, reason: 'bundled read-only' });
   });
 
   it.each<[Partial<RunResult>, RunStatus]>([
@@ -251,7 +264,7 @@ describe('listRuns', () => {
     expect(listRuns(db, { status: 'succeeded' }).map((r) => r.id)).toEqual(['r38', 'r32', 'r26', 'r20', 'r14', 'r08', 'r02']);
     expect(listRuns(db, { since: 137 }).map((r) => r.id)).toEqual(['r39', 'r38', 'r37']);
     expect(listRuns(db, { until: 102 }).map((r) => r.id)).toEqual(['r01', 'r00']);
-    expect(listRuns(db, { surface: 'ui', since: 120 }).map((r) => r.id)).toEqual(['r39', 'r35', 'r31', 'r27', 'r23']);
+    expect(listRuns(db, { surface: 'ui', since: 120 }).map((r) => r.id)).toEqual(['r38', 'r33', 'r28', 'r23']);
   });
 
   it.each([{ limit: 0 }, { limit: 1001 }, { limit: 2.5 }, { offset: -1 }, { limit: Number.NaN }])('rejects %j with E100', (q) => {

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { getSettings, setMode, setPaletteShortcut, setPaused } from '../../../src-main/core/store/settings.js';
+import { DEFAULT_RETENTION, getSettings, setMode, setPaletteShortcut, setPaused, setRetention } from '../../../src-main/core/store/settings.js';
 import { MIGRATIONS, applyMigrations } from '../../../src-main/core/store/migrations.js';
+import { thrownBy } from '../../support/errors.js';
 import { useTempHomes } from './temp-home.js';
 
 const homes = useTempHomes();
@@ -10,7 +11,7 @@ const homes = useTempHomes();
 describe('settings', () => {
   it('defaults to Global, not paused, and the palette on CommandOrControl+Shift+Space', () => {
     const db = homes.fresh();
-    expect(getSettings(db)).toEqual({ mode: 'Global', paused: false, paletteShortcut: 'CommandOrControl+Shift+Space' });
+    expect(getSettings(db)).toEqual({ mode: 'Global', paused: false, paletteShortcut: 'CommandOrControl+Shift+Space', retention: { outputDays: 30, outputMaxMb: 100 } });
     expect(getSettings(db).mode).toBe('Global');
     expect(getSettings(db).paused).toBe(false);
   });
@@ -22,7 +23,7 @@ describe('settings', () => {
     setPaused(db, true);
     db.close();
     const again = homes.open(path);
-    expect(getSettings(again)).toMatchObject({ mode: 'Meeting', paused: true });
+    expect(getSettings(again)).toMatchObject({ mode: 'Meeting', paused: true, retention: DEFAULT_RETENTION });
     setPaused(again, false);
     expect(getSettings(again).paused).toBe(false);
   });
@@ -37,11 +38,25 @@ describe('settings', () => {
   it('recreates the settings row if it was deleted by hand', () => {
     const db = homes.fresh();
     db.prepare('DELETE FROM settings').run();
-    expect(getSettings(db)).toEqual({ mode: 'Global', paused: false, paletteShortcut: 'CommandOrControl+Shift+Space' });
+    expect(getSettings(db)).toEqual({ mode: 'Global', paused: false, paletteShortcut: 'CommandOrControl+Shift+Space', retention: DEFAULT_RETENTION });
     setPaused(db, true);
     setMode(db, 'Dev');
     setPaletteShortcut(db, 'alt+k');
-    expect(getSettings(db)).toEqual({ mode: 'Dev', paused: true, paletteShortcut: 'Alt+K' });
+    expect(getSettings(db)).toEqual({ mode: 'Dev', paused: true, paletteShortcut: 'Alt+K', retention: DEFAULT_RETENTION });
+    db.prepare('DELETE FROM settings').run();
+    expect(setRetention(db, { outputDays: 7 })).toEqual({ ...DEFAULT_RETENTION, outputDays: 7 });
+  });
+
+  it('changes retention setting by setting, across re-opening, and refuses values out of range with E100', () => {
+    const path = join(homes.dir(), 'state.db');
+    const db = homes.open(path);
+    expect(setRetention(db, { outputDays: 7 })).toEqual({ outputDays: 7, outputMaxMb: 100 });
+    expect(setRetention(db, { outputMaxMb: 5 })).toEqual({ outputDays: 7, outputMaxMb: 5 });
+    for (const bad of [{ outputDays: 0 }, { outputDays: 3651 }, { outputMaxMb: 1.5 }, { outputMaxMb: 102_401 }]) {
+      expect(thrownBy(() => setRetention(db, bad))).toMatchObject({ code: 'E100' });
+    }
+    db.close();
+    expect(getSettings(homes.open(path)).retention).toEqual({ outputDays: 7, outputMaxMb: 5 });
   });
 
   it('stores the palette shortcut normalised, or none; E617 for one without a modifier or key, keeping the current one', () => {
@@ -64,12 +79,14 @@ describe('settings', () => {
     applyMigrations(old, MIGRATIONS.slice(0, 1));
     old.prepare("UPDATE settings SET mode = 'Dev', paused = 1").run();
     old.close();
-    expect(getSettings(homes.open(path))).toEqual({ mode: 'Dev', paused: true, paletteShortcut: 'CommandOrControl+Shift+Space' });
+    expect(getSettings(homes.open(path))).toEqual({ mode: 'Dev', paused: true, paletteShortcut: 'CommandOrControl+Shift+Space', retention: DEFAULT_RETENTION });
   });
 
   it('keeps invalid values out at the schema level', () => {
     const db = homes.fresh();
     expect(() => db.prepare("UPDATE settings SET mode = 'Focus'").run()).toThrow(/CHECK/);
     expect(() => db.prepare('INSERT INTO settings (id) VALUES (2)').run()).toThrow(/CHECK/);
+    expect(() => db.prepare('UPDATE settings SET output_days = 0').run()).toThrow(/CHECK/);
+    expect(() => db.prepare('UPDATE settings SET output_max_mb = -1').run()).toThrow(/CHECK/);
   });
 });

@@ -1,5 +1,5 @@
-import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { Migration } from '../../../src-main/core/store/migrations.js';
@@ -63,13 +63,12 @@ describe('openStateDb', () => {
     check.close();
   });
 
-  it('reports a file that is not a database as E999 naming the path', () => {
+  it('replaces a file that is not a database with a fresh one, keeping the old file beside it', () => {
     const path = join(homes.dir(), 'state.db');
     writeFileSync(path, 'this is not sqlite, just text long enough to fill a header page '.repeat(20));
-    const error = thrownBy(() => openStateDb(path));
-    expect(error.code).toBe('E999');
-    expect(error.message).toContain(path);
-    expect(error.cause).toBeInstanceOf(Error);
+    const db = homes.open(path);
+    expect(userVersion(db)).toBe(SCHEMA_VERSION);
+    expect(readdirSync(dirname(path)).filter((f) => f.startsWith('state.db.corrupt-'))).toHaveLength(1);
   });
 });
 

@@ -1,4 +1,6 @@
+import matter from 'gray-matter';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { headingsOf, lexBlocks } from '../../../src-main/core/markdown/blocks.js';
 import { markdownBody, splitFrontmatter } from '../../../src-main/core/markdown/frontmatter.js';
 
@@ -29,10 +31,50 @@ describe('Markdown blocks and headings', () => {
     expect(headingsOf(body, bodyLine)).toEqual([{ level: 1, text: 'First', line: 4 }]);
   });
 
-  it('splits frontmatter only on lines that are exactly ---', () => {
-    expect(splitFrontmatter('---\na: 1\n---x\n---\nbody')).toEqual({ ok: true, yaml: 'a: 1\n---x\n', body: 'body', bodyLine: 5 });
-    expect(splitFrontmatter('--- \na: 1\n---')).toEqual({ ok: true, yaml: 'a: 1\n', body: '', bodyLine: 4 });
-    expect(splitFrontmatter('# no\n').ok).toBe(false);
-    expect(splitFrontmatter('---\na: 1\n')).toMatchObject({ ok: false, reason: 'no-closing' });
+  it('splits frontmatter on lines that are exactly ---, and refuses where gray-matter alone would close early', () => {
+    const yaml = (source: string): object => parse(source) ?? {};
+    expect(splitFrontmatter('--- \na: 1\n---', yaml)).toEqual({ ok: true, data: { a: 1 }, body: '', bodyLine: 4 });
+    expect(splitFrontmatter('---\na: 1\n---  \n\nbody\n---\nmore', yaml)).toEqual({ ok: true, data: { a: 1 }, body: '\nbody\n---\nmore', bodyLine: 4 });
+    expect(splitFrontmatter('---\n---\n', yaml)).toEqual({ ok: true, data: {}, body: '', bodyLine: 3 });
+    expect(splitFrontmatter('---\na: 1\n---x\n---\nbody', yaml)).toEqual({ ok: false, reason: 'early-close', line: 3 });
+    expect(splitFrontmatter('---\na: 1\n----\n', yaml)).toEqual({ ok: false, reason: 'early-close', line: 3 });
+    expect(splitFrontmatter('# no\n', yaml)).toEqual({ ok: false, reason: 'no-opening', line: 1 });
+    expect(splitFrontmatter('----\na: 1\n---\n', yaml)).toEqual({ ok: false, reason: 'no-opening', line: 1 });
+    expect(splitFrontmatter('\uFEFF---\na: 1\n---\n', yaml)).toEqual({ ok: false, reason: 'no-opening', line: 1 });
+    expect(splitFrontmatter('---\na: 1\n', yaml)).toEqual({ ok: false, reason: 'no-closing', line: 1 });
+    expect(splitFrontmatter('---', yaml)).toEqual({ ok: false, reason: 'no-closing', line: 1 });
+  });
+
+  it('reports the structure before the YAML, and throws the engine’s error for a well-formed block', () => {
+    const failing = (): object => {
+      throw new Error('bad YAML');
+    };
+    expect(splitFrontmatter('---\na: [\n', failing)).toEqual({ ok: false, reason: 'no-closing', line: 1 });
+    expect(splitFrontmatter('---\na: [\n---x\n', failing)).toEqual({ ok: false, reason: 'early-close', line: 3 });
+    expect(() => splitFrontmatter('---\na: [\n---\n', failing)).toThrow('bad YAML');
+  });
+
+  it('hands the engine the rest of line 1 onwards, so YAML line N is file line N', () => {
+    const seen: string[] = [];
+    splitFrontmatter('---  \nname: x\n# note\nlist: [1]\n---\nbody', (source) => (seen.push(source), {}));
+    expect(seen).toEqual(['  \nname: x\n# note\nlist: [1]']);
+  });
+
+  it('never lets gray-matter pick another engine from the opening line (its JavaScript engine evaluates code)', () => {
+    const engine = (): object => ({ parsed: true });
+    for (const opening of ['---js', '---javascript', '--- js', '---json', '---yaml']) {
+      expect(splitFrontmatter(`${opening}\nglobalThis.pwnedByFrontmatter = 1\n---\nbody`, engine)).toEqual({ ok: false, reason: 'no-opening', line: 1 });
+    }
+    expect((globalThis as { pwnedByFrontmatter?: number }).pwnedByFrontmatter).toBeUndefined();
+  });
+
+  it('never shares parsed data between two texts through gray-matter’s cache', () => {
+    const text = '---\nname: same\n---\nbody';
+    const first = splitFrontmatter(text, (source) => parse(source) as object);
+    const second = splitFrontmatter(text, (source) => parse(source) as object);
+    expect(first.ok && second.ok && first.data !== second.data).toBe(true);
+    if (first.ok) (first.data as Record<string, unknown>).name = 'changed';
+    expect(second).toMatchObject({ ok: true, data: { name: 'same' } });
+    expect(Object.keys((matter as unknown as { cache: Record<string, unknown> }).cache)).toEqual([]);
   });
 });

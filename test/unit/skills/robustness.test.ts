@@ -49,11 +49,20 @@ describe('the loader never crashes, whatever is on disk', () => {
       const cur = String.fromCharCode(97 + i);
       levels.push(`${cur}: &${cur} [${Array(9).fill(`*${prev}`).join(', ')}]`);
     }
-    const started = performance.now();
+    // Expanded, this is 9^9 strings: refusing it is what lets the test finish at all.
     const skill = loadBytes(`---\nname: demo\ndescription: bomb\n${levels.join('\n')}\n---\n`);
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(skill.diagnostics[0]).toMatchObject({ code: 'E402' });
     expect(skill.diagnostics[0]?.message).toMatch(/aliases expand too far/);
+  });
+
+  it('never shares parsed frontmatter between skills with the same text', () => {
+    const base = tempDir();
+    const first = parseSkill(writeSkill(base, 'demo', GOOD), root(base));
+    const second = parseSkill(writeSkill(tempDir(), 'demo', GOOD), root(base));
+    expect(second.frontmatter).not.toBe(first.frontmatter);
+    first.frontmatter.description = 'changed after loading';
+    expect(parseSkill(second.dir, root(base)).frontmatter.description).toBe('A demo skill.');
+    expect(second.frontmatter.description).toBe('A demo skill.');
   });
 
   it('survives a symlink loop and a symlink out of the skill', () => {

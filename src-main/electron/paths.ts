@@ -1,0 +1,39 @@
+/** Where the app's files are, in a checkout (`npm start`) and in a package: pure, so a test checks both. */
+import { join } from 'node:path';
+
+export interface AppLocation {
+  /** `app.getAppPath()`. */
+  appPath: string;
+  /** `app.isPackaged`. */
+  isPackaged: boolean;
+  /** `process.resourcesPath` (read only in a package). */
+  resourcesPath: string;
+  platform: NodeJS.Platform;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface AppPaths {
+  bundledDir: string;
+  webDir: string;
+  preload: string;
+  trayIcon: string;
+  appIcon: string;
+  /** better-sqlite3 built for Electron's ABI, when not the one in node_modules. */
+  nativeBinding: string | undefined;
+}
+
+/** The app's paths for where it runs. */
+export function appPaths(at: AppLocation): AppPaths {
+  const resources = (...parts: string[]): string => join(at.resourcesPath, ...parts);
+  return {
+    bundledDir: at.isPackaged ? resources('skills') : join(at.appPath, 'skills'),
+    webDir: join(at.appPath, 'dist', 'web'),
+    preload: join(at.appPath, 'dist', 'preload', 'preload.cjs'),
+    // macOS tints a black template image for the menu bar; other platforms get the light glyph.
+    trayIcon: join(at.isPackaged ? resources('tray') : join(at.appPath, 'build', 'tray'), at.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png'),
+    appIcon: at.isPackaged ? resources('tray', 'icon.png') : join(at.appPath, 'build', 'icon.png'),
+    // `npm start` builds better-sqlite3 for Electron and says where; a package carries its own rebuilt
+    // module, and an environment variable must never make it load other native code.
+    nativeBinding: at.isPackaged ? undefined : at.env.SKILLTRAY_NATIVE_BINDING || undefined,
+  };
+}

@@ -1,0 +1,39 @@
+/** Notices the app must tell the person once (a damaged state.db recovered), on every screen until dismissed. */
+import { useState } from 'react';
+import { useAnnounce } from './announcer.js';
+import { useClient } from './connection-context.js';
+import { ErrorNote } from './error-note.js';
+import { useResource } from './use-resource.js';
+
+export function NoticeBanner() {
+  const client = useClient();
+  const announce = useAnnounce();
+  const notices = useResource('notices', (c) => c.notices({}), (e) => e.type === 'notice' || e.type === 'notice.dismissed');
+  const [error, setError] = useState<Error | null>(null);
+  if (!notices.data || notices.data.length === 0) return error ? <ErrorNote error={error} /> : null;
+  const dismiss = (id: number): void => {
+    setError(null);
+    client.dismissNotice({ id }).then(
+      () => {
+        announce('Notice dismissed');
+        notices.reload();
+      },
+      (e: Error) => setError(e),
+    );
+  };
+  return (
+    <>
+      {notices.data.map((notice) => (
+        // Rules that may be lost are said as an alert; a recovery with everything saved, as a status.
+        <div key={notice.id} className="pending-banner" role={notice.code === 'E902' ? 'alert' : 'status'}>
+          <span className={`badge ${notice.code === 'E902' ? 'badge-bad' : 'badge-warn'}`}>{notice.code}</span>
+          <p>{notice.message}</p>
+          <button type="button" className="button" onClick={() => dismiss(notice.id)} aria-label={`Dismiss notice ${notice.code}`}>
+            Dismiss
+          </button>
+        </div>
+      ))}
+      {error ? <ErrorNote error={error} /> : null}
+    </>
+  );
+}

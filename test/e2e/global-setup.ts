@@ -1,0 +1,6 @@
+/** Playwright's global setup: the scenarios spawn `skilltray serve --web`, which runs dist/node and serves dist/web. */
+import { ensureFreshBuild } from '../support/fresh-build.js';
+
+export default function setup(): void {
+  ensureFreshBuild(['node', 'web']);
+}

@@ -1,0 +1,45 @@
+/** Damaging a state.db the way a failing disk does: seeded random bytes over one page of one b-tree. */
+import { closeSync, openSync, writeSync } from 'node:fs';
+import Database from 'better-sqlite3';
+
+/** Bytes from a small seeded generator, so a failing test can be replayed exactly. */
+function randomBytes(length: number, seed: number): Buffer {
+  const out = Buffer.alloc(length);
+  let x = seed >>> 0 || 1;
+  for (let i = 0; i < length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out[i] = x & 0xff;
+  }
+  return out;
+}
+
+/**
+ * The pages of `name` (a table or an index) of a given type, from SQLite's own page map (dbstat),
+ * optionally only those whose b-tree path matches; the file must be closed by everyone else.
+ */
+export function pagesOf(path: string, name: string, type: 'leaf' | 'internal' | 'overflow', where: RegExp = /./): number[] {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db
+      .prepare<[string, string], { pageno: number; path: string }>('SELECT pageno, path FROM dbstat WHERE name = ? AND pagetype = ? ORDER BY pageno')
+      .all(name, type)
+      .filter((r) => where.test(r.path))
+      .map((r) => r.pageno);
+  } finally {
+    db.close();
+  }
+}
+
+/** Writes seeded random bytes over page `page` of the database file at `path` (all of it, or `count` bytes from `offset`). */
+export function damagePage(path: string, page: number, seed = 7, range: { offset?: number; count?: number } = {}): void {
+  const pageSize = 4096;
+  const count = range.count ?? pageSize;
+  const fd = openSync(path, 'r+');
+  try {
+    writeSync(fd, randomBytes(count, seed), 0, count, (page - 1) * pageSize + (range.offset ?? 0));
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,152 @@
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { addRule, listRules } from '../../../src-main/core/store/rules.js';
+import { findRemembered, listRemembered, remember } from '../../../src-main/core/store/approvals.js';
+import { listNotices } from '../../../src-main/core/store/notices.js';
+import { getRun, listRuns, recordDecision, recordRequest, recordResult, recordStart } from '../../../src-main/core/store/runs.js';
+import { getSettings, setMode, setPaletteShortcut, setRetention } from '../../../src-main/core/store/settings.js';
+import { openStateDb, recoverStateDb, replaceDamaged, type StateDb } from '../../../src-main/core/store/state-db.js';
+import type { Notice } from '../../../src-main/shared/runs.js';
+import { damagePage, pagesOf } from './damage.js';
+import { useTempHomes } from './temp-home.js';
+
+const homes = useTempHomes();
+
+/** A state.db with an allow and a deny rule, a remembered approval, changed settings and `runs` finished runs (output of `outputBytes` each). */
+function populated(path: string, runs = 300, outputBytes = 100): void {
+  const db = openStateDb(path);
+  addRule(db, 'tool:git/*', 'allow');
+  addRule(db, 'skill:danger*', 'deny');
+  remember(db, { skill: 'notes', tool: 'append', skillHash: 'h'.repeat(64), programPath: '/usr/bin/tee' });
+  setMode(db, 'Dev');
+  setRetention(db, { outputDays: 9 });
+  setPaletteShortcut(db, 'Alt+K');
+  for (let i = 0; i < runs; i++) {
+    const id = recordRequest(db, { id: `run-${String(i).padStart(4, '0')}`, traceId: `t${i}`, surface: 'cli', skill: 'git', tool: 'git_log', args: { i }, command: null, programPath: '/usr/bin/git', skillHash: 'h', requestedAt: 1_000 + i });
+    recordDecision(db, id, { outcome: 'auto', decidedBy: 'policy', reason: 'bundled read-only' });
+    recordStart(db, id);
+    recordResult(db, id, { exitCode: 0, signal: null, timedOut: false, cancelled: false, stdout: `${i}:`.padEnd(outputBytes, 'o'), stderr: '', droppedBytes: { stdout: 0, stderr: 0 }, durationMs: 1 });
+  }
+  db.close();
+}
+
+/** Opens `path` as the owner does, collecting the notices told. */
+function openTold(path: string): { db: StateDb; told: Notice[] } {
+  const told: Notice[] = [];
+  const db = openStateDb(path, { onRecovered: (n) => told.push(n) });
+  return { db, told };
+}
+
+const asideFiles = (dir: string): string[] => readdirSync(dir).filter((f) => f.startsWith('state.db.corrupt-') && !/-(wal|shm)$/.test(f));
+
+describe('a damaged state.db', () => {
+  it('random bytes over a page of history: moved aside, and rules, remembered approvals, settings and the other runs recovered, told once', () => {
+    const dir = homes.dir();
+    const path = join(dir, 'state.db');
+    populated(path);
+    const leaves = pagesOf(path, 'runs', 'leaf');
+    expect(leaves.length).toBeGreaterThan(3);
+    damagePage(path, leaves[Math.floor(leaves.length / 2)] as number);
+
+    const { db, told } = openTold(path);
+    try {
+      expect(told).toHaveLength(1);
+      expect(told[0]).toMatchObject({ code: 'E901' });
+      expect(told[0]?.message).toMatch(/^state\.db was damaged \(.+\) and was moved to .*state\.db\.corrupt-.* a new one holds what could still be read: 2 rules, 1 remembered approval, your settings, \d+ runs of history \(some could not be read\)\.$/);
+      expect(asideFiles(dir)).toHaveLength(1);
+      expect(listRules(db).map((r) => [r.effect, r.pattern])).toEqual([
+        ['allow', 'tool:git/*'],
+        ['deny', 'skill:danger*'],
+      ]);
+      expect(findRemembered(db, 'notes', 'append')).toMatchObject({ programPath: '/usr/bin/tee' });
+      expect(getSettings(db)).toEqual({ mode: 'Dev', paused: false, paletteShortcut: 'Alt+K', retention: { outputDays: 9, outputMaxMb: 100 } });
+      const kept = listRuns(db, { limit: 1000 });
+      expect(kept.length).toBeGreaterThan(250);
+      expect(kept.length).toBeLessThan(300);
+      expect(getRun(db, kept[0]?.id as string)).toMatchObject({ status: 'succeeded', outcome: 'auto', stdout: expect.stringMatching(/^\d+:o+$/) });
+      // The new file works: a run can be recorded again.
+      recordRequest(db, { traceId: 'after', surface: 'cli', skill: 'git', tool: 'git_log', args: {}, command: null, programPath: null, skillHash: 'h' });
+      expect(listNotices(db)).toEqual([told[0]]);
+    } finally {
+      db.close();
+    }
+    // Healthy now: opened again, nothing more is told or moved.
+    const again = openTold(path);
+    expect(again.told).toEqual([]);
+    expect(asideFiles(dir)).toHaveLength(1);
+    again.db.close();
+  });
+
+  it('a damaged page of a run’s output keeps the run’s record — who, what, when, the decision — and says its end could not be read', () => {
+    const path = join(homes.dir(), 'state.db');
+    populated(path, 20, 9000);
+    // The first overflow page of a row's output: its first 4 bytes point to the next one.
+    const overflow = pagesOf(path, 'runs', 'overflow', /\+000000$/);
+    damagePage(path, overflow[0] as number, 11, { count: 4 });
+    const { db } = openTold(path);
+    try {
+      const runs = listRuns(db);
+      expect(runs).toHaveLength(20);
+      const lost = runs.map((r) => getRun(db, r.id)).filter((r) => r?.stdout === null);
+      expect(lost).toHaveLength(1);
+      // What lies past the output in the record (its status) went with it: the run says so instead of looking pending.
+      expect(lost[0]).toMatchObject({ skill: 'git', tool: 'git_log', surface: 'cli', outcome: 'auto', decidedBy: 'policy', status: 'failed', errorCode: 'E901' });
+      expect(lost[0]?.reason).toBe('recovered from a damaged state.db: how this run ended could not be read');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('says loudly when rules cannot be read back (a deny rule may be lost), and pauses runs', () => {
+    const dir = homes.dir();
+    const path = join(dir, 'state.db');
+    populated(path, 5);
+    damagePage(path, pagesOf(path, 'rules', 'leaf')[0] as number, 3);
+    const { db, told } = openTold(path);
+    try {
+      expect(told.map((n) => n.code)).toEqual(['E902']);
+      expect(told[0]?.message).toContain('SOME RULES COULD NOT BE READ BACK: a deny rule you had may be gone');
+      expect(told[0]?.message).toContain('Runs are paused until you check your rules');
+      expect(getSettings(db).paused).toBe(true);
+      expect(findRemembered(db, 'notes', 'append')).not.toBeNull();
+      expect(listRuns(db)).toHaveLength(5);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('a file that is not a database at all: moved aside, nothing read, runs paused (rules unknown)', () => {
+    const dir = homes.dir();
+    const path = join(dir, 'state.db');
+    writeFileSync(path, 'this is not sqlite, just text long enough to fill a header page '.repeat(20));
+    const { db, told } = openTold(path);
+    try {
+      expect(told.map((n) => n.code)).toEqual(['E902']);
+      expect(getSettings(db).paused).toBe(true);
+      expect(asideFiles(dir)).toHaveLength(1);
+      expect(listRemembered(db)).toEqual([]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('a connection whose file another process already recovered opens that file instead of recovering again', () => {
+    const dir = homes.dir();
+    const path = join(dir, 'state.db');
+    populated(path, 3);
+    const stale = openStateDb(path);
+    const other = recoverStateDb(path, {}, 'found damaged elsewhere');
+    other.close();
+    const told: Notice[] = [];
+    const db = replaceDamaged(stale, { onRecovered: (n) => told.push(n) }, 'database disk image is malformed');
+    try {
+      expect(told).toEqual([]);
+      expect(asideFiles(dir)).toHaveLength(1);
+      expect(listNotices(db).map((n) => n.code)).toEqual(['E901']);
+      expect(existsSync(path)).toBe(true);
+    } finally {
+      db.close();
+    }
+  });
+});

@@ -1,0 +1,98 @@
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { followCore, Windows } from '../../../src-main/electron/windows.js';
+import type { ServerEvent } from '../../../src-main/shared/contract.js';
+import { BrowserWindow } from '../../support/electron-stand-in.js';
+
+function windows(prepare: (window: BrowserWindow) => void = () => undefined) {
+  const created: BrowserWindow[] = [];
+  const log: string[] = [];
+  const manager = new Windows({
+    create: (options) => {
+      const window = new BrowserWindow(options as never);
+      prepare(window);
+      created.push(window);
+      return window;
+    },
+    settings: { preload: '/p.cjs', icon: {} as never, devTools: false },
+    log: (line) => void log.push(line),
+  });
+  return { manager, created, log };
+}
+
+/** Lets the stand-in's ready-to-show (queued on load) fire. */
+const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe('the window manager', () => {
+  it('creates a route’s window once, shows it when ready, and brings it back (restored) instead of opening another', async () => {
+    const { manager, created } = windows();
+    const first = manager.show('history') as BrowserWindow;
+    expect(first.visible).toBe(false);
+    await settle();
+    expect(first.visible).toBe(true);
+    first.minimized = true;
+    first.hide();
+    expect(manager.show('history')).toBe(first);
+    expect(first).toMatchObject({ minimized: false, visible: true });
+    first.close();
+    expect(manager.show('history')).not.toBe(first);
+    expect(created).toHaveLength(2);
+  });
+
+  it('hides the tray popup when it loses focus', async () => {
+    const { manager } = windows();
+    const tray = manager.show('tray') as BrowserWindow;
+    await settle();
+    tray.emit('blur');
+    expect(tray.visible).toBe(false);
+  });
+
+  it('logs a window that could not load', async () => {
+    const { manager, log } = windows((window) => {
+      window.loadURL = () => Promise.reject(new Error('ERR_FAILED'));
+    });
+    manager.show('settings');
+    await settle();
+    expect(log).toEqual(['could not load the settings window: Error: ERR_FAILED']);
+  });
+
+  it('floats and flashes the approval queue while a run waits, stops flashing on focus, and re-arms for the next one', async () => {
+    const { manager } = windows();
+    manager.surfaceApprovals();
+    const queue = manager.show('approvals') as BrowserWindow;
+    await settle();
+    queue.emit('blur');
+    manager.surfaceApprovals();
+    manager.surfaceApprovals();
+    expect(queue).toMatchObject({ alwaysOnTop: true, flashing: true });
+    expect(queue.listenerCount('focus')).toBe(1);
+    queue.emit('focus');
+    expect(queue.flashing).toBe(false);
+    expect(queue.listenerCount('focus')).toBe(0);
+    manager.releaseApprovals();
+    expect(queue.alwaysOnTop).toBe(false);
+  });
+
+  it('follows the core: every event to every open page, the queue forward on approval.added, released once none waits', async () => {
+    const { manager, created } = windows();
+    const core = Object.assign(new EventEmitter(), { waiting: 1, pendingApprovals: () => Array(core.waiting) });
+    followCore(core as never, manager);
+    const skills = manager.show('skills') as BrowserWindow;
+    const settingsEvent: ServerEvent = { type: 'settings', settings: { mode: 'Dev', paused: false, paletteShortcut: '', retention: { outputDays: 30, outputMaxMb: 100 } } };
+    core.emit('event', settingsEvent);
+    expect(skills.webContents.sent).toEqual([{ channel: 'skilltray:event', payload: settingsEvent }]);
+
+    core.emit('event', { type: 'approval.added', entry: {} });
+    const queue = created.find((w) => w.options.title === 'Skilltray — Approvals');
+    expect(queue?.alwaysOnTop).toBe(true);
+    core.emit('event', { type: 'approval.resolved', id: 'a' });
+    expect(queue?.alwaysOnTop).toBe(true);
+    core.waiting = 0;
+    core.emit('event', { type: 'approval.resolved', id: 'b' });
+    expect(queue?.alwaysOnTop).toBe(false);
+    expect(skills.webContents.sent).toHaveLength(4);
+    skills.close();
+    core.emit('event', settingsEvent);
+    expect(skills.webContents.sent).toHaveLength(4);
+  });
+});

@@ -3,6 +3,7 @@
  * the kernel's coarse clock, so two writes a moment apart can carry the same ctime. A test that
  * needs a later write to carry a later ctime waits for that tick, by watching a probe file's ctime.
  */
+import { execFileSync } from 'node:child_process';
 import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -19,4 +20,11 @@ export function waitForFsTick(dir: string, files: readonly string[]): void {
   } finally {
     rmSync(probe, { force: true });
   }
+}
+
+/** Sets `file`'s mtime to `mtimeNs` with `touch -d @<seconds>.<nanoseconds>`, as a user can (only the ctime cannot be set back). */
+export function touchMtime(file: string, mtimeNs: bigint): void {
+  const seconds = mtimeNs / 1_000_000_000n;
+  const fraction = String(mtimeNs % 1_000_000_000n).padStart(9, '0');
+  execFileSync('touch', ['-m', '-d', `@${seconds}.${fraction}`, file]);
 }

@@ -10,7 +10,7 @@ import { walkSkill } from '../../../src-main/core/skills/files.js';
 import { makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';
 import { SkilltrayError } from '../../../src-main/core/errors.js';
-import { waitForFsTick } from '../../support/fs-clock.js';
+import { touchMtime, waitForFsTick } from '../../support/fs-clock.js';
 
 const FILES = {
   'SKILL.md': '---\nname: skill\ndescription: A skill.\n---\n# Skill\n\nThe original words.\n',
@@ -73,15 +73,12 @@ describe('index freshness: a stat fingerprint first, the manifest hash when it m
     expect(buildIndex(t.dir, t.runtime)).toMatchObject({ status: 'up-to-date' });
   });
 
-  it('catches an edit that keeps the size and sets the mtime back (touch -r): only the ctime moved', () => {
+  it('catches an edit that keeps the size and sets the mtime back (touch -d): only the ctime moved', () => {
     const t = settledIndex();
     const file = join(t.dir, 'references', 'guide.md');
-    const reference = join(t.base, 'mtime-reference');
-    writeFileSync(reference, '');
-    execFileSync('touch', ['-r', file, reference]);
     const before = statSync(file, { bigint: true });
     writeFileSync(file, readFileSync(file, 'utf8').replace('widget', 'gadget'));
-    execFileSync('touch', ['-r', reference, file]);
+    touchMtime(file, before.mtimeNs);
     const after = statSync(file, { bigint: true });
     expect([after.size, after.mtimeNs, after.ino]).toEqual([before.size, before.mtimeNs, before.ino]);
     expect(after.ctimeNs).not.toBe(before.ctimeNs);

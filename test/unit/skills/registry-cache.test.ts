@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SkillRoot } from '../../../src-main/shared/model.js';
@@ -7,7 +6,7 @@ import { SETTLE_MS } from '../../../src-main/core/skills/fingerprint.js';
 import { ParseCache } from '../../../src-main/core/skills/parse-cache.js';
 import { parseSkill } from '../../../src-main/core/skills/parse-skill.js';
 import { SkillRegistry, type ParseSkill, type SkillChange } from '../../../src-main/core/skills/registry.js';
-import { waitForFsTick } from '../../support/fs-clock.js';
+import { touchMtime, waitForFsTick } from '../../support/fs-clock.js';
 import { skillMd, tempDir, writeSkill } from '../../support/temp.js';
 
 const SKILLS = 1000;
@@ -89,19 +88,18 @@ describe('incremental loading', () => {
     expect(third.get('skill-0007')?.hash).not.toBe(first.get('skill-0007')?.hash);
   });
 
-  it('a same-size edit with its mtime set back is re-parsed (the ctime moved)', () => {
+  it('a same-size edit with its mtime set back (touch -d) is re-parsed (the ctime moved)', () => {
     const { base, roots, dirs } = corpus(2);
     const { parse, parsed } = countingParse();
     settle();
     const cache = ParseCache.memory();
     const before = new SkillRegistry(roots, { cache, parse }).load().get('skill-0001');
     const file = join(dirs[1] as string, 'SKILL.md');
-    const reference = join(base, 'mtime-reference');
-    writeFileSync(reference, '');
-    execFileSync('touch', ['-r', file, reference]);
+    const mtimeNs = statSync(file, { bigint: true }).mtimeNs;
     waitForFsTick(base, [file]);
     writeFileSync(file, readFileSync(file, 'utf8').replace('number 1', 'number 9'));
-    execFileSync('touch', ['-r', reference, file]);
+    touchMtime(file, mtimeNs);
+    expect(statSync(file, { bigint: true }).mtimeNs).toBe(mtimeNs);
     parsed.length = 0;
     const after = new SkillRegistry(roots, { cache, parse }).load().get('skill-0001');
     expect(parsed).toEqual([dirs[1]]);

@@ -31,7 +31,7 @@ interface Row {
 }
 
 /** What a root contributes to a parse: an entry parsed under another root is not reused. */
-export function rootKey(root: SkillRoot): string {
+function rootKey(root: SkillRoot): string {
   return `${root.kind}\0${root.trust}\0${root.syntax}\0${root.path}`;
 }
 
@@ -53,7 +53,7 @@ function entryOf(specifier: string): string | null {
 }
 
 /** Identifies this build of the loader (names, sizes and mtimes of its code and its parsers' entries): a rebuilt or upgraded Skilltray starts a fresh cache. */
-export function loaderStamp(): string {
+function loaderStamp(): string {
   if (stamp !== undefined) return stamp;
   const hash = createHash('sha256');
   const add = (path: string): void => {

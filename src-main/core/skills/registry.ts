@@ -33,7 +33,7 @@ function isSkillName(name: string): boolean {
 }
 
 /** Whether `<root>/<name>` is a skill: a visible directory (or link to one) holding a SKILL.md file. */
-export function hasSkillFile(root: string, name: string): boolean {
+function hasSkillFile(root: string, name: string): boolean {
   if (!isSkillName(name)) return false;
   try {
     return statSync(join(root, name, 'SKILL.md')).isFile();

@@ -9,6 +9,7 @@ import { DEFAULT_RETENTION } from '../src-main/core/store/settings.js';
 import { historyUsage, maintainHistory } from '../src-main/core/store/retention.js';
 import { recordDecision, recordRequest, recordResult, recordStart } from '../src-main/core/store/runs.js';
 import { openStateDb, type StateDb } from '../src-main/core/store/state-db.js';
+import type { SandboxView } from '../src-main/shared/runs.js';
 import { median, type Figure, type Metric } from './measure.js';
 
 const RUNS = 10_000;
@@ -28,14 +29,15 @@ function outputOf(i: number): { stdout: string; stderr: string } {
 function record(db: StateDb, now: number): number {
   let raw = 0;
   const one = (i: number): void => {
-    const command = { program: 'git', args: ['log', '--oneline', `-n${i % 50}`], cwd: '/home/someone/project', timeoutMs: 30_000, env: [], skill: 'git', tool: 'git_log', skillHash: 'a'.repeat(64) };
+    const command = { program: 'git', args: ['log', '--oneline', `-n${i % 50}`], cwd: '/home/someone/project', timeoutMs: 30_000, env: [], skill: 'git', tool: 'git_log', skillHash: 'a'.repeat(64), supplied: [2] };
+    const sandbox: SandboxView = { name: 'read-only', network: false, contained: true, mechanism: 'bubblewrap', why: null };
     const args = { count: i % 50, repo: '/home/someone/project' };
-    const id = recordRequest(db, { traceId: `trace-${i}`, surface: i % 2 === 0 ? 'mcp' : 'cli', skill: 'git', tool: 'git_log', args, command, programPath: '/usr/bin/git', skillHash: 'a'.repeat(64), requestedAt: now - Math.floor(((RUNS - i) / RUNS) * 90 * DAY_MS) });
+    const id = recordRequest(db, { traceId: `trace-${i}`, surface: i % 2 === 0 ? 'mcp' : 'cli', skill: 'git', tool: 'git_log', args, command, programPath: '/usr/bin/git', skillHash: 'a'.repeat(64), sandbox, requestedAt: now - Math.floor(((RUNS - i) / RUNS) * 90 * DAY_MS) });
     recordDecision(db, id, { outcome: 'auto', decidedBy: 'policy', reason: 'bundled read-only tool' });
     recordStart(db, id);
     const output = outputOf(i);
     recordResult(db, id, { exitCode: 0, signal: null, timedOut: false, cancelled: false, ...output, droppedBytes: { stdout: 0, stderr: 0 }, durationMs: 12 });
-    raw += JSON.stringify(args).length + JSON.stringify(command).length + Buffer.byteLength(output.stdout) + Buffer.byteLength(output.stderr);
+    raw += JSON.stringify(args).length + JSON.stringify(command).length + JSON.stringify(sandbox).length + Buffer.byteLength(output.stdout) + Buffer.byteLength(output.stderr);
   };
   for (let i = 0; i < RUNS; i += 500) db.transaction(() => { for (let j = i; j < i + 500; j++) one(j); })();
   return raw;

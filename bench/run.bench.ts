@@ -1,10 +1,17 @@
-/** A tool call through render → policy → spawn → record, against a raw child_process.spawn of the same program. */
+/**
+ * A tool call through render → policy → snapshot → sandbox → spawn → record, and the sandbox alone
+ * (bubblewrap with a read-only profile running `true`), each against a raw child_process.spawn of
+ * `true` measured in the same run.
+ */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkilltrayCore } from '../src-main/core/api.js';
 import { resolveConfig } from '../src-main/core/config.js';
-import { median, type Figure } from './measure.js';
+import { platformSandbox } from '../src-main/core/runner/sandbox/platform-sandbox.js';
+import { noSandbox } from '../src-main/core/runner/sandbox/sandbox.js';
+import { resolveProgram } from '../src-main/core/runner/resolve-program.js';
+import { median, type Figure, type Metric } from './measure.js';
 
 const TRUE_SKILL = `---
 name: truth
@@ -28,25 +35,49 @@ true
 \`\`\`
 `;
 
-function rawSpawn(): Promise<void> {
+function spawned(program: string, args: readonly string[], env?: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('true', [], { stdio: 'ignore' });
+    const child = spawn(program, args, { stdio: 'ignore', ...(env === undefined ? {} : { env }) });
     child.on('error', reject);
     child.on('exit', () => resolve());
   });
 }
 
-export async function runBench(dir: string): Promise<Figure[]> {
+/** The run figures: the sandbox alone, a whole contained run, and an uncontained run, each against raw spawn. */
+export async function runBench(dir: string): Promise<(Figure | Metric)[]> {
   const bundled = join(dir, 'bundled');
   mkdirSync(join(bundled, 'truth'), { recursive: true });
   writeFileSync(join(bundled, 'truth', 'SKILL.md'), TRUE_SKILL);
-  const core = new SkilltrayCore(resolveConfig({ env: { HOME: dir, SKILLTRAY_HOME: join(dir, 'home'), PATH: process.env.PATH }, bundledDir: bundled }));
+  const config = resolveConfig({ env: { HOME: dir, SKILLTRAY_HOME: join(dir, 'home'), PATH: process.env.PATH }, bundledDir: bundled });
+  const sandbox = platformSandbox(process.platform, config.env);
+  const why = sandbox.unavailable();
+  const contained = new SkilltrayCore(config, { sandbox });
+  const bare = new SkilltrayCore(config, { sandbox: noSandbox('measured without a sandbox') });
+  const truePath = resolveProgram('true', config.env, dir) as string;
+  const temp = mkdtempSync(join(dir, 'sandbox-'));
   try {
-    const call = () => core.run({ skill: 'truth', tool: 'yes', surface: 'cli', cwd: dir }, { approval: { kind: 'none' } });
-    const raw = await median(rawSpawn, 31, 3);
-    const full = await median(call, 31, 3);
-    return [{ name: 'run `true`: render+policy+spawn+record', ms: full, baseline: 'raw child_process.spawn of true', baselineMs: raw }];
+    const raw = await median(() => spawned(truePath, []), 31, 3);
+    const figures: (Figure | Metric)[] = [];
+    if (why === null) {
+      // The sandbox alone: the command line a read-only run of `true` gets, spawned directly.
+      const wrapped = sandbox.wrap(
+        { program: truePath, args: [], env: { PATH: process.env.PATH ?? '' } },
+        { profile: { name: 'read-only', network: false }, cwd: dir, skillDir: join(bundled, 'truth'), snapshotDir: join(bundled, 'truth'), tempDir: temp, masks: [] },
+      );
+      const sandboxed = await median(() => spawned(wrapped.program, wrapped.args, wrapped.env), 31, 3);
+      figures.push({ name: `sandboxed \`true\` (${sandbox.mechanism ?? ''}, read-only)`, ms: sandboxed, baseline: 'raw child_process.spawn of true', baselineMs: raw });
+      const call = () => contained.run({ skill: 'truth', tool: 'yes', surface: 'cli', cwd: dir }, { approval: { kind: 'none' } });
+      const full = await median(call, 31, 3);
+      figures.push({ name: 'run `true`: render+policy+snapshot+sandbox+record', ms: full, baseline: 'raw child_process.spawn of true', baselineMs: raw });
+    } else {
+      figures.push({ name: 'sandboxed `true`', text: `not measured: ${why}` });
+    }
+    const uncontained = () => bare.run({ skill: 'truth', tool: 'yes', surface: 'cli', cwd: dir }, { approval: { kind: 'preapproved', actor: 'bench' } });
+    figures.push({ name: 'run `true` uncontained (snapshot, no sandbox)', ms: await median(uncontained, 31, 3), baseline: 'raw child_process.spawn of true', baselineMs: raw });
+    return figures;
   } finally {
-    await core.close();
+    rmSync(temp, { recursive: true, force: true });
+    await contained.close();
+    await bare.close();
   }
 }

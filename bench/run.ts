@@ -23,6 +23,7 @@ import { killAll } from './processes.js';
 import { runBench } from './run.bench.js';
 import { searchBench } from './search.bench.js';
 import { serveBench } from './serve.bench.js';
+import { sessionBench } from './session.bench.js';
 import { uiBench } from './ui.bench.js';
 
 // Compiled to dist/node/bench: the checkout's skills/ is four levels up.
@@ -40,6 +41,7 @@ const BENCHES: Record<string, Bench> = {
   cli: cliBench,
   serve: serveBench,
   run: runBench,
+  session: (dir) => sessionBench(dir, bundledDir),
   history: historyBench,
   discover: (dir) => discoverBench(dir, bundledDir),
   ui: uiBench,

@@ -5,6 +5,7 @@
  * run service are created here. state.db is opened on first use: `--help` and option errors never
  * touch the disk, while listing skills does (it reads the current mode).
  */
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,8 +13,11 @@ import type { CheckReport, Mode, RootWatch, ShadowReport, Skill, SkillRoot, Skil
 import type { CoreConfig } from './config.js';
 import { SkilltrayError, skillcErrors } from './errors.js';
 import { ApprovalBroker } from './policy/approval-broker.js';
-import type { DryRun, HistoryUsage, MaintenanceReport, Notice, PendingEntry, Remembered, Retention, Rule, RunQuery, RunRecord, RunReport, RunSummary, Settings, Surface, VerdictKind } from '../shared/runs.js';
+import type { DryRun, HistoryUsage, MaintenanceReport, Notice, PendingEntry, RememberExpiry, Remembered, Retention, Rule, RunQuery, RunRecord, RunReport, RunSummary, SandboxStatus, Settings, Surface, VerdictKind } from '../shared/runs.js';
 import { listRemembered, revoke } from './store/approvals.js';
+import { listUnsandboxed, setSandboxed } from './store/unsandboxed.js';
+import { platformSandbox } from './runner/sandbox/platform-sandbox.js';
+import type { Sandbox } from './runner/sandbox/sandbox.js';
 import { addRule, listRules, removeRule } from './store/rules.js';
 import { getRun, listRuns } from './store/runs.js';
 import { getSettings, setMode, setPaletteShortcut, setPaused, setRetention } from './store/settings.js';
@@ -44,6 +48,8 @@ import { resolvePrompt } from './template/render-command.js';
 export interface CoreOptions {
   /** Keep search indexes current by itself (the app and `serve`); the CLI reports E002 instead. */
   autoBuild?: boolean;
+  /** The sandbox runs go through; default this platform's (tests inject one that is unavailable). */
+  sandbox?: Sandbox;
   /**
    * Check every page of state.db (PRAGMA quick_check) when opening it; default true. A one-shot CLI
    * command turns it off (about 0.1 s per 100 MiB, on every command) and relies on SQLITE_CORRUPT.
@@ -68,12 +74,17 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   private reclaiming: Promise<Orphan[]> | undefined;
   /** Pending approvals of this process (meaningful in the process that owns runs). */
   readonly broker = new ApprovalBroker();
+  /** This process's session: an "Always, for this session" answer given here lasts while it runs. */
+  readonly session = randomUUID();
+  /** Contains every run this core starts. */
+  readonly sandbox: Sandbox;
 
   constructor(
     readonly config: CoreConfig,
     options: CoreOptions = {},
   ) {
     super();
+    this.sandbox = options.sandbox ?? platformSandbox(process.platform, config.env);
     this.state = new StateStore(join(config.home, 'state.db'), {
       ...(config.nativeBinding === undefined ? {} : { nativeBinding: config.nativeBinding }),
       quickCheck: options.checkStateDb ?? true,
@@ -130,6 +141,8 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
         env: this.config.env,
         defaultCwd: defaultGatewayCwd(this.config.env),
         home: this.config.home,
+        sandbox: this.sandbox,
+        session: this.session,
       });
       // Once, at creation: every run event reaches the 'event' stream exactly once.
       this.runService.on('run', (event) => emitSafely(this, 'event', { type: 'run', event }));
@@ -215,20 +228,40 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     return this.broker.list();
   }
 
-  /** Answers a pending approval: once, always (remembered, pinned to hash and program path) or deny. */
-  answerApproval(id: string, verdict: VerdictKind, actor: string): void {
-    this.broker.resolve(id, verdict, actor);
+  /**
+   * Answers a pending approval: once, always (remembered, pinned to hash, program path and sandbox
+   * profile, until revoked or for this session) or deny.
+   */
+  answerApproval(id: string, verdict: VerdictKind, actor: string, expires?: RememberExpiry): void {
+    this.broker.resolve(id, verdict, actor, expires);
   }
 
-  /** Remembered approvals in force. */
+  /** Remembered approvals in force (this session's included). */
   remembered(): Remembered[] {
-    return listRemembered(this.db);
+    return listRemembered(this.db, this.session);
   }
 
   /** Revokes a remembered approval: the tool asks again next time. */
   revokeRemembered(id: number): void {
-    revoke(this.db, id);
+    revoke(this.db, id, this.session);
     emitSafely(this, 'event', { type: 'policy.changed' });
+  }
+
+  /** What this machine can contain, and which skills the person took out of the sandbox. */
+  sandboxStatus(): SandboxStatus {
+    const why = this.sandbox.unavailable();
+    return { mechanism: why === null ? this.sandbox.mechanism : null, available: why === null, why, unsandboxed: listUnsandboxed(this.db) };
+  }
+
+  /**
+   * Takes a loaded skill out of the sandbox (`sandboxed: false`, its runs then always ask unless a
+   * rule allows them) or puts it back. Only the person does this; a skill's frontmatter cannot.
+   */
+  setSkillSandboxed(skill: string, sandboxed: boolean): SandboxStatus {
+    // Putting a skill back needs no loaded skill: one removed from disk can still be cleaned up.
+    const name = sandboxed ? skill : this.getSkill(skill).name;
+    if (setSandboxed(this.db, name, sandboxed)) emitSafely(this, 'event', { type: 'policy.changed' });
+    return this.sandboxStatus();
   }
 
   // ── rules and settings ──────────────────────────────────────────────────

@@ -59,12 +59,14 @@ const handlers: Handlers = {
 
   approvals: (core) => core.pendingApprovals(),
   // Only the app's own window (IPC: surface ui) answers as the tray; every other surface answers as itself.
-  answerApproval: (core, i, ctx) => (core.answerApproval(i.id, i.verdict, ctx.surface === 'ui' ? 'tray' : ctx.surface), ok),
+  answerApproval: (core, i, ctx) => (core.answerApproval(i.id, i.verdict, ctx.surface === 'ui' ? 'tray' : ctx.surface, i.expires), ok),
   rules: (core) => core.rules(),
   addRule: (core, i) => core.addRule(i.pattern, i.effect),
   removeRule: (core, i) => (core.removeRule(i.id), ok),
   remembered: (core) => core.remembered(),
   revokeRemembered: (core, i) => (core.revokeRemembered(i.id), ok),
+  sandbox: (core) => core.sandboxStatus(),
+  setSkillSandbox: (core, i) => core.setSkillSandboxed(i.skill, i.sandboxed),
   settings: (core) => core.settings(),
   setMode: (core, i) => (core.setMode(i.mode), core.settings()),
   setPaused: (core, i) => core.setPaused(i.paused),

@@ -12,7 +12,8 @@ const SIZES: Record<WindowRoute, { width: number; height: number; title: string 
   approvals: { width: 620, height: 720, title: 'Skilltray — Approvals' },
   history: { width: 1000, height: 720, title: 'Skilltray — History' },
   settings: { width: 900, height: 720, title: 'Skilltray — Settings' },
-  tray: { width: 360, height: 460, title: 'Skilltray' },
+  // Tall enough for a waiting approval with its answers, which the tray window shows first.
+  tray: { width: 360, height: 560, title: 'Skilltray' },
   palette: { width: 720, height: 540, title: 'Skilltray — Command palette' },
 };
 

@@ -18,6 +18,7 @@ import type { Envelope, OperationName, OperationOutputs } from '../shared/contra
 import type { ErrorShape } from '../shared/errors.js';
 import { SkilltrayError } from '../core/errors.js';
 import { MCP_TOOLS, errorText, findTool, toolDefinition, toolResult } from './mcp-tools.js';
+import { rootsCwd } from './mcp-roots.js';
 
 /** Executes one contract operation and returns its envelope; `signal` aborts when the client cancels. */
 export type OperationCall = (operation: OperationName, input: unknown, signal: AbortSignal) => Promise<Envelope<unknown>>;
@@ -26,6 +27,8 @@ export interface McpBridgeOptions {
   /** Skilltray's version, reported as the server's. */
   version: string;
   call: OperationCall;
+  /** Where a run starts when the client names no cwd and offers no root: the directory the bridge runs in. */
+  cwd: string;
   /** How often a call still working tells a client that asked for progress (keeps its request timeout from firing). */
   progressIntervalMs?: number;
 }
@@ -123,6 +126,7 @@ export function createMcpServer(options: McpBridgeOptions): McpServer {
   // is what tools/list shows, and callOperation validates with it, so bad input is E805 as data,
   // with the same message as on every other surface.
   mcp.server.registerCapabilities({ tools: { listChanged: false } });
+  const withCwd = rootsCwd(mcp.server, options.cwd);
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: MCP_TOOLS.map(toolDefinition) }));
   mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = findTool(request.params.name);
@@ -134,7 +138,7 @@ export function createMcpServer(options: McpBridgeOptions): McpServer {
     }
     const stop = keepAlive(extra, progressIntervalMs);
     try {
-      return toolResult(await call(tool.operation, request.params.arguments ?? {}, extra.signal));
+      return toolResult(await call(tool.operation, await withCwd(tool.operation, request.params.arguments ?? {}), extra.signal));
     } finally {
       stop();
     }

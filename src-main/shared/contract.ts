@@ -19,6 +19,7 @@ import type {
 } from './gateway.js';
 import { ATTACH_TARGETS, ROLES, type CheckReport, type RootWatch, type ShadowReport, type Skill, type SkillRoot, type SkillSummary } from './model.js';
 import {
+  REMEMBER_EXPIRIES,
   RUN_STATUSES,
   SURFACES,
   VERDICT_KINDS,
@@ -33,6 +34,7 @@ import {
   type RunRecord,
   type RunReport,
   type RunSummary,
+  type SandboxStatus,
   type Settings,
 } from './runs.js';
 
@@ -48,7 +50,7 @@ const runInput = z.strictObject({
   skill: name,
   tool: name,
   args: args.optional(),
-  /** An existing absolute directory on the machine running Skilltray (default: the user's home). */
+  /** An existing absolute directory on the machine running Skilltray (default: the owner's, the user's home). */
   cwd: text().optional(),
   /** Correlates the run with the caller's own trace; generated when absent. */
   trace_id: text(256).optional(),
@@ -88,12 +90,16 @@ export const inputs = {
   getRun: z.strictObject({ id }),
 
   approvals: z.strictObject({}),
-  answerApproval: z.strictObject({ id, verdict: z.enum(VERDICT_KINDS) }),
+  /** `expires` applies to `always`: until revoked (default) or for this session of the app. */
+  answerApproval: z.strictObject({ id, verdict: z.enum(VERDICT_KINDS), expires: z.enum(REMEMBER_EXPIRIES).optional() }),
   rules: z.strictObject({}),
   addRule: z.strictObject({ pattern: text(512), effect: z.enum(['allow', 'deny']) }),
   removeRule: z.strictObject({ id: numericId }),
   remembered: z.strictObject({}),
   revokeRemembered: z.strictObject({ id: numericId }),
+  sandbox: z.strictObject({}),
+  /** `sandboxed: false` takes a skill out of the sandbox (its runs ask); only the person does this. */
+  setSkillSandbox: z.strictObject({ skill: name, sandboxed: z.boolean() }),
   settings: z.strictObject({}),
   setMode: z.strictObject({ mode: text(32) }),
   setPaused: z.strictObject({ paused: z.boolean() }),
@@ -183,6 +189,8 @@ export interface OperationOutputs {
   removeRule: { ok: true };
   remembered: Remembered[];
   revokeRemembered: { ok: true };
+  sandbox: SandboxStatus;
+  setSkillSandbox: SandboxStatus;
   settings: Settings;
   setMode: Settings;
   setPaused: Settings;

@@ -137,6 +137,8 @@ export interface Skill {
   tools: Tool[];
   modes: Mode[];
   readOnly: boolean;
+  /** `network: true`: its tools' sandbox lets them reach the network (otherwise they have none, not even loopback). */
+  network: boolean;
   alwaysAsk: boolean;
   timeoutSec: number;
   requires: { bins: string[]; env: string[] };
@@ -158,6 +160,8 @@ export interface Skill {
 export interface RenderedCommand {
   program: string;
   args: string[];
+  /** Indexes in `args` of the arguments that hold a value the caller supplied; the rest is the template's own text. */
+  supplied: number[];
   cwd: string;
   timeoutMs: number;
   /** Names of the variables passed to the tool beyond the allow-list (the skill's requires.env). */

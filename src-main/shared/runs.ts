@@ -13,8 +13,52 @@ export const SURFACES: readonly Surface[] = ['cli', 'http', 'mcp', 'ui', 'browse
 /** What was decided: `auto` ran without asking, `approved`/`denied` by someone or something, `refused` could not run. */
 export type RunOutcome = 'auto' | 'approved' | 'denied' | 'refused';
 
-/** Who or what decided: policy, a rule, a remembered approval, the person, the approval timeout, or an error. */
-export type DecidedBy = 'policy' | 'rule' | 'remembered' | 'user' | 'timeout' | 'error';
+/**
+ * Who or what decided: policy, a rule, a remembered approval, the person, the approval timeout, the
+ * caller withdrawing its request before anyone answered, or an error.
+ */
+export type DecidedBy = 'policy' | 'rule' | 'remembered' | 'user' | 'timeout' | 'caller' | 'error';
+
+/** How much of the machine a run may touch: the whole filesystem read-only, plus its working directory, or everything (not contained). */
+export type SandboxProfileName = 'read-only' | 'workspace' | 'none';
+
+export const SANDBOX_PROFILES: readonly SandboxProfileName[] = ['read-only', 'workspace', 'none'];
+
+/** The profile policy asks for: filesystem access and whether the network is reachable. */
+export interface SandboxProfile {
+  name: SandboxProfileName;
+  network: boolean;
+}
+
+/** The OS mechanisms that contain a run. */
+export type SandboxMechanism = 'bubblewrap' | 'seatbelt';
+
+/** How one run is contained, as every surface shows it (approval, history, `--dry-run --json`). */
+export interface SandboxView extends SandboxProfile {
+  /** True when an OS sandbox applies the profile; false for `none` or where no sandbox works. */
+  contained: boolean;
+  mechanism: SandboxMechanism | null;
+  /** Why the run is not contained, as a sentence; null when it is. */
+  why: string | null;
+}
+
+/** What this machine can contain, and the skills the person chose to run without a sandbox. */
+export interface SandboxStatus {
+  mechanism: SandboxMechanism | null;
+  available: boolean;
+  /** Why no sandbox is available, with how to fix it; null when one is. */
+  why: string | null;
+  /** Skills whose runs are not contained because the person said so, by name. */
+  unsandboxed: string[];
+}
+
+/** How long an "Always" answer lasts: until the app (or serve) that owns runs stops, or until revoked. */
+export type RememberExpiry = 'session' | 'revoke';
+
+export const REMEMBER_EXPIRIES: readonly RememberExpiry[] = ['session', 'revoke'];
+
+/** The person's answer as recorded with a run: once, always (with its expiry) or deny. */
+export type RecordedAnswer = 'once' | 'always' | 'always-session' | 'deny';
 
 /** `interrupted`: the process that owned the run stopped (a signal, a crash, a closed terminal) before it finished. */
 export type RunStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'timed_out' | 'denied' | 'refused' | 'interrupted';
@@ -58,6 +102,10 @@ export interface RunSummary {
   pgid: number | null;
   /** When history retention dropped this run's output; the record itself is kept. */
   outputDroppedAt: number | null;
+  /** How the run was (or would have been) contained; null for a request that never got that far. */
+  sandbox: SandboxView | null;
+  /** The person's answer when one was given. */
+  answer: RecordedAnswer | null;
 }
 
 /** A run with its captured output (null until it has a result). */
@@ -88,6 +136,10 @@ export interface Remembered {
   tool: string;
   skillHash: string;
   programPath: string;
+  /** The profile it was given under: a run whose profile is wider asks again. */
+  profile: SandboxProfile;
+  /** `session`: lapses when the owner of runs that took it stops; `revoke`: lasts until revoked. */
+  expires: RememberExpiry;
   createdAt: number;
   revokedAt: number | null;
 }
@@ -170,6 +222,10 @@ export interface PendingApproval {
   requestedAt: number;
   /** Why approval is needed (policy's reason). */
   reason: string;
+  /** How the run would be contained. */
+  sandbox: SandboxView;
+  /** Indexes in `argv` of the arguments that hold a value the caller supplied (the rest is the template's). */
+  supplied: number[];
 }
 
 /** A pending approval as listed: when it will time out, by the broker's clock. */
@@ -184,6 +240,8 @@ export const VERDICT_KINDS: readonly VerdictKind[] = ['once', 'always', 'deny'];
 export interface Verdict {
   verdict: VerdictKind;
   actor: string;
+  /** For `always`: how long it is remembered (default `revoke`). */
+  expires?: RememberExpiry;
 }
 
 /** The two streams a tool writes, as named in live output. */
@@ -206,6 +264,7 @@ export interface RunReport {
   command: RenderedCommand;
   programPath: string;
   decision: RunDecisionView;
+  sandbox: SandboxView;
   result: RunResult;
 }
 
@@ -216,11 +275,13 @@ export interface DryRun {
   decision: 'auto' | 'ask' | 'deny' | 'refuse';
   reason: string;
   error: ErrorShape | null;
+  /** How the run would be contained. */
+  sandbox: SandboxView;
 }
 
 export type RunEvent =
   | { type: 'decided'; id: string; traceId: string; skill: string; tool: string; decision: RunDecisionView }
-  | { type: 'started'; id: string; traceId: string; skill: string; tool: string; command: RenderedCommand; programPath: string }
+  | { type: 'started'; id: string; traceId: string; skill: string; tool: string; command: RenderedCommand; programPath: string; sandbox: SandboxView }
   | { type: 'output'; id: string; stream: OutputStream; text: string }
   | { type: 'finished'; id: string; traceId: string; skill: string; tool: string; result: RunResult };
 

@@ -1,19 +1,23 @@
-/** One approval request: everything that will run, exactly, and the three answers. */
+/**
+ * One approval request: a sentence a person reads in two seconds, the command with the caller's
+ * values set apart and the fixed safety flags folded away, the exact argv one click away, and the
+ * three answers in a footer that stays on screen.
+ */
 import { useId, useState, type ReactNode } from 'react';
-import type { PendingEntry, VerdictKind } from '../../src-main/shared/runs.js';
+import { approvalSentence, programName, shownArguments, word, type ShownArgument } from '../../src-main/shared/approval-text.js';
+import type { PendingEntry, RememberExpiry, SandboxView, VerdictKind } from '../../src-main/shared/runs.js';
 import { ErrorNote } from '../app/error-note.js';
 import { formatClock, formatCountdown, formatDuration } from '../app/format.js';
 import { useNow } from '../app/use-now.js';
 import { ariaShortcut, shortcutLabel, verdictForKey } from './approval-keys.js';
-import { SURFACE_LABELS, TRUST_LABELS } from './labels.js';
+import { SURFACE_LABELS, TRUST_LABELS, sandboxBadges } from './labels.js';
 import { useArmed } from './use-armed.js';
 import { visibleParts } from './visible-text.js';
 
-/** A value in quotes with its invisible characters spelled out as marked escapes. */
-export function VisibleText({ value }: { value: string }) {
+/** The characters of a value with its invisible ones spelled out as marked escapes. */
+function Visible({ value }: { value: string }) {
   return (
-    <code className="visible-text">
-      <span className="quote" aria-hidden="true">&quot;</span>
+    <>
       {visibleParts(value).map((part, i) =>
         part.kind === 'text' ? (
           <span key={i}>{part.text}</span>
@@ -23,30 +27,80 @@ export function VisibleText({ value }: { value: string }) {
           </span>
         ),
       )}
+    </>
+  );
+}
+
+/** A value in quotes with its invisible characters spelled out as marked escapes. */
+export function VisibleText({ value }: { value: string }) {
+  return (
+    <code className="visible-text">
+      <span className="quote" aria-hidden="true">&quot;</span>
+      <Visible value={value} />
       <span className="quote" aria-hidden="true">&quot;</span>
     </code>
   );
 }
 
-/** The argv the program will receive, one argument per line, numbered as the program sees them. */
-export function ArgumentList({ argv }: { argv: string[] }) {
+/** The argv the program will receive, one argument per line, numbered as the program sees them; the caller's values marked. */
+export function ArgumentList({ argv, supplied = [] }: { argv: string[]; supplied?: readonly number[] }) {
   if (argv.length === 0) return <p className="muted">No arguments.</p>;
   return (
     <ol className="argv" aria-label={`${argv.length} ${argv.length === 1 ? 'argument' : 'arguments'}`}>
       {argv.map((arg, i) => (
-        <li key={i}>
+        <li key={i} className={supplied.includes(i) ? 'argv-supplied' : undefined}>
           <span className="argv-index" aria-hidden="true">
             {i + 1}
           </span>
           <VisibleText value={arg} />
+          {supplied.includes(i) ? <span className="argv-origin">from the caller</span> : null}
         </li>
       ))}
     </ol>
   );
 }
 
-const VERDICT_LABELS: Record<VerdictKind, string> = { once: 'Run once', always: 'Always allow this tool', deny: 'Deny' };
+/** The command as one line: the template's words plain, the caller's values marked, safety flags left out; an argument with spaces is quoted so it reads as one. */
+function CommandLine({ programPath, args }: { programPath: string; args: ShownArgument[] }) {
+  return (
+    <p className="command-line">
+      <code>
+        <span className="command-program">{programName(programPath)}</span>
+        {args
+          .filter((a) => !a.hardening)
+          .map((a) => (
+            <span key={a.index}>
+              {' '}
+              {a.supplied ? (
+                <mark className="supplied" title="supplied by the caller">
+                  <Visible value={word(a.text)} />
+                </mark>
+              ) : (
+                <Visible value={word(a.text)} />
+              )}
+            </span>
+          ))}
+      </code>
+    </p>
+  );
+}
+
+/** The profile as badges that agree with policy: what the run may touch, and whether anything contains it. */
+function SandboxBadges({ sandbox }: { sandbox: SandboxView }) {
+  return (
+    <>
+      {sandboxBadges(sandbox).map((badge) => (
+        <span key={badge.text} className={`badge badge-${badge.tone}`} title={badge.title}>
+          {badge.text}
+        </span>
+      ))}
+    </>
+  );
+}
+
+const VERDICT_LABELS: Record<VerdictKind, string> = { once: 'Run once', always: 'Always allow', deny: 'Deny' };
 const VERDICT_CLASSES: Record<VerdictKind, string> = { once: 'button button-primary', always: 'button', deny: 'button button-danger' };
+const EXPIRY_LABELS: Record<RememberExpiry, string> = { revoke: 'until I revoke', session: 'for this session' };
 
 export interface ApprovalCardProps {
   entry: PendingEntry;
@@ -54,7 +108,7 @@ export interface ApprovalCardProps {
   mac: boolean;
   /** The answer given in this window, once given. */
   answered: VerdictKind | null;
-  onAnswer: (verdict: VerdictKind) => Promise<void>;
+  onAnswer: (verdict: VerdictKind, expires: RememberExpiry) => Promise<void>;
   /** Heading level of the card's title within its page. */
   level?: 2 | 3;
   /** Shown under the request once it is answered (the run's progress). */
@@ -67,20 +121,24 @@ export interface ApprovalCardProps {
  */
 export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, children }: ApprovalCardProps) {
   const titleId = useId();
+  const toolId = useId();
   const hintId = useId();
+  const expiryName = useId();
   const now = useNow();
   const { armed, armedNow } = useArmed();
   const [sending, setSending] = useState<VerdictKind | null>(null);
+  const [expires, setExpires] = useState<RememberExpiry>('revoke');
   const [error, setError] = useState<Error | null>(null);
   const open = answered === null;
   const Title = level === 2 ? 'h2' : 'h3';
-  const Sub = level === 2 ? 'h3' : 'h4';
+  const args = shownArguments(entry.argv, entry.supplied);
+  const safety = args.filter((a) => a.hardening);
 
   const answer = (verdict: VerdictKind): void => {
     if (!open || sending !== null) return;
     setSending(verdict);
     setError(null);
-    onAnswer(verdict).then(
+    onAnswer(verdict, expires).then(
       () => setSending(null),
       (e: unknown) => {
         setSending(null);
@@ -93,7 +151,7 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
   return (
     <article
       className={`card approval${open ? '' : ' approval-answered'}`}
-      aria-labelledby={titleId}
+      aria-labelledby={`${toolId} ${titleId}`}
       aria-describedby={open ? hintId : undefined}
       tabIndex={-1}
       data-approval-id={entry.id}
@@ -106,73 +164,93 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
         if (open && armedNow()) answer(verdict);
       }}
     >
-      <header className="approval-head">
-        <div>
-          <p className="eyebrow">{open ? 'Approval needed' : answered === 'deny' ? 'Denied' : answered === 'always' ? 'Allowed (remembered)' : 'Allowed once'}</p>
-          <Title id={titleId} className="approval-title">
-            {entry.skill} <span className="sep" aria-hidden="true">/</span>
-            <span className="visually-hidden"> tool </span> {entry.tool}
-          </Title>
-          <p className="approval-reason">{entry.reason}</p>
-        </div>
-        <div className="badges">
-          <span className={`badge ${entry.trust === 'bundled' ? 'badge-info' : 'badge-neutral'}`}>{entry.trust}</span>
-          <span className={`badge ${entry.readOnly ? 'badge-ok' : 'badge-warn'}`}>{entry.readOnly ? 'read-only' : 'may change things'}</span>
-        </div>
-      </header>
-
-      <dl className="facts">
-        <div>
-          <dt>Asked by</dt>
-          <dd>
-            {SURFACE_LABELS[entry.surface]} <span className="muted">({entry.surface})</span>
-          </dd>
-        </div>
-        <div>
-          <dt>Trust</dt>
-          <dd>{TRUST_LABELS[entry.trust]}</dd>
-        </div>
-        <div>
-          <dt>Read-only</dt>
-          <dd>{entry.readOnly ? 'yes' : 'no'}</dd>
-        </div>
+      <p className="eyebrow">
         {open ? (
-          <div>
-            <dt>Expires</dt>
-            <dd className={remaining < 30_000 ? 'text-warn' : undefined}>
-              in {formatCountdown(remaining)} <span className="muted">(at {formatClock(entry.expiresAt)})</span>
-            </dd>
-          </div>
-        ) : null}
-      </dl>
+          <>
+            Approval needed <span className={remaining < 30_000 ? 'text-warn' : 'eyebrow-quiet'}>· expires in {formatCountdown(remaining)}</span>
+          </>
+        ) : answered === 'deny' ? (
+          'Denied'
+        ) : answered === 'always' ? (
+          `Allowed (remembered ${EXPIRY_LABELS[expires]})`
+        ) : (
+          'Allowed once'
+        )}
+      </p>
+      <Title id={titleId} className="approval-sentence">
+        {approvalSentence(entry)}
+      </Title>
+      <div className="badges">
+        <span className={`badge ${entry.trust === 'bundled' ? 'badge-info' : 'badge-neutral'}`} title={TRUST_LABELS[entry.trust]}>
+          {entry.trust}
+        </span>
+        <SandboxBadges sandbox={entry.sandbox} />
+      </div>
+      <p className="approval-reason">
+        <strong id={toolId}>
+          {entry.skill} <span className="sep" aria-hidden="true">/</span>
+          <span className="visually-hidden"> tool </span> {entry.tool}
+        </strong>{' '}
+        — {entry.reason}
+      </p>
+      {entry.sandbox.contained ? null : <p className="approval-uncontained">Not contained: {entry.sandbox.why}. It can do anything you can.</p>}
 
       <section className="approval-command" aria-label="What will run">
-        <Sub className="field-title">Program</Sub>
-        <p className="program">
-          <VisibleText value={entry.programPath} />
-        </p>
-        <Sub className="field-title">Arguments, one per line, exactly as passed</Sub>
-        <ArgumentList argv={entry.argv} />
-        <dl className="facts">
-          <div>
-            <dt>Working directory</dt>
-            <dd>
-              <VisibleText value={entry.cwd} />
-            </dd>
-          </div>
-          <div>
-            <dt>Timeout</dt>
-            <dd>{formatDuration(entry.timeoutMs)}</dd>
-          </div>
-          <div>
-            <dt>Environment passed</dt>
-            <dd>{entry.env.length === 0 ? <span className="muted">only the standard allow-list</span> : entry.env.map((name) => <code key={name} className="chip">{name}</code>)}</dd>
-          </div>
-        </dl>
+        <CommandLine programPath={entry.programPath} args={args} />
+        {entry.supplied.length > 0 ? <p className="command-key">Highlighted: values the caller chose. Everything else is the skill&apos;s own command.</p> : null}
+        {safety.length > 0 ? (
+          <details className="approval-safety">
+            <summary>
+              {safety.length} safety {safety.length === 1 ? 'flag' : 'flags'} the skill always adds
+            </summary>
+            <ul className="chips">
+              {safety.map((a) => (
+                <li key={a.index}>
+                  <code className="chip">{a.text}</code>
+                </li>
+              ))}
+            </ul>
+          </details>
+        ) : null}
+        <details className="approval-exact">
+          <summary>Exact program and arguments</summary>
+          <p className="program">
+            <VisibleText value={entry.programPath} />
+          </p>
+          <ArgumentList argv={entry.argv} supplied={entry.supplied} />
+          <dl className="facts">
+            <div>
+              <dt>Working directory</dt>
+              <dd>
+                <VisibleText value={entry.cwd} />
+              </dd>
+            </div>
+            <div>
+              <dt>Asked by</dt>
+              <dd>
+                {SURFACE_LABELS[entry.surface]} <span className="muted">({entry.surface})</span>
+              </dd>
+            </div>
+            <div>
+              <dt>Timeout</dt>
+              <dd>{formatDuration(entry.timeoutMs)}</dd>
+            </div>
+            <div>
+              <dt>Environment passed</dt>
+              <dd>{entry.env.length === 0 ? <span className="muted">only the standard allow-list</span> : entry.env.map((name) => <code key={name} className="chip">{name}</code>)}</dd>
+            </div>
+            {open ? (
+              <div>
+                <dt>Expires</dt>
+                <dd>at {formatClock(entry.expiresAt)}</dd>
+              </div>
+            ) : null}
+          </dl>
+        </details>
       </section>
 
       {open ? (
-        <div className="approval-actions">
+        <footer className="approval-actions">
           <div className="button-row" role="group" aria-label="Answer">
             {(['once', 'always', 'deny'] as const).map((verdict) => (
               <button
@@ -188,10 +266,18 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
               </button>
             ))}
           </div>
-          <p id={hintId} className="hint">
-            Shortcuts work while this request has focus. Always allow remembers this tool until the skill changes on disk.
+          <fieldset className="expiry">
+            <legend>Always lasts</legend>
+            {(['revoke', 'session'] as const).map((choice) => (
+              <label key={choice}>
+                <input type="radio" name={expiryName} value={choice} checked={expires === choice} onChange={() => setExpires(choice)} /> {EXPIRY_LABELS[choice]}
+              </label>
+            ))}
+          </fieldset>
+          <p id={hintId} className="visually-hidden">
+            Shortcuts work while this request has focus. Always allow lasts until you revoke it or for this session, and lapses when the skill, its program or its sandbox changes.
           </p>
-        </div>
+        </footer>
       ) : null}
       {error ? <ErrorNote error={error} title="The answer was not taken" /> : null}
       {children}

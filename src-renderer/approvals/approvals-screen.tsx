@@ -1,6 +1,6 @@
 /** `#/approvals`: the queue the window comes forward for; answered requests stay to show their run. */
 import { useEffect, useRef, useState } from 'react';
-import type { PendingEntry, VerdictKind } from '../../src-main/shared/runs.js';
+import type { PendingEntry, RememberExpiry, VerdictKind } from '../../src-main/shared/runs.js';
 import { useAnnounce } from '../app/announcer.js';
 import { useClient, useConnection } from '../app/connection-context.js';
 import { ErrorNote } from '../app/error-note.js';
@@ -9,6 +9,7 @@ import { RunProgressView } from '../runs/run-output.js';
 import { useRunProgress } from '../runs/use-run-progress.js';
 import { isMac, shortcutLabel } from './approval-keys.js';
 import { ApprovalCard } from './approval-card.js';
+import { answerInput } from './answer.js';
 
 interface Answered {
   entry: PendingEntry;
@@ -20,7 +21,13 @@ interface Answered {
  * streams in before the answer's own response arrives is not missed; once answered with once or
  * always, the card shows that run.
  */
-function ApprovalItem(props: { entry: PendingEntry; verdict: VerdictKind | null; mac: boolean; onAnswer: (verdict: VerdictKind) => Promise<void>; onDismiss: () => void }) {
+function ApprovalItem(props: {
+  entry: PendingEntry;
+  verdict: VerdictKind | null;
+  mac: boolean;
+  onAnswer: (verdict: VerdictKind, expires: RememberExpiry) => Promise<void>;
+  onDismiss: () => void;
+}) {
   const { entry, verdict, mac, onAnswer, onDismiss } = props;
   const client = useClient();
   const progress = useRunProgress({ id: entry.id });
@@ -65,11 +72,11 @@ export function ApprovalsScreen() {
     list.current?.querySelector<HTMLElement>(`[data-approval-id="${CSS.escape(firstOpen)}"]`)?.focus();
   }, [firstOpen]);
 
-  const answer = (entry: PendingEntry) => async (verdict: VerdictKind) => {
+  const answer = (entry: PendingEntry) => async (verdict: VerdictKind, expires: RememberExpiry) => {
     // Kept before the answer is sent: the queue may drop the request (approval.resolved) before the reply arrives.
     if (verdict !== 'deny') setAnswered((prev) => [...prev, { entry, verdict }]);
     try {
-      await client.answerApproval({ id: entry.id, verdict });
+      await client.answerApproval(answerInput(entry.id, verdict, expires));
     } catch (e) {
       setAnswered((prev) => prev.filter((a) => a.entry.id !== entry.id));
       throw e;
@@ -79,7 +86,7 @@ export function ApprovalsScreen() {
       const next = list.current?.querySelector<HTMLElement>(`[data-approval-id]:not([data-approval-id="${CSS.escape(entry.id)}"])`);
       (next ?? heading.current)?.focus();
     } else {
-      announce(`${verdict === 'always' ? 'Always allowed' : 'Allowed once'}: ${entry.skill} ${entry.tool}. Running.`);
+      announce(`${verdict === 'always' ? `Always allowed ${expires === 'session' ? 'for this session' : 'until you revoke it'}` : 'Allowed once'}: ${entry.skill} ${entry.tool}. Running.`);
     }
   };
 
@@ -91,7 +98,7 @@ export function ApprovalsScreen() {
         </h1>
         <p className="lede">
           {entries.length === 0 ? 'Nothing is waiting for you.' : `${entries.length} ${entries.length === 1 ? 'request is' : 'requests are'} waiting for you.`}{' '}
-          <span className="muted">
+          <span className="muted approvals-shortcuts">
             Shortcuts: <kbd>{shortcutLabel('once', mac)}</kbd> run once, <kbd>{shortcutLabel('always', mac)}</kbd> always allow, <kbd>{shortcutLabel('deny', mac)}</kbd> deny.
           </span>
         </p>

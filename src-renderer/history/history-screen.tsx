@@ -6,7 +6,7 @@ import { formatDuration, formatShort, formatTime } from '../app/format.js';
 import { routeHref, type HistoryFilter } from '../app/route.js';
 import { useResource } from '../app/use-resource.js';
 import { RunDetails } from './run-details.js';
-import { DECIDED_BY_LABELS, STATUS_TONES } from './status.js';
+import { STATUS_TONES, decisionShort } from './status.js';
 
 /** Runs shown per page of history. */
 export const HISTORY_LIMIT = 200;
@@ -92,7 +92,7 @@ export function HistoryScreen({ filter, run }: { filter: HistoryFilter; run: str
                   <td data-label="Status">
                     <span className={`badge badge-${STATUS_TONES[r.status]}`}>{r.status}</span>
                   </td>
-                  <td data-label="Decided by">{r.decidedBy ? DECIDED_BY_LABELS[r.decidedBy] : '—'}</td>
+                  <td data-label="Decided by">{decisionShort(r)}</td>
                   <td data-label="Exit">
                     <code>{r.exitCode ?? '—'}</code>
                   </td>

@@ -8,23 +8,20 @@ import { formatDuration, formatTime } from '../app/format.js';
 import { useResource } from '../app/use-resource.js';
 import { RunProgressView, RunResultView } from '../runs/run-output.js';
 import { resultOfRecord, useRunProgress } from '../runs/use-run-progress.js';
-import { DECIDED_BY_LABELS, STATUS_TONES } from './status.js';
+import { STATUS_TONES, decisionSentence } from './status.js';
+import { sandboxBadges } from '../approvals/labels.js';
 
 function Decision({ run }: { run: RunRecord }) {
   if (run.outcome === null) return <p className="muted">Waiting for a decision.</p>;
   return (
     <dl className="facts facts-grid">
+      <div className="fact-wide">
+        <dt>What happened</dt>
+        <dd className="decision-sentence">{decisionSentence(run)}</dd>
+      </div>
       <div>
         <dt>Outcome</dt>
         <dd>{run.outcome}</dd>
-      </div>
-      <div>
-        <dt>Decided by</dt>
-        <dd>
-          {run.decidedBy ? DECIDED_BY_LABELS[run.decidedBy] : '—'}
-          {run.actor ? <span className="muted"> ({run.actor})</span> : null}
-          {run.ruleId !== null ? <span className="muted"> (rule #{run.ruleId})</span> : null}
-        </dd>
       </div>
       {run.decidedAt !== null ? (
         <div>
@@ -94,7 +91,7 @@ export function RunDetails({ id }: { id: string }) {
           <p className="program">
             <VisibleText value={run.programPath ?? run.command.program} />
           </p>
-          <ArgumentList argv={run.command.args} />
+          <ArgumentList argv={run.command.args} supplied={run.command.supplied} />
           <dl className="facts facts-grid">
             <div>
               <dt>Working directory</dt>
@@ -110,6 +107,21 @@ export function RunDetails({ id }: { id: string }) {
               <dt>Environment passed</dt>
               <dd>{run.command.env.length === 0 ? <span className="muted">only the standard allow-list</span> : run.command.env.join(', ')}</dd>
             </div>
+            {run.sandbox ? (
+              <div className="fact-wide">
+                <dt>Sandbox</dt>
+                <dd>
+                  <span className="badges">
+                    {sandboxBadges(run.sandbox).map((badge) => (
+                      <span key={badge.text} className={`badge badge-${badge.tone}`} title={badge.title}>
+                        {badge.text}
+                      </span>
+                    ))}
+                  </span>{' '}
+                  <span className="muted">{run.sandbox.contained ? `${run.sandbox.name} profile, ${run.sandbox.mechanism ?? ''}` : run.sandbox.why}</span>
+                </dd>
+              </div>
+            ) : null}
           </dl>
         </>
       ) : (

@@ -1,5 +1,5 @@
-/** How run statuses and deciders read, and their badge tones. */
-import type { DecidedBy, RunStatus } from '../../src-main/shared/runs.js';
+/** How run statuses and decisions read, and their badge tones. */
+import type { DecidedBy, RecordedAnswer, RunStatus, RunSummary } from '../../src-main/shared/runs.js';
 
 export const STATUS_TONES: Record<RunStatus, 'ok' | 'bad' | 'warn' | 'neutral' | 'info'> = {
   pending: 'info',
@@ -18,6 +18,67 @@ export const DECIDED_BY_LABELS: Record<DecidedBy, string> = {
   rule: 'a rule',
   remembered: 'remembered',
   user: 'you',
-  timeout: 'timeout',
+  timeout: 'nobody answered',
+  caller: 'withdrawn by the caller',
   error: 'an error',
 };
+
+/** Who answered, from the actor recorded with the answer (the surface it came through, or the terminal's user). */
+export function answeredBy(actor: string | null): string {
+  if (actor === null) return 'someone';
+  const known: Record<string, string> = {
+    tray: 'you in the Skilltray app',
+    ui: 'you in the Skilltray app',
+    browser: 'you in the browser',
+    http: 'a client of the HTTP API',
+    mcp: 'an MCP client',
+    cli: "you with 'skilltray approve'",
+  };
+  if (known[actor] !== undefined) return known[actor];
+  const terminal = /^(.*) \(terminal\)$/.exec(actor);
+  if (terminal) return `${terminal[1]} at a terminal`;
+  const yes = /^(.*) \(--yes\)$/.exec(actor);
+  if (yes) return `${yes[1]} with --yes`;
+  return actor;
+}
+
+const ANSWERS: Record<RecordedAnswer, string> = {
+  once: 'once',
+  always: 'always (until revoked)',
+  'always-session': 'always, for this session',
+  deny: '',
+};
+
+/** The decision as a sentence: who allowed or stopped the run, how, and on which surface. */
+export function decisionSentence(run: Pick<RunSummary, 'outcome' | 'decidedBy' | 'actor' | 'ruleId' | 'answer' | 'errorCode'>): string {
+  const { outcome, decidedBy } = run;
+  if (outcome === null || decidedBy === null) return 'Waiting for a decision.';
+  if (decidedBy === 'caller') return 'Withdrawn by the caller before anyone answered (the caller went away; nobody denied it).';
+  if (decidedBy === 'timeout') return 'Nobody answered in time: it timed out waiting for approval and did not run.';
+  if (decidedBy === 'rule') return `${outcome === 'denied' ? 'Denied' : 'Allowed'} by rule #${run.ruleId ?? '?'}.`;
+  if (decidedBy === 'remembered') return 'Allowed by your earlier “Always”.';
+  if (decidedBy === 'user') {
+    if (outcome === 'denied') return `Denied by ${answeredBy(run.actor)}.`;
+    const how = run.answer === null ? '' : ` ${ANSWERS[run.answer]}`;
+    const then = outcome === 'refused' ? `, then refused (${run.errorCode ?? 'see the reason'})` : '';
+    return `Approved${how} by ${answeredBy(run.actor)}${then}.`;
+  }
+  if (decidedBy === 'policy' && outcome === 'auto') return 'Ran without asking, by policy.';
+  return outcome === 'refused' ? `Refused${run.errorCode ? ` (${run.errorCode})` : ''}.` : `${outcome} by ${DECIDED_BY_LABELS[decidedBy]}.`;
+}
+
+/** Where an answer was given, in a word or two. */
+function answeredWhere(actor: string | null): string {
+  const known: Record<string, string> = { tray: 'app', ui: 'app', browser: 'browser', http: 'HTTP', mcp: 'MCP', cli: 'CLI' };
+  if (actor === null) return '?';
+  if (known[actor] !== undefined) return known[actor];
+  return actor.endsWith('(--yes)') ? '--yes' : actor.endsWith('(terminal)') ? 'terminal' : actor;
+}
+
+/** The decision in a few words, for a table cell. */
+export function decisionShort(run: Pick<RunSummary, 'outcome' | 'decidedBy' | 'actor' | 'ruleId'>): string {
+  if (run.decidedBy === null) return '—';
+  if (run.decidedBy === 'user') return `you, ${run.outcome === 'denied' ? 'denied' : 'approved'} (${answeredWhere(run.actor)})`;
+  if (run.decidedBy === 'rule') return `rule #${run.ruleId ?? '?'}`;
+  return DECIDED_BY_LABELS[run.decidedBy];
+}

@@ -1,4 +1,4 @@
-/** `#/settings`: mode and pause, history retention, where skills come from, rules, and remembered approvals. */
+/** `#/settings`: mode and pause, history retention, where skills come from, rules, the sandbox, and remembered approvals. */
 import { useId, useState, type FormEvent } from 'react';
 import type { RootWatch } from '../../src-main/shared/model.js';
 import { RULE_EFFECTS, type RuleEffect } from '../../src-main/shared/runs.js';
@@ -9,9 +9,11 @@ import { formatTime } from '../app/format.js';
 import { PathText } from '../app/path-text.js';
 import { useResource } from '../app/use-resource.js';
 import { useSettings } from '../app/use-settings.js';
+import { RememberedList } from '../approvals/remembered-list.js';
 import { HistoryRetention } from './history-retention.js';
 import { ModeSwitch, PauseSwitch } from './mode-controls.js';
 import { PaletteShortcut } from './palette-shortcut.js';
+import { SandboxSettings } from './sandbox-settings.js';
 
 /** How a root is watched, in words; `none` when the server watches nothing. */
 const WATCH_LABELS: Record<RootWatch['mode'] | 'none', string> = {
@@ -160,47 +162,6 @@ function Rules() {
   );
 }
 
-function Remembered() {
-  const client = useClient();
-  const announce = useAnnounce();
-  const remembered = useResource('remembered', (c) => c.remembered({}), (e) => e.type === 'policy.changed' || e.type === 'skills.changed');
-  const [error, setError] = useState<Error | null>(null);
-  const revoke = (id: number, text: string): void => {
-    setError(null);
-    client.revokeRemembered({ id }).then(
-      () => {
-        announce(`Revoked ${text}`);
-        remembered.reload();
-      },
-      (e: Error) => setError(e),
-    );
-  };
-  return (
-    <>
-      <p className="muted">Tools you chose to always allow. Each lapses by itself when its skill changes on disk or its program resolves elsewhere.</p>
-      {remembered.error ? <ErrorNote error={remembered.error} title="Remembered approvals could not be loaded" /> : null}
-      {remembered.data && remembered.data.length > 0 ? (
-        <ul className="item-list">
-          {remembered.data.map((r) => (
-            <li key={r.id}>
-              <strong>
-                {r.skill} / {r.tool}
-              </strong>{' '}
-              <PathText path={r.programPath} /> <span className="muted">since {formatTime(r.createdAt)}, skill version {r.skillHash.slice(0, 12)}</span>
-              <button type="button" className="button button-quiet" onClick={() => revoke(r.id, `${r.skill} ${r.tool}`)} aria-label={`Revoke always allow for ${r.skill} ${r.tool}`}>
-                Revoke
-              </button>
-            </li>
-          ))}
-        </ul>
-      ) : remembered.data ? (
-        <p className="empty">No remembered approvals.</p>
-      ) : null}
-      {error ? <ErrorNote error={error} /> : null}
-    </>
-  );
-}
-
 export function SettingsScreen() {
   const { settings, error, set } = useSettings();
   return (
@@ -237,9 +198,17 @@ export function SettingsScreen() {
         <h2 id="rules-title">Rules</h2>
         <Rules />
       </section>
+      <section className="card" aria-labelledby="sandbox-title">
+        <h2 id="sandbox-title">Sandbox</h2>
+        <SandboxSettings />
+      </section>
       <section className="card" aria-labelledby="remembered-title">
         <h2 id="remembered-title">Remembered approvals</h2>
-        <Remembered />
+        <p className="muted">
+          Tools you chose to always allow. Each lapses by itself when its skill changes on disk, its program resolves elsewhere, or it would need a wider sandbox; one given for this session ends when
+          the app stops.
+        </p>
+        <RememberedList />
       </section>
     </div>
   );

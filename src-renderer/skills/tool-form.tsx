@@ -9,13 +9,14 @@ import { DiagnosticsList } from './diagnostics-list.js';
 import { SkillMarkdown } from './markdown.js';
 import { ParamField } from './param-field.js';
 import { toolArgs, type FormValue } from './tool-args.js';
+import { useRunFolder } from './use-run-folder.js';
 
 export function ToolForm({ skill, skillDir, tool, diagnostics }: { skill: string; skillDir: string; tool: Tool; diagnostics: readonly Diagnostic[] }) {
   const titleId = useId();
   const cwdId = useId();
   const previewId = useId();
   const [values, setValues] = useState<Record<string, FormValue>>({});
-  const [cwd, setCwd] = useState('');
+  const [cwd, setCwd] = useRunFolder();
   const { attempt, busy, start } = useToolAttempt(skill, tool.name);
   const args = toolArgs(tool.params, values);
   const preview = useRunPreview(skill, tool.name, args, cwd);
@@ -45,9 +46,9 @@ export function ToolForm({ skill, skillDir, tool, diagnostics }: { skill: string
           <ParamField key={param.name} param={param} value={values[param.name]} onChange={(value) => setValues((prev) => ({ ...prev, [param.name]: value }))} />
         ))}
         <details className="advanced">
-          <summary>Working directory</summary>
+          <summary>Working directory{cwd.trim() === '' ? '' : `: ${cwd.trim()}`}</summary>
           <div className="field">
-            <label htmlFor={cwdId}>Absolute directory to run in</label>
+            <label htmlFor={cwdId}>Absolute directory to run in (remembered for every tool)</label>
             <input id={cwdId} type="text" value={cwd} placeholder="your home directory" spellCheck={false} onChange={(e) => setCwd(e.target.value)} />
           </div>
         </details>

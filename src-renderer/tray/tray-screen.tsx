@@ -1,18 +1,29 @@
-/** `#/tray`: the small window behind the tray icon. The Electron tray menu mirrors these controls natively. */
+/**
+ * `#/tray`: the small window behind the tray icon. The oldest waiting approval is answered right
+ * here; the remembered approvals are listed and revoked here too. The Electron tray menu mirrors the
+ * mode and pause controls natively.
+ */
 import { useState, type MouseEvent } from 'react';
 import type { WindowRoute } from '../../src-main/shared/contract.js';
-import { useConnection } from '../app/connection-context.js';
+import type { RememberExpiry, VerdictKind } from '../../src-main/shared/runs.js';
+import { useAnnounce } from '../app/announcer.js';
+import { useClient, useConnection } from '../app/connection-context.js';
+import { answerInput } from '../approvals/answer.js';
+import { ApprovalCard } from '../approvals/approval-card.js';
+import { isMac } from '../approvals/approval-keys.js';
+import { RememberedList } from '../approvals/remembered-list.js';
 import { ErrorNote } from '../app/error-note.js';
 import { usePending } from '../app/pending.js';
 import { useSettings } from '../app/use-settings.js';
 import { ModeSwitch, PauseSwitch } from '../settings/mode-controls.js';
 import { BrandMark } from '../app/brand-mark.js';
-import { isMac } from '../approvals/approval-keys.js';
 import { useOpenPalette } from '../palette/palette-dialog.js';
 import { paletteKeyLabel } from '../palette/palette-keys.js';
 
 export function TrayScreen() {
   const connection = useConnection();
+  const client = useClient();
+  const announce = useAnnounce();
   const { desktop } = connection;
   const openPalette = useOpenPalette();
   const { entries } = usePending();
@@ -31,6 +42,12 @@ export function TrayScreen() {
   };
 
   const count = entries.length;
+  const first = entries[0];
+  const answer = async (verdict: VerdictKind, expires: RememberExpiry): Promise<void> => {
+    if (first === undefined) return;
+    await client.answerApproval(answerInput(first.id, verdict, expires));
+    announce(`${verdict === 'deny' ? 'Denied' : 'Allowed'} ${first.skill} ${first.tool}`);
+  };
   return (
     <main className="tray" aria-labelledby="tray-title">
       <header className="tray-head">
@@ -39,15 +56,26 @@ export function TrayScreen() {
         {settings ? <span className={`badge ${settings.paused ? 'badge-warn' : 'badge-neutral'}`}>{settings.paused ? 'Paused' : settings.mode}</span> : null}
       </header>
 
-      <a href="#/approvals" onClick={follow('approvals')} className={`tray-approvals${count > 0 ? ' tray-approvals-waiting' : ''}`}>
-        <span className="tray-count" aria-hidden="true">
-          {count}
-        </span>
-        <span>
-          <strong>{count === 0 ? 'No approvals waiting' : `${count} ${count === 1 ? 'approval' : 'approvals'} waiting`}</strong>
-          <span className="muted">{count === 0 ? 'Open the approval queue' : 'Review and answer them'}</span>
-        </span>
-      </a>
+      {first === undefined ? (
+        <a href="#/approvals" onClick={follow('approvals')} className="tray-approvals">
+          <span className="tray-count" aria-hidden="true">
+            0
+          </span>
+          <span>
+            <strong>No approvals waiting</strong>
+            <span className="muted">Open the approval queue</span>
+          </span>
+        </a>
+      ) : (
+        <>
+          <ApprovalCard key={first.id} entry={first} mac={isMac(connection.platform)} answered={null} onAnswer={answer} />
+          {count > 1 ? (
+            <a href="#/approvals" onClick={follow('approvals')} className="button button-block">
+              {count - 1} more waiting: open the approval queue
+            </a>
+          ) : null}
+        </>
+      )}
 
       <nav className="tray-links" aria-label="Open">
         <a
@@ -68,6 +96,13 @@ export function TrayScreen() {
           Run history
         </a>
       </nav>
+
+      <section className="tray-remembered" aria-labelledby="tray-remembered-title">
+        <h2 id="tray-remembered-title" className="field-title">
+          Always allowed
+        </h2>
+        <RememberedList compact />
+      </section>
 
       {settings ? (
         <section className="tray-controls" aria-label="Controls">

@@ -123,7 +123,7 @@ test('Always allow: the next run of that tool is automatic and history says reme
   const first = app.api<RunReport>('run', { skill: 'always-echo', tool: 'echo', args: { message: 'one' } });
   await app.open(page, '#/approvals');
   const card = page.getByRole('article', { name: /always-echo/ });
-  await card.getByRole('button', { name: /Always allow this tool/ }).click();
+  await card.getByRole('button', { name: /Always allow/ }).click();
   expect((await first).status).toBe(200);
   await expect(card.getByLabel('Standard output')).toContainText('"one"');
 
@@ -147,7 +147,7 @@ test('an edit on disk shows without a reload, and the remembered approval lapses
 
   const first = app.api('run', { skill: 'editable', tool: 'echo', args: { message: 'v1' } });
   await go(page, '#/approvals');
-  await page.getByRole('article', { name: /editable/ }).getByRole('button', { name: /Always allow this tool/ }).click();
+  await page.getByRole('article', { name: /editable/ }).getByRole('button', { name: /Always allow/ }).click();
   expect((await first).status).toBe(200);
 
   await go(page, '#/skills/editable');
@@ -203,8 +203,11 @@ test('a tool form shows the defaults from its Command, its description as Markdo
   // Read-only is said once, as approvals go by it.
   await expect(page.locator('dt', { hasText: /^Read-only$/ })).toHaveCount(1);
   await expect(page.locator('dt', { hasText: /^Effect$/ })).toHaveCount(0);
-  await expect(page.locator('.fact-note')).toContainText('effect read_only');
+  // git is read_only and its classification agrees, so no note; network's classification says otherwise.
+  await expect(page.locator('.fact-note')).toHaveCount(0);
   await expect(log.getByRole('button', { name: 'Run git_log' })).toBeEnabled();
+  await go(page, '#/skills/network');
+  await expect(page.locator('.fact-note')).toContainText('effect read_only');
 });
 
 test('the tray window: pending count, browser, mode and pause; no desktop-only controls in a browser', async ({ page, app }) => {

@@ -2,7 +2,7 @@
 import { ATTACH_TARGETS, ROLES, type AttachTarget, type Role } from '../../shared/model.js';
 import { skillcErrors } from '../../core/errors.js';
 import { JSON_OPTION, printJson, type Command } from '../command.js';
-import { collectArguments, printReport, runHereOrThere } from './runs.js';
+import { collectArguments, printReport, runCwd, runHereOrThere } from './runs.js';
 
 const discover: Command = {
   name: 'discover',
@@ -38,7 +38,7 @@ const attach: Command = {
     tool: { type: 'string', value: '<name>', description: 'the tool to run (needed when the skill has several)' },
     args: { type: 'string', value: '<json>', description: 'further arguments as a JSON object' },
     arg: { type: 'list', value: '<key=value>', description: 'one further argument (repeatable)' },
-    cwd: { type: 'string', value: '<dir>', description: 'working directory (default: your home)' },
+    cwd: { type: 'string', value: '<dir>', description: 'working directory (default: the current directory)' },
     'trace-id': { type: 'string', value: '<id>', description: 'your trace id, kept with the run' },
     yes: { type: 'boolean', description: 'approve this one call yourself when policy asks' },
     ...JSON_OPTION,
@@ -53,7 +53,7 @@ const attach: Command = {
     const toolName = toolOption ?? (tools.length === 1 ? tools[0]?.name : undefined);
     const inputs = toolName === undefined ? {} : collectArguments(ctx, skillId, toolName, args);
     const traceId = args.options['trace-id'] as string | undefined;
-    const cwd = args.options.cwd as string | undefined;
+    const cwd = runCwd(ctx, args);
     const result = await runHereOrThere(ctx, args, {
       there: (client) =>
         client.attach({
@@ -63,11 +63,11 @@ const attach: Command = {
           inputs,
           ...(toolOption === undefined ? {} : { tool: toolOption }),
           ...(traceId === undefined ? {} : { trace_id: traceId }),
-          ...(cwd === undefined ? {} : { cwd }),
+          cwd,
         }),
       here: (approval) =>
         ctx.core().attach(
-          { skillId, targetType, targetRef, inputs, surface: 'cli', ...(toolOption === undefined ? {} : { tool: toolOption }), ...(traceId === undefined ? {} : { traceId }), ...(cwd === undefined ? {} : { cwd }) },
+          { skillId, targetType, targetRef, inputs, surface: 'cli', cwd, ...(toolOption === undefined ? {} : { tool: toolOption }), ...(traceId === undefined ? {} : { traceId }) },
           { approval },
         ),
     });

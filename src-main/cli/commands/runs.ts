@@ -1,6 +1,7 @@
 /** Running tools from the terminal, and the records and settings around runs. */
 import { hostname, userInfo } from 'node:os';
-import type { PendingApproval, RunReport, Verdict } from '../../shared/runs.js';
+import { resolve as resolvePath } from 'node:path';
+import type { PendingApproval, Remembered, RunReport, Verdict } from '../../shared/runs.js';
 import type { SkilltrayCore } from '../../core/api.js';
 import type { Approval } from '../../core/runs/run-service.js';
 import { RUN_STATUSES, SURFACES, type RunStatus, type Surface } from '../../shared/runs.js';
@@ -12,6 +13,7 @@ import { onShutdownSignal } from '../../server/shutdown-signals.js';
 import type { SkilltrayClient } from '../../shared/contract.js';
 import type { ParsedArgs } from '../args.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
+import { approvalSentence, containment, shownArguments } from '../../shared/approval-text.js';
 
 /** Who answered, as recorded in history. */
 function actor(how: string): string {
@@ -52,13 +54,27 @@ export function collectArguments(ctx: CliContext, skillName: string, toolName: s
   return { ...fromJson, ...fromPairs };
 }
 
-/** The approval as a person reads it: program and every argument on its own line, exactly as passed. */
-export function describePending(p: Pick<PendingApproval, 'skill' | 'tool' | 'trust' | 'readOnly' | 'programPath' | 'argv' | 'cwd' | 'timeoutMs' | 'env' | 'reason'>): string {
+/** Where a run starts: `--cwd` resolved against the current directory, or the current directory itself. */
+export function runCwd(ctx: CliContext, args: ParsedArgs): string {
+  return resolvePath(ctx.cwd, typeof args.options.cwd === 'string' ? args.options.cwd : '.');
+}
+
+/**
+ * The approval as a person reads it: the sentence first, then the program and every argument on its
+ * own line exactly as passed, the caller's values marked `<`, fixed hardening flags marked `·`.
+ */
+export function describePending(
+  p: Pick<PendingApproval, 'surface' | 'skill' | 'tool' | 'trust' | 'programPath' | 'argv' | 'supplied' | 'cwd' | 'timeoutMs' | 'env' | 'reason' | 'sandbox'>,
+  home?: string,
+): string {
+  const args = shownArguments(p.argv, p.supplied);
   const lines = [
-    `'${p.skill}/${p.tool}' needs your approval: ${p.reason}`,
-    `  skill     ${p.skill} (${p.trust}${p.readOnly ? ', read-only' : ''})`,
+    approvalSentence(p, home),
+    `  why       ${p.reason}`,
+    `  skill     ${p.skill}/${p.tool} (${p.trust})`,
+    `  sandbox   ${containment(p.sandbox)}${p.sandbox.contained ? ` (${p.sandbox.mechanism ?? ''})` : `: ${p.sandbox.why ?? ''}`}`,
     `  program   ${p.programPath}`,
-    ...p.argv.map((arg, i) => `  arg ${String(i + 1).padEnd(5)} ${JSON.stringify(arg)}`),
+    ...args.map((a) => `  arg ${String(a.index + 1).padEnd(5)} ${JSON.stringify(a.text)}${a.supplied ? '   < from the caller' : a.hardening ? '   · safety flag' : ''}`),
     `  cwd       ${p.cwd}`,
     `  timeout   ${p.timeoutMs / 1000} s`,
     `  env       ${p.env.length > 0 ? p.env.join(', ') : '(allow-list only)'}`,
@@ -71,10 +87,11 @@ function terminalApproval(ctx: CliContext): Approval {
   return {
     kind: 'prompt',
     ask: async (pending): Promise<Verdict> => {
-      ctx.io.err(describePending(pending));
-      const answer = (await ctx.io.ask('Run it? [y] once, [a] always allow this tool, [N] deny: ')).trim().toLowerCase();
-      const verdict = answer === 'y' || answer === 'yes' ? 'once' : answer === 'a' || answer === 'always' ? 'always' : 'deny';
-      return { verdict, actor: actor('terminal') };
+      ctx.io.err(describePending(pending, ctx.env.HOME));
+      const answer = (await ctx.io.ask('Run it? [y] once, [a] always allow this tool (until revoked), [s] always for this session, [N] deny: ')).trim().toLowerCase();
+      if (answer === 'a' || answer === 'always') return { verdict: 'always', actor: actor('terminal'), expires: 'revoke' };
+      if (answer === 's' || answer === 'session') return { verdict: 'always', actor: actor('terminal'), expires: 'session' };
+      return { verdict: answer === 'y' || answer === 'yes' ? 'once' : 'deny', actor: actor('terminal') };
     },
   };
 }
@@ -135,27 +152,28 @@ const run: Command = {
   options: {
     args: { type: 'string', value: '<json>', description: 'arguments as a JSON object' },
     arg: { type: 'list', value: '<key=value>', description: 'one argument, typed by the Parameters table (repeatable)' },
-    cwd: { type: 'string', value: '<dir>', description: 'working directory (default: your home)' },
+    cwd: { type: 'string', value: '<dir>', description: 'working directory (default: the current directory)' },
     'dry-run': { type: 'boolean', description: 'print the rendered request and the policy decision; run nothing' },
     yes: { type: 'boolean', description: 'approve this one call yourself when policy asks (never overrides a deny); runs here even when the app is running' },
     ...JSON_OPTION,
   },
   async run(ctx, args) {
     const [skill, tool] = args.positionals as [string, string];
-    const cwd = typeof args.options.cwd === 'string' ? args.options.cwd : undefined;
-    const input = { skill, tool, args: collectArguments(ctx, skill, tool, args), surface: 'cli' as const, ...(cwd === undefined ? {} : { cwd }) };
+    const cwd = runCwd(ctx, args);
+    const input = { skill, tool, args: collectArguments(ctx, skill, tool, args), surface: 'cli' as const, cwd };
     const core = ctx.core();
     if (args.options['dry-run']) {
       const dry = core.dryRun(input);
       if (args.options.json) printJson(ctx, dry);
       else {
         const argv = dry.command.args.map((a, i) => `  arg ${String(i + 1).padEnd(5)} ${JSON.stringify(a)}\n`).join('');
-        ctx.io.out(`program   ${dry.programPath ?? `${dry.command.program} (not found)`}\n${argv}cwd       ${dry.command.cwd}\ntimeout   ${dry.command.timeoutMs / 1000} s\ndecision  ${dry.decision}: ${dry.reason}\n`);
+        const sandbox = `${containment(dry.sandbox)}${dry.sandbox.contained ? ` (${dry.sandbox.mechanism ?? ''})` : `: ${dry.sandbox.why ?? ''}`}`;
+        ctx.io.out(`program   ${dry.programPath ?? `${dry.command.program} (not found)`}\n${argv}cwd       ${dry.command.cwd}\ntimeout   ${dry.command.timeoutMs / 1000} s\nsandbox   ${sandbox}\ndecision  ${dry.decision}: ${dry.reason}\n`);
       }
       return 0;
     }
     const report = await runHereOrThere(ctx, args, {
-      there: (client) => client.run({ skill, tool, args: input.args, ...(cwd === undefined ? {} : { cwd }) }),
+      there: (client) => client.run({ skill, tool, args: input.args, cwd }),
       here: (approval) => core.run(input, { approval }),
     });
     if (args.options.json) printJson(ctx, report);
@@ -229,9 +247,11 @@ const history: Command = {
 
 const rules: Command = {
   name: 'rules',
-  summary: 'list, add (allow|deny <pattern>) or remove (<id>) permission rules: skill:<glob>, skill:*, tool:<skill>/<tool>',
+  summary:
+    'list, add (allow|deny <pattern>) or remove (<id>) permission rules: skill:<glob>, skill:*, tool:<skill>/<tool>; ' +
+    'unsandbox <skill> runs a skill without a sandbox (its runs then ask), sandbox <skill> puts it back',
   positionals: [
-    { name: 'list|add|remove', required: false },
+    { name: 'list|add|remove|sandbox|unsandbox', required: false },
     { name: 'args', required: false, variadic: true },
   ],
   options: { ...JSON_OPTION },
@@ -259,10 +279,27 @@ const rules: Command = {
       else ctx.io.out(`rule #${id} removed\n`);
       return 0;
     }
+    if (action === 'sandbox' || action === 'unsandbox') {
+      const [skill] = rest;
+      if (skill === undefined || rest.length !== 1) throw skillcErrors.invalidOption(`rules ${action} expects <skill>`);
+      const sandboxed = action === 'sandbox';
+      const status = await atOwnerOrHere(ctx, { there: (owner) => owner.setSkillSandbox({ skill, sandboxed }), here: (core) => core.setSkillSandboxed(skill, sandboxed) });
+      if (args.options.json) printJson(ctx, status);
+      else ctx.io.out(sandboxed ? `${skill} runs in the sandbox again\n` : `${skill} now runs without a sandbox: every run of it asks first (unless an allow rule says otherwise)\n`);
+      return 0;
+    }
     if (action !== 'list' || rest.length > 0) throw skillcErrors.invalidOption(`rules ${action}`);
-    const list = await atOwnerOrHere(ctx, { there: (owner) => owner.rules({}), here: (core) => core.rules() });
+    const [list, sandbox] = await atOwnerOrHere(ctx, {
+      there: async (owner) => [await owner.rules({}), await owner.sandbox({})] as const,
+      here: (core) => [core.rules(), core.sandboxStatus()] as const,
+    });
     if (args.options.json) printJson(ctx, list);
-    else ctx.io.out(list.length === 0 ? 'No rules.\n' : list.map((r) => `#${r.id}  ${r.effect.padEnd(5)}  ${r.pattern}\n`).join(''));
+    else {
+      const lines = list.map((r) => `#${r.id}  ${r.effect.padEnd(5)}  ${r.pattern}\n`);
+      const machine = sandbox.available ? `runs are contained by ${sandbox.mechanism ?? 'a sandbox'}` : `runs are not contained: ${sandbox.why ?? ''}`;
+      const off = sandbox.unsandboxed.length === 0 ? '' : `without a sandbox (you chose): ${sandbox.unsandboxed.join(', ')}\n`;
+      ctx.io.out(`${list.length === 0 ? 'No rules.\n' : lines.join('')}${machine}\n${off}`);
+    }
     return 0;
   },
 };
@@ -293,7 +330,11 @@ const remembered: Command = {
     if (action !== 'list' || idText !== undefined) throw skillcErrors.invalidOption(`remembered ${action}`);
     const list = await atOwnerOrHere(ctx, { there: (owner) => owner.remembered({}), here: (core) => core.remembered() });
     if (args.options.json) printJson(ctx, list);
-    else ctx.io.out(list.length === 0 ? 'No remembered approvals.\n' : list.map((r) => `#${r.id}  ${r.skill}/${r.tool}  ${r.programPath}  skill ${r.skillHash.slice(0, 12)}\n`).join(''));
+    else {
+      const line = (r: Remembered): string =>
+        `#${r.id}  ${r.skill}/${r.tool}  ${r.programPath}  ${r.profile.name}${r.profile.network ? '+network' : ''}  ${r.expires === 'session' ? 'this session' : 'until revoked'}  skill ${r.skillHash.slice(0, 12)}\n`;
+      ctx.io.out(list.length === 0 ? 'No remembered approvals.\n' : list.map(line).join(''));
+    }
     return 0;
   },
 };

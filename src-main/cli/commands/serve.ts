@@ -80,9 +80,9 @@ const approvals: Command = {
       return 0;
     }
     for (const entry of pending) {
-      ctx.io.out(`run ${entry.id} (asked over ${entry.surface}, expires ${new Date(entry.expiresAt).toISOString()})\n${describePending(entry)}\n`);
+      ctx.io.out(`run ${entry.id} (asked over ${entry.surface}, expires ${new Date(entry.expiresAt).toISOString()})\n${describePending(entry, ctx.env.HOME)}\n`);
     }
-    ctx.io.out("Answer with 'skilltray approve <run-id> [--always]' or 'skilltray deny <run-id>'.\n");
+    ctx.io.out("Answer with 'skilltray approve <run-id> [--always [--session]]' or 'skilltray deny <run-id>'.\n");
     return 0;
   },
 };
@@ -90,18 +90,25 @@ const approvals: Command = {
 function answerCommand(name: 'approve' | 'deny'): Command {
   return {
     name,
-    summary: name === 'approve' ? 'approve a waiting run once, or --always for this tool' : 'deny a waiting run',
+    summary: name === 'approve' ? 'approve a waiting run once, or --always for this tool (--session: only while the app runs)' : 'deny a waiting run',
     positionals: [{ name: 'run-id', required: true }],
     options: {
-      ...(name === 'approve' ? { always: { type: 'boolean' as const, description: 'always allow this tool (remembered until the skill or program changes)' } } : {}),
+      ...(name === 'approve'
+        ? {
+            always: { type: 'boolean' as const, description: 'always allow this tool (until revoked, or until the skill, program or sandbox profile changes)' },
+            session: { type: 'boolean' as const, description: 'with --always: only until the app (or serve) stops' },
+          }
+        : {}),
       ...JSON_OPTION,
     },
     async run(ctx, args) {
       const id = args.positionals[0] as string;
       const verdict: VerdictKind = name === 'deny' ? 'deny' : args.options.always ? 'always' : 'once';
-      await (await owner(ctx)).answerApproval({ id, verdict });
-      if (args.options.json) printJson(ctx, { id, verdict });
-      else ctx.io.out(verdict === 'deny' ? `run ${id} denied\n` : `run ${id} approved${verdict === 'always' ? ' (always for this tool)' : ' once'}\n`);
+      if (args.options.session && verdict !== 'always') throw skillcErrors.invalidOption('--session goes with --always');
+      const expires = args.options.session ? 'session' : 'revoke';
+      await (await owner(ctx)).answerApproval(verdict === 'always' ? { id, verdict, expires } : { id, verdict });
+      if (args.options.json) printJson(ctx, verdict === 'always' ? { id, verdict, expires } : { id, verdict });
+      else ctx.io.out(verdict === 'deny' ? `run ${id} denied\n` : `run ${id} approved${verdict === 'always' ? ` (always for this tool, ${expires === 'session' ? 'for this session' : 'until revoked'})` : ' once'}\n`);
       return 0;
     },
   };

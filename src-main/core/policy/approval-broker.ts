@@ -8,7 +8,7 @@
 import { EventEmitter } from 'node:events';
 import { SkilltrayError } from '../errors.js';
 import { emitGuarded } from '../events.js';
-import { VERDICT_KINDS, type PendingApproval, type PendingEntry, type VerdictKind, type Verdict } from '../../shared/runs.js';
+import { VERDICT_KINDS, type PendingApproval, type PendingEntry, type RememberExpiry, type VerdictKind, type Verdict } from '../../shared/runs.js';
 
 /** How a pending approval left the queue. */
 export type Resolution =
@@ -90,15 +90,18 @@ export class ApprovalBroker {
     return [...this.waiters.values()].map((w) => w.entry);
   }
 
-  /** Answers a pending approval; E611 when the id is unknown or already answered, E616 for a bad verdict. */
-  resolve(id: string, verdict: VerdictKind, actor: string): void {
+  /**
+   * Answers a pending approval; E611 when the id is unknown or already answered, E616 for a bad verdict.
+   * `expires` says how long an `always` lasts (until revoked unless it says `session`).
+   */
+  resolve(id: string, verdict: VerdictKind, actor: string, expires?: RememberExpiry): void {
     if (!(VERDICT_KINDS as readonly string[]).includes(verdict)) {
       throw new SkilltrayError('E616', `invalid verdict '${String(verdict)}': answer once, always or deny`, { details: { verdict } });
     }
     if (!this.waiters.has(id)) {
       throw new SkilltrayError('E611', `no pending approval '${id}': it is unknown, already answered, timed out or cancelled`, { details: { id } });
     }
-    const answer: Verdict = { verdict, actor };
+    const answer: Verdict = verdict === 'always' && expires !== undefined ? { verdict, actor, expires } : { verdict, actor };
     this.finish(id, { ok: true, verdict: answer }, { id, kind: 'verdict', verdict: answer });
   }
 

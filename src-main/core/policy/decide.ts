@@ -1,14 +1,16 @@
 /**
  * The policy decision for one tool call: a pure function of the skill, the settings, the rules,
- * any remembered approval and the environment. Checks run in a fixed order (docs/policy.md):
- * what cannot run is refused first, then a deny rule, then always_ask, then what allows a run
- * without asking (an allow rule, a remembered approval, bundled read-only policy); the rest asks.
- * Every reason and error message is a sentence an assistant can relay to the person.
+ * any remembered approval, how the run would be contained and the environment. Checks run in a
+ * fixed order (docs/policy.md): what cannot run is refused first, then a deny rule, then
+ * always_ask, then what allows a run without asking (an allow rule; a remembered approval or
+ * bundled read-only policy, both only for a contained run); the rest asks. Every reason and error
+ * message is a sentence an assistant can relay to the person.
  */
 import type { Mode, Skill, Tool } from '../../shared/model.js';
 import { SkilltrayError } from '../errors.js';
-import type { Remembered, Rule } from '../../shared/runs.js';
+import type { Remembered, Rule, SandboxView } from '../../shared/runs.js';
 import { isOffered } from './modes.js';
+import { describeProfile, widens } from './profile.js';
 import { governingRule } from './rules.js';
 import type { SensitiveArgument } from './sensitive-paths.js';
 
@@ -30,6 +32,8 @@ export interface DecideInput {
   env: NodeJS.ProcessEnv;
   /** A request part naming a hidden path or Skilltray's own data (see sensitive-paths.ts), or null. */
   sensitive?: SensitiveArgument | null;
+  /** How the run would be contained: only a contained run goes unasked on a remembered approval or bundled policy. */
+  sandbox: SandboxView;
 }
 
 export type Decision =
@@ -42,14 +46,22 @@ const plural = (n: number, one: string, many: string): string => (n === 1 ? one 
 const quoted = (names: readonly string[]): string => names.map((n) => `'${n}'`).join(', ');
 
 /** Why a remembered approval no longer applies, or null when it still does. */
-function lapse(remembered: Remembered, skill: Skill, programPath: string): string | null {
+function lapse(remembered: Remembered, skill: Skill, programPath: string, sandbox: SandboxView): string | null {
   if (remembered.skillHash !== skill.hash) {
     return `the skill's files have changed since you chose to always allow it`;
   }
   if (remembered.programPath !== programPath) {
     return `the program now resolves to ${programPath} instead of ${remembered.programPath}`;
   }
+  if (widens(sandbox, remembered.profile)) {
+    return `it would now run ${describeProfile(sandbox)}, more than the ${describeProfile(remembered.profile)} you allowed`;
+  }
   return null;
+}
+
+/** What an uncontained run that would otherwise go unasked says instead. */
+function notContained(sandbox: SandboxView): string {
+  return sandbox.name === 'none' ? 'you turned its sandbox off' : `it cannot be contained here (${sandbox.why ?? 'no sandbox'})`;
 }
 
 /**
@@ -141,14 +153,17 @@ function decideByRules(input: DecideInput): Decision {
   if (rule !== null) {
     return { outcome: 'auto', by: 'rule', ruleId: rule.id, reason: `allowed by rule #${rule.id} (${rule.pattern})` };
   }
+  const { sandbox } = input;
   const remembered = input.remembered;
   if (remembered !== null && remembered.revokedAt === null && remembered.skill === skill.name && remembered.tool === tool.name) {
-    const why = lapse(remembered, skill, input.programPath);
-    if (why === null) return { outcome: 'auto', by: 'remembered', reason: `you chose to always allow ${name}` };
-    return { outcome: 'ask', reason: `the approval you gave to always allow ${name} has lapsed: ${why}` };
+    const why = lapse(remembered, skill, input.programPath, sandbox);
+    if (why !== null) return { outcome: 'ask', reason: `the approval you gave to always allow ${name} has lapsed: ${why}` };
+    if (!sandbox.contained) return { outcome: 'ask', reason: `you chose to always allow ${name}, but ${notContained(sandbox)}, so it asks` };
+    return { outcome: 'auto', by: 'remembered', reason: `you chose to always allow ${name} (${describeProfile(sandbox)})` };
   }
   if (skill.trust === 'bundled' && skill.readOnly) {
-    return { outcome: 'auto', by: 'policy', reason: `skill '${skill.name}' is bundled with Skilltray and read-only` };
+    if (!sandbox.contained) return { outcome: 'ask', reason: `skill '${skill.name}' is bundled and read-only, but ${notContained(sandbox)}, so it asks` };
+    return { outcome: 'auto', by: 'policy', reason: `skill '${skill.name}' is bundled with Skilltray and read-only, and runs contained (${describeProfile(sandbox)})` };
   }
   return {
     outcome: 'ask',

@@ -45,6 +45,11 @@ export interface ProcessSpec {
   /** User cancellation: kills the tree like a timeout does, with `cancelled: true`. */
   signal?: AbortSignal;
   /**
+   * The program ends its whole tree when it exits (bubblewrap with its own PID namespace: when its
+   * init dies the kernel kills every process inside), so no sweep of the group is needed afterwards.
+   */
+  treeEndsWithIt?: boolean;
+  /**
    * Live output, decoded, called only while the stream's head (the first half of the cap) is filling:
    * at most maxOutputBytes / 2 bytes per stream ever reach it, however much the tool prints. The final
    * result carries head and tail. It must not throw.
@@ -195,7 +200,7 @@ export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
   stopTimeout();
   spec.signal?.removeEventListener('abort', onAbort);
   // Whatever the tool left running in its group would otherwise keep the pipes, and the caller, waiting.
-  await (termination ?? (posix && groupExists(pid) ? terminateTree(pid, graceMs) : Promise.resolve()));
+  await (termination ?? (posix && !spec.treeEndsWithIt && groupExists(pid) ? terminateTree(pid, graceMs) : Promise.resolve()));
 
   let drainTimer: NodeJS.Timeout | undefined;
   const drained = await Promise.race([

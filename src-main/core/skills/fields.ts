@@ -35,6 +35,7 @@ export type SkillFields = Pick<
   | 'version'
   | 'modes'
   | 'readOnly'
+  | 'network'
   | 'alwaysAsk'
   | 'timeoutSec'
   | 'requires'
@@ -248,6 +249,7 @@ export function readFields(fm: Frontmatter, file: string, diags: DiagnosticList)
     version: readVersion(fm.data),
     modes: readModes(fm, file, diags),
     readOnly: readBoolean(fm, 'read_only', file, diags),
+    network: readBoolean(fm, 'network', file, diags),
     alwaysAsk: readBoolean(fm, 'always_ask', file, diags),
     timeoutSec: readTimeout(fm, file, diags),
     syntax: readSyntax(fm, file, diags),

@@ -9,16 +9,20 @@ import { DEFAULT_TIMEOUT_SEC, checkIdentity, readFields } from './fields.js';
 import { manifestHash, walkSkill, type SkillWalk } from './files.js';
 import { checkFormatRules, formatsOf } from './format-rules.js';
 import { parseFrontmatter } from './frontmatter-yaml.js';
-import { readSkillText } from './skill-file.js';
+import { decodeSkillText, readSkillBytes, type SkillBytes } from './skill-file.js';
 import { readTools } from './tools.js';
 
-/** The content hash of a skill directory and the walk warnings that go with it. */
-function hashSkill(dir: string, file: string, diags: DiagnosticList, walked?: SkillWalk): string {
+/**
+ * The content hash of a skill directory and the walk warnings that go with it. SKILL.md enters the
+ * hash as the bytes `skillMd` holds, the ones that are parsed: an edit between two reads cannot
+ * leave a hash of one version over the parse of another.
+ */
+function hashSkill(dir: string, file: string, skillMd: SkillBytes, diags: DiagnosticList, walked?: SkillWalk): string {
   try {
     const walk = walked ?? walkSkill(dir);
     for (const rel of walk.escaped) diags.add('W412', `symlink '${rel}' leads outside the skill and was skipped`, file, 1);
     if (walk.truncated) diags.add('W413', `the skill holds more than ${walk.files.length} files; the rest were not read`, file, 1);
-    return manifestHash(walk.files);
+    return manifestHash(walk.files, skillMd.ok ? new Map([['SKILL.md', skillMd.bytes]]) : new Map());
   } catch (error) {
     diags.add('E418', `cannot read the skill directory: ${(error as Error).message}`, file, 1);
     return '';
@@ -43,6 +47,7 @@ export function blankSkill(dir: string, root: SkillRoot): Skill {
     tools: [],
     modes: ['Global'],
     readOnly: false,
+    network: false,
     alwaysAsk: false,
     timeoutSec: DEFAULT_TIMEOUT_SEC,
     requires: { bins: [], env: [] },
@@ -66,9 +71,10 @@ export function parseSkill(dir: string, root: SkillRoot, walk?: SkillWalk): Skil
   const { name, file } = skill;
   const diags = new DiagnosticList();
   skill.diagnostics = diags.items;
-  skill.hash = hashSkill(dir, file, diags, walk);
+  const bytes = readSkillBytes(file);
+  skill.hash = hashSkill(dir, file, bytes, diags, walk);
 
-  const read = readSkillText(file);
+  const read = bytes.ok ? decodeSkillText(bytes.bytes) : bytes;
   if (!read.ok) {
     diags.add('E418', read.message, file, 1);
   } else {

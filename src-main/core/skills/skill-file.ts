@@ -10,8 +10,11 @@ export const MAX_SKILL_MD_BYTES = 1024 * 1024;
 
 export type SkillText = { ok: true; text: string } | { ok: false; message: string };
 
-/** Reads SKILL.md, or says in one sentence why it cannot be read as text. */
-export function readSkillText(file: string): SkillText {
+/** SKILL.md's bytes, read once (so what is hashed is what is parsed), or why they cannot be read. */
+export type SkillBytes = { ok: true; bytes: Buffer } | { ok: false; message: string };
+
+/** Reads SKILL.md's bytes, refusing a file above MAX_SKILL_MD_BYTES without reading it. */
+export function readSkillBytes(file: string): SkillBytes {
   let fd: number;
   try {
     fd = openSync(file, 'r');
@@ -30,18 +33,26 @@ export function readSkillText(file: string): SkillText {
       if (n === 0) break;
       read += n;
     }
-    const bytes = buffer.subarray(0, read);
-    if (bytes.includes(0)) return { ok: false, message: 'SKILL.md is binary (it contains NUL bytes)' };
-    let decoded: string;
-    try {
-      decoded = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    } catch {
-      return { ok: false, message: 'SKILL.md is not valid UTF-8' };
-    }
-    return { ok: true, text: normaliseText(decoded) };
+    return { ok: true, bytes: buffer.subarray(0, read) };
   } catch (error) {
     return { ok: false, message: `cannot read SKILL.md: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
   } finally {
     closeSync(fd);
   }
+}
+
+/** SKILL.md's bytes as text, or says in one sentence why they are not text. */
+export function decodeSkillText(bytes: Buffer): SkillText {
+  if (bytes.includes(0)) return { ok: false, message: 'SKILL.md is binary (it contains NUL bytes)' };
+  try {
+    return { ok: true, text: normaliseText(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) };
+  } catch {
+    return { ok: false, message: 'SKILL.md is not valid UTF-8' };
+  }
+}
+
+/** Reads SKILL.md, or says in one sentence why it cannot be read as text. */
+export function readSkillText(file: string): SkillText {
+  const read = readSkillBytes(file);
+  return read.ok ? decodeSkillText(read.bytes) : read;
 }

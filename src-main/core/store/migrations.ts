@@ -126,10 +126,10 @@ function rebuildTable(db: Database.Database, table: string, edit: (sql: string) 
   for (const sql of indexes) db.exec(sql);
 }
 
-/** Replaces `from` with `to` in a stored CREATE statement, or fails loudly if neither is there. */
-function replaced(sql: string, from: string, to: string): string {
+/** Replaces `from` with `to` in a stored CREATE statement, or fails loudly (naming `migration`) if neither is there. */
+function replaced(sql: string, from: string, to: string, migration: number): string {
   if (sql.includes(to)) return sql;
-  if (!sql.includes(from)) throw new SkilltrayError('E999', `state.db's schema is not what migration 3 expects: no ${from}`);
+  if (!sql.includes(from)) throw new SkilltrayError('E999', `state.db's schema is not what migration ${migration} expects: no ${from}`);
   return sql.replace(from, to);
 }
 
@@ -143,9 +143,10 @@ const v3: Migration = {
   up(db) {
     rebuildTable(db, 'runs', (sql) =>
       replaced(
-        replaced(sql, "surface IN ('cli', 'http', 'mcp', 'ipc', 'ui')", "surface IN ('cli', 'http', 'mcp', 'ipc', 'ui', 'browser')"),
+        replaced(sql, "surface IN ('cli', 'http', 'mcp', 'ipc', 'ui')", "surface IN ('cli', 'http', 'mcp', 'ipc', 'ui', 'browser')", 3),
         "'timed_out', 'denied', 'refused')",
         "'timed_out', 'denied', 'refused', 'interrupted')",
+        3,
       ),
     );
     const runs = columnsOf(db, 'runs');
@@ -184,8 +185,37 @@ const v3: Migration = {
   },
 };
 
+/** Containment: the withdrawn-by-caller decider, each run's sandbox and answer, profile-pinned and session approvals, unsandboxed skills. */
+const v4: Migration = {
+  version: 4,
+  up(db) {
+    // A request withdrawn by its caller (a closed tab, Ctrl-C) is not a denial by the person: 'caller' decides it.
+    rebuildTable(db, 'runs', (sql) => replaced(sql, "'user', 'timeout', 'error')", "'user', 'timeout', 'caller', 'error')", 4));
+    const runs = columnsOf(db, 'runs');
+    // How each run was contained (JSON: profile, network, contained, mechanism, why), and the person's answer.
+    if (!runs.has('sandbox')) db.exec('ALTER TABLE runs ADD COLUMN sandbox TEXT');
+    if (!runs.has('answer')) db.exec("ALTER TABLE runs ADD COLUMN answer TEXT CHECK (answer IN ('once', 'always', 'always-session', 'deny'))");
+    const approvals = columnsOf(db, 'remembered_approvals');
+    const approvalColumns: [string, string][] = [
+      // An approval remembered before sandboxes existed was given for an uncontained run: 'none', with the network.
+      ['profile', "TEXT NOT NULL DEFAULT 'none' CHECK (profile IN ('read-only', 'workspace', 'none'))"],
+      ['network', 'INTEGER NOT NULL DEFAULT 1 CHECK (network IN (0, 1))'],
+      // NULL: until revoked; otherwise the id of the owner session it lasts for.
+      ['session', 'TEXT'],
+    ];
+    for (const [name, type] of approvalColumns) if (!approvals.has(name)) db.exec(`ALTER TABLE remembered_approvals ADD COLUMN ${name} ${type}`);
+    db.exec(`
+      -- Skills the person chose to run without a sandbox (profile 'none'); only a person adds them, never a skill.
+      CREATE TABLE IF NOT EXISTS unsandboxed_skills (
+        skill TEXT PRIMARY KEY,
+        created_at INTEGER NOT NULL
+      ) STRICT;
+    `);
+  },
+};
+
 /** Every migration, in order; versions run 1, 2, 3… without gaps. */
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3];
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -10,12 +10,14 @@ import { SkilltrayError, skillcErrors } from '../errors.js';
 import { thisProcess, type ProcessIdentity } from '../runs/owner.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';
-import type { Surface, RunOutcome, DecidedBy, RunStatus, RunSummary, RunRecord, RunQuery } from '../../shared/runs.js';
+import type { Surface, RunOutcome, DecidedBy, RunStatus, RunSummary, RunRecord, RunQuery, RecordedAnswer, SandboxView } from '../../shared/runs.js';
 
 /** A request as it arrives, before anything is decided; `id` defaults to a fresh UUID, `requestedAt` to now. */
 export type RunRequest = Pick<RunSummary, 'traceId' | 'surface' | 'skill' | 'tool' | 'args' | 'command' | 'programPath' | 'skillHash'> & {
   id?: string;
   requestedAt?: number;
+  /** How the run would be contained, when it got far enough to know. */
+  sandbox?: SandboxView | null;
 };
 
 export interface RunDecision {
@@ -27,6 +29,8 @@ export interface RunDecision {
   reason?: string | null;
   /** The error code of a denial or refusal (E602, E605…). */
   errorCode?: string | null;
+  /** The person's answer, when one was given. */
+  answer?: RecordedAnswer | null;
   /** Defaults to now. */
   decidedAt?: number;
 }
@@ -62,6 +66,8 @@ interface RunRow {
   dropped_stderr: number;
   duration_ms: number | null;
   status: RunStatus;
+  sandbox: string | null;
+  answer: RecordedAnswer | null;
   owner_pid: number | null;
   pgid: number | null;
   output_dropped_at: number | null;
@@ -71,7 +77,12 @@ interface RunRow {
 
 const SUMMARY_COLUMNS = `id, trace_id, surface, skill, tool, args, command, program_path, skill_hash, requested_at,
   outcome, decided_by, rule_id, actor, decided_at, reason, error_code, started_at, ended_at, exit_code, signal,
-  timed_out, cancelled, dropped_stdout, dropped_stderr, duration_ms, status, owner_pid, pgid, output_dropped_at`;
+  timed_out, cancelled, dropped_stdout, dropped_stderr, duration_ms, status, owner_pid, pgid, output_dropped_at, sandbox, answer`;
+
+/** Runs recorded before `supplied` existed read as having no caller-supplied argument marked. */
+function withSupplied(command: Omit<RenderedCommand, 'supplied'> & { supplied?: number[] }): RenderedCommand {
+  return { ...command, supplied: command.supplied ?? [] };
+}
 
 function toSummary(row: RunRow): RunSummary {
   return {
@@ -81,7 +92,7 @@ function toSummary(row: RunRow): RunSummary {
     skill: row.skill,
     tool: row.tool,
     args: JSON.parse(row.args) as Record<string, unknown>,
-    command: row.command === null ? null : (JSON.parse(row.command) as RenderedCommand),
+    command: row.command === null ? null : withSupplied(JSON.parse(row.command) as Omit<RenderedCommand, 'supplied'>),
     programPath: row.program_path,
     skillHash: row.skill_hash,
     requestedAt: row.requested_at,
@@ -105,6 +116,8 @@ function toSummary(row: RunRow): RunSummary {
     ownerPid: row.owner_pid,
     pgid: row.pgid,
     outputDroppedAt: row.output_dropped_at,
+    sandbox: row.sandbox === null ? null : (JSON.parse(row.sandbox) as SandboxView),
+    answer: row.answer,
   };
 }
 
@@ -125,8 +138,8 @@ export function recordRequest(db: StateDb, request: RunRequest, owner: ProcessId
   const id = request.id ?? randomUUID();
   prepared(
     db,
-    `INSERT INTO runs (id, trace_id, surface, skill, tool, args, command, program_path, skill_hash, requested_at, owner_pid, owner_started)
-     VALUES (@id, @traceId, @surface, @skill, @tool, @args, @command, @programPath, @skillHash, @requestedAt, @ownerPid, @ownerStarted)`,
+    `INSERT INTO runs (id, trace_id, surface, skill, tool, args, command, program_path, skill_hash, requested_at, owner_pid, owner_started, sandbox)
+     VALUES (@id, @traceId, @surface, @skill, @tool, @args, @command, @programPath, @skillHash, @requestedAt, @ownerPid, @ownerStarted, @sandbox)`,
   ).run({
     ownerPid: owner.pid,
     ownerStarted: owner.started,
@@ -140,6 +153,7 @@ export function recordRequest(db: StateDb, request: RunRequest, owner: ProcessId
     programPath: request.programPath,
     skillHash: request.skillHash,
     requestedAt: request.requestedAt ?? Date.now(),
+    sandbox: request.sandbox ? JSON.stringify(request.sandbox) : null,
   });
   return id;
 }
@@ -150,7 +164,7 @@ export function recordDecision(db: StateDb, id: string, decision: RunDecision): 
   const info = prepared(
     db,
     `UPDATE runs SET outcome = @outcome, decided_by = @decidedBy, rule_id = @ruleId, actor = @actor,
-       decided_at = @decidedAt, reason = @reason, error_code = @errorCode, status = @status
+       decided_at = @decidedAt, reason = @reason, error_code = @errorCode, answer = @answer, status = @status
      WHERE id = @id AND outcome IS NULL AND status = 'pending'`,
   ).run({
     id,
@@ -161,6 +175,7 @@ export function recordDecision(db: StateDb, id: string, decision: RunDecision): 
     decidedAt: decision.decidedAt ?? Date.now(),
     reason: decision.reason ?? null,
     errorCode: decision.errorCode ?? null,
+    answer: decision.answer ?? null,
     status,
   });
   if (info.changes === 0) throw stepRefused(db, id, 'a decision');

@@ -8,8 +8,14 @@
 import type Database from 'better-sqlite3';
 
 /** The tables worth saving, in the order they are copied. */
-export const SALVAGED_TABLES = ['settings', 'rules', 'remembered_approvals', 'runs', 'notices'] as const;
+export const SALVAGED_TABLES = ['settings', 'rules', 'remembered_approvals', 'unsandboxed_skills', 'runs', 'notices'] as const;
 export type SalvagedTable = (typeof SALVAGED_TABLES)[number];
+
+/**
+ * Tables whose rows are saved whole or not at all: a remembered approval missing its revocation,
+ * session or profile would come back wider than it was given (revived, unending, any profile).
+ */
+const WHOLE_ROWS_ONLY: ReadonlySet<SalvagedTable> = new Set(['remembered_approvals']);
 
 /**
  * What a run whose end cannot be read any more is saved as: failed, saying why, rather than left
@@ -152,6 +158,7 @@ export function salvage(source: Database.Database | null, target: Database.Datab
     target.transaction(() => {
       for (const row of rows) {
         const present = columns.filter((c) => c in row);
+        if (WHOLE_ROWS_ONLY.has(table) && present.length < columns.length) continue;
         const key = present.join(',');
         let insert = inserts.get(key);
         if (insert === undefined) {

@@ -132,10 +132,11 @@ function asideName(path: string, now: Date): string {
 
 /** The person's notice for a recovery: what was saved, and whether rules (and so deny rules) may be lost. */
 function recoveryNotice(report: SalvageReport, aside: string, reason: string): Pick<Notice, 'code' | 'message' | 'details'> {
-  const { rules, remembered_approvals: remembered, settings, runs } = report;
+  const { rules, remembered_approvals: remembered, unsandboxed_skills: unsandboxed, settings, runs } = report;
   const saved = [
     `${rules.written} rule${rules.written === 1 ? '' : 's'}`,
     `${remembered.written} remembered approval${remembered.written === 1 ? '' : 's'}`,
+    unsandboxed.written === 0 ? null : `${unsandboxed.written} skill${unsandboxed.written === 1 ? '' : 's'} you run without a sandbox`,
     settings.complete ? 'your settings' : null,
     `${runs.written} run${runs.written === 1 ? '' : 's'} of history${runs.complete ? '' : ' (some could not be read)'}`,
   ].filter((part): part is string => part !== null);

@@ -193,6 +193,12 @@ function guardValue(tool: Tool, param: ToolParam, text: string, prefixes: readon
   );
 }
 
+/** One rendered argv element, and whether a value the caller gave went into it (a flag chosen by a boolean is the template's text). */
+interface RenderedArg {
+  text: string;
+  supplied: boolean;
+}
+
 /** Renders one argument token into no argv element (dropped), one, or two (an option and its value). */
 function renderToken(
   tool: Tool,
@@ -200,8 +206,9 @@ function renderToken(
   token: CommandToken,
   values: Arguments,
   prefixes: readonly string[],
-): string[] {
+): RenderedArg[] {
   let out = '';
+  let supplied = false;
   let dropped = false;
   let guard: SkilltrayError | null = null;
   const whole = token.parts.length === 1;
@@ -223,11 +230,15 @@ function renderToken(
       const text = String(value);
       const refused = guardValue(tool, param, text, prefixes);
       if (refused !== null) throw refused;
-      return [form.option, text];
+      return [
+        { text: form.option, supplied: false },
+        { text, supplied: true },
+      ];
     } else if (value !== undefined) {
       const text = String(value);
       if (out === '') guard ??= guardValue(tool, param, text, prefixes);
       out += text;
+      supplied = true;
     } else if (placeholder.fallback !== null) {
       out += placeholder.fallback;
     } else {
@@ -236,7 +247,7 @@ function renderToken(
   }
   if (dropped) return [];
   if (guard !== null) throw guard;
-  return [out];
+  return [{ text: out, supplied }];
 }
 
 /** The program: the first token, which must be literal text. */
@@ -280,11 +291,11 @@ export function renderCommand(skill: Skill, toolName: string, args: unknown, opt
   const program = programOf(tool, first);
   const params = paramsByName(tool);
   const prefixes = optionPrefixes(options.platform ?? process.platform);
-  const argv: string[] = [];
-  for (const token of rest) argv.push(...renderToken(tool, params, token, values, prefixes));
+  const rendered = rest.flatMap((token) => renderToken(tool, params, token, values, prefixes));
   return {
     program,
-    args: argv,
+    args: rendered.map((arg) => arg.text),
+    supplied: rendered.flatMap((arg, i) => (arg.supplied ? [i] : [])),
     cwd: options.cwd,
     timeoutMs: skill.timeoutSec * 1000,
     env: [...skill.requires.env],

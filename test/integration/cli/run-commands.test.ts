@@ -1,7 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cli, cliProcess } from '../../support/cli.js';
-import { skillMd, testHome, writeSkill } from '../../support/temp.js';
+import { skillMd, tempDir, testHome, writeSkill } from '../../support/temp.js';
 
 const PRINT_ARGV = fileURLToPath(new URL('../../fixtures/processes/print-argv.mjs', import.meta.url));
 
@@ -45,9 +48,11 @@ describe('skilltray run', () => {
   it('on a TTY shows the program path and each argument on its own line, then runs once on y', async () => {
     const { code, stdout, stderr } = await cli(['run', 'parrot', 'say', '--arg', 'words=two words', '--arg', 'times=2'], home(), { answers: ['y'] });
     expect(code).toBe(0);
-    expect(stderr).toContain(`  program   ${process.execPath}\n  arg 1     ${JSON.stringify(PRINT_ARGV)}\n  arg 2     "two words"\n  arg 3     "--times=2"\n`);
-    expect(stderr).toContain("'parrot/say' needs your approval: skill 'parrot' is a user skill");
-    expect(stdout).toContain('Run it? [y] once, [a] always allow this tool, [N] deny: ');
+    expect(stderr).toContain(`  program   ${process.execPath}\n  arg 1     ${JSON.stringify(PRINT_ARGV)}\n  arg 2     "two words"   < from the caller\n  arg 3     "--times=2"   < from the caller\n`);
+    expect(stderr.split('\n')[0]).toBe(`The command line asks to run \`node …/print-argv.mjs 'two words' --times=2\` in ${process.cwd()} — can write in that folder, no network.`);
+    expect(stderr).toContain("  why       skill 'parrot' is a user skill");
+    expect(stderr).toContain('  sandbox   can write in that folder, no network (bubblewrap)');
+    expect(stdout).toContain('Run it? [y] once, [a] always allow this tool (until revoked), [s] always for this session, [N] deny: ');
     expect(stdout).toContain('["two words","--times=2"]');
   });
 
@@ -61,7 +66,11 @@ describe('skilltray run', () => {
     const t = home();
     const { code, stdout } = await cli(['run', 'parrot', 'say', '--arg', 'words=hi', '--dry-run', '--json'], t);
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toMatchObject({ command: { program: process.execPath, args: [PRINT_ARGV, 'hi'], skill: 'parrot', tool: 'say' }, decision: 'ask' });
+    expect(JSON.parse(stdout)).toMatchObject({
+      command: { program: process.execPath, args: [PRINT_ARGV, 'hi'], supplied: [1], cwd: process.cwd(), skill: 'parrot', tool: 'say' },
+      decision: 'ask',
+      sandbox: { name: 'workspace', network: false, contained: true, mechanism: 'bubblewrap', why: null },
+    });
     expect(JSON.parse((await cli(['history', '--json'], t)).stdout)).toEqual([]);
   });
 
@@ -70,6 +79,31 @@ describe('skilltray run', () => {
     expect((await cli(['run', 'echo', 'say', '--args', '{nope'], t)).stderr).toMatch(/^error\[E508\]: --args is not valid JSON/);
     expect((await cli(['run', 'echo', 'say', '--arg', 'words=a', '--arg', 'times=many'], t)).stderr).toMatch(/^error\[E503\]/);
     expect((await cli(['run', 'echo', 'say', '--arg', 'colour=red'], t)).stderr).toMatch(/^error\[E502\]/);
+  });
+
+  it('runs where it is started: `cd repo && skilltray run git git_status --yes` reports that repo', async () => {
+    const t = home();
+    const repo = tempDir();
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: repo });
+    git('init', '-q', '-b', 'trunk');
+    writeFileSync(join(repo, 'untracked.txt'), 'x\n');
+    const outcome = await cliProcess(['run', 'git', 'git_status', '--yes'], t.env, repo);
+    expect(outcome.stderr).toMatch(/exit 0/);
+    expect(outcome.stdout).toBe('## No commits yet on trunk\n?? untracked.txt');
+    const dry = JSON.parse((await cliProcess(['run', 'git', 'git_status', '--dry-run', '--json'], t.env, repo)).stdout);
+    expect(dry).toMatchObject({ command: { cwd: repo }, decision: 'auto', sandbox: { name: 'read-only', network: false, contained: true } });
+    // A relative --cwd is taken from where the command runs.
+    const sub = JSON.parse((await cliProcess(['run', 'git', 'git_status', '--cwd', '..', '--dry-run', '--json'], t.env, join(repo, '.git'))).stdout);
+    expect(sub.command.cwd).toBe(repo);
+  });
+
+  it('[s] remembers "always" for this session only: the next process asks again', async () => {
+    const t = home();
+    const first = await cli(['run', 'parrot', 'say', '--arg', 'words=x', '--json'], t, { answers: ['s'] });
+    expect(first.code).toBe(0);
+    expect(JSON.parse((await cli(['history', '--json'], t)).stdout)[0]).toMatchObject({ answer: 'always-session', decidedBy: 'user' });
+    expect((await cli(['remembered', '--json'], t)).stdout).toBe('[]\n');
+    expect((await cli(['run', 'parrot', 'say', '--arg', 'words=y'], t)).stderr).toMatch(/^error\[E601\]/);
   });
 
   it('exits with the structured error as a real process, never hanging for a prompt without a TTY', async () => {

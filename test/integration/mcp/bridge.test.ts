@@ -6,12 +6,13 @@
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
 import { createMcpServer } from '../../../src-main/server/mcp.js';
 import { localExecutor } from '../../../src-main/server/mcp-executor.js';
-import { skillMd, testHome, writeSkill } from '../../support/temp.js';
+import { skillMd, tempDir, testHome, writeSkill } from '../../support/temp.js';
 
 const BEHAVE = fileURLToPath(new URL('../../fixtures/processes/behave.mjs', import.meta.url));
 
@@ -20,15 +21,28 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-/** A bundled read-only skill whose tool sleeps `ms` then prints `done`, and a client connected to a bridge over it. */
-async function bridge(progressIntervalMs: number): Promise<{ client: Client; core: SkilltrayCore }> {
+/**
+ * A bundled read-only skill whose tool sleeps `ms` then prints `done`, another that prints its
+ * working directory, and a client connected to a bridge over them (offering `roots`, when given).
+ */
+async function bridge(progressIntervalMs: number, options: { roots?: string[][]; serverCwd?: string } = {}): Promise<{ client: Client; core: SkilltrayCore }> {
   const t = testHome();
   const body = `\n### nap\n\nSleeps.\n\n#### Parameters\n\n| Name | Type | Required | Description |\n|---|---|---|---|\n| ms | integer | yes | how long |\n\n#### Command\n\n\`\`\`\n${process.execPath} ${BEHAVE} sleep:<<ms>> out:done\n\`\`\`\n`;
   writeSkill(t.bundled, 'sleepy', skillMd({ name: 'sleepy', description: 'Sleeps a while. Use when testing.', read_only: true, timeout: 60 }, body));
+  writeSkill(t.bundled, 'where', skillMd({ name: 'where', description: 'Prints where it runs. Use when testing.', read_only: true }, '\n### pwd\n\nPrints the working directory.\n\n#### Parameters\n\nNone.\n\n#### Command\n\n```\npwd\n```\n'));
   const core = new SkilltrayCore(t.config());
   closers.push(() => core.close());
-  const server = createMcpServer({ version: '9.9.9', call: localExecutor(core, { cwd: t.userHome, version: '9.9.9', onWarning: () => undefined }), progressIntervalMs });
-  const client = new Client({ name: 'bridge-test', version: '1.0.0' });
+  const server = createMcpServer({
+    version: '9.9.9',
+    cwd: options.serverCwd ?? t.userHome,
+    call: localExecutor(core, { cwd: t.userHome, version: '9.9.9', onWarning: () => undefined }),
+    progressIntervalMs,
+  });
+  const roots = options.roots;
+  const client = new Client({ name: 'bridge-test', version: '1.0.0' }, roots === undefined ? {} : { capabilities: { roots: { listChanged: true } } });
+  if (roots !== undefined) {
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: (roots[0] ?? []).map((dir) => ({ uri: pathToFileURL(dir).href, name: dir })) }));
+  }
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   await client.connect(clientSide);
@@ -73,5 +87,31 @@ describe('the MCP bridge over a core', () => {
     await expect(call).rejects.toThrow();
     await finished;
     expect(core.history()[0]?.status).toBe('cancelled');
+  });
+});
+
+describe("where an MCP client's runs start", () => {
+  const pwd = async (client: Client, args: Record<string, unknown> = {}): Promise<string> => {
+    const result = (await client.callTool({ name: 'run', arguments: { skill: 'where', tool: 'pwd', ...args } })) as CallToolResult;
+    return (result.structuredContent as { result: { stdout: string } }).result.stdout.trim();
+  };
+
+  it("in the client's first root, and in the new first root once the client says its roots changed", async () => {
+    const first = tempDir();
+    const second = tempDir();
+    const roots = [[first, second]];
+    const { client } = await bridge(10_000, { roots });
+    expect(await pwd(client)).toBe(first);
+    roots[0] = [second];
+    await client.sendRootsListChanged();
+    await expect.poll(() => pwd(client)).toBe(second);
+    // A cwd the client names wins over its roots.
+    expect(await pwd(client, { cwd: first })).toBe(first);
+  });
+
+  it('where the bridge was started when the client offers no roots', async () => {
+    const started = tempDir();
+    const { client } = await bridge(10_000, { serverCwd: started });
+    expect(await pwd(client)).toBe(started);
   });
 });

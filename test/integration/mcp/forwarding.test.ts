@@ -86,7 +86,8 @@ describe('skilltray mcp forwarding to the owner of runs', () => {
   it('reading calls and resources are answered by the owner (its records, not this process)', async () => {
     const t = contractHome();
     const owner = await startServe(t);
-    const session = await startMcp(t.env);
+    // Started in the folder that holds the artifact: the forwarded run starts there, in the owner.
+    const session = await startMcp(t.env, { cwd: t.userHome });
     const report = structured(await callTool(session, 'run', { skill: 'files', tool: 'word_count', args: { path: t.artifact } })) as { id: string };
     expect(await owner.client.getRun({ id: report.id })).toMatchObject({ surface: 'mcp', status: 'succeeded' });
     expect(structured(await callTool(session, 'describe', { skill: 'field-notes' }))).toMatchObject({ name: 'field-notes' });
@@ -119,7 +120,7 @@ describe('skilltray mcp forwarding to the owner of runs', () => {
     abort.abort('the assistant gave up');
     await expect(call).rejects.toThrow();
     await waitFor(async () => ((await owner.client.approvals({})).length === 0 ? true : undefined));
-    expect(await owner.client.getRun({ id: entry.id })).toMatchObject({ status: 'refused', errorCode: 'E613', startedAt: null });
+    expect(await owner.client.getRun({ id: entry.id })).toMatchObject({ status: 'refused', errorCode: 'E613', decidedBy: 'caller', startedAt: null });
   });
 
   it('when the assistant goes away mid-approval, the approval is withdrawn and the bridge exits on its own', async () => {

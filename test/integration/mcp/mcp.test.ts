@@ -82,7 +82,8 @@ describe('skilltray mcp: tools with good and bad input', () => {
 
   it('runs a bundled read-only tool for real; a user tool with nobody to ask is E601 and never runs', async () => {
     const t = contractHome();
-    const session = await startMcp(t.env);
+    // Started in the folder the assistant works in, which holds the artifact: runs start there.
+    const session = await startMcp(t.env, { cwd: t.userHome });
     const report = structured(await callTool(session, 'run', { skill: 'files', tool: 'word_count', args: { path: t.artifact } })) as {
       id: string;
       decision: { outcome: string };
@@ -118,7 +119,7 @@ describe('skilltray mcp: tools with good and bad input', () => {
 
   it('attach: E801 with the reason before anything runs; a sidecar attached to an artifact runs', async () => {
     const t = contractHome();
-    const session = await startMcp(t.env);
+    const session = await startMcp(t.env, { cwd: t.userHome });
     expect(toolError(await callTool(session, 'attach', { skill_id: 'system', target_type: 'run', target_ref: 'r-1' }))).toMatchObject({
       code: 'E801',
       kind: 'attach_validation',

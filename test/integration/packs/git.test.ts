@@ -1,14 +1,17 @@
 /** The git pack, run for real against a repository made for each test. */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, readFileSync, readdirSync, rmSync, utimesSync } from 'node:fs';
-import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SkilltrayCore } from '../../../src-main/core/api.js';
 import { decide } from '../../../src-main/core/policy/decide.js';
+import { profileFor } from '../../../src-main/core/policy/profile.js';
 import type { Tool } from '../../../src-main/shared/model.js';
-import type { Rule } from '../../../src-main/shared/runs.js';
+import type { Rule, SandboxView } from '../../../src-main/shared/runs.js';
 import { runTool } from '../../support/run-tool.js';
-import { tempDir, writeFiles } from '../../support/temp.js';
-import { argv, pack } from './bundled-packs.js';
+import { ordinaryDir, requireSandbox } from '../../support/sandbox.js';
+import { tempDir, testHome, writeFiles } from '../../support/temp.js';
+import { SKILLS_DIR, argv, pack } from './bundled-packs.js';
 
 const skill = pack('git');
 
@@ -290,7 +293,11 @@ describe('git pack: a repository that names programs to run', () => {
 
 describe('git pack: policy', () => {
   const tool = (name: string) => skill.tools.find((candidate) => candidate.name === name) as Tool;
-  const decideFor = (name: string, rules: Rule[] = []) =>
+  const sandbox = (contained: boolean): SandboxView =>
+    contained
+      ? { ...profileFor(skill, false), contained: true, mechanism: 'bubblewrap', why: null }
+      : { ...profileFor(skill, false), contained: false, mechanism: null, why: 'no sandbox here' };
+  const decideFor = (name: string, contained: boolean, rules: Rule[] = []) =>
     decide({
       skill,
       tool: tool(name),
@@ -301,17 +308,64 @@ describe('git pack: policy', () => {
       programPath: '/usr/bin/git',
       resolveBin: () => '/usr/bin/git',
       env: {},
+      sandbox: sandbox(contained),
     });
 
-  it('asks before every tool: the caller picks the repository, and a repository can name programs', () => {
+  it('runs every tool unasked when contained (read-only, no network), and asks when it cannot be contained', () => {
     expect(skill.trust).toBe('bundled');
-    expect(skill.readOnly).toBe(false);
-    for (const { name } of skill.tools) expect(decideFor(name).outcome, name).toBe('ask');
+    expect(skill.readOnly).toBe(true);
+    expect(profileFor(skill, false)).toEqual({ name: 'read-only', network: false });
+    for (const { name } of skill.tools) {
+      expect(decideFor(name, true).outcome, name).toBe('auto');
+      expect(decideFor(name, false).outcome, name).toBe('ask');
+    }
   });
 
-  it('an allow rule still lets a tool run on its own', () => {
+  it('an allow rule still lets a tool run on its own, contained or not', () => {
     const rule: Rule = { id: 1, pattern: 'tool:git/git_status', effect: 'allow', createdAt: 0 };
-    expect(decideFor('git_status', [rule])).toMatchObject({ outcome: 'auto', by: 'rule' });
-    expect(decideFor('git_log', [rule]).outcome).toBe('ask');
+    expect(decideFor('git_status', false, [rule])).toMatchObject({ outcome: 'auto', by: 'rule' });
+    expect(decideFor('git_log', false, [rule]).outcome).toBe('ask');
+  });
+});
+
+describe('git pack: what a hostile repository makes Git run stays in the sandbox', () => {
+  const cores: SkilltrayCore[] = [];
+  afterEach(async () => {
+    for (const core of cores.splice(0)) await core.close();
+  });
+
+  it('a clean filter no flag turns off runs, and can neither write outside nor read a key', async () => {
+    requireSandbox();
+    const outside = ordinaryDir();
+    const dir = makeRepo();
+    const t = testHome({ bundled: SKILLS_DIR });
+    writeFiles(t.userHome, { '.ssh/id_test': 'PRIVATE KEY\n' });
+    // The filter says it ran, tries to leave a mark outside and to copy a key there; then it acts as a filter.
+    const filter = join(ordinaryDir(), 'filter.sh');
+    writeFiles(dirname(filter), { 'filter.sh': `#!/bin/sh\necho filter-ran-here >&2\necho ran > '${outside}/filter-ran'\ncat '${t.userHome}/.ssh/id_test' > '${outside}/stolen-key'\ncat\n` });
+    chmodSync(filter, 0o755);
+    // A committed file whose timestamps then change: status must read it again, through the filter.
+    writeFiles(dir, { 'data.txt': 'same\n' });
+    git(dir, 'add', 'data.txt');
+    git(dir, 'commit', '-q', '--no-verify', '-m', 'Add data');
+    writeFiles(dir, { '.gitattributes': '*.txt filter=evil\n' });
+    git(dir, 'config', 'filter.evil.clean', filter);
+    const stale = (when: string): void => utimesSync(join(dir, 'data.txt'), new Date(when), new Date(when));
+    // The fixture is live: plain git runs the filter, which leaves both marks.
+    stale('2024-01-01T00:00:00Z');
+    git(dir, '-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', 'status', '--short');
+    expect(readdirSync(outside).sort()).toEqual(['filter-ran', 'stolen-key']);
+    for (const name of readdirSync(outside)) rmSync(join(outside, name));
+    stale('2023-01-01T00:00:00Z');
+
+    const core = new SkilltrayCore(t.config());
+    cores.push(core);
+    const report = await core.run({ skill: 'git', tool: 'git_status', surface: 'mcp', cwd: dir }, { approval: { kind: 'none' } });
+    expect(report.decision).toMatchObject({ outcome: 'auto', by: 'policy' });
+    expect(report.sandbox).toMatchObject({ name: 'read-only', network: false, contained: true });
+    expect(report.result.exitCode).toBe(0);
+    expect(lines(report.result.stdout)[0]).toBe('## main');
+    expect(report.result.stderr).toContain('filter-ran-here');
+    expect(readdirSync(outside)).toEqual([]);
   });
 });

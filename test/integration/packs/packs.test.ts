@@ -21,7 +21,7 @@ const PACKS: Record<string, Expected> = {
   'artifact-checksum': { modes: ['Global', 'Dev'], readOnly: true, tools: ['checksum_artifact'], sidecar: { attachTargets: ['artifact', 'output'], effectMode: 'enrich' } },
   'commit-message': { modes: ['Global', 'Dev'], readOnly: false, tools: [] },
   files: { modes: ['Global', 'Dev'], readOnly: true, tools: ['list_directory', 'file_head', 'word_count', 'file_type', 'find_files'] },
-  git: { modes: ['Global', 'Dev'], readOnly: false, tools: ['git_status', 'git_log', 'git_diff', 'git_branch', 'git_show'] },
+  git: { modes: ['Global', 'Dev'], readOnly: true, tools: ['git_status', 'git_log', 'git_diff', 'git_branch', 'git_show'] },
   network: { modes: ['Global', 'Dev', 'Meeting'], readOnly: false, tools: ['resolve_host', 'ping_host'] },
   'skill-authoring': { modes: ['Global', 'Dev'], readOnly: false, tools: [] },
   system: { modes: ['Global', 'Dev', 'Meeting'], readOnly: true, tools: ['system_uptime', 'disk_usage', 'memory_usage', 'list_processes', 'port_listeners'] },

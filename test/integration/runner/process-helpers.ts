@@ -1,5 +1,5 @@
 /** What the runner's integration tests share: fixture paths, a fresh temp dir, and telling dead processes from live ones. */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +32,24 @@ export function isDead(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ESRCH';
   }
+}
+
+/** Linux: the live (not zombie) processes of process group `pgid`, found in /proc. */
+export function liveInGroup(pgid: number): number[] {
+  const members: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
+    } catch {
+      continue; // gone meanwhile
+    }
+    // After the command's closing parenthesis: state, ppid, pgrp.
+    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(group) === pgid && state !== 'Z' && state !== 'X') members.push(Number(entry));
+  }
+  return members;
 }
 
 /** The `pid <role> <n>` lines a tree fixture printed, by role. */

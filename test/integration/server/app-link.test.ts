@@ -225,7 +225,7 @@ describe('closing the server', () => {
     await h.server.close();
     expect(h.core.pendingApprovals()).toEqual([]);
     await waiting;
-    expect(h.core.history()[0]).toMatchObject({ status: 'refused', errorCode: 'E613' });
+    expect(h.core.history()[0]).toMatchObject({ status: 'refused', errorCode: 'E613', decidedBy: 'caller' });
     expect(existsSync(join(h.core.config.home, 'server.json'))).toBe(false);
     await expect(fetch(`${h.server.url}/openapi.json`)).rejects.toThrow();
     events.close();

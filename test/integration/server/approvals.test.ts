@@ -82,7 +82,7 @@ describe('runs that need a person, over HTTP', () => {
     const resolved = await events.next((e): e is Resolved => e.type === 'approval.resolved' && e.id === added.entry.id);
     expect(resolved.outcome).toBe('cancelled');
     expect(h.core.pendingApprovals()).toEqual([]);
-    expect(h.core.getRun(added.entry.id)).toMatchObject({ status: 'refused', errorCode: 'E613', startedAt: null });
+    expect(h.core.getRun(added.entry.id)).toMatchObject({ status: 'refused', errorCode: 'E613', decidedBy: 'caller', startedAt: null });
     events.close();
   });
 

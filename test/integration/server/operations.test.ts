@@ -61,6 +61,8 @@ describe('every operation of the contract over HTTP', () => {
       removeRule: { id: 999 },
       remembered: {},
       revokeRemembered: { id: 999 },
+      sandbox: {},
+      setSkillSandbox: { skill: 'asks', sandboxed: true },
       settings: {},
       setMode: { mode: 'Global' },
       setPaused: { paused: false },
@@ -84,7 +86,7 @@ describe('every operation of the contract over HTTP', () => {
     };
     /** The operations whose valid input above names something that does not exist, on purpose. */
     const notFound: Partial<Record<OperationName, string>> = { cancelRun: 'E702', getRun: 'E702', answerApproval: 'E611', removeRule: 'E614', revokeRemembered: 'E615', dismissNotice: 'E903' };
-    const sameAsCore: OperationName[] = ['list', 'describe', 'check', 'roots', 'resolve', 'approvals', 'rules', 'remembered', 'settings', 'notices', 'outline', 'show', 'open', 'sources', 'discover'];
+    const sameAsCore: OperationName[] = ['list', 'describe', 'check', 'roots', 'resolve', 'approvals', 'rules', 'remembered', 'sandbox', 'settings', 'notices', 'outline', 'show', 'open', 'sources', 'discover'];
     for (const operation of OPERATIONS) {
       const { status, envelope } = await h.call(operation, inputs[operation]);
       const code = notFound[operation];

@@ -7,7 +7,8 @@ import { listRuns } from '../../../src-main/core/store/runs.js';
 import { openStateDb } from '../../../src-main/core/store/state-db.js';
 import { cliProcess } from '../../support/cli.js';
 import { testHome, writeSkill, type TestHome } from '../../support/temp.js';
-import { isDead } from '../runner/process-helpers.js';
+import { isDead, liveInGroup } from '../runner/process-helpers.js';
+import { requireSandbox } from '../../support/sandbox.js';
 import { callTool, startMcp } from '../mcp/mcp-session.js';
 import { BIN, NODE, onCleanup, serve, toolSkill, waitFor } from './helpers.js';
 
@@ -61,8 +62,10 @@ describe('no tool outlives the process that owns it', () => {
     expect(after?.reason).toBe('the process that owned the run stopped before it finished (the skilltray serve API is stopping)');
   });
 
-  it('after serve is killed (SIGKILL) the tool runs on; the next owner to start kills it and marks the run interrupted', { timeout: 90_000 }, async () => {
+  it('after serve is killed (SIGKILL) an uncontained tool runs on; the next owner to start kills it and marks the run interrupted', { timeout: 90_000 }, async () => {
     const t = await setup();
+    // Out of the sandbox: a contained tool dies with its owner by itself (the next test).
+    expect((await cliProcess(['rules', 'unsandbox', 'slow'], t.env)).code).toBe(0);
     const first = await serve(t);
     const caller = cliProcess(['run', 'slow', 'go'], t.env);
     const run = await running(t);
@@ -82,6 +85,28 @@ describe('no tool outlives the process that owns it', () => {
     const [after] = await history(t);
     expect(after).toMatchObject({ id: run.id, status: 'interrupted', errorCode: 'E705' });
     expect(after?.reason).toBe(`its owner (pid ${first.child.pid}) stopped before the run finished; its tool (process group ${run.pgid}) was still running and was stopped`);
+    second.child.kill('SIGTERM');
+    expect((await second.child).exitCode).toBe(0);
+  });
+
+  it.runIf(process.platform === 'linux')('after serve is killed (SIGKILL) a contained tool dies with it (bubblewrap, --die-with-parent); the next owner marks the run interrupted', { timeout: 90_000 }, async () => {
+    requireSandbox();
+    const t = await setup();
+    const first = await serve(t);
+    const caller = cliProcess(['run', 'slow', 'go'], t.env);
+    const run = await running(t);
+    // The recorded group is bwrap's: bwrap, the namespace's init and the tool inside.
+    expect(liveInGroup(run.pgid).length).toBeGreaterThan(1);
+    first.child.kill('SIGKILL');
+    await first.child;
+    await caller;
+    await waitFor(() => (liveInGroup(run.pgid).length === 0 ? true : undefined), 20_000);
+    expect((await history(t))[0]).toMatchObject({ id: run.id, status: 'running' });
+
+    const second = await serve(t);
+    const [after] = await history(t);
+    expect(after).toMatchObject({ id: run.id, status: 'interrupted', errorCode: 'E705' });
+    expect(after?.reason).toBe(`its owner (pid ${first.child.pid}) stopped before the run finished; its tool was no longer running`);
     second.child.kill('SIGTERM');
     expect((await second.child).exitCode).toBe(0);
   });

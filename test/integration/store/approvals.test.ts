@@ -4,16 +4,30 @@ import { findRemembered, listRemembered, remember, revoke } from '../../../src-m
 import { useTempHomes } from './temp-home.js';
 
 const homes = useTempHomes();
-const gitStatus = { skill: 'git', tool: 'git_status', skillHash: 'h1', programPath: '/usr/bin/git' };
+const gitStatus = { skill: 'git', tool: 'git_status', skillHash: 'h1', programPath: '/usr/bin/git', profile: { name: 'read-only', network: false } } as const;
+const SESSION = 'session-a';
 
 describe('remembered approvals', () => {
-  it('remembers, finds and lists an approval with its pins', () => {
+  it('remembers, finds and lists an approval with its pins (hash, program, profile)', () => {
     const db = homes.fresh();
     const saved = remember(db, gitStatus, 10);
-    expect(saved).toEqual({ id: saved.id, ...gitStatus, createdAt: 10, revokedAt: null });
-    expect(findRemembered(db, 'git', 'git_status')).toEqual(saved);
-    expect(findRemembered(db, 'git', 'git_diff')).toBeNull();
-    expect(listRemembered(db)).toEqual([saved]);
+    expect(saved).toEqual({ id: saved.id, ...gitStatus, expires: 'revoke', createdAt: 10, revokedAt: null });
+    expect(findRemembered(db, 'git', 'git_status', SESSION)).toEqual(saved);
+    expect(findRemembered(db, 'git', 'git_diff', SESSION)).toBeNull();
+    expect(listRemembered(db, SESSION)).toEqual([saved]);
+  });
+
+  it('one given for a session is in force only in that session', () => {
+    const db = homes.fresh();
+    const saved = remember(db, { ...gitStatus, profile: { name: 'workspace', network: true }, session: SESSION }, 10);
+    expect(saved).toMatchObject({ expires: 'session', profile: { name: 'workspace', network: true } });
+    expect(findRemembered(db, 'git', 'git_status', SESSION)).toEqual(saved);
+    expect(findRemembered(db, 'git', 'git_status', 'session-b')).toBeNull();
+    expect(listRemembered(db, 'session-b')).toEqual([]);
+    expect(() => revoke(db, saved.id, 'session-b')).toThrow(/E615|in force/);
+    // A later "always" in another session replaces it.
+    const next = remember(db, gitStatus, 20);
+    expect(listRemembered(db, SESSION)).toEqual([next]);
   });
 
   it('replaces the live approval for the same tool, keeping the old one revoked', () => {
@@ -21,8 +35,8 @@ describe('remembered approvals', () => {
     const old = remember(db, gitStatus, 10);
     const next = remember(db, { ...gitStatus, skillHash: 'h2' }, 20);
     expect(next.id).not.toBe(old.id);
-    expect(findRemembered(db, 'git', 'git_status')).toEqual(next);
-    expect(listRemembered(db)).toEqual([next]);
+    expect(findRemembered(db, 'git', 'git_status', SESSION)).toEqual(next);
+    expect(listRemembered(db, SESSION)).toEqual([next]);
     const row = db.prepare('SELECT revoked_at FROM remembered_approvals WHERE id = ?').get(old.id);
     expect(row).toEqual({ revoked_at: 20 });
   });
@@ -30,13 +44,13 @@ describe('remembered approvals', () => {
   it('revokes by id; a second revoke or an unknown id is E615', () => {
     const db = homes.fresh();
     const saved = remember(db, gitStatus, 10);
-    revoke(db, saved.id, 30);
-    expect(findRemembered(db, 'git', 'git_status')).toBeNull();
-    expect(listRemembered(db)).toEqual([]);
+    revoke(db, saved.id, SESSION, 30);
+    expect(findRemembered(db, 'git', 'git_status', SESSION)).toBeNull();
+    expect(listRemembered(db, SESSION)).toEqual([]);
     for (const id of [saved.id, 9999]) {
       let caught: unknown;
       try {
-        revoke(db, id);
+        revoke(db, id, SESSION);
       } catch (error) {
         caught = error;
       }
@@ -50,7 +64,7 @@ describe('remembered approvals', () => {
     remember(db, { ...gitStatus, skill: 'zip', tool: 'a' });
     remember(db, { ...gitStatus, skill: 'git', tool: 'log' });
     remember(db, { ...gitStatus, skill: 'git', tool: 'diff' });
-    expect(listRemembered(db).map((r) => `${r.skill}/${r.tool}`)).toEqual(['git/diff', 'git/log', 'zip/a']);
+    expect(listRemembered(db, SESSION).map((r) => `${r.skill}/${r.tool}`)).toEqual(['git/diff', 'git/log', 'zip/a']);
   });
 
   it('enforces one live approval per tool in the schema itself', () => {

@@ -43,3 +43,26 @@ export function damagePage(path: string, page: number, seed = 7, range: { offset
     closeSync(fd);
   }
 }
+
+/**
+ * Breaks the overflow chain at `page` (its first overflow page of a row): seeded bytes over its
+ * pointer to the next page. In an auto-vacuum file SQLite can step over an overflow page without
+ * reading that pointer, by checking in the pointer map that the following page continues the chain;
+ * that entry is spoiled too, so whatever lies past `page` is unreachable however the pages were laid out.
+ */
+export function breakOverflowChain(path: string, page: number, seed = 11): void {
+  damagePage(path, page, seed, { count: 4 });
+  const db = new Database(path, { readonly: true });
+  const autoVacuum = db.pragma('auto_vacuum', { simple: true }) as number;
+  db.close();
+  if (autoVacuum === 0) return;
+  // The first pointer-map page is page 2; entry (type, parent) of page p sits at 5 × (p − 3). Type 4 is "overflow page 2+", parent 0 none.
+  const entry = Buffer.from([4, 0, 0, 0, 0]);
+  const fd = openSync(path, 'r+');
+  try {
+    writeSync(fd, entry, 0, entry.length, 4096 + 5 * (page + 1 - 3));
+  } finally {
+    closeSync(fd);
+  }
+}
+

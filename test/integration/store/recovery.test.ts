@@ -6,19 +6,23 @@ import { findRemembered, listRemembered, remember } from '../../../src-main/core
 import { listNotices } from '../../../src-main/core/store/notices.js';
 import { getRun, listRuns, recordDecision, recordRequest, recordResult, recordStart } from '../../../src-main/core/store/runs.js';
 import { getSettings, setMode, setPaletteShortcut, setRetention } from '../../../src-main/core/store/settings.js';
+import { listUnsandboxed, setSandboxed } from '../../../src-main/core/store/unsandboxed.js';
 import { openStateDb, recoverStateDb, replaceDamaged, type StateDb } from '../../../src-main/core/store/state-db.js';
 import type { Notice } from '../../../src-main/shared/runs.js';
-import { damagePage, pagesOf } from './damage.js';
+import { breakOverflowChain, damagePage, pagesOf } from './damage.js';
 import { useTempHomes } from './temp-home.js';
 
 const homes = useTempHomes();
+/** The owner session remembered approvals are looked up in (they are "until revoked", so any session sees them). */
+const SESSION = 'session-after-recovery';
 
-/** A state.db with an allow and a deny rule, a remembered approval, changed settings and `runs` finished runs (output of `outputBytes` each). */
+/** A state.db with an allow and a deny rule, a remembered approval, an unsandboxed skill, changed settings and `runs` finished runs (output of `outputBytes` each). */
 function populated(path: string, runs = 300, outputBytes = 100): void {
   const db = openStateDb(path);
   addRule(db, 'tool:git/*', 'allow');
   addRule(db, 'skill:danger*', 'deny');
-  remember(db, { skill: 'notes', tool: 'append', skillHash: 'h'.repeat(64), programPath: '/usr/bin/tee' });
+  remember(db, { skill: 'notes', tool: 'append', skillHash: 'h'.repeat(64), programPath: '/usr/bin/tee', profile: { name: 'workspace', network: false } });
+  setSandboxed(db, 'legacy', false);
   setMode(db, 'Dev');
   setRetention(db, { outputDays: 9 });
   setPaletteShortcut(db, 'Alt+K');
@@ -53,13 +57,14 @@ describe('a damaged state.db', () => {
     try {
       expect(told).toHaveLength(1);
       expect(told[0]).toMatchObject({ code: 'E901' });
-      expect(told[0]?.message).toMatch(/^state\.db was damaged \(.+\) and was moved to .*state\.db\.corrupt-.* a new one holds what could still be read: 2 rules, 1 remembered approval, your settings, \d+ runs of history \(some could not be read\)\.$/);
+      expect(told[0]?.message).toMatch(/^state\.db was damaged \(.+\) and was moved to .*state\.db\.corrupt-.* a new one holds what could still be read: 2 rules, 1 remembered approval, 1 skill you run without a sandbox, your settings, \d+ runs of history \(some could not be read\)\.$/);
       expect(asideFiles(dir)).toHaveLength(1);
       expect(listRules(db).map((r) => [r.effect, r.pattern])).toEqual([
         ['allow', 'tool:git/*'],
         ['deny', 'skill:danger*'],
       ]);
-      expect(findRemembered(db, 'notes', 'append')).toMatchObject({ programPath: '/usr/bin/tee' });
+      expect(findRemembered(db, 'notes', 'append', SESSION)).toMatchObject({ programPath: '/usr/bin/tee', profile: { name: 'workspace', network: false }, expires: 'revoke' });
+      expect(listUnsandboxed(db)).toEqual(['legacy']);
       expect(getSettings(db)).toEqual({ mode: 'Dev', paused: false, paletteShortcut: 'Alt+K', retention: { outputDays: 9, outputMaxMb: 100 } });
       const kept = listRuns(db, { limit: 1000 });
       expect(kept.length).toBeGreaterThan(250);
@@ -81,9 +86,9 @@ describe('a damaged state.db', () => {
   it('a damaged page of a run’s output keeps the run’s record — who, what, when, the decision — and says its end could not be read', () => {
     const path = join(homes.dir(), 'state.db');
     populated(path, 20, 9000);
-    // The first overflow page of a row's output: its first 4 bytes point to the next one.
+    // The first overflow page of a row's output: what lies past it (the rest of the output, then the status) is lost.
     const overflow = pagesOf(path, 'runs', 'overflow', /\+000000$/);
-    damagePage(path, overflow[0] as number, 11, { count: 4 });
+    breakOverflowChain(path, overflow[0] as number);
     const { db } = openTold(path);
     try {
       const runs = listRuns(db);
@@ -98,6 +103,25 @@ describe('a damaged state.db', () => {
     }
   });
 
+  it('a remembered approval that can be read only in part is dropped, never saved wider (its session lost would make it last until revoked)', () => {
+    const path = join(homes.dir(), 'state.db');
+    // A session id long enough to spill over two overflow pages, so breaking the chain hides it and nothing before it.
+    const session = 's'.repeat(10_000);
+    const db = openStateDb(path);
+    remember(db, { skill: 'notes', tool: 'append', skillHash: 'h'.repeat(64), programPath: '/usr/bin/tee', profile: { name: 'workspace', network: false }, session });
+    remember(db, { skill: 'git', tool: 'git_status', skillHash: 'g'.repeat(64), programPath: '/usr/bin/git', profile: { name: 'read-only', network: false } });
+    db.close();
+    breakOverflowChain(path, pagesOf(path, 'remembered_approvals', 'overflow', /\+000000$/)[0] as number);
+    const { db: recovered, told } = openTold(path);
+    try {
+      expect(told.map((n) => n.code)).toEqual(['E901']);
+      expect(told[0]?.message).toContain('some remembered approvals could not be read (those tools will ask again)');
+      expect(listRemembered(recovered, session).map((r) => `${r.skill}/${r.tool}`)).toEqual(['git/git_status']);
+    } finally {
+      recovered.close();
+    }
+  });
+
   it('says loudly when rules cannot be read back (a deny rule may be lost), and pauses runs', () => {
     const dir = homes.dir();
     const path = join(dir, 'state.db');
@@ -109,7 +133,7 @@ describe('a damaged state.db', () => {
       expect(told[0]?.message).toContain('SOME RULES COULD NOT BE READ BACK: a deny rule you had may be gone');
       expect(told[0]?.message).toContain('Runs are paused until you check your rules');
       expect(getSettings(db).paused).toBe(true);
-      expect(findRemembered(db, 'notes', 'append')).not.toBeNull();
+      expect(findRemembered(db, 'notes', 'append', SESSION)).not.toBeNull();
       expect(listRuns(db)).toHaveLength(5);
     } finally {
       db.close();
@@ -125,7 +149,7 @@ describe('a damaged state.db', () => {
       expect(told.map((n) => n.code)).toEqual(['E902']);
       expect(getSettings(db).paused).toBe(true);
       expect(asideFiles(dir)).toHaveLength(1);
-      expect(listRemembered(db)).toEqual([]);
+      expect(listRemembered(db, SESSION)).toEqual([]);
     } finally {
       db.close();
     }

@@ -22,6 +22,7 @@ function request(overrides: Partial<RunRequest> = {}): RunRequest {
     command: {
       program: 'git',
       args: ['status', '--short'],
+      supplied: [],
       cwd: '/tmp/repo',
       timeoutMs: 15_000,
       env: [],

@@ -24,7 +24,7 @@ describe('window options', () => {
   });
 
   it('makes the tray popup a frameless fixed panel outside the taskbar, and every other window a normal one', () => {
-    expect(windowOptions('tray', settings)).toMatchObject({ frame: false, resizable: false, skipTaskbar: true, width: 360, height: 460 });
+    expect(windowOptions('tray', settings)).toMatchObject({ frame: false, resizable: false, skipTaskbar: true, width: 360, height: 560 });
     expect(windowOptions('approvals', settings)).toMatchObject({ frame: true, resizable: true, skipTaskbar: false, title: 'Skilltray — Approvals' });
     expect(windowOptions('skills', { ...settings, devTools: true }).webPreferences?.devTools).toBe(true);
   });

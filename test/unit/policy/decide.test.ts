@@ -2,11 +2,18 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Decision, DecideInput } from '../../../src-main/core/policy/decide.js';
 import { decide } from '../../../src-main/core/policy/decide.js';
-import type { Remembered, Rule } from '../../../src-main/shared/runs.js';
+import type { Remembered, Rule, SandboxView } from '../../../src-main/shared/runs.js';
 import type { Mode } from '../../../src-main/shared/model.js';
 import { makeSkill, makeTool } from './skill-fixture.js';
 
 const bins: Record<string, string> = { git: '/usr/bin/git', jq: '/usr/bin/jq' };
+
+/** How a run is contained: read-only under bubblewrap unless a case says otherwise. */
+const contained: SandboxView = { name: 'read-only', network: false, contained: true, mechanism: 'bubblewrap', why: null };
+const workspace: SandboxView = { ...contained, name: 'workspace' };
+const withNetwork: SandboxView = { ...contained, network: true };
+const noSandbox: SandboxView = { ...contained, contained: false, mechanism: null, why: 'bubblewrap (bwrap) is not installed' };
+const turnedOff: SandboxView = { name: 'none', network: true, contained: false, mechanism: null, why: 'you turned the sandbox off' };
 
 function input(overrides: Partial<DecideInput> = {}): DecideInput {
   return {
@@ -19,6 +26,7 @@ function input(overrides: Partial<DecideInput> = {}): DecideInput {
     programPath: '/usr/bin/git',
     resolveBin: (name) => bins[name] ?? null,
     env: { HOME: '/home/me' },
+    sandbox: contained,
     ...overrides,
   };
 }
@@ -29,6 +37,8 @@ const remembered = (overrides: Partial<Remembered> = {}): Remembered => ({
   tool: 'git_status',
   skillHash: 'hash-v1',
   programPath: '/usr/bin/git',
+  profile: { name: 'read-only', network: false },
+  expires: 'revoke',
   createdAt: 1,
   revokedAt: null,
   ...overrides,
@@ -99,6 +109,15 @@ describe('decide', () => {
     ['a lapsed approval asks even for bundled read-only', { remembered: remembered({ skillHash: 'hash-v0' }), skill: bundledReadOnly }, 'ask'],
     ['a revoked approval is ignored', { remembered: remembered({ revokedAt: 5 }) }, 'ask'],
     ['an approval for another tool is ignored', { remembered: remembered({ tool: 'git_diff' }) }, 'ask'],
+    // only a contained run goes unasked on a remembered approval or bundled policy
+    ['remembered, not contained', { remembered: remembered(), sandbox: noSandbox }, 'ask'],
+    ['remembered, sandbox turned off', { remembered: remembered(), sandbox: turnedOff }, 'ask'],
+    ['remembered for a wider profile covers a narrower one', { remembered: remembered({ profile: { name: 'workspace', network: true } }) }, 'auto:remembered'],
+    ['remembered lapses when the profile widens to workspace', { remembered: remembered(), sandbox: workspace }, 'ask'],
+    ['remembered lapses when the profile gains the network', { remembered: remembered(), sandbox: withNetwork }, 'ask'],
+    ['bundled read-only, not contained', { skill: bundledReadOnly, sandbox: noSandbox }, 'ask'],
+    ['bundled read-only, sandbox turned off', { skill: bundledReadOnly, sandbox: turnedOff }, 'ask'],
+    ['an allow rule runs even uncontained (the person wrote it)', { rules: [allowAll], sandbox: noSandbox }, 'auto:rule#1'],
     // policy
     ['bundled read-only', { skill: bundledReadOnly }, 'auto:policy'],
     ['bundled, not read-only', { skill: makeSkill({ trust: 'bundled' }) }, 'ask'],
@@ -149,6 +168,21 @@ describe('decide', () => {
     });
     const path = decide(input({ remembered: remembered({ programPath: '/opt/git' }) }));
     expect(path.outcome === 'ask' && path.reason).toContain('the program now resolves to /usr/bin/git instead of /opt/git');
+    const wider = decide(input({ remembered: remembered(), sandbox: { ...workspace, network: true } }));
+    expect(wider.outcome === 'ask' && wider.reason).toContain(
+      'it would now run may write in its working directory, with network, more than the read-only, no network you allowed',
+    );
+  });
+
+  it('says why a run that would go unasked asks when it cannot be contained', () => {
+    expect(decide(input({ skill: bundledReadOnly, sandbox: noSandbox }))).toEqual({
+      outcome: 'ask',
+      reason: "skill 'git' is bundled and read-only, but it cannot be contained here (bubblewrap (bwrap) is not installed), so it asks",
+    });
+    expect(decide(input({ remembered: remembered({ profile: { name: 'none', network: true } }), sandbox: turnedOff }))).toEqual({
+      outcome: 'ask',
+      reason: "you chose to always allow 'git/git_status', but you turned its sandbox off, so it asks",
+    });
   });
 
   it('gives a reason for every auto and ask', () => {
@@ -156,7 +190,7 @@ describe('decide', () => {
     expect(decide(input({ skill: bundledReadOnly }))).toEqual({
       outcome: 'auto',
       by: 'policy',
-      reason: "skill 'git' is bundled with Skilltray and read-only",
+      reason: "skill 'git' is bundled with Skilltray and read-only, and runs contained (read-only, no network)",
     });
     expect(decide(input())).toEqual({ outcome: 'ask', reason: "skill 'git' is a user skill, so its runs need approval" });
     expect(decide(input({ skill: makeSkill({ alwaysAsk: true }) }))).toEqual({
@@ -177,7 +211,8 @@ describe('decide', () => {
       alwaysAsk: fc.boolean(),
       readOnly: fc.boolean(),
       bundled: fc.boolean(),
-      remembered: fc.constantFrom('none', 'valid', 'hash', 'path'),
+      remembered: fc.constantFrom('none', 'valid', 'hash', 'path', 'narrower'),
+      contained: fc.boolean(),
     });
     fc.assert(
       fc.property(arbitrary, (a) => {
@@ -193,7 +228,11 @@ describe('decide', () => {
           }),
           rules: a.rules,
           programPath: a.programFound ? '/usr/bin/git' : null,
-          remembered: a.remembered === 'none' ? null : remembered(a.remembered === 'hash' ? { skillHash: 'x' } : a.remembered === 'path' ? { programPath: '/x' } : {}),
+          remembered:
+            a.remembered === 'none'
+              ? null
+              : remembered(a.remembered === 'hash' ? { skillHash: 'x' } : a.remembered === 'path' ? { programPath: '/x' } : a.remembered === 'narrower' ? { profile: { name: 'read-only', network: false } } : { profile: { name: 'workspace', network: false } }),
+          sandbox: a.contained ? workspace : { ...workspace, contained: false, mechanism: null, why: 'none here' },
         }));
         const refused = a.paused ? 'E608' : !a.modes.includes(a.mode) ? 'E605' : a.missingBin ? 'E606' : a.missingEnv ? 'E607' : !a.programFound ? 'E701' : null;
         const governing = a.rules.includes(allowStatus) ? allowStatus : a.rules.includes(denyGit) ? denyGit : a.rules.includes(allowAll) ? allowAll : null;
@@ -202,9 +241,9 @@ describe('decide', () => {
           : governing?.effect === 'deny' ? 'deny:E602#2'
           : a.alwaysAsk ? 'ask'
           : governing !== null ? `auto:rule#${governing.id}`
-          : a.remembered === 'valid' ? 'auto:remembered'
+          : a.remembered === 'valid' && a.contained ? 'auto:remembered'
           : a.remembered !== 'none' ? 'ask'
-          : a.bundled && a.readOnly ? 'auto:policy'
+          : a.bundled && a.readOnly && a.contained ? 'auto:policy'
           : 'ask';
         expect(summary(d)).toBe(expected);
       }),

@@ -3,7 +3,14 @@ import { SkilltrayClientError } from '../../../src-main/shared/contract.js';
 import type { DryRun } from '../../../src-main/shared/runs.js';
 import { previewBlocks } from '../../../src-renderer/runs/run-preview.js';
 
-const dry = (decision: DryRun['decision']): DryRun => ({ decision, reason: 'why', error: null, programPath: '/bin/x', command: {} as DryRun['command'] });
+const dry = (decision: DryRun['decision']): DryRun => ({
+  decision,
+  reason: 'why',
+  error: null,
+  programPath: '/bin/x',
+  command: {} as DryRun['command'],
+  sandbox: { name: 'read-only', network: false, contained: true, mechanism: 'bubblewrap', why: null },
+});
 
 describe('the Run button follows the core’s dry run', () => {
   it('waits while the core says the run would be refused or denied, or cannot render it; not while it would ask or run', () => {

@@ -109,6 +109,7 @@ describe.each(SYNTAXES)('renderCommand forms (%s syntax)', (syntax) => {
     expect(renderCommand(demo, 't', {}, { cwd: '/repo' })).toEqual({
       program: 'git',
       args: ['log', '-n', '1'],
+      supplied: [],
       cwd: '/repo',
       timeoutMs: 15_000,
       env: ['GIT_TOKEN'],
@@ -116,6 +117,16 @@ describe.each(SYNTAXES)('renderCommand forms (%s syntax)', (syntax) => {
       tool: 't',
       skillHash: 'a'.repeat(64),
     });
+  });
+
+  it('marks the arguments a caller-supplied value went into, not defaults or flags', () => {
+    const demo = skill(
+      [tool('t', inSyntax('git -c x=y -C <<repo:.>> log <<all:--all>> -n <<n:1>> --format=<<fmt>> -- <<path>>', syntax), [str('repo'), { ...str('all'), type: 'boolean' }, int('n'), str('fmt'), str('path')])],
+      syntax,
+    );
+    const rendered = renderCommand(demo, 't', { all: true, n: 5, fmt: '%h', path: 'src' }, { cwd: '/' });
+    expect(rendered.args).toEqual(['-c', 'x=y', '-C', '.', 'log', '--all', '-n', '5', '--format=%h', '--', 'src']);
+    expect(rendered.supplied).toEqual([7, 8, 10]);
   });
 });
 

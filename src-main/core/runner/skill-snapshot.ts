@@ -1,0 +1,58 @@
+/**
+ * A run's private copy of its skill: the files the content hash covers, copied into a directory only
+ * this process writes, then hashed as copied. When that hash is the approved one, the copy is
+ * byte-for-byte what was approved, and the run uses the copy (bound over the skill's folder in the
+ * sandbox, or as the program's path without one), so an edit after the check cannot reach the run.
+ */
+import { chmodSync, constants, copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { manifestHash, walkSkill, type SkillFile } from '../skills/files.js';
+
+/** The directories of one run: the skill's snapshot and the run's private temp. */
+export interface RunDirs {
+  /** Holds both; removed by `dispose`. */
+  root: string;
+  snapshot: string;
+  temp: string;
+  /** The content hash of the snapshot as copied. */
+  hash: string;
+  dispose: () => void;
+}
+
+/** Copies the skill's hashed files into `into` (read-only, execute bits kept) and returns their hash as copied. */
+export function snapshotSkill(skillDir: string, into: string): string {
+  const walk = walkSkill(skillDir);
+  mkdirSync(into, { recursive: true });
+  for (const dir of walk.dirs) mkdirSync(join(into, dir), { recursive: true });
+  const copies: SkillFile[] = [];
+  for (const file of walk.files) {
+    const copy = join(into, file.rel);
+    mkdirSync(dirname(copy), { recursive: true });
+    try {
+      // A clone where the filesystem can (copy-on-write), a copy elsewhere; either way the copy is private.
+      copyFileSync(file.abs, copy, constants.COPYFILE_FICLONE);
+      chmodSync(copy, statSync(copy).mode & 0o555);
+    } catch {
+      // Unreadable or gone: hashed below as 'unreadable', as the loader hashes a file it cannot read.
+    }
+    copies.push({ ...file, abs: copy });
+  }
+  return manifestHash(copies);
+}
+
+/** Creates a run's private directories (mode 0700) and snapshots `skillDir` into them. */
+export function prepareRunDirs(skillDir: string): RunDirs {
+  const root = mkdtempSync(join(tmpdir(), 'skilltray-run-'));
+  const dispose = (): void => rmSync(root, { recursive: true, force: true });
+  try {
+    const snapshot = join(root, 'skill');
+    const temp = join(root, 'tmp');
+    mkdirSync(temp, { mode: 0o700 });
+    const hash = snapshotSkill(skillDir, snapshot);
+    return { root, snapshot, temp, hash, dispose };
+  } catch (error) {
+    dispose();
+    throw error;
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * The first phase of a run: look the skill up, check the working directory, render the call, find
+ * the program, ask policy for a decision and a sandbox profile. Nothing is recorded or started here.
+ */
+import { realpathSync, statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import type { RenderedCommand, Skill } from '../../shared/model.js';
+import type { SandboxProfile, SandboxView, Surface } from '../../shared/runs.js';
+import { SkilltrayError, skillcErrors } from '../errors.js';
+import { decide, type Decision } from '../policy/decide.js';
+import { profileFor } from '../policy/profile.js';
+import { sensitiveArgument } from '../policy/sensitive-paths.js';
+import { resolveProgram } from '../runner/resolve-program.js';
+import type { Sandbox } from '../runner/sandbox/sandbox.js';
+import { isInside } from '../skills/files.js';
+import type { SkillRegistry } from '../skills/registry.js';
+import { findRemembered } from '../store/approvals.js';
+import { listRules } from '../store/rules.js';
+import { getSettings } from '../store/settings.js';
+import type { StateDb } from '../store/state-db.js';
+import { isUnsandboxed } from '../store/unsandboxed.js';
+import { renderCommand } from '../template/render-command.js';
+
+/** One tool call as a surface hands it over. */
+export interface RunInput {
+  skill: string;
+  tool: string;
+  args?: unknown;
+  /** Working directory; an existing absolute directory. Defaults to the owner's (the user's home). */
+  cwd?: string;
+  surface: Surface;
+  /** Correlates the run with the caller's own trace (ADR-001 run/attach); generated when absent. */
+  traceId?: string;
+}
+
+/** What preparing a run reads (and the run service shares). */
+export interface PrepareDeps {
+  db: StateDb;
+  registry: SkillRegistry;
+  /** The environment tools inherit from (filtered) and requirements are checked against. */
+  env: NodeJS.ProcessEnv;
+  /** Where a run starts when the caller names no cwd. */
+  defaultCwd: string;
+  /** Skilltray's home: tools may not reach into it without asking, and never read it in a sandbox. */
+  home: string;
+  /** Contains every run (or says why it cannot). */
+  sandbox: Sandbox;
+  /** This owner's session: "Always, for this session" approvals are in force only while it lasts. */
+  session: string;
+}
+
+/** The request's named arguments, or none when it sent something other than an object. */
+export function plainObject(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** What a prepared call holds: everything policy needed, and what it decided. */
+export interface Prepared {
+  skill: Skill;
+  command: RenderedCommand;
+  programPath: string | null;
+  decision: Decision;
+  sandbox: SandboxView;
+}
+
+/** The working directory, which must be an existing absolute directory (E510). */
+function checkCwd(cwd: string | undefined, defaultCwd: string): string {
+  const dir = cwd ?? defaultCwd;
+  let ok: boolean;
+  try {
+    ok = isAbsolute(dir) && statSync(dir).isDirectory();
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw new SkilltrayError('E510', `cwd '${dir}' is not an existing absolute directory`, { details: { cwd: dir } });
+  return dir;
+}
+
+/**
+ * Where the program lives: a bare name on PATH; a relative path with a separator (`scripts/x.sh`)
+ * in the skill's own folder, which it may not leave (E012); an absolute path as written.
+ */
+function programPath(skill: Skill, program: string, cwd: string, env: NodeJS.ProcessEnv): string | null {
+  if (isAbsolute(program) || !/[/\\]/.test(program)) return resolveProgram(program, env, cwd);
+  // The content hash (what approvals are pinned to) leaves hidden entries out: a script must not hide there.
+  if (program.split(/[/\\]/).some((segment) => segment.startsWith('.') && segment !== '.' && segment !== '..')) {
+    throw new SkilltrayError('E012', `program '${program}' is in a hidden folder, which the skill's content hash does not cover; move it out`, {
+      details: { path: program },
+    });
+  }
+  const found = resolveProgram(program, env, skill.dir);
+  if (found !== null && !isInside(realpathSync(skill.dir), found)) throw skillcErrors.pathEscapesRoot(program);
+  return found;
+}
+
+/** How a run under `profile` would be contained here. */
+export function sandboxView(sandbox: Sandbox, profile: SandboxProfile): SandboxView {
+  if (profile.name === 'none') {
+    return { ...profile, contained: false, mechanism: null, why: 'you turned the sandbox off for this skill (Settings, or skilltray rules sandbox)' };
+  }
+  const why = sandbox.unavailable();
+  return { ...profile, contained: why === null, mechanism: why === null ? sandbox.mechanism : null, why };
+}
+
+/** Looks up, renders and decides; throws what stops a call before any policy question. */
+export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
+  const skill = deps.registry.get(input.skill);
+  if (!skill) throw new SkilltrayError('E001', `skill '${input.skill}' not found`, { details: { skill: input.skill } });
+  const cwd = checkCwd(input.cwd, deps.defaultCwd);
+  const command = renderCommand(skill, input.tool, input.args ?? {}, { cwd });
+  const tool = skill.tools.find((t) => t.name === input.tool);
+  if (!tool) throw new SkilltrayError('E506', `skill '${skill.name}' has no tool '${input.tool}'`);
+  const program = programPath(skill, command.program, cwd, deps.env);
+  const { db } = deps;
+  const settings = getSettings(db);
+  const sandbox = sandboxView(deps.sandbox, profileFor(skill, isUnsandboxed(db, skill.name)));
+  const decision = decide({
+    skill,
+    tool,
+    mode: settings.mode,
+    paused: settings.paused,
+    rules: listRules(db),
+    remembered: findRemembered(db, skill.name, tool.name, deps.session),
+    programPath: program,
+    program: command.program,
+    resolveBin: (bin) => resolveProgram(bin, deps.env, cwd),
+    env: deps.env,
+    sensitive: sensitiveArgument(plainObject(input.args), cwd, deps.home),
+    sandbox,
+  });
+  return { skill, command, programPath: program, decision, sandbox };
+}

@@ -1,0 +1,94 @@
+/**
+ * How an approval reads, the same in the tray, the browser and the terminal: one sentence a person
+ * takes in at a glance (who asks, to run what, where, how contained), then the command with the
+ * caller's values set apart from the template's own text and its fixed hardening flags folded away.
+ */
+import type { PendingApproval, SandboxView, Surface } from './runs.js';
+
+/** Who asks, as the subject of the sentence. */
+export const ASKER: Record<Surface, string> = {
+  cli: 'The command line',
+  http: 'An HTTP client',
+  mcp: 'An MCP client',
+  ui: 'This app',
+  browser: 'The browser UI',
+};
+
+/** One argument as shown: its text, whether the caller supplied it, and whether it is a fixed hardening flag. */
+export interface ShownArgument {
+  index: number;
+  text: string;
+  supplied: boolean;
+  hardening: boolean;
+}
+
+/**
+ * The template's fixed flags that only turn something off: `--no-…` options and `-c name=value`
+ * settings (Git's way of overriding a repository's configuration). Folded away by default, since
+ * they narrow what runs and the person need not read them to decide.
+ */
+function hardeningFlags(argv: readonly string[], supplied: ReadonlySet<number>): Set<number> {
+  const flags = new Set<number>();
+  argv.forEach((arg, i) => {
+    if (supplied.has(i)) return;
+    if (arg.startsWith('--no-')) flags.add(i);
+    if (arg === '-c' && i + 1 < argv.length && !supplied.has(i + 1)) {
+      flags.add(i);
+      flags.add(i + 1);
+    }
+  });
+  return flags;
+}
+
+/** Every argument with its origin marked. */
+export function shownArguments(argv: readonly string[], suppliedIndexes: readonly number[]): ShownArgument[] {
+  const supplied = new Set(suppliedIndexes);
+  const hardening = hardeningFlags(argv, supplied);
+  return argv.map((text, index) => ({ index, text, supplied: supplied.has(index), hardening: hardening.has(index) }));
+}
+
+/** The program's file name: `/usr/bin/git` → `git`. */
+export function programName(programPath: string): string {
+  return programPath.split(/[/\\]/).pop() || programPath;
+}
+
+/** An argument as a shell-like word, quoted only when it needs to be (for reading, never for running). */
+export function word(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A long absolute path the template fixed, as `…/name`: the sentence is for reading at a glance. */
+function brief(arg: ShownArgument): string {
+  if (arg.supplied || arg.text.length <= 24 || !/^([A-Za-z]:)?[/\\]/.test(arg.text)) return word(arg.text);
+  return `…/${word(programName(arg.text))}`;
+}
+
+/** The command without its hardening flags, e.g. `git -C . status --short`, cut to `max` characters. */
+export function shortCommand(programPath: string, argv: readonly string[], supplied: readonly number[], max = 80): string {
+  const words = [programName(programPath), ...shownArguments(argv, supplied).filter((a) => !a.hardening).map(brief)];
+  const text = words.join(' ');
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** How the run is contained, in a few words: "read-only, no network", or why it is not contained. */
+export function containment(sandbox: SandboxView): string {
+  if (!sandbox.contained) return sandbox.name === 'none' ? 'not sandboxed (you turned it off)' : 'not contained (no sandbox here)';
+  const files = sandbox.name === 'read-only' ? 'read-only' : 'can write in that folder';
+  return `${files}, ${sandbox.network ? 'with network' : 'no network'}`;
+}
+
+/** The folder for the sentence: the home directory written `~` when it is known, a long path cut to its last two folders. */
+export function shortPath(path: string, home?: string, max = 40): string {
+  let short = path;
+  const trimmed = home?.replace(/[/\\]+$/, '') ?? '';
+  if (trimmed !== '' && path === trimmed) short = '~';
+  else if (trimmed !== '' && path.startsWith(`${trimmed}/`)) short = `~${path.slice(trimmed.length)}`;
+  if (short.length <= max) return short;
+  const parts = short.split(/[/\\]/).filter((part) => part !== '');
+  return `…/${parts.slice(-2).join('/')}`;
+}
+
+/** The sentence: "An MCP client asks to run `git -C . status` in ~/code/app — read-only, no network." */
+export function approvalSentence(p: Pick<PendingApproval, 'surface' | 'programPath' | 'argv' | 'supplied' | 'cwd' | 'sandbox'>, home?: string): string {
+  return `${ASKER[p.surface]} asks to run \`${shortCommand(p.programPath, p.argv, p.supplied, 48)}\` in ${shortPath(p.cwd, home)} — ${containment(p.sandbox)}.`;
+}

@@ -1,0 +1,132 @@
+/**
+ * Codex-style filesystem probes on the real runner: under `read-only` only the private temp is
+ * writable, under `workspace` the working directory too; a symlink swapped in mid-run leads nowhere
+ * writable; secrets stay unreadable in every profile, through symlinks as well. Every secret is read
+ * once without a sandbox first (the control).
+ */
+import { existsSync, mkdirSync, readdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { SkilltrayCore } from '../../../src-main/core/api.js';
+import type { ServerEvent } from '../../../src-main/shared/contract.js';
+import { ordinaryDir, requireSandbox } from '../../support/sandbox.js';
+import { tempDir } from '../../support/temp.js';
+import { probe, probeHome, unsandboxed } from './probe.js';
+
+beforeAll(() => requireSandbox());
+
+/** Resolves once the run's output contains `text`. */
+function outputSeen(core: SkilltrayCore, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = '';
+    const listener = (event: ServerEvent): void => {
+      if (event.type !== 'run' || event.event.type !== 'output') return;
+      seen += event.event.text;
+      if (!seen.includes(text)) return;
+      core.off('event', listener);
+      resolve();
+    };
+    core.on('event', listener);
+  });
+}
+
+describe('writes', () => {
+  it('read-only: the private temp is writable and private; the cwd, home and system are not', async () => {
+    const { t, core } = probeHome();
+    const marker = `skilltray-private-${process.pid}-${Date.now()}`;
+    const report = await probe(
+      core,
+      'probe-ro',
+      `echo kept > /tmp/${marker} && cat /tmp/${marker} && echo "$TMPDIR"; echo x > cwd-file; echo x > "$HOME/home-file"; echo x > /etc/skilltray-probe; echo x > /var/tmp/${marker} && echo var-tmp-ok`,
+      t.userHome,
+    );
+    expect(report.sandbox).toMatchObject({ name: 'read-only', contained: true });
+    expect(report.result.stdout).toBe('kept\n/tmp\nvar-tmp-ok\n');
+    expect(report.result.stderr).toMatch(/cwd-file: Read-only file system/);
+    expect(report.result.stderr).toMatch(/home-file: Read-only file system/);
+    expect(report.result.stderr).toMatch(/skilltray-probe: Read-only file system/);
+    expect(existsSync(join('/tmp', marker))).toBe(false);
+    expect(existsSync(join(t.userHome, 'cwd-file'))).toBe(false);
+  });
+
+  it('workspace: writes land in the cwd and nowhere else', async () => {
+    const { core } = probeHome();
+    const base = ordinaryDir();
+    const cwd = join(base, 'project');
+    const sibling = join(base, 'other');
+    mkdirSync(cwd);
+    mkdirSync(sibling);
+    const report = await probe(core, 'probe-ws', `echo ok > written.txt && mkdir sub && echo ok > sub/deep.txt; echo x > ${sibling}/leak.txt; echo x > ../leak.txt`, cwd);
+    expect(report.sandbox).toMatchObject({ name: 'workspace', contained: true, network: false });
+    expect(existsSync(join(cwd, 'written.txt'))).toBe(true);
+    expect(existsSync(join(cwd, 'sub', 'deep.txt'))).toBe(true);
+    expect(readdirSync(sibling)).toEqual([]);
+    expect(existsSync(join(base, 'leak.txt'))).toBe(false);
+    expect(report.result.stderr.match(/Read-only file system/g), report.result.stderr).toHaveLength(2);
+  });
+
+  for (const skill of ['probe-ro', 'probe-ws'] as const) {
+    it(`${skill}: a directory swapped for a symlink mid-run leads nowhere writable`, async () => {
+      const { core } = probeHome();
+      const cwd = join(ordinaryDir(), 'project');
+      const outside = ordinaryDir();
+      mkdirSync(join(cwd, 'd'), { recursive: true });
+      const ready = outputSeen(core, 'ready');
+      // The tool waits for the swap (an event it polls for), then writes through the symlink.
+      const run = probe(core, skill, 'echo ready; while [ ! -L d ]; do sleep 0.01; done; echo pwned > d/pwned && echo wrote', cwd);
+      await ready;
+      renameSync(join(cwd, 'd'), join(cwd, 'd.orig'));
+      symlinkSync(outside, join(cwd, 'd'));
+      const report = await run;
+      expect(report.result.stdout).toBe('ready\n');
+      expect(report.result.stderr).toMatch(/Read-only file system/);
+      expect(readdirSync(outside)).toEqual([]);
+    });
+  }
+
+  it('read-only: a symlink planted in the private temp leads nowhere writable', async () => {
+    const { t, core } = probeHome();
+    const outside = ordinaryDir();
+    const report = await probe(core, 'probe-ro', `ln -s ${outside} /tmp/out && echo x > /tmp/out/pwned`, t.userHome);
+    expect(report.result.stderr).toMatch(/Read-only file system/);
+    expect(readdirSync(outside)).toEqual([]);
+  });
+});
+
+describe('secrets are unreadable in every profile', () => {
+  it('~/.ssh/id_test, <home>/token, a symlinked ~/.aws and symlinks to them', async () => {
+    const { t, core } = probeHome();
+    // The cwd holds both homes, so neither is hidden merely by the private /tmp: only the masks can hide them.
+    const base = join(t.home, '..');
+    const realAws = join(base, 'elsewhere', 'aws-real');
+    mkdirSync(join(t.userHome, '.ssh'), { recursive: true });
+    writeFileSync(join(t.userHome, '.ssh', 'id_test'), 'PRIVATE KEY\n');
+    writeFileSync(join(t.home, 'token'), 'api-token\n');
+    mkdirSync(realAws, { recursive: true });
+    writeFileSync(join(realAws, 'credentials'), 'aws-secret\n');
+    symlinkSync(realAws, join(t.userHome, '.aws'));
+    writeFileSync(join(t.userHome, 'notes.txt'), 'ordinary\n');
+    const reads = [join(t.userHome, '.ssh', 'id_test'), join(t.home, 'token'), join(t.userHome, '.aws', 'credentials'), join(realAws, 'credentials')];
+    const script = [
+      ...reads.map((file) => `cat ${file}`),
+      `link="$(mktemp -d)/key" && ln -s ${reads[0]} "$link" && cat "$link"`,
+      `cat ${join(t.userHome, 'notes.txt')}`,
+    ].join('; ');
+    const control = await unsandboxed(script, base, { ...t.env, TMPDIR: tempDir() });
+    expect(control.stdout).toBe('PRIVATE KEY\napi-token\naws-secret\naws-secret\nPRIVATE KEY\nordinary');
+    for (const skill of ['probe-ro', 'probe-ws', 'probe-net'] as const) {
+      const report = await probe(core, skill, script, base);
+      expect(report.sandbox.contained).toBe(true);
+      expect(report.result.stdout, skill).toBe('ordinary\n');
+    }
+  });
+
+  it('workspace with the home folder as cwd: a symlink made in the cwd still finds the mask', async () => {
+    const { t, core } = probeHome();
+    mkdirSync(join(t.userHome, '.ssh'));
+    writeFileSync(join(t.userHome, '.ssh', 'id_test'), 'PRIVATE KEY\n');
+    const report = await probe(core, 'probe-ws', 'ln -s .ssh/id_test key && cat key; ls -A .ssh; echo done', t.userHome);
+    expect(report.result.stdout).toBe('done\n');
+    expect(existsSync(join(t.userHome, 'key'))).toBe(true);
+  });
+});

@@ -1,0 +1,182 @@
+/**
+ * The command lines the sandboxes build, read as data: bubblewrap's mount order (which is the
+ * design), Seatbelt's generated profile (macOS is not available here, so its text is what is
+ * checked), the secret masks, and the answer when bubblewrap is missing or cannot work.
+ */
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { bubblewrapArgs, bubblewrapSandbox, probeBubblewrap } from '../../../src-main/core/runner/sandbox/bubblewrap.js';
+import { platformSandbox } from '../../../src-main/core/runner/sandbox/platform-sandbox.js';
+import { noSandbox, programInSnapshot, uncontained, type RunPlaces } from '../../../src-main/core/runner/sandbox/sandbox.js';
+import { SANDBOX_EXEC, seatbeltArgs, seatbeltProfile } from '../../../src-main/core/runner/sandbox/seatbelt.js';
+import { secretHomePaths, secretMasks } from '../../../src-main/core/runner/sandbox/secret-paths.js';
+import { requireSandbox } from '../../support/sandbox.js';
+import { tempDir } from '../../support/temp.js';
+
+const places = (overrides: Partial<RunPlaces> = {}): RunPlaces => ({
+  profile: { name: 'read-only', network: false },
+  cwd: '/home/ana/code/app',
+  skillDir: '/home/ana/.local/share/skilltray/skills/tidy',
+  snapshotDir: '/tmp/skilltray-run-1/skill',
+  tempDir: '/tmp/skilltray-run-1/tmp',
+  masks: [
+    { path: '/home/ana/.local/share/skilltray', kind: 'dir' },
+    { path: '/home/ana/.netrc', kind: 'file' },
+    { path: '/home/ana/.ssh', kind: 'dir' },
+  ],
+  ...overrides,
+});
+
+describe('bubblewrap', () => {
+  it('builds the read-only profile: no namespaces shared, no capabilities, the host read-only, a private /tmp, secrets masked, the snapshot over the skill', () => {
+    expect(bubblewrapArgs(places())).toEqual([
+      '--unshare-all', '--die-with-parent', '--cap-drop', 'ALL',
+      '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--bind', '/tmp/skilltray-run-1/tmp', '/tmp',
+      '--tmpfs', '/var/tmp',
+      '--ro-bind', '/home/ana/code/app', '/home/ana/code/app',
+      '--tmpfs', '/home/ana/.local/share/skilltray', '--ro-bind', '/dev/null', '/home/ana/.netrc', '--tmpfs', '/home/ana/.ssh',
+      '--ro-bind', '/tmp/skilltray-run-1/skill', '/home/ana/.local/share/skilltray/skills/tidy',
+      '--remount-ro', '/home/ana/.local/share/skilltray', '--remount-ro', '/home/ana/.ssh',
+      '--chdir', '/home/ana/code/app',
+    ]);
+  });
+
+  it('workspace binds the cwd writable; the network is shared only when declared', () => {
+    const args = bubblewrapArgs(places({ profile: { name: 'workspace', network: true }, masks: [] }), { varTmp: false });
+    expect(args.slice(0, 5)).toEqual(['--unshare-all', '--share-net', '--die-with-parent', '--cap-drop', 'ALL']);
+    expect(args).toContain('--bind');
+    expect(args.join(' ')).toContain('--bind /home/ana/code/app /home/ana/code/app');
+    expect(args).not.toContain('/var/tmp');
+  });
+
+  it('puts the masks after the cwd (a cwd holding secrets cannot show them) and the snapshot after the masks', () => {
+    const args = bubblewrapArgs(places({ cwd: '/home/ana' }));
+    const at = (flag: string, path: string) => args.findIndex((a, i) => a === path && args[i - 1] === flag);
+    expect(at('--ro-bind', '/home/ana')).toBeLessThan(at('--tmpfs', '/home/ana/.ssh'));
+    expect(at('--tmpfs', '/home/ana/.local/share/skilltray')).toBeLessThan(args.lastIndexOf('/home/ana/.local/share/skilltray/skills/tidy'));
+    expect(args.lastIndexOf('/home/ana/.local/share/skilltray/skills/tidy')).toBeLessThan(args.indexOf('--remount-ro'));
+  });
+
+  it('wraps a command as bwrap … -- program args, with the private /tmp as TMPDIR; none runs it uncontained', () => {
+    requireSandbox();
+    const sandbox = bubblewrapSandbox(process.env);
+    const wrapped = sandbox.wrap({ program: '/usr/bin/git', args: ['status'], env: { PATH: '/usr/bin', TMPDIR: '/var/x' } }, places());
+    expect(wrapped.program).toMatch(/bwrap$/);
+    expect(wrapped.args.slice(-3)).toEqual(['--', '/usr/bin/git', 'status']);
+    expect(wrapped.env).toEqual({ PATH: '/usr/bin', TMPDIR: '/tmp', TMP: '/tmp', TEMP: '/tmp' });
+    expect(wrapped.treeEndsWithIt).toBe(true);
+    const none = sandbox.wrap({ program: '/usr/bin/git', args: ['status'], env: {} }, places({ profile: { name: 'none', network: true } }));
+    expect(none.program).toBe('/usr/bin/git');
+    expect(none.env.TMPDIR).toBe('/tmp/skilltray-run-1/tmp');
+  });
+
+  it('says bubblewrap is missing and names the package', () => {
+    expect(probeBubblewrap(null, '/usr/bin/true')).toBe(
+      "bubblewrap (bwrap) is not installed, so runs cannot be contained; install the 'bubblewrap' package (apt-get install bubblewrap)",
+    );
+    const empty = tempDir();
+    expect(bubblewrapSandbox({ PATH: empty }).unavailable()).toContain("install the 'bubblewrap' package");
+  });
+
+  it('says why when bwrap cannot create its sandbox, quoting what it printed', () => {
+    const bin = tempDir();
+    const fake = join(bin, 'bwrap');
+    writeFileSync(fake, '#!/bin/sh\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n');
+    chmodSync(fake, 0o755);
+    const why = probeBubblewrap(fake, '/usr/bin/true');
+    expect(why).toContain(`bubblewrap at ${fake} cannot create its sandbox here (bwrap: setting up uid map: Permission denied)`);
+    expect(why).toContain('docs/runner.md');
+  });
+});
+
+describe('Seatbelt (macOS)', () => {
+  it('generates a deny-by-default profile: reads allowed, writes only to the private temp, secrets denied last', () => {
+    const { profile, params } = seatbeltProfile(places());
+    expect(profile.split('\n')[0]).toBe('(version 1)');
+    expect(profile).toContain('(deny default)');
+    expect(profile).toContain('(allow file-read*)');
+    expect(profile).toContain('(allow file-write* (subpath (param "TMP"))');
+    expect(profile).not.toContain('(allow file-write* (subpath (param "CWD")))');
+    expect(profile).not.toContain('(allow network*)');
+    expect(profile).not.toContain('mDNSResponder');
+    expect(profile.trimEnd().split('\n').at(-1)).toBe('(deny file-read* file-write* (subpath (param "SECRET_0")) (literal (param "SECRET_1")) (subpath (param "SECRET_2")))');
+    expect(params).toEqual({
+      TMP: '/tmp/skilltray-run-1/tmp',
+      CWD: '/home/ana/code/app',
+      SECRET_0: '/home/ana/.local/share/skilltray',
+      SECRET_1: '/home/ana/.netrc',
+      SECRET_2: '/home/ana/.ssh',
+    });
+  });
+
+  it('keeps every path out of the profile text, so none can change its meaning', () => {
+    const hostile = places({ cwd: '/tmp/a") (allow default) ("', masks: [{ path: '/x")(allow file-read* (subpath "/', kind: 'dir' }] });
+    const { profile } = seatbeltProfile(hostile);
+    expect(profile).not.toContain('/tmp/a');
+    expect(profile).not.toContain('(allow default)');
+    expect(profile).not.toContain('/x');
+  });
+
+  it('workspace may write the cwd; a declared network opens the network and name resolution', () => {
+    const { profile } = seatbeltProfile(places({ profile: { name: 'workspace', network: true } }));
+    expect(profile).toContain('(allow file-write* (subpath (param "CWD")))');
+    expect(profile).toContain('(allow network*)');
+    expect(profile).toContain('com.apple.mDNSResponder');
+    expect(profile).not.toMatch(/SecurityServer|securityd/);
+  });
+
+  it('runs sandbox-exec -p profile -D … -- program from the snapshot', () => {
+    const args = seatbeltArgs({ program: '/home/ana/.local/share/skilltray/skills/tidy/scripts/tidy.sh', args: ['--dry'], env: {} }, places());
+    expect(args[0]).toBe('-p');
+    expect(args.slice(2, 6)).toEqual(['-D', 'TMP=/tmp/skilltray-run-1/tmp', '-D', 'CWD=/home/ana/code/app']);
+    expect(args.slice(-3)).toEqual(['--', '/tmp/skilltray-run-1/skill/scripts/tidy.sh', '--dry']);
+    expect(SANDBOX_EXEC).toBe('/usr/bin/sandbox-exec');
+  });
+});
+
+describe('no sandbox', () => {
+  it('Windows has none, and says so; an uncontained run still runs from the snapshot with its private temp', () => {
+    const windows = platformSandbox('win32', {});
+    expect(windows.mechanism).toBeNull();
+    expect(windows.unavailable()).toBe('Windows has no sandbox Skilltray can use, so runs there are not contained');
+    const run = noSandbox('none here').wrap({ program: '/home/ana/.local/share/skilltray/skills/tidy/run', args: ['a'], env: { PATH: '/bin' } }, places());
+    expect(run).toEqual(uncontained({ program: '/home/ana/.local/share/skilltray/skills/tidy/run', args: ['a'], env: { PATH: '/bin' } }, places()));
+    expect(run.program).toBe('/tmp/skilltray-run-1/skill/run');
+    expect(run.env).toEqual({ PATH: '/bin', TMPDIR: '/tmp/skilltray-run-1/tmp', TMP: '/tmp/skilltray-run-1/tmp', TEMP: '/tmp/skilltray-run-1/tmp' });
+    expect(programInSnapshot('/usr/bin/git', places())).toBe('/usr/bin/git');
+  });
+});
+
+describe('secret masks', () => {
+  it('mask what exists, at its canonical path, outermost only', () => {
+    const home = tempDir();
+    const elsewhere = tempDir();
+    const skilltray = join(home, '.local', 'share', 'skilltray');
+    mkdirSync(join(home, '.ssh'));
+    mkdirSync(join(skilltray, 'skills'), { recursive: true });
+    mkdirSync(join(elsewhere, 'aws'));
+    symlinkSync(join(elsewhere, 'aws'), join(home, '.aws'));
+    writeFileSync(join(home, '.netrc'), 'machine x password y\n');
+    mkdirSync(join(home, '.gnupg', 'private-keys-v1.d'), { recursive: true });
+    symlinkSync(join(home, 'missing'), join(home, '.kube'));
+    const masks = secretMasks({ userHome: home, skilltrayHome: skilltray, runtimeDir: undefined, platform: 'linux' });
+    expect(masks).toEqual(
+      [
+        { path: join(elsewhere, 'aws'), kind: 'dir' },
+        { path: join(home, '.gnupg'), kind: 'dir' },
+        { path: skilltray, kind: 'dir' },
+        { path: join(home, '.netrc'), kind: 'file' },
+        { path: join(home, '.ssh'), kind: 'dir' },
+      ].sort((a, b) => (a.path < b.path ? -1 : 1)),
+    );
+  });
+
+  it('cover the issue list on every platform, browser profiles and keychains on each', () => {
+    for (const platform of ['linux', 'darwin', 'win32'] as const) {
+      expect(secretHomePaths(platform)).toEqual(expect.arrayContaining(['.ssh', '.gnupg', '.aws', '.config/gcloud', '.kube', '.docker', '.netrc']));
+    }
+    expect(secretHomePaths('linux')).toEqual(expect.arrayContaining(['.mozilla', '.config/google-chrome', '.local/share/keyrings']));
+    expect(secretHomePaths('darwin')).toEqual(expect.arrayContaining(['Library/Keychains', 'Library/Application Support/Google/Chrome', 'Library/Safari']));
+  });
+});

@@ -1,0 +1,51 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { approvalSentence, containment, shortCommand, shortPath, shownArguments, word } from '../../../src-main/shared/approval-text.js';
+import type { SandboxView } from '../../../src-main/shared/runs.js';
+
+const GIT_LOG = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'log.showSignature=false', '-C', '/home/ana/app', 'log', '--no-ext-diff', '--no-textconv', '-n', '5', '--date=short', '--format=%h %ad %an: %s', '--', 'src'];
+const readOnly: SandboxView = { name: 'read-only', network: false, contained: true, mechanism: 'bubblewrap', why: null };
+
+describe('how an approval reads', () => {
+  it('folds the fixed -c settings and --no- flags, never a value the caller supplied', () => {
+    const shown = shownArguments(GIT_LOG, [7, 12, 16]);
+    expect(shown.filter((a) => a.hardening).map((a) => a.text)).toEqual(['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'log.showSignature=false', '--no-ext-diff', '--no-textconv']);
+    expect(shown.filter((a) => a.supplied).map((a) => a.text)).toEqual(['/home/ana/app', '5', 'src']);
+    // A caller's value that looks like a hardening flag is still the caller's, and is shown.
+    expect(shownArguments(['-c', 'x', '--no-verify'], [1, 2]).filter((a) => a.hardening)).toEqual([]);
+  });
+
+  it('whatever the argv and the supplied indexes, a supplied argument is never folded away', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('-c', 'a=b', '--no-x', 'status', '-C', '.', ''), { maxLength: 12 }), fc.array(fc.nat(11)), (argv, supplied) => {
+        for (const a of shownArguments(argv, supplied)) if (a.supplied) expect(a.hardening).toBe(false);
+      }),
+    );
+  });
+
+  it('quotes an argument only when it would not read as one word', () => {
+    expect(word('--short')).toBe('--short');
+    expect(word('--format=%h %s')).toBe("'--format=%h %s'");
+    expect(word("it's")).toBe(`'it'\\''s'`);
+    expect(word('')).toBe("''");
+  });
+
+  it('shortens the command and the folder for the sentence', () => {
+    expect(shortCommand('/usr/bin/git', GIT_LOG, [7, 12, 16])).toBe("git -C /home/ana/app log -n 5 --date=short '--format=%h %ad %an: %s' -- src");
+    expect(shortCommand('/usr/bin/git', GIT_LOG, [7, 12, 16], 30)).toBe('git -C /home/ana/app log -n 5…');
+    expect(shortPath('/home/ana/code/app', '/home/ana')).toBe('~/code/app');
+    expect(shortPath('/home/ana', '/home/ana/')).toBe('~');
+    expect(shortPath('/home/anabel/x', '/home/ana')).toBe('/home/anabel/x');
+    expect(shortPath('/srv/builds/very/long/path/to/the/project/checkout')).toBe('…/project/checkout');
+  });
+
+  it('leads with one sentence: who, what, where, how contained', () => {
+    const status = ['-c', 'core.fsmonitor=false', '-C', '.', 'status', '--short', '--branch'];
+    expect(approvalSentence({ surface: 'mcp', programPath: '/usr/bin/git', argv: status, supplied: [], cwd: '/home/ana/code/app', sandbox: readOnly }, '/home/ana')).toBe(
+      'An MCP client asks to run `git -C . status --short --branch` in ~/code/app — read-only, no network.',
+    );
+    expect(containment({ ...readOnly, name: 'workspace', network: true })).toBe('can write in that folder, with network');
+    expect(containment({ ...readOnly, contained: false, mechanism: null, why: 'x' })).toBe('not contained (no sandbox here)');
+    expect(containment({ name: 'none', network: true, contained: false, mechanism: null, why: 'x' })).toBe('not sandboxed (you turned it off)');
+  });
+});

@@ -47,9 +47,19 @@ const outline: Command = {
     ['outline skill-authoring --level 2', 'only the top two levels'],
   ],
   async run(ctx, args) {
-    const { formatOutline } = await import('../../core/gateway/outline.js');
-    const result = (await ctx.core()).outline(args.positionals[0] as string, pick({ level: num(args, 'level') }), ctx.cwd);
-    return finish(ctx, args, result, () => formatOutline(result));
+    const { formatOutlineFile } = await import('../../core/gateway/outline.js');
+    const core = await ctx.core();
+    // Streamed file by file, in exactly the form printJson / formatOutlineFile give the whole result;
+    // nothing is printed before the skill resolves, so an error is the only output.
+    const json = wantsJson(args);
+    let count = 0;
+    core.outlineEach(args.positionals[0] as string, pick({ level: num(args, 'level') }), ctx.cwd, (headings) => {
+      if (!json) ctx.io.out(`${formatOutlineFile(headings)}\n`);
+      else for (const heading of headings) ctx.io.out(`${count++ === 0 ? '{\n  "headings": [' : ','}\n${JSON.stringify(heading, null, 2).replace(/^/gm, '    ')}`);
+    });
+    if (json) ctx.io.out(count === 0 ? '{\n  "headings": []\n}\n' : '\n  ]\n}\n');
+    for (const warning of core.gateway.warnings) ctx.io.err(`${warning}\n`);
+    return 0;
   },
 };
 

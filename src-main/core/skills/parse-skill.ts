@@ -6,7 +6,7 @@ import { basename, join } from 'node:path';
 import type { Skill, SkillRoot } from '../../shared/model.js';
 import { DiagnosticList } from './diagnostics.js';
 import { DEFAULT_TIMEOUT_SEC, checkIdentity, readFields } from './fields.js';
-import { manifestHash, walkSkill } from './files.js';
+import { manifestHash, walkSkill, type SkillWalk } from './files.js';
 import { checkFormatRules, formatsOf } from './format-rules.js';
 import { parseFrontmatter } from './frontmatter-yaml.js';
 import { decodeSkillText, readSkillBytes, type SkillBytes } from './skill-file.js';
@@ -17,9 +17,9 @@ import { readTools } from './tools.js';
  * hash as the bytes `skillMd` holds, the ones that are parsed: an edit between two reads cannot
  * leave a hash of one version over the parse of another.
  */
-function hashSkill(dir: string, file: string, skillMd: SkillBytes, diags: DiagnosticList): string {
+function hashSkill(dir: string, file: string, skillMd: SkillBytes, diags: DiagnosticList, walked?: SkillWalk): string {
   try {
-    const walk = walkSkill(dir);
+    const walk = walked ?? walkSkill(dir);
     for (const rel of walk.escaped) diags.add('W412', `symlink '${rel}' leads outside the skill and was skipped`, file, 1);
     if (walk.truncated) diags.add('W413', `the skill holds more than ${walk.files.length} files; the rest were not read`, file, 1);
     return manifestHash(walk.files, skillMd.ok ? new Map([['SKILL.md', skillMd.bytes]]) : new Map());
@@ -65,14 +65,14 @@ export function blankSkill(dir: string, root: SkillRoot): Skill {
   };
 }
 
-/** Loads the skill in `dir` (which holds SKILL.md) as found in `root`. */
-export function parseSkill(dir: string, root: SkillRoot): Skill {
+/** Loads the skill in `dir` (which holds SKILL.md) as found in `root`; `walk` is its file walk when the caller already made it. */
+export function parseSkill(dir: string, root: SkillRoot, walk?: SkillWalk): Skill {
   const skill = blankSkill(dir, root);
   const { name, file } = skill;
   const diags = new DiagnosticList();
   skill.diagnostics = diags.items;
   const bytes = readSkillBytes(file);
-  skill.hash = hashSkill(dir, file, bytes, diags);
+  skill.hash = hashSkill(dir, file, bytes, diags, walk);
 
   const read = bytes.ok ? decodeSkillText(bytes.bytes) : bytes;
   if (!read.ok) {

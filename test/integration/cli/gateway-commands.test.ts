@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { outlineSkill } from '../../../src-main/core/gateway/outline.js';
 import { copyFixtureSkill, fixturePath } from '../../fixtures/gateway/skill-fixture.js';
 import { cli, cliProcessBytes } from '../../support/cli.js';
 import { skillMd, testHome, writeSkill } from '../../support/temp.js';
@@ -27,6 +28,17 @@ describe('RFC-0002 gateway commands through the CLI', () => {
     expect((await cli(['outline', 'guide', '--level', '2'], t)).stdout).toBe(
       'SKILL.md\n  # Skill Name\n  ## Getting Started\n  ## API Reference\nreferences/advanced.md\n  # Advanced Topics\n  ## Performance\n',
     );
+  });
+
+  it('C-OUTLINE streams file by file in exactly the JSON the whole result prints as, empty outlines included', async () => {
+    const t = home();
+    writeSkill(t.skills, 'bare', skillMd({ name: 'bare', description: 'No headings.', version: '1.0.0' }, 'Just prose.\n'));
+    for (const [skill, level] of [['guide', undefined], ['guide', 1], ['bare', undefined]] as const) {
+      const argv = ['outline', skill, '--json', ...(level === undefined ? [] : ['--level', String(level)])];
+      const whole = outlineSkill(join(t.skills, skill), level === undefined ? {} : { level });
+      expect((await cli(argv, t)).stdout).toBe(`${JSON.stringify(whole, null, 2)}\n`);
+    }
+    expect(await cli(['outline', 'bare'], t)).toMatchObject({ code: 0, stdout: '' });
   });
 
   it('C-SHOW: index-based, case-insensitive, em-dash stripped, --max-lines truncation line', async () => {

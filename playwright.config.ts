@@ -1,6 +1,10 @@
-// End-to-end tests of browser mode: Debian's Chromium against `skilltray serve --web` (dist/node and
-// dist/web are rebuilt by the global setup when older than their sources). Playwright never downloads a browser here.
+// End-to-end tests of browser mode: Chromium against `skilltray serve --web` (dist/node and dist/web
+// are rebuilt by the global setup when older than their sources). Playwright's own Chromium where it
+// is installed, else Debian's; Playwright never downloads one here (npm test's preflight says what is missing).
 import { defineConfig } from '@playwright/test';
+import { chromiumExecutable } from './scripts/system-deps.js';
+
+const executablePath = (await chromiumExecutable()) ?? '/usr/bin/chromium';
 
 export default defineConfig({
   testDir: 'test/e2e',
@@ -17,7 +21,7 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
+      executablePath,
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },
     viewport: { width: 1280, height: 860 },

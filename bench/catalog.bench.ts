@@ -30,9 +30,11 @@ export async function catalogBench(dir: string): Promise<Figure[]> {
       catalog.sync(changed);
     }, 21, 3);
     const id = (raw.prepare('SELECT id FROM catalog_skills WHERE name = ?').get('skill-500') as { id: number }).id;
-    const rows = raw.prepare('SELECT skill_id, skill, file, section, content FROM catalog_rows WHERE skill_id = ?').raw(true).all(id) as unknown[][];
+    // Every stored column but the row id, so the raw rows are the rows a sync writes.
+    const columns = 'skill_id, skill, file, section, content, level, start_line, end_line, trail, tool';
+    const rows = raw.prepare(`SELECT ${columns} FROM catalog_rows WHERE skill_id = ?`).raw(true).all(id) as unknown[][];
     const deleteRows = raw.prepare('DELETE FROM catalog_rows WHERE skill_id = ?');
-    const insertRow = raw.prepare('INSERT INTO catalog_rows (skill_id, skill, file, section, content) VALUES (?, ?, ?, ?, ?)');
+    const insertRow = raw.prepare(`INSERT INTO catalog_rows (${columns}) VALUES (${columns.split(', ').map(() => '?').join(', ')})`);
     const replaceRows = raw.transaction(() => {
       deleteRows.run(id);
       for (const row of rows) insertRow.run(...row);

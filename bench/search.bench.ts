@@ -1,4 +1,8 @@
-/** Searching one skill and all 1,000 skills, against the same FTS5 query run raw on the same index. */
+/**
+ * Searching at 1,000 and 10,000 skills: one skill in the app (the watcher vouches for its index),
+ * one skill in a CLI process (stat fingerprint checked), and every skill through the catalog, each
+ * against the same FTS5 query run raw on the same index.
+ */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SkilltrayCore } from '../src-main/core/api.js';
@@ -6,36 +10,54 @@ import { resolveConfig } from '../src-main/core/config.js';
 import { locateIndex } from '../src-main/core/search/index.js';
 import { catalogPath } from '../src-main/core/search/catalog.js';
 import { runtimeDir } from '../src-main/core/gateway/runtime-dir.js';
-import { writeCorpus } from './corpus.js';
-import { median, type Figure } from './measure.js';
+import type { BenchFixtures } from './fixtures.js';
+import { paired, type Figure } from './measure.js';
+import { cliEnv, pairedProcesses, RAW_BASELINES, SKILLTRAY_BIN, timedOk } from './processes.js';
 
-export async function searchBench(dir: string): Promise<Figure[]> {
-  const skills = join(dir, 'skills');
-  writeCorpus(skills, 1000);
-  const core = new SkilltrayCore(resolveConfig({ env: { HOME: dir, SKILLTRAY_HOME: join(dir, 'home'), SKILLTRAY_SKILLS_PATH: skills, PATH: process.env.PATH }, bundledDir: join(dir, 'none') }), { autoBuild: true });
-  try {
-    const one = core.getSkill('skill-7');
-    core.build(one.dir, dir);
-    const index = new Database(locateIndex(one.dir, runtimeDir(core.config.home, one.name)).path, { readonly: true });
-    const raw = index.prepare("SELECT file, section, snippet(sections, 2, '[MATCH]', '[/MATCH]', '...', 32) AS snippet, -bm25(sections) AS score FROM sections WHERE sections MATCH ? ORDER BY bm25(sections) LIMIT 10");
-    const rawOne = await median(() => raw.all('"configure" "retry"'), 51, 5);
-    const skillSearch = await median(() => core.search('skill-7', 'configure retry', {}, dir), 51, 5);
-    index.close();
+const RAW_ONE = "SELECT file, section, snippet(sections, 2, '[MATCH]', '[/MATCH]', '...', 32) AS snippet, -bm25(sections) AS score FROM sections WHERE sections MATCH ? ORDER BY bm25(sections) LIMIT 10";
+const count = (n: number) => n.toLocaleString('en-US');
 
-    core.searchAll('warm');
-    const catalog = new Database(catalogPath(core.config.home), { readonly: true });
-    const table = (catalog.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%fts5%' ORDER BY name LIMIT 1").get() as { name: string }).name;
-    const rawAll = catalog.prepare(`SELECT rowid, bm25(${table}) FROM ${table} WHERE ${table} MATCH ? ORDER BY bm25(${table}) LIMIT 10`);
-    const rawCatalog = await median(() => rawAll.all('"deploy" "review"'), 51, 5);
-    const all = await median(() => core.searchAll('deploy review'), 51, 5);
-    const typing = await median(() => core.searchAll('deploy rev', { prefix: true }), 51, 5);
-    catalog.close();
-    return [
-      { name: 'search one skill (checks index freshness)', ms: skillSearch, baseline: 'raw FTS5 query on its index', baselineMs: rawOne },
-      { name: 'search --all over 1,000 skills', ms: all, baseline: `raw FTS5 query on the catalog (${table})`, baselineMs: rawCatalog },
-      { name: 'search-as-you-type (prefix) over 1,000 skills', ms: typing, baseline: `raw FTS5 query on the catalog (${table})`, baselineMs: rawCatalog },
-    ];
-  } finally {
-    await core.close();
+export async function searchBench(dir: string, fixtures: BenchFixtures): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  for (const n of fixtures.sizes) {
+    const { root } = await fixtures.skills(n);
+    const base = join(dir, `s${n}`);
+    const env = cliEnv(base, root);
+    const config = resolveConfig({ env, bundledDir: join(base, 'none') });
+
+    // The CLI's own build, so the index and its fingerprint are what a user's `skilltray build` leaves.
+    await timedOk([SKILLTRAY_BIN, 'build', 'skill-7'], env);
+    const core = new SkilltrayCore(config, { autoBuild: true });
+    try {
+      await core.startWatching();
+      const indexPath = locateIndex(core.getSkill('skill-7').dir, runtimeDir(config.home, 'skill-7')).path;
+      const index = new Database(indexPath, { readonly: true });
+      const raw = index.prepare(RAW_ONE);
+      const match = '{section content} : ("configure" "retry")';
+      core.search('skill-7', 'configure retry', {}, base);
+      const app = await paired(() => core.search('skill-7', 'configure retry', {}, base), () => raw.all(match), 51, 5);
+      figures.push({ name: `search one skill in the app, ${count(n)} skills`, ...app, baseline: 'raw FTS5 query on its index', goal: 2, note: 'freshness vouched for by the watcher' });
+      index.close();
+
+      const cli = await pairedProcesses(
+        () => timedOk([SKILLTRAY_BIN, 'search', 'skill-7', 'configure retry'], env),
+        () => timedOk([RAW_BASELINES, 'query', indexPath, match], env),
+        7,
+      );
+      figures.push({ name: `search one skill from the CLI, ${count(n)} skills`, ...cli, baseline: 'node + raw FTS5 query (a process)', goal: 1.5, note: 'stat fingerprint checked' });
+
+      core.searchAll('warm');
+      const catalog = new Database(catalogPath(config.home), { readonly: true });
+      const table = (catalog.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%fts5%' ORDER BY name LIMIT 1").get() as { name: string }).name;
+      const rawAll = catalog.prepare(`SELECT rowid, bm25(${table}) FROM ${table} WHERE ${table} MATCH ? ORDER BY bm25(${table}) LIMIT 10`);
+      const all = await paired(() => core.searchAll('deploy review'), () => rawAll.all('"deploy" "review"'), 51, 5);
+      figures.push({ name: `search --all over ${count(n)} skills`, ...all, baseline: `raw FTS5 query on the catalog (${table})` });
+      const typing = await paired(() => core.searchAll('deploy rev', { prefix: true }), () => rawAll.all('"deploy" "review"'), 51, 5);
+      figures.push({ name: `search-as-you-type (prefix) over ${count(n)} skills`, ...typing, baseline: `raw FTS5 query on the catalog (${table})` });
+      catalog.close();
+    } finally {
+      await core.close();
+    }
   }
+  return figures;
 }

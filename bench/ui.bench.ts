@@ -6,17 +6,14 @@
  * discover and searchAll together, so its figure includes discover. Needs `npm run build:web`;
  * drives Debian's Chromium.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { chromium, type Locator, type Page } from '@playwright/test';
-import { writeCorpus } from './corpus.js';
+import { chromium, type Browser, type Locator, type Page } from '@playwright/test';
+import type { BenchFixtures } from './fixtures.js';
 import type { Figure } from './measure.js';
+import { cliEnv, ROOT, startServe, stopServe } from './processes.js';
 
-// Compiled to dist/node/bench: the checkout is three levels up.
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CHROMIUM = '/usr/bin/chromium';
 /** What the UI asks for per query (SEARCH_LIMIT in src-renderer/skills/use-search.ts). */
 const UI_LIMIT = 40;
@@ -64,40 +61,6 @@ function medianOf(samples: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
-async function startServe(dir: string): Promise<{ child: ChildProcess; url: string; token: string }> {
-  const home = join(dir, 'home');
-  const user = join(dir, 'user');
-  mkdirSync(home, { recursive: true });
-  mkdirSync(user, { recursive: true });
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'skilltray.js'), 'serve', '--port', '0', '--web'], {
-    env: { PATH: process.env.PATH, HOME: user, SKILLTRAY_HOME: home, SKILLTRAY_SKILLS_PATH: join(dir, 'skills'), XDG_DATA_HOME: join(user, '.local', 'share') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let printed = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start in 180 s:\n${printed}`)), 180_000);
-    const onData = (chunk: Buffer): void => {
-      printed += chunk.toString();
-      const match = printed.match(/Skilltray API on (http:\/\/127\.0\.0\.1:\d+)/);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1] as string);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}:\n${printed}`)));
-  });
-  return { child, url, token: readFileSync(join(home, 'token'), 'utf8').trim() };
-}
-
-async function stopServe(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
 /** Every prefix typed: the trimmed query after each keystroke that changes it. */
 export function typedQueries(phrase: string): string[] {
   const queries: string[] = [];
@@ -134,15 +97,17 @@ async function keystrokes(page: Page, box: Locator): Promise<number[]> {
   return times;
 }
 
-export async function uiBench(dir: string): Promise<Figure[]> {
+export async function uiBench(dir: string, fixtures: BenchFixtures): Promise<Figure[]> {
   if (!existsSync(join(ROOT, 'dist', 'web', 'index.html'))) throw new Error('the UI bench needs the built UI: run npm run build:web');
-  writeCorpus(join(dir, 'skills'), 1000);
-  const { child, url, token } = await startServe(dir);
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  if (!existsSync(CHROMIUM)) throw new Error(`the UI bench drives Debian's Chromium at ${CHROMIUM}; install it (apt-get install chromium)`);
+  const { root } = await fixtures.skills(1000);
+  const { child, url, token } = await startServe(cliEnv(dir, root), { web: true });
+  let browser: Browser | undefined;
   try {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
     const searchAll = async (query: string): Promise<void> => {
       const response = await fetch(`${url}/api/searchAll`, {
         method: 'POST',
@@ -191,7 +156,7 @@ export async function uiBench(dir: string): Promise<Figure[]> {
       },
     ];
   } finally {
-    await browser.close();
+    await browser?.close();
     await stopServe(child);
   }
 }

@@ -1,14 +1,26 @@
 #!/usr/bin/env node
 // The `skilltray` command: runs the compiled CLI (built by `npm install`'s prepare step or `npm run build`).
 import { existsSync, readFileSync } from 'node:fs';
+import module from 'node:module';
 import { fileURLToPath } from 'node:url';
 
-const entry = new URL('../dist/node/src-main/cli/main.js', import.meta.url);
-if (!existsSync(fileURLToPath(entry))) {
-  process.stderr.write("error[E999]: skilltray is not built yet; run 'npm run build:node' in the checkout\n");
-  process.exit(1);
-}
-const { runCli, processIo } = await import(entry.href);
-const bundledDir = fileURLToPath(new URL('../skills', import.meta.url));
+// Node 22.1+ keeps compiled code between runs (a no-op before; NODE_DISABLE_COMPILE_CACHE=1 turns it off).
+module.enableCompileCache?.();
+
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-process.exitCode = await runCli(process.argv.slice(2), { cwd: process.cwd(), env: process.env, io: processIo(), bundledDir, version });
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+  // Answered before the CLI loads at all: scripts ask this often and want it at once. A reader
+  // that is already gone (`skilltray --version | true`) is not an error, as for every command.
+  process.stdout.on('error', () => undefined);
+  process.stdout.write(`skilltray ${version}\n`);
+} else {
+  const entry = new URL('../dist/node/src-main/cli/main.js', import.meta.url);
+  if (!existsSync(fileURLToPath(entry))) {
+    process.stderr.write("error[E999]: skilltray is not built yet; run 'npm run build:node' in the checkout\n");
+    process.exit(1);
+  }
+  const { runCli, processIo } = await import(entry.href);
+  const bundledDir = fileURLToPath(new URL('../skills', import.meta.url));
+  process.exitCode = await runCli(argv, { cwd: process.cwd(), env: process.env, io: processIo(), bundledDir, version });
+}

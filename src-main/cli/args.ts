@@ -1,6 +1,7 @@
 /**
- * Command-line parsing with skillc's error contract: an unknown flag, a missing value or a
- * malformed number is `error[E100]: invalid option: '…'` and exit 1 (RFC-0005).
+ * Command-line parsing with skillc's error contract (RFC-0005): a flag the command lacks is
+ * `error[E100]: invalid option: '--flag'`, a bad value E100 with a sentence naming the option, and
+ * arguments that do not fit the command E101; all exit 1.
  */
 import { skillcErrors } from '../core/errors.js';
 
@@ -16,6 +17,8 @@ export interface OptionSpec {
   choices?: readonly string[];
   /** Smallest accepted integer. */
   min?: number;
+  /** More to say when a value is not one of the choices (e.g. which option takes it), starting with `; `. */
+  hint?: (value: string) => string | undefined;
 }
 
 export interface PositionalSpec {
@@ -34,7 +37,7 @@ export interface ParsedArgs {
 
 function setOption(out: ParsedArgs, name: string, spec: OptionSpec, raw: string): void {
   if (spec.type === 'integer') {
-    if (!/^-?\d+$/.test(raw)) throw skillcErrors.invalidOption(`--${name} expects an integer, got ${raw}`);
+    if (!/^-?\d+$/.test(raw)) throw skillcErrors.invalidOption(`--${name} expects an integer, got '${raw}'`);
     const n = Number(raw);
     if (spec.min !== undefined && n < spec.min) throw skillcErrors.invalidOption(`--${name} must be at least ${spec.min}, got ${raw}`);
     out.options[name] = n;
@@ -44,14 +47,21 @@ function setOption(out: ParsedArgs, name: string, spec: OptionSpec, raw: string)
     out.options[name] = list;
   } else {
     if (spec.choices && !spec.choices.includes(raw)) {
-      throw skillcErrors.invalidOption(`--${name} must be one of ${spec.choices.join(', ')}, got ${raw}`);
+      throw skillcErrors.invalidOption(`--${name} must be one of ${spec.choices.join(', ')}, got '${raw}'${spec.hint?.(raw) ?? ''}`);
     }
     out.options[name] = raw;
   }
 }
 
-/** Parses `argv` against the given options and positionals. */
-export function parseArgs(argv: readonly string[], options: Record<string, OptionSpec>, positionals: readonly PositionalSpec[]): ParsedArgs {
+/** What parseArgs checks a command line against. */
+export interface ArgsSpec {
+  name: string;
+  options: Record<string, OptionSpec>;
+  positionals: readonly PositionalSpec[];
+}
+
+/** Parses `argv` against a command's options and positionals. */
+export function parseArgs(argv: readonly string[], { name: command, options, positionals }: ArgsSpec): ParsedArgs {
   const out: ParsedArgs = { positionals: [], options: {} };
   const byShort = new Map(Object.entries(options).flatMap(([name, spec]) => (spec.short ? [[spec.short, name] as const] : [])));
   let onlyPositionals = false;
@@ -75,7 +85,7 @@ export function parseArgs(argv: readonly string[], options: Record<string, Optio
       name = byShort.get(arg.slice(1));
     }
     const spec = name === undefined ? undefined : options[name];
-    if (name === undefined || spec === undefined) throw skillcErrors.invalidOption(arg);
+    if (name === undefined || spec === undefined) throw skillcErrors.unknownOption(inline === undefined ? arg : arg.slice(0, arg.indexOf('=')));
     if (spec.type === 'boolean') {
       if (inline !== undefined) throw skillcErrors.invalidOption(`--${name} takes no value`);
       out.options[name] = true;
@@ -83,15 +93,15 @@ export function parseArgs(argv: readonly string[], options: Record<string, Optio
     }
     let value = inline;
     if (value === undefined) {
-      if (i + 1 >= argv.length) throw skillcErrors.invalidOption(`--${name} requires a value`);
+      if (i + 1 >= argv.length) throw skillcErrors.invalidOption(`--${name} needs a value: --${name} ${spec.value ?? '<value>'}`);
       value = argv[++i] as string;
     }
     setOption(out, name, spec, value);
   }
   const max = positionals.some((p) => p.variadic) ? Infinity : positionals.length;
-  if (out.positionals.length > max) throw skillcErrors.invalidOption(`unexpected argument ${out.positionals[max]}`);
+  if (out.positionals.length > max) throw skillcErrors.usage(`unexpected argument '${out.positionals[max]}'`);
   positionals.forEach((p, index) => {
-    if (p.required && out.positionals[index] === undefined) throw skillcErrors.invalidOption(`missing <${p.name}>`);
+    if (p.required && out.positionals[index] === undefined) throw skillcErrors.usage(`${command} needs <${p.name}>`);
   });
   return out;
 }

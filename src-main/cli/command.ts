@@ -1,4 +1,7 @@
-/** What a CLI command is, and what it gets to work with. */
+/**
+ * What a CLI command is, and what it gets to work with. This module and the command list import
+ * nothing heavy: a command loads the core, SQLite or the MCP SDK only when it runs.
+ */
 import type { SkilltrayCore } from '../core/api.js';
 import type { CoreConfig } from '../core/config.js';
 import type { OptionSpec, ParsedArgs, PositionalSpec } from './args.js';
@@ -9,6 +12,8 @@ export interface CliIo {
   err(text: string): void;
   /** Whether a person is at the terminal (stdin and stdout are TTYs). */
   interactive: boolean;
+  /** Whether stdout is a terminal, where text may carry emphasis (bold, underline). */
+  stdoutIsTty: boolean;
   /** Asks a question on the terminal and returns the answer; only when interactive. */
   ask(question: string): Promise<string>;
 }
@@ -23,15 +28,19 @@ export interface CliContext {
   version: string;
   /** Home and skill roots from this environment, resolved once; reading them opens nothing. */
   config(): CoreConfig;
-  /** The core over config(), opened on first use so `--help` and bad options never touch the disk. */
-  core(): SkilltrayCore;
+  /** The core over config(), loaded and opened on first use so `--help` and bad options never touch the disk. */
+  core(): Promise<SkilltrayCore>;
 }
 
 export interface Command {
   name: string;
   summary: string;
+  /** The usage line after `skilltray`, when the positionals alone would say it wrong (`search [skill] <query>`). */
+  synopsis?: string;
   positionals: PositionalSpec[];
   options: Record<string, OptionSpec>;
+  /** Command lines `--help` shows, each with what it does: `['list --status error', 'only the skills that failed to load']`. */
+  examples: [line: string, what: string][];
   run(ctx: CliContext, args: ParsedArgs): Promise<number> | number;
 }
 

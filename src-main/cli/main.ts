@@ -1,12 +1,11 @@
 /**
  * `skilltray`: the command line over the core API. Errors print as RFC-0005 says
  * (`error[E020]: …` on stderr, exit 1); with `--json` the error also goes to stdout as data.
+ * Only light modules load here: `--version`, `--help` and `roots` never load the core.
  */
-import { createInterface } from 'node:readline/promises';
-import { SkilltrayCore } from '../core/api.js';
+import type { SkilltrayCore } from '../core/api.js';
 import { resolveConfig, type CoreConfig } from '../core/config.js';
-import { skillcErrors, toSkilltrayError } from '../core/errors.js';
-import { formatSectionNotFound } from '../core/gateway/show.js';
+import { skillcErrors, toSkilltrayError, type SkilltrayError } from '../core/errors.js';
 import { parseArgs } from './args.js';
 import { printNotices } from './notices.js';
 import type { CliContext, CliIo, Command } from './command.js';
@@ -18,22 +17,34 @@ import { runCommands } from './commands/runs.js';
 import { serveCommands } from './commands/serve.js';
 import { skillCommands } from './commands/skills.js';
 import { packCommands } from './commands/packs.js';
+import { commandHelp, overview, usageLine } from './help.js';
 
 export const commands: Command[] = [...skillCommands, ...packCommands, ...runCommands, retentionCommand, ...agentCommands, ...gatewayCommands, ...serveCommands, mcpCommand];
 
-function usage(): string {
-  const width = Math.max(...commands.map((c) => c.name.length));
-  const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
-  return `Usage: skilltray <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun 'skilltray <command> --help' for a command's options.\n`;
+/** Edit distance up to `limit` (more is reported as limit + 1): enough to catch a typo. */
+function distance(a: string, b: string, limit: number): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min((previous[j] as number) + 1, (row[j - 1] as number) + 1, (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return Math.min(previous[b.length] as number, limit + 1);
 }
 
-function commandHelp(command: Command): string {
-  const positionals = command.positionals.map((p) => (p.required ? `<${p.name}>` : `[${p.name}${p.variadic ? '…' : ''}]`));
-  const options = Object.entries(command.options).map(([name, o]) => {
-    const flag = `--${name}${o.type === 'boolean' ? '' : ` ${o.value ?? '<value>'}`}`;
-    return `  ${flag.padEnd(24)} ${o.description}`;
-  });
-  return `Usage: skilltray ${[command.name, ...positionals, '[options]'].join(' ')}\n\n${command.summary}\n${options.length ? `\nOptions:\n${options.join('\n')}\n` : ''}`;
+function unknownCommand(name: string): SkilltrayError {
+  const close = commands.filter((c) => distance(name, c.name, 2) <= 2 || c.name.startsWith(name)).map((c) => `'${c.name}'`);
+  return skillcErrors.usage(`unknown command '${name}'${close.length > 0 ? `; did you mean ${close.join(' or ')}?` : ''}`);
+}
+
+/** Prints an error as RFC-0005 says, with what helps: suggestions for E020, the usage line for a command line that does not fit. */
+async function printError(ctx: CliContext, error: SkilltrayError, command: Command | undefined, name: string): Promise<void> {
+  const text = error.code === 'E020' ? (await import('../core/gateway/show.js')).formatSectionNotFound(error) : error.format();
+  ctx.io.err(`${text}\n`);
+  if ((error.code === 'E100' || error.code === 'E101') && command) ctx.io.err(`usage: ${usageLine(command)}\nsee 'skilltray ${command.name} --help' for its options and examples\n`);
+  else if (error.code === 'E101') ctx.io.err("see 'skilltray --help' for the commands\n");
+  // At a terminal the person can approve the call themselves; only the CLI can say so.
+  if (error.code === 'E601' && (name === 'run' || name === 'attach')) ctx.io.err('hint: approve this one call yourself with --yes\n');
 }
 
 /** Runs one command line and returns its exit status. */
@@ -49,9 +60,12 @@ export async function runCli(
       config ??= base.config?.() ?? resolveConfig({ env: base.env, bundledDir: base.bundledDir });
       return config;
     },
-    core: () => {
-      // A one-shot command skips the page-by-page check at open; a damaged page still shows as SQLITE_CORRUPT.
-      core ??= printNotices(new SkilltrayCore(ctx.config(), { checkStateDb: false }), base.io);
+    core: async () => {
+      if (core === undefined) {
+        const { SkilltrayCore } = await import('../core/api.js');
+        // A one-shot command skips the page-by-page check at open; a damaged page still shows as SQLITE_CORRUPT.
+        core ??= printNotices(new SkilltrayCore(ctx.config(), { checkStateDb: false }), base.io);
+      }
       return core;
     },
   };
@@ -61,25 +75,25 @@ export async function runCli(
     return 0;
   }
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
-    ctx.io.out(usage());
+    const command = commands.find((c) => c.name === rest[0]);
+    ctx.io.out(name === 'help' && command ? commandHelp(command) : overview(commands));
     return name === undefined ? 1 : 0;
   }
   const command = commands.find((c) => c.name === name);
   const formatAt = rest.indexOf('--format');
   const wantsJson = rest.includes('--json') || rest.includes('--format=json') || (formatAt !== -1 && rest[formatAt + 1] === 'json');
   try {
-    if (!command) throw skillcErrors.invalidOption(`unknown command ${name}; run skilltray help`);
-    if (rest.includes('--help') || rest.includes('-h')) {
+    if (!command) throw unknownCommand(name);
+    const dashDash = rest.indexOf('--');
+    if (['--help', '-h'].some((flag) => rest.slice(0, dashDash === -1 ? undefined : dashDash).includes(flag))) {
       ctx.io.out(commandHelp(command));
       return 0;
     }
-    return await command.run(ctx, parseArgs(rest, command.options, command.positionals));
+    return await command.run(ctx, parseArgs(rest, command));
   } catch (thrown) {
     // A damaged state.db is recovered here and reported as E901 (the notice itself is printed above).
     const error = core === undefined ? toSkilltrayError(thrown) : core.failure(thrown);
-    ctx.io.err(`${error.code === 'E020' ? formatSectionNotFound(error) : error.format()}\n`);
-    // At a terminal the person can approve the call themselves; only the CLI can say so.
-    if (error.code === 'E601' && (name === 'run' || name === 'attach')) ctx.io.err('hint: approve this one call yourself with --yes\n');
+    await printError(ctx, error, command, name);
     if (wantsJson) ctx.io.out(`${JSON.stringify({ error: error.toJSON() }, null, 2)}\n`);
     return 1;
   } finally {
@@ -87,13 +101,29 @@ export async function runCli(
   }
 }
 
+/**
+ * Writes to a standard stream until its reader goes away (`skilltray list | head -1`): from then on
+ * output is dropped instead of failing with EPIPE, so the command ends as if it had been read.
+ */
+function closableWriter(stream: NodeJS.WriteStream): (text: string | Uint8Array) => void {
+  let closed = false;
+  stream.on('error', () => {
+    closed = true;
+  });
+  return (text) => {
+    if (!closed && !stream.destroyed) stream.write(text);
+  };
+}
+
 /** The terminal's streams as CLI I/O. */
 export function processIo(): CliIo {
   return {
-    out: (text) => void process.stdout.write(text),
-    err: (text) => void process.stderr.write(text),
+    out: closableWriter(process.stdout),
+    err: closableWriter(process.stderr),
     interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY),
+    stdoutIsTty: Boolean(process.stdout.isTTY),
     ask: async (question) => {
+      const { createInterface } = await import('node:readline/promises');
       const rl = createInterface({ input: process.stdin, output: process.stdout });
       try {
         return await rl.question(question);

@@ -7,10 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckReport, Mode, RootWatch, ShadowReport, Skill, SkillRoot, SkillSummary } from '../shared/model.js';
-import type { CoreConfig } from './config.js';
+import { describeRoots, type CoreConfig } from './config.js';
 import { SkilltrayError, skillcErrors } from './errors.js';
 import { ApprovalBroker } from './policy/approval-broker.js';
 import type { DryRun, HistoryUsage, MaintenanceReport, Notice, PendingEntry, RememberExpiry, Remembered, Retention, Rule, RunQuery, RunRecord, RunReport, RunSummary, SandboxStatus, Settings, Surface, VerdictKind } from '../shared/runs.js';
@@ -30,6 +29,7 @@ import { reclaimOrphanedRuns, type Orphan } from './runs/interrupted-runs.js';
 import { DEFAULT_KILL_GRACE_MS } from './runner/run-process.js';
 import { skillsToCheck } from './skills/locate.js';
 import { SkillRegistry } from './skills/registry.js';
+import { ParseCache } from './skills/parse-cache.js';
 import { emitSafely } from './events.js';
 import { Discovery, type DiscoverOptions } from './agent/discover.js';
 import { planAttach, type AttachRequest } from './agent/attach.js';
@@ -37,7 +37,7 @@ import type { AttachResult, DiscoverResult } from '../shared/agent.js';
 import type { ServerEvent } from '../shared/contract.js';
 import { GatewayService, defaultGatewayCwd, type ShowInput } from './gateway/service.js';
 import type { OpenOptions } from './gateway/open.js';
-import type { BuildResult, CatalogResult, OpenResult, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult, SyncResult } from '../shared/gateway.js';
+import type { BuildResult, CatalogResult, OpenResult, OutlineHeading, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult, SyncResult } from '../shared/gateway.js';
 import type { OutlineOptions } from './gateway/outline.js';
 import type { SourcesOptions } from './gateway/sources.js';
 import type { StatsOptions } from './logs/stats.js';
@@ -74,6 +74,7 @@ export interface CoreOptions {
 export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   readonly registry: SkillRegistry;
   readonly gateway: GatewayService;
+  private readonly parseCache: ParseCache;
   private readonly state: StateStore;
   private runService: RunService | undefined;
   private discovery: Discovery | undefined;
@@ -102,7 +103,9 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     });
     // A pack change a killed process left half done is finished (or undone) before any skill is read.
     recoverPacks(config.home);
-    this.registry = new SkillRegistry(config.roots).load();
+    // Skills are loaded on first use, and unchanged ones come from the parse cache instead of being parsed again.
+    this.parseCache = ParseCache.file(join(config.home, 'runtime', '.loader', 'skills.db'), config.nativeBinding === undefined ? {} : { nativeBinding: config.nativeBinding });
+    this.registry = new SkillRegistry(config.roots, { cache: this.parseCache });
     this.registry.on('change', (change) => emitSafely(this, 'event', { type: 'skills.changed', kind: change.kind, name: change.name }));
     this.broker.on('added', (entry) => emitSafely(this, 'event', { type: 'approval.added', entry }));
     this.broker.on('resolved', (resolution) => emitSafely(this, 'event', { type: 'approval.resolved', id: resolution.id, outcome: resolution.kind }));
@@ -185,7 +188,7 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
 
   /** The skill roots in precedence order, whether each exists, and how this process watches it (null: it does not). */
   roots(): { home: string; roots: (SkillRoot & { exists: boolean; watch: RootWatch | null })[] } {
-    return { home: this.config.home, roots: this.config.roots.map((r) => ({ ...r, exists: existsSync(r.path), watch: this.registry.watchStatus(r.path) })) };
+    return describeRoots(this.config, (path) => this.registry.watchStatus(path));
   }
 
   /** A Kode prompt skill's body with `$ARGUMENTS` filled in. */
@@ -427,6 +430,11 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     return this.gateway.outline(skill, options, cwd);
   }
 
+  /** The outline streamed: each Markdown file's headings go to `each` as they are read. */
+  outlineEach(skill: string, options: OutlineOptions, cwd: string, each: (headings: OutlineHeading[]) => void): void {
+    this.gateway.outlineEach(skill, options, cwd, each);
+  }
+
   show(skill: string, input: ShowInput, cwd: string): ShowResult {
     return this.gateway.show(skill, input, cwd);
   }
@@ -489,32 +497,21 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
 
   /**
    * For the long-running owner of runs (the app, `serve`): maintain history on a schedule, watch the
-   * roots, and keep every search index and the catalog current — built after load, rebuilt after each watched change — so a
-   * person in the UI never meets E002. Builds yield between skills so requests keep flowing.
+   * roots and keep search current so a person in the UI never meets E002 — the catalog synced now
+   * (and on the first search after a change), each changed skill's index rebuilt as soon as the
+   * watcher reports the change, and any other index built on first use (building every index at
+   * start would cost minutes at 10,000 skills).
    */
   async startWatching(): Promise<void> {
     this.startMaintenance();
     await this.registry.watch();
-    const build = (name: string): void => {
-      if (this.closed) return;
+    this.registry.on('change', (change) => {
+      if (this.closed || change.kind === 'removed') return;
       try {
-        this.gateway.refreshIndex(name);
+        this.gateway.refreshIndex(change.name);
       } catch {
         // An index that cannot be built (E003 collision) is reported when someone searches it.
       }
-    };
-    this.registry.on('change', (change) => {
-      if (change.kind !== 'removed') build(change.name);
-    });
-    const names = this.registry.list().map((s) => s.name);
-    await new Promise<void>((resolve) => {
-      const next = (): void => {
-        const name = names.shift();
-        if (name === undefined || this.closed) return resolve();
-        build(name);
-        setImmediate(next);
-      };
-      setImmediate(next);
     });
     if (!this.closed) this.gateway.catalog();
   }
@@ -532,6 +529,7 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
       this.discovery?.close();
       this.gateway.close();
       await this.registry.close();
+      this.parseCache.close();
       await this.state.close();
     })();
     return this.closing;

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import envPaths from 'env-paths';
-import type { RootKind, SkillRoot } from '../shared/model.js';
+import type { RootKind, RootWatch, SkillRoot } from '../shared/model.js';
 
 export interface CoreConfig {
   /** SKILLTRAY_HOME, or the env-paths data dir for `skilltray`. */
@@ -63,4 +63,15 @@ export function resolveConfig(input: ConfigInput): CoreConfig {
   add(join(userDir, '.kode', 'skills'), 'kode', true);
   add(join(userDir, '.claude', 'skills'), 'claude', true);
   return { home, roots, env, ...(input.nativeBinding === undefined ? {} : { nativeBinding: input.nativeBinding }) };
+}
+
+/**
+ * The skill roots in precedence order, whether each exists, and how `watchStatus` says it is watched
+ * (null: not by this process): read from the config alone, so the CLI's `roots` opens nothing.
+ */
+export function describeRoots(
+  config: CoreConfig,
+  watchStatus: (path: string) => RootWatch | null = () => null,
+): { home: string; roots: (SkillRoot & { exists: boolean; watch: RootWatch | null })[] } {
+  return { home: config.home, roots: config.roots.map((r) => ({ ...r, exists: existsSync(r.path), watch: watchStatus(r.path) })) };
 }

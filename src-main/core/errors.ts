@@ -74,5 +74,10 @@ export const skillcErrors = {
   directoryNotFound: (path: string) => new SkilltrayError('E022', `directory not found: '${path}'`, { details: { path } }),
   invalidQueryType: (type: string) => new SkilltrayError('E030', `invalid query type: '${type}'`, { details: { type } }),
   invalidFilter: (message: string) => new SkilltrayError('E031', `invalid filter: '${message}'`),
-  invalidOption: (message: string) => new SkilltrayError('E100', `invalid option: '${message}'`),
+  /** RFC-0005's template, for a flag the command does not have. */
+  unknownOption: (flag: string) => new SkilltrayError('E100', `invalid option: '${flag}'`, { details: { option: flag } }),
+  /** An option with a bad or missing value, said as a sentence that names the option (`--limit expects an integer, got 'x'`). */
+  invalidOption: (message: string) => new SkilltrayError('E100', message),
+  /** A command line that does not fit the command (RFC-0005 keeps E100–E199 for the CLI's parsing). */
+  usage: (message: string) => new SkilltrayError('E101', message),
 };

@@ -70,9 +70,9 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
     operation: 'discover',
     title: 'Discover skills for a job',
     description:
-      'Which skills could do this job? Returns ranked candidates, best first, each with a score, its role and effect_mode, the ' +
+      'Which skills could do this job? Returns ranked candidates, best first, each with a score and a relevance (both 0 to 1), its role and effect_mode, the ' +
       'reason it ranked there and the tools it offers. They are hints, not a decision: choose among them under your own policy ' +
-      "and the user's instructions; nothing is run. Procedures rank above utilities; sidecars appear only with " +
+      "and the user's instructions; nothing is run. Procedures rank above utilities that match as well; sidecars appear only with " +
       "role_filter 'sidecar' (they are used through attach).",
     properties: {
       intent: "the job to be done, in words (e.g. 'how full is my disk')",

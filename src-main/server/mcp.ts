@@ -9,7 +9,11 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import {
   CallToolRequestSchema,
   ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
   ListToolsRequestSchema,
+  type GetPromptResult,
+  type Prompt,
   type ReadResourceResult,
   type ServerNotification,
   type ServerRequest,
@@ -46,7 +50,15 @@ const INSTRUCTIONS =
   'Skilltray hosts skills (SKILL.md) on this computer and runs their tools for you once the person at the desktop allows it. ' +
   'Find skills with discover (ranked candidates for a job) or list; learn a skill with describe, outline, show, search or ' +
   'the skilltray://skills/<name> resources; then run a tool. A run may wait for the person to approve it in the Skilltray ' +
-  'tray. Errors come back as error[CODE]: message with a structured error; relay refusals (E6xx) to the user as they are.';
+  'tray. Prompt skills (such as commit-message) are MCP prompts. Errors come back as error[CODE]: message with a ' +
+  'structured error; relay refusals (E6xx) to the user as they are.';
+
+/** The one argument of a prompt skill: the text its body's `$ARGUMENTS` becomes. */
+const PROMPT_ARGUMENT = {
+  name: 'arguments',
+  description: "what the skill's $ARGUMENTS become: notes, a target, anything the prompt asks for (may be left out)",
+  required: false,
+};
 
 /**
  * A JSON-RPC error whose message is Skilltray's error line as it is (McpError would prefix its
@@ -102,7 +114,7 @@ function keepAlive(extra: RequestHandlerExtra<ServerRequest, ServerNotification>
   return () => clearInterval(timer);
 }
 
-/** The MCP server for Skilltray: tools from MCP_TOOLS, skills and their files as resources. */
+/** The MCP server for Skilltray: tools from MCP_TOOLS, skills and their files as resources, prompt skills as prompts. */
 export function createMcpServer(options: McpBridgeOptions): McpServer {
   const { call } = options;
   const progressIntervalMs = options.progressIntervalMs ?? 10_000;
@@ -142,6 +154,27 @@ export function createMcpServer(options: McpBridgeOptions): McpServer {
     } finally {
       stop();
     }
+  });
+
+  // Kode prompt skills as MCP prompts, listed from the skills offered now, rendered by `resolve`.
+  mcp.server.registerCapabilities({ prompts: { listChanged: true } });
+  async function prompts(signal: AbortSignal): Promise<Prompt[]> {
+    const { skills: summaries } = await value('list', { offered_only: true }, signal);
+    return summaries
+      .filter((s) => s.prompt && s.status !== 'error')
+      .map((s) => ({ name: s.name, title: s.name, description: s.description, arguments: [PROMPT_ARGUMENT] }));
+  }
+  mcp.server.setRequestHandler(ListPromptsRequestSchema, async (_request, extra) => ({ prompts: await prompts(extra.signal) }));
+  mcp.server.setRequestHandler(GetPromptRequestSchema, async (request, extra): Promise<GetPromptResult> => {
+    const { name, arguments: given } = request.params;
+    const prompt = (await prompts(extra.signal)).find((p) => p.name === name);
+    if (!prompt) {
+      const error = new SkilltrayError('E805', `no prompt '${name}': prompts are the prompt skills offered in this mode (their body takes $ARGUMENTS)`, { details: { prompt: name } });
+      throw new ProtocolError(ErrorCode.InvalidParams, error.format(), { error: error.toJSON() });
+    }
+    const text = given?.arguments;
+    const { prompt: rendered } = await value('resolve', { skill: name, args: text === undefined || text === '' ? [] : [text] }, extra.signal);
+    return { description: prompt.description, messages: [{ role: 'user', content: { type: 'text', text: rendered } }] };
   });
 
   const skills = new ResourceTemplate(`${SKILL_URI_PREFIX}{name}`, {

@@ -6,8 +6,10 @@ import type { RunReport } from './runs.js';
 export interface DiscoverResult {
   skill_id: string;
   name: string;
-  /** Higher is better; results come sorted by it, descending. */
+  /** 0–1: the relevance weighed by ADR-001's ranking rules; results come sorted by it, descending. */
   score: number;
+  /** 0–1: the share of the intent's words the skill contains, rarer words and name or tag hits counting more. */
+  relevance: number;
   role: Role | null;
   effect_mode: EffectMode | null;
   /** Why it ranked here, in a sentence a person can read. */

@@ -19,6 +19,7 @@ export const ERROR_KINDS = {
   E041: 'sync_destination_not_writable', // sync: the skill's primary runtime dir cannot be written
   E042: 'sync_source_not_readable', // sync: a fallback log database cannot be read
   E100: 'invalid_option',
+  E101: 'usage', // a command line that does not fit the command: arguments missing or extra, an unknown command
   E999: 'internal',
   // E3xx: installed skill packs
   E301: 'pack_source_invalid', // not a git URL, repository, folder, .zip or .tar.gz that exists

@@ -204,6 +204,8 @@ export interface SkillSummary {
   enabled: boolean;
   /** The person's on/off switches of this skill: everywhere (`all`) or per mode; none means on. */
   switches: { scope: 'all' | Mode; enabled: boolean }[];
+  /** Whether it is a Kode prompt skill (its body takes `$ARGUMENTS`): MCP offers it as a prompt. */
+  prompt: boolean;
   readOnly: boolean;
   role: Role | null;
   invocation: Invocation | null;

@@ -15,15 +15,18 @@ export interface CliBytesOutcome extends CliOutcome {
   stdoutBytes: Buffer;
 }
 
-/** `skilltray …` in this process over the test home's config; `answers` feed an interactive prompt when given. */
-export async function cli(argv: string[], home: TestHome, options: { cwd?: string; answers?: string[] } = {}): Promise<CliBytesOutcome> {
+/**
+ * `skilltray …` in this process over the test home's config; `answers` feed an interactive prompt
+ * when given; `tty` makes stdout a terminal; `env` adds to the home's environment.
+ */
+export async function cli(argv: string[], home: TestHome, options: { cwd?: string; answers?: string[]; tty?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<CliBytesOutcome> {
   let stdout = '';
   let stderr = '';
   const bytes: Buffer[] = [];
   const answers = [...(options.answers ?? [])];
   const code = await runCli(argv, {
     cwd: options.cwd ?? process.cwd(),
-    env: home.env,
+    env: { ...home.env, ...options.env },
     bundledDir: home.bundled,
     version: '0.0.0-test',
     config: () => home.config(),
@@ -34,6 +37,7 @@ export async function cli(argv: string[], home: TestHome, options: { cwd?: strin
       },
       err: (t) => void (stderr += t),
       interactive: options.answers !== undefined,
+      stdoutIsTty: options.tty ?? false,
       ask: async (question) => {
         stdout += question;
         bytes.push(Buffer.from(question));

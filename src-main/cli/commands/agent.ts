@@ -6,7 +6,7 @@ import { collectArguments, printReport, runCwd, runHereOrThere } from './runs.js
 
 const discover: Command = {
   name: 'discover',
-  summary: 'rank the skills that solve an intent (procedures first, stable first, tag matches first; no sidecars unless --role sidecar)',
+  summary: 'rank the skills that do a job (score 0–1: how much of the intent they match, weighed by ADR-001 rules; no sidecars unless --role sidecar)',
   positionals: [{ name: 'intent', required: true }],
   options: {
     domain: { type: 'list', value: '<domain>', description: 'only skills of this domain (repeatable)' },
@@ -14,16 +14,24 @@ const discover: Command = {
     limit: { type: 'integer', value: '<n>', min: 1, description: 'at most n results (default 10)' },
     ...JSON_OPTION,
   },
-  run(ctx, args) {
+  examples: [
+    ['discover "show me the git status"', 'which skill (and tool) does this'],
+    ['discover "fingerprint the build artifact" --role sidecar', 'a sidecar to attach'],
+    ['discover "free disk space" --domain system --limit 1', 'the best match in one domain'],
+  ],
+  async run(ctx, args) {
     const domains = args.options.domain as string[] | undefined;
-    const results = ctx.core().discover(args.positionals[0] as string, {
+    const results = (await ctx.core()).discover(args.positionals[0] as string, {
       ...(domains === undefined ? {} : { domain: domains }),
       ...(typeof args.options.role === 'string' ? { roleFilter: args.options.role as Role } : {}),
       ...(typeof args.options.limit === 'number' ? { limit: args.options.limit } : {}),
     });
     if (args.options.json) printJson(ctx, results);
     else if (results.length === 0) ctx.io.out('No skill matches that intent.\n');
-    else ctx.io.out(results.map((r, i) => `${i + 1}. ${r.skill_id} (${r.score.toFixed(2)}) ${r.reason}${r.tools.length ? `\n   tools: ${r.tools.join(', ')}` : ''}\n`).join(''));
+    else {
+      const width = Math.max(...results.map((r) => r.skill_id.length));
+      ctx.io.out(results.map((r, i) => `${i + 1}. ${r.skill_id.padEnd(width)}  ${r.score.toFixed(2)}  ${r.reason}\n${r.tools.length ? `   tools: ${r.tools.join(', ')}\n` : ''}`).join(''));
+    }
     return 0;
   },
 };
@@ -43,15 +51,20 @@ const attach: Command = {
     yes: { type: 'boolean', description: 'approve this one call yourself when policy asks' },
     ...JSON_OPTION,
   },
+  examples: [
+    ['attach artifact-checksum --target-type artifact --target-ref dist/app.tar.gz', "fingerprint a build's artifact"],
+    ['attach artifact-checksum --target-type output --target-ref out.log --yes --json', 'approve it here, the result as data'],
+  ],
   async run(ctx, args) {
     const skillId = args.positionals[0] as string;
+    const core = await ctx.core();
     const targetType = args.options['target-type'] as AttachTarget | undefined;
     const targetRef = args.options['target-ref'] as string | undefined;
-    if (targetType === undefined || targetRef === undefined) throw skillcErrors.invalidOption('attach needs --target-type and --target-ref');
+    if (targetType === undefined || targetRef === undefined) throw skillcErrors.usage('attach needs --target-type and --target-ref');
     const toolOption = args.options.tool as string | undefined;
-    const tools = ctx.core().registry.get(skillId)?.tools ?? [];
+    const tools = core.registry.get(skillId)?.tools ?? [];
     const toolName = toolOption ?? (tools.length === 1 ? tools[0]?.name : undefined);
-    const inputs = toolName === undefined ? {} : collectArguments(ctx, skillId, toolName, args);
+    const inputs = toolName === undefined ? {} : collectArguments(core, skillId, toolName, args);
     const traceId = args.options['trace-id'] as string | undefined;
     const cwd = runCwd(ctx, args);
     const result = await runHereOrThere(ctx, args, {
@@ -66,7 +79,7 @@ const attach: Command = {
           cwd,
         }),
       here: (approval) =>
-        ctx.core().attach(
+        core.attach(
           { skillId, targetType, targetRef, inputs, surface: 'cli', cwd, ...(toolOption === undefined ? {} : { tool: toolOption }), ...(traceId === undefined ? {} : { traceId }) },
           { approval },
         ),

@@ -1,18 +1,13 @@
 /**
  * The skillc gateway and search commands (RFC-0002, RFC-0004, RFC-0003, RFC-0007) under `skilltray`.
- * Text output is the RFCs' exact form; `--format json` (or `--json`) prints the canonical JSON.
+ * Text output is the RFCs' form (search snippets with emphasis instead of markers); `--format json`
+ * (or `--json`) prints the canonical JSON. Formatters load with the command that uses them.
  */
-import { formatOpen } from '../../core/gateway/open.js';
-import { formatOutline } from '../../core/gateway/outline.js';
-import { formatShow } from '../../core/gateway/show.js';
-import { formatSources } from '../../core/gateway/sources.js';
-import { formatStats } from '../../core/logs/stats.js';
 import { STATS_QUERY_TYPES } from '../../shared/gateway.js';
-import { formatSync, syncExitStatus } from '../../core/logs/sync.js';
-import { formatSearch } from '../../core/search/query.js';
 import { skillcErrors } from '../../core/errors.js';
 import type { OptionSpec, ParsedArgs } from '../args.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
+import { emphasisOn, emphasize } from '../emphasis.js';
 
 const FORMAT: Record<string, OptionSpec> = {
   format: { type: 'string', value: '<text|json>', choices: ['text', 'json'], description: 'output format (default text)' },
@@ -32,13 +27,13 @@ const num = (args: ParsedArgs, name: string) => args.options[name] as number | u
 const str = (args: ParsedArgs, name: string) => args.options[name] as string | undefined;
 
 /** Prints what the command produced, then any logging warnings on stderr (they never fail a command). */
-function finish(ctx: CliContext, args: ParsedArgs, json: unknown, text: () => string): number {
+async function finish(ctx: CliContext, args: ParsedArgs, json: unknown, text: () => string): Promise<number> {
   if (wantsJson(args)) printJson(ctx, json);
   else {
     const out = text();
     ctx.io.out(out === '' || out.endsWith('\n') ? out : `${out}\n`);
   }
-  for (const warning of ctx.core().gateway.warnings) ctx.io.err(`${warning}\n`);
+  for (const warning of (await ctx.core()).gateway.warnings) ctx.io.err(`${warning}\n`);
   return 0;
 }
 
@@ -47,26 +42,55 @@ const outline: Command = {
   summary: "list the headings of a skill's .md files (RFC-0002)",
   positionals: [{ name: 'skill', required: true }],
   options: { level: { type: 'integer', value: '<n>', description: 'only headings of level 1–n' }, ...FORMAT },
-  run(ctx, args) {
-    const result = ctx.core().outline(args.positionals[0] as string, pick({ level: num(args, 'level') }), ctx.cwd);
-    return finish(ctx, args, result, () => formatOutline(result));
+  examples: [
+    ['outline git', "every heading of the git skill's Markdown files"],
+    ['outline skill-authoring --level 2', 'only the top two levels'],
+  ],
+  async run(ctx, args) {
+    const { formatOutlineFile } = await import('../../core/gateway/outline.js');
+    const core = await ctx.core();
+    // Streamed file by file, in exactly the form printJson / formatOutlineFile give the whole result;
+    // nothing is printed before the skill resolves, so an error is the only output.
+    const json = wantsJson(args);
+    let count = 0;
+    core.outlineEach(args.positionals[0] as string, pick({ level: num(args, 'level') }), ctx.cwd, (headings) => {
+      if (!json) ctx.io.out(`${formatOutlineFile(headings)}\n`);
+      else for (const heading of headings) ctx.io.out(`${count++ === 0 ? '{\n  "headings": [' : ','}\n${JSON.stringify(heading, null, 2).replace(/^/gm, '    ')}`);
+    });
+    if (json) ctx.io.out(count === 0 ? '{\n  "headings": []\n}\n' : '\n  ]\n}\n');
+    for (const warning of core.gateway.warnings) ctx.io.err(`${warning}\n`);
+    return 0;
   },
 };
 
 const show: Command = {
   name: 'show',
   summary: 'print one section of a skill, found by its heading (case-insensitive)',
-  positionals: [{ name: 'skill', required: true }],
+  synopsis: 'show <skill> <section> [options]',
+  positionals: [
+    { name: 'skill', required: true },
+    { name: 'section', required: false, variadic: true },
+  ],
   options: {
-    section: { type: 'string', value: '<heading>', description: 'the heading to show (required)' },
+    section: { type: 'string', value: '<heading>', description: 'the heading, as an option (the same as the second argument)' },
     file: { type: 'string', value: '<path>', description: 'only look in this file' },
     'max-lines': MAX_LINES,
     ...FORMAT,
   },
-  run(ctx, args) {
-    const section = str(args, 'section');
-    if (section === undefined) throw skillcErrors.invalidOption('--section is required');
-    const result = ctx.core().show(args.positionals[0] as string, { section, ...pick({ file: str(args, 'file'), maxLines: num(args, 'max-lines') }) }, ctx.cwd);
+  examples: [
+    ['show git git_status', 'the section under the heading "git_status"'],
+    ['show skill-authoring "Add tools"', 'a heading of several words, quoted (or not: the words after the skill are the heading)'],
+    ['show skill-authoring Frontmatter --file references/frontmatter.md', 'only in that file'],
+    ['show git Tools --max-lines 20', 'the first 20 lines of it'],
+  ],
+  async run(ctx, args) {
+    const [skill, ...words] = args.positionals as [string, ...string[]];
+    const option = str(args, 'section');
+    if (words.length > 0 && option !== undefined) throw skillcErrors.usage('give the section once: as the second argument or with --section');
+    const section = words.length > 0 ? words.join(' ') : option;
+    if (section === undefined) throw skillcErrors.usage('show needs <section>, the heading to show');
+    const { formatShow } = await import('../../core/gateway/show.js');
+    const result = (await ctx.core()).show(skill, { section, ...pick({ file: str(args, 'file'), maxLines: num(args, 'max-lines') }) }, ctx.cwd);
     if (result.warning) ctx.io.err(`${result.warning}\n`);
     return finish(ctx, args, result, () => formatShow(result));
   },
@@ -80,9 +104,14 @@ const open: Command = {
     { name: 'path', required: true },
   ],
   options: { 'max-lines': MAX_LINES, ...FORMAT },
-  run(ctx, args) {
+  examples: [
+    ['open skill-authoring references/frontmatter.md', 'a file of the skill, as it is'],
+    ['open git SKILL.md --max-lines 30', 'its first 30 lines'],
+  ],
+  async run(ctx, args) {
     const [skill, path] = args.positionals as [string, string];
-    const result = ctx.core().open(skill, path, pick({ maxLines: num(args, 'max-lines') }), ctx.cwd);
+    const { formatOpen } = await import('../../core/gateway/open.js');
+    const result = (await ctx.core()).open(skill, path, pick({ maxLines: num(args, 'max-lines') }), ctx.cwd);
     if (wantsJson(args)) return finish(ctx, args, result, () => '');
     ctx.io.out(formatOpen(result));
     return 0;
@@ -100,37 +129,47 @@ const sources: Command = {
     pattern: { type: 'string', value: '<glob>', description: 'only files matching the glob, e.g. *.md' },
     ...FORMAT,
   },
-  run(ctx, args) {
+  examples: [
+    ['sources skill-authoring', "the skill's files as a tree"],
+    ['sources skill-authoring --dir references --pattern "*.md"', 'only the Markdown files under references/'],
+  ],
+  async run(ctx, args) {
+    const { formatSources } = await import('../../core/gateway/sources.js');
     const options = pick({ depth: num(args, 'depth'), dir: str(args, 'dir'), limit: num(args, 'limit'), pattern: str(args, 'pattern') });
-    const result = ctx.core().sources(args.positionals[0] as string, options, ctx.cwd);
+    const result = (await ctx.core()).sources(args.positionals[0] as string, options, ctx.cwd);
     return finish(ctx, args, result, () => formatSources(result));
   },
 };
 
 const search: Command = {
   name: 'search',
-  summary: 'full-text search (BM25) in one skill, or with --all over every loaded skill',
+  summary: 'full-text search (BM25): over every loaded skill, or in one skill when you name it first',
+  synopsis: 'search [skill] <query> [options]',
   positionals: [
-    { name: 'skill', required: true },
-    { name: 'query', required: false },
+    { name: 'query', required: true },
+    { name: 'words', required: false, variadic: true },
   ],
   options: {
-    all: { type: 'boolean', description: 'search every loaded skill: search --all <query>' },
+    all: { type: 'boolean', description: 'search every loaded skill (what a lone <query> does anyway)' },
     limit: { type: 'integer', value: '<n>', min: 1, description: 'at most n results (default 10)' },
     ...FORMAT,
   },
-  run(ctx, args) {
-    const core = ctx.core();
+  examples: [
+    ['search "git status"', 'every skill, for both words'],
+    ['search git status', 'only the git skill, for "status"'],
+    ['search skill-authoring read only', 'one skill, for the words after its name'],
+    ['search token --limit 3 --json', 'the best three hits as data (RFC-0004 [MATCH] markers kept)'],
+  ],
+  async run(ctx, args) {
+    const { formatSearch } = await import('../../core/search/query.js');
+    const core = await ctx.core();
     const limit = pick({ limit: num(args, 'limit') });
-    if (args.options.all) {
-      if (args.positionals.length !== 1) throw skillcErrors.invalidOption('search --all takes one <query>');
-      const result = core.searchAll(args.positionals[0] as string, limit);
-      return finish(ctx, args, result, () => formatSearch(result));
-    }
-    const [skill, query] = args.positionals;
-    if (query === undefined) throw skillcErrors.invalidOption('missing <query>');
-    const result = core.search(skill as string, query, limit, ctx.cwd);
-    return finish(ctx, args, result, () => formatSearch(result));
+    const [first, ...rest] = args.positionals as [string, ...string[]];
+    if (args.options.all && rest.length > 0) throw skillcErrors.usage('search --all takes the query alone; quote a query of several words');
+    // One argument is a query over every skill; more are a skill, then the words to find in it.
+    const result = rest.length === 0 ? core.searchAll(first, limit) : core.search(first, rest.join(' '), limit, ctx.cwd);
+    const on = emphasisOn(ctx);
+    return finish(ctx, args, result, () => formatSearch({ results: result.results.map((hit) => ({ ...hit, snippet: emphasize(hit.snippet, on) })) }));
   },
 };
 
@@ -139,16 +178,20 @@ const build: Command = {
   summary: "build a skill's search index (or every skill's with --all); up-to-date indexes are kept",
   positionals: [{ name: 'skill', required: false }],
   options: { all: { type: 'boolean', description: 'build every loaded skill' }, ...FORMAT },
-  run(ctx, args) {
-    const core = ctx.core();
+  examples: [
+    ['build git', "build (or keep) the git skill's search index"],
+    ['build --all', 'every loaded skill; failures are listed, exit 1'],
+  ],
+  async run(ctx, args) {
+    const core = await ctx.core();
     const skill = args.positionals[0];
-    if ((skill === undefined) === !args.options.all) throw skillcErrors.invalidOption('build takes <skill> or --all');
+    if ((skill === undefined) === !args.options.all) throw skillcErrors.usage('build takes <skill> or --all, one of them');
     if (skill !== undefined) {
       const result = core.build(skill, ctx.cwd);
       return finish(ctx, args, result, () => (result.status === 'up-to-date' ? `${result.skill}: up-to-date` : `${result.skill}: ${result.status} (${result.sections} sections, ${result.tokenizer})`));
     }
     const result = core.buildAll(ctx.cwd);
-    finish(ctx, args, result, () => result.built.map((b) => `${b.skill}: ${b.status}`).join('\n'));
+    await finish(ctx, args, result, () => result.built.map((b) => `${b.skill}: ${b.status}`).join('\n'));
     for (const failure of result.failed) ctx.io.err(`${failure.skill}: error[${failure.error.code}]: ${failure.error.message}\n`);
     return result.failed.length > 0 ? 1 : 0;
   },
@@ -165,9 +208,14 @@ const stats: Command = {
     project: { type: 'list', value: '<path>', description: 'accesses from this directory or below (repeatable)' },
     ...FORMAT,
   },
-  run(ctx, args) {
+  examples: [
+    ['stats git', 'how often the git skill was read, and where'],
+    ['stats git --group-by sections --since 2026-01-01', 'its most read sections this year'],
+  ],
+  async run(ctx, args) {
+    const { formatStats } = await import('../../core/logs/stats.js');
     const options = pick({ groupBy: str(args, 'group-by'), since: str(args, 'since'), until: str(args, 'until'), projects: args.options.project as string[] | undefined });
-    const result = ctx.core().stats(args.positionals[0] as string, options, ctx.cwd);
+    const result = (await ctx.core()).stats(args.positionals[0] as string, options, ctx.cwd);
     return finish(ctx, args, result, () => formatStats(result));
   },
 };
@@ -181,8 +229,13 @@ const sync: Command = {
     'dry-run': { type: 'boolean', description: 'show what would be synced' },
     ...JSON_OPTION,
   },
-  run(ctx, args) {
-    const result = ctx.core().syncLogs({ project: str(args, 'project') ?? ctx.cwd, ...pick({ skill: args.positionals[0], dryRun: args.options['dry-run'] as boolean | undefined }) });
+  examples: [
+    ['sync', "merge this project's fallback logs of every skill"],
+    ['sync git --dry-run', 'what would be merged for git'],
+  ],
+  async run(ctx, args) {
+    const { formatSync, syncExitStatus } = await import('../../core/logs/sync.js');
+    const result = (await ctx.core()).syncLogs({ project: str(args, 'project') ?? ctx.cwd, ...pick({ skill: args.positionals[0], dryRun: args.options['dry-run'] as boolean | undefined }) });
     if (args.options.json) printJson(ctx, result);
     else {
       const text = formatSync(result);

@@ -3,10 +3,9 @@
  * nothing else; diagnostics go to stderr. It runs until the client closes stdin or a signal stops it.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { SkilltrayCore } from '../../core/api.js';
-import { printNotices } from '../notices.js';
 import { shutdownSignal } from '../../server/shutdown-signals.js';
 import type { Command } from '../command.js';
+import { printNotices } from '../notices.js';
 
 /** Resolves with why the session ends: the client went away (stdin ends, the transport closes) or a shutdown signal arrived. */
 function untilDisconnected(server: McpServer, signalled: Promise<NodeJS.Signals>): Promise<string> {
@@ -29,12 +28,16 @@ export const mcpCommand: Command = {
   summary: 'serve the skills to an assistant over MCP (stdio): tools list, discover, run, attach, … and skill resources',
   positionals: [],
   options: {},
+  examples: [
+    ['mcp', "what an assistant starts: e.g. Claude Code's `claude mcp add skilltray -- skilltray mcp`"],
+  ],
   async run(ctx) {
     // Loaded here rather than with the command list: the MCP SDK would add its load time to every other command.
-    const [{ StdioServerTransport }, { createMcpServer }, { localExecutor, routedExecutor }] = await Promise.all([
+    const [{ StdioServerTransport }, { createMcpServer }, { localExecutor, routedExecutor }, { SkilltrayCore }] = await Promise.all([
       import('@modelcontextprotocol/sdk/server/stdio.js'),
       import('../../server/mcp.js'),
       import('../../server/mcp-executor.js'),
+      import('../../core/api.js'),
     ]);
     // A long-running reader like `serve`: indexes are built on demand and the roots are watched,
     // so a session that lasts all day sees skills added or edited meanwhile.
@@ -54,7 +57,10 @@ export const mcpCommand: Command = {
         }),
       });
       core.on('event', (event) => {
-        if (event.type === 'skills.changed') server.sendResourceListChanged();
+        if (event.type === 'skills.changed') {
+          server.sendResourceListChanged();
+          server.sendPromptListChanged();
+        }
       });
       const disconnected = untilDisconnected(server, signalled);
       await server.connect(new StdioServerTransport());

@@ -52,6 +52,12 @@ const install: Command = {
     ...CONFIRM,
     ...JSON_OPTION,
   },
+  examples: [
+    ['install https://github.com/you/skills.git --path pdf', 'one folder of a repository, after its scan report and a y'],
+    ['install ./my-skills --yes', 'a local folder, confirmed without asking (the report is still printed)'],
+    ['install pack.tar.gz --as notes-plus', 'a one-skill archive under another name, when its own would clash'],
+    ['install git@github.com:you/skills.git --ref v1.2.0 --json', 'a tag over SSH; the change and its report as data'],
+  ],
   async run(ctx, args) {
     const o = args.options;
     const json = o.json === true;
@@ -86,6 +92,10 @@ const update: Command = {
   summary: 'fetch installed packs again and show, tool by tool, what an update changes before applying it',
   positionals: [{ name: 'pack', required: false }],
   options: { ...CONFIRM, ...JSON_OPTION },
+  examples: [
+    ['update', 'every installed pack: fetch, scan, show the diff, ask'],
+    ['update pdf --yes', 'one pack, confirmed without asking (the diff is still printed)'],
+  ],
   async run(ctx, args) {
     const o = args.options;
     const json = o.json === true;
@@ -120,6 +130,9 @@ const uninstall: Command = {
   summary: 'remove an installed pack: its files, lock entry, search indexes and remembered approvals (history stays)',
   positionals: [{ name: 'pack', required: true }],
   options: { verbose: CONFIRM.verbose, ...JSON_OPTION },
+  examples: [
+    ['uninstall pdf', 'remove the pack; its run history stays'],
+  ],
   async run(ctx, args) {
     const core = await ctx.core();
     const change = await core.uninstallPack(args.positionals[0] as string, progress(ctx, args.options.verbose === true));
@@ -134,6 +147,10 @@ const packs: Command = {
   summary: 'list installed packs: source, commit, signature, whether the files still match the lock, and (--check) whether an update is waiting',
   positionals: [],
   options: { check: { type: 'boolean', description: 'fetch each pack again to see whether an update is waiting' }, ...JSON_OPTION },
+  examples: [
+    ['packs', 'source, commit, signature and whether the files still match the lock'],
+    ['packs --check --json', 'also fetch each again to see if an update is waiting, as data'],
+  ],
   async run(ctx, args) {
     const core = await ctx.core();
     const list = core.listPacks();
@@ -156,6 +173,15 @@ function switchCommand(enabled: boolean): Command {
     summary: enabled ? 'turn a skill back on, everywhere or in one mode' : 'turn a skill off, everywhere or in one mode: it is not offered anywhere and its runs are refused (E618)',
     positionals: [{ name: 'skill', required: true }],
     options: { mode: { type: 'string', value: '<mode>', description: `only in this mode (${MODES.join(', ')})` }, ...JSON_OPTION },
+    examples: enabled
+      ? [
+          ['enable git', 'on everywhere again (every switch of git is cleared)'],
+          ['enable git --mode Dev', 'on in Dev mode, whatever the everywhere switch says'],
+        ]
+      : [
+          ['disable git', 'off everywhere: not offered to assistants, its runs refused (E618)'],
+          ['disable git --mode Meeting', 'off in Meeting mode only'],
+        ],
     async run(ctx, args) {
       const core = await ctx.core();
       const skill = args.positionals[0] as string;
@@ -175,6 +201,10 @@ const trustKey: Command = {
   summary: 'trust a public key (an SSH key file or line, or an armored GPG key) to sign packs',
   positionals: [{ name: 'key', required: true }],
   options: { principal: { type: 'string', value: '<email>', description: "the signer's email for an SSH key (default: the key's comment)" }, ...JSON_OPTION },
+  examples: [
+    ['trust-key ~/.ssh/alice.pub --principal alice@example.com', 'trust an SSH key to sign packs as alice'],
+    ['trust-key release-key.asc', 'trust an armored GPG public key'],
+  ],
   async run(ctx, args) {
     const core = await ctx.core();
     const trusted = await core.trustKey(args.positionals[0] as string, (args.options.principal as string | undefined) ?? null);

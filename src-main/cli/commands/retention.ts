@@ -1,9 +1,9 @@
 /** `skilltray retention`: how long run output is kept in state.db, what history holds, and applying retention now. */
-import { findOwner, ownerClient } from '../../server/app-link.js';
 import type { SkilltrayClient } from '../../shared/contract.js';
 import type { HistoryUsage, MaintenanceReport, Retention } from '../../shared/runs.js';
 import type { SkilltrayCore } from '../../core/api.js';
 import { JSON_OPTION, printJson, type Command } from '../command.js';
+import { findRunningOwner } from '../owner-link.js';
 
 const mib = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 
@@ -44,9 +44,14 @@ export const retentionCommand: Command = {
     apply: { type: 'boolean', description: 'apply retention and vacuum state.db now (the app and serve also do it hourly)' },
     ...JSON_OPTION,
   },
+  examples: [
+    ['retention', 'how long output is kept, and what history holds now'],
+    ['retention --output-days 7 --output-mb 50', 'keep a week of output, 50 MiB at most'],
+    ['retention --apply', 'drop expired output and give the space back now'],
+  ],
   async run(ctx, args) {
-    const link = await findOwner(ctx.config().home);
-    const target = link === null ? here(ctx.core()) : atOwner(ownerClient(link, 'cli'));
+    const owner = await findRunningOwner(ctx.config().home);
+    const target = owner === null ? here(await ctx.core()) : atOwner(owner.client);
     const days = args.options['output-days'];
     const size = args.options['output-mb'];
     const change: Partial<Retention> = { ...(typeof days === 'number' ? { outputDays: days } : {}), ...(typeof size === 'number' ? { outputMaxMb: size } : {}) };

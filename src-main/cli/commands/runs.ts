@@ -4,15 +4,14 @@ import { resolve as resolvePath } from 'node:path';
 import type { PendingApproval, Remembered, RunReport, Verdict } from '../../shared/runs.js';
 import type { SkilltrayCore } from '../../core/api.js';
 import type { Approval } from '../../core/runs/run-service.js';
-import { RUN_STATUSES, SURFACES, type RunStatus, type Surface } from '../../shared/runs.js';
 import { SkilltrayError, skillcErrors } from '../../core/errors.js';
-import { parseRuleEffect } from '../../core/policy/rules.js';
 import { argumentsFromStrings } from '../../core/template/render-command.js';
-import { findOwner, ownerClient } from '../../server/app-link.js';
 import { onShutdownSignal } from '../../server/shutdown-signals.js';
 import type { SkilltrayClient } from '../../shared/contract.js';
 import type { ParsedArgs } from '../args.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
+import { findRunningOwner } from '../owner-link.js';
+import { historyCommand } from './history.js';
 import { approvalSentence, containment, shownArguments } from '../../shared/approval-text.js';
 
 /** Who answered, as recorded in history. */
@@ -27,7 +26,7 @@ function actor(how: string): string {
 }
 
 /** The named arguments from `--args JSON` and `--arg k=v`, typed by the tool's Parameters table. */
-export function collectArguments(ctx: CliContext, skillName: string, toolName: string, args: ParsedArgs): Record<string, unknown> {
+export function collectArguments(core: SkilltrayCore, skillName: string, toolName: string, args: ParsedArgs): Record<string, unknown> {
   let fromJson: Record<string, unknown> = {};
   if (typeof args.options.args === 'string') {
     let parsed: unknown;
@@ -41,11 +40,11 @@ export function collectArguments(ctx: CliContext, skillName: string, toolName: s
   }
   const pairs = ((args.options.arg as string[] | undefined) ?? []).map((pair) => {
     const eq = pair.indexOf('=');
-    if (eq <= 0) throw skillcErrors.invalidOption(`--arg expects key=value, got ${pair}`);
+    if (eq <= 0) throw skillcErrors.invalidOption(`--arg expects key=value, got '${pair}'`);
     return [pair.slice(0, eq), pair.slice(eq + 1)] as const;
   });
   if (pairs.length === 0) return fromJson;
-  const tool = ctx.core().getSkill(skillName).tools.find((t) => t.name === toolName);
+  const tool = core.getSkill(skillName).tools.find((t) => t.name === toolName);
   if (!tool) return fromJson;
   const fromPairs = argumentsFromStrings(tool, pairs);
   for (const key of Object.keys(fromPairs)) {
@@ -115,16 +114,20 @@ export async function runHereOrThere<T>(
   args: ParsedArgs,
   call: { there: (client: SkilltrayClient) => Promise<T>; here: (approval: Approval) => Promise<T> },
 ): Promise<T> {
-  const link = args.options.yes ? null : await findOwner(ctx.config().home);
-  if (link !== null) {
+  const owner = args.options.yes ? null : await findRunningOwner(ctx.config().home);
+  if (owner !== null) {
+    const { link } = owner;
     if (!args.options.json) ctx.io.err(`forwarded to ${link.owner === 'app' ? 'the Skilltray app' : 'skilltray serve'} at ${link.url}; if it needs approval, answer it there or with 'skilltray approve'\n`);
-    return call.there(ownerClient(link, 'cli'));
+    return call.there(owner.client);
   }
   // This process owns the run: a signal stops its tool (recorded as interrupted) instead of leaving it running.
   const release = onShutdownSignal((signal) => {
     ctx.io.err(`${signal}: stopping the run\n`);
     // runCli awaits the same close and reports its failure.
-    ctx.core().close(`${signal} to the skilltray command`).catch(() => undefined);
+    ctx
+      .core()
+      .then((core) => core.close(`${signal} to the skilltray command`))
+      .catch(() => undefined);
   });
   try {
     return await call.here(args.options.yes ? { kind: 'preapproved', actor: actor('--yes') } : ctx.io.interactive ? terminalApproval(ctx) : { kind: 'none' });
@@ -138,8 +141,8 @@ export async function runHereOrThere<T>(
  * its tray and UI follow (and hear the events), else in this process's core as before.
  */
 async function atOwnerOrHere<T>(ctx: CliContext, call: { there: (client: SkilltrayClient) => Promise<T>; here: (core: SkilltrayCore) => T }): Promise<T> {
-  const link = await findOwner(ctx.config().home);
-  return link === null ? call.here(ctx.core()) : call.there(ownerClient(link, 'cli'));
+  const owner = await findRunningOwner(ctx.config().home);
+  return owner === null ? call.here(await ctx.core()) : call.there(owner.client);
 }
 
 const run: Command = {
@@ -157,11 +160,18 @@ const run: Command = {
     yes: { type: 'boolean', description: 'approve this one call yourself when policy asks (never overrides a deny); runs here even when the app is running' },
     ...JSON_OPTION,
   },
+  examples: [
+    ['run system disk_usage', 'run a tool; bundled read-only tools run without asking'],
+    ['run git git_log --arg count=5', 'with an argument, typed by its Parameters table'],
+    ['run files find_files --args \'{"pattern": "*.pdf"}\'', 'arguments as a JSON object'],
+    ['run git git_status --dry-run', 'the program, argv and decision, nothing run'],
+    ['run network ping_host --arg host=1.1.1.1 --yes', 'approve this one call yourself'],
+  ],
   async run(ctx, args) {
     const [skill, tool] = args.positionals as [string, string];
     const cwd = runCwd(ctx, args);
-    const input = { skill, tool, args: collectArguments(ctx, skill, tool, args), surface: 'cli' as const, cwd };
-    const core = ctx.core();
+    const core = await ctx.core();
+    const input = { skill, tool, args: collectArguments(core, skill, tool, args), surface: 'cli' as const, cwd };
     if (args.options['dry-run']) {
       const dry = core.dryRun(input);
       if (args.options.json) printJson(ctx, dry);
@@ -190,57 +200,15 @@ const resolve: Command = {
     { name: 'args', required: false, variadic: true },
   ],
   options: { ...JSON_OPTION },
-  run(ctx, args) {
+  examples: [
+    ['resolve commit-message', 'the prompt with no notes'],
+    ['resolve commit-message "fixes #12, touches the parser"', 'with $ARGUMENTS filled in'],
+  ],
+  async run(ctx, args) {
     const [skill, ...rest] = args.positionals as [string, ...string[]];
-    const prompt = ctx.core().resolvePrompt(skill, rest);
+    const prompt = (await ctx.core()).resolvePrompt(skill, rest);
     if (args.options.json) printJson(ctx, { skill, arguments: rest, prompt });
     else ctx.io.out(prompt.endsWith('\n') ? prompt : `${prompt}\n`);
-    return 0;
-  },
-};
-
-const history: Command = {
-  name: 'history',
-  summary: 'runs, newest first: who asked, what was decided and by whom, what happened; or one run whole',
-  positionals: [{ name: 'run-id', required: false }],
-  options: {
-    skill: { type: 'string', value: '<name>', description: 'only this skill' },
-    tool: { type: 'string', value: '<name>', description: 'only this tool' },
-    status: { type: 'string', value: '<status>', choices: RUN_STATUSES, description: `only this status (${RUN_STATUSES.join(', ')})` },
-    surface: { type: 'string', value: '<surface>', choices: SURFACES, description: `only runs asked for over ${SURFACES.join(', ')}` },
-    limit: { type: 'integer', value: '<n>', min: 1, description: 'at most n runs (default 100)' },
-    ...JSON_OPTION,
-  },
-  run(ctx, args) {
-    const core = ctx.core();
-    const id = args.positionals[0];
-    if (id !== undefined) {
-      const record = core.getRun(id);
-      if (args.options.json) printJson(ctx, record);
-      else {
-        const decided = record.outcome ? `${record.outcome} by ${record.decidedBy}${record.actor ? ` (${record.actor})` : ''}` : 'undecided';
-        ctx.io.out(`${record.skill}/${record.tool}  ${record.status}  ${decided}\n${record.reason ?? ''}\n${record.stdout ?? ''}${record.stderr ?? ''}`);
-      }
-      return 0;
-    }
-    const o = args.options;
-    const runs = core.history({
-      ...(typeof o.skill === 'string' ? { skill: o.skill } : {}),
-      ...(typeof o.tool === 'string' ? { tool: o.tool } : {}),
-      ...(typeof o.status === 'string' ? { status: o.status as RunStatus } : {}),
-      ...(typeof o.surface === 'string' ? { surface: o.surface as Surface } : {}),
-      ...(typeof o.limit === 'number' ? { limit: o.limit } : {}),
-    });
-    if (o.json) {
-      printJson(ctx, runs);
-      return 0;
-    }
-    const rows = runs.map((r) => {
-      const when = new Date(r.requestedAt).toISOString().replace('T', ' ').slice(0, 19);
-      const exit = r.exitCode === null ? (r.errorCode ?? '-') : String(r.exitCode);
-      return `${when}  ${`${r.skill}/${r.tool}`.padEnd(28)} ${r.status.padEnd(10)} ${`${r.outcome ?? '-'}/${r.decidedBy ?? '-'}`.padEnd(18)} ${exit.padEnd(5)} ${r.surface.padEnd(4)} ${r.id}`;
-    });
-    ctx.io.out(rows.length === 0 ? 'No runs yet.\n' : `${rows.join('\n')}\n`);
     return 0;
   },
 };
@@ -255,11 +223,18 @@ const rules: Command = {
     { name: 'args', required: false, variadic: true },
   ],
   options: { ...JSON_OPTION },
+  examples: [
+    ['rules', 'the rules, by id'],
+    ['rules add allow tool:git/git_status', 'let one tool run without asking'],
+    ['rules add deny "skill:*"', 'refuse every tool a narrower allow does not cover'],
+    ['rules remove 3', 'remove rule #3'],
+  ],
   async run(ctx, args) {
     const [action = 'list', ...rest] = args.positionals;
     if (action === 'add') {
       const [effect, pattern] = rest;
-      if (effect === undefined || pattern === undefined || rest.length > 2) throw skillcErrors.invalidOption('rules add expects <allow|deny> <pattern>');
+      if (effect === undefined || pattern === undefined || rest.length > 2) throw skillcErrors.usage('rules add expects <allow|deny> <pattern>');
+      const { parseRuleEffect } = await import('../../core/policy/rules.js');
       const checked = parseRuleEffect(effect);
       const rule = await atOwnerOrHere(ctx, { there: (owner) => owner.addRule({ pattern, effect: checked }), here: (core) => core.addRule(pattern, checked) });
       if (args.options.json) printJson(ctx, rule);
@@ -268,7 +243,7 @@ const rules: Command = {
     }
     if (action === 'remove') {
       const id = Number(rest[0]);
-      if (rest.length !== 1 || !Number.isInteger(id)) throw skillcErrors.invalidOption('rules remove expects <id>');
+      if (rest.length !== 1 || !Number.isInteger(id)) throw skillcErrors.usage('rules remove expects <id>');
       await atOwnerOrHere(ctx, {
         there: async (owner) => {
           await owner.removeRule({ id });
@@ -281,14 +256,14 @@ const rules: Command = {
     }
     if (action === 'sandbox' || action === 'unsandbox') {
       const [skill] = rest;
-      if (skill === undefined || rest.length !== 1) throw skillcErrors.invalidOption(`rules ${action} expects <skill>`);
+      if (skill === undefined || rest.length !== 1) throw skillcErrors.usage(`rules ${action} takes one <skill>`);
       const sandboxed = action === 'sandbox';
       const status = await atOwnerOrHere(ctx, { there: (owner) => owner.setSkillSandbox({ skill, sandboxed }), here: (core) => core.setSkillSandboxed(skill, sandboxed) });
       if (args.options.json) printJson(ctx, status);
       else ctx.io.out(sandboxed ? `${skill} runs in the sandbox again\n` : `${skill} now runs without a sandbox: every run of it asks first (unless an allow rule says otherwise)\n`);
       return 0;
     }
-    if (action !== 'list' || rest.length > 0) throw skillcErrors.invalidOption(`rules ${action}`);
+    if (action !== 'list' || rest.length > 0) throw skillcErrors.usage(`rules takes list, add <allow|deny> <pattern>, remove <id>, sandbox <skill> or unsandbox <skill>, not '${[action, ...rest].join(' ')}'`);
     const [list, sandbox] = await atOwnerOrHere(ctx, {
       there: async (owner) => [await owner.rules({}), await owner.sandbox({})] as const,
       here: (core) => [core.rules(), core.sandboxStatus()] as const,
@@ -312,11 +287,15 @@ const remembered: Command = {
     { name: 'id', required: false },
   ],
   options: { ...JSON_OPTION },
+  examples: [
+    ['remembered', 'the tools you chose to always allow'],
+    ['remembered revoke 2', 'make #2 ask again'],
+  ],
   async run(ctx, args) {
     const [action = 'list', idText] = args.positionals;
     if (action === 'revoke') {
       const id = Number(idText);
-      if (!Number.isInteger(id)) throw skillcErrors.invalidOption('remembered revoke expects <id>');
+      if (!Number.isInteger(id)) throw skillcErrors.usage('remembered revoke expects <id>');
       await atOwnerOrHere(ctx, {
         there: async (owner) => {
           await owner.revokeRemembered({ id });
@@ -327,7 +306,7 @@ const remembered: Command = {
       else ctx.io.out(`approval #${id} revoked\n`);
       return 0;
     }
-    if (action !== 'list' || idText !== undefined) throw skillcErrors.invalidOption(`remembered ${action}`);
+    if (action !== 'list' || idText !== undefined) throw skillcErrors.usage(`remembered takes list or revoke <id>, not '${[action, idText].filter(Boolean).join(' ')}'`);
     const list = await atOwnerOrHere(ctx, { there: (owner) => owner.remembered({}), here: (core) => core.remembered() });
     if (args.options.json) printJson(ctx, list);
     else {
@@ -344,6 +323,10 @@ const mode: Command = {
   summary: 'show or set the mode (Global, Dev, Meeting): tools outside it are not offered and cannot run',
   positionals: [{ name: 'name', required: false }],
   options: { ...JSON_OPTION },
+  examples: [
+    ['mode', 'the current mode'],
+    ['mode Meeting', 'offer only the tools meant for meetings'],
+  ],
   async run(ctx, args) {
     const name = args.positionals[0];
     const current = await atOwnerOrHere(ctx, {
@@ -362,6 +345,7 @@ function pauseCommand(name: 'pause' | 'resume'): Command {
     summary: name === 'pause' ? 'pause every run until resumed' : 'resume runs after a pause',
     positionals: [],
     options: { ...JSON_OPTION },
+    examples: name === 'pause' ? [['pause', 'refuse every run until resume']] : [['resume', 'let runs start again']],
     async run(ctx, args) {
       const paused = name === 'pause';
       const settings = await atOwnerOrHere(ctx, { there: (owner) => owner.setPaused({ paused }), here: (core) => core.setPaused(paused) });
@@ -372,4 +356,4 @@ function pauseCommand(name: 'pause' | 'resume'): Command {
   };
 }
 
-export const runCommands: Command[] = [run, resolve, history, rules, remembered, mode, pauseCommand('pause'), pauseCommand('resume')];
+export const runCommands: Command[] = [run, resolve, historyCommand, rules, remembered, mode, pauseCommand('pause'), pauseCommand('resume')];

@@ -4,26 +4,23 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { SkilltrayCore } from '../../core/api.js';
-import { printNotices } from '../notices.js';
 import { SkilltrayError, skillcErrors } from '../../core/errors.js';
-import { findOwner, ownerClient } from '../../server/app-link.js';
-import { startHttpServer } from '../../server/http.js';
 import { shutdownSignal } from '../../server/shutdown-signals.js';
-import { ensureToken, rotateToken, tokenPath } from '../../server/token.js';
 import type { SkilltrayClient } from '../../shared/contract.js';
 import type { VerdictKind } from '../../shared/runs.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
+import { printNotices } from '../notices.js';
+import { findRunningOwner } from '../owner-link.js';
 import { describePending } from './runs.js';
 
 /** A client of the running owner speaking as the CLI (so answers are recorded as the CLI's), or E807 saying how to start one. */
 async function owner(ctx: CliContext): Promise<SkilltrayClient> {
   const home = ctx.config().home;
-  const link = await findOwner(home);
-  if (link === null) {
+  const owner = await findRunningOwner(home);
+  if (owner === null) {
     throw new SkilltrayError('E807', `nothing owns runs for ${home}: start the Skilltray app or skilltray serve`, { details: { home } });
   }
-  return ownerClient(link, 'cli');
+  return owner.client;
 }
 
 const serve: Command = {
@@ -34,11 +31,16 @@ const serve: Command = {
     port: { type: 'integer', value: '<n>', min: 0, description: 'port on 127.0.0.1 (default 0: any free port; server.json says which)' },
     web: { type: 'boolean', description: 'also serve the built UI (npm run build:web) and print its address' },
   },
+  examples: [
+    ['serve', 'own runs for this home until Ctrl-C; server.json says where'],
+    ['serve --web --port 4173', 'also the browser UI, on a fixed port'],
+  ],
   async run(ctx, args) {
     const webDir = join(dirname(ctx.bundledDir), 'dist', 'web');
     if (args.options.web && !existsSync(join(webDir, 'index.html'))) {
-      throw skillcErrors.invalidOption(`--web: the UI is not built in ${webDir}; run npm run build:web`);
+      throw skillcErrors.invalidOption(`--web needs the built UI in ${webDir}; run npm run build:web`);
     }
+    const [{ SkilltrayCore }, { startHttpServer }, { tokenPath }] = await Promise.all([import('../../core/api.js'), import('../../server/http.js'), import('../../server/token.js')]);
     const core = printNotices(new SkilltrayCore(ctx.config(), { autoBuild: true }), ctx.io);
     const { signalled, release } = shutdownSignal();
     try {
@@ -69,6 +71,10 @@ const approvals: Command = {
   summary: 'runs waiting for your approval in the running app (or serve)',
   positionals: [],
   options: { ...JSON_OPTION },
+  examples: [
+    ['approvals', 'what is waiting, every argument on its own line'],
+    ['approvals --json', 'the same as data'],
+  ],
   async run(ctx, args) {
     const pending = await (await owner(ctx)).approvals({});
     if (args.options.json) {
@@ -101,6 +107,13 @@ function answerCommand(name: 'approve' | 'deny'): Command {
         : {}),
       ...JSON_OPTION,
     },
+    examples:
+      name === 'approve'
+        ? [
+            ['approve 0197a3c2-5d1e-7c4b-9f1a-2b3c4d5e6f70', 'run it once'],
+            ['approve 0197a3c2-5d1e-7c4b-9f1a-2b3c4d5e6f70 --always', 'and let this tool run unasked from now on'],
+          ]
+        : [['deny 0197a3c2-5d1e-7c4b-9f1a-2b3c4d5e6f70', 'refuse it; the assistant hears E603']],
     async run(ctx, args) {
       const id = args.positionals[0] as string;
       const verdict: VerdictKind = name === 'deny' ? 'deny' : args.options.always ? 'always' : 'once';
@@ -123,7 +136,12 @@ const token: Command = {
     show: { type: 'boolean', description: 'also print the token itself' },
     ...JSON_OPTION,
   },
-  run(ctx, args) {
+  examples: [
+    ['token', "the token file's path"],
+    ['token --rotate', 'a new token; the old one stops working at once'],
+  ],
+  async run(ctx, args) {
+    const { ensureToken, rotateToken, tokenPath } = await import('../../server/token.js');
     const home = ctx.config().home;
     const value = args.options.rotate ? rotateToken(home) : ensureToken(home);
     const path = tokenPath(home);

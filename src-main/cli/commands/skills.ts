@@ -1,19 +1,14 @@
-/** `list`, `check` and `describe`: the loaded skills as data. */
+/** `list`, `check`, `describe` and `roots`: the loaded skills as data. */
 import { relative } from 'node:path';
-import { ROLES, type Diagnostic, type Skill } from '../../shared/model.js';
+import { describeRoots } from '../../core/config.js';
+import { ROLES, type Diagnostic, type Skill, type SkillState } from '../../shared/model.js';
 import { formatNames } from '../../core/skills/diagnostics.js';
 import { switchesText } from '../../shared/pack-text.js';
-import { findOwner, ownerClient } from '../../server/app-link.js';
 import { JSON_OPTION, printJson, type Command } from '../command.js';
+import { findRunningOwner } from '../owner-link.js';
+import { clip, table } from '../table.js';
 
-function table(rows: string[][]): string {
-  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ').trimEnd()).join('\n');
-}
-
-function clip(text: string, width: number): string {
-  return text.length <= width ? text : `${text.slice(0, width - 1)}…`;
-}
+const HEALTH: readonly SkillState[] = ['ok', 'warnings', 'error'];
 
 /** One diagnostic as a line: `error[E411] SKILL.md:23 message (breaks gibb.eri.sh)`. */
 export function diagnosticLine(d: Diagnostic, skillDir: string): string {
@@ -22,23 +17,37 @@ export function diagnosticLine(d: Diagnostic, skillDir: string): string {
 
 const list: Command = {
   name: 'list',
-  summary: 'list the loaded skills with source, trust, tools and status; filter as ADR-001 lists (domain, role, status)',
+  summary: 'list the loaded skills with version, trust, status (their health), tools; filter by status, lifecycle, domain, role',
   positionals: [],
   options: {
+    status: {
+      type: 'string',
+      value: '<status>',
+      choices: HEALTH,
+      description: `only skills whose STATUS column says this (${HEALTH.join(', ')})`,
+      hint: (value) => `; '${value}' is not a health: for the ADR lifecycle (stable, experimental, …) use --lifecycle ${value}`,
+    },
+    lifecycle: { type: 'string', value: '<lifecycle>', description: "only this ADR-001 lifecycle, the classification's status (stable, experimental, …)" },
     domain: { type: 'string', value: '<domain>', description: 'only skills of this domain' },
     role: { type: 'string', value: '<role>', choices: ROLES, description: `only this role (${ROLES.join(', ')})` },
-    status: { type: 'string', value: '<status>', description: 'only this classification status (stable, experimental, …)' },
     offered: { type: 'boolean', description: 'only skills offered in the current mode' },
     limit: { type: 'integer', value: '<n>', min: 1, description: 'at most n skills' },
     offset: { type: 'integer', value: '<n>', min: 0, description: 'skip the first n' },
     ...JSON_OPTION,
   },
-  run(ctx, args) {
+  examples: [
+    ['list', 'every loaded skill'],
+    ['list --status error', 'the skills that failed to load (STATUS error)'],
+    ['list --lifecycle stable --role utility', 'stable building blocks'],
+    ['list --json | jq -r ".skills[].name"', 'the names, for a script'],
+  ],
+  async run(ctx, args) {
     const o = args.options;
-    const result = ctx.core().listSkills({
+    const result = (await ctx.core()).listSkills({
       ...(typeof o.domain === 'string' ? { domain: o.domain } : {}),
       ...(typeof o.role === 'string' ? { role: o.role } : {}),
-      ...(typeof o.status === 'string' ? { status: o.status } : {}),
+      ...(typeof o.lifecycle === 'string' ? { status: o.lifecycle } : {}),
+      ...(typeof o.status === 'string' ? { health: o.status as SkillState } : {}),
       ...(o.offered ? { offeredOnly: true } : {}),
       ...(typeof o.offset === 'number' ? { offset: o.offset } : {}),
       ...(typeof o.limit === 'number' ? { limit: o.limit } : {}),
@@ -47,8 +56,9 @@ const list: Command = {
       printJson(ctx, result);
       return 0;
     }
+    const filtered = ['status', 'lifecycle', 'domain', 'role', 'offered'].some((name) => o[name] !== undefined);
     if (result.skills.length === 0) {
-      ctx.io.out('No skills found. Put skills in one of the directories `skilltray roots` shows.\n');
+      ctx.io.out(filtered ? 'No skill matches those filters.\n' : 'No skills found. Put skills in one of the directories `skilltray roots` shows.\n');
       return 0;
     }
     const rows = [['NAME', 'VERSION', 'TRUST', 'STATUS', 'ON', 'TOOLS', 'DESCRIPTION']];
@@ -70,8 +80,13 @@ const check: Command = {
   summary: 'report the diagnostics of a skill, a skill directory or a directory of skills (exit 1 on errors)',
   positionals: [{ name: 'skill-or-path', required: true }],
   options: { ...JSON_OPTION },
-  run(ctx, args) {
-    const report = ctx.core().check(args.positionals[0] as string, ctx.cwd);
+  examples: [
+    ['check git', 'a loaded skill, by name'],
+    ['check ./my-skill', 'a skill directory that is not installed'],
+    ['check ~/skills --json', 'every skill in a directory, as data'],
+  ],
+  async run(ctx, args) {
+    const report = (await ctx.core()).check(args.positionals[0] as string, ctx.cwd);
     if (args.options.json) {
       printJson(ctx, report);
     } else {
@@ -94,7 +109,8 @@ function describeText(skill: Skill): string {
     skill.description,
     '',
     `path:      ${skill.dir}`,
-    `root:      ${skill.root.path} (${skill.root.kind}, ${skill.trust})`,
+    // A root's kind and the trust it gives often share a word ("bundled"): say it once.
+    `root:      ${skill.root.path} (${skill.root.kind === skill.trust ? skill.trust : `${skill.root.kind} root, ${skill.trust} trust`})`,
     `hash:      ${skill.hash}`,
     `status:    ${skill.state}`,
     `modes:     ${skill.modes.join(', ') || '(none)'}`,
@@ -128,8 +144,12 @@ const describe: Command = {
   summary: 'show one skill whole: frontmatter, tools with parameters, classification, requirements',
   positionals: [{ name: 'skill', required: true }],
   options: { ...JSON_OPTION },
-  run(ctx, args) {
-    const skill = ctx.core().getSkill(args.positionals[0] as string);
+  examples: [
+    ['describe git', 'the git skill: tools, parameters, classification'],
+    ['describe git --json', 'the same as data, frontmatter included'],
+  ],
+  async run(ctx, args) {
+    const skill = (await ctx.core()).getSkill(args.positionals[0] as string);
     if (args.options.json) printJson(ctx, skill);
     else ctx.io.out(describeText(skill));
     return 0;
@@ -141,10 +161,14 @@ const roots: Command = {
   summary: 'show the skill roots in precedence order (first match wins on a name), and how the running app or serve watches each',
   positionals: [],
   options: { ...JSON_OPTION },
+  examples: [
+    ['roots', 'where skills are looked for, first match wins, and how the running app watches each'],
+    ['roots --json', 'the same as data'],
+  ],
   async run(ctx, args) {
     // How roots are watched is the running owner's to say; this process watches nothing.
-    const link = await findOwner(ctx.config().home);
-    const result = link === null ? ctx.core().roots() : await ownerClient(link, 'cli').roots({});
+    const owner = await findRunningOwner(ctx.config().home);
+    const result = owner === null ? describeRoots(ctx.config()) : await owner.client.roots({});
     if (args.options.json) {
       printJson(ctx, result);
       return 0;
@@ -152,7 +176,7 @@ const roots: Command = {
     const rows = [['#', 'KIND', 'TRUST', 'PLACEHOLDERS', 'WATCHED', 'PATH']];
     result.roots.forEach((r, i) => rows.push([String(i + 1), r.kind, r.trust, r.syntax, r.watch?.mode ?? '-', `${r.path}${r.exists ? '' : ' (missing)'}`]));
     let text = `home: ${result.home}\n${table(rows)}\n`;
-    if (link === null) text += 'note: no Skilltray app or serve is running, so no root is being watched\n';
+    if (owner === null) text += 'note: no Skilltray app or serve is running, so no root is being watched\n';
     for (const r of result.roots) for (const p of r.watch?.problems ?? []) text += `warning: ${p.path}: ${p.message}\n`;
     ctx.io.out(text);
     return 0;

@@ -1,10 +1,13 @@
 /**
  * RFC-0002:C-OUTLINE: the headings of every `.md` file of a skill, files in bytewise order of
- * their relative path, headings in file order. Reads the sources, not the index.
+ * their relative path, headings in file order. Reads the sources, not the index, one file at a
+ * time: a caller that writes each file's headings as they come (the CLI) holds one file, not the skill.
  */
+import { headingsOf } from '../markdown/blocks.js';
+import { markdownBody } from '../markdown/frontmatter.js';
 import { readText, walkSkill } from '../skills/files.js';
 import { checkIntegerOption } from './options.js';
-import { isMarkdownFile, markdownSections } from './sections.js';
+import { isMarkdownFile } from './sections.js';
 import type { OutlineHeading, OutlineResult } from '../../shared/gateway.js';
 
 export interface OutlineOptions {
@@ -12,11 +15,7 @@ export interface OutlineOptions {
   level?: number;
 }
 
-/** Lists the headings of every Markdown file under `dir`, down to `level`. */
-export function outlineSkill(dir: string, options: OutlineOptions = {}): OutlineResult {
-  checkIntegerOption('level', options.level, 1, 6);
-  const maxLevel = options.level ?? 6;
-  const headings: OutlineHeading[] = [];
+function* eachFile(dir: string, maxLevel: number): Generator<OutlineHeading[]> {
   for (const file of walkSkill(dir).files) {
     if (!isMarkdownFile(file.rel)) continue;
     let text: string;
@@ -25,24 +24,32 @@ export function outlineSkill(dir: string, options: OutlineOptions = {}): Outline
     } catch {
       continue;
     }
-    for (const section of markdownSections(text)) {
-      if (section.level <= maxLevel) headings.push({ file: file.rel, level: section.level, text: section.text, line: section.startLine });
+    const headings: OutlineHeading[] = [];
+    // The same headings markdownSections finds (frontmatter skipped), without the section extents outline has no use for.
+    const { body, bodyLine } = markdownBody(text);
+    for (const heading of headingsOf(body, bodyLine)) {
+      if (heading.level <= maxLevel) headings.push({ file: file.rel, level: heading.level, text: heading.text, line: heading.line });
     }
+    if (headings.length > 0) yield headings;
   }
+}
+
+/** The headings of `dir`'s Markdown files down to `level`, one file's worth at a time (options checked at once). */
+export function outlineFiles(dir: string, options: OutlineOptions = {}): Generator<OutlineHeading[]> {
+  checkIntegerOption('level', options.level, 1, 6);
+  return eachFile(dir, options.level ?? 6);
+}
+
+/** Lists the headings of every Markdown file under `dir`, down to `level`. */
+export function outlineSkill(dir: string, options: OutlineOptions = {}): OutlineResult {
+  const headings: OutlineHeading[] = [];
+  for (const file of outlineFiles(dir, options)) headings.push(...file);
   return { headings };
 }
 
-/** RFC-0002 text form: each file on its own line, then its headings indented by level (H1 and H2 alike). */
-export function formatOutline(result: OutlineResult): string {
-  const lines: string[] = [];
-  let current: string | null = null;
-  for (const heading of result.headings) {
-    if (heading.file !== current) {
-      lines.push(heading.file);
-      current = heading.file;
-    }
-    const indent = '  '.repeat(Math.max(1, heading.level - 1));
-    lines.push(`${indent}${'#'.repeat(heading.level)} ${heading.text}`);
-  }
+/** RFC-0002 text form of one file's headings (all of the same file): its path, then each heading indented by level. */
+export function formatOutlineFile(headings: readonly OutlineHeading[]): string {
+  const lines = headings.length === 0 ? [] : [(headings[0] as OutlineHeading).file];
+  for (const heading of headings) lines.push(`${'  '.repeat(Math.max(1, heading.level - 1))}${'#'.repeat(heading.level)} ${heading.text}`);
   return lines.join('\n');
 }

@@ -3,8 +3,9 @@
  * body after any frontmatter (so `#` inside YAML or a fenced block is never a heading), and a
  * section runs from its heading to the next heading of the same or higher level, or to EOF.
  */
-import { headingsOf } from '../markdown/blocks.js';
+import { lexHeadings } from '../markdown/blocks.js';
 import { markdownBody } from '../markdown/frontmatter.js';
+import { scanHeadings } from '../markdown/heading-scan.js';
 
 export interface Section {
   level: number;
@@ -14,6 +15,10 @@ export interface Section {
   startLine: number;
   /** 1-based line of the next heading of the same or higher level, or EOF+1 (exclusive). */
   endLine: number;
+  /** Offset of the heading line in the file's text. */
+  start: number;
+  /** Offset just past the section's last line (its newline not included). */
+  end: number;
 }
 
 /** True for files outline and show read and the index segments by heading. */
@@ -34,21 +39,49 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
-/** Every heading of an LF-normalised Markdown file with its section's extent. */
+/** Number of lines of LF text, as splitLines counts them. */
+export function lineCount(text: string): number {
+  let count = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count++;
+  return text === '' || text.endsWith('\n') ? count : count + 1;
+}
+
+/** Offsets of the given 1-based lines (ascending) in `text`. */
+function lineOffsets(text: string, lines: readonly number[]): number[] {
+  const offsets: number[] = [];
+  let line = 1;
+  let offset = 0;
+  for (const wanted of lines) {
+    while (line < wanted) {
+      offset = text.indexOf('\n', offset) + 1;
+      line++;
+    }
+    offsets.push(offset);
+  }
+  return offsets;
+}
+
+/** Every heading of an LF-normalised Markdown file with its section's extent in lines and in the text. */
 export function markdownSections(text: string): Section[] {
   const { body, bodyLine } = markdownBody(text);
-  const headings = headingsOf(body, bodyLine);
-  const eof = splitLines(text).length + 1;
+  const bodyOffset = text.length - body.length;
+  const scanned = scanHeadings(body, bodyLine);
+  const headings = scanned ?? lexHeadings(body, bodyLine);
+  const starts = scanned === null ? lineOffsets(text, headings.map((h) => h.line)) : scanned.map((h) => bodyOffset + h.offset);
+  const eof = lineCount(text) + 1;
+  const textEnd = text.endsWith('\n') ? text.length - 1 : text.length;
   return headings.map((heading, index) => {
     let endLine = eof;
+    let end = textEnd;
     for (let next = index + 1; next < headings.length; next++) {
       const candidate = headings[next] as (typeof headings)[number];
       if (candidate.level <= heading.level) {
         endLine = candidate.line;
+        end = (starts[next] as number) - 1;
         break;
       }
     }
-    return { level: heading.level, text: heading.text, startLine: heading.line, endLine };
+    return { level: heading.level, text: heading.text, startLine: heading.line, endLine, start: starts[index] as number, end };
   });
 }
 

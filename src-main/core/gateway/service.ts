@@ -2,11 +2,16 @@
  * The gateway and search as one service over the loaded skills: resolve the skill (RFC-0007),
  * run the operation, log the access. In app mode (`autoBuild`) indexes are kept current, so a
  * person in the UI never meets E002; the CLI keeps the RFC's behaviour and says to build.
+ *
+ * In app mode the registry's watcher also saves the freshness check: once a skill's index has
+ * been found current, it is read without looking at the sources again until the watcher reports
+ * a change under that skill (or stops watching). The CLI, with no watcher, checks every time.
  */
+import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename } from 'node:path';
 import type { Skill } from '../../shared/model.js';
-import { skillcErrors, toSkilltrayError } from '../errors.js';
+import { SkilltrayError, skillcErrors, toSkilltrayError } from '../errors.js';
 import type { ErrorShape } from '../../shared/errors.js';
 import { locateSkill } from '../skills/locate.js';
 import { parseSkill } from '../skills/parse-skill.js';
@@ -14,15 +19,15 @@ import type { SkillRegistry } from '../skills/registry.js';
 import { AccessLogger, withAccessLog, type LoggedCommand } from '../logs/access-log.js';
 import { logArgs } from '../logs/log-args.js';
 import { skillStats, type StatsOptions } from '../logs/stats.js';
-import type { BuildResult, CatalogResult, OpenResult, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult, SyncResult } from '../../shared/gateway.js';
+import type { BuildResult, CatalogResult, OpenResult, OutlineHeading, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult, SyncResult } from '../../shared/gateway.js';
 import { syncLogs } from '../logs/sync.js';
-import { buildIndex } from '../search/index.js';
+import { buildIndex, openIndexForSearch, type OpenIndex } from '../search/index.js';
 import { SkillCatalog } from '../search/catalog.js';
-import { searchSkill } from '../search/query.js';
+import { searchIndex, skillQuery } from '../search/query.js';
 import { openFile, type OpenOptions } from './open.js';
-import { outlineSkill, type OutlineOptions } from './outline.js';
+import { outlineFiles, outlineSkill, type OutlineOptions } from './outline.js';
 import { runtimeDir } from './runtime-dir.js';
-import { showSection } from './show.js';
+import { sectionQuery, showInIndex } from './show.js';
 import { listSources, type SourcesOptions } from './sources.js';
 
 /** RFC-0001:C-INPUT: a skill is built only when its SKILL.md names it and describes it (E011). */
@@ -45,6 +50,8 @@ export interface GatewayDeps {
 interface Target extends LoggedCommand {
   /** Canonical source directory. */
   dir: string;
+  /** The loaded skill's name when the argument was resolved as one (not as a path). */
+  loadedAs: string | null;
   /** The loaded skill, or the skill read in the root its directory lies in. */
   read(): Skill;
 }
@@ -60,9 +67,17 @@ export class GatewayService {
   private catalogDb: SkillCatalog | undefined;
   /** Registry generation the catalog was last synced with. */
   private catalogGeneration = -1;
+  /** App mode: loaded skills (name → canonical dir) whose index was found current since the watcher last reported a change in them. */
+  private readonly current = new Map<string, string>();
+  /** App mode: the open indexes of vouched-for skills, kept open between reads. */
+  private readonly openIndexes = new Map<string, OpenIndex>();
 
   constructor(private readonly deps: GatewayDeps) {
-    this.logger = new AccessLogger({ env: deps.env, ...(deps.nativeBinding === undefined ? {} : { nativeBinding: deps.nativeBinding }) });
+    // The app logs after the reply (in batches); a CLI process logs its one access as it happens.
+    this.logger = new AccessLogger({ env: deps.env, batch: deps.autoBuild, ...(deps.nativeBinding === undefined ? {} : { nativeBinding: deps.nativeBinding }) });
+    deps.registry.on('touched', (name) => {
+      for (const each of name === null ? [...this.current.keys()] : [name]) this.forget(each);
+    });
   }
 
   private get binding(): { nativeBinding?: string } {
@@ -78,13 +93,59 @@ export class GatewayService {
     const at = locateSkill(skill, cwd, this.deps.registry);
     // The canonical directory's basename names the runtime dir and the access log's skill.
     const name = basename(at.canonical);
+    // Parsed only when asked (build): search, show and outline need the directory alone.
     const read = (): Skill => at.loaded ?? parseSkill(at.dir, at.root);
-    return { command, skill: name, skillPath: at.canonical, runtimeDir: runtimeDir(this.deps.home, name), cwd, dir: at.canonical, read };
+    return { command, skill: name, skillPath: at.canonical, runtimeDir: runtimeDir(this.deps.home, name), cwd, dir: at.canonical, loadedAs: at.loadedAs, read };
   }
 
-  /** In app mode, makes sure the index is current before reading it. */
-  private ensureIndex(t: Target): void {
-    if (this.deps.autoBuild) buildIndex(t.dir, t.runtimeDir, this.binding);
+  /** Remembers that a loaded skill's index is current, while the watcher can say when that stops being true. */
+  private vouch(name: string, canonicalDir: string): void {
+    this.forget(name);
+    if (this.deps.registry.watching) this.current.set(name, canonicalDir);
+  }
+
+  /** Stops vouching for a skill's index and closes it if it was kept open. */
+  private forget(name: string): void {
+    this.current.delete(name);
+    this.openIndexes.get(name)?.db.close();
+    this.openIndexes.delete(name);
+  }
+
+  /**
+   * Runs `read` over the skill's index. The CLI reads as RFC-0004 says (checking the sources, E002
+   * when unusable). The app first makes the index current — unless the watcher vouches for it, in
+   * which case the index kept open is read as is — and an index damaged or deleted behind its back
+   * is rebuilt. `skill` is the argument as given, for an E002's message.
+   */
+  private readIndexOf<T>(t: Target, skill: string, read: (index: OpenIndex) => T): T {
+    const name = t.loadedAs;
+    if (this.deps.autoBuild && name !== null && this.deps.registry.watching && this.current.get(name) === t.dir) {
+      try {
+        let index = this.openIndexes.get(name);
+        if (index === undefined) {
+          index = openIndexForSearch(t.dir, t.runtimeDir, skill, { ...this.binding, trustSources: true });
+          this.openIndexes.set(name, index);
+        }
+        return read(index);
+      } catch (error) {
+        if (!(error instanceof SkilltrayError && error.code === 'E002')) throw error;
+        this.forget(name);
+      }
+    }
+    if (this.deps.autoBuild) {
+      buildIndex(t.dir, t.runtimeDir, this.binding);
+      if (name !== null) this.vouch(name, t.dir);
+    }
+    const index = openIndexForSearch(t.dir, t.runtimeDir, skill, { ...this.binding, trustSources: this.deps.autoBuild });
+    if (name !== null && this.current.get(name) === t.dir) {
+      this.openIndexes.set(name, index);
+      return read(index);
+    }
+    try {
+      return read(index);
+    } finally {
+      index.db.close();
+    }
   }
 
   outline(skill: string, options: OutlineOptions, cwd: string): OutlineResult {
@@ -92,12 +153,19 @@ export class GatewayService {
     return withAccessLog(this.logger, t, () => logArgs.outline(options), () => outlineSkill(t.dir, options));
   }
 
+  /** The outline one file at a time, each file's headings handed to `each` as soon as they are read (logged as one outline). */
+  outlineEach(skill: string, options: OutlineOptions, cwd: string, each: (headings: OutlineHeading[]) => void): void {
+    const t = this.target('outline', skill, cwd);
+    withAccessLog(this.logger, t, () => logArgs.outline(options), () => {
+      for (const headings of outlineFiles(t.dir, options)) each(headings);
+    });
+  }
+
   show(skill: string, input: ShowInput, cwd: string): ShowResult {
     const t = this.target('show', skill, cwd);
-    const options = { ...input, skill, ...this.binding };
-    return withAccessLog(this.logger, t, (result) => logArgs.show(options, result), () => {
-      this.ensureIndex(t);
-      return showSection(t.dir, t.runtimeDir, options);
+    return withAccessLog(this.logger, t, (result) => logArgs.show(input, result), () => {
+      const show = sectionQuery(input);
+      return this.readIndexOf(t, skill, (index) => showInIndex(index, skill, show));
     });
   }
 
@@ -114,8 +182,8 @@ export class GatewayService {
   search(skill: string, query: string, options: { limit?: number }, cwd: string): SearchResult {
     const t = this.target('search', skill, cwd);
     return withAccessLog(this.logger, t, (result) => logArgs.search(query, result), () => {
-      this.ensureIndex(t);
-      return searchSkill(t.dir, t.runtimeDir, query, { ...options, skill, ...this.binding });
+      const search = skillQuery(query, options);
+      return this.readIndexOf(t, skill, (index) => searchIndex(index, skill, search));
     });
   }
 
@@ -131,7 +199,9 @@ export class GatewayService {
   /** Brings a loaded skill's index up to date for the app; not an access, so not logged. */
   refreshIndex(name: string): void {
     const skill = this.deps.registry.get(name);
-    if (skill) buildIndex(skill.dir, runtimeDir(this.deps.home, skill.name), this.binding);
+    if (!skill) return;
+    buildIndex(skill.dir, runtimeDir(this.deps.home, skill.name), this.binding);
+    this.vouch(name, realpathSync.native(skill.dir));
   }
 
   /** Builds the index of every loaded skill; one failure (E003) does not stop the others. */
@@ -175,6 +245,8 @@ export class GatewayService {
   }
 
   close(): void {
+    for (const name of [...this.openIndexes.keys()]) this.forget(name);
+    this.logger.flush();
     this.catalogDb?.close();
     this.catalogDb = undefined;
   }

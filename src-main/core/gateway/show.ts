@@ -7,14 +7,14 @@
  */
 import { basename, resolve } from 'node:path';
 import { skillcErrors, type SkilltrayError } from '../errors.js';
-import { openIndexForSearch, readIndex, type IndexOptions } from '../search/index.js';
+import { openIndexForSearch, preparedOn, readIndex, type OpenIndex, type OpenIndexOptions } from '../search/index.js';
 import { readText } from '../skills/files.js';
 import { checkIntegerOption, moreLinesLine } from './options.js';
 import { resolveInsideRoot } from './paths.js';
 import { sectionLines, splitLines, trimTrailingBlankLines } from './sections.js';
 import type { ShowResult } from '../../shared/gateway.js';
 
-export interface ShowOptions extends IndexOptions {
+export interface ShowOptions extends OpenIndexOptions {
   /** The heading to show, as typed (a stub line with ` — description` works too). */
   section: string;
   /** Only consider headings of this file (relative to the skill root). */
@@ -77,24 +77,36 @@ function matchingHeadings(section: string, headings: readonly HeadingRecord[]): 
   return { matches: [], matched: normalised };
 }
 
-/** Finds and reads a section of the skill at `dir` through its index in `runtimeDir`. */
-export function showSection(dir: string, runtimeDir: string, options: ShowOptions): ShowResult {
+/** A `show` checked and ready to run (option errors come before any index is opened). */
+export interface SectionQuery {
+  /** The section as given. */
+  section: string;
+  /** As the RFC normalises it (trimmed, cut at ` — `). */
+  query: string;
+  /** The `--file` filter, normalised, or null. */
+  file: string | null;
+  maxLines?: number;
+}
+
+/** Checks a show's options: E100 for a bad --max-lines or an empty --section. */
+export function sectionQuery(options: { section: string; file?: string; maxLines?: number }): SectionQuery {
   checkIntegerOption('max-lines', options.maxLines, 1);
   const query = normaliseSectionQuery(options.section);
   if (query === '') throw skillcErrors.invalidOption('--section must not be empty');
-  const skill = options.skill ?? basename(resolve(dir));
-  const fileFilter = options.file === undefined ? null : normaliseFileFilter(options.file);
-  const index = openIndexForSearch(dir, runtimeDir, skill, options);
-  let headings: HeadingRecord[];
-  try {
-    headings = readIndex(index, skill, (db) =>
-      db.prepare('SELECT file, text, level, start_line, end_line FROM headings ORDER BY file, start_line, id').all() as HeadingRecord[],
-    );
-  } finally {
-    index.db.close();
-  }
-  if (fileFilter !== null) headings = headings.filter((h) => h.file === fileFilter);
-  const { matches, matched } = matchingHeadings(options.section, headings);
+  return {
+    section: options.section,
+    query,
+    file: options.file === undefined ? null : normaliseFileFilter(options.file),
+    ...(options.maxLines === undefined ? {} : { maxLines: options.maxLines }),
+  };
+}
+
+/** Finds a section through an open index and reads it from the source file; `skill` names it in an E002. */
+export function showInIndex(index: OpenIndex, skill: string, show: SectionQuery): ShowResult {
+  const { query } = show;
+  let headings = readIndex(index, skill, (db) => preparedOn(db, 'SELECT file, text, level, start_line, end_line FROM headings ORDER BY file, start_line, id').all() as HeadingRecord[]);
+  if (show.file !== null) headings = headings.filter((h) => h.file === show.file);
+  const { matches, matched } = matchingHeadings(show.section, headings);
   const first = matches[0];
   if (first === undefined) throw skillcErrors.sectionNotFound(query, suggestionsFor(query, headings));
   // The index names the file; it is still checked against the root before anything is read.
@@ -102,8 +114,8 @@ export function showSection(dir: string, runtimeDir: string, options: ShowOption
   if (!target.exists) throw skillcErrors.indexUnusable(skill, 'stale');
   const lines = sectionLines(splitLines(readText(target.abs)), first.start_line, first.end_line);
   // `... (N more lines)` counts the whole indexed range, as skillc does; uncut, the gap before the next heading is not shown.
-  const cut = options.maxLines !== undefined && options.maxLines < lines.length;
-  const shown = cut ? lines.slice(0, options.maxLines) : trimTrailingBlankLines(lines);
+  const cut = show.maxLines !== undefined && show.maxLines < lines.length;
+  const shown = cut ? lines.slice(0, show.maxLines) : trimTrailingBlankLines(lines);
   return {
     file: first.file,
     section: first.text,
@@ -115,6 +127,18 @@ export function showSection(dir: string, runtimeDir: string, options: ShowOption
     matches: matches.length,
     warning: matches.length > 1 ? `warning: multiple matches for "${matched}"; showing first` : null,
   };
+}
+
+/** Finds and reads a section of the skill at `dir` through its index in `runtimeDir`. */
+export function showSection(dir: string, runtimeDir: string, options: ShowOptions): ShowResult {
+  const show = sectionQuery(options);
+  const skill = options.skill ?? basename(resolve(dir));
+  const index = openIndexForSearch(dir, runtimeDir, skill, options);
+  try {
+    return showInIndex(index, skill, show);
+  } finally {
+    index.db.close();
+  }
 }
 
 /** The section as printed on stdout, with `... (N more lines)` when `--max-lines` cut it. */

@@ -114,6 +114,11 @@ export interface AccessLoggerOptions {
   nativeBinding?: string;
   /** Clock, for tests. */
   now?: () => Date;
+  /**
+   * Queue accesses and write them once the current task is done, many to a transaction: a
+   * long-running process (the app, serve, mcp) then answers before it logs. flush() writes the queue.
+   */
+  batch?: boolean;
 }
 
 /** Opens (creating directories and schema) an access log database for writing. */
@@ -154,6 +159,8 @@ export class AccessLogger {
   readonly warnings: string[] = [];
   private readonly options: AccessLoggerOptions;
   private staleWarned = false;
+  /** Accesses waiting for flush() (batching only). */
+  private queue: { entry: AccessEntry; at: Date }[] = [];
 
   constructor(options: AccessLoggerOptions) {
     this.options = options;
@@ -168,42 +175,53 @@ export class AccessLogger {
     }
   }
 
+  /**
+   * The row for `entry` accessed at `now` and where its fallback log is, or null when even that
+   * cannot be worked out. A batch passes a `canonical` that remembers, and the fallbacks it has
+   * already checked for staleness.
+   */
+  private rowOf(entry: AccessEntry, now: Date, warnings: string[], canonical: (path: string) => string = canonicalPath, checked = new Set<string>()): { row: AccessRow; fallback: string } | null {
+    try {
+      const cwd = canonical(entry.cwd);
+      const row: AccessRow = {
+        timestamp: utcSeconds(now),
+        run_id: runIdFor(this.options.env),
+        command: entry.command,
+        skill: entry.skill,
+        skill_path: canonical(entry.skillPath),
+        cwd,
+        args: JSON.stringify(entry.args),
+        error: entry.error ?? null,
+      };
+      const fallback = fallbackLogPath(cwd, entry.skill);
+      // Checked before writing: a write to the fallback below would make it look fresh.
+      if (!this.staleWarned && !checked.has(fallback) && this.isStale(fallback, now)) {
+        this.staleWarned = true;
+        warnings.push(staleFallbackWarning(entry.skill));
+      }
+      checked.add(fallback);
+      return { row, fallback };
+    } catch {
+      return null;
+    }
+  }
+
   /** Writes one entry to the primary log, else the fallback; never throws. */
-  log(entry: AccessEntry): LogOutcome {
+  log(entry: AccessEntry, at?: Date): LogOutcome {
     const warnings: string[] = [];
     const outcome = (destination: LogOutcome['destination'], path: string | null): LogOutcome => {
       this.warnings.push(...warnings);
       return { destination, path, warnings };
     };
-    let row: AccessRow;
-    let fallback: string;
-    try {
-      const now = this.options.now?.() ?? new Date();
-      const cwd = canonicalPath(entry.cwd);
-      row = {
-        timestamp: utcSeconds(now),
-        run_id: runIdFor(this.options.env),
-        command: entry.command,
-        skill: entry.skill,
-        skill_path: canonicalPath(entry.skillPath),
-        cwd,
-        args: JSON.stringify(entry.args),
-        error: entry.error ?? null,
-      };
-      fallback = fallbackLogPath(cwd, entry.skill);
-      // Checked before writing: a write to the fallback below would make it look fresh.
-      if (!this.staleWarned && this.isStale(fallback, now)) {
-        this.staleWarned = true;
-        warnings.push(staleFallbackWarning(entry.skill));
-      }
-    } catch {
+    const made = this.rowOf(entry, at ?? this.options.now?.() ?? new Date(), warnings);
+    if (made === null) {
       warnings.push(LOGGING_DISABLED_WARNING);
       return outcome('disabled', null);
     }
     const primary = accessLogPath(entry.runtimeDir);
-    for (const [destination, path] of [['primary', primary], ['fallback', fallback]] as const) {
+    for (const [destination, path] of [['primary', primary], ['fallback', made.fallback]] as const) {
       try {
-        appendAccessRows(path, [row], this.options.nativeBinding);
+        appendAccessRows(path, [made.row], this.options.nativeBinding);
         return outcome(destination, path);
       } catch {
         // EAFP: any failure of the primary (read-only, locked, corrupt) sends the row to the fallback.
@@ -211,6 +229,48 @@ export class AccessLogger {
     }
     warnings.push(LOGGING_DISABLED_WARNING);
     return outcome('disabled', null);
+  }
+
+  /** Logs an access: now, or — batching — queued for the write after the current task. */
+  record(entry: AccessEntry): void {
+    if (!this.options.batch) {
+      this.log(entry);
+      return;
+    }
+    if (this.queue.length === 0) setImmediate(() => this.flush());
+    this.queue.push({ entry, at: this.options.now?.() ?? new Date() });
+  }
+
+  /** Writes every queued access: one transaction per primary log, entry by entry (with fallbacks) where that fails. */
+  flush(): void {
+    const queued = this.queue.splice(0);
+    const byLog = new Map<string, { entry: AccessEntry; at: Date }[]>();
+    for (const item of queued) {
+      const path = accessLogPath(item.entry.runtimeDir);
+      byLog.set(path, [...(byLog.get(path) ?? []), item]);
+    }
+    // A batch names the same few directories over and over: each is canonicalised once.
+    const seen = new Map<string, string>();
+    const canonical = (path: string): string => {
+      let known = seen.get(path);
+      if (known === undefined) {
+        known = canonicalPath(path);
+        seen.set(path, known);
+      }
+      return known;
+    };
+    const checked = new Set<string>();
+    for (const [path, items] of byLog) {
+      const warnings: string[] = [];
+      const rows = items.map((item) => this.rowOf(item.entry, item.at, warnings, canonical, checked)?.row);
+      this.warnings.push(...warnings);
+      try {
+        if (rows.some((row) => row === undefined)) throw new Error('an entry has no row');
+        appendAccessRows(path, rows as AccessRow[], this.options.nativeBinding);
+      } catch {
+        for (const item of items) this.log(item.entry, item.at);
+      }
+    }
   }
 }
 
@@ -232,9 +292,9 @@ export function withAccessLog<T>(logger: AccessLogger, command: LoggedCommand, a
   try {
     result = run();
   } catch (error) {
-    logger.log({ ...command, args: argsOf(undefined), error: toSkilltrayError(error).format() });
+    logger.record({ ...command, args: argsOf(undefined), error: toSkilltrayError(error).format() });
     throw error;
   }
-  logger.log({ ...command, args: argsOf(result), error: null });
+  logger.record({ ...command, args: argsOf(result), error: null });
   return result;
 }

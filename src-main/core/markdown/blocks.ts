@@ -4,6 +4,7 @@
  * `#` inside a fenced block is never a heading anywhere, and setext headings count everywhere.
  */
 import { Lexer, type Token } from 'marked';
+import { scanHeadings } from './heading-scan.js';
 
 export interface Block {
   token: Token;
@@ -42,8 +43,8 @@ export function lexBlocks(text: string, firstLine = 1): Block[] {
   return blocks;
 }
 
-/** Top-level headings of `body`, numbered from `firstLine`. */
-export function headingsOf(body: string, firstLine = 1): Heading[] {
+/** Top-level headings of `body`, numbered from `firstLine`, as marked's lexer finds them. */
+export function lexHeadings(body: string, firstLine = 1): Heading[] {
   const headings: Heading[] = [];
   for (const block of lexBlocks(body, firstLine)) {
     if (block.token.type === 'heading') {
@@ -51,4 +52,10 @@ export function headingsOf(body: string, firstLine = 1): Heading[] {
     }
   }
   return headings;
+}
+
+/** Top-level headings of `body`, numbered from `firstLine`: the line scan where it can decide, marked elsewhere. */
+export function headingsOf(body: string, firstLine = 1): Heading[] {
+  const scanned = scanHeadings(body, firstLine);
+  return scanned === null ? lexHeadings(body, firstLine) : scanned.map(({ level, text, line }) => ({ level, text, line }));
 }

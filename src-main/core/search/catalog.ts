@@ -3,7 +3,7 @@
  * the UI and the palette): a catalog at `<home>/runtime/.catalog/search.db` holding each skill's
  * sections as plain text (its own index keeps the Markdown) plus the skill's name. `sync` brings it
  * in line with the loaded skills by content hash in one transaction, so unchanged skills cost
- * nothing; a catalog that fails to open or read is deleted and rebuilt. Schema and queries are in
+ * nothing (their records are kept in memory until another process writes the catalog); a catalog that fails to open or read is deleted and rebuilt. Schema and queries are in
  * catalog-sql.ts; how ranked rows become hits (nesting merged, grouped by skill) in catalog-hits.ts.
  */
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -99,6 +99,8 @@ export class SkillCatalog {
   private lastSkills: readonly CatalogSkill[] | null = null;
   private rebuiltOnOpen = false;
   private statements = new Map<string, Database.Statement>();
+  /** The skill records as of `version` (PRAGMA data_version, which moves when another connection commits), so a sync need not read them all again. */
+  private known: { version: number; records: Map<string, SkillRecord> } | null = null;
 
   private constructor(path: string, options: CatalogOptions) {
     this.path = path;
@@ -184,6 +186,7 @@ export class SkillCatalog {
     }
     this.remove();
     this.statements.clear();
+    this.known = null;
     this.db = this.create();
   }
 
@@ -210,8 +213,18 @@ export class SkillCatalog {
     }
   }
 
+  /** The catalog's skill records by name: read again only when another connection has committed since they were last known. */
+  private records(): { version: number; records: Map<string, SkillRecord> } {
+    const version = this.statement('PRAGMA data_version').pluck().get() as number;
+    if (this.known?.version === version) return this.known;
+    const records = new Map((this.statement('SELECT id, name, dir, hash FROM catalog_skills').all() as SkillRecord[]).map((r) => [r.name, r]));
+    return { version, records };
+  }
+
   private apply(skills: readonly CatalogSkill[], rebuilt: boolean): CatalogSync {
-    const existing = new Map((this.statement('SELECT id, name, dir, hash FROM catalog_skills').all() as SkillRecord[]).map((r) => [r.name, r]));
+    const { version, records: existing } = this.records();
+    // Forgotten until this sync commits: a failed one leaves the records to be read again.
+    this.known = null;
     const wanted = new Map(skills.map((skill) => [skill.name, skill]));
     const result: CatalogSync = { added: [], updated: [], removed: [], unchanged: 0, rebuilt };
     // Files are read before the transaction opens so the write lock is held only for the writes.
@@ -231,6 +244,10 @@ export class SkillCatalog {
       changes.push({ skill, previous, rows });
     }
     const gone = [...existing.values()].filter((record) => !wanted.has(record.name));
+    if (gone.length === 0 && changes.length === 0) {
+      this.known = { version, records: existing };
+      return result;
+    }
     const deleteRows = this.statement('DELETE FROM catalog_rows WHERE skill_id = ?');
     const deleteSkill = this.statement('DELETE FROM catalog_skills WHERE id = ?');
     const insertSkill = this.statement('INSERT INTO catalog_skills (name, dir, hash, sections) VALUES (?, ?, ?, ?)');
@@ -238,10 +255,12 @@ export class SkillCatalog {
     const insertRow = this.statement(
       'INSERT INTO catalog_rows (skill_id, skill, file, section, content, level, start_line, end_line, trail, tool) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
+    const next = new Map(existing);
     this.db.transaction(() => {
       for (const record of gone) {
         deleteRows.run(record.id);
         deleteSkill.run(record.id);
+        next.delete(record.name);
         result.removed.push(record.name);
       }
       for (const { skill, previous, rows } of changes) {
@@ -256,8 +275,11 @@ export class SkillCatalog {
           result.updated.push(skill.name);
         }
         for (const row of rows) insertRow.run(id, skill.name, row.file, row.section, row.content, row.level, row.startLine, row.endLine, row.trail, row.tool);
+        next.set(skill.name, { id, name: skill.name, dir: skill.dir, hash: skill.hash });
       }
     })();
+    // This connection's own commit leaves data_version as it was: the version read before it still says whether anyone else wrote.
+    this.known = { version, records: next };
     return result;
   }
 

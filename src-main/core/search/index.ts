@@ -2,22 +2,25 @@
  * RFC-0004:C-INDEX: a skill's search index, `<runtime>/.skillc-meta/search-<hash16>.db`, with the
  * FTS5 `sections` table, the `headings` table `show` reads, and `index_meta`. Checking and
  * building follow the RFC's step lists in their order: missing → corrupt → collision → stale.
- * A build writes a temp file beside the index and renames it over, so a crash never leaves a
- * half-written file under the index's name.
+ * Writing an index file is index-writer.ts.
+ *
+ * Staleness keeps the RFC's meaning (source_hash against the manifest hash) but checks a stat
+ * fingerprint of the sources first (`source_fingerprint`, see skills/fingerprint.ts): while it
+ * matches, the sources are the bytes that were hashed and nothing is read; when it moved, the
+ * manifest hash decides.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SkilltrayError, skillcErrors, toSkilltrayError } from '../errors.js';
-import { utcSeconds } from '../logs/timestamps.js';
-import { manifestHash, walkSkill, type SkillFile } from '../skills/files.js';
-import { skillDocuments } from './documents.js';
-import { TOKENIZE_CLAUSE, tokenizerPreference } from './tokenizer.js';
+import { manifestHash, walkSkill, type SkillWalk } from '../skills/files.js';
+import { statFingerprint } from '../skills/fingerprint.js';
+import { dbOptions, recordFingerprint, removeAbandonedTemps, SCHEMA_VERSION, writeIndex } from './index-writer.js';
+import { tokenizerPreference } from './tokenizer.js';
 import type { BuildResult, TokenizerName } from '../../shared/gateway.js';
 
-/** Version of the index layout; indexes below it are stale. */
-export const SCHEMA_VERSION = 2;
+export { SCHEMA_VERSION };
 
 export interface IndexMeta {
   sourceHash: string;
@@ -25,17 +28,12 @@ export interface IndexMeta {
   schemaVersion: number;
   indexedAt: string | null;
   tokenizer: string;
+  /** Stat fingerprint of the sources the index was built from, when they had settled (not an RFC key). */
+  sourceFingerprint: string | null;
 }
 
 /** Why an index is stale: the metadata fields that differ from the skill's current state. */
 export type StaleField = 'source_hash' | 'schema_version' | 'tokenizer';
-
-export type IndexState =
-  | { state: 'missing' }
-  | { state: 'corrupt'; cause: unknown }
-  | { state: 'collision'; meta: IndexMeta }
-  | { state: 'stale'; meta: IndexMeta; fields: StaleField[] }
-  | { state: 'ok'; meta: IndexMeta };
 
 export interface IndexLocation {
   /** Canonical skill directory. */
@@ -52,7 +50,12 @@ export interface OpenIndex {
   db: Database.Database;
   meta: IndexMeta;
   location: IndexLocation;
+  /** How freshness was established: the stat fingerprint matched, the manifest hash matched, or the caller vouched for it. */
+  freshBy: Freshness;
 }
+
+/** How an index was found current. */
+export type Freshness = 'fingerprint' | 'hash' | 'trusted';
 
 /** First 16 hex digits of SHA-256 of the canonical source path. */
 export function pathHash16(canonicalDir: string): string {
@@ -64,13 +67,6 @@ export function locateIndex(dir: string, runtimeDir: string): IndexLocation {
   const skillPath = realpathSync(dir);
   const hash16 = pathHash16(skillPath);
   return { skillPath, hash16, path: join(runtimeDir, '.skillc-meta', `search-${hash16}.db`) };
-}
-
-function dbOptions(options: IndexOptions, readonly: boolean): Database.Options {
-  return {
-    ...(readonly ? { readonly: true, fileMustExist: true } : {}),
-    ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
-  };
 }
 
 /** Reads index_meta; throws on anything RFC-0004 calls corrupt. */
@@ -85,12 +81,14 @@ function readMeta(db: Database.Database): IndexMeta {
   const schemaVersion = text('schema_version');
   if (!/^\d+$/.test(schemaVersion)) throw new Error(`index_meta.schema_version is not an integer: ${schemaVersion}`);
   const indexedAt = values.get('indexed_at');
+  const fingerprint = values.get('source_fingerprint');
   return {
     sourceHash: text('source_hash'),
     skillPath: text('skill_path'),
     schemaVersion: Number(schemaVersion),
     indexedAt: typeof indexedAt === 'string' ? indexedAt : null,
     tokenizer: text('tokenizer'),
+    sourceFingerprint: typeof fingerprint === 'string' && fingerprint !== '' ? fingerprint : null,
   };
 }
 
@@ -121,25 +119,55 @@ function staleFields(meta: IndexMeta, sourceHash: string, tokenizer: TokenizerNa
   return fields;
 }
 
+/** Whether `meta` describes the sources of `walk` now: by stat fingerprint first, else by manifest hash; null when stale. */
+function checkSources(meta: IndexMeta, walk: SkillWalk, tokenizer: TokenizerName): Freshness | null {
+  const settings = meta.schemaVersion >= SCHEMA_VERSION && meta.tokenizer === tokenizer;
+  if (settings && meta.sourceFingerprint !== null && meta.sourceFingerprint === statFingerprint(walk.files)) return 'fingerprint';
+  return staleFields(meta, manifestHash(walk.files), tokenizer).length === 0 ? 'hash' : null;
+}
+
+/** Options of openIndexForSearch. */
+export interface OpenIndexOptions extends IndexOptions {
+  /** The caller knows the sources have not changed since the index was last found current (the app's watcher). */
+  trustSources?: boolean;
+}
+
 /**
  * Opens `dir`'s index for reading after RFC-0004's search steps: E002 when missing, corrupt or
  * stale, E003 on a collision. `skill` is the argument as the user gave it, for the E002 message.
  */
-export function openIndexForSearch(dir: string, runtimeDir: string, skill: string, options: IndexOptions = {}): OpenIndex {
+export function openIndexForSearch(dir: string, runtimeDir: string, skill: string, options: OpenIndexOptions = {}): OpenIndex {
   const location = locateIndex(dir, runtimeDir);
   const opened = openExisting(location, options);
   if (!('db' in opened)) throw opened.state === 'corrupt' ? corruptIndexError(skill, opened.cause) : skillcErrors.indexUnusable(skill, 'missing');
   const { db, meta } = opened;
+  let freshBy: Freshness | null = 'trusted';
   try {
     if (meta.skillPath !== location.skillPath) throw skillcErrors.indexCollision(location.hash16);
-    if (staleFields(meta, manifestHash(walkSkill(dir).files), tokenizerPreference(options.nativeBinding)).length > 0) {
-      throw skillcErrors.indexUnusable(skill, 'stale');
-    }
+    if (!options.trustSources) freshBy = checkSources(meta, walkSkill(dir), tokenizerPreference(options.nativeBinding));
+    if (freshBy === null) throw skillcErrors.indexUnusable(skill, 'stale');
   } catch (error) {
     db.close();
     throw error;
   }
-  return { db, meta, location };
+  return { db, meta, location, freshBy };
+}
+
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+/** The statement for `sql` on an open index, compiled once per connection (an index kept open is read many times). */
+export function preparedOn(db: Database.Database, sql: string): Database.Statement {
+  let cache = statements.get(db);
+  if (cache === undefined) {
+    cache = new Map();
+    statements.set(db, cache);
+  }
+  let statement = cache.get(sql);
+  if (statement === undefined) {
+    statement = db.prepare(sql);
+    cache.set(sql, statement);
+  }
+  return statement;
 }
 
 /** Runs a read against an open index; any database failure means the index is corrupt (E002). */
@@ -151,79 +179,6 @@ export function readIndex<T>(index: OpenIndex, skill: string, read: (db: Databas
   }
 }
 
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Removes temp files of this index left by builds whose process has died. */
-function removeAbandonedTemps(location: IndexLocation): void {
-  const dir = join(location.path, '..');
-  const prefix = `search-${location.hash16}.db.`;
-  for (const name of readdirSync(dir)) {
-    const match = name.startsWith(prefix) ? /^(\d+)-[0-9a-f]+\.tmp$/.exec(name.slice(prefix.length)) : null;
-    if (match && !isProcessAlive(Number(match[1]))) rmSync(join(dir, name), { force: true });
-  }
-}
-
-const SCHEMA = (tokenizer: TokenizerName): string => `
-  CREATE VIRTUAL TABLE sections USING fts5(file, section, content, tokenize='${TOKENIZE_CLAUSE[tokenizer]}');
-  CREATE TABLE headings (
-    id INTEGER PRIMARY KEY,
-    file TEXT NOT NULL,
-    text TEXT NOT NULL,
-    level INTEGER NOT NULL,
-    start_line INTEGER NOT NULL,
-    end_line INTEGER NOT NULL
-  );
-  CREATE INDEX idx_headings_text ON headings(text COLLATE NOCASE);
-  CREATE TABLE index_meta (key TEXT PRIMARY KEY, value TEXT);
-`;
-
-/** Writes a complete index to a temp file and renames it over `location.path`. */
-function writeIndex(location: IndexLocation, sourceHash: string, files: readonly SkillFile[], tokenizer: TokenizerName, options: IndexOptions): { files: number; sections: number; headings: number } {
-  const documents = skillDocuments(files);
-  const temp = `${location.path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    const db = new Database(temp, dbOptions(options, false));
-    try {
-      // The temp file is private until the rename; a journal would only slow the build down.
-      db.pragma('journal_mode = OFF');
-      db.pragma('synchronous = OFF');
-      db.exec(SCHEMA(tokenizer));
-      const insertSection = db.prepare('INSERT INTO sections (file, section, content) VALUES (?, ?, ?)');
-      const insertHeading = db.prepare('INSERT INTO headings (file, text, level, start_line, end_line) VALUES (?, ?, ?, ?, ?)');
-      const insertMeta = db.prepare('INSERT INTO index_meta (key, value) VALUES (?, ?)');
-      db.transaction(() => {
-        for (const row of documents.sections) insertSection.run(row.file, row.section, row.content);
-        for (const row of documents.headings) insertHeading.run(row.file, row.text, row.level, row.startLine, row.endLine);
-        insertMeta.run('source_hash', sourceHash);
-        insertMeta.run('skill_path', location.skillPath);
-        insertMeta.run('schema_version', String(SCHEMA_VERSION));
-        insertMeta.run('indexed_at', utcSeconds(new Date()));
-        insertMeta.run('tokenizer', tokenizer);
-      })();
-    } finally {
-      db.close();
-    }
-    const fd = openSync(temp, 'r+');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, location.path);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
-  return { files: documents.files, sections: documents.sections.length, headings: documents.headings.length };
-}
-
 /**
  * `skilltray build`'s index step (RFC-0004 build lifecycle): creates a missing index, replaces a
  * corrupt or stale one, leaves an up-to-date one alone, and refuses (E003) an index that belongs
@@ -233,14 +188,15 @@ export function buildIndex(dir: string, runtimeDir: string, options: IndexOption
   const location = locateIndex(dir, runtimeDir);
   const tokenizer = tokenizerPreference(options.nativeBinding);
   const walk = walkSkill(dir);
-  const sourceHash = manifestHash(walk.files);
   const opened = openExisting(location, options);
   let reason: BuildResult['reason'] = null;
   if ('db' in opened) {
     opened.db.close();
     if (opened.meta.skillPath !== location.skillPath) throw skillcErrors.indexCollision(location.hash16);
-    if (staleFields(opened.meta, sourceHash, tokenizer).length === 0) {
-      return { status: 'up-to-date', reason: null, path: location.path, hash16: location.hash16, source_hash: sourceHash, tokenizer, files: 0, sections: 0, headings: 0 };
+    const fresh = checkSources(opened.meta, walk, tokenizer);
+    if (fresh !== null) {
+      if (fresh === 'hash') recordFingerprint(location, opened.meta, walk.files, options);
+      return { status: 'up-to-date', reason: null, path: location.path, hash16: location.hash16, source_hash: opened.meta.sourceHash, tokenizer, files: 0, sections: 0, headings: 0 };
     }
     reason = 'stale';
   } else if (opened.state === 'corrupt') {
@@ -249,7 +205,7 @@ export function buildIndex(dir: string, runtimeDir: string, options: IndexOption
   try {
     mkdirSync(join(location.path, '..'), { recursive: true });
     removeAbandonedTemps(location);
-    const counts = writeIndex(location, sourceHash, walk.files, tokenizer, options);
+    const { sourceHash, ...counts } = writeIndex(location, walk.files, tokenizer, options);
     return { status: reason === null ? 'created' : 'rebuilt', reason, path: location.path, hash16: location.hash16, source_hash: sourceHash, tokenizer, ...counts };
   } catch (error) {
     throw toSkilltrayError(error);

@@ -3,12 +3,13 @@
  * BM25 (scores negated for display), with `[MATCH]`-marked snippets of the content column.
  */
 import { basename, resolve } from 'node:path';
+import type Database from 'better-sqlite3';
 import { skillcErrors } from '../errors.js';
 import { checkIntegerOption } from '../gateway/options.js';
-import { openIndexForSearch, readIndex, type IndexOptions } from './index.js';
+import { openIndexForSearch, preparedOn, readIndex, type OpenIndex, type OpenIndexOptions } from './index.js';
 import type { SearchHit, SearchResult } from '../../shared/gateway.js';
 
-export interface SearchOptions extends IndexOptions {
+export interface SearchOptions extends OpenIndexOptions {
   /** Most results (default 10). */
   limit?: number;
   /** The skill argument as the user gave it, for the E002 message (default: the directory's name). */
@@ -22,10 +23,46 @@ export const DEFAULT_SEARCH_LIMIT = 10;
 export const SNIPPET_SQL = "snippet(sections, 2, '[MATCH]', '[/MATCH]', '...', 32)";
 
 /** Ranks every match, then makes snippets only for the rows kept (CROSS JOIN pins that order). */
-const SEARCH_SQL = `
+const RANK_THEN_SNIPPET_SQL = `
   WITH top AS (SELECT rowid AS id, bm25(sections) AS rank FROM sections WHERE sections MATCH @match ORDER BY rank, rowid LIMIT @limit)
   SELECT file, section, ${SNIPPET_SQL} AS snippet, top.rank AS rank
   FROM top CROSS JOIN sections ON sections.rowid = top.id WHERE sections MATCH @match ORDER BY top.rank, top.id`;
+
+/** Every match with its snippet, unsorted: for an index so small that ranking in JS costs less than SQLite's sorter. */
+const EVERY_MATCH_SQL = `SELECT rowid AS id, file, section, ${SNIPPET_SQL} AS snippet, bm25(sections) AS rank FROM sections WHERE sections MATCH ?`;
+
+/** Up to how many rows an index is searched by fetching every match and ranking it here. */
+export const SMALL_INDEX_ROWS = 64;
+
+/** How a search ranks: in SQL with snippets for the kept rows only, or (small indexes) every match ranked here. */
+export type SearchStrategy = 'rank-then-snippet' | 'every-match';
+
+interface HitRow {
+  file: string;
+  section: string;
+  snippet: string;
+  rank: number;
+}
+
+/** The best `limit` rows for `match` by BM25, ties by row order; both strategies give the same rows and snippets. */
+export function rankedRows(db: Database.Database, match: string, limit: number, strategy: SearchStrategy): HitRow[] {
+  if (strategy === 'rank-then-snippet') return preparedOn(db, RANK_THEN_SNIPPET_SQL).all({ match, limit }) as HitRow[];
+  const rows = preparedOn(db, EVERY_MATCH_SQL).all(match) as (HitRow & { id: number })[];
+  rows.sort((a, b) => a.rank - b.rank || a.id - b.id);
+  return rows.slice(0, limit).map(({ file, section, snippet, rank }) => ({ file, section, snippet, rank }));
+}
+
+const rowCounts = new WeakMap<Database.Database, number>();
+
+/** Rows of an open index (its last rowid: a build inserts 1…n), read once per connection. */
+function rowCount(db: Database.Database): number {
+  let rows = rowCounts.get(db);
+  if (rows === undefined) {
+    rows = (preparedOn(db, 'SELECT rowid FROM sections ORDER BY rowid DESC LIMIT 1').get() as { rowid: number } | undefined)?.rowid ?? 0;
+    rowCounts.set(db, rows);
+  }
+  return rows;
+}
 
 /** Splits on ASCII whitespace only (space, tab, LF, CR); U+00A0 and friends stay inside tokens. */
 export function queryTokens(query: string): string[] {
@@ -52,17 +89,32 @@ export function textColumnsMatch(ftsQuery: string): string {
   return `{section content} : (${ftsQuery})`;
 }
 
+/** A search checked and ready to run (E004 and option errors come before any index is opened). */
+export interface SkillQuery {
+  query: string;
+  match: string;
+  limit: number;
+}
+
+/** Checks a search's query and options; E004 for an empty query, E100 for a bad limit. */
+export function skillQuery(query: string, options: { limit?: number } = {}): SkillQuery {
+  checkIntegerOption('limit', options.limit, 1);
+  return { query, match: textColumnsMatch(toFtsQuery(query)), limit: options.limit ?? DEFAULT_SEARCH_LIMIT };
+}
+
+/** Runs a checked search on an open index; `skill` names it in an E002. */
+export function searchIndex(index: OpenIndex, skill: string, search: SkillQuery): SearchResult {
+  const rows = readIndex(index, skill, (db) => rankedRows(db, search.match, search.limit, rowCount(db) <= SMALL_INDEX_ROWS ? 'every-match' : 'rank-then-snippet'));
+  return { query: search.query, results: rows.map((row) => ({ file: row.file, section: row.section, snippet: row.snippet, score: -row.rank })) };
+}
+
 /** Searches the skill at `dir` through its index in `runtimeDir` (E004, E002, E003 as RFC-0004 says). */
 export function searchSkill(dir: string, runtimeDir: string, query: string, options: SearchOptions = {}): SearchResult {
-  checkIntegerOption('limit', options.limit, 1);
-  const fts = toFtsQuery(query);
+  const search = skillQuery(query, options);
   const skill = options.skill ?? basename(resolve(dir));
   const index = openIndexForSearch(dir, runtimeDir, skill, options);
   try {
-    const rows = readIndex(index, skill, (db) =>
-      db.prepare(SEARCH_SQL).all({ match: textColumnsMatch(fts), limit: options.limit ?? DEFAULT_SEARCH_LIMIT }) as { file: string; section: string; snippet: string; rank: number }[],
-    );
-    return { query, results: rows.map((row) => ({ file: row.file, section: row.section, snippet: row.snippet, score: -row.rank })) };
+    return searchIndex(index, skill, search);
   } finally {
     index.db.close();
   }

@@ -16,6 +16,10 @@ import { skillDirNames } from './registry.js';
 export interface LoadedSkills {
   readonly roots: readonly SkillRoot[];
   get(name: string): Skill | undefined;
+  /** The directory a loaded name resolves to, without parsing the skill. */
+  dirOf(name: string): string | null;
+  /** That directory with symlinks resolved, when the source can say it cheaply (the registry remembers it while watching). */
+  canonicalDirOf?(name: string): string | null;
 }
 
 export interface SkillLocation {
@@ -24,14 +28,17 @@ export interface SkillLocation {
   /** `dir` with symlinks resolved: the gateway's source directory. */
   canonical: string;
   /** The root `dir` lies in, or an ad-hoc user root for a directory outside every root. */
-  root: SkillRoot;
-  /** The loaded skill, when the argument named one. */
-  loaded: Skill | null;
+  readonly root: SkillRoot;
+  /** The loaded skill, when the argument named one (parsed on first use: the gateway mostly needs the directory alone). */
+  readonly loaded: Skill | null;
+  /** The name the argument was resolved by, when it named a loaded skill. */
+  loadedAs: string | null;
 }
 
+// Resolution runs on every gateway call: a missing path is an answer, not an exception to build and catch.
 function isDirectory(path: string): boolean {
   try {
-    return statSync(path).isDirectory();
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
   } catch {
     return false;
   }
@@ -39,7 +46,7 @@ function isDirectory(path: string): boolean {
 
 function isFile(path: string): boolean {
   try {
-    return statSync(path).isFile();
+    return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
   } catch {
     return false;
   }
@@ -47,7 +54,7 @@ function isFile(path: string): boolean {
 
 function canonical(path: string): string | null {
   try {
-    return realpathSync(path);
+    return realpathSync.native(path);
   } catch {
     return null;
   }
@@ -67,8 +74,25 @@ function rootOf(dir: string, roots: readonly SkillRoot[]): SkillRoot {
   return roots.find(holds) ?? adHocRoot(dirname(dir));
 }
 
-function located(dir: string, source: LoadedSkills, loaded: Skill | null = null): SkillLocation {
-  return { dir, canonical: realpathSync(dir), root: loaded?.root ?? rootOf(dir, source.roots), loaded };
+function located(dir: string, source: LoadedSkills): SkillLocation {
+  return { dir, canonical: realpathSync.native(dir), root: rootOf(dir, source.roots), loaded: null, loadedAs: null };
+}
+
+/** A loaded skill found by name: its directory now, the skill itself (and so its root) when first asked for. */
+function locatedByName(dir: string, name: string, source: LoadedSkills): SkillLocation {
+  let skill: Skill | null | undefined;
+  const loaded = (): Skill | null => (skill ??= source.get(name) ?? null);
+  return {
+    dir,
+    canonical: source.canonicalDirOf?.(name) ?? realpathSync.native(dir),
+    get root() {
+      return loaded()?.root ?? rootOf(dir, source.roots);
+    },
+    get loaded() {
+      return loaded();
+    },
+    loadedAs: name,
+  };
 }
 
 function isSkillDir(dir: string): boolean {
@@ -90,8 +114,8 @@ function locate(arg: string, cwd: string, source: LoadedSkills, collections: boo
     if (names.length > 0) return names.map((name) => located(join(dir, name), source));
   }
   if (isPlainName(arg)) {
-    const loaded = source.get(arg);
-    if (loaded !== undefined) return [located(loaded.dir, source, loaded)];
+    const found = source.dirOf(arg);
+    if (found !== null) return [locatedByName(found, arg, source)];
   }
   if (dir !== null && isDirectory(dir)) throw skillcErrors.notASkill(arg);
   if (isPlainName(arg)) {

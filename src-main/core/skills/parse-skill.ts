@@ -6,7 +6,7 @@ import { basename, join } from 'node:path';
 import type { Skill, SkillRoot } from '../../shared/model.js';
 import { DiagnosticList } from './diagnostics.js';
 import { DEFAULT_TIMEOUT_SEC, checkIdentity, readFields } from './fields.js';
-import { manifestHash, walkSkill, type SkillFile } from './files.js';
+import { manifestHash, walkSkill, type SkillFile, type SkillWalk } from './files.js';
 import { checkAgainstLock } from '../packs/verify.js';
 import { checkFormatRules, formatsOf } from './format-rules.js';
 import { parseFrontmatter } from './frontmatter-yaml.js';
@@ -18,9 +18,9 @@ import { readTools } from './tools.js';
  * with it. SKILL.md enters the hash as the bytes `skillMd` holds, the ones that are parsed: an edit
  * between two reads cannot leave a hash of one version over the parse of another.
  */
-function hashSkill(dir: string, file: string, skillMd: SkillBytes, diags: DiagnosticList): { hash: string; files: SkillFile[] } {
+function hashSkill(dir: string, file: string, skillMd: SkillBytes, diags: DiagnosticList, walked?: SkillWalk): { hash: string; files: readonly SkillFile[] } {
   try {
-    const walk = walkSkill(dir);
+    const walk = walked ?? walkSkill(dir);
     for (const rel of walk.escaped) diags.add('W412', `symlink '${rel}' leads outside the skill and was skipped`, file, 1);
     if (walk.truncated) diags.add('W413', `the skill holds more than ${walk.files.length} files; the rest were not read`, file, 1);
     return { hash: manifestHash(walk.files, skillMd.ok ? new Map([['SKILL.md', skillMd.bytes]]) : new Map()), files: walk.files };
@@ -66,14 +66,14 @@ export function blankSkill(dir: string, root: SkillRoot): Skill {
   };
 }
 
-/** Loads the skill in `dir` (which holds SKILL.md) as found in `root`. */
-export function parseSkill(dir: string, root: SkillRoot): Skill {
+/** Loads the skill in `dir` (which holds SKILL.md) as found in `root`; `walk` is its file walk when the caller already made it. */
+export function parseSkill(dir: string, root: SkillRoot, walk?: SkillWalk): Skill {
   const skill = blankSkill(dir, root);
   const { name, file } = skill;
   const diags = new DiagnosticList();
   skill.diagnostics = diags.items;
   const bytes = readSkillBytes(file);
-  const hashed = hashSkill(dir, file, bytes, diags);
+  const hashed = hashSkill(dir, file, bytes, diags, walk);
   skill.hash = hashed.hash;
   if (root.kind === 'packs') checkAgainstLock(skill, hashed.files, diags);
 

@@ -7,6 +7,22 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SkillRoot } from '../../shared/model.js';
 
+/** True for a name that can be a skill directory's: one visible path segment. */
+function isSkillName(name: string): boolean {
+  return name !== '' && !name.startsWith('.') && !/[/\\\0]/.test(name);
+}
+
+/** Whether `<dir>/<name>` is a skill: a visible directory (or link to one) holding a SKILL.md file. */
+function hasSkillFile(dir: string, name: string): boolean {
+  if (!isSkillName(name)) return false;
+  try {
+    return statSync(join(dir, name, 'SKILL.md')).isFile();
+  } catch {
+    // no SKILL.md: not a skill (resolution reports E010 if someone asks for it by name)
+    return false;
+  }
+}
+
 /** Names of the directories in `dir` that hold a SKILL.md (symlinked directories included). */
 export function skillDirNames(dir: string): string[] {
   let entries;
@@ -15,16 +31,10 @@ export function skillDirNames(dir: string): string[] {
   } catch {
     return [];
   }
-  const names: string[] = [];
-  for (const entry of entries) {
-    if (entry.name.startsWith('.') || !(entry.isDirectory() || entry.isSymbolicLink())) continue;
-    try {
-      if (statSync(join(dir, entry.name, 'SKILL.md')).isFile()) names.push(entry.name);
-    } catch {
-      // no SKILL.md: not a skill (resolution reports E010 if someone asks for it by name)
-    }
-  }
-  return names.sort();
+  return entries
+    .filter((entry) => (entry.isDirectory() || entry.isSymbolicLink()) && hasSkillFile(dir, entry.name))
+    .map((entry) => entry.name)
+    .sort();
 }
 
 /** The pack folders of a packs root, sorted: the first pack holding a name wins it. */
@@ -47,16 +57,10 @@ export function skillNamesIn(root: SkillRoot): string[] {
 
 /** The folder of skill `name` in `root`, or null when the root does not hold it. */
 export function skillDirIn(root: SkillRoot, name: string): string | null {
-  if (name === '' || name.startsWith('.') || /[/\\\0]/.test(name)) return null;
-  const dirs = root.kind === 'packs' ? packDirs(root).map((pack) => join(pack, name)) : [join(root.path, name)];
-  for (const dir of dirs) {
-    try {
-      if (statSync(join(dir, 'SKILL.md')).isFile()) return dir;
-    } catch {
-      // not in this one
-    }
-  }
-  return null;
+  if (root.kind !== 'packs') return hasSkillFile(root.path, name) ? join(root.path, name) : null;
+  if (!isSkillName(name)) return null;
+  const pack = packDirs(root).find((dir) => hasSkillFile(dir, name));
+  return pack === undefined ? null : join(pack, name);
 }
 
 /** Which path segment below a root names the skill a changed path belongs to (the pack comes first in a packs root). */

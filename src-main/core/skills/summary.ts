@@ -1,8 +1,9 @@
 /** Views of loaded skills for list and check, shared by every surface. */
-import type { CheckReport, Mode, ShadowReport, Skill, SkillRoot, SkillSummary } from '../../shared/model.js';
+import type { CheckReport, Mode, ShadowReport, Skill, SkillRoot, SkillState, SkillSummary } from '../../shared/model.js';
 import { isOffered } from '../policy/modes.js';
 import { isEnabled } from '../store/switches.js';
 import type { SkillSwitch } from '../../shared/packs.js';
+import { isPromptSkill } from './prompt-skill.js';
 import type { ShadowedSkill } from './registry.js';
 
 const rootRef = (root: SkillRoot) => ({ path: root.path, kind: root.kind });
@@ -28,6 +29,7 @@ export function summarize(skill: Skill, mode: Mode, switches: readonly SkillSwit
     offered: enabled && isOffered(skill, mode),
     enabled,
     switches: switches.filter((s) => s.skill === skill.name).map((s) => ({ scope: s.scope, enabled: s.enabled })),
+    prompt: isPromptSkill(skill),
     readOnly: skill.readOnly,
     role: c?.role ?? null,
     invocation: c?.invocation ?? null,
@@ -44,6 +46,8 @@ export interface ListFilter {
   role?: string;
   /** Classification status (stable, experimental, …). */
   status?: string;
+  /** Load health (ok, warnings, error): the summary's own `status`. */
+  health?: SkillState;
   offeredOnly?: boolean;
   /** Leave out skills the person turned off in the current mode (what assistants are shown). */
   enabledOnly?: boolean;
@@ -59,6 +63,7 @@ export function filterSummaries(all: readonly SkillSummary[], filter: ListFilter
       (filter.domain === undefined || s.domain.some((d) => same(d, filter.domain as string))) &&
       (filter.role === undefined || same(s.role, filter.role)) &&
       (filter.status === undefined || same(s.lifecycle, filter.status)) &&
+      (filter.health === undefined || s.status === filter.health) &&
       (!filter.offeredOnly || s.offered) &&
       (!filter.enabledOnly || s.enabled),
   );

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
 import { isReadOnlyIntent } from '../../../src-main/core/agent/discover.js';
 import { skillMd, testHome, writeSkill, type TestHome } from '../../support/temp.js';
+import { SKILLS_DIR } from '../packs/bundled-packs.js';
 
 const cores: SkilltrayCore[] = [];
 afterEach(async () => {
@@ -57,6 +58,38 @@ describe('discover (ADR-001)', () => {
     const core = open(t);
     expect(ids(core.discover('backup my files'))).toEqual(['backup-plan', 'backup-tool']);
     expect(ids(core.discover('backup my files', { roleFilter: 'utility' }))).toEqual(['backup-tool']);
+  });
+
+  it('rule 1: a procedure without tools does not beat the utility whose tool does the job, unless the intent names it', () => {
+    const t = testHome();
+    classified(t, 'vcs', { description: 'Read a repository, its history and release notes.', role: 'utility', tags: ['vcs', 'release'], tool: 'vcs_status' });
+    classified(t, 'release-notes', { description: 'Write release notes from the vcs status and history.', role: 'procedure', tags: ['vcs'] });
+    const core = open(t);
+    const status = core.discover('show me the vcs status');
+    expect(ids(status)).toEqual(['vcs', 'release-notes']);
+    expect(status[1]?.reason).toContain('procedure without tools, after the utility that does the job');
+    // The utility matches these words as well as the procedure does; the intent names the procedure.
+    expect(ids(core.discover('release notes from the vcs status'))).toEqual(['release-notes', 'vcs']);
+  });
+
+  it('ranks the git utility over the commit-message prompt for "show me the git status" in the bundled packs', () => {
+    const core = open(testHome({ bundled: SKILLS_DIR }));
+    expect(core.discover('show me the git status')[0]).toMatchObject({ skill_id: 'git', reason: expect.stringContaining('tool git_status') });
+    expect(core.discover('write a commit message for my staged changes')[0]?.skill_id).toBe('commit-message');
+  });
+
+  it('scores from 0 to 1: relevance is the share of the intent matched, the score weighs it by the rules', () => {
+    const t = testHome();
+    classified(t, 'weather', { description: 'Forecasts for any city.', role: 'procedure', tags: ['weather', 'forecast'] });
+    classified(t, 'almanac', { description: 'Sunrise, tides and a weather summary.', role: 'utility', status: 'experimental' });
+    const [weather, almanac] = open(t).discover('weather forecast');
+    expect(weather).toMatchObject({ skill_id: 'weather', relevance: 1, score: 1 });
+    // 'weather' (in both skills: idf ln(1 + 2/2)) found in the description (0.8 of a name or tag hit);
+    // 'forecast' (in one: idf ln(1 + 2/1)) not at all. Then utility ×0.74, experimental ×0.9, no tag ×0.95.
+    const relevance = (Math.log(2) * 0.8) / (Math.log(2) + Math.log(3));
+    expect(almanac?.relevance).toBeCloseTo(relevance, 3);
+    expect(almanac?.score).toBeCloseTo(relevance * 0.74 * 0.9 * 0.95, 3);
+    expect(almanac?.reason).toContain(`relevance ${relevance.toFixed(2)}: matches 'weather'`);
   });
 
   it('rule 2: stable over experimental over the rest', () => {

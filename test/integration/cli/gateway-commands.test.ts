@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { outlineSkill } from '../../../src-main/core/gateway/outline.js';
 import { copyFixtureSkill, fixturePath } from '../../fixtures/gateway/skill-fixture.js';
 import { cli, cliProcessBytes } from '../../support/cli.js';
 import { skillMd, testHome, writeSkill } from '../../support/temp.js';
@@ -27,6 +28,17 @@ describe('RFC-0002 gateway commands through the CLI', () => {
     expect((await cli(['outline', 'guide', '--level', '2'], t)).stdout).toBe(
       'SKILL.md\n  # Skill Name\n  ## Getting Started\n  ## API Reference\nreferences/advanced.md\n  # Advanced Topics\n  ## Performance\n',
     );
+  });
+
+  it('C-OUTLINE streams file by file in exactly the JSON the whole result prints as, empty outlines included', async () => {
+    const t = home();
+    writeSkill(t.skills, 'bare', skillMd({ name: 'bare', description: 'No headings.', version: '1.0.0' }, 'Just prose.\n'));
+    for (const [skill, level] of [['guide', undefined], ['guide', 1], ['bare', undefined]] as const) {
+      const argv = ['outline', skill, '--json', ...(level === undefined ? [] : ['--level', String(level)])];
+      const whole = outlineSkill(join(t.skills, skill), level === undefined ? {} : { level });
+      expect((await cli(argv, t)).stdout).toBe(`${JSON.stringify(whole, null, 2)}\n`);
+    }
+    expect(await cli(['outline', 'bare'], t)).toMatchObject({ code: 0, stdout: '' });
   });
 
   it('C-SHOW: index-based, case-insensitive, em-dash stripped, --max-lines truncation line', async () => {
@@ -124,14 +136,14 @@ describe('RFC-0002 gateway commands through the CLI', () => {
     expect(outcome.stderr).toBe("nameless: error[E011]: missing frontmatter field 'name' in SKILL.md\n");
   });
 
-  it('C-ERRORS: E001 for no skill, E010 for a directory without SKILL.md, E100 for bad options — all exit 1', async () => {
+  it('C-ERRORS: E001 for no skill, E010 for a directory without SKILL.md, E100 for bad options, E101 for a line that does not fit — all exit 1', async () => {
     const t = home();
     mkdirSync(join(t.skills, 'empty'));
     expect(await cli(['outline', 'nope'], t)).toMatchObject({ code: 1, stderr: "error[E001]: skill 'nope' not found\n" });
     expect((await cli(['outline', 'empty'], t)).stderr).toBe(`error[E010]: not a valid skill: '${join(t.skills, 'empty')}' (missing SKILL.md)\n`);
-    expect((await cli(['outline', 'guide', '--level', 'x'], t)).stderr).toBe("error[E100]: invalid option: '--level expects an integer, got x'\n");
-    expect((await cli(['outline', 'guide', '--level', '7'], t)).stderr).toMatch(/^error\[E100\]/);
-    expect((await cli(['show', 'guide'], t)).stderr).toBe("error[E100]: invalid option: '--section is required'\n");
+    expect((await cli(['outline', 'guide', '--level', 'x'], t)).stderr).toMatch(/^error\[E100\]: --level expects an integer, got 'x'\nusage: skilltray outline <skill> \[options\]\n/);
+    expect((await cli(['outline', 'guide', '--level', '7'], t)).stderr).toMatch(/^error\[E100\]: --level must be/);
+    expect((await cli(['show', 'guide'], t)).stderr).toMatch(/^error\[E101\]: show needs <section>, the heading to show\nusage: skilltray show <skill> <section> \[options\]\n/);
   });
 });
 

@@ -70,8 +70,8 @@ describe('skilltray list', () => {
   it('prints a table and the shadow note for people', async () => {
     const { code, stdout } = await cli(['list'], home());
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^NAME\s+VERSION\s+TRUST\s+STATUS\s+TOOLS\s+DESCRIPTION$/m);
-    expect(stdout).toMatch(/^greeter\s+1\.2\.3\s+user\s+ok\s+1\s+Greets\. Use when greeting\.$/m);
+    expect(stdout).toMatch(/^NAME\s+VERSION\s+TRUST\s+STATUS\s+ON\s+TOOLS\s+DESCRIPTION$/m);
+    expect(stdout).toMatch(/^greeter\s+1\.2\.3\s+user\s+ok\s+on\s+1\s+Greets\. Use when greeting\.$/m);
     expect(stdout).toMatch(/^note: greeter in .* hides greeter in .*bundled$/m);
   });
 });
@@ -138,16 +138,30 @@ describe('skilltray describe', () => {
   });
 });
 
-describe('option errors (E100)', () => {
+describe('command-line errors (E100, E101): plain sentences, then the usage line', () => {
   it.each([
-    [['list', '--bogus'], "error[E100]: invalid option: '--bogus'\n"],
-    [['check'], "error[E100]: invalid option: 'missing <skill-or-path>'\n"],
-    [['describe', 'a', 'b'], "error[E100]: invalid option: 'unexpected argument b'\n"],
-    [['list', '--json=yes'], "error[E100]: invalid option: '--json takes no value'\n"],
-    [['frobnicate'], "error[E100]: invalid option: 'unknown command frobnicate; run skilltray help'\n"],
+    [['list', '--bogus'], "error[E100]: invalid option: '--bogus'\nusage: skilltray list [options]\nsee 'skilltray list --help' for its options and examples\n"],
+    [['list', '--bogus=1'], "error[E100]: invalid option: '--bogus'\nusage: skilltray list [options]\nsee 'skilltray list --help' for its options and examples\n"],
+    [['check'], "error[E101]: check needs <skill-or-path>\nusage: skilltray check <skill-or-path> [options]\nsee 'skilltray check --help' for its options and examples\n"],
+    [['describe', 'a', 'b'], "error[E101]: unexpected argument 'b'\nusage: skilltray describe <skill> [options]\nsee 'skilltray describe --help' for its options and examples\n"],
+    [['list', '--json=yes'], "error[E100]: --json takes no value\nusage: skilltray list [options]\nsee 'skilltray list --help' for its options and examples\n"],
+    [['list', '--limit'], "error[E100]: --limit needs a value: --limit <n>\nusage: skilltray list [options]\nsee 'skilltray list --help' for its options and examples\n"],
+    [['frobnicate'], "error[E101]: unknown command 'frobnicate'\nsee 'skilltray --help' for the commands\n"],
+    [['serach', 'x'], "error[E101]: unknown command 'serach'; did you mean 'search'?\nsee 'skilltray --help' for the commands\n"],
   ])('%j', async (argv, stderr) => {
     const outcome = await cli(argv, home());
     expect(outcome).toMatchObject({ code: 1, stderr });
+  });
+
+  it('never wraps a sentence in "invalid option: \'…\'"', async () => {
+    const t = home();
+    for (const argv of [['show', 'greeter'], ['search'], ['list', '--role', 'boss'], ['history', '--limit', 'x'], ['run', 'greeter'], ['outline', 'greeter', '--level', '9']]) {
+      const { code, stderr } = await cli(argv, t);
+      expect(code, argv.join(' ')).toBe(1);
+      expect(stderr, argv.join(' ')).toMatch(/^error\[E10[01]\]: /);
+      expect(stderr, argv.join(' ')).not.toContain("invalid option: '-");
+      expect(stderr, argv.join(' ')).not.toMatch(/invalid option: '[^-]/);
+    }
   });
 
   it('with --json the error is also data on stdout', async () => {
@@ -163,6 +177,6 @@ describe('the skilltray bin', () => {
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout).skills.map((s: { name: string }) => s.name)).toEqual(expect.arrayContaining(['broken', 'greeter']));
     const bad = await cliProcess(['list', '--nope'], t.env);
-    expect(bad).toMatchObject({ code: 1, stderr: "error[E100]: invalid option: '--nope'" });
+    expect(bad).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error\[E100\]: invalid option: '--nope'\n/) });
   });
 });

@@ -86,7 +86,7 @@ const SCENARIOS: Scenario[] = [
     operation: 'run',
     input: () => ({ skill: 'field-notes' }),
     error: 'E805',
-    differs: { cli: { error: 'E100', why: 'the tool is a required positional, refused by the option parser (RFC-0005 E100)' } },
+    differs: { cli: { error: 'E101', why: 'the tool is a required positional, refused by the command-line parser (E101, in the RFC-0005 CLI range)' } },
   },
   {
     name: 'outline: the headings of every markdown file',

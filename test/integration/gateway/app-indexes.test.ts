@@ -1,37 +1,92 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
 import { locateIndex } from '../../../src-main/core/search/index.js';
 import { runtimeDir } from '../../../src-main/core/gateway/runtime-dir.js';
-import { skillMd, testHome, writeSkill } from '../../support/temp.js';
+import { walkSkill } from '../../../src-main/core/skills/files.js';
+import type * as Files from '../../../src-main/core/skills/files.js';
+import { skillMd, testHome, writeSkill, type TestHome } from '../../support/temp.js';
+
+// Every walk of a skill's files is counted: a source check is a walk, so no walk means no check.
+vi.mock('../../../src-main/core/skills/files.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof Files>();
+  return { ...actual, walkSkill: vi.fn(actual.walkSkill) };
+});
 
 const cores: SkilltrayCore[] = [];
 afterEach(async () => {
   for (const core of cores.splice(0)) await core.close();
 });
 
+const md = (name: string, body: string) => skillMd({ name, description: `${name} skill`, version: '1.0.0' }, `# ${name}\n\n${body}\n`);
+
+async function app(): Promise<{ t: TestHome; core: SkilltrayCore }> {
+  const t = testHome();
+  for (const name of ['alpha', 'beta']) writeSkill(t.skills, name, md(name, 'Original words.'));
+  const core = new SkilltrayCore(t.config(), { autoBuild: true });
+  cores.push(core);
+  await core.startWatching();
+  return { t, core };
+}
+
+/** Rows of a skill's index that match `word`, read straight from the file (no search, so no rebuild). */
+function indexedRows(t: TestHome, core: SkilltrayCore, name: string, word: string): number {
+  const db = new Database(locateIndex(core.getSkill(name).dir, runtimeDir(t.home, name)).path, { readonly: true });
+  try {
+    return (db.prepare('SELECT count(*) AS n FROM sections WHERE sections MATCH ?').get(`"${word}"`) as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+/** Walks of `dir` since the counter was last cleared. */
+function walksOf(dir: string): number {
+  return vi.mocked(walkSkill).mock.calls.filter(([walked]) => realpathSync(walked) === realpathSync(dir)).length;
+}
+
 describe('the app keeps search indexes current by itself', () => {
-  it('builds every index after load and rebuilds after a watched change, so search never meets E002', async () => {
-    const t = testHome();
-    for (const name of ['alpha', 'beta']) writeSkill(t.skills, name, skillMd({ name, description: `${name} skill`, version: '1.0.0' }, `# ${name}\n\nOriginal words.\n`));
-    const core = new SkilltrayCore(t.config(), { autoBuild: true });
-    cores.push(core);
-    await core.startWatching();
-    for (const name of ['alpha', 'beta']) {
-      const skill = core.getSkill(name);
-      expect(existsSync(locateIndex(skill.dir, runtimeDir(t.home, name)).path)).toBe(true);
-    }
+  it('builds an index on first use, and rebuilds it after a watched change before anyone searches', async () => {
+    const { t, core } = await app();
+    expect(core.search('alpha', 'original', {}, t.home).results).toHaveLength(1);
     const changed = new Promise((resolve) => core.registry.once('change', resolve));
-    writeFileSync(join(t.skills, 'alpha', 'SKILL.md'), skillMd({ name: 'alpha', description: 'alpha skill', version: '1.0.0' }, '# alpha\n\nFreshly edited words.\n'));
+    writeFileSync(join(t.skills, 'alpha', 'SKILL.md'), md('alpha', 'Freshly edited words.'));
     await changed;
+    // Read from the index file itself: a search would rebuild it on its own and hide a missing rebuild.
+    expect(indexedRows(t, core, 'alpha', 'freshly')).toBe(1);
     expect(core.search('alpha', 'freshly', {}, t.home).results).toHaveLength(1);
     expect(core.searchAll('freshly').results.map((r) => r.skill)).toEqual(['alpha']);
   });
 
+  it('reads a skill the watcher vouches for without checking its sources, and checks again as soon as the watcher reports a change', async () => {
+    const { t, core } = await app();
+    const alpha = core.getSkill('alpha').dir;
+    core.search('alpha', 'original', {}, t.home);
+    vi.mocked(walkSkill).mockClear();
+    expect(core.search('alpha', 'original', {}, t.home).results).toHaveLength(1);
+    expect(core.show('alpha', { section: 'alpha' }, t.home).content).toContain('Original words.');
+    expect(walksOf(alpha)).toBe(0);
+
+    const touched = new Promise((resolve) => core.registry.once('touched', resolve));
+    writeFileSync(join(t.skills, 'alpha', 'SKILL.md'), md('alpha', 'Edited under the watcher.'));
+    expect(await touched).toBe('alpha');
+    // Before the reload's debounce has passed: the search itself must see the edit.
+    expect(core.search('alpha', 'edited', {}, t.home).results).toHaveLength(1);
+    expect(walksOf(alpha)).toBeGreaterThan(0);
+  });
+
+  it('rebuilds an index deleted behind its back instead of failing', async () => {
+    const { t, core } = await app();
+    core.search('beta', 'original', {}, t.home);
+    const { path } = locateIndex(core.getSkill('beta').dir, runtimeDir(t.home, 'beta'));
+    writeFileSync(path, 'garbage');
+    expect(core.search('beta', 'original', {}, t.home).results).toHaveLength(1);
+  });
+
   it('the CLI mode keeps the RFC behaviour: no index, E002', () => {
     const t = testHome();
-    writeSkill(t.skills, 'alpha', skillMd({ name: 'alpha', description: 'alpha skill', version: '1.0.0' }, '# alpha\n'));
+    writeSkill(t.skills, 'alpha', md('alpha', 'Words.'));
     const core = new SkilltrayCore(t.config());
     cores.push(core);
     expect(() => core.search('alpha', 'alpha', {}, t.home)).toThrow(expect.objectContaining({ code: 'E002' }));

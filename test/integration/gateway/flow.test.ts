@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SkilltrayError } from '../../../src-main/core/errors.js';
 import { formatOpen, openFile } from '../../../src-main/core/gateway/open.js';
-import { formatOutline, outlineSkill } from '../../../src-main/core/gateway/outline.js';
+import { formatOutlineFile, outlineFiles } from '../../../src-main/core/gateway/outline.js';
 import { runtimeDir } from '../../../src-main/core/gateway/runtime-dir.js';
 import { formatSectionNotFound, showSection } from '../../../src-main/core/gateway/show.js';
 import { formatSources, listSources } from '../../../src-main/core/gateway/sources.js';
@@ -18,7 +18,7 @@ import { copyRfcSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 
 /** Resolves a skill in `root` as the gateway does, with nothing loaded: its canonical dir and name. */
 function resolveIn(root: string, arg: string, cwd: string): { name: string; dir: string } {
-  const at = locateSkill(arg, cwd, { roots: [{ path: root, kind: 'env', trust: 'user', syntax: 'angle' }], get: () => undefined });
+  const at = locateSkill(arg, cwd, { roots: [{ path: root, kind: 'env', trust: 'user', syntax: 'angle' }], get: () => undefined, dirOf: () => null });
   return { name: basename(at.canonical), dir: at.canonical };
 }
 
@@ -35,7 +35,7 @@ describe('gateway flow: resolve → build → read → search → stats → sync
     const at = (command: string): LoggedCommand => ({ command, skill: skill.name, skillPath: skill.dir, runtimeDir: runtime, cwd: project });
 
     expect(withAccessLog(logger, at('build'), logArgs.build, () => buildIndex(skill.dir, runtime)).status).toBe('created');
-    expect(formatOutline(withAccessLog(logger, at('outline'), () => logArgs.outline({ level: 1 }), () => outlineSkill(skill.dir, { level: 1 })))).toBe(
+    expect(withAccessLog(logger, at('outline'), () => logArgs.outline({ level: 1 }), () => [...outlineFiles(skill.dir, { level: 1 })].map(formatOutlineFile).join('\n'))).toBe(
       'SKILL.md\n  # Skill Name\nreferences/advanced.md\n  # Advanced Topics',
     );
     const showOptions = { section: 'getting started — install and run', skill: 'rfc-skill' };

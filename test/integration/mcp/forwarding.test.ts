@@ -83,7 +83,7 @@ describe('skilltray mcp forwarding to the owner of runs', () => {
     expect(error).toMatchObject({ code: 'E603', kind: 'denied_by_user', details: { skill: 'field-notes', tool: 'record_sighting', runId: entry.id } });
   });
 
-  it('reading calls and resources are answered by the owner (its records, not this process)', async () => {
+  it('reading calls, resources and prompts are answered by the owner (its records, not this process)', async () => {
     const t = contractHome();
     const owner = await startServe(t);
     // Started in the folder that holds the artifact: the forwarded run starts there, in the owner.
@@ -92,6 +92,9 @@ describe('skilltray mcp forwarding to the owner of runs', () => {
     expect(await owner.client.getRun({ id: report.id })).toMatchObject({ surface: 'mcp', status: 'succeeded' });
     expect(structured(await callTool(session, 'describe', { skill: 'field-notes' }))).toMatchObject({ name: 'field-notes' });
     expect((await session.client.readResource({ uri: 'skilltray://skills/field-notes/references/species.md' })).contents[0]).toMatchObject({ mimeType: 'text/markdown' });
+    expect((await session.client.listPrompts()).prompts.map((p) => p.name)).toContain('commit-message');
+    const prompt = await session.client.getPrompt({ name: 'commit-message', arguments: { arguments: 'the parser change' } });
+    expect(prompt.messages[0]?.content).toMatchObject({ text: expect.stringContaining('Notes from the person, if any: the parser change\n') });
   });
 
   it('looks for the owner at every call: one started mid-session gets the next call, one stopped gives it back', async () => {

@@ -4,7 +4,7 @@
  * can be asked, resources, access logging, and a clean exit when the client goes away.
  */
 import { readFileSync } from 'node:fs';
-import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { execa } from 'execa';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
@@ -29,7 +29,7 @@ describe('skilltray mcp: handshake and tools/list', () => {
     const t = contractHome();
     const { client } = await startMcp(t.env);
     expect(client.getServerVersion()).toMatchObject({ name: 'skilltray', version: VERSION });
-    expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: { listChanged: true } });
+    expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: { listChanged: true }, prompts: { listChanged: true } });
     expect(client.getInstructions()).toContain('discover');
   });
 
@@ -241,6 +241,59 @@ describe('skilltray mcp: resources', () => {
     await expect(client.readResource({ uri: 'skilltray://skills/field-notes/%2Fetc%2Fpasswd' })).rejects.toMatchObject({ data: { error: { code: 'E012' } } });
     await expect(client.readResource({ uri: 'skilltray://skills/no-such-skill' })).rejects.toMatchObject({ code: -32002, data: { error: { code: 'E001' } } });
     await expect(client.readResource({ uri: 'skilltray://skills/field-notes/nothing.md' })).rejects.toMatchObject({ code: -32002, data: { error: { code: 'E021' } } });
+  });
+});
+
+describe('skilltray mcp: prompt skills as prompts', () => {
+  it('prompts/list offers each Kode prompt skill ($ARGUMENTS) with its argument, and no other skill', async () => {
+    const t = contractHome();
+    writeSkill(t.skills, 'review', skillMd({ name: 'review', description: 'Review a change carefully.', version: '1.0.0' }, 'Review $ARGUMENTS for bugs.\n'));
+    const { client } = await startMcp(t.env);
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name).sort()).toEqual(['commit-message', 'review']);
+    expect(prompts.find((p) => p.name === 'commit-message')).toMatchObject({
+      description: expect.stringMatching(/^Write a clear Git commit message/),
+      arguments: [{ name: 'arguments', required: false, description: expect.stringContaining('$ARGUMENTS') }],
+    });
+  });
+
+  it('prompts/get renders the body with $ARGUMENTS filled in; an unknown or non-prompt skill is E805', async () => {
+    const t = contractHome();
+    const { client } = await startMcp(t.env);
+    const got = await client.getPrompt({ name: 'commit-message', arguments: { arguments: 'fixes #12; the parser change' } });
+    expect(got.messages).toHaveLength(1);
+    expect(got.messages[0]).toMatchObject({ role: 'user', content: { type: 'text', text: expect.stringContaining('Notes from the person, if any: fixes #12; the parser change\n') } });
+    const bare = await client.getPrompt({ name: 'commit-message' });
+    expect(bare.messages[0]?.content).toMatchObject({ text: expect.stringContaining('Notes from the person, if any: \n') });
+    for (const name of ['nothing-here', 'git']) {
+      await expect(client.getPrompt({ name })).rejects.toMatchObject({ code: -32602, data: { error: { code: 'E805', details: { prompt: name } } } });
+    }
+  });
+
+  it('offers only the prompt skills of the current mode, and follows a mode change made elsewhere', async () => {
+    const t = contractHome();
+    writeSkill(t.skills, 'standup', skillMd({ name: 'standup', description: 'Draft a stand-up note.', version: '1.0.0', modes: ['Dev'] }, 'Draft my stand-up from $ARGUMENTS.\n'));
+    const { client } = await startMcp(t.env);
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).not.toContain('standup');
+    await expect(client.getPrompt({ name: 'standup' })).rejects.toMatchObject({ code: -32602, data: { error: { code: 'E805' } } });
+    const core = new SkilltrayCore(t.config());
+    try {
+      core.setMode('Dev');
+    } finally {
+      await core.close();
+    }
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('standup');
+    const got = await client.getPrompt({ name: 'standup', arguments: { arguments: "yesterday's merges" } });
+    expect(got.messages[0]?.content).toMatchObject({ type: 'text', text: "Draft my stand-up from yesterday's merges.\n" });
+  });
+
+  it('says the prompts changed when a prompt skill is added while it runs', async () => {
+    const t = contractHome();
+    const { client } = await startMcp(t.env);
+    const changed = new Promise<void>((resolve) => client.setNotificationHandler(PromptListChangedNotificationSchema, () => resolve()));
+    writeSkill(t.skills, 'review', skillMd({ name: 'review', description: 'Review a change carefully.', version: '1.0.0' }, 'Review $ARGUMENTS for bugs.\n'));
+    await changed;
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('review');
   });
 });
 

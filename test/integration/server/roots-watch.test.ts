@@ -7,7 +7,8 @@ describe('skilltray roots says how the owner watches each root', () => {
   it('shows the running owner’s watch mode and its problems; with no owner, that nothing watches', async () => {
     const h = await serverHome();
     await h.core.registry.watch();
-    const watcher = (h.core.registry as unknown as { watcher: NodeJS.EventEmitter }).watcher;
+    // The registry's RootWatcher and, inside it, its chokidar watcher.
+    const watcher = (h.core.registry as unknown as { watcher: { watcher: NodeJS.EventEmitter } }).watcher.watcher;
     const locked = join(h.t.skills, 'locked');
     watcher.emit('error', Object.assign(new Error(`EACCES: permission denied, watch '${locked}'`), { code: 'EACCES', path: locked }));
 

@@ -102,10 +102,13 @@ describe('skill switches', () => {
     expect([bad.code, bad.stderr]).toEqual([1, expect.stringContaining('error[E001]')]);
   });
 
-  it('over MCP: a skill turned off is not listed, not a resource, not discovered, and its tool is refused', async () => {
+  it('over MCP: a skill turned off is not listed, not a resource, not a prompt, not discovered, and its tool is refused', async () => {
     const t = contractHome();
     await cli(['disable', 'field-notes'], t);
     const session = await startMcp(t.env);
+    expect((await session.client.listPrompts()).prompts.map((p) => p.name)).toContain('commit-message');
+    await cli(['disable', 'commit-message'], t);
+    expect((await session.client.listPrompts()).prompts.map((p) => p.name)).not.toContain('commit-message');
     const listed = structured(await callTool(session, 'list', {})) as { skills: { name: string }[] };
     expect(listed.skills.map((s) => s.name)).not.toContain('field-notes');
     expect(listed.skills.map((s) => s.name)).toContain('git');

@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { formatOutline, outlineSkill } from '../../../src-main/core/gateway/outline.js';
+import { formatOutlineFile, outlineFiles, outlineSkill, type OutlineOptions } from '../../../src-main/core/gateway/outline.js';
 import { copyRfcSkill, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';
+
+/** The text form as the CLI prints it: each file's block as it is read. */
+function textOutline(dir: string, options: OutlineOptions = {}): string {
+  return [...outlineFiles(dir, options)].map(formatOutlineFile).join('\n');
+}
 
 describe('RFC-0002:C-OUTLINE', () => {
   it('prints the RFC example exactly', () => {
     const dir = copyRfcSkill(tempDir());
-    expect(formatOutline(outlineSkill(dir))).toBe(
+    expect(textOutline(dir)).toBe(
       [
         'SKILL.md',
         '  # Skill Name',
@@ -23,7 +28,7 @@ describe('RFC-0002:C-OUTLINE', () => {
 
   it('--level 2 prints the RFC example exactly', () => {
     const dir = copyRfcSkill(tempDir());
-    expect(formatOutline(outlineSkill(dir, { level: 2 }))).toBe(
+    expect(textOutline(dir, { level: 2 })).toBe(
       ['SKILL.md', '  # Skill Name', '  ## Getting Started', '  ## API Reference', 'references/advanced.md', '  # Advanced Topics', '  ## Performance'].join('\n'),
     );
   });
@@ -61,7 +66,7 @@ describe('RFC-0002:C-OUTLINE', () => {
 
   it('indents each level below H2 by two more spaces', () => {
     const dir = makeSkill(tempDir(), 's', { 'SKILL.md': '# One\n## Two\n### Three\n#### Four\n##### Five\n###### Six\n' });
-    expect(formatOutline(outlineSkill(dir))).toBe(
+    expect(textOutline(dir)).toBe(
       ['SKILL.md', '  # One', '  ## Two', '    ### Three', '      #### Four', '        ##### Five', '          ###### Six'].join('\n'),
     );
   });

@@ -7,7 +7,7 @@ import { GROUP_LIMITS, paletteGroups } from '../../../src-renderer/palette/palet
 const summary = (name: string, tools: string[], extra: Partial<SkillSummary> = {}): SkillSummary =>
   ({ name, description: `${name} skill`, tools: tools.map((t) => ({ name: t, description: '', params: [] })), offered: true, status: 'ok', ...extra }) as SkillSummary;
 const hit = (skill: string, section: string, tool: string | null = null): CatalogHit => ({ skill, file: 'SKILL.md', section, title: section, trail: [], tool, line: 1, snippet: '', score: 1 });
-const found = (name: string, tools: string[]): DiscoverResult => ({ skill_id: name, name, score: 1, role: 'utility', effect_mode: null, reason: `${name} fits`, tools });
+const found = (name: string, tools: string[]): DiscoverResult => ({ skill_id: name, name, score: 1, relevance: 1, role: 'utility', effect_mode: null, reason: `${name} fits`, tools });
 
 const SKILLS = [summary('git', ['git_status', 'git_log']), summary('system', ['disk_usage', 'port_listeners']), summary('notes', []), summary('gitlab', ['mr_list'], { offered: false })];
 const keys = (groups: ReturnType<typeof paletteGroups>) => groups.map((g) => [g.label, g.items.map((i) => i.key)]);

@@ -78,6 +78,29 @@ describe('catalog search across all skills', () => {
     catalog.close();
   });
 
+  it('remembers its skill records between syncs, and reads them again once another process has written the catalog', () => {
+    const home = tempDir();
+    const roots = tempDir();
+    const a = skill(roots, 'a', '# A\n\nalpha\n');
+    const b = skill(roots, 'b', '# B\n\nbravo\n');
+    const app = open(home);
+    const cli = open(home);
+    try {
+      expect(app.sync([a])).toMatchObject({ added: ['a'] });
+      expect(app.sync([a])).toMatchObject({ unchanged: 1, added: [] });
+      // Another connection (a CLI process) adds b and then replaces a with other content.
+      expect(cli.sync([a, b])).toMatchObject({ added: ['b'], unchanged: 1 });
+      const edited = skill(join(roots, 'edited'), 'a', '# A\n\nalpha edited\n');
+      expect(cli.sync([edited, b])).toMatchObject({ updated: ['a'] });
+      expect(app.sync([a])).toEqual({ added: [], updated: ['a'], removed: ['b'], unchanged: 0, rebuilt: false });
+      expect(app.search('bravo').results).toEqual([]);
+      expect(app.skills()).toEqual([{ name: 'a', dir: a.dir, hash: a.hash, sections: 1 }]);
+    } finally {
+      app.close();
+      cli.close();
+    }
+  });
+
   it('keeps its state across processes: reopening sees the synced skills', () => {
     const home = tempDir();
     const a = skill(tempDir(), 'a', '# A\n\nalpha\n');

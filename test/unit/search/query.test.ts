@@ -6,7 +6,7 @@ import { openFile } from '../../../src-main/core/gateway/open.js';
 import { outlineSkill } from '../../../src-main/core/gateway/outline.js';
 import { showSection } from '../../../src-main/core/gateway/show.js';
 import { buildIndex, locateIndex } from '../../../src-main/core/search/index.js';
-import { formatSearch, queryTokens, searchSkill, textColumnsMatch, toFtsQuery } from '../../../src-main/core/search/query.js';
+import { formatSearch, queryTokens, rankedRows, searchSkill, SMALL_INDEX_ROWS, textColumnsMatch, toFtsQuery } from '../../../src-main/core/search/query.js';
 import { copyFixtureSkill, copyRfcSkill, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';
 
@@ -106,6 +106,22 @@ describe('RFC-0004:C-SEARCH', () => {
     expect(searchSkill(dir, runtime, 'shared').results).toHaveLength(10);
     expect(searchSkill(dir, runtime, 'shared', { limit: 3 }).results).toHaveLength(3);
     expect(thrownBy(() => searchSkill(dir, runtime, 'shared', { limit: 0 })).code).toBe('E100');
+  });
+
+  it('small and large indexes are ranked two ways that give the same rows, snippets and order (ties by row)', () => {
+    for (const parts of [5, SMALL_INDEX_ROWS + 30]) {
+      // Identical sections tie on score; the others differ in how often the words appear.
+      const body = Array.from({ length: parts }, (_, i) => `## Part ${i}\n\n${i % 3 === 0 ? 'shared word' : `shared ${'word '.repeat(1 + (i % 5))}and filler`}\n`).join('\n');
+      const { dir, runtime } = indexed({ 'SKILL.md': body });
+      const db = new Database(locateIndex(dir, runtime).path, { readonly: true });
+      const match = textColumnsMatch(toFtsQuery('shared word'));
+      const everyMatch = rankedRows(db, match, 40, 'every-match');
+      const rankFirst = rankedRows(db, match, 40, 'rank-then-snippet');
+      db.close();
+      expect(everyMatch.length).toBeGreaterThan(2);
+      expect(everyMatch).toEqual(rankFirst);
+      expect(searchSkill(dir, runtime, 'shared word', { limit: 40 }).results.map((r) => [r.section, r.snippet, -r.score])).toEqual(everyMatch.map((r) => [r.section, r.snippet, r.rank]));
+    }
   });
 
   it('searches .txt files, section ""', () => {

@@ -16,7 +16,7 @@ const root = (path: string, kind: RootKind = 'env'): SkillRoot => ({ path, kind,
 
 /** Loaded skills: `loaded` by name, over `roots`. */
 function source(roots: SkillRoot[] = [], loaded: Skill[] = []): LoadedSkills {
-  return { roots, get: (name) => loaded.find((s) => s.name === name) };
+  return { roots, get: (name) => loaded.find((s) => s.name === name), dirOf: (name) => loaded.find((s) => s.name === name)?.dir ?? null };
 }
 
 describe('RFC-0007:C-RESOLUTION (skills/locate.ts)', () => {

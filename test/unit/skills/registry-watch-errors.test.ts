@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SkillRegistry, type SkillChange, type WatchFactory } from '../../../src-main/core/skills/registry.js';
+import { SkillRegistry, type SkillChange } from '../../../src-main/core/skills/registry.js';
+import type { WatchFactory } from '../../../src-main/core/skills/root-watcher.js';
 import { skillMd, testHome, writeSkill, type TestHome } from '../../support/temp.js';
 
 const good = (name: string) => skillMd({ name, description: `The ${name} skill.`, version: '1.0.0' });
@@ -84,6 +85,8 @@ describe('the registry watcher when the OS refuses', () => {
       problems: [{ path: join(t.skills, 'deep'), code: 'ENOSPC', message: expect.stringContaining('raise fs.inotify.max_user_watches') }],
     });
     expect(registry.watchStatus(t.bundled)).toEqual({ mode: 'polling', problems: [] });
+    // A scan every 2 s reports a change late: nothing is read on the watcher's word while polling.
+    expect(registry.watching).toBe(false);
 
     // From now on the polling watcher alone sees changes.
     const added = nextChange(registry, 'later');
@@ -96,11 +99,16 @@ describe('the registry watcher when the OS refuses', () => {
     const made: FSWatcher[] = [];
     const registry = watched(t, made);
     await registry.watch();
+    expect(registry.watching).toBe(true);
     const locked = join(t.skills, 'locked');
     writeSkill(t.skills, 'locked', good('locked'));
     const warned = warning('locked');
+    const forgotten = new Promise((resolve) => registry.once('touched', resolve));
     made[0]?.emit('error', fsError('EACCES', locked));
     expect(await warned).toContain('not watched');
+    // A change there would go unreported: whatever the app vouched for is checked again from now on.
+    expect(await forgotten).toBeNull();
+    expect(registry.watching).toBe(false);
     expect(registry.watchStatus(t.skills)).toEqual({ mode: 'native', problems: [{ path: locked, code: 'EACCES', message: expect.stringContaining('not watched: EACCES') }] });
     expect(made).toHaveLength(1);
 

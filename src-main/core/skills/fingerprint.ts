@@ -1,0 +1,86 @@
+/**
+ * A cheap stand-in for re-hashing a skill: the stat of every file (path, size, mtime, ctime,
+ * inode). Any write, rename, new or removed file moves it; `touch -d` can set an mtime back but
+ * not the ctime, which the kernel sets on every change. A fingerprint only vouches for content
+ * that was hashed when it was taken, and only once that content has settled: a file changed within
+ * the timestamp granularity of the moment it was read could change again without moving its
+ * ctime (git's "racily clean" case), so such a fingerprint is not recorded and the hash decides.
+ */
+import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SkillFile, SkillWalk } from './files.js';
+
+/**
+ * How long after its last change a file's stat can vouch for its content: above the coarsest
+ * timestamp granularity in use (FAT's 2 s) plus the kernel's coarse-clock lag.
+ */
+export const SETTLE_MS = 3000;
+
+/** Digest of the walked files' stats, in the walk's order. */
+export function statFingerprint(files: readonly SkillFile[]): string {
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(`${file.rel}\0${file.size}\0${file.mtimeMs}\0${file.ctimeMs}\0${file.ino}\n`);
+  return hash.digest('hex');
+}
+
+/** True when no file changed within SETTLE_MS of `now` (the moment after their content was read). */
+function hasSettled(files: readonly SkillFile[], now: number = Date.now()): boolean {
+  for (const file of files) {
+    if (file.ctimeMs > now - SETTLE_MS) return false;
+  }
+  return true;
+}
+
+/** The fingerprint to record for content read up to `now`, or null while it cannot vouch for it yet. */
+export function settledFingerprint(files: readonly SkillFile[], now: number = Date.now()): string | null {
+  return hasSettled(files, now) ? statFingerprint(files) : null;
+}
+
+/**
+ * What a walk of a skill saw, to be checked again with stats alone (no directory listed): its
+ * directories (the skill's own is implied), its files, and the links it could not follow. Adding,
+ * removing or renaming an entry moves its directory's mtime and ctime; a link that starts to
+ * resolve moves its own stat.
+ */
+export interface SkillTree {
+  dirs: string[];
+  files: string[];
+  links: string[];
+}
+
+/** The tree of a walk. */
+export function treeOf(walk: SkillWalk): SkillTree {
+  return { dirs: walk.dirs, files: walk.files.map((file) => file.rel), links: [...walk.escaped, ...walk.dangling] };
+}
+
+export interface TreeFingerprint {
+  fingerprint: string;
+  /** The latest ctime seen, for the settle rule. */
+  newest: number;
+}
+
+/** Digest of the stats of every path of `tree` under `dir` (a missing path counts too). */
+export function treeFingerprint(dir: string, tree: SkillTree): TreeFingerprint {
+  const hash = createHash('sha256');
+  let newest = 0;
+  const add = (kind: string, rel: string): void => {
+    let st;
+    try {
+      st = statSync(rel === '' ? dir : join(dir, rel), { throwIfNoEntry: false });
+    } catch {
+      st = undefined;
+    }
+    if (st === undefined) {
+      hash.update(`${kind}\0${rel}\0-\n`);
+      return;
+    }
+    if (st.ctimeMs > newest) newest = st.ctimeMs;
+    hash.update(`${kind}\0${rel}\0${st.size}\0${st.mtimeMs}\0${st.ctimeMs}\0${st.ino}\n`);
+  };
+  add('d', '');
+  for (const rel of tree.dirs) add('d', rel);
+  for (const rel of tree.files) add('f', rel);
+  for (const rel of tree.links) add('l', rel);
+  return { fingerprint: hash.digest('hex'), newest };
+}

@@ -1,0 +1,226 @@
+/**
+ * Parsed skills kept by directory and stat fingerprint, so a skill whose files have not changed is
+ * not parsed (nor its files hashed) again: in memory for the life of a registry, and — given a file
+ * — in SQLite between processes, so a CLI command over 10,000 skills does not parse 10,000
+ * SKILL.md files each time. An entry is only used for the same root (trust, syntax) and the same
+ * loader code, and only recorded once its files have settled (see fingerprint.ts).
+ */
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { deserialize, serialize } from 'node:v8';
+import { createHash } from 'node:crypto';
+import Database from 'better-sqlite3';
+import type { Skill, SkillRoot } from '../../shared/model.js';
+import type { SkillTree } from './fingerprint.js';
+
+interface Entry {
+  root: string;
+  /** The tree fingerprint (see fingerprint.ts) the skill was parsed at. */
+  fingerprint: string;
+  tree: SkillTree;
+  skill: Skill;
+}
+
+interface Row {
+  dir: string;
+  root: string;
+  fingerprint: string;
+  /** The tree and the skill, serialised together. */
+  skill: Buffer;
+}
+
+/** What a root contributes to a parse: an entry parsed under another root is not reused. */
+function rootKey(root: SkillRoot): string {
+  return `${root.kind}\0${root.trust}\0${root.syntax}\0${root.path}`;
+}
+
+/** The folders and files whose code decides what a parse produces. */
+const LOADER_DIRS = ['skills/', 'markdown/', 'template/', '../shared/'].map((dir) => fileURLToPath(new URL(`../${dir}`, import.meta.url)));
+const LOADER_FILES = [fileURLToPath(new URL('../errors.js', import.meta.url))];
+/** The parsers a parse goes through, located as this module would import them. */
+const PARSERS = ['yaml', 'marked', 'gray-matter'];
+
+let stamp: string | undefined;
+
+/** The entry file of `specifier` as this module resolves it, or null where that cannot be asked. */
+function entryOf(specifier: string): string | null {
+  try {
+    return fileURLToPath(import.meta.resolve(specifier));
+  } catch {
+    return null;
+  }
+}
+
+/** Identifies this build of the loader (names, sizes and mtimes of its code and its parsers' entries): a rebuilt or upgraded Skilltray starts a fresh cache. */
+function loaderStamp(): string {
+  if (stamp !== undefined) return stamp;
+  const hash = createHash('sha256');
+  const add = (path: string): void => {
+    const st = statSync(path, { throwIfNoEntry: false });
+    hash.update(`${path}\0${st?.size ?? '-'}\0${st?.mtimeMs ?? '-'}\n`);
+  };
+  for (const dir of LOADER_DIRS) {
+    for (const name of readdirSync(dir).sort()) add(join(dir, name));
+  }
+  for (const file of [...LOADER_FILES, ...PARSERS.map(entryOf)]) if (file !== null) add(file);
+  stamp = hash.digest('hex').slice(0, 32);
+  return stamp;
+}
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS skills (dir TEXT PRIMARY KEY, stamp TEXT NOT NULL, root TEXT NOT NULL, fingerprint TEXT NOT NULL, skill BLOB NOT NULL);
+`;
+
+/** A cache of parsed skills; `file` makes it outlive the process. */
+export class ParseCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly pending = new Map<string, Entry | null>();
+  private db: Database.Database | null = null;
+  private preloaded = false;
+  /** Whether rows of other loader builds have been cleared from the file this process. */
+  private pruned = false;
+
+  private constructor(
+    private file: string | null,
+    private readonly options: { nativeBinding?: string },
+  ) {}
+
+  /** A cache for this process only. */
+  static memory(): ParseCache {
+    return new ParseCache(null, {});
+  }
+
+  /** A cache backed by the SQLite file at `file` (created on first write). */
+  static file(file: string, options: { nativeBinding?: string } = {}): ParseCache {
+    return new ParseCache(file, options);
+  }
+
+  /** The database, opened on first use; null when there is no file or it cannot be used (the cache then lives in memory only). */
+  private database(): Database.Database | null {
+    if (this.db !== null || this.file === null) return this.db;
+    const open = (): Database.Database => {
+      mkdirSync(dirname(this.file as string), { recursive: true });
+      const db = new Database(this.file as string, this.options.nativeBinding === undefined ? {} : { nativeBinding: this.options.nativeBinding });
+      try {
+        db.pragma('busy_timeout = 5000');
+        // Asked first: switching to WAL writes, and most opens find it switched already.
+        if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
+        db.exec(SCHEMA);
+        return db;
+      } catch (error) {
+        db.close();
+        throw error;
+      }
+    };
+    try {
+      this.db = open();
+    } catch {
+      // A damaged cache is only a cache: start it afresh, or go on without it.
+      for (const suffix of ['', '-wal', '-shm']) rmSync(`${this.file}${suffix}`, { force: true });
+      try {
+        this.db = open();
+      } catch {
+        this.file = null;
+      }
+    }
+    return this.db;
+  }
+
+  private decode(row: Row): Entry | null {
+    try {
+      const { tree, skill } = deserialize(row.skill) as { tree: SkillTree; skill: Skill };
+      return { root: row.root, fingerprint: row.fingerprint, tree, skill };
+    } catch {
+      return null;
+    }
+  }
+
+  /** Reads every entry of this loader build at once (a full load is about to ask for most of them). */
+  preload(): void {
+    if (this.preloaded) return;
+    this.preloaded = true;
+    try {
+      const rows = this.database()?.prepare('SELECT dir, root, fingerprint, skill FROM skills WHERE stamp = ?').all(loaderStamp()) as Row[] | undefined;
+      for (const row of rows ?? []) {
+        const entry = this.decode(row);
+        if (entry !== null && !this.entries.has(row.dir)) this.entries.set(row.dir, entry);
+      }
+    } catch {
+      // Unreadable: every skill is parsed, as without a cache.
+    }
+  }
+
+  private find(dir: string): Entry | undefined {
+    const known = this.entries.get(dir);
+    if (known !== undefined || this.preloaded) return known;
+    try {
+      const row = this.database()?.prepare('SELECT dir, root, fingerprint, skill FROM skills WHERE dir = ? AND stamp = ?').get(dir, loaderStamp()) as Row | undefined;
+      const entry = row === undefined ? null : this.decode(row);
+      if (entry !== null) this.entries.set(dir, entry);
+      return entry ?? undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The skill parsed from `dir` under `root`, if `fingerprintOf` its recorded tree (as the files
+   * are now) is the fingerprint it was parsed at (a copy, safe to change).
+   */
+  get(dir: string, root: SkillRoot, fingerprintOf: (tree: SkillTree) => string): Skill | undefined {
+    const entry = this.find(dir);
+    if (entry === undefined || entry.root !== rootKey(root) || fingerprintOf(entry.tree) !== entry.fingerprint) return undefined;
+    return { ...entry.skill, root, shadows: [] };
+  }
+
+  /** Remembers a parse of the files whose tree had settled with `fingerprint`. */
+  set(dir: string, root: SkillRoot, tree: SkillTree, fingerprint: string, skill: Skill): void {
+    const entry = { root: rootKey(root), fingerprint, tree, skill: { ...skill, shadows: [] } };
+    this.entries.set(dir, entry);
+    if (this.file !== null) this.pending.set(dir, entry);
+  }
+
+  /** Forgets `dir` (its skill is gone or no longer settled). */
+  delete(dir: string): void {
+    this.entries.delete(dir);
+    if (this.file !== null) this.pending.set(dir, null);
+  }
+
+  /** Forgets every entry but those of `dirs` (after a full load: skills that are gone). */
+  retainOnly(dirs: ReadonlySet<string>): void {
+    for (const dir of [...this.entries.keys()]) {
+      if (!dirs.has(dir)) this.delete(dir);
+    }
+  }
+
+  /** Writes what changed since the last flush in one transaction. Best effort: a cache that cannot be written only costs parses. */
+  flush(): void {
+    if (this.pending.size === 0) return;
+    const db = this.database();
+    const changes = [...this.pending];
+    this.pending.clear();
+    if (db === null) return;
+    try {
+      const upsert = db.prepare('INSERT OR REPLACE INTO skills (dir, stamp, root, fingerprint, skill) VALUES (?, ?, ?, ?, ?)');
+      const remove = db.prepare('DELETE FROM skills WHERE dir = ?');
+      const code = loaderStamp();
+      db.transaction(() => {
+        if (!this.pruned) db.prepare('DELETE FROM skills WHERE stamp != ?').run(code);
+        this.pruned = true;
+        for (const [dir, entry] of changes) {
+          if (entry === null) remove.run(dir);
+          else upsert.run(dir, code, entry.root, entry.fingerprint, serialize({ tree: entry.tree, skill: entry.skill }));
+        }
+      })();
+    } catch {
+      // Busy or read-only: the next process parses these skills again.
+    }
+  }
+
+  close(): void {
+    this.flush();
+    this.db?.close();
+    this.db = null;
+  }
+}

@@ -1,0 +1,197 @@
+/** The CLI behaves like the best ones: positional forms, filters that match columns, emphasis, quiet pipes, help with examples. */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { parseArgs } from '../../../src-main/cli/args.js';
+import { commands } from '../../../src-main/cli/main.js';
+import { cli } from '../../support/cli.js';
+import { skillMd, tempDir, testHome, writeSkill, type TestHome } from '../../support/temp.js';
+
+const BIN = fileURLToPath(new URL('../../../bin/skilltray.js', import.meta.url));
+const PRINT_ARGV = fileURLToPath(new URL('../../fixtures/processes/print-argv.mjs', import.meta.url));
+const TRACE_IMPORTS = fileURLToPath(new URL('../../fixtures/processes/trace-imports.mjs', import.meta.url));
+
+/** A bundled guide with sections, and a user skill with a tool that prints its argv. */
+function home(): TestHome {
+  const t = testHome();
+  writeSkill(
+    t.bundled,
+    'guide',
+    skillMd(
+      { name: 'guide', description: 'A guide to the working tree.', version: '1.0.0', metadata: { classification: { role: 'procedure', status: 'stable' } } },
+      '# Guide\n\n## Git Status\n\nThe working tree status, staged and not.\n\n## Branches\n\nWhere you are.\n',
+    ),
+  );
+  writeSkill(
+    t.skills,
+    'parrot',
+    skillMd(
+      { name: 'parrot', description: 'Says it back: the status of anything.', version: '1.0.0', metadata: { classification: { status: 'experimental' } } },
+      `\n# Parrot\n\n## Status words\n\nStatus is a word the parrot knows.\n\n### say\n\nSays it.\n\n#### Parameters\n\n| Name | Type | Required | Description |\n|---|---|---|---|\n| words | string | yes | What to say |\n\n#### Command\n\n\`\`\`\n${process.execPath} ${PRINT_ARGV} <<words>>\n\`\`\`\n`,
+    ),
+  );
+  writeSkill(t.skills, 'broken', skillMd({ name: 'wrong', description: 'x' }));
+  return t;
+}
+
+describe('show SKILL SECTION', () => {
+  it('takes the section as the second argument, several words as one heading, or --section as before', async () => {
+    const t = home();
+    await cli(['build', 'guide'], t);
+    const positional = await cli(['show', 'guide', 'git status'], t);
+    expect(positional).toMatchObject({ code: 0, stdout: '## Git Status\n\nThe working tree status, staged and not.\n' });
+    expect((await cli(['show', 'guide', 'git', 'status'], t)).stdout).toBe(positional.stdout);
+    expect((await cli(['show', 'guide', '--section', 'Git Status'], t)).stdout).toBe(positional.stdout);
+    expect(await cli(['show', 'guide', 'Branches', '--section', 'Branches'], t)).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error\[E101\]: give the section once/) });
+  });
+});
+
+describe('search QUERY and search SKILL QUERY', () => {
+  it('a lone query searches every skill; a skill first searches only it', async () => {
+    const t = home();
+    await cli(['build', '--all'], t);
+    const all = JSON.parse((await cli(['search', 'working tree', '--json'], t)).stdout);
+    expect(all.results.map((r: { skill: string; section: string }) => `${r.skill}#${r.section}`)).toContain('guide#Git Status');
+    const everywhere = JSON.parse((await cli(['search', 'status', '--json'], t)).stdout);
+    expect(new Set(everywhere.results.map((r: { skill: string }) => r.skill))).toEqual(new Set(['guide', 'parrot']));
+    const one = JSON.parse((await cli(['search', 'parrot', 'status', '--json'], t)).stdout);
+    expect(one.results.length).toBeGreaterThan(0);
+    expect(one.results.every((r: { file: string }) => r.file === 'SKILL.md')).toBe(true);
+    expect(JSON.parse((await cli(['search', 'guide', 'working', 'tree', '--json'], t)).stdout).query).toBe('working tree');
+    expect(await cli(['search', '--all', 'guide', 'status'], t)).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error\[E101\]/) });
+  });
+
+  it('prints matches with emphasis on a terminal, plain when piped or NO_COLOR is set, and keeps the RFC markers in JSON', async () => {
+    const t = home();
+    await cli(['build', '--all'], t);
+    const piped = (await cli(['search', 'guide', 'staged'], t)).stdout;
+    expect(piped).toContain('The working tree status, staged and not.');
+    expect(piped).not.toMatch(/\[\/?MATCH\]/);
+    expect(piped).not.toContain('\u001b');
+    const tty = (await cli(['search', 'guide', 'staged'], t, { tty: true })).stdout;
+    expect(tty).toContain('status, \u001b[1;4mstaged\u001b[22;24m and not');
+    expect((await cli(['search', 'guide', 'staged'], t, { tty: true, env: { NO_COLOR: '1' } })).stdout).toBe(piped);
+    expect(JSON.parse((await cli(['search', 'guide', 'staged', '--json'], t, { tty: true })).stdout).results[0].snippet).toContain('[MATCH]staged[/MATCH]');
+  });
+});
+
+describe('list filters match its columns', () => {
+  it('--status filters the STATUS column (health); --lifecycle filters the ADR status', async () => {
+    const t = home();
+    const ok = await cli(['list', '--status', 'ok'], t);
+    expect(ok.stdout).toMatch(/^NAME\s+VERSION\s+TRUST\s+STATUS\s+ON\s+TOOLS\s+DESCRIPTION$/m);
+    expect(ok.stdout).toMatch(/^guide\s+1\.0\.0\s+bundled\s+ok\s/m);
+    expect(ok.stdout).toMatch(/^parrot\s+1\.0\.0\s+user\s+ok\s/m);
+    expect(ok.stdout).not.toContain('broken');
+    expect((await cli(['list', '--status', 'error'], t)).stdout).toMatch(/^broken\s+-\s+user\s+error\s/m);
+    const stable = JSON.parse((await cli(['list', '--lifecycle', 'stable', '--json'], t)).stdout);
+    expect(stable.skills.map((s: { name: string }) => s.name)).toEqual(['guide']);
+    expect(await cli(['list', '--status', 'stable'], t)).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("error[E100]: --status must be one of ok, warnings, error, got 'stable'; 'stable' is not a health: for the ADR lifecycle (stable, experimental, …) use --lifecycle stable\n"),
+    });
+    expect((await cli(['list', '--lifecycle', 'retired'], t)).stdout).toBe('No skill matches those filters.\n');
+  });
+});
+
+describe('describe', () => {
+  it('names a root whose kind is its trust once, and both when they differ', async () => {
+    const t = home();
+    const bundled = (await cli(['describe', 'guide'], t)).stdout;
+    expect(bundled).toContain(`root:      ${t.bundled} (bundled)\n`);
+    expect(bundled).not.toContain('bundled, bundled');
+    expect((await cli(['describe', 'parrot'], t)).stdout).toContain(`root:      ${t.skills} (env root, user trust)\n`);
+  });
+});
+
+describe('history', () => {
+  it('lists runs under a header row, and shows one run whole', async () => {
+    const t = home();
+    const ran = await cli(['run', 'parrot', 'say', '--arg', 'words=hi there', '--yes', '--json'], t, { cwd: t.userHome });
+    const id = JSON.parse(ran.stdout).id as string;
+    const table = (await cli(['history'], t)).stdout.split('\n');
+    expect(table[0]).toMatch(/^WHEN\s+TOOL\s+STATUS\s+DECISION\s+RESULT\s+VIA\s+ID$/);
+    expect(table[1]).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\s+parrot/say\\s+succeeded\\s+approved by user\\s+exit 0\\s+cli\\s+${id}$`));
+    const record = (await cli(['history', id], t)).stdout;
+    for (const line of [
+      `run         ${id}`,
+      'tool        parrot/say',
+      'arguments   {"words":"hi there"}',
+      'status      succeeded',
+      `program     ${process.execPath}`,
+      `arg 1       ${JSON.stringify(PRINT_ARGV)}`,
+      'arg 2       "hi there"',
+      `cwd         ${t.userHome}`,
+      'timeout     30 s',
+      'result      exit 0',
+      'stdout:\n  ["hi there"]\n',
+      'stderr: (empty)',
+    ]) {
+      expect(record).toContain(line);
+    }
+    expect(record).toMatch(/^decision {4}approved by user \(.+ \(--yes\)\) at \d{4}-\d\d-\d\d /m);
+    expect(record).toMatch(/^asked {7}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d over cli$/m);
+    expect(record).toMatch(/^duration {4}\d+ ms$/m);
+    // A user skill's tool gets the workspace profile; whether bwrap contains it depends on the machine.
+    expect(record).toMatch(/^sandbox {5}workspace( \(bubblewrap\): can write in that folder, no network|: .+)$/m);
+  });
+});
+
+/** Splits an example command line into words as a POSIX shell would (quotes, no expansion), up to a pipe. */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  for (const m of line.matchAll(/'([^']*)'|"([^"]*)"|(\|)|(\S+)/g)) {
+    if (m[3] !== undefined) break;
+    words.push(m[1] ?? m[2] ?? (m[4] as string));
+  }
+  return words;
+}
+
+describe('--help', () => {
+  it.each(commands.map((c) => [c.name, c] as const))('%s shows usage, options and examples that parse', async (name, command) => {
+    const { code, stdout } = await cli([name, '--help'], home());
+    expect(code).toBe(0);
+    expect(stdout).toMatch(new RegExp(`^Usage: skilltray ${name}\\b`));
+    expect(stdout).toContain('\nExamples:\n  skilltray ');
+    expect(command.examples.length).toBeGreaterThan(0);
+    for (const [line] of command.examples) {
+      const [first, ...rest] = shellWords(line);
+      expect(first, line).toBe(name);
+      expect(() => parseArgs(rest, command), line).not.toThrow();
+      expect(stdout).toContain(`skilltray ${line}`);
+    }
+  });
+});
+
+describe('a lazy start', () => {
+  /** The module URLs a real `skilltray …` process resolves. */
+  async function loaded(argv: string[]): Promise<string[]> {
+    const t = testHome();
+    const trace = join(tempDir(), 'imports.txt');
+    const result = await execa(process.execPath, ['--import', TRACE_IMPORTS, BIN, ...argv], { env: { ...t.env, SKILLTRAY_TRACE_IMPORTS: trace }, extendEnv: false, reject: false });
+    expect(result.exitCode, result.stderr).toBe(0);
+    return readFileSync(trace, 'utf8').split('\n').filter(Boolean);
+  }
+
+  const HEAVY = /node_modules\/(better-sqlite3|zod|execa|@modelcontextprotocol|chokidar)\/|src-main\/(core\/api|core\/store|server\/mcp|shared\/contract)\b/;
+
+  it.each([['--version'], ['--help'], ['roots'], ['roots', '--json'], ['list', '--help']].map((argv) => [argv.join(' '), argv] as const))('%s loads no SQLite, zod, execa, MCP SDK or core API', async (_, argv) => {
+    const urls = await loaded(argv);
+    expect(urls.filter((url) => HEAVY.test(url))).toEqual([]);
+  });
+
+  it("--help loads every command's module, so the check above holds for each command's own imports (retention, serve, mcp, …)", async () => {
+    const urls = await loaded(['--help']);
+    const modules = readdirSync(fileURLToPath(new URL('../../../dist/node/src-main/cli/commands', import.meta.url))).filter((file) => file.endsWith('.js'));
+    expect(modules).toContain('retention.js');
+    for (const file of modules) expect(urls.some((url) => url.endsWith(`/cli/commands/${file}`)), file).toBe(true);
+  });
+
+  it('while `list` does load them (the trace sees what it should)', async () => {
+    const urls = await loaded(['list']);
+    expect(urls.some((url) => url.includes('node_modules/better-sqlite3/'))).toBe(true);
+    expect(urls.some((url) => url.includes('src-main/core/api.js'))).toBe(true);
+  });
+});

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
 import { hashFile } from '../../../src-main/core/skills/files.js';
 import type { SkilltrayError } from '../../../src-main/core/errors.js';
@@ -14,6 +14,7 @@ const PRINT_ARGV = fileURLToPath(new URL('../../fixtures/processes/print-argv.mj
 
 const cores: SkilltrayCore[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   for (const core of cores.splice(0)) await core.close();
 });
 
@@ -261,6 +262,25 @@ describe('verifying installed packs against the lock', () => {
     await core.installPack({ source }, t.home, { confirm: 'yes' });
     expect(core.getSkill('greet').diagnostics).toEqual([]);
     expect(core.listPacks().find((p) => p.name === 'tools')?.modified).toEqual([]);
+  });
+
+  it('checks the lock on every load: a lock that stops matching unchanged files is noticed, in this process and the next', async () => {
+    const t = testHome();
+    const source = twoSkillPack(tempDir());
+    const core = open(t);
+    await core.installPack({ source }, t.home, { confirm: 'yes' });
+    // A minute on, the files are settled: a parse of them is one the parse cache would keep (were they not a pack's).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 60_000);
+    core.registry.reload('greet');
+    expect(core.getSkill('greet').diagnostics).toEqual([]);
+    const lockFile = join(t.home, 'packs.lock.json');
+    const lock = JSON.parse(readFileSync(lockFile, 'utf8'));
+    lock.packs.tools.skills.greet.hash = '0'.repeat(64);
+    writeFileSync(lockFile, JSON.stringify(lock));
+    core.registry.reload('greet');
+    expect(core.getSkill('greet').diagnostics.map((d) => d.code)).toEqual(['W416']);
+    expect(open(t).getSkill('greet').diagnostics.map((d) => d.code)).toEqual(['W416']);
   });
 
   it('a skill of a pack is read by name through the gateway: outline, show and search read the installed copy', async () => {

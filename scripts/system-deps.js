@@ -17,6 +17,7 @@ const DEBIAN_PACKAGES = {
   ps: 'procps',
   shasum: 'perl',
   bwrap: 'bubblewrap',
+  'ssh-keygen': 'openssh-client',
   chromium: 'chromium',
 };
 
@@ -83,6 +84,7 @@ export async function missingDependencies({ platform = process.platform, env = p
       .filter(([bin]) => !ALWAYS_THERE.has(bin))
       .map(([bin, packs]) => ({ program: bin, why: `the bundled ${packs.join(', ')} pack${packs.length > 1 ? 's run' : ' runs'} it, and the tests run it for real` })),
     { program: 'git', why: 'the tests make Git repositories' },
+    { program: 'ssh-keygen', why: 'the pack tests sign commits with SSH keys they generate' },
     { program: 'bash', why: 'the CLI tests pipe through a shell' },
     ...(platform === 'linux' ? [{ program: 'bwrap', why: 'runs are contained in a bubblewrap sandbox on Linux' }] : []),
   ];

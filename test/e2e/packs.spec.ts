@@ -231,7 +231,7 @@ test.describe('the Packs screen holds its layout', () => {
           await page.setViewportSize({ width, height: width < 1000 ? 700 : 900 });
           const { overflow, widest } = await sideways(page);
           expect.soft(overflow, `scan report at ${width} px: ${widest.join(', ')}`).toBeLessThanOrEqual(0);
-          if (width !== 360) await screenshot(page, `packs-report-${width}-${scheme}`);
+          await screenshot(page, `packs-report-${width}-${scheme}`);
         }
         await page.setViewportSize({ width: 1280, height: 900 });
         await page.getByRole('button', { name: 'Install', exact: true }).click();
@@ -245,7 +245,7 @@ test.describe('the Packs screen holds its layout', () => {
           await page.setViewportSize({ width, height: width < 1000 ? 700 : 900 });
           const { overflow, widest } = await sideways(page);
           expect.soft(overflow, `update diff at ${width} px: ${widest.join(', ')}`).toBeLessThanOrEqual(0);
-          if (width !== 360) await screenshot(page, `packs-diff-${width}-${scheme}`);
+          await screenshot(page, `packs-diff-${width}-${scheme}`);
         }
         await page.setViewportSize({ width: 1280, height: 900 });
         await page.getByRole('button', { name: 'Cancel' }).click();

@@ -39,11 +39,12 @@ describe('the preflight of npm test', () => {
     expect(stderr).toMatch(/^npm test needs programs this machine lacks:\n/);
     expect(stderr).toMatch(/^ {2}ping +the bundled network pack runs it, and the tests run it for real\n +install: sudo apt-get install -y iputils-ping$/m);
     expect(stderr).toMatch(/^ {2}bwrap +runs are contained in a bubblewrap sandbox on Linux\n +install: sudo apt-get install -y bubblewrap$/m);
+    expect(stderr).toMatch(/^ {2}ssh-keygen +the pack tests sign commits with SSH keys they generate\n +install: sudo apt-get install -y openssh-client$/m);
     const browser = await chromiumExecutable(env);
     expect(stderr.includes('install: sudo apt-get install -y chromium')).toBe(browser === null);
-    expect(stderr).toContain(`All at once:\n  sudo apt-get install -y iputils-ping bubblewrap${browser === null ? ' chromium' : ''}\n`);
+    expect(stderr).toContain(`All at once:\n  sudo apt-get install -y iputils-ping openssh-client bubblewrap${browser === null ? ' chromium' : ''}\n`);
     expect(stderr).not.toMatch(/^ {2}(git|lsof|file|ps) /m);
-    expect((await preflight(['--apt-packages'], env)).stdout).toBe(`iputils-ping bubblewrap${browser === null ? ' chromium' : ''}`);
+    expect((await preflight(['--apt-packages'], env)).stdout).toBe(`iputils-ping openssh-client bubblewrap${browser === null ? ' chromium' : ''}`);
   });
 
   it('says nothing and passes where everything is installed', async () => {

@@ -5,10 +5,11 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
+import envPaths from 'env-paths';
 import type { RootKind, RootWatch, SkillRoot } from '../shared/model.js';
 
 export interface CoreConfig {
-  /** SKILLTRAY_HOME, or this platform's data directory for `skilltray` (skilltrayDataDir). */
+  /** SKILLTRAY_HOME, or the env-paths data dir for `skilltray`. */
   home: string;
   /** Skill roots in precedence order, first match wins on a name. */
   roots: SkillRoot[];
@@ -38,22 +39,11 @@ export function gibberishSkillsDir(env: NodeJS.ProcessEnv, platform: NodeJS.Plat
   return join(env.XDG_DATA_HOME || join(home, '.local', 'share'), 'gibb.eri.sh', 'skills');
 }
 
-/**
- * Skilltray's data directory where each platform keeps an app's data (what env-paths gives for
- * `skilltray` without suffix, read from `env` like everything here).
- */
-function skilltrayDataDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string {
-  const home = userHome(env, platform);
-  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'skilltray');
-  if (platform === 'win32') return join(env.LOCALAPPDATA || join(home, 'AppData', 'Local'), 'skilltray', 'Data');
-  return join(env.XDG_DATA_HOME || join(home, '.local', 'share'), 'skilltray');
-}
-
 /** Builds the configuration from an environment: SKILLTRAY_HOME, SKILLTRAY_SKILLS_PATH, HOME. */
 export function resolveConfig(input: ConfigInput): CoreConfig {
   const env = input.env ?? process.env;
   const platform = input.platform ?? process.platform;
-  const home = resolve(env.SKILLTRAY_HOME || skilltrayDataDir(env, platform));
+  const home = resolve(env.SKILLTRAY_HOME || envPaths('skilltray', { suffix: '' }).data);
   const roots: SkillRoot[] = [];
   const add = (path: string, kind: RootKind, onlyIfPresent: boolean): void => {
     const abs = resolve(path);

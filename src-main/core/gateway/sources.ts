@@ -6,12 +6,15 @@
  */
 import { realpathSync } from 'node:fs';
 import { basename } from 'node:path';
-import picomatch from 'picomatch';
+import type Picomatch from 'picomatch';
+import { onFirstUse } from '../on-first-use.js';
 import { skillcErrors } from '../errors.js';
 import { compareBytewise, walkSkill } from '../skills/files.js';
 import { checkIntegerOption } from './options.js';
 import { hasHiddenSegment, resolveInsideRoot } from './paths.js';
 import type { SourceEntry, SourcesResult } from '../../shared/gateway.js';
+
+const picomatch = onFirstUse<typeof Picomatch>('picomatch');
 
 export interface SourcesOptions {
   depth?: number;
@@ -60,7 +63,7 @@ function fileCount(tree: TreeNode): number {
 function matcher(pattern: string): (rel: string) => boolean {
   let isMatch: (path: string) => boolean;
   try {
-    isMatch = picomatch(pattern);
+    isMatch = picomatch()(pattern);
   } catch (error) {
     throw skillcErrors.invalidOption(`--pattern is not a valid glob: ${(error as Error).message}`);
   }

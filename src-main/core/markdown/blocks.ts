@@ -3,11 +3,14 @@
  * One parser serves the loader (tools), the gateway (outline, show) and the search index, so a
  * `#` inside a fenced block is never a heading anywhere, and setext headings count everywhere.
  */
-import { Lexer, type Token } from 'marked';
+import type * as Marked from 'marked';
+import { onFirstUse } from '../on-first-use.js';
 import { scanHeadings } from './heading-scan.js';
 
+const marked = onFirstUse<typeof Marked>('marked');
+
 export interface Block {
-  token: Token;
+  token: Marked.Token;
   /** Line of the block's first character. */
   line: number;
   /** Line of the block's last non-newline character. */
@@ -32,7 +35,7 @@ export function lexBlocks(text: string, firstLine = 1): Block[] {
   const blocks: Block[] = [];
   let line = firstLine;
   // Block tokens only: nothing here reads inline tokens, and marked's inline pass costs as much again.
-  for (const token of new Lexer({ gfm: true }).blockTokens(text, [])) {
+  for (const token of new (marked().Lexer)({ gfm: true }).blockTokens(text, [])) {
     const raw = token.raw;
     const leading = raw.length - raw.trimStart().length;
     const start = line + countNewlines(raw.slice(0, leading));

@@ -5,7 +5,10 @@
  * starts with `---`; the RFC wants both lines to be exactly `---`. So the opening line is checked
  * before gray-matter sees the text, and the closing line gray-matter chose is checked after.
  */
-import matter from 'gray-matter';
+import type matter from 'gray-matter';
+import { onFirstUse } from '../on-first-use.js';
+
+const grayMatter = onFirstUse<typeof matter>('gray-matter');
 
 /** Parses the YAML between the delimiters (line 1 of its input is the rest of the file's line 1). */
 export type YamlEngine = (yaml: string) => object;
@@ -42,7 +45,7 @@ export function splitFrontmatter(text: string, parse: YamlEngine): FrontmatterSp
   };
   // Options on every call: gray-matter caches by content only when called without them, and a
   // cached result would hand one file's parsed data (and the engine's side effects) to another.
-  const file = matter(text, { engines: { yaml: engine } });
+  const file = grayMatter()(text, { engines: { yaml: engine } });
   // The opening line is `---` plus only whitespace, so gray-matter's block starts right after `---`
   // and ends where it found `\n---`; at the end of the text it found none.
   const closeAt = DELIMITER.length + file.matter.length;

@@ -4,9 +4,12 @@
  * match, the most specific wins, so a narrow allow can carve an exception out of a broad deny and
  * the reverse; at equal specificity deny wins.
  */
-import picomatch from 'picomatch';
+import type Picomatch from 'picomatch';
+import { onFirstUse } from '../on-first-use.js';
 import { SkilltrayError } from '../errors.js';
 import { RULE_EFFECTS, type RuleEffect, type Rule } from '../../shared/runs.js';
+
+const picomatch = onFirstUse<typeof Picomatch>('picomatch');
 
 /**
  * How specific a pattern is, compared as a tuple: `tier` first, then `prefix` (the length of the
@@ -53,7 +56,7 @@ function parseSkillGlob(pattern: string, glob: string): RulePattern {
   }
   let isMatch: (name: string) => boolean;
   try {
-    isMatch = picomatch(glob, { dot: true });
+    isMatch = picomatch()(glob, { dot: true });
   } catch (error) {
     throw invalid(pattern, `the glob does not compile (${(error as Error).message})`);
   }

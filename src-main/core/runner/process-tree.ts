@@ -7,7 +7,6 @@
 import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
-import { execa } from 'execa';
 import { SkilltrayError } from '../errors.js';
 
 /** One row of the OS process table. */
@@ -90,6 +89,7 @@ export async function readProcessTable(platform: NodeJS.Platform = process.platf
     const entries = await Promise.all(pids.map(readProcStat));
     return entries.filter((entry): entry is ProcessEntry => entry !== null);
   }
+  const { execa } = await import('execa');
   const ps = await execa('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat='], { reject: false, stdin: 'ignore' });
   if (ps.failed) throw new SkilltrayError('E999', `cannot list processes: ${ps.shortMessage}`, { cause: ps });
   return parsePsTable(String(ps.stdout));
@@ -189,6 +189,7 @@ async function waitForExit(
  */
 export async function terminateTree(group: number, graceMs: number, platform: NodeJS.Platform = process.platform): Promise<void> {
   if (platform === 'win32') {
+    const { execa } = await import('execa');
     await execa('taskkill', ['/PID', String(group), '/T', '/F'], { reject: false, stdin: 'ignore', windowsHide: true });
     return;
   }

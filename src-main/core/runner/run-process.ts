@@ -6,7 +6,6 @@
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { Readable } from 'node:stream';
-import { execa } from 'execa';
 import { SkilltrayError } from '../errors.js';
 import type { RunResult } from '../../shared/model.js';
 import { CappedOutput } from './capped-output.js';
@@ -131,6 +130,8 @@ function capture(stream: Readable, output: CappedOutput, name: OutputStream, onO
 export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
   const graceMs = spec.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
   checkSpec(spec, graceMs);
+  // Loaded here, where a process is spawned: execa is the heaviest module of the core to load.
+  const { execa } = await import('execa');
   const stdout = new CappedOutput(spec.maxOutputBytes);
   const stderr = new CappedOutput(spec.maxOutputBytes);
   const result = (exitCode: number | null, signal: string | null, stop: 'timeout' | 'cancel' | null, durationMs: number): RunResult => ({

@@ -3,9 +3,12 @@
  * core/markdown/frontmatter.ts). It refuses duplicate keys and alias bombs and remembers where each
  * key was written, so a diagnostic about `metadata.classification.role` points at its line.
  */
-import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
+import type * as Yaml from 'yaml';
+import { onFirstUse } from '../on-first-use.js';
 import { splitFrontmatter, type FrontmatterSplit } from '../markdown/frontmatter.js';
 import type { DiagnosticList } from './diagnostics.js';
+
+const yaml = onFirstUse<typeof Yaml>('yaml');
 
 /** Aliases a frontmatter may expand before it is treated as a resource-exhaustion attack. */
 const MAX_ALIAS_COUNT = 100;
@@ -34,8 +37,9 @@ const E401_MESSAGES = {
 
 /** Parses the frontmatter of LF-normalised SKILL.md text; reports E401/E402 and returns null on failure. */
 export function parseFrontmatter(text: string, file: string, diagnostics: DiagnosticList): Frontmatter | null {
+  const { isMap, isScalar, LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
-  let doc: Document | undefined;
+  let doc: Yaml.Document | undefined;
   // gray-matter hands the engine the text after the opening `---` including its newline, so YAML line N is file line N.
   const engine = (source: string): object => {
     doc = parseDocument(source, { lineCounter, uniqueKeys: true });

@@ -7,7 +7,7 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
-import { watch, type ChokidarOptions, type FSWatcher } from 'chokidar';
+import type { ChokidarOptions, FSWatcher } from 'chokidar';
 import type { RootWatch, SkillRoot } from '../../shared/model.js';
 import { nameSegment } from './root-layout.js';
 
@@ -55,7 +55,7 @@ export class RootWatcher {
   constructor(
     private readonly roots: readonly SkillRoot[],
     private readonly listener: RootWatcherListener,
-    private readonly startWatcherWith: WatchFactory = watch,
+    private readonly startWatcherWith?: WatchFactory,
   ) {}
 
   /**
@@ -97,8 +97,11 @@ export class RootWatcher {
     return null;
   }
 
-  private startWatcher(polling: boolean): Promise<void> {
-    const watcher = this.startWatcherWith(
+  private async startWatcher(polling: boolean): Promise<void> {
+    // chokidar loads only when something watches: a one-shot CLI command never does.
+    const startWatcherWith = this.startWatcherWith ?? (await import('chokidar')).watch;
+    if (this.closed) return;
+    const watcher = startWatcherWith(
       this.roots.map((r) => r.path).filter((p) => existsSync(p) && !this.unwatched.has(p)),
       {
         ignoreInitial: true,

@@ -166,9 +166,8 @@ describe('--help', () => {
 });
 
 describe('a lazy start', () => {
-  /** The module URLs a real `skilltray …` process resolves. */
-  async function loaded(argv: string[]): Promise<string[]> {
-    const t = testHome();
+  /** The module URLs a real `skilltray …` process loads (in a fresh home unless given one). */
+  async function loaded(argv: string[], t: TestHome = testHome()): Promise<string[]> {
     const trace = join(tempDir(), 'imports.txt');
     const result = await execa(process.execPath, ['--import', TRACE_IMPORTS, BIN, ...argv], { env: { ...t.env, SKILLTRAY_TRACE_IMPORTS: trace }, extendEnv: false, reject: false });
     expect(result.exitCode, result.stderr).toBe(0);
@@ -193,5 +192,32 @@ describe('a lazy start', () => {
     const urls = await loaded(['list']);
     expect(urls.some((url) => url.includes('node_modules/better-sqlite3/'))).toBe(true);
     expect(urls.some((url) => url.includes('src-main/core/api.js'))).toBe(true);
+  });
+
+  describe('read-only commands, with the parse cache warm', () => {
+    // What only running a tool, watching the roots, serving or parsing a skill needs.
+    const UNUSED = /node_modules\/(zod|execa|@modelcontextprotocol|chokidar|gray-matter|yaml|js-yaml|marked|picomatch)\//;
+    /** A home where the bundled skills (long settled, so the parse cache records them) were listed once, git's index built and the catalog synced. */
+    async function warmHome(): Promise<TestHome> {
+      const t = testHome();
+      for (const argv of [['list'], ['build', 'git'], ['search', 'commit']]) {
+        const result = await execa(process.execPath, [BIN, ...argv], { env: t.env, extendEnv: false, reject: false });
+        expect(result.exitCode, result.stderr).toBe(0);
+      }
+      return t;
+    }
+
+    it('search, show, open, sources and describe load no execa, zod, MCP SDK, chokidar, picomatch or skill parser', async () => {
+      const t = await warmHome();
+      for (const argv of [['search', 'git', 'status'], ['search', 'status'], ['show', 'git', 'git_status'], ['open', 'git', 'SKILL.md'], ['sources', 'git'], ['describe', 'git']]) {
+        const urls = await loaded(argv, t);
+        expect(urls.filter((url) => UNUSED.test(url)), argv.join(' ')).toEqual([]);
+      }
+    });
+
+    it('while a cold cache parses (the trace sees packages loaded on first use)', async () => {
+      const urls = await loaded(['describe', 'git']);
+      for (const parser of ['yaml', 'gray-matter', 'marked']) expect(urls.some((url) => url.includes(`node_modules/${parser}/`)), parser).toBe(true);
+    });
   });
 });

@@ -43,11 +43,11 @@ import type { SourcesOptions } from './gateway/sources.js';
 import type { StatsOptions } from './logs/stats.js';
 import { checkReport, filterSummaries, shadowReport, summarize, type ListFilter } from './skills/summary.js';
 import { resolvePrompt } from './template/render-command.js';
-import { PackService, type Confirmation, type PackProgress } from './packs/service.js';
+import type { Confirmation, PackProgress, PackService } from './packs/service.js';
 import { packPolicy } from './packs/policy-view.js';
 import type { PackRequest } from './packs/source.js';
 import { recoverPacks } from './packs/transaction.js';
-import { trustKey, type TrustedKey } from './packs/trusted-keys.js';
+import type { TrustedKey } from './packs/trusted-keys.js';
 import { revokeForSkill } from './store/approvals.js';
 import { clearSwitches, isEnabled, listSwitches, setSwitch } from './store/switches.js';
 import { runtimeDir } from './gateway/runtime-dir.js';
@@ -84,7 +84,7 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   private reclaiming: Promise<Orphan[]> | undefined;
   /** Pending approvals of this process (meaningful in the process that owns runs). */
   readonly broker = new ApprovalBroker();
-  private packService: PackService | undefined;
+  private packService: Promise<PackService> | undefined;
   /** This process's session: an "Always, for this session" answer given here lasts while it runs. */
   readonly session = randomUUID();
   /** Contains every run this core starts. */
@@ -368,59 +368,63 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     return listSwitches(this.db).filter((s) => s.skill === skill);
   }
 
-  /** The pack service, created on first use. */
-  private get packs(): PackService {
-    this.packService ??= new PackService({
-      home: this.config.home,
-      env: this.config.env,
-      registry: this.registry,
-      policy: packPolicy,
-      onChanged: ({ changed, removed, revokeTools }) => {
-        const revoked = [...revokeTools].flatMap(([skill, tools]) => revokeForSkill(this.db, skill, tools));
-        for (const skill of removed) {
-          removeIndexes(runtimeDir(this.config.home, skill));
-          clearSwitches(this.db, skill);
-        }
-        for (const skill of [...changed, ...removed]) this.registry.reload(skill);
-        if (revoked.length > 0) emitSafely(this, 'event', { type: 'policy.changed' });
-        return revoked;
-      },
-    });
+  /** The pack service, loaded on first use: fetching and reading archives pull in execa, tar and yauzl, which nothing else needs. */
+  private packs(): Promise<PackService> {
+    this.packService ??= import('./packs/service.js').then(
+      ({ PackService }) =>
+        new PackService({
+          home: this.config.home,
+          env: this.config.env,
+          registry: this.registry,
+          policy: packPolicy,
+          onChanged: ({ changed, removed, revokeTools }) => {
+            const revoked = [...revokeTools].flatMap(([skill, tools]) => revokeForSkill(this.db, skill, tools));
+            for (const skill of removed) {
+              removeIndexes(runtimeDir(this.config.home, skill));
+              clearSwitches(this.db, skill);
+            }
+            for (const skill of [...changed, ...removed]) this.registry.reload(skill);
+            if (revoked.length > 0) emitSafely(this, 'event', { type: 'policy.changed' });
+            return revoked;
+          },
+        }),
+    );
     return this.packService;
   }
 
   /** Installed packs with their origin, signature and any file changed behind the lock's back. */
-  listPacks(): PackInfo[] {
-    return this.packs.list();
+  async listPacks(): Promise<PackInfo[]> {
+    return (await this.packs()).list();
   }
 
   /** Fetches and scans a source without installing anything: the report a person confirms. */
-  scanPack(request: PackRequest, cwd: string, onProgress?: (p: PackProgress) => void): Promise<ScanReport> {
-    return this.packs.preview(request, cwd, onProgress);
+  async scanPack(request: PackRequest, cwd: string, onProgress?: (p: PackProgress) => void): Promise<ScanReport> {
+    return (await this.packs()).preview(request, cwd, onProgress);
   }
 
   /** Installs a pack whose scan report was confirmed (E304/E310 otherwise; E303 for high findings without force). */
-  installPack(request: PackRequest, cwd: string, answer: Confirmation, onProgress?: (p: PackProgress) => void): Promise<PackChange> {
-    return this.packs.install(request, cwd, answer, onProgress);
+  async installPack(request: PackRequest, cwd: string, answer: Confirmation, onProgress?: (p: PackProgress) => void): Promise<PackChange> {
+    return (await this.packs()).install(request, cwd, answer, onProgress);
   }
 
   /** What updating a pack would change, tool by tool. */
-  checkPackUpdate(pack: string, onProgress?: (p: PackProgress) => void): Promise<UpdateReport> {
-    return this.packs.previewUpdate(pack, onProgress);
+  async checkPackUpdate(pack: string, onProgress?: (p: PackProgress) => void): Promise<UpdateReport> {
+    return (await this.packs()).previewUpdate(pack, onProgress);
   }
 
   /** Updates a pack whose update report was confirmed; remembered approvals of what changed are revoked. */
-  updatePack(pack: string, answer: Confirmation, onProgress?: (p: PackProgress) => void): Promise<PackChange> {
-    return this.packs.update(pack, answer, onProgress);
+  async updatePack(pack: string, answer: Confirmation, onProgress?: (p: PackProgress) => void): Promise<PackChange> {
+    return (await this.packs()).update(pack, answer, onProgress);
   }
 
   /** Removes a pack: files, lock entry, search indexes, remembered approvals and switches; history stays. */
-  uninstallPack(pack: string, onProgress?: (p: PackProgress) => void): Promise<PackChange> {
-    return this.packs.uninstall(pack, onProgress);
+  async uninstallPack(pack: string, onProgress?: (p: PackProgress) => void): Promise<PackChange> {
+    return (await this.packs()).uninstall(pack, onProgress);
   }
 
   /** Trusts a public key (SSH or GPG) to sign packs. */
-  trustKey(key: string, principal: string | null): Promise<TrustedKey> {
+  async trustKey(key: string, principal: string | null): Promise<TrustedKey> {
+    const { trustKey } = await import('./packs/trusted-keys.js');
     return trustKey(this.config.home, this.config.env, key, principal);
   }
 

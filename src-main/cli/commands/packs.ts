@@ -101,7 +101,7 @@ const update: Command = {
     const json = o.json === true;
     const core = await ctx.core();
     const named = args.positionals[0];
-    const packs = named === undefined ? core.listPacks().map((p) => p.name) : [named];
+    const packs = named === undefined ? (await core.listPacks()).map((p) => p.name) : [named];
     const onProgress = progress(ctx, o.verbose === true);
     const results = [];
     for (const pack of packs) {
@@ -153,7 +153,7 @@ const packs: Command = {
   ],
   async run(ctx, args) {
     const core = await ctx.core();
-    const list = core.listPacks();
+    const list = await core.listPacks();
     const updates = new Map<string, boolean>();
     if (args.options.check) for (const p of list) updates.set(p.name, !(await core.checkPackUpdate(p.name)).upToDate);
     if (args.options.json) {

@@ -80,7 +80,7 @@ describe('installing a pack', () => {
     expect(greet.root.kind).toBe('packs');
     expect(greet.trust).toBe('user');
     expect(greet.diagnostics).toEqual([]);
-    expect(core.listPacks()).toEqual([expect.objectContaining({ name: 'tools', skills: ['greet', 'shout'], modified: [] })]);
+    expect(await core.listPacks()).toEqual([expect.objectContaining({ name: 'tools', skills: ['greet', 'shout'], modified: [] })]);
     // Nothing is left in the staging area.
     expect(existsSync(join(t.home, 'packs', '.staging')) ? readdirNames(join(t.home, 'packs', '.staging')) : []).toEqual([]);
   });
@@ -133,7 +133,7 @@ describe('installing a pack', () => {
     ]);
     const fromTar = await core.installPack({ source: tarred }, t.home, { confirm: 'yes' });
     expect(fromTar).toMatchObject({ pack: 'bundle', skills: ['alpha', 'beta'] });
-    expect(core.listPacks().map((p) => [p.name, p.origin.kind])).toEqual([
+    expect((await core.listPacks()).map((p) => [p.name, p.origin.kind])).toEqual([
       ['bundle', 'tar'],
       ['zipped', 'zip'],
     ]);
@@ -247,7 +247,7 @@ describe('verifying installed packs against the lock', () => {
     expect(greet.diagnostics[0]?.message).toContain('references/notes.md (changed)');
     expect(greet.diagnostics[0]?.message).toContain('extra.sh (added)');
     expect(core.getSkill('shout').diagnostics.map((d) => d.code)).toEqual(['W416']);
-    expect(core.listPacks()[0]?.modified).toEqual([
+    expect((await core.listPacks())[0]?.modified).toEqual([
       { path: 'greet/extra.sh', change: 'added' },
       { path: 'greet/references/notes.md', change: 'changed' },
       { path: 'shout/SKILL.md', change: 'changed' },
@@ -261,7 +261,7 @@ describe('verifying installed packs against the lock', () => {
     // Reinstalling puts it right.
     await core.installPack({ source }, t.home, { confirm: 'yes' });
     expect(core.getSkill('greet').diagnostics).toEqual([]);
-    expect(core.listPacks().find((p) => p.name === 'tools')?.modified).toEqual([]);
+    expect((await core.listPacks()).find((p) => p.name === 'tools')?.modified).toEqual([]);
   });
 
   it('checks the lock on every load: a lock that stops matching unchanged files is noticed, in this process and the next', async () => {

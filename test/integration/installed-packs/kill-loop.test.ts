@@ -91,7 +91,7 @@ describe('an install killed at any point', () => {
             const now = which();
             expect(now === current || now === next).toBe(true);
             if (finished) expect(now).toBe(next);
-            const [pack] = core.listPacks();
+            const [pack] = await core.listPacks();
             expect(pack?.modified).toEqual([]);
             const lock = JSON.parse(readFileSync(join(t.home, 'packs.lock.json'), 'utf8'));
             expect(lock.packs.kit.files).toEqual(versions[now as 'a' | 'b']);

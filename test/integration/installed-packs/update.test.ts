@@ -126,7 +126,7 @@ describe('updating a pack from its git source', () => {
     ]);
     await core.updatePack('pair', { confirm: report.scan.digest });
     expect(core.registry.get('b')).toBeUndefined();
-    expect(core.listPacks()[0]?.skills).toEqual(['a']);
+    expect((await core.listPacks())[0]?.skills).toEqual(['a']);
   });
 
   it('refuses an update whose source now has high findings, and keeps the installed version', async () => {
@@ -142,7 +142,7 @@ describe('updating a pack from its git source', () => {
     const refused = await failure(core.updatePack('turns', { confirm: report.scan.digest }));
     expect(refused.code).toBe('E303');
     expect(core.getSkill('turns').dir).toContain(join('packs', 'turns'));
-    expect(core.listPacks()[0]?.modified).toEqual([]);
+    expect((await core.listPacks())[0]?.modified).toEqual([]);
   });
 });
 
@@ -169,7 +169,7 @@ describe('signatures', () => {
     expect(readFileSync(join(t.home, 'trusted-keys'), 'utf8')).toContain('alice@example.com namespaces="git" ssh-ed25519 ');
     const good = await core.installPack({ source: signed, path: 'signed' }, t.home, { confirm: 'yes' });
     expect(good.report?.origin.signature).toMatchObject({ state: 'verified', format: 'ssh', signer: 'alice@example.com' });
-    expect(core.listPacks()[0]?.origin.signature).toMatchObject({ state: 'verified', signer: 'alice@example.com' });
+    expect((await core.listPacks())[0]?.origin.signature).toMatchObject({ state: 'verified', signer: 'alice@example.com' });
 
     const bad = await core.scanPack({ source: forged, path: 'forged' }, t.home);
     expect(bad.origin.signature).toMatchObject({ state: 'untrusted', format: 'ssh' });

@@ -11,3 +11,14 @@ export function thrownBy(run: () => unknown): SkilltrayError {
   }
   throw new Error('expected a SkilltrayError, nothing was thrown');
 }
+
+/** The SkilltrayError `promise` rejects with; fails the test when it resolves or rejects with something else. */
+export async function rejectionOf(promise: Promise<unknown>): Promise<SkilltrayError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof SkilltrayError) return error;
+    throw error;
+  }
+  throw new Error('expected a SkilltrayError, the call succeeded');
+}

@@ -2,36 +2,21 @@ import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileS
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SkilltrayCore } from '../../../src-main/core/api.js';
 import { hashFile } from '../../../src-main/core/skills/files.js';
-import type { SkilltrayError } from '../../../src-main/core/errors.js';
 import type { Verdict } from '../../../src-main/shared/runs.js';
 import { gitRepo, tarGz, toolSkill, zip } from '../../support/pack-sources.js';
-import { tempDir, testHome, writeFiles, writeSkill, type TestHome } from '../../support/temp.js';
+import { tempDir, testHome, writeFiles, writeSkill } from '../../support/temp.js';
+import { rejectionOf } from '../../support/errors.js';
+import { coresClosedAfterEach } from '../../support/cores.js';
 
 const NODE = process.execPath;
 const PRINT_ARGV = fileURLToPath(new URL('../../fixtures/processes/print-argv.mjs', import.meta.url));
 
-const cores: SkilltrayCore[] = [];
-afterEach(async () => {
+const open = coresClosedAfterEach();
+afterEach(() => {
   vi.useRealTimers();
-  for (const core of cores.splice(0)) await core.close();
 });
 
-function open(t: TestHome): SkilltrayCore {
-  const core = new SkilltrayCore(t.config());
-  cores.push(core);
-  return core;
-}
-
-async function failure(promise: Promise<unknown>): Promise<SkilltrayError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as SkilltrayError;
-  }
-  throw new Error('expected a refusal');
-}
 
 /** A folder `<parent>/<name>` holding two skills, `greet` and `shout`, each with a tool printing its argv. */
 function twoSkillPack(parent: string, name = 'tools'): string {
@@ -60,7 +45,7 @@ describe('installing a pack', () => {
     expect(existsSync(join(t.home, 'packs', 'tools'))).toBe(false);
 
     // Nobody confirmed: refused, nothing written.
-    expect((await failure(core.installPack({ source }, t.home, { confirm: null }))).code).toBe('E304');
+    expect((await rejectionOf(core.installPack({ source }, t.home, { confirm: null }))).code).toBe('E304');
     expect(existsSync(join(t.home, 'packs', 'tools'))).toBe(false);
     expect(existsSync(join(t.home, 'packs.lock.json'))).toBe(false);
 
@@ -91,7 +76,7 @@ describe('installing a pack', () => {
     const core = open(t);
     const report = await core.scanPack({ source }, t.home);
     writeFiles(source, { 'shout/scripts/run.sh': 'echo changed\n' });
-    const error = await failure(core.installPack({ source }, t.home, { confirm: report.digest }));
+    const error = await rejectionOf(core.installPack({ source }, t.home, { confirm: report.digest }));
     expect(error.code).toBe('E310');
     expect(existsSync(join(t.home, 'packs', 'tools'))).toBe(false);
   });
@@ -180,7 +165,7 @@ describe('installing a pack', () => {
     expect(core.getRun(run.id)).toMatchObject({ skill: 'greet', status: 'succeeded' });
     expect(core.history().map((r) => r.id)).toContain(run.id);
 
-    expect((await failure(core.uninstallPack('tools'))).code).toBe('E306');
+    expect((await rejectionOf(core.uninstallPack('tools'))).code).toBe('E306');
     // Reinstalled, shout is on again: its switch left with it.
     await core.installPack({ source }, t.home, { confirm: 'yes' });
     expect(core.listSkills().skills.find((s) => s.name === 'shout')?.switches).toEqual([]);
@@ -198,7 +183,7 @@ describe('where installed skills stand', () => {
 
     const report = await core.scanPack({ source }, t.home);
     expect(report.skills[0]?.clash).toEqual({ path: join(t.bundled, 'tidy'), root: 'bundled' });
-    const clash = await failure(core.installPack({ source }, t.home, { confirm: report.digest, force: true }));
+    const clash = await rejectionOf(core.installPack({ source }, t.home, { confirm: report.digest, force: true }));
     expect(clash.code).toBe('E305');
     expect(clash.message).toContain('--as');
     expect(existsSync(join(t.home, 'packs', 'tidy'))).toBe(false);
@@ -215,7 +200,7 @@ describe('where installed skills stand', () => {
     writeSkill(join(t.home, 'skills'), 'mine', toolSkill('mine', null));
     core.registry.reload('mine');
     writeSkill(base, 'mine', toolSkill('mine', null));
-    expect((await failure(core.installPack({ source: join(base, 'mine') }, t.home, { confirm: 'yes' }))).code).toBe('E305');
+    expect((await rejectionOf(core.installPack({ source: join(base, 'mine') }, t.home, { confirm: 'yes' }))).code).toBe('E305');
   });
 
   it('an installed skill runs like any user skill: asked for, never auto-run as bundled', async () => {
@@ -223,7 +208,7 @@ describe('where installed skills stand', () => {
     const source = twoSkillPack(tempDir());
     const core = open(t);
     await core.installPack({ source }, t.home, { confirm: 'yes' });
-    const refused = await failure(core.run({ skill: 'greet', tool: 'run_it', args: { who: 'x' }, surface: 'cli', cwd: t.userHome }, { approval: { kind: 'none' } }));
+    const refused = await rejectionOf(core.run({ skill: 'greet', tool: 'run_it', args: { who: 'x' }, surface: 'cli', cwd: t.userHome }, { approval: { kind: 'none' } }));
     expect(refused.code).toBe('E601');
   });
 });

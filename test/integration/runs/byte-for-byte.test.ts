@@ -8,12 +8,12 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
-import type { SkilltrayError } from '../../../src-main/core/errors.js';
 import type { ServerEvent } from '../../../src-main/shared/contract.js';
 import type { Approval } from '../../../src-main/core/runs/run-service.js';
 import { noSandbox, type Sandbox } from '../../../src-main/core/runner/sandbox/sandbox.js';
 import { requireSandbox } from '../../support/sandbox.js';
 import { skillMd, testHome, writeSkill, type TestHome } from '../../support/temp.js';
+import { rejectionOf } from '../../support/errors.js';
 
 beforeAll(() => requireSandbox());
 
@@ -54,14 +54,6 @@ function edit(dir: string): void {
 
 const run = (core: SkilltrayCore, approval: Approval) => core.run({ skill: 'scripted', tool: 'go', surface: 'mcp', cwd: core.config.env.HOME as string }, { approval });
 
-async function refusal(promise: Promise<unknown>): Promise<SkilltrayError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as SkilltrayError;
-  }
-  throw new Error('expected the run to be refused');
-}
 
 /** Resolves when the watcher has reloaded `name`. */
 function reloaded(core: SkilltrayCore, name: string): Promise<void> {
@@ -89,12 +81,12 @@ describe('the remembered-approval race', () => {
 
     const seen = reloaded(core, 'scripted');
     edit(dir);
-    const error = await refusal(run(core, { kind: 'none' }));
+    const error = await rejectionOf(run(core, { kind: 'none' }));
     expect(error.code).toBe('E612');
     expect(core.history()[0]).toMatchObject({ status: 'refused', errorCode: 'E612', startedAt: null });
 
     await seen;
-    const asked = await refusal(run(core, { kind: 'none' }));
+    const asked = await rejectionOf(run(core, { kind: 'none' }));
     expect(asked.code).toBe('E601');
     expect(asked.message).toContain("the skill's files have changed since you chose to always allow it");
     expect(outputs(core)).not.toContain('v2\n');
@@ -109,7 +101,7 @@ describe('every other path that allows a run', () => {
     core.addRule('tool:scripted/go', 'allow');
     expect((await run(core, { kind: 'none' })).result.stdout).toBe('v1\n');
     edit(dir);
-    expect((await refusal(run(core, { kind: 'none' }))).code).toBe('E612');
+    expect((await rejectionOf(run(core, { kind: 'none' }))).code).toBe('E612');
     expect(outputs(core)).not.toContain('v2\n');
   });
 
@@ -119,7 +111,7 @@ describe('every other path that allows a run', () => {
     const core = await watched(t);
     expect((await run(core, { kind: 'none' })).decision).toMatchObject({ outcome: 'auto', by: 'policy' });
     edit(dir);
-    expect((await refusal(run(core, { kind: 'none' }))).code).toBe('E612');
+    expect((await rejectionOf(run(core, { kind: 'none' }))).code).toBe('E612');
     expect(outputs(core)).not.toContain('v2\n');
   });
 
@@ -127,7 +119,7 @@ describe('every other path that allows a run', () => {
     const t = testHome();
     const dir = scripted(t, 'skills');
     const core = await watched(t);
-    const error = await refusal(run(core, { kind: 'prompt', ask: async () => (edit(dir), { verdict: 'always', actor: 'ada' }) }));
+    const error = await rejectionOf(run(core, { kind: 'prompt', ask: async () => (edit(dir), { verdict: 'always', actor: 'ada' }) }));
     expect(error.code).toBe('E612');
     expect(core.remembered()).toEqual([]);
     expect(outputs(core)).not.toContain('v2\n');

@@ -8,10 +8,10 @@
 import { readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
-import type { SkilltrayError } from '../../../src-main/core/errors.js';
 import { noSandbox, type Sandbox } from '../../../src-main/core/runner/sandbox/sandbox.js';
 import { ordinaryDir, requireSandbox } from '../../support/sandbox.js';
 import { skillMd, testHome, writeSkill, type TestHome } from '../../support/temp.js';
+import { rejectionOf } from '../../support/errors.js';
 
 const cores: SkilltrayCore[] = [];
 afterEach(async () => {
@@ -38,14 +38,6 @@ function shell(root: string, name: string, frontmatter: Record<string, unknown> 
   );
 }
 
-async function refusal(promise: Promise<unknown>): Promise<SkilltrayError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as SkilltrayError;
-  }
-  throw new Error('expected a refusal');
-}
 
 const call = (skill: string, cwd: string, script = 'echo ok') => ({ skill, tool: 'sh', args: { script }, surface: 'mcp' as const, cwd });
 
@@ -56,7 +48,7 @@ describe('where no sandbox is available (injected)', () => {
     const core = open(t, SIMULATED);
     const dry = core.dryRun(call('reader', t.userHome));
     expect(dry).toMatchObject({ decision: 'ask', sandbox: { name: 'read-only', contained: false, mechanism: null, why: 'simulated for this test: no sandbox here' } });
-    const error = await refusal(core.run(call('reader', t.userHome), { approval: { kind: 'none' } }));
+    const error = await rejectionOf(core.run(call('reader', t.userHome), { approval: { kind: 'none' } }));
     expect(error.code).toBe('E601');
     expect(error.message).toContain("is bundled and read-only, but it cannot be contained here (simulated for this test: no sandbox here), so it asks");
     expect(core.history()[0]).toMatchObject({ status: 'refused', sandbox: { contained: false } });
@@ -71,7 +63,7 @@ describe('where no sandbox is available (injected)', () => {
     expect((await contained.run(call('tool', t.userHome), { approval: { kind: 'none' } })).decision.by).toBe('remembered');
     await contained.close();
     const bare = open(t, SIMULATED);
-    const error = await refusal(bare.run(call('tool', t.userHome), { approval: { kind: 'none' } }));
+    const error = await rejectionOf(bare.run(call('tool', t.userHome), { approval: { kind: 'none' } }));
     expect(error.message).toContain("you chose to always allow 'tool/sh', but it cannot be contained here");
   });
 

@@ -2,11 +2,13 @@ import { chmodSync, existsSync, realpathSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
 import type { SkilltrayError } from '../../../src-main/core/errors.js';
 import type { PendingApproval, RunEvent, Verdict } from '../../../src-main/shared/runs.js';
-import { skillMd, testHome, writeFiles, writeSkill, type TestHome } from '../../support/temp.js';
+import { skillMd, testHome, writeFiles, writeSkill } from '../../support/temp.js';
+import { rejectionOf } from '../../support/errors.js';
+import { coresClosedAfterEach } from '../../support/cores.js';
 
 const NODE = process.execPath;
 const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/processes/${name}`, import.meta.url));
@@ -20,25 +22,8 @@ function toolSkill(name: string, command: string, frontmatter: Record<string, un
   );
 }
 
-const cores: SkilltrayCore[] = [];
-afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close();
-});
+const open = coresClosedAfterEach();
 
-function open(t: TestHome, env: NodeJS.ProcessEnv = {}): SkilltrayCore {
-  const core = new SkilltrayCore(t.config(env));
-  cores.push(core);
-  return core;
-}
-
-async function failure(promise: Promise<unknown>): Promise<SkilltrayError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as SkilltrayError;
-  }
-  throw new Error('expected the run to fail');
-}
 
 const argvCommand = `${NODE} ${fixture('print-argv.mjs')} <<a>> <<b>>`;
 const once = (actor = 'tester'): { kind: 'prompt'; ask: (p: PendingApproval) => Promise<Verdict> } => ({ kind: 'prompt', ask: async () => ({ verdict: 'once', actor }) });
@@ -61,7 +46,7 @@ describe('the run pipeline: render → policy → approval → run → record', 
     const t = testHome();
     writeSkill(t.skills, 'echoes', toolSkill('echoes', argvCommand, { read_only: true }));
     const core = open(t);
-    const error = await failure(core.run({ skill: 'echoes', tool: 'go', surface: 'mcp' }, { approval: { kind: 'none' } }));
+    const error = await rejectionOf(core.run({ skill: 'echoes', tool: 'go', surface: 'mcp' }, { approval: { kind: 'none' } }));
     expect(error).toMatchObject({ code: 'E601', kind: 'approval_required' });
     expect(error.message).toContain('needs approval from the person at the desktop');
     expect(core.history()[0]).toMatchObject({ id: error.details?.runId, status: 'refused', outcome: 'refused', errorCode: 'E601', exitCode: null, startedAt: null });
@@ -83,7 +68,7 @@ describe('the run pipeline: render → policy → approval → run → record', 
     expect(ok.decision).toMatchObject({ outcome: 'approved', by: 'user', actor: 'ada' });
     expect(seen[0]).toMatchObject({ skill: 'echoes', tool: 'go', trust: 'user', programPath: NODE, argv: [fixture('print-argv.mjs'), 'x'], env: [] });
 
-    const denied = await failure(core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: { kind: 'prompt', ask: async () => ({ verdict: 'deny', actor: 'ada' }) } }));
+    const denied = await rejectionOf(core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: { kind: 'prompt', ask: async () => ({ verdict: 'deny', actor: 'ada' }) } }));
     expect(denied).toMatchObject({ code: 'E603', kind: 'denied_by_user' });
     expect(core.history()[0]).toMatchObject({ status: 'denied', outcome: 'denied', decidedBy: 'user', actor: 'ada', startedAt: null });
   });
@@ -102,7 +87,7 @@ describe('the run pipeline: render → policy → approval → run → record', 
 
     writeFileSync(join(dir, 'notes.md'), '# a new file changes the content hash\n');
     core.registry.reload('echoes');
-    const lapsed = await failure(core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: { kind: 'none' } }));
+    const lapsed = await rejectionOf(core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: { kind: 'none' } }));
     expect(lapsed.code).toBe('E601');
     expect(core.dryRun({ skill: 'echoes', tool: 'go', surface: 'cli' })).toMatchObject({ decision: 'ask', reason: expect.stringContaining('has lapsed') });
   });
@@ -113,7 +98,7 @@ describe('the run pipeline: render → policy → approval → run → record', 
     writeSkill(t.bundled, 'careful', toolSkill('careful', argvCommand, { read_only: true, always_ask: true }));
     const core = open(t);
     core.addRule('skill:ech*', 'deny');
-    const denied = await failure(core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: { kind: 'preapproved', actor: 'cli --yes' } }));
+    const denied = await rejectionOf(core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: { kind: 'preapproved', actor: 'cli --yes' } }));
     expect(denied).toMatchObject({ code: 'E602', kind: 'denied_by_rule' });
     core.addRule('tool:careful/go', 'allow');
     expect(core.dryRun({ skill: 'careful', tool: 'go', surface: 'cli' }).decision).toBe('ask');
@@ -125,7 +110,7 @@ describe('the run pipeline: render → policy → approval → run → record', 
     writeSkill(t.bundled, 'needs', toolSkill('needs', argvCommand, { read_only: true, requires: { bins: ['no-such-binary-here'], env: [] } }));
     writeSkill(t.bundled, 'secret', toolSkill('secret', argvCommand, { read_only: true, requires: { bins: [], env: ['SKT_TEST_TOKEN'] } }));
     const core = open(t);
-    const run = (skill: string) => failure(core.run({ skill, tool: 'go', surface: 'http' }, { approval: { kind: 'none' } }));
+    const run = (skill: string) => rejectionOf(core.run({ skill, tool: 'go', surface: 'http' }, { approval: { kind: 'none' } }));
     expect((await run('meeting')).code).toBe('E605');
     expect((await run('needs')).code).toBe('E606');
     expect((await run('secret')).code).toBe('E607');
@@ -149,7 +134,7 @@ describe('the run pipeline: render → policy → approval → run → record', 
     core.answerApproval(pending!.id, 'once', 'tray');
     expect(JSON.parse((await approved).result.stdout)).toEqual(['hi']);
 
-    const timedOut = await failure(core.run({ skill: 'echoes', tool: 'go', surface: 'http' }, { approval: { kind: 'broker', timeoutMs: 50 } }));
+    const timedOut = await rejectionOf(core.run({ skill: 'echoes', tool: 'go', surface: 'http' }, { approval: { kind: 'broker', timeoutMs: 50 } }));
     expect(timedOut).toMatchObject({ code: 'E604', kind: 'approval_timed_out' });
     expect(core.history()[0]).toMatchObject({ status: 'refused', decidedBy: 'timeout' });
   });
@@ -158,7 +143,7 @@ describe('the run pipeline: render → policy → approval → run → record', 
     const t = testHome();
     const dir = writeSkill(t.skills, 'echoes', toolSkill('echoes', argvCommand));
     const core = open(t);
-    const error = await failure(
+    const error = await rejectionOf(
       core.run(
         { skill: 'echoes', tool: 'go', surface: 'cli' },
         {
@@ -216,7 +201,7 @@ describe('the run pipeline: render → policy → approval → run → record', 
       [['not', 'an', 'object'], 'E508'],
     ];
     for (const [args, code] of cases) {
-      const error = await failure(core.run({ skill: 'echoes', tool: 'go', args, surface: 'mcp' }, { approval: { kind: 'none' } }));
+      const error = await rejectionOf(core.run({ skill: 'echoes', tool: 'go', args, surface: 'mcp' }, { approval: { kind: 'none' } }));
       expect(error.code).toBe(code);
       expect(error.details?.runId).toEqual(expect.any(String));
     }
@@ -263,7 +248,7 @@ describe('programs shipped in a skill folder', () => {
     writeSkill(t.bundled, 'escape2', toolSkill('escape2', 'true'), { 'run.sh': '#!/bin/sh\n' });
     chmodSync(join(t.bundled, 'escape2', 'run.sh'), 0o755);
     const core = open(t);
-    const go = () => failure(core.run({ skill: 'escape', tool: 'go', surface: 'cli' }, { approval: { kind: 'none' } }));
+    const go = () => rejectionOf(core.run({ skill: 'escape', tool: 'go', surface: 'cli' }, { approval: { kind: 'none' } }));
     expect((await go()).code).toBe('E012');
     symlinkSync(join(t.bundled, 'escape2', 'run.sh'), join(dir, 'linked.sh'));
     writeFileSync(join(dir, 'SKILL.md'), toolSkill('escape', './linked.sh', { read_only: true }));
@@ -281,7 +266,7 @@ describe('shutdown', () => {
     const started = new Promise<void>((resolve) => core.runs.on('run', (e) => e.type === 'started' && resolve()));
     const added = new Promise<void>((resolve) => core.on('event', (e) => e.type === 'approval.added' && resolve()));
     const running = core.run({ skill: 'slow', tool: 'go', surface: 'http' }, { approval: { kind: 'none' } });
-    const waiting = failure(core.run({ skill: 'asks', tool: 'go', surface: 'http' }, { approval: { kind: 'broker' } }));
+    const waiting = rejectionOf(core.run({ skill: 'asks', tool: 'go', surface: 'http' }, { approval: { kind: 'broker' } }));
     await Promise.all([started, added]);
     // The tool sleeps 60 s: close returns within the test's timeout only by killing it.
     await core.close();
@@ -299,7 +284,7 @@ describe('what a tool that runs unasked may reach', () => {
     const auto = await core.run({ skill: 'reader', tool: 'go', args: { a: 'notes.txt' }, surface: 'mcp', cwd: t.userHome }, { approval: { kind: 'none' } });
     expect(auto.decision).toMatchObject({ outcome: 'auto', by: 'policy' });
     for (const a of ['.ssh/id_ed25519', join(t.home, 'token')]) {
-      const refused = await failure(core.run({ skill: 'reader', tool: 'go', args: { a }, surface: 'mcp', cwd: t.userHome }, { approval: { kind: 'none' } }));
+      const refused = await rejectionOf(core.run({ skill: 'reader', tool: 'go', args: { a }, surface: 'mcp', cwd: t.userHome }, { approval: { kind: 'none' } }));
       expect(refused.code).toBe('E601');
       expect(refused.details?.reason).toMatch(/would run without asking .* but its argument 'a'/);
     }
@@ -310,7 +295,7 @@ describe('what a tool that runs unasked may reach', () => {
     const dir = writeSkill(t.bundled, 'sneaky', toolSkill('sneaky', '.bin/run.mjs <<a>>', { read_only: true }), { '.bin/run.mjs': `#!${NODE}\n` });
     chmodSync(join(dir, '.bin', 'run.mjs'), 0o755);
     const core = open(t);
-    const error = await failure(core.run({ skill: 'sneaky', tool: 'go', surface: 'cli', cwd: t.userHome }, { approval: { kind: 'none' } }));
+    const error = await rejectionOf(core.run({ skill: 'sneaky', tool: 'go', surface: 'cli', cwd: t.userHome }, { approval: { kind: 'none' } }));
     expect(error).toMatchObject({ code: 'E012' });
     expect(error.message).toContain("is in a hidden folder, which the skill's content hash does not cover");
   });
@@ -328,7 +313,7 @@ describe('after the person approves', () => {
         return { verdict: 'always', actor: 'ada' };
       },
     };
-    expect((await failure(core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval }))).code).toBe('E612');
+    expect((await rejectionOf(core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval }))).code).toBe('E612');
     expect(core.remembered()).toEqual([]);
   });
 
@@ -343,9 +328,9 @@ describe('after the person approves', () => {
         return { verdict: 'once', actor: 'ada' };
       },
     });
-    expect((await failure(core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: approveAfter(() => core.setPaused(true)) }))).code).toBe('E608');
+    expect((await rejectionOf(core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: approveAfter(() => core.setPaused(true)) }))).code).toBe('E608');
     core.setPaused(false);
-    expect((await failure(core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: approveAfter(() => core.setMode('Meeting')) }))).code).toBe('E605');
+    expect((await rejectionOf(core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: approveAfter(() => core.setMode('Meeting')) }))).code).toBe('E605');
     expect(core.history().filter((r) => r.startedAt !== null)).toEqual([]);
   });
 });

@@ -6,20 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
 import { callOperation, type CallContext } from '../../../src-main/core/operations.js';
-import type { SkilltrayError } from '../../../src-main/core/errors.js';
 import type { Surface } from '../../../src-main/shared/runs.js';
 import { contractHome } from '../contract/fixture.js';
 import { callTool, startMcp, structured, toolError } from '../mcp/mcp-session.js';
 import { cli } from '../../support/cli.js';
+import { rejectionOf } from '../../support/errors.js';
 
-async function failure(promise: Promise<unknown>): Promise<SkilltrayError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as SkilltrayError;
-  }
-  throw new Error('expected a refusal');
-}
 
 const names = (core: SkilltrayCore, surface: Surface) => {
   const ctx: CallContext = { surface, cwd: core.config.home, approval: { kind: 'none' }, owner: 'serve', version: '0.0.0-test' };
@@ -42,12 +34,12 @@ describe('skill switches', () => {
       expect(await names(core, 'mcp')).not.toContain('field-notes');
       expect(await names(core, 'http')).not.toContain('field-notes');
 
-      const refused = await failure(core.run({ skill: 'field-notes', tool: 'record_sighting', args: { species: 'robin' }, surface: 'mcp', cwd: t.userHome }, { approval: { kind: 'none' } }));
+      const refused = await rejectionOf(core.run({ skill: 'field-notes', tool: 'record_sighting', args: { species: 'robin' }, surface: 'mcp', cwd: t.userHome }, { approval: { kind: 'none' } }));
       expect(refused.code).toBe('E618');
       expect(refused.message).toContain('turned off');
       // A bundled read-only skill, which would run without asking, is refused as well.
       core.setSkillEnabled('git', false);
-      expect((await failure(core.run({ skill: 'git', tool: 'git_status', args: {}, surface: 'cli', cwd: t.userHome }, { approval: { kind: 'none' } }))).code).toBe('E618');
+      expect((await rejectionOf(core.run({ skill: 'git', tool: 'git_status', args: {}, surface: 'cli', cwd: t.userHome }, { approval: { kind: 'none' } }))).code).toBe('E618');
 
       expect(core.setSkillEnabled('field-notes', true)).toEqual([]);
       expect(core.discover('log a bird sighting').map((r) => r.skill_id)).toContain('field-notes');
@@ -66,7 +58,7 @@ describe('skill switches', () => {
       core.setMode('Meeting');
       expect(core.listSkills().skills.find((s) => s.name === 'field-notes')?.enabled).toBe(false);
       expect(core.discover('log a bird sighting').map((r) => r.skill_id)).not.toContain('field-notes');
-      const refused = await failure(core.run({ skill: 'field-notes', tool: 'record_sighting', args: { species: 'robin' }, surface: 'cli', cwd: t.userHome }, { approval: { kind: 'none' } }));
+      const refused = await rejectionOf(core.run({ skill: 'field-notes', tool: 'record_sighting', args: { species: 'robin' }, surface: 'cli', cwd: t.userHome }, { approval: { kind: 'none' } }));
       expect(refused.code).toBe('E618');
       expect(refused.message).toContain('Meeting');
 

@@ -7,7 +7,8 @@
  */
 import { basename, resolve } from 'node:path';
 import { skillcErrors, type SkilltrayError } from '../errors.js';
-import { openIndexForSearch, preparedOn, readIndex, type OpenIndex, type OpenIndexOptions } from '../search/index.js';
+import { prepared } from '../store/prepared.js';
+import { openIndexForSearch, readIndex, type OpenIndex, type OpenIndexOptions } from '../search/index.js';
 import { readText } from '../skills/files.js';
 import { checkIntegerOption, moreLinesLine } from './options.js';
 import { resolveInsideRoot } from './paths.js';
@@ -104,7 +105,7 @@ export function sectionQuery(options: { section: string; file?: string; maxLines
 /** Finds a section through an open index and reads it from the source file; `skill` names it in an E002. */
 export function showInIndex(index: OpenIndex, skill: string, show: SectionQuery): ShowResult {
   const { query } = show;
-  let headings = readIndex(index, skill, (db) => preparedOn(db, 'SELECT file, text, level, start_line, end_line FROM headings ORDER BY file, start_line, id').all() as HeadingRecord[]);
+  let headings = readIndex(index, skill, (db) => prepared(db, 'SELECT file, text, level, start_line, end_line FROM headings ORDER BY file, start_line, id').all() as HeadingRecord[]);
   if (show.file !== null) headings = headings.filter((h) => h.file === show.file);
   const { matches, matched } = matchingHeadings(show.section, headings);
   const first = matches[0];

@@ -153,23 +153,6 @@ export function openIndexForSearch(dir: string, runtimeDir: string, skill: strin
   return { db, meta, location, freshBy };
 }
 
-const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
-
-/** The statement for `sql` on an open index, compiled once per connection (an index kept open is read many times). */
-export function preparedOn(db: Database.Database, sql: string): Database.Statement {
-  let cache = statements.get(db);
-  if (cache === undefined) {
-    cache = new Map();
-    statements.set(db, cache);
-  }
-  let statement = cache.get(sql);
-  if (statement === undefined) {
-    statement = db.prepare(sql);
-    cache.set(sql, statement);
-  }
-  return statement;
-}
-
 /** Runs a read against an open index; any database failure means the index is corrupt (E002). */
 export function readIndex<T>(index: OpenIndex, skill: string, read: (db: Database.Database) => T): T {
   try {

@@ -6,7 +6,8 @@ import { basename, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import { skillcErrors } from '../errors.js';
 import { checkIntegerOption } from '../gateway/options.js';
-import { openIndexForSearch, preparedOn, readIndex, type OpenIndex, type OpenIndexOptions } from './index.js';
+import { prepared } from '../store/prepared.js';
+import { openIndexForSearch, readIndex, type OpenIndex, type OpenIndexOptions } from './index.js';
 import type { SearchHit, SearchResult } from '../../shared/gateway.js';
 
 export interface SearchOptions extends OpenIndexOptions {
@@ -46,8 +47,8 @@ interface HitRow {
 
 /** The best `limit` rows for `match` by BM25, ties by row order; both strategies give the same rows and snippets. */
 export function rankedRows(db: Database.Database, match: string, limit: number, strategy: SearchStrategy): HitRow[] {
-  if (strategy === 'rank-then-snippet') return preparedOn(db, RANK_THEN_SNIPPET_SQL).all({ match, limit }) as HitRow[];
-  const rows = preparedOn(db, EVERY_MATCH_SQL).all(match) as (HitRow & { id: number })[];
+  if (strategy === 'rank-then-snippet') return prepared(db, RANK_THEN_SNIPPET_SQL).all({ match, limit }) as HitRow[];
+  const rows = prepared(db, EVERY_MATCH_SQL).all(match) as (HitRow & { id: number })[];
   rows.sort((a, b) => a.rank - b.rank || a.id - b.id);
   return rows.slice(0, limit).map(({ file, section, snippet, rank }) => ({ file, section, snippet, rank }));
 }
@@ -58,7 +59,7 @@ const rowCounts = new WeakMap<Database.Database, number>();
 function rowCount(db: Database.Database): number {
   let rows = rowCounts.get(db);
   if (rows === undefined) {
-    rows = (preparedOn(db, 'SELECT rowid FROM sections ORDER BY rowid DESC LIMIT 1').get() as { rowid: number } | undefined)?.rowid ?? 0;
+    rows = (prepared(db, 'SELECT rowid FROM sections ORDER BY rowid DESC LIMIT 1').get() as { rowid: number } | undefined)?.rowid ?? 0;
     rowCounts.set(db, rows);
   }
   return rows;

@@ -25,26 +25,10 @@ export interface OpenStateDbOptions {
   onRecovered?: (notice: Notice) => void;
 }
 
-// Statements compiled once per connection: history writes happen on every run, and preparing costs more than running.
-const statements = new WeakMap<Database.Database, Map<string, Database.Statement<unknown[], unknown>>>();
-
 // Which file each connection opened (path and inode), so a connection can tell that another process already replaced it.
 const opened = new WeakMap<Database.Database, { path: string; ino: number }>();
 
-/** The statement for `sql` on `db`, compiled on first use and reused after. */
-export function prepared<P extends unknown[] | object = unknown[], R = unknown>(db: StateDb, sql: string): Database.Statement<P, R> {
-  let cache = statements.get(db);
-  if (cache === undefined) {
-    cache = new Map();
-    statements.set(db, cache);
-  }
-  let statement = cache.get(sql);
-  if (statement === undefined) {
-    statement = db.prepare(sql);
-    cache.set(sql, statement);
-  }
-  return statement as unknown as Database.Statement<P, R>;
-}
+export { prepared } from './prepared.js';
 
 /** What PRAGMA quick_check found wrong. */
 class DamagedDatabase extends Error {}

@@ -2,7 +2,7 @@
  * The programs `npm test` needs from the system, and where the end-to-end tests find a browser.
  * Plain Node with no dependency installed: `.ci/run` asks it what to install before `npm ci`.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -99,4 +99,18 @@ export async function missingDependencies({ platform = process.platform, env = p
     missing.push({ program: 'chromium', why: "the end-to-end tests' browser (Playwright's own Chromium serves too: npx playwright install chromium)", package: 'chromium' });
   }
   return missing;
+}
+
+/**
+ * Why the tests cannot run from `dir` on this platform, or null. On Linux every run gets a private
+ * /tmp and /var/tmp, so test fixtures in a checkout under either are invisible to the tools the
+ * tests run (docs/runner.md, "A private temp").
+ */
+export function checkoutProblem(dir = root, platform = process.platform) {
+  if (platform !== 'linux') return null;
+  const real = realpathSync(dir);
+  const under = ['/tmp', '/var/tmp'].find((tmp) => real === tmp || real.startsWith(`${tmp}/`));
+  return under === undefined
+    ? null
+    : `the checkout ${real} is under ${under}, which every sandboxed run sees as a private, empty folder, so the tools the tests run cannot see the test fixtures. Clone it anywhere else (.ci/run moves itself).`;
 }

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { bundledPackBins, chromiumExecutable, onPath } from '../../../scripts/system-deps.js';
+import { bundledPackBins, checkoutProblem, chromiumExecutable, onPath } from '../../../scripts/system-deps.js';
 import { loadPacks } from '../packs/bundled-packs.js';
 import { tempDir } from '../../support/temp.js';
 
@@ -27,6 +27,13 @@ async function preflight(args: string[], env: NodeJS.ProcessEnv) {
 }
 
 describe('the preflight of npm test', () => {
+  it('refuses a Linux checkout under /tmp or /var/tmp, which sandboxed runs see empty, and accepts one elsewhere', () => {
+    expect(checkoutProblem('/tmp', 'linux')).toContain('is under /tmp');
+    expect(checkoutProblem('/var/tmp', 'linux')).toContain('is under /var/tmp');
+    expect(checkoutProblem('/tmp', 'darwin')).toBeNull();
+    expect(checkoutProblem('/usr/share', 'linux')).toBeNull();
+  });
+
   it('knows every program the bundled packs require, as the loader reads them', () => {
     const loaded = new Set(loadPacks().list().flatMap((skill) => skill.requires.bins));
     expect([...bundledPackBins().keys()].sort()).toEqual([...loaded].sort());

@@ -193,6 +193,8 @@ describe('skilltray mcp: tools with good and bad input', () => {
     const session = await startMcp(t.env, { cwd: t.userHome });
     toolError(await callTool(session, 'show', { skill: 'field-notes', section: 'Nowhere' }));
     structured(await callTool(session, 'outline', { skill: 'field-notes' }));
+    // The bridge logs after it answers (in batches); once it has exited, every access is written.
+    await session.hangUp();
     const core = new SkilltrayCore(t.config());
     try {
       const stats = core.stats('field-notes', { groupBy: 'commands' }, t.home);

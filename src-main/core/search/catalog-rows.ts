@@ -1,17 +1,11 @@
 /** What one skill contributes to the all-skills catalog: its sections as plain text, placed in their files. */
 import { walkSkill } from '../skills/files.js';
 import { headingTrails, toolOf } from './catalog-hits.js';
-import { skillDocuments } from './documents.js';
+import { skillDocuments, type SectionRow } from './documents.js';
 import { plainText } from './plain-text.js';
 
-/** One catalog row as stored: the section's text as plain text, without its own heading line (the title has it). */
-export interface CatalogRow {
-  file: string;
-  section: string;
-  content: string;
-  level: number;
-  startLine: number;
-  endLine: number;
+/** One catalog row as stored: `content` is the section's text as plain text, without its own heading line (the title has it). */
+export interface CatalogRow extends SectionRow {
   trail: string;
   tool: string | null;
 }
@@ -19,8 +13,12 @@ export interface CatalogRow {
 /** A skill's rows: its files' sections as plain text, each with the headings it sits under and its tool. */
 export function catalogRows(dir: string, tools: ReadonlySet<string>): CatalogRow[] {
   const sections = skillDocuments(walkSkill(dir).files).sections;
-  const byFile = new Map<string, typeof sections>();
-  for (const row of sections) byFile.set(row.file, [...(byFile.get(row.file) ?? []), row]);
+  const byFile = new Map<string, SectionRow[]>();
+  for (const row of sections) {
+    const rows = byFile.get(row.file);
+    if (rows === undefined) byFile.set(row.file, [row]);
+    else rows.push(row);
+  }
   const rows: CatalogRow[] = [];
   for (const [file, fileRows] of byFile) {
     const placed = headingTrails(fileRows);

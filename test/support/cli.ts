@@ -48,18 +48,6 @@ export async function cli(argv: string[], home: TestHome, options: { cwd?: strin
   return { code, stdout, stderr, stdoutBytes: Buffer.concat(bytes) };
 }
 
-/** The built `bin/skilltray.js` as a real process (vitest's global setup rebuilds dist/node when it is stale). */
-export async function cliProcess(argv: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()): Promise<CliOutcome> {
-  const result = await execa(process.execPath, [join(import.meta.dirname, '..', '..', 'bin', 'skilltray.js'), ...argv], {
-    env,
-    extendEnv: false,
-    cwd,
-    reject: false,
-    stdin: 'ignore',
-  });
-  return { code: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr };
-}
-
 /** The built bin as a real process, its stdout kept as the exact bytes it wrote. */
 export async function cliProcessBytes(argv: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()): Promise<{ code: number; stdout: Buffer; stderr: string }> {
   const result = await execa(process.execPath, [join(import.meta.dirname, '..', '..', 'bin', 'skilltray.js'), ...argv], {
@@ -72,4 +60,14 @@ export async function cliProcessBytes(argv: string[], env: NodeJS.ProcessEnv, cw
     stripFinalNewline: false,
   });
   return { code: result.exitCode ?? -1, stdout: Buffer.from(result.stdout), stderr: Buffer.from(result.stderr).toString('utf8') };
+}
+
+/** The built `bin/skilltray.js` as a real process (vitest's global setup rebuilds dist/node when it is stale); output as text, final newline stripped. */
+export async function cliProcess(argv: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()): Promise<CliOutcome> {
+  const { code, stdout, stderr } = await cliProcessBytes(argv, env, cwd);
+  return { code, stdout: withoutFinalNewline(stdout.toString('utf8')), stderr: withoutFinalNewline(stderr) };
+}
+
+function withoutFinalNewline(text: string): string {
+  return text.replace(/\r?\n$/, '');
 }

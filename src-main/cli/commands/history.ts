@@ -1,6 +1,5 @@
 /** `history`: runs as a table with a header, or one run whole (request, decision, command, result, output). */
-import { RUN_STATUSES, SURFACES, type RunRecord, type RunStatus, type RunSummary, type Surface } from '../../shared/runs.js';
-import { containment } from '../../shared/approval-text.js';
+import { RUN_STATUSES, SURFACES, type RunRecord, type RunStatus, type RunSummary, type SandboxView, type Surface } from '../../shared/runs.js';
 import { JSON_OPTION, printJson, type Command } from '../command.js';
 import { localTime, table } from '../table.js';
 
@@ -24,6 +23,12 @@ function indented(text: string): string {
   return text.replace(/\n$/, '').split('\n').map((line) => `  ${line}`).join('\n');
 }
 
+/** The profile and what contained it, `workspace, no network (bubblewrap)`, or why nothing did. */
+function sandboxLine(s: SandboxView): string {
+  if (!s.contained) return `${s.name}, not contained: ${s.why ?? 'no sandbox'}`;
+  return `${s.name}, ${s.network ? 'with network' : 'no network'}${s.mechanism === null ? '' : ` (${s.mechanism})`}`;
+}
+
 /** Every field of a run record a person may need, labelled, then its output. */
 export function formatRunRecord(r: RunRecord): string {
   const lines: [string, string][] = [
@@ -41,7 +46,7 @@ export function formatRunRecord(r: RunRecord): string {
     r.command.args.forEach((arg, i) => lines.push([`arg ${i + 1}`, JSON.stringify(arg)]));
     lines.push(['cwd', r.command.cwd], ['timeout', `${r.command.timeoutMs / 1000} s`], ['env', r.command.env.length > 0 ? r.command.env.join(', ') : '(allow-list only)']);
   }
-  if (r.sandbox) lines.push(['sandbox', `${r.sandbox.name}${r.sandbox.mechanism === null ? '' : ` (${r.sandbox.mechanism})`}: ${r.sandbox.why ?? containment(r.sandbox)}`]);
+  if (r.sandbox) lines.push(['sandbox', sandboxLine(r.sandbox)]);
   lines.push(['skill hash', r.skillHash]);
   if (r.startedAt !== null) lines.push(['started', localTime(r.startedAt)]);
   if (r.endedAt !== null) lines.push(['ended', localTime(r.endedAt)]);

@@ -3,6 +3,7 @@
  * nothing heavy: a command loads the core, SQLite or the MCP SDK only when it runs.
  */
 import type { SkilltrayCore } from '../core/api.js';
+import type { SkillLibrary } from '../core/library.js';
 import type { CoreConfig } from '../core/config.js';
 import type { OptionSpec, ParsedArgs, PositionalSpec } from './args.js';
 
@@ -30,6 +31,8 @@ export interface CliContext {
   config(): CoreConfig;
   /** The core over config(), loaded and opened on first use so `--help` and bad options never touch the disk. */
   core(): Promise<SkilltrayCore>;
+  /** Only the skills and the gateway (the core's read side, without state.db, runs or packs): what a read-only command needs. */
+  library(): Promise<SkillLibrary>;
 }
 
 export interface Command {

@@ -4,6 +4,7 @@
  * Only light modules load here: `--version`, `--help` and `roots` never load the core.
  */
 import type { SkilltrayCore } from '../core/api.js';
+import type { SkillLibrary } from '../core/library.js';
 import { resolveConfig, type CoreConfig } from '../core/config.js';
 import { skillcErrors, toSkilltrayError, type SkilltrayError } from '../core/errors.js';
 import { parseArgs } from './args.js';
@@ -50,10 +51,11 @@ async function printError(ctx: CliContext, error: SkilltrayError, command: Comma
 /** Runs one command line and returns its exit status. */
 export async function runCli(
   argv: readonly string[],
-  base: Omit<CliContext, 'core' | 'config'> & { config?: () => CoreConfig },
+  base: Omit<CliContext, 'core' | 'library' | 'config'> & { config?: () => CoreConfig },
 ): Promise<number> {
   let config: CoreConfig | undefined;
   let core: SkilltrayCore | undefined;
+  let library: SkillLibrary | undefined;
   const ctx: CliContext = {
     ...base,
     config: () => {
@@ -67,6 +69,14 @@ export async function runCli(
         core ??= printNotices(new SkilltrayCore(ctx.config(), { checkStateDb: false }), base.io);
       }
       return core;
+    },
+    library: async () => {
+      if (core !== undefined) return core;
+      if (library === undefined) {
+        const { SkillLibrary } = await import('../core/library.js');
+        library ??= new SkillLibrary(ctx.config());
+      }
+      return library;
     },
   };
   const [name, ...rest] = argv;
@@ -98,6 +108,7 @@ export async function runCli(
     return 1;
   } finally {
     await core?.close();
+    await library?.close();
   }
 }
 

@@ -6,11 +6,10 @@
  * touch the disk, while listing skills does (it reads the current mode).
  */
 import { randomUUID } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
-import type { CheckReport, Mode, RootWatch, ShadowReport, Skill, SkillRoot, SkillSummary } from '../shared/model.js';
+import type { CheckReport, Mode, RootWatch, ShadowReport, SkillRoot, SkillSummary } from '../shared/model.js';
 import { describeRoots, type CoreConfig } from './config.js';
-import { SkilltrayError, skillcErrors } from './errors.js';
+import { SkilltrayError } from './errors.js';
 import { ApprovalBroker } from './policy/approval-broker.js';
 import type { DryRun, HistoryUsage, MaintenanceReport, Notice, PendingEntry, RememberExpiry, Remembered, Retention, Rule, RunQuery, RunRecord, RunReport, RunSummary, SandboxStatus, Settings, Surface, VerdictKind } from '../shared/runs.js';
 import { listRemembered, revoke } from './store/approvals.js';
@@ -28,25 +27,17 @@ import { RunService, type RunInput, type RunOptions } from './runs/run-service.j
 import { reclaimOrphanedRuns, type Orphan } from './runs/interrupted-runs.js';
 import { DEFAULT_KILL_GRACE_MS } from './runner/run-process.js';
 import { skillsToCheck } from './skills/locate.js';
-import { SkillRegistry } from './skills/registry.js';
-import { ParseCache } from './skills/parse-cache.js';
 import { emitSafely } from './events.js';
+import { SkillLibrary, type LibraryOptions } from './library.js';
 import { Discovery, type DiscoverOptions } from './agent/discover.js';
 import { planAttach, type AttachRequest } from './agent/attach.js';
 import type { AttachResult, DiscoverResult } from '../shared/agent.js';
-import type { ServerEvent } from '../shared/contract.js';
-import { GatewayService, defaultGatewayCwd, type ShowInput } from './gateway/service.js';
-import type { OpenOptions } from './gateway/open.js';
-import type { BuildResult, CatalogResult, OpenResult, OutlineHeading, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult, SyncResult } from '../shared/gateway.js';
-import type { OutlineOptions } from './gateway/outline.js';
-import type { SourcesOptions } from './gateway/sources.js';
-import type { StatsOptions } from './logs/stats.js';
+import { defaultGatewayCwd } from './gateway/service.js';
 import { checkReport, filterSummaries, shadowReport, summarize, type ListFilter } from './skills/summary.js';
 import { resolvePrompt } from './template/render-command.js';
 import type { Confirmation, PackProgress, PackService } from './packs/service.js';
 import { packPolicy } from './packs/policy-view.js';
 import type { PackRequest } from './packs/source.js';
-import { recoverPacks } from './packs/transaction.js';
 import type { TrustedKey } from './packs/trusted-keys.js';
 import { revokeForSkill } from './store/approvals.js';
 import { clearSwitches, isEnabled, listSwitches, setSwitch } from './store/switches.js';
@@ -55,9 +46,7 @@ import { removeIndexes } from './search/index.js';
 import { parseMode } from './policy/modes.js';
 import type { PackChange, PackInfo, ScanReport, SkillSwitch, UpdateReport } from '../shared/packs.js';
 
-export interface CoreOptions {
-  /** Keep search indexes current by itself (the app and `serve`); the CLI reports E002 instead. */
-  autoBuild?: boolean;
+export interface CoreOptions extends LibraryOptions {
   /** The sandbox runs go through; default this platform's (tests inject one that is unavailable). */
   sandbox?: Sandbox;
   /**
@@ -68,13 +57,10 @@ export interface CoreOptions {
 }
 
 /**
- * The core facade. Its 'event' stream is what the UI follows (over IPC or server-sent events):
+ * The core facade: the skill library (library.ts) with state.db, policy, runs and packs. Its 'event' stream is what the UI follows (over IPC or server-sent events):
  * approvals added and resolved, run progress, skills changed on disk, settings changed.
  */
-export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
-  readonly registry: SkillRegistry;
-  readonly gateway: GatewayService;
-  private readonly parseCache: ParseCache;
+export class SkilltrayCore extends SkillLibrary {
   private readonly state: StateStore;
   private runService: RunService | undefined;
   private discovery: Discovery | undefined;
@@ -90,32 +76,16 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   /** Contains every run this core starts. */
   readonly sandbox: Sandbox;
 
-  constructor(
-    readonly config: CoreConfig,
-    options: CoreOptions = {},
-  ) {
-    super();
+  constructor(config: CoreConfig, options: CoreOptions = {}) {
+    super(config, options);
     this.sandbox = options.sandbox ?? platformSandbox(process.platform, config.env);
     this.state = new StateStore(join(config.home, 'state.db'), {
       ...(config.nativeBinding === undefined ? {} : { nativeBinding: config.nativeBinding }),
       quickCheck: options.checkStateDb ?? true,
       onNotice: (notice) => emitSafely(this, 'event', { type: 'notice', notice }),
     });
-    // A pack change a killed process left half done is finished (or undone) before any skill is read.
-    recoverPacks(config.home);
-    // Skills are loaded on first use, and unchanged ones come from the parse cache instead of being parsed again.
-    this.parseCache = ParseCache.file(join(config.home, 'runtime', '.loader', 'skills.db'), config.nativeBinding === undefined ? {} : { nativeBinding: config.nativeBinding });
-    this.registry = new SkillRegistry(config.roots, { cache: this.parseCache });
-    this.registry.on('change', (change) => emitSafely(this, 'event', { type: 'skills.changed', kind: change.kind, name: change.name }));
     this.broker.on('added', (entry) => emitSafely(this, 'event', { type: 'approval.added', entry }));
     this.broker.on('resolved', (resolution) => emitSafely(this, 'event', { type: 'approval.resolved', id: resolution.id, outcome: resolution.kind }));
-    this.gateway = new GatewayService({
-      home: config.home,
-      registry: this.registry,
-      env: config.env,
-      autoBuild: options.autoBuild ?? false,
-      ...(config.nativeBinding === undefined ? {} : { nativeBinding: config.nativeBinding }),
-    });
   }
 
   /** state.db, opened (checked, and recovered if damaged) on first use, and never again once the core is closed. */
@@ -172,13 +142,6 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     const switches = listSwitches(this.db);
     const all = this.registry.list().map((skill) => summarize(skill, mode, switches));
     return { ...filterSummaries(all, filter), shadowed: shadowReport(this.registry.shadowed()) };
-  }
-
-  /** A loaded skill by name (E001 when there is none). */
-  getSkill(name: string): Skill {
-    const skill = this.registry.get(name);
-    if (!skill) throw skillcErrors.skillNotFound(name);
-    return skill;
   }
 
   /** Diagnostics of a skill, a skill directory or a directory of skills. */
@@ -428,54 +391,6 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     return trustKey(this.config.home, this.config.env, key, principal);
   }
 
-  // ── gateway and search (RFC-0002, RFC-0004); `cwd` is where the caller stands, for resolution and logs ──
-
-  outline(skill: string, options: OutlineOptions, cwd: string): OutlineResult {
-    return this.gateway.outline(skill, options, cwd);
-  }
-
-  /** The outline streamed: each Markdown file's headings go to `each` as they are read. */
-  outlineEach(skill: string, options: OutlineOptions, cwd: string, each: (headings: OutlineHeading[]) => void): void {
-    this.gateway.outlineEach(skill, options, cwd, each);
-  }
-
-  show(skill: string, input: ShowInput, cwd: string): ShowResult {
-    return this.gateway.show(skill, input, cwd);
-  }
-
-  open(skill: string, path: string, options: OpenOptions, cwd: string): OpenResult {
-    return this.gateway.open(skill, path, options, cwd);
-  }
-
-  sources(skill: string, options: SourcesOptions, cwd: string): SourcesResult {
-    return this.gateway.sources(skill, options, cwd);
-  }
-
-  search(skill: string, query: string, options: { limit?: number }, cwd: string): SearchResult {
-    return this.gateway.search(skill, query, options, cwd);
-  }
-
-  /** One ranked result list over every loaded skill. */
-  searchAll(query: string, options: { limit?: number; prefix?: boolean } = {}): CatalogResult {
-    return this.gateway.searchAll(query, options);
-  }
-
-  build(skill: string, cwd: string): BuildResult & { skill: string } {
-    return this.gateway.build(skill, cwd);
-  }
-
-  buildAll(cwd: string): ReturnType<GatewayService['buildAll']> {
-    return this.gateway.buildAll(cwd);
-  }
-
-  stats(skill: string, options: StatsOptions, cwd: string): StatsResult {
-    return this.gateway.stats(skill, options, cwd);
-  }
-
-  syncLogs(options: { project: string; skill?: string; dryRun?: boolean }): SyncResult {
-    return this.gateway.sync(options);
-  }
-
   // ── agent gateway (ADR-001) ─────────────────────────────────────────────
 
   /** Ranked skills for an intent (sidecars only when role_filter asks for them). */
@@ -524,16 +439,14 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
    * Stops live runs (recorded as interrupted, `why`: the owner is stopping), watchers and databases.
    * Calling it again waits for the first call.
    */
-  close(why?: string): Promise<void> {
+  override close(why?: string): Promise<void> {
     this.closing ??= (async () => {
       this.closed = true;
       this.state.stopMaintenance();
       await this.runService?.shutdown(why);
       await this.reclaiming?.catch(() => undefined);
       this.discovery?.close();
-      this.gateway.close();
-      await this.registry.close();
-      this.parseCache.close();
+      await this.closeLibrary();
       await this.state.close();
     })();
     return this.closing;

@@ -33,7 +33,7 @@ async function finish(ctx: CliContext, args: ParsedArgs, json: unknown, text: ()
     const out = text();
     ctx.io.out(out === '' || out.endsWith('\n') ? out : `${out}\n`);
   }
-  for (const warning of (await ctx.core()).gateway.warnings) ctx.io.err(`${warning}\n`);
+  for (const warning of (await ctx.library()).gateway.warnings) ctx.io.err(`${warning}\n`);
   return 0;
 }
 
@@ -48,7 +48,7 @@ const outline: Command = {
   ],
   async run(ctx, args) {
     const { formatOutlineFile } = await import('../../core/gateway/outline.js');
-    const core = await ctx.core();
+    const core = await ctx.library();
     // Streamed file by file, in exactly the form printJson / formatOutlineFile give the whole result;
     // nothing is printed before the skill resolves, so an error is the only output.
     const json = wantsJson(args);
@@ -90,7 +90,7 @@ const show: Command = {
     const section = words.length > 0 ? words.join(' ') : option;
     if (section === undefined) throw skillcErrors.usage('show needs <section>, the heading to show');
     const { formatShow } = await import('../../core/gateway/show.js');
-    const result = (await ctx.core()).show(skill, { section, ...pick({ file: str(args, 'file'), maxLines: num(args, 'max-lines') }) }, ctx.cwd);
+    const result = (await ctx.library()).show(skill, { section, ...pick({ file: str(args, 'file'), maxLines: num(args, 'max-lines') }) }, ctx.cwd);
     if (result.warning) ctx.io.err(`${result.warning}\n`);
     return finish(ctx, args, result, () => formatShow(result));
   },
@@ -111,7 +111,7 @@ const open: Command = {
   async run(ctx, args) {
     const [skill, path] = args.positionals as [string, string];
     const { formatOpen } = await import('../../core/gateway/open.js');
-    const result = (await ctx.core()).open(skill, path, pick({ maxLines: num(args, 'max-lines') }), ctx.cwd);
+    const result = (await ctx.library()).open(skill, path, pick({ maxLines: num(args, 'max-lines') }), ctx.cwd);
     if (wantsJson(args)) return finish(ctx, args, result, () => '');
     ctx.io.out(formatOpen(result));
     return 0;
@@ -136,7 +136,7 @@ const sources: Command = {
   async run(ctx, args) {
     const { formatSources } = await import('../../core/gateway/sources.js');
     const options = pick({ depth: num(args, 'depth'), dir: str(args, 'dir'), limit: num(args, 'limit'), pattern: str(args, 'pattern') });
-    const result = (await ctx.core()).sources(args.positionals[0] as string, options, ctx.cwd);
+    const result = (await ctx.library()).sources(args.positionals[0] as string, options, ctx.cwd);
     return finish(ctx, args, result, () => formatSources(result));
   },
 };
@@ -162,7 +162,7 @@ const search: Command = {
   ],
   async run(ctx, args) {
     const { formatSearch } = await import('../../core/search/query.js');
-    const core = await ctx.core();
+    const core = await ctx.library();
     const limit = pick({ limit: num(args, 'limit') });
     const [first, ...rest] = args.positionals as [string, ...string[]];
     if (args.options.all && rest.length > 0) throw skillcErrors.usage('search --all takes the query alone; quote a query of several words');
@@ -183,7 +183,7 @@ const build: Command = {
     ['build --all', 'every loaded skill; failures are listed, exit 1'],
   ],
   async run(ctx, args) {
-    const core = await ctx.core();
+    const core = await ctx.library();
     const skill = args.positionals[0];
     if ((skill === undefined) === !args.options.all) throw skillcErrors.usage('build takes <skill> or --all, one of them');
     if (skill !== undefined) {
@@ -215,7 +215,7 @@ const stats: Command = {
   async run(ctx, args) {
     const { formatStats } = await import('../../core/logs/stats.js');
     const options = pick({ groupBy: str(args, 'group-by'), since: str(args, 'since'), until: str(args, 'until'), projects: args.options.project as string[] | undefined });
-    const result = (await ctx.core()).stats(args.positionals[0] as string, options, ctx.cwd);
+    const result = (await ctx.library()).stats(args.positionals[0] as string, options, ctx.cwd);
     return finish(ctx, args, result, () => formatStats(result));
   },
 };
@@ -235,7 +235,7 @@ const sync: Command = {
   ],
   async run(ctx, args) {
     const { formatSync, syncExitStatus } = await import('../../core/logs/sync.js');
-    const result = (await ctx.core()).syncLogs({ project: str(args, 'project') ?? ctx.cwd, ...pick({ skill: args.positionals[0], dryRun: args.options['dry-run'] as boolean | undefined }) });
+    const result = (await ctx.library()).syncLogs({ project: str(args, 'project') ?? ctx.cwd, ...pick({ skill: args.positionals[0], dryRun: args.options['dry-run'] as boolean | undefined }) });
     if (args.options.json) printJson(ctx, result);
     else {
       const text = formatSync(result);

@@ -149,7 +149,7 @@ const describe: Command = {
     ['describe git --json', 'the same as data, frontmatter included'],
   ],
   async run(ctx, args) {
-    const skill = (await ctx.core()).getSkill(args.positionals[0] as string);
+    const skill = (await ctx.library()).getSkill(args.positionals[0] as string);
     if (args.options.json) printJson(ctx, skill);
     else ctx.io.out(describeText(skill));
     return 0;

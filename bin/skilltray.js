@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `skilltray` command: runs the compiled CLI (built by `npm install`'s prepare step or `npm run build`).
+// The `skilltray` command: runs the bundled CLI (built by `npm install`'s prepare step or `npm run build`).
 import { existsSync, readFileSync } from 'node:fs';
 import module from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   process.stdout.on('error', () => undefined);
   process.stdout.write(`skilltray ${version}\n`);
 } else {
-  const entry = new URL('../dist/node/src-main/cli/main.js', import.meta.url);
+  const entry = new URL('../dist/cli/main.js', import.meta.url);
   if (!existsSync(fileURLToPath(entry))) {
     process.stderr.write("error[E999]: skilltray is not built yet; run 'npm run build:node' in the checkout\n");
     process.exit(1);

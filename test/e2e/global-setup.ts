@@ -1,6 +1,6 @@
-/** Playwright's global setup: the scenarios spawn `skilltray serve --web`, which runs dist/node and serves dist/web. */
+/** Playwright's global setup: the scenarios spawn `skilltray serve --web`, which runs the CLI bundle (dist/cli) and serves dist/web. */
 import { ensureFreshBuild } from '../support/fresh-build.js';
 
 export default function setup(): void {
-  ensureFreshBuild(['node', 'web']);
+  ensureFreshBuild(['node', 'cli', 'web']);
 }

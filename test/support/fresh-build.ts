@@ -1,5 +1,6 @@
 /**
- * Keeps dist/ in step with its sources before tests that run it (`bin/skilltray.js` runs dist/node,
+ * Keeps dist/ in step with its sources before tests that run it (`bin/skilltray.js` runs the CLI
+ * bundle dist/cli, made from dist/node,
  * `serve --web` serves dist/web): a target whose output is older than any of its sources is rebuilt
  * with its npm script; a fresh one costs a few hundred stats, so `npm test` (which builds first)
  * does not build twice.
@@ -12,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 /** The checkout the tests belong to. */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-export type TargetName = 'node' | 'web' | 'preload';
+export type TargetName = 'node' | 'cli' | 'web' | 'preload';
 
 interface BuildTarget {
   /** The npm script that builds it. */
@@ -47,6 +48,15 @@ const TARGETS: Record<TargetName, BuildTarget> = {
         .filter((source) => source !== PRELOAD)
         .map((source) => ({ source, output: join('dist', 'node', source.replace(/\.ts$/, '.js')) })),
     configs: ['tsconfig.node.json', 'tsconfig.base.json'],
+  },
+  cli: {
+    script: 'build:cli',
+    // The CLI bundle is made from tsc's output (scripts/bundle-cli.js), so it is compared with each compiled module the CLI can load.
+    sources: (root) =>
+      filesUnder(root, join('dist', 'node', 'src-main'), (name) => name.endsWith('.js'))
+        .filter((source) => !source.startsWith(join('dist', 'node', 'src-main', 'electron')))
+        .map(bundledInto(join('dist', 'cli', 'main.js'))),
+    configs: [join('scripts', 'bundle-cli.js')],
   },
   web: {
     script: 'build:web',

@@ -5,8 +5,8 @@
  * SKILL.md files each time. An entry is only used for the same root (trust, syntax) and the same
  * loader code, and only recorded once its files have settled (see fingerprint.ts).
  */
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import { createHash } from 'node:crypto';
@@ -35,9 +35,23 @@ function rootKey(root: SkillRoot): string {
   return `${root.kind}\0${root.trust}\0${root.syntax}\0${root.path}`;
 }
 
-/** The folders and files whose code decides what a parse produces. */
-const LOADER_DIRS = ['skills/', 'markdown/', 'template/', '../shared/'].map((dir) => fileURLToPath(new URL(`../${dir}`, import.meta.url)));
-const LOADER_FILES = [fileURLToPath(new URL('../errors.js', import.meta.url))];
+/**
+ * The folders and files whose code decides what a parse produces. In the CLI bundle (dist/cli,
+ * made from dist/node by scripts/bundle-cli.js) they are dist/node's, from which it was built, so
+ * the app and the CLI stamp alike and share the cache instead of each re-parsing what the other
+ * wrote; a bundle with no dist/node beside it stamps its own chunks, whose names change with their code.
+ */
+function loaderCode(): { dirs: string[]; files: string[] } {
+  const here = fileURLToPath(import.meta.url);
+  const ownFile = basename(dirname(here)) === 'skills' && basename(dirname(dirname(here))) === 'core';
+  const core = ownFile ? new URL('../', import.meta.url) : new URL('../node/src-main/core/', import.meta.url);
+  if (!ownFile && !existsSync(new URL('skills/', core))) return { dirs: [dirname(here)], files: [] };
+  return {
+    dirs: ['skills/', 'markdown/', 'template/', '../shared/'].map((dir) => fileURLToPath(new URL(dir, core))),
+    files: [fileURLToPath(new URL('errors.js', core))],
+  };
+}
+
 /** The parsers a parse goes through, located as this module would import them. */
 const PARSERS = ['yaml', 'marked', 'gray-matter'];
 
@@ -60,10 +74,11 @@ function loaderStamp(): string {
     const st = statSync(path, { throwIfNoEntry: false });
     hash.update(`${path}\0${st?.size ?? '-'}\0${st?.mtimeMs ?? '-'}\n`);
   };
-  for (const dir of LOADER_DIRS) {
+  const code = loaderCode();
+  for (const dir of code.dirs) {
     for (const name of readdirSync(dir).sort()) add(join(dir, name));
   }
-  for (const file of [...LOADER_FILES, ...PARSERS.map(entryOf)]) if (file !== null) add(file);
+  for (const file of [...code.files, ...PARSERS.map(entryOf)]) if (file !== null) add(file);
   stamp = hash.digest('hex').slice(0, 32);
   return stamp;
 }

@@ -166,13 +166,32 @@ describe('--help', () => {
 });
 
 describe('a lazy start', () => {
-  /** The module URLs a real `skilltray …` process loads (in a fresh home unless given one). */
+  const BUNDLE = new URL('../../../dist/cli/', import.meta.url);
+  const COMPILED = new URL('../../../dist/node/', import.meta.url);
+  /** Which of our modules (paths under dist/node) each chunk of the CLI bundle holds (scripts/bundle-cli.js writes it). */
+  const chunks = JSON.parse(readFileSync(new URL('chunks.json', BUNDLE), 'utf8')) as Record<string, string[]>;
+
+  /** The module URLs a real `skilltray …` process loads (in a fresh home unless given one); a chunk of the bundle stands for the modules it holds. */
   async function loaded(argv: string[], t: TestHome = testHome()): Promise<string[]> {
     const trace = join(tempDir(), 'imports.txt');
     const result = await execa(process.execPath, ['--import', TRACE_IMPORTS, BIN, ...argv], { env: { ...t.env, SKILLTRAY_TRACE_IMPORTS: trace }, extendEnv: false, reject: false });
     expect(result.exitCode, result.stderr).toBe(0);
-    return readFileSync(trace, 'utf8').split('\n').filter(Boolean);
+    return readFileSync(trace, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .flatMap((url) => {
+        if (!url.startsWith(BUNDLE.href)) return [url];
+        const modules = chunks[url.slice(BUNDLE.href.length)];
+        expect(modules, `${url} is not in dist/cli/chunks.json`).toBeDefined();
+        return (modules as string[]).map((module) => new URL(module, COMPILED).href);
+      });
   }
+
+  it('runs the CLI bundle, whose chunks hold our modules', async () => {
+    const urls = await loaded(['roots']);
+    expect(urls.some((url) => url.endsWith('/dist/node/src-main/cli/main.js'))).toBe(true);
+    expect(urls.filter((url) => url.startsWith(COMPILED.href))).not.toContain(new URL('src-main/core/api.js', COMPILED).href);
+  });
 
   const HEAVY = /node_modules\/(better-sqlite3|zod|execa|@modelcontextprotocol|chokidar)\/|src-main\/(core\/api|core\/store|server\/mcp|shared\/contract)\b/;
 
@@ -195,8 +214,8 @@ describe('a lazy start', () => {
   });
 
   describe('read-only commands, with the parse cache warm', () => {
-    // What only running a tool, watching the roots, serving or parsing a skill needs.
-    const UNUSED = /node_modules\/(zod|execa|@modelcontextprotocol|chokidar|gray-matter|yaml|js-yaml|marked|picomatch)\//;
+    // What only running a tool, watching the roots, serving or parsing a skill needs, and the core beyond the skill library (state.db, policy, runs).
+    const UNUSED = /node_modules\/(zod|execa|@modelcontextprotocol|chokidar|gray-matter|yaml|js-yaml|marked|picomatch)\/|src-main\/core\/(api\.js|store\/state-|policy\/|runner\/|runs\/)/;
     /** A home where the bundled skills (long settled, so the parse cache records them) were listed once, git's index built and the catalog synced. */
     async function warmHome(): Promise<TestHome> {
       const t = testHome();
@@ -207,7 +226,7 @@ describe('a lazy start', () => {
       return t;
     }
 
-    it('search, show, open, sources and describe load no execa, zod, MCP SDK, chokidar, picomatch or skill parser', async () => {
+    it('search, show, open, sources and describe load no execa, zod, MCP SDK, chokidar, picomatch, skill parser, state.db or runner', async () => {
       const t = await warmHome();
       for (const argv of [['search', 'git', 'status'], ['search', 'status'], ['show', 'git', 'git_status'], ['open', 'git', 'SKILL.md'], ['sources', 'git'], ['describe', 'git']]) {
         const urls = await loaded(argv, t);
@@ -218,6 +237,24 @@ describe('a lazy start', () => {
     it('while a cold cache parses (the trace sees packages loaded on first use)', async () => {
       const urls = await loaded(['describe', 'git']);
       for (const parser of ['yaml', 'gray-matter', 'marked']) expect(urls.some((url) => url.includes(`node_modules/${parser}/`)), parser).toBe(true);
+    });
+
+    it("the app's build (dist/node) lists from what the CLI bundle cached, parsing nothing again", async () => {
+      const t = await warmHome();
+      const trace = join(tempDir(), 'imports.txt');
+      const bundled = fileURLToPath(new URL('../../../skills', import.meta.url));
+      const script = [
+        `const { SkillLibrary } = await import(${JSON.stringify(new URL('src-main/core/library.js', COMPILED).href)});`,
+        `const { resolveConfig } = await import(${JSON.stringify(new URL('src-main/core/config.js', COMPILED).href)});`,
+        `const library = new SkillLibrary(resolveConfig({ env: process.env, bundledDir: ${JSON.stringify(bundled)} }));`,
+        'process.stdout.write(String(library.registry.list().length));',
+        'await library.close();',
+      ].join('\n');
+      const result = await execa(process.execPath, ['--import', TRACE_IMPORTS, '--input-type=module', '-e', script], { env: { ...t.env, SKILLTRAY_TRACE_IMPORTS: trace }, extendEnv: false, reject: false });
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(Number(result.stdout)).toBeGreaterThan(0);
+      const urls = readFileSync(trace, 'utf8').split('\n');
+      expect(urls.filter((url) => /node_modules\/(gray-matter|yaml|marked)\//.test(url))).toEqual([]);
     });
   });
 });

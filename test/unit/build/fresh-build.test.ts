@@ -59,6 +59,20 @@ describe('a stale dist/ is found before tests run it', () => {
     expect(staleness('web', root)).toBe(`${join('src-main', 'shared', 'contract.ts')} is newer than ${join('dist', 'web', 'index.html')}`);
   });
 
+  it('rebuilds the CLI bundle when tsc wrote a module after it, or its bundler changed', () => {
+    const root = checkout();
+    writeFiles(root, { 'dist/cli/main.js': '', 'scripts/bundle-cli.js': '', 'dist/node/src-main/electron/main.js': '' });
+    at(root, 'scripts/bundle-cli.js', 100);
+    at(root, 'dist/cli/main.js', 250);
+    at(root, 'dist/node/src-main/electron/main.js', 300);
+    expect(staleness('cli', root)).toBeNull();
+    at(root, 'dist/node/src-main/shared/contract.js', 300);
+    expect(staleness('cli', root)).toBe(`${join('dist', 'node', 'src-main', 'shared', 'contract.js')} is newer than ${join('dist', 'cli', 'main.js')}`);
+    at(root, 'dist/node/src-main/shared/contract.js', 200);
+    at(root, 'scripts/bundle-cli.js', 300);
+    expect(staleness('cli', root)).toBe(`${join('scripts', 'bundle-cli.js')} is newer than ${join('dist', 'cli', 'main.js')}`);
+  });
+
   it('builds a stale target with its npm script, and leaves a fresh one alone', () => {
     const root = checkout();
     at(root, 'src-main/cli/main.ts', 300);
@@ -88,7 +102,8 @@ describe('a stale dist/ is found before tests run it', () => {
     expect(log[1]).toBe('npm run build:node failed (Command failed: npm run build:node); npm run typecheck says why');
   });
 
-  it('finds this checkout’s dist/node fresh once the global setup ran', () => {
+  it('finds this checkout’s dist/node and CLI bundle fresh once the global setup ran', () => {
     expect(staleness('node', ROOT)).toBeNull();
+    expect(staleness('cli', ROOT)).toBeNull();
   });
 });

@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+/**
+ * Bundles the compiled CLI (dist/node/src-main/cli/main.js, from tsc) into dist/cli/ for
+ * bin/skilltray.js. On Node 20 every ES module costs a file read, a resolve and a link (about
+ * 0.65 ms each), and a search would load some 110 of ours; the bundle is a few chunks instead.
+ * Dynamic imports stay chunk boundaries, so a command still loads only what it uses, and every
+ * package stays outside the bundle, loaded from node_modules as before.
+ *
+ * dist/cli/chunks.json names the modules in each chunk (paths under dist/node): the lazy-start
+ * tests read it to see which of our modules a command loaded.
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rolldown } from 'rolldown';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const compiled = join(root, 'dist', 'node');
+const out = join(root, 'dist', 'cli');
+
+/** Our own modules are bundled; packages and Node's built-ins are imported at run time. */
+const isPackage = (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0');
+
+rmSync(out, { recursive: true, force: true });
+const bundle = await rolldown({
+  input: { main: join(compiled, 'src-main', 'cli', 'main.js') },
+  platform: 'node',
+  external: isPackage,
+});
+// Not minified: stack traces and a reader of dist/cli see the code tsc wrote.
+const { output } = await bundle.write({ dir: out, format: 'esm', chunkFileNames: '[name]-[hash].js' });
+await bundle.close();
+
+const chunks = Object.fromEntries(
+  output.filter((item) => item.type === 'chunk').map((chunk) => [chunk.fileName, chunk.moduleIds.filter((id) => id.startsWith(compiled)).map((id) => relative(compiled, id).split('\\').join('/'))]),
+);
+writeFileSync(join(out, 'chunks.json'), `${JSON.stringify(chunks, null, 2)}\n`);

@@ -60,7 +60,8 @@ function opensDefinition(text: string, from: number, end: number): boolean {
 
 /** Headings of `body` (LF text) numbered from `firstLine`, or null when marked must decide. */
 export function scanHeadings(body: string, firstLine = 1): ScannedHeading[] | null {
-  if (/[\r\t\u2028\u2029]/.test(body)) return null;
+  // One indexOf per character is a memchr each, several times faster than a regex class over the text.
+  if (body.includes('\t') || body.includes('\r') || body.includes('\u2028') || body.includes('\u2029')) return null;
   const headings: ScannedHeading[] = [];
   let fence: { code: number; length: number } | null = null;
   // Whether the previous line could be (part of) a paragraph: a setext underline after it would make a heading.

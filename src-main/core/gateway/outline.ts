@@ -5,7 +5,7 @@
  */
 import { headingsOf } from '../markdown/blocks.js';
 import { markdownBody } from '../markdown/frontmatter.js';
-import { readText, walkSkill } from '../skills/files.js';
+import { listSkillFiles, readText } from '../skills/files.js';
 import { checkIntegerOption } from './options.js';
 import { isMarkdownFile } from './sections.js';
 import type { OutlineHeading, OutlineResult } from '../../shared/gateway.js';
@@ -16,7 +16,7 @@ export interface OutlineOptions {
 }
 
 function* eachFile(dir: string, maxLevel: number): Generator<OutlineHeading[]> {
-  for (const file of walkSkill(dir).files) {
+  for (const file of listSkillFiles(dir).files) {
     if (!isMarkdownFile(file.rel)) continue;
     let text: string;
     try {

@@ -1,0 +1,32 @@
+/** The walk every feature shares, with and without stats: the same files, links and limits. */
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { listSkillFiles, walkSkill } from '../../../src-main/core/skills/files.js';
+import { tempDir } from '../../support/temp.js';
+
+describe('listSkillFiles', () => {
+  it('finds what walkSkill finds, in the same order, without the stats', () => {
+    const base = tempDir();
+    const dir = join(base, 'skill');
+    mkdirSync(join(dir, 'references', 'deep'), { recursive: true });
+    mkdirSync(join(dir, '.git'));
+    writeFileSync(join(base, 'outside.md'), '# Outside\n');
+    for (const rel of ['SKILL.md', 'b.md', 'a.md', 'é.md', 'references/z.md', 'references/deep/x.txt', '.hidden.md', '.git/config']) writeFileSync(join(dir, rel), 'x\n');
+    symlinkSync(join(dir, 'a.md'), join(dir, 'inside-link.md'));
+    symlinkSync(join(base, 'outside.md'), join(dir, 'escape.md'));
+    symlinkSync(join(dir, 'missing.md'), join(dir, 'dangling.md'));
+
+    const statted = walkSkill(dir);
+    const listed = listSkillFiles(dir);
+    expect(listed.files).toEqual(statted.files.map(({ rel, abs }) => ({ rel, abs })));
+    expect(listed.files.map((file) => file.rel)).toEqual(['SKILL.md', 'a.md', 'b.md', 'inside-link.md', 'references/deep/x.txt', 'references/z.md', 'é.md']);
+    expect({ dirs: listed.dirs, escaped: listed.escaped, dangling: listed.dangling, truncated: listed.truncated }).toEqual({
+      dirs: ['references', 'references/deep'],
+      escaped: ['escape.md'],
+      dangling: ['dangling.md'],
+      truncated: false,
+    });
+    expect(statted.files[0]).toMatchObject({ rel: 'SKILL.md', size: 2 });
+  });
+});

@@ -6,7 +6,7 @@
 import { STATS_QUERY_TYPES } from '../../shared/gateway.js';
 import { skillcErrors } from '../../core/errors.js';
 import type { OptionSpec, ParsedArgs } from '../args.js';
-import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
+import { JSON_OPTION, printJson, type CliContext, type CliIo, type Command } from '../command.js';
 import { emphasisOn, emphasize } from '../emphasis.js';
 
 const FORMAT: Record<string, OptionSpec> = {
@@ -37,6 +37,22 @@ async function finish(ctx: CliContext, args: ParsedArgs, json: unknown, text: ()
   return 0;
 }
 
+/** Output gathered into writes of about 64 KiB: a streamed outline of 5,000 files is a few dozen writes, not 5,000. */
+function chunkedOut(io: CliIo): { write(text: string): void; flush(): void } {
+  let pending = '';
+  const flush = (): void => {
+    if (pending !== '') io.out(pending);
+    pending = '';
+  };
+  return {
+    write(text) {
+      pending += text;
+      if (pending.length >= 1 << 16) flush();
+    },
+    flush,
+  };
+}
+
 const outline: Command = {
   name: 'outline',
   summary: "list the headings of a skill's .md files (RFC-0002)",
@@ -52,12 +68,17 @@ const outline: Command = {
     // Streamed file by file, in exactly the form printJson / formatOutlineFile give the whole result;
     // nothing is printed before the skill resolves, so an error is the only output.
     const json = wantsJson(args);
+    const out = chunkedOut(ctx.io);
     let count = 0;
-    core.outlineEach(args.positionals[0] as string, pick({ level: num(args, 'level') }), ctx.cwd, (headings) => {
-      if (!json) ctx.io.out(`${formatOutlineFile(headings)}\n`);
-      else for (const heading of headings) ctx.io.out(`${count++ === 0 ? '{\n  "headings": [' : ','}\n${JSON.stringify(heading, null, 2).replace(/^/gm, '    ')}`);
-    });
-    if (json) ctx.io.out(count === 0 ? '{\n  "headings": []\n}\n' : '\n  ]\n}\n');
+    try {
+      core.outlineEach(args.positionals[0] as string, pick({ level: num(args, 'level') }), ctx.cwd, (headings) => {
+        if (!json) out.write(`${formatOutlineFile(headings)}\n`);
+        else for (const heading of headings) out.write(`${count++ === 0 ? '{\n  "headings": [' : ','}\n${JSON.stringify(heading, null, 2).replace(/^/gm, '    ')}`);
+      });
+      if (json) out.write(count === 0 ? '{\n  "headings": []\n}\n' : '\n  ]\n}\n');
+    } finally {
+      out.flush();
+    }
     for (const warning of core.gateway.warnings) ctx.io.err(`${warning}\n`);
     return 0;
   },

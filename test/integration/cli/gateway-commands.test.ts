@@ -41,6 +41,23 @@ describe('RFC-0002 gateway commands through the CLI', () => {
     expect(await cli(['outline', 'bare'], t)).toMatchObject({ code: 0, stdout: '' });
   });
 
+  it('C-OUTLINE of a skill whose outline runs past one write (64 KiB) prints every heading once, in order', async () => {
+    const t = testHome();
+    const files: Record<string, string> = {};
+    for (let f = 0; f < 80; f++) files[`references/topic-${String(f).padStart(2, '0')}.md`] = Array.from({ length: 40 }, (_, h) => `## Topic ${f} heading ${h}\n\nText.\n`).join('\n');
+    writeSkill(t.skills, 'long', skillMd({ name: 'long', description: 'Many headings.', version: '1.0.0' }, '# Long\n'), files);
+    const whole = outlineSkill(join(t.skills, 'long'));
+    expect(whole.headings).toHaveLength(1 + 80 * 40);
+    const json = (await cli(['outline', 'long', '--json'], t)).stdout;
+    expect(json.length).toBeGreaterThan(4 * 65536);
+    expect(json).toBe(`${JSON.stringify(whole, null, 2)}\n`);
+    const text = (await cli(['outline', 'long'], t)).stdout;
+    expect(text.length).toBeGreaterThan(65536);
+    const lines = ['SKILL.md', '  # Long'];
+    for (let f = 0; f < 80; f++) lines.push(`references/topic-${String(f).padStart(2, '0')}.md`, ...Array.from({ length: 40 }, (_, h) => `  ## Topic ${f} heading ${h}`));
+    expect(text).toBe(`${lines.join('\n')}\n`);
+  });
+
   it('C-SHOW: index-based, case-insensitive, em-dash stripped, --max-lines truncation line', async () => {
     const t = home();
     expect(await cli(['show', 'guide', '--section', 'authentication'], t)).toMatchObject({ code: 1, stderr: "error[E002]: search index unusable; run 'skilltray build guide' to rebuild\n" });

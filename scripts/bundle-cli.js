@@ -28,7 +28,13 @@ const bundle = await rolldown({
   external: isPackage,
 });
 // Not minified: stack traces and a reader of dist/cli see the code tsc wrote.
-const { output } = await bundle.write({ dir: out, format: 'esm', chunkFileNames: '[name]-[hash].js' });
+const { output } = await bundle.write({
+  dir: out,
+  format: 'esm',
+  chunkFileNames: '[name]-[hash].js',
+  // Every module the entry imports statically loads with any command anyway: one chunk, not one per module shared with a lazy chunk.
+  codeSplitting: { groups: [{ name: 'start', tags: ['$initial'] }] },
+});
 await bundle.close();
 
 const chunks = Object.fromEntries(

@@ -1,6 +1,6 @@
 /** The process that owns runs for a home, as the CLI reaches it; its HTTP client loads only when server.json names one. */
 import type { OwnerLink } from '../server/app-link.js';
-import { readOwnerRecord } from '../server/owner-file.js';
+import { readOwnerRecord } from '../server/owner-record.js';
 import type { SkilltrayClient } from '../shared/contract.js';
 
 /** A live owner (the app or serve) and a client of it speaking as the CLI. */

@@ -10,7 +10,8 @@ import { resolve } from 'node:path';
 import { createClient, type Envelope, type Health, type OperationName, type SkilltrayClient } from '../shared/contract.js';
 import { SkilltrayError } from '../core/errors.js';
 import { isAlive } from '../core/runs/owner.js';
-import { readOwnerRecord, releaseOwnerFile, type OwnerRecord } from './owner-file.js';
+import { releaseOwnerFile } from './owner-file.js';
+import { readOwnerRecord, type OwnerRecord } from './owner-record.js';
 import { newNonce, proofMatches, readToken } from './token.js';
 
 /** A live owner of runs for a home, and how to talk to it. */

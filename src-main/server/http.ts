@@ -20,7 +20,8 @@ import { SURFACE_HEADER, findOwner } from './app-link.js';
 import { EventStreams } from './event-stream.js';
 import { statusForCode } from './http-status.js';
 import { openApiDocument } from './openapi.js';
-import { claimOwnerFile, ownerFilePath, readOwnerRecord, releaseOwnerFile, type OwnerRecord } from './owner-file.js';
+import { claimOwnerFile, releaseOwnerFile } from './owner-file.js';
+import { ownerFilePath, readOwnerRecord, type OwnerRecord } from './owner-record.js';
 import { SECURITY_HEADERS, contentTypeOf, resolveStaticFile } from './static-files.js';
 import { ensureToken, identityProof, isNonce, readToken, tokenMatches, tokenPath } from './token.js';
 

@@ -21,6 +21,18 @@ const out = join(root, 'dist', 'cli');
 /** Our own modules are bundled; packages and Node's built-ins are imported at run time. */
 const isPackage = (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0');
 
+/** The modules `entry` imports statically, directly or not (itself included): they always load together. */
+async function staticImports(entry) {
+  const pass = await rolldown({ input: entry, platform: 'node', external: isPackage });
+  const { output } = await pass.generate({ format: 'esm', codeSplitting: { groups: [{ name: 'static', tags: ['$initial'] }] } });
+  await pass.close();
+  return new Set(output.find((item) => item.type === 'chunk' && item.name === 'static')?.moduleIds ?? []);
+}
+
+// The core's read side (what search, show, outline … load): without a group, a module of it that
+// some command also imports lazily gets a chunk of its own, and a search loads fifteen files.
+const library = await staticImports(join(compiled, 'src-main', 'core', 'library.js'));
+
 rmSync(out, { recursive: true, force: true });
 const bundle = await rolldown({
   input: { main: join(compiled, 'src-main', 'cli', 'main.js') },
@@ -32,8 +44,13 @@ const { output } = await bundle.write({
   dir: out,
   format: 'esm',
   chunkFileNames: '[name]-[hash].js',
-  // Every module the entry imports statically loads with any command anyway: one chunk, not one per module shared with a lazy chunk.
-  codeSplitting: { groups: [{ name: 'start', tags: ['$initial'] }] },
+  codeSplitting: {
+    groups: [
+      // Every module the entry imports statically loads with any command anyway: one chunk, not one per module shared with a lazy chunk.
+      { name: 'start', tags: ['$initial'], priority: 2 },
+      { name: 'library', test: (id) => library.has(id), priority: 1 },
+    ],
+  },
 });
 await bundle.close();
 

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { headingsOf, lexHeadings } from '../../../src-main/core/markdown/blocks.js';
 import { scanHeadings } from '../../../src-main/core/markdown/heading-scan.js';
+import { scanAgreesWithMarked } from '../../support/heading-scan.js';
 
 /** Lines put together from an indent, a block marker, a gap and some content, so that markers meet every indent and content. */
 const INDENTS = ['', '', '', ' ', '  ', '   ', '    ', '     ', '\t', ' \t'];
@@ -29,40 +30,15 @@ const plainLine = fc
   .map((parts) => parts.join(''));
 const plainDocument = fc.array(fc.oneof({ arbitrary: plainLine, weight: 5 }, { arbitrary: fc.constant(''), weight: 1 }), { maxLength: 30 }).map((lines) => lines.join('\n'));
 
-/** The scan's headings without offsets, to compare with marked's. */
-const scanned = (text: string): { level: number; text: string; line: number }[] | null =>
-  scanHeadings(text)?.map(({ level, text: heading, line: at }) => ({ level, text: heading, line: at })) ?? null;
-
 describe('the heading scan on adversarial Markdown', () => {
   it('answers as marked does whenever it answers, and headingsOf always does', () => {
-    let answered = 0;
-    fc.assert(
-      fc.property(document, (text) => {
-        const reference = lexHeadings(text, 7);
-        expect(headingsOf(text, 7)).toEqual(reference);
-        const fast = scanned(text);
-        if (fast === null) return;
-        answered++;
-        expect(fast).toEqual(lexHeadings(text));
-      }),
-      { numRuns: 6000 },
-    );
+    const answered = scanAgreesWithMarked(document, 6000, (text) => expect(headingsOf(text, 7)).toEqual(lexHeadings(text, 7)));
     // Most mixes hold a construct the scan hands over; enough must still be answered to test it.
     expect(answered).toBeGreaterThan(300);
   });
 
   it('answers as marked does on fences, headings and rules at small indents', () => {
-    let answered = 0;
-    fc.assert(
-      fc.property(plainDocument, (text) => {
-        const fast = scanned(text);
-        if (fast === null) return;
-        answered++;
-        expect(fast).toEqual(lexHeadings(text));
-      }),
-      { numRuns: 6000 },
-    );
-    expect(answered).toBeGreaterThan(1000);
+    expect(scanAgreesWithMarked(plainDocument, 6000)).toBeGreaterThan(1000);
   });
 
   it.each([

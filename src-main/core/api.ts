@@ -1,9 +1,10 @@
 /**
  * The one service every surface calls: CLI, HTTP, MCP and Electron IPC translate to and from these
  * methods and nothing else, so every surface has the same operations and the same errors.
- * It is also the composition root of the core: the registry, state.db, the approval broker and the
- * run service are created here. state.db is opened on first use: `--help` and option errors never
- * touch the disk, while listing skills does (it reads the current mode).
+ * It is also the composition root of the core: the registry and the gateway come from the skill
+ * library it extends (library.ts); state.db, the approval broker and the run service are created
+ * here. state.db is opened on first use: `--help` and option errors never touch the disk, while
+ * listing skills does (it reads the current mode).
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
@@ -57,8 +58,9 @@ export interface CoreOptions extends LibraryOptions {
 }
 
 /**
- * The core facade: the skill library (library.ts) with state.db, policy, runs and packs. Its 'event' stream is what the UI follows (over IPC or server-sent events):
- * approvals added and resolved, run progress, skills changed on disk, settings changed.
+ * The core facade: the skill library (library.ts) with state.db, policy, runs and packs. Its
+ * 'event' stream is what the UI follows (over IPC or server-sent events): approvals added and
+ * resolved, run progress, skills changed on disk, settings changed.
  */
 export class SkilltrayCore extends SkillLibrary {
   private readonly state: StateStore;

@@ -64,14 +64,14 @@ const outline: Command = {
   ],
   async run(ctx, args) {
     const { formatOutlineFile } = await import('../../core/gateway/outline.js');
-    const core = await ctx.library();
+    const library = await ctx.library();
     // Streamed file by file, in exactly the form printJson / formatOutlineFile give the whole result;
     // nothing is printed before the skill resolves, so an error is the only output.
     const json = wantsJson(args);
     const out = chunkedOut(ctx.io);
     let count = 0;
     try {
-      core.outlineEach(args.positionals[0] as string, pick({ level: num(args, 'level') }), ctx.cwd, (headings) => {
+      library.outlineEach(args.positionals[0] as string, pick({ level: num(args, 'level') }), ctx.cwd, (headings) => {
         if (!json) out.write(`${formatOutlineFile(headings)}\n`);
         else for (const heading of headings) out.write(`${count++ === 0 ? '{\n  "headings": [' : ','}\n${JSON.stringify(heading, null, 2).replace(/^/gm, '    ')}`);
       });
@@ -79,7 +79,7 @@ const outline: Command = {
     } finally {
       out.flush();
     }
-    for (const warning of core.gateway.warnings) ctx.io.err(`${warning}\n`);
+    for (const warning of library.gateway.warnings) ctx.io.err(`${warning}\n`);
     return 0;
   },
 };
@@ -183,12 +183,12 @@ const search: Command = {
   ],
   async run(ctx, args) {
     const { formatSearch } = await import('../../core/search/query.js');
-    const core = await ctx.library();
+    const library = await ctx.library();
     const limit = pick({ limit: num(args, 'limit') });
     const [first, ...rest] = args.positionals as [string, ...string[]];
     if (args.options.all && rest.length > 0) throw skillcErrors.usage('search --all takes the query alone; quote a query of several words');
     // One argument is a query over every skill; more are a skill, then the words to find in it.
-    const result = rest.length === 0 ? core.searchAll(first, limit) : core.search(first, rest.join(' '), limit, ctx.cwd);
+    const result = rest.length === 0 ? library.searchAll(first, limit) : library.search(first, rest.join(' '), limit, ctx.cwd);
     const on = emphasisOn(ctx);
     return finish(ctx, args, result, () => formatSearch({ results: result.results.map((hit) => ({ ...hit, snippet: emphasize(hit.snippet, on) })) }));
   },
@@ -204,14 +204,14 @@ const build: Command = {
     ['build --all', 'every loaded skill; failures are listed, exit 1'],
   ],
   async run(ctx, args) {
-    const core = await ctx.library();
+    const library = await ctx.library();
     const skill = args.positionals[0];
     if ((skill === undefined) === !args.options.all) throw skillcErrors.usage('build takes <skill> or --all, one of them');
     if (skill !== undefined) {
-      const result = core.build(skill, ctx.cwd);
+      const result = library.build(skill, ctx.cwd);
       return finish(ctx, args, result, () => (result.status === 'up-to-date' ? `${result.skill}: up-to-date` : `${result.skill}: ${result.status} (${result.sections} sections, ${result.tokenizer})`));
     }
-    const result = core.buildAll(ctx.cwd);
+    const result = library.buildAll(ctx.cwd);
     await finish(ctx, args, result, () => result.built.map((b) => `${b.skill}: ${b.status}`).join('\n'));
     for (const failure of result.failed) ctx.io.err(`${failure.skill}: error[${failure.error.code}]: ${failure.error.message}\n`);
     return result.failed.length > 0 ? 1 : 0;

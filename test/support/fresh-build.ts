@@ -7,7 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The checkout the tests belong to. */
@@ -54,7 +54,7 @@ const TARGETS: Record<TargetName, BuildTarget> = {
     // The CLI bundle is made from tsc's output (scripts/bundle-cli.js), so it is compared with each compiled module the CLI can load.
     sources: (root) =>
       filesUnder(root, join('dist', 'node', 'src-main'), (name) => name.endsWith('.js'))
-        .filter((source) => !source.startsWith(join('dist', 'node', 'src-main', 'electron')))
+        .filter((source) => !source.startsWith(`${join('dist', 'node', 'src-main', 'electron')}${sep}`))
         .map(bundledInto(join('dist', 'cli', 'main.js'))),
     configs: [join('scripts', 'bundle-cli.js')],
   },

@@ -30,7 +30,7 @@ function sandboxLine(s: SandboxView): string {
 }
 
 /** Every field of a run record a person may need, labelled, then its output. */
-export function formatRunRecord(r: RunRecord): string {
+function formatRunRecord(r: RunRecord): string {
   const lines: [string, string][] = [
     ['run', r.id],
     ['trace', r.traceId],
@@ -62,7 +62,7 @@ export function formatRunRecord(r: RunRecord): string {
 }
 
 /** Runs as a table: WHEN (local date and time), TOOL, STATUS, DECISION, RESULT, VIA, ID. */
-export function formatRunTable(runs: readonly RunSummary[]): string {
+function formatRunTable(runs: readonly RunSummary[]): string {
   const rows = [['WHEN', 'TOOL', 'STATUS', 'DECISION', 'RESULT', 'VIA', 'ID']];
   for (const r of runs) rows.push([localTime(r.requestedAt), `${r.skill}/${r.tool}`, r.status, `${r.outcome ?? '-'} by ${r.decidedBy ?? '-'}`, ending(r), r.surface, r.id]);
   return `${table(rows)}\n`;

@@ -101,7 +101,7 @@ function singular(word: string): string {
 }
 
 /** The intent's content words: split as a search query, contractions and edge punctuation off, stopwords out. */
-export function intentWords(intent: string): string[] {
+function intentWords(intent: string): string[] {
   const words = queryTokens(intent.toLowerCase())
     .map((w) => w.replace(/['’](?:s|re|ll|t|ve|d|m)$/u, '').replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
     .filter((w) => w !== '' && !STOPWORDS.has(w));

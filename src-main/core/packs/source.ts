@@ -37,7 +37,7 @@ function invalid(source: string, why: string): SkilltrayError {
 }
 
 /** Tells what kind of source `source` is (E301 when it is none). */
-export function locateSource(source: string, cwd: string): SourceLocation {
+function locateSource(source: string, cwd: string): SourceLocation {
   if (source.trim() === '' || source.startsWith('-')) throw invalid(source, 'not a source');
   if (/^https:\/\//i.test(source) || /^ssh:\/\//i.test(source) || /^[\w.-]+@[\w.-]+:(?!\/\/)/.test(source)) return { kind: 'git', location: source };
   if (/^file:\/\//i.test(source)) return { kind: 'git', location: source };

@@ -8,6 +8,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkilltrayCore } from '../src-main/core/api.js';
 import { resolveConfig } from '../src-main/core/config.js';
+import { profileFor } from '../src-main/core/policy/profile.js';
+import { boxPlaces } from '../src-main/core/runner/sandbox/box-places.js';
 import { platformSandbox } from '../src-main/core/runner/sandbox/platform-sandbox.js';
 import { noSandbox } from '../src-main/core/runner/sandbox/sandbox.js';
 import { resolveProgram } from '../src-main/core/runner/resolve-program.js';
@@ -60,10 +62,22 @@ export async function runBench(dir: string): Promise<(Figure | Metric)[]> {
     const figures: (Figure | Metric)[] = [];
     if (why === null) {
       // The sandbox alone: the command line a read-only run of `true` gets, spawned directly.
-      const wrapped = sandbox.wrap(
-        { program: truePath, args: [], env: { PATH: process.env.PATH ?? '' } },
-        { profile: { name: 'read-only', network: false }, cwd: dir, skillDir: join(bundled, 'truth'), snapshotDir: join(bundled, 'truth'), tempDir: temp, masks: [] },
-      );
+      const home = mkdtempSync(join(dir, 'home-'));
+      const { places } = boxPlaces({
+        profile: profileFor({ readOnly: true, network: false, classification: null, box: { reads: [], writes: [], limits: {} } }, false),
+        cwd: dir,
+        skillDir: join(bundled, 'truth'),
+        snapshotDir: join(bundled, 'truth'),
+        tempDir: temp,
+        homeDir: home,
+        env: config.env,
+        skilltrayHome: config.home,
+        programs: [],
+        platform: process.platform,
+        asRoot: false,
+        gated: false,
+      });
+      const wrapped = sandbox.wrap({ program: truePath, args: [], env: { PATH: process.env.PATH ?? '' } }, places);
       const sandboxed = await median(() => spawned(wrapped.program, wrapped.args, wrapped.env), 31, 3);
       figures.push({ name: `sandboxed \`true\` (${sandbox.mechanism ?? ''}, read-only)`, ms: sandboxed, baseline: 'raw child_process.spawn of true', baselineMs: raw });
       const call = () => contained.run({ skill: 'truth', tool: 'yes', surface: 'cli', cwd: dir }, { approval: { kind: 'none' } });

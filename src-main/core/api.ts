@@ -33,7 +33,7 @@ import { SkillLibrary, type LibraryOptions } from './library.js';
 import { Discovery, type DiscoverOptions } from './agent/discover.js';
 import { planAttach, type AttachRequest } from './agent/attach.js';
 import type { AttachResult, DiscoverResult } from '../shared/agent.js';
-import { defaultGatewayCwd } from './gateway/service.js';
+import { emptyFolder } from './runs/empty-folder.js';
 import { checkReport, filterSummaries, shadowReport, summarize, type ListFilter } from './skills/summary.js';
 import { resolvePrompt } from './template/render-command.js';
 import type { Confirmation, PackProgress, PackService } from './packs/service.js';
@@ -124,7 +124,7 @@ export class SkilltrayCore extends SkillLibrary {
         registry: this.registry,
         broker: this.broker,
         env: this.config.env,
-        defaultCwd: defaultGatewayCwd(this.config.env),
+        defaultCwd: emptyFolder(),
         home: this.config.home,
         sandbox: this.sandbox,
         session: this.session,

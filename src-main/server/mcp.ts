@@ -31,8 +31,6 @@ export interface McpBridgeOptions {
   /** Skilltray's version, reported as the server's. */
   version: string;
   call: OperationCall;
-  /** Where a run starts when the client names no cwd and offers no root: the directory the bridge runs in. */
-  cwd: string;
   /** How often a call still working tells a client that asked for progress (keeps its request timeout from firing). */
   progressIntervalMs?: number;
 }
@@ -138,7 +136,7 @@ export function createMcpServer(options: McpBridgeOptions): McpServer {
   // is what tools/list shows, and callOperation validates with it, so bad input is E805 as data,
   // with the same message as on every other surface.
   mcp.server.registerCapabilities({ tools: { listChanged: false } });
-  const withCwd = rootsCwd(mcp.server, options.cwd);
+  const withCwd = rootsCwd(mcp.server);
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: MCP_TOOLS.map(toolDefinition) }));
   mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = findTool(request.params.name);

@@ -44,6 +44,7 @@ export const ERROR_KINDS = {
   E508: 'invalid_arguments',
   E509: 'template_error',
   E510: 'invalid_cwd', // a run's working directory is not an existing absolute directory
+  E511: 'workspace_refused', // the working directory is /, a home folder, Skilltray's home, a skill root, a system folder or an ancestor of one
   // E6xx: policy and approval
   E601: 'approval_required',
   E602: 'denied_by_rule',
@@ -68,6 +69,7 @@ export const ERROR_KINDS = {
   E702: 'run_not_found',
   E704: 'invalid_process_spec', // runner given limits it cannot honour (timeout, cap, grace) or a relative program
   E705: 'run_interrupted', // the process that owned the run stopped (signal, crash, closed terminal) before it finished
+  E706: 'limits_unavailable', // the run's resource limits could not be set up, so it did not start
   // E8xx: agent gateway and transports
   E801: 'attach_validation',
   E802: 'unauthorized',

@@ -150,6 +150,8 @@ export interface Skill {
   license: string | null;
   compatibility: string | null;
   allowedTools: string | null;
+  /** What it asks of the sandbox beyond its profile: declared reads, guarded writes, more resources. */
+  box: BoxRequest;
   diagnostics: Diagnostic[];
   state: SkillState;
   /** Skills with the same name in lower-precedence roots, which this one hides. */
@@ -171,6 +173,34 @@ export interface RenderedCommand {
   skillHash: string;
 }
 
+/** Resource limits of one run: rlimits inside the box, and a cgroup where Skilltray can make one. */
+export interface ResourceLimits {
+  /** Processes (threads count too) the run may have at once. */
+  processes: number;
+  /** Memory of each process (its heap and private mappings), MiB; of the whole run where a cgroup applies. */
+  memoryMiB: number;
+  /** The largest file it may write, MiB. */
+  fileSizeMiB: number;
+  /** CPU time of each process, seconds. */
+  cpuSeconds: number;
+}
+
+export type ResourceLimitName = keyof ResourceLimits;
+
+export const RESOURCE_LIMIT_NAMES: readonly ResourceLimitName[] = ['processes', 'memoryMiB', 'fileSizeMiB', 'cpuSeconds'];
+
+/**
+ * What a skill asks of the box beyond its profile (docs/skill-format.md): home files it reads
+ * (`reads:`), guarded workspace entries it writes (`writes:`), and more of a resource (`limits:`).
+ */
+export interface BoxRequest {
+  /** As written in the frontmatter: `~/…` (the home folder) or absolute. */
+  reads: string[];
+  /** Workspace-relative: `.git`, `.git/hooks`, `.vscode`… */
+  writes: string[];
+  limits: Partial<ResourceLimits>;
+}
+
 export interface RunResult {
   exitCode: number | null;
   signal: string | null;
@@ -180,6 +210,8 @@ export interface RunResult {
   stderr: string;
   droppedBytes: { stdout: number; stderr: number };
   durationMs: number;
+  /** Which resource limit stopped the run, when Skilltray can tell (docs/runner.md); absent or null otherwise. */
+  limitHit?: ResourceLimitName | null;
 }
 
 /** What `list` shows of a skill: enough to choose one, without its body. */

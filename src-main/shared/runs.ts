@@ -1,6 +1,6 @@
 /** Runs, approvals, rules and settings as every surface sees them (the renderer included). */
 import type { ErrorCode, ErrorShape } from './errors.js';
-import type { Mode, RenderedCommand, RunResult, Trust } from './model.js';
+import type { Mode, RenderedCommand, ResourceLimitName, ResourceLimits, RunResult, Trust } from './model.js';
 
 /**
  * Where a request came from: `ui` is the app's own window (over IPC, the only way to be the tray),
@@ -28,7 +28,18 @@ export const SANDBOX_PROFILES: readonly SandboxProfileName[] = ['read-only', 'wo
 export interface SandboxProfile {
   name: SandboxProfileName;
   network: boolean;
+  /**
+   * What the box lets the run see beyond the system, its folder, a private home and temp: home
+   * files the skill declares (`reads:`, as written, `~/…`), read-only. Absent on approvals
+   * remembered before the box had it, which covered more.
+   */
+  reads?: string[];
+  /** Guarded entries of its working directory (`.git`, `.vscode`…) the skill declares it writes (`writes:`). */
+  writes?: string[];
+  /** The run's resource limits (what it asks for, within the person's ceiling). */
+  limits?: ResourceLimits;
 }
+
 
 /** The OS mechanisms that contain a run. */
 export type SandboxMechanism = 'bubblewrap' | 'seatbelt';
@@ -40,6 +51,12 @@ export interface SandboxView extends SandboxProfile {
   mechanism: SandboxMechanism | null;
   /** Why the run is not contained, as a sentence; null when it is. */
   why: string | null;
+  /** Programs outside the system folders that the box binds read-only on their own: the tool's program, its interpreter. */
+  programs?: string[];
+  /** True when the working directory is the person's home folder: the run can read all of it (secrets still masked). */
+  wholeHome?: boolean;
+  /** Why the resource limits do not apply to this run, as a sentence; null (or absent) when they do. */
+  limitsWhy?: string | null;
 }
 
 /** What this machine can contain, and the skills the person chose to run without a sandbox. */
@@ -106,6 +123,8 @@ export interface RunSummary {
   sandbox: SandboxView | null;
   /** The person's answer when one was given. */
   answer: RecordedAnswer | null;
+  /** Which resource limit stopped the run, when Skilltray could tell (docs/runner.md). */
+  limitHit: ResourceLimitName | null;
 }
 
 /** A run with its captured output (null until it has a result). */
@@ -184,6 +203,8 @@ export interface Settings {
   /** The desktop app's global shortcut for the command palette, as an Electron accelerator; '' for none. */
   paletteShortcut: string;
   retention: Retention;
+  /** The most of each resource a skill may ask for (`limits:`); what a run gets without asking is below it. */
+  limitCeiling: ResourceLimits;
 }
 
 export type RuleEffect = 'allow' | 'deny';

@@ -34,6 +34,12 @@ export function writeSkill(root: string, name: string, skillMd: string | Buffer,
   return dir;
 }
 
+/**
+ * The folder of the process fixtures (print-argv.mjs, behave.mjs…). A skill whose tools run one
+ * declares it in `reads:`: a sandboxed run sees nothing outside its working directory unless declared.
+ */
+export const PROCESS_FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'processes');
+
 /** A SKILL.md with the given frontmatter lines and body. */
 export function skillMd(frontmatter: Record<string, unknown> | string, body = ''): string {
   const yaml =
@@ -52,17 +58,19 @@ export interface TestHome {
   /** An empty skills root on SKILLTRAY_SKILLS_PATH. */
   skills: string;
   bundled: string;
+  /** An ordinary folder for runs to work in: not a home, not a skill root (the workspace guard refuses those). */
+  work: string;
   env: NodeJS.ProcessEnv;
   config(extraEnv?: NodeJS.ProcessEnv): CoreConfig;
 }
 
 /**
- * A temporary SKILLTRAY_HOME, HOME, SKILLTRAY_SKILLS_PATH root and bundled dir, under `base` (a
+ * A temporary SKILLTRAY_HOME, HOME, SKILLTRAY_SKILLS_PATH root, bundled dir and work folder, under `base` (a
  * fresh temp dir removed after the test unless given); `bundled` points the bundled root elsewhere.
  */
 export function testHome(options: { base?: string; bundled?: string } = {}): TestHome {
   const base = options.base ?? tempDir();
-  const paths = { home: join(base, 'home'), userHome: join(base, 'user'), skills: join(base, 'skills'), bundled: options.bundled ?? join(base, 'bundled') };
+  const paths = { home: join(base, 'home'), userHome: join(base, 'user'), skills: join(base, 'skills'), bundled: options.bundled ?? join(base, 'bundled'), work: join(base, 'work') };
   for (const p of Object.values(paths)) mkdirSync(p, { recursive: true });
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,

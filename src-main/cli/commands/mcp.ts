@@ -48,7 +48,6 @@ export const mcpCommand: Command = {
       await core.registry.watch();
       const server = createMcpServer({
         version: ctx.version,
-        cwd: ctx.cwd,
         call: routedExecutor({
           home: core.config.home,
           local: localExecutor(core, { cwd: ctx.cwd, version: ctx.version, onWarning: (warning) => ctx.io.err(`${warning}\n`) }),

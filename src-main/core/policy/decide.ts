@@ -10,7 +10,7 @@ import type { Mode, Skill, Tool } from '../../shared/model.js';
 import { SkilltrayError } from '../errors.js';
 import type { Remembered, Rule, SandboxView } from '../../shared/runs.js';
 import { isOffered } from './modes.js';
-import { describeProfile, widens } from './profile.js';
+import { describeProfile, widening } from './profile.js';
 import { governingRule } from './rules.js';
 import type { SensitiveArgument } from './sensitive-paths.js';
 
@@ -55,10 +55,7 @@ function lapse(remembered: Remembered, skill: Skill, programPath: string, sandbo
   if (remembered.programPath !== programPath) {
     return `the program now resolves to ${programPath} instead of ${remembered.programPath}`;
   }
-  if (widens(sandbox, remembered.profile)) {
-    return `it would now run ${describeProfile(sandbox)}, more than the ${describeProfile(remembered.profile)} you allowed`;
-  }
-  return null;
+  return widening(sandbox, remembered.profile);
 }
 
 /** What an uncontained run that would otherwise go unasked says instead. */

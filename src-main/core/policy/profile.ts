@@ -4,23 +4,64 @@
  * network); only the person can take a skill out of the sandbox (`none`), never its frontmatter.
  * The runner applies the profile (core/runner/sandbox); policy only compares profiles.
  */
-import type { Skill } from '../../shared/model.js';
+import type { ResourceLimits, Skill } from '../../shared/model.js';
+import { RESOURCE_LIMIT_NAMES } from '../../shared/model.js';
 import type { SandboxProfile, SandboxProfileName } from '../../shared/runs.js';
+import { DEFAULT_LIMIT_CEILING, effectiveLimits } from './resource-limits.js';
 
 /** How much each profile lets a run touch, narrowest first. */
 const BREADTH: Record<SandboxProfileName, number> = { 'read-only': 0, workspace: 1, none: 2 };
 
-/** The profile a run of `skill` gets; `unsandboxed` is the person's own per-skill setting. */
-export function profileFor(skill: Pick<Skill, 'readOnly' | 'network' | 'classification'>, unsandboxed: boolean): SandboxProfile {
+/**
+ * The profile a run of `skill` gets; `unsandboxed` is the person's own per-skill setting, `ceiling`
+ * the most of each resource they let a skill ask for. What the box shows beyond its profile (`reads`,
+ * `writes`) and the limits come from the skill's frontmatter.
+ */
+export function profileFor(
+  skill: Pick<Skill, 'readOnly' | 'network' | 'classification' | 'box'>,
+  unsandboxed: boolean,
+  ceiling: ResourceLimits = DEFAULT_LIMIT_CEILING,
+): SandboxProfile {
   const readOnly = skill.readOnly || skill.classification?.effectMode === 'read_only';
   const name: SandboxProfileName = unsandboxed ? 'none' : readOnly ? 'read-only' : 'workspace';
   // Without a sandbox nothing holds the network back, so `none` always has it.
-  return { name, network: unsandboxed || skill.network };
+  return {
+    name,
+    network: unsandboxed || skill.network,
+    reads: [...skill.box.reads],
+    writes: name === 'workspace' ? [...skill.box.writes] : [],
+    limits: effectiveLimits(skill.box.limits, ceiling),
+  };
 }
 
-/** True when `profile` lets a run do something `granted` did not (more of the filesystem, or the network). */
+/** Entries of `mine` that `theirs` lacks; none when `theirs` is absent (remembered before the box had the field: it covered all). */
+function beyond(mine: readonly string[] | undefined, theirs: readonly string[] | undefined): string[] {
+  return theirs === undefined ? [] : (mine ?? []).filter((entry) => !theirs.includes(entry));
+}
+
+/**
+ * What `profile` lets a run do that `granted` did not, as the end of a sentence, or null: more of
+ * the filesystem, the network, a home file it did not read, a guarded entry it did not write, more
+ * of a resource.
+ */
+export function widening(profile: SandboxProfile, granted: SandboxProfile): string | null {
+  if (BREADTH[profile.name] > BREADTH[granted.name] || (profile.network && !granted.network)) {
+    return `it would now run ${describeProfile(profile)}, more than the ${describeProfile(granted)} you allowed`;
+  }
+  const reads = beyond(profile.reads, granted.reads);
+  if (reads.length > 0) return `it would now also read ${reads.join(', ')}`;
+  const writes = beyond(profile.writes, granted.writes);
+  if (writes.length > 0) return `it would now also write ${writes.join(', ')} in its folder`;
+  const { limits } = profile;
+  const allowed = granted.limits;
+  const more = limits === undefined || allowed === undefined ? [] : RESOURCE_LIMIT_NAMES.filter((name) => limits[name] > allowed[name]);
+  if (more.length > 0) return `it would now get more ${more.join(', ')} than you allowed`;
+  return null;
+}
+
+/** True when `profile` lets a run do something `granted` did not. */
 export function widens(profile: SandboxProfile, granted: SandboxProfile): boolean {
-  return BREADTH[profile.name] > BREADTH[granted.name] || (profile.network && !granted.network);
+  return widening(profile, granted) !== null;
 }
 
 /** The profile in a few words: "read-only, no network", "writes in its folder, network". */

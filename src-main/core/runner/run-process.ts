@@ -56,6 +56,11 @@ export interface ProcessSpec {
   onOutput?: (stream: OutputStream, text: string) => void;
   /** Told the tool's pid (which leads its process group) as soon as it started. It must not throw. */
   onSpawn?: (pid: number) => void;
+  /**
+   * For a gated program (bubblewrap with --info-fd 3 --block-fd 4): told the pid of its child, which
+   * waits until this returns; a throw stops the program and the run fails with E706.
+   */
+  admit?: (childPid: number) => void;
   /** Starts the timeout clock and returns its stopper; a real timer unless given (a test fires it on an event). */
   startTimeout?: (onTimeout: () => void, ms: number) => () => void;
 }
@@ -126,6 +131,42 @@ function capture(stream: Readable, output: CappedOutput, name: OutputStream, onO
   });
 }
 
+/**
+ * Reads the child's pid from the info stream (bubblewrap's JSON), hands it to `admit`, then lets the
+ * child go on by writing to the block stream. Resolves null when admitted, or why not.
+ */
+function admit(info: unknown, block: unknown, accept: (childPid: number) => void): Promise<string | null> {
+  const infoStream = info as Readable;
+  const blockStream = block as NodeJS.WritableStream;
+  blockStream.on('error', () => undefined);
+  return new Promise((resolve) => {
+    let text = '';
+    let done = false;
+    const finish = (why: string | null): void => {
+      if (done) return;
+      done = true;
+      infoStream.removeAllListeners('data');
+      infoStream.resume();
+      if (why === null) blockStream.end('x', () => undefined);
+      resolve(why);
+    };
+    infoStream.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      const match = /"child-pid":\s*(\d+)/.exec(text);
+      if (match === null) return;
+      try {
+        accept(Number(match[1]));
+        finish(null);
+      } catch (error) {
+        finish(error instanceof Error ? error.message : String(error));
+      }
+    });
+    // Closed without a pid: the program failed before it made a child, and says why itself; nothing to admit.
+    infoStream.once('close', () => finish(null));
+    infoStream.on('error', () => undefined);
+  });
+}
+
 /** Runs an approved program bounded; a non-zero exit, a signal, a timeout or a cancellation is a result, a spawn failure is E701. */
 export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
   const graceMs = spec.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
@@ -154,13 +195,15 @@ export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
     env: spec.env,
     extendEnv: false,
     shell: false,
-    stdin: 'ignore',
+    // stdin closed; a gated program also gets its info and block fds.
+    stdio: spec.admit === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
     reject: false,
     buffer: false,
     windowsHide: true,
     // The tool leads its own process group (and session), so the group is the first handle on its tree.
     detached: posix,
   });
+  const admitted = spec.admit === undefined ? Promise.resolve(null) : admit(subprocess.stdio[3], subprocess.stdio[4], spec.admit);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     subprocess.once('exit', (code, signal) => resolve({ code, signal }));
   });
@@ -179,6 +222,13 @@ export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
   if (spawnError !== null) throw spawnFailure(spec, spawnError);
   const pid = subprocess.pid as number;
   spec.onSpawn?.(pid);
+  const refusal = await admitted;
+  if (refusal !== null) {
+    // The child still waits on its block fd; killing bwrap ends it too (--die-with-parent).
+    subprocess.kill('SIGKILL');
+    await Promise.all([exited, closed]);
+    throw new SkilltrayError('E706', `the run's resource limits could not be set up, so it did not start: ${refusal}`, { details: { program: spec.program } });
+  }
 
   let stop: 'timeout' | 'cancel' | null = null;
   let termination: Promise<void> | null = null;

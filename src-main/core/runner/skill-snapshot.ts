@@ -9,12 +9,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { manifestHash, walkSkill, type SkillFile } from '../skills/files.js';
 
-/** The directories of one run: the skill's snapshot and the run's private temp. */
+/** The directories of one run: the skill's snapshot, the run's private temp and its private home. */
 export interface RunDirs {
-  /** Holds both; removed by `dispose`. */
+  /** Holds them all; removed by `dispose`. */
   root: string;
   snapshot: string;
   temp: string;
+  home: string;
   /** The content hash of the snapshot as copied. */
   hash: string;
   dispose: () => void;
@@ -41,16 +42,18 @@ export function snapshotSkill(skillDir: string, into: string): string {
   return manifestHash(copies);
 }
 
-/** Creates a run's private directories (mode 0700) and snapshots `skillDir` into them. */
+/** Creates a run's private directories (mode 0700: snapshot, temp, home) and snapshots `skillDir` into them. */
 export function prepareRunDirs(skillDir: string): RunDirs {
   const root = mkdtempSync(join(tmpdir(), 'skilltray-run-'));
   const dispose = (): void => rmSync(root, { recursive: true, force: true });
   try {
     const snapshot = join(root, 'skill');
     const temp = join(root, 'tmp');
+    const home = join(root, 'home');
     mkdirSync(temp, { mode: 0o700 });
+    mkdirSync(home, { mode: 0o700 });
     const hash = snapshotSkill(skillDir, snapshot);
-    return { root, snapshot, temp, hash, dispose };
+    return { root, snapshot, temp, home, hash, dispose };
   } catch (error) {
     dispose();
     throw error;

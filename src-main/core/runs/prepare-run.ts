@@ -3,6 +3,7 @@
  * the program, ask policy for a decision and a sandbox profile. Nothing is recorded or started here.
  */
 import { realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import type { RenderedCommand, Skill } from '../../shared/model.js';
 import type { SandboxProfile, SandboxView, Surface } from '../../shared/runs.js';
@@ -10,6 +11,8 @@ import { SkilltrayError, skillcErrors } from '../errors.js';
 import { decide, type Decision } from '../policy/decide.js';
 import { profileFor } from '../policy/profile.js';
 import { sensitiveArgument } from '../policy/sensitive-paths.js';
+import { guardWorkspace, passwdHomes, type GuardPlaces } from '../policy/workspace-guard.js';
+import { programBinds } from '../runner/sandbox/box-places.js';
 import { resolveProgram } from '../runner/resolve-program.js';
 import type { Sandbox } from '../runner/sandbox/sandbox.js';
 import { isInside } from '../skills/files.js';
@@ -27,7 +30,7 @@ export interface RunInput {
   skill: string;
   tool: string;
   args?: unknown;
-  /** Working directory; an existing absolute directory. Defaults to the owner's (the user's home). */
+  /** Working directory; an existing absolute directory. Without one the run gets an empty folder of its own. */
   cwd?: string;
   surface: Surface;
   /** Correlates the run with the caller's own trace (ADR-001 run/attach); generated when absent. */
@@ -40,7 +43,7 @@ export interface PrepareDeps {
   registry: SkillRegistry;
   /** The environment tools inherit from (filtered) and requirements are checked against. */
   env: NodeJS.ProcessEnv;
-  /** Where a run starts when the caller names no cwd. */
+  /** Where a run starts when the caller names no cwd: an empty folder (empty-folder.ts). */
   defaultCwd: string;
   /** Skilltray's home: tools may not reach into it without asking, and never read it in a sandbox. */
   home: string;
@@ -94,13 +97,34 @@ function programPath(skill: Skill, program: string, cwd: string, env: NodeJS.Pro
   return found;
 }
 
-/** How a run under `profile` would be contained here. */
-export function sandboxView(sandbox: Sandbox, profile: SandboxProfile): SandboxView {
+/** How a run under `profile` would be contained here; `box` is what the run's box adds to the profile (programs bound, a whole home read). */
+export function sandboxView(sandbox: Sandbox, profile: SandboxProfile, box: Pick<SandboxView, 'programs' | 'wholeHome'> = {}): SandboxView {
   if (profile.name === 'none') {
-    return { ...profile, contained: false, mechanism: null, why: 'you turned the sandbox off for this skill (Settings, or skilltray rules sandbox)' };
+    const why = 'you turned the sandbox off for this skill (Settings, or skilltray rules sandbox)';
+    return { ...profile, contained: false, mechanism: null, why, limitsWhy: why };
   }
   const why = sandbox.unavailable();
-  return { ...profile, contained: why === null, mechanism: why === null ? sandbox.mechanism : null, why };
+  return { ...profile, ...box, contained: why === null, mechanism: why === null ? sandbox.mechanism : null, why, limitsWhy: sandbox.limitsUnavailable() };
+}
+
+/** The canonical path, or the path itself when it does not exist (yet). */
+function canonical(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** The places the workspace guard protects, canonical. */
+function guardPlaces(deps: PrepareDeps): GuardPlaces {
+  return {
+    platform: process.platform,
+    userHome: canonical(deps.env.HOME || homedir()),
+    otherHomes: passwdHomes(process.platform).map(canonical),
+    skilltrayHome: canonical(deps.home),
+    skillRoots: deps.registry.roots.map((root) => canonical(root.path)),
+  };
 }
 
 /** Looks up, renders and decides; throws what stops a call before any policy question. */
@@ -114,7 +138,16 @@ export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
   const program = programPath(skill, command.program, cwd, deps.env);
   const { db } = deps;
   const settings = getSettings(db);
-  const sandbox = sandboxView(deps.sandbox, profileFor(skill, isUnsandboxed(db, skill.name)));
+  const profile = profileFor(skill, isUnsandboxed(db, skill.name), settings.limitCeiling);
+  const places = guardPlaces(deps);
+  const workspace = guardWorkspace(canonical(cwd), profile.name, places);
+  if (workspace.kind === 'refused') throw workspace.error;
+  const programs = program === null ? [] : programBinds(program, canonical(skill.dir), process.platform);
+  const sandbox = sandboxView(deps.sandbox, profile, { programs, wholeHome: workspace.kind === 'home' });
+  // A run that could read a whole home folder never goes unasked, whatever would otherwise allow it.
+  const home = workspace.kind === 'home'
+    ? { param: 'cwd', value: cwd, why: `it is ${workspace.home === places.userHome ? 'your home folder' : 'a home folder'}, so the run could read all of it (keys and credential stores stay hidden)` }
+    : null;
   const decision = decide({
     skill,
     tool,
@@ -126,7 +159,7 @@ export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
     program: command.program,
     resolveBin: (bin) => resolveProgram(bin, deps.env, cwd),
     env: deps.env,
-    sensitive: sensitiveArgument(plainObject(input.args), cwd, deps.home),
+    sensitive: sensitiveArgument(plainObject(input.args), cwd, deps.home) ?? home,
     enabled: isEnabled(listSwitches(db), skill.name, settings.mode),
     sandbox,
   });

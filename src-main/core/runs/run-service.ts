@@ -6,15 +6,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { EventEmitter } from 'node:events';
-import type { RenderedCommand, Skill } from '../../shared/model.js';
+import type { RenderedCommand, ResourceLimitName, ResourceLimits, RunResult, Skill } from '../../shared/model.js';
 import { SkilltrayError, toSkilltrayError } from '../errors.js';
 import { isOffered } from '../policy/modes.js';
 import { isEnabled, listSwitches } from '../store/switches.js';
 import { emitSafely } from '../events.js';
 import type { ApprovalBroker } from '../policy/approval-broker.js';
-import type { DecidedBy, DryRun, PendingApproval, RecordedAnswer, RunDecisionView, RunEvent, RunOutcome, RunReport, SandboxView, Verdict } from '../../shared/runs.js';
+import type { DecidedBy, DryRun, PendingApproval, RecordedAnswer, RunDecisionView, RunEvent, RunOutcome, RunReport, SandboxProfile, SandboxView, Verdict } from '../../shared/runs.js';
 import { remember } from '../store/approvals.js';
 import { getSettings } from '../store/settings.js';
 import { recordDecision, recordFailure, recordProcess, recordRequest, recordResult, recordStart } from '../store/runs.js';
@@ -23,7 +22,9 @@ import { processStartTime } from '../runner/process-tree.js';
 import { DEFAULT_OUTPUT_CAP, runProcess } from '../runner/run-process.js';
 import { buildToolEnv } from '../runner/tool-env.js';
 import { prepareRunDirs, type RunDirs } from '../runner/skill-snapshot.js';
-import { secretMasks } from '../runner/sandbox/secret-paths.js';
+import { boxPlaces } from '../runner/sandbox/box-places.js';
+import { cgroupUnavailable, openRunCgroup, type RunCgroup } from '../runner/sandbox/cgroup.js';
+import type { RunPlaces } from '../runner/sandbox/sandbox.js';
 import { askPerson, type Approval } from './ask-person.js';
 import { plainObject, prepareRun, type PrepareDeps, type Prepared, type RunInput } from './prepare-run.js';
 
@@ -44,6 +45,18 @@ export interface RunOptions {
 function recordedAnswer(verdict: Verdict): RecordedAnswer {
   if (verdict.verdict !== 'always') return verdict.verdict;
   return verdict.expires === 'session' ? 'always-session' : 'always';
+}
+
+/** The profile a view shows, without how it is contained: what a remembered approval is pinned to and the box is built from. */
+function profileOf(sandbox: SandboxView): SandboxProfile {
+  const { name, network, reads, writes, limits } = sandbox;
+  return { name, network, ...(reads === undefined ? {} : { reads }), ...(writes === undefined ? {} : { writes }), ...(limits === undefined ? {} : { limits }) };
+}
+
+/** SIGXCPU and SIGXFSZ are what the kernel sends at the CPU-time and file-size limits; bwrap reports a signalled tool as 128 + its number. */
+function signalledLimit(result: RunResult, viaBwrap: boolean): ResourceLimitName | null {
+  const signal = result.signal ?? (viaBwrap && result.exitCode === 128 + 24 ? 'SIGXCPU' : viaBwrap && result.exitCode === 128 + 25 ? 'SIGXFSZ' : null);
+  return signal === 'SIGXCPU' ? 'cpuSeconds' : signal === 'SIGXFSZ' ? 'fileSizeMiB' : null;
 }
 
 function withRunId(error: unknown, id: string): SkilltrayError {
@@ -183,7 +196,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     }
     if (verdict?.verdict === 'always') {
       const session = verdict.expires === 'session' ? this.deps.session : null;
-      remember(db, { skill: skill.name, tool: command.tool, skillHash: skill.hash, programPath: programPath as string, profile: { name: sandbox.name, network: sandbox.network }, session });
+      remember(db, { skill: skill.name, tool: command.tool, skillHash: skill.hash, programPath: programPath as string, profile: profileOf(sandbox), session });
       emitSafely(this, 'remembered');
     }
     decided(view);
@@ -205,19 +218,35 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     this.active.set(id, controller);
     recordStart(db, id);
     emitSafely(this, 'run', { type: 'started', id, traceId, skill: skill.name, tool: command.tool, command, programPath, sandbox });
+    // A cgroup holds the run's processes and memory where Skilltray can make one (as root, whom RLIMIT_NPROC does not bind).
+    const contained = sandbox.contained && (sandbox.limitsWhy ?? null) === null && sandbox.limits !== undefined;
+    let cgroup: RunCgroup | null = null;
+    let box: { places: RunPlaces; release: () => void } | null = null;
     try {
-      const spawn = this.deps.sandbox.wrap(
-        { program: programPath, args: command.args, env: buildToolEnv(env, command.env) },
-        {
-          profile: sandbox.contained ? { name: sandbox.name, network: sandbox.network } : { name: 'none', network: true },
-          cwd: realpathSync(command.cwd),
-          skillDir: realpathSync(skill.dir),
-          snapshotDir: dirs.snapshot,
-          tempDir: dirs.temp,
-          masks: secretMasks({ userHome: env.HOME || homedir(), skilltrayHome: this.deps.home, runtimeDir: env.XDG_RUNTIME_DIR, platform: process.platform }),
-        },
-      );
-      const result = await runProcess({
+      if (contained && cgroupUnavailable() === null) {
+        try {
+          cgroup = openRunCgroup(id, sandbox.limits as ResourceLimits);
+        } catch (error) {
+          throw new SkilltrayError('E706', `the run's resource limits could not be set up, so it did not start: ${(error as Error).message}`, { cause: error });
+        }
+      }
+      box = boxPlaces({
+        profile: sandbox.contained ? profileOf(sandbox) : { name: 'none', network: true },
+        cwd: realpathSync(command.cwd),
+        skillDir: realpathSync(skill.dir),
+        snapshotDir: dirs.snapshot,
+        tempDir: dirs.temp,
+        homeDir: dirs.home,
+        env,
+        skilltrayHome: this.deps.home,
+        programs: sandbox.programs ?? [],
+        platform: process.platform,
+        asRoot: process.getuid?.() === 0,
+        gated: cgroup !== null,
+      });
+      const spawn = this.deps.sandbox.wrap({ program: programPath, args: command.args, env: buildToolEnv(env, command.env) }, box.places);
+      const admitted = cgroup;
+      const ran = await runProcess({
         program: spawn.program,
         args: spawn.args,
         cwd: command.cwd,
@@ -226,6 +255,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         maxOutputBytes: DEFAULT_OUTPUT_CAP,
         signal: controller.signal,
         ...(spawn.treeEndsWithIt === true ? { treeEndsWithIt: true } : {}),
+        ...(spawn.gated === true && admitted !== null ? { admit: (childPid: number) => admitted.admit(childPid) } : {}),
         onOutput: (stream, text) => emitSafely(this, 'run', { type: 'output', id, stream, text }),
         // Recorded at once, so if this process dies the next owner can find and stop the tool.
         onSpawn: (pid) => {
@@ -236,6 +266,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
           }
         },
       });
+      const result: RunResult = { ...ran, limitHit: cgroup?.hit() ?? signalledLimit(ran, spawn.treeEndsWithIt === true) };
       const stopping = controller.signal.reason as unknown;
       recordResult(db, id, result, isOwnerStopping(stopping) ? { interrupted: (stopping as Error).message } : {});
       emitSafely(this, 'run', { type: 'finished', id, traceId, skill: skill.name, tool: command.tool, result });
@@ -245,6 +276,8 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       recordFailure(db, id, coded);
       throw withRunId(coded, id);
     } finally {
+      box?.release();
+      cgroup?.dispose();
       this.active.delete(id);
       signal?.removeEventListener('abort', onAbort);
     }

@@ -37,6 +37,9 @@ export const DIAGNOSTICS = {
   E419: { severity: 'error', breaks: GIBB, summary: 'a tool or parameter name is declared twice' },
   E420: { severity: 'error', breaks: GIBB, summary: 'a Command cannot be parsed (quotes or placeholders)' },
   E421: { severity: 'error', breaks: [], summary: 'the program (first word) of a Command is a placeholder' },
+  E430: { severity: 'error', breaks: [], summary: '`reads` is not a list of home (`~/…`) or absolute paths the box can show' },
+  E431: { severity: 'error', breaks: [], summary: '`writes` is not a list of paths relative to the working directory' },
+  E432: { severity: 'error', breaks: [], summary: '`limits` is not a mapping of known limits to whole numbers in range' },
   W401: { severity: 'warning', breaks: GIBB, summary: 'a gibb.eri.sh skill’s description is longer than 256 characters' },
   W402: { severity: 'warning', breaks: ['gibberish', 'kode'], summary: 'a gibb.eri.sh or Kode skill has no top-level version' },
   W403: { severity: 'warning', breaks: ['gibberish', 'kode'], summary: 'a gibb.eri.sh or Kode skill’s version is not semver' },
@@ -53,6 +56,7 @@ export const DIAGNOSTICS = {
   W414: { severity: 'warning', breaks: GIBB, summary: 'a tool has no description paragraph' },
   W415: { severity: 'warning', breaks: ['agentskills'], summary: 'a metadata value is not a string' },
   W416: { severity: 'warning', breaks: [], summary: 'an installed pack’s skill differs from packs.lock.json (edited behind its back)' },
+  W430: { severity: 'warning', breaks: [], summary: 'a `writes` entry is not guarded (the workspace is writable anyway), or the skill is read-only' },
 } as const satisfies Record<string, DiagnosticSpec>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTICS;

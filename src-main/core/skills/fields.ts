@@ -15,6 +15,7 @@ import {
   type PlaceholderSyntax,
   type Skill,
 } from '../../shared/model.js';
+import { readBox } from './box-fields.js';
 import type { DiagnosticList } from './diagnostics.js';
 import { characterCount, readVersion } from './format-rules.js';
 import type { Frontmatter } from './frontmatter-yaml.js';
@@ -47,6 +48,7 @@ export type SkillFields = Pick<
   | 'license'
   | 'compatibility'
   | 'allowedTools'
+  | 'box'
 > & { syntax: PlaceholderSyntax | null };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -243,24 +245,27 @@ export function readFields(fm: Frontmatter, file: string, diags: DiagnosticList)
   const compatibility = optionalString(fm, 'compatibility');
   const allowed = fm.data['allowed-tools'];
   const status = discoveryField(fm, 'status');
+  const readOnly = readBoolean(fm, 'read_only', file, diags);
+  const classification = readClassification(metadata?.classification, fm, file, diags);
 
   return {
     description: typeof fm.data.description === 'string' ? fm.data.description.trim() : '',
     version: readVersion(fm.data),
     modes: readModes(fm, file, diags),
-    readOnly: readBoolean(fm, 'read_only', file, diags),
+    readOnly,
     network: readBoolean(fm, 'network', file, diags),
     alwaysAsk: readBoolean(fm, 'always_ask', file, diags),
     timeoutSec: readTimeout(fm, file, diags),
     syntax: readSyntax(fm, file, diags),
     requires: readRequires(fm, kodeBlock, file, diags),
     kode: readKode(kodeBlock, fm, file, diags),
-    classification: readClassification(metadata?.classification, fm, file, diags),
+    classification,
     domain: stringList(discoveryField(fm, 'domain')) ?? [],
     tags: stringList(discoveryField(fm, 'tags')) ?? [],
     status: typeof status === 'string' ? status : null,
     license: optionalString(fm, 'license'),
     compatibility,
     allowedTools: typeof allowed === 'string' ? allowed : null,
+    box: readBox(fm, readOnly || classification?.effectMode === 'read_only', file, diags),
   };
 }

@@ -60,6 +60,7 @@ export function blankSkill(dir: string, root: SkillRoot): Skill {
     license: null,
     compatibility: null,
     allowedTools: null,
+    box: { reads: [], writes: [], limits: {} },
     diagnostics: [],
     state: 'ok',
     shadows: [],

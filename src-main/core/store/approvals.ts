@@ -30,11 +30,13 @@ interface RememberedRow {
   profile: SandboxProfileName;
   network: number;
   session: string | null;
+  /** JSON of the profile's reads, writes and limits; null for an approval remembered before the box had them. */
+  box: string | null;
   created_at: number;
   revoked_at: number | null;
 }
 
-const COLUMNS = 'id, skill, tool, skill_hash, program_path, profile, network, session, created_at, revoked_at';
+const COLUMNS = 'id, skill, tool, skill_hash, program_path, profile, network, session, box, created_at, revoked_at';
 
 /** In force in `session`: until revoked, or taken in this very session. */
 const IN_FORCE = 'revoked_at IS NULL AND (session IS NULL OR session = @session)';
@@ -46,7 +48,7 @@ function toRemembered(row: RememberedRow): Remembered {
     tool: row.tool,
     skillHash: row.skill_hash,
     programPath: row.program_path,
-    profile: { name: row.profile, network: row.network === 1 },
+    profile: { name: row.profile, network: row.network === 1, ...(row.box === null ? {} : (JSON.parse(row.box) as Pick<SandboxProfile, 'reads' | 'writes' | 'limits'>)) },
     expires: row.session === null ? 'revoke' : 'session',
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
@@ -60,8 +62,8 @@ export function remember(db: StateDb, input: RememberInput, now: number = Date.n
       .run(now, input.skill, input.tool);
     const row = prepared<[Record<string, string | number | null>], RememberedRow>(
       db,
-      `INSERT INTO remembered_approvals (skill, tool, skill_hash, program_path, profile, network, session, created_at)
-       VALUES (@skill, @tool, @skillHash, @programPath, @profile, @network, @session, @now) RETURNING ${COLUMNS}`,
+      `INSERT INTO remembered_approvals (skill, tool, skill_hash, program_path, profile, network, session, box, created_at)
+       VALUES (@skill, @tool, @skillHash, @programPath, @profile, @network, @session, @box, @now) RETURNING ${COLUMNS}`,
     ).get({
       skill: input.skill,
       tool: input.tool,
@@ -70,6 +72,7 @@ export function remember(db: StateDb, input: RememberInput, now: number = Date.n
       profile: input.profile.name,
       network: input.profile.network ? 1 : 0,
       session: input.session ?? null,
+      box: JSON.stringify({ reads: input.profile.reads ?? [], writes: input.profile.writes ?? [], ...(input.profile.limits === undefined ? {} : { limits: input.profile.limits }) }),
       now,
     });
     return toRemembered(row as RememberedRow);

@@ -230,8 +230,25 @@ const v5: Migration = {
   },
 };
 
+/**
+ * The box: what a remembered approval's profile let the run see and spend beyond its name and
+ * network (JSON: reads, writes, limits; NULL for approvals remembered before, which covered more),
+ * which resource limit stopped a run, and the ceiling the person sets on what a skill may ask for
+ * (JSON of the four limits; NULL: the default ceiling).
+ */
+const v6: Migration = {
+  version: 6,
+  up(db) {
+    if (!columnsOf(db, 'remembered_approvals').has('box')) db.exec('ALTER TABLE remembered_approvals ADD COLUMN box TEXT');
+    if (!columnsOf(db, 'runs').has('limit_hit')) {
+      db.exec("ALTER TABLE runs ADD COLUMN limit_hit TEXT CHECK (limit_hit IN ('processes', 'memoryMiB', 'fileSizeMiB', 'cpuSeconds'))");
+    }
+    if (!columnsOf(db, 'settings').has('limit_ceiling')) db.exec('ALTER TABLE settings ADD COLUMN limit_ceiling TEXT');
+  },
+};
+
 /** Every migration, in order; versions run 1, 2, 3… without gaps. */
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5];
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

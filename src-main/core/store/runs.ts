@@ -5,7 +5,7 @@
  * Times are milliseconds since the Unix epoch.
  */
 import { randomUUID } from 'node:crypto';
-import type { RenderedCommand, RunResult } from '../../shared/model.js';
+import type { RenderedCommand, ResourceLimitName, RunResult } from '../../shared/model.js';
 import { SkilltrayError, skillcErrors } from '../errors.js';
 import { thisProcess, type ProcessIdentity } from '../runs/owner.js';
 import type { StateDb } from './state-db.js';
@@ -68,6 +68,7 @@ interface RunRow {
   status: RunStatus;
   sandbox: string | null;
   answer: RecordedAnswer | null;
+  limit_hit: ResourceLimitName | null;
   owner_pid: number | null;
   pgid: number | null;
   output_dropped_at: number | null;
@@ -77,7 +78,7 @@ interface RunRow {
 
 const SUMMARY_COLUMNS = `id, trace_id, surface, skill, tool, args, command, program_path, skill_hash, requested_at,
   outcome, decided_by, rule_id, actor, decided_at, reason, error_code, started_at, ended_at, exit_code, signal,
-  timed_out, cancelled, dropped_stdout, dropped_stderr, duration_ms, status, owner_pid, pgid, output_dropped_at, sandbox, answer`;
+  timed_out, cancelled, dropped_stdout, dropped_stderr, duration_ms, status, owner_pid, pgid, output_dropped_at, sandbox, answer, limit_hit`;
 
 /** Runs recorded before `supplied` existed read as having no caller-supplied argument marked. */
 function withSupplied(command: Omit<RenderedCommand, 'supplied'> & { supplied?: number[] }): RenderedCommand {
@@ -118,6 +119,7 @@ function toSummary(row: RunRow): RunSummary {
     outputDroppedAt: row.output_dropped_at,
     sandbox: row.sandbox === null ? null : (JSON.parse(row.sandbox) as SandboxView),
     answer: row.answer,
+    limitHit: row.limit_hit,
   };
 }
 
@@ -217,7 +219,7 @@ export function recordResult(db: StateDb, id: string, result: RunResult, options
     `UPDATE runs SET ended_at = @endedAt, exit_code = @exitCode, signal = @signal, timed_out = @timedOut,
        cancelled = @cancelled, stdout = @stdout, stderr = @stderr, dropped_stdout = @droppedStdout,
        dropped_stderr = @droppedStderr, duration_ms = @durationMs, status = @status, output_bytes = @outputBytes,
-       error_code = coalesce(@errorCode, error_code), reason = coalesce(@reason, reason)
+       error_code = coalesce(@errorCode, error_code), reason = coalesce(@reason, reason), limit_hit = @limitHit
      WHERE id = @id AND status = 'running'`,
   ).run({
     outputBytes: Buffer.byteLength(result.stdout) + Buffer.byteLength(result.stderr),
@@ -235,6 +237,7 @@ export function recordResult(db: StateDb, id: string, result: RunResult, options
     status: statusOfResult(result, interrupted),
     errorCode: interrupted ? 'E705' : null,
     reason: interrupted ? (options.interrupted as string) : null,
+    limitHit: result.limitHit ?? null,
   });
   if (info.changes === 0) throw stepRefused(db, id, 'a result');
 }

@@ -1,5 +1,7 @@
-/** The person's settings: the context mode, whether runs are paused, the palette's global shortcut, and how long run output is kept. */
-import type { Mode } from '../../shared/model.js';
+/** The person's settings: the context mode, whether runs are paused, the palette's global shortcut, how long run output is kept, and the ceiling on resource limits. */
+import type { Mode, ResourceLimits } from '../../shared/model.js';
+import { RESOURCE_LIMIT_NAMES } from '../../shared/model.js';
+import { DEFAULT_LIMIT_CEILING, LIMIT_MAX } from '../policy/resource-limits.js';
 import { parseMode } from '../policy/modes.js';
 import { skillcErrors } from '../errors.js';
 import type { StateDb } from './state-db.js';
@@ -23,17 +25,36 @@ interface SettingsRow {
   palette_shortcut: string;
   output_days: number;
   output_max_mb: number;
+  /** JSON of the four limits, or null for the default ceiling. */
+  limit_ceiling: string | null;
 }
 
 /** Every setting at once (defaults if the row was ever deleted by hand; setters recreate it). */
 export function getSettings(db: StateDb): Settings {
-  const row = prepared<[], SettingsRow>(db, 'SELECT mode, paused, palette_shortcut, output_days, output_max_mb FROM settings WHERE id = 1').get();
+  const row = prepared<[], SettingsRow>(db, 'SELECT mode, paused, palette_shortcut, output_days, output_max_mb, limit_ceiling FROM settings WHERE id = 1').get();
   return {
     mode: row?.mode ?? 'Global',
     paused: row?.paused === 1,
     paletteShortcut: row?.palette_shortcut ?? DEFAULT_PALETTE_SHORTCUT,
     retention: row === undefined ? { ...DEFAULT_RETENTION } : { outputDays: row.output_days, outputMaxMb: row.output_max_mb },
+    limitCeiling: { ...DEFAULT_LIMIT_CEILING, ...(row?.limit_ceiling ? (JSON.parse(row.limit_ceiling) as Partial<ResourceLimits>) : {}) },
   };
+}
+
+/**
+ * Changes the ceiling on what a skill may ask for (E100 for a value that is not a whole number from
+ * 1 to the widest any run may get) and returns it whole.
+ */
+export function setLimitCeiling(db: StateDb, change: Partial<ResourceLimits>): ResourceLimits {
+  for (const [key, value] of Object.entries(change) as [keyof ResourceLimits, number | undefined][]) {
+    if (value === undefined) continue;
+    const max = LIMIT_MAX[key];
+    if (max === undefined) throw skillcErrors.invalidOption(`there is no limit '${key}'; limits are ${RESOURCE_LIMIT_NAMES.join(', ')}`);
+    if (!Number.isInteger(value) || value < 1 || value > max) throw skillcErrors.invalidOption(`${key} must be a whole number from 1 to ${max}, got ${value}`);
+  }
+  const next: ResourceLimits = { ...getSettings(db).limitCeiling, ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) };
+  prepared(db, 'INSERT INTO settings (id, limit_ceiling) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET limit_ceiling = excluded.limit_ceiling').run(JSON.stringify(next));
+  return next;
 }
 
 /** Sets the context mode; accepts any casing, E610 for an unknown mode. Returns the canonical name. */

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { readdirSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
@@ -25,7 +26,7 @@ afterEach(async () => {
  * A bundled read-only skill whose tool sleeps `ms` then prints `done`, another that prints its
  * working directory, and a client connected to a bridge over them (offering `roots`, when given).
  */
-async function bridge(progressIntervalMs: number, options: { roots?: string[][]; serverCwd?: string } = {}): Promise<{ client: Client; core: SkilltrayCore }> {
+async function bridge(progressIntervalMs: number, options: { roots?: string[][] } = {}): Promise<{ client: Client; core: SkilltrayCore }> {
   const t = testHome();
   const body = `\n### nap\n\nSleeps.\n\n#### Parameters\n\n| Name | Type | Required | Description |\n|---|---|---|---|\n| ms | integer | yes | how long |\n\n#### Command\n\n\`\`\`\n${process.execPath} ${BEHAVE} sleep:<<ms>> out:done\n\`\`\`\n`;
   writeSkill(t.bundled, 'sleepy', skillMd({ name: 'sleepy', description: 'Sleeps a while. Use when testing.', read_only: true, timeout: 60 }, body));
@@ -34,7 +35,6 @@ async function bridge(progressIntervalMs: number, options: { roots?: string[][];
   closers.push(() => core.close());
   const server = createMcpServer({
     version: '9.9.9',
-    cwd: options.serverCwd ?? t.userHome,
     call: localExecutor(core, { cwd: t.userHome, version: '9.9.9', onWarning: () => undefined }),
     progressIntervalMs,
   });
@@ -109,9 +109,10 @@ describe("where an MCP client's runs start", () => {
     expect(await pwd(client, { cwd: first })).toBe(first);
   });
 
-  it('where the bridge was started when the client offers no roots', async () => {
-    const started = tempDir();
-    const { client } = await bridge(10_000, { serverCwd: started });
-    expect(await pwd(client)).toBe(started);
+  it('in an empty folder of its own when the client offers no roots, never where the bridge was started (often / or the home)', async () => {
+    const { client } = await bridge(10_000);
+    const where = await pwd(client);
+    expect(where).toMatch(/skilltray-no-folder-/);
+    expect(readdirSync(where)).toEqual([]);
   });
 });

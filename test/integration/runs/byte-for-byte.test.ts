@@ -52,7 +52,7 @@ function edit(dir: string): void {
   writeFileSync(file, SCRIPT_V2);
 }
 
-const run = (core: SkilltrayCore, approval: Approval) => core.run({ skill: 'scripted', tool: 'go', surface: 'mcp', cwd: core.config.env.HOME as string }, { approval });
+const run = (core: SkilltrayCore, approval: Approval) => core.run({ skill: 'scripted', tool: 'go', surface: 'mcp' }, { approval });
 
 
 /** Resolves when the watcher has reloaded `name`. */
@@ -144,10 +144,10 @@ describe('every other path that allows a run', () => {
         if (event.type === 'run' && event.event.type === 'output' && event.event.text.includes('started')) resolve();
       });
     });
-    const running = core.run({ skill: 'twice', tool: 'go', surface: 'mcp', cwd: t.userHome }, { approval: { kind: 'preapproved', actor: 'test' } });
+    const running = core.run({ skill: 'twice', tool: 'go', surface: 'mcp', cwd: t.work }, { approval: { kind: 'preapproved', actor: 'test' } });
     await started;
     writeFileSync(join(dir, 'scripts', 'data.txt'), 'two');
-    writeFileSync(join(t.userHome, 'go'), '');
+    writeFileSync(join(t.work, 'go'), '');
     expect((await running).result.stdout).toBe('started\none');
   });
 });

@@ -46,9 +46,9 @@ describe('where no sandbox is available (injected)', () => {
     const t = testHome();
     shell(t.bundled, 'reader', { read_only: true });
     const core = open(t, SIMULATED);
-    const dry = core.dryRun(call('reader', t.userHome));
+    const dry = core.dryRun(call('reader', t.work));
     expect(dry).toMatchObject({ decision: 'ask', sandbox: { name: 'read-only', contained: false, mechanism: null, why: 'simulated for this test: no sandbox here' } });
-    const error = await rejectionOf(core.run(call('reader', t.userHome), { approval: { kind: 'none' } }));
+    const error = await rejectionOf(core.run(call('reader', t.work), { approval: { kind: 'none' } }));
     expect(error.code).toBe('E601');
     expect(error.message).toContain("is bundled and read-only, but it cannot be contained here (simulated for this test: no sandbox here), so it asks");
     expect(core.history()[0]).toMatchObject({ status: 'refused', sandbox: { contained: false } });
@@ -59,11 +59,11 @@ describe('where no sandbox is available (injected)', () => {
     const t = testHome();
     shell(t.skills, 'tool');
     const contained = open(t);
-    await contained.run(call('tool', t.userHome), { approval: { kind: 'prompt', ask: async () => ({ verdict: 'always', actor: 'ada' }) } });
-    expect((await contained.run(call('tool', t.userHome), { approval: { kind: 'none' } })).decision.by).toBe('remembered');
+    await contained.run(call('tool', t.work), { approval: { kind: 'prompt', ask: async () => ({ verdict: 'always', actor: 'ada' }) } });
+    expect((await contained.run(call('tool', t.work), { approval: { kind: 'none' } })).decision.by).toBe('remembered');
     await contained.close();
     const bare = open(t, SIMULATED);
-    const error = await rejectionOf(bare.run(call('tool', t.userHome), { approval: { kind: 'none' } }));
+    const error = await rejectionOf(bare.run(call('tool', t.work), { approval: { kind: 'none' } }));
     expect(error.message).toContain("you chose to always allow 'tool/sh', but it cannot be contained here");
   });
 
@@ -71,8 +71,8 @@ describe('where no sandbox is available (injected)', () => {
     const t = testHome();
     shell(t.skills, 'tool');
     const core = open(t, SIMULATED);
-    const report = await core.run(call('tool', t.userHome), { approval: { kind: 'preapproved', actor: 'ada' } });
-    expect(report.sandbox).toEqual({ name: 'workspace', network: false, contained: false, mechanism: null, why: 'simulated for this test: no sandbox here' });
+    const report = await core.run(call('tool', t.work), { approval: { kind: 'preapproved', actor: 'ada' } });
+    expect(report.sandbox).toMatchObject({ name: 'workspace', network: false, contained: false, mechanism: null, why: 'simulated for this test: no sandbox here', limitsWhy: 'simulated for this test: no sandbox here' });
     expect(core.getRun(report.id).sandbox).toEqual(report.sandbox);
     expect(core.sandboxStatus()).toEqual({ mechanism: null, available: false, why: 'simulated for this test: no sandbox here', unsandboxed: [] });
   });
@@ -84,7 +84,7 @@ describe('only the person takes a skill out of the sandbox', () => {
     const t = testHome();
     shell(t.bundled, 'sneaky', { read_only: true, sandbox: 'none', profile: 'none', unsandboxed: true });
     const core = open(t);
-    expect(core.dryRun(call('sneaky', t.userHome))).toMatchObject({ decision: 'auto', sandbox: { name: 'read-only', contained: true } });
+    expect(core.dryRun(call('sneaky', t.work))).toMatchObject({ decision: 'auto', sandbox: { name: 'read-only', contained: true } });
   });
 
   it('the person can, for one skill: its runs ask, run truly uncontained, and it can be put back', async () => {
@@ -93,13 +93,13 @@ describe('only the person takes a skill out of the sandbox', () => {
     shell(t.bundled, 'reader', { read_only: true });
     const core = open(t);
     expect(core.setSkillSandboxed('reader', false)).toMatchObject({ available: true, mechanism: 'bubblewrap', unsandboxed: ['reader'] });
-    expect(core.dryRun(call('reader', t.userHome))).toMatchObject({ decision: 'ask', sandbox: { name: 'none', network: true, contained: false } });
+    expect(core.dryRun(call('reader', t.work))).toMatchObject({ decision: 'ask', sandbox: { name: 'none', network: true, contained: false } });
     const outside = ordinaryDir();
-    const report = await core.run(call('reader', t.userHome, `echo x > ${outside}/written`), { approval: { kind: 'preapproved', actor: 'ada' } });
+    const report = await core.run(call('reader', t.work, `echo x > ${outside}/written`), { approval: { kind: 'preapproved', actor: 'ada' } });
     expect(report.result.exitCode).toBe(0);
     expect(readdirSync(outside)).toEqual(['written']);
     core.setSkillSandboxed('reader', true);
-    expect(core.dryRun(call('reader', t.userHome))).toMatchObject({ decision: 'auto', sandbox: { name: 'read-only', contained: true } });
+    expect(core.dryRun(call('reader', t.work))).toMatchObject({ decision: 'auto', sandbox: { name: 'read-only', contained: true } });
   });
 });
 
@@ -109,10 +109,10 @@ describe('remembered approvals and the profile', () => {
     const t = testHome();
     shell(t.skills, 'tool', { read_only: true });
     const core = open(t);
-    await core.run(call('tool', t.userHome), { approval: { kind: 'prompt', ask: async () => ({ verdict: 'always', actor: 'ada' }) } });
+    await core.run(call('tool', t.work), { approval: { kind: 'prompt', ask: async () => ({ verdict: 'always', actor: 'ada' }) } });
     expect(core.remembered()).toMatchObject([{ skill: 'tool', tool: 'sh', profile: { name: 'read-only', network: false }, expires: 'revoke' }]);
     core.setSkillSandboxed('tool', false);
-    const dry = core.dryRun(call('tool', t.userHome));
+    const dry = core.dryRun(call('tool', t.work));
     expect(dry.decision).toBe('ask');
     expect(dry.reason).toContain('it would now run not sandboxed, more than the read-only, no network you allowed');
   });
@@ -122,12 +122,12 @@ describe('remembered approvals and the profile', () => {
     const t = testHome();
     shell(t.skills, 'tool');
     const first = open(t);
-    await first.run(call('tool', t.userHome), { approval: { kind: 'prompt', ask: async () => ({ verdict: 'always', actor: 'ada', expires: 'session' }) } });
+    await first.run(call('tool', t.work), { approval: { kind: 'prompt', ask: async () => ({ verdict: 'always', actor: 'ada', expires: 'session' }) } });
     expect(first.remembered()).toMatchObject([{ expires: 'session' }]);
-    expect(first.dryRun(call('tool', t.userHome)).decision).toBe('auto');
+    expect(first.dryRun(call('tool', t.work)).decision).toBe('auto');
     const second = open(t);
     expect(second.remembered()).toEqual([]);
-    expect(second.dryRun(call('tool', t.userHome)).decision).toBe('ask');
+    expect(second.dryRun(call('tool', t.work)).decision).toBe('ask');
     expect(first.history()[0]).toMatchObject({ answer: 'always-session' });
   });
 });

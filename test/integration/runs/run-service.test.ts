@@ -1,23 +1,23 @@
 import { chmodSync, existsSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
+import { systemPath } from '../../../src-main/core/runner/tool-env.js';
 import type { SkilltrayError } from '../../../src-main/core/errors.js';
 import type { PendingApproval, RunEvent, Verdict } from '../../../src-main/shared/runs.js';
-import { skillMd, testHome, writeFiles, writeSkill } from '../../support/temp.js';
+import { PROCESS_FIXTURES, skillMd, testHome, writeFiles, writeSkill } from '../../support/temp.js';
 import { rejectionOf } from '../../support/errors.js';
 import { coresClosedAfterEach } from '../../support/cores.js';
 
 const NODE = process.execPath;
-const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/processes/${name}`, import.meta.url));
+const fixture = (name: string) => join(PROCESS_FIXTURES, name);
 
 /** A SKILL.md with one tool whose command is given; by default parameters a and b are optional strings. */
 function toolSkill(name: string, command: string, frontmatter: Record<string, unknown> = {}, rows: string | null = '| a | string | no | first |\n| b | string | no | second |') {
   const params = rows === null ? 'None.' : `| Name | Type | Required | Description |\n|---|---|---|---|\n${rows}`;
   return skillMd(
-    { name, description: `The ${name} skill.`, version: '1.0.0', ...frontmatter },
+    { name, description: `The ${name} skill.`, version: '1.0.0', reads: [PROCESS_FIXTURES], ...frontmatter },
     `\n### go\n\nRuns it.\n\n#### Parameters\n\n${params}\n\n#### Command\n\n\`\`\`\n${command}\n\`\`\`\n`,
   );
 }
@@ -33,7 +33,7 @@ describe('the run pipeline: render → policy → approval → run → record', 
     const t = testHome();
     writeSkill(t.bundled, 'echoes', toolSkill('echoes', argvCommand, { read_only: true }));
     const core = open(t);
-    const report = await core.run({ skill: 'echoes', tool: 'go', args: { a: 'one', b: 'two words' }, surface: 'cli', cwd: t.userHome }, { approval: { kind: 'none' } });
+    const report = await core.run({ skill: 'echoes', tool: 'go', args: { a: 'one', b: 'two words' }, surface: 'cli', cwd: t.work }, { approval: { kind: 'none' } });
     expect(JSON.parse(report.result.stdout)).toEqual(['one', 'two words']);
     expect(report.decision).toMatchObject({ outcome: 'auto', by: 'policy' });
     expect(report.programPath).toBe(NODE);
@@ -186,7 +186,7 @@ describe('the run pipeline: render → policy → approval → run → record', 
     expect(env.SECRET_TOKEN).toBeUndefined();
     expect(env.AWS_SECRET_ACCESS_KEY).toBeUndefined();
     expect(env.SKILLTRAY_TOKEN).toBeUndefined();
-    expect(env.PATH).toBe(process.env.PATH);
+    expect(env.PATH).toBe(systemPath(process.env.PATH ?? '', process.platform));
   });
 
   it('bad arguments never reach a process: E502, E503, E504, E501 — each recorded as refused', async () => {
@@ -212,7 +212,7 @@ describe('the run pipeline: render → policy → approval → run → record', 
     const t = testHome();
     writeSkill(t.bundled, 'echoes', toolSkill('echoes', argvCommand, { read_only: true }));
     const core = open(t);
-    const sentinel = join(t.userHome, 'pwned');
+    const sentinel = join(t.work, 'pwned');
     const value = fc.oneof(
       fc.string({ minLength: 1, maxLength: 40 }).filter((s) => !s.startsWith('-') && !s.includes('\0')),
       fc.constantFrom(`$(touch ${sentinel})`, `; touch ${sentinel}`, `\`touch ${sentinel}\``, `| touch ${sentinel}`, `&& touch ${sentinel}`, '"quoted" \'single\'', '*', '~', '$HOME', 'a b\tc\nd'),
@@ -220,7 +220,7 @@ describe('the run pipeline: render → policy → approval → run → record', 
     await fc.assert(
       fc.asyncProperty(value, value, async (a, b) => {
         // Pre-approved: some values look like hidden paths and would ask; this property is about the shell, not policy.
-        const report = await core.run({ skill: 'echoes', tool: 'go', args: { a, b }, surface: 'cli', cwd: t.userHome }, { approval: { kind: 'preapproved', actor: 'test' } });
+        const report = await core.run({ skill: 'echoes', tool: 'go', args: { a, b }, surface: 'cli', cwd: t.work }, { approval: { kind: 'preapproved', actor: 'test' } });
         expect(JSON.parse(report.result.stdout)).toEqual([a, b]);
       }),
       { numRuns: 25 },
@@ -237,7 +237,7 @@ describe('programs shipped in a skill folder', () => {
     });
     chmodSync(join(dir, 'scripts', 'hello.mjs'), 0o755);
     const core = open(t);
-    const report = await core.run({ skill: 'scripted', tool: 'go', args: { a: 'world' }, surface: 'cli', cwd: t.userHome }, { approval: { kind: 'none' } });
+    const report = await core.run({ skill: 'scripted', tool: 'go', args: { a: 'world' }, surface: 'cli', cwd: t.work }, { approval: { kind: 'none' } });
     expect(report.programPath).toBe(realpathSync(join(dir, 'scripts', 'hello.mjs')));
     expect(report.result.stdout).toBe('hello world');
   });
@@ -279,12 +279,12 @@ describe('what a tool that runs unasked may reach', () => {
   it('a bundled read-only tool asks when an argument names a hidden path or Skilltray’s own data', async () => {
     const t = testHome();
     writeSkill(t.bundled, 'reader', toolSkill('reader', argvCommand, { read_only: true }));
-    writeFiles(t.userHome, { '.ssh/id_ed25519': 'secret', 'notes.txt': 'fine' });
+    writeFiles(t.work, { '.ssh/id_ed25519': 'secret', 'notes.txt': 'fine' });
     const core = open(t);
-    const auto = await core.run({ skill: 'reader', tool: 'go', args: { a: 'notes.txt' }, surface: 'mcp', cwd: t.userHome }, { approval: { kind: 'none' } });
+    const auto = await core.run({ skill: 'reader', tool: 'go', args: { a: 'notes.txt' }, surface: 'mcp', cwd: t.work }, { approval: { kind: 'none' } });
     expect(auto.decision).toMatchObject({ outcome: 'auto', by: 'policy' });
     for (const a of ['.ssh/id_ed25519', join(t.home, 'token')]) {
-      const refused = await rejectionOf(core.run({ skill: 'reader', tool: 'go', args: { a }, surface: 'mcp', cwd: t.userHome }, { approval: { kind: 'none' } }));
+      const refused = await rejectionOf(core.run({ skill: 'reader', tool: 'go', args: { a }, surface: 'mcp', cwd: t.work }, { approval: { kind: 'none' } }));
       expect(refused.code).toBe('E601');
       expect(refused.details?.reason).toMatch(/would run without asking .* but its argument 'a'/);
     }
@@ -295,7 +295,7 @@ describe('what a tool that runs unasked may reach', () => {
     const dir = writeSkill(t.bundled, 'sneaky', toolSkill('sneaky', '.bin/run.mjs <<a>>', { read_only: true }), { '.bin/run.mjs': `#!${NODE}\n` });
     chmodSync(join(dir, '.bin', 'run.mjs'), 0o755);
     const core = open(t);
-    const error = await rejectionOf(core.run({ skill: 'sneaky', tool: 'go', surface: 'cli', cwd: t.userHome }, { approval: { kind: 'none' } }));
+    const error = await rejectionOf(core.run({ skill: 'sneaky', tool: 'go', surface: 'cli', cwd: t.work }, { approval: { kind: 'none' } }));
     expect(error).toMatchObject({ code: 'E012' });
     expect(error.message).toContain("is in a hidden folder, which the skill's content hash does not cover");
   });
@@ -349,7 +349,7 @@ describe('listeners', () => {
     });
     core.on('event', (event) => event.type === 'run' && seen.push(event.event.type));
     try {
-      const report = await core.run({ skill: 'echoes', tool: 'go', args: { a: 'x' }, surface: 'cli', cwd: t.userHome }, { approval: { kind: 'none' } });
+      const report = await core.run({ skill: 'echoes', tool: 'go', args: { a: 'x' }, surface: 'cli', cwd: t.work }, { approval: { kind: 'none' } });
       expect(report.result.exitCode).toBe(0);
       expect(core.getRun(report.id).status).toBe('succeeded');
       expect(seen).toEqual(['decided', 'started', 'output', 'finished']);

@@ -1,8 +1,8 @@
 /**
- * Codex-style filesystem probes on the real runner: under `read-only` only the private temp is
- * writable, under `workspace` the working directory too; a symlink swapped in mid-run leads nowhere
- * writable; secrets stay unreadable in every profile, through symlinks as well. Every secret is read
- * once without a sandbox first (the control).
+ * Codex-style filesystem probes on the real runner: under `read-only` only the private temp and home
+ * are writable, under `workspace` the working directory too; what lies outside the box is not there
+ * at all; a symlink swapped in mid-run leads nowhere writable; secrets stay unreadable in every
+ * profile, through symlinks as well. Every secret is read once without a sandbox first (the control).
  */
 import { existsSync, mkdirSync, readdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { SkilltrayCore } from '../../../src-main/core/api.js';
 import type { ServerEvent } from '../../../src-main/shared/contract.js';
 import { ordinaryDir, requireSandbox } from '../../support/sandbox.js';
-import { tempDir } from '../../support/temp.js';
+import { tempDir, writeFiles } from '../../support/temp.js';
 import { probe, probeHome, unsandboxed } from './probe.js';
 
 beforeAll(() => requireSandbox());
@@ -31,22 +31,22 @@ function outputSeen(core: SkilltrayCore, text: string): Promise<void> {
 }
 
 describe('writes', () => {
-  it('read-only: the private temp is writable and private; the cwd, home and system are not', async () => {
+  it('read-only: the private temp and home are writable and private; the cwd and system are not', async () => {
     const { t, core } = probeHome();
     const marker = `skilltray-private-${process.pid}-${Date.now()}`;
     const report = await probe(
       core,
       'probe-ro',
-      `echo kept > /tmp/${marker} && cat /tmp/${marker} && echo "$TMPDIR"; echo x > cwd-file; echo x > "$HOME/home-file"; echo x > /etc/skilltray-probe; echo x > /var/tmp/${marker} && echo var-tmp-ok`,
-      t.userHome,
+      `echo kept > /tmp/${marker} && cat /tmp/${marker} && echo "$TMPDIR"; echo x > cwd-file; echo x > "$HOME/home-file" && ls -A "$HOME"; echo x > /etc/skilltray-probe; echo x > /var/tmp/${marker} && echo var-tmp-ok`,
+      t.work,
     );
     expect(report.sandbox).toMatchObject({ name: 'read-only', contained: true });
-    expect(report.result.stdout).toBe('kept\n/tmp\nvar-tmp-ok\n');
+    expect(report.result.stdout).toBe('kept\n/tmp\nhome-file\nvar-tmp-ok\n');
     expect(report.result.stderr).toMatch(/cwd-file: Read-only file system/);
-    expect(report.result.stderr).toMatch(/home-file: Read-only file system/);
     expect(report.result.stderr).toMatch(/skilltray-probe: Read-only file system/);
     expect(existsSync(join('/tmp', marker))).toBe(false);
-    expect(existsSync(join(t.userHome, 'cwd-file'))).toBe(false);
+    expect(existsSync(join(t.work, 'cwd-file'))).toBe(false);
+    expect(existsSync(join(t.userHome, 'home-file'))).toBe(false);
   });
 
   it('workspace: writes land in the cwd and nowhere else', async () => {
@@ -62,7 +62,9 @@ describe('writes', () => {
     expect(existsSync(join(cwd, 'sub', 'deep.txt'))).toBe(true);
     expect(readdirSync(sibling)).toEqual([]);
     expect(existsSync(join(base, 'leak.txt'))).toBe(false);
-    expect(report.result.stderr.match(/Read-only file system/g), report.result.stderr).toHaveLength(2);
+    // The sibling is not in the box at all; the parent is there only as the path to the cwd, read-only.
+    expect(report.result.stderr).toMatch(/other\/leak.txt: No such file or directory/);
+    expect(report.result.stderr).toMatch(/\.\.\/leak.txt: Read-only file system/);
   });
 
   for (const skill of ['probe-ro', 'probe-ws'] as const) {
@@ -79,7 +81,8 @@ describe('writes', () => {
       symlinkSync(outside, join(cwd, 'd'));
       const report = await run;
       expect(report.result.stdout).toBe('ready\n');
-      expect(report.result.stderr).toMatch(/Read-only file system/);
+      // The link leads outside the box: to nothing there (a folder it could see would be read-only).
+      expect(report.result.stderr).toMatch(/Read-only file system|No such file or directory/);
       expect(readdirSync(outside)).toEqual([]);
     });
   }
@@ -87,46 +90,62 @@ describe('writes', () => {
   it('read-only: a symlink planted in the private temp leads nowhere writable', async () => {
     const { t, core } = probeHome();
     const outside = ordinaryDir();
-    const report = await probe(core, 'probe-ro', `ln -s ${outside} /tmp/out && echo x > /tmp/out/pwned`, t.userHome);
-    expect(report.result.stderr).toMatch(/Read-only file system/);
+    const report = await probe(core, 'probe-ro', `ln -s ${outside} /tmp/out && echo x > /tmp/out/pwned`, t.work);
+    expect(report.result.stderr).toMatch(/Read-only file system|No such file or directory/);
     expect(readdirSync(outside)).toEqual([]);
   });
 });
 
 describe('secrets are unreadable in every profile', () => {
-  it('~/.ssh/id_test, <home>/token, a symlinked ~/.aws and symlinks to them', async () => {
+  it('~/.ssh/id_test, <home>/token, a symlinked ~/.aws and symlinks to them from the cwd: not in the box at all', async () => {
     const { t, core } = probeHome();
-    // The cwd holds both homes, so neither is hidden merely by the private /tmp: only the masks can hide them.
-    const base = join(t.home, '..');
-    const realAws = join(base, 'elsewhere', 'aws-real');
+    const realAws = join(t.userHome, 'elsewhere', 'aws-real');
     mkdirSync(join(t.userHome, '.ssh'), { recursive: true });
     writeFileSync(join(t.userHome, '.ssh', 'id_test'), 'PRIVATE KEY\n');
     writeFileSync(join(t.home, 'token'), 'api-token\n');
     mkdirSync(realAws, { recursive: true });
     writeFileSync(join(realAws, 'credentials'), 'aws-secret\n');
     symlinkSync(realAws, join(t.userHome, '.aws'));
-    writeFileSync(join(t.userHome, 'notes.txt'), 'ordinary\n');
+    writeFileSync(join(t.work, 'notes.txt'), 'ordinary\n');
+    symlinkSync(join(t.userHome, '.ssh', 'id_test'), join(t.work, 'key'));
     const reads = [join(t.userHome, '.ssh', 'id_test'), join(t.home, 'token'), join(t.userHome, '.aws', 'credentials'), join(realAws, 'credentials')];
-    const script = [
-      ...reads.map((file) => `cat ${file}`),
-      `link="$(mktemp -d)/key" && ln -s ${reads[0]} "$link" && cat "$link"`,
-      `cat ${join(t.userHome, 'notes.txt')}`,
-    ].join('; ');
-    const control = await unsandboxed(script, base, { ...t.env, TMPDIR: tempDir() });
-    expect(control.stdout).toBe('PRIVATE KEY\napi-token\naws-secret\naws-secret\nPRIVATE KEY\nordinary');
+    const script = [...reads.map((file) => `cat ${file}`), 'cat key', `link="$(mktemp -d)/key" && ln -s ${reads[0]} "$link" && cat "$link"`, 'cat notes.txt'].join('; ');
+    const control = await unsandboxed(script, t.work, { ...t.env, TMPDIR: tempDir() });
+    expect(control.stdout).toBe('PRIVATE KEY\napi-token\naws-secret\naws-secret\nPRIVATE KEY\nPRIVATE KEY\nordinary');
     for (const skill of ['probe-ro', 'probe-ws', 'probe-net'] as const) {
-      const report = await probe(core, skill, script, base);
+      const report = await probe(core, skill, script, t.work);
       expect(report.sandbox.contained).toBe(true);
       expect(report.result.stdout, skill).toBe('ordinary\n');
     }
   });
 
-  it('workspace with the home folder as cwd: a symlink made in the cwd still finds the mask', async () => {
+  it('a declared folder shows its files, never the secrets inside it, however they are reached', async () => {
+    const { t, core } = probeHome();
+    writeFiles(t.userHome, {
+      '.config/app/settings.ini': 'colour=blue\n',
+      '.config/gh/hosts.yml': 'oauth_token: gho_secret\n',
+      '.config/gcloud/credentials.db': 'gcloud-secret\n',
+    });
+    symlinkSync(join(t.userHome, '.config', 'gh', 'hosts.yml'), join(t.userHome, '.config', 'app', 'gh-link'));
+    const script = 'cat ~/.config/app/settings.ini; cat ~/.config/gh/hosts.yml; cat ~/.config/app/gh-link; cat ~/.config/gcloud/credentials.db; ls -A ~/.config/gh';
+    const control = await unsandboxed(script, t.work, t.env);
+    expect(control.stdout).toContain('gho_secret');
+    const report = await probe(core, 'probe-reads', script, t.work);
+    expect(report.sandbox).toMatchObject({ reads: ['~/.config'] });
+    expect(report.result.stdout).toBe('colour=blue\n');
+  });
+
+  it('read-only with the home folder as cwd asks, sees the whole home, and a symlink made to a secret still finds the mask', async () => {
     const { t, core } = probeHome();
     mkdirSync(join(t.userHome, '.ssh'));
     writeFileSync(join(t.userHome, '.ssh', 'id_test'), 'PRIVATE KEY\n');
-    const report = await probe(core, 'probe-ws', 'ln -s .ssh/id_test key && cat key; ls -A .ssh; echo done', t.userHome);
-    expect(report.result.stdout).toBe('done\n');
-    expect(existsSync(join(t.userHome, 'key'))).toBe(true);
+    writeFileSync(join(t.userHome, 'notes.txt'), 'ordinary\n');
+    // Even a rule that allows it does not let it run unasked there.
+    core.addRule('tool:probe-ro/sh', 'allow');
+    const dry = core.dryRun({ skill: 'probe-ro', tool: 'sh', args: { script: 'true' }, surface: 'cli', cwd: t.userHome });
+    expect(dry).toMatchObject({ decision: 'ask', sandbox: { wholeHome: true } });
+    expect(dry.reason).toContain('your home folder, so the run could read all of it');
+    const report = await probe(core, 'probe-ro', 'cat notes.txt; ln -s "$PWD/.ssh/id_test" /tmp/key && cat /tmp/key; ls -A .ssh; echo done', t.userHome);
+    expect(report.result.stdout).toBe('ordinary\ndone\n');
   });
 });

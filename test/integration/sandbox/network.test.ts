@@ -39,11 +39,11 @@ describe('no network in read-only and workspace', () => {
     const absent = !installed(program);
     it.skipIf(absent)(`${program} cannot reach a loopback listener${absent ? ` (skipped: ${program} is not installed)` : ''}`, async () => {
       const { t, core } = probeHome();
-      const control = await unsandboxed(script(listener.port), t.userHome, t.env);
+      const control = await unsandboxed(script(listener.port), t.work, t.env);
       expect(control.exitCode, `${program} reaches the listener without a sandbox`).toBe(0);
       const before = listener.connections();
       for (const skill of ['probe-ro', 'probe-ws'] as const) {
-        const report = await probe(core, skill, script(listener.port), t.userHome);
+        const report = await probe(core, skill, script(listener.port), t.work);
         expect(report.sandbox).toMatchObject({ contained: true, mechanism: 'bubblewrap', network: false });
         expect(report.result.exitCode, `${program} under ${skill}`).not.toBe(0);
       }
@@ -53,12 +53,12 @@ describe('no network in read-only and workspace', () => {
 
   it.skipIf(!installed('getent'))(`getent hosts cannot reach a DNS resolver${dnsAnswers ? '' : ' (no resolver answers on this machine: only the failure inside is shown)'}`, async () => {
     const { t, core } = probeHome();
-    const report = await probe(core, 'probe-ro', `getent hosts ${DNS_NAME}`, t.userHome);
+    const report = await probe(core, 'probe-ro', `getent hosts ${DNS_NAME}`, t.work);
     expect(report.result.exitCode).not.toBe(0);
     expect(report.result.stdout).toBe('');
-    if (dnsAnswers) expect((await unsandboxed(`getent hosts ${DNS_NAME}`, t.userHome, t.env)).exitCode).toBe(0);
+    if (dnsAnswers) expect((await unsandboxed(`getent hosts ${DNS_NAME}`, t.work, t.env)).exitCode).toBe(0);
     // Names in /etc/hosts still resolve: the files are readable, only the network is gone.
-    expect((await probe(core, 'probe-ro', 'getent hosts localhost', t.userHome)).result.exitCode).toBe(0);
+    expect((await probe(core, 'probe-ro', 'getent hosts localhost', t.work)).result.exitCode).toBe(0);
   });
 });
 
@@ -66,7 +66,7 @@ describe('a skill that declares the network has it', () => {
   it('reaches the loopback listener', async () => {
     const { t, core } = probeHome();
     const before = listener.connections();
-    const report = await probe(core, 'probe-net', `echo probe > /dev/tcp/127.0.0.1/${listener.port}`, t.userHome);
+    const report = await probe(core, 'probe-net', `echo probe > /dev/tcp/127.0.0.1/${listener.port}`, t.work);
     expect(report.sandbox).toMatchObject({ name: 'read-only', network: true, contained: true });
     expect(report.result.exitCode).toBe(0);
     expect(listener.connections()).toBe(before + 1);
@@ -84,7 +84,7 @@ describe('a skill that declares the network has it', () => {
   })();
   it.skipIf(!installed('ping') || !icmp)(`ping works${icmp ? '' : ' (skipped: net.ipv4.ping_group_range excludes this group, see docs/runner.md)'}`, async () => {
     const { t, core } = probeHome();
-    const report = await probe(core, 'probe-net', 'ping -c 1 -W 2 127.0.0.1', t.userHome);
+    const report = await probe(core, 'probe-net', 'ping -c 1 -W 2 127.0.0.1', t.work);
     expect(report.result.exitCode, report.result.stderr).toBe(0);
   });
 });

@@ -29,7 +29,7 @@ function processesWith(needle: string): number[] {
 describe('inside the sandbox', () => {
   it('no_new_privs is set, the PID namespace is fresh and capabilities are gone', async () => {
     const { t, core } = probeHome();
-    const report = await probe(core, 'probe-ro', 'grep -E "^(CapEff|NoNewPrivs)" /proc/self/status; cat /proc/1/comm; ls /proc | grep -cE "^[0-9]+$"', t.userHome);
+    const report = await probe(core, 'probe-ro', 'grep -E "^(CapEff|NoNewPrivs)" /proc/self/status; cat /proc/1/comm; ls /proc | grep -cE "^[0-9]+$"', t.work);
     const [capEff, noNewPrivs, init, count] = report.result.stdout.trim().split('\n');
     expect(noNewPrivs).toBe('NoNewPrivs:\t1');
     expect(capEff).toBe('CapEff:\t0000000000000000');
@@ -49,7 +49,7 @@ describe('inside the sandbox', () => {
   it('a sandboxed tree dies at its timeout, setsid children included', async () => {
     const { t, core } = probeHome();
     const marker = `${process.pid % 1000}${Date.now() % 100000}`;
-    const report = await probe(core, 'probe-slow', `sleep 9${marker}1 & setsid sleep 9${marker}2 & echo started; wait`, t.userHome);
+    const report = await probe(core, 'probe-slow', `sleep 9${marker}1 & setsid sleep 9${marker}2 & echo started; wait`, t.work);
     expect(report.result).toMatchObject({ timedOut: true, stdout: 'started\n' });
     expect(processesWith(`sleep 9${marker}`)).toEqual([]);
   });
@@ -57,7 +57,7 @@ describe('inside the sandbox', () => {
   it('what the tool leaves running when it exits dies with it (the PID namespace ends)', async () => {
     const { t, core } = probeHome();
     const marker = `${process.pid % 1000}${Date.now() % 100000}`;
-    const report = await probe(core, 'probe-ro', `sleep 7${marker}1 & setsid sleep 7${marker}2 & (trap '' TERM; exec sleep 7${marker}3) & echo left`, t.userHome);
+    const report = await probe(core, 'probe-ro', `sleep 7${marker}1 & setsid sleep 7${marker}2 & (trap '' TERM; exec sleep 7${marker}3) & echo left`, t.work);
     expect(report.result).toMatchObject({ exitCode: 0, stdout: 'left\n', timedOut: false });
     expect(processesWith(`sleep 7${marker}`)).toEqual([]);
   });
@@ -74,7 +74,7 @@ describe('inside the sandbox', () => {
       };
       core.on('event', listener);
     });
-    const run = probe(core, 'probe-ws', `setsid sleep 8${marker}1 & sleep 8${marker}2 & echo started; wait`, t.userHome);
+    const run = probe(core, 'probe-ws', `setsid sleep 8${marker}1 & sleep 8${marker}2 & echo started; wait`, t.work);
     core.cancelRun(await started);
     const report = await run;
     expect(report.result.cancelled).toBe(true);
@@ -83,7 +83,7 @@ describe('inside the sandbox', () => {
 
   it('only the allow-listed environment reaches the tool, with the private temp as TMPDIR', async () => {
     const { t, core } = probeHome({ AWS_SECRET_ACCESS_KEY: 'leak', GITHUB_TOKEN: 'leak', LANG: 'C.UTF-8' });
-    const report = await probe(core, 'probe-ro', 'env', t.userHome);
+    const report = await probe(core, 'probe-ro', 'env', t.work);
     const names = report.result.stdout.trim().split('\n').map((line) => line.split('=')[0]);
     expect(names).not.toContain('AWS_SECRET_ACCESS_KEY');
     expect(names).not.toContain('GITHUB_TOKEN');
@@ -94,7 +94,7 @@ describe('inside the sandbox', () => {
 
   it('the output cap holds', async () => {
     const { t, core } = probeHome();
-    const report = await probe(core, 'probe-ro', 'head -c 3000000 /dev/zero | tr "\\0" a', t.userHome);
+    const report = await probe(core, 'probe-ro', 'head -c 3000000 /dev/zero | tr "\\0" a', t.work);
     expect(report.result.droppedBytes.stdout).toBe(3_000_000 - 1024 * 1024);
     expect(report.result.exitCode).toBe(0);
   });

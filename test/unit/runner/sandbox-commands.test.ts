@@ -6,7 +6,8 @@
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bubblewrapArgs, bubblewrapSandbox, probeBubblewrap } from '../../../src-main/core/runner/sandbox/bubblewrap.js';
+import { bubblewrapArgs, bubblewrapSandbox, prlimitArgs, probeBubblewrap } from '../../../src-main/core/runner/sandbox/bubblewrap.js';
+import { resolveProgram } from '../../../src-main/core/runner/resolve-program.js';
 import { platformSandbox } from '../../../src-main/core/runner/sandbox/platform-sandbox.js';
 import { noSandbox, programInSnapshot, uncontained, type RunPlaces } from '../../../src-main/core/runner/sandbox/sandbox.js';
 import { SANDBOX_EXEC, seatbeltArgs, seatbeltProfile } from '../../../src-main/core/runner/sandbox/seatbelt.js';
@@ -20,6 +21,15 @@ const places = (overrides: Partial<RunPlaces> = {}): RunPlaces => ({
   skillDir: '/home/ana/.local/share/skilltray/skills/tidy',
   snapshotDir: '/tmp/skilltray-run-1/skill',
   tempDir: '/tmp/skilltray-run-1/tmp',
+  homeDir: '/tmp/skilltray-run-1/home',
+  userHome: '/home/ana',
+  system: {
+    dirs: [{ path: '/usr' }, { path: '/bin', link: 'usr/bin' }, { path: '/etc' }],
+    secrets: [{ path: '/etc/shadow', kind: 'file' }, { path: '/etc/ssl/private', kind: 'dir' }],
+  },
+  binds: [{ path: '/home/ana/.config/git/ignore', kind: 'file' }],
+  guarded: [],
+  sockets: [],
   masks: [
     { path: '/home/ana/.local/share/skilltray', kind: 'dir' },
     { path: '/home/ana/.netrc', kind: 'file' },
@@ -29,25 +39,51 @@ const places = (overrides: Partial<RunPlaces> = {}): RunPlaces => ({
 });
 
 describe('bubblewrap', () => {
-  it('builds the read-only profile: no namespaces shared, no capabilities, the host read-only, a private /tmp, secrets masked, the snapshot over the skill', () => {
+  it('builds the read-only box from an empty root: the system read-only without its secrets, a private /tmp and home, what was declared, the cwd, masks, the snapshot', () => {
     expect(bubblewrapArgs(places())).toEqual([
       '--unshare-all', '--die-with-parent', '--cap-drop', 'ALL',
-      '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--bind', '/tmp/skilltray-run-1/tmp', '/tmp',
-      '--tmpfs', '/var/tmp',
+      '--ro-bind', '/usr', '/usr', '--symlink', 'usr/bin', '/bin', '--ro-bind', '/etc', '/etc',
+      '--dev', '/dev', '--proc', '/proc', '--bind', '/tmp/skilltray-run-1/tmp', '/tmp', '--tmpfs', '/var/tmp',
+      '--ro-bind', '/dev/null', '/etc/shadow', '--tmpfs', '/etc/ssl/private',
+      '--bind', '/tmp/skilltray-run-1/home', '/home/ana',
+      '--ro-bind', '/home/ana/.config/git/ignore', '/home/ana/.config/git/ignore',
       '--ro-bind', '/home/ana/code/app', '/home/ana/code/app',
       '--tmpfs', '/home/ana/.local/share/skilltray', '--ro-bind', '/dev/null', '/home/ana/.netrc', '--tmpfs', '/home/ana/.ssh',
       '--ro-bind', '/tmp/skilltray-run-1/skill', '/home/ana/.local/share/skilltray/skills/tidy',
-      '--remount-ro', '/home/ana/.local/share/skilltray', '--remount-ro', '/home/ana/.ssh',
-      '--chdir', '/home/ana/code/app',
+      '--remount-ro', '/etc/ssl/private', '--remount-ro', '/home/ana/.local/share/skilltray', '--remount-ro', '/home/ana/.ssh',
+      '--remount-ro', '/', '--chdir', '/home/ana/code/app',
     ]);
   });
 
-  it('workspace binds the cwd writable; the network is shared only when declared', () => {
-    const args = bubblewrapArgs(places({ profile: { name: 'workspace', network: true }, masks: [] }), { varTmp: false });
+  it('never shows the host root, /home, /run or another system folder than those given', () => {
+    const args = bubblewrapArgs(places());
+    const mounted = args.filter((_, i) => ['--ro-bind', '--bind'].includes(args[i - 2] ?? ''));
+    expect(mounted).not.toContain('/');
+    for (const path of mounted) expect(path === '/home' || path === '/run' || path.startsWith('/run/') || path.startsWith('/var/run')).toBe(false);
+  });
+
+  it('workspace binds the cwd writable and its guarded entries read-only after it; sockets are covered; the network is shared only when declared', () => {
+    const args = bubblewrapArgs(
+      places({
+        profile: { name: 'workspace', network: true },
+        guarded: [{ path: '/home/ana/code/app/.git', kind: 'dir' }, { path: '/home/ana/code/app/.envrc', kind: 'file' }],
+        sockets: ['/home/ana/code/app/dev.sock'],
+        masks: [],
+      }),
+    );
     expect(args.slice(0, 5)).toEqual(['--unshare-all', '--share-net', '--die-with-parent', '--cap-drop', 'ALL']);
-    expect(args).toContain('--bind');
-    expect(args.join(' ')).toContain('--bind /home/ana/code/app /home/ana/code/app');
-    expect(args).not.toContain('/var/tmp');
+    const text = args.join(' ');
+    expect(text).toContain('--bind /home/ana/code/app /home/ana/code/app --ro-bind /home/ana/code/app/.git /home/ana/code/app/.git --ro-bind /home/ana/code/app/.envrc /home/ana/code/app/.envrc --ro-bind /dev/null /home/ana/code/app/dev.sock');
+  });
+
+  it('a gated run reports its child on fd 3 and waits on fd 4', () => {
+    expect(bubblewrapArgs(places({ gated: true })).slice(4, 8)).toEqual(['--info-fd', '3', '--block-fd', '4']);
+  });
+
+  it('limits each run with prlimit: processes and memory by rlimit unless a cgroup counts them, file size and CPU always', () => {
+    const limits = { processes: 256, memoryMiB: 2048, fileSizeMiB: 1024, cpuSeconds: 120 };
+    expect(prlimitArgs(limits, false)).toEqual(['--nproc=256', `--data=${2048 * 1024 * 1024}`, `--fsize=${1024 * 1024 * 1024}`, '--cpu=120:121']);
+    expect(prlimitArgs(limits, true)).toEqual([`--fsize=${1024 * 1024 * 1024}`, '--cpu=120:121']);
   });
 
   it('puts the masks after the cwd (a cwd holding secrets cannot show them) and the snapshot after the masks', () => {
@@ -58,17 +94,29 @@ describe('bubblewrap', () => {
     expect(args.lastIndexOf('/home/ana/.local/share/skilltray/skills/tidy')).toBeLessThan(args.indexOf('--remount-ro'));
   });
 
-  it('wraps a command as bwrap … -- program args, with the private /tmp as TMPDIR; none runs it uncontained', () => {
+  it('wraps a command as bwrap … -- prlimit … -- program args, with the private /tmp as TMPDIR and the private home as HOME; none runs it uncontained', () => {
     requireSandbox();
     const sandbox = bubblewrapSandbox(process.env);
-    const wrapped = sandbox.wrap({ program: '/usr/bin/git', args: ['status'], env: { PATH: '/usr/bin', TMPDIR: '/var/x' } }, places());
+    const limits = { processes: 256, memoryMiB: 2048, fileSizeMiB: 1024, cpuSeconds: 120 };
+    const wrapped = sandbox.wrap({ program: '/usr/bin/git', args: ['status'], env: { PATH: '/usr/bin', TMPDIR: '/var/x', HOME: '/home/ana' } }, places({ profile: { name: 'read-only', network: false, limits } }));
     expect(wrapped.program).toMatch(/bwrap$/);
-    expect(wrapped.args.slice(-3)).toEqual(['--', '/usr/bin/git', 'status']);
-    expect(wrapped.env).toEqual({ PATH: '/usr/bin', TMPDIR: '/tmp', TMP: '/tmp', TEMP: '/tmp' });
+    const dash = wrapped.args.indexOf('--');
+    expect(wrapped.args[dash + 1]).toMatch(/prlimit$/);
+    expect(wrapped.args.slice(dash + 2)).toEqual([...prlimitArgs(limits, false), '--', '/usr/bin/git', 'status']);
+    expect(wrapped.env).toEqual({ PATH: '/usr/bin', TMPDIR: '/tmp', TMP: '/tmp', TEMP: '/tmp', HOME: '/home/ana' });
     expect(wrapped.treeEndsWithIt).toBe(true);
+    expect(sandbox.limitsUnavailable()).toBeNull();
     const none = sandbox.wrap({ program: '/usr/bin/git', args: ['status'], env: {} }, places({ profile: { name: 'none', network: true } }));
     expect(none.program).toBe('/usr/bin/git');
     expect(none.env.TMPDIR).toBe('/tmp/skilltray-run-1/tmp');
+  });
+
+  it('says resource limits are missing with bwrap but without a prlimit in the system folders', () => {
+    requireSandbox();
+    const bin = tempDir();
+    symlinkSync(resolveProgram('bwrap', process.env, '/') as string, join(bin, 'bwrap'));
+    symlinkSync(resolveProgram('true', process.env, '/') as string, join(bin, 'true'));
+    expect(bubblewrapSandbox({ PATH: bin }).limitsUnavailable()).toContain('prlimit');
   });
 
   it('says bubblewrap is missing and names the package', () => {
@@ -91,22 +139,35 @@ describe('bubblewrap', () => {
 });
 
 describe('Seatbelt (macOS)', () => {
-  it('generates a deny-by-default profile: reads allowed, writes only to the private temp, secrets denied last', () => {
+  it('generates a deny-by-default profile: reads only of the system, the run\'s places and its declared files; writes to the private temp and home; secrets denied last', () => {
     const { profile, params } = seatbeltProfile(places());
     expect(profile.split('\n')[0]).toBe('(version 1)');
     expect(profile).toContain('(deny default)');
-    expect(profile).toContain('(allow file-read*)');
-    expect(profile).toContain('(allow file-write* (subpath (param "TMP"))');
+    expect(profile).not.toContain('(allow file-read*)');
+    expect(profile).toContain('(allow file-read-metadata)');
+    expect(profile).toContain('(allow file-read* (literal "/") (subpath "/dev") (subpath (param "SYS_0")) (subpath (param "SYS_1")) (subpath (param "SYS_2")) (literal (param "BIND_0")) (subpath (param "TMP")) (subpath (param "HOME")) (subpath (param "CWD")) (subpath (param "SKILL")))');
+    expect(profile).toContain('(allow file-write* (subpath (param "TMP")) (subpath (param "HOME"))');
     expect(profile).not.toContain('(allow file-write* (subpath (param "CWD")))');
     expect(profile).not.toContain('(allow network*)');
+    expect(profile).toContain('(deny network-outbound (remote unix-socket))');
     expect(profile).not.toContain('mDNSResponder');
-    expect(profile.trimEnd().split('\n').at(-1)).toBe('(deny file-read* file-write* (subpath (param "SECRET_0")) (literal (param "SECRET_1")) (subpath (param "SECRET_2")))');
+    expect(profile.trimEnd().split('\n').at(-1)).toBe(
+      '(deny file-read* file-write* (literal (param "SECRET_0")) (subpath (param "SECRET_1")) (subpath (param "SECRET_2")) (literal (param "SECRET_3")) (subpath (param "SECRET_4")))',
+    );
     expect(params).toEqual({
       TMP: '/tmp/skilltray-run-1/tmp',
+      HOME: '/tmp/skilltray-run-1/home',
       CWD: '/home/ana/code/app',
-      SECRET_0: '/home/ana/.local/share/skilltray',
-      SECRET_1: '/home/ana/.netrc',
-      SECRET_2: '/home/ana/.ssh',
+      SKILL: '/tmp/skilltray-run-1/skill',
+      SYS_0: '/usr',
+      SYS_1: '/bin',
+      SYS_2: '/etc',
+      BIND_0: '/home/ana/.config/git/ignore',
+      SECRET_0: '/etc/shadow',
+      SECRET_1: '/etc/ssl/private',
+      SECRET_2: '/home/ana/.local/share/skilltray',
+      SECRET_3: '/home/ana/.netrc',
+      SECRET_4: '/home/ana/.ssh',
     });
   });
 
@@ -118,18 +179,19 @@ describe('Seatbelt (macOS)', () => {
     expect(profile).not.toContain('/x');
   });
 
-  it('workspace may write the cwd; a declared network opens the network and name resolution', () => {
-    const { profile } = seatbeltProfile(places({ profile: { name: 'workspace', network: true } }));
-    expect(profile).toContain('(allow file-write* (subpath (param "CWD")))');
-    expect(profile).toContain('(allow network*)');
+  it('workspace may write the cwd but not its guarded entries, existing or not; a declared network opens the network and name resolution, never Unix sockets', () => {
+    const { profile, params } = seatbeltProfile(places({ profile: { name: 'workspace', network: true }, guarded: [{ path: '/home/ana/code/app/.git', kind: 'dir' }, { path: '/home/ana/code/app/.envrc', kind: 'file' }] }));
+    expect(profile).toContain('(allow file-write* (subpath (param "CWD")))\n(deny file-write* (subpath (param "GUARD_0")) (literal (param "GUARD_1")))');
+    expect(params).toMatchObject({ GUARD_0: '/home/ana/code/app/.git', GUARD_1: '/home/ana/code/app/.envrc' });
+    expect(profile).toContain('(allow network*)\n(allow system-socket)\n(deny network-outbound (remote unix-socket))');
     expect(profile).toContain('com.apple.mDNSResponder');
     expect(profile).not.toMatch(/SecurityServer|securityd/);
   });
 
-  it('runs sandbox-exec -p profile -D … -- program from the snapshot', () => {
+  it('runs sandbox-exec -p profile -D … -- program from the snapshot, with the private home as HOME', () => {
     const args = seatbeltArgs({ program: '/home/ana/.local/share/skilltray/skills/tidy/scripts/tidy.sh', args: ['--dry'], env: {} }, places());
     expect(args[0]).toBe('-p');
-    expect(args.slice(2, 6)).toEqual(['-D', 'TMP=/tmp/skilltray-run-1/tmp', '-D', 'CWD=/home/ana/code/app']);
+    expect(args.slice(2, 6)).toEqual(['-D', 'TMP=/tmp/skilltray-run-1/tmp', '-D', 'HOME=/tmp/skilltray-run-1/home']);
     expect(args.slice(-3)).toEqual(['--', '/tmp/skilltray-run-1/skill/scripts/tidy.sh', '--dry']);
     expect(SANDBOX_EXEC).toBe('/usr/bin/sandbox-exec');
   });

@@ -1,20 +1,23 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  buildToolEnv,
-  TOOL_ENV_ALLOW_LIST,
-  TOOL_ENV_ALLOW_PREFIXES,
-  WINDOWS_TOOL_ENV_ALLOW_LIST,
-} from '../../../src-main/core/runner/tool-env.js';
+import { buildToolEnv, LOCALE_CATEGORIES, systemPath, TOOL_ENV_ALLOW_LIST, WINDOWS_TOOL_ENV_ALLOW_LIST } from '../../../src-main/core/runner/tool-env.js';
 
 const parent = {
-  PATH: '/usr/bin:/bin',
+  PATH: '/home/ada/.local/bin:/usr/local/bin:/usr/bin:/bin:/home/ada/go/bin:relative:/opt/tool/bin',
   HOME: '/home/ada',
   USER: 'ada',
   LANG: 'en_GB.UTF-8',
   LC_ALL: 'C.UTF-8',
   LC_TIME: 'en_DK.UTF-8',
   XDG_CONFIG_HOME: '/home/ada/.config',
+  XDG_SESSION_COOKIE: 'cookie',
+  XDG_RUNTIME_DIR: '/run/user/1000',
+  LC_SECRET: 'token',
+  LC_MESSAGES: 'secret-token-value',
+  SSH_AUTH_SOCK: '/run/user/1000/ssh-agent',
+  DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus',
+  WAYLAND_DISPLAY: 'wayland-0',
+  DISPLAY: ':0',
   TERM: 'xterm-256color',
   TZ: 'Europe/London',
   SECRET_TOKEN: 's3cret',
@@ -30,18 +33,31 @@ const parent = {
 };
 
 describe('buildToolEnv', () => {
-  it('passes the allow-list and drops everything else', () => {
+  it('passes the allow-list with values of the right shape, PATH without user folders, and drops everything else: XDG_*, other LC_* names, socket addresses', () => {
     expect(buildToolEnv(parent, [], 'linux')).toEqual({
-      PATH: '/usr/bin:/bin',
+      PATH: '/usr/local/bin:/usr/bin:/bin',
       HOME: '/home/ada',
       USER: 'ada',
       LANG: 'en_GB.UTF-8',
       LC_ALL: 'C.UTF-8',
       LC_TIME: 'en_DK.UTF-8',
-      XDG_CONFIG_HOME: '/home/ada/.config',
       TERM: 'xterm-256color',
       TZ: 'Europe/London',
     });
+  });
+
+  it('takes locale values only in locale form', () => {
+    const locale = (value: string) => buildToolEnv({ LANG: value, LANGUAGE: value }, [], 'linux');
+    for (const good of ['C', 'POSIX', 'C.UTF-8', 'en_GB.UTF-8', 'sr_RS@latin', 'de', 'es_419.UTF-8']) expect(locale(good), good).toEqual({ LANG: good, LANGUAGE: good });
+    expect(buildToolEnv({ LANGUAGE: 'en_GB:en:fr' }, [], 'linux')).toEqual({ LANGUAGE: 'en_GB:en:fr' });
+    for (const bad of ['secret-token-value', 'ghp_0123456789abcdef', 'en_GB.UTF-8 x', '../../x', 'en_GB.UTF-8;rm', '']) expect(locale(bad), bad).toEqual({});
+    expect(LOCALE_CATEGORIES).toContain('LC_MESSAGES');
+    expect(LOCALE_CATEGORIES).not.toContain('LC_SECRET');
+  });
+
+  it('keeps only absolute PATH entries in the system folders', () => {
+    expect(systemPath('/home/u/.local/bin:/usr/bin::.:bin:/usr/local/sbin:/home/u/go/bin:/nix/store/x/bin:/usr/../home/u', 'linux')).toBe('/usr/bin:/usr/local/sbin:/nix/store/x/bin');
+    expect(systemPath('/opt/homebrew/bin:/Users/u/bin:/usr/bin', 'darwin')).toBe('/opt/homebrew/bin:/usr/bin');
   });
 
   it('adds exactly the declared names the parent has', () => {
@@ -77,17 +93,16 @@ describe('buildToolEnv', () => {
 
   it('lets through no name outside the allow-list and the declared names', () => {
     const allowed = (name: string, declared: readonly string[]): boolean =>
-      !name.startsWith('SKILLTRAY_') &&
-      (TOOL_ENV_ALLOW_LIST.includes(name) || TOOL_ENV_ALLOW_PREFIXES.some((prefix) => name.startsWith(prefix)) || declared.includes(name));
+      !name.startsWith('SKILLTRAY_') && (TOOL_ENV_ALLOW_LIST.includes(name) || declared.includes(name));
     const name = fc.oneof(fc.string({ minLength: 1, maxLength: 12 }), fc.constantFrom(...TOOL_ENV_ALLOW_LIST, ...WINDOWS_TOOL_ENV_ALLOW_LIST, 'LC_X', 'XDG_Y', 'SKILLTRAY_Z'));
     fc.assert(
       fc.property(fc.dictionary(name, fc.string()), fc.array(name, { maxLength: 4 }), (env, declared) => {
         const out = buildToolEnv(env, declared, 'linux');
         for (const [key, value] of Object.entries(out)) {
           expect(allowed(key, declared)).toBe(true);
-          expect(value).toBe(env[key]);
+          if (key !== 'PATH') expect(value).toBe(env[key]);
         }
-        for (const key of Object.keys(env)) if (allowed(key, declared)) expect(out).toHaveProperty(key);
+        for (const key of declared) if (key in env && !key.startsWith('SKILLTRAY_')) expect(out).toHaveProperty(key);
       }),
     );
   });

@@ -1,16 +1,21 @@
 /**
  * The Linux sandbox: bubblewrap (`bwrap`, Debian package `bubblewrap`) started directly, with a
- * command line built here from the profile. Every run gets fresh user, PID, IPC, UTS, cgroup and
- * (unless the skill declares the network) network namespaces, the host filesystem read-only, a
- * private /tmp, the secrets masked, the skill's snapshot bound over its folder, no_new_privs, and
- * dies with its parent. Whether it works is found out once by running `bwrap … true`.
+ * command line built here from the profile and the run's places. The box is an allow-list: bwrap
+ * starts from an empty root, and the run sees only the system folders (read-only, their secrets
+ * hidden), its working directory, its skill's snapshot, what it declared or needs (read-only), a
+ * private /tmp and an empty private home at $HOME. Every run also gets fresh user, PID, IPC, UTS,
+ * cgroup and (unless the skill declares the network) network namespaces, no_new_privs, no
+ * capabilities, resource limits (prlimit inside the box), and dies with its parent. Whether it
+ * works is found out once by running `bwrap … true`.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ResourceLimits } from '../../../shared/model.js';
 import { resolveProgram } from '../resolve-program.js';
 import { uncontained, withPrivateTemp, type RunPlaces, type Sandbox, type SpawnCommand } from './sandbox.js';
+import { onSystemPath, systemView } from './system-paths.js';
 
 /** The Debian/Ubuntu/Fedora package that provides bwrap. */
 export const BUBBLEWRAP_PACKAGE = 'bubblewrap';
@@ -18,26 +23,62 @@ export const BUBBLEWRAP_PACKAGE = 'bubblewrap';
 /** Where the run's private temp appears inside the sandbox. */
 const SANDBOX_TMP = '/tmp';
 
+/** The fds a gated bwrap reports its child's pid on and waits on (see RunPlaces.gated). */
+export const INFO_FD = 3;
+export const BLOCK_FD = 4;
+
+const MIB = 1024 * 1024;
+
+/**
+ * prlimit's options for `limits`. With a cgroup (`gated`) the cgroup counts processes and memory
+ * for the whole run and says when either ran out; otherwise RLIMIT_NPROC (counted in the run's own
+ * user namespace) and RLIMIT_DATA (heap and private mappings, not reserved address space, so
+ * runtimes that reserve much but use little still start) bound them. CPU's soft limit sends
+ * SIGXCPU, a second before the hard one kills.
+ */
+export function prlimitArgs(limits: ResourceLimits, gated: boolean): string[] {
+  return [
+    ...(gated ? [] : [`--nproc=${limits.processes}`, `--data=${limits.memoryMiB * MIB}`]),
+    `--fsize=${limits.fileSizeMiB * MIB}`,
+    `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`,
+  ];
+}
+
 /** bwrap's arguments (before `--` and the program) for one run. Pure: the order of the mounts is the design. */
-export function bubblewrapArgs(places: RunPlaces, options: { varTmp?: boolean } = {}): string[] {
-  const { profile, cwd, masks } = places;
-  // No capabilities, even in the new user namespace: with CAP_SYS_ADMIN there a tool could remount `/` writable.
+export function bubblewrapArgs(places: RunPlaces): string[] {
+  const { profile, cwd } = places;
+  // No capabilities, even in the new user namespace: with CAP_SYS_ADMIN there a tool could remount what it sees writable.
   const args = ['--unshare-all', ...(profile.network ? ['--share-net'] : []), '--die-with-parent', '--cap-drop', 'ALL'];
-  // The host, read-only; then a fresh /dev and /proc (for the new PID namespace) and a private /tmp.
-  args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--bind', places.tempDir, SANDBOX_TMP);
-  if (options.varTmp ?? true) args.push('--tmpfs', '/var/tmp');
-  // The working directory, bound again in case it lies in a place replaced above (/tmp); writable under workspace.
+  if (places.gated === true) args.push('--info-fd', String(INFO_FD), '--block-fd', String(BLOCK_FD));
+  // The operating system, read-only (a merged /usr's /bin stays the symlink it is); nothing else of the host's top level.
+  for (const dir of places.system.dirs) {
+    if (dir.link !== undefined) args.push('--symlink', dir.link, dir.path);
+    else args.push('--ro-bind', dir.path, dir.path);
+  }
+  args.push('--dev', '/dev', '--proc', '/proc', '--bind', places.tempDir, SANDBOX_TMP, '--tmpfs', '/var/tmp');
+  for (const secret of places.system.secrets) {
+    if (secret.kind === 'dir') args.push('--tmpfs', secret.path);
+    else args.push('--ro-bind', '/dev/null', secret.path);
+  }
+  // An empty home of its own where the person's is: what a tool writes there dies with the run.
+  args.push('--bind', places.homeDir, places.userHome);
+  for (const bind of places.binds) args.push('--ro-bind', bind.path, bind.path);
+  // The working directory, writable under workspace; what other programs act on later stays read-only inside it.
   args.push(profile.name === 'workspace' ? '--bind' : '--ro-bind', cwd, cwd);
-  // Secrets after the working directory, so a cwd that contains them (the home folder) cannot show them.
-  for (const mask of masks) {
+  for (const guarded of places.guarded) args.push('--ro-bind', guarded.path, guarded.path);
+  // A socket answers a connect() even through a read-only bind: each one found is covered.
+  for (const socket of places.sockets) args.push('--ro-bind', '/dev/null', socket);
+  // Secrets after everything they may lie in, so nothing bound later can show them again.
+  for (const mask of places.masks) {
     if (mask.kind === 'dir') args.push('--tmpfs', mask.path);
     else args.push('--ro-bind', '/dev/null', mask.path);
   }
   // The approved files stand in for the skill's folder, even where that folder was masked (a skill in Skilltray's home).
   args.push('--ro-bind', places.snapshotDir, places.skillDir);
   // Masks become read-only last: the snapshot's mount point may have had to be created inside one.
-  for (const mask of masks) if (mask.kind === 'dir') args.push('--remount-ro', mask.path);
-  args.push('--chdir', cwd);
+  for (const mask of [...places.system.secrets, ...places.masks]) if (mask.kind === 'dir') args.push('--remount-ro', mask.path);
+  // The root bwrap built (and the folders it made to reach each bind) is read-only too: nothing but the binds above takes writes.
+  args.push('--remount-ro', '/', '--chdir', cwd);
   return args;
 }
 
@@ -71,12 +112,12 @@ export function probeBubblewrap(bwrap: string | null, truePath: string | null): 
   if (truePath === null) return `cannot check bubblewrap: no 'true' program on PATH`;
   const temp = mkdtempSync(join(tmpdir(), 'skilltray-probe-'));
   try {
-    const places: RunPlaces = { profile: { name: 'read-only', network: false }, cwd: temp, skillDir: temp, snapshotDir: temp, tempDir: temp, masks: [] };
-    const result = spawnSync(bwrap, [...bubblewrapArgs(places, { varTmp: existsSync('/var/tmp') }), '--', truePath], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      timeout: 10_000,
-      encoding: 'utf8',
-    });
+    const places: RunPlaces = {
+      profile: { name: 'read-only', network: false },
+      cwd: temp, skillDir: temp, snapshotDir: temp, tempDir: temp, userHome: join(temp, 'home'), homeDir: temp,
+      system: systemView('linux', false), binds: [], guarded: [], sockets: [], masks: [],
+    };
+    const result = spawnSync(bwrap, [...bubblewrapArgs(places), '--', truePath], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000, encoding: 'utf8' });
     if (result.status === 0) return null;
     return `bubblewrap at ${bwrap} cannot create its sandbox here (${failureText(result)}), so runs cannot be contained.${userNamespaceHint()}`;
   } finally {
@@ -90,23 +131,31 @@ const probes = new Map<string, string | null>();
 /** The bubblewrap sandbox, found on `env`'s PATH; its availability is probed on first use and cached for the process. */
 export function bubblewrapSandbox(env: NodeJS.ProcessEnv): Sandbox {
   const bwrap = resolveProgram('bwrap', env, '/');
+  // prlimit runs inside the box, so it must be one the box shows.
+  const found = resolveProgram('prlimit', env, '/');
+  const prlimit = found !== null && onSystemPath(found, 'linux') ? found : null;
   const unavailable = (): string | null => {
     const truePath = resolveProgram('true', env, '/');
     const key = `${bwrap ?? ''}\0${truePath ?? ''}`;
     if (!probes.has(key)) probes.set(key, probeBubblewrap(bwrap, truePath));
     return probes.get(key) ?? null;
   };
-  const varTmp = existsSync('/var/tmp');
   return {
     mechanism: 'bubblewrap',
     unavailable,
+    limitsUnavailable: () =>
+      unavailable() ?? (prlimit === null ? "prlimit (package util-linux) is not in the system folders, so runs get no resource limits; install 'util-linux'" : null),
     wrap(command: SpawnCommand, places: RunPlaces): SpawnCommand {
       if (places.profile.name === 'none' || unavailable() !== null || bwrap === null) return uncontained(command, places);
+      const { limits } = places.profile;
+      const limited = prlimit !== null && limits !== undefined ? [prlimit, ...prlimitArgs(limits, places.gated === true), '--'] : [];
       return {
         program: bwrap,
-        args: [...bubblewrapArgs(places, { varTmp }), '--', command.program, ...command.args],
-        env: withPrivateTemp(command.env, SANDBOX_TMP),
+        args: [...bubblewrapArgs(places), '--', ...limited, command.program, ...command.args],
+        // HOME is where the private home appears: the person's own path, unless that could not hold it.
+        env: { ...withPrivateTemp(command.env, SANDBOX_TMP), HOME: places.userHome },
         treeEndsWithIt: true,
+        ...(places.gated === true ? { gated: true } : {}),
       };
     },
   };

@@ -8,6 +8,10 @@ import { relative } from 'node:path';
 import type { SandboxMechanism, SandboxProfile } from '../../../shared/runs.js';
 import { isInside } from '../../skills/files.js';
 import type { Mask } from './secret-paths.js';
+import type { SystemView } from './system-paths.js';
+
+/** A path the box shows read-only at its own place, and whether it is a folder (same shape as a mask). */
+export type Bind = Mask;
 
 /** Everything a sandbox needs to know about one run, every path canonical. */
 export interface RunPlaces {
@@ -19,8 +23,31 @@ export interface RunPlaces {
   snapshotDir: string;
   /** A private, empty directory for this run's temporary files (its TMPDIR; /tmp inside bubblewrap). */
   tempDir: string;
-  /** Paths the run may not read (see secret-paths.ts). */
+  /**
+   * The private folder the run gets as its home (HOME), and where it appears: at the person's home
+   * folder under bubblewrap, as itself under Seatbelt. It holds symlinks from declared `~/…` paths
+   * to where their files really are (bound below).
+   */
+  homeDir: string;
+  userHome: string;
+  /** The operating system's folders, read-only, and the secrets in them hidden (system-paths.ts). */
+  system: SystemView;
+  /**
+   * More the run sees, read-only, each at its own place: declared `reads:` that exist, programs
+   * outside the system folders, the git folder a worktree's `.git` names, the resolver's file.
+   */
+  binds: readonly Bind[];
+  /** Guarded entries of a writable working directory, kept read-only (existing ones, and placeholders for absent ones). */
+  guarded: readonly Bind[];
+  /** Unix sockets where the run can see, each hidden: a read-only bind would still let a tool connect. */
+  sockets: readonly string[];
+  /** Secrets under what the run sees (see secret-paths.ts), masked even there. */
   masks: readonly Mask[];
+  /**
+   * Set when a cgroup Skilltray made holds the run's processes and memory: the sandbox must not
+   * start the tool before the runner has put it there (bubblewrap's --info-fd and --block-fd).
+   */
+  gated?: boolean;
 }
 
 /** A program, its arguments and environment, as the runner spawns them. */
@@ -30,6 +57,8 @@ export interface SpawnCommand {
   env: Record<string, string>;
   /** Set by a sandbox whose PID namespace ends everything the tool started when it exits. */
   treeEndsWithIt?: boolean;
+  /** Set when the program reports its child's pid on fd 3 and waits on fd 4 until the runner admits it (see RunPlaces.gated). */
+  gated?: boolean;
 }
 
 /** An OS sandbox, or the answer that there is none. */
@@ -38,6 +67,8 @@ export interface Sandbox {
   readonly mechanism: SandboxMechanism | null;
   /** Null when runs can be contained here; otherwise why not, with how to fix it. Decided once, then cached. */
   unavailable(): string | null;
+  /** Null when the resource limits apply to contained runs here; otherwise why not. */
+  limitsUnavailable(): string | null;
   /**
    * The command that runs `command` under `places.profile`. A `none` profile, or a sandbox that is
    * unavailable, gives the uncontained command (still run from the snapshot, with its private temp).
@@ -66,6 +97,7 @@ export function noSandbox(why: string): Sandbox {
   return {
     mechanism: null,
     unavailable: () => why,
+    limitsUnavailable: () => why,
     wrap: uncontained,
   };
 }

@@ -3,6 +3,7 @@
  * enter the profile text: they are passed as `-D NAME=value` parameters, so no path can change the
  * profile's meaning. In SBPL a later rule overrides an earlier one, so the denials come last.
  * macOS has no PID namespace or no_new_privs; the runner's tree kill and timeout apply as usual.
+ * HOME is the run's private folder; its symlinks lead to what the skill declared it reads.
  */
 import { spawnSync } from 'node:child_process';
 import { programInSnapshot, uncontained, withPrivateTemp, type RunPlaces, type Sandbox, type SpawnCommand } from './sandbox.js';
@@ -23,10 +24,22 @@ const MACH_SERVICES = [
 /** Added with the network: name resolution and certificate checks. */
 const NETWORK_MACH_SERVICES = ['com.apple.dnssd.service', 'com.apple.mDNSResponder', 'com.apple.trustd', 'com.apple.trustd.agent'];
 
-/** The profile text and its `-D` parameters for one run. Pure. */
+/**
+ * The profile text and its `-D` parameters for one run. Pure. Reads are an allow-list: the system
+ * folders, the working directory, the snapshot, the private temp and home, and what the run
+ * declared or needs; anything's metadata (stat, for path lookups), nothing else's content.
+ */
 export function seatbeltProfile(places: RunPlaces): { profile: string; params: Record<string, string> } {
-  const params: Record<string, string> = { TMP: places.tempDir, CWD: places.cwd };
+  const params: Record<string, string> = { TMP: places.tempDir, HOME: places.homeDir, CWD: places.cwd, SKILL: places.snapshotDir };
+  const filters = (prefix: string, paths: readonly { path: string; kind: 'dir' | 'file' }[]): string[] =>
+    paths.map((entry, i) => {
+      const name = `${prefix}_${i}`;
+      params[name] = entry.path;
+      return entry.kind === 'dir' ? `(subpath (param "${name}"))` : `(literal (param "${name}"))`;
+    });
   const services = [...MACH_SERVICES, ...(places.profile.network ? NETWORK_MACH_SERVICES : [])];
+  const system = filters('SYS', places.system.dirs.map((dir) => ({ path: dir.path, kind: 'dir' as const })));
+  const binds = filters('BIND', places.binds);
   const lines = [
     '(version 1)',
     '(deny default)',
@@ -36,20 +49,21 @@ export function seatbeltProfile(places: RunPlaces): { profile: string; params: R
     '(allow sysctl-read)',
     '(allow ipc-posix-shm-read-data ipc-posix-shm-write-data)',
     `(allow mach-lookup ${services.map((service) => `(global-name "${service}")`).join(' ')})`,
-    '(allow file-read*)',
-    '(allow file-write* (subpath (param "TMP")) (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (regex #"^/dev/fd/[0-9]+$"))',
+    '(allow file-read-metadata)',
+    `(allow file-read* (literal "/") (subpath "/dev") ${[...system, ...binds].join(' ')} (subpath (param "TMP")) (subpath (param "HOME")) (subpath (param "CWD")) (subpath (param "SKILL")))`,
+    '(allow file-write* (subpath (param "TMP")) (subpath (param "HOME")) (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (regex #"^/dev/fd/[0-9]+$"))',
     '(allow file-ioctl (literal "/dev/null") (literal "/dev/tty") (regex #"^/dev/fd/[0-9]+$"))',
   ];
-  if (places.profile.name === 'workspace') lines.push('(allow file-write* (subpath (param "CWD")))');
-  if (places.profile.network) lines.push('(allow network*)', '(allow system-socket)');
-  if (places.masks.length > 0) {
-    const filters = places.masks.map((mask, i) => {
-      const name = `SECRET_${i}`;
-      params[name] = mask.path;
-      return mask.kind === 'dir' ? `(subpath (param "${name}"))` : `(literal (param "${name}"))`;
-    });
-    lines.push(`(deny file-read* file-write* ${filters.join(' ')})`);
+  if (places.profile.name === 'workspace') {
+    lines.push('(allow file-write* (subpath (param "CWD")))');
+    // What other programs act on later stays read-only, existing or not: Seatbelt denies by path, no placeholder needed.
+    if (places.guarded.length > 0) lines.push(`(deny file-write* ${filters('GUARD', places.guarded).join(' ')})`);
   }
+  // Host services listen on Unix sockets: none is reachable, the network or not.
+  if (places.profile.network) lines.push('(allow network*)', '(allow system-socket)');
+  lines.push('(deny network-outbound (remote unix-socket))');
+  const secrets = [...places.system.secrets, ...places.masks];
+  if (secrets.length > 0) lines.push(`(deny file-read* file-write* ${filters('SECRET', secrets).join(' ')})`);
   return { profile: `${lines.join('\n')}\n`, params };
 }
 
@@ -73,9 +87,11 @@ export function seatbeltSandbox(): Sandbox {
   return {
     mechanism: 'seatbelt',
     unavailable,
+    // macOS has no prlimit, and sandbox-exec sets no limits: nothing but a shell's ulimit would, and a tool never gets a shell.
+    limitsUnavailable: () => unavailable() ?? 'macOS offers no way to set resource limits on a program without a shell, so runs there get none',
     wrap(command: SpawnCommand, places: RunPlaces): SpawnCommand {
       if (places.profile.name === 'none' || unavailable() !== null) return uncontained(command, places);
-      return { program: SANDBOX_EXEC, args: seatbeltArgs(command, places), env: withPrivateTemp(command.env, places.tempDir) };
+      return { program: SANDBOX_EXEC, args: seatbeltArgs(command, places), env: { ...withPrivateTemp(command.env, places.tempDir), HOME: places.homeDir } };
     },
   };
 }

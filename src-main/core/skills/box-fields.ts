@@ -1,0 +1,141 @@
+/**
+ * The frontmatter fields that ask the sandbox for more than a profile gives (docs/skill-format.md):
+ * `reads:` home files (or absolute paths) a tool needs, bound read-only; `writes:` guarded entries of
+ * the working directory it must change (`.git` for a tool that commits); `limits:` more of a
+ * resource than the default. Also the guarded names themselves, which the runner keeps read-only.
+ */
+import type { BoxRequest, ResourceLimitName } from '../../shared/model.js';
+import type { DiagnosticList } from './diagnostics.js';
+import type { Frontmatter } from './frontmatter-yaml.js';
+
+/** Folders another program runs something from: version control, editors and agents, CI, hook managers. */
+const GUARDED_DIRS = [
+  '.git', '.hg', '.svn', '.bzr', '.jj', '.vscode', '.idea', '.devcontainer', '.github/workflows', '.husky',
+  '.git-hooks', '.githooks', '.claude', '.codex', '.cursor',
+];
+
+/** Files another program reads as settings or runs: shells, git, direnv, package managers, agents, CI. */
+const GUARDED_FILES = [
+  '.envrc', '.gitconfig', '.gitmodules', '.pre-commit-config.yaml', '.gitlab-ci.yml', '.bashrc', '.bash_profile',
+  '.bash_login', '.profile', '.zshrc', '.zshenv', '.zprofile', '.zlogin', '.npmrc', '.yarnrc', '.yarnrc.yml',
+  '.pnpmfile.cjs', '.ripgreprc', '.mcp.json',
+];
+
+/**
+ * Entries of a working directory that other programs act on later, unasked: they stay read-only in
+ * a writable workspace unless the skill declares it writes them. Claude Code's sandbox-runtime's and
+ * Codex's lists, and what else runs from a folder by itself.
+ */
+export const GUARDED: readonly { rel: string; kind: 'dir' | 'file' }[] = [
+  ...GUARDED_DIRS.map((rel) => ({ rel, kind: 'dir' as const })),
+  ...GUARDED_FILES.map((rel) => ({ rel, kind: 'file' as const })),
+];
+
+/** Inside a guarded folder a skill declares it writes, what stays read-only unless declared too: git's hooks and config. */
+export const INNER_GUARDS: Readonly<Record<string, readonly string[]>> = { '.git': ['.git/hooks', '.git/config'] };
+
+/** True for a guarded name, or a path inside a guarded folder (what `writes:` may name). */
+export function isGuardedPath(rel: string): boolean {
+  return GUARDED.some((guard) => rel === guard.rel || (guard.kind === 'dir' && rel.startsWith(`${guard.rel}/`)));
+}
+
+/** The `limits:` keys, what each sets, and the widest value any run may get. */
+export const LIMIT_KEYS: Readonly<Record<string, { limit: ResourceLimitName; max: number }>> = {
+  processes: { limit: 'processes', max: 65_536 },
+  memory_mb: { limit: 'memoryMiB', max: 1_048_576 },
+  file_size_mb: { limit: 'fileSizeMiB', max: 16_777_216 },
+  cpu_seconds: { limit: 'cpuSeconds', max: 86_400 },
+};
+
+/** Kernel and runtime trees: sockets and devices, never a file a tool needs to read. */
+const UNDECLARABLE = ['/proc', '/sys', '/dev', '/run', '/var/run'];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function stringList(value: unknown): string[] | null {
+  return Array.isArray(value) && value.every((entry) => typeof entry === 'string') ? value : null;
+}
+
+/** Why a `reads:` entry cannot be bound, or null when it can: `~/…` or absolute, one place, not a tree of the kernel. */
+export function badRead(entry: string): string | null {
+  if (!entry.startsWith('~/') && !entry.startsWith('/')) return 'must start with ~/ (your home folder) or /';
+  const rest = entry.startsWith('~/') ? entry.slice(2) : entry.slice(1);
+  const segments = rest.split('/').filter((segment) => segment !== '');
+  if (segments.length === 0) return entry.startsWith('~') ? 'names the whole home folder; name the files it needs' : 'names the whole filesystem';
+  if (segments.some((segment) => segment === '..' || segment === '.')) return 'may not contain . or .. segments';
+  if (/[*?[\]\0\\]/.test(rest)) return 'must be a plain path (no wildcards, backslashes or NUL)';
+  if (entry.startsWith('/') && UNDECLARABLE.some((tree) => entry === tree || entry.startsWith(`${tree}/`))) {
+    return `lies in ${UNDECLARABLE.find((tree) => entry === tree || entry.startsWith(`${tree}/`)) ?? ''}, where sockets and devices live`;
+  }
+  return null;
+}
+
+function readReads(fm: Frontmatter, file: string, diags: DiagnosticList): string[] {
+  const value = fm.data.reads;
+  if (value === undefined || value === null) return [];
+  const line = fm.lineOf(['reads']);
+  const list = stringList(value);
+  if (list === null) {
+    diags.add('E430', 'reads must be a list of paths such as [~/.gitconfig]', file, line);
+    return [];
+  }
+  const reads: string[] = [];
+  for (const entry of list) {
+    const why = badRead(entry);
+    if (why !== null) diags.add('E430', `reads entry '${entry}' ${why}`, file, line);
+    else if (!reads.includes(entry.replace(/\/+$/, ''))) reads.push(entry.replace(/\/+$/, ''));
+  }
+  return reads;
+}
+
+function readWrites(fm: Frontmatter, readOnly: boolean, file: string, diags: DiagnosticList): string[] {
+  const value = fm.data.writes;
+  if (value === undefined || value === null) return [];
+  const line = fm.lineOf(['writes']);
+  const list = stringList(value);
+  if (list === null) {
+    diags.add('E431', 'writes must be a list of entries of the working directory such as [.git]', file, line);
+    return [];
+  }
+  const writes: string[] = [];
+  for (const raw of list) {
+    const entry = raw.replace(/^\.\//, '').replace(/\/+$/, '');
+    const segments = entry.split('/');
+    if (entry === '' || entry.startsWith('/') || entry.startsWith('~') || segments.some((s) => s === '' || s === '.' || s === '..')) {
+      diags.add('E431', `writes entry '${raw}' must be a path inside the working directory, such as .git`, file, line);
+    } else if (readOnly) {
+      diags.add('W430', `writes entry '${raw}' has no effect: the skill is read-only`, file, line);
+    } else if (!isGuardedPath(entry)) {
+      diags.add('W430', `writes entry '${raw}' is not guarded: a workspace tool may write it anyway`, file, line);
+    } else if (!writes.includes(entry)) {
+      writes.push(entry);
+    }
+  }
+  return writes;
+}
+
+function readLimits(fm: Frontmatter, file: string, diags: DiagnosticList): BoxRequest['limits'] {
+  const value = fm.data.limits;
+  if (value === undefined || value === null) return {};
+  if (!isRecord(value)) {
+    diags.add('E432', `limits must be a mapping of ${Object.keys(LIMIT_KEYS).join(', ')}`, file, fm.lineOf(['limits']));
+    return {};
+  }
+  const limits: BoxRequest['limits'] = {};
+  for (const [key, amount] of Object.entries(value)) {
+    const spec = LIMIT_KEYS[key];
+    const line = fm.lineOf(['limits', key]);
+    if (spec === undefined) diags.add('E432', `limits has no '${key}'; it takes ${Object.keys(LIMIT_KEYS).join(', ')}`, file, line);
+    else if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 1 || amount > spec.max) {
+      diags.add('E432', `limits.${key} must be a whole number from 1 to ${spec.max}, got ${JSON.stringify(amount)}`, file, line);
+    } else limits[spec.limit] = amount;
+  }
+  return limits;
+}
+
+/** What the skill asks of the box, reporting entries that cannot be honoured. */
+export function readBox(fm: Frontmatter, readOnly: boolean, file: string, diags: DiagnosticList): BoxRequest {
+  return { reads: readReads(fm, file, diags), writes: readWrites(fm, readOnly, file, diags), limits: readLimits(fm, file, diags) };
+}

@@ -13,6 +13,7 @@ import type { CliContext, CliIo, Command } from './command.js';
 import { agentCommands } from './commands/agent.js';
 import { gatewayCommands } from './commands/gateway.js';
 import { mcpCommand } from './commands/mcp.js';
+import { limitsCommand } from './commands/limits.js';
 import { retentionCommand } from './commands/retention.js';
 import { runCommands } from './commands/runs.js';
 import { serveCommands } from './commands/serve.js';
@@ -20,7 +21,7 @@ import { skillCommands } from './commands/skills.js';
 import { packCommands } from './commands/packs.js';
 import { commandHelp, overview, usageLine } from './help.js';
 
-export const commands: Command[] = [...skillCommands, ...packCommands, ...runCommands, retentionCommand, ...agentCommands, ...gatewayCommands, ...serveCommands, mcpCommand];
+export const commands: Command[] = [...skillCommands, ...packCommands, ...runCommands, retentionCommand, limitsCommand, ...agentCommands, ...gatewayCommands, ...serveCommands, mcpCommand];
 
 /** Edit distance up to `limit` (more is reported as limit + 1): enough to catch a typo. */
 function distance(a: string, b: string, limit: number): number {

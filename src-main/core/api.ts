@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { CheckReport, Mode, RootWatch, ShadowReport, SkillRoot, SkillSummary } from '../shared/model.js';
+import type { CheckReport, Mode, ResourceLimits, RootWatch, ShadowReport, SkillRoot, SkillSummary } from '../shared/model.js';
 import { describeRoots, type CoreConfig } from './config.js';
 import { SkilltrayError } from './errors.js';
 import { ApprovalBroker } from './policy/approval-broker.js';
@@ -19,7 +19,7 @@ import { platformSandbox } from './runner/sandbox/platform-sandbox.js';
 import type { Sandbox } from './runner/sandbox/sandbox.js';
 import { addRule, listRules, removeRule } from './store/rules.js';
 import { getRun, listRuns } from './store/runs.js';
-import { getSettings, setMode, setPaletteShortcut, setPaused, setRetention } from './store/settings.js';
+import { getSettings, setLimitCeiling, setMode, setPaletteShortcut, setPaused, setRetention } from './store/settings.js';
 import type { StateDb } from './store/state-db.js';
 import { StateStore } from './store/state-store.js';
 import { dismissNotice, listNotices } from './store/notices.js';
@@ -291,6 +291,14 @@ export class SkilltrayCore extends SkillLibrary {
   /** Sets history retention (E100 for a value out of range) and returns every setting. */
   setRetention(change: Partial<Retention>): Settings {
     setRetention(this.db, change);
+    const settings = getSettings(this.db);
+    emitSafely(this, 'event', { type: 'settings', settings });
+    return settings;
+  }
+
+  /** Sets the ceiling on what a skill may ask for in `limits:` (E100 for a value out of range) and returns every setting. */
+  setLimitCeiling(change: Partial<ResourceLimits>): Settings {
+    setLimitCeiling(this.db, change);
     const settings = getSettings(this.db);
     emitSafely(this, 'event', { type: 'settings', settings });
     return settings;

@@ -79,6 +79,7 @@ const handlers: Handlers = {
   setPaused: (core, i) => core.setPaused(i.paused),
   setPaletteShortcut: (core, i) => core.setPaletteShortcut(i.shortcut),
   setRetention: (core, i) => core.setRetention(defined({ outputDays: i.output_days, outputMaxMb: i.output_max_mb })),
+  setLimitCeiling: (core, i) => core.setLimitCeiling(defined({ processes: i.processes, memoryMiB: i.memory_mb, fileSizeMiB: i.file_size_mb, cpuSeconds: i.cpu_seconds })),
   historyUsage: (core) => core.historyUsage(),
   maintainHistory: (core) => core.maintainHistory(),
   notices: (core) => core.notices(),

@@ -33,6 +33,7 @@ const SUMMARIES: Record<OperationName, string> = {
   setPaused: 'Pauses or resumes every run',
   setPaletteShortcut: "Sets the desktop app's global shortcut for the command palette ('' for none)",
   setRetention: 'Sets history retention: days of run output kept, and MiB of output in all (records are always kept)',
+  setLimitCeiling: 'Sets the most of each resource (processes, memory, file size, CPU time) a skill may ask for in its limits',
   historyUsage: 'What history holds: runs, stored output, state.db size and free space, and the last maintenance pass',
   maintainHistory: 'Applies retention and vacuums state.db now (the owner also does it hourly)',
   notices: 'Notices not yet dismissed (a damaged state.db recovered: E901, or with rules lost: E902)',

@@ -3,6 +3,7 @@
  * takes in at a glance (who asks, to run what, where, how contained), then the command with the
  * caller's values set apart from the template's own text and its fixed hardening flags folded away.
  */
+import type { ResourceLimitName, ResourceLimits } from './model.js';
 import type { PendingApproval, SandboxView, Surface } from './runs.js';
 
 /** Who asks, as the subject of the sentence. */
@@ -73,8 +74,53 @@ export function shortCommand(programPath: string, argv: readonly string[], suppl
 /** How the run is contained, in a few words: "read-only, no network", or why it is not contained. */
 export function containment(sandbox: SandboxView): string {
   if (!sandbox.contained) return sandbox.name === 'none' ? 'not sandboxed (you turned it off)' : 'not contained (no sandbox here)';
-  const files = sandbox.name === 'read-only' ? 'read-only' : 'can write in that folder';
+  const files = sandbox.wholeHome === true ? 'can read your whole home folder' : sandbox.name === 'read-only' ? 'read-only' : 'can write in that folder';
   return `${files}, ${sandbox.network ? 'with network' : 'no network'}`;
+}
+
+/** A size in MiB as read at a glance: `2 GiB`, `512 MiB`. */
+function size(mib: number): string {
+  return mib % 1024 === 0 ? `${mib / 1024} GiB` : `${mib} MiB`;
+}
+
+/** The limits in a few words: "256 processes, 2 GiB memory, 1 GiB per file, 120 s CPU". */
+export function describeLimits(limits: ResourceLimits): string {
+  return `${limits.processes} processes, ${size(limits.memoryMiB)} memory, ${size(limits.fileSizeMiB)} per file, ${limits.cpuSeconds} s CPU`;
+}
+
+/** Which limit stopped a run, as the end of "stopped at …". */
+export const LIMIT_HIT: Record<ResourceLimitName, string> = {
+  processes: 'its process limit (a fork was refused)',
+  memoryMiB: 'its memory limit',
+  fileSizeMiB: 'its file-size limit',
+  cpuSeconds: 'its CPU-time limit',
+};
+
+/**
+ * What the box holds, line by line, as the approval, history and `run --dry-run` show it: what
+ * the run sees and may change beyond the system's programs, what it declared, and what it may spend.
+ * Nothing for a run that is not contained (its approval says it can do anything instead).
+ */
+export function boxLines(sandbox: SandboxView, home?: string): string[] {
+  if (!sandbox.contained) return [];
+  const lines = [
+    sandbox.wholeHome === true
+      ? 'Sees: the system’s programs, and your whole home folder read-only (keys and credential stores stay hidden); a private temporary folder.'
+      : `Sees: the system’s programs, its folder ${sandbox.name === 'workspace' ? '(it may change files there)' : 'read-only'}, an empty home and a temporary folder of its own.`,
+  ];
+  if ((sandbox.reads ?? []).length > 0) lines.push(`Also reads: ${(sandbox.reads ?? []).join(', ')} (read-only).`);
+  if ((sandbox.programs ?? []).length > 0) lines.push(`Runs from outside the system folders: ${(sandbox.programs ?? []).map((path) => shortPath(path, home, 60)).join(', ')} (read-only).`);
+  if (sandbox.name === 'workspace') {
+    lines.push(
+      (sandbox.writes ?? []).length > 0
+        ? `May change what other programs run later: ${(sandbox.writes ?? []).join(', ')}; the rest (.git hooks and config, editor and CI settings) stays read-only.`
+        : 'What other programs run later stays read-only: .git, editor and CI settings, shell and package-manager startup files.',
+    );
+  }
+  if (sandbox.limits !== undefined) {
+    lines.push(sandbox.limitsWhy === null || sandbox.limitsWhy === undefined ? `Limits: ${describeLimits(sandbox.limits)}.` : `No resource limits: ${sandbox.limitsWhy}.`);
+  }
+  return lines;
 }
 
 /** The folder for the sentence: the home directory written `~` when it is known, a long path cut to its last two folders. */

@@ -113,6 +113,8 @@ export const inputs = {
   setPaletteShortcut: z.strictObject({ shortcut: text(128) }),
   /** History retention: days of output kept, and MiB of output in all (the store checks the bounds: E100). */
   setRetention: z.strictObject({ output_days: z.number().optional(), output_max_mb: z.number().optional() }),
+  /** The most of each resource a skill may ask for in `limits:` (the store checks the bounds: E100). */
+  setLimitCeiling: z.strictObject({ processes: z.number().optional(), memory_mb: z.number().optional(), file_size_mb: z.number().optional(), cpu_seconds: z.number().optional() }),
   historyUsage: z.strictObject({}),
   maintainHistory: z.strictObject({}),
   notices: z.strictObject({}),
@@ -216,6 +218,7 @@ export interface OperationOutputs {
   setPaused: Settings;
   setPaletteShortcut: Settings;
   setRetention: Settings;
+  setLimitCeiling: Settings;
   historyUsage: HistoryUsage & { lastMaintenance: MaintenanceReport | null };
   maintainHistory: MaintenanceReport;
   notices: Notice[];

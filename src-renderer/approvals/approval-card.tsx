@@ -10,6 +10,7 @@ import { ErrorNote } from '../app/error-note.js';
 import { formatClock, formatCountdown, formatDuration } from '../app/format.js';
 import { useNow } from '../app/use-now.js';
 import { ariaShortcut, shortcutLabel, verdictForKey } from './approval-keys.js';
+import { BoxLines } from './box-lines.js';
 import { SURFACE_LABELS, TRUST_LABELS, sandboxBadges } from './labels.js';
 import { useArmed } from './use-armed.js';
 import { visibleParts } from './visible-text.js';
@@ -194,6 +195,7 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
         — {entry.reason}
       </p>
       {entry.sandbox.contained ? null : <p className="approval-uncontained">Not contained: {entry.sandbox.why}. It can do anything you can.</p>}
+      <BoxLines sandbox={entry.sandbox} />
 
       <section className="approval-command" aria-label="What will run">
         <CommandLine programPath={entry.programPath} args={args} />

@@ -9,6 +9,8 @@ import { useResource } from '../app/use-resource.js';
 import { RunProgressView, RunResultView } from '../runs/run-output.js';
 import { resultOfRecord, useRunProgress } from '../runs/use-run-progress.js';
 import { STATUS_TONES, decisionSentence } from './status.js';
+import { LIMIT_HIT } from '../../src-main/shared/approval-text.js';
+import { BoxLines } from '../approvals/box-lines.js';
 import { sandboxBadges } from '../approvals/labels.js';
 
 function Decision({ run }: { run: RunRecord }) {
@@ -59,6 +61,7 @@ export function RunDetails({ id }: { id: string }) {
         </div>
         <span className={`badge badge-${STATUS_TONES[run.status]}`}>{run.status}</span>
       </header>
+      {run.limitHit === null ? null : <p className="approval-uncontained">Stopped at {LIMIT_HIT[run.limitHit]}.</p>}
       <dl className="facts facts-grid">
         <div>
           <dt>Asked by</dt>
@@ -119,6 +122,7 @@ export function RunDetails({ id }: { id: string }) {
                     ))}
                   </span>{' '}
                   <span className="muted">{run.sandbox.contained ? `${run.sandbox.name} profile, ${run.sandbox.mechanism ?? ''}` : run.sandbox.why}</span>
+                  <BoxLines sandbox={run.sandbox} />
                 </dd>
               </div>
             ) : null}

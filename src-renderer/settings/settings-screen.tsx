@@ -13,6 +13,7 @@ import { RememberedList } from '../approvals/remembered-list.js';
 import { HistoryRetention } from './history-retention.js';
 import { ModeSwitch, PauseSwitch } from './mode-controls.js';
 import { PaletteShortcut } from './palette-shortcut.js';
+import { LimitCeiling } from './limit-ceiling.js';
 import { SandboxSettings } from './sandbox-settings.js';
 
 /** How a root is watched, in words; `none` when the server watches nothing. */
@@ -201,6 +202,7 @@ export function SettingsScreen() {
       <section className="card" aria-labelledby="sandbox-title">
         <h2 id="sandbox-title">Sandbox</h2>
         <SandboxSettings />
+        {settings ? <LimitCeiling settings={settings} onChange={set} /> : null}
       </section>
       <section className="card" aria-labelledby="remembered-title">
         <h2 id="remembered-title">Remembered approvals</h2>

@@ -1,5 +1,6 @@
 /** `history`: runs as a table with a header, or one run whole (request, decision, command, result, output). */
 import { RUN_STATUSES, SURFACES, type RunRecord, type RunStatus, type RunSummary, type SandboxView, type Surface } from '../../shared/runs.js';
+import { boxLines, LIMIT_HIT } from '../../shared/approval-text.js';
 import { JSON_OPTION, printJson, type Command } from '../command.js';
 import { localTime, table } from '../table.js';
 
@@ -46,12 +47,15 @@ function formatRunRecord(r: RunRecord): string {
     r.command.args.forEach((arg, i) => lines.push([`arg ${i + 1}`, JSON.stringify(arg)]));
     lines.push(['cwd', r.command.cwd], ['timeout', `${r.command.timeoutMs / 1000} s`], ['env', r.command.env.length > 0 ? r.command.env.join(', ') : '(allow-list only)']);
   }
-  if (r.sandbox) lines.push(['sandbox', sandboxLine(r.sandbox)]);
+  if (r.sandbox) {
+    lines.push(['sandbox', sandboxLine(r.sandbox)]);
+    for (const line of boxLines(r.sandbox)) lines.push(['', line]);
+  }
   lines.push(['skill hash', r.skillHash]);
   if (r.startedAt !== null) lines.push(['started', localTime(r.startedAt)]);
   if (r.endedAt !== null) lines.push(['ended', localTime(r.endedAt)]);
   if (r.durationMs !== null) lines.push(['duration', `${Math.round(r.durationMs)} ms`]);
-  lines.push(['result', ending(r)]);
+  lines.push(['result', `${ending(r)}${r.limitHit === null ? '' : `, stopped at ${LIMIT_HIT[r.limitHit]}`}`]);
   if (r.droppedStdout + r.droppedStderr > 0) lines.push(['dropped', `${r.droppedStdout} bytes of stdout, ${r.droppedStderr} of stderr (over the output cap)`]);
   const width = Math.max(...lines.map(([label]) => label.length));
   let text = `${lines.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n')}\n`;

@@ -12,7 +12,7 @@ import type { ParsedArgs } from '../args.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
 import { findRunningOwner } from '../owner-link.js';
 import { historyCommand } from './history.js';
-import { approvalSentence, containment, shownArguments } from '../../shared/approval-text.js';
+import { approvalSentence, boxLines, containment, LIMIT_HIT, shownArguments } from '../../shared/approval-text.js';
 
 /** Who answered, as recorded in history. */
 function actor(how: string): string {
@@ -72,6 +72,7 @@ export function describePending(
     `  why       ${p.reason}`,
     `  skill     ${p.skill}/${p.tool} (${p.trust})`,
     `  sandbox   ${containment(p.sandbox)}${p.sandbox.contained ? ` (${p.sandbox.mechanism ?? ''})` : `: ${p.sandbox.why ?? ''}`}`,
+    ...boxLines(p.sandbox, home).map((line) => `            ${line}`),
     `  program   ${p.programPath}`,
     ...args.map((a) => `  arg ${String(a.index + 1).padEnd(5)} ${JSON.stringify(a.text)}${a.supplied ? '   < from the caller' : a.hardening ? '   · safety flag' : ''}`),
     `  cwd       ${p.cwd}`,
@@ -101,7 +102,8 @@ export function printReport(ctx: CliContext, report: RunReport): void {
   if (result.stderr) ctx.io.err(result.stderr.endsWith('\n') ? result.stderr : `${result.stderr}\n`);
   const status = result.timedOut ? `timed out after ${report.command.timeoutMs / 1000} s` : result.cancelled ? 'cancelled' : result.signal ? `killed by ${result.signal}` : `exit ${result.exitCode}`;
   const dropped = result.droppedBytes.stdout + result.droppedBytes.stderr;
-  ctx.io.err(`${status} · ${Math.round(result.durationMs)} ms${dropped > 0 ? ` · ${dropped} bytes of output dropped` : ''} · run ${report.id}\n`);
+  const limit = result.limitHit === undefined || result.limitHit === null ? '' : ` · stopped at ${LIMIT_HIT[result.limitHit]}`;
+  ctx.io.err(`${status}${limit} · ${Math.round(result.durationMs)} ms${dropped > 0 ? ` · ${dropped} bytes of output dropped` : ''} · run ${report.id}\n`);
 }
 
 /**
@@ -178,7 +180,8 @@ const run: Command = {
       else {
         const argv = dry.command.args.map((a, i) => `  arg ${String(i + 1).padEnd(5)} ${JSON.stringify(a)}\n`).join('');
         const sandbox = `${containment(dry.sandbox)}${dry.sandbox.contained ? ` (${dry.sandbox.mechanism ?? ''})` : `: ${dry.sandbox.why ?? ''}`}`;
-        ctx.io.out(`program   ${dry.programPath ?? `${dry.command.program} (not found)`}\n${argv}cwd       ${dry.command.cwd}\ntimeout   ${dry.command.timeoutMs / 1000} s\nsandbox   ${sandbox}\ndecision  ${dry.decision}: ${dry.reason}\n`);
+        const box = boxLines(dry.sandbox, ctx.env.HOME).map((line) => `          ${line}\n`).join('');
+        ctx.io.out(`program   ${dry.programPath ?? `${dry.command.program} (not found)`}\n${argv}cwd       ${dry.command.cwd}\ntimeout   ${dry.command.timeoutMs / 1000} s\nsandbox   ${sandbox}\n${box}decision  ${dry.decision}: ${dry.reason}\n`);
       }
       return 0;
     }

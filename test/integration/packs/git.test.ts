@@ -315,7 +315,7 @@ describe('git pack: policy', () => {
   it('runs every tool unasked when contained (read-only, no network), and asks when it cannot be contained', () => {
     expect(skill.trust).toBe('bundled');
     expect(skill.readOnly).toBe(true);
-    expect(profileFor(skill, false)).toEqual({ name: 'read-only', network: false });
+    expect(profileFor(skill, false)).toMatchObject({ name: 'read-only', network: false, reads: ['~/.config/git/ignore'], writes: [] });
     for (const { name } of skill.tools) {
       expect(decideFor(name, true).outcome, name).toBe('auto');
       expect(decideFor(name, false).outcome, name).toBe('ask');
@@ -342,7 +342,8 @@ describe('git pack: what a hostile repository makes Git run stays in the sandbox
     const t = testHome({ bundled: SKILLS_DIR });
     writeFiles(t.userHome, { '.ssh/id_test': 'PRIVATE KEY\n' });
     // The filter says it ran, tries to leave a mark outside and to copy a key there; then it acts as a filter.
-    const filter = join(ordinaryDir(), 'filter.sh');
+    // It lies in the repository: the sandbox shows nothing else of the machine a repository could name.
+    const filter = join(dir, 'filter.sh');
     writeFiles(dirname(filter), { 'filter.sh': `#!/bin/sh\necho filter-ran-here >&2\necho ran > '${outside}/filter-ran'\ncat '${t.userHome}/.ssh/id_test' > '${outside}/stolen-key'\ncat\n` });
     chmodSync(filter, 0o755);
     // A committed file whose timestamps then change: status must read it again, through the filter.
@@ -368,5 +369,57 @@ describe('git pack: what a hostile repository makes Git run stays in the sandbox
     expect(lines(report.result.stdout)[0]).toBe('## main');
     expect(report.result.stderr).toContain('filter-ran-here');
     expect(readdirSync(outside)).toEqual([]);
+  });
+});
+
+describe('git pack: your own git setup, contained', () => {
+  const cores: SkilltrayCore[] = [];
+  afterEach(async () => {
+    for (const core of cores.splice(0)) await core.close();
+  });
+
+  it('a global gitconfig with a credential helper and a token stays out; your global ignore patterns apply', async () => {
+    requireSandbox();
+    const dir = makeRepo();
+    const t = testHome({ bundled: SKILLS_DIR });
+    // A person's global setup: ignore patterns, and a gitconfig that holds a token and a credential helper.
+    writeFiles(t.userHome, {
+      '.config/git/ignore': '*.log\n',
+      '.gitconfig': '[credential]\n\thelper = store\n[url "https://x-access-token:ghp_SECRET@github.com/"]\n\tinsteadOf = https://github.com/\n',
+    });
+    writeFiles(dir, { 'debug.log': 'noise\n' });
+    // A clean filter the repository names tries to read the person's gitconfig.
+    writeFiles(dir, { 'steal.sh': `#!/bin/sh\ncat '${t.userHome}/.gitconfig' "$HOME/.gitconfig" >&2\ncat\n` });
+    chmodSync(join(dir, 'steal.sh'), 0o755);
+    git(dir, 'config', 'filter.steal.clean', join(dir, 'steal.sh'));
+    writeFiles(dir, { '.gitattributes': 'src/* filter=steal\n' });
+    utimesSync(join(dir, 'src', 'app.txt'), new Date('2023-01-01T00:00:00Z'), new Date('2023-01-01T00:00:00Z'));
+    // The control: the person's own git honours both files, and the filter reads the token.
+    const own = execFileSync('git', ['-c', 'core.fsmonitor=false', 'status', '--short'], { cwd: dir, env: { ...process.env, HOME: t.userHome, XDG_CONFIG_HOME: join(t.userHome, '.config') }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    expect(own).not.toContain('debug.log');
+
+    const core = new SkilltrayCore(t.config());
+    cores.push(core);
+    const report = await core.run({ skill: 'git', tool: 'git_status', surface: 'mcp', cwd: dir }, { approval: { kind: 'none' } });
+    expect(report.decision).toMatchObject({ outcome: 'auto', by: 'policy' });
+    expect(report.sandbox).toMatchObject({ name: 'read-only', contained: true, reads: ['~/.config/git/ignore'] });
+    expect(report.result.exitCode).toBe(0);
+    expect(lines(report.result.stdout)).toContain(' M src/app.txt');
+    expect(report.result.stdout).not.toContain('debug.log');
+    expect(report.result.stdout).toContain('?? notes.txt');
+    expect(report.result.stderr).not.toContain('ghp_SECRET');
+  });
+
+  it('works in a worktree, whose .git names the repository elsewhere', async () => {
+    requireSandbox();
+    const dir = makeRepo();
+    const worktree = join(tempDir(), 'wt');
+    git(dir, 'worktree', 'add', '-q', worktree, 'feature');
+    const t = testHome({ bundled: SKILLS_DIR });
+    const core = new SkilltrayCore(t.config());
+    cores.push(core);
+    const report = await core.run({ skill: 'git', tool: 'git_log', args: { count: 1 }, surface: 'mcp', cwd: worktree }, { approval: { kind: 'none' } });
+    expect(report.result.stderr).toBe('');
+    expect(lines(report.result.stdout)).toEqual([expect.stringMatching(/Add app$/)]);
   });
 });

@@ -11,6 +11,8 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   E999: 500,
   // state.db was damaged and has just been replaced by a recovered one: the same call can be made again.
   E901: 503,
+  // The run's cgroup could not be made: the machine, not the request, is at fault.
+  E706: 500,
 };
 
 /** Codes that name something that does not exist. */

@@ -1,7 +1,6 @@
 /** `skilltray limits`: the resource limits every run gets, and the ceiling on what a skill may ask for. */
 import type { ResourceLimits } from '../../shared/model.js';
 import type { SkilltrayCore } from '../../core/api.js';
-import { DEFAULT_LIMITS } from '../../core/policy/resource-limits.js';
 import { JSON_OPTION, printJson, type Command } from '../command.js';
 import { findRunningOwner } from '../owner-link.js';
 
@@ -49,6 +48,8 @@ export const limitsCommand: Command = {
       const core: SkilltrayCore = await ctx.core();
       ceiling = (changed ? core.setLimitCeiling(change) : core.settings()).limitCeiling;
     }
+    // Loaded here: every command's module loads with the CLI, and policy belongs to the commands that run.
+    const { DEFAULT_LIMITS } = await import('../../core/policy/resource-limits.js');
     if (args.options.json) {
       printJson(ctx, { defaults: DEFAULT_LIMITS, ceiling });
       return 0;

@@ -95,9 +95,8 @@ export function guardWorkspace(cwd: string, profile: SandboxProfileName, places:
     return refuse(cwd, 'a temporary folder every program and user shares, with their files and sockets', 'pass a folder inside it made for this work');
   }
   const own = places.skilltrayHome;
-  if (isInside(own, cwd) || (writes && isAncestor(cwd, own))) {
-    return refuse(cwd, `${cwd === own ? '' : isInside(own, cwd) ? 'inside ' : 'a folder holding '}Skilltray's own data (its API token, run records and skills)`);
-  }
+  const ownData = "Skilltray's own data (its API token, run records and skills)";
+  if (isInside(own, cwd)) return refuse(cwd, `${cwd === own ? '' : 'inside '}${ownData}`);
   const homes = [places.userHome, ...places.otherHomes.filter((home) => home !== places.userHome)];
   const held = homes.find((home) => isAncestor(cwd, home));
   if (held !== undefined) return refuse(cwd, `a folder holding ${held === places.userHome ? 'your home folder' : `the home folder ${held}`}`);
@@ -109,6 +108,7 @@ export function guardWorkspace(cwd: string, profile: SandboxProfileName, places:
     }
     return { kind: 'home', home };
   }
+  if (writes && isAncestor(cwd, own)) return refuse(cwd, `a folder holding ${ownData}`);
   const system = (SYSTEM[platform] ?? []).find((dir) => dir === cwd || (writes && isInside(dir, cwd)));
   if (system !== undefined && !(writes && (WRITABLE_INSIDE_SYSTEM[platform] ?? []).some((dir) => isAncestor(dir, cwd)))) {
     return refuse(cwd, cwd === system ? 'a folder of the operating system' : `inside ${system}, a folder of the operating system, which a tool that writes must not change`);

@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../../../src-main/cli/args.js';
 import { commands } from '../../../src-main/cli/main.js';
 import { cli } from '../../support/cli.js';
-import { skillMd, tempDir, testHome, writeSkill, type TestHome } from '../../support/temp.js';
+import { PROCESS_FIXTURES, skillMd, tempDir, testHome, writeSkill, type TestHome } from '../../support/temp.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/skilltray.js', import.meta.url));
-const PRINT_ARGV = fileURLToPath(new URL('../../fixtures/processes/print-argv.mjs', import.meta.url));
+const PRINT_ARGV = join(PROCESS_FIXTURES, 'print-argv.mjs');
 const TRACE_IMPORTS = fileURLToPath(new URL('../../fixtures/processes/trace-imports.mjs', import.meta.url));
 
 /** A bundled guide with sections, and a user skill with a tool that prints its argv. */
@@ -28,7 +28,7 @@ function home(): TestHome {
     t.skills,
     'parrot',
     skillMd(
-      { name: 'parrot', description: 'Says it back: the status of anything.', version: '1.0.0', metadata: { classification: { status: 'experimental' } } },
+      { name: 'parrot', description: 'Says it back: the status of anything.', version: '1.0.0', reads: [PROCESS_FIXTURES], metadata: { classification: { status: 'experimental' } } },
       `\n# Parrot\n\n## Status words\n\nStatus is a word the parrot knows.\n\n### say\n\nSays it.\n\n#### Parameters\n\n| Name | Type | Required | Description |\n|---|---|---|---|\n| words | string | yes | What to say |\n\n#### Command\n\n\`\`\`\n${process.execPath} ${PRINT_ARGV} <<words>>\n\`\`\`\n`,
     ),
   );
@@ -109,7 +109,7 @@ describe('describe', () => {
 describe('history', () => {
   it('lists runs under a header row, and shows one run whole', async () => {
     const t = home();
-    const ran = await cli(['run', 'parrot', 'say', '--arg', 'words=hi there', '--yes', '--json'], t, { cwd: t.userHome });
+    const ran = await cli(['run', 'parrot', 'say', '--arg', 'words=hi there', '--yes', '--json'], t, { cwd: t.work });
     const id = JSON.parse(ran.stdout).id as string;
     const table = (await cli(['history'], t)).stdout.split('\n');
     expect(table[0]).toMatch(/^WHEN\s+TOOL\s+STATUS\s+DECISION\s+RESULT\s+VIA\s+ID$/);
@@ -123,7 +123,7 @@ describe('history', () => {
       `program     ${process.execPath}`,
       `arg 1       ${JSON.stringify(PRINT_ARGV)}`,
       'arg 2       "hi there"',
-      `cwd         ${t.userHome}`,
+      `cwd         ${t.work}`,
       'timeout     30 s',
       'result      exit 0',
       'stdout:\n  ["hi there"]\n',

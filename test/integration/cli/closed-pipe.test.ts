@@ -29,7 +29,7 @@ function intoClosedPipe(t: TestHome, argv: readonly string[]) {
   return execa('bash', ['-c', 'exec 3> >(true); wait $!; exec "$@" >&3', 'bash', process.execPath, BIN, ...argv], {
     env: t.env,
     extendEnv: false,
-    cwd: t.userHome,
+    cwd: t.work,
     reject: false,
     stdin: 'ignore',
   });
@@ -71,6 +71,7 @@ describe('a closed pipe', () => {
       pause: [['pause'], 0],
       resume: [['resume'], 0],
       retention: [['retention'], 0],
+      limits: [['limits'], 0],
       discover: [['discover', 'show me the git status'], 0],
       attach: [['attach', 'artifact-checksum', '--target-type', 'artifact', '--target-ref', notes, '--yes'], 0],
       outline: [['outline', 'git'], 0],
@@ -99,9 +100,9 @@ describe('a closed pipe', () => {
   /** The bundled packs and a file to count and checksum; git's index built for the commands that read it. */
   async function bundledHome(name: string): Promise<{ t: TestHome; notes: string }> {
     const t = testHome({ bundled: SKILLS_DIR });
-    writeFiles(t.userHome, { 'notes.txt': 'one two three\n' });
+    writeFiles(t.work, { 'notes.txt': 'one two three\n' });
     if (['show', 'search', 'stats'].includes(name)) expect((await cli(['build', 'git'], t)).code).toBe(0);
-    return { t, notes: join(t.userHome, 'notes.txt') };
+    return { t, notes: join(t.work, 'notes.txt') };
   }
 
   /** Nothing but a sentence may reach stderr: no EPIPE, no stack trace. */

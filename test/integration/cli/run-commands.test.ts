@@ -109,7 +109,7 @@ describe('skilltray run', () => {
   it('exits with the structured error as a real process, never hanging for a prompt without a TTY', async () => {
     const t = home();
     writeSkill(t.skills, 'parrot2', skillMd({ name: 'parrot2', description: 'x', version: '1.0.0' }, '\n### say\n\nSays.\n\n#### Command\n\n```\ntrue\n```\n'));
-    const outcome = await cliProcess(['run', 'parrot2', 'say'], t.env);
+    const outcome = await cliProcess(['run', 'parrot2', 'say'], t.env, t.work);
     expect(outcome.code).toBe(1);
     expect(outcome.stderr).toMatch(/^error\[E601\]/);
   });

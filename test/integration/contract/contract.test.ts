@@ -66,7 +66,7 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'run: a bundled read-only tool runs for real without asking',
     operation: 'run',
-    input: (home) => ({ skill: 'files', tool: 'word_count', args: { path: home.artifact }, cwd: home.userHome }),
+    input: (home) => ({ skill: 'files', tool: 'word_count', args: { path: home.artifact }, cwd: home.work }),
     check: (value: Report) => {
       expect(value.decision.outcome).toBe('auto');
       expect(value.result.exitCode).toBe(0);
@@ -150,7 +150,7 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'attach: a sidecar applied to an artifact runs',
     operation: 'attach',
-    input: (home) => ({ skill_id: 'artifact-checksum', target_type: 'artifact', target_ref: home.artifact }),
+    input: (home) => ({ skill_id: 'artifact-checksum', target_type: 'artifact', target_ref: home.artifact, cwd: home.work }),
     check: (value: { execution: Report }, home) => {
       expect(value.execution.result.exitCode).toBe(0);
       expect(value.execution.result.stdout).toContain(home.artifact);
@@ -184,7 +184,7 @@ async function expected(scenario: Scenario): Promise<Envelope<unknown>> {
   if (answer === undefined) {
     answer = await callOperation(reference, scenario.operation, scenario.input(home), {
       surface: 'ui',
-      cwd: home.userHome,
+      cwd: home.work,
       approval: { kind: 'none' },
       owner: 'app',
       version: '0.0.0-test',
@@ -199,7 +199,7 @@ beforeAll(() => {
   home = contractHome(base);
   reference = new SkilltrayCore(home.config());
   // The CLI reports E002 for a skill never built (only the app and the bridges build on demand): build once for all.
-  const { failed } = reference.buildAll(home.userHome);
+  const { failed } = reference.buildAll(home.work);
   expect(failed).toEqual([]);
 });
 

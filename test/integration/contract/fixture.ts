@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { skillMd, tempDir, testHome, writeFiles, writeSkill, type TestHome } from '../../support/temp.js';
+import { PROCESS_FIXTURES, skillMd, tempDir, testHome, writeFiles, writeSkill, type TestHome } from '../../support/temp.js';
 
 /** The checkout's `skills/`, which `bin/skilltray.js` loads as the bundled root. */
 export const REPO_SKILLS = fileURLToPath(new URL('../../../skills', import.meta.url));
@@ -13,7 +13,7 @@ export const REPO_SKILLS = fileURLToPath(new URL('../../../skills', import.meta.
 /** The checkout's `bin/skilltray.js`. */
 export const BIN = fileURLToPath(new URL('../../../bin/skilltray.js', import.meta.url));
 
-const PRINT_ARGV = fileURLToPath(new URL('../../fixtures/processes/print-argv.mjs', import.meta.url));
+const PRINT_ARGV = join(PROCESS_FIXTURES, 'print-argv.mjs');
 
 /** The user skill's SKILL.md: a procedure with one tool (user trust, so it asks) and a few sections. */
 export const FIELD_NOTES_MD = skillMd(
@@ -21,6 +21,7 @@ export const FIELD_NOTES_MD = skillMd(
     'name: field-notes',
     'description: Keep field notes about birds seen outdoors. Use when logging a bird sighting.',
     'version: 1.0.0',
+    `reads: [${PROCESS_FIXTURES}]`,
     'metadata:',
     '  classification:',
     '    role: procedure',
@@ -81,6 +82,6 @@ export interface ContractHome extends TestHome {
 export function contractHome(base: string = tempDir()): ContractHome {
   const home = testHome({ base, bundled: REPO_SKILLS });
   writeSkill(home.skills, 'field-notes', FIELD_NOTES_MD, { 'references/species.md': SPECIES_MD, 'assets/logo.bin': LOGO_BYTES });
-  writeFiles(home.userHome, { 'artifact.txt': 'one two three\nfour five\n' });
-  return { ...home, artifact: join(home.userHome, 'artifact.txt') };
+  writeFiles(home.work, { 'artifact.txt': 'one two three\nfour five\n' });
+  return { ...home, artifact: join(home.work, 'artifact.txt') };
 }

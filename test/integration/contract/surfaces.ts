@@ -41,7 +41,7 @@ export function coreSurface(): Surface {
     },
     supports: () => true,
     call: (operation, input) =>
-      callOperation(core as SkilltrayCore, operation, input, { surface: 'ui', cwd: (home as ContractHome).userHome, approval: { kind: 'none' }, owner: 'app', version: '0.0.0-test' }),
+      callOperation(core as SkilltrayCore, operation, input, { surface: 'ui', cwd: (home as ContractHome).work, approval: { kind: 'none' }, owner: 'app', version: '0.0.0-test' }),
   };
 }
 
@@ -85,7 +85,7 @@ export function cliSurface(): Surface {
     supports: (operation) => CLI_ARGV[operation] !== undefined,
     async call(operation, input) {
       const argv = (CLI_ARGV[operation] as Argv)(input);
-      const outcome = await cli([...argv, '--json'], home as ContractHome, { cwd: (home as ContractHome).userHome });
+      const outcome = await cli([...argv, '--json'], home as ContractHome, { cwd: (home as ContractHome).work });
       const json = JSON.parse(outcome.stdout) as unknown;
       if (outcome.code !== 0 && typeof json === 'object' && json !== null && 'error' in json) return { ok: false, error: (json as { error: ErrorShape }).error };
       return { ok: true, value: json };
@@ -125,7 +125,7 @@ export function mcpSurface(): Surface {
   return {
     name: 'mcp',
     async start(h) {
-      session = await startMcp(h.env, { cwd: h.userHome, keep: true });
+      session = await startMcp(h.env, { cwd: h.work, keep: true });
     },
     async stop() {
       await session?.close();

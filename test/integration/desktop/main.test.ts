@@ -13,12 +13,12 @@ import { CONTENT_SECURITY_POLICY } from '../../../src-main/server/static-files.j
 import { DESKTOP_OPERATIONS, IPC_EVENT_CHANNEL, OPERATIONS, ipcChannel } from '../../../src-main/shared/contract.js';
 import type { PendingEntry, RunReport } from '../../../src-main/shared/runs.js';
 import * as electron from '../../support/electron-stand-in.js';
-import { testHome, writeSkill, skillMd, type TestHome } from '../../support/temp.js';
+import { PROCESS_FIXTURES, testHome, writeSkill, skillMd, type TestHome } from '../../support/temp.js';
 
 vi.mock('electron', () => import('../../support/electron-stand-in.js'));
 
 const WEB_FIXTURE = fileURLToPath(new URL('../../fixtures/web', import.meta.url));
-const PRINT_ARGV = fileURLToPath(new URL('../../fixtures/processes/print-argv.mjs', import.meta.url));
+const PRINT_ARGV = join(PROCESS_FIXTURES, 'print-argv.mjs');
 const APP_FRAME = { url: 'app://skilltray/index.html#/approvals', parent: null };
 const TOOL = `\n### go\n\nPrints its argument.\n\n#### Parameters\n\n| Name | Type | Required | Description |\n|---|---|---|---|\n| a | string | yes | what |\n\n#### Command\n\n\`\`\`\n${process.execPath} ${PRINT_ARGV} <<a>>\n\`\`\`\n`;
 
@@ -30,7 +30,7 @@ const warnings: string[] = [];
 beforeAll(async () => {
   base = mkdtempSync(join(tmpdir(), 'skilltray-main-'));
   t = testHome({ base });
-  writeSkill(t.skills, 'asks', skillMd({ name: 'asks', description: 'Asks first. Use when testing.', version: '1.0.0' }, TOOL));
+  writeSkill(t.skills, 'asks', skillMd({ name: 'asks', description: 'Asks first. Use when testing.', version: '1.0.0', reads: [PROCESS_FIXTURES] }, TOOL));
   appPath = join(base, 'app');
   mkdirSync(join(appPath, 'skills'), { recursive: true });
   cpSync(WEB_FIXTURE, join(appPath, 'dist', 'web'), { recursive: true });

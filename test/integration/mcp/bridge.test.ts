@@ -3,19 +3,19 @@
  * a long call keeps a waiting client's timeout from firing, and a client's cancellation reaches the
  * run, which stops and is recorded as cancelled.
  */
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
 import { createMcpServer } from '../../../src-main/server/mcp.js';
 import { localExecutor } from '../../../src-main/server/mcp-executor.js';
-import { skillMd, tempDir, testHome, writeSkill } from '../../support/temp.js';
+import { PROCESS_FIXTURES, skillMd, tempDir, testHome, writeSkill } from '../../support/temp.js';
 
-const BEHAVE = fileURLToPath(new URL('../../fixtures/processes/behave.mjs', import.meta.url));
+const BEHAVE = join(PROCESS_FIXTURES, 'behave.mjs');
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -29,7 +29,7 @@ afterEach(async () => {
 async function bridge(progressIntervalMs: number, options: { roots?: string[][] } = {}): Promise<{ client: Client; core: SkilltrayCore }> {
   const t = testHome();
   const body = `\n### nap\n\nSleeps.\n\n#### Parameters\n\n| Name | Type | Required | Description |\n|---|---|---|---|\n| ms | integer | yes | how long |\n\n#### Command\n\n\`\`\`\n${process.execPath} ${BEHAVE} sleep:<<ms>> out:done\n\`\`\`\n`;
-  writeSkill(t.bundled, 'sleepy', skillMd({ name: 'sleepy', description: 'Sleeps a while. Use when testing.', read_only: true, timeout: 60 }, body));
+  writeSkill(t.bundled, 'sleepy', skillMd({ name: 'sleepy', description: 'Sleeps a while. Use when testing.', read_only: true, timeout: 60, reads: [PROCESS_FIXTURES] }, body));
   writeSkill(t.bundled, 'where', skillMd({ name: 'where', description: 'Prints where it runs. Use when testing.', read_only: true }, '\n### pwd\n\nPrints the working directory.\n\n#### Parameters\n\nNone.\n\n#### Command\n\n```\npwd\n```\n'));
   const core = new SkilltrayCore(t.config());
   closers.push(() => core.close());

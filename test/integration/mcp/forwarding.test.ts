@@ -86,9 +86,9 @@ describe('skilltray mcp forwarding to the owner of runs', () => {
   it('reading calls, resources and prompts are answered by the owner (its records, not this process)', async () => {
     const t = contractHome();
     const owner = await startServe(t);
-    // Started in the folder that holds the artifact: the forwarded run starts there, in the owner.
+    // The client names the folder that holds the artifact: the forwarded run works there, in the owner.
     const session = await startMcp(t.env, { cwd: t.userHome });
-    const report = structured(await callTool(session, 'run', { skill: 'files', tool: 'word_count', args: { path: t.artifact } })) as { id: string };
+    const report = structured(await callTool(session, 'run', { skill: 'files', tool: 'word_count', args: { path: t.artifact }, cwd: t.work })) as { id: string };
     expect(await owner.client.getRun({ id: report.id })).toMatchObject({ surface: 'mcp', status: 'succeeded' });
     expect(structured(await callTool(session, 'describe', { skill: 'field-notes' }))).toMatchObject({ name: 'field-notes' });
     expect((await session.client.readResource({ uri: 'skilltray://skills/field-notes/references/species.md' })).contents[0]).toMatchObject({ mimeType: 'text/markdown' });

@@ -82,9 +82,9 @@ describe('skilltray mcp: tools with good and bad input', () => {
 
   it('runs a bundled read-only tool for real; a user tool with nobody to ask is E601 and never runs', async () => {
     const t = contractHome();
-    // Started in the folder the assistant works in, which holds the artifact: runs start there.
+    // A client without roots names the folder it works in, which holds the artifact.
     const session = await startMcp(t.env, { cwd: t.userHome });
-    const report = structured(await callTool(session, 'run', { skill: 'files', tool: 'word_count', args: { path: t.artifact } })) as {
+    const report = structured(await callTool(session, 'run', { skill: 'files', tool: 'word_count', args: { path: t.artifact }, cwd: t.work })) as {
       id: string;
       decision: { outcome: string };
       result: { exitCode: number; stdout: string };
@@ -135,7 +135,7 @@ describe('skilltray mcp: tools with good and bad input', () => {
     });
     expect(toolError(await callTool(session, 'attach', { skill_id: 'artifact-checksum', target_type: 'file', target_ref: 'x' }))).toMatchObject({ code: 'E805' });
 
-    const attached = structured(await callTool(session, 'attach', { skill_id: 'artifact-checksum', target_type: 'artifact', target_ref: t.artifact })) as {
+    const attached = structured(await callTool(session, 'attach', { skill_id: 'artifact-checksum', target_type: 'artifact', target_ref: t.artifact, cwd: t.work })) as {
       target_ref: string;
       execution: { result: { exitCode: number; stdout: string } };
     };

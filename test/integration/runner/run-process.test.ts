@@ -6,7 +6,7 @@ import { SkilltrayError } from '../../../src-main/core/errors.js';
 import type { RunResult } from '../../../src-main/shared/model.js';
 import { droppedMarker } from '../../../src-main/core/runner/capped-output.js';
 import { DEFAULT_OUTPUT_CAP, runProcess, type ProcessSpec } from '../../../src-main/core/runner/run-process.js';
-import { buildToolEnv } from '../../../src-main/core/runner/tool-env.js';
+import { buildToolEnv, systemPath } from '../../../src-main/core/runner/tool-env.js';
 import { fixture, tempDir } from './process-helpers.js';
 
 let dir: string;
@@ -146,7 +146,7 @@ describe('runProcess environment', () => {
     expect(seen).not.toHaveProperty('GITHUB_TOKEN');
     expect(seen).not.toHaveProperty('AWS_SECRET_ACCESS_KEY');
     expect(seen).not.toHaveProperty('SKILLTRAY_TOKEN');
-    expect(seen).toMatchObject({ MY_API_KEY: 'declared', PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' });
+    expect(seen).toMatchObject({ MY_API_KEY: 'declared', PATH: systemPath(process.env.PATH ?? '', process.platform), HOME: process.env.HOME, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' });
   });
 });
 

@@ -7,11 +7,11 @@ import { afterEach } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
 import { startHttpServer, type HttpServerOptions, type RunningServer } from '../../../src-main/server/http.js';
 import type { Envelope, ServerEvent } from '../../../src-main/shared/contract.js';
-import { skillMd, testHome, writeSkill, type TestHome } from '../../support/temp.js';
+import { PROCESS_FIXTURES, skillMd, testHome, writeSkill, type TestHome } from '../../support/temp.js';
 
 export const NODE = process.execPath;
-export const PRINT_ARGV = fileURLToPath(new URL('../../fixtures/processes/print-argv.mjs', import.meta.url));
-export const BEHAVE = fileURLToPath(new URL('../../fixtures/processes/behave.mjs', import.meta.url));
+export const PRINT_ARGV = join(PROCESS_FIXTURES, 'print-argv.mjs');
+export const BEHAVE = join(PROCESS_FIXTURES, 'behave.mjs');
 export const WEB_FIXTURE = fileURLToPath(new URL('../../fixtures/web', import.meta.url));
 export const BIN = join(import.meta.dirname, '..', '..', '..', 'bin', 'skilltray.js');
 
@@ -28,7 +28,7 @@ export function onCleanup(cleanup: () => Promise<void>): void {
 /** A SKILL.md with one tool `go` running `command`, parameters a and b (optional strings), and a small body to browse. */
 export function toolSkill(name: string, command: string, frontmatter: Record<string, unknown> = {}): string {
   return skillMd(
-    { name, description: `The ${name} skill. Use when testing.`, version: '1.0.0', ...frontmatter },
+    { name, description: `The ${name} skill. Use when testing.`, version: '1.0.0', reads: [PROCESS_FIXTURES], ...frontmatter },
     [
       `# ${name}`,
       '',

@@ -47,7 +47,7 @@ describe('no tool outlives the process that owns it', () => {
   it('serve stops on SIGHUP (a closed terminal): the tool dies, the run is interrupted, server.json is gone', { timeout: 90_000 }, async () => {
     const t = await setup();
     const server = await serve(t);
-    const caller = cliProcess(['run', 'slow', 'go'], t.env);
+    const caller = cliProcess(['run', 'slow', 'go'], t.env, t.work);
     const run = await running(t);
     expect(isDead(run.pgid)).toBe(false);
     server.child.kill('SIGHUP');
@@ -67,7 +67,7 @@ describe('no tool outlives the process that owns it', () => {
     // Out of the sandbox: a contained tool dies with its owner by itself (the next test).
     expect((await cliProcess(['rules', 'unsandbox', 'slow'], t.env)).code).toBe(0);
     const first = await serve(t);
-    const caller = cliProcess(['run', 'slow', 'go'], t.env);
+    const caller = cliProcess(['run', 'slow', 'go'], t.env, t.work);
     const run = await running(t);
     first.child.kill('SIGKILL');
     await first.child;
@@ -93,7 +93,7 @@ describe('no tool outlives the process that owns it', () => {
     requireSandbox();
     const t = await setup();
     const first = await serve(t);
-    const caller = cliProcess(['run', 'slow', 'go'], t.env);
+    const caller = cliProcess(['run', 'slow', 'go'], t.env, t.work);
     const run = await running(t);
     // The recorded group is bwrap's: bwrap, the namespace's init and the tool inside.
     expect(liveInGroup(run.pgid).length).toBeGreaterThan(1);
@@ -113,7 +113,7 @@ describe('no tool outlives the process that owns it', () => {
 
   it('a CLI running the tool itself (--yes) stops it on SIGHUP and records the run interrupted', { timeout: 60_000 }, async () => {
     const t = await setup();
-    const cli = execa(NODE, [BIN, 'run', 'slow', 'go', '--yes'], { env: t.env, extendEnv: false, stdin: 'ignore', reject: false });
+    const cli = execa(NODE, [BIN, 'run', 'slow', 'go', '--yes'], { env: t.env, cwd: t.work, extendEnv: false, stdin: 'ignore', reject: false });
     onCleanup(async () => {
       if (cli.exitCode === null) cli.kill('SIGKILL');
       await cli;

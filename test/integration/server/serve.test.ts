@@ -29,7 +29,7 @@ describe('skilltray serve, as a real process', () => {
 
     expect(JSON.parse((await cliProcess(['approvals', '--json'], t.env)).stdout)).toEqual([]);
 
-    const approved = cliProcess(['run', 'asks', 'go', '--arg', 'a=approve me'], t.env);
+    const approved = cliProcess(['run', 'asks', 'go', '--arg', 'a=approve me'], t.env, t.work);
     const first = await pending(t);
     expect(first).toMatchObject({ skill: 'asks', tool: 'go', argv: [PRINT_ARGV, 'approve me'] });
     expect(await cliProcess(['approve', first.id], t.env)).toMatchObject({ code: 0 });
@@ -37,7 +37,7 @@ describe('skilltray serve, as a real process', () => {
     expect(ran.code).toBe(0);
     expect(JSON.parse(ran.stdout)).toEqual(['approve me']);
 
-    const refused = cliProcess(['run', 'asks', 'go', '--arg', 'a=deny me'], t.env);
+    const refused = cliProcess(['run', 'asks', 'go', '--arg', 'a=deny me'], t.env, t.work);
     expect(await cliProcess(['deny', (await pending(t)).id], t.env)).toMatchObject({ code: 0 });
     const denied = await refused;
     expect(denied.code).toBe(1);
@@ -48,7 +48,7 @@ describe('skilltray serve, as a real process', () => {
     expect(second.stderr).toContain(`error[E809]: 'skilltray serve' already owns runs for ${t.home} at ${server.url}`);
 
     // A run still waiting when the server stops is withdrawn, and its caller told so.
-    const orphan = cliProcess(['run', 'asks', 'go', '--arg', 'a=orphan'], t.env);
+    const orphan = cliProcess(['run', 'asks', 'go', '--arg', 'a=orphan'], t.env, t.work);
     await pending(t);
     server.child.kill('SIGTERM');
     const stopped = await server.child;

@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { SkilltrayError } from '../../../src-main/core/errors.js';
-import { findRemembered, listRemembered, remember, revoke } from '../../../src-main/core/store/approvals.js';
+import { findRemembered, listRemembered, remember, revoke, type RememberInput } from '../../../src-main/core/store/approvals.js';
 import { useTempHomes } from './temp-home.js';
 
 const homes = useTempHomes();
-const gitStatus = { skill: 'git', tool: 'git_status', skillHash: 'h1', programPath: '/usr/bin/git', profile: { name: 'read-only', network: false } } as const;
+const gitStatus: RememberInput = {
+  skill: 'git',
+  tool: 'git_status',
+  skillHash: 'h1',
+  programPath: '/usr/bin/git',
+  profile: { name: 'read-only', network: false, reads: ['~/.config/git/ignore'], writes: [], limits: { processes: 256, memoryMiB: 2048, fileSizeMiB: 1024, cpuSeconds: 120 } },
+};
 const SESSION = 'session-a';
 
 describe('remembered approvals', () => {
@@ -15,6 +21,13 @@ describe('remembered approvals', () => {
     expect(findRemembered(db, 'git', 'git_status', SESSION)).toEqual(saved);
     expect(findRemembered(db, 'git', 'git_diff', SESSION)).toBeNull();
     expect(listRemembered(db, SESSION)).toEqual([saved]);
+  });
+
+  it("keeps a profile's box as given; one remembered without it (before the box) reads back without it", () => {
+    const db = homes.fresh();
+    expect(remember(db, { ...gitStatus, profile: { name: 'read-only', network: false } }, 10).profile).toEqual({ name: 'read-only', network: false, reads: [], writes: [] });
+    db.prepare('UPDATE remembered_approvals SET box = NULL').run();
+    expect(findRemembered(db, 'git', 'git_status', SESSION)?.profile).toEqual({ name: 'read-only', network: false });
   });
 
   it('one given for a session is in force only in that session', () => {

@@ -6,6 +6,7 @@ import { findRemembered, listRemembered, remember } from '../../../src-main/core
 import { listNotices } from '../../../src-main/core/store/notices.js';
 import { getRun, listRuns, recordDecision, recordRequest, recordResult, recordStart } from '../../../src-main/core/store/runs.js';
 import { getSettings, setMode, setPaletteShortcut, setRetention } from '../../../src-main/core/store/settings.js';
+import { DEFAULT_LIMIT_CEILING } from '../../../src-main/core/policy/resource-limits.js';
 import { listUnsandboxed, setSandboxed } from '../../../src-main/core/store/unsandboxed.js';
 import { openStateDb, recoverStateDb, replaceDamaged, type StateDb } from '../../../src-main/core/store/state-db.js';
 import type { Notice } from '../../../src-main/shared/runs.js';
@@ -65,7 +66,7 @@ describe('a damaged state.db', () => {
       ]);
       expect(findRemembered(db, 'notes', 'append', SESSION)).toMatchObject({ programPath: '/usr/bin/tee', profile: { name: 'workspace', network: false }, expires: 'revoke' });
       expect(listUnsandboxed(db)).toEqual(['legacy']);
-      expect(getSettings(db)).toEqual({ mode: 'Dev', paused: false, paletteShortcut: 'Alt+K', retention: { outputDays: 9, outputMaxMb: 100 } });
+      expect(getSettings(db)).toEqual({ mode: 'Dev', paused: false, paletteShortcut: 'Alt+K', retention: { outputDays: 9, outputMaxMb: 100 }, limitCeiling: DEFAULT_LIMIT_CEILING });
       const kept = listRuns(db, { limit: 1000 });
       expect(kept.length).toBeGreaterThan(250);
       expect(kept.length).toBeLessThan(300);

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETENTION, getSettings, setMode, setPaletteShortcut, setPaused, setRetention } from '../../../src-main/core/store/settings.js';
+import { DEFAULT_LIMIT_CEILING } from '../../../src-main/core/policy/resource-limits.js';
 import { MIGRATIONS, applyMigrations } from '../../../src-main/core/store/migrations.js';
 import { thrownBy } from '../../support/errors.js';
 import { useTempHomes } from './temp-home.js';
@@ -11,7 +12,7 @@ const homes = useTempHomes();
 describe('settings', () => {
   it('defaults to Global, not paused, and the palette on CommandOrControl+Shift+Space', () => {
     const db = homes.fresh();
-    expect(getSettings(db)).toEqual({ mode: 'Global', paused: false, paletteShortcut: 'CommandOrControl+Shift+Space', retention: { outputDays: 30, outputMaxMb: 100 } });
+    expect(getSettings(db)).toEqual({ mode: 'Global', paused: false, paletteShortcut: 'CommandOrControl+Shift+Space', retention: { outputDays: 30, outputMaxMb: 100 }, limitCeiling: DEFAULT_LIMIT_CEILING });
     expect(getSettings(db).mode).toBe('Global');
     expect(getSettings(db).paused).toBe(false);
   });
@@ -38,11 +39,11 @@ describe('settings', () => {
   it('recreates the settings row if it was deleted by hand', () => {
     const db = homes.fresh();
     db.prepare('DELETE FROM settings').run();
-    expect(getSettings(db)).toEqual({ mode: 'Global', paused: false, paletteShortcut: 'CommandOrControl+Shift+Space', retention: DEFAULT_RETENTION });
+    expect(getSettings(db)).toEqual({ mode: 'Global', paused: false, paletteShortcut: 'CommandOrControl+Shift+Space', retention: DEFAULT_RETENTION, limitCeiling: DEFAULT_LIMIT_CEILING });
     setPaused(db, true);
     setMode(db, 'Dev');
     setPaletteShortcut(db, 'alt+k');
-    expect(getSettings(db)).toEqual({ mode: 'Dev', paused: true, paletteShortcut: 'Alt+K', retention: DEFAULT_RETENTION });
+    expect(getSettings(db)).toEqual({ mode: 'Dev', paused: true, paletteShortcut: 'Alt+K', retention: DEFAULT_RETENTION, limitCeiling: DEFAULT_LIMIT_CEILING });
     db.prepare('DELETE FROM settings').run();
     expect(setRetention(db, { outputDays: 7 })).toEqual({ ...DEFAULT_RETENTION, outputDays: 7 });
   });
@@ -79,7 +80,7 @@ describe('settings', () => {
     applyMigrations(old, MIGRATIONS.slice(0, 1));
     old.prepare("UPDATE settings SET mode = 'Dev', paused = 1").run();
     old.close();
-    expect(getSettings(homes.open(path))).toEqual({ mode: 'Dev', paused: true, paletteShortcut: 'CommandOrControl+Shift+Space', retention: DEFAULT_RETENTION });
+    expect(getSettings(homes.open(path))).toEqual({ mode: 'Dev', paused: true, paletteShortcut: 'CommandOrControl+Shift+Space', retention: DEFAULT_RETENTION, limitCeiling: DEFAULT_LIMIT_CEILING });
   });
 
   it('keeps invalid values out at the schema level', () => {

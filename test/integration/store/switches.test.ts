@@ -34,12 +34,12 @@ describe('skill switches', () => {
       expect(await names(core, 'mcp')).not.toContain('field-notes');
       expect(await names(core, 'http')).not.toContain('field-notes');
 
-      const refused = await rejectionOf(core.run({ skill: 'field-notes', tool: 'record_sighting', args: { species: 'robin' }, surface: 'mcp', cwd: t.userHome }, { approval: { kind: 'none' } }));
+      const refused = await rejectionOf(core.run({ skill: 'field-notes', tool: 'record_sighting', args: { species: 'robin' }, surface: 'mcp', cwd: t.work }, { approval: { kind: 'none' } }));
       expect(refused.code).toBe('E618');
       expect(refused.message).toContain('turned off');
       // A bundled read-only skill, which would run without asking, is refused as well.
       core.setSkillEnabled('git', false);
-      expect((await rejectionOf(core.run({ skill: 'git', tool: 'git_status', args: {}, surface: 'cli', cwd: t.userHome }, { approval: { kind: 'none' } }))).code).toBe('E618');
+      expect((await rejectionOf(core.run({ skill: 'git', tool: 'git_status', args: {}, surface: 'cli', cwd: t.work }, { approval: { kind: 'none' } }))).code).toBe('E618');
 
       expect(core.setSkillEnabled('field-notes', true)).toEqual([]);
       expect(core.discover('log a bird sighting').map((r) => r.skill_id)).toContain('field-notes');
@@ -58,7 +58,7 @@ describe('skill switches', () => {
       core.setMode('Meeting');
       expect(core.listSkills().skills.find((s) => s.name === 'field-notes')?.enabled).toBe(false);
       expect(core.discover('log a bird sighting').map((r) => r.skill_id)).not.toContain('field-notes');
-      const refused = await rejectionOf(core.run({ skill: 'field-notes', tool: 'record_sighting', args: { species: 'robin' }, surface: 'cli', cwd: t.userHome }, { approval: { kind: 'none' } }));
+      const refused = await rejectionOf(core.run({ skill: 'field-notes', tool: 'record_sighting', args: { species: 'robin' }, surface: 'cli', cwd: t.work }, { approval: { kind: 'none' } }));
       expect(refused.code).toBe('E618');
       expect(refused.message).toContain('Meeting');
 

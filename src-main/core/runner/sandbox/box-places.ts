@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { SandboxProfile } from '../../../shared/runs.js';
 import { isInside } from '../../skills/files.js';
-import { holdPlaceholders } from './placeholders.js';
+import { holdPlaceholders, isPlaceholder } from './placeholders.js';
 import type { Bind, RunPlaces } from './sandbox.js';
 import { secretMasks } from './secret-paths.js';
 import { onSystemPath, systemDirs, systemView } from './system-paths.js';
@@ -124,7 +124,10 @@ export function boxPlaces(input: BoxInput): { places: RunPlaces; release: () => 
   for (const extra of binds.values()) {
     if (extra.kind === 'dir' && !isInside(cwd, extra.path)) sockets.push(...scanFolder(extra.path, { guard: false, writes: [] }).sockets);
   }
-  const held = platform === 'linux' ? holdPlaceholders(scan.absent) : { held: scan.absent, release: () => undefined };
+  // Another run's placeholder is absent to this one too: holding it as well keeps it until both have ended.
+  const absent = [...scan.absent, ...scan.guarded.filter((entry) => isPlaceholder(entry.path))];
+  const existing = scan.guarded.filter((entry) => !isPlaceholder(entry.path));
+  const held = platform === 'linux' ? holdPlaceholders(absent) : { held: absent, release: () => undefined };
   const visible = [cwd, ...[...binds.values()].filter((entry) => entry.kind === 'dir').map((entry) => entry.path), ...system.dirs.filter((dir) => dir.link === undefined).map((dir) => dir.path)];
   // Only the secrets the run could otherwise see: inside what is bound, or holding it (a working directory inside ~/.ssh).
   const masks = secretMasks({ userHome, skilltrayHome: input.skilltrayHome, runtimeDir: input.env.XDG_RUNTIME_DIR, platform }).filter((mask) =>
@@ -140,7 +143,7 @@ export function boxPlaces(input: BoxInput): { places: RunPlaces; release: () => 
     userHome: appears,
     system,
     binds: [...binds.values()],
-    guarded: [...scan.guarded, ...held.held],
+    guarded: [...existing, ...held.held],
     sockets: [...new Set(sockets)],
     masks,
     ...(input.gated ? { gated: true } : {}),

@@ -11,6 +11,11 @@ import type { Mask } from './secret-paths.js';
 /** Runs of this process holding each placeholder; the last one out removes it. */
 const holders = new Map<string, number>();
 
+/** True while a run of this process holds a placeholder at `path`: another run's scan sees it as absent, and shares it. */
+export function isPlaceholder(path: string): boolean {
+  return holders.has(path);
+}
+
 /** Makes the placeholder: 'made', 'exists' (something appeared since the scan: guard it, it is not ours), or 'failed' (a folder the run cannot write either). */
 function make(entry: Mask): 'made' | 'exists' | 'failed' {
   try {

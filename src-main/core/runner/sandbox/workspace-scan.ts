@@ -85,15 +85,21 @@ export function scanFolder(root: string, options: { guard: boolean; writes: read
   const scan: FolderScan = { guarded: [], absent: [], sockets: [], gitdirs: [], truncated: false };
   const declared = new Set(options.writes);
   const guardNamed = (rel: string) => GUARDED.find((guard) => guard.rel === rel);
+  const exists = (path: string): boolean => {
+    try {
+      lstatSync(path);
+      return true;
+    } catch {
+      return false;
+    }
+  };
   if (options.guard) {
     for (const guard of GUARDED) {
-      // Placeholders only where one can be made without making folders: not .github/workflows.
-      if (guard.rel.includes('/') || declared.has(guard.rel)) continue;
-      try {
-        lstatSync(join(root, guard.rel));
-      } catch {
-        scan.absent.push({ path: join(root, guard.rel), kind: guard.kind });
-      }
+      if (declared.has(guard.rel) || exists(join(root, guard.rel))) continue;
+      // A nested name (.github/workflows) whose folder is missing too is held by a placeholder for that folder.
+      const parent = guard.rel.split('/')[0] ?? guard.rel;
+      const holder = guard.rel === parent || exists(join(root, parent)) ? { path: join(root, guard.rel), kind: guard.kind } : { path: join(root, parent), kind: 'dir' as const };
+      if (!scan.absent.some((entry) => entry.path === holder.path)) scan.absent.push(holder);
     }
   }
   let level: { dir: string; rel: string }[] = [{ dir: root, rel: '' }];

@@ -1,0 +1,228 @@
+/**
+ * Who the hostile suite attacks as: root, and an ordinary user the suite creates (useradd) and
+ * removes, each with a home of their own holding decoy secrets, Skilltray's home inside it (its
+ * token, the probe skills as user skills) and a project folder. Every attack goes through the real
+ * `skilltray` command (the fresh build), run as that person with setpriv, the way they would run it.
+ * When the suite itself is not root it is the ordinary user, and the root half says why it skips.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { requireSandbox } from '../../../support/sandbox.js';
+import { PROBES } from '../probe.js';
+import { skillMd } from '../../../support/temp.js';
+
+const CHECKOUT = join(import.meta.dirname, '..', '..', '..', '..');
+
+/** One person the suite attacks as. */
+export interface Actor {
+  name: 'root' | 'user';
+  uid: number;
+  gid: number;
+  /** Their home folder (HOME): for root a fresh folder, never the real /root. */
+  home: string;
+  /** Skilltray's home inside it (its default place), with the probe skills as user skills. */
+  skilltrayHome: string;
+  /** A project folder in their home: where runs work. */
+  project: string;
+  /** The environment the command line runs with, decoys included. */
+  env: Record<string, string>;
+}
+
+/** What the suite can attack as here, and why a half is skipped. */
+export interface Cast {
+  root: Actor | string;
+  user: Actor | string;
+}
+
+/** Variables a hostile environment carries that must never reach a tool. */
+export const ENV_DECOYS: Record<string, string> = {
+  XDG_SESSION_COOKIE: 'decoy-xdg-session-cookie',
+  XDG_CONFIG_HOME: '/decoy/xdg-config',
+  LC_SECRET: 'decoy-lc-secret',
+  LC_ALL: 'decoy-lc-all-token',
+  SSH_AUTH_SOCK: '/decoy/ssh-agent.sock',
+  DBUS_SESSION_BUS_ADDRESS: 'unix:path=/decoy/bus',
+  WAYLAND_DISPLAY: 'decoy-wayland',
+  DISPLAY: ':99',
+  GITHUB_TOKEN: 'decoy-github-token',
+};
+
+/** The probe skills of the containment tests, plus a fast one for the resource attacks. */
+const SKILLS: Record<string, Record<string, unknown>> = {
+  ...PROBES,
+  'probe-limits': { read_only: true, timeout: 10, limits: { cpu_seconds: 1, file_size_mb: 1 } },
+  'probe-ws-limits': { timeout: 10, limits: { file_size_mb: 1 } },
+};
+
+function probeSkill(name: string, frontmatter: Record<string, unknown>): string {
+  return skillMd(
+    { name, description: `Runs a bash script to attack the sandbox (${name}).`, version: '1.0.0', ...frontmatter },
+    '\n### sh\n\nRuns the script.\n\n#### Parameters\n\n| Name | Type | Required | Description |\n|---|---|---|---|\n| script | string | yes | bash script |\n\n#### Command\n\n```\nbash -c <<script>>\n```\n',
+  );
+}
+
+/** Fills a home: Skilltray's home with its token and the probe skills, a project, decoys are the tests' own. */
+function furnish(home: string, uid: number, gid: number): Pick<Actor, 'skilltrayHome' | 'project'> {
+  const skilltrayHome = join(home, '.local', 'share', 'skilltray');
+  const project = join(home, 'proj');
+  for (const [name, frontmatter] of Object.entries(SKILLS)) {
+    mkdirSync(join(skilltrayHome, 'skills', name), { recursive: true });
+    writeFileSync(join(skilltrayHome, 'skills', name, 'SKILL.md'), probeSkill(name, frontmatter));
+  }
+  writeFileSync(join(skilltrayHome, 'token'), 'decoy-skilltray-api-token\n', { mode: 0o600 });
+  mkdirSync(project, { recursive: true });
+  execFileSync('chown', ['-R', `${uid}:${gid}`, home]);
+  return { skilltrayHome, project };
+}
+
+function actorEnv(home: string, skilltrayHome: string, user: string): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    USER: user,
+    LOGNAME: user,
+    LANG: 'C.UTF-8',
+    SKILLTRAY_HOME: skilltrayHome,
+    ...ENV_DECOYS,
+  };
+}
+
+/** Whether `uid` can read the checkout's CLI (its home, as CI's, may be closed to others). */
+function readableBy(uid: number, gid: number, path: string): boolean {
+  try {
+    execFileSync('setpriv', [`--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--', 'test', '-r', path]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A copy of what the CLI needs (bin, dist/cli, skills, the production packages, node) where `uid` can read it. */
+function stageCli(): { root: string; node: string } {
+  const root = mkdtempSync(join(tmpdir(), 'skilltray-hostile-cli-'));
+  chmodSync(root, 0o755);
+  for (const entry of ['bin', 'package.json', join('dist', 'cli'), 'skills']) cpSync(join(CHECKOUT, entry), join(root, entry), { recursive: true });
+  const packages = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: CHECKOUT, encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes('node_modules'));
+  for (const dir of packages) cpSync(dir, join(root, relative(CHECKOUT, dir)), { recursive: true });
+  const node = join(root, 'node');
+  cpSync(process.execPath, node);
+  execFileSync('chmod', ['-R', 'a+rX', root]);
+  return { root, node };
+}
+
+const cleanups: (() => void)[] = [];
+afterAll(() => {
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+});
+
+let cli: { root: string; node: string } = { root: CHECKOUT, node: process.execPath };
+
+/** Sets up the cast once per test file: root (when the suite is root) and an ordinary user. */
+export function cast(): Cast {
+  const uid = process.getuid?.() ?? -1;
+  if (uid !== 0) {
+    const home = mkdtempSync(join(CHECKOUT, 'test-results', 'hostile-home-'));
+    cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+    const gid = process.getgid?.() ?? uid;
+    const places = furnish(home, uid, gid);
+    return {
+      root: 'the suite is not running as root, so nothing can be attacked as root here (.ci/run runs it as root)',
+      user: { name: 'user', uid, gid, home, ...places, env: actorEnv(home, places.skilltrayHome, process.env.USER ?? 'user') },
+    };
+  }
+  // Root: a home of its own under the checkout, never the real /root.
+  mkdirSync(join(CHECKOUT, 'test-results'), { recursive: true });
+  const rootHome = mkdtempSync(join(CHECKOUT, 'test-results', 'hostile-root-'));
+  cleanups.push(() => rmSync(rootHome, { recursive: true, force: true }));
+  const rootPlaces = furnish(rootHome, 0, 0);
+  const root: Actor = { name: 'root', uid: 0, gid: 0, home: rootHome, ...rootPlaces, env: actorEnv(rootHome, rootPlaces.skilltrayHome, 'root') };
+
+  const name = `skt${process.pid}`;
+  try {
+    execFileSync('useradd', ['--create-home', '--user-group', '--shell', '/bin/bash', name], { stdio: 'pipe' });
+  } catch (error) {
+    return { root, user: `useradd could not create a user here (${(error as Error).message.split('\n')[0] ?? ''})` };
+  }
+  cleanups.push(() => execFileSync('userdel', ['--remove', name], { stdio: 'pipe' }));
+  const entry = execFileSync('getent', ['passwd', name], { encoding: 'utf8' }).trim().split(':');
+  const userUid = Number(entry[2]);
+  const userGid = Number(entry[3]);
+  const home = entry[5] ?? '';
+  const places = furnish(home, userUid, userGid);
+  if (!readableBy(userUid, userGid, join(CHECKOUT, 'bin', 'skilltray.js')) || !readableBy(userUid, userGid, process.execPath)) {
+    cli = stageCli();
+    cleanups.push(() => rmSync(cli.root, { recursive: true, force: true }));
+  }
+  return { root, user: { name: 'user', uid: userUid, gid: userGid, home, ...places, env: actorEnv(home, places.skilltrayHome, name) } };
+}
+
+/** Writes files into the actor's home (or elsewhere), owned by them, as their own files would be. */
+export function plant(actor: Actor, files: Record<string, string>, base = actor.home): void {
+  for (const [rel, content] of Object.entries(files)) {
+    const path = join(base, rel);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, content);
+  }
+  execFileSync('chown', ['-R', `${actor.uid}:${actor.gid}`, base]);
+}
+
+/** What a command ended with. */
+export interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A program run as the actor, outside any sandbox: the control that shows an attack would work without one. */
+export async function asActor(actor: Actor, program: string, args: string[], cwd = actor.project): Promise<Outcome> {
+  const setpriv = actor.uid === 0 ? [] : ['setpriv', `--reuid=${actor.uid}`, `--regid=${actor.gid}`, '--init-groups', '--'];
+  const [file, ...rest] = [...setpriv, program, ...args];
+  const result = await execa(file as string, rest, { cwd, env: actor.env, extendEnv: false, reject: false, stdin: 'ignore' });
+  return { code: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** `skilltray <argv…>` as the actor: the real command line, the fresh build. */
+export function skilltray(actor: Actor, argv: string[], cwd = actor.project): Promise<Outcome> {
+  return asActor(actor, cli.node, [join(cli.root, 'bin', 'skilltray.js'), ...argv], cwd);
+}
+
+/** A contained run through the command line, approved at the terminal (--yes); its report, or the error it printed. */
+export async function attack(actor: Actor, skill: string, tool: string, args: Record<string, unknown>, cwd = actor.project): Promise<{ outcome: Outcome; report: Record<string, unknown> }> {
+  const outcome = await skilltray(actor, ['run', skill, tool, '--args', JSON.stringify(args), '--cwd', cwd, '--yes', '--json'], cwd);
+  let report: Record<string, unknown> = {};
+  try {
+    report = JSON.parse(outcome.stdout) as Record<string, unknown>;
+  } catch {
+    // no JSON: the error is on stderr
+  }
+  return { outcome, report };
+}
+
+/** The run's result from a report. */
+export function resultOf(report: Record<string, unknown>): { stdout: string; stderr: string; exitCode: number | null; timedOut: boolean; limitHit: string | null } {
+  return report.result as { stdout: string; stderr: string; exitCode: number | null; timedOut: boolean; limitHit: string | null };
+}
+
+/** Lists a folder, or [] when it is gone. */
+export function entries(dir: string): string[] {
+  return existsSync(dir) ? readdirSync(dir).sort() : [];
+}
+
+/** Declares the same attacks as root and as the ordinary user; a half that cannot be played says why, as a skipped test. */
+export function asRootAndUser(body: (actor: Actor) => void): void {
+  beforeAll(() => requireSandbox());
+  const players = cast();
+  for (const who of ['root', 'user'] as const) {
+    const actor = players[who];
+    describe(`as ${who}`, () => {
+      if (typeof actor === 'string') it.skip(`skipped: ${actor}`, () => undefined);
+      else body(actor);
+    });
+  }
+}

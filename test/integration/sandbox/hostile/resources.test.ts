@@ -1,0 +1,61 @@
+/**
+ * Issue #20: there were no resource limits — inside one run 500 processes and a 2 GiB allocation
+ * succeeded, for up to 300 s. A fork bomb, a 4 GiB allocation, a spinning loop and a huge file are
+ * each stopped inside the run, through the real command line, as root (whom RLIMIT_NPROC does not
+ * bind: a cgroup does) and as an ordinary user (rlimits in the run's own user namespace); the run
+ * record says which limit stopped it where Skilltray can tell.
+ */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { asRootAndUser, attack, resultOf, skilltray } from './actors.js';
+
+const LONG = { timeout: 120_000 };
+
+/** Forks until the kernel refuses, each child sleeping; prints how many it got. */
+const COUNT_FORKS = `perl -e 'my $n = 0; while (1) { my $p = fork(); if (!defined $p) { print "refused after $n\\n"; exit 0 } if ($p == 0) { sleep 60; exit 0 } $n++; if ($n >= 5000) { print "not refused\\n"; exit 0 } }'`;
+
+asRootAndUser((actor) => {
+  it('a fork bomb is stopped inside the run: at most the process limit, and the record says so where it can', LONG, async () => {
+    const counted = await attack(actor, 'probe-ro', 'sh', { script: COUNT_FORKS });
+    const result = resultOf(counted.report);
+    const forks = Number(/refused after (\d+)/.exec(result.stdout)?.[1] ?? Number.NaN);
+    expect(forks).toBeGreaterThan(10);
+    expect(forks).toBeLessThan(256);
+    if (actor.name === 'root') expect(result.limitHit).toBe('processes');
+    // The classic bomb: it never ends by itself, so the run ends at its timeout; nothing of it outlives the run.
+    const bomb = await attack(actor, 'probe-slow', 'sh', { script: 'b() { b | b & }; b; wait' });
+    const bombed = resultOf(bomb.report);
+    expect(bombed.timedOut).toBe(true);
+    if (actor.name === 'root') expect(bombed.limitHit).toBe('processes');
+    else expect(bombed.stderr).toMatch(/fork: (retry: )?Resource temporarily unavailable/);
+  });
+
+  it('a 4 GiB allocation fails inside the run', LONG, async () => {
+    const { report } = await attack(actor, 'probe-ro', 'sh', { script: `perl -e '$x = "a" x (4 * 1024 ** 3); print "allocated\\n"'; echo "status $?"` });
+    const result = resultOf(report);
+    expect(result.stdout).not.toContain('allocated');
+    if (actor.name === 'root') {
+      // The cgroup's memory limit killed it (137 under bwrap), and the record says which limit.
+      expect(result.limitHit).toBe('memoryMiB');
+    } else {
+      expect(result.stderr).toContain('Out of memory');
+      expect(result.stdout).toMatch(/status [1-9]/);
+    }
+  });
+
+  it('CPU time and file size stop the run at their limit, and the record names it', LONG, async () => {
+    const spin = await attack(actor, 'probe-limits', 'sh', { script: 'exec perl -e "1 while 1"' });
+    expect(resultOf(spin.report)).toMatchObject({ limitHit: 'cpuSeconds', timedOut: false });
+    const big = await attack(actor, 'probe-ws-limits', 'sh', { script: 'exec head -c 3000000 /dev/zero > big.bin' });
+    expect(resultOf(big.report)).toMatchObject({ limitHit: 'fileSizeMiB' });
+    expect(statSync(join(actor.project, 'big.bin')).size).toBe(1024 * 1024);
+    const history = await skilltray(actor, ['history', String((big.report as { id: string }).id)]);
+    expect(history.stdout).toContain('stopped at its file-size limit');
+  });
+
+  it('the approval and the dry run show the limits in force', LONG, async () => {
+    const dry = await skilltray(actor, ['run', 'probe-ro', 'sh', '--args', '{"script":"true"}', '--dry-run']);
+    expect(dry.stdout).toContain('Limits: 256 processes, 2 GiB memory, 1 GiB per file, 120 s CPU.');
+  });
+});

@@ -1,0 +1,70 @@
+/** The profile a skill's runs get, its box (reads, writes, limits), and when a granted one no longer covers it. */
+import { describe, expect, it } from 'vitest';
+import { decide } from '../../../src-main/core/policy/decide.js';
+import { profileFor, widening, widens } from '../../../src-main/core/policy/profile.js';
+import { DEFAULT_LIMIT_CEILING, DEFAULT_LIMITS, effectiveLimits } from '../../../src-main/core/policy/resource-limits.js';
+import type { SandboxProfile } from '../../../src-main/shared/runs.js';
+import { makeSkill, makeTool } from './skill-fixture.js';
+
+const box = (reads: string[] = [], writes: string[] = [], limits = {}) => ({ reads, writes, limits });
+
+describe('the box in a profile', () => {
+  it('carries what the skill declares: reads always, writes only for a workspace tool, and its limits', () => {
+    const declared = box(['~/.gitconfig'], ['.git'], { processes: 512 });
+    expect(profileFor(makeSkill({ box: declared }), false)).toEqual({
+      name: 'workspace',
+      network: false,
+      reads: ['~/.gitconfig'],
+      writes: ['.git'],
+      limits: { ...DEFAULT_LIMITS, processes: 512 },
+    });
+    expect(profileFor(makeSkill({ readOnly: true, box: declared }), false)).toMatchObject({ name: 'read-only', writes: [] });
+  });
+
+  it('gives a skill more than the default only up to the ceiling the person set', () => {
+    expect(effectiveLimits({}, DEFAULT_LIMIT_CEILING)).toEqual(DEFAULT_LIMITS);
+    expect(effectiveLimits({ memoryMiB: 4096, cpuSeconds: 99_999 }, DEFAULT_LIMIT_CEILING)).toEqual({ ...DEFAULT_LIMITS, memoryMiB: 4096, cpuSeconds: 600 });
+    // A ceiling below the default lowers what every run gets.
+    expect(effectiveLimits({}, { ...DEFAULT_LIMIT_CEILING, processes: 64 }).processes).toBe(64);
+    expect(profileFor(makeSkill({ box: box([], [], { memoryMiB: 12_000 }) }), false, { ...DEFAULT_LIMIT_CEILING, memoryMiB: 10_000 }).limits?.memoryMiB).toBe(10_000);
+  });
+});
+
+describe('widening', () => {
+  const granted: SandboxProfile = { name: 'read-only', network: false, reads: ['~/.gitconfig'], writes: [], limits: DEFAULT_LIMITS };
+
+  it('a new read, a new write, or more of any resource widens, and says which', () => {
+    expect(widening({ ...granted, reads: ['~/.gitconfig', '~/.ssh/config'] }, granted)).toBe('it would now also read ~/.ssh/config');
+    expect(widening({ ...granted, name: 'workspace', writes: ['.git'] }, { ...granted, name: 'workspace' })).toBe('it would now also write .git in its folder');
+    expect(widening({ ...granted, limits: { ...DEFAULT_LIMITS, memoryMiB: 4096 } }, granted)).toBe('it would now get more memoryMiB than you allowed');
+    expect(widening({ ...granted, network: true }, granted)).toMatch(/with network, more than the read-only, no network you allowed/);
+  });
+
+  it('the same or less never widens', () => {
+    expect(widens(granted, granted)).toBe(false);
+    expect(widens({ ...granted, reads: [], limits: { ...DEFAULT_LIMITS, processes: 10 } }, granted)).toBe(false);
+  });
+
+  it('an approval remembered before the box had reads, writes and limits covered them all', () => {
+    expect(widens({ ...granted, reads: ['~/.anything'], limits: { ...DEFAULT_LIMITS, cpuSeconds: 600 } }, { name: 'read-only', network: false })).toBe(false);
+  });
+
+  it('a remembered approval lapses, and says so, when the skill would read more than when it was given', () => {
+    const skill = makeSkill({ box: box(['~/.gitconfig', '~/.netrc']) });
+    const sandbox = { ...profileFor(skill, false), contained: true, mechanism: 'bubblewrap' as const, why: null };
+    const decision = decide({
+      skill,
+      tool: makeTool(),
+      mode: 'Global',
+      paused: false,
+      rules: [],
+      remembered: { id: 1, skill: 'git', tool: 'git_status', skillHash: skill.hash, programPath: '/usr/bin/git', profile: { ...profileFor(makeSkill({ box: box(['~/.gitconfig']) }), false) }, expires: 'revoke', createdAt: 0, revokedAt: null },
+      programPath: '/usr/bin/git',
+      resolveBin: () => '/usr/bin/git',
+      env: {},
+      enabled: true,
+      sandbox,
+    });
+    expect(decision).toEqual({ outcome: 'ask', reason: "the approval you gave to always allow 'git/git_status' has lapsed: it would now also read ~/.netrc" });
+  });
+});

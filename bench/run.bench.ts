@@ -50,7 +50,11 @@ export async function runBench(dir: string): Promise<(Figure | Metric)[]> {
   const bundled = join(dir, 'bundled');
   mkdirSync(join(bundled, 'truth'), { recursive: true });
   writeFileSync(join(bundled, 'truth', 'SKILL.md'), TRUE_SKILL);
-  const config = resolveConfig({ env: { HOME: dir, SKILLTRAY_HOME: join(dir, 'home'), PATH: process.env.PATH }, bundledDir: bundled });
+  // A home of its own and a project folder to work in: the workspace guard never lets a run work in a home.
+  const work = join(dir, 'work');
+  mkdirSync(work, { recursive: true });
+  mkdirSync(join(dir, 'user'), { recursive: true });
+  const config = resolveConfig({ env: { HOME: join(dir, 'user'), SKILLTRAY_HOME: join(dir, 'home'), PATH: process.env.PATH }, bundledDir: bundled });
   const sandbox = platformSandbox(process.platform, config.env);
   const why = sandbox.unavailable();
   const contained = new SkilltrayCore(config, { sandbox });
@@ -65,7 +69,7 @@ export async function runBench(dir: string): Promise<(Figure | Metric)[]> {
       const home = mkdtempSync(join(dir, 'home-'));
       const { places } = boxPlaces({
         profile: profileFor({ readOnly: true, network: false, classification: null, box: { reads: [], writes: [], limits: {} } }, false),
-        cwd: dir,
+        cwd: work,
         skillDir: join(bundled, 'truth'),
         snapshotDir: join(bundled, 'truth'),
         tempDir: temp,
@@ -80,13 +84,13 @@ export async function runBench(dir: string): Promise<(Figure | Metric)[]> {
       const wrapped = sandbox.wrap({ program: truePath, args: [], env: { PATH: process.env.PATH ?? '' } }, places);
       const sandboxed = await median(() => spawned(wrapped.program, wrapped.args, wrapped.env), 31, 3);
       figures.push({ name: `sandboxed \`true\` (${sandbox.mechanism ?? ''}, read-only)`, ms: sandboxed, baseline: 'raw child_process.spawn of true', baselineMs: raw });
-      const call = () => contained.run({ skill: 'truth', tool: 'yes', surface: 'cli', cwd: dir }, { approval: { kind: 'none' } });
+      const call = () => contained.run({ skill: 'truth', tool: 'yes', surface: 'cli', cwd: work }, { approval: { kind: 'none' } });
       const full = await median(call, 31, 3);
       figures.push({ name: 'run `true`: render+policy+snapshot+sandbox+record', ms: full, baseline: 'raw child_process.spawn of true', baselineMs: raw });
     } else {
       figures.push({ name: 'sandboxed `true`', text: `not measured: ${why}` });
     }
-    const uncontained = () => bare.run({ skill: 'truth', tool: 'yes', surface: 'cli', cwd: dir }, { approval: { kind: 'preapproved', actor: 'bench' } });
+    const uncontained = () => bare.run({ skill: 'truth', tool: 'yes', surface: 'cli', cwd: work }, { approval: { kind: 'preapproved', actor: 'bench' } });
     figures.push({ name: 'run `true` uncontained (snapshot, no sandbox)', ms: await median(uncontained, 31, 3), baseline: 'raw child_process.spawn of true', baselineMs: raw });
     return figures;
   } finally {

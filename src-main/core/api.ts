@@ -12,7 +12,7 @@ import type { CheckReport, Mode, ResourceLimits, RootWatch, ShadowReport, SkillR
 import { describeRoots, type CoreConfig } from './config.js';
 import { SkilltrayError } from './errors.js';
 import { ApprovalBroker } from './policy/approval-broker.js';
-import type { DryRun, HistoryUsage, MaintenanceReport, Notice, PendingEntry, RememberExpiry, Remembered, Retention, Rule, RunQuery, RunRecord, RunReport, RunSummary, SandboxStatus, Settings, Surface, VerdictKind } from '../shared/runs.js';
+import type { DryRun, HistoryUsage, MaintenanceReport, Notice, PendingEntry, RememberExpiry, RememberScope, Remembered, Retention, Rule, RunQuery, RunRecord, RunReport, RunSummary, SandboxStatus, Settings, Surface, VerdictKind } from '../shared/runs.js';
 import { listRemembered, revoke } from './store/approvals.js';
 import { listUnsandboxed, setSandboxed } from './store/unsandboxed.js';
 import { platformSandbox } from './runner/sandbox/platform-sandbox.js';
@@ -208,11 +208,11 @@ export class SkilltrayCore extends SkillLibrary {
   }
 
   /**
-   * Answers a pending approval: once, always (remembered, pinned to hash, program path and sandbox
-   * profile, until revoked or for this session) or deny.
+   * Answers a pending approval: once, always (remembered, pinned to hash, program path, sandbox
+   * profile and the run's folder unless `scope` is anywhere, until revoked or for this session) or deny.
    */
-  answerApproval(id: string, verdict: VerdictKind, actor: string, expires?: RememberExpiry): void {
-    this.broker.resolve(id, verdict, actor, expires);
+  answerApproval(id: string, verdict: VerdictKind, actor: string, expires?: RememberExpiry, scope?: RememberScope): void {
+    this.broker.resolve(id, verdict, actor, expires, scope);
   }
 
   /** Remembered approvals in force (this session's included). */

@@ -74,6 +74,11 @@ export type RememberExpiry = 'session' | 'revoke';
 
 export const REMEMBER_EXPIRIES: readonly RememberExpiry[] = ['session', 'revoke'];
 
+/** Where an "Always" answer holds: in the folder the run works in (the default), or in any folder (read-only tools only). */
+export type RememberScope = 'folder' | 'anywhere';
+
+export const REMEMBER_SCOPES: readonly RememberScope[] = ['folder', 'anywhere'];
+
 /** The person's answer as recorded with a run: once, always (with its expiry) or deny. */
 export type RecordedAnswer = 'once' | 'always' | 'always-session' | 'deny';
 
@@ -159,6 +164,8 @@ export interface Remembered {
   profile: SandboxProfile;
   /** `session`: lapses when the owner of runs that took it stops; `revoke`: lasts until revoked. */
   expires: RememberExpiry;
+  /** The working folder it was given in (canonical): a run in another folder asks again; null: any folder (read-only tools only). */
+  folder: string | null;
   createdAt: number;
   revokedAt: number | null;
 }
@@ -263,6 +270,8 @@ export interface Verdict {
   actor: string;
   /** For `always`: how long it is remembered (default `revoke`). */
   expires?: RememberExpiry;
+  /** For `always`: in this run's folder only (default `folder`), or in any folder (read-only tools only). */
+  scope?: RememberScope;
 }
 
 /** The two streams a tool writes, as named in live output. */

@@ -5,7 +5,8 @@
  */
 import { useId, useState, type ReactNode } from 'react';
 import { approvalSentence, programName, shownArguments, word, type ShownArgument } from '../../src-main/shared/approval-text.js';
-import type { PendingEntry, RememberExpiry, SandboxView, VerdictKind } from '../../src-main/shared/runs.js';
+import type { PendingEntry, RememberExpiry, RememberScope, SandboxView, VerdictKind } from '../../src-main/shared/runs.js';
+import type { AlwaysTerms } from './answer.js';
 import { ErrorNote } from '../app/error-note.js';
 import { formatClock, formatCountdown, formatDuration } from '../app/format.js';
 import { useNow } from '../app/use-now.js';
@@ -102,6 +103,7 @@ function SandboxBadges({ sandbox }: { sandbox: SandboxView }) {
 const VERDICT_LABELS: Record<VerdictKind, string> = { once: 'Run once', always: 'Always allow', deny: 'Deny' };
 const VERDICT_CLASSES: Record<VerdictKind, string> = { once: 'button button-primary', always: 'button', deny: 'button button-danger' };
 const EXPIRY_LABELS: Record<RememberExpiry, string> = { revoke: 'until I revoke', session: 'for this session' };
+const SCOPE_LABELS: Record<RememberScope, string> = { folder: 'in this folder', anywhere: 'in any folder' };
 
 export interface ApprovalCardProps {
   entry: PendingEntry;
@@ -109,7 +111,7 @@ export interface ApprovalCardProps {
   mac: boolean;
   /** The answer given in this window, once given. */
   answered: VerdictKind | null;
-  onAnswer: (verdict: VerdictKind, expires: RememberExpiry) => Promise<void>;
+  onAnswer: (verdict: VerdictKind, terms: AlwaysTerms) => Promise<void>;
   /** Heading level of the card's title within its page. */
   level?: 2 | 3;
   /** Shown under the request once it is answered (the run's progress). */
@@ -125,10 +127,14 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
   const toolId = useId();
   const hintId = useId();
   const expiryName = useId();
+  const scopeName = useId();
   const now = useNow();
   const { armed, armedNow } = useArmed();
   const [sending, setSending] = useState<VerdictKind | null>(null);
   const [expires, setExpires] = useState<RememberExpiry>('revoke');
+  const [scope, setScope] = useState<RememberScope>('folder');
+  // Only a read-only tool may be always allowed in any folder; any other stays pinned to this one.
+  const anywhere = entry.sandbox.name === 'read-only';
   const [error, setError] = useState<Error | null>(null);
   const open = answered === null;
   const Title = level === 2 ? 'h2' : 'h3';
@@ -139,7 +145,7 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
     if (!open || sending !== null) return;
     setSending(verdict);
     setError(null);
-    onAnswer(verdict, expires).then(
+    onAnswer(verdict, { expires, scope }).then(
       () => setSending(null),
       (e: unknown) => {
         setSending(null);
@@ -173,7 +179,7 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
         ) : answered === 'deny' ? (
           'Denied'
         ) : answered === 'always' ? (
-          `Allowed (remembered ${EXPIRY_LABELS[expires]})`
+          `Allowed (remembered ${SCOPE_LABELS[scope]}, ${EXPIRY_LABELS[expires]})`
         ) : (
           'Allowed once'
         )}
@@ -276,8 +282,17 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
               </label>
             ))}
           </fieldset>
+          <fieldset className="expiry">
+            <legend>Always holds</legend>
+            {(['folder', 'anywhere'] as const).map((choice) => (
+              <label key={choice}>
+                <input type="radio" name={scopeName} value={choice} checked={scope === choice} disabled={choice === 'anywhere' && !anywhere} onChange={() => setScope(choice)} />{' '}
+                {choice === 'folder' ? <>in this folder ({<VisibleText value={entry.cwd} />})</> : `${SCOPE_LABELS[choice]}${anywhere ? '' : ' (only for read-only tools)'}`}
+              </label>
+            ))}
+          </fieldset>
           <p id={hintId} className="visually-hidden">
-            Shortcuts work while this request has focus. Always allow lasts until you revoke it or for this session, and lapses when the skill, its program or its sandbox changes.
+            Shortcuts work while this request has focus. Always allow lasts until you revoke it or for this session, holds in this folder unless you choose any folder, and lapses when the skill, its program or its sandbox changes.
           </p>
         </footer>
       ) : null}

@@ -40,7 +40,8 @@ export function RememberedList({ compact = false }: { compact?: boolean }) {
                 <strong>
                   {r.skill} / {r.tool}
                 </strong>{' '}
-                <span className="badge badge-neutral">{profileText(r)}</span> <span className="badge badge-info">{r.expires === 'session' ? 'this session' : 'until revoked'}</span>
+                <span className="badge badge-neutral">{profileText(r)}</span> <span className="badge badge-info">{r.expires === 'session' ? 'this session' : 'until revoked'}</span>{' '}
+                <span className="badge badge-neutral">{r.folder === null ? 'any folder' : <>in <PathText path={r.folder} /></>}</span>
                 {compact ? null : (
                   <span className="muted">
                     {' '}

@@ -88,9 +88,12 @@ function terminalApproval(ctx: CliContext): Approval {
     kind: 'prompt',
     ask: async (pending): Promise<Verdict> => {
       ctx.io.err(describePending(pending, ctx.env.HOME));
-      const answer = (await ctx.io.ask('Run it? [y] once, [a] always allow this tool (until revoked), [s] always for this session, [N] deny: ')).trim().toLowerCase();
+      // "In any folder" is offered only for a read-only tool; everything else is remembered for this folder.
+      const anywhere = pending.sandbox.name === 'read-only' ? ', [any] always in any folder' : '';
+      const answer = (await ctx.io.ask(`Run it? [y] once, [a] always allow this tool in this folder (until revoked), [s] always here for this session${anywhere}, [N] deny: `)).trim().toLowerCase();
       if (answer === 'a' || answer === 'always') return { verdict: 'always', actor: actor('terminal'), expires: 'revoke' };
       if (answer === 's' || answer === 'session') return { verdict: 'always', actor: actor('terminal'), expires: 'session' };
+      if (anywhere !== '' && answer === 'any') return { verdict: 'always', actor: actor('terminal'), expires: 'revoke', scope: 'anywhere' };
       return { verdict: answer === 'y' || answer === 'yes' ? 'once' : 'deny', actor: actor('terminal') };
     },
   };
@@ -314,7 +317,7 @@ const remembered: Command = {
     if (args.options.json) printJson(ctx, list);
     else {
       const line = (r: Remembered): string =>
-        `#${r.id}  ${r.skill}/${r.tool}  ${r.programPath}  ${r.profile.name}${r.profile.network ? '+network' : ''}  ${r.expires === 'session' ? 'this session' : 'until revoked'}  skill ${r.skillHash.slice(0, 12)}\n`;
+        `#${r.id}  ${r.skill}/${r.tool}  ${r.programPath}  ${r.profile.name}${r.profile.network ? '+network' : ''}  ${r.expires === 'session' ? 'this session' : 'until revoked'}  ${r.folder === null ? 'in any folder' : `in ${r.folder}`}  skill ${r.skillHash.slice(0, 12)}\n`;
       ctx.io.out(list.length === 0 ? 'No remembered approvals.\n' : list.map(line).join(''));
     }
     return 0;

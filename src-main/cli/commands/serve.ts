@@ -88,7 +88,7 @@ const approvals: Command = {
     for (const entry of pending) {
       ctx.io.out(`run ${entry.id} (asked over ${entry.surface}, expires ${new Date(entry.expiresAt).toISOString()})\n${describePending(entry, ctx.env.HOME)}\n`);
     }
-    ctx.io.out("Answer with 'skilltray approve <run-id> [--always [--session]]' or 'skilltray deny <run-id>'.\n");
+    ctx.io.out("Answer with 'skilltray approve <run-id> [--always [--session] [--anywhere]]' or 'skilltray deny <run-id>'.\n");
     return 0;
   },
 };
@@ -103,6 +103,7 @@ function answerCommand(name: 'approve' | 'deny'): Command {
         ? {
             always: { type: 'boolean' as const, description: 'always allow this tool (until revoked, or until the skill, program or sandbox profile changes)' },
             session: { type: 'boolean' as const, description: 'with --always: only until the app (or serve) stops' },
+            anywhere: { type: 'boolean' as const, description: "with --always: in any folder, not only the run's (read-only tools only)" },
           }
         : {}),
       ...JSON_OPTION,
@@ -111,17 +112,22 @@ function answerCommand(name: 'approve' | 'deny'): Command {
       name === 'approve'
         ? [
             ['approve 0197a3c2-5d1e-7c4b-9f1a-2b3c4d5e6f70', 'run it once'],
-            ['approve 0197a3c2-5d1e-7c4b-9f1a-2b3c4d5e6f70 --always', 'and let this tool run unasked from now on'],
+            ['approve 0197a3c2-5d1e-7c4b-9f1a-2b3c4d5e6f70 --always', 'and let this tool run unasked in this folder from now on'],
           ]
         : [['deny 0197a3c2-5d1e-7c4b-9f1a-2b3c4d5e6f70', 'refuse it; the assistant hears E603']],
     async run(ctx, args) {
       const id = args.positionals[0] as string;
       const verdict: VerdictKind = name === 'deny' ? 'deny' : args.options.always ? 'always' : 'once';
       if (args.options.session && verdict !== 'always') throw skillcErrors.invalidOption('--session goes with --always');
+      if (args.options.anywhere && verdict !== 'always') throw skillcErrors.invalidOption('--anywhere goes with --always');
       const expires = args.options.session ? 'session' : 'revoke';
-      await (await owner(ctx)).answerApproval(verdict === 'always' ? { id, verdict, expires } : { id, verdict });
-      if (args.options.json) printJson(ctx, verdict === 'always' ? { id, verdict, expires } : { id, verdict });
-      else ctx.io.out(verdict === 'deny' ? `run ${id} denied\n` : `run ${id} approved${verdict === 'always' ? ` (always for this tool, ${expires === 'session' ? 'for this session' : 'until revoked'})` : ' once'}\n`);
+      const scope = args.options.anywhere ? 'anywhere' : 'folder';
+      await (await owner(ctx)).answerApproval(verdict === 'always' ? { id, verdict, expires, scope } : { id, verdict });
+      if (args.options.json) printJson(ctx, verdict === 'always' ? { id, verdict, expires, scope } : { id, verdict });
+      else {
+        const always = `always for this tool ${scope === 'anywhere' ? 'in any folder' : 'in its folder'}, ${expires === 'session' ? 'for this session' : 'until revoked'}`;
+        ctx.io.out(verdict === 'deny' ? `run ${id} denied\n` : `run ${id} approved${verdict === 'always' ? ` (${always})` : ' once'}\n`);
+      }
       return 0;
     },
   };

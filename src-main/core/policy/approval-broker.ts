@@ -8,7 +8,7 @@
 import { EventEmitter } from 'node:events';
 import { SkilltrayError } from '../errors.js';
 import { emitGuarded } from '../events.js';
-import { VERDICT_KINDS, type PendingApproval, type PendingEntry, type RememberExpiry, type VerdictKind, type Verdict } from '../../shared/runs.js';
+import { VERDICT_KINDS, type PendingApproval, type PendingEntry, type RememberExpiry, type RememberScope, type VerdictKind, type Verdict } from '../../shared/runs.js';
 
 /** How a pending approval left the queue. */
 export type Resolution =
@@ -91,17 +91,25 @@ export class ApprovalBroker {
   }
 
   /**
-   * Answers a pending approval; E611 when the id is unknown or already answered, E616 for a bad verdict.
-   * `expires` says how long an `always` lasts (until revoked unless it says `session`).
+   * Answers a pending approval; E611 when the id is unknown or already answered, E616 for a bad verdict
+   * or an "in any folder" for a tool that is not read-only. `expires` says how long an `always` lasts
+   * (until revoked unless it says `session`), `scope` where (the run's folder unless it says `anywhere`).
    */
-  resolve(id: string, verdict: VerdictKind, actor: string, expires?: RememberExpiry): void {
+  resolve(id: string, verdict: VerdictKind, actor: string, expires?: RememberExpiry, scope?: RememberScope): void {
     if (!(VERDICT_KINDS as readonly string[]).includes(verdict)) {
       throw new SkilltrayError('E616', `invalid verdict '${String(verdict)}': answer once, always or deny`, { details: { verdict } });
     }
-    if (!this.waiters.has(id)) {
+    const waiter = this.waiters.get(id);
+    if (waiter === undefined) {
       throw new SkilltrayError('E611', `no pending approval '${id}': it is unknown, already answered, timed out or cancelled`, { details: { id } });
     }
-    const answer: Verdict = verdict === 'always' && expires !== undefined ? { verdict, actor, expires } : { verdict, actor };
+    if (verdict === 'always' && scope === 'anywhere' && waiter.entry.sandbox.name !== 'read-only') {
+      const { skill, tool } = waiter.entry;
+      throw new SkilltrayError('E616', `'${skill}/${tool}' can change files, so it can be always allowed only in its folder (${waiter.entry.cwd}), not in any folder`, {
+        details: { verdict, scope, id },
+      });
+    }
+    const answer: Verdict = verdict === 'always' ? { verdict, actor, ...(expires === undefined ? {} : { expires }), ...(scope === undefined ? {} : { scope }) } : { verdict, actor };
     this.finish(id, { ok: true, verdict: answer }, { id, kind: 'verdict', verdict: answer });
   }
 

@@ -36,6 +36,8 @@ export interface DecideInput {
   enabled: boolean;
   /** How the run would be contained: only a contained run goes unasked on a remembered approval or bundled policy. */
   sandbox: SandboxView;
+  /** The canonical folder the run works in: a remembered approval holds only in its own folder (or, read-only, in any). */
+  folder: string;
 }
 
 export type Decision =
@@ -48,12 +50,18 @@ const plural = (n: number, one: string, many: string): string => (n === 1 ? one 
 const quoted = (names: readonly string[]): string => names.map((n) => `'${n}'`).join(', ');
 
 /** Why a remembered approval no longer applies, or null when it still does. */
-function lapse(remembered: Remembered, skill: Skill, programPath: string, sandbox: SandboxView): string | null {
+function lapse(remembered: Remembered, skill: Skill, programPath: string, sandbox: SandboxView, folder: string): string | null {
   if (remembered.skillHash !== skill.hash) {
     return `the skill's files have changed since you chose to always allow it`;
   }
   if (remembered.programPath !== programPath) {
     return `the program now resolves to ${programPath} instead of ${remembered.programPath}`;
+  }
+  if (remembered.folder === null && sandbox.name !== 'read-only') {
+    return 'it was allowed in any folder, which holds only for a read-only tool, and this one can change files';
+  }
+  if (remembered.folder !== null && remembered.folder !== folder) {
+    return `you allowed it in ${remembered.folder}, and this run works in ${folder}`;
   }
   return widening(sandbox, remembered.profile);
 }
@@ -163,7 +171,7 @@ function decideByRules(input: DecideInput): Decision {
   const { sandbox } = input;
   const remembered = input.remembered;
   if (remembered !== null && remembered.revokedAt === null && remembered.skill === skill.name && remembered.tool === tool.name) {
-    const why = lapse(remembered, skill, input.programPath, sandbox);
+    const why = lapse(remembered, skill, input.programPath, sandbox, input.folder);
     if (why !== null) return { outcome: 'ask', reason: `the approval you gave to always allow ${name} has lapsed: ${why}` };
     if (!sandbox.contained) return { outcome: 'ask', reason: `you chose to always allow ${name}, but ${notContained(sandbox)}, so it asks` };
     return { outcome: 'auto', by: 'remembered', reason: `you chose to always allow ${name} (${describeProfile(sandbox)})` };

@@ -65,6 +65,8 @@ export interface Prepared {
   programPath: string | null;
   decision: Decision;
   sandbox: SandboxView;
+  /** The canonical folder the run works in: what a remembered approval is pinned to. */
+  folder: string;
 }
 
 /** The working directory, which must be an existing absolute directory (E510). */
@@ -140,7 +142,8 @@ export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
   const settings = getSettings(db);
   const profile = profileFor(skill, isUnsandboxed(db, skill.name), settings.limitCeiling);
   const places = guardPlaces(deps);
-  const workspace = guardWorkspace(canonical(cwd), profile.name, places);
+  const folder = canonical(cwd);
+  const workspace = guardWorkspace(folder, profile.name, places);
   if (workspace.kind === 'refused') throw workspace.error;
   const programs = program === null ? [] : programBinds(program, canonical(skill.dir), process.platform);
   const sandbox = sandboxView(deps.sandbox, profile, { programs, wholeHome: workspace.kind === 'home' });
@@ -154,7 +157,7 @@ export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
     mode: settings.mode,
     paused: settings.paused,
     rules: listRules(db),
-    remembered: findRemembered(db, skill.name, tool.name, deps.session),
+    remembered: findRemembered(db, skill.name, tool.name, deps.session, folder),
     programPath: program,
     program: command.program,
     resolveBin: (bin) => resolveProgram(bin, deps.env, cwd),
@@ -162,6 +165,7 @@ export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
     sensitive: sensitiveArgument(plainObject(input.args), cwd, deps.home) ?? home,
     enabled: isEnabled(listSwitches(db), skill.name, settings.mode),
     sandbox,
+    folder,
   });
-  return { skill, command, programPath: program, decision, sandbox };
+  return { skill, command, programPath: program, decision, sandbox, folder };
 }

@@ -112,7 +112,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       recordDecision(db, id, { outcome: 'refused', decidedBy: 'error', reason: coded.message, errorCode: coded.code });
       throw withRunId(coded, id);
     }
-    const { skill, command, programPath, decision, sandbox } = prepared;
+    const { skill, command, programPath, decision, sandbox, folder } = prepared;
     recordRequest(db, { id, traceId, surface: input.surface, skill: skill.name, tool: command.tool, args: plainObject(input.args), command, programPath, skillHash: skill.hash, sandbox });
 
     let answer: RecordedAnswer | null = null;
@@ -196,7 +196,9 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     }
     if (verdict?.verdict === 'always') {
       const session = verdict.expires === 'session' ? this.deps.session : null;
-      remember(db, { skill: skill.name, tool: command.tool, skillHash: skill.hash, programPath: programPath as string, profile: profileOf(sandbox), session });
+      // "In any folder" holds only for a read-only tool; any other is pinned to this run's folder.
+      const anywhere = verdict.scope === 'anywhere' && sandbox.name === 'read-only';
+      remember(db, { skill: skill.name, tool: command.tool, skillHash: skill.hash, programPath: programPath as string, profile: profileOf(sandbox), session, folder: anywhere ? null : folder });
       emitSafely(this, 'remembered');
     }
     decided(view);

@@ -233,13 +233,22 @@ const v5: Migration = {
 /**
  * The box: what a remembered approval's profile let the run see and spend beyond its name and
  * network (JSON: reads, writes, limits; NULL for approvals remembered before, which covered more),
- * which resource limit stopped a run, and the ceiling the person sets on what a skill may ask for
- * (JSON of the four limits; NULL: the default ceiling).
+ * which resource limit stopped a run, the ceiling the person sets on what a skill may ask for
+ * (JSON of the four limits; NULL: the default ceiling), and the folder a remembered approval holds
+ * in (NULL: any folder, which policy honours only for a read-only tool, so a workspace approval
+ * remembered before this asks again).
  */
 const v6: Migration = {
   version: 6,
   up(db) {
-    if (!columnsOf(db, 'remembered_approvals').has('box')) db.exec('ALTER TABLE remembered_approvals ADD COLUMN box TEXT');
+    const approvals = columnsOf(db, 'remembered_approvals');
+    if (!approvals.has('box')) db.exec('ALTER TABLE remembered_approvals ADD COLUMN box TEXT');
+    if (!approvals.has('folder')) db.exec('ALTER TABLE remembered_approvals ADD COLUMN folder TEXT');
+    // One live approval per tool and folder now (any folder counting as one).
+    db.exec(`
+      DROP INDEX IF EXISTS remembered_active;
+      CREATE UNIQUE INDEX remembered_active ON remembered_approvals (skill, tool, IFNULL(folder, '')) WHERE revoked_at IS NULL;
+    `);
     if (!columnsOf(db, 'runs').has('limit_hit')) {
       db.exec("ALTER TABLE runs ADD COLUMN limit_hit TEXT CHECK (limit_hit IN ('processes', 'memoryMiB', 'fileSizeMiB', 'cpuSeconds'))");
     }

@@ -52,7 +52,7 @@ describe('skilltray run', () => {
     expect(stderr.split('\n')[0]).toBe(`The command line asks to run \`node …/print-argv.mjs 'two words' --times=2\` in ${process.cwd()} — can write in that folder, no network.`);
     expect(stderr).toContain("  why       skill 'parrot' is a user skill");
     expect(stderr).toContain('  sandbox   can write in that folder, no network (bubblewrap)');
-    expect(stdout).toContain('Run it? [y] once, [a] always allow this tool (until revoked), [s] always for this session, [N] deny: ');
+    expect(stdout).toContain('Run it? [y] once, [a] always allow this tool in this folder (until revoked), [s] always here for this session, [N] deny: ');
     expect(stdout).toContain('["two words","--times=2"]');
   });
 

@@ -310,6 +310,7 @@ describe('git pack: policy', () => {
       env: {},
       enabled: true,
       sandbox: sandbox(contained),
+      folder: '/work/repo',
     });
 
   it('runs every tool unasked when contained (read-only, no network), and asks when it cannot be contained', () => {

@@ -28,6 +28,7 @@ function input(overrides: Partial<DecideInput> = {}): DecideInput {
     env: { HOME: '/home/me' },
     enabled: true,
     sandbox: contained,
+    folder: '/home/me/proj',
     ...overrides,
   };
 }
@@ -40,6 +41,7 @@ const remembered = (overrides: Partial<Remembered> = {}): Remembered => ({
   programPath: '/usr/bin/git',
   profile: { name: 'read-only', network: false },
   expires: 'revoke',
+  folder: '/home/me/proj',
   createdAt: 1,
   revokedAt: null,
   ...overrides,
@@ -120,6 +122,11 @@ describe('decide', () => {
     ['remembered for a wider profile covers a narrower one', { remembered: remembered({ profile: { name: 'workspace', network: true } }) }, 'auto:remembered'],
     ['remembered lapses when the profile widens to workspace', { remembered: remembered(), sandbox: workspace }, 'ask'],
     ['remembered lapses when the profile gains the network', { remembered: remembered(), sandbox: withNetwork }, 'ask'],
+    // pinned to its folder: another folder asks; "any folder" holds only for a read-only run
+    ['remembered in another folder asks', { remembered: remembered(), folder: '/home/me/other' }, 'ask'],
+    ['remembered in any folder, read-only', { remembered: remembered({ folder: null }), folder: '/home/me/other' }, 'auto:remembered'],
+    ['remembered in any folder does not hold for a workspace run', { remembered: remembered({ folder: null, profile: { name: 'workspace', network: false } }), sandbox: workspace }, 'ask'],
+    ['remembered in its folder, workspace', { remembered: remembered({ profile: { name: 'workspace', network: false } }), sandbox: workspace }, 'auto:remembered'],
     ['bundled read-only, not contained', { skill: bundledReadOnly, sandbox: noSandbox }, 'ask'],
     ['bundled read-only, sandbox turned off', { skill: bundledReadOnly, sandbox: turnedOff }, 'ask'],
     ['an allow rule runs even uncontained (the person wrote it)', { rules: [allowAll], sandbox: noSandbox }, 'auto:rule#1'],
@@ -177,6 +184,10 @@ describe('decide', () => {
     expect(wider.outcome === 'ask' && wider.reason).toContain(
       'it would now run may write in its working directory, with network, more than the read-only, no network you allowed',
     );
+    const elsewhere = decide(input({ remembered: remembered(), folder: '/home/me/other' }));
+    expect(elsewhere.outcome === 'ask' && elsewhere.reason).toContain('you allowed it in /home/me/proj, and this run works in /home/me/other');
+    const anywhere = decide(input({ remembered: remembered({ folder: null, profile: { name: 'workspace', network: false } }), sandbox: workspace }));
+    expect(anywhere.outcome === 'ask' && anywhere.reason).toContain('it was allowed in any folder, which holds only for a read-only tool');
   });
 
   it('says why a run that would go unasked asks when it cannot be contained', () => {

@@ -58,12 +58,13 @@ describe('widening', () => {
       mode: 'Global',
       paused: false,
       rules: [],
-      remembered: { id: 1, skill: 'git', tool: 'git_status', skillHash: skill.hash, programPath: '/usr/bin/git', profile: { ...profileFor(makeSkill({ box: box(['~/.gitconfig']) }), false) }, expires: 'revoke', createdAt: 0, revokedAt: null },
+      remembered: { id: 1, skill: 'git', tool: 'git_status', skillHash: skill.hash, programPath: '/usr/bin/git', profile: { ...profileFor(makeSkill({ box: box(['~/.gitconfig']) }), false) }, expires: 'revoke', folder: '/work/proj', createdAt: 0, revokedAt: null },
       programPath: '/usr/bin/git',
       resolveBin: () => '/usr/bin/git',
       env: {},
       enabled: true,
       sandbox,
+      folder: '/work/proj',
     });
     expect(decision).toEqual({ outcome: 'ask', reason: "the approval you gave to always allow 'git/git_status' has lapsed: it would now also read ~/.netrc" });
   });

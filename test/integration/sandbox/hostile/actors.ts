@@ -192,6 +192,25 @@ export function skilltray(actor: Actor, argv: string[], cwd = actor.project): Pr
   return asActor(actor, cli.node, [join(cli.root, 'bin', 'skilltray.js'), ...argv], cwd);
 }
 
+/**
+ * `skilltray serve` as the actor, once it says where it listens: the owner runs are forwarded to,
+ * answered with `skilltray approve` / `deny`. Stopped (by its pid) when the file's tests end.
+ */
+export async function serveAs(actor: Actor): Promise<void> {
+  const setpriv = actor.uid === 0 ? [] : ['setpriv', `--reuid=${actor.uid}`, `--regid=${actor.gid}`, '--init-groups', '--'];
+  const [file, ...rest] = [...setpriv, cli.node, join(cli.root, 'bin', 'skilltray.js'), 'serve', '--port', '0'];
+  const child = execa(file as string, rest, { cwd: actor.project, env: actor.env, extendEnv: false, reject: false, stdin: 'ignore' });
+  cleanups.push(() => void child.kill('SIGKILL'));
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      if (out.includes('Skilltray API on ')) resolve();
+    });
+    void child.then((ended) => reject(new Error(`skilltray serve ended before it listened: ${ended.stderr}`)));
+  });
+}
+
 /** A contained run through the command line, approved at the terminal (--yes); its report, or the error it printed. */
 export async function attack(actor: Actor, skill: string, tool: string, args: Record<string, unknown>, cwd = actor.project): Promise<{ outcome: Outcome; report: Record<string, unknown> }> {
   const outcome = await skilltray(actor, ['run', skill, tool, '--args', JSON.stringify(args), '--cwd', cwd, '--yes', '--json'], cwd);

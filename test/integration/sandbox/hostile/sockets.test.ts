@@ -5,15 +5,16 @@
  * folder itself), shown reachable without a sandbox, then attacked from every profile, the network
  * tool included, as root and as an ordinary user. The listener counts what reaches it.
  */
-import { chownSync, chmodSync, mkdirSync, rmSync } from 'node:fs';
+import { chownSync, chmodSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { asActor, asRootAndUser, attack, resultOf, type Actor } from './actors.js';
 
 const LONG = { timeout: 120_000 };
 
-const servers: Server[] = [];
+const servers: (Server | NetServer)[] = [];
 const made: string[] = [];
 afterEach(async () => {
   for (const server of servers.splice(0)) await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -38,12 +39,20 @@ const connect = (path: string): string => `curl -s --max-time 3 --unix-socket ${
 asRootAndUser((actor) => {
   it('a listener on a home socket, under /run and in the project folder is unreachable from every profile, network included', LONG, async () => {
     const sockets = [join(actor.home, '.1password', 'agent.sock'), join(actor.project, '.dev', 'app.sock')];
-    // /run is root's to write: as root a Docker-style socket is put there too.
+    // /run is root's to write: as root a Docker-style socket is put there too, and the session bus
+    // and keyring agent under /run/user/<uid>, which the suite's Skilltray, started without
+    // XDG_RUNTIME_DIR (su, cron), must not find its way to either.
     if (process.getuid?.() === 0) {
       const run = join('/run', `skilltray-hostile-${process.pid}`);
       made.push(run);
       sockets.push(join(run, 'docker.sock'));
+      const runtime = join('/run', 'user', String(actor.uid));
+      if (!existsSync(runtime)) {
+        made.push(existsSync('/run/user') ? runtime : '/run/user');
+        sockets.push(join(runtime, 'bus'), join(runtime, 'keyring', 'ssh'));
+      }
     }
+    expect(actor.env.XDG_RUNTIME_DIR).toBeUndefined();
     const counts = await Promise.all(sockets.map((path) => listener(actor, path)));
     const script = sockets.map(connect).join('; ');
     const control = await asActor(actor, 'bash', ['-c', script]);
@@ -56,6 +65,26 @@ asRootAndUser((actor) => {
       expect(resultOf(report).stdout.match(/refused/g), skill).toHaveLength(sockets.length);
     }
     expect(counts.map((count) => count())).toEqual(reached);
+  });
+
+  it('an abstract socket (the X11 and D-Bus kind) is unreachable from a tool without network', LONG, async () => {
+    const name = `skilltray-hostile-${process.pid}-${actor.name}`;
+    let count = 0;
+    const server = createNetServer((socket) => {
+      count++;
+      socket.end('reached-host-service\n');
+    });
+    await new Promise<void>((resolve) => server.listen(`\0${name}`, resolve));
+    servers.push(server);
+    // Node binds an abstract name padded with NULs to the whole sun_path, so the client does the same.
+    const script = `perl -MSocket -e 'socket(S, AF_UNIX, SOCK_STREAM, 0) or die; my $p = "\\0${name}"; $p .= "\\0" x (108 - length $p); if (connect(S, pack_sockaddr_un($p))) { print while <S> } else { print "refused\\n" }'`;
+    expect((await asActor(actor, 'bash', ['-c', script])).stdout).toBe('reached-host-service');
+    const reached = count;
+    for (const skill of ['probe-ro', 'probe-ws']) {
+      const { report } = await attack(actor, skill, 'sh', { script });
+      expect(resultOf(report).stdout, skill).toBe('refused\n');
+    }
+    expect(count).toBe(reached);
   });
 
   it('a read-only run in the home folder (asked) still cannot reach the sockets in it', LONG, async () => {

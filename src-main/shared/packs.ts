@@ -21,9 +21,10 @@ export const FINDING_CODES = {
   S310: 'prompt_fetch_and_run',
   S311: 'special_file',
   S312: 'skill_has_errors',
+  S313: 'link_out_of_pack',
 } as const;
 
-/** A scan finding's code, S301–S312. */
+/** A scan finding's code, S301–S313. */
 export type FindingCode = keyof typeof FINDING_CODES;
 
 /** One thing the scan found worth a person's attention. */
@@ -111,7 +112,7 @@ export interface ScanReport {
   bytes: number;
   /** Highest severity found, or null for none. */
   worst: FindingSeverity | null;
-  /** False when the archive was refused before extraction (S307, S309, S311): there are no skills to show, and nothing can install it. */
+  /** False when the source was refused while it was read or extracted (S307, S309, S311, S313): there are no skills to show, and nothing can install it. */
   extracted: boolean;
   /** Identifies exactly what was scanned: a confirmation names it, so what was confirmed is what is installed. */
   digest: string;

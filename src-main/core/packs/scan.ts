@@ -4,15 +4,16 @@
  * file — hidden files, symlinks that leave their skill, native executables and binary data where
  * text belongs, and fetch-and-run or decode-and-run in scripts, Commands and instructions.
  */
-import { readFileSync, readlinkSync } from 'node:fs';
-import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
+import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { extname, isAbsolute, join } from 'node:path';
 import type { Skill, SkillRoot } from '../../shared/model.js';
 import type { ScanFinding, ScannedSkill, ScannedTool } from '../../shared/packs.js';
-import { hashFile, isInside } from '../skills/files.js';
+import { hashFile } from '../skills/files.js';
 import { parseSkill } from '../skills/parse-skill.js';
 import { parseCommand } from '../template/parse-command.js';
 import { scanText, type TextRole } from './content-rules.js';
 import { finding } from './findings.js';
+import { linkDestination } from './link-target.js';
 import { listTree } from './tree.js';
 
 /** A sandbox profile as the scan and the diff show it. */
@@ -88,6 +89,14 @@ export function scanPack(packDir: string, policy: PolicyView, renamed: ReadonlyM
   let bytes = 0;
   const skills: ScannedSkill[] = [];
   const entries = listTree(packDir);
+  const linkAt = (rel: string): string | null => {
+    try {
+      const abs = join(packDir, rel);
+      return lstatSync(abs).isSymbolicLink() ? readlinkSync(abs) : null;
+    } catch {
+      return null;
+    }
+  };
   const hiddenReported = new Set<string>();
   for (const entry of entries) {
     const segments = entry.rel.split('/');
@@ -99,13 +108,13 @@ export function scanPack(packDir: string, policy: PolicyView, renamed: ReadonlyM
         findings.push(finding('S305', top, `${top} is hidden: Skilltray never shows or indexes it, yet a tool could still run it`));
       }
     }
-    const skillDir = join(packDir, segments[0] as string);
     if (entry.type === 'symlink') {
       const target = readlinkSync(entry.abs);
       files[entry.rel] = `link:${target}`;
-      if (isAbsolute(target) || !isInside(skillDir, resolve(dirname(entry.abs), target))) {
-        findings.push(finding('S306', entry.rel, `symlink ${entry.rel} leads outside its skill, to ${target}`, { excerpt: target }));
-      }
+      // Where it leads once installed: the pack moves whole, so inside it is all that can be judged.
+      const leadsTo = linkDestination(entry.rel, target, linkAt);
+      if (leadsTo === null) findings.push(finding('S313', entry.rel, `symlink ${entry.rel} leads outside the pack, to ${target}`, { excerpt: target }));
+      else if (leadsTo[0] !== segments[0]) findings.push(finding('S306', entry.rel, `symlink ${entry.rel} leads outside its skill, to ${target}`, { excerpt: target }));
       continue;
     }
     if (entry.type !== 'file') continue;

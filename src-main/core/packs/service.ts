@@ -58,10 +58,19 @@ export class PackService {
     return this.deps.home;
   }
 
-  /** Fetches, lays out and scans `request` in a fresh work folder (the caller holds the lock and removes the folder). */
+  /** Fetches, lays out and scans `request` in a fresh work folder (the caller holds the lock and removes the folder; a failure removes it here). */
   private async prepare(request: PackRequest, cwd: string, onProgress: (p: PackProgress) => void, keepPack: string | null = null): Promise<Prepared> {
     const work = workDir(this.home, `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`);
     mkdirSync(work, { recursive: true });
+    try {
+      return await this.fetchAndScan(request, cwd, onProgress, keepPack, work);
+    } catch (error) {
+      rmSync(work, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  private async fetchAndScan(request: PackRequest, cwd: string, onProgress: (p: PackProgress) => void, keepPack: string | null, work: string): Promise<Prepared> {
     onProgress({ step: 'fetch' });
     const fetched = await fetchSource(request, { home: this.home, env: this.deps.env, cwd, work, onFile: (path) => onProgress({ step: 'file', path }) });
     onProgress({ step: 'scan' });

@@ -22,9 +22,12 @@ export const FINDING_CODES = {
   S311: 'special_file',
   S312: 'skill_has_errors',
   S313: 'link_out_of_pack',
+  S314: 'inline_code',
+  S315: 'download_saved',
+  S316: 'credential_path',
 } as const;
 
-/** A scan finding's code, S301–S313. */
+/** A scan finding's code, S301–S316. */
 export type FindingCode = keyof typeof FINDING_CODES;
 
 /** One thing the scan found worth a person's attention. */

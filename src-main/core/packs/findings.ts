@@ -31,6 +31,9 @@ export const SEVERITY: Record<FindingCode, FindingSeverity> = {
   S311: 'high',
   S312: 'medium',
   S313: 'high',
+  S314: 'high',
+  S315: 'medium',
+  S316: 'medium',
 };
 
 /** Codes that make a source unsafe to extract: it is refused, forced or not, and nothing of it leaves staging. */

@@ -11,7 +11,7 @@ import type { ScanFinding, ScannedSkill, ScannedTool } from '../../shared/packs.
 import { hashFile } from '../skills/files.js';
 import { parseSkill } from '../skills/parse-skill.js';
 import { parseCommand } from '../template/parse-command.js';
-import { scanText, type TextRole } from './content-rules.js';
+import { inlineCode, linkDownloads, scanText, type TextRole, type TextScan } from './content-rules.js';
 import { finding } from './findings.js';
 import { linkDestination } from './link-target.js';
 import { listTree } from './tree.js';
@@ -88,6 +88,7 @@ export function scanPack(packDir: string, policy: PolicyView, renamed: ReadonlyM
   const files: Record<string, string> = {};
   let bytes = 0;
   const skills: ScannedSkill[] = [];
+  const texts: TextScan[] = [];
   const entries = listTree(packDir);
   const linkAt = (rel: string): string | null => {
     try {
@@ -132,16 +133,20 @@ export function scanPack(packDir: string, policy: PolicyView, renamed: ReadonlyM
     const text = data.toString('utf8');
     if (segments.length === 2 && segments[1] === 'SKILL.md') continue; // scanned with its skill below
     const markdown = ['.md', '.markdown', '.mdx', '.txt'].includes(extname(entry.rel).toLowerCase());
-    findings.push(...scanText(entry.rel, text, () => (markdown ? 'prompt' : 'script')));
+    texts.push(scanText(entry.rel, text, () => (markdown ? 'prompt' : 'script')));
   }
   const skillNames = [...new Set(entries.filter((e) => e.rel.split('/').length === 2 && e.rel.endsWith('/SKILL.md')).map((e) => e.rel.split('/')[0] as string))];
   for (const name of skillNames.sort()) {
     const dir = join(packDir, name);
     const skill = parseSkill(dir, root);
     try {
-      findings.push(...scanText(`${name}/SKILL.md`, readFileSync(skill.file, 'utf8').replace(/\r\n?/g, '\n'), skillMdRoles(skill)));
+      texts.push(scanText(`${name}/SKILL.md`, readFileSync(skill.file, 'utf8').replace(/\r\n?/g, '\n'), skillMdRoles(skill)));
     } catch {
       // unreadable: the loader's E418 says why, below
+    }
+    for (const tool of skill.tools) {
+      const inline = inlineCode(tool.command);
+      if (inline !== null) findings.push(finding('S314', `${name}/SKILL.md`, `tool ${tool.name} ${inline}`, { line: tool.commandLine, excerpt: tool.command.split('\n')[0] ?? '' }));
     }
     const errors = skill.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`);
     if (errors.length > 0) findings.push(finding('S312', `${name}/SKILL.md`, `skill '${name}' does not load cleanly (${errors.length} error${errors.length === 1 ? '' : 's'}): its tools will not run`));
@@ -157,7 +162,21 @@ export function scanPack(packDir: string, policy: PolicyView, renamed: ReadonlyM
       .map((e) => e.rel.slice(name.length + 1));
     skills.push({ name, originalName: renamed.get(name) ?? null, dir: name, description: skill.description, version: skill.version, hash: skill.hash, tools, scripts, errors, clash: null });
   }
-  return { skills, findings, files, bytes };
+  findings.push(...texts.flatMap((t) => t.findings), ...linkDownloads(texts));
+  return { skills, findings: withoutRepeats(findings), files, bytes };
+}
+
+/** Each finding once (a line can be found by its own rules and by the download link), and no S314 where the same Command line already has a high finding. */
+function withoutRepeats(findings: ScanFinding[]): ScanFinding[] {
+  const seen = new Set<string>();
+  const highAt = new Set<string>();
+  for (const f of findings) if (f.severity === 'high' && f.line !== null && f.code !== 'S314') highAt.add(`${f.file}:${f.line}`);
+  return findings.filter((f) => {
+    const key = `${f.code} ${f.file}:${f.line ?? ''}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return !(f.code === 'S314' && highAt.has(`${f.file}:${f.line}`));
+  });
 }
 
 function readHead(abs: string): string {

@@ -121,12 +121,23 @@ export interface ScanReport {
   digest: string;
 }
 
+/** A unified diff of a text, bounded: hunk headers (`@@ …`) and lines starting with ' ', '-' or '+'. */
+export interface TextDiff {
+  lines: string[];
+  /** Lines of the diff left out to keep it short. */
+  more: number;
+  /** Why no lines are shown, when a side is not text or too large to diff. */
+  omitted: 'binary' | 'too large' | null;
+}
+
 /** One tool's change between the installed version and the update. */
 export interface ToolChange {
   name: string;
   change: 'added' | 'removed' | 'changed' | 'unchanged';
   commandBefore: string | null;
   commandAfter: string | null;
+  /** The Command's lines removed and added, when it changed. */
+  commandDiff: TextDiff | null;
   /** Set when the program itself changed (or the tool is new). */
   newProgram: string | null;
   profileBefore: string | null;
@@ -139,6 +150,20 @@ export interface ToolChange {
   widened: boolean;
 }
 
+/** A file of a skill that an update adds, removes or changes. */
+export interface FileChange {
+  /** Path inside the skill. */
+  path: string;
+  change: 'added' | 'removed' | 'changed';
+}
+
+/** A script an update adds, removes or changes, with its lines. */
+export interface ScriptChange extends FileChange {
+  diff: TextDiff;
+  /** True when the new version downloads something and the old one did not. */
+  mayDoMore: boolean;
+}
+
 /** One skill's change between the installed version and the update. */
 export interface SkillChangeReport {
   name: string;
@@ -146,10 +171,10 @@ export interface SkillChangeReport {
   hashBefore: string | null;
   hashAfter: string | null;
   tools: ToolChange[];
-  /** Scripts added, removed or changed (paths inside the skill). */
-  scripts: { path: string; change: 'added' | 'removed' | 'changed' }[];
+  /** Scripts added, removed or changed, each with its unified diff. */
+  scripts: ScriptChange[];
   /** Every other file that changed. */
-  files: { path: string; change: 'added' | 'removed' | 'changed' }[];
+  files: FileChange[];
 }
 
 /** What `update` shows before anything is written. */
@@ -159,7 +184,7 @@ export interface UpdateReport {
   scan: ScanReport;
   upToDate: boolean;
   skills: SkillChangeReport[];
-  /** True when any tool may do more than before. */
+  /** True when any tool may do more than before, or a script now downloads. */
   widened: boolean;
 }
 

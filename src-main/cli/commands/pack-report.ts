@@ -1,5 +1,5 @@
 /** The scan report, the update diff and the pack list as text a person reads before saying yes. */
-import type { PackInfo, ScanReport, UpdateReport } from '../../shared/packs.js';
+import type { PackInfo, ScanReport, TextDiff, UpdateReport } from '../../shared/packs.js';
 import { signatureText } from '../../shared/pack-text.js';
 
 const MIB = 1024 * 1024;
@@ -31,30 +31,38 @@ export function scanReportText(report: ScanReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The update diff: per skill and tool, what changes, with what would widen marked. */
+/** A unified diff's lines, indented, with what was left out said. */
+function diffLines(diff: TextDiff, indent: string): string[] {
+  if (diff.omitted !== null) return [`${indent}(${diff.omitted}: not shown)`];
+  return [...diff.lines.map((l) => `${indent}${l}`), ...(diff.more > 0 ? [`${indent}… ${diff.more} more line${diff.more === 1 ? '' : 's'}`] : [])];
+}
+
+/** The update diff: per skill, each tool's Command lines and what may widen; each script's own lines; then the new version's findings. */
 export function updateReportText(report: UpdateReport): string {
   const from = report.from.commit === null ? 'installed copy' : report.from.commit.slice(0, 12);
   const to = report.scan.origin.commit === null ? 'the source now' : report.scan.origin.commit.slice(0, 12);
   if (report.upToDate) return `pack ${report.pack} is up to date (${from})\n`;
-  const lines = [`pack ${report.pack}: ${from} → ${to} — ${signatureText(report.scan.origin.signature)}`];
+  const lines = [`pack ${report.pack}: ${from} → ${to} — ${signatureText(report.scan.origin.signature)}${report.widened ? ' — MAY DO MORE THAN BEFORE' : ''}`];
   for (const skill of report.skills) {
     if (skill.change === 'unchanged') continue;
     lines.push(`skill ${skill.name}: ${skill.change}`);
     for (const tool of skill.tools) {
       if (tool.change === 'unchanged') continue;
       lines.push(`  tool ${tool.name}: ${tool.change}${tool.widened ? ' — MAY DO MORE THAN BEFORE' : ''}`);
-      if (tool.commandBefore !== tool.commandAfter) {
-        if (tool.commandBefore !== null) lines.push(`    - ${tool.commandBefore.replace(/\n/g, ' ')}`);
-        if (tool.commandAfter !== null) lines.push(`    + ${tool.commandAfter.replace(/\n/g, ' ')}`);
-      }
+      if (tool.commandDiff !== null) lines.push(...diffLines(tool.commandDiff, '    '));
       if (tool.newProgram !== null) lines.push(`    new program: ${tool.newProgram}`);
       if (tool.profileBefore !== tool.profileAfter) lines.push(`    sandbox: ${tool.profileBefore ?? '—'} → ${tool.profileAfter ?? '—'}`);
       if (tool.newEnv.length > 0) lines.push(`    new environment: ${tool.newEnv.join(', ')}`);
     }
-    for (const script of skill.scripts) lines.push(`  script ${script.path}: ${script.change}`);
+    for (const script of skill.scripts) {
+      lines.push(`  script ${script.path}: ${script.change}${script.mayDoMore ? ' — MAY DO MORE THAN BEFORE (it now downloads)' : ''}`);
+      lines.push(...diffLines(script.diff, '    '));
+    }
     for (const file of skill.files) lines.push(`  file ${file.path}: ${file.change}`);
   }
-  return `${lines.join('\n')}\n${scanReportText(report.scan).split('\n').filter((l) => /^(HIGH|MEDIUM|LOW)|^ {9}/.test(l)).join('\n')}\n`;
+  const findings = scanReportText(report.scan).split('\n').filter((l) => /^(HIGH|MEDIUM|LOW)|^ {9}/.test(l));
+  lines.push(findings.length === 0 ? 'findings in the new version: none' : 'findings in the new version:', ...findings);
+  return `${lines.join('\n')}\n`;
 }
 
 /** One line per installed pack. */

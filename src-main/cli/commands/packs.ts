@@ -6,7 +6,7 @@
 import { MODES } from '../../shared/model.js';
 import type { PackChange } from '../../shared/packs.js';
 import type { PackProgress } from '../../core/packs/service.js';
-import { toSkilltrayError } from '../../core/errors.js';
+import { SkilltrayError, toSkilltrayError } from '../../core/errors.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
 import { packListText, scanReportText, updateReportText } from './pack-report.js';
 
@@ -117,7 +117,10 @@ const update: Command = {
         if (!json) ctx.io.out(changeText(change));
         results.push({ report, change });
       } catch (error) {
-        withReport(ctx, true, error);
+        // In JSON the update report itself rides on the refusal: a script sees the diff it was not allowed to apply.
+        const coded = toSkilltrayError(error);
+        if (json) throw new SkilltrayError(coded.code, coded.message, { details: { ...coded.details, update: report }, cause: coded });
+        withReport(ctx, true, coded);
       }
     }
     if (json) printJson(ctx, results);

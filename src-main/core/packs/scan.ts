@@ -41,7 +41,8 @@ function isNativeExecutable(head: Buffer): boolean {
   return word === 0x7f454c46 || [0xfeedface, 0xfeedfacf, 0xcefaedfe, 0xcffaedfe, 0xcafebabe].includes(word) || head.subarray(0, 2).toString('latin1') === 'MZ';
 }
 
-function isText(bytes: Buffer): boolean {
+/** Whether `bytes` are UTF-8 text (no NUL in the first 8 KiB). */
+export function isText(bytes: Buffer): boolean {
   if (bytes.subarray(0, 8192).includes(0)) return false;
   try {
     new TextDecoder('utf-8', { fatal: true }).decode(bytes);

@@ -44,6 +44,8 @@ export interface PackServiceDeps {
 interface Prepared {
   report: ScanReport;
   work: string;
+  /** The staged pack's folder (its skills), when it was extracted. */
+  dir: string | null;
   scan: PackScan | null;
   entry: LockEntry | null;
 }
@@ -77,7 +79,7 @@ export class PackService {
     if (fetched.tree === null) {
       const findings = sortFindings([...fetched.findings]);
       const report: ScanReport = { pack: keepPack ?? '', origin: fetched.origin, skills: [], findings, files: 0, bytes: 0, worst: worstOf(findings), extracted: false, digest: digestOf({ origin: fetched.origin, findings }) };
-      return { report, work, scan: null, entry: null };
+      return { report, work, dir: null, scan: null, entry: null };
     }
     const staged = layOut(fetched.tree, request, fetched.origin, work);
     const pack = keepPack ?? checkPackName(staged.pack, 'pack name');
@@ -103,7 +105,7 @@ export class PackService {
       extracted: true,
       digest: digestOf({ pack, identity, files: scan.files, skills: scan.skills.map((s) => [s.name, s.originalName]) }),
     };
-    return { report, work, scan, entry };
+    return { report, work, dir: staged.dir, scan, entry };
   }
 
   /** The loaded skill (or one it hides) that has `name` and is not part of `pack`, if any. */
@@ -172,7 +174,8 @@ export class PackService {
     const revokeTools = new Map<string, string[] | null>();
     const removed: string[] = [];
     if (before !== null && prepared.scan !== null) {
-      for (const skill of diffScans(before, prepared.scan, this.deps.policy)) {
+      // Only which skills changed or left matters here; the new version is already in place.
+      for (const skill of diffScans(before, prepared.scan, this.deps.policy, { before: null, after: join(packsDir(this.home), report.pack) })) {
         if (skill.change === 'removed') removed.push(skill.name);
         // The hash pins every remembered approval of a changed skill; revoking says so out loud.
         if (skill.change === 'changed' || skill.change === 'removed') revokeTools.set(skill.name, null);
@@ -216,15 +219,16 @@ export class PackService {
 
   private updateReport(pack: string, prepared: Prepared): UpdateReport {
     const entry = this.entryOf(pack);
+    const installed = join(packsDir(this.home), pack);
     const before = this.installedScan(pack) ?? { skills: [], findings: [], files: {}, bytes: 0 };
-    const skills = prepared.scan === null ? [] : diffScans(before, prepared.scan, this.deps.policy);
+    const skills = prepared.scan === null || prepared.dir === null ? [] : diffScans(before, prepared.scan, this.deps.policy, { before: existsSync(installed) ? installed : null, after: prepared.dir });
     return {
       pack,
       from: { commit: entry.origin.commit, installedAt: entry.installedAt },
       scan: prepared.report,
       upToDate: prepared.scan !== null && JSON.stringify(entry.files) === JSON.stringify(prepared.scan.files) && entry.origin.commit === prepared.report.origin.commit,
       skills,
-      widened: skills.some((s) => s.tools.some((t) => t.widened)),
+      widened: skills.some((s) => s.tools.some((t) => t.widened) || s.scripts.some((f) => f.mayDoMore)),
     };
   }
 

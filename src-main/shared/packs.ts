@@ -214,14 +214,14 @@ export interface PackInfo {
   origin: PackOrigin;
   installedAt: number;
   skills: string[];
-  /** Files that differ from the lock (edited behind its back), up to a few. */
-  modified: { path: string; change: 'added' | 'removed' | 'changed' }[];
+  /** Every file that differs from the lock (edited behind its back). */
+  modified: FileChange[];
 }
 
 /** What an install, update or removal did. */
 export interface PackChange {
   pack: string;
-  action: 'installed' | 'reinstalled' | 'updated' | 'uninstalled' | 'unchanged';
+  action: 'installed' | 'reinstalled' | 'updated' | 'uninstalled' | 'unchanged' | 'repaired';
   skills: string[];
   /** Remembered approvals revoked because their tool changed or left. */
   revoked: { skill: string; tool: string }[];

@@ -76,3 +76,14 @@ export function packListText(packs: readonly PackInfo[]): string {
     })
     .join('\n')}\n`;
 }
+
+/** Per pack, every file that differs from its lock, and how to put it back; nothing for a pack that matches. */
+export function lockCheckText(packs: readonly PackInfo[]): string {
+  return packs
+    .filter((p) => p.modified.length > 0)
+    .map((p) => {
+      const files = p.modified.map((m) => `  ${m.change.padEnd(8)} ${m.path}`);
+      return `${p.name}: ${p.modified.length} file${p.modified.length === 1 ? '' : 's'} differ${p.modified.length === 1 ? 's' : ''} from the lock:\n${files.join('\n')}\n  put it back: skilltray install --repair ${p.name}\n`;
+    })
+    .join('');
+}

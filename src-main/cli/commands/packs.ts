@@ -8,7 +8,7 @@ import type { PackChange } from '../../shared/packs.js';
 import type { PackProgress } from '../../core/packs/service.js';
 import { SkilltrayError, toSkilltrayError } from '../../core/errors.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
-import { packListText, scanReportText, updateReportText } from './pack-report.js';
+import { lockCheckText, packListText, scanReportText, updateReportText } from './pack-report.js';
 
 const CONFIRM = {
   yes: { type: 'boolean', description: 'confirm the scan report without being asked (it is still printed)' },
@@ -49,6 +49,7 @@ const install: Command = {
     ref: { type: 'string', value: '<ref>', description: 'a git branch, tag or commit' },
     path: { type: 'string', value: '<dir>', description: 'the folder inside the source that holds the skill or skills' },
     as: { type: 'string', value: '<name>', description: 'install a one-skill pack under this name (when its own would clash)' },
+    repair: { type: 'boolean', description: 'put the installed pack SOURCE names back to the files its lock records, fetched again from where it came' },
     ...CONFIRM,
     ...JSON_OPTION,
   },
@@ -57,10 +58,17 @@ const install: Command = {
     ['install ./my-skills --yes', 'a local folder, confirmed without asking (the report is still printed)'],
     ['install pack.tar.gz --as notes-plus', 'a one-skill archive under another name, when its own would clash'],
     ['install git@github.com:you/skills.git --ref v1.2.0 --json', 'a tag over SSH; the change and its report as data'],
+    ['install --repair pdf', 'restore an installed pack edited behind its lock (skilltray packs --check lists what differs)'],
   ],
   async run(ctx, args) {
     const o = args.options;
     const json = o.json === true;
+    if (o.repair === true) {
+      const change = await (await ctx.core()).repairPack(args.positionals[0] as string, progress(ctx, o.verbose === true));
+      if (json) printJson(ctx, change);
+      else ctx.io.out(changeText(change));
+      return 0;
+    }
     const request = { source: args.positionals[0] as string, ref: (o.ref as string | undefined) ?? null, path: (o.path as string | undefined) ?? null, as: (o.as as string | undefined) ?? null };
     const core = await ctx.core();
     const onProgress = progress(ctx, o.verbose === true);
@@ -147,12 +155,13 @@ const uninstall: Command = {
 
 const packs: Command = {
   name: 'packs',
-  summary: 'list installed packs: source, commit, signature, whether the files still match the lock, and (--check) whether an update is waiting',
+  summary: 'list installed packs: source, commit, signature, whether the files still match the lock, and (--check) every file that differs and whether an update is waiting',
   positionals: [],
-  options: { check: { type: 'boolean', description: 'fetch each pack again to see whether an update is waiting' }, ...JSON_OPTION },
+  options: { check: { type: 'boolean', description: 'list every file that differs from the lock, and fetch each pack again to see whether an update is waiting' }, ...JSON_OPTION },
   examples: [
     ['packs', 'source, commit, signature and whether the files still match the lock'],
-    ['packs --check --json', 'also fetch each again to see if an update is waiting, as data'],
+    ['packs --check', 'every file edited behind the lock, and whether an update is waiting'],
+    ['packs --check --json', 'the same as data'],
   ],
   async run(ctx, args) {
     const core = await ctx.core();
@@ -164,6 +173,7 @@ const packs: Command = {
       return 0;
     }
     let text = packListText(list);
+    if (args.options.check) text += lockCheckText(list);
     for (const [name, waiting] of updates) text += `${name}: ${waiting ? 'an update is waiting (skilltray update ' + name + ')' : 'up to date'}\n`;
     ctx.io.out(text);
     return 0;

@@ -240,6 +240,33 @@ export class PackService {
     });
   }
 
+  /**
+   * Puts `pack` back to exactly what its lock records: fetched again from its origin (a git source at
+   * the locked commit) and installed only when every file is the locked one, so no new confirmation
+   * is asked: it is what the person confirmed. Anything else is E312, naming the files that differ.
+   */
+  async repair(pack: string, onProgress: (p: PackProgress) => void = () => undefined): Promise<PackChange> {
+    return withPacksLock(this.home, async () => {
+      const entry = this.entryOf(pack);
+      const request = { ...this.requestOf(pack, entry), ref: entry.origin.commit ?? entry.origin.ref };
+      const prepared = await this.prepare(request, this.home, onProgress, pack);
+      const fetched = prepared.scan?.files ?? {};
+      const differ = [...new Set([...Object.keys(entry.files), ...Object.keys(fetched)])].filter((path) => entry.files[path] !== fetched[path]).sort();
+      if (differ.length > 0) {
+        rmSync(prepared.work, { recursive: true, force: true });
+        const shown = differ.slice(0, 5).join(', ');
+        throw new SkilltrayError('E312', `cannot repair pack '${pack}': its source no longer holds the locked content (${shown}${differ.length > 5 ? ` and ${differ.length - 5} more` : ''} differ${differ.length === 1 ? 's' : ''}); update it instead`, {
+          details: { pack, differ, report: prepared.report },
+        });
+      }
+      const id = prepared.work.slice(prepared.work.lastIndexOf('/') + 1);
+      commit(this.home, { op: 'install', pack, id, entry }, (step) => onProgress({ step }));
+      const skills = Object.keys(entry.skills).sort();
+      const revoked = this.deps.onChanged({ pack, changed: skills, removed: [], revokeTools: new Map() });
+      return { pack, action: 'repaired' as const, skills, revoked, report: prepared.report };
+    });
+  }
+
   /** Removes `pack`: its files and its lock entry; the caller's onChanged drops indexes, approvals and switches. */
   async uninstall(pack: string, onProgress: (p: PackProgress) => void = () => undefined): Promise<PackChange> {
     return withPacksLock(this.home, () => {
@@ -263,9 +290,9 @@ export class PackService {
   }
 }
 
-/** Files of an installed pack that differ from its lock entry (hidden ones included), at most 20. */
+/** Files of an installed pack that differ from its lock entry (hidden ones included). */
 function modifiedFiles(dir: string, locked: Record<string, string>): PackInfo['modified'] {
-  if (!existsSync(dir)) return Object.keys(locked).slice(0, 20).map((path) => ({ path, change: 'removed' as const }));
+  if (!existsSync(dir)) return Object.keys(locked).map((path) => ({ path, change: 'removed' as const }));
   const out: PackInfo['modified'] = [];
   const seen = new Set<string>();
   for (const entry of listTree(dir)) {
@@ -276,7 +303,7 @@ function modifiedFiles(dir: string, locked: Record<string, string>): PackInfo['m
     else if (locked[entry.rel] !== digest) out.push({ path: entry.rel, change: 'changed' });
   }
   for (const path of Object.keys(locked)) if (!seen.has(path)) out.push({ path, change: 'removed' });
-  return out.slice(0, 20);
+  return out;
 }
 
 function readlinkSafe(abs: string): string {

@@ -3,6 +3,7 @@
  * a switch per skill, and its update (fetched, shown as a diff, applied on a click) and removal.
  */
 import { useState } from 'react';
+import { displayText } from '../../src-main/shared/display-text.js';
 import type { SkillSummary } from '../../src-main/shared/model.js';
 import type { PackInfo, UpdateReport } from '../../src-main/shared/packs.js';
 import { useAnnounce } from '../app/announcer.js';
@@ -87,7 +88,7 @@ export function InstalledPack({ pack, skills, onChanged }: { pack: PackInfo; ski
           <ul className="plain">
             {pack.modified.slice(0, MODIFIED_SHOWN).map((m) => (
               <li key={m.path}>
-                <code>{m.path}</code> {m.change}
+                <code>{displayText(m.path)}</code> {m.change}
               </li>
             ))}
             {pack.modified.length > MODIFIED_SHOWN ? <li className="muted">and {pack.modified.length - MODIFIED_SHOWN} more</li> : null}

@@ -5,6 +5,7 @@
  * before is marked.
  */
 import type { SkillChangeReport, TextDiff, ToolChange, UpdateReport } from '../../src-main/shared/packs.js';
+import { displayText } from '../../src-main/shared/display-text.js';
 import { Findings, SignatureBadge } from './scan-report.js';
 
 const CHANGE_BADGE: Record<ToolChange['change'], string> = { added: 'badge-info', removed: 'badge-neutral', changed: 'badge-warn', unchanged: 'badge-quiet' };
@@ -18,7 +19,7 @@ function DiffLines({ diff, label }: { diff: TextDiff; label: string }) {
     <pre className="command-diff" aria-label={label}>
       {diff.lines.map((line, i) => (
         <span key={i} className={LINE_CLASS(line)}>
-          {line}
+          {displayText(line)}
           {'\n'}
         </span>
       ))}
@@ -31,14 +32,14 @@ function ToolDiff({ tool }: { tool: ToolChange }) {
   return (
     <li className="tool-diff" aria-label={`Tool ${tool.name}: ${tool.change}`}>
       <div className="scanned-tool-head">
-        <code className="tool-name">{tool.name}</code> <span className={`badge ${CHANGE_BADGE[tool.change]}`}>{tool.change}</span>
+        <code className="tool-name">{displayText(tool.name)}</code> <span className={`badge ${CHANGE_BADGE[tool.change]}`}>{tool.change}</span>
         {tool.widened ? <span className="badge badge-bad">may do more than before</span> : null}
       </div>
       {tool.commandDiff !== null ? <DiffLines diff={tool.commandDiff} label="Command before and after" /> : null}
       <ul className="diff-facts">
         {tool.newProgram !== null ? (
           <li>
-            New program: <code className="program">{tool.newProgram}</code>
+            New program: <code className="program">{displayText(tool.newProgram)}</code>
           </li>
         ) : null}
         {tool.profileBefore !== tool.profileAfter ? (
@@ -49,7 +50,7 @@ function ToolDiff({ tool }: { tool: ToolChange }) {
           <li className="muted">Sandbox: {tool.profileAfter}</li>
         ) : null}
         {tool.networkBefore !== tool.networkAfter && tool.networkAfter !== null ? <li>{tool.networkAfter ? 'Now claims the network' : 'No longer claims the network'}</li> : null}
-        {tool.newEnv.length > 0 ? <li>New environment: {tool.newEnv.join(', ')}</li> : null}
+        {tool.newEnv.length > 0 ? <li>New environment: {displayText(tool.newEnv.join(', '))}</li> : null}
       </ul>
     </li>
   );
@@ -73,7 +74,7 @@ function SkillDiff({ skill }: { skill: SkillChangeReport }) {
         <ul className="file-changes" aria-label={`Files of ${skill.name} that change`}>
           {skill.scripts.map((f) => (
             <li key={`s\n${f.path}`} aria-label={`Script ${f.path}: ${f.change}`}>
-              <span className="badge badge-warn">script {f.change}</span> <code>{f.path}</code>
+              <span className="badge badge-warn">script {f.change}</span> <code>{displayText(f.path)}</code>
               {f.mayDoMore ? (
                 <>
                   {' '}
@@ -85,7 +86,7 @@ function SkillDiff({ skill }: { skill: SkillChangeReport }) {
           ))}
           {skill.files.map((f) => (
             <li key={`f\n${f.path}`}>
-              <span className="badge badge-neutral">{f.change}</span> <code>{f.path}</code>
+              <span className="badge badge-neutral">{f.change}</span> <code>{displayText(f.path)}</code>
             </li>
           ))}
         </ul>

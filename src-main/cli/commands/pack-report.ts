@@ -1,4 +1,8 @@
-/** The scan report, the update diff and the pack list as text a person reads before saying yes. */
+/**
+ * The scan report, the update diff and the pack list as text a person reads before saying yes;
+ * every line goes through displayText, so nothing a pack names can reorder or fake a line.
+ */
+import { displayLines } from '../../shared/display-text.js';
 import type { PackInfo, ScanReport, TextDiff, UpdateReport } from '../../shared/packs.js';
 import { signatureText } from '../../shared/pack-text.js';
 
@@ -18,7 +22,7 @@ export function scanReportText(report: ScanReport): string {
     if (skill.clash !== null) lines.push(`  ! name clash: a ${skill.clash.root} skill '${skill.name}' is at ${skill.clash.path}`);
     for (const tool of skill.tools) {
       lines.push(`  tool ${tool.name}: runs ${tool.program}${tool.programInPack ? ' (from the pack)' : ''} — ${tool.profile}${tool.env.length === 0 ? '' : `; env ${tool.env.join(', ')}`}`);
-      lines.push(`    ${tool.command.replace(/\n/g, ' ')}`);
+      lines.push(`    ${tool.command}`);
     }
     for (const script of skill.scripts) lines.push(`  script ${script}`);
     for (const error of skill.errors) lines.push(`  error ${error}`);
@@ -28,7 +32,7 @@ export function scanReportText(report: ScanReport): string {
     lines.push(`${f.severity.toUpperCase().padEnd(6)} ${f.code} ${f.file}${f.line === null ? '' : `:${f.line}`} ${f.message}`);
     if (f.excerpt !== null) lines.push(`         ${f.excerpt}`);
   }
-  return `${lines.join('\n')}\n`;
+  return displayLines(lines);
 }
 
 /** A unified diff's lines, indented, with what was left out said. */
@@ -62,28 +66,29 @@ export function updateReportText(report: UpdateReport): string {
   }
   const findings = scanReportText(report.scan).split('\n').filter((l) => /^(HIGH|MEDIUM|LOW)|^ {9}/.test(l));
   lines.push(findings.length === 0 ? 'findings in the new version: none' : 'findings in the new version:', ...findings);
-  return `${lines.join('\n')}\n`;
+  return displayLines(lines);
 }
 
-/** One line per installed pack. */
+/** Two lines per installed pack. */
 export function packListText(packs: readonly PackInfo[]): string {
   if (packs.length === 0) return 'No packs installed. Install one with: skilltray install SOURCE\n';
-  return `${packs
-    .map((p) => {
+  return displayLines(
+    packs.flatMap((p) => {
       const commit = p.origin.commit === null ? '' : ` @ ${p.origin.commit.slice(0, 12)}`;
       const state = p.modified.length === 0 ? 'verified against the lock' : `MODIFIED: ${p.modified.slice(0, 3).map((m) => `${m.path} (${m.change})`).join(', ')}`;
-      return `${p.name}  ${p.skills.join(', ')}\n  ${p.origin.kind} ${p.origin.source}${commit} — ${signatureText(p.origin.signature)}; ${state}; installed ${new Date(p.installedAt).toISOString()}`;
-    })
-    .join('\n')}\n`;
+      return [`${p.name}  ${p.skills.join(', ')}`, `  ${p.origin.kind} ${p.origin.source}${commit} — ${signatureText(p.origin.signature)}; ${state}; installed ${new Date(p.installedAt).toISOString()}`];
+    }),
+  );
 }
 
 /** Per pack, every file that differs from its lock, and how to put it back; nothing for a pack that matches. */
 export function lockCheckText(packs: readonly PackInfo[]): string {
-  return packs
+  const lines = packs
     .filter((p) => p.modified.length > 0)
-    .map((p) => {
-      const files = p.modified.map((m) => `  ${m.change.padEnd(8)} ${m.path}`);
-      return `${p.name}: ${p.modified.length} file${p.modified.length === 1 ? '' : 's'} differ${p.modified.length === 1 ? 's' : ''} from the lock:\n${files.join('\n')}\n  put it back: skilltray install --repair ${p.name}\n`;
-    })
-    .join('');
+    .flatMap((p) => [
+      `${p.name}: ${p.modified.length} file${p.modified.length === 1 ? '' : 's'} differ${p.modified.length === 1 ? 's' : ''} from the lock:`,
+      ...p.modified.map((m) => `  ${m.change.padEnd(8)} ${m.path}`),
+      `  put it back: skilltray install --repair ${p.name}`,
+    ]);
+  return lines.length === 0 ? '' : displayLines(lines);
 }

@@ -7,6 +7,7 @@ import { MODES } from '../../shared/model.js';
 import type { PackChange } from '../../shared/packs.js';
 import type { PackProgress } from '../../core/packs/service.js';
 import { SkilltrayError, toSkilltrayError } from '../../core/errors.js';
+import { displayLines } from '../../shared/display-text.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
 import { lockCheckText, packListText, scanReportText, updateReportText } from './pack-report.js';
 
@@ -30,7 +31,7 @@ async function confirmed(ctx: CliContext, question: string): Promise<boolean> {
 
 function changeText(change: PackChange): string {
   const revoked = change.revoked.length === 0 ? '' : `; remembered approvals revoked: ${change.revoked.map((r) => `${r.skill}/${r.tool}`).join(', ')}`;
-  return `${change.action} pack ${change.pack}: ${change.skills.join(', ') || 'no skills'}${revoked}\n`;
+  return displayLines([`${change.action} pack ${change.pack}: ${change.skills.join(', ') || 'no skills'}${revoked}`]);
 }
 
 /** Prints the report a refusal carries before the error itself (unless the person already saw it), so they see why. */
@@ -174,7 +175,7 @@ const packs: Command = {
     }
     let text = packListText(list);
     if (args.options.check) text += lockCheckText(list);
-    for (const [name, waiting] of updates) text += `${name}: ${waiting ? 'an update is waiting (skilltray update ' + name + ')' : 'up to date'}\n`;
+    for (const [name, waiting] of updates) text += displayLines([`${name}: ${waiting ? `an update is waiting (skilltray update ${name})` : 'up to date'}`]);
     ctx.io.out(text);
     return 0;
   },

@@ -46,6 +46,9 @@ import { runtimeDir } from './gateway/runtime-dir.js';
 import { removeIndexes } from './search/index.js';
 import { parseMode } from './policy/modes.js';
 import type { PackChange, PackInfo, ScanReport, SkillSwitch, UpdateReport } from '../shared/packs.js';
+import type { AssistantChange, AssistantStatus, AssistantTest } from '../shared/connect.js';
+import type { AssistantConnections, ConnectOptions } from './connect/connections.js';
+import type { McpEndpoint } from './connect/clients.js';
 
 export interface CoreOptions extends LibraryOptions {
   /** The sandbox runs go through; default this platform's (tests inject one that is unavailable). */
@@ -73,6 +76,9 @@ export class SkilltrayCore extends SkillLibrary {
   /** Pending approvals of this process (meaningful in the process that owns runs). */
   readonly broker = new ApprovalBroker();
   private packService: Promise<PackService> | undefined;
+  private connections: Promise<AssistantConnections> | undefined;
+  /** Where this process serves MCP over HTTP, while it owns runs (see serveMcpAt). */
+  private mcpEndpoint: (() => McpEndpoint) | null = null;
   /** This process's session: an "Always, for this session" answer given here lasts while it runs. */
   readonly session = randomUUID();
   /** Contains every run this core starts. */
@@ -391,6 +397,39 @@ export class SkilltrayCore extends SkillLibrary {
   async trustKey(key: string, principal: string | null): Promise<TrustedKey> {
     const { trustKey } = await import('./packs/trusted-keys.js');
     return trustKey(this.config.home, this.config.env, key, principal);
+  }
+
+  // ── connecting assistants (MCP clients' config files) ───────────────────
+
+  /** Loaded on first use: the config formats, the diff and the MCP client are needed by nothing else. */
+  private assistantConnections(): Promise<AssistantConnections> {
+    this.connections ??= import('./connect/connections.js').then(({ AssistantConnections }) => new AssistantConnections(this.config, { endpoint: () => this.mcpEndpoint?.() ?? null }));
+    return this.connections;
+  }
+
+  /** Said by the owner's HTTP server once it serves `/mcp` (null when it stops): `connect --transport http` writes this URL. */
+  serveMcpAt(endpoint: (() => McpEndpoint) | null): void {
+    this.mcpEndpoint = endpoint;
+  }
+
+  /** The MCP clients Skilltray connects: found here or not, connected or not, and with `test` whether the connection works. */
+  async assistants(options: { test?: boolean } = {}): Promise<AssistantStatus[]> {
+    return (await this.assistantConnections()).list(options);
+  }
+
+  /** Adds Skilltray to a client's config (checked with a handshake first; E850 for a file that does not parse, left untouched). */
+  async connectAssistant(client: string, options: ConnectOptions = {}): Promise<AssistantChange> {
+    return (await this.assistantConnections()).connect(client, options);
+  }
+
+  /** Removes exactly Skilltray's entry from a client's config. */
+  async disconnectAssistant(client: string, options: { dryRun?: boolean } = {}): Promise<AssistantChange> {
+    return (await this.assistantConnections()).disconnect(client, options);
+  }
+
+  /** Whether what `connect` writes for a client completes an MCP handshake here. */
+  async testAssistant(client: string, options: ConnectOptions = {}): Promise<AssistantTest> {
+    return (await this.assistantConnections()).test(client, options);
   }
 
   // ── agent gateway (ADR-001) ─────────────────────────────────────────────

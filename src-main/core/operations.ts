@@ -108,6 +108,11 @@ const handlers: Handlers = {
   updatePack: (core, i) => core.updatePack(i.pack, { confirm: i.confirm, force: i.force ?? false }),
   uninstallPack: (core, i) => core.uninstallPack(i.pack),
 
+  assistants: (core, i) => core.assistants(defined({ test: i.test })),
+  connectAssistant: (core, i) => core.connectAssistant(i.client, defined({ dryRun: i.dry_run, transport: i.transport, via: i.via })),
+  disconnectAssistant: (core, i) => core.disconnectAssistant(i.client, defined({ dryRun: i.dry_run })),
+  testAssistant: (core, i) => core.testAssistant(i.client, defined({ transport: i.transport, via: i.via })),
+
   health: (core, _i, ctx) => ({
     app: 'skilltray',
     version: ctx.version,

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { AttachResult, DiscoverResult } from './agent.js';
 import { ERROR_KINDS, type ErrorCode, type ErrorShape } from './errors.js';
 import type { PackChange, PackInfo, ScanReport, SkillSwitch, UpdateReport } from './packs.js';
+import { BRIDGE_TRANSPORTS, LAUNCH_FORMS, type AssistantChange, type AssistantStatus, type AssistantTest } from './connect.js';
 import type {
   BuildResult,
   CatalogResult,
@@ -170,6 +171,15 @@ export const inputs = {
   updatePack: z.strictObject({ pack: name, confirm: digest, force: z.boolean().optional() }),
   uninstallPack: z.strictObject({ pack: name }),
 
+  /** The MCP clients Skilltray connects; `test` also starts each connected bridge and completes an MCP handshake. */
+  assistants: z.strictObject({ test: z.boolean().optional() }),
+  /** Adds Skilltray to a client's config (`dry_run`: only the diff); `transport` stdio or http, `via` which program starts the bridge. */
+  connectAssistant: z.strictObject({ client: name, dry_run: z.boolean().optional(), transport: z.enum(BRIDGE_TRANSPORTS).optional(), via: z.enum(LAUNCH_FORMS).optional() }),
+  /** Removes exactly Skilltray's entry from a client's config (`dry_run`: only the diff). */
+  disconnectAssistant: z.strictObject({ client: name, dry_run: z.boolean().optional() }),
+  /** Whether what connect writes for a client completes an MCP handshake here. */
+  testAssistant: z.strictObject({ client: name, transport: z.enum(BRIDGE_TRANSPORTS).optional(), via: z.enum(LAUNCH_FORMS).optional() }),
+
   health: z.strictObject({}),
 } as const;
 
@@ -237,6 +247,10 @@ export interface OperationOutputs {
   checkPackUpdate: UpdateReport;
   updatePack: PackChange;
   uninstallPack: PackChange;
+  assistants: AssistantStatus[];
+  connectAssistant: AssistantChange;
+  disconnectAssistant: AssistantChange;
+  testAssistant: AssistantTest;
   health: Health;
 }
 

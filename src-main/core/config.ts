@@ -75,6 +75,11 @@ export function resolveConfig(input: ConfigInput): CoreConfig {
   add(gibberishSkillsDir(env, platform), 'gibberish', true);
   add(join(userDir, '.kode', 'skills'), 'kode', true);
   add(join(userDir, '.claude', 'skills'), 'claude', true);
+  // The personal skill folders the assistants `connect` knows document (docs/connect.md).
+  add(join(userDir, '.agents', 'skills'), 'agents', true);
+  add(join(env.CODEX_HOME || join(userDir, '.codex'), 'skills'), 'codex', true);
+  add(join(userDir, '.cursor', 'skills'), 'cursor', true);
+  add(join(userDir, '.copilot', 'skills'), 'copilot', true);
   const installation = input.installation ?? { runtime: process.execPath, script: join(dirname(resolve(input.bundledDir)), 'bin', 'skilltray.js'), packaged: false };
   return { home, roots, env, installation, ...(input.nativeBinding === undefined ? {} : { nativeBinding: input.nativeBinding }) };
 }

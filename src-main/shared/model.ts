@@ -7,7 +7,10 @@
 export type Trust = 'bundled' | 'user';
 
 /** Where a skill root comes from, in precedence order. */
-export type RootKind = 'env' | 'home' | 'packs' | 'bundled' | 'gibberish' | 'kode' | 'claude';
+export type RootKind = 'env' | 'home' | 'packs' | 'bundled' | 'gibberish' | 'kode' | 'claude' | 'agents' | 'codex' | 'cursor' | 'copilot';
+
+/** Other tools' skill folders, read where they exist: read-only, user trust. */
+export const COMPATIBILITY_ROOTS: readonly RootKind[] = ['gibberish', 'kode', 'claude', 'agents', 'codex', 'cursor', 'copilot'];
 
 /** `<<key>>` is Skilltray's native placeholder; `{{key}}` is gibb.eri.sh's, kept for its skills. */
 export type PlaceholderSyntax = 'angle' | 'braces';

@@ -1,6 +1,6 @@
 /** `#/settings`: mode and pause, history retention, where skills come from, rules, the sandbox, and remembered approvals. */
 import { useId, useState, type FormEvent } from 'react';
-import type { RootWatch } from '../../src-main/shared/model.js';
+import { COMPATIBILITY_ROOTS, type RootWatch } from '../../src-main/shared/model.js';
 import { RULE_EFFECTS, type RuleEffect } from '../../src-main/shared/runs.js';
 import { useAnnounce } from '../app/announcer.js';
 import { useClient } from '../app/connection-context.js';
@@ -52,7 +52,7 @@ function Roots() {
                 <td data-label="#">{i + 1}</td>
                 <td data-label="Kind">
                   {root.kind}
-                  {['gibberish', 'kode', 'claude'].includes(root.kind) ? <span className="muted"> (compatibility)</span> : null}
+                  {COMPATIBILITY_ROOTS.includes(root.kind) ? <span className="muted"> (compatibility)</span> : null}
                 </td>
                 <td className="stack-title" data-label="Path">
                   <PathText path={root.path} />

@@ -1,4 +1,4 @@
-/** `#/settings`: mode and pause, history retention, where skills come from, rules, the sandbox, and remembered approvals. */
+/** `#/settings`: mode and pause, history retention, the palette, connected assistants, where skills come from, rules, the sandbox, and remembered approvals. */
 import { useId, useState, type FormEvent } from 'react';
 import { COMPATIBILITY_ROOTS, type RootWatch } from '../../src-main/shared/model.js';
 import { RULE_EFFECTS, type RuleEffect } from '../../src-main/shared/runs.js';
@@ -10,6 +10,7 @@ import { PathText } from '../app/path-text.js';
 import { useResource } from '../app/use-resource.js';
 import { useSettings } from '../app/use-settings.js';
 import { RememberedList } from '../approvals/remembered-list.js';
+import { AssistantsSettings } from './assistants-settings.js';
 import { HistoryRetention } from './history-retention.js';
 import { ModeSwitch, PauseSwitch } from './mode-controls.js';
 import { PaletteShortcut } from './palette-shortcut.js';
@@ -189,6 +190,10 @@ export function SettingsScreen() {
       <section className="card" aria-labelledby="palette-title">
         <h2 id="palette-title">Command palette</h2>
         {settings ? <PaletteShortcut settings={settings} onChange={set} /> : null}
+      </section>
+      <section className="card" aria-labelledby="assistants-title">
+        <h2 id="assistants-title">Assistants</h2>
+        <AssistantsSettings />
       </section>
       <section className="card" aria-labelledby="roots-title">
         <h2 id="roots-title">Skill roots</h2>

@@ -93,11 +93,15 @@ describe('every operation of the contract over HTTP', () => {
       checkPackUpdate: { pack: 'extras' },
       updatePack: { pack: 'extras', confirm: digest },
       uninstallPack: { pack: 'extras' },
+      assistants: {},
+      connectAssistant: { client: 'cursor', dry_run: true },
+      disconnectAssistant: { client: 'cursor', dry_run: true },
+      testAssistant: { client: 'cursor' },
       health: {},
     };
     /** The operations whose valid input above names something that does not exist, on purpose. */
-    const notFound: Partial<Record<OperationName, string>> = { cancelRun: 'E702', getRun: 'E702', answerApproval: 'E611', removeRule: 'E614', revokeRemembered: 'E615', dismissNotice: 'E903' };
-    const sameAsCore: OperationName[] = ['list', 'describe', 'check', 'roots', 'resolve', 'approvals', 'rules', 'remembered', 'sandbox', 'settings', 'notices', 'outline', 'show', 'open', 'sources', 'discover'];
+    const notFound: Partial<Record<OperationName, string>> = { cancelRun: 'E702', getRun: 'E702', answerApproval: 'E611', removeRule: 'E614', revokeRemembered: 'E615', dismissNotice: 'E903', connectAssistant: 'E852' };
+    const sameAsCore: OperationName[] = ['assistants', 'disconnectAssistant', 'list', 'describe', 'check', 'roots', 'resolve', 'approvals', 'rules', 'remembered', 'sandbox', 'settings', 'notices', 'outline', 'show', 'open', 'sources', 'discover'];
     for (const operation of OPERATIONS) {
       const { status, envelope } = await h.call(operation, inputs[operation]);
       const code = notFound[operation];

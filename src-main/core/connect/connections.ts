@@ -153,7 +153,7 @@ export class AssistantConnections {
           docs: spec.docs,
         };
         if (configPath === null || status.foundBy === null) return status;
-        let target: BridgeCommand | McpEndpoint | null = null;
+        let target: BridgeCommand | McpEndpoint | null;
         try {
           const entry = (await this.open(spec, readConfig(configPath))).entry(ENTRY_NAME);
           target = entry === undefined ? null : this.currentTarget(spec, entry);

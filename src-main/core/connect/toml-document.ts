@@ -4,10 +4,11 @@
  * (@rainbowatcher/toml-edit-js): the entry is written as its own `[mcp_servers.skilltray]` table
  * beside the other servers, and removing it leaves every other byte as it was.
  */
+import type * as TomlEditModule from '@rainbowatcher/toml-edit-js';
 import { connectErrors } from './connect-errors.js';
 import type { OpenDocument, ServersDocument } from './config-document.js';
 
-type TomlEdit = typeof import('@rainbowatcher/toml-edit-js');
+type TomlEdit = typeof TomlEditModule;
 
 let loading: Promise<TomlEdit> | undefined;
 

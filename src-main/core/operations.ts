@@ -112,6 +112,10 @@ const handlers: Handlers = {
   connectAssistant: (core, i) => core.connectAssistant(i.client, defined({ dryRun: i.dry_run, transport: i.transport, via: i.via })),
   disconnectAssistant: (core, i) => core.disconnectAssistant(i.client, defined({ dryRun: i.dry_run })),
   testAssistant: (core, i) => core.testAssistant(i.client, defined({ transport: i.transport, via: i.via })),
+  projects: (core) => core.trustedProjects(),
+  inspectProject: (core, i) => core.inspectProject(i.path),
+  trustProject: (core, i) => core.trustProject(i.path, i.confirm),
+  untrustProject: async (core, i) => (await core.untrustProject(i.path), ok),
 
   health: (core, _i, ctx) => ({
     app: 'skilltray',

@@ -19,7 +19,7 @@ import type {
   SourcesResult,
   StatsResult,
 } from './gateway.js';
-import { ATTACH_TARGETS, ROLES, type CheckReport, type RootWatch, type ShadowReport, type Skill, type SkillRoot, type SkillSummary } from './model.js';
+import { ATTACH_TARGETS, ROLES, type CheckReport, type ProjectInspection, type RootWatch, type ShadowReport, type Skill, type SkillRoot, type SkillSummary, type TrustedProject } from './model.js';
 import {
   REMEMBER_EXPIRIES,
   RUN_STATUSES,
@@ -180,6 +180,14 @@ export const inputs = {
   /** Whether what connect writes for a client completes an MCP handshake here. */
   testAssistant: z.strictObject({ client: name, transport: z.enum(BRIDGE_TRANSPORTS).optional(), via: z.enum(LAUNCH_FORMS).optional() }),
 
+  /** Project folders whose skills (.claude/skills, .agents/skills) the person trusts. */
+  projects: z.strictObject({}),
+  /** What a project folder's skills are now, and the digest trusting them pins. */
+  inspectProject: z.strictObject({ path: text().min(1) }),
+  /** Trusts a project folder's skills as the person saw them: `confirm` is inspectProject's digest. */
+  trustProject: z.strictObject({ path: text().min(1), confirm: z.string().regex(/^[0-9a-f]{64}$/, "the digest of the project's skills you confirmed") }),
+  untrustProject: z.strictObject({ path: text().min(1) }),
+
   health: z.strictObject({}),
 } as const;
 
@@ -251,6 +259,10 @@ export interface OperationOutputs {
   connectAssistant: AssistantChange;
   disconnectAssistant: AssistantChange;
   testAssistant: AssistantTest;
+  projects: TrustedProject[];
+  inspectProject: ProjectInspection;
+  trustProject: TrustedProject;
+  untrustProject: { ok: true };
   health: Health;
 }
 

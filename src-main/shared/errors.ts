@@ -86,6 +86,8 @@ export const ERROR_KINDS = {
   E853: 'assistant_config_unwritable', // the config file (or its backup) could not be written
   E854: 'bridge_not_working', // the bridge connect would write does not complete an MCP handshake here
   E855: 'transport_not_available', // the client takes no URL, or no owner of runs serves /mcp now
+  E856: 'project_skills_changed', // a project folder's skills differ from what the person trusted (or was shown)
+  E857: 'project_not_trusted', // no trusted project folder at that path
   // E9xx: the state database (E999 stays skillc's internal error)
   E901: 'state_db_recovered', // state.db was damaged, moved aside and rebuilt from what could be read
   E902: 'state_db_rules_lost', // …and some rules could not be read back: runs are paused until checked

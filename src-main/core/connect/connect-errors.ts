@@ -14,4 +14,6 @@ export const connectErrors = {
   notWorking: (name: string, why: string) =>
     new SkilltrayError('E854', `the Skilltray bridge for ${name} does not answer an MCP handshake here (${why}); nothing was written`, { details: { client: name, why } }),
   transportNotAvailable: (message: string, details: Record<string, unknown>) => new SkilltrayError('E855', message, { details }),
+  projectChanged: (path: string, why: string) => new SkilltrayError('E856', `the skills of ${path} ${why}: look at them again and trust the folder again`, { details: { path } }),
+  projectNotTrusted: (path: string) => new SkilltrayError('E857', `${path} is not a trusted project folder`, { details: { path } }),
 };

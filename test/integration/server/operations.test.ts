@@ -47,6 +47,8 @@ describe('every operation of the contract over HTTP', () => {
     writeSkill(pack, 'extra', skillMd({ name: 'extra', description: 'An installed extra. Use in tests.', version: '1.0.0' }, 'Nothing to run.\n'));
     // A confirmation names the report a person saw: the same source scans to the same digest, for the install and the update.
     const { digest } = await h.core.scanPack({ source: pack }, h.t.userHome);
+    const repo = tempDir();
+    const projectDigest = h.core.inspectProject(repo).digest;
     const inputs: Record<OperationName, unknown> = {
       list: {},
       describe: { skill: 'asks' },
@@ -97,6 +99,10 @@ describe('every operation of the contract over HTTP', () => {
       connectAssistant: { client: 'cursor', dry_run: true },
       disconnectAssistant: { client: 'cursor', dry_run: true },
       testAssistant: { client: 'cursor' },
+      projects: {},
+      inspectProject: { path: repo },
+      trustProject: { path: repo, confirm: projectDigest },
+      untrustProject: { path: repo },
       health: {},
     };
     /** The operations whose valid input above names something that does not exist, on purpose. */

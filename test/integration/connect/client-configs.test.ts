@@ -163,6 +163,19 @@ describe('what connect checks first', () => {
     expect(existsSync(`${s.file}.skilltray.bak`)).toBe(false);
   });
 
+  it('writes nothing over a file the client rewrote while the bridge was being checked (E853)', async () => {
+    const s = setup(cursor);
+    writeFileSync(s.file, fixtures('json', 'mcpServers').others);
+    // connect reads the file before its first await; the handshake that follows gives the "client" time to write.
+    const pending = s.connections.connect('cursor');
+    const rewritten = fixtures('json', 'mcpServers').comments;
+    writeFileSync(s.file, rewritten);
+    const error = await expectCode(pending, 'E853');
+    expect(error.message).toContain('changed while Skilltray was editing it');
+    expect(readFileSync(s.file, 'utf8')).toBe(rewritten);
+    expect(existsSync(`${s.file}.skilltray.bak`)).toBe(false);
+  });
+
   it('refuses a client that is not on this machine (E852) and one it does not know (E851)', async () => {
     const s = setup(cursor, { installed: false });
     await expectCode(s.connections.connect('cursor'), 'E852');

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { CheckReport, Mode, RootWatch, ShadowReport, SkillRoot, SkillSummary } from '../shared/model.js';
 import { describeRoots, type CoreConfig } from './config.js';
-import { SkilltrayError, skillcErrors } from './errors.js';
+import { SkilltrayError } from './errors.js';
 import { ApprovalBroker } from './policy/approval-broker.js';
 import type { DryRun, HistoryUsage, MaintenanceReport, Notice, PendingEntry, RememberExpiry, Remembered, Retention, Rule, RunQuery, RunRecord, RunReport, RunSummary, SandboxStatus, Settings, Surface, VerdictKind } from '../shared/runs.js';
 import { listRemembered, revoke } from './store/approvals.js';
@@ -49,13 +49,8 @@ import type { PackChange, PackInfo, ScanReport, SkillSwitch, UpdateReport } from
 import type { AssistantChange, AssistantStatus, AssistantTest } from '../shared/connect.js';
 import type { AssistantConnections, ConnectOptions } from './connect/connections.js';
 import type { McpEndpoint } from './connect/clients.js';
-import { connectErrors } from './connect/connect-errors.js';
-import { readProjectSkills } from './skills/project-skills.js';
-import { listTrustedProjects, trustProject, untrustProject } from './store/trusted-projects.js';
+import { ProjectTrust } from './connect/project-trust.js';
 import type { ProjectInspection, TrustedProject } from '../shared/model.js';
-import { isDeepStrictEqual } from 'node:util';
-import { statSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
 
 export interface CoreOptions extends LibraryOptions {
   /** The sandbox runs go through; default this platform's (tests inject one that is unavailable). */
@@ -86,9 +81,8 @@ export class SkilltrayCore extends SkillLibrary {
   private connections: Promise<AssistantConnections> | undefined;
   /** Where this process serves MCP over HTTP, while it owns runs (see serveMcpAt). */
   private mcpEndpoint: (() => McpEndpoint) | null = null;
-  /** The last project roots applied: one change at a time, each after the one before. */
-  private projectRoots: Promise<void> = Promise.resolve();
-  private watchingProjects = false;
+  /** Which project folders' own skills load. */
+  private readonly projects: ProjectTrust;
   /** This process's session: an "Always, for this session" answer given here lasts while it runs. */
   readonly session = randomUUID();
   /** Contains every run this core starts. */
@@ -102,6 +96,7 @@ export class SkilltrayCore extends SkillLibrary {
       quickCheck: options.checkStateDb ?? true,
       onNotice: (notice) => emitSafely(this, 'event', { type: 'notice', notice }),
     });
+    this.projects = new ProjectTrust({ db: () => this.db, registry: this.registry, configured: config.roots, closed: () => this.closed });
     this.broker.on('added', (entry) => emitSafely(this, 'event', { type: 'approval.added', entry }));
     this.broker.on('resolved', (resolution) => emitSafely(this, 'event', { type: 'approval.resolved', id: resolution.id, outcome: resolution.kind }));
   }
@@ -181,13 +176,13 @@ export class SkilltrayCore extends SkillLibrary {
 
   /** The rendered request and the policy decision, without running. */
   dryRun(input: RunInput): DryRun {
-    this.checkProjectSkill(input.skill);
+    this.projects.check(input.skill);
     return this.runs.dryRun(input);
   }
 
   /** Runs a tool, asking a person when policy says so. */
   async run(input: RunInput, options: RunOptions): Promise<RunReport> {
-    this.checkProjectSkill(input.skill);
+    this.projects.check(input.skill);
     return this.runs.run(input, options);
   }
 
@@ -446,32 +441,14 @@ export class SkilltrayCore extends SkillLibrary {
 
   // ── project folders' own skills ─────────────────────────────────────────
 
-  /** An existing absolute directory, else E022. */
-  private projectFolder(path: string): string {
-    const folder = resolve(path);
-    let isDir = false;
-    try {
-      isDir = isAbsolute(path) && statSync(folder).isDirectory();
-    } catch {
-      // missing or unreadable: not a folder to trust
-    }
-    if (!isDir) throw skillcErrors.directoryNotFound(path);
-    return folder;
-  }
-
-  /** What a project folder's skills are now, and whether the person trusts them as they are. */
+  /** What a project folder's skills are now (.claude/skills, .agents/skills), and whether the person trusts them as they are. */
   inspectProject(path: string): ProjectInspection {
-    const found = readProjectSkills(this.projectFolder(path));
-    const trusted = listTrustedProjects(this.db).find((p) => p.path === found.path);
-    return { path: found.path, folders: found.roots.map((root) => root.path), skills: found.skills, digest: found.digest, trusted: trusted?.digest === found.digest };
+    return this.projects.inspect(path);
   }
 
   /** The trusted project folders, each `trusted` while its skills are what the person confirmed, else `changed`. */
   trustedProjects(): TrustedProject[] {
-    return listTrustedProjects(this.db).map((row) => {
-      const now = readProjectSkills(row.path);
-      return { path: row.path, state: now.digest === row.digest ? 'trusted' : 'changed', skills: now.skills, digest: now.digest, trustedAt: row.trustedAt };
-    });
+    return this.projects.list();
   }
 
   /**
@@ -479,55 +456,20 @@ export class SkilltrayCore extends SkillLibrary {
    * gave; E856 when they changed since): they load as user-trust roots after every other root.
    */
   async trustProject(path: string, confirm: string): Promise<TrustedProject> {
-    const found = readProjectSkills(this.projectFolder(path));
-    if (found.digest !== confirm) throw connectErrors.projectChanged(found.path, 'are not the ones you were shown');
-    trustProject(this.db, found.path, found.digest);
-    await this.applyProjectRoots();
+    const trusted = await this.projects.trust(path, confirm);
     emitSafely(this, 'event', { type: 'policy.changed' });
-    return { path: found.path, state: 'trusted', skills: found.skills, digest: found.digest, trustedAt: Date.now() };
+    return trusted;
   }
 
   /** Stops trusting a project folder: its skills are no longer loaded (E857 when it was not trusted). */
   async untrustProject(path: string): Promise<void> {
-    const folder = resolve(path);
-    if (!untrustProject(this.db, folder)) throw connectErrors.projectNotTrusted(folder);
-    await this.applyProjectRoots();
+    await this.projects.untrust(path);
     emitSafely(this, 'event', { type: 'policy.changed' });
   }
 
-  /**
-   * Makes the registry's roots the configured ones plus the skill folders of every trusted project
-   * whose skills are still what the person confirmed; called by the owner at start, after each
-   * trust change, and whenever a skill changes on disk (so a project edited after it was trusted
-   * drops out). Changes are applied one after another.
-   */
+  /** Loads the skills of the trusted project folders that are unchanged (and drops the rest), now and after every change on disk: the owner calls it at start. */
   applyProjectRoots(): Promise<void> {
-    this.projectRoots = this.projectRoots.then(async () => {
-      if (this.closed) return;
-      const trusted = listTrustedProjects(this.db).flatMap((row) => {
-        const now = readProjectSkills(row.path);
-        return now.digest === row.digest ? now.roots : [];
-      });
-      const roots = [...this.config.roots, ...trusted.filter((root) => !this.config.roots.some((r) => r.path === root.path))];
-      if (!isDeepStrictEqual(roots, this.registry.roots)) await this.registry.setRoots(roots);
-      if (!this.watchingProjects) {
-        this.watchingProjects = true;
-        this.registry.on('change', () => {
-          if (listTrustedProjects(this.db).length > 0) void this.applyProjectRoots().catch(() => undefined);
-        });
-      }
-    });
-    return this.projectRoots;
-  }
-
-  /** A project skill runs only while its folder's skills are what the person trusted (the registry may not have caught up with an edit yet). */
-  private checkProjectSkill(name: string): void {
-    const skill = this.registry.get(name);
-    if (skill?.root.kind !== 'project') return;
-    // A project root is <project>/.claude/skills or <project>/.agents/skills.
-    const project = resolve(skill.root.path, '..', '..');
-    const row = listTrustedProjects(this.db).find((p) => p.path === project);
-    if (row === undefined || readProjectSkills(project).digest !== row.digest) throw connectErrors.projectChanged(skill.root.path, 'changed since you trusted them');
+    return this.projects.apply();
   }
 
   // ── agent gateway (ADR-001) ─────────────────────────────────────────────
@@ -585,7 +527,7 @@ export class SkilltrayCore extends SkillLibrary {
       this.state.stopMaintenance();
       await this.runService?.shutdown(why);
       await this.reclaiming?.catch(() => undefined);
-      await this.projectRoots.catch(() => undefined);
+      await this.projects.settled();
       this.discovery?.close();
       await this.closeLibrary();
       await this.state.close();

@@ -16,7 +16,8 @@ import { cliProcessBytes } from '../../support/cli.js';
 import { skillMd, testHome, writeSkill } from '../../support/temp.js';
 
 describe('the entry skilltray connect writes', () => {
-  it('starts the real bridge, which answers initialize and tools/list and serves the app\'s home and roots', async () => {
+  // Four real processes (connect with its own handshake, the bridge, connect's table with another): minutes on a loaded machine.
+  it('starts the real bridge, which answers initialize and tools/list and serves the app\'s home and roots', { timeout: 120_000 }, async () => {
     const t = testHome();
     writeSkill(t.skills, 'only-here', skillMd({ name: 'only-here', description: 'A skill only the written roots hold. Use in tests.', version: '1.0.0' }, 'Nothing to run.\n'));
     mkdirSync(join(t.userHome, '.codex'), { recursive: true });

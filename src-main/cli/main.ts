@@ -12,6 +12,8 @@ import { parseArgs } from './args.js';
 import { printNotices } from './notices.js';
 import type { CliContext, CliIo, Command } from './command.js';
 import { agentCommands } from './commands/agent.js';
+import { connectCommands } from './commands/connect.js';
+import { projectCommands } from './commands/projects.js';
 import { gatewayCommands } from './commands/gateway.js';
 import { mcpCommand } from './commands/mcp.js';
 import { retentionCommand } from './commands/retention.js';
@@ -21,7 +23,7 @@ import { skillCommands } from './commands/skills.js';
 import { packCommands } from './commands/packs.js';
 import { commandHelp, overview, usageLine } from './help.js';
 
-export const commands: Command[] = [...skillCommands, ...packCommands, ...runCommands, retentionCommand, ...agentCommands, ...gatewayCommands, ...serveCommands, mcpCommand];
+export const commands: Command[] = [...skillCommands, ...packCommands, ...runCommands, retentionCommand, ...agentCommands, ...gatewayCommands, ...serveCommands, mcpCommand, ...connectCommands, ...projectCommands];
 
 /** Edit distance up to `limit` (more is reported as limit + 1): enough to catch a typo. */
 function distance(a: string, b: string, limit: number): number {

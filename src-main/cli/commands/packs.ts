@@ -24,7 +24,7 @@ function progress(ctx: CliContext, verbose: boolean): (p: PackProgress) => void 
 }
 
 /** Asks at a terminal; elsewhere nobody can say yes. */
-async function confirmed(ctx: CliContext, question: string): Promise<boolean> {
+export async function confirmed(ctx: CliContext, question: string): Promise<boolean> {
   if (!ctx.io.interactive) return false;
   return /^y(es)?$/i.test((await ctx.io.ask(`${question} [y/N] `)).trim());
 }

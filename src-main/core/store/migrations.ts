@@ -231,6 +231,24 @@ const v5: Migration = {
 };
 
 /**
+ * Project folders whose skills (`.claude/skills`, `.agents/skills`) the person chose to trust, each
+ * pinned to the digest of those skills as the person saw them. (Version 12 in the plan of the
+ * branches being merged: renumbered to follow whatever lands first.)
+ */
+const v6: Migration = {
+  version: 6,
+  up(db) {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS trusted_projects (
+        path TEXT PRIMARY KEY,
+        digest TEXT NOT NULL CHECK (length(digest) = 64),
+        trusted_at INTEGER NOT NULL
+      ) STRICT;
+    `);
+  },
+};
+
+/**
  * The box: what a remembered approval's profile let the run see and spend beyond its name and
  * network (JSON: reads, writes, limits; NULL for approvals remembered before, which covered more),
  * which resource limit stopped a run, the ceiling the person sets on what a skill may ask for
@@ -238,8 +256,8 @@ const v5: Migration = {
  * in (NULL: any folder, which policy honours only for a read-only tool, so a workspace approval
  * remembered before this asks again).
  */
-const v6: Migration = {
-  version: 6,
+const v7: Migration = {
+  version: 7,
   up(db) {
     const approvals = columnsOf(db, 'remembered_approvals');
     if (!approvals.has('box')) db.exec('ALTER TABLE remembered_approvals ADD COLUMN box TEXT');
@@ -257,7 +275,7 @@ const v6: Migration = {
 };
 
 /** Every migration, in order; versions run 1, 2, 3… without gaps. */
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6];
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -47,6 +47,10 @@ test('the answers are on screen without scrolling at 360×560, 400×600 and 1280
       for (const name of [/Run once/, /Always allow/, /Deny/]) await expect(card.getByRole('button', { name })).toBeInViewport({ ratio: 1 });
       await expect(card.getByRole('button', { name: /Run once/ })).toBeEnabled();
       await expect(card.getByRole('radio', { name: 'for this session' })).toBeInViewport();
+      // Always holds in this folder unless the person widens it; a read-only tool may be allowed in any folder.
+      await expect(card.getByRole('radio', { name: /^in this folder/ })).toBeChecked();
+      await expect(card.getByRole('radio', { name: 'in any folder' })).toBeInViewport();
+      await expect(card.getByRole('radio', { name: 'in any folder' })).toBeEnabled();
       await shot(page, `approval-${route === '#/tray' ? 'tray' : 'queue'}-${size.width}x${size.height}`);
     }
   }

@@ -7,7 +7,6 @@
 import { closeSync, lstatSync, mkdirSync, openSync, readSync, realpathSync, statSync, symlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { SandboxProfile } from '../../../shared/runs.js';
 import { isInside } from '../../skills/files.js';
 import { holdPlaceholders, isPlaceholder } from './placeholders.js';
 import type { Bind, RunPlaces } from './sandbox.js';
@@ -27,7 +26,7 @@ function canonical(path: string): string | null {
 /** The interpreter a script names on its first line (`#!/path/to/python -u`), or null. */
 function shebang(program: string): string | null {
   const buffer = Buffer.alloc(256);
-  let read = 0;
+  let read: number;
   try {
     const fd = openSync(program, 'r');
     try {
@@ -58,16 +57,8 @@ export function programBinds(programPath: string, skillDir: string, platform: No
   return real === null || onSystemPath(real, platform) || real === programPath ? [programPath] : [programPath, real];
 }
 
-/** What the run's box needs to know beyond its profile. */
-export interface BoxInput {
-  profile: SandboxProfile;
-  /** Canonical. */
-  cwd: string;
-  skillDir: string;
-  snapshotDir: string;
-  tempDir: string;
-  /** The private folder the run gets as its home. */
-  homeDir: string;
+/** What the run's box needs to know: the places the run names (as RunPlaces has them), and the host's. */
+export interface BoxInput extends Pick<RunPlaces, 'profile' | 'cwd' | 'skillDir' | 'snapshotDir' | 'tempDir' | 'homeDir'> {
   /** Skilltray's environment: HOME and XDG_RUNTIME_DIR. */
   env: NodeJS.ProcessEnv;
   skilltrayHome: string;

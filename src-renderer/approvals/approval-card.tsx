@@ -287,7 +287,8 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
             {(['folder', 'anywhere'] as const).map((choice) => (
               <label key={choice}>
                 <input type="radio" name={scopeName} value={choice} checked={scope === choice} disabled={choice === 'anywhere' && !anywhere} onChange={() => setScope(choice)} />{' '}
-                {choice === 'folder' ? <>in this folder ({<VisibleText value={entry.cwd} />})</> : `${SCOPE_LABELS[choice]}${anywhere ? '' : ' (only for read-only tools)'}`}
+                {SCOPE_LABELS[choice]}
+                {choice === 'anywhere' && !anywhere ? ' (only for read-only tools)' : ''}
               </label>
             ))}
           </fieldset>

@@ -5,7 +5,7 @@
  * and again whenever the window regains focus. Screenshots go to test-results/screenshots/.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { SCREENSHOTS, expect, go, test, type ApiAnswer, type RunningApp } from './fixtures.js';
@@ -18,9 +18,16 @@ async function userGit(app: RunningApp): Promise<void> {
   await expect.poll(async () => (await app.api('describe', { skill: 'git-review' })).status).toBe(200);
 }
 
+/** A project folder beside Skilltray's home, its path as long: where a run may work (never in Skilltray's own home). */
+function project(app: RunningApp): string {
+  const dir = join(dirname(app.home), 'work');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
 /** Asks for git_log with caller values, as an assistant would; resolves when the person answers. */
 function askForLog(app: RunningApp): Promise<ApiAnswer> {
-  return app.api('run', { skill: 'git-review', tool: 'git_log', args: { count: 5, path: 'src/approvals/approval-card.tsx', repo: app.home }, cwd: app.home });
+  return app.api('run', { skill: 'git-review', tool: 'git_log', args: { count: 5, path: 'src/approvals/approval-card.tsx', repo: project(app) }, cwd: project(app) });
 }
 
 async function shot(page: Page, name: string): Promise<void> {
@@ -69,10 +76,10 @@ test('the sentence, the caller’s values, the folded safety flags and the exact
   const card = page.getByRole('article', { name: /git -C/ }).first();
   const heading = await card.getByRole('heading').textContent();
   expect(heading).toMatch(/^An HTTP client asks to run `git -C \S+ log -n 5 .*` in \S+ — read-only, no network\.$/);
-  expect(heading).toContain(` in ${app.home} — `);
+  expect(heading).toContain(` in ${project(app)} — `);
   // The badges come from the profile policy chose: read-only, never "may change things".
   await expect(card.locator('.badge')).toHaveText(['user', 'read-only', 'no network']);
-  await expect(card.locator('mark.supplied')).toHaveText([app.home, '5', 'src/approvals/approval-card.tsx']);
+  await expect(card.locator('mark.supplied')).toHaveText([project(app), '5', 'src/approvals/approval-card.tsx']);
   const safety = card.locator('details.approval-safety');
   await expect(safety.locator('summary')).toHaveText('8 safety flags the skill always adds');
   await expect(safety.locator('.chip').first()).toBeHidden();
@@ -80,7 +87,7 @@ test('the sentence, the caller’s values, the folded safety flags and the exact
   await expect(exact.locator('.argv')).toBeHidden();
   await exact.locator('summary').click();
   await expect(exact.locator('.argv .visible-text')).toHaveCount(17);
-  await expect(exact.locator('.argv-supplied .visible-text')).toHaveText([`"${app.home}"`, '"5"', '"src/approvals/approval-card.tsx"']);
+  await expect(exact.locator('.argv-supplied .visible-text')).toHaveText([`"${project(app)}"`, '"5"', '"src/approvals/approval-card.tsx"']);
   await shot(page, 'approval-exact-argv-400x600');
   await card.getByRole('button', { name: /Deny/ }).click();
   await answered;
@@ -119,7 +126,7 @@ test('history says who answered, and that a withdrawn request was not a denial',
   const abandoned = fetch(`${app.url}/api/run`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${app.token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ skill: 'git-review', tool: 'git_status', cwd: app.home }),
+    body: JSON.stringify({ skill: 'git-review', tool: 'git_status', cwd: project(app) }),
     signal: controller.signal,
   }).catch(() => null);
   await expect.poll(async () => ((await app.api<unknown[]>('approvals')).body as { ok: true; value: unknown[] }).value.length).toBe(1);

@@ -18,6 +18,7 @@ const DEBIAN_PACKAGES = {
   shasum: 'perl',
   bwrap: 'bubblewrap',
   'ssh-keygen': 'openssh-client',
+  cc: 'gcc',
   chromium: 'chromium',
 };
 
@@ -86,6 +87,7 @@ export async function missingDependencies({ platform = process.platform, env = p
     { program: 'git', why: 'the tests make Git repositories' },
     { program: 'ssh-keygen', why: 'the pack tests sign commits with SSH keys they generate' },
     { program: 'bash', why: 'the CLI tests pipe through a shell' },
+    { program: 'cc', why: "the state.db salvage test compiles sqlite3's shell (for its .recover) from the SQLite sources in node_modules" },
     ...(platform === 'linux' ? [{ program: 'bwrap', why: 'runs are contained in a bubblewrap sandbox on Linux' }] : []),
   ];
   const seen = new Set();

@@ -11,7 +11,9 @@ import Database from 'better-sqlite3';
 import type { Notice } from '../../shared/runs.js';
 import { SkilltrayError } from '../errors.js';
 import { applyMigrations, userVersion } from './migrations.js';
-import { salvage, type SalvageReport } from './salvage.js';
+import { databaseImage } from './database-image.js';
+import { damagedFile, salvage, type DamagedFile, type SalvageReport } from './salvage.js';
+import { DatabasePages } from './table-pages.js';
 
 /** An open, migrated state database. */
 export type StateDb = Database.Database;
@@ -150,11 +152,17 @@ export function recoverStateDb(path: string, options: OpenStateDbOptions, reason
   try {
     source = connect(aside, options, { readonly: true, fileMustExist: true });
   } catch {
-    // not even a database any more: nothing can be read
+    // not even a database any more: only its pages may still hold something
+  }
+  let file: DamagedFile | null = null;
+  try {
+    file = damagedFile(new DatabasePages(databaseImage(aside)));
+  } catch {
+    // no page of it can be read as a database's
   }
   let report: SalvageReport;
   try {
-    report = salvage(source, fresh);
+    report = salvage(source, file, fresh);
   } finally {
     source?.close();
   }

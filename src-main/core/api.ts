@@ -434,7 +434,7 @@ export class SkilltrayCore extends SkillLibrary {
         // An index that cannot be built (E003 collision) is reported when someone searches it.
       }
     });
-    if (!this.closed) this.gateway.catalog();
+    if (!this.closed) await this.gateway.syncCatalogInBackground();
   }
 
   /**

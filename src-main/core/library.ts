@@ -49,6 +49,7 @@ export class SkillLibrary extends EventEmitter<{ event: [ServerEvent] }> {
       registry: this.registry,
       env: config.env,
       autoBuild: options.autoBuild ?? false,
+      onIndexProgress: (done, total) => emitSafely(this, 'event', { type: 'index.progress', done, total }),
       ...(config.nativeBinding === undefined ? {} : { nativeBinding: config.nativeBinding }),
     });
   }
@@ -92,12 +93,13 @@ export class SkillLibrary extends EventEmitter<{ event: [ServerEvent] }> {
     return this.gateway.searchAll(query, options);
   }
 
-  build(skill: string, cwd: string): BuildResult & { skill: string } {
-    return this.gateway.build(skill, cwd);
+  /** Builds a skill's search index (or keeps it); `verify` checks one found current for damage too. */
+  build(skill: string, cwd: string, options: { verify?: boolean } = {}): BuildResult & { skill: string } {
+    return this.gateway.build(skill, cwd, options);
   }
 
-  buildAll(cwd: string): ReturnType<GatewayService['buildAll']> {
-    return this.gateway.buildAll(cwd);
+  buildAll(cwd: string, options: { verify?: boolean } = {}): ReturnType<GatewayService['buildAll']> {
+    return this.gateway.buildAll(cwd, options);
   }
 
   stats(skill: string, options: StatsOptions, cwd: string): StatsResult {

@@ -90,7 +90,7 @@ const handlers: Handlers = {
   sources: (core, i, ctx) => core.sources(loaded(core, i.skill), defined({ depth: i.depth, dir: i.dir, limit: i.limit, pattern: i.pattern }), ctx.cwd),
   search: (core, i, ctx) => core.search(loaded(core, i.skill), i.query, defined({ limit: i.limit }), ctx.cwd),
   searchAll: (core, i) => core.searchAll(i.query, defined({ limit: i.limit, prefix: i.prefix })),
-  build: (core, i, ctx) => core.build(loaded(core, i.skill), ctx.cwd),
+  build: (core, i, ctx) => core.build(loaded(core, i.skill), ctx.cwd, { verify: i.verify === true }),
   stats: (core, i, ctx) => core.stats(loaded(core, i.skill), defined({ groupBy: i.group_by, since: i.since, until: i.until, projects: i.project }), ctx.cwd),
 
   discover: (core, i) => core.discover(i.intent, defined({ domain: i.domain, roleFilter: i.role_filter, limit: i.limit })),

@@ -130,7 +130,7 @@ export const inputs = {
   }),
   search: z.strictObject({ skill: text(), query: text(1024), limit: z.number().int().min(1).max(1000).optional() }),
   searchAll: z.strictObject({ query: text(1024), limit: z.number().int().min(1).max(1000).optional(), prefix: z.boolean().optional() }),
-  build: z.strictObject({ skill: text() }),
+  build: z.strictObject({ skill: text(), verify: z.boolean().optional() }),
   stats: z.strictObject({
     skill: text(),
     group_by: text(32).optional(),
@@ -251,6 +251,8 @@ export type ServerEvent =
   | { type: 'approval.resolved'; id: string; outcome: 'verdict' | 'timeout' | 'cancelled' }
   | { type: 'run'; event: RunEvent }
   | { type: 'skills.changed'; kind: 'added' | 'changed' | 'removed'; name: string }
+  /** The search catalog is reading skills that changed: `done` of `total` (when they are equal, searches see them all). */
+  | { type: 'index.progress'; done: number; total: number }
   | { type: 'settings'; settings: Settings }
   /** A rule was added or removed, or an approval remembered or revoked: refetch rules and remembered. */
   | { type: 'policy.changed' }

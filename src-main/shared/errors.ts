@@ -13,6 +13,7 @@ export const ERROR_KINDS = {
   E020: 'section_not_found',
   E021: 'file_not_found',
   E022: 'directory_not_found',
+  E023: 'not_readable', // a file or folder of a skill exists but cannot be read (permission denied, a special file)
   E030: 'invalid_query_type',
   E031: 'invalid_filter',
   E040: 'no_local_logs', // sync: the named skill has no fallback logs in the project
@@ -83,6 +84,8 @@ export const ERROR_KINDS = {
   E901: 'state_db_recovered', // state.db was damaged, moved aside and rebuilt from what could be read
   E902: 'state_db_rules_lost', // …and some rules could not be read back: runs are paused until checked
   E903: 'notice_not_found', // no notice still shown with that id
+  E904: 'home_read_only', // a write to Skilltray's home (state.db, an index, a cache) was refused: read-only or not permitted
+  E905: 'disk_full', // no space left on the device that holds the file being written
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_KINDS;

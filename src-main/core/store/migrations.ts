@@ -261,11 +261,17 @@ export function applyMigrations(db: Database.Database, migrations: readonly Migr
       { details: { userVersion: current, schemaVersion: latest } },
     );
   }
-  for (const m of migrations.slice(current)) {
-    db.transaction(() => {
-      m.up(db);
-      db.pragma(`user_version = ${m.version}`);
-    })();
-  }
+  if (current === latest) return latest;
+  // Each step takes the write lock before it reads the version, so two processes opening a new file
+  // at once take turns instead of both running a step (the second would fail on a column the first added).
+  const step = db.transaction((): boolean => {
+    const at = userVersion(db);
+    const next = migrations[at];
+    if (next === undefined) return false;
+    next.up(db);
+    db.pragma(`user_version = ${next.version}`);
+    return true;
+  });
+  while (step.immediate());
   return latest;
 }

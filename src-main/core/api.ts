@@ -8,8 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { CheckReport, Mode, RootWatch, ShadowReport, SkillRoot, SkillSummary } from '../shared/model.js';
-import { describeRoots, type CoreConfig } from './config.js';
+import type { CheckReport, Mode, RootStatus, ShadowReport, SkillSummary } from '../shared/model.js';
+import { describeRoots, unreadableRoot, type CoreConfig } from './config.js';
 import { SkilltrayError } from './errors.js';
 import { ApprovalBroker } from './policy/approval-broker.js';
 import type { DryRun, HistoryUsage, MaintenanceReport, Notice, PendingEntry, RememberExpiry, Remembered, Retention, Rule, RunQuery, RunRecord, RunReport, RunSummary, SandboxStatus, Settings, Surface, VerdictKind } from '../shared/runs.js';
@@ -146,13 +146,17 @@ export class SkilltrayCore extends SkillLibrary {
     return { ...filterSummaries(all, filter), shadowed: shadowReport(this.registry.shadowed()) };
   }
 
-  /** Diagnostics of a skill, a skill directory or a directory of skills. */
+  /** Diagnostics of a skill, a skill directory or a directory of skills, and the roots that cannot be read. */
   check(target: string, cwd: string): CheckReport {
-    return checkReport(skillsToCheck(target, cwd, this.registry));
+    const unreadable = this.config.roots.flatMap((root) => {
+      const why = unreadableRoot(root.path);
+      return why === null ? [] : [{ path: root.path, why }];
+    });
+    return checkReport(skillsToCheck(target, cwd, this.registry), unreadable);
   }
 
-  /** The skill roots in precedence order, whether each exists, and how this process watches it (null: it does not). */
-  roots(): { home: string; roots: (SkillRoot & { exists: boolean; watch: RootWatch | null })[] } {
+  /** The skill roots in precedence order, whether each exists and can be read, and how this process watches it (null: it does not). */
+  roots(): { home: string; roots: RootStatus[] } {
     return describeRoots(this.config, (path) => this.registry.watchStatus(path));
   }
 

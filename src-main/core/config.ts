@@ -2,11 +2,12 @@
  * Where Skilltray keeps its state and finds skills. Everything is derived from an environment
  * passed in by the entry point (CLI, Electron, tests), never read from globals inside the core.
  */
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import envPaths from 'env-paths';
-import type { RootKind, RootWatch, SkillRoot } from '../shared/model.js';
+import type { RootKind, RootStatus, RootWatch, SkillRoot } from '../shared/model.js';
+import { errnoText } from './skills/files.js';
 
 export interface CoreConfig {
   /** SKILLTRAY_HOME, or the env-paths data dir for `skilltray`. */
@@ -65,13 +66,20 @@ export function resolveConfig(input: ConfigInput): CoreConfig {
   return { home, roots, env, ...(input.nativeBinding === undefined ? {} : { nativeBinding: input.nativeBinding }) };
 }
 
+/** Why an existing root cannot be listed (`EACCES (permission denied)`), or null when it can or does not exist. */
+export function unreadableRoot(path: string): string | null {
+  try {
+    accessSync(path, constants.R_OK | constants.X_OK);
+    return null;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? null : errnoText(error);
+  }
+}
+
 /**
- * The skill roots in precedence order, whether each exists, and how `watchStatus` says it is watched
- * (null: not by this process): read from the config alone, so the CLI's `roots` opens nothing.
+ * The skill roots in precedence order, whether each exists and can be read, and how `watchStatus`
+ * says it is watched (null: not by this process): one stat each, so the CLI's `roots` opens nothing.
  */
-export function describeRoots(
-  config: CoreConfig,
-  watchStatus: (path: string) => RootWatch | null = () => null,
-): { home: string; roots: (SkillRoot & { exists: boolean; watch: RootWatch | null })[] } {
-  return { home: config.home, roots: config.roots.map((r) => ({ ...r, exists: existsSync(r.path), watch: watchStatus(r.path) })) };
+export function describeRoots(config: CoreConfig, watchStatus: (path: string) => RootWatch | null = () => null): { home: string; roots: RootStatus[] } {
+  return { home: config.home, roots: config.roots.map((r) => ({ ...r, exists: existsSync(r.path), unreadable: unreadableRoot(r.path), watch: watchStatus(r.path) })) };
 }

@@ -18,7 +18,7 @@ import type {
   SourcesResult,
   StatsResult,
 } from './gateway.js';
-import { ATTACH_TARGETS, ROLES, type CheckReport, type RootWatch, type ShadowReport, type Skill, type SkillRoot, type SkillSummary } from './model.js';
+import { ATTACH_TARGETS, ROLES, type CheckReport, type RootStatus, type ShadowReport, type Skill, type SkillSummary } from './model.js';
 import {
   REMEMBER_EXPIRIES,
   RUN_STATUSES,
@@ -195,7 +195,7 @@ export interface OperationOutputs {
   list: { skills: SkillSummary[]; shadowed: ShadowReport[]; total: number };
   describe: Skill;
   check: CheckReport;
-  roots: { home: string; roots: (SkillRoot & { exists: boolean; watch: RootWatch | null })[] };
+  roots: { home: string; roots: RootStatus[] };
   resolve: { skill: string; arguments: string[]; prompt: string };
   run: RunReport;
   dryRun: DryRun;

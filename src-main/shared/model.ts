@@ -126,6 +126,8 @@ export interface Skill {
   syntax: PlaceholderSyntax;
   /** RFC-0001 manifest hash over every file of the skill: identifies the exact version loaded. */
   hash: string;
+  /** Files and folders of the skill that could not be read, so the hash cannot cover them (W417): no Always answer can vouch for such a skill. */
+  unhashed: string[];
   /** Frontmatter as parsed, unknown keys included. */
   frontmatter: Record<string, unknown>;
   description: string;
@@ -229,4 +231,9 @@ export interface CheckReport {
   skills: { name: string; path: string; status: SkillState; diagnostics: Diagnostic[] }[];
   errors: number;
   warnings: number;
+  /** Skill roots that exist but cannot be read (with why): the skills in them are neither loaded nor checked. */
+  unreadable_roots: { path: string; why: string }[];
 }
+
+/** A skill root as `roots` reports it: whether it exists, why it cannot be read (null when it can), how it is watched. */
+export type RootStatus = SkillRoot & { exists: boolean; unreadable: string | null; watch: RootWatch | null };

@@ -9,6 +9,7 @@
 import type { Mode, Skill, Tool } from '../../shared/model.js';
 import { SkilltrayError } from '../errors.js';
 import type { Remembered, Rule, SandboxView } from '../../shared/runs.js';
+import { alwaysBlindTo } from './always.js';
 import { isOffered } from './modes.js';
 import { describeProfile, widens } from './profile.js';
 import { governingRule } from './rules.js';
@@ -49,6 +50,8 @@ const quoted = (names: readonly string[]): string => names.map((n) => `'${n}'`).
 
 /** Why a remembered approval no longer applies, or null when it still does. */
 function lapse(remembered: Remembered, skill: Skill, programPath: string, sandbox: SandboxView): string | null {
+  const blind = alwaysBlindTo(skill);
+  if (blind !== null) return blind;
   if (remembered.skillHash !== skill.hash) {
     return `the skill's files have changed since you chose to always allow it`;
   }

@@ -10,6 +10,7 @@ import { homedir } from 'node:os';
 import { EventEmitter } from 'node:events';
 import type { RenderedCommand, Skill } from '../../shared/model.js';
 import { SkilltrayError, toSkilltrayError } from '../errors.js';
+import { alwaysBlindTo } from '../policy/always.js';
 import { isOffered } from '../policy/modes.js';
 import { isEnabled, listSwitches } from '../store/switches.js';
 import { emitSafely } from '../events.js';
@@ -181,7 +182,11 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       });
       return refuse(error, 'refused', 'policy');
     }
-    if (verdict?.verdict === 'always') {
+    const blind = verdict?.verdict === 'always' ? alwaysBlindTo(skill) : null;
+    if (blind !== null) {
+      // Said where the person reads the run: it ran once, and will ask again.
+      view = { ...view, reason: `${view.reason}; Always was not remembered: ${blind}` };
+    } else if (verdict?.verdict === 'always') {
       const session = verdict.expires === 'session' ? this.deps.session : null;
       remember(db, { skill: skill.name, tool: command.tool, skillHash: skill.hash, programPath: programPath as string, profile: { name: sandbox.name, network: sandbox.network }, session });
       emitSafely(this, 'remembered');

@@ -33,7 +33,7 @@ export const DIAGNOSTICS = {
   E415: { severity: 'error', breaks: GIBB, summary: 'a tool name is not [a-z0-9_]+' },
   E416: { severity: 'error', breaks: GIBB, summary: 'a Parameters table is malformed' },
   E417: { severity: 'error', breaks: GIBB, summary: 'a frontmatter field has a value of the wrong kind' },
-  E418: { severity: 'error', breaks: ALL, summary: 'SKILL.md cannot be read as UTF-8 text of a sane size' },
+  E418: { severity: 'error', breaks: ALL, summary: 'SKILL.md or its folder cannot be read: not a regular file, unreadable, binary, not UTF-8, over 1 MiB, or a folder name that is not UTF-8' },
   E419: { severity: 'error', breaks: GIBB, summary: 'a tool or parameter name is declared twice' },
   E420: { severity: 'error', breaks: GIBB, summary: 'a Command cannot be parsed (quotes or placeholders)' },
   E421: { severity: 'error', breaks: [], summary: 'the program (first word) of a Command is a placeholder' },
@@ -53,6 +53,8 @@ export const DIAGNOSTICS = {
   W414: { severity: 'warning', breaks: GIBB, summary: 'a tool has no description paragraph' },
   W415: { severity: 'warning', breaks: ['agentskills'], summary: 'a metadata value is not a string' },
   W416: { severity: 'warning', breaks: [], summary: 'an installed pack’s skill differs from packs.lock.json (edited behind its back)' },
+  W417: { severity: 'warning', breaks: [], summary: 'a file or folder of the skill cannot be read, so its content hash cannot cover it' },
+  W418: { severity: 'warning', breaks: [], summary: 'an entry that is neither a file nor a folder (a FIFO, a socket, a device) was skipped' },
 } as const satisfies Record<string, DiagnosticSpec>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTICS;

@@ -24,7 +24,7 @@ export function openTo(base: string, writable: readonly string[]): void {
   for (const dir of writable) chownSync(dir, user.uid, user.gid);
 }
 
-/** The built CLI run as the ordinary user, output as text (final newline stripped). */
+/** The built CLI run as the ordinary user from its HOME (where fallback access logs may go), output as text. */
 export async function cliAsOrdinaryUser(argv: string[], env: NodeJS.ProcessEnv): Promise<CliOutcome> {
   const user = ordinaryUser();
   const result = await execa(process.execPath, [join(import.meta.dirname, '..', '..', 'bin', 'skilltray.js'), ...argv], {
@@ -32,6 +32,7 @@ export async function cliAsOrdinaryUser(argv: string[], env: NodeJS.ProcessEnv):
     extendEnv: false,
     reject: false,
     stdin: 'ignore',
+    ...(env.HOME === undefined ? {} : { cwd: env.HOME }),
     ...(user === null ? {} : { uid: user.uid, gid: user.gid }),
   });
   return { code: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };

@@ -37,7 +37,7 @@ async function homeOnTmpfs(size: string): Promise<{ t: TestHome; mount: string }
 /** Skills to read, a built index and a catalog, as a home has them after some use. */
 async function used(t: TestHome): Promise<void> {
   for (let i = 0; i < 20; i++) writeSkill(t.skills, `skill-${i}`, skillMd({ name: `skill-${i}`, description: `Deploy helper ${i}.` }, `# Skill ${i}\n\n## Deploy\n\nHow to deploy ${i}.\n`));
-  for (const argv of [['list'], ['build', 'skill-1'], ['search', 'deploy'], ['mode', 'Dev']]) expect((await cliProcess(argv, t.env)).code).toBe(0);
+  for (const argv of [['list'], ['build', 'skill-1'], ['search', 'deploy'], ['mode', 'Dev']]) expect((await cliProcess(argv, t.env, t.userHome)).code).toBe(0);
 }
 
 /** Files under the home (a cache deleting itself would show here). */
@@ -53,13 +53,13 @@ describe.skipIf(!asRoot)('soak: a failing disk under the home (a tmpfs; needs ro
     await execa('mount', ['-o', 'remount,ro', mount]);
     const reads = [['list', '--json'], ['history'], ['search', 'deploy'], ['search', 'skill-1', 'deploy'], ['describe', 'skill-3'], ['check', 'skill-2'], ['roots']];
     for (const argv of reads) {
-      const result = await cliProcess(argv, t.env);
+      const result = await cliProcess(argv, t.env, t.userHome);
       expect(result.code, `${argv.join(' ')}: ${result.stderr}`).toBe(0);
     }
     const writes = [['mode', 'Meeting'], ['build', 'skill-2'], ['pause'], ['rules', 'add', 'deny', 'skill:x']];
     const codes: string[] = [];
     for (const argv of writes) {
-      const result = await cliProcess(argv, t.env);
+      const result = await cliProcess(argv, t.env, t.userHome);
       expect(result.code, argv.join(' ')).toBe(1);
       expect(result.stderr, argv.join(' ')).toMatch(/^error\[E904\]: Skilltray's home is read-only: cannot write \S+ \(\w+\); reading works, saving does not/);
       codes.push(`${argv[0]} E904`);
@@ -76,12 +76,12 @@ describe.skipIf(!asRoot)('soak: a failing disk under the home (a tmpfs; needs ro
     await execa('dd', ['if=/dev/zero', `of=${join(mount, 'filler')}`, 'bs=64k'], { reject: false });
     const reads = [['list', '--json'], ['history'], ['search', 'deploy'], ['search', 'skill-1', 'deploy'], ['describe', 'skill-3']];
     for (const argv of reads) {
-      const result = await cliProcess(argv, t.env);
+      const result = await cliProcess(argv, t.env, t.userHome);
       expect(result.code, `${argv.join(' ')}: ${result.stderr}`).toBe(0);
     }
     const writes = [['build', 'skill-2'], ['mode', 'Meeting']];
     for (const argv of writes) {
-      const result = await cliProcess(argv, t.env);
+      const result = await cliProcess(argv, t.env, t.userHome);
       expect(result.code, argv.join(' ')).toBe(1);
       expect(result.stderr, argv.join(' ')).toMatch(/^error\[E905\]: no space left on device at \S+: free some space and try again/);
     }

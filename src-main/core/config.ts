@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import envPaths from 'env-paths';
 import type { RootKind, RootStatus, RootWatch, SkillRoot } from '../shared/model.js';
-import { errnoText } from './skills/files.js';
+import { errnoText } from './skills/entry-kinds.js';
 
 export interface CoreConfig {
   /** SKILLTRAY_HOME, or the env-paths data dir for `skilltray`. */

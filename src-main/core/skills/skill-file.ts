@@ -3,7 +3,8 @@
  * then BOM and line-ending normalisation so line numbers mean the same thing everywhere.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
-import { errnoText, kindOf, normaliseText } from './files.js';
+import { errnoText, kindOf } from './entry-kinds.js';
+import { normaliseText } from './files.js';
 
 /** SKILL.md files above this size are refused (a skill is instructions, not a data dump). */
 export const MAX_SKILL_MD_BYTES = 1024 * 1024;

@@ -422,8 +422,9 @@ export class SkilltrayCore extends SkillLibrary {
 
   /**
    * For the long-running owner of runs (the app, `serve`): maintain history on a schedule, watch the
-   * roots and keep search current so a person in the UI never meets E002 — the catalog synced now
-   * (and on the first search after a change), each changed skill's index rebuilt as soon as the
+   * roots and keep search current so a person in the UI never meets E002 — the catalog synced from
+   * now on in the background, without holding up start-up (and again on the first search after a
+   * change; a search over every skill waits for it), each changed skill's index rebuilt as soon as the
    * watcher reports the change, and any other index built on first use (building every index at
    * start would cost minutes at 10,000 skills).
    */
@@ -438,7 +439,7 @@ export class SkilltrayCore extends SkillLibrary {
         // An index that cannot be built (E003 collision) is reported when someone searches it.
       }
     });
-    if (!this.closed) await this.gateway.syncCatalogInBackground();
+    if (!this.closed) void this.catalogCurrent();
   }
 
   /**

@@ -88,6 +88,15 @@ export class SkillLibrary extends EventEmitter<{ event: [ServerEvent] }> {
     return this.gateway.search(skill, query, options, cwd);
   }
 
+  /**
+   * Brings the search catalog up to date with the event loop free (index.progress told as it goes),
+   * for a process that must keep answering meanwhile. Never rejects: a sync that failed is tried
+   * again by the search that follows, which reports why.
+   */
+  async catalogCurrent(): Promise<void> {
+    await this.gateway.syncCatalogInBackground().catch(() => undefined);
+  }
+
   /** One ranked result list over every loaded skill. */
   searchAll(query: string, options: { limit?: number; prefix?: boolean } = {}): CatalogResult {
     return this.gateway.searchAll(query, options);

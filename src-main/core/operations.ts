@@ -89,7 +89,11 @@ const handlers: Handlers = {
   open: (core, i, ctx) => core.open(loaded(core, i.skill), i.path, defined({ maxLines: i.max_lines }), ctx.cwd),
   sources: (core, i, ctx) => core.sources(loaded(core, i.skill), defined({ depth: i.depth, dir: i.dir, limit: i.limit, pattern: i.pattern }), ctx.cwd),
   search: (core, i, ctx) => core.search(loaded(core, i.skill), i.query, defined({ limit: i.limit }), ctx.cwd),
-  searchAll: (core, i) => core.searchAll(i.query, defined({ limit: i.limit, prefix: i.prefix })),
+  // The owner keeps answering while a cold catalog is built (the UI shows its progress), and this answer waits for it.
+  searchAll: async (core, i) => {
+    await core.catalogCurrent();
+    return core.searchAll(i.query, defined({ limit: i.limit, prefix: i.prefix }));
+  },
   build: (core, i, ctx) => core.build(loaded(core, i.skill), ctx.cwd, { verify: i.verify === true }),
   stats: (core, i, ctx) => core.stats(loaded(core, i.skill), defined({ groupBy: i.group_by, since: i.since, until: i.until, projects: i.project }), ctx.cwd),
 

@@ -246,9 +246,11 @@ export class GatewayService {
 
   /**
    * Syncs the catalog without holding up a long-running process: skills are read in batches with
-   * the event loop free between them (progress told), so requests and events keep flowing.
+   * the event loop free between them (progress told), so requests and events keep flowing. A
+   * catalog already current costs nothing; a sync in flight is joined.
    */
   syncCatalogInBackground(): Promise<void> {
+    if (this.catalogSyncing === undefined && this.catalogDb !== undefined && this.deps.registry.generation === this.catalogGeneration) return Promise.resolve();
     this.catalogSyncing ??= (async () => {
       this.catalogDb ??= SkillCatalog.open(this.deps.home, this.binding);
       const generation = this.deps.registry.generation;

@@ -66,7 +66,7 @@ describe.skipIf(!asRoot)('soak: a failing disk under the home (a tmpfs; needs ro
     }
     expect(homeFiles(t.home)).toEqual(before);
     console.log(`[soak] read-only home: ${reads.length} read commands exit 0 (${reads.map((a) => a[0]).join(', ')}); ${codes.join(', ')}; no file of the home deleted`);
-  });
+  }, 120_000);
 
   it('a full disk: read commands work, write commands say E905 naming where, nothing is deleted', async () => {
     const { t, mount } = await homeOnTmpfs('8m');
@@ -87,7 +87,7 @@ describe.skipIf(!asRoot)('soak: a failing disk under the home (a tmpfs; needs ro
     }
     expect(before.filter((f) => !homeFiles(t.home).includes(f))).toEqual([]);
     console.log(`[soak] full disk: ${reads.length} read commands exit 0; build and mode E905 "no space left on device at …"; no file of the home deleted`);
-  });
+  }, 120_000);
 });
 
 describe('soak: concurrency', () => {

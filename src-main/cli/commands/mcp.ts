@@ -45,7 +45,6 @@ export const mcpCommand: Command = {
     const { signalled, release } = shutdownSignal();
     try {
       core.startMaintenance();
-      await core.registry.watch();
       const server = createMcpServer({
         version: ctx.version,
         cwd: ctx.cwd,
@@ -65,6 +64,8 @@ export const mcpCommand: Command = {
       const disconnected = untilDisconnected(server, signalled);
       await server.connect(new StdioServerTransport());
       ctx.io.err(`skilltray mcp ${ctx.version}: serving ${core.config.home} on stdio\n`);
+      // Connected first: the session answers (and ends when stdin closes) while the watcher's first scan runs.
+      core.registry.watch().catch((error: unknown) => ctx.io.err(`the skill roots are not watched: ${error instanceof Error ? error.message : String(error)}\n`));
       const why = await disconnected;
       // The core first: its live runs stop as interrupted (the owner is going), not as cancelled by the client.
       await core.close(why);

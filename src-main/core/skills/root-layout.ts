@@ -13,7 +13,7 @@ function isSkillName(name: string): boolean {
 }
 
 /** Whether `<dir>/<name>` is a skill: a visible directory (or link to one) holding a SKILL.md file. */
-function hasSkillFile(dir: string, name: string): boolean {
+export function hasSkillFile(dir: string, name: string): boolean {
   if (!isSkillName(name)) return false;
   try {
     return statSync(join(dir, name, 'SKILL.md')).isFile();

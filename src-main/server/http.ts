@@ -12,14 +12,17 @@ import { readFileSync } from 'node:fs';
 import type { SkilltrayCore } from '../core/api.js';
 import { SkilltrayError, toSkilltrayError } from '../core/errors.js';
 import { defaultGatewayCwd } from '../core/gateway/service.js';
-import { callOperation, isOperation } from '../core/operations.js';
+import { callOperation, isOperation, type CallContext } from '../core/operations.js';
 import { ownerStopping } from '../core/runs/interrupted-runs.js';
 import { thisProcess } from '../core/runs/owner.js';
 import type { Envelope, Health } from '../shared/contract.js';
+import { reportOfRecord } from '../shared/runs.js';
 import { SURFACE_HEADER, findOwner } from './app-link.js';
 import { EventStreams } from './event-stream.js';
 import { statusForCode } from './http-status.js';
+import { IDEMPOTENCY_HEADER, IdempotentRequests, idempotencyKey, requestFingerprint, type Answer } from './idempotency.js';
 import { openApiDocument } from './openapi.js';
+import { LISTEN_BACKLOG, RequestQueue, holdConnections } from './overload.js';
 import { claimOwnerFile, releaseOwnerFile } from './owner-file.js';
 import { ownerFilePath, readOwnerRecord, type OwnerRecord } from './owner-record.js';
 import { SECURITY_HEADERS, contentTypeOf, resolveStaticFile } from './static-files.js';
@@ -83,7 +86,10 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 }
 
 function sendError(res: ServerResponse, error: SkilltrayError, headers: Record<string, string> = {}): void {
-  sendJson(res, statusForCode(error.code), { ok: false, error: error.toJSON() } satisfies Envelope<never>, headers);
+  // A refusal that passes (too busy, too many streams) says when to come back.
+  const retryAfter = error.details?.retryAfterSeconds;
+  const retry: Record<string, string> = typeof retryAfter === 'number' ? { 'Retry-After': String(retryAfter) } : {};
+  sendJson(res, statusForCode(error.code), { ok: false, error: error.toJSON() } satisfies Envelope<never>, { ...retry, ...headers });
 }
 
 /** The token from `Authorization: Bearer <token>`, or null. */
@@ -151,6 +157,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
 
   const userHome = defaultGatewayCwd(core.config.env);
   const streams = new EventStreams(core, options.heartbeatMs ?? HEARTBEAT_MS);
+  const queue = new RequestQueue();
+  const idempotent = new IdempotentRequests((runId) => {
+    const report = reportOfRecord(core.getRun(runId));
+    if (report === null) throw new SkilltrayError('E702', `run '${runId}' has no finished record to answer with`, { details: { id: runId } });
+    return { status: 200, envelope: { ok: true, value: report } };
+  });
   const inflight = new Map<Promise<void>, AbortController>();
   let openapi: string | undefined;
   let port = 0;
@@ -168,16 +180,20 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     }
     if (name === 'events') {
       if (req.method !== 'GET') return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on /api/events; use GET`), { Allow: 'GET' });
-      return streams.subscribe(req, res);
+      const refused = streams.refusal(presented);
+      if (refused !== null) return sendError(res, refused);
+      return streams.subscribe(req, res, presented);
     }
     if (req.method !== 'POST') return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on /api/${name}; use POST`), { Allow: 'POST' });
     if (!isOperation(name)) return sendError(res, new SkilltrayError('E806', `no operation '${name}'`, { details: { operation: name } }));
     if (!isJsonContentType(req.headers['content-type'])) {
       return sendError(res, new SkilltrayError('E805', `the request body must be JSON, sent as 'Content-Type: application/json'`, { details: { contentType: req.headers['content-type'] ?? null } }));
     }
+    const key = name === 'run' ? idempotencyKey(req.headers[IDEMPOTENCY_HEADER]) : null;
     let input: unknown;
+    let body: Buffer;
     try {
-      const body = await readBody(req, MAX_BODY_BYTES);
+      body = await readBody(req, MAX_BODY_BYTES);
       input = JSON.parse(body.toString('utf8'));
     } catch (error) {
       if (error instanceof SkilltrayError) {
@@ -189,21 +205,32 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       if (error instanceof SyntaxError) return sendError(res, new SkilltrayError('E805', `the request body is not valid JSON: ${error.message}`));
       throw error;
     }
-    // The caller hung up before its answer: withdraw its approval or cancel its run.
-    res.once('close', () => {
-      if (!res.writableFinished) controller.abort();
-    });
-    const envelope = await callOperation(core, name, input, {
+    const context: CallContext = {
       // Same-origin is the UI in a browser: never the app's own window (that is IPC), whatever the headers say.
       surface: sameOrigin ? 'browser' : bridgedSurface(req.headers[SURFACE_HEADER]),
       cwd: userHome,
       approval: { kind: 'broker', ...(options.approvalTimeoutMs === undefined ? {} : { timeoutMs: options.approvalTimeoutMs }) },
       owner,
       version,
-      signal: controller.signal,
-    });
-    if (res.destroyed) return;
-    sendJson(res, envelope.ok ? 200 : statusForCode(envelope.error.code), envelope);
+    };
+    // Its turn in arrival order: the operation's synchronous work runs inside the queue's slice.
+    const call = (signal: AbortSignal): Promise<Answer> =>
+      new Promise((resolve, reject) =>
+        queue.enter(() => void callOperation(core, name, input, { ...context, signal }).then((envelope) => resolve({ status: envelope.ok ? 200 : statusForCode(envelope.error.code), envelope }), reject)),
+      );
+    if (key === null) {
+      // The caller hung up before its answer: withdraw its approval or cancel its run.
+      res.once('close', () => {
+        if (!res.writableFinished) controller.abort();
+      });
+      const { status, envelope } = await call(controller.signal);
+      if (!res.destroyed) sendJson(res, status, envelope);
+      return;
+    }
+    // Called off once every request waiting for this key has hung up, or when the server stops.
+    const left = new Promise<void>((resolve) => res.once('close', () => resolve()));
+    const answer = await idempotent.answer(key, requestFingerprint(name, body), left, (signal) => call(AbortSignal.any([signal, controller.signal])));
+    if (!res.destroyed) sendJson(res, answer.status, answer.envelope, answer.replayed ? { 'Idempotent-Replayed': 'true' } : {});
   }
 
   /**
@@ -292,6 +319,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     inflight.set(done, controller);
   });
 
+  holdConnections(server);
   await new Promise<void>((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException): void => {
       const reason = error.code === 'EADDRINUSE' ? 'it is in use' : error.message;
@@ -299,7 +327,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     };
     server.once('error', failed);
     try {
-      server.listen({ host: '127.0.0.1', port: options.port ?? 0, exclusive: true }, () => {
+      server.listen({ host: '127.0.0.1', port: options.port ?? 0, exclusive: true, backlog: LISTEN_BACKLOG }, () => {
         server.off('error', failed);
         resolve();
       });

@@ -31,7 +31,8 @@ import {
   type PendingEntry,
   type Remembered,
   type Rule,
-  type RunEvent,
+  type PendingNotice,
+  type RunNotice,
   type RunRecord,
   type RunReport,
   type RunSummary,
@@ -247,9 +248,9 @@ export type Envelope<T> = { ok: true; value: T } | { ok: false; error: ErrorShap
 
 /** Pushed to the UI (IPC) and to `GET /api/events` subscribers (server-sent events). */
 export type ServerEvent =
-  | { type: 'approval.added'; entry: PendingEntry }
+  | { type: 'approval.added'; entry: PendingNotice }
   | { type: 'approval.resolved'; id: string; outcome: 'verdict' | 'timeout' | 'cancelled' }
-  | { type: 'run'; event: RunEvent }
+  | { type: 'run'; event: RunNotice }
   | { type: 'skills.changed'; kind: 'added' | 'changed' | 'removed'; name: string }
   | { type: 'settings'; settings: Settings }
   /** A rule was added or removed, or an approval remembered or revoked: refetch rules and remembered. */

@@ -79,6 +79,9 @@ export const ERROR_KINDS = {
   E808: 'method_not_allowed',
   E809: 'owner_already_running', // another app or `serve` already owns runs for this home
   E810: 'listen_failed', // the loopback port could not be bound (in use, or not permitted)
+  E811: 'too_many_streams', // one token already holds the most event streams a server keeps open for it
+  E812: 'server_busy', // more requests are waiting than the server queues: try again after Retry-After
+  E813: 'idempotency_key_reused', // an Idempotency-Key sent again with a different request
   // E9xx: the state database (E999 stays skillc's internal error)
   E901: 'state_db_recovered', // state.db was damaged, moved aside and rebuilt from what could be read
   E902: 'state_db_rules_lost', // …and some rules could not be read back: runs are paused until checked

@@ -102,6 +102,22 @@ function tooLarge(): SkilltrayError {
   return new SkilltrayError('E804', `the request body is larger than ${MAX_BODY_BYTES} bytes`, { details: { limit: MAX_BODY_BYTES } });
 }
 
+/**
+ * The body, when all of it came with the request (the usual small JSON call), read at once: no turn
+ * of the event loop, so the operation runs in the same slice of the request queue. Null otherwise.
+ */
+function bodyAtHand(req: IncomingMessage, limit: number): Buffer | null {
+  if (!req.complete) return null;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for (let chunk = req.read() as Buffer | null; chunk !== null; chunk = req.read() as Buffer | null) {
+    size += chunk.length;
+    if (size > limit) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
 /** Reads a body of at most `limit` bytes; past it, stops reading and rejects with E804. */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -130,7 +146,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     req.on('data', onData);
     req.once('end', () => finish());
     req.once('error', (error) => finish(error));
-    req.once('close', () => finish(new Error('the client went away before sending its whole request')));
+    // Made only when it happens: an Error captures a stack, and every request closes.
+    req.once('close', () => done || finish(new Error('the client went away before sending its whole request')));
   });
 }
 
@@ -193,7 +210,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     let input: unknown;
     let body: Buffer;
     try {
-      body = await readBody(req, MAX_BODY_BYTES);
+      body = bodyAtHand(req, MAX_BODY_BYTES) ?? (await readBody(req, MAX_BODY_BYTES));
       input = JSON.parse(body.toString('utf8'));
     } catch (error) {
       if (error instanceof SkilltrayError) {
@@ -213,11 +230,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       owner,
       version,
     };
-    // Its turn in arrival order: the operation's synchronous work runs inside the queue's slice.
-    const call = (signal: AbortSignal): Promise<Answer> =>
-      new Promise((resolve, reject) =>
-        queue.enter(() => void callOperation(core, name, input, { ...context, signal }).then((envelope) => resolve({ status: envelope.ok ? 200 : statusForCode(envelope.error.code), envelope }), reject)),
-      );
+    const call = async (signal: AbortSignal): Promise<Answer> => {
+      const envelope = await callOperation(core, name, input, { ...context, signal });
+      return { status: envelope.ok ? 200 : statusForCode(envelope.error.code), envelope };
+    };
     if (key === null) {
       // The caller hung up before its answer: withdraw its approval or cancel its run.
       res.once('close', () => {
@@ -302,11 +318,20 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     sendError(res, new SkilltrayError('E806', `no route ${req.method} ${pathname}`, { details: { path: pathname } }));
   }
 
-  const server: Server = createServer((req, res) => {
+  let stopping = false;
+  /** One request, its turn come. */
+  function serve(req: IncomingMessage, res: ServerResponse): void {
+    if (stopping) {
+      const error = new SkilltrayError('E812', `the ${owner === 'app' ? 'Skilltray app' : 'skilltray serve'} API is stopping; try again once it runs`, { details: { retryAfterSeconds: 5 } });
+      return sendError(res, error);
+    }
     const controller = new AbortController();
     // Done when the answer is handed to the OS (or the connection is gone), so close() never cuts one off.
     const answered = new Promise<void>((resolve) => {
-      res.once('finish', resolve);
+      res.once('finish', () => {
+        queue.answered(req.socket);
+        resolve();
+      });
       res.once('close', resolve);
     });
     const done = handle(req, res, controller)
@@ -317,9 +342,19 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       .then(() => answered)
       .finally(() => inflight.delete(done));
     inflight.set(done, controller);
+  }
+
+  // A request is only parsed and queued where it arrives: the work waits for its turn in the queue.
+  const server: Server = createServer((req, res) => {
+    try {
+      queue.enter(() => serve(req, res));
+    } catch (error) {
+      sendError(res, toSkilltrayError(error));
+    }
   });
 
   holdConnections(server);
+  server.on('connection', () => queue.connected());
   await new Promise<void>((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException): void => {
       const reason = error.code === 'EADDRINUSE' ? 'it is in use' : error.message;
@@ -343,6 +378,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
 
   const stop = async (): Promise<void> => {
+    stopping = true;
     server.close();
     streams.closeAll();
     // Runs its callers wait for stop as interrupted: it is the owner going away, not the callers.

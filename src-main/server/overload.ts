@@ -4,9 +4,13 @@
  * connections are kept longer than any client keeps them (a server that closes one as the client
  * reuses it resets that request), the listen backlog holds a thousand connections at once, and
  * operations run from a FIFO queue a time slice at a time, so between slices the event loop goes
- * back to the OS: new connections are accepted and new requests queued behind the older ones.
+ * back to the OS: new connections are accepted and new requests queued behind the older ones. The
+ * OS hands over one new connection per turn of the event loop (libuv accepts one per readiness),
+ * so while connections keep arriving the queue lets turns go by without serving, for a moment:
+ * otherwise a burst of a thousand connects waits behind the requests of those already in.
  */
 import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { SkilltrayError } from '../core/errors.js';
 
@@ -20,7 +24,13 @@ export const LISTEN_BACKLOG = 2048;
 export const MAX_WAITING = 2048;
 
 /** How long one slice of queued operations may run before the event loop goes back to the OS. */
-const SLICE_MS = 20;
+const SLICE_MS = 4;
+
+/** How long serving may wait while connections keep arriving (a turn each); it then serves as long before waiting again. */
+const ACCEPT_FIRST_MS = 50;
+
+/** Past this many waiting, a connection just answered is not read again until the queue is down to half. */
+const HOLD_BACK_AT = 16;
 
 /** What a client shed with E812 is told to wait. */
 const RETRY_AFTER_S = 2;
@@ -35,9 +45,17 @@ export function holdConnections(server: Server): void {
 /** Requests waiting to be served, first come, first served. */
 export class RequestQueue {
   private readonly waiting: (() => void)[] = [];
+  /** Connections held back, oldest first. */
+  private readonly held: Socket[] = [];
   /** Index of the oldest waiting request in `waiting` (shifting an array of thousands is quadratic). */
   private head = 0;
   private scheduled = false;
+  /** A connection arrived since the last turn: more may be waiting to be accepted. */
+  private accepting = false;
+  /** When serving started to wait for arriving connections (null: it does not wait). */
+  private waitingSince: number | null = null;
+  /** When it last stopped waiting: a flood of connections gets at most half the time. */
+  private waitedUntil = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly limit = MAX_WAITING) {}
 
@@ -57,22 +75,59 @@ export class RequestQueue {
       });
     }
     this.waiting.push(serve);
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => this.drain());
+    if (!this.scheduled) this.next();
+  }
+
+  /**
+   * A request on `socket` was answered: while many wait, its connection's next request stays in
+   * the OS (never dropped) so the requests already read, and new connections, come first.
+   */
+  answered(socket: Socket): void {
+    if (this.length < HOLD_BACK_AT || socket.destroyed) return;
+    // Its idle timer would close it with a request unread, which the client sees as a reset.
+    socket.setTimeout(0);
+    socket.pause();
+    this.held.push(socket);
+  }
+
+  /** A connection was accepted: the next turns go to accepting the others that may be waiting. */
+  connected(): void {
+    this.accepting = true;
+  }
+
+  /** Reads held connections again, oldest first, once the queue is down to half. */
+  private release(): void {
+    while (this.held.length > 0 && this.length < HOLD_BACK_AT / 2) {
+      const socket = this.held.shift() as Socket;
+      socket.setTimeout(KEEP_ALIVE_TIMEOUT_MS);
+      socket.resume();
     }
   }
 
   /** Serves the oldest requests for one slice, then yields to the event loop if any are left. */
   private drain(): void {
     this.scheduled = false;
-    const until = performance.now() + SLICE_MS;
+    const now = performance.now();
+    const mayWait = this.waitingSince === null ? now - this.waitedUntil >= ACCEPT_FIRST_MS : now - this.waitingSince < ACCEPT_FIRST_MS;
+    if (this.accepting && mayWait) {
+      this.waitingSince ??= now;
+      this.accepting = false;
+      this.next();
+      return;
+    }
+    this.accepting = false;
+    if (this.waitingSince !== null) {
+      this.waitingSince = null;
+      this.waitedUntil = now;
+    }
+    const until = now + SLICE_MS;
     while (this.head < this.waiting.length) {
       const serve = this.waiting[this.head] as () => void;
       this.head++;
       serve();
       if (performance.now() >= until) break;
     }
+    this.release();
     if (this.head === this.waiting.length) {
       this.waiting.length = 0;
       this.head = 0;
@@ -81,8 +136,13 @@ export class RequestQueue {
         this.waiting.splice(0, this.head);
         this.head = 0;
       }
-      this.scheduled = true;
-      setImmediate(() => this.drain());
+      this.next();
     }
+  }
+
+  /** Serves the next slice at the next turn of the event loop. */
+  private next(): void {
+    this.scheduled = true;
+    setImmediate(() => this.drain());
   }
 }

@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { KEEP_ALIVE_TIMEOUT_MS, RequestQueue, holdConnections } from '../../../src-main/server/overload.js';
 
@@ -28,6 +29,39 @@ describe('the request queue', () => {
     expect(served.filter((s) => s !== 'meanwhile')).toEqual(Array.from({ length: 10 }, (_, i) => `request ${i}`));
     expect(meanwhile).toBeGreaterThan(0);
     expect(meanwhile).toBeLessThan(10);
+  });
+
+  it('gives a turn to accepting when a connection has just arrived (the OS hands over one a turn), then serves', async () => {
+    const queue = new RequestQueue(100);
+    const served: number[] = [];
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    queue.enter(() => served.push(1));
+    queue.connected();
+    await turn();
+    expect(served).toEqual([]);
+    await turn();
+    expect(served).toEqual([1]);
+  });
+
+  it('holds back the next request of a connection answered while many wait, and reads it again once they are served', async () => {
+    const queue = new RequestQueue(100);
+    const calls: string[] = [];
+    const socket = {
+      destroyed: false,
+      pause: () => calls.push('pause'),
+      resume: () => calls.push('resume'),
+      setTimeout: (ms: number) => calls.push(`timeout ${ms}`),
+    } as unknown as Socket;
+    let done: () => void = () => undefined;
+    const all = new Promise<void>((resolve) => (done = resolve));
+    for (let i = 0; i < 40; i++) queue.enter(() => (i === 39 ? done() : undefined));
+    queue.answered(socket);
+    expect(calls).toEqual(['timeout 0', 'pause']);
+    await all;
+    expect(calls).toEqual(['timeout 0', 'pause', `timeout ${KEEP_ALIVE_TIMEOUT_MS}`, 'resume']);
+    // With few waiting, an answered connection is read on at once.
+    queue.answered(socket);
+    expect(calls).toHaveLength(4);
   });
 
   it('answers one more than it may hold with E812 and when to come back, before any work', () => {

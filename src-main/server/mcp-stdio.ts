@@ -228,8 +228,8 @@ export class BoundedStdioTransport implements Transport {
     }
     const fields = message as Json;
     if (!('method' in fields) || !('id' in fields)) {
-      if (fields.method === 'notifications/cancelled') this.cancelled((fields.params as Json | undefined)?.requestId);
       this.onmessage?.(message);
+      if (fields.method === 'notifications/cancelled') this.cancelled((fields.params as Json | undefined)?.requestId);
       return;
     }
     const key = idKey(fields.id as RequestId);

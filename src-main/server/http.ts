@@ -18,6 +18,7 @@ import { thisProcess } from '../core/runs/owner.js';
 import type { Envelope, Health } from '../shared/contract.js';
 import { reportOfRecord } from '../shared/runs.js';
 import { SURFACE_HEADER, findOwner } from './app-link.js';
+import { mcpHttpEndpoint } from './mcp-http.js';
 import { EventStreams } from './event-stream.js';
 import { statusForCode } from './http-status.js';
 import { IDEMPOTENCY_HEADER, IdempotentRequests, idempotencyKey, requestFingerprint, type Answer } from './idempotency.js';
@@ -186,15 +187,56 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   let origins = new Set<string>();
   let hosts = new Set<string>();
 
-  /** POST /api/<operation> and GET /api/events, once Host and Origin passed. */
-  async function api(req: IncomingMessage, res: ServerResponse, name: string, sameOrigin: boolean, controller: AbortController): Promise<void> {
+  const mcp = mcpHttpEndpoint({ core, owner, version, cwd: userHome, ...(options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs }) });
+
+  /** The home's bearer token the request carries; otherwise answers E802 and returns null. */
+  function authorised(req: IncomingMessage, res: ServerResponse): string | null {
     const expected = readToken(home);
     const presented = bearer(req.headers.authorization);
-    if (expected === null || presented === null || !tokenMatches(expected, presented)) {
-      return sendError(res, new SkilltrayError('E802', `missing or wrong bearer token: send 'Authorization: Bearer <token>' with the token in ${tokenPath(home)}`), {
-        'WWW-Authenticate': 'Bearer realm="skilltray"',
-      });
+    if (expected !== null && presented !== null && tokenMatches(expected, presented)) return presented;
+    sendError(res, new SkilltrayError('E802', `missing or wrong bearer token: send 'Authorization: Bearer <token>' with the token in ${tokenPath(home)}`), {
+      'WWW-Authenticate': 'Bearer realm="skilltray"',
+    });
+    return null;
+  }
+
+  /** A JSON request body within MAX_BODY_BYTES, parsed and as sent; a failure is answered here (E804, E805) and null returned. */
+  async function jsonBody(req: IncomingMessage, res: ServerResponse): Promise<{ value: unknown; body: Buffer } | null> {
+    if (!isJsonContentType(req.headers['content-type'])) {
+      sendError(res, new SkilltrayError('E805', `the request body must be JSON, sent as 'Content-Type: application/json'`, { details: { contentType: req.headers['content-type'] ?? null } }));
+      return null;
     }
+    try {
+      const body = bodyAtHand(req, MAX_BODY_BYTES) ?? (await readBody(req, MAX_BODY_BYTES));
+      return { value: JSON.parse(body.toString('utf8')), body };
+    } catch (error) {
+      if (error instanceof SkilltrayError) {
+        // Stop here: answer, then drop the connection instead of reading the rest.
+        res.shouldKeepAlive = false;
+        res.once('finish', () => req.socket.destroySoon());
+        sendError(res, error, { Connection: 'close' });
+        return null;
+      }
+      if (error instanceof SyntaxError) {
+        sendError(res, new SkilltrayError('E805', `the request body is not valid JSON: ${error.message}`));
+        return null;
+      }
+      throw error;
+    }
+  }
+
+  /** /mcp: MCP over Streamable HTTP (mcp-http.ts), with the same token as the API. */
+  async function mcpRoute(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (authorised(req, res) === null) return;
+    if (!['GET', 'POST', 'DELETE'].includes(req.method ?? '')) return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on /mcp; use POST, GET or DELETE`), { Allow: 'GET, POST, DELETE' });
+    const body = req.method === 'POST' ? await jsonBody(req, res) : { value: undefined };
+    if (body !== null) await mcp.handle(req, res, body.value);
+  }
+
+  /** POST /api/<operation> and GET /api/events, once Host and Origin passed. */
+  async function api(req: IncomingMessage, res: ServerResponse, name: string, sameOrigin: boolean, controller: AbortController): Promise<void> {
+    const presented = authorised(req, res);
+    if (presented === null) return;
     if (name === 'events') {
       if (req.method !== 'GET') return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on /api/events; use GET`), { Allow: 'GET' });
       const refused = streams.refusal(presented);
@@ -203,25 +245,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     }
     if (req.method !== 'POST') return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on /api/${name}; use POST`), { Allow: 'POST' });
     if (!isOperation(name)) return sendError(res, new SkilltrayError('E806', `no operation '${name}'`, { details: { operation: name } }));
-    if (!isJsonContentType(req.headers['content-type'])) {
-      return sendError(res, new SkilltrayError('E805', `the request body must be JSON, sent as 'Content-Type: application/json'`, { details: { contentType: req.headers['content-type'] ?? null } }));
-    }
     const key = name === 'run' ? idempotencyKey(req.headers[IDEMPOTENCY_HEADER]) : null;
-    let input: unknown;
-    let body: Buffer;
-    try {
-      body = bodyAtHand(req, MAX_BODY_BYTES) ?? (await readBody(req, MAX_BODY_BYTES));
-      input = JSON.parse(body.toString('utf8'));
-    } catch (error) {
-      if (error instanceof SkilltrayError) {
-        // Stop here: answer, then drop the connection instead of reading the rest.
-        res.shouldKeepAlive = false;
-        res.once('finish', () => req.socket.destroySoon());
-        return sendError(res, error, { Connection: 'close' });
-      }
-      if (error instanceof SyntaxError) return sendError(res, new SkilltrayError('E805', `the request body is not valid JSON: ${error.message}`));
-      throw error;
-    }
+    const body = await jsonBody(req, res);
+    if (body === null) return;
+    const input = body.value;
     const context: CallContext = {
       // Same-origin is the UI in a browser: never the app's own window (that is IPC), whatever the headers say.
       surface: sameOrigin ? 'browser' : bridgedSurface(req.headers[SURFACE_HEADER]),
@@ -245,7 +272,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     }
     // Called off once every request waiting for this key has hung up, or when the server stops.
     const left = new Promise<void>((resolve) => res.once('close', () => resolve()));
-    const answer = await idempotent.answer(key, requestFingerprint(name, body), left, (signal) => call(AbortSignal.any([signal, controller.signal])));
+    const answer = await idempotent.answer(key, requestFingerprint(name, body.body), left, (signal) => call(AbortSignal.any([signal, controller.signal])));
     if (!res.destroyed) sendJson(res, answer.status, answer.envelope, answer.replayed ? { 'Idempotent-Replayed': 'true' } : {});
   }
 
@@ -302,6 +329,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     }
     const pathname = target.pathname;
     if (pathname === '/api/identify') return identify(req, res, target.searchParams);
+    if (pathname === '/mcp') return mcpRoute(req, res);
     if (pathname.startsWith('/api/')) return api(req, res, pathname.slice('/api/'.length), origin !== undefined, controller);
     const readOnly = req.method === 'GET' || req.method === 'HEAD';
     if (pathname === '/openapi.json') {
@@ -375,12 +403,15 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   origins = new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
   const url = `http://127.0.0.1:${port}`;
+  core.serveMcpAt(() => ({ url: `${url}/mcp`, token: readToken(home) ?? ensureToken(home) }));
   const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
 
   const stop = async (): Promise<void> => {
     stopping = true;
     server.close();
+    core.serveMcpAt(null);
     streams.closeAll();
+    await mcp.close();
     // Runs its callers wait for stop as interrupted: it is the owner going away, not the callers.
     for (const controller of inflight.values()) controller.abort(ownerStopping(`the ${owner === 'app' ? 'Skilltray app' : 'skilltray serve'} API is stopping`));
     let timer: NodeJS.Timeout | undefined;

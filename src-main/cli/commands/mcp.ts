@@ -66,7 +66,8 @@ export const mcpCommand: Command = {
       const transport = new BoundedStdioTransport();
       transport.listen();
       const disconnected = untilDisconnected(server, signalled);
-      const ready = await Promise.race([core.registry.watch().then(() => true), disconnected.then(() => false)]);
+      const watched = core.applyProjectRoots().then(() => core.registry.watch());
+      const ready = await Promise.race([watched.then(() => true), disconnected.then(() => false)]);
       if (ready) {
         await server.connect(transport);
         ctx.io.err(`skilltray mcp ${ctx.version}: serving ${core.config.home} on stdio\n`);

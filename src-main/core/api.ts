@@ -26,6 +26,7 @@ import { dismissNotice, listNotices } from './store/notices.js';
 import { historyUsage } from './store/retention.js';
 import { RunService, type RunInput, type RunOptions } from './runs/run-service.js';
 import { reclaimOrphanedRuns, type Orphan } from './runs/interrupted-runs.js';
+import { LiveOutput, pendingNotice } from './runs/run-notices.js';
 import { DEFAULT_KILL_GRACE_MS } from './runner/run-process.js';
 import { skillsToCheck } from './skills/locate.js';
 import { emitSafely } from './events.js';
@@ -77,6 +78,8 @@ export class SkilltrayCore extends SkillLibrary {
   private reclaiming: Promise<Orphan[]> | undefined;
   /** Pending approvals of this process (meaningful in the process that owns runs). */
   readonly broker = new ApprovalBroker();
+  /** What this process's live runs have printed so far: events only say how much. */
+  private readonly liveOutput = new LiveOutput();
   private packService: Promise<PackService> | undefined;
   private connections: Promise<AssistantConnections> | undefined;
   /** Where this process serves MCP over HTTP, while it owns runs (see serveMcpAt). */
@@ -97,7 +100,7 @@ export class SkilltrayCore extends SkillLibrary {
       onNotice: (notice) => emitSafely(this, 'event', { type: 'notice', notice }),
     });
     this.projects = new ProjectTrust({ db: () => this.db, registry: this.registry, configured: config.roots, closed: () => this.closed });
-    this.broker.on('added', (entry) => emitSafely(this, 'event', { type: 'approval.added', entry }));
+    this.broker.on('added', (entry) => emitSafely(this, 'event', { type: 'approval.added', entry: pendingNotice(entry) }));
     this.broker.on('resolved', (resolution) => emitSafely(this, 'event', { type: 'approval.resolved', id: resolution.id, outcome: resolution.kind }));
   }
 
@@ -141,7 +144,7 @@ export class SkilltrayCore extends SkillLibrary {
         session: this.session,
       });
       // Once, at creation: every run event reaches the 'event' stream exactly once.
-      this.runService.on('run', (event) => emitSafely(this, 'event', { type: 'run', event }));
+      this.runService.on('run', (event) => emitSafely(this, 'event', { type: 'run', event: this.liveOutput.notice(event) }));
       this.runService.on('remembered', () => emitSafely(this, 'event', { type: 'policy.changed' }));
     }
     return this.runService;
@@ -210,11 +213,12 @@ export class SkilltrayCore extends SkillLibrary {
     return listRuns(this.db, query);
   }
 
-  /** One run with its output (E702 when unknown). */
+  /** One run with its output (E702 when unknown); while it runs here, the output it has streamed so far. */
   getRun(id: string): RunRecord {
     const run = getRun(this.db, id);
     if (!run) throw new SkilltrayError('E702', `no run '${id}'`, { details: { id } });
-    return run;
+    const live = run.endedAt === null ? this.liveOutput.of(id) : null;
+    return live === null ? run : { ...run, ...live };
   }
 
   // ── approvals ───────────────────────────────────────────────────────────

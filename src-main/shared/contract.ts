@@ -32,7 +32,8 @@ import {
   type PendingEntry,
   type Remembered,
   type Rule,
-  type RunEvent,
+  type PendingNotice,
+  type RunNotice,
   type RunRecord,
   type RunReport,
   type RunSummary,
@@ -273,9 +274,9 @@ export type Envelope<T> = { ok: true; value: T } | { ok: false; error: ErrorShap
 
 /** Pushed to the UI (IPC) and to `GET /api/events` subscribers (server-sent events). */
 export type ServerEvent =
-  | { type: 'approval.added'; entry: PendingEntry }
+  | { type: 'approval.added'; entry: PendingNotice }
   | { type: 'approval.resolved'; id: string; outcome: 'verdict' | 'timeout' | 'cancelled' }
-  | { type: 'run'; event: RunEvent }
+  | { type: 'run'; event: RunNotice }
   | { type: 'skills.changed'; kind: 'added' | 'changed' | 'removed'; name: string }
   /** The search catalog is reading skills that changed: `done` of `total` (when they are equal, searches see them all). */
   | { type: 'index.progress'; done: number; total: number }

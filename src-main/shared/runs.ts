@@ -285,6 +285,23 @@ export type RunEvent =
   | { type: 'output'; id: string; stream: OutputStream; text: string }
   | { type: 'finished'; id: string; traceId: string; skill: string; tool: string; result: RunResult };
 
+/** A run's result without its output: `getRun` has the output, by the run's id. */
+export type RunResultSummary = Omit<RunResult, 'stdout' | 'stderr'>;
+
+/**
+ * A run event as subscribers hear it (the UI, `GET /api/events`): which run, and a small summary,
+ * never its output or command — `getRun` fetches those by id (while it runs, the output so far).
+ */
+export type RunNotice =
+  | { type: 'decided'; id: string; traceId: string; skill: string; tool: string; decision: RunDecisionView }
+  | { type: 'started'; id: string; traceId: string; skill: string; tool: string; programPath: string; sandbox: SandboxView }
+  /** The tool wrote to `stream`: `bytes` of live output there so far. */
+  | { type: 'output'; id: string; stream: OutputStream; bytes: number }
+  | { type: 'finished'; id: string; traceId: string; skill: string; tool: string; result: RunResultSummary };
+
+/** A pending approval as subscribers hear of it: which run waits, and until when; `approvals` has the whole request. */
+export type PendingNotice = Pick<PendingEntry, 'id' | 'traceId' | 'surface' | 'skill' | 'tool' | 'requestedAt' | 'expiresAt'>;
+
 /** Something the person must be told once — a damaged state.db recovered — kept and shown until dismissed. */
 export interface Notice {
   id: number;
@@ -293,4 +310,37 @@ export interface Notice {
   message: string;
   details: Record<string, unknown> | null;
   createdAt: number;
+}
+
+/** A finished run's record in the shape of its result (the run's report, the live view's result); null before it ends. */
+export function resultOfRecord(record: RunRecord): RunResult | null {
+  if (record.endedAt === null) return null;
+  return {
+    exitCode: record.exitCode,
+    signal: record.signal,
+    timedOut: record.timedOut,
+    cancelled: record.cancelled,
+    stdout: record.stdout ?? '',
+    stderr: record.stderr ?? '',
+    droppedBytes: { stdout: record.droppedStdout, stderr: record.droppedStderr },
+    durationMs: record.durationMs ?? 0,
+  };
+}
+
+/** The report a finished run's caller got, read back from its record; null for a run that never ran or has not ended. */
+export function reportOfRecord(record: RunRecord): RunReport | null {
+  const result = resultOfRecord(record);
+  const { command, programPath, outcome, decidedBy, reason, sandbox } = record;
+  if (result === null || command === null || programPath === null || outcome === null || decidedBy === null || reason === null || sandbox === null) return null;
+  return {
+    id: record.id,
+    traceId: record.traceId,
+    skill: record.skill,
+    tool: record.tool,
+    command,
+    programPath,
+    decision: { outcome, by: decidedBy, reason, ruleId: record.ruleId, actor: record.actor },
+    sandbox,
+    result,
+  };
 }

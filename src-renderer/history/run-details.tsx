@@ -7,7 +7,8 @@ import { ErrorNote } from '../app/error-note.js';
 import { formatDuration, formatTime } from '../app/format.js';
 import { useResource } from '../app/use-resource.js';
 import { RunProgressView, RunResultView } from '../runs/run-output.js';
-import { resultOfRecord, useRunProgress } from '../runs/use-run-progress.js';
+import { resultOfRecord } from '../../src-main/shared/runs.js';
+import { useRunProgress } from '../runs/use-run-progress.js';
 import { STATUS_TONES, decisionSentence } from './status.js';
 import { sandboxBadges } from '../approvals/labels.js';
 

@@ -207,7 +207,9 @@ export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
   const drained = await Promise.race([
     closed.then(() => true),
     new Promise<boolean>((resolve) => {
-      drainTimer = setTimeout(() => resolve(false), PIPE_DRAIN_MS);
+      // Given up only after one more poll for I/O: timers run before it, so an event loop busy past
+      // PIPE_DRAIN_MS would otherwise abandon output that has been waiting in the pipe all along.
+      drainTimer = setTimeout(() => setImmediate(() => resolve(false)), PIPE_DRAIN_MS);
     }),
   ]);
   clearTimeout(drainTimer);

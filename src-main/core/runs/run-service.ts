@@ -85,6 +85,15 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     };
   }
 
+  /** Records a request refused before it could be prepared (bad input), and throws its error with the run's id. */
+  refuse(input: RunInput, error: unknown, id: string = randomUUID()): never {
+    const coded = toSkilltrayError(error);
+    const skill = this.deps.registry.get(input.skill);
+    recordRequest(this.deps.db, { id, traceId: input.traceId ?? randomUUID(), surface: input.surface, skill: input.skill, tool: input.tool, args: plainObject(input.args), command: null, programPath: null, skillHash: skill?.hash ?? '' });
+    recordDecision(this.deps.db, id, { outcome: 'refused', decidedBy: 'error', reason: coded.message, errorCode: coded.code });
+    throw withRunId(coded, id);
+  }
+
   /** Runs a tool call to completion, asking a person first when policy says so. */
   async run(input: RunInput, options: RunOptions): Promise<RunReport> {
     const traceId = input.traceId ?? randomUUID();
@@ -94,11 +103,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     try {
       prepared = prepareRun(this.deps, input);
     } catch (error) {
-      const coded = toSkilltrayError(error);
-      const skill = this.deps.registry.get(input.skill);
-      recordRequest(db, { id, traceId, surface: input.surface, skill: input.skill, tool: input.tool, args: plainObject(input.args), command: null, programPath: null, skillHash: skill?.hash ?? '' });
-      recordDecision(db, id, { outcome: 'refused', decidedBy: 'error', reason: coded.message, errorCode: coded.code });
-      throw withRunId(coded, id);
+      return this.refuse({ ...input, traceId }, error, id);
     }
     const { skill, command, programPath, decision, sandbox } = prepared;
     recordRequest(db, { id, traceId, surface: input.surface, skill: skill.name, tool: command.tool, args: plainObject(input.args), command, programPath, skillHash: skill.hash, sandbox });

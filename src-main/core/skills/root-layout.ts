@@ -43,7 +43,7 @@ function reachable(dir: string): boolean {
 }
 
 /** Whether `<dir>/<name>` is a skill to list: a visible directory (or link to one) that holdsSkillFile. */
-function hasSkillFile(dir: string, name: string): boolean {
+export function hasSkillFile(dir: string, name: string): boolean {
   return isSkillName(name) && holdsSkillFile(join(dir, name));
 }
 

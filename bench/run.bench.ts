@@ -62,7 +62,7 @@ export async function runBench(dir: string): Promise<(Figure | Metric)[]> {
       // The sandbox alone: the command line a read-only run of `true` gets, spawned directly.
       const wrapped = sandbox.wrap(
         { program: truePath, args: [], env: { PATH: process.env.PATH ?? '' } },
-        { profile: { name: 'read-only', network: false }, cwd: dir, skillDir: join(bundled, 'truth'), snapshotDir: join(bundled, 'truth'), tempDir: temp, masks: [] },
+        { profile: { name: 'read-only', network: false, hosts: [] }, cwd: dir, skillDir: join(bundled, 'truth'), snapshotDir: join(bundled, 'truth'), tempDir: temp, masks: [] },
       );
       const sandboxed = await median(() => spawned(wrapped.program, wrapped.args, wrapped.env), 31, 3);
       figures.push({ name: `sandboxed \`true\` (${sandbox.mechanism ?? ''}, read-only)`, ms: sandboxed, baseline: 'raw child_process.spawn of true', baselineMs: raw });

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import envPaths from 'env-paths';
 import type { RootKind, RootWatch, SkillRoot } from '../shared/model.js';
 
@@ -17,6 +17,8 @@ export interface CoreConfig {
   env: NodeJS.ProcessEnv;
   /** Path of a better-sqlite3 binary built for this process's ABI, when not the default one. */
   nativeBinding?: string;
+  /** The network relay a sandboxed run with a host list starts first (Linux; core/runner/network/net-relay.c). */
+  netRelay: string;
 }
 
 export interface ConfigInput {
@@ -25,6 +27,8 @@ export interface ConfigInput {
   bundledDir: string;
   platform?: NodeJS.Platform;
   nativeBinding?: string;
+  /** The network relay's path; by default dist/native/net-relay beside the bundled skills' folder, as the build leaves it. */
+  netRelay?: string;
 }
 
 function userHome(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string {
@@ -62,7 +66,8 @@ export function resolveConfig(input: ConfigInput): CoreConfig {
   add(gibberishSkillsDir(env, platform), 'gibberish', true);
   add(join(userDir, '.kode', 'skills'), 'kode', true);
   add(join(userDir, '.claude', 'skills'), 'claude', true);
-  return { home, roots, env, ...(input.nativeBinding === undefined ? {} : { nativeBinding: input.nativeBinding }) };
+  const netRelay = input.netRelay ?? join(dirname(resolve(input.bundledDir)), 'dist', 'native', 'net-relay');
+  return { home, roots, env, netRelay, ...(input.nativeBinding === undefined ? {} : { nativeBinding: input.nativeBinding }) };
 }
 
 /**

@@ -160,7 +160,7 @@ test('install from a folder after the scan report, turn a skill off, update with
     await expect(tool).toContainText('- cat <<target>>');
     await expect(tool).toContainText('+ aspell check <<target>>');
     await expect(tool).toContainText('New program: aspell');
-    await expect(tool).toContainText('Sandbox: read-only, no network → may write in its working directory, with network');
+    await expect(tool).toContainText('Sandbox: read-only, no network → may write in its working directory, network to any host');
     await expect(tool).toContainText('may do more than before');
     await expect(diff).toContainText('scripts/fix.sh');
     await screenshot(page, 'packs-update-diff');

@@ -8,6 +8,7 @@ import { readFileSync, readlinkSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import type { Skill, SkillRoot } from '../../shared/model.js';
 import type { ScanFinding, ScannedSkill, ScannedTool } from '../../shared/packs.js';
+import type { NetworkHosts } from '../../shared/runs.js';
 import { hashFile, isInside } from '../skills/files.js';
 import { parseSkill } from '../skills/parse-skill.js';
 import { parseCommand } from '../template/parse-command.js';
@@ -19,6 +20,7 @@ import { listTree } from './tree.js';
 export interface ProfileView {
   name: string;
   network: boolean;
+  hosts: NetworkHosts;
   text: string;
 }
 
@@ -140,7 +142,7 @@ export function scanPack(packDir: string, policy: PolicyView, renamed: ReadonlyM
     const tools: ScannedTool[] = skill.tools.map((tool) => {
       const program = programOf(tool, skill);
       const inPack = program.startsWith('./') || program.startsWith('../') || (program.includes('/') && !isAbsolute(program));
-      return { name: tool.name, command: tool.command, program, programInPack: inPack, profile: profile.text, profileName: profile.name, network: profile.network, env: skill.requires.env };
+      return { name: tool.name, command: tool.command, program, programInPack: inPack, profile: profile.text, profileName: profile.name, network: profile.network, hosts: profile.hosts, env: skill.requires.env };
     });
     const scripts = entries
       .filter((e) => e.type === 'file' && e.rel.startsWith(`${name}/`) && e.rel !== `${name}/SKILL.md`)

@@ -10,6 +10,7 @@ import type { Mode, Skill, Tool } from '../../shared/model.js';
 import { SkilltrayError } from '../errors.js';
 import type { Remembered, Rule, SandboxView } from '../../shared/runs.js';
 import { isOffered } from './modes.js';
+import { networkAsks } from './network-policy.js';
 import { describeProfile, widens } from './profile.js';
 import { governingRule } from './rules.js';
 import type { SensitiveArgument } from './sensitive-paths.js';
@@ -163,6 +164,8 @@ function decideByRules(input: DecideInput): Decision {
   if (rule !== null) {
     return { outcome: 'auto', by: 'rule', ruleId: rule.id, reason: `allowed by rule #${rule.id} (${rule.pattern})` };
   }
+  const network = networkAsks(input);
+  if (network !== null) return { outcome: 'ask', reason: network };
   const { sandbox } = input;
   const remembered = input.remembered;
   if (remembered !== null && remembered.revokedAt === null && remembered.skill === skill.name && remembered.tool === tool.name) {

@@ -88,7 +88,7 @@ describe('skilltray update, packs, uninstall and trust-key', () => {
     expect(declined.stdout).toContain('    - echo lint <<file>>');
     expect(declined.stdout).toContain('    + shellcheck <<file>>');
     expect(declined.stdout).toContain('    new program: shellcheck');
-    expect(declined.stdout).toContain('    sandbox: read-only, no network → may write in its working directory, with network');
+    expect(declined.stdout).toContain('    sandbox: read-only, no network → may write in its working directory, network to any host');
     expect(declined.stderr).toContain('error[E304]');
 
     const applied = await cli(['update', '--yes'], t);

@@ -19,6 +19,7 @@ const DEBIAN_PACKAGES = {
   bwrap: 'bubblewrap',
   'ssh-keygen': 'openssh-client',
   chromium: 'chromium',
+  cc: 'gcc',
 };
 
 /** Programs every Linux or macOS system has, not worth checking. */
@@ -86,7 +87,13 @@ export async function missingDependencies({ platform = process.platform, env = p
     { program: 'git', why: 'the tests make Git repositories' },
     { program: 'ssh-keygen', why: 'the pack tests sign commits with SSH keys they generate' },
     { program: 'bash', why: 'the CLI tests pipe through a shell' },
-    ...(platform === 'linux' ? [{ program: 'bwrap', why: 'runs are contained in a bubblewrap sandbox on Linux' }] : []),
+    { program: 'curl', why: "the network tests reach a loopback host through a run's proxy with it" },
+    ...(platform === 'linux'
+      ? [
+          { program: 'bwrap', why: 'runs are contained in a bubblewrap sandbox on Linux' },
+          { program: 'cc', why: 'the build compiles the network relay a sandboxed run with a host list starts first' },
+        ]
+      : []),
   ];
   const seen = new Set();
   const missing = [];

@@ -3,11 +3,10 @@
  * the tools themselves, then the same calls through the core under the sandbox they get
  * (`network: host`: this computer's own network, no Unix sockets), which always asks first.
  */
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
 import { runTool } from '../../support/run-tool.js';
-import { requireSandbox } from '../../support/sandbox.js';
+import { icmpAllowed, requireSandbox } from '../../support/sandbox.js';
 import { tempDir, testHome } from '../../support/temp.js';
 import { argv, pack, SKILLS_DIR } from './bundled-packs.js';
 
@@ -84,16 +83,7 @@ describe('network pack: contained, as every run of it is', () => {
     expect(report.result.stdout).toMatch(/^(127\.0\.0\.1|::1)\s+localhost\b/m);
   });
 
-  // ping needs unprivileged ICMP sockets in a sandbox: no_new_privs drops its file capability.
-  const icmp = (() => {
-    try {
-      const [low, high] = readFileSync('/proc/sys/net/ipv4/ping_group_range', 'utf8').trim().split(/\s+/).map(Number);
-      const gid = process.getgid?.() ?? -1;
-      return low !== undefined && high !== undefined && gid >= low && gid <= high;
-    } catch {
-      return false;
-    }
-  })();
+  const icmp = icmpAllowed(process.getgid?.() ?? -1);
   it.skipIf(!icmp)(`ping_host pings 127.0.0.1 in its sandbox${icmp ? '' : ' (skipped: net.ipv4.ping_group_range excludes this group, see docs/runner.md)'}`, async () => {
     const { core, cwd } = contained();
     const report = await run(core, 'ping_host', { host: '127.0.0.1', count: '1' }, cwd);

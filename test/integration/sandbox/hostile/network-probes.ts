@@ -70,9 +70,9 @@ export function networkHome(skills: Record<string, unknown>, who: RunAs): TestHo
   return t;
 }
 
-/** `skilltray ARGV` as `who`, from the fresh build, in the user's home folder. */
-export async function skilltray(t: TestHome, who: RunAs, argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const result = await execa(process.execPath, [BIN, ...argv], {
+/** `program ARGS` as `who`, with the test home's environment, in the user's home folder. */
+async function runAs(t: TestHome, who: RunAs, program: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const result = await execa(program, args, {
     env: { ...t.env, PATH: process.env.PATH },
     extendEnv: false,
     cwd: t.userHome,
@@ -81,6 +81,11 @@ export async function skilltray(t: TestHome, who: RunAs, argv: string[]): Promis
     ...(who.ids === null ? {} : { uid: who.ids.uid, gid: who.ids.gid }),
   });
   return { code: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** `skilltray ARGV` as `who`, from the fresh build. */
+export function skilltray(t: TestHome, who: RunAs, argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runAs(t, who, process.execPath, [BIN, ...argv]);
 }
 
 /** Runs `script` with probe skill `skill`, approved at the terminal (`--yes`); the run's report. */
@@ -99,15 +104,7 @@ export async function recorded(t: TestHome, who: RunAs, id: string): Promise<{ r
 
 /** `script` run by bash as `who` with no sandbox at all: the control that shows a probe can succeed. */
 export async function outside(t: TestHome, who: RunAs, script: string): Promise<string> {
-  const result = await execa('bash', ['-c', script], {
-    env: { ...t.env, PATH: process.env.PATH },
-    extendEnv: false,
-    cwd: t.userHome,
-    reject: false,
-    stdin: 'ignore',
-    ...(who.ids === null ? {} : { uid: who.ids.uid, gid: who.ids.gid }),
-  });
-  return result.stdout;
+  return (await runAs(t, who, 'bash', ['-c', script])).stdout;
 }
 
 /** A word for bash: single-quoted, any quote inside closed and escaped. */

@@ -6,12 +6,12 @@
  * is for: ping (ICMP) and the system resolver. On the real CLI and runner, as root and as an
  * ordinary user; each listener first answers a probe from outside any sandbox (the control).
  */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../../support/fresh-build.js';
-import { requireSandbox } from '../../../support/sandbox.js';
+import { icmpAllowed, requireSandbox } from '../../../support/sandbox.js';
 import { networkHome, outside, runProbe, shellWord, whoRuns } from './network-probes.js';
 
 /** Connects to each Unix socket named (`@name`: abstract) and prints `<name>: <what it said, or the error code>`. */
@@ -23,16 +23,6 @@ const CONNECT = `for (const name of process.argv.slice(1)) {
 }`;
 
 const probeScript = (...names: string[]): string => `${shellWord(process.execPath)} -e ${shellWord(CONNECT)} ${names.map(shellWord).join(' ')}`;
-
-/** Whether this machine lets group `gid` open ICMP echo sockets without privileges. */
-function pingAllowed(gid: number): boolean {
-  try {
-    const [low, high] = readFileSync('/proc/sys/net/ipv4/ping_group_range', 'utf8').trim().split(/\s+/).map(Number);
-    return low !== undefined && high !== undefined && gid >= low && gid <= high;
-  } catch {
-    return false;
-  }
-}
 
 const ABSTRACT = `@skilltray-net-test-${process.pid}`;
 /** Outside /tmp (which a run sees as its own, empty one), so the socket is there to be reached. */
@@ -94,8 +84,7 @@ describe.each(whoRuns())('host sockets and network tools, $label', (who) => {
     expect(connections).toBe(before);
   });
 
-  // ping needs unprivileged ICMP sockets in the sandbox (no_new_privs drops its file capability).
-  const icmp = pingAllowed(who.ids?.gid ?? process.getgid?.() ?? -1);
+  const icmp = icmpAllowed(who.ids?.gid ?? process.getgid?.() ?? -1);
   it.skipIf(!icmp)(`network: host pings${icmp ? '' : ' (skipped: net.ipv4.ping_group_range excludes this group, see docs/runner.md)'}`, async () => {
     const t = networkHome({ 'net-host': 'host' }, who);
     const report = await runProbe(t, who, 'net-host', 'ping -c 1 -W 2 127.0.0.1');

@@ -8,6 +8,16 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 import envPaths from 'env-paths';
 import type { RootKind, RootWatch, SkillRoot } from '../shared/model.js';
 
+/** How this installation of Skilltray is started, so `connect` can tell a client the command that starts its bridge. */
+export interface Installation {
+  /** The program that runs `script`: Node, or the packaged app's own executable. */
+  runtime: string;
+  /** This installation's `bin/skilltray.js`. */
+  script: string;
+  /** The runtime is the packaged app's executable, which runs the script as Node with ELECTRON_RUN_AS_NODE=1. */
+  packaged: boolean;
+}
+
 export interface CoreConfig {
   /** SKILLTRAY_HOME, or the env-paths data dir for `skilltray`. */
   home: string;
@@ -19,6 +29,7 @@ export interface CoreConfig {
   nativeBinding?: string;
   /** The network relay a sandboxed run with a host list starts first (Linux; core/runner/network/net-relay.c). */
   netRelay: string;
+  installation: Installation;
 }
 
 export interface ConfigInput {
@@ -29,6 +40,8 @@ export interface ConfigInput {
   nativeBinding?: string;
   /** The network relay's path; by default dist/native/net-relay beside the bundled skills' folder, as the build leaves it. */
   netRelay?: string;
+  /** Default: this process's runtime and the `bin/skilltray.js` beside the bundled `skills/` (a checkout or an npm install). */
+  installation?: Installation;
 }
 
 function userHome(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string {
@@ -66,8 +79,14 @@ export function resolveConfig(input: ConfigInput): CoreConfig {
   add(gibberishSkillsDir(env, platform), 'gibberish', true);
   add(join(userDir, '.kode', 'skills'), 'kode', true);
   add(join(userDir, '.claude', 'skills'), 'claude', true);
+  // The personal skill folders the assistants `connect` knows document (docs/connect.md).
+  add(join(userDir, '.agents', 'skills'), 'agents', true);
+  add(join(env.CODEX_HOME || join(userDir, '.codex'), 'skills'), 'codex', true);
+  add(join(userDir, '.cursor', 'skills'), 'cursor', true);
+  add(join(userDir, '.copilot', 'skills'), 'copilot', true);
+  const installation = input.installation ?? { runtime: process.execPath, script: join(dirname(resolve(input.bundledDir)), 'bin', 'skilltray.js'), packaged: false };
   const netRelay = input.netRelay ?? join(dirname(resolve(input.bundledDir)), 'dist', 'native', 'net-relay');
-  return { home, roots, env, netRelay, ...(input.nativeBinding === undefined ? {} : { nativeBinding: input.nativeBinding }) };
+  return { home, roots, env, installation, netRelay, ...(input.nativeBinding === undefined ? {} : { nativeBinding: input.nativeBinding }) };
 }
 
 /**

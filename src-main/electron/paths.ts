@@ -22,6 +22,8 @@ export interface AppPaths {
   nativeBinding: string | undefined;
   /** The network relay a sandboxed run with a host list starts first (built by scripts/build-net-relay.js). */
   netRelay: string;
+  /** The `skilltray` command's script: what a connected assistant's bridge runs (in a package, inside app.asar, run by the app's own executable as Node). */
+  cliScript: string;
 }
 
 /** The app's paths for where it runs. */
@@ -38,5 +40,6 @@ export function appPaths(at: AppLocation): AppPaths {
     // module, and an environment variable must never make it load other native code.
     nativeBinding: at.isPackaged ? undefined : at.env.SKILLTRAY_NATIVE_BINDING || undefined,
     netRelay: at.isPackaged ? resources('net-relay') : join(at.appPath, 'dist', 'native', 'net-relay'),
+    cliScript: join(at.appPath, 'bin', 'skilltray.js'),
   };
 }

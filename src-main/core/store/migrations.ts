@@ -230,9 +230,27 @@ const v5: Migration = {
   },
 };
 
-/** Network by host list: where a remembered approval's network led, and the connections each run's proxy refused. */
+/**
+ * Project folders whose skills (`.claude/skills`, `.agents/skills`) the person chose to trust, each
+ * pinned to the digest of those skills as the person saw them. (Version 12 in the plan of the
+ * branches being merged: renumbered to follow whatever lands first.)
+ */
 const v6: Migration = {
   version: 6,
+  up(db) {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS trusted_projects (
+        path TEXT PRIMARY KEY,
+        digest TEXT NOT NULL CHECK (length(digest) = 64),
+        trusted_at INTEGER NOT NULL
+      ) STRICT;
+    `);
+  },
+};
+
+/** Network by host list: where a remembered approval's network led, and the connections each run's proxy refused. */
+const v7: Migration = {
+  version: 7,
   up(db) {
     // JSON: a list of host patterns, or "host"; NULL for an approval given before host lists (read as the host's network).
     if (!columnsOf(db, 'remembered_approvals').has('hosts')) db.exec('ALTER TABLE remembered_approvals ADD COLUMN hosts TEXT');
@@ -242,7 +260,7 @@ const v6: Migration = {
 };
 
 /** Every migration, in order; versions run 1, 2, 3… without gaps. */
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6];
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -14,6 +14,7 @@ describe('the app’s paths', () => {
       appIcon: join('/checkout', 'build', 'icon.png'),
       nativeBinding: '/tmp/evil.node',
       netRelay: join('/checkout', 'dist', 'native', 'net-relay'),
+      cliScript: join('/checkout', 'bin', 'skilltray.js'),
     });
   });
 
@@ -24,6 +25,7 @@ describe('the app’s paths', () => {
       appIcon: join('/opt/Skilltray/resources', 'tray', 'icon.png'),
       nativeBinding: undefined,
       netRelay: join('/opt/Skilltray/resources', 'net-relay'),
+      cliScript: join('/checkout', 'bin', 'skilltray.js'),
     });
   });
 

@@ -1,4 +1,5 @@
 /** Where a run's network leads, in full (a badge may abbreviate the list), and what its proxy refused. */
+import { displayText } from '../../src-main/shared/display-text.js';
 import { ANY_HOST } from '../../src-main/shared/network-reach.js';
 import type { NetworkDenial, SandboxView } from '../../src-main/shared/runs.js';
 
@@ -32,7 +33,7 @@ export function NetworkReach({ sandbox }: { sandbox: SandboxView }) {
   );
 }
 
-/** The connections a run's proxy refused, each with how often and why. */
+/** The connections a run's proxy refused, each with how often and why; the tool chose each host, so it is shown escaped. */
 export function RefusedConnections({ denied }: { denied: readonly NetworkDenial[] }) {
   if (denied.length === 0) return null;
   return (
@@ -40,7 +41,7 @@ export function RefusedConnections({ denied }: { denied: readonly NetworkDenial[
       {denied.map((d) => (
         <li key={`${d.host}:${d.port}`}>
           <code>
-            {d.host}:{d.port}
+            {displayText(d.host)}:{d.port}
           </code>
           {d.count > 1 ? ` (${d.count} times)` : ''} — {d.why}
         </li>

@@ -1,5 +1,6 @@
 /** `history`: runs as a table with a header, or one run whole (request, decision, command, result, output). */
 import { RUN_STATUSES, SURFACES, type NetworkDenial, type RunRecord, type RunStatus, type RunSummary, type SandboxView, type Surface } from '../../shared/runs.js';
+import { displayText } from '../../shared/display-text.js';
 import { networkWords } from '../../shared/network-reach.js';
 import { JSON_OPTION, printJson, type Command } from '../command.js';
 import { localTime, table } from '../table.js';
@@ -30,9 +31,9 @@ function sandboxLine(s: SandboxView): string {
   return `${s.name}, ${networkWords(s)}${s.mechanism === null ? '' : ` (${s.mechanism})`}`;
 }
 
-/** A connection the run's proxy refused: `evil.example:443, 3 times: not in the skill's network list`. */
+/** A connection the run's proxy refused: `evil.example:443, 3 times: not in the skill's network list`; the tool chose the host, so it is shown escaped. */
 export function refusedConnection(d: NetworkDenial): string {
-  return `${d.host}:${d.port}${d.count > 1 ? `, ${d.count} times` : ''}: ${d.why}`;
+  return `${displayText(d.host)}:${d.port}${d.count > 1 ? `, ${d.count} times` : ''}: ${d.why}`;
 }
 
 /** Every field of a run record a person may need, labelled, then its output. */

@@ -9,8 +9,10 @@ import { request as httpRequest, createServer as createHttpServer } from 'node:h
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { refusedConnection } from '../../../src-main/cli/commands/history.js';
 import { judge } from '../../../src-main/core/runner/network/allow-list.js';
 import { MAX_DENIALS, startNetworkProxy, type NetworkProxy, type ProxyOptions } from '../../../src-main/core/runner/network/proxy-server.js';
+import type { NetworkDenial } from '../../../src-main/shared/runs.js';
 import { tempDir } from '../../support/temp.js';
 
 const servers: Server[] = [];
@@ -118,6 +120,15 @@ describe('the network proxy', () => {
     expect((await socks(proxy, 'evil.example', 80)).reply).toBe(0x02);
     expect((await socks(proxy, 'localhost', port, 0x02)).reply).toBe(0x07);
     expect(proxy.denied().map((d) => `${d.host}:${d.port}`)).toEqual([`127.0.0.1:${port + 1}`, 'evil.example:80']);
+  });
+
+  it('records a SOCKS5 name that is no host name exactly, and the CLI shows it escaped, so it cannot fake a line of history', async () => {
+    const proxy = await proxyFor({ hosts: ['api.github.com'] });
+    const forged = "x\nrefused     \u001b[2Jok.example";
+    expect((await socks(proxy, forged, 443)).reply).toBe(0x02);
+    const [denial] = proxy.denied();
+    expect(denial).toEqual({ host: forged, port: 443, why: 'not a host name or address and port', count: 1 });
+    expect(refusedConnection(denial as NetworkDenial)).toBe('x\\nrefused     \\x1b[2Jok.example:443: not a host name or address and port');
   });
 
   it('never looks up a name it refuses, so a refused name cannot carry data to a DNS server', async () => {

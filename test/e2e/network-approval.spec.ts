@@ -3,8 +3,10 @@
  * (badge and list), and once it ran, the run's page lists the connections its proxy refused.
  * The tool is curl, reaching one loopback listener it lists and one it does not, for real.
  */
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { expect, go, screenshot, test } from './fixtures.js';
 
 const servers: Server[] = [];
@@ -48,7 +50,10 @@ test('the approval lists the hosts a tool may reach, and its run lists what was 
   const other = await listener();
   app.writeSkill('status-check', skill(allowed, other));
   await expect.poll(async () => (await app.api('describe', { skill: 'status-check' })).status).toBe(200);
-  const answered = app.api<{ id: string }>('run', { skill: 'status-check', tool: 'fetch', args: { path: 'health' }, cwd: app.home });
+  // A project folder of its own: a run never works in a home folder or in Skilltray's.
+  const work = join(app.user, 'status-work');
+  mkdirSync(work, { recursive: true });
+  const answered = app.api<{ id: string }>('run', { skill: 'status-check', tool: 'fetch', args: { path: 'health' }, cwd: work });
 
   await page.setViewportSize({ width: 400, height: 600 });
   await app.open(page, '#/approvals');

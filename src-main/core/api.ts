@@ -93,7 +93,7 @@ export class SkilltrayCore extends SkillLibrary {
 
   constructor(config: CoreConfig, options: CoreOptions = {}) {
     super(config, options);
-    this.sandbox = options.sandbox ?? platformSandbox(process.platform, config.env);
+    this.sandbox = options.sandbox ?? platformSandbox(process.platform, config.env, config.netRelay);
     this.state = new StateStore(join(config.home, 'state.db'), {
       ...(config.nativeBinding === undefined ? {} : { nativeBinding: config.nativeBinding }),
       quickCheck: options.checkStateDb ?? true,

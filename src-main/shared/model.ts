@@ -2,6 +2,7 @@
  * The data every surface exchanges: skills as loaded, diagnostics, rendered requests, run results.
  * Plain types with no runtime code, so the renderer can import them without pulling in Node.
  */
+import type { NetworkHosts } from './runs.js';
 
 /** bundled skills ship with the app; everything else (user dir, SKILLTRAY_SKILLS_PATH, other tools' dirs) is user. */
 export type Trust = 'bundled' | 'user';
@@ -167,8 +168,10 @@ export interface Skill {
   tools: Tool[];
   modes: Mode[];
   readOnly: boolean;
-  /** `network: true`: its tools' sandbox lets them reach the network (otherwise they have none, not even loopback). */
+  /** Whether its tools' sandbox reaches a network at all (otherwise they have none, not even loopback). */
   network: boolean;
+  /** Where that network leads, as `network:` declares it: host patterns (`*`: any host), or `host` (this computer's own network). */
+  hosts: NetworkHosts;
   alwaysAsk: boolean;
   timeoutSec: number;
   requires: { bins: string[]; env: string[] };

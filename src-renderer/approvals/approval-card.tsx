@@ -12,6 +12,7 @@ import { formatClock, formatCountdown, formatDuration } from '../app/format.js';
 import { useNow } from '../app/use-now.js';
 import { ariaShortcut, shortcutLabel, verdictForKey } from './approval-keys.js';
 import { SURFACE_LABELS, TRUST_LABELS, sandboxBadges } from './labels.js';
+import { NetworkReach } from './network-reach.js';
 import { useArmed } from './use-armed.js';
 
 /** The characters of a value with its invisible ones spelled out as marked escapes. */
@@ -194,6 +195,7 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
         — {displayText(entry.reason)}
       </p>
       {entry.sandbox.contained ? null : <p className="approval-uncontained">Not contained: {entry.sandbox.why}. It can do anything you can.</p>}
+      <NetworkReach sandbox={entry.sandbox} />
 
       <section className="approval-command" aria-label="What will run">
         <CommandLine programPath={entry.programPath} args={args} />

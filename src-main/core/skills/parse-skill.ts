@@ -65,6 +65,7 @@ export function blankSkill(dir: string, root: SkillRoot): Skill {
     modes: ['Global'],
     readOnly: false,
     network: false,
+    hosts: [],
     alwaysAsk: false,
     timeoutSec: DEFAULT_TIMEOUT_SEC,
     requires: { bins: [], env: [] },

@@ -362,5 +362,6 @@ export function reportOfRecord(record: RunRecord): RunReport | null {
     decision: { outcome, by: decidedBy, reason, ruleId: record.ruleId, actor: record.actor },
     sandbox,
     result,
+    networkDenied: record.networkDenied,
   };
 }

@@ -1,25 +1,26 @@
 /** `#/skills`: every skill, filters, and search-as-you-type across all of them. */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import type { CatalogHit } from '../../src-main/shared/gateway.js';
+import type { SearchHit, ToolBrief } from '../../src-main/shared/gateway.js';
+import { toolNeeds } from '../../src-main/shared/search-text.js';
 import type { SkillSummary } from '../../src-main/shared/model.js';
 import { errorCode, ErrorNote } from '../app/error-note.js';
 import { NO_SKILL_FILTER, routeHref, skillHref, type SkillFilter } from '../app/route.js';
 import { useResource } from '../app/use-resource.js';
 import { useOpenPalette } from '../palette/palette-dialog.js';
 import { DiagnosticsList } from './diagnostics-list.js';
-import { filterChoices, isFiltering, matchesFilter } from './skill-filters.js';
+import { activeFilters, filterChoices, isFiltering, matchesFilter } from './skill-filters.js';
 import { SkillSwitch } from './skill-switch.js';
 import { Snippet } from './snippet.js';
 import { useSearch } from './use-search.js';
 
 /** Where a hit leads: its section, or the file itself for text before the first heading. */
-function hitHref(hit: CatalogHit): string {
+function hitHref(hit: SearchHit): string {
   return hit.section === '' ? skillHref(hit.skill, { kind: 'file', path: hit.file }) : skillHref(hit.skill, { kind: 'section', section: hit.section, file: hit.file });
 }
 
 /** Consecutive hits of one skill (the core groups them) as one group. */
-function bySkill(hits: readonly CatalogHit[]): { skill: string; hits: CatalogHit[] }[] {
-  const groups: { skill: string; hits: CatalogHit[] }[] = [];
+function bySkill(hits: readonly SearchHit[]): { skill: string; hits: SearchHit[] }[] {
+  const groups: { skill: string; hits: SearchHit[] }[] = [];
   for (const hit of hits) {
     const last = groups[groups.length - 1];
     if (last && last.skill === hit.skill) last.hits.push(hit);
@@ -28,22 +29,30 @@ function bySkill(hits: readonly CatalogHit[]): { skill: string; hits: CatalogHit
   return groups;
 }
 
-function Hit({ hit }: { hit: CatalogHit }) {
-  const openPalette = useOpenPalette();
-  const where = [hit.file, ...hit.trail];
+function RunButton({ skill, tool, onRun }: { skill: string; tool: string; onRun: (target: { skill: string; tool: string }) => void }) {
   return (
-    <li className="hit">
+    <button type="button" className="button button-small hit-run" onClick={() => onRun({ skill, tool })} aria-label={`Run ${skill} ${tool}`}>
+      <span aria-hidden="true">▶</span> Run {tool}
+    </button>
+  );
+}
+
+/** A hit on a tool: the tool itself — its name, what it does, what running it takes — and Run. */
+function ToolHit({ hit, tool }: { hit: SearchHit; tool: ToolBrief }) {
+  const openPalette = useOpenPalette();
+  return (
+    <li className="hit hit-tool">
       <div className="hit-head">
         <a className="hit-link" href={hitHref(hit)}>
-          {hit.title === '' ? <code>{hit.file}</code> : <Snippet text={hit.title} />}
+          <code>
+            <Snippet text={hit.title} />
+          </code>
         </a>
-        {hit.tool !== null ? (
-          <button type="button" className="button button-small hit-run" onClick={() => openPalette({ skill: hit.skill, tool: hit.tool as string })} aria-label={`Run ${hit.skill} ${hit.tool}`}>
-            <span aria-hidden="true">▶</span> Run {hit.tool}
-          </button>
-        ) : null}
+        <span className="muted hit-skill">{hit.skill}</span>
+        <RunButton skill={hit.skill} tool={tool.name} onRun={openPalette} />
       </div>
-      {hit.title !== '' ? <p className="hit-where">{where.join(' › ')}</p> : null}
+      {tool.summary !== '' ? <p className="hit-summary">{tool.summary}</p> : null}
+      <p className="hit-where">{toolNeeds(tool)}</p>
       {hit.snippet !== '' ? (
         <p className="snippet">
           <Snippet text={hit.snippet} />
@@ -53,11 +62,48 @@ function Hit({ hit }: { hit: CatalogHit }) {
   );
 }
 
-function Hits({ hits, query }: { hits: CatalogHit[]; query: string }) {
-  if (hits.length === 0) return <p className="empty">No section matches “{query}”.</p>;
+/** A hit on a section: titled by the heading it sits under and its own, where it is, and the text around the match. */
+function SectionHit({ hit }: { hit: SearchHit }) {
+  return (
+    <li className="hit">
+      <div className="hit-head">
+        <a className="hit-link" href={hitHref(hit)}>
+          {hit.section === '' ? <code>{hit.file}</code> : <Snippet text={hit.title} />}
+        </a>
+      </div>
+      {hit.section !== '' ? <p className="hit-where">{[hit.file, ...hit.trail].join(' › ')}</p> : null}
+      {hit.snippet !== '' ? (
+        <p className="snippet">
+          <Snippet text={hit.snippet} />
+        </p>
+      ) : null}
+    </li>
+  );
+}
+
+/** Tools first (the core puts them first), then the sections grouped by skill. */
+function Hits({ hits, query }: { hits: SearchHit[]; query: string }) {
+  if (hits.length === 0) return <p className="empty">Nothing matches “{query}”.</p>;
+  const tools = hits.flatMap((hit) => (hit.tool === null ? [] : [{ hit, tool: hit.tool }]));
+  const sections = hits.filter((hit) => hit.tool === null);
   return (
     <ol className="hit-groups">
-      {bySkill(hits).map((group, g) => (
+      {tools.length > 0 ? (
+        <li className="hit-group" aria-labelledby="hits-tools">
+          <h2 id="hits-tools" className="hit-group-title">
+            Tools
+            <span className="muted">
+              {tools.length} {tools.length === 1 ? 'match' : 'matches'}
+            </span>
+          </h2>
+          <ol className="hits">
+            {tools.map(({ hit, tool }) => (
+              <ToolHit key={`${hit.skill}\n${tool.name}`} hit={hit} tool={tool} />
+            ))}
+          </ol>
+        </li>
+      ) : null}
+      {bySkill(sections).map((group, g) => (
         <li key={`${group.skill}\n${g}`} className="hit-group" aria-labelledby={`hits-${g}`}>
           <h2 id={`hits-${g}`} className="hit-group-title">
             <a href={skillHref(group.skill)}>{group.skill}</a>
@@ -67,7 +113,7 @@ function Hits({ hits, query }: { hits: CatalogHit[]; query: string }) {
           </h2>
           <ol className="hits">
             {group.hits.map((hit) => (
-              <Hit key={`${hit.file}\n${hit.section}\n${hit.line}`} hit={hit} />
+              <SectionHit key={`${hit.file}\n${hit.section}\n${hit.line}`} hit={hit} />
             ))}
           </ol>
         </li>
@@ -135,6 +181,9 @@ export function SkillsScreen({ initialQuery, initialFilter }: { initialQuery: st
   const [query, setQuery] = useState(initialQuery);
   const [filter, setFilter] = useState(initialFilter);
   const searchId = useId();
+  const filtersId = useId();
+  // Below 600 px the filters fold behind one button, so the first skills are on the first screen.
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const resultsRef = useRef<HTMLElement>(null);
   const list = useResource('skills', (client) => client.list({ limit: 10_000 }), (e) => e.type === 'skills.changed' || e.type === 'settings');
   const search = useSearch(query);
@@ -191,7 +240,16 @@ export function SkillsScreen({ initialQuery, initialFilter }: { initialQuery: st
         </p>
       </div>
 
-      <fieldset className="filters">
+      <button
+        type="button"
+        className="button button-quiet filters-toggle"
+        aria-expanded={filtersOpen}
+        aria-controls={filtersId}
+        onClick={() => setFiltersOpen((open) => !open)}
+      >
+        Filters{filtering ? ` · ${activeFilters(filter)} on` : ''} <span aria-hidden="true">{filtersOpen ? '▴' : '▾'}</span>
+      </button>
+      <fieldset id={filtersId} className={`filters${filtersOpen ? ' filters-open' : ''}`}>
         <legend className="visually-hidden">Filters</legend>
         <label className="check">
           <input type="checkbox" checked={filter.offered} onChange={(e) => set({ offered: e.target.checked })} />

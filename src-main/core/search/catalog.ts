@@ -11,31 +11,38 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { toSkilltrayError } from '../errors.js';
 import { checkIntegerOption } from '../gateway/options.js';
-import { groupBySkill, mergeNested, type RowPlace } from './catalog-hits.js';
-import { catalogRows, type CatalogRow } from './catalog-rows.js';
+import { mergeNested, toolsFirst, type RowPlace } from './catalog-hits.js';
+import { walkSkill, type SkillFile } from '../skills/files.js';
+import { catalogRows } from './catalog-rows.js';
+import { isIndexedFile } from './documents.js';
 import {
   CATALOG_SCHEMA_VERSION,
   catalogMarkExpression,
   catalogMarkSql,
   catalogMatch,
   catalogSchema,
+  matchLevels,
   catalogSearchParams,
   catalogSearchSql,
+  catalogTitleSql,
+  headingMatch,
   type CatalogMatch,
+  type MatchLevel,
 } from './catalog-sql.js';
 import { corruptIndexError } from './index.js';
 import { oneLine } from './plain-text.js';
 import { DEFAULT_SEARCH_LIMIT } from './query.js';
 import { tokenizerPreference } from './tokenizer.js';
-import type { CatalogHit, CatalogResult, TokenizerName } from '../../shared/gateway.js';
+import type { CatalogTool } from './tool-text.js';
+import type { TokenizerName } from '../../shared/gateway.js';
 
 export interface CatalogSkill {
   name: string;
   dir: string;
   /** The skill's content hash (RFC-0001 manifest hash); a skill whose hash is unchanged is skipped. */
   hash: string;
-  /** Its tools' names: a SKILL.md section under one of these headings is that tool's hit. */
-  tools?: readonly string[];
+  /** Its tools: a SKILL.md section under one of their headings is that tool's hit, and their Commands are read as callers see them. */
+  tools?: readonly CatalogTool[];
 }
 
 export interface CatalogSync {
@@ -51,10 +58,40 @@ export interface CatalogSearchOptions {
   limit?: number;
   /** Search-as-you-type: the last token matches as a word prefix (`"tok"*`), unstemmed. */
   prefix?: boolean;
+  /** Only this skill's rows. */
+  skill?: string;
+}
+
+/** One ranked hit of the catalog, before the gateway names its tool. */
+export interface CatalogHit extends RowPlace {
+  section: string;
+  /** The section's heading with the query's words marked. */
+  title: string;
+  trail: string[];
+  /** The tool the section documents, by name. */
+  tool: string | null;
+  snippet: string;
+  /** 0–1: its BM25 against the strongest hit's. */
+  score: number;
+}
+
+export interface CatalogResult {
+  query: string;
+  matched: 'all' | 'any';
+  results: CatalogHit[];
 }
 
 export interface CatalogOptions {
   nativeBinding?: string;
+  /** Told before skills are read into the catalog: which, and how many bytes of their files will be indexed. */
+  onIndexing?(work: IndexingWork): void;
+}
+
+/** Skills about to be (re)indexed. */
+export interface IndexingWork {
+  skills: string[];
+  /** Bytes of the files that will be read (Markdown and text). */
+  bytes: number;
 }
 
 /** Where the catalog lives: `.catalog` can never be a skill's slug, so never a skill's runtime dir. */
@@ -114,6 +151,11 @@ export class SkillCatalog {
     return new SkillCatalog(catalogPath(home), options);
   }
 
+  /** A catalog in memory, gone once closed: for a skill read by path, which no stored catalog holds. */
+  static inMemory(options: CatalogOptions = {}): SkillCatalog {
+    return new SkillCatalog(':memory:', options);
+  }
+
   private connect(): Database.Database {
     const db = new Database(this.path, this.options.nativeBinding === undefined ? {} : { nativeBinding: this.options.nativeBinding });
     try {
@@ -139,7 +181,7 @@ export class SkillCatalog {
   }
 
   private create(): Database.Database {
-    mkdirSync(join(this.path, '..'), { recursive: true });
+    if (this.path !== ':memory:') mkdirSync(join(this.path, '..'), { recursive: true });
     const db = this.connect();
     try {
       db.exec(catalogSchema(this.tokenizer));
@@ -213,6 +255,22 @@ export class SkillCatalog {
     }
   }
 
+  /**
+   * Brings one skill's rows in line (added, or replaced when its hash or directory changed) and leaves
+   * every other skill as it is: what a search of one skill needs, without loading the rest.
+   */
+  syncOne(skill: CatalogSkill): CatalogSync {
+    try {
+      return this.apply([skill], this.rebuiltOnOpen, false);
+    } catch (error) {
+      if (!isCorruption(error)) throw toSkilltrayError(error);
+      this.recreate();
+      return this.apply([skill], true, false);
+    } finally {
+      this.rebuiltOnOpen = false;
+    }
+  }
+
   /** The catalog's skill records by name: read again only when another connection has committed since they were last known. */
   private records(): { version: number; records: Map<string, SkillRecord> } {
     const version = this.statement('PRAGMA data_version').pluck().get() as number;
@@ -221,29 +279,35 @@ export class SkillCatalog {
     return { version, records };
   }
 
-  private apply(skills: readonly CatalogSkill[], rebuilt: boolean): CatalogSync {
+  /** Adds and replaces `skills`; with `complete`, they are every skill there is and the others are removed. */
+  private apply(skills: readonly CatalogSkill[], rebuilt: boolean, complete = true): CatalogSync {
     const { version, records: existing } = this.records();
     // Forgotten until this sync commits: a failed one leaves the records to be read again.
     this.known = null;
     const wanted = new Map(skills.map((skill) => [skill.name, skill]));
     const result: CatalogSync = { added: [], updated: [], removed: [], unchanged: 0, rebuilt };
     // Files are read before the transaction opens so the write lock is held only for the writes.
-    const changes: { skill: CatalogSkill; previous: SkillRecord | undefined; rows: CatalogRow[] }[] = [];
+    const pending: { skill: CatalogSkill; previous: SkillRecord | undefined; files: SkillFile[] }[] = [];
     for (const skill of wanted.values()) {
       const previous = existing.get(skill.name);
       if (previous !== undefined && previous.hash === skill.hash && previous.dir === skill.dir) {
         result.unchanged++;
         continue;
       }
-      let rows: CatalogRow[] = [];
+      let files: SkillFile[] = [];
       try {
-        rows = catalogRows(skill.dir, new Set(skill.tools ?? []));
+        files = walkSkill(skill.dir).files;
       } catch {
         // A skill directory that vanished since loading contributes no rows until the next sync.
       }
-      changes.push({ skill, previous, rows });
+      pending.push({ skill, previous, files });
     }
-    const gone = [...existing.values()].filter((record) => !wanted.has(record.name));
+    if (pending.length > 0) {
+      const bytes = pending.reduce((sum, p) => sum + p.files.reduce((size, file) => size + (isIndexedFile(file.rel) ? file.size : 0), 0), 0);
+      this.options.onIndexing?.({ skills: pending.map((p) => p.skill.name), bytes });
+    }
+    const changes = pending.map(({ skill, previous, files }) => ({ skill, previous, rows: catalogRows(files, skill.tools ?? []) }));
+    const gone = complete ? [...existing.values()].filter((record) => !wanted.has(record.name)) : [];
     if (gone.length === 0 && changes.length === 0) {
       this.known = { version, records: existing };
       return result;
@@ -284,48 +348,83 @@ export class SkillCatalog {
   }
 
   /**
-   * Ranked search over every skill in the catalog (BM25 with headings weighted, scores negated): a
-   * section merged with the sections that hold it or that it holds, hits grouped by skill, snippets
-   * as plain text on one line with every query word marked `[MATCH]…[/MATCH]`.
+   * Ranked search over every skill in the catalog, or one (BM25 with headings weighted): a section
+   * merged with the sections that hold it or that it holds, tools first, snippets as plain text on
+   * one line with every query word marked `[MATCH]…[/MATCH]`. Rows holding every word come first
+   * to answer; then every word that says something (common ones left out); then, in a full search,
+   * rows holding any of them (`matched: 'any'`).
    */
   search(query: string, options: CatalogSearchOptions = {}): CatalogResult {
     checkIntegerOption('limit', options.limit, 1);
-    const match = catalogMatch(query, options.prefix ?? false);
+    const prefix = options.prefix ?? false;
+    catalogMatch(query, prefix);
     const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
+    const skill = options.skill ?? null;
+    const answer = (): CatalogResult => {
+      let results: CatalogHit[] = [];
+      let level: MatchLevel = 'all';
+      for (level of matchLevels(query, prefix)) {
+        results = this.run(query, prefix, catalogMatch(query, prefix, level), limit, skill);
+        if (results.length > 0) break;
+      }
+      return { query, matched: level === 'any' ? 'any' : 'all', results };
+    };
     try {
-      return { query, results: this.run(match, limit) };
+      return answer();
     } catch (error) {
       if (!isCorruption(error)) throw toSkilltrayError(error);
       // Without a skill list to rebuild from, the caller has to sync first.
       if (this.lastSkills === null) throw corruptIndexError('--all', error);
       this.recreate();
       this.apply(this.lastSkills, true);
-      return { query, results: this.run(match, limit) };
+      return answer();
     }
   }
 
-  private run(match: CatalogMatch, limit: number): CatalogHit[] {
+  /** Of `ids`, those whose heading holds every word that says something (the one being typed as a prefix). */
+  private titled(query: string, prefix: boolean, ids: readonly number[]): Set<number> {
+    const words = catalogMatch(query, prefix);
+    let titled = new Set(ids);
+    const keep = (table: 'catalog' | 'catalog_words', expression: string): void => {
+      const found = this.statement(catalogTitleSql(table)).pluck().all({ title: headingMatch(expression), ids: JSON.stringify([...titled]) }) as number[];
+      titled = new Set(found);
+    };
+    if (words.required !== null) keep('catalog', words.required);
+    if (words.wordPrefix !== null) keep('catalog_words', words.wordPrefix);
+    return titled;
+  }
+
+  private run(query: string, prefix: boolean, match: CatalogMatch, limit: number, skill: string | null): CatalogHit[] {
     const fetch = Math.min(1000, limit * FETCH_FACTOR + 10);
-    const ranked = this.statement(catalogSearchSql(match)).all(catalogSearchParams(match, fetch)) as (Omit<RankedRow, 'startLine' | 'endLine'> & { start_line: number; end_line: number })[];
+    const ranked = this.statement(catalogSearchSql(match, skill !== null)).all(catalogSearchParams(match, fetch, skill)) as (Omit<RankedRow, 'startLine' | 'endLine'> & {
+      start_line: number;
+      end_line: number;
+    })[];
     const rows: RankedRow[] = ranked.map((r) => ({ ...r, startLine: r.start_line, endLine: r.end_line }));
-    const kept = groupBySkill(mergeNested(rows).slice(0, limit));
+    const merged = mergeNested(rows);
+    const titled = this.titled(query, prefix, merged.map((row) => row.id));
+    const kept = toolsFirst(merged.map((row) => ({ ...row, titled: titled.has(row.id) }))).slice(0, limit);
     const marks = new Map(
       (this.statement(catalogMarkSql(match)).all({ mark: catalogMarkExpression(match), ids: JSON.stringify(kept.map((row) => row.id)) }) as { id: number; snippet: string; title: string }[]).map(
         (mark) => [mark.id, mark],
       ),
     );
+    // BM25 is negative, best lowest: the strongest hit fetched scores 1.
+    const best = Math.min(...rows.map((row) => row.rank));
     return kept.map((row) => {
       const marked = marks.get(row.id);
       return {
         skill: row.skill,
         file: row.file,
         section: row.section,
+        level: row.level,
+        startLine: row.startLine,
+        endLine: row.endLine,
         title: marked?.title ?? row.section,
         trail: JSON.parse(row.trail) as string[],
         tool: row.tool,
-        line: row.startLine,
         snippet: oneLine(marked?.snippet ?? ''),
-        score: -row.rank,
+        score: best < 0 ? row.rank / best : 1,
       };
     });
   }

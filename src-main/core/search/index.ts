@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync } from 'node:f
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SkilltrayError, skillcErrors, toSkilltrayError } from '../errors.js';
-import { manifestHash, walkSkill, type SkillWalk } from '../skills/files.js';
+import { manifestHash, walkSkill, type SkillFile, type SkillWalk } from '../skills/files.js';
 import { statFingerprint } from '../skills/fingerprint.js';
 import { dbOptions, recordFingerprint, removeAbandonedTemps, SCHEMA_VERSION, writeIndex } from './index-writer.js';
 import { tokenizerPreference } from './tokenizer.js';
@@ -162,12 +162,18 @@ export function readIndex<T>(index: OpenIndex, skill: string, read: (db: Databas
   }
 }
 
+/** Options of buildIndex. */
+export interface BuildOptions extends IndexOptions {
+  /** Told before an index is written (not when it is up to date): which files it will read, and why. */
+  beforeWrite?(files: readonly SkillFile[], reason: 'missing' | 'corrupt' | 'stale'): void;
+}
+
 /**
  * `skilltray build`'s index step (RFC-0004 build lifecycle): creates a missing index, replaces a
  * corrupt or stale one, leaves an up-to-date one alone, and refuses (E003) an index that belongs
  * to another source path, leaving that file in place.
  */
-export function buildIndex(dir: string, runtimeDir: string, options: IndexOptions = {}): BuildResult {
+export function buildIndex(dir: string, runtimeDir: string, options: BuildOptions = {}): BuildResult {
   const location = locateIndex(dir, runtimeDir);
   const tokenizer = tokenizerPreference(options.nativeBinding);
   const walk = walkSkill(dir);
@@ -185,6 +191,7 @@ export function buildIndex(dir: string, runtimeDir: string, options: IndexOption
   } else if (opened.state === 'corrupt') {
     reason = 'corrupt';
   }
+  options.beforeWrite?.(walk.files, reason ?? 'missing');
   try {
     mkdirSync(join(location.path, '..'), { recursive: true });
     removeAbandonedTemps(location);

@@ -49,6 +49,7 @@ describe('every operation of the contract over HTTP', () => {
     const { digest } = await h.core.scanPack({ source: pack }, h.t.userHome);
     const inputs: Record<OperationName, unknown> = {
       list: {},
+      listBrief: {},
       describe: { skill: 'asks' },
       check: { target: 'asks' },
       roots: {},

@@ -52,16 +52,26 @@ export function groupBySkill<T extends { skill: string }>(ranked: readonly T[]):
  * that was asked for, the sections whose heading does ("commit message" is the commit-message
  * guide's own title), the other tools, the other sections grouped by skill. A person looking for
  * a job wants the tool that does it; a heading that says exactly what was typed is the next best.
+ * A tool is one hit: of two of its sections that matched apart (its Parameters and its Examples),
+ * the first in this order stands for it.
  */
 export function toolsFirst<T extends { skill: string; tool: string | null; titled: boolean }>(ranked: readonly T[]): T[] {
   const tools = ranked.filter((hit) => hit.tool !== null);
   const sections = ranked.filter((hit) => hit.tool === null);
-  return [
+  const ordered = [
     ...tools.filter((hit) => hit.titled),
     ...sections.filter((hit) => hit.titled),
     ...tools.filter((hit) => !hit.titled),
     ...groupBySkill(sections.filter((hit) => !hit.titled)),
   ];
+  const seen = new Set<string>();
+  return ordered.filter((hit) => {
+    if (hit.tool === null) return true;
+    const key = `${hit.skill}\n${hit.tool}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** A heading row with what it sits under: `trail` holds the enclosing headings, outermost first. */

@@ -62,9 +62,23 @@ export function catalogMatch(query: string, prefix: boolean, level: MatchLevel =
   return { stemmed, required, wordPrefix, anyWord: [...words, ...common, ...(wordPrefix === null ? [] : [wordPrefix])].join(' OR ') };
 }
 
-/** The levels a search tries, in order: a full search of several words ends with `any`; search-as-you-type never widens. */
-export function matchLevels(query: string, prefix: boolean): MatchLevel[] {
-  return prefix || queryTokens(query).length < 2 ? ['all'] : ['all', 'any'];
+/** One way to match a query: the last word as a prefix or not, and how many words a row must hold. */
+export interface MatchAttempt {
+  prefix: boolean;
+  level: MatchLevel;
+}
+
+/**
+ * The ways a search tries, in order, answering with the first that finds rows. Search-as-you-type
+ * first takes the last word as a prefix of a word; when that finds nothing (or the last word is a
+ * common word, typed whole), it answers as the full search does: every word that says something,
+ * then, for several words, any of them. So "how full is my disk" finds disk_usage as typed.
+ */
+export function matchAttempts(query: string, prefix: boolean): MatchAttempt[] {
+  const tokens = queryTokens(query);
+  const full: MatchAttempt[] = tokens.length < 2 ? [{ prefix: false, level: 'all' }] : [{ prefix: false, level: 'all' }, { prefix: false, level: 'any' }];
+  const typedWhole = isStopword(tokens[tokens.length - 1] ?? '');
+  return prefix && !typedWhole ? [{ prefix: true, level: 'all' }, ...full] : full;
 }
 
 /** Creates every table of a new catalog. */

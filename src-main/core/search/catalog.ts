@@ -21,7 +21,7 @@ import {
   catalogMarkSql,
   catalogMatch,
   catalogSchema,
-  matchLevels,
+  matchAttempts,
   catalogSearchParams,
   catalogSearchSql,
   catalogTitleSql,
@@ -363,8 +363,9 @@ export class SkillCatalog {
     const answer = (): CatalogResult => {
       let results: CatalogHit[] = [];
       let level: MatchLevel = 'all';
-      for (level of matchLevels(query, prefix)) {
-        results = this.run(query, prefix, catalogMatch(query, prefix, level), limit, skill);
+      for (const attempt of matchAttempts(query, prefix)) {
+        level = attempt.level;
+        results = this.run(query, attempt.prefix, catalogMatch(query, attempt.prefix, attempt.level), limit, skill);
         if (results.length > 0) break;
       }
       return { query, matched: level === 'any' ? 'any' : 'all', results };

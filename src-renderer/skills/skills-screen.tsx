@@ -18,13 +18,21 @@ function hitHref(hit: SearchHit): string {
   return hit.section === '' ? skillHref(hit.skill, { kind: 'file', path: hit.file }) : skillHref(hit.skill, { kind: 'section', section: hit.section, file: hit.file });
 }
 
-/** Consecutive hits of one skill (the core groups them) as one group. */
-function bySkill(hits: readonly SearchHit[]): { skill: string; hits: SearchHit[] }[] {
-  const groups: { skill: string; hits: SearchHit[] }[] = [];
+/** A run of hits shown under one heading: tools, or one skill's sections. */
+interface HitGroup {
+  /** The skill whose sections these are; null for tools. */
+  skill: string | null;
+  hits: SearchHit[];
+}
+
+/** Consecutive tool hits, or consecutive sections of one skill, as one group, in the core's order (it puts tools first and groups sections by skill). */
+function hitGroups(hits: readonly SearchHit[]): HitGroup[] {
+  const groups: HitGroup[] = [];
   for (const hit of hits) {
+    const skill = hit.tool === null ? hit.skill : null;
     const last = groups[groups.length - 1];
-    if (last && last.skill === hit.skill) last.hits.push(hit);
-    else groups.push({ skill: hit.skill, hits: [hit] });
+    if (last && last.skill === skill) last.hits.push(hit);
+    else groups.push({ skill, hits: [hit] });
   }
   return groups;
 }
@@ -41,7 +49,7 @@ function RunButton({ skill, tool, onRun }: { skill: string; tool: string; onRun:
 function ToolHit({ hit, tool }: { hit: SearchHit; tool: ToolBrief }) {
   const openPalette = useOpenPalette();
   return (
-    <li className="hit hit-tool">
+    <li className="hit hit-tool" data-skill={hit.skill} data-tool={tool.name}>
       <div className="hit-head">
         <a className="hit-link" href={hitHref(hit)}>
           <code>
@@ -65,7 +73,7 @@ function ToolHit({ hit, tool }: { hit: SearchHit; tool: ToolBrief }) {
 /** A hit on a section: titled by the heading it sits under and its own, where it is, and the text around the match. */
 function SectionHit({ hit }: { hit: SearchHit }) {
   return (
-    <li className="hit">
+    <li className="hit" data-skill={hit.skill} data-section={hit.section}>
       <div className="hit-head">
         <a className="hit-link" href={hitHref(hit)}>
           {hit.section === '' ? <code>{hit.file}</code> : <Snippet text={hit.title} />}
@@ -81,40 +89,29 @@ function SectionHit({ hit }: { hit: SearchHit }) {
   );
 }
 
-/** Tools first (the core puts them first), then the sections grouped by skill. */
+function MatchCount({ count }: { count: number }) {
+  return (
+    <span className="muted">
+      {count} {count === 1 ? 'match' : 'matches'}
+    </span>
+  );
+}
+
+/** The hits as the core ordered them: tools (the tool, its line, what it takes, Run), then sections under their skill. */
 function Hits({ hits, query }: { hits: SearchHit[]; query: string }) {
   if (hits.length === 0) return <p className="empty">Nothing matches “{query}”.</p>;
-  const tools = hits.flatMap((hit) => (hit.tool === null ? [] : [{ hit, tool: hit.tool }]));
-  const sections = hits.filter((hit) => hit.tool === null);
   return (
     <ol className="hit-groups">
-      {tools.length > 0 ? (
-        <li className="hit-group" aria-labelledby="hits-tools">
-          <h2 id="hits-tools" className="hit-group-title">
-            Tools
-            <span className="muted">
-              {tools.length} {tools.length === 1 ? 'match' : 'matches'}
-            </span>
-          </h2>
-          <ol className="hits">
-            {tools.map(({ hit, tool }) => (
-              <ToolHit key={`${hit.skill}\n${tool.name}`} hit={hit} tool={tool} />
-            ))}
-          </ol>
-        </li>
-      ) : null}
-      {bySkill(sections).map((group, g) => (
-        <li key={`${group.skill}\n${g}`} className="hit-group" aria-labelledby={`hits-${g}`}>
+      {hitGroups(hits).map((group, g) => (
+        <li key={`${group.skill ?? ''}\n${g}`} className="hit-group" aria-labelledby={`hits-${g}`}>
           <h2 id={`hits-${g}`} className="hit-group-title">
-            <a href={skillHref(group.skill)}>{group.skill}</a>
-            <span className="muted">
-              {group.hits.length} {group.hits.length === 1 ? 'match' : 'matches'}
-            </span>
+            {group.skill === null ? 'Tools' : <a href={skillHref(group.skill)}>{group.skill}</a>}
+            <MatchCount count={group.hits.length} />
           </h2>
           <ol className="hits">
-            {group.hits.map((hit) => (
-              <SectionHit key={`${hit.file}\n${hit.section}\n${hit.line}`} hit={hit} />
-            ))}
+            {group.hits.map((hit) =>
+              hit.tool === null ? <SectionHit key={`${hit.file}\n${hit.section}\n${hit.line}`} hit={hit} /> : <ToolHit key={`${hit.skill}\n${hit.tool.name}`} hit={hit} tool={hit.tool} />,
+            )}
           </ol>
         </li>
       ))}

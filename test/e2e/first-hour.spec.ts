@@ -76,6 +76,12 @@ test('a skill page leads with its tool forms; metadata follows, and cards with n
   await expect(page.locator('.skill-main')).not.toContainText(/not stated/);
   await expect(page.getByRole('form', { name: 'Run echo' })).toBeInViewport({ ratio: 0.05 });
   await screenshot(page, 'first-hour-skill-page-360', { fullPage: false });
+  // A classification that says only what the Read-only fact already says is no card either.
+  app.writeSkill('quiet-reader', '---\nname: quiet-reader\ndescription: Reads quietly.\nmetadata:\n  classification:\n    effect_mode: read_only\n---\n# Quiet reader\n');
+  await expect.poll(async () => (await app.api('describe', { skill: 'quiet-reader' })).status).toBe(200);
+  await go(page, '#/skills/quiet-reader');
+  await expect(page.getByRole('heading', { name: 'About' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Classification' })).toHaveCount(0);
   // A skill that has them still shows them.
   await go(page, '#/skills/git');
   await expect(page.getByRole('heading', { name: 'Classification' })).toBeVisible();

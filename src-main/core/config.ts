@@ -4,9 +4,19 @@
  */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import envPaths from 'env-paths';
 import type { RootKind, RootWatch, SkillRoot } from '../shared/model.js';
+
+/** How this installation of Skilltray is started, so `connect` can tell a client the command that starts its bridge. */
+export interface Installation {
+  /** The program that runs `script`: Node, or the packaged app's own executable. */
+  runtime: string;
+  /** This installation's `bin/skilltray.js`. */
+  script: string;
+  /** The runtime is the packaged app's executable, which runs the script as Node with ELECTRON_RUN_AS_NODE=1. */
+  packaged: boolean;
+}
 
 export interface CoreConfig {
   /** SKILLTRAY_HOME, or the env-paths data dir for `skilltray`. */
@@ -17,6 +27,7 @@ export interface CoreConfig {
   env: NodeJS.ProcessEnv;
   /** Path of a better-sqlite3 binary built for this process's ABI, when not the default one. */
   nativeBinding?: string;
+  installation: Installation;
 }
 
 export interface ConfigInput {
@@ -25,6 +36,8 @@ export interface ConfigInput {
   bundledDir: string;
   platform?: NodeJS.Platform;
   nativeBinding?: string;
+  /** Default: this process's runtime and the `bin/skilltray.js` beside the bundled `skills/` (a checkout or an npm install). */
+  installation?: Installation;
 }
 
 function userHome(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string {
@@ -62,7 +75,13 @@ export function resolveConfig(input: ConfigInput): CoreConfig {
   add(gibberishSkillsDir(env, platform), 'gibberish', true);
   add(join(userDir, '.kode', 'skills'), 'kode', true);
   add(join(userDir, '.claude', 'skills'), 'claude', true);
-  return { home, roots, env, ...(input.nativeBinding === undefined ? {} : { nativeBinding: input.nativeBinding }) };
+  // The personal skill folders the assistants `connect` knows document (docs/connect.md).
+  add(join(userDir, '.agents', 'skills'), 'agents', true);
+  add(join(env.CODEX_HOME || join(userDir, '.codex'), 'skills'), 'codex', true);
+  add(join(userDir, '.cursor', 'skills'), 'cursor', true);
+  add(join(userDir, '.copilot', 'skills'), 'copilot', true);
+  const installation = input.installation ?? { runtime: process.execPath, script: join(dirname(resolve(input.bundledDir)), 'bin', 'skilltray.js'), packaged: false };
+  return { home, roots, env, installation, ...(input.nativeBinding === undefined ? {} : { nativeBinding: input.nativeBinding }) };
 }
 
 /**

@@ -1,6 +1,6 @@
-/** `#/settings`: mode and pause, history retention, where skills come from, rules, the sandbox, and remembered approvals. */
+/** `#/settings`: mode and pause, history retention, the palette, connected assistants, where skills come from, rules, the sandbox, and remembered approvals. */
 import { useId, useState, type FormEvent } from 'react';
-import type { RootWatch } from '../../src-main/shared/model.js';
+import { COMPATIBILITY_ROOTS, type RootWatch } from '../../src-main/shared/model.js';
 import { RULE_EFFECTS, type RuleEffect } from '../../src-main/shared/runs.js';
 import { useAnnounce } from '../app/announcer.js';
 import { useClient, useConnection } from '../app/connection-context.js';
@@ -10,6 +10,7 @@ import { PathText } from '../app/path-text.js';
 import { useResource } from '../app/use-resource.js';
 import { useSettings } from '../app/use-settings.js';
 import { RememberedList } from '../approvals/remembered-list.js';
+import { AssistantsSettings } from './assistants-settings.js';
 import { HistoryRetention } from './history-retention.js';
 import { ModeSwitch, PauseSwitch } from './mode-controls.js';
 import { PaletteShortcut } from './palette-shortcut.js';
@@ -52,7 +53,7 @@ function Roots() {
                 <td data-label="#">{i + 1}</td>
                 <td data-label="Kind">
                   {root.kind}
-                  {['gibberish', 'kode', 'claude'].includes(root.kind) ? <span className="muted"> (compatibility)</span> : null}
+                  {COMPATIBILITY_ROOTS.includes(root.kind) ? <span className="muted"> (compatibility)</span> : null}
                 </td>
                 <td className="stack-title" data-label="Path">
                   <PathText path={root.path} />
@@ -194,6 +195,10 @@ export function SettingsScreen() {
           {settings ? <PaletteShortcut settings={settings} onChange={set} /> : null}
         </section>
       ) : null}
+      <section className="card" aria-labelledby="assistants-title">
+        <h2 id="assistants-title">Assistants</h2>
+        <AssistantsSettings />
+      </section>
       <section className="card" aria-labelledby="roots-title">
         <h2 id="roots-title">Skill roots</h2>
         <Roots />

@@ -8,6 +8,8 @@ import { skillcErrors } from '../../core/errors.js';
 import type { OptionSpec, ParsedArgs } from '../args.js';
 import { JSON_OPTION, printJson, type CliContext, type CliIo, type Command } from '../command.js';
 import { emphasisOn, emphasize } from '../emphasis.js';
+// Static: main.ts already loads it for the indexing note.
+import { formatHits } from '../search-text.js';
 
 const FORMAT: Record<string, OptionSpec> = {
   format: { type: 'string', value: '<text|json>', choices: ['text', 'json'], description: 'output format (default text)' },
@@ -239,7 +241,6 @@ const search: Command = {
 /** Prints search hits (a note first when none held every word). */
 async function printHits(ctx: CliContext, args: ParsedArgs, result: SearchResult): Promise<number> {
   if (result.matched === 'any' && result.results.length > 0) ctx.io.err(`note: nothing holds every word of "${result.query}"; these hold some of them\n`);
-  const { formatHits } = await import('../search-text.js');
   return finish(ctx, args, result, () => formatHits(result, emphasisOn(ctx)));
 }
 

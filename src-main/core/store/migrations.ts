@@ -230,8 +230,26 @@ const v5: Migration = {
   },
 };
 
+/**
+ * Project folders whose skills (`.claude/skills`, `.agents/skills`) the person chose to trust, each
+ * pinned to the digest of those skills as the person saw them. (Version 12 in the plan of the
+ * branches being merged: renumbered to follow whatever lands first.)
+ */
+const v6: Migration = {
+  version: 6,
+  up(db) {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS trusted_projects (
+        path TEXT PRIMARY KEY,
+        digest TEXT NOT NULL CHECK (length(digest) = 64),
+        trusted_at INTEGER NOT NULL
+      ) STRICT;
+    `);
+  },
+};
+
 /** Every migration, in order; versions run 1, 2, 3… without gaps. */
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5];
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -45,6 +45,15 @@ function RunButton({ skill, tool, onRun }: { skill: string; tool: string; onRun:
   );
 }
 
+/** The text around a hit's match, when there is any. */
+function HitSnippet({ text }: { text: string }) {
+  return text === '' ? null : (
+    <p className="snippet">
+      <Snippet text={text} />
+    </p>
+  );
+}
+
 /** A hit on a tool: the tool itself — its name, what it does, what running it takes — and Run. */
 function ToolHit({ hit, tool }: { hit: SearchHit; tool: ToolBrief }) {
   const openPalette = useOpenPalette();
@@ -61,11 +70,7 @@ function ToolHit({ hit, tool }: { hit: SearchHit; tool: ToolBrief }) {
       </div>
       {tool.summary !== '' ? <p className="hit-summary">{tool.summary}</p> : null}
       <p className="hit-where">{toolNeeds(tool)}</p>
-      {hit.snippet !== '' ? (
-        <p className="snippet">
-          <Snippet text={hit.snippet} />
-        </p>
-      ) : null}
+      <HitSnippet text={hit.snippet} />
     </li>
   );
 }
@@ -80,11 +85,7 @@ function SectionHit({ hit }: { hit: SearchHit }) {
         </a>
       </div>
       {hit.section !== '' ? <p className="hit-where">{[hit.file, ...hit.trail].join(' › ')}</p> : null}
-      {hit.snippet !== '' ? (
-        <p className="snippet">
-          <Snippet text={hit.snippet} />
-        </p>
-      ) : null}
+      <HitSnippet text={hit.snippet} />
     </li>
   );
 }

@@ -48,6 +48,9 @@ export const COMMAND_GROUPS: readonly (readonly [group: string, commands: readon
       ['enable', 'turn a skill on, everywhere or in one mode'],
       ['disable', 'turn a skill off, everywhere or in one mode'],
       ['trust-key', 'trust a key that signs packs'],
+      ['projects', 'the project folders whose own skills you load'],
+      ['trust-project', "load a project folder's own skills, as they are now"],
+      ['untrust-project', "stop loading a project folder's own skills"],
     ],
   ],
   [
@@ -68,7 +71,9 @@ export const COMMAND_GROUPS: readonly (readonly [group: string, commands: readon
     'Serve & connect',
     [
       ['serve', 'answer approvals without the app: the local API, and the browser UI with --web'],
-      ['mcp', 'connect an assistant over MCP'],
+      ['connect', 'the assistants found here, or add Skilltray to one (Claude, Cursor, …)'],
+      ['disconnect', "take Skilltray out of an assistant's settings"],
+      ['mcp', 'the MCP server an assistant starts (connect sets that up)'],
       ['token', "the local API's access token"],
       ['roots', 'the folders skills are read from'],
     ],

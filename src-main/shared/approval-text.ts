@@ -59,10 +59,14 @@ export function word(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** A long absolute path the template fixed, as `…/name`: the sentence is for reading at a glance. */
+/** Whether the sentence shows `arg` as `…/name`: a long absolute path the template fixed (never a caller's value). */
+export function isLongFixedPath(arg: ShownArgument): boolean {
+  return !arg.supplied && arg.text.length > 24 && /^([A-Za-z]:)?[/\\]/.test(arg.text);
+}
+
+/** An argument as the sentence shows it: read at a glance, so a long fixed path as `…/name`. */
 function brief(arg: ShownArgument): string {
-  if (arg.supplied || arg.text.length <= 24 || !/^([A-Za-z]:)?[/\\]/.test(arg.text)) return word(arg.text);
-  return `…/${word(programName(arg.text))}`;
+  return isLongFixedPath(arg) ? `…/${word(programName(arg.text))}` : word(arg.text);
 }
 
 /** The command without its hardening flags, e.g. `git -C . status --short`, cut to `max` characters. */

@@ -250,6 +250,23 @@ export interface SkillSummary {
   lifecycle: string | null;
 }
 
+/** What an assistant's first look (`listBrief`, MCP's `list`) shows of a skill: enough to choose one; `describe` has the rest. */
+export interface SkillBrief {
+  name: string;
+  /** The first sentence of its description. */
+  summary: string;
+  /** Its tools' names (none for a prompt skill or a guide). */
+  tools: string[];
+  trust: Trust;
+  /** How its runs are contained, in a few words: "read-only, no network", "may write in its working directory, with network". */
+  sandbox: string;
+  role: Role | null;
+  /** Whether its tools are offered in the current mode. */
+  offered: boolean;
+  /** Whether it is a Kode prompt skill, offered as an MCP prompt. */
+  prompt: boolean;
+}
+
 /** A skill hidden by one of the same name in a root that comes first. */
 export interface ShadowReport {
   name: string;

@@ -1,5 +1,6 @@
 /** Running tools from the terminal, and the records and settings around runs. */
 import { hostname, userInfo } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { resolve as resolvePath } from 'node:path';
 import type { PendingApproval, Remembered, RunReport, Verdict } from '../../shared/runs.js';
 import type { SkilltrayCore } from '../../core/api.js';
@@ -10,7 +11,7 @@ import { onShutdownSignal } from '../../server/shutdown-signals.js';
 import type { SkilltrayClient } from '../../shared/contract.js';
 import type { ParsedArgs } from '../args.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
-import { findRunningOwner } from '../owner-link.js';
+import { findRunningOwner, type RunningOwner } from '../owner-link.js';
 import { historyCommand, refusedConnection } from './history.js';
 import { approvalSentence, containment, shownArguments } from '../../shared/approval-text.js';
 import { displayLines } from '../../shared/display-text.js';
@@ -108,21 +109,51 @@ export function printReport(ctx: CliContext, report: RunReport): void {
   for (const denial of report.networkDenied) ctx.io.err(`network refused ${refusedConnection(denial)}\n`);
 }
 
+/** How often a forwarded run is looked for among the owner's approvals, to say where it waits. */
+const WAITING_POLL_MS = 200;
+
+/**
+ * Once a forwarded run waits for approval, says so on stderr: its id, and where to answer it (the
+ * app, serve's browser UI, or `skilltray approve`). Looks until the run shows up or the call ends.
+ */
+async function sayWhereItWaits(ctx: CliContext, owner: RunningOwner, traceId: string, call: Promise<unknown>): Promise<void> {
+  let ended = false;
+  const settled = call.then(
+    () => (ended = true),
+    () => (ended = true),
+  );
+  while (!ended) {
+    const pending = await owner.client.approvals({}).catch(() => []);
+    const entry = pending.find((p) => p.traceId === traceId);
+    if (entry !== undefined) {
+      const where = owner.link.owner === 'app' ? 'in the Skilltray app' : `at ${owner.link.url}/#/approvals (the browser UI of skilltray serve --web)`;
+      ctx.io.err(`run ${entry.id} waits for your approval ${where}; or answer it here: skilltray approve ${entry.id} (or deny ${entry.id})\n`);
+      return;
+    }
+    await Promise.race([settled, sleep(WAITING_POLL_MS)]);
+  }
+}
+
 /**
  * Runs a call where it belongs. With an owner running (the app or serve) the run is its to ask about
- * and record; `--yes` means the person at this terminal already approved, so that run stays here, as
+ * and record — under `traceId` (the caller's, else a new one), by which this command says where it
+ * waits; `--yes` means the person at this terminal already approved, so that run stays here, as
  * does any run when no owner is running (asked on a TTY, else refused with E601).
  */
 export async function runHereOrThere<T>(
   ctx: CliContext,
   args: ParsedArgs,
-  call: { there: (client: SkilltrayClient) => Promise<T>; here: (approval: Approval) => Promise<T> },
+  call: { traceId?: string; there: (client: SkilltrayClient, traceId: string) => Promise<T>; here: (approval: Approval) => Promise<T> },
 ): Promise<T> {
   const owner = args.options.yes ? null : await findRunningOwner(ctx.config().home);
   if (owner !== null) {
     const { link } = owner;
-    if (!args.options.json) ctx.io.err(`forwarded to ${link.owner === 'app' ? 'the Skilltray app' : 'skilltray serve'} at ${link.url}; if it needs approval, answer it there or with 'skilltray approve'\n`);
-    return call.there(owner.client);
+    if (!args.options.json) ctx.io.err(`forwarded to ${link.owner === 'app' ? 'the Skilltray app' : 'skilltray serve'} at ${link.url}\n`);
+    // node:crypto only when a run is forwarded: every other command starts without it.
+    const traceId = call.traceId ?? (await import('node:crypto')).randomUUID();
+    const result = call.there(owner.client, traceId);
+    if (!args.options.json) void sayWhereItWaits(ctx, owner, traceId, result);
+    return result;
   }
   // This process owns the run: a signal stops its tool (recorded as interrupted) instead of leaving it running.
   const release = onShutdownSignal((signal) => {
@@ -188,7 +219,7 @@ const run: Command = {
       return 0;
     }
     const report = await runHereOrThere(ctx, args, {
-      there: (client) => client.run({ skill, tool, args: input.args, cwd }),
+      there: (client, traceId) => client.run({ skill, tool, args: input.args, cwd, trace_id: traceId }),
       here: (approval) => core.run(input, { approval }),
     });
     if (args.options.json) printJson(ctx, report);

@@ -101,13 +101,9 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     const traceId = input.traceId ?? randomUUID();
     const id = randomUUID();
     const { db } = this.deps;
-    let prepared: Prepared;
-    try {
-      prepared = prepareRun(this.deps, input);
-    } catch (error) {
-      return this.refuse({ ...input, traceId }, error, id);
-    }
-    const { skill, command, programPath, decision, sandbox } = prepared;
+    // A call that cannot even be prepared (no such skill or tool, bad arguments, a bad cwd) asked
+    // nothing and decided nothing: it is the caller's error, not a run, so history does not keep it.
+    const { skill, command, programPath, decision, sandbox }: Prepared = prepareRun(this.deps, input);
     recordRequest(db, { id, traceId, surface: input.surface, skill: skill.name, tool: command.tool, args: plainObject(input.args), command, programPath, skillHash: skill.hash, sandbox });
 
     let answer: RecordedAnswer | null = null;

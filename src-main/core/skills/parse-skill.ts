@@ -120,7 +120,7 @@ export function parseSkill(dir: string, root: SkillRoot, walk?: SkillWalk): Skil
       const fields = readFields(fm, file, diags);
       const { syntax: declaredSyntax, ...rest } = fields;
       const { tools, syntax } = readTools(fm.body, fm.bodyLine, file, declaredSyntax, root.syntax, diags);
-      checkFormatRules(fm, formatsOf(root, tools.length, fm.data), file, diags);
+      checkFormatRules(fm, formatsOf(root, fm.data), file, diags);
       Object.assign(skill, rest, { frontmatter: fm.data, body: fm.body, bodyLine: fm.bodyLine, tools, syntax });
     }
   }

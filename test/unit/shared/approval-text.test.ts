@@ -33,6 +33,9 @@ describe('how an approval reads', () => {
   it('shortens the command and the folder for the sentence', () => {
     expect(shortCommand('/usr/bin/git', GIT_LOG, [7, 12, 16])).toBe("git -C /home/ana/app log -n 5 --date=short '--format=%h %ad %an: %s' -- src");
     expect(shortCommand('/usr/bin/git', GIT_LOG, [7, 12, 16], 30)).toBe('git -C /home/ana/app log -n 5…');
+    // A long path the template fixed reads as its name; one the caller chose is shown whole.
+    const script = ['/usr/share/skilltray/scripts/extract.py', '/very/long/path/the/caller/chose/file.txt'];
+    expect(shortCommand('/usr/bin/python3', script, [1])).toBe('python3 …/extract.py /very/long/path/the/caller/chose/file.txt');
     expect(shortPath('/home/ana/code/app', '/home/ana')).toBe('~/code/app');
     expect(shortPath('/home/ana', '/home/ana/')).toBe('~');
     expect(shortPath('/home/anabel/x', '/home/ana')).toBe('/home/anabel/x');

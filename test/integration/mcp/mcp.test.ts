@@ -87,7 +87,7 @@ describe('skilltray mcp: an assistant\'s first look is light', () => {
       offered: true,
       prompt: false,
     });
-    expect(skills.find((s) => s.name === 'network')).toMatchObject({ sandbox: 'read-only, with network' });
+    expect(skills.find((s) => s.name === 'network')).toMatchObject({ sandbox: 'read-only, this computer's own network' });
     expect(skills.find((s) => s.name === 'commit-message')).toMatchObject({ tools: [], prompt: true });
     const described = structured(await callTool(session, 'describe', { skill: 'git' })) as { tools: { name: string; params: { name: string }[]; examples: string | null }[] };
     expect(described.tools[0]).toMatchObject({ name: 'git_status', params: [{ name: 'repo' }], examples: expect.stringContaining('Call: git_status') });

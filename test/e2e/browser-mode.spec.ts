@@ -31,6 +31,14 @@ test('browse and search to a section', async ({ page, app }) => {
   await expect(page.getByRole('searchbox', { name: 'Search every skill' })).toHaveValue('zephy');
 });
 
+test('a skill page for a name that is a typo says which skill it may be', async ({ page, app }) => {
+  await app.open(page, '#/skills/echo-arg');
+  const note = page.getByRole('alert').filter({ hasText: 'could not be loaded' });
+  await expect(note).toContainText("error[E001] skill 'echo-arg' not found");
+  await expect(note.locator('.did-you-mean')).toHaveText("did you mean 'echo-args'?");
+  await screenshot(page, 'did-you-mean');
+});
+
 test('run a user tool from its form: the approval shows program and every argument, then the output', async ({ page, app }) => {
   await app.open(page, '#/skills/echo-args');
   const form = page.getByRole('form', { name: 'Run echo' });

@@ -166,7 +166,30 @@ describe('command-line errors (E100, E101): plain sentences, then the usage line
 
   it('with --json the error is also data on stdout', async () => {
     const { stdout } = await cli(['describe', 'nope', '--json'], home());
-    expect(JSON.parse(stdout)).toEqual({ error: { code: 'E001', kind: 'skill_not_found', message: "skill 'nope' not found", details: { skill: 'nope' } } });
+    expect(JSON.parse(stdout)).toEqual({ error: { code: 'E001', kind: 'skill_not_found', message: "skill 'nope' not found", details: { skill: 'nope', did_you_mean: [] } } });
+  });
+});
+
+describe('an unknown skill or tool name: did you mean', () => {
+  it('suggests the skill a typo or other capitals meant, on describe, run and check alike', async () => {
+    const t = home();
+    expect(await cli(['describe', 'greeterr'], t)).toMatchObject({ code: 1, stderr: "error[E001]: skill 'greeterr' not found; did you mean 'greeter'?\n" });
+    expect((await cli(['run', 'Greeter', 'greet', '--arg', 'who=x', '--dry-run'], t)).stderr).toBe("error[E001]: skill 'Greeter' not found; did you mean 'greeter'?\n");
+    expect((await cli(['check', 'greter'], t)).stderr).toBe("error[E001]: skill 'greter' not found; did you mean 'greeter'?\n");
+  });
+
+  it('finds a skill by the name its SKILL.md declares and says which folder holds it', async () => {
+    const t = home();
+    const { code, stderr, stdout } = await cli(['describe', 'wrong', '--json'], t);
+    expect(code).toBe(1);
+    expect(stderr).toBe(`error[E001]: skill 'wrong' not found; did you mean 'broken' (its SKILL.md says name: wrong; folder ${join(t.skills, 'broken')})?\n`);
+    expect(JSON.parse(stdout).error.details.did_you_mean).toEqual([{ name: 'broken', dir: join(t.skills, 'broken'), declared_name: 'wrong' }]);
+  });
+
+  it('suggests the tool of a skill, and nothing for a name far from every one', async () => {
+    const t = home();
+    expect((await cli(['run', 'greeter', 'gret', '--arg', 'who=x', '--dry-run'], t)).stderr).toBe("error[E506]: tool 'gret' not found in skill 'greeter'; it has greet; did you mean 'greet'?\n");
+    expect((await cli(['describe', 'zzzzzz'], t)).stderr).toBe("error[E001]: skill 'zzzzzz' not found\n");
   });
 });
 

@@ -71,8 +71,11 @@ describe('skilltray mcp: tools with good and bad input', () => {
     const skill = structured(await callTool(session, 'describe', { skill: 'field-notes' }));
     expect(skill).toMatchObject({ name: 'field-notes', trust: 'user', tools: [{ name: 'record_sighting', params: [{ name: 'species', required: true }] }] });
     const missing = await callTool(session, 'describe', { skill: 'no-such-skill' });
-    expect(toolError(missing)).toEqual({ code: 'E001', kind: 'skill_not_found', message: "skill 'no-such-skill' not found", details: { skill: 'no-such-skill' } });
+    expect(toolError(missing)).toEqual({ code: 'E001', kind: 'skill_not_found', message: "skill 'no-such-skill' not found", details: { skill: 'no-such-skill', did_you_mean: [] } });
     expect((missing.content[0] as { text: string }).text).toMatch(/^error\[E001\]: skill 'no-such-skill' not found\n/);
+    const typo = await callTool(session, 'describe', { skill: 'field-note' });
+    expect(toolError(typo).details).toMatchObject({ did_you_mean: [{ name: 'field-notes' }] });
+    expect((typo.content[0] as { text: string }).text).toMatch(/^error\[E001\]: skill 'field-note' not found; did you mean 'field-notes'\?\n/);
 
     const ranked = structured(await callTool(session, 'discover', { intent: 'log a bird sighting' })) as { results: { skill_id: string; reason: string }[] };
     expect(ranked.results[0]).toMatchObject({ skill_id: 'field-notes' });
@@ -97,7 +100,8 @@ describe('skilltray mcp: tools with good and bad input', () => {
     expect(refused).toMatchObject({ code: 'E601', kind: 'approval_required', details: { skill: 'field-notes', tool: 'record_sighting' } });
     expect(refused.message).toContain('needs approval from the person at the desktop');
 
-    expect(toolError(await callTool(session, 'run', { skill: 'field-notes', tool: 'nope' }))).toMatchObject({ code: 'E506' });
+    expect(toolError(await callTool(session, 'run', { skill: 'field-notes', tool: 'nope' }))).toMatchObject({ code: 'E506', details: { did_you_mean: [] } });
+    expect(toolError(await callTool(session, 'run', { skill: 'field-notes', tool: 'record_sightings' }))).toMatchObject({ code: 'E506', details: { did_you_mean: [{ name: 'record_sighting' }] } });
     expect(toolError(await callTool(session, 'run', { skill: 'field-notes' }))).toMatchObject({ code: 'E805', details: { issues: [{ path: 'tool' }] } });
     expect(toolError(await callTool(session, 'run', { skill: 'files', tool: 'word_count', args: { path: '--help' } }))).toMatchObject({ code: 'E504' });
 
@@ -186,6 +190,7 @@ describe('skilltray mcp: tools with good and bad input', () => {
       code: -32602,
       message: expect.stringContaining("error[E806]: no tool 'delete_everything'; tools: list, describe"),
     });
+    await expect(callTool(session, 'descrbe', {})).rejects.toMatchObject({ message: expect.stringMatching(/no tool 'descrbe'; tools: .*; did you mean 'describe'\?/) });
   });
 
   it('logs gateway calls to the primary location through the core, from where the assistant started it', async () => {

@@ -19,6 +19,12 @@ export interface Frontmatter {
   bodyLine: number;
   /** File line of the key at `path` (or of its nearest written ancestor). */
   lineOf(path: readonly (string | number)[]): number;
+  /**
+   * Whether a YAML 1.1 loader — js-yaml as gray-matter uses it, which most skill hosts do, and
+   * PyYAML — reads the value at `path` as a date: this one, YAML 1.2's core schema, reads
+   * `2026-03-05` as the string other hosts never see.
+   */
+  readsAsDate(path: readonly string[]): boolean;
 }
 
 class FrontmatterYamlError extends Error {
@@ -40,9 +46,11 @@ export function parseFrontmatter(text: string, file: string, diagnostics: Diagno
   const { isMap, isScalar, LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   let doc: Yaml.Document | undefined;
+  let source = '';
   // gray-matter hands the engine the text after the opening `---` including its newline, so YAML line N is file line N.
-  const engine = (source: string): object => {
-    doc = parseDocument(source, { lineCounter, uniqueKeys: true });
+  const engine = (yamlText: string): object => {
+    source = yamlText;
+    doc = parseDocument(yamlText, { lineCounter, uniqueKeys: true });
     const error = doc.errors[0];
     if (error) throw new FrontmatterYamlError(error.message.split('\n')[0] ?? error.message, error.linePos?.[0].line ?? 2);
     try {
@@ -86,5 +94,13 @@ export function parseFrontmatter(text: string, file: string, diagnostics: Diagno
     }
     return line;
   };
-  return { data: data as Record<string, unknown>, body: split.body, bodyLine: split.bodyLine, lineOf };
+  let asYaml11: unknown;
+  const readsAsDate = (path: readonly string[]): boolean => {
+    // Parsed again only when asked, for a value that looks like a date: rare, and cheap next to a second parser.
+    asYaml11 ??= parseDocument(source, { customTags: ['timestamp'] }).toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown;
+    let node = asYaml11;
+    for (const key of path) node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
+    return node instanceof Date;
+  };
+  return { data: data as Record<string, unknown>, body: split.body, bodyLine: split.bodyLine, lineOf, readsAsDate };
 }

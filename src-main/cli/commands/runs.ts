@@ -149,7 +149,7 @@ const run: Command = {
   name: 'run',
   summary: 'run a tool: render, decide, ask when needed (in the running app, a TTY prompt, or --yes), run bounded, record',
   positionals: [
-    { name: 'skill', required: true },
+    { name: 'skill', required: true, skill: true },
     { name: 'tool', required: true },
   ],
   options: {
@@ -196,7 +196,7 @@ const resolve: Command = {
   name: 'resolve',
   summary: "render a Kode prompt skill's body with $ARGUMENTS",
   positionals: [
-    { name: 'skill', required: true },
+    { name: 'skill', required: true, skill: true },
     { name: 'args', required: false, variadic: true },
   ],
   options: { ...JSON_OPTION },

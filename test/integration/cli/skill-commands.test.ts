@@ -138,6 +138,68 @@ describe('skilltray describe', () => {
   });
 });
 
+describe('the second corpus: odd names, dates, commas, every frontmatter field (test/fixtures/corpus)', () => {
+  const CORPUS = join(import.meta.dirname, '..', '..', 'fixtures', 'corpus');
+  function corpusHome() {
+    const t = testHome();
+    cpSync(CORPUS, t.skills, { recursive: true });
+    return t;
+  }
+
+  it('describe prints license, compatibility, allowed-tools and metadata in that order after classification, empty ones left out', async () => {
+    const t = testHome();
+    writeSkill(
+      t.skills,
+      'full',
+      skillMd(
+        'name: full\ndescription: Has every field.\nmetadata:\n  author: ada\n  empty: ""\n  classification:\n    role: utility\n  updated: "2026-03-05"\nallowed-tools: Read Grep\ncompatibility: Needs git 2.40\nlicense: MIT',
+      ),
+    );
+    const { code, stdout } = await cli(['describe', 'full'], t);
+    expect(code).toBe(0);
+    const fields = stdout.split('\n').filter((line) => /^(classification|license|compatibility|allowed-tools|metadata):|^  \w+: /.test(line));
+    expect(fields).toEqual([
+      'classification: role utility, invocation -, effect -, targets []',
+      'license:        MIT',
+      'compatibility:  Needs git 2.40',
+      'allowed-tools:  Read Grep',
+      'metadata:',
+      '  author: ada',
+      '  updated: 2026-03-05',
+    ]);
+    const bare = (await cli(['describe', 'zh-notes'], corpusHome())).stdout;
+    expect(bare).toContain('license:        MIT\n');
+    expect(bare).not.toMatch(/^(compatibility|allowed-tools|metadata):/m);
+  });
+
+  it('a skill whose folder starts with - is the skill after the command, with or without --; list and check warn (W440)', async () => {
+    const t = corpusHome();
+    const described = await cli(['describe', '-x'], t);
+    expect(described).toMatchObject({ code: 0, stderr: '' });
+    expect(described.stdout).toMatch(/^-x\n/);
+    expect((await cli(['describe', '--', '-x'], t)).stdout).toBe(described.stdout);
+    expect(JSON.parse((await cli(['describe', '-x', '--json'], t)).stdout)).toMatchObject({ name: '-x' });
+    expect((await cli(['outline', '-x'], t)).stdout).toContain('Dash');
+    expect((await cli(['sources', '-x'], t)).stdout).toContain('SKILL.md');
+    expect((await cli(['run', '-x', 'go', '--dry-run'], t)).stderr).toBe("error[E506]: tool 'go' not found in skill '-x'; it has no tools\n");
+    expect((await cli(['check', '-x'], t)).stdout).toMatch(/warning\[W440\] SKILL\.md:1 the folder's name '-x' starts with '-'/);
+    expect((await cli(['list'], t)).stdout).toMatch(/^warning: -x starts with '-', which other hosts' command lines read as an option \(W440\); rename its folder$/m);
+    // An option the command has stays an option; a long one always is.
+    expect((await cli(['describe', '-h'], t)).stdout).toMatch(/^Usage: skilltray describe/);
+    expect(await cli(['describe', '--x'], t)).toMatchObject({ code: 1, stderr: expect.stringContaining("error[E100]: invalid option: '--x'") });
+  });
+
+  it('check reports unquoted dates in metadata (W415) and comma-separated allowed-tools (W408)', async () => {
+    const t = corpusHome();
+    const dated = await cli(['check', 'dated-metadata'], t);
+    expect(dated.code).toBe(0);
+    expect(dated.stdout).toContain('warning[W415] SKILL.md:6 metadata.updated is a date, not a string');
+    expect(dated.stdout).toContain('quote it as written, stamp: "2026-03-05T10:00:00Z"');
+    expect(dated.stdout).not.toContain('metadata.quoted');
+    expect((await cli(['check', 'comma-tools'], t)).stdout).toContain("warning[W408] SKILL.md:4 allowed-tools separates tools with commas, so hosts read the tools 'Read,' 'Grep,'");
+  });
+});
+
 describe('command-line errors (E100, E101): plain sentences, then the usage line', () => {
   it.each([
     [['list', '--bogus'], "error[E100]: invalid option: '--bogus'\nusage: skilltray list [options]\nsee 'skilltray list --help' for its options and examples\n"],

@@ -10,13 +10,15 @@
  * FTS5's BM25 is a sum over the query's terms, so the two scores add up to what the finished query
  * scores and search-as-you-type ranks as the full search does.
  */
+import type Database from 'better-sqlite3';
 import { skillcErrors } from '../errors.js';
 import { queryTokens, quoteToken, textColumnsMatch } from './query.js';
 import { TOKENIZE_CLAUSE } from './tokenizer.js';
+import { hasUnspacedRun, unspacedGrams, unspacedMatch, type UnspacedMatch } from './unspaced-text.js';
 import type { TokenizerName } from '../../shared/gateway.js';
 
 /** Layout version of the catalog; a catalog of another version is rebuilt. */
-export const CATALOG_SCHEMA_VERSION = 3;
+export const CATALOG_SCHEMA_VERSION = 4;
 
 /** How much more a word in a section's heading counts than the same word in its text. */
 export const HEADING_WEIGHT = 4;
@@ -27,6 +29,8 @@ export interface CatalogMatch {
   wordPrefix: string | null;
   /** On the unstemmed index: any complete token or the prefix, to mark every query word in a snippet. */
   anyWord: string;
+  /** A query holding a run of a script written without spaces goes to the pair index instead (unspaced-text.ts). */
+  unspaced: UnspacedMatch | null;
 }
 
 /** Splits a query (E004 when empty): with `prefix`, the last token becomes `"tok"*` over unstemmed words. */
@@ -39,7 +43,18 @@ export function catalogMatch(query: string, prefix: boolean): CatalogMatch {
     stemmed: complete.length === 0 ? null : complete.join(' '),
     wordPrefix,
     anyWord: [...complete, ...(wordPrefix === null ? [] : [wordPrefix])].join(' OR '),
+    unspaced: unspacedMatch(query, prefix),
   };
+}
+
+/** SQL functions the triggers call to fill the pair index: every connection that writes the catalog defines them (catalogFunctions). */
+const UNSPACED_GRAMS = 'unspaced_grams';
+const HAS_UNSPACED = 'has_unspaced';
+
+/** Defines the triggers' functions on a catalog connection. */
+export function catalogFunctions(db: Database.Database): void {
+  db.function(UNSPACED_GRAMS, { deterministic: true }, (text: unknown) => (typeof text === 'string' ? unspacedGrams(text) : text));
+  db.function(HAS_UNSPACED, { deterministic: true }, (text: unknown) => (typeof text === 'string' && hasUnspacedRun(text) ? 1 : 0));
 }
 
 /** Creates every table of a new catalog. */
@@ -62,13 +77,17 @@ export const catalogSchema = (tokenizer: TokenizerName): string => `
   CREATE INDEX idx_catalog_rows_skill ON catalog_rows(skill_id);
   CREATE VIRTUAL TABLE catalog USING fts5(skill UNINDEXED, file, section, content, content='catalog_rows', content_rowid='id', tokenize='${TOKENIZE_CLAUSE[tokenizer]}');
   CREATE VIRTUAL TABLE catalog_words USING fts5(skill UNINDEXED, file, section, content, content='catalog_rows', content_rowid='id', tokenize='unicode61', prefix='1 2 3');
+  CREATE VIRTUAL TABLE catalog_grams USING fts5(section, content, content='', contentless_delete=1, tokenize='unicode61');
   CREATE TRIGGER catalog_rows_insert AFTER INSERT ON catalog_rows BEGIN
     INSERT INTO catalog (rowid, skill, file, section, content) VALUES (new.id, new.skill, new.file, new.section, new.content);
     INSERT INTO catalog_words (rowid, skill, file, section, content) VALUES (new.id, new.skill, new.file, new.section, new.content);
+    INSERT INTO catalog_grams (rowid, section, content) SELECT new.id, ${UNSPACED_GRAMS}(new.section), ${UNSPACED_GRAMS}(new.content)
+      WHERE ${HAS_UNSPACED}(new.section) OR ${HAS_UNSPACED}(new.content);
   END;
   CREATE TRIGGER catalog_rows_delete AFTER DELETE ON catalog_rows BEGIN
     INSERT INTO catalog (catalog, rowid, skill, file, section, content) VALUES ('delete', old.id, old.skill, old.file, old.section, old.content);
     INSERT INTO catalog_words (catalog_words, rowid, skill, file, section, content) VALUES ('delete', old.id, old.skill, old.file, old.section, old.content);
+    DELETE FROM catalog_grams WHERE rowid = old.id;
   END;
 `;
 
@@ -106,8 +125,14 @@ const BOTH_SQL = `
   top AS (SELECT pool.id AS id, pool.rank + typedRank.rank AS rank FROM pool JOIN typedRank ON typedRank.id = pool.id ORDER BY rank, id LIMIT @limit)
   SELECT ${ROW_COLUMNS} FROM top CROSS JOIN catalog_rows r ON r.id = top.id ORDER BY top.rank, top.id`;
 
-/** The ranking statement a catalog query runs (parameters @stemmed, @words, @limit as the match needs). */
+/** A query with a run of an unspaced script: ranked by the pair index alone (Latin text keeps the word indexes' ranking). */
+const UNSPACED_SQL = `
+  WITH top AS (SELECT rowid AS id, bm25(catalog_grams, ${HEADING_WEIGHT}, 1) AS rank FROM catalog_grams WHERE catalog_grams MATCH @unspaced ORDER BY rank, rowid LIMIT @limit)
+  SELECT ${ROW_COLUMNS} FROM top CROSS JOIN catalog_rows r ON r.id = top.id ORDER BY top.rank, top.id`;
+
+/** The ranking statement a catalog query runs (parameters @stemmed, @words, @unspaced, @limit as the match needs). */
 export function catalogSearchSql(match: CatalogMatch): string {
+  if (match.unspaced !== null) return UNSPACED_SQL;
   if (match.stemmed === null) return WORDS_SQL;
   return match.wordPrefix === null ? STEMMED_SQL : BOTH_SQL;
 }
@@ -115,6 +140,7 @@ export function catalogSearchSql(match: CatalogMatch): string {
 /** The parameters of catalogSearchSql. */
 export function catalogSearchParams(match: CatalogMatch, limit: number): Record<string, string | number> {
   const params: Record<string, string | number> = { limit };
+  if (match.unspaced !== null) return { ...params, unspaced: match.unspaced.expression };
   if (match.stemmed !== null) params.stemmed = textColumnsMatch(match.stemmed);
   if (match.wordPrefix !== null) params.words = textColumnsMatch(match.wordPrefix);
   return params;

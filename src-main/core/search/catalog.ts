@@ -1,7 +1,8 @@
 /**
  * One ranked search across every loaded skill (`skilltray search --all`, search-as-you-type in
  * the UI and the palette): a catalog at `<home>/runtime/.catalog/search.db` holding each skill's
- * sections as plain text (its own index keeps the Markdown) plus the skill's name. `sync` brings it
+ * sections as plain text (its own index keeps the Markdown) plus the skill's name, and text in scripts
+ * written without spaces a second time as character pairs (unspaced-text.ts). `sync` brings it
  * in line with the loaded skills by content hash in one transaction, so unchanged skills cost
  * nothing (their records are kept in memory until another process writes the catalog); a catalog that fails to open or read is deleted and rebuilt. Schema and queries are in
  * catalog-sql.ts; how ranked rows become hits (nesting merged, grouped by skill) in catalog-hits.ts.
@@ -16,6 +17,7 @@ import { catalogRows, type CatalogRow } from './catalog-rows.js';
 import {
   CATALOG_SCHEMA_VERSION,
   catalogMarkExpression,
+  catalogFunctions,
   catalogMarkSql,
   catalogMatch,
   catalogSchema,
@@ -27,6 +29,7 @@ import { corruptIndexError } from './index.js';
 import { oneLine } from './plain-text.js';
 import { DEFAULT_SEARCH_LIMIT } from './query.js';
 import { tokenizerPreference } from './tokenizer.js';
+import { markPieces, unspacedSnippet } from './unspaced-text.js';
 import type { CatalogHit, CatalogResult, TokenizerName } from '../../shared/gateway.js';
 
 export interface CatalogSkill {
@@ -120,6 +123,7 @@ export class SkillCatalog {
       // WAL lets the app search while a CLI process syncs.
       db.pragma('journal_mode = WAL');
       db.pragma('busy_timeout = 5000');
+      catalogFunctions(db);
       return db;
     } catch (error) {
       db.close();
@@ -135,6 +139,7 @@ export class SkillCatalog {
     db.prepare('SELECT count(*) FROM catalog_rows').get();
     db.prepare("SELECT rowid FROM catalog WHERE catalog MATCH '\"probe\"' LIMIT 1").all();
     db.prepare("SELECT rowid FROM catalog_words WHERE catalog_words MATCH '\"probe\"' LIMIT 1").all();
+    db.prepare("SELECT rowid FROM catalog_grams WHERE catalog_grams MATCH '\"probe\"' LIMIT 1").all();
     return meta.get('schema_version') === String(CATALOG_SCHEMA_VERSION) && meta.get('tokenizer') === this.tokenizer;
   }
 
@@ -309,11 +314,7 @@ export class SkillCatalog {
     const ranked = this.statement(catalogSearchSql(match)).all(catalogSearchParams(match, fetch)) as (Omit<RankedRow, 'startLine' | 'endLine'> & { start_line: number; end_line: number })[];
     const rows: RankedRow[] = ranked.map((r) => ({ ...r, startLine: r.start_line, endLine: r.end_line }));
     const kept = groupBySkill(mergeNested(rows).slice(0, limit));
-    const marks = new Map(
-      (this.statement(catalogMarkSql(match)).all({ mark: catalogMarkExpression(match), ids: JSON.stringify(kept.map((row) => row.id)) }) as { id: number; snippet: string; title: string }[]).map(
-        (mark) => [mark.id, mark],
-      ),
-    );
+    const marks = new Map(this.marks(match, kept.map((row) => row.id)).map((mark) => [mark.id, mark]));
     return kept.map((row) => {
       const marked = marks.get(row.id);
       return {
@@ -328,6 +329,15 @@ export class SkillCatalog {
         score: -row.rank,
       };
     });
+  }
+
+  /** Each kept row's heading and snippet with the query's words marked: by FTS5 from the word indexes, here for the pair index. */
+  private marks(match: CatalogMatch, ids: readonly number[]): { id: number; snippet: string; title: string }[] {
+    const json = JSON.stringify(ids);
+    if (match.unspaced === null) return this.statement(catalogMarkSql(match)).all({ mark: catalogMarkExpression(match), ids: json }) as { id: number; snippet: string; title: string }[];
+    const { pieces } = match.unspaced;
+    const rows = this.statement('SELECT id, section, content FROM catalog_rows WHERE id IN (SELECT value FROM json_each(?))').all(json) as { id: number; section: string; content: string }[];
+    return rows.map((row) => ({ id: row.id, title: markPieces(row.section, pieces), snippet: unspacedSnippet(row.content, pieces) }));
   }
 
   /** Skills the catalog holds, by name, with their hash and row count. */

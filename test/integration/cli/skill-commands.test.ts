@@ -189,6 +189,16 @@ describe('the second corpus: odd names, dates, commas, every frontmatter field (
     expect(await cli(['describe', '--x'], t)).toMatchObject({ code: 1, stderr: expect.stringContaining("error[E100]: invalid option: '--x'") });
   });
 
+  it('search finds a part of an unbroken run of Chinese, and the whole run still', async () => {
+    const t = corpusHome();
+    await cli(['build', '--all'], t);
+    for (const query of ['适用', '适用场景', '行动']) {
+      const { code, stdout } = await cli(['search', query, '--json'], t);
+      expect(code, query).toBe(0);
+      expect((JSON.parse(stdout) as { results: { skill: string; section: string }[] }).results[0], query).toMatchObject({ skill: 'zh-notes', section: '适用场景' });
+    }
+  });
+
   it('check reports unquoted dates in metadata (W415) and comma-separated allowed-tools (W408)', async () => {
     const t = corpusHome();
     const dated = await cli(['check', 'dated-metadata'], t);

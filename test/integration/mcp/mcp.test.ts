@@ -150,6 +150,7 @@ describe('skilltray mcp: tools with good and bad input', () => {
 
   it('outline, show, open, sources, search, search_all; E020 with suggestions, E012, E021, E022, E004, E001', async () => {
     const t = contractHome();
+    writeSkill(t.skills, 'zh-notes', skillMd({ name: 'zh-notes', description: '整理会议记录。' }, '# 会议记录\n\n## 适用场景\n\n当用户需要整理会议纪要时使用。\n'));
     const session = await startMcp(t.env);
     const outline = structured(await callTool(session, 'outline', { skill: 'field-notes' })) as { headings: { text: string; file: string }[] };
     expect(outline.headings.map((h) => h.text)).toEqual(expect.arrayContaining(['Field notes', 'Installation', 'Logging a sighting', 'Species', 'Robin']));
@@ -181,6 +182,8 @@ describe('skilltray mcp: tools with good and bad input', () => {
     expect(toolError(await callTool(session, 'search', { skill: 'field-notes', query: '' }))).toMatchObject({ code: 'E004' });
     const all = structured(await callTool(session, 'search_all', { query: 'robin dawn' })) as { results: { skill: string; section: string }[] };
     expect(all.results[0]).toMatchObject({ skill: 'field-notes', section: 'Robin' });
+    const part = structured(await callTool(session, 'search_all', { query: '适用' })) as { results: { skill: string; section: string; title: string }[] };
+    expect(part.results[0]).toMatchObject({ skill: 'zh-notes', section: '适用场景' });
   });
 
   it('an unknown tool is a protocol error naming the tools', async () => {

@@ -9,6 +9,7 @@ import { resolveConfig, type CoreConfig } from '../core/config.js';
 import { skillcErrors, toSkilltrayError, type SkilltrayError } from '../core/errors.js';
 import { nearestNames } from '../core/did-you-mean.js';
 import { withDidYouMean } from '../shared/did-you-mean.js';
+import { displayLines } from '../shared/display-text.js';
 import { parseArgs } from './args.js';
 import { printNotices } from './notices.js';
 import type { CliContext, CliIo, Command } from './command.js';
@@ -32,8 +33,9 @@ function unknownCommand(name: string): SkilltrayError {
 
 /** Prints an error as RFC-0005 says, with what helps: suggestions for E020 and for a name it does not know, the usage line for a command line that does not fit. */
 async function printError(ctx: CliContext, error: SkilltrayError, command: Command | undefined, name: string): Promise<void> {
-  const text = error.code === 'E020' ? (await import('../core/gateway/show.js')).formatSectionNotFound(error) : withDidYouMean(error.format(), error.details);
-  ctx.io.err(`${text}\n`);
+  // E020's suggestions are lines of their own; any other error is one line, whatever its message holds.
+  const lines = error.code === 'E020' ? (await import('../core/gateway/show.js')).formatSectionNotFound(error).split('\n') : [withDidYouMean(error.format(), error.details)];
+  ctx.io.err(displayLines(lines));
   if ((error.code === 'E100' || error.code === 'E101') && command) ctx.io.err(`usage: ${usageLine(command)}\nsee 'skilltray ${command.name} --help' for its options and examples\n`);
   else if (error.code === 'E101') ctx.io.err("see 'skilltray --help' for the commands\n");
   // At a terminal the person can approve the call themselves; only the CLI can say so.

@@ -395,6 +395,11 @@ export class SkilltrayCore extends SkillLibrary {
     return (await this.packs()).update(pack, answer, onProgress);
   }
 
+  /** Restores a pack's files to what its lock records, fetched again from its origin (E312 when the source no longer holds them). */
+  async repairPack(pack: string, onProgress?: (p: PackProgress) => void): Promise<PackChange> {
+    return (await this.packs()).repair(pack, onProgress);
+  }
+
   /** Removes a pack: files, lock entry, search indexes, remembered approvals and switches; history stays. */
   async uninstallPack(pack: string, onProgress?: (p: PackProgress) => void): Promise<PackChange> {
     return (await this.packs()).uninstall(pack, onProgress);

@@ -33,6 +33,7 @@ export const ERROR_KINDS = {
   E309: 'invalid_key', // trust-key given something that is not an SSH public key or an armored GPG key
   E310: 'pack_changed_since_scan', // the source changed between the scan the person confirmed and the install
   E311: 'invalid_pack_name', // a pack or --as name that is not a slug
+  E312: 'pack_not_repairable', // the source no longer holds the content the lock records
   // E5xx: templates and arguments
   E501: 'missing_argument',
   E502: 'unknown_argument',

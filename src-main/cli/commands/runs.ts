@@ -13,6 +13,7 @@ import { JSON_OPTION, printJson, type CliContext, type Command } from '../comman
 import { findRunningOwner } from '../owner-link.js';
 import { historyCommand } from './history.js';
 import { approvalSentence, containment, shownArguments } from '../../shared/approval-text.js';
+import { displayLines } from '../../shared/display-text.js';
 
 /** Who answered, as recorded in history. */
 function actor(how: string): string {
@@ -78,7 +79,7 @@ export function describePending(
     `  timeout   ${p.timeoutMs / 1000} s`,
     `  env       ${p.env.length > 0 ? p.env.join(', ') : '(allow-list only)'}`,
   ];
-  return `${lines.join('\n')}\n`;
+  return displayLines(lines);
 }
 
 /** Asks at the terminal; anything but an explicit yes or always is a denial. */

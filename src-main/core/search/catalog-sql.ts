@@ -14,7 +14,7 @@ import type Database from 'better-sqlite3';
 import { skillcErrors } from '../errors.js';
 import { queryTokens, quoteToken, textColumnsMatch } from './query.js';
 import { TOKENIZE_CLAUSE } from './tokenizer.js';
-import { hasUnspacedRun, unspacedGrams, unspacedMatch, type UnspacedMatch } from './unspaced-text.js';
+import { hasUnspacedRun, unspacedGrams } from './unspaced-text.js';
 import type { TokenizerName } from '../../shared/gateway.js';
 
 /** Layout version of the catalog; a catalog of another version is rebuilt. */
@@ -29,8 +29,6 @@ export interface CatalogMatch {
   wordPrefix: string | null;
   /** On the unstemmed index: any complete token or the prefix, to mark every query word in a snippet. */
   anyWord: string;
-  /** A query holding a run of a script written without spaces goes to the pair index instead (unspaced-text.ts). */
-  unspaced: UnspacedMatch | null;
 }
 
 /** Splits a query (E004 when empty): with `prefix`, the last token becomes `"tok"*` over unstemmed words. */
@@ -43,7 +41,6 @@ export function catalogMatch(query: string, prefix: boolean): CatalogMatch {
     stemmed: complete.length === 0 ? null : complete.join(' '),
     wordPrefix,
     anyWord: [...complete, ...(wordPrefix === null ? [] : [wordPrefix])].join(' OR '),
-    unspaced: unspacedMatch(query, prefix),
   };
 }
 
@@ -125,14 +122,13 @@ const BOTH_SQL = `
   top AS (SELECT pool.id AS id, pool.rank + typedRank.rank AS rank FROM pool JOIN typedRank ON typedRank.id = pool.id ORDER BY rank, id LIMIT @limit)
   SELECT ${ROW_COLUMNS} FROM top CROSS JOIN catalog_rows r ON r.id = top.id ORDER BY top.rank, top.id`;
 
-/** A query with a run of an unspaced script: ranked by the pair index alone (Latin text keeps the word indexes' ranking). */
-const UNSPACED_SQL = `
+/** A query with a run of an unspaced script (unspacedMatch's @unspaced): ranked by the pair index alone (Latin text keeps the word indexes' ranking). */
+export const UNSPACED_SEARCH_SQL = `
   WITH top AS (SELECT rowid AS id, bm25(catalog_grams, ${HEADING_WEIGHT}, 1) AS rank FROM catalog_grams WHERE catalog_grams MATCH @unspaced ORDER BY rank, rowid LIMIT @limit)
   SELECT ${ROW_COLUMNS} FROM top CROSS JOIN catalog_rows r ON r.id = top.id ORDER BY top.rank, top.id`;
 
-/** The ranking statement a catalog query runs (parameters @stemmed, @words, @unspaced, @limit as the match needs). */
+/** The ranking statement a catalog query runs (parameters @stemmed, @words, @limit as the match needs). */
 export function catalogSearchSql(match: CatalogMatch): string {
-  if (match.unspaced !== null) return UNSPACED_SQL;
   if (match.stemmed === null) return WORDS_SQL;
   return match.wordPrefix === null ? STEMMED_SQL : BOTH_SQL;
 }
@@ -140,7 +136,6 @@ export function catalogSearchSql(match: CatalogMatch): string {
 /** The parameters of catalogSearchSql. */
 export function catalogSearchParams(match: CatalogMatch, limit: number): Record<string, string | number> {
   const params: Record<string, string | number> = { limit };
-  if (match.unspaced !== null) return { ...params, unspaced: match.unspaced.expression };
   if (match.stemmed !== null) params.stemmed = textColumnsMatch(match.stemmed);
   if (match.wordPrefix !== null) params.words = textColumnsMatch(match.wordPrefix);
   return params;

@@ -23,13 +23,14 @@ import {
   catalogSchema,
   catalogSearchParams,
   catalogSearchSql,
+  UNSPACED_SEARCH_SQL,
   type CatalogMatch,
 } from './catalog-sql.js';
 import { corruptIndexError } from './index.js';
 import { oneLine } from './plain-text.js';
 import { DEFAULT_SEARCH_LIMIT } from './query.js';
 import { tokenizerPreference } from './tokenizer.js';
-import { markPieces, unspacedSnippet } from './unspaced-text.js';
+import { markPieces, unspacedMatch, unspacedSnippet, type UnspacedMatch } from './unspaced-text.js';
 import type { CatalogHit, CatalogResult, TokenizerName } from '../../shared/gateway.js';
 
 export interface CatalogSkill {
@@ -296,25 +297,28 @@ export class SkillCatalog {
   search(query: string, options: CatalogSearchOptions = {}): CatalogResult {
     checkIntegerOption('limit', options.limit, 1);
     const match = catalogMatch(query, options.prefix ?? false);
+    // A run of a script written without spaces is searched in the pair index instead.
+    const unspaced = unspacedMatch(query, options.prefix ?? false);
     const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
     try {
-      return { query, results: this.run(match, limit) };
+      return { query, results: this.run(match, unspaced, limit) };
     } catch (error) {
       if (!isCorruption(error)) throw toSkilltrayError(error);
       // Without a skill list to rebuild from, the caller has to sync first.
       if (this.lastSkills === null) throw corruptIndexError('--all', error);
       this.recreate();
       this.apply(this.lastSkills, true);
-      return { query, results: this.run(match, limit) };
+      return { query, results: this.run(match, unspaced, limit) };
     }
   }
 
-  private run(match: CatalogMatch, limit: number): CatalogHit[] {
+  private run(match: CatalogMatch, unspaced: UnspacedMatch | null, limit: number): CatalogHit[] {
     const fetch = Math.min(1000, limit * FETCH_FACTOR + 10);
-    const ranked = this.statement(catalogSearchSql(match)).all(catalogSearchParams(match, fetch)) as (Omit<RankedRow, 'startLine' | 'endLine'> & { start_line: number; end_line: number })[];
+    const ranking = unspaced === null ? this.statement(catalogSearchSql(match)).all(catalogSearchParams(match, fetch)) : this.statement(UNSPACED_SEARCH_SQL).all({ unspaced: unspaced.expression, limit: fetch });
+    const ranked = ranking as (Omit<RankedRow, 'startLine' | 'endLine'> & { start_line: number; end_line: number })[];
     const rows: RankedRow[] = ranked.map((r) => ({ ...r, startLine: r.start_line, endLine: r.end_line }));
     const kept = groupBySkill(mergeNested(rows).slice(0, limit));
-    const marks = new Map(this.marks(match, kept.map((row) => row.id)).map((mark) => [mark.id, mark]));
+    const marks = new Map(this.marks(match, unspaced, kept.map((row) => row.id)).map((mark) => [mark.id, mark]));
     return kept.map((row) => {
       const marked = marks.get(row.id);
       return {
@@ -332,10 +336,10 @@ export class SkillCatalog {
   }
 
   /** Each kept row's heading and snippet with the query's words marked: by FTS5 from the word indexes, here for the pair index. */
-  private marks(match: CatalogMatch, ids: readonly number[]): { id: number; snippet: string; title: string }[] {
+  private marks(match: CatalogMatch, unspaced: UnspacedMatch | null, ids: readonly number[]): { id: number; snippet: string; title: string }[] {
     const json = JSON.stringify(ids);
-    if (match.unspaced === null) return this.statement(catalogMarkSql(match)).all({ mark: catalogMarkExpression(match), ids: json }) as { id: number; snippet: string; title: string }[];
-    const { pieces } = match.unspaced;
+    if (unspaced === null) return this.statement(catalogMarkSql(match)).all({ mark: catalogMarkExpression(match), ids: json }) as { id: number; snippet: string; title: string }[];
+    const { pieces } = unspaced;
     const rows = this.statement('SELECT id, section, content FROM catalog_rows WHERE id IN (SELECT value FROM json_each(?))').all(json) as { id: number; section: string; content: string }[];
     return rows.map((row) => ({ id: row.id, title: markPieces(row.section, pieces), snippet: unspacedSnippet(row.content, pieces) }));
   }

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { catalogPath, SkillCatalog, type CatalogSkill } from '../../../src-main/core/search/catalog.js';
 import { catalogMatch } from '../../../src-main/core/search/catalog-sql.js';
+import { unspacedMatch } from '../../../src-main/core/search/unspaced-text.js';
 import { manifestHash, walkSkill } from '../../../src-main/core/skills/files.js';
 import { makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';
@@ -152,10 +153,10 @@ describe('catalog search across all skills', () => {
   });
 
   it('prefix: true makes the last token a word prefix "tok"* for search-as-you-type', () => {
-    expect(catalogMatch('merge pd', true)).toEqual({ stemmed: '"merge"', wordPrefix: '"pd"*', anyWord: '"merge" OR "pd"*', unspaced: null });
-    expect(catalogMatch('say "hi', true)).toEqual({ stemmed: '"say"', wordPrefix: '"""hi"*', anyWord: '"say" OR """hi"*', unspaced: null });
-    expect(catalogMatch('pd', true)).toEqual({ stemmed: null, wordPrefix: '"pd"*', anyWord: '"pd"*', unspaced: null });
-    expect(catalogMatch('merge pd', false)).toEqual({ stemmed: '"merge" "pd"', wordPrefix: null, anyWord: '"merge" OR "pd"', unspaced: null });
+    expect(catalogMatch('merge pd', true)).toEqual({ stemmed: '"merge"', wordPrefix: '"pd"*', anyWord: '"merge" OR "pd"*' });
+    expect(catalogMatch('say "hi', true)).toEqual({ stemmed: '"say"', wordPrefix: '"""hi"*', anyWord: '"say" OR """hi"*' });
+    expect(catalogMatch('pd', true)).toEqual({ stemmed: null, wordPrefix: '"pd"*', anyWord: '"pd"*' });
+    expect(catalogMatch('merge pd', false)).toEqual({ stemmed: '"merge" "pd"', wordPrefix: null, anyWord: '"merge" OR "pd"' });
     const home = tempDir();
     const catalog = open(home);
     catalog.sync([skill(tempDir(), 'pdf', '# Merge\n\nCombine documents into one.\n')]);
@@ -338,9 +339,10 @@ describe('scripts written without spaces: any part of a run is found (unspaced-t
   });
 
   it('Latin queries keep the word indexes and their ranking: the pair index is never asked', () => {
-    expect(catalogMatch('git log', false).unspaced).toBeNull();
-    expect(catalogMatch('git lo', true).unspaced).toBeNull();
-    expect(catalogMatch('git 提交', false).unspaced).toEqual({ expression: '"git" "提交"', pieces: ['git', '提交'] });
+    expect(unspacedMatch('git log', false)).toBeNull();
+    expect(unspacedMatch('git lo', true)).toBeNull();
+    expect(unspacedMatch('git 提交', false)).toEqual({ expression: '"git" "提交"', pieces: ['git', '提交'] });
+    expect(unspacedMatch('提交 mes', true)).toEqual({ expression: '"提交" "mes"*', pieces: ['提交', 'mes'] });
     const catalog = zhCatalog();
     expect(catalog.search('commits').results.map((hit) => [hit.skill, hit.snippet])).toEqual([['git', 'Show recent [MATCH]commits[/MATCH].']]);
     catalog.close();

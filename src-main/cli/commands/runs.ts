@@ -221,7 +221,8 @@ const rules: Command = {
     'unsandbox <skill> runs a skill without a sandbox (its runs then ask), sandbox <skill> puts it back',
   positionals: [
     { name: 'list|add|remove|sandbox|unsandbox', required: false },
-    { name: 'args', required: false, variadic: true },
+    // sandbox/unsandbox take a skill here, whose name may start with '-'.
+    { name: 'args', required: false, variadic: true, skill: true },
   ],
   options: { ...JSON_OPTION },
   examples: [

@@ -182,6 +182,7 @@ describe('the second corpus: odd names, dates, commas, every frontmatter field (
     expect((await cli(['outline', '-x'], t)).stdout).toContain('Dash');
     expect((await cli(['sources', '-x'], t)).stdout).toContain('SKILL.md');
     expect((await cli(['run', '-x', 'go', '--dry-run'], t)).stderr).toBe("error[E506]: tool 'go' not found in skill '-x'; it has no tools\n");
+    expect((await cli(['rules', 'unsandbox', '-x', '--json'], t)).code).toBe(0);
     expect((await cli(['check', '-x'], t)).stdout).toMatch(/warning\[W440\] SKILL\.md:1 the folder's name '-x' starts with '-'/);
     expect((await cli(['list'], t)).stdout).toMatch(/^warning: -x starts with '-', which other hosts' command lines read as an option \(W440\); rename its folder$/m);
     // An option the command has stays an option; a long one always is.

@@ -157,7 +157,7 @@ describe('the second corpus: odd names, dates, commas, every frontmatter field (
     );
     const { code, stdout } = await cli(['describe', 'full'], t);
     expect(code).toBe(0);
-    const fields = stdout.split('\n').filter((line) => /^(classification|license|compatibility|allowed-tools|metadata):|^  \w+: /.test(line));
+    const fields = stdout.split('\n').filter((line) => /^(classification|license|compatibility|allowed-tools|metadata):|^ {2}\w+: /.test(line));
     expect(fields).toEqual([
       'classification: role utility, invocation -, effect -, targets []',
       'license:        MIT',

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import envPaths from 'env-paths';
 import type { RootKind, RootWatch, SkillRoot } from '../shared/model.js';
 
@@ -15,14 +15,21 @@ export interface CoreConfig {
   roots: SkillRoot[];
   /** The environment tools inherit from (filtered by the runner) and requirements are checked against. */
   env: NodeJS.ProcessEnv;
+  /** The manifest of the bundled skills shipped with the app: only a skill it lists, unchanged, is bundled. */
+  bundledManifest: string;
   /** Path of a better-sqlite3 binary built for this process's ABI, when not the default one. */
   nativeBinding?: string;
 }
+
+/** The manifest's file name, beside the bundled folder in a checkout (and an npm install). */
+export const BUNDLED_MANIFEST = 'bundled-manifest.json';
 
 export interface ConfigInput {
   env?: NodeJS.ProcessEnv;
   /** The bundled `skills/` directory (a resource of the packaged app, or the checkout's). */
   bundledDir: string;
+  /** The bundled skills' manifest; default `bundled-manifest.json` beside the bundled folder. */
+  bundledManifest?: string;
   platform?: NodeJS.Platform;
   nativeBinding?: string;
 }
@@ -62,7 +69,8 @@ export function resolveConfig(input: ConfigInput): CoreConfig {
   add(gibberishSkillsDir(env, platform), 'gibberish', true);
   add(join(userDir, '.kode', 'skills'), 'kode', true);
   add(join(userDir, '.claude', 'skills'), 'claude', true);
-  return { home, roots, env, ...(input.nativeBinding === undefined ? {} : { nativeBinding: input.nativeBinding }) };
+  const bundledManifest = resolve(input.bundledManifest ?? join(dirname(resolve(input.bundledDir)), BUNDLED_MANIFEST));
+  return { home, roots, env, bundledManifest, ...(input.nativeBinding === undefined ? {} : { nativeBinding: input.nativeBinding }) };
 }
 
 /**

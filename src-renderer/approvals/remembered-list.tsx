@@ -1,4 +1,4 @@
-/** The tools the person chose to always allow, each with its sandbox profile, how long it lasts, and a Revoke button. */
+/** The tools the person chose to always allow, each with the folder it holds in, its sandbox profile, how long it lasts, and a Revoke button. */
 import { useState } from 'react';
 import type { Remembered } from '../../src-main/shared/runs.js';
 import { useAnnounce } from '../app/announcer.js';
@@ -40,7 +40,10 @@ export function RememberedList({ compact = false }: { compact?: boolean }) {
                 <strong>
                   {r.skill} / {r.tool}
                 </strong>{' '}
-                <span className="badge badge-neutral">{profileText(r)}</span> <span className="badge badge-info">{r.expires === 'session' ? 'this session' : 'until revoked'}</span>
+                <span className="badge badge-neutral">{profileText(r)}</span> <span className="badge badge-info">{r.expires === 'session' ? 'this session' : 'until revoked'}</span>{' '}
+                <span className="remembered-folder">
+                  {r.folder === null ? 'in any folder' : <>in <PathText path={r.folder} /></>}
+                </span>
                 {compact ? null : (
                   <span className="muted">
                     {' '}

@@ -25,6 +25,7 @@ import { buildToolEnv } from '../runner/tool-env.js';
 import { prepareRunDirs, type RunDirs } from '../runner/skill-snapshot.js';
 import { secretMasks } from '../runner/sandbox/secret-paths.js';
 import { askPerson, type Approval } from './ask-person.js';
+import { identityPin, profileOf, rememberScopes } from '../policy/pins.js';
 import { plainObject, prepareRun, type PrepareDeps, type Prepared, type RunInput } from './prepare-run.js';
 
 export { DEFAULT_APPROVAL_TIMEOUT_MS, type Approval } from './ask-person.js';
@@ -99,7 +100,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       recordDecision(db, id, { outcome: 'refused', decidedBy: 'error', reason: coded.message, errorCode: coded.code });
       throw withRunId(coded, id);
     }
-    const { skill, command, programPath, decision, sandbox } = prepared;
+    const { skill, command, programPath, decision, sandbox, folder } = prepared;
     recordRequest(db, { id, traceId, surface: input.surface, skill: skill.name, tool: command.tool, args: plainObject(input.args), command, programPath, skillHash: skill.hash, sandbox });
 
     let answer: RecordedAnswer | null = null;
@@ -127,6 +128,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         skill: skill.name,
         tool: command.tool,
         trust: skill.trust,
+        identity: skill.identity,
         readOnly: skill.readOnly,
         programPath: programPath as string,
         args: plainObject(input.args),
@@ -138,6 +140,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         reason: decision.reason,
         sandbox,
         supplied: command.supplied,
+        rememberScopes: rememberScopes(skill, profileOf(sandbox)),
       };
       verdict = await askPerson(this.deps.broker, pending, options.approval, options.signal).catch((error: unknown) => {
         const coded = toSkilltrayError(error);
@@ -183,7 +186,16 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     }
     if (verdict?.verdict === 'always') {
       const session = verdict.expires === 'session' ? this.deps.session : null;
-      remember(db, { skill: skill.name, tool: command.tool, skillHash: skill.hash, programPath: programPath as string, profile: { name: sandbox.name, network: sandbox.network }, session });
+      remember(db, {
+        skill: skill.name,
+        tool: command.tool,
+        skillHash: skill.hash,
+        identity: identityPin(skill.identity),
+        programPath: programPath as string,
+        profile: profileOf(sandbox),
+        folder: verdict.scope === 'anywhere' ? null : folder,
+        session,
+      });
       emitSafely(this, 'remembered');
     }
     decided(view);

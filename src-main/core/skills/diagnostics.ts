@@ -53,6 +53,8 @@ export const DIAGNOSTICS = {
   W414: { severity: 'warning', breaks: GIBB, summary: 'a tool has no description paragraph' },
   W415: { severity: 'warning', breaks: ['agentskills'], summary: 'a metadata value is not a string' },
   W416: { severity: 'warning', breaks: [], summary: 'an installed pack’s skill differs from packs.lock.json (edited behind its back)' },
+  W420: { severity: 'warning', breaks: [], summary: 'a skill in the bundled folder is not the one Skilltray shipped (not in its manifest, or changed): a user skill' },
+  W421: { severity: 'warning', breaks: [], summary: 'a skill hides another skill of the same name in a later root' },
 } as const satisfies Record<string, DiagnosticSpec>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTICS;

@@ -158,7 +158,7 @@ describe('incremental loading', () => {
     const bundled = roots.map((root) => ({ ...root, trust: 'bundled' as const }));
     const third = countingParse();
     const other = ParseCache.file(file);
-    expect(new SkillRegistry(bundled, { cache: other, parse: third.parse }).load().get('skill-0003')?.trust).toBe('bundled');
+    expect(new SkillRegistry(bundled, { cache: other, parse: third.parse }).load().get('skill-0003')?.root.trust).toBe('bundled');
     other.close();
     expect(third.parsed).toHaveLength(20);
   });

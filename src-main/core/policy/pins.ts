@@ -74,7 +74,7 @@ export function coverage(rule: Rule, skill: Skill, profile: SandboxProfile): Cov
     return {
       kind: 'elsewhere',
       why: other === undefined
-        ? `${label} was made before '${skill.name}' was here; add it again to let it cover this skill`
+        ? `${label} does not cover this '${skill.name}' (a rule covers the skills it named when it was made); add it again to let it cover this one`
         : `${label} was made for ${describePin(other)}, not for this one (${describePin(identityPin(skill.identity))})`,
     };
   }

@@ -221,7 +221,7 @@ describe('decide', () => {
     expect(reason({ rules: [{ ...allowStatus, pins: gitPins().filter((p) => p.trust === 'bundled') }] })).toBe(
       "skill 'git' is a user skill, so its runs need approval (rule #3 (tool:git/git_status) was made for the bundled skill Skilltray shipped, not for this one (the user skill in /skills/git))",
     );
-    expect(reason({ rules: [{ ...allowAll, pins: [] }] })).toContain("rule #1 (skill:*) was made before 'git' was here; add it again to let it cover this skill");
+    expect(reason({ rules: [{ ...allowAll, pins: [] }] })).toContain("rule #1 (skill:*) does not cover this 'git' (a rule covers the skills it named when it was made); add it again to let it cover this one");
     expect(reason({ rules: [{ ...allowAll, pins: gitPins({ profile: { name: 'read-only', network: false } }) }], sandbox: workspace })).toBe(
       "'git/git_status' needs approval: rule #1 (skill:*) was made when it ran read-only, no network; it would now run may write in its working directory, no network, more than the rule allows",
     );

@@ -2,8 +2,19 @@
  * How a skill's identity, and what rules and remembered approvals are pinned to, read: the same in
  * policy's reasons, the app, the browser and the terminal.
  */
-import type { SkillIdentity } from './model.js';
+import type { RootKind, SkillIdentity } from './model.js';
 import type { IdentityPin } from './runs.js';
+
+/** Where a root's skills come from, in the sentences that name a hidden skill. */
+export const ROOT_WORDS: Record<RootKind, string> = {
+  env: 'SKILLTRAY_SKILLS_PATH',
+  home: 'your skills folder',
+  packs: 'an installed pack',
+  bundled: 'the bundled skills',
+  gibberish: "gibb.eri.sh's skills",
+  kode: "Kode's skills",
+  claude: "Claude's skills",
+};
 
 /** The skill a pin (or an identity) names: "the bundled skill Skilltray shipped", "the user skill in /…/git". */
 export function describePin(pin: IdentityPin): string {
@@ -22,6 +33,6 @@ export function folderText(folder: string | null): string {
 export function identityWarnings(identity: SkillIdentity): string[] {
   return [
     ...(identity.unverified === null ? [] : [identity.unverified]),
-    ...identity.hides.map((hidden) => `It hides another skill of the same name (${hidden.rootKind}: ${hidden.path}); what you allowed for that one does not apply to this one.`),
+    ...identity.hides.map((hidden) => `It hides the skill of the same name in ${ROOT_WORDS[hidden.rootKind]} (${hidden.path}); what you allowed for that one does not apply to this one.`),
   ];
 }

@@ -294,7 +294,7 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
             </fieldset>
           ) : scopes.length === 1 ? (
             <p className="expiry" title={`${entry.cwd} and the folders inside it`}>
-              Always applies in this folder only.
+              <strong>Always applies</strong> in this folder only
             </p>
           ) : null}
           {scopes.length > 0 ? (

@@ -7,20 +7,10 @@
  * skill that hides another of its name. Rules and remembered approvals are pinned to what this
  * returns (core/policy/pins.ts).
  */
-import type { Diagnostic, RootKind, Skill, SkillIdentity } from '../../shared/model.js';
+import { ROOT_WORDS } from '../../shared/identity-text.js';
+import type { Diagnostic, Skill, SkillIdentity } from '../../shared/model.js';
 import { filesNotAsShipped, type BundledManifest } from './bundled-manifest.js';
 import { DiagnosticList } from './diagnostics.js';
-
-/** Where a root's skills come from, for the sentences that name a hidden skill. */
-const ROOT_WORDS: Record<RootKind, string> = {
-  env: 'SKILLTRAY_SKILLS_PATH',
-  home: 'your skills folder',
-  packs: 'an installed pack',
-  bundled: 'the bundled skills',
-  gibberish: "gibb.eri.sh's skills",
-  kode: "Kode's skills",
-  claude: "Claude's skills",
-};
 
 /** The codes this module adds: recomputed on every call, never carried over. */
 const OWN_CODES: ReadonlySet<string> = new Set(['W420', 'W421']);

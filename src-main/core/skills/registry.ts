@@ -78,7 +78,9 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
       for (const name of skillNamesIn(root)) holders.set(name, [...(holders.get(name) ?? []), root]);
     }
     const next = new Map<string, Skill>();
-    for (const name of [...holders.keys()].sort()) next.set(name, this.resolveIn(name, holders.get(name) as SkillRoot[]));
+    // One read of the manifest for the whole load, not one per skill.
+    const manifest = this.manifest();
+    for (const name of [...holders.keys()].sort()) next.set(name, this.resolveIn(name, holders.get(name) as SkillRoot[], manifest));
     this.cache.retainOnly(new Set([...next.values()].map((skill) => skill.dir)));
     this.cache.flush();
     this.skills = next;
@@ -99,11 +101,11 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   }
 
   /** The skill `name` in the first of `holders` (the roots that have it, in precedence order), shadowing the rest, and who it is. */
-  private resolveIn(name: string, holders: readonly SkillRoot[]): Skill {
+  private resolveIn(name: string, holders: readonly SkillRoot[], manifest = this.manifest()): Skill {
     const [first, ...rest] = holders.map((root) => ({ dir: skillDirIn(root, name) as string, root })) as [{ dir: string; root: SkillRoot }, ...{ dir: string; root: SkillRoot }[]];
     const skill = this.parseDir(first.dir, first.root);
     skill.shadows = rest;
-    return this.identify(skill);
+    return identify(skill, manifest);
   }
 
   /** Who `skill` is, against the bundled manifest as it is now (see identity.ts). */

@@ -7,6 +7,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { changedFiles } from '../packs/verify.js';
 import { hashFile, ManifestHasher, walkSkill } from './files.js';
 import { skillDirNames } from './root-layout.js';
 
@@ -88,22 +89,5 @@ export function readBundledManifest(path: string): BundledManifest | null {
 
 /** The files of a skill that are not as shipped: changed, added or removed, by path. */
 export function filesNotAsShipped(dir: string, shipped: ShippedSkill): string[] {
-  const out: string[] = [];
-  const seen = new Set<string>();
-  for (const file of walkSkill(dir).files) {
-    seen.add(file.rel);
-    const digest = shipped.files[file.rel];
-    if (digest === undefined) out.push(`${file.rel} (added)`);
-    else if (hashOrUnreadable(file.abs) !== digest) out.push(`${file.rel} (changed)`);
-  }
-  for (const rel of Object.keys(shipped.files)) if (!seen.has(rel)) out.push(`${rel} (removed)`);
-  return out;
-}
-
-function hashOrUnreadable(abs: string): string {
-  try {
-    return hashFile(abs);
-  } catch {
-    return 'unreadable';
-  }
+  return changedFiles(walkSkill(dir).files, shipped.files, '');
 }

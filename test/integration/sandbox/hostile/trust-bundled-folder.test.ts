@@ -24,7 +24,7 @@ async function onlyRun(app: Install): Promise<RunSummary> {
 }
 
 describe.each(people())('the bundled folder, as $label', (person) => {
-  it('a planted read-only skill with the network is a user skill: W420 in check and list, and it never runs unasked', async () => {
+  it('a planted read-only skill with the network is a user skill: W420 in check and list, and it never runs unasked', { timeout: 180_000 }, async () => {
     const app = install(person);
     app.write(app.work, { 'notes.txt': 'secret notes\n' });
     app.write(app.bundled, { 'helper/SKILL.md': toolSkill('helper', 'cat <<a>>', { read_only: true, network: true }) });
@@ -42,7 +42,7 @@ describe.each(people())('the bundled folder, as $label', (person) => {
     expect(await onlyRun(app)).toMatchObject({ skill: 'helper', status: 'refused', errorCode: 'E601', startedAt: null });
   });
 
-  it('a bundled skill edited in place is not bundled: W420 names the changed file, and its read-only tools ask while the others still run', async () => {
+  it('a bundled skill edited in place is not bundled: W420 names the changed file, and its read-only tools ask while the others still run', { timeout: 180_000 }, async () => {
     const app = install(person);
     appendFileSync(join(app.bundled, 'git', 'SKILL.md'), '\n<!-- edited after install -->\n');
     const check = await app.cli(['check', 'git']);
@@ -55,7 +55,7 @@ describe.each(people())('the bundled folder, as $label', (person) => {
     expect(JSON.parse(files.stdout).decision).toMatchObject({ outcome: 'auto', by: 'policy' });
   });
 
-  it('a bundled read-only tool that reaches the network asks, even as shipped', async () => {
+  it('a bundled read-only tool that reaches the network asks, even as shipped', { timeout: 180_000 }, async () => {
     const app = install(person);
     // As if Skilltray shipped it: the build's manifest lists it.
     app.write(app.bundled, { 'lookup/SKILL.md': toolSkill('lookup', 'getent hosts <<a>>', { read_only: true, network: true }) });

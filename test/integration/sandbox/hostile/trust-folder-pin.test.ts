@@ -15,7 +15,7 @@ import { install, people, serve, toolSkill } from './trust-support.js';
 beforeAll(() => requireSandbox());
 
 describe.each(people())('an Always and its folder, as $label', (person) => {
-  it('holds in its folder and the folders inside it, and asks in any other, saying where it holds', async () => {
+  it('holds in its folder and the folders inside it, and asks in any other, saying where it holds', { timeout: 180_000 }, async () => {
     const app = install(person);
     const project = join(app.work, 'project');
     const inside = join(project, 'src');
@@ -54,7 +54,7 @@ describe.each(people())('an Always and its folder, as $label', (person) => {
     }
   });
 
-  it('"in any folder" is offered to a read-only tool, and refused (E626) for one that may write', async () => {
+  it('"in any folder" is offered to a read-only tool, and refused (E626) for one that may write', { timeout: 180_000 }, async () => {
     const app = install(person);
     const [one, two] = [join(app.work, 'one'), join(app.work, 'two')];
     app.write(app.work, { 'one/a.txt': 'a\n', 'two/b.txt': 'b\n' });

@@ -14,7 +14,7 @@ import { install, people, serve, toolSkill } from './trust-support.js';
 beforeAll(() => requireSandbox());
 
 describe.each(people())('a pack that no longer matches its lock, as $label', (person) => {
-  it('never runs unasked, and its approval names the changed files', async () => {
+  it('never runs unasked, and its approval names the changed files', { timeout: 180_000 }, async () => {
     const app = install(person);
     const source = join(app.work, 'source', 'tidy');
     app.write(source, { 'SKILL.md': toolSkill('tidy', 'scripts/tidy.sh', { read_only: true }), 'scripts/tidy.sh': '#!/bin/sh\necho tidy\n' });

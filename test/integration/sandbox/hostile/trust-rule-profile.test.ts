@@ -13,7 +13,7 @@ import { install, people, toolSkill } from './trust-support.js';
 beforeAll(() => requireSandbox());
 
 describe.each(people())('a rule and the profile it was made under, as $label', (person) => {
-  it('does not allow a wider profile than the one in force when it was made', async () => {
+  it('does not allow a wider profile than the one in force when it was made', { timeout: 180_000 }, async () => {
     const app = install(person);
     const project = join(app.work, 'project');
     app.write(project, { 'todo.txt': 'buy milk\n' });

@@ -16,7 +16,7 @@ import { install, people, toolSkill } from './trust-support.js';
 beforeAll(() => requireSandbox());
 
 describe.each(people())('a skill hiding a bundled one, as $label', (person) => {
-  it('is flagged in check and list, and the rule written for the bundled git does not run it', async () => {
+  it('is flagged in check and list, and the rule written for the bundled git does not run it', { timeout: 180_000 }, async () => {
     const app = install(person);
     const repo = join(app.work, 'repo');
     app.write(repo, { 'README.md': '# repo\n' });

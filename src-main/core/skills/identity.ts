@@ -37,17 +37,18 @@ function againstManifest(skill: Skill, manifest: BundledManifest | null): Pick<S
 }
 
 /**
- * Who `skill` is. `manifest` is the bundled manifest as read (null: none could be read); leave it
- * out where nobody asked (a skill parsed on its own): a skill of the bundled folder is then not
- * bundled, without a warning. Returns the skill with its identity, trust and warnings set; the
- * shadowed skills are taken from `skill.shadows`.
+ * Who `skill` is, set on it (with its trust and warnings), and returned. `manifest` is the bundled
+ * manifest as read (null: none could be read); leave it out where nobody asked (a skill parsed on its
+ * own): a skill of the bundled folder is then not bundled, without a warning. The shadowed skills are
+ * taken from `skill.shadows`. Its diagnostics array is replaced, never changed in place: a parse
+ * cache may hold the same one.
  */
 export function identify(skill: Skill, manifest?: BundledManifest | null): Skill {
   const inBundled = skill.root.kind === 'bundled';
   const checked = inBundled && manifest !== undefined ? againstManifest(skill, manifest) : { manifest: null, unverified: null };
   // An installed pack's files are checked against its lock by the loader (packs/verify.ts).
   const lock = skill.diagnostics.find((d) => d.code === 'W416');
-  const identity: SkillIdentity = {
+  skill.identity = {
     rootKind: skill.root.kind,
     path: skill.dir,
     hash: skill.hash,
@@ -56,6 +57,9 @@ export function identify(skill: Skill, manifest?: BundledManifest | null): Skill
     unverified: checked.unverified ?? lock?.message ?? null,
     hides: skill.shadows.map((s) => ({ path: s.dir, rootKind: s.root.kind })),
   };
+  skill.trust = skill.identity.trust;
+  // The common case, a skill as shipped (or not bundled) that hides nothing, keeps its diagnostics as they are.
+  if (checked.unverified === null && skill.shadows.length === 0 && !skill.diagnostics.some((d) => OWN_CODES.has(d.code))) return skill;
   const diags = new DiagnosticList();
   if (checked.unverified !== null) diags.add('W420', `${checked.unverified}: it is trusted as a user skill and never runs unasked`, skill.file, 1);
   for (const hidden of skill.shadows) {
@@ -67,6 +71,7 @@ export function identify(skill: Skill, manifest?: BundledManifest | null): Skill
     );
   }
   const diagnostics: Diagnostic[] = [...skill.diagnostics.filter((d) => !OWN_CODES.has(d.code)), ...diags.items];
-  const state = diagnostics.some((d) => d.severity === 'error') ? 'error' : diagnostics.length > 0 ? 'warnings' : 'ok';
-  return { ...skill, trust: identity.trust, identity, diagnostics, state };
+  skill.diagnostics = diagnostics;
+  skill.state = diagnostics.some((d) => d.severity === 'error') ? 'error' : diagnostics.length > 0 ? 'warnings' : 'ok';
+  return skill;
 }

@@ -14,18 +14,21 @@ const config: Configuration = {
   productName: 'Skilltray',
   copyright: 'Copyright © 2026 the Skilltray authors',
   directories: { output: 'release', buildResources: 'build' },
-  files: ['package.json', 'dist/node/src-main/**/*.js', 'dist/bundled-manifest.json', 'dist/preload/preload.cjs', 'dist/web/**/*', '!**/*.map'],
+  // bin/skilltray.js and the CLI bundle: what a connected assistant starts (`Skilltray mcp` run as Node).
+  files: ['package.json', 'bin/skilltray.js', 'dist/cli/**/*.js', 'dist/node/src-main/**/*.js', 'dist/bundled-manifest.json', 'dist/preload/preload.cjs', 'dist/web/**/*', '!**/*.map'],
   extraResources: [
     { from: 'skills', to: 'skills', filter: ['**/*'] },
     { from: 'build/tray', to: 'tray', filter: ['*.png'] },
   ],
   asarUnpack: ['**/node_modules/better-sqlite3/**/*.node'],
   npmRebuild: true,
-  // Flipped in the packaged Electron binary: it cannot be run as plain Node (ELECTRON_RUN_AS_NODE),
-  // told what to load through NODE_OPTIONS or --inspect, or made to run code from outside its
-  // checked app.asar; cookies are encrypted with the OS keychain; file:// gets no extra powers.
+  // Flipped in the packaged Electron binary: it cannot be told what to load through NODE_OPTIONS or
+  // --inspect, or made to run code from outside its checked app.asar; cookies are encrypted with the
+  // OS keychain; file:// gets no extra powers. ELECTRON_RUN_AS_NODE stays honoured: it is how an
+  // assistant `skilltray connect` wired up starts the MCP bridge (`Skilltray bin/skilltray.js mcp`)
+  // without a Node of its own (docs/connect.md says what that costs).
   electronFuses: {
-    runAsNode: false,
+    runAsNode: true,
     enableCookieEncryption: true,
     enableNodeOptionsEnvironmentVariable: false,
     enableNodeCliInspectArguments: false,

@@ -2,6 +2,7 @@
 // The `skilltray` command: runs the bundled CLI (built by `npm install`'s prepare step or `npm run build`).
 import { existsSync, readFileSync } from 'node:fs';
 import module from 'node:module';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // Node 22.1+ keeps compiled code between runs (a no-op before; NODE_DISABLE_COMPILE_CACHE=1 turns it off).
@@ -21,6 +22,11 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
     process.exit(1);
   }
   const { runCli, processIo } = await import(entry.href);
-  const bundledDir = fileURLToPath(new URL('../skills', import.meta.url));
-  process.exitCode = await runCli(argv, { cwd: process.cwd(), env: process.env, io: processIo(), bundledDir, version });
+  // In the packaged app (this file inside app.asar, run by the app as Node) the packs ship beside app.asar, not in it,
+  // and the manifest that makes them bundled inside it, where the app reads it too (paths.ts).
+  const here = fileURLToPath(import.meta.url);
+  const asar = here.lastIndexOf(`${sep}app.asar${sep}`);
+  const bundledDir = asar === -1 ? fileURLToPath(new URL('../skills', import.meta.url)) : join(here.slice(0, asar), 'skills');
+  const packaged = asar === -1 ? {} : { bundledManifest: fileURLToPath(new URL('../dist/bundled-manifest.json', import.meta.url)) };
+  process.exitCode = await runCli(argv, { cwd: process.cwd(), env: process.env, io: processIo(), bundledDir, ...packaged, version });
 }

@@ -7,10 +7,13 @@ import type { SkilltrayCore } from '../core/api.js';
 import type { SkillLibrary } from '../core/library.js';
 import { resolveConfig, type CoreConfig } from '../core/config.js';
 import { skillcErrors, toSkilltrayError, type SkilltrayError } from '../core/errors.js';
+import { displayLines } from '../shared/display-text.js';
 import { parseArgs } from './args.js';
 import { printNotices } from './notices.js';
 import type { CliContext, CliIo, Command } from './command.js';
 import { agentCommands } from './commands/agent.js';
+import { connectCommands } from './commands/connect.js';
+import { projectCommands } from './commands/projects.js';
 import { gatewayCommands } from './commands/gateway.js';
 import { mcpCommand } from './commands/mcp.js';
 import { retentionCommand } from './commands/retention.js';
@@ -20,7 +23,7 @@ import { skillCommands } from './commands/skills.js';
 import { packCommands } from './commands/packs.js';
 import { commandHelp, overview, usageLine } from './help.js';
 
-export const commands: Command[] = [...skillCommands, ...packCommands, ...runCommands, retentionCommand, ...agentCommands, ...gatewayCommands, ...serveCommands, mcpCommand];
+export const commands: Command[] = [...skillCommands, ...packCommands, ...runCommands, retentionCommand, ...agentCommands, ...gatewayCommands, ...serveCommands, mcpCommand, ...connectCommands, ...projectCommands];
 
 /** Edit distance up to `limit` (more is reported as limit + 1): enough to catch a typo. */
 function distance(a: string, b: string, limit: number): number {
@@ -40,8 +43,9 @@ function unknownCommand(name: string): SkilltrayError {
 
 /** Prints an error as RFC-0005 says, with what helps: suggestions for E020, the usage line for a command line that does not fit. */
 async function printError(ctx: CliContext, error: SkilltrayError, command: Command | undefined, name: string): Promise<void> {
-  const text = error.code === 'E020' ? (await import('../core/gateway/show.js')).formatSectionNotFound(error) : error.format();
-  ctx.io.err(`${text}\n`);
+  // E020's suggestions are lines of their own; any other error is one line, whatever its message holds.
+  const lines = error.code === 'E020' ? (await import('../core/gateway/show.js')).formatSectionNotFound(error).split('\n') : [error.format()];
+  ctx.io.err(displayLines(lines));
   if ((error.code === 'E100' || error.code === 'E101') && command) ctx.io.err(`usage: ${usageLine(command)}\nsee 'skilltray ${command.name} --help' for its options and examples\n`);
   else if (error.code === 'E101') ctx.io.err("see 'skilltray --help' for the commands\n");
   // At a terminal the person can approve the call themselves; only the CLI can say so.
@@ -59,7 +63,7 @@ export async function runCli(
   const ctx: CliContext = {
     ...base,
     config: () => {
-      config ??= base.config?.() ?? resolveConfig({ env: base.env, bundledDir: base.bundledDir });
+      config ??= base.config?.() ?? resolveConfig({ env: base.env, bundledDir: base.bundledDir, ...(base.bundledManifest === undefined ? {} : { bundledManifest: base.bundledManifest }) });
       return config;
     },
     core: async () => {

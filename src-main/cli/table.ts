@@ -1,7 +1,9 @@
 /** Plain-text tables and cells for people reading a terminal. */
+import { displayText } from '../shared/display-text.js';
 
-/** Rows as aligned columns, two spaces apart; the last column is not padded. */
-export function table(rows: string[][]): string {
+/** Rows as aligned columns, two spaces apart; the last column is not padded. Cells are shown escaped (displayText), measured as shown. */
+export function table(cells: string[][]): string {
+  const rows = cells.map((r) => r.map(displayText));
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ').trimEnd()).join('\n');
 }

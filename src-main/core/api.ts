@@ -48,6 +48,11 @@ import { runtimeDir } from './gateway/runtime-dir.js';
 import { removeIndexes } from './search/index.js';
 import { parseMode } from './policy/modes.js';
 import type { PackChange, PackInfo, ScanReport, SkillSwitch, UpdateReport } from '../shared/packs.js';
+import type { AssistantChange, AssistantStatus, AssistantTest } from '../shared/connect.js';
+import type { AssistantConnections, ConnectOptions } from './connect/connections.js';
+import type { McpEndpoint } from './connect/clients.js';
+import { ProjectTrust } from './connect/project-trust.js';
+import type { ProjectInspection, TrustedProject } from '../shared/model.js';
 
 export interface CoreOptions extends LibraryOptions {
   /** The sandbox runs go through; default this platform's (tests inject one that is unavailable). */
@@ -75,6 +80,11 @@ export class SkilltrayCore extends SkillLibrary {
   /** Pending approvals of this process (meaningful in the process that owns runs). */
   readonly broker = new ApprovalBroker();
   private packService: Promise<PackService> | undefined;
+  private connections: Promise<AssistantConnections> | undefined;
+  /** Where this process serves MCP over HTTP, while it owns runs (see serveMcpAt). */
+  private mcpEndpoint: (() => McpEndpoint) | null = null;
+  /** Which project folders' own skills load. */
+  private readonly projects: ProjectTrust;
   /** This process's session: an "Always, for this session" answer given here lasts while it runs. */
   readonly session = randomUUID();
   /** Contains every run this core starts. */
@@ -88,6 +98,7 @@ export class SkilltrayCore extends SkillLibrary {
       quickCheck: options.checkStateDb ?? true,
       onNotice: (notice) => emitSafely(this, 'event', { type: 'notice', notice }),
     });
+    this.projects = new ProjectTrust({ db: () => this.db, registry: this.registry, configured: config.roots, closed: () => this.closed });
     this.broker.on('added', (entry) => emitSafely(this, 'event', { type: 'approval.added', entry }));
     this.broker.on('resolved', (resolution) => emitSafely(this, 'event', { type: 'approval.resolved', id: resolution.id, outcome: resolution.kind }));
   }
@@ -153,9 +164,9 @@ export class SkilltrayCore extends SkillLibrary {
     return checkReport(skillsToCheck(target, cwd, this.registry));
   }
 
-  /** The skill roots in precedence order, whether each exists, and how this process watches it (null: it does not). */
+  /** The skill roots in precedence order (trusted project folders last), whether each exists, and how this process watches it (null: it does not). */
   roots(): { home: string; roots: (SkillRoot & { exists: boolean; watch: RootWatch | null })[] } {
-    return describeRoots(this.config, (path) => this.registry.watchStatus(path));
+    return describeRoots({ ...this.config, roots: [...this.registry.roots] }, (path) => this.registry.watchStatus(path));
   }
 
   /** A Kode prompt skill's body with `$ARGUMENTS` filled in. */
@@ -167,11 +178,13 @@ export class SkilltrayCore extends SkillLibrary {
 
   /** The rendered request and the policy decision, without running. */
   dryRun(input: RunInput): DryRun {
+    this.projects.check(input.skill);
     return this.runs.dryRun(input);
   }
 
   /** Runs a tool, asking a person when policy says so. */
-  run(input: RunInput, options: RunOptions): Promise<RunReport> {
+  async run(input: RunInput, options: RunOptions): Promise<RunReport> {
+    this.projects.check(input.skill);
     return this.runs.run(input, options);
   }
 
@@ -397,6 +410,11 @@ export class SkilltrayCore extends SkillLibrary {
     return (await this.packs()).update(pack, answer, onProgress);
   }
 
+  /** Restores a pack's files to what its lock records, fetched again from its origin (E312 when the source no longer holds them). */
+  async repairPack(pack: string, onProgress?: (p: PackProgress) => void): Promise<PackChange> {
+    return (await this.packs()).repair(pack, onProgress);
+  }
+
   /** Removes a pack: files, lock entry, search indexes, remembered approvals and switches; history stays. */
   async uninstallPack(pack: string, onProgress?: (p: PackProgress) => void): Promise<PackChange> {
     return (await this.packs()).uninstall(pack, onProgress);
@@ -406,6 +424,72 @@ export class SkilltrayCore extends SkillLibrary {
   async trustKey(key: string, principal: string | null): Promise<TrustedKey> {
     const { trustKey } = await import('./packs/trusted-keys.js');
     return trustKey(this.config.home, this.config.env, key, principal);
+  }
+
+  // ── connecting assistants (MCP clients' config files) ───────────────────
+
+  /** Loaded on first use: the config formats, the diff and the MCP client are needed by nothing else. */
+  private assistantConnections(): Promise<AssistantConnections> {
+    this.connections ??= import('./connect/connections.js').then(({ AssistantConnections }) => new AssistantConnections(this.config, { endpoint: () => this.mcpEndpoint?.() ?? null }));
+    return this.connections;
+  }
+
+  /** Said by the owner's HTTP server once it serves `/mcp` (null when it stops): `connect --transport http` writes this URL. */
+  serveMcpAt(endpoint: (() => McpEndpoint) | null): void {
+    this.mcpEndpoint = endpoint;
+  }
+
+  /** The MCP clients Skilltray connects: found here or not, connected or not, and with `test` whether the connection works. */
+  async assistants(options: { test?: boolean } = {}): Promise<AssistantStatus[]> {
+    return (await this.assistantConnections()).list(options);
+  }
+
+  /** Adds Skilltray to a client's config (checked with a handshake first; E850 for a file that does not parse, left untouched). */
+  async connectAssistant(client: string, options: ConnectOptions = {}): Promise<AssistantChange> {
+    return (await this.assistantConnections()).connect(client, options);
+  }
+
+  /** Removes exactly Skilltray's entry from a client's config. */
+  async disconnectAssistant(client: string, options: { dryRun?: boolean } = {}): Promise<AssistantChange> {
+    return (await this.assistantConnections()).disconnect(client, options);
+  }
+
+  /** Whether what `connect` writes for a client completes an MCP handshake here. */
+  async testAssistant(client: string, options: ConnectOptions = {}): Promise<AssistantTest> {
+    return (await this.assistantConnections()).test(client, options);
+  }
+
+  // ── project folders' own skills ─────────────────────────────────────────
+
+  /** What a project folder's skills are now (.claude/skills, .agents/skills), and whether the person trusts them as they are. */
+  inspectProject(path: string): ProjectInspection {
+    return this.projects.inspect(path);
+  }
+
+  /** The trusted project folders, each `trusted` while its skills are what the person confirmed, else `changed`. */
+  trustedProjects(): TrustedProject[] {
+    return this.projects.list();
+  }
+
+  /**
+   * Trusts a project folder's skills as the person saw them (`confirm`: the digest inspectProject
+   * gave; E856 when they changed since): they load as user-trust roots after every other root.
+   */
+  async trustProject(path: string, confirm: string): Promise<TrustedProject> {
+    const trusted = await this.projects.trust(path, confirm);
+    emitSafely(this, 'event', { type: 'policy.changed' });
+    return trusted;
+  }
+
+  /** Stops trusting a project folder: its skills are no longer loaded (E857 when it was not trusted). */
+  async untrustProject(path: string): Promise<void> {
+    await this.projects.untrust(path);
+    emitSafely(this, 'event', { type: 'policy.changed' });
+  }
+
+  /** Loads the skills of the trusted project folders that are unchanged (and drops the rest), now and after every change on disk: the owner calls it at start. */
+  applyProjectRoots(): Promise<void> {
+    return this.projects.apply();
   }
 
   // ── agent gateway (ADR-001) ─────────────────────────────────────────────
@@ -440,6 +524,7 @@ export class SkilltrayCore extends SkillLibrary {
    */
   async startWatching(): Promise<void> {
     this.startMaintenance();
+    await this.applyProjectRoots();
     await this.registry.watch();
     this.registry.on('change', (change) => {
       if (this.closed || change.kind === 'removed') return;
@@ -462,6 +547,7 @@ export class SkilltrayCore extends SkillLibrary {
       this.state.stopMaintenance();
       await this.runService?.shutdown(why);
       await this.reclaiming?.catch(() => undefined);
+      await this.projects.settled();
       this.discovery?.close();
       await this.closeLibrary();
       await this.state.close();

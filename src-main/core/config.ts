@@ -8,6 +8,16 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 import envPaths from 'env-paths';
 import type { RootKind, RootWatch, SkillRoot } from '../shared/model.js';
 
+/** How this installation of Skilltray is started, so `connect` can tell a client the command that starts its bridge. */
+export interface Installation {
+  /** The program that runs `script`: Node, or the packaged app's own executable. */
+  runtime: string;
+  /** This installation's `bin/skilltray.js`. */
+  script: string;
+  /** The runtime is the packaged app's executable, which runs the script as Node with ELECTRON_RUN_AS_NODE=1. */
+  packaged: boolean;
+}
+
 export interface CoreConfig {
   /** SKILLTRAY_HOME, or the env-paths data dir for `skilltray`. */
   home: string;
@@ -19,6 +29,7 @@ export interface CoreConfig {
   bundledManifest: string;
   /** Path of a better-sqlite3 binary built for this process's ABI, when not the default one. */
   nativeBinding?: string;
+  installation: Installation;
 }
 
 /** The manifest's file name, beside the bundled folder in a checkout (and an npm install). */
@@ -32,6 +43,8 @@ export interface ConfigInput {
   bundledManifest?: string;
   platform?: NodeJS.Platform;
   nativeBinding?: string;
+  /** Default: this process's runtime and the `bin/skilltray.js` beside the bundled `skills/` (a checkout or an npm install). */
+  installation?: Installation;
 }
 
 function userHome(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string {
@@ -69,8 +82,14 @@ export function resolveConfig(input: ConfigInput): CoreConfig {
   add(gibberishSkillsDir(env, platform), 'gibberish', true);
   add(join(userDir, '.kode', 'skills'), 'kode', true);
   add(join(userDir, '.claude', 'skills'), 'claude', true);
+  // The personal skill folders the assistants `connect` knows document (docs/connect.md).
+  add(join(userDir, '.agents', 'skills'), 'agents', true);
+  add(join(env.CODEX_HOME || join(userDir, '.codex'), 'skills'), 'codex', true);
+  add(join(userDir, '.cursor', 'skills'), 'cursor', true);
+  add(join(userDir, '.copilot', 'skills'), 'copilot', true);
+  const installation = input.installation ?? { runtime: process.execPath, script: join(dirname(resolve(input.bundledDir)), 'bin', 'skilltray.js'), packaged: false };
   const bundledManifest = resolve(input.bundledManifest ?? join(dirname(resolve(input.bundledDir)), BUNDLED_MANIFEST));
-  return { home, roots, env, bundledManifest, ...(input.nativeBinding === undefined ? {} : { nativeBinding: input.nativeBinding }) };
+  return { home, roots, env, bundledManifest, installation, ...(input.nativeBinding === undefined ? {} : { nativeBinding: input.nativeBinding }) };
 }
 
 /**

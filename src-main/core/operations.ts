@@ -108,6 +108,15 @@ const handlers: Handlers = {
   updatePack: (core, i) => core.updatePack(i.pack, { confirm: i.confirm, force: i.force ?? false }),
   uninstallPack: (core, i) => core.uninstallPack(i.pack),
 
+  assistants: (core, i) => core.assistants(defined({ test: i.test })),
+  connectAssistant: (core, i) => core.connectAssistant(i.client, defined({ dryRun: i.dry_run, transport: i.transport, via: i.via })),
+  disconnectAssistant: (core, i) => core.disconnectAssistant(i.client, defined({ dryRun: i.dry_run })),
+  testAssistant: (core, i) => core.testAssistant(i.client, defined({ transport: i.transport, via: i.via })),
+  projects: (core) => core.trustedProjects(),
+  inspectProject: (core, i) => core.inspectProject(i.path),
+  trustProject: (core, i) => core.trustProject(i.path, i.confirm),
+  untrustProject: async (core, i) => (await core.untrustProject(i.path), ok),
+
   health: (core, _i, ctx) => ({
     app: 'skilltray',
     version: ctx.version,

@@ -26,7 +26,14 @@ const log = (line: string): void => console.warn(`skilltray: ${line}`);
 
 async function start(): Promise<void> {
   const paths = appPaths({ appPath: app.getAppPath(), isPackaged: app.isPackaged, resourcesPath: process.resourcesPath, platform: process.platform, env: process.env });
-  const config = resolveConfig({ env: process.env, bundledDir: paths.bundledDir, bundledManifest: paths.bundledManifest, ...(paths.nativeBinding ? { nativeBinding: paths.nativeBinding } : {}) });
+  const config = resolveConfig({
+    env: process.env,
+    bundledDir: paths.bundledDir,
+    bundledManifest: paths.bundledManifest,
+    // What a connected assistant starts: this very executable as Node in a package; in a checkout, Node with bin/skilltray.js.
+    installation: { runtime: process.execPath, script: paths.cliScript, packaged: app.isPackaged },
+    ...(paths.nativeBinding ? { nativeBinding: paths.nativeBinding } : {}),
+  });
   const core = new SkilltrayCore(config, { autoBuild: true });
   const version = app.getVersion();
   const server = await startHttpServer({ core, owner: 'app', version, port: 0 });

@@ -22,6 +22,8 @@ export interface AppPaths {
   appIcon: string;
   /** better-sqlite3 built for Electron's ABI, when not the one in node_modules. */
   nativeBinding: string | undefined;
+  /** The `skilltray` command's script: what a connected assistant's bridge runs (in a package, inside app.asar, run by the app's own executable as Node). */
+  cliScript: string;
 }
 
 /** The app's paths for where it runs. */
@@ -38,5 +40,6 @@ export function appPaths(at: AppLocation): AppPaths {
     // `npm start` builds better-sqlite3 for Electron and says where; a package carries its own rebuilt
     // module, and an environment variable must never make it load other native code.
     nativeBinding: at.isPackaged ? undefined : at.env.SKILLTRAY_NATIVE_BINDING || undefined,
+    cliScript: join(at.appPath, 'bin', 'skilltray.js'),
   };
 }

@@ -17,6 +17,7 @@ import { ownerStopping } from '../core/runs/interrupted-runs.js';
 import { thisProcess } from '../core/runs/owner.js';
 import type { Envelope, Health } from '../shared/contract.js';
 import { SURFACE_HEADER, findOwner } from './app-link.js';
+import { mcpHttpEndpoint } from './mcp-http.js';
 import { EventStreams } from './event-stream.js';
 import { statusForCode } from './http-status.js';
 import { openApiDocument } from './openapi.js';
@@ -157,38 +158,64 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   let origins = new Set<string>();
   let hosts = new Set<string>();
 
-  /** POST /api/<operation> and GET /api/events, once Host and Origin passed. */
-  async function api(req: IncomingMessage, res: ServerResponse, name: string, sameOrigin: boolean, controller: AbortController): Promise<void> {
+  const mcp = mcpHttpEndpoint({ core, owner, version, cwd: userHome, ...(options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs }) });
+
+  /** Answers E802 and returns false unless the request carries the home's bearer token. */
+  function authorised(req: IncomingMessage, res: ServerResponse): boolean {
     const expected = readToken(home);
     const presented = bearer(req.headers.authorization);
-    if (expected === null || presented === null || !tokenMatches(expected, presented)) {
-      return sendError(res, new SkilltrayError('E802', `missing or wrong bearer token: send 'Authorization: Bearer <token>' with the token in ${tokenPath(home)}`), {
-        'WWW-Authenticate': 'Bearer realm="skilltray"',
-      });
+    if (expected !== null && presented !== null && tokenMatches(expected, presented)) return true;
+    sendError(res, new SkilltrayError('E802', `missing or wrong bearer token: send 'Authorization: Bearer <token>' with the token in ${tokenPath(home)}`), {
+      'WWW-Authenticate': 'Bearer realm="skilltray"',
+    });
+    return false;
+  }
+
+  /** A JSON request body within MAX_BODY_BYTES; a failure is answered here (E804, E805) and null returned. */
+  async function jsonBody(req: IncomingMessage, res: ServerResponse): Promise<{ value: unknown } | null> {
+    if (!isJsonContentType(req.headers['content-type'])) {
+      sendError(res, new SkilltrayError('E805', `the request body must be JSON, sent as 'Content-Type: application/json'`, { details: { contentType: req.headers['content-type'] ?? null } }));
+      return null;
     }
+    try {
+      const body = await readBody(req, MAX_BODY_BYTES);
+      return { value: JSON.parse(body.toString('utf8')) };
+    } catch (error) {
+      if (error instanceof SkilltrayError) {
+        // Stop here: answer, then drop the connection instead of reading the rest.
+        res.shouldKeepAlive = false;
+        res.once('finish', () => req.socket.destroySoon());
+        sendError(res, error, { Connection: 'close' });
+        return null;
+      }
+      if (error instanceof SyntaxError) {
+        sendError(res, new SkilltrayError('E805', `the request body is not valid JSON: ${error.message}`));
+        return null;
+      }
+      throw error;
+    }
+  }
+
+  /** /mcp: MCP over Streamable HTTP (mcp-http.ts), with the same token as the API. */
+  async function mcpRoute(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!authorised(req, res)) return;
+    if (!['GET', 'POST', 'DELETE'].includes(req.method ?? '')) return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on /mcp; use POST, GET or DELETE`), { Allow: 'GET, POST, DELETE' });
+    const body = req.method === 'POST' ? await jsonBody(req, res) : { value: undefined };
+    if (body !== null) await mcp.handle(req, res, body.value);
+  }
+
+  /** POST /api/<operation> and GET /api/events, once Host and Origin passed. */
+  async function api(req: IncomingMessage, res: ServerResponse, name: string, sameOrigin: boolean, controller: AbortController): Promise<void> {
+    if (!authorised(req, res)) return;
     if (name === 'events') {
       if (req.method !== 'GET') return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on /api/events; use GET`), { Allow: 'GET' });
       return streams.subscribe(req, res);
     }
     if (req.method !== 'POST') return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on /api/${name}; use POST`), { Allow: 'POST' });
     if (!isOperation(name)) return sendError(res, new SkilltrayError('E806', `no operation '${name}'`, { details: { operation: name } }));
-    if (!isJsonContentType(req.headers['content-type'])) {
-      return sendError(res, new SkilltrayError('E805', `the request body must be JSON, sent as 'Content-Type: application/json'`, { details: { contentType: req.headers['content-type'] ?? null } }));
-    }
-    let input: unknown;
-    try {
-      const body = await readBody(req, MAX_BODY_BYTES);
-      input = JSON.parse(body.toString('utf8'));
-    } catch (error) {
-      if (error instanceof SkilltrayError) {
-        // Stop here: answer, then drop the connection instead of reading the rest.
-        res.shouldKeepAlive = false;
-        res.once('finish', () => req.socket.destroySoon());
-        return sendError(res, error, { Connection: 'close' });
-      }
-      if (error instanceof SyntaxError) return sendError(res, new SkilltrayError('E805', `the request body is not valid JSON: ${error.message}`));
-      throw error;
-    }
+    const body = await jsonBody(req, res);
+    if (body === null) return;
+    const input = body.value;
     // The caller hung up before its answer: withdraw its approval or cancel its run.
     res.once('close', () => {
       if (!res.writableFinished) controller.abort();
@@ -259,6 +286,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     }
     const pathname = target.pathname;
     if (pathname === '/api/identify') return identify(req, res, target.searchParams);
+    if (pathname === '/mcp') return mcpRoute(req, res);
     if (pathname.startsWith('/api/')) return api(req, res, pathname.slice('/api/'.length), origin !== undefined, controller);
     const readOnly = req.method === 'GET' || req.method === 'HEAD';
     if (pathname === '/openapi.json') {
@@ -312,11 +340,14 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   origins = new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
   const url = `http://127.0.0.1:${port}`;
+  core.serveMcpAt(() => ({ url: `${url}/mcp`, token: readToken(home) ?? ensureToken(home) }));
   const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
 
   const stop = async (): Promise<void> => {
     server.close();
+    core.serveMcpAt(null);
     streams.closeAll();
+    await mcp.close();
     // Runs its callers wait for stop as interrupted: it is the owner going away, not the callers.
     for (const controller of inflight.values()) controller.abort(ownerStopping(`the ${owner === 'app' ? 'Skilltray app' : 'skilltray serve'} API is stopping`));
     let timer: NodeJS.Timeout | undefined;

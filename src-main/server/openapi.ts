@@ -54,6 +54,14 @@ const SUMMARIES: Record<OperationName, string> = {
   checkPackUpdate: 'Fetches a pack again and says what an update would change, tool by tool',
   updatePack: 'Updates a pack once confirmed with its report digest; remembered approvals of changed skills are revoked',
   uninstallPack: 'Removes a pack: files, lock entry, search indexes, remembered approvals; history stays',
+  assistants: 'The MCP clients Skilltray connects (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Zed, goose, Codex): config file, found or not, connected or not; with test, whether each connection completes an MCP handshake',
+  connectAssistant: "Adds Skilltray to a client's config file, checked with an MCP handshake first; dry_run returns only the diff. Other servers, comments and formatting are kept; a backup is written beside the file",
+  disconnectAssistant: "Removes exactly Skilltray's entry from a client's config file; dry_run returns only the diff",
+  testAssistant: 'Starts what connect writes for a client (or calls its /mcp URL) and completes an MCP initialize and tools/list',
+  projects: "Project folders whose skills (.claude/skills, .agents/skills) the person trusts: trusted while those skills are what the person confirmed, else changed",
+  inspectProject: "A project folder's skills now, and the digest that trusting them pins",
+  trustProject: "Trusts a project folder's skills as the person saw them (confirm: inspectProject's digest; E856 when they changed since); they load as user-trust roots after every other root",
+  untrustProject: 'Stops trusting a project folder: its skills are no longer loaded',
   health: 'Who owns runs for this home: version, pid, home, owner, settings, pending approvals',
 };
 

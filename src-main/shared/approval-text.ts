@@ -3,6 +3,7 @@
  * takes in at a glance (who asks, to run what, where, how contained), then the command with the
  * caller's values set apart from the template's own text and its fixed hardening flags folded away.
  */
+import { displayText } from './display-text.js';
 import type { PendingApproval, SandboxView, Surface } from './runs.js';
 
 /** Who asks, as the subject of the sentence. */
@@ -88,7 +89,7 @@ export function shortPath(path: string, home?: string, max = 40): string {
   return `…/${parts.slice(-2).join('/')}`;
 }
 
-/** The sentence: "An MCP client asks to run `git -C . status` in ~/code/app — read-only, no network." */
+/** The sentence: "An MCP client asks to run `git -C . status` in ~/code/app — read-only, no network." (hidden characters escaped). */
 export function approvalSentence(p: Pick<PendingApproval, 'surface' | 'programPath' | 'argv' | 'supplied' | 'cwd' | 'sandbox'>, home?: string): string {
-  return `${ASKER[p.surface]} asks to run \`${shortCommand(p.programPath, p.argv, p.supplied, 48)}\` in ${shortPath(p.cwd, home)} — ${containment(p.sandbox)}.`;
+  return displayText(`${ASKER[p.surface]} asks to run \`${shortCommand(p.programPath, p.argv, p.supplied, 48)}\` in ${shortPath(p.cwd, home)} — ${containment(p.sandbox)}.`);
 }

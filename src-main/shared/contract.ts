@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { AttachResult, DiscoverResult } from './agent.js';
 import { ERROR_KINDS, type ErrorCode, type ErrorShape } from './errors.js';
 import type { PackChange, PackInfo, ScanReport, SkillSwitch, UpdateReport } from './packs.js';
+import { BRIDGE_TRANSPORTS, LAUNCH_FORMS, type AssistantChange, type AssistantStatus, type AssistantTest } from './connect.js';
 import type {
   BuildResult,
   CatalogResult,
@@ -18,7 +19,7 @@ import type {
   SourcesResult,
   StatsResult,
 } from './gateway.js';
-import { ATTACH_TARGETS, ROLES, type CheckReport, type RootWatch, type ShadowReport, type Skill, type SkillRoot, type SkillSummary } from './model.js';
+import { ATTACH_TARGETS, ROLES, type CheckReport, type ProjectInspection, type RootWatch, type ShadowReport, type Skill, type SkillRoot, type SkillSummary, type TrustedProject } from './model.js';
 import {
   REMEMBER_EXPIRIES,
   REMEMBER_SCOPES,
@@ -174,6 +175,23 @@ export const inputs = {
   updatePack: z.strictObject({ pack: name, confirm: digest, force: z.boolean().optional() }),
   uninstallPack: z.strictObject({ pack: name }),
 
+  /** The MCP clients Skilltray connects; `test` also starts each connected bridge and completes an MCP handshake. */
+  assistants: z.strictObject({ test: z.boolean().optional() }),
+  /** Adds Skilltray to a client's config (`dry_run`: only the diff); `transport` stdio or http, `via` which program starts the bridge. */
+  connectAssistant: z.strictObject({ client: name, dry_run: z.boolean().optional(), transport: z.enum(BRIDGE_TRANSPORTS).optional(), via: z.enum(LAUNCH_FORMS).optional() }),
+  /** Removes exactly Skilltray's entry from a client's config (`dry_run`: only the diff). */
+  disconnectAssistant: z.strictObject({ client: name, dry_run: z.boolean().optional() }),
+  /** Whether what connect writes for a client completes an MCP handshake here. */
+  testAssistant: z.strictObject({ client: name, transport: z.enum(BRIDGE_TRANSPORTS).optional(), via: z.enum(LAUNCH_FORMS).optional() }),
+
+  /** Project folders whose skills (.claude/skills, .agents/skills) the person trusts. */
+  projects: z.strictObject({}),
+  /** What a project folder's skills are now, and the digest trusting them pins. */
+  inspectProject: z.strictObject({ path: text().min(1) }),
+  /** Trusts a project folder's skills as the person saw them: `confirm` is inspectProject's digest. */
+  trustProject: z.strictObject({ path: text().min(1), confirm: z.string().regex(/^[0-9a-f]{64}$/, "the digest of the project's skills you confirmed") }),
+  untrustProject: z.strictObject({ path: text().min(1) }),
+
   health: z.strictObject({}),
 } as const;
 
@@ -241,6 +259,14 @@ export interface OperationOutputs {
   checkPackUpdate: UpdateReport;
   updatePack: PackChange;
   uninstallPack: PackChange;
+  assistants: AssistantStatus[];
+  connectAssistant: AssistantChange;
+  disconnectAssistant: AssistantChange;
+  testAssistant: AssistantTest;
+  projects: TrustedProject[];
+  inspectProject: ProjectInspection;
+  trustProject: TrustedProject;
+  untrustProject: { ok: true };
   health: Health;
 }
 

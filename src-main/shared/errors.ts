@@ -33,6 +33,7 @@ export const ERROR_KINDS = {
   E309: 'invalid_key', // trust-key given something that is not an SSH public key or an armored GPG key
   E310: 'pack_changed_since_scan', // the source changed between the scan the person confirmed and the install
   E311: 'invalid_pack_name', // a pack or --as name that is not a slug
+  E312: 'pack_not_repairable', // the source no longer holds the content the lock records
   // E5xx: templates and arguments
   E501: 'missing_argument',
   E502: 'unknown_argument',
@@ -81,6 +82,15 @@ export const ERROR_KINDS = {
   E808: 'method_not_allowed',
   E809: 'owner_already_running', // another app or `serve` already owns runs for this home
   E810: 'listen_failed', // the loopback port could not be bound (in use, or not permitted)
+  // E85x: connecting assistants (MCP clients' config files)
+  E850: 'assistant_config_invalid', // the client's config file does not parse (line and column): left untouched
+  E851: 'unknown_assistant', // no client of that name in the table
+  E852: 'assistant_not_found', // the client is not on this machine (no config folder, no program on PATH)
+  E853: 'assistant_config_unwritable', // the config file (or its backup) could not be written
+  E854: 'bridge_not_working', // the bridge connect would write does not complete an MCP handshake here
+  E855: 'transport_not_available', // the client takes no URL, or no owner of runs serves /mcp now
+  E856: 'project_skills_changed', // a project folder's skills differ from what the person trusted (or was shown)
+  E857: 'project_not_trusted', // no trusted project folder at that path
   // E9xx: the state database (E999 stays skillc's internal error)
   E901: 'state_db_recovered', // state.db was damaged, moved aside and rebuilt from what could be read
   E902: 'state_db_rules_lost', // …and some rules could not be read back: runs are paused until checked

@@ -14,6 +14,11 @@ export const ROOT_WORDS: Record<RootKind, string> = {
   gibberish: "gibb.eri.sh's skills",
   kode: "Kode's skills",
   claude: "Claude's skills",
+  agents: "the assistants' shared skills (~/.agents/skills)",
+  codex: "Codex's skills",
+  cursor: "Cursor's skills",
+  copilot: "Copilot's skills",
+  project: "a trusted project's skills",
 };
 
 /** The skill a pin (or an identity) names: "the bundled skill Skilltray shipped", "the user skill in /…/git". */

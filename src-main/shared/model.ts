@@ -7,7 +7,35 @@
 export type Trust = 'bundled' | 'user';
 
 /** Where a skill root comes from, in precedence order. */
-export type RootKind = 'env' | 'home' | 'packs' | 'bundled' | 'gibberish' | 'kode' | 'claude';
+export type RootKind = 'env' | 'home' | 'packs' | 'bundled' | 'gibberish' | 'kode' | 'claude' | 'agents' | 'codex' | 'cursor' | 'copilot' | 'project';
+
+/**
+ * A project folder whose skills (`.claude/skills`, `.agents/skills`) the person trusts, as it is
+ * now: `trusted` while its skills are what the person confirmed, `changed` once they differ.
+ */
+export interface TrustedProject {
+  path: string;
+  state: 'trusted' | 'changed';
+  /** `<folder>/<skill>` for each skill there now. */
+  skills: string[];
+  /** The digest of its skills now; trusting it again pins this one. */
+  digest: string;
+  trustedAt: number;
+}
+
+/** What a project folder holds before the person decides whether to trust it. */
+export interface ProjectInspection {
+  path: string;
+  /** Its skill folders that exist. */
+  folders: string[];
+  skills: string[];
+  /** What `trustProject` must be given back: the person confirms exactly these skills. */
+  digest: string;
+  trusted: boolean;
+}
+
+/** Other tools' skill folders, read where they exist: read-only, user trust. */
+export const COMPATIBILITY_ROOTS: readonly RootKind[] = ['gibberish', 'kode', 'claude', 'agents', 'codex', 'cursor', 'copilot'];
 
 /** `<<key>>` is Skilltray's native placeholder; `{{key}}` is gibb.eri.sh's, kept for its skills. */
 export type PlaceholderSyntax = 'angle' | 'braces';

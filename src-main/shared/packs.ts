@@ -21,9 +21,13 @@ export const FINDING_CODES = {
   S310: 'prompt_fetch_and_run',
   S311: 'special_file',
   S312: 'skill_has_errors',
+  S313: 'link_out_of_pack',
+  S314: 'inline_code',
+  S315: 'download_saved',
+  S316: 'credential_path',
 } as const;
 
-/** A scan finding's code, S301–S312. */
+/** A scan finding's code, S301–S316. */
 export type FindingCode = keyof typeof FINDING_CODES;
 
 /** One thing the scan found worth a person's attention. */
@@ -111,10 +115,19 @@ export interface ScanReport {
   bytes: number;
   /** Highest severity found, or null for none. */
   worst: FindingSeverity | null;
-  /** False when the archive was refused before extraction (S307, S309, S311): there are no skills to show, and nothing can install it. */
+  /** False when the source was refused while it was read or extracted (S307, S309, S311, S313): there are no skills to show, and nothing can install it. */
   extracted: boolean;
   /** Identifies exactly what was scanned: a confirmation names it, so what was confirmed is what is installed. */
   digest: string;
+}
+
+/** A unified diff of a text, bounded: hunk headers (`@@ …`) and lines starting with ' ', '-' or '+'. */
+export interface TextDiff {
+  lines: string[];
+  /** Lines of the diff left out to keep it short. */
+  more: number;
+  /** Why no lines are shown, when a side is not text or too large to diff. */
+  omitted: 'binary' | 'too large' | null;
 }
 
 /** One tool's change between the installed version and the update. */
@@ -123,6 +136,8 @@ export interface ToolChange {
   change: 'added' | 'removed' | 'changed' | 'unchanged';
   commandBefore: string | null;
   commandAfter: string | null;
+  /** The Command's lines removed and added, when it changed. */
+  commandDiff: TextDiff | null;
   /** Set when the program itself changed (or the tool is new). */
   newProgram: string | null;
   profileBefore: string | null;
@@ -135,6 +150,20 @@ export interface ToolChange {
   widened: boolean;
 }
 
+/** A file of a skill that an update adds, removes or changes. */
+export interface FileChange {
+  /** Path inside the skill. */
+  path: string;
+  change: 'added' | 'removed' | 'changed';
+}
+
+/** A script an update adds, removes or changes, with its lines. */
+export interface ScriptChange extends FileChange {
+  diff: TextDiff;
+  /** True when the new version downloads something and the old one did not. */
+  mayDoMore: boolean;
+}
+
 /** One skill's change between the installed version and the update. */
 export interface SkillChangeReport {
   name: string;
@@ -142,10 +171,10 @@ export interface SkillChangeReport {
   hashBefore: string | null;
   hashAfter: string | null;
   tools: ToolChange[];
-  /** Scripts added, removed or changed (paths inside the skill). */
-  scripts: { path: string; change: 'added' | 'removed' | 'changed' }[];
+  /** Scripts added, removed or changed, each with its unified diff. */
+  scripts: ScriptChange[];
   /** Every other file that changed. */
-  files: { path: string; change: 'added' | 'removed' | 'changed' }[];
+  files: FileChange[];
 }
 
 /** What `update` shows before anything is written. */
@@ -155,7 +184,7 @@ export interface UpdateReport {
   scan: ScanReport;
   upToDate: boolean;
   skills: SkillChangeReport[];
-  /** True when any tool may do more than before. */
+  /** True when any tool may do more than before, or a script now downloads. */
   widened: boolean;
 }
 
@@ -185,14 +214,14 @@ export interface PackInfo {
   origin: PackOrigin;
   installedAt: number;
   skills: string[];
-  /** Files that differ from the lock (edited behind its back), up to a few. */
-  modified: { path: string; change: 'added' | 'removed' | 'changed' }[];
+  /** Every file that differs from the lock (edited behind its back). */
+  modified: FileChange[];
 }
 
 /** What an install, update or removal did. */
 export interface PackChange {
   pack: string;
-  action: 'installed' | 'reinstalled' | 'updated' | 'uninstalled' | 'unchanged';
+  action: 'installed' | 'reinstalled' | 'updated' | 'uninstalled' | 'unchanged' | 'repaired';
   skills: string[];
   /** Remembered approvals revoked because their tool changed or left. */
   revoked: { skill: string; tool: string }[];

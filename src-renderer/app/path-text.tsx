@@ -1,5 +1,6 @@
-/** A file path that wraps after its separators instead of mid-name (copying it still gives the path unchanged). */
+/** A file path that wraps after its separators instead of mid-name, its hidden characters escaped (displayText). */
 import { Fragment } from 'react';
+import { displayText } from '../../src-main/shared/display-text.js';
 
 /** Text with a line-break opportunity after every `/` and `\`. */
 export function Breakable({ text }: { text: string }) {
@@ -20,7 +21,7 @@ export function Breakable({ text }: { text: string }) {
 export function PathText({ path }: { path: string }) {
   return (
     <code className="path">
-      <Breakable text={path} />
+      <Breakable text={displayText(path)} />
     </code>
   );
 }

@@ -6,6 +6,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import { approvalSentence, programName, shownArguments, word, type ShownArgument } from '../../src-main/shared/approval-text.js';
 import { describePin, identityWarnings } from '../../src-main/shared/identity-text.js';
+import { displayText, visibleParts } from '../../src-main/shared/display-text.js';
 import type { PendingEntry, RememberExpiry, RememberScope, SandboxView, VerdictKind } from '../../src-main/shared/runs.js';
 import { ErrorNote } from '../app/error-note.js';
 import { formatClock, formatCountdown, formatDuration } from '../app/format.js';
@@ -13,7 +14,6 @@ import { useNow } from '../app/use-now.js';
 import { ariaShortcut, shortcutLabel, verdictForKey } from './approval-keys.js';
 import { SURFACE_LABELS, TRUST_LABELS, sandboxBadges } from './labels.js';
 import { useArmed } from './use-armed.js';
-import { visibleParts } from './visible-text.js';
 
 /** The characters of a value with its invisible ones spelled out as marked escapes. */
 function Visible({ value }: { value: string }) {
@@ -196,15 +196,15 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
       </div>
       <p className="approval-reason">
         <strong id={toolId}>
-          {entry.skill} <span className="sep" aria-hidden="true">/</span>
-          <span className="visually-hidden"> tool </span> {entry.tool}
+          {displayText(entry.skill)} <span className="sep" aria-hidden="true">/</span>
+          <span className="visually-hidden"> tool </span> {displayText(entry.tool)}
         </strong>{' '}
-        — {entry.reason}
+        — {displayText(entry.reason)}
       </p>
       {entry.sandbox.contained ? null : <p className="approval-uncontained">Not contained: {entry.sandbox.why}. It can do anything you can.</p>}
       {warnings.map((warning) => (
         <p key={warning} className="approval-warning">
-          {warning}
+          {displayText(warning)}
         </p>
       ))}
 
@@ -234,7 +234,7 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
           <dl className="facts">
             <div>
               <dt>Skill</dt>
-              <dd>{describePin(entry.identity)}</dd>
+              <dd>{displayText(describePin(entry.identity))}</dd>
             </div>
             <div>
               <dt>Working directory</dt>

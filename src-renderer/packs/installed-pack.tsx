@@ -3,6 +3,7 @@
  * a switch per skill, and its update (fetched, shown as a diff, applied on a click) and removal.
  */
 import { useState } from 'react';
+import { displayText } from '../../src-main/shared/display-text.js';
 import type { SkillSummary } from '../../src-main/shared/model.js';
 import type { PackInfo, UpdateReport } from '../../src-main/shared/packs.js';
 import { useAnnounce } from '../app/announcer.js';
@@ -16,6 +17,9 @@ import { OriginFacts, SignatureBadge } from './scan-report.js';
 import { UpdateDiff } from './update-diff.js';
 
 type Step = { kind: 'idle' } | { kind: 'checking' } | { kind: 'diff'; report: UpdateReport } | { kind: 'updating'; report: UpdateReport } | { kind: 'remove' } | { kind: 'removing' };
+
+/** Files edited behind the lock listed on the card; `skilltray packs --check` lists them all. */
+const MODIFIED_SHOWN = 20;
 
 /** An installed pack's card; `skills` gives its skills' switches, `onChanged` is told after an update or removal. */
 export function InstalledPack({ pack, skills, onChanged }: { pack: PackInfo; skills: ReadonlyMap<string, SkillSummary>; onChanged: () => void }) {
@@ -82,13 +86,16 @@ export function InstalledPack({ pack, skills, onChanged }: { pack: PackInfo; ski
         <div className="note note-error">
           <strong className="note-title">Files changed since Skilltray installed them (W416)</strong>
           <ul className="plain">
-            {pack.modified.map((m) => (
+            {pack.modified.slice(0, MODIFIED_SHOWN).map((m) => (
               <li key={m.path}>
-                <code>{m.path}</code> {m.change}
+                <code>{displayText(m.path)}</code> {m.change}
               </li>
             ))}
+            {pack.modified.length > MODIFIED_SHOWN ? <li className="muted">and {pack.modified.length - MODIFIED_SHOWN} more</li> : null}
           </ul>
-          <p>Update or reinstall the pack to put it right.</p>
+          <p>
+            Update the pack, or put its files back with <code>skilltray install --repair {pack.name}</code>.
+          </p>
         </div>
       ) : null}
       <ul className="pack-skills" aria-label={`Skills of ${pack.name}`}>

@@ -5,6 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import type { FindingSeverity, PackOrigin, PackSignature, ScanFinding, ScannedSkill, ScanReport } from '../../src-main/shared/packs.js';
+import { displayText } from '../../src-main/shared/display-text.js';
 import { findingCounts, signatureText } from '../../src-main/shared/pack-text.js';
 import { formatBytes } from '../app/format.js';
 import { PathText } from '../app/path-text.js';
@@ -35,7 +36,7 @@ export function OriginFacts({ origin, signature = true, children }: { origin: Pa
         <div>
           <dt>Ref</dt>
           <dd>
-            <code>{origin.ref}</code>
+            <code>{displayText(origin.ref)}</code>
           </dd>
         </div>
       ) : null}
@@ -43,7 +44,7 @@ export function OriginFacts({ origin, signature = true, children }: { origin: Pa
         <div>
           <dt>Folder in it</dt>
           <dd>
-            <code>{origin.path}</code>
+            <code>{displayText(origin.path)}</code>
           </dd>
         </div>
       ) : null}
@@ -60,7 +61,7 @@ export function OriginFacts({ origin, signature = true, children }: { origin: Pa
           <dt>Signature</dt>
           <dd>
             <SignatureBadge signature={origin.signature} />
-            {origin.signature.detail !== null ? <span className="fact-note">{origin.signature.detail}</span> : null}
+            {origin.signature.detail !== null ? <span className="fact-note">{displayText(origin.signature.detail)}</span> : null}
           </dd>
         </div>
       ) : null}
@@ -83,13 +84,13 @@ export function Findings({ findings }: { findings: readonly ScanFinding[] }) {
           <span className="finding-text">
             <span className="finding-where">
               <code>
-                {f.file === '' ? '(the pack)' : f.file}
+                {f.file === '' ? '(the pack)' : displayText(f.file)}
                 {f.line === null ? '' : `:${f.line}`}
               </code>
             </span>{' '}
-            {f.message}
+            {displayText(f.message)}
           </span>
-          {f.excerpt !== null ? <code className="finding-excerpt">{f.excerpt}</code> : null}
+          {f.excerpt !== null ? <code className="finding-excerpt">{displayText(f.excerpt)}</code> : null}
         </li>
       ))}
     </ul>
@@ -102,10 +103,10 @@ function ScannedSkillView({ skill }: { skill: ScannedSkill }) {
     <li className="scanned-skill" aria-label={`Skill ${skill.name}`}>
       <div className="scanned-skill-head">
         <strong>{skill.name}</strong>
-        {skill.originalName !== null ? <span className="muted">(named {skill.originalName} in the source)</span> : null}
-        {skill.version !== null ? <span className="version">v{skill.version}</span> : null}
+        {skill.originalName !== null ? <span className="muted">(named {displayText(skill.originalName)} in the source)</span> : null}
+        {skill.version !== null ? <span className="version">v{displayText(skill.version)}</span> : null}
       </div>
-      {skill.description !== '' ? <p className="skill-desc">{skill.description}</p> : null}
+      {skill.description !== '' ? <p className="skill-desc">{displayText(skill.description)}</p> : null}
       {skill.clash !== null ? (
         <p className="note note-error">
           A {skill.clash.root} skill named <strong>{skill.name}</strong> is already loaded from <PathText path={skill.clash.path} />: install this one under another name.
@@ -118,7 +119,7 @@ function ScannedSkillView({ skill }: { skill: ScannedSkill }) {
           {skill.tools.map((tool) => (
             <li key={tool.name} className="scanned-tool">
               <div className="scanned-tool-head">
-                <code className="tool-name">{tool.name}</code> runs <code className="program">{tool.program}</code>
+                <code className="tool-name">{displayText(tool.name)}</code> runs <code className="program">{displayText(tool.program)}</code>
                 {tool.programInPack ? <span className="muted"> (a script of the pack)</span> : null}
               </div>
               <span className="badges">
@@ -128,7 +129,7 @@ function ScannedSkillView({ skill }: { skill: ScannedSkill }) {
                 </span>
                 {tool.env.length > 0 ? <span className="badge badge-wrap badge-warn">env: {tool.env.join(', ')}</span> : null}
               </span>
-              <pre className="command-template">{tool.command}</pre>
+              <pre className="command-template">{displayText(tool.command)}</pre>
             </li>
           ))}
         </ul>
@@ -138,7 +139,7 @@ function ScannedSkillView({ skill }: { skill: ScannedSkill }) {
           Scripts:{' '}
           {skill.scripts.map((script) => (
             <code key={script} className="chip">
-              {script}
+              {displayText(script)}
             </code>
           ))}
         </p>
@@ -147,7 +148,7 @@ function ScannedSkillView({ skill }: { skill: ScannedSkill }) {
         <ul className="item-list" aria-label={`Errors of ${skill.name}`}>
           {skill.errors.map((error) => (
             <li key={error}>
-              <span className="badge badge-bad">error</span> {error}
+              <span className="badge badge-bad">error</span> {displayText(error)}
             </li>
           ))}
         </ul>

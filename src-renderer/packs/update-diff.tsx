@@ -1,31 +1,45 @@
 /**
- * What an update changes, in the terms a person judges it by: per tool the Command before and
- * after, a new program, the sandbox and the network before and after, new environment, and the
- * scripts and files that changed; what may do more than before is marked.
+ * What an update changes, in the terms a person judges it by: per tool the Command's lines removed
+ * and added, a new program, the sandbox and the network before and after, new environment; per
+ * script its own lines removed and added; the other files that changed; what may do more than
+ * before is marked.
  */
-import type { SkillChangeReport, ToolChange, UpdateReport } from '../../src-main/shared/packs.js';
+import type { SkillChangeReport, TextDiff, ToolChange, UpdateReport } from '../../src-main/shared/packs.js';
+import { displayText } from '../../src-main/shared/display-text.js';
 import { Findings, SignatureBadge } from './scan-report.js';
 
 const CHANGE_BADGE: Record<ToolChange['change'], string> = { added: 'badge-info', removed: 'badge-neutral', changed: 'badge-warn', unchanged: 'badge-quiet' };
+
+const LINE_CLASS = (line: string): string | undefined => (line.startsWith('+') ? 'diff-add' : line.startsWith('-') ? 'diff-del' : line.startsWith('@@') ? 'diff-hunk' : undefined);
+
+/** A unified diff's lines, coloured by kind, with what was left out said. */
+function DiffLines({ diff, label }: { diff: TextDiff; label: string }) {
+  if (diff.omitted !== null) return <p className="muted">{label}: {diff.omitted}, not shown</p>;
+  return (
+    <pre className="command-diff" aria-label={label}>
+      {diff.lines.map((line, i) => (
+        <span key={i} className={LINE_CLASS(line)}>
+          {displayText(line)}
+          {'\n'}
+        </span>
+      ))}
+      {diff.more > 0 ? <span className="muted">… {diff.more} more line{diff.more === 1 ? '' : 's'}</span> : null}
+    </pre>
+  );
+}
 
 function ToolDiff({ tool }: { tool: ToolChange }) {
   return (
     <li className="tool-diff" aria-label={`Tool ${tool.name}: ${tool.change}`}>
       <div className="scanned-tool-head">
-        <code className="tool-name">{tool.name}</code> <span className={`badge ${CHANGE_BADGE[tool.change]}`}>{tool.change}</span>
+        <code className="tool-name">{displayText(tool.name)}</code> <span className={`badge ${CHANGE_BADGE[tool.change]}`}>{tool.change}</span>
         {tool.widened ? <span className="badge badge-bad">may do more than before</span> : null}
       </div>
-      {tool.commandBefore !== tool.commandAfter ? (
-        <pre className="command-diff" aria-label="Command before and after">
-          {tool.commandBefore !== null ? <span className="diff-del">- {tool.commandBefore}</span> : null}
-          {tool.commandBefore !== null && tool.commandAfter !== null ? '\n' : null}
-          {tool.commandAfter !== null ? <span className="diff-add">+ {tool.commandAfter}</span> : null}
-        </pre>
-      ) : null}
+      {tool.commandDiff !== null ? <DiffLines diff={tool.commandDiff} label="Command before and after" /> : null}
       <ul className="diff-facts">
         {tool.newProgram !== null ? (
           <li>
-            New program: <code className="program">{tool.newProgram}</code>
+            New program: <code className="program">{displayText(tool.newProgram)}</code>
           </li>
         ) : null}
         {tool.profileBefore !== tool.profileAfter ? (
@@ -36,7 +50,7 @@ function ToolDiff({ tool }: { tool: ToolChange }) {
           <li className="muted">Sandbox: {tool.profileAfter}</li>
         ) : null}
         {tool.networkBefore !== tool.networkAfter && tool.networkAfter !== null ? <li>{tool.networkAfter ? 'Now claims the network' : 'No longer claims the network'}</li> : null}
-        {tool.newEnv.length > 0 ? <li>New environment: {tool.newEnv.join(', ')}</li> : null}
+        {tool.newEnv.length > 0 ? <li>New environment: {displayText(tool.newEnv.join(', '))}</li> : null}
       </ul>
     </li>
   );
@@ -59,13 +73,20 @@ function SkillDiff({ skill }: { skill: SkillChangeReport }) {
       {skill.scripts.length + skill.files.length > 0 ? (
         <ul className="file-changes" aria-label={`Files of ${skill.name} that change`}>
           {skill.scripts.map((f) => (
-            <li key={`s\n${f.path}`}>
-              <span className="badge badge-warn">script {f.change}</span> <code>{f.path}</code>
+            <li key={`s\n${f.path}`} aria-label={`Script ${f.path}: ${f.change}`}>
+              <span className="badge badge-warn">script {f.change}</span> <code>{displayText(f.path)}</code>
+              {f.mayDoMore ? (
+                <>
+                  {' '}
+                  <span className="badge badge-bad">may do more than before: it now downloads</span>
+                </>
+              ) : null}
+              <DiffLines diff={f.diff} label={`Lines of ${f.path}`} />
             </li>
           ))}
           {skill.files.map((f) => (
             <li key={`f\n${f.path}`}>
-              <span className="badge badge-neutral">{f.change}</span> <code>{f.path}</code>
+              <span className="badge badge-neutral">{f.change}</span> <code>{displayText(f.path)}</code>
             </li>
           ))}
         </ul>
@@ -83,7 +104,7 @@ export function UpdateDiff({ report }: { report: UpdateReport }) {
     <div className="update-diff" role="region" aria-label={`Update of ${report.pack}`}>
       <p>
         From {from} to {to}, <SignatureBadge signature={report.scan.origin.signature} />
-        {report.widened ? <span className="badge badge-bad">a tool may do more than before</span> : null}
+        {report.widened ? <span className="badge badge-bad">may do more than before</span> : null}
       </p>
       <ul className="scanned-skills">
         {changed.map((skill) => (

@@ -1,8 +1,9 @@
-/** `#/settings`: mode and pause, history retention, where skills come from, rules, the sandbox, and remembered approvals. */
+/** `#/settings`: mode and pause, history retention, the palette, connected assistants, where skills come from, rules, the sandbox, and remembered approvals. */
 import { useId, useState, type FormEvent } from 'react';
-import type { RootWatch } from '../../src-main/shared/model.js';
+import { COMPATIBILITY_ROOTS, type RootWatch } from '../../src-main/shared/model.js';
 import { RULE_EFFECTS, type Rule, type RuleEffect } from '../../src-main/shared/runs.js';
 import { describePin } from '../../src-main/shared/identity-text.js';
+import { displayText } from '../../src-main/shared/display-text.js';
 import { useAnnounce } from '../app/announcer.js';
 import { useClient } from '../app/connection-context.js';
 import { ErrorNote } from '../app/error-note.js';
@@ -11,6 +12,7 @@ import { PathText } from '../app/path-text.js';
 import { useResource } from '../app/use-resource.js';
 import { useSettings } from '../app/use-settings.js';
 import { RememberedList } from '../approvals/remembered-list.js';
+import { AssistantsSettings } from './assistants-settings.js';
 import { HistoryRetention } from './history-retention.js';
 import { ModeSwitch, PauseSwitch } from './mode-controls.js';
 import { PaletteShortcut } from './palette-shortcut.js';
@@ -53,7 +55,7 @@ function Roots() {
                 <td data-label="#">{i + 1}</td>
                 <td data-label="Kind">
                   {root.kind}
-                  {['gibberish', 'kode', 'claude'].includes(root.kind) ? <span className="muted"> (compatibility)</span> : null}
+                  {COMPATIBILITY_ROOTS.includes(root.kind) ? <span className="muted"> (compatibility)</span> : null}
                 </td>
                 <td className="stack-title" data-label="Path">
                   <PathText path={root.path} />
@@ -140,7 +142,7 @@ function Rules() {
               <button type="button" className="button button-quiet" onClick={() => remove(rule.id, `${rule.effect} ${rule.pattern}`)} aria-label={`Remove rule ${rule.effect} ${rule.pattern}`}>
                 Remove
               </button>
-              {rule.effect === 'allow' ? <span className="rule-pins">{pinsText(rule)}</span> : null}
+              {rule.effect === 'allow' ? <span className="rule-pins">{displayText(pinsText(rule))}</span> : null}
             </li>
           ))}
         </ul>
@@ -198,6 +200,10 @@ export function SettingsScreen() {
       <section className="card" aria-labelledby="palette-title">
         <h2 id="palette-title">Command palette</h2>
         {settings ? <PaletteShortcut settings={settings} onChange={set} /> : null}
+      </section>
+      <section className="card" aria-labelledby="assistants-title">
+        <h2 id="assistants-title">Assistants</h2>
+        <AssistantsSettings />
       </section>
       <section className="card" aria-labelledby="roots-title">
         <h2 id="roots-title">Skill roots</h2>

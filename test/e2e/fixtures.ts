@@ -28,6 +28,8 @@ export interface RunningApp {
   token: string;
   home: string;
   skills: string;
+  /** serve's HOME: where the assistants' config folders of a test go (never the person's own). */
+  user: string;
   /** The environment serve runs with: another `skilltray` process given it (an MCP bridge) finds serve as the owner. */
   env: NodeJS.ProcessEnv;
   /** Calls an operation over HTTP as an assistant would (bearer token, JSON body). */
@@ -103,6 +105,7 @@ export const test = base.extend<{ forwardConsole: void }, { app: RunningApp }>({
           token,
           home: dirs.home,
           skills: dirs.skills,
+          user: dirs.user,
           env,
           writeSkill,
           api: async <T,>(operation: OperationName, input: unknown = {}) => {

@@ -7,17 +7,35 @@ import { writeFileSync } from 'node:fs';
 import { crc32, gzipSync } from 'node:zlib';
 import { Header } from 'tar';
 
-/** One archive entry as written: a file (default), a folder, or a symlink to `target`; `mode` as given (setuid included). */
+/**
+ * One archive entry as written: a file (default), a folder, or a symlink (or, in a tar, a hard
+ * link) to `target`; `mode` as given (setuid included). `typeBits: false` writes a zip mode with
+ * no file-type bits, as Python's `ZipFile.writestr` does.
+ */
 export interface ArchiveEntry {
   name: string;
   data?: string | Buffer;
   mode?: number;
-  type?: 'file' | 'directory' | 'symlink' | 'fifo';
+  type?: 'file' | 'directory' | 'symlink' | 'hardlink' | 'fifo';
   target?: string;
+  typeBits?: boolean;
 }
+
+const TAR_TYPES = { file: 'File', directory: 'Directory', symlink: 'SymbolicLink', hardlink: 'Link', fifo: 'FIFO' } as const;
 
 /** A .tar.gz written header by header with node-tar's Header (no path sanitising: hostile names stay). */
 export function tarGz(path: string, entries: Iterable<ArchiveEntry>): string {
+  writeFileSync(path, gzipSync(tarBytes(entries)));
+  return path;
+}
+
+/** An uncompressed .tar, written as tarGz writes its content. */
+export function tar(path: string, entries: Iterable<ArchiveEntry>): string {
+  writeFileSync(path, tarBytes(entries));
+  return path;
+}
+
+function tarBytes(entries: Iterable<ArchiveEntry>): Buffer {
   const blocks: Buffer[] = [];
   for (const entry of entries) {
     const data = Buffer.from(entry.data ?? '');
@@ -26,7 +44,7 @@ export function tarGz(path: string, entries: Iterable<ArchiveEntry>): string {
       path: entry.name,
       mode: entry.mode ?? (type === 'directory' ? 0o755 : 0o644),
       size: type === 'file' ? data.length : 0,
-      type: type === 'file' ? 'File' : type === 'directory' ? 'Directory' : type === 'symlink' ? 'SymbolicLink' : 'FIFO',
+      type: TAR_TYPES[type],
       ...(entry.target === undefined ? {} : { linkpath: entry.target }),
       mtime: new Date(0),
       uid: 0,
@@ -38,11 +56,10 @@ export function tarGz(path: string, entries: Iterable<ArchiveEntry>): string {
     if (type === 'file' && data.length > 0) blocks.push(data, Buffer.alloc((512 - (data.length % 512)) % 512));
   }
   blocks.push(Buffer.alloc(1024));
-  writeFileSync(path, gzipSync(Buffer.concat(blocks)));
-  return path;
+  return Buffer.concat(blocks);
 }
 
-/** A .zip (stored, not deflated) written entry by entry, with Unix modes in the external attributes. */
+/** A .zip (stored, not deflated) written entry by entry, with Unix modes in the external attributes (no hard links: zip has none). */
 export function zip(path: string, entries: readonly ArchiveEntry[]): string {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
@@ -52,7 +69,7 @@ export function zip(path: string, entries: readonly ArchiveEntry[]): string {
     const name = Buffer.from(type === 'directory' && !entry.name.endsWith('/') ? `${entry.name}/` : entry.name);
     const data = type === 'symlink' ? Buffer.from(entry.target ?? '') : Buffer.from(entry.data ?? '');
     const kind = type === 'directory' ? 0o040000 : type === 'symlink' ? 0o120000 : 0o100000;
-    const mode = kind | (entry.mode ?? (type === 'directory' ? 0o755 : 0o644));
+    const mode = (entry.typeBits === false ? 0 : kind) | (entry.mode ?? (type === 'directory' ? 0o755 : 0o644));
     const crc = crc32(data);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { skillMd, writeFiles } from './temp.js';
 
-export { tarGz, zip, type ArchiveEntry } from './archives.js';
+export { tar, tarGz, zip, type ArchiveEntry } from './archives.js';
 
 /** A SKILL.md with one tool `run_it` running `command` (its placeholders declared as optional strings), or none. */
 export function toolSkill(name: string, command: string | null, extra: Record<string, unknown> = {}, body = ''): string {

@@ -45,6 +45,7 @@ export const mcpCommand: Command = {
     const { signalled, release } = shutdownSignal();
     try {
       core.startMaintenance();
+      await core.applyProjectRoots();
       await core.registry.watch();
       const server = createMcpServer({
         version: ctx.version,

@@ -6,9 +6,10 @@
 import { MODES } from '../../shared/model.js';
 import type { PackChange } from '../../shared/packs.js';
 import type { PackProgress } from '../../core/packs/service.js';
-import { toSkilltrayError } from '../../core/errors.js';
+import { SkilltrayError, toSkilltrayError } from '../../core/errors.js';
+import { displayLines } from '../../shared/display-text.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
-import { packListText, scanReportText, updateReportText } from './pack-report.js';
+import { lockCheckText, packListText, scanReportText, updateReportText } from './pack-report.js';
 
 const CONFIRM = {
   yes: { type: 'boolean', description: 'confirm the scan report without being asked (it is still printed)' },
@@ -23,14 +24,14 @@ function progress(ctx: CliContext, verbose: boolean): (p: PackProgress) => void 
 }
 
 /** Asks at a terminal; elsewhere nobody can say yes. */
-async function confirmed(ctx: CliContext, question: string): Promise<boolean> {
+export async function confirmed(ctx: CliContext, question: string): Promise<boolean> {
   if (!ctx.io.interactive) return false;
   return /^y(es)?$/i.test((await ctx.io.ask(`${question} [y/N] `)).trim());
 }
 
 function changeText(change: PackChange): string {
   const revoked = change.revoked.length === 0 ? '' : `; remembered approvals revoked: ${change.revoked.map((r) => `${r.skill}/${r.tool}`).join(', ')}`;
-  return `${change.action} pack ${change.pack}: ${change.skills.join(', ') || 'no skills'}${revoked}\n`;
+  return displayLines([`${change.action} pack ${change.pack}: ${change.skills.join(', ') || 'no skills'}${revoked}`]);
 }
 
 /** Prints the report a refusal carries before the error itself (unless the person already saw it), so they see why. */
@@ -49,6 +50,7 @@ const install: Command = {
     ref: { type: 'string', value: '<ref>', description: 'a git branch, tag or commit' },
     path: { type: 'string', value: '<dir>', description: 'the folder inside the source that holds the skill or skills' },
     as: { type: 'string', value: '<name>', description: 'install a one-skill pack under this name (when its own would clash)' },
+    repair: { type: 'boolean', description: 'put the installed pack SOURCE names back to the files its lock records, fetched again from where it came' },
     ...CONFIRM,
     ...JSON_OPTION,
   },
@@ -57,10 +59,17 @@ const install: Command = {
     ['install ./my-skills --yes', 'a local folder, confirmed without asking (the report is still printed)'],
     ['install pack.tar.gz --as notes-plus', 'a one-skill archive under another name, when its own would clash'],
     ['install git@github.com:you/skills.git --ref v1.2.0 --json', 'a tag over SSH; the change and its report as data'],
+    ['install --repair pdf', 'restore an installed pack edited behind its lock (skilltray packs --check lists what differs)'],
   ],
   async run(ctx, args) {
     const o = args.options;
     const json = o.json === true;
+    if (o.repair === true) {
+      const change = await (await ctx.core()).repairPack(args.positionals[0] as string, progress(ctx, o.verbose === true));
+      if (json) printJson(ctx, change);
+      else ctx.io.out(changeText(change));
+      return 0;
+    }
     const request = { source: args.positionals[0] as string, ref: (o.ref as string | undefined) ?? null, path: (o.path as string | undefined) ?? null, as: (o.as as string | undefined) ?? null };
     const core = await ctx.core();
     const onProgress = progress(ctx, o.verbose === true);
@@ -117,7 +126,10 @@ const update: Command = {
         if (!json) ctx.io.out(changeText(change));
         results.push({ report, change });
       } catch (error) {
-        withReport(ctx, true, error);
+        // In JSON the update report itself rides on the refusal: a script sees the diff it was not allowed to apply.
+        const coded = toSkilltrayError(error);
+        if (json) throw new SkilltrayError(coded.code, coded.message, { details: { ...coded.details, update: report }, cause: coded });
+        withReport(ctx, true, coded);
       }
     }
     if (json) printJson(ctx, results);
@@ -144,12 +156,13 @@ const uninstall: Command = {
 
 const packs: Command = {
   name: 'packs',
-  summary: 'list installed packs: source, commit, signature, whether the files still match the lock, and (--check) whether an update is waiting',
+  summary: 'list installed packs: source, commit, signature, whether the files still match the lock, and (--check) every file that differs and whether an update is waiting',
   positionals: [],
-  options: { check: { type: 'boolean', description: 'fetch each pack again to see whether an update is waiting' }, ...JSON_OPTION },
+  options: { check: { type: 'boolean', description: 'list every file that differs from the lock, and fetch each pack again to see whether an update is waiting' }, ...JSON_OPTION },
   examples: [
     ['packs', 'source, commit, signature and whether the files still match the lock'],
-    ['packs --check --json', 'also fetch each again to see if an update is waiting, as data'],
+    ['packs --check', 'every file edited behind the lock, and whether an update is waiting'],
+    ['packs --check --json', 'the same as data'],
   ],
   async run(ctx, args) {
     const core = await ctx.core();
@@ -161,7 +174,8 @@ const packs: Command = {
       return 0;
     }
     let text = packListText(list);
-    for (const [name, waiting] of updates) text += `${name}: ${waiting ? 'an update is waiting (skilltray update ' + name + ')' : 'up to date'}\n`;
+    if (args.options.check) text += lockCheckText(list);
+    for (const [name, waiting] of updates) text += displayLines([`${name}: ${waiting ? `an update is waiting (skilltray update ${name})` : 'up to date'}`]);
     ctx.io.out(text);
     return 0;
   },

@@ -14,6 +14,7 @@ import { findRunningOwner } from '../owner-link.js';
 import { historyCommand } from './history.js';
 import { approvalSentence, containment, shownArguments } from '../../shared/approval-text.js';
 import { describePin, folderText, identityWarnings } from '../../shared/identity-text.js';
+import { displayLines } from '../../shared/display-text.js';
 
 /** Who answered, as recorded in history. */
 function actor(how: string): string {
@@ -80,7 +81,7 @@ export function describePending(
     `  timeout   ${p.timeoutMs / 1000} s`,
     `  env       ${p.env.length > 0 ? p.env.join(', ') : '(allow-list only)'}`,
   ];
-  return `${lines.join('\n')}\n`;
+  return displayLines(lines);
 }
 
 /** The terminal's question, offering only the Always answers the request takes. */
@@ -236,7 +237,7 @@ async function pinLines(rule: Rule): Promise<string> {
   if (rule.pins === null || rule.pins.length === 0) return '       covers no skill: add it again to cover the skills it names now\n';
   // Loaded only by `rules`: the other commands never describe a profile.
   const { describeProfile } = await import('../../core/policy/profile.js');
-  return rule.pins.map((pin) => `       for ${pin.skill}: ${describePin(pin)}, up to ${describeProfile(pin.profile)}\n`).join('');
+  return displayLines(rule.pins.map((pin) => `       for ${pin.skill}: ${describePin(pin)}, up to ${describeProfile(pin.profile)}`));
 }
 
 const rules: Command = {
@@ -337,8 +338,8 @@ const remembered: Command = {
     if (args.options.json) printJson(ctx, list);
     else {
       const line = (r: Remembered): string =>
-        `#${r.id}  ${r.skill}/${r.tool}  ${folderText(r.folder)}  ${r.programPath}  ${r.profile.name}${r.profile.network ? '+network' : ''}  ${r.expires === 'session' ? 'this session' : 'until revoked'}  skill ${r.skillHash.slice(0, 12)}\n`;
-      ctx.io.out(list.length === 0 ? 'No remembered approvals.\n' : list.map(line).join(''));
+        `#${r.id}  ${r.skill}/${r.tool}  ${folderText(r.folder)}  ${r.programPath}  ${r.profile.name}${r.profile.network ? '+network' : ''}  ${r.expires === 'session' ? 'this session' : 'until revoked'}  skill ${r.skillHash.slice(0, 12)}`;
+      ctx.io.out(list.length === 0 ? 'No remembered approvals.\n' : displayLines(list.map(line)));
     }
     return 0;
   },

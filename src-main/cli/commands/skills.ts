@@ -3,6 +3,7 @@ import { relative } from 'node:path';
 import { describeRoots } from '../../core/config.js';
 import { ROLES, type Diagnostic, type Skill, type SkillState } from '../../shared/model.js';
 import { formatNames } from '../../core/skills/diagnostics.js';
+import { displayLines } from '../../shared/display-text.js';
 import { switchesText } from '../../shared/pack-text.js';
 import { JSON_OPTION, printJson, type Command } from '../command.js';
 import { findRunningOwner } from '../owner-link.js';
@@ -65,12 +66,11 @@ const list: Command = {
     for (const s of result.skills) {
       rows.push([s.name, s.version ?? '-', s.trust, s.status, s.enabled ? 'on' : 'off', String(s.tools.length), clip(s.description.replace(/\s+/g, ' '), 60)]);
     }
-    let text = `${table(rows)}\n`;
-    for (const s of result.skills) {
-      if (s.switches.length > 0) text += `note: ${s.name} is ${switchesText(s.switches)} (skilltray enable ${s.name} turns it back on)\n`;
-    }
-    for (const s of result.shadowed) text += `note: ${s.name} in ${s.winner.root.path} hides ${s.name} in ${s.loser.root.path}\n`;
-    ctx.io.out(text);
+    const notes = [
+      ...result.skills.filter((s) => s.switches.length > 0).map((s) => `note: ${s.name} is ${switchesText(s.switches)} (skilltray enable ${s.name} turns it back on)`),
+      ...result.shadowed.map((s) => `note: ${s.name} in ${s.winner.root.path} hides ${s.name} in ${s.loser.root.path}`),
+    ];
+    ctx.io.out(`${table(rows)}\n${notes.length === 0 ? '' : displayLines(notes)}`);
     return 0;
   },
 };
@@ -90,14 +90,10 @@ const check: Command = {
     if (args.options.json) {
       printJson(ctx, report);
     } else {
-      let text = '';
-      for (const s of report.skills) {
-        text += `${s.name} ${s.status} ${s.path}\n`;
-        for (const d of s.diagnostics) text += `  ${diagnosticLine(d, s.path)}\n`;
-      }
       const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-      text += `${plural(report.skills.length, 'skill')} checked: ${plural(report.errors, 'error')}, ${plural(report.warnings, 'warning')}\n`;
-      ctx.io.out(text);
+      const lines = report.skills.flatMap((s) => [`${s.name} ${s.status} ${s.path}`, ...s.diagnostics.map((d) => `  ${diagnosticLine(d, s.path)}`)]);
+      lines.push(`${plural(report.skills.length, 'skill')} checked: ${plural(report.errors, 'error')}, ${plural(report.warnings, 'warning')}`);
+      ctx.io.out(displayLines(lines));
     }
     return report.errors > 0 ? 1 : 0;
   },
@@ -136,7 +132,7 @@ function describeText(skill: Skill): string {
   if (skill.diagnostics.length > 0) {
     lines.push('', 'diagnostics:', ...skill.diagnostics.map((d) => `  ${diagnosticLine(d, skill.dir)}`));
   }
-  return `${lines.join('\n')}\n`;
+  return displayLines(lines);
 }
 
 const describe: Command = {

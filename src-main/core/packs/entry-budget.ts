@@ -1,10 +1,11 @@
 /**
  * What every entry of a pack is checked against while it is read, before anything is written:
- * its path stays inside the pack, it is a plain file, directory or symlink, it carries no setuid
- * bit, and the pack stays within its file count and sizes (declared and actually read).
+ * its path stays inside the pack (and is not absurdly deep or long), it is a plain file, directory
+ * or symlink, it carries no setuid bit, and the pack stays within its file count and sizes
+ * (declared and actually read).
  */
 import type { ScanFinding } from '../../shared/packs.js';
-import { MAX_FILE_BYTES, MAX_PACK_BYTES, MAX_PACK_FILES, finding } from './findings.js';
+import { MAX_FILE_BYTES, MAX_PACK_BYTES, MAX_PACK_FILES, MAX_PATH_BYTES, MAX_PATH_DEPTH, finding } from './findings.js';
 
 const MIB = 1024 * 1024;
 
@@ -27,7 +28,14 @@ export class EntryBudget {
     if (raw.startsWith('/') || /^[A-Za-z]:/.test(raw)) return unsafe('is an absolute path');
     const segments = raw.split('/').filter((s) => s !== '' && s !== '.');
     if (segments.includes('..')) return unsafe("climbs out with '..'");
-    return segments.join('/');
+    const rel = segments.join('/');
+    const bytes = Buffer.byteLength(rel);
+    if (segments.length > MAX_PATH_DEPTH || bytes > MAX_PATH_BYTES) {
+      const shown = rel.length > 120 ? `${rel.slice(0, 119)}…` : rel;
+      if (!this.exceeded) this.stop(shown, `${shown} is ${segments.length} folders deep and ${bytes} bytes long; a pack's paths stay within ${MAX_PATH_DEPTH} folders and ${MAX_PATH_BYTES} bytes (a bomb, or not a skill pack)`);
+      return null;
+    }
+    return rel;
   }
 
   /** Counts a file of `size` bytes (declared or read so far); false once the pack is too big (S309). */

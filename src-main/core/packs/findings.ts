@@ -11,6 +11,10 @@ export const MAX_PACK_FILES = 10_000;
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
 /** Largest pack, all files together. */
 export const MAX_PACK_BYTES = 200 * 1024 * 1024;
+/** Deepest path inside a pack, in folders (a skill is a few levels deep; a bomb nests thousands). */
+export const MAX_PATH_DEPTH = 32;
+/** Longest path inside a pack, in UTF-8 bytes. */
+export const MAX_PATH_BYTES = 1024;
 
 /** Severity of each code (docs/errors.md, "Pack scan findings"). */
 export const SEVERITY: Record<FindingCode, FindingSeverity> = {
@@ -26,10 +30,14 @@ export const SEVERITY: Record<FindingCode, FindingSeverity> = {
   S310: 'high',
   S311: 'high',
   S312: 'medium',
+  S313: 'high',
+  S314: 'high',
+  S315: 'medium',
+  S316: 'medium',
 };
 
-/** Codes that make an archive unsafe to extract: it is refused before anything is written. */
-export const UNEXTRACTABLE: ReadonlySet<FindingCode> = new Set<FindingCode>(['S307', 'S309', 'S311']);
+/** Codes that make a source unsafe to extract: it is refused, forced or not, and nothing of it leaves staging. */
+export const UNEXTRACTABLE: ReadonlySet<FindingCode> = new Set<FindingCode>(['S307', 'S309', 'S311', 'S313']);
 
 /** Builds a finding; `severity` overrides the code's own (a bare `eval` is medium, not high). */
 export function finding(code: FindingCode, file: string, message: string, more: { line?: number; excerpt?: string; severity?: FindingSeverity } = {}): ScanFinding {

@@ -4,15 +4,16 @@
  * file — hidden files, symlinks that leave their skill, native executables and binary data where
  * text belongs, and fetch-and-run or decode-and-run in scripts, Commands and instructions.
  */
-import { readFileSync, readlinkSync } from 'node:fs';
-import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
+import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { extname, isAbsolute, join } from 'node:path';
 import type { Skill, SkillRoot } from '../../shared/model.js';
 import type { ScanFinding, ScannedSkill, ScannedTool } from '../../shared/packs.js';
-import { hashFile, isInside } from '../skills/files.js';
+import { hashFile } from '../skills/files.js';
 import { parseSkill } from '../skills/parse-skill.js';
 import { parseCommand } from '../template/parse-command.js';
-import { scanText, type TextRole } from './content-rules.js';
+import { inlineCode, linkDownloads, scanText, type TextRole, type TextScan } from './content-rules.js';
 import { finding } from './findings.js';
+import { linkDestination } from './link-target.js';
 import { listTree } from './tree.js';
 
 /** A sandbox profile as the scan and the diff show it. */
@@ -40,7 +41,8 @@ function isNativeExecutable(head: Buffer): boolean {
   return word === 0x7f454c46 || [0xfeedface, 0xfeedfacf, 0xcefaedfe, 0xcffaedfe, 0xcafebabe].includes(word) || head.subarray(0, 2).toString('latin1') === 'MZ';
 }
 
-function isText(bytes: Buffer): boolean {
+/** Whether `bytes` are UTF-8 text (no NUL in the first 8 KiB). */
+export function isText(bytes: Buffer): boolean {
   if (bytes.subarray(0, 8192).includes(0)) return false;
   try {
     new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -87,7 +89,16 @@ export function scanPack(packDir: string, policy: PolicyView, renamed: ReadonlyM
   const files: Record<string, string> = {};
   let bytes = 0;
   const skills: ScannedSkill[] = [];
+  const texts: TextScan[] = [];
   const entries = listTree(packDir);
+  const linkAt = (rel: string): string | null => {
+    try {
+      const abs = join(packDir, rel);
+      return lstatSync(abs).isSymbolicLink() ? readlinkSync(abs) : null;
+    } catch {
+      return null;
+    }
+  };
   const hiddenReported = new Set<string>();
   for (const entry of entries) {
     const segments = entry.rel.split('/');
@@ -99,13 +110,13 @@ export function scanPack(packDir: string, policy: PolicyView, renamed: ReadonlyM
         findings.push(finding('S305', top, `${top} is hidden: Skilltray never shows or indexes it, yet a tool could still run it`));
       }
     }
-    const skillDir = join(packDir, segments[0] as string);
     if (entry.type === 'symlink') {
       const target = readlinkSync(entry.abs);
       files[entry.rel] = `link:${target}`;
-      if (isAbsolute(target) || !isInside(skillDir, resolve(dirname(entry.abs), target))) {
-        findings.push(finding('S306', entry.rel, `symlink ${entry.rel} leads outside its skill, to ${target}`, { excerpt: target }));
-      }
+      // Where it leads once installed: the pack moves whole, so inside it is all that can be judged.
+      const leadsTo = linkDestination(entry.rel, target, linkAt);
+      if (leadsTo === null) findings.push(finding('S313', entry.rel, `symlink ${entry.rel} leads outside the pack, to ${target}`, { excerpt: target }));
+      else if (leadsTo[0] !== segments[0]) findings.push(finding('S306', entry.rel, `symlink ${entry.rel} leads outside its skill, to ${target}`, { excerpt: target }));
       continue;
     }
     if (entry.type !== 'file') continue;
@@ -123,16 +134,20 @@ export function scanPack(packDir: string, policy: PolicyView, renamed: ReadonlyM
     const text = data.toString('utf8');
     if (segments.length === 2 && segments[1] === 'SKILL.md') continue; // scanned with its skill below
     const markdown = ['.md', '.markdown', '.mdx', '.txt'].includes(extname(entry.rel).toLowerCase());
-    findings.push(...scanText(entry.rel, text, () => (markdown ? 'prompt' : 'script')));
+    texts.push(scanText(entry.rel, text, () => (markdown ? 'prompt' : 'script')));
   }
   const skillNames = [...new Set(entries.filter((e) => e.rel.split('/').length === 2 && e.rel.endsWith('/SKILL.md')).map((e) => e.rel.split('/')[0] as string))];
   for (const name of skillNames.sort()) {
     const dir = join(packDir, name);
     const skill = parseSkill(dir, root);
     try {
-      findings.push(...scanText(`${name}/SKILL.md`, readFileSync(skill.file, 'utf8').replace(/\r\n?/g, '\n'), skillMdRoles(skill)));
+      texts.push(scanText(`${name}/SKILL.md`, readFileSync(skill.file, 'utf8').replace(/\r\n?/g, '\n'), skillMdRoles(skill)));
     } catch {
       // unreadable: the loader's E418 says why, below
+    }
+    for (const tool of skill.tools) {
+      const inline = inlineCode(tool.command);
+      if (inline !== null) findings.push(finding('S314', `${name}/SKILL.md`, `tool ${tool.name} ${inline}`, { line: tool.commandLine, excerpt: tool.command.split('\n')[0] ?? '' }));
     }
     const errors = skill.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`);
     if (errors.length > 0) findings.push(finding('S312', `${name}/SKILL.md`, `skill '${name}' does not load cleanly (${errors.length} error${errors.length === 1 ? '' : 's'}): its tools will not run`));
@@ -148,7 +163,21 @@ export function scanPack(packDir: string, policy: PolicyView, renamed: ReadonlyM
       .map((e) => e.rel.slice(name.length + 1));
     skills.push({ name, originalName: renamed.get(name) ?? null, dir: name, description: skill.description, version: skill.version, hash: skill.hash, tools, scripts, errors, clash: null });
   }
-  return { skills, findings, files, bytes };
+  findings.push(...texts.flatMap((t) => t.findings), ...linkDownloads(texts));
+  return { skills, findings: withoutRepeats(findings), files, bytes };
+}
+
+/** Each finding once (a line can be found by its own rules and by the download link), and no S314 where the same Command line already has a high finding. */
+function withoutRepeats(findings: ScanFinding[]): ScanFinding[] {
+  const seen = new Set<string>();
+  const highAt = new Set<string>();
+  for (const f of findings) if (f.severity === 'high' && f.line !== null && f.code !== 'S314') highAt.add(`${f.file}:${f.line}`);
+  return findings.filter((f) => {
+    const key = `${f.code} ${f.file}:${f.line ?? ''}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return !(f.code === 'S314' && highAt.has(`${f.file}:${f.line}`));
+  });
 }
 
 function readHead(abs: string): string {

@@ -44,6 +44,8 @@ export interface PackServiceDeps {
 interface Prepared {
   report: ScanReport;
   work: string;
+  /** The staged pack's folder (its skills), when it was extracted. */
+  dir: string | null;
   scan: PackScan | null;
   entry: LockEntry | null;
 }
@@ -58,17 +60,26 @@ export class PackService {
     return this.deps.home;
   }
 
-  /** Fetches, lays out and scans `request` in a fresh work folder (the caller holds the lock and removes the folder). */
+  /** Fetches, lays out and scans `request` in a fresh work folder (the caller holds the lock and removes the folder; a failure removes it here). */
   private async prepare(request: PackRequest, cwd: string, onProgress: (p: PackProgress) => void, keepPack: string | null = null): Promise<Prepared> {
     const work = workDir(this.home, `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`);
     mkdirSync(work, { recursive: true });
+    try {
+      return await this.fetchAndScan(request, cwd, onProgress, keepPack, work);
+    } catch (error) {
+      rmSync(work, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  private async fetchAndScan(request: PackRequest, cwd: string, onProgress: (p: PackProgress) => void, keepPack: string | null, work: string): Promise<Prepared> {
     onProgress({ step: 'fetch' });
     const fetched = await fetchSource(request, { home: this.home, env: this.deps.env, cwd, work, onFile: (path) => onProgress({ step: 'file', path }) });
     onProgress({ step: 'scan' });
     if (fetched.tree === null) {
       const findings = sortFindings([...fetched.findings]);
       const report: ScanReport = { pack: keepPack ?? '', origin: fetched.origin, skills: [], findings, files: 0, bytes: 0, worst: worstOf(findings), extracted: false, digest: digestOf({ origin: fetched.origin, findings }) };
-      return { report, work, scan: null, entry: null };
+      return { report, work, dir: null, scan: null, entry: null };
     }
     const staged = layOut(fetched.tree, request, fetched.origin, work);
     const pack = keepPack ?? checkPackName(staged.pack, 'pack name');
@@ -94,7 +105,7 @@ export class PackService {
       extracted: true,
       digest: digestOf({ pack, identity, files: scan.files, skills: scan.skills.map((s) => [s.name, s.originalName]) }),
     };
-    return { report, work, scan, entry };
+    return { report, work, dir: staged.dir, scan, entry };
   }
 
   /** The loaded skill (or one it hides) that has `name` and is not part of `pack`, if any. */
@@ -163,7 +174,8 @@ export class PackService {
     const revokeTools = new Map<string, string[] | null>();
     const removed: string[] = [];
     if (before !== null && prepared.scan !== null) {
-      for (const skill of diffScans(before, prepared.scan, this.deps.policy)) {
+      // Only which skills changed or left matters here; the new version is already in place.
+      for (const skill of diffScans(before, prepared.scan, this.deps.policy, { before: null, after: join(packsDir(this.home), report.pack) })) {
         if (skill.change === 'removed') removed.push(skill.name);
         // The hash pins every remembered approval of a changed skill; revoking says so out loud.
         if (skill.change === 'changed' || skill.change === 'removed') revokeTools.set(skill.name, null);
@@ -207,15 +219,16 @@ export class PackService {
 
   private updateReport(pack: string, prepared: Prepared): UpdateReport {
     const entry = this.entryOf(pack);
+    const installed = join(packsDir(this.home), pack);
     const before = this.installedScan(pack) ?? { skills: [], findings: [], files: {}, bytes: 0 };
-    const skills = prepared.scan === null ? [] : diffScans(before, prepared.scan, this.deps.policy);
+    const skills = prepared.scan === null || prepared.dir === null ? [] : diffScans(before, prepared.scan, this.deps.policy, { before: existsSync(installed) ? installed : null, after: prepared.dir });
     return {
       pack,
       from: { commit: entry.origin.commit, installedAt: entry.installedAt },
       scan: prepared.report,
       upToDate: prepared.scan !== null && JSON.stringify(entry.files) === JSON.stringify(prepared.scan.files) && entry.origin.commit === prepared.report.origin.commit,
       skills,
-      widened: skills.some((s) => s.tools.some((t) => t.widened)),
+      widened: skills.some((s) => s.tools.some((t) => t.widened) || s.scripts.some((f) => f.mayDoMore)),
     };
   }
 
@@ -224,6 +237,33 @@ export class PackService {
     return withPacksLock(this.home, async () => {
       const prepared = await this.prepare(this.requestOf(pack, this.entryOf(pack)), this.home, onProgress, pack);
       return this.apply(prepared, answer, onProgress, 'update');
+    });
+  }
+
+  /**
+   * Puts `pack` back to exactly what its lock records: fetched again from its origin (a git source at
+   * the locked commit) and installed only when every file is the locked one, so no new confirmation
+   * is asked: it is what the person confirmed. Anything else is E312, naming the files that differ.
+   */
+  async repair(pack: string, onProgress: (p: PackProgress) => void = () => undefined): Promise<PackChange> {
+    return withPacksLock(this.home, async () => {
+      const entry = this.entryOf(pack);
+      const request = { ...this.requestOf(pack, entry), ref: entry.origin.commit ?? entry.origin.ref };
+      const prepared = await this.prepare(request, this.home, onProgress, pack);
+      const fetched = prepared.scan?.files ?? {};
+      const differ = [...new Set([...Object.keys(entry.files), ...Object.keys(fetched)])].filter((path) => entry.files[path] !== fetched[path]).sort();
+      if (differ.length > 0) {
+        rmSync(prepared.work, { recursive: true, force: true });
+        const shown = differ.slice(0, 5).join(', ');
+        throw new SkilltrayError('E312', `cannot repair pack '${pack}': its source no longer holds the locked content (${shown}${differ.length > 5 ? ` and ${differ.length - 5} more` : ''} differ${differ.length === 1 ? 's' : ''}); update it instead`, {
+          details: { pack, differ, report: prepared.report },
+        });
+      }
+      const id = prepared.work.slice(prepared.work.lastIndexOf('/') + 1);
+      commit(this.home, { op: 'install', pack, id, entry }, (step) => onProgress({ step }));
+      const skills = Object.keys(entry.skills).sort();
+      const revoked = this.deps.onChanged({ pack, changed: skills, removed: [], revokeTools: new Map() });
+      return { pack, action: 'repaired' as const, skills, revoked, report: prepared.report };
     });
   }
 
@@ -250,9 +290,9 @@ export class PackService {
   }
 }
 
-/** Files of an installed pack that differ from its lock entry (hidden ones included), at most 20. */
+/** Files of an installed pack that differ from its lock entry (hidden ones included). */
 function modifiedFiles(dir: string, locked: Record<string, string>): PackInfo['modified'] {
-  if (!existsSync(dir)) return Object.keys(locked).slice(0, 20).map((path) => ({ path, change: 'removed' as const }));
+  if (!existsSync(dir)) return Object.keys(locked).map((path) => ({ path, change: 'removed' as const }));
   const out: PackInfo['modified'] = [];
   const seen = new Set<string>();
   for (const entry of listTree(dir)) {
@@ -263,7 +303,7 @@ function modifiedFiles(dir: string, locked: Record<string, string>): PackInfo['m
     else if (locked[entry.rel] !== digest) out.push({ path: entry.rel, change: 'changed' });
   }
   for (const path of Object.keys(locked)) if (!seen.has(path)) out.push({ path, change: 'removed' });
-  return out.slice(0, 20);
+  return out;
 }
 
 function readlinkSafe(abs: string): string {

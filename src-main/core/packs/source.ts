@@ -1,19 +1,21 @@
 /**
  * From a SOURCE to a staged pack: which kind of source it is (a git URL or repository, a folder, a
- * .zip or .tar.gz), fetching it into `.staging/<id>/` under the entry budget, and laying its skills
- * out as the installed pack will hold them: `pack/<skill>/` for each.
+ * .zip or .tar.gz), fetching it into `.staging/<id>/` through the one extraction (extraction.ts)
+ * under the entry budget, and laying its skills out as the installed pack will hold them:
+ * `pack/<skill>/` for each.
  */
-import { existsSync, readdirSync, readFileSync, realpathSync, renameSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, renameSync, mkdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { SkilltrayError, skillcErrors } from '../errors.js';
 import type { PackOrigin, PackSignature, PackSourceKind, ScanFinding } from '../../shared/packs.js';
 import { isInside } from '../skills/files.js';
-import { extractArchive, inspectArchive } from './archive.js';
+import { archiveEntries, inspectArchive } from './archive.js';
 import { EntryBudget } from './entry-budget.js';
+import { extractEntries, type EntryWalk } from './extraction.js';
 import { UNEXTRACTABLE } from './findings.js';
-import { cloneAt, verifySignature } from './git.js';
+import { cloneAt, commitEntries, listCommit, verifySignature } from './git.js';
 import { checkPackName, isPackName, slugify } from './layout.js';
-import { copyTree } from './tree.js';
+import { folderEntries } from './tree.js';
 
 /** What to install: the command line's SOURCE, --ref, --path and --as. */
 export interface PackRequest {
@@ -64,31 +66,39 @@ export interface Fetched {
   findings: ScanFinding[];
 }
 
-/** Fetches `request` into `work/fetched` (and, for git, `work/clone`); `onFile` hears of every file copied. */
+/**
+ * Fetches `request` into `work/fetched` (and, for git, a bare clone in `work/clone`): its headers
+ * (an archive's, a commit's tree) are checked first, then everything goes through the extraction;
+ * `onFile` hears of every file written.
+ */
 export async function fetchSource(request: PackRequest, ctx: { home: string; env: NodeJS.ProcessEnv; cwd: string; work: string; onFile: (rel: string) => void }): Promise<Fetched> {
   const { kind, location } = locateSource(request.source, ctx.cwd);
   const ref = request.ref ?? null;
   const subpath = request.path ?? null;
   if (ref !== null && kind !== 'git') throw invalid(request.source, '--ref needs a git source');
   const fetched = join(ctx.work, 'fetched');
-  const budget = new EntryBudget();
   let commit: string | null = null;
   let signature = UNSIGNED;
+  // What the headers alone say (a bomb by count or size, paths that leave), before anything is written.
+  let headers = new EntryBudget();
+  let entries: EntryWalk;
   if (kind === 'git') {
     const clone = join(ctx.work, 'clone');
     commit = await cloneAt(location, ref, clone, ctx);
-    signature = await verifySignature(clone, ref, ctx);
-    copyTree(clone, fetched, budget, ctx.onFile);
+    signature = await verifySignature(clone, ref, commit, ctx);
+    const items = await listCommit(clone, commit, ctx, headers);
+    entries = commitEntries(clone, items, ctx);
   } else if (kind === 'folder') {
-    copyTree(location, fetched, budget, ctx.onFile);
+    entries = folderEntries(location);
   } else {
-    const inspected = await inspectArchive(kind, location);
-    budget.findings.push(...inspected.findings);
-    if (!inspected.findings.some((f) => UNEXTRACTABLE.has(f.code))) await extractArchive(kind, location, fetched, ctx.onFile);
+    headers = await inspectArchive(kind, location);
+    entries = archiveEntries(kind, location);
   }
   const origin: PackOrigin = { kind, source: location, ref, path: subpath, commit, signature };
-  if (budget.findings.some((f) => UNEXTRACTABLE.has(f.code))) return { origin, tree: null, findings: budget.findings };
-  return { origin, tree: subfolder(fetched, subpath, request.source), findings: budget.findings };
+  if (headers.findings.some((f) => UNEXTRACTABLE.has(f.code))) return { origin, tree: null, findings: headers.findings };
+  const findings = await extractEntries(entries, fetched, location, ctx.onFile);
+  if (findings.some((f) => UNEXTRACTABLE.has(f.code))) return { origin, tree: null, findings };
+  return { origin, tree: subfolder(fetched, subpath, request.source), findings };
 }
 
 /** The folder `--path` names inside the fetched tree (E301 when it leaves it or does not exist). */
@@ -122,7 +132,9 @@ function declaredName(skillMd: string): string | null {
 function rename(skillMd: string, to: string): void {
   const text = readFileSync(skillMd, 'utf8');
   const rewritten = text.replace(/^(---\r?\n[\s\S]*?^)name:[^\r\n]*/m, `$1name: ${to}`);
-  writeFileSync(skillMd, rewritten === text && !/^name:/m.test(text) ? text.replace(/^---\r?\n/, `---\nname: ${to}\n`) : rewritten);
+  // Replaced, not rewritten in place: a SKILL.md that is a link becomes a file, never written through.
+  unlinkSync(skillMd);
+  writeFileSync(skillMd, rewritten === text && !/^name:/m.test(text) ? text.replace(/^---\r?\n/, `---\nname: ${to}\n`) : rewritten, { flag: 'wx' });
 }
 
 /** A staged pack: its name, where its skills are, and which were renamed (installed name → name in the source). */

@@ -1,11 +1,12 @@
 /**
  * A folder as a pack sees it: every entry with lstat (symlinks are entries, never followed), and
- * copying one folder into another under an entry budget — files with their executable bit and no
- * setuid/setgid, symlinks as symlinks, folders; anything else (a FIFO, a device) is not copied.
+ * the same entries as a source the extraction (extraction.ts) copies: files opened without
+ * following a link, symlinks as their targets, anything else (a FIFO, a device) named for what it is.
  */
-import { copyFileSync, chmodSync, lstatSync, mkdirSync, readdirSync, readlinkSync, symlinkSync, type Stats } from 'node:fs';
+import { constants, createReadStream, lstatSync, openSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import type { EntryBudget } from './entry-budget.js';
+import { Readable } from 'node:stream';
+import type { EntryWalk } from './extraction.js';
 
 /** One entry of a folder, as lstat sees it. */
 export interface TreeEntry {
@@ -42,36 +43,23 @@ export function listTree(dir: string, skip: (rel: string, name: string) => boole
   return out;
 }
 
-/**
- * Copies `src` into `dest` (created), skipping `.git`, counting every file against `budget`; stops
- * as soon as a limit is passed (the budget says which). `onFile` hears of each file copied.
- */
-export function copyTree(src: string, dest: string, budget: EntryBudget, onFile: (rel: string) => void): void {
-  mkdirSync(dest, { recursive: true });
-  const visit = (absDir: string, relDir: string): void => {
-    for (const name of readdirSync(absDir).sort()) {
-      if (budget.exceeded) return;
-      if (name === '.git') continue;
-      const rel = relDir === '' ? name : `${relDir}/${name}`;
-      const from = join(absDir, name);
-      const to = join(dest, rel);
-      const stats = lstatSync(from);
-      const type = typeOf(stats);
-      budget.mode(rel, stats.mode);
-      if (type === 'directory') {
-        mkdirSync(to);
-        visit(from, rel);
-      } else if (type === 'symlink') {
-        symlinkSync(readlinkSync(from), to);
-      } else if (type === 'file') {
-        if (!budget.file(rel, stats.size)) return;
-        copyFileSync(from, to);
-        chmodSync(to, (stats.mode & 0o755) | 0o600);
-        onFile(rel);
-      } else {
-        budget.special(rel, 'special file');
+/** The entries of the folder `src` (`.git` folders left out) in a stable order, for the extraction to copy. */
+export function folderEntries(src: string): EntryWalk {
+  return async (visit) => {
+    const each = async (absDir: string, relDir: string): Promise<boolean> => {
+      for (const name of readdirSync(absDir).sort()) {
+        if (name === '.git') continue;
+        const rel = relDir === '' ? name : `${relDir}/${name}`;
+        const abs = join(absDir, name);
+        const stats = lstatSync(abs);
+        const type = typeOf(stats);
+        const open = async (): Promise<AsyncIterable<Buffer>> =>
+          type === 'symlink' ? Readable.from([Buffer.from(readlinkSync(abs))]) : createReadStream('', { fd: openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW) });
+        if (!(await visit({ raw: rel, type: type === 'other' ? 'special file' : type, mode: stats.mode & 0o7777, size: stats.size, open }))) return false;
+        if (type === 'directory' && !(await each(abs, rel))) return false;
       }
-    }
+      return true;
+    };
+    await each(src, '');
   };
-  visit(src, '');
 }

@@ -51,7 +51,10 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   /** Names resolved one at a time before a full load (a command about one skill). */
   private single = new Map<string, Skill | undefined>();
   private changes = 0;
-  private readonly watcher: RootWatcher;
+  private watcher: RootWatcher;
+  /** Whether watch() was called: a new set of roots is then watched too. */
+  private watchAsked = false;
+  private rootList: readonly SkillRoot[];
   private readonly cache: ParseCache;
   private readonly parse: ParseSkill;
   private readonly manifest: () => BundledManifest | null;
@@ -59,14 +62,42 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   private readonly canonical = new Map<string, string>();
 
   constructor(
-    readonly roots: readonly SkillRoot[],
-    options: RegistryOptions = {},
+    roots: readonly SkillRoot[],
+    private readonly options: RegistryOptions = {},
   ) {
     super();
+    this.rootList = roots;
     this.cache = options.cache ?? ParseCache.memory();
     this.parse = options.parse ?? ((dir, root, walk) => parseSkill(dir, root, walk ?? undefined));
     this.manifest = options.manifest ?? (() => null);
-    this.watcher = new RootWatcher(roots, { touched: (name) => this.touched(name), settled: (name) => this.settled(name) }, options.watch);
+    this.watcher = this.watcherOf(roots);
+  }
+
+  /** The roots in precedence order. */
+  get roots(): readonly SkillRoot[] {
+    return this.rootList;
+  }
+
+  private watcherOf(roots: readonly SkillRoot[]): RootWatcher {
+    return new RootWatcher(roots, { touched: (name) => this.touched(name), settled: (name) => this.settled(name) }, this.options.watch);
+  }
+
+  /**
+   * Replaces the roots (a project folder trusted, or no longer): every name of the old and the new
+   * roots is read again, each difference reported as a change, and the new set is watched when the
+   * old one was.
+   */
+  async setRoots(roots: readonly SkillRoot[]): Promise<void> {
+    const before = this.loaded ? [...this.skills.keys()] : [];
+    this.rootList = roots;
+    await this.watcher.close();
+    this.watcher = this.watcherOf(roots);
+    this.canonical.clear();
+    this.single.clear();
+    if (this.loaded) {
+      for (const name of new Set([...before, ...roots.flatMap((root) => skillNamesIn(root))])) this.reload(name);
+    }
+    if (this.watchAsked) await this.watcher.start();
   }
 
   /** Loads every skill of every root (unchanged skills from the parse cache). */
@@ -224,6 +255,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   /** Starts watching the roots; changes arrive as 'touched' at once and 'change' once written. Resolves once the watcher is ready. */
   async watch(): Promise<void> {
     this.ensureLoaded();
+    this.watchAsked = true;
     await this.watcher.start();
   }
 

@@ -231,20 +231,40 @@ const v5: Migration = {
 };
 
 /**
- * v6: trust pinned to identity. A remembered approval records the skill it was given to (root kind,
+ * Project folders whose skills (`.claude/skills`, `.agents/skills`) the person chose to trust, each
+ * pinned to the digest of those skills as the person saw them. (Version 12 in the plan of the
+ * branches being merged: renumbered to follow whatever lands first.)
+ */
+const v6: Migration = {
+  version: 6,
+  up(db) {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS trusted_projects (
+        path TEXT PRIMARY KEY,
+        digest TEXT NOT NULL CHECK (length(digest) = 64),
+        trusted_at INTEGER NOT NULL
+      ) STRICT;
+    `);
+  },
+};
+
+/**
+ * v7: trust pinned to identity. A remembered approval records the skill it was given to (root kind,
  * folder, bundled or not), the working folder it holds in (NULL: any folder) and its whole sandbox
  * profile as JSON (every field a profile has counts); at most one is live per tool and folder. A rule
  * records the skills it allows as they were when it was made (JSON; NULL until a rule made before
  * this is pinned, on first use: see core/store/rules.ts). An approval remembered before this gets the
  * folder of the run it was given on, from history; a read-only one whose run is gone holds in any
- * folder (as a read-only Always may), any other such one is revoked, so it asks once more.
+ * folder (as a read-only Always may), any other such one is revoked, so it asks once more. (Version 8
+ * in the landing order: the box branch's migration comes first; renumbered to follow it.)
  */
-const v6: Migration = {
-  version: 6,
+const v7: Migration = {
+  version: 7,
   up(db) {
     const approvals = columnsOf(db, 'remembered_approvals');
     const approvalColumns: [string, string][] = [
-      ['root_kind', "TEXT CHECK (root_kind IN ('env', 'home', 'packs', 'bundled', 'gibberish', 'kode', 'claude'))"],
+      // No CHECK on the kind: the roots grow with the folders Skilltray reads, and SQLite cannot change a CHECK in place.
+      ['root_kind', 'TEXT'],
       ['path', 'TEXT'],
       ['trust', "TEXT CHECK (trust IN ('bundled', 'user'))"],
       ['folder', 'TEXT'],
@@ -273,7 +293,7 @@ const v6: Migration = {
 };
 
 /** Every migration, in order; versions run 1, 2, 3… without gaps. */
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6];
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

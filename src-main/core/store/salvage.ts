@@ -8,7 +8,7 @@
 import type Database from 'better-sqlite3';
 
 /** The tables worth saving, in the order they are copied. */
-export const SALVAGED_TABLES = ['settings', 'rules', 'remembered_approvals', 'unsandboxed_skills', 'runs', 'notices', 'skill_switches'] as const;
+export const SALVAGED_TABLES = ['settings', 'rules', 'remembered_approvals', 'unsandboxed_skills', 'runs', 'notices', 'skill_switches', 'trusted_projects'] as const;
 export type SalvagedTable = (typeof SALVAGED_TABLES)[number];
 
 /**

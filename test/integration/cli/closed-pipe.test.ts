@@ -2,7 +2,7 @@
  * A closed pipe ends every command quietly (#14 item 9): `skilltray list | head -1` as people type
  * it, and every command of the CLI writing into a pipe whose reader has already gone.
  */
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -93,6 +93,12 @@ describe('a closed pipe', () => {
       enable: [['enable', 'git'], 0],
       disable: [['disable', 'git'], 0],
       'trust-key': [['trust-key', 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEx4bXBsZQ ada@example.com'], 0],
+      connect: [['connect'], 0],
+      disconnect: [['disconnect', 'cursor'], 0],
+      projects: [['projects'], 0],
+      // A folder with no skills, and one that is not trusted: both errors, printed as JSON on stdout.
+      'trust-project': [['trust-project', dirname(notes), '--yes', '--json'], 1],
+      'untrust-project': [['untrust-project', dirname(notes), '--json'], 1],
     };
   }
 

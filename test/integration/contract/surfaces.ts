@@ -62,6 +62,8 @@ const CLI_ARGV: Partial<Record<OperationName, Argv>> = {
   search: (i) => ['search', ...text(i.skill), ...text(i.query), ...option('limit', i.limit)],
   searchAll: (i) => ['search', '--all', ...text(i.query), ...option('limit', i.limit)],
   discover: (i) => ['discover', ...text(i.intent), ...option('role', i.role_filter), ...option('limit', i.limit)],
+  connectAssistant: (i) => ['connect', ...text(i.client), ...(i.dry_run ? ['--dry-run'] : [])],
+  disconnectAssistant: (i) => ['disconnect', ...text(i.client), ...(i.dry_run ? ['--dry-run'] : [])],
   attach: (i) => [
     'attach',
     ...text(i.skill_id),

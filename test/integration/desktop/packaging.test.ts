@@ -20,8 +20,10 @@ describe('packaging configuration (electron.config.ts)', () => {
     expect(config.files).toEqual([expect.objectContaining({ filter: expect.arrayContaining(['dist/bundled-manifest.json']) })]);
     expect(config.npmRebuild).toBe(true);
     expect(config.asar).not.toBe(false);
+    // The bridge a connected assistant starts is the packaged executable run as Node (docs/connect.md).
+    expect(config.files[0].filter).toEqual(expect.arrayContaining(['bin/skilltray.js', 'dist/cli/**/*.js']));
     expect(config.electronFuses).toEqual({
-      runAsNode: false,
+      runAsNode: true,
       enableCookieEncryption: true,
       enableNodeOptionsEnvironmentVariable: false,
       enableNodeCliInspectArguments: false,

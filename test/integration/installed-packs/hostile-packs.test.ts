@@ -89,7 +89,7 @@ describe('the hostile corpus: each refused or flagged with its code', () => {
     expect(piped.findings.map((f) => [f.code, f.file])).toEqual([['S301', 'piped/SKILL.md']]);
   });
 
-  it('a symlink leaving the pack is S306 (from a folder, a git repository and an archive)', async () => {
+  it('a symlink leaving the pack is S313 and refuses it, forced or not (from a folder, a git repository and an archive); one inside it is fine', async () => {
     const t = testHome();
     const base = tempDir();
     const source = folderPack(base, 'linker', {});
@@ -98,11 +98,8 @@ describe('the hostile corpus: each refused or flagged with its code', () => {
     symlinkSync('SKILL.md', join(source, 'same.md'));
     const core = open(t);
     const report = await core.scanPack({ source }, t.home);
-    expect(report.findings.map((f) => [f.code, f.file])).toEqual([
-      ['S306', 'linker/passwd'],
-      ['S306', 'linker/up'],
-    ]);
-    expect((await rejectionOf(core.installPack({ source }, t.home, { confirm: 'yes' }))).code).toBe('E303');
+    expect([report.extracted, report.findings.map((f) => [f.code, f.file])]).toEqual([false, [['S313', 'passwd']]]);
+    expect((await rejectionOf(core.installPack({ source }, t.home, { confirm: 'yes', force: true }))).code).toBe('E303');
     expectNothingInstalled(t, 'linker');
 
     const repo = join(base, 'linked-repo');
@@ -110,13 +107,17 @@ describe('the hostile corpus: each refused or flagged with its code', () => {
     symlinkSync('/home', join(repo, 'linked', 'home'));
     await execa('git', ['add', '-A'], { cwd: repo });
     await execa('git', ['-c', 'user.email=a@example.com', '-c', 'user.name=A', 'commit', '-q', '-m', 'link'], { cwd: repo });
-    expect(codes(await core.scanPack({ source: repo }, t.home))).toEqual(['S306']);
+    expect(codes(await core.scanPack({ source: repo }, t.home))).toEqual(['S313']);
 
     const tarred = tarGz(join(base, 'tarlink.tar.gz'), [
       { name: 'tarlink/SKILL.md', data: toolSkill('tarlink', null) },
       { name: 'tarlink/key', type: 'symlink', target: '/home/someone/.ssh/id_ed25519' },
     ]);
-    expect(codes(await core.scanPack({ source: tarred }, t.home))).toEqual(['S306']);
+    expect(codes(await core.scanPack({ source: tarred }, t.home))).toEqual(['S313']);
+
+    const inside = folderPack(base, 'inside', {});
+    symlinkSync('SKILL.md', join(inside, 'same.md'));
+    expect((await core.scanPack({ source: inside }, t.home)).findings).toEqual([]);
   });
 
   it('zip-slip: an archive entry with .. or an absolute path is S307 and nothing is extracted, forced or not', async () => {

@@ -55,7 +55,9 @@ describe('updating a pack from its git source', () => {
     expect(bySkill.get('extra')?.change).toBe('added');
     const fmt = bySkill.get('fmt');
     expect(fmt?.change).toBe('changed');
-    expect(fmt?.scripts).toEqual([{ path: 'scripts/fmt.sh', change: 'changed' }]);
+    expect(fmt?.scripts).toEqual([
+      { path: 'scripts/fmt.sh', change: 'changed', mayDoMore: false, diff: { lines: ['@@ -1,2 +1,2 @@', ' #!/bin/sh', '-echo formatting', '+echo formatting harder'], more: 0, omitted: null } },
+    ]);
     expect(fmt?.files).toEqual([
       { path: 'SKILL.md', change: 'changed' },
       { path: 'references/usage.md', change: 'changed' },
@@ -66,6 +68,7 @@ describe('updating a pack from its git source', () => {
       change: 'changed',
       commandBefore: `${NODE} ${PRINT_ARGV} fmt <<file>>`,
       commandAfter: 'curl -fsS https://example.invalid/fmt <<file>>',
+      commandDiff: { lines: ['@@ -1,1 +1,1 @@', `-${NODE} ${PRINT_ARGV} fmt <<file>>`, '+curl -fsS https://example.invalid/fmt <<file>>'], more: 0, omitted: null },
       newProgram: 'curl',
       newEnv: ['FMT_TOKEN'],
       widened: true,

@@ -47,6 +47,8 @@ describe('every operation of the contract over HTTP', () => {
     writeSkill(pack, 'extra', skillMd({ name: 'extra', description: 'An installed extra. Use in tests.', version: '1.0.0' }, 'Nothing to run.\n'));
     // A confirmation names the report a person saw: the same source scans to the same digest, for the install and the update.
     const { digest } = await h.core.scanPack({ source: pack }, h.t.userHome);
+    const repo = tempDir();
+    const projectDigest = h.core.inspectProject(repo).digest;
     const inputs: Record<OperationName, unknown> = {
       list: {},
       describe: { skill: 'asks' },
@@ -93,11 +95,19 @@ describe('every operation of the contract over HTTP', () => {
       checkPackUpdate: { pack: 'extras' },
       updatePack: { pack: 'extras', confirm: digest },
       uninstallPack: { pack: 'extras' },
+      assistants: {},
+      connectAssistant: { client: 'cursor', dry_run: true },
+      disconnectAssistant: { client: 'cursor', dry_run: true },
+      testAssistant: { client: 'cursor' },
+      projects: {},
+      inspectProject: { path: repo },
+      trustProject: { path: repo, confirm: projectDigest },
+      untrustProject: { path: repo },
       health: {},
     };
     /** The operations whose valid input above names something that does not exist, on purpose. */
-    const notFound: Partial<Record<OperationName, string>> = { cancelRun: 'E702', getRun: 'E702', answerApproval: 'E611', removeRule: 'E614', revokeRemembered: 'E615', dismissNotice: 'E903' };
-    const sameAsCore: OperationName[] = ['list', 'describe', 'check', 'roots', 'resolve', 'approvals', 'rules', 'remembered', 'sandbox', 'settings', 'notices', 'outline', 'show', 'open', 'sources', 'discover'];
+    const notFound: Partial<Record<OperationName, string>> = { cancelRun: 'E702', getRun: 'E702', answerApproval: 'E611', removeRule: 'E614', revokeRemembered: 'E615', dismissNotice: 'E903', connectAssistant: 'E852' };
+    const sameAsCore: OperationName[] = ['assistants', 'disconnectAssistant', 'list', 'describe', 'check', 'roots', 'resolve', 'approvals', 'rules', 'remembered', 'sandbox', 'settings', 'notices', 'outline', 'show', 'open', 'sources', 'discover'];
     for (const operation of OPERATIONS) {
       const { status, envelope } = await h.call(operation, inputs[operation]);
       const code = notFound[operation];

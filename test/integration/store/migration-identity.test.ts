@@ -1,9 +1,9 @@
 /**
- * state.db v6, trust pinned to identity, on a database written before it: a remembered approval gets
- * the folder of the run it was given on (from history); a read-only one whose run is gone holds in any
- * folder, any other such one is revoked (it asks once more); at most one is live per tool and folder.
- * Rules from before are pinned on first use, to the skills they cover then whose identity is beyond
- * doubt: a name two skills share is left for the person to allow again.
+ * The state.db migration that pins trust to identity, on a database written before it: a remembered
+ * approval gets the folder of the run it was given on (from history); a read-only one whose run is
+ * gone holds in any folder, any other such one is revoked (it asks once more); at most one is live
+ * per tool and folder. Rules from before are pinned on first use, to the skills they cover then whose
+ * identity is beyond doubt: a name two skills share is left for the person to allow again.
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';

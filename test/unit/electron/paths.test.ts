@@ -14,6 +14,7 @@ describe('the app’s paths', () => {
       trayIcon: join('/checkout', 'build', 'tray', 'tray.png'),
       appIcon: join('/checkout', 'build', 'icon.png'),
       nativeBinding: '/tmp/evil.node',
+      cliScript: join('/checkout', 'bin', 'skilltray.js'),
     });
   });
 
@@ -24,6 +25,7 @@ describe('the app’s paths', () => {
       trayIcon: join('/opt/Skilltray/resources', 'tray', 'tray.png'),
       appIcon: join('/opt/Skilltray/resources', 'tray', 'icon.png'),
       nativeBinding: undefined,
+      cliScript: join('/checkout', 'bin', 'skilltray.js'),
     });
   });
 

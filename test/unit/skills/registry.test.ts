@@ -14,6 +14,7 @@ describe('skill roots and precedence', () => {
     mkdirSync(join(t.userHome, '.kode', 'skills'), { recursive: true });
     mkdirSync(join(t.userHome, '.claude', 'skills'), { recursive: true });
     mkdirSync(join(t.userHome, '.local', 'share', 'gibb.eri.sh', 'skills'), { recursive: true });
+    for (const folder of ['.agents', '.codex', '.cursor', '.copilot']) mkdirSync(join(t.userHome, folder, 'skills'), { recursive: true });
     const config = t.config({ SKILLTRAY_SKILLS_PATH: [t.skills, second].join(delimiter) });
     expect(config.roots.map((r) => [r.kind, r.trust, r.syntax])).toEqual([
       ['env', 'user', 'angle'],
@@ -24,7 +25,13 @@ describe('skill roots and precedence', () => {
       ['gibberish', 'user', 'braces'],
       ['kode', 'user', 'angle'],
       ['claude', 'user', 'angle'],
+      ['agents', 'user', 'angle'],
+      ['codex', 'user', 'angle'],
+      ['cursor', 'user', 'angle'],
+      ['copilot', 'user', 'angle'],
     ]);
+    expect(config.roots.slice(-4).map((r) => r.path)).toEqual(['.agents', '.codex', '.cursor', '.copilot'].map((folder) => join(t.userHome, folder, 'skills')));
+    expect(t.config({ CODEX_HOME: join(t.userHome, '.codex') }).roots.find((r) => r.kind === 'codex')?.path).toBe(join(t.userHome, '.codex', 'skills'));
     expect(config.roots[2]?.path).toBe(join(t.home, 'skills'));
     expect(config.roots[3]?.path).toBe(join(t.home, 'packs'));
   });

@@ -1,0 +1,52 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AssistantChange } from '../../src-main/shared/connect.js';
+import { SCREENSHOTS, expect, test } from './fixtures.js';
+
+const CURSOR_CONFIG = '{\n  // my servers\n  "mcpServers": {\n    "other": { "command": "npx", "args": ["-y", "other-server"] } // keep\n  }\n}\n';
+
+test('Settings › Assistants lists the clients found, shows the change first, connects, and says it works', async ({ page, app }) => {
+  // Fixture clients in serve's own temporary HOME: Cursor with a server of its own, and Codex with no config yet.
+  mkdirSync(join(app.user, '.cursor'), { recursive: true });
+  mkdirSync(join(app.user, '.codex'), { recursive: true });
+  const cursorFile = join(app.user, '.cursor', 'mcp.json');
+  writeFileSync(cursorFile, CURSOR_CONFIG);
+  await app.open(page, '#/settings');
+  const section = page.getByRole('region', { name: 'Assistants' });
+  const cursor = section.getByRole('listitem', { name: 'Cursor' });
+  await expect(cursor).toContainText('not connected');
+  await expect(cursor).toContainText(cursorFile);
+  await expect(section.getByRole('listitem', { name: 'Codex' })).toContainText('not connected');
+  await expect(section).toContainText('Not found here: Claude Desktop, Claude Code, VS Code, Windsurf, Zed, goose.');
+
+  await cursor.getByRole('button', { name: 'Connect Cursor' }).click();
+  const change = cursor.getByRole('group', { name: 'Connect Cursor: the change' });
+  const diff = change.getByLabel(`Change to ${cursorFile}`);
+  await expect(diff).toContainText('+    "skilltray": {');
+  await expect(diff).toContainText('"other": { "command": "npx", "args": ["-y", "other-server"] } // keep');
+  expect(readFileSync(cursorFile, 'utf8')).toBe(CURSOR_CONFIG);
+  await section.screenshot({ path: join(SCREENSHOTS, 'assistants-diff-1280.png') });
+
+  await change.getByRole('button', { name: 'Connect Cursor' }).click();
+  await expect(cursor.getByText('works', { exact: true })).toBeVisible();
+  await expect(cursor.locator('.badge').first()).toHaveText('connected');
+  await expect(change).toHaveCount(0);
+  const written = readFileSync(cursorFile, 'utf8');
+  expect(written).toContain('"skilltray": {');
+  expect(written).toContain('// keep');
+  expect(readFileSync(`${cursorFile}.skilltray.bak`, 'utf8')).toBe(CURSOR_CONFIG);
+  await section.screenshot({ path: join(SCREENSHOTS, 'assistants-connected-1280.png') });
+
+  await page.setViewportSize({ width: 360, height: 780 });
+  await cursor.getByRole('button', { name: 'Disconnect Cursor' }).click();
+  await expect(cursor.getByRole('group', { name: 'Disconnect Cursor: the change' })).toContainText('-    "skilltray": {');
+  await section.screenshot({ path: join(SCREENSHOTS, 'assistants-360.png') });
+  const width = await section.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+  expect(width.scroll).toBeLessThanOrEqual(width.client);
+  await cursor.getByRole('group', { name: 'Disconnect Cursor: the change' }).getByRole('button', { name: 'Disconnect Cursor' }).click();
+  await expect(cursor).toContainText('not connected');
+  expect(readFileSync(cursorFile, 'utf8')).toBe(CURSOR_CONFIG);
+  // The same operations over the API answer the same way the pane showed.
+  const again = await app.api<AssistantChange>('disconnectAssistant', { client: 'cursor', dry_run: true });
+  expect(again.body).toMatchObject({ ok: true, value: { changed: false } });
+});

@@ -25,7 +25,7 @@ describe('the app’s paths', () => {
       trayIcon: join('/opt/Skilltray/resources', 'tray', 'tray.png'),
       appIcon: join('/opt/Skilltray/resources', 'tray', 'icon.png'),
       nativeBinding: undefined,
-      cliScript: join('/checkout', 'bin', 'skilltray.js'),
+      cliScript: join('/opt/Skilltray/resources/app.asar', 'bin', 'skilltray.js'),
     });
   });
 

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { bigSkillBench } from './big-skill.bench.js';
 import { catalogBench } from './catalog.bench.js';
 import { cliBench } from './cli.bench.js';
+import { coldBench } from './cold.bench.js';
 import { discoverBench } from './discover.bench.js';
 import { BenchFixtures } from './fixtures.js';
 import { loadBench } from './load.bench.js';
@@ -39,6 +40,7 @@ const BENCHES: Record<string, Bench> = {
   catalog: catalogBench,
   'big-skill': bigSkillBench,
   cli: cliBench,
+  cold: coldBench,
   serve: serveBench,
   run: runBench,
   session: (dir) => sessionBench(dir, bundledDir),

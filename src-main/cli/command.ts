@@ -15,6 +15,8 @@ export interface CliIo {
   interactive: boolean;
   /** Whether stdout is a terminal, where text may carry emphasis (bold, underline). */
   stdoutIsTty: boolean;
+  /** Whether stderr is a terminal, where a long step may show its progress on one line it rewrites. */
+  stderrIsTty: boolean;
   /** Asks a question on the terminal and returns the answer; only when interactive. */
   ask(question: string): Promise<string>;
 }

@@ -137,6 +137,7 @@ export function processIo(): CliIo {
     err: closableWriter(process.stderr),
     interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY),
     stdoutIsTty: Boolean(process.stdout.isTTY),
+    stderrIsTty: Boolean(process.stderr.isTTY),
     ask: async (question) => {
       const { createInterface } = await import('node:readline/promises');
       const rl = createInterface({ input: process.stdin, output: process.stdout });

@@ -8,8 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { CheckReport, Mode, RootWatch, ShadowReport, SkillRoot, SkillSummary } from '../shared/model.js';
-import { describeRoots, type CoreConfig } from './config.js';
+import type { CheckReport, Mode, RootStatus, ShadowReport, SkillSummary } from '../shared/model.js';
+import { describeRoots, unreadableRoot, type CoreConfig } from './config.js';
 import { SkilltrayError } from './errors.js';
 import { ApprovalBroker } from './policy/approval-broker.js';
 import type { DryRun, HistoryUsage, MaintenanceReport, Notice, PendingEntry, RememberExpiry, RememberScope, Remembered, Retention, Rule, RunQuery, RunRecord, RunReport, RunSummary, SandboxStatus, Settings, Surface, VerdictKind } from '../shared/runs.js';
@@ -28,6 +28,7 @@ import { dismissNotice, listNotices } from './store/notices.js';
 import { historyUsage } from './store/retention.js';
 import { RunService, type RunInput, type RunOptions } from './runs/run-service.js';
 import { reclaimOrphanedRuns, type Orphan } from './runs/interrupted-runs.js';
+import { LiveOutput, pendingNotice } from './runs/run-notices.js';
 import { DEFAULT_KILL_GRACE_MS } from './runner/run-process.js';
 import { skillsToCheck } from './skills/locate.js';
 import { emitSafely } from './events.js';
@@ -79,6 +80,8 @@ export class SkilltrayCore extends SkillLibrary {
   private reclaiming: Promise<Orphan[]> | undefined;
   /** Pending approvals of this process (meaningful in the process that owns runs). */
   readonly broker = new ApprovalBroker();
+  /** What this process's live runs have printed so far: events only say how much. */
+  private readonly liveOutput = new LiveOutput();
   private packService: Promise<PackService> | undefined;
   private connections: Promise<AssistantConnections> | undefined;
   /** Where this process serves MCP over HTTP, while it owns runs (see serveMcpAt). */
@@ -92,14 +95,14 @@ export class SkilltrayCore extends SkillLibrary {
 
   constructor(config: CoreConfig, options: CoreOptions = {}) {
     super(config, options);
-    this.sandbox = options.sandbox ?? platformSandbox(process.platform, config.env);
+    this.sandbox = options.sandbox ?? platformSandbox(process.platform, config.env, config.netRelay);
     this.state = new StateStore(join(config.home, 'state.db'), {
       ...(config.nativeBinding === undefined ? {} : { nativeBinding: config.nativeBinding }),
       quickCheck: options.checkStateDb ?? true,
       onNotice: (notice) => emitSafely(this, 'event', { type: 'notice', notice }),
     });
     this.projects = new ProjectTrust({ db: () => this.db, registry: this.registry, configured: config.roots, closed: () => this.closed });
-    this.broker.on('added', (entry) => emitSafely(this, 'event', { type: 'approval.added', entry }));
+    this.broker.on('added', (entry) => emitSafely(this, 'event', { type: 'approval.added', entry: pendingNotice(entry) }));
     this.broker.on('resolved', (resolution) => emitSafely(this, 'event', { type: 'approval.resolved', id: resolution.id, outcome: resolution.kind }));
   }
 
@@ -143,7 +146,7 @@ export class SkilltrayCore extends SkillLibrary {
         session: this.session,
       });
       // Once, at creation: every run event reaches the 'event' stream exactly once.
-      this.runService.on('run', (event) => emitSafely(this, 'event', { type: 'run', event }));
+      this.runService.on('run', (event) => emitSafely(this, 'event', { type: 'run', event: this.liveOutput.notice(event) }));
       this.runService.on('remembered', () => emitSafely(this, 'event', { type: 'policy.changed' }));
     }
     return this.runService;
@@ -159,13 +162,17 @@ export class SkilltrayCore extends SkillLibrary {
     return { ...filterSummaries(all, filter), shadowed: shadowReport(this.registry.shadowed()) };
   }
 
-  /** Diagnostics of a skill, a skill directory or a directory of skills. */
+  /** Diagnostics of a skill, a skill directory or a directory of skills, and the roots that cannot be read. */
   check(target: string, cwd: string): CheckReport {
-    return checkReport(skillsToCheck(target, cwd, this.registry));
+    const unreadable = this.registry.roots.flatMap((root) => {
+      const why = unreadableRoot(root.path);
+      return why === null ? [] : [{ path: root.path, why }];
+    });
+    return checkReport(skillsToCheck(target, cwd, this.registry), unreadable);
   }
 
-  /** The skill roots in precedence order (trusted project folders last), whether each exists, and how this process watches it (null: it does not). */
-  roots(): { home: string; roots: (SkillRoot & { exists: boolean; watch: RootWatch | null })[] } {
+  /** The skill roots in precedence order (trusted project folders last), whether each exists and can be read, and how this process watches it (null: it does not). */
+  roots(): { home: string; roots: RootStatus[] } {
     return describeRoots({ ...this.config, roots: [...this.registry.roots] }, (path) => this.registry.watchStatus(path));
   }
 
@@ -208,11 +215,12 @@ export class SkilltrayCore extends SkillLibrary {
     return listRuns(this.db, query);
   }
 
-  /** One run with its output (E702 when unknown). */
+  /** One run with its output (E702 when unknown); while it runs here, the output it has streamed so far. */
   getRun(id: string): RunRecord {
     const run = getRun(this.db, id);
     if (!run) throw new SkilltrayError('E702', `no run '${id}'`, { details: { id } });
-    return run;
+    const live = run.endedAt === null ? this.liveOutput.of(id) : null;
+    return live === null ? run : { ...run, ...live };
   }
 
   // ── approvals ───────────────────────────────────────────────────────────
@@ -517,8 +525,9 @@ export class SkilltrayCore extends SkillLibrary {
 
   /**
    * For the long-running owner of runs (the app, `serve`): maintain history on a schedule, watch the
-   * roots and keep search current so a person in the UI never meets E002 — the catalog synced now
-   * (and on the first search after a change), each changed skill's index rebuilt as soon as the
+   * roots and keep search current so a person in the UI never meets E002 — the catalog synced from
+   * now on in the background, without holding up start-up (and again on the first search after a
+   * change; a search over every skill waits for it), each changed skill's index rebuilt as soon as the
    * watcher reports the change, and any other index built on first use (building every index at
    * start would cost minutes at 10,000 skills).
    */
@@ -534,7 +543,7 @@ export class SkilltrayCore extends SkillLibrary {
         // An index that cannot be built (E003 collision) is reported when someone searches it.
       }
     });
-    if (!this.closed) this.gateway.catalog();
+    if (!this.closed) void this.catalogCurrent();
   }
 
   /**

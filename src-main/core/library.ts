@@ -50,6 +50,7 @@ export class SkillLibrary extends EventEmitter<{ event: [ServerEvent] }> {
       registry: this.registry,
       env: config.env,
       autoBuild: options.autoBuild ?? false,
+      onIndexProgress: (done, total) => emitSafely(this, 'event', { type: 'index.progress', done, total }),
       ...(config.nativeBinding === undefined ? {} : { nativeBinding: config.nativeBinding }),
     });
   }
@@ -88,17 +89,27 @@ export class SkillLibrary extends EventEmitter<{ event: [ServerEvent] }> {
     return this.gateway.search(skill, query, options, cwd);
   }
 
+  /**
+   * Brings the search catalog up to date with the event loop free (index.progress told as it goes),
+   * for a process that must keep answering meanwhile. Never rejects: a sync that failed is tried
+   * again by the search that follows, which reports why.
+   */
+  async catalogCurrent(): Promise<void> {
+    await this.gateway.syncCatalogInBackground().catch(() => undefined);
+  }
+
   /** One ranked result list over every loaded skill. */
   searchAll(query: string, options: { limit?: number; prefix?: boolean } = {}): CatalogResult {
     return this.gateway.searchAll(query, options);
   }
 
-  build(skill: string, cwd: string): BuildResult & { skill: string } {
-    return this.gateway.build(skill, cwd);
+  /** Builds a skill's search index (or keeps it); `verify` checks one found current for damage too. */
+  build(skill: string, cwd: string, options: { verify?: boolean } = {}): BuildResult & { skill: string } {
+    return this.gateway.build(skill, cwd, options);
   }
 
-  buildAll(cwd: string): ReturnType<GatewayService['buildAll']> {
-    return this.gateway.buildAll(cwd);
+  buildAll(cwd: string, options: { verify?: boolean } = {}): ReturnType<GatewayService['buildAll']> {
+    return this.gateway.buildAll(cwd, options);
   }
 
   stats(skill: string, options: StatsOptions, cwd: string): StatsResult {

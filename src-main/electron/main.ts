@@ -30,6 +30,7 @@ async function start(): Promise<void> {
     env: process.env,
     bundledDir: paths.bundledDir,
     bundledManifest: paths.bundledManifest,
+    netRelay: paths.netRelay,
     // What a connected assistant starts: this very executable as Node in a package; in a checkout, Node with bin/skilltray.js.
     installation: { runtime: process.execPath, script: paths.cliScript, packaged: app.isPackaged },
     ...(paths.nativeBinding ? { nativeBinding: paths.nativeBinding } : {}),

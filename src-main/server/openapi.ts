@@ -75,7 +75,7 @@ function inputSchema(operation: OperationName): Record<string, unknown> {
 
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } });
 
-const EVENT_TYPES = ['approval.added', 'approval.resolved', 'run', 'skills.changed', 'settings', 'policy.changed', 'notice', 'notice.dismissed'];
+const EVENT_TYPES = ['approval.added', 'approval.resolved', 'run', 'skills.changed', 'index.progress', 'settings', 'policy.changed', 'notice', 'notice.dismissed'];
 
 /** The OpenAPI 3.1 document of this server. */
 export function openApiDocument(version: string): Record<string, unknown> {

@@ -4,6 +4,7 @@
  * caller's values set apart from the template's own text and its fixed hardening flags folded away.
  */
 import { displayText } from './display-text.js';
+import { networkWords } from './network-reach.js';
 import type { PendingApproval, SandboxView, Surface } from './runs.js';
 
 /** Who asks, as the subject of the sentence. */
@@ -75,7 +76,7 @@ export function shortCommand(programPath: string, argv: readonly string[], suppl
 export function containment(sandbox: SandboxView): string {
   if (!sandbox.contained) return sandbox.name === 'none' ? 'not sandboxed (you turned it off)' : 'not contained (no sandbox here)';
   const files = sandbox.name === 'read-only' ? 'read-only' : 'can write in that folder';
-  return `${files}, ${sandbox.network ? 'with network' : 'no network'}`;
+  return `${files}, ${networkWords(sandbox, 3)}`;
 }
 
 /** The folder for the sentence: the home directory written `~` when it is known, a long path cut to its last two folders. */

@@ -19,7 +19,7 @@ import type {
   SourcesResult,
   StatsResult,
 } from './gateway.js';
-import { ATTACH_TARGETS, ROLES, type CheckReport, type ProjectInspection, type RootWatch, type ShadowReport, type Skill, type SkillRoot, type SkillSummary, type TrustedProject } from './model.js';
+import { ATTACH_TARGETS, ROLES, type CheckReport, type ProjectInspection, type RootStatus, type ShadowReport, type Skill, type SkillSummary, type TrustedProject } from './model.js';
 import {
   REMEMBER_EXPIRIES,
   REMEMBER_SCOPES,
@@ -33,7 +33,8 @@ import {
   type PendingEntry,
   type Remembered,
   type Rule,
-  type RunEvent,
+  type PendingNotice,
+  type RunNotice,
   type RunRecord,
   type RunReport,
   type RunSummary,
@@ -135,7 +136,7 @@ export const inputs = {
   }),
   search: z.strictObject({ skill: text(), query: text(1024), limit: z.number().int().min(1).max(1000).optional() }),
   searchAll: z.strictObject({ query: text(1024), limit: z.number().int().min(1).max(1000).optional(), prefix: z.boolean().optional() }),
-  build: z.strictObject({ skill: text() }),
+  build: z.strictObject({ skill: text(), verify: z.boolean().optional() }),
   stats: z.strictObject({
     skill: text(),
     group_by: text(32).optional(),
@@ -217,7 +218,7 @@ export interface OperationOutputs {
   list: { skills: SkillSummary[]; shadowed: ShadowReport[]; total: number };
   describe: Skill;
   check: CheckReport;
-  roots: { home: string; roots: (SkillRoot & { exists: boolean; watch: RootWatch | null })[] };
+  roots: { home: string; roots: RootStatus[] };
   resolve: { skill: string; arguments: string[]; prompt: string };
   run: RunReport;
   dryRun: DryRun;
@@ -277,10 +278,12 @@ export type Envelope<T> = { ok: true; value: T } | { ok: false; error: ErrorShap
 
 /** Pushed to the UI (IPC) and to `GET /api/events` subscribers (server-sent events). */
 export type ServerEvent =
-  | { type: 'approval.added'; entry: PendingEntry }
+  | { type: 'approval.added'; entry: PendingNotice }
   | { type: 'approval.resolved'; id: string; outcome: 'verdict' | 'timeout' | 'cancelled' }
-  | { type: 'run'; event: RunEvent }
+  | { type: 'run'; event: RunNotice }
   | { type: 'skills.changed'; kind: 'added' | 'changed' | 'removed'; name: string }
+  /** The search catalog is reading skills that changed: `done` of `total` (when they are equal, searches see them all). */
+  | { type: 'index.progress'; done: number; total: number }
   | { type: 'settings'; settings: Settings }
   /** A rule was added or removed, or an approval remembered or revoked: refetch rules and remembered. */
   | { type: 'policy.changed' }

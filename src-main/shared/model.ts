@@ -2,6 +2,7 @@
  * The data every surface exchanges: skills as loaded, diagnostics, rendered requests, run results.
  * Plain types with no runtime code, so the renderer can import them without pulling in Node.
  */
+import type { NetworkHosts } from './runs.js';
 
 /** bundled skills ship with the app; everything else (user dir, SKILLTRAY_SKILLS_PATH, other tools' dirs) is user. */
 export type Trust = 'bundled' | 'user';
@@ -188,6 +189,8 @@ export interface Skill {
   syntax: PlaceholderSyntax;
   /** RFC-0001 manifest hash over every file of the skill: identifies the exact version loaded. */
   hash: string;
+  /** Files and folders of the skill that could not be read, so the hash cannot cover them (W417): no Always answer can vouch for such a skill. */
+  unhashed: string[];
   /** Frontmatter as parsed, unknown keys included. */
   frontmatter: Record<string, unknown>;
   description: string;
@@ -199,8 +202,10 @@ export interface Skill {
   tools: Tool[];
   modes: Mode[];
   readOnly: boolean;
-  /** `network: true`: its tools' sandbox lets them reach the network (otherwise they have none, not even loopback). */
+  /** Whether its tools' sandbox reaches a network at all (otherwise they have none, not even loopback). */
   network: boolean;
+  /** Where that network leads, as `network:` declares it: host patterns (`*`: any host), or `host` (this computer's own network). */
+  hosts: NetworkHosts;
   alwaysAsk: boolean;
   timeoutSec: number;
   requires: { bins: string[]; env: string[] };
@@ -293,4 +298,9 @@ export interface CheckReport {
   skills: { name: string; path: string; status: SkillState; diagnostics: Diagnostic[] }[];
   errors: number;
   warnings: number;
+  /** Skill roots that exist but cannot be read (with why): the skills in them are neither loaded nor checked. */
+  unreadable_roots: { path: string; why: string }[];
 }
+
+/** A skill root as `roots` reports it: whether it exists, why it cannot be read (null when it can), how it is watched. */
+export type RootStatus = SkillRoot & { exists: boolean; unreadable: string | null; watch: RootWatch | null };

@@ -24,10 +24,26 @@ export type SandboxProfileName = 'read-only' | 'workspace' | 'none';
 
 export const SANDBOX_PROFILES: readonly SandboxProfileName[] = ['read-only', 'workspace', 'none'];
 
-/** The profile policy asks for: filesystem access and whether the network is reachable. */
+/**
+ * Where a run's network leads: the hosts it may reach through Skilltray's filtering proxy (`*` alone:
+ * any host), or `host`, this computer's own network shared unfiltered (ICMP, the system resolver;
+ * never a Unix socket). Empty without the network. See docs/runner.md#network.
+ */
+export type NetworkHosts = string[] | 'host';
+
+/** The profile policy asks for: filesystem access, whether the network is reachable, and where it leads. */
 export interface SandboxProfile {
   name: SandboxProfileName;
   network: boolean;
+  hosts: NetworkHosts;
+}
+
+/** Connections a run's proxy refused, by host and port: `why` says which rule refused them. */
+export interface NetworkDenial {
+  host: string;
+  port: number;
+  why: string;
+  count: number;
 }
 
 /** The OS mechanisms that contain a run. */
@@ -124,6 +140,8 @@ export interface RunSummary {
   sandbox: SandboxView | null;
   /** The person's answer when one was given. */
   answer: RecordedAnswer | null;
+  /** Connections its network proxy refused (the first 100 host:port pairs); empty when none were. */
+  networkDenied: NetworkDenial[];
 }
 
 /** A run with its captured output (null until it has a result). */
@@ -305,6 +323,8 @@ export interface RunReport {
   decision: RunDecisionView;
   sandbox: SandboxView;
   result: RunResult;
+  /** Connections its network proxy refused, as history records them. */
+  networkDenied: NetworkDenial[];
 }
 
 /** What `--dry-run` shows: the rendered request and what policy would do, nothing recorded or run. */
@@ -324,6 +344,23 @@ export type RunEvent =
   | { type: 'output'; id: string; stream: OutputStream; text: string }
   | { type: 'finished'; id: string; traceId: string; skill: string; tool: string; result: RunResult };
 
+/** A run's result without its output: `getRun` has the output, by the run's id. */
+export type RunResultSummary = Omit<RunResult, 'stdout' | 'stderr'>;
+
+/**
+ * A run event as subscribers hear it (the UI, `GET /api/events`): which run, and a small summary,
+ * never its output or command — `getRun` fetches those by id (while it runs, the output so far).
+ */
+export type RunNotice =
+  | { type: 'decided'; id: string; traceId: string; skill: string; tool: string; decision: RunDecisionView }
+  | { type: 'started'; id: string; traceId: string; skill: string; tool: string; programPath: string; sandbox: SandboxView }
+  /** The tool wrote to `stream`: `bytes` of live output there so far. */
+  | { type: 'output'; id: string; stream: OutputStream; bytes: number }
+  | { type: 'finished'; id: string; traceId: string; skill: string; tool: string; result: RunResultSummary };
+
+/** A pending approval as subscribers hear of it: which run waits, and until when; `approvals` has the whole request. */
+export type PendingNotice = Pick<PendingEntry, 'id' | 'traceId' | 'surface' | 'skill' | 'tool' | 'requestedAt' | 'expiresAt'>;
+
 /** Something the person must be told once — a damaged state.db recovered — kept and shown until dismissed. */
 export interface Notice {
   id: number;
@@ -332,4 +369,38 @@ export interface Notice {
   message: string;
   details: Record<string, unknown> | null;
   createdAt: number;
+}
+
+/** A finished run's record in the shape of its result (the run's report, the live view's result); null before it ends. */
+export function resultOfRecord(record: RunRecord): RunResult | null {
+  if (record.endedAt === null) return null;
+  return {
+    exitCode: record.exitCode,
+    signal: record.signal,
+    timedOut: record.timedOut,
+    cancelled: record.cancelled,
+    stdout: record.stdout ?? '',
+    stderr: record.stderr ?? '',
+    droppedBytes: { stdout: record.droppedStdout, stderr: record.droppedStderr },
+    durationMs: record.durationMs ?? 0,
+  };
+}
+
+/** The report a finished run's caller got, read back from its record; null for a run that never ran or has not ended. */
+export function reportOfRecord(record: RunRecord): RunReport | null {
+  const result = resultOfRecord(record);
+  const { command, programPath, outcome, decidedBy, reason, sandbox } = record;
+  if (result === null || command === null || programPath === null || outcome === null || decidedBy === null || reason === null || sandbox === null) return null;
+  return {
+    id: record.id,
+    traceId: record.traceId,
+    skill: record.skill,
+    tool: record.tool,
+    command,
+    programPath,
+    decision: { outcome, by: decidedBy, reason, ruleId: record.ruleId, actor: record.actor },
+    sandbox,
+    result,
+    networkDenied: record.networkDenied,
+  };
 }

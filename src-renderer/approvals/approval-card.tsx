@@ -13,6 +13,7 @@ import { formatClock, formatCountdown, formatDuration } from '../app/format.js';
 import { useNow } from '../app/use-now.js';
 import { ariaShortcut, shortcutLabel, verdictForKey } from './approval-keys.js';
 import { SURFACE_LABELS, TRUST_LABELS, sandboxBadges } from './labels.js';
+import { NetworkReach } from './network-reach.js';
 import { useArmed } from './use-armed.js';
 
 /** The characters of a value with its invisible ones spelled out as marked escapes. */
@@ -207,6 +208,7 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
           {displayText(warning)}
         </p>
       ))}
+      <NetworkReach sandbox={entry.sandbox} />
 
       <section className="approval-command" aria-label="What will run">
         <CommandLine programPath={entry.programPath} args={args} />

@@ -1,6 +1,7 @@
 /** `#/skills/<name>`: one skill — what it is, what it needs, its tools as forms, its outline, sections and files. */
 import { useEffect, useRef, type ReactNode } from 'react';
 import type { Skill } from '../../src-main/shared/model.js';
+import { networkWords } from '../../src-main/shared/network-reach.js';
 import { ErrorNote } from '../app/error-note.js';
 import { PathText } from '../app/path-text.js';
 import { skillHref, type SkillView } from '../app/route.js';
@@ -66,6 +67,7 @@ function Overview({ skill }: { skill: Skill }) {
           <Fact term="Modes">{list(skill.modes)}</Fact>
           <ReadOnlyFact skill={skill} />
           <Fact term="Always ask">{skill.alwaysAsk ? 'yes' : 'no'}</Fact>
+          <Fact term="Network">{networkWords(skill)}</Fact>
           <Fact term="Timeout">{skill.timeoutSec} s</Fact>
           <Fact term="Status">{skill.status ?? <span className="muted">not stated</span>}</Fact>
           <Fact term="License">{skill.license ?? <span className="muted">not stated</span>}</Fact>

@@ -10,7 +10,7 @@ import { DiagnosticsList } from './diagnostics-list.js';
 import { filterChoices, isFiltering, matchesFilter } from './skill-filters.js';
 import { SkillSwitch } from './skill-switch.js';
 import { Snippet } from './snippet.js';
-import { useSearch } from './use-search.js';
+import { indexingText, useSearch } from './use-search.js';
 
 /** Where a hit leads: its section, or the file itself for text before the first heading. */
 function hitHref(hit: CatalogHit): string {
@@ -233,7 +233,7 @@ export function SkillsScreen({ initialQuery, initialFilter }: { initialQuery: st
       {searching ? (
         <section ref={resultsRef} className="results" aria-label="Search results" aria-busy={search.stale} data-results-for={search.query} data-results-mode={search.prefix ? 'prefix' : 'full'}>
           <p className="results-count" role="status">
-            {search.stale && search.query === '' ? 'Searching…' : emptyQuery ? 'Type a letter or digit to search.' : `${hits.length} ${hits.length === 1 ? 'result' : 'results'} for “${search.query}”`}
+            {search.stale && search.indexing !== null ? indexingText(search.indexing) : search.stale && search.query === '' ? 'Searching…' : emptyQuery ? 'Type a letter or digit to search.' : `${hits.length} ${hits.length === 1 ? 'result' : 'results'} for “${search.query}”`}
           </p>
           {search.error && !emptyQuery ? <ErrorNote error={search.error} title="Search failed" /> : search.query !== '' && !emptyQuery ? <Hits hits={hits} query={search.query} /> : null}
         </section>

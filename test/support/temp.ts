@@ -8,6 +8,9 @@ import { bundledManifestOf, manifestText } from '../../src-main/core/skills/bund
 
 const created: string[] = [];
 
+/** The network relay as the build leaves it in this checkout (vitest's global setup builds it). */
+export const NET_RELAY = join(import.meta.dirname, '..', '..', 'dist', 'native', 'net-relay');
+
 afterEach(() => {
   for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
@@ -81,7 +84,7 @@ export function testHome(options: { base?: string; bundled?: string } = {}): Tes
   return {
     ...paths,
     env,
-    config: (extraEnv = {}) => resolveConfig({ env: { ...env, ...extraEnv }, bundledDir: paths.bundled, platform: 'linux' }),
+    config: (extraEnv = {}) => resolveConfig({ env: { ...env, ...extraEnv }, bundledDir: paths.bundled, platform: 'linux', netRelay: NET_RELAY }),
     sealBundled: () => {
       if (options.bundled === undefined) writeFileSync(join(base, BUNDLED_MANIFEST), manifestText(bundledManifestOf(paths.bundled)));
     },

@@ -8,6 +8,8 @@ import { skillcErrors } from '../../core/errors.js';
 import type { OptionSpec, ParsedArgs } from '../args.js';
 import { JSON_OPTION, printJson, type CliContext, type CliIo, type Command } from '../command.js';
 import { emphasisOn, emphasize } from '../emphasis.js';
+import type { SkillLibrary } from '../../core/library.js';
+import type { ServerEvent } from '../../shared/contract.js';
 
 const FORMAT: Record<string, OptionSpec> = {
   format: { type: 'string', value: '<text|json>', choices: ['text', 'json'], description: 'output format (default text)' },
@@ -162,6 +164,28 @@ const sources: Command = {
   },
 };
 
+/** Below this many skills to read, a cold catalog is quick enough to build without a progress line. */
+const PROGRESS_FROM = 50;
+
+/**
+ * On a terminal, shows the catalog's progress while a search over every skill reads the skills that
+ * changed (a first search over 10,000 takes seconds) on one stderr line, cleared when done.
+ */
+function showIndexProgress(ctx: CliContext, library: SkillLibrary): () => void {
+  if (!ctx.io.stderrIsTty) return () => undefined;
+  let shown = false;
+  const listener = (event: ServerEvent): void => {
+    if (event.type !== 'index.progress' || event.total < PROGRESS_FROM) return;
+    ctx.io.err(`\rindexing ${event.done.toLocaleString('en-US')} of ${event.total.toLocaleString('en-US')} skills for search…`);
+    shown = true;
+  };
+  library.on('event', listener);
+  return () => {
+    library.off('event', listener);
+    if (shown) ctx.io.err('\r\u001b[K');
+  };
+}
+
 const search: Command = {
   name: 'search',
   summary: 'full-text search (BM25): over every loaded skill, or in one skill when you name it first',
@@ -188,7 +212,13 @@ const search: Command = {
     const [first, ...rest] = args.positionals as [string, ...string[]];
     if (args.options.all && rest.length > 0) throw skillcErrors.usage('search --all takes the query alone; quote a query of several words');
     // One argument is a query over every skill; more are a skill, then the words to find in it.
-    const result = rest.length === 0 ? library.searchAll(first, limit) : library.search(first, rest.join(' '), limit, ctx.cwd);
+    const stopProgress = rest.length === 0 ? showIndexProgress(ctx, library) : () => undefined;
+    let result;
+    try {
+      result = rest.length === 0 ? library.searchAll(first, limit) : library.search(first, rest.join(' '), limit, ctx.cwd);
+    } finally {
+      stopProgress();
+    }
     const on = emphasisOn(ctx);
     return finish(ctx, args, result, () => formatSearch({ results: result.results.map((hit) => ({ ...hit, snippet: emphasize(hit.snippet, on) })) }));
   },
@@ -198,20 +228,26 @@ const build: Command = {
   name: 'build',
   summary: "build a skill's search index (or every skill's with --all); up-to-date indexes are kept",
   positionals: [{ name: 'skill', required: false }],
-  options: { all: { type: 'boolean', description: 'build every loaded skill' }, ...FORMAT },
+  options: {
+    all: { type: 'boolean', description: 'build every loaded skill' },
+    verify: { type: 'boolean', description: 'check an index found up to date page by page, its full-text index included, and rebuild it if damaged' },
+    ...FORMAT,
+  },
   examples: [
     ['build git', "build (or keep) the git skill's search index"],
     ['build --all', 'every loaded skill; failures are listed, exit 1'],
+    ['build git --verify', 'rebuild it if its file was damaged (reason corrupt)'],
   ],
   async run(ctx, args) {
     const library = await ctx.library();
     const skill = args.positionals[0];
     if ((skill === undefined) === !args.options.all) throw skillcErrors.usage('build takes <skill> or --all, one of them');
+    const verify = args.options.verify === true ? { verify: true } : {};
     if (skill !== undefined) {
-      const result = library.build(skill, ctx.cwd);
+      const result = library.build(skill, ctx.cwd, verify);
       return finish(ctx, args, result, () => (result.status === 'up-to-date' ? `${result.skill}: up-to-date` : `${result.skill}: ${result.status} (${result.sections} sections, ${result.tokenizer})`));
     }
-    const result = library.buildAll(ctx.cwd);
+    const result = library.buildAll(ctx.cwd, verify);
     await finish(ctx, args, result, () => result.built.map((b) => `${b.skill}: ${b.status}`).join('\n'));
     for (const failure of result.failed) ctx.io.err(`${failure.skill}: error[${failure.error.code}]: ${failure.error.message}\n`);
     return result.failed.length > 0 ? 1 : 0;

@@ -11,10 +11,11 @@ import type { SkilltrayClient } from '../../shared/contract.js';
 import type { ParsedArgs } from '../args.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
 import { findRunningOwner } from '../owner-link.js';
-import { historyCommand } from './history.js';
+import { historyCommand, refusedConnection } from './history.js';
 import { approvalSentence, containment, shownArguments } from '../../shared/approval-text.js';
 import { describePin, folderText, identityWarnings } from '../../shared/identity-text.js';
 import { displayLines } from '../../shared/display-text.js';
+import { networkWords } from '../../shared/network-reach.js';
 
 /** Who answered, as recorded in history. */
 function actor(how: string): string {
@@ -75,6 +76,7 @@ export function describePending(
     `  skill     ${p.skill}/${p.tool}: ${describePin(p.identity)}`,
     ...identityWarnings(p.identity).map((warning) => `  warning   ${warning}`),
     `  sandbox   ${containment(p.sandbox)}${p.sandbox.contained ? ` (${p.sandbox.mechanism ?? ''})` : `: ${p.sandbox.why ?? ''}`}`,
+    ...(p.sandbox.network && p.sandbox.contained ? [`  network   ${networkWords(p.sandbox)}`] : []),
     `  program   ${p.programPath}`,
     ...args.map((a) => `  arg ${String(a.index + 1).padEnd(5)} ${JSON.stringify(a.text)}${a.supplied ? '   < from the caller' : a.hardening ? '   · safety flag' : ''}`),
     `  cwd       ${p.cwd}`,
@@ -120,6 +122,7 @@ export function printReport(ctx: CliContext, report: RunReport): void {
   const status = result.timedOut ? `timed out after ${report.command.timeoutMs / 1000} s` : result.cancelled ? 'cancelled' : result.signal ? `killed by ${result.signal}` : `exit ${result.exitCode}`;
   const dropped = result.droppedBytes.stdout + result.droppedBytes.stderr;
   ctx.io.err(`${status} · ${Math.round(result.durationMs)} ms${dropped > 0 ? ` · ${dropped} bytes of output dropped` : ''} · run ${report.id}\n`);
+  for (const denial of report.networkDenied) ctx.io.err(`network refused ${refusedConnection(denial)}\n`);
 }
 
 /**
@@ -196,7 +199,8 @@ const run: Command = {
       else {
         const argv = dry.command.args.map((a, i) => `  arg ${String(i + 1).padEnd(5)} ${JSON.stringify(a)}\n`).join('');
         const sandbox = `${containment(dry.sandbox)}${dry.sandbox.contained ? ` (${dry.sandbox.mechanism ?? ''})` : `: ${dry.sandbox.why ?? ''}`}`;
-        ctx.io.out(`program   ${dry.programPath ?? `${dry.command.program} (not found)`}\n${argv}cwd       ${dry.command.cwd}\ntimeout   ${dry.command.timeoutMs / 1000} s\nsandbox   ${sandbox}\ndecision  ${dry.decision}: ${dry.reason}\n`);
+        const network = dry.sandbox.network && dry.sandbox.contained ? `network   ${networkWords(dry.sandbox)}\n` : '';
+        ctx.io.out(`program   ${dry.programPath ?? `${dry.command.program} (not found)`}\n${argv}cwd       ${dry.command.cwd}\ntimeout   ${dry.command.timeoutMs / 1000} s\nsandbox   ${sandbox}\n${network}decision  ${dry.decision}: ${dry.reason}\n`);
       }
       return 0;
     }
@@ -338,7 +342,7 @@ const remembered: Command = {
     if (args.options.json) printJson(ctx, list);
     else {
       const line = (r: Remembered): string =>
-        `#${r.id}  ${r.skill}/${r.tool}  ${folderText(r.folder)}  ${r.programPath}  ${r.profile.name}${r.profile.network ? '+network' : ''}  ${r.expires === 'session' ? 'this session' : 'until revoked'}  skill ${r.skillHash.slice(0, 12)}`;
+        `#${r.id}  ${r.skill}/${r.tool}  ${folderText(r.folder)}  ${r.programPath}  ${r.profile.name}, ${networkWords(r.profile)}  ${r.expires === 'session' ? 'this session' : 'until revoked'}  skill ${r.skillHash.slice(0, 12)}`;
       ctx.io.out(list.length === 0 ? 'No remembered approvals.\n' : displayLines(list.map(line)));
     }
     return 0;

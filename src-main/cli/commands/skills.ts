@@ -93,6 +93,7 @@ const check: Command = {
       const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
       const lines = report.skills.flatMap((s) => [`${s.name} ${s.status} ${s.path}`, ...s.diagnostics.map((d) => `  ${diagnosticLine(d, s.path)}`)]);
       lines.push(`${plural(report.skills.length, 'skill')} checked: ${plural(report.errors, 'error')}, ${plural(report.warnings, 'warning')}`);
+      for (const root of report.unreadable_roots) lines.push(`warning: the skill root ${root.path} cannot be read (${root.why}): its skills are neither loaded nor checked`);
       ctx.io.out(displayLines(lines));
     }
     return report.errors > 0 ? 1 : 0;
@@ -170,10 +171,13 @@ const roots: Command = {
       return 0;
     }
     const rows = [['#', 'KIND', 'TRUST', 'PLACEHOLDERS', 'WATCHED', 'PATH']];
-    result.roots.forEach((r, i) => rows.push([String(i + 1), r.kind, r.trust, r.syntax, r.watch?.mode ?? '-', `${r.path}${r.exists ? '' : ' (missing)'}`]));
+    result.roots.forEach((r, i) => rows.push([String(i + 1), r.kind, r.trust, r.syntax, r.watch?.mode ?? '-', `${r.path}${!r.exists ? ' (missing)' : typeof r.unreadable === 'string' ? ' (unreadable)' : ''}`]));
     let text = `home: ${result.home}\n${table(rows)}\n`;
     if (owner === null) text += 'note: no Skilltray app or serve is running, so no root is being watched\n';
-    for (const r of result.roots) for (const p of r.watch?.problems ?? []) text += `warning: ${p.path}: ${p.message}\n`;
+    for (const r of result.roots) {
+      if (typeof r.unreadable === 'string') text += `warning: ${r.path} cannot be read (${r.unreadable}): its skills are not loaded\n`;
+      for (const p of r.watch?.problems ?? []) text += `warning: ${p.path}: ${p.message}\n`;
+    }
     ctx.io.out(text);
     return 0;
   },

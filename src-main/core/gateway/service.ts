@@ -22,7 +22,7 @@ import { skillStats, type StatsOptions } from '../logs/stats.js';
 import type { BuildResult, CatalogResult, OpenResult, OutlineHeading, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult, SyncResult } from '../../shared/gateway.js';
 import { syncLogs } from '../logs/sync.js';
 import { buildIndex, openIndexForSearch, type OpenIndex } from '../search/index.js';
-import { SkillCatalog } from '../search/catalog.js';
+import { SkillCatalog, type CatalogProgress, type CatalogSkill } from '../search/catalog.js';
 import { searchIndex, skillQuery } from '../search/query.js';
 import { openFile, type OpenOptions } from './open.js';
 import { outlineFiles, outlineSkill, type OutlineOptions } from './outline.js';
@@ -44,6 +44,8 @@ export interface GatewayDeps {
   nativeBinding?: string;
   /** Build a skill's index when it is missing or stale instead of failing with E002 (the app). */
   autoBuild: boolean;
+  /** Told while the all-skills catalog reads skills that changed (a cold search over 10,000 takes seconds). */
+  onIndexProgress?: CatalogProgress;
 }
 
 /** The skill a gateway call is about, resolved. */
@@ -67,6 +69,8 @@ export class GatewayService {
   private catalogDb: SkillCatalog | undefined;
   /** Registry generation the catalog was last synced with. */
   private catalogGeneration = -1;
+  /** A sync under way in the background (the app at start): searches meanwhile read the catalog as it is. */
+  private catalogSyncing: Promise<void> | undefined;
   /** App mode: loaded skills (name → canonical dir) whose index was found current since the watcher last reported a change in them. */
   private readonly current = new Map<string, string>();
   /** App mode: the open indexes of vouched-for skills, kept open between reads. */
@@ -84,9 +88,10 @@ export class GatewayService {
     return this.deps.nativeBinding === undefined ? {} : { nativeBinding: this.deps.nativeBinding };
   }
 
-  /** Warnings logging produced so far (logging disabled, stale fallback logs), for stderr. */
+  /** Warnings produced so far (logging disabled, stale fallback logs, a catalog kept in memory), for stderr. */
   get warnings(): readonly string[] {
-    return this.logger.warnings;
+    const memory = this.catalogDb?.inMemory;
+    return memory === null || memory === undefined ? this.logger.warnings : [...this.logger.warnings, `warning: ${memory}`];
   }
 
   private target(command: string, skill: string, cwd: string): Target {
@@ -187,11 +192,11 @@ export class GatewayService {
     });
   }
 
-  build(skill: string, cwd: string): BuildResult & { skill: string } {
+  build(skill: string, cwd: string, options: { verify?: boolean } = {}): BuildResult & { skill: string } {
     const t = this.target('build', skill, cwd);
     const result = withAccessLog(this.logger, t, () => logArgs.build(), () => {
       requireIdentity(t.read());
-      return buildIndex(t.dir, t.runtimeDir, this.binding);
+      return buildIndex(t.dir, t.runtimeDir, { ...this.binding, ...(options.verify ? { verify: true } : {}) });
     });
     return { skill: t.skill, ...result };
   }
@@ -205,12 +210,12 @@ export class GatewayService {
   }
 
   /** Builds the index of every loaded skill; one failure (E003) does not stop the others. */
-  buildAll(cwd: string): { built: (BuildResult & { skill: string })[]; failed: { skill: string; error: ErrorShape }[] } {
+  buildAll(cwd: string, options: { verify?: boolean } = {}): { built: (BuildResult & { skill: string })[]; failed: { skill: string; error: ErrorShape }[] } {
     const built: (BuildResult & { skill: string })[] = [];
     const failed: { skill: string; error: ErrorShape }[] = [];
     for (const skill of this.deps.registry.list()) {
       try {
-        built.push(this.build(skill.dir, cwd));
+        built.push(this.build(skill.dir, cwd, options));
       } catch (error) {
         failed.push({ skill: skill.name, error: toSkilltrayError(error).toJSON() });
       }
@@ -232,11 +237,35 @@ export class GatewayService {
   catalog(): SkillCatalog {
     this.catalogDb ??= SkillCatalog.open(this.deps.home, this.binding);
     const generation = this.deps.registry.generation;
-    if (generation !== this.catalogGeneration) {
-      this.catalogDb.sync(this.deps.registry.list().map((s) => ({ name: s.name, dir: s.dir, hash: s.hash, tools: s.tools.map((t) => t.name) })));
+    if (generation !== this.catalogGeneration && this.catalogSyncing === undefined) {
+      this.catalogDb.sync(this.catalogSkills(), this.deps.onIndexProgress);
       this.catalogGeneration = generation;
     }
     return this.catalogDb;
+  }
+
+  /**
+   * Syncs the catalog without holding up a long-running process: skills are read in batches with
+   * the event loop free between them (progress told), so requests and events keep flowing. A
+   * catalog already current costs nothing; a sync in flight is joined.
+   */
+  syncCatalogInBackground(): Promise<void> {
+    if (this.catalogSyncing === undefined && this.catalogDb !== undefined && this.deps.registry.generation === this.catalogGeneration) return Promise.resolve();
+    this.catalogSyncing ??= (async () => {
+      this.catalogDb ??= SkillCatalog.open(this.deps.home, this.binding);
+      const generation = this.deps.registry.generation;
+      try {
+        await this.catalogDb.syncInBackground(this.catalogSkills(), this.deps.onIndexProgress);
+        this.catalogGeneration = generation;
+      } finally {
+        this.catalogSyncing = undefined;
+      }
+    })();
+    return this.catalogSyncing;
+  }
+
+  private catalogSkills(): CatalogSkill[] {
+    return this.deps.registry.list().map((s) => ({ name: s.name, dir: s.dir, hash: s.hash, tools: s.tools.map((t) => t.name) }));
   }
 
   /** One ranked list over every loaded skill; `prefix` makes the last word a prefix (search-as-you-type). */

@@ -10,7 +10,9 @@
 import type { Mode, Skill, Tool } from '../../shared/model.js';
 import { SkilltrayError } from '../errors.js';
 import type { Remembered, Rule, SandboxView } from '../../shared/runs.js';
+import { alwaysBlindTo } from './always.js';
 import { isOffered } from './modes.js';
+import { networkAsks } from './network-policy.js';
 import { coverage, profileOf, rememberedElsewhere, type Coverage } from './pins.js';
 import { describeProfile, widens } from './profile.js';
 import { governingRule, parseRulePattern } from './rules.js';
@@ -55,6 +57,8 @@ const quoted = (names: readonly string[]): string => names.map((n) => `'${n}'`).
 function lapse(remembered: Remembered, skill: Skill, programPath: string, sandbox: SandboxView, cwd: string): string | null {
   const elsewhere = rememberedElsewhere(remembered, skill, cwd);
   if (elsewhere !== null) return elsewhere;
+  const blind = alwaysBlindTo(skill);
+  if (blind !== null) return blind;
   if (remembered.skillHash !== skill.hash) {
     return `the skill's files have changed since you chose to always allow it`;
   }
@@ -179,6 +183,8 @@ function decideByRules(input: DecideInput): Decision {
     if (stands?.kind === 'widened') return { outcome: 'ask', reason: `${name} needs approval: ${stands.why}` };
     return { outcome: 'auto', by: 'rule', ruleId: rule.id, reason: `allowed by rule #${rule.id} (${rule.pattern})` };
   }
+  const network = networkAsks(input);
+  if (network !== null) return { outcome: 'ask', reason: network };
   const remembered = input.remembered;
   if (remembered !== null && remembered.revokedAt === null && remembered.skill === skill.name && remembered.tool === tool.name) {
     const why = lapse(remembered, skill, input.programPath, sandbox, input.cwd);

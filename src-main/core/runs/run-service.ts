@@ -10,6 +10,7 @@ import { homedir } from 'node:os';
 import { EventEmitter } from 'node:events';
 import type { RenderedCommand, Skill } from '../../shared/model.js';
 import { SkilltrayError, toSkilltrayError } from '../errors.js';
+import { alwaysBlindTo } from '../policy/always.js';
 import { isOffered } from '../policy/modes.js';
 import { isEnabled, listSwitches } from '../store/switches.js';
 import { emitSafely } from '../events.js';
@@ -17,13 +18,15 @@ import type { ApprovalBroker } from '../policy/approval-broker.js';
 import type { DecidedBy, DryRun, PendingApproval, RecordedAnswer, RunDecisionView, RunEvent, RunOutcome, RunReport, SandboxView, Verdict } from '../../shared/runs.js';
 import { remember } from '../store/approvals.js';
 import { getSettings } from '../store/settings.js';
-import { recordDecision, recordFailure, recordProcess, recordRequest, recordResult, recordStart } from '../store/runs.js';
+import { recordDecision, recordFailure, recordNetworkDenied, recordProcess, recordRequest, recordResult, recordStart } from '../store/runs.js';
 import { isOwnerStopping, ownerStopping } from './interrupted-runs.js';
 import { processStartTime } from '../runner/process-tree.js';
 import { DEFAULT_OUTPUT_CAP, runProcess } from '../runner/run-process.js';
 import { buildToolEnv } from '../runner/tool-env.js';
 import { prepareRunDirs, type RunDirs } from '../runner/skill-snapshot.js';
 import { secretMasks } from '../runner/sandbox/secret-paths.js';
+import type { NetworkProxy } from '../runner/network/proxy-server.js';
+import { startRunProxy } from '../runner/network/run-proxy.js';
 import { askPerson, type Approval } from './ask-person.js';
 import { identityPin, profileOf, rememberScopes } from '../policy/pins.js';
 import { plainObject, prepareRun, type PrepareDeps, type Prepared, type RunInput } from './prepare-run.js';
@@ -85,6 +88,15 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     };
   }
 
+  /** Records a request refused before it could be prepared (bad input), and throws its error with the run's id. */
+  refuse(input: RunInput, error: unknown, id: string = randomUUID()): never {
+    const coded = toSkilltrayError(error);
+    const skill = this.deps.registry.get(input.skill);
+    recordRequest(this.deps.db, { id, traceId: input.traceId ?? randomUUID(), surface: input.surface, skill: input.skill, tool: input.tool, args: plainObject(input.args), command: null, programPath: null, skillHash: skill?.hash ?? '' });
+    recordDecision(this.deps.db, id, { outcome: 'refused', decidedBy: 'error', reason: coded.message, errorCode: coded.code });
+    throw withRunId(coded, id);
+  }
+
   /** Runs a tool call to completion, asking a person first when policy says so. */
   async run(input: RunInput, options: RunOptions): Promise<RunReport> {
     const traceId = input.traceId ?? randomUUID();
@@ -94,11 +106,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     try {
       prepared = prepareRun(this.deps, input);
     } catch (error) {
-      const coded = toSkilltrayError(error);
-      const skill = this.deps.registry.get(input.skill);
-      recordRequest(db, { id, traceId, surface: input.surface, skill: input.skill, tool: input.tool, args: plainObject(input.args), command: null, programPath: null, skillHash: skill?.hash ?? '' });
-      recordDecision(db, id, { outcome: 'refused', decidedBy: 'error', reason: coded.message, errorCode: coded.code });
-      throw withRunId(coded, id);
+      return this.refuse({ ...input, traceId }, error, id);
     }
     const { skill, command, programPath, decision, sandbox, folder } = prepared;
     recordRequest(db, { id, traceId, surface: input.surface, skill: skill.name, tool: command.tool, args: plainObject(input.args), command, programPath, skillHash: skill.hash, sandbox });
@@ -184,7 +192,11 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       });
       return refuse(error, 'refused', 'policy');
     }
-    if (verdict?.verdict === 'always') {
+    const blind = verdict?.verdict === 'always' ? alwaysBlindTo(skill) : null;
+    if (blind !== null) {
+      // Said where the person reads the run: it ran once, and will ask again.
+      view = { ...view, reason: `${view.reason}; Always was not remembered: ${blind}` };
+    } else if (verdict?.verdict === 'always') {
       const session = verdict.expires === 'session' ? this.deps.session : null;
       remember(db, {
         skill: skill.name,
@@ -217,16 +229,19 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     this.active.set(id, controller);
     recordStart(db, id);
     emitSafely(this, 'run', { type: 'started', id, traceId, skill: skill.name, tool: command.tool, command, programPath, sandbox });
+    let proxy: NetworkProxy | null = null;
     try {
+      proxy = await startRunProxy(sandbox, dirs.root);
       const spawn = this.deps.sandbox.wrap(
         { program: programPath, args: command.args, env: buildToolEnv(env, command.env) },
         {
-          profile: sandbox.contained ? { name: sandbox.name, network: sandbox.network } : { name: 'none', network: true },
+          profile: sandbox.contained ? { name: sandbox.name, network: sandbox.network, hosts: sandbox.hosts } : { name: 'none', network: true, hosts: 'host' },
           cwd: realpathSync(command.cwd),
           skillDir: realpathSync(skill.dir),
           snapshotDir: dirs.snapshot,
           tempDir: dirs.temp,
           masks: secretMasks({ userHome: env.HOME || homedir(), skilltrayHome: this.deps.home, runtimeDir: env.XDG_RUNTIME_DIR, platform: process.platform }),
+          ...(proxy === null ? {} : { proxy: proxy.address }),
         },
       );
       const result = await runProcess({
@@ -238,6 +253,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         maxOutputBytes: DEFAULT_OUTPUT_CAP,
         signal: controller.signal,
         ...(spawn.treeEndsWithIt === true ? { treeEndsWithIt: true } : {}),
+        ...(spawn.inputs === undefined ? {} : { inputs: spawn.inputs }),
         onOutput: (stream, text) => emitSafely(this, 'run', { type: 'output', id, stream, text }),
         // Recorded at once, so if this process dies the next owner can find and stop the tool.
         onSpawn: (pid) => {
@@ -249,14 +265,19 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         },
       });
       const stopping = controller.signal.reason as unknown;
+      // The tool is gone: its proxy closes before its refusals are read, so the record holds every one.
+      await proxy?.close();
+      const networkDenied = proxy?.denied() ?? [];
+      recordNetworkDenied(db, id, networkDenied);
       recordResult(db, id, result, isOwnerStopping(stopping) ? { interrupted: (stopping as Error).message } : {});
       emitSafely(this, 'run', { type: 'finished', id, traceId, skill: skill.name, tool: command.tool, result });
-      return { id, traceId, skill: skill.name, tool: command.tool, command, programPath, decision, sandbox, result };
+      return { id, traceId, skill: skill.name, tool: command.tool, command, programPath, decision, sandbox, result, networkDenied };
     } catch (error) {
       const coded = toSkilltrayError(error);
       recordFailure(db, id, coded);
       throw withRunId(coded, id);
     } finally {
+      await proxy?.close();
       this.active.delete(id);
       signal?.removeEventListener('abort', onAbort);
     }

@@ -9,6 +9,7 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { diskFault, errnoOf } from '../disk-faults.js';
 import { toSkilltrayError } from '../errors.js';
 import { checkIntegerOption } from '../gateway/options.js';
 import { groupBySkill, mergeNested, type RowPlace } from './catalog-hits.js';
@@ -57,9 +58,42 @@ export interface CatalogOptions {
   nativeBinding?: string;
 }
 
+/** Told while a sync reads the skills that changed: `done` of `total` read so far. */
+export type CatalogProgress = (done: number, total: number) => void;
+
 /** Where the catalog lives: `.catalog` can never be a skill's slug, so never a skill's runtime dir. */
 export function catalogPath(home: string): string {
   return join(home, 'runtime', '.catalog', 'search.db');
+}
+
+/** How long a sync waits for another process's sync of the same catalog (a cold one of 10,000 skills takes seconds). */
+const BUSY_TIMEOUT_MS = 120_000;
+
+/** Changed skills from which a sync stores every row first and indexes them in one pass (see suspendIndexing). */
+const BULK_MIN = 64;
+
+/** Skills a background sync reads between two turns of the event loop. */
+const BACKGROUND_BATCH = 50;
+
+/** Whether the catalog holds `skill` as it is: same hash, same directory. */
+function sameRecord(record: SkillRecord | undefined, skill: CatalogSkill): boolean {
+  return record !== undefined && record.hash === skill.hash && record.dir === skill.dir;
+}
+
+/** Whether the catalog's records differ from the skills wanted: one added, removed, or with another hash or dir. */
+function differs(records: ReadonlyMap<string, SkillRecord>, wanted: ReadonlyMap<string, CatalogSkill>): boolean {
+  if (records.size !== wanted.size) return true;
+  for (const skill of wanted.values()) if (!sameRecord(records.get(skill.name), skill)) return true;
+  return false;
+}
+
+/** A skill's catalog rows; none for a directory that vanished since loading (until the next sync). */
+function rowsOf(skill: CatalogSkill): CatalogRow[] {
+  try {
+    return catalogRows(skill.dir, new Set(skill.tools ?? []));
+  } catch {
+    return [];
+  }
 }
 
 /** Ranked rows asked of SQLite per hit wanted: merging a section with its parent and children drops some. */
@@ -101,6 +135,8 @@ export class SkillCatalog {
   private statements = new Map<string, Database.Statement>();
   /** The skill records as of `version` (PRAGMA data_version, which moves when another connection commits), so a sync need not read them all again. */
   private known: { version: number; records: Map<string, SkillRecord> } | null = null;
+  /** Why the catalog lives in memory for this process (its file could not be written), or null while it is the file. */
+  private memoryBecause: string | null = null;
 
   private constructor(path: string, options: CatalogOptions) {
     this.path = path;
@@ -115,11 +151,11 @@ export class SkillCatalog {
   }
 
   private connect(): Database.Database {
-    const db = new Database(this.path, this.options.nativeBinding === undefined ? {} : { nativeBinding: this.options.nativeBinding });
+    const db = new Database(this.memoryBecause === null ? this.path : ':memory:', this.options.nativeBinding === undefined ? {} : { nativeBinding: this.options.nativeBinding });
     try {
+      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
       // WAL lets the app search while a CLI process syncs.
-      db.pragma('journal_mode = WAL');
-      db.pragma('busy_timeout = 5000');
+      if (this.memoryBecause === null) db.pragma('journal_mode = WAL');
       return db;
     } catch (error) {
       db.close();
@@ -139,7 +175,7 @@ export class SkillCatalog {
   }
 
   private create(): Database.Database {
-    mkdirSync(join(this.path, '..'), { recursive: true });
+    if (this.memoryBecause === null) mkdirSync(join(this.path, '..'), { recursive: true });
     const db = this.connect();
     try {
       db.exec(catalogSchema(this.tokenizer));
@@ -173,8 +209,27 @@ export class SkillCatalog {
       }
       return this.create();
     } catch (error) {
-      throw toSkilltrayError(error);
+      if (!this.canLiveInMemory(error)) throw toSkilltrayError(error);
+      return this.create();
     }
+  }
+
+  /**
+   * After `error` kept the file from being opened or written: when that was the disk (a read-only
+   * home, a full disk) or another process's lock held too long, not damage, the catalog moves to
+   * memory for the life of this process — searches still work, nothing is deleted — and says so.
+   */
+  private canLiveInMemory(error: unknown): boolean {
+    const fault = diskFault(error, this.path);
+    if (this.memoryBecause !== null || (fault !== 'read-only' && fault !== 'full' && fault !== 'busy')) return false;
+    const why = fault === 'read-only' ? "Skilltray's home is read-only" : fault === 'full' ? 'no space left on device' : 'another Skilltray process held it too long';
+    this.memoryBecause = `the search catalog ${this.path} could not be written (${why}: ${errnoOf(error)}); it was built in memory for this process`;
+    return true;
+  }
+
+  /** Why the catalog lives in memory (its file could not be written), for a warning; null while it is the file. */
+  get inMemory(): string | null {
+    return this.memoryBecause;
   }
 
   /** Deletes the catalog and starts an empty one (after corruption). */
@@ -184,7 +239,7 @@ export class SkillCatalog {
     } catch {
       // A corrupt handle may refuse to close cleanly; the file is deleted either way.
     }
-    this.remove();
+    if (this.memoryBecause === null) this.remove();
     this.statements.clear();
     this.known = null;
     this.db = this.create();
@@ -199,15 +254,23 @@ export class SkillCatalog {
     return statement;
   }
 
-  /** Brings the catalog in line with `skills`: adds, replaces (hash or dir changed) and removes skills. */
-  sync(skills: readonly CatalogSkill[]): CatalogSync {
+  /**
+   * Brings the catalog in line with `skills`: adds, replaces (hash or dir changed) and removes
+   * skills; `progress` hears how many of the skills that changed have been read. A catalog that
+   * cannot be written (read-only home, full disk) is rebuilt in memory instead.
+   */
+  sync(skills: readonly CatalogSkill[], progress?: CatalogProgress): CatalogSync {
     this.lastSkills = skills;
     try {
-      return this.apply(skills, this.rebuiltOnOpen);
+      return this.apply(skills, this.rebuiltOnOpen, progress);
     } catch (error) {
-      if (!isCorruption(error)) throw toSkilltrayError(error);
+      if (isCorruption(error)) {
+        this.recreate();
+        return this.apply(skills, true, progress);
+      }
+      if (!this.canLiveInMemory(error)) throw toSkilltrayError(error);
       this.recreate();
-      return this.apply(skills, true);
+      return this.apply(skills, true, progress);
     } finally {
       this.rebuiltOnOpen = false;
     }
@@ -221,33 +284,72 @@ export class SkillCatalog {
     return { version, records };
   }
 
-  private apply(skills: readonly CatalogSkill[], rebuilt: boolean): CatalogSync {
-    const { version, records: existing } = this.records();
+  private apply(skills: readonly CatalogSkill[], rebuilt: boolean, progress?: CatalogProgress): CatalogSync {
+    const wanted = new Map(skills.map((skill) => [skill.name, skill]));
+    const before = this.records();
+    if (!differs(before.records, wanted)) {
+      this.known = before;
+      return { added: [], updated: [], removed: [], unchanged: wanted.size, rebuilt };
+    }
     // Forgotten until this sync commits: a failed one leaves the records to be read again.
     this.known = null;
+    // The write lock is taken before anything is read: a second process syncing the same skills
+    // (two cold searches at once) waits for the first, then finds its work done instead of redoing it.
+    return this.db.transaction(() => this.write(wanted, rebuilt, new Map(), progress)).immediate();
+  }
+
+  /**
+   * The same sync for a long-running process that must keep answering while it reads: the changed
+   * skills are read a batch at a time with the event loop free in between (progress told as it
+   * goes), then written in one transaction. Searches meanwhile read the catalog as it was.
+   */
+  async syncInBackground(skills: readonly CatalogSkill[], progress?: CatalogProgress): Promise<CatalogSync> {
+    this.lastSkills = skills;
     const wanted = new Map(skills.map((skill) => [skill.name, skill]));
+    const before = this.records();
+    if (!differs(before.records, wanted)) {
+      this.known = before;
+      return { added: [], updated: [], removed: [], unchanged: wanted.size, rebuilt: false };
+    }
+    const records = before.records;
+    const changed = [...wanted.values()].filter((skill) => !sameRecord(records.get(skill.name), skill));
+    const read = new Map<string, CatalogRow[]>();
+    for (let i = 0; i < changed.length; i++) {
+      const skill = changed[i] as CatalogSkill;
+      read.set(skill.name, rowsOf(skill));
+      if ((i + 1) % BACKGROUND_BATCH === 0 || i + 1 === changed.length) {
+        progress?.(i + 1, changed.length);
+        await new Promise((resolve) => setImmediate(resolve));
+        // Closed meanwhile (the process is stopping): nothing is written.
+        if (!this.db.open) return { added: [], updated: [], removed: [], unchanged: 0, rebuilt: false };
+      }
+    }
+    try {
+      this.known = null;
+      return this.db.transaction(() => this.write(wanted, this.rebuiltOnOpen, read)).immediate();
+    } catch (error) {
+      if (!isCorruption(error) && !this.canLiveInMemory(error)) throw toSkilltrayError(error);
+      this.recreate();
+      return this.db.transaction(() => this.write(wanted, true, read)).immediate();
+    } finally {
+      this.rebuiltOnOpen = false;
+    }
+  }
+
+  /**
+   * The sync itself, inside the write transaction: compares the records as they are now with the
+   * skills wanted, reads the rows of those that changed (unless `read` already holds them), then
+   * replaces their rows and removes the skills that are gone.
+   */
+  private write(wanted: ReadonlyMap<string, CatalogSkill>, rebuilt: boolean, read: ReadonlyMap<string, CatalogRow[]>, progress?: CatalogProgress): CatalogSync {
+    const { version, records: existing } = this.records();
     const result: CatalogSync = { added: [], updated: [], removed: [], unchanged: 0, rebuilt };
-    // Files are read before the transaction opens so the write lock is held only for the writes.
-    const changes: { skill: CatalogSkill; previous: SkillRecord | undefined; rows: CatalogRow[] }[] = [];
-    for (const skill of wanted.values()) {
-      const previous = existing.get(skill.name);
-      if (previous !== undefined && previous.hash === skill.hash && previous.dir === skill.dir) {
-        result.unchanged++;
-        continue;
-      }
-      let rows: CatalogRow[] = [];
-      try {
-        rows = catalogRows(skill.dir, new Set(skill.tools ?? []));
-      } catch {
-        // A skill directory that vanished since loading contributes no rows until the next sync.
-      }
-      changes.push({ skill, previous, rows });
-    }
+    const changed = [...wanted.values()].filter((skill) => !sameRecord(existing.get(skill.name), skill));
+    result.unchanged = wanted.size - changed.length;
     const gone = [...existing.values()].filter((record) => !wanted.has(record.name));
-    if (gone.length === 0 && changes.length === 0) {
-      this.known = { version, records: existing };
-      return result;
-    }
+    // Many rows at once are indexed in one pass after they are stored: FTS5 flushes at every
+    // statement a trigger runs in, which costs a hundred skills' worth of time per thousand.
+    const bulk = changed.length >= BULK_MIN && changed.length * 4 >= wanted.size ? this.suspendIndexing() : null;
     const deleteRows = this.statement('DELETE FROM catalog_rows WHERE skill_id = ?');
     const deleteSkill = this.statement('DELETE FROM catalog_skills WHERE id = ?');
     const insertSkill = this.statement('INSERT INTO catalog_skills (name, dir, hash, sections) VALUES (?, ?, ?, ?)');
@@ -256,31 +358,59 @@ export class SkillCatalog {
       'INSERT INTO catalog_rows (skill_id, skill, file, section, content, level, start_line, end_line, trail, tool) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const next = new Map(existing);
-    this.db.transaction(() => {
-      for (const record of gone) {
-        deleteRows.run(record.id);
-        deleteSkill.run(record.id);
-        next.delete(record.name);
-        result.removed.push(record.name);
+    for (const record of gone) {
+      deleteRows.run(record.id);
+      deleteSkill.run(record.id);
+      next.delete(record.name);
+      result.removed.push(record.name);
+    }
+    const step = Math.max(1, Math.floor(changed.length / 100));
+    changed.forEach((skill, i) => {
+      const rows = read.get(skill.name) ?? rowsOf(skill);
+      const previous = existing.get(skill.name);
+      let id: number;
+      if (previous === undefined) {
+        id = Number(insertSkill.run(skill.name, skill.dir, skill.hash, rows.length).lastInsertRowid);
+        result.added.push(skill.name);
+      } else {
+        id = previous.id;
+        deleteRows.run(id);
+        updateSkill.run(skill.dir, skill.hash, rows.length, id);
+        result.updated.push(skill.name);
       }
-      for (const { skill, previous, rows } of changes) {
-        let id: number;
-        if (previous === undefined) {
-          id = Number(insertSkill.run(skill.name, skill.dir, skill.hash, rows.length).lastInsertRowid);
-          result.added.push(skill.name);
-        } else {
-          id = previous.id;
-          deleteRows.run(id);
-          updateSkill.run(skill.dir, skill.hash, rows.length, id);
-          result.updated.push(skill.name);
-        }
-        for (const row of rows) insertRow.run(id, skill.name, row.file, row.section, row.content, row.level, row.startLine, row.endLine, row.trail, row.tool);
-        next.set(skill.name, { id, name: skill.name, dir: skill.dir, hash: skill.hash });
-      }
-    })();
-    // This connection's own commit leaves data_version as it was: the version read before it still says whether anyone else wrote.
+      for (const row of rows) insertRow.run(id, skill.name, row.file, row.section, row.content, row.level, row.startLine, row.endLine, row.trail, row.tool);
+      next.set(skill.name, { id, name: skill.name, dir: skill.dir, hash: skill.hash });
+      if (progress !== undefined && ((i + 1) % step === 0 || i + 1 === changed.length)) progress(i + 1, changed.length);
+    });
+    bulk?.resume();
+    // This connection's own commit leaves data_version as it was: the version read inside the transaction still says whether anyone else wrote.
     this.known = { version, records: next };
     return result;
+  }
+
+  /**
+   * Drops the triggers that index each stored row as it comes, for a sync that stores many: `resume`
+   * indexes every row in one pass per full-text table they feed (FTS5's 'rebuild') and puts the
+   * triggers back. Null when a trigger feeds something other than such a table (no shortcut then).
+   */
+  private suspendIndexing(): { resume: () => void } | null {
+    const triggers = this.db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'catalog_rows'").all() as { name: string; sql: string }[];
+    const fed = new Set(
+      (this.db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'").all() as { name: string; sql: string }[])
+        .filter((t) => /USING\s+fts5\s*\(/i.test(t.sql) && /content\s*=\s*'catalog_rows'/i.test(t.sql))
+        .map((t) => t.name),
+    );
+    const targets = triggers.flatMap((t) => [...t.sql.matchAll(/INSERT\s+INTO\s+"?(\w+)"?/gi)].map((m) => m[1] as string));
+    if (targets.length === 0 || targets.some((target) => !fed.has(target))) return null;
+    for (const trigger of triggers) this.db.exec(`DROP TRIGGER "${trigger.name}"`);
+    return {
+      resume: () => {
+        for (const table of fed) this.db.prepare(`INSERT INTO "${table}" ("${table}") VALUES ('rebuild')`).run();
+        for (const trigger of triggers) this.db.exec(trigger.sql);
+        // The statements prepared before the triggers went are prepared again.
+        this.statements.clear();
+      },
+    };
   }
 
   /**

@@ -70,9 +70,12 @@ export function queryTokens(query: string): string[] {
   return query.split(/[ \t\n\r]+/).filter((token) => token !== '');
 }
 
-/** One token as a literal FTS5 term: `"` doubled, the whole wrapped in quotes. */
+/**
+ * One token as a literal FTS5 term: `"` doubled, the whole wrapped in quotes. SQLite reads a query
+ * only up to a NUL, so a NUL becomes a space: the tokenizer splits words at either.
+ */
 export function quoteToken(token: string): string {
-  return `"${token.replace(/"/g, '""')}"`;
+  return `"${token.replace(/"/g, '""').replace(/\0/g, ' ')}"`;
 }
 
 /** The FTS5 query for a user's query (`my "special" app` → `"my" """special""" "app"`); E004 when empty. */

@@ -11,6 +11,7 @@ import type { Skill, SkillRoot } from '../../shared/model.js';
 import { skillcErrors } from '../errors.js';
 import { parseSkill } from './parse-skill.js';
 import { skillDirNames } from './registry.js';
+import { holdsSkillFile } from './root-layout.js';
 
 /** What resolution consults: the skill roots in precedence order and the loaded skills (a SkillRegistry). */
 export interface LoadedSkills {
@@ -77,7 +78,8 @@ function rootOf(dir: string, roots: readonly SkillRoot[]): SkillRoot {
 }
 
 function located(dir: string, source: LoadedSkills): SkillLocation {
-  return { dir, canonical: realpathSync.native(dir), root: rootOf(dir, source.roots), loaded: null, loadedAs: null };
+  // A folder listed under a name that is not UTF-8 (escaped) has no path to resolve: it is read as such and reported.
+  return { dir, canonical: canonical(dir) ?? dir, root: rootOf(dir, source.roots), loaded: null, loadedAs: null };
 }
 
 /** A loaded skill found by name: its directory now, the skill itself (and so its root) when first asked for. */
@@ -97,8 +99,9 @@ function locatedByName(dir: string, name: string, source: LoadedSkills): SkillLo
   };
 }
 
+/** A directory holding something named SKILL.md (or one that cannot be looked into): read, and reported if it is not a skill after all. */
 function isSkillDir(dir: string): boolean {
-  return isDirectory(dir) && isFile(join(dir, 'SKILL.md'));
+  return isDirectory(dir) && holdsSkillFile(dir);
 }
 
 /** True for an argument that can be a skill name: one path segment, not `.` or `..`. */

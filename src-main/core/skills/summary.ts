@@ -81,12 +81,13 @@ export function shadowReport(shadowed: readonly ShadowedSkill[]): ShadowReport[]
   }));
 }
 
-/** Counts errors and warnings over the skills checked. */
-export function checkReport(skills: readonly Skill[]): CheckReport {
+/** Counts errors and warnings over the skills checked; `unreadableRoots` are roots whose skills could not be looked at. */
+export function checkReport(skills: readonly Skill[], unreadableRoots: CheckReport['unreadable_roots'] = []): CheckReport {
   const diagnostics = skills.flatMap((s) => s.diagnostics);
   return {
     skills: skills.map((s) => ({ name: s.name, path: s.dir, status: s.state, diagnostics: s.diagnostics })),
     errors: diagnostics.filter((d) => d.severity === 'error').length,
     warnings: diagnostics.filter((d) => d.severity === 'warning').length,
+    unreadable_roots: unreadableRoots,
   };
 }

@@ -2,7 +2,7 @@
  * Remembered approvals ("always allow this tool"). Each is pinned to the skill it was given to (its
  * identity: root kind, folder, bundled or not), the skill's content hash, the program's resolved
  * path, the sandbox profile at the time it was given (whole, as JSON, so every field a profile has
- * counts) and the working folder it was given in, or any folder. An edited skill, another skill of
+ * counts, its host list too) and the working folder it was given in, or any folder. An edited skill, another skill of
  * the name, a different binary on PATH, a wider profile or a run elsewhere lapses it (policy decides
  * that; this file only keeps the records). One given "for this session" carries the id of the owner
  * session that took it and is in force only there. Revoking keeps the row with its revocation time,
@@ -12,7 +12,7 @@ import { SkilltrayError } from '../errors.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';
 import type { RootKind, Trust } from '../../shared/model.js';
-import type { IdentityPin, Remembered, SandboxProfile, SandboxProfileName } from '../../shared/runs.js';
+import type { IdentityPin, NetworkHosts, Remembered, SandboxProfile, SandboxProfileName } from '../../shared/runs.js';
 
 export interface RememberInput {
   skill: string;
@@ -38,6 +38,7 @@ interface RememberedRow {
   program_path: string;
   profile: SandboxProfileName;
   network: number;
+  hosts: string | null;
   profile_pin: string | null;
   folder: string | null;
   session: string | null;
@@ -45,7 +46,13 @@ interface RememberedRow {
   revoked_at: number | null;
 }
 
-const COLUMNS = 'id, skill, tool, skill_hash, root_kind, path, trust, program_path, profile, network, profile_pin, folder, session, created_at, revoked_at';
+const COLUMNS = 'id, skill, tool, skill_hash, root_kind, path, trust, program_path, profile, network, hosts, profile_pin, folder, session, created_at, revoked_at';
+
+/** Where the network of an approval led; one given before host lists had the host's own network, if any. */
+function hostsOf(row: Pick<RememberedRow, 'network' | 'hosts'>): NetworkHosts {
+  if (row.hosts !== null) return JSON.parse(row.hosts) as NetworkHosts;
+  return row.network === 1 ? 'host' : [];
+}
 
 /** In force in `session`: until revoked, or taken in this very session. */
 const IN_FORCE = 'revoked_at IS NULL AND (session IS NULL OR session = @session)';
@@ -58,8 +65,8 @@ function toRemembered(row: RememberedRow): Remembered {
     skillHash: row.skill_hash,
     identity: row.root_kind === null || row.path === null || row.trust === null ? null : { rootKind: row.root_kind, path: row.path, trust: row.trust },
     programPath: row.program_path,
-    // An approval remembered before whole profiles were kept has its name and network.
-    profile: row.profile_pin === null ? { name: row.profile, network: row.network === 1 } : (JSON.parse(row.profile_pin) as SandboxProfile),
+    // An approval remembered before whole profiles were kept has its name, network and host list.
+    profile: row.profile_pin === null ? { name: row.profile, network: row.network === 1, hosts: hostsOf(row) } : (JSON.parse(row.profile_pin) as SandboxProfile),
     folder: row.folder,
     expires: row.session === null ? 'revoke' : 'session',
     createdAt: row.created_at,
@@ -74,8 +81,8 @@ export function remember(db: StateDb, input: RememberInput, now: number = Date.n
       .run(now, input.skill, input.tool, input.folder ?? '');
     const row = prepared<[Record<string, string | number | null>], RememberedRow>(
       db,
-      `INSERT INTO remembered_approvals (skill, tool, skill_hash, root_kind, path, trust, program_path, profile, network, profile_pin, folder, session, created_at)
-       VALUES (@skill, @tool, @skillHash, @rootKind, @path, @trust, @programPath, @profile, @network, @profilePin, @folder, @session, @now) RETURNING ${COLUMNS}`,
+      `INSERT INTO remembered_approvals (skill, tool, skill_hash, root_kind, path, trust, program_path, profile, network, hosts, profile_pin, folder, session, created_at)
+       VALUES (@skill, @tool, @skillHash, @rootKind, @path, @trust, @programPath, @profile, @network, @hosts, @profilePin, @folder, @session, @now) RETURNING ${COLUMNS}`,
     ).get({
       skill: input.skill,
       tool: input.tool,
@@ -86,6 +93,7 @@ export function remember(db: StateDb, input: RememberInput, now: number = Date.n
       programPath: input.programPath,
       profile: input.profile.name,
       network: input.profile.network ? 1 : 0,
+      hosts: JSON.stringify(input.profile.hosts),
       profilePin: JSON.stringify(input.profile),
       folder: input.folder,
       session: input.session ?? null,

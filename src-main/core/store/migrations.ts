@@ -248,18 +248,29 @@ const v6: Migration = {
   },
 };
 
+/** Network by host list: where a remembered approval's network led, and the connections each run's proxy refused. */
+const v7: Migration = {
+  version: 7,
+  up(db) {
+    // JSON: a list of host patterns, or "host"; NULL for an approval given before host lists (read as the host's network).
+    if (!columnsOf(db, 'remembered_approvals').has('hosts')) db.exec('ALTER TABLE remembered_approvals ADD COLUMN hosts TEXT');
+    // JSON: [{host, port, why, count}], at most 100; NULL when the run had no proxy or it refused nothing.
+    if (!columnsOf(db, 'runs').has('network_denied')) db.exec('ALTER TABLE runs ADD COLUMN network_denied TEXT');
+  },
+};
+
 /**
- * v7: trust pinned to identity. A remembered approval records the skill it was given to (root kind,
+ * v8: trust pinned to identity. A remembered approval records the skill it was given to (root kind,
  * folder, bundled or not), the working folder it holds in (NULL: any folder) and its whole sandbox
  * profile as JSON (every field a profile has counts); at most one is live per tool and folder. A rule
  * records the skills it allows as they were when it was made (JSON; NULL until a rule made before
  * this is pinned, on first use: see core/store/rules.ts). An approval remembered before this gets the
  * folder of the run it was given on, from history; a read-only one whose run is gone holds in any
- * folder (as a read-only Always may), any other such one is revoked, so it asks once more. (Version 8
- * in the landing order: the box branch's migration comes first; renumbered to follow it.)
+ * folder (as a read-only Always may), any other such one is revoked, so it asks once more. (Follows
+ * netproxy's v7 in the landing order.)
  */
-const v7: Migration = {
-  version: 7,
+const v8: Migration = {
+  version: 8,
   up(db) {
     const approvals = columnsOf(db, 'remembered_approvals');
     const approvalColumns: [string, string][] = [
@@ -293,7 +304,7 @@ const v7: Migration = {
 };
 
 /** Every migration, in order; versions run 1, 2, 3… without gaps. */
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7];
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7, v8];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -323,11 +334,17 @@ export function applyMigrations(db: Database.Database, migrations: readonly Migr
       { details: { userVersion: current, schemaVersion: latest } },
     );
   }
-  for (const m of migrations.slice(current)) {
-    db.transaction(() => {
-      m.up(db);
-      db.pragma(`user_version = ${m.version}`);
-    })();
-  }
+  if (current === latest) return latest;
+  // Each step takes the write lock before it reads the version, so two processes opening a new file
+  // at once take turns instead of both running a step (the second would fail on a column the first added).
+  const step = db.transaction((): boolean => {
+    const at = userVersion(db);
+    const next = migrations[at];
+    if (next === undefined) return false;
+    next.up(db);
+    db.pragma(`user_version = ${next.version}`);
+    return true;
+  });
+  while (step.immediate());
   return latest;
 }

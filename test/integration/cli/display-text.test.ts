@@ -72,7 +72,7 @@ describe('names that would reorder or fake a line are shown escaped', () => {
     const db = openStateDb(join(t.home, 'state.db'));
     try {
       const identity = { rootKind: 'home', path: join(t.skills, `kit${RLO}x`), trust: 'user' } as const;
-      const profile = { name: 'read-only', network: false } as const;
+      const profile = { name: 'read-only' as const, network: false, hosts: [] };
       remember(db, { skill: 'kit', tool: 'run_it', skillHash: 'h', identity, programPath: '/usr/bin/echo', profile, folder: `/home/ana/${RLO}proj` });
       addRule(db, 'tool:kit/run_it', 'allow', Date.now(), [{ skill: 'kit', ...identity, profile }]);
     } finally {
@@ -99,7 +99,7 @@ describe('names that would reorder or fake a line are shown escaped', () => {
       timeoutMs: 30_000,
       env: [],
       reason: 'a user skill asks first',
-      sandbox: { name: 'read-only', network: false, contained: true, mechanism: 'bubblewrap', why: null },
+      sandbox: { name: 'read-only', network: false, hosts: [], contained: true, mechanism: 'bubblewrap', why: null },
     });
     expect(text).toContain("asks to run `echo 'invoice\\u202efdp.sh' 'a\\nb'` in /home/ana/\\u202edir");
     expect(text).toContain('  arg 1     "invoice\\u202efdp.sh"');

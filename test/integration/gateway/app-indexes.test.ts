@@ -28,6 +28,8 @@ async function app(): Promise<{ t: TestHome; core: SkilltrayCore }> {
   const core = new SkilltrayCore(t.config(), { autoBuild: true });
   cores.push(core);
   await core.startWatching();
+  // The catalog is built in the background after start-up; these tests begin once it is.
+  await core.catalogCurrent();
   return { t, core };
 }
 

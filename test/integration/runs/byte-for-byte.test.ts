@@ -142,8 +142,8 @@ describe('every other path that allows a run', () => {
     chmodSync(join(dir, 'scripts', 'run.sh'), 0o755);
     const core = await watched(t, uncontained ? noSandbox('simulated: no sandbox here') : undefined);
     const started = new Promise<void>((resolve) => {
-      core.on('event', (event) => {
-        if (event.type === 'run' && event.event.type === 'output' && event.event.text.includes('started')) resolve();
+      core.runs.on('run', (event) => {
+        if (event.type === 'output' && event.text.includes('started')) resolve();
       });
     });
     const running = core.run({ skill: 'twice', tool: 'go', surface: 'mcp', cwd: t.userHome }, { approval: { kind: 'preapproved', actor: 'test' } });

@@ -145,7 +145,7 @@ describe('skilltray serve --web', () => {
       env: t.env,
       bundledDir: t.bundled,
       version: '0.0.0-test',
-      io: { out: (text) => void (out += text), err: (text) => void (err += text), interactive: false, stdoutIsTty: false, ask: async () => '' },
+      io: { out: (text) => void (out += text), err: (text) => void (err += text), interactive: false, stdoutIsTty: false, stderrIsTty: false, ask: async () => '' },
     });
     const [, url, token] = await waitFor(() => /^Open (http:\/\/127\.0\.0\.1:\d+)\/#token=([A-Za-z0-9_-]{43}) in your browser$/m.exec(out) ?? undefined);
     expect(token).toBe(readFileSync(tokenPath(t.home), 'utf8').trim());

@@ -10,7 +10,7 @@ const gitStatus = {
   skillHash: 'h1',
   identity: { rootKind: 'bundled', path: '/app/skills/git', trust: 'bundled' },
   programPath: '/usr/bin/git',
-  profile: { name: 'read-only', network: false },
+  profile: { name: 'read-only', network: false, hosts: [] as string[] },
   folder: '/home/me/proj',
 } as const;
 const SESSION = 'session-a';
@@ -27,7 +27,7 @@ describe('remembered approvals', () => {
 
   it('keeps the whole profile it was given under, whatever fields a profile has', () => {
     const db = homes.fresh();
-    const profile = { name: 'workspace', network: true, hosts: ['api.example.org'] } as unknown as typeof gitStatus.profile;
+    const profile = { name: 'workspace' as const, network: true, hosts: ['api.example.org'] };
     expect(remember(db, { ...gitStatus, profile }).profile).toEqual(profile);
   });
 
@@ -43,8 +43,8 @@ describe('remembered approvals', () => {
 
   it('one given for a session is in force only in that session', () => {
     const db = homes.fresh();
-    const saved = remember(db, { ...gitStatus, profile: { name: 'workspace', network: true }, session: SESSION }, 10);
-    expect(saved).toMatchObject({ expires: 'session', profile: { name: 'workspace', network: true } });
+    const saved = remember(db, { ...gitStatus, profile: { name: 'workspace', network: true, hosts: ['*'] }, session: SESSION }, 10);
+    expect(saved).toMatchObject({ expires: 'session', profile: { name: 'workspace', network: true, hosts: ['*'] } });
     expect(findRemembered(db, 'git', 'git_status', SESSION)).toEqual([saved]);
     expect(findRemembered(db, 'git', 'git_status', 'session-b')).toEqual([]);
     expect(listRemembered(db, 'session-b')).toEqual([]);

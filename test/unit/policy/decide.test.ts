@@ -9,11 +9,11 @@ import { makeSkill, makeTool } from './skill-fixture.js';
 const bins: Record<string, string> = { git: '/usr/bin/git', jq: '/usr/bin/jq' };
 
 /** How a run is contained: read-only under bubblewrap unless a case says otherwise. */
-const contained: SandboxView = { name: 'read-only', network: false, contained: true, mechanism: 'bubblewrap', why: null };
+const contained: SandboxView = { name: 'read-only', network: false, hosts: [], contained: true, mechanism: 'bubblewrap', why: null };
 const workspace: SandboxView = { ...contained, name: 'workspace' };
-const withNetwork: SandboxView = { ...contained, network: true };
+const withNetwork: SandboxView = { ...contained, network: true, hosts: ['*'] };
 const noSandbox: SandboxView = { ...contained, contained: false, mechanism: null, why: 'bubblewrap (bwrap) is not installed' };
-const turnedOff: SandboxView = { name: 'none', network: true, contained: false, mechanism: null, why: 'you turned the sandbox off' };
+const turnedOff: SandboxView = { name: 'none', network: true, hosts: 'host', contained: false, mechanism: null, why: 'you turned the sandbox off' };
 
 function input(overrides: Partial<DecideInput> = {}): DecideInput {
   return {
@@ -44,7 +44,7 @@ const remembered = (overrides: Partial<Remembered> = {}): Remembered => ({
   skillHash: 'hash-v1',
   identity: userGit,
   programPath: '/usr/bin/git',
-  profile: { name: 'read-only', network: false },
+  profile: { name: 'read-only', network: false, hosts: [] },
   folder: '/home/me/proj',
   expires: 'revoke',
   createdAt: 1,
@@ -54,7 +54,7 @@ const remembered = (overrides: Partial<Remembered> = {}): Remembered => ({
 
 /** Pins for both gits, made when they could write in their folder without the network. */
 const gitPins = (pin: Partial<RulePin> = {}): RulePin[] =>
-  [userGit, bundledGit].map((identity) => ({ skill: 'git', ...identity, profile: { name: 'workspace', network: false }, ...pin }));
+  [userGit, bundledGit].map((identity) => ({ skill: 'git', ...identity, profile: { name: 'workspace', network: false, hosts: [] }, ...pin }));
 
 const allowAll: Rule = { id: 1, pattern: 'skill:*', effect: 'allow', createdAt: 0, pins: gitPins() };
 const denyGit: Rule = { id: 2, pattern: 'skill:git', effect: 'deny', createdAt: 0, pins: [] };
@@ -128,7 +128,7 @@ describe('decide', () => {
     // only a contained run goes unasked on a remembered approval or bundled policy
     ['remembered, not contained', { remembered: remembered(), sandbox: noSandbox }, 'ask'],
     ['remembered, sandbox turned off', { remembered: remembered(), sandbox: turnedOff }, 'ask'],
-    ['remembered for a wider profile covers a narrower one', { remembered: remembered({ profile: { name: 'workspace', network: true } }) }, 'auto:remembered'],
+    ['remembered for a wider profile covers a narrower one', { remembered: remembered({ profile: { name: 'workspace', network: true, hosts: ['*'] } }) }, 'auto:remembered'],
     ['remembered lapses when the profile widens to workspace', { remembered: remembered(), sandbox: workspace }, 'ask'],
     ['remembered lapses when the profile gains the network', { remembered: remembered(), sandbox: withNetwork }, 'ask'],
     ['bundled read-only, not contained', { skill: bundledReadOnly, sandbox: noSandbox }, 'ask'],
@@ -141,7 +141,7 @@ describe('decide', () => {
     ['an allow rule made for your git in another folder does not allow this one', { rules: [{ ...allowAll, pins: gitPins({ path: '/elsewhere/git' }) }] }, 'ask'],
     ['an allow rule made before this skill was here does not allow it', { rules: [{ ...allowAll, pins: [] }] }, 'ask'],
     ['an allow rule from before pins does not allow until pinned', { rules: [{ ...allowAll, pins: null }] }, 'ask'],
-    ['an allow rule asks when the profile is wider than when it was made', { rules: [{ ...allowAll, pins: gitPins({ profile: { name: 'read-only', network: false } }) }], sandbox: workspace }, 'ask'],
+    ['an allow rule asks when the profile is wider than when it was made', { rules: [{ ...allowAll, pins: gitPins({ profile: { name: 'read-only', network: false, hosts: [] } }) }], sandbox: workspace }, 'ask'],
     ['an allow rule asks when the run gains the network', { rules: [allowAll], sandbox: withNetwork }, 'ask'],
     ['an allow rule for a wider profile covers a narrower one', { rules: [allowAll], sandbox: contained }, 'auto:rule#1'],
     ['remembered in another folder asks', { remembered: remembered({ folder: '/home/me/other' }) }, 'ask'],
@@ -206,9 +206,9 @@ describe('decide', () => {
     });
     const path = decide(input({ remembered: remembered({ programPath: '/opt/git' }) }));
     expect(path.outcome === 'ask' && path.reason).toContain('the program now resolves to /usr/bin/git instead of /opt/git');
-    const wider = decide(input({ remembered: remembered(), sandbox: { ...workspace, network: true } }));
+    const wider = decide(input({ remembered: remembered(), sandbox: workspace }));
     expect(wider.outcome === 'ask' && wider.reason).toContain(
-      'it would now run may write in its working directory, with network, more than the read-only, no network you allowed',
+      'it would now run may write in its working directory, no network, more than the read-only, no network you allowed',
     );
   });
 
@@ -222,17 +222,64 @@ describe('decide', () => {
       "skill 'git' is a user skill, so its runs need approval (rule #3 (tool:git/git_status) was made for the bundled skill Skilltray shipped, not for this one (the user skill in /skills/git))",
     );
     expect(reason({ rules: [{ ...allowAll, pins: [] }] })).toContain("rule #1 (skill:*) does not cover this 'git' (a rule covers the skills it named when it was made); add it again to let it cover this one");
-    expect(reason({ rules: [{ ...allowAll, pins: gitPins({ profile: { name: 'read-only', network: false } }) }], sandbox: workspace })).toBe(
+    expect(reason({ rules: [{ ...allowAll, pins: gitPins({ profile: { name: 'read-only', network: false, hosts: [] } }) }], sandbox: workspace })).toBe(
       "'git/git_status' needs approval: rule #1 (skill:*) was made when it ran read-only, no network; it would now run may write in its working directory, no network, more than the rule allows",
     );
     expect(reason({ remembered: remembered({ folder: '/home/me/other' }) })).toBe(
       "the approval you gave to always allow 'git/git_status' has lapsed: you allowed it in /home/me/other, and this run is in /home/me/proj; an Always holds in its own folder and the folders inside it",
     );
     expect(reason({ remembered: remembered({ identity: bundledGit }) })).toContain('it was given to the bundled skill Skilltray shipped, and this is the user skill in /skills/git');
-    expect(reason({ skill: bundledReadOnly, sandbox: withNetwork })).toBe("'git/git_status' can reach the network, so it needs approval even though it is bundled");
+    expect(reason({ skill: bundledReadOnly, sandbox: withNetwork })).toBe("'git/git_status' is bundled but reaches the network (network to any host), so it asks");
     expect(reason({ rules: [allowAll], skill: makeSkill({ identity: { ...makeSkill().identity, unverified: "installed pack 'p' was edited behind its back: SKILL.md (changed) differ from packs.lock.json" } }) })).toBe(
       "installed pack 'p' was edited behind its back: SKILL.md (changed) differ from packs.lock.json; a skill whose files cannot be vouched for never runs without asking",
     );
+  });
+
+  describe('the network', () => {
+    const listed: SandboxView = { ...contained, network: true, hosts: ['api.github.com'] };
+    const thisComputer: SandboxView = { ...contained, network: true, hosts: 'host' };
+    const withHosts = (hosts: SandboxView['hosts']): Partial<Remembered> => ({ profile: { name: 'read-only', network: true, hosts } });
+    const allowFor = (hosts: SandboxView['hosts']): Rule => ({ ...allowStatus, pins: gitPins({ profile: { name: 'workspace', network: true, hosts } }) });
+    it.each<[string, Partial<DecideInput>, string]>([
+      // A bundled tool with the network never runs unasked on bundled policy (a planted read-only skill with network: true did).
+      ['bundled read-only with any host asks', { skill: bundledReadOnly, sandbox: withNetwork }, 'ask'],
+      ['bundled read-only with a host list asks', { skill: bundledReadOnly, sandbox: listed }, 'ask'],
+      ['bundled read-only with a host list, remembered for that list', { skill: bundledReadOnly, sandbox: listed, remembered: remembered({ ...withHosts(['api.github.com']), identity: bundledGit }) }, 'auto:remembered'],
+      // An Always is pinned to exactly the reach it was given for.
+      ['any host, remembered for any host', { sandbox: withNetwork, remembered: remembered(withHosts(['*'])) }, 'auto:remembered'],
+      ['any host, remembered for a list', { sandbox: withNetwork, remembered: remembered(withHosts(['api.github.com'])) }, 'ask'],
+      ['any host, remembered before host lists (the host network)', { sandbox: withNetwork, remembered: remembered(withHosts('host')) }, 'ask'],
+      ['a list, remembered for any host', { sandbox: listed, remembered: remembered(withHosts(['*'])) }, 'ask'],
+      ['a list, remembered for a longer list', { sandbox: listed, remembered: remembered(withHosts(['api.github.com', 'x.io'])) }, 'ask'],
+      ['a list, remembered for the same list in another order', { sandbox: { ...listed, hosts: ['b.io', 'a.io'] }, remembered: remembered(withHosts(['a.io', 'b.io'])) }, 'auto:remembered'],
+      // This computer's own network asks every time; only a rule the person wrote lets it through.
+      ["this computer's network, remembered for it", { sandbox: thisComputer, remembered: remembered(withHosts('host')) }, 'ask'],
+      ["this computer's network, bundled read-only", { skill: bundledReadOnly, sandbox: thisComputer }, 'ask'],
+      // A rule covers the reach it was pinned with: this computer's network covers any list, `*` any list of hosts.
+      ["this computer's network, an allow rule made for it", { sandbox: thisComputer, rules: [allowFor('host')] }, 'auto:rule#3'],
+      ['any host, an allow rule made for any host', { sandbox: withNetwork, rules: [allowFor(['*'])] }, 'auto:rule#3'],
+      ['a list, an allow rule made for any host', { sandbox: listed, rules: [allowFor(['*'])] }, 'auto:rule#3'],
+      ['a list, an allow rule made for that list', { sandbox: listed, rules: [allowFor(['api.github.com'])] }, 'auto:rule#3'],
+      ['a longer list than the allow rule was made for', { sandbox: { ...listed, hosts: ['api.github.com', 'x.io'] }, rules: [allowFor(['api.github.com'])] }, 'ask'],
+      ['any host, an allow rule made for a list', { sandbox: withNetwork, rules: [allowFor(['api.github.com'])] }, 'ask'],
+      ["this computer's network, an allow rule made for any host", { sandbox: thisComputer, rules: [allowFor(['*'])] }, 'ask'],
+      ['the network, an allow rule made without it', { sandbox: listed, rules: [allowStatus] }, 'ask'],
+      ['a deny rule still denies', { sandbox: thisComputer, rules: [denyGit] }, 'deny:E602#2'],
+    ])('%s', (_, overrides, expected) => {
+      expect(summary(decide(input(overrides)))).toBe(expected);
+    });
+
+    it('says where the network leads when it asks', () => {
+      expect(decide(input({ skill: bundledReadOnly, sandbox: listed }))).toEqual({ outcome: 'ask', reason: "'git/git_status' is bundled but reaches the network (network to api.github.com), so it asks" });
+      expect(decide(input({ sandbox: withNetwork, remembered: remembered(withHosts(['api.github.com'])) }))).toEqual({
+        outcome: 'ask',
+        reason: "you chose to always allow 'git/git_status' with network to api.github.com; it now asks for network to any host, so it asks",
+      });
+      expect(decide(input({ sandbox: thisComputer, remembered: remembered(withHosts('host')) }))).toEqual({
+        outcome: 'ask',
+        reason: "'git/git_status' shares this computer's own network (ICMP and the system resolver, no Unix sockets), so every run asks unless a rule of yours allows it",
+      });
+    });
   });
 
   it('says why a run that would go unasked asks when it cannot be contained', () => {
@@ -240,7 +287,7 @@ describe('decide', () => {
       outcome: 'ask',
       reason: "skill 'git' is bundled and read-only, but it cannot be contained here (bubblewrap (bwrap) is not installed), so it asks",
     });
-    expect(decide(input({ remembered: remembered({ profile: { name: 'none', network: true } }), sandbox: turnedOff }))).toEqual({
+    expect(decide(input({ remembered: remembered({ profile: { name: 'none', network: true, hosts: 'host' } }), sandbox: turnedOff }))).toEqual({
       outcome: 'ask',
       reason: "you chose to always allow 'git/git_status', but you turned its sandbox off, so it asks",
     });
@@ -294,7 +341,7 @@ describe('decide', () => {
               ? null
               : remembered({
                 identity: a.bundled ? bundledGit : userGit,
-                ...(a.remembered === 'hash' ? { skillHash: 'x' } : a.remembered === 'path' ? { programPath: '/x' } : a.remembered === 'narrower' ? { profile: { name: 'read-only', network: false } } : { profile: { name: 'workspace', network: false } }),
+                ...(a.remembered === 'hash' ? { skillHash: 'x' } : a.remembered === 'path' ? { programPath: '/x' } : a.remembered === 'narrower' ? { profile: { name: 'read-only', network: false, hosts: [] } } : { profile: { name: 'workspace', network: false, hosts: [] } }),
               }),
           sandbox: a.contained ? workspace : { ...workspace, contained: false, mechanism: null, why: 'none here' },
         }));

@@ -204,13 +204,25 @@ describe('RFC-0004:C-INDEX atomic swap', () => {
     expect(existsSync(temp)).toBe(false);
   });
 
-  it('a temp file of a live build is left alone, and a finished build leaves no temp behind', () => {
+  it('a temp file of a live build is left alone, and a finished build leaves no temp behind (only its lock file, which is empty)', () => {
     const { dir, runtime, path } = setup();
     mkdirSync(join(runtime, '.skillc-meta'), { recursive: true });
     const live = `${path}.${process.pid}-00000000.tmp`;
     writeFileSync(live, 'in progress');
     buildIndex(dir, runtime);
-    expect(readdirSync(join(runtime, '.skillc-meta')).sort()).toEqual([path.split('/').pop(), live.split('/').pop()].sort());
+    const name = path.split('/').pop() as string;
+    expect(readdirSync(join(runtime, '.skillc-meta')).sort()).toEqual([name, `${name}.lock`, live.split('/').pop()].sort());
+  });
+
+  it("the next build removes a dead build's temp file and the journal SQLite kept beside it", () => {
+    const { dir, runtime, path } = setup();
+    mkdirSync(join(runtime, '.skillc-meta'), { recursive: true });
+    // A pid no process has: the build that wrote these was killed.
+    const dead = `${path}.999999999-0badc0de.tmp`;
+    for (const leftover of [dead, `${dead}-journal`, `${dead}-wal`]) writeFileSync(leftover, 'left by a killed build');
+    buildIndex(dir, runtime);
+    const name = path.split('/').pop() as string;
+    expect(readdirSync(join(runtime, '.skillc-meta')).sort()).toEqual([name, `${name}.lock`].sort());
   });
 });
 

@@ -63,6 +63,6 @@ describe.each(people())('the bundled folder, as $label', (person) => {
     const listed = JSON.parse((await app.cli(['list', '--json'])).stdout) as { skills: { name: string; trust: string }[] };
     expect(listed.skills.find((s) => s.name === 'lookup')).toMatchObject({ trust: 'bundled' });
     const dry = JSON.parse((await app.cli(['run', 'lookup', 'go', '--arg', 'a=localhost', '--dry-run', '--json'])).stdout) as DryRun;
-    expect(dry).toMatchObject({ decision: 'ask', reason: "'lookup/go' can reach the network, so it needs approval even though it is bundled", sandbox: { network: true, contained: true } });
+    expect(dry).toMatchObject({ decision: 'ask', reason: "'lookup/go' is bundled but reaches the network (network to any host), so it asks", sandbox: { network: true, contained: true } });
   });
 });

@@ -32,14 +32,14 @@ describe.each(people())('a rule and the profile it was made under, as $label', (
     expect(JSON.parse(wider.stdout).error).toMatchObject({
       code: 'E601',
       message: expect.stringContaining(
-        'rule #1 (tool:todo/go) was made when it ran read-only, no network; it would now run may write in its working directory, with network, more than the rule allows',
+        'rule #1 (tool:todo/go) was made when it ran read-only, no network; it would now run may write in its working directory, network to any host, more than the rule allows',
       ),
     });
     const [last] = JSON.parse((await app.cli(['history', '--json', '--limit', '1'])).stdout) as RunSummary[];
     expect(last).toMatchObject({ skill: 'todo', status: 'refused', startedAt: null });
 
     // Made again, the rule covers the skill as it is now.
-    expect((await app.cli(['rules', 'add', 'allow', 'tool:todo/go'])).stdout).toContain('up to may write in its working directory, with network');
+    expect((await app.cli(['rules', 'add', 'allow', 'tool:todo/go'])).stdout).toContain('up to may write in its working directory, network to any host');
     const again = JSON.parse((await app.cli(['run', 'todo', 'go', '--json'], { cwd: project })).stdout) as RunReport;
     expect(again).toMatchObject({ decision: { outcome: 'auto', by: 'rule' }, result: { stdout: 'buy milk\nwrote\n' } });
   });

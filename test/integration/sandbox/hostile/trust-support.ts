@@ -54,7 +54,7 @@ function giveTo(person: Person, dir: string): void {
 /** A Skilltray installed where its owner can write, with that person's home, state and workspace. */
 export interface Install {
   person: Person;
-  /** The installed package: bin/, dist/cli/, skills/ (the bundled folder) and bundled-manifest.json. */
+  /** The installed package: bin/, dist/cli/, dist/native/ (the network relay), skills/ (the bundled folder) and bundled-manifest.json. */
   app: string;
   bundled: string;
   /** The person's HOME, SKILLTRAY_HOME and the skills folder in it, and a folder to work in. */
@@ -77,6 +77,8 @@ export function install(person: Person): Install {
   cpSync(join(ROOT, 'package.json'), join(app, 'package.json'));
   cpSync(join(ROOT, 'bin'), join(app, 'bin'), { recursive: true });
   cpSync(join(ROOT, 'dist', 'cli'), join(app, 'dist', 'cli'), { recursive: true });
+  // The network relay, where the CLI looks for it beside the bundled folder: a run with a network is contained only with it.
+  cpSync(join(ROOT, 'dist', 'native'), join(app, 'dist', 'native'), { recursive: true });
   cpSync(join(ROOT, 'skills'), join(app, 'skills'), { recursive: true });
   cpSync(join(ROOT, BUNDLED_MANIFEST), join(app, BUNDLED_MANIFEST));
   // Packages resolve from the install's own node_modules, as after npm install.
@@ -141,6 +143,15 @@ export interface Serving {
   nextApproval(): Promise<PendingEntry>;
 }
 
+/** The waiting approval `id` as `approvals` lists it. */
+async function pendingEntry(url: string, token: string, id: string): Promise<PendingEntry> {
+  const res = await fetch(`${url}/api/approvals`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+  const envelope = (await res.json()) as { ok: boolean; value?: PendingEntry[] };
+  const entry = envelope.value?.find((e) => e.id === id);
+  if (entry === undefined) throw new Error(`approval ${id} is not in the queue: ${JSON.stringify(envelope)}`);
+  return entry;
+}
+
 /** Starts `skilltray serve --port 0` for `install` and follows its event stream. */
 export async function serve(at: Install): Promise<Serving> {
   const ids = at.person.uid === undefined ? {} : { uid: at.person.uid, gid: at.person.gid };
@@ -173,9 +184,11 @@ export async function serve(at: Install): Promise<Serving> {
           if (data === undefined) continue;
           const event = JSON.parse(data.slice('data: '.length)) as ServerEvent;
           if (event.type !== 'approval.added') continue;
+          // The event names the run; the approval itself is read from the queue.
+          const entry = await pendingEntry(url as string, token, event.entry.id);
           const next = waiting.shift();
-          if (next) next(event.entry);
-          else added.push(event.entry);
+          if (next) next(entry);
+          else added.push(entry);
         }
       }
     } catch {

@@ -1,17 +1,20 @@
 /**
- * A tool call through render → policy → snapshot → sandbox → spawn → record, and the sandbox alone
- * (bubblewrap with a read-only profile running `true`), each against a raw child_process.spawn of
- * `true` measured in the same run.
+ * A tool call through render → policy → snapshot → sandbox → spawn → record, the sandbox alone
+ * (bubblewrap with a read-only profile running `true`), and a network tool's start (its own proxy,
+ * then the sandbox with the relay first), each against a raw child_process.spawn of `true`
+ * measured in the same run.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkilltrayCore } from '../src-main/core/api.js';
-import { resolveConfig } from '../src-main/core/config.js';
+import { BUNDLED_MANIFEST, resolveConfig } from '../src-main/core/config.js';
 import { profileFor } from '../src-main/core/policy/profile.js';
+import { startNetworkProxy } from '../src-main/core/runner/network/proxy-server.js';
 import { boxPlaces } from '../src-main/core/runner/sandbox/box-places.js';
+import { bundledManifestOf, manifestText } from '../src-main/core/skills/bundled-manifest.js';
 import { platformSandbox } from '../src-main/core/runner/sandbox/platform-sandbox.js';
-import { noSandbox } from '../src-main/core/runner/sandbox/sandbox.js';
+import { noSandbox, type RunPlaces } from '../src-main/core/runner/sandbox/sandbox.js';
 import { resolveProgram } from '../src-main/core/runner/resolve-program.js';
 import { median, type Figure, type Metric } from './measure.js';
 
@@ -45,17 +48,44 @@ function spawned(program: string, args: readonly string[], env?: Record<string, 
   });
 }
 
+/**
+ * A network tool's start: the run's own proxy on a Unix socket, then the sandbox with a host list
+ * (the relay first, listening before it starts `true`), then the proxy closed — as a run does it.
+ */
+async function networkStart(sandbox: ReturnType<typeof platformSandbox>, places: RunPlaces, truePath: string, dir: string, sandboxedMs: number, raw: number): Promise<Figure | Metric> {
+  const name = `sandboxed \`true\` with a host list (${sandbox.mechanism ?? ''}: its proxy + the relay)`;
+  const why = sandbox.unavailable(places.profile);
+  if (why !== null) return { name, text: `not measured: ${why}` };
+  const sockets = mkdtempSync(join(dir, 'net-'));
+  let n = 0;
+  const start = async (): Promise<void> => {
+    const proxy = await startNetworkProxy({ hosts: places.profile.hosts as string[], socketPath: join(sockets, `p${n++}.sock`) });
+    try {
+      const wrapped = sandbox.wrap({ program: truePath, args: [], env: { PATH: process.env.PATH ?? '' } }, { ...places, proxy: proxy.address });
+      await spawned(wrapped.program, wrapped.args, wrapped.env);
+    } finally {
+      await proxy.close();
+    }
+  };
+  const ms = await median(start, 31, 3);
+  return { name, ms, baseline: 'raw child_process.spawn of true', baselineMs: raw, note: `${(ms - sandboxedMs).toFixed(1)} ms more than without the network` };
+}
+
 /** The run figures: the sandbox alone, a whole contained run, and an uncontained run, each against raw spawn. */
 export async function runBench(dir: string): Promise<(Figure | Metric)[]> {
   const bundled = join(dir, 'bundled');
   mkdirSync(join(bundled, 'truth'), { recursive: true });
   writeFileSync(join(bundled, 'truth', 'SKILL.md'), TRUE_SKILL);
+  // Shipped as the build ships bundled skills: listed in the manifest beside their folder.
+  writeFileSync(join(dir, BUNDLED_MANIFEST), manifestText(bundledManifestOf(bundled)));
   // A home of its own and a project folder to work in: the workspace guard never lets a run work in a home.
   const work = join(dir, 'work');
   mkdirSync(work, { recursive: true });
   mkdirSync(join(dir, 'user'), { recursive: true });
-  const config = resolveConfig({ env: { HOME: join(dir, 'user'), SKILLTRAY_HOME: join(dir, 'home'), PATH: process.env.PATH }, bundledDir: bundled });
-  const sandbox = platformSandbox(process.platform, config.env);
+  // The relay as the build leaves it: this file runs from dist/node/bench/.
+  const netRelay = join(import.meta.dirname, '..', '..', 'native', 'net-relay');
+  const config = resolveConfig({ env: { HOME: join(dir, 'user'), SKILLTRAY_HOME: join(dir, 'home'), PATH: process.env.PATH }, bundledDir: bundled, netRelay });
+  const sandbox = platformSandbox(process.platform, config.env, config.netRelay);
   const why = sandbox.unavailable();
   const contained = new SkilltrayCore(config, { sandbox });
   const bare = new SkilltrayCore(config, { sandbox: noSandbox('measured without a sandbox') });
@@ -68,7 +98,7 @@ export async function runBench(dir: string): Promise<(Figure | Metric)[]> {
       // The sandbox alone: the command line a read-only run of `true` gets, spawned directly.
       const home = mkdtempSync(join(dir, 'home-'));
       const { places } = boxPlaces({
-        profile: profileFor({ readOnly: true, network: false, classification: null, box: { reads: [], writes: [], limits: {} } }, false),
+        profile: profileFor({ readOnly: true, network: false, hosts: [], classification: null, box: { reads: [], writes: [], limits: {} } }, false),
         cwd: work,
         skillDir: join(bundled, 'truth'),
         snapshotDir: join(bundled, 'truth'),
@@ -84,6 +114,7 @@ export async function runBench(dir: string): Promise<(Figure | Metric)[]> {
       const wrapped = sandbox.wrap({ program: truePath, args: [], env: { PATH: process.env.PATH ?? '' } }, places);
       const sandboxed = await median(() => spawned(wrapped.program, wrapped.args, wrapped.env), 31, 3);
       figures.push({ name: `sandboxed \`true\` (${sandbox.mechanism ?? ''}, read-only)`, ms: sandboxed, baseline: 'raw child_process.spawn of true', baselineMs: raw });
+      figures.push(await networkStart(sandbox, { ...places, profile: { ...places.profile, network: true, hosts: ['api.github.com'] } }, truePath, dir, sandboxed, raw));
       const call = () => contained.run({ skill: 'truth', tool: 'yes', surface: 'cli', cwd: work }, { approval: { kind: 'none' } });
       const full = await median(call, 31, 3);
       figures.push({ name: 'run `true`: render+policy+snapshot+sandbox+record', ms: full, baseline: 'raw child_process.spawn of true', baselineMs: raw });

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { bigSkillBench } from './big-skill.bench.js';
 import { catalogBench } from './catalog.bench.js';
 import { cliBench } from './cli.bench.js';
+import { coldBench } from './cold.bench.js';
 import { discoverBench } from './discover.bench.js';
 import { BenchFixtures } from './fixtures.js';
 import { loadBench } from './load.bench.js';
@@ -22,6 +23,7 @@ import { formatFigure, type Figure, type Metric } from './measure.js';
 import { killAll } from './processes.js';
 import { runBench } from './run.bench.js';
 import { searchBench } from './search.bench.js';
+import { searchQualityBench } from './search-quality.bench.js';
 import { serveBench } from './serve.bench.js';
 import { sessionBench } from './session.bench.js';
 import { uiBench } from './ui.bench.js';
@@ -39,11 +41,13 @@ const BENCHES: Record<string, Bench> = {
   catalog: catalogBench,
   'big-skill': bigSkillBench,
   cli: cliBench,
+  cold: coldBench,
   serve: serveBench,
   run: runBench,
   session: (dir) => sessionBench(dir, bundledDir),
   history: historyBench,
   discover: (dir) => discoverBench(dir, bundledDir),
+  'search-quality': (dir) => searchQualityBench(dir, bundledDir),
   ui: uiBench,
 };
 

@@ -15,6 +15,8 @@ export interface CliIo {
   interactive: boolean;
   /** Whether stdout is a terminal, where text may carry emphasis (bold, underline). */
   stdoutIsTty: boolean;
+  /** Whether stderr is a terminal, where a long step may show its progress on one line it rewrites. */
+  stderrIsTty: boolean;
   /** Asks a question on the terminal and returns the answer; only when interactive. */
   ask(question: string): Promise<string>;
 }
@@ -25,14 +27,20 @@ export interface CliContext {
   io: CliIo;
   /** The bundled skill packs, located by the entry point. */
   bundledDir: string;
+  /** Their manifest, where the entry point knows it is not beside them (inside a packaged app's app.asar). */
+  bundledManifest?: string;
   /** Skilltray's version (package.json), for `--version`, `serve` and `mcp`. */
   version: string;
   /** Home and skill roots from this environment, resolved once; reading them opens nothing. */
   config(): CoreConfig;
   /** The core over config(), loaded and opened on first use so `--help` and bad options never touch the disk. */
   core(): Promise<SkilltrayCore>;
-  /** Only the skills and the gateway (the core's read side, without state.db, runs or packs): what a read-only command needs. */
-  library(): Promise<SkillLibrary>;
+  /**
+   * Only the skills and the gateway (the core's read side, without state.db, runs or packs): what a
+   * read-only command needs. `strict` (the first call decides) reads as RFC-0004 says: E002 for an
+   * index not built or out of date, where a read otherwise builds it.
+   */
+  library(options?: { strict?: boolean }): Promise<SkillLibrary>;
 }
 
 export interface Command {
@@ -42,6 +50,8 @@ export interface Command {
   synopsis?: string;
   positionals: PositionalSpec[];
   options: Record<string, OptionSpec>;
+  /** Lines `--help` shows after the summary: how the arguments are read, where that needs saying. */
+  notes?: string[];
   /** Command lines `--help` shows, each with what it does: `['list --status error', 'only the skills that failed to load']`. */
   examples: [line: string, what: string][];
   run(ctx: CliContext, args: ParsedArgs): Promise<number> | number;

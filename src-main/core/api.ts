@@ -8,8 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { CheckReport, Mode, ResourceLimits, RootWatch, ShadowReport, SkillRoot, SkillSummary } from '../shared/model.js';
-import { describeRoots, type CoreConfig } from './config.js';
+import type { CheckReport, Mode, ResourceLimits, RootStatus, ShadowReport, SkillBrief, SkillSummary } from '../shared/model.js';
+import { describeRoots, unreadableRoot, type CoreConfig } from './config.js';
 import { SkilltrayError } from './errors.js';
 import { ApprovalBroker } from './policy/approval-broker.js';
 import type { DryRun, HistoryUsage, MaintenanceReport, Notice, PendingEntry, RememberExpiry, RememberScope, Remembered, Retention, Rule, RunQuery, RunRecord, RunReport, RunSummary, SandboxStatus, Settings, Surface, VerdictKind } from '../shared/runs.js';
@@ -17,7 +17,9 @@ import { listRemembered, revoke } from './store/approvals.js';
 import { listUnsandboxed, setSandboxed } from './store/unsandboxed.js';
 import { platformSandbox } from './runner/sandbox/platform-sandbox.js';
 import type { Sandbox } from './runner/sandbox/sandbox.js';
-import { addRule, listRules, removeRule } from './store/rules.js';
+import { addRule, removeRule } from './store/rules.js';
+import { pinsFor } from './policy/pins.js';
+import { rulesInForce, runProfile } from './runs/prepare-run.js';
 import { getRun, listRuns } from './store/runs.js';
 import { getSettings, setLimitCeiling, setMode, setPaletteShortcut, setPaused, setRetention } from './store/settings.js';
 import type { StateDb } from './store/state-db.js';
@@ -26,6 +28,7 @@ import { dismissNotice, listNotices } from './store/notices.js';
 import { historyUsage } from './store/retention.js';
 import { RunService, type RunInput, type RunOptions } from './runs/run-service.js';
 import { reclaimOrphanedRuns, type Orphan } from './runs/interrupted-runs.js';
+import { LiveOutput, pendingNotice } from './runs/run-notices.js';
 import { DEFAULT_KILL_GRACE_MS } from './runner/run-process.js';
 import { skillsToCheck } from './skills/locate.js';
 import { emitSafely } from './events.js';
@@ -34,7 +37,7 @@ import { Discovery, type DiscoverOptions } from './agent/discover.js';
 import { planAttach, type AttachRequest } from './agent/attach.js';
 import type { AttachResult, DiscoverResult } from '../shared/agent.js';
 import { emptyFolder } from './runs/empty-folder.js';
-import { checkReport, filterSummaries, shadowReport, summarize, type ListFilter } from './skills/summary.js';
+import { briefOf, checkReport, filterSummaries, shadowReport, summarize, type ListFilter } from './skills/summary.js';
 import { resolvePrompt } from './template/render-command.js';
 import type { Confirmation, PackProgress, PackService } from './packs/service.js';
 import { packPolicy } from './packs/policy-view.js';
@@ -77,6 +80,8 @@ export class SkilltrayCore extends SkillLibrary {
   private reclaiming: Promise<Orphan[]> | undefined;
   /** Pending approvals of this process (meaningful in the process that owns runs). */
   readonly broker = new ApprovalBroker();
+  /** What this process's live runs have printed so far: events only say how much. */
+  private readonly liveOutput = new LiveOutput();
   private packService: Promise<PackService> | undefined;
   private connections: Promise<AssistantConnections> | undefined;
   /** Where this process serves MCP over HTTP, while it owns runs (see serveMcpAt). */
@@ -90,14 +95,14 @@ export class SkilltrayCore extends SkillLibrary {
 
   constructor(config: CoreConfig, options: CoreOptions = {}) {
     super(config, options);
-    this.sandbox = options.sandbox ?? platformSandbox(process.platform, config.env);
+    this.sandbox = options.sandbox ?? platformSandbox(process.platform, config.env, config.netRelay);
     this.state = new StateStore(join(config.home, 'state.db'), {
       ...(config.nativeBinding === undefined ? {} : { nativeBinding: config.nativeBinding }),
       quickCheck: options.checkStateDb ?? true,
       onNotice: (notice) => emitSafely(this, 'event', { type: 'notice', notice }),
     });
     this.projects = new ProjectTrust({ db: () => this.db, registry: this.registry, configured: config.roots, closed: () => this.closed });
-    this.broker.on('added', (entry) => emitSafely(this, 'event', { type: 'approval.added', entry }));
+    this.broker.on('added', (entry) => emitSafely(this, 'event', { type: 'approval.added', entry: pendingNotice(entry) }));
     this.broker.on('resolved', (resolution) => emitSafely(this, 'event', { type: 'approval.resolved', id: resolution.id, outcome: resolution.kind }));
   }
 
@@ -141,7 +146,7 @@ export class SkilltrayCore extends SkillLibrary {
         session: this.session,
       });
       // Once, at creation: every run event reaches the 'event' stream exactly once.
-      this.runService.on('run', (event) => emitSafely(this, 'event', { type: 'run', event }));
+      this.runService.on('run', (event) => emitSafely(this, 'event', { type: 'run', event: this.liveOutput.notice(event) }));
       this.runService.on('remembered', () => emitSafely(this, 'event', { type: 'policy.changed' }));
     }
     return this.runService;
@@ -157,13 +162,24 @@ export class SkilltrayCore extends SkillLibrary {
     return { ...filterSummaries(all, filter), shadowed: shadowReport(this.registry.shadowed()) };
   }
 
-  /** Diagnostics of a skill, a skill directory or a directory of skills. */
-  check(target: string, cwd: string): CheckReport {
-    return checkReport(skillsToCheck(target, cwd, this.registry));
+  /** The same list in brief (name, one line, tool names, trust, sandbox): an assistant's first look, `describe` for the rest. */
+  listBriefs(filter: ListFilter = {}): { skills: SkillBrief[]; total: number } {
+    const { skills, total } = this.listSkills(filter);
+    const unsandboxed = new Set(listUnsandboxed(this.db));
+    return { skills: skills.map((s) => briefOf(s, this.getSkill(s.name), unsandboxed.has(s.name))), total };
   }
 
-  /** The skill roots in precedence order (trusted project folders last), whether each exists, and how this process watches it (null: it does not). */
-  roots(): { home: string; roots: (SkillRoot & { exists: boolean; watch: RootWatch | null })[] } {
+  /** Diagnostics of a skill, a skill directory or a directory of skills, and the roots that cannot be read. */
+  check(target: string, cwd: string): CheckReport {
+    const unreadable = this.registry.roots.flatMap((root) => {
+      const why = unreadableRoot(root.path);
+      return why === null ? [] : [{ path: root.path, why }];
+    });
+    return checkReport(skillsToCheck(target, cwd, this.registry), unreadable);
+  }
+
+  /** The skill roots in precedence order (trusted project folders last), whether each exists and can be read, and how this process watches it (null: it does not). */
+  roots(): { home: string; roots: RootStatus[] } {
     return describeRoots({ ...this.config, roots: [...this.registry.roots] }, (path) => this.registry.watchStatus(path));
   }
 
@@ -206,11 +222,12 @@ export class SkilltrayCore extends SkillLibrary {
     return listRuns(this.db, query);
   }
 
-  /** One run with its output (E702 when unknown). */
+  /** One run with its output (E702 when unknown); while it runs here, the output it has streamed so far. */
   getRun(id: string): RunRecord {
     const run = getRun(this.db, id);
     if (!run) throw new SkilltrayError('E702', `no run '${id}'`, { details: { id } });
-    return run;
+    const live = run.endedAt === null ? this.liveOutput.of(id) : null;
+    return live === null ? run : { ...run, ...live };
   }
 
   // ── approvals ───────────────────────────────────────────────────────────
@@ -221,8 +238,9 @@ export class SkilltrayCore extends SkillLibrary {
   }
 
   /**
-   * Answers a pending approval: once, always (remembered, pinned to hash, program path, sandbox
-   * profile and the run's folder unless `scope` is anywhere, until revoked or for this session) or deny.
+   * Answers a pending approval: once, always (remembered, pinned to the skill's identity and hash,
+   * the program path, the sandbox profile and the run's folder or any folder, until revoked or for
+   * this session) or deny.
    */
   answerApproval(id: string, verdict: VerdictKind, actor: string, expires?: RememberExpiry, scope?: RememberScope): void {
     this.broker.resolve(id, verdict, actor, expires, scope);
@@ -258,13 +276,25 @@ export class SkilltrayCore extends SkillLibrary {
 
   // ── rules and settings ──────────────────────────────────────────────────
 
+  /** The rules, each allow rule with the skills it covers (a rule from before pins is pinned first: docs/policy.md). */
   rules(): Rule[] {
-    return listRules(this.db);
+    return rulesInForce(this.db, this.registry);
   }
 
-  /** Adds an allow or deny rule (`skill:<glob>`, `skill:*`, `tool:<skill>/<tool>`). */
+  /**
+   * Adds an allow or deny rule (`skill:<glob>`, `skill:*`, `tool:<skill>/<tool>`). An allow rule is
+   * pinned to the loaded skills it covers as they are now (who each is, and its sandbox profile);
+   * one that covers none is E625.
+   */
   addRule(pattern: string, effect: string): Rule {
-    const rule = addRule(this.db, pattern, effect);
+    const { db } = this;
+    const pins = effect === 'allow' ? pinsFor(pattern, this.registry.list(), (skill) => runProfile(db, skill)) : [];
+    if (effect === 'allow' && pins.length === 0) {
+      throw new SkilltrayError('E625', `allow rule '${pattern.trim()}' matches no tool of a loaded skill; an allow rule covers the skills it names as they are when you add it`, {
+        details: { pattern: pattern.trim() },
+      });
+    }
+    const rule = addRule(db, pattern, effect, Date.now(), pins);
     emitSafely(this, 'event', { type: 'policy.changed' });
     return rule;
   }
@@ -510,8 +540,9 @@ export class SkilltrayCore extends SkillLibrary {
 
   /**
    * For the long-running owner of runs (the app, `serve`): maintain history on a schedule, watch the
-   * roots and keep search current so a person in the UI never meets E002 — the catalog synced now
-   * (and on the first search after a change), each changed skill's index rebuilt as soon as the
+   * roots and keep search current so a person in the UI never meets E002 — the catalog synced from
+   * now on in the background, without holding up start-up (and again on the first search after a
+   * change; a search over every skill waits for it), each changed skill's index rebuilt as soon as the
    * watcher reports the change, and any other index built on first use (building every index at
    * start would cost minutes at 10,000 skills).
    */
@@ -527,7 +558,7 @@ export class SkilltrayCore extends SkillLibrary {
         // An index that cannot be built (E003 collision) is reported when someone searches it.
       }
     });
-    if (!this.closed) this.gateway.catalog();
+    if (!this.closed) void this.catalogCurrent();
   }
 
   /**

@@ -2,11 +2,12 @@
  * Where Skilltray keeps its state and finds skills. Everything is derived from an environment
  * passed in by the entry point (CLI, Electron, tests), never read from globals inside the core.
  */
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import envPaths from 'env-paths';
-import type { RootKind, RootWatch, SkillRoot } from '../shared/model.js';
+import type { RootKind, RootStatus, RootWatch, SkillRoot } from '../shared/model.js';
+import { errnoText } from './skills/entry-kinds.js';
 
 /** How this installation of Skilltray is started, so `connect` can tell a client the command that starts its bridge. */
 export interface Installation {
@@ -25,17 +26,28 @@ export interface CoreConfig {
   roots: SkillRoot[];
   /** The environment tools inherit from (filtered by the runner) and requirements are checked against. */
   env: NodeJS.ProcessEnv;
+  /** The manifest of the bundled skills shipped with the app: only a skill it lists, unchanged, is bundled. */
+  bundledManifest: string;
   /** Path of a better-sqlite3 binary built for this process's ABI, when not the default one. */
   nativeBinding?: string;
+  /** The network relay a sandboxed run with a host list starts first (Linux; core/runner/network/net-relay.c). */
+  netRelay: string;
   installation: Installation;
 }
+
+/** The manifest's file name, beside the bundled folder in a checkout (and an npm install). */
+export const BUNDLED_MANIFEST = 'bundled-manifest.json';
 
 export interface ConfigInput {
   env?: NodeJS.ProcessEnv;
   /** The bundled `skills/` directory (a resource of the packaged app, or the checkout's). */
   bundledDir: string;
+  /** The bundled skills' manifest; default `bundled-manifest.json` beside the bundled folder. */
+  bundledManifest?: string;
   platform?: NodeJS.Platform;
   nativeBinding?: string;
+  /** The network relay's path; by default dist/native/net-relay beside the bundled skills' folder, as the build leaves it. */
+  netRelay?: string;
   /** Default: this process's runtime and the `bin/skilltray.js` beside the bundled `skills/` (a checkout or an npm install). */
   installation?: Installation;
 }
@@ -81,16 +93,25 @@ export function resolveConfig(input: ConfigInput): CoreConfig {
   add(join(userDir, '.cursor', 'skills'), 'cursor', true);
   add(join(userDir, '.copilot', 'skills'), 'copilot', true);
   const installation = input.installation ?? { runtime: process.execPath, script: join(dirname(resolve(input.bundledDir)), 'bin', 'skilltray.js'), packaged: false };
-  return { home, roots, env, installation, ...(input.nativeBinding === undefined ? {} : { nativeBinding: input.nativeBinding }) };
+  const bundledManifest = resolve(input.bundledManifest ?? join(dirname(resolve(input.bundledDir)), BUNDLED_MANIFEST));
+  const netRelay = input.netRelay ?? join(dirname(resolve(input.bundledDir)), 'dist', 'native', 'net-relay');
+  return { home, roots, env, bundledManifest, installation, netRelay, ...(input.nativeBinding === undefined ? {} : { nativeBinding: input.nativeBinding }) };
+}
+
+/** Why an existing root cannot be listed (`EACCES (permission denied)`), or null when it can or does not exist. */
+export function unreadableRoot(path: string): string | null {
+  try {
+    accessSync(path, constants.R_OK | constants.X_OK);
+    return null;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? null : errnoText(error);
+  }
 }
 
 /**
- * The skill roots in precedence order, whether each exists, and how `watchStatus` says it is watched
- * (null: not by this process): read from the config alone, so the CLI's `roots` opens nothing.
+ * The skill roots in precedence order, whether each exists and can be read, and how `watchStatus`
+ * says it is watched (null: not by this process): one stat each, so the CLI's `roots` opens nothing.
  */
-export function describeRoots(
-  config: CoreConfig,
-  watchStatus: (path: string) => RootWatch | null = () => null,
-): { home: string; roots: (SkillRoot & { exists: boolean; watch: RootWatch | null })[] } {
-  return { home: config.home, roots: config.roots.map((r) => ({ ...r, exists: existsSync(r.path), watch: watchStatus(r.path) })) };
+export function describeRoots(config: CoreConfig, watchStatus: (path: string) => RootWatch | null = () => null): { home: string; roots: RootStatus[] } {
+  return { home: config.home, roots: config.roots.map((r) => ({ ...r, exists: existsSync(r.path), unreadable: unreadableRoot(r.path), watch: watchStatus(r.path) })) };
 }

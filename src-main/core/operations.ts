@@ -8,6 +8,7 @@ import { inputs, type Envelope, type Health, type OperationName, type OperationO
 import type { Surface } from '../shared/runs.js';
 import type { SkilltrayCore } from './api.js';
 import { SkilltrayError } from './errors.js';
+import { MAX_INPUT_DEPTH, nestsDeeperThan, shallowArguments } from './input-depth.js';
 import type { Approval } from './runs/run-service.js';
 
 /** Where a call comes from and what it may do. */
@@ -49,6 +50,8 @@ const ASSISTANTS: ReadonlySet<Surface> = new Set(['mcp', 'http']);
 const handlers: Handlers = {
   list: (core, i, ctx) =>
     core.listSkills(defined({ domain: i.domain, role: i.role, status: i.status, offeredOnly: i.offered_only, enabledOnly: ASSISTANTS.has(ctx.surface), offset: i.offset, limit: i.limit })),
+  listBrief: (core, i, ctx) =>
+    core.listBriefs(defined({ domain: i.domain, role: i.role, status: i.status, offeredOnly: i.offered_only, enabledOnly: ASSISTANTS.has(ctx.surface), offset: i.offset, limit: i.limit })),
   describe: (core, i) => core.getSkill(i.skill),
   check: (core, i, ctx) => core.check(loaded(core, i.target), ctx.cwd),
   roots: (core) => core.roots(),
@@ -90,8 +93,12 @@ const handlers: Handlers = {
   open: (core, i, ctx) => core.open(loaded(core, i.skill), i.path, defined({ maxLines: i.max_lines }), ctx.cwd),
   sources: (core, i, ctx) => core.sources(loaded(core, i.skill), defined({ depth: i.depth, dir: i.dir, limit: i.limit, pattern: i.pattern }), ctx.cwd),
   search: (core, i, ctx) => core.search(loaded(core, i.skill), i.query, defined({ limit: i.limit }), ctx.cwd),
-  searchAll: (core, i) => core.searchAll(i.query, defined({ limit: i.limit, prefix: i.prefix })),
-  build: (core, i, ctx) => core.build(loaded(core, i.skill), ctx.cwd),
+  // The owner keeps answering while a cold catalog is built (the UI shows its progress), and this answer waits for it.
+  searchAll: async (core, i) => {
+    await core.catalogCurrent();
+    return core.searchAll(i.query, defined({ limit: i.limit, prefix: i.prefix }));
+  },
+  build: (core, i, ctx) => core.build(loaded(core, i.skill), ctx.cwd, { verify: i.verify === true }),
   stats: (core, i, ctx) => core.stats(loaded(core, i.skill), defined({ groupBy: i.group_by, since: i.since, until: i.until, projects: i.project }), ctx.cwd),
 
   discover: (core, i) => core.discover(i.intent, defined({ domain: i.domain, roleFilter: i.role_filter, limit: i.limit })),
@@ -134,10 +141,28 @@ export function isOperation(name: string): name is OperationName {
   return Object.hasOwn(inputs, name);
 }
 
+/** A name as the contract takes it (the schema's bounds), or null. */
+const nameOf = (value: unknown): string | null => (typeof value === 'string' && value.length >= 1 && value.length <= 256 ? value : null);
+
+/**
+ * Refuses an input nested deeper than MAX_INPUT_DEPTH (E805) before anything walks it. A `run` that
+ * names a skill and tool is a run someone asked for: it is recorded as refused, as any other is.
+ */
+function refuseTooDeep(core: SkilltrayCore, name: OperationName, input: unknown, ctx: CallContext): never {
+  const error = new SkilltrayError('E805', `invalid input for '${name}': it nests deeper than ${MAX_INPUT_DEPTH} levels`, { details: { operation: name, limit: MAX_INPUT_DEPTH } });
+  const fields = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
+  const skill = nameOf(fields.skill);
+  const tool = nameOf(fields.tool);
+  if (name !== 'run' || skill === null || tool === null) throw error;
+  const traceId = nameOf(fields.trace_id);
+  return core.runs.refuse({ skill, tool, args: shallowArguments(fields.args, MAX_INPUT_DEPTH), surface: ctx.surface, ...(traceId === null ? {} : { traceId }) }, error);
+}
+
 /** Validates the input of `name` and runs it; every failure comes back as an error envelope. */
 export async function callOperation(core: SkilltrayCore, name: string, input: unknown, ctx: CallContext): Promise<Envelope<unknown>> {
   try {
     if (!isOperation(name)) throw new SkilltrayError('E806', `no operation '${name}'`, { details: { operation: name } });
+    if (nestsDeeperThan(input, MAX_INPUT_DEPTH)) refuseTooDeep(core, name, input, ctx);
     const parsed = inputs[name].safeParse(input ?? {});
     if (!parsed.success) {
       const issues = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));

@@ -14,12 +14,16 @@ export interface AppLocation {
 
 export interface AppPaths {
   bundledDir: string;
+  /** The bundled skills' manifest: made by the build inside app.asar (whose integrity Electron checks) in a package, the checked-in one in a checkout. */
+  bundledManifest: string;
   webDir: string;
   preload: string;
   trayIcon: string;
   appIcon: string;
   /** better-sqlite3 built for Electron's ABI, when not the one in node_modules. */
   nativeBinding: string | undefined;
+  /** The network relay a sandboxed run with a host list starts first (built by scripts/build-net-relay.js). */
+  netRelay: string;
   /** The `skilltray` command's script: what a connected assistant's bridge runs (in a package, inside app.asar, run by the app's own executable as Node). */
   cliScript: string;
 }
@@ -29,6 +33,7 @@ export function appPaths(at: AppLocation): AppPaths {
   const resources = (...parts: string[]): string => join(at.resourcesPath, ...parts);
   return {
     bundledDir: at.isPackaged ? resources('skills') : join(at.appPath, 'skills'),
+    bundledManifest: at.isPackaged ? join(at.appPath, 'dist', 'bundled-manifest.json') : join(at.appPath, 'bundled-manifest.json'),
     webDir: join(at.appPath, 'dist', 'web'),
     preload: join(at.appPath, 'dist', 'preload', 'preload.cjs'),
     // macOS tints a black template image for the menu bar; other platforms get the light glyph.
@@ -37,6 +42,7 @@ export function appPaths(at: AppLocation): AppPaths {
     // `npm start` builds better-sqlite3 for Electron and says where; a package carries its own rebuilt
     // module, and an environment variable must never make it load other native code.
     nativeBinding: at.isPackaged ? undefined : at.env.SKILLTRAY_NATIVE_BINDING || undefined,
+    netRelay: at.isPackaged ? resources('net-relay') : join(at.appPath, 'dist', 'native', 'net-relay'),
     cliScript: join(at.appPath, 'bin', 'skilltray.js'),
   };
 }

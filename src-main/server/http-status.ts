@@ -8,11 +8,14 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   E806: 404,
   E808: 405,
   E804: 413,
+  E811: 429,
   E999: 500,
   // state.db was damaged and has just been replaced by a recovered one: the same call can be made again.
   E901: 503,
   // The run's cgroup could not be made: the machine, not the request, is at fault.
   E706: 500,
+  // Shed before any work: the same call can be made again after Retry-After.
+  E812: 503,
 };
 
 /** Codes that name something that does not exist. */
@@ -21,7 +24,7 @@ const NOT_FOUND: readonly ErrorCode[] = ['E001', 'E010', 'E020', 'E021', 'E022',
 /** Refusals the caller must relay to whoever asked (a person denied it, policy refused it, …). */
 const CONFLICT: readonly ErrorCode[] = ['E601', 'E602', 'E603', 'E604', 'E605', 'E606', 'E607', 'E608', 'E612', 'E618', 'E801', 'E303', 'E304', 'E305', 'E308', 'E310', 'E856'];
 
-/** 400 input, 401/403 access, 404 not found, 405 method, 409 refusal to relay, 413 too large, 500 internal, 503 try again, else 422. */
+/** 400 input, 401/403 access, 404 not found, 405 method, 409 refusal to relay, 413 too large, 429 too many streams, 500 internal, 503 try again, else 422. */
 export function statusForCode(code: ErrorCode): number {
   const fixed = STATUS[code];
   if (fixed !== undefined) return fixed;

@@ -12,15 +12,18 @@ import { readFileSync } from 'node:fs';
 import type { SkilltrayCore } from '../core/api.js';
 import { SkilltrayError, toSkilltrayError } from '../core/errors.js';
 import { defaultGatewayCwd } from '../core/gateway/service.js';
-import { callOperation, isOperation } from '../core/operations.js';
+import { callOperation, isOperation, type CallContext } from '../core/operations.js';
 import { ownerStopping } from '../core/runs/interrupted-runs.js';
 import { thisProcess } from '../core/runs/owner.js';
 import type { Envelope, Health } from '../shared/contract.js';
+import { reportOfRecord } from '../shared/runs.js';
 import { SURFACE_HEADER, findOwner } from './app-link.js';
 import { mcpHttpEndpoint } from './mcp-http.js';
 import { EventStreams } from './event-stream.js';
 import { statusForCode } from './http-status.js';
+import { IDEMPOTENCY_HEADER, IdempotentRequests, idempotencyKey, requestFingerprint, type Answer } from './idempotency.js';
 import { openApiDocument } from './openapi.js';
+import { LISTEN_BACKLOG, RequestQueue, holdConnections } from './overload.js';
 import { claimOwnerFile, releaseOwnerFile } from './owner-file.js';
 import { ownerFilePath, readOwnerRecord, type OwnerRecord } from './owner-record.js';
 import { SECURITY_HEADERS, contentTypeOf, resolveStaticFile } from './static-files.js';
@@ -84,7 +87,10 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 }
 
 function sendError(res: ServerResponse, error: SkilltrayError, headers: Record<string, string> = {}): void {
-  sendJson(res, statusForCode(error.code), { ok: false, error: error.toJSON() } satisfies Envelope<never>, headers);
+  // A refusal that passes (too busy, too many streams) says when to come back.
+  const retryAfter = error.details?.retryAfterSeconds;
+  const retry: Record<string, string> = typeof retryAfter === 'number' ? { 'Retry-After': String(retryAfter) } : {};
+  sendJson(res, statusForCode(error.code), { ok: false, error: error.toJSON() } satisfies Envelope<never>, { ...retry, ...headers });
 }
 
 /** The token from `Authorization: Bearer <token>`, or null. */
@@ -95,6 +101,22 @@ function bearer(header: string | undefined): string | null {
 
 function tooLarge(): SkilltrayError {
   return new SkilltrayError('E804', `the request body is larger than ${MAX_BODY_BYTES} bytes`, { details: { limit: MAX_BODY_BYTES } });
+}
+
+/**
+ * The body, when all of it came with the request (the usual small JSON call), read at once: no turn
+ * of the event loop, so the operation runs in the same slice of the request queue. Null otherwise.
+ */
+function bodyAtHand(req: IncomingMessage, limit: number): Buffer | null {
+  if (!req.complete) return null;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for (let chunk = req.read() as Buffer | null; chunk !== null; chunk = req.read() as Buffer | null) {
+    size += chunk.length;
+    if (size > limit) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
 }
 
 /** Reads a body of at most `limit` bytes; past it, stops reading and rejects with E804. */
@@ -125,7 +147,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     req.on('data', onData);
     req.once('end', () => finish());
     req.once('error', (error) => finish(error));
-    req.once('close', () => finish(new Error('the client went away before sending its whole request')));
+    // Made only when it happens: an Error captures a stack, and every request closes.
+    req.once('close', () => done || finish(new Error('the client went away before sending its whole request')));
   });
 }
 
@@ -152,6 +175,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
 
   const userHome = defaultGatewayCwd(core.config.env);
   const streams = new EventStreams(core, options.heartbeatMs ?? HEARTBEAT_MS);
+  const queue = new RequestQueue();
+  const idempotent = new IdempotentRequests((runId) => {
+    const report = reportOfRecord(core.getRun(runId));
+    if (report === null) throw new SkilltrayError('E702', `run '${runId}' has no finished record to answer with`, { details: { id: runId } });
+    return { status: 200, envelope: { ok: true, value: report } };
+  });
   const inflight = new Map<Promise<void>, AbortController>();
   let openapi: string | undefined;
   let port = 0;
@@ -160,26 +189,26 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
 
   const mcp = mcpHttpEndpoint({ core, owner, version, cwd: userHome, ...(options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs }) });
 
-  /** Answers E802 and returns false unless the request carries the home's bearer token. */
-  function authorised(req: IncomingMessage, res: ServerResponse): boolean {
+  /** The home's bearer token the request carries; otherwise answers E802 and returns null. */
+  function authorised(req: IncomingMessage, res: ServerResponse): string | null {
     const expected = readToken(home);
     const presented = bearer(req.headers.authorization);
-    if (expected !== null && presented !== null && tokenMatches(expected, presented)) return true;
+    if (expected !== null && presented !== null && tokenMatches(expected, presented)) return presented;
     sendError(res, new SkilltrayError('E802', `missing or wrong bearer token: send 'Authorization: Bearer <token>' with the token in ${tokenPath(home)}`), {
       'WWW-Authenticate': 'Bearer realm="skilltray"',
     });
-    return false;
+    return null;
   }
 
-  /** A JSON request body within MAX_BODY_BYTES; a failure is answered here (E804, E805) and null returned. */
-  async function jsonBody(req: IncomingMessage, res: ServerResponse): Promise<{ value: unknown } | null> {
+  /** A JSON request body within MAX_BODY_BYTES, parsed and as sent; a failure is answered here (E804, E805) and null returned. */
+  async function jsonBody(req: IncomingMessage, res: ServerResponse): Promise<{ value: unknown; body: Buffer } | null> {
     if (!isJsonContentType(req.headers['content-type'])) {
       sendError(res, new SkilltrayError('E805', `the request body must be JSON, sent as 'Content-Type: application/json'`, { details: { contentType: req.headers['content-type'] ?? null } }));
       return null;
     }
     try {
-      const body = await readBody(req, MAX_BODY_BYTES);
-      return { value: JSON.parse(body.toString('utf8')) };
+      const body = bodyAtHand(req, MAX_BODY_BYTES) ?? (await readBody(req, MAX_BODY_BYTES));
+      return { value: JSON.parse(body.toString('utf8')), body };
     } catch (error) {
       if (error instanceof SkilltrayError) {
         // Stop here: answer, then drop the connection instead of reading the rest.
@@ -198,7 +227,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
 
   /** /mcp: MCP over Streamable HTTP (mcp-http.ts), with the same token as the API. */
   async function mcpRoute(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!authorised(req, res)) return;
+    if (authorised(req, res) === null) return;
     if (!['GET', 'POST', 'DELETE'].includes(req.method ?? '')) return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on /mcp; use POST, GET or DELETE`), { Allow: 'GET, POST, DELETE' });
     const body = req.method === 'POST' ? await jsonBody(req, res) : { value: undefined };
     if (body !== null) await mcp.handle(req, res, body.value);
@@ -206,31 +235,45 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
 
   /** POST /api/<operation> and GET /api/events, once Host and Origin passed. */
   async function api(req: IncomingMessage, res: ServerResponse, name: string, sameOrigin: boolean, controller: AbortController): Promise<void> {
-    if (!authorised(req, res)) return;
+    const presented = authorised(req, res);
+    if (presented === null) return;
     if (name === 'events') {
       if (req.method !== 'GET') return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on /api/events; use GET`), { Allow: 'GET' });
-      return streams.subscribe(req, res);
+      const refused = streams.refusal(presented);
+      if (refused !== null) return sendError(res, refused);
+      return streams.subscribe(req, res, presented);
     }
     if (req.method !== 'POST') return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on /api/${name}; use POST`), { Allow: 'POST' });
     if (!isOperation(name)) return sendError(res, new SkilltrayError('E806', `no operation '${name}'`, { details: { operation: name } }));
+    const key = name === 'run' ? idempotencyKey(req.headers[IDEMPOTENCY_HEADER]) : null;
     const body = await jsonBody(req, res);
     if (body === null) return;
     const input = body.value;
-    // The caller hung up before its answer: withdraw its approval or cancel its run.
-    res.once('close', () => {
-      if (!res.writableFinished) controller.abort();
-    });
-    const envelope = await callOperation(core, name, input, {
+    const context: CallContext = {
       // Same-origin is the UI in a browser: never the app's own window (that is IPC), whatever the headers say.
       surface: sameOrigin ? 'browser' : bridgedSurface(req.headers[SURFACE_HEADER]),
       cwd: userHome,
       approval: { kind: 'broker', ...(options.approvalTimeoutMs === undefined ? {} : { timeoutMs: options.approvalTimeoutMs }) },
       owner,
       version,
-      signal: controller.signal,
-    });
-    if (res.destroyed) return;
-    sendJson(res, envelope.ok ? 200 : statusForCode(envelope.error.code), envelope);
+    };
+    const call = async (signal: AbortSignal): Promise<Answer> => {
+      const envelope = await callOperation(core, name, input, { ...context, signal });
+      return { status: envelope.ok ? 200 : statusForCode(envelope.error.code), envelope };
+    };
+    if (key === null) {
+      // The caller hung up before its answer: withdraw its approval or cancel its run.
+      res.once('close', () => {
+        if (!res.writableFinished) controller.abort();
+      });
+      const { status, envelope } = await call(controller.signal);
+      if (!res.destroyed) sendJson(res, status, envelope);
+      return;
+    }
+    // Called off once every request waiting for this key has hung up, or when the server stops.
+    const left = new Promise<void>((resolve) => res.once('close', () => resolve()));
+    const answer = await idempotent.answer(key, requestFingerprint(name, body.body), left, (signal) => call(AbortSignal.any([signal, controller.signal])));
+    if (!res.destroyed) sendJson(res, answer.status, answer.envelope, answer.replayed ? { 'Idempotent-Replayed': 'true' } : {});
   }
 
   /**
@@ -303,11 +346,20 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     sendError(res, new SkilltrayError('E806', `no route ${req.method} ${pathname}`, { details: { path: pathname } }));
   }
 
-  const server: Server = createServer((req, res) => {
+  let stopping = false;
+  /** One request, its turn come. */
+  function serve(req: IncomingMessage, res: ServerResponse): void {
+    if (stopping) {
+      const error = new SkilltrayError('E812', `the ${owner === 'app' ? 'Skilltray app' : 'skilltray serve'} API is stopping; try again once it runs`, { details: { retryAfterSeconds: 5 } });
+      return sendError(res, error);
+    }
     const controller = new AbortController();
     // Done when the answer is handed to the OS (or the connection is gone), so close() never cuts one off.
     const answered = new Promise<void>((resolve) => {
-      res.once('finish', resolve);
+      res.once('finish', () => {
+        queue.answered(req.socket);
+        resolve();
+      });
       res.once('close', resolve);
     });
     const done = handle(req, res, controller)
@@ -318,8 +370,19 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       .then(() => answered)
       .finally(() => inflight.delete(done));
     inflight.set(done, controller);
+  }
+
+  // A request is only parsed and queued where it arrives: the work waits for its turn in the queue.
+  const server: Server = createServer((req, res) => {
+    try {
+      queue.enter(() => serve(req, res));
+    } catch (error) {
+      sendError(res, toSkilltrayError(error));
+    }
   });
 
+  holdConnections(server);
+  server.on('connection', () => queue.connected());
   await new Promise<void>((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException): void => {
       const reason = error.code === 'EADDRINUSE' ? 'it is in use' : error.message;
@@ -327,7 +390,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     };
     server.once('error', failed);
     try {
-      server.listen({ host: '127.0.0.1', port: options.port ?? 0, exclusive: true }, () => {
+      server.listen({ host: '127.0.0.1', port: options.port ?? 0, exclusive: true, backlog: LISTEN_BACKLOG }, () => {
         server.off('error', failed);
         resolve();
       });
@@ -344,6 +407,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
 
   const stop = async (): Promise<void> => {
+    stopping = true;
     server.close();
     core.serveMcpAt(null);
     streams.closeAll();

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SkilltrayCore } from '../core/api.js';
+import { MAX_INPUT_DEPTH, nestsDeeperThan } from '../core/input-depth.js';
 import { callOperation } from '../core/operations.js';
 import type { OperationName } from '../shared/contract.js';
 import type { PendingEntry, RunSummary } from '../shared/runs.js';
@@ -126,6 +127,8 @@ export function routedExecutor(options: RoutedExecutorOptions): OperationCall {
   }
 
   return async (operation, input, signal) => {
+    // Too deep to forward (serialising it would overflow): refused here, into this home's history, as the owner would refuse it.
+    if (nestsDeeperThan(input, MAX_INPUT_DEPTH)) return options.local(operation, input, signal);
     for (let attempt = 0; ; attempt++) {
       const found = await owner();
       if (found === null) return options.local(operation, input, signal);

@@ -11,15 +11,14 @@ import type { PackChange, PackInfo, ScanReport, SkillSwitch, UpdateReport } from
 import { BRIDGE_TRANSPORTS, LAUNCH_FORMS, type AssistantChange, type AssistantStatus, type AssistantTest } from './connect.js';
 import type {
   BuildResult,
-  CatalogResult,
-  OpenResult,
+    OpenResult,
   OutlineResult,
   SearchResult,
   ShowResult,
   SourcesResult,
   StatsResult,
 } from './gateway.js';
-import { ATTACH_TARGETS, ROLES, type CheckReport, type ProjectInspection, type RootWatch, type ShadowReport, type Skill, type SkillRoot, type SkillSummary, type TrustedProject } from './model.js';
+import { ATTACH_TARGETS, ROLES, type CheckReport, type ProjectInspection, type RootStatus, type ShadowReport, type Skill, type SkillBrief, type SkillSummary, type TrustedProject } from './model.js';
 import {
   REMEMBER_EXPIRIES,
   REMEMBER_SCOPES,
@@ -33,7 +32,8 @@ import {
   type PendingEntry,
   type Remembered,
   type Rule,
-  type RunEvent,
+  type PendingNotice,
+  type RunNotice,
   type RunRecord,
   type RunReport,
   type RunSummary,
@@ -64,19 +64,24 @@ const packSource = z.strictObject({ source: text().min(1), ref: text(256).option
 /** A scan report's digest: what the person saw and confirmed (a click, never a blanket yes over the wire). */
 const digest = z.string().regex(/^[0-9a-f]{64}$/, 'the digest of the scan report you confirmed');
 
+/** ADR-001's list filters (domain, role, classification status) and paging. */
+const listInput = z.strictObject({
+  domain: text(256).optional(),
+  role: z.enum(ROLES).optional(),
+  /** The classification status (stable, experimental, …), not the load state. */
+  status: text(64).optional(),
+  /** Only skills whose tools are offered in the current mode. */
+  offered_only: z.boolean().optional(),
+  offset: count(1_000_000).optional(),
+  limit: z.number().int().min(1).max(10_000).optional(),
+});
+
 /** Input schemas, one per operation. */
 export const inputs = {
   /** Skills, optionally filtered as ADR-001's list (domain, role, classification status), paged. */
-  list: z.strictObject({
-    domain: text(256).optional(),
-    role: z.enum(ROLES).optional(),
-    /** The classification status (stable, experimental, …), not the load state. */
-    status: text(64).optional(),
-    /** Only skills whose tools are offered in the current mode. */
-    offered_only: z.boolean().optional(),
-    offset: count(1_000_000).optional(),
-    limit: z.number().int().min(1).max(10_000).optional(),
-  }),
+  list: listInput,
+  /** The same list in brief: name, one line, tool names, trust and sandbox (an assistant's first look). */
+  listBrief: listInput,
   describe: z.strictObject({ skill: name }),
   check: z.strictObject({ target: text() }),
   roots: z.strictObject({}),
@@ -98,7 +103,10 @@ export const inputs = {
   getRun: z.strictObject({ id }),
 
   approvals: z.strictObject({}),
-  /** `expires` and `scope` apply to `always`: until revoked (default) or for this session; in the run's folder (default) or, for a read-only tool, anywhere. */
+  /**
+   * `expires` and `scope` apply to `always`: until revoked (default) or for this session of the app;
+   * in the run's folder (default) or in any folder (`anywhere`, offered for read-only runs only).
+   */
   answerApproval: z.strictObject({ id, verdict: z.enum(VERDICT_KINDS), expires: z.enum(REMEMBER_EXPIRIES).optional(), scope: z.enum(REMEMBER_SCOPES).optional() }),
   rules: z.strictObject({}),
   addRule: z.strictObject({ pattern: text(512), effect: z.enum(['allow', 'deny']) }),
@@ -134,7 +142,7 @@ export const inputs = {
   }),
   search: z.strictObject({ skill: text(), query: text(1024), limit: z.number().int().min(1).max(1000).optional() }),
   searchAll: z.strictObject({ query: text(1024), limit: z.number().int().min(1).max(1000).optional(), prefix: z.boolean().optional() }),
-  build: z.strictObject({ skill: text() }),
+  build: z.strictObject({ skill: text(), verify: z.boolean().optional() }),
   stats: z.strictObject({
     skill: text(),
     group_by: text(32).optional(),
@@ -214,9 +222,10 @@ export interface Health {
 /** Output type of each operation. */
 export interface OperationOutputs {
   list: { skills: SkillSummary[]; shadowed: ShadowReport[]; total: number };
+  listBrief: { skills: SkillBrief[]; total: number };
   describe: Skill;
   check: CheckReport;
-  roots: { home: string; roots: (SkillRoot & { exists: boolean; watch: RootWatch | null })[] };
+  roots: { home: string; roots: RootStatus[] };
   resolve: { skill: string; arguments: string[]; prompt: string };
   run: RunReport;
   dryRun: DryRun;
@@ -247,7 +256,7 @@ export interface OperationOutputs {
   open: OpenResult;
   sources: SourcesResult;
   search: SearchResult;
-  searchAll: CatalogResult;
+  searchAll: SearchResult;
   build: BuildResult & { skill: string };
   stats: StatsResult;
   discover: DiscoverResult[];
@@ -277,10 +286,12 @@ export type Envelope<T> = { ok: true; value: T } | { ok: false; error: ErrorShap
 
 /** Pushed to the UI (IPC) and to `GET /api/events` subscribers (server-sent events). */
 export type ServerEvent =
-  | { type: 'approval.added'; entry: PendingEntry }
+  | { type: 'approval.added'; entry: PendingNotice }
   | { type: 'approval.resolved'; id: string; outcome: 'verdict' | 'timeout' | 'cancelled' }
-  | { type: 'run'; event: RunEvent }
+  | { type: 'run'; event: RunNotice }
   | { type: 'skills.changed'; kind: 'added' | 'changed' | 'removed'; name: string }
+  /** The search catalog is reading skills that changed: `done` of `total` (when they are equal, searches see them all). */
+  | { type: 'index.progress'; done: number; total: number }
   | { type: 'settings'; settings: Settings }
   /** A rule was added or removed, or an approval remembered or revoked: refetch rules and remembered. */
   | { type: 'policy.changed' }

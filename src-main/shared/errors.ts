@@ -13,6 +13,7 @@ export const ERROR_KINDS = {
   E020: 'section_not_found',
   E021: 'file_not_found',
   E022: 'directory_not_found',
+  E023: 'not_readable', // a file or folder of a skill exists but cannot be read (permission denied, a special file)
   E030: 'invalid_query_type',
   E031: 'invalid_filter',
   E040: 'no_local_logs', // sync: the named skill has no fallback logs in the project
@@ -65,6 +66,8 @@ export const ERROR_KINDS = {
   E616: 'invalid_verdict', // a verdict other than once, always or deny
   E617: 'invalid_shortcut', // a palette shortcut that is not an accelerator with a modifier
   E618: 'skill_disabled', // the person turned the skill off (everywhere or in this mode)
+  E625: 'rule_covers_nothing', // an allow rule that matches no loaded skill's tool (rules are pinned to the skills they allow)
+  E626: 'invalid_remember_scope', // an Always the pending request does not offer (any folder for a tool that may write, or an unverified skill)
   // E7xx: runner
   E701: 'spawn_failed',
   E702: 'run_not_found',
@@ -82,6 +85,9 @@ export const ERROR_KINDS = {
   E808: 'method_not_allowed',
   E809: 'owner_already_running', // another app or `serve` already owns runs for this home
   E810: 'listen_failed', // the loopback port could not be bound (in use, or not permitted)
+  E811: 'too_many_streams', // one token already holds the most event streams a server keeps open for it
+  E812: 'server_busy', // more requests are waiting than the server queues: try again after Retry-After
+  E813: 'idempotency_key_reused', // an Idempotency-Key sent again with a different request
   // E85x: connecting assistants (MCP clients' config files)
   E850: 'assistant_config_invalid', // the client's config file does not parse (line and column): left untouched
   E851: 'unknown_assistant', // no client of that name in the table
@@ -95,6 +101,8 @@ export const ERROR_KINDS = {
   E901: 'state_db_recovered', // state.db was damaged, moved aside and rebuilt from what could be read
   E902: 'state_db_rules_lost', // …and some rules could not be read back: runs are paused until checked
   E903: 'notice_not_found', // no notice still shown with that id
+  E904: 'home_read_only', // a write to Skilltray's home (state.db, an index, a cache) was refused: read-only or not permitted
+  E905: 'disk_full', // no space left on the device that holds the file being written
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_KINDS;

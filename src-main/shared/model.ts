@@ -2,6 +2,7 @@
  * The data every surface exchanges: skills as loaded, diagnostics, rendered requests, run results.
  * Plain types with no runtime code, so the renderer can import them without pulling in Node.
  */
+import type { NetworkHosts } from './runs.js';
 
 /** bundled skills ship with the app; everything else (user dir, SKILLTRAY_SKILLS_PATH, other tools' dirs) is user. */
 export type Trust = 'bundled' | 'user';
@@ -142,6 +143,37 @@ export interface KodeMetadata {
 
 export type SkillState = 'ok' | 'warnings' | 'error';
 
+/**
+ * How a skill in the bundled folder compares with the manifest shipped with Skilltray: `match` (the
+ * name is listed with this very content hash), `differs` (listed, other content), `absent` (not
+ * listed: Skilltray did not ship it) or `unreadable` (no manifest could be read).
+ */
+export type ManifestMatch = 'match' | 'differs' | 'absent' | 'unreadable';
+
+/**
+ * Who a skill is, as rules, remembered approvals and every view see it (core/skills/identity.ts
+ * answers it): the root it was found in, its folder, its content, and whether that content is what
+ * Skilltray shipped (the bundled manifest) or installed (a pack's lock).
+ */
+export interface SkillIdentity {
+  rootKind: RootKind;
+  /** The skill's folder as loaded. */
+  path: string;
+  /** RFC-0001 content hash over every file. */
+  hash: string;
+  /** For a skill in the bundled folder, how it compares with the shipped manifest; null elsewhere. */
+  manifest: ManifestMatch | null;
+  /** `bundled` only for a skill in the bundled folder that matches the shipped manifest. */
+  trust: Trust;
+  /**
+   * Why its files cannot be vouched for, naming what differs: not the bundled skill Skilltray shipped
+   * (W420), or an installed pack edited behind its lock (W416). Such a skill never runs unasked.
+   */
+  unverified: string | null;
+  /** Same-named skills it hides (W421). */
+  hides: { path: string; rootKind: RootKind }[];
+}
+
 export interface Skill {
   /** The slug: the directory's name. */
   name: string;
@@ -150,10 +182,15 @@ export interface Skill {
   /** Absolute path of SKILL.md. */
   file: string;
   root: SkillRoot;
+  /** The identity's trust, kept at the top for every reader. */
   trust: Trust;
+  /** Who the skill is (root, folder, content, manifest or lock); see SkillIdentity. */
+  identity: SkillIdentity;
   syntax: PlaceholderSyntax;
   /** RFC-0001 manifest hash over every file of the skill: identifies the exact version loaded. */
   hash: string;
+  /** Files and folders of the skill that could not be read, so the hash cannot cover them (W417): no Always answer can vouch for such a skill. */
+  unhashed: string[];
   /** Frontmatter as parsed, unknown keys included. */
   frontmatter: Record<string, unknown>;
   description: string;
@@ -165,8 +202,10 @@ export interface Skill {
   tools: Tool[];
   modes: Mode[];
   readOnly: boolean;
-  /** `network: true`: its tools' sandbox lets them reach the network (otherwise they have none, not even loopback). */
+  /** Whether its tools' sandbox reaches a network at all (otherwise they have none, not even loopback). */
   network: boolean;
+  /** Where that network leads, as `network:` declares it: host patterns (`*`: any host), or `host` (this computer's own network). */
+  hosts: NetworkHosts;
   alwaysAsk: boolean;
   timeoutSec: number;
   requires: { bins: string[]; env: string[] };
@@ -251,6 +290,8 @@ export interface SkillSummary {
   description: string;
   root: { path: string; kind: RootKind };
   trust: Trust;
+  /** Who the skill is: what the skill browser and approvals show next to its name. */
+  identity: SkillIdentity;
   path: string;
   hash: string;
   status: SkillState;
@@ -277,6 +318,23 @@ export interface SkillSummary {
   lifecycle: string | null;
 }
 
+/** What an assistant's first look (`listBrief`, MCP's `list`) shows of a skill: enough to choose one; `describe` has the rest. */
+export interface SkillBrief {
+  name: string;
+  /** The first sentence of its description. */
+  summary: string;
+  /** Its tools' names (none for a prompt skill or a guide). */
+  tools: string[];
+  trust: Trust;
+  /** How its runs are contained, in a few words: "read-only, no network", "may write in its working directory, with network". */
+  sandbox: string;
+  role: Role | null;
+  /** Whether its tools are offered in the current mode. */
+  offered: boolean;
+  /** Whether it is a Kode prompt skill, offered as an MCP prompt. */
+  prompt: boolean;
+}
+
 /** A skill hidden by one of the same name in a root that comes first. */
 export interface ShadowReport {
   name: string;
@@ -289,4 +347,9 @@ export interface CheckReport {
   skills: { name: string; path: string; status: SkillState; diagnostics: Diagnostic[] }[];
   errors: number;
   warnings: number;
+  /** Skill roots that exist but cannot be read (with why): the skills in them are neither loaded nor checked. */
+  unreadable_roots: { path: string; why: string }[];
 }
+
+/** A skill root as `roots` reports it: whether it exists, why it cannot be read (null when it can), how it is watched. */
+export type RootStatus = SkillRoot & { exists: boolean; unreadable: string | null; watch: RootWatch | null };

@@ -1,6 +1,6 @@
 /** Runs, approvals, rules and settings as every surface sees them (the renderer included). */
 import type { ErrorCode, ErrorShape } from './errors.js';
-import type { Mode, RenderedCommand, ResourceLimitName, ResourceLimits, RunResult, Trust } from './model.js';
+import type { Mode, RenderedCommand, ResourceLimitName, ResourceLimits, RootKind, RunResult, SkillIdentity, Trust } from './model.js';
 
 /**
  * Where a request came from: `ui` is the app's own window (over IPC, the only way to be the tray),
@@ -24,10 +24,18 @@ export type SandboxProfileName = 'read-only' | 'workspace' | 'none';
 
 export const SANDBOX_PROFILES: readonly SandboxProfileName[] = ['read-only', 'workspace', 'none'];
 
-/** The profile policy asks for: filesystem access and whether the network is reachable. */
+/**
+ * Where a run's network leads: the hosts it may reach through Skilltray's filtering proxy (`*` alone:
+ * any host), or `host`, this computer's own network shared unfiltered (ICMP, the system resolver;
+ * never a Unix socket). Empty without the network. See docs/runner.md#network.
+ */
+export type NetworkHosts = string[] | 'host';
+
+/** The profile policy asks for: filesystem access, whether the network is reachable, and where it leads. */
 export interface SandboxProfile {
   name: SandboxProfileName;
   network: boolean;
+  hosts: NetworkHosts;
   /**
    * What the box lets the run see beyond the system, its folder, a private home and temp: home
    * files the skill declares (`reads:`, as written, `~/…`), read-only. Absent on approvals
@@ -40,6 +48,13 @@ export interface SandboxProfile {
   limits?: ResourceLimits;
 }
 
+/** Connections a run's proxy refused, by host and port: `why` says which rule refused them. */
+export interface NetworkDenial {
+  host: string;
+  port: number;
+  why: string;
+  count: number;
+}
 
 /** The OS mechanisms that contain a run. */
 export type SandboxMechanism = 'bubblewrap' | 'seatbelt';
@@ -74,10 +89,23 @@ export type RememberExpiry = 'session' | 'revoke';
 
 export const REMEMBER_EXPIRIES: readonly RememberExpiry[] = ['session', 'revoke'];
 
-/** Where an "Always" answer holds: in the folder the run works in (the default), or in any folder (read-only tools only). */
+/**
+ * Where an "Always" answer applies: in the run's working folder (and the folders inside it), or in
+ * any folder, which only a read-only run may be given.
+ */
 export type RememberScope = 'folder' | 'anywhere';
 
 export const REMEMBER_SCOPES: readonly RememberScope[] = ['folder', 'anywhere'];
+
+/**
+ * The part of a skill's identity rules and remembered approvals are pinned to: the kind of root it
+ * was found in, its folder there, and whether it was the bundled skill Skilltray shipped.
+ */
+export interface IdentityPin {
+  rootKind: RootKind;
+  path: string;
+  trust: Trust;
+}
 
 /** The person's answer as recorded with a run: once, always (with its expiry) or deny. */
 export type RecordedAnswer = 'once' | 'always' | 'always-session' | 'deny';
@@ -130,6 +158,8 @@ export interface RunSummary {
   answer: RecordedAnswer | null;
   /** Which resource limit stopped the run, when Skilltray could tell (docs/runner.md). */
   limitHit: ResourceLimitName | null;
+  /** Connections its network proxy refused (the first 100 host:port pairs); empty when none were. */
+  networkDenied: NetworkDenial[];
 }
 
 /** A run with its captured output (null until it has a result). */
@@ -159,13 +189,15 @@ export interface Remembered {
   skill: string;
   tool: string;
   skillHash: string;
+  /** The skill it was given to; null for one remembered before identities were pinned (its content hash still is). */
+  identity: IdentityPin | null;
   programPath: string;
   /** The profile it was given under: a run whose profile is wider asks again. */
   profile: SandboxProfile;
+  /** The working folder it was given in (it applies there and in folders inside it); null: in any folder. */
+  folder: string | null;
   /** `session`: lapses when the owner of runs that took it stops; `revoke`: lasts until revoked. */
   expires: RememberExpiry;
-  /** The working folder it was given in (canonical): a run in another folder asks again; null: any folder (read-only tools only). */
-  folder: string | null;
   createdAt: number;
   revokedAt: number | null;
 }
@@ -218,12 +250,23 @@ export type RuleEffect = 'allow' | 'deny';
 
 export const RULE_EFFECTS: readonly RuleEffect[] = ['allow', 'deny'];
 
+/** One skill an allow rule covers, as it was when the rule was made: who it was, and the most its runs could do. */
+export interface RulePin extends IdentityPin {
+  skill: string;
+  profile: SandboxProfile;
+}
+
 /** A stored rule. */
 export interface Rule {
   id: number;
   pattern: string;
   effect: RuleEffect;
   createdAt: number;
+  /**
+   * For an allow rule, the skills it covers (a deny rule covers every skill its pattern names, and has
+   * none); null for a rule made before rules were pinned, until it is (docs/policy.md).
+   */
+  pins: RulePin[] | null;
 }
 
 /** Everything the person needs to decide on one run. */
@@ -235,6 +278,8 @@ export interface PendingApproval {
   skill: string;
   tool: string;
   trust: Trust;
+  /** Who the skill is: its root and folder, and what does not match what was shipped or installed, or what it hides. */
+  identity: SkillIdentity;
   readOnly: boolean;
   /** Resolved absolute path of the program that would run. */
   programPath: string;
@@ -254,6 +299,8 @@ export interface PendingApproval {
   sandbox: SandboxView;
   /** Indexes in `argv` of the arguments that hold a value the caller supplied (the rest is the template's). */
   supplied: number[];
+  /** Where an Always answer may apply, the default first; none when this run cannot be remembered. */
+  rememberScopes: RememberScope[];
 }
 
 /** A pending approval as listed: when it will time out, by the broker's clock. */
@@ -270,7 +317,7 @@ export interface Verdict {
   actor: string;
   /** For `always`: how long it is remembered (default `revoke`). */
   expires?: RememberExpiry;
-  /** For `always`: in this run's folder only (default `folder`), or in any folder (read-only tools only). */
+  /** For `always`: where it applies (default `folder`). */
   scope?: RememberScope;
 }
 
@@ -296,6 +343,8 @@ export interface RunReport {
   decision: RunDecisionView;
   sandbox: SandboxView;
   result: RunResult;
+  /** Connections its network proxy refused, as history records them. */
+  networkDenied: NetworkDenial[];
 }
 
 /** What `--dry-run` shows: the rendered request and what policy would do, nothing recorded or run. */
@@ -315,6 +364,23 @@ export type RunEvent =
   | { type: 'output'; id: string; stream: OutputStream; text: string }
   | { type: 'finished'; id: string; traceId: string; skill: string; tool: string; result: RunResult };
 
+/** A run's result without its output: `getRun` has the output, by the run's id. */
+export type RunResultSummary = Omit<RunResult, 'stdout' | 'stderr'>;
+
+/**
+ * A run event as subscribers hear it (the UI, `GET /api/events`): which run, and a small summary,
+ * never its output or command — `getRun` fetches those by id (while it runs, the output so far).
+ */
+export type RunNotice =
+  | { type: 'decided'; id: string; traceId: string; skill: string; tool: string; decision: RunDecisionView }
+  | { type: 'started'; id: string; traceId: string; skill: string; tool: string; programPath: string; sandbox: SandboxView }
+  /** The tool wrote to `stream`: `bytes` of live output there so far. */
+  | { type: 'output'; id: string; stream: OutputStream; bytes: number }
+  | { type: 'finished'; id: string; traceId: string; skill: string; tool: string; result: RunResultSummary };
+
+/** A pending approval as subscribers hear of it: which run waits, and until when; `approvals` has the whole request. */
+export type PendingNotice = Pick<PendingEntry, 'id' | 'traceId' | 'surface' | 'skill' | 'tool' | 'requestedAt' | 'expiresAt'>;
+
 /** Something the person must be told once — a damaged state.db recovered — kept and shown until dismissed. */
 export interface Notice {
   id: number;
@@ -323,4 +389,38 @@ export interface Notice {
   message: string;
   details: Record<string, unknown> | null;
   createdAt: number;
+}
+
+/** A finished run's record in the shape of its result (the run's report, the live view's result); null before it ends. */
+export function resultOfRecord(record: RunRecord): RunResult | null {
+  if (record.endedAt === null) return null;
+  return {
+    exitCode: record.exitCode,
+    signal: record.signal,
+    timedOut: record.timedOut,
+    cancelled: record.cancelled,
+    stdout: record.stdout ?? '',
+    stderr: record.stderr ?? '',
+    droppedBytes: { stdout: record.droppedStdout, stderr: record.droppedStderr },
+    durationMs: record.durationMs ?? 0,
+  };
+}
+
+/** The report a finished run's caller got, read back from its record; null for a run that never ran or has not ended. */
+export function reportOfRecord(record: RunRecord): RunReport | null {
+  const result = resultOfRecord(record);
+  const { command, programPath, outcome, decidedBy, reason, sandbox } = record;
+  if (result === null || command === null || programPath === null || outcome === null || decidedBy === null || reason === null || sandbox === null) return null;
+  return {
+    id: record.id,
+    traceId: record.traceId,
+    skill: record.skill,
+    tool: record.tool,
+    command,
+    programPath,
+    decision: { outcome, by: decidedBy, reason, ruleId: record.ruleId, actor: record.actor },
+    sandbox,
+    result,
+    networkDenied: record.networkDenied,
+  };
 }

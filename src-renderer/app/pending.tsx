@@ -16,12 +16,16 @@ function byRequestTime(a: PendingEntry, b: PendingEntry): number {
   return a.requestedAt - b.requestedAt || a.id.localeCompare(b.id);
 }
 
-/** Loads the queue on every (re)connection and follows `approval.added` / `approval.resolved`. */
+/**
+ * Loads the queue on every (re)connection and again on each `approval.added` (the event names the
+ * run; the queue has the whole request), and drops an entry on `approval.resolved`.
+ */
 export function PendingProvider({ children }: { children: ReactNode }) {
   const client = useClient();
   const { epoch } = useStream();
   const announce = useAnnounce();
   const [pending, setPending] = useState<Pending>({ entries: [], error: null });
+  const [added, setAdded] = useState(0);
 
   useEffect(() => {
     let current = true;
@@ -32,12 +36,12 @@ export function PendingProvider({ children }: { children: ReactNode }) {
     return () => {
       current = false;
     };
-  }, [client, epoch]);
+  }, [client, epoch, added]);
 
   useServerEvent((event) => {
     if (event.type === 'approval.added') {
       const { entry } = event;
-      setPending((prev) => ({ ...prev, entries: [...prev.entries.filter((e) => e.id !== entry.id), entry].sort(byRequestTime) }));
+      setAdded((n) => n + 1);
       announce(`Approval needed: ${entry.skill} ${entry.tool}, asked by ${entry.surface}`);
     } else if (event.type === 'approval.resolved') {
       setPending((prev) => ({ ...prev, entries: prev.entries.filter((e) => e.id !== event.id) }));

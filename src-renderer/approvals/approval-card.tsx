@@ -4,16 +4,18 @@
  * three answers in a footer that stays on screen.
  */
 import { useId, useState, type ReactNode } from 'react';
-import { approvalSentence, programName, shownArguments, word, type ShownArgument } from '../../src-main/shared/approval-text.js';
+import { shownArguments } from '../../src-main/shared/approval-text.js';
+import { describePin, identityWarnings } from '../../src-main/shared/identity-text.js';
 import { displayText, visibleParts } from '../../src-main/shared/display-text.js';
+import { commandWords, fitWords, sentenceFrame, type CommandWord } from './command-words.js';
 import type { PendingEntry, RememberExpiry, RememberScope, SandboxView, VerdictKind } from '../../src-main/shared/runs.js';
-import type { AlwaysTerms } from './answer.js';
 import { ErrorNote } from '../app/error-note.js';
 import { formatClock, formatCountdown, formatDuration } from '../app/format.js';
 import { useNow } from '../app/use-now.js';
 import { ariaShortcut, shortcutLabel, verdictForKey } from './approval-keys.js';
 import { BoxLines } from './box-lines.js';
 import { SURFACE_LABELS, TRUST_LABELS, sandboxBadges } from './labels.js';
+import { NetworkReach } from './network-reach.js';
 import { useArmed } from './use-armed.js';
 
 /** The characters of a value with its invisible ones spelled out as marked escapes. */
@@ -62,30 +64,48 @@ export function ArgumentList({ argv, supplied = [] }: { argv: string[]; supplied
   );
 }
 
-/** The command as one line: the template's words plain, the caller's values marked, safety flags left out; an argument with spaces is quoted so it reads as one. */
-function CommandLine({ programPath, args }: { programPath: string; args: ShownArgument[] }) {
+/** Command words as code: the caller's values marked, an argument holding a space set apart so it reads as one word. */
+function Words({ words, cut = false }: { words: CommandWord[]; cut?: boolean }) {
   return (
-    <p className="command-line">
-      <code>
-        <span className="command-program">{programName(programPath)}</span>
-        {args
-          .filter((a) => !a.hardening)
-          .map((a) => (
-            <span key={a.index}>
-              {' '}
-              {a.supplied ? (
-                <mark className="supplied" title="supplied by the caller">
-                  <Visible value={word(a.text)} />
+    <>
+      {words.map((word, i) => (
+        <span key={word.index}>
+          {i > 0 ? ' ' : null}
+          <span className={`${word.index === -1 ? 'command-program' : 'command-arg'}${word.spaced ? ' command-arg-spaced' : ''}`}>
+            {word.parts.map((part, j) =>
+              part.supplied ? (
+                <mark key={j} className="supplied" title="chosen by the caller">
+                  <Visible value={part.text} />
                 </mark>
               ) : (
-                <Visible value={word(a.text)} />
-              )}
-            </span>
-          ))}
-      </code>
-    </p>
+                <Visible key={j} value={part.text} />
+              ),
+            )}
+          </span>
+        </span>
+      ))}
+      {cut ? ' …' : null}
+    </>
   );
 }
+
+/** The one sentence: who asks to run what (as code), where, how contained. */
+function Sentence({ entry }: { entry: PendingEntry }) {
+  const { asker, where, containment } = sentenceFrame(entry);
+  const { words, cut } = fitWords(commandWords(entry, true), SENTENCE_COMMAND_CHARS);
+  return (
+    <>
+      {asker} asks to run{' '}
+      <code className="sentence-command">
+        <Words words={words} cut={cut} />
+      </code>{' '}
+      in <Visible value={where} /> — {containment}.
+    </>
+  );
+}
+
+/** How much of the command the sentence shows before it says "…": the rest is in the command line under it. */
+const SENTENCE_COMMAND_CHARS = 48;
 
 /** The profile as badges that agree with policy: what the run may touch, and whether anything contains it. */
 function SandboxBadges({ sandbox }: { sandbox: SandboxView }) {
@@ -111,7 +131,7 @@ export interface ApprovalCardProps {
   mac: boolean;
   /** The answer given in this window, once given. */
   answered: VerdictKind | null;
-  onAnswer: (verdict: VerdictKind, terms: AlwaysTerms) => Promise<void>;
+  onAnswer: (verdict: VerdictKind, expires: RememberExpiry, scope: RememberScope) => Promise<void>;
   /** Heading level of the card's title within its page. */
   level?: 2 | 3;
   /** Shown under the request once it is answered (the run's progress). */
@@ -133,19 +153,21 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
   const [sending, setSending] = useState<VerdictKind | null>(null);
   const [expires, setExpires] = useState<RememberExpiry>('revoke');
   const [scope, setScope] = useState<RememberScope>('folder');
-  // Only a read-only tool may be always allowed in any folder; any other stays pinned to this one.
-  const anywhere = entry.sandbox.name === 'read-only';
   const [error, setError] = useState<Error | null>(null);
   const open = answered === null;
   const Title = level === 2 ? 'h2' : 'h3';
   const args = shownArguments(entry.argv, entry.supplied);
   const safety = args.filter((a) => a.hardening);
+  const warnings = identityWarnings(entry.identity);
+  const scopes = entry.rememberScopes;
+  // An Always this request does not take is not offered at all (its skill cannot be vouched for).
+  const verdicts = (['once', 'always', 'deny'] as const).filter((verdict) => verdict !== 'always' || scopes.length > 0);
 
   const answer = (verdict: VerdictKind): void => {
-    if (!open || sending !== null) return;
+    if (!open || sending !== null || !verdicts.includes(verdict)) return;
     setSending(verdict);
     setError(null);
-    onAnswer(verdict, { expires, scope }).then(
+    onAnswer(verdict, expires, scope).then(
       () => setSending(null),
       (e: unknown) => {
         setSending(null);
@@ -185,7 +207,7 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
         )}
       </p>
       <Title id={titleId} className="approval-sentence">
-        {approvalSentence(entry)}
+        <Sentence entry={entry} />
       </Title>
       <div className="badges">
         <span className={`badge ${entry.trust === 'bundled' ? 'badge-info' : 'badge-neutral'}`} title={TRUST_LABELS[entry.trust]}>
@@ -201,10 +223,20 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
         — {displayText(entry.reason)}
       </p>
       {entry.sandbox.contained ? null : <p className="approval-uncontained">Not contained: {entry.sandbox.why}. It can do anything you can.</p>}
+      {warnings.map((warning) => (
+        <p key={warning} className="approval-warning">
+          {displayText(warning)}
+        </p>
+      ))}
+      <NetworkReach sandbox={entry.sandbox} />
       <BoxLines sandbox={entry.sandbox} />
 
       <section className="approval-command" aria-label="What will run">
-        <CommandLine programPath={entry.programPath} args={args} />
+        <p className="command-line">
+          <code>
+            <Words words={commandWords(entry)} />
+          </code>
+        </p>
         {entry.supplied.length > 0 ? <p className="command-key">Highlighted: values the caller chose. Everything else is the skill&apos;s own command.</p> : null}
         {safety.length > 0 ? (
           <details className="approval-safety">
@@ -227,6 +259,10 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
           </p>
           <ArgumentList argv={entry.argv} supplied={entry.supplied} />
           <dl className="facts">
+            <div>
+              <dt>Skill</dt>
+              <dd>{displayText(describePin(entry.identity))}</dd>
+            </div>
             <div>
               <dt>Working directory</dt>
               <dd>
@@ -260,7 +296,7 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
       {open ? (
         <footer className="approval-actions">
           <div className="button-row" role="group" aria-label="Answer">
-            {(['once', 'always', 'deny'] as const).map((verdict) => (
+            {verdicts.map((verdict) => (
               <button
                 key={verdict}
                 type="button"
@@ -274,26 +310,33 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
               </button>
             ))}
           </div>
-          <fieldset className="expiry">
-            <legend>Always lasts</legend>
-            {(['revoke', 'session'] as const).map((choice) => (
-              <label key={choice}>
-                <input type="radio" name={expiryName} value={choice} checked={expires === choice} onChange={() => setExpires(choice)} /> {EXPIRY_LABELS[choice]}
-              </label>
-            ))}
-          </fieldset>
-          <fieldset className="expiry">
-            <legend>Always holds</legend>
-            {(['folder', 'anywhere'] as const).map((choice) => (
-              <label key={choice}>
-                <input type="radio" name={scopeName} value={choice} checked={scope === choice} disabled={choice === 'anywhere' && !anywhere} onChange={() => setScope(choice)} />{' '}
-                {SCOPE_LABELS[choice]}
-                {choice === 'anywhere' && !anywhere ? ' (only for read-only tools)' : ''}
-              </label>
-            ))}
-          </fieldset>
+          {scopes.length > 1 ? (
+            <fieldset className="expiry">
+              <legend>Always applies</legend>
+              {scopes.map((choice) => (
+                <label key={choice} title={choice === 'folder' ? `${entry.cwd} and the folders inside it` : 'wherever it runs: it is read-only'}>
+                  <input type="radio" name={scopeName} value={choice} checked={scope === choice} onChange={() => setScope(choice)} /> {SCOPE_LABELS[choice]}
+                </label>
+              ))}
+            </fieldset>
+          ) : scopes.length === 1 ? (
+            <p className="expiry" title={`${entry.cwd} and the folders inside it`}>
+              <strong>Always applies</strong> in this folder only
+            </p>
+          ) : null}
+          {scopes.length > 0 ? (
+            <fieldset className="expiry">
+              <legend>Always lasts</legend>
+              {(['revoke', 'session'] as const).map((choice) => (
+                <label key={choice}>
+                  <input type="radio" name={expiryName} value={choice} checked={expires === choice} onChange={() => setExpires(choice)} /> {EXPIRY_LABELS[choice]}
+                </label>
+              ))}
+            </fieldset>
+          ) : null}
           <p id={hintId} className="visually-hidden">
-            Shortcuts work while this request has focus. Always allow lasts until you revoke it or for this session, holds in this folder unless you choose any folder, and lapses when the skill, its program or its sandbox changes.
+            Shortcuts work while this request has focus. Always allow holds in this folder (or, for a read-only tool, in any folder you choose), lasts until you revoke it or for this
+            session, and lapses when the skill, its program or its sandbox changes.
           </p>
         </footer>
       ) : null}

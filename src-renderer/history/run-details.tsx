@@ -7,11 +7,13 @@ import { ErrorNote } from '../app/error-note.js';
 import { formatDuration, formatTime } from '../app/format.js';
 import { useResource } from '../app/use-resource.js';
 import { RunProgressView, RunResultView } from '../runs/run-output.js';
-import { resultOfRecord, useRunProgress } from '../runs/use-run-progress.js';
+import { resultOfRecord } from '../../src-main/shared/runs.js';
+import { useRunProgress } from '../runs/use-run-progress.js';
 import { STATUS_TONES, decisionSentence } from './status.js';
 import { LIMIT_HIT } from '../../src-main/shared/approval-text.js';
 import { BoxLines } from '../approvals/box-lines.js';
 import { sandboxBadges } from '../approvals/labels.js';
+import { NetworkReach, RefusedConnections } from '../approvals/network-reach.js';
 
 function Decision({ run }: { run: RunRecord }) {
   if (run.outcome === null) return <p className="muted">Waiting for a decision.</p>;
@@ -122,7 +124,16 @@ export function RunDetails({ id }: { id: string }) {
                     ))}
                   </span>{' '}
                   <span className="muted">{run.sandbox.contained ? `${run.sandbox.name} profile, ${run.sandbox.mechanism ?? ''}` : run.sandbox.why}</span>
+                  <NetworkReach sandbox={run.sandbox} />
                   <BoxLines sandbox={run.sandbox} />
+                </dd>
+              </div>
+            ) : null}
+            {run.networkDenied.length > 0 ? (
+              <div className="fact-wide">
+                <dt>Connections refused</dt>
+                <dd>
+                  <RefusedConnections denied={run.networkDenied} />
                 </dd>
               </div>
             ) : null}

@@ -1,9 +1,11 @@
 /** `#/settings`: mode and pause, history retention, the palette, connected assistants, where skills come from, rules, the sandbox, and remembered approvals. */
 import { useId, useState, type FormEvent } from 'react';
 import { COMPATIBILITY_ROOTS, type RootWatch } from '../../src-main/shared/model.js';
-import { RULE_EFFECTS, type RuleEffect } from '../../src-main/shared/runs.js';
+import { RULE_EFFECTS, type Rule, type RuleEffect } from '../../src-main/shared/runs.js';
+import { describePin } from '../../src-main/shared/identity-text.js';
+import { displayText } from '../../src-main/shared/display-text.js';
 import { useAnnounce } from '../app/announcer.js';
-import { useClient } from '../app/connection-context.js';
+import { useClient, useConnection } from '../app/connection-context.js';
 import { ErrorNote } from '../app/error-note.js';
 import { formatTime } from '../app/format.js';
 import { PathText } from '../app/path-text.js';
@@ -85,6 +87,13 @@ function Roots() {
   );
 }
 
+/** The skills an allow rule covers, as they were when it was made. */
+function pinsText(rule: Rule): string {
+  const pins = rule.pins ?? [];
+  if (pins.length === 0) return 'covers no skill now: add it again to cover the skills it names';
+  return `for ${pins.map((pin) => `${pin.skill} (${describePin(pin)})`).join(', ')}`;
+}
+
 function Rules() {
   const client = useClient();
   const announce = useAnnounce();
@@ -122,7 +131,7 @@ function Rules() {
     <>
       <p className="muted">
         Write <code>skill:&lt;glob&gt;</code> (e.g. <code>skill:git*</code>), <code>tool:&lt;skill&gt;/&lt;tool&gt;</code> or <code>tool:&lt;skill&gt;/*</code>. The most specific matching rule
-        wins; at equal specificity, deny wins. A deny refuses the run; an allow runs it without asking.
+        wins; at equal specificity, deny wins. A deny refuses the run; an allow runs it without asking — the skills it covers as they are when you add it (which skill each is, and no more than its runs could do then): a skill that changes, or another skill of the same name, asks until you add the rule again.
       </p>
       {rules.error ? <ErrorNote error={rules.error} title="Rules could not be loaded" /> : null}
       {rules.data && rules.data.length > 0 ? (
@@ -134,6 +143,7 @@ function Rules() {
               <button type="button" className="button button-quiet" onClick={() => remove(rule.id, `${rule.effect} ${rule.pattern}`)} aria-label={`Remove rule ${rule.effect} ${rule.pattern}`}>
                 Remove
               </button>
+              {rule.effect === 'allow' ? <span className="rule-pins">{displayText(pinsText(rule))}</span> : null}
             </li>
           ))}
         </ul>
@@ -143,7 +153,7 @@ function Rules() {
       <form className="inline-form" onSubmit={add} aria-label="Add a rule">
         <div className="field">
           <label htmlFor={patternId}>Pattern</label>
-          <input id={patternId} type="text" value={pattern} required spellCheck={false} autoComplete="off" placeholder="tool:git/status" onChange={(e) => setPattern(e.target.value)} />
+          <input id={patternId} type="text" value={pattern} required spellCheck={false} autoComplete="off" placeholder="tool:git/git_status" onChange={(e) => setPattern(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor={effectId}>Effect</label>
@@ -166,6 +176,8 @@ function Rules() {
 
 export function SettingsScreen() {
   const { settings, error, set } = useSettings();
+  // The global shortcut is the desktop app's: a browser tab cannot listen for keys outside itself.
+  const desktop = useConnection().kind === 'desktop';
   return (
     <div className="page">
       <header className="page-head">
@@ -188,10 +200,12 @@ export function SettingsScreen() {
         <h2 id="history-title">History</h2>
         {settings ? <HistoryRetention settings={settings} onChange={set} /> : <p className="muted">Loading…</p>}
       </section>
-      <section className="card" aria-labelledby="palette-title">
-        <h2 id="palette-title">Command palette</h2>
-        {settings ? <PaletteShortcut settings={settings} onChange={set} /> : null}
-      </section>
+      {desktop ? (
+        <section className="card" aria-labelledby="palette-title">
+          <h2 id="palette-title">Command palette</h2>
+          {settings ? <PaletteShortcut settings={settings} onChange={set} /> : null}
+        </section>
+      ) : null}
       <section className="card" aria-labelledby="assistants-title">
         <h2 id="assistants-title">Assistants</h2>
         <AssistantsSettings />

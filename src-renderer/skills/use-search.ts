@@ -1,6 +1,6 @@
 /** Search-as-you-type over every skill: lightly debounced, latest wins, rerun when skills change on disk. */
 import { useEffect, useRef, useState } from 'react';
-import type { CatalogHit } from '../../src-main/shared/gateway.js';
+import type { SearchHit } from '../../src-main/shared/gateway.js';
 import { useClient, useServerEvent } from '../app/connection-context.js';
 
 /** Wait this long after a keystroke before asking, so a burst of typing asks once. */
@@ -14,10 +14,22 @@ export interface SearchState {
   query: string;
   /** Whether they answer it as typed so far (the last word a prefix) or as complete words. */
   prefix: boolean;
-  hits: CatalogHit[];
+  hits: SearchHit[];
   error: Error | null;
   /** A newer query is on its way. */
   stale: boolean;
+  /** While the catalog every search reads is being built (a cold start), how far it has got. */
+  indexing: IndexProgress | null;
+}
+
+export interface IndexProgress {
+  done: number;
+  total: number;
+}
+
+/** `Indexing 1,250 of 10,000 skills for search…`, as the CLI says it on a terminal. */
+export function indexingText({ done, total }: IndexProgress): string {
+  return `Indexing ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} skills for search…`;
 }
 
 /**
@@ -33,12 +45,14 @@ export function useSearch(text: string): SearchState {
   const client = useClient();
   const query = text.trim();
   const prefix = searchIsPrefix(text);
-  const [state, setState] = useState<Omit<SearchState, 'stale'>>({ query: '', prefix: true, hits: [], error: null });
+  const [state, setState] = useState<Omit<SearchState, 'stale' | 'indexing'>>({ query: '', prefix: true, hits: [], error: null });
   const [changes, setChanges] = useState(0);
+  const [indexing, setIndexing] = useState<IndexProgress | null>(null);
   const sequence = useRef(0);
 
   useServerEvent((event) => {
     if (event.type === 'skills.changed') setChanges((n) => n + 1);
+    if (event.type === 'index.progress') setIndexing(event.done < event.total ? { done: event.done, total: event.total } : null);
   });
 
   useEffect(() => {
@@ -56,5 +70,5 @@ export function useSearch(text: string): SearchState {
     return () => clearTimeout(timer);
   }, [client, query, prefix, changes]);
 
-  return { ...state, stale: state.query !== query || state.prefix !== prefix };
+  return { ...state, stale: state.query !== query || state.prefix !== prefix, indexing };
 }

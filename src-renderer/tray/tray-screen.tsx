@@ -5,10 +5,10 @@
  */
 import { useState, type MouseEvent } from 'react';
 import type { WindowRoute } from '../../src-main/shared/contract.js';
-import type { VerdictKind } from '../../src-main/shared/runs.js';
+import type { RememberExpiry, RememberScope, VerdictKind } from '../../src-main/shared/runs.js';
 import { useAnnounce } from '../app/announcer.js';
 import { useClient, useConnection } from '../app/connection-context.js';
-import { answerInput, type AlwaysTerms } from '../approvals/answer.js';
+import { answerInput } from '../approvals/answer.js';
 import { ApprovalCard } from '../approvals/approval-card.js';
 import { isMac } from '../approvals/approval-keys.js';
 import { RememberedList } from '../approvals/remembered-list.js';
@@ -43,9 +43,9 @@ export function TrayScreen() {
 
   const count = entries.length;
   const first = entries[0];
-  const answer = async (verdict: VerdictKind, terms: AlwaysTerms): Promise<void> => {
+  const answer = async (verdict: VerdictKind, expires: RememberExpiry, scope: RememberScope): Promise<void> => {
     if (first === undefined) return;
-    await client.answerApproval(answerInput(first.id, verdict, terms));
+    await client.answerApproval(answerInput(first.id, verdict, expires, scope));
     announce(`${verdict === 'deny' ? 'Denied' : 'Allowed'} ${first.skill} ${first.tool}`);
   };
   return (

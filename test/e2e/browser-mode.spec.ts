@@ -1,7 +1,7 @@
 /** Browser mode end to end: the built UI served by `skilltray serve --web`, driven in Chromium. */
 import type { SkillSummary } from '../../src-main/shared/model.js';
 import type { RunReport } from '../../src-main/shared/runs.js';
-import { expect, go, screenshot, test } from './fixtures.js';
+import { chooseFolder, expect, go, screenshot, test } from './fixtures.js';
 import { ARM_DELAY_MS } from '../../src-renderer/approvals/approval-keys.js';
 import { argvSkill, PRINT_ARGV } from './skills.js';
 
@@ -31,11 +31,38 @@ test('browse and search to a section', async ({ page, app }) => {
   await expect(page.getByRole('searchbox', { name: 'Search every skill' })).toHaveValue('zephy');
 });
 
+test('a skill page for a name that is a typo says which skill it may be', async ({ page, app }) => {
+  await app.open(page, '#/skills/echo-arg');
+  const note = page.getByRole('alert').filter({ hasText: 'could not be loaded' });
+  await expect(note).toContainText("error[E001] skill 'echo-arg' not found");
+  await expect(note.locator('.did-you-mean')).toHaveText("did you mean 'echo-args'?");
+  await screenshot(page, 'did-you-mean');
+});
+
+test('Chinese: a part of an unbroken run finds its section; the skill page shows W415 and W408', async ({ page, app }) => {
+  await app.open(page, '#/skills');
+  await page.getByRole('searchbox', { name: 'Search every skill' }).pressSequentially('适用', { delay: 30 });
+  const results = page.getByRole('region', { name: 'Search results' });
+  await expect(results).toHaveAttribute('data-results-for', '适用');
+  const hit = results.locator('li.hit').filter({ has: page.getByRole('link', { name: '适用场景' }) });
+  await expect(hit.getByRole('link').locator('mark')).toHaveText('适用');
+  await expect(hit.getByRole('link')).toHaveAttribute('href', /^#\/skills\/zh-quirks\?section=/);
+  await screenshot(page, 'search-chinese');
+
+  await go(page, '#/skills/zh-quirks');
+  const diagnostics = page.getByRole('list', { name: 'Diagnostics of zh-quirks' });
+  await expect(diagnostics).toContainText('W408');
+  await expect(diagnostics).toContainText("so hosts read the tools 'Read,' 'Grep'");
+  await expect(diagnostics).toContainText('W415');
+  await expect(diagnostics).toContainText('metadata.updated is a date');
+});
+
 test('run a user tool from its form: the approval shows program and every argument, then the output', async ({ page, app }) => {
   await app.open(page, '#/skills/echo-args');
   const form = page.getByRole('form', { name: 'Run echo' });
   await form.getByLabel(/message/).fill('hello world');
   await form.getByLabel(/count/).fill('2');
+  await chooseFolder(form, app.env.HOME as string);
   await form.getByRole('button', { name: 'Run echo' }).click();
 
   const approval = page.getByRole('article', { name: /echo-args/ });
@@ -53,6 +80,7 @@ test('run a user tool from its form: the approval shows program and every argume
 
 test('live output streams in while the run goes on, with Cancel, then the result', async ({ page, app }) => {
   await app.open(page, '#/skills/slow-talker');
+  await chooseFolder(page.getByRole('form', { name: 'Run echo' }), app.env.HOME as string);
   await page.getByRole('button', { name: 'Run echo' }).click();
   await page.getByRole('article', { name: /slow-talker/ }).getByRole('button', { name: /Run once/ }).click();
   // The tool prints one line and then sleeps for ten minutes: only Cancel ends it within the test.
@@ -196,7 +224,7 @@ test('a tool form shows the defaults from its Command, its description as Markdo
   const log = page.getByRole('region', { name: 'git_log' });
   await expect(log.getByLabel(/count/)).toHaveAttribute('placeholder', '10');
   await expect(log.getByLabel(/repo/)).toHaveAttribute('placeholder', '.');
-  await expect(log.getByLabel(/path/)).not.toHaveAttribute('placeholder');
+  await expect(log.getByLabel(/^path/)).not.toHaveAttribute('placeholder');
   // `staged` in git_diff's description is code, not backticks.
   await expect(page.getByRole('region', { name: 'git_diff' }).locator('.markdown code', { hasText: 'staged' })).toBeVisible();
   await expect(log.getByRole('status')).toContainText(/Asks you first|Runs without asking/);
@@ -205,6 +233,9 @@ test('a tool form shows the defaults from its Command, its description as Markdo
   await expect(page.locator('dt', { hasText: /^Effect$/ })).toHaveCount(0);
   // git is read_only and its classification agrees, so no note; network's classification says otherwise.
   await expect(page.locator('.fact-note')).toHaveCount(0);
+  // git never ran here, so the form asks where to run before Run is enabled.
+  await expect(log.getByRole('button', { name: 'Run git_log' })).toBeDisabled();
+  await chooseFolder(log.getByRole('form', { name: 'Run git_log' }), app.env.HOME as string);
   await expect(log.getByRole('button', { name: 'Run git_log' })).toBeEnabled();
   await go(page, '#/skills/network');
   await expect(page.locator('.fact-note')).toContainText('effect read_only');

@@ -38,6 +38,7 @@ export async function cli(argv: string[], home: TestHome, options: { cwd?: strin
       err: (t) => void (stderr += t),
       interactive: options.answers !== undefined,
       stdoutIsTty: options.tty ?? false,
+      stderrIsTty: options.tty ?? false,
       ask: async (question) => {
         stdout += question;
         bytes.push(Buffer.from(question));

@@ -33,8 +33,8 @@ export const mcpCommand: Command = {
   ],
   async run(ctx) {
     // Loaded here rather than with the command list: the MCP SDK would add its load time to every other command.
-    const [{ StdioServerTransport }, { createMcpServer }, { localExecutor, routedExecutor }, { SkilltrayCore }] = await Promise.all([
-      import('@modelcontextprotocol/sdk/server/stdio.js'),
+    const [{ BoundedStdioTransport }, { createMcpServer }, { localExecutor, routedExecutor }, { SkilltrayCore }] = await Promise.all([
+      import('../../server/mcp-stdio.js'),
       import('../../server/mcp.js'),
       import('../../server/mcp-executor.js'),
       import('../../core/api.js'),
@@ -45,8 +45,6 @@ export const mcpCommand: Command = {
     const { signalled, release } = shutdownSignal();
     try {
       core.startMaintenance();
-      await core.applyProjectRoots();
-      await core.registry.watch();
       const server = createMcpServer({
         version: ctx.version,
         call: routedExecutor({
@@ -62,9 +60,17 @@ export const mcpCommand: Command = {
           server.sendPromptListChanged();
         }
       });
+      // stdin is read from the start, so a client that goes away (or a signal) ends even the start-up;
+      // what the client sends meanwhile is answered once the roots are watched.
+      const transport = new BoundedStdioTransport();
+      transport.listen();
       const disconnected = untilDisconnected(server, signalled);
-      await server.connect(new StdioServerTransport());
-      ctx.io.err(`skilltray mcp ${ctx.version}: serving ${core.config.home} on stdio\n`);
+      const watched = core.applyProjectRoots().then(() => core.registry.watch());
+      const ready = await Promise.race([watched.then(() => true), disconnected.then(() => false)]);
+      if (ready) {
+        await server.connect(transport);
+        ctx.io.err(`skilltray mcp ${ctx.version}: serving ${core.config.home} on stdio\n`);
+      }
       const why = await disconnected;
       // The core first: its live runs stop as interrupted (the owner is going), not as cancelled by the client.
       await core.close(why);

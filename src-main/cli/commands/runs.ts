@@ -1,7 +1,8 @@
 /** Running tools from the terminal, and the records and settings around runs. */
 import { hostname, userInfo } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { resolve as resolvePath } from 'node:path';
-import type { PendingApproval, Remembered, RunReport, Verdict } from '../../shared/runs.js';
+import type { PendingApproval, Remembered, Rule, RunReport, Verdict } from '../../shared/runs.js';
 import type { SkilltrayCore } from '../../core/api.js';
 import type { Approval } from '../../core/runs/run-service.js';
 import { SkilltrayError, skillcErrors } from '../../core/errors.js';
@@ -10,10 +11,12 @@ import { onShutdownSignal } from '../../server/shutdown-signals.js';
 import type { SkilltrayClient } from '../../shared/contract.js';
 import type { ParsedArgs } from '../args.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
-import { findRunningOwner } from '../owner-link.js';
-import { historyCommand } from './history.js';
+import { findRunningOwner, type RunningOwner } from '../owner-link.js';
+import { historyCommand, refusedConnection } from './history.js';
 import { approvalSentence, boxLines, containment, LIMIT_HIT, shownArguments } from '../../shared/approval-text.js';
+import { describePin, folderText, identityWarnings } from '../../shared/identity-text.js';
 import { displayLines } from '../../shared/display-text.js';
+import { networkWords } from '../../shared/network-reach.js';
 
 /** Who answered, as recorded in history. */
 function actor(how: string): string {
@@ -64,15 +67,17 @@ export function runCwd(ctx: CliContext, args: ParsedArgs): string {
  * own line exactly as passed, the caller's values marked `<`, fixed hardening flags marked `·`.
  */
 export function describePending(
-  p: Pick<PendingApproval, 'surface' | 'skill' | 'tool' | 'trust' | 'programPath' | 'argv' | 'supplied' | 'cwd' | 'timeoutMs' | 'env' | 'reason' | 'sandbox'>,
+  p: Pick<PendingApproval, 'surface' | 'skill' | 'tool' | 'trust' | 'identity' | 'programPath' | 'argv' | 'supplied' | 'cwd' | 'timeoutMs' | 'env' | 'reason' | 'sandbox'>,
   home?: string,
 ): string {
   const args = shownArguments(p.argv, p.supplied);
   const lines = [
     approvalSentence(p, home),
     `  why       ${p.reason}`,
-    `  skill     ${p.skill}/${p.tool} (${p.trust})`,
+    `  skill     ${p.skill}/${p.tool}: ${describePin(p.identity)}`,
+    ...identityWarnings(p.identity).map((warning) => `  warning   ${warning}`),
     `  sandbox   ${containment(p.sandbox)}${p.sandbox.contained ? ` (${p.sandbox.mechanism ?? ''})` : `: ${p.sandbox.why ?? ''}`}`,
+    ...(p.sandbox.network && p.sandbox.contained ? [`  network   ${networkWords(p.sandbox)}`] : []),
     ...boxLines(p.sandbox, home).map((line) => `            ${line}`),
     `  program   ${p.programPath}`,
     ...args.map((a) => `  arg ${String(a.index + 1).padEnd(5)} ${JSON.stringify(a.text)}${a.supplied ? '   < from the caller' : a.hardening ? '   · safety flag' : ''}`),
@@ -83,18 +88,30 @@ export function describePending(
   return displayLines(lines);
 }
 
-/** Asks at the terminal; anything but an explicit yes or always is a denial. */
+/** The terminal's question, offering only the Always answers the request takes. */
+function question(pending: PendingApproval): string {
+  const folder = pending.rememberScopes.includes('folder');
+  const anywhere = pending.rememberScopes.includes('anywhere');
+  const choices = [
+    '[y] once',
+    ...(folder ? ['[a] always in this folder (until revoked)', '[s] always in this folder for this session'] : []),
+    ...(anywhere ? ['[any] always in any folder (until revoked)'] : []),
+    '[N] deny',
+  ];
+  return `Run it? ${choices.join(', ')}: `;
+}
+
+/** Asks at the terminal; anything but an explicit yes or an offered always is a denial. */
 function terminalApproval(ctx: CliContext): Approval {
   return {
     kind: 'prompt',
     ask: async (pending): Promise<Verdict> => {
       ctx.io.err(describePending(pending, ctx.env.HOME));
-      // "In any folder" is offered only for a read-only tool; everything else is remembered for this folder.
-      const anywhere = pending.sandbox.name === 'read-only' ? ', [any] always in any folder' : '';
-      const answer = (await ctx.io.ask(`Run it? [y] once, [a] always allow this tool in this folder (until revoked), [s] always here for this session${anywhere}, [N] deny: `)).trim().toLowerCase();
-      if (answer === 'a' || answer === 'always') return { verdict: 'always', actor: actor('terminal'), expires: 'revoke' };
-      if (answer === 's' || answer === 'session') return { verdict: 'always', actor: actor('terminal'), expires: 'session' };
-      if (anywhere !== '' && answer === 'any') return { verdict: 'always', actor: actor('terminal'), expires: 'revoke', scope: 'anywhere' };
+      const answer = (await ctx.io.ask(question(pending))).trim().toLowerCase();
+      const offers = (scope: 'folder' | 'anywhere'): boolean => pending.rememberScopes.includes(scope);
+      if ((answer === 'a' || answer === 'always') && offers('folder')) return { verdict: 'always', actor: actor('terminal'), expires: 'revoke', scope: 'folder' };
+      if ((answer === 's' || answer === 'session') && offers('folder')) return { verdict: 'always', actor: actor('terminal'), expires: 'session', scope: 'folder' };
+      if (answer === 'any' && offers('anywhere')) return { verdict: 'always', actor: actor('terminal'), expires: 'revoke', scope: 'anywhere' };
       return { verdict: answer === 'y' || answer === 'yes' ? 'once' : 'deny', actor: actor('terminal') };
     },
   };
@@ -108,23 +125,54 @@ export function printReport(ctx: CliContext, report: RunReport): void {
   const dropped = result.droppedBytes.stdout + result.droppedBytes.stderr;
   const limit = result.limitHit === undefined || result.limitHit === null ? '' : ` · stopped at ${LIMIT_HIT[result.limitHit]}`;
   ctx.io.err(`${status}${limit} · ${Math.round(result.durationMs)} ms${dropped > 0 ? ` · ${dropped} bytes of output dropped` : ''} · run ${report.id}\n`);
+  for (const denial of report.networkDenied) ctx.io.err(`network refused ${refusedConnection(denial)}\n`);
+}
+
+/** How often a forwarded run is looked for among the owner's approvals, to say where it waits. */
+const WAITING_POLL_MS = 200;
+
+/**
+ * Once a forwarded run waits for approval, says so on stderr: its id, and where to answer it (the
+ * app, serve's browser UI, or `skilltray approve`). Looks until the run shows up or the call ends.
+ */
+async function sayWhereItWaits(ctx: CliContext, owner: RunningOwner, traceId: string, call: Promise<unknown>): Promise<void> {
+  let ended = false;
+  const settled = call.then(
+    () => (ended = true),
+    () => (ended = true),
+  );
+  while (!ended) {
+    const pending = await owner.client.approvals({}).catch(() => []);
+    const entry = pending.find((p) => p.traceId === traceId);
+    if (entry !== undefined) {
+      const where = owner.link.owner === 'app' ? 'in the Skilltray app' : `at ${owner.link.url}/#/approvals (the browser UI of skilltray serve --web)`;
+      ctx.io.err(`run ${entry.id} waits for your approval ${where}; or answer it here: skilltray approve ${entry.id} (or deny ${entry.id})\n`);
+      return;
+    }
+    await Promise.race([settled, sleep(WAITING_POLL_MS)]);
+  }
 }
 
 /**
  * Runs a call where it belongs. With an owner running (the app or serve) the run is its to ask about
- * and record; `--yes` means the person at this terminal already approved, so that run stays here, as
+ * and record — under `traceId` (the caller's, else a new one), by which this command says where it
+ * waits; `--yes` means the person at this terminal already approved, so that run stays here, as
  * does any run when no owner is running (asked on a TTY, else refused with E601).
  */
 export async function runHereOrThere<T>(
   ctx: CliContext,
   args: ParsedArgs,
-  call: { there: (client: SkilltrayClient) => Promise<T>; here: (approval: Approval) => Promise<T> },
+  call: { traceId?: string; there: (client: SkilltrayClient, traceId: string) => Promise<T>; here: (approval: Approval) => Promise<T> },
 ): Promise<T> {
   const owner = args.options.yes ? null : await findRunningOwner(ctx.config().home);
   if (owner !== null) {
     const { link } = owner;
-    if (!args.options.json) ctx.io.err(`forwarded to ${link.owner === 'app' ? 'the Skilltray app' : 'skilltray serve'} at ${link.url}; if it needs approval, answer it there or with 'skilltray approve'\n`);
-    return call.there(owner.client);
+    if (!args.options.json) ctx.io.err(`forwarded to ${link.owner === 'app' ? 'the Skilltray app' : 'skilltray serve'} at ${link.url}\n`);
+    // node:crypto only when a run is forwarded: every other command starts without it.
+    const traceId = call.traceId ?? (await import('node:crypto')).randomUUID();
+    const result = call.there(owner.client, traceId);
+    if (!args.options.json) void sayWhereItWaits(ctx, owner, traceId, result);
+    return result;
   }
   // This process owns the run: a signal stops its tool (recorded as interrupted) instead of leaving it running.
   const release = onShutdownSignal((signal) => {
@@ -155,7 +203,7 @@ const run: Command = {
   name: 'run',
   summary: 'run a tool: render, decide, ask when needed (in the running app, a TTY prompt, or --yes), run bounded, record',
   positionals: [
-    { name: 'skill', required: true },
+    { name: 'skill', required: true, skill: true },
     { name: 'tool', required: true },
   ],
   options: {
@@ -184,13 +232,14 @@ const run: Command = {
       else {
         const argv = dry.command.args.map((a, i) => `  arg ${String(i + 1).padEnd(5)} ${JSON.stringify(a)}\n`).join('');
         const sandbox = `${containment(dry.sandbox)}${dry.sandbox.contained ? ` (${dry.sandbox.mechanism ?? ''})` : `: ${dry.sandbox.why ?? ''}`}`;
+        const network = dry.sandbox.network && dry.sandbox.contained ? `network   ${networkWords(dry.sandbox)}\n` : '';
         const box = boxLines(dry.sandbox, ctx.env.HOME).map((line) => `          ${line}\n`).join('');
-        ctx.io.out(`program   ${dry.programPath ?? `${dry.command.program} (not found)`}\n${argv}cwd       ${dry.command.cwd}\ntimeout   ${dry.command.timeoutMs / 1000} s\nsandbox   ${sandbox}\n${box}decision  ${dry.decision}: ${dry.reason}\n`);
+        ctx.io.out(`program   ${dry.programPath ?? `${dry.command.program} (not found)`}\n${argv}cwd       ${dry.command.cwd}\ntimeout   ${dry.command.timeoutMs / 1000} s\nsandbox   ${sandbox}\n${network}${box}decision  ${dry.decision}: ${dry.reason}\n`);
       }
       return 0;
     }
     const report = await runHereOrThere(ctx, args, {
-      there: (client) => client.run({ skill, tool, args: input.args, cwd }),
+      there: (client, traceId) => client.run({ skill, tool, args: input.args, cwd, trace_id: traceId }),
       here: (approval) => core.run(input, { approval }),
     });
     if (args.options.json) printJson(ctx, report);
@@ -203,7 +252,7 @@ const resolve: Command = {
   name: 'resolve',
   summary: "render a Kode prompt skill's body with $ARGUMENTS",
   positionals: [
-    { name: 'skill', required: true },
+    { name: 'skill', required: true, skill: true },
     { name: 'args', required: false, variadic: true },
   ],
   options: { ...JSON_OPTION },
@@ -220,6 +269,15 @@ const resolve: Command = {
   },
 };
 
+/** The skills an allow rule covers, one line each, as they were when it was made. */
+async function pinLines(rule: Rule): Promise<string> {
+  if (rule.effect === 'deny') return '';
+  if (rule.pins === null || rule.pins.length === 0) return '       covers no skill: add it again to cover the skills it names now\n';
+  // Loaded only by `rules`: the other commands never describe a profile.
+  const { describeProfile } = await import('../../core/policy/profile.js');
+  return displayLines(rule.pins.map((pin) => `       for ${pin.skill}: ${describePin(pin)}, up to ${describeProfile(pin.profile)}`));
+}
+
 const rules: Command = {
   name: 'rules',
   summary:
@@ -227,7 +285,8 @@ const rules: Command = {
     'unsandbox <skill> runs a skill without a sandbox (its runs then ask), sandbox <skill> puts it back',
   positionals: [
     { name: 'list|add|remove|sandbox|unsandbox', required: false },
-    { name: 'args', required: false, variadic: true },
+    // sandbox/unsandbox take a skill here, whose name may start with '-'.
+    { name: 'args', required: false, variadic: true, skill: true },
   ],
   options: { ...JSON_OPTION },
   examples: [
@@ -245,7 +304,7 @@ const rules: Command = {
       const checked = parseRuleEffect(effect);
       const rule = await atOwnerOrHere(ctx, { there: (owner) => owner.addRule({ pattern, effect: checked }), here: (core) => core.addRule(pattern, checked) });
       if (args.options.json) printJson(ctx, rule);
-      else ctx.io.out(`rule #${rule.id}: ${rule.effect} ${rule.pattern}\n`);
+      else ctx.io.out(`rule #${rule.id}: ${rule.effect} ${rule.pattern}\n${await pinLines(rule)}`);
       return 0;
     }
     if (action === 'remove') {
@@ -277,7 +336,7 @@ const rules: Command = {
     });
     if (args.options.json) printJson(ctx, list);
     else {
-      const lines = list.map((r) => `#${r.id}  ${r.effect.padEnd(5)}  ${r.pattern}\n`);
+      const lines = await Promise.all(list.map(async (r) => `#${r.id}  ${r.effect.padEnd(5)}  ${r.pattern}\n${await pinLines(r)}`));
       const machine = sandbox.available ? `runs are contained by ${sandbox.mechanism ?? 'a sandbox'}` : `runs are not contained: ${sandbox.why ?? ''}`;
       const off = sandbox.unsandboxed.length === 0 ? '' : `without a sandbox (you chose): ${sandbox.unsandboxed.join(', ')}\n`;
       ctx.io.out(`${list.length === 0 ? 'No rules.\n' : lines.join('')}${machine}\n${off}`);
@@ -318,8 +377,8 @@ const remembered: Command = {
     if (args.options.json) printJson(ctx, list);
     else {
       const line = (r: Remembered): string =>
-        `#${r.id}  ${r.skill}/${r.tool}  ${r.programPath}  ${r.profile.name}${r.profile.network ? '+network' : ''}  ${r.expires === 'session' ? 'this session' : 'until revoked'}  ${r.folder === null ? 'in any folder' : `in ${r.folder}`}  skill ${r.skillHash.slice(0, 12)}\n`;
-      ctx.io.out(list.length === 0 ? 'No remembered approvals.\n' : list.map(line).join(''));
+        `#${r.id}  ${r.skill}/${r.tool}  ${folderText(r.folder)}  ${r.programPath}  ${r.profile.name}, ${networkWords(r.profile)}  ${r.expires === 'session' ? 'this session' : 'until revoked'}  skill ${r.skillHash.slice(0, 12)}`;
+      ctx.io.out(list.length === 0 ? 'No remembered approvals.\n' : displayLines(list.map(line)));
     }
     return 0;
   },

@@ -43,15 +43,28 @@ const serve: Command = {
     const [{ SkilltrayCore }, { startHttpServer }, { tokenPath }] = await Promise.all([import('../../core/api.js'), import('../../server/http.js'), import('../../server/token.js')]);
     const core = printNotices(new SkilltrayCore(ctx.config(), { autoBuild: true }), ctx.io);
     const { signalled, release } = shutdownSignal();
+    let stopping: NodeJS.Signals | null = null;
     try {
-      await core.startWatching();
-      const server = await startHttpServer({
-        core,
-        owner: 'serve',
-        version: ctx.version,
-        ...(typeof args.options.port === 'number' ? { port: args.options.port } : {}),
-        ...(args.options.web ? { webDir } : {}),
-      });
+      const starting = (async () => {
+        await core.startWatching();
+        if (stopping !== null) return null;
+        return startHttpServer({
+          core,
+          owner: 'serve',
+          version: ctx.version,
+          ...(typeof args.options.port === 'number' ? { port: args.options.port } : {}),
+          ...(args.options.web ? { webDir } : {}),
+        });
+      })();
+      // A signal during start-up stops it there: closing the core ends the watcher's first scan.
+      const server = await Promise.race([starting, signalled.then(() => null)]);
+      if (server === null) {
+        const signal = (stopping = await signalled);
+        ctx.io.err(`${signal}: stopping during start-up\n`);
+        await core.close(`${signal} to skilltray serve`);
+        await (await starting.catch(() => null))?.close();
+        return 0;
+      }
       ctx.io.out(`Skilltray API on ${server.url} (token in ${tokenPath(core.config.home)})\n`);
       if (args.options.web) ctx.io.out(`Open ${server.url}/#token=${server.token()} in your browser\n`);
       const signal = await signalled;
@@ -96,12 +109,12 @@ const approvals: Command = {
 function answerCommand(name: 'approve' | 'deny'): Command {
   return {
     name,
-    summary: name === 'approve' ? 'approve a waiting run once, or --always for this tool (--session: only while the app runs)' : 'deny a waiting run',
+    summary: name === 'approve' ? 'approve a waiting run once, or --always for this tool in its folder (--anywhere: any folder, read-only tools; --session: only while the app runs)' : 'deny a waiting run',
     positionals: [{ name: 'run-id', required: true }],
     options: {
       ...(name === 'approve'
         ? {
-            always: { type: 'boolean' as const, description: 'always allow this tool (until revoked, or until the skill, program or sandbox profile changes)' },
+            always: { type: 'boolean' as const, description: 'always allow this tool in this folder (until revoked, or until the skill, program or sandbox profile changes)' },
             session: { type: 'boolean' as const, description: 'with --always: only until the app (or serve) stops' },
             anywhere: { type: 'boolean' as const, description: "with --always: in any folder, not only the run's (read-only tools only)" },
           }

@@ -26,9 +26,9 @@ const list: Command = {
       value: '<status>',
       choices: HEALTH,
       description: `only skills whose STATUS column says this (${HEALTH.join(', ')})`,
-      hint: (value) => `; '${value}' is not a health: for the ADR lifecycle (stable, experimental, …) use --lifecycle ${value}`,
+      hint: (value) => `; '${value}' is not a health: for the lifecycle (stable, experimental, …) use --lifecycle ${value}`,
     },
-    lifecycle: { type: 'string', value: '<lifecycle>', description: "only this ADR-001 lifecycle, the classification's status (stable, experimental, …)" },
+    lifecycle: { type: 'string', value: '<lifecycle>', description: "only this lifecycle, the classification's status (stable, experimental, …)" },
     domain: { type: 'string', value: '<domain>', description: 'only skills of this domain' },
     role: { type: 'string', value: '<role>', choices: ROLES, description: `only this role (${ROLES.join(', ')})` },
     offered: { type: 'boolean', description: 'only skills offered in the current mode' },
@@ -69,6 +69,7 @@ const list: Command = {
     const notes = [
       ...result.skills.filter((s) => s.switches.length > 0).map((s) => `note: ${s.name} is ${switchesText(s.switches)} (skilltray enable ${s.name} turns it back on)`),
       ...result.shadowed.map((s) => `note: ${s.name} in ${s.winner.root.path} hides ${s.name} in ${s.loser.root.path}`),
+      ...result.skills.filter((s) => s.name.startsWith('-')).map((s) => `warning: ${s.name} starts with '-', which other hosts' command lines read as an option (W440); rename its folder`),
     ];
     ctx.io.out(`${table(rows)}\n${notes.length === 0 ? '' : displayLines(notes)}`);
     return 0;
@@ -78,7 +79,7 @@ const list: Command = {
 const check: Command = {
   name: 'check',
   summary: 'report the diagnostics of a skill, a skill directory or a directory of skills (exit 1 on errors)',
-  positionals: [{ name: 'skill-or-path', required: true }],
+  positionals: [{ name: 'skill-or-path', required: true, skill: true }],
   options: { ...JSON_OPTION },
   examples: [
     ['check git', 'a loaded skill, by name'],
@@ -93,35 +94,61 @@ const check: Command = {
       const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
       const lines = report.skills.flatMap((s) => [`${s.name} ${s.status} ${s.path}`, ...s.diagnostics.map((d) => `  ${diagnosticLine(d, s.path)}`)]);
       lines.push(`${plural(report.skills.length, 'skill')} checked: ${plural(report.errors, 'error')}, ${plural(report.warnings, 'warning')}`);
+      for (const root of report.unreadable_roots) lines.push(`warning: the skill root ${root.path} cannot be read (${root.why}): its skills are neither loaded nor checked`);
       ctx.io.out(displayLines(lines));
     }
     return report.errors > 0 ? 1 : 0;
   },
 };
 
+/** A frontmatter value as one line: text as written, a list joined, anything else as JSON. */
+function valueText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && value.every((v) => typeof v !== 'object' || v === null)) return value.map(String).join(', ');
+  return JSON.stringify(value);
+}
+
+/** The Agent Skills fields and the metadata, in this order, each only when written. */
+function frontmatterLines(skill: Skill, field: (label: string, value: string) => string): string[] {
+  const fm = skill.frontmatter;
+  const lines: string[] = [];
+  for (const key of ['license', 'compatibility', 'allowed-tools']) {
+    if (fm[key] !== undefined && fm[key] !== null && fm[key] !== '') lines.push(field(key, valueText(fm[key])));
+  }
+  const metadata = fm.metadata;
+  if (typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata)) {
+    // Written order; classification has its own line above.
+    const entries = Object.entries(metadata).filter(([key, value]) => key !== 'classification' && value !== undefined && value !== null && value !== '');
+    if (entries.length > 0) lines.push('metadata:', ...entries.map(([key, value]) => `  ${key}: ${valueText(value)}`));
+  }
+  return lines;
+}
+
 function describeText(skill: Skill): string {
+  const field = (label: string, value: string): string => `${`${label}:`.padEnd(15)} ${value}`;
   const lines = [
     `${skill.name} ${skill.version ?? ''}`.trimEnd(),
     skill.description,
     '',
-    `path:      ${skill.dir}`,
+    field('path', skill.dir),
     // A root's kind and the trust it gives often share a word ("bundled"): say it once.
-    `root:      ${skill.root.path} (${skill.root.kind === skill.trust ? skill.trust : `${skill.root.kind} root, ${skill.trust} trust`})`,
-    `hash:      ${skill.hash}`,
-    `status:    ${skill.state}`,
-    `modes:     ${skill.modes.join(', ') || '(none)'}`,
-    `read_only: ${skill.readOnly}   always_ask: ${skill.alwaysAsk}   timeout: ${skill.timeoutSec}s   placeholders: ${skill.syntax}`,
+    field('root', `${skill.root.path} (${skill.root.kind === skill.trust ? skill.trust : `${skill.root.kind} root, ${skill.trust} trust`})`),
+    field('hash', skill.hash),
+    field('status', skill.state),
+    field('modes', skill.modes.join(', ') || '(none)'),
+    field('read_only', `${skill.readOnly}   always_ask: ${skill.alwaysAsk}   timeout: ${skill.timeoutSec}s   placeholders: ${skill.syntax}`),
   ];
   if (skill.requires.bins.length + skill.requires.env.length > 0) {
-    lines.push(`requires:  bins [${skill.requires.bins.join(', ')}]  env [${skill.requires.env.join(', ')}]`);
+    lines.push(field('requires', `bins [${skill.requires.bins.join(', ')}]  env [${skill.requires.env.join(', ')}]`));
   }
   const c = skill.classification;
   if (c) {
-    lines.push(`class:     role ${c.role ?? '-'}, invocation ${c.invocation ?? '-'}, effect ${c.effectMode ?? '-'}, targets [${c.attachTargets.join(', ')}]`);
+    lines.push(field('classification', `role ${c.role ?? '-'}, invocation ${c.invocation ?? '-'}, effect ${c.effectMode ?? '-'}, targets [${c.attachTargets.join(', ')}]`));
   }
   if (skill.tags.length + skill.domain.length > 0 || skill.status) {
-    lines.push(`discovery: domain [${skill.domain.join(', ')}] tags [${skill.tags.join(', ')}] status ${skill.status ?? '-'}`);
+    lines.push(field('discovery', `domain [${skill.domain.join(', ')}] tags [${skill.tags.join(', ')}] status ${skill.status ?? '-'}`));
   }
+  lines.push(...frontmatterLines(skill, field));
   for (const tool of skill.tools) {
     lines.push('', `tool ${tool.name}: ${tool.description}`, `  command: ${tool.command.trim()}`);
     for (const p of tool.params) {
@@ -137,8 +164,8 @@ function describeText(skill: Skill): string {
 
 const describe: Command = {
   name: 'describe',
-  summary: 'show one skill whole: frontmatter, tools with parameters, classification, requirements',
-  positionals: [{ name: 'skill', required: true }],
+  summary: 'show one skill whole: frontmatter (license, compatibility, allowed-tools, metadata), tools with parameters, classification, requirements',
+  positionals: [{ name: 'skill', required: true, skill: true }],
   options: { ...JSON_OPTION },
   examples: [
     ['describe git', 'the git skill: tools, parameters, classification'],
@@ -170,10 +197,13 @@ const roots: Command = {
       return 0;
     }
     const rows = [['#', 'KIND', 'TRUST', 'PLACEHOLDERS', 'WATCHED', 'PATH']];
-    result.roots.forEach((r, i) => rows.push([String(i + 1), r.kind, r.trust, r.syntax, r.watch?.mode ?? '-', `${r.path}${r.exists ? '' : ' (missing)'}`]));
+    result.roots.forEach((r, i) => rows.push([String(i + 1), r.kind, r.trust, r.syntax, r.watch?.mode ?? '-', `${r.path}${!r.exists ? ' (missing)' : typeof r.unreadable === 'string' ? ' (unreadable)' : ''}`]));
     let text = `home: ${result.home}\n${table(rows)}\n`;
     if (owner === null) text += 'note: no Skilltray app or serve is running, so no root is being watched\n';
-    for (const r of result.roots) for (const p of r.watch?.problems ?? []) text += `warning: ${p.path}: ${p.message}\n`;
+    for (const r of result.roots) {
+      if (typeof r.unreadable === 'string') text += `warning: ${r.path} cannot be read (${r.unreadable}): its skills are not loaded\n`;
+      for (const p of r.watch?.problems ?? []) text += `warning: ${p.path}: ${p.message}\n`;
+    }
     ctx.io.out(text);
     return 0;
   },

@@ -1,11 +1,13 @@
 /**
  * RFC-0002:C-OPEN: any file inside the skill root, bytes as they are (text when they are UTF-8),
  * cut after `--max-lines` lines. E012 for a path that escapes the root after canonicalisation,
- * E021 for nothing there, a directory, or a hidden path the skill walk never shows.
+ * E021 for nothing there, a directory, or a hidden path the skill walk never shows, E023 for a file
+ * that is there but cannot be read (permission denied).
  */
 import { isUtf8 } from 'node:buffer';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { skillcErrors } from '../errors.js';
+import { SkilltrayError, skillcErrors } from '../errors.js';
+import { errnoText } from '../skills/entry-kinds.js';
 import { checkIntegerOption, moreLinesLine } from './options.js';
 import { hasHiddenSegment, resolveInsideRoot } from './paths.js';
 import type { OpenResult } from '../../shared/gateway.js';
@@ -38,7 +40,12 @@ export function openFile(dir: string, path: string, options: OpenOptions = {}): 
   if (!target.exists || target.rel === '' || hasHiddenSegment(target.rel) || !statSync(target.abs).isFile()) {
     throw skillcErrors.fileNotFound(path);
   }
-  const bytes = readFileSync(target.abs);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(target.abs);
+  } catch (error) {
+    throw new SkilltrayError('E023', `cannot read '${path}': ${errnoText(error)}`, { details: { path, errno: (error as NodeJS.ErrnoException).code ?? null }, cause: error });
+  }
   const kept = options.maxLines === undefined ? bytes : firstLines(bytes, options.maxLines);
   const utf8 = isUtf8(bytes);
   return {

@@ -91,9 +91,9 @@ export class ApprovalBroker {
   }
 
   /**
-   * Answers a pending approval; E611 when the id is unknown or already answered, E616 for a bad verdict
-   * or an "in any folder" for a tool that is not read-only. `expires` says how long an `always` lasts
-   * (until revoked unless it says `session`), `scope` where (the run's folder unless it says `anywhere`).
+   * Answers a pending approval; E611 when the id is unknown or already answered, E616 for a bad verdict.
+   * `expires` says how long an `always` lasts (until revoked unless it says `session`), `scope` where
+   * it applies (its folder unless it says `anywhere`): E626 for one the request does not offer.
    */
   resolve(id: string, verdict: VerdictKind, actor: string, expires?: RememberExpiry, scope?: RememberScope): void {
     if (!(VERDICT_KINDS as readonly string[]).includes(verdict)) {
@@ -103,11 +103,14 @@ export class ApprovalBroker {
     if (waiter === undefined) {
       throw new SkilltrayError('E611', `no pending approval '${id}': it is unknown, already answered, timed out or cancelled`, { details: { id } });
     }
-    if (verdict === 'always' && scope === 'anywhere' && waiter.entry.sandbox.name !== 'read-only') {
+    const offered = waiter.entry.rememberScopes;
+    if (verdict === 'always' && !offered.includes(scope ?? 'folder')) {
       const { skill, tool } = waiter.entry;
-      throw new SkilltrayError('E616', `'${skill}/${tool}' can change files, so it can be always allowed only in its folder (${waiter.entry.cwd}), not in any folder`, {
-        details: { verdict, scope, id },
-      });
+      const message =
+        offered.length === 0
+          ? `'${skill}/${tool}' cannot be always allowed: its files cannot be vouched for, so every run of it asks; answer once or deny`
+          : `'${skill}/${tool}' can be always allowed only in its folder: a tool that may write is never allowed in any folder at once`;
+      throw new SkilltrayError('E626', message, { details: { id, scope: scope ?? 'folder', offered } });
     }
     const answer: Verdict = verdict === 'always' ? { verdict, actor, ...(expires === undefined ? {} : { expires }), ...(scope === undefined ? {} : { scope }) } : { verdict, actor };
     this.finish(id, { ok: true, verdict: answer }, { id, kind: 'verdict', verdict: answer });

@@ -1,12 +1,14 @@
 /**
  * Which sandbox profile a tool asks for. The skill decides how much it needs (read_only or an
- * ADR-001 read_only effect → `read-only`, anything else → `workspace`; `network: true` adds the
- * network); only the person can take a skill out of the sandbox (`none`), never its frontmatter.
- * The runner applies the profile (core/runner/sandbox); policy only compares profiles.
+ * ADR-001 read_only effect → `read-only`, anything else → `workspace`; `network:` adds the network,
+ * to the hosts it lists or any, or this computer's own); only the person can take a skill out of
+ * the sandbox (`none`), never its frontmatter. The runner applies the profile (core/runner/sandbox);
+ * policy only compares profiles.
  */
 import type { ResourceLimits, Skill } from '../../shared/model.js';
 import { RESOURCE_LIMIT_NAMES } from '../../shared/model.js';
-import type { SandboxProfile, SandboxProfileName } from '../../shared/runs.js';
+import { ANY_HOST, networkWords } from '../../shared/network-reach.js';
+import type { NetworkHosts, SandboxProfile, SandboxProfileName } from '../../shared/runs.js';
 import { DEFAULT_LIMIT_CEILING, effectiveLimits } from './resource-limits.js';
 
 /** How much each profile lets a run touch, narrowest first. */
@@ -18,20 +20,33 @@ const BREADTH: Record<SandboxProfileName, number> = { 'read-only': 0, workspace:
  * `writes`) and the limits come from the skill's frontmatter.
  */
 export function profileFor(
-  skill: Pick<Skill, 'readOnly' | 'network' | 'classification' | 'box'>,
+  skill: Pick<Skill, 'readOnly' | 'network' | 'hosts' | 'classification' | 'box'>,
   unsandboxed: boolean,
   ceiling: ResourceLimits = DEFAULT_LIMIT_CEILING,
 ): SandboxProfile {
   const readOnly = skill.readOnly || skill.classification?.effectMode === 'read_only';
   const name: SandboxProfileName = unsandboxed ? 'none' : readOnly ? 'read-only' : 'workspace';
-  // Without a sandbox nothing holds the network back, so `none` always has it.
-  return {
-    name,
-    network: unsandboxed || skill.network,
+  const box = {
     reads: [...skill.box.reads],
     writes: name === 'workspace' ? [...skill.box.writes] : [],
     limits: effectiveLimits(skill.box.limits, ceiling),
   };
+  // Without a sandbox nothing holds the network back, so `none` always has this computer's own.
+  if (unsandboxed) return { name, network: true, hosts: 'host', ...box };
+  return { name, network: skill.network, hosts: skill.network ? skill.hosts : [], ...box };
+}
+
+/** True when `wanted` reaches a host `granted` does not: this computer's own network covers every list, `*` every list of hosts. */
+function reachesMore(wanted: NetworkHosts, granted: NetworkHosts): boolean {
+  if (granted === 'host') return false;
+  if (wanted === 'host') return true;
+  return !granted.includes(ANY_HOST) && wanted.some((host) => !granted.includes(host));
+}
+
+/** True when the two host lists are the same (in any order). */
+export function sameHosts(a: NetworkHosts, b: NetworkHosts): boolean {
+  if (a === 'host' || b === 'host') return a === b;
+  return a.length === b.length && a.every((host) => b.includes(host));
 }
 
 /** Entries of `mine` that `theirs` lacks; none when `theirs` is absent (remembered before the box had the field: it covered all). */
@@ -41,11 +56,11 @@ function beyond(mine: readonly string[] | undefined, theirs: readonly string[] |
 
 /**
  * What `profile` lets a run do that `granted` did not, as the end of a sentence, or null: more of
- * the filesystem, the network, a home file it did not read, a guarded entry it did not write, more
- * of a resource.
+ * the filesystem, the network or more hosts, a home file it did not read, a guarded entry it did not
+ * write, more of a resource.
  */
 export function widening(profile: SandboxProfile, granted: SandboxProfile): string | null {
-  if (BREADTH[profile.name] > BREADTH[granted.name] || (profile.network && !granted.network)) {
+  if (BREADTH[profile.name] > BREADTH[granted.name] || (profile.network && (!granted.network || reachesMore(profile.hosts, granted.hosts)))) {
     return `it would now run ${describeProfile(profile)}, more than the ${describeProfile(granted)} you allowed`;
   }
   const reads = beyond(profile.reads, granted.reads);
@@ -64,9 +79,9 @@ export function widens(profile: SandboxProfile, granted: SandboxProfile): boolea
   return widening(profile, granted) !== null;
 }
 
-/** The profile in a few words: "read-only, no network", "writes in its folder, network". */
+/** The profile in a few words: "read-only, no network", "may write in its working directory, network to api.github.com". */
 export function describeProfile(profile: SandboxProfile): string {
   if (profile.name === 'none') return 'not sandboxed';
   const files = profile.name === 'read-only' ? 'read-only' : 'may write in its working directory';
-  return `${files}, ${profile.network ? 'with network' : 'no network'}`;
+  return `${files}, ${networkWords(profile)}`;
 }

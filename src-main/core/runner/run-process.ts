@@ -48,6 +48,8 @@ export interface ProcessSpec {
    * init dies the kernel kills every process inside), so no sweep of the group is needed afterwards.
    */
   treeEndsWithIt?: boolean;
+  /** Data for file descriptors 3, 4, … of the program, each read to its end (bwrap's seccomp filter). */
+  inputs?: readonly Uint8Array[];
   /**
    * Live output, decoded, called only while the stream's head (the first half of the cap) is filling:
    * at most maxOutputBytes / 2 bytes per stream ever reach it, however much the tool prints. The final
@@ -57,7 +59,7 @@ export interface ProcessSpec {
   /** Told the tool's pid (which leads its process group) as soon as it started. It must not throw. */
   onSpawn?: (pid: number) => void;
   /**
-   * For a gated program (bubblewrap with --info-fd 3 --block-fd 4): told the pid of its child, which
+   * For a gated program (bubblewrap with --info-fd and --block-fd, the two fds after `inputs`): told the pid of its child, which
    * waits until this returns; a throw stops the program and the run fails with E706.
    */
   admit?: (childPid: number) => void;
@@ -195,15 +197,17 @@ export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
     env: spec.env,
     extendEnv: false,
     shell: false,
-    // stdin closed; a gated program also gets its info and block fds.
-    stdio: spec.admit === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
+    // stdin closed; the network's inputs on fds 3, 4, …, and a gated program's info and block fds after them.
+    stdio: ['ignore', 'pipe', 'pipe', ...(spec.inputs ?? []), ...(spec.admit === undefined ? [] : ['pipe', 'pipe'] as const)],
     reject: false,
     buffer: false,
     windowsHide: true,
     // The tool leads its own process group (and session), so the group is the first handle on its tree.
     detached: posix,
   });
-  const admitted = spec.admit === undefined ? Promise.resolve(null) : admit(subprocess.stdio[3], subprocess.stdio[4], spec.admit);
+  // A gated program's info and block fds come right after the network's inputs (core/runner/sandbox/bubblewrap.ts gateFds).
+  const gate = { info: 3 + (spec.inputs?.length ?? 0), block: 4 + (spec.inputs?.length ?? 0) };
+  const admitted = spec.admit === undefined ? Promise.resolve(null) : admit(subprocess.stdio[gate.info], subprocess.stdio[gate.block], spec.admit);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     subprocess.once('exit', (code, signal) => resolve({ code, signal }));
   });
@@ -257,7 +261,9 @@ export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
   const drained = await Promise.race([
     closed.then(() => true),
     new Promise<boolean>((resolve) => {
-      drainTimer = setTimeout(() => resolve(false), PIPE_DRAIN_MS);
+      // Given up only after one more poll for I/O: timers run before it, so an event loop busy past
+      // PIPE_DRAIN_MS would otherwise abandon output that has been waiting in the pipe all along.
+      drainTimer = setTimeout(() => setImmediate(() => resolve(false)), PIPE_DRAIN_MS);
     }),
   ]);
   clearTimeout(drainTimer);

@@ -6,9 +6,10 @@ import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import type { RenderedCommand, Skill } from '../../shared/model.js';
-import type { SandboxProfile, SandboxView, Surface } from '../../shared/runs.js';
+import type { Rule, SandboxProfile, SandboxView, Surface } from '../../shared/runs.js';
 import { SkilltrayError, skillcErrors } from '../errors.js';
 import { decide, type Decision } from '../policy/decide.js';
+import { legacyPinsFor, rememberedFor } from '../policy/pins.js';
 import { profileFor } from '../policy/profile.js';
 import { sensitiveArgument } from '../policy/sensitive-paths.js';
 import { guardWorkspace, passwdHomes, type GuardPlaces } from '../policy/workspace-guard.js';
@@ -16,6 +17,7 @@ import { programBinds } from '../runner/sandbox/box-places.js';
 import { resolveProgram } from '../runner/resolve-program.js';
 import type { Sandbox } from '../runner/sandbox/sandbox.js';
 import { isInside } from '../skills/files.js';
+import { skillNotFound } from '../skills/skill-suggestions.js';
 import type { SkillRegistry } from '../skills/registry.js';
 import { findRemembered } from '../store/approvals.js';
 import { listRules } from '../store/rules.js';
@@ -65,7 +67,7 @@ export interface Prepared {
   programPath: string | null;
   decision: Decision;
   sandbox: SandboxView;
-  /** The canonical folder the run works in: what a remembered approval is pinned to. */
+  /** The working folder with symlinks resolved: what an Always answer is pinned to. */
   folder: string;
 }
 
@@ -105,7 +107,7 @@ export function sandboxView(sandbox: Sandbox, profile: SandboxProfile, box: Pick
     const why = 'you turned the sandbox off for this skill (Settings, or skilltray rules sandbox)';
     return { ...profile, contained: false, mechanism: null, why, limitsWhy: why };
   }
-  const why = sandbox.unavailable();
+  const why = sandbox.unavailable(profile);
   return { ...profile, ...box, contained: why === null, mechanism: why === null ? sandbox.mechanism : null, why, limitsWhy: sandbox.limitsUnavailable() };
 }
 
@@ -129,10 +131,20 @@ function guardPlaces(deps: PrepareDeps): GuardPlaces {
   };
 }
 
+/** The profile a run of `skill` gets here: what it asks for, or none when the person took it out of the sandbox. */
+export function runProfile(db: StateDb, skill: Skill): SandboxProfile {
+  return profileFor(skill, isUnsandboxed(db, skill.name), getSettings(db).limitCeiling);
+}
+
+/** The rules, a rule from before pins pinned first to the loaded skills it covers beyond doubt (policy/pins.ts). */
+export function rulesInForce(db: StateDb, registry: SkillRegistry): Rule[] {
+  return listRules(db, (rule) => legacyPinsFor(rule.pattern, registry.list(), (skill) => runProfile(db, skill)));
+}
+
 /** Looks up, renders and decides; throws what stops a call before any policy question. */
 export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
   const skill = deps.registry.get(input.skill);
-  if (!skill) throw new SkilltrayError('E001', `skill '${input.skill}' not found`, { details: { skill: input.skill } });
+  if (!skill) throw skillNotFound(input.skill, deps.registry.list());
   const cwd = checkCwd(input.cwd, deps.defaultCwd);
   const command = renderCommand(skill, input.tool, input.args ?? {}, { cwd });
   const tool = skill.tools.find((t) => t.name === input.tool);
@@ -140,7 +152,7 @@ export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
   const program = programPath(skill, command.program, cwd, deps.env);
   const { db } = deps;
   const settings = getSettings(db);
-  const profile = profileFor(skill, isUnsandboxed(db, skill.name), settings.limitCeiling);
+  const profile = runProfile(db, skill);
   const places = guardPlaces(deps);
   const folder = canonical(cwd);
   const workspace = guardWorkspace(folder, profile.name, places);
@@ -156,8 +168,9 @@ export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
     tool,
     mode: settings.mode,
     paused: settings.paused,
-    rules: listRules(db),
-    remembered: findRemembered(db, skill.name, tool.name, deps.session, folder),
+    rules: rulesInForce(db, deps.registry),
+    remembered: rememberedFor(findRemembered(db, skill.name, tool.name, deps.session), folder),
+    cwd: folder,
     programPath: program,
     program: command.program,
     resolveBin: (bin) => resolveProgram(bin, deps.env, cwd),
@@ -165,7 +178,6 @@ export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
     sensitive: sensitiveArgument(plainObject(input.args), cwd, deps.home) ?? home,
     enabled: isEnabled(listSwitches(db), skill.name, settings.mode),
     sandbox,
-    folder,
   });
   return { skill, command, programPath: program, decision, sandbox, folder };
 }

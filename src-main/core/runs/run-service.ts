@@ -9,14 +9,15 @@ import { realpathSync } from 'node:fs';
 import { EventEmitter } from 'node:events';
 import type { RenderedCommand, ResourceLimitName, ResourceLimits, RunResult, Skill } from '../../shared/model.js';
 import { SkilltrayError, toSkilltrayError } from '../errors.js';
+import { alwaysBlindTo } from '../policy/always.js';
 import { isOffered } from '../policy/modes.js';
 import { isEnabled, listSwitches } from '../store/switches.js';
 import { emitSafely } from '../events.js';
 import type { ApprovalBroker } from '../policy/approval-broker.js';
-import type { DecidedBy, DryRun, PendingApproval, RecordedAnswer, RunDecisionView, RunEvent, RunOutcome, RunReport, SandboxProfile, SandboxView, Verdict } from '../../shared/runs.js';
+import type { DecidedBy, DryRun, PendingApproval, RecordedAnswer, RunDecisionView, RunEvent, RunOutcome, RunReport, SandboxView, Verdict } from '../../shared/runs.js';
 import { remember } from '../store/approvals.js';
 import { getSettings } from '../store/settings.js';
-import { recordDecision, recordFailure, recordProcess, recordRequest, recordResult, recordStart } from '../store/runs.js';
+import { recordDecision, recordFailure, recordNetworkDenied, recordProcess, recordRequest, recordResult, recordStart } from '../store/runs.js';
 import { isOwnerStopping, ownerStopping } from './interrupted-runs.js';
 import { processStartTime } from '../runner/process-tree.js';
 import { DEFAULT_OUTPUT_CAP, runProcess } from '../runner/run-process.js';
@@ -25,7 +26,10 @@ import { prepareRunDirs, type RunDirs } from '../runner/skill-snapshot.js';
 import { boxPlaces } from '../runner/sandbox/box-places.js';
 import { cgroupUnavailable, openRunCgroup, type RunCgroup } from '../runner/sandbox/cgroup.js';
 import type { RunPlaces } from '../runner/sandbox/sandbox.js';
+import type { NetworkProxy } from '../runner/network/proxy-server.js';
+import { startRunProxy } from '../runner/network/run-proxy.js';
 import { askPerson, type Approval } from './ask-person.js';
+import { identityPin, profileOf, rememberScopes } from '../policy/pins.js';
 import { plainObject, prepareRun, type PrepareDeps, type Prepared, type RunInput } from './prepare-run.js';
 
 export { DEFAULT_APPROVAL_TIMEOUT_MS, type Approval } from './ask-person.js';
@@ -45,12 +49,6 @@ export interface RunOptions {
 function recordedAnswer(verdict: Verdict): RecordedAnswer {
   if (verdict.verdict !== 'always') return verdict.verdict;
   return verdict.expires === 'session' ? 'always-session' : 'always';
-}
-
-/** The profile a view shows, without how it is contained: what a remembered approval is pinned to and the box is built from. */
-function profileOf(sandbox: SandboxView): SandboxProfile {
-  const { name, network, reads, writes, limits } = sandbox;
-  return { name, network, ...(reads === undefined ? {} : { reads }), ...(writes === undefined ? {} : { writes }), ...(limits === undefined ? {} : { limits }) };
 }
 
 /** SIGXCPU and SIGXFSZ are what the kernel sends at the CPU-time and file-size limits; bwrap reports a signalled tool as 128 + its number. */
@@ -97,22 +95,23 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     };
   }
 
+  /** Records a request refused before it could be prepared (bad input), and throws its error with the run's id. */
+  refuse(input: RunInput, error: unknown, id: string = randomUUID()): never {
+    const coded = toSkilltrayError(error);
+    const skill = this.deps.registry.get(input.skill);
+    recordRequest(this.deps.db, { id, traceId: input.traceId ?? randomUUID(), surface: input.surface, skill: input.skill, tool: input.tool, args: plainObject(input.args), command: null, programPath: null, skillHash: skill?.hash ?? '' });
+    recordDecision(this.deps.db, id, { outcome: 'refused', decidedBy: 'error', reason: coded.message, errorCode: coded.code });
+    throw withRunId(coded, id);
+  }
+
   /** Runs a tool call to completion, asking a person first when policy says so. */
   async run(input: RunInput, options: RunOptions): Promise<RunReport> {
     const traceId = input.traceId ?? randomUUID();
     const id = randomUUID();
     const { db } = this.deps;
-    let prepared: Prepared;
-    try {
-      prepared = prepareRun(this.deps, input);
-    } catch (error) {
-      const coded = toSkilltrayError(error);
-      const skill = this.deps.registry.get(input.skill);
-      recordRequest(db, { id, traceId, surface: input.surface, skill: input.skill, tool: input.tool, args: plainObject(input.args), command: null, programPath: null, skillHash: skill?.hash ?? '' });
-      recordDecision(db, id, { outcome: 'refused', decidedBy: 'error', reason: coded.message, errorCode: coded.code });
-      throw withRunId(coded, id);
-    }
-    const { skill, command, programPath, decision, sandbox, folder } = prepared;
+    // A call that cannot even be prepared (no such skill or tool, bad arguments, a bad cwd) asked
+    // nothing and decided nothing: it is the caller's error, not a run, so history does not keep it.
+    const { skill, command, programPath, decision, sandbox, folder }: Prepared = prepareRun(this.deps, input);
     recordRequest(db, { id, traceId, surface: input.surface, skill: skill.name, tool: command.tool, args: plainObject(input.args), command, programPath, skillHash: skill.hash, sandbox });
 
     let answer: RecordedAnswer | null = null;
@@ -140,6 +139,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         skill: skill.name,
         tool: command.tool,
         trust: skill.trust,
+        identity: skill.identity,
         readOnly: skill.readOnly,
         programPath: programPath as string,
         args: plainObject(input.args),
@@ -151,6 +151,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         reason: decision.reason,
         sandbox,
         supplied: command.supplied,
+        rememberScopes: rememberScopes(skill, profileOf(sandbox)),
       };
       verdict = await askPerson(this.deps.broker, pending, options.approval, options.signal).catch((error: unknown) => {
         const coded = toSkilltrayError(error);
@@ -194,11 +195,22 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       });
       return refuse(error, 'refused', 'policy');
     }
-    if (verdict?.verdict === 'always') {
+    const blind = verdict?.verdict === 'always' ? alwaysBlindTo(skill) : null;
+    if (blind !== null) {
+      // Said where the person reads the run: it ran once, and will ask again.
+      view = { ...view, reason: `${view.reason}; Always was not remembered: ${blind}` };
+    } else if (verdict?.verdict === 'always') {
       const session = verdict.expires === 'session' ? this.deps.session : null;
-      // "In any folder" holds only for a read-only tool; any other is pinned to this run's folder.
-      const anywhere = verdict.scope === 'anywhere' && sandbox.name === 'read-only';
-      remember(db, { skill: skill.name, tool: command.tool, skillHash: skill.hash, programPath: programPath as string, profile: profileOf(sandbox), session, folder: anywhere ? null : folder });
+      remember(db, {
+        skill: skill.name,
+        tool: command.tool,
+        skillHash: skill.hash,
+        identity: identityPin(skill.identity),
+        programPath: programPath as string,
+        profile: profileOf(sandbox),
+        folder: verdict.scope === 'anywhere' ? null : folder,
+        session,
+      });
       emitSafely(this, 'remembered');
     }
     decided(view);
@@ -224,6 +236,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     const contained = sandbox.contained && (sandbox.limitsWhy ?? null) === null && sandbox.limits !== undefined;
     let cgroup: RunCgroup | null = null;
     let box: { places: RunPlaces; release: () => void } | null = null;
+    let proxy: NetworkProxy | null = null;
     try {
       if (contained && cgroupUnavailable() === null) {
         try {
@@ -232,8 +245,9 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
           throw new SkilltrayError('E706', `the run's resource limits could not be set up, so it did not start: ${(error as Error).message}`, { cause: error });
         }
       }
+      proxy = await startRunProxy(sandbox, dirs.root);
       box = boxPlaces({
-        profile: sandbox.contained ? profileOf(sandbox) : { name: 'none', network: true },
+        profile: sandbox.contained ? profileOf(sandbox) : { name: 'none', network: true, hosts: 'host' },
         cwd: realpathSync(command.cwd),
         skillDir: realpathSync(skill.dir),
         snapshotDir: dirs.snapshot,
@@ -246,7 +260,8 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         asRoot: process.getuid?.() === 0,
         gated: cgroup !== null,
       });
-      const spawn = this.deps.sandbox.wrap({ program: programPath, args: command.args, env: buildToolEnv(env, command.env) }, box.places);
+      const places: RunPlaces = proxy === null ? box.places : { ...box.places, proxy: proxy.address };
+      const spawn = this.deps.sandbox.wrap({ program: programPath, args: command.args, env: buildToolEnv(env, command.env) }, places);
       const admitted = cgroup;
       const ran = await runProcess({
         program: spawn.program,
@@ -258,6 +273,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         signal: controller.signal,
         ...(spawn.treeEndsWithIt === true ? { treeEndsWithIt: true } : {}),
         ...(spawn.gated === true && admitted !== null ? { admit: (childPid: number) => admitted.admit(childPid) } : {}),
+        ...(spawn.inputs === undefined ? {} : { inputs: spawn.inputs }),
         onOutput: (stream, text) => emitSafely(this, 'run', { type: 'output', id, stream, text }),
         // Recorded at once, so if this process dies the next owner can find and stop the tool.
         onSpawn: (pid) => {
@@ -270,9 +286,13 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       });
       const result: RunResult = { ...ran, limitHit: cgroup?.hit() ?? signalledLimit(ran, spawn.treeEndsWithIt === true) };
       const stopping = controller.signal.reason as unknown;
+      // The tool is gone: its proxy closes before its refusals are read, so the record holds every one.
+      await proxy?.close();
+      const networkDenied = proxy?.denied() ?? [];
+      recordNetworkDenied(db, id, networkDenied);
       recordResult(db, id, result, isOwnerStopping(stopping) ? { interrupted: (stopping as Error).message } : {});
       emitSafely(this, 'run', { type: 'finished', id, traceId, skill: skill.name, tool: command.tool, result });
-      return { id, traceId, skill: skill.name, tool: command.tool, command, programPath, decision, sandbox, result };
+      return { id, traceId, skill: skill.name, tool: command.tool, command, programPath, decision, sandbox, result, networkDenied };
     } catch (error) {
       const coded = toSkilltrayError(error);
       recordFailure(db, id, coded);
@@ -280,6 +300,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     } finally {
       box?.release();
       cgroup?.dispose();
+      await proxy?.close();
       this.active.delete(id);
       signal?.removeEventListener('abort', onAbort);
     }

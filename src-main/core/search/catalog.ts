@@ -1,7 +1,8 @@
 /**
  * One ranked search across every loaded skill (`skilltray search --all`, search-as-you-type in
  * the UI and the palette): a catalog at `<home>/runtime/.catalog/search.db` holding each skill's
- * sections as plain text (its own index keeps the Markdown) plus the skill's name. `sync` brings it
+ * sections as plain text (its own index keeps the Markdown) plus the skill's name, and text in scripts
+ * written without spaces a second time as character pairs (unspaced-text.ts). `sync` brings it
  * in line with the loaded skills by content hash in one transaction, so unchanged skills cost
  * nothing (their records are kept in memory until another process writes the catalog); a catalog that fails to open or read is deleted and rebuilt. Schema and queries are in
  * catalog-sql.ts; how ranked rows become hits (nesting merged, grouped by skill) in catalog-hits.ts.
@@ -9,33 +10,45 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { diskFault, errnoOf } from '../disk-faults.js';
 import { toSkilltrayError } from '../errors.js';
 import { checkIntegerOption } from '../gateway/options.js';
-import { groupBySkill, mergeNested, type RowPlace } from './catalog-hits.js';
+import { mergeNested, toolsFirst, type RowPlace } from './catalog-hits.js';
+import { walkSkill, type SkillFile } from '../skills/files.js';
 import { catalogRows, type CatalogRow } from './catalog-rows.js';
+import { isIndexedFile } from './documents.js';
 import {
   CATALOG_SCHEMA_VERSION,
   catalogMarkExpression,
+  catalogFunctions,
   catalogMarkSql,
   catalogMatch,
   catalogSchema,
+  matchAttempts,
   catalogSearchParams,
   catalogSearchSql,
+  catalogTitleSql,
+  headingMatch,
+  unspacedSearchSql,
+  CATALOG_REFILLS,
   type CatalogMatch,
+  type MatchLevel,
 } from './catalog-sql.js';
 import { corruptIndexError } from './index.js';
 import { oneLine } from './plain-text.js';
 import { DEFAULT_SEARCH_LIMIT } from './query.js';
 import { tokenizerPreference } from './tokenizer.js';
-import type { CatalogHit, CatalogResult, TokenizerName } from '../../shared/gateway.js';
+import { markPieces, unspacedMatch, unspacedSnippet, type UnspacedMatch } from './unspaced-text.js';
+import type { CatalogTool } from './tool-text.js';
+import type { TokenizerName } from '../../shared/gateway.js';
 
 export interface CatalogSkill {
   name: string;
   dir: string;
   /** The skill's content hash (RFC-0001 manifest hash); a skill whose hash is unchanged is skipped. */
   hash: string;
-  /** Its tools' names: a SKILL.md section under one of these headings is that tool's hit. */
-  tools?: readonly string[];
+  /** Its tools: a SKILL.md section under one of their headings is that tool's hit, and their Commands are read as callers see them. */
+  tools?: readonly CatalogTool[];
 }
 
 export interface CatalogSync {
@@ -51,15 +64,83 @@ export interface CatalogSearchOptions {
   limit?: number;
   /** Search-as-you-type: the last token matches as a word prefix (`"tok"*`), unstemmed. */
   prefix?: boolean;
+  /** Only this skill's rows. */
+  skill?: string;
+}
+
+/** One ranked hit of the catalog, before the gateway names its tool. */
+export interface CatalogHit extends RowPlace {
+  section: string;
+  /** The section's heading with the query's words marked. */
+  title: string;
+  trail: string[];
+  /** The tool the section documents, by name. */
+  tool: string | null;
+  snippet: string;
+  /** 0–1: its BM25 against the strongest hit's. */
+  score: number;
+}
+
+export interface CatalogResult {
+  query: string;
+  matched: 'all' | 'any';
+  results: CatalogHit[];
 }
 
 export interface CatalogOptions {
   nativeBinding?: string;
+  /** Told before skills are read into the catalog: which, and how many bytes of their files will be indexed. */
+  onIndexing?(work: IndexingWork): void;
 }
+
+/** Skills about to be (re)indexed. */
+export interface IndexingWork {
+  skills: string[];
+  /** Bytes of the files that will be read (Markdown and text). */
+  bytes: number;
+}
+
+/** Told while a sync reads the skills that changed: `done` of `total` read so far. */
+export type CatalogProgress = (done: number, total: number) => void;
 
 /** Where the catalog lives: `.catalog` can never be a skill's slug, so never a skill's runtime dir. */
 export function catalogPath(home: string): string {
   return join(home, 'runtime', '.catalog', 'search.db');
+}
+
+/** How long a sync waits for another process's sync of the same catalog (a cold one of 10,000 skills takes seconds). */
+const BUSY_TIMEOUT_MS = 120_000;
+
+/** Changed skills from which a sync stores every row first and indexes them in one pass (see suspendIndexing). */
+const BULK_MIN = 64;
+
+/** Skills a background sync reads between two turns of the event loop. */
+const BACKGROUND_BATCH = 50;
+
+/** Whether the catalog holds `skill` as it is: same hash, same directory. */
+function sameRecord(record: SkillRecord | undefined, skill: CatalogSkill): boolean {
+  return record !== undefined && record.hash === skill.hash && record.dir === skill.dir;
+}
+
+/** Whether the catalog's records differ from the skills wanted: one added, removed (when `wanted` is `complete`), or with another hash or dir. */
+function differs(records: ReadonlyMap<string, SkillRecord>, wanted: ReadonlyMap<string, CatalogSkill>, complete = true): boolean {
+  if (complete && records.size !== wanted.size) return true;
+  for (const skill of wanted.values()) if (!sameRecord(records.get(skill.name), skill)) return true;
+  return false;
+}
+
+/** A skill's files; none for a directory that vanished since loading (until the next sync). */
+function filesOf(skill: CatalogSkill): SkillFile[] {
+  try {
+    return walkSkill(skill.dir).files;
+  } catch {
+    return [];
+  }
+}
+
+/** A skill's catalog rows, read from its files. */
+function rowsOf(skill: CatalogSkill): CatalogRow[] {
+  return catalogRows(filesOf(skill), skill.tools ?? []);
 }
 
 /** Ranked rows asked of SQLite per hit wanted: merging a section with its parent and children drops some. */
@@ -101,6 +182,8 @@ export class SkillCatalog {
   private statements = new Map<string, Database.Statement>();
   /** The skill records as of `version` (PRAGMA data_version, which moves when another connection commits), so a sync need not read them all again. */
   private known: { version: number; records: Map<string, SkillRecord> } | null = null;
+  /** Why the catalog lives in memory for this process (its file could not be written), or null while it is the file. */
+  private memoryBecause: string | null = null;
 
   private constructor(path: string, options: CatalogOptions) {
     this.path = path;
@@ -114,12 +197,18 @@ export class SkillCatalog {
     return new SkillCatalog(catalogPath(home), options);
   }
 
+  /** A catalog in memory, gone once closed: for a skill read by path, which no stored catalog holds. */
+  static inMemory(options: CatalogOptions = {}): SkillCatalog {
+    return new SkillCatalog(':memory:', options);
+  }
+
   private connect(): Database.Database {
-    const db = new Database(this.path, this.options.nativeBinding === undefined ? {} : { nativeBinding: this.options.nativeBinding });
+    const db = new Database(this.memoryBecause === null ? this.path : ':memory:', this.options.nativeBinding === undefined ? {} : { nativeBinding: this.options.nativeBinding });
     try {
+      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
       // WAL lets the app search while a CLI process syncs.
-      db.pragma('journal_mode = WAL');
-      db.pragma('busy_timeout = 5000');
+      if (this.memoryBecause === null) db.pragma('journal_mode = WAL');
+      catalogFunctions(db);
       return db;
     } catch (error) {
       db.close();
@@ -135,11 +224,12 @@ export class SkillCatalog {
     db.prepare('SELECT count(*) FROM catalog_rows').get();
     db.prepare("SELECT rowid FROM catalog WHERE catalog MATCH '\"probe\"' LIMIT 1").all();
     db.prepare("SELECT rowid FROM catalog_words WHERE catalog_words MATCH '\"probe\"' LIMIT 1").all();
+    db.prepare("SELECT rowid FROM catalog_grams WHERE catalog_grams MATCH '\"probe\"' LIMIT 1").all();
     return meta.get('schema_version') === String(CATALOG_SCHEMA_VERSION) && meta.get('tokenizer') === this.tokenizer;
   }
 
   private create(): Database.Database {
-    mkdirSync(join(this.path, '..'), { recursive: true });
+    if (this.memoryBecause === null && this.path !== ':memory:') mkdirSync(join(this.path, '..'), { recursive: true });
     const db = this.connect();
     try {
       db.exec(catalogSchema(this.tokenizer));
@@ -173,8 +263,27 @@ export class SkillCatalog {
       }
       return this.create();
     } catch (error) {
-      throw toSkilltrayError(error);
+      if (!this.canLiveInMemory(error)) throw toSkilltrayError(error);
+      return this.create();
     }
+  }
+
+  /**
+   * After `error` kept the file from being opened or written: when that was the disk (a read-only
+   * home, a full disk) or another process's lock held too long, not damage, the catalog moves to
+   * memory for the life of this process — searches still work, nothing is deleted — and says so.
+   */
+  private canLiveInMemory(error: unknown): boolean {
+    const fault = diskFault(error, this.path);
+    if (this.memoryBecause !== null || (fault !== 'read-only' && fault !== 'full' && fault !== 'busy')) return false;
+    const why = fault === 'read-only' ? "Skilltray's home is read-only" : fault === 'full' ? 'no space left on device' : 'another Skilltray process held it too long';
+    this.memoryBecause = `the search catalog ${this.path} could not be written (${why}: ${errnoOf(error)}); it was built in memory for this process`;
+    return true;
+  }
+
+  /** Why the catalog lives in memory (its file could not be written), for a warning; null while it is the file. */
+  get inMemory(): string | null {
+    return this.memoryBecause;
   }
 
   /** Deletes the catalog and starts an empty one (after corruption). */
@@ -184,7 +293,7 @@ export class SkillCatalog {
     } catch {
       // A corrupt handle may refuse to close cleanly; the file is deleted either way.
     }
-    this.remove();
+    if (this.memoryBecause === null) this.remove();
     this.statements.clear();
     this.known = null;
     this.db = this.create();
@@ -199,15 +308,39 @@ export class SkillCatalog {
     return statement;
   }
 
-  /** Brings the catalog in line with `skills`: adds, replaces (hash or dir changed) and removes skills. */
-  sync(skills: readonly CatalogSkill[]): CatalogSync {
+  /**
+   * Brings the catalog in line with `skills`: adds, replaces (hash or dir changed) and removes
+   * skills; `progress` hears how many of the skills that changed have been read. A catalog that
+   * cannot be written (read-only home, full disk) is rebuilt in memory instead.
+   */
+  sync(skills: readonly CatalogSkill[], progress?: CatalogProgress): CatalogSync {
     this.lastSkills = skills;
     try {
-      return this.apply(skills, this.rebuiltOnOpen);
+      return this.apply(skills, this.rebuiltOnOpen, progress);
     } catch (error) {
-      if (!isCorruption(error)) throw toSkilltrayError(error);
+      if (isCorruption(error)) {
+        this.recreate();
+        return this.apply(skills, true, progress);
+      }
+      if (!this.canLiveInMemory(error)) throw toSkilltrayError(error);
       this.recreate();
-      return this.apply(skills, true);
+      return this.apply(skills, true, progress);
+    } finally {
+      this.rebuiltOnOpen = false;
+    }
+  }
+
+  /**
+   * Brings one skill's rows in line (added, or replaced when its hash or directory changed) and leaves
+   * every other skill as it is: what a search of one skill needs, without loading the rest.
+   */
+  syncOne(skill: CatalogSkill): CatalogSync {
+    try {
+      return this.apply([skill], this.rebuiltOnOpen, undefined, false);
+    } catch (error) {
+      if (!isCorruption(error) && !this.canLiveInMemory(error)) throw toSkilltrayError(error);
+      this.recreate();
+      return this.apply([skill], true, undefined, false);
     } finally {
       this.rebuiltOnOpen = false;
     }
@@ -221,33 +354,78 @@ export class SkillCatalog {
     return { version, records };
   }
 
-  private apply(skills: readonly CatalogSkill[], rebuilt: boolean): CatalogSync {
-    const { version, records: existing } = this.records();
+  /** Adds and replaces `skills`; with `complete`, they are every skill there is and the others are removed. */
+  private apply(skills: readonly CatalogSkill[], rebuilt: boolean, progress?: CatalogProgress, complete = true): CatalogSync {
+    const wanted = new Map(skills.map((skill) => [skill.name, skill]));
+    const before = this.records();
+    if (!differs(before.records, wanted, complete)) {
+      this.known = before;
+      return { added: [], updated: [], removed: [], unchanged: wanted.size, rebuilt };
+    }
     // Forgotten until this sync commits: a failed one leaves the records to be read again.
     this.known = null;
+    // The write lock is taken before anything is read: a second process syncing the same skills
+    // (two cold searches at once) waits for the first, then finds its work done instead of redoing it.
+    return this.db.transaction(() => this.write(wanted, rebuilt, new Map(), progress, complete)).immediate();
+  }
+
+  /**
+   * The same sync for a long-running process that must keep answering while it reads: the changed
+   * skills are read a batch at a time with the event loop free in between (progress told as it
+   * goes), then written in one transaction. Searches meanwhile read the catalog as it was.
+   */
+  async syncInBackground(skills: readonly CatalogSkill[], progress?: CatalogProgress): Promise<CatalogSync> {
+    this.lastSkills = skills;
     const wanted = new Map(skills.map((skill) => [skill.name, skill]));
+    const before = this.records();
+    if (!differs(before.records, wanted)) {
+      this.known = before;
+      return { added: [], updated: [], removed: [], unchanged: wanted.size, rebuilt: false };
+    }
+    const records = before.records;
+    const changed = [...wanted.values()].filter((skill) => !sameRecord(records.get(skill.name), skill));
+    const read = new Map<string, CatalogRow[]>();
+    for (let i = 0; i < changed.length; i++) {
+      const skill = changed[i] as CatalogSkill;
+      read.set(skill.name, rowsOf(skill));
+      if ((i + 1) % BACKGROUND_BATCH === 0 || i + 1 === changed.length) {
+        progress?.(i + 1, changed.length);
+        await new Promise((resolve) => setImmediate(resolve));
+        // Closed meanwhile (the process is stopping): nothing is written.
+        if (!this.db.open) return { added: [], updated: [], removed: [], unchanged: 0, rebuilt: false };
+      }
+    }
+    try {
+      this.known = null;
+      return this.db.transaction(() => this.write(wanted, this.rebuiltOnOpen, read)).immediate();
+    } catch (error) {
+      if (!isCorruption(error) && !this.canLiveInMemory(error)) throw toSkilltrayError(error);
+      this.recreate();
+      return this.db.transaction(() => this.write(wanted, true, read)).immediate();
+    } finally {
+      this.rebuiltOnOpen = false;
+    }
+  }
+
+  /**
+   * The sync itself, inside the write transaction: compares the records as they are now with the
+   * skills wanted, reads the rows of those that changed (unless `read` already holds them), then
+   * replaces their rows and removes the skills that are gone.
+   */
+  private write(wanted: ReadonlyMap<string, CatalogSkill>, rebuilt: boolean, read: ReadonlyMap<string, CatalogRow[]>, progress?: CatalogProgress, complete = true): CatalogSync {
+    const { version, records: existing } = this.records();
     const result: CatalogSync = { added: [], updated: [], removed: [], unchanged: 0, rebuilt };
-    // Files are read before the transaction opens so the write lock is held only for the writes.
-    const changes: { skill: CatalogSkill; previous: SkillRecord | undefined; rows: CatalogRow[] }[] = [];
-    for (const skill of wanted.values()) {
-      const previous = existing.get(skill.name);
-      if (previous !== undefined && previous.hash === skill.hash && previous.dir === skill.dir) {
-        result.unchanged++;
-        continue;
-      }
-      let rows: CatalogRow[] = [];
-      try {
-        rows = catalogRows(skill.dir, new Set(skill.tools ?? []));
-      } catch {
-        // A skill directory that vanished since loading contributes no rows until the next sync.
-      }
-      changes.push({ skill, previous, rows });
+    const changed = [...wanted.values()].filter((skill) => !sameRecord(existing.get(skill.name), skill));
+    result.unchanged = wanted.size - changed.length;
+    const gone = complete ? [...existing.values()].filter((record) => !wanted.has(record.name)) : [];
+    const walked = new Map(changed.filter((skill) => !read.has(skill.name)).map((skill) => [skill.name, filesOf(skill)]));
+    if (walked.size > 0 && this.options.onIndexing !== undefined) {
+      const bytes = [...walked.values()].reduce((sum, files) => sum + files.reduce((size, file) => size + (isIndexedFile(file.rel) ? file.size : 0), 0), 0);
+      this.options.onIndexing({ skills: [...walked.keys()], bytes });
     }
-    const gone = [...existing.values()].filter((record) => !wanted.has(record.name));
-    if (gone.length === 0 && changes.length === 0) {
-      this.known = { version, records: existing };
-      return result;
-    }
+    // Many rows at once are indexed in one pass after they are stored: FTS5 flushes at every
+    // statement a trigger runs in, which costs a hundred skills' worth of time per thousand.
+    const bulk = changed.length >= BULK_MIN && changed.length * 4 >= wanted.size ? this.suspendIndexing() : null;
     const deleteRows = this.statement('DELETE FROM catalog_rows WHERE skill_id = ?');
     const deleteSkill = this.statement('DELETE FROM catalog_skills WHERE id = ?');
     const insertSkill = this.statement('INSERT INTO catalog_skills (name, dir, hash, sections) VALUES (?, ?, ?, ?)');
@@ -256,78 +434,155 @@ export class SkillCatalog {
       'INSERT INTO catalog_rows (skill_id, skill, file, section, content, level, start_line, end_line, trail, tool) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const next = new Map(existing);
-    this.db.transaction(() => {
-      for (const record of gone) {
-        deleteRows.run(record.id);
-        deleteSkill.run(record.id);
-        next.delete(record.name);
-        result.removed.push(record.name);
+    for (const record of gone) {
+      deleteRows.run(record.id);
+      deleteSkill.run(record.id);
+      next.delete(record.name);
+      result.removed.push(record.name);
+    }
+    const step = Math.max(1, Math.floor(changed.length / 100));
+    changed.forEach((skill, i) => {
+      const rows = read.get(skill.name) ?? catalogRows(walked.get(skill.name) ?? [], skill.tools ?? []);
+      const previous = existing.get(skill.name);
+      let id: number;
+      if (previous === undefined) {
+        id = Number(insertSkill.run(skill.name, skill.dir, skill.hash, rows.length).lastInsertRowid);
+        result.added.push(skill.name);
+      } else {
+        id = previous.id;
+        deleteRows.run(id);
+        updateSkill.run(skill.dir, skill.hash, rows.length, id);
+        result.updated.push(skill.name);
       }
-      for (const { skill, previous, rows } of changes) {
-        let id: number;
-        if (previous === undefined) {
-          id = Number(insertSkill.run(skill.name, skill.dir, skill.hash, rows.length).lastInsertRowid);
-          result.added.push(skill.name);
-        } else {
-          id = previous.id;
-          deleteRows.run(id);
-          updateSkill.run(skill.dir, skill.hash, rows.length, id);
-          result.updated.push(skill.name);
-        }
-        for (const row of rows) insertRow.run(id, skill.name, row.file, row.section, row.content, row.level, row.startLine, row.endLine, row.trail, row.tool);
-        next.set(skill.name, { id, name: skill.name, dir: skill.dir, hash: skill.hash });
-      }
-    })();
-    // This connection's own commit leaves data_version as it was: the version read before it still says whether anyone else wrote.
+      for (const row of rows) insertRow.run(id, skill.name, row.file, row.section, row.content, row.level, row.startLine, row.endLine, row.trail, row.tool);
+      next.set(skill.name, { id, name: skill.name, dir: skill.dir, hash: skill.hash });
+      if (progress !== undefined && ((i + 1) % step === 0 || i + 1 === changed.length)) progress(i + 1, changed.length);
+    });
+    bulk?.resume();
+    // This connection's own commit leaves data_version as it was: the version read inside the transaction still says whether anyone else wrote.
     this.known = { version, records: next };
     return result;
   }
 
   /**
-   * Ranked search over every skill in the catalog (BM25 with headings weighted, scores negated): a
-   * section merged with the sections that hold it or that it holds, hits grouped by skill, snippets
-   * as plain text on one line with every query word marked `[MATCH]…[/MATCH]`.
+   * Drops the triggers that index each stored row as it comes, for a sync that stores many: `resume`
+   * indexes every row in one pass per full-text table they feed (FTS5's 'rebuild', or the table's
+   * CATALOG_REFILLS statement) and puts the triggers back. Null when a trigger feeds a table neither
+   * can fill (no shortcut then).
+   */
+  private suspendIndexing(): { resume: () => void } | null {
+    const triggers = this.db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'catalog_rows'").all() as { name: string; sql: string }[];
+    const fed = new Set(
+      (this.db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'").all() as { name: string; sql: string }[])
+        .filter((t) => /USING\s+fts5\s*\(/i.test(t.sql) && /content\s*=\s*'catalog_rows'/i.test(t.sql))
+        .map((t) => t.name),
+    );
+    const targets = new Set(triggers.flatMap((t) => [...t.sql.matchAll(/INSERT\s+INTO\s+"?(\w+)"?/gi)].map((m) => m[1] as string)));
+    // A table fed from catalog_rows is rebuilt by FTS5 itself; the pair index is refilled by its own statement.
+    const refill = (table: string): string | undefined => (fed.has(table) ? `INSERT INTO "${table}" ("${table}") VALUES ('rebuild')` : CATALOG_REFILLS[table]);
+    if (targets.size === 0 || [...targets].some((target) => refill(target) === undefined)) return null;
+    for (const trigger of triggers) this.db.exec(`DROP TRIGGER "${trigger.name}"`);
+    return {
+      resume: () => {
+        for (const table of targets) this.db.exec(refill(table) as string);
+        for (const trigger of triggers) this.db.exec(trigger.sql);
+        // The statements prepared before the triggers went are prepared again.
+        this.statements.clear();
+      },
+    };
+  }
+
+  /**
+   * Ranked search over every skill in the catalog, or one (BM25 with headings weighted): a section
+   * merged with the sections that hold it or that it holds, tools first, snippets as plain text on
+   * one line with every query word marked `[MATCH]…[/MATCH]`. Rows holding every word come first
+   * to answer; then every word that says something (common ones left out); then, in a full search,
+   * rows holding any of them (`matched: 'any'`).
    */
   search(query: string, options: CatalogSearchOptions = {}): CatalogResult {
     checkIntegerOption('limit', options.limit, 1);
-    const match = catalogMatch(query, options.prefix ?? false);
+    const prefix = options.prefix ?? false;
+    catalogMatch(query, prefix);
+    // A run of a script written without spaces is searched in the pair index instead.
+    const unspaced = unspacedMatch(query, prefix);
     const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
+    const skill = options.skill ?? null;
+    const answer = (): CatalogResult => {
+      let results: CatalogHit[] = [];
+      let level: MatchLevel = 'all';
+      // The pair index is asked once: its match does not widen by level.
+      for (const attempt of unspaced === null ? matchAttempts(query, prefix) : [{ prefix, level: 'all' as const }]) {
+        level = attempt.level;
+        results = this.run(query, attempt.prefix, catalogMatch(query, attempt.prefix, attempt.level), unspaced, limit, skill);
+        if (results.length > 0) break;
+      }
+      return { query, matched: level === 'any' ? 'any' : 'all', results };
+    };
     try {
-      return { query, results: this.run(match, limit) };
+      return answer();
     } catch (error) {
       if (!isCorruption(error)) throw toSkilltrayError(error);
       // Without a skill list to rebuild from, the caller has to sync first.
       if (this.lastSkills === null) throw corruptIndexError('--all', error);
       this.recreate();
       this.apply(this.lastSkills, true);
-      return { query, results: this.run(match, limit) };
+      return answer();
     }
   }
 
-  private run(match: CatalogMatch, limit: number): CatalogHit[] {
+  /** Of `ids`, those whose heading holds every word that says something (the one being typed as a prefix). */
+  private titled(query: string, prefix: boolean, ids: readonly number[]): Set<number> {
+    const words = catalogMatch(query, prefix);
+    let titled = new Set(ids);
+    const keep = (table: 'catalog' | 'catalog_words', expression: string): void => {
+      const found = this.statement(catalogTitleSql(table)).pluck().all({ title: headingMatch(expression), ids: JSON.stringify([...titled]) }) as number[];
+      titled = new Set(found);
+    };
+    if (words.required !== null) keep('catalog', words.required);
+    if (words.wordPrefix !== null) keep('catalog_words', words.wordPrefix);
+    return titled;
+  }
+
+  private run(query: string, prefix: boolean, match: CatalogMatch, unspaced: UnspacedMatch | null, limit: number, skill: string | null): CatalogHit[] {
     const fetch = Math.min(1000, limit * FETCH_FACTOR + 10);
-    const ranked = this.statement(catalogSearchSql(match)).all(catalogSearchParams(match, fetch)) as (Omit<RankedRow, 'startLine' | 'endLine'> & { start_line: number; end_line: number })[];
+    const ranking =
+      unspaced === null
+        ? this.statement(catalogSearchSql(match, skill !== null)).all(catalogSearchParams(match, fetch, skill))
+        : this.statement(unspacedSearchSql(skill !== null)).all({ unspaced: unspaced.expression, limit: fetch, ...(skill === null ? {} : { skill }) });
+    const ranked = ranking as (Omit<RankedRow, 'startLine' | 'endLine'> & { start_line: number; end_line: number })[];
     const rows: RankedRow[] = ranked.map((r) => ({ ...r, startLine: r.start_line, endLine: r.end_line }));
-    const kept = groupBySkill(mergeNested(rows).slice(0, limit));
-    const marks = new Map(
-      (this.statement(catalogMarkSql(match)).all({ mark: catalogMarkExpression(match), ids: JSON.stringify(kept.map((row) => row.id)) }) as { id: number; snippet: string; title: string }[]).map(
-        (mark) => [mark.id, mark],
-      ),
-    );
+    const merged = mergeNested(rows);
+    // The pair index has no word columns to match headings against: its hits keep the rank they have.
+    const titled = unspaced === null ? this.titled(query, prefix, merged.map((row) => row.id)) : new Set<number>();
+    const kept = toolsFirst(merged.map((row) => ({ ...row, titled: titled.has(row.id) }))).slice(0, limit);
+    const marks = new Map(this.marks(match, unspaced, kept.map((row) => row.id)).map((mark) => [mark.id, mark]));
+    // BM25 is negative, best lowest: the strongest hit fetched scores 1.
+    const best = Math.min(...rows.map((row) => row.rank));
     return kept.map((row) => {
       const marked = marks.get(row.id);
       return {
         skill: row.skill,
         file: row.file,
         section: row.section,
+        level: row.level,
+        startLine: row.startLine,
+        endLine: row.endLine,
         title: marked?.title ?? row.section,
         trail: JSON.parse(row.trail) as string[],
         tool: row.tool,
-        line: row.startLine,
         snippet: oneLine(marked?.snippet ?? ''),
-        score: -row.rank,
+        score: best < 0 ? row.rank / best : 1,
       };
     });
+  }
+
+  /** Each kept row's heading and snippet with the query's words marked: by FTS5 from the word indexes, here for the pair index. */
+  private marks(match: CatalogMatch, unspaced: UnspacedMatch | null, ids: readonly number[]): { id: number; snippet: string; title: string }[] {
+    const json = JSON.stringify(ids);
+    if (unspaced === null) return this.statement(catalogMarkSql(match)).all({ mark: catalogMarkExpression(match), ids: json }) as { id: number; snippet: string; title: string }[];
+    const { pieces } = unspaced;
+    const rows = this.statement('SELECT id, section, content FROM catalog_rows WHERE id IN (SELECT value FROM json_each(?))').all(json) as { id: number; section: string; content: string }[];
+    return rows.map((row) => ({ id: row.id, title: markPieces(row.section, pieces), snippet: unspacedSnippet(row.content, pieces) }));
   }
 
   /** Skills the catalog holds, by name, with their hash and row count. */

@@ -35,13 +35,23 @@ function isProcessAlive(pid: number): boolean {
   }
 }
 
-/** Removes temp files of this index left by builds whose process has died. */
+/**
+ * Removes what builds of this index left when their process died: the temp file and the journal
+ * SQLite keeps beside it while it writes (`<temp>-journal`, `-wal`, `-shm`). Best effort: what cannot
+ * be removed now is tried again at the next build.
+ */
 export function removeAbandonedTemps(location: IndexLocation): void {
   const dir = join(location.path, '..');
   const prefix = `search-${location.hash16}.db.`;
   for (const name of readdirSync(dir)) {
-    const match = name.startsWith(prefix) ? /^(\d+)-[0-9a-f]+\.tmp$/.exec(name.slice(prefix.length)) : null;
-    if (match && !isProcessAlive(Number(match[1]))) rmSync(join(dir, name), { force: true });
+    const match = name.startsWith(prefix) ? /^(\d+)-[0-9a-f]+\.tmp(?:-journal|-wal|-shm)?$/.exec(name.slice(prefix.length)) : null;
+    if (match && !isProcessAlive(Number(match[1]))) {
+      try {
+        rmSync(join(dir, name), { force: true });
+      } catch {
+        // Read-only: left for a later build.
+      }
+    }
   }
 }
 
@@ -154,7 +164,11 @@ export function writeIndex(location: IndexLocation, files: readonly SkillFile[],
     }
     renameSync(temp, location.path);
   } catch (error) {
-    rmSync(temp, { force: true });
+    try {
+      for (const leftover of [temp, `${temp}-journal`]) rmSync(leftover, { force: true });
+    } catch {
+      // Read-only: the next build removes them (removeAbandonedTemps).
+    }
     throw error;
   }
   return written;

@@ -10,11 +10,13 @@
  * manifest hash decides.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { diskFault, diskFaultError, errnoOf } from '../disk-faults.js';
 import { SkilltrayError, skillcErrors, toSkilltrayError } from '../errors.js';
-import { manifestHash, walkSkill, type SkillWalk } from '../skills/files.js';
+import { fileIdentity, withBuildLock } from './build-lock.js';
+import { manifestHash, walkSkill, type SkillFile, type SkillWalk } from '../skills/files.js';
 import { statFingerprint } from '../skills/fingerprint.js';
 import { dbOptions, recordFingerprint, removeAbandonedTemps, SCHEMA_VERSION, writeIndex } from './index-writer.js';
 import { tokenizerPreference } from './tokenizer.js';
@@ -98,7 +100,11 @@ export function corruptIndexError(skill: string, cause: unknown): SkilltrayError
   return new SkilltrayError(unusable.code, unusable.message, { details: unusable.details, cause });
 }
 
-/** Opens the index read-only and reads its metadata, or reports it missing or corrupt. */
+/**
+ * Opens the index read-only and reads its metadata, or reports it missing or corrupt (damaged, not
+ * a database, no index_meta or a key missing): a file that cannot be read (EACCES) or a lock held
+ * elsewhere is not a reason to rebuild, and is reported as it is.
+ */
 function openExisting(location: IndexLocation, options: IndexOptions): { db: Database.Database; meta: IndexMeta } | { state: 'missing' } | { state: 'corrupt'; cause: unknown } {
   if (!existsSync(location.path)) return { state: 'missing' };
   let db: Database.Database | undefined;
@@ -107,7 +113,23 @@ function openExisting(location: IndexLocation, options: IndexOptions): { db: Dat
     return { db, meta: readMeta(db) };
   } catch (cause) {
     db?.close();
+    if (!existsSync(location.path)) return { state: 'missing' };
+    const fault = diskFault(cause, location.path);
+    if (fault === 'read-only') throw new SkilltrayError('E023', `cannot read '${location.path}': permission denied (${errnoOf(cause)})`, { details: { path: location.path, errno: errnoOf(cause) }, cause });
+    if (fault === 'full' || fault === 'busy') throw toSkilltrayError(cause);
     return { state: 'corrupt', cause };
+  }
+}
+
+/** Below this size an index's pages (and its full-text index's checksums) are checked every time it is found current: a few milliseconds. */
+const CHEAP_CHECK_BYTES = 1 << 20;
+
+/** Whether an index that passed the RFC's checks is whole: quick_check (which covers FTS5's checksums), or integrity_check when `thorough`. */
+function isWhole(db: Database.Database, thorough: boolean): boolean {
+  try {
+    return db.pragma(thorough ? 'integrity_check(1)' : 'quick_check(1)', { simple: true }) === 'ok';
+  } catch {
+    return false;
   }
 }
 
@@ -162,37 +184,69 @@ export function readIndex<T>(index: OpenIndex, skill: string, read: (db: Databas
   }
 }
 
+/** Options of buildIndex. */
+export interface BuildOptions extends IndexOptions {
+  /** Check an index found current page by page and its full-text index whole (integrity_check), and rebuild it if damaged. */
+  verify?: boolean;
+  /** Told before an index is written (not when it is up to date): which files it will read, and why. */
+  beforeWrite?(files: readonly SkillFile[], reason: 'missing' | 'corrupt' | 'stale'): void;
+}
+
 /**
  * `skilltray build`'s index step (RFC-0004 build lifecycle): creates a missing index, replaces a
  * corrupt or stale one, leaves an up-to-date one alone, and refuses (E003) an index that belongs
- * to another source path, leaving that file in place.
+ * to another source path, leaving that file in place. An index found current is checked for damage
+ * too when that is cheap (a small file) or asked for (`verify`). One build of an index runs at a
+ * time: a process that waited while another built it uses that build.
  */
-export function buildIndex(dir: string, runtimeDir: string, options: IndexOptions = {}): BuildResult {
+export function buildIndex(dir: string, runtimeDir: string, options: BuildOptions = {}): BuildResult {
   const location = locateIndex(dir, runtimeDir);
   const tokenizer = tokenizerPreference(options.nativeBinding);
-  const walk = walkSkill(dir);
-  const opened = openExisting(location, options);
-  let reason: BuildResult['reason'] = null;
-  if ('db' in opened) {
-    opened.db.close();
-    if (opened.meta.skillPath !== location.skillPath) throw skillcErrors.indexCollision(location.hash16);
-    const fresh = checkSources(opened.meta, walk, tokenizer);
-    if (fresh !== null) {
-      if (fresh === 'hash') recordFingerprint(location, opened.meta, walk.files, options);
-      return { status: 'up-to-date', reason: null, path: location.path, hash16: location.hash16, source_hash: opened.meta.sourceHash, tokenizer, files: 0, sections: 0, headings: 0 };
-    }
-    reason = 'stale';
-  } else if (opened.state === 'corrupt') {
-    reason = 'corrupt';
-  }
+  const seen = fileIdentity(location.path);
+  const found = currentIndex(location, walkSkill(dir), tokenizer, options);
+  if ('status' in found) return found;
   try {
     mkdirSync(join(location.path, '..'), { recursive: true });
-    removeAbandonedTemps(location);
-    const { sourceHash, ...counts } = writeIndex(location, walk.files, tokenizer, options);
-    return { status: reason === null ? 'created' : 'rebuilt', reason, path: location.path, hash16: location.hash16, source_hash: sourceHash, tokenizer, ...counts };
+    return withBuildLock(
+      location.path,
+      seen,
+      () => {
+        removeAbandonedTemps(location);
+        const files = walkSkill(dir).files;
+        options.beforeWrite?.(files, found.reason ?? 'missing');
+        const { sourceHash, ...counts } = writeIndex(location, files, tokenizer, options);
+        return { status: found.reason === null ? 'created' : 'rebuilt', reason: found.reason, path: location.path, hash16: location.hash16, source_hash: sourceHash, tokenizer, ...counts };
+      },
+      // Another process built it while this one waited: checked again, and normally current now.
+      () => buildIndex(dir, runtimeDir, options),
+      options,
+    );
   } catch (error) {
-    throw toSkilltrayError(error);
+    throw diskFaultError(error, location.path) ?? toSkilltrayError(error);
   }
+}
+
+/** The up-to-date result for an index that is current and whole, or why it must be (re)built. */
+function currentIndex(location: IndexLocation, walk: SkillWalk, tokenizer: TokenizerName, options: BuildOptions): BuildResult | { reason: BuildResult['reason'] } {
+  const opened = openExisting(location, options);
+  if (!('db' in opened)) return { reason: opened.state === 'corrupt' ? 'corrupt' : null };
+  const { db, meta } = opened;
+  let fresh: Freshness | null;
+  try {
+    if (meta.skillPath !== location.skillPath) throw skillcErrors.indexCollision(location.hash16);
+    fresh = checkSources(meta, walk, tokenizer);
+    if (fresh === null) return { reason: 'stale' };
+    const cheap = (fileSize(location.path) ?? Infinity) <= CHEAP_CHECK_BYTES;
+    if ((options.verify || cheap) && !isWhole(db, options.verify === true)) return { reason: 'corrupt' };
+  } finally {
+    db.close();
+  }
+  if (fresh === 'hash') recordFingerprint(location, meta, walk.files, options);
+  return { status: 'up-to-date', reason: null, path: location.path, hash16: location.hash16, source_hash: meta.sourceHash, tokenizer, files: 0, sections: 0, headings: 0 };
+}
+
+function fileSize(path: string): number | null {
+  return statSync(path, { throwIfNoEntry: false })?.size ?? null;
 }
 
 /** Deletes every search index (and build leftover) in `runtimeDir`, leaving its access log: its skill was uninstalled. */

@@ -18,6 +18,7 @@ import {
 import { readBox } from './box-fields.js';
 import type { DiagnosticList } from './diagnostics.js';
 import { characterCount, readVersion } from './format-rules.js';
+import { readNetwork } from './network-hosts.js';
 import type { Frontmatter } from './frontmatter-yaml.js';
 
 /** Agent Skills name rule: lowercase alphanumerics with single inner hyphens. */
@@ -37,6 +38,7 @@ export type SkillFields = Pick<
   | 'modes'
   | 'readOnly'
   | 'network'
+  | 'hosts'
   | 'alwaysAsk'
   | 'timeoutSec'
   | 'requires'
@@ -78,6 +80,10 @@ export function checkIdentity(fm: Frontmatter, dirName: string, file: string, di
       diags.add('E405', `name '${name}' must be lowercase letters, digits and single inner hyphens`, file, nameLine, [...breaks]);
     }
     if (name !== dirName) diags.add('E407', `name '${name}' does not match directory '${dirName}'`, file, nameLine);
+  }
+  if (dirName.startsWith('-')) {
+    const how = `skilltray describe ${dirName}`;
+    diags.add('W440', `the folder's name '${dirName}' starts with '-', which other hosts' command lines read as an option (Skilltray takes it after the command: ${how}); rename the folder`, file, 1);
   }
 
   const descLine = fm.lineOf(['description']);
@@ -253,7 +259,7 @@ export function readFields(fm: Frontmatter, file: string, diags: DiagnosticList)
     version: readVersion(fm.data),
     modes: readModes(fm, file, diags),
     readOnly,
-    network: readBoolean(fm, 'network', file, diags),
+    ...readNetwork(fm, file, diags),
     alwaysAsk: readBoolean(fm, 'always_ask', file, diags),
     timeoutSec: readTimeout(fm, file, diags),
     syntax: readSyntax(fm, file, diags),

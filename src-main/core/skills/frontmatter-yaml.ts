@@ -1,12 +1,15 @@
 /**
  * SKILL.md frontmatter: the YAML engine plugged into the one splitter (gray-matter, in
- * core/markdown/frontmatter.ts). It refuses duplicate keys and alias bombs and remembers where each
- * key was written, so a diagnostic about `metadata.classification.role` points at its line.
+ * core/markdown/frontmatter.ts). It refuses duplicate keys, alias bombs and frontmatter too big or
+ * too deep (before parsing), and remembers where each key was written, so a diagnostic about
+ * `metadata.classification.role` points at its line.
  */
 import type * as Yaml from 'yaml';
 import { onFirstUse } from '../on-first-use.js';
 import { splitFrontmatter, type FrontmatterSplit } from '../markdown/frontmatter.js';
 import type { DiagnosticList } from './diagnostics.js';
+import { frontmatterOverLimits } from './frontmatter-limits.js';
+import { readPlainYaml, type PlainYaml } from './plain-yaml.js';
 
 const yaml = onFirstUse<typeof Yaml>('yaml');
 
@@ -19,6 +22,12 @@ export interface Frontmatter {
   bodyLine: number;
   /** File line of the key at `path` (or of its nearest written ancestor). */
   lineOf(path: readonly (string | number)[]): number;
+  /**
+   * Whether a YAML 1.1 loader — js-yaml as gray-matter uses it, which most skill hosts do, and
+   * PyYAML — reads the value at `path` as a date: this one, YAML 1.2's core schema, reads
+   * `2026-03-05` as the string other hosts never see.
+   */
+  readsAsDate(path: readonly string[]): boolean;
 }
 
 class FrontmatterYamlError extends Error {
@@ -35,14 +44,26 @@ const E401_MESSAGES = {
   'no-closing': 'missing frontmatter: no closing --- found',
 } as const;
 
-/** Parses the frontmatter of LF-normalised SKILL.md text; reports E401/E402 and returns null on failure. */
+/**
+ * Parses the frontmatter of LF-normalised SKILL.md text; reports E401/E402 and returns null on
+ * failure. A frontmatter over the size and depth limits is refused before any parser reads it;
+ * plain YAML (most frontmatter) is read by plain-yaml.ts, the rest by the yaml library.
+ */
 export function parseFrontmatter(text: string, file: string, diagnostics: DiagnosticList): Frontmatter | null {
-  const { isMap, isScalar, LineCounter, parseDocument } = yaml();
-  const lineCounter = new LineCounter();
   let doc: Yaml.Document | undefined;
+  let plain: PlainYaml | null = null;
+  let lineCounter: Yaml.LineCounter | undefined;
+  let source = '';
   // gray-matter hands the engine the text after the opening `---` including its newline, so YAML line N is file line N.
-  const engine = (source: string): object => {
-    doc = parseDocument(source, { lineCounter, uniqueKeys: true });
+  const engine = (yamlText: string): object => {
+    source = yamlText;
+    const over = frontmatterOverLimits(yamlText);
+    if (over !== null) throw new FrontmatterYamlError(over.message, over.line);
+    plain = readPlainYaml(yamlText);
+    if (plain !== null) return plain.data;
+    const { LineCounter, parseDocument } = yaml();
+    lineCounter = new LineCounter();
+    doc = parseDocument(yamlText, { lineCounter, uniqueKeys: true });
     const error = doc.errors[0];
     if (error) throw new FrontmatterYamlError(error.message.split('\n')[0] ?? error.message, error.linePos?.[0].line ?? 2);
     try {
@@ -73,7 +94,10 @@ export function parseFrontmatter(text: string, file: string, diagnostics: Diagno
     diagnostics.add('E402', 'invalid frontmatter YAML: the frontmatter must be a mapping of keys to values', file, 2);
     return null;
   }
+  const read = plain as PlainYaml | null;
   const lineOf = (path: readonly (string | number)[]): number => {
+    if (read !== null) return read.lineOf(path, 2);
+    const { isMap, isScalar } = yaml();
     let node: unknown = doc?.contents;
     let line = 2;
     for (const key of path) {
@@ -81,10 +105,18 @@ export function parseFrontmatter(text: string, file: string, diagnostics: Diagno
       const pair = node.items.find((p) => isScalar(p.key) && p.key.value === key);
       if (!pair) break;
       const offset = isScalar(pair.key) ? pair.key.range?.[0] : undefined;
-      if (offset !== undefined) line = lineCounter.linePos(offset).line;
+      if (offset !== undefined && lineCounter !== undefined) line = lineCounter.linePos(offset).line;
       node = pair.value;
     }
     return line;
   };
-  return { data: data as Record<string, unknown>, body: split.body, bodyLine: split.bodyLine, lineOf };
+  let asYaml11: unknown;
+  const readsAsDate = (path: readonly string[]): boolean => {
+    // Parsed again only when asked, for a value that looks like a date: rare, and cheap next to a second parser.
+    asYaml11 ??= yaml().parseDocument(source, { customTags: ['timestamp'] }).toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown;
+    let node = asYaml11;
+    for (const key of path) node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
+    return node instanceof Date;
+  };
+  return { data: data as Record<string, unknown>, body: split.body, bodyLine: split.bodyLine, lineOf, readsAsDate };
 }

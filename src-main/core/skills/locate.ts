@@ -10,7 +10,9 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { Skill, SkillRoot } from '../../shared/model.js';
 import { skillcErrors } from '../errors.js';
 import { parseSkill } from './parse-skill.js';
+import { skillNotFound } from './skill-suggestions.js';
 import { skillDirNames } from './registry.js';
+import { holdsSkillFile } from './root-layout.js';
 
 /** What resolution consults: the skill roots in precedence order and the loaded skills (a SkillRegistry). */
 export interface LoadedSkills {
@@ -20,6 +22,10 @@ export interface LoadedSkills {
   dirOf(name: string): string | null;
   /** That directory with symlinks resolved, when the source can say it cheaply (the registry remembers it while watching). */
   canonicalDirOf?(name: string): string | null;
+  /** Every loaded skill, for E001's suggestions (asked only once nothing is found). */
+  list?(): readonly Skill[];
+  /** Who a skill read by path is (identity.ts, against the bundled manifest); its trust stays user without it. */
+  identify?(skill: Skill): Skill;
 }
 
 export interface SkillLocation {
@@ -75,7 +81,8 @@ function rootOf(dir: string, roots: readonly SkillRoot[]): SkillRoot {
 }
 
 function located(dir: string, source: LoadedSkills): SkillLocation {
-  return { dir, canonical: realpathSync.native(dir), root: rootOf(dir, source.roots), loaded: null, loadedAs: null };
+  // A folder listed under a name that is not UTF-8 (escaped) has no path to resolve: it is read as such and reported.
+  return { dir, canonical: canonical(dir) ?? dir, root: rootOf(dir, source.roots), loaded: null, loadedAs: null };
 }
 
 /** A loaded skill found by name: its directory now, the skill itself (and so its root) when first asked for. */
@@ -95,8 +102,9 @@ function locatedByName(dir: string, name: string, source: LoadedSkills): SkillLo
   };
 }
 
+/** A directory holding something named SKILL.md (or one that cannot be looked into): read, and reported if it is not a skill after all. */
 function isSkillDir(dir: string): boolean {
-  return isDirectory(dir) && isFile(join(dir, 'SKILL.md'));
+  return isDirectory(dir) && holdsSkillFile(dir);
 }
 
 /** True for an argument that can be a skill name: one path segment, not `.` or `..`. */
@@ -125,7 +133,7 @@ function locate(arg: string, cwd: string, source: LoadedSkills, collections: boo
     const empty = source.roots.map((r) => join(r.path, arg)).find(isDirectory);
     if (empty !== undefined) throw skillcErrors.notASkill(empty);
   }
-  throw skillcErrors.skillNotFound(arg);
+  throw isPlainName(arg) ? skillNotFound(arg, source.list?.() ?? []) : skillcErrors.skillNotFound(arg);
 }
 
 /** The one skill `arg` names (gateway commands): a skill directory or its SKILL.md, else a name. */
@@ -133,7 +141,23 @@ export function locateSkill(arg: string, cwd: string, source: LoadedSkills): Ski
   return locate(arg, cwd, source, false)[0] as SkillLocation;
 }
 
+/**
+ * The skill at a location: the loaded one when the location is where a loaded skill of that name lies
+ * (so a path says what the name says, shadowing included), else read from disk and identified.
+ */
+function skillAt(at: SkillLocation, source: LoadedSkills): Skill {
+  if (at.loaded !== null) return at.loaded;
+  const name = basename(at.dir);
+  const loadedDir = isPlainName(name) ? source.dirOf(name) : null;
+  if (loadedDir !== null && canonical(loadedDir) === at.canonical) {
+    const loaded = source.get(name);
+    if (loaded !== undefined) return loaded;
+  }
+  const skill = parseSkill(at.dir, at.root);
+  return source.identify?.(skill) ?? skill;
+}
+
 /** The skills `check` looks at: as locateSkill, and also every skill of a directory of skills. */
 export function skillsToCheck(target: string, cwd: string, source: LoadedSkills): Skill[] {
-  return locate(target, cwd, source, true).map((at) => at.loaded ?? parseSkill(at.dir, at.root));
+  return locate(target, cwd, source, true).map((at) => skillAt(at, source));
 }

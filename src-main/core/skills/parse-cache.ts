@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
+import { isDamage } from '../disk-faults.js';
 import type { Skill, SkillRoot } from '../../shared/model.js';
 import type { SkillTree } from './fingerprint.js';
 
@@ -95,6 +96,8 @@ export class ParseCache {
   private preloaded = false;
   /** Whether rows of other loader builds have been cleared from the file this process. */
   private pruned = false;
+  /** False once the file could be opened only for reading: flush then writes nothing. */
+  private writable = true;
 
   private constructor(
     private file: string | null,
@@ -111,12 +114,20 @@ export class ParseCache {
     return new ParseCache(file, options);
   }
 
-  /** The database, opened on first use; null when there is no file or it cannot be used (the cache then lives in memory only). */
+  /**
+   * The database, opened on first use; null when there is no file or it cannot be used (the cache
+   * then lives in memory only). Only a damaged file is deleted and started afresh: a read-only home,
+   * a full disk or another process's lock (EROFS, EACCES, SQLITE_FULL, SQLITE_BUSY) is not damage,
+   * and deleting on it could pull a live cache's WAL from under that process. A file that cannot be
+   * written is read as it is, when it can be.
+   */
   private database(): Database.Database | null {
     if (this.db !== null || this.file === null) return this.db;
+    const file = this.file;
+    const binding = this.options.nativeBinding === undefined ? {} : { nativeBinding: this.options.nativeBinding };
     const open = (): Database.Database => {
-      mkdirSync(dirname(this.file as string), { recursive: true });
-      const db = new Database(this.file as string, this.options.nativeBinding === undefined ? {} : { nativeBinding: this.options.nativeBinding });
+      mkdirSync(dirname(file), { recursive: true });
+      const db = new Database(file, binding);
       try {
         db.pragma('busy_timeout = 5000');
         // Asked first: switching to WAL writes, and most opens find it switched already.
@@ -130,16 +141,35 @@ export class ParseCache {
     };
     try {
       this.db = open();
-    } catch {
-      // A damaged cache is only a cache: start it afresh, or go on without it.
-      for (const suffix of ['', '-wal', '-shm']) rmSync(`${this.file}${suffix}`, { force: true });
-      try {
-        this.db = open();
-      } catch {
-        this.file = null;
-      }
+    } catch (error) {
+      this.db = isDamage(error) ? this.afresh(open) : this.readOnly(file, binding);
+      if (this.db === null) this.file = null;
     }
     return this.db;
+  }
+
+  /** A damaged cache is only a cache: deleted and started again, or gone without. */
+  private afresh(open: () => Database.Database): Database.Database | null {
+    try {
+      for (const suffix of ['', '-wal', '-shm']) rmSync(`${this.file}${suffix}`, { force: true });
+      return open();
+    } catch {
+      return null;
+    }
+  }
+
+  /** The cache file opened for reading only (nothing is written back), or null when it cannot even be read. */
+  private readOnly(file: string, binding: { nativeBinding?: string }): Database.Database | null {
+    let db: Database.Database | undefined;
+    try {
+      db = new Database(file, { ...binding, readonly: true, fileMustExist: true });
+      db.prepare('SELECT count(*) FROM skills').get();
+      this.writable = false;
+      return db;
+    } catch {
+      db?.close();
+      return null;
+    }
   }
 
   private decode(row: Row): Entry | null {
@@ -215,7 +245,7 @@ export class ParseCache {
     const db = this.database();
     const changes = [...this.pending];
     this.pending.clear();
-    if (db === null) return;
+    if (db === null || !this.writable) return;
     try {
       const upsert = db.prepare('INSERT OR REPLACE INTO skills (dir, stamp, root, fingerprint, skill) VALUES (?, ?, ?, ?, ?)');
       const remove = db.prepare('DELETE FROM skills WHERE dir = ?');

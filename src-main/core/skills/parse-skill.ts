@@ -9,24 +9,40 @@ import { DEFAULT_TIMEOUT_SEC, checkIdentity, readFields } from './fields.js';
 import { manifestHash, walkSkill, type SkillFile, type SkillWalk } from './files.js';
 import { checkAgainstLock } from '../packs/verify.js';
 import { checkFormatRules, formatsOf } from './format-rules.js';
+import { identify } from './identity.js';
 import { parseFrontmatter } from './frontmatter-yaml.js';
 import { decodeSkillText, readSkillBytes, type SkillBytes } from './skill-file.js';
+import { isEscapedName } from './root-layout.js';
 import { readTools } from './tools.js';
 
 /**
- * The content hash of a skill directory (with the files it covers) and the walk warnings that go
- * with it. SKILL.md enters the hash as the bytes `skillMd` holds, the ones that are parsed: an edit
- * between two reads cannot leave a hash of one version over the parse of another.
+ * The content hash of a skill directory (with the files it covers, and those it could not read) and
+ * the walk's diagnostics. SKILL.md enters the hash as the bytes `skillMd` holds, the ones that are
+ * parsed: an edit between two reads cannot leave a hash of one version over the parse of another.
  */
-function hashSkill(dir: string, file: string, skillMd: SkillBytes, diags: DiagnosticList, walked?: SkillWalk): { hash: string; files: readonly SkillFile[] } {
+function hashSkill(dir: string, file: string, skillMd: SkillBytes, diags: DiagnosticList, walked?: SkillWalk): { hash: string; files: readonly SkillFile[]; unhashed: string[]; folderUnreadable: boolean } {
   try {
     const walk = walked ?? walkSkill(dir);
     for (const rel of walk.escaped) diags.add('W412', `symlink '${rel}' leads outside the skill and was skipped`, file, 1);
     if (walk.truncated) diags.add('W413', `the skill holds more than ${walk.files.length} files; the rest were not read`, file, 1);
-    return { hash: manifestHash(walk.files, skillMd.ok ? new Map([['SKILL.md', skillMd.bytes]]) : new Map()), files: walk.files };
+    for (const { rel, kind } of walk.special) if (rel !== 'SKILL.md') diags.add('W418', `'${rel}' is ${kind}, not a file or folder; skipped`, file, 1);
+    const unhashed: string[] = [];
+    const unreadable = (rel: string, why: string, what: string): void => {
+      unhashed.push(rel);
+      diags.add('W417', `${what} cannot be read (${why}): the skill's content hash cannot cover it, so none of its tools can be allowed Always`, file, 1);
+    };
+    const folderUnreadable = walk.unreadable.some((u) => u.rel === '');
+    for (const { rel, why } of walk.unreadable) {
+      if (rel === '') diags.add('E418', `cannot read the skill's folder ${dir}: ${why}`, file, 1);
+      else unreadable(`${rel}/`, why, `the folder '${rel}/'`);
+    }
+    const hash = manifestHash(walk.files, skillMd.ok ? new Map([['SKILL.md', skillMd.bytes]]) : new Map(), (rel, why) => {
+      if (rel !== 'SKILL.md') unreadable(rel, why, `'${rel}'`);
+    });
+    return { hash, files: walk.files, unhashed, folderUnreadable };
   } catch (error) {
     diags.add('E418', `cannot read the skill directory: ${(error as Error).message}`, file, 1);
-    return { hash: '', files: [] };
+    return { hash: '', files: [], unhashed: [], folderUnreadable: true };
   }
 }
 
@@ -37,9 +53,12 @@ export function blankSkill(dir: string, root: SkillRoot): Skill {
     dir,
     file: join(dir, 'SKILL.md'),
     root,
-    trust: root.trust,
+    // Trust is proven, never assumed from the folder: identify() makes a listed bundled skill bundled.
+    trust: 'user',
+    identity: { rootKind: root.kind, path: dir, hash: '', manifest: null, trust: 'user', unverified: null, hides: [] },
     syntax: root.syntax,
     hash: '',
+    unhashed: [],
     frontmatter: {},
     description: '',
     version: null,
@@ -49,6 +68,7 @@ export function blankSkill(dir: string, root: SkillRoot): Skill {
     modes: ['Global'],
     readOnly: false,
     network: false,
+    hosts: [],
     alwaysAsk: false,
     timeoutSec: DEFAULT_TIMEOUT_SEC,
     requires: { bins: [], env: [] },
@@ -67,8 +87,20 @@ export function blankSkill(dir: string, root: SkillRoot): Skill {
   };
 }
 
+/**
+ * A skill folder whose name is not UTF-8 (`name` is its escaped form, see root-layout.ts): listed
+ * with what is wrong, never read, since no path made of that name reaches it.
+ */
+export function undecodableSkill(dir: string, root: SkillRoot): Skill {
+  const skill = blankSkill(dir, root);
+  const diags = new DiagnosticList();
+  diags.add('E418', `the folder's name is not valid UTF-8 (shown escaped: '${skill.name}'), so Skilltray cannot read it; rename the folder`, skill.file, 1);
+  return { ...skill, diagnostics: diags.items, state: 'error' };
+}
+
 /** Loads the skill in `dir` (which holds SKILL.md) as found in `root`; `walk` is its file walk when the caller already made it. */
 export function parseSkill(dir: string, root: SkillRoot, walk?: SkillWalk): Skill {
+  if (isEscapedName(basename(dir))) return undecodableSkill(dir, root);
   const skill = blankSkill(dir, root);
   const { name, file } = skill;
   const diags = new DiagnosticList();
@@ -76,11 +108,13 @@ export function parseSkill(dir: string, root: SkillRoot, walk?: SkillWalk): Skil
   const bytes = readSkillBytes(file);
   const hashed = hashSkill(dir, file, bytes, diags, walk);
   skill.hash = hashed.hash;
+  skill.unhashed = hashed.unhashed;
   if (root.kind === 'packs') checkAgainstLock(skill, hashed.files, diags);
 
   const read = bytes.ok ? decodeSkillText(bytes.bytes) : bytes;
   if (!read.ok) {
-    diags.add('E418', read.message, file, 1);
+    // A folder that cannot be read was said to be so: its SKILL.md cannot be read either.
+    if (!hashed.folderUnreadable) diags.add('E418', read.message, file, 1);
   } else {
     const fm = parseFrontmatter(read.text, file, diags);
     if (fm === null) {
@@ -90,10 +124,10 @@ export function parseSkill(dir: string, root: SkillRoot, walk?: SkillWalk): Skil
       const fields = readFields(fm, file, diags);
       const { syntax: declaredSyntax, ...rest } = fields;
       const { tools, syntax } = readTools(fm.body, fm.bodyLine, file, declaredSyntax, root.syntax, diags);
-      checkFormatRules(fm, formatsOf(root, tools.length, fm.data), file, diags);
+      checkFormatRules(fm, formatsOf(root, fm.data), file, diags);
       Object.assign(skill, rest, { frontmatter: fm.data, body: fm.body, bodyLine: fm.bodyLine, tools, syntax });
     }
   }
   skill.state = diags.hasErrors ? 'error' : diags.items.length > 0 ? 'warnings' : 'ok';
-  return skill;
+  return identify(skill);
 }

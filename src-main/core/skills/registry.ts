@@ -8,9 +8,11 @@
 import { EventEmitter } from 'node:events';
 import { realpathSync } from 'node:fs';
 import type { RootWatch, Skill, SkillRoot } from '../../shared/model.js';
+import type { BundledManifest } from './bundled-manifest.js';
 import { walkSkill, type SkillWalk } from './files.js';
 import { SETTLE_MS, treeFingerprint, treeOf } from './fingerprint.js';
 import { ParseCache } from './parse-cache.js';
+import { identify } from './identity.js';
 import { RootWatcher, type WatchFactory } from './root-watcher.js';
 import { parseSkill } from './parse-skill.js';
 import { skillDirIn, skillNamesIn } from './root-layout.js';
@@ -39,6 +41,8 @@ export interface RegistryOptions {
   parse?: ParseSkill;
   /** How the roots are watched (chokidar's watch); tests pass one that can inject errors. */
   watch?: WatchFactory;
+  /** The bundled skills' manifest as it is now (null: none could be read); none given, nothing in the bundled folder is bundled. */
+  manifest?: () => BundledManifest | null;
 }
 
 export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched: [string | null] }> {
@@ -53,6 +57,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   private rootList: readonly SkillRoot[];
   private readonly cache: ParseCache;
   private readonly parse: ParseSkill;
+  private readonly manifest: () => BundledManifest | null;
   /** Canonical directories of loaded names, while watching (see canonicalDirOf). */
   private readonly canonical = new Map<string, string>();
 
@@ -64,6 +69,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     this.rootList = roots;
     this.cache = options.cache ?? ParseCache.memory();
     this.parse = options.parse ?? ((dir, root, walk) => parseSkill(dir, root, walk ?? undefined));
+    this.manifest = options.manifest ?? (() => null);
     this.watcher = this.watcherOf(roots);
   }
 
@@ -103,7 +109,9 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
       for (const name of skillNamesIn(root)) holders.set(name, [...(holders.get(name) ?? []), root]);
     }
     const next = new Map<string, Skill>();
-    for (const name of [...holders.keys()].sort()) next.set(name, this.resolveIn(name, holders.get(name) as SkillRoot[]));
+    // One read of the manifest for the whole load, not one per skill.
+    const manifest = this.manifest();
+    for (const name of [...holders.keys()].sort()) next.set(name, this.resolveIn(name, holders.get(name) as SkillRoot[], manifest));
     this.cache.retainOnly(new Set([...next.values()].map((skill) => skill.dir)));
     this.cache.flush();
     this.skills = next;
@@ -123,12 +131,17 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     return holders.length === 0 ? undefined : this.resolveIn(name, holders);
   }
 
-  /** The skill `name` in the first of `holders` (the roots that have it, in precedence order), shadowing the rest. */
-  private resolveIn(name: string, holders: readonly SkillRoot[]): Skill {
+  /** The skill `name` in the first of `holders` (the roots that have it, in precedence order), shadowing the rest, and who it is. */
+  private resolveIn(name: string, holders: readonly SkillRoot[], manifest = this.manifest()): Skill {
     const [first, ...rest] = holders.map((root) => ({ dir: skillDirIn(root, name) as string, root })) as [{ dir: string; root: SkillRoot }, ...{ dir: string; root: SkillRoot }[]];
     const skill = this.parseDir(first.dir, first.root);
     skill.shadows = rest;
-    return skill;
+    return identify(skill, manifest);
+  }
+
+  /** Who `skill` is, against the bundled manifest as it is now (see identity.ts). */
+  identify(skill: Skill): Skill {
+    return identify(skill, this.manifest());
   }
 
   /**
@@ -229,7 +242,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     }
     this.skills.set(name, after);
     if (!before) return this.emitChange({ kind: 'added', name, skill: after });
-    const same = before.hash === after.hash && before.dir === after.dir && before.shadows.length === after.shadows.length;
+    const same = before.hash === after.hash && before.dir === after.dir && before.shadows.length === after.shadows.length && before.trust === after.trust;
     return same ? null : this.emitChange({ kind: 'changed', name, skill: after });
   }
 

@@ -3,7 +3,8 @@
  * the installed-packs root holds packs, each a folder of skills (`<root>/<pack>/<skill>/SKILL.md`),
  * so one pack is replaced by renaming one folder. Hidden entries (`.staging`) are never skills.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+import { lstatSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type { SkillRoot } from '../../shared/model.js';
 
@@ -12,29 +13,88 @@ function isSkillName(name: string): boolean {
   return name !== '' && !name.startsWith('.') && !/[/\\\0]/.test(name);
 }
 
-/** Whether `<dir>/<name>` is a skill: a visible directory (or link to one) holding a SKILL.md file. */
-function hasSkillFile(dir: string, name: string): boolean {
-  if (!isSkillName(name)) return false;
+/**
+ * Whether the folder `dir` is a skill to read or report: it holds an entry named SKILL.md of any
+ * kind — a file, but also a FIFO, a directory, a device or a dangling link, which the loader then
+ * reports as what it is — or it cannot be looked into (EACCES), so it may hold one. Nothing found
+ * there is dropped without a word.
+ */
+export function holdsSkillFile(dir: string): boolean {
+  const file = join(dir, 'SKILL.md');
   try {
-    return statSync(join(dir, name, 'SKILL.md')).isFile();
+    statSync(file);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') return true;
+    // The folder itself cannot be looked into; but when the folder cannot even be reached (the root above it is unreadable), it is nothing found.
+    if (code === 'EACCES' || code === 'EPERM') return reachable(dir);
+    // A link named SKILL.md that leads nowhere is still something named SKILL.md.
+    return code === 'ENOENT' && lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+  }
+}
+
+function reachable(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
   } catch {
-    // no SKILL.md: not a skill (resolution reports E010 if someone asks for it by name)
     return false;
   }
 }
 
-/** Names of the directories in `dir` that hold a SKILL.md (symlinked directories included). */
+/** Whether `<dir>/<name>` is a skill to list: a visible directory (or link to one) that holdsSkillFile. */
+export function hasSkillFile(dir: string, name: string): boolean {
+  return isSkillName(name) && holdsSkillFile(join(dir, name));
+}
+
+/** `\xNN` for a byte that is not part of valid UTF-8, the name as it is elsewhere (a backslash doubled). */
+export function escapeName(raw: Buffer): string {
+  let out = '';
+  for (let i = 0; i < raw.length; ) {
+    const byte = raw[i] as number;
+    const length = byte < 0x80 ? 1 : byte >= 0xc2 && byte <= 0xdf ? 2 : byte >= 0xe0 && byte <= 0xef ? 3 : byte >= 0xf0 && byte <= 0xf4 ? 4 : 0;
+    const sequence = length === 0 ? null : raw.subarray(i, i + length);
+    if (sequence !== null && sequence.length === length && isUtf8(sequence)) {
+      out += length === 1 && byte === 0x5c ? '\\\\' : sequence.toString('utf8');
+      i += length;
+    } else {
+      out += `\\x${byte.toString(16).padStart(2, '0')}`;
+      i += 1;
+    }
+  }
+  return out;
+}
+
+/** True for a name escapeName made of a folder name that is not UTF-8 (a skill name never holds a backslash). */
+export function isEscapedName(name: string): boolean {
+  return name.includes('\\');
+}
+
+/**
+ * Folder names in `dir` that are not valid UTF-8, escaped: a listing decoded as text shows each
+ * invalid byte as U+FFFD and a path made of that names nothing, so they are read again as bytes.
+ */
+function undecodableNames(dir: string, decoded: readonly Dirent[]): string[] {
+  if (!decoded.some((entry) => entry.name.includes('\ufffd'))) return [];
+  return readdirSync(dir, { withFileTypes: true, encoding: 'buffer' })
+    .filter((entry) => (entry.isDirectory() || entry.isSymbolicLink()) && entry.name[0] !== 0x2e && !isUtf8(entry.name))
+    .map((entry) => escapeName(entry.name));
+}
+
+/**
+ * Names of the directories in `dir` that are skills to list (symlinked directories included): those
+ * holding something named SKILL.md, those that cannot be looked into, and those whose name is not
+ * UTF-8 (escaped; the loader says what is wrong with each).
+ */
 export function skillDirNames(dir: string): string[] {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
   }
-  return entries
-    .filter((entry) => (entry.isDirectory() || entry.isSymbolicLink()) && hasSkillFile(dir, entry.name))
-    .map((entry) => entry.name)
-    .sort();
+  const named = entries.filter((entry) => (entry.isDirectory() || entry.isSymbolicLink()) && !entry.name.includes('\ufffd') && hasSkillFile(dir, entry.name)).map((entry) => entry.name);
+  return [...named, ...undecodableNames(dir, entries)].sort();
 }
 
 /** The pack folders of a packs root, sorted: the first pack holding a name wins it. */
@@ -55,11 +115,15 @@ export function skillNamesIn(root: SkillRoot): string[] {
   return [...new Set(packDirs(root).flatMap((pack) => skillDirNames(pack)))].sort();
 }
 
-/** The folder of skill `name` in `root`, or null when the root does not hold it. */
+/** Whether `dir` holds the skill `name`: a folder with something named SKILL.md, or a folder whose name escaped (not UTF-8) is `name`. */
+function holds(dir: string, name: string): boolean {
+  return isEscapedName(name) ? skillDirNames(dir).includes(name) : hasSkillFile(dir, name);
+}
+
+/** The folder of skill `name` in `root`, or null when the root does not hold it (for an escaped name, a path that names no file). */
 export function skillDirIn(root: SkillRoot, name: string): string | null {
-  if (root.kind !== 'packs') return hasSkillFile(root.path, name) ? join(root.path, name) : null;
-  if (!isSkillName(name)) return null;
-  const pack = packDirs(root).find((dir) => hasSkillFile(dir, name));
+  if (root.kind !== 'packs') return holds(root.path, name) ? join(root.path, name) : null;
+  const pack = packDirs(root).find((dir) => holds(dir, name));
   return pack === undefined ? null : join(pack, name);
 }
 

@@ -3,13 +3,15 @@
  * (`touched`), and again once its writes have settled (`settled`, when the registry reloads it).
  * When the OS refuses to watch more files (inotify's limit), it falls back to polling; a path it
  * may not watch (EACCES) is left unwatched; either way it says so per root (status) instead of
- * failing, and it stops vouching that every change is reported (`reliable`).
+ * failing, and it stops vouching that every change is reported (`reliable`). It follows links as
+ * the loader does, never out of a skill nor back into it, and watches at most a budget of paths per skill.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { isAbsolute, relative, sep } from 'node:path';
+import { existsSync, mkdirSync, realpathSync, type Stats } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import type { ChokidarOptions, FSWatcher } from 'chokidar';
 import type { RootWatch, SkillRoot } from '../../shared/model.js';
-import { nameSegment } from './root-layout.js';
+import { MAX_SKILL_FILES, followLink } from './files.js';
+import { hasSkillFile, nameSegment } from './root-layout.js';
 
 /** How long the watcher waits for a burst of writes (an editor's save, a git checkout) to settle. */
 const RELOAD_DEBOUNCE_MS = 150;
@@ -25,6 +27,16 @@ const LIMIT_ERRORS = new Set(['ENOSPC', 'EMFILE', 'ENFILE']);
 
 /** Problems kept per root: enough to say what is wrong, bounded however many paths fail. */
 const MAX_PROBLEMS = 20;
+
+/** Paths watched in one skill at most: the loader walks no more files than that either. */
+export const WATCH_BUDGET = MAX_SKILL_FILES;
+
+/** Where a path lies: its root, and its segments below it. */
+interface Located {
+  root: SkillRoot;
+  segments: string[];
+}
+
 
 /** Starts a chokidar watcher; tests pass one that can inject errors. */
 export type WatchFactory = (paths: string[], options: ChokidarOptions) => FSWatcher;
@@ -51,11 +63,16 @@ export class RootWatcher {
   private readonly problems = new Map<string, RootWatch['problems']>();
   /** Roots whose own directory cannot be watched. */
   private readonly unwatched = new Set<string>();
+  /** Paths the current watcher watches, per skill folder (see WATCH_BUDGET). */
+  private readonly spent = new Map<string, Set<string>>();
+  /** Skill folders whose budget ran out (said once each). */
+  private readonly overBudget = new Set<string>();
 
   constructor(
     private readonly roots: readonly SkillRoot[],
     private readonly listener: RootWatcherListener,
     private readonly startWatcherWith?: WatchFactory,
+    private readonly budget = WATCH_BUDGET,
   ) {}
 
   /**
@@ -88,7 +105,7 @@ export class RootWatcher {
   }
 
   /** The root a path lies in and the path relative to it. */
-  private locate(path: string): { root: SkillRoot; segments: string[] } | null {
+  private locate(path: string): Located | null {
     for (const root of this.roots) {
       const rel = relative(root.path, path);
       if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) continue;
@@ -106,13 +123,15 @@ export class RootWatcher {
       {
         ignoreInitial: true,
         followSymlinks: true,
-        // Hidden entries inside a root (.git, editor swap files) are not skill content; a root itself may be hidden (~/.claude/skills).
-        ignored: (path: string) => this.locate(path)?.segments.some((segment) => segment.startsWith('.')) ?? false,
+        ignored: (path: string, stats?: Stats) => this.ignores(path, stats),
         ...(polling ? { usePolling: true, interval: POLL_INTERVAL_MS, binaryInterval: POLL_INTERVAL_MS } : {}),
       },
     );
     this.watcher = watcher;
-    watcher.on('all', (_event, path) => this.schedule(path));
+    watcher.on('all', (event, path) => {
+      if (event === 'unlink' || event === 'unlinkDir') this.release(path);
+      this.schedule(path);
+    });
     // Raw events arrive straight from fs.watch, before chokidar stats the path: the earliest word of a change.
     watcher.on('raw', (_event, path, details) => this.touch((details as { watchedPath?: string } | undefined)?.watchedPath, path as string | null));
     // Without a listener an 'error' event would throw out of the app, serve or mcp.
@@ -134,8 +153,89 @@ export class RootWatcher {
     const watcher = this.watcher;
     this.watcher = null;
     this.ready = false;
+    this.spent.clear();
     this.settleStart?.();
     await watcher?.close();
+  }
+
+  /**
+   * Whether chokidar leaves `path` alone. Hidden entries inside a root (.git, editor swap files) are
+   * not skill content (a root itself may be hidden: ~/.claude/skills). Once chokidar has stat'ed a
+   * path, a link the loader would not follow stays unwatched, and so does a path past its skill's budget.
+   */
+  private ignores(path: string, stats: Stats | undefined): boolean {
+    const located = this.locate(path);
+    if (located === null) return false;
+    if (located.segments.some((segment) => segment.startsWith('.'))) return true;
+    if (stats === undefined || located.segments.length === 0) return false;
+    // chokidar filters a folder's entries by their lstat: a link says so there, before it is ever followed.
+    if (stats.isSymbolicLink() && !this.followsLink(located, path)) return true;
+    return !this.spend(located, path);
+  }
+
+  /** The folder of the skill a located path lies in, or null above skill level (a pack folder). */
+  private skillDirOf({ root, segments }: Located): string | null {
+    const depth = nameSegment(root) + 1;
+    return segments.length < depth ? null : join(root.path, ...segments.slice(0, depth));
+  }
+
+  /**
+   * The loader's rule for the link at `path`: a skill folder that is a link is followed when it holds
+   * a SKILL.md; inside a skill, only a link to a file inside it. A link to a folder inside the skill
+   * leads back into what is watched under its own path already (following it walks the skill again,
+   * link by link: `self -> .`); one out of the skill (`up -> ..`) is no part of it. A pack folder is never a link.
+   */
+  private followsLink(located: Located, path: string): boolean {
+    const skillDir = this.skillDirOf(located);
+    if (skillDir === null) return false;
+    if (skillDir === path) return hasSkillFile(dirname(path), basename(path));
+    let canonical: string;
+    try {
+      canonical = realpathSync.native(skillDir);
+    } catch {
+      return false;
+    }
+    const target = followLink(canonical, path);
+    return target.kind === 'inside' && !target.stats.isDirectory();
+  }
+
+  /** Counts `path` against its skill's watch budget; false (and a problem said once) when the budget is spent. */
+  private spend(located: Located, path: string): boolean {
+    const skillDir = this.skillDirOf(located);
+    if (skillDir === null) return true;
+    let watched = this.spent.get(skillDir);
+    if (watched === undefined) this.spent.set(skillDir, (watched = new Set()));
+    if (watched.has(path)) return true;
+    if (watched.size < this.budget) {
+      watched.add(path);
+      return true;
+    }
+    if (!this.overBudget.has(skillDir)) {
+      this.overBudget.add(skillDir);
+      // From here on a change in this skill may go unreported: nothing remembered is vouched for any more.
+      this.listener.touched(null);
+      const message = `not all watched: the skill holds more than ${this.budget} paths; changes past them are seen only when it is loaded again`;
+      this.noteProblem(located.root.path, { path: skillDir, code: 'BUDGET', message });
+      process.emitWarning(`skill roots: ${skillDir} ${message}`);
+    }
+    return false;
+  }
+
+  /** A watched path is gone: it no longer counts against its skill's budget. */
+  private release(path: string): void {
+    const located = this.locate(path);
+    const skillDir = located === null ? null : this.skillDirOf(located);
+    if (skillDir === null) return;
+    if (skillDir === path) {
+      this.spent.delete(skillDir);
+      return;
+    }
+    const watched = this.spent.get(skillDir);
+    if (watched === undefined) return;
+    watched.delete(path);
+    // chokidar does not always report each path under a removed folder: they go with it.
+    const inside = `${path}${sep}`;
+    for (const each of watched) if (each.startsWith(inside)) watched.delete(each);
   }
 
   private noteProblem(root: string, problem: RootWatch['problems'][number]): void {

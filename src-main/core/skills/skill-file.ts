@@ -2,7 +2,8 @@
  * Reading SKILL.md as text without ever crashing: a size cap, binary detection and strict UTF-8,
  * then BOM and line-ending normalisation so line numbers mean the same thing everywhere.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { errnoText, kindOf } from './entry-kinds.js';
 import { normaliseText } from './files.js';
 
 /** SKILL.md files above this size are refused (a skill is instructions, not a data dump). */
@@ -13,16 +14,25 @@ export type SkillText = { ok: true; text: string } | { ok: false; message: strin
 /** SKILL.md's bytes, read once (so what is hashed is what is parsed), or why they cannot be read. */
 export type SkillBytes = { ok: true; bytes: Buffer } | { ok: false; message: string };
 
-/** Reads SKILL.md's bytes, refusing a file above MAX_SKILL_MD_BYTES without reading it. */
+/**
+ * Reads SKILL.md's bytes, refusing a file above MAX_SKILL_MD_BYTES without reading it, and anything
+ * that is not a regular file without opening it: opening a FIFO waits for a writer forever, and
+ * opening a device can do something. The open itself does not wait either (O_NONBLOCK), and what it
+ * opened is checked again, so a file swapped for a FIFO in between is refused too.
+ */
 export function readSkillBytes(file: string): SkillBytes {
   let fd: number;
   try {
-    fd = openSync(file, 'r');
+    const st = statSync(file);
+    if (!st.isFile()) return { ok: false, message: `SKILL.md is ${kindOf(st)}, not a file` };
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
-    return { ok: false, message: `cannot read SKILL.md: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+    return { ok: false, message: `cannot read SKILL.md: ${errnoText(error)}` };
   }
   try {
-    const size = fstatSync(fd).size;
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { ok: false, message: `SKILL.md is ${kindOf(st)}, not a file` };
+    const size = st.size;
     if (size > MAX_SKILL_MD_BYTES) {
       return { ok: false, message: `SKILL.md is ${size} bytes; Skilltray reads SKILL.md files up to ${MAX_SKILL_MD_BYTES} bytes` };
     }
@@ -35,7 +45,7 @@ export function readSkillBytes(file: string): SkillBytes {
     }
     return { ok: true, bytes: buffer.subarray(0, read) };
   } catch (error) {
-    return { ok: false, message: `cannot read SKILL.md: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+    return { ok: false, message: `cannot read SKILL.md: ${errnoText(error)}` };
   } finally {
     closeSync(fd);
   }

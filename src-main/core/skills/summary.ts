@@ -1,6 +1,8 @@
 /** Views of loaded skills for list and check, shared by every surface. */
-import type { CheckReport, Mode, ShadowReport, Skill, SkillRoot, SkillState, SkillSummary } from '../../shared/model.js';
+import type { CheckReport, Mode, ShadowReport, Skill, SkillBrief, SkillRoot, SkillState, SkillSummary } from '../../shared/model.js';
 import { isOffered } from '../policy/modes.js';
+import { describeProfile, profileFor } from '../policy/profile.js';
+import { firstSentence } from '../search/plain-text.js';
 import { isEnabled } from '../store/switches.js';
 import type { SkillSwitch } from '../../shared/packs.js';
 import { isPromptSkill } from './prompt-skill.js';
@@ -19,6 +21,7 @@ export function summarize(skill: Skill, mode: Mode, switches: readonly SkillSwit
     description: skill.description,
     root: rootRef(skill.root),
     trust: skill.trust,
+    identity: skill.identity,
     path: skill.dir,
     hash: skill.hash,
     status: skill.state,
@@ -38,6 +41,20 @@ export function summarize(skill: Skill, mode: Mode, switches: readonly SkillSwit
     domain: skill.domain,
     tags: skill.tags,
     lifecycle: skill.status,
+  };
+}
+
+/** The brief of a listed skill; `unsandboxed`: the person took it out of the sandbox. */
+export function briefOf(summary: SkillSummary, skill: Skill, unsandboxed: boolean): SkillBrief {
+  return {
+    name: summary.name,
+    summary: firstSentence(summary.description),
+    tools: summary.tools.map((t) => t.name),
+    trust: summary.trust,
+    sandbox: describeProfile(profileFor(skill, unsandboxed)),
+    role: summary.role,
+    offered: summary.offered,
+    prompt: summary.prompt,
   };
 }
 
@@ -80,12 +97,13 @@ export function shadowReport(shadowed: readonly ShadowedSkill[]): ShadowReport[]
   }));
 }
 
-/** Counts errors and warnings over the skills checked. */
-export function checkReport(skills: readonly Skill[]): CheckReport {
+/** Counts errors and warnings over the skills checked; `unreadableRoots` are roots whose skills could not be looked at. */
+export function checkReport(skills: readonly Skill[], unreadableRoots: CheckReport['unreadable_roots'] = []): CheckReport {
   const diagnostics = skills.flatMap((s) => s.diagnostics);
   return {
     skills: skills.map((s) => ({ name: s.name, path: s.dir, status: s.state, diagnostics: s.diagnostics })),
     errors: diagnostics.filter((d) => d.severity === 'error').length,
     warnings: diagnostics.filter((d) => d.severity === 'warning').length,
+    unreadable_roots: unreadableRoots,
   };
 }

@@ -248,25 +248,69 @@ const v6: Migration = {
   },
 };
 
-/**
- * The box: what a remembered approval's profile let the run see and spend beyond its name and
- * network (JSON: reads, writes, limits; NULL for approvals remembered before, which covered more),
- * which resource limit stopped a run, the ceiling the person sets on what a skill may ask for
- * (JSON of the four limits; NULL: the default ceiling), and the folder a remembered approval holds
- * in (NULL: any folder, which policy honours only for a read-only tool, so a workspace approval
- * remembered before this asks again).
- */
+/** Network by host list: where a remembered approval's network led, and the connections each run's proxy refused. */
 const v7: Migration = {
   version: 7,
   up(db) {
+    // JSON: a list of host patterns, or "host"; NULL for an approval given before host lists (read as the host's network).
+    if (!columnsOf(db, 'remembered_approvals').has('hosts')) db.exec('ALTER TABLE remembered_approvals ADD COLUMN hosts TEXT');
+    // JSON: [{host, port, why, count}], at most 100; NULL when the run had no proxy or it refused nothing.
+    if (!columnsOf(db, 'runs').has('network_denied')) db.exec('ALTER TABLE runs ADD COLUMN network_denied TEXT');
+  },
+};
+
+/**
+ * v8: trust pinned to identity. A remembered approval records the skill it was given to (root kind,
+ * folder, bundled or not), the working folder it holds in (NULL: any folder) and its whole sandbox
+ * profile as JSON (every field a profile has counts); at most one is live per tool and folder. A rule
+ * records the skills it allows as they were when it was made (JSON; NULL until a rule made before
+ * this is pinned, on first use: see core/store/rules.ts). An approval remembered before this gets the
+ * folder of the run it was given on, from history; a read-only one whose run is gone holds in any
+ * folder (as a read-only Always may), any other such one is revoked, so it asks once more. (Follows
+ * netproxy's v7 in the landing order.)
+ */
+const v8: Migration = {
+  version: 8,
+  up(db) {
     const approvals = columnsOf(db, 'remembered_approvals');
-    if (!approvals.has('box')) db.exec('ALTER TABLE remembered_approvals ADD COLUMN box TEXT');
-    if (!approvals.has('folder')) db.exec('ALTER TABLE remembered_approvals ADD COLUMN folder TEXT');
-    // One live approval per tool and folder now (any folder counting as one).
+    const approvalColumns: [string, string][] = [
+      // No CHECK on the kind: the roots grow with the folders Skilltray reads, and SQLite cannot change a CHECK in place.
+      ['root_kind', 'TEXT'],
+      ['path', 'TEXT'],
+      ['trust', "TEXT CHECK (trust IN ('bundled', 'user'))"],
+      ['folder', 'TEXT'],
+      ['profile_pin', 'TEXT'],
+    ];
+    for (const [name, type] of approvalColumns) if (!approvals.has(name)) db.exec(`ALTER TABLE remembered_approvals ADD COLUMN ${name} ${type}`);
+    if (!approvals.has('folder')) {
+      db.exec(`
+        UPDATE remembered_approvals SET folder = (
+          SELECT json_extract(r.command, '$.cwd') FROM runs r
+          WHERE r.skill = remembered_approvals.skill AND r.tool = remembered_approvals.tool AND r.skill_hash = remembered_approvals.skill_hash
+            AND r.answer IN ('always', 'always-session') AND r.command IS NOT NULL
+          ORDER BY abs(coalesce(r.decided_at, r.requested_at) - remembered_approvals.created_at) LIMIT 1
+        ) WHERE revoked_at IS NULL;
+      `);
+      db.prepare("UPDATE remembered_approvals SET revoked_at = ? WHERE revoked_at IS NULL AND folder IS NULL AND profile <> 'read-only'").run(Date.now());
+    }
     db.exec(`
       DROP INDEX IF EXISTS remembered_active;
-      CREATE UNIQUE INDEX remembered_active ON remembered_approvals (skill, tool, IFNULL(folder, '')) WHERE revoked_at IS NULL;
+      -- At most one live approval per tool and folder ('' for any folder); revoked ones stay as an audit trail.
+      CREATE UNIQUE INDEX IF NOT EXISTS remembered_active_in
+        ON remembered_approvals (skill, tool, coalesce(folder, '')) WHERE revoked_at IS NULL;
     `);
+    if (!columnsOf(db, 'rules').has('pins')) db.exec('ALTER TABLE rules ADD COLUMN pins TEXT');
+  },
+};
+
+/**
+ * v9: the box. Which resource limit stopped a run, and the ceiling the person sets on what a skill
+ * may ask for (JSON of the four limits; NULL: the default ceiling). A remembered approval's reads,
+ * writes and limits live in v8's profile_pin with the rest of its profile.
+ */
+const v9: Migration = {
+  version: 9,
+  up(db) {
     if (!columnsOf(db, 'runs').has('limit_hit')) {
       db.exec("ALTER TABLE runs ADD COLUMN limit_hit TEXT CHECK (limit_hit IN ('processes', 'memoryMiB', 'fileSizeMiB', 'cpuSeconds'))");
     }
@@ -275,7 +319,7 @@ const v7: Migration = {
 };
 
 /** Every migration, in order; versions run 1, 2, 3… without gaps. */
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7];
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -305,11 +349,17 @@ export function applyMigrations(db: Database.Database, migrations: readonly Migr
       { details: { userVersion: current, schemaVersion: latest } },
     );
   }
-  for (const m of migrations.slice(current)) {
-    db.transaction(() => {
-      m.up(db);
-      db.pragma(`user_version = ${m.version}`);
-    })();
-  }
+  if (current === latest) return latest;
+  // Each step takes the write lock before it reads the version, so two processes opening a new file
+  // at once take turns instead of both running a step (the second would fail on a column the first added).
+  const step = db.transaction((): boolean => {
+    const at = userVersion(db);
+    const next = migrations[at];
+    if (next === undefined) return false;
+    next.up(db);
+    db.pragma(`user_version = ${next.version}`);
+    return true;
+  });
+  while (step.immediate());
   return latest;
 }

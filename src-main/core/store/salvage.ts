@@ -1,11 +1,12 @@
 /**
- * Reading what SQLite can still read out of a damaged state.db, table by table and row by row, into
- * a fresh one. better-sqlite3 has no `.recover`, so this walks each table by rowid: a full scan when
- * it works; otherwise one row at a time, reading a row column by column when only part of it is
- * unreadable (a run keeps its record when its output's pages are damaged), and seeking past a
- * damaged stretch of the b-tree to the next row that can be reached.
+ * Reading what SQLite can still read out of a damaged state.db, table by table, into a fresh one.
+ * better-sqlite3 has no `.recover`, so a table SQLite cannot scan whole is read as `.recover` reads
+ * it: page by page from its root (table-pages.ts), never seeking by rowid, so a garbage key on a
+ * damaged page cannot make the rows after it unreachable. A row whose record breaks off keeps the
+ * columns before the break (a run keeps its record when its output's pages are damaged).
  */
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
+import type { DatabasePages } from './table-pages.js';
 
 /** The tables worth saving, in the order they are copied. */
 export const SALVAGED_TABLES = ['settings', 'rules', 'remembered_approvals', 'unsandboxed_skills', 'runs', 'notices', 'skill_switches', 'trusted_projects'] as const;
@@ -13,9 +14,11 @@ export type SalvagedTable = (typeof SALVAGED_TABLES)[number];
 
 /**
  * Tables whose rows are saved whole or not at all: a remembered approval missing its revocation,
- * session or profile would come back wider than it was given (revived, unending, any profile).
+ * session, profile or folder would come back wider than it was given (revived, unending, any
+ * profile, any folder), and an allow rule missing its pins would be pinned again to whatever skill
+ * has the name then (a rule that cannot be read whole pauses runs: E902).
  */
-const WHOLE_ROWS_ONLY: ReadonlySet<SalvagedTable> = new Set(['remembered_approvals']);
+const WHOLE_ROWS_ONLY: ReadonlySet<SalvagedTable> = new Set(['rules', 'remembered_approvals']);
 
 /**
  * What a run whose end cannot be read any more is saved as: failed, saying why, rather than left
@@ -23,8 +26,8 @@ const WHOLE_ROWS_ONLY: ReadonlySet<SalvagedTable> = new Set(['remembered_approva
  */
 const UNREADABLE_RUN_END: Row = { status: 'failed', error_code: 'E901', reason: 'recovered from a damaged state.db: how this run ended could not be read' };
 
-/** Largest rowid probed when skipping a damaged stretch. */
-const MAX_ROWID = Number.MAX_SAFE_INTEGER;
+/** One row as a table's column names to values. */
+type Row = Record<string, unknown>;
 
 /** What was saved of one table: rows read, rows written, and whether every row could be read whole. */
 export interface TableSalvage {
@@ -35,96 +38,79 @@ export interface TableSalvage {
 
 export type SalvageReport = Record<SalvagedTable, TableSalvage>;
 
-type Row = Record<string, unknown>;
+/** Where a damaged file's tables start, read from its own pages (sqlite_schema is the table rooted at page 1). */
+export interface DamagedFile {
+  pages: DatabasePages;
+  /** Table name → root page and CREATE statement. */
+  tables: Map<string, { root: number; sql: string }>;
+}
 
-/** The rows of `table` in rowid order, as far as they can be read, and whether that was all of them. */
-function readTable(source: Database.Database, table: string, columns: readonly string[]): { rows: Row[]; complete: boolean } {
+/** The tables a database image declares, read page by page from sqlite_schema (type, name, tbl_name, rootpage, sql). */
+export function damagedFile(pages: DatabasePages): DamagedFile {
+  const tables = new Map<string, { root: number; sql: string }>();
+  for (const { values } of pages.table(1).rows) {
+    const [type, name, , root, sql] = values;
+    if (type === 'table' && typeof name === 'string' && typeof root === 'number' && typeof sql === 'string' && !tables.has(name)) tables.set(name, { root, sql });
+  }
+  return { pages, tables };
+}
+
+/**
+ * A table's columns in record order as its CREATE statement declares them (made in a scratch
+ * database): each with its default for records written before an ALTER added it, and which one, if
+ * any, is the rowid under another name (an INTEGER PRIMARY KEY, stored as NULL in the record).
+ */
+function declaredColumns(sql: string): { names: string[]; defaults: Map<string, unknown>; rowidAlias: string | null } | null {
+  const scratch = new Database(':memory:');
+  try {
+    scratch.exec(sql);
+    const name = (scratch.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").get() as { name: string }).name;
+    const info = scratch.prepare<[string], { name: string; type: string; pk: number; dflt_value: string | null }>('SELECT name, type, pk, dflt_value FROM pragma_table_info(?) ORDER BY cid').all(name);
+    const keys = info.filter((c) => c.pk > 0);
+    const alias = keys.length === 1 && keys[0]?.type.toUpperCase() === 'INTEGER' ? (keys[0]?.name ?? null) : null;
+    const defaults = new Map(info.filter((c) => c.dflt_value !== null).map((c) => [c.name, scratch.prepare(`SELECT ${c.dflt_value} AS v`).get() as { v: unknown }]));
+    return { names: info.map((c) => c.name), defaults: new Map([...defaults].map(([k, v]) => [k, v.v])), rowidAlias: alias };
+  } catch {
+    return null;
+  } finally {
+    scratch.close();
+  }
+}
+
+/**
+ * The rows of `table` read from the damaged file's pages (what `.recover` reads), keeping only
+ * `columns`. A column past a break in its record is left out of the row (so a run keeps its record
+ * when its output's pages are lost); a column an ALTER added after the row was written takes its default.
+ */
+function rowsFromPages(file: DamagedFile, table: string, columns: readonly string[]): { rows: Row[]; complete: boolean } {
+  const entry = file.tables.get(table);
+  const declared = entry === undefined ? null : declaredColumns(entry.sql);
+  if (entry === undefined || declared === null) return { rows: [], complete: false };
+  const wanted = new Set(columns);
+  const walked = file.pages.table(entry.root);
+  const rows = walked.rows.map((found) => {
+    const row: Row = {};
+    declared.names.forEach((name, i) => {
+      if (!wanted.has(name)) return;
+      if (name === declared.rowidAlias) row[name] = found.rowid;
+      else if (i < found.values.length) row[name] = found.values[i];
+      else if (found.whole && declared.defaults.has(name)) row[name] = declared.defaults.get(name);
+    });
+    if (table === 'runs' && !('status' in row)) Object.assign(row, UNREADABLE_RUN_END);
+    return row;
+  });
+  return { rows, complete: walked.complete };
+}
+
+/** The rows of `table` in rowid order through SQLite when it reads the whole table, else from the damaged file's pages. */
+function readTable(source: Database.Database | null, file: DamagedFile | null, table: string, columns: readonly string[]): { rows: Row[]; complete: boolean } {
   const list = columns.map((c) => `"${c}"`).join(', ');
   try {
-    return { rows: source.prepare<[], Row>(`SELECT ${list} FROM "${table}" ORDER BY rowid`).all(), complete: true };
+    if (source !== null) return { rows: source.prepare<[], Row>(`SELECT ${list} FROM "${table}" ORDER BY rowid`).all(), complete: true };
   } catch {
-    // Some page of the table is damaged: go row by row.
+    // Some page of the table is damaged: read what its pages still hold.
   }
-  const whole = source.prepare<[number], Row>(`SELECT rowid AS "rowid:", ${list} FROM "${table}" WHERE rowid > ? ORDER BY rowid LIMIT 1`);
-  const rowidAfter = source.prepare<[number], { r: number }>(`SELECT rowid AS r FROM "${table}" WHERE rowid > ? ORDER BY rowid LIMIT 1`);
-  const single = new Map(columns.map((c) => [c, source.prepare<[number], Row>(`SELECT "${c}" FROM "${table}" WHERE rowid = ?`)]));
-  /** The columns of row `rowid` that can still be read, one by one (a damaged overflow page hides only what lies past it). */
-  const piecemeal = (rowid: number): Row => {
-    const row: Row = {};
-    for (const [column, statement] of single) {
-      try {
-        const value = statement.get(rowid);
-        if (value !== undefined) row[column] = value[column];
-      } catch {
-        // this column lies on a damaged page
-      }
-    }
-    return row;
-  };
-
-  /** The first rowid after `after`, 'end' when there is none, 'damaged' when the seek fails. */
-  const seek = (after: number): number | 'end' | 'damaged' => {
-    try {
-      return rowidAfter.get(after)?.r ?? 'end';
-    } catch {
-      return 'damaged';
-    }
-  };
-  /** The first reachable rowid after a seek from `after` failed: probe further and further, then narrow down. */
-  const skipDamage = (after: number): number | 'end' => {
-    let failing = after;
-    let found: number | 'end' | null = null;
-    let probe = after;
-    for (let step = 1; probe < MAX_ROWID; step *= 2) {
-      probe = Math.min(after + step, MAX_ROWID);
-      const next = seek(probe);
-      if (next !== 'damaged') {
-        found = next;
-        break;
-      }
-      failing = probe;
-    }
-    if (found === null) return 'end';
-    let working = probe;
-    while (working - failing > 1) {
-      const middle = Math.floor((failing + working) / 2);
-      const next = seek(middle);
-      if (next === 'damaged') failing = middle;
-      else {
-        working = middle;
-        found = next;
-      }
-    }
-    return found;
-  };
-
-  const rows: Row[] = [];
-  let after = 0;
-  for (;;) {
-    try {
-      const row = whole.get(after);
-      if (row === undefined) break;
-      after = row['rowid:'] as number;
-      delete row['rowid:'];
-      rows.push(row);
-      continue;
-    } catch {
-      // This row, or the way to it, is damaged.
-    }
-    const next = seek(after);
-    const rowid = next === 'damaged' ? skipDamage(after) : next;
-    if (rowid === 'end') break;
-    if (next !== 'damaged') {
-      // The row is reachable but not whole: keep what of it can be read.
-      const row = piecemeal(rowid);
-      if (table === 'runs' && !('status' in row)) Object.assign(row, UNREADABLE_RUN_END);
-      rows.push(row);
-      after = rowid;
-      continue;
-    }
-    after = rowid - 1;
-  }
-  return { rows, complete: false };
+  return file === null ? { rows: [], complete: false } : rowsFromPages(file, table, columns);
 }
 
 /** The column names of `table` in `db`, or null when its schema cannot be read. */
@@ -138,21 +124,23 @@ function columnsOf(db: Database.Database, table: string): string[] | null {
 }
 
 /**
- * Copies every readable row of the known tables from `source` (null: the file could not be opened
- * at all) into `target`, a freshly migrated state.db, keeping only columns both know. A row the
- * target refuses (a value no CHECK allows) is not written.
+ * Copies every readable row of the known tables from the damaged file — through SQLite (`source`,
+ * null when it cannot open the file) and its pages (`file`, null when they cannot be read) — into
+ * `target`, a freshly migrated state.db, keeping only columns both know. A row the target refuses
+ * (a value no CHECK allows) is not written.
  */
-export function salvage(source: Database.Database | null, target: Database.Database): SalvageReport {
+export function salvage(source: Database.Database | null, file: DamagedFile | null, target: Database.Database): SalvageReport {
   const report = {} as SalvageReport;
   for (const table of SALVAGED_TABLES) {
-    const sourceColumns = source === null ? null : columnsOf(source, table);
+    const sql = file?.tables.get(table)?.sql;
+    const sourceColumns = (source === null ? null : columnsOf(source, table)) ?? (sql === undefined ? null : (declaredColumns(sql)?.names ?? null));
     const targetColumns = new Set(columnsOf(target, table) ?? []);
-    if (source === null || sourceColumns === null) {
+    if (sourceColumns === null) {
       report[table] = { read: 0, written: 0, complete: false };
       continue;
     }
     const columns = sourceColumns.filter((c) => targetColumns.has(c));
-    const { rows, complete } = readTable(source, table, columns);
+    const { rows, complete } = readTable(source, file, table, columns);
     let written = 0;
     const inserts = new Map<string, Database.Statement>();
     target.transaction(() => {

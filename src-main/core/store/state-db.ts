@@ -10,8 +10,11 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Notice } from '../../shared/runs.js';
 import { SkilltrayError } from '../errors.js';
+import { diskFault, diskFaultError, isDamage } from '../disk-faults.js';
 import { applyMigrations, userVersion } from './migrations.js';
-import { salvage, type SalvageReport } from './salvage.js';
+import { databaseImage } from './database-image.js';
+import { damagedFile, salvage, type DamagedFile, type SalvageReport } from './salvage.js';
+import { DatabasePages } from './table-pages.js';
 
 /** An open, migrated state database. */
 export type StateDb = Database.Database;
@@ -35,12 +38,8 @@ class DamagedDatabase extends Error {}
 
 /** True for an error that says the database file is damaged: SQLITE_CORRUPT (any variant), SQLITE_NOTADB, or a failed quick_check. */
 export function isCorruption(error: unknown): boolean {
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    if (e instanceof DamagedDatabase) return true;
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')) return true;
-  }
-  return false;
+  for (let e: unknown = error; e instanceof Error; e = e.cause) if (e instanceof DamagedDatabase) return true;
+  return isDamage(error);
 }
 
 /** True when `db` is whole (PRAGMA integrity_check: pages, and every index against its table); false for any damage. */
@@ -79,14 +78,53 @@ function openChecked(path: string, options: OpenStateDbOptions): StateDb {
   }
 }
 
-/** Opens (creating it and its directory if needed), checks and migrates the state database at `path`; a damaged one is recovered. */
-export function openStateDb(path: string, options: OpenStateDbOptions = {}): StateDb {
-  mkdirSync(dirname(path), { recursive: true });
+// Connections opened read-only because the home refused writes: a write through one is E904 or E905.
+const readOnly = new WeakMap<Database.Database, 'read-only' | 'full'>();
+
+/** Why `db` cannot be written ('read-only' home or 'full' disk), or null for a connection that writes as usual. */
+export function readOnlyReason(db: StateDb): 'read-only' | 'full' | null {
+  return readOnly.get(db) ?? null;
+}
+
+/**
+ * The state database as it is on a home that refuses writes, for commands that only read: a copy in
+ * memory of the file with its WAL applied (SQLite cannot even read a WAL file in place without
+ * creating its -shm), or an empty one when there is no file; migrated in memory, then read-only.
+ */
+function openUnwritable(path: string, options: OpenStateDbOptions, reason: 'read-only' | 'full'): StateDb {
+  const image = existsSync(path) ? databaseImage(path) : null;
+  const db = new Database(image ?? ':memory:', options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding });
   try {
+    db.pragma('foreign_keys = ON');
+    applyMigrations(db);
+    db.pragma('query_only = ON');
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  readOnly.set(db, reason);
+  return db;
+}
+
+/**
+ * Opens (creating it and its directory if needed), checks and migrates the state database at `path`;
+ * a damaged one is recovered. On a read-only home or a full disk it is opened for reading only.
+ */
+export function openStateDb(path: string, options: OpenStateDbOptions = {}): StateDb {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
     return openChecked(path, options);
   } catch (error) {
     if (isCorruption(error)) return recoverStateDb(path, options, (error as Error).message);
     if (error instanceof SkilltrayError) throw error;
+    const fault = diskFault(error, path);
+    if (fault === 'read-only' || fault === 'full') {
+      try {
+        return openUnwritable(path, options, fault);
+      } catch (unreadable) {
+        throw diskFaultError(unreadable, path) ?? new SkilltrayError('E999', `the state database at ${path} cannot be read: ${(unreadable as Error).message}`, { details: { path }, cause: unreadable });
+      }
+    }
     throw new SkilltrayError('E999', `the state database at ${path} is unusable: ${(error as Error).message}`, { details: { path }, cause: error });
   }
 }
@@ -150,11 +188,17 @@ export function recoverStateDb(path: string, options: OpenStateDbOptions, reason
   try {
     source = connect(aside, options, { readonly: true, fileMustExist: true });
   } catch {
-    // not even a database any more: nothing can be read
+    // not even a database any more: only its pages may still hold something
+  }
+  let file: DamagedFile | null = null;
+  try {
+    file = damagedFile(new DatabasePages(databaseImage(aside)));
+  } catch {
+    // no page of it can be read as a database's
   }
   let report: SalvageReport;
   try {
-    report = salvage(source, fresh);
+    report = salvage(source, file, fresh);
   } finally {
     source?.close();
   }

@@ -4,9 +4,12 @@
  * (retention and vacuum), closed once. The core holds one and reads `db` from it on every use.
  */
 import type { MaintenanceReport, Notice } from '../../shared/runs.js';
+import { dirname } from 'node:path';
+import { diskFaultError } from '../disk-faults.js';
 import { SkilltrayError, toSkilltrayError } from '../errors.js';
+import { isInside } from '../skills/files.js';
 import { maintainHistory } from './retention.js';
-import { isCorruption, openStateDb, passesIntegrityCheck, replaceDamaged, type OpenStateDbOptions, type StateDb } from './state-db.js';
+import { isCorruption, openStateDb, passesIntegrityCheck, readOnlyReason, replaceDamaged, type OpenStateDbOptions, type StateDb } from './state-db.js';
 
 export interface StateStoreOptions {
   nativeBinding?: string;
@@ -57,7 +60,7 @@ export class StateStore {
    * the call fails with E901 saying so and to try again; anything else keeps its code.
    */
   failure(error: unknown): SkilltrayError {
-    if (!isCorruption(error) || this.handle === undefined || this.closed) return toSkilltrayError(error);
+    if (!isCorruption(error) || this.handle === undefined || this.closed) return this.diskFailure(error) ?? toSkilltrayError(error);
     this.recovered = undefined;
     const reason = error instanceof Error ? error.message : String(error);
     // Two calls may meet the same damage: the second finds the file already replaced, and whole.
@@ -74,6 +77,22 @@ export class StateStore {
     // No notice here: another process had already recovered the file, and told its own user.
     const message = notice === undefined ? 'state.db was damaged; another Skilltray process has already replaced it with a recovered one.' : notice.message;
     return new SkilltrayError('E901', `${message} Try again.`, { details: { ...(notice?.details ?? {}) }, cause: error });
+  }
+
+  /**
+   * E904 or E905 for a write the disk refused: SQLite's errors are state.db's (the others' are coded
+   * where they are written), and a file error is about the path it names when that is in the home.
+   */
+  private diskFailure(error: unknown): SkilltrayError | null {
+    if (error instanceof SkilltrayError) return null;
+    const code = (error as { code?: unknown } | null)?.code;
+    if (typeof code === 'string' && code.startsWith('SQLITE_')) {
+      // A connection opened read-only because the disk was full refuses writes as read-only: the cause is the full disk.
+      const full = code.startsWith('SQLITE_READONLY') && this.handle !== undefined && readOnlyReason(this.handle) === 'full';
+      return diskFaultError(error, this.path, full ? 'full' : undefined);
+    }
+    const path = (error as { path?: unknown } | null)?.path;
+    return typeof path === 'string' && isInside(dirname(this.path), path) ? diskFaultError(error, path) : null;
   }
 
   /** Applies retention to run output and vacuums state.db now; a pass already under way is joined, not doubled. */

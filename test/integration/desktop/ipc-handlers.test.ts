@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
 import { ipcHandlers, trustedSender, type DesktopHandlers, type SenderFrame } from '../../../src-main/electron/ipc-handlers.js';
 import { DESKTOP_OPERATIONS, OPERATIONS, ipcChannel, type Envelope, type WindowRoute } from '../../../src-main/shared/contract.js';
-import type { PendingEntry } from '../../../src-main/shared/runs.js';
+import type { PendingNotice } from '../../../src-main/shared/runs.js';
 import { skillMd, testHome, writeSkill } from '../../support/temp.js';
 
 const APP_PAGE: SenderFrame = { url: 'app://skilltray/index.html#/skills', parent: null };
@@ -73,10 +73,11 @@ describe('IPC handlers generated from the contract', () => {
 
   it('run a tool the way the UI does: the approval waits for the person, answered over IPC, recorded as the tray’s', async () => {
     const { call, core } = setup();
-    const added = new Promise<PendingEntry>((resolve) => core.on('event', (e) => e.type === 'approval.added' && resolve(e.entry)));
+    const added = new Promise<PendingNotice>((resolve) => core.on('event', (e) => e.type === 'approval.added' && resolve(e.entry)));
     const running = call('run', { skill: 'greeter', tool: 'hello', args: { who: 'Ada' } });
     const pending = await added;
-    expect(pending).toMatchObject({ surface: 'ui', skill: 'greeter', argv: ['-e', 'process.stdout.write(process.argv[1])', 'Ada'] });
+    expect(pending).toMatchObject({ surface: 'ui', skill: 'greeter' });
+    expect(core.pendingApprovals()).toMatchObject([{ id: pending.id, argv: ['-e', 'process.stdout.write(process.argv[1])', 'Ada'] }]);
     expect(await call('answerApproval', { id: pending.id, verdict: 'once' })).toEqual({ ok: true, value: { ok: true } });
     const envelope = (await running) as Envelope<{ result: { stdout: string }; decision: { actor: string } }>;
     expect(envelope.ok && envelope.value.result.stdout).toBe('Ada');

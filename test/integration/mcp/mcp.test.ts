@@ -11,8 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
 import { inputs } from '../../../src-main/shared/contract.js';
 import { MCP_TOOLS } from '../../../src-main/server/mcp-tools.js';
-import { BIN, FIELD_NOTES_MD, LOGO_BYTES, SPECIES_MD, contractHome } from '../contract/fixture.js';
-import { skillMd, writeSkill } from '../../support/temp.js';
+import { BIN, FIELD_NOTES_MD, LOGO_BYTES, REPO_SKILLS, SPECIES_MD, contractHome } from '../contract/fixture.js';
+import { skillMd, testHome, writeSkill } from '../../support/temp.js';
 import { callTool, startMcp, structured, toolError } from './mcp-session.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -22,6 +22,14 @@ function withoutDescriptions(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutDescriptions);
   if (typeof value !== 'object' || value === null) return value;
   return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'description').map(([k, v]) => [k, withoutDescriptions(v)]));
+}
+
+/** A schema without zod's safe-integer bounds. */
+function withoutSafeBounds(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSafeBounds);
+  if (typeof value !== 'object' || value === null) return value;
+  const safe = (k: string, v: unknown) => (k === 'minimum' && v === Number.MIN_SAFE_INTEGER) || (k === 'maximum' && v === Number.MAX_SAFE_INTEGER);
+  return Object.fromEntries(Object.entries(value).filter(([k, v]) => !safe(k, v)).map(([k, v]) => [k, withoutSafeBounds(v)]));
 }
 
 describe('skilltray mcp: handshake and tools/list', () => {
@@ -42,7 +50,9 @@ describe('skilltray mcp: handshake and tools/list', () => {
       const spec = MCP_TOOLS.find((s) => s.name === tool.name);
       if (!spec) throw new Error(`unexpected tool ${tool.name}`);
       const { $schema: _dialect, ...contract } = z.toJSONSchema(inputs[spec.operation], { io: 'input' }) as Record<string, unknown>;
-      expect(withoutDescriptions(tool.inputSchema), tool.name).toEqual(withoutDescriptions(contract));
+      // The contract's schema, less the ±9007199254740991 zod gives every integer: bounds that tell an assistant nothing.
+      expect(JSON.stringify(tool.inputSchema), tool.name).not.toContain(String(Number.MAX_SAFE_INTEGER));
+      expect(withoutDescriptions(tool.inputSchema), tool.name).toEqual(withoutDescriptions(withoutSafeBounds(contract)));
       const properties = (tool.inputSchema.properties ?? {}) as Record<string, { description?: string }>;
       for (const [name, property] of Object.entries(properties)) expect(property.description, `${tool.name}.${name}`).toMatch(/\S/);
       // Descriptions name only properties that exist, so they cannot drift from the contract.
@@ -52,6 +62,35 @@ describe('skilltray mcp: handshake and tools/list', () => {
     }
     expect(tools.find((tool) => tool.name === 'run')?.description).toMatch(/WAITS until they approve/);
     expect(tools.find((tool) => tool.name === 'discover')?.description).toMatch(/ranked candidates.*your own policy/s);
+  });
+});
+
+describe('skilltray mcp: an assistant\'s first look is light', () => {
+  it('list answers in brief (name, one line, tool names, trust, sandbox, role), under 8 KB for the bundled packs; describe has the rest', async () => {
+    const t = testHome({ bundled: REPO_SKILLS });
+    const session = await startMcp(t.env);
+    const result = await callTool(session, 'list', {});
+    // The whole answer as it crosses the wire: the JSON text and the structured copy.
+    const bytes = Buffer.byteLength(JSON.stringify(result));
+    console.log(`MCP list of the bundled packs: ${bytes} bytes (goal ≤ 8192)`);
+    expect(bytes).toBeLessThanOrEqual(8192);
+    const { skills, total } = structured(result) as { skills: Record<string, unknown>[]; total: number };
+    expect(total).toBe(7);
+    for (const skill of skills) expect(Object.keys(skill).sort()).toEqual(['name', 'offered', 'prompt', 'role', 'sandbox', 'summary', 'tools', 'trust']);
+    expect(skills.find((s) => s.name === 'git')).toEqual({
+      name: 'git',
+      summary: "Read a Git repository's state and history (status, recent commits, diffs, branches, one commit).",
+      tools: ['git_status', 'git_log', 'git_diff', 'git_branch', 'git_show'],
+      trust: 'bundled',
+      sandbox: 'read-only, no network',
+      role: 'utility',
+      offered: true,
+      prompt: false,
+    });
+    expect(skills.find((s) => s.name === 'network')).toMatchObject({ sandbox: "read-only, this computer's own network" });
+    expect(skills.find((s) => s.name === 'commit-message')).toMatchObject({ tools: [], prompt: true });
+    const described = structured(await callTool(session, 'describe', { skill: 'git' })) as { tools: { name: string; params: { name: string }[]; examples: string | null }[] };
+    expect(described.tools[0]).toMatchObject({ name: 'git_status', params: [{ name: 'repo' }], examples: expect.stringContaining('Call: git_status') });
   });
 });
 
@@ -65,14 +104,17 @@ describe('skilltray mcp: tools with good and bad input', () => {
     expect(structured(await callTool(session, 'list', { role: 'sidecar' }))).toMatchObject({ skills: [{ name: 'artifact-checksum' }], total: 1 });
 
     const bad = toolError(await callTool(session, 'list', { limit: 'ten' }));
-    expect(bad).toMatchObject({ code: 'E805', kind: 'invalid_request', details: { operation: 'list', issues: [{ path: 'limit' }] } });
+    expect(bad).toMatchObject({ code: 'E805', kind: 'invalid_request', details: { operation: 'listBrief', issues: [{ path: 'limit' }] } });
     expect(toolError(await callTool(session, 'list', { colour: 'red' }))).toMatchObject({ code: 'E805' });
 
     const skill = structured(await callTool(session, 'describe', { skill: 'field-notes' }));
     expect(skill).toMatchObject({ name: 'field-notes', trust: 'user', tools: [{ name: 'record_sighting', params: [{ name: 'species', required: true }] }] });
     const missing = await callTool(session, 'describe', { skill: 'no-such-skill' });
-    expect(toolError(missing)).toEqual({ code: 'E001', kind: 'skill_not_found', message: "skill 'no-such-skill' not found", details: { skill: 'no-such-skill' } });
+    expect(toolError(missing)).toEqual({ code: 'E001', kind: 'skill_not_found', message: "skill 'no-such-skill' not found", details: { skill: 'no-such-skill', did_you_mean: [] } });
     expect((missing.content[0] as { text: string }).text).toMatch(/^error\[E001\]: skill 'no-such-skill' not found\n/);
+    const typo = await callTool(session, 'describe', { skill: 'field-note' });
+    expect(toolError(typo).details).toMatchObject({ did_you_mean: [{ name: 'field-notes' }] });
+    expect((typo.content[0] as { text: string }).text).toMatch(/^error\[E001\]: skill 'field-note' not found; did you mean 'field-notes'\?\n/);
 
     const ranked = structured(await callTool(session, 'discover', { intent: 'log a bird sighting' })) as { results: { skill_id: string; reason: string }[] };
     expect(ranked.results[0]).toMatchObject({ skill_id: 'field-notes' });
@@ -97,14 +139,24 @@ describe('skilltray mcp: tools with good and bad input', () => {
     expect(refused).toMatchObject({ code: 'E601', kind: 'approval_required', details: { skill: 'field-notes', tool: 'record_sighting' } });
     expect(refused.message).toContain('needs approval from the person at the desktop');
 
-    expect(toolError(await callTool(session, 'run', { skill: 'field-notes', tool: 'nope' }))).toMatchObject({ code: 'E506' });
+    expect(toolError(await callTool(session, 'run', { skill: 'field-notes', tool: 'nope' }))).toMatchObject({ code: 'E506', details: { did_you_mean: [] } });
+    expect(toolError(await callTool(session, 'run', { skill: 'field-notes', tool: 'record_sightings' }))).toMatchObject({ code: 'E506', details: { did_you_mean: [{ name: 'record_sighting' }] } });
     expect(toolError(await callTool(session, 'run', { skill: 'field-notes' }))).toMatchObject({ code: 'E805', details: { issues: [{ path: 'tool' }] } });
     expect(toolError(await callTool(session, 'run', { skill: 'files', tool: 'word_count', args: { path: '--help' } }))).toMatchObject({ code: 'E504' });
+    // A number sent as text is taken as the number; a word says what it should have been, in plain words.
+    const numeral = structured(await callTool(session, 'run', { skill: 'files', tool: 'file_head', args: { path: t.artifact, lines: '1' } })) as { result: { stdout: string } };
+    expect(numeral.result.stdout.split('\n').filter((line) => line !== '')).toHaveLength(1);
+    expect(toolError(await callTool(session, 'run', { skill: 'files', tool: 'file_head', args: { path: t.artifact, lines: 'three' } }))).toMatchObject({
+      code: 'E503',
+      message: 'argument \'lines\' of tool \'file_head\' must be a whole number, got "three"',
+    });
 
     const core = new SkilltrayCore(t.config());
     try {
       const history = core.history();
       expect(history.find((r) => r.id === report.id)).toMatchObject({ surface: 'mcp', status: 'succeeded', outcome: 'auto' });
+      // The calls refused before anything was decided (E506, E504, E503) left no row; the decided E601 did.
+      expect(history.filter((r) => r.errorCode !== null).map((r) => r.errorCode)).toEqual(['E601']);
       expect(history.find((r) => r.skill === 'field-notes' && r.tool === 'record_sighting')).toMatchObject({
         surface: 'mcp',
         status: 'refused',
@@ -146,6 +198,7 @@ describe('skilltray mcp: tools with good and bad input', () => {
 
   it('outline, show, open, sources, search, search_all; E020 with suggestions, E012, E021, E022, E004, E001', async () => {
     const t = contractHome();
+    writeSkill(t.skills, 'zh-notes', skillMd({ name: 'zh-notes', description: '整理会议记录。' }, '# 会议记录\n\n## 适用场景\n\n当用户需要整理会议纪要时使用。\n'));
     const session = await startMcp(t.env);
     const outline = structured(await callTool(session, 'outline', { skill: 'field-notes' })) as { headings: { text: string; file: string }[] };
     expect(outline.headings.map((h) => h.text)).toEqual(expect.arrayContaining(['Field notes', 'Installation', 'Logging a sighting', 'Species', 'Robin']));
@@ -177,6 +230,8 @@ describe('skilltray mcp: tools with good and bad input', () => {
     expect(toolError(await callTool(session, 'search', { skill: 'field-notes', query: '' }))).toMatchObject({ code: 'E004' });
     const all = structured(await callTool(session, 'search_all', { query: 'robin dawn' })) as { results: { skill: string; section: string }[] };
     expect(all.results[0]).toMatchObject({ skill: 'field-notes', section: 'Robin' });
+    const part = structured(await callTool(session, 'search_all', { query: '适用' })) as { results: { skill: string; section: string; title: string }[] };
+    expect(part.results[0]).toMatchObject({ skill: 'zh-notes', section: '适用场景' });
   });
 
   it('an unknown tool is a protocol error naming the tools', async () => {
@@ -186,6 +241,7 @@ describe('skilltray mcp: tools with good and bad input', () => {
       code: -32602,
       message: expect.stringContaining("error[E806]: no tool 'delete_everything'; tools: list, describe"),
     });
+    await expect(callTool(session, 'descrbe', {})).rejects.toMatchObject({ message: expect.stringMatching(/no tool 'descrbe'; tools: .*; did you mean 'describe'\?/) });
   });
 
   it('logs gateway calls to the primary location through the core, from where the assistant started it', async () => {

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
 import { decide } from '../../../src-main/core/policy/decide.js';
 import { profileFor } from '../../../src-main/core/policy/profile.js';
+import { pinsFor } from '../../../src-main/core/policy/pins.js';
 import type { Tool } from '../../../src-main/shared/model.js';
 import type { Rule, SandboxView } from '../../../src-main/shared/runs.js';
 import { runTool } from '../../support/run-tool.js';
@@ -305,18 +306,18 @@ describe('git pack: policy', () => {
       paused: false,
       rules,
       remembered: null,
+      cwd: '/home/me/proj',
       programPath: '/usr/bin/git',
       resolveBin: () => '/usr/bin/git',
       env: {},
       enabled: true,
       sandbox: sandbox(contained),
-      folder: '/work/repo',
     });
 
   it('runs every tool unasked when contained (read-only, no network), and asks when it cannot be contained', () => {
     expect(skill.trust).toBe('bundled');
     expect(skill.readOnly).toBe(true);
-    expect(profileFor(skill, false)).toMatchObject({ name: 'read-only', network: false, reads: ['~/.config/git/ignore'], writes: [] });
+    expect(profileFor(skill, false)).toMatchObject({ name: 'read-only', network: false, hosts: [], reads: ['~/.config/git/ignore'], writes: [] });
     for (const { name } of skill.tools) {
       expect(decideFor(name, true).outcome, name).toBe('auto');
       expect(decideFor(name, false).outcome, name).toBe('ask');
@@ -324,7 +325,7 @@ describe('git pack: policy', () => {
   });
 
   it('an allow rule still lets a tool run on its own, contained or not', () => {
-    const rule: Rule = { id: 1, pattern: 'tool:git/git_status', effect: 'allow', createdAt: 0 };
+    const rule: Rule = { id: 1, pattern: 'tool:git/git_status', effect: 'allow', createdAt: 0, pins: pinsFor('tool:git/git_status', [skill], () => profileFor(skill, false)) };
     expect(decideFor('git_status', false, [rule])).toMatchObject({ outcome: 'auto', by: 'rule' });
     expect(decideFor('git_log', false, [rule]).outcome).toBe('ask');
   });

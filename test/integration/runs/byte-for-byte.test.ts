@@ -39,6 +39,8 @@ function scripted(t: TestHome, where: 'skills' | 'bundled'): string {
 
 /** A watched core: the registry reloads an edited skill after its debounce, as in the app. */
 async function watched(t: TestHome, sandbox?: Sandbox): Promise<SkilltrayCore> {
+  // Its bundled skills ship as the build would: sealed into the manifest as they are now.
+  t.sealBundled();
   const core = new SkilltrayCore(t.config(), sandbox === undefined ? {} : { sandbox });
   cores.push(core);
   await core.registry.watch();
@@ -140,8 +142,8 @@ describe('every other path that allows a run', () => {
     chmodSync(join(dir, 'scripts', 'run.sh'), 0o755);
     const core = await watched(t, uncontained ? noSandbox('simulated: no sandbox here') : undefined);
     const started = new Promise<void>((resolve) => {
-      core.on('event', (event) => {
-        if (event.type === 'run' && event.event.type === 'output' && event.event.text.includes('started')) resolve();
+      core.runs.on('run', (event) => {
+        if (event.type === 'output' && event.text.includes('started')) resolve();
       });
     });
     const running = core.run({ skill: 'twice', tool: 'go', surface: 'mcp', cwd: t.work }, { approval: { kind: 'preapproved', actor: 'test' } });

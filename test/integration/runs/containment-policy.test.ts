@@ -20,7 +20,9 @@ afterEach(async () => {
 
 const SIMULATED = noSandbox('simulated for this test: no sandbox here');
 
+/** A core over the test home, its bundled skills sealed into a manifest as the build would ship them. */
 function open(t: TestHome, sandbox?: Sandbox): SkilltrayCore {
+  t.sealBundled();
   const core = new SkilltrayCore(t.config(), sandbox === undefined ? {} : { sandbox });
   cores.push(core);
   return core;
@@ -72,7 +74,7 @@ describe('where no sandbox is available (injected)', () => {
     shell(t.skills, 'tool');
     const core = open(t, SIMULATED);
     const report = await core.run(call('tool', t.work), { approval: { kind: 'preapproved', actor: 'ada' } });
-    expect(report.sandbox).toMatchObject({ name: 'workspace', network: false, contained: false, mechanism: null, why: 'simulated for this test: no sandbox here', limitsWhy: 'simulated for this test: no sandbox here' });
+    expect(report.sandbox).toMatchObject({ name: 'workspace', network: false, hosts: [], contained: false, mechanism: null, why: 'simulated for this test: no sandbox here', limitsWhy: 'simulated for this test: no sandbox here' });
     expect(core.getRun(report.id).sandbox).toEqual(report.sandbox);
     expect(core.sandboxStatus()).toEqual({ mechanism: null, available: false, why: 'simulated for this test: no sandbox here', unsandboxed: [] });
   });

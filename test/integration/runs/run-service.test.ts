@@ -6,7 +6,7 @@ import { SkilltrayCore } from '../../../src-main/core/api.js';
 import { systemPath } from '../../../src-main/core/runner/tool-env.js';
 import type { SkilltrayError } from '../../../src-main/core/errors.js';
 import type { PendingApproval, RunEvent, Verdict } from '../../../src-main/shared/runs.js';
-import { PROCESS_FIXTURES, skillMd, testHome, writeFiles, writeSkill } from '../../support/temp.js';
+import { PROCESS_FIXTURES, skillMd, testHome, writeFiles, writeSkill, type TestHome } from '../../support/temp.js';
 import { rejectionOf } from '../../support/errors.js';
 import { coresClosedAfterEach } from '../../support/cores.js';
 
@@ -22,7 +22,12 @@ function toolSkill(name: string, command: string, frontmatter: Record<string, un
   );
 }
 
-const open = coresClosedAfterEach();
+const opener = coresClosedAfterEach();
+/** A core over the test home, its bundled skills sealed into a manifest as the build would ship them. */
+const open = (t: TestHome, env?: NodeJS.ProcessEnv): SkilltrayCore => {
+  t.sealBundled();
+  return opener(t, env);
+};
 
 
 const argvCommand = `${NODE} ${fixture('print-argv.mjs')} <<a>> <<b>>`;
@@ -50,6 +55,28 @@ describe('the run pipeline: render → policy → approval → run → record', 
     expect(error).toMatchObject({ code: 'E601', kind: 'approval_required' });
     expect(error.message).toContain('needs approval from the person at the desktop');
     expect(core.history()[0]).toMatchObject({ id: error.details?.runId, status: 'refused', outcome: 'refused', errorCode: 'E601', exitCode: null, startedAt: null });
+  });
+
+  it('a call refused before anything was decided (no such skill or tool, bad arguments, a bad folder) is the caller\'s error, not a history row; a decided refusal is', async () => {
+    const t = testHome();
+    writeSkill(t.skills, 'echoes', toolSkill('echoes', argvCommand, { read_only: true }));
+    const core = open(t);
+    const calls = [
+      [{ skill: 'echos', tool: 'go' }, 'E001'],
+      [{ skill: 'echoes', tool: 'og' }, 'E506'],
+      [{ skill: 'echoes', tool: 'go', args: { c: 'x' } }, 'E502'],
+      [{ skill: 'echoes', tool: 'go', args: { a: 3 } }, 'E503'],
+      [{ skill: 'echoes', tool: 'go', args: [] }, 'E508'],
+      [{ skill: 'echoes', tool: 'go', cwd: 'relative/dir' }, 'E510'],
+    ] as const;
+    for (const [call, code] of calls) {
+      const error = await rejectionOf(core.run({ ...call, surface: 'mcp' }, { approval: { kind: 'none' } }));
+      expect(error.code).toBe(code);
+      expect(error.details?.runId).toBeUndefined();
+    }
+    expect(core.history()).toEqual([]);
+    const decided = await rejectionOf(core.run({ skill: 'echoes', tool: 'go', surface: 'mcp', cwd: t.userHome }, { approval: { kind: 'none' } }));
+    expect(core.history().map((r) => [r.id, r.errorCode])).toEqual([[decided.details?.runId, 'E601']]);
   });
 
   it('asks a person: once runs; deny is E603 and nothing starts', async () => {
@@ -189,7 +216,7 @@ describe('the run pipeline: render → policy → approval → run → record', 
     expect(env.PATH).toBe(systemPath(process.env.PATH ?? '', process.platform));
   });
 
-  it('bad arguments never reach a process: E502, E503, E504, E501 — each recorded as refused', async () => {
+  it('bad arguments never reach a process: E502, E503, E504, E501 — the caller\'s errors, not history rows', async () => {
     const t = testHome();
     writeSkill(t.bundled, 'echoes', toolSkill('echoes', argvCommand, { read_only: true }, '| a | string | yes | first |\n| b | integer | no | second |'));
     const core = open(t);
@@ -203,9 +230,9 @@ describe('the run pipeline: render → policy → approval → run → record', 
     for (const [args, code] of cases) {
       const error = await rejectionOf(core.run({ skill: 'echoes', tool: 'go', args, surface: 'mcp' }, { approval: { kind: 'none' } }));
       expect(error.code).toBe(code);
-      expect(error.details?.runId).toEqual(expect.any(String));
+      expect(error.details?.runId).toBeUndefined();
     }
-    expect(core.history().map((r) => [r.status, r.startedAt])).toEqual(Array(5).fill(['refused', null]));
+    expect(core.history()).toEqual([]);
   });
 
   it('property: any argument values reach the program exactly as given — no shell ever interprets them', async () => {
@@ -262,6 +289,7 @@ describe('shutdown', () => {
     const t = testHome();
     writeSkill(t.bundled, 'slow', toolSkill('slow', `${NODE} ${fixture('behave.mjs')} sleep:60000 <<a>> <<b>>`, { read_only: true, timeout: 60 }));
     writeSkill(t.skills, 'asks', toolSkill('asks', argvCommand));
+    t.sealBundled();
     const core = new SkilltrayCore(t.config());
     const started = new Promise<void>((resolve) => core.runs.on('run', (e) => e.type === 'started' && resolve()));
     const added = new Promise<void>((resolve) => core.on('event', (e) => e.type === 'approval.added' && resolve()));

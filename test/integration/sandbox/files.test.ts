@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, symlinkSync, writeFileS
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SkilltrayCore } from '../../../src-main/core/api.js';
-import type { ServerEvent } from '../../../src-main/shared/contract.js';
+import type { RunEvent } from '../../../src-main/shared/runs.js';
 import { ordinaryDir, requireSandbox } from '../../support/sandbox.js';
 import { tempDir, writeFiles } from '../../support/temp.js';
 import { probe, probeHome, unsandboxed } from './probe.js';
@@ -19,14 +19,15 @@ beforeAll(() => requireSandbox());
 function outputSeen(core: SkilltrayCore, text: string): Promise<void> {
   return new Promise((resolve) => {
     let seen = '';
-    const listener = (event: ServerEvent): void => {
-      if (event.type !== 'run' || event.event.type !== 'output') return;
-      seen += event.event.text;
+    // The run service's own events carry the text; subscribers hear only that output came.
+    const listener = (event: RunEvent): void => {
+      if (event.type !== 'output') return;
+      seen += event.text;
       if (!seen.includes(text)) return;
-      core.off('event', listener);
+      core.runs.off('run', listener);
       resolve();
     };
-    core.on('event', listener);
+    core.runs.on('run', listener);
   });
 }
 

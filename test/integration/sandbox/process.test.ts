@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ServerEvent } from '../../../src-main/shared/contract.js';
+import type { RunEvent } from '../../../src-main/shared/runs.js';
 import { ordinaryDir, requireSandbox } from '../../support/sandbox.js';
 import { probe, probeHome } from './probe.js';
 
@@ -66,13 +66,13 @@ describe('inside the sandbox', () => {
     const { t, core } = probeHome();
     const marker = `${process.pid % 1000}${Date.now() % 100000}`;
     const started = new Promise<string>((resolve) => {
-      const listener = (event: ServerEvent): void => {
-        if (event.type === 'run' && event.event.type === 'output' && event.event.text.includes('started')) {
-          core.off('event', listener);
-          resolve(event.event.id);
+      const listener = (event: RunEvent): void => {
+        if (event.type === 'output' && event.text.includes('started')) {
+          core.runs.off('run', listener);
+          resolve(event.id);
         }
       };
-      core.on('event', listener);
+      core.runs.on('run', listener);
     });
     const run = probe(core, 'probe-ws', `setsid sleep 8${marker}1 & sleep 8${marker}2 & echo started; wait`, t.work);
     core.cancelRun(await started);

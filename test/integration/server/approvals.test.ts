@@ -11,16 +11,21 @@ const isAdded = (e: ServerEvent): e is Added => e.type === 'approval.added';
 const runEvent = (id: string, type: RunEvent['type']) => (e: ServerEvent): e is RunMessage => e.type === 'run' && e.event.type === type && e.event.id === id;
 
 describe('runs that need a person, over HTTP', () => {
-  it('streams approval.added with program and argv, and the waiting POST returns once approved', async () => {
+  it('streams approval.added naming the run, approvals has its program and argv, and the waiting POST returns once approved', async () => {
     const h = await serverHome();
     const events = await readEvents(h.server);
     // An earlier run first: each run's events must still arrive once, not once per run so far.
     expect((await h.call('run', { skill: 'echoes', tool: 'go', args: { a: 'earlier' } })).status).toBe(200);
     const posted = h.call('run', { skill: 'asks', tool: 'go', args: { a: 'two words', b: 'second' } });
     const added = await events.next(isAdded);
-    expect(added.entry).toMatchObject({ skill: 'asks', tool: 'go', surface: 'http', trust: 'user', programPath: NODE, args: { a: 'two words', b: 'second' } });
-    expect(added.entry.argv.slice(1)).toEqual(['two words', 'second']);
+    // The event names the run and says until when it waits; the request itself is fetched from approvals.
+    expect(Object.keys(added.entry).sort()).toEqual(['expiresAt', 'id', 'requestedAt', 'skill', 'surface', 'tool', 'traceId']);
+    expect(added.entry).toMatchObject({ skill: 'asks', tool: 'go', surface: 'http' });
     expect(added.entry.expiresAt).toBeGreaterThan(Date.now());
+    const { envelope: queue } = await h.call('approvals', {});
+    const [entry] = (queue as Extract<Envelope<PendingEntry[]>, { ok: true }>).value;
+    expect(entry).toMatchObject({ id: added.entry.id, trust: 'user', programPath: NODE, args: { a: 'two words', b: 'second' } });
+    expect(entry?.argv.slice(1)).toEqual(['two words', 'second']);
     const answered = await h.call('answerApproval', { id: added.entry.id, verdict: 'once' });
     expect(answered).toEqual({ status: 200, envelope: { ok: true, value: { ok: true } } });
     const resolved = await events.next((e): e is Resolved => e.type === 'approval.resolved' && e.id === added.entry.id);

@@ -34,7 +34,10 @@ describe('MCP over Streamable HTTP at /mcp on the owner of runs', () => {
     const events = await readEvents(h.server);
     const running = client.callTool({ name: 'run', arguments: { skill: 'asks', tool: 'go', args: { a: 'over /mcp' } } });
     const added = await events.next((e): e is Added => e.type === 'approval.added');
-    expect(added.entry).toMatchObject({ skill: 'asks', tool: 'go', surface: 'mcp', args: { a: 'over /mcp' } });
+    expect(added.entry).toMatchObject({ skill: 'asks', tool: 'go', surface: 'mcp' });
+    // The event names the run; what it asks to run is fetched from approvals.
+    const { envelope: queue } = await h.call('approvals', {});
+    expect(queue).toMatchObject({ ok: true, value: [{ id: added.entry.id, args: { a: 'over /mcp' } }] });
     expect((await h.call('answerApproval', { id: added.entry.id, verdict: 'once' })).status).toBe(200);
     const ran = (await running) as CallToolResult;
     expect(ran.isError).toBeFalsy();

@@ -37,7 +37,7 @@ describe('the surface a forwarded run is recorded with', () => {
       });
     for (const [i, headers] of pretending.entries()) {
       const asked = post('run', { skill: 'asks', tool: 'go', args: { a: `pretend-${i}` } }, headers);
-      const added = await events.next((e): e is Extract<ServerEvent, { type: 'approval.added' }> => e.type === 'approval.added' && e.entry.args.a === `pretend-${i}`);
+      const added = await events.next((e): e is Extract<ServerEvent, { type: 'approval.added' }> => e.type === 'approval.added' && h.core.pendingApprovals().some((p) => p.id === e.entry.id && p.args.a === `pretend-${i}`));
       expect(added.entry.surface).toBe('browser');
       expect((await post('answerApproval', { id: added.entry.id, verdict: 'once' }, headers)).status).toBe(200);
       expect((await asked).status).toBe(200);

@@ -30,7 +30,7 @@ function world(profile: Partial<SandboxProfile> = {}): { home: string; project: 
     home,
     project,
     input: {
-      profile: { name: 'workspace', network: false, reads: [], writes: [], limits: DEFAULT_LIMITS, ...profile },
+      profile: { name: 'workspace', network: false, hosts: [], reads: [], writes: [], limits: DEFAULT_LIMITS, ...profile },
       cwd: project,
       skillDir: skill,
       snapshotDir: join(base, 'run', 'skill'),

@@ -7,6 +7,8 @@ import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bubblewrapArgs, bubblewrapSandbox, prlimitArgs, probeBubblewrap } from '../../../src-main/core/runner/sandbox/bubblewrap.js';
+import { bubblewrapNetwork, bubblewrapNetworkUnavailable, PROXY_SOCKET_INSIDE, RELAY_PORT } from '../../../src-main/core/runner/sandbox/bubblewrap-network.js';
+import { socketFilter } from '../../../src-main/core/runner/network/socket-filter.js';
 import { resolveProgram } from '../../../src-main/core/runner/resolve-program.js';
 import { platformSandbox } from '../../../src-main/core/runner/sandbox/platform-sandbox.js';
 import { noSandbox, programInSnapshot, uncontained, type RunPlaces } from '../../../src-main/core/runner/sandbox/sandbox.js';
@@ -16,7 +18,7 @@ import { requireSandbox } from '../../support/sandbox.js';
 import { tempDir } from '../../support/temp.js';
 
 const places = (overrides: Partial<RunPlaces> = {}): RunPlaces => ({
-  profile: { name: 'read-only', network: false },
+  profile: { name: 'read-only', network: false, hosts: [] },
   cwd: '/home/ana/code/app',
   skillDir: '/home/ana/.local/share/skilltray/skills/tidy',
   snapshotDir: '/tmp/skilltray-run-1/skill',
@@ -62,10 +64,10 @@ describe('bubblewrap', () => {
     for (const path of mounted) expect(path === '/home' || path === '/run' || path.startsWith('/run/') || path.startsWith('/var/run')).toBe(false);
   });
 
-  it('workspace binds the cwd writable and its guarded entries read-only after it; sockets are covered; the network is shared only when declared', () => {
+  it('workspace binds the cwd writable and its guarded entries read-only after it; sockets are covered; the network is shared only under network: host', () => {
     const args = bubblewrapArgs(
       places({
-        profile: { name: 'workspace', network: true },
+        profile: { name: 'workspace', network: true, hosts: 'host' },
         guarded: [{ path: '/home/ana/code/app/.git', kind: 'dir' }, { path: '/home/ana/code/app/.envrc', kind: 'file' }],
         sockets: ['/home/ana/code/app/dev.sock'],
         masks: [],
@@ -76,14 +78,51 @@ describe('bubblewrap', () => {
     expect(text).toContain('--bind /home/ana/code/app /home/ana/code/app --ro-bind /home/ana/code/app/.git /home/ana/code/app/.git --ro-bind /home/ana/code/app/.envrc /home/ana/code/app/.envrc --ro-bind /dev/null /home/ana/code/app/dev.sock');
   });
 
-  it('a gated run reports its child on fd 3 and waits on fd 4', () => {
+  it('a gated run reports its child on fd 3 and waits on fd 4, or on the two after network: host\'s seccomp filter', () => {
     expect(bubblewrapArgs(places({ gated: true })).slice(4, 8)).toEqual(['--info-fd', '3', '--block-fd', '4']);
+    if (socketFilter() !== null) {
+      expect(bubblewrapArgs(places({ gated: true, profile: { name: 'read-only', network: true, hosts: 'host' } })).slice(5, 9)).toEqual(['--info-fd', '4', '--block-fd', '5']);
+    }
   });
 
   it('limits each run with prlimit: processes and memory by rlimit unless a cgroup counts them, file size and CPU always', () => {
     const limits = { processes: 256, memoryMiB: 2048, fileSizeMiB: 1024, cpuSeconds: 120 };
     expect(prlimitArgs(limits, false)).toEqual(['--nproc=256', `--data=${2048 * 1024 * 1024}`, `--fsize=${1024 * 1024 * 1024}`, '--cpu=120:121']);
     expect(prlimitArgs(limits, true)).toEqual([`--fsize=${1024 * 1024 * 1024}`, '--cpu=120:121']);
+  });
+
+  it('a host list keeps the network namespace private: the proxy’s socket and the relay are bound in last, the relay runs first', () => {
+    const listed = places({ profile: { name: 'workspace', network: true, hosts: ['api.github.com'] }, proxy: { kind: 'unix', path: '/tmp/skilltray-run-1/proxy.sock' } });
+    const args = bubblewrapArgs(listed, { relay: '/opt/skilltray/net-relay' });
+    expect(args.slice(0, 4)).toEqual(['--unshare-all', '--die-with-parent', '--cap-drop', 'ALL']);
+    expect(args.slice(-10)).toEqual([
+      '--ro-bind', '/tmp/skilltray-run-1/proxy.sock', PROXY_SOCKET_INSIDE, '--ro-bind', '/opt/skilltray/net-relay', '/opt/skilltray/net-relay',
+      '--remount-ro', '/', '--chdir', '/home/ana/code/app',
+    ]);
+    const network = bubblewrapNetwork(listed, '/opt/skilltray/net-relay');
+    expect(network.prefix).toEqual(['/opt/skilltray/net-relay', String(RELAY_PORT), PROXY_SOCKET_INSIDE]);
+    expect(network.env).toMatchObject({ http_proxy: `http://127.0.0.1:${RELAY_PORT}`, HTTPS_PROXY: `http://127.0.0.1:${RELAY_PORT}`, ALL_PROXY: `socks5h://127.0.0.1:${RELAY_PORT}`, NO_PROXY: '' });
+    expect(network.inputs).toEqual([]);
+  });
+
+  it('a host list without its proxy or without the relay reaches nothing: it fails closed', () => {
+    const listed = places({ profile: { name: 'read-only', network: true, hosts: ['*'] } });
+    expect(bubblewrapArgs(listed, { relay: '/opt/skilltray/net-relay' })).not.toContain('--share-net');
+    expect(bubblewrapNetwork(listed, '/opt/skilltray/net-relay')).toEqual({ share: [], mounts: [], prefix: [], env: {}, inputs: [] });
+    expect(bubblewrapNetwork({ ...listed, proxy: { kind: 'unix', path: '/p.sock' } }, null).prefix).toEqual([]);
+    expect(bubblewrapNetworkUnavailable(listed.profile, join(tempDir(), 'missing-relay'))).toMatch(/network relay .*missing-relay is missing/);
+    expect(bubblewrapNetworkUnavailable(listed.profile, null)).toMatch(/network relay/);
+  });
+
+  it('network: host shares the namespace and hands bwrap the socket filter on fd 3', () => {
+    const host = places({ profile: { name: 'read-only', network: true, hosts: 'host' } });
+    const args = bubblewrapArgs(host);
+    expect(args.slice(0, 5)).toEqual(['--unshare-all', '--share-net', '--die-with-parent', '--cap-drop', 'ALL']);
+    expect(args.slice(-6)).toEqual(['--seccomp', '3', '--remount-ro', '/', '--chdir', '/home/ana/code/app']);
+    const network = bubblewrapNetwork(host, null);
+    expect(network.inputs).toEqual([socketFilter()]);
+    expect(network.prefix).toEqual([]);
+    expect(bubblewrapNetworkUnavailable(host.profile, null)).toBeNull();
   });
 
   it('puts the masks after the cwd (a cwd holding secrets cannot show them) and the snapshot after the masks', () => {
@@ -98,7 +137,7 @@ describe('bubblewrap', () => {
     requireSandbox();
     const sandbox = bubblewrapSandbox(process.env);
     const limits = { processes: 256, memoryMiB: 2048, fileSizeMiB: 1024, cpuSeconds: 120 };
-    const wrapped = sandbox.wrap({ program: '/usr/bin/git', args: ['status'], env: { PATH: '/usr/bin', TMPDIR: '/var/x', HOME: '/home/ana' } }, places({ profile: { name: 'read-only', network: false, limits } }));
+    const wrapped = sandbox.wrap({ program: '/usr/bin/git', args: ['status'], env: { PATH: '/usr/bin', TMPDIR: '/var/x', HOME: '/home/ana' } }, places({ profile: { name: 'read-only', network: false, hosts: [], limits } }));
     expect(wrapped.program).toMatch(/bwrap$/);
     const dash = wrapped.args.indexOf('--');
     expect(wrapped.args[dash + 1]).toMatch(/prlimit$/);
@@ -106,7 +145,7 @@ describe('bubblewrap', () => {
     expect(wrapped.env).toEqual({ PATH: '/usr/bin', TMPDIR: '/tmp', TMP: '/tmp', TEMP: '/tmp', HOME: '/home/ana' });
     expect(wrapped.treeEndsWithIt).toBe(true);
     expect(sandbox.limitsUnavailable()).toBeNull();
-    const none = sandbox.wrap({ program: '/usr/bin/git', args: ['status'], env: {} }, places({ profile: { name: 'none', network: true } }));
+    const none = sandbox.wrap({ program: '/usr/bin/git', args: ['status'], env: {} }, places({ profile: { name: 'none', network: true, hosts: 'host' } }));
     expect(none.program).toBe('/usr/bin/git');
     expect(none.env.TMPDIR).toBe('/tmp/skilltray-run-1/tmp');
   });
@@ -179,13 +218,23 @@ describe('Seatbelt (macOS)', () => {
     expect(profile).not.toContain('/x');
   });
 
-  it('workspace may write the cwd but not its guarded entries, existing or not; a declared network opens the network and name resolution, never Unix sockets', () => {
-    const { profile, params } = seatbeltProfile(places({ profile: { name: 'workspace', network: true }, guarded: [{ path: '/home/ana/code/app/.git', kind: 'dir' }, { path: '/home/ana/code/app/.envrc', kind: 'file' }] }));
+  it('workspace may write the cwd but not its guarded entries, existing or not; never Unix sockets', () => {
+    const { profile, params } = seatbeltProfile(places({ profile: { name: 'workspace', network: false, hosts: [] }, guarded: [{ path: '/home/ana/code/app/.git', kind: 'dir' }, { path: '/home/ana/code/app/.envrc', kind: 'file' }] }));
     expect(profile).toContain('(allow file-write* (subpath (param "CWD")))\n(deny file-write* (subpath (param "GUARD_0")) (literal (param "GUARD_1")))');
     expect(params).toMatchObject({ GUARD_0: '/home/ana/code/app/.git', GUARD_1: '/home/ana/code/app/.envrc' });
-    expect(profile).toContain('(allow network*)\n(allow system-socket)\n(deny network-outbound (remote unix-socket))');
-    expect(profile).toContain('com.apple.mDNSResponder');
+    expect(profile).toContain('(deny network-outbound (remote unix-socket))');
     expect(profile).not.toMatch(/SecurityServer|securityd/);
+  });
+
+  it('workspace may write the cwd; a host list reaches only its proxy’s loopback port, with certificate checks and no DNS', () => {
+    const { profile } = seatbeltProfile(places({ profile: { name: 'workspace', network: true, hosts: ['*'] }, proxy: { kind: 'tcp', port: 40123 } }));
+    expect(profile).toContain('(allow file-write* (subpath (param "CWD")))');
+    expect(profile).toContain('(allow network-outbound (remote ip "localhost:40123"))');
+    expect(profile).not.toContain('(allow network*)');
+    expect(profile).toContain('com.apple.trustd');
+    expect(profile).not.toMatch(/mDNSResponder|dnssd|SecurityServer|securityd/);
+    // Without a proxy a host list reaches nothing: it fails closed.
+    expect(seatbeltProfile(places({ profile: { name: 'workspace', network: true, hosts: ['*'] } })).profile).not.toMatch(/allow network|trustd/);
   });
 
   it('runs sandbox-exec -p profile -D … -- program from the snapshot, with the private home as HOME', () => {

@@ -1,16 +1,26 @@
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { catalogPath, SkillCatalog, type CatalogSkill } from '../../../src-main/core/search/catalog.js';
 import { catalogMatch } from '../../../src-main/core/search/catalog-sql.js';
+import { catalogTools } from '../../../src-main/core/search/tool-text.js';
+import { unspacedMatch } from '../../../src-main/core/search/unspaced-text.js';
 import { manifestHash, walkSkill } from '../../../src-main/core/skills/files.js';
+import { parseSkill } from '../../../src-main/core/skills/parse-skill.js';
 import { makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';
 
 function skill(parent: string, name: string, body: string): CatalogSkill {
   const dir = makeSkill(parent, name, { 'SKILL.md': `---\nname: ${name}\ndescription: ${name} skill\n---\n${body}` });
   return { name, dir, hash: manifestHash(walkSkill(dir).files) };
+}
+
+/** The entry with its tools as the loader reads them (names, and their Commands as callers see them). */
+function withTools(entry: CatalogSkill): CatalogSkill {
+  const parsed = parseSkill(entry.dir, { path: join(entry.dir, '..'), kind: 'env', trust: 'user', syntax: 'angle' });
+  return { ...entry, tools: catalogTools(parsed.tools, parsed.syntax) };
 }
 
 function rehash(entry: CatalogSkill): CatalogSkill {
@@ -33,9 +43,13 @@ describe('catalog search across all skills', () => {
     const catalog = open(home);
     expect(catalog.sync(skills)).toEqual({ added: ['pdf', 'git'], updated: [], removed: [], unchanged: 0, rebuilt: false });
     const result = catalog.search('commits');
-    expect(result.results).toEqual([
-      { skill: 'git', file: 'SKILL.md', section: 'Rebase', title: 'Rebase', trail: [], tool: null, line: 5, snippet: 'Rewrite [MATCH]commits[/MATCH] onto another branch.', score: expect.any(Number) },
-    ]);
+    expect(result).toEqual({
+      query: 'commits',
+      matched: 'all',
+      results: [
+        { skill: 'git', file: 'SKILL.md', section: 'Rebase', title: 'Rebase', trail: [], tool: null, level: 1, startLine: 5, endLine: 8, snippet: 'Rewrite [MATCH]commits[/MATCH] onto another branch.', score: 1 },
+      ],
+    });
     catalog.close();
   });
 
@@ -151,14 +165,19 @@ describe('catalog search across all skills', () => {
   });
 
   it('prefix: true makes the last token a word prefix "tok"* for search-as-you-type', () => {
-    expect(catalogMatch('merge pd', true)).toEqual({ stemmed: '"merge"', wordPrefix: '"pd"*', anyWord: '"merge" OR "pd"*' });
-    expect(catalogMatch('say "hi', true)).toEqual({ stemmed: '"say"', wordPrefix: '"""hi"*', anyWord: '"say" OR """hi"*' });
-    expect(catalogMatch('pd', true)).toEqual({ stemmed: null, wordPrefix: '"pd"*', anyWord: '"pd"*' });
-    expect(catalogMatch('merge pd', false)).toEqual({ stemmed: '"merge" "pd"', wordPrefix: null, anyWord: '"merge" OR "pd"' });
+    expect(catalogMatch('merge pd', true)).toEqual({ stemmed: '"merge"', required: '"merge"', wordPrefix: '"pd"*', anyWord: '"merge" OR "pd"*' });
+    expect(catalogMatch('say "hi', true)).toEqual({ stemmed: '"say"', required: '"say"', wordPrefix: '"""hi"*', anyWord: '"say" OR """hi"*' });
+    expect(catalogMatch('pd', true)).toEqual({ stemmed: null, required: null, wordPrefix: '"pd"*', anyWord: '"pd"*' });
+    expect(catalogMatch('merge pd', false)).toEqual({ stemmed: '"merge" "pd"', required: '"merge" "pd"', wordPrefix: null, anyWord: '"merge" OR "pd"' });
+    // Common words are a bonus for the rows that hold them, never a requirement; a query of them alone needs them all.
+    expect(catalogMatch('who changed this file', false)).toMatchObject({ stemmed: '("changed" "file") OR ("changed" AND "file" AND ("who" OR "this"))', required: '"changed" "file"' });
+    expect(catalogMatch('who changed this file', false, 'any')).toMatchObject({ stemmed: '"changed" OR "file"' });
+    expect(catalogMatch('how is it', false)).toMatchObject({ stemmed: '"how" "is" "it"' });
     const home = tempDir();
     const catalog = open(home);
     catalog.sync([skill(tempDir(), 'pdf', '# Merge\n\nCombine documents into one.\n')]);
-    expect(catalog.search('combine docu').results).toEqual([]);
+    // A full search matches whole words: no row holds "docu", so it answers with the rows holding some of the words.
+    expect(catalog.search('combine docu')).toMatchObject({ matched: 'any', results: [{ section: 'Merge' }] });
     const typed = catalog.search('combine docu', { prefix: true }).results;
     expect(typed.map((r) => r.section)).toEqual(['Merge']);
     expect(typed[0]?.snippet).toContain('[MATCH]Combine[/MATCH]');
@@ -221,7 +240,7 @@ Show the current branch and every changed file.
 #### Command
 
 \`\`\`bash
-git -C <<repo:.>> status --short --branch
+git -c core.fsmonitor=false -c log.showSignature=false -C <<repo:.>> status --short --branch
 \`\`\`
 
 #### Examples
@@ -246,7 +265,7 @@ describe('results people can scan', () => {
     const catalog = open(tempDir());
     const roots = tempDir();
     catalog.sync([
-      { ...skill(roots, 'git', GIT_LIKE), tools: ['git_status', 'git_log'] },
+      withTools(skill(roots, 'git', GIT_LIKE)),
       skill(roots, 'notes', '# Notes\n\nThe status of git at work: see the git skill for git status and more.\n'),
     ]);
     return catalog;
@@ -292,6 +311,107 @@ describe('results people can scan', () => {
     for (const hit of hits) {
       expect(hit.snippet).not.toMatch(/[#`|\n]|\[(?!\/?MATCH\])|---/);
     }
+    catalog.close();
+  });
+});
+
+describe('scripts written without spaces: any part of a run is found (unspaced-text.ts)', () => {
+  const ZH = '# 会议记录助手\n\n## 适用场景\n\n当用户需要整理会议纪要、提炼行动项时使用本技能。\n\n## 使用方法\n\n把会议记录交给助手，助手会列出每项决定和负责人。\n';
+
+  function zhCatalog(): SkillCatalog {
+    const catalog = open(tempDir());
+    const roots = tempDir();
+    catalog.sync([skill(roots, 'zh-notes', ZH), skill(roots, 'git', '# Log\n\nShow recent commits.\n'), skill(roots, 'ko', '# 도움말\n\n전체검색기능을 씁니다.\n')]);
+    return catalog;
+  }
+
+  it('a part of a heading or of prose finds its section, the part marked', () => {
+    const catalog = zhCatalog();
+    const heading = catalog.search('适用').results;
+    expect(heading.map((hit) => [hit.skill, hit.section])).toEqual([['zh-notes', '适用场景']]);
+    expect(heading[0]?.title).toBe('[MATCH]适用[/MATCH]场景');
+    const prose = catalog.search('行动').results;
+    expect(prose.map((hit) => hit.section)).toEqual(['适用场景']);
+    expect(prose[0]?.snippet).toContain('提炼[MATCH]行动[/MATCH]项');
+    // The whole run still finds it, as unicode61 did.
+    expect(catalog.search('适用场景').results.map((hit) => hit.section)).toEqual(['适用场景']);
+    catalog.close();
+  });
+
+  it('ranks a heading above prose, as the word index does', () => {
+    const catalog = zhCatalog();
+    // 使用 is the heading of 使用方法 and part of the prose of 适用场景.
+    expect(catalog.search('使用').results.map((hit) => hit.section)).toEqual(['使用方法', '适用场景']);
+    catalog.close();
+  });
+
+  it('a lone character is a prefix of its pairs; Korean runs too; a Latin word in the query is needed too', () => {
+    const catalog = zhCatalog();
+    expect(catalog.search('纪').results.map((hit) => hit.section)).toEqual(['适用场景']);
+    expect(catalog.search('검색').results.map((hit) => [hit.skill, hit.section])).toEqual([['ko', '도움말']]);
+    expect(catalog.search('负责人 zzz').results).toEqual([]);
+    expect(catalog.search('适用 zh').results).toEqual([]);
+    expect(catalog.search('适 zh-not', { prefix: true }).results).toEqual([]);
+    catalog.close();
+  });
+
+  it('Latin queries keep the word indexes and their ranking: the pair index is never asked', () => {
+    expect(unspacedMatch('git log', false)).toBeNull();
+    expect(unspacedMatch('git lo', true)).toBeNull();
+    expect(unspacedMatch('git 提交', false)).toEqual({ expression: '"git" "提交"', pieces: ['git', '提交'] });
+    expect(unspacedMatch('提交 mes', true)).toEqual({ expression: '"提交" "mes"*', pieces: ['提交', 'mes'] });
+    const catalog = zhCatalog();
+    expect(catalog.search('commits').results.map((hit) => [hit.skill, hit.snippet])).toEqual([['git', 'Show recent [MATCH]commits[/MATCH].']]);
+    catalog.close();
+  });
+
+  it('a changed skill leaves no pairs of its old text behind', () => {
+    const home = tempDir();
+    const roots = tempDir();
+    const first = skill(roots, 'zh', '# 标题\n\n旧的内容在这里。\n');
+    const catalog = open(home);
+    catalog.sync([first]);
+    expect(catalog.search('内容').results).toHaveLength(1);
+    writeFileSync(join(first.dir, 'SKILL.md'), '---\nname: zh\ndescription: zh skill\n---\n# 标题\n\n新的文字。\n');
+    catalog.sync([rehash(first)]);
+    expect(catalog.search('内容').results).toEqual([]);
+    expect(catalog.search('文字').results).toHaveLength(1);
+    catalog.sync([]);
+    expect(catalog.search('文字').results).toEqual([]);
+    catalog.close();
+  });
+
+  it('a cold sync of many skills (the bulk path, triggers dropped) fills the pair index too, and a later edit keeps it exact', () => {
+    const roots = tempDir();
+    const many = Array.from({ length: 80 }, (_, i) => skill(roots, `latin-${i}`, `# Tool ${i}\n\nPlain words only.\n`));
+    const zh = skill(roots, 'zh-notes', ZH);
+    const catalog = open(tempDir());
+    catalog.sync([...many, zh]);
+    expect(catalog.search('行动').results.map((hit) => [hit.skill, hit.section])).toEqual([['zh-notes', '适用场景']]);
+    writeFileSync(join(zh.dir, 'SKILL.md'), '---\nname: zh-notes\ndescription: zh skill\n---\n# 标题\n\n新的文字。\n');
+    catalog.sync([...many, rehash(zh)]);
+    expect(catalog.search('行动').results).toEqual([]);
+    expect(catalog.search('文字').results.map((hit) => hit.skill)).toEqual(['zh-notes']);
+    catalog.close();
+  });
+
+  it('every part of any run of Han, kana or Thai is found, and marked where it is (property)', () => {
+    const char = fc.constantFrom(...'会议记录助手适用场景提炼行动项ひらがなカタカナภาษาไทย𠮶𨋢');
+    const catalog = open(tempDir());
+    const roots = tempDir();
+    fc.assert(
+      fc.property(fc.array(char, { minLength: 1, maxLength: 16 }), fc.nat(), fc.nat(), (chars, from, length) => {
+        const run = chars.join('');
+        const start = from % chars.length;
+        const part = chars.slice(start, start + 1 + (length % (chars.length - start))).join('');
+        catalog.sync([skill(roots, 'p', `# Heading\n\nlead ${run} tail\n`)]);
+        const hits = catalog.search(part).results;
+        expect(hits.map((hit) => hit.skill)).toEqual(['p']);
+        expect(hits[0]?.snippet).toContain(`[MATCH]${part}[/MATCH]`);
+        catalog.sync([]);
+      }),
+      { numRuns: 60 },
+    );
     catalog.close();
   });
 });

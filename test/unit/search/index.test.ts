@@ -204,21 +204,33 @@ describe('RFC-0004:C-INDEX atomic swap', () => {
     expect(existsSync(temp)).toBe(false);
   });
 
-  it('a temp file of a live build is left alone, and a finished build leaves no temp behind', () => {
+  it('a temp file of a live build is left alone, and a finished build leaves no temp behind (only its lock file, which is empty)', () => {
     const { dir, runtime, path } = setup();
     mkdirSync(join(runtime, '.skillc-meta'), { recursive: true });
     const live = `${path}.${process.pid}-00000000.tmp`;
     writeFileSync(live, 'in progress');
     buildIndex(dir, runtime);
-    expect(readdirSync(join(runtime, '.skillc-meta')).sort()).toEqual([path.split('/').pop(), live.split('/').pop()].sort());
+    const name = path.split('/').pop() as string;
+    expect(readdirSync(join(runtime, '.skillc-meta')).sort()).toEqual([name, `${name}.lock`, live.split('/').pop()].sort());
+  });
+
+  it("the next build removes a dead build's temp file and the journal SQLite kept beside it", () => {
+    const { dir, runtime, path } = setup();
+    mkdirSync(join(runtime, '.skillc-meta'), { recursive: true });
+    // A pid no process has: the build that wrote these was killed.
+    const dead = `${path}.999999999-0badc0de.tmp`;
+    for (const leftover of [dead, `${dead}-journal`, `${dead}-wal`]) writeFileSync(leftover, 'left by a killed build');
+    buildIndex(dir, runtime);
+    const name = path.split('/').pop() as string;
+    expect(readdirSync(join(runtime, '.skillc-meta')).sort()).toEqual([name, `${name}.lock`].sort());
   });
 });
 
 describe('RFC-0004:C-INDEX search steps (E002/E003)', () => {
-  it('missing → E002 (missing)', () => {
+  it('missing → E002 (missing): an index never built is "not built yet", not "unusable"', () => {
     const { dir, runtime } = setup();
     const error = thrownBy(() => searchSkill(dir, runtime, 'token', { skill: 'rfc-skill' }));
-    expect(error.format()).toBe("error[E002]: search index unusable; run 'skilltray build rfc-skill' to rebuild");
+    expect(error.format()).toBe("error[E002]: search index not built yet; run 'skilltray build rfc-skill' to build it");
     expect(error.details).toEqual({ skill: 'rfc-skill', reason: 'missing' });
   });
 

@@ -4,6 +4,7 @@
  * Skills' own limits on compatibility and metadata values. A plain Agent Skill that follows its
  * spec gets no diagnostic at all.
  */
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { characterCount, formatsOf } from '../../../src-main/core/skills/format-rules.js';
@@ -44,8 +45,8 @@ describe('lengths are characters (code points), as the Agent Skills spec counts 
   });
 
   it('gibb.eri.sh\'s 256 and compatibility\'s 500 count characters too', () => {
-    expect(codes(load(skillMd({ name: 'demo', description: '𠮶'.repeat(256), version: '1.0.0' }, tool())))).toEqual([]);
-    expect(load(skillMd({ name: 'demo', description: '𠮶'.repeat(257), version: '1.0.0' }, tool())).diagnostics[0]?.message).toBe(
+    expect(codes(load(skillMd({ name: 'demo', description: '𠮶'.repeat(256), version: '1.0.0' }, tool('{{who}}')), 'gibberish'))).toEqual([]);
+    expect(load(skillMd({ name: 'demo', description: '𠮶'.repeat(257), version: '1.0.0' }, tool('{{who}}')), 'gibberish').diagnostics[0]?.message).toBe(
       'description is 257 characters; gibb.eri.sh allows 256',
     );
     expect(codes(load(skillMd({ name: 'demo', description: 'd', compatibility: '𡃁'.repeat(500) })))).toEqual([]);
@@ -58,17 +59,18 @@ describe('a rule of another format applies only where that format applies', () =
     expect(codes(load(skillMd({ name: 'demo', description: LONG })))).toEqual([]);
   });
 
-  it('a skill with tools is a gibb.eri.sh skill: its 256 characters and a version', () => {
-    const skill = load(skillMd({ name: 'demo', description: LONG }, tool()));
+  it('a Skilltray skill with tools, in Skilltray\'s own roots, owes gibb.eri.sh nothing: no 256 characters, no version', () => {
+    for (const kind of ['env', 'home', 'packs', 'bundled'] as const) expect(codes(load(skillMd({ name: 'demo', description: LONG }, tool()), kind))).toEqual([]);
+  });
+
+  it('a skill in gibb.eri.sh\'s folder is one, tools or not: its 256 characters and a version', () => {
+    expect(codes(load(skillMd({ name: 'demo', description: LONG }), 'gibberish'))).toEqual(['W401', 'W402']);
+    const skill = load(skillMd({ name: 'demo', description: LONG }, tool('{{who}}')), 'gibberish');
     expect(skill.diagnostics.map((d) => [d.code, d.breaks])).toEqual([
       ['W401', ['gibberish']],
       ['W402', ['gibberish']],
     ]);
     expect(skill.diagnostics[1]?.message).toBe('version is missing; gibb.eri.sh requires a semver version such as 1.0.0');
-  });
-
-  it('a skill in gibb.eri.sh\'s folder is one, tools or not', () => {
-    expect(codes(load(skillMd({ name: 'demo', description: LONG }), 'gibberish'))).toEqual(['W401', 'W402']);
   });
 
   it('a Kode skill (metadata.kode, or in ~/.kode/skills) needs a version, not gibb.eri.sh\'s 256 characters', () => {
@@ -78,18 +80,18 @@ describe('a rule of another format applies only where that format applies', () =
     expect(codes(load(skillMd({ name: 'demo', description: 'd', version: '1.0' }), 'kode'))).toEqual(['W403']);
   });
 
-  it('a Kode skill with tools breaks both', () => {
-    const skill = load(skillMd(`name: demo\ndescription: d\nmetadata:\n  kode:\n    primary_env: bash`, tool()));
+  it('a Kode skill in gibb.eri.sh\'s folder breaks both', () => {
+    const skill = load(skillMd(`name: demo\ndescription: d\nmetadata:\n  kode:\n    primary_env: bash`, tool('{{who}}')), 'gibberish');
     expect(skill.diagnostics.map((d) => [d.code, d.breaks])).toEqual([['W402', ['gibberish', 'kode']]]);
   });
 
   it('says which formats apply', () => {
     const root = rootAt('/x');
-    expect(formatsOf(root, 0, {})).toEqual([]);
-    expect(formatsOf(root, 2, {})).toEqual(['gibberish']);
-    expect(formatsOf(root, 0, { metadata: { kode: {} } })).toEqual(['kode']);
-    expect(formatsOf(rootAt('/x', 'gibberish'), 0, { metadata: { kode: {} } })).toEqual(['gibberish', 'kode']);
-    expect(formatsOf(rootAt('/x', 'claude'), 0, {})).toEqual([]);
+    expect(formatsOf(root, {})).toEqual([]);
+    expect(formatsOf(root, { metadata: { kode: {} } })).toEqual(['kode']);
+    expect(formatsOf(rootAt('/x', 'gibberish'), {})).toEqual(['gibberish']);
+    expect(formatsOf(rootAt('/x', 'gibberish'), { metadata: { kode: {} } })).toEqual(['gibberish', 'kode']);
+    expect(formatsOf(rootAt('/x', 'claude'), {})).toEqual([]);
   });
 });
 
@@ -106,7 +108,7 @@ describe('metadata.version is the version', () => {
   });
 
   it('a gibb.eri.sh skill is told that gibb.eri.sh reads the top-level version', () => {
-    const skill = load(skillMd('name: demo\ndescription: d\nmetadata:\n  version: "1.0"', tool()));
+    const skill = load(skillMd('name: demo\ndescription: d\nmetadata:\n  version: "1.0"', tool('{{who}}')), 'gibberish');
     expect(skill.version).toBe('1.0');
     expect(skill.diagnostics.map((d) => d.message)).toEqual(["version is only in metadata.version ('1.0'); gibb.eri.sh reads the top-level version: add version: 1.0.0"]);
   });
@@ -137,6 +139,41 @@ describe("Agent Skills' own limits are reported", () => {
       ['W415', 9, 'metadata.extra is a mapping; Agent Skills metadata maps keys to strings'],
       ['W415', 11, 'metadata.empty is empty; Agent Skills metadata maps keys to strings'],
     ]);
+  });
+});
+
+describe('values other hosts read otherwise (the second corpus)', () => {
+  const CORPUS = join(import.meta.dirname, '..', '..', 'fixtures', 'corpus');
+  const corpus = (name: string): Skill => parseSkill(join(CORPUS, name), rootAt(CORPUS));
+
+  it('an unquoted date or timestamp in metadata is W415 with the quoted fix; a quoted one, or a string that only starts like a date, is not', () => {
+    expect(corpus('dated-metadata').diagnostics.map((d) => [d.code, d.line, d.message])).toEqual([
+      ['W415', 6, 'metadata.updated is a date, not a string, to the YAML loaders most hosts use (js-yaml, PyYAML); Agent Skills metadata maps keys to strings: quote it as written, updated: "2026-03-05"'],
+      ['W415', 7, 'metadata.stamp is a date, not a string, to the YAML loaders most hosts use (js-yaml, PyYAML); Agent Skills metadata maps keys to strings: quote it as written, stamp: "2026-03-05T10:00:00Z"'],
+    ]);
+  });
+
+  it('a date in a flow mapping too', () => {
+    expect(codes(load(skillMd('name: demo\ndescription: d\nmetadata: { updated: 2026-03-05, by: me }')))).toEqual(['W415']);
+  });
+
+  it('allowed-tools with commas is W408 naming what hosts read and the spec\'s form; a comma inside parentheses separates nothing', () => {
+    expect(corpus('comma-tools').diagnostics.map((d) => [d.code, d.line, d.message])).toEqual([
+      [
+        'W408',
+        4,
+        "allowed-tools separates tools with commas, so hosts read the tools 'Read,' 'Grep,' 'Glob,' 'Bash(git diff, git log)'; Agent Skills wants one string of tools separated by spaces: allowed-tools: Read Grep Glob Bash(git diff, git log)",
+      ],
+    ]);
+    expect(codes(load(skillMd({ name: 'demo', description: 'd', 'allowed-tools': 'Bash(git add, git commit) Read' })))).toEqual([]);
+  });
+
+  it.each([
+    ['allowed-tools: [Read, Grep]', 'allowed-tools is a YAML list; Agent Skills wants one string of tools separated by spaces: allowed-tools: Read Grep'],
+    ['allowed-tools:\n  - Read\n  - Bash(git:*)', 'allowed-tools is a YAML list; Agent Skills wants one string of tools separated by spaces: allowed-tools: Read Bash(git:*)'],
+    ['allowed-tools: 3', 'allowed-tools is a number (3); Agent Skills wants one string of tools separated by spaces, e.g. allowed-tools: Bash(git:*) Read'],
+  ])('%s → W408', (line, message) => {
+    expect(load(skillMd(`name: demo\ndescription: d\n${line}`)).diagnostics).toEqual([expect.objectContaining({ code: 'W408', line: 4, message })]);
   });
 });
 

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SkillRegistry, type SkillChange } from '../../../src-main/core/skills/registry.js';
+import { SkillRegistry } from '../../../src-main/core/skills/registry.js';
+import { nextChange } from '../../support/registry-changes.js';
 import type { WatchFactory } from '../../../src-main/core/skills/root-watcher.js';
 import { skillMd, testHome, writeSkill, type TestHome } from '../../support/temp.js';
 
@@ -23,18 +24,6 @@ function watched(t: TestHome, made: FSWatcher[], onStart?: (watcher: FSWatcher) 
   const registry = new SkillRegistry(t.config().roots, { watch: factory }).load();
   registries.push(registry);
   return registry;
-}
-
-/** The next change the registry reports for `name` (the test's own timeout bounds the wait). */
-function nextChange(registry: SkillRegistry, name: string): Promise<SkillChange> {
-  return new Promise((resolve) => {
-    const listener = (change: SkillChange): void => {
-      if (change.name !== name) return;
-      registry.off('change', listener);
-      resolve(change);
-    };
-    registry.on('change', listener);
-  });
 }
 
 function fsError(code: string, path: string): NodeJS.ErrnoException {

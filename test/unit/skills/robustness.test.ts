@@ -80,7 +80,7 @@ describe('the loader never crashes, whatever is on disk', () => {
     const base = tempDir();
     mkdirSync(join(base, 'demo', 'SKILL.md'), { recursive: true });
     const skill = parseSkill(join(base, 'demo'), root(base));
-    expect(skill.diagnostics[0]).toMatchObject({ code: 'E418', message: 'cannot read SKILL.md: EISDIR' });
+    expect(skill.diagnostics[0]).toMatchObject({ code: 'E418', message: 'SKILL.md is a directory, not a file' });
   });
 
   it('turns any bytes into a Skill with diagnostics, never an exception', () => {

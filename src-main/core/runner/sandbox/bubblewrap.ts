@@ -4,9 +4,9 @@
  * starts from an empty root, and the run sees only the system folders (read-only, their secrets
  * hidden), its working directory, its skill's snapshot, what it declared or needs (read-only), a
  * private /tmp and an empty private home at $HOME. Every run also gets fresh user, PID, IPC, UTS,
- * cgroup and (unless the skill declares the network) network namespaces, no_new_privs, no
- * capabilities, resource limits (prlimit inside the box), and dies with its parent. Whether it
- * works is found out once by running `bwrap … true`.
+ * cgroup and network namespaces (only `network: host` shares the last, see bubblewrap-network.ts),
+ * no_new_privs, no capabilities, resource limits (prlimit inside the box), and dies with its parent.
+ * Whether it works is found out once by running `bwrap … true`.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ResourceLimits } from '../../../shared/model.js';
 import { resolveProgram } from '../resolve-program.js';
+import { bubblewrapNetwork, bubblewrapNetworkUnavailable } from './bubblewrap-network.js';
 import { uncontained, withPrivateTemp, type RunPlaces, type Sandbox, type SpawnCommand } from './sandbox.js';
 import { onSystemPath, systemView } from './system-paths.js';
 
@@ -23,9 +24,10 @@ export const BUBBLEWRAP_PACKAGE = 'bubblewrap';
 /** Where the run's private temp appears inside the sandbox. */
 const SANDBOX_TMP = '/tmp';
 
-/** The fds a gated bwrap reports its child's pid on and waits on (see RunPlaces.gated). */
-export const INFO_FD = 3;
-export const BLOCK_FD = 4;
+/** The first fd a gated bwrap reports its child's pid on, after the network's inputs; it waits on the next (see RunPlaces.gated). */
+export function gateFds(inputs: number): { info: number; block: number } {
+  return { info: 3 + inputs, block: 4 + inputs };
+}
 
 const MIB = 1024 * 1024;
 
@@ -44,12 +46,19 @@ export function prlimitArgs(limits: ResourceLimits, gated: boolean): string[] {
   ];
 }
 
-/** bwrap's arguments (before `--` and the program) for one run. Pure: the order of the mounts is the design. */
-export function bubblewrapArgs(places: RunPlaces): string[] {
+/**
+ * bwrap's arguments (before `--` and the program) for one run, `relay` being the network relay's
+ * path. Pure: the order of the mounts is the design.
+ */
+export function bubblewrapArgs(places: RunPlaces, options: { relay?: string | null } = {}): string[] {
   const { profile, cwd } = places;
+  const network = bubblewrapNetwork(places, options.relay ?? null);
   // No capabilities, even in the new user namespace: with CAP_SYS_ADMIN there a tool could remount what it sees writable.
-  const args = ['--unshare-all', ...(profile.network ? ['--share-net'] : []), '--die-with-parent', '--cap-drop', 'ALL'];
-  if (places.gated === true) args.push('--info-fd', String(INFO_FD), '--block-fd', String(BLOCK_FD));
+  const args = ['--unshare-all', ...network.share, '--die-with-parent', '--cap-drop', 'ALL'];
+  if (places.gated === true) {
+    const fds = gateFds(network.inputs.length);
+    args.push('--info-fd', String(fds.info), '--block-fd', String(fds.block));
+  }
   // The operating system, read-only (a merged /usr's /bin stays the symlink it is); nothing else of the host's top level.
   for (const dir of places.system.dirs) {
     if (dir.link !== undefined) args.push('--symlink', dir.link, dir.path);
@@ -77,6 +86,8 @@ export function bubblewrapArgs(places: RunPlaces): string[] {
   args.push('--ro-bind', places.snapshotDir, places.skillDir);
   // Masks become read-only last: the snapshot's mount point may have had to be created inside one.
   for (const mask of [...places.system.secrets, ...places.masks]) if (mask.kind === 'dir') args.push('--remount-ro', mask.path);
+  // The network's own mounts (the proxy's socket, the relay) and filter: nothing above may cover them.
+  args.push(...network.mounts);
   // The root bwrap built (and the folders it made to reach each bind) is read-only too: nothing but the binds above takes writes.
   args.push('--remount-ro', '/', '--chdir', cwd);
   return args;
@@ -113,7 +124,7 @@ export function probeBubblewrap(bwrap: string | null, truePath: string | null): 
   const temp = mkdtempSync(join(tmpdir(), 'skilltray-probe-'));
   try {
     const places: RunPlaces = {
-      profile: { name: 'read-only', network: false },
+      profile: { name: 'read-only', network: false, hosts: [] },
       cwd: temp, skillDir: temp, snapshotDir: temp, tempDir: temp, userHome: join(temp, 'home'), homeDir: temp,
       system: systemView('linux', false), binds: [], guarded: [], sockets: [], masks: [],
     };
@@ -128,33 +139,39 @@ export function probeBubblewrap(bwrap: string | null, truePath: string | null): 
 /** Probe answers by bwrap and true path: the kernel's answer does not change while Skilltray runs. */
 const probes = new Map<string, string | null>();
 
-/** The bubblewrap sandbox, found on `env`'s PATH; its availability is probed on first use and cached for the process. */
-export function bubblewrapSandbox(env: NodeJS.ProcessEnv): Sandbox {
+/**
+ * The bubblewrap sandbox, found on `env`'s PATH, with the network relay at `relay` (see
+ * core/runner/network/net-relay.c); its availability is probed on first use and cached for the process.
+ */
+export function bubblewrapSandbox(env: NodeJS.ProcessEnv, relay: string | null = null): Sandbox {
   const bwrap = resolveProgram('bwrap', env, '/');
   // prlimit runs inside the box, so it must be one the box shows.
   const found = resolveProgram('prlimit', env, '/');
   const prlimit = found !== null && onSystemPath(found, 'linux') ? found : null;
-  const unavailable = (): string | null => {
+  const machine = (): string | null => {
     const truePath = resolveProgram('true', env, '/');
     const key = `${bwrap ?? ''}\0${truePath ?? ''}`;
     if (!probes.has(key)) probes.set(key, probeBubblewrap(bwrap, truePath));
     return probes.get(key) ?? null;
   };
+  const unavailable = (profile?: RunPlaces['profile']): string | null => machine() ?? (profile === undefined ? null : bubblewrapNetworkUnavailable(profile, relay));
   return {
     mechanism: 'bubblewrap',
     unavailable,
     limitsUnavailable: () =>
       unavailable() ?? (prlimit === null ? "prlimit (package util-linux) is not in the system folders, so runs get no resource limits; install 'util-linux'" : null),
     wrap(command: SpawnCommand, places: RunPlaces): SpawnCommand {
-      if (places.profile.name === 'none' || unavailable() !== null || bwrap === null) return uncontained(command, places);
+      if (places.profile.name === 'none' || unavailable(places.profile) !== null || bwrap === null) return uncontained(command, places);
       const { limits } = places.profile;
+      const network = bubblewrapNetwork(places, relay);
       const limited = prlimit !== null && limits !== undefined ? [prlimit, ...prlimitArgs(limits, places.gated === true), '--'] : [];
       return {
         program: bwrap,
-        args: [...bubblewrapArgs(places), '--', ...limited, command.program, ...command.args],
+        args: [...bubblewrapArgs(places, { relay }), '--', ...limited, ...network.prefix, command.program, ...command.args],
         // HOME is where the private home appears: the person's own path, unless that could not hold it.
-        env: { ...withPrivateTemp(command.env, SANDBOX_TMP), HOME: places.userHome },
+        env: { ...withPrivateTemp(command.env, SANDBOX_TMP), ...network.env, HOME: places.userHome },
         treeEndsWithIt: true,
+        ...(network.inputs.length > 0 ? { inputs: network.inputs } : {}),
         ...(places.gated === true ? { gated: true } : {}),
       };
     },

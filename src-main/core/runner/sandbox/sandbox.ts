@@ -7,6 +7,7 @@
 import { relative } from 'node:path';
 import type { SandboxMechanism, SandboxProfile } from '../../../shared/runs.js';
 import { isInside } from '../../skills/files.js';
+import type { ProxyAddress } from '../network/proxy-server.js';
 import type { Mask } from './secret-paths.js';
 import type { SystemView } from './system-paths.js';
 
@@ -48,6 +49,8 @@ export interface RunPlaces {
    * start the tool before the runner has put it there (bubblewrap's --info-fd and --block-fd).
    */
   gated?: boolean;
+  /** Where the run's filtering proxy listens, when its network leads to a list of hosts (core/runner/network/). */
+  proxy?: ProxyAddress;
 }
 
 /** A program, its arguments and environment, as the runner spawns them. */
@@ -59,14 +62,19 @@ export interface SpawnCommand {
   treeEndsWithIt?: boolean;
   /** Set when the program reports its child's pid on fd 3 and waits on fd 4 until the runner admits it (see RunPlaces.gated). */
   gated?: boolean;
+  /** Data for file descriptors 3, 4, … of the spawned program, each read to its end (bwrap's seccomp filter). */
+  inputs?: Uint8Array[];
 }
 
 /** An OS sandbox, or the answer that there is none. */
 export interface Sandbox {
   /** The mechanism, or null for "none available". */
   readonly mechanism: SandboxMechanism | null;
-  /** Null when runs can be contained here; otherwise why not, with how to fix it. Decided once, then cached. */
-  unavailable(): string | null;
+  /**
+   * Null when runs (of `profile`, when given: its network may need more) can be contained here;
+   * otherwise why not, with how to fix it. The machine's answer is decided once, then cached.
+   */
+  unavailable(profile?: SandboxProfile): string | null;
   /** Null when the resource limits apply to contained runs here; otherwise why not. */
   limitsUnavailable(): string | null;
   /**

@@ -4,8 +4,12 @@
  * profile's meaning. In SBPL a later rule overrides an earlier one, so the denials come last.
  * macOS has no PID namespace or no_new_privs; the runner's tree kill and timeout apply as usual.
  * HOME is the run's private folder; its symlinks lead to what the skill declared it reads.
+ * A run with a host list may connect to its proxy's loopback port and nowhere else (names are
+ * resolved by the proxy, so no DNS service either); `network: host` is for bubblewrap only.
  */
 import { spawnSync } from 'node:child_process';
+import type { SandboxProfile } from '../../../shared/runs.js';
+import { proxyEnv } from '../network/proxy-env.js';
 import { programInSnapshot, uncontained, withPrivateTemp, type RunPlaces, type Sandbox, type SpawnCommand } from './sandbox.js';
 
 /** Where macOS keeps sandbox-exec. */
@@ -21,8 +25,14 @@ const MACH_SERVICES = [
   'com.apple.coreservices.launchservicesd',
 ];
 
-/** Added with the network: name resolution and certificate checks. */
-const NETWORK_MACH_SERVICES = ['com.apple.dnssd.service', 'com.apple.mDNSResponder', 'com.apple.trustd', 'com.apple.trustd.agent'];
+/** Added with the network: certificate checks (TLS through the proxy's tunnel). */
+const NETWORK_MACH_SERVICES = ['com.apple.trustd', 'com.apple.trustd.agent'];
+
+/** The proxy's loopback port when the run reaches its hosts through one; otherwise null (no network at all). */
+function proxyPort(places: RunPlaces): number | null {
+  const { profile, proxy } = places;
+  return profile.network && profile.hosts !== 'host' && proxy?.kind === 'tcp' ? proxy.port : null;
+}
 
 /**
  * The profile text and its `-D` parameters for one run. Pure. Reads are an allow-list: the system
@@ -37,7 +47,8 @@ export function seatbeltProfile(places: RunPlaces): { profile: string; params: R
       params[name] = entry.path;
       return entry.kind === 'dir' ? `(subpath (param "${name}"))` : `(literal (param "${name}"))`;
     });
-  const services = [...MACH_SERVICES, ...(places.profile.network ? NETWORK_MACH_SERVICES : [])];
+  const port = proxyPort(places);
+  const services = [...MACH_SERVICES, ...(port === null ? [] : NETWORK_MACH_SERVICES)];
   const system = filters('SYS', places.system.dirs.map((dir) => ({ path: dir.path, kind: 'dir' as const })));
   const binds = filters('BIND', places.binds);
   const lines = [
@@ -59,8 +70,9 @@ export function seatbeltProfile(places: RunPlaces): { profile: string; params: R
     // What other programs act on later stays read-only, existing or not: Seatbelt denies by path, no placeholder needed.
     if (places.guarded.length > 0) lines.push(`(deny file-write* ${filters('GUARD', places.guarded).join(' ')})`);
   }
+  // A port is a number, never text from a skill: it cannot change the profile's meaning.
+  if (port !== null) lines.push(`(allow network-outbound (remote ip "localhost:${port}"))`);
   // Host services listen on Unix sockets: none is reachable, the network or not.
-  if (places.profile.network) lines.push('(allow network*)', '(allow system-socket)');
   lines.push('(deny network-outbound (remote unix-socket))');
   const secrets = [...places.system.secrets, ...places.masks];
   if (secrets.length > 0) lines.push(`(deny file-read* file-write* ${filters('SECRET', secrets).join(' ')})`);
@@ -77,10 +89,13 @@ export function seatbeltArgs(command: SpawnCommand, places: RunPlaces): string[]
 /** The Seatbelt sandbox; whether sandbox-exec works is tried once on first use. */
 export function seatbeltSandbox(): Sandbox {
   let verdict: { why: string | null } | null = null;
-  const unavailable = (): string | null => {
+  const unavailable = (profile?: SandboxProfile): string | null => {
     if (verdict === null) {
       const result = spawnSync(SANDBOX_EXEC, ['-p', '(version 1)\n(allow default)\n', '/usr/bin/true'], { stdio: 'ignore', timeout: 10_000 });
       verdict = { why: result.status === 0 ? null : `sandbox-exec (${SANDBOX_EXEC}) did not run (${result.error?.message ?? `status ${String(result.status)}`}), so runs cannot be contained` };
+    }
+    if (verdict.why === null && profile?.network === true && profile.hosts === 'host') {
+      return "network: host (this computer's own network, for ICMP and the system resolver) is contained only by bubblewrap on Linux";
     }
     return verdict.why;
   };
@@ -90,8 +105,10 @@ export function seatbeltSandbox(): Sandbox {
     // macOS has no prlimit, and sandbox-exec sets no limits: nothing but a shell's ulimit would, and a tool never gets a shell.
     limitsUnavailable: () => unavailable() ?? 'macOS offers no way to set resource limits on a program without a shell, so runs there get none',
     wrap(command: SpawnCommand, places: RunPlaces): SpawnCommand {
-      if (places.profile.name === 'none' || unavailable() !== null) return uncontained(command, places);
-      return { program: SANDBOX_EXEC, args: seatbeltArgs(command, places), env: { ...withPrivateTemp(command.env, places.tempDir), HOME: places.homeDir } };
+      if (places.profile.name === 'none' || unavailable(places.profile) !== null) return uncontained(command, places);
+      const port = proxyPort(places);
+      const env = { ...withPrivateTemp(command.env, places.tempDir), HOME: places.homeDir };
+      return { program: SANDBOX_EXEC, args: seatbeltArgs(command, places), env: port === null ? env : { ...env, ...proxyEnv(`127.0.0.1:${port}`) } };
     },
   };
 }

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { madeUser } from '../../../support/ordinary-user.js';
 import { requireSandbox } from '../../../support/sandbox.js';
 import { PROBES } from '../probe.js';
 import { skillMd } from '../../../support/temp.js';
@@ -144,16 +145,14 @@ export function cast(): Cast {
   const root: Actor = { name: 'root', uid: 0, gid: 0, home: rootHome, ...rootPlaces, env: actorEnv(rootHome, rootPlaces.skilltrayHome, 'root') };
 
   const name = `skt${process.pid}`;
+  let made: ReturnType<typeof madeUser>;
   try {
-    execFileSync('useradd', ['--create-home', '--user-group', '--shell', '/bin/bash', name], { stdio: 'pipe' });
+    made = madeUser(name, { home: true });
   } catch (error) {
     return { root, user: `useradd could not create a user here (${(error as Error).message.split('\n')[0] ?? ''})` };
   }
   cleanups.push(() => execFileSync('userdel', ['--remove', name], { stdio: 'pipe' }));
-  const entry = execFileSync('getent', ['passwd', name], { encoding: 'utf8' }).trim().split(':');
-  const userUid = Number(entry[2]);
-  const userGid = Number(entry[3]);
-  const home = entry[5] ?? '';
+  const { uid: userUid, gid: userGid, home } = made;
   const places = furnish(home, userUid, userGid);
   if (!readableBy(userUid, userGid, join(CHECKOUT, 'bin', 'skilltray.js')) || !readableBy(userUid, userGid, process.execPath)) {
     cli = stageCli();

@@ -1,7 +1,7 @@
 /**
  * Issue #20: an "Always" given in ~/proj ran unasked with cwd=$HOME. A remembered approval is pinned
  * to the folder it was given in: the same tool in another folder asks again, "in any folder" is
- * refused for a tool that can change files, and holds for a read-only one. Played through the real
+ * refused (E626) for a tool that can change files, and holds for a read-only one. Played through the real
  * command line against a running `skilltray serve`, answered with `skilltray approve`, as root and
  * as an ordinary user.
  */
@@ -48,12 +48,12 @@ asRootAndUser((actor) => {
     const elsewhere = forwarded(actor, 'probe-ws', there);
     const again = await pending(actor);
     expect(again.cwd).toBe(there);
-    expect(again.reason).toContain(`you allowed it in ${here}, and this run works in ${there}`);
+    expect(again.reason).toContain(`you allowed it in ${here}, and this run is in ${there}`);
     // "In any folder" is refused for a tool that can change files; the approval still waits.
     const wide = await skilltray(actor, ['approve', again.id, '--always', '--anywhere', '--json']);
     expect(wide.code).toBe(1);
-    expect(JSON.parse(wide.stdout).error).toMatchObject({ code: 'E616' });
-    expect(JSON.parse(wide.stdout).error.message).toContain("can change files, so it can be always allowed only in its folder");
+    expect(JSON.parse(wide.stdout).error).toMatchObject({ code: 'E626' });
+    expect(JSON.parse(wide.stdout).error.message).toContain('can be always allowed only in its folder');
     await skilltray(actor, ['deny', again.id]);
     expect((await elsewhere).code).toBe(1);
 

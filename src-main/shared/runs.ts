@@ -403,6 +403,7 @@ export function resultOfRecord(record: RunRecord): RunResult | null {
     stderr: record.stderr ?? '',
     droppedBytes: { stdout: record.droppedStdout, stderr: record.droppedStderr },
     durationMs: record.durationMs ?? 0,
+    limitHit: record.limitHit,
   };
 }
 

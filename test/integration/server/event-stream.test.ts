@@ -62,7 +62,7 @@ describe('the event stream', () => {
       if (event.type !== 'run') continue;
       expect(Object.keys(event.event)).not.toContain('command');
       expect(Object.keys(event.event)).not.toContain('text');
-      if (event.event.type === 'finished') expect(Object.keys(event.event.result).sort()).toEqual(['cancelled', 'droppedBytes', 'durationMs', 'exitCode', 'signal', 'timedOut']);
+      if (event.event.type === 'finished') expect(Object.keys(event.event.result).sort()).toEqual(['cancelled', 'droppedBytes', 'durationMs', 'exitCode', 'limitHit', 'signal', 'timedOut']);
     }
     expect(h.core.getRun(output.event.id)).toMatchObject({ stdout: 'started', status: 'cancelled' });
     events.close();

@@ -74,7 +74,7 @@ describe('git pack: rendering', () => {
     ['git_show', { revision: '--output=/tmp/pwned' }, 'E504'],
     ['git_diff', { file: '--output=/tmp/pwned' }, 'E504'],
     ['git_log', { count: -1 }, 'E504'],
-    ['git_log', { count: '5' }, 'E503'],
+    ['git_log', { count: 'five' }, 'E503'],
     ['git_status', { repo: '--git-dir=/tmp' }, 'E504'],
     ['git_branch', { all: 'yes' }, 'E503'],
     ['git_status', { verbose: true }, 'E502'],

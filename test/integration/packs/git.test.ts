@@ -17,7 +17,8 @@ import { SKILLS_DIR, argv, pack } from './bundled-packs.js';
 const skill = pack('git');
 
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8' });
+  // stderr is kept off the test output (the hostile fixtures make git and its programs complain on purpose); a failure still carries it.
+  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: 'pipe' });
 }
 
 /**

@@ -6,7 +6,8 @@
  * itself (and what happens when the OS refuses to) is root-watcher.ts.
  */
 import { EventEmitter } from 'node:events';
-import { realpathSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { RootWatch, Skill, SkillRoot } from '../../shared/model.js';
 import { walkSkill, type SkillWalk } from './files.js';
 import { SETTLE_MS, treeFingerprint, treeOf } from './fingerprint.js';
@@ -41,6 +42,26 @@ export interface RegistryOptions {
   watch?: WatchFactory;
 }
 
+/** Whether a parse failed (an error diagnostic): a truncated or half-written SKILL.md reads so. */
+function failed(skill: Skill): boolean {
+  return skill.diagnostics.some((d) => d.severity === 'error');
+}
+
+/**
+ * Whether the skill folder `dir` is still there and it or its SKILL.md changed within SETTLE_MS: an
+ * editor may be mid-rewrite (the file truncated, half-written, or about to be renamed over).
+ */
+function beingRewritten(dir: string, now: number = Date.now()): boolean {
+  try {
+    const folder = statSync(dir, { throwIfNoEntry: false });
+    if (folder === undefined || !folder.isDirectory()) return false;
+    const file = lstatSync(join(dir, 'SKILL.md'), { throwIfNoEntry: false });
+    return Math.max(folder.ctimeMs, file?.ctimeMs ?? 0) > now - SETTLE_MS;
+  } catch {
+    return false;
+  }
+}
+
 export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched: [string | null] }> {
   private skills = new Map<string, Skill>();
   private loaded = false;
@@ -55,6 +76,8 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   private readonly parse: ParseSkill;
   /** Canonical directories of loaded names, while watching (see canonicalDirOf). */
   private readonly canonical = new Map<string, string>();
+  /** Names kept at their last good parse while being rewritten, to be read again once settled. */
+  private readonly rechecks = new Map<string, NodeJS.Timeout>();
 
   constructor(
     roots: readonly SkillRoot[],
@@ -103,7 +126,10 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
       for (const name of skillNamesIn(root)) holders.set(name, [...(holders.get(name) ?? []), root]);
     }
     const next = new Map<string, Skill>();
-    for (const name of [...holders.keys()].sort()) next.set(name, this.resolveIn(name, holders.get(name) as SkillRoot[]));
+    for (const name of [...holders.keys()].sort()) {
+      const fresh = this.resolveIn(name, holders.get(name) as SkillRoot[]);
+      next.set(name, failed(fresh) ? (this.orLastGood(fresh, this.skills.get(name) ?? this.settledParseOf(name)) ?? fresh) : fresh);
+    }
     this.cache.retainOnly(new Set([...next.values()].map((skill) => skill.dir)));
     this.cache.flush();
     this.skills = next;
@@ -151,8 +177,8 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     const seen = tree === null ? null : treeFingerprint(dir, tree);
     const skill = this.parse(dir, root, walk);
     // Only settled content may be vouched for by its stats (see fingerprint.ts).
+    // Content not settled yet leaves the last settled parse recorded (its fingerprint no longer matches): a rewrite in progress falls back to it.
     if (cacheable && tree !== null && seen !== null && seen.newest <= Date.now() - SETTLE_MS) this.cache.set(dir, root, tree, seen.fingerprint, skill);
-    else this.cache.delete(dir);
     return skill;
   }
 
@@ -172,7 +198,8 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   get(name: string): Skill | undefined {
     if (this.loaded) return this.skills.get(name);
     if (!this.single.has(name)) {
-      this.single.set(name, this.resolve(name));
+      const fresh = this.resolve(name);
+      this.single.set(name, this.orLastGood(fresh, fresh === undefined || failed(fresh) ? this.settledParseOf(name) : undefined));
       this.cache.flush();
     }
     return this.single.get(name);
@@ -185,7 +212,8 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
       const dir = skillDirIn(root, name);
       if (dir !== null) return dir;
     }
-    return null;
+    // No root holds it now: a skill caught mid-rewrite still resolves to its last good parse.
+    return this.get(name)?.dir ?? null;
   }
 
   /**
@@ -220,8 +248,13 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   reload(name: string): SkillChange | null {
     this.ensureLoaded();
     const before = this.skills.get(name);
-    const after = this.resolve(name);
+    const fresh = this.resolve(name);
     this.cache.flush();
+    const after = this.orLastGood(fresh, before);
+    if (after !== fresh) {
+      this.recheckOnceSettled(name);
+      return null;
+    }
     if (!after) {
       if (!before) return null;
       this.skills.delete(name);
@@ -231,6 +264,37 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     if (!before) return this.emitChange({ kind: 'added', name, skill: after });
     const same = before.hash === after.hash && before.dir === after.dir && before.shadows.length === after.shadows.length;
     return same ? null : this.emitChange({ kind: 'changed', name, skill: after });
+  }
+
+  /**
+   * `fresh` (what a name reads as now), or `last` (its last good parse) when `fresh` is missing or
+   * failed while the skill is being rewritten: an editor's save is never reported as the skill gone
+   * or broken. A folder removed is gone at once; a failure that outlasts SETTLE_MS is reported.
+   */
+  private orLastGood(fresh: Skill | undefined, last: Skill | undefined): Skill | undefined {
+    if (last === undefined || failed(last) || (fresh !== undefined && !failed(fresh))) return fresh;
+    return beingRewritten(last.dir) ? last : fresh;
+  }
+
+  /** The last settled parse the cache holds for `name` in a root that is not a packs root, first root first (for a process that has not loaded it). */
+  private settledParseOf(name: string): Skill | undefined {
+    for (const root of this.roots) {
+      const skill = root.kind === 'packs' ? undefined : this.cache.lastSettled(join(root.path, name), root);
+      if (skill !== undefined) return skill;
+    }
+    return undefined;
+  }
+
+  /** While watching, reads `name` again once a rewrite has had SETTLE_MS to settle. */
+  private recheckOnceSettled(name: string): void {
+    if (!this.watchAsked) return;
+    clearTimeout(this.rechecks.get(name));
+    const timer = setTimeout(() => {
+      this.rechecks.delete(name);
+      this.reload(name);
+    }, SETTLE_MS);
+    timer.unref();
+    this.rechecks.set(name, timer);
   }
 
   private emitChange(change: SkillChange): SkillChange {
@@ -270,6 +334,8 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
 
   /** Stops watching, also while the watcher is still starting (it is closed, not left running). */
   async close(): Promise<void> {
+    for (const timer of this.rechecks.values()) clearTimeout(timer);
+    this.rechecks.clear();
     await this.watcher.close();
   }
 }

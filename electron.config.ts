@@ -40,6 +40,8 @@ const config: Configuration = {
     category: 'Utility',
     synopsis: 'A tray host for assistant skills',
     description: 'Runs SKILL.md tools for assistants after you approve them, bounded and recorded.',
+    // The network relay runs as its own process inside the sandbox, so it ships as a file, never in the asar.
+    extraResources: [{ from: 'dist/native', to: '.', filter: ['net-relay'] }],
   },
   deb: { depends: ['libnotify4', 'libxtst6', 'libnss3'] },
   mac: { target: ['dmg'], category: 'public.app-category.developer-tools', hardenedRuntime: true },

@@ -30,7 +30,7 @@ function record(db: StateDb, now: number): number {
   let raw = 0;
   const one = (i: number): void => {
     const command = { program: 'git', args: ['log', '--oneline', `-n${i % 50}`], cwd: '/home/someone/project', timeoutMs: 30_000, env: [], skill: 'git', tool: 'git_log', skillHash: 'a'.repeat(64), supplied: [2] };
-    const sandbox: SandboxView = { name: 'read-only', network: false, contained: true, mechanism: 'bubblewrap', why: null };
+    const sandbox: SandboxView = { name: 'read-only', network: false, hosts: [], contained: true, mechanism: 'bubblewrap', why: null };
     const args = { count: i % 50, repo: '/home/someone/project' };
     const id = recordRequest(db, { traceId: `trace-${i}`, surface: i % 2 === 0 ? 'mcp' : 'cli', skill: 'git', tool: 'git_log', args, command, programPath: '/usr/bin/git', skillHash: 'a'.repeat(64), sandbox, requestedAt: now - Math.floor(((RUNS - i) / RUNS) * 90 * DAY_MS) });
     recordDecision(db, id, { outcome: 'auto', decidedBy: 'policy', reason: 'bundled read-only tool' });

@@ -1,15 +1,17 @@
 /**
- * A tool call through render → policy → snapshot → sandbox → spawn → record, and the sandbox alone
- * (bubblewrap with a read-only profile running `true`), each against a raw child_process.spawn of
- * `true` measured in the same run.
+ * A tool call through render → policy → snapshot → sandbox → spawn → record, the sandbox alone
+ * (bubblewrap with a read-only profile running `true`), and a network tool's start (its own proxy,
+ * then the sandbox with the relay first), each against a raw child_process.spawn of `true`
+ * measured in the same run.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkilltrayCore } from '../src-main/core/api.js';
 import { resolveConfig } from '../src-main/core/config.js';
+import { startNetworkProxy } from '../src-main/core/runner/network/proxy-server.js';
 import { platformSandbox } from '../src-main/core/runner/sandbox/platform-sandbox.js';
-import { noSandbox } from '../src-main/core/runner/sandbox/sandbox.js';
+import { noSandbox, type RunPlaces } from '../src-main/core/runner/sandbox/sandbox.js';
 import { resolveProgram } from '../src-main/core/runner/resolve-program.js';
 import { median, type Figure, type Metric } from './measure.js';
 
@@ -43,13 +45,38 @@ function spawned(program: string, args: readonly string[], env?: Record<string, 
   });
 }
 
+/**
+ * A network tool's start: the run's own proxy on a Unix socket, then the sandbox with a host list
+ * (the relay first, listening before it starts `true`), then the proxy closed — as a run does it.
+ */
+async function networkStart(sandbox: ReturnType<typeof platformSandbox>, places: RunPlaces, truePath: string, dir: string, sandboxedMs: number, raw: number): Promise<Figure | Metric> {
+  const name = `sandboxed \`true\` with a host list (${sandbox.mechanism ?? ''}: its proxy + the relay)`;
+  const why = sandbox.unavailable(places.profile);
+  if (why !== null) return { name, text: `not measured: ${why}` };
+  const sockets = mkdtempSync(join(dir, 'net-'));
+  let n = 0;
+  const start = async (): Promise<void> => {
+    const proxy = await startNetworkProxy({ hosts: places.profile.hosts as string[], socketPath: join(sockets, `p${n++}.sock`) });
+    try {
+      const wrapped = sandbox.wrap({ program: truePath, args: [], env: { PATH: process.env.PATH ?? '' } }, { ...places, proxy: proxy.address });
+      await spawned(wrapped.program, wrapped.args, wrapped.env);
+    } finally {
+      await proxy.close();
+    }
+  };
+  const ms = await median(start, 31, 3);
+  return { name, ms, baseline: 'raw child_process.spawn of true', baselineMs: raw, note: `${(ms - sandboxedMs).toFixed(1)} ms more than without the network` };
+}
+
 /** The run figures: the sandbox alone, a whole contained run, and an uncontained run, each against raw spawn. */
 export async function runBench(dir: string): Promise<(Figure | Metric)[]> {
   const bundled = join(dir, 'bundled');
   mkdirSync(join(bundled, 'truth'), { recursive: true });
   writeFileSync(join(bundled, 'truth', 'SKILL.md'), TRUE_SKILL);
-  const config = resolveConfig({ env: { HOME: dir, SKILLTRAY_HOME: join(dir, 'home'), PATH: process.env.PATH }, bundledDir: bundled });
-  const sandbox = platformSandbox(process.platform, config.env);
+  // The relay as the build leaves it: this file runs from dist/node/bench/.
+  const netRelay = join(import.meta.dirname, '..', '..', 'native', 'net-relay');
+  const config = resolveConfig({ env: { HOME: dir, SKILLTRAY_HOME: join(dir, 'home'), PATH: process.env.PATH }, bundledDir: bundled, netRelay });
+  const sandbox = platformSandbox(process.platform, config.env, config.netRelay);
   const why = sandbox.unavailable();
   const contained = new SkilltrayCore(config, { sandbox });
   const bare = new SkilltrayCore(config, { sandbox: noSandbox('measured without a sandbox') });
@@ -60,12 +87,11 @@ export async function runBench(dir: string): Promise<(Figure | Metric)[]> {
     const figures: (Figure | Metric)[] = [];
     if (why === null) {
       // The sandbox alone: the command line a read-only run of `true` gets, spawned directly.
-      const wrapped = sandbox.wrap(
-        { program: truePath, args: [], env: { PATH: process.env.PATH ?? '' } },
-        { profile: { name: 'read-only', network: false }, cwd: dir, skillDir: join(bundled, 'truth'), snapshotDir: join(bundled, 'truth'), tempDir: temp, masks: [] },
-      );
+      const places: RunPlaces = { profile: { name: 'read-only', network: false, hosts: [] }, cwd: dir, skillDir: join(bundled, 'truth'), snapshotDir: join(bundled, 'truth'), tempDir: temp, masks: [] };
+      const wrapped = sandbox.wrap({ program: truePath, args: [], env: { PATH: process.env.PATH ?? '' } }, places);
       const sandboxed = await median(() => spawned(wrapped.program, wrapped.args, wrapped.env), 31, 3);
       figures.push({ name: `sandboxed \`true\` (${sandbox.mechanism ?? ''}, read-only)`, ms: sandboxed, baseline: 'raw child_process.spawn of true', baselineMs: raw });
+      figures.push(await networkStart(sandbox, { ...places, profile: { name: 'read-only', network: true, hosts: ['api.github.com'] } }, truePath, dir, sandboxed, raw));
       const call = () => contained.run({ skill: 'truth', tool: 'yes', surface: 'cli', cwd: dir }, { approval: { kind: 'none' } });
       const full = await median(call, 31, 3);
       figures.push({ name: 'run `true`: render+policy+snapshot+sandbox+record', ms: full, baseline: 'raw child_process.spawn of true', baselineMs: raw });

@@ -24,6 +24,7 @@ import { formatFigure, type Figure, type Metric } from './measure.js';
 import { killAll } from './processes.js';
 import { runBench } from './run.bench.js';
 import { searchBench } from './search.bench.js';
+import { searchQualityBench } from './search-quality.bench.js';
 import { serveBench } from './serve.bench.js';
 import { sessionBench } from './session.bench.js';
 import { uiBench } from './ui.bench.js';
@@ -48,6 +49,7 @@ const BENCHES: Record<string, Bench> = {
   session: (dir) => sessionBench(dir, bundledDir),
   history: historyBench,
   discover: (dir) => discoverBench(dir, bundledDir),
+  'search-quality': (dir) => searchQualityBench(dir, bundledDir),
   ui: uiBench,
 };
 

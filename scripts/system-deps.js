@@ -87,7 +87,8 @@ export async function missingDependencies({ platform = process.platform, env = p
     { program: 'git', why: 'the tests make Git repositories' },
     { program: 'ssh-keygen', why: 'the pack tests sign commits with SSH keys they generate' },
     { program: 'bash', why: 'the CLI tests pipe through a shell' },
-    { program: 'cc', why: "the state.db salvage test compiles sqlite3's shell (for its .recover) from the SQLite sources in node_modules" },
+    { program: 'cc', why: "the build compiles the network relay a sandboxed run with a host list starts first, and the state.db salvage test compiles sqlite3's shell (for its .recover)" },
+    { program: 'curl', why: "the network tests reach a loopback host through a run's proxy with it" },
     ...(platform === 'linux' ? [{ program: 'bwrap', why: 'runs are contained in a bubblewrap sandbox on Linux' }] : []),
   ];
   const seen = new Set();

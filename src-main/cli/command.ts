@@ -33,8 +33,12 @@ export interface CliContext {
   config(): CoreConfig;
   /** The core over config(), loaded and opened on first use so `--help` and bad options never touch the disk. */
   core(): Promise<SkilltrayCore>;
-  /** Only the skills and the gateway (the core's read side, without state.db, runs or packs): what a read-only command needs. */
-  library(): Promise<SkillLibrary>;
+  /**
+   * Only the skills and the gateway (the core's read side, without state.db, runs or packs): what a
+   * read-only command needs. `strict` (the first call decides) reads as RFC-0004 says: E002 for an
+   * index not built or out of date, where a read otherwise builds it.
+   */
+  library(options?: { strict?: boolean }): Promise<SkillLibrary>;
 }
 
 export interface Command {
@@ -44,6 +48,8 @@ export interface Command {
   synopsis?: string;
   positionals: PositionalSpec[];
   options: Record<string, OptionSpec>;
+  /** Lines `--help` shows after the summary: how the arguments are read, where that needs saying. */
+  notes?: string[];
   /** Command lines `--help` shows, each with what it does: `['list --status error', 'only the skills that failed to load']`. */
   examples: [line: string, what: string][];
   run(ctx: CliContext, args: ParsedArgs): Promise<number> | number;

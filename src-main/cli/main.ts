@@ -9,6 +9,8 @@ import { resolveConfig, type CoreConfig } from '../core/config.js';
 import { skillcErrors, toSkilltrayError, type SkilltrayError } from '../core/errors.js';
 import { displayLines } from '../shared/display-text.js';
 import { parseArgs } from './args.js';
+import type { IndexingWork } from '../core/search/catalog.js';
+import { indexingNote } from './search-text.js';
 import { printNotices } from './notices.js';
 import type { CliContext, CliIo, Command } from './command.js';
 import { agentCommands } from './commands/agent.js';
@@ -60,6 +62,11 @@ export async function runCli(
   let config: CoreConfig | undefined;
   let core: SkilltrayCore | undefined;
   let library: SkillLibrary | undefined;
+  // A read that has to index a lot first says so, so a long pause has a reason.
+  const onIndexing = (work: IndexingWork): void => {
+    const note = indexingNote(work);
+    if (note !== null) base.io.err(`${note}\n`);
+  };
   const ctx: CliContext = {
     ...base,
     config: () => {
@@ -70,15 +77,15 @@ export async function runCli(
       if (core === undefined) {
         const { SkilltrayCore } = await import('../core/api.js');
         // A one-shot command skips the page-by-page check at open; a damaged page still shows as SQLITE_CORRUPT.
-        core ??= printNotices(new SkilltrayCore(ctx.config(), { checkStateDb: false }), base.io);
+        core ??= printNotices(new SkilltrayCore(ctx.config(), { checkStateDb: false, onIndexing }), base.io);
       }
       return core;
     },
-    library: async () => {
+    library: async (options = {}) => {
       if (core !== undefined) return core;
       if (library === undefined) {
         const { SkillLibrary } = await import('../core/library.js');
-        library ??= new SkillLibrary(ctx.config());
+        library ??= new SkillLibrary(ctx.config(), { strict: options.strict ?? false, onIndexing });
       }
       return library;
     },

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { CheckReport, Mode, RootStatus, ShadowReport, SkillSummary } from '../shared/model.js';
+import type { CheckReport, Mode, RootStatus, ShadowReport, SkillBrief, SkillSummary } from '../shared/model.js';
 import { describeRoots, unreadableRoot, type CoreConfig } from './config.js';
 import { SkilltrayError } from './errors.js';
 import { ApprovalBroker } from './policy/approval-broker.js';
@@ -35,7 +35,7 @@ import { Discovery, type DiscoverOptions } from './agent/discover.js';
 import { planAttach, type AttachRequest } from './agent/attach.js';
 import type { AttachResult, DiscoverResult } from '../shared/agent.js';
 import { defaultGatewayCwd } from './gateway/service.js';
-import { checkReport, filterSummaries, shadowReport, summarize, type ListFilter } from './skills/summary.js';
+import { briefOf, checkReport, filterSummaries, shadowReport, summarize, type ListFilter } from './skills/summary.js';
 import { resolvePrompt } from './template/render-command.js';
 import type { Confirmation, PackProgress, PackService } from './packs/service.js';
 import { packPolicy } from './packs/policy-view.js';
@@ -93,7 +93,7 @@ export class SkilltrayCore extends SkillLibrary {
 
   constructor(config: CoreConfig, options: CoreOptions = {}) {
     super(config, options);
-    this.sandbox = options.sandbox ?? platformSandbox(process.platform, config.env);
+    this.sandbox = options.sandbox ?? platformSandbox(process.platform, config.env, config.netRelay);
     this.state = new StateStore(join(config.home, 'state.db'), {
       ...(config.nativeBinding === undefined ? {} : { nativeBinding: config.nativeBinding }),
       quickCheck: options.checkStateDb ?? true,
@@ -158,6 +158,13 @@ export class SkilltrayCore extends SkillLibrary {
     const switches = listSwitches(this.db);
     const all = this.registry.list().map((skill) => summarize(skill, mode, switches));
     return { ...filterSummaries(all, filter), shadowed: shadowReport(this.registry.shadowed()) };
+  }
+
+  /** The same list in brief (name, one line, tool names, trust, sandbox): an assistant's first look, `describe` for the rest. */
+  listBriefs(filter: ListFilter = {}): { skills: SkillBrief[]; total: number } {
+    const { skills, total } = this.listSkills(filter);
+    const unsandboxed = new Set(listUnsandboxed(this.db));
+    return { skills: skills.map((s) => briefOf(s, this.getSkill(s.name), unsandboxed.has(s.name))), total };
   }
 
   /** Diagnostics of a skill, a skill directory or a directory of skills, and the roots that cannot be read. */

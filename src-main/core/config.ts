@@ -28,6 +28,8 @@ export interface CoreConfig {
   env: NodeJS.ProcessEnv;
   /** Path of a better-sqlite3 binary built for this process's ABI, when not the default one. */
   nativeBinding?: string;
+  /** The network relay a sandboxed run with a host list starts first (Linux; core/runner/network/net-relay.c). */
+  netRelay: string;
   installation: Installation;
 }
 
@@ -37,6 +39,8 @@ export interface ConfigInput {
   bundledDir: string;
   platform?: NodeJS.Platform;
   nativeBinding?: string;
+  /** The network relay's path; by default dist/native/net-relay beside the bundled skills' folder, as the build leaves it. */
+  netRelay?: string;
   /** Default: this process's runtime and the `bin/skilltray.js` beside the bundled `skills/` (a checkout or an npm install). */
   installation?: Installation;
 }
@@ -82,7 +86,8 @@ export function resolveConfig(input: ConfigInput): CoreConfig {
   add(join(userDir, '.cursor', 'skills'), 'cursor', true);
   add(join(userDir, '.copilot', 'skills'), 'copilot', true);
   const installation = input.installation ?? { runtime: process.execPath, script: join(dirname(resolve(input.bundledDir)), 'bin', 'skilltray.js'), packaged: false };
-  return { home, roots, env, installation, ...(input.nativeBinding === undefined ? {} : { nativeBinding: input.nativeBinding }) };
+  const netRelay = input.netRelay ?? join(dirname(resolve(input.bundledDir)), 'dist', 'native', 'net-relay');
+  return { home, roots, env, installation, netRelay, ...(input.nativeBinding === undefined ? {} : { nativeBinding: input.nativeBinding }) };
 }
 
 /** Why an existing root cannot be listed (`EACCES (permission denied)`), or null when it can or does not exist. */

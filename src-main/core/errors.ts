@@ -55,10 +55,13 @@ export function toSkilltrayError(error: unknown): SkilltrayError {
 /** Message builders for the skillc codes, whose wording RFC-0005 fixes. */
 export const skillcErrors = {
   skillNotFound: (skill: string) => new SkilltrayError('E001', `skill '${skill}' not found`, { details: { skill } }),
+  /** A never-built index is "not built yet"; a corrupt or stale one is RFC-0005's "unusable". */
   indexUnusable: (skill: string, reason: 'missing' | 'corrupt' | 'stale') =>
-    new SkilltrayError('E002', `search index unusable; run 'skilltray build ${skill}' to rebuild`, {
-      details: { skill, reason },
-    }),
+    new SkilltrayError(
+      'E002',
+      reason === 'missing' ? `search index not built yet; run 'skilltray build ${skill}' to build it` : `search index unusable; run 'skilltray build ${skill}' to rebuild`,
+      { details: { skill, reason } },
+    ),
   indexCollision: (hash16: string) =>
     new SkilltrayError('E003', `index hash collision; delete .skillc-meta/search-${hash16}.db and rebuild`, {
       details: { hash16 },

@@ -8,11 +8,12 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { Skill } from '../shared/model.js';
 import type { ServerEvent } from '../shared/contract.js';
-import type { BuildResult, CatalogResult, OpenResult, OutlineHeading, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult, SyncResult } from '../shared/gateway.js';
+import type { BuildResult, IndexSearchResult, OpenResult, OutlineHeading, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult, SyncResult } from '../shared/gateway.js';
 import type { CoreConfig } from './config.js';
 import { skillcErrors } from './errors.js';
 import { emitSafely } from './events.js';
 import { GatewayService, type ShowInput } from './gateway/service.js';
+import type { IndexingWork } from './search/catalog.js';
 import type { OpenOptions } from './gateway/open.js';
 import type { OutlineOptions } from './gateway/outline.js';
 import type { SourcesOptions } from './gateway/sources.js';
@@ -22,8 +23,12 @@ import { ParseCache } from './skills/parse-cache.js';
 import { SkillRegistry } from './skills/registry.js';
 
 export interface LibraryOptions {
-  /** Keep search indexes current by itself (the app and `serve`); the CLI reports E002 instead. */
+  /** The long-running owner (the app, `serve`, `mcp`): its watcher keeps search indexes current. */
   autoBuild?: boolean;
+  /** RFC-0004 as written: reading a skill whose index is missing or stale is E002, not a build (`--strict`). */
+  strict?: boolean;
+  /** Told before a read indexes skills, so a command line can say why it takes a while. */
+  onIndexing?(work: IndexingWork): void;
 }
 
 /** Loaded skills and the gateway over them; its 'event' stream says when skills change on disk. */
@@ -50,6 +55,8 @@ export class SkillLibrary extends EventEmitter<{ event: [ServerEvent] }> {
       env: config.env,
       autoBuild: options.autoBuild ?? false,
       onIndexProgress: (done, total) => emitSafely(this, 'event', { type: 'index.progress', done, total }),
+      strict: options.strict ?? false,
+      ...(options.onIndexing === undefined ? {} : { onIndexing: options.onIndexing }),
       ...(config.nativeBinding === undefined ? {} : { nativeBinding: config.nativeBinding }),
     });
   }
@@ -84,6 +91,7 @@ export class SkillLibrary extends EventEmitter<{ event: [ServerEvent] }> {
     return this.gateway.sources(skill, options, cwd);
   }
 
+  /** One skill's sections and tools for the query, as searchAll shows them. */
   search(skill: string, query: string, options: { limit?: number }, cwd: string): SearchResult {
     return this.gateway.search(skill, query, options, cwd);
   }
@@ -97,8 +105,13 @@ export class SkillLibrary extends EventEmitter<{ event: [ServerEvent] }> {
     await this.gateway.syncCatalogInBackground().catch(() => undefined);
   }
 
+  /** RFC-0004's search of a skill's own index, as `search --strict` prints it. */
+  searchIndex(skill: string, query: string, options: { limit?: number }, cwd: string): IndexSearchResult {
+    return this.gateway.searchIndex(skill, query, options, cwd);
+  }
+
   /** One ranked result list over every loaded skill. */
-  searchAll(query: string, options: { limit?: number; prefix?: boolean } = {}): CatalogResult {
+  searchAll(query: string, options: { limit?: number; prefix?: boolean } = {}): SearchResult {
     return this.gateway.searchAll(query, options);
   }
 

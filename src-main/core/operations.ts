@@ -50,6 +50,8 @@ const ASSISTANTS: ReadonlySet<Surface> = new Set(['mcp', 'http']);
 const handlers: Handlers = {
   list: (core, i, ctx) =>
     core.listSkills(defined({ domain: i.domain, role: i.role, status: i.status, offeredOnly: i.offered_only, enabledOnly: ASSISTANTS.has(ctx.surface), offset: i.offset, limit: i.limit })),
+  listBrief: (core, i, ctx) =>
+    core.listBriefs(defined({ domain: i.domain, role: i.role, status: i.status, offeredOnly: i.offered_only, enabledOnly: ASSISTANTS.has(ctx.surface), offset: i.offset, limit: i.limit })),
   describe: (core, i) => core.getSkill(i.skill),
   check: (core, i, ctx) => core.check(loaded(core, i.target), ctx.cwd),
   roots: (core) => core.roots(),

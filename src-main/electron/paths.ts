@@ -20,6 +20,8 @@ export interface AppPaths {
   appIcon: string;
   /** better-sqlite3 built for Electron's ABI, when not the one in node_modules. */
   nativeBinding: string | undefined;
+  /** The network relay a sandboxed run with a host list starts first (built by scripts/build-net-relay.js). */
+  netRelay: string;
   /** The `skilltray` command's script: what a connected assistant's bridge runs (in a package, inside app.asar, run by the app's own executable as Node). */
   cliScript: string;
 }
@@ -37,6 +39,7 @@ export function appPaths(at: AppLocation): AppPaths {
     // `npm start` builds better-sqlite3 for Electron and says where; a package carries its own rebuilt
     // module, and an environment variable must never make it load other native code.
     nativeBinding: at.isPackaged ? undefined : at.env.SKILLTRAY_NATIVE_BINDING || undefined,
+    netRelay: at.isPackaged ? resources('net-relay') : join(at.appPath, 'dist', 'native', 'net-relay'),
     cliScript: join(at.appPath, 'bin', 'skilltray.js'),
   };
 }

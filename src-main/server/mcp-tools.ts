@@ -4,8 +4,8 @@
  * Schema, and the operation's envelope turned into a tool result. No rule of Skilltray lives here.
  */
 import type { CallToolResult, Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
-import { SkilltrayClientError, inputs, type Envelope, type OperationName } from '../shared/contract.js';
+import { SkilltrayClientError, type Envelope, type OperationName } from '../shared/contract.js';
+import { inputJsonSchema } from './input-schema.js';
 import type { ErrorShape } from '../shared/errors.js';
 import { toSkilltrayError } from '../core/errors.js';
 import { formatSectionNotFound } from '../core/gateway/show.js';
@@ -38,13 +38,13 @@ const APPROVAL =
 export const MCP_TOOLS: readonly McpToolSpec[] = [
   {
     name: 'list',
-    operation: 'list',
+    operation: 'listBrief',
     title: 'List skills',
     description:
-      'List the skills Skilltray hosts: for each, its description, tools with their parameters, trust (bundled or user), whether ' +
-      'it is read-only, its ADR-001 classification (role, invocation, effect_mode, attach_targets, domain, tags) and whether its ' +
-      'tools are offered in the current mode. Filter by domain, role or classification status; page with offset and limit. ' +
-      'To find skills for a job, use discover instead.',
+      'List the skills Skilltray hosts, in brief: for each, its name, one line about it, its tools\' names, its trust (bundled or ' +
+      'user), how its runs are contained (read-only or writing in their folder; network or not), its role and whether its tools ' +
+      'are offered in the current mode. Call describe for a skill\'s tools, parameters and examples before run. Filter by domain, ' +
+      'role or classification status; page with offset and limit. To find skills for a job, use discover instead.',
     properties: {
       domain: 'only skills of this domain',
       role: 'only skills with this role: procedure (solves a job end to end), utility (a building block) or sidecar (attached to a target)',
@@ -172,7 +172,10 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
     name: 'search',
     operation: 'search',
     title: 'Search one skill',
-    description: "Full-text search (BM25) in one skill's documentation: ranked sections with snippets, to read with show.",
+    description:
+      "Full-text search in one skill: its tools that match first (name, one line, parameters), then sections titled by the " +
+      'heading they sit under, each with a plain-text snippet (matches marked [MATCH]…[/MATCH]) and a score from 0 to 1. Read a ' +
+      'section with show; run a tool with run.',
     properties: { skill: skillRef, query: 'the words to look for', limit: 'return at most this many results (default 10)' },
     annotations: READS,
   },
@@ -181,8 +184,9 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
     operation: 'searchAll',
     title: 'Search every skill',
     description:
-      'Full-text search over every loaded skill at once: one ranked list of sections, each naming its skill and file. Use it when ' +
-      'you do not know which skill documents something.',
+      'Full-text search over every loaded skill at once: the tools that match first (name, one line, parameters), then sections, ' +
+      'each naming its skill and file, with a plain-text snippet (matches marked [MATCH]…[/MATCH]) and a score from 0 to 1. Use ' +
+      'it when you do not know which skill documents something.',
     properties: {
       query: 'the words to look for',
       limit: 'return at most this many results (default 10)',
@@ -197,9 +201,9 @@ export function findTool(name: string): McpToolSpec | undefined {
   return MCP_TOOLS.find((tool) => tool.name === name);
 }
 
-/** The operation's zod input schema as JSON Schema, each property carrying the tool's description of it. */
+/** The operation's input schema as JSON Schema, each property carrying the tool's description of it. */
 export function toolInputSchema(spec: McpToolSpec): Tool['inputSchema'] {
-  const { $schema: _dialect, ...schema } = z.toJSONSchema(inputs[spec.operation], { io: 'input' }) as Record<string, unknown>;
+  const schema = inputJsonSchema(spec.operation);
   const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
   for (const [name, property] of Object.entries(properties)) {
     const description = spec.properties[name];

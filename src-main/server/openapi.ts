@@ -3,13 +3,14 @@
  * /api/<operation>` per operation with its request body from the zod input schema, the Envelope as
  * every response, bearer authentication, and the event stream.
  */
-import { z } from 'zod';
-import { inputs, OPERATIONS, type OperationName } from '../shared/contract.js';
+import { OPERATIONS, type OperationName } from '../shared/contract.js';
+import { inputJsonSchema } from './input-schema.js';
 import { ERROR_KINDS } from '../shared/errors.js';
 
 /** What each operation does, as a client reads it in the document. */
 const SUMMARIES: Record<OperationName, string> = {
   list: 'Skills, filtered and paged as ADR-001 list (domain, role, classification status, offered in the mode)',
+  listBrief: "The same list in brief (name, one line, tool names, trust, sandbox): an assistant's first look; describe has the rest",
   describe: 'One loaded skill: frontmatter, classification, tools, requirements, diagnostics',
   check: 'Diagnostics of a skill, a skill directory or a directory of skills',
   roots: 'The skill roots in precedence order, and whether each exists',
@@ -41,8 +42,8 @@ const SUMMARIES: Record<OperationName, string> = {
   show: 'One section of a skill (RFC-0002 show)',
   open: 'One file of a skill (RFC-0002 open)',
   sources: "A skill's file tree (RFC-0002 sources)",
-  search: "BM25 search over one skill's index (RFC-0004)",
-  searchAll: 'One ranked result list over every loaded skill',
+  search: "Search one skill: its tools first, then sections, as plain text with the matches marked",
+  searchAll: 'Search every loaded skill: tools first, then sections, as plain text with the matches marked',
   build: "Builds a skill's search index",
   stats: "A skill's access statistics",
   discover: 'Skills ranked for an intent (ADR-001 discover): candidates for the caller to choose from under its own policy',
@@ -68,11 +69,6 @@ const SUMMARIES: Record<OperationName, string> = {
 /** Operations that may wait for a person. */
 const WAITS: readonly OperationName[] = ['run', 'attach'];
 
-function inputSchema(operation: OperationName): Record<string, unknown> {
-  const { $schema: _dialect, ...schema } = z.toJSONSchema(inputs[operation], { io: 'input' }) as Record<string, unknown>;
-  return schema;
-}
-
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } });
 
 const EVENT_TYPES = ['approval.added', 'approval.resolved', 'run', 'skills.changed', 'index.progress', 'settings', 'policy.changed', 'notice', 'notice.dismissed'];
@@ -85,7 +81,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
       post: {
         operationId: operation,
         summary: SUMMARIES[operation],
-        requestBody: { required: true, content: { 'application/json': { schema: inputSchema(operation) } } },
+        requestBody: { required: true, content: { 'application/json': { schema: inputJsonSchema(operation) } } },
         responses: {
           200: {
             description: `The result, as OperationOutputs['${operation}'] in src-main/shared/contract.ts`,

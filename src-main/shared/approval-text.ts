@@ -4,6 +4,7 @@
  * caller's values set apart from the template's own text and its fixed hardening flags folded away.
  */
 import { displayText } from './display-text.js';
+import { networkWords } from './network-reach.js';
 import type { PendingApproval, SandboxView, Surface } from './runs.js';
 
 /** Who asks, as the subject of the sentence. */
@@ -58,10 +59,14 @@ export function word(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** A long absolute path the template fixed, as `…/name`: the sentence is for reading at a glance. */
+/** Whether the sentence shows `arg` as `…/name`: a long absolute path the template fixed (never a caller's value). */
+export function isLongFixedPath(arg: ShownArgument): boolean {
+  return !arg.supplied && arg.text.length > 24 && /^([A-Za-z]:)?[/\\]/.test(arg.text);
+}
+
+/** An argument as the sentence shows it: read at a glance, so a long fixed path as `…/name`. */
 function brief(arg: ShownArgument): string {
-  if (arg.supplied || arg.text.length <= 24 || !/^([A-Za-z]:)?[/\\]/.test(arg.text)) return word(arg.text);
-  return `…/${word(programName(arg.text))}`;
+  return isLongFixedPath(arg) ? `…/${word(programName(arg.text))}` : word(arg.text);
 }
 
 /** The command without its hardening flags, e.g. `git -C . status --short`, cut to `max` characters. */
@@ -75,7 +80,7 @@ export function shortCommand(programPath: string, argv: readonly string[], suppl
 export function containment(sandbox: SandboxView): string {
   if (!sandbox.contained) return sandbox.name === 'none' ? 'not sandboxed (you turned it off)' : 'not contained (no sandbox here)';
   const files = sandbox.name === 'read-only' ? 'read-only' : 'can write in that folder';
-  return `${files}, ${sandbox.network ? 'with network' : 'no network'}`;
+  return `${files}, ${networkWords(sandbox, 3)}`;
 }
 
 /** The folder for the sentence: the home directory written `~` when it is known, a long path cut to its last two folders. */

@@ -11,15 +11,14 @@ import type { PackChange, PackInfo, ScanReport, SkillSwitch, UpdateReport } from
 import { BRIDGE_TRANSPORTS, LAUNCH_FORMS, type AssistantChange, type AssistantStatus, type AssistantTest } from './connect.js';
 import type {
   BuildResult,
-  CatalogResult,
-  OpenResult,
+    OpenResult,
   OutlineResult,
   SearchResult,
   ShowResult,
   SourcesResult,
   StatsResult,
 } from './gateway.js';
-import { ATTACH_TARGETS, ROLES, type CheckReport, type ProjectInspection, type RootStatus, type ShadowReport, type Skill, type SkillSummary, type TrustedProject } from './model.js';
+import { ATTACH_TARGETS, ROLES, type CheckReport, type ProjectInspection, type RootStatus, type ShadowReport, type Skill, type SkillBrief, type SkillSummary, type TrustedProject } from './model.js';
 import {
   REMEMBER_EXPIRIES,
   RUN_STATUSES,
@@ -64,19 +63,24 @@ const packSource = z.strictObject({ source: text().min(1), ref: text(256).option
 /** A scan report's digest: what the person saw and confirmed (a click, never a blanket yes over the wire). */
 const digest = z.string().regex(/^[0-9a-f]{64}$/, 'the digest of the scan report you confirmed');
 
+/** ADR-001's list filters (domain, role, classification status) and paging. */
+const listInput = z.strictObject({
+  domain: text(256).optional(),
+  role: z.enum(ROLES).optional(),
+  /** The classification status (stable, experimental, …), not the load state. */
+  status: text(64).optional(),
+  /** Only skills whose tools are offered in the current mode. */
+  offered_only: z.boolean().optional(),
+  offset: count(1_000_000).optional(),
+  limit: z.number().int().min(1).max(10_000).optional(),
+});
+
 /** Input schemas, one per operation. */
 export const inputs = {
   /** Skills, optionally filtered as ADR-001's list (domain, role, classification status), paged. */
-  list: z.strictObject({
-    domain: text(256).optional(),
-    role: z.enum(ROLES).optional(),
-    /** The classification status (stable, experimental, …), not the load state. */
-    status: text(64).optional(),
-    /** Only skills whose tools are offered in the current mode. */
-    offered_only: z.boolean().optional(),
-    offset: count(1_000_000).optional(),
-    limit: z.number().int().min(1).max(10_000).optional(),
-  }),
+  list: listInput,
+  /** The same list in brief: name, one line, tool names, trust and sandbox (an assistant's first look). */
+  listBrief: listInput,
   describe: z.strictObject({ skill: name }),
   check: z.strictObject({ target: text() }),
   roots: z.strictObject({}),
@@ -212,6 +216,7 @@ export interface Health {
 /** Output type of each operation. */
 export interface OperationOutputs {
   list: { skills: SkillSummary[]; shadowed: ShadowReport[]; total: number };
+  listBrief: { skills: SkillBrief[]; total: number };
   describe: Skill;
   check: CheckReport;
   roots: { home: string; roots: RootStatus[] };
@@ -244,7 +249,7 @@ export interface OperationOutputs {
   open: OpenResult;
   sources: SourcesResult;
   search: SearchResult;
-  searchAll: CatalogResult;
+  searchAll: SearchResult;
   build: BuildResult & { skill: string };
   stats: StatsResult;
   discover: DiscoverResult[];

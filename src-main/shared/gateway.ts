@@ -1,5 +1,6 @@
 /** Results of the gateway, search and analytics operations (RFC-0002/0003/0004/0007), as every surface sees them. */
 import type { ErrorShape } from './errors.js';
+import type { ParamType } from './model.js';
 
 export interface OutlineHeading {
   /** Path relative to the skill root, `/`-separated. */
@@ -73,38 +74,67 @@ export interface SourcesResult {
 
 export type TokenizerName = 'porter' | 'unicode61';
 
-export interface SearchHit {
+/** A hit of one skill's own index, exactly as RFC-0004 gives it (`search --strict`): a Markdown snippet, the negated BM25. */
+export interface IndexHit {
   file: string;
   section: string;
   snippet: string;
   score: number;
 }
 
-export interface SearchResult {
+/** RFC-0004's search result (`search --strict`). */
+export interface IndexSearchResult {
   /** The query as the user gave it. */
   query: string;
-  results: SearchHit[];
+  results: IndexHit[];
+}
+
+/** What running a tool takes, as a search hit shows it. */
+export interface ToolBrief {
+  name: string;
+  /** The first sentence of its description, as plain text. */
+  summary: string;
+  /** Its parameters in the order of its Parameters table. */
+  params: { name: string; type: ParamType; required: boolean; default: string | null }[];
 }
 
 /**
- * One hit of the search over every skill: `snippet` is plain text on one line, the query's words
- * marked `[MATCH]…[/MATCH]`; a section whose parent or subsections also matched stands for them.
+ * One search hit, the same on every surface and for one skill or all of them. A hit on a tool (its
+ * section, or one it holds) is the tool, and tool hits come first; any other hit is a section,
+ * titled by the heading it sits under and its own (`Writing a skill › 3. Add tools`). Text is plain:
+ * Markdown syntax stripped, code kept as text, the query's words marked `[MATCH]…[/MATCH]`.
  */
-export interface CatalogHit extends SearchHit {
+export interface SearchHit {
+  kind: 'tool' | 'section';
   skill: string;
-  /** The section's heading with the query's words marked ('' for text before a file's first heading). */
+  file: string;
+  /** The heading the hit opens ('' for a file without headings); a tool hit opens its tool's heading. */
+  section: string;
+  /** What the hit is called: the tool's name, or the enclosing heading and the section's (marked); a file's path when it has no heading. */
   title: string;
   /** The headings the section sits under, outermost first. */
   trail: string[];
-  /** The tool this section documents (its heading or a subsection of it), or null. */
-  tool: string | null;
-  /** Line of the section's heading (1 for text before the first heading). */
+  /** The tool, for a tool hit. */
+  tool: ToolBrief | null;
+  /** Line of the heading the hit opens (1 for a file without headings). */
   line: number;
+  /** The text around the match on one line, about 24 words, `…` where cut. */
+  snippet: string;
+  /** How strongly it matches, from 0 to 1: the strongest hit of the answer is 1. */
+  score: number;
+  /** Its place in the answer, from 1. */
+  rank: number;
 }
 
-export interface CatalogResult {
+export interface SearchResult {
+  /** The query as the user gave it. */
   query: string;
-  results: CatalogHit[];
+  /**
+   * `all`: every hit holds every word of the query (common words such as "the" or "my" left out
+   * when others remain); `any`: nothing held them all, so these hold some, most first.
+   */
+  matched: 'all' | 'any';
+  results: SearchHit[];
 }
 
 export interface BuildResult {

@@ -2,6 +2,7 @@
  * The data every surface exchanges: skills as loaded, diagnostics, rendered requests, run results.
  * Plain types with no runtime code, so the renderer can import them without pulling in Node.
  */
+import type { NetworkHosts } from './runs.js';
 
 /** bundled skills ship with the app; everything else (user dir, SKILLTRAY_SKILLS_PATH, other tools' dirs) is user. */
 export type Trust = 'bundled' | 'user';
@@ -167,8 +168,10 @@ export interface Skill {
   tools: Tool[];
   modes: Mode[];
   readOnly: boolean;
-  /** `network: true`: its tools' sandbox lets them reach the network (otherwise they have none, not even loopback). */
+  /** Whether its tools' sandbox reaches a network at all (otherwise they have none, not even loopback). */
   network: boolean;
+  /** Where that network leads, as `network:` declares it: host patterns (`*`: any host), or `host` (this computer's own network). */
+  hosts: NetworkHosts;
   alwaysAsk: boolean;
   timeoutSec: number;
   requires: { bins: string[]; env: string[] };
@@ -245,6 +248,23 @@ export interface SkillSummary {
   tags: string[];
   /** Discovery status (stable, experimental, …); null when the skill does not say. */
   lifecycle: string | null;
+}
+
+/** What an assistant's first look (`listBrief`, MCP's `list`) shows of a skill: enough to choose one; `describe` has the rest. */
+export interface SkillBrief {
+  name: string;
+  /** The first sentence of its description. */
+  summary: string;
+  /** Its tools' names (none for a prompt skill or a guide). */
+  tools: string[];
+  trust: Trust;
+  /** How its runs are contained, in a few words: "read-only, no network", "may write in its working directory, with network". */
+  sandbox: string;
+  role: Role | null;
+  /** Whether its tools are offered in the current mode. */
+  offered: boolean;
+  /** Whether it is a Kode prompt skill, offered as an MCP prompt. */
+  prompt: boolean;
 }
 
 /** A skill hidden by one of the same name in a root that comes first. */

@@ -1,5 +1,6 @@
 /** Installed skill packs as every surface sees them: sources, scan reports, update diffs, the lock. */
 import type { Mode } from './model.js';
+import type { NetworkHosts } from './runs.js';
 
 /** What a pack was installed from. */
 export type PackSourceKind = 'git' | 'folder' | 'zip' | 'tar';
@@ -57,6 +58,8 @@ export interface ScannedTool {
   profile: string;
   profileName: string;
   network: boolean;
+  /** Where its network leads (see NetworkHosts). */
+  hosts: NetworkHosts;
   /** Environment variables the skill asks to be passed (requires.env). */
   env: string[];
 }

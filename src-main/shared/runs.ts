@@ -24,10 +24,26 @@ export type SandboxProfileName = 'read-only' | 'workspace' | 'none';
 
 export const SANDBOX_PROFILES: readonly SandboxProfileName[] = ['read-only', 'workspace', 'none'];
 
-/** The profile policy asks for: filesystem access and whether the network is reachable. */
+/**
+ * Where a run's network leads: the hosts it may reach through Skilltray's filtering proxy (`*` alone:
+ * any host), or `host`, this computer's own network shared unfiltered (ICMP, the system resolver;
+ * never a Unix socket). Empty without the network. See docs/runner.md#network.
+ */
+export type NetworkHosts = string[] | 'host';
+
+/** The profile policy asks for: filesystem access, whether the network is reachable, and where it leads. */
 export interface SandboxProfile {
   name: SandboxProfileName;
   network: boolean;
+  hosts: NetworkHosts;
+}
+
+/** Connections a run's proxy refused, by host and port: `why` says which rule refused them. */
+export interface NetworkDenial {
+  host: string;
+  port: number;
+  why: string;
+  count: number;
 }
 
 /** The OS mechanisms that contain a run. */
@@ -106,6 +122,8 @@ export interface RunSummary {
   sandbox: SandboxView | null;
   /** The person's answer when one was given. */
   answer: RecordedAnswer | null;
+  /** Connections its network proxy refused (the first 100 host:port pairs); empty when none were. */
+  networkDenied: NetworkDenial[];
 }
 
 /** A run with its captured output (null until it has a result). */
@@ -266,6 +284,8 @@ export interface RunReport {
   decision: RunDecisionView;
   sandbox: SandboxView;
   result: RunResult;
+  /** Connections its network proxy refused, as history records them. */
+  networkDenied: NetworkDenial[];
 }
 
 /** What `--dry-run` shows: the rendered request and what policy would do, nothing recorded or run. */
@@ -342,5 +362,6 @@ export function reportOfRecord(record: RunRecord): RunReport | null {
     decision: { outcome, by: decidedBy, reason, ruleId: record.ruleId, actor: record.actor },
     sandbox,
     result,
+    networkDenied: record.networkDenied,
   };
 }

@@ -4,14 +4,16 @@
  * three answers in a footer that stays on screen.
  */
 import { useId, useState, type ReactNode } from 'react';
-import { approvalSentence, programName, shownArguments, word, type ShownArgument } from '../../src-main/shared/approval-text.js';
+import { shownArguments } from '../../src-main/shared/approval-text.js';
 import { displayText, visibleParts } from '../../src-main/shared/display-text.js';
+import { commandWords, fitWords, sentenceFrame, type CommandWord } from './command-words.js';
 import type { PendingEntry, RememberExpiry, SandboxView, VerdictKind } from '../../src-main/shared/runs.js';
 import { ErrorNote } from '../app/error-note.js';
 import { formatClock, formatCountdown, formatDuration } from '../app/format.js';
 import { useNow } from '../app/use-now.js';
 import { ariaShortcut, shortcutLabel, verdictForKey } from './approval-keys.js';
 import { SURFACE_LABELS, TRUST_LABELS, sandboxBadges } from './labels.js';
+import { NetworkReach } from './network-reach.js';
 import { useArmed } from './use-armed.js';
 
 /** The characters of a value with its invisible ones spelled out as marked escapes. */
@@ -60,30 +62,48 @@ export function ArgumentList({ argv, supplied = [] }: { argv: string[]; supplied
   );
 }
 
-/** The command as one line: the template's words plain, the caller's values marked, safety flags left out; an argument with spaces is quoted so it reads as one. */
-function CommandLine({ programPath, args }: { programPath: string; args: ShownArgument[] }) {
+/** Command words as code: the caller's values marked, an argument holding a space set apart so it reads as one word. */
+function Words({ words, cut = false }: { words: CommandWord[]; cut?: boolean }) {
   return (
-    <p className="command-line">
-      <code>
-        <span className="command-program">{programName(programPath)}</span>
-        {args
-          .filter((a) => !a.hardening)
-          .map((a) => (
-            <span key={a.index}>
-              {' '}
-              {a.supplied ? (
-                <mark className="supplied" title="supplied by the caller">
-                  <Visible value={word(a.text)} />
+    <>
+      {words.map((word, i) => (
+        <span key={word.index}>
+          {i > 0 ? ' ' : null}
+          <span className={`${word.index === -1 ? 'command-program' : 'command-arg'}${word.spaced ? ' command-arg-spaced' : ''}`}>
+            {word.parts.map((part, j) =>
+              part.supplied ? (
+                <mark key={j} className="supplied" title="chosen by the caller">
+                  <Visible value={part.text} />
                 </mark>
               ) : (
-                <Visible value={word(a.text)} />
-              )}
-            </span>
-          ))}
-      </code>
-    </p>
+                <Visible key={j} value={part.text} />
+              ),
+            )}
+          </span>
+        </span>
+      ))}
+      {cut ? ' …' : null}
+    </>
   );
 }
+
+/** The one sentence: who asks to run what (as code), where, how contained. */
+function Sentence({ entry }: { entry: PendingEntry }) {
+  const { asker, where, containment } = sentenceFrame(entry);
+  const { words, cut } = fitWords(commandWords(entry, true), SENTENCE_COMMAND_CHARS);
+  return (
+    <>
+      {asker} asks to run{' '}
+      <code className="sentence-command">
+        <Words words={words} cut={cut} />
+      </code>{' '}
+      in <Visible value={where} /> — {containment}.
+    </>
+  );
+}
+
+/** How much of the command the sentence shows before it says "…": the rest is in the command line under it. */
+const SENTENCE_COMMAND_CHARS = 48;
 
 /** The profile as badges that agree with policy: what the run may touch, and whether anything contains it. */
 function SandboxBadges({ sandbox }: { sandbox: SandboxView }) {
@@ -178,7 +198,7 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
         )}
       </p>
       <Title id={titleId} className="approval-sentence">
-        {approvalSentence(entry)}
+        <Sentence entry={entry} />
       </Title>
       <div className="badges">
         <span className={`badge ${entry.trust === 'bundled' ? 'badge-info' : 'badge-neutral'}`} title={TRUST_LABELS[entry.trust]}>
@@ -194,9 +214,14 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
         — {displayText(entry.reason)}
       </p>
       {entry.sandbox.contained ? null : <p className="approval-uncontained">Not contained: {entry.sandbox.why}. It can do anything you can.</p>}
+      <NetworkReach sandbox={entry.sandbox} />
 
       <section className="approval-command" aria-label="What will run">
-        <CommandLine programPath={entry.programPath} args={args} />
+        <p className="command-line">
+          <code>
+            <Words words={commandWords(entry)} />
+          </code>
+        </p>
         {entry.supplied.length > 0 ? <p className="command-key">Highlighted: values the caller chose. Everything else is the skill&apos;s own command.</p> : null}
         {safety.length > 0 ? (
           <details className="approval-safety">

@@ -1,5 +1,6 @@
 /** The tools the person chose to always allow, each with its sandbox profile, how long it lasts, and a Revoke button. */
 import { useState } from 'react';
+import { networkWords } from '../../src-main/shared/network-reach.js';
 import type { Remembered } from '../../src-main/shared/runs.js';
 import { useAnnounce } from '../app/announcer.js';
 import { useClient } from '../app/connection-context.js';
@@ -10,7 +11,7 @@ import { useResource } from '../app/use-resource.js';
 
 function profileText(r: Remembered): string {
   const files = r.profile.name === 'read-only' ? 'read-only' : r.profile.name === 'workspace' ? 'writes in its folder' : 'unsandboxed';
-  return `${files}${r.profile.network ? ', network' : ''}`;
+  return r.profile.name === 'none' ? files : `${files}, ${networkWords(r.profile)}`;
 }
 
 /** Remembered approvals in force; `compact` drops the program path and dates (the tray popup). */

@@ -11,6 +11,7 @@ import { resultOfRecord } from '../../src-main/shared/runs.js';
 import { useRunProgress } from '../runs/use-run-progress.js';
 import { STATUS_TONES, decisionSentence } from './status.js';
 import { sandboxBadges } from '../approvals/labels.js';
+import { NetworkReach, RefusedConnections } from '../approvals/network-reach.js';
 
 function Decision({ run }: { run: RunRecord }) {
   if (run.outcome === null) return <p className="muted">Waiting for a decision.</p>;
@@ -120,6 +121,15 @@ export function RunDetails({ id }: { id: string }) {
                     ))}
                   </span>{' '}
                   <span className="muted">{run.sandbox.contained ? `${run.sandbox.name} profile, ${run.sandbox.mechanism ?? ''}` : run.sandbox.why}</span>
+                  <NetworkReach sandbox={run.sandbox} />
+                </dd>
+              </div>
+            ) : null}
+            {run.networkDenied.length > 0 ? (
+              <div className="fact-wide">
+                <dt>Connections refused</dt>
+                <dd>
+                  <RefusedConnections denied={run.networkDenied} />
                 </dd>
               </div>
             ) : null}

@@ -2,19 +2,20 @@
  * The palette's list from what the core answered: tools first (the search's tool hits in its
  * order, then the tools of the skills discover ranked, in its order), then skills (discover's, and
  * those whose name starts with what was typed), then sections (the search's other hits). Nothing
- * is re-ranked here: each answer keeps the core's order and only duplicates are dropped.
+ * is re-ranked here: each answer keeps the core's order and only duplicates are dropped. With
+ * nothing typed, the tools run lately come first, then every other everyday tool (no sidecars).
  */
 import type { DiscoverResult } from '../../src-main/shared/agent.js';
-import type { CatalogHit } from '../../src-main/shared/gateway.js';
+import type { SearchHit } from '../../src-main/shared/gateway.js';
 import type { SkillSummary } from '../../src-main/shared/model.js';
 
 /** A tool as the palette lists and runs it. */
 export type PaletteTool = SkillSummary['tools'][number];
 
 export type PaletteItem =
-  | { kind: 'tool'; key: string; skill: string; tool: PaletteTool; offered: boolean; hit: CatalogHit | null }
+  | { kind: 'tool'; key: string; skill: string; tool: PaletteTool; offered: boolean; hit: SearchHit | null }
   | { kind: 'skill'; key: string; skill: string; description: string; reason: string | null }
-  | { kind: 'section'; key: string; hit: CatalogHit };
+  | { kind: 'section'; key: string; hit: SearchHit };
 
 export interface PaletteGroup {
   label: 'Tools' | 'Skills' | 'Sections';
@@ -27,16 +28,23 @@ export const GROUP_LIMITS = { tools: 8, toolsPerOtherSkill: 2, skills: 5, sectio
 export interface PaletteAnswers {
   query: string;
   discovered: readonly DiscoverResult[];
-  hits: readonly CatalogHit[];
+  hits: readonly SearchHit[];
   skills: readonly SkillSummary[];
+  /** Tools run lately, newest first (from history): what the empty palette offers first. */
+  recent?: readonly { skill: string; tool: string }[];
 }
 
-/** The palette's groups, empty ones left out; with nothing typed, every tool offered in this mode. */
-export function paletteGroups({ query, discovered, hits, skills }: PaletteAnswers): PaletteGroup[] {
+/** A skill whose tools are meant to be attached to a target (a sidecar), not run by hand for a job. */
+function attachOnly(skill: SkillSummary): boolean {
+  return skill.role === 'sidecar' || skill.invocation === 'attach';
+}
+
+/** The palette's groups, empty ones left out; with nothing typed, the tools run lately, then the other everyday tools offered in this mode. */
+export function paletteGroups({ query, discovered, hits, skills, recent = [] }: PaletteAnswers): PaletteGroup[] {
   const byName = new Map(skills.map((s) => [s.name, s]));
   const tools: PaletteItem[] = [];
   const seenTools = new Set<string>();
-  const addTool = (skillName: string, toolName: string, hit: CatalogHit | null): void => {
+  const addTool = (skillName: string, toolName: string, hit: SearchHit | null): void => {
     const skill = byName.get(skillName);
     const tool = skill?.tools.find((t) => t.name === toolName);
     const key = `tool:${skillName}/${toolName}`;
@@ -46,12 +54,15 @@ export function paletteGroups({ query, discovered, hits, skills }: PaletteAnswer
   };
 
   if (query.trim() === '') {
-    for (const skill of skills) if (skill.offered && skill.status !== 'error') for (const tool of skill.tools) addTool(skill.name, tool.name, null);
+    const everyday = skills.filter((skill) => skill.offered && skill.status !== 'error' && !attachOnly(skill));
+    const runnable = new Set(everyday.map((skill) => skill.name));
+    for (const run of recent) if (runnable.has(run.skill)) addTool(run.skill, run.tool, null);
+    for (const skill of everyday) for (const tool of skill.tools) addTool(skill.name, tool.name, null);
     const items = tools.slice(0, GROUP_LIMITS.browse);
     return items.length === 0 ? [] : [{ label: 'Tools', items }];
   }
 
-  for (const hit of hits) if (hit.tool !== null) addTool(hit.skill, hit.tool, hit);
+  for (const hit of hits) if (hit.tool !== null) addTool(hit.skill, hit.tool.name, hit);
   // Every tool of the first skill discover found with tools, then a couple of each other's.
   let first = true;
   for (const found of discovered) {

@@ -5,7 +5,7 @@
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
-import type { CatalogHit } from '../../src-main/shared/gateway.js';
+import type { SearchHit } from '../../src-main/shared/gateway.js';
 import { isMac } from '../approvals/approval-keys.js';
 import { useConnection } from '../app/connection-context.js';
 import { ErrorNote } from '../app/error-note.js';
@@ -19,6 +19,7 @@ import { SkillMarkdown } from '../skills/markdown.js';
 import { ParamField } from '../skills/param-field.js';
 import { Snippet } from '../skills/snippet.js';
 import { toolArgs, type FormValue } from '../skills/tool-args.js';
+import { useRunFolder } from '../skills/use-run-folder.js';
 import { paletteGroups, type PaletteItem, type PaletteTool } from './palette-items.js';
 import { moveActive, submitsForm } from './palette-keys.js';
 import { usePaletteSearch } from './use-palette-search.js';
@@ -30,7 +31,7 @@ export interface PaletteTarget {
 }
 
 /** Where a section hit leads: the section, or its file for text before the first heading. */
-function hitHref(hit: CatalogHit): string {
+function hitHref(hit: SearchHit): string {
   return hit.section === '' ? skillHref(hit.skill, { kind: 'file', path: hit.file }) : skillHref(hit.skill, { kind: 'section', section: hit.section, file: hit.file });
 }
 
@@ -118,8 +119,11 @@ function ToolPane({ skill, tool, onBack }: { skill: string; tool: PaletteTool; o
   const previewId = useId();
   const [values, setValues] = useState<Record<string, FormValue>>({});
   const { attempt, busy, start } = useToolAttempt(skill, tool.name);
+  // The folder the skill last ran in; a skill that never ran starts in the home folder, as the palette is for quick runs.
+  const [folder] = useRunFolder(skill);
+  const cwd = folder ?? '';
   const args = toolArgs(tool.params, values);
-  const preview = useRunPreview(skill, tool.name, args, '');
+  const preview = useRunPreview(skill, tool.name, args, cwd);
   const blocked = previewBlocks(preview);
   const runButton = useRef<HTMLButtonElement>(null);
   const runArea = useRef<HTMLDivElement>(null);
@@ -130,7 +134,7 @@ function ToolPane({ skill, tool, onBack }: { skill: string; tool: PaletteTool; o
   }, [tool.params.length]);
 
   const run = (): void => {
-    if (!blocked && !busy) start(args, '');
+    if (!blocked && !busy) start(args, cwd);
   };
 
   return (
@@ -202,6 +206,9 @@ function FocusOnArrival({ container }: { container: { current: HTMLElement | nul
   return null;
 }
 
+/** Runs the empty palette looks at for the tools used lately. */
+const RECENT_RUNS = 50;
+
 export interface PaletteProps {
   /** Closes the palette (Esc on the results, or after following a link). */
   onClose: () => void;
@@ -218,8 +225,9 @@ export function Palette({ onClose, target = null }: PaletteProps) {
   const [open, setOpen] = useState<PaletteTarget | null>(target);
   const search = usePaletteSearch(query);
   const skills = useResource('skills', (client) => client.list({ limit: 10_000 }), (e) => e.type === 'skills.changed' || e.type === 'settings');
+  const history = useResource('palette-recent', (client) => client.history({ limit: RECENT_RUNS }), (e) => e.type === 'run' && e.event.type === 'finished');
   const list = skills.data?.skills ?? [];
-  const groups = paletteGroups({ query: search.query, discovered: search.discovered, hits: search.hits, skills: list });
+  const groups = paletteGroups({ query: search.query, discovered: search.discovered, hits: search.hits, skills: list, recent: history.data ?? [] });
   const items = groups.flatMap((g) => g.items);
   const current = Math.min(active, Math.max(0, items.length - 1));
   const openTool = open ? list.find((s) => s.name === open.skill)?.tools.find((t) => t.name === open.tool) : undefined;

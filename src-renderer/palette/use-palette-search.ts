@@ -1,7 +1,7 @@
 /** The palette's answers for what was typed: discover and the search over every skill, asked together, newest query wins. */
 import { useEffect, useRef, useState } from 'react';
 import type { DiscoverResult } from '../../src-main/shared/agent.js';
-import type { CatalogHit } from '../../src-main/shared/gateway.js';
+import type { SearchHit } from '../../src-main/shared/gateway.js';
 import { errorCode } from '../app/error-note.js';
 import { useClient, useServerEvent } from '../app/connection-context.js';
 import { SEARCH_DEBOUNCE_MS, searchIsPrefix } from '../skills/use-search.js';
@@ -13,7 +13,7 @@ export interface PaletteSearch {
   /** The (trimmed) query these answers are for; '' when nothing is typed. */
   query: string;
   discovered: DiscoverResult[];
-  hits: CatalogHit[];
+  hits: SearchHit[];
   error: Error | null;
   /** A newer query is on its way. */
   stale: boolean;

@@ -3,7 +3,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { COMPATIBILITY_ROOTS, type RootWatch } from '../../src-main/shared/model.js';
 import { RULE_EFFECTS, type RuleEffect } from '../../src-main/shared/runs.js';
 import { useAnnounce } from '../app/announcer.js';
-import { useClient } from '../app/connection-context.js';
+import { useClient, useConnection } from '../app/connection-context.js';
 import { ErrorNote } from '../app/error-note.js';
 import { formatTime } from '../app/format.js';
 import { PathText } from '../app/path-text.js';
@@ -142,7 +142,7 @@ function Rules() {
       <form className="inline-form" onSubmit={add} aria-label="Add a rule">
         <div className="field">
           <label htmlFor={patternId}>Pattern</label>
-          <input id={patternId} type="text" value={pattern} required spellCheck={false} autoComplete="off" placeholder="tool:git/status" onChange={(e) => setPattern(e.target.value)} />
+          <input id={patternId} type="text" value={pattern} required spellCheck={false} autoComplete="off" placeholder="tool:git/git_status" onChange={(e) => setPattern(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor={effectId}>Effect</label>
@@ -165,6 +165,8 @@ function Rules() {
 
 export function SettingsScreen() {
   const { settings, error, set } = useSettings();
+  // The global shortcut is the desktop app's: a browser tab cannot listen for keys outside itself.
+  const desktop = useConnection().kind === 'desktop';
   return (
     <div className="page">
       <header className="page-head">
@@ -187,10 +189,12 @@ export function SettingsScreen() {
         <h2 id="history-title">History</h2>
         {settings ? <HistoryRetention settings={settings} onChange={set} /> : <p className="muted">Loading…</p>}
       </section>
-      <section className="card" aria-labelledby="palette-title">
-        <h2 id="palette-title">Command palette</h2>
-        {settings ? <PaletteShortcut settings={settings} onChange={set} /> : null}
-      </section>
+      {desktop ? (
+        <section className="card" aria-labelledby="palette-title">
+          <h2 id="palette-title">Command palette</h2>
+          {settings ? <PaletteShortcut settings={settings} onChange={set} /> : null}
+        </section>
+      ) : null}
       <section className="card" aria-labelledby="assistants-title">
         <h2 id="assistants-title">Assistants</h2>
         <AssistantsSettings />

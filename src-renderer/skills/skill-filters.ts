@@ -15,9 +15,14 @@ export function matchesFilter(skill: SkillSummary, filter: SkillFilter): boolean
   return true;
 }
 
+/** How many filters are set. */
+export function activeFilters(filter: SkillFilter): number {
+  return [filter.offered, filter.source !== '', filter.role !== '', filter.status !== '', filter.health !== ''].filter(Boolean).length;
+}
+
 /** Whether any filter is set. */
 export function isFiltering(filter: SkillFilter): boolean {
-  return filter.offered || filter.source !== '' || filter.role !== '' || filter.status !== '' || filter.health !== '';
+  return activeFilters(filter) > 0;
 }
 
 /** The values present in the list, for the filter menus (sorted, each once). */

@@ -1,6 +1,7 @@
 /** `#/skills/<name>`: one skill — what it is, what it needs, its tools as forms, its outline, sections and files. */
 import { useEffect, useRef, type ReactNode } from 'react';
 import type { Skill } from '../../src-main/shared/model.js';
+import { networkWords } from '../../src-main/shared/network-reach.js';
 import { ErrorNote } from '../app/error-note.js';
 import { PathText } from '../app/path-text.js';
 import { skillHref, type SkillView } from '../app/route.js';
@@ -44,9 +45,15 @@ function ReadOnlyFact({ skill }: { skill: Skill }) {
   );
 }
 
+/** Whether a fact has something to say: an empty list or an unstated value is left out, not shown as "none". */
+const stated = (value: string | null | readonly string[]): boolean => (Array.isArray(value) ? value.length > 0 : value !== null && value !== '');
+
+/** The skill's tools first (what a person came to do), then what it is and needs; cards with nothing to say are left out. */
 function Overview({ skill }: { skill: Skill }) {
   const c = skill.classification;
   const byTool = toolDiagnostics(skill);
+  const classified = c !== null && (c.role !== null || c.invocation !== null || c.attachTargets.length > 0 || (c.effectMode !== null && c.effectMode !== 'read_only'));
+  const requires = skill.requires.bins.length > 0 || skill.requires.env.length > 0;
   return (
     <>
       {skill.diagnostics.length > 0 ? (
@@ -55,6 +62,15 @@ function Overview({ skill }: { skill: Skill }) {
           <DiagnosticsList diagnostics={skill.diagnostics} dir={skill.dir} label={`Diagnostics of ${skill.name}`} />
         </section>
       ) : null}
+
+      <section aria-labelledby="tools-title" className="tools">
+        <h2 id="tools-title">Tools</h2>
+        {skill.tools.length === 0 ? (
+          <p className="muted">No tools: this skill is instructions only.</p>
+        ) : (
+          skill.tools.map((tool) => <ToolForm key={tool.name} skill={skill.name} skillDir={skill.dir} tool={tool} diagnostics={byTool.get(tool.name) ?? []} />)
+        )}
+      </section>
 
       <section className="card" aria-labelledby="about-title">
         <h2 id="about-title">About</h2>
@@ -65,41 +81,42 @@ function Overview({ skill }: { skill: Skill }) {
           </Fact>
           <Fact term="Modes">{list(skill.modes)}</Fact>
           <ReadOnlyFact skill={skill} />
-          <Fact term="Always ask">{skill.alwaysAsk ? 'yes' : 'no'}</Fact>
+          {skill.alwaysAsk ? <Fact term="Always ask">yes</Fact> : null}
+          <Fact term="Network">{networkWords(skill)}</Fact>
           <Fact term="Timeout">{skill.timeoutSec} s</Fact>
-          <Fact term="Status">{skill.status ?? <span className="muted">not stated</span>}</Fact>
-          <Fact term="License">{skill.license ?? <span className="muted">not stated</span>}</Fact>
+          {stated(skill.status) ? <Fact term="Status">{skill.status}</Fact> : null}
+          {stated(skill.license) ? <Fact term="License">{skill.license}</Fact> : null}
           {skill.compatibility ? <Fact term="Compatibility">{skill.compatibility}</Fact> : null}
-          <Fact term="Domain">{list(skill.domain)}</Fact>
-          <Fact term="Tags">{list(skill.tags)}</Fact>
+          {stated(skill.domain) ? <Fact term="Domain">{list(skill.domain)}</Fact> : null}
+          {stated(skill.tags) ? <Fact term="Tags">{list(skill.tags)}</Fact> : null}
           <Fact term="Hash">
             <code title={skill.hash}>{skill.hash.slice(0, 16)}</code>
           </Fact>
         </dl>
       </section>
 
-      <section className="card" aria-labelledby="classification-title">
-        <h2 id="classification-title">Classification</h2>
-        {c ? (
+      {classified && c !== null ? (
+        <section className="card" aria-labelledby="classification-title">
+          <h2 id="classification-title">Classification</h2>
           <dl className="facts facts-grid">
-            <Fact term="Role">{c.role ?? <span className="muted">not stated</span>}</Fact>
-            <Fact term="Invocation">{c.invocation ?? <span className="muted">not stated</span>}</Fact>
+            {c.role !== null ? <Fact term="Role">{c.role}</Fact> : null}
+            {c.invocation !== null ? <Fact term="Invocation">{c.invocation}</Fact> : null}
             {/* A read_only effect is part of the Read-only fact above; the others say what a sidecar does. */}
             {c.effectMode !== null && c.effectMode !== 'read_only' ? <Fact term="Effect">{c.effectMode}</Fact> : null}
-            <Fact term="Attaches to">{list(c.attachTargets)}</Fact>
+            {c.attachTargets.length > 0 ? <Fact term="Attaches to">{list(c.attachTargets)}</Fact> : null}
           </dl>
-        ) : (
-          <p className="muted">This skill has no ADR-001 classification.</p>
-        )}
-      </section>
+        </section>
+      ) : null}
 
-      <section className="card" aria-labelledby="requires-title">
-        <h2 id="requires-title">Requirements</h2>
-        <dl className="facts facts-grid">
-          <Fact term="Programs">{list(skill.requires.bins)}</Fact>
-          <Fact term="Environment">{list(skill.requires.env)}</Fact>
-        </dl>
-      </section>
+      {requires ? (
+        <section className="card" aria-labelledby="requires-title">
+          <h2 id="requires-title">Requirements</h2>
+          <dl className="facts facts-grid">
+            {skill.requires.bins.length > 0 ? <Fact term="Programs">{list(skill.requires.bins)}</Fact> : null}
+            {skill.requires.env.length > 0 ? <Fact term="Environment">{list(skill.requires.env)}</Fact> : null}
+          </dl>
+        </section>
+      ) : null}
 
       {skill.shadows.length > 0 ? (
         <section className="card" aria-labelledby="shadows-title">
@@ -114,15 +131,6 @@ function Overview({ skill }: { skill: Skill }) {
           </ul>
         </section>
       ) : null}
-
-      <section aria-labelledby="tools-title" className="tools">
-        <h2 id="tools-title">Tools</h2>
-        {skill.tools.length === 0 ? (
-          <p className="muted">No tools: this skill is instructions only.</p>
-        ) : (
-          skill.tools.map((tool) => <ToolForm key={tool.name} skill={skill.name} skillDir={skill.dir} tool={tool} diagnostics={byTool.get(tool.name) ?? []} />)
-        )}
-      </section>
     </>
   );
 }

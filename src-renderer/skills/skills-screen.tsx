@@ -1,74 +1,118 @@
 /** `#/skills`: every skill, filters, and search-as-you-type across all of them. */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import type { CatalogHit } from '../../src-main/shared/gateway.js';
+import type { SearchHit, ToolBrief } from '../../src-main/shared/gateway.js';
+import { toolNeeds } from '../../src-main/shared/search-text.js';
 import type { SkillSummary } from '../../src-main/shared/model.js';
 import { errorCode, ErrorNote } from '../app/error-note.js';
 import { NO_SKILL_FILTER, routeHref, skillHref, type SkillFilter } from '../app/route.js';
 import { useResource } from '../app/use-resource.js';
 import { useOpenPalette } from '../palette/palette-dialog.js';
 import { DiagnosticsList } from './diagnostics-list.js';
-import { filterChoices, isFiltering, matchesFilter } from './skill-filters.js';
+import { activeFilters, filterChoices, isFiltering, matchesFilter } from './skill-filters.js';
 import { SkillSwitch } from './skill-switch.js';
 import { Snippet } from './snippet.js';
 import { indexingText, useSearch } from './use-search.js';
 
 /** Where a hit leads: its section, or the file itself for text before the first heading. */
-function hitHref(hit: CatalogHit): string {
+function hitHref(hit: SearchHit): string {
   return hit.section === '' ? skillHref(hit.skill, { kind: 'file', path: hit.file }) : skillHref(hit.skill, { kind: 'section', section: hit.section, file: hit.file });
 }
 
-/** Consecutive hits of one skill (the core groups them) as one group. */
-function bySkill(hits: readonly CatalogHit[]): { skill: string; hits: CatalogHit[] }[] {
-  const groups: { skill: string; hits: CatalogHit[] }[] = [];
+/** A run of hits shown under one heading: tools, or one skill's sections. */
+interface HitGroup {
+  /** The skill whose sections these are; null for tools. */
+  skill: string | null;
+  hits: SearchHit[];
+}
+
+/** Consecutive tool hits, or consecutive sections of one skill, as one group, in the core's order (it puts tools first and groups sections by skill). */
+function hitGroups(hits: readonly SearchHit[]): HitGroup[] {
+  const groups: HitGroup[] = [];
   for (const hit of hits) {
+    const skill = hit.tool === null ? hit.skill : null;
     const last = groups[groups.length - 1];
-    if (last && last.skill === hit.skill) last.hits.push(hit);
-    else groups.push({ skill: hit.skill, hits: [hit] });
+    if (last && last.skill === skill) last.hits.push(hit);
+    else groups.push({ skill, hits: [hit] });
   }
   return groups;
 }
 
-function Hit({ hit }: { hit: CatalogHit }) {
-  const openPalette = useOpenPalette();
-  const where = [hit.file, ...hit.trail];
+function RunButton({ skill, tool, onRun }: { skill: string; tool: string; onRun: (target: { skill: string; tool: string }) => void }) {
   return (
-    <li className="hit">
+    <button type="button" className="button button-small hit-run" onClick={() => onRun({ skill, tool })} aria-label={`Run ${skill} ${tool}`}>
+      <span aria-hidden="true">▶</span> Run {tool}
+    </button>
+  );
+}
+
+/** The text around a hit's match, when there is any. */
+function HitSnippet({ text }: { text: string }) {
+  return text === '' ? null : (
+    <p className="snippet">
+      <Snippet text={text} />
+    </p>
+  );
+}
+
+/** A hit on a tool: the tool itself — its name, what it does, what running it takes — and Run. */
+function ToolHit({ hit, tool }: { hit: SearchHit; tool: ToolBrief }) {
+  const openPalette = useOpenPalette();
+  return (
+    <li className="hit hit-tool" data-skill={hit.skill} data-tool={tool.name}>
       <div className="hit-head">
         <a className="hit-link" href={hitHref(hit)}>
-          {hit.title === '' ? <code>{hit.file}</code> : <Snippet text={hit.title} />}
+          <code>
+            <Snippet text={hit.title} />
+          </code>
         </a>
-        {hit.tool !== null ? (
-          <button type="button" className="button button-small hit-run" onClick={() => openPalette({ skill: hit.skill, tool: hit.tool as string })} aria-label={`Run ${hit.skill} ${hit.tool}`}>
-            <span aria-hidden="true">▶</span> Run {hit.tool}
-          </button>
-        ) : null}
+        <span className="muted hit-skill">{hit.skill}</span>
+        <RunButton skill={hit.skill} tool={tool.name} onRun={openPalette} />
       </div>
-      {hit.title !== '' ? <p className="hit-where">{where.join(' › ')}</p> : null}
-      {hit.snippet !== '' ? (
-        <p className="snippet">
-          <Snippet text={hit.snippet} />
-        </p>
-      ) : null}
+      {tool.summary !== '' ? <p className="hit-summary">{tool.summary}</p> : null}
+      <p className="hit-where">{toolNeeds(tool)}</p>
+      <HitSnippet text={hit.snippet} />
     </li>
   );
 }
 
-function Hits({ hits, query }: { hits: CatalogHit[]; query: string }) {
-  if (hits.length === 0) return <p className="empty">No section matches “{query}”.</p>;
+/** A hit on a section: titled by the heading it sits under and its own, where it is, and the text around the match. */
+function SectionHit({ hit }: { hit: SearchHit }) {
+  return (
+    <li className="hit" data-skill={hit.skill} data-section={hit.section}>
+      <div className="hit-head">
+        <a className="hit-link" href={hitHref(hit)}>
+          {hit.section === '' ? <code>{hit.file}</code> : <Snippet text={hit.title} />}
+        </a>
+      </div>
+      {hit.section !== '' ? <p className="hit-where">{[hit.file, ...hit.trail].join(' › ')}</p> : null}
+      <HitSnippet text={hit.snippet} />
+    </li>
+  );
+}
+
+function MatchCount({ count }: { count: number }) {
+  return (
+    <span className="muted">
+      {count} {count === 1 ? 'match' : 'matches'}
+    </span>
+  );
+}
+
+/** The hits as the core ordered them: tools (the tool, its line, what it takes, Run), then sections under their skill. */
+function Hits({ hits, query }: { hits: SearchHit[]; query: string }) {
+  if (hits.length === 0) return <p className="empty">Nothing matches “{query}”.</p>;
   return (
     <ol className="hit-groups">
-      {bySkill(hits).map((group, g) => (
-        <li key={`${group.skill}\n${g}`} className="hit-group" aria-labelledby={`hits-${g}`}>
+      {hitGroups(hits).map((group, g) => (
+        <li key={`${group.skill ?? ''}\n${g}`} className="hit-group" aria-labelledby={`hits-${g}`}>
           <h2 id={`hits-${g}`} className="hit-group-title">
-            <a href={skillHref(group.skill)}>{group.skill}</a>
-            <span className="muted">
-              {group.hits.length} {group.hits.length === 1 ? 'match' : 'matches'}
-            </span>
+            {group.skill === null ? 'Tools' : <a href={skillHref(group.skill)}>{group.skill}</a>}
+            <MatchCount count={group.hits.length} />
           </h2>
           <ol className="hits">
-            {group.hits.map((hit) => (
-              <Hit key={`${hit.file}\n${hit.section}\n${hit.line}`} hit={hit} />
-            ))}
+            {group.hits.map((hit) =>
+              hit.tool === null ? <SectionHit key={`${hit.file}\n${hit.section}\n${hit.line}`} hit={hit} /> : <ToolHit key={`${hit.skill}\n${hit.tool.name}`} hit={hit} tool={hit.tool} />,
+            )}
           </ol>
         </li>
       ))}
@@ -135,6 +179,9 @@ export function SkillsScreen({ initialQuery, initialFilter }: { initialQuery: st
   const [query, setQuery] = useState(initialQuery);
   const [filter, setFilter] = useState(initialFilter);
   const searchId = useId();
+  const filtersId = useId();
+  // Below 600 px the filters fold behind one button, so the first skills are on the first screen.
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const resultsRef = useRef<HTMLElement>(null);
   const list = useResource('skills', (client) => client.list({ limit: 10_000 }), (e) => e.type === 'skills.changed' || e.type === 'settings');
   const search = useSearch(query);
@@ -191,7 +238,16 @@ export function SkillsScreen({ initialQuery, initialFilter }: { initialQuery: st
         </p>
       </div>
 
-      <fieldset className="filters">
+      <button
+        type="button"
+        className="button button-quiet filters-toggle"
+        aria-expanded={filtersOpen}
+        aria-controls={filtersId}
+        onClick={() => setFiltersOpen((open) => !open)}
+      >
+        Filters{filtering ? ` · ${activeFilters(filter)} on` : ''} <span aria-hidden="true">{filtersOpen ? '▴' : '▾'}</span>
+      </button>
+      <fieldset id={filtersId} className={`filters${filtersOpen ? ' filters-open' : ''}`}>
         <legend className="visually-hidden">Filters</legend>
         <label className="check">
           <input type="checkbox" checked={filter.offered} onChange={(e) => set({ offered: e.target.checked })} />

@@ -16,11 +16,14 @@ export function ToolForm({ skill, skillDir, tool, diagnostics }: { skill: string
   const cwdId = useId();
   const previewId = useId();
   const [values, setValues] = useState<Record<string, FormValue>>({});
-  const [cwd, setCwd] = useRunFolder();
+  const [folder, setFolder] = useRunFolder(skill);
+  const cwd = folder ?? '';
   const { attempt, busy, start } = useToolAttempt(skill, tool.name);
   const args = toolArgs(tool.params, values);
   const preview = useRunPreview(skill, tool.name, args, cwd);
-  const blocked = previewBlocks(preview);
+  // No folder known for this skill yet: the form asks for one rather than run in the home folder.
+  const needsFolder = folder !== null && cwd.trim() === '';
+  const blocked = previewBlocks(preview) || needsFolder;
 
   const submit = (event: FormEvent<HTMLFormElement>): void => {
     event.preventDefault();
@@ -45,12 +48,13 @@ export function ToolForm({ skill, skillDir, tool, diagnostics }: { skill: string
         {tool.params.map((param) => (
           <ParamField key={param.name} param={param} value={values[param.name]} onChange={(value) => setValues((prev) => ({ ...prev, [param.name]: value }))} />
         ))}
-        <details className="advanced">
-          <summary>Working directory{cwd.trim() === '' ? '' : `: ${cwd.trim()}`}</summary>
+        <details className="advanced" open={needsFolder || undefined}>
+          <summary>Folder to run in{cwd.trim() === '' ? '' : `: ${cwd.trim()}`}</summary>
           <div className="field">
-            <label htmlFor={cwdId}>Absolute directory to run in (remembered for every tool)</label>
-            <input id={cwdId} type="text" value={cwd} placeholder="your home directory" spellCheck={false} onChange={(e) => setCwd(e.target.value)} />
+            <label htmlFor={cwdId}>Folder to run in (an absolute path; the last one used for {skill} comes back next time)</label>
+            <input id={cwdId} type="text" value={cwd} required placeholder="/home/you/code/project" spellCheck={false} onChange={(e) => setFolder(e.target.value)} />
           </div>
+          {needsFolder ? <p className="hint">{skill} has not run yet: choose the folder it runs in first.</p> : null}
         </details>
         <RunPreviewLine preview={preview} id={previewId} />
         <div className="button-row">

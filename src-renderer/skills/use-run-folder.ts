@@ -1,28 +1,24 @@
-/** The folder runs started from this UI use: the one the person last chose, remembered in localStorage; empty means their home. */
-import { useCallback, useState } from 'react';
+/**
+ * The folder a run of a skill starts in, as its form proposes it: the one the person typed, else
+ * the folder the skill's last recorded run used (history), else nothing — and then the form asks.
+ */
+import { useState } from 'react';
+import type { RunSummary } from '../../src-main/shared/runs.js';
+import { useResource } from '../app/use-resource.js';
 
-/** localStorage key of the chosen folder. */
-export const RUN_FOLDER_KEY = 'skilltray.runFolder';
+/** Runs looked at for the last folder: enough to skip a few that never got a command. */
+const RECENT_RUNS = 20;
 
-function stored(): string {
-  try {
-    return localStorage.getItem(RUN_FOLDER_KEY) ?? '';
-  } catch {
-    return ''; // storage blocked: start from the home folder
-  }
+/** The working directory of the newest run that has one. */
+function lastFolder(runs: readonly Pick<RunSummary, 'command'>[]): string | null {
+  return runs.find((run) => run.command !== null)?.command?.cwd ?? null;
 }
 
-/** The remembered folder and its setter (which remembers it; '' forgets it). */
-export function useRunFolder(): [string, (folder: string) => void] {
-  const [folder, setFolder] = useState(stored);
-  const remember = useCallback((next: string) => {
-    setFolder(next);
-    try {
-      if (next.trim() === '') localStorage.removeItem(RUN_FOLDER_KEY);
-      else localStorage.setItem(RUN_FOLDER_KEY, next.trim());
-    } catch {
-      // storage blocked: the choice lasts for this page only
-    }
-  }, []);
-  return [folder, remember];
+/** The folder for `skill`'s runs (null while history is still loading) and its setter. */
+export function useRunFolder(skill: string): [folder: string | null, setFolder: (folder: string) => void] {
+  const recent = useResource(`run-folder\n${skill}`, (client) => client.history({ skill, limit: RECENT_RUNS }));
+  const [typed, setTyped] = useState<string | null>(null);
+  if (typed !== null) return [typed, setTyped];
+  if (recent.data === undefined && recent.error === null) return [null, setTyped];
+  return [lastFolder(recent.data ?? []) ?? '', setTyped];
 }

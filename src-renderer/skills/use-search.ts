@@ -1,6 +1,6 @@
 /** Search-as-you-type over every skill: lightly debounced, latest wins, rerun when skills change on disk. */
 import { useEffect, useRef, useState } from 'react';
-import type { CatalogHit } from '../../src-main/shared/gateway.js';
+import type { SearchHit } from '../../src-main/shared/gateway.js';
 import { useClient, useServerEvent } from '../app/connection-context.js';
 
 /** Wait this long after a keystroke before asking, so a burst of typing asks once. */
@@ -14,7 +14,7 @@ export interface SearchState {
   query: string;
   /** Whether they answer it as typed so far (the last word a prefix) or as complete words. */
   prefix: boolean;
-  hits: CatalogHit[];
+  hits: SearchHit[];
   error: Error | null;
   /** A newer query is on its way. */
   stale: boolean;

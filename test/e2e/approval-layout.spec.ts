@@ -64,11 +64,13 @@ test('the sentence, the caller’s values, the folded safety flags and the exact
   await app.open(page, '#/approvals');
   const card = page.getByRole('article', { name: /git -C/ }).first();
   const heading = await card.getByRole('heading').textContent();
-  expect(heading).toMatch(/^An HTTP client asks to run `git -C \S+ log -n 5 .*` in \S+ — read-only, no network\.$/);
+  // The command is code in the sentence: no backticks, no shell quoting; the caller's values marked there too.
+  expect(heading).toMatch(/^An HTTP client asks to run git -C \S+ log -n 5 [^`']* in \S+ — read-only, no network\.$/);
+  await expect(card.getByRole('heading').locator('code.sentence-command mark.supplied').first()).toHaveText(app.home);
   expect(heading).toContain(` in ${app.home} — `);
   // The badges come from the profile policy chose: read-only, never "may change things".
   await expect(card.locator('.badge')).toHaveText(['user', 'read-only', 'no network']);
-  await expect(card.locator('mark.supplied')).toHaveText([app.home, '5', 'src/approvals/approval-card.tsx']);
+  await expect(card.locator('.command-line mark.supplied')).toHaveText([app.home, '5', 'src/approvals/approval-card.tsx']);
   const safety = card.locator('details.approval-safety');
   await expect(safety.locator('summary')).toHaveText('8 safety flags the skill always adds');
   await expect(safety.locator('.chip').first()).toBeHidden();

@@ -1,7 +1,7 @@
 /** Browser mode end to end: the built UI served by `skilltray serve --web`, driven in Chromium. */
 import type { SkillSummary } from '../../src-main/shared/model.js';
 import type { RunReport } from '../../src-main/shared/runs.js';
-import { expect, go, screenshot, test } from './fixtures.js';
+import { chooseFolder, expect, go, screenshot, test } from './fixtures.js';
 import { ARM_DELAY_MS } from '../../src-renderer/approvals/approval-keys.js';
 import { argvSkill, PRINT_ARGV } from './skills.js';
 
@@ -36,6 +36,7 @@ test('run a user tool from its form: the approval shows program and every argume
   const form = page.getByRole('form', { name: 'Run echo' });
   await form.getByLabel(/message/).fill('hello world');
   await form.getByLabel(/count/).fill('2');
+  await chooseFolder(form, app.env.HOME as string);
   await form.getByRole('button', { name: 'Run echo' }).click();
 
   const approval = page.getByRole('article', { name: /echo-args/ });
@@ -53,6 +54,7 @@ test('run a user tool from its form: the approval shows program and every argume
 
 test('live output streams in while the run goes on, with Cancel, then the result', async ({ page, app }) => {
   await app.open(page, '#/skills/slow-talker');
+  await chooseFolder(page.getByRole('form', { name: 'Run echo' }), app.env.HOME as string);
   await page.getByRole('button', { name: 'Run echo' }).click();
   await page.getByRole('article', { name: /slow-talker/ }).getByRole('button', { name: /Run once/ }).click();
   // The tool prints one line and then sleeps for ten minutes: only Cancel ends it within the test.
@@ -196,7 +198,7 @@ test('a tool form shows the defaults from its Command, its description as Markdo
   const log = page.getByRole('region', { name: 'git_log' });
   await expect(log.getByLabel(/count/)).toHaveAttribute('placeholder', '10');
   await expect(log.getByLabel(/repo/)).toHaveAttribute('placeholder', '.');
-  await expect(log.getByLabel(/path/)).not.toHaveAttribute('placeholder');
+  await expect(log.getByLabel(/^path/)).not.toHaveAttribute('placeholder');
   // `staged` in git_diff's description is code, not backticks.
   await expect(page.getByRole('region', { name: 'git_diff' }).locator('.markdown code', { hasText: 'staged' })).toBeVisible();
   await expect(log.getByRole('status')).toContainText(/Asks you first|Runs without asking/);
@@ -205,6 +207,9 @@ test('a tool form shows the defaults from its Command, its description as Markdo
   await expect(page.locator('dt', { hasText: /^Effect$/ })).toHaveCount(0);
   // git is read_only and its classification agrees, so no note; network's classification says otherwise.
   await expect(page.locator('.fact-note')).toHaveCount(0);
+  // git never ran here, so the form asks where to run before Run is enabled.
+  await expect(log.getByRole('button', { name: 'Run git_log' })).toBeDisabled();
+  await chooseFolder(log.getByRole('form', { name: 'Run git_log' }), app.env.HOME as string);
   await expect(log.getByRole('button', { name: 'Run git_log' })).toBeEnabled();
   await go(page, '#/skills/network');
   await expect(page.locator('.fact-note')).toContainText('effect read_only');

@@ -78,6 +78,8 @@ test('the desktop UI runs a tool over IPC: the approval arrives as an event, is 
   await openDesktop(page, '#/skills/desk-echo');
   const form = page.getByRole('form', { name: 'Run echo' });
   await form.getByLabel(/message/).fill('from the tray');
+  // desk-echo never ran: the form asks where.
+  await form.getByLabel(/Folder to run in/).fill(base);
   await form.getByRole('button', { name: 'Run echo' }).click();
 
   const approval = page.getByRole('article', { name: /desk-echo/ });
@@ -100,4 +102,21 @@ test('the tray window opens the app’s windows and the skills folder through th
   await page.getByRole('button', { name: 'Open skills folder' }).click();
   await expect.poll(() => foldersOpened).toBe(1);
   await expect(page.getByRole('button', { name: 'Quit' })).toBeVisible();
+});
+
+test('the palette shortcut is a desktop setting: recorded from a key press, kept by the app', async ({ page }) => {
+  await openDesktop(page, '#/settings');
+  const field = page.getByLabel('Global shortcut');
+  await expect(field).toHaveValue('Ctrl+Shift+Space');
+  await field.focus();
+  await page.keyboard.press('Alt+Shift+KeyK');
+  await expect(field).toHaveValue('Alt+Shift+K');
+  // The Settings page has more than one form: this Save is the palette section's.
+  await page.getByRole('region', { name: 'Command palette' }).getByRole('button', { name: 'Save' }).click();
+  await expect.poll(() => core.settings().paletteShortcut).toBe('Alt+Shift+K');
+  await page.getByRole('button', { name: 'Turn off' }).click();
+  await expect(field).toHaveValue('None');
+  await page.getByRole('button', { name: /Default/ }).click();
+  await expect(field).toHaveValue('Ctrl+Shift+Space');
+  expect(() => core.setPaletteShortcut('K')).toThrow(expect.objectContaining({ code: 'E617' }));
 });

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import type { Envelope, OperationName } from '../../src-main/shared/contract.js';
 import { SKILLS } from './skills.js';
 
@@ -161,4 +161,15 @@ export async function screenshot(page: Page, name: string, { fullPage = true }: 
   // From the top, so the sticky bar sits where a person sees it.
   if (fullPage) await page.evaluate(() => (globalThis as unknown as { scrollTo: (x: number, y: number) => void }).scrollTo(0, 0));
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage });
+}
+
+/** Fills a tool form's folder, which it asks for when its skill never ran (later runs start from the last one). */
+export async function chooseFolder(form: Locator, dir: string): Promise<void> {
+  const field = form.getByLabel(/Folder to run in/);
+  // The form opens the folder by itself once it knows the skill never ran: open it only if it stays shut.
+  await expect(async () => {
+    if (!(await field.isVisible())) await form.locator('summary', { hasText: /^Folder to run in/ }).click();
+    await expect(field).toBeVisible({ timeout: 1000 });
+  }).toPass();
+  await field.fill(dir);
 }

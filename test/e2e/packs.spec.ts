@@ -163,7 +163,7 @@ test('install from a folder after the scan report, turn a skill off, update with
     const tool = diff.getByRole('listitem', { name: 'Tool run_it: changed' });
     await expect(tool.getByLabel('Command before and after')).toHaveText('@@ -1,1 +1,1 @@\n-cat <<target>>\n+aspell check <<target>>\n');
     await expect(tool).toContainText('New program: aspell');
-    await expect(tool).toContainText('Sandbox: read-only, no network → may write in its working directory, with network');
+    await expect(tool).toContainText('Sandbox: read-only, no network → may write in its working directory, network to any host');
     await expect(tool).toContainText('may do more than before');
     const script = diff.getByRole('listitem', { name: 'Script scripts/fix.sh: changed' });
     await expect(script).toContainText('may do more than before: it now downloads');

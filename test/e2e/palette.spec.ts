@@ -4,7 +4,6 @@
  * words marked, as typed and as complete words).
  */
 import { fileURLToPath } from 'node:url';
-import type { Settings } from '../../src-main/shared/runs.js';
 import { expect, screenshot, test } from './fixtures.js';
 
 /** A Git repository to look at: this checkout. */
@@ -100,21 +99,4 @@ test('search for git status: the tool first, both words marked, as typed and as 
   await expect(dialog.getByRole('listbox', { name: 'Results' })).toHaveAttribute('data-results-for', 'git status');
   await expect(option).toContainText('git_status');
   await expect(option.locator('mark')).toHaveText(['git', 'status']);
-});
-
-test('the palette shortcut is a setting: recorded from a key press, kept by the app', async ({ page, app }) => {
-  await app.open(page, '#/settings');
-  const field = page.getByLabel('Global shortcut');
-  await expect(field).toHaveValue('Ctrl+Shift+Space');
-  await field.focus();
-  await page.keyboard.press('Alt+Shift+KeyK');
-  await expect(field).toHaveValue('Alt+Shift+K');
-  // The Settings page has more than one form: this Save is the palette section's.
-  await page.getByRole('region', { name: 'Command palette' }).getByRole('button', { name: 'Save' }).click();
-  await expect.poll(async () => (await app.api<Settings>('settings')).body).toMatchObject({ value: { paletteShortcut: 'Alt+Shift+K' } });
-  await page.getByRole('button', { name: 'Turn off' }).click();
-  await expect(field).toHaveValue('None');
-  await page.getByRole('button', { name: /Default/ }).click();
-  await expect(field).toHaveValue('Ctrl+Shift+Space');
-  expect((await app.api('setPaletteShortcut', { shortcut: 'K' })).body).toMatchObject({ ok: false, error: { code: 'E617' } });
 });

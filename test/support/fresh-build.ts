@@ -7,7 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The checkout the tests belong to. */
@@ -37,17 +37,21 @@ function filesUnder(root: string, dir: string, keep: (name: string) => boolean):
 
 const isTs = (name: string): boolean => name.endsWith('.ts') && !name.endsWith('.d.ts');
 const PRELOAD = join('src-main', 'electron', 'preload.ts');
+const NATIVE_SOURCES = join('src-main', 'core', 'runner', 'network');
 const bundledInto = (output: string) => (source: string) => ({ source, output });
 
 const TARGETS: Record<TargetName, BuildTarget> = {
   node: {
     script: 'build:node',
     // tsc rewrites every output on each build, so each .ts is compared with its own .js.
-    sources: (root) =>
-      [...filesUnder(root, 'src-main', isTs), ...filesUnder(root, 'bench', isTs)]
+    sources: (root) => [
+      ...[...filesUnder(root, 'src-main', isTs), ...filesUnder(root, 'bench', isTs)]
         .filter((source) => source !== PRELOAD)
         .map((source) => ({ source, output: join('dist', 'node', source.replace(/\.ts$/, '.js')) })),
-    configs: ['tsconfig.node.json', 'tsconfig.base.json'],
+      // The network relay is C, compiled on Linux only (scripts/build-net-relay.js).
+      ...(process.platform === 'linux' ? filesUnder(root, NATIVE_SOURCES, (name) => name.endsWith('.c')).map((source) => ({ source, output: join('dist', 'native', basename(source, '.c')) })) : []),
+    ],
+    configs: ['tsconfig.node.json', 'tsconfig.base.json', join('scripts', 'build-net-relay.js')],
   },
   cli: {
     script: 'build:cli',

@@ -1,5 +1,5 @@
 /** The sandbox is a required dependency of the containment tests: without it they fail, naming what to install. */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { platformSandbox } from '../../src-main/core/runner/sandbox/platform-sandbox.js';
@@ -29,4 +29,14 @@ export function ordinaryDir(): string {
   const dir = mkdtempSync(join(parent, 'run-'));
   dirs.push(dir);
   return dir;
+}
+
+/** Whether group `gid` may open ICMP echo sockets without privileges, as ping must in a sandbox (no_new_privs drops its file capability). */
+export function icmpAllowed(gid: number): boolean {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ping_group_range', 'utf8').trim().split(/\s+/).map(Number);
+    return low !== undefined && high !== undefined && gid >= low && gid <= high;
+  } catch {
+    return false;
+  }
 }

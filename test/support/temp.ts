@@ -7,6 +7,9 @@ import { resolveConfig, type CoreConfig } from '../../src-main/core/config.js';
 
 const created: string[] = [];
 
+/** The network relay as the build leaves it in this checkout (vitest's global setup builds it). */
+export const NET_RELAY = join(import.meta.dirname, '..', '..', 'dist', 'native', 'net-relay');
+
 afterEach(() => {
   for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
@@ -74,6 +77,6 @@ export function testHome(options: { base?: string; bundled?: string } = {}): Tes
   return {
     ...paths,
     env,
-    config: (extraEnv = {}) => resolveConfig({ env: { ...env, ...extraEnv }, bundledDir: paths.bundled, platform: 'linux' }),
+    config: (extraEnv = {}) => resolveConfig({ env: { ...env, ...extraEnv }, bundledDir: paths.bundled, platform: 'linux', netRelay: NET_RELAY }),
   };
 }

@@ -6,7 +6,7 @@ import { collectArguments, printReport, runCwd, runHereOrThere } from './runs.js
 
 const discover: Command = {
   name: 'discover',
-  summary: 'rank the skills that do a job (score 0–1: how much of the intent they match, weighed by ADR-001 rules; no sidecars unless --role sidecar)',
+  summary: 'rank the skills that do a job (score 0–1: how much of the request they match, procedures and stable skills first; no checking sidecars unless --role sidecar)',
   positionals: [{ name: 'intent', required: true }],
   options: {
     domain: { type: 'list', value: '<domain>', description: 'only skills of this domain (repeatable)' },
@@ -68,14 +68,15 @@ const attach: Command = {
     const traceId = args.options['trace-id'] as string | undefined;
     const cwd = runCwd(ctx, args);
     const result = await runHereOrThere(ctx, args, {
-      there: (client) =>
+      ...(traceId === undefined ? {} : { traceId }),
+      there: (client, trace) =>
         client.attach({
           skill_id: skillId,
           target_type: targetType,
           target_ref: targetRef,
           inputs,
           ...(toolOption === undefined ? {} : { tool: toolOption }),
-          ...(traceId === undefined ? {} : { trace_id: traceId }),
+          trace_id: trace,
           cwd,
         }),
       here: (approval) =>

@@ -3,13 +3,15 @@
  * Text output is the RFCs' form (search snippets with emphasis instead of markers); `--format json`
  * (or `--json`) prints the canonical JSON. Formatters load with the command that uses them.
  */
-import { STATS_QUERY_TYPES } from '../../shared/gateway.js';
+import { STATS_QUERY_TYPES, type SearchResult } from '../../shared/gateway.js';
 import { skillcErrors } from '../../core/errors.js';
 import type { OptionSpec, ParsedArgs } from '../args.js';
 import { JSON_OPTION, printJson, type CliContext, type CliIo, type Command } from '../command.js';
 import { emphasisOn, emphasize } from '../emphasis.js';
 import type { SkillLibrary } from '../../core/library.js';
 import type { ServerEvent } from '../../shared/contract.js';
+// Static: main.ts already loads it for the indexing note.
+import { formatHits } from '../search-text.js';
 
 const FORMAT: Record<string, OptionSpec> = {
   format: { type: 'string', value: '<text|json>', choices: ['text', 'json'], description: 'output format (default text)' },
@@ -17,6 +19,19 @@ const FORMAT: Record<string, OptionSpec> = {
 };
 
 const MAX_LINES: OptionSpec = { type: 'integer', value: '<n>', min: 0, description: 'return at most n lines' };
+
+/** The switch that keeps RFC-0004's behaviour for a harness: E002 where a read would otherwise build the index. */
+export const STRICT_ENV = 'SKILLTRAY_STRICT';
+
+const STRICT: OptionSpec = {
+  type: 'boolean',
+  description: `read as skillc does: E002 when the skill's index is not built or out of date, instead of building it (also ${STRICT_ENV}=1)`,
+};
+
+/** Whether this read is strict: `--strict`, or SKILLTRAY_STRICT set to 1. */
+function strictRead(ctx: CliContext, args: ParsedArgs): boolean {
+  return args.options.strict === true || ctx.env[STRICT_ENV] === '1';
+}
 
 const wantsJson = (args: ParsedArgs): boolean => args.options.json === true || args.options.format === 'json';
 
@@ -57,7 +72,7 @@ function chunkedOut(io: CliIo): { write(text: string): void; flush(): void } {
 
 const outline: Command = {
   name: 'outline',
-  summary: "list the headings of a skill's .md files (RFC-0002)",
+  summary: "list the headings of a skill's .md files",
   positionals: [{ name: 'skill', required: true }],
   options: { level: { type: 'integer', value: '<n>', description: 'only headings of level 1–n' }, ...FORMAT },
   examples: [
@@ -98,6 +113,7 @@ const show: Command = {
     section: { type: 'string', value: '<heading>', description: 'the heading, as an option (the same as the second argument)' },
     file: { type: 'string', value: '<path>', description: 'only look in this file' },
     'max-lines': MAX_LINES,
+    strict: STRICT,
     ...FORMAT,
   },
   examples: [
@@ -113,7 +129,7 @@ const show: Command = {
     const section = words.length > 0 ? words.join(' ') : option;
     if (section === undefined) throw skillcErrors.usage('show needs <section>, the heading to show');
     const { formatShow } = await import('../../core/gateway/show.js');
-    const result = (await ctx.library()).show(skill, { section, ...pick({ file: str(args, 'file'), maxLines: num(args, 'max-lines') }) }, ctx.cwd);
+    const result = (await ctx.library({ strict: strictRead(ctx, args) })).show(skill, { section, ...pick({ file: str(args, 'file'), maxLines: num(args, 'max-lines') }) }, ctx.cwd);
     if (result.warning) ctx.io.err(`${result.warning}\n`);
     return finish(ctx, args, result, () => formatShow(result));
   },
@@ -168,11 +184,11 @@ const sources: Command = {
 const PROGRESS_FROM = 50;
 
 /**
- * On a terminal, shows the catalog's progress while a search over every skill reads the skills that
+ * Runs `search`; on a terminal, shows the catalog's progress meanwhile while it reads the skills that
  * changed (a first search over 10,000 takes seconds) on one stderr line, cleared when done.
  */
-function showIndexProgress(ctx: CliContext, library: SkillLibrary): () => void {
-  if (!ctx.io.stderrIsTty) return () => undefined;
+function withIndexProgress<T>(ctx: CliContext, library: SkillLibrary, search: () => T): T {
+  if (!ctx.io.stderrIsTty) return search();
   let shown = false;
   const listener = (event: ServerEvent): void => {
     if (event.type !== 'index.progress' || event.total < PROGRESS_FROM) return;
@@ -180,49 +196,79 @@ function showIndexProgress(ctx: CliContext, library: SkillLibrary): () => void {
     shown = true;
   };
   library.on('event', listener);
-  return () => {
+  try {
+    return search();
+  } finally {
     library.off('event', listener);
     if (shown) ctx.io.err('\r\u001b[K');
-  };
+  }
+}
+
+/** Whether an error says a plain word names no skill: not found, or a folder without SKILL.md (a path stays an error). */
+function namesNoSkill(error: unknown, arg: string): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return !/[/\\]/.test(arg) && (code === 'E001' || code === 'E010');
 }
 
 const search: Command = {
   name: 'search',
-  summary: 'full-text search (BM25): over every loaded skill, or in one skill when you name it first',
-  synopsis: 'search [skill] <query> [options]',
+  summary: 'find the tools and sections that mention some words: over every skill, or in one skill when you name it first',
+  synopsis: 'search [skill] <words…> [options]',
   positionals: [
     { name: 'query', required: true },
     { name: 'words', required: false, variadic: true },
   ],
   options: {
-    all: { type: 'boolean', description: 'search every loaded skill (what a lone <query> does anyway)' },
+    all: { type: 'boolean', description: 'search every skill, even when the first word names one' },
     limit: { type: 'integer', value: '<n>', min: 1, description: 'at most n results (default 10)' },
+    strict: { type: 'boolean', description: `with a skill: search its own index as skillc does, Markdown snippets and scores (E002 when not built; also ${STRICT_ENV}=1)` },
     ...FORMAT,
   },
+  notes: [
+    'Which words are the query:',
+    '  one argument ("git status", quoted)   every skill is searched for it',
+    '  several, the first names a skill      that skill is searched for the rest (search git status)',
+    '  several, the first names no skill     every skill is searched for all of them (search disk space),',
+    '                                        and a note on stderr says so',
+    '  --all                                 every skill, for all the words, whatever the first one names',
+    'Tools come first, then sections. Common words (how, is, my, the) are left out when others remain;',
+    'when nothing holds every word, the hits holding some of them are shown, and a note says so.',
+  ],
   examples: [
-    ['search "git status"', 'every skill, for both words'],
+    ['search "git log"', 'every skill, for both words: the git_log tool first'],
+    ['search disk space', '"disk" names no skill, so every skill, for both words'],
     ['search git status', 'only the git skill, for "status"'],
-    ['search skill-authoring read only', 'one skill, for the words after its name'],
-    ['search token --limit 3 --json', 'the best three hits as data (RFC-0004 [MATCH] markers kept)'],
+    ['search --all git status', 'every skill, for both words'],
+    ['search token --limit 3 --json', 'the best three hits as data, matches marked [MATCH]…[/MATCH]'],
   ],
   async run(ctx, args) {
-    const { formatSearch } = await import('../../core/search/query.js');
-    const library = await ctx.library();
+    const strict = strictRead(ctx, args);
+    const library = await ctx.library({ strict });
     const limit = pick({ limit: num(args, 'limit') });
     const [first, ...rest] = args.positionals as [string, ...string[]];
-    if (args.options.all && rest.length > 0) throw skillcErrors.usage('search --all takes the query alone; quote a query of several words');
-    // One argument is a query over every skill; more are a skill, then the words to find in it.
-    const stopProgress = rest.length === 0 ? showIndexProgress(ctx, library) : () => undefined;
-    let result;
-    try {
-      result = rest.length === 0 ? library.searchAll(first, limit) : library.search(first, rest.join(' '), limit, ctx.cwd);
-    } finally {
-      stopProgress();
-    }
     const on = emphasisOn(ctx);
-    return finish(ctx, args, result, () => formatSearch({ results: result.results.map((hit) => ({ ...hit, snippet: emphasize(hit.snippet, on) })) }));
+    if (rest.length > 0 && !args.options.all) {
+      try {
+        if (strict) {
+          const { formatSearch } = await import('../../core/search/query.js');
+          const result = library.searchIndex(first, rest.join(' '), limit, ctx.cwd);
+          return await finish(ctx, args, result, () => formatSearch({ results: result.results.map((hit) => ({ ...hit, snippet: emphasize(hit.snippet, on) })) }));
+        }
+        return await printHits(ctx, args, library.search(first, rest.join(' '), limit, ctx.cwd));
+      } catch (error) {
+        if (!namesNoSkill(error, first)) throw error;
+        ctx.io.err(`note: no skill is named '${first}', so every skill was searched for "${[first, ...rest].join(' ')}"\n`);
+      }
+    }
+    return printHits(ctx, args, withIndexProgress(ctx, library, () => library.searchAll([first, ...rest].join(' '), limit)));
   },
 };
+
+/** Prints search hits (a note first when none held every word). */
+async function printHits(ctx: CliContext, args: ParsedArgs, result: SearchResult): Promise<number> {
+  if (result.matched === 'any' && result.results.length > 0) ctx.io.err(`note: nothing holds every word of "${result.query}"; these hold some of them\n`);
+  return finish(ctx, args, result, () => formatHits(result, emphasisOn(ctx)));
+}
 
 const build: Command = {
   name: 'build',
@@ -256,11 +302,11 @@ const build: Command = {
 
 const stats: Command = {
   name: 'stats',
-  summary: "usage analytics from a skill's access logs (RFC-0003)",
+  summary: "how often a skill was read and searched, from its access logs",
   positionals: [{ name: 'skill', required: true }],
   options: {
     'group-by': { type: 'string', value: '<type>', description: `${STATS_QUERY_TYPES.join('|')} (default summary)` },
-    since: { type: 'string', value: '<datetime>', description: 'accesses on or after (RFC 3339 or YYYY-MM-DD)' },
+    since: { type: 'string', value: '<datetime>', description: 'accesses on or after (2026-01-31, or a time such as 2026-01-31T09:00:00Z)' },
     until: { type: 'string', value: '<datetime>', description: 'accesses on or before' },
     project: { type: 'list', value: '<path>', description: 'accesses from this directory or below (repeatable)' },
     ...FORMAT,

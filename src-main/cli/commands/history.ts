@@ -1,5 +1,7 @@
 /** `history`: runs as a table with a header, or one run whole (request, decision, command, result, output). */
-import { RUN_STATUSES, SURFACES, type RunRecord, type RunStatus, type RunSummary, type SandboxView, type Surface } from '../../shared/runs.js';
+import { RUN_STATUSES, SURFACES, type NetworkDenial, type RunRecord, type RunStatus, type RunSummary, type SandboxView, type Surface } from '../../shared/runs.js';
+import { displayText } from '../../shared/display-text.js';
+import { networkWords } from '../../shared/network-reach.js';
 import { JSON_OPTION, printJson, type Command } from '../command.js';
 import { localTime, table } from '../table.js';
 
@@ -23,10 +25,15 @@ function indented(text: string): string {
   return text.replace(/\n$/, '').split('\n').map((line) => `  ${line}`).join('\n');
 }
 
-/** The profile and what contained it, `workspace, no network (bubblewrap)`, or why nothing did. */
+/** The profile and what contained it, `workspace, network to api.github.com (bubblewrap)`, or why nothing did. */
 function sandboxLine(s: SandboxView): string {
   if (!s.contained) return `${s.name}, not contained: ${s.why ?? 'no sandbox'}`;
-  return `${s.name}, ${s.network ? 'with network' : 'no network'}${s.mechanism === null ? '' : ` (${s.mechanism})`}`;
+  return `${s.name}, ${networkWords(s)}${s.mechanism === null ? '' : ` (${s.mechanism})`}`;
+}
+
+/** A connection the run's proxy refused: `evil.example:443, 3 times: not in the skill's network list`; the tool chose the host, so it is shown escaped. */
+export function refusedConnection(d: NetworkDenial): string {
+  return `${displayText(d.host)}:${d.port}${d.count > 1 ? `, ${d.count} times` : ''}: ${d.why}`;
 }
 
 /** Every field of a run record a person may need, labelled, then its output. */
@@ -47,6 +54,7 @@ function formatRunRecord(r: RunRecord): string {
     lines.push(['cwd', r.command.cwd], ['timeout', `${r.command.timeoutMs / 1000} s`], ['env', r.command.env.length > 0 ? r.command.env.join(', ') : '(allow-list only)']);
   }
   if (r.sandbox) lines.push(['sandbox', sandboxLine(r.sandbox)]);
+  for (const denial of r.networkDenied) lines.push(['refused', refusedConnection(denial)]);
   lines.push(['skill hash', r.skillHash]);
   if (r.startedAt !== null) lines.push(['started', localTime(r.startedAt)]);
   if (r.endedAt !== null) lines.push(['ended', localTime(r.endedAt)]);

@@ -1,5 +1,6 @@
 /** Running tools from the terminal, and the records and settings around runs. */
 import { hostname, userInfo } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { resolve as resolvePath } from 'node:path';
 import type { PendingApproval, Remembered, RunReport, Verdict } from '../../shared/runs.js';
 import type { SkilltrayCore } from '../../core/api.js';
@@ -10,10 +11,11 @@ import { onShutdownSignal } from '../../server/shutdown-signals.js';
 import type { SkilltrayClient } from '../../shared/contract.js';
 import type { ParsedArgs } from '../args.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
-import { findRunningOwner } from '../owner-link.js';
-import { historyCommand } from './history.js';
+import { findRunningOwner, type RunningOwner } from '../owner-link.js';
+import { historyCommand, refusedConnection } from './history.js';
 import { approvalSentence, containment, shownArguments } from '../../shared/approval-text.js';
 import { displayLines } from '../../shared/display-text.js';
+import { networkWords } from '../../shared/network-reach.js';
 
 /** Who answered, as recorded in history. */
 function actor(how: string): string {
@@ -73,6 +75,7 @@ export function describePending(
     `  why       ${p.reason}`,
     `  skill     ${p.skill}/${p.tool} (${p.trust})`,
     `  sandbox   ${containment(p.sandbox)}${p.sandbox.contained ? ` (${p.sandbox.mechanism ?? ''})` : `: ${p.sandbox.why ?? ''}`}`,
+    ...(p.sandbox.network && p.sandbox.contained ? [`  network   ${networkWords(p.sandbox)}`] : []),
     `  program   ${p.programPath}`,
     ...args.map((a) => `  arg ${String(a.index + 1).padEnd(5)} ${JSON.stringify(a.text)}${a.supplied ? '   < from the caller' : a.hardening ? '   · safety flag' : ''}`),
     `  cwd       ${p.cwd}`,
@@ -103,23 +106,54 @@ export function printReport(ctx: CliContext, report: RunReport): void {
   const status = result.timedOut ? `timed out after ${report.command.timeoutMs / 1000} s` : result.cancelled ? 'cancelled' : result.signal ? `killed by ${result.signal}` : `exit ${result.exitCode}`;
   const dropped = result.droppedBytes.stdout + result.droppedBytes.stderr;
   ctx.io.err(`${status} · ${Math.round(result.durationMs)} ms${dropped > 0 ? ` · ${dropped} bytes of output dropped` : ''} · run ${report.id}\n`);
+  for (const denial of report.networkDenied) ctx.io.err(`network refused ${refusedConnection(denial)}\n`);
+}
+
+/** How often a forwarded run is looked for among the owner's approvals, to say where it waits. */
+const WAITING_POLL_MS = 200;
+
+/**
+ * Once a forwarded run waits for approval, says so on stderr: its id, and where to answer it (the
+ * app, serve's browser UI, or `skilltray approve`). Looks until the run shows up or the call ends.
+ */
+async function sayWhereItWaits(ctx: CliContext, owner: RunningOwner, traceId: string, call: Promise<unknown>): Promise<void> {
+  let ended = false;
+  const settled = call.then(
+    () => (ended = true),
+    () => (ended = true),
+  );
+  while (!ended) {
+    const pending = await owner.client.approvals({}).catch(() => []);
+    const entry = pending.find((p) => p.traceId === traceId);
+    if (entry !== undefined) {
+      const where = owner.link.owner === 'app' ? 'in the Skilltray app' : `at ${owner.link.url}/#/approvals (the browser UI of skilltray serve --web)`;
+      ctx.io.err(`run ${entry.id} waits for your approval ${where}; or answer it here: skilltray approve ${entry.id} (or deny ${entry.id})\n`);
+      return;
+    }
+    await Promise.race([settled, sleep(WAITING_POLL_MS)]);
+  }
 }
 
 /**
  * Runs a call where it belongs. With an owner running (the app or serve) the run is its to ask about
- * and record; `--yes` means the person at this terminal already approved, so that run stays here, as
+ * and record — under `traceId` (the caller's, else a new one), by which this command says where it
+ * waits; `--yes` means the person at this terminal already approved, so that run stays here, as
  * does any run when no owner is running (asked on a TTY, else refused with E601).
  */
 export async function runHereOrThere<T>(
   ctx: CliContext,
   args: ParsedArgs,
-  call: { there: (client: SkilltrayClient) => Promise<T>; here: (approval: Approval) => Promise<T> },
+  call: { traceId?: string; there: (client: SkilltrayClient, traceId: string) => Promise<T>; here: (approval: Approval) => Promise<T> },
 ): Promise<T> {
   const owner = args.options.yes ? null : await findRunningOwner(ctx.config().home);
   if (owner !== null) {
     const { link } = owner;
-    if (!args.options.json) ctx.io.err(`forwarded to ${link.owner === 'app' ? 'the Skilltray app' : 'skilltray serve'} at ${link.url}; if it needs approval, answer it there or with 'skilltray approve'\n`);
-    return call.there(owner.client);
+    if (!args.options.json) ctx.io.err(`forwarded to ${link.owner === 'app' ? 'the Skilltray app' : 'skilltray serve'} at ${link.url}\n`);
+    // node:crypto only when a run is forwarded: every other command starts without it.
+    const traceId = call.traceId ?? (await import('node:crypto')).randomUUID();
+    const result = call.there(owner.client, traceId);
+    if (!args.options.json) void sayWhereItWaits(ctx, owner, traceId, result);
+    return result;
   }
   // This process owns the run: a signal stops its tool (recorded as interrupted) instead of leaving it running.
   const release = onShutdownSignal((signal) => {
@@ -179,12 +213,13 @@ const run: Command = {
       else {
         const argv = dry.command.args.map((a, i) => `  arg ${String(i + 1).padEnd(5)} ${JSON.stringify(a)}\n`).join('');
         const sandbox = `${containment(dry.sandbox)}${dry.sandbox.contained ? ` (${dry.sandbox.mechanism ?? ''})` : `: ${dry.sandbox.why ?? ''}`}`;
-        ctx.io.out(`program   ${dry.programPath ?? `${dry.command.program} (not found)`}\n${argv}cwd       ${dry.command.cwd}\ntimeout   ${dry.command.timeoutMs / 1000} s\nsandbox   ${sandbox}\ndecision  ${dry.decision}: ${dry.reason}\n`);
+        const network = dry.sandbox.network && dry.sandbox.contained ? `network   ${networkWords(dry.sandbox)}\n` : '';
+        ctx.io.out(`program   ${dry.programPath ?? `${dry.command.program} (not found)`}\n${argv}cwd       ${dry.command.cwd}\ntimeout   ${dry.command.timeoutMs / 1000} s\nsandbox   ${sandbox}\n${network}decision  ${dry.decision}: ${dry.reason}\n`);
       }
       return 0;
     }
     const report = await runHereOrThere(ctx, args, {
-      there: (client) => client.run({ skill, tool, args: input.args, cwd }),
+      there: (client, traceId) => client.run({ skill, tool, args: input.args, cwd, trace_id: traceId }),
       here: (approval) => core.run(input, { approval }),
     });
     if (args.options.json) printJson(ctx, report);
@@ -312,7 +347,7 @@ const remembered: Command = {
     if (args.options.json) printJson(ctx, list);
     else {
       const line = (r: Remembered): string =>
-        `#${r.id}  ${r.skill}/${r.tool}  ${r.programPath}  ${r.profile.name}${r.profile.network ? '+network' : ''}  ${r.expires === 'session' ? 'this session' : 'until revoked'}  skill ${r.skillHash.slice(0, 12)}\n`;
+        `#${r.id}  ${r.skill}/${r.tool}  ${r.programPath}  ${r.profile.name}, ${networkWords(r.profile)}  ${r.expires === 'session' ? 'this session' : 'until revoked'}  skill ${r.skillHash.slice(0, 12)}\n`;
       ctx.io.out(list.length === 0 ? 'No remembered approvals.\n' : list.map(line).join(''));
     }
     return 0;

@@ -12,6 +12,7 @@ import type { DiscoverResult } from '../../shared/agent.js';
 import type { Mode, Role, Skill } from '../../shared/model.js';
 import { isOffered } from '../policy/modes.js';
 import { queryTokens, quoteToken } from '../search/query.js';
+import { STOPWORDS } from '../search/stopwords.js';
 import { TOKENIZE_CLAUSE, tokenizerPreference } from '../search/tokenizer.js';
 
 /** How much a word found in each of a skill's fields says about the skill doing the job. */
@@ -38,11 +39,6 @@ export const RANK_FACTORS = {
   /** Rule 4: not read-only for a read-only intent. */
   notReadOnly: 0.97,
 } as const;
-
-/** Words that carry no intent; left out of the query so they cannot make every skill "match". */
-const STOPWORDS = new Set(
-  'a an and are as at be by can could do does for from get give how i in into is it its let me my of on or our please show some tell that the their them this to us want we what when where which who why will with would you your'.split(' '),
-);
 
 /** Intents that only look: read_only skills come first for them (rule 4). */
 const READ_ONLY_INTENT = /^(show|list|what|which|who|where|when|how|is|are|does|do|did|check|find|search|look|see|view|display|read|count|print|tell|give|get|inspect|describe|explain|summari[sz]e|compare|why)\b/i;
@@ -159,18 +155,31 @@ function bestUnit(hits: readonly WordHits[], skill: Skill, total: number): Pick<
   return { relevance: best.relevance, spread: best.spread, tool: best.tool };
 }
 
-/** Why a candidate ranked where it did, in the order the rules apply. */
+/** Words in quotes joined as a sentence says them: “a”, “b” and “c”. */
+function quotedList(words: readonly string[]): string {
+  const quoted = words.map((w) => `“${w}”`);
+  return quoted.length <= 1 ? (quoted[0] ?? '') : `${quoted.slice(0, -1).join(', ')} and ${quoted[quoted.length - 1] as string}`;
+}
+
+/** What each role means to a person choosing. */
+const ROLE_WORDS: Record<Role, string> = { procedure: 'does the whole job', utility: 'a building block', sidecar: 'checks or enriches a target' };
+
+/**
+ * Why a candidate ranked where it did, in plain words and in the order the rules apply: what it
+ * mentions (and through which tool), what kind of skill it is, its tags, whether it only reads.
+ */
 function reason(c: Candidate, hits: readonly WordHits[]): string {
   const found = hits.filter((h) => {
     const { own, inTool } = fieldsOf(h, c.skill.name, c.tool);
     return own.count + inTool.count > 0;
   });
+  const status = c.skill.status === 'stable' || c.skill.status === 'experimental' ? `${c.skill.status}, ` : '';
+  const kind = c.outdone ? 'a guide to the job, after the tool that does it' : c.role === null ? 'not classified' : `${status}${ROLE_WORDS[c.role]}`;
   return [
-    `relevance ${c.relevance.toFixed(2)}: matches ${found.map((h) => `'${h.word}'`).join(', ')}${c.tool === null ? '' : ` (tool ${c.tool})`}`,
-    c.outdone ? 'procedure without tools, after the utility that does the job' : (c.role ?? 'unclassified'),
-    c.skill.status ?? 'no status',
-    c.tagHits.length > 0 ? `tag ${c.tagHits.map((t) => `'${t}'`).join(', ')}` : 'no tag match',
-    ...(c.readOnlyMatch ? ['read-only for a read-only request'] : []),
+    `mentions ${quotedList(found.map((h) => h.word))}${c.tool === null ? '' : ` (tool ${c.tool})`}`,
+    kind,
+    ...(c.tagHits.length > 0 ? [`tagged ${quotedList(c.tagHits)}`] : []),
+    ...(c.readOnlyMatch ? ['only reads, as asked'] : []),
   ].join('; ');
 }
 

@@ -1,11 +1,14 @@
 /**
  * The gateway and search as one service over the loaded skills: resolve the skill (RFC-0007),
- * run the operation, log the access. In app mode (`autoBuild`) indexes are kept current, so a
- * person in the UI never meets E002; the CLI keeps the RFC's behaviour and says to build.
+ * run the operation, log the access. A read builds a missing or stale index itself, so nobody
+ * meets E002 by reading; `strict` keeps RFC-0004's behaviour (E002, and say to build) for harnesses.
  *
- * In app mode the registry's watcher also saves the freshness check: once a skill's index has
- * been found current, it is read without looking at the sources again until the watcher reports
- * a change under that skill (or stops watching). The CLI, with no watcher, checks every time.
+ * In app mode (`autoBuild`) the registry's watcher also saves the freshness check: once a skill's
+ * index has been found current, it is read without looking at the sources again until the watcher
+ * reports a change under that skill (or stops watching). The CLI, with no watcher, checks every time.
+ *
+ * Searches (of one skill or of all) answer from the all-skills catalog, in one result model
+ * (search-hits.ts); `searchIndex` is RFC-0004's search of a skill's own index, as `--strict` prints it.
  */
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -19,11 +22,14 @@ import type { SkillRegistry } from '../skills/registry.js';
 import { AccessLogger, withAccessLog, type LoggedCommand } from '../logs/access-log.js';
 import { logArgs } from '../logs/log-args.js';
 import { skillStats, type StatsOptions } from '../logs/stats.js';
-import type { BuildResult, CatalogResult, OpenResult, OutlineHeading, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult, SyncResult } from '../../shared/gateway.js';
+import type { BuildResult, IndexSearchResult, OpenResult, OutlineHeading, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult, SyncResult } from '../../shared/gateway.js';
 import { syncLogs } from '../logs/sync.js';
-import { buildIndex, openIndexForSearch, type OpenIndex } from '../search/index.js';
-import { SkillCatalog, type CatalogProgress, type CatalogSkill } from '../search/catalog.js';
+import { buildIndex, openIndexForSearch, type BuildOptions, type OpenIndex } from '../search/index.js';
+import { SkillCatalog, type CatalogOptions, type CatalogProgress, type CatalogSkill, type IndexingWork } from '../search/catalog.js';
+import { isIndexedFile } from '../search/documents.js';
 import { searchIndex, skillQuery } from '../search/query.js';
+import { searchHits } from '../search/search-hits.js';
+import { catalogTools } from '../search/tool-text.js';
 import { openFile, type OpenOptions } from './open.js';
 import { outlineFiles, outlineSkill, type OutlineOptions } from './outline.js';
 import { runtimeDir } from './runtime-dir.js';
@@ -42,10 +48,19 @@ export interface GatewayDeps {
   registry: SkillRegistry;
   env: NodeJS.ProcessEnv;
   nativeBinding?: string;
-  /** Build a skill's index when it is missing or stale instead of failing with E002 (the app). */
+  /** The long-running owner of runs (the app, serve): the watcher vouches for indexes, access logs are written in batches. */
   autoBuild: boolean;
   /** Told while the all-skills catalog reads skills that changed (a cold search over 10,000 takes seconds). */
   onIndexProgress?: CatalogProgress;
+  /** RFC-0004 as written: a missing or stale index is E002 (say to build), never built by a read. */
+  strict?: boolean;
+  /** Told before a read indexes something, so a command line can say why it takes a while. */
+  onIndexing?(work: IndexingWork): void;
+}
+
+/** The catalog's view of a loaded skill. */
+function catalogSkill(skill: Skill): CatalogSkill {
+  return { name: skill.name, dir: skill.dir, hash: skill.hash, tools: catalogTools(skill.tools, skill.syntax) };
 }
 
 /** The skill a gateway call is about, resolved. */
@@ -75,12 +90,15 @@ export class GatewayService {
   private readonly current = new Map<string, string>();
   /** App mode: the open indexes of vouched-for skills, kept open between reads. */
   private readonly openIndexes = new Map<string, OpenIndex>();
+  /** App mode: loaded skills changed on disk whose catalog rows a search of that skill must read again (the registry reloads them only after its debounce). */
+  private readonly unsynced = new Set<string>();
 
   constructor(private readonly deps: GatewayDeps) {
     // The app logs after the reply (in batches); a CLI process logs its one access as it happens.
     this.logger = new AccessLogger({ env: deps.env, batch: deps.autoBuild, ...(deps.nativeBinding === undefined ? {} : { nativeBinding: deps.nativeBinding }) });
     deps.registry.on('touched', (name) => {
       for (const each of name === null ? [...this.current.keys()] : [name]) this.forget(each);
+      for (const each of name === null ? deps.registry.list().map((skill) => skill.name) : [name]) this.unsynced.add(each);
     });
   }
 
@@ -98,9 +116,18 @@ export class GatewayService {
     const at = locateSkill(skill, cwd, this.deps.registry);
     // The canonical directory's basename names the runtime dir and the access log's skill.
     const name = basename(at.canonical);
-    // Parsed only when asked (build): search, show and outline need the directory alone.
-    const read = (): Skill => at.loaded ?? parseSkill(at.dir, at.root);
-    return { command, skill: name, skillPath: at.canonical, runtimeDir: runtimeDir(this.deps.home, name), cwd, dir: at.canonical, loadedAs: at.loadedAs, read };
+    // A loaded skill's directory (how HTTP, MCP and IPC name one) is that loaded skill.
+    const loadedAs = at.loadedAs ?? (this.deps.registry.dirOf(name) !== null && this.deps.registry.canonicalDirOf(name) === at.canonical ? name : null);
+    // Parsed only when asked (build, search): show and outline need the directory alone.
+    const read = (): Skill => at.loaded ?? (loadedAs === null ? undefined : this.deps.registry.get(loadedAs)) ?? parseSkill(at.dir, at.root);
+    return { command, skill: name, skillPath: at.canonical, runtimeDir: runtimeDir(this.deps.home, name), cwd, dir: at.canonical, loadedAs, read };
+  }
+
+  /** How an index of `skill` is built: through the native binding, telling `onIndexing` before it writes. */
+  private buildOptions(skill: string): BuildOptions {
+    const { onIndexing } = this.deps;
+    if (onIndexing === undefined) return this.binding;
+    return { ...this.binding, beforeWrite: (files) => onIndexing({ skills: [skill], bytes: files.reduce((sum, f) => sum + (isIndexedFile(f.rel) ? f.size : 0), 0) }) };
   }
 
   /** Remembers that a loaded skill's index is current, while the watcher can say when that stops being true. */
@@ -117,10 +144,11 @@ export class GatewayService {
   }
 
   /**
-   * Runs `read` over the skill's index. The CLI reads as RFC-0004 says (checking the sources, E002
-   * when unusable). The app first makes the index current — unless the watcher vouches for it, in
-   * which case the index kept open is read as is — and an index damaged or deleted behind its back
-   * is rebuilt. `skill` is the argument as given, for an E002's message.
+   * Runs `read` over the skill's index. A missing or stale index is built first (checked against
+   * the sources each time); `strict` reads as RFC-0004 says instead (E002 when unusable). The app
+   * skips the check while the watcher vouches for an index, reading the one kept open as is, and
+   * rebuilds an index damaged or deleted behind its back. `skill` is the argument as given, for an
+   * E002's message.
    */
   private readIndexOf<T>(t: Target, skill: string, read: (index: OpenIndex) => T): T {
     const name = t.loadedAs;
@@ -137,11 +165,13 @@ export class GatewayService {
         this.forget(name);
       }
     }
-    if (this.deps.autoBuild) {
-      buildIndex(t.dir, t.runtimeDir, this.binding);
-      if (name !== null) this.vouch(name, t.dir);
+    const builds = !this.deps.strict;
+    if (builds) {
+      buildIndex(t.dir, t.runtimeDir, this.buildOptions(t.skill));
+      if (this.deps.autoBuild && name !== null) this.vouch(name, t.dir);
     }
-    const index = openIndexForSearch(t.dir, t.runtimeDir, skill, { ...this.binding, trustSources: this.deps.autoBuild });
+    // Just built or found current: no second look at the sources.
+    const index = openIndexForSearch(t.dir, t.runtimeDir, skill, { ...this.binding, trustSources: builds });
     if (name !== null && this.current.get(name) === t.dir) {
       this.openIndexes.set(name, index);
       return read(index);
@@ -184,7 +214,37 @@ export class GatewayService {
     return withAccessLog(this.logger, t, () => logArgs.sources(options), () => listSources(t.dir, options));
   }
 
+  /** Searches one skill (from the catalog, in the one result model); the skill's catalog rows are brought up to date first. */
   search(skill: string, query: string, options: { limit?: number }, cwd: string): SearchResult {
+    const t = this.target('search', skill, cwd);
+    return withAccessLog(this.logger, t, (result) => logArgs.search(query, result), () => {
+      skillQuery(query, options);
+      const read = t.read();
+      if (t.loadedAs === null) {
+        // A skill read by path, not loaded: searched in a catalog of its own, kept for this call only.
+        const own = SkillCatalog.inMemory(this.catalogOptions);
+        try {
+          own.sync([catalogSkill(read)]);
+          return searchHits(own.search(query, { ...options, skill: read.name }), () => read.tools);
+        } finally {
+          own.close();
+        }
+      }
+      // The app keeps the whole catalog in step with the loaded skills; a command line brings only this skill's rows up to date.
+      const catalog = this.deps.autoBuild ? this.catalog() : this.openCatalog();
+      let skill = read;
+      if (!this.deps.autoBuild) catalog.syncOne(catalogSkill(skill));
+      else if (this.unsynced.delete(t.loadedAs)) {
+        // Changed on disk and not reloaded yet (the registry waits for writes to settle): read as it is now, so the search sees the edit.
+        skill = parseSkill(t.dir, read.root);
+        catalog.syncOne(catalogSkill(skill));
+      }
+      return searchHits(catalog.search(query, { ...options, skill: t.loadedAs }), () => skill.tools);
+    });
+  }
+
+  /** RFC-0004's search of a skill's own index (`search --strict`): Markdown snippets, BM25 scores. */
+  searchIndex(skill: string, query: string, options: { limit?: number }, cwd: string): IndexSearchResult {
     const t = this.target('search', skill, cwd);
     return withAccessLog(this.logger, t, (result) => logArgs.search(query, result), () => {
       const search = skillQuery(query, options);
@@ -196,7 +256,7 @@ export class GatewayService {
     const t = this.target('build', skill, cwd);
     const result = withAccessLog(this.logger, t, () => logArgs.build(), () => {
       requireIdentity(t.read());
-      return buildIndex(t.dir, t.runtimeDir, { ...this.binding, ...(options.verify ? { verify: true } : {}) });
+      return buildIndex(t.dir, t.runtimeDir, { ...this.buildOptions(t.skill), ...(options.verify ? { verify: true } : {}) });
     });
     return { skill: t.skill, ...result };
   }
@@ -233,15 +293,26 @@ export class GatewayService {
     return syncLogs({ ...options, runtimeDirFor: (name) => runtimeDir(this.deps.home, name) });
   }
 
+  private get catalogOptions(): CatalogOptions {
+    const { onIndexing } = this.deps;
+    return { ...this.binding, ...(onIndexing === undefined ? {} : { onIndexing }) };
+  }
+
+  /** The all-skills catalog, opened on first use (not synced). */
+  private openCatalog(): SkillCatalog {
+    this.catalogDb ??= SkillCatalog.open(this.deps.home, this.catalogOptions);
+    return this.catalogDb;
+  }
+
   /** The all-skills catalog, synced with the loaded skills whenever they have changed since the last sync. */
   catalog(): SkillCatalog {
-    this.catalogDb ??= SkillCatalog.open(this.deps.home, this.binding);
+    const catalog = this.openCatalog();
     const generation = this.deps.registry.generation;
     if (generation !== this.catalogGeneration && this.catalogSyncing === undefined) {
-      this.catalogDb.sync(this.catalogSkills(), this.deps.onIndexProgress);
+      catalog.sync(this.catalogSkills(), this.deps.onIndexProgress);
       this.catalogGeneration = generation;
     }
-    return this.catalogDb;
+    return catalog;
   }
 
   /**
@@ -252,10 +323,10 @@ export class GatewayService {
   syncCatalogInBackground(): Promise<void> {
     if (this.catalogSyncing === undefined && this.catalogDb !== undefined && this.deps.registry.generation === this.catalogGeneration) return Promise.resolve();
     this.catalogSyncing ??= (async () => {
-      this.catalogDb ??= SkillCatalog.open(this.deps.home, this.binding);
+      const catalog = this.openCatalog();
       const generation = this.deps.registry.generation;
       try {
-        await this.catalogDb.syncInBackground(this.catalogSkills(), this.deps.onIndexProgress);
+        await catalog.syncInBackground(this.catalogSkills(), this.deps.onIndexProgress);
         this.catalogGeneration = generation;
       } finally {
         this.catalogSyncing = undefined;
@@ -265,12 +336,13 @@ export class GatewayService {
   }
 
   private catalogSkills(): CatalogSkill[] {
-    return this.deps.registry.list().map((s) => ({ name: s.name, dir: s.dir, hash: s.hash, tools: s.tools.map((t) => t.name) }));
+    return this.deps.registry.list().map(catalogSkill);
   }
 
   /** One ranked list over every loaded skill; `prefix` makes the last word a prefix (search-as-you-type). */
-  searchAll(query: string, options: { limit?: number; prefix?: boolean } = {}): CatalogResult {
-    return this.catalog().search(query, options);
+  searchAll(query: string, options: { limit?: number; prefix?: boolean } = {}): SearchResult {
+    const result = this.catalog().search(query, options);
+    return searchHits(result, (name) => this.deps.registry.get(name)?.tools);
   }
 
   close(): void {

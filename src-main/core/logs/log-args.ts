@@ -4,7 +4,7 @@
  * search, `dir` of sources.
  */
 import type { OpenOptions } from '../gateway/open.js';
-import type { OpenResult, SearchResult, ShowResult } from '../../shared/gateway.js';
+import type { OpenResult, ShowResult } from '../../shared/gateway.js';
 import type { OutlineOptions } from '../gateway/outline.js';
 import { normaliseSectionQuery, type ShowOptions } from '../gateway/show.js';
 import type { SourcesOptions } from '../gateway/sources.js';
@@ -27,7 +27,7 @@ export const logArgs = {
     pattern: options.pattern ?? null,
   }),
   /** RFC-0004:C-LOGGING: exactly `{query, result_count}`. */
-  search: (query: string, result?: SearchResult): LogArgs => ({ query, result_count: result?.results.length ?? 0 }),
+  search: (query: string, result?: { results: readonly unknown[] }): LogArgs => ({ query, result_count: result?.results.length ?? 0 }),
   build: (): LogArgs => ({}),
   stats: (options: { groupBy?: string; since?: string; until?: string; projects?: readonly string[] }): LogArgs => ({
     group_by: options.groupBy ?? 'summary',

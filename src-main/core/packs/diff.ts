@@ -92,7 +92,7 @@ function toolChanges(before: ScannedSkill | null, after: ScannedSkill | null, po
       now !== null &&
       (was === null
         ? now.network || now.env.length > 0 || now.profileName !== 'read-only'
-        : policy.widens({ name: now.profileName, network: now.network, text: now.profile }, { name: was.profileName, network: was.network, text: was.profile }));
+        : policy.widens({ name: now.profileName, network: now.network, hosts: now.hosts, text: now.profile }, { name: was.profileName, network: was.network, hosts: was.hosts, text: was.profile }));
     const change = was === null ? 'added' : now === null ? 'removed' : was.command !== now.command || was.profile !== now.profile || was.network !== now.network || newEnv.length > 0 || was.env.length !== now.env.length ? 'changed' : 'unchanged';
     const commandBefore = was?.command ?? null;
     const commandAfter = now?.command ?? null;

@@ -8,6 +8,7 @@ import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { extname, isAbsolute, join } from 'node:path';
 import type { Skill, SkillRoot } from '../../shared/model.js';
 import type { ScanFinding, ScannedSkill, ScannedTool } from '../../shared/packs.js';
+import type { NetworkHosts } from '../../shared/runs.js';
 import { hashFile } from '../skills/files.js';
 import { parseSkill } from '../skills/parse-skill.js';
 import { parseCommand } from '../template/parse-command.js';
@@ -20,6 +21,7 @@ import { listTree } from './tree.js';
 export interface ProfileView {
   name: string;
   network: boolean;
+  hosts: NetworkHosts;
   text: string;
 }
 
@@ -155,7 +157,7 @@ export function scanPack(packDir: string, policy: PolicyView, renamed: ReadonlyM
     const tools: ScannedTool[] = skill.tools.map((tool) => {
       const program = programOf(tool, skill);
       const inPack = program.startsWith('./') || program.startsWith('../') || (program.includes('/') && !isAbsolute(program));
-      return { name: tool.name, command: tool.command, program, programInPack: inPack, profile: profile.text, profileName: profile.name, network: profile.network, env: skill.requires.env };
+      return { name: tool.name, command: tool.command, program, programInPack: inPack, profile: profile.text, profileName: profile.name, network: profile.network, hosts: profile.hosts, env: skill.requires.env };
     });
     const scripts = entries
       .filter((e) => e.type === 'file' && e.rel.startsWith(`${name}/`) && e.rel !== `${name}/SKILL.md`)

@@ -11,6 +11,7 @@ import { SkilltrayError } from '../errors.js';
 import type { Remembered, Rule, SandboxView } from '../../shared/runs.js';
 import { alwaysBlindTo } from './always.js';
 import { isOffered } from './modes.js';
+import { networkAsks } from './network-policy.js';
 import { describeProfile, widens } from './profile.js';
 import { governingRule } from './rules.js';
 import type { SensitiveArgument } from './sensitive-paths.js';
@@ -166,6 +167,8 @@ function decideByRules(input: DecideInput): Decision {
   if (rule !== null) {
     return { outcome: 'auto', by: 'rule', ruleId: rule.id, reason: `allowed by rule #${rule.id} (${rule.pattern})` };
   }
+  const network = networkAsks(input);
+  if (network !== null) return { outcome: 'ask', reason: network };
   const { sandbox } = input;
   const remembered = input.remembered;
   if (remembered !== null && remembered.revokedAt === null && remembered.skill === skill.name && remembered.tool === tool.name) {

@@ -48,6 +48,8 @@ export interface ProcessSpec {
    * init dies the kernel kills every process inside), so no sweep of the group is needed afterwards.
    */
   treeEndsWithIt?: boolean;
+  /** Data for file descriptors 3, 4, … of the program, each read to its end (bwrap's seccomp filter). */
+  inputs?: readonly Uint8Array[];
   /**
    * Live output, decoded, called only while the stream's head (the first half of the cap) is filling:
    * at most maxOutputBytes / 2 bytes per stream ever reach it, however much the tool prints. The final
@@ -154,7 +156,7 @@ export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
     env: spec.env,
     extendEnv: false,
     shell: false,
-    stdin: 'ignore',
+    stdio: ['ignore', 'pipe', 'pipe', ...(spec.inputs ?? [])],
     reject: false,
     buffer: false,
     windowsHide: true,

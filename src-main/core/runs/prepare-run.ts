@@ -99,7 +99,7 @@ export function sandboxView(sandbox: Sandbox, profile: SandboxProfile): SandboxV
   if (profile.name === 'none') {
     return { ...profile, contained: false, mechanism: null, why: 'you turned the sandbox off for this skill (Settings, or skilltray rules sandbox)' };
   }
-  const why = sandbox.unavailable();
+  const why = sandbox.unavailable(profile);
   return { ...profile, contained: why === null, mechanism: why === null ? sandbox.mechanism : null, why };
 }
 

@@ -18,13 +18,15 @@ import type { ApprovalBroker } from '../policy/approval-broker.js';
 import type { DecidedBy, DryRun, PendingApproval, RecordedAnswer, RunDecisionView, RunEvent, RunOutcome, RunReport, SandboxView, Verdict } from '../../shared/runs.js';
 import { remember } from '../store/approvals.js';
 import { getSettings } from '../store/settings.js';
-import { recordDecision, recordFailure, recordProcess, recordRequest, recordResult, recordStart } from '../store/runs.js';
+import { recordDecision, recordFailure, recordNetworkDenied, recordProcess, recordRequest, recordResult, recordStart } from '../store/runs.js';
 import { isOwnerStopping, ownerStopping } from './interrupted-runs.js';
 import { processStartTime } from '../runner/process-tree.js';
 import { DEFAULT_OUTPUT_CAP, runProcess } from '../runner/run-process.js';
 import { buildToolEnv } from '../runner/tool-env.js';
 import { prepareRunDirs, type RunDirs } from '../runner/skill-snapshot.js';
 import { secretMasks } from '../runner/sandbox/secret-paths.js';
+import type { NetworkProxy } from '../runner/network/proxy-server.js';
+import { startRunProxy } from '../runner/network/run-proxy.js';
 import { askPerson, type Approval } from './ask-person.js';
 import { plainObject, prepareRun, type PrepareDeps, type Prepared, type RunInput } from './prepare-run.js';
 
@@ -99,13 +101,9 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     const traceId = input.traceId ?? randomUUID();
     const id = randomUUID();
     const { db } = this.deps;
-    let prepared: Prepared;
-    try {
-      prepared = prepareRun(this.deps, input);
-    } catch (error) {
-      return this.refuse({ ...input, traceId }, error, id);
-    }
-    const { skill, command, programPath, decision, sandbox } = prepared;
+    // A call that cannot even be prepared (no such skill or tool, bad arguments, a bad cwd) asked
+    // nothing and decided nothing: it is the caller's error, not a run, so history does not keep it.
+    const { skill, command, programPath, decision, sandbox }: Prepared = prepareRun(this.deps, input);
     recordRequest(db, { id, traceId, surface: input.surface, skill: skill.name, tool: command.tool, args: plainObject(input.args), command, programPath, skillHash: skill.hash, sandbox });
 
     let answer: RecordedAnswer | null = null;
@@ -193,7 +191,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       view = { ...view, reason: `${view.reason}; Always was not remembered: ${blind}` };
     } else if (verdict?.verdict === 'always') {
       const session = verdict.expires === 'session' ? this.deps.session : null;
-      remember(db, { skill: skill.name, tool: command.tool, skillHash: skill.hash, programPath: programPath as string, profile: { name: sandbox.name, network: sandbox.network }, session });
+      remember(db, { skill: skill.name, tool: command.tool, skillHash: skill.hash, programPath: programPath as string, profile: { name: sandbox.name, network: sandbox.network, hosts: sandbox.hosts }, session });
       emitSafely(this, 'remembered');
     }
     decided(view);
@@ -215,16 +213,19 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     this.active.set(id, controller);
     recordStart(db, id);
     emitSafely(this, 'run', { type: 'started', id, traceId, skill: skill.name, tool: command.tool, command, programPath, sandbox });
+    let proxy: NetworkProxy | null = null;
     try {
+      proxy = await startRunProxy(sandbox, dirs.root);
       const spawn = this.deps.sandbox.wrap(
         { program: programPath, args: command.args, env: buildToolEnv(env, command.env) },
         {
-          profile: sandbox.contained ? { name: sandbox.name, network: sandbox.network } : { name: 'none', network: true },
+          profile: sandbox.contained ? { name: sandbox.name, network: sandbox.network, hosts: sandbox.hosts } : { name: 'none', network: true, hosts: 'host' },
           cwd: realpathSync(command.cwd),
           skillDir: realpathSync(skill.dir),
           snapshotDir: dirs.snapshot,
           tempDir: dirs.temp,
           masks: secretMasks({ userHome: env.HOME || homedir(), skilltrayHome: this.deps.home, runtimeDir: env.XDG_RUNTIME_DIR, platform: process.platform }),
+          ...(proxy === null ? {} : { proxy: proxy.address }),
         },
       );
       const result = await runProcess({
@@ -236,6 +237,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         maxOutputBytes: DEFAULT_OUTPUT_CAP,
         signal: controller.signal,
         ...(spawn.treeEndsWithIt === true ? { treeEndsWithIt: true } : {}),
+        ...(spawn.inputs === undefined ? {} : { inputs: spawn.inputs }),
         onOutput: (stream, text) => emitSafely(this, 'run', { type: 'output', id, stream, text }),
         // Recorded at once, so if this process dies the next owner can find and stop the tool.
         onSpawn: (pid) => {
@@ -247,14 +249,19 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         },
       });
       const stopping = controller.signal.reason as unknown;
+      // The tool is gone: its proxy closes before its refusals are read, so the record holds every one.
+      await proxy?.close();
+      const networkDenied = proxy?.denied() ?? [];
+      recordNetworkDenied(db, id, networkDenied);
       recordResult(db, id, result, isOwnerStopping(stopping) ? { interrupted: (stopping as Error).message } : {});
       emitSafely(this, 'run', { type: 'finished', id, traceId, skill: skill.name, tool: command.tool, result });
-      return { id, traceId, skill: skill.name, tool: command.tool, command, programPath, decision, sandbox, result };
+      return { id, traceId, skill: skill.name, tool: command.tool, command, programPath, decision, sandbox, result, networkDenied };
     } catch (error) {
       const coded = toSkilltrayError(error);
       recordFailure(db, id, coded);
       throw withRunId(coded, id);
     } finally {
+      await proxy?.close();
       this.active.delete(id);
       signal?.removeEventListener('abort', onAbort);
     }

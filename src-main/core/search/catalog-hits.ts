@@ -1,7 +1,8 @@
 /**
  * What the all-skills catalog does with ranked rows before anyone sees them: a section and the
  * sections around it (its parent holds its text, its subsections part of it) become one hit, the
- * best-ranked of them; hits are then grouped by skill, groups in the order of their best hit.
+ * best-ranked of them; tools then come first (see toolsFirst), the other sections grouped by
+ * skill, groups in the order of their best hit.
  */
 
 /** Where a catalog row sits in its file: enough to tell whether one section holds another. */
@@ -44,6 +45,33 @@ export function groupBySkill<T extends { skill: string }>(ranked: readonly T[]):
     else groups.set(hit.skill, [hit]);
   }
   return [...groups.values()].flat();
+}
+
+/**
+ * The order hits are shown in, each group in rank order: the tools whose name holds every word
+ * that was asked for, the sections whose heading does ("commit message" is the commit-message
+ * guide's own title), the other tools, the other sections grouped by skill. A person looking for
+ * a job wants the tool that does it; a heading that says exactly what was typed is the next best.
+ * A tool is one hit: of two of its sections that matched apart (its Parameters and its Examples),
+ * the first in this order stands for it.
+ */
+export function toolsFirst<T extends { skill: string; tool: string | null; titled: boolean }>(ranked: readonly T[]): T[] {
+  const tools = ranked.filter((hit) => hit.tool !== null);
+  const sections = ranked.filter((hit) => hit.tool === null);
+  const ordered = [
+    ...tools.filter((hit) => hit.titled),
+    ...sections.filter((hit) => hit.titled),
+    ...tools.filter((hit) => !hit.titled),
+    ...groupBySkill(sections.filter((hit) => !hit.titled)),
+  ];
+  const seen = new Set<string>();
+  return ordered.filter((hit) => {
+    if (hit.tool === null) return true;
+    const key = `${hit.skill}\n${hit.tool}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** A heading row with what it sits under: `trail` holds the enclosing headings, outermost first. */

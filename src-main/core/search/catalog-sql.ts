@@ -12,34 +12,73 @@
  */
 import { skillcErrors } from '../errors.js';
 import { queryTokens, quoteToken, textColumnsMatch } from './query.js';
+import { contentTokens, isStopword } from './stopwords.js';
 import { TOKENIZE_CLAUSE } from './tokenizer.js';
 import type { TokenizerName } from '../../shared/gateway.js';
 
 /** Layout version of the catalog; a catalog of another version is rebuilt. */
-export const CATALOG_SCHEMA_VERSION = 3;
+export const CATALOG_SCHEMA_VERSION = 4;
 
 /** How much more a word in a section's heading counts than the same word in its text. */
 export const HEADING_WEIGHT = 4;
 
+/**
+ * How a catalog query's words must be in a row: every word that says something (`all`), common
+ * words such as "how", "is", "this" left out while others remain but still counting for the rows
+ * that hold them; or, when no row holds them all, `any` one of them.
+ */
+export type MatchLevel = 'all' | 'any';
+
 /** The FTS5 expressions of a catalog query: complete tokens (stemmed) and the typed word prefix. */
 export interface CatalogMatch {
+  /** What ranks rows: the words that say something, all required, and the common words as a bonus for rows that hold them too. */
   stemmed: string | null;
+  /** The words that say something, all required, and nothing else: what a heading must hold to say exactly what was asked. */
+  required: string | null;
   wordPrefix: string | null;
   /** On the unstemmed index: any complete token or the prefix, to mark every query word in a snippet. */
   anyWord: string;
 }
 
-/** Splits a query (E004 when empty): with `prefix`, the last token becomes `"tok"*` over unstemmed words. */
-export function catalogMatch(query: string, prefix: boolean): CatalogMatch {
+/**
+ * Splits a query (E004 when empty): with `prefix`, the last token becomes `"tok"*` over unstemmed
+ * words. "who changed this file" requires `changed` and `file`, and ranks a row that also holds
+ * "who" and "this" higher; with `any`, a row needs only one of the words that say something.
+ */
+export function catalogMatch(query: string, prefix: boolean, level: MatchLevel = 'all'): CatalogMatch {
   const tokens = queryTokens(query);
   if (tokens.length === 0) throw skillcErrors.emptyQuery();
-  const complete = (prefix ? tokens.slice(0, -1) : tokens).map(quoteToken);
-  const wordPrefix = prefix ? `${quoteToken(tokens[tokens.length - 1] as string)}*` : null;
-  return {
-    stemmed: complete.length === 0 ? null : complete.join(' '),
-    wordPrefix,
-    anyWord: [...complete, ...(wordPrefix === null ? [] : [wordPrefix])].join(' OR '),
-  };
+  const typed = prefix ? (tokens[tokens.length - 1] as string) : null;
+  const finished = prefix ? tokens.slice(0, -1) : tokens;
+  // While a word is being typed it carries the query on its own when the finished words are all common ones.
+  const words = (typed === null ? contentTokens(finished) : finished.filter((token) => !isStopword(token))).map(quoteToken);
+  const common = finished.filter((token) => isStopword(token) && !words.includes(quoteToken(token))).map(quoteToken);
+  const required = words.length === 0 ? null : words.join(' ');
+  const wordPrefix = typed === null ? null : `${quoteToken(typed)}*`;
+  let stemmed = required;
+  if (level === 'any') stemmed = words.length === 0 ? null : words.join(' OR ');
+  // FTS5's BM25 sums over every phrase of the expression, so the second branch's common words add to the rows that hold them.
+  else if (required !== null && common.length > 0) stemmed = `(${required}) OR (${words.join(' AND ')} AND (${common.join(' OR ')}))`;
+  return { stemmed, required, wordPrefix, anyWord: [...words, ...common, ...(wordPrefix === null ? [] : [wordPrefix])].join(' OR ') };
+}
+
+/** One way to match a query: the last word as a prefix or not, and how many words a row must hold. */
+export interface MatchAttempt {
+  prefix: boolean;
+  level: MatchLevel;
+}
+
+/**
+ * The ways a search tries, in order, answering with the first that finds rows. Search-as-you-type
+ * first takes the last word as a prefix of a word; when that finds nothing (or the last word is a
+ * common word, typed whole), it answers as the full search does: every word that says something,
+ * then, for several words, any of them. So "how full is my disk" finds disk_usage as typed.
+ */
+export function matchAttempts(query: string, prefix: boolean): MatchAttempt[] {
+  const tokens = queryTokens(query);
+  const full: MatchAttempt[] = tokens.length < 2 ? [{ prefix: false, level: 'all' }] : [{ prefix: false, level: 'all' }, { prefix: false, level: 'any' }];
+  const typedWhole = isStopword(tokens[tokens.length - 1] ?? '');
+  return prefix && !typedWhole ? [{ prefix: true, level: 'all' }, ...full] : full;
 }
 
 /** Creates every table of a new catalog. */
@@ -81,14 +120,17 @@ const bm25 = (table: string): string => `bm25(${table}, 0, 0, ${HEADING_WEIGHT},
 /** What every ranking query returns per row, best first. */
 const ROW_COLUMNS = 'r.id, r.skill, r.file, r.section, r.level, r.start_line, r.end_line, r.trail, r.tool, top.rank';
 
+/** Restricts ranked rows to one skill's (named by @skill), or nothing. */
+const scope = (scoped: boolean): string => (scoped ? ' AND +rowid IN (SELECT id FROM catalog_rows WHERE skill_id = (SELECT id FROM catalog_skills WHERE name = @skill))' : '');
+
 /** Finished words only: ranked by the stemmed index. */
-const STEMMED_SQL = `
-  WITH top AS (SELECT rowid AS id, ${bm25('catalog')} AS rank FROM catalog WHERE catalog MATCH @stemmed ORDER BY rank, rowid LIMIT @limit)
+const stemmedSql = (scoped: boolean): string => `
+  WITH top AS (SELECT rowid AS id, ${bm25('catalog')} AS rank FROM catalog WHERE catalog MATCH @stemmed${scope(scoped)} ORDER BY rank, rowid LIMIT @limit)
   SELECT ${ROW_COLUMNS} FROM top CROSS JOIN catalog_rows r ON r.id = top.id ORDER BY top.rank, top.id`;
 
 /** A lone word being typed: ranked by the unstemmed index. */
-const WORDS_SQL = `
-  WITH top AS (SELECT rowid AS id, ${bm25('catalog_words')} AS rank FROM catalog_words WHERE catalog_words MATCH @words ORDER BY rank, rowid LIMIT @limit)
+const wordsSql = (scoped: boolean): string => `
+  WITH top AS (SELECT rowid AS id, ${bm25('catalog_words')} AS rank FROM catalog_words WHERE catalog_words MATCH @words${scope(scoped)} ORDER BY rank, rowid LIMIT @limit)
   SELECT ${ROW_COLUMNS} FROM top CROSS JOIN catalog_rows r ON r.id = top.id ORDER BY top.rank, top.id`;
 
 /**
@@ -96,8 +138,8 @@ const WORDS_SQL = `
  * the finished words, re-ranked with the typed word's score added. Scoring every row a short prefix
  * matches would cost a hundred times more; `+` keeps each list from driving lookups into the other.
  */
-const BOTH_SQL = `
-  WITH typed AS MATERIALIZED (SELECT rowid AS id FROM catalog_words WHERE catalog_words MATCH @words),
+const bothSql = (scoped: boolean): string => `
+  WITH typed AS MATERIALIZED (SELECT rowid AS id FROM catalog_words WHERE catalog_words MATCH @words${scope(scoped)}),
   pool AS MATERIALIZED (
     SELECT rowid AS id, ${bm25('catalog')} AS rank FROM catalog WHERE catalog MATCH @stemmed AND +rowid IN typed
     ORDER BY rank, rowid LIMIT @limit * ${POOL_FACTOR}
@@ -106,17 +148,18 @@ const BOTH_SQL = `
   top AS (SELECT pool.id AS id, pool.rank + typedRank.rank AS rank FROM pool JOIN typedRank ON typedRank.id = pool.id ORDER BY rank, id LIMIT @limit)
   SELECT ${ROW_COLUMNS} FROM top CROSS JOIN catalog_rows r ON r.id = top.id ORDER BY top.rank, top.id`;
 
-/** The ranking statement a catalog query runs (parameters @stemmed, @words, @limit as the match needs). */
-export function catalogSearchSql(match: CatalogMatch): string {
-  if (match.stemmed === null) return WORDS_SQL;
-  return match.wordPrefix === null ? STEMMED_SQL : BOTH_SQL;
+/** The ranking statement a catalog query runs (parameters @stemmed, @words, @limit and, scoped to one skill, @skill). */
+export function catalogSearchSql(match: CatalogMatch, scoped = false): string {
+  if (match.stemmed === null) return wordsSql(scoped);
+  return match.wordPrefix === null ? stemmedSql(scoped) : bothSql(scoped);
 }
 
 /** The parameters of catalogSearchSql. */
-export function catalogSearchParams(match: CatalogMatch, limit: number): Record<string, string | number> {
+export function catalogSearchParams(match: CatalogMatch, limit: number, skill: string | null = null): Record<string, string | number> {
   const params: Record<string, string | number> = { limit };
   if (match.stemmed !== null) params.stemmed = textColumnsMatch(match.stemmed);
   if (match.wordPrefix !== null) params.words = textColumnsMatch(match.wordPrefix);
+  if (skill !== null) params.skill = skill;
   return params;
 }
 
@@ -139,4 +182,14 @@ export function catalogMarkSql(match: CatalogMatch): string {
 /** The MATCH expression of catalogMarkSql. */
 export function catalogMarkExpression(match: CatalogMatch): string {
   return textColumnsMatch(match.wordPrefix === null ? (match.stemmed as string) : match.anyWord);
+}
+
+/** The ids among @ids (a JSON array) whose heading holds the MATCH expression @title, in `table` (catalog or catalog_words). */
+export function catalogTitleSql(table: 'catalog' | 'catalog_words'): string {
+  return `SELECT rowid AS id FROM ${table} WHERE ${table} MATCH @title AND +rowid IN (SELECT value FROM json_each(@ids))`;
+}
+
+/** A MATCH expression on the heading column alone. */
+export function headingMatch(expression: string): string {
+  return `{section} : (${expression})`;
 }

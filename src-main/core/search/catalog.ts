@@ -12,31 +12,38 @@ import Database from 'better-sqlite3';
 import { diskFault, errnoOf } from '../disk-faults.js';
 import { toSkilltrayError } from '../errors.js';
 import { checkIntegerOption } from '../gateway/options.js';
-import { groupBySkill, mergeNested, type RowPlace } from './catalog-hits.js';
+import { mergeNested, toolsFirst, type RowPlace } from './catalog-hits.js';
+import { walkSkill, type SkillFile } from '../skills/files.js';
 import { catalogRows, type CatalogRow } from './catalog-rows.js';
+import { isIndexedFile } from './documents.js';
 import {
   CATALOG_SCHEMA_VERSION,
   catalogMarkExpression,
   catalogMarkSql,
   catalogMatch,
   catalogSchema,
+  matchAttempts,
   catalogSearchParams,
   catalogSearchSql,
+  catalogTitleSql,
+  headingMatch,
   type CatalogMatch,
+  type MatchLevel,
 } from './catalog-sql.js';
 import { corruptIndexError } from './index.js';
 import { oneLine } from './plain-text.js';
 import { DEFAULT_SEARCH_LIMIT } from './query.js';
 import { tokenizerPreference } from './tokenizer.js';
-import type { CatalogHit, CatalogResult, TokenizerName } from '../../shared/gateway.js';
+import type { CatalogTool } from './tool-text.js';
+import type { TokenizerName } from '../../shared/gateway.js';
 
 export interface CatalogSkill {
   name: string;
   dir: string;
   /** The skill's content hash (RFC-0001 manifest hash); a skill whose hash is unchanged is skipped. */
   hash: string;
-  /** Its tools' names: a SKILL.md section under one of these headings is that tool's hit. */
-  tools?: readonly string[];
+  /** Its tools: a SKILL.md section under one of their headings is that tool's hit, and their Commands are read as callers see them. */
+  tools?: readonly CatalogTool[];
 }
 
 export interface CatalogSync {
@@ -52,10 +59,40 @@ export interface CatalogSearchOptions {
   limit?: number;
   /** Search-as-you-type: the last token matches as a word prefix (`"tok"*`), unstemmed. */
   prefix?: boolean;
+  /** Only this skill's rows. */
+  skill?: string;
+}
+
+/** One ranked hit of the catalog, before the gateway names its tool. */
+export interface CatalogHit extends RowPlace {
+  section: string;
+  /** The section's heading with the query's words marked. */
+  title: string;
+  trail: string[];
+  /** The tool the section documents, by name. */
+  tool: string | null;
+  snippet: string;
+  /** 0–1: its BM25 against the strongest hit's. */
+  score: number;
+}
+
+export interface CatalogResult {
+  query: string;
+  matched: 'all' | 'any';
+  results: CatalogHit[];
 }
 
 export interface CatalogOptions {
   nativeBinding?: string;
+  /** Told before skills are read into the catalog: which, and how many bytes of their files will be indexed. */
+  onIndexing?(work: IndexingWork): void;
+}
+
+/** Skills about to be (re)indexed. */
+export interface IndexingWork {
+  skills: string[];
+  /** Bytes of the files that will be read (Markdown and text). */
+  bytes: number;
 }
 
 /** Told while a sync reads the skills that changed: `done` of `total` read so far. */
@@ -80,20 +117,25 @@ function sameRecord(record: SkillRecord | undefined, skill: CatalogSkill): boole
   return record !== undefined && record.hash === skill.hash && record.dir === skill.dir;
 }
 
-/** Whether the catalog's records differ from the skills wanted: one added, removed, or with another hash or dir. */
-function differs(records: ReadonlyMap<string, SkillRecord>, wanted: ReadonlyMap<string, CatalogSkill>): boolean {
-  if (records.size !== wanted.size) return true;
+/** Whether the catalog's records differ from the skills wanted: one added, removed (when `wanted` is `complete`), or with another hash or dir. */
+function differs(records: ReadonlyMap<string, SkillRecord>, wanted: ReadonlyMap<string, CatalogSkill>, complete = true): boolean {
+  if (complete && records.size !== wanted.size) return true;
   for (const skill of wanted.values()) if (!sameRecord(records.get(skill.name), skill)) return true;
   return false;
 }
 
-/** A skill's catalog rows; none for a directory that vanished since loading (until the next sync). */
-function rowsOf(skill: CatalogSkill): CatalogRow[] {
+/** A skill's files; none for a directory that vanished since loading (until the next sync). */
+function filesOf(skill: CatalogSkill): SkillFile[] {
   try {
-    return catalogRows(skill.dir, new Set(skill.tools ?? []));
+    return walkSkill(skill.dir).files;
   } catch {
     return [];
   }
+}
+
+/** A skill's catalog rows, read from its files. */
+function rowsOf(skill: CatalogSkill): CatalogRow[] {
+  return catalogRows(filesOf(skill), skill.tools ?? []);
 }
 
 /** Ranked rows asked of SQLite per hit wanted: merging a section with its parent and children drops some. */
@@ -150,6 +192,11 @@ export class SkillCatalog {
     return new SkillCatalog(catalogPath(home), options);
   }
 
+  /** A catalog in memory, gone once closed: for a skill read by path, which no stored catalog holds. */
+  static inMemory(options: CatalogOptions = {}): SkillCatalog {
+    return new SkillCatalog(':memory:', options);
+  }
+
   private connect(): Database.Database {
     const db = new Database(this.memoryBecause === null ? this.path : ':memory:', this.options.nativeBinding === undefined ? {} : { nativeBinding: this.options.nativeBinding });
     try {
@@ -175,7 +222,7 @@ export class SkillCatalog {
   }
 
   private create(): Database.Database {
-    if (this.memoryBecause === null) mkdirSync(join(this.path, '..'), { recursive: true });
+    if (this.memoryBecause === null && this.path !== ':memory:') mkdirSync(join(this.path, '..'), { recursive: true });
     const db = this.connect();
     try {
       db.exec(catalogSchema(this.tokenizer));
@@ -276,6 +323,22 @@ export class SkillCatalog {
     }
   }
 
+  /**
+   * Brings one skill's rows in line (added, or replaced when its hash or directory changed) and leaves
+   * every other skill as it is: what a search of one skill needs, without loading the rest.
+   */
+  syncOne(skill: CatalogSkill): CatalogSync {
+    try {
+      return this.apply([skill], this.rebuiltOnOpen, undefined, false);
+    } catch (error) {
+      if (!isCorruption(error) && !this.canLiveInMemory(error)) throw toSkilltrayError(error);
+      this.recreate();
+      return this.apply([skill], true, undefined, false);
+    } finally {
+      this.rebuiltOnOpen = false;
+    }
+  }
+
   /** The catalog's skill records by name: read again only when another connection has committed since they were last known. */
   private records(): { version: number; records: Map<string, SkillRecord> } {
     const version = this.statement('PRAGMA data_version').pluck().get() as number;
@@ -284,10 +347,11 @@ export class SkillCatalog {
     return { version, records };
   }
 
-  private apply(skills: readonly CatalogSkill[], rebuilt: boolean, progress?: CatalogProgress): CatalogSync {
+  /** Adds and replaces `skills`; with `complete`, they are every skill there is and the others are removed. */
+  private apply(skills: readonly CatalogSkill[], rebuilt: boolean, progress?: CatalogProgress, complete = true): CatalogSync {
     const wanted = new Map(skills.map((skill) => [skill.name, skill]));
     const before = this.records();
-    if (!differs(before.records, wanted)) {
+    if (!differs(before.records, wanted, complete)) {
       this.known = before;
       return { added: [], updated: [], removed: [], unchanged: wanted.size, rebuilt };
     }
@@ -295,7 +359,7 @@ export class SkillCatalog {
     this.known = null;
     // The write lock is taken before anything is read: a second process syncing the same skills
     // (two cold searches at once) waits for the first, then finds its work done instead of redoing it.
-    return this.db.transaction(() => this.write(wanted, rebuilt, new Map(), progress)).immediate();
+    return this.db.transaction(() => this.write(wanted, rebuilt, new Map(), progress, complete)).immediate();
   }
 
   /**
@@ -341,12 +405,17 @@ export class SkillCatalog {
    * skills wanted, reads the rows of those that changed (unless `read` already holds them), then
    * replaces their rows and removes the skills that are gone.
    */
-  private write(wanted: ReadonlyMap<string, CatalogSkill>, rebuilt: boolean, read: ReadonlyMap<string, CatalogRow[]>, progress?: CatalogProgress): CatalogSync {
+  private write(wanted: ReadonlyMap<string, CatalogSkill>, rebuilt: boolean, read: ReadonlyMap<string, CatalogRow[]>, progress?: CatalogProgress, complete = true): CatalogSync {
     const { version, records: existing } = this.records();
     const result: CatalogSync = { added: [], updated: [], removed: [], unchanged: 0, rebuilt };
     const changed = [...wanted.values()].filter((skill) => !sameRecord(existing.get(skill.name), skill));
     result.unchanged = wanted.size - changed.length;
-    const gone = [...existing.values()].filter((record) => !wanted.has(record.name));
+    const gone = complete ? [...existing.values()].filter((record) => !wanted.has(record.name)) : [];
+    const walked = new Map(changed.filter((skill) => !read.has(skill.name)).map((skill) => [skill.name, filesOf(skill)]));
+    if (walked.size > 0 && this.options.onIndexing !== undefined) {
+      const bytes = [...walked.values()].reduce((sum, files) => sum + files.reduce((size, file) => size + (isIndexedFile(file.rel) ? file.size : 0), 0), 0);
+      this.options.onIndexing({ skills: [...walked.keys()], bytes });
+    }
     // Many rows at once are indexed in one pass after they are stored: FTS5 flushes at every
     // statement a trigger runs in, which costs a hundred skills' worth of time per thousand.
     const bulk = changed.length >= BULK_MIN && changed.length * 4 >= wanted.size ? this.suspendIndexing() : null;
@@ -366,7 +435,7 @@ export class SkillCatalog {
     }
     const step = Math.max(1, Math.floor(changed.length / 100));
     changed.forEach((skill, i) => {
-      const rows = read.get(skill.name) ?? rowsOf(skill);
+      const rows = read.get(skill.name) ?? catalogRows(walked.get(skill.name) ?? [], skill.tools ?? []);
       const previous = existing.get(skill.name);
       let id: number;
       if (previous === undefined) {
@@ -414,48 +483,84 @@ export class SkillCatalog {
   }
 
   /**
-   * Ranked search over every skill in the catalog (BM25 with headings weighted, scores negated): a
-   * section merged with the sections that hold it or that it holds, hits grouped by skill, snippets
-   * as plain text on one line with every query word marked `[MATCH]…[/MATCH]`.
+   * Ranked search over every skill in the catalog, or one (BM25 with headings weighted): a section
+   * merged with the sections that hold it or that it holds, tools first, snippets as plain text on
+   * one line with every query word marked `[MATCH]…[/MATCH]`. Rows holding every word come first
+   * to answer; then every word that says something (common ones left out); then, in a full search,
+   * rows holding any of them (`matched: 'any'`).
    */
   search(query: string, options: CatalogSearchOptions = {}): CatalogResult {
     checkIntegerOption('limit', options.limit, 1);
-    const match = catalogMatch(query, options.prefix ?? false);
+    const prefix = options.prefix ?? false;
+    catalogMatch(query, prefix);
     const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
+    const skill = options.skill ?? null;
+    const answer = (): CatalogResult => {
+      let results: CatalogHit[] = [];
+      let level: MatchLevel = 'all';
+      for (const attempt of matchAttempts(query, prefix)) {
+        level = attempt.level;
+        results = this.run(query, attempt.prefix, catalogMatch(query, attempt.prefix, attempt.level), limit, skill);
+        if (results.length > 0) break;
+      }
+      return { query, matched: level === 'any' ? 'any' : 'all', results };
+    };
     try {
-      return { query, results: this.run(match, limit) };
+      return answer();
     } catch (error) {
       if (!isCorruption(error)) throw toSkilltrayError(error);
       // Without a skill list to rebuild from, the caller has to sync first.
       if (this.lastSkills === null) throw corruptIndexError('--all', error);
       this.recreate();
       this.apply(this.lastSkills, true);
-      return { query, results: this.run(match, limit) };
+      return answer();
     }
   }
 
-  private run(match: CatalogMatch, limit: number): CatalogHit[] {
+  /** Of `ids`, those whose heading holds every word that says something (the one being typed as a prefix). */
+  private titled(query: string, prefix: boolean, ids: readonly number[]): Set<number> {
+    const words = catalogMatch(query, prefix);
+    let titled = new Set(ids);
+    const keep = (table: 'catalog' | 'catalog_words', expression: string): void => {
+      const found = this.statement(catalogTitleSql(table)).pluck().all({ title: headingMatch(expression), ids: JSON.stringify([...titled]) }) as number[];
+      titled = new Set(found);
+    };
+    if (words.required !== null) keep('catalog', words.required);
+    if (words.wordPrefix !== null) keep('catalog_words', words.wordPrefix);
+    return titled;
+  }
+
+  private run(query: string, prefix: boolean, match: CatalogMatch, limit: number, skill: string | null): CatalogHit[] {
     const fetch = Math.min(1000, limit * FETCH_FACTOR + 10);
-    const ranked = this.statement(catalogSearchSql(match)).all(catalogSearchParams(match, fetch)) as (Omit<RankedRow, 'startLine' | 'endLine'> & { start_line: number; end_line: number })[];
+    const ranked = this.statement(catalogSearchSql(match, skill !== null)).all(catalogSearchParams(match, fetch, skill)) as (Omit<RankedRow, 'startLine' | 'endLine'> & {
+      start_line: number;
+      end_line: number;
+    })[];
     const rows: RankedRow[] = ranked.map((r) => ({ ...r, startLine: r.start_line, endLine: r.end_line }));
-    const kept = groupBySkill(mergeNested(rows).slice(0, limit));
+    const merged = mergeNested(rows);
+    const titled = this.titled(query, prefix, merged.map((row) => row.id));
+    const kept = toolsFirst(merged.map((row) => ({ ...row, titled: titled.has(row.id) }))).slice(0, limit);
     const marks = new Map(
       (this.statement(catalogMarkSql(match)).all({ mark: catalogMarkExpression(match), ids: JSON.stringify(kept.map((row) => row.id)) }) as { id: number; snippet: string; title: string }[]).map(
         (mark) => [mark.id, mark],
       ),
     );
+    // BM25 is negative, best lowest: the strongest hit fetched scores 1.
+    const best = Math.min(...rows.map((row) => row.rank));
     return kept.map((row) => {
       const marked = marks.get(row.id);
       return {
         skill: row.skill,
         file: row.file,
         section: row.section,
+        level: row.level,
+        startLine: row.startLine,
+        endLine: row.endLine,
         title: marked?.title ?? row.section,
         trail: JSON.parse(row.trail) as string[],
         tool: row.tool,
-        line: row.startLine,
         snippet: oneLine(marked?.snippet ?? ''),
-        score: -row.rank,
+        score: best < 0 ? row.rank / best : 1,
       };
     });
   }

@@ -16,7 +16,7 @@ import Database from 'better-sqlite3';
 import { diskFault, diskFaultError, errnoOf } from '../disk-faults.js';
 import { SkilltrayError, skillcErrors, toSkilltrayError } from '../errors.js';
 import { fileIdentity, withBuildLock } from './build-lock.js';
-import { manifestHash, walkSkill, type SkillWalk } from '../skills/files.js';
+import { manifestHash, walkSkill, type SkillFile, type SkillWalk } from '../skills/files.js';
 import { statFingerprint } from '../skills/fingerprint.js';
 import { dbOptions, recordFingerprint, removeAbandonedTemps, SCHEMA_VERSION, writeIndex } from './index-writer.js';
 import { tokenizerPreference } from './tokenizer.js';
@@ -188,6 +188,8 @@ export function readIndex<T>(index: OpenIndex, skill: string, read: (db: Databas
 export interface BuildOptions extends IndexOptions {
   /** Check an index found current page by page and its full-text index whole (integrity_check), and rebuild it if damaged. */
   verify?: boolean;
+  /** Told before an index is written (not when it is up to date): which files it will read, and why. */
+  beforeWrite?(files: readonly SkillFile[], reason: 'missing' | 'corrupt' | 'stale'): void;
 }
 
 /**
@@ -210,7 +212,9 @@ export function buildIndex(dir: string, runtimeDir: string, options: BuildOption
       seen,
       () => {
         removeAbandonedTemps(location);
-        const { sourceHash, ...counts } = writeIndex(location, walkSkill(dir).files, tokenizer, options);
+        const files = walkSkill(dir).files;
+        options.beforeWrite?.(files, found.reason ?? 'missing');
+        const { sourceHash, ...counts } = writeIndex(location, files, tokenizer, options);
         return { status: found.reason === null ? 'created' : 'rebuilt', reason: found.reason, path: location.path, hash16: location.hash16, source_hash: sourceHash, tokenizer, ...counts };
       },
       // Another process built it while this one waited: checked again, and normally current now.

@@ -97,3 +97,11 @@ export function plainText(markdown: string): string {
 export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
+
+/** The first sentence of a Markdown text as plain text on one line, cut at `max` characters: a description in a list. */
+export function firstSentence(text: string, max = 160): string {
+  const line = oneLine(plainInline(text));
+  const end = /[.!?](?=\s|$)/.exec(line);
+  const sentence = end === null ? line : line.slice(0, end.index + 1);
+  return sentence.length <= max ? sentence : `${sentence.slice(0, max - 1).trimEnd()}…`;
+}

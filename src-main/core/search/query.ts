@@ -8,7 +8,7 @@ import { skillcErrors } from '../errors.js';
 import { checkIntegerOption } from '../gateway/options.js';
 import { prepared } from '../store/prepared.js';
 import { openIndexForSearch, readIndex, type OpenIndex, type OpenIndexOptions } from './index.js';
-import type { SearchHit, SearchResult } from '../../shared/gateway.js';
+import type { IndexHit, IndexSearchResult } from '../../shared/gateway.js';
 
 export interface SearchOptions extends OpenIndexOptions {
   /** Most results (default 10). */
@@ -107,13 +107,13 @@ export function skillQuery(query: string, options: { limit?: number } = {}): Ski
 }
 
 /** Runs a checked search on an open index; `skill` names it in an E002. */
-export function searchIndex(index: OpenIndex, skill: string, search: SkillQuery): SearchResult {
+export function searchIndex(index: OpenIndex, skill: string, search: SkillQuery): IndexSearchResult {
   const rows = readIndex(index, skill, (db) => rankedRows(db, search.match, search.limit, rowCount(db) <= SMALL_INDEX_ROWS ? 'every-match' : 'rank-then-snippet'));
   return { query: search.query, results: rows.map((row) => ({ file: row.file, section: row.section, snippet: row.snippet, score: -row.rank })) };
 }
 
 /** Searches the skill at `dir` through its index in `runtimeDir` (E004, E002, E003 as RFC-0004 says). */
-export function searchSkill(dir: string, runtimeDir: string, query: string, options: SearchOptions = {}): SearchResult {
+export function searchSkill(dir: string, runtimeDir: string, query: string, options: SearchOptions = {}): IndexSearchResult {
   const search = skillQuery(query, options);
   const skill = options.skill ?? basename(resolve(dir));
   const index = openIndexForSearch(dir, runtimeDir, skill, options);
@@ -129,12 +129,7 @@ export function formatScore(score: number): string {
   return score.toFixed(2);
 }
 
-/** Informative text form: `<file>#<section> (score: <score>)` then the snippet on one indented line. */
-export function formatSearch(result: { results: readonly (SearchHit & { skill?: string })[] }): string {
-  return result.results
-    .map((hit) => {
-      const where = `${hit.skill === undefined ? '' : `${hit.skill}:`}${hit.file}#${hit.section}`;
-      return `${where} (score: ${formatScore(hit.score)})\n  ${hit.snippet.replace(/\s*\n\s*/g, ' ')}`;
-    })
-    .join('\n');
+/** RFC-0004's informative text form (`search --strict`): `<file>#<section> (score: <score>)` then the snippet on one indented line. */
+export function formatSearch(result: { results: readonly IndexHit[] }): string {
+  return result.results.map((hit) => `${hit.file}#${hit.section} (score: ${formatScore(hit.score)})\n  ${hit.snippet.replace(/\s*\n\s*/g, ' ')}`).join('\n');
 }

@@ -37,6 +37,7 @@ export const DIAGNOSTICS = {
   E419: { severity: 'error', breaks: GIBB, summary: 'a tool or parameter name is declared twice' },
   E420: { severity: 'error', breaks: GIBB, summary: 'a Command cannot be parsed (quotes or placeholders)' },
   E421: { severity: 'error', breaks: [], summary: 'the program (first word) of a Command is a placeholder' },
+  E425: { severity: 'error', breaks: GIBB, summary: 'network is not true, false, host or a list of host patterns' },
   W401: { severity: 'warning', breaks: GIBB, summary: 'a gibb.eri.sh skill’s description is longer than 256 characters' },
   W402: { severity: 'warning', breaks: ['gibberish', 'kode'], summary: 'a gibb.eri.sh or Kode skill has no top-level version' },
   W403: { severity: 'warning', breaks: ['gibberish', 'kode'], summary: 'a gibb.eri.sh or Kode skill’s version is not semver' },

@@ -17,6 +17,7 @@ import {
 } from '../../shared/model.js';
 import type { DiagnosticList } from './diagnostics.js';
 import { characterCount, readVersion } from './format-rules.js';
+import { readNetwork } from './network-hosts.js';
 import type { Frontmatter } from './frontmatter-yaml.js';
 
 /** Agent Skills name rule: lowercase alphanumerics with single inner hyphens. */
@@ -36,6 +37,7 @@ export type SkillFields = Pick<
   | 'modes'
   | 'readOnly'
   | 'network'
+  | 'hosts'
   | 'alwaysAsk'
   | 'timeoutSec'
   | 'requires'
@@ -249,7 +251,7 @@ export function readFields(fm: Frontmatter, file: string, diags: DiagnosticList)
     version: readVersion(fm.data),
     modes: readModes(fm, file, diags),
     readOnly: readBoolean(fm, 'read_only', file, diags),
-    network: readBoolean(fm, 'network', file, diags),
+    ...readNetwork(fm, file, diags),
     alwaysAsk: readBoolean(fm, 'always_ask', file, diags),
     timeoutSec: readTimeout(fm, file, diags),
     syntax: readSyntax(fm, file, diags),

@@ -1,8 +1,8 @@
 /**
  * Rules a skill is held to by the formats it belongs to. Agent Skills' rules bind every skill. A
- * gibb.eri.sh rule binds a skill only when it is a gibb.eri.sh skill (it has tools, or lives in
- * gibb.eri.sh's folder), a Kode rule only a Kode skill (`metadata.kode`, or in ~/.kode/skills): a
- * plain Agent Skill without tools is never warned about another format's limits.
+ * gibb.eri.sh rule binds a skill only when it is a gibb.eri.sh skill (it lives in gibb.eri.sh's
+ * folder), a Kode rule only a Kode skill (`metadata.kode`, or in ~/.kode/skills): a Skilltray skill
+ * with tools, in Skilltray's own roots, is never warned about another app's limits.
  */
 import type { SkillFormat, SkillRoot } from '../../shared/model.js';
 import type { DiagnosticList } from './diagnostics.js';
@@ -28,9 +28,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** The formats besides Agent Skills whose own rules bind this skill. */
-export function formatsOf(root: SkillRoot, toolCount: number, data: Record<string, unknown>): SkillFormat[] {
+export function formatsOf(root: SkillRoot, data: Record<string, unknown>): SkillFormat[] {
   const formats: SkillFormat[] = [];
-  if (toolCount > 0 || root.kind === 'gibberish') formats.push('gibberish');
+  if (root.kind === 'gibberish') formats.push('gibberish');
   if ((isRecord(data.metadata) && data.metadata.kode !== undefined) || root.kind === 'kode') formats.push('kode');
   return formats;
 }

@@ -65,6 +65,7 @@ export function blankSkill(dir: string, root: SkillRoot): Skill {
     modes: ['Global'],
     readOnly: false,
     network: false,
+    hosts: [],
     alwaysAsk: false,
     timeoutSec: DEFAULT_TIMEOUT_SEC,
     requires: { bins: [], env: [] },
@@ -119,7 +120,7 @@ export function parseSkill(dir: string, root: SkillRoot, walk?: SkillWalk): Skil
       const fields = readFields(fm, file, diags);
       const { syntax: declaredSyntax, ...rest } = fields;
       const { tools, syntax } = readTools(fm.body, fm.bodyLine, file, declaredSyntax, root.syntax, diags);
-      checkFormatRules(fm, formatsOf(root, tools.length, fm.data), file, diags);
+      checkFormatRules(fm, formatsOf(root, fm.data), file, diags);
       Object.assign(skill, rest, { frontmatter: fm.data, body: fm.body, bodyLine: fm.bodyLine, tools, syntax });
     }
   }

@@ -1,6 +1,8 @@
 /** Views of loaded skills for list and check, shared by every surface. */
-import type { CheckReport, Mode, ShadowReport, Skill, SkillRoot, SkillState, SkillSummary } from '../../shared/model.js';
+import type { CheckReport, Mode, ShadowReport, Skill, SkillBrief, SkillRoot, SkillState, SkillSummary } from '../../shared/model.js';
 import { isOffered } from '../policy/modes.js';
+import { describeProfile, profileFor } from '../policy/profile.js';
+import { firstSentence } from '../search/plain-text.js';
 import { isEnabled } from '../store/switches.js';
 import type { SkillSwitch } from '../../shared/packs.js';
 import { isPromptSkill } from './prompt-skill.js';
@@ -38,6 +40,20 @@ export function summarize(skill: Skill, mode: Mode, switches: readonly SkillSwit
     domain: skill.domain,
     tags: skill.tags,
     lifecycle: skill.status,
+  };
+}
+
+/** The brief of a listed skill; `unsandboxed`: the person took it out of the sandbox. */
+export function briefOf(summary: SkillSummary, skill: Skill, unsandboxed: boolean): SkillBrief {
+  return {
+    name: summary.name,
+    summary: firstSentence(summary.description),
+    tools: summary.tools.map((t) => t.name),
+    trust: summary.trust,
+    sandbox: describeProfile(profileFor(skill, unsandboxed)),
+    role: summary.role,
+    offered: summary.offered,
+    prompt: summary.prompt,
   };
 }
 

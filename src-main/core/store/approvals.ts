@@ -9,7 +9,7 @@
 import { SkilltrayError } from '../errors.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';
-import type { Remembered, SandboxProfile, SandboxProfileName } from '../../shared/runs.js';
+import type { NetworkHosts, Remembered, SandboxProfile, SandboxProfileName } from '../../shared/runs.js';
 
 export interface RememberInput {
   skill: string;
@@ -29,12 +29,19 @@ interface RememberedRow {
   program_path: string;
   profile: SandboxProfileName;
   network: number;
+  hosts: string | null;
   session: string | null;
   created_at: number;
   revoked_at: number | null;
 }
 
-const COLUMNS = 'id, skill, tool, skill_hash, program_path, profile, network, session, created_at, revoked_at';
+const COLUMNS = 'id, skill, tool, skill_hash, program_path, profile, network, hosts, session, created_at, revoked_at';
+
+/** Where the network of an approval led; one given before host lists had the host's own network, if any. */
+function hostsOf(row: Pick<RememberedRow, 'network' | 'hosts'>): NetworkHosts {
+  if (row.hosts !== null) return JSON.parse(row.hosts) as NetworkHosts;
+  return row.network === 1 ? 'host' : [];
+}
 
 /** In force in `session`: until revoked, or taken in this very session. */
 const IN_FORCE = 'revoked_at IS NULL AND (session IS NULL OR session = @session)';
@@ -46,7 +53,7 @@ function toRemembered(row: RememberedRow): Remembered {
     tool: row.tool,
     skillHash: row.skill_hash,
     programPath: row.program_path,
-    profile: { name: row.profile, network: row.network === 1 },
+    profile: { name: row.profile, network: row.network === 1, hosts: hostsOf(row) },
     expires: row.session === null ? 'revoke' : 'session',
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
@@ -60,8 +67,8 @@ export function remember(db: StateDb, input: RememberInput, now: number = Date.n
       .run(now, input.skill, input.tool);
     const row = prepared<[Record<string, string | number | null>], RememberedRow>(
       db,
-      `INSERT INTO remembered_approvals (skill, tool, skill_hash, program_path, profile, network, session, created_at)
-       VALUES (@skill, @tool, @skillHash, @programPath, @profile, @network, @session, @now) RETURNING ${COLUMNS}`,
+      `INSERT INTO remembered_approvals (skill, tool, skill_hash, program_path, profile, network, hosts, session, created_at)
+       VALUES (@skill, @tool, @skillHash, @programPath, @profile, @network, @hosts, @session, @now) RETURNING ${COLUMNS}`,
     ).get({
       skill: input.skill,
       tool: input.tool,
@@ -69,6 +76,7 @@ export function remember(db: StateDb, input: RememberInput, now: number = Date.n
       programPath: input.programPath,
       profile: input.profile.name,
       network: input.profile.network ? 1 : 0,
+      hosts: JSON.stringify(input.profile.hosts),
       session: input.session ?? null,
       now,
     });

@@ -248,8 +248,19 @@ const v6: Migration = {
   },
 };
 
+/** Network by host list: where a remembered approval's network led, and the connections each run's proxy refused. */
+const v7: Migration = {
+  version: 7,
+  up(db) {
+    // JSON: a list of host patterns, or "host"; NULL for an approval given before host lists (read as the host's network).
+    if (!columnsOf(db, 'remembered_approvals').has('hosts')) db.exec('ALTER TABLE remembered_approvals ADD COLUMN hosts TEXT');
+    // JSON: [{host, port, why, count}], at most 100; NULL when the run had no proxy or it refused nothing.
+    if (!columnsOf(db, 'runs').has('network_denied')) db.exec('ALTER TABLE runs ADD COLUMN network_denied TEXT');
+  },
+};
+
 /** Every migration, in order; versions run 1, 2, 3… without gaps. */
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6];
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

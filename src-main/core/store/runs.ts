@@ -10,7 +10,7 @@ import { SkilltrayError, skillcErrors } from '../errors.js';
 import { thisProcess, type ProcessIdentity } from '../runs/owner.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';
-import type { Surface, RunOutcome, DecidedBy, RunStatus, RunSummary, RunRecord, RunQuery, RecordedAnswer, SandboxView } from '../../shared/runs.js';
+import type { Surface, RunOutcome, DecidedBy, RunStatus, RunSummary, RunRecord, RunQuery, RecordedAnswer, SandboxView, NetworkDenial } from '../../shared/runs.js';
 
 /** A request as it arrives, before anything is decided; `id` defaults to a fresh UUID, `requestedAt` to now. */
 export type RunRequest = Pick<RunSummary, 'traceId' | 'surface' | 'skill' | 'tool' | 'args' | 'command' | 'programPath' | 'skillHash'> & {
@@ -71,17 +71,23 @@ interface RunRow {
   owner_pid: number | null;
   pgid: number | null;
   output_dropped_at: number | null;
+  network_denied: string | null;
   stdout?: string | null;
   stderr?: string | null;
 }
 
 const SUMMARY_COLUMNS = `id, trace_id, surface, skill, tool, args, command, program_path, skill_hash, requested_at,
   outcome, decided_by, rule_id, actor, decided_at, reason, error_code, started_at, ended_at, exit_code, signal,
-  timed_out, cancelled, dropped_stdout, dropped_stderr, duration_ms, status, owner_pid, pgid, output_dropped_at, sandbox, answer`;
+  timed_out, cancelled, dropped_stdout, dropped_stderr, duration_ms, status, owner_pid, pgid, output_dropped_at, sandbox, answer, network_denied`;
 
 /** Runs recorded before `supplied` existed read as having no caller-supplied argument marked. */
 function withSupplied(command: Omit<RenderedCommand, 'supplied'> & { supplied?: number[] }): RenderedCommand {
   return { ...command, supplied: command.supplied ?? [] };
+}
+
+/** A run recorded before host lists had the host's own network when it had one. */
+function withHosts(sandbox: Omit<SandboxView, 'hosts'> & { hosts?: SandboxView['hosts'] }): SandboxView {
+  return { ...sandbox, hosts: sandbox.hosts ?? (sandbox.network ? 'host' : []) };
 }
 
 function toSummary(row: RunRow): RunSummary {
@@ -116,8 +122,9 @@ function toSummary(row: RunRow): RunSummary {
     ownerPid: row.owner_pid,
     pgid: row.pgid,
     outputDroppedAt: row.output_dropped_at,
-    sandbox: row.sandbox === null ? null : (JSON.parse(row.sandbox) as SandboxView),
+    sandbox: row.sandbox === null ? null : withHosts(JSON.parse(row.sandbox) as SandboxView),
     answer: row.answer,
+    networkDenied: row.network_denied === null ? [] : (JSON.parse(row.network_denied) as NetworkDenial[]),
   };
 }
 
@@ -195,6 +202,13 @@ export function recordStart(db: StateDb, id: string, startedAt: number = Date.no
 export function recordProcess(db: StateDb, id: string, group: ProcessIdentity): void {
   const info = prepared(db, "UPDATE runs SET pgid = ?, process_started = ? WHERE id = ? AND status = 'running'").run(group.pid, group.started, id);
   if (info.changes === 0) throw stepRefused(db, id, 'a process');
+}
+
+/** Records the connections a running run's network proxy refused (nothing when it refused none). */
+export function recordNetworkDenied(db: StateDb, id: string, denied: readonly NetworkDenial[]): void {
+  if (denied.length === 0) return;
+  const info = prepared(db, "UPDATE runs SET network_denied = ? WHERE id = ? AND status = 'running'").run(JSON.stringify(denied), id);
+  if (info.changes === 0) throw stepRefused(db, id, 'refused connections');
 }
 
 /** The final status a result stands for: cancellation (by its owner stopping: interrupted) and timeout first, then the exit code. */

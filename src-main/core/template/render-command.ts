@@ -53,18 +53,35 @@ function wrongType(tool: Tool, param: ToolParam, expected: string, value: unknow
   });
 }
 
+/** A numeral as text (`"3"`, `"-2.5"`): many assistants send numbers that way. */
+const INTEGER_NUMERAL = /^-?\d+$/;
+const NUMBER_NUMERAL = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** A whole number, from a number or its numeral; E503 in plain words otherwise. */
+function wholeNumber(tool: Tool, param: ToolParam, value: unknown): number {
+  const n = typeof value === 'string' && INTEGER_NUMERAL.test(value) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n)) throw wrongType(tool, param, 'a whole number', value);
+  if (!Number.isSafeInteger(n)) throw wrongType(tool, param, `a whole number of at most ${Number.MAX_SAFE_INTEGER} either way`, value);
+  return n;
+}
+
+/** A number, from a number or its numeral; E503 in plain words otherwise. */
+function finiteNumber(tool: Tool, param: ToolParam, value: unknown): number {
+  const n = typeof value === 'string' && NUMBER_NUMERAL.test(value) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isFinite(n)) throw wrongType(tool, param, 'a number', value);
+  return n;
+}
+
 function checkValue(tool: Tool, param: ToolParam, value: unknown): ArgumentValue {
   switch (param.type) {
     case 'string':
-      if (typeof value !== 'string') throw wrongType(tool, param, 'a string', value);
-      if (value.includes('\0')) throw wrongType(tool, param, 'a string without NUL bytes', value);
+      if (typeof value !== 'string') throw wrongType(tool, param, 'text', value);
+      if (value.includes('\0')) throw wrongType(tool, param, 'text without NUL bytes', value);
       return value;
     case 'integer':
-      if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw wrongType(tool, param, 'a safe integer', value);
-      return value;
+      return wholeNumber(tool, param, value);
     case 'number':
-      if (typeof value !== 'number' || !Number.isFinite(value)) throw wrongType(tool, param, 'a finite number', value);
-      return value;
+      return finiteNumber(tool, param, value);
     case 'boolean':
       if (typeof value !== 'boolean') throw wrongType(tool, param, 'true or false', value);
       return value;
@@ -113,16 +130,10 @@ function fromString(tool: Tool, param: ToolParam, raw: string): ArgumentValue {
   // "" stays "" so validateArguments treats it as missing, whatever the type.
   if (raw === '') return raw;
   switch (param.type) {
-    case 'integer': {
-      const n = Number(raw);
-      if (!/^-?\d+$/.test(raw) || !Number.isSafeInteger(n)) throw wrongType(tool, param, 'a safe integer', raw);
-      return n;
-    }
-    case 'number': {
-      const n = Number(raw);
-      if (!/^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/.test(raw) || !Number.isFinite(n)) throw wrongType(tool, param, 'a finite number', raw);
-      return n;
-    }
+    case 'integer':
+      return wholeNumber(tool, param, raw);
+    case 'number':
+      return finiteNumber(tool, param, raw);
     case 'boolean':
       if (raw === 'true') return true;
       if (raw === 'false') return false;

@@ -67,7 +67,7 @@ describe('discover (ADR-001)', () => {
     const core = open(t);
     const status = core.discover('show me the vcs status');
     expect(ids(status)).toEqual(['vcs', 'release-notes']);
-    expect(status[1]?.reason).toContain('procedure without tools, after the utility that does the job');
+    expect(status[1]?.reason).toContain('a guide to the job, after the tool that does it');
     // The utility matches these words as well as the procedure does; the intent names the procedure.
     expect(ids(core.discover('release notes from the vcs status'))).toEqual(['release-notes', 'vcs']);
   });
@@ -89,7 +89,9 @@ describe('discover (ADR-001)', () => {
     const relevance = (Math.log(2) * 0.8) / (Math.log(2) + Math.log(3));
     expect(almanac?.relevance).toBeCloseTo(relevance, 3);
     expect(almanac?.score).toBeCloseTo(relevance * 0.74 * 0.9 * 0.95, 3);
-    expect(almanac?.reason).toContain(`relevance ${relevance.toFixed(2)}: matches 'weather'`);
+    // Why, in words a person reads: what it mentions and what kind of skill it is; the numbers are the fields above.
+    expect(almanac?.reason).toBe('mentions “weather”; experimental, a building block');
+    expect(weather?.reason).toBe('mentions “weather” and “forecast”; stable, does the whole job; tagged “weather” and “forecast”');
   });
 
   it('rule 2: stable over experimental over the rest', () => {
@@ -106,7 +108,7 @@ describe('discover (ADR-001)', () => {
     classified(t, 'forecast', { description: 'Tomorrow at a glance.', role: 'utility', tags: ['weather'] });
     const results = open(t).discover('weather');
     expect(ids(results)).toEqual(['forecast', 'weather-words']);
-    expect(results[0]?.reason).toContain("tag 'weather'");
+    expect(results[0]?.reason).toContain('tagged “weather”');
   });
 
   it('rule 4: read-only skills first for a read-only intent', () => {

@@ -77,7 +77,7 @@ describe('names that would reorder or fake a line are shown escaped', () => {
       timeoutMs: 30_000,
       env: [],
       reason: 'a user skill asks first',
-      sandbox: { name: 'read-only', network: false, contained: true, mechanism: 'bubblewrap', why: null },
+      sandbox: { name: 'read-only', network: false, hosts: [], contained: true, mechanism: 'bubblewrap', why: null },
     });
     expect(text).toContain("asks to run `echo 'invoice\\u202efdp.sh' 'a\\nb'` in /home/ana/\\u202edir");
     expect(text).toContain('  arg 1     "invoice\\u202efdp.sh"');

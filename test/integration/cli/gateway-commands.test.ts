@@ -58,9 +58,18 @@ describe('RFC-0002 gateway commands through the CLI', () => {
     expect(text).toBe(`${lines.join('\n')}\n`);
   });
 
+  it('C-SHOW: a read builds the index itself; --strict (or SKILLTRAY_STRICT=1) keeps E002, "not built yet" for a new index', async () => {
+    const t = home();
+    const strictly = ["error[E002]: search index not built yet; run 'skilltray build guide' to build it\n"];
+    expect(await cli(['show', 'guide', '--section', 'authentication', '--strict'], t)).toMatchObject({ code: 1, stderr: strictly[0] });
+    expect(await cli(['show', 'guide', 'authentication'], t, { env: { SKILLTRAY_STRICT: '1' } })).toMatchObject({ code: 1, stderr: strictly[0] });
+    expect(await cli(['show', 'guide', 'authentication'], t)).toMatchObject({ code: 0, stderr: '', stdout: '### Authentication\n\nConfigure authentication with a token.\n' });
+    // Built by that read: strict reads find it now.
+    expect(await cli(['show', 'guide', 'authentication', '--strict'], t)).toMatchObject({ code: 0 });
+  });
+
   it('C-SHOW: index-based, case-insensitive, em-dash stripped, --max-lines truncation line', async () => {
     const t = home();
-    expect(await cli(['show', 'guide', '--section', 'authentication'], t)).toMatchObject({ code: 1, stderr: "error[E002]: search index unusable; run 'skilltray build guide' to rebuild\n" });
     await cli(['build', 'guide'], t);
     expect((await cli(['show', 'guide', '--section', '  api reference — the whole API  '], t)).stdout).toBe(
       '## API Reference\n\n### Authentication\n\nConfigure authentication with a token.\n\n### Endpoints\n\nList of endpoints.\n',
@@ -164,43 +173,63 @@ describe('RFC-0002 gateway commands through the CLI', () => {
   });
 });
 
-describe('RFC-0004 search through the CLI', () => {
+describe('RFC-0004 search through the CLI (--strict)', () => {
   it('C-SEARCH: E002 before a build; BM25 JSON with [MATCH] snippets after; porter stemming', async () => {
     const t = home();
-    expect((await cli(['search', 'guide', 'token'], t)).code).toBe(1);
+    expect((await cli(['search', 'guide', 'token', '--strict'], t)).stderr).toBe("error[E002]: search index not built yet; run 'skilltray build guide' to build it\n");
     expect((await cli(['build', 'guide'], t)).stdout).toBe('guide: created (8 sections, porter)\n');
     expect((await cli(['build', 'guide'], t)).stdout).toBe('guide: up-to-date\n');
-    const result = JSON.parse((await cli(['search', 'guide', 'configuring', '--format', 'json'], t)).stdout);
+    const result = JSON.parse((await cli(['search', 'guide', 'configuring', '--format', 'json', '--strict'], t)).stdout);
     expect(result.query).toBe('configuring');
     expect(result.results.map((r: { file: string; section: string }) => `${r.file}#${r.section}`)).toEqual(expect.arrayContaining(['SKILL.md#Authentication', 'references/advanced.md#Performance']));
     for (const r of result.results) {
       expect(r.score).toBeGreaterThan(0);
       expect(r.snippet).toMatch(/\[MATCH\]Configur\w*\[\/MATCH\]/i);
     }
-    expect(JSON.parse((await cli(['search', 'guide', 'zebra', '--json'], t)).stdout)).toEqual({ query: 'zebra', results: [] });
+    expect(JSON.parse((await cli(['search', 'guide', 'zebra', '--json', '--strict'], t)).stdout)).toEqual({ query: 'zebra', results: [] });
+    expect((await cli(['search', 'guide', 'token', '--strict'], t)).stdout).toMatch(/^[\w.]+#[^\n]* \(score: \d+\.\d\d\)\n {2}\S/);
   });
 
   it('C-QUERY-SYNTAX: an empty or whitespace query is E004', async () => {
     const t = home();
     await cli(['build', 'guide'], t);
     expect(await cli(['search', 'guide', ' \t '], t)).toMatchObject({ code: 1, stderr: 'error[E004]: empty query\n' });
+    expect(await cli(['search', 'guide', ' \t ', '--strict'], t)).toMatchObject({ code: 1, stderr: 'error[E004]: empty query\n' });
   });
 
-  it('C-INDEX: a stale index (the skill changed) is E002 until rebuilt', async () => {
+  it('C-INDEX: a stale index (the skill changed) is E002 under --strict until rebuilt; a plain read rebuilds it', async () => {
     const t = home();
     await cli(['build', 'guide'], t);
-    writeFileSync(join(t.skills, 'guide', 'notes.txt'), 'changed\n');
-    expect((await cli(['search', 'guide', 'changed'], t)).stderr).toMatch(/^error\[E002\]/);
-    expect((await cli(['build', 'guide'], t)).stdout).toMatch(/^guide: rebuilt/);
-    expect(JSON.parse((await cli(['search', 'guide', 'changed', '--json'], t)).stdout).results).toHaveLength(1);
+    writeFileSync(join(t.skills, 'guide', 'SKILL.md'), skillMd({ name: 'guide', description: 'A guide.', version: '1.0.0' }, '# Skill Name\n\n## Changed\n\nNew text.\n'));
+    expect((await cli(['show', 'guide', 'Changed', '--strict'], t)).stderr).toBe("error[E002]: search index unusable; run 'skilltray build guide' to rebuild\n");
+    expect(await cli(['show', 'guide', 'Changed'], t)).toMatchObject({ code: 0, stdout: '## Changed\n\nNew text.\n' });
+    expect((await cli(['build', 'guide'], t)).stdout).toBe('guide: up-to-date\n');
   });
+});
 
-  it('search --all ranks every loaded skill in one list, each result naming its skill', async () => {
+describe('search through the CLI: one result model', () => {
+  it('a lone query searches every skill, tools first, sections titled by their trail; JSON carries the same hits', async () => {
     const t = home();
     writeSkill(t.skills, 'other', skillMd({ name: 'other', description: 'Tokens everywhere.', version: '1.0.0' }, '# Tokens\n\nA token, a token.\n'));
-    const result = JSON.parse((await cli(['search', '--all', 'token', '--json'], t)).stdout);
+    const result = JSON.parse((await cli(['search', 'token', '--json'], t)).stdout);
+    expect(result).toMatchObject({ query: 'token', matched: 'all' });
     expect(new Set(result.results.map((r: { skill: string }) => r.skill))).toEqual(new Set(['guide', 'other']));
-    expect((await cli(['search', '--all', 'token'], t)).stdout).toMatch(/^(guide|other):[^\n]+#[^\n]*\(score: \d+\.\d\d\)\n {2}/);
+    expect(result.results.map((r: { rank: number }) => r.rank)).toEqual(result.results.map((_: unknown, i: number) => i + 1));
+    expect((await cli(['search', 'authentication'], t)).stdout).toBe(' 1. guide: API Reference › Authentication (SKILL.md:14)\n    Configure authentication with a token.\n');
+    // --all: every skill for every word, even when the first names a skill.
+    expect(JSON.parse((await cli(['search', '--all', 'guide', 'token', '--json'], t)).stdout)).toMatchObject({ query: 'guide token' });
+  });
+
+  it('several words: the first names a skill → that skill for the rest; names none → every skill for all of them, said on stderr', async () => {
+    const t = home();
+    const inGuide = await cli(['search', 'guide', 'token', '--json'], t);
+    expect(inGuide.stderr).toBe('');
+    expect(new Set(JSON.parse(inGuide.stdout).results.map((r: { skill: string }) => r.skill))).toEqual(new Set(['guide']));
+    const everywhere = await cli(['search', 'configure', 'token', '--json'], t);
+    expect(everywhere.stderr).toBe('note: no skill is named \'configure\', so every skill was searched for "configure token"\n');
+    expect(JSON.parse(everywhere.stdout)).toMatchObject({ query: 'configure token', results: [{ section: 'Authentication' }] });
+    // A path that is no skill is still an error: only a plain word falls back.
+    expect((await cli(['search', './nowhere', 'token'], t)).stderr).toBe("error[E001]: skill './nowhere' not found\n");
   });
 });
 

@@ -87,7 +87,7 @@ describe('skilltray update, packs, uninstall and trust-key', () => {
     expect(declined.stdout).toContain('  tool run_it: changed — MAY DO MORE THAN BEFORE');
     expect(declined.stdout).toContain('    @@ -1,1 +1,1 @@\n    -echo lint <<file>>\n    +shellcheck <<file>>\n');
     expect(declined.stdout).toContain('    new program: shellcheck');
-    expect(declined.stdout).toContain('    sandbox: read-only, no network → may write in its working directory, with network');
+    expect(declined.stdout).toContain('    sandbox: read-only, no network → may write in its working directory, network to any host');
     expect(declined.stderr).toContain('error[E304]');
 
     const applied = await cli(['update', '--yes'], t);

@@ -65,6 +65,7 @@ describe('the app keeps search indexes current by itself', () => {
     const { t, core } = await app();
     const alpha = core.getSkill('alpha').dir;
     core.search('alpha', 'original', {}, t.home);
+    core.show('alpha', { section: 'alpha' }, t.home);
     vi.mocked(walkSkill).mockClear();
     expect(core.search('alpha', 'original', {}, t.home).results).toHaveLength(1);
     expect(core.show('alpha', { section: 'alpha' }, t.home).content).toContain('Original words.');
@@ -73,24 +74,31 @@ describe('the app keeps search indexes current by itself', () => {
     const touched = new Promise((resolve) => core.registry.once('touched', resolve));
     writeFileSync(join(t.skills, 'alpha', 'SKILL.md'), md('alpha', 'Edited under the watcher.'));
     expect(await touched).toBe('alpha');
-    // Before the reload's debounce has passed: the search itself must see the edit.
+    // Before the reload's debounce has passed: the search and the section read must see the edit.
     expect(core.search('alpha', 'edited', {}, t.home).results).toHaveLength(1);
+    expect(core.show('alpha', { section: 'alpha' }, t.home).content).toContain('Edited under the watcher.');
     expect(walksOf(alpha)).toBeGreaterThan(0);
   });
 
   it('rebuilds an index deleted behind its back instead of failing', async () => {
     const { t, core } = await app();
-    core.search('beta', 'original', {}, t.home);
+    core.show('beta', { section: 'beta' }, t.home);
     const { path } = locateIndex(core.getSkill('beta').dir, runtimeDir(t.home, 'beta'));
     writeFileSync(path, 'garbage');
-    expect(core.search('beta', 'original', {}, t.home).results).toHaveLength(1);
+    expect(core.show('beta', { section: 'beta' }, t.home).content).toContain('Original words.');
+    expect(core.searchIndex('beta', 'original', {}, t.home).results).toHaveLength(1);
   });
 
-  it('the CLI mode keeps the RFC behaviour: no index, E002', () => {
+  it('a command line builds a missing index as it reads; strict (RFC-0004 as written) answers E002 instead', () => {
     const t = testHome();
     writeSkill(t.skills, 'alpha', md('alpha', 'Words.'));
-    const core = new SkilltrayCore(t.config());
-    cores.push(core);
-    expect(() => core.search('alpha', 'alpha', {}, t.home)).toThrow(expect.objectContaining({ code: 'E002' }));
+    const strict = new SkilltrayCore(t.config(), { strict: true });
+    cores.push(strict);
+    expect(() => strict.show('alpha', { section: 'alpha' }, t.home)).toThrow(expect.objectContaining({ code: 'E002', details: { skill: 'alpha', reason: 'missing' } }));
+    expect(() => strict.searchIndex('alpha', 'words', {}, t.home)).toThrow(expect.objectContaining({ code: 'E002' }));
+    const reading = new SkilltrayCore(t.config());
+    cores.push(reading);
+    expect(reading.show('alpha', { section: 'alpha' }, t.home).content).toContain('Words.');
+    expect(strict.searchIndex('alpha', 'words', {}, t.home).results).toHaveLength(1);
   });
 });

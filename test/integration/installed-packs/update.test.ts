@@ -73,7 +73,7 @@ describe('updating a pack from its git source', () => {
       newEnv: ['FMT_TOKEN'],
       widened: true,
     });
-    expect(tool).toMatchObject({ profileBefore: 'read-only, no network', profileAfter: 'may write in its working directory, with network', networkBefore: false, networkAfter: true });
+    expect(tool).toMatchObject({ profileBefore: 'read-only, no network', profileAfter: 'may write in its working directory, network to any host', networkBefore: false, networkAfter: true });
     // Nothing changed yet: the installed version still runs.
     expect(core.getSkill('fmt').tools[0]?.command).toContain(PRINT_ARGV);
 

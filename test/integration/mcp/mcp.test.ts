@@ -11,8 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
 import { inputs } from '../../../src-main/shared/contract.js';
 import { MCP_TOOLS } from '../../../src-main/server/mcp-tools.js';
-import { BIN, FIELD_NOTES_MD, LOGO_BYTES, SPECIES_MD, contractHome } from '../contract/fixture.js';
-import { skillMd, writeSkill } from '../../support/temp.js';
+import { BIN, FIELD_NOTES_MD, LOGO_BYTES, REPO_SKILLS, SPECIES_MD, contractHome } from '../contract/fixture.js';
+import { skillMd, testHome, writeSkill } from '../../support/temp.js';
 import { callTool, startMcp, structured, toolError } from './mcp-session.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -22,6 +22,14 @@ function withoutDescriptions(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutDescriptions);
   if (typeof value !== 'object' || value === null) return value;
   return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'description').map(([k, v]) => [k, withoutDescriptions(v)]));
+}
+
+/** A schema without zod's safe-integer bounds. */
+function withoutSafeBounds(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSafeBounds);
+  if (typeof value !== 'object' || value === null) return value;
+  const safe = (k: string, v: unknown) => (k === 'minimum' && v === Number.MIN_SAFE_INTEGER) || (k === 'maximum' && v === Number.MAX_SAFE_INTEGER);
+  return Object.fromEntries(Object.entries(value).filter(([k, v]) => !safe(k, v)).map(([k, v]) => [k, withoutSafeBounds(v)]));
 }
 
 describe('skilltray mcp: handshake and tools/list', () => {
@@ -42,7 +50,9 @@ describe('skilltray mcp: handshake and tools/list', () => {
       const spec = MCP_TOOLS.find((s) => s.name === tool.name);
       if (!spec) throw new Error(`unexpected tool ${tool.name}`);
       const { $schema: _dialect, ...contract } = z.toJSONSchema(inputs[spec.operation], { io: 'input' }) as Record<string, unknown>;
-      expect(withoutDescriptions(tool.inputSchema), tool.name).toEqual(withoutDescriptions(contract));
+      // The contract's schema, less the ±9007199254740991 zod gives every integer: bounds that tell an assistant nothing.
+      expect(JSON.stringify(tool.inputSchema), tool.name).not.toContain(String(Number.MAX_SAFE_INTEGER));
+      expect(withoutDescriptions(tool.inputSchema), tool.name).toEqual(withoutDescriptions(withoutSafeBounds(contract)));
       const properties = (tool.inputSchema.properties ?? {}) as Record<string, { description?: string }>;
       for (const [name, property] of Object.entries(properties)) expect(property.description, `${tool.name}.${name}`).toMatch(/\S/);
       // Descriptions name only properties that exist, so they cannot drift from the contract.
@@ -52,6 +62,35 @@ describe('skilltray mcp: handshake and tools/list', () => {
     }
     expect(tools.find((tool) => tool.name === 'run')?.description).toMatch(/WAITS until they approve/);
     expect(tools.find((tool) => tool.name === 'discover')?.description).toMatch(/ranked candidates.*your own policy/s);
+  });
+});
+
+describe('skilltray mcp: an assistant\'s first look is light', () => {
+  it('list answers in brief (name, one line, tool names, trust, sandbox, role), under 8 KB for the bundled packs; describe has the rest', async () => {
+    const t = testHome({ bundled: REPO_SKILLS });
+    const session = await startMcp(t.env);
+    const result = await callTool(session, 'list', {});
+    // The whole answer as it crosses the wire: the JSON text and the structured copy.
+    const bytes = Buffer.byteLength(JSON.stringify(result));
+    console.log(`MCP list of the bundled packs: ${bytes} bytes (goal ≤ 8192)`);
+    expect(bytes).toBeLessThanOrEqual(8192);
+    const { skills, total } = structured(result) as { skills: Record<string, unknown>[]; total: number };
+    expect(total).toBe(7);
+    for (const skill of skills) expect(Object.keys(skill).sort()).toEqual(['name', 'offered', 'prompt', 'role', 'sandbox', 'summary', 'tools', 'trust']);
+    expect(skills.find((s) => s.name === 'git')).toEqual({
+      name: 'git',
+      summary: "Read a Git repository's state and history (status, recent commits, diffs, branches, one commit).",
+      tools: ['git_status', 'git_log', 'git_diff', 'git_branch', 'git_show'],
+      trust: 'bundled',
+      sandbox: 'read-only, no network',
+      role: 'utility',
+      offered: true,
+      prompt: false,
+    });
+    expect(skills.find((s) => s.name === 'network')).toMatchObject({ sandbox: 'read-only, this computer's own network' });
+    expect(skills.find((s) => s.name === 'commit-message')).toMatchObject({ tools: [], prompt: true });
+    const described = structured(await callTool(session, 'describe', { skill: 'git' })) as { tools: { name: string; params: { name: string }[]; examples: string | null }[] };
+    expect(described.tools[0]).toMatchObject({ name: 'git_status', params: [{ name: 'repo' }], examples: expect.stringContaining('Call: git_status') });
   });
 });
 
@@ -65,7 +104,7 @@ describe('skilltray mcp: tools with good and bad input', () => {
     expect(structured(await callTool(session, 'list', { role: 'sidecar' }))).toMatchObject({ skills: [{ name: 'artifact-checksum' }], total: 1 });
 
     const bad = toolError(await callTool(session, 'list', { limit: 'ten' }));
-    expect(bad).toMatchObject({ code: 'E805', kind: 'invalid_request', details: { operation: 'list', issues: [{ path: 'limit' }] } });
+    expect(bad).toMatchObject({ code: 'E805', kind: 'invalid_request', details: { operation: 'listBrief', issues: [{ path: 'limit' }] } });
     expect(toolError(await callTool(session, 'list', { colour: 'red' }))).toMatchObject({ code: 'E805' });
 
     const skill = structured(await callTool(session, 'describe', { skill: 'field-notes' }));
@@ -100,11 +139,20 @@ describe('skilltray mcp: tools with good and bad input', () => {
     expect(toolError(await callTool(session, 'run', { skill: 'field-notes', tool: 'nope' }))).toMatchObject({ code: 'E506' });
     expect(toolError(await callTool(session, 'run', { skill: 'field-notes' }))).toMatchObject({ code: 'E805', details: { issues: [{ path: 'tool' }] } });
     expect(toolError(await callTool(session, 'run', { skill: 'files', tool: 'word_count', args: { path: '--help' } }))).toMatchObject({ code: 'E504' });
+    // A number sent as text is taken as the number; a word says what it should have been, in plain words.
+    const numeral = structured(await callTool(session, 'run', { skill: 'files', tool: 'file_head', args: { path: t.artifact, lines: '1' } })) as { result: { stdout: string } };
+    expect(numeral.result.stdout.split('\n').filter((line) => line !== '')).toHaveLength(1);
+    expect(toolError(await callTool(session, 'run', { skill: 'files', tool: 'file_head', args: { path: t.artifact, lines: 'three' } }))).toMatchObject({
+      code: 'E503',
+      message: 'argument \'lines\' of tool \'file_head\' must be a whole number, got "three"',
+    });
 
     const core = new SkilltrayCore(t.config());
     try {
       const history = core.history();
       expect(history.find((r) => r.id === report.id)).toMatchObject({ surface: 'mcp', status: 'succeeded', outcome: 'auto' });
+      // The calls refused before anything was decided (E506, E504, E503) left no row; the decided E601 did.
+      expect(history.filter((r) => r.errorCode !== null).map((r) => r.errorCode)).toEqual(['E601']);
       expect(history.find((r) => r.skill === 'field-notes' && r.tool === 'record_sighting')).toMatchObject({
         surface: 'mcp',
         status: 'refused',

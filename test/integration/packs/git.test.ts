@@ -315,7 +315,7 @@ describe('git pack: policy', () => {
   it('runs every tool unasked when contained (read-only, no network), and asks when it cannot be contained', () => {
     expect(skill.trust).toBe('bundled');
     expect(skill.readOnly).toBe(true);
-    expect(profileFor(skill, false)).toEqual({ name: 'read-only', network: false });
+    expect(profileFor(skill, false)).toEqual({ name: 'read-only', network: false, hosts: [] });
     for (const { name } of skill.tools) {
       expect(decideFor(name, true).outcome, name).toBe('auto');
       expect(decideFor(name, false).outcome, name).toBe('ask');

@@ -1,8 +1,14 @@
-/** The network pack, run for real against this machine's loopback only (Linux: getent, iputils ping). */
-import { describe, expect, it } from 'vitest';
+/**
+ * The network pack, run for real against this machine's loopback only (Linux: getent, iputils ping):
+ * the tools themselves, then the same calls through the core under the sandbox they get
+ * (`network: host`: this computer's own network, no Unix sockets), which always asks first.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { SkilltrayCore } from '../../../src-main/core/api.js';
 import { runTool } from '../../support/run-tool.js';
-import { tempDir } from '../../support/temp.js';
-import { argv, pack } from './bundled-packs.js';
+import { icmpAllowed, requireSandbox } from '../../support/sandbox.js';
+import { tempDir, testHome } from '../../support/temp.js';
+import { argv, pack, SKILLS_DIR } from './bundled-packs.js';
 
 const skill = pack('network');
 
@@ -45,5 +51,43 @@ describe('network pack: real runs', () => {
 
   it('refuses a flood-ping flag given as a host before any process starts', async () => {
     await expect(runTool(skill, 'ping_host', { host: '-f' }, tempDir())).rejects.toMatchObject({ code: 'E504' });
+  });
+});
+
+describe('network pack: contained, as every run of it is', () => {
+  const cores: SkilltrayCore[] = [];
+  afterEach(async () => {
+    for (const core of cores.splice(0)) await core.close();
+  });
+  const contained = (): { core: SkilltrayCore; cwd: string } => {
+    requireSandbox();
+    const t = testHome({ bundled: SKILLS_DIR });
+    const core = new SkilltrayCore(t.config());
+    cores.push(core);
+    return { core, cwd: t.userHome };
+  };
+  const run = (core: SkilltrayCore, tool: string, args: Record<string, string>, cwd: string) =>
+    core.run({ skill: 'network', tool, args, surface: 'cli', cwd }, { approval: { kind: 'preapproved', actor: 'network pack test' } });
+
+  it("shares this computer's network, and asks every time even though it is bundled", () => {
+    const { core, cwd } = contained();
+    const dry = core.dryRun({ skill: 'network', tool: 'resolve_host', args: { name: 'localhost' }, surface: 'mcp', cwd });
+    expect(dry.sandbox).toMatchObject({ name: 'read-only', network: true, hosts: 'host', contained: true, mechanism: 'bubblewrap' });
+    expect(dry).toMatchObject({ decision: 'ask', reason: "'network/resolve_host' shares this computer's own network (ICMP and the system resolver, no Unix sockets), so every run asks unless a rule of yours allows it" });
+  });
+
+  it('resolve_host resolves localhost in its sandbox', async () => {
+    const { core, cwd } = contained();
+    const report = await run(core, 'resolve_host', { name: 'localhost' }, cwd);
+    expect(report.sandbox).toMatchObject({ hosts: 'host', contained: true });
+    expect(report.result.stdout).toMatch(/^(127\.0\.0\.1|::1)\s+localhost\b/m);
+  });
+
+  const icmp = icmpAllowed(process.getgid?.() ?? -1);
+  it.skipIf(!icmp)(`ping_host pings 127.0.0.1 in its sandbox${icmp ? '' : ' (skipped: net.ipv4.ping_group_range excludes this group, see docs/runner.md)'}`, async () => {
+    const { core, cwd } = contained();
+    const report = await run(core, 'ping_host', { host: '127.0.0.1', count: '1' }, cwd);
+    expect(report.result.exitCode, report.result.stderr).toBe(0);
+    expect(report.result.stdout).toContain('1 packets transmitted, 1 received, 0% packet loss');
   });
 });

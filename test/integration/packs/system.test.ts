@@ -1,13 +1,18 @@
 /** The system pack, run for real on this machine (Linux: free and ps --sort are procps'). */
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SkilltrayCore } from '../../../src-main/core/api.js';
 import { runTool } from '../../support/run-tool.js';
-import { tempDir } from '../../support/temp.js';
-import { argv, pack } from './bundled-packs.js';
+import { ordinaryDir, requireSandbox } from '../../support/sandbox.js';
+import { tempDir, testHome } from '../../support/temp.js';
+import { argv, pack, SKILLS_DIR } from './bundled-packs.js';
 
 const skill = pack('system');
 
 const lines = (text: string) => text.split('\n').filter((line) => line !== '');
+
+/** The file system types disk_usage shows: disks and network shares, never tmpfs, proc or the like. */
+const DISK_TYPES = ['ext2', 'ext3', 'ext4', 'xfs', 'btrfs', 'zfs', 'bcachefs', 'f2fs', 'jfs', 'vfat', 'exfat', 'ntfs', 'ntfs3', 'fuseblk', 'hfsplus', 'apfs', 'nfs', 'nfs4', 'cifs', 'smb3', '9p', 'virtiofs', 'overlay'].flatMap((type) => ['-t', type]);
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -35,12 +40,13 @@ async function freePort(): Promise<number> {
 describe('system pack: rendering', () => {
   it.each([
     ['system_uptime', {}, ['uptime']],
-    ['disk_usage', {}, ['df', '-h', '--']],
-    ['disk_usage', { path: '/home' }, ['df', '-h', '--', '/home']],
+    ['disk_usage', {}, ['df', '-h', ...DISK_TYPES, '--']],
+    ['disk_usage', { path: '/home' }, ['df', '-h', ...DISK_TYPES, '--', '/home']],
     ['memory_usage', {}, ['free', '-h']],
     ['list_processes', {}, ['ps', '-A', '-o', 'pid,ppid,pcpu,pmem,comm', '--sort=-pcpu']],
     ['list_processes', { sort: 'pid' }, ['ps', '-A', '-o', 'pid,ppid,pcpu,pmem,comm', '--sort=-pid']],
     ['port_listeners', { port: 8080 }, ['lsof', '-nP', '-iTCP:8080', '-sTCP:LISTEN']],
+    ['port_listeners', { port: '8080' }, ['lsof', '-nP', '-iTCP:8080', '-sTCP:LISTEN']],
   ])('%s %j', (tool, args, expected) => {
     expect(argv(skill, tool, args)).toEqual(expected);
   });
@@ -49,7 +55,7 @@ describe('system pack: rendering', () => {
     ['list_processes', { sort: 'comm' }, 'E505'],
     ['list_processes', { sort: '-pcpu' }, 'E505'],
     ['port_listeners', {}, 'E501'],
-    ['port_listeners', { port: '8080' }, 'E503'],
+    ['port_listeners', { port: 'eighty' }, 'E503'],
     ['port_listeners', { port: 80.5 }, 'E503'],
     ['disk_usage', { path: '--output=source' }, 'E504'],
     ['system_uptime', { pretty: true }, 'E502'],
@@ -72,6 +78,24 @@ describe('system pack: real runs', () => {
     expect(lines(all.result.stdout)[0]).toMatch(/^Filesystem\s+Size\s+Used\s+Avail\s+Use%\s+Mounted on$/);
     const one = await runTool(skill, 'disk_usage', { path: dir }, dir);
     expect(lines(one.result.stdout)).toHaveLength(2);
+  });
+
+  it('disk_usage, run contained as the app runs it, shows the machine\'s disks: no sandbox mount (Skilltray\'s home, the home folder, /tmp, /var/tmp)', async () => {
+    requireSandbox();
+    const t = testHome({ base: ordinaryDir(), bundled: SKILLS_DIR });
+    const core = new SkilltrayCore(t.config());
+    try {
+      const report = await core.run({ skill: 'system', tool: 'disk_usage', args: {}, surface: 'cli', cwd: t.userHome }, { approval: { kind: 'none' } });
+      expect(report.sandbox).toMatchObject({ contained: true, name: 'read-only' });
+      const [header, ...rows] = lines(report.result.stdout);
+      expect(header).toMatch(/^Filesystem\s+Size\s+Used\s+Avail\s+Use%\s+Mounted on$/);
+      expect(rows.length).toBeGreaterThan(0);
+      const mounts = rows.map((row) => row.split(/\s+/));
+      const sandboxed = [t.home, t.userHome, '/tmp', '/var/tmp', '/dev', '/proc'];
+      expect(mounts.filter(([source, ...rest]) => source === 'tmpfs' || sandboxed.some((path) => rest[rest.length - 1] === path)), report.result.stdout).toEqual([]);
+    } finally {
+      await core.close();
+    }
   });
 
   it('memory_usage shows memory and swap', async () => {

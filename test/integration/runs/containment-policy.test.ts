@@ -72,7 +72,7 @@ describe('where no sandbox is available (injected)', () => {
     shell(t.skills, 'tool');
     const core = open(t, SIMULATED);
     const report = await core.run(call('tool', t.userHome), { approval: { kind: 'preapproved', actor: 'ada' } });
-    expect(report.sandbox).toEqual({ name: 'workspace', network: false, contained: false, mechanism: null, why: 'simulated for this test: no sandbox here' });
+    expect(report.sandbox).toEqual({ name: 'workspace', network: false, hosts: [], contained: false, mechanism: null, why: 'simulated for this test: no sandbox here' });
     expect(core.getRun(report.id).sandbox).toEqual(report.sandbox);
     expect(core.sandboxStatus()).toEqual({ mechanism: null, available: false, why: 'simulated for this test: no sandbox here', unsandboxed: [] });
   });

@@ -52,6 +52,28 @@ describe('the run pipeline: render → policy → approval → run → record', 
     expect(core.history()[0]).toMatchObject({ id: error.details?.runId, status: 'refused', outcome: 'refused', errorCode: 'E601', exitCode: null, startedAt: null });
   });
 
+  it('a call refused before anything was decided (no such skill or tool, bad arguments, a bad folder) is the caller\'s error, not a history row; a decided refusal is', async () => {
+    const t = testHome();
+    writeSkill(t.skills, 'echoes', toolSkill('echoes', argvCommand, { read_only: true }));
+    const core = open(t);
+    const calls = [
+      [{ skill: 'echos', tool: 'go' }, 'E001'],
+      [{ skill: 'echoes', tool: 'og' }, 'E506'],
+      [{ skill: 'echoes', tool: 'go', args: { c: 'x' } }, 'E502'],
+      [{ skill: 'echoes', tool: 'go', args: { a: 3 } }, 'E503'],
+      [{ skill: 'echoes', tool: 'go', args: [] }, 'E508'],
+      [{ skill: 'echoes', tool: 'go', cwd: 'relative/dir' }, 'E510'],
+    ] as const;
+    for (const [call, code] of calls) {
+      const error = await rejectionOf(core.run({ ...call, surface: 'mcp' }, { approval: { kind: 'none' } }));
+      expect(error.code).toBe(code);
+      expect(error.details?.runId).toBeUndefined();
+    }
+    expect(core.history()).toEqual([]);
+    const decided = await rejectionOf(core.run({ skill: 'echoes', tool: 'go', surface: 'mcp', cwd: t.userHome }, { approval: { kind: 'none' } }));
+    expect(core.history().map((r) => [r.id, r.errorCode])).toEqual([[decided.details?.runId, 'E601']]);
+  });
+
   it('asks a person: once runs; deny is E603 and nothing starts', async () => {
     const t = testHome();
     writeSkill(t.skills, 'echoes', toolSkill('echoes', argvCommand));
@@ -189,7 +211,7 @@ describe('the run pipeline: render → policy → approval → run → record', 
     expect(env.PATH).toBe(process.env.PATH);
   });
 
-  it('bad arguments never reach a process: E502, E503, E504, E501 — each recorded as refused', async () => {
+  it('bad arguments never reach a process: E502, E503, E504, E501 — the caller\'s errors, not history rows', async () => {
     const t = testHome();
     writeSkill(t.bundled, 'echoes', toolSkill('echoes', argvCommand, { read_only: true }, '| a | string | yes | first |\n| b | integer | no | second |'));
     const core = open(t);
@@ -203,9 +225,9 @@ describe('the run pipeline: render → policy → approval → run → record', 
     for (const [args, code] of cases) {
       const error = await rejectionOf(core.run({ skill: 'echoes', tool: 'go', args, surface: 'mcp' }, { approval: { kind: 'none' } }));
       expect(error.code).toBe(code);
-      expect(error.details?.runId).toEqual(expect.any(String));
+      expect(error.details?.runId).toBeUndefined();
     }
-    expect(core.history().map((r) => [r.status, r.startedAt])).toEqual(Array(5).fill(['refused', null]));
+    expect(core.history()).toEqual([]);
   });
 
   it('property: any argument values reach the program exactly as given — no shell ever interprets them', async () => {

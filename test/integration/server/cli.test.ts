@@ -1,5 +1,6 @@
 import { cpSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../../src-main/cli/main.js';
 import { tokenPath } from '../../../src-main/server/token.js';
@@ -7,6 +8,7 @@ import type { ServerEvent } from '../../../src-main/shared/contract.js';
 import type { PendingEntry, RunReport } from '../../../src-main/shared/runs.js';
 import { cli } from '../../support/cli.js';
 import { testHome } from '../../support/temp.js';
+import { BIN } from '../contract/fixture.js';
 import { raw, serverHome, waitFor, WEB_FIXTURE } from './helpers.js';
 
 describe('skilltray token', () => {
@@ -55,6 +57,25 @@ describe('approvals, approve, deny and run against the running owner', () => {
     expect(outcome.stderr).toContain('forwarded to skilltray serve at');
     expect(outcome.stderr).toContain(`run ${pending?.id}`);
     expect(h.core.getRun(pending?.id as string)).toMatchObject({ status: 'succeeded', surface: 'cli', outcome: 'approved', decidedBy: 'user', actor: 'cli' });
+  });
+
+  it('a forwarded run that waits says so: its id, and where to answer it (serve\'s address, or skilltray approve)', async () => {
+    const h = await serverHome();
+    const child = execa(process.execPath, [BIN, 'run', 'asks', 'go'], { env: h.t.env, extendEnv: false, reject: false, stdin: 'ignore' });
+    let stderr = '';
+    const waiting = new Promise<string>((resolve) => {
+      child.stderr?.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString('utf8');
+        const line = /^run (\S+) waits for your approval .*$/m.exec(stderr);
+        if (line) resolve(line[1] as string);
+      });
+    });
+    const id = await waiting;
+    expect(h.core.pendingApprovals().map((p) => p.id)).toEqual([id]);
+    expect(stderr).toContain(`forwarded to skilltray serve at ${h.server.url}\n`);
+    expect(stderr).toContain(`run ${id} waits for your approval at ${h.server.url}/#/approvals (the browser UI of skilltray serve --web); or answer it here: skilltray approve ${id} (or deny ${id})\n`);
+    h.core.answerApproval(id, 'deny', 'test');
+    expect((await child).exitCode).toBe(1);
   });
 
   it('returns the denial to the forwarded run (E603), and approve --always remembers the tool', async () => {

@@ -51,6 +51,7 @@ describe('every operation of the contract over HTTP', () => {
     const projectDigest = h.core.inspectProject(repo).digest;
     const inputs: Record<OperationName, unknown> = {
       list: {},
+      listBrief: {},
       describe: { skill: 'asks' },
       check: { target: 'asks' },
       roots: {},

@@ -20,7 +20,8 @@ describe('soak: a cold search over 1,000 skills', () => {
     expect(result.stderr).toContain('\rindexing 1,000 of 1,000 skills for search…');
     expect(result.stderr.match(/\rindexing [\d,]+ of 1,000 skills for search…/g)?.length).toBeGreaterThan(10);
     expect(result.stderr.endsWith('\r\u001b[K')).toBe(true);
-    expect(result.stdout).toMatch(/^skill-\d+:SKILL\.md#deploy/m);
+    // A tool hit leads: ` 1. skill-N/deploy — tool: …` (the word emphasised on a terminal).
+    expect(result.stdout.replace(/\u001b\[[\d;]*m/g, '')).toMatch(/^ *1\. skill-\d+\/deploy\w* — tool:/m);
     const again = await cli(['search', 'deploy', '--limit', '3'], t, { tty: true });
     expect(again.stderr).toBe('');
     console.log(`[soak] cold search over 1,000 generated skills: ${ms.toFixed(0)} ms (load, catalog of every skill, query), progress shown on the terminal and cleared`);

@@ -125,12 +125,12 @@ describe('soak: hostile skill folders', () => {
       mode: 'Global',
       paused: false,
       rules: [],
-      remembered: { id: 1, skill: 'secrets', tool: 'show', skillHash: skill.hash, programPath: '/usr/bin/cat', profile: { name: 'workspace', network: false }, expires: 'revoke', createdAt: 0, revokedAt: null },
+      remembered: { id: 1, skill: 'secrets', tool: 'show', skillHash: skill.hash, programPath: '/usr/bin/cat', profile: { name: 'workspace', network: false, hosts: [] }, expires: 'revoke', createdAt: 0, revokedAt: null },
       programPath: '/usr/bin/cat',
       resolveBin: () => '/usr/bin/cat',
       env: {},
       enabled: true,
-      sandbox: { name: 'workspace', network: false, contained: true, mechanism: 'bubblewrap', why: null },
+      sandbox: { name: 'workspace', network: false, hosts: [], contained: true, mechanism: 'bubblewrap', why: null },
     });
     expect(decision).toMatchObject({ outcome: 'ask' });
     expect((decision as { reason: string }).reason).toContain("its content hash cannot cover 'notes/private.md', which cannot be read, so an Always answer cannot vouch for it");

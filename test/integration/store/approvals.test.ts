@@ -4,7 +4,7 @@ import { findRemembered, listRemembered, remember, revoke } from '../../../src-m
 import { useTempHomes } from './temp-home.js';
 
 const homes = useTempHomes();
-const gitStatus = { skill: 'git', tool: 'git_status', skillHash: 'h1', programPath: '/usr/bin/git', profile: { name: 'read-only', network: false } } as const;
+const gitStatus = { skill: 'git', tool: 'git_status', skillHash: 'h1', programPath: '/usr/bin/git', profile: { name: 'read-only', network: false, hosts: [] as string[] } } as const;
 const SESSION = 'session-a';
 
 describe('remembered approvals', () => {
@@ -19,8 +19,8 @@ describe('remembered approvals', () => {
 
   it('one given for a session is in force only in that session', () => {
     const db = homes.fresh();
-    const saved = remember(db, { ...gitStatus, profile: { name: 'workspace', network: true }, session: SESSION }, 10);
-    expect(saved).toMatchObject({ expires: 'session', profile: { name: 'workspace', network: true } });
+    const saved = remember(db, { ...gitStatus, profile: { name: 'workspace', network: true, hosts: ['*'] }, session: SESSION }, 10);
+    expect(saved).toMatchObject({ expires: 'session', profile: { name: 'workspace', network: true, hosts: ['*'] } });
     expect(findRemembered(db, 'git', 'git_status', SESSION)).toEqual(saved);
     expect(findRemembered(db, 'git', 'git_status', 'session-b')).toBeNull();
     expect(listRemembered(db, 'session-b')).toEqual([]);

@@ -13,6 +13,7 @@ describe('the app’s paths', () => {
       trayIcon: join('/checkout', 'build', 'tray', 'tray.png'),
       appIcon: join('/checkout', 'build', 'icon.png'),
       nativeBinding: '/tmp/evil.node',
+      netRelay: join('/checkout', 'dist', 'native', 'net-relay'),
       cliScript: join('/checkout', 'bin', 'skilltray.js'),
     });
   });
@@ -23,6 +24,7 @@ describe('the app’s paths', () => {
       trayIcon: join('/opt/Skilltray/resources', 'tray', 'tray.png'),
       appIcon: join('/opt/Skilltray/resources', 'tray', 'icon.png'),
       nativeBinding: undefined,
+      netRelay: join('/opt/Skilltray/resources', 'net-relay'),
       cliScript: join('/checkout', 'bin', 'skilltray.js'),
     });
   });

@@ -123,10 +123,10 @@ describe('RFC-0002:C-SHOW', () => {
     expect(error.details?.suggestions).toEqual([{ text: 'Getting Started', file: 'SKILL.md' }]);
   });
 
-  it('E002 when the index is missing', () => {
+  it('E002 when the index is missing: not built yet', () => {
     const dir = copyRfcSkill(tempDir());
     const error = thrownBy(() => showSection(dir, join(tempDir(), 'runtime'), { section: 'Skill Name', skill: 'rfc-skill' }));
-    expect(error.format()).toBe("error[E002]: search index unusable; run 'skilltray build rfc-skill' to rebuild");
+    expect(error.format()).toBe("error[E002]: search index not built yet; run 'skilltray build rfc-skill' to build it");
     expect(error.details).toEqual({ skill: 'rfc-skill', reason: 'missing' });
   });
 

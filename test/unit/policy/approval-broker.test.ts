@@ -55,7 +55,7 @@ function pending(id: string, overrides: Partial<PendingApproval> = {}): PendingA
     env: ['GIT_TOKEN'],
     requestedAt: 900,
     reason: "skill 'git' is a user skill, so its runs need approval",
-    sandbox: { name: 'workspace', network: false, contained: true, mechanism: 'bubblewrap', why: null },
+    sandbox: { name: 'workspace', network: false, hosts: [], contained: true, mechanism: 'bubblewrap', why: null },
     supplied: [2],
     ...overrides,
   };

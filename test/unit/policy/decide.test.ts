@@ -9,11 +9,11 @@ import { makeSkill, makeTool } from './skill-fixture.js';
 const bins: Record<string, string> = { git: '/usr/bin/git', jq: '/usr/bin/jq' };
 
 /** How a run is contained: read-only under bubblewrap unless a case says otherwise. */
-const contained: SandboxView = { name: 'read-only', network: false, contained: true, mechanism: 'bubblewrap', why: null };
+const contained: SandboxView = { name: 'read-only', network: false, hosts: [], contained: true, mechanism: 'bubblewrap', why: null };
 const workspace: SandboxView = { ...contained, name: 'workspace' };
-const withNetwork: SandboxView = { ...contained, network: true };
+const withNetwork: SandboxView = { ...contained, network: true, hosts: ['*'] };
 const noSandbox: SandboxView = { ...contained, contained: false, mechanism: null, why: 'bubblewrap (bwrap) is not installed' };
-const turnedOff: SandboxView = { name: 'none', network: true, contained: false, mechanism: null, why: 'you turned the sandbox off' };
+const turnedOff: SandboxView = { name: 'none', network: true, hosts: 'host', contained: false, mechanism: null, why: 'you turned the sandbox off' };
 
 function input(overrides: Partial<DecideInput> = {}): DecideInput {
   return {
@@ -38,7 +38,7 @@ const remembered = (overrides: Partial<Remembered> = {}): Remembered => ({
   tool: 'git_status',
   skillHash: 'hash-v1',
   programPath: '/usr/bin/git',
-  profile: { name: 'read-only', network: false },
+  profile: { name: 'read-only', network: false, hosts: [] },
   expires: 'revoke',
   createdAt: 1,
   revokedAt: null,
@@ -117,7 +117,7 @@ describe('decide', () => {
     // only a contained run goes unasked on a remembered approval or bundled policy
     ['remembered, not contained', { remembered: remembered(), sandbox: noSandbox }, 'ask'],
     ['remembered, sandbox turned off', { remembered: remembered(), sandbox: turnedOff }, 'ask'],
-    ['remembered for a wider profile covers a narrower one', { remembered: remembered({ profile: { name: 'workspace', network: true } }) }, 'auto:remembered'],
+    ['remembered for a wider profile covers a narrower one', { remembered: remembered({ profile: { name: 'workspace', network: true, hosts: ['*'] } }) }, 'auto:remembered'],
     ['remembered lapses when the profile widens to workspace', { remembered: remembered(), sandbox: workspace }, 'ask'],
     ['remembered lapses when the profile gains the network', { remembered: remembered(), sandbox: withNetwork }, 'ask'],
     ['bundled read-only, not contained', { skill: bundledReadOnly, sandbox: noSandbox }, 'ask'],
@@ -173,10 +173,49 @@ describe('decide', () => {
     });
     const path = decide(input({ remembered: remembered({ programPath: '/opt/git' }) }));
     expect(path.outcome === 'ask' && path.reason).toContain('the program now resolves to /usr/bin/git instead of /opt/git');
-    const wider = decide(input({ remembered: remembered(), sandbox: { ...workspace, network: true } }));
+    const wider = decide(input({ remembered: remembered(), sandbox: workspace }));
     expect(wider.outcome === 'ask' && wider.reason).toContain(
-      'it would now run may write in its working directory, with network, more than the read-only, no network you allowed',
+      'it would now run may write in its working directory, no network, more than the read-only, no network you allowed',
     );
+  });
+
+  describe('the network', () => {
+    const listed: SandboxView = { ...contained, network: true, hosts: ['api.github.com'] };
+    const thisComputer: SandboxView = { ...contained, network: true, hosts: 'host' };
+    const withHosts = (hosts: SandboxView['hosts']): Partial<Remembered> => ({ profile: { name: 'read-only', network: true, hosts } });
+    it.each<[string, Partial<DecideInput>, string]>([
+      // A bundled tool with the network never runs unasked on bundled policy (a planted read-only skill with network: true did).
+      ['bundled read-only with any host asks', { skill: bundledReadOnly, sandbox: withNetwork }, 'ask'],
+      ['bundled read-only with a host list asks', { skill: bundledReadOnly, sandbox: listed }, 'ask'],
+      ['bundled read-only with a host list, remembered for that list', { skill: bundledReadOnly, sandbox: listed, remembered: remembered(withHosts(['api.github.com'])) }, 'auto:remembered'],
+      // An Always is pinned to exactly the reach it was given for.
+      ['any host, remembered for any host', { sandbox: withNetwork, remembered: remembered(withHosts(['*'])) }, 'auto:remembered'],
+      ['any host, remembered for a list', { sandbox: withNetwork, remembered: remembered(withHosts(['api.github.com'])) }, 'ask'],
+      ['any host, remembered before host lists (the host network)', { sandbox: withNetwork, remembered: remembered(withHosts('host')) }, 'ask'],
+      ['a list, remembered for any host', { sandbox: listed, remembered: remembered(withHosts(['*'])) }, 'ask'],
+      ['a list, remembered for a longer list', { sandbox: listed, remembered: remembered(withHosts(['api.github.com', 'x.io'])) }, 'ask'],
+      ['a list, remembered for the same list in another order', { sandbox: { ...listed, hosts: ['b.io', 'a.io'] }, remembered: remembered(withHosts(['a.io', 'b.io'])) }, 'auto:remembered'],
+      // This computer's own network asks every time; only a rule the person wrote lets it through.
+      ["this computer's network, remembered for it", { sandbox: thisComputer, remembered: remembered(withHosts('host')) }, 'ask'],
+      ["this computer's network, bundled read-only", { skill: bundledReadOnly, sandbox: thisComputer }, 'ask'],
+      ["this computer's network, an allow rule", { sandbox: thisComputer, rules: [allowStatus] }, 'auto:rule#3'],
+      ['any host, an allow rule', { sandbox: withNetwork, rules: [allowStatus] }, 'auto:rule#3'],
+      ['a deny rule still denies', { sandbox: thisComputer, rules: [denyGit] }, 'deny:E602#2'],
+    ])('%s', (_, overrides, expected) => {
+      expect(summary(decide(input(overrides)))).toBe(expected);
+    });
+
+    it('says where the network leads when it asks', () => {
+      expect(decide(input({ skill: bundledReadOnly, sandbox: listed }))).toEqual({ outcome: 'ask', reason: "'git/git_status' is bundled but reaches the network (network to api.github.com), so it asks" });
+      expect(decide(input({ sandbox: withNetwork, remembered: remembered(withHosts(['api.github.com'])) }))).toEqual({
+        outcome: 'ask',
+        reason: "you chose to always allow 'git/git_status' with network to api.github.com; it now asks for network to any host, so it asks",
+      });
+      expect(decide(input({ sandbox: thisComputer, remembered: remembered(withHosts('host')) }))).toEqual({
+        outcome: 'ask',
+        reason: "'git/git_status' shares this computer's own network (ICMP and the system resolver, no Unix sockets), so every run asks unless a rule of yours allows it",
+      });
+    });
   });
 
   it('says why a run that would go unasked asks when it cannot be contained', () => {
@@ -184,7 +223,7 @@ describe('decide', () => {
       outcome: 'ask',
       reason: "skill 'git' is bundled and read-only, but it cannot be contained here (bubblewrap (bwrap) is not installed), so it asks",
     });
-    expect(decide(input({ remembered: remembered({ profile: { name: 'none', network: true } }), sandbox: turnedOff }))).toEqual({
+    expect(decide(input({ remembered: remembered({ profile: { name: 'none', network: true, hosts: 'host' } }), sandbox: turnedOff }))).toEqual({
       outcome: 'ask',
       reason: "you chose to always allow 'git/git_status', but you turned its sandbox off, so it asks",
     });
@@ -236,7 +275,7 @@ describe('decide', () => {
           remembered:
             a.remembered === 'none'
               ? null
-              : remembered(a.remembered === 'hash' ? { skillHash: 'x' } : a.remembered === 'path' ? { programPath: '/x' } : a.remembered === 'narrower' ? { profile: { name: 'read-only', network: false } } : { profile: { name: 'workspace', network: false } }),
+              : remembered(a.remembered === 'hash' ? { skillHash: 'x' } : a.remembered === 'path' ? { programPath: '/x' } : a.remembered === 'narrower' ? { profile: { name: 'read-only', network: false, hosts: [] } } : { profile: { name: 'workspace', network: false, hosts: [] } }),
           sandbox: a.contained ? workspace : { ...workspace, contained: false, mechanism: null, why: 'none here' },
         }));
         const refused = a.paused ? 'E608' : !a.modes.includes(a.mode) ? 'E605' : a.missingBin ? 'E606' : a.missingEnv ? 'E607' : !a.programFound ? 'E701' : null;

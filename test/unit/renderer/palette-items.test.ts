@@ -1,12 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import type { DiscoverResult } from '../../../src-main/shared/agent.js';
-import type { CatalogHit } from '../../../src-main/shared/gateway.js';
+import type { SearchHit } from '../../../src-main/shared/gateway.js';
 import type { SkillSummary } from '../../../src-main/shared/model.js';
 import { GROUP_LIMITS, paletteGroups } from '../../../src-renderer/palette/palette-items.js';
 
 const summary = (name: string, tools: string[], extra: Partial<SkillSummary> = {}): SkillSummary =>
   ({ name, description: `${name} skill`, tools: tools.map((t) => ({ name: t, description: '', params: [] })), offered: true, status: 'ok', ...extra }) as SkillSummary;
-const hit = (skill: string, section: string, tool: string | null = null): CatalogHit => ({ skill, file: 'SKILL.md', section, title: section, trail: [], tool, line: 1, snippet: '', score: 1 });
+const hit = (skill: string, section: string, tool: string | null = null): SearchHit => ({
+  kind: tool === null ? 'section' : 'tool',
+  skill,
+  file: 'SKILL.md',
+  section,
+  title: section,
+  trail: [],
+  tool: tool === null ? null : { name: tool, summary: '', params: [] },
+  line: 1,
+  snippet: '',
+  score: 1,
+  rank: 1,
+});
 const found = (name: string, tools: string[]): DiscoverResult => ({ skill_id: name, name, score: 1, relevance: 1, role: 'utility', effect_mode: null, reason: `${name} fits`, tools });
 
 const SKILLS = [summary('git', ['git_status', 'git_log']), summary('system', ['disk_usage', 'port_listeners']), summary('notes', []), summary('gitlab', ['mr_list'], { offered: false })];
@@ -38,6 +50,19 @@ describe('palette groups', () => {
   it('with nothing typed, browses every tool offered in this mode; ignores names the list does not know', () => {
     expect(keys(paletteGroups({ query: ' ', discovered: [found('gone', ['x'])], hits: [hit('gone', 'x', 'x')], skills: SKILLS }))).toEqual([
       ['Tools', ['tool:git/git_status', 'tool:git/git_log', 'tool:system/disk_usage', 'tool:system/port_listeners']],
+    ]);
+  });
+
+  it('with nothing typed, the tools run lately come first and a sidecar (attached, not run by hand) never shows', () => {
+    const skills = [summary('artifact-checksum', ['checksum_artifact'], { role: 'sidecar', invocation: 'attach' }), summary('stamp', ['stamp_it'], { invocation: 'attach' }), ...SKILLS];
+    const recent = [
+      { skill: 'system', tool: 'disk_usage' },
+      { skill: 'artifact-checksum', tool: 'checksum_artifact' },
+      { skill: 'system', tool: 'disk_usage' },
+      { skill: 'gitlab', tool: 'mr_list' },
+    ];
+    expect(keys(paletteGroups({ query: '', discovered: [], hits: [], skills, recent }))).toEqual([
+      ['Tools', ['tool:system/disk_usage', 'tool:git/git_status', 'tool:git/git_log', 'tool:system/port_listeners']],
     ]);
   });
 

@@ -9,7 +9,7 @@ const dry = (decision: DryRun['decision']): DryRun => ({
   error: null,
   programPath: '/bin/x',
   command: {} as DryRun['command'],
-  sandbox: { name: 'read-only', network: false, contained: true, mechanism: 'bubblewrap', why: null },
+  sandbox: { name: 'read-only', network: false, hosts: [], contained: true, mechanism: 'bubblewrap', why: null },
 });
 
 describe('the Run button follows the core’s dry run', () => {

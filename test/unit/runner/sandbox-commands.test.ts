@@ -7,6 +7,8 @@ import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bubblewrapArgs, bubblewrapSandbox, probeBubblewrap } from '../../../src-main/core/runner/sandbox/bubblewrap.js';
+import { bubblewrapNetwork, bubblewrapNetworkUnavailable, PROXY_SOCKET_INSIDE, RELAY_PORT } from '../../../src-main/core/runner/sandbox/bubblewrap-network.js';
+import { socketFilter } from '../../../src-main/core/runner/network/socket-filter.js';
 import { platformSandbox } from '../../../src-main/core/runner/sandbox/platform-sandbox.js';
 import { noSandbox, programInSnapshot, uncontained, type RunPlaces } from '../../../src-main/core/runner/sandbox/sandbox.js';
 import { SANDBOX_EXEC, seatbeltArgs, seatbeltProfile } from '../../../src-main/core/runner/sandbox/seatbelt.js';
@@ -15,7 +17,7 @@ import { requireSandbox } from '../../support/sandbox.js';
 import { tempDir } from '../../support/temp.js';
 
 const places = (overrides: Partial<RunPlaces> = {}): RunPlaces => ({
-  profile: { name: 'read-only', network: false },
+  profile: { name: 'read-only', network: false, hosts: [] },
   cwd: '/home/ana/code/app',
   skillDir: '/home/ana/.local/share/skilltray/skills/tidy',
   snapshotDir: '/tmp/skilltray-run-1/skill',
@@ -42,12 +44,45 @@ describe('bubblewrap', () => {
     ]);
   });
 
-  it('workspace binds the cwd writable; the network is shared only when declared', () => {
-    const args = bubblewrapArgs(places({ profile: { name: 'workspace', network: true }, masks: [] }), { varTmp: false });
-    expect(args.slice(0, 5)).toEqual(['--unshare-all', '--share-net', '--die-with-parent', '--cap-drop', 'ALL']);
+  it('workspace binds the cwd writable', () => {
+    const args = bubblewrapArgs(places({ profile: { name: 'workspace', network: false, hosts: [] }, masks: [] }), { varTmp: false });
     expect(args).toContain('--bind');
     expect(args.join(' ')).toContain('--bind /home/ana/code/app /home/ana/code/app');
     expect(args).not.toContain('/var/tmp');
+  });
+
+  it('a host list keeps the network namespace private: the proxy’s socket and the relay are bound in last, the relay runs first', () => {
+    const listed = places({ profile: { name: 'workspace', network: true, hosts: ['api.github.com'] }, proxy: { kind: 'unix', path: '/tmp/skilltray-run-1/proxy.sock' } });
+    const args = bubblewrapArgs(listed, { relay: '/opt/skilltray/net-relay' });
+    expect(args.slice(0, 4)).toEqual(['--unshare-all', '--die-with-parent', '--cap-drop', 'ALL']);
+    expect(args.slice(-8)).toEqual([
+      '--ro-bind', '/tmp/skilltray-run-1/proxy.sock', PROXY_SOCKET_INSIDE, '--ro-bind', '/opt/skilltray/net-relay', '/opt/skilltray/net-relay',
+      '--chdir', '/home/ana/code/app',
+    ]);
+    const network = bubblewrapNetwork(listed, '/opt/skilltray/net-relay');
+    expect(network.prefix).toEqual(['/opt/skilltray/net-relay', String(RELAY_PORT), PROXY_SOCKET_INSIDE]);
+    expect(network.env).toMatchObject({ http_proxy: `http://127.0.0.1:${RELAY_PORT}`, HTTPS_PROXY: `http://127.0.0.1:${RELAY_PORT}`, ALL_PROXY: `socks5h://127.0.0.1:${RELAY_PORT}`, NO_PROXY: '' });
+    expect(network.inputs).toEqual([]);
+  });
+
+  it('a host list without its proxy or without the relay reaches nothing: it fails closed', () => {
+    const listed = places({ profile: { name: 'read-only', network: true, hosts: ['*'] } });
+    expect(bubblewrapArgs(listed, { relay: '/opt/skilltray/net-relay' })).not.toContain('--share-net');
+    expect(bubblewrapNetwork(listed, '/opt/skilltray/net-relay')).toEqual({ share: [], mounts: [], prefix: [], env: {}, inputs: [] });
+    expect(bubblewrapNetwork({ ...listed, proxy: { kind: 'unix', path: '/p.sock' } }, null).prefix).toEqual([]);
+    expect(bubblewrapNetworkUnavailable(listed.profile, join(tempDir(), 'missing-relay'))).toMatch(/network relay .*missing-relay is missing/);
+    expect(bubblewrapNetworkUnavailable(listed.profile, null)).toMatch(/network relay/);
+  });
+
+  it('network: host shares the namespace and hands bwrap the socket filter on fd 3', () => {
+    const host = places({ profile: { name: 'read-only', network: true, hosts: 'host' } });
+    const args = bubblewrapArgs(host);
+    expect(args.slice(0, 5)).toEqual(['--unshare-all', '--share-net', '--die-with-parent', '--cap-drop', 'ALL']);
+    expect(args.slice(-4)).toEqual(['--seccomp', '3', '--chdir', '/home/ana/code/app']);
+    const network = bubblewrapNetwork(host, null);
+    expect(network.inputs).toEqual([socketFilter()]);
+    expect(network.prefix).toEqual([]);
+    expect(bubblewrapNetworkUnavailable(host.profile, null)).toBeNull();
   });
 
   it('puts the masks after the cwd (a cwd holding secrets cannot show them) and the snapshot after the masks', () => {
@@ -66,7 +101,7 @@ describe('bubblewrap', () => {
     expect(wrapped.args.slice(-3)).toEqual(['--', '/usr/bin/git', 'status']);
     expect(wrapped.env).toEqual({ PATH: '/usr/bin', TMPDIR: '/tmp', TMP: '/tmp', TEMP: '/tmp' });
     expect(wrapped.treeEndsWithIt).toBe(true);
-    const none = sandbox.wrap({ program: '/usr/bin/git', args: ['status'], env: {} }, places({ profile: { name: 'none', network: true } }));
+    const none = sandbox.wrap({ program: '/usr/bin/git', args: ['status'], env: {} }, places({ profile: { name: 'none', network: true, hosts: 'host' } }));
     expect(none.program).toBe('/usr/bin/git');
     expect(none.env.TMPDIR).toBe('/tmp/skilltray-run-1/tmp');
   });
@@ -118,12 +153,15 @@ describe('Seatbelt (macOS)', () => {
     expect(profile).not.toContain('/x');
   });
 
-  it('workspace may write the cwd; a declared network opens the network and name resolution', () => {
-    const { profile } = seatbeltProfile(places({ profile: { name: 'workspace', network: true } }));
+  it('workspace may write the cwd; a host list reaches only its proxy’s loopback port, with certificate checks and no DNS', () => {
+    const { profile } = seatbeltProfile(places({ profile: { name: 'workspace', network: true, hosts: ['*'] }, proxy: { kind: 'tcp', port: 40123 } }));
     expect(profile).toContain('(allow file-write* (subpath (param "CWD")))');
-    expect(profile).toContain('(allow network*)');
-    expect(profile).toContain('com.apple.mDNSResponder');
-    expect(profile).not.toMatch(/SecurityServer|securityd/);
+    expect(profile).toContain('(allow network-outbound (remote ip "localhost:40123"))');
+    expect(profile).not.toContain('(allow network*)');
+    expect(profile).toContain('com.apple.trustd');
+    expect(profile).not.toMatch(/mDNSResponder|dnssd|SecurityServer|securityd/);
+    // Without a proxy a host list reaches nothing: it fails closed.
+    expect(seatbeltProfile(places({ profile: { name: 'workspace', network: true, hosts: ['*'] } })).profile).not.toMatch(/network|trustd/);
   });
 
   it('runs sandbox-exec -p profile -D … -- program from the snapshot', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupBySkill, headingTrails, holds, mergeNested, toolOf } from '../../../src-main/core/search/catalog-hits.js';
+import { groupBySkill, headingTrails, holds, mergeNested, toolOf, toolsFirst } from '../../../src-main/core/search/catalog-hits.js';
 
 const at = (skill: string, level: number, startLine: number, endLine: number, file = 'SKILL.md') => ({ skill, file, level, startLine, endLine });
 
@@ -30,6 +30,12 @@ describe('catalog hits', () => {
   it('groups hits by skill in the order of each skill’s best hit', () => {
     const hits = ['a1', 'b1', 'a2', 'c1', 'b2'].map((id) => ({ skill: id[0] as string, id }));
     expect(groupBySkill(hits).map((h) => h.id)).toEqual(['a1', 'a2', 'b1', 'b2', 'c1']);
+  });
+
+  it('puts tools first and makes each tool one hit: two of its sections that matched apart count once', () => {
+    const hit = (skill: string, tool: string | null, section: string, titled = false) => ({ skill, tool, section, titled });
+    const ranked = [hit('git', 'git_show', 'git_show'), hit('git', 'git_log', 'Examples'), hit('notes', null, 'Log'), hit('git', 'git_log', 'Parameters'), hit('git', 'git_diff', 'git_diff', true)];
+    expect(toolsFirst(ranked).map((h) => `${h.skill}/${h.tool ?? '-'}/${h.section}`)).toEqual(['git/git_diff/git_diff', 'git/git_show/git_show', 'git/git_log/Examples', 'notes/-/Log']);
   });
 
   it('gives each heading the headings it sits under, and each tool section its tool', () => {

@@ -4,13 +4,21 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { catalogPath, SkillCatalog, type CatalogSkill } from '../../../src-main/core/search/catalog.js';
 import { catalogMatch } from '../../../src-main/core/search/catalog-sql.js';
+import { catalogTools } from '../../../src-main/core/search/tool-text.js';
 import { manifestHash, walkSkill } from '../../../src-main/core/skills/files.js';
+import { parseSkill } from '../../../src-main/core/skills/parse-skill.js';
 import { makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';
 
 function skill(parent: string, name: string, body: string): CatalogSkill {
   const dir = makeSkill(parent, name, { 'SKILL.md': `---\nname: ${name}\ndescription: ${name} skill\n---\n${body}` });
   return { name, dir, hash: manifestHash(walkSkill(dir).files) };
+}
+
+/** The entry with its tools as the loader reads them (names, and their Commands as callers see them). */
+function withTools(entry: CatalogSkill): CatalogSkill {
+  const parsed = parseSkill(entry.dir, { path: join(entry.dir, '..'), kind: 'env', trust: 'user', syntax: 'angle' });
+  return { ...entry, tools: catalogTools(parsed.tools, parsed.syntax) };
 }
 
 function rehash(entry: CatalogSkill): CatalogSkill {
@@ -33,9 +41,13 @@ describe('catalog search across all skills', () => {
     const catalog = open(home);
     expect(catalog.sync(skills)).toEqual({ added: ['pdf', 'git'], updated: [], removed: [], unchanged: 0, rebuilt: false });
     const result = catalog.search('commits');
-    expect(result.results).toEqual([
-      { skill: 'git', file: 'SKILL.md', section: 'Rebase', title: 'Rebase', trail: [], tool: null, line: 5, snippet: 'Rewrite [MATCH]commits[/MATCH] onto another branch.', score: expect.any(Number) },
-    ]);
+    expect(result).toEqual({
+      query: 'commits',
+      matched: 'all',
+      results: [
+        { skill: 'git', file: 'SKILL.md', section: 'Rebase', title: 'Rebase', trail: [], tool: null, level: 1, startLine: 5, endLine: 8, snippet: 'Rewrite [MATCH]commits[/MATCH] onto another branch.', score: 1 },
+      ],
+    });
     catalog.close();
   });
 
@@ -151,14 +163,19 @@ describe('catalog search across all skills', () => {
   });
 
   it('prefix: true makes the last token a word prefix "tok"* for search-as-you-type', () => {
-    expect(catalogMatch('merge pd', true)).toEqual({ stemmed: '"merge"', wordPrefix: '"pd"*', anyWord: '"merge" OR "pd"*' });
-    expect(catalogMatch('say "hi', true)).toEqual({ stemmed: '"say"', wordPrefix: '"""hi"*', anyWord: '"say" OR """hi"*' });
-    expect(catalogMatch('pd', true)).toEqual({ stemmed: null, wordPrefix: '"pd"*', anyWord: '"pd"*' });
-    expect(catalogMatch('merge pd', false)).toEqual({ stemmed: '"merge" "pd"', wordPrefix: null, anyWord: '"merge" OR "pd"' });
+    expect(catalogMatch('merge pd', true)).toEqual({ stemmed: '"merge"', required: '"merge"', wordPrefix: '"pd"*', anyWord: '"merge" OR "pd"*' });
+    expect(catalogMatch('say "hi', true)).toEqual({ stemmed: '"say"', required: '"say"', wordPrefix: '"""hi"*', anyWord: '"say" OR """hi"*' });
+    expect(catalogMatch('pd', true)).toEqual({ stemmed: null, required: null, wordPrefix: '"pd"*', anyWord: '"pd"*' });
+    expect(catalogMatch('merge pd', false)).toEqual({ stemmed: '"merge" "pd"', required: '"merge" "pd"', wordPrefix: null, anyWord: '"merge" OR "pd"' });
+    // Common words are a bonus for the rows that hold them, never a requirement; a query of them alone needs them all.
+    expect(catalogMatch('who changed this file', false)).toMatchObject({ stemmed: '("changed" "file") OR ("changed" AND "file" AND ("who" OR "this"))', required: '"changed" "file"' });
+    expect(catalogMatch('who changed this file', false, 'any')).toMatchObject({ stemmed: '"changed" OR "file"' });
+    expect(catalogMatch('how is it', false)).toMatchObject({ stemmed: '"how" "is" "it"' });
     const home = tempDir();
     const catalog = open(home);
     catalog.sync([skill(tempDir(), 'pdf', '# Merge\n\nCombine documents into one.\n')]);
-    expect(catalog.search('combine docu').results).toEqual([]);
+    // A full search matches whole words: no row holds "docu", so it answers with the rows holding some of the words.
+    expect(catalog.search('combine docu')).toMatchObject({ matched: 'any', results: [{ section: 'Merge' }] });
     const typed = catalog.search('combine docu', { prefix: true }).results;
     expect(typed.map((r) => r.section)).toEqual(['Merge']);
     expect(typed[0]?.snippet).toContain('[MATCH]Combine[/MATCH]');
@@ -221,7 +238,7 @@ Show the current branch and every changed file.
 #### Command
 
 \`\`\`bash
-git -C <<repo:.>> status --short --branch
+git -c core.fsmonitor=false -c log.showSignature=false -C <<repo:.>> status --short --branch
 \`\`\`
 
 #### Examples
@@ -246,7 +263,7 @@ describe('results people can scan', () => {
     const catalog = open(tempDir());
     const roots = tempDir();
     catalog.sync([
-      { ...skill(roots, 'git', GIT_LIKE), tools: ['git_status', 'git_log'] },
+      withTools(skill(roots, 'git', GIT_LIKE)),
       skill(roots, 'notes', '# Notes\n\nThe status of git at work: see the git skill for git status and more.\n'),
     ]);
     return catalog;

@@ -227,10 +227,10 @@ describe('RFC-0004:C-INDEX atomic swap', () => {
 });
 
 describe('RFC-0004:C-INDEX search steps (E002/E003)', () => {
-  it('missing → E002 (missing)', () => {
+  it('missing → E002 (missing): an index never built is "not built yet", not "unusable"', () => {
     const { dir, runtime } = setup();
     const error = thrownBy(() => searchSkill(dir, runtime, 'token', { skill: 'rfc-skill' }));
-    expect(error.format()).toBe("error[E002]: search index unusable; run 'skilltray build rfc-skill' to rebuild");
+    expect(error.format()).toBe("error[E002]: search index not built yet; run 'skilltray build rfc-skill' to build it");
     expect(error.details).toEqual({ skill: 'rfc-skill', reason: 'missing' });
   });
 

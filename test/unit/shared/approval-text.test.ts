@@ -4,7 +4,7 @@ import { approvalSentence, containment, shortCommand, shortPath, shownArguments,
 import type { SandboxView } from '../../../src-main/shared/runs.js';
 
 const GIT_LOG = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'log.showSignature=false', '-C', '/home/ana/app', 'log', '--no-ext-diff', '--no-textconv', '-n', '5', '--date=short', '--format=%h %ad %an: %s', '--', 'src'];
-const readOnly: SandboxView = { name: 'read-only', network: false, contained: true, mechanism: 'bubblewrap', why: null };
+const readOnly: SandboxView = { name: 'read-only', network: false, hosts: [], contained: true, mechanism: 'bubblewrap', why: null };
 
 describe('how an approval reads', () => {
   it('folds the fixed -c settings and --no- flags, never a value the caller supplied', () => {
@@ -33,6 +33,9 @@ describe('how an approval reads', () => {
   it('shortens the command and the folder for the sentence', () => {
     expect(shortCommand('/usr/bin/git', GIT_LOG, [7, 12, 16])).toBe("git -C /home/ana/app log -n 5 --date=short '--format=%h %ad %an: %s' -- src");
     expect(shortCommand('/usr/bin/git', GIT_LOG, [7, 12, 16], 30)).toBe('git -C /home/ana/app log -n 5…');
+    // A long path the template fixed reads as its name; one the caller chose is shown whole.
+    const script = ['/usr/share/skilltray/scripts/extract.py', '/very/long/path/the/caller/chose/file.txt'];
+    expect(shortCommand('/usr/bin/python3', script, [1])).toBe('python3 …/extract.py /very/long/path/the/caller/chose/file.txt');
     expect(shortPath('/home/ana/code/app', '/home/ana')).toBe('~/code/app');
     expect(shortPath('/home/ana', '/home/ana/')).toBe('~');
     expect(shortPath('/home/anabel/x', '/home/ana')).toBe('/home/anabel/x');
@@ -44,8 +47,11 @@ describe('how an approval reads', () => {
     expect(approvalSentence({ surface: 'mcp', programPath: '/usr/bin/git', argv: status, supplied: [], cwd: '/home/ana/code/app', sandbox: readOnly }, '/home/ana')).toBe(
       'An MCP client asks to run `git -C . status --short --branch` in ~/code/app — read-only, no network.',
     );
-    expect(containment({ ...readOnly, name: 'workspace', network: true })).toBe('can write in that folder, with network');
+    expect(containment({ ...readOnly, name: 'workspace', network: true, hosts: ['*'] })).toBe('can write in that folder, network to any host');
+    expect(containment({ ...readOnly, network: true, hosts: ['api.github.com', '*.example.org'] })).toBe('read-only, network to api.github.com, *.example.org');
+    expect(containment({ ...readOnly, network: true, hosts: ['a.io', 'b.io', 'c.io', 'd.io', 'e.io'] })).toBe('read-only, network to a.io, b.io, c.io and 2 more');
+    expect(containment({ ...readOnly, network: true, hosts: 'host' })).toBe("read-only, this computer's own network");
     expect(containment({ ...readOnly, contained: false, mechanism: null, why: 'x' })).toBe('not contained (no sandbox here)');
-    expect(containment({ name: 'none', network: true, contained: false, mechanism: null, why: 'x' })).toBe('not sandboxed (you turned it off)');
+    expect(containment({ name: 'none', network: true, hosts: 'host', contained: false, mechanism: null, why: 'x' })).toBe('not sandboxed (you turned it off)');
   });
 });

@@ -44,8 +44,8 @@ describe('lengths are characters (code points), as the Agent Skills spec counts 
   });
 
   it('gibb.eri.sh\'s 256 and compatibility\'s 500 count characters too', () => {
-    expect(codes(load(skillMd({ name: 'demo', description: '𠮶'.repeat(256), version: '1.0.0' }, tool())))).toEqual([]);
-    expect(load(skillMd({ name: 'demo', description: '𠮶'.repeat(257), version: '1.0.0' }, tool())).diagnostics[0]?.message).toBe(
+    expect(codes(load(skillMd({ name: 'demo', description: '𠮶'.repeat(256), version: '1.0.0' }, tool('{{who}}')), 'gibberish'))).toEqual([]);
+    expect(load(skillMd({ name: 'demo', description: '𠮶'.repeat(257), version: '1.0.0' }, tool('{{who}}')), 'gibberish').diagnostics[0]?.message).toBe(
       'description is 257 characters; gibb.eri.sh allows 256',
     );
     expect(codes(load(skillMd({ name: 'demo', description: 'd', compatibility: '𡃁'.repeat(500) })))).toEqual([]);
@@ -58,17 +58,18 @@ describe('a rule of another format applies only where that format applies', () =
     expect(codes(load(skillMd({ name: 'demo', description: LONG })))).toEqual([]);
   });
 
-  it('a skill with tools is a gibb.eri.sh skill: its 256 characters and a version', () => {
-    const skill = load(skillMd({ name: 'demo', description: LONG }, tool()));
+  it('a Skilltray skill with tools, in Skilltray\'s own roots, owes gibb.eri.sh nothing: no 256 characters, no version', () => {
+    for (const kind of ['env', 'home', 'packs', 'bundled'] as const) expect(codes(load(skillMd({ name: 'demo', description: LONG }, tool()), kind))).toEqual([]);
+  });
+
+  it('a skill in gibb.eri.sh\'s folder is one, tools or not: its 256 characters and a version', () => {
+    expect(codes(load(skillMd({ name: 'demo', description: LONG }), 'gibberish'))).toEqual(['W401', 'W402']);
+    const skill = load(skillMd({ name: 'demo', description: LONG }, tool('{{who}}')), 'gibberish');
     expect(skill.diagnostics.map((d) => [d.code, d.breaks])).toEqual([
       ['W401', ['gibberish']],
       ['W402', ['gibberish']],
     ]);
     expect(skill.diagnostics[1]?.message).toBe('version is missing; gibb.eri.sh requires a semver version such as 1.0.0');
-  });
-
-  it('a skill in gibb.eri.sh\'s folder is one, tools or not', () => {
-    expect(codes(load(skillMd({ name: 'demo', description: LONG }), 'gibberish'))).toEqual(['W401', 'W402']);
   });
 
   it('a Kode skill (metadata.kode, or in ~/.kode/skills) needs a version, not gibb.eri.sh\'s 256 characters', () => {
@@ -78,18 +79,18 @@ describe('a rule of another format applies only where that format applies', () =
     expect(codes(load(skillMd({ name: 'demo', description: 'd', version: '1.0' }), 'kode'))).toEqual(['W403']);
   });
 
-  it('a Kode skill with tools breaks both', () => {
-    const skill = load(skillMd(`name: demo\ndescription: d\nmetadata:\n  kode:\n    primary_env: bash`, tool()));
+  it('a Kode skill in gibb.eri.sh\'s folder breaks both', () => {
+    const skill = load(skillMd(`name: demo\ndescription: d\nmetadata:\n  kode:\n    primary_env: bash`, tool('{{who}}')), 'gibberish');
     expect(skill.diagnostics.map((d) => [d.code, d.breaks])).toEqual([['W402', ['gibberish', 'kode']]]);
   });
 
   it('says which formats apply', () => {
     const root = rootAt('/x');
-    expect(formatsOf(root, 0, {})).toEqual([]);
-    expect(formatsOf(root, 2, {})).toEqual(['gibberish']);
-    expect(formatsOf(root, 0, { metadata: { kode: {} } })).toEqual(['kode']);
-    expect(formatsOf(rootAt('/x', 'gibberish'), 0, { metadata: { kode: {} } })).toEqual(['gibberish', 'kode']);
-    expect(formatsOf(rootAt('/x', 'claude'), 0, {})).toEqual([]);
+    expect(formatsOf(root, {})).toEqual([]);
+    expect(formatsOf(root, { metadata: { kode: {} } })).toEqual(['kode']);
+    expect(formatsOf(rootAt('/x', 'gibberish'), {})).toEqual(['gibberish']);
+    expect(formatsOf(rootAt('/x', 'gibberish'), { metadata: { kode: {} } })).toEqual(['gibberish', 'kode']);
+    expect(formatsOf(rootAt('/x', 'claude'), {})).toEqual([]);
   });
 });
 
@@ -106,7 +107,7 @@ describe('metadata.version is the version', () => {
   });
 
   it('a gibb.eri.sh skill is told that gibb.eri.sh reads the top-level version', () => {
-    const skill = load(skillMd('name: demo\ndescription: d\nmetadata:\n  version: "1.0"', tool()));
+    const skill = load(skillMd('name: demo\ndescription: d\nmetadata:\n  version: "1.0"', tool('{{who}}')), 'gibberish');
     expect(skill.version).toBe('1.0');
     expect(skill.diagnostics.map((d) => d.message)).toEqual(["version is only in metadata.version ('1.0'); gibb.eri.sh reads the top-level version: add version: 1.0.0"]);
   });

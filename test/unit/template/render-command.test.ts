@@ -240,11 +240,12 @@ describe('renderCommand: errors, in order', () => {
     ['an undeclared argument', render({ name: 'a', colour: 'red' }), 'E502', /unknown argument 'colour' for tool 't'; it takes name, count, mode/, { param: 'colour' }],
     ['__proto__ from JSON', render(JSON.parse('{"name":"a","__proto__":{"x":1}}')), 'E502', /unknown argument '__proto__'/, { param: '__proto__' }],
     ['an undeclared argument before a missing one', render({ colour: 'red' }), 'E502', /colour/, { param: 'colour' }],
-    ['a wrong type before a missing one', render({ count: '5' }), 'E503', /'count' of tool 't' must be a safe integer, got "5"/, { param: 'count' }],
-    ['a string that is a number', render({ name: 5 }), 'E503', /'name' .* must be a string, got 5/, { param: 'name' }],
+    ['a wrong type before a missing one', render({ count: 'three' }), 'E503', /^argument 'count' of tool 't' must be a whole number, got "three"$/, { param: 'count' }],
+    ['a string that is a number', render({ name: 5 }), 'E503', /'name' .* must be text, got 5/, { param: 'name' }],
     ['a string with a NUL byte', render({ name: 'a\0b' }), 'E503', /without NUL bytes/, { param: 'name' }],
-    ['a fractional integer', render({ name: 'a', count: 1.5 }), 'E503', /safe integer, got 1.5/, { param: 'count' }],
-    ['an unsafe integer', render({ name: 'a', count: 2 ** 53 }), 'E503', /safe integer/, { param: 'count' }],
+    ['a fractional integer', render({ name: 'a', count: 1.5 }), 'E503', /must be a whole number, got 1.5/, { param: 'count' }],
+    ['a fractional integer as a numeral', render({ name: 'a', count: '1.5' }), 'E503', /must be a whole number, got "1.5"/, { param: 'count' }],
+    ['an unsafe integer', render({ name: 'a', count: 2 ** 53 }), 'E503', /must be a whole number of at most 9007199254740991 either way/, { param: 'count' }],
     ['a boolean for an integer', render({ name: 'a', count: true }), 'E503', /got true/, { param: 'count' }],
     ['an enum value not listed', render({ name: 'a', mode: 'medium' }), 'E505', /'mode' .* must be one of fast, slow; got "medium"/, { param: 'mode', allowed: ['fast', 'slow'] }],
     ['an enum value of the wrong case', render({ name: 'a', mode: 'Fast' }), 'E505', /one of fast, slow/, { param: 'mode' }],
@@ -289,9 +290,17 @@ describe('validateArguments', () => {
   it.each<[string, unknown]>([
     ['NaN', Number.NaN],
     ['Infinity', Number.POSITIVE_INFINITY],
-    ['a numeric string', '2.5'],
+    ['a word', 'two'],
+    ['a numeral with spaces', ' 2.5'],
+    ['Infinity as text', 'Infinity'],
   ])('rejects %s for a number', (_name, value) => {
     expect(thrownBy(() => validateArguments(t, { n: value })).code).toBe('E503');
+  });
+
+  it('takes numerals sent as text (as many assistants send numbers) and keeps them numbers', () => {
+    expect(validateArguments(t, { i: '3', n: '2.5' })).toEqual({ i: 3, n: 2.5 });
+    expect(validateArguments(t, { i: '-12', n: '-.5e1' })).toEqual({ i: -12, n: -5 });
+    for (const text of ['3.0', '0x10', ' 3', '3 ', '1e3']) expect(thrownBy(() => validateArguments(t, { i: text })).message, text).toMatch(/must be a whole number/);
   });
 
   it('rejects "true" for a boolean', () => {

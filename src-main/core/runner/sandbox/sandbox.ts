@@ -7,6 +7,7 @@
 import { relative } from 'node:path';
 import type { SandboxMechanism, SandboxProfile } from '../../../shared/runs.js';
 import { isInside } from '../../skills/files.js';
+import type { ProxyAddress } from '../network/proxy-server.js';
 import type { Mask } from './secret-paths.js';
 
 /** Everything a sandbox needs to know about one run, every path canonical. */
@@ -21,6 +22,8 @@ export interface RunPlaces {
   tempDir: string;
   /** Paths the run may not read (see secret-paths.ts). */
   masks: readonly Mask[];
+  /** Where the run's filtering proxy listens, when its network leads to a list of hosts (core/runner/network/). */
+  proxy?: ProxyAddress;
 }
 
 /** A program, its arguments and environment, as the runner spawns them. */
@@ -30,14 +33,19 @@ export interface SpawnCommand {
   env: Record<string, string>;
   /** Set by a sandbox whose PID namespace ends everything the tool started when it exits. */
   treeEndsWithIt?: boolean;
+  /** Data for file descriptors 3, 4, … of the spawned program, each read to its end (bwrap's seccomp filter). */
+  inputs?: Uint8Array[];
 }
 
 /** An OS sandbox, or the answer that there is none. */
 export interface Sandbox {
   /** The mechanism, or null for "none available". */
   readonly mechanism: SandboxMechanism | null;
-  /** Null when runs can be contained here; otherwise why not, with how to fix it. Decided once, then cached. */
-  unavailable(): string | null;
+  /**
+   * Null when runs (of `profile`, when given: its network may need more) can be contained here;
+   * otherwise why not, with how to fix it. The machine's answer is decided once, then cached.
+   */
+  unavailable(profile?: SandboxProfile): string | null;
   /**
    * The command that runs `command` under `places.profile`. A `none` profile, or a sandbox that is
    * unavailable, gives the uncontained command (still run from the snapshot, with its private temp).

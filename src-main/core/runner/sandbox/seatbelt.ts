@@ -3,8 +3,12 @@
  * enter the profile text: they are passed as `-D NAME=value` parameters, so no path can change the
  * profile's meaning. In SBPL a later rule overrides an earlier one, so the denials come last.
  * macOS has no PID namespace or no_new_privs; the runner's tree kill and timeout apply as usual.
+ * A run with a host list may connect to its proxy's loopback port and nowhere else (names are
+ * resolved by the proxy, so no DNS service either); `network: host` is for bubblewrap only.
  */
 import { spawnSync } from 'node:child_process';
+import type { SandboxProfile } from '../../../shared/runs.js';
+import { proxyEnv } from '../network/proxy-env.js';
 import { programInSnapshot, uncontained, withPrivateTemp, type RunPlaces, type Sandbox, type SpawnCommand } from './sandbox.js';
 
 /** Where macOS keeps sandbox-exec. */
@@ -20,13 +24,20 @@ const MACH_SERVICES = [
   'com.apple.coreservices.launchservicesd',
 ];
 
-/** Added with the network: name resolution and certificate checks. */
-const NETWORK_MACH_SERVICES = ['com.apple.dnssd.service', 'com.apple.mDNSResponder', 'com.apple.trustd', 'com.apple.trustd.agent'];
+/** Added with the network: certificate checks (TLS through the proxy's tunnel). */
+const NETWORK_MACH_SERVICES = ['com.apple.trustd', 'com.apple.trustd.agent'];
+
+/** The proxy's loopback port when the run reaches its hosts through one; otherwise null (no network at all). */
+function proxyPort(places: RunPlaces): number | null {
+  const { profile, proxy } = places;
+  return profile.network && profile.hosts !== 'host' && proxy?.kind === 'tcp' ? proxy.port : null;
+}
 
 /** The profile text and its `-D` parameters for one run. Pure. */
 export function seatbeltProfile(places: RunPlaces): { profile: string; params: Record<string, string> } {
   const params: Record<string, string> = { TMP: places.tempDir, CWD: places.cwd };
-  const services = [...MACH_SERVICES, ...(places.profile.network ? NETWORK_MACH_SERVICES : [])];
+  const port = proxyPort(places);
+  const services = [...MACH_SERVICES, ...(port === null ? [] : NETWORK_MACH_SERVICES)];
   const lines = [
     '(version 1)',
     '(deny default)',
@@ -41,7 +52,8 @@ export function seatbeltProfile(places: RunPlaces): { profile: string; params: R
     '(allow file-ioctl (literal "/dev/null") (literal "/dev/tty") (regex #"^/dev/fd/[0-9]+$"))',
   ];
   if (places.profile.name === 'workspace') lines.push('(allow file-write* (subpath (param "CWD")))');
-  if (places.profile.network) lines.push('(allow network*)', '(allow system-socket)');
+  // A port is a number, never text from a skill: it cannot change the profile's meaning.
+  if (port !== null) lines.push(`(allow network-outbound (remote ip "localhost:${port}"))`);
   if (places.masks.length > 0) {
     const filters = places.masks.map((mask, i) => {
       const name = `SECRET_${i}`;
@@ -63,10 +75,13 @@ export function seatbeltArgs(command: SpawnCommand, places: RunPlaces): string[]
 /** The Seatbelt sandbox; whether sandbox-exec works is tried once on first use. */
 export function seatbeltSandbox(): Sandbox {
   let verdict: { why: string | null } | null = null;
-  const unavailable = (): string | null => {
+  const unavailable = (profile?: SandboxProfile): string | null => {
     if (verdict === null) {
       const result = spawnSync(SANDBOX_EXEC, ['-p', '(version 1)\n(allow default)\n', '/usr/bin/true'], { stdio: 'ignore', timeout: 10_000 });
       verdict = { why: result.status === 0 ? null : `sandbox-exec (${SANDBOX_EXEC}) did not run (${result.error?.message ?? `status ${String(result.status)}`}), so runs cannot be contained` };
+    }
+    if (verdict.why === null && profile?.network === true && profile.hosts === 'host') {
+      return "network: host (this computer's own network, for ICMP and the system resolver) is contained only by bubblewrap on Linux";
     }
     return verdict.why;
   };
@@ -74,8 +89,10 @@ export function seatbeltSandbox(): Sandbox {
     mechanism: 'seatbelt',
     unavailable,
     wrap(command: SpawnCommand, places: RunPlaces): SpawnCommand {
-      if (places.profile.name === 'none' || unavailable() !== null) return uncontained(command, places);
-      return { program: SANDBOX_EXEC, args: seatbeltArgs(command, places), env: withPrivateTemp(command.env, places.tempDir) };
+      if (places.profile.name === 'none' || unavailable(places.profile) !== null) return uncontained(command, places);
+      const port = proxyPort(places);
+      const env = withPrivateTemp(command.env, places.tempDir);
+      return { program: SANDBOX_EXEC, args: seatbeltArgs(command, places), env: port === null ? env : { ...env, ...proxyEnv(`127.0.0.1:${port}`) } };
     },
   };
 }

@@ -1,0 +1,113 @@
+/**
+ * For the hostile network tests: probe skills that run one bash script with the network their
+ * frontmatter declares, run through the real CLI (`bin/skilltray.js run … --yes`) as whoever the
+ * test names — this process's user, and when that is root, an ordinary user made for the test
+ * with useradd, since most people are not root.
+ */
+import { execFileSync } from 'node:child_process';
+import { chownSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import type { RunRecord, RunReport } from '../../../../src-main/shared/runs.js';
+import { skillMd, testHome, writeSkill, type TestHome } from '../../../support/temp.js';
+
+const BIN = join(import.meta.dirname, '..', '..', '..', '..', 'bin', 'skilltray.js');
+
+/** Who runs Skilltray in a test: a name for the test title, and the uid/gid to run the CLI as (none: this process's own). */
+export interface RunAs {
+  label: string;
+  ids: { uid: number; gid: number } | null;
+}
+
+/** The ordinary user these tests make when they run as root. */
+const USER = 'skilltray-net';
+
+function userIds(): { uid: number; gid: number } {
+  const id = (flag: string): number => Number(execFileSync('id', [flag, USER], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+  return { uid: id('-u'), gid: id('-g') };
+}
+
+/** This process's user, and as root an ordinary one too (created once; another test file may race to create it). */
+export function whoRuns(): RunAs[] {
+  const root = process.getuid?.() === 0;
+  const self: RunAs = { label: root ? 'as root' : 'as an unprivileged user', ids: null };
+  if (!root) return [self];
+  try {
+    return [self, { label: 'as an unprivileged user', ids: userIds() }];
+  } catch {
+    try {
+      execFileSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', USER], { stdio: 'ignore' });
+    } catch {
+      // made meanwhile by another test file
+    }
+    return [self, { label: 'as an unprivileged user', ids: userIds() }];
+  }
+}
+
+/** Hands everything under `dir` to the user who will run there. */
+function chownTree(dir: string, ids: { uid: number; gid: number }): void {
+  chownSync(dir, ids.uid, ids.gid);
+  for (const entry of readdirSync(dir, { recursive: true, encoding: 'utf8' })) chownSync(join(dir, entry), ids.uid, ids.gid);
+}
+
+/** A SKILL.md whose one tool `sh` runs a bash script, read-only, with `network` as declared. */
+function probeSkill(name: string, network: unknown): string {
+  return skillMd(
+    { name, description: `Runs a bash script to probe the network (${name}).`, version: '1.0.0', read_only: true, network },
+    '\n### sh\n\nRuns the script.\n\n#### Parameters\n\n| Name | Type | Required | Description |\n|---|---|---|---|\n| script | string | yes | bash script |\n\n#### Command\n\n```\nbash -c <<script>>\n```\n',
+  );
+}
+
+/** A test home with one probe skill per entry (name → its `network:`), handed to `who`. */
+export function networkHome(skills: Record<string, unknown>, who: RunAs): TestHome {
+  const t = testHome();
+  for (const [name, network] of Object.entries(skills)) writeSkill(t.skills, name, probeSkill(name, network));
+  if (who.ids !== null) {
+    // The temp folders above are this test's alone; the user must reach them through their parent.
+    chownTree(join(t.home, '..'), who.ids);
+    if ((statSync(join(t.home, '..', '..')).mode & 0o005) !== 0o005) throw new Error('the test home must lie under a folder others can enter');
+  }
+  return t;
+}
+
+/** `program ARGS` as `who`, with the test home's environment, in the user's home folder. */
+async function runAs(t: TestHome, who: RunAs, program: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const result = await execa(program, args, {
+    env: { ...t.env, PATH: process.env.PATH },
+    extendEnv: false,
+    cwd: t.userHome,
+    reject: false,
+    stdin: 'ignore',
+    ...(who.ids === null ? {} : { uid: who.ids.uid, gid: who.ids.gid }),
+  });
+  return { code: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** `skilltray ARGV` as `who`, from the fresh build. */
+export function skilltray(t: TestHome, who: RunAs, argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runAs(t, who, process.execPath, [BIN, ...argv]);
+}
+
+/** Runs `script` with probe skill `skill`, approved at the terminal (`--yes`); the run's report. */
+export async function runProbe(t: TestHome, who: RunAs, skill: string, script: string): Promise<RunReport> {
+  const out = await skilltray(t, who, ['run', skill, 'sh', '--arg', `script=${script}`, '--yes', '--json']);
+  if (out.stdout === '') throw new Error(`skilltray run ${skill} printed nothing (exit ${out.code}): ${out.stderr}`);
+  return JSON.parse(out.stdout) as RunReport;
+}
+
+/** The run as history keeps it, read back by the CLI as `who`. */
+export async function recorded(t: TestHome, who: RunAs, id: string): Promise<{ record: RunRecord; text: string }> {
+  const json = await skilltray(t, who, ['history', id, '--json']);
+  const text = await skilltray(t, who, ['history', id]);
+  return { record: JSON.parse(json.stdout) as RunRecord, text: text.stdout };
+}
+
+/** `script` run by bash as `who` with no sandbox at all: the control that shows a probe can succeed. */
+export async function outside(t: TestHome, who: RunAs, script: string): Promise<string> {
+  return (await runAs(t, who, 'bash', ['-c', script])).stdout;
+}
+
+/** A word for bash: single-quoted, any quote inside closed and escaped. */
+export function shellWord(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}

@@ -26,6 +26,11 @@ export interface PositionalSpec {
   required: boolean;
   /** Takes every remaining positional. */
   variadic?: boolean;
+  /**
+   * A skill's name, which may start with `-` (generated collections have folders such as
+   * `-21risk-automation`): in this place, an argument that is no option of the command is the name.
+   */
+  skill?: boolean;
 }
 
 export type OptionValue = string | number | boolean | string[];
@@ -65,9 +70,12 @@ export function parseArgs(argv: readonly string[], { name: command, options, pos
   const out: ParsedArgs = { positionals: [], options: {} };
   const byShort = new Map(Object.entries(options).flatMap(([name, spec]) => (spec.short ? [[spec.short, name] as const] : [])));
   let onlyPositionals = false;
+  // `-x` is a skill's name where one is expected and the command has no option `-x`; `--x` is always an option.
+  const isSkillName = (arg: string): boolean =>
+    positionals[out.positionals.length]?.skill === true && !arg.startsWith('--') && !(arg.length === 2 && byShort.has(arg.slice(1)));
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
-    if (onlyPositionals || arg === '-' || !arg.startsWith('-')) {
+    if (onlyPositionals || arg === '-' || !arg.startsWith('-') || isSkillName(arg)) {
       out.positionals.push(arg);
       continue;
     }

@@ -7,6 +7,8 @@ import type { SkilltrayCore } from '../core/api.js';
 import type { SkillLibrary } from '../core/library.js';
 import { resolveConfig, type CoreConfig } from '../core/config.js';
 import { skillcErrors, toSkilltrayError, type SkilltrayError } from '../core/errors.js';
+import { nearestNames } from '../core/did-you-mean.js';
+import { withDidYouMean } from '../shared/did-you-mean.js';
 import { displayLines } from '../shared/display-text.js';
 import { parseArgs } from './args.js';
 import type { IndexingWork } from '../core/search/catalog.js';
@@ -27,26 +29,14 @@ import { commandHelp, overview, usageLine } from './help.js';
 
 export const commands: Command[] = [...skillCommands, ...packCommands, ...runCommands, retentionCommand, ...agentCommands, ...gatewayCommands, ...serveCommands, mcpCommand, ...connectCommands, ...projectCommands];
 
-/** Edit distance up to `limit` (more is reported as limit + 1): enough to catch a typo. */
-function distance(a: string, b: string, limit: number): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min((previous[j] as number) + 1, (row[j - 1] as number) + 1, (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = row;
-  }
-  return Math.min(previous[b.length] as number, limit + 1);
-}
-
 function unknownCommand(name: string): SkilltrayError {
-  const close = commands.filter((c) => distance(name, c.name, 2) <= 2 || c.name.startsWith(name)).map((c) => `'${c.name}'`);
-  return skillcErrors.usage(`unknown command '${name}'${close.length > 0 ? `; did you mean ${close.join(' or ')}?` : ''}`);
+  return skillcErrors.usage(`unknown command '${name}'`, { command: name, did_you_mean: nearestNames(name, commands.map((c) => c.name)).map((n) => ({ name: n })) });
 }
 
-/** Prints an error as RFC-0005 says, with what helps: suggestions for E020, the usage line for a command line that does not fit. */
+/** Prints an error as RFC-0005 says, with what helps: suggestions for E020 and for a name it does not know, the usage line for a command line that does not fit. */
 async function printError(ctx: CliContext, error: SkilltrayError, command: Command | undefined, name: string): Promise<void> {
   // E020's suggestions are lines of their own; any other error is one line, whatever its message holds.
-  const lines = error.code === 'E020' ? (await import('../core/gateway/show.js')).formatSectionNotFound(error).split('\n') : [error.format()];
+  const lines = error.code === 'E020' ? (await import('../core/gateway/show.js')).formatSectionNotFound(error).split('\n') : [withDidYouMean(error.format(), error.details)];
   ctx.io.err(displayLines(lines));
   if ((error.code === 'E100' || error.code === 'E101') && command) ctx.io.err(`usage: ${usageLine(command)}\nsee 'skilltray ${command.name} --help' for its options and examples\n`);
   else if (error.code === 'E101') ctx.io.err("see 'skilltray --help' for the commands\n");

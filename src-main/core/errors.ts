@@ -7,6 +7,7 @@
  *   approval · E7xx runner · E8xx agent gateway and transports.
  * Every surface (CLI, HTTP, MCP, IPC) shows the same code, kind and message.
  */
+import type { NameSuggestion } from '../shared/did-you-mean.js';
 import { ERROR_KINDS, type ErrorCode, type ErrorKind, type ErrorShape } from '../shared/errors.js';
 
 export class SkilltrayError extends Error {
@@ -54,7 +55,9 @@ export function toSkilltrayError(error: unknown): SkilltrayError {
 
 /** Message builders for the skillc codes, whose wording RFC-0005 fixes. */
 export const skillcErrors = {
-  skillNotFound: (skill: string) => new SkilltrayError('E001', `skill '${skill}' not found`, { details: { skill } }),
+  /** RFC-0005's message; `did_you_mean` holds the skills the name may have meant (skills/skill-suggestions.ts). */
+  skillNotFound: (skill: string, didYouMean: readonly NameSuggestion[] = []) =>
+    new SkilltrayError('E001', `skill '${skill}' not found`, { details: { skill, did_you_mean: didYouMean } }),
   /** A never-built index is "not built yet"; a corrupt or stale one is RFC-0005's "unusable". */
   indexUnusable: (skill: string, reason: 'missing' | 'corrupt' | 'stale') =>
     new SkilltrayError(
@@ -82,5 +85,5 @@ export const skillcErrors = {
   /** An option with a bad or missing value, said as a sentence that names the option (`--limit expects an integer, got 'x'`). */
   invalidOption: (message: string) => new SkilltrayError('E100', message),
   /** A command line that does not fit the command (RFC-0005 keeps E100–E199 for the CLI's parsing). */
-  usage: (message: string) => new SkilltrayError('E101', message),
+  usage: (message: string, details?: Record<string, unknown>) => new SkilltrayError('E101', message, details === undefined ? {} : { details }),
 };

@@ -10,7 +10,6 @@ import type { Skill } from '../shared/model.js';
 import type { ServerEvent } from '../shared/contract.js';
 import type { BuildResult, IndexSearchResult, OpenResult, OutlineHeading, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult, SyncResult } from '../shared/gateway.js';
 import type { CoreConfig } from './config.js';
-import { skillcErrors } from './errors.js';
 import { emitSafely } from './events.js';
 import { GatewayService, type ShowInput } from './gateway/service.js';
 import type { IndexingWork } from './search/catalog.js';
@@ -21,6 +20,7 @@ import type { StatsOptions } from './logs/stats.js';
 import { recoverPacks } from './packs/transaction.js';
 import { ParseCache } from './skills/parse-cache.js';
 import { SkillRegistry } from './skills/registry.js';
+import { skillNotFound } from './skills/skill-suggestions.js';
 
 export interface LibraryOptions {
   /** The long-running owner (the app, `serve`, `mcp`): its watcher keeps search indexes current. */
@@ -64,7 +64,7 @@ export class SkillLibrary extends EventEmitter<{ event: [ServerEvent] }> {
   /** A loaded skill by name (E001 when there is none). */
   getSkill(name: string): Skill {
     const skill = this.registry.get(name);
-    if (!skill) throw skillcErrors.skillNotFound(name);
+    if (!skill) throw skillNotFound(name, this.registry.list());
     return skill;
   }
 

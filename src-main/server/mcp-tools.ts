@@ -7,6 +7,7 @@ import type { CallToolResult, Tool, ToolAnnotations } from '@modelcontextprotoco
 import { SkilltrayClientError, type Envelope, type OperationName } from '../shared/contract.js';
 import { inputJsonSchema } from './input-schema.js';
 import type { ErrorShape } from '../shared/errors.js';
+import { withDidYouMean } from '../shared/did-you-mean.js';
 import { toSkilltrayError } from '../core/errors.js';
 import { formatSectionNotFound } from '../core/gateway/show.js';
 
@@ -217,10 +218,10 @@ export function toolDefinition(spec: McpToolSpec): Tool {
   return { name: spec.name, title: spec.title, description: spec.description, inputSchema: toolInputSchema(spec), annotations: spec.annotations };
 }
 
-/** `error[E020]: …` as the CLI prints it (with suggestions where there are some), for an assistant to relay. */
+/** `error[E020]: …` as the CLI prints it (with suggestions, "did you mean …", where there are some), for an assistant to relay. */
 export function errorText(shape: ErrorShape): string {
   const error = toSkilltrayError(new SkilltrayClientError(shape));
-  return error.code === 'E020' ? formatSectionNotFound(error) : error.format();
+  return error.code === 'E020' ? formatSectionNotFound(error) : withDidYouMean(error.format(), error.details);
 }
 
 /**

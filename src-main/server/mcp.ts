@@ -21,6 +21,7 @@ import {
 import type { Envelope, OperationName, OperationOutputs } from '../shared/contract.js';
 import type { ErrorShape } from '../shared/errors.js';
 import { SkilltrayError } from '../core/errors.js';
+import { nearestNames } from '../core/did-you-mean.js';
 import { MCP_TOOLS, errorText, findTool, toolDefinition, toolResult } from './mcp-tools.js';
 import { rootsCwd } from './mcp-roots.js';
 
@@ -143,10 +144,11 @@ export function createMcpServer(options: McpBridgeOptions): McpServer {
   mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = findTool(request.params.name);
     if (!tool) {
-      const error = new SkilltrayError('E806', `no tool '${request.params.name}'; tools: ${MCP_TOOLS.map((t) => t.name).join(', ')}`, {
-        details: { tool: request.params.name },
+      const names = MCP_TOOLS.map((t) => t.name);
+      const error = new SkilltrayError('E806', `no tool '${request.params.name}'; tools: ${names.join(', ')}`, {
+        details: { tool: request.params.name, did_you_mean: nearestNames(request.params.name, names).map((name) => ({ name })) },
       });
-      throw new ProtocolError(ErrorCode.InvalidParams, error.format(), { error: error.toJSON() });
+      throw new ProtocolError(ErrorCode.InvalidParams, errorText(error.toJSON()), { error: error.toJSON() });
     }
     const stop = keepAlive(extra, progressIntervalMs);
     try {

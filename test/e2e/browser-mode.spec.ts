@@ -31,6 +31,32 @@ test('browse and search to a section', async ({ page, app }) => {
   await expect(page.getByRole('searchbox', { name: 'Search every skill' })).toHaveValue('zephy');
 });
 
+test('a skill page for a name that is a typo says which skill it may be', async ({ page, app }) => {
+  await app.open(page, '#/skills/echo-arg');
+  const note = page.getByRole('alert').filter({ hasText: 'could not be loaded' });
+  await expect(note).toContainText("error[E001] skill 'echo-arg' not found");
+  await expect(note.locator('.did-you-mean')).toHaveText("did you mean 'echo-args'?");
+  await screenshot(page, 'did-you-mean');
+});
+
+test('Chinese: a part of an unbroken run finds its section; the skill page shows W415 and W408', async ({ page, app }) => {
+  await app.open(page, '#/skills');
+  await page.getByRole('searchbox', { name: 'Search every skill' }).pressSequentially('适用', { delay: 30 });
+  const results = page.getByRole('region', { name: 'Search results' });
+  await expect(results).toHaveAttribute('data-results-for', '适用');
+  const hit = results.locator('li.hit').filter({ has: page.getByRole('link', { name: '适用场景' }) });
+  await expect(hit.getByRole('link').locator('mark')).toHaveText('适用');
+  await expect(hit.getByRole('link')).toHaveAttribute('href', /^#\/skills\/zh-quirks\?section=/);
+  await screenshot(page, 'search-chinese');
+
+  await go(page, '#/skills/zh-quirks');
+  const diagnostics = page.getByRole('list', { name: 'Diagnostics of zh-quirks' });
+  await expect(diagnostics).toContainText('W408');
+  await expect(diagnostics).toContainText("so hosts read the tools 'Read,' 'Grep'");
+  await expect(diagnostics).toContainText('W415');
+  await expect(diagnostics).toContainText('metadata.updated is a date');
+});
+
 test('run a user tool from its form: the approval shows program and every argument, then the output', async ({ page, app }) => {
   await app.open(page, '#/skills/echo-args');
   const form = page.getByRole('form', { name: 'Run echo' });

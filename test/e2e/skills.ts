@@ -75,6 +75,20 @@ Before a zephyrine release:
 `,
   // A tool whose Command names a parameter it does not declare: the skill loads with an error and no tool of it runs.
   'broken-tool': toolSkill('broken-tool', 'Has a tool that cannot run.', `${NODE} ${PRINT_ARGV} <<message>> <<undeclared>>`),
+  // The second corpus's quirks: an unquoted date in metadata, comma-separated allowed-tools, Chinese prose.
+  'zh-quirks': `---
+name: zh-quirks
+description: 整理会议记录。Use when summarising a meeting.
+allowed-tools: Read, Grep
+metadata:
+  updated: 2026-03-05
+---
+# 会议记录
+
+## 适用场景
+
+当用户需要整理会议纪要、提炼行动项时使用。
+`,
   'broken-skill': `---
 name: broken-skill
 version: 1.0.0

@@ -39,7 +39,7 @@ const discover: Command = {
 const attach: Command = {
   name: 'attach',
   summary: "apply a skill to a target (task, run, output, transcript, artifact): validated first, then run like 'run'",
-  positionals: [{ name: 'skill', required: true }],
+  positionals: [{ name: 'skill', required: true, skill: true }],
   options: {
     'target-type': { type: 'string', value: '<type>', choices: ATTACH_TARGETS, description: `what the target is (${ATTACH_TARGETS.join(', ')})` },
     'target-ref': { type: 'string', value: '<ref>', description: 'which one: a run id, a path, …' },

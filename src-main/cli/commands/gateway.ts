@@ -73,7 +73,7 @@ function chunkedOut(io: CliIo): { write(text: string): void; flush(): void } {
 const outline: Command = {
   name: 'outline',
   summary: "list the headings of a skill's .md files",
-  positionals: [{ name: 'skill', required: true }],
+  positionals: [{ name: 'skill', required: true, skill: true }],
   options: { level: { type: 'integer', value: '<n>', description: 'only headings of level 1–n' }, ...FORMAT },
   examples: [
     ['outline git', "every heading of the git skill's Markdown files"],
@@ -106,7 +106,7 @@ const show: Command = {
   summary: 'print one section of a skill, found by its heading (case-insensitive)',
   synopsis: 'show <skill> <section> [options]',
   positionals: [
-    { name: 'skill', required: true },
+    { name: 'skill', required: true, skill: true },
     { name: 'section', required: false, variadic: true },
   ],
   options: {
@@ -139,7 +139,7 @@ const open: Command = {
   name: 'open',
   summary: 'print a file of a skill as it is (any file inside the skill root)',
   positionals: [
-    { name: 'skill', required: true },
+    { name: 'skill', required: true, skill: true },
     { name: 'path', required: true },
   ],
   options: { 'max-lines': MAX_LINES, ...FORMAT },
@@ -160,7 +160,7 @@ const open: Command = {
 const sources: Command = {
   name: 'sources',
   summary: "list a skill's files as a tree, directories first",
-  positionals: [{ name: 'skill', required: true }],
+  positionals: [{ name: 'skill', required: true, skill: true }],
   options: {
     depth: { type: 'integer', value: '<n>', description: 'expand directories n levels deep' },
     dir: { type: 'string', value: '<path>', description: 'list this subdirectory' },
@@ -215,7 +215,7 @@ const search: Command = {
   summary: 'find the tools and sections that mention some words: over every skill, or in one skill when you name it first',
   synopsis: 'search [skill] <words…> [options]',
   positionals: [
-    { name: 'query', required: true },
+    { name: 'query', required: true, skill: true },
     { name: 'words', required: false, variadic: true },
   ],
   options: {
@@ -273,7 +273,7 @@ async function printHits(ctx: CliContext, args: ParsedArgs, result: SearchResult
 const build: Command = {
   name: 'build',
   summary: "build a skill's search index (or every skill's with --all); up-to-date indexes are kept",
-  positionals: [{ name: 'skill', required: false }],
+  positionals: [{ name: 'skill', required: false, skill: true }],
   options: {
     all: { type: 'boolean', description: 'build every loaded skill' },
     verify: { type: 'boolean', description: 'check an index found up to date page by page, its full-text index included, and rebuild it if damaged' },
@@ -303,7 +303,7 @@ const build: Command = {
 const stats: Command = {
   name: 'stats',
   summary: "how often a skill was read and searched, from its access logs",
-  positionals: [{ name: 'skill', required: true }],
+  positionals: [{ name: 'skill', required: true, skill: true }],
   options: {
     'group-by': { type: 'string', value: '<type>', description: `${STATS_QUERY_TYPES.join('|')} (default summary)` },
     since: { type: 'string', value: '<datetime>', description: 'accesses on or after (2026-01-31, or a time such as 2026-01-31T09:00:00Z)' },
@@ -326,7 +326,7 @@ const stats: Command = {
 const sync: Command = {
   name: 'sync',
   summary: 'merge access logs written to a project fallback (<cwd>/.skillc/logs) into the primary logs',
-  positionals: [{ name: 'skill', required: false }],
+  positionals: [{ name: 'skill', required: false, skill: true }],
   options: {
     project: { type: 'string', value: '<path>', description: 'sync from this project instead of the current directory' },
     'dry-run': { type: 'boolean', description: 'show what would be synced' },

@@ -185,7 +185,7 @@ function switchCommand(enabled: boolean): Command {
   return {
     name: enabled ? 'enable' : 'disable',
     summary: enabled ? 'turn a skill back on, everywhere or in one mode' : 'turn a skill off, everywhere or in one mode: it is not offered anywhere and its runs are refused (E618)',
-    positionals: [{ name: 'skill', required: true }],
+    positionals: [{ name: 'skill', required: true, skill: true }],
     options: { mode: { type: 'string', value: '<mode>', description: `only in this mode (${MODES.join(', ')})` }, ...JSON_OPTION },
     examples: enabled
       ? [

@@ -184,7 +184,7 @@ const run: Command = {
   name: 'run',
   summary: 'run a tool: render, decide, ask when needed (in the running app, a TTY prompt, or --yes), run bounded, record',
   positionals: [
-    { name: 'skill', required: true },
+    { name: 'skill', required: true, skill: true },
     { name: 'tool', required: true },
   ],
   options: {
@@ -232,7 +232,7 @@ const resolve: Command = {
   name: 'resolve',
   summary: "render a Kode prompt skill's body with $ARGUMENTS",
   positionals: [
-    { name: 'skill', required: true },
+    { name: 'skill', required: true, skill: true },
     { name: 'args', required: false, variadic: true },
   ],
   options: { ...JSON_OPTION },
@@ -256,7 +256,8 @@ const rules: Command = {
     'unsandbox <skill> runs a skill without a sandbox (its runs then ask), sandbox <skill> puts it back',
   positionals: [
     { name: 'list|add|remove|sandbox|unsandbox', required: false },
-    { name: 'args', required: false, variadic: true },
+    // sandbox/unsandbox take a skill here, whose name may start with '-'.
+    { name: 'args', required: false, variadic: true, skill: true },
   ],
   options: { ...JSON_OPTION },
   examples: [

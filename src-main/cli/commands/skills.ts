@@ -69,6 +69,7 @@ const list: Command = {
     const notes = [
       ...result.skills.filter((s) => s.switches.length > 0).map((s) => `note: ${s.name} is ${switchesText(s.switches)} (skilltray enable ${s.name} turns it back on)`),
       ...result.shadowed.map((s) => `note: ${s.name} in ${s.winner.root.path} hides ${s.name} in ${s.loser.root.path}`),
+      ...result.skills.filter((s) => s.name.startsWith('-')).map((s) => `warning: ${s.name} starts with '-', which other hosts' command lines read as an option (W440); rename its folder`),
     ];
     ctx.io.out(`${table(rows)}\n${notes.length === 0 ? '' : displayLines(notes)}`);
     return 0;
@@ -78,7 +79,7 @@ const list: Command = {
 const check: Command = {
   name: 'check',
   summary: 'report the diagnostics of a skill, a skill directory or a directory of skills (exit 1 on errors)',
-  positionals: [{ name: 'skill-or-path', required: true }],
+  positionals: [{ name: 'skill-or-path', required: true, skill: true }],
   options: { ...JSON_OPTION },
   examples: [
     ['check git', 'a loaded skill, by name'],
@@ -100,29 +101,54 @@ const check: Command = {
   },
 };
 
+/** A frontmatter value as one line: text as written, a list joined, anything else as JSON. */
+function valueText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && value.every((v) => typeof v !== 'object' || v === null)) return value.map(String).join(', ');
+  return JSON.stringify(value);
+}
+
+/** The Agent Skills fields and the metadata, in this order, each only when written. */
+function frontmatterLines(skill: Skill, field: (label: string, value: string) => string): string[] {
+  const fm = skill.frontmatter;
+  const lines: string[] = [];
+  for (const key of ['license', 'compatibility', 'allowed-tools']) {
+    if (fm[key] !== undefined && fm[key] !== null && fm[key] !== '') lines.push(field(key, valueText(fm[key])));
+  }
+  const metadata = fm.metadata;
+  if (typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata)) {
+    // Written order; classification has its own line above.
+    const entries = Object.entries(metadata).filter(([key, value]) => key !== 'classification' && value !== undefined && value !== null && value !== '');
+    if (entries.length > 0) lines.push('metadata:', ...entries.map(([key, value]) => `  ${key}: ${valueText(value)}`));
+  }
+  return lines;
+}
+
 function describeText(skill: Skill): string {
+  const field = (label: string, value: string): string => `${`${label}:`.padEnd(15)} ${value}`;
   const lines = [
     `${skill.name} ${skill.version ?? ''}`.trimEnd(),
     skill.description,
     '',
-    `path:      ${skill.dir}`,
+    field('path', skill.dir),
     // A root's kind and the trust it gives often share a word ("bundled"): say it once.
-    `root:      ${skill.root.path} (${skill.root.kind === skill.trust ? skill.trust : `${skill.root.kind} root, ${skill.trust} trust`})`,
-    `hash:      ${skill.hash}`,
-    `status:    ${skill.state}`,
-    `modes:     ${skill.modes.join(', ') || '(none)'}`,
-    `read_only: ${skill.readOnly}   always_ask: ${skill.alwaysAsk}   timeout: ${skill.timeoutSec}s   placeholders: ${skill.syntax}`,
+    field('root', `${skill.root.path} (${skill.root.kind === skill.trust ? skill.trust : `${skill.root.kind} root, ${skill.trust} trust`})`),
+    field('hash', skill.hash),
+    field('status', skill.state),
+    field('modes', skill.modes.join(', ') || '(none)'),
+    field('read_only', `${skill.readOnly}   always_ask: ${skill.alwaysAsk}   timeout: ${skill.timeoutSec}s   placeholders: ${skill.syntax}`),
   ];
   if (skill.requires.bins.length + skill.requires.env.length > 0) {
-    lines.push(`requires:  bins [${skill.requires.bins.join(', ')}]  env [${skill.requires.env.join(', ')}]`);
+    lines.push(field('requires', `bins [${skill.requires.bins.join(', ')}]  env [${skill.requires.env.join(', ')}]`));
   }
   const c = skill.classification;
   if (c) {
-    lines.push(`class:     role ${c.role ?? '-'}, invocation ${c.invocation ?? '-'}, effect ${c.effectMode ?? '-'}, targets [${c.attachTargets.join(', ')}]`);
+    lines.push(field('classification', `role ${c.role ?? '-'}, invocation ${c.invocation ?? '-'}, effect ${c.effectMode ?? '-'}, targets [${c.attachTargets.join(', ')}]`));
   }
   if (skill.tags.length + skill.domain.length > 0 || skill.status) {
-    lines.push(`discovery: domain [${skill.domain.join(', ')}] tags [${skill.tags.join(', ')}] status ${skill.status ?? '-'}`);
+    lines.push(field('discovery', `domain [${skill.domain.join(', ')}] tags [${skill.tags.join(', ')}] status ${skill.status ?? '-'}`));
   }
+  lines.push(...frontmatterLines(skill, field));
   for (const tool of skill.tools) {
     lines.push('', `tool ${tool.name}: ${tool.description}`, `  command: ${tool.command.trim()}`);
     for (const p of tool.params) {
@@ -138,8 +164,8 @@ function describeText(skill: Skill): string {
 
 const describe: Command = {
   name: 'describe',
-  summary: 'show one skill whole: frontmatter, tools with parameters, classification, requirements',
-  positionals: [{ name: 'skill', required: true }],
+  summary: 'show one skill whole: frontmatter (license, compatibility, allowed-tools, metadata), tools with parameters, classification, requirements',
+  positionals: [{ name: 'skill', required: true, skill: true }],
   options: { ...JSON_OPTION },
   examples: [
     ['describe git', 'the git skill: tools, parameters, classification'],

@@ -13,6 +13,7 @@ import { sensitiveArgument } from '../policy/sensitive-paths.js';
 import { resolveProgram } from '../runner/resolve-program.js';
 import type { Sandbox } from '../runner/sandbox/sandbox.js';
 import { isInside } from '../skills/files.js';
+import { skillNotFound } from '../skills/skill-suggestions.js';
 import type { SkillRegistry } from '../skills/registry.js';
 import { findRemembered } from '../store/approvals.js';
 import { listRules } from '../store/rules.js';
@@ -106,7 +107,7 @@ export function sandboxView(sandbox: Sandbox, profile: SandboxProfile): SandboxV
 /** Looks up, renders and decides; throws what stops a call before any policy question. */
 export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
   const skill = deps.registry.get(input.skill);
-  if (!skill) throw new SkilltrayError('E001', `skill '${input.skill}' not found`, { details: { skill: input.skill } });
+  if (!skill) throw skillNotFound(input.skill, deps.registry.list());
   const cwd = checkCwd(input.cwd, deps.defaultCwd);
   const command = renderCommand(skill, input.tool, input.args ?? {}, { cwd });
   const tool = skill.tools.find((t) => t.name === input.tool);

@@ -10,14 +10,16 @@
  * FTS5's BM25 is a sum over the query's terms, so the two scores add up to what the finished query
  * scores and search-as-you-type ranks as the full search does.
  */
+import type Database from 'better-sqlite3';
 import { skillcErrors } from '../errors.js';
 import { queryTokens, quoteToken, textColumnsMatch } from './query.js';
 import { contentTokens, isStopword } from './stopwords.js';
 import { TOKENIZE_CLAUSE } from './tokenizer.js';
+import { hasUnspacedRun, unspacedGrams } from './unspaced-text.js';
 import type { TokenizerName } from '../../shared/gateway.js';
 
 /** Layout version of the catalog; a catalog of another version is rebuilt. */
-export const CATALOG_SCHEMA_VERSION = 4;
+export const CATALOG_SCHEMA_VERSION = 5;
 
 /** How much more a word in a section's heading counts than the same word in its text. */
 export const HEADING_WEIGHT = 4;
@@ -81,6 +83,27 @@ export function matchAttempts(query: string, prefix: boolean): MatchAttempt[] {
   return prefix && !typedWhole ? [{ prefix: true, level: 'all' }, ...full] : full;
 }
 
+/** SQL functions the triggers call to fill the pair index: every connection that writes the catalog defines them (catalogFunctions). */
+const UNSPACED_GRAMS = 'unspaced_grams';
+const HAS_UNSPACED = 'has_unspaced';
+
+/** Defines the triggers' functions on a catalog connection. */
+export function catalogFunctions(db: Database.Database): void {
+  db.function(UNSPACED_GRAMS, { deterministic: true }, (text: unknown) => (typeof text === 'string' ? unspacedGrams(text) : text));
+  db.function(HAS_UNSPACED, { deterministic: true }, (text: unknown) => (typeof text === 'string' && hasUnspacedRun(text) ? 1 : 0));
+}
+
+/**
+ * How a bulk sync, which stores rows with the triggers dropped, fills a trigger-fed table that FTS5
+ * cannot rebuild from catalog_rows by itself: the contentless pair index, emptied and filled again.
+ */
+export const CATALOG_REFILLS: Readonly<Record<string, string>> = {
+  catalog_grams: `
+    INSERT INTO catalog_grams (catalog_grams) VALUES ('delete-all');
+    INSERT INTO catalog_grams (rowid, section, content) SELECT id, ${UNSPACED_GRAMS}(section), ${UNSPACED_GRAMS}(content) FROM catalog_rows
+      WHERE ${HAS_UNSPACED}(section) OR ${HAS_UNSPACED}(content);`,
+};
+
 /** Creates every table of a new catalog. */
 export const catalogSchema = (tokenizer: TokenizerName): string => `
   CREATE TABLE catalog_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -101,13 +124,17 @@ export const catalogSchema = (tokenizer: TokenizerName): string => `
   CREATE INDEX idx_catalog_rows_skill ON catalog_rows(skill_id);
   CREATE VIRTUAL TABLE catalog USING fts5(skill UNINDEXED, file, section, content, content='catalog_rows', content_rowid='id', tokenize='${TOKENIZE_CLAUSE[tokenizer]}');
   CREATE VIRTUAL TABLE catalog_words USING fts5(skill UNINDEXED, file, section, content, content='catalog_rows', content_rowid='id', tokenize='unicode61', prefix='1 2 3');
+  CREATE VIRTUAL TABLE catalog_grams USING fts5(section, content, content='', contentless_delete=1, tokenize='unicode61');
   CREATE TRIGGER catalog_rows_insert AFTER INSERT ON catalog_rows BEGIN
     INSERT INTO catalog (rowid, skill, file, section, content) VALUES (new.id, new.skill, new.file, new.section, new.content);
     INSERT INTO catalog_words (rowid, skill, file, section, content) VALUES (new.id, new.skill, new.file, new.section, new.content);
+    INSERT INTO catalog_grams (rowid, section, content) SELECT new.id, ${UNSPACED_GRAMS}(new.section), ${UNSPACED_GRAMS}(new.content)
+      WHERE ${HAS_UNSPACED}(new.section) OR ${HAS_UNSPACED}(new.content);
   END;
   CREATE TRIGGER catalog_rows_delete AFTER DELETE ON catalog_rows BEGIN
     INSERT INTO catalog (catalog, rowid, skill, file, section, content) VALUES ('delete', old.id, old.skill, old.file, old.section, old.content);
     INSERT INTO catalog_words (catalog_words, rowid, skill, file, section, content) VALUES ('delete', old.id, old.skill, old.file, old.section, old.content);
+    DELETE FROM catalog_grams WHERE rowid = old.id;
   END;
 `;
 
@@ -146,6 +173,11 @@ const bothSql = (scoped: boolean): string => `
   ),
   typedRank AS (SELECT rowid AS id, ${bm25('catalog_words')} AS rank FROM catalog_words WHERE catalog_words MATCH @words AND +rowid IN (SELECT id FROM pool)),
   top AS (SELECT pool.id AS id, pool.rank + typedRank.rank AS rank FROM pool JOIN typedRank ON typedRank.id = pool.id ORDER BY rank, id LIMIT @limit)
+  SELECT ${ROW_COLUMNS} FROM top CROSS JOIN catalog_rows r ON r.id = top.id ORDER BY top.rank, top.id`;
+
+/** A query with a run of an unspaced script (unspacedMatch's @unspaced): ranked by the pair index alone (Latin text keeps the word indexes' ranking). */
+export const unspacedSearchSql = (scoped = false): string => `
+  WITH top AS (SELECT rowid AS id, bm25(catalog_grams, ${HEADING_WEIGHT}, 1) AS rank FROM catalog_grams WHERE catalog_grams MATCH @unspaced${scope(scoped)} ORDER BY rank, rowid LIMIT @limit)
   SELECT ${ROW_COLUMNS} FROM top CROSS JOIN catalog_rows r ON r.id = top.id ORDER BY top.rank, top.id`;
 
 /** The ranking statement a catalog query runs (parameters @stemmed, @words, @limit and, scoped to one skill, @skill). */

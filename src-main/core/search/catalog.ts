@@ -1,7 +1,8 @@
 /**
  * One ranked search across every loaded skill (`skilltray search --all`, search-as-you-type in
  * the UI and the palette): a catalog at `<home>/runtime/.catalog/search.db` holding each skill's
- * sections as plain text (its own index keeps the Markdown) plus the skill's name. `sync` brings it
+ * sections as plain text (its own index keeps the Markdown) plus the skill's name, and text in scripts
+ * written without spaces a second time as character pairs (unspaced-text.ts). `sync` brings it
  * in line with the loaded skills by content hash in one transaction, so unchanged skills cost
  * nothing (their records are kept in memory until another process writes the catalog); a catalog that fails to open or read is deleted and rebuilt. Schema and queries are in
  * catalog-sql.ts; how ranked rows become hits (nesting merged, grouped by skill) in catalog-hits.ts.
@@ -19,6 +20,7 @@ import { isIndexedFile } from './documents.js';
 import {
   CATALOG_SCHEMA_VERSION,
   catalogMarkExpression,
+  catalogFunctions,
   catalogMarkSql,
   catalogMatch,
   catalogSchema,
@@ -27,6 +29,8 @@ import {
   catalogSearchSql,
   catalogTitleSql,
   headingMatch,
+  unspacedSearchSql,
+  CATALOG_REFILLS,
   type CatalogMatch,
   type MatchLevel,
 } from './catalog-sql.js';
@@ -34,6 +38,7 @@ import { corruptIndexError } from './index.js';
 import { oneLine } from './plain-text.js';
 import { DEFAULT_SEARCH_LIMIT } from './query.js';
 import { tokenizerPreference } from './tokenizer.js';
+import { markPieces, unspacedMatch, unspacedSnippet, type UnspacedMatch } from './unspaced-text.js';
 import type { CatalogTool } from './tool-text.js';
 import type { TokenizerName } from '../../shared/gateway.js';
 
@@ -203,6 +208,7 @@ export class SkillCatalog {
       db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
       // WAL lets the app search while a CLI process syncs.
       if (this.memoryBecause === null) db.pragma('journal_mode = WAL');
+      catalogFunctions(db);
       return db;
     } catch (error) {
       db.close();
@@ -218,6 +224,7 @@ export class SkillCatalog {
     db.prepare('SELECT count(*) FROM catalog_rows').get();
     db.prepare("SELECT rowid FROM catalog WHERE catalog MATCH '\"probe\"' LIMIT 1").all();
     db.prepare("SELECT rowid FROM catalog_words WHERE catalog_words MATCH '\"probe\"' LIMIT 1").all();
+    db.prepare("SELECT rowid FROM catalog_grams WHERE catalog_grams MATCH '\"probe\"' LIMIT 1").all();
     return meta.get('schema_version') === String(CATALOG_SCHEMA_VERSION) && meta.get('tokenizer') === this.tokenizer;
   }
 
@@ -459,8 +466,9 @@ export class SkillCatalog {
 
   /**
    * Drops the triggers that index each stored row as it comes, for a sync that stores many: `resume`
-   * indexes every row in one pass per full-text table they feed (FTS5's 'rebuild') and puts the
-   * triggers back. Null when a trigger feeds something other than such a table (no shortcut then).
+   * indexes every row in one pass per full-text table they feed (FTS5's 'rebuild', or the table's
+   * CATALOG_REFILLS statement) and puts the triggers back. Null when a trigger feeds a table neither
+   * can fill (no shortcut then).
    */
   private suspendIndexing(): { resume: () => void } | null {
     const triggers = this.db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'catalog_rows'").all() as { name: string; sql: string }[];
@@ -469,12 +477,14 @@ export class SkillCatalog {
         .filter((t) => /USING\s+fts5\s*\(/i.test(t.sql) && /content\s*=\s*'catalog_rows'/i.test(t.sql))
         .map((t) => t.name),
     );
-    const targets = triggers.flatMap((t) => [...t.sql.matchAll(/INSERT\s+INTO\s+"?(\w+)"?/gi)].map((m) => m[1] as string));
-    if (targets.length === 0 || targets.some((target) => !fed.has(target))) return null;
+    const targets = new Set(triggers.flatMap((t) => [...t.sql.matchAll(/INSERT\s+INTO\s+"?(\w+)"?/gi)].map((m) => m[1] as string)));
+    // A table fed from catalog_rows is rebuilt by FTS5 itself; the pair index is refilled by its own statement.
+    const refill = (table: string): string | undefined => (fed.has(table) ? `INSERT INTO "${table}" ("${table}") VALUES ('rebuild')` : CATALOG_REFILLS[table]);
+    if (targets.size === 0 || [...targets].some((target) => refill(target) === undefined)) return null;
     for (const trigger of triggers) this.db.exec(`DROP TRIGGER "${trigger.name}"`);
     return {
       resume: () => {
-        for (const table of fed) this.db.prepare(`INSERT INTO "${table}" ("${table}") VALUES ('rebuild')`).run();
+        for (const table of targets) this.db.exec(refill(table) as string);
         for (const trigger of triggers) this.db.exec(trigger.sql);
         // The statements prepared before the triggers went are prepared again.
         this.statements.clear();
@@ -493,14 +503,17 @@ export class SkillCatalog {
     checkIntegerOption('limit', options.limit, 1);
     const prefix = options.prefix ?? false;
     catalogMatch(query, prefix);
+    // A run of a script written without spaces is searched in the pair index instead.
+    const unspaced = unspacedMatch(query, prefix);
     const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
     const skill = options.skill ?? null;
     const answer = (): CatalogResult => {
       let results: CatalogHit[] = [];
       let level: MatchLevel = 'all';
-      for (const attempt of matchAttempts(query, prefix)) {
+      // The pair index is asked once: its match does not widen by level.
+      for (const attempt of unspaced === null ? matchAttempts(query, prefix) : [{ prefix, level: 'all' as const }]) {
         level = attempt.level;
-        results = this.run(query, attempt.prefix, catalogMatch(query, attempt.prefix, attempt.level), limit, skill);
+        results = this.run(query, attempt.prefix, catalogMatch(query, attempt.prefix, attempt.level), unspaced, limit, skill);
         if (results.length > 0) break;
       }
       return { query, matched: level === 'any' ? 'any' : 'all', results };
@@ -530,21 +543,19 @@ export class SkillCatalog {
     return titled;
   }
 
-  private run(query: string, prefix: boolean, match: CatalogMatch, limit: number, skill: string | null): CatalogHit[] {
+  private run(query: string, prefix: boolean, match: CatalogMatch, unspaced: UnspacedMatch | null, limit: number, skill: string | null): CatalogHit[] {
     const fetch = Math.min(1000, limit * FETCH_FACTOR + 10);
-    const ranked = this.statement(catalogSearchSql(match, skill !== null)).all(catalogSearchParams(match, fetch, skill)) as (Omit<RankedRow, 'startLine' | 'endLine'> & {
-      start_line: number;
-      end_line: number;
-    })[];
+    const ranking =
+      unspaced === null
+        ? this.statement(catalogSearchSql(match, skill !== null)).all(catalogSearchParams(match, fetch, skill))
+        : this.statement(unspacedSearchSql(skill !== null)).all({ unspaced: unspaced.expression, limit: fetch, ...(skill === null ? {} : { skill }) });
+    const ranked = ranking as (Omit<RankedRow, 'startLine' | 'endLine'> & { start_line: number; end_line: number })[];
     const rows: RankedRow[] = ranked.map((r) => ({ ...r, startLine: r.start_line, endLine: r.end_line }));
     const merged = mergeNested(rows);
-    const titled = this.titled(query, prefix, merged.map((row) => row.id));
+    // The pair index has no word columns to match headings against: its hits keep the rank they have.
+    const titled = unspaced === null ? this.titled(query, prefix, merged.map((row) => row.id)) : new Set<number>();
     const kept = toolsFirst(merged.map((row) => ({ ...row, titled: titled.has(row.id) }))).slice(0, limit);
-    const marks = new Map(
-      (this.statement(catalogMarkSql(match)).all({ mark: catalogMarkExpression(match), ids: JSON.stringify(kept.map((row) => row.id)) }) as { id: number; snippet: string; title: string }[]).map(
-        (mark) => [mark.id, mark],
-      ),
-    );
+    const marks = new Map(this.marks(match, unspaced, kept.map((row) => row.id)).map((mark) => [mark.id, mark]));
     // BM25 is negative, best lowest: the strongest hit fetched scores 1.
     const best = Math.min(...rows.map((row) => row.rank));
     return kept.map((row) => {
@@ -563,6 +574,15 @@ export class SkillCatalog {
         score: best < 0 ? row.rank / best : 1,
       };
     });
+  }
+
+  /** Each kept row's heading and snippet with the query's words marked: by FTS5 from the word indexes, here for the pair index. */
+  private marks(match: CatalogMatch, unspaced: UnspacedMatch | null, ids: readonly number[]): { id: number; snippet: string; title: string }[] {
+    const json = JSON.stringify(ids);
+    if (unspaced === null) return this.statement(catalogMarkSql(match)).all({ mark: catalogMarkExpression(match), ids: json }) as { id: number; snippet: string; title: string }[];
+    const { pieces } = unspaced;
+    const rows = this.statement('SELECT id, section, content FROM catalog_rows WHERE id IN (SELECT value FROM json_each(?))').all(json) as { id: number; section: string; content: string }[];
+    return rows.map((row) => ({ id: row.id, title: markPieces(row.section, pieces), snippet: unspacedSnippet(row.content, pieces) }));
   }
 
   /** Skills the catalog holds, by name, with their hash and row count. */

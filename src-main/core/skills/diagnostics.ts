@@ -45,17 +45,18 @@ export const DIAGNOSTICS = {
   W405: { severity: 'warning', breaks: [], summary: 'a Command uses shell syntax, which is passed literally' },
   W406: { severity: 'warning', breaks: ['agentskills'], summary: 'compatibility is not a string of 1 to 500 characters' },
   W407: { severity: 'warning', breaks: ['kode'], summary: 'a metadata.kode field has an unknown value' },
-  W408: { severity: 'warning', breaks: ['agentskills'], summary: 'allowed-tools is not a space-separated string' },
+  W408: { severity: 'warning', breaks: ['agentskills'], summary: 'allowed-tools is not a space-separated string (a YAML list, or tools separated by commas)' },
   W409: { severity: 'warning', breaks: [], summary: 'a non-boolean parameter has a dash-led fallback that is a plain default, not the option form' },
   W410: { severity: 'warning', breaks: [], summary: 'gibb.eri.sh {{…}} placeholders detected without `placeholders: braces`' },
   W411: { severity: 'warning', breaks: GIBB, summary: 'modes lists a mode that does not exist' },
   W412: { severity: 'warning', breaks: [], summary: 'a symlink leads outside the skill and was skipped' },
   W413: { severity: 'warning', breaks: [], summary: 'the skill holds too many files; the rest were not read' },
   W414: { severity: 'warning', breaks: GIBB, summary: 'a tool has no description paragraph' },
-  W415: { severity: 'warning', breaks: ['agentskills'], summary: 'a metadata value is not a string' },
+  W415: { severity: 'warning', breaks: ['agentskills'], summary: 'a metadata value is not a string (to YAML 1.1 loaders either: an unquoted date)' },
   W416: { severity: 'warning', breaks: [], summary: 'an installed pack’s skill differs from packs.lock.json (edited behind its back)' },
   W417: { severity: 'warning', breaks: [], summary: 'a file or folder of the skill cannot be read, so its content hash cannot cover it' },
   W418: { severity: 'warning', breaks: [], summary: 'an entry that is neither a file nor a folder (a FIFO, a socket, a device) was skipped' },
+  W440: { severity: 'warning', breaks: ['kode', 'agentskills'], summary: 'the skill’s folder name starts with `-`, which command lines read as an option' },
 } as const satisfies Record<string, DiagnosticSpec>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTICS;

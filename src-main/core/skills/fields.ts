@@ -79,6 +79,10 @@ export function checkIdentity(fm: Frontmatter, dirName: string, file: string, di
     }
     if (name !== dirName) diags.add('E407', `name '${name}' does not match directory '${dirName}'`, file, nameLine);
   }
+  if (dirName.startsWith('-')) {
+    const how = `skilltray describe ${dirName}`;
+    diags.add('W440', `the folder's name '${dirName}' starts with '-', which other hosts' command lines read as an option (Skilltray takes it after the command: ${how}); rename the folder`, file, 1);
+  }
 
   const descLine = fm.lineOf(['description']);
   if (data.description === undefined || data.description === null) {

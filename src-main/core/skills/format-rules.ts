@@ -17,6 +17,8 @@ const GIBB_DESCRIPTION_LIMIT = 256;
 const COMPATIBILITY_LIMIT = 500;
 /** `metadata` keys other formats Skilltray reads define as mappings: Kode's block and ADR-001's classification. */
 const STRUCTURED_METADATA = new Set(['kode', 'classification']);
+/** A string a YAML 1.1 loader may read as a timestamp (asked of the loader itself only when it starts like one). */
+const LOOKS_LIKE_DATE = /^\d{4}-\d\d?-\d\d?/;
 
 /** Length in characters (code points), as the Agent Skills spec and its reference validator count: 600 CJK characters are 600. */
 export function characterCount(text: string): number {
@@ -65,14 +67,57 @@ function checkAgentSkills(fm: Frontmatter, file: string, diags: DiagnosticList):
   }
   if (isRecord(data.metadata)) {
     for (const [key, value] of Object.entries(data.metadata)) {
-      if (typeof value === 'string' || STRUCTURED_METADATA.has(key)) continue;
+      if (STRUCTURED_METADATA.has(key)) continue;
+      const line = fm.lineOf(['metadata', key]);
+      if (typeof value === 'string') {
+        if (LOOKS_LIKE_DATE.test(value) && fm.readsAsDate(['metadata', key])) {
+          diags.add('W415', `metadata.${key} is a date, not a string, to the YAML loaders most hosts use (js-yaml, PyYAML); Agent Skills metadata maps keys to strings: quote it as written, ${key}: "${value}"`, file, line);
+        }
+        continue;
+      }
       const hint = typeof value === 'number' || typeof value === 'boolean' ? ': quote it as written' : Array.isArray(value) ? ': write it as one string, e.g. "a, b"' : '';
-      diags.add('W415', `metadata.${key} is ${kindOf(value)}; Agent Skills metadata maps keys to strings${hint}`, file, fm.lineOf(['metadata', key]));
+      diags.add('W415', `metadata.${key} is ${kindOf(value)}; Agent Skills metadata maps keys to strings${hint}`, file, line);
     }
   }
-  const allowed = data['allowed-tools'];
-  if (allowed !== undefined && allowed !== null && typeof allowed !== 'string') {
-    diags.add('W408', 'allowed-tools must be a space-separated string, e.g. "Bash(git:*) Read"', file, fm.lineOf(['allowed-tools']));
+  checkAllowedTools(fm, file, diags);
+}
+
+/** `text` split at each separator outside parentheses (`Bash(git add, git commit)` is one tool), as written. */
+function splitOutsideParens(text: string, separator: RegExp): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if (c === '(') depth++;
+    else if (c === ')') depth = Math.max(0, depth - 1);
+    else if (depth === 0 && separator.test(c)) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
+const words = (parts: readonly string[]): string[] => parts.map((p) => p.trim()).filter((p) => p !== '');
+
+/** Agent Skills' `allowed-tools`: one string of tools separated by spaces, not a YAML list nor a comma-separated string. */
+function checkAllowedTools(fm: Frontmatter, file: string, diags: DiagnosticList): void {
+  const allowed = fm.data['allowed-tools'];
+  if (allowed === undefined || allowed === null) return;
+  const line = fm.lineOf(['allowed-tools']);
+  const spec = 'Agent Skills wants one string of tools separated by spaces';
+  if (Array.isArray(allowed) && allowed.every((t) => typeof t === 'string')) {
+    diags.add('W408', `allowed-tools is a YAML list; ${spec}: allowed-tools: ${allowed.join(' ')}`, file, line);
+  } else if (typeof allowed !== 'string') {
+    diags.add('W408', `allowed-tools is ${kindOf(allowed)}; ${spec}, e.g. allowed-tools: Bash(git:*) Read`, file, line);
+  } else {
+    const byComma = splitOutsideParens(allowed, /,/);
+    if (byComma.length > 1) {
+      const seen = words(splitOutsideParens(allowed, /\s/)).map((t) => `'${t}'`).join(' ');
+      diags.add('W408', `allowed-tools separates tools with commas, so hosts read the tools ${seen}; ${spec}: allowed-tools: ${words(byComma).join(' ')}`, file, line);
+    }
   }
 }
 

@@ -22,6 +22,12 @@ export interface Frontmatter {
   bodyLine: number;
   /** File line of the key at `path` (or of its nearest written ancestor). */
   lineOf(path: readonly (string | number)[]): number;
+  /**
+   * Whether a YAML 1.1 loader — js-yaml as gray-matter uses it, which most skill hosts do, and
+   * PyYAML — reads the value at `path` as a date: this one, YAML 1.2's core schema, reads
+   * `2026-03-05` as the string other hosts never see.
+   */
+  readsAsDate(path: readonly string[]): boolean;
 }
 
 class FrontmatterYamlError extends Error {
@@ -47,15 +53,17 @@ export function parseFrontmatter(text: string, file: string, diagnostics: Diagno
   let doc: Yaml.Document | undefined;
   let plain: PlainYaml | null = null;
   let lineCounter: Yaml.LineCounter | undefined;
+  let source = '';
   // gray-matter hands the engine the text after the opening `---` including its newline, so YAML line N is file line N.
-  const engine = (source: string): object => {
-    const over = frontmatterOverLimits(source);
+  const engine = (yamlText: string): object => {
+    source = yamlText;
+    const over = frontmatterOverLimits(yamlText);
     if (over !== null) throw new FrontmatterYamlError(over.message, over.line);
-    plain = readPlainYaml(source);
+    plain = readPlainYaml(yamlText);
     if (plain !== null) return plain.data;
     const { LineCounter, parseDocument } = yaml();
     lineCounter = new LineCounter();
-    doc = parseDocument(source, { lineCounter, uniqueKeys: true });
+    doc = parseDocument(yamlText, { lineCounter, uniqueKeys: true });
     const error = doc.errors[0];
     if (error) throw new FrontmatterYamlError(error.message.split('\n')[0] ?? error.message, error.linePos?.[0].line ?? 2);
     try {
@@ -102,5 +110,13 @@ export function parseFrontmatter(text: string, file: string, diagnostics: Diagno
     }
     return line;
   };
-  return { data: data as Record<string, unknown>, body: split.body, bodyLine: split.bodyLine, lineOf };
+  let asYaml11: unknown;
+  const readsAsDate = (path: readonly string[]): boolean => {
+    // Parsed again only when asked, for a value that looks like a date: rare, and cheap next to a second parser.
+    asYaml11 ??= yaml().parseDocument(source, { customTags: ['timestamp'] }).toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown;
+    let node = asYaml11;
+    for (const key of path) node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
+    return node instanceof Date;
+  };
+  return { data: data as Record<string, unknown>, body: split.body, bodyLine: split.bodyLine, lineOf, readsAsDate };
 }

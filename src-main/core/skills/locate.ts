@@ -10,6 +10,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { Skill, SkillRoot } from '../../shared/model.js';
 import { skillcErrors } from '../errors.js';
 import { parseSkill } from './parse-skill.js';
+import { skillNotFound } from './skill-suggestions.js';
 import { skillDirNames } from './registry.js';
 import { holdsSkillFile } from './root-layout.js';
 
@@ -21,6 +22,8 @@ export interface LoadedSkills {
   dirOf(name: string): string | null;
   /** That directory with symlinks resolved, when the source can say it cheaply (the registry remembers it while watching). */
   canonicalDirOf?(name: string): string | null;
+  /** Every loaded skill, for E001's suggestions (asked only once nothing is found). */
+  list?(): readonly Skill[];
 }
 
 export interface SkillLocation {
@@ -130,7 +133,7 @@ function locate(arg: string, cwd: string, source: LoadedSkills, collections: boo
     const empty = source.roots.map((r) => join(r.path, arg)).find(isDirectory);
     if (empty !== undefined) throw skillcErrors.notASkill(empty);
   }
-  throw skillcErrors.skillNotFound(arg);
+  throw isPlainName(arg) ? skillNotFound(arg, source.list?.() ?? []) : skillcErrors.skillNotFound(arg);
 }
 
 /** The one skill `arg` names (gateway commands): a skill directory or its SKILL.md, else a name. */

@@ -5,6 +5,7 @@
  * Windows, where many programs read `/x` as a switch, a leading slash too).
  * Pure: no I/O, no process, no clock; the platform is an option that defaults to this one.
  */
+import { nearestNames } from '../did-you-mean.js';
 import { SkilltrayError } from '../errors.js';
 import type { RenderedCommand, Skill, Tool, ToolParam } from '../../shared/model.js';
 import { parseCommand, type CommandToken, type Placeholder } from './parse-command.js';
@@ -286,7 +287,7 @@ export function renderCommand(skill: Skill, toolName: string, args: unknown, opt
     const available = skill.tools.map((candidate) => candidate.name);
     const has = available.length === 0 ? 'it has no tools' : `it has ${available.join(', ')}`;
     throw new SkilltrayError('E506', `tool '${toolName}' not found in skill '${skill.name}'; ${has}`, {
-      details: { skill: skill.name, tool: toolName, available },
+      details: { skill: skill.name, tool: toolName, available, did_you_mean: nearestNames(toolName, available).map((name) => ({ name })) },
     });
   }
   if (skill.state === 'error') {

@@ -99,9 +99,9 @@ describe('describe', () => {
   it('names a root whose kind is its trust once, and both when they differ', async () => {
     const t = home();
     const bundled = (await cli(['describe', 'guide'], t)).stdout;
-    expect(bundled).toContain(`root:      ${t.bundled} (bundled)\n`);
+    expect(bundled).toContain(`root:           ${t.bundled} (bundled)\n`);
     expect(bundled).not.toContain('bundled, bundled');
-    expect((await cli(['describe', 'parrot'], t)).stdout).toContain(`root:      ${t.skills} (env root, user trust)\n`);
+    expect((await cli(['describe', 'parrot'], t)).stdout).toContain(`root:           ${t.skills} (env root, user trust)\n`);
   });
 });
 

@@ -139,6 +139,79 @@ describe('skilltray describe', () => {
   });
 });
 
+describe('the second corpus: odd names, dates, commas, every frontmatter field (test/fixtures/corpus)', () => {
+  const CORPUS = join(import.meta.dirname, '..', '..', 'fixtures', 'corpus');
+  function corpusHome() {
+    const t = testHome();
+    cpSync(CORPUS, t.skills, { recursive: true });
+    return t;
+  }
+
+  it('describe prints license, compatibility, allowed-tools and metadata in that order after classification, empty ones left out', async () => {
+    const t = testHome();
+    writeSkill(
+      t.skills,
+      'full',
+      skillMd(
+        'name: full\ndescription: Has every field.\nmetadata:\n  author: ada\n  empty: ""\n  classification:\n    role: utility\n  updated: "2026-03-05"\nallowed-tools: Read Grep\ncompatibility: Needs git 2.40\nlicense: MIT',
+      ),
+    );
+    const { code, stdout } = await cli(['describe', 'full'], t);
+    expect(code).toBe(0);
+    const fields = stdout.split('\n').filter((line) => /^(classification|license|compatibility|allowed-tools|metadata):|^ {2}\w+: /.test(line));
+    expect(fields).toEqual([
+      'classification: role utility, invocation -, effect -, targets []',
+      'license:        MIT',
+      'compatibility:  Needs git 2.40',
+      'allowed-tools:  Read Grep',
+      'metadata:',
+      '  author: ada',
+      '  updated: 2026-03-05',
+    ]);
+    const bare = (await cli(['describe', 'zh-notes'], corpusHome())).stdout;
+    expect(bare).toContain('license:        MIT\n');
+    expect(bare).not.toMatch(/^(compatibility|allowed-tools|metadata):/m);
+  });
+
+  it('a skill whose folder starts with - is the skill after the command, with or without --; list and check warn (W440)', async () => {
+    const t = corpusHome();
+    const described = await cli(['describe', '-x'], t);
+    expect(described).toMatchObject({ code: 0, stderr: '' });
+    expect(described.stdout).toMatch(/^-x\n/);
+    expect((await cli(['describe', '--', '-x'], t)).stdout).toBe(described.stdout);
+    expect(JSON.parse((await cli(['describe', '-x', '--json'], t)).stdout)).toMatchObject({ name: '-x' });
+    expect((await cli(['outline', '-x'], t)).stdout).toContain('Dash');
+    expect((await cli(['sources', '-x'], t)).stdout).toContain('SKILL.md');
+    expect((await cli(['run', '-x', 'go', '--dry-run'], t)).stderr).toBe("error[E506]: tool 'go' not found in skill '-x'; it has no tools\n");
+    expect((await cli(['rules', 'unsandbox', '-x', '--json'], t)).code).toBe(0);
+    expect((await cli(['check', '-x'], t)).stdout).toMatch(/warning\[W440\] SKILL\.md:1 the folder's name '-x' starts with '-'/);
+    expect((await cli(['list'], t)).stdout).toMatch(/^warning: -x starts with '-', which other hosts' command lines read as an option \(W440\); rename its folder$/m);
+    // An option the command has stays an option; a long one always is.
+    expect((await cli(['describe', '-h'], t)).stdout).toMatch(/^Usage: skilltray describe/);
+    expect(await cli(['describe', '--x'], t)).toMatchObject({ code: 1, stderr: expect.stringContaining("error[E100]: invalid option: '--x'") });
+  });
+
+  it('search finds a part of an unbroken run of Chinese, and the whole run still', async () => {
+    const t = corpusHome();
+    await cli(['build', '--all'], t);
+    for (const query of ['适用', '适用场景', '行动']) {
+      const { code, stdout } = await cli(['search', query, '--json'], t);
+      expect(code, query).toBe(0);
+      expect((JSON.parse(stdout) as { results: { skill: string; section: string }[] }).results[0], query).toMatchObject({ skill: 'zh-notes', section: '适用场景' });
+    }
+  });
+
+  it('check reports unquoted dates in metadata (W415) and comma-separated allowed-tools (W408)', async () => {
+    const t = corpusHome();
+    const dated = await cli(['check', 'dated-metadata'], t);
+    expect(dated.code).toBe(0);
+    expect(dated.stdout).toContain('warning[W415] SKILL.md:6 metadata.updated is a date, not a string');
+    expect(dated.stdout).toContain('quote it as written, stamp: "2026-03-05T10:00:00Z"');
+    expect(dated.stdout).not.toContain('metadata.quoted');
+    expect((await cli(['check', 'comma-tools'], t)).stdout).toContain("warning[W408] SKILL.md:4 allowed-tools separates tools with commas, so hosts read the tools 'Read,' 'Grep,'");
+  });
+});
+
 describe('command-line errors (E100, E101): plain sentences, then the usage line', () => {
   it.each([
     [['list', '--bogus'], "error[E100]: invalid option: '--bogus'\nusage: skilltray list [options]\nsee 'skilltray list --help' for its options and examples\n"],
@@ -167,7 +240,30 @@ describe('command-line errors (E100, E101): plain sentences, then the usage line
 
   it('with --json the error is also data on stdout', async () => {
     const { stdout } = await cli(['describe', 'nope', '--json'], home());
-    expect(JSON.parse(stdout)).toEqual({ error: { code: 'E001', kind: 'skill_not_found', message: "skill 'nope' not found", details: { skill: 'nope' } } });
+    expect(JSON.parse(stdout)).toEqual({ error: { code: 'E001', kind: 'skill_not_found', message: "skill 'nope' not found", details: { skill: 'nope', did_you_mean: [] } } });
+  });
+});
+
+describe('an unknown skill or tool name: did you mean', () => {
+  it('suggests the skill a typo or other capitals meant, on describe, run and check alike', async () => {
+    const t = home();
+    expect(await cli(['describe', 'greeterr'], t)).toMatchObject({ code: 1, stderr: "error[E001]: skill 'greeterr' not found; did you mean 'greeter'?\n" });
+    expect((await cli(['run', 'Greeter', 'greet', '--arg', 'who=x', '--dry-run'], t)).stderr).toBe("error[E001]: skill 'Greeter' not found; did you mean 'greeter'?\n");
+    expect((await cli(['check', 'greter'], t)).stderr).toBe("error[E001]: skill 'greter' not found; did you mean 'greeter'?\n");
+  });
+
+  it('finds a skill by the name its SKILL.md declares and says which folder holds it', async () => {
+    const t = home();
+    const { code, stderr, stdout } = await cli(['describe', 'wrong', '--json'], t);
+    expect(code).toBe(1);
+    expect(stderr).toBe(`error[E001]: skill 'wrong' not found; did you mean 'broken' (its SKILL.md says name: wrong; folder ${join(t.skills, 'broken')})?\n`);
+    expect(JSON.parse(stdout).error.details.did_you_mean).toEqual([{ name: 'broken', dir: join(t.skills, 'broken'), declared_name: 'wrong' }]);
+  });
+
+  it('suggests the tool of a skill, and nothing for a name far from every one', async () => {
+    const t = home();
+    expect((await cli(['run', 'greeter', 'gret', '--arg', 'who=x', '--dry-run'], t)).stderr).toBe("error[E506]: tool 'gret' not found in skill 'greeter'; it has greet; did you mean 'greet'?\n");
+    expect((await cli(['describe', 'zzzzzz'], t)).stderr).toBe("error[E001]: skill 'zzzzzz' not found\n");
   });
 });
 

@@ -87,7 +87,7 @@ describe('skilltray mcp: an assistant\'s first look is light', () => {
       offered: true,
       prompt: false,
     });
-    expect(skills.find((s) => s.name === 'network')).toMatchObject({ sandbox: 'read-only, this computer's own network' });
+    expect(skills.find((s) => s.name === 'network')).toMatchObject({ sandbox: "read-only, this computer's own network" });
     expect(skills.find((s) => s.name === 'commit-message')).toMatchObject({ tools: [], prompt: true });
     const described = structured(await callTool(session, 'describe', { skill: 'git' })) as { tools: { name: string; params: { name: string }[]; examples: string | null }[] };
     expect(described.tools[0]).toMatchObject({ name: 'git_status', params: [{ name: 'repo' }], examples: expect.stringContaining('Call: git_status') });
@@ -110,8 +110,11 @@ describe('skilltray mcp: tools with good and bad input', () => {
     const skill = structured(await callTool(session, 'describe', { skill: 'field-notes' }));
     expect(skill).toMatchObject({ name: 'field-notes', trust: 'user', tools: [{ name: 'record_sighting', params: [{ name: 'species', required: true }] }] });
     const missing = await callTool(session, 'describe', { skill: 'no-such-skill' });
-    expect(toolError(missing)).toEqual({ code: 'E001', kind: 'skill_not_found', message: "skill 'no-such-skill' not found", details: { skill: 'no-such-skill' } });
+    expect(toolError(missing)).toEqual({ code: 'E001', kind: 'skill_not_found', message: "skill 'no-such-skill' not found", details: { skill: 'no-such-skill', did_you_mean: [] } });
     expect((missing.content[0] as { text: string }).text).toMatch(/^error\[E001\]: skill 'no-such-skill' not found\n/);
+    const typo = await callTool(session, 'describe', { skill: 'field-note' });
+    expect(toolError(typo).details).toMatchObject({ did_you_mean: [{ name: 'field-notes' }] });
+    expect((typo.content[0] as { text: string }).text).toMatch(/^error\[E001\]: skill 'field-note' not found; did you mean 'field-notes'\?\n/);
 
     const ranked = structured(await callTool(session, 'discover', { intent: 'log a bird sighting' })) as { results: { skill_id: string; reason: string }[] };
     expect(ranked.results[0]).toMatchObject({ skill_id: 'field-notes' });
@@ -136,7 +139,8 @@ describe('skilltray mcp: tools with good and bad input', () => {
     expect(refused).toMatchObject({ code: 'E601', kind: 'approval_required', details: { skill: 'field-notes', tool: 'record_sighting' } });
     expect(refused.message).toContain('needs approval from the person at the desktop');
 
-    expect(toolError(await callTool(session, 'run', { skill: 'field-notes', tool: 'nope' }))).toMatchObject({ code: 'E506' });
+    expect(toolError(await callTool(session, 'run', { skill: 'field-notes', tool: 'nope' }))).toMatchObject({ code: 'E506', details: { did_you_mean: [] } });
+    expect(toolError(await callTool(session, 'run', { skill: 'field-notes', tool: 'record_sightings' }))).toMatchObject({ code: 'E506', details: { did_you_mean: [{ name: 'record_sighting' }] } });
     expect(toolError(await callTool(session, 'run', { skill: 'field-notes' }))).toMatchObject({ code: 'E805', details: { issues: [{ path: 'tool' }] } });
     expect(toolError(await callTool(session, 'run', { skill: 'files', tool: 'word_count', args: { path: '--help' } }))).toMatchObject({ code: 'E504' });
     // A number sent as text is taken as the number; a word says what it should have been, in plain words.
@@ -194,6 +198,7 @@ describe('skilltray mcp: tools with good and bad input', () => {
 
   it('outline, show, open, sources, search, search_all; E020 with suggestions, E012, E021, E022, E004, E001', async () => {
     const t = contractHome();
+    writeSkill(t.skills, 'zh-notes', skillMd({ name: 'zh-notes', description: '整理会议记录。' }, '# 会议记录\n\n## 适用场景\n\n当用户需要整理会议纪要时使用。\n'));
     const session = await startMcp(t.env);
     const outline = structured(await callTool(session, 'outline', { skill: 'field-notes' })) as { headings: { text: string; file: string }[] };
     expect(outline.headings.map((h) => h.text)).toEqual(expect.arrayContaining(['Field notes', 'Installation', 'Logging a sighting', 'Species', 'Robin']));
@@ -225,6 +230,8 @@ describe('skilltray mcp: tools with good and bad input', () => {
     expect(toolError(await callTool(session, 'search', { skill: 'field-notes', query: '' }))).toMatchObject({ code: 'E004' });
     const all = structured(await callTool(session, 'search_all', { query: 'robin dawn' })) as { results: { skill: string; section: string }[] };
     expect(all.results[0]).toMatchObject({ skill: 'field-notes', section: 'Robin' });
+    const part = structured(await callTool(session, 'search_all', { query: '适用' })) as { results: { skill: string; section: string; title: string }[] };
+    expect(part.results[0]).toMatchObject({ skill: 'zh-notes', section: '适用场景' });
   });
 
   it('an unknown tool is a protocol error naming the tools', async () => {
@@ -234,6 +241,7 @@ describe('skilltray mcp: tools with good and bad input', () => {
       code: -32602,
       message: expect.stringContaining("error[E806]: no tool 'delete_everything'; tools: list, describe"),
     });
+    await expect(callTool(session, 'descrbe', {})).rejects.toMatchObject({ message: expect.stringMatching(/no tool 'descrbe'; tools: .*; did you mean 'describe'\?/) });
   });
 
   it('logs gateway calls to the primary location through the core, from where the assistant started it', async () => {

@@ -159,6 +159,19 @@ describe('every operation of the contract over HTTP', () => {
     expect(withoutRunId(response.envelope)).toEqual(withoutRunId(await direct(h, operation, input)));
   });
 
+  it('an unknown skill or tool name carries did_you_mean, as the core says it', async () => {
+    const h = await fullHome();
+    for (const [operation, input, suggested] of [
+      ['describe', { skill: 'Echoes' }, 'echoes'],
+      ['run', { skill: 'echos', tool: 'go' }, 'echoes'],
+      ['run', { skill: 'echoes', tool: 'og' }, 'go'],
+    ] as const) {
+      const response = await h.call(operation, input);
+      expect(response.envelope).toMatchObject({ ok: false, error: { details: { did_you_mean: [expect.objectContaining({ name: suggested })] } } });
+      expect(withoutRunId(response.envelope)).toEqual(withoutRunId(await direct(h, operation, input)));
+    }
+  });
+
   it('relays policy refusals as 409: paused runs (E608)', async () => {
     const h = await fullHome();
     await h.call('setPaused', { paused: true });

@@ -1,10 +1,12 @@
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { catalogPath, SkillCatalog, type CatalogSkill } from '../../../src-main/core/search/catalog.js';
 import { catalogMatch } from '../../../src-main/core/search/catalog-sql.js';
 import { catalogTools } from '../../../src-main/core/search/tool-text.js';
+import { unspacedMatch } from '../../../src-main/core/search/unspaced-text.js';
 import { manifestHash, walkSkill } from '../../../src-main/core/skills/files.js';
 import { parseSkill } from '../../../src-main/core/skills/parse-skill.js';
 import { makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
@@ -309,6 +311,93 @@ describe('results people can scan', () => {
     for (const hit of hits) {
       expect(hit.snippet).not.toMatch(/[#`|\n]|\[(?!\/?MATCH\])|---/);
     }
+    catalog.close();
+  });
+});
+
+describe('scripts written without spaces: any part of a run is found (unspaced-text.ts)', () => {
+  const ZH = '# 会议记录助手\n\n## 适用场景\n\n当用户需要整理会议纪要、提炼行动项时使用本技能。\n\n## 使用方法\n\n把会议记录交给助手，助手会列出每项决定和负责人。\n';
+
+  function zhCatalog(): SkillCatalog {
+    const catalog = open(tempDir());
+    const roots = tempDir();
+    catalog.sync([skill(roots, 'zh-notes', ZH), skill(roots, 'git', '# Log\n\nShow recent commits.\n'), skill(roots, 'ko', '# 도움말\n\n전체검색기능을 씁니다.\n')]);
+    return catalog;
+  }
+
+  it('a part of a heading or of prose finds its section, the part marked', () => {
+    const catalog = zhCatalog();
+    const heading = catalog.search('适用').results;
+    expect(heading.map((hit) => [hit.skill, hit.section])).toEqual([['zh-notes', '适用场景']]);
+    expect(heading[0]?.title).toBe('[MATCH]适用[/MATCH]场景');
+    const prose = catalog.search('行动').results;
+    expect(prose.map((hit) => hit.section)).toEqual(['适用场景']);
+    expect(prose[0]?.snippet).toContain('提炼[MATCH]行动[/MATCH]项');
+    // The whole run still finds it, as unicode61 did.
+    expect(catalog.search('适用场景').results.map((hit) => hit.section)).toEqual(['适用场景']);
+    catalog.close();
+  });
+
+  it('ranks a heading above prose, as the word index does', () => {
+    const catalog = zhCatalog();
+    // 使用 is the heading of 使用方法 and part of the prose of 适用场景.
+    expect(catalog.search('使用').results.map((hit) => hit.section)).toEqual(['使用方法', '适用场景']);
+    catalog.close();
+  });
+
+  it('a lone character is a prefix of its pairs; Korean runs too; a Latin word in the query is needed too', () => {
+    const catalog = zhCatalog();
+    expect(catalog.search('纪').results.map((hit) => hit.section)).toEqual(['适用场景']);
+    expect(catalog.search('검색').results.map((hit) => [hit.skill, hit.section])).toEqual([['ko', '도움말']]);
+    expect(catalog.search('负责人 zzz').results).toEqual([]);
+    expect(catalog.search('适用 zh').results).toEqual([]);
+    expect(catalog.search('适 zh-not', { prefix: true }).results).toEqual([]);
+    catalog.close();
+  });
+
+  it('Latin queries keep the word indexes and their ranking: the pair index is never asked', () => {
+    expect(unspacedMatch('git log', false)).toBeNull();
+    expect(unspacedMatch('git lo', true)).toBeNull();
+    expect(unspacedMatch('git 提交', false)).toEqual({ expression: '"git" "提交"', pieces: ['git', '提交'] });
+    expect(unspacedMatch('提交 mes', true)).toEqual({ expression: '"提交" "mes"*', pieces: ['提交', 'mes'] });
+    const catalog = zhCatalog();
+    expect(catalog.search('commits').results.map((hit) => [hit.skill, hit.snippet])).toEqual([['git', 'Show recent [MATCH]commits[/MATCH].']]);
+    catalog.close();
+  });
+
+  it('a changed skill leaves no pairs of its old text behind', () => {
+    const home = tempDir();
+    const roots = tempDir();
+    const first = skill(roots, 'zh', '# 标题\n\n旧的内容在这里。\n');
+    const catalog = open(home);
+    catalog.sync([first]);
+    expect(catalog.search('内容').results).toHaveLength(1);
+    writeFileSync(join(first.dir, 'SKILL.md'), '---\nname: zh\ndescription: zh skill\n---\n# 标题\n\n新的文字。\n');
+    catalog.sync([rehash(first)]);
+    expect(catalog.search('内容').results).toEqual([]);
+    expect(catalog.search('文字').results).toHaveLength(1);
+    catalog.sync([]);
+    expect(catalog.search('文字').results).toEqual([]);
+    catalog.close();
+  });
+
+  it('every part of any run of Han, kana or Thai is found, and marked where it is (property)', () => {
+    const char = fc.constantFrom(...'会议记录助手适用场景提炼行动项ひらがなカタカナภาษาไทย𠮶𨋢');
+    const catalog = open(tempDir());
+    const roots = tempDir();
+    fc.assert(
+      fc.property(fc.array(char, { minLength: 1, maxLength: 16 }), fc.nat(), fc.nat(), (chars, from, length) => {
+        const run = chars.join('');
+        const start = from % chars.length;
+        const part = chars.slice(start, start + 1 + (length % (chars.length - start))).join('');
+        catalog.sync([skill(roots, 'p', `# Heading\n\nlead ${run} tail\n`)]);
+        const hits = catalog.search(part).results;
+        expect(hits.map((hit) => hit.skill)).toEqual(['p']);
+        expect(hits[0]?.snippet).toContain(`[MATCH]${part}[/MATCH]`);
+        catalog.sync([]);
+      }),
+      { numRuns: 60 },
+    );
     catalog.close();
   });
 });

@@ -4,6 +4,7 @@
  * Skills' own limits on compatibility and metadata values. A plain Agent Skill that follows its
  * spec gets no diagnostic at all.
  */
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { characterCount, formatsOf } from '../../../src-main/core/skills/format-rules.js';
@@ -138,6 +139,41 @@ describe("Agent Skills' own limits are reported", () => {
       ['W415', 9, 'metadata.extra is a mapping; Agent Skills metadata maps keys to strings'],
       ['W415', 11, 'metadata.empty is empty; Agent Skills metadata maps keys to strings'],
     ]);
+  });
+});
+
+describe('values other hosts read otherwise (the second corpus)', () => {
+  const CORPUS = join(import.meta.dirname, '..', '..', 'fixtures', 'corpus');
+  const corpus = (name: string): Skill => parseSkill(join(CORPUS, name), rootAt(CORPUS));
+
+  it('an unquoted date or timestamp in metadata is W415 with the quoted fix; a quoted one, or a string that only starts like a date, is not', () => {
+    expect(corpus('dated-metadata').diagnostics.map((d) => [d.code, d.line, d.message])).toEqual([
+      ['W415', 6, 'metadata.updated is a date, not a string, to the YAML loaders most hosts use (js-yaml, PyYAML); Agent Skills metadata maps keys to strings: quote it as written, updated: "2026-03-05"'],
+      ['W415', 7, 'metadata.stamp is a date, not a string, to the YAML loaders most hosts use (js-yaml, PyYAML); Agent Skills metadata maps keys to strings: quote it as written, stamp: "2026-03-05T10:00:00Z"'],
+    ]);
+  });
+
+  it('a date in a flow mapping too', () => {
+    expect(codes(load(skillMd('name: demo\ndescription: d\nmetadata: { updated: 2026-03-05, by: me }')))).toEqual(['W415']);
+  });
+
+  it('allowed-tools with commas is W408 naming what hosts read and the spec\'s form; a comma inside parentheses separates nothing', () => {
+    expect(corpus('comma-tools').diagnostics.map((d) => [d.code, d.line, d.message])).toEqual([
+      [
+        'W408',
+        4,
+        "allowed-tools separates tools with commas, so hosts read the tools 'Read,' 'Grep,' 'Glob,' 'Bash(git diff, git log)'; Agent Skills wants one string of tools separated by spaces: allowed-tools: Read Grep Glob Bash(git diff, git log)",
+      ],
+    ]);
+    expect(codes(load(skillMd({ name: 'demo', description: 'd', 'allowed-tools': 'Bash(git add, git commit) Read' })))).toEqual([]);
+  });
+
+  it.each([
+    ['allowed-tools: [Read, Grep]', 'allowed-tools is a YAML list; Agent Skills wants one string of tools separated by spaces: allowed-tools: Read Grep'],
+    ['allowed-tools:\n  - Read\n  - Bash(git:*)', 'allowed-tools is a YAML list; Agent Skills wants one string of tools separated by spaces: allowed-tools: Read Bash(git:*)'],
+    ['allowed-tools: 3', 'allowed-tools is a number (3); Agent Skills wants one string of tools separated by spaces, e.g. allowed-tools: Bash(git:*) Read'],
+  ])('%s → W408', (line, message) => {
+    expect(load(skillMd(`name: demo\ndescription: d\n${line}`)).diagnostics).toEqual([expect.objectContaining({ code: 'W408', line: 4, message })]);
   });
 });
 

@@ -1,0 +1,107 @@
+/**
+ * Scripts written without spaces between words — Chinese, Japanese, Thai, Lao, Khmer, Myanmar, and
+ * Korean's syllables, which run words and their endings together. unicode61 reads a whole run as one
+ * word, so "适用" never finds "适用场景". The catalog indexes such text a second time with each run
+ * cut into overlapping pairs of characters (`适用 用场 场景 景`: every character starts one), and a
+ * query holding such a run asks for its pairs as a phrase (`"适用 用场 场景"`), or for a lone
+ * character as a prefix (`"适"*`). Latin words stay as they are in both, so "git 提交" needs both.
+ * Marks and snippets for those hits are made here, on the plain text, since that index holds pairs.
+ */
+import { queryTokens, quoteToken } from './query.js';
+
+/** One character of a run: a letter, mark or digit of one of those scripts (their punctuation separates, as unicode61 says). */
+const RUN_CHAR = String.raw`(?=[\p{L}\p{M}\p{N}])[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Thai}\p{scx=Lao}\p{scx=Khmer}\p{scx=Myanmar}]`;
+const RUN = new RegExp(`(?:${RUN_CHAR})+`, 'gu');
+const HAS_RUN = new RegExp(RUN_CHAR, 'u');
+/** What unicode61 keeps as (part of) a word. */
+const WORDLIKE = /[\p{L}\p{N}]/u;
+
+/** Whether `text` holds a run of an unspaced script. */
+export function hasUnspacedRun(text: string): boolean {
+  return HAS_RUN.test(text);
+}
+
+/** Overlapping pairs of a run's characters, and its last character alone: every character starts a token. */
+function runTokens(run: string): string[] {
+  const chars = [...run];
+  return chars.map((c, i) => (i + 1 < chars.length ? c + (chars[i + 1] as string) : c));
+}
+
+/** `text` as the pair index stores it: each run replaced by its tokens, everything else as it is. */
+export function unspacedGrams(text: string): string {
+  return text.replace(RUN, (run) => ` ${runTokens(run).join(' ')} `);
+}
+
+/** A token of a query cut into runs of an unspaced script and the other words around them. */
+function piecesOf(token: string): { text: string; run: boolean }[] {
+  const pieces: { text: string; run: boolean }[] = [];
+  let at = 0;
+  const other = (text: string): void => {
+    if (WORDLIKE.test(text)) pieces.push({ text, run: false });
+  };
+  for (const match of token.matchAll(RUN)) {
+    other(token.slice(at, match.index));
+    pieces.push({ text: match[0], run: true });
+    at = match.index + match[0].length;
+  }
+  other(token.slice(at));
+  return pieces;
+}
+
+/** A query against the pair index, with the words to mark in what it finds. */
+export interface UnspacedMatch {
+  /** FTS5 expression over the pair index: every piece required. */
+  expression: string;
+  /** What a hit shows marked: each run, and each other word. */
+  pieces: string[];
+}
+
+/**
+ * The pair-index query for `query` when it holds a run of an unspaced script, else null (it goes to
+ * the word indexes as before). With `prefix`, a last word that is not such a run is a prefix.
+ */
+export function unspacedMatch(query: string, prefix: boolean): UnspacedMatch | null {
+  if (!hasUnspacedRun(query)) return null;
+  const pieces = queryTokens(query).flatMap(piecesOf);
+  const terms = pieces.map((piece, i) => {
+    if (!piece.run) return `${quoteToken(piece.text)}${prefix && i === pieces.length - 1 ? '*' : ''}`;
+    const chars = [...piece.text];
+    if (chars.length === 1) return `${quoteToken(piece.text)}*`;
+    return quoteToken(chars.slice(0, -1).map((c, j) => c + (chars[j + 1] as string)).join(' '));
+  });
+  return { expression: terms.join(' '), pieces: pieces.map((p) => p.text) };
+}
+
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Every occurrence of a piece: a run anywhere (it is part of a longer run), another word as a whole word, case ignored. */
+function piecesPattern(pieces: readonly string[]): RegExp {
+  const alternatives = [...pieces]
+    .sort((a, b) => b.length - a.length)
+    .map((p) => (hasUnspacedRun(p) ? escape(p) : `(?<![\\p{L}\\p{N}])${escape(p)}(?![\\p{L}\\p{N}])`));
+  return new RegExp(alternatives.join('|'), 'giu');
+}
+
+/** `text` with every piece marked `[MATCH]…[/MATCH]`. */
+export function markPieces(text: string, pieces: readonly string[]): string {
+  return text.replace(piecesPattern(pieces), (found) => `[MATCH]${found}[/MATCH]`);
+}
+
+/** Characters a snippet shows before its first match, and in all: about a line, as the word index's snippets. */
+const BEFORE = 24;
+const LENGTH = 120;
+
+/** One line of `text` around its first match, every piece marked, `…` where it was cut. */
+export function unspacedSnippet(text: string, pieces: readonly string[]): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const first = flat.search(piecesPattern(pieces));
+  let start = Math.max(0, first - BEFORE);
+  // Start at a word where the text has spaces near there.
+  const space = flat.lastIndexOf(' ', first);
+  if (start > 0 && space >= start - BEFORE && space < first) start = space + 1;
+  let end = Math.min(flat.length, start + LENGTH);
+  // Never cut a character written as two UTF-16 units (CJK extension B and beyond) in half.
+  if (/[\uDC00-\uDFFF]/.test(flat[start] ?? '')) start++;
+  if (/[\uD800-\uDBFF]/.test(flat[end - 1] ?? '')) end--;
+  return `${start > 0 ? '…' : ''}${markPieces(flat.slice(start, end), pieces)}${end < flat.length ? '…' : ''}`;
+}

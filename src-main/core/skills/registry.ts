@@ -213,7 +213,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
       if (dir !== null) return dir;
     }
     // No root holds it now: a skill caught mid-rewrite still resolves to its last good parse.
-    return this.get(name)?.dir ?? null;
+    return this.orLastGood(undefined, this.settledParseOf(name))?.dir ?? null;
   }
 
   /**

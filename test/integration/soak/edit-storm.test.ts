@@ -58,6 +58,8 @@ describe('soak: an edit storm on one skill', () => {
           httpSearches++;
           const fromCli = await cli(['search', 'notes', 'deploy'], t);
           expect(fromCli.code, `${state}: ${fromCli.stderr}`).toBe(0);
+          // Not the fallback for a name no skill has (every skill searched instead), nor any other word on stderr.
+          expect(fromCli.stderr, state).toBe('');
           cliSearches++;
         }
       }

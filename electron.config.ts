@@ -1,8 +1,10 @@
 /**
  * Packaging (electron-builder): AppImage and deb on Linux, dmg on macOS, NSIS on Windows. The app's
- * compiled main, preload and UI go in app.asar; bundled skill packs and tray icons ship as resources;
- * better-sqlite3 is rebuilt for Electron's ABI and unpacked from the asar (native modules must be);
- * Electron's fuses are set so the shipped binary runs only the app it was packaged with.
+ * compiled main, preload and UI go in app.asar, with the manifest of the bundled skills the build
+ * made (it is what makes them bundled, and inside the asar Electron checks it is the file shipped);
+ * bundled skill packs and tray icons ship as resources; better-sqlite3 is rebuilt for Electron's ABI
+ * and unpacked from the asar (native modules must be); Electron's fuses are set so the shipped
+ * binary runs only the app it was packaged with.
  * Build with `npm run dist` (on a machine that can download Electron and its headers).
  */
 import type { Configuration } from 'electron-builder';
@@ -13,7 +15,7 @@ const config: Configuration = {
   copyright: 'Copyright © 2026 the Skilltray authors',
   directories: { output: 'release', buildResources: 'build' },
   // bin/skilltray.js and the CLI bundle: what a connected assistant starts (`Skilltray mcp` run as Node).
-  files: ['package.json', 'bin/skilltray.js', 'dist/cli/**/*.js', 'dist/node/src-main/**/*.js', 'dist/preload/preload.cjs', 'dist/web/**/*', '!**/*.map'],
+  files: ['package.json', 'bin/skilltray.js', 'dist/cli/**/*.js', 'dist/node/src-main/**/*.js', 'dist/bundled-manifest.json', 'dist/preload/preload.cjs', 'dist/web/**/*', '!**/*.map'],
   extraResources: [
     { from: 'skills', to: 'skills', filter: ['**/*'] },
     { from: 'build/tray', to: 'tray', filter: ['*.png'] },

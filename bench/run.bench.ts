@@ -8,8 +8,9 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkilltrayCore } from '../src-main/core/api.js';
-import { resolveConfig } from '../src-main/core/config.js';
+import { BUNDLED_MANIFEST, resolveConfig } from '../src-main/core/config.js';
 import { startNetworkProxy } from '../src-main/core/runner/network/proxy-server.js';
+import { bundledManifestOf, manifestText } from '../src-main/core/skills/bundled-manifest.js';
 import { platformSandbox } from '../src-main/core/runner/sandbox/platform-sandbox.js';
 import { noSandbox, type RunPlaces } from '../src-main/core/runner/sandbox/sandbox.js';
 import { resolveProgram } from '../src-main/core/runner/resolve-program.js';
@@ -73,6 +74,8 @@ export async function runBench(dir: string): Promise<(Figure | Metric)[]> {
   const bundled = join(dir, 'bundled');
   mkdirSync(join(bundled, 'truth'), { recursive: true });
   writeFileSync(join(bundled, 'truth', 'SKILL.md'), TRUE_SKILL);
+  // Shipped as the build ships bundled skills: listed in the manifest beside their folder.
+  writeFileSync(join(dir, BUNDLED_MANIFEST), manifestText(bundledManifestOf(bundled)));
   // The relay as the build leaves it: this file runs from dist/node/bench/.
   const netRelay = join(import.meta.dirname, '..', '..', 'native', 'net-relay');
   const config = resolveConfig({ env: { HOME: dir, SKILLTRAY_HOME: join(dir, 'home'), PATH: process.env.PATH }, bundledDir: bundled, netRelay });

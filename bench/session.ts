@@ -7,9 +7,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { SkilltrayCore } from '../src-main/core/api.js';
-import { resolveConfig } from '../src-main/core/config.js';
+import { BUNDLED_MANIFEST, resolveConfig } from '../src-main/core/config.js';
+import { bundledManifestOf, manifestText } from '../src-main/core/skills/bundled-manifest.js';
 import { noSandbox, type Sandbox } from '../src-main/core/runner/sandbox/sandbox.js';
 import type { DryRun } from '../src-main/shared/runs.js';
 
@@ -60,11 +61,12 @@ function project(dir: string): string {
   return repo;
 }
 
-/** The bundled packs as they shipped before runs were contained: the git pack was not read_only. */
+/** The bundled packs as they shipped before runs were contained (the git pack was not read_only), with the manifest they shipped with. */
 function packsBefore(bundled: string, into: string): string {
   cpSync(bundled, into, { recursive: true });
   const git = join(into, 'git', 'SKILL.md');
   writeFileSync(git, readFileSync(git, 'utf8').replace(/^read_only: true$/m, 'read_only: false'));
+  writeFileSync(join(dirname(into), BUNDLED_MANIFEST), manifestText(bundledManifestOf(into)));
   return into;
 }
 

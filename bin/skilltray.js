@@ -22,9 +22,11 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
     process.exit(1);
   }
   const { runCli, processIo } = await import(entry.href);
-  // In the packaged app (this file inside app.asar, run by the app as Node) the packs ship beside app.asar, not in it.
+  // In the packaged app (this file inside app.asar, run by the app as Node) the packs ship beside app.asar, not in it,
+  // and the manifest that makes them bundled inside it, where the app reads it too (paths.ts).
   const here = fileURLToPath(import.meta.url);
   const asar = here.lastIndexOf(`${sep}app.asar${sep}`);
   const bundledDir = asar === -1 ? fileURLToPath(new URL('../skills', import.meta.url)) : join(here.slice(0, asar), 'skills');
-  process.exitCode = await runCli(argv, { cwd: process.cwd(), env: process.env, io: processIo(), bundledDir, version });
+  const packaged = asar === -1 ? {} : { bundledManifest: fileURLToPath(new URL('../dist/bundled-manifest.json', import.meta.url)) };
+  process.exitCode = await runCli(argv, { cwd: process.cwd(), env: process.env, io: processIo(), bundledDir, ...packaged, version });
 }

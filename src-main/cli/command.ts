@@ -27,6 +27,8 @@ export interface CliContext {
   io: CliIo;
   /** The bundled skill packs, located by the entry point. */
   bundledDir: string;
+  /** Their manifest, where the entry point knows it is not beside them (inside a packaged app's app.asar). */
+  bundledManifest?: string;
   /** Skilltray's version (package.json), for `--version`, `serve` and `mcp`. */
   version: string;
   /** Home and skill roots from this environment, resolved once; reading them opens nothing. */

@@ -60,7 +60,7 @@ export async function runCli(
   const ctx: CliContext = {
     ...base,
     config: () => {
-      config ??= base.config?.() ?? resolveConfig({ env: base.env, bundledDir: base.bundledDir });
+      config ??= base.config?.() ?? resolveConfig({ env: base.env, bundledDir: base.bundledDir, ...(base.bundledManifest === undefined ? {} : { bundledManifest: base.bundledManifest }) });
       return config;
     },
     core: async () => {

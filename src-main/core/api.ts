@@ -12,12 +12,14 @@ import type { CheckReport, Mode, RootStatus, ShadowReport, SkillBrief, SkillSumm
 import { describeRoots, unreadableRoot, type CoreConfig } from './config.js';
 import { SkilltrayError } from './errors.js';
 import { ApprovalBroker } from './policy/approval-broker.js';
-import type { DryRun, HistoryUsage, MaintenanceReport, Notice, PendingEntry, RememberExpiry, Remembered, Retention, Rule, RunQuery, RunRecord, RunReport, RunSummary, SandboxStatus, Settings, Surface, VerdictKind } from '../shared/runs.js';
+import type { DryRun, HistoryUsage, MaintenanceReport, Notice, PendingEntry, RememberExpiry, RememberScope, Remembered, Retention, Rule, RunQuery, RunRecord, RunReport, RunSummary, SandboxStatus, Settings, Surface, VerdictKind } from '../shared/runs.js';
 import { listRemembered, revoke } from './store/approvals.js';
 import { listUnsandboxed, setSandboxed } from './store/unsandboxed.js';
 import { platformSandbox } from './runner/sandbox/platform-sandbox.js';
 import type { Sandbox } from './runner/sandbox/sandbox.js';
-import { addRule, listRules, removeRule } from './store/rules.js';
+import { addRule, removeRule } from './store/rules.js';
+import { pinsFor } from './policy/pins.js';
+import { rulesInForce, runProfile } from './runs/prepare-run.js';
 import { getRun, listRuns } from './store/runs.js';
 import { getSettings, setMode, setPaletteShortcut, setPaused, setRetention } from './store/settings.js';
 import type { StateDb } from './store/state-db.js';
@@ -236,11 +238,12 @@ export class SkilltrayCore extends SkillLibrary {
   }
 
   /**
-   * Answers a pending approval: once, always (remembered, pinned to hash, program path and sandbox
-   * profile, until revoked or for this session) or deny.
+   * Answers a pending approval: once, always (remembered, pinned to the skill's identity and hash,
+   * the program path, the sandbox profile and the run's folder or any folder, until revoked or for
+   * this session) or deny.
    */
-  answerApproval(id: string, verdict: VerdictKind, actor: string, expires?: RememberExpiry): void {
-    this.broker.resolve(id, verdict, actor, expires);
+  answerApproval(id: string, verdict: VerdictKind, actor: string, expires?: RememberExpiry, scope?: RememberScope): void {
+    this.broker.resolve(id, verdict, actor, expires, scope);
   }
 
   /** Remembered approvals in force (this session's included). */
@@ -273,13 +276,25 @@ export class SkilltrayCore extends SkillLibrary {
 
   // ── rules and settings ──────────────────────────────────────────────────
 
+  /** The rules, each allow rule with the skills it covers (a rule from before pins is pinned first: docs/policy.md). */
   rules(): Rule[] {
-    return listRules(this.db);
+    return rulesInForce(this.db, this.registry);
   }
 
-  /** Adds an allow or deny rule (`skill:<glob>`, `skill:*`, `tool:<skill>/<tool>`). */
+  /**
+   * Adds an allow or deny rule (`skill:<glob>`, `skill:*`, `tool:<skill>/<tool>`). An allow rule is
+   * pinned to the loaded skills it covers as they are now (who each is, and its sandbox profile);
+   * one that covers none is E625.
+   */
   addRule(pattern: string, effect: string): Rule {
-    const rule = addRule(this.db, pattern, effect);
+    const { db } = this;
+    const pins = effect === 'allow' ? pinsFor(pattern, this.registry.list(), (skill) => runProfile(db, skill)) : [];
+    if (effect === 'allow' && pins.length === 0) {
+      throw new SkilltrayError('E625', `allow rule '${pattern.trim()}' matches no tool of a loaded skill; an allow rule covers the skills it names as they are when you add it`, {
+        details: { pattern: pattern.trim() },
+      });
+    }
+    const rule = addRule(db, pattern, effect, Date.now(), pins);
     emitSafely(this, 'event', { type: 'policy.changed' });
     return rule;
   }

@@ -26,6 +26,8 @@ export interface CoreConfig {
   roots: SkillRoot[];
   /** The environment tools inherit from (filtered by the runner) and requirements are checked against. */
   env: NodeJS.ProcessEnv;
+  /** The manifest of the bundled skills shipped with the app: only a skill it lists, unchanged, is bundled. */
+  bundledManifest: string;
   /** Path of a better-sqlite3 binary built for this process's ABI, when not the default one. */
   nativeBinding?: string;
   /** The network relay a sandboxed run with a host list starts first (Linux; core/runner/network/net-relay.c). */
@@ -33,10 +35,15 @@ export interface CoreConfig {
   installation: Installation;
 }
 
+/** The manifest's file name, beside the bundled folder in a checkout (and an npm install). */
+export const BUNDLED_MANIFEST = 'bundled-manifest.json';
+
 export interface ConfigInput {
   env?: NodeJS.ProcessEnv;
   /** The bundled `skills/` directory (a resource of the packaged app, or the checkout's). */
   bundledDir: string;
+  /** The bundled skills' manifest; default `bundled-manifest.json` beside the bundled folder. */
+  bundledManifest?: string;
   platform?: NodeJS.Platform;
   nativeBinding?: string;
   /** The network relay's path; by default dist/native/net-relay beside the bundled skills' folder, as the build leaves it. */
@@ -86,8 +93,9 @@ export function resolveConfig(input: ConfigInput): CoreConfig {
   add(join(userDir, '.cursor', 'skills'), 'cursor', true);
   add(join(userDir, '.copilot', 'skills'), 'copilot', true);
   const installation = input.installation ?? { runtime: process.execPath, script: join(dirname(resolve(input.bundledDir)), 'bin', 'skilltray.js'), packaged: false };
+  const bundledManifest = resolve(input.bundledManifest ?? join(dirname(resolve(input.bundledDir)), BUNDLED_MANIFEST));
   const netRelay = input.netRelay ?? join(dirname(resolve(input.bundledDir)), 'dist', 'native', 'net-relay');
-  return { home, roots, env, installation, netRelay, ...(input.nativeBinding === undefined ? {} : { nativeBinding: input.nativeBinding }) };
+  return { home, roots, env, bundledManifest, installation, netRelay, ...(input.nativeBinding === undefined ? {} : { nativeBinding: input.nativeBinding }) };
 }
 
 /** Why an existing root cannot be listed (`EACCES (permission denied)`), or null when it can or does not exist. */

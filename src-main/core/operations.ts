@@ -69,7 +69,7 @@ const handlers: Handlers = {
 
   approvals: (core) => core.pendingApprovals(),
   // Only the app's own window (IPC: surface ui) answers as the tray; every other surface answers as itself.
-  answerApproval: (core, i, ctx) => (core.answerApproval(i.id, i.verdict, ctx.surface === 'ui' ? 'tray' : ctx.surface, i.expires), ok),
+  answerApproval: (core, i, ctx) => (core.answerApproval(i.id, i.verdict, ctx.surface === 'ui' ? 'tray' : ctx.surface, i.expires, i.scope), ok),
   rules: (core) => core.rules(),
   addRule: (core, i) => core.addRule(i.pattern, i.effect),
   removeRule: (core, i) => (core.removeRule(i.id), ok),

@@ -29,6 +29,7 @@ async function start(): Promise<void> {
   const config = resolveConfig({
     env: process.env,
     bundledDir: paths.bundledDir,
+    bundledManifest: paths.bundledManifest,
     netRelay: paths.netRelay,
     // What a connected assistant starts: this very executable as Node in a package; in a checkout, Node with bin/skilltray.js.
     installation: { runtime: process.execPath, script: paths.cliScript, packaged: app.isPackaged },

@@ -14,6 +14,8 @@ export interface AppLocation {
 
 export interface AppPaths {
   bundledDir: string;
+  /** The bundled skills' manifest: made by the build inside app.asar (whose integrity Electron checks) in a package, the checked-in one in a checkout. */
+  bundledManifest: string;
   webDir: string;
   preload: string;
   trayIcon: string;
@@ -31,6 +33,7 @@ export function appPaths(at: AppLocation): AppPaths {
   const resources = (...parts: string[]): string => join(at.resourcesPath, ...parts);
   return {
     bundledDir: at.isPackaged ? resources('skills') : join(at.appPath, 'skills'),
+    bundledManifest: at.isPackaged ? join(at.appPath, 'dist', 'bundled-manifest.json') : join(at.appPath, 'bundled-manifest.json'),
     webDir: join(at.appPath, 'dist', 'web'),
     preload: join(at.appPath, 'dist', 'preload', 'preload.cjs'),
     // macOS tints a black template image for the menu bar; other platforms get the light glyph.

@@ -21,7 +21,7 @@ const SUMMARIES: Record<OperationName, string> = {
   history: 'Recorded runs, newest first',
   getRun: 'One recorded run with its output',
   approvals: 'Runs waiting for the person at the desktop, oldest first',
-  answerApproval: 'Answers a pending approval: once, always (remembered until revoked, or for this session with expires: session) or deny',
+  answerApproval: 'Answers a pending approval: once, always (remembered until revoked, or for this session with expires: session; in the run\'s folder, or in any folder with scope: anywhere, which only read-only runs offer) or deny',
   rules: 'Allow and deny rules',
   addRule: 'Adds an allow or deny rule (skill:<glob>, skill:*, tool:<skill>/<tool>)',
   removeRule: 'Removes a rule',

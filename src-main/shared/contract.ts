@@ -21,6 +21,7 @@ import type {
 import { ATTACH_TARGETS, ROLES, type CheckReport, type ProjectInspection, type RootStatus, type ShadowReport, type Skill, type SkillBrief, type SkillSummary, type TrustedProject } from './model.js';
 import {
   REMEMBER_EXPIRIES,
+  REMEMBER_SCOPES,
   RUN_STATUSES,
   SURFACES,
   VERDICT_KINDS,
@@ -102,8 +103,11 @@ export const inputs = {
   getRun: z.strictObject({ id }),
 
   approvals: z.strictObject({}),
-  /** `expires` applies to `always`: until revoked (default) or for this session of the app. */
-  answerApproval: z.strictObject({ id, verdict: z.enum(VERDICT_KINDS), expires: z.enum(REMEMBER_EXPIRIES).optional() }),
+  /**
+   * `expires` and `scope` apply to `always`: until revoked (default) or for this session of the app;
+   * in the run's folder (default) or in any folder (`anywhere`, offered for read-only runs only).
+   */
+  answerApproval: z.strictObject({ id, verdict: z.enum(VERDICT_KINDS), expires: z.enum(REMEMBER_EXPIRIES).optional(), scope: z.enum(REMEMBER_SCOPES).optional() }),
   rules: z.strictObject({}),
   addRule: z.strictObject({ pattern: text(512), effect: z.enum(['allow', 'deny']) }),
   removeRule: z.strictObject({ id: numericId }),

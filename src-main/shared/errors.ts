@@ -65,6 +65,8 @@ export const ERROR_KINDS = {
   E616: 'invalid_verdict', // a verdict other than once, always or deny
   E617: 'invalid_shortcut', // a palette shortcut that is not an accelerator with a modifier
   E618: 'skill_disabled', // the person turned the skill off (everywhere or in this mode)
+  E625: 'rule_covers_nothing', // an allow rule that matches no loaded skill's tool (rules are pinned to the skills they allow)
+  E626: 'invalid_remember_scope', // an Always the pending request does not offer (any folder for a tool that may write, or an unverified skill)
   // E7xx: runner
   E701: 'spawn_failed',
   E702: 'run_not_found',

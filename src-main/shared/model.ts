@@ -143,6 +143,37 @@ export interface KodeMetadata {
 
 export type SkillState = 'ok' | 'warnings' | 'error';
 
+/**
+ * How a skill in the bundled folder compares with the manifest shipped with Skilltray: `match` (the
+ * name is listed with this very content hash), `differs` (listed, other content), `absent` (not
+ * listed: Skilltray did not ship it) or `unreadable` (no manifest could be read).
+ */
+export type ManifestMatch = 'match' | 'differs' | 'absent' | 'unreadable';
+
+/**
+ * Who a skill is, as rules, remembered approvals and every view see it (core/skills/identity.ts
+ * answers it): the root it was found in, its folder, its content, and whether that content is what
+ * Skilltray shipped (the bundled manifest) or installed (a pack's lock).
+ */
+export interface SkillIdentity {
+  rootKind: RootKind;
+  /** The skill's folder as loaded. */
+  path: string;
+  /** RFC-0001 content hash over every file. */
+  hash: string;
+  /** For a skill in the bundled folder, how it compares with the shipped manifest; null elsewhere. */
+  manifest: ManifestMatch | null;
+  /** `bundled` only for a skill in the bundled folder that matches the shipped manifest. */
+  trust: Trust;
+  /**
+   * Why its files cannot be vouched for, naming what differs: not the bundled skill Skilltray shipped
+   * (W420), or an installed pack edited behind its lock (W416). Such a skill never runs unasked.
+   */
+  unverified: string | null;
+  /** Same-named skills it hides (W421). */
+  hides: { path: string; rootKind: RootKind }[];
+}
+
 export interface Skill {
   /** The slug: the directory's name. */
   name: string;
@@ -151,7 +182,10 @@ export interface Skill {
   /** Absolute path of SKILL.md. */
   file: string;
   root: SkillRoot;
+  /** The identity's trust, kept at the top for every reader. */
   trust: Trust;
+  /** Who the skill is (root, folder, content, manifest or lock); see SkillIdentity. */
+  identity: SkillIdentity;
   syntax: PlaceholderSyntax;
   /** RFC-0001 manifest hash over every file of the skill: identifies the exact version loaded. */
   hash: string;
@@ -224,6 +258,8 @@ export interface SkillSummary {
   description: string;
   root: { path: string; kind: RootKind };
   trust: Trust;
+  /** Who the skill is: what the skill browser and approvals show next to its name. */
+  identity: SkillIdentity;
   path: string;
   hash: string;
   status: SkillState;

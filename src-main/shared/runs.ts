@@ -1,6 +1,6 @@
 /** Runs, approvals, rules and settings as every surface sees them (the renderer included). */
 import type { ErrorCode, ErrorShape } from './errors.js';
-import type { Mode, RenderedCommand, RunResult, Trust } from './model.js';
+import type { Mode, RenderedCommand, RootKind, RunResult, SkillIdentity, Trust } from './model.js';
 
 /**
  * Where a request came from: `ui` is the app's own window (over IPC, the only way to be the tray),
@@ -72,6 +72,24 @@ export interface SandboxStatus {
 export type RememberExpiry = 'session' | 'revoke';
 
 export const REMEMBER_EXPIRIES: readonly RememberExpiry[] = ['session', 'revoke'];
+
+/**
+ * Where an "Always" answer applies: in the run's working folder (and the folders inside it), or in
+ * any folder, which only a read-only run may be given.
+ */
+export type RememberScope = 'folder' | 'anywhere';
+
+export const REMEMBER_SCOPES: readonly RememberScope[] = ['folder', 'anywhere'];
+
+/**
+ * The part of a skill's identity rules and remembered approvals are pinned to: the kind of root it
+ * was found in, its folder there, and whether it was the bundled skill Skilltray shipped.
+ */
+export interface IdentityPin {
+  rootKind: RootKind;
+  path: string;
+  trust: Trust;
+}
 
 /** The person's answer as recorded with a run: once, always (with its expiry) or deny. */
 export type RecordedAnswer = 'once' | 'always' | 'always-session' | 'deny';
@@ -153,9 +171,13 @@ export interface Remembered {
   skill: string;
   tool: string;
   skillHash: string;
+  /** The skill it was given to; null for one remembered before identities were pinned (its content hash still is). */
+  identity: IdentityPin | null;
   programPath: string;
   /** The profile it was given under: a run whose profile is wider asks again. */
   profile: SandboxProfile;
+  /** The working folder it was given in (it applies there and in folders inside it); null: in any folder. */
+  folder: string | null;
   /** `session`: lapses when the owner of runs that took it stops; `revoke`: lasts until revoked. */
   expires: RememberExpiry;
   createdAt: number;
@@ -208,12 +230,23 @@ export type RuleEffect = 'allow' | 'deny';
 
 export const RULE_EFFECTS: readonly RuleEffect[] = ['allow', 'deny'];
 
+/** One skill an allow rule covers, as it was when the rule was made: who it was, and the most its runs could do. */
+export interface RulePin extends IdentityPin {
+  skill: string;
+  profile: SandboxProfile;
+}
+
 /** A stored rule. */
 export interface Rule {
   id: number;
   pattern: string;
   effect: RuleEffect;
   createdAt: number;
+  /**
+   * For an allow rule, the skills it covers (a deny rule covers every skill its pattern names, and has
+   * none); null for a rule made before rules were pinned, until it is (docs/policy.md).
+   */
+  pins: RulePin[] | null;
 }
 
 /** Everything the person needs to decide on one run. */
@@ -225,6 +258,8 @@ export interface PendingApproval {
   skill: string;
   tool: string;
   trust: Trust;
+  /** Who the skill is: its root and folder, and what does not match what was shipped or installed, or what it hides. */
+  identity: SkillIdentity;
   readOnly: boolean;
   /** Resolved absolute path of the program that would run. */
   programPath: string;
@@ -244,6 +279,8 @@ export interface PendingApproval {
   sandbox: SandboxView;
   /** Indexes in `argv` of the arguments that hold a value the caller supplied (the rest is the template's). */
   supplied: number[];
+  /** Where an Always answer may apply, the default first; none when this run cannot be remembered. */
+  rememberScopes: RememberScope[];
 }
 
 /** A pending approval as listed: when it will time out, by the broker's clock. */
@@ -260,6 +297,8 @@ export interface Verdict {
   actor: string;
   /** For `always`: how long it is remembered (default `revoke`). */
   expires?: RememberExpiry;
+  /** For `always`: where it applies (default `folder`). */
+  scope?: RememberScope;
 }
 
 /** The two streams a tool writes, as named in live output. */

@@ -5,9 +5,10 @@
  */
 import { useId, useState, type ReactNode } from 'react';
 import { shownArguments } from '../../src-main/shared/approval-text.js';
+import { describePin, identityWarnings } from '../../src-main/shared/identity-text.js';
 import { displayText, visibleParts } from '../../src-main/shared/display-text.js';
 import { commandWords, fitWords, sentenceFrame, type CommandWord } from './command-words.js';
-import type { PendingEntry, RememberExpiry, SandboxView, VerdictKind } from '../../src-main/shared/runs.js';
+import type { PendingEntry, RememberExpiry, RememberScope, SandboxView, VerdictKind } from '../../src-main/shared/runs.js';
 import { ErrorNote } from '../app/error-note.js';
 import { formatClock, formatCountdown, formatDuration } from '../app/format.js';
 import { useNow } from '../app/use-now.js';
@@ -121,6 +122,7 @@ function SandboxBadges({ sandbox }: { sandbox: SandboxView }) {
 const VERDICT_LABELS: Record<VerdictKind, string> = { once: 'Run once', always: 'Always allow', deny: 'Deny' };
 const VERDICT_CLASSES: Record<VerdictKind, string> = { once: 'button button-primary', always: 'button', deny: 'button button-danger' };
 const EXPIRY_LABELS: Record<RememberExpiry, string> = { revoke: 'until I revoke', session: 'for this session' };
+const SCOPE_LABELS: Record<RememberScope, string> = { folder: 'in this folder', anywhere: 'in any folder' };
 
 export interface ApprovalCardProps {
   entry: PendingEntry;
@@ -128,7 +130,7 @@ export interface ApprovalCardProps {
   mac: boolean;
   /** The answer given in this window, once given. */
   answered: VerdictKind | null;
-  onAnswer: (verdict: VerdictKind, expires: RememberExpiry) => Promise<void>;
+  onAnswer: (verdict: VerdictKind, expires: RememberExpiry, scope: RememberScope) => Promise<void>;
   /** Heading level of the card's title within its page. */
   level?: 2 | 3;
   /** Shown under the request once it is answered (the run's progress). */
@@ -144,21 +146,27 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
   const toolId = useId();
   const hintId = useId();
   const expiryName = useId();
+  const scopeName = useId();
   const now = useNow();
   const { armed, armedNow } = useArmed();
   const [sending, setSending] = useState<VerdictKind | null>(null);
   const [expires, setExpires] = useState<RememberExpiry>('revoke');
+  const [scope, setScope] = useState<RememberScope>('folder');
   const [error, setError] = useState<Error | null>(null);
   const open = answered === null;
   const Title = level === 2 ? 'h2' : 'h3';
   const args = shownArguments(entry.argv, entry.supplied);
   const safety = args.filter((a) => a.hardening);
+  const warnings = identityWarnings(entry.identity);
+  const scopes = entry.rememberScopes;
+  // An Always this request does not take is not offered at all (its skill cannot be vouched for).
+  const verdicts = (['once', 'always', 'deny'] as const).filter((verdict) => verdict !== 'always' || scopes.length > 0);
 
   const answer = (verdict: VerdictKind): void => {
-    if (!open || sending !== null) return;
+    if (!open || sending !== null || !verdicts.includes(verdict)) return;
     setSending(verdict);
     setError(null);
-    onAnswer(verdict, expires).then(
+    onAnswer(verdict, expires, scope).then(
       () => setSending(null),
       (e: unknown) => {
         setSending(null);
@@ -192,7 +200,7 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
         ) : answered === 'deny' ? (
           'Denied'
         ) : answered === 'always' ? (
-          `Allowed (remembered ${EXPIRY_LABELS[expires]})`
+          `Allowed (remembered ${SCOPE_LABELS[scope]}, ${EXPIRY_LABELS[expires]})`
         ) : (
           'Allowed once'
         )}
@@ -214,6 +222,11 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
         — {displayText(entry.reason)}
       </p>
       {entry.sandbox.contained ? null : <p className="approval-uncontained">Not contained: {entry.sandbox.why}. It can do anything you can.</p>}
+      {warnings.map((warning) => (
+        <p key={warning} className="approval-warning">
+          {displayText(warning)}
+        </p>
+      ))}
       <NetworkReach sandbox={entry.sandbox} />
 
       <section className="approval-command" aria-label="What will run">
@@ -244,6 +257,10 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
           </p>
           <ArgumentList argv={entry.argv} supplied={entry.supplied} />
           <dl className="facts">
+            <div>
+              <dt>Skill</dt>
+              <dd>{displayText(describePin(entry.identity))}</dd>
+            </div>
             <div>
               <dt>Working directory</dt>
               <dd>
@@ -277,7 +294,7 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
       {open ? (
         <footer className="approval-actions">
           <div className="button-row" role="group" aria-label="Answer">
-            {(['once', 'always', 'deny'] as const).map((verdict) => (
+            {verdicts.map((verdict) => (
               <button
                 key={verdict}
                 type="button"
@@ -291,16 +308,33 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
               </button>
             ))}
           </div>
-          <fieldset className="expiry">
-            <legend>Always lasts</legend>
-            {(['revoke', 'session'] as const).map((choice) => (
-              <label key={choice}>
-                <input type="radio" name={expiryName} value={choice} checked={expires === choice} onChange={() => setExpires(choice)} /> {EXPIRY_LABELS[choice]}
-              </label>
-            ))}
-          </fieldset>
+          {scopes.length > 1 ? (
+            <fieldset className="expiry">
+              <legend>Always applies</legend>
+              {scopes.map((choice) => (
+                <label key={choice} title={choice === 'folder' ? `${entry.cwd} and the folders inside it` : 'wherever it runs: it is read-only'}>
+                  <input type="radio" name={scopeName} value={choice} checked={scope === choice} onChange={() => setScope(choice)} /> {SCOPE_LABELS[choice]}
+                </label>
+              ))}
+            </fieldset>
+          ) : scopes.length === 1 ? (
+            <p className="expiry" title={`${entry.cwd} and the folders inside it`}>
+              <strong>Always applies</strong> in this folder only
+            </p>
+          ) : null}
+          {scopes.length > 0 ? (
+            <fieldset className="expiry">
+              <legend>Always lasts</legend>
+              {(['revoke', 'session'] as const).map((choice) => (
+                <label key={choice}>
+                  <input type="radio" name={expiryName} value={choice} checked={expires === choice} onChange={() => setExpires(choice)} /> {EXPIRY_LABELS[choice]}
+                </label>
+              ))}
+            </fieldset>
+          ) : null}
           <p id={hintId} className="visually-hidden">
-            Shortcuts work while this request has focus. Always allow lasts until you revoke it or for this session, and lapses when the skill, its program or its sandbox changes.
+            Shortcuts work while this request has focus. Always allow holds in this folder (or, for a read-only tool, in any folder you choose), lasts until you revoke it or for this
+            session, and lapses when the skill, its program or its sandbox changes.
           </p>
         </footer>
       ) : null}

@@ -1,6 +1,6 @@
 /** `#/approvals`: the queue the window comes forward for; answered requests stay to show their run. */
 import { useEffect, useRef, useState } from 'react';
-import type { PendingEntry, RememberExpiry, VerdictKind } from '../../src-main/shared/runs.js';
+import type { PendingEntry, RememberExpiry, RememberScope, VerdictKind } from '../../src-main/shared/runs.js';
 import { useAnnounce } from '../app/announcer.js';
 import { useClient, useConnection } from '../app/connection-context.js';
 import { ErrorNote } from '../app/error-note.js';
@@ -25,7 +25,7 @@ function ApprovalItem(props: {
   entry: PendingEntry;
   verdict: VerdictKind | null;
   mac: boolean;
-  onAnswer: (verdict: VerdictKind, expires: RememberExpiry) => Promise<void>;
+  onAnswer: (verdict: VerdictKind, expires: RememberExpiry, scope: RememberScope) => Promise<void>;
   onDismiss: () => void;
 }) {
   const { entry, verdict, mac, onAnswer, onDismiss } = props;
@@ -72,11 +72,11 @@ export function ApprovalsScreen() {
     list.current?.querySelector<HTMLElement>(`[data-approval-id="${CSS.escape(firstOpen)}"]`)?.focus();
   }, [firstOpen]);
 
-  const answer = (entry: PendingEntry) => async (verdict: VerdictKind, expires: RememberExpiry) => {
+  const answer = (entry: PendingEntry) => async (verdict: VerdictKind, expires: RememberExpiry, scope: RememberScope) => {
     // Kept before the answer is sent: the queue may drop the request (approval.resolved) before the reply arrives.
     if (verdict !== 'deny') setAnswered((prev) => [...prev, { entry, verdict }]);
     try {
-      await client.answerApproval(answerInput(entry.id, verdict, expires));
+      await client.answerApproval(answerInput(entry.id, verdict, expires, scope));
     } catch (e) {
       setAnswered((prev) => prev.filter((a) => a.entry.id !== entry.id));
       throw e;
@@ -86,7 +86,8 @@ export function ApprovalsScreen() {
       const next = list.current?.querySelector<HTMLElement>(`[data-approval-id]:not([data-approval-id="${CSS.escape(entry.id)}"])`);
       (next ?? heading.current)?.focus();
     } else {
-      announce(`${verdict === 'always' ? `Always allowed ${expires === 'session' ? 'for this session' : 'until you revoke it'}` : 'Allowed once'}: ${entry.skill} ${entry.tool}. Running.`);
+      const always = `Always allowed ${scope === 'anywhere' ? 'in any folder' : 'in this folder'} ${expires === 'session' ? 'for this session' : 'until you revoke it'}`;
+      announce(`${verdict === 'always' ? always : 'Allowed once'}: ${entry.skill} ${entry.tool}. Running.`);
     }
   };
 

@@ -1,4 +1,4 @@
-/** The tools the person chose to always allow, each with its sandbox profile, how long it lasts, and a Revoke button. */
+/** The tools the person chose to always allow, each with the folder it holds in, its sandbox profile, how long it lasts, and a Revoke button. */
 import { useState } from 'react';
 import { networkWords } from '../../src-main/shared/network-reach.js';
 import type { Remembered } from '../../src-main/shared/runs.js';
@@ -41,7 +41,10 @@ export function RememberedList({ compact = false }: { compact?: boolean }) {
                 <strong>
                   {r.skill} / {r.tool}
                 </strong>{' '}
-                <span className="badge badge-neutral">{profileText(r)}</span> <span className="badge badge-info">{r.expires === 'session' ? 'this session' : 'until revoked'}</span>
+                <span className="badge badge-neutral">{profileText(r)}</span> <span className="badge badge-info">{r.expires === 'session' ? 'this session' : 'until revoked'}</span>{' '}
+                <span className="remembered-folder">
+                  {r.folder === null ? 'in any folder' : <>in <PathText path={r.folder} /></>}
+                </span>
                 {compact ? null : (
                   <span className="muted">
                     {' '}

@@ -1,6 +1,6 @@
 /** Running one tool by hand (skill page, palette): the run request, then its approval, live output and result in place. */
 import { useCallback, useState } from 'react';
-import type { RememberExpiry, RunReport, VerdictKind } from '../../src-main/shared/runs.js';
+import type { RememberExpiry, RememberScope, RunReport, VerdictKind } from '../../src-main/shared/runs.js';
 import { isMac } from '../approvals/approval-keys.js';
 import { ApprovalCard } from '../approvals/approval-card.js';
 import { answerInput } from '../approvals/answer.js';
@@ -73,7 +73,7 @@ export function ToolRun({ attempt, level = 3 }: { attempt: Attempt; level?: 2 | 
     );
   }
   if (waiting) {
-    const answer = async (verdict: VerdictKind, expires: RememberExpiry) => void (await client.answerApproval(answerInput(waiting.id, verdict, expires)));
+    const answer = async (verdict: VerdictKind, expires: RememberExpiry, scope: RememberScope) => void (await client.answerApproval(answerInput(waiting.id, verdict, expires, scope)));
     return <ApprovalCard entry={waiting} mac={isMac(connection.platform)} answered={null} onAnswer={answer} level={level} />;
   }
   return <RunProgressView progress={progress} onCancel={async () => void (progress.id !== null && (await client.cancelRun({ id: progress.id })))} />;

@@ -1,7 +1,9 @@
 /** `#/settings`: mode and pause, history retention, the palette, connected assistants, where skills come from, rules, the sandbox, and remembered approvals. */
 import { useId, useState, type FormEvent } from 'react';
 import { COMPATIBILITY_ROOTS, type RootWatch } from '../../src-main/shared/model.js';
-import { RULE_EFFECTS, type RuleEffect } from '../../src-main/shared/runs.js';
+import { RULE_EFFECTS, type Rule, type RuleEffect } from '../../src-main/shared/runs.js';
+import { describePin } from '../../src-main/shared/identity-text.js';
+import { displayText } from '../../src-main/shared/display-text.js';
 import { useAnnounce } from '../app/announcer.js';
 import { useClient, useConnection } from '../app/connection-context.js';
 import { ErrorNote } from '../app/error-note.js';
@@ -84,6 +86,13 @@ function Roots() {
   );
 }
 
+/** The skills an allow rule covers, as they were when it was made. */
+function pinsText(rule: Rule): string {
+  const pins = rule.pins ?? [];
+  if (pins.length === 0) return 'covers no skill now: add it again to cover the skills it names';
+  return `for ${pins.map((pin) => `${pin.skill} (${describePin(pin)})`).join(', ')}`;
+}
+
 function Rules() {
   const client = useClient();
   const announce = useAnnounce();
@@ -121,7 +130,7 @@ function Rules() {
     <>
       <p className="muted">
         Write <code>skill:&lt;glob&gt;</code> (e.g. <code>skill:git*</code>), <code>tool:&lt;skill&gt;/&lt;tool&gt;</code> or <code>tool:&lt;skill&gt;/*</code>. The most specific matching rule
-        wins; at equal specificity, deny wins. A deny refuses the run; an allow runs it without asking.
+        wins; at equal specificity, deny wins. A deny refuses the run; an allow runs it without asking — the skills it covers as they are when you add it (which skill each is, and no more than its runs could do then): a skill that changes, or another skill of the same name, asks until you add the rule again.
       </p>
       {rules.error ? <ErrorNote error={rules.error} title="Rules could not be loaded" /> : null}
       {rules.data && rules.data.length > 0 ? (
@@ -133,6 +142,7 @@ function Rules() {
               <button type="button" className="button button-quiet" onClick={() => remove(rule.id, `${rule.effect} ${rule.pattern}`)} aria-label={`Remove rule ${rule.effect} ${rule.pattern}`}>
                 Remove
               </button>
+              {rule.effect === 'allow' ? <span className="rule-pins">{displayText(pinsText(rule))}</span> : null}
             </li>
           ))}
         </ul>

@@ -5,7 +5,7 @@
  */
 import { useState, type MouseEvent } from 'react';
 import type { WindowRoute } from '../../src-main/shared/contract.js';
-import type { RememberExpiry, VerdictKind } from '../../src-main/shared/runs.js';
+import type { RememberExpiry, RememberScope, VerdictKind } from '../../src-main/shared/runs.js';
 import { useAnnounce } from '../app/announcer.js';
 import { useClient, useConnection } from '../app/connection-context.js';
 import { answerInput } from '../approvals/answer.js';
@@ -43,9 +43,9 @@ export function TrayScreen() {
 
   const count = entries.length;
   const first = entries[0];
-  const answer = async (verdict: VerdictKind, expires: RememberExpiry): Promise<void> => {
+  const answer = async (verdict: VerdictKind, expires: RememberExpiry, scope: RememberScope): Promise<void> => {
     if (first === undefined) return;
-    await client.answerApproval(answerInput(first.id, verdict, expires));
+    await client.answerApproval(answerInput(first.id, verdict, expires, scope));
     announce(`${verdict === 'deny' ? 'Denied' : 'Allowed'} ${first.skill} ${first.tool}`);
   };
   return (

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach } from 'vitest';
-import { resolveConfig, type CoreConfig } from '../../src-main/core/config.js';
+import { BUNDLED_MANIFEST, resolveConfig, type CoreConfig } from '../../src-main/core/config.js';
+import { bundledManifestOf, manifestText } from '../../src-main/core/skills/bundled-manifest.js';
 
 const created: string[] = [];
 
@@ -57,6 +58,12 @@ export interface TestHome {
   bundled: string;
   env: NodeJS.ProcessEnv;
   config(extraEnv?: NodeJS.ProcessEnv): CoreConfig;
+  /**
+   * Writes the manifest of what the test's own bundled folder holds now, as the build would ship it:
+   * until then nothing there is bundled. Over the checkout's skills/ it writes nothing: the checked-in
+   * manifest beside them is theirs.
+   */
+  sealBundled(): void;
 }
 
 /**
@@ -78,5 +85,8 @@ export function testHome(options: { base?: string; bundled?: string } = {}): Tes
     ...paths,
     env,
     config: (extraEnv = {}) => resolveConfig({ env: { ...env, ...extraEnv }, bundledDir: paths.bundled, platform: 'linux', netRelay: NET_RELAY }),
+    sealBundled: () => {
+      if (options.bundled === undefined) writeFileSync(join(base, BUNDLED_MANIFEST), manifestText(bundledManifestOf(paths.bundled)));
+    },
   };
 }

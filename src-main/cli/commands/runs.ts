@@ -2,7 +2,7 @@
 import { hostname, userInfo } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { resolve as resolvePath } from 'node:path';
-import type { PendingApproval, Remembered, RunReport, Verdict } from '../../shared/runs.js';
+import type { PendingApproval, Remembered, Rule, RunReport, Verdict } from '../../shared/runs.js';
 import type { SkilltrayCore } from '../../core/api.js';
 import type { Approval } from '../../core/runs/run-service.js';
 import { SkilltrayError, skillcErrors } from '../../core/errors.js';
@@ -14,6 +14,7 @@ import { JSON_OPTION, printJson, type CliContext, type Command } from '../comman
 import { findRunningOwner, type RunningOwner } from '../owner-link.js';
 import { historyCommand, refusedConnection } from './history.js';
 import { approvalSentence, containment, shownArguments } from '../../shared/approval-text.js';
+import { describePin, folderText, identityWarnings } from '../../shared/identity-text.js';
 import { displayLines } from '../../shared/display-text.js';
 import { networkWords } from '../../shared/network-reach.js';
 
@@ -66,14 +67,15 @@ export function runCwd(ctx: CliContext, args: ParsedArgs): string {
  * own line exactly as passed, the caller's values marked `<`, fixed hardening flags marked `·`.
  */
 export function describePending(
-  p: Pick<PendingApproval, 'surface' | 'skill' | 'tool' | 'trust' | 'programPath' | 'argv' | 'supplied' | 'cwd' | 'timeoutMs' | 'env' | 'reason' | 'sandbox'>,
+  p: Pick<PendingApproval, 'surface' | 'skill' | 'tool' | 'trust' | 'identity' | 'programPath' | 'argv' | 'supplied' | 'cwd' | 'timeoutMs' | 'env' | 'reason' | 'sandbox'>,
   home?: string,
 ): string {
   const args = shownArguments(p.argv, p.supplied);
   const lines = [
     approvalSentence(p, home),
     `  why       ${p.reason}`,
-    `  skill     ${p.skill}/${p.tool} (${p.trust})`,
+    `  skill     ${p.skill}/${p.tool}: ${describePin(p.identity)}`,
+    ...identityWarnings(p.identity).map((warning) => `  warning   ${warning}`),
     `  sandbox   ${containment(p.sandbox)}${p.sandbox.contained ? ` (${p.sandbox.mechanism ?? ''})` : `: ${p.sandbox.why ?? ''}`}`,
     ...(p.sandbox.network && p.sandbox.contained ? [`  network   ${networkWords(p.sandbox)}`] : []),
     `  program   ${p.programPath}`,
@@ -85,15 +87,30 @@ export function describePending(
   return displayLines(lines);
 }
 
-/** Asks at the terminal; anything but an explicit yes or always is a denial. */
+/** The terminal's question, offering only the Always answers the request takes. */
+function question(pending: PendingApproval): string {
+  const folder = pending.rememberScopes.includes('folder');
+  const anywhere = pending.rememberScopes.includes('anywhere');
+  const choices = [
+    '[y] once',
+    ...(folder ? ['[a] always in this folder (until revoked)', '[s] always in this folder for this session'] : []),
+    ...(anywhere ? ['[g] always in any folder (until revoked)'] : []),
+    '[N] deny',
+  ];
+  return `Run it? ${choices.join(', ')}: `;
+}
+
+/** Asks at the terminal; anything but an explicit yes or an offered always is a denial. */
 function terminalApproval(ctx: CliContext): Approval {
   return {
     kind: 'prompt',
     ask: async (pending): Promise<Verdict> => {
       ctx.io.err(describePending(pending, ctx.env.HOME));
-      const answer = (await ctx.io.ask('Run it? [y] once, [a] always allow this tool (until revoked), [s] always for this session, [N] deny: ')).trim().toLowerCase();
-      if (answer === 'a' || answer === 'always') return { verdict: 'always', actor: actor('terminal'), expires: 'revoke' };
-      if (answer === 's' || answer === 'session') return { verdict: 'always', actor: actor('terminal'), expires: 'session' };
+      const answer = (await ctx.io.ask(question(pending))).trim().toLowerCase();
+      const offers = (scope: 'folder' | 'anywhere'): boolean => pending.rememberScopes.includes(scope);
+      if ((answer === 'a' || answer === 'always') && offers('folder')) return { verdict: 'always', actor: actor('terminal'), expires: 'revoke', scope: 'folder' };
+      if ((answer === 's' || answer === 'session') && offers('folder')) return { verdict: 'always', actor: actor('terminal'), expires: 'session', scope: 'folder' };
+      if (answer === 'g' && offers('anywhere')) return { verdict: 'always', actor: actor('terminal'), expires: 'revoke', scope: 'anywhere' };
       return { verdict: answer === 'y' || answer === 'yes' ? 'once' : 'deny', actor: actor('terminal') };
     },
   };
@@ -249,6 +266,15 @@ const resolve: Command = {
   },
 };
 
+/** The skills an allow rule covers, one line each, as they were when it was made. */
+async function pinLines(rule: Rule): Promise<string> {
+  if (rule.effect === 'deny') return '';
+  if (rule.pins === null || rule.pins.length === 0) return '       covers no skill: add it again to cover the skills it names now\n';
+  // Loaded only by `rules`: the other commands never describe a profile.
+  const { describeProfile } = await import('../../core/policy/profile.js');
+  return displayLines(rule.pins.map((pin) => `       for ${pin.skill}: ${describePin(pin)}, up to ${describeProfile(pin.profile)}`));
+}
+
 const rules: Command = {
   name: 'rules',
   summary:
@@ -275,7 +301,7 @@ const rules: Command = {
       const checked = parseRuleEffect(effect);
       const rule = await atOwnerOrHere(ctx, { there: (owner) => owner.addRule({ pattern, effect: checked }), here: (core) => core.addRule(pattern, checked) });
       if (args.options.json) printJson(ctx, rule);
-      else ctx.io.out(`rule #${rule.id}: ${rule.effect} ${rule.pattern}\n`);
+      else ctx.io.out(`rule #${rule.id}: ${rule.effect} ${rule.pattern}\n${await pinLines(rule)}`);
       return 0;
     }
     if (action === 'remove') {
@@ -307,7 +333,7 @@ const rules: Command = {
     });
     if (args.options.json) printJson(ctx, list);
     else {
-      const lines = list.map((r) => `#${r.id}  ${r.effect.padEnd(5)}  ${r.pattern}\n`);
+      const lines = await Promise.all(list.map(async (r) => `#${r.id}  ${r.effect.padEnd(5)}  ${r.pattern}\n${await pinLines(r)}`));
       const machine = sandbox.available ? `runs are contained by ${sandbox.mechanism ?? 'a sandbox'}` : `runs are not contained: ${sandbox.why ?? ''}`;
       const off = sandbox.unsandboxed.length === 0 ? '' : `without a sandbox (you chose): ${sandbox.unsandboxed.join(', ')}\n`;
       ctx.io.out(`${list.length === 0 ? 'No rules.\n' : lines.join('')}${machine}\n${off}`);
@@ -348,8 +374,8 @@ const remembered: Command = {
     if (args.options.json) printJson(ctx, list);
     else {
       const line = (r: Remembered): string =>
-        `#${r.id}  ${r.skill}/${r.tool}  ${r.programPath}  ${r.profile.name}, ${networkWords(r.profile)}  ${r.expires === 'session' ? 'this session' : 'until revoked'}  skill ${r.skillHash.slice(0, 12)}\n`;
-      ctx.io.out(list.length === 0 ? 'No remembered approvals.\n' : list.map(line).join(''));
+        `#${r.id}  ${r.skill}/${r.tool}  ${folderText(r.folder)}  ${r.programPath}  ${r.profile.name}, ${networkWords(r.profile)}  ${r.expires === 'session' ? 'this session' : 'until revoked'}  skill ${r.skillHash.slice(0, 12)}`;
+      ctx.io.out(list.length === 0 ? 'No remembered approvals.\n' : displayLines(list.map(line)));
     }
     return 0;
   },

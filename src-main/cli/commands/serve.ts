@@ -101,7 +101,7 @@ const approvals: Command = {
     for (const entry of pending) {
       ctx.io.out(`run ${entry.id} (asked over ${entry.surface}, expires ${new Date(entry.expiresAt).toISOString()})\n${describePending(entry, ctx.env.HOME)}\n`);
     }
-    ctx.io.out("Answer with 'skilltray approve <run-id> [--always [--session]]' or 'skilltray deny <run-id>'.\n");
+    ctx.io.out("Answer with 'skilltray approve <run-id> [--always [--session] [--anywhere]]' or 'skilltray deny <run-id>'.\n");
     return 0;
   },
 };
@@ -109,13 +109,14 @@ const approvals: Command = {
 function answerCommand(name: 'approve' | 'deny'): Command {
   return {
     name,
-    summary: name === 'approve' ? 'approve a waiting run once, or --always for this tool (--session: only while the app runs)' : 'deny a waiting run',
+    summary: name === 'approve' ? 'approve a waiting run once, or --always for this tool in its folder (--anywhere: any folder, read-only tools; --session: only while the app runs)' : 'deny a waiting run',
     positionals: [{ name: 'run-id', required: true }],
     options: {
       ...(name === 'approve'
         ? {
-            always: { type: 'boolean' as const, description: 'always allow this tool (until revoked, or until the skill, program or sandbox profile changes)' },
+            always: { type: 'boolean' as const, description: 'always allow this tool in this folder (until revoked, or until the skill, program or sandbox profile changes)' },
             session: { type: 'boolean' as const, description: 'with --always: only until the app (or serve) stops' },
+            anywhere: { type: 'boolean' as const, description: 'with --always: in any folder, not just this run\'s (read-only tools only)' },
           }
         : {}),
       ...JSON_OPTION,
@@ -131,10 +132,15 @@ function answerCommand(name: 'approve' | 'deny'): Command {
       const id = args.positionals[0] as string;
       const verdict: VerdictKind = name === 'deny' ? 'deny' : args.options.always ? 'always' : 'once';
       if (args.options.session && verdict !== 'always') throw skillcErrors.invalidOption('--session goes with --always');
+      if (args.options.anywhere && verdict !== 'always') throw skillcErrors.invalidOption('--anywhere goes with --always');
       const expires = args.options.session ? 'session' : 'revoke';
-      await (await owner(ctx)).answerApproval(verdict === 'always' ? { id, verdict, expires } : { id, verdict });
-      if (args.options.json) printJson(ctx, verdict === 'always' ? { id, verdict, expires } : { id, verdict });
-      else ctx.io.out(verdict === 'deny' ? `run ${id} denied\n` : `run ${id} approved${verdict === 'always' ? ` (always for this tool, ${expires === 'session' ? 'for this session' : 'until revoked'})` : ' once'}\n`);
+      const scope = args.options.anywhere ? 'anywhere' : 'folder';
+      await (await owner(ctx)).answerApproval(verdict === 'always' ? { id, verdict, expires, scope } : { id, verdict });
+      if (args.options.json) printJson(ctx, verdict === 'always' ? { id, verdict, expires, scope } : { id, verdict });
+      else {
+        const always = `always for this tool ${scope === 'anywhere' ? 'in any folder' : 'in its folder'}, ${expires === 'session' ? 'for this session' : 'until revoked'}`;
+        ctx.io.out(verdict === 'deny' ? `run ${id} denied\n` : `run ${id} approved${verdict === 'always' ? ` (${always})` : ' once'}\n`);
+      }
       return 0;
     },
   };

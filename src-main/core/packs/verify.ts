@@ -33,8 +33,8 @@ function lockFor(packsRoot: string): PackLock | null {
   return lock;
 }
 
-/** Files of the skill that differ from the lock's digests (the walk skips hidden files, as the hash does). */
-function changedFiles(files: readonly SkillFile[], locked: Record<string, string>, prefix: string): string[] {
+/** Files of the skill that differ from the lock's digests (the walk skips hidden files, as the hash does); also what a bundled skill changed since it shipped. */
+export function changedFiles(files: readonly SkillFile[], locked: Record<string, string>, prefix: string): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   for (const file of files) {

@@ -8,7 +8,7 @@
 import { EventEmitter } from 'node:events';
 import { SkilltrayError } from '../errors.js';
 import { emitGuarded } from '../events.js';
-import { VERDICT_KINDS, type PendingApproval, type PendingEntry, type RememberExpiry, type VerdictKind, type Verdict } from '../../shared/runs.js';
+import { VERDICT_KINDS, type PendingApproval, type PendingEntry, type RememberExpiry, type RememberScope, type VerdictKind, type Verdict } from '../../shared/runs.js';
 
 /** How a pending approval left the queue. */
 export type Resolution =
@@ -92,16 +92,27 @@ export class ApprovalBroker {
 
   /**
    * Answers a pending approval; E611 when the id is unknown or already answered, E616 for a bad verdict.
-   * `expires` says how long an `always` lasts (until revoked unless it says `session`).
+   * `expires` says how long an `always` lasts (until revoked unless it says `session`), `scope` where
+   * it applies (its folder unless it says `anywhere`): E626 for one the request does not offer.
    */
-  resolve(id: string, verdict: VerdictKind, actor: string, expires?: RememberExpiry): void {
+  resolve(id: string, verdict: VerdictKind, actor: string, expires?: RememberExpiry, scope?: RememberScope): void {
     if (!(VERDICT_KINDS as readonly string[]).includes(verdict)) {
       throw new SkilltrayError('E616', `invalid verdict '${String(verdict)}': answer once, always or deny`, { details: { verdict } });
     }
-    if (!this.waiters.has(id)) {
+    const waiter = this.waiters.get(id);
+    if (waiter === undefined) {
       throw new SkilltrayError('E611', `no pending approval '${id}': it is unknown, already answered, timed out or cancelled`, { details: { id } });
     }
-    const answer: Verdict = verdict === 'always' && expires !== undefined ? { verdict, actor, expires } : { verdict, actor };
+    const offered = waiter.entry.rememberScopes;
+    if (verdict === 'always' && !offered.includes(scope ?? 'folder')) {
+      const { skill, tool } = waiter.entry;
+      const message =
+        offered.length === 0
+          ? `'${skill}/${tool}' cannot be always allowed: its files cannot be vouched for, so every run of it asks; answer once or deny`
+          : `'${skill}/${tool}' can be always allowed only in its folder: a tool that may write is never allowed in any folder at once`;
+      throw new SkilltrayError('E626', message, { details: { id, scope: scope ?? 'folder', offered } });
+    }
+    const answer: Verdict = verdict === 'always' ? { verdict, actor, ...(expires === undefined ? {} : { expires }), ...(scope === undefined ? {} : { scope }) } : { verdict, actor };
     this.finish(id, { ok: true, verdict: answer }, { id, kind: 'verdict', verdict: answer });
   }
 

@@ -1,10 +1,11 @@
 /**
  * The policy decision for one tool call: a pure function of the skill, the settings, the rules,
  * any remembered approval, how the run would be contained and the environment. Checks run in a
- * fixed order (docs/policy.md): what cannot run is refused first, then a deny rule, then
- * always_ask, then what allows a run without asking (an allow rule; a remembered approval or
- * bundled read-only policy, both only for a contained run); the rest asks. Every reason and error
- * message is a sentence an assistant can relay to the person.
+ * fixed order (docs/policy.md): what cannot run is refused first, then a deny rule, then a skill
+ * whose files cannot be vouched for and always_ask, then what allows a run without asking (an allow
+ * rule made for this very skill; a remembered approval or bundled read-only policy, both only for a
+ * contained run); the rest asks. Rules and approvals are pinned to who the skill is (pins.ts).
+ * Every reason and error message is a sentence an assistant can relay to the person.
  */
 import type { Mode, Skill, Tool } from '../../shared/model.js';
 import { SkilltrayError } from '../errors.js';
@@ -12,8 +13,9 @@ import type { Remembered, Rule, SandboxView } from '../../shared/runs.js';
 import { alwaysBlindTo } from './always.js';
 import { isOffered } from './modes.js';
 import { networkAsks } from './network-policy.js';
+import { coverage, profileOf, rememberedElsewhere, type Coverage } from './pins.js';
 import { describeProfile, widens } from './profile.js';
-import { governingRule } from './rules.js';
+import { governingRule, parseRulePattern } from './rules.js';
 import type { SensitiveArgument } from './sensitive-paths.js';
 
 export interface DecideInput {
@@ -22,8 +24,10 @@ export interface DecideInput {
   mode: Mode;
   paused: boolean;
   rules: readonly Rule[];
-  /** The live remembered approval for this tool, if any. */
+  /** The live remembered approval for this tool in this folder (pins.ts rememberedFor), if any. */
   remembered: Remembered | null;
+  /** The run's working folder, canonical: a remembered approval holds in its own folder and those inside it. */
+  cwd: string;
   /** Resolved absolute path of the rendered program; null when it was not found. */
   programPath: string | null;
   /** The rendered program as written, to name it when it is not found. */
@@ -50,7 +54,9 @@ const plural = (n: number, one: string, many: string): string => (n === 1 ? one 
 const quoted = (names: readonly string[]): string => names.map((n) => `'${n}'`).join(', ');
 
 /** Why a remembered approval no longer applies, or null when it still does. */
-function lapse(remembered: Remembered, skill: Skill, programPath: string, sandbox: SandboxView): string | null {
+function lapse(remembered: Remembered, skill: Skill, programPath: string, sandbox: SandboxView, cwd: string): string | null {
+  const elsewhere = rememberedElsewhere(remembered, skill, cwd);
+  if (elsewhere !== null) return elsewhere;
   const blind = alwaysBlindTo(skill);
   if (blind !== null) return blind;
   if (remembered.skillHash !== skill.hash) {
@@ -150,7 +156,12 @@ function decideByRules(input: DecideInput): Decision {
     };
   }
 
-  const rule = governingRule(input.rules, skill.name, tool.name);
+  const { sandbox } = input;
+  // An allow rule made for another skill of this name is not about this one: it neither allows nor outranks.
+  const covers = new Map<number, Coverage>();
+  for (const r of input.rules) if (r.effect === 'allow' && parseRulePattern(r.pattern).matches(skill.name, tool.name)) covers.set(r.id, coverage(r, skill, profileOf(sandbox)));
+  const notAbout = [...covers.values()].flatMap((c) => (c.kind === 'elsewhere' ? [c.why] : []));
+  const rule = governingRule(input.rules.filter((r) => covers.get(r.id)?.kind !== 'elsewhere'), skill.name, tool.name);
   if (rule?.effect === 'deny') {
     return {
       outcome: 'deny',
@@ -161,28 +172,35 @@ function decideByRules(input: DecideInput): Decision {
       }),
     };
   }
+  if (skill.identity.unverified !== null) {
+    return { outcome: 'ask', reason: `${skill.identity.unverified}; a skill whose files cannot be vouched for never runs without asking` };
+  }
   if (skill.alwaysAsk) {
     return { outcome: 'ask', reason: `skill '${skill.name}' sets always_ask, so every run needs approval` };
   }
   if (rule !== null) {
+    const stands = covers.get(rule.id);
+    if (stands?.kind === 'widened') return { outcome: 'ask', reason: `${name} needs approval: ${stands.why}` };
     return { outcome: 'auto', by: 'rule', ruleId: rule.id, reason: `allowed by rule #${rule.id} (${rule.pattern})` };
   }
   const network = networkAsks(input);
   if (network !== null) return { outcome: 'ask', reason: network };
-  const { sandbox } = input;
   const remembered = input.remembered;
   if (remembered !== null && remembered.revokedAt === null && remembered.skill === skill.name && remembered.tool === tool.name) {
-    const why = lapse(remembered, skill, input.programPath, sandbox);
+    const why = lapse(remembered, skill, input.programPath, sandbox, input.cwd);
     if (why !== null) return { outcome: 'ask', reason: `the approval you gave to always allow ${name} has lapsed: ${why}` };
     if (!sandbox.contained) return { outcome: 'ask', reason: `you chose to always allow ${name}, but ${notContained(sandbox)}, so it asks` };
     return { outcome: 'auto', by: 'remembered', reason: `you chose to always allow ${name} (${describeProfile(sandbox)})` };
   }
-  if (skill.trust === 'bundled' && skill.readOnly) {
+  if (skill.trust === 'bundled' && skill.readOnly && !sandbox.network) {
     if (!sandbox.contained) return { outcome: 'ask', reason: `skill '${skill.name}' is bundled and read-only, but ${notContained(sandbox)}, so it asks` };
     return { outcome: 'auto', by: 'policy', reason: `skill '${skill.name}' is bundled with Skilltray and read-only, and runs contained (${describeProfile(sandbox)})` };
   }
-  return {
-    outcome: 'ask',
-    reason: skill.trust === 'user' ? `skill '${skill.name}' is a user skill, so its runs need approval` : `${name} is not read-only, so it needs approval`,
-  };
+  const why =
+    skill.trust === 'user'
+      ? `skill '${skill.name}' is a user skill, so its runs need approval`
+      : sandbox.network
+        ? `${name} can reach the network, so it needs approval even though it is bundled`
+        : `${name} is not read-only, so it needs approval`;
+  return { outcome: 'ask', reason: notAbout.length === 0 ? why : `${why} (${notAbout.join('; ')})` };
 }

@@ -5,9 +5,10 @@
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { RenderedCommand, Skill } from '../../shared/model.js';
-import type { SandboxProfile, SandboxView, Surface } from '../../shared/runs.js';
+import type { Rule, SandboxProfile, SandboxView, Surface } from '../../shared/runs.js';
 import { SkilltrayError, skillcErrors } from '../errors.js';
 import { decide, type Decision } from '../policy/decide.js';
+import { legacyPinsFor, rememberedFor } from '../policy/pins.js';
 import { profileFor } from '../policy/profile.js';
 import { sensitiveArgument } from '../policy/sensitive-paths.js';
 import { resolveProgram } from '../runner/resolve-program.js';
@@ -63,6 +64,8 @@ export interface Prepared {
   programPath: string | null;
   decision: Decision;
   sandbox: SandboxView;
+  /** The working folder with symlinks resolved: what an Always answer is pinned to. */
+  folder: string;
 }
 
 /** The working directory, which must be an existing absolute directory (E510). */
@@ -104,6 +107,16 @@ export function sandboxView(sandbox: Sandbox, profile: SandboxProfile): SandboxV
   return { ...profile, contained: why === null, mechanism: why === null ? sandbox.mechanism : null, why };
 }
 
+/** The profile a run of `skill` gets here: what it asks for, or none when the person took it out of the sandbox. */
+export function runProfile(db: StateDb, skill: Skill): SandboxProfile {
+  return profileFor(skill, isUnsandboxed(db, skill.name));
+}
+
+/** The rules, a rule from before pins pinned first to the loaded skills it covers beyond doubt (policy/pins.ts). */
+export function rulesInForce(db: StateDb, registry: SkillRegistry): Rule[] {
+  return listRules(db, (rule) => legacyPinsFor(rule.pattern, registry.list(), (skill) => runProfile(db, skill)));
+}
+
 /** Looks up, renders and decides; throws what stops a call before any policy question. */
 export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
   const skill = deps.registry.get(input.skill);
@@ -115,14 +128,16 @@ export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
   const program = programPath(skill, command.program, cwd, deps.env);
   const { db } = deps;
   const settings = getSettings(db);
-  const sandbox = sandboxView(deps.sandbox, profileFor(skill, isUnsandboxed(db, skill.name)));
+  const sandbox = sandboxView(deps.sandbox, runProfile(db, skill));
+  const folder = realpathSync(cwd);
   const decision = decide({
     skill,
     tool,
     mode: settings.mode,
     paused: settings.paused,
-    rules: listRules(db),
-    remembered: findRemembered(db, skill.name, tool.name, deps.session),
+    rules: rulesInForce(db, deps.registry),
+    remembered: rememberedFor(findRemembered(db, skill.name, tool.name, deps.session), folder),
+    cwd: folder,
     programPath: program,
     program: command.program,
     resolveBin: (bin) => resolveProgram(bin, deps.env, cwd),
@@ -131,5 +146,5 @@ export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
     enabled: isEnabled(listSwitches(db), skill.name, settings.mode),
     sandbox,
   });
-  return { skill, command, programPath: program, decision, sandbox };
+  return { skill, command, programPath: program, decision, sandbox, folder };
 }

@@ -28,6 +28,7 @@ import { secretMasks } from '../runner/sandbox/secret-paths.js';
 import type { NetworkProxy } from '../runner/network/proxy-server.js';
 import { startRunProxy } from '../runner/network/run-proxy.js';
 import { askPerson, type Approval } from './ask-person.js';
+import { identityPin, profileOf, rememberScopes } from '../policy/pins.js';
 import { plainObject, prepareRun, type PrepareDeps, type Prepared, type RunInput } from './prepare-run.js';
 
 export { DEFAULT_APPROVAL_TIMEOUT_MS, type Approval } from './ask-person.js';
@@ -103,7 +104,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     const { db } = this.deps;
     // A call that cannot even be prepared (no such skill or tool, bad arguments, a bad cwd) asked
     // nothing and decided nothing: it is the caller's error, not a run, so history does not keep it.
-    const { skill, command, programPath, decision, sandbox }: Prepared = prepareRun(this.deps, input);
+    const { skill, command, programPath, decision, sandbox, folder }: Prepared = prepareRun(this.deps, input);
     recordRequest(db, { id, traceId, surface: input.surface, skill: skill.name, tool: command.tool, args: plainObject(input.args), command, programPath, skillHash: skill.hash, sandbox });
 
     let answer: RecordedAnswer | null = null;
@@ -131,6 +132,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         skill: skill.name,
         tool: command.tool,
         trust: skill.trust,
+        identity: skill.identity,
         readOnly: skill.readOnly,
         programPath: programPath as string,
         args: plainObject(input.args),
@@ -142,6 +144,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         reason: decision.reason,
         sandbox,
         supplied: command.supplied,
+        rememberScopes: rememberScopes(skill, profileOf(sandbox)),
       };
       verdict = await askPerson(this.deps.broker, pending, options.approval, options.signal).catch((error: unknown) => {
         const coded = toSkilltrayError(error);
@@ -191,7 +194,16 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       view = { ...view, reason: `${view.reason}; Always was not remembered: ${blind}` };
     } else if (verdict?.verdict === 'always') {
       const session = verdict.expires === 'session' ? this.deps.session : null;
-      remember(db, { skill: skill.name, tool: command.tool, skillHash: skill.hash, programPath: programPath as string, profile: { name: sandbox.name, network: sandbox.network, hosts: sandbox.hosts }, session });
+      remember(db, {
+        skill: skill.name,
+        tool: command.tool,
+        skillHash: skill.hash,
+        identity: identityPin(skill.identity),
+        programPath: programPath as string,
+        profile: profileOf(sandbox),
+        folder: verdict.scope === 'anywhere' ? null : folder,
+        session,
+      });
       emitSafely(this, 'remembered');
     }
     decided(view);

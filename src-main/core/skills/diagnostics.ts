@@ -56,6 +56,8 @@ export const DIAGNOSTICS = {
   W416: { severity: 'warning', breaks: [], summary: 'an installed pack’s skill differs from packs.lock.json (edited behind its back)' },
   W417: { severity: 'warning', breaks: [], summary: 'a file or folder of the skill cannot be read, so its content hash cannot cover it' },
   W418: { severity: 'warning', breaks: [], summary: 'an entry that is neither a file nor a folder (a FIFO, a socket, a device) was skipped' },
+  W420: { severity: 'warning', breaks: [], summary: 'a skill in the bundled folder is not the one Skilltray shipped (not in its manifest, or changed): a user skill' },
+  W421: { severity: 'warning', breaks: [], summary: 'a skill hides another skill of the same name in a later root' },
   W440: { severity: 'warning', breaks: ['kode', 'agentskills'], summary: 'the skill’s folder name starts with `-`, which command lines read as an option' },
 } as const satisfies Record<string, DiagnosticSpec>;
 

@@ -24,6 +24,8 @@ export interface LoadedSkills {
   canonicalDirOf?(name: string): string | null;
   /** Every loaded skill, for E001's suggestions (asked only once nothing is found). */
   list?(): readonly Skill[];
+  /** Who a skill read by path is (identity.ts, against the bundled manifest); its trust stays user without it. */
+  identify?(skill: Skill): Skill;
 }
 
 export interface SkillLocation {
@@ -141,7 +143,23 @@ export function locateSkill(arg: string, cwd: string, source: LoadedSkills): Ski
   return locate(arg, cwd, source, false)[0] as SkillLocation;
 }
 
+/**
+ * The skill at a location: the loaded one when the location is where a loaded skill of that name lies
+ * (so a path says what the name says, shadowing included), else read from disk and identified.
+ */
+function skillAt(at: SkillLocation, source: LoadedSkills): Skill {
+  if (at.loaded !== null) return at.loaded;
+  const name = basename(at.dir);
+  const loadedDir = isPlainName(name) ? source.dirOf(name) : null;
+  if (loadedDir !== null && canonical(loadedDir) === at.canonical) {
+    const loaded = source.get(name);
+    if (loaded !== undefined) return loaded;
+  }
+  const skill = parseSkill(at.dir, at.root);
+  return source.identify?.(skill) ?? skill;
+}
+
 /** The skills `check` looks at: as locateSkill, and also every skill of a directory of skills. */
 export function skillsToCheck(target: string, cwd: string, source: LoadedSkills): Skill[] {
-  return locate(target, cwd, source, true).map((at) => at.loaded ?? parseSkill(at.dir, at.root));
+  return locate(target, cwd, source, true).map((at) => skillAt(at, source));
 }

@@ -9,6 +9,7 @@ import { DEFAULT_TIMEOUT_SEC, checkIdentity, readFields } from './fields.js';
 import { manifestHash, walkSkill, type SkillFile, type SkillWalk } from './files.js';
 import { checkAgainstLock } from '../packs/verify.js';
 import { checkFormatRules, formatsOf } from './format-rules.js';
+import { identify } from './identity.js';
 import { parseFrontmatter } from './frontmatter-yaml.js';
 import { decodeSkillText, readSkillBytes, type SkillBytes } from './skill-file.js';
 import { isEscapedName } from './root-layout.js';
@@ -52,7 +53,9 @@ export function blankSkill(dir: string, root: SkillRoot): Skill {
     dir,
     file: join(dir, 'SKILL.md'),
     root,
-    trust: root.trust,
+    // Trust is proven, never assumed from the folder: identify() makes a listed bundled skill bundled.
+    trust: 'user',
+    identity: { rootKind: root.kind, path: dir, hash: '', manifest: null, trust: 'user', unverified: null, hides: [] },
     syntax: root.syntax,
     hash: '',
     unhashed: [],
@@ -125,5 +128,5 @@ export function parseSkill(dir: string, root: SkillRoot, walk?: SkillWalk): Skil
     }
   }
   skill.state = diags.hasErrors ? 'error' : diags.items.length > 0 ? 'warnings' : 'ok';
-  return skill;
+  return identify(skill);
 }

@@ -9,9 +9,11 @@ import { EventEmitter } from 'node:events';
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RootWatch, Skill, SkillRoot } from '../../shared/model.js';
+import type { BundledManifest } from './bundled-manifest.js';
 import { walkSkill, type SkillWalk } from './files.js';
 import { SETTLE_MS, treeFingerprint, treeOf } from './fingerprint.js';
 import { ParseCache } from './parse-cache.js';
+import { identify } from './identity.js';
 import { RootWatcher, type WatchFactory } from './root-watcher.js';
 import { parseSkill } from './parse-skill.js';
 import { skillDirIn, skillNamesIn } from './root-layout.js';
@@ -40,6 +42,8 @@ export interface RegistryOptions {
   parse?: ParseSkill;
   /** How the roots are watched (chokidar's watch); tests pass one that can inject errors. */
   watch?: WatchFactory;
+  /** The bundled skills' manifest as it is now (null: none could be read); none given, nothing in the bundled folder is bundled. */
+  manifest?: () => BundledManifest | null;
 }
 
 /** Whether a parse failed (an error diagnostic): a truncated or half-written SKILL.md reads so. */
@@ -74,6 +78,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   private rootList: readonly SkillRoot[];
   private readonly cache: ParseCache;
   private readonly parse: ParseSkill;
+  private readonly manifest: () => BundledManifest | null;
   /** Canonical directories of loaded names, while watching (see canonicalDirOf). */
   private readonly canonical = new Map<string, string>();
   /** Names kept at their last good parse while being rewritten, to be read again once settled. */
@@ -87,6 +92,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     this.rootList = roots;
     this.cache = options.cache ?? ParseCache.memory();
     this.parse = options.parse ?? ((dir, root, walk) => parseSkill(dir, root, walk ?? undefined));
+    this.manifest = options.manifest ?? (() => null);
     this.watcher = this.watcherOf(roots);
   }
 
@@ -126,8 +132,10 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
       for (const name of skillNamesIn(root)) holders.set(name, [...(holders.get(name) ?? []), root]);
     }
     const next = new Map<string, Skill>();
+    // One read of the manifest for the whole load, not one per skill.
+    const manifest = this.manifest();
     for (const name of [...holders.keys()].sort()) {
-      const fresh = this.resolveIn(name, holders.get(name) as SkillRoot[]);
+      const fresh = this.resolveIn(name, holders.get(name) as SkillRoot[], manifest);
       next.set(name, failed(fresh) ? (this.orLastGood(fresh, this.skills.get(name) ?? this.settledParseOf(name)) ?? fresh) : fresh);
     }
     this.cache.retainOnly(new Set([...next.values()].map((skill) => skill.dir)));
@@ -149,12 +157,17 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     return holders.length === 0 ? undefined : this.resolveIn(name, holders);
   }
 
-  /** The skill `name` in the first of `holders` (the roots that have it, in precedence order), shadowing the rest. */
-  private resolveIn(name: string, holders: readonly SkillRoot[]): Skill {
+  /** The skill `name` in the first of `holders` (the roots that have it, in precedence order), shadowing the rest, and who it is. */
+  private resolveIn(name: string, holders: readonly SkillRoot[], manifest = this.manifest()): Skill {
     const [first, ...rest] = holders.map((root) => ({ dir: skillDirIn(root, name) as string, root })) as [{ dir: string; root: SkillRoot }, ...{ dir: string; root: SkillRoot }[]];
     const skill = this.parseDir(first.dir, first.root);
     skill.shadows = rest;
-    return skill;
+    return identify(skill, manifest);
+  }
+
+  /** Who `skill` is, against the bundled manifest as it is now (see identity.ts). */
+  identify(skill: Skill): Skill {
+    return identify(skill, this.manifest());
   }
 
   /**
@@ -176,8 +189,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     const tree = walk === null ? null : treeOf(walk);
     const seen = tree === null ? null : treeFingerprint(dir, tree);
     const skill = this.parse(dir, root, walk);
-    // Only settled content may be vouched for by its stats (see fingerprint.ts).
-    // Content not settled yet leaves the last settled parse recorded (its fingerprint no longer matches): a rewrite in progress falls back to it.
+    // Only settled content may be vouched for by its stats (see fingerprint.ts); unsettled content leaves the last settled parse recorded, for a rewrite in progress to fall back to.
     if (cacheable && tree !== null && seen !== null && seen.newest <= Date.now() - SETTLE_MS) this.cache.set(dir, root, tree, seen.fingerprint, skill);
     return skill;
   }
@@ -262,7 +274,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     }
     this.skills.set(name, after);
     if (!before) return this.emitChange({ kind: 'added', name, skill: after });
-    const same = before.hash === after.hash && before.dir === after.dir && before.shadows.length === after.shadows.length;
+    const same = before.hash === after.hash && before.dir === after.dir && before.shadows.length === after.shadows.length && before.trust === after.trust;
     return same ? null : this.emitChange({ kind: 'changed', name, skill: after });
   }
 
@@ -280,7 +292,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   private settledParseOf(name: string): Skill | undefined {
     for (const root of this.roots) {
       const skill = root.kind === 'packs' ? undefined : this.cache.lastSettled(join(root.path, name), root);
-      if (skill !== undefined) return skill;
+      if (skill !== undefined) return this.identify(skill);
     }
     return undefined;
   }

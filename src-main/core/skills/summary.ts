@@ -21,6 +21,7 @@ export function summarize(skill: Skill, mode: Mode, switches: readonly SkillSwit
     description: skill.description,
     root: rootRef(skill.root),
     trust: skill.trust,
+    identity: skill.identity,
     path: skill.dir,
     hash: skill.hash,
     status: skill.state,

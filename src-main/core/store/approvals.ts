@@ -1,22 +1,28 @@
 /**
- * Remembered approvals ("always allow this tool"). Each is pinned to the skill's content hash, the
- * program's resolved path and the sandbox profile at the time it was given, so an edited skill, a
- * different binary on PATH or a wider profile lapses it (policy decides that; this file only keeps
- * the records). One given "for this session" carries the id of the owner session that took it and
- * is in force only there. Revoking keeps the row with its revocation time, as a record of what was
- * once allowed.
+ * Remembered approvals ("always allow this tool"). Each is pinned to the skill it was given to (its
+ * identity: root kind, folder, bundled or not), the skill's content hash, the program's resolved
+ * path, the sandbox profile at the time it was given (whole, as JSON, so every field a profile has
+ * counts, its host list too) and the working folder it was given in, or any folder. An edited skill, another skill of
+ * the name, a different binary on PATH, a wider profile or a run elsewhere lapses it (policy decides
+ * that; this file only keeps the records). One given "for this session" carries the id of the owner
+ * session that took it and is in force only there. Revoking keeps the row with its revocation time,
+ * as a record of what was once allowed.
  */
 import { SkilltrayError } from '../errors.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';
-import type { NetworkHosts, Remembered, SandboxProfile, SandboxProfileName } from '../../shared/runs.js';
+import type { RootKind, Trust } from '../../shared/model.js';
+import type { IdentityPin, NetworkHosts, Remembered, SandboxProfile, SandboxProfileName } from '../../shared/runs.js';
 
 export interface RememberInput {
   skill: string;
   tool: string;
   skillHash: string;
+  identity: IdentityPin;
   programPath: string;
   profile: SandboxProfile;
+  /** The working folder it holds in (and the folders inside it); null for any folder. */
+  folder: string | null;
   /** The owner session it lasts for; null (or absent) for "until revoked". */
   session?: string | null;
 }
@@ -26,16 +32,21 @@ interface RememberedRow {
   skill: string;
   tool: string;
   skill_hash: string;
+  root_kind: RootKind | null;
+  path: string | null;
+  trust: Trust | null;
   program_path: string;
   profile: SandboxProfileName;
   network: number;
   hosts: string | null;
+  profile_pin: string | null;
+  folder: string | null;
   session: string | null;
   created_at: number;
   revoked_at: number | null;
 }
 
-const COLUMNS = 'id, skill, tool, skill_hash, program_path, profile, network, hosts, session, created_at, revoked_at';
+const COLUMNS = 'id, skill, tool, skill_hash, root_kind, path, trust, program_path, profile, network, hosts, profile_pin, folder, session, created_at, revoked_at';
 
 /** Where the network of an approval led; one given before host lists had the host's own network, if any. */
 function hostsOf(row: Pick<RememberedRow, 'network' | 'hosts'>): NetworkHosts {
@@ -52,31 +63,39 @@ function toRemembered(row: RememberedRow): Remembered {
     skill: row.skill,
     tool: row.tool,
     skillHash: row.skill_hash,
+    identity: row.root_kind === null || row.path === null || row.trust === null ? null : { rootKind: row.root_kind, path: row.path, trust: row.trust },
     programPath: row.program_path,
-    profile: { name: row.profile, network: row.network === 1, hosts: hostsOf(row) },
+    // An approval remembered before whole profiles were kept has its name, network and host list.
+    profile: row.profile_pin === null ? { name: row.profile, network: row.network === 1, hosts: hostsOf(row) } : (JSON.parse(row.profile_pin) as SandboxProfile),
+    folder: row.folder,
     expires: row.session === null ? 'revoke' : 'session',
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
   };
 }
 
-/** Remembers an approval, replacing (revoking) any live one for the same tool, whichever session took it. */
+/** Remembers an approval, replacing (revoking) any live one for the same tool in the same folder (or any folder), whichever session took it. */
 export function remember(db: StateDb, input: RememberInput, now: number = Date.now()): Remembered {
   return db.transaction(() => {
-    prepared(db, 'UPDATE remembered_approvals SET revoked_at = ? WHERE skill = ? AND tool = ? AND revoked_at IS NULL')
-      .run(now, input.skill, input.tool);
+    prepared(db, "UPDATE remembered_approvals SET revoked_at = ? WHERE skill = ? AND tool = ? AND coalesce(folder, '') = ? AND revoked_at IS NULL")
+      .run(now, input.skill, input.tool, input.folder ?? '');
     const row = prepared<[Record<string, string | number | null>], RememberedRow>(
       db,
-      `INSERT INTO remembered_approvals (skill, tool, skill_hash, program_path, profile, network, hosts, session, created_at)
-       VALUES (@skill, @tool, @skillHash, @programPath, @profile, @network, @hosts, @session, @now) RETURNING ${COLUMNS}`,
+      `INSERT INTO remembered_approvals (skill, tool, skill_hash, root_kind, path, trust, program_path, profile, network, hosts, profile_pin, folder, session, created_at)
+       VALUES (@skill, @tool, @skillHash, @rootKind, @path, @trust, @programPath, @profile, @network, @hosts, @profilePin, @folder, @session, @now) RETURNING ${COLUMNS}`,
     ).get({
       skill: input.skill,
       tool: input.tool,
       skillHash: input.skillHash,
+      rootKind: input.identity.rootKind,
+      path: input.identity.path,
+      trust: input.identity.trust,
       programPath: input.programPath,
       profile: input.profile.name,
       network: input.profile.network ? 1 : 0,
       hosts: JSON.stringify(input.profile.hosts),
+      profilePin: JSON.stringify(input.profile),
+      folder: input.folder,
       session: input.session ?? null,
       now,
     });
@@ -84,13 +103,12 @@ export function remember(db: StateDb, input: RememberInput, now: number = Date.n
   })();
 }
 
-/** The remembered approval for a tool in force in `session`, or null. */
-export function findRemembered(db: StateDb, skill: string, tool: string, session: string): Remembered | null {
-  const row = prepared<[Record<string, string>], RememberedRow>(
+/** The remembered approvals of a tool in force in `session`, in every folder (policy picks the one for a run: pins.ts). */
+export function findRemembered(db: StateDb, skill: string, tool: string, session: string): Remembered[] {
+  return prepared<[Record<string, string>], RememberedRow>(
     db,
-    `SELECT ${COLUMNS} FROM remembered_approvals WHERE skill = @skill AND tool = @tool AND ${IN_FORCE}`,
-  ).get({ skill, tool, session });
-  return row === undefined ? null : toRemembered(row);
+    `SELECT ${COLUMNS} FROM remembered_approvals WHERE skill = @skill AND tool = @tool AND ${IN_FORCE} ORDER BY id`,
+  ).all({ skill, tool, session }).map(toRemembered);
 }
 
 /** Revokes a remembered approval in force in `session`; E615 when there is none with that id. */
@@ -101,11 +119,11 @@ export function revoke(db: StateDb, id: number, session: string, now: number = D
   }
 }
 
-/** Every remembered approval in force in `session`, by skill then tool. */
+/** Every remembered approval in force in `session`, by skill, tool then folder. */
 export function listRemembered(db: StateDb, session: string): Remembered[] {
   return prepared<[Record<string, string>], RememberedRow>(
     db,
-    `SELECT ${COLUMNS} FROM remembered_approvals WHERE ${IN_FORCE} ORDER BY skill, tool`,
+    `SELECT ${COLUMNS} FROM remembered_approvals WHERE ${IN_FORCE} ORDER BY skill, tool, coalesce(folder, ''), id`,
   ).all({ session }).map(toRemembered);
 }
 

@@ -259,8 +259,52 @@ const v7: Migration = {
   },
 };
 
+/**
+ * v8: trust pinned to identity. A remembered approval records the skill it was given to (root kind,
+ * folder, bundled or not), the working folder it holds in (NULL: any folder) and its whole sandbox
+ * profile as JSON (every field a profile has counts); at most one is live per tool and folder. A rule
+ * records the skills it allows as they were when it was made (JSON; NULL until a rule made before
+ * this is pinned, on first use: see core/store/rules.ts). An approval remembered before this gets the
+ * folder of the run it was given on, from history; a read-only one whose run is gone holds in any
+ * folder (as a read-only Always may), any other such one is revoked, so it asks once more. (Follows
+ * netproxy's v7 in the landing order.)
+ */
+const v8: Migration = {
+  version: 8,
+  up(db) {
+    const approvals = columnsOf(db, 'remembered_approvals');
+    const approvalColumns: [string, string][] = [
+      // No CHECK on the kind: the roots grow with the folders Skilltray reads, and SQLite cannot change a CHECK in place.
+      ['root_kind', 'TEXT'],
+      ['path', 'TEXT'],
+      ['trust', "TEXT CHECK (trust IN ('bundled', 'user'))"],
+      ['folder', 'TEXT'],
+      ['profile_pin', 'TEXT'],
+    ];
+    for (const [name, type] of approvalColumns) if (!approvals.has(name)) db.exec(`ALTER TABLE remembered_approvals ADD COLUMN ${name} ${type}`);
+    if (!approvals.has('folder')) {
+      db.exec(`
+        UPDATE remembered_approvals SET folder = (
+          SELECT json_extract(r.command, '$.cwd') FROM runs r
+          WHERE r.skill = remembered_approvals.skill AND r.tool = remembered_approvals.tool AND r.skill_hash = remembered_approvals.skill_hash
+            AND r.answer IN ('always', 'always-session') AND r.command IS NOT NULL
+          ORDER BY abs(coalesce(r.decided_at, r.requested_at) - remembered_approvals.created_at) LIMIT 1
+        ) WHERE revoked_at IS NULL;
+      `);
+      db.prepare("UPDATE remembered_approvals SET revoked_at = ? WHERE revoked_at IS NULL AND folder IS NULL AND profile <> 'read-only'").run(Date.now());
+    }
+    db.exec(`
+      DROP INDEX IF EXISTS remembered_active;
+      -- At most one live approval per tool and folder ('' for any folder); revoked ones stay as an audit trail.
+      CREATE UNIQUE INDEX IF NOT EXISTS remembered_active_in
+        ON remembered_approvals (skill, tool, coalesce(folder, '')) WHERE revoked_at IS NULL;
+    `);
+    if (!columnsOf(db, 'rules').has('pins')) db.exec('ALTER TABLE rules ADD COLUMN pins TEXT');
+  },
+};
+
 /** Every migration, in order; versions run 1, 2, 3… without gaps. */
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7];
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7, v8];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

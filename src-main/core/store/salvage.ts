@@ -14,9 +14,11 @@ export type SalvagedTable = (typeof SALVAGED_TABLES)[number];
 
 /**
  * Tables whose rows are saved whole or not at all: a remembered approval missing its revocation,
- * session or profile would come back wider than it was given (revived, unending, any profile).
+ * session, profile or folder would come back wider than it was given (revived, unending, any
+ * profile, any folder), and an allow rule missing its pins would be pinned again to whatever skill
+ * has the name then (a rule that cannot be read whole pauses runs: E902).
  */
-const WHOLE_ROWS_ONLY: ReadonlySet<SalvagedTable> = new Set(['remembered_approvals']);
+const WHOLE_ROWS_ONLY: ReadonlySet<SalvagedTable> = new Set(['rules', 'remembered_approvals']);
 
 /**
  * What a run whose end cannot be read any more is saved as: failed, saying why, rather than left

@@ -42,7 +42,9 @@ function classified(t: TestHome, name: string, spec: Spec, root: 'bundled' | 'sk
   writeSkill(root === 'bundled' ? t.bundled : t.skills, name, skillMd(fm, body));
 }
 
+/** A core over the test home, its bundled skills sealed into a manifest as the build would ship them. */
 function open(t: TestHome): SkilltrayCore {
+  t.sealBundled();
   const core = new SkilltrayCore(t.config());
   cores.push(core);
   return core;

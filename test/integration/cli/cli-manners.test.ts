@@ -33,6 +33,7 @@ function home(): TestHome {
     ),
   );
   writeSkill(t.skills, 'broken', skillMd({ name: 'wrong', description: 'x' }));
+  t.sealBundled();
   return t;
 }
 

@@ -13,6 +13,7 @@ describe('a state.db damaged while in use', () => {
   it('history still reads, the run that meets the damage fails with E901 and a notice said once, and the next run works with the rules kept', async () => {
     const t = testHome();
     writeSkill(t.bundled, 'echoes', toolSkill('echoes', 'echo <<a>>', { read_only: true }));
+    t.sealBundled();
     const path = join(t.home, 'state.db');
     const db = openStateDb(path);
     addRule(db, 'skill:danger*', 'deny');

@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describePending } from '../../../src-main/cli/commands/runs.js';
 import { formatNotice } from '../../../src-main/cli/notices.js';
+import { remember } from '../../../src-main/core/store/approvals.js';
+import { addRule } from '../../../src-main/core/store/rules.js';
+import { openStateDb } from '../../../src-main/core/store/state-db.js';
 import { cli } from '../../support/cli.js';
 import { toolSkill } from '../../support/pack-sources.js';
 import { skillMd, tempDir, testHome, writeSkill } from '../../support/temp.js';
@@ -64,12 +67,31 @@ describe('names that would reorder or fake a line are shown escaped', () => {
     expect(linesWithHidden(checked.stdout)).toEqual([]);
   });
 
+  it('in the remembered approvals and the skills a rule covers: a caller names the folder, a skill its own', async () => {
+    const t = testHome();
+    const db = openStateDb(join(t.home, 'state.db'));
+    try {
+      const identity = { rootKind: 'home', path: join(t.skills, `kit${RLO}x`), trust: 'user' } as const;
+      const profile = { name: 'read-only' as const, network: false, hosts: [] };
+      remember(db, { skill: 'kit', tool: 'run_it', skillHash: 'h', identity, programPath: '/usr/bin/echo', profile, folder: `/home/ana/${RLO}proj` });
+      addRule(db, 'tool:kit/run_it', 'allow', Date.now(), [{ skill: 'kit', ...identity, profile }]);
+    } finally {
+      db.close();
+    }
+    const remembered = await cli(['remembered'], t);
+    expect(remembered.stdout).toContain('in /home/ana/\\u202eproj and the folders inside it');
+    const rules = await cli(['rules'], t);
+    expect(rules.stdout).toContain(`for kit: the user skill in ${join(t.skills, 'kit\\u202ex')}, up to`);
+    for (const out of [remembered.stdout, rules.stdout]) expect(linesWithHidden(out)).toEqual([]);
+  });
+
   it('in an approval asked at the terminal and in a notice', () => {
     const text = describePending({
       surface: 'mcp',
       skill: 'kit',
       tool: 'run_it',
       trust: 'user',
+      identity: { rootKind: 'home', path: `/home/ana/skills/${RLO}kit`, hash: 'h', manifest: null, trust: 'user', unverified: null, hides: [{ path: `/home/ana/.kode/${RLO}kit`, rootKind: 'kode' }] },
       programPath: '/usr/bin/echo',
       argv: [`invoice${RLO}fdp.sh`, 'a\nb'],
       supplied: [0, 1],
@@ -81,6 +103,8 @@ describe('names that would reorder or fake a line are shown escaped', () => {
     });
     expect(text).toContain("asks to run `echo 'invoice\\u202efdp.sh' 'a\\nb'` in /home/ana/\\u202edir");
     expect(text).toContain('  arg 1     "invoice\\u202efdp.sh"');
+    expect(text).toContain('  skill     kit/run_it: the user skill in /home/ana/skills/\\u202ekit\n');
+    expect(text).toContain("  warning   It hides the skill of the same name in Kode's skills (/home/ana/.kode/\\u202ekit)");
     expect(linesWithHidden(text)).toEqual([]);
     expect(formatNotice({ code: 'E901', message: `state.db at /home/${RLO}x was damaged\nand moved aside` })).toBe('notice[E901]: state.db at /home/\\u202ex was damaged\\nand moved aside');
   });

@@ -18,6 +18,7 @@ function home() {
   writeSkill(t.skills, 'parrot', tool('parrot', {}));
   writeSkill(t.bundled, 'echo', tool('echo', { read_only: true }));
   writeSkill(t.skills, 'prompt', skillMd({ name: 'prompt', description: 'Reviews.', version: '1.0.0' }, 'Review $ARGUMENTS carefully.\n'));
+  t.sealBundled();
   return t;
 }
 
@@ -51,8 +52,10 @@ describe('skilltray run', () => {
     expect(stderr).toContain(`  program   ${process.execPath}\n  arg 1     ${JSON.stringify(PRINT_ARGV)}\n  arg 2     "two words"   < from the caller\n  arg 3     "--times=2"   < from the caller\n`);
     expect(stderr.split('\n')[0]).toBe(`The command line asks to run \`node …/print-argv.mjs 'two words' --times=2\` in ${process.cwd()} — can write in that folder, no network.`);
     expect(stderr).toContain("  why       skill 'parrot' is a user skill");
+    expect(stderr).toMatch(/^ {2}skill {5}parrot\/say: the user skill in \/.*\/skills\/parrot$/m);
     expect(stderr).toContain('  sandbox   can write in that folder, no network (bubblewrap)');
-    expect(stdout).toContain('Run it? [y] once, [a] always allow this tool (until revoked), [s] always for this session, [N] deny: ');
+    // A tool that may write is offered Always in its folder only.
+    expect(stdout).toContain('Run it? [y] once, [a] always in this folder (until revoked), [s] always in this folder for this session, [N] deny: ');
     expect(stdout).toContain('["two words","--times=2"]');
   });
 

@@ -39,12 +39,14 @@ describe('skilltray list', () => {
     const data = JSON.parse(stdout);
     expect(data.skills.map((s: { name: string; status: string }) => [s.name, s.status])).toEqual([
       ['broken', 'error'],
-      ['greeter', 'ok'],
+      ['greeter', 'warnings'],
     ]);
     const greeter = data.skills[1];
     expect(greeter).toMatchObject({
       version: '1.2.3',
       trust: 'user',
+      identity: { rootKind: 'env', path: join(t.skills, 'greeter'), trust: 'user', manifest: null, hides: [{ path: join(t.bundled, 'greeter'), rootKind: 'bundled' }] },
+      diagnostics: [{ code: 'W421', severity: 'warning' }],
       root: { path: t.skills, kind: 'env' },
       path: join(t.skills, 'greeter'),
       tools: [{ name: 'greet', params: [expect.objectContaining({ name: 'who', type: 'string', required: true })] }],
@@ -71,7 +73,7 @@ describe('skilltray list', () => {
     const { code, stdout } = await cli(['list'], home());
     expect(code).toBe(0);
     expect(stdout).toMatch(/^NAME\s+VERSION\s+TRUST\s+STATUS\s+ON\s+TOOLS\s+DESCRIPTION$/m);
-    expect(stdout).toMatch(/^greeter\s+1\.2\.3\s+user\s+ok\s+on\s+1\s+Greets\. Use when greeting\.$/m);
+    expect(stdout).toMatch(/^greeter\s+1\.2\.3\s+user\s+warnings\s+on\s+1\s+Greets\. Use when greeting\.$/m);
     expect(stdout).toMatch(/^note: greeter in .* hides greeter in .*bundled$/m);
   });
 });
@@ -93,7 +95,9 @@ describe('skilltray check', () => {
     expect(code).toBe(1);
     const report = JSON.parse(stdout);
     expect(report.skills.map((s: { name: string }) => s.name)).toEqual(['broken', 'greeter']);
-    expect(report).toMatchObject({ errors: 1, warnings: 0 });
+    // The greeter found by path is the loaded one, which hides the bundled greeter (W421), as by name.
+    expect(report).toMatchObject({ errors: 1, warnings: 1 });
+    expect(report.skills[1].diagnostics.map((d: { code: string }) => d.code)).toEqual(['W421']);
   });
 
   it('exits 0 for a clean skill given by path', async () => {

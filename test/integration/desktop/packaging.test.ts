@@ -16,6 +16,8 @@ describe('packaging configuration (electron.config.ts)', () => {
     expect(config.mac.target).toEqual(['dmg']);
     expect(config.win.target).toEqual(['nsis']);
     expect(config.extraResources).toEqual(expect.arrayContaining([expect.objectContaining({ from: 'skills', to: 'skills' })]));
+    // The manifest that makes them bundled ships inside app.asar, where the asar integrity fuse covers it (paths.ts reads it there).
+    expect(config.files).toEqual([expect.objectContaining({ filter: expect.arrayContaining(['dist/bundled-manifest.json']) })]);
     expect(config.npmRebuild).toBe(true);
     expect(config.asar).not.toBe(false);
     // The bridge a connected assistant starts is the packaged executable run as Node (docs/connect.md).

@@ -186,6 +186,7 @@ describe('the hostile corpus: each refused or flagged with its code', () => {
   it('a name clash with a bundled skill is refused (E305), forced or not, until renamed with --as', async () => {
     const t = testHome();
     writeSkill(t.bundled, 'git', toolSkill('git', 'git status', { read_only: true }));
+    t.sealBundled();
     const base = tempDir();
     const source = folderPack(base, 'git', {}, toolSkill('git', 'git status'));
     const core = open(t);

@@ -176,6 +176,7 @@ describe('where installed skills stand', () => {
   it('between <home>/skills and the bundled packs, as user skills; a clash with any loaded skill is refused unless renamed with --as', async () => {
     const t = testHome();
     writeSkill(t.bundled, 'tidy', toolSkill('tidy', null, { read_only: true }));
+    t.sealBundled();
     const base = tempDir();
     const source = join(base, 'tidy');
     writeSkill(base, 'tidy', toolSkill('tidy', `${NODE} ${PRINT_ARGV} tidy`));

@@ -30,6 +30,7 @@ async function bridge(progressIntervalMs: number, options: { roots?: string[][];
   const body = `\n### nap\n\nSleeps.\n\n#### Parameters\n\n| Name | Type | Required | Description |\n|---|---|---|---|\n| ms | integer | yes | how long |\n\n#### Command\n\n\`\`\`\n${process.execPath} ${BEHAVE} sleep:<<ms>> out:done\n\`\`\`\n`;
   writeSkill(t.bundled, 'sleepy', skillMd({ name: 'sleepy', description: 'Sleeps a while. Use when testing.', read_only: true, timeout: 60 }, body));
   writeSkill(t.bundled, 'where', skillMd({ name: 'where', description: 'Prints where it runs. Use when testing.', read_only: true }, '\n### pwd\n\nPrints the working directory.\n\n#### Parameters\n\nNone.\n\n#### Command\n\n```\npwd\n```\n'));
+  t.sealBundled();
   const core = new SkilltrayCore(t.config());
   closers.push(() => core.close());
   const server = createMcpServer({

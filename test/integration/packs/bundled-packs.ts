@@ -1,6 +1,8 @@
 /** The checkout's bundled packs, loaded by the real loader over a bundled root as the app loads them. */
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import { BUNDLED_MANIFEST } from '../../../src-main/core/config.js';
+import { readBundledManifest } from '../../../src-main/core/skills/bundled-manifest.js';
 import { SkillRegistry } from '../../../src-main/core/skills/registry.js';
 import { renderCommand } from '../../../src-main/core/template/render-command.js';
 import type { RenderedCommand, Skill, SkillRoot } from '../../../src-main/shared/model.js';
@@ -10,9 +12,12 @@ export const SKILLS_DIR = join(import.meta.dirname, '..', '..', '..', 'skills');
 
 export const BUNDLED_ROOT: SkillRoot = { path: SKILLS_DIR, kind: 'bundled', trust: 'bundled', syntax: 'angle' };
 
-/** Every bundled pack, freshly loaded. */
+/** The checked-in manifest that makes them bundled. */
+export const MANIFEST = join(SKILLS_DIR, '..', BUNDLED_MANIFEST);
+
+/** Every bundled pack, freshly loaded and checked against the manifest. */
 export function loadPacks(): SkillRegistry {
-  return new SkillRegistry([BUNDLED_ROOT]).load();
+  return new SkillRegistry([BUNDLED_ROOT], { manifest: () => readBundledManifest(MANIFEST) }).load();
 }
 
 /** One bundled pack, which must have loaded cleanly. */

@@ -78,8 +78,8 @@ describe('docs/bundled-skills.md: the files pack', () => {
 });
 
 describe('README.md: rules', () => {
-  const deny: Rule = { id: 1, pattern: 'skill:*', effect: 'deny', createdAt: 0 };
-  const allow: Rule = { id: 2, pattern: 'tool:git/git_status', effect: 'allow', createdAt: 0 };
+  const deny: Rule = { id: 1, pattern: 'skill:*', effect: 'deny', createdAt: 0, pins: [] };
+  const allow: Rule = { id: 2, pattern: 'tool:git/git_status', effect: 'allow', createdAt: 0, pins: [] };
 
   it('says the most specific rule wins, as governingRule decides, not that deny wins over everything', () => {
     expect(governingRule([deny, allow], 'git', 'git_status')).toBe(allow);

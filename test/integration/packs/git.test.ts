@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
 import { decide } from '../../../src-main/core/policy/decide.js';
 import { profileFor } from '../../../src-main/core/policy/profile.js';
+import { pinsFor } from '../../../src-main/core/policy/pins.js';
 import type { Tool } from '../../../src-main/shared/model.js';
 import type { Rule, SandboxView } from '../../../src-main/shared/runs.js';
 import { runTool } from '../../support/run-tool.js';
@@ -305,6 +306,7 @@ describe('git pack: policy', () => {
       paused: false,
       rules,
       remembered: null,
+      cwd: '/home/me/proj',
       programPath: '/usr/bin/git',
       resolveBin: () => '/usr/bin/git',
       env: {},
@@ -323,7 +325,7 @@ describe('git pack: policy', () => {
   });
 
   it('an allow rule still lets a tool run on its own, contained or not', () => {
-    const rule: Rule = { id: 1, pattern: 'tool:git/git_status', effect: 'allow', createdAt: 0 };
+    const rule: Rule = { id: 1, pattern: 'tool:git/git_status', effect: 'allow', createdAt: 0, pins: pinsFor('tool:git/git_status', [skill], () => profileFor(skill, false)) };
     expect(decideFor('git_status', false, [rule])).toMatchObject({ outcome: 'auto', by: 'rule' });
     expect(decideFor('git_log', false, [rule]).outcome).toBe('ask');
   });

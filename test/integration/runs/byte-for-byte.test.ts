@@ -39,6 +39,8 @@ function scripted(t: TestHome, where: 'skills' | 'bundled'): string {
 
 /** A watched core: the registry reloads an edited skill after its debounce, as in the app. */
 async function watched(t: TestHome, sandbox?: Sandbox): Promise<SkilltrayCore> {
+  // Its bundled skills ship as the build would: sealed into the manifest as they are now.
+  t.sealBundled();
   const core = new SkilltrayCore(t.config(), sandbox === undefined ? {} : { sandbox });
   cores.push(core);
   await core.registry.watch();

@@ -20,7 +20,9 @@ afterEach(async () => {
 
 const SIMULATED = noSandbox('simulated for this test: no sandbox here');
 
+/** A core over the test home, its bundled skills sealed into a manifest as the build would ship them. */
 function open(t: TestHome, sandbox?: Sandbox): SkilltrayCore {
+  t.sealBundled();
   const core = new SkilltrayCore(t.config(), sandbox === undefined ? {} : { sandbox });
   cores.push(core);
   return core;

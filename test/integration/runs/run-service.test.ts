@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
 import type { SkilltrayError } from '../../../src-main/core/errors.js';
 import type { PendingApproval, RunEvent, Verdict } from '../../../src-main/shared/runs.js';
-import { skillMd, testHome, writeFiles, writeSkill } from '../../support/temp.js';
+import { skillMd, testHome, writeFiles, writeSkill, type TestHome } from '../../support/temp.js';
 import { rejectionOf } from '../../support/errors.js';
 import { coresClosedAfterEach } from '../../support/cores.js';
 
@@ -22,7 +22,12 @@ function toolSkill(name: string, command: string, frontmatter: Record<string, un
   );
 }
 
-const open = coresClosedAfterEach();
+const opener = coresClosedAfterEach();
+/** A core over the test home, its bundled skills sealed into a manifest as the build would ship them. */
+const open = (t: TestHome, env?: NodeJS.ProcessEnv): SkilltrayCore => {
+  t.sealBundled();
+  return opener(t, env);
+};
 
 
 const argvCommand = `${NODE} ${fixture('print-argv.mjs')} <<a>> <<b>>`;
@@ -284,6 +289,7 @@ describe('shutdown', () => {
     const t = testHome();
     writeSkill(t.bundled, 'slow', toolSkill('slow', `${NODE} ${fixture('behave.mjs')} sleep:60000 <<a>> <<b>>`, { read_only: true, timeout: 60 }));
     writeSkill(t.skills, 'asks', toolSkill('asks', argvCommand));
+    t.sealBundled();
     const core = new SkilltrayCore(t.config());
     const started = new Promise<void>((resolve) => core.runs.on('run', (e) => e.type === 'started' && resolve()));
     const added = new Promise<void>((resolve) => core.on('event', (e) => e.type === 'approval.added' && resolve()));

@@ -90,7 +90,7 @@ describe('approvals, approve, deny and run against the running owner', () => {
     expect(JSON.parse(refusal.stdout).error).toMatchObject({ code: 'E603', kind: 'denied_by_user' });
     expect(h.core.getRun(deniedId)).toMatchObject({ status: 'denied', outcome: 'denied', decidedBy: 'user', actor: 'cli' });
     const always = cli(['run', 'asks', 'go', '--json'], h.t);
-    expect((await cli(['approve', (await next()).id, '--always'], h.t)).stdout).toContain('approved (always for this tool, until revoked)');
+    expect((await cli(['approve', (await next()).id, '--always'], h.t)).stdout).toContain('approved (always for this tool in its folder, until revoked)');
     const report = JSON.parse((await always).stdout) as RunReport;
     expect(report.decision).toMatchObject({ outcome: 'approved', by: 'user' });
     expect(h.core.remembered()).toMatchObject([{ skill: 'asks', tool: 'go' }]);

@@ -74,6 +74,7 @@ export async function serverHome(options: Partial<Omit<HttpServerOptions, 'core'
   writeSkill(t.skills, 'asks', toolSkill('asks', `${NODE} ${PRINT_ARGV} <<a>> <<b>>`));
   writeSkill(t.skills, 'behaves', toolSkill('behaves', `${NODE} ${BEHAVE} <<a>> <<b>>`));
   writeSkill(t.bundled, 'echoes', toolSkill('echoes', 'echo <<a>>', { read_only: true }));
+  t.sealBundled();
   const core = new SkilltrayCore(t.config(), { autoBuild: true });
   onCleanup(() => core.close());
   const server = await startHttpServer({ core, owner: 'serve', version: '0.0.0-test', ...options });

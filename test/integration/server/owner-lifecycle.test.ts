@@ -66,6 +66,8 @@ describe('no tool outlives the process that owns it', () => {
     const t = await setup();
     // Out of the sandbox: a contained tool dies with its owner by itself (the next test).
     expect((await cliProcess(['rules', 'unsandbox', 'slow'], t.env)).code).toBe(0);
+    // The rule was made for the sandboxed tool; it allows the unsandboxed one only once made again.
+    expect((await cliProcess(['rules', 'add', 'allow', 'tool:slow/go'], t.env)).stdout).toContain('for slow: the user skill in');
     const first = await serve(t);
     const caller = cliProcess(['run', 'slow', 'go'], t.env);
     const run = await running(t);

@@ -22,7 +22,7 @@ import { tempDir } from '../../support/temp.js';
 function populate(path: string): void {
   const db = openStateDb(path);
   for (let i = 0; i < 12; i++) addRule(db, `tool:skill-${i}/*`, i % 3 === 0 ? 'deny' : 'allow');
-  for (let i = 0; i < 6; i++) remember(db, { skill: `notes-${i}`, tool: 'append', skillHash: 'h'.repeat(64), programPath: '/usr/bin/tee', profile: { name: 'workspace', network: false, hosts: [] } });
+  for (let i = 0; i < 6; i++) remember(db, { skill: `notes-${i}`, tool: 'append', skillHash: 'h'.repeat(64), identity: { rootKind: 'home', path: `/h/skills/notes-${i}`, trust: 'user' }, programPath: '/usr/bin/tee', profile: { name: 'workspace', network: false, hosts: [] }, folder: '/h/notes' });
   for (let i = 0; i < 400; i++) {
     const id = recordRequest(db, { id: `run-${String(i).padStart(4, '0')}`, traceId: `t${i}`, surface: 'cli', skill: 'git', tool: 'git_log', args: { i }, command: null, programPath: '/usr/bin/git', skillHash: 'h', requestedAt: 1_000 + i });
     recordDecision(db, id, { outcome: 'auto', decidedBy: 'policy', reason: 'bundled read-only' });

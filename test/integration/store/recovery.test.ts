@@ -21,7 +21,7 @@ function populated(path: string, runs = 300, outputBytes = 100): void {
   const db = openStateDb(path);
   addRule(db, 'tool:git/*', 'allow');
   addRule(db, 'skill:danger*', 'deny');
-  remember(db, { skill: 'notes', tool: 'append', skillHash: 'h'.repeat(64), programPath: '/usr/bin/tee', profile: { name: 'workspace', network: false, hosts: [] } });
+  remember(db, { skill: 'notes', tool: 'append', skillHash: 'h'.repeat(64), identity: { rootKind: 'home', path: '/h/skills/notes', trust: 'user' }, programPath: '/usr/bin/tee', profile: { name: 'workspace', network: false, hosts: [] }, folder: '/h/notes' });
   setSandboxed(db, 'legacy', false);
   setMode(db, 'Dev');
   setRetention(db, { outputDays: 9 });
@@ -63,7 +63,9 @@ describe('a damaged state.db', () => {
         ['allow', 'tool:git/*'],
         ['deny', 'skill:danger*'],
       ]);
-      expect(findRemembered(db, 'notes', 'append', SESSION)).toMatchObject({ programPath: '/usr/bin/tee', profile: { name: 'workspace', network: false, hosts: [] }, expires: 'revoke' });
+      expect(findRemembered(db, 'notes', 'append', SESSION)).toMatchObject([
+        { programPath: '/usr/bin/tee', profile: { name: 'workspace', network: false, hosts: [] }, folder: '/h/notes', identity: { rootKind: 'home', trust: 'user' }, expires: 'revoke' },
+      ]);
       expect(listUnsandboxed(db)).toEqual(['legacy']);
       expect(getSettings(db)).toEqual({ mode: 'Dev', paused: false, paletteShortcut: 'Alt+K', retention: { outputDays: 9, outputMaxMb: 100 } });
       const kept = listRuns(db, { limit: 1000 });
@@ -108,8 +110,8 @@ describe('a damaged state.db', () => {
     // A session id long enough to spill over two overflow pages, so breaking the chain hides it and nothing before it.
     const session = 's'.repeat(10_000);
     const db = openStateDb(path);
-    remember(db, { skill: 'notes', tool: 'append', skillHash: 'h'.repeat(64), programPath: '/usr/bin/tee', profile: { name: 'workspace', network: false, hosts: [] }, session });
-    remember(db, { skill: 'git', tool: 'git_status', skillHash: 'g'.repeat(64), programPath: '/usr/bin/git', profile: { name: 'read-only', network: false, hosts: [] } });
+    remember(db, { skill: 'notes', tool: 'append', skillHash: 'h'.repeat(64), identity: { rootKind: 'home', path: '/h/skills/notes', trust: 'user' }, programPath: '/usr/bin/tee', profile: { name: 'workspace', network: false, hosts: [] }, folder: '/h/notes', session });
+    remember(db, { skill: 'git', tool: 'git_status', skillHash: 'g'.repeat(64), identity: { rootKind: 'bundled', path: '/app/skills/git', trust: 'bundled' }, programPath: '/usr/bin/git', profile: { name: 'read-only', network: false, hosts: [] }, folder: null });
     db.close();
     breakOverflowChain(path, pagesOf(path, 'remembered_approvals', 'overflow', /\+000000$/)[0] as number);
     const { db: recovered, told } = openTold(path);

@@ -8,6 +8,7 @@ describe('the app’s paths', () => {
   it('in a checkout: skills, icons and the Electron build of better-sqlite3 that npm start names', () => {
     expect(appPaths({ ...at, isPackaged: false })).toEqual({
       bundledDir: join('/checkout', 'skills'),
+      bundledManifest: join('/checkout', 'bundled-manifest.json'),
       webDir: join('/checkout', 'dist', 'web'),
       preload: join('/checkout', 'dist', 'preload', 'preload.cjs'),
       trayIcon: join('/checkout', 'build', 'tray', 'tray.png'),
@@ -18,14 +19,15 @@ describe('the app’s paths', () => {
     });
   });
 
-  it('in a package: resources beside the app, and SKILLTRAY_NATIVE_BINDING ignored, so no variable loads other native code', () => {
-    expect(appPaths({ ...at, isPackaged: true })).toMatchObject({
+  it('in a package: resources beside the app, the manifest inside it, and SKILLTRAY_NATIVE_BINDING ignored, so no variable loads other native code', () => {
+    expect(appPaths({ ...at, isPackaged: true, appPath: '/opt/Skilltray/resources/app.asar' })).toMatchObject({
       bundledDir: join('/opt/Skilltray/resources', 'skills'),
+      bundledManifest: join('/opt/Skilltray/resources/app.asar', 'dist', 'bundled-manifest.json'),
       trayIcon: join('/opt/Skilltray/resources', 'tray', 'tray.png'),
       appIcon: join('/opt/Skilltray/resources', 'tray', 'icon.png'),
       nativeBinding: undefined,
       netRelay: join('/opt/Skilltray/resources', 'net-relay'),
-      cliScript: join('/checkout', 'bin', 'skilltray.js'),
+      cliScript: join('/opt/Skilltray/resources/app.asar', 'bin', 'skilltray.js'),
     });
   });
 

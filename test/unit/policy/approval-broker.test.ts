@@ -46,6 +46,7 @@ function pending(id: string, overrides: Partial<PendingApproval> = {}): PendingA
     skill: 'git',
     tool: 'git_log',
     trust: 'user',
+    identity: { rootKind: 'home', path: '/h/skills/git', hash: 'h', manifest: null, trust: 'user', unverified: null, hides: [] },
     readOnly: false,
     programPath: '/usr/bin/git',
     args: { count: 5 },
@@ -57,6 +58,7 @@ function pending(id: string, overrides: Partial<PendingApproval> = {}): PendingA
     reason: "skill 'git' is a user skill, so its runs need approval",
     sandbox: { name: 'workspace', network: false, hosts: [], contained: true, mechanism: 'bubblewrap', why: null },
     supplied: [2],
+    rememberScopes: ['folder'],
     ...overrides,
   };
 }

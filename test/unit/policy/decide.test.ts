@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Decision, DecideInput } from '../../../src-main/core/policy/decide.js';
 import { decide } from '../../../src-main/core/policy/decide.js';
-import type { Remembered, Rule, SandboxView } from '../../../src-main/shared/runs.js';
+import type { IdentityPin, Remembered, Rule, RulePin, SandboxView } from '../../../src-main/shared/runs.js';
 import type { Mode } from '../../../src-main/shared/model.js';
 import { makeSkill, makeTool } from './skill-fixture.js';
 
@@ -23,6 +23,7 @@ function input(overrides: Partial<DecideInput> = {}): DecideInput {
     paused: false,
     rules: [],
     remembered: null,
+    cwd: '/home/me/proj',
     programPath: '/usr/bin/git',
     resolveBin: (name) => bins[name] ?? null,
     env: { HOME: '/home/me' },
@@ -32,22 +33,32 @@ function input(overrides: Partial<DecideInput> = {}): DecideInput {
   };
 }
 
+/** Who the fixtures' two gits are: your own in ~/skills-like /skills/git, and the bundled one as shipped. */
+const userGit: IdentityPin = { rootKind: 'home', path: '/skills/git', trust: 'user' };
+const bundledGit: IdentityPin = { rootKind: 'bundled', path: '/skills/git', trust: 'bundled' };
+
 const remembered = (overrides: Partial<Remembered> = {}): Remembered => ({
   id: 7,
   skill: 'git',
   tool: 'git_status',
   skillHash: 'hash-v1',
+  identity: userGit,
   programPath: '/usr/bin/git',
   profile: { name: 'read-only', network: false, hosts: [] },
+  folder: '/home/me/proj',
   expires: 'revoke',
   createdAt: 1,
   revokedAt: null,
   ...overrides,
 });
 
-const allowAll: Rule = { id: 1, pattern: 'skill:*', effect: 'allow', createdAt: 0 };
-const denyGit: Rule = { id: 2, pattern: 'skill:git', effect: 'deny', createdAt: 0 };
-const allowStatus: Rule = { id: 3, pattern: 'tool:git/git_status', effect: 'allow', createdAt: 0 };
+/** Pins for both gits, made when they could write in their folder without the network. */
+const gitPins = (pin: Partial<RulePin> = {}): RulePin[] =>
+  [userGit, bundledGit].map((identity) => ({ skill: 'git', ...identity, profile: { name: 'workspace', network: false, hosts: [] }, ...pin }));
+
+const allowAll: Rule = { id: 1, pattern: 'skill:*', effect: 'allow', createdAt: 0, pins: gitPins() };
+const denyGit: Rule = { id: 2, pattern: 'skill:git', effect: 'deny', createdAt: 0, pins: [] };
+const allowStatus: Rule = { id: 3, pattern: 'tool:git/git_status', effect: 'allow', createdAt: 0, pins: gitPins() };
 const bundledReadOnly = makeSkill({ trust: 'bundled', readOnly: true });
 
 /** A compact view of a decision for table comparisons. */
@@ -108,10 +119,10 @@ describe('decide', () => {
     ['a rule for another skill does nothing', { rules: [{ ...denyGit, pattern: 'skill:npm' }] }, 'ask'],
     // remembered beats policy, and lapses
     ['remembered', { remembered: remembered() }, 'auto:remembered'],
-    ['remembered beats policy', { remembered: remembered(), skill: bundledReadOnly }, 'auto:remembered'],
+    ['remembered beats policy', { remembered: remembered({ identity: bundledGit }), skill: bundledReadOnly }, 'auto:remembered'],
     ['remembered lapses on a hash change', { remembered: remembered({ skillHash: 'hash-v0' }) }, 'ask'],
     ['remembered lapses on a program path change', { remembered: remembered({ programPath: '/home/me/bin/git' }) }, 'ask'],
-    ['a lapsed approval asks even for bundled read-only', { remembered: remembered({ skillHash: 'hash-v0' }), skill: bundledReadOnly }, 'ask'],
+    ['a lapsed approval asks even for bundled read-only', { remembered: remembered({ identity: bundledGit, skillHash: 'hash-v0' }), skill: bundledReadOnly }, 'ask'],
     ['a revoked approval is ignored', { remembered: remembered({ revokedAt: 5 }) }, 'ask'],
     ['an approval for another tool is ignored', { remembered: remembered({ tool: 'git_diff' }) }, 'ask'],
     // only a contained run goes unasked on a remembered approval or bundled policy
@@ -123,8 +134,30 @@ describe('decide', () => {
     ['bundled read-only, not contained', { skill: bundledReadOnly, sandbox: noSandbox }, 'ask'],
     ['bundled read-only, sandbox turned off', { skill: bundledReadOnly, sandbox: turnedOff }, 'ask'],
     ['an allow rule runs even uncontained (the person wrote it)', { rules: [allowAll], sandbox: noSandbox }, 'auto:rule#1'],
+    // rules and remembered approvals are pinned to who the skill is, what its runs may do, and (remembered) the folder
+    ['an allow rule made for the bundled git does not allow your own git', { rules: [{ ...allowStatus, pins: gitPins().filter((p) => p.trust === 'bundled') }] }, 'ask'],
+    ['nor outranks a broader deny for it', { rules: [denyGit, { ...allowStatus, pins: gitPins().filter((p) => p.trust === 'bundled') }] }, 'deny:E602#2'],
+    ['an allow rule made for your git does not allow the bundled one', { rules: [{ ...allowAll, pins: gitPins().filter((p) => p.trust === 'user') }], skill: makeSkill({ trust: 'bundled' }) }, 'ask'],
+    ['an allow rule made for your git in another folder does not allow this one', { rules: [{ ...allowAll, pins: gitPins({ path: '/elsewhere/git' }) }] }, 'ask'],
+    ['an allow rule made before this skill was here does not allow it', { rules: [{ ...allowAll, pins: [] }] }, 'ask'],
+    ['an allow rule from before pins does not allow until pinned', { rules: [{ ...allowAll, pins: null }] }, 'ask'],
+    ['an allow rule asks when the profile is wider than when it was made', { rules: [{ ...allowAll, pins: gitPins({ profile: { name: 'read-only', network: false, hosts: [] } }) }], sandbox: workspace }, 'ask'],
+    ['an allow rule asks when the run gains the network', { rules: [allowAll], sandbox: withNetwork }, 'ask'],
+    ['an allow rule for a wider profile covers a narrower one', { rules: [allowAll], sandbox: contained }, 'auto:rule#1'],
+    ['remembered in another folder asks', { remembered: remembered({ folder: '/home/me/other' }) }, 'ask'],
+    ['remembered in a parent folder covers a folder inside it', { remembered: remembered({ folder: '/home/me' }) }, 'auto:remembered'],
+    ['remembered in a folder does not cover its parent', { remembered: remembered({ folder: '/home/me/proj/src' }) }, 'ask'],
+    ['remembered in a folder does not cover a sibling sharing its prefix', { remembered: remembered({ folder: '/home/me/pro' }) }, 'ask'],
+    ['remembered for any folder', { remembered: remembered({ folder: null }) }, 'auto:remembered'],
+    ['remembered for the bundled git asks for your own', { remembered: remembered({ identity: bundledGit }) }, 'ask'],
+    ['remembered from before identities holds by its content hash', { remembered: remembered({ identity: null }) }, 'auto:remembered'],
+    // a skill whose files cannot be vouched for never runs unasked; a deny rule still refuses it
+    ['unverified asks over an allow rule', { rules: [allowAll], skill: makeSkill({ identity: { ...makeSkill().identity, unverified: 'x (changed)' } }) }, 'ask'],
+    ['unverified asks over a remembered approval', { remembered: remembered(), skill: makeSkill({ identity: { ...makeSkill().identity, unverified: 'x (changed)' } }) }, 'ask'],
+    ['unverified is still denied by a deny rule', { rules: [denyGit], skill: makeSkill({ identity: { ...makeSkill().identity, unverified: 'x (changed)' } }) }, 'deny:E602#2'],
     // policy
     ['bundled read-only', { skill: bundledReadOnly }, 'auto:policy'],
+    ['bundled read-only with the network asks', { skill: bundledReadOnly, sandbox: withNetwork }, 'ask'],
     ['bundled, not read-only', { skill: makeSkill({ trust: 'bundled' }) }, 'ask'],
     ['user, read-only', { skill: makeSkill({ readOnly: true }) }, 'ask'],
     ['user', {}, 'ask'],
@@ -179,15 +212,39 @@ describe('decide', () => {
     );
   });
 
+  it('says why a rule or an approval is not about this skill, here, as it runs now', () => {
+    const reason = (overrides: Partial<DecideInput>): string => {
+      const d = decide(input(overrides));
+      if (d.outcome !== 'ask') throw new Error(`expected ask, got ${d.outcome}`);
+      return d.reason;
+    };
+    expect(reason({ rules: [{ ...allowStatus, pins: gitPins().filter((p) => p.trust === 'bundled') }] })).toBe(
+      "skill 'git' is a user skill, so its runs need approval (rule #3 (tool:git/git_status) was made for the bundled skill Skilltray shipped, not for this one (the user skill in /skills/git))",
+    );
+    expect(reason({ rules: [{ ...allowAll, pins: [] }] })).toContain("rule #1 (skill:*) does not cover this 'git' (a rule covers the skills it named when it was made); add it again to let it cover this one");
+    expect(reason({ rules: [{ ...allowAll, pins: gitPins({ profile: { name: 'read-only', network: false, hosts: [] } }) }], sandbox: workspace })).toBe(
+      "'git/git_status' needs approval: rule #1 (skill:*) was made when it ran read-only, no network; it would now run may write in its working directory, no network, more than the rule allows",
+    );
+    expect(reason({ remembered: remembered({ folder: '/home/me/other' }) })).toBe(
+      "the approval you gave to always allow 'git/git_status' has lapsed: you allowed it in /home/me/other, and this run is in /home/me/proj; an Always holds in its own folder and the folders inside it",
+    );
+    expect(reason({ remembered: remembered({ identity: bundledGit }) })).toContain('it was given to the bundled skill Skilltray shipped, and this is the user skill in /skills/git');
+    expect(reason({ skill: bundledReadOnly, sandbox: withNetwork })).toBe("'git/git_status' is bundled but reaches the network (network to any host), so it asks");
+    expect(reason({ rules: [allowAll], skill: makeSkill({ identity: { ...makeSkill().identity, unverified: "installed pack 'p' was edited behind its back: SKILL.md (changed) differ from packs.lock.json" } }) })).toBe(
+      "installed pack 'p' was edited behind its back: SKILL.md (changed) differ from packs.lock.json; a skill whose files cannot be vouched for never runs without asking",
+    );
+  });
+
   describe('the network', () => {
     const listed: SandboxView = { ...contained, network: true, hosts: ['api.github.com'] };
     const thisComputer: SandboxView = { ...contained, network: true, hosts: 'host' };
     const withHosts = (hosts: SandboxView['hosts']): Partial<Remembered> => ({ profile: { name: 'read-only', network: true, hosts } });
+    const allowFor = (hosts: SandboxView['hosts']): Rule => ({ ...allowStatus, pins: gitPins({ profile: { name: 'workspace', network: true, hosts } }) });
     it.each<[string, Partial<DecideInput>, string]>([
       // A bundled tool with the network never runs unasked on bundled policy (a planted read-only skill with network: true did).
       ['bundled read-only with any host asks', { skill: bundledReadOnly, sandbox: withNetwork }, 'ask'],
       ['bundled read-only with a host list asks', { skill: bundledReadOnly, sandbox: listed }, 'ask'],
-      ['bundled read-only with a host list, remembered for that list', { skill: bundledReadOnly, sandbox: listed, remembered: remembered(withHosts(['api.github.com'])) }, 'auto:remembered'],
+      ['bundled read-only with a host list, remembered for that list', { skill: bundledReadOnly, sandbox: listed, remembered: remembered({ ...withHosts(['api.github.com']), identity: bundledGit }) }, 'auto:remembered'],
       // An Always is pinned to exactly the reach it was given for.
       ['any host, remembered for any host', { sandbox: withNetwork, remembered: remembered(withHosts(['*'])) }, 'auto:remembered'],
       ['any host, remembered for a list', { sandbox: withNetwork, remembered: remembered(withHosts(['api.github.com'])) }, 'ask'],
@@ -198,8 +255,15 @@ describe('decide', () => {
       // This computer's own network asks every time; only a rule the person wrote lets it through.
       ["this computer's network, remembered for it", { sandbox: thisComputer, remembered: remembered(withHosts('host')) }, 'ask'],
       ["this computer's network, bundled read-only", { skill: bundledReadOnly, sandbox: thisComputer }, 'ask'],
-      ["this computer's network, an allow rule", { sandbox: thisComputer, rules: [allowStatus] }, 'auto:rule#3'],
-      ['any host, an allow rule', { sandbox: withNetwork, rules: [allowStatus] }, 'auto:rule#3'],
+      // A rule covers the reach it was pinned with: this computer's network covers any list, `*` any list of hosts.
+      ["this computer's network, an allow rule made for it", { sandbox: thisComputer, rules: [allowFor('host')] }, 'auto:rule#3'],
+      ['any host, an allow rule made for any host', { sandbox: withNetwork, rules: [allowFor(['*'])] }, 'auto:rule#3'],
+      ['a list, an allow rule made for any host', { sandbox: listed, rules: [allowFor(['*'])] }, 'auto:rule#3'],
+      ['a list, an allow rule made for that list', { sandbox: listed, rules: [allowFor(['api.github.com'])] }, 'auto:rule#3'],
+      ['a longer list than the allow rule was made for', { sandbox: { ...listed, hosts: ['api.github.com', 'x.io'] }, rules: [allowFor(['api.github.com'])] }, 'ask'],
+      ['any host, an allow rule made for a list', { sandbox: withNetwork, rules: [allowFor(['api.github.com'])] }, 'ask'],
+      ["this computer's network, an allow rule made for any host", { sandbox: thisComputer, rules: [allowFor(['*'])] }, 'ask'],
+      ['the network, an allow rule made without it', { sandbox: listed, rules: [allowStatus] }, 'ask'],
       ['a deny rule still denies', { sandbox: thisComputer, rules: [denyGit] }, 'deny:E602#2'],
     ])('%s', (_, overrides, expected) => {
       expect(summary(decide(input(overrides)))).toBe(expected);
@@ -275,7 +339,10 @@ describe('decide', () => {
           remembered:
             a.remembered === 'none'
               ? null
-              : remembered(a.remembered === 'hash' ? { skillHash: 'x' } : a.remembered === 'path' ? { programPath: '/x' } : a.remembered === 'narrower' ? { profile: { name: 'read-only', network: false, hosts: [] } } : { profile: { name: 'workspace', network: false, hosts: [] } }),
+              : remembered({
+                identity: a.bundled ? bundledGit : userGit,
+                ...(a.remembered === 'hash' ? { skillHash: 'x' } : a.remembered === 'path' ? { programPath: '/x' } : a.remembered === 'narrower' ? { profile: { name: 'read-only', network: false, hosts: [] } } : { profile: { name: 'workspace', network: false, hosts: [] } }),
+              }),
           sandbox: a.contained ? workspace : { ...workspace, contained: false, mechanism: null, why: 'none here' },
         }));
         const refused = a.paused ? 'E608' : !a.modes.includes(a.mode) ? 'E605' : a.missingBin ? 'E606' : a.missingEnv ? 'E607' : !a.programFound ? 'E701' : null;

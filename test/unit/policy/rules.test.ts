@@ -16,7 +16,7 @@ function e609(fn: () => unknown): SkilltrayError {
 }
 
 let nextId = 1;
-const rule = (pattern: string, effect: RuleEffect, id = nextId++): Rule => ({ id, pattern, effect, createdAt: 0 });
+const rule = (pattern: string, effect: RuleEffect, id = nextId++): Rule => ({ id, pattern, effect, createdAt: 0, pins: [] });
 
 describe('parseRulePattern', () => {
   it.each<[string, string, string, boolean]>([

@@ -15,12 +15,16 @@ export function makeTool(overrides: Partial<Tool> = {}): Tool {
   };
 }
 
+/** A skill as the registry hands it over: its identity agrees with its trust (a bundled one matched the manifest). */
 export function makeSkill(overrides: Partial<Skill> = {}): Skill {
   const trust = overrides.trust ?? 'user';
   const root: SkillRoot = { path: '/skills', kind: trust === 'bundled' ? 'bundled' : 'home', trust, syntax: 'angle' };
+  const hash = overrides.hash ?? 'hash-v1';
   return {
     ...blankSkill('/skills/git', root),
-    hash: 'hash-v1',
+    hash,
+    trust,
+    identity: { rootKind: root.kind, path: '/skills/git', hash, manifest: trust === 'bundled' ? 'match' : null, trust, unverified: null, hides: [] },
     description: 'Git operations.',
     version: '1.0.0',
     bodyLine: 5,

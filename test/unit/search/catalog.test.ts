@@ -381,6 +381,20 @@ describe('scripts written without spaces: any part of a run is found (unspaced-t
     catalog.close();
   });
 
+  it('a cold sync of many skills (the bulk path, triggers dropped) fills the pair index too, and a later edit keeps it exact', () => {
+    const roots = tempDir();
+    const many = Array.from({ length: 80 }, (_, i) => skill(roots, `latin-${i}`, `# Tool ${i}\n\nPlain words only.\n`));
+    const zh = skill(roots, 'zh-notes', ZH);
+    const catalog = open(tempDir());
+    catalog.sync([...many, zh]);
+    expect(catalog.search('行动').results.map((hit) => [hit.skill, hit.section])).toEqual([['zh-notes', '适用场景']]);
+    writeFileSync(join(zh.dir, 'SKILL.md'), '---\nname: zh-notes\ndescription: zh skill\n---\n# 标题\n\n新的文字。\n');
+    catalog.sync([...many, rehash(zh)]);
+    expect(catalog.search('行动').results).toEqual([]);
+    expect(catalog.search('文字').results.map((hit) => hit.skill)).toEqual(['zh-notes']);
+    catalog.close();
+  });
+
   it('every part of any run of Han, kana or Thai is found, and marked where it is (property)', () => {
     const char = fc.constantFrom(...'会议记录助手适用场景提炼行动项ひらがなカタカナภาษาไทย𠮶𨋢');
     const catalog = open(tempDir());

@@ -88,6 +88,21 @@ describe('incremental loading', () => {
     expect(third.get('skill-0007')?.hash).not.toBe(first.get('skill-0007')?.hash);
   });
 
+  it('identifying a cached skill (W421 added, then dropped) leaves the parse the cache and earlier loads share as it was', () => {
+    const base = tempDir();
+    const mine: SkillRoot = { path: join(base, 'mine'), kind: 'env', trust: 'user', syntax: 'angle' };
+    const theirs: SkillRoot = { path: join(base, 'theirs'), kind: 'kode', trust: 'user', syntax: 'angle' };
+    for (const root of [mine, theirs]) writeSkill(root.path, 'git', skillMd({ name: 'git', description: `Git of ${root.kind}.`, version: '1.0.0' }));
+    settle();
+    const cache = ParseCache.memory();
+    const hiding = new SkillRegistry([mine, theirs], { cache }).load().get('git');
+    expect(hiding).toMatchObject({ state: 'warnings', diagnostics: [expect.objectContaining({ code: 'W421' })] });
+    const alone = new SkillRegistry([mine], { cache }).load().get('git');
+    expect(alone).toMatchObject({ state: 'ok', diagnostics: [] });
+    // Both came from one cached parse: the first still says what it hides.
+    expect(hiding?.diagnostics.map((d) => d.code)).toEqual(['W421']);
+  });
+
   it('a same-size edit with its mtime set back (touch -d) is re-parsed (the ctime moved)', () => {
     const { base, roots, dirs } = corpus(2);
     const { parse, parsed } = countingParse();
@@ -158,7 +173,7 @@ describe('incremental loading', () => {
     const bundled = roots.map((root) => ({ ...root, trust: 'bundled' as const }));
     const third = countingParse();
     const other = ParseCache.file(file);
-    expect(new SkillRegistry(bundled, { cache: other, parse: third.parse }).load().get('skill-0003')?.trust).toBe('bundled');
+    expect(new SkillRegistry(bundled, { cache: other, parse: third.parse }).load().get('skill-0003')?.root.trust).toBe('bundled');
     other.close();
     expect(third.parsed).toHaveLength(20);
   });

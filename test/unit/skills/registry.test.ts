@@ -2,7 +2,8 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SkillRegistry, type SkillChange } from '../../../src-main/core/skills/registry.js';
-import { skillMd, tempDir, testHome, writeSkill } from '../../support/temp.js';
+import { skillMd, tempDir, testHome, writeFiles, writeSkill } from '../../support/temp.js';
+import { readBundledManifest, type BundledManifest } from '../../../src-main/core/skills/bundled-manifest.js';
 
 const good = (name: string, description = `The ${name} skill.`) => skillMd({ name, description, version: '1.0.0' });
 
@@ -54,13 +55,42 @@ describe('skill roots and precedence', () => {
     ]);
   });
 
-  it('gives bundled trust only to the bundled root', () => {
+  it('gives bundled trust only to a skill of the bundled root that the shipped manifest lists as it is', () => {
     const t = testHome();
     writeSkill(t.bundled, 'clock', good('clock'));
     writeSkill(t.skills, 'notes', good('notes'));
-    const registry = new SkillRegistry(t.config().roots).load();
-    expect(registry.get('clock')?.trust).toBe('bundled');
-    expect(registry.get('notes')?.trust).toBe('user');
+    t.sealBundled();
+    const manifest = (): BundledManifest | null => readBundledManifest(t.config().bundledManifest);
+    const registry = new SkillRegistry(t.config().roots, { manifest }).load();
+    expect(registry.get('clock')).toMatchObject({ trust: 'bundled', identity: { rootKind: 'bundled', manifest: 'match', trust: 'bundled', unverified: null }, diagnostics: [] });
+    expect(registry.get('notes')).toMatchObject({ trust: 'user', identity: { rootKind: 'env', manifest: null, trust: 'user' } });
+    // Without the manifest (a registry told of none), nothing in the bundled folder is bundled.
+    expect(new SkillRegistry(t.config().roots).load().get('clock')?.trust).toBe('user');
+  });
+
+  it('a skill planted in the bundled folder, or one edited there, is a user skill with W420 naming what differs', () => {
+    const t = testHome();
+    writeSkill(t.bundled, 'clock', good('clock'), { 'notes.md': 'shipped\n' });
+    t.sealBundled();
+    writeSkill(t.bundled, 'planted', good('planted'));
+    writeFiles(join(t.bundled, 'clock'), { 'notes.md': 'edited\n', 'extra.sh': 'echo hi\n' });
+    const registry = new SkillRegistry(t.config().roots, { manifest: () => readBundledManifest(t.config().bundledManifest) }).load();
+    const planted = registry.get('planted');
+    expect(planted).toMatchObject({ trust: 'user', state: 'warnings', identity: { rootKind: 'bundled', manifest: 'absent', trust: 'user' } });
+    expect(planted?.diagnostics.map((d) => d.code)).toEqual(['W420']);
+    expect(planted?.diagnostics[0]?.message).toMatch(/^'planted' is in Skilltray's bundled folder but Skilltray did not ship it; .*: it is trusted as a user skill and never runs unasked$/);
+    const clock = registry.get('clock');
+    expect(clock).toMatchObject({ trust: 'user', identity: { manifest: 'differs', trust: 'user' } });
+    expect(clock?.identity.unverified).toBe("bundled skill 'clock' is not as Skilltray shipped it: extra.sh (added), notes.md (changed); reinstall Skilltray to restore it");
+  });
+
+  it('a missing or broken manifest makes nothing bundled, saying so', () => {
+    const t = testHome();
+    writeSkill(t.bundled, 'clock', good('clock'));
+    writeFileSync(t.config().bundledManifest, '{"version": 1, "skills": {"clock": {"hash": 5}}}');
+    const registry = new SkillRegistry(t.config().roots, { manifest: () => readBundledManifest(t.config().bundledManifest) }).load();
+    expect(registry.get('clock')).toMatchObject({ trust: 'user', identity: { manifest: 'unreadable' } });
+    expect(registry.get('clock')?.diagnostics.map((d) => d.code)).toEqual(['W420']);
   });
 
   it('T10: a directory with one malformed skill loads all the others', () => {

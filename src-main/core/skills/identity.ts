@@ -1,0 +1,77 @@
+/**
+ * The one answer to "who is this skill": the root it was found in, its folder, its content hash and,
+ * for the bundled folder, whether the manifest shipped with Skilltray lists that very content. Trust
+ * follows from it and from nothing else: a skill is bundled only when it lies in the bundled folder
+ * and matches the manifest. So do the warnings every view shows (check, list, the skill browser, the
+ * approval): W420 for a skill in the bundled folder that Skilltray did not ship as it is, W421 for a
+ * skill that hides another of its name. Rules and remembered approvals are pinned to what this
+ * returns (core/policy/pins.ts).
+ */
+import { ROOT_WORDS } from '../../shared/identity-text.js';
+import type { Diagnostic, Skill, SkillIdentity } from '../../shared/model.js';
+import { filesNotAsShipped, type BundledManifest } from './bundled-manifest.js';
+import { DiagnosticList } from './diagnostics.js';
+
+/** The codes this module adds: recomputed on every call, never carried over. */
+const OWN_CODES: ReadonlySet<string> = new Set(['W420', 'W421']);
+
+/** What the manifest says about a skill of the bundled folder, and the warning when it is not as shipped. */
+function againstManifest(skill: Skill, manifest: BundledManifest | null): Pick<SkillIdentity, 'manifest' | 'unverified'> {
+  if (manifest === null) {
+    return { manifest: 'unreadable', unverified: `the manifest of Skilltray's bundled skills cannot be read, so '${skill.name}' in the bundled folder cannot be verified` };
+  }
+  const shipped = manifest.skills[skill.name];
+  if (shipped === undefined) {
+    return {
+      manifest: 'absent',
+      unverified: `'${skill.name}' is in Skilltray's bundled folder but Skilltray did not ship it; keep your own skills in your skills folder (skilltray roots)`,
+    };
+  }
+  if (shipped.hash === skill.hash) return { manifest: 'match', unverified: null };
+  const changed = filesNotAsShipped(skill.dir, shipped);
+  const shown = changed.slice(0, 5).join(', ');
+  return {
+    manifest: 'differs',
+    unverified: `bundled skill '${skill.name}' is not as Skilltray shipped it: ${shown || 'its files differ'}${changed.length > 5 ? ` and ${changed.length - 5} more` : ''}; reinstall Skilltray to restore it`,
+  };
+}
+
+/**
+ * Who `skill` is, set on it (with its trust and warnings), and returned. `manifest` is the bundled
+ * manifest as read (null: none could be read); leave it out where nobody asked (a skill parsed on its
+ * own): a skill of the bundled folder is then not bundled, without a warning. The shadowed skills are
+ * taken from `skill.shadows`. Its diagnostics array is replaced, never changed in place: a parse
+ * cache may hold the same one.
+ */
+export function identify(skill: Skill, manifest?: BundledManifest | null): Skill {
+  const inBundled = skill.root.kind === 'bundled';
+  const checked = inBundled && manifest !== undefined ? againstManifest(skill, manifest) : { manifest: null, unverified: null };
+  // An installed pack's files are checked against its lock by the loader (packs/verify.ts).
+  const lock = skill.diagnostics.find((d) => d.code === 'W416');
+  skill.identity = {
+    rootKind: skill.root.kind,
+    path: skill.dir,
+    hash: skill.hash,
+    manifest: checked.manifest,
+    trust: inBundled && checked.manifest === 'match' ? 'bundled' : 'user',
+    unverified: checked.unverified ?? lock?.message ?? null,
+    hides: skill.shadows.map((s) => ({ path: s.dir, rootKind: s.root.kind })),
+  };
+  skill.trust = skill.identity.trust;
+  // The common case, a skill as shipped (or not bundled) that hides nothing, keeps its diagnostics as they are.
+  if (checked.unverified === null && skill.shadows.length === 0 && !skill.diagnostics.some((d) => OWN_CODES.has(d.code))) return skill;
+  const diags = new DiagnosticList();
+  if (checked.unverified !== null) diags.add('W420', `${checked.unverified}: it is trusted as a user skill and never runs unasked`, skill.file, 1);
+  for (const hidden of skill.shadows) {
+    diags.add(
+      'W421',
+      `'${skill.name}' hides the skill of the same name in ${ROOT_WORDS[hidden.root.kind]} (${hidden.dir}): rules and approvals given to that one do not apply to this one`,
+      skill.file,
+      1,
+    );
+  }
+  const diagnostics: Diagnostic[] = [...skill.diagnostics.filter((d) => !OWN_CODES.has(d.code)), ...diags.items];
+  skill.diagnostics = diagnostics;
+  skill.state = diagnostics.some((d) => d.severity === 'error') ? 'error' : diagnostics.length > 0 ? 'warnings' : 'ok';
+  return skill;
+}

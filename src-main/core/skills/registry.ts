@@ -281,10 +281,12 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   /**
    * `fresh` (what a name reads as now), or `last` (its last good parse) when `fresh` is missing or
    * failed while the skill is being rewritten: an editor's save is never reported as the skill gone
-   * or broken. A folder removed is gone at once; a failure that outlasts SETTLE_MS is reported.
+   * or broken. A folder removed is gone at once, as is one whose root is no longer read (an
+   * untrusted project); a failure that outlasts SETTLE_MS is reported.
    */
   private orLastGood(fresh: Skill | undefined, last: Skill | undefined): Skill | undefined {
     if (last === undefined || failed(last) || (fresh !== undefined && !failed(fresh))) return fresh;
+    if (!this.roots.some((root) => root.path === last.root.path)) return fresh;
     return beingRewritten(last.dir) ? last : fresh;
   }
 

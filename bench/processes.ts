@@ -166,10 +166,20 @@ export async function stopServe(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** Resident memory of process `pid` in MiB (Linux /proc; null elsewhere). */
-export function residentMb(pid: number): number | null {
+/** A memory field of process `pid`'s status in MiB (Linux /proc; null elsewhere). */
+function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
   const status = `/proc/${pid}/status`;
   if (!existsSync(status)) return null;
-  const match = readFileSync(status, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
+  const match = readFileSync(status, 'utf8').match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'));
   return match ? Number(match[1]) / 1024 : null;
+}
+
+/** Resident memory of process `pid` in MiB (Linux /proc; null elsewhere). */
+export function residentMb(pid: number): number | null {
+  return statusMb(pid, 'VmRSS');
+}
+
+/** The most resident memory process `pid` has had so far, in MiB (Linux /proc; null elsewhere). */
+export function peakResidentMb(pid: number): number | null {
+  return statusMb(pid, 'VmHWM');
 }

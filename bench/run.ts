@@ -16,6 +16,7 @@ import { catalogBench } from './catalog.bench.js';
 import { cliBench } from './cli.bench.js';
 import { coldBench } from './cold.bench.js';
 import { discoverBench } from './discover.bench.js';
+import { fanoutBench } from './fanout.bench.js';
 import { BenchFixtures } from './fixtures.js';
 import { loadBench } from './load.bench.js';
 import { historyBench } from './history.bench.js';
@@ -43,6 +44,7 @@ const BENCHES: Record<string, Bench> = {
   cli: cliBench,
   cold: coldBench,
   serve: serveBench,
+  fanout: fanoutBench,
   run: runBench,
   session: (dir) => sessionBench(dir, bundledDir),
   history: historyBench,

@@ -28,3 +28,18 @@ export function touchMtime(file: string, mtimeNs: bigint): void {
   const fraction = String(mtimeNs % 1_000_000_000n).padStart(9, '0');
   execFileSync('touch', ['-m', '-d', `@${seconds}.${fraction}`, file]);
 }
+
+/** Returns once the filesystem's clock is `ms` past every one of `files`' ctime (polled by a probe file in `dir`). */
+export async function waitForFsAge(dir: string, files: readonly string[], ms: number): Promise<void> {
+  const due = Math.max(...files.map((file) => statSync(file).ctimeMs)) + ms;
+  const probe = join(dir, '.fs-clock-probe');
+  try {
+    for (;;) {
+      writeFileSync(probe, '');
+      if (statSync(probe).ctimeMs > due) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    rmSync(probe, { force: true });
+  }
+}

@@ -13,8 +13,12 @@ const BLOCKQUOTE = /^\s{0,3}(>\s?)+/;
 const TASK_ITEM = /^(\s*)([-*+]|\d{1,9}[.)])\s+\[[ xX]\]\s+/;
 const LIST_ITEM = /^(\s*)([-*+]|\d{1,9}[.)])\s+/;
 
+/** A character every inline markup below needs: most lines hold none and are kept as they are, unscanned. */
+const INLINE_MARKUP = /[[<`*_~\\]/;
+
 /** Inline markup of one line: code spans, emphasis markers, links and images, escapes. */
 export function plainInline(line: string): string {
+  if (!INLINE_MARKUP.test(line)) return line;
   return (
     line
       // Images and links keep their text; the target is not something a person reads in a snippet.

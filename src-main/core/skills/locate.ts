@@ -125,6 +125,8 @@ function locate(arg: string, cwd: string, source: LoadedSkills, collections: boo
     const found = source.dirOf(arg);
     if (found !== null) return [locatedByName(found, arg, source)];
   }
+  // A loaded skill's own folder (as HTTP and MCP name it) is that skill, also while an editor renames a new SKILL.md over the old.
+  if (dir !== null && source.dirOf(basename(dir)) === dir) return [locatedByName(dir, basename(dir), source)];
   if (dir !== null && isDirectory(dir)) throw skillcErrors.notASkill(arg);
   if (isPlainName(arg)) {
     // A skill directory the loader did not report (e.g. it appeared since loading) is still a skill to read.

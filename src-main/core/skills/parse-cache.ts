@@ -219,6 +219,14 @@ export class ParseCache {
     return { ...entry.skill, root, shadows: [] };
   }
 
+  /** The last settled parse recorded for `dir` under `root`, whatever its files hold now (a copy): what a skill caught mid-rewrite falls back to. */
+  lastSettled(dir: string, root: SkillRoot): Skill | undefined {
+    // Asked for names no root holds now: a cache file never written is not created by the question.
+    const unwritten = this.db === null && this.file !== null && !existsSync(this.file);
+    const entry = unwritten ? this.entries.get(dir) : this.find(dir);
+    return entry === undefined || entry.root !== rootKey(root) ? undefined : { ...entry.skill, root, shadows: [] };
+  }
+
   /** Remembers a parse of the files whose tree had settled with `fingerprint`. */
   set(dir: string, root: SkillRoot, tree: SkillTree, fingerprint: string, skill: Skill): void {
     const entry = { root: rootKey(root), fingerprint, tree, skill: { ...skill, shadows: [] } };

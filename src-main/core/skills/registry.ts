@@ -6,7 +6,8 @@
  * itself (and what happens when the OS refuses to) is root-watcher.ts.
  */
 import { EventEmitter } from 'node:events';
-import { realpathSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { RootWatch, Skill, SkillRoot } from '../../shared/model.js';
 import type { BundledManifest } from './bundled-manifest.js';
 import { walkSkill, type SkillWalk } from './files.js';
@@ -45,6 +46,26 @@ export interface RegistryOptions {
   manifest?: () => BundledManifest | null;
 }
 
+/** Whether a parse failed (an error diagnostic): a truncated or half-written SKILL.md reads so. */
+function failed(skill: Skill): boolean {
+  return skill.diagnostics.some((d) => d.severity === 'error');
+}
+
+/**
+ * Whether the skill folder `dir` is still there and it or its SKILL.md changed within SETTLE_MS: an
+ * editor may be mid-rewrite (the file truncated, half-written, or about to be renamed over).
+ */
+function beingRewritten(dir: string, now: number = Date.now()): boolean {
+  try {
+    const folder = statSync(dir, { throwIfNoEntry: false });
+    if (folder === undefined || !folder.isDirectory()) return false;
+    const file = lstatSync(join(dir, 'SKILL.md'), { throwIfNoEntry: false });
+    return Math.max(folder.ctimeMs, file?.ctimeMs ?? 0) > now - SETTLE_MS;
+  } catch {
+    return false;
+  }
+}
+
 export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched: [string | null] }> {
   private skills = new Map<string, Skill>();
   private loaded = false;
@@ -60,6 +81,8 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   private readonly manifest: () => BundledManifest | null;
   /** Canonical directories of loaded names, while watching (see canonicalDirOf). */
   private readonly canonical = new Map<string, string>();
+  /** Names kept at their last good parse while being rewritten, to be read again once settled. */
+  private readonly rechecks = new Map<string, NodeJS.Timeout>();
 
   constructor(
     roots: readonly SkillRoot[],
@@ -111,7 +134,10 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     const next = new Map<string, Skill>();
     // One read of the manifest for the whole load, not one per skill.
     const manifest = this.manifest();
-    for (const name of [...holders.keys()].sort()) next.set(name, this.resolveIn(name, holders.get(name) as SkillRoot[], manifest));
+    for (const name of [...holders.keys()].sort()) {
+      const fresh = this.resolveIn(name, holders.get(name) as SkillRoot[], manifest);
+      next.set(name, failed(fresh) ? (this.orLastGood(fresh, this.skills.get(name) ?? this.settledParseOf(name)) ?? fresh) : fresh);
+    }
     this.cache.retainOnly(new Set([...next.values()].map((skill) => skill.dir)));
     this.cache.flush();
     this.skills = next;
@@ -163,9 +189,8 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     const tree = walk === null ? null : treeOf(walk);
     const seen = tree === null ? null : treeFingerprint(dir, tree);
     const skill = this.parse(dir, root, walk);
-    // Only settled content may be vouched for by its stats (see fingerprint.ts).
+    // Only settled content may be vouched for by its stats (see fingerprint.ts); unsettled content leaves the last settled parse recorded, for a rewrite in progress to fall back to.
     if (cacheable && tree !== null && seen !== null && seen.newest <= Date.now() - SETTLE_MS) this.cache.set(dir, root, tree, seen.fingerprint, skill);
-    else this.cache.delete(dir);
     return skill;
   }
 
@@ -185,7 +210,8 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   get(name: string): Skill | undefined {
     if (this.loaded) return this.skills.get(name);
     if (!this.single.has(name)) {
-      this.single.set(name, this.resolve(name));
+      const fresh = this.resolve(name);
+      this.single.set(name, this.orLastGood(fresh, fresh === undefined || failed(fresh) ? this.settledParseOf(name) : undefined));
       this.cache.flush();
     }
     return this.single.get(name);
@@ -198,7 +224,8 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
       const dir = skillDirIn(root, name);
       if (dir !== null) return dir;
     }
-    return null;
+    // No root holds it now: a skill caught mid-rewrite still resolves to its last good parse.
+    return this.orLastGood(undefined, this.settledParseOf(name))?.dir ?? null;
   }
 
   /**
@@ -233,8 +260,13 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   reload(name: string): SkillChange | null {
     this.ensureLoaded();
     const before = this.skills.get(name);
-    const after = this.resolve(name);
+    const fresh = this.resolve(name);
     this.cache.flush();
+    const after = this.orLastGood(fresh, before);
+    if (after !== fresh) {
+      this.recheckOnceSettled(name);
+      return null;
+    }
     if (!after) {
       if (!before) return null;
       this.skills.delete(name);
@@ -244,6 +276,39 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     if (!before) return this.emitChange({ kind: 'added', name, skill: after });
     const same = before.hash === after.hash && before.dir === after.dir && before.shadows.length === after.shadows.length && before.trust === after.trust;
     return same ? null : this.emitChange({ kind: 'changed', name, skill: after });
+  }
+
+  /**
+   * `fresh` (what a name reads as now), or `last` (its last good parse) when `fresh` is missing or
+   * failed while the skill is being rewritten: an editor's save is never reported as the skill gone
+   * or broken. A folder removed is gone at once, as is one whose root is no longer read (an
+   * untrusted project); a failure that outlasts SETTLE_MS is reported.
+   */
+  private orLastGood(fresh: Skill | undefined, last: Skill | undefined): Skill | undefined {
+    if (last === undefined || failed(last) || (fresh !== undefined && !failed(fresh))) return fresh;
+    if (!this.roots.some((root) => root.path === last.root.path)) return fresh;
+    return beingRewritten(last.dir) ? last : fresh;
+  }
+
+  /** The last settled parse the cache holds for `name` in a root that is not a packs root, first root first (for a process that has not loaded it). */
+  private settledParseOf(name: string): Skill | undefined {
+    for (const root of this.roots) {
+      const skill = root.kind === 'packs' ? undefined : this.cache.lastSettled(join(root.path, name), root);
+      if (skill !== undefined) return this.identify(skill);
+    }
+    return undefined;
+  }
+
+  /** While watching, reads `name` again once a rewrite has had SETTLE_MS to settle. */
+  private recheckOnceSettled(name: string): void {
+    if (!this.watchAsked) return;
+    clearTimeout(this.rechecks.get(name));
+    const timer = setTimeout(() => {
+      this.rechecks.delete(name);
+      this.reload(name);
+    }, SETTLE_MS);
+    timer.unref();
+    this.rechecks.set(name, timer);
   }
 
   private emitChange(change: SkillChange): SkillChange {
@@ -283,6 +348,8 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
 
   /** Stops watching, also while the watcher is still starting (it is closed, not left running). */
   async close(): Promise<void> {
+    for (const timer of this.rechecks.values()) clearTimeout(timer);
+    this.rechecks.clear();
     await this.watcher.close();
   }
 }

@@ -293,7 +293,7 @@ describe('hostile folders and repositories go through the same extraction', () =
     expectStagingEmpty(t);
   });
 
-  it('a repository whose tree holds a link and then a folder of the same name is refused, and no checkout writes through the link', async () => {
+  it('a repository whose tree holds a link and then a folder of the same name is refused, and no checkout writes through the link', { timeout: 120_000 }, async () => {
     const { t, base, sources } = victim();
     const repo = join(sources, 'crafted');
     mkdirSync(repo);

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../../support/cli.js';
+import { captureWarnings } from '../../support/warnings.js';
 import { serverHome } from './helpers.js';
 
 describe('skilltray roots says how the owner watches each root', () => {
@@ -10,7 +11,9 @@ describe('skilltray roots says how the owner watches each root', () => {
     // The registry's RootWatcher and, inside it, its chokidar watcher.
     const watcher = (h.core.registry as unknown as { watcher: { watcher: NodeJS.EventEmitter } }).watcher.watcher;
     const locked = join(h.t.skills, 'locked');
+    const warnings = captureWarnings();
     watcher.emit('error', Object.assign(new Error(`EACCES: permission denied, watch '${locked}'`), { code: 'EACCES', path: locked }));
+    expect(warnings.messages).toEqual([`skill roots: ${locked} not watched: EACCES: permission denied, watch '${locked}'`]);
 
     const listed = await cli(['roots'], h.t);
     expect(listed.code).toBe(0);

@@ -4,6 +4,7 @@
  * should, and prints how long it took; off a terminal it prints no progress at all.
  */
 import { performance } from 'node:perf_hooks';
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { writeCorpus } from '../../../bench/corpus.js';
 import { cli } from '../../support/cli.js';
@@ -21,7 +22,7 @@ describe('soak: a cold search over 1,000 skills', () => {
     expect(result.stderr.match(/\rindexing [\d,]+ of 1,000 skills for search…/g)?.length).toBeGreaterThan(10);
     expect(result.stderr.endsWith('\r\u001b[K')).toBe(true);
     // A tool hit leads: ` 1. skill-N/deploy — tool: …` (the word emphasised on a terminal).
-    expect(result.stdout.replace(/\u001b\[[\d;]*m/g, '')).toMatch(/^ *1\. skill-\d+\/deploy\w* — tool:/m);
+    expect(stripVTControlCharacters(result.stdout)).toMatch(/^ *1\. skill-\d+\/deploy\w* — tool:/m);
     const again = await cli(['search', 'deploy', '--limit', '3'], t, { tty: true });
     expect(again.stderr).toBe('');
     console.log(`[soak] cold search over 1,000 generated skills: ${ms.toFixed(0)} ms (load, catalog of every skill, query), progress shown on the terminal and cleared`);

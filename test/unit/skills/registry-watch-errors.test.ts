@@ -5,6 +5,7 @@ import { SkillRegistry } from '../../../src-main/core/skills/registry.js';
 import { nextChange } from '../../support/registry-changes.js';
 import type { WatchFactory } from '../../../src-main/core/skills/root-watcher.js';
 import { skillMd, testHome, writeSkill, type TestHome } from '../../support/temp.js';
+import { captureWarnings } from '../../support/warnings.js';
 
 const good = (name: string) => skillMd({ name, description: `The ${name} skill.`, version: '1.0.0' });
 
@@ -30,18 +31,6 @@ function fsError(code: string, path: string): NodeJS.ErrnoException {
   return Object.assign(new Error(`${code}: injected, watch '${path}'`), { code, path, syscall: 'watch' });
 }
 
-/** The next process warning whose message contains `text`. */
-function warning(text: string): Promise<string> {
-  return new Promise((resolve) => {
-    const listener = (w: Error): void => {
-      if (!w.message.includes(text)) return;
-      process.off('warning', listener);
-      resolve(w.message);
-    };
-    process.on('warning', listener);
-  });
-}
-
 describe('the registry watcher when the OS refuses', () => {
   it('is not watching until watch() is called', () => {
     const t = testHome();
@@ -51,7 +40,7 @@ describe('the registry watcher when the OS refuses', () => {
   it('falls back to polling at the inotify limit (ENOSPC during start), says so per root, and still sees new skills', async () => {
     const t = testHome();
     const made: FSWatcher[] = [];
-    const warned = warning('ENOSPC');
+    const warnings = captureWarnings();
     const registry = watched(t, made, (watcher) => {
       if (made.length !== 1) return;
       // The first (native) watcher hits the limit while it scans; a skill lands while it is replaced.
@@ -62,7 +51,7 @@ describe('the registry watcher when the OS refuses', () => {
     });
     const caughtUp = nextChange(registry, 'meanwhile');
     await registry.watch();
-    expect(await warned).toContain('changes are found by scanning every 2 s');
+    expect(await warnings.next('ENOSPC')).toContain('changes are found by scanning every 2 s');
     // The polling watcher rescans once for what changed while watchers were swapped.
     expect(await caughtUp).toMatchObject({ kind: 'added', name: 'meanwhile' });
     expect(made.map((w) => [w.closed, w.options.usePolling === true])).toEqual([
@@ -91,10 +80,10 @@ describe('the registry watcher when the OS refuses', () => {
     expect(registry.watching).toBe(true);
     const locked = join(t.skills, 'locked');
     writeSkill(t.skills, 'locked', good('locked'));
-    const warned = warning('locked');
+    const warnings = captureWarnings();
     const forgotten = new Promise((resolve) => registry.once('touched', resolve));
     made[0]?.emit('error', fsError('EACCES', locked));
-    expect(await warned).toContain('not watched');
+    expect(warnings.messages).toEqual([`skill roots: ${locked} not watched: EACCES: injected, watch '${locked}'`]);
     // A change there would go unreported: whatever the app vouched for is checked again from now on.
     expect(await forgotten).toBeNull();
     expect(registry.watching).toBe(false);
@@ -104,6 +93,7 @@ describe('the registry watcher when the OS refuses', () => {
     // A root that cannot be watched at all is off; the others keep going.
     made[0]?.emit('error', fsError('EACCES', t.bundled));
     expect(registry.watchStatus(t.bundled)?.mode).toBe('off');
+    expect(warnings.messages.slice(1)).toEqual([`skill roots: ${t.bundled} not watched: EACCES: injected, watch '${t.bundled}'`]);
     const added = nextChange(registry, 'fine');
     writeSkill(t.skills, 'fine', good('fine'));
     expect(await added).toMatchObject({ kind: 'added' });

@@ -19,7 +19,7 @@ import { SkillMarkdown } from '../skills/markdown.js';
 import { ParamField } from '../skills/param-field.js';
 import { Snippet } from '../skills/snippet.js';
 import { toolArgs, type FormValue } from '../skills/tool-args.js';
-import { useRunFolder } from '../skills/use-run-folder.js';
+import { FolderField, useFolderChoice } from '../skills/folder-field.js';
 import { paletteGroups, type PaletteItem, type PaletteTool } from './palette-items.js';
 import { moveActive, submitsForm } from './palette-keys.js';
 import { usePaletteSearch } from './use-palette-search.js';
@@ -119,12 +119,11 @@ function ToolPane({ skill, tool, onBack }: { skill: string; tool: PaletteTool; o
   const previewId = useId();
   const [values, setValues] = useState<Record<string, FormValue>>({});
   const { attempt, busy, start } = useToolAttempt(skill, tool.name);
-  // The folder the skill last ran in; a skill that never ran starts in the home folder, as the palette is for quick runs.
-  const [folder] = useRunFolder(skill);
-  const cwd = folder ?? '';
+  // The folder the skill last ran in; a skill that never ran asks for one, as on its page.
+  const { cwd, setFolder, needsFolder } = useFolderChoice(skill);
   const args = toolArgs(tool.params, values);
   const preview = useRunPreview(skill, tool.name, args, cwd);
-  const blocked = previewBlocks(preview);
+  const blocked = previewBlocks(preview) || needsFolder;
   const runButton = useRef<HTMLButtonElement>(null);
   const runArea = useRef<HTMLDivElement>(null);
 
@@ -165,6 +164,7 @@ function ToolPane({ skill, tool, onBack }: { skill: string; tool: PaletteTool; o
           <ParamField key={param.name} param={param} value={values[param.name]} autoFocus={i === 0} onChange={(value) => setValues((prev) => ({ ...prev, [param.name]: value }))} />
         ))}
         {tool.params.length === 0 ? <p className="muted">This tool takes no parameters.</p> : null}
+        <FolderField skill={skill} cwd={cwd} setFolder={setFolder} needsFolder={needsFolder} />
         <RunPreviewLine preview={preview} id={previewId} />
         <div className="button-row">
           <button ref={runButton} type="submit" className="button button-primary" disabled={busy || blocked} aria-describedby={previewId}>

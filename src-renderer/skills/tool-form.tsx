@@ -9,20 +9,16 @@ import { DiagnosticsList } from './diagnostics-list.js';
 import { SkillMarkdown } from './markdown.js';
 import { ParamField } from './param-field.js';
 import { toolArgs, type FormValue } from './tool-args.js';
-import { useRunFolder } from './use-run-folder.js';
+import { FolderField, useFolderChoice } from './folder-field.js';
 
 export function ToolForm({ skill, skillDir, tool, diagnostics }: { skill: string; skillDir: string; tool: Tool; diagnostics: readonly Diagnostic[] }) {
   const titleId = useId();
-  const cwdId = useId();
   const previewId = useId();
   const [values, setValues] = useState<Record<string, FormValue>>({});
-  const [folder, setFolder] = useRunFolder(skill);
-  const cwd = folder ?? '';
+  const { cwd, setFolder, needsFolder } = useFolderChoice(skill);
   const { attempt, busy, start } = useToolAttempt(skill, tool.name);
   const args = toolArgs(tool.params, values);
   const preview = useRunPreview(skill, tool.name, args, cwd);
-  // No folder known for this skill yet: the form asks for one rather than run in the home folder.
-  const needsFolder = folder !== null && cwd.trim() === '';
   const blocked = previewBlocks(preview) || needsFolder;
 
   const submit = (event: FormEvent<HTMLFormElement>): void => {
@@ -48,14 +44,7 @@ export function ToolForm({ skill, skillDir, tool, diagnostics }: { skill: string
         {tool.params.map((param) => (
           <ParamField key={param.name} param={param} value={values[param.name]} onChange={(value) => setValues((prev) => ({ ...prev, [param.name]: value }))} />
         ))}
-        <details className="advanced" open={needsFolder || undefined}>
-          <summary>Folder to run in{cwd.trim() === '' ? '' : `: ${cwd.trim()}`}</summary>
-          <div className="field">
-            <label htmlFor={cwdId}>Folder to run in (an absolute path; the last one used for {skill} comes back next time)</label>
-            <input id={cwdId} type="text" value={cwd} required placeholder="/home/you/code/project" spellCheck={false} onChange={(e) => setFolder(e.target.value)} />
-          </div>
-          {needsFolder ? <p className="hint">{skill} has not run yet: choose the folder it runs in first.</p> : null}
-        </details>
+        <FolderField skill={skill} cwd={cwd} setFolder={setFolder} needsFolder={needsFolder} />
         <RunPreviewLine preview={preview} id={previewId} />
         <div className="button-row">
           <button type="submit" className="button button-primary" disabled={busy || blocked} aria-describedby={previewId}>

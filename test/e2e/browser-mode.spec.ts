@@ -62,7 +62,7 @@ test('run a user tool from its form: the approval shows program and every argume
   const form = page.getByRole('form', { name: 'Run echo' });
   await form.getByLabel(/message/).fill('hello world');
   await form.getByLabel(/count/).fill('2');
-  await chooseFolder(form, app.env.HOME as string);
+  await chooseFolder(form, app.work);
   await form.getByRole('button', { name: 'Run echo' }).click();
 
   const approval = page.getByRole('article', { name: /echo-args/ });
@@ -80,7 +80,7 @@ test('run a user tool from its form: the approval shows program and every argume
 
 test('live output streams in while the run goes on, with Cancel, then the result', async ({ page, app }) => {
   await app.open(page, '#/skills/slow-talker');
-  await chooseFolder(page.getByRole('form', { name: 'Run echo' }), app.env.HOME as string);
+  await chooseFolder(page.getByRole('form', { name: 'Run echo' }), app.work);
   await page.getByRole('button', { name: 'Run echo' }).click();
   await page.getByRole('article', { name: /slow-talker/ }).getByRole('button', { name: /Run once/ }).click();
   // The tool prints one line and then sleeps for ten minutes: only Cancel ends it within the test.
@@ -235,7 +235,7 @@ test('a tool form shows the defaults from its Command, its description as Markdo
   await expect(page.locator('.fact-note')).toHaveCount(0);
   // git never ran here, so the form asks where to run before Run is enabled.
   await expect(log.getByRole('button', { name: 'Run git_log' })).toBeDisabled();
-  await chooseFolder(log.getByRole('form', { name: 'Run git_log' }), app.env.HOME as string);
+  await chooseFolder(log.getByRole('form', { name: 'Run git_log' }), app.work);
   await expect(log.getByRole('button', { name: 'Run git_log' })).toBeEnabled();
   await go(page, '#/skills/network');
   await expect(page.locator('.fact-note')).toContainText('effect read_only');

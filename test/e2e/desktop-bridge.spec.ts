@@ -30,7 +30,7 @@ let forward: ((event: ServerEvent) => void) | null = null;
 
 test.beforeAll(async () => {
   base = mkdtempSync(join(tmpdir(), 'skilltray-desktop-'));
-  const dirs = { home: join(base, 'home'), user: join(base, 'user'), skills: join(base, 'skills') };
+  const dirs = { home: join(base, 'home'), user: join(base, 'user'), skills: join(base, 'skills'), work: join(base, 'work') };
   for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
   mkdirSync(join(dirs.skills, 'desk-echo'));
   writeFileSync(join(dirs.skills, 'desk-echo', 'SKILL.md'), argvSkill('desk-echo', 'Prints what desk-echo receives.'));
@@ -79,7 +79,7 @@ test('the desktop UI runs a tool over IPC: the approval arrives as an event, is 
   const form = page.getByRole('form', { name: 'Run echo' });
   await form.getByLabel(/message/).fill('from the tray');
   // desk-echo never ran: the form asks where.
-  await form.getByLabel(/Folder to run in/).fill(base);
+  await form.getByLabel(/Folder to run in/).fill(join(base, 'work'));
   await form.getByRole('button', { name: 'Run echo' }).click();
 
   const approval = page.getByRole('article', { name: /desk-echo/ });

@@ -94,7 +94,7 @@ test("the approval sentence shows the command as code, without backticks or shel
     '---\nname: greeter\ndescription: Greets someone.\n---\n# Greeter\n\n### greet\n\nSays hello.\n\n#### Parameters\n\n| Name | Type | Required | Description |\n|---|---|---|---|\n| name | string | yes | whom |\n\n#### Command\n\n```\necho Hello, <<name>>!\n```\n',
   );
   await expect.poll(async () => (await app.api('describe', { skill: 'greeter' })).status).toBe(200);
-  const answered = app.api('run', { skill: 'greeter', tool: 'greet', args: { name: "Ada Lovelace's" }, cwd: app.home });
+  const answered = app.api('run', { skill: 'greeter', tool: 'greet', args: { name: "Ada Lovelace's" }, cwd: app.work });
   await page.setViewportSize({ width: 400, height: 640 });
   await app.open(page, '#/approvals');
   const card = page.getByRole('article', { name: /greeter/ });
@@ -155,13 +155,13 @@ test("a run form asks where to run until the skill has run; then it starts from 
   await expect(folder).toHaveValue('');
   await expect(form.getByText('folder-echo has not run yet: choose the folder it runs in first.')).toBeVisible();
   await expect(form.getByRole('button', { name: 'Run echo' })).toBeDisabled();
-  await chooseFolder(form, app.skills);
+  await chooseFolder(form, app.work);
   await form.getByRole('button', { name: 'Run echo' }).click();
   const approval = page.getByRole('article', { name: /folder-echo/ });
   await approval.getByRole('button', { name: /Run once/ }).click();
   await expect(page.getByLabel('Standard output')).toHaveText('["here","--count","1"]');
   await page.reload();
-  await expect(page.getByRole('form', { name: 'Run echo' }).getByLabel(/Folder to run in/)).toHaveValue(app.skills);
+  await expect(page.getByRole('form', { name: 'Run echo' }).getByLabel(/Folder to run in/)).toHaveValue(app.work);
   await expect(page.getByRole('form', { name: 'Run echo' }).getByRole('button', { name: 'Run echo' })).toBeDisabled();
   await page.getByRole('form', { name: 'Run echo' }).getByLabel(/message/).fill('again');
   await expect(page.getByRole('form', { name: 'Run echo' }).getByRole('button', { name: 'Run echo' })).toBeEnabled();

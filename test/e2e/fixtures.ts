@@ -30,6 +30,8 @@ export interface RunningApp {
   skills: string;
   /** serve's HOME: where the assistants' config folders of a test go (never the person's own). */
   user: string;
+  /** A project folder for runs to work in (the workspace guard refuses the home and skill roots). */
+  work: string;
   /** The environment serve runs with: another `skilltray` process given it (an MCP bridge) finds serve as the owner. */
   env: NodeJS.ProcessEnv;
   /** Calls an operation over HTTP as an assistant would (bearer token, JSON body). */
@@ -76,7 +78,7 @@ export const test = base.extend<{ forwardConsole: void }, { app: RunningApp }>({
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const base = mkdtempSync(join(tmpdir(), 'skilltray-e2e-'));
-      const dirs = { home: join(base, 'home'), user: join(base, 'user'), skills: join(base, 'skills') };
+      const dirs = { home: join(base, 'home'), user: join(base, 'user'), skills: join(base, 'skills'), work: join(base, 'work') };
       for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
       const writeSkill = (name: string, text: string): void => {
         mkdirSync(join(dirs.skills, name), { recursive: true });
@@ -106,6 +108,7 @@ export const test = base.extend<{ forwardConsole: void }, { app: RunningApp }>({
           home: dirs.home,
           skills: dirs.skills,
           user: dirs.user,
+          work: dirs.work,
           env,
           writeSkill,
           api: async <T,>(operation: OperationName, input: unknown = {}) => {

@@ -4,7 +4,7 @@
  * words marked, as typed and as complete words).
  */
 import { fileURLToPath } from 'node:url';
-import { expect, screenshot, test } from './fixtures.js';
+import { chooseFolder, expect, screenshot, test } from './fixtures.js';
 
 /** A Git repository to look at: this checkout. */
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -33,7 +33,9 @@ test('the palette from the keyboard: an intent, its tool, the form with defaults
   await expect(repo).toBeFocused();
   // The default is shown where the value goes.
   await expect(repo).toHaveAttribute('placeholder', '.');
-  await page.keyboard.type(REPO);
+  // git never ran here: the palette asks for the folder it runs in (the box shows the tool that folder only), and the repo stays '.'.
+  await expect(form.getByRole('button', { name: 'Run git_status' })).toBeDisabled();
+  await chooseFolder(form, REPO);
   await expect(form.getByRole('status')).toContainText(/Asks you first|Runs without asking/);
   await screenshot(page, 'palette-form', { fullPage: false });
   await page.keyboard.press('Enter');

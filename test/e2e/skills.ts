@@ -1,4 +1,5 @@
 /** The skills the end-to-end scenarios run against: user skills with real tools (node + fixture scripts), one broken. */
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const NODE = process.execPath;
@@ -13,6 +14,7 @@ name: ${name}
 description: ${description}
 version: 1.0.0
 modes: [Global, Dev, Meeting]
+reads: ["${dirname(PRINT_ARGV)}"]
 ---
 # ${name}
 

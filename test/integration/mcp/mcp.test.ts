@@ -144,7 +144,7 @@ describe('skilltray mcp: tools with good and bad input', () => {
     expect(toolError(await callTool(session, 'run', { skill: 'field-notes' }))).toMatchObject({ code: 'E805', details: { issues: [{ path: 'tool' }] } });
     expect(toolError(await callTool(session, 'run', { skill: 'files', tool: 'word_count', args: { path: '--help' } }))).toMatchObject({ code: 'E504' });
     // A number sent as text is taken as the number; a word says what it should have been, in plain words.
-    const numeral = structured(await callTool(session, 'run', { skill: 'files', tool: 'file_head', args: { path: t.artifact, lines: '1' } })) as { result: { stdout: string } };
+    const numeral = structured(await callTool(session, 'run', { skill: 'files', tool: 'file_head', args: { path: t.artifact, lines: '1' }, cwd: t.work })) as { result: { stdout: string } };
     expect(numeral.result.stdout.split('\n').filter((line) => line !== '')).toHaveLength(1);
     expect(toolError(await callTool(session, 'run', { skill: 'files', tool: 'file_head', args: { path: t.artifact, lines: 'three' } }))).toMatchObject({
       code: 'E503',

@@ -5,7 +5,7 @@
  * read once without a sandbox (the control), then attacked through the real command line — bundled
  * file_head, which runs unasked, and a probe in every profile — as root and as an ordinary user.
  */
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { expect, it } from 'vitest';
 import { asActor, asRootAndUser, attack, ENV_DECOYS, plant, resultOf } from './actors.js';
 
@@ -25,6 +25,12 @@ const DECOYS: Record<string, string> = {
 };
 
 const LONG = { timeout: 120_000 };
+
+/** The folders above a relative path, outermost first: `a/b/c` → `a`, `a/b`. */
+function ancestors(path: string): string[] {
+  const parts = path.split('/').slice(0, -1);
+  return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+}
 
 asRootAndUser((actor) => {
   it('decoys in and out of the old mask list, and Skilltray\'s token: readable without a sandbox, never through one', LONG, async () => {
@@ -60,14 +66,17 @@ asRootAndUser((actor) => {
   });
 
   it("other homes, /root, /run, /media, /mnt, /srv and the rest of the host are not in the box", LONG, async () => {
-    const { report } = await attack(actor, 'probe-ro', 'sh', { script: 'ls -A / ; echo ---; ls -A /home 2>&1; echo ---; ls -A "$HOME"' });
+    const { report } = await attack(actor, 'probe-ro', 'sh', { script: 'ls -A / ; echo ---; ls -A /home 2>&1; echo ---; cd "$HOME" && find . -mindepth 1 | sort' });
     const [top, homes, home] = resultOf(report).stdout.split('---\n');
     const shown = (top ?? '').trim().split('\n');
     for (const absent of ['root', 'run', 'media', 'mnt', 'srv', 'opt', 'boot', 'var/run']) expect(shown, absent).not.toContain(absent);
     // /home is there only as the way to the person's own (empty, private) home.
     const own = dirname(actor.home) === '/home' ? [basename(actor.home)] : [];
     expect((homes ?? '').trim() === '' ? [] : (homes ?? '').trim().split('\n').filter((line) => !line.includes('No such file'))).toEqual(own);
-    expect((home ?? '').trim()).toBe('');
+    // The private home holds only the ways to the skill's snapshot and the workspace, both mounted at their real paths.
+    const skill = relative(actor.home, join(actor.skilltrayHome, 'skills', 'probe-ro'));
+    const ways = [...ancestors(skill), skill, join(skill, 'SKILL.md'), relative(actor.home, actor.project)].map((path) => `./${path}`).sort();
+    expect((home ?? '').trim().split('\n')).toEqual(ways);
   });
 
   it('XDG_*, other LC_* names, socket addresses and undeclared tokens never reach a tool', LONG, async () => {

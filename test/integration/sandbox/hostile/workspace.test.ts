@@ -34,7 +34,7 @@ function errorOf(stdout: string): { code?: string; message?: string; details?: R
 /** A repository of the actor's, as they would make it, with one commit. */
 async function repository(actor: Actor): Promise<string> {
   const repo = join(actor.project, 'repo');
-  plant(actor, { 'repo/README.md': 'hello\n' });
+  plant(actor, { 'repo/README.md': 'hello\n' }, actor.project);
   const git = (...args: string[]) => asActor(actor, 'git', ['-c', 'user.name=Ada', '-c', 'user.email=ada@example.test', ...args], repo);
   await git('init', '-q', '-b', 'main');
   await git('add', 'README.md');
@@ -75,7 +75,11 @@ asRootAndUser((actor) => {
       expect(error.message, cwd).toMatch(why);
       expect(error.message, cwd).toContain('pass the folder of the project');
     }
-    for (const planted of ['.bashrc', '.profile', '.config/autostart/evil.desktop', '.local/bin/git']) expect(existsSync(join(actor.home, planted)), planted).toBe(false);
+    // useradd copies /etc/skel's .bashrc and .profile into a new home: what counts is that nothing was added to them.
+    for (const planted of ['.bashrc', '.profile', '.config/autostart/evil.desktop', '.local/bin/git']) {
+      const path = join(actor.home, planted);
+      expect(existsSync(path) && readFileSync(path, 'utf8').includes('pwned'), planted).toBe(false);
+    }
     expect(readFileSync(join(actor.skilltrayHome, 'skills', 'probe-ro', 'SKILL.md'), 'utf8')).not.toContain('pwned');
     expect(existsSync('/etc/cron.d/pwned')).toBe(false);
   });
@@ -120,7 +124,8 @@ asRootAndUser((actor) => {
   it('the same plant without a sandbox does fire on the person\'s git (the attack is live)', LONG, async () => {
     const repo = await repository(actor);
     const marker = join(actor.home, 'fired-control');
-    await asActor(actor, 'bash', ['-c', hostileScript(marker)], repo);
+    // The script also moves .git away (to show it cannot inside the box); here it is put back so git finds its hook.
+    await asActor(actor, 'bash', ['-c', `${hostileScript(marker)}; mv .git-moved .git`], repo);
     await asActor(actor, 'git', ['checkout', '-q', 'other'], repo);
     expect(readFileSync(marker, 'utf8')).toContain('fired');
   });

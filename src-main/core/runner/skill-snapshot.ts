@@ -4,7 +4,7 @@
  * byte-for-byte what was approved, and the run uses the copy (bound over the skill's folder in the
  * sandbox, or as the program's path without one), so an edit after the check cannot reach the run.
  */
-import { chmodSync, constants, copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, constants, copyFileSync, mkdirSync, mkdtempSync, rm, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { manifestHash, walkSkill, type SkillFile } from '../skills/files.js';
@@ -42,10 +42,28 @@ export function snapshotSkill(skillDir: string, into: string): string {
   return manifestHash(copies);
 }
 
+/** Run folders being removed in the background; what is left when the process exits goes then. */
+const removing = new Set<string>();
+process.once('exit', () => {
+  for (const root of removing) rmSync(root, { recursive: true, force: true });
+});
+
+/**
+ * Removes a run's folders off the event loop: the sandbox bound them as mount points, and removing
+ * those while the run's mount namespace is still being torn down takes the kernel milliseconds each.
+ */
+function removeInBackground(root: string): void {
+  removing.add(root);
+  rm(root, { recursive: true, force: true, maxRetries: 3 }, (error) => {
+    removing.delete(root);
+    if (error) process.emitWarning(`a run's private folder could not be removed: ${error.message}`);
+  });
+}
+
 /** Creates a run's private directories (mode 0700: snapshot, temp, home) and snapshots `skillDir` into them. */
 export function prepareRunDirs(skillDir: string): RunDirs {
   const root = mkdtempSync(join(tmpdir(), 'skilltray-run-'));
-  const dispose = (): void => rmSync(root, { recursive: true, force: true });
+  const dispose = (): void => removeInBackground(root);
   try {
     const snapshot = join(root, 'skill');
     const temp = join(root, 'tmp');

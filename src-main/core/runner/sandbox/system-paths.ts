@@ -61,10 +61,11 @@ export function onSystemPath(path: string, platform: NodeJS.Platform): boolean {
   return systemDirs(platform).some((dir) => isInside(dir, path));
 }
 
-/** Every entry under `dir` that others may not read (a folder: not read and enter), outermost only. */
-function unreadableByOthers(dir: string, found: Mask[]): void {
+/** Every entry under `dir` that others may not read (a folder: not read and enter), outermost only; `walked` gets each folder read, with its mtime. */
+function unreadableByOthers(dir: string, found: Mask[], walked: Map<string, number>): void {
   let names: string[];
   try {
+    walked.set(dir, lstatSync(dir).mtimeMs);
     names = readdirSync(dir);
   } catch {
     return;
@@ -75,11 +76,36 @@ function unreadableByOthers(dir: string, found: Mask[]): void {
     if (stat === null || stat.isSymbolicLink()) continue;
     if (stat.isDirectory()) {
       if ((stat.mode & 0o005) !== 0o005) found.push({ path, kind: 'dir' });
-      else unreadableByOthers(path, found);
+      else unreadableByOthers(path, found, walked);
     } else if ((stat.mode & 0o004) === 0) {
       found.push({ path, kind: 'file' });
     }
   }
+}
+
+/** How long a walk of /etc stands while none of its folders changed: a chmod of a file changes no folder. */
+const ETC_WALK_MAX_AGE_MS = 30_000;
+
+let etcWalk: { at: number; found: Mask[]; walked: Map<string, number> } | null = null;
+
+/**
+ * What of /etc others may not read, walked again only when a folder in it changed (an entry added,
+ * removed or renamed) or the last walk is older than ETC_WALK_MAX_AGE_MS: the walk costs a run as
+ * root milliseconds of blocking I/O, and /etc rarely changes between runs.
+ */
+function unreadableInEtc(): Mask[] {
+  const now = Date.now();
+  const fresh =
+    etcWalk !== null &&
+    now - etcWalk.at < ETC_WALK_MAX_AGE_MS &&
+    [...etcWalk.walked].every(([dir, mtime]) => lstat(dir)?.mtimeMs === mtime);
+  if (!fresh) {
+    const found: Mask[] = [];
+    const walked = new Map<string, number>();
+    unreadableByOthers('/etc', found, walked);
+    etcWalk = { at: now, found, walked };
+  }
+  return (etcWalk as NonNullable<typeof etcWalk>).found;
 }
 
 /**
@@ -108,7 +134,7 @@ export function systemView(platform: NodeJS.Platform, asRoot: boolean): SystemVi
     }
     for (const name of names) if (/^ssh_host_.*_key$/.test(name)) candidates.push({ path: join(sshDir, name), kind: 'file' });
   }
-  if (asRoot && platform === 'linux') unreadableByOthers('/etc', candidates);
+  if (asRoot && platform === 'linux') candidates.push(...unreadableInEtc());
   const unique = [...new Map(candidates.map((mask) => [mask.path, mask])).values()];
   const secrets = unique
     .filter((mask) => !unique.some((other) => other !== mask && other.kind === 'dir' && isInside(other.path, mask.path)))

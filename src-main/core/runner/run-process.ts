@@ -156,10 +156,18 @@ function admit(info: unknown, block: unknown, accept: (childPid: number) => void
       text += chunk.toString('utf8');
       const match = /"child-pid":\s*(\d+)/.exec(text);
       if (match === null) return;
+      const childPid = Number(match[1]);
       try {
-        accept(Number(match[1]));
+        accept(childPid);
         finish(null);
       } catch (error) {
+        // The child waits on its block fd and outlives a killed bwrap (it still holds the output
+        // pipes, so the run would never end): it is killed itself, before anything of the tool ran.
+        try {
+          process.kill(childPid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
         finish(error instanceof Error ? error.message : String(error));
       }
     });

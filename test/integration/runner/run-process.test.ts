@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -179,5 +179,26 @@ describe('runProcess refusals', () => {
       const error = await spawnError(spec);
       expect(error.code, JSON.stringify(spec)).toBe('E704');
     }
+  });
+
+  it('throws E706 at once when a gated program cannot be admitted: its waiting child is killed and nothing of the tool runs', { timeout: 30_000 }, async () => {
+    const marker = join(dir, 'ran');
+    let child = 0;
+    const error = await spawnError({
+      program: '/usr/bin/bwrap',
+      // The child bwrap makes waits on fd 4 before it runs anything; the admission fails, so nothing may ever write to it.
+      args: ['--bind', '/', '/', '--unshare-pid', '--die-with-parent', '--info-fd', '3', '--block-fd', '4', '--', '/bin/sh', '-c', `echo ran > ${marker}`],
+      admit: (pid) => {
+        child = pid;
+        throw new Error('no cgroup for this run');
+      },
+    });
+    expect(error.code).toBe('E706');
+    expect(error.message).toContain('no cgroup for this run');
+    expect(child).toBeGreaterThan(0);
+    // Dead (at most a zombie its new parent has not reaped yet): the call returned only once the child let go of the output pipes.
+    const state = existsSync(`/proc/${child}`) ? /\) (\S)/.exec(readFileSync(`/proc/${child}/stat`, 'utf8'))?.[1] : 'gone';
+    expect(['gone', 'Z']).toContain(state);
+    expect(existsSync(marker)).toBe(false);
   });
 });

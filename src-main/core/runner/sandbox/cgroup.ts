@@ -8,6 +8,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResourceLimitName, ResourceLimits } from '../../../shared/model.js';
+import { processStartTime } from '../process-tree.js';
 
 /** Where a controller's cgroups for runs go, and which cgroup filesystem it is. */
 interface Place {
@@ -91,10 +92,29 @@ export function cgroupUnavailable(): string | null {
   return typeof result === 'string' ? result : null;
 }
 
+/**
+ * Names a run's cgroup after the process that makes it (pid and start time), so a sweep can tell a
+ * cgroup left by a dead process from one another live process has made and not yet filled: an empty
+ * cgroup is removable, and a run's stays empty until its first process is admitted.
+ */
+const maker = `${process.pid}.${processStartTime(process.pid) ?? ''}`;
+
+/** The cgroups this process made for runs that have not ended yet. */
+const open = new Set<string>();
+
+/** True when the cgroup `name` may be swept: its maker is gone, or it is this process's and its run ended. */
+function abandoned(name: string): boolean {
+  const match = /^run-(\d+)\.(\d*)-/.exec(name);
+  if (match === null) return name.startsWith('run-');
+  if (`${match[1]}.${match[2]}` === maker) return !open.has(name);
+  const started = processStartTime(Number(match[1]));
+  return started === null || (match[2] !== '' && started !== '' && started !== match[2]);
+}
+
 /** Removes run cgroups left behind whose processes are gone (rmdir refuses a busy one). */
 function sweep(base: string): void {
   for (const name of readdirSync(base)) {
-    if (!name.startsWith('run-')) continue;
+    if (!abandoned(name)) continue;
     try {
       rmdirSync(join(base, name));
     } catch {
@@ -109,8 +129,9 @@ export function openRunCgroup(id: string, limits: ResourceLimits): RunCgroup {
   if (typeof found === 'string') throw new Error(found);
   const { pids, memory } = found;
   for (const place of new Set([pids.base, memory.base])) sweep(place);
-  const pidsDir = join(pids.base, `run-${id}`);
-  const memoryDir = join(memory.base, `run-${id}`);
+  const name = `run-${maker}-${id}`;
+  const pidsDir = join(pids.base, name);
+  const memoryDir = join(memory.base, name);
   mkdirSync(pidsDir);
   if (memoryDir !== pidsDir) mkdirSync(memoryDir);
   writeFileSync(join(pidsDir, 'pids.max'), String(limits.processes));
@@ -124,6 +145,8 @@ export function openRunCgroup(id: string, limits: ResourceLimits): RunCgroup {
     if (existsSync(join(memoryDir, 'memory.memsw.limit_in_bytes'))) writeFileSync(join(memoryDir, 'memory.memsw.limit_in_bytes'), bytes);
   }
   const dirs = [...new Set([pidsDir, memoryDir])];
+  // Set up synchronously, so no sweep of this process ran in between; one that failed stays sweepable.
+  open.add(name);
   return {
     admit(pid) {
       for (const dir of dirs) writeFileSync(join(dir, 'cgroup.procs'), String(pid));
@@ -134,6 +157,7 @@ export function openRunCgroup(id: string, limits: ResourceLimits): RunCgroup {
       return counter(join(pidsDir, 'pids.events'), 'max') > 0 ? 'processes' : null;
     },
     dispose() {
+      open.delete(name);
       for (const dir of dirs) {
         try {
           rmdirSync(dir);

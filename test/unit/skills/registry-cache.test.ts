@@ -178,6 +178,30 @@ describe('incremental loading', () => {
     expect(third.parsed).toHaveLength(20);
   });
 
+  it('gives back from the file exactly what was parsed, also values JSON cannot hold (.inf, .nan, -0 in frontmatter)', () => {
+    const base = tempDir();
+    const path = join(base, 'skills');
+    writeSkill(path, 'plain', skillMd({ name: 'plain', description: 'Plain.', metadata: { note: 'x' } }, '# Plain\n'));
+    writeFileSync(
+      join(writeSkill(path, 'odd', skillMd({ name: 'odd', description: 'Odd.' }, '# Odd\n')), 'SKILL.md'),
+      '---\nname: odd\ndescription: Odd.\nmetadata:\n  big: .inf\n  none: .nan\n  zero: -0.0\n---\n# Odd\n',
+    );
+    const roots: SkillRoot[] = [{ path, kind: 'env', trust: 'user', syntax: 'angle' }];
+    const file = join(base, 'skills.db');
+    settle();
+    const writer = ParseCache.file(file);
+    const loaded = new SkillRegistry(roots, { cache: writer }).load().list();
+    writer.close();
+    const metadata = loaded.find((skill) => skill.name === 'odd')?.frontmatter.metadata as Record<string, number>;
+    expect([metadata.big, metadata.none, Object.is(metadata.zero, -0)]).toEqual([Infinity, NaN, true]);
+
+    const again = countingParse();
+    const reader = ParseCache.file(file);
+    expect(new SkillRegistry(roots, { cache: reader, parse: again.parse }).load().list()).toEqual(loaded);
+    reader.close();
+    expect(again.parsed).toEqual([]);
+  });
+
   it('a damaged cache file is replaced, never an error', () => {
     const { base, roots } = corpus(2);
     const file = join(base, 'skills.db');

@@ -259,6 +259,11 @@ export class ParseCache {
     return entry === undefined || entry.root !== rootKey(root) ? undefined : { ...entry.skill, root, shadows: [] };
   }
 
+  /** The directories of every parse held (after preload: every one the file holds for this build). */
+  dirs(): IterableIterator<string> {
+    return this.entries.keys();
+  }
+
   /** Remembers a parse of the files whose tree had settled with `fingerprint`. */
   set(dir: string, root: SkillRoot, tree: SkillTree, fingerprint: string, skill: Skill): void {
     const entry = { root: rootKey(root), fingerprint, tree, skill: { ...skill, shadows: [] } };

@@ -7,7 +7,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { lstatSync, realpathSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { RootWatch, Skill, SkillRoot } from '../../shared/model.js';
 import type { BundledManifest } from './bundled-manifest.js';
 import { walkSkill, type SkillWalk } from './files.js';
@@ -148,6 +148,11 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
       const fresh = this.resolveIn(holders.get(name) as Holder[], manifest);
       next.set(name, failed(fresh) ? (this.orLastGood(fresh, this.skills.get(name) ?? this.settledParseOf(name)) ?? fresh) : fresh);
     }
+    // A skill whose SKILL.md is missing for a moment (an editor renaming a new one over it) no root lists: its last good parse stands while its folder is being rewritten.
+    for (const name of this.unlistedNames(holders)) {
+      const last = this.orLastGood(undefined, this.skills.get(name) ?? this.settledParseOf(name));
+      if (last !== undefined) next.set(name, last);
+    }
     this.cache.retainOnly(new Set([...next.values()].map((skill) => skill.dir)));
     this.cache.flush();
     this.skills = next;
@@ -155,6 +160,14 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     this.loaded = true;
     this.changes++;
     return this;
+  }
+
+  /** Names loaded before or parsed into the cache under a root that is not a packs root, which no root lists now (sorted). */
+  private unlistedNames(listed: ReadonlyMap<string, unknown>): string[] {
+    const roots = new Set(this.roots.filter((root) => root.kind !== 'packs').map((root) => root.path));
+    const names = new Set(this.skills.keys());
+    for (const dir of this.cache.dirs()) if (roots.has(dirname(dir))) names.add(basename(dir));
+    return [...names].filter((name) => !listed.has(name)).sort();
   }
 
   private ensureLoaded(): void {

@@ -202,6 +202,29 @@ describe('incremental loading', () => {
     expect(again.parsed).toEqual([]);
   });
 
+  it('a fresh load lists a skill whose SKILL.md is missing for a moment (renamed over) from its last good parse, and drops it once that outlasts the rewrite', () => {
+    const { base, roots, dirs } = corpus(3);
+    const file = join(base, 'skills.db');
+    settle();
+    const writer = ParseCache.file(file);
+    const before = new SkillRegistry(roots, { cache: writer }).load().list();
+    writer.close();
+    vi.useRealTimers();
+    rmSync(join(dirs[1] as string, 'SKILL.md'));
+
+    const reader = ParseCache.file(file);
+    const during = new SkillRegistry(roots, { cache: reader }).load().list();
+    reader.close();
+    expect(during.map((skill) => skill.name)).toEqual(['skill-0000', 'skill-0001', 'skill-0002']);
+    expect(during[1]).toEqual(before[1]);
+
+    // Still missing once the rewrite has had its time: gone.
+    settle();
+    const after = ParseCache.file(file);
+    expect(new SkillRegistry(roots, { cache: after }).load().list().map((skill) => skill.name)).toEqual(['skill-0000', 'skill-0002']);
+    after.close();
+  });
+
   it('a damaged cache file is replaced, never an error', () => {
     const { base, roots } = corpus(2);
     const file = join(base, 'skills.db');

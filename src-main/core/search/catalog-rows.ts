@@ -65,6 +65,7 @@ export function catalogRows(files: readonly SkillFile[], tools: readonly Catalog
   const rows: CatalogRow[] = [];
   for (const [file, fileRows] of byFile) {
     const placed = headingTrails(fileRows);
+    const memo = new Map<string, string | null>();
     const skillMd = file === 'SKILL.md';
     const toolSections = skillMd ? fileRows.filter((row) => row.level > 0 && names.has(row.section)) : [];
     fileRows.forEach((row, i) => {
@@ -78,7 +79,7 @@ export function catalogRows(files: readonly SkillFile[], tools: readonly Catalog
       rows.push({
         file,
         section: row.section,
-        content: plainText(body),
+        content: plainText(body, memo),
         level: row.level,
         startLine: row.startLine,
         endLine: row.endLine,

@@ -10,7 +10,7 @@ import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { RootWatch, Skill, SkillRoot } from '../../shared/model.js';
 import type { BundledManifest } from './bundled-manifest.js';
-import { walkSkill, type SkillWalk } from './files.js';
+import { walkSkill, type SkillFile, type SkillWalk } from './files.js';
 import { SETTLE_MS, treeFingerprint, treeOf, walkFingerprint } from './fingerprint.js';
 import { ParseCache } from './parse-cache.js';
 import { identify } from './identity.js';
@@ -87,6 +87,8 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   private readonly manifest: () => BundledManifest | null;
   /** Canonical directories of loaded names, while watching (see canonicalDirOf). */
   private readonly canonical = new Map<string, string>();
+  /** The files each skill parsed in this process was found with, by folder (see walkedFiles). */
+  private readonly walked = new Map<string, readonly SkillFile[]>();
   /** Names kept at their last good parse while being rewritten, to be read again once settled. */
   private readonly rechecks = new Map<string, NodeJS.Timeout>();
 
@@ -153,7 +155,9 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
       const last = this.orLastGood(undefined, this.skills.get(name) ?? this.settledParseOf(name));
       if (last !== undefined) next.set(name, last);
     }
-    this.cache.retainOnly(new Set([...next.values()].map((skill) => skill.dir)));
+    const dirs = new Set([...next.values()].map((skill) => skill.dir));
+    this.cache.retainOnly(dirs);
+    for (const dir of this.walked.keys()) if (!dirs.has(dir)) this.walked.delete(dir);
     this.cache.flush();
     this.skills = next;
     this.single.clear();
@@ -215,9 +219,20 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     const tree = walk === null ? null : treeOf(walk);
     const seen = walk === null ? null : walkFingerprint(dir, walk);
     const skill = this.parse(dir, root, walk);
+    if (walk === null) this.walked.delete(dir);
+    else this.walked.set(dir, walk.files);
     // Only settled content may be vouched for by its stats (see fingerprint.ts); unsettled content leaves the last settled parse recorded, for a rewrite in progress to fall back to.
     if (cacheable && tree !== null && seen !== null && seen.newest <= Date.now() - SETTLE_MS) this.cache.set(dir, root, tree, seen.fingerprint, skill);
     return skill;
+  }
+
+  /**
+   * The files `skill` was walked with when this process last parsed it (its hash covers them), or
+   * undefined when it came from the parse cache: the search catalog reads them without walking the
+   * folder again.
+   */
+  walkedFiles(skill: Skill): readonly SkillFile[] | undefined {
+    return this.walked.get(skill.dir);
   }
 
   /** Grows whenever the loaded set changes, so caches over it (search catalog, discovery) know when to refresh. */

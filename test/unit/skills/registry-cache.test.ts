@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SkillRoot } from '../../../src-main/shared/model.js';
 import { SETTLE_MS } from '../../../src-main/core/skills/fingerprint.js';
+import { walkSkill } from '../../../src-main/core/skills/files.js';
 import { ParseCache } from '../../../src-main/core/skills/parse-cache.js';
 import { parseSkill } from '../../../src-main/core/skills/parse-skill.js';
 import { SkillRegistry, type ParseSkill, type SkillChange } from '../../../src-main/core/skills/registry.js';
@@ -223,6 +224,21 @@ describe('incremental loading', () => {
     const after = ParseCache.file(file);
     expect(new SkillRegistry(roots, { cache: after }).load().list().map((skill) => skill.name)).toEqual(['skill-0000', 'skill-0002']);
     after.close();
+  });
+
+  it("hands the search catalog the files each skill it parsed was walked with, and none for a skill the cache gave back", () => {
+    const { base, roots, dirs } = corpus(2);
+    const file = join(base, 'skills.db');
+    settle();
+    const writer = ParseCache.file(file);
+    const parsed = new SkillRegistry(roots, { cache: writer }).load();
+    writer.close();
+    for (const [i, skill] of parsed.list().entries()) expect(parsed.walkedFiles(skill)).toEqual(walkSkill(dirs[i] as string).files);
+
+    const reader = ParseCache.file(file);
+    const cached = new SkillRegistry(roots, { cache: reader }).load();
+    reader.close();
+    expect(cached.list().map((skill) => cached.walkedFiles(skill))).toEqual([undefined, undefined]);
   });
 
   it('a damaged cache file is replaced, never an error', () => {

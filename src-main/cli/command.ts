@@ -6,6 +6,7 @@ import type { SkilltrayCore } from '../core/api.js';
 import type { SkillLibrary } from '../core/library.js';
 import type { CoreConfig } from '../core/config.js';
 import type { OptionSpec, ParsedArgs, PositionalSpec } from './args.js';
+import { jsonPieces } from './json-pieces.js';
 
 export interface CliIo {
   /** Writes to stdout; bytes (a file `open` prints) go out exactly as given, never re-encoded. */
@@ -62,7 +63,18 @@ export const JSON_OPTION: Record<string, OptionSpec> = {
   json: { type: 'boolean', description: 'print JSON (the stable contract) instead of text' },
 };
 
-/** Prints a value as the command's JSON output. */
+/** Text gathered before it is written: a few large writes, never the whole answer at once. */
+const WRITE_CHUNK = 1 << 16;
+
+/** Prints a value as the command's JSON output (written as it is made: see json-pieces.ts). */
 export function printJson(ctx: CliContext, value: unknown): void {
-  ctx.io.out(`${JSON.stringify(value, null, 2)}\n`);
+  let pending = '';
+  for (const piece of jsonPieces(value)) {
+    pending += piece;
+    if (pending.length >= WRITE_CHUNK) {
+      ctx.io.out(pending);
+      pending = '';
+    }
+  }
+  ctx.io.out(`${pending}\n`);
 }

@@ -18,6 +18,7 @@ import { SkilltrayError, skillcErrors, toSkilltrayError } from '../errors.js';
 import type { ErrorShape } from '../../shared/errors.js';
 import { locateSkill } from '../skills/locate.js';
 import { parseSkill } from '../skills/parse-skill.js';
+import type { SkillFile } from '../skills/files.js';
 import type { SkillRegistry } from '../skills/registry.js';
 import { AccessLogger, withAccessLog, type LoggedCommand } from '../logs/access-log.js';
 import { logArgs } from '../logs/log-args.js';
@@ -58,9 +59,9 @@ export interface GatewayDeps {
   onIndexing?(work: IndexingWork): void;
 }
 
-/** The catalog's view of a loaded skill. */
-function catalogSkill(skill: Skill): CatalogSkill {
-  return { name: skill.name, dir: skill.dir, hash: skill.hash, tools: catalogTools(skill.tools, skill.syntax) };
+/** The catalog's view of a loaded skill; `files`, the ones its load walked, when known. */
+function catalogSkill(skill: Skill, files?: readonly SkillFile[]): CatalogSkill {
+  return { name: skill.name, dir: skill.dir, hash: skill.hash, tools: catalogTools(skill.tools, skill.syntax), ...(files === undefined ? {} : { files }) };
 }
 
 /** The skill a gateway call is about, resolved. */
@@ -336,7 +337,8 @@ export class GatewayService {
   }
 
   private catalogSkills(): CatalogSkill[] {
-    return this.deps.registry.list().map(catalogSkill);
+    const { registry } = this.deps;
+    return registry.list().map((skill) => catalogSkill(skill, registry.walkedFiles(skill)));
   }
 
   /** One ranked list over every loaded skill; `prefix` makes the last word a prefix (search-as-you-type). */

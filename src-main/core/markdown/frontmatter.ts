@@ -1,15 +1,11 @@
 /**
- * The one frontmatter splitter: gray-matter, with the caller's YAML engine, held to RFC-0008 SKL100
- * where gray-matter is looser. gray-matter opens on any first line starting with `---` (and picks an
- * engine, even JavaScript, from the rest of that line) and closes at the first line that merely
- * starts with `---`; the RFC wants both lines to be exactly `---`. So the opening line is checked
- * before gray-matter sees the text, and the closing line gray-matter chose is checked after.
- * markdownBody, for callers that need only the body, finds the same lines without gray-matter.
+ * The one frontmatter splitter, held to RFC-0008 SKL100: the opening and closing lines are exactly
+ * `---`. It follows gray-matter's rule for where the block ends (the first line that starts with
+ * `---`) so that hosts built on gray-matter and Skilltray agree on the split, and refuses where
+ * gray-matter alone would close early. gray-matter itself is not used: it copies each text into a
+ * Buffer and costs a cold load of 10,000 skills half a second; a property test holds the two to the
+ * same answer. markdownBody, for callers that need only the body, finds the same lines without the YAML.
  */
-import type matter from 'gray-matter';
-import { onFirstUse } from '../on-first-use.js';
-
-const grayMatter = onFirstUse<typeof matter>('gray-matter');
 
 /** Parses the YAML between the delimiters (line 1 of its input is the rest of the file's line 1). */
 export type YamlEngine = (yaml: string) => object;
@@ -28,35 +24,8 @@ const lineAt = (text: string, offset: number): string => {
   return text.slice(offset, end === -1 ? undefined : end);
 };
 
-/**
- * Splits LF-normalised text into parsed frontmatter and body. A structural failure wins over a YAML
- * error (an unclosed block is reported as such, whatever its YAML); a YAML error on a well-formed
- * block is thrown as the engine threw it.
- */
-export function splitFrontmatter(text: string, parse: YamlEngine): FrontmatterSplit {
-  if (!isDelimiter(lineAt(text, 0))) return { ok: false, reason: 'no-opening', line: 1 };
-  const engineErrors: unknown[] = [];
-  const engine = (yaml: string): object => {
-    try {
-      return parse(yaml);
-    } catch (error) {
-      engineErrors.push(error);
-      return {};
-    }
-  };
-  // Options on every call: gray-matter caches by content only when called without them, and a
-  // cached result would hand one file's parsed data (and the engine's side effects) to another.
-  const file = grayMatter()(text, { engines: { yaml: engine } });
-  // The opening line is `---` plus only whitespace, so gray-matter's block starts right after `---`
-  // and ends where it found `\n---`; at the end of the text it found none.
-  const closeAt = DELIMITER.length + file.matter.length;
-  if (closeAt >= text.length) return { ok: false, reason: 'no-closing', line: 1 };
-  const closingLine = text.slice(0, closeAt + 1).split('\n').length;
-  if (!isDelimiter(lineAt(text, closeAt + 1))) return { ok: false, reason: 'early-close', line: closingLine };
-  if (engineErrors.length > 0) throw engineErrors[0];
-  const bodyStart = text.indexOf('\n', closeAt + 1);
-  return { ok: true, data: file.data, body: bodyStart === -1 ? '' : text.slice(bodyStart + 1), bodyLine: closingLine + 1 };
-}
+/** gray-matter's test for a block with nothing to parse: only comment lines and whitespace (the engine is then not called). */
+const isEmptyBlock = (block: string): boolean => block.replace(/^\s*#[^\n]+/gm, '').trim() === '';
 
 /** Newlines in `text` before `end`. */
 function newlinesBefore(text: string, end: number): number {
@@ -65,19 +34,41 @@ function newlinesBefore(text: string, end: number): number {
   return n;
 }
 
+type Block = { ok: true; yaml: string; body: string; bodyLine: number } | { ok: false; reason: 'no-opening' | 'no-closing' | 'early-close'; line: number };
+
+/**
+ * The frontmatter block of LF-normalised text and the body after it. The opening line is `---` plus
+ * only whitespace, so the block starts right after `---` and ends at the first `\n---` (gray-matter's
+ * rule), which must be a line that is exactly `---`.
+ */
+function frontmatterBlock(text: string): Block {
+  if (!isDelimiter(lineAt(text, 0))) return { ok: false, reason: 'no-opening', line: 1 };
+  const closeAt = text.indexOf(`\n${DELIMITER}`, DELIMITER.length);
+  if (closeAt === -1) return { ok: false, reason: 'no-closing', line: 1 };
+  // The closing line is the one after the newline at closeAt; the body starts on the line after it.
+  const closingLine = newlinesBefore(text, closeAt) + 2;
+  if (!isDelimiter(lineAt(text, closeAt + 1))) return { ok: false, reason: 'early-close', line: closingLine };
+  const bodyStart = text.indexOf('\n', closeAt + 1);
+  return { ok: true, yaml: text.slice(DELIMITER.length, closeAt), body: bodyStart === -1 ? '' : text.slice(bodyStart + 1), bodyLine: closingLine + 1 };
+}
+
+/**
+ * Splits LF-normalised text into parsed frontmatter and body. A structural failure wins over a YAML
+ * error (an unclosed block is reported as such, its YAML never parsed); a YAML error on a
+ * well-formed block is thrown as the engine threw it.
+ */
+export function splitFrontmatter(text: string, parse: YamlEngine): FrontmatterSplit {
+  const block = frontmatterBlock(text);
+  if (!block.ok) return block;
+  return { ok: true, data: isEmptyBlock(block.yaml) ? {} : parse(block.yaml), body: block.body, bodyLine: block.bodyLine };
+}
+
 /**
  * The body of a Markdown file with any leading frontmatter removed (its YAML is not read), and the
- * line it starts on: the body splitFrontmatter gives, found without loading gray-matter (outline and
- * the index read thousands of files and need no data). It follows gray-matter's rule as
- * splitFrontmatter does — the block closes at the first `\n---` — and a property test holds the two
- * to the same answer.
+ * line it starts on: the body splitFrontmatter gives, or the whole text when there is no
+ * well-formed block (outline and the index read thousands of files and need no data).
  */
 export function markdownBody(text: string): { body: string; bodyLine: number } {
-  const whole = { body: text, bodyLine: 1 };
-  if (!isDelimiter(lineAt(text, 0))) return whole;
-  const closeAt = text.indexOf(`\n${DELIMITER}`, DELIMITER.length);
-  if (closeAt === -1 || !isDelimiter(lineAt(text, closeAt + 1))) return whole;
-  const bodyStart = text.indexOf('\n', closeAt + 1);
-  // The closing line is the one after the newline at closeAt; the body starts on the line after it.
-  return { body: bodyStart === -1 ? '' : text.slice(bodyStart + 1), bodyLine: newlinesBefore(text, closeAt) + 3 };
+  const block = frontmatterBlock(text);
+  return block.ok ? { body: block.body, bodyLine: block.bodyLine } : { body: text, bodyLine: 1 };
 }

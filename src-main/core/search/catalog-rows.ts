@@ -14,21 +14,39 @@ export interface CatalogRow extends SectionRow {
 /** Lines [first, last] of a file, 1-based and inclusive. */
 type LineRange = readonly [first: number, last: number];
 
+/** Where the tools' Commands sit in SKILL.md: the line each starts on, with its caller-facing words, and every line of each. */
+interface CommandLines {
+  words: ReadonlyMap<number, string>;
+  ranges: readonly LineRange[];
+}
+
+function commandLinesOf(tools: readonly CatalogTool[]): CommandLines {
+  const words = new Map<number, string>();
+  const ranges: LineRange[] = [];
+  for (const tool of tools) {
+    if (tool.commandLines === null) continue;
+    words.set(tool.commandLines[0], tool.commandWords);
+    ranges.push(tool.commandLines);
+  }
+  return { words, ranges };
+}
+
 /**
  * A SKILL.md section's text as a search reads it: the tools it holds left out (each is a row, and a
  * hit, of its own, so "Tools" cannot match words spread over five tools), and each tool's Command
  * replaced by its caller-facing words, so the fixed flags a skill adds for safety neither match a
- * query nor fill a snippet.
+ * query nor fill a snippet. A section that holds neither is its text as it is.
  */
-function skillMdText(row: SectionRow, heldTools: readonly LineRange[], tools: readonly CatalogTool[]): string {
-  const commands = new Map(tools.flatMap((tool) => (tool.commandLines === null ? [] : [[tool.commandLines[0], tool] as const])));
+function skillMdText(row: SectionRow, heldTools: readonly LineRange[], commands: CommandLines): string {
+  // The section's lines are startLine up to endLine - 1.
+  const meets = ([first, last]: LineRange): boolean => first < row.endLine && last >= row.startLine;
+  if (!heldTools.some(meets) && !commands.ranges.some(meets)) return row.content;
   const lines: string[] = [];
   row.content.split('\n').forEach((text, i) => {
     const line = row.startLine + i;
     if (heldTools.some(([first, last]) => line >= first && line <= last)) return;
-    const command = tools.find((tool) => tool.commandLines !== null && line > tool.commandLines[0] && line <= tool.commandLines[1]);
-    if (command !== undefined) return;
-    lines.push(commands.get(line)?.commandWords ?? text);
+    if (commands.ranges.some(([first, last]) => line > first && line <= last)) return;
+    lines.push(commands.words.get(line) ?? text);
   });
   return lines.join('\n');
 }
@@ -36,6 +54,7 @@ function skillMdText(row: SectionRow, heldTools: readonly LineRange[], tools: re
 /** A skill's rows (its walk's files): their sections as plain text, each with the headings it sits under and its tool. */
 export function catalogRows(files: readonly SkillFile[], tools: readonly CatalogTool[]): CatalogRow[] {
   const names = new Set(tools.map((tool) => tool.name));
+  const commands = commandLinesOf(tools);
   const sections = skillDocuments(files).sections;
   const byFile = new Map<string, SectionRow[]>();
   for (const row of sections) {
@@ -46,19 +65,21 @@ export function catalogRows(files: readonly SkillFile[], tools: readonly Catalog
   const rows: CatalogRow[] = [];
   for (const [file, fileRows] of byFile) {
     const placed = headingTrails(fileRows);
+    const memo = new Map<string, string | null>();
     const skillMd = file === 'SKILL.md';
     const toolSections = skillMd ? fileRows.filter((row) => row.level > 0 && names.has(row.section)) : [];
     fileRows.forEach((row, i) => {
       const heading = placed[i] as (typeof placed)[number];
       const place = { ...row, skill: '' };
       const held = toolSections.filter((t) => t !== row && holds(place, { ...t, skill: '' })).map((t): LineRange => [t.startLine, t.endLine - 1]);
-      const text = skillMd ? skillMdText(row, held, tools) : row.content;
+      const text = skillMd ? skillMdText(row, held, commands) : row.content;
       // The heading line is the title; the text under it is what a snippet shows.
-      const body = row.level > 0 ? text.split('\n').slice(1).join('\n') : text;
+      const newline = text.indexOf('\n');
+      const body = row.level === 0 ? text : newline === -1 ? '' : text.slice(newline + 1);
       rows.push({
         file,
         section: row.section,
-        content: plainText(body),
+        content: plainText(body, memo),
         level: row.level,
         startLine: row.startLine,
         endLine: row.endLine,

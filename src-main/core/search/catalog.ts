@@ -49,6 +49,8 @@ export interface CatalogSkill {
   hash: string;
   /** Its tools: a SKILL.md section under one of their headings is that tool's hit, and their Commands are read as callers see them. */
   tools?: readonly CatalogTool[];
+  /** Its files as the load walked them (the ones its hash covers); walked at sync when not given. */
+  files?: readonly SkillFile[];
 }
 
 export interface CatalogSync {
@@ -130,7 +132,8 @@ function differs(records: ReadonlyMap<string, SkillRecord>, wanted: ReadonlyMap<
 }
 
 /** A skill's files; none for a directory that vanished since loading (until the next sync). */
-function filesOf(skill: CatalogSkill): SkillFile[] {
+function filesOf(skill: CatalogSkill): readonly SkillFile[] {
+  if (skill.files !== undefined) return skill.files;
   try {
     return walkSkill(skill.dir).files;
   } catch {

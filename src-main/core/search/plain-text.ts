@@ -54,8 +54,23 @@ function plainRow(line: string): string {
   return cells.join(' · ');
 }
 
-/** The plain text of a Markdown document or section; a leading `---` frontmatter block reads as `key: value` lines. */
-export function plainText(markdown: string): string {
+/** One line outside a fence and a frontmatter block as plain text, or null for a line that is only markup (a table rule, a break). */
+function plainLine(line: string): string | null {
+  if (TABLE_RULE.test(line) && line.includes('-')) return null;
+  if (THEMATIC_BREAK.test(line)) return null;
+  if (HEADING.test(line)) return plainInline(line.replace(HEADING, '').replace(CLOSING_HASHES, ''));
+  let text = line.replace(BLOCKQUOTE, '');
+  if (/^\s*\|/.test(text)) return plainRow(text);
+  text = text.replace(TASK_ITEM, '$1• ').replace(LIST_ITEM, '$1• ');
+  return plainInline(text);
+}
+
+/**
+ * The plain text of a Markdown document or section; a leading `---` frontmatter block reads as
+ * `key: value` lines. `memo` keeps each line's plain form for the next call over the same file: a
+ * skill's nested sections hold the same lines several times over.
+ */
+export function plainText(markdown: string, memo?: Map<string, string | null>): string {
   const out: string[] = [];
   const lines = markdown.split('\n');
   let fence: string | null = null;
@@ -76,19 +91,12 @@ export function plainText(markdown: string): string {
       fence = fenceMark[1] as string;
       return;
     }
-    if (TABLE_RULE.test(line) && line.includes('-')) return;
-    if (THEMATIC_BREAK.test(line)) return;
-    if (HEADING.test(line)) {
-      out.push(plainInline(line.replace(HEADING, '').replace(CLOSING_HASHES, '')));
-      return;
+    let plain = memo?.get(line);
+    if (plain === undefined) {
+      plain = plainLine(line);
+      memo?.set(line, plain);
     }
-    let text = line.replace(BLOCKQUOTE, '');
-    if (/^\s*\|/.test(text)) {
-      out.push(plainRow(text));
-      return;
-    }
-    text = text.replace(TASK_ITEM, '$1• ').replace(LIST_ITEM, '$1• ');
-    out.push(plainInline(text));
+    if (plain !== null) out.push(plain);
   });
   return out.join('\n');
 }

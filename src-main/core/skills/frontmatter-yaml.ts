@@ -1,6 +1,6 @@
 /**
- * SKILL.md frontmatter: the YAML engine plugged into the one splitter (gray-matter, in
- * core/markdown/frontmatter.ts). It refuses duplicate keys, alias bombs and frontmatter too big or
+ * SKILL.md frontmatter: the YAML engine plugged into the one splitter
+ * (core/markdown/frontmatter.ts). It refuses duplicate keys, alias bombs and frontmatter too big or
  * too deep (before parsing), and remembers where each key was written, so a diagnostic about
  * `metadata.classification.role` points at its line.
  */
@@ -54,7 +54,7 @@ export function parseFrontmatter(text: string, file: string, diagnostics: Diagno
   let plain: PlainYaml | null = null;
   let lineCounter: Yaml.LineCounter | undefined;
   let source = '';
-  // gray-matter hands the engine the text after the opening `---` including its newline, so YAML line N is file line N.
+  // The splitter hands the engine the text after the opening `---` including its newline, so YAML line N is file line N.
   const engine = (yamlText: string): object => {
     source = yamlText;
     const over = frontmatterOverLimits(yamlText);

@@ -27,8 +27,40 @@ interface Row {
   dir: string;
   root: string;
   fingerprint: string;
-  /** The tree and the skill, serialised together. */
-  skill: Buffer;
+  /** The tree and the skill, serialised together (see encode). */
+  skill: string | Buffer;
+}
+
+/**
+ * Whether JSON gives `value` back exactly: strings, finite numbers (not -0), booleans, null, and
+ * plain arrays (without holes) and objects of them, nothing undefined.
+ */
+function jsonExact(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
+  if (typeof value !== 'object') return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (Array.isArray(value)) {
+    if (proto !== Array.prototype) return false;
+    for (let i = 0; i < value.length; i++) if (!(i in value) || !jsonExact(value[i])) return false;
+    return true;
+  }
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const key in value) if (!jsonExact((value as Record<string, unknown>)[key])) return false;
+  return true;
+}
+
+/**
+ * A cache row's payload: JSON text where JSON gives it back exactly (every skill but one whose
+ * frontmatter holds `.inf` or the like), else V8's serialisation. JSON is what keeps a cold load
+ * small: 10,000 serialisations leave ~100 MB of native buffers for the collector, 10,000 strings do not.
+ */
+function encode(payload: { tree: SkillTree; skill: Skill }): string | Buffer {
+  return jsonExact(payload) ? JSON.stringify(payload) : serialize(payload);
+}
+
+function decodePayload(stored: string | Buffer): { tree: SkillTree; skill: Skill } {
+  return (typeof stored === 'string' ? JSON.parse(stored) : deserialize(stored)) as { tree: SkillTree; skill: Skill };
 }
 
 /** What a root contributes to a parse: an entry parsed under another root is not reused. */
@@ -54,7 +86,7 @@ function loaderCode(): { dirs: string[]; files: string[] } {
 }
 
 /** The parsers a parse goes through, located as this module would import them. */
-const PARSERS = ['yaml', 'marked', 'gray-matter'];
+const PARSERS = ['yaml', 'marked'];
 
 let stamp: string | undefined;
 
@@ -174,7 +206,7 @@ export class ParseCache {
 
   private decode(row: Row): Entry | null {
     try {
-      const { tree, skill } = deserialize(row.skill) as { tree: SkillTree; skill: Skill };
+      const { tree, skill } = decodePayload(row.skill);
       return { root: row.root, fingerprint: row.fingerprint, tree, skill };
     } catch {
       return null;
@@ -227,6 +259,11 @@ export class ParseCache {
     return entry === undefined || entry.root !== rootKey(root) ? undefined : { ...entry.skill, root, shadows: [] };
   }
 
+  /** The directories of every parse held (after preload: every one the file holds for this build). */
+  dirs(): IterableIterator<string> {
+    return this.entries.keys();
+  }
+
   /** Remembers a parse of the files whose tree had settled with `fingerprint`. */
   set(dir: string, root: SkillRoot, tree: SkillTree, fingerprint: string, skill: Skill): void {
     const entry = { root: rootKey(root), fingerprint, tree, skill: { ...skill, shadows: [] } };
@@ -263,7 +300,7 @@ export class ParseCache {
         this.pruned = true;
         for (const [dir, entry] of changes) {
           if (entry === null) remove.run(dir);
-          else upsert.run(dir, code, entry.root, entry.fingerprint, serialize({ tree: entry.tree, skill: entry.skill }));
+          else upsert.run(dir, code, entry.root, entry.fingerprint, encode({ tree: entry.tree, skill: entry.skill }));
         }
       })();
     } catch {

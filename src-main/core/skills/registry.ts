@@ -7,16 +7,16 @@
  */
 import { EventEmitter } from 'node:events';
 import { lstatSync, realpathSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { RootWatch, Skill, SkillRoot } from '../../shared/model.js';
 import type { BundledManifest } from './bundled-manifest.js';
-import { walkSkill, type SkillWalk } from './files.js';
-import { SETTLE_MS, treeFingerprint, treeOf } from './fingerprint.js';
+import { walkSkill, type SkillFile, type SkillWalk } from './files.js';
+import { SETTLE_MS, treeFingerprint, treeOf, walkFingerprint } from './fingerprint.js';
 import { ParseCache } from './parse-cache.js';
 import { identify } from './identity.js';
 import { RootWatcher, type WatchFactory } from './root-watcher.js';
 import { parseSkill } from './parse-skill.js';
-import { skillDirIn, skillNamesIn } from './root-layout.js';
+import { skillDirIn, skillDirsIn, skillNamesIn } from './root-layout.js';
 
 export { skillDirNames } from './root-layout.js';
 import { emitSafely } from '../events.js';
@@ -30,6 +30,12 @@ export interface ShadowedSkill {
   name: string;
   winner: { dir: string; root: SkillRoot };
   loser: { dir: string; root: SkillRoot };
+}
+
+/** A folder of a skill name in one root. */
+interface Holder {
+  dir: string;
+  root: SkillRoot;
 }
 
 /** Parses one skill directory (the walk is the one its fingerprint was taken from, or null if it failed). */
@@ -81,6 +87,8 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   private readonly manifest: () => BundledManifest | null;
   /** Canonical directories of loaded names, while watching (see canonicalDirOf). */
   private readonly canonical = new Map<string, string>();
+  /** The files each skill parsed in this process was found with, by folder (see walkedFiles). */
+  private readonly walked = new Map<string, readonly SkillFile[]>();
   /** Names kept at their last good parse while being rewritten, to be read again once settled. */
   private readonly rechecks = new Map<string, NodeJS.Timeout>();
 
@@ -126,19 +134,30 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   /** Loads every skill of every root (unchanged skills from the parse cache). */
   load(): this {
     this.cache.preload();
-    // Which roots hold each name, from one listing per root (so no SKILL.md is looked up twice).
-    const holders = new Map<string, SkillRoot[]>();
+    // Which roots hold each name, and where, from one listing per root (so no SKILL.md is looked up twice).
+    const holders = new Map<string, Holder[]>();
     for (const root of this.roots) {
-      for (const name of skillNamesIn(root)) holders.set(name, [...(holders.get(name) ?? []), root]);
+      for (const [name, dir] of skillDirsIn(root)) {
+        const found = holders.get(name);
+        if (found === undefined) holders.set(name, [{ dir, root }]);
+        else found.push({ dir, root });
+      }
     }
     const next = new Map<string, Skill>();
     // One read of the manifest for the whole load, not one per skill.
     const manifest = this.manifest();
     for (const name of [...holders.keys()].sort()) {
-      const fresh = this.resolveIn(name, holders.get(name) as SkillRoot[], manifest);
+      const fresh = this.resolveIn(holders.get(name) as Holder[], manifest);
       next.set(name, failed(fresh) ? (this.orLastGood(fresh, this.skills.get(name) ?? this.settledParseOf(name)) ?? fresh) : fresh);
     }
-    this.cache.retainOnly(new Set([...next.values()].map((skill) => skill.dir)));
+    // A skill whose SKILL.md is missing for a moment (an editor renaming a new one over it) no root lists: its last good parse stands while its folder is being rewritten.
+    for (const name of this.unlistedNames(holders)) {
+      const last = this.orLastGood(undefined, this.skills.get(name) ?? this.settledParseOf(name));
+      if (last !== undefined) next.set(name, last);
+    }
+    const dirs = new Set([...next.values()].map((skill) => skill.dir));
+    this.cache.retainOnly(dirs);
+    for (const dir of this.walked.keys()) if (!dirs.has(dir)) this.walked.delete(dir);
     this.cache.flush();
     this.skills = next;
     this.single.clear();
@@ -147,19 +166,30 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     return this;
   }
 
+  /** Names loaded before or parsed into the cache under a root that is not a packs root, which no root lists now (sorted). */
+  private unlistedNames(listed: ReadonlyMap<string, unknown>): string[] {
+    const roots = new Set(this.roots.filter((root) => root.kind !== 'packs').map((root) => root.path));
+    const names = new Set(this.skills.keys());
+    for (const dir of this.cache.dirs()) if (roots.has(dirname(dir))) names.add(basename(dir));
+    return [...names].filter((name) => !listed.has(name)).sort();
+  }
+
   private ensureLoaded(): void {
     if (!this.loaded) this.load();
   }
 
   /** Resolves one name over all roots: the winner, with the skills it shadows. */
   private resolve(name: string): Skill | undefined {
-    const holders = this.roots.filter((root) => skillDirIn(root, name) !== null);
-    return holders.length === 0 ? undefined : this.resolveIn(name, holders);
+    const holders = this.roots.flatMap((root) => {
+      const dir = skillDirIn(root, name);
+      return dir === null ? [] : [{ dir, root }];
+    });
+    return holders.length === 0 ? undefined : this.resolveIn(holders);
   }
 
-  /** The skill `name` in the first of `holders` (the roots that have it, in precedence order), shadowing the rest, and who it is. */
-  private resolveIn(name: string, holders: readonly SkillRoot[], manifest = this.manifest()): Skill {
-    const [first, ...rest] = holders.map((root) => ({ dir: skillDirIn(root, name) as string, root })) as [{ dir: string; root: SkillRoot }, ...{ dir: string; root: SkillRoot }[]];
+  /** The skill in the first of `holders` (the folders of one name in the roots that have it, in precedence order), shadowing the rest, and who it is. */
+  private resolveIn(holders: readonly Holder[], manifest = this.manifest()): Skill {
+    const [first, ...rest] = holders as [Holder, ...Holder[]];
     const skill = this.parseDir(first.dir, first.root);
     skill.shadows = rest;
     return identify(skill, manifest);
@@ -185,13 +215,24 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     } catch {
       // The parse reports the unreadable directory.
     }
-    // Taken before the parse reads anything: a change after this point moves the stats recorded.
+    // The walk's own stats, taken before the parse reads anything: a change after them moves the stats recorded.
     const tree = walk === null ? null : treeOf(walk);
-    const seen = tree === null ? null : treeFingerprint(dir, tree);
+    const seen = walk === null ? null : walkFingerprint(dir, walk);
     const skill = this.parse(dir, root, walk);
+    if (walk === null) this.walked.delete(dir);
+    else this.walked.set(dir, walk.files);
     // Only settled content may be vouched for by its stats (see fingerprint.ts); unsettled content leaves the last settled parse recorded, for a rewrite in progress to fall back to.
     if (cacheable && tree !== null && seen !== null && seen.newest <= Date.now() - SETTLE_MS) this.cache.set(dir, root, tree, seen.fingerprint, skill);
     return skill;
+  }
+
+  /**
+   * The files `skill` was walked with when this process last parsed it (its hash covers them), or
+   * undefined when it came from the parse cache: the search catalog reads them without walking the
+   * folder again.
+   */
+  walkedFiles(skill: Skill): readonly SkillFile[] | undefined {
+    return this.walked.get(skill.dir);
   }
 
   /** Grows whenever the loaded set changes, so caches over it (search catalog, discovery) know when to refresh. */

@@ -111,8 +111,17 @@ function packDirs(root: SkillRoot): string[] {
 
 /** Every skill name `root` holds. */
 export function skillNamesIn(root: SkillRoot): string[] {
-  if (root.kind !== 'packs') return skillDirNames(root.path);
-  return [...new Set(packDirs(root).flatMap((pack) => skillDirNames(pack)))].sort();
+  return [...skillDirsIn(root).keys()];
+}
+
+/** Every skill name `root` holds, sorted, with its folder (what skillDirIn gives for it), from one listing. */
+export function skillDirsIn(root: SkillRoot): Map<string, string> {
+  if (root.kind !== 'packs') return new Map(skillDirNames(root.path).map((name) => [name, join(root.path, name)]));
+  const dirs = new Map<string, string>();
+  for (const pack of packDirs(root)) {
+    for (const name of skillDirNames(pack)) if (!dirs.has(name)) dirs.set(name, join(pack, name));
+  }
+  return new Map([...dirs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** Whether `dir` holds the skill `name`: a folder with something named SKILL.md, or a folder whose name escaped (not UTF-8) is `name`. */

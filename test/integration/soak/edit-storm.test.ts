@@ -1,7 +1,7 @@
 /**
  * Edit storm (issue 22): while an editor rewrites a skill's SKILL.md — truncated, half-written,
  * briefly absent while a temp file is renamed over it — the watching registry keeps its last good
- * parse, and an HTTP and a CLI search of the skill answer from it, never E001. A failure that
+ * parse, an HTTP and a CLI search of the skill answer from it, never E001, and a CLI list lists it. A failure that
  * outlasts the rewrite is reported, and a skill folder actually deleted goes away.
  */
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,6 +45,7 @@ describe('soak: an edit storm on one skill', () => {
 
     let httpSearches = 0;
     let cliSearches = 0;
+    let cliLists = 0;
     for (let round = 0; round < ROUNDS; round++) {
       for (const [state, enter] of BAD_STATES) {
         enter(file);
@@ -61,6 +62,12 @@ describe('soak: an edit storm on one skill', () => {
           // Not the fallback for a name no skill has (every skill searched instead), nor any other word on stderr.
           expect(fromCli.stderr, state).toBe('');
           cliSearches++;
+          // A fresh CLI process loading every skill lists it too, as it was last read whole.
+          const listed = await cli(['list', '--json'], t);
+          expect(listed.code, `${state}: ${listed.stderr}`).toBe(0);
+          const skills = (JSON.parse(listed.stdout) as { skills: { name: string; description: string }[] }).skills;
+          expect(skills.find((skill) => skill.name === 'notes')?.description, state).toBe('before');
+          cliLists++;
         }
       }
       // The editor's save: a temp file renamed over SKILL.md.
@@ -82,6 +89,6 @@ describe('soak: an edit storm on one skill', () => {
     rmSync(dir, { recursive: true });
     await removed;
     expect(() => core.getSkill('notes')).toThrow(/not found/);
-    console.log(`[soak] edit storm: ${ROUNDS} rounds of truncate, half-write, unlink and rename-over; ${httpSearches} HTTP and ${cliSearches} CLI searches all answered from the last good parse`);
+    console.log(`[soak] edit storm: ${ROUNDS} rounds of truncate, half-write, unlink and rename-over; ${httpSearches} HTTP and ${cliSearches} CLI searches all answered, and ${cliLists} CLI lists listed it, from the last good parse`);
   });
 });

@@ -53,6 +53,22 @@ describe('catalog search across all skills', () => {
     catalog.close();
   });
 
+  it("reads the files a skill's load walked when it is given them, and walks its folder when not", () => {
+    const home = tempDir();
+    const parent = tempDir();
+    const deploy = skill(parent, 'deploy', '# Deploy\n\nShip the release.\n');
+    writeFileSync(join(deploy.dir, 'notes.md'), '# Rollback\n\nUndo a release.\n');
+    const catalog = open(home);
+    // The load walked SKILL.md alone: notes.md came after it and is not read.
+    const walked = walkSkill(deploy.dir).files.filter((file) => file.rel === 'SKILL.md');
+    catalog.sync([{ ...deploy, files: walked }]);
+    expect(catalog.search('rollback').results).toEqual([]);
+    expect(catalog.search('release').results.map((hit) => hit.file)).toEqual(['SKILL.md']);
+    catalog.sync([{ ...deploy, hash: `${deploy.hash}-again` }]);
+    expect(catalog.search('rollback').results.map((hit) => hit.file)).toEqual(['notes.md']);
+    catalog.close();
+  });
+
   it('incremental: a changed skill is the only one reindexed; unchanged skills keep their rows', () => {
     const home = tempDir();
     const roots = tempDir();

@@ -61,3 +61,40 @@ describe('plain text for catalog snippets', () => {
     );
   });
 });
+
+describe('plainText with a memo shared over one file', () => {
+  it('gives every section of a file what it gives without one', () => {
+    const file = [
+      '# Tool',
+      '',
+      'Run `git` with **care**; see [the docs](https://example.com).',
+      '',
+      '| Name | Type |',
+      '|------|------|',
+      '| repo | path |',
+      '',
+      '```bash',
+      '| not | a table |',
+      '# not a heading',
+      '```',
+      '',
+      '- [x] done',
+      '> quoted *text*',
+      '---',
+      '## Inside',
+      '',
+      '| repo | path |',
+      '# not a heading',
+    ].join('\n');
+    const lines = file.split('\n');
+    const memo = new Map<string, string | null>();
+    // Every run of lines, as nested sections and their parents cover them, in any order.
+    for (let from = 0; from < lines.length; from++) {
+      for (let to = lines.length; to > from; to--) {
+        const section = lines.slice(from, to).join('\n');
+        expect(plainText(section, memo)).toBe(plainText(section));
+      }
+    }
+    expect(memo.size).toBeGreaterThan(5);
+  });
+});

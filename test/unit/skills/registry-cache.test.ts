@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SkillRoot } from '../../../src-main/shared/model.js';
 import { SETTLE_MS } from '../../../src-main/core/skills/fingerprint.js';
+import { walkSkill } from '../../../src-main/core/skills/files.js';
 import { ParseCache } from '../../../src-main/core/skills/parse-cache.js';
 import { parseSkill } from '../../../src-main/core/skills/parse-skill.js';
 import { SkillRegistry, type ParseSkill, type SkillChange } from '../../../src-main/core/skills/registry.js';
@@ -176,6 +177,68 @@ describe('incremental loading', () => {
     expect(new SkillRegistry(bundled, { cache: other, parse: third.parse }).load().get('skill-0003')?.root.trust).toBe('bundled');
     other.close();
     expect(third.parsed).toHaveLength(20);
+  });
+
+  it('gives back from the file exactly what was parsed, also values JSON cannot hold (.inf, .nan, -0 in frontmatter)', () => {
+    const base = tempDir();
+    const path = join(base, 'skills');
+    writeSkill(path, 'plain', skillMd({ name: 'plain', description: 'Plain.', metadata: { note: 'x' } }, '# Plain\n'));
+    writeFileSync(
+      join(writeSkill(path, 'odd', skillMd({ name: 'odd', description: 'Odd.' }, '# Odd\n')), 'SKILL.md'),
+      '---\nname: odd\ndescription: Odd.\nmetadata:\n  big: .inf\n  none: .nan\n  zero: -0.0\n---\n# Odd\n',
+    );
+    const roots: SkillRoot[] = [{ path, kind: 'env', trust: 'user', syntax: 'angle' }];
+    const file = join(base, 'skills.db');
+    settle();
+    const writer = ParseCache.file(file);
+    const loaded = new SkillRegistry(roots, { cache: writer }).load().list();
+    writer.close();
+    const metadata = loaded.find((skill) => skill.name === 'odd')?.frontmatter.metadata as Record<string, number>;
+    expect([metadata.big, metadata.none, Object.is(metadata.zero, -0)]).toEqual([Infinity, NaN, true]);
+
+    const again = countingParse();
+    const reader = ParseCache.file(file);
+    expect(new SkillRegistry(roots, { cache: reader, parse: again.parse }).load().list()).toEqual(loaded);
+    reader.close();
+    expect(again.parsed).toEqual([]);
+  });
+
+  it('a fresh load lists a skill whose SKILL.md is missing for a moment (renamed over) from its last good parse, and drops it once that outlasts the rewrite', () => {
+    const { base, roots, dirs } = corpus(3);
+    const file = join(base, 'skills.db');
+    settle();
+    const writer = ParseCache.file(file);
+    const before = new SkillRegistry(roots, { cache: writer }).load().list();
+    writer.close();
+    vi.useRealTimers();
+    rmSync(join(dirs[1] as string, 'SKILL.md'));
+
+    const reader = ParseCache.file(file);
+    const during = new SkillRegistry(roots, { cache: reader }).load().list();
+    reader.close();
+    expect(during.map((skill) => skill.name)).toEqual(['skill-0000', 'skill-0001', 'skill-0002']);
+    expect(during[1]).toEqual(before[1]);
+
+    // Still missing once the rewrite has had its time: gone.
+    settle();
+    const after = ParseCache.file(file);
+    expect(new SkillRegistry(roots, { cache: after }).load().list().map((skill) => skill.name)).toEqual(['skill-0000', 'skill-0002']);
+    after.close();
+  });
+
+  it("hands the search catalog the files each skill it parsed was walked with, and none for a skill the cache gave back", () => {
+    const { base, roots, dirs } = corpus(2);
+    const file = join(base, 'skills.db');
+    settle();
+    const writer = ParseCache.file(file);
+    const parsed = new SkillRegistry(roots, { cache: writer }).load();
+    writer.close();
+    for (const [i, skill] of parsed.list().entries()) expect(parsed.walkedFiles(skill)).toEqual(walkSkill(dirs[i] as string).files);
+
+    const reader = ParseCache.file(file);
+    const cached = new SkillRegistry(roots, { cache: reader }).load();
+    reader.close();
+    expect(cached.list().map((skill) => cached.walkedFiles(skill))).toEqual([undefined, undefined]);
   });
 
   it('a damaged cache file is replaced, never an error', () => {

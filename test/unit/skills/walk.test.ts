@@ -3,6 +3,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listSkillFiles, walkSkill } from '../../../src-main/core/skills/files.js';
+import { treeFingerprint, treeOf, walkFingerprint } from '../../../src-main/core/skills/fingerprint.js';
 import { tempDir } from '../../support/temp.js';
 
 describe('listSkillFiles', () => {
@@ -28,5 +29,31 @@ describe('listSkillFiles', () => {
       truncated: false,
     });
     expect(statted.files[0]).toMatchObject({ rel: 'SKILL.md', size: 2 });
+  });
+});
+
+describe('walkFingerprint', () => {
+  it("is the fingerprint of the walk's tree stat'ed again, from the stats the walk took (folders, files, links it skipped)", () => {
+    const base = tempDir();
+    const dir = join(base, 'skill');
+    mkdirSync(join(dir, 'references', 'deep'), { recursive: true });
+    writeFileSync(join(base, 'outside.md'), '# Outside\n');
+    for (const rel of ['SKILL.md', 'a.md', 'references/z.md', 'references/deep/x.txt']) writeFileSync(join(dir, rel), 'x\n');
+    symlinkSync(join(dir, 'references'), join(dir, 'linked-folder'));
+    symlinkSync(join(base, 'outside.md'), join(dir, 'escape.md'));
+    symlinkSync(join(dir, 'missing.md'), join(dir, 'dangling.md'));
+    const link = join(base, 'link-to-skill');
+    symlinkSync(dir, link);
+
+    for (const path of [dir, link]) {
+      const walk = walkSkill(path);
+      expect(walk.dirStats === undefined ? [] : [...walk.dirStats.keys()].sort()).toEqual(['', ...walk.dirs].sort());
+      expect(walk.dirs.length).toBe(2);
+      expect(walkFingerprint(path, walk)).toEqual(treeFingerprint(path, treeOf(walk)));
+    }
+    // Once anything the walk saw changes, the fingerprint taken then no longer matches.
+    const walk = walkSkill(dir);
+    writeFileSync(join(dir, 'references', 'deep', 'new.md'), 'new\n');
+    expect(treeFingerprint(dir, treeOf(walk)).fingerprint).not.toBe(walkFingerprint(dir, walk).fingerprint);
   });
 });

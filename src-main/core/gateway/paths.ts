@@ -6,7 +6,7 @@
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep, win32 } from 'node:path';
 import { skillcErrors } from '../errors.js';
-import { isInside } from '../skills/files.js';
+import { isInside } from '../files/paths.js';
 
 export interface InsidePath {
   /** Path relative to the root, `/`-separated, `..` and `.` segments resolved ('' for the root). */

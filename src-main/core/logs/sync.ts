@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SkilltrayError } from '../errors.js';
 import { canonicalPath } from '../gateway/paths.js';
-import { compareBytewise } from '../skills/files.js';
+import { compareBytewise } from '../files/paths.js';
 import { accessLogPath, fallbackLogPath, fallbackLogsDir, openAccessLogForWrite, type AccessRow } from './access-log.js';
 import type { SyncedSkill, SyncResult } from '../../shared/gateway.js';
 

@@ -7,7 +7,8 @@ import { statSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { Skill } from '../../shared/model.js';
 import type { DiagnosticList } from '../skills/diagnostics.js';
-import { hashFile, type SkillFile } from '../skills/files.js';
+import { hashFile } from '../files/hash.js';
+import { type SkillFile } from '../skills/walk.js';
 import { readLock, type PackLock } from './lock-file.js';
 
 let cached: { path: string; mtimeMs: number; size: number; lock: PackLock | null } | null = null;

@@ -7,7 +7,7 @@
 import { chmodSync, constants, copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { manifestHash, walkSkill, type SkillFile } from '../skills/files.js';
+import { manifestHash, walkSkill, type SkillFile } from '../skills/walk.js';
 
 /** The directories of one run: the skill's snapshot, the run's private temp and its private home. */
 export interface RunDirs {

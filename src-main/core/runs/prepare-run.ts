@@ -16,7 +16,7 @@ import { guardWorkspace, passwdHomes, type GuardPlaces } from '../policy/workspa
 import { programBinds } from '../runner/sandbox/box-places.js';
 import { resolveProgram } from '../runner/resolve-program.js';
 import type { Sandbox } from '../runner/sandbox/sandbox.js';
-import { isInside } from '../skills/files.js';
+import { isInside } from '../files/paths.js';
 import { skillNotFound } from '../skills/skill-suggestions.js';
 import type { SkillRegistry } from '../skills/registry.js';
 import { findRemembered } from '../store/approvals.js';

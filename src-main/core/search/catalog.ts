@@ -14,7 +14,7 @@ import { diskFault, errnoOf } from '../disk-faults.js';
 import { toSkilltrayError } from '../errors.js';
 import { checkIntegerOption } from '../gateway/options.js';
 import { mergeNested, toolsFirst, type RowPlace } from './catalog-hits.js';
-import { walkSkill, type SkillFile } from '../skills/files.js';
+import { walkSkill, type SkillFile } from '../skills/walk.js';
 import { catalogRows, type CatalogRow } from './catalog-rows.js';
 import { isIndexedFile } from './documents.js';
 import {

@@ -8,7 +8,9 @@ import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, 
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { utcSeconds } from '../logs/timestamps.js';
-import { hashBytes, hashFile, ManifestHasher, normaliseText, UNREADABLE, type SkillFile } from '../skills/files.js';
+import { hashBytes, hashFile } from '../files/hash.js';
+import { ManifestHasher, UNREADABLE, type SkillFile } from '../skills/walk.js';
+import { normaliseText } from '../files/text.js';
 import { settledFingerprint } from '../skills/fingerprint.js';
 import { fileRows, isIndexedFile } from './documents.js';
 import type { IndexLocation, IndexMeta, IndexOptions } from './index.js';

@@ -16,7 +16,7 @@ import Database from 'better-sqlite3';
 import { diskFault, diskFaultError, errnoOf } from '../disk-faults.js';
 import { SkilltrayError, skillcErrors, toSkilltrayError } from '../errors.js';
 import { fileIdentity, withBuildLock } from './build-lock.js';
-import { manifestHash, walkSkill, type SkillFile, type SkillWalk } from '../skills/files.js';
+import { manifestHash, walkSkill, type SkillFile, type SkillWalk } from '../skills/walk.js';
 import { statFingerprint } from '../skills/fingerprint.js';
 import { dbOptions, recordFingerprint, removeAbandonedTemps, SCHEMA_VERSION, writeIndex } from './index-writer.js';
 import { tokenizerPreference } from './tokenizer.js';

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SkillFile, SkillWalk } from './files.js';
+import type { SkillFile, SkillWalk } from './walk.js';
 
 /**
  * How long after its last change a file's stat can vouch for its content: above the coarsest

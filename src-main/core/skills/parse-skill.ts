@@ -6,7 +6,7 @@ import { basename, join } from 'node:path';
 import type { Skill, SkillRoot } from '../../shared/model.js';
 import { DiagnosticList } from './diagnostics.js';
 import { DEFAULT_TIMEOUT_SEC, checkIdentity, readFields } from './fields.js';
-import { manifestHash, walkSkill, type SkillFile, type SkillWalk } from './files.js';
+import { manifestHash, walkSkill, type SkillFile, type SkillWalk } from './walk.js';
 import { checkAgainstLock } from '../packs/verify.js';
 import { checkFormatRules, formatsOf } from './format-rules.js';
 import { identify } from './identity.js';

@@ -10,7 +10,7 @@ import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RootWatch, Skill, SkillRoot } from '../../shared/model.js';
 import type { BundledManifest } from './bundled-manifest.js';
-import { walkSkill, type SkillWalk } from './files.js';
+import { walkSkill, type SkillWalk } from './walk.js';
 import { SETTLE_MS, treeFingerprint, treeOf } from './fingerprint.js';
 import { ParseCache } from './parse-cache.js';
 import { identify } from './identity.js';

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildIndex, locateIndex, openIndexForSearch, type Freshness } from '../../../src-main/core/search/index.js';
 import { searchSkill } from '../../../src-main/core/search/query.js';
 import { SETTLE_MS, statFingerprint } from '../../../src-main/core/skills/fingerprint.js';
-import { walkSkill } from '../../../src-main/core/skills/files.js';
+import { walkSkill } from '../../../src-main/core/skills/walk.js';
 import { makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';
 import { SkilltrayError } from '../../../src-main/core/errors.js';

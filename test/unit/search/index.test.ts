@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { buildIndex, locateIndex, openIndexForSearch, SCHEMA_VERSION } from '../../../src-main/core/search/index.js';
 import { searchSkill } from '../../../src-main/core/search/query.js';
 import { tokenizerPreference } from '../../../src-main/core/search/tokenizer.js';
-import { manifestHash, walkSkill } from '../../../src-main/core/skills/files.js';
+import { manifestHash, walkSkill } from '../../../src-main/core/skills/walk.js';
 import { copyRfcSkill, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';
 

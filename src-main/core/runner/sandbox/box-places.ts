@@ -7,7 +7,7 @@
 import { closeSync, lstatSync, mkdirSync, openSync, readSync, realpathSync, statSync, symlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { isInside } from '../../skills/files.js';
+import { isInside } from '../../files/paths.js';
 import { holdPlaceholders, isPlaceholder } from './placeholders.js';
 import type { Bind, RunPlaces } from './sandbox.js';
 import { secretMasks } from './secret-paths.js';

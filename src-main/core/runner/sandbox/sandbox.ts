@@ -6,7 +6,7 @@
  */
 import { relative } from 'node:path';
 import type { SandboxMechanism, SandboxProfile } from '../../../shared/runs.js';
-import { isInside } from '../../skills/files.js';
+import { isInside } from '../../files/paths.js';
 import type { ProxyAddress } from '../network/proxy-server.js';
 import type { Mask } from './secret-paths.js';
 import type { SystemView } from './system-paths.js';

@@ -6,7 +6,7 @@
  */
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isInside } from '../../skills/files.js';
+import { isInside } from '../../files/paths.js';
 
 /** Credential stores every platform keeps in the home directory. */
 const COMMON = [

@@ -8,7 +8,7 @@
  */
 import { lstatSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { isInside } from '../../skills/files.js';
+import { isInside } from '../../files/paths.js';
 import type { Mask } from './secret-paths.js';
 
 /** Where programs and their libraries live, read-only in every run (those that exist). */

@@ -8,7 +8,7 @@
 import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, type Dirent } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { GUARDED, INNER_GUARDS } from '../../skills/box-fields.js';
-import { isInside } from '../../skills/files.js';
+import { isInside } from '../../files/paths.js';
 import type { Mask } from './secret-paths.js';
 
 /** How far the scan looks: folders below the top, and entries in all. */

@@ -14,7 +14,7 @@ import { SkilltrayError, toSkilltrayError } from '../core/errors.js';
 import { defaultGatewayCwd } from '../core/gateway/service.js';
 import { callOperation, isOperation, type CallContext } from '../core/operations.js';
 import { ownerStopping } from '../core/runs/interrupted-runs.js';
-import { thisProcess } from '../core/runs/owner.js';
+import { thisProcess } from '../core/process-identity.js';
 import type { Envelope, Health } from '../shared/contract.js';
 import { reportOfRecord } from '../shared/runs.js';
 import { SURFACE_HEADER, findOwner } from './app-link.js';

@@ -4,10 +4,10 @@
  * member, collected before the first signal: once a parent dies its children are re-parented
  * and can no longer be found by walking parent ids.
  */
-import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { SkilltrayError } from '../errors.js';
+import { procStatFields } from '../process-identity.js';
 
 /** One row of the OS process table. */
 export interface ProcessEntry {
@@ -26,11 +26,6 @@ const POLL_MS = 50;
 /** How long to wait for SIGKILL to take effect before giving up on a process stuck in the kernel. */
 const KILL_CONFIRM_MS = 1000;
 
-/** The fields of a /proc/<pid>/stat line after the command name, which may hold spaces and parentheses. */
-function statFields(stat: string): string[] {
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-}
-
 async function readProcStat(pid: string): Promise<ProcessEntry | null> {
   let stat: string;
   try {
@@ -38,7 +33,7 @@ async function readProcStat(pid: string): Promise<ProcessEntry | null> {
   } catch {
     return null; // the process exited between the directory listing and the read
   }
-  const fields = statFields(stat);
+  const fields = procStatFields(stat);
   return {
     pid: Number(pid),
     ppid: Number(fields[1]),
@@ -46,29 +41,6 @@ async function readProcStat(pid: string): Promise<ProcessEntry | null> {
     zombie: fields[0] === 'Z' || fields[0] === 'X',
     started: fields[19] ?? '',
   };
-}
-
-/**
- * When process `pid` started, as an opaque token that tells a recycled pid from the process it once
- * was: its start time in clock ticks since boot on Linux, '' where the OS gives none cheaply; null
- * when no such process is alive.
- */
-export function processStartTime(pid: number, platform: NodeJS.Platform = process.platform): string | null {
-  if (platform !== 'linux') {
-    try {
-      process.kill(pid, 0);
-      return '';
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code === 'EPERM' ? '' : null;
-    }
-  }
-  let fields: string[];
-  try {
-    fields = statFields(readFileSync(`/proc/${pid}/stat`, 'latin1'));
-  } catch {
-    return null;
-  }
-  return fields[0] === 'Z' || fields[0] === 'X' ? null : (fields[19] ?? '');
 }
 
 function parsePsTable(text: string): ProcessEntry[] {

@@ -19,7 +19,7 @@ import { remember } from '../store/approvals.js';
 import { getSettings } from '../store/settings.js';
 import { recordDecision, recordFailure, recordNetworkDenied, recordProcess, recordRequest, recordResult, recordStart } from '../store/runs.js';
 import { isOwnerStopping, ownerStopping } from './interrupted-runs.js';
-import { processStartTime } from '../runner/process-tree.js';
+import { processStartTime } from '../process-identity.js';
 import { DEFAULT_OUTPUT_CAP, runProcess } from '../runner/run-process.js';
 import { buildToolEnv } from '../runner/tool-env.js';
 import { prepareRunDirs, type RunDirs } from '../runner/skill-snapshot.js';

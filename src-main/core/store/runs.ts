@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RenderedCommand, ResourceLimitName, RunResult } from '../../shared/model.js';
 import { SkilltrayError, skillcErrors } from '../errors.js';
-import { thisProcess, type ProcessIdentity } from '../runs/owner.js';
+import { thisProcess, type ProcessIdentity } from '../process-identity.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';
 import type { Surface, RunOutcome, DecidedBy, RunStatus, RunSummary, RunRecord, RunQuery, RecordedAnswer, SandboxView, NetworkDenial } from '../../shared/runs.js';

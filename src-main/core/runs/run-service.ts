@@ -19,7 +19,7 @@ import { remember } from '../store/approvals.js';
 import { getSettings } from '../store/settings.js';
 import { recordDecision, recordFailure, recordNetworkDenied, recordProcess, recordRequest, recordResult, recordStart } from '../store/runs.js';
 import { isOwnerStopping, ownerStopping } from './interrupted-runs.js';
-import { processStartTime } from '../process-identity.js';
+import { processStartTime, thisProcess } from '../process-identity.js';
 import { DEFAULT_OUTPUT_CAP, runProcess } from '../runner/run-process.js';
 import { buildToolEnv } from '../runner/tool-env.js';
 import { prepareRunDirs, type RunDirs } from '../runner/skill-snapshot.js';
@@ -99,7 +99,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
   refuse(input: RunInput, error: unknown, id: string = randomUUID()): never {
     const coded = toSkilltrayError(error);
     const skill = this.deps.registry.get(input.skill);
-    recordRequest(this.deps.db, { id, traceId: input.traceId ?? randomUUID(), surface: input.surface, skill: input.skill, tool: input.tool, args: plainObject(input.args), command: null, programPath: null, skillHash: skill?.hash ?? '' });
+    recordRequest(this.deps.db, { id, traceId: input.traceId ?? randomUUID(), surface: input.surface, skill: input.skill, tool: input.tool, args: plainObject(input.args), command: null, programPath: null, skillHash: skill?.hash ?? '' }, thisProcess());
     recordDecision(this.deps.db, id, { outcome: 'refused', decidedBy: 'error', reason: coded.message, errorCode: coded.code });
     throw withRunId(coded, id);
   }
@@ -112,7 +112,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     // A call that cannot even be prepared (no such skill or tool, bad arguments, a bad cwd) asked
     // nothing and decided nothing: it is the caller's error, not a run, so history does not keep it.
     const { skill, command, programPath, decision, sandbox, folder }: Prepared = prepareRun(this.deps, input);
-    recordRequest(db, { id, traceId, surface: input.surface, skill: skill.name, tool: command.tool, args: plainObject(input.args), command, programPath, skillHash: skill.hash, sandbox });
+    recordRequest(db, { id, traceId, surface: input.surface, skill: skill.name, tool: command.tool, args: plainObject(input.args), command, programPath, skillHash: skill.hash, sandbox }, thisProcess());
 
     let answer: RecordedAnswer | null = null;
     const decided = (view: RunDecisionView, errorCode: string | null = null): void => {

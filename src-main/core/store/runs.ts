@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RenderedCommand, ResourceLimitName, RunResult } from '../../shared/model.js';
 import { SkilltrayError, skillcErrors } from '../errors.js';
-import { thisProcess, type ProcessIdentity } from '../process-identity.js';
+import type { ProcessIdentity } from '../process-identity.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';
 import type { Surface, RunOutcome, DecidedBy, RunStatus, RunSummary, RunRecord, RunQuery, RecordedAnswer, SandboxView, NetworkDenial } from '../../shared/runs.js';
@@ -142,8 +142,8 @@ function stepRefused(db: StateDb, id: string, step: string): SkilltrayError {
   });
 }
 
-/** Records a new request (status pending), owned by `owner` (this process unless said), and returns its id. */
-export function recordRequest(db: StateDb, request: RunRequest, owner: ProcessIdentity = thisProcess()): string {
+/** Records a new request (status pending), owned by process `owner` (the run service's own), and returns its id. */
+export function recordRequest(db: StateDb, request: RunRequest, owner: ProcessIdentity): string {
   const id = request.id ?? randomUUID();
   prepared(
     db,

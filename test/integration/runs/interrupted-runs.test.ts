@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { markOrphanedRuns, reclaimOrphanedRuns } from '../../../src-main/core/runs/interrupted-runs.js';
-import { thisProcess, type ProcessIdentity } from '../../../src-main/core/process-identity.js';
-import { processStartTime } from '../../../src-main/core/process-identity.js';
+import { processStartTime, thisProcess, type ProcessIdentity } from '../../../src-main/core/process-identity.js';
 import { getRun, recordDecision, recordInterrupted, recordProcess, recordRequest, recordStart, type RunRequest } from '../../../src-main/core/store/runs.js';
 import type { StateDb } from '../../../src-main/core/store/state-db.js';
 import { useTempHomes } from '../store/temp-home.js';

@@ -3,14 +3,15 @@
  * transaction, and the atomic swap — a temp file beside the index, fsynced and renamed over it, so
  * a crash never leaves a half-written file under the index's name.
  */
-import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { utcSeconds } from '../logs/timestamps.js';
+import { commitTemp, tempBeside } from '../files/atomic-write.js';
 import { hashBytes, hashFile } from '../files/hash.js';
-import { ManifestHasher, UNREADABLE, type SkillFile } from '../skills/walk.js';
 import { normaliseText } from '../files/text.js';
+import { ManifestHasher, UNREADABLE, type SkillFile } from '../skills/walk.js';
+import { isAlive, thisProcess } from '../process-identity.js';
 import { settledFingerprint } from '../skills/fingerprint.js';
 import { fileRows, isIndexedFile } from './documents.js';
 import type { IndexLocation, IndexMeta, IndexOptions } from './index.js';
@@ -28,15 +29,6 @@ export function dbOptions(options: IndexOptions, readonly: boolean): Database.Op
   };
 }
 
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Removes what builds of this index left when their process died: the temp file and the journal
  * SQLite keeps beside it while it writes (`<temp>-journal`, `-wal`, `-shm`). Best effort: what cannot
@@ -46,8 +38,9 @@ export function removeAbandonedTemps(location: IndexLocation): void {
   const dir = join(location.path, '..');
   const prefix = `search-${location.hash16}.db.`;
   for (const name of readdirSync(dir)) {
-    const match = name.startsWith(prefix) ? /^(\d+)-[0-9a-f]+\.tmp(?:-journal|-wal|-shm)?$/.exec(name.slice(prefix.length)) : null;
-    if (match && !isProcessAlive(Number(match[1]))) {
+    // `<pid>-<start token>-<hex>` (the builder's ProcessIdentity); an older build's name holds the pid alone.
+    const match = name.startsWith(prefix) ? /^(\d+)(?:-(\d+))?-[0-9a-f]{8}\.tmp(?:-journal|-wal|-shm)?$/.exec(name.slice(prefix.length)) : null;
+    if (match && !isAlive({ pid: Number(match[1]), started: match[2] ?? '' })) {
       try {
         rmSync(join(dir, name), { force: true });
       } catch {
@@ -145,7 +138,8 @@ function fillIndex(db: Database.Database, location: IndexLocation, files: readon
 
 /** Writes a complete index to a temp file and renames it over `location.path`. */
 export function writeIndex(location: IndexLocation, files: readonly SkillFile[], tokenizer: TokenizerName, options: IndexOptions): Written {
-  const temp = `${location.path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  const self = thisProcess();
+  const temp = tempBeside(location.path, self.started === '' ? `${self.pid}` : `${self.pid}-${self.started}`);
   let written: Written;
   try {
     const db = new Database(temp, dbOptions(options, false));
@@ -158,13 +152,7 @@ export function writeIndex(location: IndexLocation, files: readonly SkillFile[],
     } finally {
       db.close();
     }
-    const fd = openSync(temp, 'r+');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, location.path);
+    commitTemp(temp, location.path);
   } catch (error) {
     try {
       for (const leftover of [temp, `${temp}-journal`]) rmSync(leftover, { force: true });

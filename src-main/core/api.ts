@@ -37,7 +37,7 @@ import { Discovery, type DiscoverOptions } from './agent/discover.js';
 import { planAttach, type AttachRequest } from './agent/attach.js';
 import type { AttachResult, DiscoverResult } from '../shared/agent.js';
 import { emptyFolder } from './runs/empty-folder.js';
-import { briefOf, checkReport, filterSummaries, shadowReport, summarize, type ListFilter } from './skills/summary.js';
+import { briefOf, checkReport, filterSummaries, shadowReport, summarize, type ListFilter } from './skill-summary.js';
 import { resolvePrompt } from './template/render-command.js';
 import type { Confirmation, PackProgress, PackService } from './packs/service.js';
 import { packPolicy } from './packs/policy-view.js';

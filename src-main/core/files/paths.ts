@@ -1,5 +1,6 @@
-/** Paths ordered and contained: the two questions every part that lists or guards a path asks. */
-import { isAbsolute, relative, sep } from 'node:path';
+/** Paths ordered, contained and made canonical: what every part that lists or guards a path asks. */
+import { realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 const SURROGATE = /[\uD800-\uDFFF]/;
 
@@ -16,4 +17,25 @@ export function isInside(root: string, child: string): boolean {
   if (child === root) return true;
   const rel = relative(root, child);
   return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+}
+
+/** Resolves the longest existing prefix of `path` through symlinks and appends the rest. */
+export function canonicalise(path: string): { abs: string; exists: boolean } {
+  const rest: string[] = [];
+  let current = path;
+  for (;;) {
+    try {
+      return { abs: join(realpathSync(current), ...rest), exists: rest.length === 0 };
+    } catch {
+      const parent = dirname(current);
+      if (parent === current) return { abs: path, exists: false };
+      rest.unshift(basename(current));
+      current = parent;
+    }
+  }
+}
+
+/** Canonical absolute form of `path`, which may not exist: `.`/`..` and symlinks resolved as far as it exists. */
+export function canonicalPath(path: string): string {
+  return canonicalise(resolve(path)).abs;
 }

@@ -20,7 +20,7 @@ import { locateSkill } from '../skills/locate.js';
 import { parseSkill } from '../skills/parse-skill.js';
 import type { SkillRegistry } from '../skills/registry.js';
 import { AccessLogger, withAccessLog, type LoggedCommand } from '../logs/access-log.js';
-import { logArgs } from '../logs/log-args.js';
+import { logArgs } from './log-args.js';
 import { skillStats, type StatsOptions } from '../logs/stats.js';
 import type { BuildResult, IndexSearchResult, OpenResult, OutlineHeading, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult, SyncResult } from '../../shared/gateway.js';
 import { syncLogs } from '../logs/sync.js';
@@ -119,7 +119,7 @@ export class GatewayService {
     // A loaded skill's directory (how HTTP, MCP and IPC name one) is that loaded skill.
     const loadedAs = at.loadedAs ?? (this.deps.registry.dirOf(name) !== null && this.deps.registry.canonicalDirOf(name) === at.canonical ? name : null);
     // Parsed only when asked (build, search): show and outline need the directory alone.
-    const read = (): Skill => at.loaded ?? (loadedAs === null ? undefined : this.deps.registry.get(loadedAs)) ?? parseSkill(at.dir, at.root);
+    const read = (): Skill => at.loaded ?? (loadedAs === null ? undefined : this.deps.registry.get(loadedAs)) ?? parseSkill(at.dir, at.root, undefined, this.deps.registry.rootChecks);
     return { command, skill: name, skillPath: at.canonical, runtimeDir: runtimeDir(this.deps.home, name), cwd, dir: at.canonical, loadedAs, read };
   }
 
@@ -236,7 +236,7 @@ export class GatewayService {
       if (!this.deps.autoBuild) catalog.syncOne(catalogSkill(skill));
       else if (this.unsynced.delete(t.loadedAs)) {
         // Changed on disk and not reloaded yet (the registry waits for writes to settle): read as it is now, so the search sees the edit.
-        skill = parseSkill(t.dir, read.root);
+        skill = parseSkill(t.dir, read.root, undefined, this.deps.registry.rootChecks);
         catalog.syncOne(catalogSkill(skill));
       }
       return searchHits(catalog.search(query, { ...options, skill: t.loadedAs }), () => skill.tools);

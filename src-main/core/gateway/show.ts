@@ -10,9 +10,9 @@ import { skillcErrors, type SkilltrayError } from '../errors.js';
 import { prepared } from '../store/prepared.js';
 import { openIndexForSearch, readIndex, type OpenIndex, type OpenIndexOptions } from '../search/index.js';
 import { readText } from '../files/text.js';
-import { checkIntegerOption, moreLinesLine } from './options.js';
+import { checkIntegerOption, moreLinesLine } from '../options.js';
 import { resolveInsideRoot } from './paths.js';
-import { sectionLines, splitLines, trimTrailingBlankLines } from './sections.js';
+import { sectionLines, splitLines, trimTrailingBlankLines } from '../markdown/sections.js';
 import type { ShowResult } from '../../shared/gateway.js';
 
 export interface ShowOptions extends OpenIndexOptions {

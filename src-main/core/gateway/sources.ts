@@ -11,7 +11,7 @@ import { onFirstUse } from '../on-first-use.js';
 import { skillcErrors } from '../errors.js';
 import { compareBytewise } from '../files/paths.js';
 import { walkSkill } from '../skills/walk.js';
-import { checkIntegerOption } from './options.js';
+import { checkIntegerOption } from '../options.js';
 import { hasHiddenSegment, resolveInsideRoot } from './paths.js';
 import type { SourceEntry, SourcesResult } from '../../shared/gateway.js';
 

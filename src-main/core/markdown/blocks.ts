@@ -5,7 +5,7 @@
  */
 import type * as Marked from 'marked';
 import { onFirstUse } from '../on-first-use.js';
-import { scanHeadings } from './heading-scan.js';
+import { scanHeadings, type Heading } from './heading-scan.js';
 
 const marked = onFirstUse<typeof Marked>('marked');
 
@@ -15,13 +15,6 @@ export interface Block {
   line: number;
   /** Line of the block's last non-newline character. */
   endLine: number;
-}
-
-export interface Heading {
-  level: number;
-  /** Heading text without `#` markers, closing `#`s or setext underline. */
-  text: string;
-  line: number;
 }
 
 function countNewlines(text: string): number {

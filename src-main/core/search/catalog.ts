@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { diskFault, errnoOf } from '../disk-faults.js';
 import { toSkilltrayError } from '../errors.js';
-import { checkIntegerOption } from '../gateway/options.js';
+import { checkIntegerOption } from '../options.js';
 import { mergeNested, toolsFirst, type RowPlace } from './catalog-hits.js';
 import { walkSkill, type SkillFile } from '../skills/walk.js';
 import { catalogRows, type CatalogRow } from './catalog-rows.js';

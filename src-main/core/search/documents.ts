@@ -10,7 +10,7 @@
 import type { SkillFile } from '../skills/walk.js';
 import { readText } from '../files/text.js';
 import { markdownBody } from '../markdown/frontmatter.js';
-import { isMarkdownFile, isPlainTextFile, lineCount, markdownSections } from '../gateway/sections.js';
+import { isMarkdownFile, isPlainTextFile, lineCount, markdownSections } from '../markdown/sections.js';
 
 export interface SectionRow {
   file: string;

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { utcSeconds } from '../logs/timestamps.js';
+import { utcSeconds } from '../timestamps.js';
 import { commitTemp, tempBeside } from '../files/atomic-write.js';
 import { hashBytes, hashFile } from '../files/hash.js';
 import { normaliseText } from '../files/text.js';
@@ -14,9 +14,29 @@ import { ManifestHasher, UNREADABLE, type SkillFile } from '../skills/walk.js';
 import { isAlive, thisProcess } from '../process-identity.js';
 import { settledFingerprint } from '../skills/fingerprint.js';
 import { fileRows, isIndexedFile } from './documents.js';
-import type { IndexLocation, IndexMeta, IndexOptions } from './index.js';
 import { TOKENIZE_CLAUSE } from './tokenizer.js';
 import type { TokenizerName } from '../../shared/gateway.js';
+
+export interface IndexMeta {
+  sourceHash: string;
+  skillPath: string;
+  schemaVersion: number;
+  indexedAt: string | null;
+  tokenizer: string;
+  /** Stat fingerprint of the sources the index was built from, when they had settled (not an RFC key). */
+  sourceFingerprint: string | null;
+}
+
+export interface IndexLocation {
+  /** Canonical skill directory. */
+  skillPath: string;
+  hash16: string;
+  path: string;
+}
+
+export interface IndexOptions {
+  nativeBinding?: string;
+}
 
 /** Version of the index layout; indexes below it are stale. */
 export const SCHEMA_VERSION = 2;

@@ -18,35 +18,14 @@ import { SkilltrayError, skillcErrors, toSkilltrayError } from '../errors.js';
 import { fileIdentity, withBuildLock } from './build-lock.js';
 import { manifestHash, walkSkill, type SkillFile, type SkillWalk } from '../skills/walk.js';
 import { statFingerprint } from '../skills/fingerprint.js';
-import { dbOptions, recordFingerprint, removeAbandonedTemps, SCHEMA_VERSION, writeIndex } from './index-writer.js';
+import { dbOptions, recordFingerprint, removeAbandonedTemps, SCHEMA_VERSION, writeIndex, type IndexLocation, type IndexMeta, type IndexOptions } from './index-writer.js';
 import { tokenizerPreference } from './tokenizer.js';
 import type { BuildResult, TokenizerName } from '../../shared/gateway.js';
 
 export { SCHEMA_VERSION };
 
-export interface IndexMeta {
-  sourceHash: string;
-  skillPath: string;
-  schemaVersion: number;
-  indexedAt: string | null;
-  tokenizer: string;
-  /** Stat fingerprint of the sources the index was built from, when they had settled (not an RFC key). */
-  sourceFingerprint: string | null;
-}
-
 /** Why an index is stale: the metadata fields that differ from the skill's current state. */
 export type StaleField = 'source_hash' | 'schema_version' | 'tokenizer';
-
-export interface IndexLocation {
-  /** Canonical skill directory. */
-  skillPath: string;
-  hash16: string;
-  path: string;
-}
-
-export interface IndexOptions {
-  nativeBinding?: string;
-}
 
 export interface OpenIndex {
   db: Database.Database;

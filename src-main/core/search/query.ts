@@ -5,7 +5,7 @@
 import { basename, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import { skillcErrors } from '../errors.js';
-import { checkIntegerOption } from '../gateway/options.js';
+import { checkIntegerOption } from '../options.js';
 import { prepared } from '../store/prepared.js';
 import { openIndexForSearch, readIndex, type OpenIndex, type OpenIndexOptions } from './index.js';
 import type { IndexHit, IndexSearchResult } from '../../shared/gateway.js';

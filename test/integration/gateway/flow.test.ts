@@ -8,7 +8,7 @@ import { runtimeDir } from '../../../src-main/core/gateway/runtime-dir.js';
 import { formatSectionNotFound, showSection } from '../../../src-main/core/gateway/show.js';
 import { formatSources, listSources } from '../../../src-main/core/gateway/sources.js';
 import { AccessLogger, withAccessLog, type LoggedCommand } from '../../../src-main/core/logs/access-log.js';
-import { logArgs } from '../../../src-main/core/logs/log-args.js';
+import { logArgs } from '../../../src-main/core/gateway/log-args.js';
 import { skillStats } from '../../../src-main/core/logs/stats.js';
 import { formatSync, syncLogs } from '../../../src-main/core/logs/sync.js';
 import { buildIndex } from '../../../src-main/core/search/index.js';

@@ -3,9 +3,9 @@
  * body after any frontmatter (so `#` inside YAML or a fenced block is never a heading), and a
  * section runs from its heading to the next heading of the same or higher level, or to EOF.
  */
-import { lexHeadings } from '../markdown/blocks.js';
-import { markdownBody } from '../markdown/frontmatter.js';
-import { scanHeadings } from '../markdown/heading-scan.js';
+import { lexHeadings } from './blocks.js';
+import { markdownBody } from './frontmatter.js';
+import { scanHeadings } from './heading-scan.js';
 
 export interface Section {
   level: number;

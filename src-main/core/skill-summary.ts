@@ -1,12 +1,12 @@
 /** Views of loaded skills for list and check, shared by every surface. */
-import type { CheckReport, Mode, ShadowReport, Skill, SkillBrief, SkillRoot, SkillState, SkillSummary } from '../../shared/model.js';
-import { isOffered } from '../policy/modes.js';
-import { describeProfile, profileFor } from '../policy/profile.js';
-import { firstSentence } from '../search/plain-text.js';
-import { isEnabled } from '../store/switches.js';
-import type { SkillSwitch } from '../../shared/packs.js';
-import { isPromptSkill } from './prompt-skill.js';
-import type { ShadowedSkill } from './registry.js';
+import type { CheckReport, Mode, ShadowReport, Skill, SkillBrief, SkillRoot, SkillState, SkillSummary } from '../shared/model.js';
+import { isOffered } from './policy/modes.js';
+import { describeProfile, profileFor } from './policy/profile.js';
+import { firstSentence } from './search/plain-text.js';
+import { isEnabled } from './store/switches.js';
+import type { SkillSwitch } from '../shared/packs.js';
+import { isPromptSkill } from './skills/prompt-skill.js';
+import type { ShadowedSkill } from './skills/registry.js';
 
 const rootRef = (root: SkillRoot) => ({ path: root.path, kind: root.kind });
 

@@ -3,11 +3,11 @@
  * `file` of show (the heading actually shown when it succeeded), `path` of open, `query` of
  * search, `dir` of sources.
  */
-import type { OpenOptions } from '../gateway/open.js';
+import type { OpenOptions } from './open.js';
 import type { OpenResult, ShowResult } from '../../shared/gateway.js';
-import type { OutlineOptions } from '../gateway/outline.js';
-import { normaliseSectionQuery, type ShowOptions } from '../gateway/show.js';
-import type { SourcesOptions } from '../gateway/sources.js';
+import type { OutlineOptions } from './outline.js';
+import { normaliseSectionQuery, type ShowOptions } from './show.js';
+import type { SourcesOptions } from './sources.js';
 
 export type LogArgs = Record<string, unknown>;
 

@@ -4,8 +4,23 @@ import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import floors from './eslint/core-floors.js';
 
 const adapters = ['**/electron/**', '**/server/**', '**/cli/**'];
+
+// The floor order inside src-main/core, from the ground up: a part imports only parts on lower floors.
+const coreFloors = [
+  ['errors', 'events', 'did-you-mean', 'input-depth', 'on-first-use', 'timestamps', 'process-identity', 'files'],
+  ['disk-faults', 'options', 'template', 'markdown', 'logs'],
+  ['skills'],
+  ['config', 'policy', 'runner'],
+  ['store', 'packs'],
+  ['search', 'runs', 'connect'],
+  ['agent', 'gateway', 'skill-summary'],
+  ['library'],
+  ['api'],
+  ['operations'],
+];
 
 export default defineConfig(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.electron-native/**', 'coverage/**'] },
@@ -22,7 +37,9 @@ export default defineConfig(
   },
   {
     files: ['src-main/core/**/*.ts'],
+    plugins: { floors },
     rules: {
+      'floors/core-floors': ['error', { floors: coreFloors }],
       'no-restricted-imports': ['error', {
         paths: [{ name: 'electron', message: 'src-main/core never imports electron.' }],
         patterns: [{ group: adapters, message: 'src-main/core never imports an adapter.' }],

@@ -3,8 +3,7 @@
  * relative to the skill root and must stay inside it after canonicalisation, symlinks included
  * (RFC-0002:C-OPEN, C-SOURCES; E012). Nothing outside a skill root is ever read or listed.
  */
-import { realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep, win32 } from 'node:path';
+import { isAbsolute, posix, relative, resolve, sep, win32 } from 'node:path';
 import { skillcErrors } from '../errors.js';
 import { canonicalise, isInside } from '../files/paths.js';
 

@@ -10,10 +10,10 @@ const adapters = ['**/electron/**', '**/server/**', '**/cli/**'];
 
 // The floor order inside src-main/core, from the ground up: a part imports only parts on lower floors.
 const coreFloors = [
-  ['errors', 'events', 'did-you-mean', 'input-depth', 'on-first-use', 'timestamps', 'process-identity', 'files'],
+  ['errors', 'events', 'did-you-mean', 'input-depth', 'lazy-require', 'timestamps', 'process-identity', 'files'],
   ['disk-faults', 'options', 'template', 'markdown', 'logs'],
   ['skills'],
-  ['config', 'policy', 'runner'],
+  ['config', 'policy', 'process'],
   ['store', 'packs'],
   ['search', 'runs', 'connect'],
   ['agent', 'gateway', 'skill-summary'],

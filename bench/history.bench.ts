@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { DEFAULT_RETENTION } from '../src-main/core/store/settings.js';
 import { historyUsage, maintainHistory } from '../src-main/core/store/retention.js';
 import { thisProcess } from '../src-main/core/process-identity.js';
-import { recordDecision, recordRequest, recordResult, recordStart } from '../src-main/core/store/runs.js';
+import { recordDecision, recordRequest, recordResult, recordStart } from '../src-main/core/store/run-records.js';
 import { openStateDb, type StateDb } from '../src-main/core/store/state-db.js';
 import type { SandboxView } from '../src-main/shared/runs.js';
 import { median, type Figure, type Metric } from './measure.js';

@@ -7,8 +7,8 @@
  */
 import { basename, resolve } from 'node:path';
 import { skillcErrors, type SkilltrayError } from '../errors.js';
-import { prepared } from '../store/prepared.js';
-import { openIndexForSearch, readIndex, type OpenIndex, type OpenIndexOptions } from '../search/index.js';
+import { prepared } from '../store/statement-cache.js';
+import { openIndexForSearch, readIndex, type OpenIndex, type OpenIndexOptions } from '../search/skill-index.js';
 import { readText } from '../files/text.js';
 import { checkIntegerOption, moreLinesLine } from '../options.js';
 import { resolveInsideRoot } from './paths.js';

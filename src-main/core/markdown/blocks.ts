@@ -4,10 +4,10 @@
  * `#` inside a fenced block is never a heading anywhere, and setext headings count everywhere.
  */
 import type * as Marked from 'marked';
-import { onFirstUse } from '../on-first-use.js';
+import { lazyRequire } from '../lazy-require.js';
 import { scanHeadings, type Heading } from './heading-scan.js';
 
-const marked = onFirstUse<typeof Marked>('marked');
+const marked = lazyRequire<typeof Marked>('marked');
 
 export interface Block {
   token: Marked.Token;

@@ -7,9 +7,9 @@
  * markdownBody, for callers that need only the body, finds the same lines without gray-matter.
  */
 import type matter from 'gray-matter';
-import { onFirstUse } from '../on-first-use.js';
+import { lazyRequire } from '../lazy-require.js';
 
-const grayMatter = onFirstUse<typeof matter>('gray-matter');
+const grayMatter = lazyRequire<typeof matter>('gray-matter');
 
 /** Parses the YAML between the delimiters (line 1 of its input is the rest of the file's line 1). */
 export type YamlEngine = (yaml: string) => object;

@@ -7,8 +7,8 @@
  */
 import { SkilltrayError } from '../errors.js';
 import { isAlive, processStartTime } from '../process-identity.js';
-import { terminateTree } from '../runner/process-tree.js';
-import { recordInterrupted, unfinishedRuns, type UnfinishedRun } from '../store/runs.js';
+import { terminateTree } from '../process/process-tree.js';
+import { recordInterrupted, unfinishedRuns, type UnfinishedRun } from '../store/run-records.js';
 import type { StateDb } from '../store/state-db.js';
 
 /** The abort reason an owner gives its runs when it stops: their cancellation is an interruption. */

@@ -34,7 +34,7 @@ import {
   type CatalogMatch,
   type MatchLevel,
 } from './catalog-sql.js';
-import { corruptIndexError } from './index.js';
+import { corruptIndexError } from './skill-index.js';
 import { oneLine } from './plain-text.js';
 import { DEFAULT_SEARCH_LIMIT } from './query.js';
 import { tokenizerPreference } from './tokenizer.js';

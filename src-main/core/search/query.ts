@@ -6,8 +6,8 @@ import { basename, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import { skillcErrors } from '../errors.js';
 import { checkIntegerOption } from '../options.js';
-import { prepared } from '../store/prepared.js';
-import { openIndexForSearch, readIndex, type OpenIndex, type OpenIndexOptions } from './index.js';
+import { prepared } from '../store/statement-cache.js';
+import { openIndexForSearch, readIndex, type OpenIndex, type OpenIndexOptions } from './skill-index.js';
 import type { IndexHit, IndexSearchResult } from '../../shared/gateway.js';
 
 export interface SearchOptions extends OpenIndexOptions {

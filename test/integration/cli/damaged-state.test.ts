@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addRule } from '../../../src-main/core/store/rules.js';
-import { recordRequest } from '../../../src-main/core/store/runs.js';
+import { recordRequest } from '../../../src-main/core/store/run-records.js';
 import { openStateDb } from '../../../src-main/core/store/state-db.js';
 import { cli, cliProcess } from '../../support/cli.js';
 import { testHome, writeSkill, type TestHome } from '../../support/temp.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
-import { locateIndex } from '../../../src-main/core/search/index.js';
+import { locateIndex } from '../../../src-main/core/search/skill-index.js';
 import { runtimeDir } from '../../../src-main/core/gateway/runtime-dir.js';
 import { walkSkill } from '../../../src-main/core/skills/walk.js';
 import type * as Files from '../../../src-main/core/skills/walk.js';

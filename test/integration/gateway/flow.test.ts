@@ -11,7 +11,7 @@ import { AccessLogger, withAccessLog, type LoggedCommand } from '../../../src-ma
 import { logArgs } from '../../../src-main/core/gateway/log-args.js';
 import { skillStats } from '../../../src-main/core/logs/stats.js';
 import { formatSync, syncLogs } from '../../../src-main/core/logs/sync.js';
-import { buildIndex } from '../../../src-main/core/search/index.js';
+import { buildIndex } from '../../../src-main/core/search/skill-index.js';
 import { formatSearch, searchSkill } from '../../../src-main/core/search/query.js';
 import { locateSkill } from '../../../src-main/core/skills/locate.js';
 import { copyRfcSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { outlineSkill } from '../../../src-main/core/gateway/outline.js';
 import { showSection } from '../../../src-main/core/gateway/show.js';
-import { buildIndex } from '../../../src-main/core/search/index.js';
+import { buildIndex } from '../../../src-main/core/search/skill-index.js';
 import { searchSkill } from '../../../src-main/core/search/query.js';
 import { makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 

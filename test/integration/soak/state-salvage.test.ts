@@ -12,7 +12,7 @@ import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addRule } from '../../../src-main/core/store/rules.js';
 import { remember } from '../../../src-main/core/store/approvals.js';
-import { recordDecision, recordRequest, recordResult, recordStart } from '../../../src-main/core/store/runs.js';
+import { recordDecision, recordRequest, recordResult, recordStart } from '../../../src-main/core/store/run-records.js';
 import { openStateDb } from '../../../src-main/core/store/state-db.js';
 import { breakOverflowChain, damagePage, pagesOf } from '../store/damage.js';
 import { recoverShell } from '../../support/sqlite-recover.js';

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { listRemembered } from '../../../src-main/core/store/approvals.js';
 import { MIGRATIONS, SCHEMA_VERSION, applyMigrations, userVersion } from '../../../src-main/core/store/migrations.js';
-import { getRun, recordDecision, recordInterrupted, recordRequest } from '../../../src-main/core/store/runs.js';
+import { getRun, recordDecision, recordInterrupted, recordRequest } from '../../../src-main/core/store/run-records.js';
 import type { StateDb } from '../../../src-main/core/store/state-db.js';
 import { useTempHomes } from './temp-home.js';
 import { thisProcess } from '../../../src-main/core/process-identity.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { addRule, listRules } from '../../../src-main/core/store/rules.js';
 import { findRemembered, listRemembered, remember } from '../../../src-main/core/store/approvals.js';
 import { listNotices } from '../../../src-main/core/store/notices.js';
-import { getRun, listRuns, recordDecision, recordRequest, recordResult, recordStart } from '../../../src-main/core/store/runs.js';
+import { getRun, listRuns, recordDecision, recordRequest, recordResult, recordStart } from '../../../src-main/core/store/run-records.js';
 import { getSettings, setMode, setPaletteShortcut, setRetention } from '../../../src-main/core/store/settings.js';
 import { DEFAULT_LIMIT_CEILING } from '../../../src-main/core/policy/resource-limits.js';
 import { listUnsandboxed, setSandboxed } from '../../../src-main/core/store/unsandboxed.js';

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compact, historyUsage, maintainHistory, pruneOutput } from '../../../src-main/core/store/retention.js';
-import { getRun, listRuns, recordDecision, recordRequest, recordResult, recordStart } from '../../../src-main/core/store/runs.js';
+import { getRun, listRuns, recordDecision, recordRequest, recordResult, recordStart } from '../../../src-main/core/store/run-records.js';
 import { setRetention } from '../../../src-main/core/store/settings.js';
 import type { StateDb } from '../../../src-main/core/store/state-db.js';
 import type { RunSummary } from '../../../src-main/shared/runs.js';

@@ -21,7 +21,7 @@ describe('the floor order inside core', () => {
   });
 
   it('lint fails an import between two parts of one floor, and a type-only or dynamic import as much as any', async () => {
-    expect(await floorMessages('policy/x.ts', "import type { RunProcessOptions } from '../runner/run-process.js';\nexport type X = RunProcessOptions;\n")).toHaveLength(1);
+    expect(await floorMessages('policy/x.ts', "import type { RunProcessOptions } from '../process/run-process.js';\nexport type X = RunProcessOptions;\n")).toHaveLength(1);
     expect(await floorMessages('skills/x.ts', "export const load = () => import('../packs/verify.js');\n")).toHaveLength(1);
   });
 

@@ -3,7 +3,7 @@ import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readF
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { buildIndex, locateIndex, openIndexForSearch, SCHEMA_VERSION } from '../../../src-main/core/search/index.js';
+import { buildIndex, locateIndex, openIndexForSearch, SCHEMA_VERSION } from '../../../src-main/core/search/skill-index.js';
 import { searchSkill } from '../../../src-main/core/search/query.js';
 import { tokenizerPreference } from '../../../src-main/core/search/tokenizer.js';
 import { manifestHash, walkSkill } from '../../../src-main/core/skills/walk.js';

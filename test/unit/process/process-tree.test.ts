@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { treeMembers, type ProcessEntry } from '../../../src-main/core/runner/process-tree.js';
+import { treeMembers, type ProcessEntry } from '../../../src-main/core/process/process-tree.js';
 
 const entry = (pid: number, ppid: number, pgid: number, extra: Partial<ProcessEntry> = {}): ProcessEntry => ({
   pid, ppid, pgid, zombie: false, started: `t${pid}`, ...extra,

@@ -49,7 +49,7 @@ export interface RunPlaces {
    * start the tool before the runner has put it there (bubblewrap's --info-fd and --block-fd).
    */
   gated?: boolean;
-  /** Where the run's filtering proxy listens, when its network leads to a list of hosts (core/runner/network/). */
+  /** Where the run's filtering proxy listens, when its network leads to a list of hosts (core/process/network/). */
   proxy?: ProxyAddress;
 }
 

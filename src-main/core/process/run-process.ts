@@ -205,7 +205,7 @@ export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
     // The tool leads its own process group (and session), so the group is the first handle on its tree.
     detached: posix,
   });
-  // A gated program's info and block fds come right after the network's inputs (core/runner/sandbox/bubblewrap.ts gateFds).
+  // A gated program's info and block fds come right after the network's inputs (core/process/sandbox/bubblewrap.ts gateFds).
   const gate = { info: 3 + (spec.inputs?.length ?? 0), block: 4 + (spec.inputs?.length ?? 0) };
   const admitted = spec.admit === undefined ? Promise.resolve(null) : admit(subprocess.stdio[gate.info], subprocess.stdio[gate.block], spec.admit);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { droppedMarker } from '../../../src-main/core/runner/capped-output.js';
-import { DEFAULT_OUTPUT_CAP, runProcess } from '../../../src-main/core/runner/run-process.js';
-import { buildToolEnv } from '../../../src-main/core/runner/tool-env.js';
+import { droppedMarker } from '../../../src-main/core/process/capped-output.js';
+import { DEFAULT_OUTPUT_CAP, runProcess } from '../../../src-main/core/process/run-process.js';
+import { buildToolEnv } from '../../../src-main/core/process/tool-env.js';
 import { fixture } from './process-helpers.js';
 
 const GIB = 2 ** 30;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { PIPE_DRAIN_MS, runProcess } from '../../../src-main/core/runner/run-process.js';
-import { buildToolEnv } from '../../../src-main/core/runner/tool-env.js';
+import { PIPE_DRAIN_MS, runProcess } from '../../../src-main/core/process/run-process.js';
+import { buildToolEnv } from '../../../src-main/core/process/tool-env.js';
 import { fixture, isDead, TreeWatch } from './process-helpers.js';
 
 const TIMEOUT_MS = 500;

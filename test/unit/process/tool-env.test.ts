@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildToolEnv, LOCALE_CATEGORIES, systemPath, TOOL_ENV_ALLOW_LIST, WINDOWS_TOOL_ENV_ALLOW_LIST } from '../../../src-main/core/runner/tool-env.js';
+import { buildToolEnv, LOCALE_CATEGORIES, systemPath, TOOL_ENV_ALLOW_LIST, WINDOWS_TOOL_ENV_ALLOW_LIST } from '../../../src-main/core/process/tool-env.js';
 
 const parent = {
   PATH: '/home/ada/.local/bin:/usr/local/bin:/usr/bin:/bin:/home/ada/go/bin:relative:/opt/tool/bin',

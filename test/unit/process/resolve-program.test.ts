@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resolveProgram } from '../../../src-main/core/runner/resolve-program.js';
+import { resolveProgram } from '../../../src-main/core/process/resolve-program.js';
 
 let dir: string;
 beforeEach(() => {

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../../src-main/core/policy/resource-limits.js';
-import { boxPlaces, programBinds, type BoxInput } from '../../../src-main/core/runner/sandbox/box-places.js';
+import { boxPlaces, programBinds, type BoxInput } from '../../../src-main/core/process/sandbox/box-places.js';
 import type { SandboxProfile } from '../../../src-main/shared/runs.js';
 import { tempDir, writeFiles } from '../../support/temp.js';
 

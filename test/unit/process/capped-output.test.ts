@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CappedOutput, droppedMarker } from '../../../src-main/core/runner/capped-output.js';
+import { CappedOutput, droppedMarker } from '../../../src-main/core/process/capped-output.js';
 
 const bytes = (text: string): Buffer => Buffer.from(text, 'utf8');
 const decode = (data: Uint8Array): string => new TextDecoder().decode(data);

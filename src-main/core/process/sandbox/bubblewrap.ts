@@ -141,7 +141,7 @@ const probes = new Map<string, string | null>();
 
 /**
  * The bubblewrap sandbox, found on `env`'s PATH, with the network relay at `relay` (see
- * core/runner/network/net-relay.c); its availability is probed on first use and cached for the process.
+ * core/process/network/net-relay.c); its availability is probed on first use and cached for the process.
  */
 export function bubblewrapSandbox(env: NodeJS.ProcessEnv, relay: string | null = null): Sandbox {
   const bwrap = resolveProgram('bwrap', env, '/');

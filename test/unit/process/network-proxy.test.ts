@@ -10,8 +10,8 @@ import { connect, createServer, type AddressInfo, type Server, type Socket } fro
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { refusedConnection } from '../../../src-main/cli/commands/history.js';
-import { judge } from '../../../src-main/core/runner/network/allow-list.js';
-import { MAX_DENIALS, startNetworkProxy, type NetworkProxy, type ProxyOptions } from '../../../src-main/core/runner/network/proxy-server.js';
+import { judge } from '../../../src-main/core/process/network/allow-list.js';
+import { MAX_DENIALS, startNetworkProxy, type NetworkProxy, type ProxyOptions } from '../../../src-main/core/process/network/proxy-server.js';
 import type { NetworkDenial } from '../../../src-main/shared/runs.js';
 import { tempDir } from '../../support/temp.js';
 

@@ -4,9 +4,9 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SkilltrayError } from '../../../src-main/core/errors.js';
 import type { RunResult } from '../../../src-main/shared/model.js';
-import { droppedMarker } from '../../../src-main/core/runner/capped-output.js';
-import { DEFAULT_OUTPUT_CAP, runProcess, type ProcessSpec } from '../../../src-main/core/runner/run-process.js';
-import { buildToolEnv, systemPath } from '../../../src-main/core/runner/tool-env.js';
+import { droppedMarker } from '../../../src-main/core/process/capped-output.js';
+import { DEFAULT_OUTPUT_CAP, runProcess, type ProcessSpec } from '../../../src-main/core/process/run-process.js';
+import { buildToolEnv, systemPath } from '../../../src-main/core/process/tool-env.js';
 import { fixture, tempDir } from './process-helpers.js';
 
 let dir: string;

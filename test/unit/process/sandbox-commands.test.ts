@@ -6,14 +6,14 @@
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bubblewrapArgs, bubblewrapSandbox, prlimitArgs, probeBubblewrap } from '../../../src-main/core/runner/sandbox/bubblewrap.js';
-import { bubblewrapNetwork, bubblewrapNetworkUnavailable, PROXY_SOCKET_INSIDE, RELAY_PORT } from '../../../src-main/core/runner/sandbox/bubblewrap-network.js';
-import { socketFilter } from '../../../src-main/core/runner/network/socket-filter.js';
-import { resolveProgram } from '../../../src-main/core/runner/resolve-program.js';
-import { platformSandbox } from '../../../src-main/core/runner/sandbox/platform-sandbox.js';
-import { noSandbox, programInSnapshot, uncontained, type RunPlaces } from '../../../src-main/core/runner/sandbox/sandbox.js';
-import { SANDBOX_EXEC, seatbeltArgs, seatbeltProfile } from '../../../src-main/core/runner/sandbox/seatbelt.js';
-import { secretHomePaths, secretMasks } from '../../../src-main/core/runner/sandbox/secret-paths.js';
+import { bubblewrapArgs, bubblewrapSandbox, prlimitArgs, probeBubblewrap } from '../../../src-main/core/process/sandbox/bubblewrap.js';
+import { bubblewrapNetwork, bubblewrapNetworkUnavailable, PROXY_SOCKET_INSIDE, RELAY_PORT } from '../../../src-main/core/process/sandbox/bubblewrap-network.js';
+import { socketFilter } from '../../../src-main/core/process/network/socket-filter.js';
+import { resolveProgram } from '../../../src-main/core/process/resolve-program.js';
+import { platformSandbox } from '../../../src-main/core/process/sandbox/platform-sandbox.js';
+import { noSandbox, programInSnapshot, uncontained, type RunPlaces } from '../../../src-main/core/process/sandbox/sandbox.js';
+import { SANDBOX_EXEC, seatbeltArgs, seatbeltProfile } from '../../../src-main/core/process/sandbox/seatbelt.js';
+import { secretHomePaths, secretMasks } from '../../../src-main/core/process/sandbox/secret-paths.js';
 import { requireSandbox } from '../../support/sandbox.js';
 import { tempDir } from '../../support/temp.js';
 

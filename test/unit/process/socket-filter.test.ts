@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { socketFilter } from '../../../src-main/core/runner/network/socket-filter.js';
+import { socketFilter } from '../../../src-main/core/process/network/socket-filter.js';
 
 const ALLOW = 0x7fff0000;
 const EACCES = 0x00050000 | 13;

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readProcessTable, terminateTree, type ProcessEntry } from '../../../src-main/core/runner/process-tree.js';
+import { readProcessTable, terminateTree, type ProcessEntry } from '../../../src-main/core/process/process-tree.js';
 import { isDead } from './process-helpers.js';
 
 describe.skipIf(process.platform === 'win32')('readProcessTable', () => {

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
 /** A function returning package `id` (as `require` gives it), loaded on its first call. */
-export function onFirstUse<T>(id: string): () => T {
+export function lazyRequire<T>(id: string): () => T {
   let loaded: T | undefined;
   return () => (loaded ??= require(id) as T);
 }

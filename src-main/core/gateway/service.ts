@@ -23,7 +23,7 @@ import { logArgs } from './log-args.js';
 import { skillStats, type StatsOptions } from '../logs/stats.js';
 import type { BuildResult, IndexSearchResult, OpenResult, OutlineHeading, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult, SyncResult } from '../../shared/gateway.js';
 import { syncLogs } from '../logs/sync.js';
-import { buildIndex, openIndexForSearch, type BuildOptions, type OpenIndex } from '../search/skill-index.js';
+import { buildIndex, openIndexForSearch, withSkillIndex, type BuildOptions, type OpenIndex } from '../search/skill-index.js';
 import { SkillCatalog, type CatalogOptions, type CatalogProgress, type CatalogSkill, type IndexingWork } from '../search/catalog.js';
 import { isIndexedFile } from '../search/documents.js';
 import { searchIndex, skillQuery } from '../search/query.js';
@@ -176,16 +176,13 @@ export class GatewayService {
       if (this.deps.autoBuild && name !== null) this.vouch(name, t.dir);
     }
     // Just built or found current: no second look at the sources.
-    const index = openIndexForSearch(t.dir, t.runtimeDir, skill, { ...this.binding, trustSources: builds });
+    const options = { ...this.binding, trustSources: builds };
     if (name !== null && this.current.get(name) === t.dir) {
+      const index = openIndexForSearch(t.dir, t.runtimeDir, skill, options);
       this.openIndexes.set(name, index);
       return read(index);
     }
-    try {
-      return read(index);
-    } finally {
-      index.db.close();
-    }
+    return withSkillIndex(t.dir, t.runtimeDir, skill, options, read);
   }
 
   outline(skill: string, options: OutlineOptions, cwd: string): OutlineResult {

@@ -163,6 +163,16 @@ export function readIndex<T>(index: OpenIndex, skill: string, read: (db: Databas
   }
 }
 
+/** Opens the index of the skill at `dir`, runs `read` on it and closes it: a read that keeps nothing open (the gateway outside app mode). */
+export function withSkillIndex<T>(dir: string, runtimeDir: string, skill: string, options: OpenIndexOptions, read: (index: OpenIndex) => T): T {
+  const index = openIndexForSearch(dir, runtimeDir, skill, options);
+  try {
+    return read(index);
+  } finally {
+    index.db.close();
+  }
+}
+
 /** Options of buildIndex. */
 export interface BuildOptions extends IndexOptions {
   /** Check an index found current page by page and its full-text index whole (integrity_check), and rebuild it if damaged. */

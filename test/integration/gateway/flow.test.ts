@@ -5,14 +5,16 @@ import type { SkilltrayError } from '../../../src-main/core/errors.js';
 import { formatOpen, openFile } from '../../../src-main/core/gateway/open.js';
 import { formatOutlineFile, outlineFiles } from '../../../src-main/core/gateway/outline.js';
 import { runtimeDir } from '../../../src-main/core/gateway/runtime-dir.js';
-import { formatSectionNotFound, showSection } from '../../../src-main/core/gateway/show.js';
+import { formatSectionNotFound } from '../../../src-main/core/gateway/show.js';
+import { showSection } from '../../support/index-reads.js';
 import { formatSources, listSources } from '../../../src-main/core/gateway/sources.js';
 import { AccessLogger, withAccessLog, type LoggedCommand } from '../../../src-main/core/logs/access-log.js';
 import { logArgs } from '../../../src-main/core/gateway/log-args.js';
 import { skillStats } from '../../../src-main/core/logs/stats.js';
 import { formatSync, syncLogs } from '../../../src-main/core/logs/sync.js';
 import { buildIndex } from '../../../src-main/core/search/skill-index.js';
-import { formatSearch, searchSkill } from '../../../src-main/core/search/query.js';
+import { formatSearch } from '../../../src-main/core/search/query.js';
+import { searchSkill } from '../../support/index-reads.js';
 import { locateSkill } from '../../../src-main/core/skills/locate.js';
 import { copyRfcSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 

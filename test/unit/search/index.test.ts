@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { buildIndex, locateIndex, openIndexForSearch, SCHEMA_VERSION } from '../../../src-main/core/search/skill-index.js';
-import { searchSkill } from '../../../src-main/core/search/query.js';
+import { searchSkill } from '../../support/index-reads.js';
 import { tokenizerPreference } from '../../../src-main/core/search/tokenizer.js';
 import { manifestHash, walkSkill } from '../../../src-main/core/skills/walk.js';
 import { thisProcess } from '../../../src-main/core/process-identity.js';

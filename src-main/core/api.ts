@@ -20,7 +20,7 @@ import type { Sandbox } from './process/sandbox/sandbox.js';
 import { addRule, removeRule } from './store/rules.js';
 import { pinsFor } from './policy/pins.js';
 import { rulesInForce, runProfile } from './runs/prepare-run.js';
-import { getRun, listRuns } from './store/run-records.js';
+import { getRun, listRuns } from './store/run-queries.js';
 import { getSettings, setLimitCeiling, setMode, setPaletteShortcut, setPaused, setRetention } from './store/settings.js';
 import type { StateDb } from './store/state-db.js';
 import { StateStore } from './store/state-store.js';

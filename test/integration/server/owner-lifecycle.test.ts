@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../../src-main/shared/runs.js';
-import { listRuns } from '../../../src-main/core/store/run-records.js';
+import { listRuns } from '../../../src-main/core/store/run-queries.js';
 import { openStateDb } from '../../../src-main/core/store/state-db.js';
 import { cliProcess } from '../../support/cli.js';
 import { testHome, writeSkill, type TestHome } from '../../support/temp.js';

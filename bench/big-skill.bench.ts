@@ -7,9 +7,9 @@
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { locateIndex } from '../src-main/core/search/index.js';
+import { locateIndex } from '../src-main/core/search/skill-index.js';
 import { skillDocuments } from '../src-main/core/search/documents.js';
-import { walkSkill } from '../src-main/core/skills/files.js';
+import { walkSkill } from '../src-main/core/skills/walk.js';
 import { runtimeDir } from '../src-main/core/gateway/runtime-dir.js';
 import type { BenchFixtures } from './fixtures.js';
 import type { Figure, Metric } from './measure.js';

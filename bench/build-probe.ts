@@ -4,7 +4,7 @@
  * the bench that runs it (which holds every section of the raw baseline).
  */
 import { performance } from 'node:perf_hooks';
-import { buildIndex } from '../src-main/core/search/index.js';
+import { buildIndex } from '../src-main/core/search/skill-index.js';
 
 const [dir, runtime] = process.argv.slice(2) as [string, string];
 const start = performance.now();

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { catalogPath, SkillCatalog, type CatalogSkill } from '../src-main/core/search/catalog.js';
 import { catalogFunctions } from '../src-main/core/search/catalog-sql.js';
-import { manifestHash, walkSkill } from '../src-main/core/skills/files.js';
+import { manifestHash, walkSkill } from '../src-main/core/skills/walk.js';
 import { writeCorpus } from './corpus.js';
 import { median, type Figure } from './measure.js';
 

@@ -7,7 +7,8 @@ import { copyFileSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_RETENTION } from '../src-main/core/store/settings.js';
 import { historyUsage, maintainHistory } from '../src-main/core/store/retention.js';
-import { recordDecision, recordRequest, recordResult, recordStart } from '../src-main/core/store/runs.js';
+import { thisProcess } from '../src-main/core/process-identity.js';
+import { recordDecision, recordRequest, recordResult, recordStart } from '../src-main/core/store/run-records.js';
 import { openStateDb, type StateDb } from '../src-main/core/store/state-db.js';
 import type { SandboxView } from '../src-main/shared/runs.js';
 import { median, type Figure, type Metric } from './measure.js';
@@ -32,7 +33,7 @@ function record(db: StateDb, now: number): number {
     const command = { program: 'git', args: ['log', '--oneline', `-n${i % 50}`], cwd: '/home/someone/project', timeoutMs: 30_000, env: [], skill: 'git', tool: 'git_log', skillHash: 'a'.repeat(64), supplied: [2] };
     const sandbox: SandboxView = { name: 'read-only', network: false, hosts: [], contained: true, mechanism: 'bubblewrap', why: null };
     const args = { count: i % 50, repo: '/home/someone/project' };
-    const id = recordRequest(db, { traceId: `trace-${i}`, surface: i % 2 === 0 ? 'mcp' : 'cli', skill: 'git', tool: 'git_log', args, command, programPath: '/usr/bin/git', skillHash: 'a'.repeat(64), sandbox, requestedAt: now - Math.floor(((RUNS - i) / RUNS) * 90 * DAY_MS) });
+    const id = recordRequest(db, { traceId: `trace-${i}`, surface: i % 2 === 0 ? 'mcp' : 'cli', skill: 'git', tool: 'git_log', args, command, programPath: '/usr/bin/git', skillHash: 'a'.repeat(64), sandbox, requestedAt: now - Math.floor(((RUNS - i) / RUNS) * 90 * DAY_MS) }, thisProcess());
     recordDecision(db, id, { outcome: 'auto', decidedBy: 'policy', reason: 'bundled read-only tool' });
     recordStart(db, id);
     const output = outputOf(i);

@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import { SkilltrayCore } from '../src-main/core/api.js';
 import { BUNDLED_MANIFEST, resolveConfig } from '../src-main/core/config.js';
 import { profileFor } from '../src-main/core/policy/profile.js';
-import { startNetworkProxy } from '../src-main/core/runner/network/proxy-server.js';
-import { boxPlaces } from '../src-main/core/runner/sandbox/box-places.js';
+import { startNetworkProxy } from '../src-main/core/process/network/proxy-server.js';
+import { boxPlaces } from '../src-main/core/process/sandbox/box-places.js';
 import { bundledManifestOf, manifestText } from '../src-main/core/skills/bundled-manifest.js';
-import { platformSandbox } from '../src-main/core/runner/sandbox/platform-sandbox.js';
-import { noSandbox, type RunPlaces } from '../src-main/core/runner/sandbox/sandbox.js';
-import { resolveProgram } from '../src-main/core/runner/resolve-program.js';
+import { platformSandbox } from '../src-main/core/process/sandbox/platform-sandbox.js';
+import { noSandbox, type RunPlaces } from '../src-main/core/process/sandbox/sandbox.js';
+import { resolveProgram } from '../src-main/core/process/resolve-program.js';
 import { median, type Figure, type Metric } from './measure.js';
 
 const TRUE_SKILL = `---

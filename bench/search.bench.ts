@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SkilltrayCore } from '../src-main/core/api.js';
 import { resolveConfig } from '../src-main/core/config.js';
-import { locateIndex } from '../src-main/core/search/index.js';
+import { locateIndex } from '../src-main/core/search/skill-index.js';
 import { catalogPath } from '../src-main/core/search/catalog.js';
 import { runtimeDir } from '../src-main/core/gateway/runtime-dir.js';
 import type { BenchFixtures } from './fixtures.js';

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { SkilltrayCore } from '../src-main/core/api.js';
 import { BUNDLED_MANIFEST, resolveConfig } from '../src-main/core/config.js';
 import { bundledManifestOf, manifestText } from '../src-main/core/skills/bundled-manifest.js';
-import { noSandbox, type Sandbox } from '../src-main/core/runner/sandbox/sandbox.js';
+import { noSandbox, type Sandbox } from '../src-main/core/process/sandbox/sandbox.js';
 import type { DryRun } from '../src-main/shared/runs.js';
 
 /** One request of the session: a tool of a bundled pack and its arguments. */

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Compiles the network relay (src-main/core/runner/network/net-relay.c) into dist/native/net-relay
+ * Compiles the network relay (src-main/core/process/network/net-relay.c) into dist/native/net-relay
  * with the system's C compiler (`CC`, else `cc`), which `npm install` already needs for
  * better-sqlite3. Only Linux runs it (the first process of a bubblewrap sandbox with a host list);
  * elsewhere there is nothing to build.
@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const source = join(root, 'src-main', 'core', 'runner', 'network', 'net-relay.c');
+const source = join(root, 'src-main', 'core', 'process', 'network', 'net-relay.c');
 const output = join(root, 'dist', 'native', 'net-relay');
 
 if (process.platform === 'linux') {

@@ -30,7 +30,7 @@ export interface CoreConfig {
   bundledManifest: string;
   /** Path of a better-sqlite3 binary built for this process's ABI, when not the default one. */
   nativeBinding?: string;
-  /** The network relay a sandboxed run with a host list starts first (Linux; core/runner/network/net-relay.c). */
+  /** The network relay a sandboxed run with a host list starts first (Linux; core/process/network/net-relay.c). */
   netRelay: string;
   installation: Installation;
 }
@@ -52,7 +52,7 @@ export interface ConfigInput {
   installation?: Installation;
 }
 
-function userHome(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string {
+export function userHome(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
   return (platform === 'win32' ? env.USERPROFILE : env.HOME) || homedir();
 }
 

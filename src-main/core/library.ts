@@ -18,6 +18,7 @@ import type { OutlineOptions } from './gateway/outline.js';
 import type { SourcesOptions } from './gateway/sources.js';
 import type { StatsOptions } from './logs/stats.js';
 import { recoverPacks } from './packs/transaction.js';
+import { checkAgainstLock } from './packs/verify.js';
 import { readBundledManifest } from './skills/bundled-manifest.js';
 import { ParseCache } from './skills/parse-cache.js';
 import { SkillRegistry } from './skills/registry.js';
@@ -48,7 +49,12 @@ export class SkillLibrary extends EventEmitter<{ event: [ServerEvent] }> {
     recoverPacks(config.home);
     // Skills are loaded on first use, and unchanged ones come from the parse cache instead of being parsed again.
     this.parseCache = ParseCache.file(join(config.home, 'runtime', '.loader', 'skills.db'), config.nativeBinding === undefined ? {} : { nativeBinding: config.nativeBinding });
-    this.registry = new SkillRegistry(config.roots, { cache: this.parseCache, manifest: () => readBundledManifest(config.bundledManifest) });
+    this.registry = new SkillRegistry(config.roots, {
+      cache: this.parseCache,
+      manifest: () => readBundledManifest(config.bundledManifest),
+      // An installed pack's skill is checked against packs.lock.json (packs/verify.ts).
+      rootChecks: { packs: checkAgainstLock },
+    });
     this.registry.on('change', (change) => emitSafely(this, 'event', { type: 'skills.changed', kind: change.kind, name: change.name }));
     this.gateway = new GatewayService({
       home: config.home,

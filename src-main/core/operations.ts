@@ -9,7 +9,7 @@ import type { Surface } from '../shared/runs.js';
 import type { SkilltrayCore } from './api.js';
 import { SkilltrayError } from './errors.js';
 import { MAX_INPUT_DEPTH, nestsDeeperThan, shallowArguments } from './input-depth.js';
-import type { Approval } from './runs/run-service.js';
+import type { Approver } from './runs/run-service.js';
 
 /** Where a call comes from and what it may do. */
 export interface CallContext {
@@ -17,7 +17,7 @@ export interface CallContext {
   /** Where gateway calls resolve relative paths and say they were invoked from. */
   cwd: string;
   /** How a run that needs a person is answered: the broker in the process that owns runs. */
-  approval: Approval;
+  approval: Approver;
   /** For `health`: who answers and which version. */
   owner: Health['owner'];
   version: string;

@@ -8,9 +8,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { app, BrowserWindow, dialog, globalShortcut, ipcMain, Menu, nativeImage, protocol, session, shell, Tray } from 'electron';
 import { SkilltrayCore } from '../core/api.js';
-import { resolveConfig } from '../core/config.js';
+import { resolveConfig, userHome } from '../core/config.js';
 import { toSkilltrayError } from '../core/errors.js';
-import { defaultGatewayCwd } from '../core/gateway/service.js';
 import { startHttpServer } from '../server/http.js';
 import { onShutdownSignal } from '../server/shutdown-signals.js';
 import { registerAppScheme, serveApp } from './app-protocol.js';
@@ -64,7 +63,7 @@ async function start(): Promise<void> {
   setupIpc({
     ipcMain,
     core,
-    context: { surface: 'ui', cwd: defaultGatewayCwd(config.env), approval: { kind: 'broker' }, owner: 'app', version },
+    context: { surface: 'ui', cwd: userHome(config.env), approval: { kind: 'broker' }, owner: 'app', version },
     desktop: { openWindow: (route) => void windows.show(route), openSkillsFolder, quit },
     log,
   });

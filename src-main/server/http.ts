@@ -11,10 +11,10 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import type { SkilltrayCore } from '../core/api.js';
 import { SkilltrayError, toSkilltrayError } from '../core/errors.js';
-import { defaultGatewayCwd } from '../core/gateway/service.js';
+import { userHome } from '../core/config.js';
 import { callOperation, isOperation, type CallContext } from '../core/operations.js';
 import { ownerStopping } from '../core/runs/interrupted-runs.js';
-import { thisProcess } from '../core/runs/owner.js';
+import { thisProcess } from '../core/process-identity.js';
 import type { Envelope, Health } from '../shared/contract.js';
 import { reportOfRecord } from '../shared/runs.js';
 import { SURFACE_HEADER, findOwner } from './app-link.js';
@@ -173,7 +173,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   await core.reclaimOrphanedRuns();
   ensureToken(home);
 
-  const userHome = defaultGatewayCwd(core.config.env);
+  // Where gateway commands say they were invoked from when the caller is not a shell.
+  const personHome = userHome(core.config.env);
   const streams = new EventStreams(core, options.heartbeatMs ?? HEARTBEAT_MS);
   const queue = new RequestQueue();
   const idempotent = new IdempotentRequests((runId) => {
@@ -187,7 +188,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   let origins = new Set<string>();
   let hosts = new Set<string>();
 
-  const mcp = mcpHttpEndpoint({ core, owner, version, cwd: userHome, ...(options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs }) });
+  const mcp = mcpHttpEndpoint({ core, owner, version, cwd: personHome, ...(options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs }) });
 
   /** The home's bearer token the request carries; otherwise answers E802 and returns null. */
   function authorised(req: IncomingMessage, res: ServerResponse): string | null {
@@ -252,7 +253,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     const context: CallContext = {
       // Same-origin is the UI in a browser: never the app's own window (that is IPC), whatever the headers say.
       surface: sameOrigin ? 'browser' : bridgedSurface(req.headers[SURFACE_HEADER]),
-      cwd: userHome,
+      cwd: personHome,
       approval: { kind: 'broker', ...(options.approvalTimeoutMs === undefined ? {} : { timeoutMs: options.approvalTimeoutMs }) },
       owner,
       version,

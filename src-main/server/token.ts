@@ -5,8 +5,9 @@
  * and a file of any other shape is treated as no token at all (every request refused).
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../core/files/atomic-write.js';
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 const NONCE_SHAPE = /^[0-9a-f]{32}$/;
@@ -40,20 +41,8 @@ export function readToken(home: string): string | null {
 export function rotateToken(home: string): string {
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const token = randomBytes(32).toString('base64url');
-  const temp = join(home, `.token-${process.pid}-${randomBytes(6).toString('hex')}`);
-  try {
-    writeFileSync(temp, `${token}\n`, { mode: 0o600, flag: 'wx' });
-    // The mode given to open is filtered by the umask; the token must be 0600 whatever the umask is.
-    if (POSIX) chmodSync(temp, 0o600);
-    renameSync(temp, tokenPath(home));
-  } catch (error) {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // the temp file was never created or is already renamed
-    }
-    throw error;
-  }
+  // The token must be 0600 whatever the umask is.
+  writeFileAtomic(tokenPath(home), `${token}\n`, { mode: 0o600, exactMode: true });
   return token;
 }
 

@@ -37,7 +37,7 @@ function filesUnder(root: string, dir: string, keep: (name: string) => boolean):
 
 const isTs = (name: string): boolean => name.endsWith('.ts') && !name.endsWith('.d.ts');
 const PRELOAD = join('src-main', 'electron', 'preload.ts');
-const NATIVE_SOURCES = join('src-main', 'core', 'runner', 'network');
+const NATIVE_SOURCES = join('src-main', 'core', 'process', 'network');
 const bundledInto = (output: string) => (source: string) => ({ source, output });
 
 const TARGETS: Record<TargetName, BuildTarget> = {

@@ -2,8 +2,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import { platformSandbox } from '../../src-main/core/runner/sandbox/platform-sandbox.js';
-import { BUBBLEWRAP_PACKAGE } from '../../src-main/core/runner/sandbox/bubblewrap.js';
+import { platformSandbox } from '../../src-main/core/process/sandbox/platform-sandbox.js';
+import { BUBBLEWRAP_PACKAGE } from '../../src-main/core/process/sandbox/bubblewrap.js';
 
 /** Throws, with the reason and the package to install, when this machine cannot contain runs. */
 export function requireSandbox(): void {

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { resolve as resolvePath } from 'node:path';
 import type { PendingApproval, Remembered, Rule, RunReport, Verdict } from '../../shared/runs.js';
 import type { SkilltrayCore } from '../../core/api.js';
-import type { Approval } from '../../core/runs/run-service.js';
+import type { Approver } from '../../core/runs/run-service.js';
 import { SkilltrayError, skillcErrors } from '../../core/errors.js';
 import { argumentsFromStrings } from '../../core/template/render-command.js';
 import { onShutdownSignal } from '../../server/shutdown-signals.js';
@@ -102,7 +102,7 @@ function question(pending: PendingApproval): string {
 }
 
 /** Asks at the terminal; anything but an explicit yes or an offered always is a denial. */
-function terminalApproval(ctx: CliContext): Approval {
+function terminalApproval(ctx: CliContext): Approver {
   return {
     kind: 'prompt',
     ask: async (pending): Promise<Verdict> => {
@@ -162,7 +162,7 @@ async function sayWhereItWaits(ctx: CliContext, owner: RunningOwner, traceId: st
 export async function runHereOrThere<T>(
   ctx: CliContext,
   args: ParsedArgs,
-  call: { traceId?: string; there: (client: SkilltrayClient, traceId: string) => Promise<T>; here: (approval: Approval) => Promise<T> },
+  call: { traceId?: string; there: (client: SkilltrayClient, traceId: string) => Promise<T>; here: (approval: Approver) => Promise<T> },
 ): Promise<T> {
   const owner = args.options.yes ? null : await findRunningOwner(ctx.config().home);
   if (owner !== null) {

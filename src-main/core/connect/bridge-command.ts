@@ -7,7 +7,7 @@
 import { delimiter } from 'node:path';
 import type { BridgeCommand, LaunchForm } from '../../shared/connect.js';
 import type { CoreConfig } from '../config.js';
-import { resolveProgram } from '../runner/resolve-program.js';
+import { resolveProgram } from '../process/resolve-program.js';
 
 /** The form `connect` writes unless told otherwise: the app's executable in a package, else Node (an absolute path, which a GUI client's PATH cannot miss). */
 export function defaultForm(config: CoreConfig): LaunchForm {

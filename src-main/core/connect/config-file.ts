@@ -5,10 +5,10 @@
  * original's mode, and is renamed over it, so a reader never sees half a file; and if the client
  * rewrote the file since it was read (Claude Code does, often), nothing is written.
  */
-import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, rmSync, statSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { FILE_HEADERS_ONLY, createTwoFilesPatch } from 'diff';
+import { writeFileAtomic } from '../files/atomic-write.js';
 import { connectErrors } from './connect-errors.js';
 
 /** A config file as read: its text ('' when it does not exist yet) and where it really is. */
@@ -85,15 +85,8 @@ export function writeConfig(read: ConfigText, after: string): string | null {
       rmSync(backup, { force: true });
       writeFileSynced(backup, read.text, mode);
     }
-    const temp = join(dirname(real), `.${basename(real)}.skilltray-${randomBytes(6).toString('hex')}.tmp`);
-    try {
-      writeFileSynced(temp, after, mode);
-      // The umask may have narrowed the mode given at creation.
-      chmodSync(temp, mode);
-      renameSync(temp, real);
-    } finally {
-      rmSync(temp, { force: true });
-    }
+    // The umask may narrow the mode given at creation: the file keeps the mode it had.
+    writeFileAtomic(real, after, { mode, exactMode: true });
     return backup;
   } catch (error) {
     throw connectErrors.unwritable(read.path, error);

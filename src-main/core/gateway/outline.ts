@@ -5,9 +5,10 @@
  */
 import { headingsOf } from '../markdown/blocks.js';
 import { markdownBody } from '../markdown/frontmatter.js';
-import { listSkillFiles, readText } from '../skills/files.js';
-import { checkIntegerOption } from './options.js';
-import { isMarkdownFile } from './sections.js';
+import { listSkillFiles } from '../skills/walk.js';
+import { readText } from '../files/text.js';
+import { checkIntegerOption } from '../options.js';
+import { isMarkdownFile } from '../markdown/sections.js';
 import type { OutlineHeading, OutlineResult } from '../../shared/gateway.js';
 
 export interface OutlineOptions {

@@ -3,10 +3,9 @@
  * relative to the skill root and must stay inside it after canonicalisation, symlinks included
  * (RFC-0002:C-OPEN, C-SOURCES; E012). Nothing outside a skill root is ever read or listed.
  */
-import { realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep, win32 } from 'node:path';
+import { isAbsolute, posix, relative, resolve, sep, win32 } from 'node:path';
 import { skillcErrors } from '../errors.js';
-import { isInside } from '../skills/files.js';
+import { canonicalise, isInside } from '../files/paths.js';
 
 export interface InsidePath {
   /** Path relative to the root, `/`-separated, `..` and `.` segments resolved ('' for the root). */
@@ -15,27 +14,6 @@ export interface InsidePath {
   abs: string;
   /** Whether something exists at the path. */
   exists: boolean;
-}
-
-/** Resolves the longest existing prefix of `path` through symlinks and appends the rest. */
-function canonicalise(path: string): { abs: string; exists: boolean } {
-  const rest: string[] = [];
-  let current = path;
-  for (;;) {
-    try {
-      return { abs: join(realpathSync(current), ...rest), exists: rest.length === 0 };
-    } catch {
-      const parent = dirname(current);
-      if (parent === current) return { abs: path, exists: false };
-      rest.unshift(basename(current));
-      current = parent;
-    }
-  }
-}
-
-/** Canonical absolute form of `path`, which may not exist: `.`/`..` and symlinks resolved as far as it exists. */
-export function canonicalPath(path: string): string {
-  return canonicalise(resolve(path)).abs;
 }
 
 /** Resolves `userPath` inside the canonical `root`; E012 when it is absolute or escapes the root. */

@@ -11,21 +11,20 @@
  * (search-hits.ts); `searchIndex` is RFC-0004's search of a skill's own index, as `--strict` prints it.
  */
 import { realpathSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { basename } from 'node:path';
 import type { Skill } from '../../shared/model.js';
 import { SkilltrayError, skillcErrors, toSkilltrayError } from '../errors.js';
 import type { ErrorShape } from '../../shared/errors.js';
 import { locateSkill } from '../skills/locate.js';
 import { parseSkill } from '../skills/parse-skill.js';
-import type { SkillFile } from '../skills/files.js';
+import type { SkillFile } from '../skills/walk.js';
 import type { SkillRegistry } from '../skills/registry.js';
 import { AccessLogger, withAccessLog, type LoggedCommand } from '../logs/access-log.js';
-import { logArgs } from '../logs/log-args.js';
+import { logArgs } from './log-args.js';
 import { skillStats, type StatsOptions } from '../logs/stats.js';
 import type { BuildResult, IndexSearchResult, OpenResult, OutlineHeading, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult, SyncResult } from '../../shared/gateway.js';
 import { syncLogs } from '../logs/sync.js';
-import { buildIndex, openIndexForSearch, type BuildOptions, type OpenIndex } from '../search/index.js';
+import { buildIndex, openIndexForSearch, withSkillIndex, type BuildOptions, type OpenIndex } from '../search/skill-index.js';
 import { SkillCatalog, type CatalogOptions, type CatalogProgress, type CatalogSkill, type IndexingWork } from '../search/catalog.js';
 import { isIndexedFile } from '../search/documents.js';
 import { searchIndex, skillQuery } from '../search/query.js';
@@ -65,7 +64,12 @@ function catalogSkill(skill: Skill, files?: readonly SkillFile[]): CatalogSkill 
 }
 
 /** The skill a gateway call is about, resolved. */
-interface Target extends LoggedCommand {
+interface Target {
+  /** What the access log records of the call. */
+  logged: LoggedCommand;
+  /** The canonical directory's basename: it names the runtime dir and the access log's skill. */
+  dirName: string;
+  runtimeDir: string;
   /** Canonical source directory. */
   dir: string;
   /** The loaded skill's name when the argument was resolved as one (not as a path). */
@@ -120,8 +124,9 @@ export class GatewayService {
     // A loaded skill's directory (how HTTP, MCP and IPC name one) is that loaded skill.
     const loadedAs = at.loadedAs ?? (this.deps.registry.dirOf(name) !== null && this.deps.registry.canonicalDirOf(name) === at.canonical ? name : null);
     // Parsed only when asked (build, search): show and outline need the directory alone.
-    const read = (): Skill => at.loaded ?? (loadedAs === null ? undefined : this.deps.registry.get(loadedAs)) ?? parseSkill(at.dir, at.root);
-    return { command, skill: name, skillPath: at.canonical, runtimeDir: runtimeDir(this.deps.home, name), cwd, dir: at.canonical, loadedAs, read };
+    const read = (): Skill => at.loaded ?? (loadedAs === null ? undefined : this.deps.registry.get(loadedAs)) ?? parseSkill(at.dir, at.root, undefined, this.deps.registry.rootChecks);
+    const runtime = runtimeDir(this.deps.home, name);
+    return { logged: { command, skill: name, skillPath: at.canonical, runtimeDir: runtime, cwd }, dirName: name, runtimeDir: runtime, dir: at.canonical, loadedAs, read };
   }
 
   /** How an index of `skill` is built: through the native binding, telling `onIndexing` before it writes. */
@@ -168,38 +173,35 @@ export class GatewayService {
     }
     const builds = !this.deps.strict;
     if (builds) {
-      buildIndex(t.dir, t.runtimeDir, this.buildOptions(t.skill));
+      buildIndex(t.dir, t.runtimeDir, this.buildOptions(t.dirName));
       if (this.deps.autoBuild && name !== null) this.vouch(name, t.dir);
     }
     // Just built or found current: no second look at the sources.
-    const index = openIndexForSearch(t.dir, t.runtimeDir, skill, { ...this.binding, trustSources: builds });
+    const options = { ...this.binding, trustSources: builds };
     if (name !== null && this.current.get(name) === t.dir) {
+      const index = openIndexForSearch(t.dir, t.runtimeDir, skill, options);
       this.openIndexes.set(name, index);
       return read(index);
     }
-    try {
-      return read(index);
-    } finally {
-      index.db.close();
-    }
+    return withSkillIndex(t.dir, t.runtimeDir, skill, options, read);
   }
 
   outline(skill: string, options: OutlineOptions, cwd: string): OutlineResult {
     const t = this.target('outline', skill, cwd);
-    return withAccessLog(this.logger, t, () => logArgs.outline(options), () => outlineSkill(t.dir, options));
+    return withAccessLog(this.logger, t.logged, () => logArgs.outline(options), () => outlineSkill(t.dir, options));
   }
 
   /** The outline one file at a time, each file's headings handed to `each` as soon as they are read (logged as one outline). */
   outlineEach(skill: string, options: OutlineOptions, cwd: string, each: (headings: OutlineHeading[]) => void): void {
     const t = this.target('outline', skill, cwd);
-    withAccessLog(this.logger, t, () => logArgs.outline(options), () => {
+    withAccessLog(this.logger, t.logged, () => logArgs.outline(options), () => {
       for (const headings of outlineFiles(t.dir, options)) each(headings);
     });
   }
 
   show(skill: string, input: ShowInput, cwd: string): ShowResult {
     const t = this.target('show', skill, cwd);
-    return withAccessLog(this.logger, t, (result) => logArgs.show(input, result), () => {
+    return withAccessLog(this.logger, t.logged, (result) => logArgs.show(input, result), () => {
       const show = sectionQuery(input);
       return this.readIndexOf(t, skill, (index) => showInIndex(index, skill, show));
     });
@@ -207,18 +209,18 @@ export class GatewayService {
 
   open(skill: string, path: string, options: OpenOptions, cwd: string): OpenResult {
     const t = this.target('open', skill, cwd);
-    return withAccessLog(this.logger, t, (result) => logArgs.open(path, options, result), () => openFile(t.dir, path, options));
+    return withAccessLog(this.logger, t.logged, (result) => logArgs.open(path, options, result), () => openFile(t.dir, path, options));
   }
 
   sources(skill: string, options: SourcesOptions, cwd: string): SourcesResult {
     const t = this.target('sources', skill, cwd);
-    return withAccessLog(this.logger, t, () => logArgs.sources(options), () => listSources(t.dir, options));
+    return withAccessLog(this.logger, t.logged, () => logArgs.sources(options), () => listSources(t.dir, options));
   }
 
   /** Searches one skill (from the catalog, in the one result model); the skill's catalog rows are brought up to date first. */
   search(skill: string, query: string, options: { limit?: number }, cwd: string): SearchResult {
     const t = this.target('search', skill, cwd);
-    return withAccessLog(this.logger, t, (result) => logArgs.search(query, result), () => {
+    return withAccessLog(this.logger, t.logged, (result) => logArgs.search(query, result), () => {
       skillQuery(query, options);
       const read = t.read();
       if (t.loadedAs === null) {
@@ -237,7 +239,7 @@ export class GatewayService {
       if (!this.deps.autoBuild) catalog.syncOne(catalogSkill(skill));
       else if (this.unsynced.delete(t.loadedAs)) {
         // Changed on disk and not reloaded yet (the registry waits for writes to settle): read as it is now, so the search sees the edit.
-        skill = parseSkill(t.dir, read.root);
+        skill = parseSkill(t.dir, read.root, undefined, this.deps.registry.rootChecks);
         catalog.syncOne(catalogSkill(skill));
       }
       return searchHits(catalog.search(query, { ...options, skill: t.loadedAs }), () => skill.tools);
@@ -247,7 +249,7 @@ export class GatewayService {
   /** RFC-0004's search of a skill's own index (`search --strict`): Markdown snippets, BM25 scores. */
   searchIndex(skill: string, query: string, options: { limit?: number }, cwd: string): IndexSearchResult {
     const t = this.target('search', skill, cwd);
-    return withAccessLog(this.logger, t, (result) => logArgs.search(query, result), () => {
+    return withAccessLog(this.logger, t.logged, (result) => logArgs.search(query, result), () => {
       const search = skillQuery(query, options);
       return this.readIndexOf(t, skill, (index) => searchIndex(index, skill, search));
     });
@@ -255,11 +257,11 @@ export class GatewayService {
 
   build(skill: string, cwd: string, options: { verify?: boolean } = {}): BuildResult & { skill: string } {
     const t = this.target('build', skill, cwd);
-    const result = withAccessLog(this.logger, t, () => logArgs.build(), () => {
+    const result = withAccessLog(this.logger, t.logged, () => logArgs.build(), () => {
       requireIdentity(t.read());
-      return buildIndex(t.dir, t.runtimeDir, { ...this.buildOptions(t.skill), ...(options.verify ? { verify: true } : {}) });
+      return buildIndex(t.dir, t.runtimeDir, { ...this.buildOptions(t.dirName), ...(options.verify ? { verify: true } : {}) });
     });
-    return { skill: t.skill, ...result };
+    return { skill: t.dirName, ...result };
   }
 
   /** Brings a loaded skill's index up to date for the app; not an access, so not logged. */
@@ -286,7 +288,7 @@ export class GatewayService {
 
   stats(skill: string, options: StatsOptions, cwd: string): StatsResult {
     const t = this.target('stats', skill, cwd);
-    return withAccessLog(this.logger, t, () => logArgs.stats(options), () => skillStats({ name: t.skill, dir: t.dir }, t.runtimeDir, options));
+    return withAccessLog(this.logger, t.logged, () => logArgs.stats(options), () => skillStats({ name: t.dirName, dir: t.dir }, t.runtimeDir, options));
   }
 
   /** Merges fallback logs found under `project` into the primary logs (RFC-0007:C-SYNC). */
@@ -353,9 +355,4 @@ export class GatewayService {
     this.catalogDb?.close();
     this.catalogDb = undefined;
   }
-}
-
-/** Where gateway commands say they were invoked from when the caller is not a shell (HTTP, MCP, IPC). */
-export function defaultGatewayCwd(env: NodeJS.ProcessEnv): string {
-  return env.HOME || homedir();
 }

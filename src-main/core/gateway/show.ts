@@ -5,24 +5,21 @@
  * cut at ` — ` as the RFC says (a stub line's description); then the headings cut there too. Read
  * from the source file by the indexed line range.
  */
-import { basename, resolve } from 'node:path';
 import { skillcErrors, type SkilltrayError } from '../errors.js';
-import { prepared } from '../store/prepared.js';
-import { openIndexForSearch, readIndex, type OpenIndex, type OpenIndexOptions } from '../search/index.js';
-import { readText } from '../skills/files.js';
-import { checkIntegerOption, moreLinesLine } from './options.js';
+import { prepared } from '../store/statement-cache.js';
+import { readIndex, type OpenIndex } from '../search/skill-index.js';
+import { readText } from '../files/text.js';
+import { checkIntegerOption, moreLinesLine } from '../options.js';
 import { resolveInsideRoot } from './paths.js';
-import { sectionLines, splitLines, trimTrailingBlankLines } from './sections.js';
+import { sectionLines, splitLines, trimTrailingBlankLines } from '../markdown/sections.js';
 import type { ShowResult } from '../../shared/gateway.js';
 
-export interface ShowOptions extends OpenIndexOptions {
+export interface ShowOptions {
   /** The heading to show, as typed (a stub line with ` — description` works too). */
   section: string;
   /** Only consider headings of this file (relative to the skill root). */
   file?: string;
   maxLines?: number;
-  /** The skill argument as the user gave it, for the E002 message (default: the directory's name). */
-  skill?: string;
 }
 
 interface HeadingRecord {
@@ -128,18 +125,6 @@ export function showInIndex(index: OpenIndex, skill: string, show: SectionQuery)
     matches: matches.length,
     warning: matches.length > 1 ? `warning: multiple matches for "${matched}"; showing first` : null,
   };
-}
-
-/** Finds and reads a section of the skill at `dir` through its index in `runtimeDir`. */
-export function showSection(dir: string, runtimeDir: string, options: ShowOptions): ShowResult {
-  const show = sectionQuery(options);
-  const skill = options.skill ?? basename(resolve(dir));
-  const index = openIndexForSearch(dir, runtimeDir, skill, options);
-  try {
-    return showInIndex(index, skill, show);
-  } finally {
-    index.db.close();
-  }
 }
 
 /** The section as printed on stdout, with `... (N more lines)` when `--max-lines` cut it. */

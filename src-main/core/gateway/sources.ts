@@ -7,14 +7,15 @@
 import { realpathSync } from 'node:fs';
 import { basename } from 'node:path';
 import type Picomatch from 'picomatch';
-import { onFirstUse } from '../on-first-use.js';
+import { lazyRequire } from '../lazy-require.js';
 import { skillcErrors } from '../errors.js';
-import { compareBytewise, walkSkill } from '../skills/files.js';
-import { checkIntegerOption } from './options.js';
+import { compareBytewise } from '../files/paths.js';
+import { walkSkill } from '../skills/walk.js';
+import { checkIntegerOption } from '../options.js';
 import { hasHiddenSegment, resolveInsideRoot } from './paths.js';
 import type { SourceEntry, SourcesResult } from '../../shared/gateway.js';
 
-const picomatch = onFirstUse<typeof Picomatch>('picomatch');
+const picomatch = lazyRequire<typeof Picomatch>('picomatch');
 
 export interface SourcesOptions {
   depth?: number;

@@ -10,8 +10,8 @@ import { mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { toSkilltrayError } from '../errors.js';
-import { canonicalPath } from '../gateway/paths.js';
-import { utcSeconds } from './timestamps.js';
+import { canonicalPath } from '../files/paths.js';
+import { utcSeconds } from '../timestamps.js';
 
 /** Schema of access logs, primary and fallback alike. */
 export const ACCESS_LOG_SCHEMA = `

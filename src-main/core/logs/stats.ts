@@ -7,10 +7,10 @@ import { existsSync } from 'node:fs';
 import { sep } from 'node:path';
 import Database from 'better-sqlite3';
 import { skillcErrors, toSkilltrayError } from '../errors.js';
-import { canonicalPath } from '../gateway/paths.js';
-import { compareBytewise } from '../skills/files.js';
+import { canonicalPath } from '../files/paths.js';
+import { compareBytewise } from '../files/paths.js';
 import { accessLogPath } from './access-log.js';
-import { parseTimestamp, utcSeconds } from './timestamps.js';
+import { parseTimestamp, utcSeconds } from '../timestamps.js';
 import { STATS_QUERY_TYPES, type StatsQueryType, type StatsSummary, type StatsData, type StatsResult } from '../../shared/gateway.js';
 
 export interface StatsOptions {

@@ -8,8 +8,8 @@ import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SkilltrayError } from '../errors.js';
-import { canonicalPath } from '../gateway/paths.js';
-import { compareBytewise } from '../skills/files.js';
+import { canonicalPath } from '../files/paths.js';
+import { compareBytewise } from '../files/paths.js';
 import { accessLogPath, fallbackLogPath, fallbackLogsDir, openAccessLogForWrite, type AccessRow } from './access-log.js';
 import type { SyncedSkill, SyncResult } from '../../shared/gateway.js';
 

@@ -4,10 +4,10 @@
  * `#` inside a fenced block is never a heading anywhere, and setext headings count everywhere.
  */
 import type * as Marked from 'marked';
-import { onFirstUse } from '../on-first-use.js';
-import { scanHeadings } from './heading-scan.js';
+import { lazyRequire } from '../lazy-require.js';
+import { scanHeadings, type Heading } from './heading-scan.js';
 
-const marked = onFirstUse<typeof Marked>('marked');
+const marked = lazyRequire<typeof Marked>('marked');
 
 export interface Block {
   token: Marked.Token;
@@ -15,13 +15,6 @@ export interface Block {
   line: number;
   /** Line of the block's last non-newline character. */
   endLine: number;
-}
-
-export interface Heading {
-  level: number;
-  /** Heading text without `#` markers, closing `#`s or setext underline. */
-  text: string;
-  line: number;
 }
 
 function countNewlines(text: string): number {

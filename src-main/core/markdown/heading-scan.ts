@@ -7,7 +7,6 @@
  * heading could complete — returns null and the caller lexes with marked. A property test holds
  * the two to the same answer.
  */
-import type { Heading } from './blocks.js';
 
 const SPACE = 0x20;
 const HASH = 0x23;
@@ -19,6 +18,13 @@ const DASH = 0x2d;
 const EQUALS = 0x3d;
 const BRACKET = 0x5b;
 const COLON = 0x3a;
+
+export interface Heading {
+  level: number;
+  /** Heading text without `#` markers, closing `#`s or setext underline. */
+  text: string;
+  line: number;
+}
 
 /** A heading with the offset of its line in the scanned text. */
 export interface ScannedHeading extends Heading {

@@ -3,8 +3,9 @@
  * manifest hash) and the sha256 of every file. Written whole to a temporary file, flushed and
  * renamed over the old one, so a reader sees the old lock or the new one, never half of either.
  */
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { SkilltrayError } from '../errors.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
 import type { LockEntry } from '../../shared/packs.js';
 import { lockPath } from './layout.js';
 
@@ -34,19 +35,10 @@ export function readLock(home: string): PackLock {
   }
 }
 
-/** Writes the lock atomically: temp file, fsync, rename. */
+/** Writes the lock atomically (see atomic-write.ts). */
 export function writeLock(home: string, lock: PackLock): void {
-  const target = lockPath(home);
-  const temp = `${target}.${process.pid}.tmp`;
   const sorted: PackLock = { version: 1, packs: Object.fromEntries(Object.keys(lock.packs).sort().map((k) => [k, lock.packs[k] as LockEntry])) };
-  const fd = openSync(temp, 'w', 0o644);
-  try {
-    writeSync(fd, `${JSON.stringify(sorted, null, 2)}\n`);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, target);
+  writeFileAtomic(lockPath(home), `${JSON.stringify(sorted, null, 2)}\n`);
 }
 
 /** The lock with `pack` set to `entry` (or removed, for null). */

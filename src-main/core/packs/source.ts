@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync, renameSync, mkdirS
 import { basename, join, resolve } from 'node:path';
 import { SkilltrayError, skillcErrors } from '../errors.js';
 import type { PackOrigin, PackSignature, PackSourceKind, ScanFinding } from '../../shared/packs.js';
-import { isInside } from '../skills/files.js';
+import { isInside } from '../files/paths.js';
 import { archiveEntries, inspectArchive } from './archive.js';
 import { EntryBudget } from './entry-budget.js';
 import { extractEntries, type EntryWalk } from './extraction.js';

@@ -6,9 +6,11 @@
  * the new one in place. Before the journal, nothing outside `.staging` has changed, and recovery
  * simply deletes what was staged. Only one process changes packs at a time (`.staging/lock`).
  */
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync, fsyncSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkilltrayError } from '../errors.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
+import { isAlive, thisProcess, type ProcessIdentity } from '../process-identity.js';
 import type { LockEntry } from '../../shared/packs.js';
 import { packsDir, stagingDir } from './layout.js';
 import { readLock, withEntry, writeLock } from './lock-file.js';
@@ -29,27 +31,6 @@ const journalPath = (home: string, pack: string): string => join(stagingDir(home
 /** The folder under `.staging` a change works in. */
 export const workDir = (home: string, id: string): string => join(stagingDir(home), id);
 
-function writeFileAtomic(path: string, text: string): void {
-  const temp = `${path}.tmp`;
-  const fd = openSync(temp, 'w', 0o600);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, path);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Takes the packs lock (E308 while a live process holds it; a dead holder's lock is taken over) and returns its release. */
 function acquire(home: string): () => void {
   mkdirSync(stagingDir(home), { recursive: true });
@@ -57,13 +38,14 @@ function acquire(home: string): () => void {
   for (let attempt = 0; ; attempt++) {
     try {
       const fd = openSync(path, 'wx', 0o600);
-      writeSync(fd, String(process.pid));
+      const self = thisProcess();
+      writeSync(fd, `${self.pid} ${self.started}`);
       closeSync(fd);
       return () => rmSync(path, { force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw busy(error);
-      const holder = Number.parseInt(readFileSafe(path), 10);
-      if (Number.isInteger(holder) && holder !== process.pid && isAlive(holder)) throw busy(error, holder);
+      const holder = holderOf(path);
+      if (holder !== null && holder.pid !== process.pid && isAlive(holder)) throw busy(error, holder.pid);
       rmSync(path, { force: true });
     }
   }
@@ -87,12 +69,17 @@ function busy(cause: unknown, pid?: number): SkilltrayError {
   });
 }
 
-function readFileSafe(path: string): string {
+/** The process the lock file names (`<pid> <start token>`; a lock of an older version holds the pid alone), null when unreadable. */
+function holderOf(path: string): ProcessIdentity | null {
+  let text: string;
   try {
-    return readFileSync(path, 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch {
-    return '';
+    return null;
   }
+  const [pid, started = ''] = text.trim().split(' ');
+  const holder = Number.parseInt(pid ?? '', 10);
+  return Number.isInteger(holder) ? { pid: holder, started } : null;
 }
 
 /** Finishes every decided change and deletes everything else left in `.staging` (half-done fetches). Call with the lock held. */
@@ -144,7 +131,7 @@ function finish(home: string, journal: Journal, onStep: (step: CommitStep) => vo
  */
 export function commit(home: string, journal: Journal, onStep?: (step: CommitStep) => void): void {
   mkdirSync(packsDir(home), { recursive: true });
-  writeFileAtomic(journalPath(home, journal.pack), JSON.stringify(journal));
+  writeFileAtomic(journalPath(home, journal.pack), JSON.stringify(journal), { mode: 0o600 });
   onStep?.('journal');
   finish(home, journal, onStep);
 }
@@ -154,8 +141,8 @@ export function recoverPacks(home: string): void {
   if (!existsSync(stagingDir(home))) return;
   const lock = join(stagingDir(home), 'lock');
   if (existsSync(lock)) {
-    const holder = Number.parseInt(readFileSafe(lock), 10);
-    if (Number.isInteger(holder) && isAlive(holder)) return;
+    const holder = holderOf(lock);
+    if (holder !== null && isAlive(holder)) return;
   }
   try {
     const release = acquire(home);

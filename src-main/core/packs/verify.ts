@@ -7,7 +7,8 @@ import { statSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { Skill } from '../../shared/model.js';
 import type { DiagnosticList } from '../skills/diagnostics.js';
-import { hashFile, type SkillFile } from '../skills/files.js';
+import { changedFiles } from '../skills/changed-files.js';
+import type { SkillFile } from '../skills/walk.js';
 import { readLock, type PackLock } from './lock-file.js';
 
 let cached: { path: string; mtimeMs: number; size: number; lock: PackLock | null } | null = null;
@@ -31,33 +32,6 @@ function lockFor(packsRoot: string): PackLock | null {
   }
   cached = { path, mtimeMs: stats.mtimeMs, size: stats.size, lock };
   return lock;
-}
-
-/** Files of the skill that differ from the lock's digests (the walk skips hidden files, as the hash does); also what a bundled skill changed since it shipped. */
-export function changedFiles(files: readonly SkillFile[], locked: Record<string, string>, prefix: string): string[] {
-  const out: string[] = [];
-  const seen = new Set<string>();
-  for (const file of files) {
-    const path = `${prefix}${file.rel}`;
-    seen.add(path);
-    const digest = locked[path];
-    if (digest === undefined) out.push(`${file.rel} (added)`);
-    else if (safeHash(file.abs) !== digest) out.push(`${file.rel} (changed)`);
-  }
-  for (const path of Object.keys(locked)) {
-    if (!path.startsWith(prefix) || seen.has(path)) continue;
-    const rel = path.slice(prefix.length);
-    if (!rel.split('/').some((s) => s.startsWith('.'))) out.push(`${rel} (removed)`);
-  }
-  return out;
-}
-
-function safeHash(abs: string): string {
-  try {
-    return hashFile(abs);
-  } catch {
-    return 'unreadable';
-  }
 }
 
 /** Adds W416 to an installed pack's skill whose files are not the ones its lock entry records. */

@@ -81,7 +81,7 @@ function notContained(sandbox: SandboxView): string {
  * Whatever would run without asking asks instead when the request reaches for a sensitive path.
  */
 export function decide(input: DecideInput): Decision {
-  const decision = decideByRules(input);
+  const decision = decideInOrder(input);
   const sensitive = input.sensitive;
   if (decision.outcome !== 'auto' || !sensitive) return decision;
   const what = sensitive.param === 'cwd' ? 'its working directory' : `its argument '${sensitive.param}'`;
@@ -91,7 +91,7 @@ export function decide(input: DecideInput): Decision {
   };
 }
 
-function decideByRules(input: DecideInput): Decision {
+function decideInOrder(input: DecideInput): Decision {
   const { skill, tool, mode } = input;
   const name = `'${skill.name}/${tool.name}'`;
   const details = { skill: skill.name, tool: tool.name };

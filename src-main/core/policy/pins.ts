@@ -9,7 +9,7 @@
 import type { Skill, SkillIdentity } from '../../shared/model.js';
 import type { IdentityPin, RememberScope, Remembered, Rule, RulePin, SandboxProfile, SandboxView } from '../../shared/runs.js';
 import { describePin } from '../../shared/identity-text.js';
-import { isInside } from '../skills/files.js';
+import { isInside } from '../files/paths.js';
 import { describeProfile, widens } from './profile.js';
 import { parseRulePattern } from './rules.js';
 

@@ -2,7 +2,7 @@
  * Which sandbox profile a tool asks for. The skill decides how much it needs (read_only or an
  * ADR-001 read_only effect → `read-only`, anything else → `workspace`; `network:` adds the network,
  * to the hosts it lists or any, or this computer's own); only the person can take a skill out of
- * the sandbox (`none`), never its frontmatter. The runner applies the profile (core/runner/sandbox);
+ * the sandbox (`none`), never its frontmatter. The runner applies the profile (core/process/sandbox);
  * policy only compares profiles.
  */
 import type { ResourceLimits, Skill } from '../../shared/model.js';

@@ -5,11 +5,11 @@
  * the reverse; at equal specificity deny wins.
  */
 import type Picomatch from 'picomatch';
-import { onFirstUse } from '../on-first-use.js';
+import { lazyRequire } from '../lazy-require.js';
 import { SkilltrayError } from '../errors.js';
 import { RULE_EFFECTS, type RuleEffect, type Rule } from '../../shared/runs.js';
 
-const picomatch = onFirstUse<typeof Picomatch>('picomatch');
+const picomatch = lazyRequire<typeof Picomatch>('picomatch');
 
 /**
  * How specific a pattern is, compared as a tuple: `tier` first, then `prefix` (the length of the

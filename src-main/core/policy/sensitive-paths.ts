@@ -7,7 +7,7 @@
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { isInside } from '../skills/files.js';
+import { isInside } from '../files/paths.js';
 
 export interface SensitiveArgument {
   /** The argument's name, or `cwd`. */

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { SkilltrayError } from '../errors.js';
-import { isInside } from '../skills/files.js';
+import { isInside } from '../files/paths.js';
 import type { SandboxProfileName } from '../../shared/runs.js';
 
 /** Where the kernel and running services keep devices and sockets: no run works there. */

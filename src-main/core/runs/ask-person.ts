@@ -9,8 +9,8 @@ import type { PendingApproval, Verdict } from '../../shared/runs.js';
 /** How long a run waits for a person before it gives up (E604). */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 5 * 60 * 1000;
 
-/** Who can answer when policy says ask. */
-export type Approval =
+/** Who can answer when policy says ask (RunOptions.approval names one). */
+export type Approver =
   /** The owning process: the request waits in the broker for the tray, the browser UI or `skilltray approve`. */
   | { kind: 'broker'; timeoutMs?: number }
   /** A person at this terminal answers directly. */
@@ -21,7 +21,7 @@ export type Approval =
   | { kind: 'none' };
 
 /** Asks whoever `approval` names; E601 when nobody can be asked, E604 on timeout, E613 when the caller withdraws. */
-export async function askPerson(broker: ApprovalBroker, pending: PendingApproval, approval: Approval, signal?: AbortSignal): Promise<Verdict> {
+export async function askPerson(broker: ApprovalBroker, pending: PendingApproval, approval: Approver, signal?: AbortSignal): Promise<Verdict> {
   switch (approval.kind) {
     case 'preapproved':
       return { verdict: 'once', actor: approval.actor };

@@ -6,10 +6,10 @@
  * tools that are provably still theirs (the group leader alive with the start time recorded).
  */
 import { SkilltrayError } from '../errors.js';
-import { processStartTime, terminateTree } from '../runner/process-tree.js';
-import { recordInterrupted, unfinishedRuns, type UnfinishedRun } from '../store/runs.js';
+import { isAlive, processStartTime } from '../process-identity.js';
+import { terminateTree } from '../process/process-tree.js';
+import { recordInterrupted, unfinishedRuns, type UnfinishedRun } from '../store/run-records.js';
 import type { StateDb } from '../store/state-db.js';
-import { isAlive } from './owner.js';
 
 /** The abort reason an owner gives its runs when it stops: their cancellation is an interruption. */
 export function ownerStopping(why: string): SkilltrayError {

@@ -17,22 +17,22 @@ import type { ApprovalBroker } from '../policy/approval-broker.js';
 import type { DecidedBy, DryRun, PendingApproval, RecordedAnswer, RunDecisionView, RunEvent, RunOutcome, RunReport, SandboxView, Verdict } from '../../shared/runs.js';
 import { remember } from '../store/approvals.js';
 import { getSettings } from '../store/settings.js';
-import { recordDecision, recordFailure, recordNetworkDenied, recordProcess, recordRequest, recordResult, recordStart } from '../store/runs.js';
+import { recordDecision, recordFailure, recordNetworkDenied, recordProcess, recordRequest, recordResult, recordStart } from '../store/run-records.js';
 import { isOwnerStopping, ownerStopping } from './interrupted-runs.js';
-import { processStartTime } from '../runner/process-tree.js';
-import { DEFAULT_OUTPUT_CAP, runProcess } from '../runner/run-process.js';
-import { buildToolEnv } from '../runner/tool-env.js';
-import { prepareRunDirs, type RunDirs } from '../runner/skill-snapshot.js';
-import { boxPlaces } from '../runner/sandbox/box-places.js';
-import { cgroupUnavailable, openRunCgroup, type RunCgroup } from '../runner/sandbox/cgroup.js';
-import type { RunPlaces } from '../runner/sandbox/sandbox.js';
-import type { NetworkProxy } from '../runner/network/proxy-server.js';
-import { startRunProxy } from '../runner/network/run-proxy.js';
-import { askPerson, type Approval } from './ask-person.js';
+import { processStartTime, thisProcess } from '../process-identity.js';
+import { DEFAULT_OUTPUT_CAP, runProcess } from '../process/run-process.js';
+import { buildToolEnv } from '../process/tool-env.js';
+import { prepareRunDirs, type RunDirs } from '../process/skill-snapshot.js';
+import { boxPlaces } from '../process/sandbox/box-places.js';
+import { cgroupUnavailable, openRunCgroup, type RunCgroup } from '../process/sandbox/cgroup.js';
+import type { RunPlaces } from '../process/sandbox/sandbox.js';
+import type { NetworkProxy } from '../process/network/proxy-server.js';
+import { startRunProxy } from '../process/network/run-proxy.js';
+import { askPerson, type Approver } from './ask-person.js';
 import { identityPin, profileOf, rememberScopes } from '../policy/pins.js';
 import { plainObject, prepareRun, type PrepareDeps, type Prepared, type RunInput } from './prepare-run.js';
 
-export { DEFAULT_APPROVAL_TIMEOUT_MS, type Approval } from './ask-person.js';
+export { DEFAULT_APPROVAL_TIMEOUT_MS, type Approver } from './ask-person.js';
 export type { RunInput } from './prepare-run.js';
 
 /** What the run service needs: what preparing a run reads, and the broker that holds pending approvals. */
@@ -41,7 +41,7 @@ export interface RunServiceDeps extends PrepareDeps {
 }
 
 export interface RunOptions {
-  approval: Approval;
+  approval: Approver;
   signal?: AbortSignal;
 }
 
@@ -99,7 +99,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
   refuse(input: RunInput, error: unknown, id: string = randomUUID()): never {
     const coded = toSkilltrayError(error);
     const skill = this.deps.registry.get(input.skill);
-    recordRequest(this.deps.db, { id, traceId: input.traceId ?? randomUUID(), surface: input.surface, skill: input.skill, tool: input.tool, args: plainObject(input.args), command: null, programPath: null, skillHash: skill?.hash ?? '' });
+    recordRequest(this.deps.db, { id, traceId: input.traceId ?? randomUUID(), surface: input.surface, skill: input.skill, tool: input.tool, args: plainObject(input.args), command: null, programPath: null, skillHash: skill?.hash ?? '' }, thisProcess());
     recordDecision(this.deps.db, id, { outcome: 'refused', decidedBy: 'error', reason: coded.message, errorCode: coded.code });
     throw withRunId(coded, id);
   }
@@ -112,7 +112,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     // A call that cannot even be prepared (no such skill or tool, bad arguments, a bad cwd) asked
     // nothing and decided nothing: it is the caller's error, not a run, so history does not keep it.
     const { skill, command, programPath, decision, sandbox, folder }: Prepared = prepareRun(this.deps, input);
-    recordRequest(db, { id, traceId, surface: input.surface, skill: skill.name, tool: command.tool, args: plainObject(input.args), command, programPath, skillHash: skill.hash, sandbox });
+    recordRequest(db, { id, traceId, surface: input.surface, skill: skill.name, tool: command.tool, args: plainObject(input.args), command, programPath, skillHash: skill.hash, sandbox }, thisProcess());
 
     let answer: RecordedAnswer | null = null;
     const decided = (view: RunDecisionView, errorCode: string | null = null): void => {

@@ -1,5 +1,5 @@
 /** What one skill contributes to the all-skills catalog: its sections as plain text, placed in their files. */
-import type { SkillFile } from '../skills/files.js';
+import type { SkillFile } from '../skills/walk.js';
 import { headingTrails, holds, toolOf } from './catalog-hits.js';
 import { skillDocuments, type SectionRow } from './documents.js';
 import { plainText } from './plain-text.js';

@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { diskFault, errnoOf } from '../disk-faults.js';
 import { toSkilltrayError } from '../errors.js';
-import { checkIntegerOption } from '../gateway/options.js';
+import { checkIntegerOption } from '../options.js';
 import { mergeNested, toolsFirst, type RowPlace } from './catalog-hits.js';
-import { walkSkill, type SkillFile } from '../skills/files.js';
+import { walkSkill, type SkillFile } from '../skills/walk.js';
 import { catalogRows, type CatalogRow } from './catalog-rows.js';
 import { isIndexedFile } from './documents.js';
 import {
@@ -34,7 +34,7 @@ import {
   type CatalogMatch,
   type MatchLevel,
 } from './catalog-sql.js';
-import { corruptIndexError } from './index.js';
+import { corruptIndexError } from './skill-index.js';
 import { oneLine } from './plain-text.js';
 import { DEFAULT_SEARCH_LIMIT } from './query.js';
 import { tokenizerPreference } from './tokenizer.js';

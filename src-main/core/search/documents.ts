@@ -7,10 +7,10 @@
  * frontmatter left out. Rows are made one file at a time, so a build can insert them as it reads
  * and never holds the whole skill in memory.
  */
-import type { SkillFile } from '../skills/files.js';
-import { readText } from '../skills/files.js';
+import type { SkillFile } from '../skills/walk.js';
+import { readText } from '../files/text.js';
 import { markdownBody } from '../markdown/frontmatter.js';
-import { isMarkdownFile, isPlainTextFile, lineCount, markdownSections } from '../gateway/sections.js';
+import { isMarkdownFile, isPlainTextFile, lineCount, markdownSections } from '../markdown/sections.js';
 
 export interface SectionRow {
   file: string;

@@ -3,17 +3,40 @@
  * transaction, and the atomic swap — a temp file beside the index, fsynced and renamed over it, so
  * a crash never leaves a half-written file under the index's name.
  */
-import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { utcSeconds } from '../logs/timestamps.js';
-import { hashBytes, hashFile, ManifestHasher, normaliseText, UNREADABLE, type SkillFile } from '../skills/files.js';
+import { utcSeconds } from '../timestamps.js';
+import { commitTemp, tempBeside } from '../files/atomic-write.js';
+import { hashBytes, hashFile } from '../files/hash.js';
+import { normaliseText } from '../files/text.js';
+import { ManifestHasher, UNREADABLE, type SkillFile } from '../skills/walk.js';
+import { isAlive, thisProcess } from '../process-identity.js';
 import { settledFingerprint } from '../skills/fingerprint.js';
 import { fileRows, isIndexedFile } from './documents.js';
-import type { IndexLocation, IndexMeta, IndexOptions } from './index.js';
 import { TOKENIZE_CLAUSE } from './tokenizer.js';
 import type { TokenizerName } from '../../shared/gateway.js';
+
+export interface IndexMeta {
+  sourceHash: string;
+  skillPath: string;
+  schemaVersion: number;
+  indexedAt: string | null;
+  tokenizer: string;
+  /** Stat fingerprint of the sources the index was built from, when they had settled (not an RFC key). */
+  sourceFingerprint: string | null;
+}
+
+export interface IndexLocation {
+  /** Canonical skill directory. */
+  skillPath: string;
+  hash16: string;
+  path: string;
+}
+
+export interface IndexOptions {
+  nativeBinding?: string;
+}
 
 /** Version of the index layout; indexes below it are stale. */
 export const SCHEMA_VERSION = 2;
@@ -26,15 +49,6 @@ export function dbOptions(options: IndexOptions, readonly: boolean): Database.Op
   };
 }
 
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Removes what builds of this index left when their process died: the temp file and the journal
  * SQLite keeps beside it while it writes (`<temp>-journal`, `-wal`, `-shm`). Best effort: what cannot
@@ -44,8 +58,9 @@ export function removeAbandonedTemps(location: IndexLocation): void {
   const dir = join(location.path, '..');
   const prefix = `search-${location.hash16}.db.`;
   for (const name of readdirSync(dir)) {
-    const match = name.startsWith(prefix) ? /^(\d+)-[0-9a-f]+\.tmp(?:-journal|-wal|-shm)?$/.exec(name.slice(prefix.length)) : null;
-    if (match && !isProcessAlive(Number(match[1]))) {
+    // `<pid>-<start token>-<hex>` (the builder's ProcessIdentity); an older build's name holds the pid alone.
+    const match = name.startsWith(prefix) ? /^(\d+)(?:-(\d+))?-[0-9a-f]{8}\.tmp(?:-journal|-wal|-shm)?$/.exec(name.slice(prefix.length)) : null;
+    if (match && !isAlive({ pid: Number(match[1]), started: match[2] ?? '' })) {
       try {
         rmSync(join(dir, name), { force: true });
       } catch {
@@ -143,7 +158,8 @@ function fillIndex(db: Database.Database, location: IndexLocation, files: readon
 
 /** Writes a complete index to a temp file and renames it over `location.path`. */
 export function writeIndex(location: IndexLocation, files: readonly SkillFile[], tokenizer: TokenizerName, options: IndexOptions): Written {
-  const temp = `${location.path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  const self = thisProcess();
+  const temp = tempBeside(location.path, self.started === '' ? `${self.pid}` : `${self.pid}-${self.started}`);
   let written: Written;
   try {
     const db = new Database(temp, dbOptions(options, false));
@@ -156,13 +172,7 @@ export function writeIndex(location: IndexLocation, files: readonly SkillFile[],
     } finally {
       db.close();
     }
-    const fd = openSync(temp, 'r+');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, location.path);
+    commitTemp(temp, location.path);
   } catch (error) {
     try {
       for (const leftover of [temp, `${temp}-journal`]) rmSync(leftover, { force: true });

@@ -2,20 +2,12 @@
  * RFC-0004:C-SEARCH and C-QUERY-SYNTAX: a bag-of-words AND query over a skill's index, ranked by
  * BM25 (scores negated for display), with `[MATCH]`-marked snippets of the content column.
  */
-import { basename, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import { skillcErrors } from '../errors.js';
-import { checkIntegerOption } from '../gateway/options.js';
-import { prepared } from '../store/prepared.js';
-import { openIndexForSearch, readIndex, type OpenIndex, type OpenIndexOptions } from './index.js';
+import { checkIntegerOption } from '../options.js';
+import { prepared } from '../store/statement-cache.js';
+import { readIndex, type OpenIndex } from './skill-index.js';
 import type { IndexHit, IndexSearchResult } from '../../shared/gateway.js';
-
-export interface SearchOptions extends OpenIndexOptions {
-  /** Most results (default 10). */
-  limit?: number;
-  /** The skill argument as the user gave it, for the E002 message (default: the directory's name). */
-  skill?: string;
-}
 
 /** Default of `--limit`. */
 export const DEFAULT_SEARCH_LIMIT = 10;
@@ -110,18 +102,6 @@ export function skillQuery(query: string, options: { limit?: number } = {}): Ski
 export function searchIndex(index: OpenIndex, skill: string, search: SkillQuery): IndexSearchResult {
   const rows = readIndex(index, skill, (db) => rankedRows(db, search.match, search.limit, rowCount(db) <= SMALL_INDEX_ROWS ? 'every-match' : 'rank-then-snippet'));
   return { query: search.query, results: rows.map((row) => ({ file: row.file, section: row.section, snippet: row.snippet, score: -row.rank })) };
-}
-
-/** Searches the skill at `dir` through its index in `runtimeDir` (E004, E002, E003 as RFC-0004 says). */
-export function searchSkill(dir: string, runtimeDir: string, query: string, options: SearchOptions = {}): IndexSearchResult {
-  const search = skillQuery(query, options);
-  const skill = options.skill ?? basename(resolve(dir));
-  const index = openIndexForSearch(dir, runtimeDir, skill, options);
-  try {
-    return searchIndex(index, skill, search);
-  } finally {
-    index.db.close();
-  }
 }
 
 /** Score as the text form shows it. */

@@ -7,8 +7,9 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { changedFiles } from '../packs/verify.js';
-import { hashFile, ManifestHasher, walkSkill } from './files.js';
+import { changedFiles } from './changed-files.js';
+import { hashFile } from '../files/hash.js';
+import { ManifestHasher, walkSkill } from './walk.js';
 import { skillDirNames } from './root-layout.js';
 
 /** One bundled skill as shipped. */

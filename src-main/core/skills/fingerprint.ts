@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { pathStat, type PathStat, type SkillFile, type SkillWalk } from './files.js';
+import { pathStat, type PathStat, type SkillFile, type SkillWalk } from './walk.js';
 
 /**
  * How long after its last change a file's stat can vouch for its content: above the coarsest

@@ -5,13 +5,13 @@
  * `metadata.classification.role` points at its line.
  */
 import type * as Yaml from 'yaml';
-import { onFirstUse } from '../on-first-use.js';
+import { lazyRequire } from '../lazy-require.js';
 import { splitFrontmatter, type FrontmatterSplit } from '../markdown/frontmatter.js';
 import type { DiagnosticList } from './diagnostics.js';
 import { frontmatterOverLimits } from './frontmatter-limits.js';
 import { readPlainYaml, type PlainYaml } from './plain-yaml.js';
 
-const yaml = onFirstUse<typeof Yaml>('yaml');
+const yaml = lazyRequire<typeof Yaml>('yaml');
 
 /** Aliases a frontmatter may expand before it is treated as a resource-exhaustion attack. */
 const MAX_ALIAS_COUNT = 100;

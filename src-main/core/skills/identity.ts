@@ -46,7 +46,7 @@ function againstManifest(skill: Skill, manifest: BundledManifest | null): Pick<S
 export function identify(skill: Skill, manifest?: BundledManifest | null): Skill {
   const inBundled = skill.root.kind === 'bundled';
   const checked = inBundled && manifest !== undefined ? againstManifest(skill, manifest) : { manifest: null, unverified: null };
-  // An installed pack's files are checked against its lock by the loader (packs/verify.ts).
+  // An installed pack's files are checked against its lock by the packs root's check (packs/verify.ts, handed to the registry by library.ts).
   const lock = skill.diagnostics.find((d) => d.code === 'W416');
   skill.identity = {
     rootKind: skill.root.kind,

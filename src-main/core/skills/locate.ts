@@ -9,7 +9,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Skill, SkillRoot } from '../../shared/model.js';
 import { skillcErrors } from '../errors.js';
-import { parseSkill } from './parse-skill.js';
+import { parseSkill, type RootChecks } from './parse-skill.js';
 import { skillNotFound } from './skill-suggestions.js';
 import { skillDirNames } from './registry.js';
 import { holdsSkillFile } from './root-layout.js';
@@ -26,6 +26,8 @@ export interface LoadedSkills {
   list?(): readonly Skill[];
   /** Who a skill read by path is (identity.ts, against the bundled manifest); its trust stays user without it. */
   identify?(skill: Skill): Skill;
+  /** What each kind of root checks of a skill read by path (parse-skill.ts); none without it. */
+  readonly rootChecks?: RootChecks;
 }
 
 export interface SkillLocation {
@@ -155,7 +157,7 @@ function skillAt(at: SkillLocation, source: LoadedSkills): Skill {
     const loaded = source.get(name);
     if (loaded !== undefined) return loaded;
   }
-  const skill = parseSkill(at.dir, at.root);
+  const skill = parseSkill(at.dir, at.root, undefined, source.rootChecks);
   return source.identify?.(skill) ?? skill;
 }
 

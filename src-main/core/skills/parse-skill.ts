@@ -3,11 +3,10 @@
  * broken SKILL.md becomes a Skill in state 'error' carrying its diagnostics (Kode T10).
  */
 import { basename, join } from 'node:path';
-import type { Skill, SkillRoot } from '../../shared/model.js';
+import type { RootKind, Skill, SkillRoot } from '../../shared/model.js';
 import { DiagnosticList } from './diagnostics.js';
 import { DEFAULT_TIMEOUT_SEC, checkIdentity, readFields } from './fields.js';
-import { manifestHash, walkSkill, type SkillFile, type SkillWalk } from './files.js';
-import { checkAgainstLock } from '../packs/verify.js';
+import { manifestHash, walkSkill, type SkillFile, type SkillWalk } from './walk.js';
 import { checkFormatRules, formatsOf } from './format-rules.js';
 import { identify } from './identity.js';
 import { parseFrontmatter } from './frontmatter-yaml.js';
@@ -45,6 +44,12 @@ function hashSkill(dir: string, file: string, skillMd: SkillBytes, diags: Diagno
     return { hash: '', files: [], unhashed: [], folderUnreadable: true };
   }
 }
+
+/** A check a kind of root adds to each of its skills once they are hashed (the packs root checks its lock). */
+export type RootCheck = (skill: Skill, files: readonly SkillFile[], diags: DiagnosticList) => void;
+
+/** The checks of each kind of root, handed down by whoever composes the library (packs live above skills). */
+export type RootChecks = Partial<Record<RootKind, RootCheck>>;
 
 /** A Skill before anything of it is read: named after its directory, every field at its default. */
 export function blankSkill(dir: string, root: SkillRoot): Skill {
@@ -98,8 +103,11 @@ export function undecodableSkill(dir: string, root: SkillRoot): Skill {
   return { ...skill, diagnostics: diags.items, state: 'error' };
 }
 
-/** Loads the skill in `dir` (which holds SKILL.md) as found in `root`; `walk` is its file walk when the caller already made it. */
-export function parseSkill(dir: string, root: SkillRoot, walk?: SkillWalk): Skill {
+/**
+ * Loads the skill in `dir` (which holds SKILL.md) as found in `root`; `walk` is its file walk when the
+ * caller already made it; `checks` are what its kind of root adds (see RootChecks).
+ */
+export function parseSkill(dir: string, root: SkillRoot, walk?: SkillWalk, checks: RootChecks = {}): Skill {
   if (isEscapedName(basename(dir))) return undecodableSkill(dir, root);
   const skill = blankSkill(dir, root);
   const { name, file } = skill;
@@ -109,7 +117,7 @@ export function parseSkill(dir: string, root: SkillRoot, walk?: SkillWalk): Skil
   const hashed = hashSkill(dir, file, bytes, diags, walk);
   skill.hash = hashed.hash;
   skill.unhashed = hashed.unhashed;
-  if (root.kind === 'packs') checkAgainstLock(skill, hashed.files, diags);
+  checks[root.kind]?.(skill, hashed.files, diags);
 
   const read = bytes.ok ? decodeSkillText(bytes.bytes) : bytes;
   if (!read.ok) {

@@ -10,12 +10,12 @@ import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { RootWatch, Skill, SkillRoot } from '../../shared/model.js';
 import type { BundledManifest } from './bundled-manifest.js';
-import { walkSkill, type SkillFile, type SkillWalk } from './files.js';
+import { walkSkill, type SkillFile, type SkillWalk } from './walk.js';
 import { SETTLE_MS, treeFingerprint, treeOf, walkFingerprint } from './fingerprint.js';
 import { ParseCache } from './parse-cache.js';
 import { identify } from './identity.js';
 import { RootWatcher, type WatchFactory } from './root-watcher.js';
-import { parseSkill } from './parse-skill.js';
+import { parseSkill, type RootChecks } from './parse-skill.js';
 import { skillDirIn, skillDirsIn, skillNamesIn } from './root-layout.js';
 
 export { skillDirNames } from './root-layout.js';
@@ -50,6 +50,8 @@ export interface RegistryOptions {
   watch?: WatchFactory;
   /** The bundled skills' manifest as it is now (null: none could be read); none given, nothing in the bundled folder is bundled. */
   manifest?: () => BundledManifest | null;
+  /** What each kind of root checks of its skills (the packs root: its lock); none given, none. */
+  rootChecks?: RootChecks;
 }
 
 /** Whether a parse failed (an error diagnostic): a truncated or half-written SKILL.md reads so. */
@@ -99,9 +101,14 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     super();
     this.rootList = roots;
     this.cache = options.cache ?? ParseCache.memory();
-    this.parse = options.parse ?? ((dir, root, walk) => parseSkill(dir, root, walk ?? undefined));
+    this.parse = options.parse ?? ((dir, root, walk) => parseSkill(dir, root, walk ?? undefined, this.rootChecks));
     this.manifest = options.manifest ?? (() => null);
     this.watcher = this.watcherOf(roots);
+  }
+
+  /** What each kind of root checks of its skills, for a skill read by path (locate.ts) to be checked as a loaded one is. */
+  get rootChecks(): RootChecks {
+    return this.options.rootChecks ?? {};
   }
 
   /** The roots in precedence order. */

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, realpathSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import type { ChokidarOptions, FSWatcher } from 'chokidar';
 import type { RootWatch, SkillRoot } from '../../shared/model.js';
-import { MAX_SKILL_FILES, followLink } from './files.js';
+import { MAX_SKILL_FILES, followLink } from './walk.js';
 import { hasSkillFile, nameSegment } from './root-layout.js';
 
 /** How long the watcher waits for a burst of writes (an editor's save, a git checkout) to settle. */

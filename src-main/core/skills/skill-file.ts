@@ -4,7 +4,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { errnoText, kindOf } from './entry-kinds.js';
-import { normaliseText } from './files.js';
+import { normaliseText } from '../files/text.js';
 
 /** SKILL.md files above this size are refused (a skill is instructions, not a data dump). */
 export const MAX_SKILL_MD_BYTES = 1024 * 1024;

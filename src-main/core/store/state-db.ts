@@ -31,7 +31,7 @@ export interface OpenStateDbOptions {
 // Which file each connection opened (path and inode), so a connection can tell that another process already replaced it.
 const opened = new WeakMap<Database.Database, { path: string; ino: number }>();
 
-export { prepared } from './prepared.js';
+export { prepared } from './statement-cache.js';
 
 /** What PRAGMA quick_check found wrong. */
 class DamagedDatabase extends Error {}

@@ -2,12 +2,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addRule } from '../../../src-main/core/store/rules.js';
-import { recordRequest } from '../../../src-main/core/store/runs.js';
+import { recordRequest } from '../../../src-main/core/store/run-records.js';
 import { openStateDb } from '../../../src-main/core/store/state-db.js';
 import { cli, cliProcess } from '../../support/cli.js';
 import { testHome, writeSkill, type TestHome } from '../../support/temp.js';
 import { serve, toolSkill } from '../server/helpers.js';
 import { damagePage, pagesOf } from '../store/damage.js';
+import { thisProcess } from '../../../src-main/core/process-identity.js';
 
 describe('a state.db damaged while in use', () => {
   it('history still reads, the run that meets the damage fails with E901 and a notice said once, and the next run works with the rules kept', async () => {
@@ -17,7 +18,7 @@ describe('a state.db damaged while in use', () => {
     const path = join(t.home, 'state.db');
     const db = openStateDb(path);
     addRule(db, 'skill:danger*', 'deny');
-    for (let i = 0; i < 400; i++) recordRequest(db, { traceId: `t${i}`, surface: 'mcp', skill: 'echoes', tool: 'go', args: { a: `${i}` }, command: null, programPath: null, skillHash: 'h', requestedAt: 1_000 + i });
+    for (let i = 0; i < 400; i++) recordRequest(db, { traceId: `t${i}`, surface: 'mcp', skill: 'echoes', tool: 'go', args: { a: `${i}` }, command: null, programPath: null, skillHash: 'h', requestedAt: 1_000 + i }, thisProcess());
     db.close();
     // The root of an index every new run is written into, but that listing history does not read.
     damagePage(path, pagesOf(path, 'runs_by_status', 'internal', /^\/$/)[0] as number, 5);
@@ -44,7 +45,7 @@ describe('a state.db found damaged when serve starts', () => {
     const path = join(t.home, 'state.db');
     const db = openStateDb(path);
     addRule(db, 'skill:danger*', 'deny');
-    for (let i = 0; i < 300; i++) recordRequest(db, { traceId: `t${i}`, surface: 'mcp', skill: 'echoes', tool: 'go', args: { a: `${i}` }, command: null, programPath: null, skillHash: 'h', requestedAt: 1_000 + i });
+    for (let i = 0; i < 300; i++) recordRequest(db, { traceId: `t${i}`, surface: 'mcp', skill: 'echoes', tool: 'go', args: { a: `${i}` }, command: null, programPath: null, skillHash: 'h', requestedAt: 1_000 + i }, thisProcess());
     db.close();
     const leaves = pagesOf(path, 'runs', 'leaf');
     damagePage(path, leaves[1] as number, 9);

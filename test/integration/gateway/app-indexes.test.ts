@@ -3,14 +3,14 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
-import { locateIndex } from '../../../src-main/core/search/index.js';
+import { locateIndex } from '../../../src-main/core/search/skill-index.js';
 import { runtimeDir } from '../../../src-main/core/gateway/runtime-dir.js';
-import { walkSkill } from '../../../src-main/core/skills/files.js';
-import type * as Files from '../../../src-main/core/skills/files.js';
+import { walkSkill } from '../../../src-main/core/skills/walk.js';
+import type * as Files from '../../../src-main/core/skills/walk.js';
 import { skillMd, testHome, writeSkill, type TestHome } from '../../support/temp.js';
 
 // Every walk of a skill's files is counted: a source check is a walk, so no walk means no check.
-vi.mock('../../../src-main/core/skills/files.js', async (importOriginal) => {
+vi.mock('../../../src-main/core/skills/walk.js', async (importOriginal) => {
   const actual = await importOriginal<typeof Files>();
   return { ...actual, walkSkill: vi.fn(actual.walkSkill) };
 });

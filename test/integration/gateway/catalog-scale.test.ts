@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { catalogPath, SkillCatalog, type CatalogSkill } from '../../../src-main/core/search/catalog.js';
 import { catalogMarkExpression, catalogMarkSql, catalogMatch, catalogSearchParams, catalogSearchSql } from '../../../src-main/core/search/catalog-sql.js';
-import { manifestHash, walkSkill } from '../../../src-main/core/skills/files.js';
+import { manifestHash, walkSkill } from '../../../src-main/core/skills/walk.js';
 import { makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 
 const SKILLS = 1000;

@@ -2,9 +2,9 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { outlineSkill } from '../../../src-main/core/gateway/outline.js';
-import { showSection } from '../../../src-main/core/gateway/show.js';
-import { buildIndex } from '../../../src-main/core/search/index.js';
-import { searchSkill } from '../../../src-main/core/search/query.js';
+import { showSection } from '../../support/index-reads.js';
+import { buildIndex } from '../../../src-main/core/search/skill-index.js';
+import { searchSkill } from '../../support/index-reads.js';
 import { makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 
 const FILES = 400;

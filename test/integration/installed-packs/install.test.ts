@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { hashFile } from '../../../src-main/core/skills/files.js';
+import { hashFile } from '../../../src-main/core/files/hash.js';
 import type { Verdict } from '../../../src-main/shared/runs.js';
 import { gitRepo, tarGz, toolSkill, zip } from '../../support/pack-sources.js';
 import { PROCESS_FIXTURES, tempDir, testHome, writeFiles, writeSkill } from '../../support/temp.js';

@@ -11,7 +11,7 @@ import { execa } from 'execa';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
-import { hashFile } from '../../../src-main/core/skills/files.js';
+import { hashFile } from '../../../src-main/core/files/hash.js';
 import { listTree } from '../../../src-main/core/packs/tree.js';
 import { ROOT } from '../../support/fresh-build.js';
 import { toolSkill } from '../../support/pack-sources.js';

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
 import type { ServerEvent } from '../../../src-main/shared/contract.js';
-import type { Approval } from '../../../src-main/core/runs/run-service.js';
-import { noSandbox, type Sandbox } from '../../../src-main/core/runner/sandbox/sandbox.js';
+import type { Approver } from '../../../src-main/core/runs/run-service.js';
+import { noSandbox, type Sandbox } from '../../../src-main/core/process/sandbox/sandbox.js';
 import { requireSandbox } from '../../support/sandbox.js';
 import { skillMd, testHome, writeSkill, type TestHome } from '../../support/temp.js';
 import { rejectionOf } from '../../support/errors.js';
@@ -54,7 +54,7 @@ function edit(dir: string): void {
   writeFileSync(file, SCRIPT_V2);
 }
 
-const run = (core: SkilltrayCore, approval: Approval) => core.run({ skill: 'scripted', tool: 'go', surface: 'mcp' }, { approval });
+const run = (core: SkilltrayCore, approval: Approver) => core.run({ skill: 'scripted', tool: 'go', surface: 'mcp' }, { approval });
 
 
 /** Resolves when the watcher has reloaded `name`. */

@@ -8,7 +8,7 @@
 import { readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
-import { noSandbox, type Sandbox } from '../../../src-main/core/runner/sandbox/sandbox.js';
+import { noSandbox, type Sandbox } from '../../../src-main/core/process/sandbox/sandbox.js';
 import { ordinaryDir, requireSandbox } from '../../support/sandbox.js';
 import { skillMd, testHome, writeSkill, type TestHome } from '../../support/temp.js';
 import { rejectionOf } from '../../support/errors.js';

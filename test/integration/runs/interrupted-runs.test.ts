@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { markOrphanedRuns, reclaimOrphanedRuns } from '../../../src-main/core/runs/interrupted-runs.js';
-import { thisProcess, type ProcessIdentity } from '../../../src-main/core/runs/owner.js';
-import { processStartTime } from '../../../src-main/core/runner/process-tree.js';
-import { getRun, recordDecision, recordInterrupted, recordProcess, recordRequest, recordStart, type RunRequest } from '../../../src-main/core/store/runs.js';
+import { processStartTime, thisProcess, type ProcessIdentity } from '../../../src-main/core/process-identity.js';
+import { getRun } from '../../../src-main/core/store/run-queries.js';
+import { recordDecision, recordInterrupted, recordProcess, recordRequest, recordStart, type RunRequest } from '../../../src-main/core/store/run-records.js';
 import type { StateDb } from '../../../src-main/core/store/state-db.js';
 import { useTempHomes } from '../store/temp-home.js';
-import { isDead } from '../runner/process-helpers.js';
+import { isDead } from '../process/process-helpers.js';
 
 const homes = useTempHomes();
 

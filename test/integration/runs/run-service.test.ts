@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
-import { systemPath } from '../../../src-main/core/runner/tool-env.js';
+import { systemPath } from '../../../src-main/core/process/tool-env.js';
 import type { SkilltrayError } from '../../../src-main/core/errors.js';
 import type { PendingApproval, RunEvent, Verdict } from '../../../src-main/shared/runs.js';
 import { PROCESS_FIXTURES, skillMd, testHome, writeFiles, writeSkill, type TestHome } from '../../support/temp.js';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
 import { execa } from 'execa';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
-import { resolveProgram } from '../../../src-main/core/runner/resolve-program.js';
+import { resolveProgram } from '../../../src-main/core/process/resolve-program.js';
 import type { RunReport } from '../../../src-main/shared/runs.js';
 import { skillMd, testHome, writeSkill, type TestHome } from '../../support/temp.js';
 

@@ -12,11 +12,12 @@ import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addRule } from '../../../src-main/core/store/rules.js';
 import { remember } from '../../../src-main/core/store/approvals.js';
-import { recordDecision, recordRequest, recordResult, recordStart } from '../../../src-main/core/store/runs.js';
+import { recordDecision, recordRequest, recordResult, recordStart } from '../../../src-main/core/store/run-records.js';
 import { openStateDb } from '../../../src-main/core/store/state-db.js';
 import { breakOverflowChain, damagePage, pagesOf } from '../store/damage.js';
 import { recoverShell } from '../../support/sqlite-recover.js';
 import { tempDir } from '../../support/temp.js';
+import { thisProcess } from '../../../src-main/core/process-identity.js';
 
 /** A state.db with rules, remembered approvals and 400 runs, every tenth with output long enough to overflow its page. */
 function populate(path: string): void {
@@ -24,7 +25,7 @@ function populate(path: string): void {
   for (let i = 0; i < 12; i++) addRule(db, `tool:skill-${i}/*`, i % 3 === 0 ? 'deny' : 'allow');
   for (let i = 0; i < 6; i++) remember(db, { skill: `notes-${i}`, tool: 'append', skillHash: 'h'.repeat(64), identity: { rootKind: 'home', path: `/h/skills/notes-${i}`, trust: 'user' }, programPath: '/usr/bin/tee', profile: { name: 'workspace', network: false, hosts: [] }, folder: '/h/notes' });
   for (let i = 0; i < 400; i++) {
-    const id = recordRequest(db, { id: `run-${String(i).padStart(4, '0')}`, traceId: `t${i}`, surface: 'cli', skill: 'git', tool: 'git_log', args: { i }, command: null, programPath: '/usr/bin/git', skillHash: 'h', requestedAt: 1_000 + i });
+    const id = recordRequest(db, { id: `run-${String(i).padStart(4, '0')}`, traceId: `t${i}`, surface: 'cli', skill: 'git', tool: 'git_log', args: { i }, command: null, programPath: '/usr/bin/git', skillHash: 'h', requestedAt: 1_000 + i }, thisProcess());
     recordDecision(db, id, { outcome: 'auto', decidedBy: 'policy', reason: 'bundled read-only' });
     recordStart(db, id);
     const stdout = `${i}:`.padEnd(i % 10 === 0 ? 9_000 : 120, 'o');

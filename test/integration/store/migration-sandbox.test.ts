@@ -10,9 +10,11 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { listRemembered } from '../../../src-main/core/store/approvals.js';
 import { MIGRATIONS, SCHEMA_VERSION, applyMigrations, userVersion } from '../../../src-main/core/store/migrations.js';
-import { getRun, recordDecision, recordInterrupted, recordRequest } from '../../../src-main/core/store/runs.js';
+import { getRun } from '../../../src-main/core/store/run-queries.js';
+import { recordDecision, recordInterrupted, recordRequest } from '../../../src-main/core/store/run-records.js';
 import type { StateDb } from '../../../src-main/core/store/state-db.js';
 import { useTempHomes } from './temp-home.js';
+import { thisProcess } from '../../../src-main/core/process-identity.js';
 
 const homes = useTempHomes();
 const sandboxStep = MIGRATIONS.findIndex((m) => m.up.toString().includes('unsandboxed_skills'));
@@ -20,10 +22,10 @@ const ownerStep = MIGRATIONS.findIndex((m) => m.up.toString().includes('owner_pi
 
 /** What both rebuilds of `runs` let in: a browser's run withdrawn by its caller, and a run interrupted with its owner. */
 function takesWhatIsNew(db: StateDb): void {
-  recordRequest(db, { id: 'withdrawn', traceId: 't', surface: 'browser', skill: 'git', tool: 'git_status', args: {}, command: null, programPath: null, skillHash: 'h' });
+  recordRequest(db, { id: 'withdrawn', traceId: 't', surface: 'browser', skill: 'git', tool: 'git_status', args: {}, command: null, programPath: null, skillHash: 'h' }, thisProcess());
   recordDecision(db, 'withdrawn', { outcome: 'refused', decidedBy: 'caller', errorCode: 'E613' });
   expect(getRun(db, 'withdrawn')).toMatchObject({ surface: 'browser', decidedBy: 'caller', status: 'refused' });
-  recordRequest(db, { id: 'cut', traceId: 't', surface: 'cli', skill: 'git', tool: 'git_status', args: {}, command: null, programPath: null, skillHash: 'h' });
+  recordRequest(db, { id: 'cut', traceId: 't', surface: 'cli', skill: 'git', tool: 'git_status', args: {}, command: null, programPath: null, skillHash: 'h' }, thisProcess());
   expect(recordInterrupted(db, 'cut', 'its owner stopped')).toBe(true);
   expect(getRun(db, 'cut')).toMatchObject({ status: 'interrupted', errorCode: 'E705' });
   expect(() => db.prepare(`UPDATE runs SET decided_by = 'somebody' WHERE id = 'withdrawn'`).run()).toThrow(/CHECK/);
@@ -50,7 +52,7 @@ describe('the sandbox migration', () => {
       expect(raw.prepare("SELECT profile, network FROM remembered_approvals WHERE skill = 'git'").get()).toEqual({ profile: 'none', network: 1 });
       expect(listRemembered(raw, 'any-session')).toEqual([]);
       // 'caller' is now a decider; anything else unknown is still refused by the CHECK.
-      recordRequest(raw, { id: 'new', traceId: 't', surface: 'http', skill: 'git', tool: 'git_status', args: {}, command: null, programPath: null, skillHash: 'h' });
+      recordRequest(raw, { id: 'new', traceId: 't', surface: 'http', skill: 'git', tool: 'git_status', args: {}, command: null, programPath: null, skillHash: 'h' }, thisProcess());
       recordDecision(raw, 'new', { outcome: 'refused', decidedBy: 'caller', errorCode: 'E613' });
       expect(getRun(raw, 'new')).toMatchObject({ decidedBy: 'caller', status: 'refused' });
       expect(() => raw.prepare(`UPDATE runs SET decided_by = 'somebody' WHERE id = 'new'`).run()).toThrow(/CHECK/);

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { addRule, listRules } from '../../../src-main/core/store/rules.js';
 import { findRemembered, listRemembered, remember } from '../../../src-main/core/store/approvals.js';
 import { listNotices } from '../../../src-main/core/store/notices.js';
-import { getRun, listRuns, recordDecision, recordRequest, recordResult, recordStart } from '../../../src-main/core/store/runs.js';
+import { getRun, listRuns } from '../../../src-main/core/store/run-queries.js';
+import { recordDecision, recordRequest, recordResult, recordStart } from '../../../src-main/core/store/run-records.js';
 import { getSettings, setMode, setPaletteShortcut, setRetention } from '../../../src-main/core/store/settings.js';
 import { DEFAULT_LIMIT_CEILING } from '../../../src-main/core/policy/resource-limits.js';
 import { listUnsandboxed, setSandboxed } from '../../../src-main/core/store/unsandboxed.js';
@@ -12,6 +13,7 @@ import { openStateDb, recoverStateDb, replaceDamaged, type StateDb } from '../..
 import type { Notice } from '../../../src-main/shared/runs.js';
 import { breakOverflowChain, damagePage, pagesOf } from './damage.js';
 import { useTempHomes } from './temp-home.js';
+import { thisProcess } from '../../../src-main/core/process-identity.js';
 
 const homes = useTempHomes();
 /** The owner session remembered approvals are looked up in (they are "until revoked", so any session sees them). */
@@ -28,7 +30,7 @@ function populated(path: string, runs = 300, outputBytes = 100): void {
   setRetention(db, { outputDays: 9 });
   setPaletteShortcut(db, 'Alt+K');
   for (let i = 0; i < runs; i++) {
-    const id = recordRequest(db, { id: `run-${String(i).padStart(4, '0')}`, traceId: `t${i}`, surface: 'cli', skill: 'git', tool: 'git_log', args: { i }, command: null, programPath: '/usr/bin/git', skillHash: 'h', requestedAt: 1_000 + i });
+    const id = recordRequest(db, { id: `run-${String(i).padStart(4, '0')}`, traceId: `t${i}`, surface: 'cli', skill: 'git', tool: 'git_log', args: { i }, command: null, programPath: '/usr/bin/git', skillHash: 'h', requestedAt: 1_000 + i }, thisProcess());
     recordDecision(db, id, { outcome: 'auto', decidedBy: 'policy', reason: 'bundled read-only' });
     recordStart(db, id);
     recordResult(db, id, { exitCode: 0, signal: null, timedOut: false, cancelled: false, stdout: `${i}:`.padEnd(outputBytes, 'o'), stderr: '', droppedBytes: { stdout: 0, stderr: 0 }, durationMs: 1 });
@@ -74,7 +76,7 @@ describe('a damaged state.db', () => {
       expect(kept.length).toBeLessThan(300);
       expect(getRun(db, kept[0]?.id as string)).toMatchObject({ status: 'succeeded', outcome: 'auto', stdout: expect.stringMatching(/^\d+:o+$/) });
       // The new file works: a run can be recorded again.
-      recordRequest(db, { traceId: 'after', surface: 'cli', skill: 'git', tool: 'git_log', args: {}, command: null, programPath: null, skillHash: 'h' });
+      recordRequest(db, { traceId: 'after', surface: 'cli', skill: 'git', tool: 'git_log', args: {}, command: null, programPath: null, skillHash: 'h' }, thisProcess());
       expect(listNotices(db)).toEqual([told[0]]);
     } finally {
       db.close();

@@ -3,11 +3,13 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compact, historyUsage, maintainHistory, pruneOutput } from '../../../src-main/core/store/retention.js';
-import { getRun, listRuns, recordDecision, recordRequest, recordResult, recordStart } from '../../../src-main/core/store/runs.js';
+import { getRun, listRuns } from '../../../src-main/core/store/run-queries.js';
+import { recordDecision, recordRequest, recordResult, recordStart } from '../../../src-main/core/store/run-records.js';
 import { setRetention } from '../../../src-main/core/store/settings.js';
 import type { StateDb } from '../../../src-main/core/store/state-db.js';
 import type { RunSummary } from '../../../src-main/shared/runs.js';
 import { useTempHomes } from './temp-home.js';
+import { thisProcess } from '../../../src-main/core/process-identity.js';
 
 const homes = useTempHomes();
 const DAY = 24 * 60 * 60 * 1000;
@@ -17,7 +19,7 @@ const noWait = async (): Promise<void> => undefined;
 
 /** A finished run requested `daysAgo` days before NOW with `bytes` of stdout; or one still running (no output yet). */
 function run(db: StateDb, id: string, daysAgo: number, bytes: number, finished = true): void {
-  recordRequest(db, { id, traceId: `t-${id}`, surface: 'mcp', skill: 'git', tool: 'git_log', args: { n: 3 }, command: null, programPath: '/usr/bin/git', skillHash: 'h', requestedAt: NOW - daysAgo * DAY });
+  recordRequest(db, { id, traceId: `t-${id}`, surface: 'mcp', skill: 'git', tool: 'git_log', args: { n: 3 }, command: null, programPath: '/usr/bin/git', skillHash: 'h', requestedAt: NOW - daysAgo * DAY }, thisProcess());
   recordDecision(db, id, { outcome: 'approved', decidedBy: 'user', actor: 'tray', reason: 'user skill', decidedAt: NOW - daysAgo * DAY + 5 });
   recordStart(db, id, NOW - daysAgo * DAY + 10);
   if (!finished) return;

@@ -2,13 +2,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SkilltrayError } from '../../../src-main/core/errors.js';
 import type { RunResult } from '../../../src-main/shared/model.js';
-import type { RunRequest } from '../../../src-main/core/store/runs.js';
+import type { RunRequest } from '../../../src-main/core/store/run-records.js';
 import type { RunQuery, RunStatus, Surface } from '../../../src-main/shared/runs.js';
-import { getRun, listRuns, recordDecision, recordFailure, recordRequest, recordResult, recordStart, runQuerySql } from '../../../src-main/core/store/runs.js';
+import { getRun, listRuns, runQuerySql } from '../../../src-main/core/store/run-queries.js';
+import { recordDecision, recordFailure, recordRequest, recordResult, recordStart } from '../../../src-main/core/store/run-records.js';
 import { SURFACES } from '../../../src-main/shared/runs.js';
 import type { StateDb } from '../../../src-main/core/store/state-db.js';
 import { useTempHomes } from './temp-home.js';
 import { thrownBy } from '../../support/errors.js';
+import { thisProcess } from '../../../src-main/core/process-identity.js';
 
 const homes = useTempHomes();
 
@@ -54,7 +56,7 @@ function result(overrides: Partial<RunResult> = {}): RunResult {
 describe('recording a run step by step', () => {
   it('keeps the request exactly as given, with a generated UUID and pending status', () => {
     const db = homes.fresh();
-    const id = recordRequest(db, request());
+    const id = recordRequest(db, request(), thisProcess());
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const run = getRun(db, id);
     expect(run).toMatchObject({
@@ -80,7 +82,7 @@ describe('recording a run step by step', () => {
 
   it('records an approved run through to success', () => {
     const db = homes.fresh();
-    const id = recordRequest(db, request({ id: 'run-1' }));
+    const id = recordRequest(db, request({ id: 'run-1' }), thisProcess());
     expect(id).toBe('run-1');
     recordDecision(db, id, { outcome: 'approved', decidedBy: 'user', actor: 'tray', reason: 'user skill', decidedAt: 2_000 });
     expect(getRun(db, id)).toMatchObject({ outcome: 'approved', decidedBy: 'user', actor: 'tray', decidedAt: 2_000, status: 'pending' });
@@ -103,7 +105,7 @@ describe('recording a run step by step', () => {
   it('records a run its owner stopped as interrupted (E705, with why); one that ended on its own keeps its result', () => {
     const db = homes.fresh();
     for (const id of ['stopped', 'finished']) {
-      recordRequest(db, request({ id }));
+      recordRequest(db, request({ id }), thisProcess());
       recordDecision(db, id, { outcome: 'auto', decidedBy: 'policy', reason: 'bundled read-only' });
       recordStart(db, id);
     }
@@ -122,7 +124,7 @@ describe('recording a run step by step', () => {
     [{ exitCode: null, signal: 'SIGKILL', cancelled: true, timedOut: true }, 'cancelled'],
   ])('a result %j ends as %s', (partial, status) => {
     const db = homes.fresh();
-    const id = recordRequest(db, request());
+    const id = recordRequest(db, request(), thisProcess());
     recordDecision(db, id, { outcome: 'auto', decidedBy: 'policy' });
     recordStart(db, id);
     recordResult(db, id, result(partial));
@@ -138,7 +140,7 @@ describe('recording a run step by step', () => {
     ['refused', 'refused'],
   ])('a %s decision is final', (outcome, status) => {
     const db = homes.fresh();
-    const id = recordRequest(db, request());
+    const id = recordRequest(db, request(), thisProcess());
     recordDecision(db, id, { outcome, decidedBy: 'rule', ruleId: 4, errorCode: 'E602', reason: 'denied by rule #4' });
     expect(getRun(db, id)).toMatchObject({ status, ruleId: 4, errorCode: 'E602', reason: 'denied by rule #4' });
     expect(thrownBy(() => recordStart(db, id)).message).toContain(`it is ${status}`);
@@ -146,7 +148,7 @@ describe('recording a run step by step', () => {
 
   it('records a spawn failure after approval, keeping the error code', () => {
     const db = homes.fresh();
-    const id = recordRequest(db, request());
+    const id = recordRequest(db, request(), thisProcess());
     recordDecision(db, id, { outcome: 'approved', decidedBy: 'user' });
     recordFailure(db, id, new SkilltrayError('E701', "cannot run '/usr/bin/git': EACCES"), 3_000);
     expect(getRun(db, id)).toMatchObject({ status: 'failed', errorCode: 'E701', reason: "cannot run '/usr/bin/git': EACCES", endedAt: 3_000 });
@@ -154,7 +156,7 @@ describe('recording a run step by step', () => {
 
   it('refuses steps out of order or twice, and unknown runs with E702', () => {
     const db = homes.fresh();
-    const id = recordRequest(db, request());
+    const id = recordRequest(db, request(), thisProcess());
     expect(thrownBy(() => recordStart(db, id))).toMatchObject({ code: 'E999' });
     expect(thrownBy(() => recordResult(db, id, result()))).toMatchObject({ code: 'E999' });
     expect(thrownBy(() => recordFailure(db, id, new SkilltrayError('E701', 'x')))).toMatchObject({ code: 'E999' });
@@ -178,13 +180,13 @@ describe('recording a run step by step', () => {
 
   it('rejects a duplicate run id', () => {
     const db = homes.fresh();
-    recordRequest(db, request({ id: 'same' }));
-    expect(() => recordRequest(db, request({ id: 'same' }))).toThrow(/UNIQUE/);
+    recordRequest(db, request({ id: 'same' }), thisProcess());
+    expect(() => recordRequest(db, request({ id: 'same' }), thisProcess())).toThrow(/UNIQUE/);
   });
 
   it('keeps a request whose command could not be rendered', () => {
     const db = homes.fresh();
-    const id = recordRequest(db, request({ command: null, programPath: null }));
+    const id = recordRequest(db, request({ command: null, programPath: null }), thisProcess());
     recordDecision(db, id, { outcome: 'refused', decidedBy: 'error', errorCode: 'E501', reason: "missing argument 'path'" });
     expect(getRun(db, id)).toMatchObject({ command: null, programPath: null, status: 'refused', errorCode: 'E501' });
   });
@@ -200,7 +202,7 @@ describe('listRuns', () => {
         tool: i % 4 < 2 ? 'x' : 'y',
         surface: SURFACES[i % SURFACES.length] as Surface,
         requestedAt: 100 + i,
-      }));
+      }), thisProcess());
       if (i % 3 === 0) continue;
       if (i % 3 === 1) {
         recordDecision(db, id, { outcome: 'denied', decidedBy: 'user' });
@@ -224,7 +226,7 @@ describe('listRuns', () => {
 
   it('breaks ties on the same millisecond by insertion order, newest first', () => {
     const db = homes.fresh();
-    for (const id of ['first', 'second', 'third']) recordRequest(db, request({ id, requestedAt: 5 }));
+    for (const id of ['first', 'second', 'third']) recordRequest(db, request({ id, requestedAt: 5 }), thisProcess());
     expect(listRuns(db).map((r) => r.id)).toEqual(['third', 'second', 'first']);
   });
 

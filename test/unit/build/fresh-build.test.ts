@@ -53,14 +53,14 @@ describe('a stale dist/ is found before tests run it', () => {
 
   it.runIf(process.platform === 'linux')('rebuilds the network relay (C) when its source changed or it was never built', () => {
     const root = checkout();
-    writeFiles(root, { 'src-main/core/runner/network/net-relay.c': '' });
-    at(root, 'src-main/core/runner/network/net-relay.c', 100);
+    writeFiles(root, { 'src-main/core/process/network/net-relay.c': '' });
+    at(root, 'src-main/core/process/network/net-relay.c', 100);
     expect(staleness('node', root)).toBe(`${join('dist', 'native', 'net-relay')} is missing`);
     writeFiles(root, { 'dist/native/net-relay': '' });
     at(root, 'dist/native/net-relay', 200);
     expect(staleness('node', root)).toBeNull();
-    at(root, 'src-main/core/runner/network/net-relay.c', 300);
-    expect(staleness('node', root)).toBe(`${join('src-main', 'core', 'runner', 'network', 'net-relay.c')} is newer than ${join('dist', 'native', 'net-relay')}`);
+    at(root, 'src-main/core/process/network/net-relay.c', 300);
+    expect(staleness('node', root)).toBe(`${join('src-main', 'core', 'process', 'network', 'net-relay.c')} is newer than ${join('dist', 'native', 'net-relay')}`);
   });
 
   it('rebuilds the web bundle when the shared contract it bundles changed, and ignores the preload for node', () => {

@@ -15,7 +15,7 @@ import {
   withAccessLog,
   type AccessEntry,
 } from '../../../src-main/core/logs/access-log.js';
-import { logArgs } from '../../../src-main/core/logs/log-args.js';
+import { logArgs } from '../../../src-main/core/gateway/log-args.js';
 import { makeSkill, tempDir, withEnforcedModes } from '../../fixtures/gateway/skill-fixture.js';
 
 interface Setup {

@@ -7,7 +7,7 @@ import { catalogPath, SkillCatalog, type CatalogSkill } from '../../../src-main/
 import { catalogMatch } from '../../../src-main/core/search/catalog-sql.js';
 import { catalogTools } from '../../../src-main/core/search/tool-text.js';
 import { unspacedMatch } from '../../../src-main/core/search/unspaced-text.js';
-import { manifestHash, walkSkill } from '../../../src-main/core/skills/files.js';
+import { manifestHash, walkSkill } from '../../../src-main/core/skills/walk.js';
 import { parseSkill } from '../../../src-main/core/skills/parse-skill.js';
 import { makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';

@@ -3,10 +3,10 @@ import { appendFileSync, readFileSync, renameSync, rmSync, statSync, writeFileSy
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildIndex, locateIndex, openIndexForSearch, type Freshness } from '../../../src-main/core/search/index.js';
-import { searchSkill } from '../../../src-main/core/search/query.js';
+import { buildIndex, locateIndex, openIndexForSearch, type Freshness } from '../../../src-main/core/search/skill-index.js';
+import { searchSkill } from '../../support/index-reads.js';
 import { SETTLE_MS, statFingerprint } from '../../../src-main/core/skills/fingerprint.js';
-import { walkSkill } from '../../../src-main/core/skills/files.js';
+import { walkSkill } from '../../../src-main/core/skills/walk.js';
 import { makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';
 import { SkilltrayError } from '../../../src-main/core/errors.js';

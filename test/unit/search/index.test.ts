@@ -3,10 +3,11 @@ import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readF
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { buildIndex, locateIndex, openIndexForSearch, SCHEMA_VERSION } from '../../../src-main/core/search/index.js';
-import { searchSkill } from '../../../src-main/core/search/query.js';
+import { buildIndex, locateIndex, openIndexForSearch, SCHEMA_VERSION } from '../../../src-main/core/search/skill-index.js';
+import { searchSkill } from '../../support/index-reads.js';
 import { tokenizerPreference } from '../../../src-main/core/search/tokenizer.js';
-import { manifestHash, walkSkill } from '../../../src-main/core/skills/files.js';
+import { manifestHash, walkSkill } from '../../../src-main/core/skills/walk.js';
+import { thisProcess } from '../../../src-main/core/process-identity.js';
 import { copyRfcSkill, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';
 
@@ -223,6 +224,17 @@ describe('RFC-0004:C-INDEX atomic swap', () => {
     buildIndex(dir, runtime);
     const name = path.split('/').pop() as string;
     expect(readdirSync(join(runtime, '.skillc-meta')).sort()).toEqual([name, `${name}.lock`].sort());
+  });
+  it("a temp file named for a live pid whose start time is not its builder's is a dead build's (the pid was reused): removed", () => {
+    const { dir, runtime, path } = setup();
+    mkdirSync(join(runtime, '.skillc-meta'), { recursive: true });
+    const self = thisProcess();
+    const reused = `${path}.${self.pid}-${Number(self.started) + 1}-0badc0de.tmp`;
+    const mine = `${path}.${self.pid}-${self.started}-00000000.tmp`;
+    for (const leftover of [reused, mine]) writeFileSync(leftover, 'a build');
+    buildIndex(dir, runtime);
+    expect(existsSync(reused)).toBe(false);
+    expect(existsSync(mine)).toBe(true);
   });
 });
 

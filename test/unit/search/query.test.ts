@@ -4,9 +4,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openFile } from '../../../src-main/core/gateway/open.js';
 import { outlineSkill } from '../../../src-main/core/gateway/outline.js';
-import { showSection } from '../../../src-main/core/gateway/show.js';
-import { buildIndex, locateIndex } from '../../../src-main/core/search/index.js';
-import { formatSearch, queryTokens, rankedRows, searchSkill, SMALL_INDEX_ROWS, textColumnsMatch, toFtsQuery } from '../../../src-main/core/search/query.js';
+import { showSection } from '../../support/index-reads.js';
+import { buildIndex, locateIndex } from '../../../src-main/core/search/skill-index.js';
+import { formatSearch, queryTokens, rankedRows, SMALL_INDEX_ROWS, textColumnsMatch, toFtsQuery } from '../../../src-main/core/search/query.js';
+import { searchSkill } from '../../support/index-reads.js';
 import { copyFixtureSkill, copyRfcSkill, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';
 

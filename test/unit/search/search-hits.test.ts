@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { SkillCatalog, type CatalogSkill } from '../../../src-main/core/search/catalog.js';
 import { searchHits } from '../../../src-main/core/search/search-hits.js';
 import { callerFacingCommand, catalogTools } from '../../../src-main/core/search/tool-text.js';
-import { manifestHash, walkSkill } from '../../../src-main/core/skills/files.js';
+import { manifestHash, walkSkill } from '../../../src-main/core/skills/walk.js';
 import { parseSkill } from '../../../src-main/core/skills/parse-skill.js';
 import type { Skill } from '../../../src-main/shared/model.js';
 import { makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';

@@ -1,7 +1,7 @@
 /** Listings are ordered by the UTF-8 bytes of their paths (RFC-0002), whatever the characters. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareBytewise } from '../../../src-main/core/skills/files.js';
+import { compareBytewise } from '../../../src-main/core/files/paths.js';
 
 const byBytes = (a: string, b: string): number => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 

@@ -6,9 +6,9 @@ import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { manifestHash, walkSkill } from '../../../src-main/core/skills/files.js';
+import { manifestHash, walkSkill } from '../../../src-main/core/skills/walk.js';
 import { parseSkill } from '../../../src-main/core/skills/parse-skill.js';
-import { snapshotSkill } from '../../../src-main/core/runner/skill-snapshot.js';
+import { snapshotSkill } from '../../../src-main/core/process/skill-snapshot.js';
 import type { SkillRoot } from '../../../src-main/shared/model.js';
 import { skillMd, tempDir, writeSkill } from '../../support/temp.js';
 

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { characterCount, formatsOf } from '../../../src-main/core/skills/format-rules.js';
 import { parseSkill } from '../../../src-main/core/skills/parse-skill.js';
-import { summarize } from '../../../src-main/core/skills/summary.js';
+import { summarize } from '../../../src-main/core/skill-summary.js';
 import type { RootKind, Skill, SkillRoot } from '../../../src-main/shared/model.js';
 import { copyFixtureSkill } from '../../fixtures/gateway/skill-fixture.js';
 import { skillMd, tempDir, writeSkill } from '../../support/temp.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SkillRoot } from '../../../src-main/shared/model.js';
 import { SETTLE_MS } from '../../../src-main/core/skills/fingerprint.js';
-import { walkSkill } from '../../../src-main/core/skills/files.js';
+import { walkSkill } from '../../../src-main/core/skills/walk.js';
 import { ParseCache } from '../../../src-main/core/skills/parse-cache.js';
 import { parseSkill } from '../../../src-main/core/skills/parse-skill.js';
 import { SkillRegistry, type ParseSkill, type SkillChange } from '../../../src-main/core/skills/registry.js';

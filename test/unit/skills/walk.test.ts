@@ -2,7 +2,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listSkillFiles, walkSkill } from '../../../src-main/core/skills/files.js';
+import { listSkillFiles, walkSkill } from '../../../src-main/core/skills/walk.js';
 import { treeFingerprint, treeOf, walkFingerprint } from '../../../src-main/core/skills/fingerprint.js';
 import { tempDir } from '../../support/temp.js';
 

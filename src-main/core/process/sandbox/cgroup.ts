@@ -1,0 +1,169 @@
+/**
+ * A cgroup per run, where Skilltray may make one: as root. Root is the one user RLIMIT_NPROC does
+ * not bind (the kernel exempts it), so without a cgroup a fork bomb run as root would go on until
+ * the timeout. The cgroup caps the run's processes (pids.max) and memory (memory.max, no swap) as
+ * a whole, and its counters say afterwards which limit the run ran into. cgroup v2 or v1
+ * hierarchies both serve; an unprivileged Skilltray uses rlimits instead (see bubblewrap.ts).
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ResourceLimitName, ResourceLimits } from '../../../shared/model.js';
+import { isAlive, thisProcess } from '../../process-identity.js';
+
+/** Where a controller's cgroups for runs go, and which cgroup filesystem it is. */
+interface Place {
+  base: string;
+  version: 1 | 2;
+}
+
+/** One run's cgroup: where its processes go before the tool starts, and which limit it met. */
+export interface RunCgroup {
+  /** Puts a process (bwrap's child, before it runs anything) into the run's cgroup. */
+  admit(pid: number): void;
+  /** The limit the run ran into: memory when the kernel killed for it, else processes when a fork was refused. */
+  hit(): Extract<ResourceLimitName, 'processes' | 'memoryMiB'> | null;
+  /** Removes the cgroup once its processes are gone (a busy one is swept by a later run). */
+  dispose(): void;
+}
+
+const ROOT = '/sys/fs/cgroup';
+const MIB = 1024 * 1024;
+
+/** This process's own cgroup path for a v1 controller (`4:memory:/a/b` → /a/b), so runs stay under whatever limits it. */
+function ownPath(controller: string): string {
+  try {
+    for (const line of readFileSync('/proc/self/cgroup', 'utf8').split('\n')) {
+      const [, controllers, path] = line.split(':');
+      if (controllers?.split(',').includes(controller)) return path ?? '/';
+    }
+  } catch {
+    // no /proc: not Linux
+  }
+  return '/';
+}
+
+/** Reads `name = count` lines (pids.events, memory.events, memory.oom_control). */
+function counter(file: string, name: string): number {
+  try {
+    const line = readFileSync(file, 'utf8').split('\n').find((entry) => entry.startsWith(`${name} `));
+    return Number(line?.split(' ')[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** The places for pids and memory cgroups, made once; or why there are none. */
+function findPlaces(): { pids: Place; memory: Place } | string {
+  if (process.getuid?.() !== 0) {
+    return 'only root may make cgroups here; the run is bound by rlimits instead (processes in its own user namespace, memory per process)';
+  }
+  try {
+    const controllers = existsSync(join(ROOT, 'cgroup.controllers')) ? readFileSync(join(ROOT, 'cgroup.controllers'), 'utf8').split(/\s+/) : [];
+    if (controllers.includes('pids') && controllers.includes('memory')) {
+      const base = join(ROOT, 'skilltray');
+      // v2 lets only a cgroup without processes of its own hand controllers down: the top one and ours.
+      writeFileSync(join(ROOT, 'cgroup.subtree_control'), '+pids +memory');
+      mkdirSync(base, { recursive: true });
+      writeFileSync(join(base, 'cgroup.subtree_control'), '+pids +memory');
+      return { pids: { base, version: 2 }, memory: { base, version: 2 } };
+    }
+    const v1 = (controller: string): Place => {
+      const base = join(ROOT, controller, ownPath(controller), 'skilltray');
+      mkdirSync(base, { recursive: true });
+      return { base, version: 1 };
+    };
+    if (existsSync(join(ROOT, 'pids', 'cgroup.procs')) && existsSync(join(ROOT, 'memory', 'cgroup.procs'))) return { pids: v1('pids'), memory: v1('memory') };
+    return 'no cgroup filesystem with the pids and memory controllers is mounted at /sys/fs/cgroup';
+  } catch (error) {
+    return `the cgroup filesystem could not be written (${(error as Error).message})`;
+  }
+}
+
+let found: { pids: Place; memory: Place } | string | undefined;
+
+function places(): { pids: Place; memory: Place } | string {
+  found ??= findPlaces();
+  return found;
+}
+
+/** Null when runs get a cgroup here; otherwise why not. Decided once per process. */
+export function cgroupUnavailable(): string | null {
+  const result = places();
+  return typeof result === 'string' ? result : null;
+}
+
+/**
+ * Names a run's cgroup after the process that makes it (pid and start time), so a sweep can tell a
+ * cgroup left by a dead process from one another live process has made and not yet filled: an empty
+ * cgroup is removable, and a run's stays empty until its first process is admitted.
+ */
+const maker = `${thisProcess().pid}.${thisProcess().started}`;
+
+/** The cgroups this process made for runs that have not ended yet. */
+const open = new Set<string>();
+
+/** True when the cgroup `name` may be swept: its maker is gone, or it is this process's and its run ended. */
+function abandoned(name: string): boolean {
+  const match = /^run-(\d+)\.(\d*)-/.exec(name);
+  if (match === null) return name.startsWith('run-');
+  if (`${match[1]}.${match[2]}` === maker) return !open.has(name);
+  return !isAlive({ pid: Number(match[1]), started: match[2] ?? '' });
+}
+
+/** Removes run cgroups left behind whose processes are gone (rmdir refuses a busy one). */
+function sweep(base: string): void {
+  for (const name of readdirSync(base)) {
+    if (!abandoned(name)) continue;
+    try {
+      rmdirSync(join(base, name));
+    } catch {
+      // still busy, or not a cgroup: left for another sweep
+    }
+  }
+}
+
+/** Makes the cgroup of run `id` with `limits`; throws when it cannot (the run must then not start: E706 upstream). */
+export function openRunCgroup(id: string, limits: ResourceLimits): RunCgroup {
+  const found = places();
+  if (typeof found === 'string') throw new Error(found);
+  const { pids, memory } = found;
+  for (const place of new Set([pids.base, memory.base])) sweep(place);
+  const name = `run-${maker}-${id}`;
+  const pidsDir = join(pids.base, name);
+  const memoryDir = join(memory.base, name);
+  mkdirSync(pidsDir);
+  if (memoryDir !== pidsDir) mkdirSync(memoryDir);
+  writeFileSync(join(pidsDir, 'pids.max'), String(limits.processes));
+  const bytes = String(limits.memoryMiB * MIB);
+  if (memory.version === 2) {
+    writeFileSync(join(memoryDir, 'memory.max'), bytes);
+    // Swapping out would let a run use more than its memory: none of it.
+    if (existsSync(join(memoryDir, 'memory.swap.max'))) writeFileSync(join(memoryDir, 'memory.swap.max'), '0');
+  } else {
+    writeFileSync(join(memoryDir, 'memory.limit_in_bytes'), bytes);
+    if (existsSync(join(memoryDir, 'memory.memsw.limit_in_bytes'))) writeFileSync(join(memoryDir, 'memory.memsw.limit_in_bytes'), bytes);
+  }
+  const dirs = [...new Set([pidsDir, memoryDir])];
+  // Set up synchronously, so no sweep of this process ran in between; one that failed stays sweepable.
+  open.add(name);
+  return {
+    admit(pid) {
+      for (const dir of dirs) writeFileSync(join(dir, 'cgroup.procs'), String(pid));
+    },
+    hit() {
+      const killed = memory.version === 2 ? counter(join(memoryDir, 'memory.events'), 'oom_kill') : counter(join(memoryDir, 'memory.oom_control'), 'oom_kill');
+      if (killed > 0) return 'memoryMiB';
+      return counter(join(pidsDir, 'pids.events'), 'max') > 0 ? 'processes' : null;
+    },
+    dispose() {
+      open.delete(name);
+      for (const dir of dirs) {
+        try {
+          rmdirSync(dir);
+        } catch {
+          // its last processes are still being reaped: the next run's sweep removes it
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,143 @@
+/**
+ * The operating system as a sandboxed run sees it: the folders programs and their libraries live
+ * in, read-only, and nothing else of the machine's top level. /etc is among them, without its
+ * secrets: the password and group shadows, sudo's rules, the SSH host keys, TLS private keys,
+ * stored Wi-Fi and VPN secrets, and (as root, who could read them all) every entry of /etc that
+ * others may not read. A folder that is not here — the homes, /run, /var, /media, /mnt, /srv,
+ * /tmp — is not in the box at all.
+ */
+import { lstatSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
+import { isInside } from '../../files/paths.js';
+import type { Mask } from './secret-paths.js';
+
+/** Where programs and their libraries live, read-only in every run (those that exist). */
+const SYSTEM_DIRS: Partial<Record<NodeJS.Platform, readonly string[]>> = {
+  linux: ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/nix'],
+  darwin: ['/usr', '/bin', '/sbin', '/System', '/Library', '/private/etc', '/etc', '/opt/homebrew', '/private/var/db/timezone', '/private/var/db/dyld'],
+};
+
+/** Secrets of the system configuration, hidden whoever runs (a file, or a folder made empty). */
+const SYSTEM_SECRETS: Partial<Record<NodeJS.Platform, readonly string[]>> = {
+  linux: [
+    '/etc/shadow', '/etc/shadow-', '/etc/gshadow', '/etc/gshadow-', '/etc/sudoers', '/etc/sudoers.d', '/etc/ssl/private',
+    '/etc/security/opasswd', '/etc/krb5.keytab', '/etc/NetworkManager/system-connections', '/etc/wpa_supplicant',
+    '/etc/ppp/chap-secrets', '/etc/ppp/pap-secrets', '/etc/ipsec.secrets', '/etc/openvpn', '/etc/wireguard',
+  ],
+  darwin: ['/private/etc/master.passwd', '/private/etc/sudoers', '/private/etc/sudoers.d', '/Library/Keychains'],
+};
+
+/** SSH host keys: the private halves (ssh_host_*_key, not .pub) let a run impersonate this machine. */
+const SSH_DIRS: Partial<Record<NodeJS.Platform, string>> = { linux: '/etc/ssh', darwin: '/private/etc/ssh' };
+
+/** One top-level system folder as the run gets it: bound read-only, or the symlink it is (merged /usr: /bin → usr/bin). */
+export interface SystemDir {
+  path: string;
+  /** The link's target as written, when the folder is a symlink. */
+  link?: string;
+}
+
+/** The system part of a run's view: folders bound read-only and the secrets inside them hidden. */
+export interface SystemView {
+  dirs: SystemDir[];
+  secrets: Mask[];
+}
+
+function lstat(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** The system folders of `platform`, as written (whether or not they exist). */
+export function systemDirs(platform: NodeJS.Platform): readonly string[] {
+  return SYSTEM_DIRS[platform] ?? [];
+}
+
+/** True when `path` (absolute) lies in one of the system folders: a PATH entry the box shows, a program it need not bind. */
+export function onSystemPath(path: string, platform: NodeJS.Platform): boolean {
+  return systemDirs(platform).some((dir) => isInside(dir, path));
+}
+
+/** Every entry under `dir` that others may not read (a folder: not read and enter), outermost only; `walked` gets each folder read, with its mtime. */
+function unreadableByOthers(dir: string, found: Mask[], walked: Map<string, number>): void {
+  let names: string[];
+  try {
+    walked.set(dir, lstatSync(dir).mtimeMs);
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const path = join(dir, name);
+    const stat = lstat(path);
+    if (stat === null || stat.isSymbolicLink()) continue;
+    if (stat.isDirectory()) {
+      if ((stat.mode & 0o005) !== 0o005) found.push({ path, kind: 'dir' });
+      else unreadableByOthers(path, found, walked);
+    } else if ((stat.mode & 0o004) === 0) {
+      found.push({ path, kind: 'file' });
+    }
+  }
+}
+
+/** How long a walk of /etc stands while none of its folders changed: a chmod of a file changes no folder. */
+const ETC_WALK_MAX_AGE_MS = 30_000;
+
+let etcWalk: { at: number; found: Mask[]; walked: Map<string, number> } | null = null;
+
+/**
+ * What of /etc others may not read, walked again only when a folder in it changed (an entry added,
+ * removed or renamed) or the last walk is older than ETC_WALK_MAX_AGE_MS: the walk costs a run as
+ * root milliseconds of blocking I/O, and /etc rarely changes between runs.
+ */
+function unreadableInEtc(): Mask[] {
+  const now = Date.now();
+  const fresh =
+    etcWalk !== null &&
+    now - etcWalk.at < ETC_WALK_MAX_AGE_MS &&
+    [...etcWalk.walked].every(([dir, mtime]) => lstat(dir)?.mtimeMs === mtime);
+  if (!fresh) {
+    const found: Mask[] = [];
+    const walked = new Map<string, number>();
+    unreadableByOthers('/etc', found, walked);
+    etcWalk = { at: now, found, walked };
+  }
+  return (etcWalk as NonNullable<typeof etcWalk>).found;
+}
+
+/**
+ * The system folders that exist here and the secrets in them, as found now. As root every entry of
+ * /etc others may not read is hidden too (a user cannot read those anyway; root could read them all).
+ */
+export function systemView(platform: NodeJS.Platform, asRoot: boolean): SystemView {
+  const dirs: SystemDir[] = [];
+  for (const path of systemDirs(platform)) {
+    const stat = lstat(path);
+    if (stat?.isSymbolicLink()) dirs.push({ path, link: readlinkSync(path) });
+    else if (stat?.isDirectory()) dirs.push({ path });
+  }
+  const candidates: Mask[] = [];
+  for (const path of SYSTEM_SECRETS[platform] ?? []) {
+    const stat = lstat(path);
+    if (stat !== null && !stat.isSymbolicLink()) candidates.push({ path, kind: stat.isDirectory() ? 'dir' : 'file' });
+  }
+  const sshDir = SSH_DIRS[platform];
+  if (sshDir !== undefined) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(sshDir);
+    } catch {
+      // no SSH server configuration here
+    }
+    for (const name of names) if (/^ssh_host_.*_key$/.test(name)) candidates.push({ path: join(sshDir, name), kind: 'file' });
+  }
+  if (asRoot && platform === 'linux') candidates.push(...unreadableInEtc());
+  const unique = [...new Map(candidates.map((mask) => [mask.path, mask])).values()];
+  const secrets = unique
+    .filter((mask) => !unique.some((other) => other !== mask && other.kind === 'dir' && isInside(other.path, mask.path)))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { dirs, secrets };
+}

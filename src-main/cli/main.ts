@@ -6,7 +6,7 @@
 import type { SkilltrayCore } from '../core/api.js';
 import type { SkillLibrary } from '../core/library.js';
 import { resolveConfig, type CoreConfig } from '../core/config.js';
-import { skillcErrors, toSkilltrayError, type SkilltrayError } from '../core/errors.js';
+import { skillcErrors, toSkilltrayError, type SkilltrayError } from '../shared/skilltray-error.js';
 import { nearestNames } from '../core/did-you-mean.js';
 import { withDidYouMean } from '../shared/did-you-mean.js';
 import { displayLines } from '../shared/display-text.js';

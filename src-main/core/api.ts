@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { CheckReport, Mode, ResourceLimits, RootStatus, ShadowReport, SkillBrief, SkillSummary } from '../shared/model.js';
 import { describeRoots, unreadableRoot, type CoreConfig } from './config.js';
-import { SkilltrayError } from './errors.js';
+import { SkilltrayError } from '../shared/skilltray-error.js';
 import { ApprovalBroker } from './policy/approval-broker.js';
 import type { DryRun, HistoryUsage, MaintenanceReport, Notice, PendingEntry, RememberExpiry, RememberScope, Remembered, Retention, Rule, RunQuery, RunRecord, RunReport, RunSummary, SandboxStatus, Settings, Surface, VerdictKind } from '../shared/runs.js';
 import { listRemembered, revoke } from './store/approvals.js';

@@ -6,7 +6,7 @@
  */
 import { accessSync, constants, statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { SkilltrayError } from './errors.js';
+import { SkilltrayError } from '../shared/skilltray-error.js';
 
 /** What a failure is: the file is damaged, the disk refuses writes or has no room, another process holds a lock, or something else. */
 export type DiskFault = 'damaged' | 'read-only' | 'full' | 'busy' | 'other';

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { inputs, type Envelope, type Health, type OperationName, type OperationOutput } from '../shared/contract.js';
 import type { Surface } from '../shared/runs.js';
 import type { SkilltrayCore } from './api.js';
-import { SkilltrayError } from './errors.js';
+import { SkilltrayError } from '../shared/skilltray-error.js';
 import { MAX_INPUT_DEPTH, nestsDeeperThan, shallowArguments } from './input-depth.js';
 import type { Approval } from './runs/run-service.js';
 

@@ -5,7 +5,7 @@
  * and answers an Envelope, errors as `{code, kind, message}`.
  */
 import type { SkilltrayCore } from '../core/api.js';
-import { SkilltrayError, toSkilltrayError } from '../core/errors.js';
+import { SkilltrayError, toSkilltrayError } from '../shared/skilltray-error.js';
 import { callOperation, type CallContext } from '../core/operations.js';
 import { isAppUrl } from './web-files.js';
 import { DESKTOP_OPERATIONS, OPERATIONS, desktopInputs, ipcChannel, type Envelope, type WindowRoute } from '../shared/contract.js';

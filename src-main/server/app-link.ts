@@ -8,7 +8,7 @@ import { realpathSync } from 'node:fs';
 import { request } from 'node:http';
 import { resolve } from 'node:path';
 import { createClient, type Envelope, type Health, type OperationName, type SkilltrayClient } from '../shared/contract.js';
-import { SkilltrayError } from '../core/errors.js';
+import { SkilltrayError } from '../shared/skilltray-error.js';
 import { isAlive } from '../core/runs/owner.js';
 import { releaseOwnerFile } from './owner-file.js';
 import { readOwnerRecord, type OwnerRecord } from './owner-record.js';

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SkilltrayCore } from '../core/api.js';
-import { SkilltrayError } from '../core/errors.js';
+import { SkilltrayError } from '../shared/skilltray-error.js';
 import type { ServerEvent } from '../shared/contract.js';
 
 /** Bytes written to one subscriber and not yet taken by its socket, before it is dropped. */

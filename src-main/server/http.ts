@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import type { SkilltrayCore } from '../core/api.js';
-import { SkilltrayError, toSkilltrayError } from '../core/errors.js';
+import { SkilltrayError, toSkilltrayError } from '../shared/skilltray-error.js';
 import { defaultGatewayCwd } from '../core/gateway/service.js';
 import { callOperation, isOperation, type CallContext } from '../core/operations.js';
 import { ownerStopping } from '../core/runs/interrupted-runs.js';

@@ -6,7 +6,7 @@
  * is remembered for 24 hours by this server; the same key with another body is refused (E813).
  */
 import { createHash } from 'node:crypto';
-import { SkilltrayError } from '../core/errors.js';
+import { SkilltrayError } from '../shared/skilltray-error.js';
 import type { Envelope } from '../shared/contract.js';
 
 /** The request header. */

@@ -17,7 +17,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { SkilltrayError } from '../core/errors.js';
+import { SkilltrayError } from '../shared/skilltray-error.js';
 
 /** Bytes one message (one line) may take. */
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;

@@ -20,7 +20,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Envelope, OperationName, OperationOutputs } from '../shared/contract.js';
 import type { ErrorShape } from '../shared/errors.js';
-import { SkilltrayError } from '../core/errors.js';
+import { SkilltrayError } from '../shared/skilltray-error.js';
 import { nearestNames } from '../core/did-you-mean.js';
 import { MCP_TOOLS, errorText, findTool, toolDefinition, toolResult } from './mcp-tools.js';
 import { rootsCwd } from './mcp-roots.js';

@@ -12,7 +12,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { SkilltrayError } from '../core/errors.js';
+import { SkilltrayError } from '../shared/skilltray-error.js';
 
 /** Idle keep-alive connections stay this long (and `Keep-Alive: timeout=65` tells clients): past any client's own idle timeout. */
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000;

@@ -1,5 +1,5 @@
 /** Runs one tool of a skill for real, the way an approved run goes: render, resolve, filter the env, run bounded. */
-import { SkilltrayError } from '../../src-main/core/errors.js';
+import { SkilltrayError } from '../../src-main/shared/skilltray-error.js';
 import { resolveProgram } from '../../src-main/core/runner/resolve-program.js';
 import { DEFAULT_OUTPUT_CAP, runProcess } from '../../src-main/core/runner/run-process.js';
 import { buildToolEnv } from '../../src-main/core/runner/tool-env.js';

@@ -5,7 +5,7 @@ import { resolve as resolvePath } from 'node:path';
 import type { PendingApproval, Remembered, Rule, RunReport, Verdict } from '../../shared/runs.js';
 import type { SkilltrayCore } from '../../core/api.js';
 import type { Approval } from '../../core/runs/run-service.js';
-import { SkilltrayError, skillcErrors } from '../../core/errors.js';
+import { SkilltrayError, skillcErrors } from '../../shared/skilltray-error.js';
 import { argumentsFromStrings } from '../../core/template/render-command.js';
 import { onShutdownSignal } from '../../server/shutdown-signals.js';
 import type { SkilltrayClient } from '../../shared/contract.js';

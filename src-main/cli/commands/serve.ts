@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { SkilltrayError, skillcErrors } from '../../core/errors.js';
+import { SkilltrayError, skillcErrors } from '../../shared/skilltray-error.js';
 import { shutdownSignal } from '../../server/shutdown-signals.js';
 import type { SkilltrayClient } from '../../shared/contract.js';
 import type { VerdictKind } from '../../shared/runs.js';

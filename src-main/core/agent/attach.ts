@@ -6,7 +6,7 @@
  * tool declares them; the run itself goes through the same render → policy → approval path.
  */
 import type { AttachTarget, Skill, Tool } from '../../shared/model.js';
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 
 export type AttachFailure = 'skill_not_found' | 'skill_not_loadable' | 'not_attachable' | 'target_not_allowed' | 'tool_required' | 'tool_not_found';
 

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { ASSISTANT_IDS, LAUNCH_FORMS, type AssistantChange, type AssistantStatus, type AssistantTest, type BridgeCommand, type BridgeTransport, type ConfigSyntax, type LaunchForm } from '../../shared/connect.js';
 import type { CoreConfig } from '../config.js';
-import { toSkilltrayError } from '../errors.js';
+import { toSkilltrayError } from '../../shared/skilltray-error.js';
 import { resolveProgram } from '../runner/resolve-program.js';
 import { bridgeCommand, defaultForm } from './bridge-command.js';
 import { CLIENTS, ENTRY_NAME, clientSpec, markerFolder, placesOf, transportsOf, type ClientSpec, type McpEndpoint, type Places } from './clients.js';

@@ -9,7 +9,7 @@ import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { ProjectInspection, SkillRoot, TrustedProject } from '../../shared/model.js';
-import { skillcErrors } from '../errors.js';
+import { skillcErrors } from '../../shared/skilltray-error.js';
 import { readProjectSkills } from '../skills/project-skills.js';
 import type { SkillRegistry } from '../skills/registry.js';
 import type { StateDb } from '../store/state-db.js';

@@ -6,7 +6,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { SkilltrayError, skillcErrors } from '../errors.js';
+import { SkilltrayError, skillcErrors } from '../../shared/skilltray-error.js';
 import { errnoText } from '../skills/entry-kinds.js';
 import { checkIntegerOption, moreLinesLine } from './options.js';
 import { hasHiddenSegment, resolveInsideRoot } from './paths.js';

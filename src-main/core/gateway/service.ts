@@ -14,7 +14,7 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename } from 'node:path';
 import type { Skill } from '../../shared/model.js';
-import { SkilltrayError, skillcErrors, toSkilltrayError } from '../errors.js';
+import { SkilltrayError, skillcErrors, toSkilltrayError } from '../../shared/skilltray-error.js';
 import type { ErrorShape } from '../../shared/errors.js';
 import { locateSkill } from '../skills/locate.js';
 import { parseSkill } from '../skills/parse-skill.js';

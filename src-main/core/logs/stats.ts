@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { sep } from 'node:path';
 import Database from 'better-sqlite3';
-import { skillcErrors, toSkilltrayError } from '../errors.js';
+import { skillcErrors, toSkilltrayError } from '../../shared/skilltray-error.js';
 import { canonicalPath } from '../gateway/paths.js';
 import { compareBytewise } from '../skills/files.js';
 import { accessLogPath } from './access-log.js';

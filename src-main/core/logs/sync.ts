@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 import { canonicalPath } from '../gateway/paths.js';
 import { compareBytewise } from '../skills/files.js';
 import { accessLogPath, fallbackLogPath, fallbackLogsDir, openAccessLogForWrite, type AccessRow } from './access-log.js';

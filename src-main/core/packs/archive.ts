@@ -8,7 +8,7 @@ import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { Parser, type ReadEntry } from 'tar';
 import yauzl from 'yauzl';
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 import { EntryBudget } from './entry-budget.js';
 import type { EntryWalk, PackEntry } from './extraction.js';
 

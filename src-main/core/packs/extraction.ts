@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ScanFinding } from '../../shared/packs.js';
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 import { EntryBudget } from './entry-budget.js';
 import { finding, UNEXTRACTABLE } from './findings.js';
 import { linkDestination } from './link-target.js';

@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { execa } from 'execa';
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 import type { PackSignature } from '../../shared/packs.js';
 import type { EntryBudget } from './entry-budget.js';
 import type { EntryWalk } from './extraction.js';

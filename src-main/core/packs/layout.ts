@@ -3,7 +3,7 @@
  * registry reads two levels deep), the hidden staging area beside them, the lock and the keys.
  */
 import { join } from 'node:path';
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 
 /** `<home>/packs`: one directory per installed pack, each holding its skills. */
 export const packsDir = (home: string): string => join(home, 'packs');

@@ -4,7 +4,7 @@
  * renamed over the old one, so a reader sees the old lock or the new one, never half of either.
  */
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 import type { LockEntry } from '../../shared/packs.js';
 import { lockPath } from './layout.js';
 

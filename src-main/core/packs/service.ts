@@ -8,7 +8,7 @@
 import { randomBytes, createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readlinkSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 import type { LockEntry, PackChange, PackInfo, ScanReport, UpdateReport } from '../../shared/packs.js';
 import type { SkillRegistry } from '../skills/registry.js';
 import { hashFile, isInside } from '../skills/files.js';

@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync, realpathSync, renameSync, mkdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { SkilltrayError, skillcErrors } from '../errors.js';
+import { SkilltrayError, skillcErrors } from '../../shared/skilltray-error.js';
 import type { PackOrigin, PackSignature, PackSourceKind, ScanFinding } from '../../shared/packs.js';
 import { isInside } from '../skills/files.js';
 import { archiveEntries, inspectArchive } from './archive.js';

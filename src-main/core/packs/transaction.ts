@@ -8,7 +8,7 @@
  */
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync, fsyncSync } from 'node:fs';
 import { join } from 'node:path';
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 import type { LockEntry } from '../../shared/packs.js';
 import { packsDir, stagingDir } from './layout.js';
 import { readLock, withEntry, writeLock } from './lock-file.js';

@@ -6,7 +6,7 @@
  * throws is reported, never allowed to break the queue or strand a caller.
  */
 import { EventEmitter } from 'node:events';
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 import { emitGuarded } from '../events.js';
 import { VERDICT_KINDS, type PendingApproval, type PendingEntry, type RememberExpiry, type RememberScope, type VerdictKind, type Verdict } from '../../shared/runs.js';
 

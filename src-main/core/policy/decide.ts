@@ -8,7 +8,7 @@
  * Every reason and error message is a sentence an assistant can relay to the person.
  */
 import type { Mode, Skill, Tool } from '../../shared/model.js';
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 import type { Remembered, Rule, SandboxView } from '../../shared/runs.js';
 import { alwaysBlindTo } from './always.js';
 import { isOffered } from './modes.js';

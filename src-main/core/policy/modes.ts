@@ -5,7 +5,7 @@
  */
 import type { Mode, Skill } from '../../shared/model.js';
 import { MODES } from '../../shared/model.js';
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 
 /** Reads a mode name case-insensitively (`dev` → `Dev`); anything else is E610. */
 export function parseMode(input: string): Mode {

@@ -6,7 +6,7 @@
  */
 import type Picomatch from 'picomatch';
 import { onFirstUse } from '../on-first-use.js';
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 import { RULE_EFFECTS, type RuleEffect, type Rule } from '../../shared/runs.js';
 
 const picomatch = onFirstUse<typeof Picomatch>('picomatch');

@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 import { isInside } from '../skills/files.js';
 import type { SandboxProfileName } from '../../shared/runs.js';
 

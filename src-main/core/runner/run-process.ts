@@ -6,7 +6,7 @@
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { Readable } from 'node:stream';
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 import type { RunResult } from '../../shared/model.js';
 import { CappedOutput } from './capped-output.js';
 import { groupExists, terminateTree } from './process-tree.js';

@@ -2,7 +2,7 @@
  * The asking phase of a run: who can answer when policy says ask (a person at the terminal, the
  * owner's broker the tray answers, a `--yes` given in advance, or nobody), and waiting for them.
  */
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 import type { ApprovalBroker } from '../policy/approval-broker.js';
 import type { PendingApproval, Verdict } from '../../shared/runs.js';
 

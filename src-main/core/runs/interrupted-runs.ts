@@ -5,7 +5,7 @@
  * own runs finishes the job: it marks a dead owner's unfinished runs `interrupted` and kills the
  * tools that are provably still theirs (the group leader alive with the start time recorded).
  */
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 import { processStartTime, terminateTree } from '../runner/process-tree.js';
 import { recordInterrupted, unfinishedRuns, type UnfinishedRun } from '../store/runs.js';
 import type { StateDb } from '../store/state-db.js';

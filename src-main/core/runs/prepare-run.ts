@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import type { RenderedCommand, Skill } from '../../shared/model.js';
 import type { Rule, SandboxProfile, SandboxView, Surface } from '../../shared/runs.js';
-import { SkilltrayError, skillcErrors } from '../errors.js';
+import { SkilltrayError, skillcErrors } from '../../shared/skilltray-error.js';
 import { decide, type Decision } from '../policy/decide.js';
 import { legacyPinsFor, rememberedFor } from '../policy/pins.js';
 import { profileFor } from '../policy/profile.js';

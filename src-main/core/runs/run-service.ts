@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { EventEmitter } from 'node:events';
 import type { RenderedCommand, ResourceLimitName, ResourceLimits, RunResult, Skill } from '../../shared/model.js';
-import { SkilltrayError, toSkilltrayError } from '../errors.js';
+import { SkilltrayError, toSkilltrayError } from '../../shared/skilltray-error.js';
 import { alwaysBlindTo } from '../policy/always.js';
 import { isOffered } from '../policy/modes.js';
 import { isEnabled, listSwitches } from '../store/switches.js';

@@ -6,7 +6,7 @@
  */
 import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 import { diskFault } from '../disk-faults.js';
 
 /** How long a build waits for another process's build of the same index (the 79 MB skill takes seconds). */

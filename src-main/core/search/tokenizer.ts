@@ -3,7 +3,7 @@
  * stemmer, `unicode61` otherwise. Detected once per process (and per native binding).
  */
 import Database from 'better-sqlite3';
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 import type { TokenizerName } from '../../shared/gateway.js';
 
 /** The `tokenize=` argument that builds an FTS5 table with the named tokenizer. */

@@ -49,7 +49,7 @@ function loaderCode(): { dirs: string[]; files: string[] } {
   if (!ownFile && !existsSync(new URL('skills/', core))) return { dirs: [dirname(here)], files: [] };
   return {
     dirs: ['skills/', 'markdown/', 'template/', '../shared/'].map((dir) => fileURLToPath(new URL(dir, core))),
-    files: [fileURLToPath(new URL('errors.js', core))],
+    files: [fileURLToPath(new URL('../shared/skilltray-error.js', core))],
   };
 }
 

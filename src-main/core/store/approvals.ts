@@ -8,7 +8,7 @@
  * session that took it and is in force only there. Revoking keeps the row with its revocation time,
  * as a record of what was once allowed.
  */
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';
 import type { RootKind, Trust } from '../../shared/model.js';

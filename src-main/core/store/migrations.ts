@@ -5,7 +5,7 @@
  * re-run (IF NOT EXISTS, OR IGNORE). Never edit a shipped migration: append a new one.
  */
 import type Database from 'better-sqlite3';
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 import { DEFAULT_PALETTE_SHORTCUT } from '../../shared/shortcut.js';
 
 /** One schema step: `up` brings a database at `version - 1` to `version`. */

@@ -1,7 +1,7 @@
 /** Notices for the person (a recovered state.db), kept until they dismiss them. */
 import type { ErrorCode } from '../../shared/errors.js';
 import type { Notice } from '../../shared/runs.js';
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';
 

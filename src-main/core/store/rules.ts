@@ -4,7 +4,7 @@
  * pinned anew. An allow rule keeps the skills it allows as they were when it was made (its pins,
  * JSON); a rule from before pins has none until it is first read with the skills at hand.
  */
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 import type { Rule, RuleEffect, RulePin } from '../../shared/runs.js';
 import { parseRuleEffect, parseRulePattern } from '../policy/rules.js';
 import type { StateDb } from './state-db.js';

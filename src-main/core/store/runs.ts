@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RenderedCommand, ResourceLimitName, RunResult } from '../../shared/model.js';
-import { SkilltrayError, skillcErrors } from '../errors.js';
+import { SkilltrayError, skillcErrors } from '../../shared/skilltray-error.js';
 import { thisProcess, type ProcessIdentity } from '../runs/owner.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';

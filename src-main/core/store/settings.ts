@@ -3,12 +3,12 @@ import type { Mode, ResourceLimits } from '../../shared/model.js';
 import { RESOURCE_LIMIT_NAMES } from '../../shared/model.js';
 import { DEFAULT_LIMIT_CEILING, LIMIT_MAX } from '../policy/resource-limits.js';
 import { parseMode } from '../policy/modes.js';
-import { skillcErrors } from '../errors.js';
+import { skillcErrors } from '../../shared/skilltray-error.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';
 import type { Retention, Settings } from '../../shared/runs.js';
 import { DEFAULT_PALETTE_SHORTCUT, normaliseShortcut, parseShortcut } from '../../shared/shortcut.js';
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 
 /** Output retention when nobody chose otherwise: a month, and 100 MiB of output in all. */
 export const DEFAULT_RETENTION: Retention = { outputDays: 30, outputMaxMb: 100 };

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Notice } from '../../shared/runs.js';
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 import { diskFault, diskFaultError, isDamage } from '../disk-faults.js';
 import { applyMigrations, userVersion } from './migrations.js';
 import { databaseImage } from './database-image.js';

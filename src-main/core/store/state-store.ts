@@ -6,7 +6,7 @@
 import type { MaintenanceReport, Notice } from '../../shared/runs.js';
 import { dirname } from 'node:path';
 import { diskFaultError } from '../disk-faults.js';
-import { SkilltrayError, toSkilltrayError } from '../errors.js';
+import { SkilltrayError, toSkilltrayError } from '../../shared/skilltray-error.js';
 import { isInside } from '../skills/files.js';
 import { maintainHistory } from './retention.js';
 import { isCorruption, openStateDb, passesIntegrityCheck, readOnlyReason, replaceDamaged, type OpenStateDbOptions, type StateDb } from './state-db.js';

@@ -5,7 +5,7 @@
  * globs and the like have no meaning: they are reported in `shellSyntax` so the loader can warn
  * (W405) that they will reach the program literally.
  */
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 import type { PlaceholderSyntax } from '../../shared/model.js';
 
 /** A placeholder as written: `raw` is its source text, e.g. `<<count:10>>`; `fallback` is null without a `:`. */

@@ -6,7 +6,7 @@
  * Pure: no I/O, no process, no clock; the platform is an option that defaults to this one.
  */
 import { nearestNames } from '../did-you-mean.js';
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 import type { RenderedCommand, Skill, Tool, ToolParam } from '../../shared/model.js';
 import { parseCommand, type CommandToken, type Placeholder } from './parse-command.js';
 

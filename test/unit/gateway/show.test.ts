@@ -2,7 +2,7 @@ import { appendFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SkilltrayError } from '../../../src-main/core/errors.js';
+import { SkilltrayError } from '../../../src-main/shared/skilltray-error.js';
 import { formatSectionNotFound, formatShow, normaliseSectionQuery, showSection } from '../../../src-main/core/gateway/show.js';
 import { buildIndex } from '../../../src-main/core/search/index.js';
 import { copyFixtureSkill, copyRfcSkill, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';

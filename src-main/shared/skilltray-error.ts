@@ -7,8 +7,8 @@
  *   approval · E7xx runner · E8xx agent gateway and transports.
  * Every surface (CLI, HTTP, MCP, IPC) shows the same code, kind and message.
  */
-import type { NameSuggestion } from '../shared/did-you-mean.js';
-import { ERROR_KINDS, type ErrorCode, type ErrorKind, type ErrorShape } from '../shared/errors.js';
+import type { NameSuggestion } from './did-you-mean.js';
+import { ERROR_KINDS, type ErrorCode, type ErrorKind, type ErrorShape } from './errors.js';
 
 export class SkilltrayError extends Error {
   override readonly name = 'SkilltrayError';

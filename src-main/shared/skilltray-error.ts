@@ -7,7 +7,6 @@
  *   approval · E7xx runner · E8xx agent gateway and transports.
  * Every surface (CLI, HTTP, MCP, IPC) shows the same code, kind and message.
  */
-import type { NameSuggestion } from './did-you-mean.js';
 import { ERROR_KINDS, type ErrorCode, type ErrorKind, type ErrorShape } from './errors.js';
 
 export class SkilltrayError extends Error {
@@ -52,38 +51,3 @@ export function toSkilltrayError(error: unknown): SkilltrayError {
   const message = error instanceof Error ? error.message : String(error);
   return new SkilltrayError('E999', message, { cause: error });
 }
-
-/** Message builders for the skillc codes, whose wording RFC-0005 fixes. */
-export const skillcErrors = {
-  /** RFC-0005's message; `did_you_mean` holds the skills the name may have meant (skills/skill-suggestions.ts). */
-  skillNotFound: (skill: string, didYouMean: readonly NameSuggestion[] = []) =>
-    new SkilltrayError('E001', `skill '${skill}' not found`, { details: { skill, did_you_mean: didYouMean } }),
-  /** A never-built index is "not built yet"; a corrupt or stale one is RFC-0005's "unusable". */
-  indexUnusable: (skill: string, reason: 'missing' | 'corrupt' | 'stale') =>
-    new SkilltrayError(
-      'E002',
-      reason === 'missing' ? `search index not built yet; run 'skilltray build ${skill}' to build it` : `search index unusable; run 'skilltray build ${skill}' to rebuild`,
-      { details: { skill, reason } },
-    ),
-  indexCollision: (hash16: string) =>
-    new SkilltrayError('E003', `index hash collision; delete .skillc-meta/search-${hash16}.db and rebuild`, {
-      details: { hash16 },
-    }),
-  emptyQuery: () => new SkilltrayError('E004', 'empty query'),
-  notASkill: (path: string) => new SkilltrayError('E010', `not a valid skill: '${path}' (missing SKILL.md)`, { details: { path } }),
-  missingFrontmatterField: (field: string) =>
-    new SkilltrayError('E011', `missing frontmatter field '${field}' in SKILL.md`, { details: { field } }),
-  pathEscapesRoot: (path: string) => new SkilltrayError('E012', `path escapes skill root: '${path}'`, { details: { path } }),
-  sectionNotFound: (section: string, suggestions: { text: string; file: string }[] = []) =>
-    new SkilltrayError('E020', `section not found: '${section}'`, { details: { section, suggestions } }),
-  fileNotFound: (path: string) => new SkilltrayError('E021', `file not found: '${path}'`, { details: { path } }),
-  directoryNotFound: (path: string) => new SkilltrayError('E022', `directory not found: '${path}'`, { details: { path } }),
-  invalidQueryType: (type: string) => new SkilltrayError('E030', `invalid query type: '${type}'`, { details: { type } }),
-  invalidFilter: (message: string) => new SkilltrayError('E031', `invalid filter: '${message}'`),
-  /** RFC-0005's template, for a flag the command does not have. */
-  unknownOption: (flag: string) => new SkilltrayError('E100', `invalid option: '${flag}'`, { details: { option: flag } }),
-  /** An option with a bad or missing value, said as a sentence that names the option (`--limit expects an integer, got 'x'`). */
-  invalidOption: (message: string) => new SkilltrayError('E100', message),
-  /** A command line that does not fit the command (RFC-0005 keeps E100–E199 for the CLI's parsing). */
-  usage: (message: string, details?: Record<string, unknown>) => new SkilltrayError('E101', message, details === undefined ? {} : { details }),
-};

@@ -4,7 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { SkilltrayError, skillcErrors } from '../../shared/skilltray-error.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { shutdownSignal } from '../../server/shutdown-signals.js';
 import type { SkilltrayClient } from '../../shared/contract.js';
 import type { VerdictKind } from '../../shared/runs.js';

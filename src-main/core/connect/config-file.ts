@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { FILE_HEADERS_ONLY, createTwoFilesPatch } from 'diff';
-import { connectErrors } from './connect-errors.js';
+import { connectErrors } from '../../shared/error-messages/connect.js';
 
 /** A config file as read: its text ('' when it does not exist yet) and where it really is. */
 export interface ConfigText {

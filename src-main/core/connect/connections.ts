@@ -14,7 +14,7 @@ import { bridgeCommand, defaultForm } from './bridge-command.js';
 import { CLIENTS, ENTRY_NAME, clientSpec, markerFolder, placesOf, transportsOf, type ClientSpec, type McpEndpoint, type Places } from './clients.js';
 import type { OpenDocument, ServersDocument } from './config-document.js';
 import { configDiff, readConfig, writeConfig, type ConfigText } from './config-file.js';
-import { connectErrors } from './connect-errors.js';
+import { connectErrors } from '../../shared/error-messages/connect.js';
 import { handshake, type HandshakeResult } from './handshake.js';
 
 export interface ConnectOptions {

@@ -6,7 +6,8 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { SkilltrayError, skillcErrors } from '../../shared/skilltray-error.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { errnoText } from '../skills/entry-kinds.js';
 import { checkIntegerOption, moreLinesLine } from './options.js';
 import { hasHiddenSegment, resolveInsideRoot } from './paths.js';

@@ -5,7 +5,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep, win32 } from 'node:path';
-import { skillcErrors } from '../../shared/skilltray-error.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { isInside } from '../skills/files.js';
 
 export interface InsidePath {

@@ -6,7 +6,8 @@
  * from the source file by the indexed line range.
  */
 import { basename, resolve } from 'node:path';
-import { skillcErrors, type SkilltrayError } from '../../shared/skilltray-error.js';
+import type { SkilltrayError } from '../../shared/skilltray-error.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { prepared } from '../store/prepared.js';
 import { openIndexForSearch, readIndex, type OpenIndex, type OpenIndexOptions } from '../search/index.js';
 import { readText } from '../skills/files.js';

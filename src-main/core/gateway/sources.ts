@@ -8,7 +8,7 @@ import { realpathSync } from 'node:fs';
 import { basename } from 'node:path';
 import type Picomatch from 'picomatch';
 import { onFirstUse } from '../on-first-use.js';
-import { skillcErrors } from '../../shared/skilltray-error.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { compareBytewise, walkSkill } from '../skills/files.js';
 import { checkIntegerOption } from './options.js';
 import { hasHiddenSegment, resolveInsideRoot } from './paths.js';

@@ -6,7 +6,8 @@
 import { existsSync } from 'node:fs';
 import { sep } from 'node:path';
 import Database from 'better-sqlite3';
-import { skillcErrors, toSkilltrayError } from '../../shared/skilltray-error.js';
+import { toSkilltrayError } from '../../shared/skilltray-error.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { canonicalPath } from '../gateway/paths.js';
 import { compareBytewise } from '../skills/files.js';
 import { accessLogPath } from './access-log.js';

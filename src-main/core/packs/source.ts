@@ -6,7 +6,8 @@
  */
 import { existsSync, readdirSync, readFileSync, realpathSync, renameSync, mkdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { SkilltrayError, skillcErrors } from '../../shared/skilltray-error.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import type { PackOrigin, PackSignature, PackSourceKind, ScanFinding } from '../../shared/packs.js';
 import { isInside } from '../skills/files.js';
 import { archiveEntries, inspectArchive } from './archive.js';

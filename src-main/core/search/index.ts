@@ -14,7 +14,8 @@ import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, statSync } fr
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { diskFault, diskFaultError, errnoOf } from '../disk-faults.js';
-import { SkilltrayError, skillcErrors, toSkilltrayError } from '../../shared/skilltray-error.js';
+import { SkilltrayError, toSkilltrayError } from '../../shared/skilltray-error.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { fileIdentity, withBuildLock } from './build-lock.js';
 import { manifestHash, walkSkill, type SkillFile, type SkillWalk } from '../skills/files.js';
 import { statFingerprint } from '../skills/fingerprint.js';

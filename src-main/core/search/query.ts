@@ -4,7 +4,7 @@
  */
 import { basename, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
-import { skillcErrors } from '../../shared/skilltray-error.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { checkIntegerOption } from '../gateway/options.js';
 import { prepared } from '../store/prepared.js';
 import { openIndexForSearch, readIndex, type OpenIndex, type OpenIndexOptions } from './index.js';

@@ -6,7 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RenderedCommand, ResourceLimitName, RunResult } from '../../shared/model.js';
-import { SkilltrayError, skillcErrors } from '../../shared/skilltray-error.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { thisProcess, type ProcessIdentity } from '../runs/owner.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';

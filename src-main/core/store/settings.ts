@@ -3,7 +3,7 @@ import type { Mode, ResourceLimits } from '../../shared/model.js';
 import { RESOURCE_LIMIT_NAMES } from '../../shared/model.js';
 import { DEFAULT_LIMIT_CEILING, LIMIT_MAX } from '../policy/resource-limits.js';
 import { parseMode } from '../policy/modes.js';
-import { skillcErrors } from '../../shared/skilltray-error.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';
 import type { Retention, Settings } from '../../shared/runs.js';

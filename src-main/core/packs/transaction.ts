@@ -8,7 +8,8 @@
  */
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync, fsyncSync } from 'node:fs';
 import { join } from 'node:path';
-import { SkilltrayError } from '../../shared/skilltray-error.js';
+import type { SkilltrayError } from '../../shared/skilltray-error.js';
+import { packErrors } from '../../shared/error-messages/packs.js';
 import type { LockEntry } from '../../shared/packs.js';
 import { packsDir, stagingDir } from './layout.js';
 import { readLock, withEntry, writeLock } from './lock-file.js';
@@ -81,10 +82,7 @@ export async function withPacksLock<T>(home: string, work: () => Promise<T> | T)
 }
 
 function busy(cause: unknown, pid?: number): SkilltrayError {
-  return new SkilltrayError('E308', `another Skilltray process${pid === undefined ? '' : ` (pid ${pid})`} is installing, updating or removing packs; try again when it is done`, {
-    cause,
-    ...(pid === undefined ? {} : { details: { pid } }),
-  });
+  return packErrors.busy(cause, pid);
 }
 
 function readFileSafe(path: string): string {

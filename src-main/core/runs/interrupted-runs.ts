@@ -6,6 +6,7 @@
  * tools that are provably still theirs (the group leader alive with the start time recorded).
  */
 import { SkilltrayError } from '../../shared/skilltray-error.js';
+import { runnerErrors } from '../../shared/error-messages/runner.js';
 import { processStartTime, terminateTree } from '../runner/process-tree.js';
 import { recordInterrupted, unfinishedRuns, type UnfinishedRun } from '../store/runs.js';
 import type { StateDb } from '../store/state-db.js';
@@ -13,7 +14,7 @@ import { isAlive } from './owner.js';
 
 /** The abort reason an owner gives its runs when it stops: their cancellation is an interruption. */
 export function ownerStopping(why: string): SkilltrayError {
-  return new SkilltrayError('E705', `the process that owned the run stopped before it finished (${why})`, { details: { why } });
+  return runnerErrors.runInterrupted(why);
 }
 
 /** True for an abort reason made by ownerStopping. */

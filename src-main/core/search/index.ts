@@ -97,8 +97,7 @@ function readMeta(db: Database.Database): IndexMeta {
 
 /** E002 for an index that failed to read, keeping the failure as its cause. */
 export function corruptIndexError(skill: string, cause: unknown): SkilltrayError {
-  const unusable = skillcErrors.indexUnusable(skill, 'corrupt');
-  return new SkilltrayError(unusable.code, unusable.message, { details: unusable.details, cause });
+  return skillcErrors.indexUnusable(skill, 'corrupt', cause);
 }
 
 /**
@@ -116,7 +115,7 @@ function openExisting(location: IndexLocation, options: IndexOptions): { db: Dat
     db?.close();
     if (!existsSync(location.path)) return { state: 'missing' };
     const fault = diskFault(cause, location.path);
-    if (fault === 'read-only') throw new SkilltrayError('E023', `cannot read '${location.path}': permission denied (${errnoOf(cause)})`, { details: { path: location.path, errno: errnoOf(cause) }, cause });
+    if (fault === 'read-only') throw skillcErrors.notReadable(location.path, `permission denied (${errnoOf(cause)})`, errnoOf(cause), cause);
     if (fault === 'full' || fault === 'busy') throw toSkilltrayError(cause);
     return { state: 'corrupt', cause };
   }

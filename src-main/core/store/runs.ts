@@ -6,7 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RenderedCommand, ResourceLimitName, RunResult } from '../../shared/model.js';
-import { SkilltrayError } from '../../shared/skilltray-error.js';
+import type { SkilltrayError } from '../../shared/skilltray-error.js';
+import { runnerErrors } from '../../shared/error-messages/runner.js';
 import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { thisProcess, type ProcessIdentity } from '../runs/owner.js';
 import type { StateDb } from './state-db.js';
@@ -137,8 +138,8 @@ function stepRefused(db: StateDb, id: string, step: string): SkilltrayError {
     db,
     'SELECT status, outcome FROM runs WHERE id = ?',
   ).get(id);
-  if (row === undefined) return new SkilltrayError('E702', `run '${id}' not found`, { details: { id } });
-  return new SkilltrayError('E999', `cannot record ${step} for run '${id}': it is ${row.status} and ${row.outcome === null ? 'not yet decided' : `already decided (${row.outcome})`}`, {
+  if (row === undefined) return runnerErrors.runNotRecorded(id);
+  return skillcErrors.internal(`cannot record ${step} for run '${id}': it is ${row.status} and ${row.outcome === null ? 'not yet decided' : `already decided (${row.outcome})`}`, {
     details: { id, status: row.status, outcome: row.outcome },
   });
 }

@@ -1,10 +1,8 @@
 /**
- * The one error class of Skilltray and its code registry.
- *
- * Codes E001–E100 and E999 are skillc's (RFC-0005) and keep its exact message templates.
- * Skilltray's own ranges, documented in docs/errors.md:
- *   E4xx/W4xx skill loading and validation · E5xx template and arguments · E6xx policy and
- *   approval · E7xx runner · E8xx agent gateway and transports.
+ * The one error class of Skilltray. Its codes are registered in errors.ts and its messages built by
+ * one module per range in error-messages/ (docs/errors.md): skillc's E001–E101 and E999 (RFC-0005's
+ * exact templates) · E3xx packs · E5xx templates and arguments · E6xx policy and approval · E7xx
+ * runner · E8xx gateway and transports (E85x connecting assistants) · E9xx state database.
  * Every surface (CLI, HTTP, MCP, IPC) shows the same code, kind and message.
  */
 import { ERROR_KINDS, type ErrorCode, type ErrorKind, type ErrorShape } from './errors.js';

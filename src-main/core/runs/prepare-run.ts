@@ -148,7 +148,8 @@ export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
   const cwd = checkCwd(input.cwd, deps.defaultCwd);
   const command = renderCommand(skill, input.tool, input.args ?? {}, { cwd });
   const tool = skill.tools.find((t) => t.name === input.tool);
-  if (!tool) throw templateErrors.toolNotFound(skill.name, input.tool, skill.tools.map((t) => t.name), nearestNames(input.tool, skill.tools.map((t) => t.name)));
+  const names = skill.tools.map((t) => t.name);
+  if (!tool) throw templateErrors.toolNotFound(skill.name, input.tool, names, nearestNames(input.tool, names));
   const program = programPath(skill, command.program, cwd, deps.env);
   const { db } = deps;
   const settings = getSettings(db);

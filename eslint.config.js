@@ -10,7 +10,7 @@ const adapters = ['**/electron/**', '**/server/**', '**/cli/**'];
 
 // The floor order inside src-main/core, from the ground up: a part imports only parts on lower floors.
 const coreFloors = [
-  ['errors', 'events', 'did-you-mean', 'input-depth', 'lazy-require', 'timestamps', 'process-identity', 'files'],
+  ['events', 'did-you-mean', 'input-depth', 'lazy-require', 'timestamps', 'process-identity', 'files'],
   ['disk-faults', 'options', 'template', 'markdown', 'logs'],
   ['skills'],
   ['config', 'policy', 'process'],

@@ -3,7 +3,7 @@
  * `error[E100]: invalid option: '--flag'`, a bad value E100 with a sentence naming the option, and
  * arguments that do not fit the command E101; all exit 1.
  */
-import { skillcErrors } from '../core/errors.js';
+import { skillcErrors } from '../shared/error-messages/skillc.js';
 
 export type OptionType = 'string' | 'integer' | 'boolean' | 'list';
 

@@ -6,7 +6,8 @@
 import type { SkilltrayCore } from '../core/api.js';
 import type { SkillLibrary } from '../core/library.js';
 import { resolveConfig, type CoreConfig } from '../core/config.js';
-import { skillcErrors, toSkilltrayError, type SkilltrayError } from '../core/errors.js';
+import { toSkilltrayError, type SkilltrayError } from '../shared/skilltray-error.js';
+import { skillcErrors } from '../shared/error-messages/skillc.js';
 import { nearestNames } from '../core/did-you-mean.js';
 import { withDidYouMean } from '../shared/did-you-mean.js';
 import { displayLines } from '../shared/display-text.js';

@@ -10,7 +10,10 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { CheckReport, Mode, ResourceLimits, RootStatus, ShadowReport, SkillBrief, SkillSummary } from '../shared/model.js';
 import { describeRoots, unreadableRoot, type CoreConfig } from './config.js';
-import { SkilltrayError } from './errors.js';
+import type { SkilltrayError } from '../shared/skilltray-error.js';
+import { policyErrors } from '../shared/error-messages/policy.js';
+import { runnerErrors } from '../shared/error-messages/runner.js';
+import { skillcErrors } from '../shared/error-messages/skillc.js';
 import { ApprovalBroker } from './policy/approval-broker.js';
 import type { DryRun, HistoryUsage, MaintenanceReport, Notice, PendingEntry, RememberExpiry, RememberScope, Remembered, Retention, Rule, RunQuery, RunRecord, RunReport, RunSummary, SandboxStatus, Settings, Surface, VerdictKind } from '../shared/runs.js';
 import { listRemembered, revoke } from './store/approvals.js';
@@ -108,7 +111,7 @@ export class SkilltrayCore extends SkillLibrary {
 
   /** state.db, opened (checked, and recovered if damaged) on first use, and never again once the core is closed. */
   get db(): StateDb {
-    if (this.closed) throw new SkilltrayError('E999', 'the Skilltray core is closed');
+    if (this.closed) throw skillcErrors.internal('the Skilltray core is closed');
     return this.state.db;
   }
 
@@ -225,7 +228,7 @@ export class SkilltrayCore extends SkillLibrary {
   /** One run with its output (E702 when unknown); while it runs here, the output it has streamed so far. */
   getRun(id: string): RunRecord {
     const run = getRun(this.db, id);
-    if (!run) throw new SkilltrayError('E702', `no run '${id}'`, { details: { id } });
+    if (!run) throw runnerErrors.runNotFound(id);
     const live = run.endedAt === null ? this.liveOutput.of(id) : null;
     return live === null ? run : { ...run, ...live };
   }
@@ -290,9 +293,7 @@ export class SkilltrayCore extends SkillLibrary {
     const { db } = this;
     const pins = effect === 'allow' ? pinsFor(pattern, this.registry.list(), (skill) => runProfile(db, skill)) : [];
     if (effect === 'allow' && pins.length === 0) {
-      throw new SkilltrayError('E625', `allow rule '${pattern.trim()}' matches no tool of a loaded skill; an allow rule covers the skills it names as they are when you add it`, {
-        details: { pattern: pattern.trim() },
-      });
+      throw policyErrors.ruleCoversNothing(pattern.trim());
     }
     const rule = addRule(db, pattern, effect, Date.now(), pins);
     emitSafely(this, 'event', { type: 'policy.changed' });
@@ -354,7 +355,7 @@ export class SkilltrayCore extends SkillLibrary {
 
   /** Applies retention to run output and vacuums state.db now. */
   maintainHistory(): Promise<MaintenanceReport> {
-    if (this.closed) return Promise.reject(new SkilltrayError('E999', 'the Skilltray core is closed'));
+    if (this.closed) return Promise.reject(skillcErrors.internal('the Skilltray core is closed'));
     return this.state.maintain();
   }
 

@@ -6,7 +6,8 @@
  */
 import { accessSync, constants, statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { SkilltrayError } from './errors.js';
+import type { SkilltrayError } from '../shared/skilltray-error.js';
+import { stateErrors } from '../shared/error-messages/state.js';
 
 /** What a failure is: the file is damaged, the disk refuses writes or has no room, another process holds a lock, or something else. */
 export type DiskFault = 'damaged' | 'read-only' | 'full' | 'busy' | 'other';
@@ -86,10 +87,10 @@ export function errnoOf(error: unknown): string {
 export function diskFaultError(error: unknown, path: string, fault: DiskFault = diskFault(error, path)): SkilltrayError | null {
   const code = errnoOf(error);
   if (fault === 'read-only') {
-    return new SkilltrayError('E904', `Skilltray's home is read-only: cannot write ${path} (${code}); reading works, saving does not`, { details: { path, errno: code }, cause: error });
+    return stateErrors.homeReadOnly(path, code, error);
   }
   if (fault === 'full') {
-    return new SkilltrayError('E905', `no space left on device at ${path}: free some space and try again`, { details: { path, errno: code }, cause: error });
+    return stateErrors.diskFull(path, code, error);
   }
   return null;
 }

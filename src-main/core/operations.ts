@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { inputs, type Envelope, type Health, type OperationName, type OperationOutput } from '../shared/contract.js';
 import type { Surface } from '../shared/runs.js';
 import type { SkilltrayCore } from './api.js';
-import { SkilltrayError } from './errors.js';
+import { gatewayErrors } from '../shared/error-messages/gateway.js';
 import { MAX_INPUT_DEPTH, nestsDeeperThan, shallowArguments } from './input-depth.js';
 import type { Approver } from './runs/run-service.js';
 
@@ -149,7 +149,7 @@ const nameOf = (value: unknown): string | null => (typeof value === 'string' && 
  * names a skill and tool is a run someone asked for: it is recorded as refused, as any other is.
  */
 function refuseTooDeep(core: SkilltrayCore, name: OperationName, input: unknown, ctx: CallContext): never {
-  const error = new SkilltrayError('E805', `invalid input for '${name}': it nests deeper than ${MAX_INPUT_DEPTH} levels`, { details: { operation: name, limit: MAX_INPUT_DEPTH } });
+  const error = gatewayErrors.inputTooDeep(name, MAX_INPUT_DEPTH);
   const fields = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
   const skill = nameOf(fields.skill);
   const tool = nameOf(fields.tool);
@@ -161,15 +161,13 @@ function refuseTooDeep(core: SkilltrayCore, name: OperationName, input: unknown,
 /** Validates the input of `name` and runs it; every failure comes back as an error envelope. */
 export async function callOperation(core: SkilltrayCore, name: string, input: unknown, ctx: CallContext): Promise<Envelope<unknown>> {
   try {
-    if (!isOperation(name)) throw new SkilltrayError('E806', `no operation '${name}'`, { details: { operation: name } });
+    if (!isOperation(name)) throw gatewayErrors.operationNotFound(name);
     if (nestsDeeperThan(input, MAX_INPUT_DEPTH)) refuseTooDeep(core, name, input, ctx);
     const parsed = inputs[name].safeParse(input ?? {});
     if (!parsed.success) {
       const issues = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
       const first = issues[0];
-      throw new SkilltrayError('E805', `invalid input for '${name}': ${first ? `${first.path || '(root)'}: ${first.message}` : 'rejected'}`, {
-        details: { operation: name, issues },
-      });
+      throw gatewayErrors.invalidInput(name, first ? `${first.path || '(root)'}: ${first.message}` : 'rejected', issues);
     }
     const handler = handlers[name] as (core: SkilltrayCore, input: unknown, ctx: CallContext) => unknown;
     return { ok: true, value: await handler(core, parsed.data, ctx) };

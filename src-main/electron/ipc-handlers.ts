@@ -5,7 +5,8 @@
  * and answers an Envelope, errors as `{code, kind, message}`.
  */
 import type { SkilltrayCore } from '../core/api.js';
-import { SkilltrayError, toSkilltrayError } from '../core/errors.js';
+import { toSkilltrayError } from '../shared/skilltray-error.js';
+import { gatewayErrors } from '../shared/error-messages/gateway.js';
 import { callOperation, type CallContext } from '../core/operations.js';
 import { isAppUrl } from './web-files.js';
 import { DESKTOP_OPERATIONS, OPERATIONS, desktopInputs, ipcChannel, type Envelope, type WindowRoute } from '../shared/contract.js';
@@ -37,7 +38,7 @@ export function ipcHandlers(core: SkilltrayCore, context: Omit<CallContext, 'sig
   const handlers = new Map<string, IpcHandler>();
   const untrusted = (channel: string, frame: SenderFrame | null): Envelope<never> => {
     onRefused(channel, frame);
-    return { ok: false, error: new SkilltrayError('E803', 'IPC is only answered for the Skilltray UI').toJSON() };
+    return { ok: false, error: gatewayErrors.foreignIpcSender().toJSON() };
   };
   for (const operation of OPERATIONS) {
     const channel = ipcChannel(operation);
@@ -53,7 +54,7 @@ export function ipcHandlers(core: SkilltrayCore, context: Omit<CallContext, 'sig
     handlers.set(channel, async (frame, input) => {
       if (!trustedSender(frame)) return untrusted(channel, frame);
       const parsed = desktopInputs[operation].safeParse(input ?? {});
-      if (!parsed.success) return { ok: false, error: new SkilltrayError('E805', `invalid input for '${operation}'`).toJSON() };
+      if (!parsed.success) return { ok: false, error: gatewayErrors.invalidIpcInput(operation).toJSON() };
       try {
         await (commands[operation] as (input: unknown) => unknown)(parsed.data);
         return { ok: true, value: { ok: true } };

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { app, BrowserWindow, dialog, globalShortcut, ipcMain, Menu, nativeImage, protocol, session, shell, Tray } from 'electron';
 import { SkilltrayCore } from '../core/api.js';
 import { resolveConfig, userHome } from '../core/config.js';
-import { toSkilltrayError } from '../core/errors.js';
+import { toSkilltrayError } from '../shared/skilltray-error.js';
 import { startHttpServer } from '../server/http.js';
 import { onShutdownSignal } from '../server/shutdown-signals.js';
 import { registerAppScheme, serveApp } from './app-protocol.js';

@@ -8,7 +8,7 @@ import { realpathSync } from 'node:fs';
 import { request } from 'node:http';
 import { resolve } from 'node:path';
 import { createClient, type Envelope, type Health, type OperationName, type SkilltrayClient } from '../shared/contract.js';
-import { SkilltrayError } from '../core/errors.js';
+import { gatewayErrors } from '../shared/error-messages/gateway.js';
 import { isAlive } from '../core/process-identity.js';
 import { releaseOwnerFile } from './owner-file.js';
 import { readOwnerRecord, type OwnerRecord } from './owner-record.js';
@@ -36,7 +36,7 @@ export type Transport = (operation: OperationName, input: unknown) => Promise<En
 function unreachable(url: string, reason: string): Envelope<never> {
   return {
     ok: false,
-    error: new SkilltrayError('E807', `the Skilltray app is not reachable at ${url}: ${reason}`, { details: { url } }).toJSON(),
+    error: gatewayErrors.appNotReachable(url, reason).toJSON(),
   };
 }
 

@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SkilltrayCore } from '../core/api.js';
-import { SkilltrayError } from '../core/errors.js';
+import type { SkilltrayError } from '../shared/skilltray-error.js';
+import { gatewayErrors } from '../shared/error-messages/gateway.js';
 import type { ServerEvent } from '../shared/contract.js';
 
 /** Bytes written to one subscriber and not yet taken by its socket, before it is dropped. */
@@ -50,9 +51,7 @@ export class EventStreams {
   refusal(token: string): SkilltrayError | null {
     const held = this.perToken.get(digest(token)) ?? 0;
     if (held < MAX_STREAMS_PER_TOKEN) return null;
-    return new SkilltrayError('E811', `this token already holds ${held} open event streams (at most ${MAX_STREAMS_PER_TOKEN}); close one, or try again in ${RETRY_AFTER_S} s`, {
-      details: { open: held, limit: MAX_STREAMS_PER_TOKEN, retryAfterSeconds: RETRY_AFTER_S },
-    });
+    return gatewayErrors.tooManyStreams(held, MAX_STREAMS_PER_TOKEN, RETRY_AFTER_S);
   }
 
   /** Turns a response into an event stream for `token` until the client goes away or the server closes. */

@@ -10,7 +10,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import type { SkilltrayCore } from '../core/api.js';
-import { SkilltrayError, toSkilltrayError } from '../core/errors.js';
+import { SkilltrayError, toSkilltrayError } from '../shared/skilltray-error.js';
+import { gatewayErrors } from '../shared/error-messages/gateway.js';
+import { runnerErrors } from '../shared/error-messages/runner.js';
 import { userHome } from '../core/config.js';
 import { callOperation, isOperation, type CallContext } from '../core/operations.js';
 import { ownerStopping } from '../core/runs/interrupted-runs.js';
@@ -100,7 +102,7 @@ function bearer(header: string | undefined): string | null {
 }
 
 function tooLarge(): SkilltrayError {
-  return new SkilltrayError('E804', `the request body is larger than ${MAX_BODY_BYTES} bytes`, { details: { limit: MAX_BODY_BYTES } });
+  return gatewayErrors.bodyTooLarge(MAX_BODY_BYTES);
 }
 
 /**
@@ -163,10 +165,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const alreadyThere = async (): Promise<void> => {
     const running = await findOwner(home);
     if (running === null) return;
-    const who = running.owner === 'app' ? 'the Skilltray app' : "'skilltray serve'";
-    throw new SkilltrayError('E809', `${who} already owns runs for ${home} at ${running.url}; use it, or stop it before starting another`, {
-      details: { home, url: running.url, owner: running.owner },
-    });
+    throw gatewayErrors.ownerAlreadyRunning(home, running.url, running.owner);
   };
   await alreadyThere();
   // The new owner of runs for this home: first finish what an owner that died left running.
@@ -179,7 +178,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const queue = new RequestQueue();
   const idempotent = new IdempotentRequests((runId) => {
     const report = reportOfRecord(core.getRun(runId));
-    if (report === null) throw new SkilltrayError('E702', `run '${runId}' has no finished record to answer with`, { details: { id: runId } });
+    if (report === null) throw runnerErrors.noFinishedRecord(runId);
     return { status: 200, envelope: { ok: true, value: report } };
   });
   const inflight = new Map<Promise<void>, AbortController>();
@@ -195,7 +194,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     const expected = readToken(home);
     const presented = bearer(req.headers.authorization);
     if (expected !== null && presented !== null && tokenMatches(expected, presented)) return presented;
-    sendError(res, new SkilltrayError('E802', `missing or wrong bearer token: send 'Authorization: Bearer <token>' with the token in ${tokenPath(home)}`), {
+    sendError(res, gatewayErrors.unauthorized(tokenPath(home)), {
       'WWW-Authenticate': 'Bearer realm="skilltray"',
     });
     return null;
@@ -204,7 +203,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   /** A JSON request body within MAX_BODY_BYTES, parsed and as sent; a failure is answered here (E804, E805) and null returned. */
   async function jsonBody(req: IncomingMessage, res: ServerResponse): Promise<{ value: unknown; body: Buffer } | null> {
     if (!isJsonContentType(req.headers['content-type'])) {
-      sendError(res, new SkilltrayError('E805', `the request body must be JSON, sent as 'Content-Type: application/json'`, { details: { contentType: req.headers['content-type'] ?? null } }));
+      sendError(res, gatewayErrors.bodyNotJsonType(req.headers['content-type'] ?? null));
       return null;
     }
     try {
@@ -219,7 +218,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         return null;
       }
       if (error instanceof SyntaxError) {
-        sendError(res, new SkilltrayError('E805', `the request body is not valid JSON: ${error.message}`));
+        sendError(res, gatewayErrors.bodyNotJson(error.message));
         return null;
       }
       throw error;
@@ -229,7 +228,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   /** /mcp: MCP over Streamable HTTP (mcp-http.ts), with the same token as the API. */
   async function mcpRoute(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (authorised(req, res) === null) return;
-    if (!['GET', 'POST', 'DELETE'].includes(req.method ?? '')) return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on /mcp; use POST, GET or DELETE`), { Allow: 'GET, POST, DELETE' });
+    if (!['GET', 'POST', 'DELETE'].includes(req.method ?? '')) return sendError(res, gatewayErrors.methodNotAllowed(req.method, '/mcp', 'POST, GET or DELETE'), { Allow: 'GET, POST, DELETE' });
     const body = req.method === 'POST' ? await jsonBody(req, res) : { value: undefined };
     if (body !== null) await mcp.handle(req, res, body.value);
   }
@@ -239,13 +238,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     const presented = authorised(req, res);
     if (presented === null) return;
     if (name === 'events') {
-      if (req.method !== 'GET') return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on /api/events; use GET`), { Allow: 'GET' });
+      if (req.method !== 'GET') return sendError(res, gatewayErrors.methodNotAllowed(req.method, '/api/events', 'GET'), { Allow: 'GET' });
       const refused = streams.refusal(presented);
       if (refused !== null) return sendError(res, refused);
       return streams.subscribe(req, res, presented);
     }
-    if (req.method !== 'POST') return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on /api/${name}; use POST`), { Allow: 'POST' });
-    if (!isOperation(name)) return sendError(res, new SkilltrayError('E806', `no operation '${name}'`, { details: { operation: name } }));
+    if (req.method !== 'POST') return sendError(res, gatewayErrors.methodNotAllowed(req.method, `/api/${name}`, 'POST'), { Allow: 'POST' });
+    if (!isOperation(name)) return sendError(res, gatewayErrors.operationNotFound(name));
     const key = name === 'run' ? idempotencyKey(req.headers[IDEMPOTENCY_HEADER]) : null;
     const body = await jsonBody(req, res);
     if (body === null) return;
@@ -283,14 +282,14 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
    * from another program on a crashed owner's port before it hands over the token. Nothing else is said.
    */
   function identify(req: IncomingMessage, res: ServerResponse, query: URLSearchParams): void {
-    if (req.method !== 'GET') return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on /api/identify; use GET`), { Allow: 'GET' });
+    if (req.method !== 'GET') return sendError(res, gatewayErrors.methodNotAllowed(req.method, '/api/identify', 'GET'), { Allow: 'GET' });
     const nonces = query.getAll('nonce');
     const nonce = nonces[0];
     if (nonces.length !== 1 || nonce === undefined || !isNonce(nonce)) {
-      return sendError(res, new SkilltrayError('E805', 'identify needs exactly one ?nonce= of 32 lowercase hex digits'));
+      return sendError(res, gatewayErrors.invalidNonce());
     }
     const token = readToken(home);
-    if (token === null) return sendError(res, new SkilltrayError('E802', `this server has no valid token in ${tokenPath(home)}`));
+    if (token === null) return sendError(res, gatewayErrors.noValidToken(tokenPath(home)));
     sendJson(res, 200, { ok: true, value: { app: 'skilltray', proof: identityProof(token, nonce) } } satisfies Envelope<{ app: 'skilltray'; proof: string }>);
   }
 
@@ -316,17 +315,17 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     for (const [header, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(header, value);
     const host = (req.headers.host ?? '').toLowerCase();
     if (!hosts.has(host)) {
-      return sendError(res, new SkilltrayError('E803', `this server answers only as 127.0.0.1:${port} or localhost:${port}, not as '${req.headers.host ?? ''}'`, { details: { host: req.headers.host ?? null } }));
+      return sendError(res, gatewayErrors.foreignHost(port, req.headers.host ?? null));
     }
     const origin = req.headers.origin;
     if (origin !== undefined && !origins.has(origin)) {
-      return sendError(res, new SkilltrayError('E803', `cross-origin requests are refused (Origin ${origin})`, { details: { origin } }));
+      return sendError(res, gatewayErrors.crossOrigin(origin));
     }
     let target: URL;
     try {
       target = new URL(req.url ?? '/', 'http://127.0.0.1');
     } catch {
-      return sendError(res, new SkilltrayError('E805', 'the request target is not a valid path'));
+      return sendError(res, gatewayErrors.invalidTarget());
     }
     const pathname = target.pathname;
     if (pathname === '/api/identify') return identify(req, res, target.searchParams);
@@ -334,24 +333,24 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     if (pathname.startsWith('/api/')) return api(req, res, pathname.slice('/api/'.length), origin !== undefined, controller);
     const readOnly = req.method === 'GET' || req.method === 'HEAD';
     if (pathname === '/openapi.json') {
-      if (!readOnly) return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on /openapi.json; use GET`), { Allow: 'GET, HEAD' });
+      if (!readOnly) return sendError(res, gatewayErrors.methodNotAllowed(req.method, '/openapi.json', 'GET'), { Allow: 'GET, HEAD' });
       openapi ??= JSON.stringify(openApiDocument(version));
       res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(openapi), 'Cache-Control': 'no-store' });
       res.end(req.method === 'HEAD' ? undefined : openapi);
       return;
     }
     if (options.webDir !== undefined) {
-      if (!readOnly) return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on ${pathname}; use GET`), { Allow: 'GET, HEAD' });
+      if (!readOnly) return sendError(res, gatewayErrors.methodNotAllowed(req.method, pathname, 'GET'), { Allow: 'GET, HEAD' });
       if (serveFile(req, res, options.webDir, pathname)) return;
     }
-    sendError(res, new SkilltrayError('E806', `no route ${req.method} ${pathname}`, { details: { path: pathname } }));
+    sendError(res, gatewayErrors.routeNotFound(req.method, pathname));
   }
 
   let stopping = false;
   /** One request, its turn come. */
   function serve(req: IncomingMessage, res: ServerResponse): void {
     if (stopping) {
-      const error = new SkilltrayError('E812', `the ${owner === 'app' ? 'Skilltray app' : 'skilltray serve'} API is stopping; try again once it runs`, { details: { retryAfterSeconds: 5 } });
+      const error = gatewayErrors.serverStopping(owner, 5);
       return sendError(res, error);
     }
     const controller = new AbortController();
@@ -387,7 +386,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   await new Promise<void>((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException): void => {
       const reason = error.code === 'EADDRINUSE' ? 'it is in use' : error.message;
-      reject(new SkilltrayError('E810', `cannot listen on 127.0.0.1:${options.port ?? 0}: ${reason}`, { details: { port: options.port ?? 0, cause: error.code ?? null }, cause: error }));
+      reject(gatewayErrors.listenFailed(options.port ?? 0, reason, error.code ?? null, error));
     };
     server.once('error', failed);
     try {
@@ -431,7 +430,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     releaseOwnerFile(home, readOwnerRecord(home));
     if (claimOwnerFile(home, record)) return;
     await alreadyThere();
-    throw new SkilltrayError('E809', `another owner is starting for ${home} right now (${ownerFilePath(home)} appeared); use it once it answers`, { details: { home } });
+    throw gatewayErrors.ownerStarting(home, ownerFilePath(home));
   };
   try {
     await claim();

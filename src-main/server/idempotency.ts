@@ -6,7 +6,7 @@
  * is remembered for 24 hours by this server; the same key with another body is refused (E813).
  */
 import { createHash } from 'node:crypto';
-import { SkilltrayError } from '../core/errors.js';
+import { gatewayErrors } from '../shared/error-messages/gateway.js';
 import type { Envelope } from '../shared/contract.js';
 
 /** The request header. */
@@ -46,7 +46,7 @@ interface Entry {
 export function idempotencyKey(header: string | string[] | undefined): string | null {
   if (header === undefined) return null;
   if (typeof header !== 'string' || !KEY.test(header)) {
-    throw new SkilltrayError('E805', 'Idempotency-Key must be one value of 1 to 255 visible ASCII characters (a UUID, say)', { details: { header: IDEMPOTENCY_HEADER } });
+    throw gatewayErrors.invalidIdempotencyKey(IDEMPOTENCY_HEADER);
   }
   return header;
 }
@@ -72,7 +72,7 @@ export class IdempotentRequests {
     this.forgetOld();
     let entry = this.entries.get(key);
     if (entry !== undefined && entry.fingerprint !== fingerprint) {
-      throw new SkilltrayError('E813', `Idempotency-Key '${key}' was already used with a different request; use a new key for a new request`, { details: { key } });
+      throw gatewayErrors.idempotencyKeyReused(key);
     }
     const kept = entry?.kept ?? null;
     if (kept !== null) return { ...('runId' in kept ? this.replay(kept.runId) : kept), replayed: true };

@@ -17,7 +17,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { SkilltrayError } from '../core/errors.js';
+import { gatewayErrors } from '../shared/error-messages/gateway.js';
 
 /** Bytes one message (one line) may take. */
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -163,9 +163,7 @@ export class BoundedStdioTransport implements Transport {
 
   /** Answers an oversized line at once: the client may be waiting on it. */
   private tooLong(prefix: Buffer): void {
-    const error = new SkilltrayError('E804', `the message is larger than ${this.limits.lineBytes} bytes, the MCP bridge's limit for one line; it was skipped`, {
-      details: { limit: this.limits.lineBytes },
-    });
+    const error = gatewayErrors.mcpLineTooLarge(this.limits.lineBytes);
     void this.send(errorAnswer(sniffId(prefix.toString('utf8')), ErrorCode.InvalidRequest, error.format(), { error: error.toJSON() }));
   }
 

@@ -8,7 +8,7 @@ import { SkilltrayClientError, type Envelope, type OperationName } from '../shar
 import { inputJsonSchema } from './input-schema.js';
 import type { ErrorShape } from '../shared/errors.js';
 import { withDidYouMean } from '../shared/did-you-mean.js';
-import { toSkilltrayError } from '../core/errors.js';
+import { toSkilltrayError } from '../shared/skilltray-error.js';
 import { formatSectionNotFound } from '../core/gateway/show.js';
 
 /** One MCP tool and the contract operation it calls. */

@@ -20,7 +20,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Envelope, OperationName, OperationOutputs } from '../shared/contract.js';
 import type { ErrorShape } from '../shared/errors.js';
-import { SkilltrayError } from '../core/errors.js';
+import { gatewayErrors } from '../shared/error-messages/gateway.js';
 import { nearestNames } from '../core/did-you-mean.js';
 import { MCP_TOOLS, errorText, findTool, toolDefinition, toolResult } from './mcp-tools.js';
 import { rootsCwd } from './mcp-roots.js';
@@ -91,7 +91,7 @@ function variable(value: string | string[] | undefined, name: string): string {
   try {
     return decodeURIComponent(raw);
   } catch {
-    throw protocolError(new SkilltrayError('E805', `invalid ${name} in resource URI: '${raw}'`, { details: { [name]: raw } }).toJSON());
+    throw protocolError(gatewayErrors.invalidResourceUri(name, raw).toJSON());
   }
 }
 
@@ -143,9 +143,7 @@ export function createMcpServer(options: McpBridgeOptions): McpServer {
     const tool = findTool(request.params.name);
     if (!tool) {
       const names = MCP_TOOLS.map((t) => t.name);
-      const error = new SkilltrayError('E806', `no tool '${request.params.name}'; tools: ${names.join(', ')}`, {
-        details: { tool: request.params.name, did_you_mean: nearestNames(request.params.name, names).map((name) => ({ name })) },
-      });
+      const error = gatewayErrors.mcpToolNotFound(request.params.name, names, nearestNames(request.params.name, names));
       throw new ProtocolError(ErrorCode.InvalidParams, errorText(error.toJSON()), { error: error.toJSON() });
     }
     const stop = keepAlive(extra, progressIntervalMs);
@@ -169,7 +167,7 @@ export function createMcpServer(options: McpBridgeOptions): McpServer {
     const { name, arguments: given } = request.params;
     const prompt = (await prompts(extra.signal)).find((p) => p.name === name);
     if (!prompt) {
-      const error = new SkilltrayError('E805', `no prompt '${name}': prompts are the prompt skills offered in this mode (their body takes $ARGUMENTS)`, { details: { prompt: name } });
+      const error = gatewayErrors.promptNotFound(name);
       throw new ProtocolError(ErrorCode.InvalidParams, error.format(), { error: error.toJSON() });
     }
     const text = given?.arguments;

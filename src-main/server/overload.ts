@@ -12,7 +12,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { SkilltrayError } from '../core/errors.js';
+import { gatewayErrors } from '../shared/error-messages/gateway.js';
 
 /** Idle keep-alive connections stay this long (and `Keep-Alive: timeout=65` tells clients): past any client's own idle timeout. */
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
@@ -70,9 +70,7 @@ export class RequestQueue {
    */
   enter(serve: () => void): void {
     if (this.length >= this.limit) {
-      throw new SkilltrayError('E812', `the server is busy: ${this.length} requests are waiting; try again in ${RETRY_AFTER_S} s`, {
-        details: { waiting: this.length, limit: this.limit, retryAfterSeconds: RETRY_AFTER_S },
-      });
+      throw gatewayErrors.serverBusy(this.length, this.limit, RETRY_AFTER_S);
     }
     this.waiting.push(serve);
     if (!this.scheduled) this.next();

@@ -1,5 +1,5 @@
 /** Catching what a call throws, for tests that look at the error itself. */
-import { SkilltrayError } from '../../src-main/core/errors.js';
+import { SkilltrayError } from '../../src-main/shared/skilltray-error.js';
 
 /** The SkilltrayError `run` throws; fails the test when it throws nothing or something else. */
 export function thrownBy(run: () => unknown): SkilltrayError {

@@ -1,8 +1,8 @@
 /** Runs one tool of a skill for real, the way an approved run goes: render, resolve, filter the env, run bounded. */
-import { SkilltrayError } from '../../src-main/core/errors.js';
 import { resolveProgram } from '../../src-main/core/process/resolve-program.js';
 import { DEFAULT_OUTPUT_CAP, runProcess } from '../../src-main/core/process/run-process.js';
 import { buildToolEnv } from '../../src-main/core/process/tool-env.js';
+import { SkilltrayError } from '../../src-main/shared/skilltray-error.js';
 import { renderCommand } from '../../src-main/core/template/render-command.js';
 import type { RenderedCommand, RunResult, Skill } from '../../src-main/shared/model.js';
 

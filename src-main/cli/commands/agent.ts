@@ -1,6 +1,6 @@
 /** ADR-001's agent operations on the command line: discover a skill for an intent, attach one to a target. */
 import { ATTACH_TARGETS, ROLES, type AttachTarget, type Role } from '../../shared/model.js';
-import { skillcErrors } from '../../core/errors.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { JSON_OPTION, printJson, type Command } from '../command.js';
 import { collectArguments, printReport, runCwd, runHereOrThere } from './runs.js';
 

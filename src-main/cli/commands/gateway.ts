@@ -4,7 +4,7 @@
  * (or `--json`) prints the canonical JSON. Formatters load with the command that uses them.
  */
 import { STATS_QUERY_TYPES, type SearchResult } from '../../shared/gateway.js';
-import { skillcErrors } from '../../core/errors.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import type { OptionSpec, ParsedArgs } from '../args.js';
 import { JSON_OPTION, printJson, type CliContext, type CliIo, type Command } from '../command.js';
 import { emphasisOn, emphasize } from '../emphasis.js';

@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import type { SkilltrayClient } from '../../shared/contract.js';
 import type { ProjectInspection, TrustedProject } from '../../shared/model.js';
-import { skillcErrors } from '../../core/errors.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
 import { findRunningOwner } from '../owner-link.js';
 import { confirmed } from './packs.js';

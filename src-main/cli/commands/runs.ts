@@ -5,7 +5,8 @@ import { resolve as resolvePath } from 'node:path';
 import type { PendingApproval, Remembered, Rule, RunReport, Verdict } from '../../shared/runs.js';
 import type { SkilltrayCore } from '../../core/api.js';
 import type { Approver } from '../../core/runs/run-service.js';
-import { SkilltrayError, skillcErrors } from '../../core/errors.js';
+import { templateErrors } from '../../shared/error-messages/templates.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { argumentsFromStrings } from '../../core/template/render-command.js';
 import { onShutdownSignal } from '../../server/shutdown-signals.js';
 import type { SkilltrayClient } from '../../shared/contract.js';
@@ -37,9 +38,9 @@ export function collectArguments(core: SkilltrayCore, skillName: string, toolNam
     try {
       parsed = JSON.parse(args.options.args);
     } catch (error) {
-      throw new SkilltrayError('E508', `--args is not valid JSON: ${(error as Error).message}`);
+      throw templateErrors.argsNotJson((error as Error).message);
     }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new SkilltrayError('E508', '--args must be a JSON object');
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw templateErrors.argsNotAnObject();
     fromJson = parsed as Record<string, unknown>;
   }
   const pairs = ((args.options.arg as string[] | undefined) ?? []).map((pair) => {
@@ -52,7 +53,7 @@ export function collectArguments(core: SkilltrayCore, skillName: string, toolNam
   if (!tool) return fromJson;
   const fromPairs = argumentsFromStrings(tool, pairs);
   for (const key of Object.keys(fromPairs)) {
-    if (key in fromJson) throw new SkilltrayError('E508', `argument '${key}' is given both in --args and --arg`, { details: { param: key } });
+    if (key in fromJson) throw templateErrors.argumentInArgsAndArg(key);
   }
   return { ...fromJson, ...fromPairs };
 }

@@ -4,7 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { SkilltrayError, skillcErrors } from '../../core/errors.js';
+import { gatewayErrors } from '../../shared/error-messages/gateway.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { shutdownSignal } from '../../server/shutdown-signals.js';
 import type { SkilltrayClient } from '../../shared/contract.js';
 import type { VerdictKind } from '../../shared/runs.js';
@@ -18,7 +19,7 @@ async function owner(ctx: CliContext): Promise<SkilltrayClient> {
   const home = ctx.config().home;
   const owner = await findRunningOwner(home);
   if (owner === null) {
-    throw new SkilltrayError('E807', `nothing owns runs for ${home}: start the Skilltray app or skilltray serve`, { details: { home } });
+    throw gatewayErrors.noOwner(home);
   }
   return owner.client;
 }

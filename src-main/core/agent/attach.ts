@@ -6,13 +6,14 @@
  * tool declares them; the run itself goes through the same render → policy → approval path.
  */
 import type { AttachTarget, Skill, Tool } from '../../shared/model.js';
-import { SkilltrayError } from '../errors.js';
+import type { SkilltrayError } from '../../shared/skilltray-error.js';
+import { gatewayErrors } from '../../shared/error-messages/gateway.js';
 
 export type AttachFailure = 'skill_not_found' | 'skill_not_loadable' | 'not_attachable' | 'target_not_allowed' | 'tool_required' | 'tool_not_found';
 
 /** ADR-001's AttachValidationError: E801 with a structured reason. */
 export function attachValidationError(reason: AttachFailure, message: string, details: Record<string, unknown>): SkilltrayError {
-  return new SkilltrayError('E801', message, { details: { reason, ...details } });
+  return gatewayErrors.attachValidation(reason, message, details);
 }
 
 export interface AttachRequest {

@@ -9,7 +9,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, 
 import { dirname } from 'node:path';
 import { FILE_HEADERS_ONLY, createTwoFilesPatch } from 'diff';
 import { writeFileAtomic } from '../files/atomic-write.js';
-import { connectErrors } from './connect-errors.js';
+import { connectErrors } from '../../shared/error-messages/connect.js';
 
 /** A config file as read: its text ('' when it does not exist yet) and where it really is. */
 export interface ConfigText {

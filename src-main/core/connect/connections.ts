@@ -8,13 +8,13 @@ import { existsSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { ASSISTANT_IDS, LAUNCH_FORMS, type AssistantChange, type AssistantStatus, type AssistantTest, type BridgeCommand, type BridgeTransport, type ConfigSyntax, type LaunchForm } from '../../shared/connect.js';
 import type { CoreConfig } from '../config.js';
-import { toSkilltrayError } from '../errors.js';
+import { toSkilltrayError } from '../../shared/skilltray-error.js';
 import { resolveProgram } from '../process/resolve-program.js';
 import { bridgeCommand, defaultForm } from './bridge-command.js';
 import { CLIENTS, ENTRY_NAME, clientSpec, markerFolder, placesOf, transportsOf, type ClientSpec, type McpEndpoint, type Places } from './clients.js';
 import type { OpenDocument, ServersDocument } from './config-document.js';
 import { configDiff, readConfig, writeConfig, type ConfigText } from './config-file.js';
-import { connectErrors } from './connect-errors.js';
+import { connectErrors } from '../../shared/error-messages/connect.js';
 import { handshake, type HandshakeResult } from './handshake.js';
 
 export interface ConnectOptions {

@@ -5,7 +5,7 @@
  * inserted before the first server (or replaces its own value), and removing it cuts exactly that.
  */
 import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
-import { connectErrors } from './connect-errors.js';
+import { connectErrors } from '../../shared/error-messages/connect.js';
 import { indentTail, lineAndColumn, lineEnding, type OpenDocument, type ServersDocument } from './config-document.js';
 
 /** The whitespace that starts the line `offset` is on, when only whitespace precedes it there. */

@@ -9,12 +9,12 @@ import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { ProjectInspection, SkillRoot, TrustedProject } from '../../shared/model.js';
-import { skillcErrors } from '../errors.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { readProjectSkills } from '../skills/project-skills.js';
 import type { SkillRegistry } from '../skills/registry.js';
 import type { StateDb } from '../store/state-db.js';
 import { listTrustedProjects, trustProject, untrustProject } from '../store/trusted-projects.js';
-import { connectErrors } from './connect-errors.js';
+import { connectErrors } from '../../shared/error-messages/connect.js';
 
 export interface ProjectTrustDeps {
   /** state.db, read on every use (a damaged one may be replaced while the core runs). */

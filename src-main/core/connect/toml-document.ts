@@ -5,7 +5,7 @@
  * beside the other servers, and removing it leaves every other byte as it was.
  */
 import type * as TomlEditModule from '@rainbowatcher/toml-edit-js';
-import { connectErrors } from './connect-errors.js';
+import { connectErrors } from '../../shared/error-messages/connect.js';
 import type { OpenDocument, ServersDocument } from './config-document.js';
 
 type TomlEdit = typeof TomlEditModule;

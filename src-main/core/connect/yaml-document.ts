@@ -5,7 +5,7 @@
  * rendered at that mapping's indentation, and removing it cuts exactly its lines.
  */
 import { isMap, isPair, isScalar, parseDocument, stringify, type Pair, type YAMLMap } from 'yaml';
-import { connectErrors } from './connect-errors.js';
+import { connectErrors } from '../../shared/error-messages/connect.js';
 import { indentTail, lineAndColumn, lineEnding, type OpenDocument, type ServersDocument } from './config-document.js';
 
 function splice(text: string, start: number, end: number, insert: string): string {

@@ -6,7 +6,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { SkilltrayError, skillcErrors } from '../errors.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { errnoText } from '../skills/entry-kinds.js';
 import { checkIntegerOption, moreLinesLine } from '../options.js';
 import { hasHiddenSegment, resolveInsideRoot } from './paths.js';
@@ -44,7 +44,7 @@ export function openFile(dir: string, path: string, options: OpenOptions = {}): 
   try {
     bytes = readFileSync(target.abs);
   } catch (error) {
-    throw new SkilltrayError('E023', `cannot read '${path}': ${errnoText(error)}`, { details: { path, errno: (error as NodeJS.ErrnoException).code ?? null }, cause: error });
+    throw skillcErrors.notReadable(path, errnoText(error), (error as NodeJS.ErrnoException).code ?? null, error);
   }
   const kept = options.maxLines === undefined ? bytes : firstLines(bytes, options.maxLines);
   const utf8 = isUtf8(bytes);

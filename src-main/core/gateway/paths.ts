@@ -4,7 +4,7 @@
  * (RFC-0002:C-OPEN, C-SOURCES; E012). Nothing outside a skill root is ever read or listed.
  */
 import { isAbsolute, posix, relative, resolve, sep, win32 } from 'node:path';
-import { skillcErrors } from '../errors.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { canonicalise, isInside } from '../files/paths.js';
 
 export interface InsidePath {

@@ -13,7 +13,8 @@
 import { realpathSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Skill } from '../../shared/model.js';
-import { SkilltrayError, skillcErrors, toSkilltrayError } from '../errors.js';
+import { SkilltrayError, toSkilltrayError } from '../../shared/skilltray-error.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import type { ErrorShape } from '../../shared/errors.js';
 import { locateSkill } from '../skills/locate.js';
 import { parseSkill } from '../skills/parse-skill.js';

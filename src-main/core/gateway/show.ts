@@ -5,7 +5,8 @@
  * cut at ` — ` as the RFC says (a stub line's description); then the headings cut there too. Read
  * from the source file by the indexed line range.
  */
-import { skillcErrors, type SkilltrayError } from '../errors.js';
+import type { SkilltrayError } from '../../shared/skilltray-error.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { prepared } from '../store/statement-cache.js';
 import { readIndex, type OpenIndex } from '../search/skill-index.js';
 import { readText } from '../files/text.js';

@@ -8,7 +8,7 @@ import { realpathSync } from 'node:fs';
 import { basename } from 'node:path';
 import type Picomatch from 'picomatch';
 import { lazyRequire } from '../lazy-require.js';
-import { skillcErrors } from '../errors.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { compareBytewise } from '../files/paths.js';
 import { walkSkill } from '../skills/walk.js';
 import { checkIntegerOption } from '../options.js';

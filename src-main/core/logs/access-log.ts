@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { toSkilltrayError } from '../errors.js';
+import { toSkilltrayError } from '../../shared/skilltray-error.js';
 import { canonicalPath } from '../files/paths.js';
 import { utcSeconds } from '../timestamps.js';
 

@@ -6,7 +6,8 @@
 import { existsSync } from 'node:fs';
 import { sep } from 'node:path';
 import Database from 'better-sqlite3';
-import { skillcErrors, toSkilltrayError } from '../errors.js';
+import { toSkilltrayError } from '../../shared/skilltray-error.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { canonicalPath } from '../files/paths.js';
 import { compareBytewise } from '../files/paths.js';
 import { accessLogPath } from './access-log.js';

@@ -7,7 +7,8 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { canonicalPath } from '../files/paths.js';
 import { compareBytewise } from '../files/paths.js';
 import { accessLogPath, fallbackLogPath, fallbackLogsDir, openAccessLogForWrite, type AccessRow } from './access-log.js';
@@ -23,12 +24,6 @@ export interface SyncOptions {
   runtimeDirFor(skill: string): string;
   nativeBinding?: string;
 }
-
-const noLocalLogs = (): SkilltrayError => new SkilltrayError('E040', 'no local logs found');
-const destinationNotWritable = (path: string, cause: unknown): SkilltrayError =>
-  new SkilltrayError('E041', `sync destination not writable: '${path}'`, { details: { path }, cause });
-const sourceNotReadable = (path: string, cause: unknown): SkilltrayError =>
-  new SkilltrayError('E042', `sync source not readable: '${path}'`, { details: { path }, cause });
 
 const COLUMNS = ['timestamp', 'run_id', 'command', 'skill', 'skill_path', 'cwd', 'args', 'error'] as const;
 
@@ -58,7 +53,7 @@ function readSource(path: string, nativeBinding: string | undefined): AccessRow[
     db = new Database(path, { readonly: true, fileMustExist: true, ...(nativeBinding === undefined ? {} : { nativeBinding }) });
     return db.prepare(`SELECT ${COLUMNS.join(', ')} FROM access_log ORDER BY id`).all() as AccessRow[];
   } catch (error) {
-    throw sourceNotReadable(path, error);
+    throw skillcErrors.syncSourceNotReadable(path, error);
   } finally {
     db?.close();
   }
@@ -104,7 +99,7 @@ function copyRows(runtimeDir: string, destination: string, rows: readonly Access
       return missing.length;
     })();
   } catch (error) {
-    throw destinationNotWritable(runtimeDir, error);
+    throw skillcErrors.syncDestinationNotWritable(runtimeDir, error);
   } finally {
     db?.close();
   }
@@ -123,11 +118,11 @@ function syncOne(project: string, skill: string, options: SyncOptions): SyncedSk
     try {
       rmSync(localDir, { recursive: true, force: true });
     } catch (error) {
-      throw new SkilltrayError('E999', `could not remove local logs '${localDir}' after syncing them`, { cause: error });
+      throw skillcErrors.internal(`could not remove local logs '${localDir}' after syncing them`, { cause: error });
     }
     return { ...base, entries, status: 'synced', error: null };
   } catch (error) {
-    const failure = error instanceof SkilltrayError ? error : new SkilltrayError('E999', (error as Error).message, { cause: error });
+    const failure = error instanceof SkilltrayError ? error : skillcErrors.internal((error as Error).message, { cause: error });
     return { ...base, entries: 0, status: 'failed', error: failure.toJSON() };
   }
 }
@@ -138,7 +133,7 @@ export function syncLogs(options: SyncOptions): SyncResult {
   const found = discover(project);
   let skills = found;
   if (options.skill !== undefined) {
-    if (!found.includes(options.skill)) throw noLocalLogs();
+    if (!found.includes(options.skill)) throw skillcErrors.noLocalLogs();
     skills = [options.skill];
   }
   return { project, dry_run: options.dryRun === true, skills: skills.map((skill) => syncOne(project, skill, options)) };

@@ -8,7 +8,8 @@ import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { Parser, type ReadEntry } from 'tar';
 import yauzl from 'yauzl';
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
+import { packErrors } from '../../shared/error-messages/packs.js';
 import { EntryBudget } from './entry-budget.js';
 import type { EntryWalk, PackEntry } from './extraction.js';
 
@@ -20,10 +21,6 @@ type Visit = (entry: PackEntry) => Promise<boolean>;
 
 const S_IFMT = 0o170000;
 const TYPES: Record<number, string> = { 0o100000: 'file', 0o040000: 'directory', 0o120000: 'symlink', 0o010000: 'FIFO', 0o020000: 'character device', 0o060000: 'block device', 0o140000: 'socket' };
-
-function unreadable(file: string, error: unknown): SkilltrayError {
-  return new SkilltrayError('E302', `cannot read the archive '${file}': ${(error as Error).message}`, { cause: error, details: { source: file } });
-}
 
 async function walkZip(file: string, visit: Visit): Promise<void> {
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
@@ -101,7 +98,7 @@ async function walk(kind: ArchiveKind, file: string, visit: Visit): Promise<void
     await (kind === 'zip' ? walkZip(file, visit) : walkTar(file, visit));
   } catch (error) {
     if (error instanceof SkilltrayError) throw error;
-    throw unreadable(file, error);
+    throw packErrors.archiveUnreadable(file, error);
   }
 }
 

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ScanFinding } from '../../shared/packs.js';
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
+import { packErrors } from '../../shared/error-messages/packs.js';
 import { EntryBudget } from './entry-budget.js';
 import { finding, UNEXTRACTABLE } from './findings.js';
 import { linkDestination } from './link-target.js';
@@ -133,7 +134,7 @@ class Extraction {
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         written += chunk.length;
-        if (!budget.grow(rel, written, chunk.length)) return done(new SkilltrayError('E302', `'${source}' holds more than its limits allow: ${budget.findings.at(-1)?.message ?? ''}`, { details: { source } }));
+        if (!budget.grow(rel, written, chunk.length)) return done(packErrors.overLimits(source, budget.findings.at(-1)?.message ?? ''));
         done(null, chunk);
       },
     });
@@ -171,7 +172,7 @@ export async function extractEntries(walk: EntryWalk, dest: string, source: stri
   } catch (error) {
     rmSync(dest, { recursive: true, force: true });
     if (error instanceof SkilltrayError) throw error;
-    throw new SkilltrayError('E302', `cannot extract '${source}': ${(error as Error).message}`, { cause: error, details: { source } });
+    throw packErrors.extractionFailed(source, error);
   }
   if (extraction.refused) rmSync(dest, { recursive: true, force: true });
   return extraction.budget.findings;

@@ -9,7 +9,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { execa } from 'execa';
-import { SkilltrayError } from '../errors.js';
+import type { SkilltrayError } from '../../shared/skilltray-error.js';
+import { packErrors } from '../../shared/error-messages/packs.js';
 import type { PackSignature } from '../../shared/packs.js';
 import type { EntryBudget } from './entry-budget.js';
 import type { EntryWalk } from './extraction.js';
@@ -38,9 +39,7 @@ async function git(args: string[], options: GitContext) {
 const firstLine = (text: string): string => text.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? '';
 
 function fetchFailed(source: string, what: string, stderr: string): SkilltrayError {
-  return new SkilltrayError('E302', `cannot fetch '${source}': ${what}${stderr.trim() === '' ? '' : ` (${firstLine(stderr.replace(/^(fatal|error): /gm, ''))})`}`, {
-    details: { source, stderr: stderr.slice(0, 2000) },
-  });
+  return packErrors.fetchFailed(source, `${what}${stderr.trim() === '' ? '' : ` (${firstLine(stderr.replace(/^(fatal|error): /gm, ''))})`}`, stderr.slice(0, 2000));
 }
 
 /** A ref that can only be a commit id, which a shallow clone by branch name cannot reach. */
@@ -48,7 +47,7 @@ const looksLikeCommit = (ref: string): boolean => /^[0-9a-f]{7,40}$/i.test(ref);
 
 /** Clones `url` bare into `dir` (objects only, nothing checked out) and returns the commit `ref` names (the default branch's when null). */
 export async function cloneAt(url: string, ref: string | null, dir: string, ctx: { env: NodeJS.ProcessEnv; home: string }): Promise<string> {
-  if (ref !== null && ref.startsWith('-')) throw new SkilltrayError('E301', `--ref '${ref}' is not a ref`, { details: { ref } });
+  if (ref !== null && ref.startsWith('-')) throw packErrors.refInvalid(ref);
   let cloned = false;
   if (ref === null || !looksLikeCommit(ref)) {
     const shallow = await git(['clone', '--quiet', '--bare', '--depth', '1', '--no-tags', ...(ref === null ? [] : ['--branch', ref]), '--', url, dir], ctx);
@@ -89,7 +88,7 @@ export async function listCommit(dir: string, commit: string, ctx: { env: NodeJS
   let stopped = false;
   const take = (record: string): boolean => {
     const match = LS_TREE_LINE.exec(record);
-    if (match === null) throw new SkilltrayError('E302', `git ls-tree printed an unexpected line: ${record.slice(0, 200)}`);
+    if (match === null) throw packErrors.gitReadFailed(`git ls-tree printed an unexpected line: ${record.slice(0, 200)}`);
     const [, mode = '', type, object = '', size, path = ''] = match;
     if (type !== 'blob') return true; // a submodule: a clone without --recursive leaves it empty too
     const rel = budget.path(path);
@@ -112,7 +111,7 @@ export async function listCommit(dir: string, commit: string, ctx: { env: NodeJS
     if (stopped) lister.kill();
   }
   const done = await lister;
-  if (!stopped && done.exitCode !== 0) throw new SkilltrayError('E302', `cannot list commit ${commit}: git ls-tree failed (${firstLine(Buffer.from(done.stderr as Uint8Array).toString('utf8'))})`);
+  if (!stopped && done.exitCode !== 0) throw packErrors.gitReadFailed(`cannot list commit ${commit}: git ls-tree failed (${firstLine(Buffer.from(done.stderr as Uint8Array).toString('utf8'))})`);
   return items;
 }
 
@@ -135,13 +134,13 @@ async function* batchBlobs(stdout: AsyncIterable<Buffer>): AsyncGenerator<Buffer
     const header = pending.subarray(0, newline).toString('utf8');
     pending = pending.subarray(newline + 1);
     const size = /^[0-9a-f]+ blob (\d+)$/.exec(header)?.[1];
-    if (size === undefined) throw new SkilltrayError('E302', `git cat-file cannot read a blob: ${header}`);
+    if (size === undefined) throw packErrors.gitReadFailed(`git cat-file cannot read a blob: ${header}`);
     const length = Number(size);
     const chunks: Buffer[] = [pending];
     let have = pending.length;
     while (have < length + 1) {
       const next = await input.next();
-      if (next.done === true) throw new SkilltrayError('E302', 'git cat-file stopped in the middle of a blob');
+      if (next.done === true) throw packErrors.gitReadFailed('git cat-file stopped in the middle of a blob');
       chunks.push(next.value);
       have += next.value.length;
     }
@@ -159,7 +158,7 @@ export function commitEntries(dir: string, items: readonly TreeItem[], ctx: { en
     try {
       for (const item of items) {
         const next = await blobs.next();
-        if (next.done === true) throw new SkilltrayError('E302', `git cat-file ended before ${item.path}`);
+        if (next.done === true) throw packErrors.gitReadFailed(`git cat-file ended before ${item.path}`);
         const data = next.value;
         const link = item.mode === '120000';
         if (!(await visit({ raw: item.path, type: link ? 'symlink' : 'file', mode: item.mode === '100755' ? 0o755 : 0o644, size: data.length, open: async () => Readable.from([data]) }))) break;

@@ -3,7 +3,7 @@
  * registry reads two levels deep), the hidden staging area beside them, the lock and the keys.
  */
 import { join } from 'node:path';
-import { SkilltrayError } from '../errors.js';
+import { packErrors } from '../../shared/error-messages/packs.js';
 
 /** `<home>/packs`: one directory per installed pack, each holding its skills. */
 export const packsDir = (home: string): string => join(home, 'packs');
@@ -31,7 +31,7 @@ export function isPackName(name: string): boolean {
 /** Checks a pack or `--as` name (E311 otherwise). */
 export function checkPackName(name: string, what: string): string {
   if (!isPackName(name)) {
-    throw new SkilltrayError('E311', `${what} '${name}' is not a slug: lowercase letters, digits and single inner hyphens, at most 64`, { details: { name } });
+    throw packErrors.invalidPackName(what, name);
   }
   return name;
 }

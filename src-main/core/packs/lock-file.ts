@@ -4,7 +4,7 @@
  * renamed over the old one, so a reader sees the old lock or the new one, never half of either.
  */
 import { readFileSync } from 'node:fs';
-import { SkilltrayError } from '../errors.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
 import type { LockEntry } from '../../shared/packs.js';
 import { lockPath } from './layout.js';
@@ -24,14 +24,14 @@ export function readLock(home: string): PackLock {
     text = readFileSync(lockPath(home), 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, packs: {} };
-    throw new SkilltrayError('E999', `cannot read ${lockPath(home)}: ${(error as Error).message}`, { cause: error });
+    throw skillcErrors.internal(`cannot read ${lockPath(home)}: ${(error as Error).message}`, { cause: error });
   }
   try {
     const parsed = JSON.parse(text) as PackLock;
     if (parsed === null || typeof parsed !== 'object' || typeof parsed.packs !== 'object' || parsed.packs === null) throw new Error('no packs object');
     return { version: 1, packs: parsed.packs };
   } catch (error) {
-    throw new SkilltrayError('E999', `${lockPath(home)} is not a valid lock file (${(error as Error).message}); move it aside to start over`, { cause: error });
+    throw skillcErrors.internal(`${lockPath(home)} is not a valid lock file (${(error as Error).message}); move it aside to start over`, { cause: error });
   }
 }
 

@@ -8,7 +8,7 @@
 import { randomBytes, createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readlinkSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { SkilltrayError } from '../errors.js';
+import { packErrors } from '../../shared/error-messages/packs.js';
 import type { LockEntry, PackChange, PackInfo, ScanReport, UpdateReport } from '../../shared/packs.js';
 import type { SkillRegistry } from '../skills/registry.js';
 import { hashFile } from '../files/hash.js';
@@ -132,21 +132,21 @@ export class PackService {
     const { report } = prepared;
     const details = { report } as Record<string, unknown>;
     if (prepared.scan === null || report.findings.some((f) => UNEXTRACTABLE.has(f.code))) {
-      throw new SkilltrayError('E303', `refusing '${report.origin.source}': the archive is unsafe to extract (${report.findings.filter((f) => UNEXTRACTABLE.has(f.code)).map((f) => f.code).join(', ')}); --force does not change that`, { details });
+      throw packErrors.unsafeToExtract(report.origin.source, report.findings.filter((f) => UNEXTRACTABLE.has(f.code)).map((f) => f.code), details);
     }
     const clashes = report.skills.filter((s) => s.clash !== null);
     if (clashes.length > 0) {
       const list = clashes.map((s) => `'${s.name}' (${s.clash?.root} skill at ${s.clash?.path})`).join(', ');
-      throw new SkilltrayError('E305', `installing pack '${report.pack}' would shadow or be shadowed by ${list}; install it under another name with --as NAME`, { details });
+      throw packErrors.nameClash(report.pack, list, details);
     }
     if (report.worst === 'high' && answer.force !== true) {
       const high = report.findings.filter((f) => f.severity === 'high');
-      throw new SkilltrayError('E303', `refusing pack '${report.pack}': ${high.length} high-severity finding${high.length === 1 ? '' : 's'} (${[...new Set(high.map((f) => f.code))].join(', ')}); read the report, and install with --force only if you trust it`, { details });
+      throw packErrors.refused(report.pack, high.length, [...new Set(high.map((f) => f.code))], details);
     }
     const confirm = answer.confirm ?? null;
-    if (confirm === null) throw new SkilltrayError('E304', `pack '${report.pack}' is not installed until you confirm its scan report (--yes, or the Install button)`, { details });
+    if (confirm === null) throw packErrors.confirmationRequired(report.pack, details);
     if (confirm !== 'yes' && confirm !== report.digest) {
-      throw new SkilltrayError('E310', `pack '${report.pack}' changed since the scan you confirmed: read the new report and confirm again`, { details });
+      throw packErrors.changedSinceScan(report.pack, details);
     }
   }
 
@@ -196,7 +196,7 @@ export class PackService {
 
   private entryOf(pack: string): LockEntry {
     const entry = readLock(this.home).packs[pack];
-    if (entry === undefined) throw new SkilltrayError('E306', `no installed pack '${pack}'; 'skilltray packs' lists them`, { details: { pack } });
+    if (entry === undefined) throw packErrors.packNotFound(pack);
     return entry;
   }
 
@@ -255,10 +255,7 @@ export class PackService {
       const differ = [...new Set([...Object.keys(entry.files), ...Object.keys(fetched)])].filter((path) => entry.files[path] !== fetched[path]).sort();
       if (differ.length > 0) {
         rmSync(prepared.work, { recursive: true, force: true });
-        const shown = differ.slice(0, 5).join(', ');
-        throw new SkilltrayError('E312', `cannot repair pack '${pack}': its source no longer holds the locked content (${shown}${differ.length > 5 ? ` and ${differ.length - 5} more` : ''} differ${differ.length === 1 ? 's' : ''}); update it instead`, {
-          details: { pack, differ, report: prepared.report },
-        });
+        throw packErrors.notRepairable(pack, differ, prepared.report);
       }
       const id = prepared.work.slice(prepared.work.lastIndexOf('/') + 1);
       commit(this.home, { op: 'install', pack, id, entry }, (step) => onProgress({ step }));

@@ -6,7 +6,8 @@
  */
 import { existsSync, readdirSync, readFileSync, realpathSync, renameSync, mkdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { SkilltrayError, skillcErrors } from '../errors.js';
+import { packErrors } from '../../shared/error-messages/packs.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import type { PackOrigin, PackSignature, PackSourceKind, ScanFinding } from '../../shared/packs.js';
 import { isInside } from '../files/paths.js';
 import { archiveEntries, inspectArchive } from './archive.js';
@@ -34,28 +35,24 @@ export interface SourceLocation {
 
 const UNSIGNED: PackSignature = { state: 'unsigned', format: null, signer: null, detail: 'a folder or an archive carries no signature' };
 
-function invalid(source: string, why: string): SkilltrayError {
-  return new SkilltrayError('E301', `cannot install from '${source}': ${why}`, { details: { source } });
-}
-
 /** Tells what kind of source `source` is (E301 when it is none). */
 function locateSource(source: string, cwd: string): SourceLocation {
-  if (source.trim() === '' || source.startsWith('-')) throw invalid(source, 'not a source');
+  if (source.trim() === '' || source.startsWith('-')) throw packErrors.sourceInvalid(source, 'not a source');
   if (/^https:\/\//i.test(source) || /^ssh:\/\//i.test(source) || /^[\w.-]+@[\w.-]+:(?!\/\/)/.test(source)) return { kind: 'git', location: source };
   if (/^file:\/\//i.test(source)) return { kind: 'git', location: source };
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source) || /^[a-z][a-z0-9+.-]*::/i.test(source)) throw invalid(source, 'only https://, ssh (git@host:path, ssh://) and file:// sources are fetched');
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source) || /^[a-z][a-z0-9+.-]*::/i.test(source)) throw packErrors.sourceInvalid(source, 'only https://, ssh (git@host:path, ssh://) and file:// sources are fetched');
   const abs = resolve(cwd, source);
   let stats;
   try {
     stats = statSync(abs);
   } catch {
-    throw invalid(source, 'no such file or folder');
+    throw packErrors.sourceInvalid(source, 'no such file or folder');
   }
   if (stats.isDirectory()) return { kind: existsSync(join(abs, '.git')) ? 'git' : 'folder', location: abs };
   const lower = abs.toLowerCase();
   if (lower.endsWith('.zip')) return { kind: 'zip', location: abs };
   if (lower.endsWith('.tar.gz') || lower.endsWith('.tgz') || lower.endsWith('.tar')) return { kind: 'tar', location: abs };
-  throw invalid(source, 'not a folder, a git repository, a .zip or a .tar.gz');
+  throw packErrors.sourceInvalid(source, 'not a folder, a git repository, a .zip or a .tar.gz');
 }
 
 /** A fetched source: its origin, the folder `--path` names in it, and what reading it found. */
@@ -75,7 +72,7 @@ export async function fetchSource(request: PackRequest, ctx: { home: string; env
   const { kind, location } = locateSource(request.source, ctx.cwd);
   const ref = request.ref ?? null;
   const subpath = request.path ?? null;
-  if (ref !== null && kind !== 'git') throw invalid(request.source, '--ref needs a git source');
+  if (ref !== null && kind !== 'git') throw packErrors.sourceInvalid(request.source, '--ref needs a git source');
   const fetched = join(ctx.work, 'fetched');
   let commit: string | null = null;
   let signature = UNSIGNED;
@@ -105,14 +102,14 @@ export async function fetchSource(request: PackRequest, ctx: { home: string; env
 function subfolder(fetched: string, subpath: string | null, source: string): string {
   if (subpath === null || subpath === '' || subpath === '.') return fetched;
   const target = resolve(fetched, subpath);
-  if (!isInside(fetched, target)) throw invalid(source, `--path '${subpath}' leaves the source`);
+  if (!isInside(fetched, target)) throw packErrors.sourceInvalid(source, `--path '${subpath}' leaves the source`);
   let real: string;
   try {
     real = realpathSync(target);
   } catch {
-    throw invalid(source, `--path '${subpath}' does not exist in it`);
+    throw packErrors.sourceInvalid(source, `--path '${subpath}' does not exist in it`);
   }
-  if (!isInside(realpathSync(fetched), real) || !statSync(real).isDirectory()) throw invalid(source, `--path '${subpath}' is not a folder inside it`);
+  if (!isInside(realpathSync(fetched), real) || !statSync(real).isDirectory()) throw packErrors.sourceInvalid(source, `--path '${subpath}' is not a folder inside it`);
   return real;
 }
 
@@ -168,11 +165,11 @@ export function layOut(tree: string, request: PackRequest, origin: PackOrigin, w
     .map((e) => e.name)
     .sort();
   if (skills.length === 0) {
-    throw new SkilltrayError('E307', `no skill in '${origin.source}'${origin.path === null ? '' : ` at '${origin.path}'`}: no SKILL.md at its top or in a folder one level down`, { details: { source: origin.source } });
+    throw packErrors.noSkills(origin.source, origin.path);
   }
   if (as !== null) throw skillcErrors.invalidOption(`--as renames a pack of one skill; this one has ${skills.length} (${skills.join(', ')}): pick one with --path`);
   const bad = skills.filter((s) => !isPackName(s));
-  if (bad.length > 0) throw new SkilltrayError('E311', `skill folder${bad.length === 1 ? '' : 's'} ${bad.map((b) => `'${b}'`).join(', ')} not a slug: lowercase letters, digits and single inner hyphens`, { details: { names: bad } });
+  if (bad.length > 0) throw packErrors.skillFoldersNotSlugs(bad);
   for (const skill of skills) renameSync(join(tree, skill), join(dir, skill));
   const pack = slugify(basename(origin.path ?? sourceName(origin))) ?? 'pack';
   return { pack, dir, renamed };

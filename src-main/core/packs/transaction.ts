@@ -8,7 +8,8 @@
  */
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { SkilltrayError } from '../errors.js';
+import type { SkilltrayError } from '../../shared/skilltray-error.js';
+import { packErrors } from '../../shared/error-messages/packs.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
 import { isAlive, thisProcess, type ProcessIdentity } from '../process-identity.js';
 import type { LockEntry } from '../../shared/packs.js';
@@ -63,10 +64,7 @@ export async function withPacksLock<T>(home: string, work: () => Promise<T> | T)
 }
 
 function busy(cause: unknown, pid?: number): SkilltrayError {
-  return new SkilltrayError('E308', `another Skilltray process${pid === undefined ? '' : ` (pid ${pid})`} is installing, updating or removing packs; try again when it is done`, {
-    cause,
-    ...(pid === undefined ? {} : { details: { pid } }),
-  });
+  return packErrors.busy(cause, pid);
 }
 
 /** The process the lock file names (`<pid> <start token>`; a lock of an older version holds the pid alone), null when unreadable. */

@@ -6,7 +6,9 @@
  * throws is reported, never allowed to break the queue or strand a caller.
  */
 import { EventEmitter } from 'node:events';
-import { SkilltrayError } from '../errors.js';
+import type { SkilltrayError } from '../../shared/skilltray-error.js';
+import { policyErrors } from '../../shared/error-messages/policy.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { emitGuarded } from '../events.js';
 import { VERDICT_KINDS, type PendingApproval, type PendingEntry, type RememberExpiry, type RememberScope, type VerdictKind, type Verdict } from '../../shared/runs.js';
 
@@ -62,16 +64,14 @@ export class ApprovalBroker {
   /** Queues an approval and waits for the verdict; rejects with E604 after `timeoutMs`, E613 if cancelled. */
   request(pending: PendingApproval, options: { timeoutMs: number }): Promise<Verdict> {
     if (this.waiters.has(pending.id)) {
-      return Promise.reject(new SkilltrayError('E999', `an approval for run '${pending.id}' is already pending`, { details: { id: pending.id } }));
+      return Promise.reject(skillcErrors.internal(`an approval for run '${pending.id}' is already pending`, { details: { id: pending.id } }));
     }
     const entry: PendingEntry = { ...pending, expiresAt: this.clock.now() + options.timeoutMs };
     const promise = new Promise<Verdict>((resolve, reject) => {
       const timer = this.clock.setTimeout(() => {
-        const waited = options.timeoutMs >= 1000 ? `${Math.round(options.timeoutMs / 1000)} s` : `${options.timeoutMs} ms`;
-        const message = `nobody answered the approval for '${pending.skill}/${pending.tool}' within ${waited}, so it did not run`;
         this.finish(
           pending.id,
-          { ok: false, error: new SkilltrayError('E604', message, { details: { id: pending.id, timeoutMs: options.timeoutMs } }) },
+          { ok: false, error: policyErrors.approvalTimedOut(pending.skill, pending.tool, pending.id, options.timeoutMs) },
           { id: pending.id, kind: 'timeout' },
         );
       }, options.timeoutMs);
@@ -97,20 +97,15 @@ export class ApprovalBroker {
    */
   resolve(id: string, verdict: VerdictKind, actor: string, expires?: RememberExpiry, scope?: RememberScope): void {
     if (!(VERDICT_KINDS as readonly string[]).includes(verdict)) {
-      throw new SkilltrayError('E616', `invalid verdict '${String(verdict)}': answer once, always or deny`, { details: { verdict } });
+      throw policyErrors.invalidVerdict(verdict);
     }
     const waiter = this.waiters.get(id);
     if (waiter === undefined) {
-      throw new SkilltrayError('E611', `no pending approval '${id}': it is unknown, already answered, timed out or cancelled`, { details: { id } });
+      throw policyErrors.approvalNotFound(id);
     }
     const offered = waiter.entry.rememberScopes;
     if (verdict === 'always' && !offered.includes(scope ?? 'folder')) {
-      const { skill, tool } = waiter.entry;
-      const message =
-        offered.length === 0
-          ? `'${skill}/${tool}' cannot be always allowed: its files cannot be vouched for, so every run of it asks; answer once or deny`
-          : `'${skill}/${tool}' can be always allowed only in its folder: a tool that may write is never allowed in any folder at once`;
-      throw new SkilltrayError('E626', message, { details: { id, scope: scope ?? 'folder', offered } });
+      throw policyErrors.invalidRememberScope(waiter.entry.skill, waiter.entry.tool, id, scope ?? 'folder', offered);
     }
     const answer: Verdict = verdict === 'always' ? { verdict, actor, ...(expires === undefined ? {} : { expires }), ...(scope === undefined ? {} : { scope }) } : { verdict, actor };
     this.finish(id, { ok: true, verdict: answer }, { id, kind: 'verdict', verdict: answer });
@@ -123,7 +118,7 @@ export class ApprovalBroker {
     const { skill, tool } = waiter.entry;
     this.finish(
       id,
-      { ok: false, error: new SkilltrayError('E613', `the approval for '${skill}/${tool}' was withdrawn before anyone answered`, { details: { id } }) },
+      { ok: false, error: policyErrors.approvalCancelled(skill, tool, id) },
       { id, kind: 'cancelled' },
     );
     return true;

@@ -8,7 +8,9 @@
  * Every reason and error message is a sentence an assistant can relay to the person.
  */
 import type { Mode, Skill, Tool } from '../../shared/model.js';
-import { SkilltrayError } from '../errors.js';
+import type { SkilltrayError } from '../../shared/skilltray-error.js';
+import { policyErrors } from '../../shared/error-messages/policy.js';
+import { runnerErrors } from '../../shared/error-messages/runner.js';
 import type { Remembered, Rule, SandboxView } from '../../shared/runs.js';
 import { alwaysBlindTo } from './always.js';
 import { isOffered } from './modes.js';
@@ -49,9 +51,6 @@ export type Decision =
   | { outcome: 'ask'; reason: string }
   | { outcome: 'deny'; by: 'rule'; ruleId: number; error: SkilltrayError }
   | { outcome: 'refuse'; error: SkilltrayError };
-
-const plural = (n: number, one: string, many: string): string => (n === 1 ? one : many);
-const quoted = (names: readonly string[]): string => names.map((n) => `'${n}'`).join(', ');
 
 /** Why a remembered approval no longer applies, or null when it still does. */
 function lapse(remembered: Remembered, skill: Skill, programPath: string, sandbox: SandboxView, cwd: string): string | null {
@@ -94,65 +93,43 @@ export function decide(input: DecideInput): Decision {
 function decideInOrder(input: DecideInput): Decision {
   const { skill, tool, mode } = input;
   const name = `'${skill.name}/${tool.name}'`;
-  const details = { skill: skill.name, tool: tool.name };
 
   if (input.paused) {
     return {
       outcome: 'refuse',
-      error: new SkilltrayError('E608', `runs are paused in Skilltray; ${name} will not run until the person at the desktop resumes them`, {
-        details,
-      }),
+      error: policyErrors.runsPaused(skill.name, tool.name),
     };
   }
   if (!input.enabled) {
     return {
       outcome: 'refuse',
-      error: new SkilltrayError('E618', `skill '${skill.name}' is turned off in Skilltray${mode === 'Global' ? '' : ` (in ${mode} mode)`}; ${name} will not run until the person turns it on`, {
-        details: { ...details, mode },
-      }),
+      error: policyErrors.skillDisabled(skill.name, tool.name, mode),
     };
   }
   if (!isOffered(skill, mode)) {
     return {
       outcome: 'refuse',
-      error: new SkilltrayError(
-        'E605',
-        `${name} is not offered in ${mode} mode; skill '${skill.name}' runs in ${skill.modes.length === 0 ? 'no mode' : skill.modes.join(', ')} mode`,
-        { details: { ...details, mode, modes: skill.modes } },
-      ),
+      error: policyErrors.notOfferedInMode(skill.name, tool.name, mode, skill.modes),
     };
   }
   const missingBins = skill.requires.bins.filter((bin) => input.resolveBin(bin) === null);
   if (missingBins.length > 0) {
     return {
       outcome: 'refuse',
-      error: new SkilltrayError(
-        'E606',
-        `skill '${skill.name}' needs ${plural(missingBins.length, 'the program', 'the programs')} ${quoted(missingBins)}, ` +
-          `not found on PATH; install ${plural(missingBins.length, 'it', 'them')} or fix PATH, then try again`,
-        { details: { ...details, missing: missingBins } },
-      ),
+      error: policyErrors.missingBinary(skill.name, tool.name, missingBins),
     };
   }
   const missingEnv = skill.requires.env.filter((key) => (input.env[key] ?? '') === '');
   if (missingEnv.length > 0) {
     return {
       outcome: 'refuse',
-      error: new SkilltrayError(
-        'E607',
-        `skill '${skill.name}' needs the environment ${plural(missingEnv.length, 'variable', 'variables')} ${missingEnv.join(', ')}, ` +
-          `which ${plural(missingEnv.length, 'is', 'are')} not set where Skilltray runs`,
-        { details: { ...details, missing: missingEnv } },
-      ),
+      error: policyErrors.missingEnvironment(skill.name, tool.name, missingEnv),
     };
   }
   if (input.programPath === null) {
-    const program = input.program === undefined ? 'the program it runs' : `'${input.program}'`;
     return {
       outcome: 'refuse',
-      error: new SkilltrayError('E701', `${name} cannot run: ${program} was not found or is not executable`, {
-        details: { ...details, ...(input.program === undefined ? {} : { program: input.program }) },
-      }),
+      error: runnerErrors.programNotFound(skill.name, tool.name, input.program),
     };
   }
 
@@ -167,9 +144,7 @@ function decideInOrder(input: DecideInput): Decision {
       outcome: 'deny',
       by: 'rule',
       ruleId: rule.id,
-      error: new SkilltrayError('E602', `${name} is denied by rule #${rule.id} (${rule.pattern})`, {
-        details: { ...details, ruleId: rule.id, pattern: rule.pattern },
-      }),
+      error: policyErrors.deniedByRule(skill.name, tool.name, rule.id, rule.pattern),
     };
   }
   if (skill.identity.unverified !== null) {

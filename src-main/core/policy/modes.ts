@@ -5,13 +5,13 @@
  */
 import type { Mode, Skill } from '../../shared/model.js';
 import { MODES } from '../../shared/model.js';
-import { SkilltrayError } from '../errors.js';
+import { policyErrors } from '../../shared/error-messages/policy.js';
 
 /** Reads a mode name case-insensitively (`dev` → `Dev`); anything else is E610. */
 export function parseMode(input: string): Mode {
   const mode = MODES.find((m) => m.toLowerCase() === input.trim().toLowerCase());
   if (mode === undefined) {
-    throw new SkilltrayError('E610', `unknown mode '${input}': choose ${MODES.join(', ')}`, { details: { mode: input } });
+    throw policyErrors.unknownMode(input, MODES);
   }
   return mode;
 }

@@ -6,7 +6,7 @@
  */
 import type Picomatch from 'picomatch';
 import { lazyRequire } from '../lazy-require.js';
-import { SkilltrayError } from '../errors.js';
+import { policyErrors } from '../../shared/error-messages/policy.js';
 import { RULE_EFFECTS, type RuleEffect, type Rule } from '../../shared/runs.js';
 
 const picomatch = lazyRequire<typeof Picomatch>('picomatch');
@@ -34,17 +34,9 @@ const GLOB_CHARS = /[*?[\]{}()!+@\\]/;
 // Whitespace, control characters and the path separator never occur in a skill or tool name.
 const NOT_IN_NAMES = /[\s\p{Cc}/]/u;
 
-function invalid(pattern: string, why: string): SkilltrayError {
-  return new SkilltrayError(
-    'E609',
-    `invalid rule '${pattern}': ${why}; write skill:<glob>, tool:<skill>/<tool> or tool:<skill>/*`,
-    { details: { pattern } },
-  );
-}
-
 function checkName(pattern: string, what: string, name: string): void {
-  if (name === '') throw invalid(pattern, `the ${what} is empty`);
-  if (NOT_IN_NAMES.test(name)) throw invalid(pattern, `the ${what} contains whitespace, a control character or '/'`);
+  if (name === '') throw policyErrors.invalidRule(pattern, `the ${what} is empty`);
+  if (NOT_IN_NAMES.test(name)) throw policyErrors.invalidRule(pattern, `the ${what} contains whitespace, a control character or '/'`);
 }
 
 function parseSkillGlob(pattern: string, glob: string): RulePattern {
@@ -58,28 +50,28 @@ function parseSkillGlob(pattern: string, glob: string): RulePattern {
   try {
     isMatch = picomatch()(glob, { dot: true });
   } catch (error) {
-    throw invalid(pattern, `the glob does not compile (${(error as Error).message})`);
+    throw policyErrors.invalidRule(pattern, `the glob does not compile (${(error as Error).message})`);
   }
   return { pattern, specificity: { tier: 1, prefix: wildcard }, matches: (skill) => isMatch(skill) };
 }
 
 function parseToolTarget(pattern: string, target: string): RulePattern {
   const slash = target.indexOf('/');
-  if (slash === -1) throw invalid(pattern, "a tool: pattern names <skill>/<tool> (Kode's legacy tool:skill_exec is skill:*)");
+  if (slash === -1) throw policyErrors.invalidRule(pattern, "a tool: pattern names <skill>/<tool> (Kode's legacy tool:skill_exec is skill:*)");
   const skill = target.slice(0, slash);
   const tool = target.slice(slash + 1);
   checkName(pattern, 'skill', skill);
   checkName(pattern, 'tool', tool);
-  if (GLOB_CHARS.test(skill)) throw invalid(pattern, 'a tool: pattern names one skill exactly; use skill:<glob> for a family');
+  if (GLOB_CHARS.test(skill)) throw policyErrors.invalidRule(pattern, 'a tool: pattern names one skill exactly; use skill:<glob> for a family');
   if (tool === '*') return { pattern, specificity: { tier: 3, prefix: skill.length }, matches: (s) => s === skill };
-  if (GLOB_CHARS.test(tool)) throw invalid(pattern, "the tool is a name or '*', not a glob");
+  if (GLOB_CHARS.test(tool)) throw policyErrors.invalidRule(pattern, "the tool is a name or '*', not a glob");
   return { pattern, specificity: { tier: 4, prefix: skill.length + 1 + tool.length }, matches: (s, t) => s === skill && t === tool };
 }
 
 function parse(pattern: string): RulePattern {
   if (pattern.startsWith('skill:')) return parseSkillGlob(pattern, pattern.slice('skill:'.length));
   if (pattern.startsWith('tool:')) return parseToolTarget(pattern, pattern.slice('tool:'.length));
-  throw invalid(pattern, "a pattern starts with 'skill:' or 'tool:'");
+  throw policyErrors.invalidRule(pattern, "a pattern starts with 'skill:' or 'tool:'");
 }
 
 // Every decision matches every rule; compiling a glob costs far more than matching one.
@@ -100,7 +92,7 @@ export function parseRulePattern(input: string): RulePattern {
 /** Checks a rule's effect; E609 for anything but allow or deny. */
 export function parseRuleEffect(input: string): RuleEffect {
   if ((RULE_EFFECTS as readonly string[]).includes(input)) return input as RuleEffect;
-  throw new SkilltrayError('E609', `invalid rule effect '${input}': write allow or deny`, { details: { effect: input } });
+  throw policyErrors.invalidRuleEffect(input);
 }
 
 /** Orders specificities: negative when `a` is less specific than `b`. */

@@ -8,7 +8,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { SkilltrayError } from '../errors.js';
+import type { SkilltrayError } from '../../shared/skilltray-error.js';
+import { templateErrors } from '../../shared/error-messages/templates.js';
 import { isInside } from '../files/paths.js';
 import type { SandboxProfileName } from '../../shared/runs.js';
 
@@ -77,7 +78,7 @@ const PASS = 'pass the folder of the project or files it should work on (the CLI
 function refuse(cwd: string, why: string, instead = PASS): WorkspaceVerdict {
   return {
     kind: 'refused',
-    error: new SkilltrayError('E511', `a tool cannot run in '${cwd}': it is ${why}; ${instead}`, { details: { cwd, why } }),
+    error: templateErrors.workspaceRefused(cwd, why, instead),
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
-import { SkilltrayError } from '../errors.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { procStatFields } from '../process-identity.js';
 
 /** One row of the OS process table. */
@@ -63,7 +63,7 @@ export async function readProcessTable(platform: NodeJS.Platform = process.platf
   }
   const { execa } = await import('execa');
   const ps = await execa('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat='], { reject: false, stdin: 'ignore' });
-  if (ps.failed) throw new SkilltrayError('E999', `cannot list processes: ${ps.shortMessage}`, { cause: ps });
+  if (ps.failed) throw skillcErrors.internal(`cannot list processes: ${ps.shortMessage}`, { cause: ps });
   return parsePsTable(String(ps.stdout));
 }
 

@@ -6,7 +6,8 @@
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { Readable } from 'node:stream';
-import { SkilltrayError } from '../errors.js';
+import type { SkilltrayError } from '../../shared/skilltray-error.js';
+import { runnerErrors } from '../../shared/error-messages/runner.js';
 import type { RunResult } from '../../shared/model.js';
 import { CappedOutput } from './capped-output.js';
 import { groupExists, terminateTree } from './process-tree.js';
@@ -74,7 +75,7 @@ const realTimeout = (onTimeout: () => void, ms: number): (() => void) => {
 
 function checkSpec(spec: ProcessSpec, graceMs: number): void {
   const bad = (message: string): SkilltrayError =>
-    new SkilltrayError('E704', message, { details: { program: spec.program, timeoutMs: spec.timeoutMs, maxOutputBytes: spec.maxOutputBytes, killGraceMs: graceMs } });
+    runnerErrors.invalidProcessSpec(message, { program: spec.program, timeoutMs: spec.timeoutMs, maxOutputBytes: spec.maxOutputBytes, killGraceMs: graceMs });
   if (!isAbsolute(spec.program)) throw bad(`program must be an absolute path, got '${spec.program}'`);
   // The OS cannot pass a NUL byte in a path, an argument or the environment (Node would throw a bare TypeError).
   const strings = [spec.program, spec.cwd, ...spec.args, ...Object.entries(spec.env).flat()];
@@ -109,10 +110,7 @@ function spawnFailure(spec: ProcessSpec, cause: unknown): SkilltrayError {
           : cause instanceof Error
             ? cause.message
             : String(cause);
-  return new SkilltrayError('E701', `cannot start '${spec.program}': ${reason}`, {
-    details: { program: spec.program, cwd: spec.cwd, reason, ...(code === undefined ? {} : { errno: code }) },
-    cause,
-  });
+  return runnerErrors.spawnFailed(spec.program, spec.cwd, reason, code, cause);
 }
 
 /** Feeds a stream into its capped capture (and the live callback while the head fills); resolves when it closes. */
@@ -239,7 +237,7 @@ export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
     // The child still waits on its block fd; killing bwrap ends it too (--die-with-parent).
     subprocess.kill('SIGKILL');
     await Promise.all([exited, closed]);
-    throw new SkilltrayError('E706', `the run's resource limits could not be set up, so it did not start: ${refusal}`, { details: { program: spec.program } });
+    throw runnerErrors.limitsUnavailable(refusal, { details: { program: spec.program } });
   }
 
   let stop: 'timeout' | 'cancel' | null = null;

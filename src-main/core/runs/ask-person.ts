@@ -2,7 +2,7 @@
  * The asking phase of a run: who can answer when policy says ask (a person at the terminal, the
  * owner's broker the tray answers, a `--yes` given in advance, or nobody), and waiting for them.
  */
-import { SkilltrayError } from '../errors.js';
+import { policyErrors } from '../../shared/error-messages/policy.js';
 import type { ApprovalBroker } from '../policy/approval-broker.js';
 import type { PendingApproval, Verdict } from '../../shared/runs.js';
 
@@ -36,11 +36,6 @@ export async function askPerson(broker: ApprovalBroker, pending: PendingApproval
       return request.finally(() => signal?.removeEventListener('abort', withdraw));
     }
     case 'none':
-      throw new SkilltrayError(
-        'E601',
-        `'${pending.skill}/${pending.tool}' needs approval from the person at the desktop (${pending.reason}), and nobody can be asked here: ` +
-          `start the Skilltray app (or 'skilltray serve') so it can ask`,
-        { details: { skill: pending.skill, tool: pending.tool, reason: pending.reason } },
-      );
+      throw policyErrors.approvalRequired(pending.skill, pending.tool, pending.reason);
   }
 }

@@ -5,7 +5,8 @@
  * own runs finishes the job: it marks a dead owner's unfinished runs `interrupted` and kills the
  * tools that are provably still theirs (the group leader alive with the start time recorded).
  */
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
+import { runnerErrors } from '../../shared/error-messages/runner.js';
 import { isAlive, processStartTime } from '../process-identity.js';
 import { terminateTree } from '../process/process-tree.js';
 import { recordInterrupted, unfinishedRuns, type UnfinishedRun } from '../store/run-records.js';
@@ -13,7 +14,7 @@ import type { StateDb } from '../store/state-db.js';
 
 /** The abort reason an owner gives its runs when it stops: their cancellation is an interruption. */
 export function ownerStopping(why: string): SkilltrayError {
-  return new SkilltrayError('E705', `the process that owned the run stopped before it finished (${why})`, { details: { why } });
+  return runnerErrors.runInterrupted(why);
 }
 
 /** True for an abort reason made by ownerStopping. */

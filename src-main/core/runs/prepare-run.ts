@@ -7,7 +7,9 @@ import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import type { RenderedCommand, Skill } from '../../shared/model.js';
 import type { Rule, SandboxProfile, SandboxView, Surface } from '../../shared/runs.js';
-import { SkilltrayError, skillcErrors } from '../errors.js';
+import { templateErrors } from '../../shared/error-messages/templates.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
+import { nearestNames } from '../did-you-mean.js';
 import { decide, type Decision } from '../policy/decide.js';
 import { legacyPinsFor, rememberedFor } from '../policy/pins.js';
 import { profileFor } from '../policy/profile.js';
@@ -80,7 +82,7 @@ function checkCwd(cwd: string | undefined, defaultCwd: string): string {
   } catch {
     ok = false;
   }
-  if (!ok) throw new SkilltrayError('E510', `cwd '${dir}' is not an existing absolute directory`, { details: { cwd: dir } });
+  if (!ok) throw templateErrors.invalidCwd(dir);
   return dir;
 }
 
@@ -92,9 +94,7 @@ function programPath(skill: Skill, program: string, cwd: string, env: NodeJS.Pro
   if (isAbsolute(program) || !/[/\\]/.test(program)) return resolveProgram(program, env, cwd);
   // The content hash (what approvals are pinned to) leaves hidden entries out: a script must not hide there.
   if (program.split(/[/\\]/).some((segment) => segment.startsWith('.') && segment !== '.' && segment !== '..')) {
-    throw new SkilltrayError('E012', `program '${program}' is in a hidden folder, which the skill's content hash does not cover; move it out`, {
-      details: { path: program },
-    });
+    throw skillcErrors.programInHiddenFolder(program);
   }
   const found = resolveProgram(program, env, skill.dir);
   if (found !== null && !isInside(realpathSync(skill.dir), found)) throw skillcErrors.pathEscapesRoot(program);
@@ -148,7 +148,8 @@ export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
   const cwd = checkCwd(input.cwd, deps.defaultCwd);
   const command = renderCommand(skill, input.tool, input.args ?? {}, { cwd });
   const tool = skill.tools.find((t) => t.name === input.tool);
-  if (!tool) throw new SkilltrayError('E506', `skill '${skill.name}' has no tool '${input.tool}'`);
+  const names = skill.tools.map((t) => t.name);
+  if (!tool) throw templateErrors.toolNotFound(skill.name, input.tool, names, nearestNames(input.tool, names));
   const program = programPath(skill, command.program, cwd, deps.env);
   const { db } = deps;
   const settings = getSettings(db);

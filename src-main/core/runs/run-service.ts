@@ -8,7 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { EventEmitter } from 'node:events';
 import type { RenderedCommand, ResourceLimitName, ResourceLimits, RunResult, Skill } from '../../shared/model.js';
-import { SkilltrayError, toSkilltrayError } from '../errors.js';
+import { SkilltrayError, toSkilltrayError } from '../../shared/skilltray-error.js';
+import { policyErrors } from '../../shared/error-messages/policy.js';
+import { runnerErrors } from '../../shared/error-messages/runner.js';
 import { alwaysBlindTo } from '../policy/always.js';
 import { isOffered } from '../policy/modes.js';
 import { isEnabled, listSwitches } from '../store/switches.js';
@@ -159,21 +161,17 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       });
       answer = recordedAnswer(verdict);
       if (verdict.verdict === 'deny') {
-        const error = new SkilltrayError('E603', `the person at the desktop denied '${skill.name}/${command.tool}'`, {
-          details: { skill: skill.name, tool: command.tool, actor: verdict.actor },
-        });
+        const error = policyErrors.deniedByUser(skill.name, command.tool, verdict.actor);
         return refuse(error, 'denied', 'user', { actor: verdict.actor });
       }
       const settings = getSettings(db);
       const enabled = isEnabled(listSwitches(db), skill.name, settings.mode);
       if (settings.paused || !enabled || !isOffered(skill, settings.mode)) {
         const error = settings.paused
-          ? new SkilltrayError('E608', `runs were paused while '${skill.name}/${command.tool}' waited for approval`, { details: { skill: skill.name, tool: command.tool } })
+          ? policyErrors.pausedWhileWaiting(skill.name, command.tool)
           : !enabled
-            ? new SkilltrayError('E618', `skill '${skill.name}' was turned off while '${skill.name}/${command.tool}' waited for approval`, { details: { skill: skill.name, tool: command.tool, mode: settings.mode } })
-            : new SkilltrayError('E605', `'${skill.name}/${command.tool}' is not offered in ${settings.mode} mode, chosen while it waited for approval`, {
-              details: { skill: skill.name, tool: command.tool, mode: settings.mode },
-            });
+            ? policyErrors.disabledWhileWaiting(skill.name, command.tool, settings.mode)
+            : policyErrors.modeChangedWhileWaiting(skill.name, command.tool, settings.mode);
         return refuse(error, 'refused', 'policy');
       }
       view = { outcome: 'approved', by: 'user', reason: decision.reason, ruleId: null, actor: verdict.actor };
@@ -190,9 +188,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     if (dirs.hash !== skill.hash) {
       dirs.dispose();
       const waited = verdict === null ? '' : ' or while its run waited for approval';
-      const error = new SkilltrayError('E612', `skill '${skill.name}' changed on disk after it was loaded${waited}, so '${command.tool}' did not run; ask again`, {
-        details: { skill: skill.name, tool: command.tool },
-      });
+      const error = policyErrors.skillChanged(skill.name, command.tool, waited);
       return refuse(error, 'refused', 'policy');
     }
     const blind = verdict?.verdict === 'always' ? alwaysBlindTo(skill) : null;
@@ -242,7 +238,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         try {
           cgroup = openRunCgroup(id, sandbox.limits as ResourceLimits);
         } catch (error) {
-          throw new SkilltrayError('E706', `the run's resource limits could not be set up, so it did not start: ${(error as Error).message}`, { cause: error });
+          throw runnerErrors.limitsUnavailable((error as Error).message, { cause: error });
         }
       }
       proxy = await startRunProxy(sandbox, dirs.root);
@@ -314,7 +310,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       return;
     }
     if (!this.deps.broker.cancel(id)) {
-      throw new SkilltrayError('E702', `no run '${id}' is running or waiting for approval`, { details: { id } });
+      throw runnerErrors.runNotActive(id);
     }
   }
 

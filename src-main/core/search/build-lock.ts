@@ -6,7 +6,7 @@
  */
 import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { SkilltrayError } from '../errors.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { diskFault } from '../disk-faults.js';
 
 /** How long a build waits for another process's build of the same index (the 79 MB skill takes seconds). */
@@ -40,7 +40,7 @@ export function withBuildLock<T>(indexPath: string, seen: string | null, build: 
       const fault = diskFault(error, indexPath);
       if (fault === 'read-only' || fault === 'full') return build();
       if (fault !== 'busy') throw error;
-      throw new SkilltrayError('E999', `another Skilltray process has been building ${indexPath} for ${BUILD_WAIT_MS / 60_000} minutes; try again when it is done`, { cause: error });
+      throw skillcErrors.internal(`another Skilltray process has been building ${indexPath} for ${BUILD_WAIT_MS / 60_000} minutes; try again when it is done`, { cause: error });
     }
     if (fileIdentity(indexPath) !== seen) {
       lock.prepare('ROLLBACK').run();

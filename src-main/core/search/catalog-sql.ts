@@ -11,7 +11,7 @@
  * scores and search-as-you-type ranks as the full search does.
  */
 import type Database from 'better-sqlite3';
-import { skillcErrors } from '../errors.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { queryTokens, quoteToken, textColumnsMatch } from './query.js';
 import { contentTokens, isStopword } from './stopwords.js';
 import { TOKENIZE_CLAUSE } from './tokenizer.js';

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { diskFault, errnoOf } from '../disk-faults.js';
-import { toSkilltrayError } from '../errors.js';
+import { toSkilltrayError } from '../../shared/skilltray-error.js';
 import { checkIntegerOption } from '../options.js';
 import { mergeNested, toolsFirst, type RowPlace } from './catalog-hits.js';
 import { walkSkill, type SkillFile } from '../skills/walk.js';

@@ -3,7 +3,7 @@
  * BM25 (scores negated for display), with `[MATCH]`-marked snippets of the content column.
  */
 import type Database from 'better-sqlite3';
-import { skillcErrors } from '../errors.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { checkIntegerOption } from '../options.js';
 import { prepared } from '../store/statement-cache.js';
 import { readIndex, type OpenIndex } from './skill-index.js';

@@ -14,7 +14,8 @@ import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, statSync } fr
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { diskFault, diskFaultError, errnoOf } from '../disk-faults.js';
-import { SkilltrayError, skillcErrors, toSkilltrayError } from '../errors.js';
+import { SkilltrayError, toSkilltrayError } from '../../shared/skilltray-error.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { fileIdentity, withBuildLock } from './build-lock.js';
 import { manifestHash, walkSkill, type SkillFile, type SkillWalk } from '../skills/walk.js';
 import { statFingerprint } from '../skills/fingerprint.js';
@@ -75,8 +76,7 @@ function readMeta(db: Database.Database): IndexMeta {
 
 /** E002 for an index that failed to read, keeping the failure as its cause. */
 export function corruptIndexError(skill: string, cause: unknown): SkilltrayError {
-  const unusable = skillcErrors.indexUnusable(skill, 'corrupt');
-  return new SkilltrayError(unusable.code, unusable.message, { details: unusable.details, cause });
+  return skillcErrors.indexUnusable(skill, 'corrupt', cause);
 }
 
 /**
@@ -94,7 +94,7 @@ function openExisting(location: IndexLocation, options: IndexOptions): { db: Dat
     db?.close();
     if (!existsSync(location.path)) return { state: 'missing' };
     const fault = diskFault(cause, location.path);
-    if (fault === 'read-only') throw new SkilltrayError('E023', `cannot read '${location.path}': permission denied (${errnoOf(cause)})`, { details: { path: location.path, errno: errnoOf(cause) }, cause });
+    if (fault === 'read-only') throw skillcErrors.notReadable(location.path, `permission denied (${errnoOf(cause)})`, errnoOf(cause), cause);
     if (fault === 'full' || fault === 'busy') throw toSkilltrayError(cause);
     return { state: 'corrupt', cause };
   }

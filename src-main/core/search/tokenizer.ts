@@ -3,7 +3,7 @@
  * stemmer, `unicode61` otherwise. Detected once per process (and per native binding).
  */
 import Database from 'better-sqlite3';
-import { SkilltrayError } from '../errors.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import type { TokenizerName } from '../../shared/gateway.js';
 
 /** The `tokenize=` argument that builds an FTS5 table with the named tokenizer. */
@@ -31,7 +31,7 @@ export function tokenizerPreference(nativeBinding?: string): TokenizerName {
   const db = new Database(':memory:', nativeBinding === undefined ? {} : { nativeBinding });
   try {
     const choice: TokenizerName | null = supports(db, 'porter') ? 'porter' : supports(db, 'unicode61') ? 'unicode61' : null;
-    if (choice === null) throw new SkilltrayError('E999', 'this SQLite build has no FTS5 unicode61 tokenizer');
+    if (choice === null) throw skillcErrors.internal('this SQLite build has no FTS5 unicode61 tokenizer');
     detected.set(key, choice);
     return choice;
   } finally {

@@ -6,7 +6,7 @@
  */
 import type { PlaceholderSyntax, Tool } from '../../shared/model.js';
 import type { ToolBrief } from '../../shared/gateway.js';
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 import { parseCommand } from '../template/parse-command.js';
 import { firstSentence } from './plain-text.js';
 

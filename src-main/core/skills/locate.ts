@@ -8,7 +8,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Skill, SkillRoot } from '../../shared/model.js';
-import { skillcErrors } from '../errors.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { parseSkill, type RootChecks } from './parse-skill.js';
 import { skillNotFound } from './skill-suggestions.js';
 import { skillDirNames } from './registry.js';

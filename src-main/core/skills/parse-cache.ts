@@ -74,15 +74,12 @@ function rootKey(root: SkillRoot): string {
  * the app and the CLI stamp alike and share the cache instead of each re-parsing what the other
  * wrote; a bundle with no dist/node beside it stamps its own chunks, whose names change with their code.
  */
-function loaderCode(): { dirs: string[]; files: string[] } {
+function loaderCode(): { dirs: string[] } {
   const here = fileURLToPath(import.meta.url);
   const ownFile = basename(dirname(here)) === 'skills' && basename(dirname(dirname(here))) === 'core';
   const core = ownFile ? new URL('../', import.meta.url) : new URL('../node/src-main/core/', import.meta.url);
-  if (!ownFile && !existsSync(new URL('skills/', core))) return { dirs: [dirname(here)], files: [] };
-  return {
-    dirs: ['skills/', 'markdown/', 'template/', '../shared/'].map((dir) => fileURLToPath(new URL(dir, core))),
-    files: [fileURLToPath(new URL('errors.js', core))],
-  };
+  if (!ownFile && !existsSync(new URL('skills/', core))) return { dirs: [dirname(here)] };
+  return { dirs: ['skills/', 'markdown/', 'template/', '../shared/', '../shared/error-messages/'].map((dir) => fileURLToPath(new URL(dir, core))) };
 }
 
 /** The parsers a parse goes through, located as this module would import them. */
@@ -111,7 +108,7 @@ function loaderStamp(): string {
   for (const dir of code.dirs) {
     for (const name of readdirSync(dir).sort()) add(join(dir, name));
   }
-  for (const file of [...code.files, ...PARSERS.map(entryOf)]) if (file !== null) add(file);
+  for (const file of PARSERS.map(entryOf)) if (file !== null) add(file);
   stamp = hash.digest('hex').slice(0, 32);
   return stamp;
 }

@@ -6,7 +6,8 @@
 import type { NameSuggestion } from '../../shared/did-you-mean.js';
 import type { Skill } from '../../shared/model.js';
 import { nearestNames } from '../did-you-mean.js';
-import { skillcErrors, type SkilltrayError } from '../errors.js';
+import type { SkilltrayError } from '../../shared/skilltray-error.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 
 /** The loaded skills `wanted` may have meant, best first. */
 export function skillSuggestions(wanted: string, skills: readonly Skill[]): NameSuggestion[] {

@@ -8,7 +8,7 @@ import { lexBlocks, type Block } from '../markdown/blocks.js';
 import { parseCommand, type ParsedCommand } from '../template/parse-command.js';
 import { placeholderForm } from '../template/render-command.js';
 import { parseParamType } from '../template/param-types.js';
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 import type { DiagnosticList } from './diagnostics.js';
 
 const TOOL_NAME = /^[a-z0-9_]+$/;

@@ -8,7 +8,7 @@
  * session that took it and is in force only there. Revoking keeps the row with its revocation time,
  * as a record of what was once allowed.
  */
-import { SkilltrayError } from '../errors.js';
+import { policyErrors } from '../../shared/error-messages/policy.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';
 import type { RootKind, Trust } from '../../shared/model.js';
@@ -115,7 +115,7 @@ export function findRemembered(db: StateDb, skill: string, tool: string, session
 export function revoke(db: StateDb, id: number, session: string, now: number = Date.now()): void {
   const info = prepared(db, `UPDATE remembered_approvals SET revoked_at = @now WHERE id = @id AND ${IN_FORCE}`).run({ now, id, session });
   if (info.changes === 0) {
-    throw new SkilltrayError('E615', `no remembered approval with id ${id} is in force`, { details: { id } });
+    throw policyErrors.rememberedNotFound(id);
   }
 }
 

@@ -5,7 +5,7 @@
  * re-run (IF NOT EXISTS, OR IGNORE). Never edit a shipped migration: append a new one.
  */
 import type Database from 'better-sqlite3';
-import { SkilltrayError } from '../errors.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { DEFAULT_PALETTE_SHORTCUT } from '../../shared/shortcut.js';
 
 /** One schema step: `up` brings a database at `version - 1` to `version`. */
@@ -113,7 +113,7 @@ function columnsOf(db: Database.Database, table: string): Set<string> {
  */
 function rebuildTable(db: Database.Database, table: string, edit: (sql: string) => string): void {
   const row = db.prepare<[string], { sql: string }>("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?").get(table);
-  if (row === undefined) throw new SkilltrayError('E999', `state.db has no table '${table}' to migrate`);
+  if (row === undefined) throw skillcErrors.internal(`state.db has no table '${table}' to migrate`);
   const edited = edit(row.sql);
   if (edited === row.sql) return;
   const indexes = db
@@ -129,7 +129,7 @@ function rebuildTable(db: Database.Database, table: string, edit: (sql: string) 
 /** Replaces `from` with `to` in a stored CREATE statement, or fails loudly (naming `migration`) if neither is there. */
 function replaced(sql: string, from: string, to: string, migration: number): string {
   if (sql.includes(to)) return sql;
-  if (!sql.includes(from)) throw new SkilltrayError('E999', `state.db's schema is not what migration ${migration} expects: no ${from}`);
+  if (!sql.includes(from)) throw skillcErrors.internal(`state.db's schema is not what migration ${migration} expects: no ${from}`);
   return sql.replace(from, to);
 }
 
@@ -336,14 +336,13 @@ export function userVersion(db: Database.Database): number {
 export function applyMigrations(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): number {
   migrations.forEach((m, i) => {
     if (m.version !== i + 1) {
-      throw new SkilltrayError('E999', `state.db migrations are misnumbered: expected version ${i + 1}, found ${m.version}`);
+      throw skillcErrors.internal(`state.db migrations are misnumbered: expected version ${i + 1}, found ${m.version}`);
     }
   });
   const latest = migrations.length;
   const current = userVersion(db);
   if (current > latest) {
-    throw new SkilltrayError(
-      'E999',
+    throw skillcErrors.internal(
       `state.db has schema version ${current}, newer than this Skilltray understands (${latest}); ` +
         'update Skilltray, or move the file aside to start with a fresh history',
       { details: { userVersion: current, schemaVersion: latest } },

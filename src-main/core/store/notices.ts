@@ -1,7 +1,7 @@
 /** Notices for the person (a recovered state.db), kept until they dismiss them. */
 import type { ErrorCode } from '../../shared/errors.js';
 import type { Notice } from '../../shared/runs.js';
-import { SkilltrayError } from '../errors.js';
+import { stateErrors } from '../../shared/error-messages/state.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';
 
@@ -23,5 +23,5 @@ export function listNotices(db: StateDb): Notice[] {
 /** Dismisses a notice; E903 when there is no such notice still shown. */
 export function dismissNotice(db: StateDb, id: number, now: number = Date.now()): void {
   const info = prepared(db, 'UPDATE notices SET dismissed_at = ? WHERE id = ? AND dismissed_at IS NULL').run(now, id);
-  if (info.changes === 0) throw new SkilltrayError('E903', `no notice #${id} is shown: it is unknown or already dismissed`, { details: { id } });
+  if (info.changes === 0) throw stateErrors.noticeNotFound(id);
 }

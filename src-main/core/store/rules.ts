@@ -4,7 +4,7 @@
  * pinned anew. An allow rule keeps the skills it allows as they were when it was made (its pins,
  * JSON); a rule from before pins has none until it is first read with the skills at hand.
  */
-import { SkilltrayError } from '../errors.js';
+import { policyErrors } from '../../shared/error-messages/policy.js';
 import type { Rule, RuleEffect, RulePin } from '../../shared/runs.js';
 import { parseRuleEffect, parseRulePattern } from '../policy/rules.js';
 import type { StateDb } from './state-db.js';
@@ -44,7 +44,7 @@ export function addRule(db: StateDb, pattern: string, effect: string, now: numbe
 /** Removes a rule; E614 when there is none with that id. */
 export function removeRule(db: StateDb, id: number): void {
   const info = prepared(db, 'DELETE FROM rules WHERE id = ?').run(id);
-  if (info.changes === 0) throw new SkilltrayError('E614', `no rule with id ${id}`, { details: { id } });
+  if (info.changes === 0) throw policyErrors.ruleNotFound(id);
 }
 
 /**

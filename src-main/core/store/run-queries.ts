@@ -3,7 +3,7 @@
  * surface, status and time (RunQuery), newest first. Rows are written by run-records.ts.
  */
 import type { RenderedCommand, ResourceLimitName } from '../../shared/model.js';
-import { skillcErrors } from '../errors.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';
 import type { Surface, RunOutcome, DecidedBy, RunStatus, RunSummary, RunRecord, RunQuery, RecordedAnswer, SandboxView, NetworkDenial } from '../../shared/runs.js';

@@ -6,7 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RunResult } from '../../shared/model.js';
-import { SkilltrayError } from '../errors.js';
+import type { SkilltrayError } from '../../shared/skilltray-error.js';
+import { runnerErrors } from '../../shared/error-messages/runner.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import type { ProcessIdentity } from '../process-identity.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';
@@ -40,8 +42,8 @@ function stepRefused(db: StateDb, id: string, step: string): SkilltrayError {
     db,
     'SELECT status, outcome FROM runs WHERE id = ?',
   ).get(id);
-  if (row === undefined) return new SkilltrayError('E702', `run '${id}' not found`, { details: { id } });
-  return new SkilltrayError('E999', `cannot record ${step} for run '${id}': it is ${row.status} and ${row.outcome === null ? 'not yet decided' : `already decided (${row.outcome})`}`, {
+  if (row === undefined) return runnerErrors.runNotRecorded(id);
+  return skillcErrors.internal(`cannot record ${step} for run '${id}': it is ${row.status} and ${row.outcome === null ? 'not yet decided' : `already decided (${row.outcome})`}`, {
     details: { id, status: row.status, outcome: row.outcome },
   });
 }

@@ -3,12 +3,12 @@ import type { Mode, ResourceLimits } from '../../shared/model.js';
 import { RESOURCE_LIMIT_NAMES } from '../../shared/model.js';
 import { DEFAULT_LIMIT_CEILING, LIMIT_MAX } from '../policy/resource-limits.js';
 import { parseMode } from '../policy/modes.js';
-import { skillcErrors } from '../errors.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';
 import type { Retention, Settings } from '../../shared/runs.js';
 import { DEFAULT_PALETTE_SHORTCUT, normaliseShortcut, parseShortcut } from '../../shared/shortcut.js';
-import { SkilltrayError } from '../errors.js';
+import { policyErrors } from '../../shared/error-messages/policy.js';
 
 /** Output retention when nobody chose otherwise: a month, and 100 MiB of output in all. */
 export const DEFAULT_RETENTION: Retention = { outputDays: 30, outputMaxMb: 100 };
@@ -74,7 +74,7 @@ export function setPaletteShortcut(db: StateDb, shortcut: string): string {
   const stored = shortcut.trim() === '' ? '' : normaliseShortcut(shortcut);
   if (stored === null) {
     const parsed = parseShortcut(shortcut);
-    throw new SkilltrayError('E617', 'error' in parsed ? parsed.error : `'${shortcut}' is not a shortcut`, { details: { shortcut } });
+    throw policyErrors.invalidShortcut(shortcut, 'error' in parsed ? parsed.error : null);
   }
   prepared(db, 'INSERT INTO settings (id, palette_shortcut) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET palette_shortcut = excluded.palette_shortcut').run(stored);
   return stored;

@@ -9,7 +9,9 @@ import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Notice } from '../../shared/runs.js';
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
+import { stateNotices } from '../../shared/error-messages/state.js';
 import { diskFault, diskFaultError, isDamage } from '../disk-faults.js';
 import { applyMigrations, userVersion } from './migrations.js';
 import { databaseImage } from './database-image.js';
@@ -122,10 +124,10 @@ export function openStateDb(path: string, options: OpenStateDbOptions = {}): Sta
       try {
         return openUnwritable(path, options, fault);
       } catch (unreadable) {
-        throw diskFaultError(unreadable, path) ?? new SkilltrayError('E999', `the state database at ${path} cannot be read: ${(unreadable as Error).message}`, { details: { path }, cause: unreadable });
+        throw diskFaultError(unreadable, path) ?? skillcErrors.internal(`the state database at ${path} cannot be read: ${(unreadable as Error).message}`, { details: { path }, cause: unreadable });
       }
     }
-    throw new SkilltrayError('E999', `the state database at ${path} is unusable: ${(error as Error).message}`, { details: { path }, cause: error });
+    throw skillcErrors.internal(`the state database at ${path} is unusable: ${(error as Error).message}`, { details: { path }, cause: error });
   }
 }
 
@@ -135,7 +137,7 @@ export function openStateDb(path: string, options: OpenStateDbOptions = {}): Sta
  */
 export function replaceDamaged(db: StateDb, options: OpenStateDbOptions, reason: string): StateDb {
   const was = opened.get(db);
-  if (was === undefined) throw new SkilltrayError('E999', 'not a state database opened by openStateDb');
+  if (was === undefined) throw skillcErrors.internal('not a state database opened by openStateDb');
   db.close();
   let ino: number | null = null;
   try {
@@ -165,14 +167,10 @@ function recoveryNotice(report: SalvageReport, aside: string, reason: string): P
   const details = { aside, reason, tables: report };
   const what = `state.db was damaged (${reason}) and was moved to ${aside}; a new one holds what could still be read: ${saved.join(', ')}`;
   if (!rules.complete) {
-    return {
-      code: 'E902',
-      message: `${what}. SOME RULES COULD NOT BE READ BACK: a deny rule you had may be gone, so a tool it refused could now run. Runs are paused until you check your rules (skilltray rules, or Settings) and resume.`,
-      details,
-    };
+    return stateNotices.rulesLost(what, details);
   }
   const lost = [remembered.complete ? null : 'some remembered approvals could not be read (those tools will ask again)', settings.complete ? null : 'your settings could not be read, so runs are paused until you check the mode and resume'];
-  return { code: 'E901', message: `${[what, ...lost.filter((l) => l !== null)].join('; ')}.`, details };
+  return stateNotices.recovered(what, lost.filter((l) => l !== null), details);
 }
 
 /**

@@ -6,7 +6,9 @@
 import type { MaintenanceReport, Notice } from '../../shared/runs.js';
 import { dirname } from 'node:path';
 import { diskFaultError } from '../disk-faults.js';
-import { SkilltrayError, toSkilltrayError } from '../errors.js';
+import { SkilltrayError, toSkilltrayError } from '../../shared/skilltray-error.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
+import { stateErrors } from '../../shared/error-messages/state.js';
 import { isInside } from '../files/paths.js';
 import { maintainHistory } from './retention.js';
 import { isCorruption, openStateDb, passesIntegrityCheck, readOnlyReason, replaceDamaged, type OpenStateDbOptions, type StateDb } from './state-db.js';
@@ -49,7 +51,7 @@ export class StateStore {
 
   /** The connection, opened (checked, and recovered if damaged) on first use, and never again once closed. */
   get db(): StateDb {
-    if (this.closed) throw new SkilltrayError('E999', 'the Skilltray core is closed');
+    if (this.closed) throw skillcErrors.internal('the Skilltray core is closed');
     this.handle ??= openStateDb(this.path, this.openOptions);
     return this.handle;
   }
@@ -65,18 +67,18 @@ export class StateStore {
     const reason = error instanceof Error ? error.message : String(error);
     // Two calls may meet the same damage: the second finds the file already replaced, and whole.
     if (passesIntegrityCheck(this.handle)) {
-      return new SkilltrayError('E901', `state.db reported damage (${reason}) but is whole now (it was just replaced by a recovered one). Try again.`, { cause: error });
+      return stateErrors.recoveredMeanwhile(reason, error);
     }
     try {
       this.handle = replaceDamaged(this.handle, this.openOptions, reason);
     } catch (failed) {
       this.handle = undefined;
-      return new SkilltrayError('E999', `state.db is damaged and could not be replaced: ${toSkilltrayError(failed).message}`, { cause: failed });
+      return skillcErrors.internal(`state.db is damaged and could not be replaced: ${toSkilltrayError(failed).message}`, { cause: failed });
     }
     const notice = this.recovered as Notice | undefined;
     // No notice here: another process had already recovered the file, and told its own user.
     const message = notice === undefined ? 'state.db was damaged; another Skilltray process has already replaced it with a recovered one.' : notice.message;
-    return new SkilltrayError('E901', `${message} Try again.`, { details: { ...(notice?.details ?? {}) }, cause: error });
+    return stateErrors.recovered(message, { ...(notice?.details ?? {}) }, error);
   }
 
   /**
@@ -100,7 +102,7 @@ export class StateStore {
     // Closing stops the pass at its next batch instead of keeping close() waiting.
     const pause = (): Promise<void> =>
       new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-        if (this.stopped) throw new SkilltrayError('E999', 'history maintenance stopped: the core is closing');
+        if (this.stopped) throw skillcErrors.internal('history maintenance stopped: the core is closing');
       });
     this.maintaining ??= maintainHistory(this.db, Date.now(), pause)
       .then((report) => {

@@ -5,7 +5,8 @@
  * globs and the like have no meaning: they are reported in `shellSyntax` so the loader can warn
  * (W405) that they will reach the program literally.
  */
-import { SkilltrayError } from '../errors.js';
+import type { SkilltrayError } from '../../shared/skilltray-error.js';
+import { templateErrors } from '../../shared/error-messages/templates.js';
 import type { PlaceholderSyntax } from '../../shared/model.js';
 
 /** A placeholder as written: `raw` is its source text, e.g. `<<count:10>>`; `fallback` is null without a `:`. */
@@ -62,7 +63,7 @@ interface RawToken {
 }
 
 function templateError(message: string, offset: number): SkilltrayError {
-  return new SkilltrayError('E509', message, { details: { offset } });
+  return templateErrors.commandUnparsable(message, offset);
 }
 
 function isBlank(ch: string): boolean {

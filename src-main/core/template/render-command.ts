@@ -6,7 +6,8 @@
  * Pure: no I/O, no process, no clock; the platform is an option that defaults to this one.
  */
 import { nearestNames } from '../did-you-mean.js';
-import { SkilltrayError } from '../errors.js';
+import type { SkilltrayError } from '../../shared/skilltray-error.js';
+import { templateErrors } from '../../shared/error-messages/templates.js';
 import type { RenderedCommand, Skill, Tool, ToolParam } from '../../shared/model.js';
 import { parseCommand, type CommandToken, type Placeholder } from './parse-command.js';
 
@@ -41,17 +42,11 @@ function paramsByName(tool: Tool): Map<string, ToolParam> {
 }
 
 function unknownArgument(tool: Tool, key: string): SkilltrayError {
-  const accepted = tool.params.map((param) => param.name);
-  const takes = accepted.length === 0 ? 'it takes no arguments' : `it takes ${accepted.join(', ')}`;
-  return new SkilltrayError('E502', `unknown argument '${key}' for tool '${tool.name}'; ${takes}`, {
-    details: { param: key, tool: tool.name, accepted },
-  });
+  return templateErrors.unknownArgument(tool.name, key, tool.params.map((param) => param.name));
 }
 
 function wrongType(tool: Tool, param: ToolParam, expected: string, value: unknown): SkilltrayError {
-  return new SkilltrayError('E503', `argument '${param.name}' of tool '${tool.name}' must be ${expected}, got ${preview(value)}`, {
-    details: { param: param.name, tool: tool.name, expected: param.type },
-  });
+  return templateErrors.invalidArgumentType(tool.name, param.name, param.type, expected, preview(value));
 }
 
 /** A numeral as text (`"3"`, `"-2.5"`): many assistants send numbers that way. */
@@ -90,11 +85,7 @@ function checkValue(tool: Tool, param: ToolParam, value: unknown): ArgumentValue
       // A number or boolean names a value by its text (`enum: 1, 2, 3` accepts 3 as well as "3").
       const text = typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
       if (typeof text !== 'string' || !param.enumValues.includes(text)) {
-        throw new SkilltrayError(
-          'E505',
-          `argument '${param.name}' of tool '${tool.name}' must be one of ${param.enumValues.join(', ')}; got ${preview(value)}`,
-          { details: { param: param.name, tool: tool.name, allowed: [...param.enumValues] } },
-        );
+        throw templateErrors.invalidEnumValue(tool.name, param.name, param.enumValues, preview(value));
       }
       return text;
     }
@@ -104,9 +95,7 @@ function checkValue(tool: Tool, param: ToolParam, value: unknown): ArgumentValue
 /** Checks JSON arguments against the tool's parameters (E508, E502, E503/E505, E501, in that order) and returns them typed. */
 export function validateArguments(tool: Tool, args: unknown): Arguments {
   if (!isPlainObject(args)) {
-    throw new SkilltrayError('E508', `arguments for tool '${tool.name}' must be a JSON object, got ${preview(args)}`, {
-      details: { tool: tool.name },
-    });
+    throw templateErrors.argumentsNotAnObject(tool.name, preview(args));
   }
   const params = paramsByName(tool);
   for (const key of Object.keys(args)) if (!params.has(key)) throw unknownArgument(tool, key);
@@ -118,9 +107,7 @@ export function validateArguments(tool: Tool, args: unknown): Arguments {
   const given = new Set(checked.map(([name]) => name));
   for (const param of tool.params) {
     if (param.required && !given.has(param.name)) {
-      throw new SkilltrayError('E501', `missing required argument '${param.name}' for tool '${tool.name}'`, {
-        details: { param: param.name, tool: tool.name },
-      });
+      throw templateErrors.missingArgument(tool.name, param.name);
     }
   }
   // fromEntries defines own properties, so a parameter named __proto__ stays data.
@@ -153,9 +140,7 @@ export function argumentsFromStrings(tool: Tool, pairs: readonly (readonly [stri
     const param = params.get(key);
     if (param === undefined) throw unknownArgument(tool, key);
     if (converted.some(([name]) => name === key)) {
-      throw new SkilltrayError('E508', `argument '${key}' for tool '${tool.name}' is given more than once`, {
-        details: { param: key, tool: tool.name },
-      });
+      throw templateErrors.argumentRepeated(tool.name, key);
     }
     converted.push([key, fromString(tool, param, raw)]);
   }
@@ -183,7 +168,7 @@ export function placeholderForm(placeholder: Placeholder, param: ToolParam, whol
 }
 
 function templateError(tool: Tool, message: string): SkilltrayError {
-  return new SkilltrayError('E509', `tool '${tool.name}': ${message}`, { details: { tool: tool.name } });
+  return templateErrors.toolTemplate(tool.name, message);
 }
 
 /** What begins an option where the program runs: `-` everywhere, and `/` on Windows (`dir /s`, `find /v`). */
@@ -196,13 +181,7 @@ function guardValue(tool: Tool, param: ToolParam, text: string, prefixes: readon
   if (param.allowDash || param.type === 'enum') return null;
   const prefix = prefixes.find((p) => text.startsWith(p));
   if (prefix === undefined) return null;
-  const where = prefix === '-' ? '' : ' on Windows';
-  return new SkilltrayError(
-    'E504',
-    `argument '${param.name}' of tool '${tool.name}' begins with '${prefix}' and would start an argument, where it could act as an option${where}; ` +
-      `the parameter does not allow a leading ${prefix === '-' ? 'dash' : 'slash'}`,
-    { details: { param: param.name, tool: tool.name } },
-  );
+  return templateErrors.looksLikeOption(tool.name, param.name, prefix);
 }
 
 /** One rendered argv element, and whether a value the caller gave went into it (a flag chosen by a boolean is the template's text). */
@@ -285,18 +264,11 @@ export function renderCommand(skill: Skill, toolName: string, args: unknown, opt
   const tool = skill.tools.find((candidate) => candidate.name === toolName);
   if (tool === undefined) {
     const available = skill.tools.map((candidate) => candidate.name);
-    const has = available.length === 0 ? 'it has no tools' : `it has ${available.join(', ')}`;
-    throw new SkilltrayError('E506', `tool '${toolName}' not found in skill '${skill.name}'; ${has}`, {
-      details: { skill: skill.name, tool: toolName, available, did_you_mean: nearestNames(toolName, available).map((name) => ({ name })) },
-    });
+    throw templateErrors.toolNotFound(skill.name, toolName, available, nearestNames(toolName, available));
   }
   if (skill.state === 'error') {
     const errors = skill.diagnostics.filter((diagnostic) => diagnostic.severity === 'error').map((diagnostic) => diagnostic.code);
-    throw new SkilltrayError(
-      'E507',
-      `skill '${skill.name}' has errors (${errors.join(', ') || 'see its diagnostics'}) and cannot run until they are fixed`,
-      { details: { skill: skill.name, tool: tool.name, diagnostics: errors } },
-    );
+    throw templateErrors.skillHasErrors(skill.name, tool.name, errors);
   }
   const values = validateArguments(tool, args);
   const [first, ...rest] = parseCommand(tool.command, skill.syntax).tokens;

@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { SkilltrayError } from '../../../src-main/core/errors.js';
+import type { SkilltrayError } from '../../../src-main/shared/skilltray-error.js';
 import { formatOpen, openFile } from '../../../src-main/core/gateway/open.js';
 import { formatOutlineFile, outlineFiles } from '../../../src-main/core/gateway/outline.js';
 import { runtimeDir } from '../../../src-main/core/gateway/runtime-dir.js';

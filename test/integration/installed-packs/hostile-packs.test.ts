@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { FindingCode, ScanReport } from '../../../src-main/shared/packs.js';
 import { gitRepo, tarGz, toolSkill, zip, type ArchiveEntry } from '../../support/pack-sources.js';
 import { tempDir, testHome, writeFiles, writeSkill, type TestHome } from '../../support/temp.js';
-import { rejectionOf } from '../../support/errors.js';
+import { rejectionOf, thrownBy } from '../../support/errors.js';
 import { coresClosedAfterEach } from '../../support/cores.js';
 
 const open = coresClosedAfterEach();
@@ -118,6 +118,36 @@ describe('the hostile corpus: each refused or flagged with its code', () => {
     const inside = folderPack(base, 'inside', {});
     symlinkSync('SKILL.md', join(inside, 'same.md'));
     expect((await core.scanPack({ source: inside }, t.home)).findings).toEqual([]);
+  });
+
+  it('a symlink into a sibling skill is S306 and refuses the pack unless forced (from a folder and a git repository); forced, the skill still cannot read its sibling through it', async () => {
+    const t = testHome();
+    const base = tempDir();
+    const pack = join(base, 'duo');
+    writeSkill(pack, 'alpha', toolSkill('alpha', null));
+    writeSkill(pack, 'beta', toolSkill('beta', null, {}, '\nBeta keeps its own notes.\n'));
+    symlinkSync('../beta/SKILL.md', join(pack, 'alpha', 'notes.md'));
+    const core = open(t);
+    const report = await core.scanPack({ source: pack }, t.home);
+    expect(report.findings.map((f) => [f.code, f.severity, f.file])).toEqual([['S306', 'high', 'alpha/notes.md']]);
+    expect((await rejectionOf(core.installPack({ source: pack }, t.home, { confirm: report.digest }))).code).toBe('E303');
+    expectNothingInstalled(t, 'duo');
+
+    const repo = join(base, 'duo-repo');
+    await gitRepo(repo, base, { 'alpha/SKILL.md': toolSkill('alpha', null), 'beta/SKILL.md': toolSkill('beta', null) });
+    symlinkSync('../beta/SKILL.md', join(repo, 'alpha', 'notes.md'));
+    await execa('git', ['add', '-A'], { cwd: repo });
+    await execa('git', ['-c', 'user.email=a@example.com', '-c', 'user.name=A', 'commit', '-q', '-m', 'sibling link'], { cwd: repo });
+    const fromGit = await core.scanPack({ source: repo }, t.home);
+    expect(fromGit.findings.map((f) => [f.code, f.file])).toEqual([['S306', 'alpha/notes.md']]);
+    expect((await rejectionOf(core.installPack({ source: repo }, t.home, { confirm: fromGit.digest }))).code).toBe('E303');
+    expectNothingInstalled(t, 'duo-repo');
+
+    // The person read the report and forced it: the link is kept, and alpha's reads still stop at alpha.
+    expect((await core.installPack({ source: pack }, t.home, { confirm: report.digest, force: true })).action).toBe('installed');
+    expect(core.getSkill('alpha').dir).toBe(join(t.home, 'packs', 'duo', 'alpha'));
+    expect(thrownBy(() => core.open('alpha', 'notes.md', {}, base)).format()).toBe("error[E012]: path escapes skill root: 'notes.md'");
+    expect(core.open('beta', 'SKILL.md', {}, base).content).toContain('Beta keeps its own notes.');
   });
 
   it('zip-slip: an archive entry with .. or an absolute path is S307 and nothing is extracted, forced or not', async () => {

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, w
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SkilltrayError } from '../../../src-main/core/errors.js';
+import { SkilltrayError } from '../../../src-main/shared/skilltray-error.js';
 import type { RunResult } from '../../../src-main/shared/model.js';
 import { droppedMarker } from '../../../src-main/core/process/capped-output.js';
 import { DEFAULT_OUTPUT_CAP, runProcess, type ProcessSpec } from '../../../src-main/core/process/run-process.js';

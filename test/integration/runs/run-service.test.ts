@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
 import { systemPath } from '../../../src-main/core/process/tool-env.js';
-import type { SkilltrayError } from '../../../src-main/core/errors.js';
+import type { SkilltrayError } from '../../../src-main/shared/skilltray-error.js';
 import type { PendingApproval, RunEvent, Verdict } from '../../../src-main/shared/runs.js';
 import { PROCESS_FIXTURES, skillMd, testHome, writeFiles, writeSkill, type TestHome } from '../../support/temp.js';
 import { rejectionOf } from '../../support/errors.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it, vi } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
-import { toSkilltrayError } from '../../../src-main/core/errors.js';
+import { toSkilltrayError } from '../../../src-main/shared/skilltray-error.js';
 import { SkilltrayClientError } from '../../../src-main/shared/contract.js';
 import { findOwner, httpTransport, ownerClient } from '../../../src-main/server/app-link.js';
 import { startHttpServer } from '../../../src-main/server/http.js';

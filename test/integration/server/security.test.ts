@@ -1,9 +1,11 @@
-import { statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, lstatSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rotateToken, tokenPath } from '../../../src-main/server/token.js';
+import { ensureToken, readToken, rotateToken, tokenPath } from '../../../src-main/server/token.js';
+import { tempDir } from '../../support/temp.js';
 import { errorOf, raw, serverHome, type ServerHome } from './helpers.js';
 
 /** A run of the auto-approved tool: would run at once if the request were let through. */
@@ -23,21 +25,23 @@ describe('the loopback API refuses what it must, before anything runs', () => {
   });
 
   it.each([
-    ['no token', () => ({ 'content-type': 'application/json' }), 401, 'E802'],
-    ['a wrong token', () => ({ 'content-type': 'application/json', authorization: `Bearer ${'x'.repeat(43)}` }), 401, 'E802'],
-    ['the token in another scheme', (h: ServerHome) => ({ 'content-type': 'application/json', authorization: `Basic ${h.server.token()}` }), 401, 'E802'],
-    ['a foreign Origin', (h: ServerHome) => json(h, { origin: 'http://evil.example' }), 403, 'E803'],
-    ['a loopback Origin on another port', (h: ServerHome) => json(h, { origin: `http://127.0.0.1:${h.server.port + 1}` }), 403, 'E803'],
-    ['Origin null', (h: ServerHome) => json(h, { origin: 'null' }), 403, 'E803'],
-    ['a non-loopback Host', (h: ServerHome) => json(h, { host: `evil.example:${h.server.port}` }), 403, 'E803'],
-    ['a Host without the port', (h: ServerHome) => json(h, { host: '127.0.0.1' }), 403, 'E803'],
-    ['a body that is not JSON', (h: ServerHome) => json(h), 400, 'E805', 'skill=echoes&tool=go'],
-    ['a form content type', (h: ServerHome) => json(h, { 'content-type': 'application/x-www-form-urlencoded' }), 400, 'E805'],
-    ['text/plain (what a cross-site form can send)', (h: ServerHome) => json(h, { 'content-type': 'text/plain' }), 400, 'E805'],
-    ['a schema-invalid body', (h: ServerHome) => json(h), 400, 'E805', '{"skill": 5}'],
-    ['an attempt to pre-approve over HTTP', (h: ServerHome) => json(h), 400, 'E805', JSON.stringify({ skill: 'asks', tool: 'go', approval: { kind: 'preapproved', actor: 'me' } })],
-    ['an empty body', (h: ServerHome) => json(h), 400, 'E805', ''],
-  ])('refuses %s with %i %s, and nothing runs', async (_what, headers, status, code, body = RUN) => {
+    ['no token', 401, 'E802', () => ({ 'content-type': 'application/json' })],
+    ['a wrong token', 401, 'E802', () => ({ 'content-type': 'application/json', authorization: `Bearer ${'x'.repeat(43)}` })],
+    ['the token in another scheme', 401, 'E802', (h: ServerHome) => ({ 'content-type': 'application/json', authorization: `Basic ${h.server.token()}` })],
+    ['a foreign Origin', 403, 'E803', (h: ServerHome) => json(h, { origin: 'http://evil.example' })],
+    ['a loopback Origin on another port', 403, 'E803', (h: ServerHome) => json(h, { origin: `http://127.0.0.1:${h.server.port + 1}` })],
+    ['Origin null', 403, 'E803', (h: ServerHome) => json(h, { origin: 'null' })],
+    ['a non-loopback Host', 403, 'E803', (h: ServerHome) => json(h, { host: `evil.example:${h.server.port}` })],
+    ['a Host without the port', 403, 'E803', (h: ServerHome) => json(h, { host: '127.0.0.1' })],
+    ['a Host naming another port of 127.0.0.1', 403, 'E803', (h: ServerHome) => json(h, { host: `127.0.0.1:${h.server.port + 1}` })],
+    ['a Host naming another port of localhost', 403, 'E803', (h: ServerHome) => json(h, { host: `localhost:${h.server.port + 1}` })],
+    ['a body that is not JSON', 400, 'E805', (h: ServerHome) => json(h), 'skill=echoes&tool=go'],
+    ['a form content type', 400, 'E805', (h: ServerHome) => json(h, { 'content-type': 'application/x-www-form-urlencoded' })],
+    ['text/plain (what a cross-site form can send)', 400, 'E805', (h: ServerHome) => json(h, { 'content-type': 'text/plain' })],
+    ['a schema-invalid body', 400, 'E805', (h: ServerHome) => json(h), '{"skill": 5}'],
+    ['an attempt to pre-approve over HTTP', 400, 'E805', (h: ServerHome) => json(h), JSON.stringify({ skill: 'asks', tool: 'go', approval: { kind: 'preapproved', actor: 'me' } })],
+    ['an empty body', 400, 'E805', (h: ServerHome) => json(h), ''],
+  ])('refuses %s with %i %s, and nothing runs', async (_what, status, code, headers, body = RUN) => {
     const h = await serverHome();
     const response = await raw(h.server.port, { method: 'POST', path: '/api/run', headers: headers(h), body });
     expect(response.status).toBe(status);
@@ -129,6 +133,29 @@ describe('the loopback API refuses what it must, before anything runs', () => {
     expect(h.server.token()).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(Buffer.from(h.server.token(), 'base64url')).toHaveLength(32);
     expect(statSync(join(h.core.config.home, 'server.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('never reads <home>/token through a symlink: a token planted elsewhere is no token (every request refused) until the server writes its own', async () => {
+    const h = await serverHome();
+    const home = h.core.config.home;
+    const old = h.server.token();
+    const planted = join(tempDir(), 'token');
+    const known = randomBytes(32).toString('base64url');
+    writeFileSync(planted, `${known}\n`);
+    chmodSync(planted, 0o644);
+    rmSync(tokenPath(home));
+    symlinkSync(planted, tokenPath(home));
+    expect(readToken(home)).toBeNull();
+    for (const token of [known, old]) {
+      const refused = await raw(h.server.port, { method: 'POST', path: '/api/health', headers: json(h, { authorization: `Bearer ${token}` }), body: '{}' });
+      expect([refused.status, errorOf(refused).code]).toEqual([401, 'E802']);
+    }
+    // A start replaces the link with a token file of its own and leaves the planted file as it was.
+    const fresh = ensureToken(home);
+    expect(fresh).not.toBe(known);
+    expect(lstatSync(tokenPath(home)).isSymbolicLink()).toBe(false);
+    expect(statSync(tokenPath(home)).mode & 0o777).toBe(0o600);
+    expect([readFileSync(planted, 'utf8'), statSync(planted).mode & 0o777]).toEqual([`${known}\n`, 0o644]);
   });
 
   it('takes a rotation at once: the old token is refused, the new one accepted', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SkilltrayError } from '../../../src-main/core/errors.js';
+import { SkilltrayError } from '../../../src-main/shared/skilltray-error.js';
 import { findRemembered, listRemembered, remember, revoke } from '../../../src-main/core/store/approvals.js';
 import { useTempHomes } from './temp-home.js';
 

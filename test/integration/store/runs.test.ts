@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SkilltrayError } from '../../../src-main/core/errors.js';
+import { SkilltrayError } from '../../../src-main/shared/skilltray-error.js';
 import type { RunResult } from '../../../src-main/shared/model.js';
 import type { RunRequest } from '../../../src-main/core/store/run-records.js';
 import type { RunQuery, RunStatus, Surface } from '../../../src-main/shared/runs.js';

@@ -2,10 +2,10 @@ import { appendFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SkilltrayError } from '../../../src-main/core/errors.js';
 import { formatSectionNotFound, formatShow, normaliseSectionQuery } from '../../../src-main/core/gateway/show.js';
 import { showSection } from '../../support/index-reads.js';
 import { buildIndex } from '../../../src-main/core/search/skill-index.js';
+import { SkilltrayError } from '../../../src-main/shared/skilltray-error.js';
 import { copyFixtureSkill, copyRfcSkill, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';
 

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, realpathSync, symlinkSync, utimesSync, writeFileS
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { SkilltrayError } from '../../../src-main/core/errors.js';
+import { SkilltrayError } from '../../../src-main/shared/skilltray-error.js';
 import {
   ACCESS_LOG_SCHEMA,
   accessLogPath,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SkilltrayError } from '../../../src-main/core/errors.js';
+import { SkilltrayError } from '../../../src-main/shared/skilltray-error.js';
 import type { BrokerClock, Resolution } from '../../../src-main/core/policy/approval-broker.js';
 import type { PendingApproval, VerdictKind } from '../../../src-main/shared/runs.js';
 import { ApprovalBroker } from '../../../src-main/core/policy/approval-broker.js';

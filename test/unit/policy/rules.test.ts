@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
-import { SkilltrayError } from '../../../src-main/core/errors.js';
+import { SkilltrayError } from '../../../src-main/shared/skilltray-error.js';
 import type { Rule, RuleEffect } from '../../../src-main/shared/runs.js';
 import { compareSpecificity, governingRule, parseRuleEffect, parseRulePattern } from '../../../src-main/core/policy/rules.js';
 

@@ -9,7 +9,7 @@ import { SETTLE_MS, statFingerprint } from '../../../src-main/core/skills/finger
 import { walkSkill } from '../../../src-main/core/skills/walk.js';
 import { makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';
-import { SkilltrayError } from '../../../src-main/core/errors.js';
+import { SkilltrayError } from '../../../src-main/shared/skilltray-error.js';
 import { touchMtime, waitForFsTick } from '../../support/fs-clock.js';
 
 const FILES = {

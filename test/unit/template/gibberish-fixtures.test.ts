@@ -3,7 +3,7 @@
  * verbatim with their Parameters tables, rendered in the braces compatibility syntax.
  */
 import { describe, expect, it } from 'vitest';
-import { SkilltrayError } from '../../../src-main/core/errors.js';
+import { SkilltrayError } from '../../../src-main/shared/skilltray-error.js';
 import { parseCommand } from '../../../src-main/core/template/parse-command.js';
 import { renderCommand } from '../../../src-main/core/template/render-command.js';
 import type { Tool } from '../../../src-main/shared/model.js';

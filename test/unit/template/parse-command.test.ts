@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SkilltrayError } from '../../../src-main/core/errors.js';
+import { SkilltrayError } from '../../../src-main/shared/skilltray-error.js';
 import { parseCommand, type ParsedCommand } from '../../../src-main/core/template/parse-command.js';
 import type { PlaceholderSyntax } from '../../../src-main/shared/model.js';
 

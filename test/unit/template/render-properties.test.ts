@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SkilltrayError } from '../../../src-main/core/errors.js';
+import { SkilltrayError } from '../../../src-main/shared/skilltray-error.js';
 import { renderCommand } from '../../../src-main/core/template/render-command.js';
 import type { PlaceholderSyntax, ToolParam } from '../../../src-main/shared/model.js';
 import { param, skill, tool } from './skill-builder.js';

@@ -1,5 +1,5 @@
 /** The errors of connecting assistants (E85x, docs/errors.md), each a sentence naming the file or client it is about. */
-import { SkilltrayError } from '../errors.js';
+import { SkilltrayError } from '../../shared/skilltray-error.js';
 
 export const connectErrors = {
   /** The config file does not parse; nothing was changed. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SkilltrayError, toSkilltrayError } from '../../../src-main/core/errors.js';
+import { SkilltrayError, toSkilltrayError } from '../../../src-main/shared/skilltray-error.js';
 import { SkilltrayClientError } from '../../../src-main/shared/contract.js';
 
 describe('toSkilltrayError', () => {

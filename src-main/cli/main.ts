@@ -27,6 +27,7 @@ import { serveCommands } from './commands/serve.js';
 import { skillCommands } from './commands/skills.js';
 import { packCommands } from './commands/packs.js';
 import { commandHelp, overview, usageLine } from './help.js';
+import { formatSectionNotFound } from '../shared/section-text.js';
 
 export const commands: Command[] = [...skillCommands, ...packCommands, ...runCommands, retentionCommand, limitsCommand, ...agentCommands, ...gatewayCommands, ...serveCommands, mcpCommand, ...connectCommands, ...projectCommands];
 
@@ -37,7 +38,7 @@ function unknownCommand(name: string): SkilltrayError {
 /** Prints an error as RFC-0005 says, with what helps: suggestions for E020 and for a name it does not know, the usage line for a command line that does not fit. */
 async function printError(ctx: CliContext, error: SkilltrayError, command: Command | undefined, name: string): Promise<void> {
   // E020's suggestions are lines of their own; any other error is one line, whatever its message holds.
-  const lines = error.code === 'E020' ? (await import('../core/gateway/show.js')).formatSectionNotFound(error).split('\n') : [withDidYouMean(error.format(), error.details)];
+  const lines = error.code === 'E020' ? formatSectionNotFound(error).split('\n') : [withDidYouMean(error.format(), error.details)];
   ctx.io.err(displayLines(lines));
   if ((error.code === 'E100' || error.code === 'E101') && command) ctx.io.err(`usage: ${usageLine(command)}\nsee 'skilltray ${command.name} --help' for its options and examples\n`);
   else if (error.code === 'E101') ctx.io.err("see 'skilltray --help' for the commands\n");

@@ -12,6 +12,13 @@ import type { SkillLibrary } from '../../core/library.js';
 import type { ServerEvent } from '../../shared/contract.js';
 // Static: main.ts already loads it for the indexing note.
 import { formatHits } from '../search-text.js';
+import { formatOpen } from '../format/open.js';
+import { formatOutlineFile } from '../format/outline.js';
+import { formatSearch } from '../format/search.js';
+import { formatShow } from '../format/show.js';
+import { formatSources } from '../format/sources.js';
+import { formatStats } from '../format/stats.js';
+import { formatSync, syncExitStatus } from '../format/sync.js';
 
 const FORMAT: Record<string, OptionSpec> = {
   format: { type: 'string', value: '<text|json>', choices: ['text', 'json'], description: 'output format (default text)' },
@@ -80,7 +87,6 @@ const outline: Command = {
     ['outline skill-authoring --level 2', 'only the top two levels'],
   ],
   async run(ctx, args) {
-    const { formatOutlineFile } = await import('../../core/gateway/outline.js');
     const library = await ctx.library();
     // Streamed file by file, in exactly the form printJson / formatOutlineFile give the whole result;
     // nothing is printed before the skill resolves, so an error is the only output.
@@ -128,7 +134,6 @@ const show: Command = {
     if (words.length > 0 && option !== undefined) throw skillcErrors.usage('give the section once: as the second argument or with --section');
     const section = words.length > 0 ? words.join(' ') : option;
     if (section === undefined) throw skillcErrors.usage('show needs <section>, the heading to show');
-    const { formatShow } = await import('../../core/gateway/show.js');
     const result = (await ctx.library({ strict: strictRead(ctx, args) })).show(skill, { section, ...pick({ file: str(args, 'file'), maxLines: num(args, 'max-lines') }) }, ctx.cwd);
     if (result.warning) ctx.io.err(`${result.warning}\n`);
     return finish(ctx, args, result, () => formatShow(result));
@@ -149,7 +154,6 @@ const open: Command = {
   ],
   async run(ctx, args) {
     const [skill, path] = args.positionals as [string, string];
-    const { formatOpen } = await import('../../core/gateway/open.js');
     const result = (await ctx.library()).open(skill, path, pick({ maxLines: num(args, 'max-lines') }), ctx.cwd);
     if (wantsJson(args)) return finish(ctx, args, result, () => '');
     ctx.io.out(formatOpen(result));
@@ -173,7 +177,6 @@ const sources: Command = {
     ['sources skill-authoring --dir references --pattern "*.md"', 'only the Markdown files under references/'],
   ],
   async run(ctx, args) {
-    const { formatSources } = await import('../../core/gateway/sources.js');
     const options = pick({ depth: num(args, 'depth'), dir: str(args, 'dir'), limit: num(args, 'limit'), pattern: str(args, 'pattern') });
     const result = (await ctx.library()).sources(args.positionals[0] as string, options, ctx.cwd);
     return finish(ctx, args, result, () => formatSources(result));
@@ -250,7 +253,6 @@ const search: Command = {
     if (rest.length > 0 && !args.options.all) {
       try {
         if (strict) {
-          const { formatSearch } = await import('../../core/search/query.js');
           const result = library.searchIndex(first, rest.join(' '), limit, ctx.cwd);
           return await finish(ctx, args, result, () => formatSearch({ results: result.results.map((hit) => ({ ...hit, snippet: emphasize(hit.snippet, on) })) }));
         }
@@ -316,7 +318,6 @@ const stats: Command = {
     ['stats git --group-by sections --since 2026-01-01', 'its most read sections this year'],
   ],
   async run(ctx, args) {
-    const { formatStats } = await import('../../core/logs/stats.js');
     const options = pick({ groupBy: str(args, 'group-by'), since: str(args, 'since'), until: str(args, 'until'), projects: args.options.project as string[] | undefined });
     const result = (await ctx.library()).stats(args.positionals[0] as string, options, ctx.cwd);
     return finish(ctx, args, result, () => formatStats(result));
@@ -337,7 +338,6 @@ const sync: Command = {
     ['sync git --dry-run', 'what would be merged for git'],
   ],
   async run(ctx, args) {
-    const { formatSync, syncExitStatus } = await import('../../core/logs/sync.js');
     const result = (await ctx.library()).syncLogs({ project: str(args, 'project') ?? ctx.cwd, ...pick({ skill: args.positionals[0], dryRun: args.options['dry-run'] as boolean | undefined }) });
     if (args.options.json) printJson(ctx, result);
     else {

@@ -2,7 +2,7 @@
 import { relative } from 'node:path';
 import { describeRoots } from '../../core/config.js';
 import { ROLES, type Diagnostic, type Skill, type SkillState } from '../../shared/model.js';
-import { formatNames } from '../../core/skills/diagnostics.js';
+import { formatNames } from '../format/diagnostics.js';
 import { displayLines } from '../../shared/display-text.js';
 import { switchesText } from '../../shared/pack-text.js';
 import { JSON_OPTION, printJson, type Command } from '../command.js';

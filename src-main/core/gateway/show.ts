@@ -6,11 +6,11 @@
  * from the source file by the indexed line range.
  */
 import { basename, resolve } from 'node:path';
-import { skillcErrors, type SkilltrayError } from '../errors.js';
+import { skillcErrors } from '../errors.js';
 import { prepared } from '../store/prepared.js';
 import { openIndexForSearch, readIndex, type OpenIndex, type OpenIndexOptions } from '../search/index.js';
 import { readText } from '../skills/files.js';
-import { checkIntegerOption, moreLinesLine } from './options.js';
+import { checkIntegerOption } from './options.js';
 import { resolveInsideRoot } from './paths.js';
 import { sectionLines, splitLines, trimTrailingBlankLines } from './sections.js';
 import type { ShowResult } from '../../shared/gateway.js';
@@ -140,16 +140,4 @@ export function showSection(dir: string, runtimeDir: string, options: ShowOption
   } finally {
     index.db.close();
   }
-}
-
-/** The section as printed on stdout, with `... (N more lines)` when `--max-lines` cut it. */
-export function formatShow(result: ShowResult): string {
-  return result.more_lines > 0 ? `${result.content}\n${moreLinesLine(result.more_lines)}` : result.content;
-}
-
-/** E020's full text: the error line and, when there are suggestions, the "Did you mean" list. */
-export function formatSectionNotFound(error: SkilltrayError): string {
-  const suggestions = (error.details?.suggestions ?? []) as { text: string; file: string }[];
-  if (suggestions.length === 0) return error.format();
-  return [error.format(), '', 'Did you mean one of these?', ...suggestions.map((s) => `  - ${s.text} (${s.file})`)].join('\n');
 }

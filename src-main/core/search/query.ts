@@ -8,7 +8,7 @@ import { skillcErrors } from '../errors.js';
 import { checkIntegerOption } from '../gateway/options.js';
 import { prepared } from '../store/prepared.js';
 import { openIndexForSearch, readIndex, type OpenIndex, type OpenIndexOptions } from './index.js';
-import type { IndexHit, IndexSearchResult } from '../../shared/gateway.js';
+import type { IndexSearchResult } from '../../shared/gateway.js';
 
 export interface SearchOptions extends OpenIndexOptions {
   /** Most results (default 10). */
@@ -122,14 +122,4 @@ export function searchSkill(dir: string, runtimeDir: string, query: string, opti
   } finally {
     index.db.close();
   }
-}
-
-/** Score as the text form shows it. */
-export function formatScore(score: number): string {
-  return score.toFixed(2);
-}
-
-/** RFC-0004's informative text form (`search --strict`): `<file>#<section> (score: <score>)` then the snippet on one indented line. */
-export function formatSearch(result: { results: readonly IndexHit[] }): string {
-  return result.results.map((hit) => `${hit.file}#${hit.section} (score: ${formatScore(hit.score)})\n  ${hit.snippet.replace(/\s*\n\s*/g, ' ')}`).join('\n');
 }

@@ -3,10 +3,12 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SkilltrayError } from '../../../src-main/core/errors.js';
-import { formatSectionNotFound, formatShow, normaliseSectionQuery, showSection } from '../../../src-main/core/gateway/show.js';
+import { normaliseSectionQuery, showSection } from '../../../src-main/core/gateway/show.js';
 import { buildIndex } from '../../../src-main/core/search/index.js';
 import { copyFixtureSkill, copyRfcSkill, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';
+import { formatSectionNotFound } from '../../../src-main/shared/section-text.js';
+import { formatShow } from '../../../src-main/cli/format/show.js';
 
 /** The rich-skill fixture (RFC-0002/0004 examples, an em-dash heading) with a built index: [skill dir, runtime dir]. */
 function richIndexed(): [string, string] {

@@ -6,9 +6,10 @@ import { openFile } from '../../../src-main/core/gateway/open.js';
 import { outlineSkill } from '../../../src-main/core/gateway/outline.js';
 import { showSection } from '../../../src-main/core/gateway/show.js';
 import { buildIndex, locateIndex } from '../../../src-main/core/search/index.js';
-import { formatSearch, queryTokens, rankedRows, searchSkill, SMALL_INDEX_ROWS, textColumnsMatch, toFtsQuery } from '../../../src-main/core/search/query.js';
+import { queryTokens, rankedRows, searchSkill, SMALL_INDEX_ROWS, textColumnsMatch, toFtsQuery } from '../../../src-main/core/search/query.js';
 import { copyFixtureSkill, copyRfcSkill, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';
+import { formatSearch } from '../../../src-main/cli/format/search.js';
 
 function indexed(files?: Record<string, string>): { dir: string; runtime: string } {
   const base = tempDir();

@@ -2,7 +2,8 @@
 import { ATTACH_TARGETS, ROLES, type AttachTarget, type Role } from '../../shared/model.js';
 import { skillcErrors } from '../../core/errors.js';
 import { JSON_OPTION, printJson, type Command } from '../command.js';
-import { collectArguments, printReport, runCwd, runHereOrThere } from './runs.js';
+import { runHereOrThere } from '../here-or-there.js';
+import { collectArguments, printReport, runCwd } from './run.js';
 
 const discover: Command = {
   name: 'discover',

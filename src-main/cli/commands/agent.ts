@@ -69,6 +69,7 @@ const attach: Command = {
     const traceId = args.options['trace-id'] as string | undefined;
     const cwd = runCwd(ctx, args);
     const result = await runHereOrThere(ctx, args, {
+      operation: 'attach',
       ...(traceId === undefined ? {} : { traceId }),
       there: (client, trace) =>
         client.attach({

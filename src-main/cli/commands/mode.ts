@@ -14,6 +14,7 @@ export const mode: Command = {
   async run(ctx, args) {
     const name = args.positionals[0];
     const current = await atOwnerOrHere(ctx, {
+      operation: name === undefined ? 'settings' : 'setMode',
       there: async (owner) => (name === undefined ? await owner.settings({}) : await owner.setMode({ mode: name })).mode,
       here: (core) => (name === undefined ? core.settings().mode : core.setMode(name)),
     });

@@ -25,6 +25,7 @@ export const remembered: Command = {
       const id = Number(idText);
       if (!Number.isInteger(id)) throw skillcErrors.usage('remembered revoke expects <id>');
       await atOwnerOrHere(ctx, {
+        operation: 'revokeRemembered',
         there: async (owner) => {
           await owner.revokeRemembered({ id });
         },
@@ -35,7 +36,7 @@ export const remembered: Command = {
       return 0;
     }
     if (action !== 'list' || idText !== undefined) throw skillcErrors.usage(`remembered takes list or revoke <id>, not '${[action, idText].filter(Boolean).join(' ')}'`);
-    const list = await atOwnerOrHere(ctx, { there: (owner) => owner.remembered({}), here: (core) => core.remembered() });
+    const list = await atOwnerOrHere(ctx, { operation: 'remembered', there: (owner) => owner.remembered({}), here: (core) => core.remembered() });
     if (args.options.json) printJson(ctx, list);
     else {
       const line = (r: Remembered): string =>

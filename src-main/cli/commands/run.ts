@@ -67,7 +67,7 @@ export const run: Command = {
     arg: { type: 'list', value: '<key=value>', description: 'one argument, typed by the Parameters table (repeatable)' },
     cwd: { type: 'string', value: '<dir>', description: 'working directory (default: the current directory)' },
     'dry-run': { type: 'boolean', description: 'print the rendered request and the policy decision; run nothing' },
-    yes: { type: 'boolean', description: 'approve this one call yourself when policy asks (never overrides a deny); runs here even when the app is running' },
+    yes: { type: 'boolean', description: 'approve this one call yourself when policy asks (never overrides a deny); with the app or serve running, it answers the question the owner asks, and the owner runs it' },
     ...JSON_OPTION,
   },
   examples: [
@@ -95,6 +95,7 @@ export const run: Command = {
       return 0;
     }
     const report = await runHereOrThere(ctx, args, {
+      operation: 'run',
       there: (client, traceId) => client.run({ skill, tool, args: input.args, cwd, trace_id: traceId }),
       here: (approval) => core.run(input, { approval }),
     });

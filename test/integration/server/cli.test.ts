@@ -98,17 +98,30 @@ describe('approvals, approve, deny and run against the running owner', () => {
     expect(JSON.parse(again.stdout).decision).toMatchObject({ outcome: 'auto', by: 'remembered' });
   });
 
-  it('keeps --yes and --dry-run in the terminal, even with an owner running', async () => {
+  it('sends --yes through the owner: the terminal answers its question once, the owner runs and records it; --dry-run stays here', async () => {
     const h = await serverHome();
+    const events: ServerEvent[] = [];
+    h.core.on('event', (event: ServerEvent) => events.push(event));
     const yes = await cli(['run', 'asks', 'go', '--arg', 'a=here', '--yes', '--json'], h.t);
     expect(yes.code).toBe(0);
     const report = JSON.parse(yes.stdout) as RunReport;
-    expect(report.decision).toMatchObject({ outcome: 'approved', by: 'user' });
-    expect(report.decision.actor).toContain('(--yes)');
-    expect(h.core.getRun(report.id).surface).toBe('cli');
+    expect(JSON.parse(report.result.stdout)).toEqual(['here']);
+    // Approved by the person, answering from the terminal (actor cli), and run by the owner: this test's process.
+    expect(report.decision).toMatchObject({ outcome: 'approved', by: 'user', actor: 'cli' });
+    expect(h.core.getRun(report.id)).toMatchObject({ surface: 'cli', answer: 'once', ownerPid: process.pid });
+    expect(events).toContainEqual({ type: 'approval.resolved', id: report.id, outcome: 'verdict' });
+    const said = await cli(['run', 'asks', 'go', '--yes'], h.t);
+    expect(said.code).toBe(0);
+    expect(said.stderr).toMatch(/^forwarded to skilltray serve at .*\nrun (\S+) approved here \(--yes\); skilltray serve runs it\n/);
+    expect(h.core.history()).toHaveLength(2);
+    // Never over a deny: the owner refuses without asking, so there is nothing to answer.
+    await cli(['rules', 'add', 'deny', 'skill:asks'], h.t);
+    const denied = await cli(['run', 'asks', 'go', '--yes', '--json'], h.t);
+    expect(denied.code).toBe(1);
+    expect(JSON.parse(denied.stdout).error).toMatchObject({ code: 'E602' });
     const dry = await cli(['run', 'asks', 'go', '--dry-run', '--json'], h.t);
-    expect(JSON.parse(dry.stdout)).toMatchObject({ decision: 'ask' });
-    expect(h.core.history()).toHaveLength(1);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ decision: 'deny' });
+    expect(h.core.history()).toHaveLength(3);
     expect(h.core.pendingApprovals()).toEqual([]);
   });
 });

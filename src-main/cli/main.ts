@@ -74,7 +74,7 @@ export async function runCli(
       return core;
     },
     library: async (options = {}) => {
-      if (core !== undefined) return core;
+      if (core !== undefined) return core.library;
       if (library === undefined) {
         const { SkillLibrary } = await import('../core/library.js');
         library ??= new SkillLibrary(ctx.config(), { strict: options.strict ?? false, onIndexing });

@@ -84,14 +84,14 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const home = core.config.home;
   await refuseWhileOwned(home);
   // The new owner of runs for this home: first finish what an owner that died left running.
-  await core.reclaimOrphanedRuns();
+  await core.runs.reclaimOrphanedRuns();
   ensureToken(home);
 
   const userHome = defaultGatewayCwd(core.config.env);
   const streams = new EventStreams(core, options.heartbeatMs ?? HEARTBEAT_MS);
   const queue = new RequestQueue();
   const idempotent = new IdempotentRequests((runId) => {
-    const report = reportOfRecord(core.getRun(runId));
+    const report = reportOfRecord(core.runs.getRun(runId));
     if (report === null) throw new SkilltrayError('E702', `run '${runId}' has no finished record to answer with`, { details: { id: runId } });
     return { status: 200, envelope: { ok: true, value: report } };
   });

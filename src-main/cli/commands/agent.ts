@@ -22,7 +22,7 @@ const discover: Command = {
   ],
   async run(ctx, args) {
     const domains = args.options.domain as string[] | undefined;
-    const results = (await ctx.core()).discover(args.positionals[0] as string, {
+    const results = (await ctx.core()).agent.discover(args.positionals[0] as string, {
       ...(domains === undefined ? {} : { domain: domains }),
       ...(typeof args.options.role === 'string' ? { roleFilter: args.options.role as Role } : {}),
       ...(typeof args.options.limit === 'number' ? { limit: args.options.limit } : {}),
@@ -82,7 +82,7 @@ const attach: Command = {
           cwd,
         }),
       here: (approval) =>
-        core.attach(
+        core.agent.attach(
           { skillId, targetType, targetRef, inputs, surface: 'cli', cwd, ...(toolOption === undefined ? {} : { tool: toolOption }), ...(traceId === undefined ? {} : { traceId }) },
           { approval },
         ),

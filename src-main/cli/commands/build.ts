@@ -23,10 +23,10 @@ export const build: Command = {
     if ((skill === undefined) === !args.options.all) throw skillcErrors.usage('build takes <skill> or --all, one of them');
     const verify = args.options.verify === true ? { verify: true } : {};
     if (skill !== undefined) {
-      const result = library.build(skill, ctx.cwd, verify);
+      const result = library.gateway.build(skill, ctx.cwd, verify);
       return finish(ctx, args, result, () => (result.status === 'up-to-date' ? `${result.skill}: up-to-date` : `${result.skill}: ${result.status} (${result.sections} sections, ${result.tokenizer})`));
     }
-    const result = library.buildAll(ctx.cwd, verify);
+    const result = library.gateway.buildAll(ctx.cwd, verify);
     await finish(ctx, args, result, () => result.built.map((b) => `${b.skill}: ${b.status}`).join('\n'));
     for (const failure of result.failed) ctx.io.err(`${failure.skill}: error[${failure.error.code}]: ${failure.error.message}\n`);
     return result.failed.length > 0 ? 1 : 0;

@@ -42,7 +42,7 @@ export const limitsCommand: Command = {
     const ceiling: ResourceLimits = await atOwnerOrHere(ctx, {
       operation: changed ? 'setLimitCeiling' : 'settings',
       there: async (owner) => (changed ? await owner.setLimitCeiling(input) : await owner.settings({})).limitCeiling,
-      here: (core) => (changed ? core.setLimitCeiling(change) : core.settings()).limitCeiling,
+      here: (core) => (changed ? core.preferences.setLimitCeiling(change) : core.preferences.settings()).limitCeiling,
     });
     // Loaded here: every command's module loads with the CLI, and policy belongs to the commands that run.
     const { DEFAULT_LIMITS } = await import('../../core/policy/resource-limits.js');

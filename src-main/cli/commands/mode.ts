@@ -16,7 +16,7 @@ export const mode: Command = {
     const current = await atOwnerOrHere(ctx, {
       operation: name === undefined ? 'settings' : 'setMode',
       there: async (owner) => (name === undefined ? await owner.settings({}) : await owner.setMode({ mode: name })).mode,
-      here: (core) => (name === undefined ? core.settings().mode : core.setMode(name)),
+      here: (core) => (name === undefined ? core.preferences.settings().mode : core.preferences.setMode(name)),
     });
     if (args.options.json) printJson(ctx, { mode: current });
     else ctx.io.out(`${current}\n`);

@@ -17,7 +17,7 @@ export const open: Command = {
   ],
   async run(ctx, args) {
     const [skill, path] = args.positionals as [string, string];
-    const result = (await ctx.library()).open(skill, path, pick({ maxLines: num(args, 'max-lines') }), ctx.cwd);
+    const result = (await ctx.library()).gateway.open(skill, path, pick({ maxLines: num(args, 'max-lines') }), ctx.cwd);
     if (wantsJson(args)) return finish(ctx, args, result, () => '');
     ctx.io.out(formatOpen(result));
     return 0;

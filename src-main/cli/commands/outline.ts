@@ -20,7 +20,7 @@ export const outline: Command = {
     const out = chunkedOut(ctx.io);
     let count = 0;
     try {
-      library.outlineEach(args.positionals[0] as string, pick({ level: num(args, 'level') }), ctx.cwd, (headings) => {
+      library.gateway.outlineEach(args.positionals[0] as string, pick({ level: num(args, 'level') }), ctx.cwd, (headings) => {
         if (!json) out.write(`${formatOutlineFile(headings)}\n`);
         else for (const heading of headings) out.write(`${count++ === 0 ? '{\n  "headings": [' : ','}\n${JSON.stringify(heading, null, 2).replace(/^/gm, '    ')}`);
       });

@@ -29,14 +29,14 @@ export const remembered: Command = {
         there: async (owner) => {
           await owner.revokeRemembered({ id });
         },
-        here: (core) => core.revokeRemembered(id),
+        here: (core) => core.policy.revokeRemembered(id),
       });
       if (args.options.json) printJson(ctx, { revoked: id });
       else ctx.io.out(`approval #${id} revoked\n`);
       return 0;
     }
     if (action !== 'list' || idText !== undefined) throw skillcErrors.usage(`remembered takes list or revoke <id>, not '${[action, idText].filter(Boolean).join(' ')}'`);
-    const list = await atOwnerOrHere(ctx, { operation: 'remembered', there: (owner) => owner.remembered({}), here: (core) => core.remembered() });
+    const list = await atOwnerOrHere(ctx, { operation: 'remembered', there: (owner) => owner.remembered({}), here: (core) => core.policy.remembered() });
     if (args.options.json) printJson(ctx, list);
     else {
       const line = (r: Remembered): string =>

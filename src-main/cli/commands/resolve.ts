@@ -15,7 +15,7 @@ export const resolve: Command = {
   ],
   async run(ctx, args) {
     const [skill, ...rest] = args.positionals as [string, ...string[]];
-    const prompt = (await ctx.core()).resolvePrompt(skill, rest);
+    const prompt = (await ctx.core()).skills.resolvePrompt(skill, rest);
     if (args.options.json) printJson(ctx, { skill, arguments: rest, prompt });
     else ctx.io.out(prompt.endsWith('\n') ? prompt : `${prompt}\n`);
     return 0;

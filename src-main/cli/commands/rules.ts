@@ -39,7 +39,7 @@ export const rules: Command = {
       if (effect === undefined || pattern === undefined || rest.length > 2) throw skillcErrors.usage('rules add expects <allow|deny> <pattern>');
       const { parseRuleEffect } = await import('../../core/policy/rules.js');
       const checked = parseRuleEffect(effect);
-      const rule = await atOwnerOrHere(ctx, { operation: 'addRule', there: (owner) => owner.addRule({ pattern, effect: checked }), here: (core) => core.addRule(pattern, checked) });
+      const rule = await atOwnerOrHere(ctx, { operation: 'addRule', there: (owner) => owner.addRule({ pattern, effect: checked }), here: (core) => core.policy.addRule(pattern, checked) });
       if (args.options.json) printJson(ctx, rule);
       else ctx.io.out(`rule #${rule.id}: ${rule.effect} ${rule.pattern}\n${await pinLines(rule)}`);
       return 0;
@@ -52,7 +52,7 @@ export const rules: Command = {
         there: async (owner) => {
           await owner.removeRule({ id });
         },
-        here: (core) => core.removeRule(id),
+        here: (core) => core.policy.removeRule(id),
       });
       if (args.options.json) printJson(ctx, { removed: id });
       else ctx.io.out(`rule #${id} removed\n`);
@@ -62,7 +62,7 @@ export const rules: Command = {
       const [skill] = rest;
       if (skill === undefined || rest.length !== 1) throw skillcErrors.usage(`rules ${action} takes one <skill>`);
       const sandboxed = action === 'sandbox';
-      const status = await atOwnerOrHere(ctx, { operation: 'setSkillSandbox', there: (owner) => owner.setSkillSandbox({ skill, sandboxed }), here: (core) => core.setSkillSandboxed(skill, sandboxed) });
+      const status = await atOwnerOrHere(ctx, { operation: 'setSkillSandbox', there: (owner) => owner.setSkillSandbox({ skill, sandboxed }), here: (core) => core.policy.setSkillSandboxed(skill, sandboxed) });
       if (args.options.json) printJson(ctx, status);
       else ctx.io.out(sandboxed ? `${skill} runs in the sandbox again\n` : `${skill} now runs without a sandbox: every run of it asks first (unless an allow rule says otherwise)\n`);
       return 0;
@@ -71,7 +71,7 @@ export const rules: Command = {
     const [list, sandbox] = await atOwnerOrHere(ctx, {
       operation: 'rules',
       there: async (owner) => [await owner.rules({}), await owner.sandbox({})] as const,
-      here: (core) => [core.rules(), core.sandboxStatus()] as const,
+      here: (core) => [core.policy.rules(), core.policy.sandboxStatus()] as const,
     });
     if (args.options.json) printJson(ctx, list);
     else {

@@ -30,7 +30,7 @@ export function collectArguments(core: SkilltrayCore, skillName: string, toolNam
     return [pair.slice(0, eq), pair.slice(eq + 1)] as const;
   });
   if (pairs.length === 0) return fromJson;
-  const tool = core.getSkill(skillName).tools.find((t) => t.name === toolName);
+  const tool = core.library.getSkill(skillName).tools.find((t) => t.name === toolName);
   if (!tool) return fromJson;
   const fromPairs = argumentsFromStrings(tool, pairs);
   for (const key of Object.keys(fromPairs)) {
@@ -83,7 +83,7 @@ export const run: Command = {
     const core = await ctx.core();
     const input = { skill, tool, args: collectArguments(core, skill, tool, args), surface: 'cli' as const, cwd };
     if (args.options['dry-run']) {
-      const dry = core.dryRun(input);
+      const dry = core.runs.dryRun(input);
       if (args.options.json) printJson(ctx, dry);
       else {
         const argv = dry.command.args.map((a, i) => `  arg ${String(i + 1).padEnd(5)} ${JSON.stringify(a)}\n`).join('');
@@ -97,7 +97,7 @@ export const run: Command = {
     const report = await runHereOrThere(ctx, args, {
       operation: 'run',
       there: (client, traceId) => client.run({ skill, tool, args: input.args, cwd, trace_id: traceId }),
-      here: (approval) => core.run(input, { approval }),
+      here: (approval) => core.runs.run(input, { approval }),
     });
     if (args.options.json) printJson(ctx, report);
     else printReport(ctx, report);

@@ -80,16 +80,16 @@ export const search: Command = {
     if (rest.length > 0 && !args.options.all) {
       try {
         if (strict) {
-          const result = library.searchIndex(first, rest.join(' '), limit, ctx.cwd);
+          const result = library.gateway.searchIndex(first, rest.join(' '), limit, ctx.cwd);
           return await finish(ctx, args, result, () => formatSearch({ results: result.results.map((hit) => ({ ...hit, snippet: emphasize(hit.snippet, on) })) }));
         }
-        return await printHits(ctx, args, library.search(first, rest.join(' '), limit, ctx.cwd));
+        return await printHits(ctx, args, library.gateway.search(first, rest.join(' '), limit, ctx.cwd));
       } catch (error) {
         if (!namesNoSkill(error, first)) throw error;
         ctx.io.err(`note: no skill is named '${first}', so every skill was searched for "${[first, ...rest].join(' ')}"\n`);
       }
     }
-    return printHits(ctx, args, withIndexProgress(ctx, library, () => library.searchAll([first, ...rest].join(' '), limit)));
+    return printHits(ctx, args, withIndexProgress(ctx, library, () => library.gateway.searchAll([first, ...rest].join(' '), limit)));
   },
 };
 

@@ -44,7 +44,7 @@ const list: Command = {
   ],
   async run(ctx, args) {
     const o = args.options;
-    const result = (await ctx.core()).listSkills({
+    const result = (await ctx.core()).skills.listSkills({
       ...(typeof o.domain === 'string' ? { domain: o.domain } : {}),
       ...(typeof o.role === 'string' ? { role: o.role } : {}),
       ...(typeof o.lifecycle === 'string' ? { status: o.lifecycle } : {}),
@@ -87,7 +87,7 @@ const check: Command = {
     ['check ~/skills --json', 'every skill in a directory, as data'],
   ],
   async run(ctx, args) {
-    const report = (await ctx.core()).check(args.positionals[0] as string, ctx.cwd);
+    const report = (await ctx.core()).skills.check(args.positionals[0] as string, ctx.cwd);
     if (args.options.json) {
       printJson(ctx, report);
     } else {

@@ -20,7 +20,7 @@ export const sources: Command = {
   ],
   async run(ctx, args) {
     const options = pick({ depth: num(args, 'depth'), dir: str(args, 'dir'), limit: num(args, 'limit'), pattern: str(args, 'pattern') });
-    const result = (await ctx.library()).sources(args.positionals[0] as string, options, ctx.cwd);
+    const result = (await ctx.library()).gateway.sources(args.positionals[0] as string, options, ctx.cwd);
     return finish(ctx, args, result, () => formatSources(result));
   },
 };

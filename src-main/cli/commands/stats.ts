@@ -21,7 +21,7 @@ export const stats: Command = {
   ],
   async run(ctx, args) {
     const options = pick({ groupBy: str(args, 'group-by'), since: str(args, 'since'), until: str(args, 'until'), projects: args.options.project as string[] | undefined });
-    const result = (await ctx.library()).stats(args.positionals[0] as string, options, ctx.cwd);
+    const result = (await ctx.library()).gateway.stats(args.positionals[0] as string, options, ctx.cwd);
     return finish(ctx, args, result, () => formatStats(result));
   },
 };

@@ -7,6 +7,15 @@ import tseslint from 'typescript-eslint';
 
 const adapters = ['**/electron/**', '**/server/**', '**/cli/**'];
 
+/**
+ * The only ways into the core for an adapter: the composition root (api), its read side (library),
+ * the operations table (operations), coded errors (errors), configuration (config) and the light
+ * helpers a surface uses (facade). Anything else is reached through these, so core can move inside.
+ */
+export const CORE_ENTRY_POINTS = ['api', 'library', 'operations', 'errors', 'config', 'facade'];
+const pastTheFacade = `(^|/)core/(?!(${CORE_ENTRY_POINTS.join('|')})\\.js$)`;
+const facadeMessage = `an adapter reaches the core only through core/{${CORE_ENTRY_POINTS.join(',')}}.js (eslint.config.js)`;
+
 export default defineConfig(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.electron-native/**', 'coverage/**'] },
   js.configs.recommended,
@@ -27,6 +36,14 @@ export default defineConfig(
         paths: [{ name: 'electron', message: 'src-main/core never imports electron.' }],
         patterns: [{ group: adapters, message: 'src-main/core never imports an adapter.' }],
       }],
+    },
+  },
+  {
+    files: ['src-main/cli/**/*.ts', 'src-main/server/**/*.ts', 'src-main/electron/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: pastTheFacade, message: facadeMessage }] }],
+      // A lazy import() is an import too.
+      'no-restricted-syntax': ['error', { selector: `ImportExpression[source.value=/${pastTheFacade.replaceAll('/', '\\/')}/]`, message: facadeMessage }],
     },
   },
   {

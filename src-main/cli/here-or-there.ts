@@ -1,7 +1,7 @@
 /** Where a CLI command's call runs: at the process that owns runs when one is running, else here. */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SkilltrayCore } from '../core/api.js';
-import type { Approval } from '../core/runs/run-service.js';
+import type { Approval } from '../core/api.js';
 import { onShutdownSignal } from '../server/shutdown-signals.js';
 import type { OperationName, SkilltrayClient } from '../shared/contract.js';
 import type { ParsedArgs } from './args.js';

@@ -1,7 +1,7 @@
 /** Asking the person at the terminal to approve a run, and how the approval reads there. */
 import { hostname, userInfo } from 'node:os';
 import type { PendingApproval, Verdict } from '../shared/runs.js';
-import type { Approval } from '../core/runs/run-service.js';
+import type { Approval } from '../core/api.js';
 import type { CliContext } from './command.js';
 import { approvalSentence, boxLines, containment, shownArguments } from '../shared/approval-text.js';
 import { describePin, identityWarnings } from '../shared/identity-text.js';

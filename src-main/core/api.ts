@@ -38,6 +38,15 @@ import type { StateDb } from './store/state-db.js';
 import { StateStore } from './store/state-store.js';
 import { clearSwitches } from './store/switches.js';
 
+// What the surfaces pass to and get from the services, and the helpers only a process holding the core uses.
+export { defaultGatewayCwd } from './gateway/service.js';
+export { ownerStopping } from './runs/interrupted-runs.js';
+export { isInside } from './skills/files.js';
+export type { McpEndpoint } from './connect/clients.js';
+export type { PackProgress } from './packs/service.js';
+export type { Approval } from './runs/run-service.js';
+export type { IndexingWork } from './search/catalog.js';
+
 export interface CoreOptions extends LibraryOptions {
   /** The sandbox runs go through; default this platform's (tests inject one that is unavailable). */
   sandbox?: Sandbox;

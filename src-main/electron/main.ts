@@ -7,10 +7,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { app, BrowserWindow, dialog, globalShortcut, ipcMain, Menu, nativeImage, protocol, session, shell, Tray } from 'electron';
-import { SkilltrayCore } from '../core/api.js';
+import { defaultGatewayCwd, SkilltrayCore } from '../core/api.js';
 import { resolveConfig } from '../core/config.js';
 import { toSkilltrayError } from '../core/errors.js';
-import { defaultGatewayCwd } from '../core/gateway/service.js';
 import { startHttpServer } from '../server/http.js';
 import { onShutdownSignal } from '../server/shutdown-signals.js';
 import { registerAppScheme, serveApp } from './app-protocol.js';

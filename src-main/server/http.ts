@@ -8,10 +8,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { SkilltrayCore } from '../core/api.js';
+import { defaultGatewayCwd, ownerStopping, type SkilltrayCore } from '../core/api.js';
 import { SkilltrayError, toSkilltrayError } from '../core/errors.js';
-import { defaultGatewayCwd } from '../core/gateway/service.js';
-import { ownerStopping } from '../core/runs/interrupted-runs.js';
 import type { Health } from '../shared/contract.js';
 import { reportOfRecord } from '../shared/runs.js';
 import { mcpHttpEndpoint } from './mcp-http.js';

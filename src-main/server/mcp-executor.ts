@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SkilltrayCore } from '../core/api.js';
-import { MAX_INPUT_DEPTH, nestsDeeperThan } from '../core/input-depth.js';
+import { MAX_INPUT_DEPTH, nestsDeeperThan } from '../core/facade.js';
 import { callOperation } from '../core/operations.js';
 import type { OperationName } from '../shared/contract.js';
 import type { PendingEntry, RunSummary } from '../shared/runs.js';

@@ -1,7 +1,7 @@
 /** `skilltray connect [CLIENT]` and `disconnect CLIENT`: hooking MCP clients up to Skilltray, through the core's connect API. */
 import { homedir } from 'node:os';
 import { ASSISTANT_IDS, BRIDGE_TRANSPORTS, LAUNCH_FORMS, type AssistantChange, type AssistantStatus, type BridgeTransport, type LaunchForm } from '../../shared/connect.js';
-import type { McpEndpoint } from '../../core/connect/clients.js';
+import type { McpEndpoint } from '../../core/api.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
 import { findRunningOwner } from '../owner-link.js';
 import { table } from '../table.js';

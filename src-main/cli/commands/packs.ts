@@ -5,7 +5,7 @@
  */
 import { MODES } from '../../shared/model.js';
 import type { PackChange } from '../../shared/packs.js';
-import type { PackProgress } from '../../core/packs/service.js';
+import type { PackProgress } from '../../core/api.js';
 import { SkilltrayError, toSkilltrayError } from '../../core/errors.js';
 import { displayLines } from '../../shared/display-text.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';

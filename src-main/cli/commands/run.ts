@@ -3,7 +3,7 @@ import { resolve as resolvePath } from 'node:path';
 import type { RunReport } from '../../shared/runs.js';
 import type { SkilltrayCore } from '../../core/api.js';
 import { SkilltrayError, skillcErrors } from '../../core/errors.js';
-import { argumentsFromStrings } from '../../core/template/render-command.js';
+import { argumentsFromStrings } from '../../core/facade.js';
 import type { ParsedArgs } from '../args.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
 import { refusedConnection } from './history.js';

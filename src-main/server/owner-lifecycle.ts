@@ -3,7 +3,7 @@
  * `<home>/server.json` for this process once listening, taking it over from a crashed owner.
  */
 import { SkilltrayError } from '../core/errors.js';
-import { thisProcess } from '../core/facade.js';
+import { thisProcess } from '../core/runs-facade.js';
 import type { Health } from '../shared/contract.js';
 import { findOwner } from './app-link.js';
 import { claimOwnerFile, releaseOwnerFile } from './owner-file.js';

@@ -45,7 +45,7 @@ export const limitsCommand: Command = {
       here: (core) => (changed ? core.preferences.setLimitCeiling(change) : core.preferences.settings()).limitCeiling,
     });
     // Loaded here: every command's module loads with the CLI, and policy belongs to the commands that run.
-    const { DEFAULT_LIMITS } = await import('../../core/facade.js');
+    const { DEFAULT_LIMITS } = await import('../../core/runs-facade.js');
     if (args.options.json) {
       printJson(ctx, { defaults: DEFAULT_LIMITS, ceiling });
       return 0;

@@ -11,7 +11,7 @@ async function pinLines(rule: Rule): Promise<string> {
   if (rule.effect === 'deny') return '';
   if (rule.pins === null || rule.pins.length === 0) return '       covers no skill: add it again to cover the skills it names now\n';
   // Loaded only by `rules`: the other commands never describe a profile.
-  const { describeProfile } = await import('../../core/facade.js');
+  const { describeProfile } = await import('../../core/runs-facade.js');
   return displayLines(rule.pins.map((pin) => `       for ${pin.skill}: ${describePin(pin)}, up to ${describeProfile(pin.profile)}`));
 }
 
@@ -37,7 +37,7 @@ export const rules: Command = {
     if (action === 'add') {
       const [effect, pattern] = rest;
       if (effect === undefined || pattern === undefined || rest.length > 2) throw skillcErrors.usage('rules add expects <allow|deny> <pattern>');
-      const { parseRuleEffect } = await import('../../core/facade.js');
+      const { parseRuleEffect } = await import('../../core/runs-facade.js');
       const checked = parseRuleEffect(effect);
       const rule = await atOwnerOrHere(ctx, { operation: 'addRule', there: (owner) => owner.addRule({ pattern, effect: checked }), here: (core) => core.policy.addRule(pattern, checked) });
       if (args.options.json) printJson(ctx, rule);

@@ -85,13 +85,13 @@ describe('system pack: real runs', () => {
     const t = testHome({ base: ordinaryDir(), bundled: SKILLS_DIR });
     const core = new SkilltrayCore(t.config());
     try {
-      const report = await core.runs.run({ skill: 'system', tool: 'disk_usage', args: {}, surface: 'cli', cwd: t.userHome }, { approval: { kind: 'none' } });
+      const report = await core.runs.run({ skill: 'system', tool: 'disk_usage', args: {}, surface: 'cli', cwd: t.work }, { approval: { kind: 'none' } });
       expect(report.sandbox).toMatchObject({ contained: true, name: 'read-only' });
       const [header, ...rows] = lines(report.result.stdout);
       expect(header).toMatch(/^Filesystem\s+Size\s+Used\s+Avail\s+Use%\s+Mounted on$/);
       expect(rows.length).toBeGreaterThan(0);
       const mounts = rows.map((row) => row.split(/\s+/));
-      const sandboxed = [t.home, t.userHome, '/tmp', '/var/tmp', '/dev', '/proc'];
+      const sandboxed = [t.home, t.userHome, t.work, '/tmp', '/var/tmp', '/dev', '/proc'];
       expect(mounts.filter(([source, ...rest]) => source === 'tmpfs' || sandboxed.some((path) => rest[rest.length - 1] === path)), report.result.stdout).toEqual([]);
     } finally {
       await core.close();

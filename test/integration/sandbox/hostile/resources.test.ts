@@ -26,7 +26,13 @@ asRootAndUser((actor) => {
     // The classic bomb, marked so its processes can be found; the run ends once a fork of it is refused, and nothing of it outlives the run.
     const marker = `skilltray-bomb-${process.pid}-${actor.name}`;
     const bomb = await attack(actor, 'probe-ro', 'sh', {
-      script: `: ${marker}; b() { b | b & }; (b) 2>/tmp/bomb.err; until grep -q 'Resource temporarily unavailable' /tmp/bomb.err; do sleep 0.1; done; echo refused`,
+      // Once the bomb holds every process the run may have, the script cannot fork either: it watches with builtins only (read, [[ ]]).
+      script: [
+        `: ${marker}; mkfifo /tmp/never; exec 9<>/tmp/never`,
+        'b() { b | b & }; (b) 2>/tmp/bomb.err',
+        "refused=''; until [[ -n $refused ]]; do while IFS= read -r line; do [[ $line == *'Resource temporarily unavailable'* ]] && refused=1; done </tmp/bomb.err; read -t 0.1 -u 9; done",
+        'echo refused',
+      ].join('; '),
     });
     const bombed = resultOf(bomb.report);
     expect(bombed).toMatchObject({ stdout: 'refused\n', timedOut: false });

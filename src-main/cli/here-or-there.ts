@@ -4,19 +4,17 @@ import type { SkilltrayCore } from '../core/api.js';
 import type { Approval } from '../core/api.js';
 import { onShutdownSignal } from '../server/shutdown-signals.js';
 import type { OperationName, SkilltrayClient } from '../shared/contract.js';
+import type { PendingEntry } from '../shared/runs.js';
 import type { ParsedArgs } from './args.js';
 import type { CliContext } from './command.js';
 import { cliRouting, type RunningOwner } from './owner-link.js';
 import { actor, terminalApproval } from './terminal-approval.js';
 
-/** How often a forwarded run is looked for among the owner's approvals, to say where it waits. */
+/** How often a forwarded run is looked for among the owner's approvals. */
 const WAITING_POLL_MS = 200;
 
-/**
- * Once a forwarded run waits for approval, says so on stderr: its id, and where to answer it (the
- * app, serve's browser UI, or `skilltray approve`). Looks until the run shows up or the call ends.
- */
-async function sayWhereItWaits(ctx: CliContext, owner: RunningOwner, traceId: string, call: Promise<unknown>): Promise<void> {
+/** Once the owner asks about the forwarded run carrying `traceId`, hands its pending entry to `then`; looks until it shows up or the call ends. */
+async function whenAsked(owner: RunningOwner, traceId: string, call: Promise<unknown>, then: (entry: PendingEntry) => Promise<void>): Promise<void> {
   let ended = false;
   const settled = call.then(
     () => (ended = true),
@@ -25,40 +23,29 @@ async function sayWhereItWaits(ctx: CliContext, owner: RunningOwner, traceId: st
   while (!ended) {
     const pending = await owner.client.approvals({}).catch(() => []);
     const entry = pending.find((p) => p.traceId === traceId);
-    if (entry !== undefined) {
-      const where = owner.link.owner === 'app' ? 'in the Skilltray app' : `at ${owner.link.url}/#/approvals (the browser UI of skilltray serve --web)`;
-      ctx.io.err(`run ${entry.id} waits for your approval ${where}; or answer it here: skilltray approve ${entry.id} (or deny ${entry.id})\n`);
-      return;
-    }
+    if (entry !== undefined) return then(entry);
     await Promise.race([settled, sleep(WAITING_POLL_MS)]);
   }
 }
 
+/** Says on stderr where a forwarded run waits for approval: its id, and where to answer it (the app, serve's browser UI, or `skilltray approve`). */
+async function sayWhereItWaits(ctx: CliContext, owner: RunningOwner, entry: PendingEntry): Promise<void> {
+  const where = owner.link.owner === 'app' ? 'in the Skilltray app' : `at ${owner.link.url}/#/approvals (the browser UI of skilltray serve --web)`;
+  ctx.io.err(`run ${entry.id} waits for your approval ${where}; or answer it here: skilltray approve ${entry.id} (or deny ${entry.id})\n`);
+}
+
 /**
  * With `--yes` and an owner running: answers "once", as the person at this terminal, the approval the
- * owner asks for this run (found by `traceId`); the owner then runs it. A run policy allows needs no
- * answer and one policy denies is never asked, so `--yes` overrides neither.
+ * owner asks for this run; the owner then runs it. A run policy allows needs no answer and one policy
+ * denies is never asked, so `--yes` overrides neither.
  */
-async function approveWhenAsked(ctx: CliContext, args: ParsedArgs, owner: RunningOwner, traceId: string, call: Promise<unknown>): Promise<void> {
-  let ended = false;
-  const settled = call.then(
-    () => (ended = true),
-    () => (ended = true),
+async function approveHere(ctx: CliContext, args: ParsedArgs, owner: RunningOwner, entry: PendingEntry): Promise<void> {
+  // Answered at the desktop first, or withdrawn meanwhile: the run's own outcome says which.
+  const answered = await owner.client.answerApproval({ id: entry.id, verdict: 'once' }).then(
+    () => true,
+    () => false,
   );
-  while (!ended) {
-    const pending = await owner.client.approvals({}).catch(() => []);
-    const entry = pending.find((p) => p.traceId === traceId);
-    if (entry !== undefined) {
-      // Answered at the desktop first, or withdrawn meanwhile: the run's own outcome says which.
-      const answered = await owner.client.answerApproval({ id: entry.id, verdict: 'once' }).then(
-        () => true,
-        () => false,
-      );
-      if (answered && !args.options.json) ctx.io.err(`run ${entry.id} approved here (--yes); ${owner.link.owner === 'app' ? 'the Skilltray app' : 'skilltray serve'} runs it\n`);
-      return;
-    }
-    await Promise.race([settled, sleep(WAITING_POLL_MS)]);
-  }
+  if (answered && !args.options.json) ctx.io.err(`run ${entry.id} approved here (--yes); ${owner.link.owner === 'app' ? 'the Skilltray app' : 'skilltray serve'} runs it\n`);
 }
 
 /**
@@ -79,8 +66,8 @@ export async function runHereOrThere<T>(
     // node:crypto only when a run is forwarded: every other command starts without it.
     const traceId = call.traceId ?? (await import('node:crypto')).randomUUID();
     const result = call.there(owner.client, traceId);
-    if (args.options.yes) void approveWhenAsked(ctx, args, owner, traceId, result);
-    else if (!args.options.json) void sayWhereItWaits(ctx, owner, traceId, result);
+    if (args.options.yes) void whenAsked(owner, traceId, result, (entry) => approveHere(ctx, args, owner, entry));
+    else if (!args.options.json) void whenAsked(owner, traceId, result, (entry) => sayWhereItWaits(ctx, owner, entry));
     return result;
   };
   return cliRouting(ctx.config().home).route(call.operation, there, async () => {

@@ -18,7 +18,8 @@ const coreFloors = [
   ['search', 'runs', 'connect'],
   ['agent', 'gateway', 'skill-summary'],
   ['library'],
-  ['api'],
+  ['services'],
+  ['api', 'facade', 'runs-facade'],
   ['operations'],
 ];
 
@@ -34,6 +35,14 @@ const sizeExceptions = [
   { why: 'one run: spawn, bound, collect and tear down share the child and its timers', rules: ['max-lines-per-function'], files: ['src-main/core/process/run-process.ts', 'src-main/core/runs/run-service.ts'] },
   { why: 'the OpenAPI document is one literal', rules: ['max-lines-per-function'], files: ['src-main/server/openapi.ts'] },
 ];
+/**
+ * The only ways into the core for an adapter: the composition root (api), its read side (library),
+ * the operations table (operations), configuration (config), the light
+ * helpers a surface uses (facade) and what it needs to know of runs (runs-facade). Anything else is reached through these, so core can move inside.
+ */
+export const CORE_ENTRY_POINTS = ['api', 'library', 'operations', 'config', 'facade', 'runs-facade'];
+const pastTheFacade = `(^|/)core/(?!(${CORE_ENTRY_POINTS.join('|')})\\.js$)`;
+const facadeMessage = `an adapter reaches the core only through core/{${CORE_ENTRY_POINTS.join(',')}}.js (eslint.config.js)`;
 
 export default defineConfig(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.electron-native/**', 'coverage/**'] },
@@ -65,6 +74,14 @@ export default defineConfig(
         paths: [{ name: 'electron', message: 'src-main/core never imports electron.' }],
         patterns: [{ group: adapters, message: 'src-main/core never imports an adapter.' }],
       }],
+    },
+  },
+  {
+    files: ['src-main/cli/**/*.ts', 'src-main/server/**/*.ts', 'src-main/electron/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: pastTheFacade, message: facadeMessage }] }],
+      // A lazy import() is an import too.
+      'no-restricted-syntax': ['error', { selector: `ImportExpression[source.value=/${pastTheFacade.replaceAll('/', '\\/')}/]`, message: facadeMessage }],
     },
   },
   {

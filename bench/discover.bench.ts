@@ -20,7 +20,7 @@ interface Precision {
 function precision(core: SkilltrayCore, intents: readonly LabelledIntent[]): Precision {
   const out: Precision = { at1: 0, at3: 0, n: intents.length, misses: [] };
   for (const labelled of intents) {
-    const ranked = core.discover(labelled.intent, labelled.roleFilter ? { roleFilter: labelled.roleFilter } : {}).map((r) => r.skill_id);
+    const ranked = core.agent.discover(labelled.intent, labelled.roleFilter ? { roleFilter: labelled.roleFilter } : {}).map((r) => r.skill_id);
     if (ranked[0] === labelled.skill) out.at1++;
     else out.misses.push(`"${labelled.intent}" → ${ranked.slice(0, 3).join(', ') || '(nothing)'} (want ${labelled.skill})`);
     if (ranked.slice(0, 3).includes(labelled.skill)) out.at3++;
@@ -43,7 +43,7 @@ export async function discoverBench(dir: string, bundledDir: string): Promise<(F
     for (const s of core.registry.list()) insert.run(s.name, `${s.description} ${s.tools.map((t) => t.description).join(' ')}`);
     const rawQuery = raw.prepare('SELECT name, bm25(t) FROM t WHERE t MATCH ? ORDER BY bm25(t) LIMIT 10');
     const baseline = await median(() => rawQuery.all('"processes" OR "cpu" OR "most" OR "use"'), 51, 5);
-    const ms = await median(() => core.discover(intent), 51, 5);
+    const ms = await median(() => core.agent.discover(intent), 51, 5);
     raw.close();
     return [
       { name: `discover precision@1 (${labelled.n} labelled intents)`, text: ratio(labelled.at1, labelled.n) },

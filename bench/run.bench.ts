@@ -115,13 +115,13 @@ export async function runBench(dir: string): Promise<(Figure | Metric)[]> {
       const sandboxed = await median(() => spawned(wrapped.program, wrapped.args, wrapped.env), 31, 3);
       figures.push({ name: `sandboxed \`true\` (${sandbox.mechanism ?? ''}, read-only)`, ms: sandboxed, baseline: 'raw child_process.spawn of true', baselineMs: raw });
       figures.push(await networkStart(sandbox, { ...places, profile: { ...places.profile, network: true, hosts: ['api.github.com'] } }, truePath, dir, sandboxed, raw));
-      const call = () => contained.run({ skill: 'truth', tool: 'yes', surface: 'cli', cwd: work }, { approval: { kind: 'none' } });
+      const call = () => contained.runs.run({ skill: 'truth', tool: 'yes', surface: 'cli', cwd: work }, { approval: { kind: 'none' } });
       const full = await median(call, 31, 3);
       figures.push({ name: 'run `true`: render+policy+snapshot+sandbox+record', ms: full, baseline: 'raw child_process.spawn of true', baselineMs: raw });
     } else {
       figures.push({ name: 'sandboxed `true`', text: `not measured: ${why}` });
     }
-    const uncontained = () => bare.run({ skill: 'truth', tool: 'yes', surface: 'cli', cwd: work }, { approval: { kind: 'preapproved', actor: 'bench' } });
+    const uncontained = () => bare.runs.run({ skill: 'truth', tool: 'yes', surface: 'cli', cwd: work }, { approval: { kind: 'preapproved', actor: 'bench' } });
     figures.push({ name: 'run `true` uncontained (snapshot, no sandbox)', ms: await median(uncontained, 31, 3), baseline: 'raw child_process.spawn of true', baselineMs: raw });
     return figures;
   } finally {

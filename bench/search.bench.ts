@@ -30,12 +30,12 @@ export async function searchBench(dir: string, fixtures: BenchFixtures): Promise
     const core = new SkilltrayCore(config, { autoBuild: true });
     try {
       await core.startWatching();
-      const indexPath = locateIndex(core.getSkill('skill-7').dir, runtimeDir(config.home, 'skill-7')).path;
+      const indexPath = locateIndex(core.library.getSkill('skill-7').dir, runtimeDir(config.home, 'skill-7')).path;
       const index = new Database(indexPath, { readonly: true });
       const raw = index.prepare(RAW_ONE);
       const match = '{section content} : ("configure" "retry")';
-      core.search('skill-7', 'configure retry', {}, base);
-      const app = await paired(() => core.search('skill-7', 'configure retry', {}, base), () => raw.all(match), 51, 5);
+      core.gateway.search('skill-7', 'configure retry', {}, base);
+      const app = await paired(() => core.gateway.search('skill-7', 'configure retry', {}, base), () => raw.all(match), 51, 5);
       figures.push({ name: `search one skill in the app, ${count(n)} skills`, ...app, baseline: 'raw FTS5 query on its index', goal: 2, note: 'freshness vouched for by the watcher' });
       index.close();
 
@@ -46,13 +46,13 @@ export async function searchBench(dir: string, fixtures: BenchFixtures): Promise
       );
       figures.push({ name: `search one skill from the CLI, ${count(n)} skills`, ...cli, baseline: 'node + raw FTS5 query (a process)', goal: 1.5, note: 'stat fingerprint checked' });
 
-      core.searchAll('warm');
+      core.gateway.searchAll('warm');
       const catalog = new Database(catalogPath(config.home), { readonly: true });
       const table = (catalog.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%fts5%' ORDER BY name LIMIT 1").get() as { name: string }).name;
       const rawAll = catalog.prepare(`SELECT rowid, bm25(${table}) FROM ${table} WHERE ${table} MATCH ? ORDER BY bm25(${table}) LIMIT 10`);
-      const all = await paired(() => core.searchAll('deploy review'), () => rawAll.all('"deploy" "review"'), 51, 5);
+      const all = await paired(() => core.gateway.searchAll('deploy review'), () => rawAll.all('"deploy" "review"'), 51, 5);
       figures.push({ name: `search --all over ${count(n)} skills`, ...all, baseline: `raw FTS5 query on the catalog (${table})` });
-      const typing = await paired(() => core.searchAll('deploy rev', { prefix: true }), () => rawAll.all('"deploy" "review"'), 51, 5);
+      const typing = await paired(() => core.gateway.searchAll('deploy rev', { prefix: true }), () => rawAll.all('"deploy" "review"'), 51, 5);
       figures.push({ name: `search-as-you-type (prefix) over ${count(n)} skills`, ...typing, baseline: `raw FTS5 query on the catalog (${table})` });
       catalog.close();
     } finally {

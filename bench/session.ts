@@ -74,7 +74,7 @@ async function decisions(dir: string, bundled: string, cwd: string, sandbox?: Sa
   const config = resolveConfig({ env: { HOME: join(dir, 'user'), SKILLTRAY_HOME: join(dir, 'home'), PATH: process.env.PATH }, bundledDir: bundled });
   const core = new SkilltrayCore(config, sandbox === undefined ? {} : { sandbox });
   try {
-    return SESSION.map((r) => core.dryRun({ skill: r.skill, tool: r.tool, args: r.args, surface: 'mcp', cwd }).decision);
+    return SESSION.map((r) => core.runs.dryRun({ skill: r.skill, tool: r.tool, args: r.args, surface: 'mcp', cwd }).decision);
   } finally {
     await core.close();
   }

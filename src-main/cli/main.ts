@@ -8,11 +8,11 @@ import type { SkillLibrary } from '../core/library.js';
 import { resolveConfig, type CoreConfig } from '../core/config.js';
 import { toSkilltrayError, type SkilltrayError } from '../shared/skilltray-error.js';
 import { skillcErrors } from '../shared/error-messages/skillc.js';
-import { nearestNames } from '../core/did-you-mean.js';
+import { nearestNames } from '../core/facade.js';
 import { withDidYouMean } from '../shared/did-you-mean.js';
 import { displayLines } from '../shared/display-text.js';
 import { parseArgs } from './args.js';
-import type { IndexingWork } from '../core/search/catalog.js';
+import type { IndexingWork } from '../core/api.js';
 import { indexingNote } from './search-text.js';
 import { printNotices } from './notices.js';
 import type { CliContext, CliIo, Command } from './command.js';
@@ -28,6 +28,7 @@ import { serveCommands } from './commands/serve.js';
 import { skillCommands } from './commands/skills.js';
 import { packCommands } from './commands/packs.js';
 import { commandHelp, overview, usageLine } from './help.js';
+import { formatSectionNotFound } from '../shared/section-text.js';
 
 export const commands: Command[] = [...skillCommands, ...packCommands, ...runCommands, retentionCommand, limitsCommand, ...agentCommands, ...gatewayCommands, ...serveCommands, mcpCommand, ...connectCommands, ...projectCommands];
 
@@ -38,7 +39,7 @@ function unknownCommand(name: string): SkilltrayError {
 /** Prints an error as RFC-0005 says, with what helps: suggestions for E020 and for a name it does not know, the usage line for a command line that does not fit. */
 async function printError(ctx: CliContext, error: SkilltrayError, command: Command | undefined, name: string): Promise<void> {
   // E020's suggestions are lines of their own; any other error is one line, whatever its message holds.
-  const lines = error.code === 'E020' ? (await import('../core/gateway/show.js')).formatSectionNotFound(error).split('\n') : [withDidYouMean(error.format(), error.details)];
+  const lines = error.code === 'E020' ? formatSectionNotFound(error).split('\n') : [withDidYouMean(error.format(), error.details)];
   ctx.io.err(displayLines(lines));
   if ((error.code === 'E100' || error.code === 'E101') && command) ctx.io.err(`usage: ${usageLine(command)}\nsee 'skilltray ${command.name} --help' for its options and examples\n`);
   else if (error.code === 'E101') ctx.io.err("see 'skilltray --help' for the commands\n");
@@ -74,7 +75,7 @@ export async function runCli(
       return core;
     },
     library: async (options = {}) => {
-      if (core !== undefined) return core;
+      if (core !== undefined) return core.library;
       if (library === undefined) {
         const { SkillLibrary } = await import('../core/library.js');
         library ??= new SkillLibrary(ctx.config(), { strict: options.strict ?? false, onIndexing });

@@ -1,19 +1,14 @@
-/** The process that owns runs for a home, as the CLI reaches it; its HTTP client loads only when server.json names one. */
-import type { OwnerLink } from '../server/app-link.js';
-import { readOwnerRecord } from '../server/owner-record.js';
-import type { SkilltrayClient } from '../shared/contract.js';
+/** The process that owns runs for a home, as the CLI reaches it: by the one owner-routing policy (server/owner-routing.ts). */
+import { OwnerRouting, type RoutedOwner } from '../server/owner-routing.js';
 
-/** A live owner (the app or serve) and a client of it speaking as the CLI. */
-export interface RunningOwner {
-  link: OwnerLink;
-  client: SkilltrayClient;
+export type RunningOwner = RoutedOwner;
+
+/** Where this command's calls for `home` go; its HTTP client loads only when server.json names an owner. */
+export function cliRouting(home: string): OwnerRouting {
+  return new OwnerRouting({ home, surface: 'cli' });
 }
 
-/** The live owner of runs for `home`, or null; without a server.json nothing heavier than that file is read. */
-export async function findRunningOwner(home: string): Promise<RunningOwner | null> {
-  // No record, no owner: skip loading the client (the contract's zod schemas, execa) altogether.
-  if (readOwnerRecord(home) === null) return null;
-  const { findOwner, ownerClient } = await import('../server/app-link.js');
-  const link = await findOwner(home);
-  return link === null ? null : { link, client: ownerClient(link, 'cli') };
+/** The live owner of runs for `home`, or null. */
+export function findRunningOwner(home: string): Promise<RunningOwner | null> {
+  return cliRouting(home).owner();
 }

@@ -5,7 +5,7 @@
  */
 import type { SearchHit, SearchResult } from '../shared/gateway.js';
 import { toolNeeds } from '../shared/search-text.js';
-import type { IndexingWork } from '../core/search/catalog.js';
+import type { IndexingWork } from '../core/api.js';
 import { emphasize } from './emphasis.js';
 
 function hitLines(hit: SearchHit, on: boolean): string[] {

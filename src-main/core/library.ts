@@ -2,21 +2,16 @@
  * The skills and what reads them: the registry over the roots (parse cache behind it) and the
  * gateway (outline, show, open, sources, search, build, stats). It is the part of the core API that
  * needs no state.db, runs, policy, sandbox or packs, so a one-shot read from the CLI loads only
- * this; SkilltrayCore (api.ts) extends it with the rest, so every surface still calls one API.
+ * this; SkilltrayCore (api.ts) holds one beside the rest. Reads go to `gateway` itself.
  */
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { Skill } from '../shared/model.js';
 import type { ServerEvent } from '../shared/contract.js';
-import type { BuildResult, IndexSearchResult, OpenResult, OutlineHeading, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult, SyncResult } from '../shared/gateway.js';
 import type { CoreConfig } from './config.js';
 import { emitSafely } from './events.js';
-import { GatewayService, type ShowInput } from './gateway/service.js';
+import { GatewayService } from './gateway/service.js';
 import type { IndexingWork } from './search/catalog.js';
-import type { OpenOptions } from './gateway/open.js';
-import type { OutlineOptions } from './gateway/outline.js';
-import type { SourcesOptions } from './gateway/sources.js';
-import type { StatsOptions } from './logs/stats.js';
 import { recoverPacks } from './packs/transaction.js';
 import { checkAgainstLock } from './packs/verify.js';
 import { readBundledManifest } from './skills/bundled-manifest.js';
@@ -75,34 +70,6 @@ export class SkillLibrary extends EventEmitter<{ event: [ServerEvent] }> {
     return skill;
   }
 
-  // ── gateway and search (RFC-0002, RFC-0004); `cwd` is where the caller stands, for resolution and logs ──
-
-  outline(skill: string, options: OutlineOptions, cwd: string): OutlineResult {
-    return this.gateway.outline(skill, options, cwd);
-  }
-
-  /** The outline streamed: each Markdown file's headings go to `each` as they are read. */
-  outlineEach(skill: string, options: OutlineOptions, cwd: string, each: (headings: OutlineHeading[]) => void): void {
-    this.gateway.outlineEach(skill, options, cwd, each);
-  }
-
-  show(skill: string, input: ShowInput, cwd: string): ShowResult {
-    return this.gateway.show(skill, input, cwd);
-  }
-
-  open(skill: string, path: string, options: OpenOptions, cwd: string): OpenResult {
-    return this.gateway.open(skill, path, options, cwd);
-  }
-
-  sources(skill: string, options: SourcesOptions, cwd: string): SourcesResult {
-    return this.gateway.sources(skill, options, cwd);
-  }
-
-  /** One skill's sections and tools for the query, as searchAll shows them. */
-  search(skill: string, query: string, options: { limit?: number }, cwd: string): SearchResult {
-    return this.gateway.search(skill, query, options, cwd);
-  }
-
   /**
    * Brings the search catalog up to date with the event loop free (index.progress told as it goes),
    * for a process that must keep answering meanwhile. Never rejects: a sync that failed is tried
@@ -112,43 +79,13 @@ export class SkillLibrary extends EventEmitter<{ event: [ServerEvent] }> {
     await this.gateway.syncCatalogInBackground().catch(() => undefined);
   }
 
-  /** RFC-0004's search of a skill's own index, as `search --strict` prints it. */
-  searchIndex(skill: string, query: string, options: { limit?: number }, cwd: string): IndexSearchResult {
-    return this.gateway.searchIndex(skill, query, options, cwd);
-  }
-
-  /** One ranked result list over every loaded skill. */
-  searchAll(query: string, options: { limit?: number; prefix?: boolean } = {}): SearchResult {
-    return this.gateway.searchAll(query, options);
-  }
-
-  /** Builds a skill's search index (or keeps it); `verify` checks one found current for damage too. */
-  build(skill: string, cwd: string, options: { verify?: boolean } = {}): BuildResult & { skill: string } {
-    return this.gateway.build(skill, cwd, options);
-  }
-
-  buildAll(cwd: string, options: { verify?: boolean } = {}): ReturnType<GatewayService['buildAll']> {
-    return this.gateway.buildAll(cwd, options);
-  }
-
-  stats(skill: string, options: StatsOptions, cwd: string): StatsResult {
-    return this.gateway.stats(skill, options, cwd);
-  }
-
-  syncLogs(options: { project: string; skill?: string; dryRun?: boolean }): SyncResult {
-    return this.gateway.sync(options);
-  }
-
-  /** Closes the gateway's indexes, stops watching the roots and closes the parse cache. */
-  protected async closeLibrary(): Promise<void> {
-    this.gateway.close();
-    await this.registry.close();
-    this.parseCache.close();
-  }
-
-  /** Closes what the library opened; calling it again waits for the first call. */
+  /** Closes the gateway's indexes, stops watching the roots and closes the parse cache; calling it again waits for the first call. */
   close(): Promise<void> {
-    this.closingLibrary ??= this.closeLibrary();
+    this.closingLibrary ??= (async () => {
+      this.gateway.close();
+      await this.registry.close();
+      this.parseCache.close();
+    })();
     return this.closingLibrary;
   }
 }

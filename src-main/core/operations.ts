@@ -42,88 +42,88 @@ const packRequest = (i: { source: string; ref?: string | undefined; path?: strin
  * remote (HTTP, MCP, IPC): they name loaded skills only, never a path on this machine — resolving a
  * path, as the CLI may, would let a caller read any directory that holds a SKILL.md.
  */
-const loaded = (core: SkilltrayCore, skill: string): string => core.getSkill(skill).dir;
+const loaded = (core: SkilltrayCore, skill: string): string => core.library.getSkill(skill).dir;
 
 /** Surfaces an assistant calls through: a skill the person turned off is not theirs to see (the person's own screens and CLI show it, switched off). */
 const ASSISTANTS: ReadonlySet<Surface> = new Set(['mcp', 'http']);
 
 const handlers: Handlers = {
   list: (core, i, ctx) =>
-    core.listSkills(defined({ domain: i.domain, role: i.role, status: i.status, offeredOnly: i.offered_only, enabledOnly: ASSISTANTS.has(ctx.surface), offset: i.offset, limit: i.limit })),
+    core.skills.listSkills(defined({ domain: i.domain, role: i.role, status: i.status, offeredOnly: i.offered_only, enabledOnly: ASSISTANTS.has(ctx.surface), offset: i.offset, limit: i.limit })),
   listBrief: (core, i, ctx) =>
-    core.listBriefs(defined({ domain: i.domain, role: i.role, status: i.status, offeredOnly: i.offered_only, enabledOnly: ASSISTANTS.has(ctx.surface), offset: i.offset, limit: i.limit })),
-  describe: (core, i) => core.getSkill(i.skill),
-  check: (core, i, ctx) => core.check(loaded(core, i.target), ctx.cwd),
-  roots: (core) => core.roots(),
-  resolve: (core, i) => ({ skill: i.skill, arguments: i.args, prompt: core.resolvePrompt(i.skill, i.args) }),
+    core.skills.listBriefs(defined({ domain: i.domain, role: i.role, status: i.status, offeredOnly: i.offered_only, enabledOnly: ASSISTANTS.has(ctx.surface), offset: i.offset, limit: i.limit })),
+  describe: (core, i) => core.library.getSkill(i.skill),
+  check: (core, i, ctx) => core.skills.check(loaded(core, i.target), ctx.cwd),
+  roots: (core) => core.skills.roots(),
+  resolve: (core, i) => ({ skill: i.skill, arguments: i.args, prompt: core.skills.resolvePrompt(i.skill, i.args) }),
 
   run: (core, i, ctx) =>
-    core.run(
+    core.runs.run(
       { skill: i.skill, tool: i.tool, args: i.args ?? {}, surface: ctx.surface, ...defined({ cwd: i.cwd, traceId: i.trace_id }) },
       { approval: ctx.approval, ...defined({ signal: ctx.signal }) },
     ),
-  dryRun: (core, i, ctx) => core.dryRun({ skill: i.skill, tool: i.tool, args: i.args ?? {}, surface: ctx.surface, ...defined({ cwd: i.cwd }) }),
-  cancelRun: (core, i) => (core.cancelRun(i.id), ok),
-  history: (core, i) => core.history(defined(i)),
-  getRun: (core, i) => core.getRun(i.id),
+  dryRun: (core, i, ctx) => core.runs.dryRun({ skill: i.skill, tool: i.tool, args: i.args ?? {}, surface: ctx.surface, ...defined({ cwd: i.cwd }) }),
+  cancelRun: (core, i) => (core.runs.service.cancel(i.id), ok),
+  history: (core, i) => core.runs.history(defined(i)),
+  getRun: (core, i) => core.runs.getRun(i.id),
 
-  approvals: (core) => core.pendingApprovals(),
+  approvals: (core) => core.broker.list(),
   // Only the app's own window (IPC: surface ui) answers as the tray; every other surface answers as itself.
-  answerApproval: (core, i, ctx) => (core.answerApproval(i.id, i.verdict, ctx.surface === 'ui' ? 'tray' : ctx.surface, i.expires, i.scope), ok),
-  rules: (core) => core.rules(),
-  addRule: (core, i) => core.addRule(i.pattern, i.effect),
-  removeRule: (core, i) => (core.removeRule(i.id), ok),
-  remembered: (core) => core.remembered(),
-  revokeRemembered: (core, i) => (core.revokeRemembered(i.id), ok),
-  sandbox: (core) => core.sandboxStatus(),
-  setSkillSandbox: (core, i) => core.setSkillSandboxed(i.skill, i.sandboxed),
-  settings: (core) => core.settings(),
-  setMode: (core, i) => (core.setMode(i.mode), core.settings()),
-  setPaused: (core, i) => core.setPaused(i.paused),
-  setPaletteShortcut: (core, i) => core.setPaletteShortcut(i.shortcut),
-  setRetention: (core, i) => core.setRetention(defined({ outputDays: i.output_days, outputMaxMb: i.output_max_mb })),
-  setLimitCeiling: (core, i) => core.setLimitCeiling(defined({ processes: i.processes, memoryMiB: i.memory_mb, fileSizeMiB: i.file_size_mb, cpuSeconds: i.cpu_seconds })),
-  historyUsage: (core) => core.historyUsage(),
-  maintainHistory: (core) => core.maintainHistory(),
-  notices: (core) => core.notices(),
-  dismissNotice: (core, i) => (core.dismissNotice(i.id), ok),
+  answerApproval: (core, i, ctx) => (core.broker.resolve(i.id, i.verdict, ctx.surface === 'ui' ? 'tray' : ctx.surface, i.expires, i.scope), ok),
+  rules: (core) => core.policy.rules(),
+  addRule: (core, i) => core.policy.addRule(i.pattern, i.effect),
+  removeRule: (core, i) => (core.policy.removeRule(i.id), ok),
+  remembered: (core) => core.policy.remembered(),
+  revokeRemembered: (core, i) => (core.policy.revokeRemembered(i.id), ok),
+  sandbox: (core) => core.policy.sandboxStatus(),
+  setSkillSandbox: (core, i) => core.policy.setSkillSandboxed(i.skill, i.sandboxed),
+  settings: (core) => core.preferences.settings(),
+  setMode: (core, i) => (core.preferences.setMode(i.mode), core.preferences.settings()),
+  setPaused: (core, i) => core.preferences.setPaused(i.paused),
+  setPaletteShortcut: (core, i) => core.preferences.setPaletteShortcut(i.shortcut),
+  setRetention: (core, i) => core.preferences.setRetention(defined({ outputDays: i.output_days, outputMaxMb: i.output_max_mb })),
+  setLimitCeiling: (core, i) => core.preferences.setLimitCeiling(defined({ processes: i.processes, memoryMiB: i.memory_mb, fileSizeMiB: i.file_size_mb, cpuSeconds: i.cpu_seconds })),
+  historyUsage: (core) => core.preferences.historyUsage(),
+  maintainHistory: (core) => core.preferences.maintainHistory(),
+  notices: (core) => core.preferences.notices(),
+  dismissNotice: (core, i) => (core.preferences.dismissNotice(i.id), ok),
 
-  outline: (core, i, ctx) => core.outline(loaded(core, i.skill), defined({ level: i.level }), ctx.cwd),
-  show: (core, i, ctx) => core.show(loaded(core, i.skill), { section: i.section, ...defined({ file: i.file, maxLines: i.max_lines }) }, ctx.cwd),
-  open: (core, i, ctx) => core.open(loaded(core, i.skill), i.path, defined({ maxLines: i.max_lines }), ctx.cwd),
-  sources: (core, i, ctx) => core.sources(loaded(core, i.skill), defined({ depth: i.depth, dir: i.dir, limit: i.limit, pattern: i.pattern }), ctx.cwd),
-  search: (core, i, ctx) => core.search(loaded(core, i.skill), i.query, defined({ limit: i.limit }), ctx.cwd),
+  outline: (core, i, ctx) => core.gateway.outline(loaded(core, i.skill), defined({ level: i.level }), ctx.cwd),
+  show: (core, i, ctx) => core.gateway.show(loaded(core, i.skill), { section: i.section, ...defined({ file: i.file, maxLines: i.max_lines }) }, ctx.cwd),
+  open: (core, i, ctx) => core.gateway.open(loaded(core, i.skill), i.path, defined({ maxLines: i.max_lines }), ctx.cwd),
+  sources: (core, i, ctx) => core.gateway.sources(loaded(core, i.skill), defined({ depth: i.depth, dir: i.dir, limit: i.limit, pattern: i.pattern }), ctx.cwd),
+  search: (core, i, ctx) => core.gateway.search(loaded(core, i.skill), i.query, defined({ limit: i.limit }), ctx.cwd),
   // The owner keeps answering while a cold catalog is built (the UI shows its progress), and this answer waits for it.
   searchAll: async (core, i) => {
-    await core.catalogCurrent();
-    return core.searchAll(i.query, defined({ limit: i.limit, prefix: i.prefix }));
+    await core.library.catalogCurrent();
+    return core.gateway.searchAll(i.query, defined({ limit: i.limit, prefix: i.prefix }));
   },
-  build: (core, i, ctx) => core.build(loaded(core, i.skill), ctx.cwd, { verify: i.verify === true }),
-  stats: (core, i, ctx) => core.stats(loaded(core, i.skill), defined({ groupBy: i.group_by, since: i.since, until: i.until, projects: i.project }), ctx.cwd),
+  build: (core, i, ctx) => core.gateway.build(loaded(core, i.skill), ctx.cwd, { verify: i.verify === true }),
+  stats: (core, i, ctx) => core.gateway.stats(loaded(core, i.skill), defined({ groupBy: i.group_by, since: i.since, until: i.until, projects: i.project }), ctx.cwd),
 
-  discover: (core, i) => core.discover(i.intent, defined({ domain: i.domain, roleFilter: i.role_filter, limit: i.limit })),
+  discover: (core, i) => core.agent.discover(i.intent, defined({ domain: i.domain, roleFilter: i.role_filter, limit: i.limit })),
   attach: (core, i, ctx) =>
-    core.attach(
+    core.agent.attach(
       { skillId: i.skill_id, targetType: i.target_type, targetRef: i.target_ref, inputs: i.inputs ?? {}, surface: ctx.surface, ...defined({ tool: i.tool, traceId: i.trace_id, cwd: i.cwd }) },
       { approval: ctx.approval, ...defined({ signal: ctx.signal }) },
     ),
 
-  setSkillEnabled: (core, i) => core.setSkillEnabled(i.skill, i.enabled, i.mode ?? null),
-  packs: (core) => core.listPacks(),
-  scanPack: (core, i, ctx) => core.scanPack(packRequest(i), ctx.cwd),
-  installPack: (core, i, ctx) => core.installPack(packRequest(i), ctx.cwd, { confirm: i.confirm, force: i.force ?? false }),
-  checkPackUpdate: (core, i) => core.checkPackUpdate(i.pack),
-  updatePack: (core, i) => core.updatePack(i.pack, { confirm: i.confirm, force: i.force ?? false }),
-  uninstallPack: (core, i) => core.uninstallPack(i.pack),
+  setSkillEnabled: (core, i) => core.skills.setSkillEnabled(i.skill, i.enabled, i.mode ?? null),
+  packs: async (core) => (await core.packs()).list(),
+  scanPack: async (core, i, ctx) => (await core.packs()).preview(packRequest(i), ctx.cwd),
+  installPack: async (core, i, ctx) => (await core.packs()).install(packRequest(i), ctx.cwd, { confirm: i.confirm, force: i.force ?? false }),
+  checkPackUpdate: async (core, i) => (await core.packs()).previewUpdate(i.pack),
+  updatePack: async (core, i) => (await core.packs()).update(i.pack, { confirm: i.confirm, force: i.force ?? false }),
+  uninstallPack: async (core, i) => (await core.packs()).uninstall(i.pack),
 
-  assistants: (core, i) => core.assistants(defined({ test: i.test })),
-  connectAssistant: (core, i) => core.connectAssistant(i.client, defined({ dryRun: i.dry_run, transport: i.transport, via: i.via })),
-  disconnectAssistant: (core, i) => core.disconnectAssistant(i.client, defined({ dryRun: i.dry_run })),
-  testAssistant: (core, i) => core.testAssistant(i.client, defined({ transport: i.transport, via: i.via })),
-  projects: (core) => core.trustedProjects(),
-  inspectProject: (core, i) => core.inspectProject(i.path),
-  trustProject: (core, i) => core.trustProject(i.path, i.confirm),
-  untrustProject: async (core, i) => (await core.untrustProject(i.path), ok),
+  assistants: async (core, i) => (await core.connections()).list(defined({ test: i.test })),
+  connectAssistant: async (core, i) => (await core.connections()).connect(i.client, defined({ dryRun: i.dry_run, transport: i.transport, via: i.via })),
+  disconnectAssistant: async (core, i) => (await core.connections()).disconnect(i.client, defined({ dryRun: i.dry_run })),
+  testAssistant: async (core, i) => (await core.connections()).test(i.client, defined({ transport: i.transport, via: i.via })),
+  projects: (core) => core.projects.list(),
+  inspectProject: (core, i) => core.projects.inspect(i.path),
+  trustProject: (core, i) => core.projects.trust(i.path, i.confirm),
+  untrustProject: async (core, i) => (await core.projects.untrust(i.path), ok),
 
   health: (core, _i, ctx) => ({
     app: 'skilltray',
@@ -131,8 +131,8 @@ const handlers: Handlers = {
     pid: process.pid,
     home: core.config.home,
     owner: ctx.owner,
-    settings: core.settings(),
-    pending: core.pendingApprovals().length,
+    settings: core.preferences.settings(),
+    pending: core.broker.list().length,
   }),
 };
 
@@ -155,7 +155,7 @@ function refuseTooDeep(core: SkilltrayCore, name: OperationName, input: unknown,
   const tool = nameOf(fields.tool);
   if (name !== 'run' || skill === null || tool === null) throw error;
   const traceId = nameOf(fields.trace_id);
-  return core.runs.refuse({ skill, tool, args: shallowArguments(fields.args, MAX_INPUT_DEPTH), surface: ctx.surface, ...(traceId === null ? {} : { traceId }) }, error);
+  return core.runs.service.refuse({ skill, tool, args: shallowArguments(fields.args, MAX_INPUT_DEPTH), surface: ctx.surface, ...(traceId === null ? {} : { traceId }) }, error);
 }
 
 /** Validates the input of `name` and runs it; every failure comes back as an error envelope. */

@@ -13,8 +13,3 @@ export function checkIntegerOption(name: string, value: number | undefined, min:
     throw skillcErrors.invalidOption(`--${name} must be ${range}, got ${value}`);
   }
 }
-
-/** The line `--max-lines` appends when it cut something (RFC-0002:C-SHOW, C-OPEN). */
-export function moreLinesLine(more: number): string {
-  return `... (${more} more lines)`;
-}

@@ -14,7 +14,7 @@ export interface ShortcutRegistry {
 
 export interface ShortcutDeps {
   globalShortcut: ShortcutRegistry;
-  core: { settings(): Settings; on(event: 'event', listener: (event: ServerEvent) => void): unknown };
+  core: { preferences: { settings(): Settings }; on(event: 'event', listener: (event: ServerEvent) => void): unknown };
   /** Brings the palette forward. */
   openPalette(): void;
   /** Told when a shortcut could not be registered (another app holds it, or the platform refuses it). */
@@ -39,7 +39,7 @@ export function setupShortcuts(deps: ShortcutDeps): { current(): string; dispose
     if (ok) registered = wanted;
     else deps.onUnavailable(wanted, 'another application already uses it');
   };
-  apply(deps.core.settings().paletteShortcut);
+  apply(deps.core.preferences.settings().paletteShortcut);
   deps.core.on('event', (event) => {
     if (event.type === 'settings') apply(event.settings.paletteShortcut);
   });

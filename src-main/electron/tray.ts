@@ -22,7 +22,7 @@ export interface TrayIcon<M> {
 }
 
 export interface TrayDeps<M> {
-  core: Pick<SkilltrayCore, 'on' | 'pendingApprovals' | 'settings' | 'setMode' | 'setPaused'>;
+  core: Pick<SkilltrayCore, 'on' | 'broker' | 'preferences'>;
   tray: TrayIcon<M>;
   /** `Menu.buildFromTemplate`. */
   buildMenu(template: MenuItemConstructorOptions[]): M;
@@ -31,8 +31,8 @@ export interface TrayDeps<M> {
 
 /** The menu for the core's current approvals and settings. */
 export function trayMenu(core: TrayDeps<unknown>['core'], actions: TrayActions): { template: MenuItemConstructorOptions[]; tooltip: string } {
-  const pending = core.pendingApprovals().length;
-  const settings = core.settings();
+  const pending = core.broker.list().length;
+  const settings = core.preferences.settings();
   const template: MenuItemConstructorOptions[] = [
     { label: pending === 0 ? 'No pending approvals' : `Pending approvals (${pending})…`, enabled: pending > 0, click: () => actions.open('approvals') },
     { label: 'Command palette…', accelerator: settings.paletteShortcut || undefined, registerAccelerator: false, click: () => actions.open('palette') },
@@ -41,9 +41,9 @@ export function trayMenu(core: TrayDeps<unknown>['core'], actions: TrayActions):
     { type: 'separator' },
     {
       label: `Mode: ${settings.mode}`,
-      submenu: MODES.map((mode) => ({ label: mode, type: 'radio', checked: settings.mode === mode, click: () => core.setMode(mode) })),
+      submenu: MODES.map((mode) => ({ label: mode, type: 'radio', checked: settings.mode === mode, click: () => core.preferences.setMode(mode) })),
     },
-    { label: 'Pause all runs', type: 'checkbox', checked: settings.paused, click: (item) => core.setPaused(item.checked) },
+    { label: 'Pause all runs', type: 'checkbox', checked: settings.paused, click: (item) => core.preferences.setPaused(item.checked) },
     { type: 'separator' },
     { label: 'Open skills folder', click: () => actions.openSkillsFolder() },
     { label: 'Settings…', click: () => actions.open('settings') },

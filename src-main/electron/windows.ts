@@ -85,10 +85,10 @@ export class Windows {
 }
 
 /** Keeps the windows in step with the core: every event reaches every page, and the approval queue floats while a run waits. */
-export function followCore(core: Pick<SkilltrayCore, 'on' | 'pendingApprovals'>, windows: Windows): void {
+export function followCore(core: Pick<SkilltrayCore, 'on' | 'broker'>, windows: Windows): void {
   core.on('event', (event) => {
     windows.broadcast(IPC_EVENT_CHANNEL, event);
     if (event.type === 'approval.added') windows.surfaceApprovals();
-    if (event.type === 'approval.resolved' && core.pendingApprovals().length === 0) windows.releaseApprovals();
+    if (event.type === 'approval.resolved' && core.broker.list().length === 0) windows.releaseApprovals();
   });
 }

@@ -9,7 +9,7 @@ import { request } from 'node:http';
 import { resolve } from 'node:path';
 import { createClient, type Envelope, type Health, type OperationName, type SkilltrayClient } from '../shared/contract.js';
 import { gatewayErrors } from '../shared/error-messages/gateway.js';
-import { isAlive } from '../core/process-identity.js';
+import { isAlive } from '../core/runs-facade.js';
 import { releaseOwnerFile } from './owner-file.js';
 import { readOwnerRecord, type OwnerRecord } from './owner-record.js';
 import { newNonce, proofMatches, readToken } from './token.js';

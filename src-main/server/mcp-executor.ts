@@ -7,11 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SkilltrayCore } from '../core/api.js';
-import { MAX_INPUT_DEPTH, nestsDeeperThan } from '../core/input-depth.js';
+import { MAX_INPUT_DEPTH, nestsDeeperThan } from '../core/facade.js';
 import { callOperation } from '../core/operations.js';
 import type { OperationName } from '../shared/contract.js';
 import type { PendingEntry, RunSummary } from '../shared/runs.js';
-import { findOwner, httpTransport, type OwnerLink, type Transport } from './app-link.js';
+import type { Transport } from './app-link.js';
+import { OwnerRouting, RUN_OPERATIONS, type OwnerRoutingOptions } from './owner-routing.js';
 import type { OperationCall } from './mcp.js';
 
 export interface LocalExecutorOptions {
@@ -40,21 +41,6 @@ export function localExecutor(core: SkilltrayCore, options: LocalExecutorOptions
     return envelope;
   };
 }
-
-export interface RoutedExecutorOptions {
-  /** The Skilltray home whose owner of runs is looked for. */
-  home: string;
-  /** Executes a call here when no owner runs. */
-  local: OperationCall;
-  /** Told when calls start going to an owner, or come back to this process. */
-  onRoute(owner: OwnerLink | null): void;
-}
-
-/** How long an owner, once found, is called without looking for it again. */
-const OWNER_TTL_MS = 3000;
-
-/** Operations that may wait for a person or start a process: never retried elsewhere after a failed forward. */
-const RUNS: ReadonlySet<OperationName> = new Set(['run', 'attach']);
 
 /** How long a cancellation keeps looking for a forwarded run the owner has not listed yet. */
 const CANCEL_ATTEMPTS = 20;
@@ -91,7 +77,7 @@ async function cancelAtOwner(call: Transport, traceId: string, settled: () => bo
 
 /** Forwards one call to the owner; a client's cancellation of a run or attach cancels it there. */
 async function forward(call: Transport, operation: OperationName, input: unknown, signal: AbortSignal): ReturnType<Transport> {
-  if (!RUNS.has(operation)) return call(operation, input);
+  if (!RUN_OPERATIONS.has(operation)) return call(operation, input);
   const request = traced(input);
   let done = false;
   const onAbort = (): void => {
@@ -106,36 +92,21 @@ async function forward(call: Transport, operation: OperationName, input: unknown
   }
 }
 
-/**
- * Routes each call: to the owner of runs when one answers for `home` (looked for at every call, a
- * found owner trusted for a few seconds), else to `local`. When the owner has gone (E807), a reading
- * call is routed once more at once; a run or attach reports E807 rather than risk running twice.
- */
+export interface RoutedExecutorOptions extends Omit<OwnerRoutingOptions, 'surface'> {
+  /** Executes a call here when no owner runs. */
+  local: OperationCall;
+}
+
+/** Routes each call by the one owner-routing policy (owner-routing.ts): to the owner of runs when one answers for `home`, else to `local`. */
 export function routedExecutor(options: RoutedExecutorOptions): OperationCall {
-  let cached: { link: OwnerLink; call: Transport; until: number } | null = null;
-  let routedTo: string | null = null;
-
-  async function owner(): Promise<{ link: OwnerLink; call: Transport } | null> {
-    if (cached !== null && Date.now() < cached.until) return cached;
-    const link = await findOwner(options.home);
-    cached = link === null ? null : { link, call: httpTransport(link.url, link.token, { surface: 'mcp' }), until: Date.now() + OWNER_TTL_MS };
-    if ((link?.url ?? null) !== routedTo) {
-      routedTo = link?.url ?? null;
-      options.onRoute(link);
-    }
-    return cached;
-  }
-
-  return async (operation, input, signal) => {
+  const routing = new OwnerRouting({ ...options, surface: 'mcp' });
+  return (operation, input, signal) =>
     // Too deep to forward (serialising it would overflow): refused here, into this home's history, as the owner would refuse it.
-    if (nestsDeeperThan(input, MAX_INPUT_DEPTH)) return options.local(operation, input, signal);
-    for (let attempt = 0; ; attempt++) {
-      const found = await owner();
-      if (found === null) return options.local(operation, input, signal);
-      const envelope = await forward(found.call, operation, input, signal);
-      if (envelope.ok || envelope.error.code !== 'E807') return envelope;
-      cached = null;
-      if (RUNS.has(operation) || attempt > 0) return envelope;
-    }
-  };
+    nestsDeeperThan(input, MAX_INPUT_DEPTH)
+      ? options.local(operation, input, signal)
+      : routing.route(
+          operation,
+          (owner) => forward(owner.call, operation, input, signal),
+          () => options.local(operation, input, signal),
+        );
 }

@@ -9,7 +9,7 @@ import { inputJsonSchema } from './input-schema.js';
 import type { ErrorShape } from '../shared/errors.js';
 import { withDidYouMean } from '../shared/did-you-mean.js';
 import { toSkilltrayError } from '../shared/skilltray-error.js';
-import { formatSectionNotFound } from '../core/gateway/show.js';
+import { formatSectionNotFound } from '../shared/section-text.js';
 
 /** One MCP tool and the contract operation it calls. */
 export interface McpToolSpec {

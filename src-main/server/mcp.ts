@@ -21,7 +21,7 @@ import {
 import type { Envelope, OperationName, OperationOutputs } from '../shared/contract.js';
 import type { ErrorShape } from '../shared/errors.js';
 import { gatewayErrors } from '../shared/error-messages/gateway.js';
-import { nearestNames } from '../core/did-you-mean.js';
+import { nearestNames } from '../core/facade.js';
 import { MCP_TOOLS, errorText, findTool, toolDefinition, toolResult } from './mcp-tools.js';
 import { rootsCwd } from './mcp-roots.js';
 

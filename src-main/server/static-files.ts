@@ -6,7 +6,7 @@
  */
 import { realpathSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { isInside } from '../core/files/paths.js';
+import { isInside } from '../core/api.js';
 
 /** The page's Content-Security-Policy, wherever it is served from. */
 export const CONTENT_SECURITY_POLICY = [

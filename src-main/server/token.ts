@@ -7,7 +7,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../core/files/atomic-write.js';
+import { writeFileAtomic } from '../core/facade.js';
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 const NONCE_SHAPE = /^[0-9a-f]{32}$/;

@@ -87,7 +87,7 @@ test('the desktop UI runs a tool over IPC: the approval arrives as an event, is 
   await approval.getByRole('button', { name: /Run once/ }).click();
   await expect(page.getByLabel('Standard output')).toHaveText('["from the tray","--count","1"]');
 
-  const [run] = core.history({ skill: 'desk-echo' });
+  const [run] = core.runs.history({ skill: 'desk-echo' });
   expect(run).toMatchObject({ surface: 'ui', outcome: 'approved', actor: 'tray', status: 'succeeded' });
 });
 
@@ -113,10 +113,10 @@ test('the palette shortcut is a desktop setting: recorded from a key press, kept
   await expect(field).toHaveValue('Alt+Shift+K');
   // The Settings page has more than one form: this Save is the palette section's.
   await page.getByRole('region', { name: 'Command palette' }).getByRole('button', { name: 'Save' }).click();
-  await expect.poll(() => core.settings().paletteShortcut).toBe('Alt+Shift+K');
+  await expect.poll(() => core.preferences.settings().paletteShortcut).toBe('Alt+Shift+K');
   await page.getByRole('button', { name: 'Turn off' }).click();
   await expect(field).toHaveValue('None');
   await page.getByRole('button', { name: /Default/ }).click();
   await expect(field).toHaveValue('Ctrl+Shift+Space');
-  expect(() => core.setPaletteShortcut('K')).toThrow(expect.objectContaining({ code: 'E617' }));
+  expect(() => core.preferences.setPaletteShortcut('K')).toThrow(expect.objectContaining({ code: 'E617' }));
 });

@@ -2,7 +2,8 @@
 import { ATTACH_TARGETS, ROLES, type AttachTarget, type Role } from '../../shared/model.js';
 import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { JSON_OPTION, printJson, type Command } from '../command.js';
-import { collectArguments, printReport, runCwd, runHereOrThere } from './runs.js';
+import { runHereOrThere } from '../here-or-there.js';
+import { collectArguments, printReport, runCwd } from './run.js';
 
 const discover: Command = {
   name: 'discover',
@@ -21,7 +22,7 @@ const discover: Command = {
   ],
   async run(ctx, args) {
     const domains = args.options.domain as string[] | undefined;
-    const results = (await ctx.core()).discover(args.positionals[0] as string, {
+    const results = (await ctx.core()).agent.discover(args.positionals[0] as string, {
       ...(domains === undefined ? {} : { domain: domains }),
       ...(typeof args.options.role === 'string' ? { roleFilter: args.options.role as Role } : {}),
       ...(typeof args.options.limit === 'number' ? { limit: args.options.limit } : {}),
@@ -68,6 +69,7 @@ const attach: Command = {
     const traceId = args.options['trace-id'] as string | undefined;
     const cwd = runCwd(ctx, args);
     const result = await runHereOrThere(ctx, args, {
+      operation: 'attach',
       ...(traceId === undefined ? {} : { traceId }),
       there: (client, trace) =>
         client.attach({
@@ -80,7 +82,7 @@ const attach: Command = {
           cwd,
         }),
       here: (approval) =>
-        core.attach(
+        core.agent.attach(
           { skillId, targetType, targetRef, inputs, surface: 'cli', cwd, ...(toolOption === undefined ? {} : { tool: toolOption }), ...(traceId === undefined ? {} : { traceId }) },
           { approval },
         ),

@@ -1,7 +1,7 @@
 /** `skilltray connect [CLIENT]` and `disconnect CLIENT`: hooking MCP clients up to Skilltray, through the core's connect API. */
 import { homedir } from 'node:os';
 import { ASSISTANT_IDS, BRIDGE_TRANSPORTS, LAUNCH_FORMS, type AssistantChange, type AssistantStatus, type BridgeTransport, type LaunchForm } from '../../shared/connect.js';
-import type { McpEndpoint } from '../../core/connect/clients.js';
+import type { McpEndpoint } from '../../core/api.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
 import { findRunningOwner } from '../owner-link.js';
 import { table } from '../table.js';
@@ -83,14 +83,14 @@ const connect: Command = {
     const core = await ctx.core();
     const client = args.positionals[0];
     if (client === undefined) {
-      const statuses = await core.assistants({ test: true });
+      const statuses = await (await core.connections()).list({ test: true });
       if (args.options.json) printJson(ctx, statuses);
       else ctx.io.out(statusTable(ctx, statuses));
       return 0;
     }
     const transport = args.options.transport as BridgeTransport | undefined;
     const endpoint = transport === 'http' ? await ownerEndpoint(ctx) : undefined;
-    const change = await core.connectAssistant(client, {
+    const change = await (await core.connections()).connect(client, {
       dryRun: Boolean(args.options['dry-run']),
       ...(transport === undefined ? {} : { transport }),
       ...(args.options.via === undefined ? {} : { via: args.options.via as LaunchForm }),
@@ -112,7 +112,7 @@ const disconnect: Command = {
     ['disconnect codex', 'take Skilltray out of ~/.codex/config.toml'],
   ],
   async run(ctx, args) {
-    const change = await (await ctx.core()).disconnectAssistant(args.positionals[0] as string, { dryRun: Boolean(args.options['dry-run']) });
+    const change = await (await (await ctx.core()).connections()).disconnect(args.positionals[0] as string, { dryRun: Boolean(args.options['dry-run']) });
     if (args.options.json) printJson(ctx, change);
     else ctx.io.out(changeText(ctx, change));
     return 0;

@@ -101,13 +101,13 @@ export const historyCommand: Command = {
     const core = await ctx.core();
     const id = args.positionals[0];
     if (id !== undefined) {
-      const record = core.getRun(id);
+      const record = core.runs.getRun(id);
       if (args.options.json) printJson(ctx, record);
       else ctx.io.out(formatRunRecord(record));
       return 0;
     }
     const o = args.options;
-    const runs = core.history({
+    const runs = core.runs.history({
       ...(typeof o.skill === 'string' ? { skill: o.skill } : {}),
       ...(typeof o.tool === 'string' ? { tool: o.tool } : {}),
       ...(typeof o.status === 'string' ? { status: o.status as RunStatus } : {}),

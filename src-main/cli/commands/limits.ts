@@ -1,8 +1,7 @@
 /** `skilltray limits`: the resource limits every run gets, and the ceiling on what a skill may ask for. */
 import type { ResourceLimits } from '../../shared/model.js';
-import type { SkilltrayCore } from '../../core/api.js';
 import { JSON_OPTION, printJson, type Command } from '../command.js';
-import { findRunningOwner } from '../owner-link.js';
+import { atOwnerOrHere } from '../here-or-there.js';
 
 /** The options, the limit each sets, its name in the contract and its unit. */
 const OPTIONS = [
@@ -38,18 +37,15 @@ export const limitsCommand: Command = {
       change[limit] = value;
       input[key] = value;
     }
-    const owner = await findRunningOwner(ctx.config().home);
     const changed = Object.keys(change).length > 0;
-    let ceiling: ResourceLimits;
-    if (owner !== null) {
-      // The running owner takes the change, so its UI follows.
-      ceiling = (changed ? await owner.client.setLimitCeiling(input) : await owner.client.settings({})).limitCeiling;
-    } else {
-      const core: SkilltrayCore = await ctx.core();
-      ceiling = (changed ? core.setLimitCeiling(change) : core.settings()).limitCeiling;
-    }
+    // The running owner takes the change, so its UI follows.
+    const ceiling: ResourceLimits = await atOwnerOrHere(ctx, {
+      operation: changed ? 'setLimitCeiling' : 'settings',
+      there: async (owner) => (changed ? await owner.setLimitCeiling(input) : await owner.settings({})).limitCeiling,
+      here: (core) => (changed ? core.preferences.setLimitCeiling(change) : core.preferences.settings()).limitCeiling,
+    });
     // Loaded here: every command's module loads with the CLI, and policy belongs to the commands that run.
-    const { DEFAULT_LIMITS } = await import('../../core/policy/resource-limits.js');
+    const { DEFAULT_LIMITS } = await import('../../core/runs-facade.js');
     if (args.options.json) {
       printJson(ctx, { defaults: DEFAULT_LIMITS, ceiling });
       return 0;

@@ -44,7 +44,7 @@ export const mcpCommand: Command = {
     const core = printNotices(new SkilltrayCore(ctx.config(), { autoBuild: true }), ctx.io);
     const { signalled, release } = shutdownSignal();
     try {
-      core.startMaintenance();
+      core.preferences.startMaintenance();
       const server = createMcpServer({
         version: ctx.version,
         call: routedExecutor({
@@ -65,7 +65,7 @@ export const mcpCommand: Command = {
       const transport = new BoundedStdioTransport();
       transport.listen();
       const disconnected = untilDisconnected(server, signalled);
-      const watched = core.applyProjectRoots().then(() => core.registry.watch());
+      const watched = core.projects.apply().then(() => core.registry.watch());
       const ready = await Promise.race([watched.then(() => true), disconnected.then(() => false)]);
       if (ready) {
         await server.connect(transport);

@@ -5,7 +5,7 @@
  */
 import { MODES } from '../../shared/model.js';
 import type { PackChange } from '../../shared/packs.js';
-import type { PackProgress } from '../../core/packs/service.js';
+import type { PackProgress } from '../../core/api.js';
 import { SkilltrayError, toSkilltrayError } from '../../shared/skilltray-error.js';
 import { displayLines } from '../../shared/display-text.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
@@ -65,7 +65,7 @@ const install: Command = {
     const o = args.options;
     const json = o.json === true;
     if (o.repair === true) {
-      const change = await (await ctx.core()).repairPack(args.positionals[0] as string, progress(ctx, o.verbose === true));
+      const change = await (await (await ctx.core()).packs()).repair(args.positionals[0] as string, progress(ctx, o.verbose === true));
       if (json) printJson(ctx, change);
       else ctx.io.out(changeText(change));
       return 0;
@@ -76,12 +76,12 @@ const install: Command = {
     let change: PackChange;
     try {
       if (o.yes === true) {
-        change = await core.installPack(request, ctx.cwd, { confirm: 'yes', force: o.force === true }, onProgress);
+        change = await (await core.packs()).install(request, ctx.cwd, { confirm: 'yes', force: o.force === true }, onProgress);
       } else {
-        const report = await core.scanPack(request, ctx.cwd, onProgress);
+        const report = await (await core.packs()).preview(request, ctx.cwd, onProgress);
         if (!json) ctx.io.out(scanReportText(report));
         const yes = report.skills.length > 0 && (await confirmed(ctx, `Install pack ${report.pack}?`));
-        change = await core.installPack(request, ctx.cwd, { confirm: yes ? report.digest : null, force: o.force === true }, onProgress);
+        change = await (await core.packs()).install(request, ctx.cwd, { confirm: yes ? report.digest : null, force: o.force === true }, onProgress);
       }
     } catch (error) {
       // Without --yes the report was printed before the question; in JSON the error carries it.
@@ -110,11 +110,11 @@ const update: Command = {
     const json = o.json === true;
     const core = await ctx.core();
     const named = args.positionals[0];
-    const packs = named === undefined ? (await core.listPacks()).map((p) => p.name) : [named];
+    const packs = named === undefined ? (await (await core.packs()).list()).map((p) => p.name) : [named];
     const onProgress = progress(ctx, o.verbose === true);
     const results = [];
     for (const pack of packs) {
-      const report = await core.checkPackUpdate(pack, onProgress);
+      const report = await (await core.packs()).previewUpdate(pack, onProgress);
       if (!json) ctx.io.out(updateReportText(report));
       if (report.upToDate) {
         results.push({ report, change: null });
@@ -122,7 +122,7 @@ const update: Command = {
       }
       const yes = o.yes === true || (await confirmed(ctx, `Update pack ${pack}?`));
       try {
-        const change = await core.updatePack(pack, { confirm: yes ? report.scan.digest : null, force: o.force === true }, onProgress);
+        const change = await (await core.packs()).update(pack, { confirm: yes ? report.scan.digest : null, force: o.force === true }, onProgress);
         if (!json) ctx.io.out(changeText(change));
         results.push({ report, change });
       } catch (error) {
@@ -147,7 +147,7 @@ const uninstall: Command = {
   ],
   async run(ctx, args) {
     const core = await ctx.core();
-    const change = await core.uninstallPack(args.positionals[0] as string, progress(ctx, args.options.verbose === true));
+    const change = await (await core.packs()).uninstall(args.positionals[0] as string, progress(ctx, args.options.verbose === true));
     if (args.options.json) printJson(ctx, change);
     else ctx.io.out(changeText(change));
     return 0;
@@ -166,9 +166,9 @@ const packs: Command = {
   ],
   async run(ctx, args) {
     const core = await ctx.core();
-    const list = await core.listPacks();
+    const list = await (await core.packs()).list();
     const updates = new Map<string, boolean>();
-    if (args.options.check) for (const p of list) updates.set(p.name, !(await core.checkPackUpdate(p.name)).upToDate);
+    if (args.options.check) for (const p of list) updates.set(p.name, !(await (await core.packs()).previewUpdate(p.name)).upToDate);
     if (args.options.json) {
       printJson(ctx, list.map((p) => ({ ...p, ...(updates.has(p.name) ? { updateAvailable: updates.get(p.name) } : {}) })));
       return 0;
@@ -199,7 +199,7 @@ function switchCommand(enabled: boolean): Command {
     async run(ctx, args) {
       const core = await ctx.core();
       const skill = args.positionals[0] as string;
-      const switches = core.setSkillEnabled(skill, enabled, (args.options.mode as string | undefined) ?? null);
+      const switches = core.skills.setSkillEnabled(skill, enabled, (args.options.mode as string | undefined) ?? null);
       if (args.options.json) printJson(ctx, switches);
       else {
         const where = args.options.mode === undefined ? 'everywhere' : `in ${String(args.options.mode)} mode`;
@@ -221,7 +221,7 @@ const trustKey: Command = {
   ],
   async run(ctx, args) {
     const core = await ctx.core();
-    const trusted = await core.trustKey(args.positionals[0] as string, (args.options.principal as string | undefined) ?? null);
+    const trusted = await (await core.packs()).trustKey(args.positionals[0] as string, (args.options.principal as string | undefined) ?? null);
     if (args.options.json) printJson(ctx, trusted);
     else ctx.io.out(`trusted ${trusted.format} key ${trusted.key} for ${trusted.principal}\n`);
     return 0;

@@ -32,10 +32,10 @@ async function target(ctx: CliContext): Promise<ProjectTarget> {
   }
   const core = await ctx.core();
   return {
-    list: async () => core.trustedProjects(),
-    inspect: async (path) => core.inspectProject(path),
-    trust: (path, confirm) => core.trustProject(path, confirm),
-    untrust: (path) => core.untrustProject(path),
+    list: async () => core.projects.list(),
+    inspect: async (path) => core.projects.inspect(path),
+    trust: (path, confirm) => core.projects.trust(path, confirm),
+    untrust: (path) => core.projects.untrust(path),
   };
 }
 

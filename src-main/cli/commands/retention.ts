@@ -27,10 +27,10 @@ function atOwner(client: SkilltrayClient): HistoryTarget {
 
 function here(core: SkilltrayCore): HistoryTarget {
   return {
-    retention: async () => core.settings().retention,
-    setRetention: async (change) => core.setRetention(change).retention,
-    maintain: () => core.maintainHistory(),
-    usage: async () => core.historyUsage(),
+    retention: async () => core.preferences.settings().retention,
+    setRetention: async (change) => core.preferences.setRetention(change).retention,
+    maintain: () => core.preferences.maintainHistory(),
+    usage: async () => core.preferences.historyUsage(),
   };
 }
 

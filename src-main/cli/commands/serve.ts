@@ -12,7 +12,7 @@ import type { VerdictKind } from '../../shared/runs.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
 import { printNotices } from '../notices.js';
 import { findRunningOwner } from '../owner-link.js';
-import { describePending } from './runs.js';
+import { describePending } from '../terminal-approval.js';
 
 /** A client of the running owner speaking as the CLI (so answers are recorded as the CLI's), or E807 saying how to start one. */
 async function owner(ctx: CliContext): Promise<SkilltrayClient> {

@@ -2,7 +2,7 @@
 import { relative } from 'node:path';
 import { describeRoots } from '../../core/config.js';
 import { ROLES, type Diagnostic, type Skill, type SkillState } from '../../shared/model.js';
-import { formatNames } from '../../core/skills/diagnostics.js';
+import { formatNames } from '../format/diagnostics.js';
 import { displayLines } from '../../shared/display-text.js';
 import { switchesText } from '../../shared/pack-text.js';
 import { JSON_OPTION, printJson, type Command } from '../command.js';
@@ -44,7 +44,7 @@ const list: Command = {
   ],
   async run(ctx, args) {
     const o = args.options;
-    const result = (await ctx.core()).listSkills({
+    const result = (await ctx.core()).skills.listSkills({
       ...(typeof o.domain === 'string' ? { domain: o.domain } : {}),
       ...(typeof o.role === 'string' ? { role: o.role } : {}),
       ...(typeof o.lifecycle === 'string' ? { status: o.lifecycle } : {}),
@@ -87,7 +87,7 @@ const check: Command = {
     ['check ~/skills --json', 'every skill in a directory, as data'],
   ],
   async run(ctx, args) {
-    const report = (await ctx.core()).check(args.positionals[0] as string, ctx.cwd);
+    const report = (await ctx.core()).skills.check(args.positionals[0] as string, ctx.cwd);
     if (args.options.json) {
       printJson(ctx, report);
     } else {

@@ -23,6 +23,8 @@ export interface ProjectTrustDeps {
   /** The roots of the configuration: the project folders' come after them. */
   configured: readonly SkillRoot[];
   closed(): boolean;
+  /** Told once a folder is trusted or no longer trusted, its roots applied. */
+  onChanged(): void;
 }
 
 /** An existing absolute directory, else E022. */
@@ -65,6 +67,7 @@ export class ProjectTrust {
     const trustedAt = Date.now();
     trustProject(this.deps.db(), found.path, found.digest, trustedAt);
     await this.apply();
+    this.deps.onChanged();
     return { path: found.path, state: 'trusted', skills: found.skills, digest: found.digest, trustedAt };
   }
 
@@ -73,6 +76,7 @@ export class ProjectTrust {
     const folder = resolve(path);
     if (!untrustProject(this.deps.db(), folder)) throw connectErrors.projectNotTrusted(folder);
     await this.apply();
+    this.deps.onChanged();
   }
 
   /** Brings the registry's roots up to date with the trusted folders whose skills are unchanged; from the first call on, again after every change on disk. */

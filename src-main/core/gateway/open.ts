@@ -8,7 +8,7 @@ import { isUtf8 } from 'node:buffer';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { errnoText } from '../skills/entry-kinds.js';
-import { checkIntegerOption, moreLinesLine } from '../options.js';
+import { checkIntegerOption } from '../options.js';
 import { hasHiddenSegment, resolveInsideRoot } from './paths.js';
 import type { OpenResult } from '../../shared/gateway.js';
 
@@ -55,11 +55,4 @@ export function openFile(dir: string, path: string, options: OpenOptions = {}): 
     size: bytes.length,
     more_lines: kept.length === bytes.length ? 0 : countLines(bytes) - countLines(kept),
   };
-}
-
-/** What `open` writes to stdout: the bytes, then `... (N more lines)` when cut. */
-export function formatOpen(result: OpenResult): string | Buffer {
-  const more = result.more_lines > 0 ? `${moreLinesLine(result.more_lines)}\n` : '';
-  if (result.encoding === 'utf-8') return result.content + more;
-  return Buffer.concat([Buffer.from(result.content, 'base64'), Buffer.from(more, 'utf8')]);
 }

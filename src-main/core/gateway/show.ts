@@ -5,12 +5,11 @@
  * cut at ` — ` as the RFC says (a stub line's description); then the headings cut there too. Read
  * from the source file by the indexed line range.
  */
-import type { SkilltrayError } from '../../shared/skilltray-error.js';
 import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { prepared } from '../store/statement-cache.js';
 import { readIndex, type OpenIndex } from '../search/skill-index.js';
 import { readText } from '../files/text.js';
-import { checkIntegerOption, moreLinesLine } from '../options.js';
+import { checkIntegerOption } from '../options.js';
 import { resolveInsideRoot } from './paths.js';
 import { sectionLines, splitLines, trimTrailingBlankLines } from '../markdown/sections.js';
 import type { ShowResult } from '../../shared/gateway.js';
@@ -126,16 +125,4 @@ export function showInIndex(index: OpenIndex, skill: string, show: SectionQuery)
     matches: matches.length,
     warning: matches.length > 1 ? `warning: multiple matches for "${matched}"; showing first` : null,
   };
-}
-
-/** The section as printed on stdout, with `... (N more lines)` when `--max-lines` cut it. */
-export function formatShow(result: ShowResult): string {
-  return result.more_lines > 0 ? `${result.content}\n${moreLinesLine(result.more_lines)}` : result.content;
-}
-
-/** E020's full text: the error line and, when there are suggestions, the "Did you mean" list. */
-export function formatSectionNotFound(error: SkilltrayError): string {
-  const suggestions = (error.details?.suggestions ?? []) as { text: string; file: string }[];
-  if (suggestions.length === 0) return error.format();
-  return [error.format(), '', 'Did you mean one of these?', ...suggestions.map((s) => `  - ${s.text} (${s.file})`)].join('\n');
 }

@@ -136,23 +136,3 @@ export function listSources(dir: string, options: SourcesOptions = {}): SourcesR
     more_depth: all[limit]?.depth ?? null,
   };
 }
-
-/** The tree drawn with `├──`, `└──` and `│   `, ending in `... (N more)` when cut. */
-export function formatSources(result: SourcesResult): string {
-  const lines = [result.root];
-  // lastAt[d] says whether the open entry at depth d was its directory's last, i.e. whether
-  // the lines below it continue its parent's rail.
-  const lastAt: boolean[] = [];
-  const rails = (depth: number): string => {
-    let out = '';
-    for (let d = 1; d < depth; d++) out += lastAt[d] ? '    ' : '│   ';
-    return out;
-  };
-  for (const entry of result.entries) {
-    lastAt[entry.depth] = entry.last;
-    const label = entry.type === 'dir' ? `${entry.name}/${entry.files === undefined ? '' : ` (${entry.files} files)`}` : entry.name;
-    lines.push(`${rails(entry.depth)}${entry.last ? '└── ' : '├── '}${label}`);
-  }
-  if (result.more > 0 && result.more_depth !== null) lines.push(`${rails(result.more_depth)}└── ... (${result.more} more)`);
-  return lines.join('\n');
-}

@@ -21,6 +21,7 @@ import { scanPack, type PackScan, type PolicyView } from './scan.js';
 import { fetchSource, layOut, type PackRequest } from './source.js';
 import { commit, withPacksLock, workDir, type CommitStep } from './transaction.js';
 import { listTree } from './tree.js';
+import type { TrustedKey } from './trusted-keys.js';
 
 /** What a long pack operation reports as it goes (the CLI's --verbose, and the kill tests). */
 export type PackProgress = { step: 'fetch' | 'scan' | 'confirmed' } | { step: 'file'; path: string } | { step: CommitStep };
@@ -56,6 +57,12 @@ const digestOf = (value: unknown): string => createHash('sha256').update(JSON.st
 /** Installs, updates, lists and removes packs; the core's pack operations call it. */
 export class PackService {
   constructor(private readonly deps: PackServiceDeps) {}
+
+  /** Trusts a public key (SSH or GPG) to sign packs. */
+  async trustKey(key: string, principal: string | null): Promise<TrustedKey> {
+    const { trustKey } = await import('./trusted-keys.js');
+    return trustKey(this.deps.home, this.deps.env, key, principal);
+  }
 
   private get home(): string {
     return this.deps.home;

@@ -7,7 +7,7 @@ import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { checkIntegerOption } from '../options.js';
 import { prepared } from '../store/statement-cache.js';
 import { readIndex, type OpenIndex } from './skill-index.js';
-import type { IndexHit, IndexSearchResult } from '../../shared/gateway.js';
+import type { IndexSearchResult } from '../../shared/gateway.js';
 
 /** Default of `--limit`. */
 export const DEFAULT_SEARCH_LIMIT = 10;
@@ -102,14 +102,4 @@ export function skillQuery(query: string, options: { limit?: number } = {}): Ski
 export function searchIndex(index: OpenIndex, skill: string, search: SkillQuery): IndexSearchResult {
   const rows = readIndex(index, skill, (db) => rankedRows(db, search.match, search.limit, rowCount(db) <= SMALL_INDEX_ROWS ? 'every-match' : 'rank-then-snippet'));
   return { query: search.query, results: rows.map((row) => ({ file: row.file, section: row.section, snippet: row.snippet, score: -row.rank })) };
-}
-
-/** Score as the text form shows it. */
-export function formatScore(score: number): string {
-  return score.toFixed(2);
-}
-
-/** RFC-0004's informative text form (`search --strict`): `<file>#<section> (score: <score>)` then the snippet on one indented line. */
-export function formatSearch(result: { results: readonly IndexHit[] }): string {
-  return result.results.map((hit) => `${hit.file}#${hit.section} (score: ${formatScore(hit.score)})\n  ${hit.snippet.replace(/\s*\n\s*/g, ' ')}`).join('\n');
 }

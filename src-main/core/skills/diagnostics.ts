@@ -3,7 +3,7 @@
  * (it will, but some format minds). Each code names the formats whose own tools reject or flag it,
  * so `skilltray check` doubles as a linter for skills meant for gibb.eri.sh, Kode or Agent Skills.
  */
-import { FORMAT_NAMES, type Diagnostic, type Severity, type SkillFormat } from '../../shared/model.js';
+import type { Diagnostic, Severity, SkillFormat } from '../../shared/model.js';
 
 const ALL: SkillFormat[] = ['gibberish', 'kode', 'agentskills'];
 const GIBB: SkillFormat[] = ['gibberish'];
@@ -79,9 +79,4 @@ export class DiagnosticList {
   get hasErrors(): boolean {
     return this.items.some((d) => d.severity === 'error');
   }
-}
-
-/** Human names of the formats a diagnostic breaks, for text output. */
-export function formatNames(breaks: readonly SkillFormat[]): string {
-  return breaks.length === 0 ? 'Skilltray rule' : breaks.map((f) => FORMAT_NAMES[f]).join(', ');
 }

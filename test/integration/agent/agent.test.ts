@@ -58,8 +58,8 @@ describe('discover (ADR-001)', () => {
     classified(t, 'backup-tool', { description: 'Copy files to the backup disk.', role: 'utility', tags: ['backup'] });
     classified(t, 'backup-plan', { description: 'Plan and run a full backup of files end to end.', role: 'procedure', tags: ['backup'] });
     const core = open(t);
-    expect(ids(core.discover('backup my files'))).toEqual(['backup-plan', 'backup-tool']);
-    expect(ids(core.discover('backup my files', { roleFilter: 'utility' }))).toEqual(['backup-tool']);
+    expect(ids(core.agent.discover('backup my files'))).toEqual(['backup-plan', 'backup-tool']);
+    expect(ids(core.agent.discover('backup my files', { roleFilter: 'utility' }))).toEqual(['backup-tool']);
   });
 
   it('rule 1: a procedure without tools does not beat the utility whose tool does the job, unless the intent names it', () => {
@@ -67,24 +67,24 @@ describe('discover (ADR-001)', () => {
     classified(t, 'vcs', { description: 'Read a repository, its history and release notes.', role: 'utility', tags: ['vcs', 'release'], tool: 'vcs_status' });
     classified(t, 'release-notes', { description: 'Write release notes from the vcs status and history.', role: 'procedure', tags: ['vcs'] });
     const core = open(t);
-    const status = core.discover('show me the vcs status');
+    const status = core.agent.discover('show me the vcs status');
     expect(ids(status)).toEqual(['vcs', 'release-notes']);
     expect(status[1]?.reason).toContain('a guide to the job, after the tool that does it');
     // The utility matches these words as well as the procedure does; the intent names the procedure.
-    expect(ids(core.discover('release notes from the vcs status'))).toEqual(['release-notes', 'vcs']);
+    expect(ids(core.agent.discover('release notes from the vcs status'))).toEqual(['release-notes', 'vcs']);
   });
 
   it('ranks the git utility over the commit-message prompt for "show me the git status" in the bundled packs', () => {
     const core = open(testHome({ bundled: SKILLS_DIR }));
-    expect(core.discover('show me the git status')[0]).toMatchObject({ skill_id: 'git', reason: expect.stringContaining('tool git_status') });
-    expect(core.discover('write a commit message for my staged changes')[0]?.skill_id).toBe('commit-message');
+    expect(core.agent.discover('show me the git status')[0]).toMatchObject({ skill_id: 'git', reason: expect.stringContaining('tool git_status') });
+    expect(core.agent.discover('write a commit message for my staged changes')[0]?.skill_id).toBe('commit-message');
   });
 
   it('scores from 0 to 1: relevance is the share of the intent matched, the score weighs it by the rules', () => {
     const t = testHome();
     classified(t, 'weather', { description: 'Forecasts for any city.', role: 'procedure', tags: ['weather', 'forecast'] });
     classified(t, 'almanac', { description: 'Sunrise, tides and a weather summary.', role: 'utility', status: 'experimental' });
-    const [weather, almanac] = open(t).discover('weather forecast');
+    const [weather, almanac] = open(t).agent.discover('weather forecast');
     expect(weather).toMatchObject({ skill_id: 'weather', relevance: 1, score: 1 });
     // 'weather' (in both skills: idf ln(1 + 2/2)) found in the description (0.8 of a name or tag hit);
     // 'forecast' (in one: idf ln(1 + 2/1)) not at all. Then utility ×0.74, experimental ×0.9, no tag ×0.95.
@@ -101,14 +101,14 @@ describe('discover (ADR-001)', () => {
     classified(t, 'notes-a', { description: 'Take meeting notes.', role: 'utility', status: 'experimental' });
     classified(t, 'notes-b', { description: 'Take meeting notes.', role: 'utility', status: 'deprecated' });
     classified(t, 'notes-c', { description: 'Take meeting notes.', role: 'utility', status: 'stable' });
-    expect(ids(open(t).discover('take meeting notes'))).toEqual(['notes-c', 'notes-a', 'notes-b']);
+    expect(ids(open(t).agent.discover('take meeting notes'))).toEqual(['notes-c', 'notes-a', 'notes-b']);
   });
 
   it('rule 3: an exact tag match over a name or description match', () => {
     const t = testHome();
     classified(t, 'weather-words', { description: 'Weather forecasts and weather reports, weather everywhere.', role: 'utility' });
     classified(t, 'forecast', { description: 'Tomorrow at a glance.', role: 'utility', tags: ['weather'] });
-    const results = open(t).discover('weather');
+    const results = open(t).agent.discover('weather');
     expect(ids(results)).toEqual(['forecast', 'weather-words']);
     expect(results[0]?.reason).toContain('tagged “weather”');
   });
@@ -121,8 +121,8 @@ describe('discover (ADR-001)', () => {
     expect(isReadOnlyIntent('show my email')).toBe(true);
     expect(isReadOnlyIntent('send an email')).toBe(false);
     const core = open(t);
-    expect(ids(core.discover('show my email inbox'))).toEqual(['b-mail', 'a-mail']);
-    expect(ids(core.discover('send email to the inbox'))).toEqual(['a-mail', 'b-mail']);
+    expect(ids(core.agent.discover('show my email inbox'))).toEqual(['b-mail', 'a-mail']);
+    expect(ids(core.agent.discover('send email to the inbox'))).toEqual(['a-mail', 'b-mail']);
   });
 
   it('never recommends a sidecar for a direct call; role_filter sidecar finds it for attach', () => {
@@ -130,8 +130,8 @@ describe('discover (ADR-001)', () => {
     classified(t, 'audit-log', { description: 'Audit every run of a deploy.', role: 'sidecar', invocation: 'attach', targets: ['run'] });
     classified(t, 'deploy', { description: 'Deploy the service.', role: 'procedure' });
     const core = open(t);
-    expect(ids(core.discover('audit the deploy run'))).toEqual(['deploy']);
-    expect(ids(core.discover('audit the deploy run', { roleFilter: 'sidecar' }))).toEqual(['audit-log']);
+    expect(ids(core.agent.discover('audit the deploy run'))).toEqual(['deploy']);
+    expect(ids(core.agent.discover('audit the deploy run', { roleFilter: 'sidecar' }))).toEqual(['audit-log']);
   });
 
   it('filters by domain, leaves out skills not offered in the mode and broken skills; scores descend', () => {
@@ -141,24 +141,24 @@ describe('discover (ADR-001)', () => {
     classified(t, 'meeting-search', { description: 'Search meeting transcripts.', role: 'utility', modes: ['Meeting'] });
     writeSkill(t.bundled, 'broken-search', skillMd({ name: 'wrong', description: 'Search everything.' }));
     const core = open(t);
-    const all = core.discover('search');
+    const all = core.agent.discover('search');
     expect(ids(all).sort()).toEqual(['dev-search', 'doc-search']);
     for (let i = 1; i < all.length; i++) expect(all[i - 1]!.score).toBeGreaterThanOrEqual(all[i]!.score);
-    expect(ids(core.discover('search', { domain: 'docs' }))).toEqual(['doc-search']);
-    core.setMode('Meeting');
-    expect(ids(core.discover('search'))).toEqual(['meeting-search']);
-    expect(core.discover('the of and')).toEqual([]);
+    expect(ids(core.agent.discover('search', { domain: 'docs' }))).toEqual(['doc-search']);
+    core.preferences.setMode('Meeting');
+    expect(ids(core.agent.discover('search'))).toEqual(['meeting-search']);
+    expect(core.agent.discover('the of and')).toEqual([]);
   });
 
   it('reranks after a skill changes on disk', () => {
     const t = testHome();
     classified(t, 'alpha', { description: 'Translate text.', role: 'utility' });
     const core = open(t);
-    expect(ids(core.discover('compress images'))).toEqual([]);
+    expect(ids(core.agent.discover('compress images'))).toEqual([]);
     writeFileSync(join(t.bundled, 'alpha', 'notes.md'), 'x');
     classified(t, 'alpha', { description: 'Compress images losslessly.', role: 'utility' });
     core.registry.reload('alpha');
-    expect(ids(core.discover('compress images'))).toEqual(['alpha']);
+    expect(ids(core.agent.discover('compress images'))).toEqual(['alpha']);
   });
 });
 
@@ -173,7 +173,7 @@ describe('attach (ADR-001)', () => {
 
   it('runs the tool against the target and says when it attached', async () => {
     const { core } = setup();
-    const result = await core.attach(
+    const result = await core.agent.attach(
       { skillId: 'watcher', targetType: 'run', targetRef: 'run-42', inputs: {}, surface: 'mcp', traceId: 'trace-1' },
       { approval: { kind: 'none' } },
     );
@@ -190,11 +190,11 @@ describe('attach (ADR-001)', () => {
     [{ skillId: 'watcher', targetType: 'run', tool: 'nope' }, 'tool_not_found'],
   ] as const)('%j is refused before anything runs: E801 %s', async (request, reason) => {
     const { core } = setup();
-    await expect(core.attach({ targetRef: 'x', inputs: {}, surface: 'http', ...request }, { approval: { kind: 'none' } })).rejects.toMatchObject({
+    await expect(core.agent.attach({ targetRef: 'x', inputs: {}, surface: 'http', ...request }, { approval: { kind: 'none' } })).rejects.toMatchObject({
       code: 'E801',
       kind: 'attach_validation',
       details: expect.objectContaining({ reason }),
     });
-    expect(core.history()).toEqual([]);
+    expect(core.runs.history()).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { describePending } from '../../../src-main/cli/commands/runs.js';
+import { describePending } from '../../../src-main/cli/terminal-approval.js';
 import { formatNotice } from '../../../src-main/cli/notices.js';
 import { remember } from '../../../src-main/core/store/approvals.js';
 import { addRule } from '../../../src-main/core/store/rules.js';

@@ -201,7 +201,7 @@ beforeAll(() => {
   home = contractHome(base);
   reference = new SkilltrayCore(home.config());
   // The CLI reports E002 for a skill never built (only the app and the bridges build on demand): build once for all.
-  const { failed } = reference.buildAll(home.work);
+  const { failed } = reference.gateway.buildAll(home.work);
   expect(failed).toEqual([]);
 });
 

@@ -60,7 +60,7 @@ describe('IPC handlers generated from the contract', () => {
       expect(envelope).toMatchObject({ ok: false, error: { code: 'E803', kind: 'forbidden_origin' } });
       expect(await call('openWindow', { route: 'skills' }, frame)).toMatchObject({ ok: false, error: { code: 'E803' } });
     }
-    expect(core.history()).toEqual([]);
+    expect(core.runs.history()).toEqual([]);
   });
 
   it('validate every payload against the contract (E805) before anything happens', async () => {
@@ -77,7 +77,7 @@ describe('IPC handlers generated from the contract', () => {
     const running = call('run', { skill: 'greeter', tool: 'hello', args: { who: 'Ada' } });
     const pending = await added;
     expect(pending).toMatchObject({ surface: 'ui', skill: 'greeter' });
-    expect(core.pendingApprovals()).toMatchObject([{ id: pending.id, argv: ['-e', 'process.stdout.write(process.argv[1])', 'Ada'] }]);
+    expect(core.broker.list()).toMatchObject([{ id: pending.id, argv: ['-e', 'process.stdout.write(process.argv[1])', 'Ada'] }]);
     expect(await call('answerApproval', { id: pending.id, verdict: 'once' })).toEqual({ ok: true, value: { ok: true } });
     const envelope = (await running) as Envelope<{ result: { stdout: string }; decision: { actor: string } }>;
     expect(envelope.ok && envelope.value.result.stdout).toBe('Ada');

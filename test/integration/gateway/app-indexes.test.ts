@@ -29,13 +29,13 @@ async function app(): Promise<{ t: TestHome; core: SkilltrayCore }> {
   cores.push(core);
   await core.startWatching();
   // The catalog is built in the background after start-up; these tests begin once it is.
-  await core.catalogCurrent();
+  await core.library.catalogCurrent();
   return { t, core };
 }
 
 /** Rows of a skill's index that match `word`, read straight from the file (no search, so no rebuild). */
 function indexedRows(t: TestHome, core: SkilltrayCore, name: string, word: string): number {
-  const db = new Database(locateIndex(core.getSkill(name).dir, runtimeDir(t.home, name)).path, { readonly: true });
+  const db = new Database(locateIndex(core.library.getSkill(name).dir, runtimeDir(t.home, name)).path, { readonly: true });
   try {
     return (db.prepare('SELECT count(*) AS n FROM sections WHERE sections MATCH ?').get(`"${word}"`) as { n: number }).n;
   } finally {
@@ -51,42 +51,42 @@ function walksOf(dir: string): number {
 describe('the app keeps search indexes current by itself', () => {
   it('builds an index on first use, and rebuilds it after a watched change before anyone searches', async () => {
     const { t, core } = await app();
-    expect(core.search('alpha', 'original', {}, t.home).results).toHaveLength(1);
+    expect(core.gateway.search('alpha', 'original', {}, t.home).results).toHaveLength(1);
     const changed = new Promise((resolve) => core.registry.once('change', resolve));
     writeFileSync(join(t.skills, 'alpha', 'SKILL.md'), md('alpha', 'Freshly edited words.'));
     await changed;
     // Read from the index file itself: a search would rebuild it on its own and hide a missing rebuild.
     expect(indexedRows(t, core, 'alpha', 'freshly')).toBe(1);
-    expect(core.search('alpha', 'freshly', {}, t.home).results).toHaveLength(1);
-    expect(core.searchAll('freshly').results.map((r) => r.skill)).toEqual(['alpha']);
+    expect(core.gateway.search('alpha', 'freshly', {}, t.home).results).toHaveLength(1);
+    expect(core.gateway.searchAll('freshly').results.map((r) => r.skill)).toEqual(['alpha']);
   });
 
   it('reads a skill the watcher vouches for without checking its sources, and checks again as soon as the watcher reports a change', async () => {
     const { t, core } = await app();
-    const alpha = core.getSkill('alpha').dir;
-    core.search('alpha', 'original', {}, t.home);
-    core.show('alpha', { section: 'alpha' }, t.home);
+    const alpha = core.library.getSkill('alpha').dir;
+    core.gateway.search('alpha', 'original', {}, t.home);
+    core.gateway.show('alpha', { section: 'alpha' }, t.home);
     vi.mocked(walkSkill).mockClear();
-    expect(core.search('alpha', 'original', {}, t.home).results).toHaveLength(1);
-    expect(core.show('alpha', { section: 'alpha' }, t.home).content).toContain('Original words.');
+    expect(core.gateway.search('alpha', 'original', {}, t.home).results).toHaveLength(1);
+    expect(core.gateway.show('alpha', { section: 'alpha' }, t.home).content).toContain('Original words.');
     expect(walksOf(alpha)).toBe(0);
 
     const touched = new Promise((resolve) => core.registry.once('touched', resolve));
     writeFileSync(join(t.skills, 'alpha', 'SKILL.md'), md('alpha', 'Edited under the watcher.'));
     expect(await touched).toBe('alpha');
     // Before the reload's debounce has passed: the search and the section read must see the edit.
-    expect(core.search('alpha', 'edited', {}, t.home).results).toHaveLength(1);
-    expect(core.show('alpha', { section: 'alpha' }, t.home).content).toContain('Edited under the watcher.');
+    expect(core.gateway.search('alpha', 'edited', {}, t.home).results).toHaveLength(1);
+    expect(core.gateway.show('alpha', { section: 'alpha' }, t.home).content).toContain('Edited under the watcher.');
     expect(walksOf(alpha)).toBeGreaterThan(0);
   });
 
   it('rebuilds an index deleted behind its back instead of failing', async () => {
     const { t, core } = await app();
-    core.show('beta', { section: 'beta' }, t.home);
-    const { path } = locateIndex(core.getSkill('beta').dir, runtimeDir(t.home, 'beta'));
+    core.gateway.show('beta', { section: 'beta' }, t.home);
+    const { path } = locateIndex(core.library.getSkill('beta').dir, runtimeDir(t.home, 'beta'));
     writeFileSync(path, 'garbage');
-    expect(core.show('beta', { section: 'beta' }, t.home).content).toContain('Original words.');
-    expect(core.searchIndex('beta', 'original', {}, t.home).results).toHaveLength(1);
+    expect(core.gateway.show('beta', { section: 'beta' }, t.home).content).toContain('Original words.');
+    expect(core.gateway.searchIndex('beta', 'original', {}, t.home).results).toHaveLength(1);
   });
 
   it('a command line builds a missing index as it reads; strict (RFC-0004 as written) answers E002 instead', () => {
@@ -94,11 +94,11 @@ describe('the app keeps search indexes current by itself', () => {
     writeSkill(t.skills, 'alpha', md('alpha', 'Words.'));
     const strict = new SkilltrayCore(t.config(), { strict: true });
     cores.push(strict);
-    expect(() => strict.show('alpha', { section: 'alpha' }, t.home)).toThrow(expect.objectContaining({ code: 'E002', details: { skill: 'alpha', reason: 'missing' } }));
-    expect(() => strict.searchIndex('alpha', 'words', {}, t.home)).toThrow(expect.objectContaining({ code: 'E002' }));
+    expect(() => strict.gateway.show('alpha', { section: 'alpha' }, t.home)).toThrow(expect.objectContaining({ code: 'E002', details: { skill: 'alpha', reason: 'missing' } }));
+    expect(() => strict.gateway.searchIndex('alpha', 'words', {}, t.home)).toThrow(expect.objectContaining({ code: 'E002' }));
     const reading = new SkilltrayCore(t.config());
     cores.push(reading);
-    expect(reading.show('alpha', { section: 'alpha' }, t.home).content).toContain('Words.');
-    expect(strict.searchIndex('alpha', 'words', {}, t.home).results).toHaveLength(1);
+    expect(reading.gateway.show('alpha', { section: 'alpha' }, t.home).content).toContain('Words.');
+    expect(strict.gateway.searchIndex('alpha', 'words', {}, t.home).results).toHaveLength(1);
   });
 });

@@ -2,21 +2,25 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SkilltrayError } from '../../../src-main/shared/skilltray-error.js';
-import { formatOpen, openFile } from '../../../src-main/core/gateway/open.js';
-import { formatOutlineFile, outlineFiles } from '../../../src-main/core/gateway/outline.js';
+import { openFile } from '../../../src-main/core/gateway/open.js';
+import { outlineFiles } from '../../../src-main/core/gateway/outline.js';
 import { runtimeDir } from '../../../src-main/core/gateway/runtime-dir.js';
-import { formatSectionNotFound } from '../../../src-main/core/gateway/show.js';
 import { showSection } from '../../support/index-reads.js';
-import { formatSources, listSources } from '../../../src-main/core/gateway/sources.js';
+import { listSources } from '../../../src-main/core/gateway/sources.js';
 import { AccessLogger, withAccessLog, type LoggedCommand } from '../../../src-main/core/logs/access-log.js';
 import { logArgs } from '../../../src-main/core/gateway/log-args.js';
 import { skillStats } from '../../../src-main/core/logs/stats.js';
-import { formatSync, syncLogs } from '../../../src-main/core/logs/sync.js';
+import { syncLogs } from '../../../src-main/core/logs/sync.js';
 import { buildIndex } from '../../../src-main/core/search/skill-index.js';
-import { formatSearch } from '../../../src-main/core/search/query.js';
 import { searchSkill } from '../../support/index-reads.js';
 import { locateSkill } from '../../../src-main/core/skills/locate.js';
 import { copyRfcSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
+import { formatOpen } from '../../../src-main/cli/format/open.js';
+import { formatOutlineFile } from '../../../src-main/cli/format/outline.js';
+import { formatSectionNotFound } from '../../../src-main/shared/section-text.js';
+import { formatSources } from '../../../src-main/cli/format/sources.js';
+import { formatSync } from '../../../src-main/cli/format/sync.js';
+import { formatSearch } from '../../../src-main/cli/format/search.js';
 
 /** Resolves a skill in `root` as the gateway does, with nothing loaded: its canonical dir and name. */
 function resolveIn(root: string, arg: string, cwd: string): { name: string; dir: string } {

@@ -168,15 +168,15 @@ describe('hostile archives: nothing is written outside staging, and the person f
       const archives = hostile.formats.map((format) => [format, archive(sources, `hostile-${format.replace('.', '-')}`, format, hostile.entries(t.userHome))] as const);
       const before = snapshot(base);
       for (const [format, source] of archives) {
-        const report = await h.core.scanPack({ source }, t.home);
+        const report = await (await h.core.packs()).preview({ source }, t.home);
         expectDecoysUntouched(t);
         expect(snapshot(base), format).toEqual(before);
         expect(report.extracted, format).toBe(false);
         expect(codes(report), format).toContain(hostile.refusedWith);
         expectStagingEmpty(t);
 
-        expect((await rejectionOf(h.core.installPack({ source }, t.home, { confirm: 'yes' }))).code, format).toBe('E303');
-        const forced = await rejectionOf(h.core.installPack({ source }, t.home, { confirm: 'yes', force: true }));
+        expect((await rejectionOf((await h.core.packs()).install({ source }, t.home, { confirm: 'yes' }))).code, format).toBe('E303');
+        const forced = await rejectionOf((await h.core.packs()).install({ source }, t.home, { confirm: 'yes', force: true }));
         expect([forced.code, forced.message.includes('unsafe to extract')], format).toEqual(['E303', true]);
         expectDecoysUntouched(t);
         expect(snapshot(base), format).toEqual(before);
@@ -203,17 +203,17 @@ describe('hostile archives: nothing is written outside staging, and the person f
       const pack = `two-${format.replace('.', '-')}`;
       const source = archive(sources, pack, format, entries);
       const before = snapshot(base);
-      const report = await core.scanPack({ source }, t.home);
+      const report = await (await core.packs()).preview({ source }, t.home);
       expect(snapshot(base)).toEqual(before);
       expectDecoysUntouched(t);
       expect(report.findings.map((f) => [f.code, f.file])).toEqual([['S306', 'a/notes.md']]);
-      expect((await rejectionOf(core.installPack({ source }, t.home, { confirm: 'yes' }))).code).toBe('E303');
-      expect((await core.installPack({ source }, t.home, { confirm: 'yes', force: true })).action).toBe('installed');
+      expect((await rejectionOf((await core.packs()).install({ source }, t.home, { confirm: 'yes' }))).code).toBe('E303');
+      expect((await (await core.packs()).install({ source }, t.home, { confirm: 'yes', force: true })).action).toBe('installed');
       const link = join(t.home, 'packs', pack, 'a', 'notes.md');
       expect([lstatSync(link).isSymbolicLink(), readlinkSync(link)]).toEqual([true, '../b/SKILL.md']);
       expectDecoysUntouched(t);
       expectStagingEmpty(t);
-      await core.uninstallPack(pack);
+      await (await core.packs()).uninstall(pack);
     }
   });
 
@@ -226,14 +226,14 @@ describe('hostile archives: nothing is written outside staging, and the person f
       { name: 'py/scripts/run.sh', data: '#!/bin/sh\necho hi\n', mode: 0o755, typeBits: false },
     ]);
     const core = open(t);
-    const report = await core.scanPack({ source }, t.home);
+    const report = await (await core.packs()).preview({ source }, t.home);
     expect(report.findings).toEqual([]);
     expect(report.skills.map((s) => [s.name, s.scripts])).toEqual([['py', ['scripts/run.sh']]]);
-    await core.installPack({ source }, t.home, { confirm: report.digest });
+    await (await core.packs()).install({ source }, t.home, { confirm: report.digest });
     const run = join(t.home, 'packs', 'py', 'py', 'scripts', 'run.sh');
     expect(lstatSync(run).isFile()).toBe(true);
     expect(statSync(run).mode & 0o777).toBe(0o755);
-    expect(core.getSkill('py').diagnostics).toEqual([]);
+    expect(core.library.getSkill('py').diagnostics).toEqual([]);
   });
 });
 
@@ -247,9 +247,9 @@ describe('what is judged is the pack, not only the archive', () => {
     ]);
     const core = open(t);
     const before = snapshot(base);
-    const report = await core.scanPack({ source, path: 'x/deep/p' }, t.home);
+    const report = await (await core.packs()).preview({ source, path: 'x/deep/p' }, t.home);
     expect(report.findings.map((f) => [f.code, f.file])).toEqual([['S313', 'p/db']]);
-    const refused = await rejectionOf(core.installPack({ source, path: 'x/deep/p' }, t.home, { confirm: 'yes', force: true }));
+    const refused = await rejectionOf((await core.packs()).install({ source, path: 'x/deep/p' }, t.home, { confirm: 'yes', force: true }));
     expect([refused.code, refused.message.includes('unsafe to extract')]).toEqual(['E303', true]);
     expect(snapshot(base)).toEqual(before);
     expectStagingEmpty(t);
@@ -259,7 +259,7 @@ describe('what is judged is the pack, not only the archive', () => {
     const { t, sources } = victim();
     const source = tarGz(join(sources, 'empty.tar.gz'), [{ name: 'docs/readme.md', data: '# nothing to run\n' }]);
     const core = open(t);
-    expect((await rejectionOf(core.scanPack({ source }, t.home))).code).toBe('E307');
+    expect((await rejectionOf((await core.packs()).preview({ source }, t.home))).code).toBe('E307');
     expectStagingEmpty(t);
   });
 
@@ -285,9 +285,9 @@ describe('hostile folders and repositories go through the same extraction', () =
     symlinkSync(climbTo(join(t.userHome, '.ssh')), join(folder, 'keys'));
     const core = open(t);
     const before = snapshot(base);
-    const report = await core.scanPack({ source: folder }, t.home);
+    const report = await (await core.packs()).preview({ source: folder }, t.home);
     expect([report.extracted, codes(report)]).toEqual([false, ['S313']]);
-    expect((await rejectionOf(core.installPack({ source: folder }, t.home, { confirm: 'yes', force: true }))).code).toBe('E303');
+    expect((await rejectionOf((await core.packs()).install({ source: folder }, t.home, { confirm: 'yes', force: true }))).code).toBe('E303');
     expect(snapshot(base)).toEqual(before);
     expectDecoysUntouched(t);
     expectStagingEmpty(t);
@@ -316,10 +316,10 @@ describe('hostile folders and repositories go through the same extraction', () =
     await git(repo, base, 'update-ref', 'refs/heads/main', commit);
     const core = open(t);
     const before = snapshot(base);
-    const report = await core.scanPack({ source: repo }, t.home);
+    const report = await (await core.packs()).preview({ source: repo }, t.home);
     expect(report.extracted).toBe(false);
     expect(codes(report)).toContain('S313');
-    expect((await rejectionOf(core.installPack({ source: repo }, t.home, { confirm: 'yes', force: true }))).code).toBe('E303');
+    expect((await rejectionOf((await core.packs()).install({ source: repo }, t.home, { confirm: 'yes', force: true }))).code).toBe('E303');
     expect(snapshot(base)).toEqual(before);
     expectDecoysUntouched(t);
     expectStagingEmpty(t);

@@ -56,7 +56,7 @@ describe('git bombs are counted before anything is checked out', () => {
     let staged = 0;
     const before = bytesWritten();
     const started = performance.now();
-    const report = await core.scanPack({ source: `file://${repo}` }, t.home, (p) => {
+    const report = await (await core.packs()).preview({ source: `file://${repo}` }, t.home, (p) => {
       steps.push(p);
       // The moment the scan begins, the fetch is over: what staging holds now is what it cost on disk.
       if (p.step === 'scan') staged = sizeOf(join(t.home, 'packs', '.staging'));
@@ -71,7 +71,7 @@ describe('git bombs are counted before anything is checked out', () => {
     expect(report.findings).toEqual([expect.objectContaining({ code: 'S309', message: expect.stringContaining('more than 10,000 files') })]);
     expect(steps.filter((s) => s.step === 'file')).toEqual([]);
     expect(written).toBeLessThan(50 * 1024 * 1024);
-    expect((await rejectionOf(core.installPack({ source: `file://${repo}` }, t.home, { confirm: 'yes', force: true }))).code).toBe('E303');
+    expect((await rejectionOf((await core.packs()).install({ source: `file://${repo}` }, t.home, { confirm: 'yes', force: true }))).code).toBe('E303');
     expect(readdirSync(join(t.home, 'packs')).filter((n) => n !== '.staging')).toEqual([]);
   });
 
@@ -81,7 +81,7 @@ describe('git bombs are counted before anything is checked out', () => {
     const repo = join(base, 'deep');
     await treeBomb(repo, base, 1, 40);
     const core = open(t);
-    const report = await core.scanPack({ source: repo }, t.home);
+    const report = await (await core.packs()).preview({ source: repo }, t.home);
     expect(report.extracted).toBe(false);
     expect(report.findings).toEqual([expect.objectContaining({ code: 'S309', message: expect.stringContaining('folders deep') })]);
   });

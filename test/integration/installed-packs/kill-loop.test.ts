@@ -91,11 +91,11 @@ describe('an install killed at any point', () => {
             const now = which();
             expect(now === current || now === next).toBe(true);
             if (finished) expect(now).toBe(next);
-            const [pack] = await core.listPacks();
+            const [pack] = await (await core.packs()).list();
             expect(pack?.modified).toEqual([]);
             const lock = JSON.parse(readFileSync(join(t.home, 'packs.lock.json'), 'utf8'));
             expect(lock.packs.kit.files).toEqual(versions[now as 'a' | 'b']);
-            expect(core.getSkill('alpha').diagnostics).toEqual([]);
+            expect(core.library.getSkill('alpha').diagnostics).toEqual([]);
             expect(stagingLeft(t)).toEqual([]);
             current = now as 'a' | 'b';
           } finally {

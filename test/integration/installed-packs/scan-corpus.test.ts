@@ -42,10 +42,10 @@ describe('the evasion corpus', () => {
     const t = testHome();
     const source = packOf(c, name);
     const core = open(t);
-    const report = await core.scanPack({ source }, t.home);
+    const report = await (await core.packs()).preview({ source }, t.home);
     expect(report.findings.map((f) => [f.code, f.excerpt])).toEqual((c.expect ?? []).map((code) => [code, expect.any(String)]));
     if ((c.expect ?? []).some((code) => SEVERITY[code] === 'high')) {
-      expect((await rejectionOf(core.installPack({ source }, t.home, { confirm: report.digest }))).code).toBe('E303');
+      expect((await rejectionOf((await core.packs()).install({ source }, t.home, { confirm: report.digest }))).code).toBe('E303');
     } else {
       expect(report.worst).toBe('medium');
     }
@@ -57,18 +57,18 @@ describe('no false positives', () => {
     const t = testHome();
     const source = packOf(c, name);
     const core = open(t);
-    const report = await core.scanPack({ source }, t.home);
+    const report = await (await core.packs()).preview({ source }, t.home);
     expect(report.findings).toEqual([]);
-    expect((await core.installPack({ source }, t.home, { confirm: report.digest })).action).toBe('installed');
+    expect((await (await core.packs()).install({ source }, t.home, { confirm: report.digest })).action).toBe('installed');
   });
 
   it('the bundled skills/, scanned as a pack, have no finding and install', async () => {
     // An empty bundled root: the bundled skills are what is installed here, so nothing clashes.
     const t = testHome({ bundled: tempDir() });
     const core = open(t);
-    const report = await core.scanPack({ source: BUNDLED }, t.home);
+    const report = await (await core.packs()).preview({ source: BUNDLED }, t.home);
     expect(report.skills.length).toBeGreaterThan(5);
     expect(report.findings).toEqual([]);
-    expect((await core.installPack({ source: BUNDLED }, t.home, { confirm: report.digest })).action).toBe('installed');
+    expect((await (await core.packs()).install({ source: BUNDLED }, t.home, { confirm: report.digest })).action).toBe('installed');
   });
 });

@@ -41,7 +41,7 @@ describe('the watched packs root', () => {
     writeSkill(source, 'right', toolSkill('right', null));
 
     const added = nextChange(owner, (c) => c.name === 'right' && c.kind === 'added');
-    await other.installPack({ source }, t.home, { confirm: 'yes' });
+    await (await other.packs()).install({ source }, t.home, { confirm: 'yes' });
     await added;
     expect(owner.registry.get('left')?.root.kind).toBe('packs');
 
@@ -51,7 +51,7 @@ describe('the watched packs root', () => {
     expect(change.kind === 'changed' && change.skill.diagnostics.map((d) => d.code)).toEqual(['W416']);
 
     const removed = [nextChange(owner, (c) => c.name === 'left' && c.kind === 'removed'), nextChange(owner, (c) => c.name === 'right' && c.kind === 'removed')];
-    await other.uninstallPack('duo');
+    await (await other.packs()).uninstall('duo');
     await Promise.all(removed);
     expect(owner.registry.list().filter((s) => s.root.kind === 'packs')).toEqual([]);
   });

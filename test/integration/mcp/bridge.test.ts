@@ -87,7 +87,7 @@ describe('the MCP bridge over a core', () => {
     abort.abort('the assistant gave up');
     await expect(call).rejects.toThrow();
     await finished;
-    expect(core.history()[0]?.status).toBe('cancelled');
+    expect(core.runs.history()[0]?.status).toBe('cancelled');
   });
 });
 

@@ -153,7 +153,7 @@ describe('skilltray mcp: tools with good and bad input', () => {
 
     const core = new SkilltrayCore(t.config());
     try {
-      const history = core.history();
+      const history = core.runs.history();
       expect(history.find((r) => r.id === report.id)).toMatchObject({ surface: 'mcp', status: 'succeeded', outcome: 'auto' });
       // The calls refused before anything was decided (E506, E504, E503) left no row; the decided E601 did.
       expect(history.filter((r) => r.errorCode !== null).map((r) => r.errorCode)).toEqual(['E601']);
@@ -253,9 +253,9 @@ describe('skilltray mcp: tools with good and bad input', () => {
     await session.hangUp();
     const core = new SkilltrayCore(t.config());
     try {
-      const stats = core.stats('field-notes', { groupBy: 'commands' }, t.home);
+      const stats = core.gateway.stats('field-notes', { groupBy: 'commands' }, t.home);
       expect(stats.data).toMatchObject({ show: 1, outline: 1 });
-      expect(core.stats('field-notes', { groupBy: 'projects' }, t.home).data).toEqual(expect.arrayContaining([{ project: t.userHome, count: 2 }]));
+      expect(core.gateway.stats('field-notes', { groupBy: 'projects' }, t.home).data).toEqual(expect.arrayContaining([{ project: t.userHome, count: 2 }]));
     } finally {
       await core.close();
     }
@@ -336,7 +336,7 @@ describe('skilltray mcp: prompt skills as prompts', () => {
     await expect(client.getPrompt({ name: 'standup' })).rejects.toMatchObject({ code: -32602, data: { error: { code: 'E805' } } });
     const core = new SkilltrayCore(t.config());
     try {
-      core.setMode('Dev');
+      core.preferences.setMode('Dev');
     } finally {
       await core.close();
     }

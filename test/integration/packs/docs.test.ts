@@ -101,10 +101,10 @@ describe('docs/policy.md: modes', () => {
     const discovered = async () => (await client.discover({ intent })).map((result) => result.skill_id);
     const listed = async (offeredOnly: boolean) => (await client.list(offeredOnly ? { offered_only: true } : {})).skills;
 
-    core.setMode('Dev');
+    core.preferences.setMode('Dev');
     expect(await discovered()).toContain('git');
 
-    core.setMode('Meeting');
+    core.preferences.setMode('Meeting');
     expect((await listed(false)).find((skill) => skill.name === 'git')).toMatchObject({ offered: false });
     expect((await listed(true)).map((skill) => skill.name)).not.toContain('git');
     expect(await discovered()).not.toContain('git');

@@ -162,7 +162,7 @@ describe('files pack: what runs unasked and what asks (the sensitive-path rule)'
     writeFiles(home.home, { token: 'secret-token\n' });
     symlinkSync(join(home.userHome, '.ssh', 'id_ed25519'), join(work, 'notes-link'));
     const decision = (tool: string, args: Record<string, unknown>, cwd = work) =>
-      core.dryRun({ skill: 'files', tool, args, cwd, surface: 'cli' }).decision;
+      core.runs.dryRun({ skill: 'files', tool, args, cwd, surface: 'cli' }).decision;
     return { home, core, work, decision };
   }
 
@@ -186,13 +186,13 @@ describe('files pack: what runs unasked and what asks (the sensitive-path rule)'
 
   it('fails with E601 naming the argument where nobody can be asked', async () => {
     const { core, work } = setup();
-    const run = core.run({ skill: 'files', tool: 'word_count', args: { path: '.env' }, cwd: work, surface: 'cli' }, { approval: { kind: 'none' } });
+    const run = core.runs.run({ skill: 'files', tool: 'word_count', args: { path: '.env' }, cwd: work, surface: 'cli' }, { approval: { kind: 'none' } });
     await expect(run).rejects.toMatchObject({ code: 'E601', details: { reason: expect.stringContaining("its argument 'path' \".env\"") } });
   });
 
   it('asks even where an allow rule would let the tool run unasked', () => {
     const { core, decision } = setup();
-    core.addRule('tool:files/file_head', 'allow');
+    core.policy.addRule('tool:files/file_head', 'allow');
     expect(decision('file_head', { path: 'notes.txt' })).toBe('auto');
     expect(decision('file_head', { path: '.env' })).toBe('ask');
   });

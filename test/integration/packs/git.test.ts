@@ -365,7 +365,7 @@ describe('git pack: what a hostile repository makes Git run stays in the sandbox
 
     const core = new SkilltrayCore(t.config());
     cores.push(core);
-    const report = await core.run({ skill: 'git', tool: 'git_status', surface: 'mcp', cwd: dir }, { approval: { kind: 'none' } });
+    const report = await core.runs.run({ skill: 'git', tool: 'git_status', surface: 'mcp', cwd: dir }, { approval: { kind: 'none' } });
     expect(report.decision).toMatchObject({ outcome: 'auto', by: 'policy' });
     expect(report.sandbox).toMatchObject({ name: 'read-only', network: false, contained: true });
     expect(report.result.exitCode).toBe(0);
@@ -403,7 +403,7 @@ describe('git pack: your own git setup, contained', () => {
 
     const core = new SkilltrayCore(t.config());
     cores.push(core);
-    const report = await core.run({ skill: 'git', tool: 'git_status', surface: 'mcp', cwd: dir }, { approval: { kind: 'none' } });
+    const report = await core.runs.run({ skill: 'git', tool: 'git_status', surface: 'mcp', cwd: dir }, { approval: { kind: 'none' } });
     expect(report.decision).toMatchObject({ outcome: 'auto', by: 'policy' });
     expect(report.sandbox).toMatchObject({ name: 'read-only', contained: true, reads: ['~/.config/git/ignore'] });
     expect(report.result.exitCode).toBe(0);
@@ -421,7 +421,7 @@ describe('git pack: your own git setup, contained', () => {
     const t = testHome({ bundled: SKILLS_DIR });
     const core = new SkilltrayCore(t.config());
     cores.push(core);
-    const report = await core.run({ skill: 'git', tool: 'git_log', args: { count: 1 }, surface: 'mcp', cwd: worktree }, { approval: { kind: 'none' } });
+    const report = await core.runs.run({ skill: 'git', tool: 'git_log', args: { count: 1 }, surface: 'mcp', cwd: worktree }, { approval: { kind: 'none' } });
     expect(report.result.stderr).toBe('');
     expect(lines(report.result.stdout)).toEqual([expect.stringMatching(/Add app$/)]);
   });

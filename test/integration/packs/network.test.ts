@@ -67,11 +67,11 @@ describe('network pack: contained, as every run of it is', () => {
     return { core, cwd: t.userHome };
   };
   const run = (core: SkilltrayCore, tool: string, args: Record<string, string>, cwd: string) =>
-    core.run({ skill: 'network', tool, args, surface: 'cli', cwd }, { approval: { kind: 'preapproved', actor: 'network pack test' } });
+    core.runs.run({ skill: 'network', tool, args, surface: 'cli', cwd }, { approval: { kind: 'preapproved', actor: 'network pack test' } });
 
   it("shares this computer's network, and asks every time even though it is bundled", () => {
     const { core, cwd } = contained();
-    const dry = core.dryRun({ skill: 'network', tool: 'resolve_host', args: { name: 'localhost' }, surface: 'mcp', cwd });
+    const dry = core.runs.dryRun({ skill: 'network', tool: 'resolve_host', args: { name: 'localhost' }, surface: 'mcp', cwd });
     expect(dry.sandbox).toMatchObject({ name: 'read-only', network: true, hosts: 'host', contained: true, mechanism: 'bubblewrap' });
     expect(dry).toMatchObject({ decision: 'ask', reason: "'network/resolve_host' shares this computer's own network (ICMP and the system resolver, no Unix sockets), so every run asks unless a rule of yours allows it" });
   });

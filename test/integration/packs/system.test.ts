@@ -85,7 +85,7 @@ describe('system pack: real runs', () => {
     const t = testHome({ base: ordinaryDir(), bundled: SKILLS_DIR });
     const core = new SkilltrayCore(t.config());
     try {
-      const report = await core.run({ skill: 'system', tool: 'disk_usage', args: {}, surface: 'cli', cwd: t.work }, { approval: { kind: 'none' } });
+      const report = await core.runs.run({ skill: 'system', tool: 'disk_usage', args: {}, surface: 'cli', cwd: t.work }, { approval: { kind: 'none' } });
       expect(report.sandbox).toMatchObject({ contained: true, name: 'read-only' });
       const [header, ...rows] = lines(report.result.stdout);
       expect(header).toMatch(/^Filesystem\s+Size\s+Used\s+Avail\s+Use%\s+Mounted on$/);

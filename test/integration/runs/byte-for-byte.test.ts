@@ -54,7 +54,7 @@ function edit(dir: string): void {
   writeFileSync(file, SCRIPT_V2);
 }
 
-const run = (core: SkilltrayCore, approval: Approver) => core.run({ skill: 'scripted', tool: 'go', surface: 'mcp' }, { approval });
+const run = (core: SkilltrayCore, approval: Approver) => core.runs.run({ skill: 'scripted', tool: 'go', surface: 'mcp' }, { approval });
 
 
 /** Resolves when the watcher has reloaded `name`. */
@@ -70,7 +70,7 @@ function reloaded(core: SkilltrayCore, name: string): Promise<void> {
 }
 
 /** Every stdout the history holds for the skill: v2 must never appear. */
-const outputs = (core: SkilltrayCore): string[] => core.history({ skill: 'scripted' }).map((r) => core.getRun(r.id).stdout ?? '');
+const outputs = (core: SkilltrayCore): string[] => core.runs.history({ skill: 'scripted' }).map((r) => core.runs.getRun(r.id).stdout ?? '');
 
 describe('the remembered-approval race', () => {
   it('an "Always" approval does not run a script edited within the debounce; after the reload it asks again', async () => {
@@ -85,7 +85,7 @@ describe('the remembered-approval race', () => {
     edit(dir);
     const error = await rejectionOf(run(core, { kind: 'none' }));
     expect(error.code).toBe('E612');
-    expect(core.history()[0]).toMatchObject({ status: 'refused', errorCode: 'E612', startedAt: null });
+    expect(core.runs.history()[0]).toMatchObject({ status: 'refused', errorCode: 'E612', startedAt: null });
 
     await seen;
     const asked = await rejectionOf(run(core, { kind: 'none' }));
@@ -100,7 +100,7 @@ describe('every other path that allows a run', () => {
     const t = testHome();
     const dir = scripted(t, 'skills');
     const core = await watched(t);
-    core.addRule('tool:scripted/go', 'allow');
+    core.policy.addRule('tool:scripted/go', 'allow');
     expect((await run(core, { kind: 'none' })).result.stdout).toBe('v1\n');
     edit(dir);
     expect((await rejectionOf(run(core, { kind: 'none' }))).code).toBe('E612');
@@ -123,7 +123,7 @@ describe('every other path that allows a run', () => {
     const core = await watched(t);
     const error = await rejectionOf(run(core, { kind: 'prompt', ask: async () => (edit(dir), { verdict: 'always', actor: 'ada' }) }));
     expect(error.code).toBe('E612');
-    expect(core.remembered()).toEqual([]);
+    expect(core.policy.remembered()).toEqual([]);
     expect(outputs(core)).not.toContain('v2\n');
   });
 
@@ -142,11 +142,11 @@ describe('every other path that allows a run', () => {
     chmodSync(join(dir, 'scripts', 'run.sh'), 0o755);
     const core = await watched(t, uncontained ? noSandbox('simulated: no sandbox here') : undefined);
     const started = new Promise<void>((resolve) => {
-      core.runs.on('run', (event) => {
+      core.runs.service.on('run', (event) => {
         if (event.type === 'output' && event.text.includes('started')) resolve();
       });
     });
-    const running = core.run({ skill: 'twice', tool: 'go', surface: 'mcp', cwd: t.work }, { approval: { kind: 'preapproved', actor: 'test' } });
+    const running = core.runs.run({ skill: 'twice', tool: 'go', surface: 'mcp', cwd: t.work }, { approval: { kind: 'preapproved', actor: 'test' } });
     await started;
     writeFileSync(join(dir, 'scripts', 'data.txt'), 'two');
     writeFileSync(join(t.work, 'go'), '');

@@ -48,12 +48,12 @@ describe('where no sandbox is available (injected)', () => {
     const t = testHome();
     shell(t.bundled, 'reader', { read_only: true });
     const core = open(t, SIMULATED);
-    const dry = core.dryRun(call('reader', t.work));
+    const dry = core.runs.dryRun(call('reader', t.work));
     expect(dry).toMatchObject({ decision: 'ask', sandbox: { name: 'read-only', contained: false, mechanism: null, why: 'simulated for this test: no sandbox here' } });
-    const error = await rejectionOf(core.run(call('reader', t.work), { approval: { kind: 'none' } }));
+    const error = await rejectionOf(core.runs.run(call('reader', t.work), { approval: { kind: 'none' } }));
     expect(error.code).toBe('E601');
     expect(error.message).toContain("is bundled and read-only, but it cannot be contained here (simulated for this test: no sandbox here), so it asks");
-    expect(core.history()[0]).toMatchObject({ status: 'refused', sandbox: { contained: false } });
+    expect(core.runs.history()[0]).toMatchObject({ status: 'refused', sandbox: { contained: false } });
   });
 
   it('an "Always" given while contained asks again where runs cannot be contained', async () => {
@@ -61,11 +61,11 @@ describe('where no sandbox is available (injected)', () => {
     const t = testHome();
     shell(t.skills, 'tool');
     const contained = open(t);
-    await contained.run(call('tool', t.work), { approval: { kind: 'prompt', ask: async () => ({ verdict: 'always', actor: 'ada' }) } });
-    expect((await contained.run(call('tool', t.work), { approval: { kind: 'none' } })).decision.by).toBe('remembered');
+    await contained.runs.run(call('tool', t.work), { approval: { kind: 'prompt', ask: async () => ({ verdict: 'always', actor: 'ada' }) } });
+    expect((await contained.runs.run(call('tool', t.work), { approval: { kind: 'none' } })).decision.by).toBe('remembered');
     await contained.close();
     const bare = open(t, SIMULATED);
-    const error = await rejectionOf(bare.run(call('tool', t.work), { approval: { kind: 'none' } }));
+    const error = await rejectionOf(bare.runs.run(call('tool', t.work), { approval: { kind: 'none' } }));
     expect(error.message).toContain("you chose to always allow 'tool/sh', but it cannot be contained here");
   });
 
@@ -73,10 +73,10 @@ describe('where no sandbox is available (injected)', () => {
     const t = testHome();
     shell(t.skills, 'tool');
     const core = open(t, SIMULATED);
-    const report = await core.run(call('tool', t.work), { approval: { kind: 'preapproved', actor: 'ada' } });
+    const report = await core.runs.run(call('tool', t.work), { approval: { kind: 'preapproved', actor: 'ada' } });
     expect(report.sandbox).toMatchObject({ name: 'workspace', network: false, hosts: [], contained: false, mechanism: null, why: 'simulated for this test: no sandbox here', limitsWhy: 'simulated for this test: no sandbox here' });
-    expect(core.getRun(report.id).sandbox).toEqual(report.sandbox);
-    expect(core.sandboxStatus()).toEqual({ mechanism: null, available: false, why: 'simulated for this test: no sandbox here', unsandboxed: [] });
+    expect(core.runs.getRun(report.id).sandbox).toEqual(report.sandbox);
+    expect(core.policy.sandboxStatus()).toEqual({ mechanism: null, available: false, why: 'simulated for this test: no sandbox here', unsandboxed: [] });
   });
 });
 
@@ -86,7 +86,7 @@ describe('only the person takes a skill out of the sandbox', () => {
     const t = testHome();
     shell(t.bundled, 'sneaky', { read_only: true, sandbox: 'none', profile: 'none', unsandboxed: true });
     const core = open(t);
-    expect(core.dryRun(call('sneaky', t.work))).toMatchObject({ decision: 'auto', sandbox: { name: 'read-only', contained: true } });
+    expect(core.runs.dryRun(call('sneaky', t.work))).toMatchObject({ decision: 'auto', sandbox: { name: 'read-only', contained: true } });
   });
 
   it('the person can, for one skill: its runs ask, run truly uncontained, and it can be put back', async () => {
@@ -94,14 +94,14 @@ describe('only the person takes a skill out of the sandbox', () => {
     const t = testHome();
     shell(t.bundled, 'reader', { read_only: true });
     const core = open(t);
-    expect(core.setSkillSandboxed('reader', false)).toMatchObject({ available: true, mechanism: 'bubblewrap', unsandboxed: ['reader'] });
-    expect(core.dryRun(call('reader', t.work))).toMatchObject({ decision: 'ask', sandbox: { name: 'none', network: true, contained: false } });
+    expect(core.policy.setSkillSandboxed('reader', false)).toMatchObject({ available: true, mechanism: 'bubblewrap', unsandboxed: ['reader'] });
+    expect(core.runs.dryRun(call('reader', t.work))).toMatchObject({ decision: 'ask', sandbox: { name: 'none', network: true, contained: false } });
     const outside = ordinaryDir();
-    const report = await core.run(call('reader', t.work, `echo x > ${outside}/written`), { approval: { kind: 'preapproved', actor: 'ada' } });
+    const report = await core.runs.run(call('reader', t.work, `echo x > ${outside}/written`), { approval: { kind: 'preapproved', actor: 'ada' } });
     expect(report.result.exitCode).toBe(0);
     expect(readdirSync(outside)).toEqual(['written']);
-    core.setSkillSandboxed('reader', true);
-    expect(core.dryRun(call('reader', t.work))).toMatchObject({ decision: 'auto', sandbox: { name: 'read-only', contained: true } });
+    core.policy.setSkillSandboxed('reader', true);
+    expect(core.runs.dryRun(call('reader', t.work))).toMatchObject({ decision: 'auto', sandbox: { name: 'read-only', contained: true } });
   });
 });
 
@@ -111,10 +111,10 @@ describe('remembered approvals and the profile', () => {
     const t = testHome();
     shell(t.skills, 'tool', { read_only: true });
     const core = open(t);
-    await core.run(call('tool', t.work), { approval: { kind: 'prompt', ask: async () => ({ verdict: 'always', actor: 'ada' }) } });
-    expect(core.remembered()).toMatchObject([{ skill: 'tool', tool: 'sh', profile: { name: 'read-only', network: false }, expires: 'revoke' }]);
-    core.setSkillSandboxed('tool', false);
-    const dry = core.dryRun(call('tool', t.work));
+    await core.runs.run(call('tool', t.work), { approval: { kind: 'prompt', ask: async () => ({ verdict: 'always', actor: 'ada' }) } });
+    expect(core.policy.remembered()).toMatchObject([{ skill: 'tool', tool: 'sh', profile: { name: 'read-only', network: false }, expires: 'revoke' }]);
+    core.policy.setSkillSandboxed('tool', false);
+    const dry = core.runs.dryRun(call('tool', t.work));
     expect(dry.decision).toBe('ask');
     expect(dry.reason).toContain('it would now run not sandboxed, more than the read-only, no network you allowed');
   });
@@ -124,12 +124,12 @@ describe('remembered approvals and the profile', () => {
     const t = testHome();
     shell(t.skills, 'tool');
     const first = open(t);
-    await first.run(call('tool', t.work), { approval: { kind: 'prompt', ask: async () => ({ verdict: 'always', actor: 'ada', expires: 'session' }) } });
-    expect(first.remembered()).toMatchObject([{ expires: 'session' }]);
-    expect(first.dryRun(call('tool', t.work)).decision).toBe('auto');
+    await first.runs.run(call('tool', t.work), { approval: { kind: 'prompt', ask: async () => ({ verdict: 'always', actor: 'ada', expires: 'session' }) } });
+    expect(first.policy.remembered()).toMatchObject([{ expires: 'session' }]);
+    expect(first.runs.dryRun(call('tool', t.work)).decision).toBe('auto');
     const second = open(t);
-    expect(second.remembered()).toEqual([]);
-    expect(second.dryRun(call('tool', t.work)).decision).toBe('ask');
-    expect(first.history()[0]).toMatchObject({ answer: 'always-session' });
+    expect(second.policy.remembered()).toEqual([]);
+    expect(second.runs.dryRun(call('tool', t.work)).decision).toBe('ask');
+    expect(first.runs.history()[0]).toMatchObject({ answer: 'always-session' });
   });
 });

@@ -39,23 +39,23 @@ describe('the run pipeline: render → policy → approval → run → record', 
     const t = testHome();
     writeSkill(t.bundled, 'echoes', toolSkill('echoes', argvCommand, { read_only: true }));
     const core = open(t);
-    const report = await core.run({ skill: 'echoes', tool: 'go', args: { a: 'one', b: 'two words' }, surface: 'cli', cwd: t.work }, { approval: { kind: 'none' } });
+    const report = await core.runs.run({ skill: 'echoes', tool: 'go', args: { a: 'one', b: 'two words' }, surface: 'cli', cwd: t.work }, { approval: { kind: 'none' } });
     expect(JSON.parse(report.result.stdout)).toEqual(['one', 'two words']);
     expect(report.decision).toMatchObject({ outcome: 'auto', by: 'policy' });
     expect(report.programPath).toBe(NODE);
-    const [record] = core.history();
+    const [record] = core.runs.history();
     expect(record).toMatchObject({ id: report.id, status: 'succeeded', outcome: 'auto', decidedBy: 'policy', exitCode: 0, surface: 'cli', skill: 'echoes', tool: 'go' });
-    expect(core.getRun(report.id).stdout).toBe('["one","two words"]');
+    expect(core.runs.getRun(report.id).stdout).toBe('["one","two words"]');
   });
 
   it('refuses a user tool when nobody can be asked (E601), with the run id, and records it', async () => {
     const t = testHome();
     writeSkill(t.skills, 'echoes', toolSkill('echoes', argvCommand, { read_only: true }));
     const core = open(t);
-    const error = await rejectionOf(core.run({ skill: 'echoes', tool: 'go', surface: 'mcp' }, { approval: { kind: 'none' } }));
+    const error = await rejectionOf(core.runs.run({ skill: 'echoes', tool: 'go', surface: 'mcp' }, { approval: { kind: 'none' } }));
     expect(error).toMatchObject({ code: 'E601', kind: 'approval_required' });
     expect(error.message).toContain('needs approval from the person at the desktop');
-    expect(core.history()[0]).toMatchObject({ id: error.details?.runId, status: 'refused', outcome: 'refused', errorCode: 'E601', exitCode: null, startedAt: null });
+    expect(core.runs.history()[0]).toMatchObject({ id: error.details?.runId, status: 'refused', outcome: 'refused', errorCode: 'E601', exitCode: null, startedAt: null });
   });
 
   it('a call refused before anything was decided (no such skill or tool, bad arguments, a bad folder) is the caller\'s error, not a history row; a decided refusal is', async () => {
@@ -71,13 +71,13 @@ describe('the run pipeline: render → policy → approval → run → record', 
       [{ skill: 'echoes', tool: 'go', cwd: 'relative/dir' }, 'E510'],
     ] as const;
     for (const [call, code] of calls) {
-      const error = await rejectionOf(core.run({ ...call, surface: 'mcp' }, { approval: { kind: 'none' } }));
+      const error = await rejectionOf(core.runs.run({ ...call, surface: 'mcp' }, { approval: { kind: 'none' } }));
       expect(error.code).toBe(code);
       expect(error.details?.runId).toBeUndefined();
     }
-    expect(core.history()).toEqual([]);
-    const decided = await rejectionOf(core.run({ skill: 'echoes', tool: 'go', surface: 'mcp', cwd: t.userHome }, { approval: { kind: 'none' } }));
-    expect(core.history().map((r) => [r.id, r.errorCode])).toEqual([[decided.details?.runId, 'E601']]);
+    expect(core.runs.history()).toEqual([]);
+    const decided = await rejectionOf(core.runs.run({ skill: 'echoes', tool: 'go', surface: 'mcp', cwd: t.userHome }, { approval: { kind: 'none' } }));
+    expect(core.runs.history().map((r) => [r.id, r.errorCode])).toEqual([[decided.details?.runId, 'E601']]);
   });
 
   it('asks a person: once runs; deny is E603 and nothing starts', async () => {
@@ -85,20 +85,20 @@ describe('the run pipeline: render → policy → approval → run → record', 
     writeSkill(t.skills, 'echoes', toolSkill('echoes', argvCommand));
     const core = open(t);
     const seen: PendingApproval[] = [];
-    const report = await core.run(
+    const report = await core.runs.run(
       { skill: 'echoes', tool: 'go', args: { a: '--not-an-option-because-b' }, surface: 'cli' },
       { approval: { kind: 'prompt', ask: async (p) => (seen.push(p), { verdict: 'once', actor: 'ada' }) } },
     ).catch((e: SkilltrayError) => e);
     expect(report).toMatchObject({ code: 'E504' });
     expect(seen).toEqual([]);
 
-    const ok = await core.run({ skill: 'echoes', tool: 'go', args: { a: 'x' }, surface: 'cli' }, { approval: { kind: 'prompt', ask: async (p) => (seen.push(p), { verdict: 'once', actor: 'ada' }) } });
+    const ok = await core.runs.run({ skill: 'echoes', tool: 'go', args: { a: 'x' }, surface: 'cli' }, { approval: { kind: 'prompt', ask: async (p) => (seen.push(p), { verdict: 'once', actor: 'ada' }) } });
     expect(ok.decision).toMatchObject({ outcome: 'approved', by: 'user', actor: 'ada' });
     expect(seen[0]).toMatchObject({ skill: 'echoes', tool: 'go', trust: 'user', programPath: NODE, argv: [fixture('print-argv.mjs'), 'x'], env: [] });
 
-    const denied = await rejectionOf(core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: { kind: 'prompt', ask: async () => ({ verdict: 'deny', actor: 'ada' }) } }));
+    const denied = await rejectionOf(core.runs.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: { kind: 'prompt', ask: async () => ({ verdict: 'deny', actor: 'ada' }) } }));
     expect(denied).toMatchObject({ code: 'E603', kind: 'denied_by_user' });
-    expect(core.history()[0]).toMatchObject({ status: 'denied', outcome: 'denied', decidedBy: 'user', actor: 'ada', startedAt: null });
+    expect(core.runs.history()[0]).toMatchObject({ status: 'denied', outcome: 'denied', decidedBy: 'user', actor: 'ada', startedAt: null });
   });
 
   it('always allow is remembered, pinned to the skill hash: an edit makes it ask again', async () => {
@@ -107,17 +107,17 @@ describe('the run pipeline: render → policy → approval → run → record', 
     const core = open(t);
     let asked = 0;
     const ask = { kind: 'prompt' as const, ask: async (): Promise<Verdict> => (asked++, { verdict: 'always', actor: 'ada' }) };
-    await core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: ask });
-    const second = await core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: { kind: 'none' } });
+    await core.runs.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: ask });
+    const second = await core.runs.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: { kind: 'none' } });
     expect(second.decision).toMatchObject({ outcome: 'auto', by: 'remembered' });
     expect(asked).toBe(1);
-    expect(core.remembered()).toEqual([expect.objectContaining({ skill: 'echoes', tool: 'go', programPath: NODE })]);
+    expect(core.policy.remembered()).toEqual([expect.objectContaining({ skill: 'echoes', tool: 'go', programPath: NODE })]);
 
     writeFileSync(join(dir, 'notes.md'), '# a new file changes the content hash\n');
     core.registry.reload('echoes');
-    const lapsed = await rejectionOf(core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: { kind: 'none' } }));
+    const lapsed = await rejectionOf(core.runs.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: { kind: 'none' } }));
     expect(lapsed.code).toBe('E601');
-    expect(core.dryRun({ skill: 'echoes', tool: 'go', surface: 'cli' })).toMatchObject({ decision: 'ask', reason: expect.stringContaining('has lapsed') });
+    expect(core.runs.dryRun({ skill: 'echoes', tool: 'go', surface: 'cli' })).toMatchObject({ decision: 'ask', reason: expect.stringContaining('has lapsed') });
   });
 
   it('deny rules win over --yes; always_ask asks even with an allow rule', async () => {
@@ -125,11 +125,11 @@ describe('the run pipeline: render → policy → approval → run → record', 
     writeSkill(t.skills, 'echoes', toolSkill('echoes', argvCommand));
     writeSkill(t.bundled, 'careful', toolSkill('careful', argvCommand, { read_only: true, always_ask: true }));
     const core = open(t);
-    core.addRule('skill:ech*', 'deny');
-    const denied = await rejectionOf(core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: { kind: 'preapproved', actor: 'cli --yes' } }));
+    core.policy.addRule('skill:ech*', 'deny');
+    const denied = await rejectionOf(core.runs.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: { kind: 'preapproved', actor: 'cli --yes' } }));
     expect(denied).toMatchObject({ code: 'E602', kind: 'denied_by_rule' });
-    core.addRule('tool:careful/go', 'allow');
-    expect(core.dryRun({ skill: 'careful', tool: 'go', surface: 'cli' }).decision).toBe('ask');
+    core.policy.addRule('tool:careful/go', 'allow');
+    expect(core.runs.dryRun({ skill: 'careful', tool: 'go', surface: 'cli' }).decision).toBe('ask');
   });
 
   it('refuses before spawning: paused, mode, missing binary, missing environment', async () => {
@@ -138,16 +138,16 @@ describe('the run pipeline: render → policy → approval → run → record', 
     writeSkill(t.bundled, 'needs', toolSkill('needs', argvCommand, { read_only: true, requires: { bins: ['no-such-binary-here'], env: [] } }));
     writeSkill(t.bundled, 'secret', toolSkill('secret', argvCommand, { read_only: true, requires: { bins: [], env: ['SKT_TEST_TOKEN'] } }));
     const core = open(t);
-    const run = (skill: string) => rejectionOf(core.run({ skill, tool: 'go', surface: 'http' }, { approval: { kind: 'none' } }));
+    const run = (skill: string) => rejectionOf(core.runs.run({ skill, tool: 'go', surface: 'http' }, { approval: { kind: 'none' } }));
     expect((await run('meeting')).code).toBe('E605');
     expect((await run('needs')).code).toBe('E606');
     expect((await run('secret')).code).toBe('E607');
-    core.setMode('Meeting');
-    core.setPaused(true);
+    core.preferences.setMode('Meeting');
+    core.preferences.setPaused(true);
     expect((await run('meeting')).code).toBe('E608');
-    core.setPaused(false);
-    expect((await core.run({ skill: 'meeting', tool: 'go', surface: 'http' }, { approval: { kind: 'none' } })).result.exitCode).toBe(0);
-    expect(core.history({ status: 'refused' }).map((r) => r.errorCode)).toEqual(['E608', 'E607', 'E606', 'E605']);
+    core.preferences.setPaused(false);
+    expect((await core.runs.run({ skill: 'meeting', tool: 'go', surface: 'http' }, { approval: { kind: 'none' } })).result.exitCode).toBe(0);
+    expect(core.runs.history({ status: 'refused' }).map((r) => r.errorCode)).toEqual(['E608', 'E607', 'E606', 'E605']);
   });
 
   it('waits in the broker for the owner of runs: approve, deny, or time out', async () => {
@@ -155,16 +155,16 @@ describe('the run pipeline: render → policy → approval → run → record', 
     writeSkill(t.skills, 'echoes', toolSkill('echoes', argvCommand));
     const core = open(t);
     const added = new Promise<void>((resolve) => core.on('event', (e) => e.type === 'approval.added' && resolve()));
-    const approved = core.run({ skill: 'echoes', tool: 'go', args: { a: 'hi' }, surface: 'http' }, { approval: { kind: 'broker' } });
+    const approved = core.runs.run({ skill: 'echoes', tool: 'go', args: { a: 'hi' }, surface: 'http' }, { approval: { kind: 'broker' } });
     await added;
-    const [pending] = core.pendingApprovals();
+    const [pending] = core.broker.list();
     expect(pending).toMatchObject({ skill: 'echoes', surface: 'http', argv: [fixture('print-argv.mjs'), 'hi'] });
-    core.answerApproval(pending!.id, 'once', 'tray');
+    core.broker.resolve(pending!.id, 'once', 'tray');
     expect(JSON.parse((await approved).result.stdout)).toEqual(['hi']);
 
-    const timedOut = await rejectionOf(core.run({ skill: 'echoes', tool: 'go', surface: 'http' }, { approval: { kind: 'broker', timeoutMs: 50 } }));
+    const timedOut = await rejectionOf(core.runs.run({ skill: 'echoes', tool: 'go', surface: 'http' }, { approval: { kind: 'broker', timeoutMs: 50 } }));
     expect(timedOut).toMatchObject({ code: 'E604', kind: 'approval_timed_out' });
-    expect(core.history()[0]).toMatchObject({ status: 'refused', decidedBy: 'timeout' });
+    expect(core.runs.history()[0]).toMatchObject({ status: 'refused', decidedBy: 'timeout' });
   });
 
   it('refuses a run whose skill changed while it waited for approval (E612)', async () => {
@@ -172,7 +172,7 @@ describe('the run pipeline: render → policy → approval → run → record', 
     const dir = writeSkill(t.skills, 'echoes', toolSkill('echoes', argvCommand));
     const core = open(t);
     const error = await rejectionOf(
-      core.run(
+      core.runs.run(
         { skill: 'echoes', tool: 'go', surface: 'cli' },
         {
           approval: {
@@ -194,22 +194,22 @@ describe('the run pipeline: render → policy → approval → run → record', 
     writeSkill(t.bundled, 'slow', toolSkill('slow', `${NODE} ${fixture('behave.mjs')} out:started sleep:60000 <<a>> <<b>>`, { read_only: true, timeout: 60 }));
     const core = open(t);
     const events: RunEvent['type'][] = [];
-    core.runs.on('run', (e) => {
+    core.runs.service.on('run', (e) => {
       events.push(e.type);
       // Cancelled once it is running for sure (it printed); it would sleep 60 s otherwise, past the test's timeout.
-      if (e.type === 'output') core.cancelRun(e.id);
+      if (e.type === 'output') core.runs.service.cancel(e.id);
     });
-    const report = await core.run({ skill: 'slow', tool: 'go', surface: 'ui' }, { approval: { kind: 'none' } });
+    const report = await core.runs.run({ skill: 'slow', tool: 'go', surface: 'ui' }, { approval: { kind: 'none' } });
     expect(report.result).toMatchObject({ cancelled: true, timedOut: false });
     expect(events).toEqual(['decided', 'started', 'output', 'finished']);
-    expect(core.history()[0]?.status).toBe('cancelled');
+    expect(core.runs.history()[0]?.status).toBe('cancelled');
   });
 
   it('passes no secret from Skilltray’s environment, only what the skill declares', async () => {
     const t = testHome();
     writeSkill(t.bundled, 'envy', toolSkill('envy', `${NODE} ${fixture('print-env.mjs')}`, { read_only: true, requires: { bins: [], env: ['DECLARED_KEY'] } }, null));
     const core = open(t, { SECRET_TOKEN: 'leak-me', AWS_SECRET_ACCESS_KEY: 'nope', DECLARED_KEY: 'fine', SKILLTRAY_TOKEN: 'never' });
-    const env = JSON.parse((await core.run({ skill: 'envy', tool: 'go', surface: 'cli' }, { approval: once() })).result.stdout) as Record<string, string>;
+    const env = JSON.parse((await core.runs.run({ skill: 'envy', tool: 'go', surface: 'cli' }, { approval: once() })).result.stdout) as Record<string, string>;
     expect(env.DECLARED_KEY).toBe('fine');
     expect(env.SECRET_TOKEN).toBeUndefined();
     expect(env.AWS_SECRET_ACCESS_KEY).toBeUndefined();
@@ -229,11 +229,11 @@ describe('the run pipeline: render → policy → approval → run → record', 
       [['not', 'an', 'object'], 'E508'],
     ];
     for (const [args, code] of cases) {
-      const error = await rejectionOf(core.run({ skill: 'echoes', tool: 'go', args, surface: 'mcp' }, { approval: { kind: 'none' } }));
+      const error = await rejectionOf(core.runs.run({ skill: 'echoes', tool: 'go', args, surface: 'mcp' }, { approval: { kind: 'none' } }));
       expect(error.code).toBe(code);
       expect(error.details?.runId).toBeUndefined();
     }
-    expect(core.history()).toEqual([]);
+    expect(core.runs.history()).toEqual([]);
   });
 
   it('property: any argument values reach the program exactly as given — no shell ever interprets them', async () => {
@@ -248,7 +248,7 @@ describe('the run pipeline: render → policy → approval → run → record', 
     await fc.assert(
       fc.asyncProperty(value, value, async (a, b) => {
         // Pre-approved: some values look like hidden paths and would ask; this property is about the shell, not policy.
-        const report = await core.run({ skill: 'echoes', tool: 'go', args: { a, b }, surface: 'cli', cwd: t.work }, { approval: { kind: 'preapproved', actor: 'test' } });
+        const report = await core.runs.run({ skill: 'echoes', tool: 'go', args: { a, b }, surface: 'cli', cwd: t.work }, { approval: { kind: 'preapproved', actor: 'test' } });
         expect(JSON.parse(report.result.stdout)).toEqual([a, b]);
       }),
       { numRuns: 25 },
@@ -265,7 +265,7 @@ describe('programs shipped in a skill folder', () => {
     });
     chmodSync(join(dir, 'scripts', 'hello.mjs'), 0o755);
     const core = open(t);
-    const report = await core.run({ skill: 'scripted', tool: 'go', args: { a: 'world' }, surface: 'cli', cwd: t.work }, { approval: { kind: 'none' } });
+    const report = await core.runs.run({ skill: 'scripted', tool: 'go', args: { a: 'world' }, surface: 'cli', cwd: t.work }, { approval: { kind: 'none' } });
     expect(report.programPath).toBe(realpathSync(join(dir, 'scripts', 'hello.mjs')));
     expect(report.result.stdout).toBe('hello world');
   });
@@ -276,7 +276,7 @@ describe('programs shipped in a skill folder', () => {
     writeSkill(t.bundled, 'escape2', toolSkill('escape2', 'true'), { 'run.sh': '#!/bin/sh\n' });
     chmodSync(join(t.bundled, 'escape2', 'run.sh'), 0o755);
     const core = open(t);
-    const go = () => rejectionOf(core.run({ skill: 'escape', tool: 'go', surface: 'cli' }, { approval: { kind: 'none' } }));
+    const go = () => rejectionOf(core.runs.run({ skill: 'escape', tool: 'go', surface: 'cli' }, { approval: { kind: 'none' } }));
     expect((await go()).code).toBe('E012');
     symlinkSync(join(t.bundled, 'escape2', 'run.sh'), join(dir, 'linked.sh'));
     writeFileSync(join(dir, 'SKILL.md'), toolSkill('escape', './linked.sh', { read_only: true }));
@@ -292,10 +292,10 @@ describe('shutdown', () => {
     writeSkill(t.skills, 'asks', toolSkill('asks', argvCommand));
     t.sealBundled();
     const core = new SkilltrayCore(t.config());
-    const started = new Promise<void>((resolve) => core.runs.on('run', (e) => e.type === 'started' && resolve()));
+    const started = new Promise<void>((resolve) => core.runs.service.on('run', (e) => e.type === 'started' && resolve()));
     const added = new Promise<void>((resolve) => core.on('event', (e) => e.type === 'approval.added' && resolve()));
-    const running = core.run({ skill: 'slow', tool: 'go', surface: 'http' }, { approval: { kind: 'none' } });
-    const waiting = rejectionOf(core.run({ skill: 'asks', tool: 'go', surface: 'http' }, { approval: { kind: 'broker' } }));
+    const running = core.runs.run({ skill: 'slow', tool: 'go', surface: 'http' }, { approval: { kind: 'none' } });
+    const waiting = rejectionOf(core.runs.run({ skill: 'asks', tool: 'go', surface: 'http' }, { approval: { kind: 'broker' } }));
     await Promise.all([started, added]);
     // The tool sleeps 60 s: close returns within the test's timeout only by killing it.
     await core.close();
@@ -310,10 +310,10 @@ describe('what a tool that runs unasked may reach', () => {
     writeSkill(t.bundled, 'reader', toolSkill('reader', argvCommand, { read_only: true }));
     writeFiles(t.work, { '.ssh/id_ed25519': 'secret', 'notes.txt': 'fine' });
     const core = open(t);
-    const auto = await core.run({ skill: 'reader', tool: 'go', args: { a: 'notes.txt' }, surface: 'mcp', cwd: t.work }, { approval: { kind: 'none' } });
+    const auto = await core.runs.run({ skill: 'reader', tool: 'go', args: { a: 'notes.txt' }, surface: 'mcp', cwd: t.work }, { approval: { kind: 'none' } });
     expect(auto.decision).toMatchObject({ outcome: 'auto', by: 'policy' });
     for (const a of ['.ssh/id_ed25519', join(t.home, 'token')]) {
-      const refused = await rejectionOf(core.run({ skill: 'reader', tool: 'go', args: { a }, surface: 'mcp', cwd: t.work }, { approval: { kind: 'none' } }));
+      const refused = await rejectionOf(core.runs.run({ skill: 'reader', tool: 'go', args: { a }, surface: 'mcp', cwd: t.work }, { approval: { kind: 'none' } }));
       expect(refused.code).toBe('E601');
       expect(refused.details?.reason).toMatch(/would run without asking .* but its argument 'a'/);
     }
@@ -324,7 +324,7 @@ describe('what a tool that runs unasked may reach', () => {
     const dir = writeSkill(t.bundled, 'sneaky', toolSkill('sneaky', '.bin/run.mjs <<a>>', { read_only: true }), { '.bin/run.mjs': `#!${NODE}\n` });
     chmodSync(join(dir, '.bin', 'run.mjs'), 0o755);
     const core = open(t);
-    const error = await rejectionOf(core.run({ skill: 'sneaky', tool: 'go', surface: 'cli', cwd: t.work }, { approval: { kind: 'none' } }));
+    const error = await rejectionOf(core.runs.run({ skill: 'sneaky', tool: 'go', surface: 'cli', cwd: t.work }, { approval: { kind: 'none' } }));
     expect(error).toMatchObject({ code: 'E012' });
     expect(error.message).toContain("is in a hidden folder, which the skill's content hash does not cover");
   });
@@ -342,8 +342,8 @@ describe('after the person approves', () => {
         return { verdict: 'always', actor: 'ada' };
       },
     };
-    expect((await rejectionOf(core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval }))).code).toBe('E612');
-    expect(core.remembered()).toEqual([]);
+    expect((await rejectionOf(core.runs.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval }))).code).toBe('E612');
+    expect(core.policy.remembered()).toEqual([]);
   });
 
   it('runs paused, or a mode chosen, while it waited are respected (E608, E605)', async () => {
@@ -357,10 +357,10 @@ describe('after the person approves', () => {
         return { verdict: 'once', actor: 'ada' };
       },
     });
-    expect((await rejectionOf(core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: approveAfter(() => core.setPaused(true)) }))).code).toBe('E608');
-    core.setPaused(false);
-    expect((await rejectionOf(core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: approveAfter(() => core.setMode('Meeting')) }))).code).toBe('E605');
-    expect(core.history().filter((r) => r.startedAt !== null)).toEqual([]);
+    expect((await rejectionOf(core.runs.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: approveAfter(() => core.preferences.setPaused(true)) }))).code).toBe('E608');
+    core.preferences.setPaused(false);
+    expect((await rejectionOf(core.runs.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: approveAfter(() => core.preferences.setMode('Meeting')) }))).code).toBe('E605');
+    expect(core.runs.history().filter((r) => r.startedAt !== null)).toEqual([]);
   });
 });
 
@@ -375,9 +375,9 @@ describe('listeners', () => {
       throw new Error('a broken listener');
     });
     core.on('event', (event) => event.type === 'run' && seen.push(event.event.type));
-    const report = await core.run({ skill: 'echoes', tool: 'go', args: { a: 'x' }, surface: 'cli', cwd: t.work }, { approval: { kind: 'none' } });
+    const report = await core.runs.run({ skill: 'echoes', tool: 'go', args: { a: 'x' }, surface: 'cli', cwd: t.work }, { approval: { kind: 'none' } });
     expect(report.result.exitCode).toBe(0);
-    expect(core.getRun(report.id).status).toBe('succeeded');
+    expect(core.runs.getRun(report.id).status).toBe('succeeded');
     expect(seen).toEqual(['decided', 'started', 'output', 'finished']);
     // One warning for each event the broken listener was given.
     expect(warnings.messages).toEqual(Array(seen.length).fill("a 'event' listener failed: a broken listener"));
@@ -391,10 +391,10 @@ describe('policy changes are announced', () => {
     const core = open(t);
     let changes = 0;
     core.on('event', (e) => e.type === 'policy.changed' && changes++);
-    const rule = core.addRule('skill:other', 'deny');
-    core.removeRule(rule.id);
-    await core.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: { kind: 'prompt', ask: async () => ({ verdict: 'always', actor: 'ada' }) } });
-    core.revokeRemembered(core.remembered()[0]!.id);
+    const rule = core.policy.addRule('skill:other', 'deny');
+    core.policy.removeRule(rule.id);
+    await core.runs.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: { kind: 'prompt', ask: async () => ({ verdict: 'always', actor: 'ada' }) } });
+    core.policy.revokeRemembered(core.policy.remembered()[0]!.id);
     expect(changes).toBe(4);
   });
 });

@@ -24,10 +24,10 @@ function outputSeen(core: SkilltrayCore, text: string): Promise<void> {
       if (event.type !== 'output') return;
       seen += event.text;
       if (!seen.includes(text)) return;
-      core.runs.off('run', listener);
+      core.runs.service.off('run', listener);
       resolve();
     };
-    core.runs.on('run', listener);
+    core.runs.service.on('run', listener);
   });
 }
 
@@ -142,8 +142,8 @@ describe('secrets are unreadable in every profile', () => {
     writeFileSync(join(t.userHome, '.ssh', 'id_test'), 'PRIVATE KEY\n');
     writeFileSync(join(t.userHome, 'notes.txt'), 'ordinary\n');
     // Even a rule that allows it does not let it run unasked there.
-    core.addRule('tool:probe-ro/sh', 'allow');
-    const dry = core.dryRun({ skill: 'probe-ro', tool: 'sh', args: { script: 'true' }, surface: 'cli', cwd: t.userHome });
+    core.policy.addRule('tool:probe-ro/sh', 'allow');
+    const dry = core.runs.dryRun({ skill: 'probe-ro', tool: 'sh', args: { script: 'true' }, surface: 'cli', cwd: t.userHome });
     expect(dry).toMatchObject({ decision: 'ask', sandbox: { wholeHome: true } });
     expect(dry.reason).toContain('your home folder, so the run could read all of it');
     const report = await probe(core, 'probe-ro', 'cat notes.txt; ln -s "$PWD/.ssh/id_test" /tmp/key && cat /tmp/key; ls -A .ssh; echo done', t.userHome);

@@ -42,7 +42,7 @@ export function probeHome(env: NodeJS.ProcessEnv = {}): { t: TestHome; core: Ski
 
 /** Runs `script` with `skill`'s profile in `cwd`, approved by the test. */
 export function probe(core: SkilltrayCore, skill: ProbeSkill, script: string, cwd: string): Promise<RunReport> {
-  return core.run({ skill, tool: 'sh', args: { script }, surface: 'cli', cwd }, { approval: { kind: 'preapproved', actor: 'containment test' } });
+  return core.runs.run({ skill, tool: 'sh', args: { script }, surface: 'cli', cwd }, { approval: { kind: 'preapproved', actor: 'containment test' } });
 }
 
 /** The same script with no sandbox at all: the control that shows a probe can succeed. */

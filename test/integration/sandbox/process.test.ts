@@ -68,14 +68,14 @@ describe('inside the sandbox', () => {
     const started = new Promise<string>((resolve) => {
       const listener = (event: RunEvent): void => {
         if (event.type === 'output' && event.text.includes('started')) {
-          core.runs.off('run', listener);
+          core.runs.service.off('run', listener);
           resolve(event.id);
         }
       };
-      core.runs.on('run', listener);
+      core.runs.service.on('run', listener);
     });
     const run = probe(core, 'probe-ws', `setsid sleep 8${marker}1 & sleep 8${marker}2 & echo started; wait`, t.work);
-    core.cancelRun(await started);
+    core.runs.service.cancel(await started);
     const report = await run;
     expect(report.result.cancelled).toBe(true);
     expect(processesWith(`sleep 8${marker}`)).toEqual([]);

@@ -221,11 +221,11 @@ describe('closing the server', () => {
     const h = await serverHome();
     const events = await readEvents(h.server);
     const waiting = h.call('run', { skill: 'asks', tool: 'go', args: { a: 'x' } }).catch((error: unknown) => error);
-    await waitFor(() => (h.core.pendingApprovals().length === 1 ? true : undefined));
+    await waitFor(() => (h.core.broker.list().length === 1 ? true : undefined));
     await h.server.close();
-    expect(h.core.pendingApprovals()).toEqual([]);
+    expect(h.core.broker.list()).toEqual([]);
     await waiting;
-    expect(h.core.history()[0]).toMatchObject({ status: 'refused', errorCode: 'E613', decidedBy: 'caller' });
+    expect(h.core.runs.history()[0]).toMatchObject({ status: 'refused', errorCode: 'E613', decidedBy: 'caller' });
     expect(existsSync(join(h.core.config.home, 'server.json'))).toBe(false);
     await expect(fetch(`${h.server.url}/openapi.json`)).rejects.toThrow();
     events.close();

@@ -41,7 +41,7 @@ describe('runs that need a person, over HTTP', () => {
     expect(finished.event).toMatchObject({ type: 'finished', result: { exitCode: 0 } });
     expect(events.events.filter(runEvent(added.entry.id, 'finished'))).toHaveLength(1);
     expect(events.events.filter((e) => e.type === 'approval.added')).toHaveLength(1);
-    expect(h.core.getRun(report.id)).toMatchObject({ status: 'succeeded', outcome: 'approved', decidedBy: 'user', actor: 'http' });
+    expect(h.core.runs.getRun(report.id)).toMatchObject({ status: 'succeeded', outcome: 'approved', decidedBy: 'user', actor: 'http' });
     events.close();
   });
 
@@ -50,12 +50,12 @@ describe('runs that need a person, over HTTP', () => {
     const events = await readEvents(h.server);
     const posted = h.call('run', { skill: 'asks', tool: 'go', args: { a: 'x' } });
     const added = await events.next(isAdded);
-    h.core.answerApproval(added.entry.id, 'deny', 'tray');
+    h.core.broker.resolve(added.entry.id, 'deny', 'tray');
     const { status, envelope } = await posted;
     expect(status).toBe(409);
     expect(envelope).toMatchObject({ ok: false, error: { code: 'E603', kind: 'denied_by_user', details: { runId: added.entry.id } } });
     expect(events.events.some(runEvent(added.entry.id, 'started'))).toBe(false);
-    expect(h.core.getRun(added.entry.id)).toMatchObject({ status: 'denied', startedAt: null });
+    expect(h.core.runs.getRun(added.entry.id)).toMatchObject({ status: 'denied', startedAt: null });
     events.close();
   });
 
@@ -67,7 +67,7 @@ describe('runs that need a person, over HTTP', () => {
     expect(envelope).toMatchObject({ ok: false, error: { code: 'E604', kind: 'approval_timed_out' } });
     const resolved = await events.next((e): e is Resolved => e.type === 'approval.resolved');
     expect(resolved.outcome).toBe('timeout');
-    expect(h.core.pendingApprovals()).toEqual([]);
+    expect(h.core.broker.list()).toEqual([]);
     events.close();
   });
 
@@ -86,8 +86,8 @@ describe('runs that need a person, over HTTP', () => {
     expect(await posted).toBeInstanceOf(Error);
     const resolved = await events.next((e): e is Resolved => e.type === 'approval.resolved' && e.id === added.entry.id);
     expect(resolved.outcome).toBe('cancelled');
-    expect(h.core.pendingApprovals()).toEqual([]);
-    expect(h.core.getRun(added.entry.id)).toMatchObject({ status: 'refused', errorCode: 'E613', decidedBy: 'caller', startedAt: null });
+    expect(h.core.broker.list()).toEqual([]);
+    expect(h.core.runs.getRun(added.entry.id)).toMatchObject({ status: 'refused', errorCode: 'E613', decidedBy: 'caller', startedAt: null });
     events.close();
   });
 
@@ -102,14 +102,14 @@ describe('runs that need a person, over HTTP', () => {
       signal: caller.signal,
     }).catch((error: unknown) => error);
     const added = await events.next(isAdded);
-    h.core.answerApproval(added.entry.id, 'once', 'tray');
+    h.core.broker.resolve(added.entry.id, 'once', 'tray');
     await events.next((e): e is RunMessage => e.type === 'run' && e.event.type === 'output' && e.event.id === added.entry.id);
     // The tool sleeps 30 s: only cancelling it lets 'finished' arrive within the test's timeout.
     caller.abort();
     expect(await posted).toBeInstanceOf(Error);
     const finished = await events.next(runEvent(added.entry.id, 'finished'));
     expect(finished.event).toMatchObject({ result: { cancelled: true } });
-    expect(h.core.getRun(added.entry.id)).toMatchObject({ status: 'cancelled', stdout: 'started' });
+    expect(h.core.runs.getRun(added.entry.id)).toMatchObject({ status: 'cancelled', stdout: 'started' });
     events.close();
   });
 
@@ -129,7 +129,7 @@ describe('runs that need a person, over HTTP', () => {
     const callers = Array.from({ length: 50 }, (_, i) => `caller-${i}`);
     const posted = callers.map((a) => h.call('run', { skill: 'asks', tool: 'go', args: { a } }));
     const pending = await waitFor(() => {
-      const list = h.core.pendingApprovals();
+      const list = h.core.broker.list();
       return list.length === 50 ? list : undefined;
     });
     const shuffled = [...pending].sort(() => Math.random() - 0.5);
@@ -151,6 +151,6 @@ describe('runs that need a person, over HTTP', () => {
       }
     }
     expect(denied.size).toBe(10);
-    expect(h.core.history({ limit: 1000 })).toHaveLength(50);
+    expect(h.core.runs.history({ limit: 1000 })).toHaveLength(50);
   });
 });

@@ -56,7 +56,7 @@ describe('approvals, approve, deny and run against the running owner', () => {
     expect(JSON.parse(outcome.stdout)).toEqual(['from the terminal']);
     expect(outcome.stderr).toContain('forwarded to skilltray serve at');
     expect(outcome.stderr).toContain(`run ${pending?.id}`);
-    expect(h.core.getRun(pending?.id as string)).toMatchObject({ status: 'succeeded', surface: 'cli', outcome: 'approved', decidedBy: 'user', actor: 'cli' });
+    expect(h.core.runs.getRun(pending?.id as string)).toMatchObject({ status: 'succeeded', surface: 'cli', outcome: 'approved', decidedBy: 'user', actor: 'cli' });
   });
 
   it('a forwarded run that waits says so: its id, and where to answer it (serve\'s address, or skilltray approve)', async () => {
@@ -71,16 +71,16 @@ describe('approvals, approve, deny and run against the running owner', () => {
       });
     });
     const id = await waiting;
-    expect(h.core.pendingApprovals().map((p) => p.id)).toEqual([id]);
+    expect(h.core.broker.list().map((p) => p.id)).toEqual([id]);
     expect(stderr).toContain(`forwarded to skilltray serve at ${h.server.url}\n`);
     expect(stderr).toContain(`run ${id} waits for your approval at ${h.server.url}/#/approvals (the browser UI of skilltray serve --web); or answer it here: skilltray approve ${id} (or deny ${id})\n`);
-    h.core.answerApproval(id, 'deny', 'test');
+    h.core.broker.resolve(id, 'deny', 'test');
     expect((await child).exitCode).toBe(1);
   });
 
   it('returns the denial to the forwarded run (E603), and approve --always remembers the tool', async () => {
     const h = await serverHome();
-    const next = async (): Promise<PendingEntry> => waitFor(() => h.core.pendingApprovals()[0]);
+    const next = async (): Promise<PendingEntry> => waitFor(() => h.core.broker.list()[0]);
     const denied = cli(['run', 'asks', 'go', '--json'], h.t);
     const deniedId = (await next()).id;
     expect(await cli(['deny', deniedId, '--json'], h.t)).toMatchObject({ code: 0 });
@@ -88,28 +88,41 @@ describe('approvals, approve, deny and run against the running owner', () => {
     expect(refusal.code).toBe(1);
     expect(refusal.stderr).toMatch(/^error\[E603\]: the person at the desktop denied 'asks\/go'/);
     expect(JSON.parse(refusal.stdout).error).toMatchObject({ code: 'E603', kind: 'denied_by_user' });
-    expect(h.core.getRun(deniedId)).toMatchObject({ status: 'denied', outcome: 'denied', decidedBy: 'user', actor: 'cli' });
+    expect(h.core.runs.getRun(deniedId)).toMatchObject({ status: 'denied', outcome: 'denied', decidedBy: 'user', actor: 'cli' });
     const always = cli(['run', 'asks', 'go', '--json'], h.t);
     expect((await cli(['approve', (await next()).id, '--always'], h.t)).stdout).toContain('approved (always for this tool in its folder, until revoked)');
     const report = JSON.parse((await always).stdout) as RunReport;
     expect(report.decision).toMatchObject({ outcome: 'approved', by: 'user' });
-    expect(h.core.remembered()).toMatchObject([{ skill: 'asks', tool: 'go' }]);
+    expect(h.core.policy.remembered()).toMatchObject([{ skill: 'asks', tool: 'go' }]);
     const again = await cli(['run', 'asks', 'go', '--json'], h.t);
     expect(JSON.parse(again.stdout).decision).toMatchObject({ outcome: 'auto', by: 'remembered' });
   });
 
-  it('keeps --yes and --dry-run in the terminal, even with an owner running', async () => {
+  it('sends --yes through the owner: the terminal answers its question once, the owner runs and records it; --dry-run stays here', async () => {
     const h = await serverHome();
+    const events: ServerEvent[] = [];
+    h.core.on('event', (event: ServerEvent) => events.push(event));
     const yes = await cli(['run', 'asks', 'go', '--arg', 'a=here', '--yes', '--json'], h.t);
     expect(yes.code).toBe(0);
     const report = JSON.parse(yes.stdout) as RunReport;
-    expect(report.decision).toMatchObject({ outcome: 'approved', by: 'user' });
-    expect(report.decision.actor).toContain('(--yes)');
-    expect(h.core.getRun(report.id).surface).toBe('cli');
+    expect(JSON.parse(report.result.stdout)).toEqual(['here']);
+    // Approved by the person, answering from the terminal (actor cli), and run by the owner: this test's process.
+    expect(report.decision).toMatchObject({ outcome: 'approved', by: 'user', actor: 'cli' });
+    expect(h.core.runs.getRun(report.id)).toMatchObject({ surface: 'cli', answer: 'once', ownerPid: process.pid });
+    expect(events).toContainEqual({ type: 'approval.resolved', id: report.id, outcome: 'verdict' });
+    const said = await cli(['run', 'asks', 'go', '--yes'], h.t);
+    expect(said.code).toBe(0);
+    expect(said.stderr).toMatch(/^forwarded to skilltray serve at .*\nrun (\S+) approved here \(--yes\); skilltray serve runs it\n/);
+    expect(h.core.runs.history()).toHaveLength(2);
+    // Never over a deny: the owner refuses without asking, so there is nothing to answer.
+    await cli(['rules', 'add', 'deny', 'skill:asks'], h.t);
+    const denied = await cli(['run', 'asks', 'go', '--yes', '--json'], h.t);
+    expect(denied.code).toBe(1);
+    expect(JSON.parse(denied.stdout).error).toMatchObject({ code: 'E602' });
     const dry = await cli(['run', 'asks', 'go', '--dry-run', '--json'], h.t);
-    expect(JSON.parse(dry.stdout)).toMatchObject({ decision: 'ask' });
-    expect(h.core.history()).toHaveLength(1);
-    expect(h.core.pendingApprovals()).toEqual([]);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ decision: 'deny' });
+    expect(h.core.runs.history()).toHaveLength(3);
+    expect(h.core.broker.list()).toEqual([]);
   });
 });
 
@@ -119,7 +132,7 @@ describe('settings and records from the CLI while an owner runs', () => {
     const events: ServerEvent[] = [];
     h.core.on('event', (event: ServerEvent) => events.push(event));
     expect(await cli(['pause'], h.t)).toMatchObject({ code: 0, stdout: 'Runs are paused.\n' });
-    expect(h.core.settings().paused).toBe(true);
+    expect(h.core.preferences.settings().paused).toBe(true);
     expect(events).toContainEqual({ type: 'settings', settings: expect.objectContaining({ paused: true }) });
     expect(JSON.parse((await cli(['resume', '--json'], h.t)).stdout)).toMatchObject({ paused: false });
     expect(events).toContainEqual({ type: 'settings', settings: expect.objectContaining({ paused: false }) });
@@ -131,7 +144,7 @@ describe('settings and records from the CLI while an owner runs', () => {
 
   it('rules and remembered approvals are read and changed through the owner', async () => {
     const h = await serverHome();
-    const spies = (['rules', 'addRule', 'removeRule', 'remembered', 'revokeRemembered'] as const).map((method) => [method, vi.spyOn(h.core, method)] as const);
+    const spies = (['rules', 'addRule', 'removeRule', 'remembered', 'revokeRemembered'] as const).map((method) => [method, vi.spyOn(h.core.policy, method)] as const);
     expect((await cli(['rules', 'add', 'deny', 'skill:par*'], h.t)).stdout).toBe('rule #1: deny skill:par*\n');
     expect(JSON.parse((await cli(['rules', '--json'], h.t)).stdout)).toEqual([expect.objectContaining({ id: 1, effect: 'deny', pattern: 'skill:par*' })]);
     expect((await cli(['rules', 'add', 'allow', 'tool:skill_exec'], h.t)).stderr).toMatch(/^error\[E609\]/);

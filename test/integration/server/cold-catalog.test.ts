@@ -42,8 +42,8 @@ describe('a cold catalog in the process that owns runs', () => {
     await h.core.startWatching();
     expect(told.length).toBeGreaterThan(0);
     expect(told.at(-1)?.done).toBeLessThan(TOTAL);
-    await h.core.catalogCurrent();
+    await h.core.library.catalogCurrent();
     expect(told.at(-1)).toEqual({ type: 'index.progress', done: TOTAL, total: TOTAL });
-    expect(h.core.searchAll('deploy', { limit: 1 }).results).toHaveLength(1);
+    expect(h.core.gateway.searchAll('deploy', { limit: 1 }).results).toHaveLength(1);
   }, 120_000);
 });

@@ -34,7 +34,7 @@ describe('the event stream', () => {
       return stringify(value, ...(rest as []));
     }) as typeof JSON.stringify;
     try {
-      h.core.setPaused(true);
+      h.core.preferences.setPaused(true);
       const heard = await Promise.all(readers.map((reader) => reader.next((e) => e.type === 'settings')));
       expect(new Set(heard.map((event) => stringify(event))).size).toBe(1);
     } finally {
@@ -64,7 +64,7 @@ describe('the event stream', () => {
       expect(Object.keys(event.event)).not.toContain('text');
       if (event.event.type === 'finished') expect(Object.keys(event.event.result).sort()).toEqual(['cancelled', 'droppedBytes', 'durationMs', 'exitCode', 'limitHit', 'signal', 'timedOut']);
     }
-    expect(h.core.getRun(output.event.id)).toMatchObject({ stdout: 'started', status: 'cancelled' });
+    expect(h.core.runs.getRun(output.event.id)).toMatchObject({ stdout: 'started', status: 'cancelled' });
     events.close();
   });
 

@@ -25,10 +25,10 @@ describe('POST /api/run with an Idempotency-Key', () => {
     expect(again.status).toBe(200);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(JSON.parse(again.body)).toEqual(JSON.parse(first.body));
-    expect(h.core.history()).toHaveLength(1);
+    expect(h.core.runs.history()).toHaveLength(1);
     // Another key is another request: it runs.
     expect((await run(h, 'key-2', body)).status).toBe(200);
-    expect(h.core.history()).toHaveLength(2);
+    expect(h.core.runs.history()).toHaveLength(2);
   });
 
   it('refuses the same key with another body (422 E813), and runs nothing', async () => {
@@ -37,7 +37,7 @@ describe('POST /api/run with an Idempotency-Key', () => {
     const other = await run(h, 'key-1', { skill: 'echoes', tool: 'go', args: { a: 'two' } });
     expect(other.status).toBe(422);
     expect(errorOf(other)).toMatchObject({ code: 'E813', kind: 'idempotency_key_reused' });
-    expect(h.core.history()).toHaveLength(1);
+    expect(h.core.runs.history()).toHaveLength(1);
   });
 
   it('replays a refusal as it was given', async () => {
@@ -48,7 +48,7 @@ describe('POST /api/run with an Idempotency-Key', () => {
     expect(first.status).toBeGreaterThanOrEqual(400);
     expect([again.status, again.body, again.headers['idempotent-replayed']]).toEqual([first.status, first.body, 'true']);
     // No such tool is the caller's error: answered, replayed, and never a history row.
-    expect(h.core.history()).toHaveLength(0);
+    expect(h.core.runs.history()).toHaveLength(0);
   });
 
   it('a retry while the first still waits for the person gets the same answer, and the person is asked once', async () => {
@@ -58,13 +58,13 @@ describe('POST /api/run with an Idempotency-Key', () => {
     const first = run(h, 'key-1', body);
     const added = await events.next(isAdded);
     const retry = run(h, 'key-1', body);
-    h.core.answerApproval(added.entry.id, 'once', 'tray');
+    h.core.broker.resolve(added.entry.id, 'once', 'tray');
     const [one, two] = await Promise.all([first, retry]);
     expect([one.status, two.status]).toEqual([200, 200]);
     expect(JSON.parse(two.body)).toEqual(JSON.parse(one.body));
     expect(two.headers['idempotent-replayed']).toBe('true');
     expect(events.events.filter(isAdded)).toHaveLength(1);
-    expect(h.core.history().map((r) => r.status)).toEqual(['succeeded']);
+    expect(h.core.runs.history().map((r) => r.status)).toEqual(['succeeded']);
     events.close();
   });
 
@@ -82,7 +82,7 @@ describe('POST /api/run with an Idempotency-Key', () => {
     caller.abort();
     await first;
     await events.next((e) => e.type === 'approval.resolved' && e.id === added.entry.id);
-    expect(h.core.getRun(added.entry.id)).toMatchObject({ status: 'refused', errorCode: 'E613' });
+    expect(h.core.runs.getRun(added.entry.id)).toMatchObject({ status: 'refused', errorCode: 'E613' });
     events.close();
   });
 
@@ -91,6 +91,6 @@ describe('POST /api/run with an Idempotency-Key', () => {
     const response = await run(h, 'has a space', { skill: 'echoes', tool: 'go' });
     expect(response.status).toBe(400);
     expect(errorOf(response).code).toBe('E805');
-    expect(h.core.history()).toHaveLength(0);
+    expect(h.core.runs.history()).toHaveLength(0);
   });
 });

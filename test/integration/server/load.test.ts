@@ -21,12 +21,12 @@ describe('under load', () => {
     }
     const ids = new Set(results.map((r) => (r.envelope.ok ? r.envelope.value.id : '')));
     expect(ids.size).toBe(200);
-    const history = h.core.history({ limit: 1000 });
+    const history = h.core.runs.history({ limit: 1000 });
     expect(history).toHaveLength(200);
     expect(new Set(history.map((r) => r.id))).toEqual(ids);
     expect(history.every((r) => r.status === 'succeeded' && r.surface === 'http')).toBe(true);
     for (const { marker, envelope } of results) {
-      if (envelope.ok) expect(h.core.getRun(envelope.value.id).stdout).toBe(`${marker}\n`);
+      if (envelope.ok) expect(h.core.runs.getRun(envelope.value.id).stdout).toBe(`${marker}\n`);
     }
   });
 });

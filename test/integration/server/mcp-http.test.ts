@@ -44,7 +44,7 @@ describe('MCP over Streamable HTTP at /mcp on the owner of runs', () => {
     const report = ran.structuredContent as unknown as RunReport;
     expect(report.id).toBe(added.entry.id);
     expect(JSON.parse(report.result.stdout)).toEqual(['over /mcp']);
-    expect(h.core.getRun(added.entry.id)).toMatchObject({ surface: 'mcp', status: 'succeeded' });
+    expect(h.core.runs.getRun(added.entry.id)).toMatchObject({ surface: 'mcp', status: 'succeeded' });
   });
 
   it('refuses a request without the token, with a wrong one, or from a foreign Origin or Host, before any session exists', async () => {

@@ -46,9 +46,9 @@ describe('every operation of the contract over HTTP', () => {
     const pack = join(tempDir(), 'extras');
     writeSkill(pack, 'extra', skillMd({ name: 'extra', description: 'An installed extra. Use in tests.', version: '1.0.0' }, 'Nothing to run.\n'));
     // A confirmation names the report a person saw: the same source scans to the same digest, for the install and the update.
-    const { digest } = await h.core.scanPack({ source: pack }, h.t.userHome);
+    const { digest } = await (await h.core.packs()).preview({ source: pack }, h.t.userHome);
     const repo = tempDir();
-    const projectDigest = h.core.inspectProject(repo).digest;
+    const projectDigest = h.core.projects.inspect(repo).digest;
     const inputs: Record<OperationName, unknown> = {
       list: {},
       listBrief: {},
@@ -121,7 +121,7 @@ describe('every operation of the contract over HTTP', () => {
       expect([operation, status, envelope.ok]).toEqual([operation, 200, true]);
       if (sameAsCore.includes(operation)) expect(envelope).toEqual(await direct(h, operation, inputs[operation]));
     }
-    const [ran] = h.core.history({ skill: 'echoes' });
+    const [ran] = h.core.runs.history({ skill: 'echoes' });
     const { status, envelope } = await h.call('getRun', { id: ran?.id });
     expect(status).toBe(200);
     expect(envelope).toMatchObject({ ok: true, value: { id: ran?.id, stdout: 'over http\n', surface: 'http' } });
@@ -289,6 +289,6 @@ describe('remote surfaces name loaded skills only', () => {
       const { status, envelope } = await h.call(operation, input);
       expect([operation, status, envelope.ok ? null : envelope.error.code]).toEqual([operation, 404, 'E001']);
     }
-    expect(h.core.open(stray, 'secret.txt', {}, h.t.userHome).content).toBe('do not read');
+    expect(h.core.gateway.open(stray, 'secret.txt', {}, h.t.userHome).content).toBe('do not read');
   });
 });

@@ -21,7 +21,7 @@ describe('the loopback API refuses what it must, before anything runs', () => {
     const ok = await raw(h.server.port, { method: 'POST', path: '/api/run', headers: json(h), body: RUN });
     expect(ok.status).toBe(200);
     expect(JSON.parse(ok.body)).toMatchObject({ ok: true, value: { result: { stdout: 'should-not-run\n', exitCode: 0 } } });
-    expect(h.core.history()).toHaveLength(1);
+    expect(h.core.runs.history()).toHaveLength(1);
   });
 
   it.each([
@@ -46,7 +46,7 @@ describe('the loopback API refuses what it must, before anything runs', () => {
     const response = await raw(h.server.port, { method: 'POST', path: '/api/run', headers: headers(h), body });
     expect(response.status).toBe(status);
     expect(errorOf(response).code).toBe(code);
-    expect(h.core.history()).toEqual([]);
+    expect(h.core.runs.history()).toEqual([]);
   });
 
   it('refuses a 2 MiB body with 413 E804 without reading it all, and nothing runs', async () => {
@@ -77,7 +77,7 @@ describe('the loopback API refuses what it must, before anything runs', () => {
     });
     expect(streamed.status).toBe(413);
     expect(JSON.parse(streamed.body).error.code).toBe('E804');
-    expect(h.core.history()).toEqual([]);
+    expect(h.core.runs.history()).toEqual([]);
   });
 
   it('answers a CORS preflight from another origin with 403 and no allow headers', async () => {

@@ -15,7 +15,7 @@ describe('the surface a forwarded run is recorded with', () => {
       body: JSON.stringify({ skill: 'echoes', tool: 'go', args: { a: 'ui-claim' } }),
     });
     expect(claimsUi.status).toBe(200);
-    const byArg = new Map(h.core.history().map((r) => [r.args.a, r.surface]));
+    const byArg = new Map(h.core.runs.history().map((r) => [r.args.a, r.surface]));
     expect(Object.fromEntries(byArg)).toEqual({ cli: 'cli', mcp: 'mcp', plain: 'http', 'ui-claim': 'http' });
   });
 
@@ -37,13 +37,13 @@ describe('the surface a forwarded run is recorded with', () => {
       });
     for (const [i, headers] of pretending.entries()) {
       const asked = post('run', { skill: 'asks', tool: 'go', args: { a: `pretend-${i}` } }, headers);
-      const added = await events.next((e): e is Extract<ServerEvent, { type: 'approval.added' }> => e.type === 'approval.added' && h.core.pendingApprovals().some((p) => p.id === e.entry.id && p.args.a === `pretend-${i}`));
+      const added = await events.next((e): e is Extract<ServerEvent, { type: 'approval.added' }> => e.type === 'approval.added' && h.core.broker.list().some((p) => p.id === e.entry.id && p.args.a === `pretend-${i}`));
       expect(added.entry.surface).toBe('browser');
       expect((await post('answerApproval', { id: added.entry.id, verdict: 'once' }, headers)).status).toBe(200);
       expect((await asked).status).toBe(200);
-      expect(h.core.getRun(added.entry.id)).toMatchObject({ surface: 'browser', outcome: 'approved', decidedBy: 'user', actor: 'browser', status: 'succeeded' });
+      expect(h.core.runs.getRun(added.entry.id)).toMatchObject({ surface: 'browser', outcome: 'approved', decidedBy: 'user', actor: 'browser', status: 'succeeded' });
     }
-    expect(h.core.history().filter((r) => r.surface === 'ui' || r.actor === 'tray')).toEqual([]);
+    expect(h.core.runs.history().filter((r) => r.surface === 'ui' || r.actor === 'tray')).toEqual([]);
     events.close();
   });
 });

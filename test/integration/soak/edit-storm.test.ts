@@ -51,7 +51,7 @@ describe('soak: an edit storm on one skill', () => {
         enter(file);
         // What the watcher's reload does once the writes pause, done now, in this state.
         expect(core.registry.reload('notes'), state).toBeNull();
-        expect(core.getSkill('notes').description, state).toBe('before');
+        expect(core.library.getSkill('notes').description, state).toBe('before');
         if (round % 5 === 0) {
           const http = await call('search', { skill: 'notes', query: 'deploy' });
           // What the search finds is the index's business (rebuilt from the files as they are); the skill is found.
@@ -88,7 +88,7 @@ describe('soak: an edit storm on one skill', () => {
     const removed = new Promise<SkillChange>((resolve) => core.registry.on('change', (c) => c.name === 'notes' && c.kind === 'removed' && resolve(c)));
     rmSync(dir, { recursive: true });
     await removed;
-    expect(() => core.getSkill('notes')).toThrow(/not found/);
+    expect(() => core.library.getSkill('notes')).toThrow(/not found/);
     console.log(`[soak] edit storm: ${ROUNDS} rounds of truncate, half-write, unlink and rename-over; ${httpSearches} HTTP and ${cliSearches} CLI searches all answered, and ${cliLists} CLI lists listed it, from the last good parse`);
   });
 });

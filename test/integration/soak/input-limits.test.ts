@@ -26,7 +26,7 @@ describe('soak: input limits before work', () => {
     expect(response.status).toBe(400);
     const error = errorOf(response) as unknown as { code: string; message: string; details: { runId: string } };
     expect(error).toMatchObject({ code: 'E805', message: `invalid input for 'run': it nests deeper than ${MAX_INPUT_DEPTH} levels` });
-    expect(h.core.getRun(error.details.runId)).toMatchObject({ skill: 'echoes', tool: 'go', surface: 'http', status: 'refused', outcome: 'refused', decidedBy: 'error', errorCode: 'E805', args: { a: '[nested too deep: not kept]' } });
+    expect(h.core.runs.getRun(error.details.runId)).toMatchObject({ skill: 'echoes', tool: 'go', surface: 'http', status: 'refused', outcome: 'refused', decidedBy: 'error', errorCode: 'E805', args: { a: '[nested too deep: not kept]' } });
   });
 
   it('takes an input exactly as deep as the limit, and refuses one level more', async () => {
@@ -37,7 +37,7 @@ describe('soak: input limits before work', () => {
     const deeper = await post(h, 'dryRun', `{"skill":"echoes","tool":"go","args":{"a":${nestedText(MAX_INPUT_DEPTH - 1)}}}`);
     expect(errorOf(deeper).code).toBe('E805');
     // Only a run someone asked for is recorded.
-    expect(h.core.history()).toEqual([]);
+    expect(h.core.runs.history()).toEqual([]);
   });
 
   it('searches NUL and other control characters as text over HTTP and the CLI: never E999, never a corrupt index', async () => {

@@ -6,11 +6,11 @@ import { waitFor } from '../server/helpers.js';
 describe('history maintenance on a schedule', () => {
   it('runs after its first delay and then again every period, until the core closes', async () => {
     const core = new SkilltrayCore(testHome().config());
-    expect(core.historyUsage().lastMaintenance).toBeNull();
-    core.startMaintenance(5, 0);
-    const first = await waitFor(() => core.historyUsage().lastMaintenance ?? undefined);
+    expect(core.preferences.historyUsage().lastMaintenance).toBeNull();
+    core.preferences.startMaintenance(5, 0);
+    const first = await waitFor(() => core.preferences.historyUsage().lastMaintenance ?? undefined);
     expect(first).toMatchObject({ droppedByAge: 0, droppedBySize: 0 });
-    await waitFor(() => (core.historyUsage().lastMaintenance !== first ? true : undefined));
+    await waitFor(() => (core.preferences.historyUsage().lastMaintenance !== first ? true : undefined));
     await core.close();
   });
 });

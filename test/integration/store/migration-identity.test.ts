@@ -84,11 +84,11 @@ describe('rules made before pins', () => {
     const core = new SkilltrayCore(t.config());
     cores.push(core);
     const cwd = t.work;
-    expect(core.dryRun({ skill: 'notes', tool: 'go', surface: 'cli', cwd })).toMatchObject({ decision: 'auto', reason: 'allowed by rule #2 (skill:notes)' });
-    const git = core.dryRun({ skill: 'git', tool: 'go', surface: 'cli', cwd });
+    expect(core.runs.dryRun({ skill: 'notes', tool: 'go', surface: 'cli', cwd })).toMatchObject({ decision: 'auto', reason: 'allowed by rule #2 (skill:notes)' });
+    const git = core.runs.dryRun({ skill: 'git', tool: 'go', surface: 'cli', cwd });
     expect(git).toMatchObject({ decision: 'ask' });
     expect(git.reason).toContain("rule #1 (tool:git/go) does not cover this 'git' (a rule covers the skills it named when it was made); add it again to let it cover this one");
-    expect(core.rules().map((r) => [r.pattern, (r.pins ?? []).map((p) => `${p.skill}:${p.rootKind}`)])).toEqual([
+    expect(core.policy.rules().map((r) => [r.pattern, (r.pins ?? []).map((p) => `${p.skill}:${p.rootKind}`)])).toEqual([
       ['tool:git/go', []],
       ['skill:notes', ['notes:env']],
       ['skill:gone', []],

@@ -23,27 +23,27 @@ describe('skill switches', () => {
     const t = contractHome();
     const core = new SkilltrayCore(t.config());
     try {
-      expect(core.discover('log a bird sighting').map((r) => r.skill_id)).toContain('field-notes');
-      expect(core.setSkillEnabled('field-notes', false)).toEqual([{ skill: 'field-notes', scope: 'all', enabled: false }]);
-      const summary = core.listSkills().skills.find((s) => s.name === 'field-notes');
+      expect(core.agent.discover('log a bird sighting').map((r) => r.skill_id)).toContain('field-notes');
+      expect(core.skills.setSkillEnabled('field-notes', false)).toEqual([{ skill: 'field-notes', scope: 'all', enabled: false }]);
+      const summary = core.skills.listSkills().skills.find((s) => s.name === 'field-notes');
       expect(summary).toMatchObject({ enabled: false, offered: false, switches: [{ scope: 'all', enabled: false }] });
-      expect(core.discover('log a bird sighting').map((r) => r.skill_id)).not.toContain('field-notes');
+      expect(core.agent.discover('log a bird sighting').map((r) => r.skill_id)).not.toContain('field-notes');
       // The person's own screens and CLI still show it (to turn it back on); assistants do not see it.
       expect(await names(core, 'browser')).toContain('field-notes');
       expect(await names(core, 'cli')).toContain('field-notes');
       expect(await names(core, 'mcp')).not.toContain('field-notes');
       expect(await names(core, 'http')).not.toContain('field-notes');
 
-      const refused = await rejectionOf(core.run({ skill: 'field-notes', tool: 'record_sighting', args: { species: 'robin' }, surface: 'mcp', cwd: t.work }, { approval: { kind: 'none' } }));
+      const refused = await rejectionOf(core.runs.run({ skill: 'field-notes', tool: 'record_sighting', args: { species: 'robin' }, surface: 'mcp', cwd: t.work }, { approval: { kind: 'none' } }));
       expect(refused.code).toBe('E618');
       expect(refused.message).toContain('turned off');
       // A bundled read-only skill, which would run without asking, is refused as well.
-      core.setSkillEnabled('git', false);
-      expect((await rejectionOf(core.run({ skill: 'git', tool: 'git_status', args: {}, surface: 'cli', cwd: t.work }, { approval: { kind: 'none' } }))).code).toBe('E618');
+      core.skills.setSkillEnabled('git', false);
+      expect((await rejectionOf(core.runs.run({ skill: 'git', tool: 'git_status', args: {}, surface: 'cli', cwd: t.work }, { approval: { kind: 'none' } }))).code).toBe('E618');
 
-      expect(core.setSkillEnabled('field-notes', true)).toEqual([]);
-      expect(core.discover('log a bird sighting').map((r) => r.skill_id)).toContain('field-notes');
-      expect(() => core.setSkillEnabled('nope', false)).toThrow(expect.objectContaining({ code: 'E001' }));
+      expect(core.skills.setSkillEnabled('field-notes', true)).toEqual([]);
+      expect(core.agent.discover('log a bird sighting').map((r) => r.skill_id)).toContain('field-notes');
+      expect(() => core.skills.setSkillEnabled('nope', false)).toThrow(expect.objectContaining({ code: 'E001' }));
     } finally {
       await core.close();
     }
@@ -53,26 +53,26 @@ describe('skill switches', () => {
     const t = contractHome();
     const core = new SkilltrayCore(t.config());
     try {
-      core.setSkillEnabled('field-notes', false, 'Meeting');
-      expect(core.listSkills().skills.find((s) => s.name === 'field-notes')?.enabled).toBe(true);
-      core.setMode('Meeting');
-      expect(core.listSkills().skills.find((s) => s.name === 'field-notes')?.enabled).toBe(false);
-      expect(core.discover('log a bird sighting').map((r) => r.skill_id)).not.toContain('field-notes');
-      const refused = await rejectionOf(core.run({ skill: 'field-notes', tool: 'record_sighting', args: { species: 'robin' }, surface: 'cli', cwd: t.work }, { approval: { kind: 'none' } }));
+      core.skills.setSkillEnabled('field-notes', false, 'Meeting');
+      expect(core.skills.listSkills().skills.find((s) => s.name === 'field-notes')?.enabled).toBe(true);
+      core.preferences.setMode('Meeting');
+      expect(core.skills.listSkills().skills.find((s) => s.name === 'field-notes')?.enabled).toBe(false);
+      expect(core.agent.discover('log a bird sighting').map((r) => r.skill_id)).not.toContain('field-notes');
+      const refused = await rejectionOf(core.runs.run({ skill: 'field-notes', tool: 'record_sighting', args: { species: 'robin' }, surface: 'cli', cwd: t.work }, { approval: { kind: 'none' } }));
       expect(refused.code).toBe('E618');
       expect(refused.message).toContain('Meeting');
 
-      core.setMode('Global');
-      core.setSkillEnabled('field-notes', false);
-      core.setSkillEnabled('field-notes', true, 'Dev');
-      expect(core.listSkills().skills.find((s) => s.name === 'field-notes')?.switches).toEqual([
+      core.preferences.setMode('Global');
+      core.skills.setSkillEnabled('field-notes', false);
+      core.skills.setSkillEnabled('field-notes', true, 'Dev');
+      expect(core.skills.listSkills().skills.find((s) => s.name === 'field-notes')?.switches).toEqual([
         { scope: 'Dev', enabled: true },
         { scope: 'all', enabled: false },
       ]);
-      expect(core.listSkills().skills.find((s) => s.name === 'field-notes')?.enabled).toBe(false);
-      core.setMode('Dev');
-      expect(core.listSkills().skills.find((s) => s.name === 'field-notes')?.enabled).toBe(true);
-      expect(() => core.setSkillEnabled('field-notes', false, 'Nope')).toThrow(expect.objectContaining({ code: 'E610' }));
+      expect(core.skills.listSkills().skills.find((s) => s.name === 'field-notes')?.enabled).toBe(false);
+      core.preferences.setMode('Dev');
+      expect(core.skills.listSkills().skills.find((s) => s.name === 'field-notes')?.enabled).toBe(true);
+      expect(() => core.skills.setSkillEnabled('field-notes', false, 'Nope')).toThrow(expect.objectContaining({ code: 'E610' }));
     } finally {
       await core.close();
     }

@@ -27,7 +27,7 @@ function setup(initial: string, taken: string[] = []) {
   const unavailable: string[] = [];
   const shortcuts = setupShortcuts({
     globalShortcut: os.api,
-    core: Object.assign(core, { settings: () => settings }),
+    core: Object.assign(core, { preferences: { settings: () => settings } }),
     openPalette: () => opened.push('palette'),
     onUnavailable: (key, why) => unavailable.push(`${key}: ${why}`),
   });

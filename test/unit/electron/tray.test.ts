@@ -45,25 +45,25 @@ describe('the tray menu', () => {
   it('is rebuilt when settings change, from the menu or elsewhere', () => {
     const { core, tray, item } = trayOverCore();
     item('Mode: Global').submenu?.find((mode) => mode.label === 'Dev')?.click?.({ checked: true });
-    expect(core.settings().mode).toBe('Dev');
+    expect(core.preferences.settings().mode).toBe('Dev');
     expect(item('Mode: Dev').submenu?.find((mode) => mode.checked)?.label).toBe('Dev');
     item('Pause all runs').click?.({ checked: true });
     expect(item('Pause all runs').checked).toBe(true);
     expect(tray.tooltip).toBe('Skilltray — Dev, paused');
-    core.setPaused(false);
+    core.preferences.setPaused(false);
     expect(item('Pause all runs').checked).toBe(false);
   });
 
   it('is rebuilt when an approval arrives and when it is answered', async () => {
     const { core, tray, menu, opened } = trayOverCore();
     const added = new Promise<string>((resolve) => core.on('event', (e) => e.type === 'approval.added' && resolve(e.entry.id)));
-    const run = core.run({ skill: 'asks', tool: 'go', surface: 'http' }, { approval: { kind: 'broker' } });
+    const run = core.runs.run({ skill: 'asks', tool: 'go', surface: 'http' }, { approval: { kind: 'broker' } });
     const id = await added;
     expect(menu()[0]).toMatchObject({ label: 'Pending approvals (1)…', enabled: true });
     expect(tray.tooltip).toBe('Skilltray — 1 waiting for you');
     menu()[0]?.click?.({ checked: false });
     expect(opened).toEqual(['approvals']);
-    core.answerApproval(id, 'deny', 'tray');
+    core.broker.resolve(id, 'deny', 'tray');
     await run.catch(() => undefined);
     expect(menu()[0]).toMatchObject({ label: 'No pending approvals' });
   });

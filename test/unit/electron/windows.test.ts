@@ -75,7 +75,7 @@ describe('the window manager', () => {
 
   it('follows the core: every event to every open page, the queue forward on approval.added, released once none waits', async () => {
     const { manager, created } = windows();
-    const core = Object.assign(new EventEmitter(), { waiting: 1, pendingApprovals: () => Array(core.waiting) });
+    const core = Object.assign(new EventEmitter(), { waiting: 1, broker: { list: () => Array(core.waiting) } });
     followCore(core as never, manager);
     const skills = manager.show('skills') as BrowserWindow;
     const settingsEvent: ServerEvent = { type: 'settings', settings: { mode: 'Dev', paused: false, paletteShortcut: '', retention: { outputDays: 30, outputMaxMb: 100 }, limitCeiling: { processes: 1024, memoryMiB: 8192, fileSizeMiB: 16384, cpuSeconds: 600 } } };

@@ -2,10 +2,11 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatOpen, openFile } from '../../../src-main/core/gateway/open.js';
+import { openFile } from '../../../src-main/core/gateway/open.js';
 import type { OpenResult } from '../../../src-main/shared/gateway.js';
 import { copyFixtureSkill, fixturePath, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';
+import { formatOpen } from '../../../src-main/cli/format/open.js';
 
 /** The bytes a JSON open result stands for. */
 function decoded(result: OpenResult): Buffer {

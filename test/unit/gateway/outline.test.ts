@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { formatOutlineFile, outlineFiles, outlineSkill, type OutlineOptions } from '../../../src-main/core/gateway/outline.js';
+import { outlineFiles, outlineSkill, type OutlineOptions } from '../../../src-main/core/gateway/outline.js';
 import { copyRfcSkill, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';
+import { formatOutlineFile } from '../../../src-main/cli/format/outline.js';
 
 /** The text form as the CLI prints it: each file's block as it is read. */
 function textOutline(dir: string, options: OutlineOptions = {}): string {

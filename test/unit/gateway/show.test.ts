@@ -2,12 +2,14 @@ import { appendFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatSectionNotFound, formatShow, normaliseSectionQuery } from '../../../src-main/core/gateway/show.js';
+import { normaliseSectionQuery } from '../../../src-main/core/gateway/show.js';
 import { showSection } from '../../support/index-reads.js';
 import { buildIndex } from '../../../src-main/core/search/skill-index.js';
 import { SkilltrayError } from '../../../src-main/shared/skilltray-error.js';
 import { copyFixtureSkill, copyRfcSkill, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';
+import { formatSectionNotFound } from '../../../src-main/shared/section-text.js';
+import { formatShow } from '../../../src-main/cli/format/show.js';
 
 /** The rich-skill fixture (RFC-0002/0004 examples, an em-dash heading) with a built index: [skill dir, runtime dir]. */
 function richIndexed(): [string, string] {

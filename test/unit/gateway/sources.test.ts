@@ -1,9 +1,10 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatSources, listSources } from '../../../src-main/core/gateway/sources.js';
+import { listSources } from '../../../src-main/core/gateway/sources.js';
 import { makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';
+import { formatSources } from '../../../src-main/cli/format/sources.js';
 
 /** A skill shaped like the RFC's `cuda` example, with fewer files. */
 function cudaLike(): string {

@@ -2,10 +2,11 @@ import { mkdirSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { accessLogPath, appendAccessRows, type AccessRow } from '../../../src-main/core/logs/access-log.js';
-import { formatStats, skillStats } from '../../../src-main/core/logs/stats.js';
+import { skillStats } from '../../../src-main/core/logs/stats.js';
 import { STATS_QUERY_TYPES } from '../../../src-main/shared/gateway.js';
 import { makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';
+import { formatStats } from '../../../src-main/cli/format/stats.js';
 
 interface Fixture {
   dir: string;

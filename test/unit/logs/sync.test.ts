@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { accessLogPath, appendAccessRows, fallbackLogPath, type AccessRow } from '../../../src-main/core/logs/access-log.js';
-import { formatSync, syncExitStatus, syncLogs } from '../../../src-main/core/logs/sync.js';
+import { syncLogs } from '../../../src-main/core/logs/sync.js';
 import { tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';
+import { formatSync, syncExitStatus } from '../../../src-main/cli/format/sync.js';
 
 function entry(n: number, skill: string): AccessRow {
   return { timestamp: `2026-01-30T10:00:${String(n).padStart(2, '0')}Z`, run_id: 'run', command: 'show', skill, skill_path: `/skills/${skill}`, cwd: '/p', args: `{"n":${n}}`, error: null };

@@ -6,10 +6,11 @@ import { openFile } from '../../../src-main/core/gateway/open.js';
 import { outlineSkill } from '../../../src-main/core/gateway/outline.js';
 import { showSection } from '../../support/index-reads.js';
 import { buildIndex, locateIndex } from '../../../src-main/core/search/skill-index.js';
-import { formatSearch, queryTokens, rankedRows, SMALL_INDEX_ROWS, textColumnsMatch, toFtsQuery } from '../../../src-main/core/search/query.js';
+import { queryTokens, rankedRows, SMALL_INDEX_ROWS, textColumnsMatch, toFtsQuery } from '../../../src-main/core/search/query.js';
 import { searchSkill } from '../../support/index-reads.js';
 import { copyFixtureSkill, copyRfcSkill, makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';
+import { formatSearch } from '../../../src-main/cli/format/search.js';
 
 function indexed(files?: Record<string, string>): { dir: string; runtime: string } {
   const base = tempDir();

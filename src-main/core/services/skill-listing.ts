@@ -1,0 +1,75 @@
+/**
+ * The loaded skills as the surfaces list them: summaries filtered and paged (ADR-001), briefs for an
+ * assistant's first look, diagnostics, the roots, a prompt skill's body, and turning a skill on or off.
+ */
+import type { CheckReport, RootStatus, ShadowReport, SkillBrief, SkillSummary } from '../../shared/model.js';
+import type { ServerEvent } from '../../shared/contract.js';
+import type { SkillSwitch } from '../../shared/packs.js';
+import { describeRoots, unreadableRoot, type CoreConfig } from '../config.js';
+import { parseMode } from '../policy/modes.js';
+import type { SkillLibrary } from '../library.js';
+import { skillsToCheck } from '../skills/locate.js';
+import { briefOf, checkReport, filterSummaries, shadowReport, summarize, type ListFilter } from '../skill-summary.js';
+import type { StateDb } from '../store/state-db.js';
+import { getSettings } from '../store/settings.js';
+import { listSwitches, setSwitch } from '../store/switches.js';
+import { listUnsandboxed } from '../store/unsandboxed.js';
+import { resolvePrompt } from '../template/render-command.js';
+
+export interface SkillListingDeps {
+  config: CoreConfig;
+  library: SkillLibrary;
+  db(): StateDb;
+  emit(event: ServerEvent): void;
+}
+
+export class SkillListing {
+  constructor(private readonly deps: SkillListingDeps) {}
+
+  /** Loaded skills (filtered and paged as ADR-001's list), with the skills other roots lose to them. */
+  listSkills(filter: ListFilter = {}): { skills: SkillSummary[]; shadowed: ShadowReport[]; total: number } {
+    const { registry } = this.deps.library;
+    const db = this.deps.db();
+    const mode = getSettings(db).mode;
+    const switches = listSwitches(db);
+    const all = registry.list().map((skill) => summarize(skill, mode, switches));
+    return { ...filterSummaries(all, filter), shadowed: shadowReport(registry.shadowed()) };
+  }
+
+  /** The same list in brief (name, one line, tool names, trust, sandbox): an assistant's first look, `describe` for the rest. */
+  listBriefs(filter: ListFilter = {}): { skills: SkillBrief[]; total: number } {
+    const { skills, total } = this.listSkills(filter);
+    const unsandboxed = new Set(listUnsandboxed(this.deps.db()));
+    return { skills: skills.map((s) => briefOf(s, this.deps.library.getSkill(s.name), unsandboxed.has(s.name))), total };
+  }
+
+  /** Diagnostics of a skill, a skill directory or a directory of skills, and the roots that cannot be read. */
+  check(target: string, cwd: string): CheckReport {
+    const { registry } = this.deps.library;
+    const unreadable = registry.roots.flatMap((root) => {
+      const why = unreadableRoot(root.path);
+      return why === null ? [] : [{ path: root.path, why }];
+    });
+    return checkReport(skillsToCheck(target, cwd, registry), unreadable);
+  }
+
+  /** The skill roots in precedence order (trusted project folders last), whether each exists and can be read, and how this process watches it (null: it does not). */
+  roots(): { home: string; roots: RootStatus[] } {
+    const { registry } = this.deps.library;
+    return describeRoots({ ...this.deps.config, roots: [...registry.roots] }, (path) => registry.watchStatus(path));
+  }
+
+  /** A Kode prompt skill's body with `$ARGUMENTS` filled in. */
+  resolvePrompt(name: string, args: readonly string[]): string {
+    return resolvePrompt(this.deps.library.getSkill(name), args);
+  }
+
+  /** Turns a skill on or off, everywhere or in one mode (E001 for a skill not loaded, E610 for an unknown mode). */
+  setSkillEnabled(skill: string, enabled: boolean, mode: string | null = null): SkillSwitch[] {
+    this.deps.library.getSkill(skill);
+    const db = this.deps.db();
+    setSwitch(db, skill, enabled, mode === null ? null : parseMode(mode));
+    this.deps.emit({ type: 'skills.changed', kind: 'changed', name: skill });
+    return listSwitches(db).filter((s) => s.skill === skill);
+  }
+}

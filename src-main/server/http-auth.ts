@@ -1,0 +1,70 @@
+/**
+ * Who may talk to the loopback API, checked before a byte of a body is read: the request must name
+ * this server as Host and (when a browser sends one) as Origin, every /api route and /mcp needs the
+ * home's bearer token, and `GET /api/identify` proves this server holds that token without sending it.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SkilltrayError } from '../shared/skilltray-error.js';
+import type { Envelope } from '../shared/contract.js';
+import { sendError, sendJson } from './http-reply.js';
+import { identityProof, isNonce, readToken, tokenMatches, tokenPath } from './token.js';
+
+/** The names this server answers as once it listens on `port`: refuses every other Host and Origin (E803). */
+export class LoopbackNames {
+  private port = 0;
+  private hosts = new Set<string>();
+  private origins = new Set<string>();
+
+  bind(port: number): void {
+    this.port = port;
+    this.hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+    this.origins = new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
+  }
+
+  /** Why the request is refused (E803), or null. */
+  refusal(req: IncomingMessage): SkilltrayError | null {
+    const host = (req.headers.host ?? '').toLowerCase();
+    if (!this.hosts.has(host)) {
+      return new SkilltrayError('E803', `this server answers only as 127.0.0.1:${this.port} or localhost:${this.port}, not as '${req.headers.host ?? ''}'`, { details: { host: req.headers.host ?? null } });
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && !this.origins.has(origin)) {
+      return new SkilltrayError('E803', `cross-origin requests are refused (Origin ${origin})`, { details: { origin } });
+    }
+    return null;
+  }
+}
+
+/** The token from `Authorization: Bearer <token>`, or null. */
+function bearer(header: string | undefined): string | null {
+  const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec(header ?? '');
+  return match ? (match[1] as string) : null;
+}
+
+/** The home's bearer token the request carries; otherwise answers E802 and returns null. */
+export function authorised(home: string, req: IncomingMessage, res: ServerResponse): string | null {
+  const expected = readToken(home);
+  const presented = bearer(req.headers.authorization);
+  if (expected !== null && presented !== null && tokenMatches(expected, presented)) return presented;
+  sendError(res, new SkilltrayError('E802', `missing or wrong bearer token: send 'Authorization: Bearer <token>' with the token in ${tokenPath(home)}`), {
+    'WWW-Authenticate': 'Bearer realm="skilltray"',
+  });
+  return null;
+}
+
+/**
+ * GET /api/identify?nonce=<32 hex>: proves, without a token and without sending it, that this
+ * server holds the home's token (HMAC-SHA256(token, nonce)), so `findOwner` can tell the real owner
+ * from another program on a crashed owner's port before it hands over the token. Nothing else is said.
+ */
+export function identify(home: string, req: IncomingMessage, res: ServerResponse, query: URLSearchParams): void {
+  if (req.method !== 'GET') return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on /api/identify; use GET`), { Allow: 'GET' });
+  const nonces = query.getAll('nonce');
+  const nonce = nonces[0];
+  if (nonces.length !== 1 || nonce === undefined || !isNonce(nonce)) {
+    return sendError(res, new SkilltrayError('E805', 'identify needs exactly one ?nonce= of 32 lowercase hex digits'));
+  }
+  const token = readToken(home);
+  if (token === null) return sendError(res, new SkilltrayError('E802', `this server has no valid token in ${tokenPath(home)}`));
+  sendJson(res, 200, { ok: true, value: { app: 'skilltray', proof: identityProof(token, nonce) } } satisfies Envelope<{ app: 'skilltray'; proof: string }>);
+}

@@ -4,10 +4,11 @@
  * home's bearer token, and `GET /api/identify` proves this server holds that token without sending it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SkilltrayError } from '../shared/skilltray-error.js';
+import type { SkilltrayError } from '../shared/skilltray-error.js';
 import type { Envelope } from '../shared/contract.js';
 import { sendError, sendJson } from './http-reply.js';
 import { identityProof, isNonce, readToken, tokenMatches, tokenPath } from './token.js';
+import { gatewayErrors } from '../shared/error-messages/gateway.js';
 
 /** The names this server answers as once it listens on `port`: refuses every other Host and Origin (E803). */
 export class LoopbackNames {
@@ -25,11 +26,11 @@ export class LoopbackNames {
   refusal(req: IncomingMessage): SkilltrayError | null {
     const host = (req.headers.host ?? '').toLowerCase();
     if (!this.hosts.has(host)) {
-      return new SkilltrayError('E803', `this server answers only as 127.0.0.1:${this.port} or localhost:${this.port}, not as '${req.headers.host ?? ''}'`, { details: { host: req.headers.host ?? null } });
+      return gatewayErrors.foreignHost(this.port, req.headers.host ?? null);
     }
     const origin = req.headers.origin;
     if (origin !== undefined && !this.origins.has(origin)) {
-      return new SkilltrayError('E803', `cross-origin requests are refused (Origin ${origin})`, { details: { origin } });
+      return gatewayErrors.crossOrigin(origin);
     }
     return null;
   }
@@ -46,7 +47,7 @@ export function authorised(home: string, req: IncomingMessage, res: ServerRespon
   const expected = readToken(home);
   const presented = bearer(req.headers.authorization);
   if (expected !== null && presented !== null && tokenMatches(expected, presented)) return presented;
-  sendError(res, new SkilltrayError('E802', `missing or wrong bearer token: send 'Authorization: Bearer <token>' with the token in ${tokenPath(home)}`), {
+  sendError(res, gatewayErrors.unauthorized(tokenPath(home)), {
     'WWW-Authenticate': 'Bearer realm="skilltray"',
   });
   return null;
@@ -58,13 +59,13 @@ export function authorised(home: string, req: IncomingMessage, res: ServerRespon
  * from another program on a crashed owner's port before it hands over the token. Nothing else is said.
  */
 export function identify(home: string, req: IncomingMessage, res: ServerResponse, query: URLSearchParams): void {
-  if (req.method !== 'GET') return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on /api/identify; use GET`), { Allow: 'GET' });
+  if (req.method !== 'GET') return sendError(res, gatewayErrors.methodNotAllowed(req.method, '/api/identify', 'GET'), { Allow: 'GET' });
   const nonces = query.getAll('nonce');
   const nonce = nonces[0];
   if (nonces.length !== 1 || nonce === undefined || !isNonce(nonce)) {
-    return sendError(res, new SkilltrayError('E805', 'identify needs exactly one ?nonce= of 32 lowercase hex digits'));
+    return sendError(res, gatewayErrors.invalidNonce());
   }
   const token = readToken(home);
-  if (token === null) return sendError(res, new SkilltrayError('E802', `this server has no valid token in ${tokenPath(home)}`));
+  if (token === null) return sendError(res, gatewayErrors.noValidToken(tokenPath(home)));
   sendJson(res, 200, { ok: true, value: { app: 'skilltray', proof: identityProof(token, nonce) } } satisfies Envelope<{ app: 'skilltray'; proof: string }>);
 }

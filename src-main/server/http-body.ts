@@ -5,12 +5,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SkilltrayError } from '../shared/skilltray-error.js';
 import { sendError } from './http-reply.js';
+import { gatewayErrors } from '../shared/error-messages/gateway.js';
 
 /** Largest request body accepted. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 function tooLarge(): SkilltrayError {
-  return new SkilltrayError('E804', `the request body is larger than ${MAX_BODY_BYTES} bytes`, { details: { limit: MAX_BODY_BYTES } });
+  return gatewayErrors.bodyTooLarge(MAX_BODY_BYTES);
 }
 
 /**
@@ -69,7 +70,7 @@ function isJsonContentType(header: string | undefined): boolean {
 /** A JSON request body within MAX_BODY_BYTES, parsed and as sent; a failure is answered here (E804, E805) and null returned. */
 export async function jsonBody(req: IncomingMessage, res: ServerResponse): Promise<{ value: unknown; body: Buffer } | null> {
   if (!isJsonContentType(req.headers['content-type'])) {
-    sendError(res, new SkilltrayError('E805', `the request body must be JSON, sent as 'Content-Type: application/json'`, { details: { contentType: req.headers['content-type'] ?? null } }));
+    sendError(res, gatewayErrors.bodyNotJsonType(req.headers['content-type'] ?? null));
     return null;
   }
   try {
@@ -84,7 +85,7 @@ export async function jsonBody(req: IncomingMessage, res: ServerResponse): Promi
       return null;
     }
     if (error instanceof SyntaxError) {
-      sendError(res, new SkilltrayError('E805', `the request body is not valid JSON: ${error.message}`));
+      sendError(res, gatewayErrors.bodyNotJson(error.message));
       return null;
     }
     throw error;

@@ -6,7 +6,6 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SkilltrayCore } from '../core/api.js';
-import { SkilltrayError } from '../shared/skilltray-error.js';
 import { callOperation, isOperation, type CallContext } from '../core/operations.js';
 import type { Health } from '../shared/contract.js';
 import { SURFACE_HEADER } from './app-link.js';
@@ -17,6 +16,7 @@ import { sendError, sendJson } from './http-reply.js';
 import { statusForCode } from './http-status.js';
 import { IDEMPOTENCY_HEADER, idempotencyKey, requestFingerprint, type Answer, type IdempotentRequests } from './idempotency.js';
 import type { McpHttpEndpoint } from './mcp-http.js';
+import { gatewayErrors } from '../shared/error-messages/gateway.js';
 
 /** `cli` or `mcp` when a bridge says so; any other caller is `http`. A label only: it grants nothing. */
 function bridgedSurface(value: string | string[] | undefined): 'cli' | 'mcp' | 'http' {
@@ -46,7 +46,7 @@ export function tokenRoutes(deps: RouteDeps): {
   /** /mcp: MCP over Streamable HTTP (mcp-http.ts), with the same token as the API. */
   async function mcpRoute(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (authorised(home, req, res) === null) return;
-    if (!['GET', 'POST', 'DELETE'].includes(req.method ?? '')) return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on /mcp; use POST, GET or DELETE`), { Allow: 'GET, POST, DELETE' });
+    if (!['GET', 'POST', 'DELETE'].includes(req.method ?? '')) return sendError(res, gatewayErrors.methodNotAllowed(req.method, '/mcp', 'POST, GET or DELETE'), { Allow: 'GET, POST, DELETE' });
     const body = req.method === 'POST' ? await jsonBody(req, res) : { value: undefined };
     if (body !== null) await deps.mcp.handle(req, res, body.value);
   }
@@ -56,13 +56,13 @@ export function tokenRoutes(deps: RouteDeps): {
     const presented = authorised(home, req, res);
     if (presented === null) return;
     if (name === 'events') {
-      if (req.method !== 'GET') return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on /api/events; use GET`), { Allow: 'GET' });
+      if (req.method !== 'GET') return sendError(res, gatewayErrors.methodNotAllowed(req.method, '/api/events', 'GET'), { Allow: 'GET' });
       const refused = streams.refusal(presented);
       if (refused !== null) return sendError(res, refused);
       return streams.subscribe(req, res, presented);
     }
-    if (req.method !== 'POST') return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on /api/${name}; use POST`), { Allow: 'POST' });
-    if (!isOperation(name)) return sendError(res, new SkilltrayError('E806', `no operation '${name}'`, { details: { operation: name } }));
+    if (req.method !== 'POST') return sendError(res, gatewayErrors.methodNotAllowed(req.method, `/api/${name}`, 'POST'), { Allow: 'POST' });
+    if (!isOperation(name)) return sendError(res, gatewayErrors.operationNotFound(name));
     const key = name === 'run' ? idempotencyKey(req.headers[IDEMPOTENCY_HEADER]) : null;
     const body = await jsonBody(req, res);
     if (body === null) return;

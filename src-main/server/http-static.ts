@@ -1,10 +1,10 @@
 /** What the loopback API serves besides operations: `/openapi.json` and the built UI's files. */
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SkilltrayError } from '../shared/skilltray-error.js';
 import { sendError } from './http-reply.js';
 import { openApiDocument } from './openapi.js';
 import { contentTypeOf, resolveStaticFile } from './static-files.js';
+import { gatewayErrors } from '../shared/error-messages/gateway.js';
 
 function serveFile(req: IncomingMessage, res: ServerResponse, webDir: string, pathname: string): boolean {
   const file = resolveStaticFile(webDir, pathname);
@@ -30,16 +30,16 @@ export function staticRoutes(version: string, webDir: string | undefined): (req:
   return (req, res, pathname) => {
     const readOnly = req.method === 'GET' || req.method === 'HEAD';
     if (pathname === '/openapi.json') {
-      if (!readOnly) return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on /openapi.json; use GET`), { Allow: 'GET, HEAD' });
+      if (!readOnly) return sendError(res, gatewayErrors.methodNotAllowed(req.method, '/openapi.json', 'GET'), { Allow: 'GET, HEAD' });
       openapi ??= JSON.stringify(openApiDocument(version));
       res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(openapi), 'Cache-Control': 'no-store' });
       res.end(req.method === 'HEAD' ? undefined : openapi);
       return;
     }
     if (webDir !== undefined) {
-      if (!readOnly) return sendError(res, new SkilltrayError('E808', `${req.method} is not allowed on ${pathname}; use GET`), { Allow: 'GET, HEAD' });
+      if (!readOnly) return sendError(res, gatewayErrors.methodNotAllowed(req.method, pathname, 'GET'), { Allow: 'GET, HEAD' });
       if (serveFile(req, res, webDir, pathname)) return;
     }
-    sendError(res, new SkilltrayError('E806', `no route ${req.method} ${pathname}`, { details: { path: pathname } }));
+    sendError(res, gatewayErrors.routeNotFound(req.method, pathname));
   };
 }

@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { ownerStopping, type SkilltrayCore } from '../core/api.js';
 import { userHome } from '../core/config.js';
-import { SkilltrayError, toSkilltrayError } from '../shared/skilltray-error.js';
+import { toSkilltrayError } from '../shared/skilltray-error.js';
 import { gatewayErrors } from '../shared/error-messages/gateway.js';
 import type { Health } from '../shared/contract.js';
 import { reportOfRecord } from '../shared/runs.js';
@@ -26,6 +26,7 @@ import { releaseOwnerFile } from './owner-file.js';
 import { claimOwnership, ownerRecordHere, refuseWhileOwned } from './owner-lifecycle.js';
 import { SECURITY_HEADERS } from './static-files.js';
 import { ensureToken, readToken } from './token.js';
+import { runnerErrors } from '../shared/error-messages/runner.js';
 
 export interface HttpServerOptions {
   core: SkilltrayCore;
@@ -64,7 +65,7 @@ function listenOnLoopback(server: Server, port: number): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException): void => {
       const reason = error.code === 'EADDRINUSE' ? 'it is in use' : error.message;
-      reject(new SkilltrayError('E810', `cannot listen on 127.0.0.1:${port}: ${reason}`, { details: { port, cause: error.code ?? null }, cause: error }));
+      reject(gatewayErrors.listenFailed(port, reason, error.code ?? null, error));
     };
     server.once('error', failed);
     try {
@@ -93,7 +94,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const queue = new RequestQueue();
   const idempotent = new IdempotentRequests((runId) => {
     const report = reportOfRecord(core.runs.getRun(runId));
-    if (report === null) throw new SkilltrayError('E702', `run '${runId}' has no finished record to answer with`, { details: { id: runId } });
+    if (report === null) throw runnerErrors.noFinishedRecord(runId);
     return { status: 200, envelope: { ok: true, value: report } };
   });
   const inflight = new Map<Promise<void>, AbortController>();

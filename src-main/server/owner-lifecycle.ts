@@ -2,21 +2,18 @@
  * Being the one owner of runs for a home: refuse to start while another answers (E809), and claim
  * `<home>/server.json` for this process once listening, taking it over from a crashed owner.
  */
-import { SkilltrayError } from '../shared/skilltray-error.js';
 import { thisProcess } from '../core/runs-facade.js';
 import type { Health } from '../shared/contract.js';
 import { findOwner } from './app-link.js';
 import { claimOwnerFile, releaseOwnerFile } from './owner-file.js';
 import { ownerFilePath, readOwnerRecord, type OwnerRecord } from './owner-record.js';
+import { gatewayErrors } from '../shared/error-messages/gateway.js';
 
 /** Refuses (E809) when another owner already answers for `home`. */
 export async function refuseWhileOwned(home: string): Promise<void> {
   const running = await findOwner(home);
   if (running === null) return;
-  const who = running.owner === 'app' ? 'the Skilltray app' : "'skilltray serve'";
-  throw new SkilltrayError('E809', `${who} already owns runs for ${home} at ${running.url}; use it, or stop it before starting another`, {
-    details: { home, url: running.url, owner: running.owner },
-  });
+  throw gatewayErrors.ownerAlreadyRunning(home, running.url, running.owner);
 }
 
 /** The server.json this process writes, serving at `url`. */
@@ -33,5 +30,5 @@ export async function claimOwnership(home: string, record: OwnerRecord): Promise
   releaseOwnerFile(home, readOwnerRecord(home));
   if (claimOwnerFile(home, record)) return;
   await refuseWhileOwned(home);
-  throw new SkilltrayError('E809', `another owner is starting for ${home} right now (${ownerFilePath(home)} appeared); use it once it answers`, { details: { home } });
+  throw gatewayErrors.ownerStarting(home, ownerFilePath(home));
 }

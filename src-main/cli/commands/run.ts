@@ -2,7 +2,6 @@
 import { resolve as resolvePath } from 'node:path';
 import type { RunReport } from '../../shared/runs.js';
 import type { SkilltrayCore } from '../../core/api.js';
-import { SkilltrayError } from '../../shared/skilltray-error.js';
 import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { argumentsFromStrings } from '../../core/facade.js';
 import type { ParsedArgs } from '../args.js';
@@ -11,6 +10,7 @@ import { refusedConnection } from './history.js';
 import { boxLines, containment, LIMIT_HIT } from '../../shared/approval-text.js';
 import { networkWords } from '../../shared/network-reach.js';
 import { runHereOrThere } from '../here-or-there.js';
+import { templateErrors } from '../../shared/error-messages/templates.js';
 
 /** The named arguments from `--args JSON` and `--arg k=v`, typed by the tool's Parameters table. */
 export function collectArguments(core: SkilltrayCore, skillName: string, toolName: string, args: ParsedArgs): Record<string, unknown> {
@@ -20,9 +20,9 @@ export function collectArguments(core: SkilltrayCore, skillName: string, toolNam
     try {
       parsed = JSON.parse(args.options.args);
     } catch (error) {
-      throw new SkilltrayError('E508', `--args is not valid JSON: ${(error as Error).message}`);
+      throw templateErrors.argsNotJson((error as Error).message);
     }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new SkilltrayError('E508', '--args must be a JSON object');
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw templateErrors.argsNotAnObject();
     fromJson = parsed as Record<string, unknown>;
   }
   const pairs = ((args.options.arg as string[] | undefined) ?? []).map((pair) => {
@@ -35,7 +35,7 @@ export function collectArguments(core: SkilltrayCore, skillName: string, toolNam
   if (!tool) return fromJson;
   const fromPairs = argumentsFromStrings(tool, pairs);
   for (const key of Object.keys(fromPairs)) {
-    if (key in fromJson) throw new SkilltrayError('E508', `argument '${key}' is given both in --args and --arg`, { details: { param: key } });
+    if (key in fromJson) throw templateErrors.argumentInArgsAndArg(key);
   }
   return { ...fromJson, ...fromPairs };
 }

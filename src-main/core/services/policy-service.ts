@@ -4,7 +4,6 @@
  */
 import type { ServerEvent } from '../../shared/contract.js';
 import type { Remembered, Rule, SandboxStatus } from '../../shared/runs.js';
-import { SkilltrayError } from '../../shared/skilltray-error.js';
 import type { SkillLibrary } from '../library.js';
 import { pinsFor } from '../policy/pins.js';
 import type { Sandbox } from '../process/sandbox/sandbox.js';
@@ -13,6 +12,7 @@ import { listRemembered, revoke } from '../store/approvals.js';
 import { addRule, removeRule } from '../store/rules.js';
 import type { StateDb } from '../store/state-db.js';
 import { listUnsandboxed, setSandboxed } from '../store/unsandboxed.js';
+import { policyErrors } from '../../shared/error-messages/policy.js';
 
 export interface PolicyServiceDeps {
   library: SkillLibrary;
@@ -39,9 +39,7 @@ export class PolicyService {
     const db = this.deps.db();
     const pins = effect === 'allow' ? pinsFor(pattern, this.deps.library.registry.list(), (skill) => runProfile(db, skill)) : [];
     if (effect === 'allow' && pins.length === 0) {
-      throw new SkilltrayError('E625', `allow rule '${pattern.trim()}' matches no tool of a loaded skill; an allow rule covers the skills it names as they are when you add it`, {
-        details: { pattern: pattern.trim() },
-      });
+      throw policyErrors.ruleCoversNothing(pattern.trim());
     }
     const rule = addRule(db, pattern, effect, Date.now(), pins);
     this.deps.emit({ type: 'policy.changed' });

@@ -6,12 +6,12 @@
 import type { ServerEvent } from '../../shared/contract.js';
 import type { Mode, ResourceLimits } from '../../shared/model.js';
 import type { HistoryUsage, MaintenanceReport, Notice, Retention, Settings } from '../../shared/runs.js';
-import { SkilltrayError } from '../../shared/skilltray-error.js';
 import { dismissNotice, listNotices } from '../store/notices.js';
 import { historyUsage } from '../store/retention.js';
 import { getSettings, setLimitCeiling, setMode, setPaletteShortcut, setPaused, setRetention } from '../store/settings.js';
 import type { StateDb } from '../store/state-db.js';
 import type { StateStore } from '../store/state-store.js';
+import { skillcErrors } from '../../shared/error-messages/skillc.js';
 
 export interface PreferencesDeps {
   state: StateStore;
@@ -71,7 +71,7 @@ export class Preferences {
 
   /** Applies retention to run output and vacuums state.db now. */
   maintainHistory(): Promise<MaintenanceReport> {
-    if (this.deps.closed()) return Promise.reject(new SkilltrayError('E999', 'the Skilltray core is closed'));
+    if (this.deps.closed()) return Promise.reject(skillcErrors.internal('the Skilltray core is closed'));
     return this.deps.state.maintain();
   }
 

@@ -7,7 +7,7 @@ import type { ServerEvent } from '../../shared/contract.js';
 import type { DryRun, RunQuery, RunRecord, RunReport, RunSummary } from '../../shared/runs.js';
 import type { CoreConfig } from '../config.js';
 import type { ProjectTrust } from '../connect/project-trust.js';
-import { SkilltrayError } from '../../shared/skilltray-error.js';
+import type { SkilltrayError } from '../../shared/skilltray-error.js';
 import type { ApprovalBroker } from '../policy/approval-broker.js';
 import { DEFAULT_KILL_GRACE_MS } from '../process/run-process.js';
 import type { Sandbox } from '../process/sandbox/sandbox.js';
@@ -18,6 +18,7 @@ import { RunService, type RunInput, type RunOptions } from '../runs/run-service.
 import type { SkillRegistry } from '../skills/registry.js';
 import { getRun, listRuns } from '../store/run-queries.js';
 import type { StateDb } from '../store/state-db.js';
+import { runnerErrors } from '../../shared/error-messages/runner.js';
 
 export interface RunDeskDeps {
   config: CoreConfig;
@@ -103,7 +104,7 @@ export class RunDesk {
   /** One run with its output (E702 when unknown); while it runs here, the output it has streamed so far. */
   getRun(id: string): RunRecord {
     const run = getRun(this.deps.db(), id);
-    if (!run) throw new SkilltrayError('E702', `no run '${id}'`, { details: { id } });
+    if (!run) throw runnerErrors.runNotFound(id);
     const live = run.endedAt === null ? this.liveOutput.of(id) : null;
     return live === null ? run : { ...run, ...live };
   }

@@ -25,9 +25,8 @@ const coreFloors = [
 
 // Files and functions allowed past the size limits below, each with why (the config's name says it).
 const sizeExceptions = [
-  { why: 'split after the cold-scale rewrite lands', rules: ['max-lines'], files: ['src-main/core/search/catalog.ts', 'src-main/core/skills/registry.ts', 'src-main/core/skills/parse-cache.ts', 'src-main/core/skills/loader*.ts'] },
-  { why: 'split by hubs', rules: ['max-lines', 'max-lines-per-function'], files: ['src-main/server/http.ts', 'src-main/core/api.ts', 'src-main/cli/commands/runs.ts', 'src-main/cli/commands/gateway.ts'] },
-  { why: 'target resolution, the index cache and catalog sync split apart once the cold-scale catalog (which changes sync) lands', rules: ['max-lines'], files: ['src-main/core/gateway/service.ts'] },
+  { why: 'still being changed for #22 cold-scale goals (not met yet); split once they are', rules: ['max-lines'], files: ['src-main/core/search/catalog.ts', 'src-main/core/skills/registry.ts', 'src-main/core/skills/parse-cache.ts', 'src-main/core/skills/loader*.ts'] },
+  { why: 'target resolution, the index cache and catalog sync split apart once the cold-scale catalog work (#22, still changing sync) is done', rules: ['max-lines'], files: ['src-main/core/gateway/service.ts'] },
   { why: 'one ordered list of schema steps, each a few lines; their order is the point', rules: ['max-lines'], files: ['src-main/core/store/migrations.ts'] },
   { why: 'declarations only: the one contract every surface and the renderer read', rules: ['max-lines'], files: ['src-main/shared/contract.ts', 'src-main/shared/model.ts', 'src-main/shared/runs.ts'] },
   { why: "the policy's checks in docs/policy.md's order, read top to bottom", rules: ['max-lines-per-function'], files: ['src-main/core/policy/decide.ts'] },

@@ -79,6 +79,68 @@ function listenOnLoopback(server: Server, port: number): Promise<void> {
   });
 }
 
+/** Sends each request to its phase: Host and Origin first, then identify, MCP, the API or the static files. */
+function dispatcher(home: string, names: LoopbackNames, routes: ReturnType<typeof tokenRoutes>, otherRoutes: ReturnType<typeof staticRoutes>) {
+  return async (req: IncomingMessage, res: ServerResponse, controller: AbortController): Promise<void> => {
+    for (const [header, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(header, value);
+    const refused = names.refusal(req);
+    if (refused !== null) return sendError(res, refused);
+    let target: URL;
+    try {
+      target = new URL(req.url ?? '/', 'http://127.0.0.1');
+    } catch {
+      return sendError(res, gatewayErrors.invalidTarget());
+    }
+    const pathname = target.pathname;
+    if (pathname === '/api/identify') return identify(home, req, res, target.searchParams);
+    if (pathname === '/mcp') return routes.mcp(req, res);
+    if (pathname.startsWith('/api/')) return routes.api(req, res, pathname.slice('/api/'.length), req.headers.origin !== undefined, controller);
+    otherRoutes(req, res, pathname);
+  };
+}
+
+/**
+ * The server: a request is only parsed and queued where it arrives, and its work waits for its turn;
+ * each answer in flight is kept in `inflight` (with its abort) until handed to the OS.
+ */
+function queuedServer(
+  queue: RequestQueue,
+  inflight: Map<Promise<void>, AbortController>,
+  handle: ReturnType<typeof dispatcher>,
+  owner: Health['owner'],
+  stopping: () => boolean,
+): Server {
+  /** One request, its turn come. */
+  function serve(req: IncomingMessage, res: ServerResponse): void {
+    if (stopping()) return sendError(res, gatewayErrors.serverStopping(owner, 5));
+    const controller = new AbortController();
+    // Done when the answer is handed to the OS (or the connection is gone), so close() never cuts one off.
+    const answered = new Promise<void>((resolve) => {
+      res.once('finish', () => {
+        queue.answered(req.socket);
+        resolve();
+      });
+      res.once('close', resolve);
+    });
+    const done = handle(req, res, controller)
+      .catch((error: unknown) => {
+        if (res.headersSent) res.destroy();
+        else sendError(res, toSkilltrayError(error));
+      })
+      .then(() => answered)
+      .finally(() => inflight.delete(done));
+    inflight.set(done, controller);
+  }
+
+  return createServer((req, res) => {
+    try {
+      queue.enter(() => serve(req, res));
+    } catch (error) {
+      sendError(res, toSkilltrayError(error));
+    }
+  });
+}
+
 /** Starts the loopback API for `options.core`; refuses (E809) when another owner already answers for this home. */
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningServer> {
   const { core, owner, version } = options;
@@ -105,57 +167,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
 
   const routes = tokenRoutes({ core, owner, version, cwd: personHome, approvalTimeoutMs: options.approvalTimeoutMs, streams, idempotent, mcp });
 
-  async function handle(req: IncomingMessage, res: ServerResponse, controller: AbortController): Promise<void> {
-    for (const [header, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(header, value);
-    const refused = names.refusal(req);
-    if (refused !== null) return sendError(res, refused);
-    let target: URL;
-    try {
-      target = new URL(req.url ?? '/', 'http://127.0.0.1');
-    } catch {
-      return sendError(res, gatewayErrors.invalidTarget());
-    }
-    const pathname = target.pathname;
-    if (pathname === '/api/identify') return identify(home, req, res, target.searchParams);
-    if (pathname === '/mcp') return routes.mcp(req, res);
-    if (pathname.startsWith('/api/')) return routes.api(req, res, pathname.slice('/api/'.length), req.headers.origin !== undefined, controller);
-    otherRoutes(req, res, pathname);
-  }
+  const handle = dispatcher(home, names, routes, otherRoutes);
 
   let stopping = false;
-  /** One request, its turn come. */
-  function serve(req: IncomingMessage, res: ServerResponse): void {
-    if (stopping) {
-      const error = gatewayErrors.serverStopping(owner, 5);
-      return sendError(res, error);
-    }
-    const controller = new AbortController();
-    // Done when the answer is handed to the OS (or the connection is gone), so close() never cuts one off.
-    const answered = new Promise<void>((resolve) => {
-      res.once('finish', () => {
-        queue.answered(req.socket);
-        resolve();
-      });
-      res.once('close', resolve);
-    });
-    const done = handle(req, res, controller)
-      .catch((error: unknown) => {
-        if (res.headersSent) res.destroy();
-        else sendError(res, toSkilltrayError(error));
-      })
-      .then(() => answered)
-      .finally(() => inflight.delete(done));
-    inflight.set(done, controller);
-  }
-
-  // A request is only parsed and queued where it arrives: the work waits for its turn in the queue.
-  const server: Server = createServer((req, res) => {
-    try {
-      queue.enter(() => serve(req, res));
-    } catch (error) {
-      sendError(res, toSkilltrayError(error));
-    }
-  });
+  const server = queuedServer(queue, inflight, handle, owner, () => stopping);
 
   holdConnections(server);
   server.on('connection', () => queue.connected());

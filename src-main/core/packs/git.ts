@@ -165,7 +165,10 @@ export function commitEntries(dir: string, items: readonly TreeItem[], ctx: { en
       }
     } finally {
       // Whether every blob was read or the extraction stopped early, cat-file has nothing more to say.
+      // Its unread output is dropped too: execa waits for the stream to end, which an output paused
+      // mid-read (the extraction refused an entry) never does, and the scan would hang.
       reader.kill();
+      reader.stdout?.destroy();
       await reader;
     }
   };

@@ -73,13 +73,14 @@ function flowSequence(text: string): unknown[] {
     const item = raw.trim();
     if (item === '') throw new NotPlain();
     if (item[0] === '"' || item[0] === "'") items.push(quotedScalar(item));
-    else if (/[[\]{}#:]/.test(item)) throw new NotPlain();
+    // A quote inside a plain item is where readers disagree (`[a","]` is an unclosed string to YAML): decline it.
+    else if (/[[\]{}#:"']/.test(item)) throw new NotPlain();
     else items.push(plainScalar(item));
   }
   return items;
 }
 
-/** The items of a flow sequence's inside, split at commas outside quotes. */
+/** The items of a flow sequence's inside, split at commas outside quotes; a quote opens a string only where an item starts. */
 function splitFlowItems(inner: string): string[] {
   const items: string[] = [];
   let start = 0;
@@ -88,7 +89,7 @@ function splitFlowItems(inner: string): string[] {
     const c = inner[i];
     if (quote !== null) {
       if (c === quote) quote = null;
-    } else if (c === '"' || c === "'") quote = c;
+    } else if ((c === '"' || c === "'") && inner.slice(start, i).trim() === '') quote = c;
     else if (c === ',') {
       items.push(inner.slice(start, i));
       start = i + 1;

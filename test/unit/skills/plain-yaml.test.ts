@@ -110,6 +110,12 @@ describe('plain-yaml.ts: the plain YAML of most frontmatter, read without the ya
     );
   });
 
+  it('declines a quote inside a plain flow item, where YAML would read an unclosed string (found by the property above)', () => {
+    expect(readPlainYaml('\na: [a","]\n')).toBeNull();
+    for (const source of ['\na: [a","]\n', '\na: [a",b]\n', "\na: [a',b]\n", '\na: ["a,b", \'c, d\', e]\n']) agrees(source);
+    expect(readPlainYaml('\na: ["a,b", \'c, d\', e]\n')?.data).toStrictEqual({ a: ['a,b', 'c, d', 'e'] });
+  });
+
   it("reads the frontmatter of the bench's generated skills and of the bundled skills without the library", () => {
     const frontmatter = (text: string) => `\n${text.split('\n---\n')[0]?.replace(/^---\n/, '')}\n`;
     for (const i of [0, 1, 2, 7, 99]) expect(agrees(frontmatter(skillText(i)))).toBe(true);

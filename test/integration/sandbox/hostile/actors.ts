@@ -6,7 +6,7 @@
  * When the suite itself is not root it is the ordinary user, and the root half says why it skips.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { execa } from 'execa';
@@ -117,10 +117,47 @@ function stageCli(): { root: string; node: string } {
   return { root, node };
 }
 
-const cleanups: (() => void)[] = [];
-afterAll(() => {
-  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+const cleanups: (() => void | Promise<void>)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
+
+/** The pids of the live processes running as `uid`, read from /proc (a zombie has ended: only its parent's wait is missing). */
+function processesOf(uid: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^[0-9]+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const status = readFileSync(join('/proc', pid, 'status'), 'utf8');
+        return new RegExp(`^Uid:\\s+${uid}\\s`, 'm').test(status) && !/^State:\s+Z/m.test(status);
+      } catch {
+        return false; // it ended while we looked
+      }
+    })
+    .map(Number);
+}
+
+/**
+ * Removes the user the suite made, once nothing of theirs runs: a serve killed a moment ago, or a
+ * run's sandbox it left, may still be exiting, and userdel refuses a user who is "currently used".
+ * Every process of that user was started by this file, so all of them are ours to end.
+ */
+async function removeUser(name: string, uid: number): Promise<void> {
+  // Bounded, so a process that will not end leaves userdel's own error rather than a hung suite.
+  for (let round = 0; round < 500; round++) {
+    const left = processesOf(uid);
+    if (left.length === 0) break;
+    for (const pid of left) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  execFileSync('userdel', ['--remove', name], { stdio: 'pipe' });
+}
 
 let cli: { root: string; node: string } = { root: CHECKOUT, node: process.execPath };
 
@@ -151,8 +188,8 @@ export function cast(): Cast {
   } catch (error) {
     return { root, user: `useradd could not create a user here (${(error as Error).message.split('\n')[0] ?? ''})` };
   }
-  cleanups.push(() => execFileSync('userdel', ['--remove', name], { stdio: 'pipe' }));
   const { uid: userUid, gid: userGid, home } = made;
+  cleanups.push(() => removeUser(name, userUid));
   const places = furnish(home, userUid, userGid);
   if (!readableBy(userUid, userGid, join(CHECKOUT, 'bin', 'skilltray.js')) || !readableBy(userUid, userGid, process.execPath)) {
     cli = stageCli();

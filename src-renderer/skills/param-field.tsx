@@ -3,7 +3,14 @@ import { useId } from 'react';
 import type { ToolParam } from '../../src-main/shared/model.js';
 import type { FormValue } from './tool-args.js';
 
-export function ParamField({ param, value, onChange, autoFocus = false }: { param: ToolParam; value: FormValue | undefined; onChange: (value: FormValue) => void; autoFocus?: boolean }) {
+interface ParamFieldProps {
+  param: ToolParam;
+  value: FormValue | undefined;
+  onChange: (value: FormValue) => void;
+  autoFocus?: boolean;
+}
+
+export function ParamField({ param, value, onChange, autoFocus = false }: ParamFieldProps) {
   const id = useId();
   const describedBy = param.description ? `${id}-desc` : undefined;
   const label = (

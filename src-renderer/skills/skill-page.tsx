@@ -38,7 +38,8 @@ function ReadOnlyFact({ skill }: { skill: Skill }) {
       {skill.readOnly ? 'yes' : 'no'}
       {differs ? (
         <span className="fact-note">
-          Its classification declares the effect <code>{declared}</code>, which guides discovery; approvals go by <code>read_only: {String(skill.readOnly)}</code>.
+          Its classification declares the effect <code>{declared}</code>, which guides discovery; approvals go by{' '}
+          <code>read_only: {String(skill.readOnly)}</code>.
         </span>
       ) : null}
     </Fact>

@@ -150,7 +150,14 @@ function SkillRow({ skill }: { skill: SkillSummary }) {
 
 type Options = [string, string][];
 
-function Select({ label, value, onChange, options }: { label: string; value: string; onChange: (value: string) => void; options: Options | Record<string, Options> }) {
+interface SelectProps {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  options: Options | Record<string, Options>;
+}
+
+function Select({ label, value, onChange, options }: SelectProps) {
   const id = useId();
   const render = (list: Options) =>
     list.map(([v, text]) => (

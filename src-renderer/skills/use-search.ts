@@ -64,7 +64,9 @@ export function useSearch(text: string): SearchState {
     const timer = setTimeout(() => {
       client.searchAll({ query, prefix, limit: SEARCH_LIMIT }).then(
         (result) => mine === sequence.current && setState({ query, prefix, hits: result.results, error: null }),
-        (error: unknown) => mine === sequence.current && setState({ query, prefix, hits: [], error: error instanceof Error ? error : new Error(String(error)) }),
+        (error: unknown) => {
+          if (mine === sequence.current) setState({ query, prefix, hits: [], error: error instanceof Error ? error : new Error(String(error)) });
+        },
       );
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);

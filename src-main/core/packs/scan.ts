@@ -15,7 +15,7 @@ import { parseCommand } from '../template/parse-command.js';
 import { inlineCode, linkDownloads, scanText, type TextRole, type TextScan } from './content-rules.js';
 import { finding } from './findings.js';
 import { linkDestination } from './link-target.js';
-import { listTree } from './tree.js';
+import { listTree, type TreeEntry } from './tree.js';
 
 /** A sandbox profile as the scan and the diff show it. */
 export interface ProfileView {
@@ -87,12 +87,22 @@ export interface PackScan {
 /** Scans the skills staged in `packDir` (one folder per skill). `renamed` maps an installed name to its name in the source. */
 export function scanPack(packDir: string, policy: PolicyView, renamed: ReadonlyMap<string, string> = new Map()): PackScan {
   const root = stagingRoot(packDir);
+  const entries = listTree(packDir);
+  const { files, bytes, findings, texts } = scanFiles(packDir, entries);
+  const skillNames = [
+    ...new Set(entries.filter((e) => e.rel.split('/').length === 2 && e.rel.endsWith('/SKILL.md')).map((e) => e.rel.split('/')[0] as string)),
+  ];
+  const skills = skillNames.sort().map((name) => scanSkill(name, { packDir, root, entries, policy, renamed, findings, texts }));
+  findings.push(...texts.flatMap((t) => t.findings), ...linkDownloads(texts));
+  return { skills, findings: withoutRepeats(findings), files, bytes };
+}
+
+/** The first pass, file by file: each one's digest and size, hidden paths, links that leave their skill, programs and binaries, and the text to scan. */
+function scanFiles(packDir: string, entries: TreeEntry[]): { files: Record<string, string>; bytes: number; findings: ScanFinding[]; texts: TextScan[] } {
   const findings: ScanFinding[] = [];
   const files: Record<string, string> = {};
   let bytes = 0;
-  const skills: ScannedSkill[] = [];
   const texts: TextScan[] = [];
-  const entries = listTree(packDir);
   const linkAt = (rel: string): string | null => {
     try {
       const abs = join(packDir, rel);
@@ -118,7 +128,8 @@ export function scanPack(packDir: string, policy: PolicyView, renamed: ReadonlyM
       // Where it leads once installed: the pack moves whole, so inside it is all that can be judged.
       const leadsTo = linkDestination(entry.rel, target, linkAt);
       if (leadsTo === null) findings.push(finding('S313', entry.rel, `symlink ${entry.rel} leads outside the pack, to ${target}`, { excerpt: target }));
-      else if (leadsTo[0] !== segments[0]) findings.push(finding('S306', entry.rel, `symlink ${entry.rel} leads outside its skill, to ${target}`, { excerpt: target }));
+      else if (leadsTo[0] !== segments[0])
+        findings.push(finding('S306', entry.rel, `symlink ${entry.rel} leads outside its skill, to ${target}`, { excerpt: target }));
       continue;
     }
     if (entry.type !== 'file') continue;
@@ -126,7 +137,13 @@ export function scanPack(packDir: string, policy: PolicyView, renamed: ReadonlyM
     files[entry.rel] = hashFile(entry.abs);
     const data = readFileSync(entry.abs);
     if (isNativeExecutable(data.subarray(0, 4))) {
-      findings.push(finding('S303', entry.rel, `${entry.rel} is a native executable: a skill pack ships text (instructions, scripts), not compiled programs nobody can read`));
+      findings.push(
+        finding(
+          'S303',
+          entry.rel,
+          `${entry.rel} is a native executable: a skill pack ships text (instructions, scripts), not compiled programs nobody can read`,
+        ),
+      );
       continue;
     }
     if (!isText(data)) {
@@ -134,39 +151,82 @@ export function scanPack(packDir: string, policy: PolicyView, renamed: ReadonlyM
       continue;
     }
     const text = data.toString('utf8');
-    if (segments.length === 2 && segments[1] === 'SKILL.md') continue; // scanned with its skill below
+    if (segments.length === 2 && segments[1] === 'SKILL.md') continue; // scanned with its skill, by scanSkill
     const markdown = ['.md', '.markdown', '.mdx', '.txt'].includes(extname(entry.rel).toLowerCase());
     texts.push(scanText(entry.rel, text, () => (markdown ? 'prompt' : 'script')));
   }
-  const skillNames = [...new Set(entries.filter((e) => e.rel.split('/').length === 2 && e.rel.endsWith('/SKILL.md')).map((e) => e.rel.split('/')[0] as string))];
-  for (const name of skillNames.sort()) {
-    const dir = join(packDir, name);
-    const skill = parseSkill(dir, root);
-    try {
-      texts.push(scanText(`${name}/SKILL.md`, readFileSync(skill.file, 'utf8').replace(/\r\n?/g, '\n'), skillMdRoles(skill)));
-    } catch {
-      // unreadable: the loader's E418 says why, below
-    }
-    for (const tool of skill.tools) {
-      const inline = inlineCode(tool.command);
-      if (inline !== null) findings.push(finding('S314', `${name}/SKILL.md`, `tool ${tool.name} ${inline}`, { line: tool.commandLine, excerpt: tool.command.split('\n')[0] ?? '' }));
-    }
-    const errors = skill.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`);
-    if (errors.length > 0) findings.push(finding('S312', `${name}/SKILL.md`, `skill '${name}' does not load cleanly (${errors.length} error${errors.length === 1 ? '' : 's'}): its tools will not run`));
-    const profile = policy.profileOf(skill);
-    const tools: ScannedTool[] = skill.tools.map((tool) => {
-      const program = programOf(tool, skill);
-      const inPack = program.startsWith('./') || program.startsWith('../') || (program.includes('/') && !isAbsolute(program));
-      return { name: tool.name, command: tool.command, program, programInPack: inPack, profile: profile.text, profileName: profile.name, network: profile.network, hosts: profile.hosts, env: skill.requires.env };
-    });
-    const scripts = entries
-      .filter((e) => e.type === 'file' && e.rel.startsWith(`${name}/`) && e.rel !== `${name}/SKILL.md`)
-      .filter((e) => (e.mode & 0o111) !== 0 || SCRIPT_EXTENSIONS.has(extname(e.rel).toLowerCase()) || readHead(e.abs).startsWith('#!'))
-      .map((e) => e.rel.slice(name.length + 1));
-    skills.push({ name, originalName: renamed.get(name) ?? null, dir: name, description: skill.description, version: skill.version, hash: skill.hash, tools, scripts, errors, clash: null });
+  return { files, bytes, findings, texts };
+}
+
+/**
+ * The second pass, skill by skill: its SKILL.md as the loader reads it, its tools and the profile each would run with, its scripts. Adds to `findings` and
+ * `texts`.
+ */
+function scanSkill(
+  name: string,
+  pack: {
+    packDir: string;
+    root: SkillRoot;
+    entries: TreeEntry[];
+    policy: PolicyView;
+    renamed: ReadonlyMap<string, string>;
+    findings: ScanFinding[];
+    texts: TextScan[];
+  },
+): ScannedSkill {
+  const { findings, texts, entries } = pack;
+  const skill = parseSkill(join(pack.packDir, name), pack.root);
+  try {
+    texts.push(scanText(`${name}/SKILL.md`, readFileSync(skill.file, 'utf8').replace(/\r\n?/g, '\n'), skillMdRoles(skill)));
+  } catch {
+    // unreadable: the loader's E418 says why, below
   }
-  findings.push(...texts.flatMap((t) => t.findings), ...linkDownloads(texts));
-  return { skills, findings: withoutRepeats(findings), files, bytes };
+  for (const tool of skill.tools) {
+    const inline = inlineCode(tool.command);
+    if (inline !== null)
+      findings.push(finding('S314', `${name}/SKILL.md`, `tool ${tool.name} ${inline}`, { line: tool.commandLine, excerpt: tool.command.split('\n')[0] ?? '' }));
+  }
+  const errors = skill.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`);
+  if (errors.length > 0)
+    findings.push(
+      finding(
+        'S312',
+        `${name}/SKILL.md`,
+        `skill '${name}' does not load cleanly (${errors.length} error${errors.length === 1 ? '' : 's'}): its tools will not run`,
+      ),
+    );
+  const profile = pack.policy.profileOf(skill);
+  const tools: ScannedTool[] = skill.tools.map((tool) => {
+    const program = programOf(tool, skill);
+    const inPack = program.startsWith('./') || program.startsWith('../') || (program.includes('/') && !isAbsolute(program));
+    return {
+      name: tool.name,
+      command: tool.command,
+      program,
+      programInPack: inPack,
+      profile: profile.text,
+      profileName: profile.name,
+      network: profile.network,
+      hosts: profile.hosts,
+      env: skill.requires.env,
+    };
+  });
+  const scripts = entries
+    .filter((e) => e.type === 'file' && e.rel.startsWith(`${name}/`) && e.rel !== `${name}/SKILL.md`)
+    .filter((e) => (e.mode & 0o111) !== 0 || SCRIPT_EXTENSIONS.has(extname(e.rel).toLowerCase()) || readHead(e.abs).startsWith('#!'))
+    .map((e) => e.rel.slice(name.length + 1));
+  return {
+    name,
+    originalName: pack.renamed.get(name) ?? null,
+    dir: name,
+    description: skill.description,
+    version: skill.version,
+    hash: skill.hash,
+    tools,
+    scripts,
+    errors,
+    clash: null,
+  };
 }
 
 /** Each finding once (a line can be found by its own rules and by the download link), and no S314 where the same Command line already has a high finding. */

@@ -19,7 +19,13 @@ import { readTools } from './tools.js';
  * the walk's diagnostics. SKILL.md enters the hash as the bytes `skillMd` holds, the ones that are
  * parsed: an edit between two reads cannot leave a hash of one version over the parse of another.
  */
-function hashSkill(dir: string, file: string, skillMd: SkillBytes, diags: DiagnosticList, walked?: SkillWalk): { hash: string; files: readonly SkillFile[]; unhashed: string[]; folderUnreadable: boolean } {
+function hashSkill(
+  dir: string,
+  file: string,
+  skillMd: SkillBytes,
+  diags: DiagnosticList,
+  walked?: SkillWalk,
+): { hash: string; files: readonly SkillFile[]; unhashed: string[]; folderUnreadable: boolean } {
   try {
     const walk = walked ?? walkSkill(dir);
     for (const rel of walk.escaped) diags.add('W412', `symlink '${rel}' leads outside the skill and was skipped`, file, 1);

@@ -15,7 +15,16 @@ const config: Configuration = {
   copyright: 'Copyright © 2026 the Skilltray authors',
   directories: { output: 'release', buildResources: 'build' },
   // bin/skilltray.js and the CLI bundle: what a connected assistant starts (`Skilltray mcp` run as Node).
-  files: ['package.json', 'bin/skilltray.js', 'dist/cli/**/*.js', 'dist/node/src-main/**/*.js', 'dist/bundled-manifest.json', 'dist/preload/preload.cjs', 'dist/web/**/*', '!**/*.map'],
+  files: [
+    'package.json',
+    'bin/skilltray.js',
+    'dist/cli/**/*.js',
+    'dist/node/src-main/**/*.js',
+    'dist/bundled-manifest.json',
+    'dist/preload/preload.cjs',
+    'dist/web/**/*',
+    '!**/*.map',
+  ],
   extraResources: [
     { from: 'skills', to: 'skills', filter: ['**/*'] },
     { from: 'build/tray', to: 'tray', filter: ['*.png'] },

@@ -57,17 +57,28 @@ export async function bigSkillBench(dir: string, fixtures: BenchFixtures): Promi
   const shape = `${big.files.toLocaleString('en-US')} files, ${sectionCount.toLocaleString('en-US')} sections`;
   const built = await pairedProcesses(async () => innerMs(await build()), rawInsert, 5);
   const figures: (Figure | Metric)[] = [
-    { name: `build the ${mb} MB skill, in process`, ms: built.ms, baselineMs: built.baselineMs, baseline: 'bare FTS5 insert of its sections', goal: 1.3, note: `${shape}; each timed inside a process of its own` },
+    {
+      name: `build the ${mb} MB skill, in process`,
+      ms: built.ms,
+      baselineMs: built.baselineMs,
+      baseline: 'bare FTS5 insert of its sections',
+      goal: 1.3,
+      note: `${shape}; each timed inside a process of its own`,
+    },
   ];
 
   const env = cliEnv(join(dir, 'cli'), big.root);
   const home = env.SKILLTRAY_HOME as string;
   // The first build also parses the skill for the parse cache; the ones measured find it there.
   const first = await timedOk([SKILLTRAY_BIN, 'build', 'big-skill'], env);
-  const cliBuild = await pairedProcesses(() => {
-    rmSync(runtimeDir(home, 'big-skill'), { recursive: true, force: true });
-    return timedOk([SKILLTRAY_BIN, 'build', 'big-skill'], env);
-  }, rawInsert, 3);
+  const cliBuild = await pairedProcesses(
+    () => {
+      rmSync(runtimeDir(home, 'big-skill'), { recursive: true, force: true });
+      return timedOk([SKILLTRAY_BIN, 'build', 'big-skill'], env);
+    },
+    rawInsert,
+    3,
+  );
   figures.push({
     name: `skilltray build of the ${mb} MB skill`,
     ...cliBuild,
@@ -78,14 +89,30 @@ export async function bigSkillBench(dir: string, fixtures: BenchFixtures): Promi
 
   const indexPath = locateIndex(big.dir, runtimeDir(home, 'big-skill')).path;
   const match = '{section content} : ("kernel" "launch")';
-  const search = await pairedProcesses(() => timedOk([SKILLTRAY_BIN, 'search', 'big-skill', 'kernel launch'], env), () => timedOk([RAW_BASELINES, 'query', indexPath, match], env), 7);
-  figures.push({ name: `search the ${mb} MB skill from the CLI`, ...search, baseline: 'node + raw FTS5 query (a process)', goal: 1.5, note: 'stat fingerprint of 5,000 files checked' });
+  const search = await pairedProcesses(
+    () => timedOk([SKILLTRAY_BIN, 'search', 'big-skill', 'kernel launch'], env),
+    () => timedOk([RAW_BASELINES, 'query', indexPath, match], env),
+    7,
+  );
+  figures.push({
+    name: `search the ${mb} MB skill from the CLI`,
+    ...search,
+    baseline: 'node + raw FTS5 query (a process)',
+    goal: 1.5,
+    note: 'stat fingerprint of 5,000 files checked',
+  });
 
   const outline = await pairedProcesses(
     () => timedOk([SKILLTRAY_BIN, 'outline', 'big-skill'], env, { discardStdout: true }),
     () => timedOk([RAW_BASELINES, 'read', big.dir], env, { discardStdout: true }),
     3,
   );
-  figures.push({ name: `outline of the ${mb} MB skill from the CLI`, ...outline, baseline: 'node reading every file (a process)', goal: 2, note: 'streamed to stdout' });
+  figures.push({
+    name: `outline of the ${mb} MB skill from the CLI`,
+    ...outline,
+    baseline: 'node reading every file (a process)',
+    goal: 2,
+    note: 'streamed to stdout',
+  });
   return figures;
 }

@@ -48,9 +48,19 @@ function block(next: (n: number) => number, kind: number): string {
     case 1:
       return Array.from({ length: 3 + next(3) }, () => `- ${sentence(next, 5 + next(6))}`).join('\n');
     case 2:
-      return ['| step | what | why |', '|---|---|---|', ...Array.from({ length: 3 }, (_, i) => `| ${i + 1} | ${sentence(next, 3)} | ${sentence(next, 5)} |`)].join('\n');
+      return [
+        '| step | what | why |',
+        '|---|---|---|',
+        ...Array.from({ length: 3 }, (_, i) => `| ${i + 1} | ${sentence(next, 3)} | ${sentence(next, 5)} |`),
+      ].join('\n');
     default:
-      return ['```bash', `# ${sentence(next, 4)}`, `${VOCABULARY[next(VOCABULARY.length)]} --${VOCABULARY[next(VOCABULARY.length)]} ${next(1000)}`, '# not a heading: inside a fence', '```'].join('\n');
+      return [
+        '```bash',
+        `# ${sentence(next, 4)}`,
+        `${VOCABULARY[next(VOCABULARY.length)]} --${VOCABULARY[next(VOCABULARY.length)]} ${next(1000)}`,
+        '# not a heading: inside a fence',
+        '```',
+      ].join('\n');
   }
 }
 

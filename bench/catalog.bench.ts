@@ -28,16 +28,25 @@ export async function catalogBench(dir: string): Promise<Figure[]> {
 
     // A new hash makes the sync re-read and re-index that one skill, as an edit on disk would.
     let edits = 0;
-    const changedSync = await median(() => {
-      const changed = skills.map((skill, i) => (i === 500 ? { ...skill, hash: `${skill.hash}-edit-${edits++}` } : skill));
-      catalog.sync(changed);
-    }, 21, 3);
+    const changedSync = await median(
+      () => {
+        const changed = skills.map((skill, i) => (i === 500 ? { ...skill, hash: `${skill.hash}-edit-${edits++}` } : skill));
+        catalog.sync(changed);
+      },
+      21,
+      3,
+    );
     const id = (raw.prepare('SELECT id FROM catalog_skills WHERE name = ?').get('skill-500') as { id: number }).id;
     // Every stored column but the row id, so the raw rows are the rows a sync writes.
     const columns = 'skill_id, skill, file, section, content, level, start_line, end_line, trail, tool';
     const rows = raw.prepare(`SELECT ${columns} FROM catalog_rows WHERE skill_id = ?`).raw(true).all(id) as unknown[][];
     const deleteRows = raw.prepare('DELETE FROM catalog_rows WHERE skill_id = ?');
-    const insertRow = raw.prepare(`INSERT INTO catalog_rows (${columns}) VALUES (${columns.split(', ').map(() => '?').join(', ')})`);
+    const insertRow = raw.prepare(
+      `INSERT INTO catalog_rows (${columns}) VALUES (${columns
+        .split(', ')
+        .map(() => '?')
+        .join(', ')})`,
+    );
     const replaceRows = raw.transaction(() => {
       deleteRows.run(id);
       for (const row of rows) insertRow.run(...row);

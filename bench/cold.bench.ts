@@ -30,9 +30,19 @@ export async function coldBench(dir: string, fixtures: BenchFixtures): Promise<F
     const runs = n > 1000 ? 1 : 3;
     const large = n >= 10_000;
     const list = await pairedProcesses(() => timedOk([SKILLTRAY_BIN, 'list', '--json'], freshEnv(root), { discardStdout: true }), raw, runs);
-    figures.push({ name: `cold list --json, ${count(n)} skills`, ...list, baseline: `raw read of the same ${count(2 * n)} files`, ...(large ? { note: goal(list.ms, list.rssMb, 4000, 300) } : {}) });
+    figures.push({
+      name: `cold list --json, ${count(n)} skills`,
+      ...list,
+      baseline: `raw read of the same ${count(2 * n)} files`,
+      ...(large ? { note: goal(list.ms, list.rssMb, 4000, 300) } : {}),
+    });
     const search = await pairedProcesses(() => timedOk([SKILLTRAY_BIN, 'search', 'deploy'], freshEnv(root), { discardStdout: true }), raw, runs);
-    figures.push({ name: `cold search over all, ${count(n)} skills`, ...search, baseline: `raw read of the same ${count(2 * n)} files`, ...(large ? { note: goal(search.ms, search.rssMb, 8000, null) } : {}) });
+    figures.push({
+      name: `cold search over all, ${count(n)} skills`,
+      ...search,
+      baseline: `raw read of the same ${count(2 * n)} files`,
+      ...(large ? { note: goal(search.ms, search.rssMb, 8000, null) } : {}),
+    });
     const withHostile = await pairedProcesses(
       () => timedOk([SKILLTRAY_BIN, 'list', '--json'], freshEnv(`${root}${delimiter}${hostile}`), { discardStdout: true }),
       () => timedOk([SKILLTRAY_BIN, 'list', '--json'], freshEnv(root), { discardStdout: true }),

@@ -2,7 +2,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const WORDS = 'git deploy review summarize calendar invoice translate search index backup restore monitor alert schedule compile lint format test release archive notes email meeting transcript audit report'.split(' ');
+const WORDS =
+  'git deploy review summarize calendar invoice translate search index backup restore monitor alert schedule compile lint format test release archive notes email meeting transcript audit report'.split(
+    ' ',
+  );
 const ROLES = ['procedure', 'utility', 'sidecar'];
 
 function pick<T>(list: readonly T[], i: number): T {

@@ -44,7 +44,8 @@ export async function fanoutBench(dir: string): Promise<Figure[]> {
     const ms = await timed(async () => (failed = (await fanOut(serving.url, serving.token)).filter((answer) => !answer.ok).length));
     if (failed > 0) throw new Error(`${failed} of ${RUNS} runs failed`);
     const peakMb = peakResidentMb(pid);
-    const memory = peakMb === null ? 'peak n/a (no /proc)' : `serve idle ${idleMb?.toFixed(0)} MiB, goal peak ≤ ${GOAL_MB} MiB ${peakMb <= GOAL_MB ? 'met' : 'MISSED'}`;
+    const memory =
+      peakMb === null ? 'peak n/a (no /proc)' : `serve idle ${idleMb?.toFixed(0)} MiB, goal peak ≤ ${GOAL_MB} MiB ${peakMb <= GOAL_MB ? 'met' : 'MISSED'}`;
     return [
       {
         name: `event fan-out, ${READING} reading + ${STALLED} stalled, ${RUNS} × 1 MiB`,

@@ -30,17 +30,50 @@ function outputOf(i: number): { stdout: string; stderr: string } {
 function record(db: StateDb, now: number): number {
   let raw = 0;
   const one = (i: number): void => {
-    const command = { program: 'git', args: ['log', '--oneline', `-n${i % 50}`], cwd: '/home/someone/project', timeoutMs: 30_000, env: [], skill: 'git', tool: 'git_log', skillHash: 'a'.repeat(64), supplied: [2] };
+    const command = {
+      program: 'git',
+      args: ['log', '--oneline', `-n${i % 50}`],
+      cwd: '/home/someone/project',
+      timeoutMs: 30_000,
+      env: [],
+      skill: 'git',
+      tool: 'git_log',
+      skillHash: 'a'.repeat(64),
+      supplied: [2],
+    };
     const sandbox: SandboxView = { name: 'read-only', network: false, hosts: [], contained: true, mechanism: 'bubblewrap', why: null };
     const args = { count: i % 50, repo: '/home/someone/project' };
-    const id = recordRequest(db, { traceId: `trace-${i}`, surface: i % 2 === 0 ? 'mcp' : 'cli', skill: 'git', tool: 'git_log', args, command, programPath: '/usr/bin/git', skillHash: 'a'.repeat(64), sandbox, requestedAt: now - Math.floor(((RUNS - i) / RUNS) * 90 * DAY_MS) }, thisProcess());
+    const id = recordRequest(
+      db,
+      {
+        traceId: `trace-${i}`,
+        surface: i % 2 === 0 ? 'mcp' : 'cli',
+        skill: 'git',
+        tool: 'git_log',
+        args,
+        command,
+        programPath: '/usr/bin/git',
+        skillHash: 'a'.repeat(64),
+        sandbox,
+        requestedAt: now - Math.floor(((RUNS - i) / RUNS) * 90 * DAY_MS),
+      },
+      thisProcess(),
+    );
     recordDecision(db, id, { outcome: 'auto', decidedBy: 'policy', reason: 'bundled read-only tool' });
     recordStart(db, id);
     const output = outputOf(i);
     recordResult(db, id, { exitCode: 0, signal: null, timedOut: false, cancelled: false, ...output, droppedBytes: { stdout: 0, stderr: 0 }, durationMs: 12 });
-    raw += JSON.stringify(args).length + JSON.stringify(command).length + JSON.stringify(sandbox).length + Buffer.byteLength(output.stdout) + Buffer.byteLength(output.stderr);
+    raw +=
+      JSON.stringify(args).length +
+      JSON.stringify(command).length +
+      JSON.stringify(sandbox).length +
+      Buffer.byteLength(output.stdout) +
+      Buffer.byteLength(output.stderr);
   };
-  for (let i = 0; i < RUNS; i += 500) db.transaction(() => { for (let j = i; j < i + 500; j++) one(j); })();
+  for (let i = 0; i < RUNS; i += 500)
+    db.transaction(() => {
+      for (let j = i; j < i + 500; j++) one(j);
+    })();
   return raw;
 }
 
@@ -80,7 +113,10 @@ export async function historyBench(dir: string): Promise<(Figure | Metric)[]> {
   const bare = statSync(copy).size;
 
   return [
-    { name: `state.db after ${RUNS.toLocaleString('en')} runs, no retention`, text: `${mib(full)}   vs ${mib(raw)} recorded (args, command, output)   ratio ${(full / raw).toFixed(2)}×` },
+    {
+      name: `state.db after ${RUNS.toLocaleString('en')} runs, no retention`,
+      text: `${mib(full)}   vs ${mib(raw)} recorded (args, command, output)   ratio ${(full / raw).toFixed(2)}×`,
+    },
     {
       name: `after retention (${DEFAULT_RETENTION.outputDays} d, ${DEFAULT_RETENTION.outputMaxMb} MiB) + vacuum`,
       text: `${mib(kept)}   ${after.runs} records kept, output of ${after.runsWithOutput} (${mib(after.outputBytes)}); dropped ${report.droppedByAge} by age, ${report.droppedBySize} by size; vacuum ${report.vacuum}`,

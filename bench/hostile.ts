@@ -17,7 +17,13 @@ export function writeHostileSet(root: string): number {
     writeFileSync(join(root, name, 'SKILL.md'), text);
   };
   skill('depth-bomb', frontmatter('depth-bomb', `x: ${'['.repeat(400_000)}${']'.repeat(400_000)}\n`));
-  skill('alias-bomb', frontmatter('alias-bomb', `a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n`));
+  skill(
+    'alias-bomb',
+    frontmatter(
+      'alias-bomb',
+      `a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n`,
+    ),
+  );
   skill('oversized', frontmatter('oversized') + 'x'.repeat(1536 * 1024));
   skill('binary', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2, 3]));
   mkdirSync(join(root, 'fifo'));

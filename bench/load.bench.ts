@@ -38,7 +38,13 @@ export async function loadBench(dir: string, fixtures: BenchFixtures): Promise<F
     };
     fromCache();
     const warm = await paired(fromCache, raw, n > 1000 ? 3 : 5);
-    figures.push({ name: `load ${count(n)} skills (parse cache, a new process)`, ...warm, baseline, goal: 5, note: 'the stats of every skill\'s files and directories compared, none listed or read' });
+    figures.push({
+      name: `load ${count(n)} skills (parse cache, a new process)`,
+      ...warm,
+      baseline,
+      goal: 5,
+      note: "the stats of every skill's files and directories compared, none listed or read",
+    });
 
     const registry = new SkillRegistry(roots).load();
     const one = registry.get('skill-7');
@@ -56,7 +62,12 @@ export async function loadBench(dir: string, fixtures: BenchFixtures): Promise<F
       },
       11,
     );
-    figures.push({ name: `reload one changed skill of ${count(n)}`, ...reload, baseline: 'parse that one skill alone', note: 'each side writes the edit first' });
+    figures.push({
+      name: `reload one changed skill of ${count(n)}`,
+      ...reload,
+      baseline: 'parse that one skill alone',
+      note: 'each side writes the edit first',
+    });
   }
   return figures;
 }

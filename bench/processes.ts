@@ -95,7 +95,11 @@ export async function timedOk(args: readonly string[], env: NodeJS.ProcessEnv, o
 }
 
 /** Medians of `runs` alternating runs of a subject process and its baseline process, with the subject's peak RSS (max over runs). */
-export async function pairedProcesses(subject: () => Promise<Timed>, baseline: () => Promise<Timed>, runs = 5): Promise<{ ms: number; baselineMs: number; rssMb: number }> {
+export async function pairedProcesses(
+  subject: () => Promise<Timed>,
+  baseline: () => Promise<Timed>,
+  runs = 5,
+): Promise<{ ms: number; baselineMs: number; rssMb: number }> {
   await baseline();
   await subject();
   const ours: number[] = [];
@@ -115,7 +119,13 @@ export async function pairedProcesses(subject: () => Promise<Timed>, baseline: (
 export function cliEnv(base: string, skills: string): NodeJS.ProcessEnv {
   const user = join(base, 'user');
   mkdirSync(user, { recursive: true });
-  return { PATH: process.env.PATH, HOME: user, SKILLTRAY_HOME: join(base, 'home'), SKILLTRAY_SKILLS_PATH: skills, XDG_DATA_HOME: join(user, '.local', 'share') };
+  return {
+    PATH: process.env.PATH,
+    HOME: user,
+    SKILLTRAY_HOME: join(base, 'home'),
+    SKILLTRAY_SKILLS_PATH: skills,
+    XDG_DATA_HOME: join(user, '.local', 'share'),
+  };
 }
 
 export interface Serve {
@@ -129,7 +139,9 @@ export interface Serve {
 /** Starts `skilltray serve --port 0` and waits until it prints its address (after loading and the catalog sync). */
 export async function startServe(env: NodeJS.ProcessEnv, options: { web?: boolean; timeoutMs?: number } = {}): Promise<Serve> {
   const start = performance.now();
-  const child = track(spawn(process.execPath, [SKILLTRAY_BIN, 'serve', '--port', '0', ...(options.web ? ['--web'] : [])], { env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = track(
+    spawn(process.execPath, [SKILLTRAY_BIN, 'serve', '--port', '0', ...(options.web ? ['--web'] : [])], { env, stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
   let printed = '';
   try {
     const url = await new Promise<string>((resolve, reject) => {

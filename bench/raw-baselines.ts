@@ -23,7 +23,11 @@ const [what, ...args] = process.argv.slice(2);
 if (what === 'query') {
   const [index, match] = args as [string, string];
   const db = new Database(index, { readonly: true, fileMustExist: true });
-  const rows = db.prepare("SELECT file, section, snippet(sections, 2, '[MATCH]', '[/MATCH]', '...', 32) AS snippet, bm25(sections) AS rank FROM sections WHERE sections MATCH ? ORDER BY rank LIMIT 10").all(match);
+  const rows = db
+    .prepare(
+      "SELECT file, section, snippet(sections, 2, '[MATCH]', '[/MATCH]', '...', 32) AS snippet, bm25(sections) AS rank FROM sections WHERE sections MATCH ? ORDER BY rank LIMIT 10",
+    )
+    .all(match);
   process.stdout.write(`${JSON.stringify(rows)}\n`);
 } else if (what === 'read') {
   process.stdout.write(`${readAll(args[0] as string)}\n`);

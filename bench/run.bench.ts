@@ -52,7 +52,14 @@ function spawned(program: string, args: readonly string[], env?: Record<string, 
  * A network tool's start: the run's own proxy on a Unix socket, then the sandbox with a host list
  * (the relay first, listening before it starts `true`), then the proxy closed — as a run does it.
  */
-async function networkStart(sandbox: ReturnType<typeof platformSandbox>, places: RunPlaces, truePath: string, dir: string, sandboxedMs: number, raw: number): Promise<Figure | Metric> {
+async function networkStart(
+  sandbox: ReturnType<typeof platformSandbox>,
+  places: RunPlaces,
+  truePath: string,
+  dir: string,
+  sandboxedMs: number,
+  raw: number,
+): Promise<Figure | Metric> {
   const name = `sandboxed \`true\` with a host list (${sandbox.mechanism ?? ''}: its proxy + the relay)`;
   const why = sandbox.unavailable(places.profile);
   if (why !== null) return { name, text: `not measured: ${why}` };
@@ -113,8 +120,15 @@ export async function runBench(dir: string): Promise<(Figure | Metric)[]> {
       });
       const wrapped = sandbox.wrap({ program: truePath, args: [], env: { PATH: process.env.PATH ?? '' } }, places);
       const sandboxed = await median(() => spawned(wrapped.program, wrapped.args, wrapped.env), 31, 3);
-      figures.push({ name: `sandboxed \`true\` (${sandbox.mechanism ?? ''}, read-only)`, ms: sandboxed, baseline: 'raw child_process.spawn of true', baselineMs: raw });
-      figures.push(await networkStart(sandbox, { ...places, profile: { ...places.profile, network: true, hosts: ['api.github.com'] } }, truePath, dir, sandboxed, raw));
+      figures.push({
+        name: `sandboxed \`true\` (${sandbox.mechanism ?? ''}, read-only)`,
+        ms: sandboxed,
+        baseline: 'raw child_process.spawn of true',
+        baselineMs: raw,
+      });
+      figures.push(
+        await networkStart(sandbox, { ...places, profile: { ...places.profile, network: true, hosts: ['api.github.com'] } }, truePath, dir, sandboxed, raw),
+      );
       const call = () => contained.runs.run({ skill: 'truth', tool: 'yes', surface: 'cli', cwd: work }, { approval: { kind: 'none' } });
       const full = await median(call, 31, 3);
       figures.push({ name: 'run `true`: render+policy+snapshot+sandbox+record', ms: full, baseline: 'raw child_process.spawn of true', baselineMs: raw });
@@ -122,7 +136,12 @@ export async function runBench(dir: string): Promise<(Figure | Metric)[]> {
       figures.push({ name: 'sandboxed `true`', text: `not measured: ${why}` });
     }
     const uncontained = () => bare.runs.run({ skill: 'truth', tool: 'yes', surface: 'cli', cwd: work }, { approval: { kind: 'preapproved', actor: 'bench' } });
-    figures.push({ name: 'run `true` uncontained (snapshot, no sandbox)', ms: await median(uncontained, 31, 3), baseline: 'raw child_process.spawn of true', baselineMs: raw });
+    figures.push({
+      name: 'run `true` uncontained (snapshot, no sandbox)',
+      ms: await median(uncontained, 31, 3),
+      baseline: 'raw child_process.spawn of true',
+      baselineMs: raw,
+    });
     return figures;
   } finally {
     rmSync(temp, { recursive: true, force: true });

@@ -56,7 +56,10 @@ const BENCHES: Record<string, Bench> = {
 /** A comma-separated `--name=` flag, else the environment variable, as a list. */
 function listOption(name: string, env: string): string[] {
   const value = process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? process.env[env] ?? '';
-  return value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }
 
 function selected(): string[] {

@@ -65,7 +65,10 @@ export async function hitsAt1(first: (query: string) => Promise<FirstHit | undef
   for (const { query, wanted } of SEARCH_QUALITY) {
     const hit = await first(query);
     if (isWanted(hit, wanted)) hits++;
-    else misses.push(`"${query}" → ${hit === undefined ? '(nothing)' : `${hit.skill}/${hit.tool?.name ?? hit.section}`} (want ${wanted.skill}/${wanted.tool ?? wanted.section ?? '*'})`);
+    else
+      misses.push(
+        `"${query}" → ${hit === undefined ? '(nothing)' : `${hit.skill}/${hit.tool?.name ?? hit.section}`} (want ${wanted.skill}/${wanted.tool ?? wanted.section ?? '*'})`,
+      );
   }
   return { hits, n: SEARCH_QUALITY.length, misses };
 }

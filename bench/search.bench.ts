@@ -14,7 +14,8 @@ import type { BenchFixtures } from './fixtures.js';
 import { paired, type Figure } from './measure.js';
 import { cliEnv, pairedProcesses, RAW_BASELINES, SKILLTRAY_BIN, timedOk } from './processes.js';
 
-const RAW_ONE = "SELECT file, section, snippet(sections, 2, '[MATCH]', '[/MATCH]', '...', 32) AS snippet, -bm25(sections) AS score FROM sections WHERE sections MATCH ? ORDER BY bm25(sections) LIMIT 10";
+const RAW_ONE =
+  "SELECT file, section, snippet(sections, 2, '[MATCH]', '[/MATCH]', '...', 32) AS snippet, -bm25(sections) AS score FROM sections WHERE sections MATCH ? ORDER BY bm25(sections) LIMIT 10";
 const count = (n: number) => n.toLocaleString('en-US');
 
 export async function searchBench(dir: string, fixtures: BenchFixtures): Promise<Figure[]> {
@@ -35,8 +36,19 @@ export async function searchBench(dir: string, fixtures: BenchFixtures): Promise
       const raw = index.prepare(RAW_ONE);
       const match = '{section content} : ("configure" "retry")';
       core.gateway.search('skill-7', 'configure retry', {}, base);
-      const app = await paired(() => core.gateway.search('skill-7', 'configure retry', {}, base), () => raw.all(match), 51, 5);
-      figures.push({ name: `search one skill in the app, ${count(n)} skills`, ...app, baseline: 'raw FTS5 query on its index', goal: 2, note: 'freshness vouched for by the watcher' });
+      const app = await paired(
+        () => core.gateway.search('skill-7', 'configure retry', {}, base),
+        () => raw.all(match),
+        51,
+        5,
+      );
+      figures.push({
+        name: `search one skill in the app, ${count(n)} skills`,
+        ...app,
+        baseline: 'raw FTS5 query on its index',
+        goal: 2,
+        note: 'freshness vouched for by the watcher',
+      });
       index.close();
 
       const cli = await pairedProcesses(
@@ -44,15 +56,33 @@ export async function searchBench(dir: string, fixtures: BenchFixtures): Promise
         () => timedOk([RAW_BASELINES, 'query', indexPath, match], env),
         7,
       );
-      figures.push({ name: `search one skill from the CLI, ${count(n)} skills`, ...cli, baseline: 'node + raw FTS5 query (a process)', goal: 1.5, note: 'stat fingerprint checked' });
+      figures.push({
+        name: `search one skill from the CLI, ${count(n)} skills`,
+        ...cli,
+        baseline: 'node + raw FTS5 query (a process)',
+        goal: 1.5,
+        note: 'stat fingerprint checked',
+      });
 
       core.gateway.searchAll('warm');
       const catalog = new Database(catalogPath(config.home), { readonly: true });
-      const table = (catalog.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%fts5%' ORDER BY name LIMIT 1").get() as { name: string }).name;
+      const table = (
+        catalog.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%fts5%' ORDER BY name LIMIT 1").get() as { name: string }
+      ).name;
       const rawAll = catalog.prepare(`SELECT rowid, bm25(${table}) FROM ${table} WHERE ${table} MATCH ? ORDER BY bm25(${table}) LIMIT 10`);
-      const all = await paired(() => core.gateway.searchAll('deploy review'), () => rawAll.all('"deploy" "review"'), 51, 5);
+      const all = await paired(
+        () => core.gateway.searchAll('deploy review'),
+        () => rawAll.all('"deploy" "review"'),
+        51,
+        5,
+      );
       figures.push({ name: `search --all over ${count(n)} skills`, ...all, baseline: `raw FTS5 query on the catalog (${table})` });
-      const typing = await paired(() => core.gateway.searchAll('deploy rev', { prefix: true }), () => rawAll.all('"deploy" "review"'), 51, 5);
+      const typing = await paired(
+        () => core.gateway.searchAll('deploy rev', { prefix: true }),
+        () => rawAll.all('"deploy" "review"'),
+        51,
+        5,
+      );
       figures.push({ name: `search-as-you-type (prefix) over ${count(n)} skills`, ...typing, baseline: `raw FTS5 query on the catalog (${table})` });
       catalog.close();
     } finally {

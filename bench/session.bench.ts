@@ -11,6 +11,9 @@ export async function sessionBench(dir: string, bundled: string): Promise<Metric
   }));
   return [
     ...rows,
-    { name: 'session of 20 requests: prompts', text: `before ${prompts(before)}, after ${prompts(after)} (goal ≤ 5); with no sandbox available ${prompts(uncontained)}` },
+    {
+      name: 'session of 20 requests: prompts',
+      text: `before ${prompts(before)}, after ${prompts(after)} (goal ≤ 5); with no sandbox available ${prompts(uncontained)}`,
+    },
   ];
 }

@@ -19,9 +19,17 @@ export const coreFloors = {
   meta: {
     type: 'problem',
     docs: { description: 'src-main/core imports only downward through its floor order' },
-    schema: [{ type: 'object', properties: { floors: { type: 'array', items: { type: 'array', items: { type: 'string' } } } }, required: ['floors'], additionalProperties: false }],
+    schema: [
+      {
+        type: 'object',
+        properties: { floors: { type: 'array', items: { type: 'array', items: { type: 'string' } } } },
+        required: ['floors'],
+        additionalProperties: false,
+      },
+    ],
     messages: {
-      upward: "core/{{from}} (floor {{fromFloor}}) imports core/{{to}} (floor {{toFloor}}): an import may only run down the floor order; move what it needs down, or the importer up (floors: eslint.config.js)",
+      upward:
+        'core/{{from}} (floor {{fromFloor}}) imports core/{{to}} (floor {{toFloor}}): an import may only run down the floor order; move what it needs down, or the importer up (floors: eslint.config.js)',
       unplaced: 'core/{{part}} stands on no floor: place it in the floor order in eslint.config.js',
     },
   },

@@ -55,6 +55,8 @@ const { output } = await bundle.write({
 await bundle.close();
 
 const chunks = Object.fromEntries(
-  output.filter((item) => item.type === 'chunk').map((chunk) => [chunk.fileName, chunk.moduleIds.filter((id) => id.startsWith(compiled)).map((id) => relative(compiled, id).split('\\').join('/'))]),
+  output
+    .filter((item) => item.type === 'chunk')
+    .map((chunk) => [chunk.fileName, chunk.moduleIds.filter((id) => id.startsWith(compiled)).map((id) => relative(compiled, id).split('\\').join('/'))]),
 );
 writeFileSync(join(out, 'chunks.json'), `${JSON.stringify(chunks, null, 2)}\n`);

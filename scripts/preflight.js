@@ -14,9 +14,14 @@ if (process.argv.includes('--apt-packages')) {
 } else if (missing.length > 0) {
   const apt = process.platform === 'linux';
   const width = Math.max(...missing.map((m) => m.program.length));
-  const lines = missing.map((m) => `  ${m.program.padEnd(width)}  ${m.why}\n  ${' '.repeat(width)}  install: ${apt ? `sudo apt-get install -y ${m.package}` : `install ${m.program} with your package manager`}`);
+  const lines = missing.map(
+    (m) =>
+      `  ${m.program.padEnd(width)}  ${m.why}\n  ${' '.repeat(width)}  install: ${apt ? `sudo apt-get install -y ${m.package}` : `install ${m.program} with your package manager`}`,
+  );
   const all = apt ? `\nAll at once:\n  sudo apt-get install -y ${[...new Set(missing.map((m) => m.package))].join(' ')}\n` : '';
-  process.stderr.write(`npm test needs ${missing.length === 1 ? 'a program' : 'programs'} this machine lacks:\n${lines.join('\n')}\n${all}\nThen run npm test again.\n`);
+  process.stderr.write(
+    `npm test needs ${missing.length === 1 ? 'a program' : 'programs'} this machine lacks:\n${lines.join('\n')}\n${all}\nThen run npm test again.\n`,
+  );
   process.exitCode = 1;
 }
 

@@ -12,7 +12,9 @@ const page = await browser.newPage();
 async function render(svgFile, out, size, color) {
   const svg = readFileSync(join(build, svgFile), 'utf8');
   await page.setViewportSize({ width: size, height: size });
-  await page.setContent(`<html><body style="margin:0;background:transparent;color:${color}">${svg.replace('<svg ', `<svg width="${size}" height="${size}" `)}</body></html>`);
+  await page.setContent(
+    `<html><body style="margin:0;background:transparent;color:${color}">${svg.replace('<svg ', `<svg width="${size}" height="${size}" `)}</body></html>`,
+  );
   await page.screenshot({ path: join(build, out), omitBackground: true, clip: { x: 0, y: 0, width: size, height: size } });
 }
 

@@ -19,8 +19,10 @@ const REQUIRED_NODE = [22, 12];
 
 /** Prints a problem and what to do, then exits. */
 function fail(lines) {
-  process.stderr.write(`\nSkilltray cannot start the desktop app:\n\n${lines.map((l) => `  ${l}`).join('\n')}\n\n` +
-    '  Meanwhile the command line (npx skilltray …) and browser mode (npm run web) work without Electron.\n\n');
+  process.stderr.write(
+    `\nSkilltray cannot start the desktop app:\n\n${lines.map((l) => `  ${l}`).join('\n')}\n\n` +
+      '  Meanwhile the command line (npx skilltray …) and browser mode (npm run web) work without Electron.\n\n',
+  );
   process.exit(1);
 }
 
@@ -64,7 +66,10 @@ if (!existsSync(nativeBinding)) {
   const { version: sqliteVersion } = JSON.parse(readFileSync(join(root, 'node_modules', 'better-sqlite3', 'package.json'), 'utf8'));
   cpSync(join(root, 'node_modules', 'better-sqlite3'), moduleDir, { recursive: true, filter: (src) => !src.includes(`${join('better-sqlite3', 'build')}`) });
   // @electron/rebuild finds what to rebuild from the package.json at buildPath.
-  writeFileSync(join(buildDir, 'package.json'), JSON.stringify({ name: 'skilltray-electron-native', private: true, dependencies: { 'better-sqlite3': sqliteVersion } }));
+  writeFileSync(
+    join(buildDir, 'package.json'),
+    JSON.stringify({ name: 'skilltray-electron-native', private: true, dependencies: { 'better-sqlite3': sqliteVersion } }),
+  );
   try {
     const { rebuild } = await import('@electron/rebuild');
     await rebuild({ buildPath: buildDir, electronVersion, arch: process.arch, onlyModules: ['better-sqlite3'], force: true });
@@ -73,7 +78,7 @@ if (!existsSync(nativeBinding)) {
   } catch (error) {
     fail([
       `better-sqlite3 could not be built for Electron ${electronVersion}: ${error instanceof Error ? error.message : String(error)}`,
-      'It needs Electron\'s headers (downloaded from electronjs.org) and a C++ toolchain:',
+      "It needs Electron's headers (downloaded from electronjs.org) and a C++ toolchain:",
       'Python 3, make and g++ on Linux; Xcode command line tools on macOS; Visual Studio Build Tools on Windows.',
       'Install them, then run `npm start` again.',
     ]);

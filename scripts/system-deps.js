@@ -28,7 +28,12 @@ const ALWAYS_THERE = new Set(['ls', 'head', 'wc', 'find', 'df']);
 /** `bins: [a, b]` in a SKILL.md's frontmatter (the bundled packs write them so; a test holds them to the loader). */
 function frontmatterBins(text) {
   const frontmatter = /^---\n([\s\S]*?)\n---/.exec(text)?.[1] ?? '';
-  return [...frontmatter.matchAll(/^\s*bins:\s*\[([^\]]*)\]/gm)].flatMap((m) => m[1].split(',').map((b) => b.trim()).filter(Boolean));
+  return [...frontmatter.matchAll(/^\s*bins:\s*\[([^\]]*)\]/gm)].flatMap((m) =>
+    m[1]
+      .split(',')
+      .map((b) => b.trim())
+      .filter(Boolean),
+  );
 }
 
 /** Every program the bundled packs require (their tests run them for real), each with the packs that need it. */
@@ -83,11 +88,17 @@ export async function missingDependencies({ platform = process.platform, env = p
   const needs = [
     ...[...bundledPackBins()]
       .filter(([bin]) => !ALWAYS_THERE.has(bin))
-      .map(([bin, packs]) => ({ program: bin, why: `the bundled ${packs.join(', ')} pack${packs.length > 1 ? 's run' : ' runs'} it, and the tests run it for real` })),
+      .map(([bin, packs]) => ({
+        program: bin,
+        why: `the bundled ${packs.join(', ')} pack${packs.length > 1 ? 's run' : ' runs'} it, and the tests run it for real`,
+      })),
     { program: 'git', why: 'the tests make Git repositories' },
     { program: 'ssh-keygen', why: 'the pack tests sign commits with SSH keys they generate' },
     { program: 'bash', why: 'the CLI tests pipe through a shell' },
-    { program: 'cc', why: "the build compiles the network relay a sandboxed run with a host list starts first, and the state.db salvage test compiles sqlite3's shell (for its .recover)" },
+    {
+      program: 'cc',
+      why: "the build compiles the network relay a sandboxed run with a host list starts first, and the state.db salvage test compiles sqlite3's shell (for its .recover)",
+    },
     { program: 'curl', why: "the network tests reach a loopback host through a run's proxy with it" },
     ...(platform === 'linux' ? [{ program: 'bwrap', why: 'runs are contained in a bubblewrap sandbox on Linux' }] : []),
   ];
@@ -99,7 +110,11 @@ export async function missingDependencies({ platform = process.platform, env = p
     if (onPath(need.program, env) === null) missing.push({ ...need, package: DEBIAN_PACKAGES[need.program] ?? need.program });
   }
   if ((await chromiumExecutable(env)) === null) {
-    missing.push({ program: 'chromium', why: "the end-to-end tests' browser (Playwright's own Chromium serves too: npx playwright install chromium)", package: 'chromium' });
+    missing.push({
+      program: 'chromium',
+      why: "the end-to-end tests' browser (Playwright's own Chromium serves too: npx playwright install chromium)",
+      package: 'chromium',
+    });
   }
   return missing;
 }

@@ -94,7 +94,13 @@ export const COMMAND_GROUPS: readonly (readonly [group: string, commands: readon
 export function overview(commands: readonly Command[]): string {
   const known = new Set(commands.map((c) => c.name));
   const width = Math.max(...COMMAND_GROUPS.flatMap(([, list]) => list.map(([name]) => name.length)));
-  const groups = COMMAND_GROUPS.map(([group, list]) => `${group}:\n${list.filter(([name]) => known.has(name)).map(([name, line]) => `  ${name.padEnd(width)}  ${line}`).join('\n')}`);
+  const groups = COMMAND_GROUPS.map(
+    ([group, list]) =>
+      `${group}:\n${list
+        .filter(([name]) => known.has(name))
+        .map(([name, line]) => `  ${name.padEnd(width)}  ${line}`)
+        .join('\n')}`,
+  );
   const firstSteps: [string, string][] = [
     ['list', 'the skills you have'],
     ['discover "how full is my disk"', 'which skill does this job'],

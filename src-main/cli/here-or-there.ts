@@ -45,7 +45,8 @@ async function approveHere(ctx: CliContext, args: ParsedArgs, owner: RunningOwne
     () => true,
     () => false,
   );
-  if (answered && !args.options.json) ctx.io.err(`run ${entry.id} approved here (--yes); ${owner.link.owner === 'app' ? 'the Skilltray app' : 'skilltray serve'} runs it\n`);
+  if (answered && !args.options.json)
+    ctx.io.err(`run ${entry.id} approved here (--yes); ${owner.link.owner === 'app' ? 'the Skilltray app' : 'skilltray serve'} runs it\n`);
 }
 
 /**
@@ -58,7 +59,12 @@ async function approveHere(ctx: CliContext, args: ParsedArgs, owner: RunningOwne
 export async function runHereOrThere<T>(
   ctx: CliContext,
   args: ParsedArgs,
-  call: { operation: 'run' | 'attach'; traceId?: string; there: (client: SkilltrayClient, traceId: string) => Promise<T>; here: (approval: Approver) => Promise<T> },
+  call: {
+    operation: 'run' | 'attach';
+    traceId?: string;
+    there: (client: SkilltrayClient, traceId: string) => Promise<T>;
+    here: (approval: Approver) => Promise<T>;
+  },
 ): Promise<T> {
   const there = async (owner: RunningOwner): Promise<T> => {
     const { link } = owner;

@@ -30,10 +30,28 @@ import { packCommands } from './commands/packs.js';
 import { commandHelp, overview, usageLine } from './help.js';
 import { formatSectionNotFound } from '../shared/section-text.js';
 
-export const commands: Command[] = [...skillCommands, ...packCommands, ...runCommands, retentionCommand, limitsCommand, ...agentCommands, ...gatewayCommands, ...serveCommands, mcpCommand, ...connectCommands, ...projectCommands];
+export const commands: Command[] = [
+  ...skillCommands,
+  ...packCommands,
+  ...runCommands,
+  retentionCommand,
+  limitsCommand,
+  ...agentCommands,
+  ...gatewayCommands,
+  ...serveCommands,
+  mcpCommand,
+  ...connectCommands,
+  ...projectCommands,
+];
 
 function unknownCommand(name: string): SkilltrayError {
-  return skillcErrors.usage(`unknown command '${name}'`, { command: name, did_you_mean: nearestNames(name, commands.map((c) => c.name)).map((n) => ({ name: n })) });
+  return skillcErrors.usage(`unknown command '${name}'`, {
+    command: name,
+    did_you_mean: nearestNames(
+      name,
+      commands.map((c) => c.name),
+    ).map((n) => ({ name: n })),
+  });
 }
 
 /** Prints an error as RFC-0005 says, with what helps: suggestions for E020 and for a name it does not know, the usage line for a command line that does not fit. */
@@ -41,17 +59,15 @@ async function printError(ctx: CliContext, error: SkilltrayError, command: Comma
   // E020's suggestions are lines of their own; any other error is one line, whatever its message holds.
   const lines = error.code === 'E020' ? formatSectionNotFound(error).split('\n') : [withDidYouMean(error.format(), error.details)];
   ctx.io.err(displayLines(lines));
-  if ((error.code === 'E100' || error.code === 'E101') && command) ctx.io.err(`usage: ${usageLine(command)}\nsee 'skilltray ${command.name} --help' for its options and examples\n`);
+  if ((error.code === 'E100' || error.code === 'E101') && command)
+    ctx.io.err(`usage: ${usageLine(command)}\nsee 'skilltray ${command.name} --help' for its options and examples\n`);
   else if (error.code === 'E101') ctx.io.err("see 'skilltray --help' for the commands\n");
   // At a terminal the person can approve the call themselves; only the CLI can say so.
   if (error.code === 'E601' && (name === 'run' || name === 'attach')) ctx.io.err('hint: approve this one call yourself with --yes\n');
 }
 
 /** Runs one command line and returns its exit status. */
-export async function runCli(
-  argv: readonly string[],
-  base: Omit<CliContext, 'core' | 'library' | 'config'> & { config?: () => CoreConfig },
-): Promise<number> {
+export async function runCli(argv: readonly string[], base: Omit<CliContext, 'core' | 'library' | 'config'> & { config?: () => CoreConfig }): Promise<number> {
   let config: CoreConfig | undefined;
   let core: SkilltrayCore | undefined;
   let library: SkillLibrary | undefined;
@@ -63,7 +79,9 @@ export async function runCli(
   const ctx: CliContext = {
     ...base,
     config: () => {
-      config ??= base.config?.() ?? resolveConfig({ env: base.env, bundledDir: base.bundledDir, ...(base.bundledManifest === undefined ? {} : { bundledManifest: base.bundledManifest }) });
+      config ??=
+        base.config?.() ??
+        resolveConfig({ env: base.env, bundledDir: base.bundledDir, ...(base.bundledManifest === undefined ? {} : { bundledManifest: base.bundledManifest }) });
       return config;
     },
     core: async () => {

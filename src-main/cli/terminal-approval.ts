@@ -24,7 +24,10 @@ export function actor(how: string): string {
  * own line exactly as passed, the caller's values marked `<`, fixed hardening flags marked `·`.
  */
 export function describePending(
-  p: Pick<PendingApproval, 'surface' | 'skill' | 'tool' | 'trust' | 'identity' | 'programPath' | 'argv' | 'supplied' | 'cwd' | 'timeoutMs' | 'env' | 'reason' | 'sandbox'>,
+  p: Pick<
+    PendingApproval,
+    'surface' | 'skill' | 'tool' | 'trust' | 'identity' | 'programPath' | 'argv' | 'supplied' | 'cwd' | 'timeoutMs' | 'env' | 'reason' | 'sandbox'
+  >,
   home?: string,
 ): string {
   const args = shownArguments(p.argv, p.supplied);
@@ -37,7 +40,9 @@ export function describePending(
     ...(p.sandbox.network && p.sandbox.contained ? [`  network   ${networkWords(p.sandbox)}`] : []),
     ...boxLines(p.sandbox, home).map((line) => `            ${line}`),
     `  program   ${p.programPath}`,
-    ...args.map((a) => `  arg ${String(a.index + 1).padEnd(5)} ${JSON.stringify(a.text)}${a.supplied ? '   < from the caller' : a.hardening ? '   · safety flag' : ''}`),
+    ...args.map(
+      (a) => `  arg ${String(a.index + 1).padEnd(5)} ${JSON.stringify(a.text)}${a.supplied ? '   < from the caller' : a.hardening ? '   · safety flag' : ''}`,
+    ),
     `  cwd       ${p.cwd}`,
     `  timeout   ${p.timeoutMs / 1000} s`,
     `  env       ${p.env.length > 0 ? p.env.join(', ') : '(allow-list only)'}`,
@@ -66,8 +71,10 @@ export function terminalApproval(ctx: CliContext): Approver {
       ctx.io.err(describePending(pending, ctx.env.HOME));
       const answer = (await ctx.io.ask(question(pending))).trim().toLowerCase();
       const offers = (scope: 'folder' | 'anywhere'): boolean => pending.rememberScopes.includes(scope);
-      if ((answer === 'a' || answer === 'always') && offers('folder')) return { verdict: 'always', actor: actor('terminal'), expires: 'revoke', scope: 'folder' };
-      if ((answer === 's' || answer === 'session') && offers('folder')) return { verdict: 'always', actor: actor('terminal'), expires: 'session', scope: 'folder' };
+      if ((answer === 'a' || answer === 'always') && offers('folder'))
+        return { verdict: 'always', actor: actor('terminal'), expires: 'revoke', scope: 'folder' };
+      if ((answer === 's' || answer === 'session') && offers('folder'))
+        return { verdict: 'always', actor: actor('terminal'), expires: 'session', scope: 'folder' };
       if (answer === 'any' && offers('anywhere')) return { verdict: 'always', actor: actor('terminal'), expires: 'revoke', scope: 'anywhere' };
       return { verdict: answer === 'y' || answer === 'yes' ? 'once' : 'deny', actor: actor('terminal') };
     },

@@ -101,7 +101,13 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
       quickCheck: options.checkStateDb ?? true,
       onNotice: (notice) => emit({ type: 'notice', notice }),
     });
-    this.projects = new ProjectTrust({ db, registry: this.registry, configured: config.roots, closed: () => this.closed, onChanged: () => emit({ type: 'policy.changed' }) });
+    this.projects = new ProjectTrust({
+      db,
+      registry: this.registry,
+      configured: config.roots,
+      closed: () => this.closed,
+      onChanged: () => emit({ type: 'policy.changed' }),
+    });
     this.broker.on('added', (entry) => emit({ type: 'approval.added', entry: pendingNotice(entry) }));
     this.broker.on('resolved', (resolution) => emit({ type: 'approval.resolved', id: resolution.id, outcome: resolution.kind }));
     const { library, registry, broker, session, sandbox, projects } = this;
@@ -152,7 +158,9 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
 
   /** The MCP clients Skilltray connects, loaded on first use: the config formats, the diff and the MCP client are needed by nothing else. */
   connections(): Promise<AssistantConnections> {
-    this.assistantConnections ??= import('./connect/connections.js').then(({ AssistantConnections }) => new AssistantConnections(this.config, { endpoint: () => this.mcpEndpoint?.() ?? null }));
+    this.assistantConnections ??= import('./connect/connections.js').then(
+      ({ AssistantConnections }) => new AssistantConnections(this.config, { endpoint: () => this.mcpEndpoint?.() ?? null }),
+    );
     return this.assistantConnections;
   }
 

@@ -92,7 +92,11 @@ export function resolveConfig(input: ConfigInput): CoreConfig {
   add(join(env.CODEX_HOME || join(userDir, '.codex'), 'skills'), 'codex', true);
   add(join(userDir, '.cursor', 'skills'), 'cursor', true);
   add(join(userDir, '.copilot', 'skills'), 'copilot', true);
-  const installation = input.installation ?? { runtime: process.execPath, script: join(dirname(resolve(input.bundledDir)), 'bin', 'skilltray.js'), packaged: false };
+  const installation = input.installation ?? {
+    runtime: process.execPath,
+    script: join(dirname(resolve(input.bundledDir)), 'bin', 'skilltray.js'),
+    packaged: false,
+  };
   const bundledManifest = resolve(input.bundledManifest ?? join(dirname(resolve(input.bundledDir)), BUNDLED_MANIFEST));
   const netRelay = input.netRelay ?? join(dirname(resolve(input.bundledDir)), 'dist', 'native', 'net-relay');
   return { home, roots, env, bundledManifest, installation, netRelay, ...(input.nativeBinding === undefined ? {} : { nativeBinding: input.nativeBinding }) };
@@ -113,5 +117,8 @@ export function unreadableRoot(path: string): string | null {
  * says it is watched (null: not by this process): one stat each, so the CLI's `roots` opens nothing.
  */
 export function describeRoots(config: CoreConfig, watchStatus: (path: string) => RootWatch | null = () => null): { home: string; roots: RootStatus[] } {
-  return { home: config.home, roots: config.roots.map((r) => ({ ...r, exists: existsSync(r.path), unreadable: unreadableRoot(r.path), watch: watchStatus(r.path) })) };
+  return {
+    home: config.home,
+    roots: config.roots.map((r) => ({ ...r, exists: existsSync(r.path), unreadable: unreadableRoot(r.path), watch: watchStatus(r.path) })),
+  };
 }

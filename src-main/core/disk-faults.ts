@@ -64,7 +64,8 @@ export function diskFault(error: unknown, path?: string): DiskFault {
   if (path !== undefined && codes.some((c) => c.startsWith('SQLITE_IOERR')) && (freeBytes(path) ?? Infinity) < FULL_BELOW_BYTES) return 'full';
   // "unable to open database file" (a file, or its -shm, that cannot be created), or a folder that cannot be
   // made (a recursive mkdir on a read-only filesystem says ENOENT): the folder it would go in refuses writes.
-  if (path !== undefined && codes.some((c) => c.startsWith('SQLITE_CANTOPEN') || c.startsWith('SQLITE_IOERR') || c === 'ENOENT') && !folderWritable(path)) return 'read-only';
+  if (path !== undefined && codes.some((c) => c.startsWith('SQLITE_CANTOPEN') || c.startsWith('SQLITE_IOERR') || c === 'ENOENT') && !folderWritable(path))
+    return 'read-only';
   return 'other';
 }
 

@@ -43,7 +43,10 @@ export class SkillLibrary extends EventEmitter<{ event: [ServerEvent] }> {
     // A pack change a killed process left half done is finished (or undone) before any skill is read.
     recoverPacks(config.home);
     // Skills are loaded on first use, and unchanged ones come from the parse cache instead of being parsed again.
-    this.parseCache = ParseCache.file(join(config.home, 'runtime', '.loader', 'skills.db'), config.nativeBinding === undefined ? {} : { nativeBinding: config.nativeBinding });
+    this.parseCache = ParseCache.file(
+      join(config.home, 'runtime', '.loader', 'skills.db'),
+      config.nativeBinding === undefined ? {} : { nativeBinding: config.nativeBinding },
+    );
     this.registry = new SkillRegistry(config.roots, {
       cache: this.parseCache,
       manifest: () => readBundledManifest(config.bundledManifest),

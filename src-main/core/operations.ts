@@ -35,7 +35,12 @@ function defined<T extends Record<string, unknown>>(value: T): { [K in keyof T]?
 const ok = { ok: true } as const;
 
 /** A pack source as the core takes it. */
-const packRequest = (i: { source: string; ref?: string | undefined; path?: string | undefined; as?: string | undefined }) => ({ source: i.source, ref: i.ref ?? null, path: i.path ?? null, as: i.as ?? null });
+const packRequest = (i: { source: string; ref?: string | undefined; path?: string | undefined; as?: string | undefined }) => ({
+  source: i.source,
+  ref: i.ref ?? null,
+  path: i.path ?? null,
+  as: i.as ?? null,
+});
 
 /**
  * The directory of a loaded skill, by name (E001 otherwise). Every surface that reaches this file is
@@ -49,9 +54,29 @@ const ASSISTANTS: ReadonlySet<Surface> = new Set(['mcp', 'http']);
 
 const handlers: Handlers = {
   list: (core, i, ctx) =>
-    core.skills.listSkills(defined({ domain: i.domain, role: i.role, status: i.status, offeredOnly: i.offered_only, enabledOnly: ASSISTANTS.has(ctx.surface), offset: i.offset, limit: i.limit })),
+    core.skills.listSkills(
+      defined({
+        domain: i.domain,
+        role: i.role,
+        status: i.status,
+        offeredOnly: i.offered_only,
+        enabledOnly: ASSISTANTS.has(ctx.surface),
+        offset: i.offset,
+        limit: i.limit,
+      }),
+    ),
   listBrief: (core, i, ctx) =>
-    core.skills.listBriefs(defined({ domain: i.domain, role: i.role, status: i.status, offeredOnly: i.offered_only, enabledOnly: ASSISTANTS.has(ctx.surface), offset: i.offset, limit: i.limit })),
+    core.skills.listBriefs(
+      defined({
+        domain: i.domain,
+        role: i.role,
+        status: i.status,
+        offeredOnly: i.offered_only,
+        enabledOnly: ASSISTANTS.has(ctx.surface),
+        offset: i.offset,
+        limit: i.limit,
+      }),
+    ),
   describe: (core, i) => core.library.getSkill(i.skill),
   check: (core, i, ctx) => core.skills.check(loaded(core, i.target), ctx.cwd),
   roots: (core) => core.skills.roots(),
@@ -82,7 +107,8 @@ const handlers: Handlers = {
   setPaused: (core, i) => core.preferences.setPaused(i.paused),
   setPaletteShortcut: (core, i) => core.preferences.setPaletteShortcut(i.shortcut),
   setRetention: (core, i) => core.preferences.setRetention(defined({ outputDays: i.output_days, outputMaxMb: i.output_max_mb })),
-  setLimitCeiling: (core, i) => core.preferences.setLimitCeiling(defined({ processes: i.processes, memoryMiB: i.memory_mb, fileSizeMiB: i.file_size_mb, cpuSeconds: i.cpu_seconds })),
+  setLimitCeiling: (core, i) =>
+    core.preferences.setLimitCeiling(defined({ processes: i.processes, memoryMiB: i.memory_mb, fileSizeMiB: i.file_size_mb, cpuSeconds: i.cpu_seconds })),
   historyUsage: (core) => core.preferences.historyUsage(),
   maintainHistory: (core) => core.preferences.maintainHistory(),
   notices: (core) => core.preferences.notices(),
@@ -99,12 +125,20 @@ const handlers: Handlers = {
     return core.gateway.searchAll(i.query, defined({ limit: i.limit, prefix: i.prefix }));
   },
   build: (core, i, ctx) => core.gateway.build(loaded(core, i.skill), ctx.cwd, { verify: i.verify === true }),
-  stats: (core, i, ctx) => core.gateway.stats(loaded(core, i.skill), defined({ groupBy: i.group_by, since: i.since, until: i.until, projects: i.project }), ctx.cwd),
+  stats: (core, i, ctx) =>
+    core.gateway.stats(loaded(core, i.skill), defined({ groupBy: i.group_by, since: i.since, until: i.until, projects: i.project }), ctx.cwd),
 
   discover: (core, i) => core.agent.discover(i.intent, defined({ domain: i.domain, roleFilter: i.role_filter, limit: i.limit })),
   attach: (core, i, ctx) =>
     core.agent.attach(
-      { skillId: i.skill_id, targetType: i.target_type, targetRef: i.target_ref, inputs: i.inputs ?? {}, surface: ctx.surface, ...defined({ tool: i.tool, traceId: i.trace_id, cwd: i.cwd }) },
+      {
+        skillId: i.skill_id,
+        targetType: i.target_type,
+        targetRef: i.target_ref,
+        inputs: i.inputs ?? {},
+        surface: ctx.surface,
+        ...defined({ tool: i.tool, traceId: i.trace_id, cwd: i.cwd }),
+      },
       { approval: ctx.approval, ...defined({ signal: ctx.signal }) },
     ),
 
@@ -155,7 +189,10 @@ function refuseTooDeep(core: SkilltrayCore, name: OperationName, input: unknown,
   const tool = nameOf(fields.tool);
   if (name !== 'run' || skill === null || tool === null) throw error;
   const traceId = nameOf(fields.trace_id);
-  return core.runs.service.refuse({ skill, tool, args: shallowArguments(fields.args, MAX_INPUT_DEPTH), surface: ctx.surface, ...(traceId === null ? {} : { traceId }) }, error);
+  return core.runs.service.refuse(
+    { skill, tool, args: shallowArguments(fields.args, MAX_INPUT_DEPTH), surface: ctx.surface, ...(traceId === null ? {} : { traceId }) },
+    error,
+  );
 }
 
 /** Validates the input of `name` and runs it; every failure comes back as an error envelope. */

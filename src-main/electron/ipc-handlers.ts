@@ -34,7 +34,12 @@ export function trustedSender(frame: SenderFrame | null): boolean {
 export type RefusedSender = (channel: string, frame: SenderFrame | null) => void;
 
 /** One handler per channel: every contract operation and every desktop command. */
-export function ipcHandlers(core: SkilltrayCore, context: Omit<CallContext, 'signal'>, desktop: DesktopHandlers, onRefused: RefusedSender = () => undefined): Map<string, IpcHandler> {
+export function ipcHandlers(
+  core: SkilltrayCore,
+  context: Omit<CallContext, 'signal'>,
+  desktop: DesktopHandlers,
+  onRefused: RefusedSender = () => undefined,
+): Map<string, IpcHandler> {
   const handlers = new Map<string, IpcHandler>();
   const untrusted = (channel: string, frame: SenderFrame | null): Envelope<never> => {
     onRefused(channel, frame);

@@ -15,7 +15,9 @@ export interface IpcDeps {
 /** Registers every channel; returns a function that removes them. */
 export function setupIpc(deps: IpcDeps): () => void {
   const refused = (channel: string, frame: { url: string; parent: unknown } | null): void =>
-    deps.log(`refused IPC '${channel}' from ${frame === null ? 'a frame that is gone' : `${frame.url}${frame.parent === null ? '' : ' (a subframe)'}`}: only the app's own top-level page is answered`);
+    deps.log(
+      `refused IPC '${channel}' from ${frame === null ? 'a frame that is gone' : `${frame.url}${frame.parent === null ? '' : ' (a subframe)'}`}: only the app's own top-level page is answered`,
+    );
   const handlers = ipcHandlers(deps.core, deps.context, deps.desktop, refused);
   for (const [channel, handler] of handlers) {
     // senderFrame is the frame that sent this message (null once it navigated away or closed), not the window's current page.

@@ -24,7 +24,13 @@ import { followCore, Windows } from './windows.js';
 const log = (line: string): void => console.warn(`skilltray: ${line}`);
 
 async function start(): Promise<void> {
-  const paths = appPaths({ appPath: app.getAppPath(), isPackaged: app.isPackaged, resourcesPath: process.resourcesPath, platform: process.platform, env: process.env });
+  const paths = appPaths({
+    appPath: app.getAppPath(),
+    isPackaged: app.isPackaged,
+    resourcesPath: process.resourcesPath,
+    platform: process.platform,
+    env: process.env,
+  });
   const config = resolveConfig({
     env: process.env,
     bundledDir: paths.bundledDir,
@@ -77,7 +83,12 @@ async function start(): Promise<void> {
       quit,
     },
   });
-  setupShortcuts({ globalShortcut, core, openPalette: () => void windows.show('palette'), onUnavailable: (key, why) => log(`the palette shortcut ${key} is not available: ${why}`) });
+  setupShortcuts({
+    globalShortcut,
+    core,
+    openPalette: () => void windows.show('palette'),
+    onUnavailable: (key, why) => log(`the palette shortcut ${key} is not available: ${why}`),
+  });
   app.on('second-instance', () => windows.show('skills'));
   await core.startWatching();
   windows.show('skills');

@@ -10,7 +10,10 @@ const allowed = new Set<string>([...OPERATIONS, ...DESKTOP_OPERATIONS]);
 const api: PreloadApi = {
   invoke(operation, input) {
     if (!allowed.has(operation)) {
-      return Promise.resolve<Envelope<unknown>>({ ok: false, error: { code: 'E806', kind: 'route_not_found', message: `no operation '${String(operation)}'` } });
+      return Promise.resolve<Envelope<unknown>>({
+        ok: false,
+        error: { code: 'E806', kind: 'route_not_found', message: `no operation '${String(operation)}'` },
+      });
     }
     return ipcRenderer.invoke(ipcChannel(operation), input) as Promise<Envelope<unknown>>;
   },

@@ -46,7 +46,8 @@ export function tokenRoutes(deps: RouteDeps): {
   /** /mcp: MCP over Streamable HTTP (mcp-http.ts), with the same token as the API. */
   async function mcpRoute(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (authorised(home, req, res) === null) return;
-    if (!['GET', 'POST', 'DELETE'].includes(req.method ?? '')) return sendError(res, gatewayErrors.methodNotAllowed(req.method, '/mcp', 'POST, GET or DELETE'), { Allow: 'GET, POST, DELETE' });
+    if (!['GET', 'POST', 'DELETE'].includes(req.method ?? ''))
+      return sendError(res, gatewayErrors.methodNotAllowed(req.method, '/mcp', 'POST, GET or DELETE'), { Allow: 'GET, POST, DELETE' });
     const body = req.method === 'POST' ? await jsonBody(req, res) : { value: undefined };
     if (body !== null) await deps.mcp.handle(req, res, body.value);
   }

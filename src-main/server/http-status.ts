@@ -22,7 +22,25 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
 const NOT_FOUND: readonly ErrorCode[] = ['E001', 'E010', 'E020', 'E021', 'E022', 'E702', 'E611', 'E614', 'E615', 'E903', 'E306', 'E851', 'E852', 'E857'];
 
 /** Refusals the caller must relay to whoever asked (a person denied it, policy refused it, …). */
-const CONFLICT: readonly ErrorCode[] = ['E601', 'E602', 'E603', 'E604', 'E605', 'E606', 'E607', 'E608', 'E612', 'E618', 'E801', 'E303', 'E304', 'E305', 'E308', 'E310', 'E856'];
+const CONFLICT: readonly ErrorCode[] = [
+  'E601',
+  'E602',
+  'E603',
+  'E604',
+  'E605',
+  'E606',
+  'E607',
+  'E608',
+  'E612',
+  'E618',
+  'E801',
+  'E303',
+  'E304',
+  'E305',
+  'E308',
+  'E310',
+  'E856',
+];
 
 /** 400 input, 401/403 access, 404 not found, 405 method, 409 refusal to relay, 413 too large, 429 too many streams, 500 internal, 503 try again, else 422. */
 export function statusForCode(code: ErrorCode): number {

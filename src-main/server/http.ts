@@ -163,7 +163,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const names = new LoopbackNames();
   const otherRoutes = staticRoutes(version, options.webDir);
 
-  const mcp = mcpHttpEndpoint({ core, owner, version, cwd: personHome, ...(options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs }) });
+  const mcp = mcpHttpEndpoint({
+    core,
+    owner,
+    version,
+    cwd: personHome,
+    ...(options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs }),
+  });
 
   const routes = tokenRoutes({ core, owner, version, cwd: personHome, approvalTimeoutMs: options.approvalTimeoutMs, streams, idempotent, mcp });
 

@@ -64,7 +64,9 @@ async function cancelAtOwner(call: Transport, traceId: string, settled: () => bo
   for (let attempt = 0; attempt < CANCEL_ATTEMPTS && !settled(); attempt++) {
     const pending = await call('approvals', {});
     const running = await call('history', { status: 'running', limit: 1000 });
-    const live = [...(pending.ok ? (pending.value as PendingEntry[]) : []), ...(running.ok ? (running.value as RunSummary[]) : [])].filter((r) => r.traceId === traceId);
+    const live = [...(pending.ok ? (pending.value as PendingEntry[]) : []), ...(running.ok ? (running.value as RunSummary[]) : [])].filter(
+      (r) => r.traceId === traceId,
+    );
     if (live.length > 1) return;
     const [run] = live;
     if (run !== undefined) {

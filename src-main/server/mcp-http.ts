@@ -47,7 +47,9 @@ function jsonRpcError(res: ServerResponse, status: number, message: string): voi
 }
 
 const isInitialize = (body: unknown): boolean =>
-  (Array.isArray(body) ? body : [body]).some((message) => typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'initialize');
+  (Array.isArray(body) ? body : [body]).some(
+    (message) => typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'initialize',
+  );
 
 /** The /mcp endpoint of the owner of runs. */
 export function mcpHttpEndpoint(options: McpHttpOptions): McpHttpEndpoint {
@@ -73,7 +75,10 @@ export function mcpHttpEndpoint(options: McpHttpOptions): McpHttpEndpoint {
 
   async function open(): Promise<Session> {
     // Loaded with the first session: the SDK's HTTP transport costs the owner nothing until a client uses it.
-    const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('./mcp.js')]);
+    const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+      import('./mcp.js'),
+    ]);
     const server = createMcpServer({ version: options.version, call });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

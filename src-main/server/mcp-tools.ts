@@ -42,9 +42,9 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
     operation: 'listBrief',
     title: 'List skills',
     description:
-      'List the skills Skilltray hosts, in brief: for each, its name, one line about it, its tools\' names, its trust (bundled or ' +
+      "List the skills Skilltray hosts, in brief: for each, its name, one line about it, its tools' names, its trust (bundled or " +
       'user), how its runs are contained (read-only or writing in their folder; network or not), its role and whether its tools ' +
-      'are offered in the current mode. Call describe for a skill\'s tools, parameters and examples before run. Filter by domain, ' +
+      "are offered in the current mode. Call describe for a skill's tools, parameters and examples before run. Filter by domain, " +
       'role or classification status; page with offset and limit. To find skills for a job, use discover instead.',
     properties: {
       domain: 'only skills of this domain',
@@ -89,7 +89,7 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
     title: 'Run a tool of a skill',
     description:
       "Run one tool of a skill with named arguments. Skilltray renders the tool's command into a program and its arguments " +
-      '(never a shell), applies the person\'s policy, runs it bounded (timeout, output cap, filtered environment) and records it. ' +
+      "(never a shell), applies the person's policy, runs it bounded (timeout, output cap, filtered environment) and records it. " +
       `${APPROVAL} The result has the exit code, stdout, stderr, duration and the run id; a non-zero exit code is a result ` +
       'of the program, not an error of the call. Bad arguments are refused before anything runs (E5xx).',
     properties: {
@@ -108,14 +108,14 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
     description:
       'Apply a skill (typically a sidecar that audits, observes or checks) to a target of your workflow: a task, run, output, ' +
       'transcript or artifact, named by target_ref. Skilltray first checks that the skill may be attached to that kind of ' +
-      "target (E801, with the reason in details.reason, when it may not), then runs its tool as run does. " +
+      'target (E801, with the reason in details.reason, when it may not), then runs its tool as run does. ' +
       `${APPROVAL}`,
     properties: {
       skill_id: 'the skill to attach',
       tool: 'which of its tools to run (may be left out when the skill has exactly one)',
       target_type: 'what kind of target this is; the skill must list it in its attach_targets',
       target_ref: 'the target itself: an id, a path or a reference the skill understands',
-      inputs: "further named arguments of the tool, as its Parameters table says",
+      inputs: 'further named arguments of the tool, as its Parameters table says',
       cwd: 'working directory the tool runs in, and so what a relative target path means: an existing absolute directory (default: your first root; without one the tool gets an empty folder of its own, never your home)',
       trace_id: 'your own trace id, recorded with the run',
     },
@@ -125,8 +125,7 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
     name: 'outline',
     operation: 'outline',
     title: "Outline a skill's documentation",
-    description:
-      "The headings of a skill's markdown files (file, level, text, line), to find the section to read with show.",
+    description: "The headings of a skill's markdown files (file, level, text, line), to find the section to read with show.",
     properties: { skill: skillRef, level: 'only headings of level 1 to this level' },
     annotations: READS,
   },
@@ -174,7 +173,7 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
     operation: 'search',
     title: 'Search one skill',
     description:
-      "Full-text search in one skill: its tools that match first (name, one line, parameters), then sections titled by the " +
+      'Full-text search in one skill: its tools that match first (name, one line, parameters), then sections titled by the ' +
       'heading they sit under, each with a plain-text snippet (matches marked [MATCH]…[/MATCH]) and a score from 0 to 1. Read a ' +
       'section with show; run a tool with run.',
     properties: { skill: skillRef, query: 'the words to look for', limit: 'return at most this many results (default 10)' },

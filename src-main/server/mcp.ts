@@ -75,7 +75,11 @@ class ProtocolError extends Error {
 
 /** A failed envelope as a JSON-RPC error, for requests (resource reads) that have no error result. */
 function protocolError(shape: ErrorShape): ProtocolError {
-  const code = NOT_FOUND.has(shape.code) ? RESOURCE_NOT_FOUND : shape.code === 'E999' || shape.code === 'E807' ? ErrorCode.InternalError : ErrorCode.InvalidParams;
+  const code = NOT_FOUND.has(shape.code)
+    ? RESOURCE_NOT_FOUND
+    : shape.code === 'E999' || shape.code === 'E807'
+      ? ErrorCode.InternalError
+      : ErrorCode.InvalidParams;
   return new ProtocolError(code, errorText(shape), { error: shape });
 }
 
@@ -129,7 +133,9 @@ export function createMcpServer(options: McpBridgeOptions): McpServer {
   async function readFile(uri: URL, skill: string, path: string, signal: AbortSignal): Promise<ReadResourceResult> {
     const file = await value('open', { skill, path }, signal);
     const mime = mimeType(file.file, file.encoding);
-    return { contents: [file.encoding === 'base64' ? { uri: uri.href, mimeType: mime, blob: file.content } : { uri: uri.href, mimeType: mime, text: file.content }] };
+    return {
+      contents: [file.encoding === 'base64' ? { uri: uri.href, mimeType: mime, blob: file.content } : { uri: uri.href, mimeType: mime, text: file.content }],
+    };
   }
 
   // Tools are served on the underlying Server rather than with registerTool: the SDK would validate

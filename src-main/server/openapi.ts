@@ -21,14 +21,15 @@ const SUMMARIES: Record<OperationName, string> = {
   history: 'Recorded runs, newest first',
   getRun: 'One recorded run with its output',
   approvals: 'Runs waiting for the person at the desktop, oldest first',
-  answerApproval: 'Answers a pending approval: once, always (remembered until revoked, or for this session with expires: session; in the run\'s folder, or in any folder with scope: anywhere, which only read-only runs offer) or deny',
+  answerApproval:
+    "Answers a pending approval: once, always (remembered until revoked, or for this session with expires: session; in the run's folder, or in any folder with scope: anywhere, which only read-only runs offer) or deny",
   rules: 'Allow and deny rules',
   addRule: 'Adds an allow or deny rule (skill:<glob>, skill:*, tool:<skill>/<tool>)',
   removeRule: 'Removes a rule',
   remembered: 'Tools the person chose to always allow',
   revokeRemembered: 'Revokes a remembered approval: the tool asks again',
   sandbox: 'Which sandbox contains runs here (bubblewrap, seatbelt or none, and why), and the skills the person runs unsandboxed',
-  setSkillSandbox: "Takes a skill out of the sandbox (sandboxed: false; its runs then ask) or puts it back",
+  setSkillSandbox: 'Takes a skill out of the sandbox (sandboxed: false; its runs then ask) or puts it back',
   settings: 'Mode and pause state',
   setMode: 'Switches mode (Global, Dev, Meeting)',
   setPaused: 'Pauses or resumes every run',
@@ -43,7 +44,7 @@ const SUMMARIES: Record<OperationName, string> = {
   show: 'One section of a skill (RFC-0002 show)',
   open: 'One file of a skill (RFC-0002 open)',
   sources: "A skill's file tree (RFC-0002 sources)",
-  search: "Search one skill: its tools first, then sections, as plain text with the matches marked",
+  search: 'Search one skill: its tools first, then sections, as plain text with the matches marked',
   searchAll: 'Search every loaded skill: tools first, then sections, as plain text with the matches marked',
   build: "Builds a skill's search index",
   stats: "A skill's access statistics",
@@ -51,18 +52,23 @@ const SUMMARIES: Record<OperationName, string> = {
   attach: 'Applies a sidecar skill to a target (ADR-001 attach): validated first (E801), then run like `run`, approval included',
   setSkillEnabled: 'Turns a skill on or off, everywhere or in one mode; a skill turned off is not offered and its runs are refused (E618)',
   packs: 'Installed packs: source, ref, resolved commit, signature, skills, files changed behind the lock',
-  scanPack: 'Fetches and scans a pack source without installing it: skills, tools with their sandbox profile and network claim, scripts, findings, and the digest to confirm',
+  scanPack:
+    'Fetches and scans a pack source without installing it: skills, tools with their sandbox profile and network claim, scripts, findings, and the digest to confirm',
   installPack: 'Installs a scanned pack once confirmed with its report digest (E304/E310), refusing high findings without force (E303) and name clashes (E305)',
   checkPackUpdate: 'Fetches a pack again and says what an update would change, tool by tool',
   updatePack: 'Updates a pack once confirmed with its report digest; remembered approvals of changed skills are revoked',
   uninstallPack: 'Removes a pack: files, lock entry, search indexes, remembered approvals; history stays',
-  assistants: 'The MCP clients Skilltray connects (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Zed, goose, Codex): config file, found or not, connected or not; with test, whether each connection completes an MCP handshake',
-  connectAssistant: "Adds Skilltray to a client's config file, checked with an MCP handshake first; dry_run returns only the diff. Other servers, comments and formatting are kept; a backup is written beside the file",
+  assistants:
+    'The MCP clients Skilltray connects (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Zed, goose, Codex): config file, found or not, connected or not; with test, whether each connection completes an MCP handshake',
+  connectAssistant:
+    "Adds Skilltray to a client's config file, checked with an MCP handshake first; dry_run returns only the diff. Other servers, comments and formatting are kept; a backup is written beside the file",
   disconnectAssistant: "Removes exactly Skilltray's entry from a client's config file; dry_run returns only the diff",
   testAssistant: 'Starts what connect writes for a client (or calls its /mcp URL) and completes an MCP initialize and tools/list',
-  projects: "Project folders whose skills (.claude/skills, .agents/skills) the person trusts: trusted while those skills are what the person confirmed, else changed",
+  projects:
+    'Project folders whose skills (.claude/skills, .agents/skills) the person trusts: trusted while those skills are what the person confirmed, else changed',
   inspectProject: "A project folder's skills now, and the digest that trusting them pins",
-  trustProject: "Trusts a project folder's skills as the person saw them (confirm: inspectProject's digest; E856 when they changed since); they load as user-trust roots after every other root",
+  trustProject:
+    "Trusts a project folder's skills as the person saw them (confirm: inspectProject's digest; E856 when they changed since); they load as user-trust roots after every other root",
   untrustProject: 'Stops trusting a project folder: its skills are no longer loaded',
   health: 'Who owns runs for this home: version, pid, home, owner, settings, pending approvals',
 };
@@ -72,7 +78,17 @@ const WAITS: readonly OperationName[] = ['run', 'attach'];
 
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } });
 
-const EVENT_TYPES = ['approval.added', 'approval.resolved', 'run', 'skills.changed', 'index.progress', 'settings', 'policy.changed', 'notice', 'notice.dismissed'];
+const EVENT_TYPES = [
+  'approval.added',
+  'approval.resolved',
+  'run',
+  'skills.changed',
+  'index.progress',
+  'settings',
+  'policy.changed',
+  'notice',
+  'notice.dismissed',
+];
 
 /** The OpenAPI 3.1 document of this server. */
 export function openApiDocument(version: string): Record<string, unknown> {
@@ -94,7 +110,11 @@ export function openApiDocument(version: string): Record<string, unknown> {
           404: errorResponse('No such operation (E806), or the named skill, section, file, run, approval or rule does not exist'),
           405: errorResponse('Method other than POST (E808)'),
           ...(WAITS.includes(operation)
-            ? { 409: errorResponse('A refusal to relay to whoever asked: approval required, denied, timed out, not offered, paused, requirements missing, skill changed, attach invalid') }
+            ? {
+                409: errorResponse(
+                  'A refusal to relay to whoever asked: approval required, denied, timed out, not offered, paused, requirements missing, skill changed, attach invalid',
+                ),
+              }
             : {}),
           413: errorResponse('Body larger than 1 MiB (E804)'),
           422: errorResponse('The operation failed for another reason; the error says which'),
@@ -120,7 +140,9 @@ export function openApiDocument(version: string): Record<string, unknown> {
       summary:
         'Proves this server holds the token without sending it, so a client can check it before sending the token: value is {app: "skilltray", proof: HMAC-SHA256(token, nonce) in hex}, and nothing else. No token needed.',
       security: [],
-      parameters: [{ name: 'nonce', in: 'query', required: true, description: 'A fresh random challenge', schema: { type: 'string', pattern: '^[0-9a-f]{32}$' } }],
+      parameters: [
+        { name: 'nonce', in: 'query', required: true, description: 'A fresh random challenge', schema: { type: 'string', pattern: '^[0-9a-f]{32}$' } },
+      ],
       responses: {
         200: {
           description: 'The proof',
@@ -131,7 +153,11 @@ export function openApiDocument(version: string): Record<string, unknown> {
                 required: ['ok', 'value'],
                 properties: {
                   ok: { const: true },
-                  value: { type: 'object', required: ['app', 'proof'], properties: { app: { const: 'skilltray' }, proof: { type: 'string', pattern: '^[0-9a-f]{64}$' } } },
+                  value: {
+                    type: 'object',
+                    required: ['app', 'proof'],
+                    properties: { app: { const: 'skilltray' }, proof: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+                  },
                 },
               },
             },

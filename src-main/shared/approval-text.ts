@@ -72,7 +72,12 @@ function brief(arg: ShownArgument): string {
 
 /** The command without its hardening flags, e.g. `git -C . status --short`, cut to `max` characters. */
 export function shortCommand(programPath: string, argv: readonly string[], supplied: readonly number[], max = 80): string {
-  const words = [programName(programPath), ...shownArguments(argv, supplied).filter((a) => !a.hardening).map(brief)];
+  const words = [
+    programName(programPath),
+    ...shownArguments(argv, supplied)
+      .filter((a) => !a.hardening)
+      .map(brief),
+  ];
   const text = words.join(' ');
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
@@ -115,7 +120,8 @@ export function boxLines(sandbox: SandboxView, home?: string): string[] {
       : `Sees: the system’s programs, its folder ${sandbox.name === 'workspace' ? '(it may change files there)' : 'read-only'}, an empty home and a temporary folder of its own.`,
   ];
   if ((sandbox.reads ?? []).length > 0) lines.push(`Also reads: ${(sandbox.reads ?? []).join(', ')} (read-only).`);
-  if ((sandbox.programs ?? []).length > 0) lines.push(`Runs from outside the system folders: ${(sandbox.programs ?? []).map((path) => shortPath(path, home, 60)).join(', ')} (read-only).`);
+  if ((sandbox.programs ?? []).length > 0)
+    lines.push(`Runs from outside the system folders: ${(sandbox.programs ?? []).map((path) => shortPath(path, home, 60)).join(', ')} (read-only).`);
   if (sandbox.name === 'workspace') {
     lines.push(
       (sandbox.writes ?? []).length > 0
@@ -124,7 +130,11 @@ export function boxLines(sandbox: SandboxView, home?: string): string[] {
     );
   }
   if (sandbox.limits !== undefined) {
-    lines.push(sandbox.limitsWhy === null || sandbox.limitsWhy === undefined ? `Limits: ${describeLimits(sandbox.limits)}.` : `No resource limits: ${sandbox.limitsWhy}.`);
+    lines.push(
+      sandbox.limitsWhy === null || sandbox.limitsWhy === undefined
+        ? `Limits: ${describeLimits(sandbox.limits)}.`
+        : `No resource limits: ${sandbox.limitsWhy}.`,
+    );
   }
   return lines;
 }
@@ -142,5 +152,7 @@ export function shortPath(path: string, home?: string, max = 40): string {
 
 /** The sentence: "An MCP client asks to run `git -C . status` in ~/code/app — read-only, no network." (hidden characters escaped). */
 export function approvalSentence(p: Pick<PendingApproval, 'surface' | 'programPath' | 'argv' | 'supplied' | 'cwd' | 'sandbox'>, home?: string): string {
-  return displayText(`${ASKER[p.surface]} asks to run \`${shortCommand(p.programPath, p.argv, p.supplied, 48)}\` in ${shortPath(p.cwd, home)} — ${containment(p.sandbox)}.`);
+  return displayText(
+    `${ASKER[p.surface]} asks to run \`${shortCommand(p.programPath, p.argv, p.supplied, 48)}\` in ${shortPath(p.cwd, home)} — ${containment(p.sandbox)}.`,
+  );
 }

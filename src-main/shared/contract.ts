@@ -9,16 +9,19 @@ import type { AttachResult, DiscoverResult } from './agent.js';
 import { ERROR_KINDS, type ErrorCode, type ErrorShape } from './errors.js';
 import type { PackChange, PackInfo, ScanReport, SkillSwitch, UpdateReport } from './packs.js';
 import { BRIDGE_TRANSPORTS, LAUNCH_FORMS, type AssistantChange, type AssistantStatus, type AssistantTest } from './connect.js';
-import type {
-  BuildResult,
-    OpenResult,
-  OutlineResult,
-  SearchResult,
-  ShowResult,
-  SourcesResult,
-  StatsResult,
-} from './gateway.js';
-import { ATTACH_TARGETS, ROLES, type CheckReport, type ProjectInspection, type RootStatus, type ShadowReport, type Skill, type SkillBrief, type SkillSummary, type TrustedProject } from './model.js';
+import type { BuildResult, OpenResult, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult } from './gateway.js';
+import {
+  ATTACH_TARGETS,
+  ROLES,
+  type CheckReport,
+  type ProjectInspection,
+  type RootStatus,
+  type ShadowReport,
+  type Skill,
+  type SkillBrief,
+  type SkillSummary,
+  type TrustedProject,
+} from './model.js';
 import {
   REMEMBER_EXPIRIES,
   REMEMBER_SCOPES,
@@ -107,7 +110,12 @@ export const inputs = {
    * `expires` and `scope` apply to `always`: until revoked (default) or for this session of the app;
    * in the run's folder (default) or in any folder (`anywhere`, offered for read-only runs only).
    */
-  answerApproval: z.strictObject({ id, verdict: z.enum(VERDICT_KINDS), expires: z.enum(REMEMBER_EXPIRIES).optional(), scope: z.enum(REMEMBER_SCOPES).optional() }),
+  answerApproval: z.strictObject({
+    id,
+    verdict: z.enum(VERDICT_KINDS),
+    expires: z.enum(REMEMBER_EXPIRIES).optional(),
+    scope: z.enum(REMEMBER_SCOPES).optional(),
+  }),
   rules: z.strictObject({}),
   addRule: z.strictObject({ pattern: text(512), effect: z.enum(['allow', 'deny']) }),
   removeRule: z.strictObject({ id: numericId }),
@@ -124,7 +132,12 @@ export const inputs = {
   /** History retention: days of output kept, and MiB of output in all (the store checks the bounds: E100). */
   setRetention: z.strictObject({ output_days: z.number().optional(), output_max_mb: z.number().optional() }),
   /** The most of each resource a skill may ask for in `limits:` (the store checks the bounds: E100). */
-  setLimitCeiling: z.strictObject({ processes: z.number().optional(), memory_mb: z.number().optional(), file_size_mb: z.number().optional(), cpu_seconds: z.number().optional() }),
+  setLimitCeiling: z.strictObject({
+    processes: z.number().optional(),
+    memory_mb: z.number().optional(),
+    file_size_mb: z.number().optional(),
+    cpu_seconds: z.number().optional(),
+  }),
   historyUsage: z.strictObject({}),
   maintainHistory: z.strictObject({}),
   notices: z.strictObject({}),
@@ -185,7 +198,12 @@ export const inputs = {
   /** The MCP clients Skilltray connects; `test` also starts each connected bridge and completes an MCP handshake. */
   assistants: z.strictObject({ test: z.boolean().optional() }),
   /** Adds Skilltray to a client's config (`dry_run`: only the diff); `transport` stdio or http, `via` which program starts the bridge. */
-  connectAssistant: z.strictObject({ client: name, dry_run: z.boolean().optional(), transport: z.enum(BRIDGE_TRANSPORTS).optional(), via: z.enum(LAUNCH_FORMS).optional() }),
+  connectAssistant: z.strictObject({
+    client: name,
+    dry_run: z.boolean().optional(),
+    transport: z.enum(BRIDGE_TRANSPORTS).optional(),
+    via: z.enum(LAUNCH_FORMS).optional(),
+  }),
   /** Removes exactly Skilltray's entry from a client's config (`dry_run`: only the diff). */
   disconnectAssistant: z.strictObject({ client: name, dry_run: z.boolean().optional() }),
   /** Whether what connect writes for a client completes an MCP handshake here. */

@@ -44,7 +44,11 @@ export function visibleParts(value: string): VisiblePart[] {
 
 /** `value` as one line of text with its hidden characters escaped: what every text surface prints. */
 export function displayText(value: string): string {
-  return ANY_HIDDEN.test(value) ? visibleParts(value).map((p) => p.text).join('') : value;
+  return ANY_HIDDEN.test(value)
+    ? visibleParts(value)
+        .map((p) => p.text)
+        .join('')
+    : value;
 }
 
 /** Lines for a person to read, each shown with displayText, so only the newlines between them remain. */

@@ -38,6 +38,9 @@ export function folderText(folder: string | null): string {
 export function identityWarnings(identity: SkillIdentity): string[] {
   return [
     ...(identity.unverified === null ? [] : [identity.unverified]),
-    ...identity.hides.map((hidden) => `It hides the skill of the same name in ${ROOT_WORDS[hidden.rootKind]} (${hidden.path}); what you allowed for that one does not apply to this one.`),
+    ...identity.hides.map(
+      (hidden) =>
+        `It hides the skill of the same name in ${ROOT_WORDS[hidden.rootKind]} (${hidden.path}); what you allowed for that one does not apply to this one.`,
+    ),
   ];
 }

@@ -113,9 +113,7 @@ export type RecordedAnswer = 'once' | 'always' | 'always-session' | 'deny';
 /** `interrupted`: the process that owned the run stopped (a signal, a crash, a closed terminal) before it finished. */
 export type RunStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'timed_out' | 'denied' | 'refused' | 'interrupted';
 
-export const RUN_STATUSES: readonly RunStatus[] = [
-  'pending', 'running', 'succeeded', 'failed', 'cancelled', 'timed_out', 'denied', 'refused', 'interrupted',
-];
+export const RUN_STATUSES: readonly RunStatus[] = ['pending', 'running', 'succeeded', 'failed', 'cancelled', 'timed_out', 'denied', 'refused', 'interrupted'];
 
 /** A run as listed: everything but the captured output. */
 export interface RunSummary {

@@ -19,9 +19,45 @@ const MODIFIERS: readonly { name: string; aliases: readonly string[] }[] = [
 ];
 
 const NAMED_KEYS = [
-  'Plus', 'Space', 'Tab', 'Backspace', 'Delete', 'Insert', 'Return', 'Up', 'Down', 'Left', 'Right', 'Home', 'End', 'PageUp', 'PageDown',
-  'Escape', 'PrintScreen', 'VolumeUp', 'VolumeDown', 'VolumeMute', 'MediaNextTrack', 'MediaPreviousTrack', 'MediaStop', 'MediaPlayPause',
-  'num0', 'num1', 'num2', 'num3', 'num4', 'num5', 'num6', 'num7', 'num8', 'num9', 'numdec', 'numadd', 'numsub', 'nummult', 'numdiv',
+  'Plus',
+  'Space',
+  'Tab',
+  'Backspace',
+  'Delete',
+  'Insert',
+  'Return',
+  'Up',
+  'Down',
+  'Left',
+  'Right',
+  'Home',
+  'End',
+  'PageUp',
+  'PageDown',
+  'Escape',
+  'PrintScreen',
+  'VolumeUp',
+  'VolumeDown',
+  'VolumeMute',
+  'MediaNextTrack',
+  'MediaPreviousTrack',
+  'MediaStop',
+  'MediaPlayPause',
+  'num0',
+  'num1',
+  'num2',
+  'num3',
+  'num4',
+  'num5',
+  'num6',
+  'num7',
+  'num8',
+  'num9',
+  'numdec',
+  'numadd',
+  'numsub',
+  'nummult',
+  'numdiv',
 ];
 const KEY_ALIASES: Record<string, string> = { enter: 'Return', esc: 'Escape' };
 const PUNCTUATION = new Set([...')!@#$%^&*(:;=<,_->.?/~`{]}[|\\\'"']);
@@ -43,7 +79,10 @@ export type ParsedShortcut = { modifiers: string[]; key: string } | { error: str
  * shortcut needs a modifier other than Shift, or it would take a key away from every other app.
  */
 export function parseShortcut(text: string): ParsedShortcut {
-  const parts = text.trim().split('+').map((p) => p.trim());
+  const parts = text
+    .trim()
+    .split('+')
+    .map((p) => p.trim());
   if (parts.some((p) => p === '')) return { error: `'${text}' is not a shortcut: write modifiers and a key joined by +, e.g. ${DEFAULT_PALETTE_SHORTCUT}` };
   const keyText = parts.pop() as string;
   const modifiers = new Set<string>();
@@ -54,7 +93,8 @@ export function parseShortcut(text: string): ParsedShortcut {
   }
   const key = normaliseKey(keyText);
   if (key === null) return { error: `'${keyText}' is not a key a shortcut can use` };
-  if (![...modifiers].some((m) => m !== 'Shift')) return { error: `a global shortcut needs Ctrl, Cmd, Alt or Super, so it cannot take '${key}' from other apps` };
+  if (![...modifiers].some((m) => m !== 'Shift'))
+    return { error: `a global shortcut needs Ctrl, Cmd, Alt or Super, so it cannot take '${key}' from other apps` };
   return { modifiers: MODIFIERS.map((m) => m.name).filter((m) => modifiers.has(m)), key };
 }
 
@@ -100,7 +140,15 @@ export function shortcutFromKeys(press: KeyPress, mac: boolean): string | null {
 }
 
 const MAC_SYMBOLS: Record<string, string> = { CommandOrControl: '⌘', Command: '⌘', Control: '⌃', Super: '⌘', Alt: '⌥', AltGr: '⌥', Shift: '⇧' };
-const PC_NAMES: Record<string, string> = { CommandOrControl: 'Ctrl', Command: 'Cmd', Control: 'Ctrl', Super: 'Super', Alt: 'Alt', AltGr: 'AltGr', Shift: 'Shift' };
+const PC_NAMES: Record<string, string> = {
+  CommandOrControl: 'Ctrl',
+  Command: 'Cmd',
+  Control: 'Ctrl',
+  Super: 'Super',
+  Alt: 'Alt',
+  AltGr: 'AltGr',
+  Shift: 'Shift',
+};
 
 /** How a shortcut reads on this platform: `⌘⇧Space` on macOS, `Ctrl+Shift+Space` elsewhere; '' for none. */
 export function formatShortcut(text: string, mac: boolean): string {

@@ -67,7 +67,13 @@ function PaletteButton() {
   const { platform } = useConnection();
   const key = paletteKeyLabel(isMac(platform));
   return (
-    <button type="button" className="palette-button" onClick={() => openPalette()} aria-keyshortcuts={isMac(platform) ? 'Meta+K' : 'Control+K'} title={`Command palette (${key})`}>
+    <button
+      type="button"
+      className="palette-button"
+      onClick={() => openPalette()}
+      aria-keyshortcuts={isMac(platform) ? 'Meta+K' : 'Control+K'}
+      title={`Command palette (${key})`}
+    >
       <span className="palette-button-icon" aria-hidden="true" />
       <span className="palette-button-text">Search or run…</span>
       <kbd aria-hidden="true">{key}</kbd>

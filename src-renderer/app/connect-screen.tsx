@@ -18,7 +18,8 @@ export function ConnectScreen({ refused }: { refused: boolean }) {
         <h1 id="connect-title">Connect to Skilltray</h1>
         <p>
           {refused ? 'The app refused this page’s token (it may have been rotated). ' : 'This page needs the token of the Skilltray running on this machine. '}
-          Open the address <code>skilltray serve --web</code> printed (it ends in <code>#token=…</code>), or paste the token from <code>skilltray token --show</code>.
+          Open the address <code>skilltray serve --web</code> printed (it ends in <code>#token=…</code>), or paste the token from{' '}
+          <code>skilltray token --show</code>.
         </p>
         <form onSubmit={submit} className="inline-form">
           <div className="field">

@@ -40,6 +40,10 @@ export function formatShort(epochMs: number, now = Date.now()): string {
   if (date.toDateString() === today.toDateString()) return `Today, ${date.toLocaleTimeString(undefined, { timeStyle: 'medium' })}`;
   const time = date.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
   if (date.toDateString() === yesterday.toDateString()) return `Yesterday, ${time}`;
-  const day = date.toLocaleDateString(undefined, { month: 'short', day: 'numeric', ...(date.getFullYear() === today.getFullYear() ? {} : { year: 'numeric' }) });
+  const day = date.toLocaleDateString(undefined, {
+    month: 'short',
+    day: 'numeric',
+    ...(date.getFullYear() === today.getFullYear() ? {} : { year: 'numeric' }),
+  });
   return `${day}, ${time}`;
 }

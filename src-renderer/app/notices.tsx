@@ -8,7 +8,11 @@ import { useResource } from './use-resource.js';
 export function NoticeBanner() {
   const client = useClient();
   const announce = useAnnounce();
-  const notices = useResource('notices', (c) => c.notices({}), (e) => e.type === 'notice' || e.type === 'notice.dismissed');
+  const notices = useResource(
+    'notices',
+    (c) => c.notices({}),
+    (e) => e.type === 'notice' || e.type === 'notice.dismissed',
+  );
   const [error, setError] = useState<Error | null>(null);
   if (!notices.data || notices.data.length === 0) return error ? <ErrorNote error={error} /> : null;
   const dismiss = (id: number): void => {

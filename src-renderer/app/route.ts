@@ -2,10 +2,7 @@
 import { RUN_STATUSES, SURFACES, type RunStatus, type Surface } from '../../src-main/shared/runs.js';
 
 /** What the skill page shows next to the skill's overview. */
-export type SkillView =
-  | { kind: 'overview' }
-  | { kind: 'section'; section: string; file: string | null }
-  | { kind: 'file'; path: string };
+export type SkillView = { kind: 'overview' } | { kind: 'section'; section: string; file: string | null } | { kind: 'file'; path: string };
 
 /** The skill browser's filters; empty strings mean "any". */
 export interface SkillFilter {
@@ -87,8 +84,7 @@ export function parseRoute(hash: string): Route {
       const section = params.get('section');
       const file = params.get('file');
       const open = params.get('open');
-      const view: SkillView =
-        section !== null ? { kind: 'section', section, file } : open !== null ? { kind: 'file', path: open } : { kind: 'overview' };
+      const view: SkillView = section !== null ? { kind: 'section', section, file } : open !== null ? { kind: 'file', path: open } : { kind: 'overview' };
       return { screen: 'skill', name: tail, view };
     }
     case 'history':

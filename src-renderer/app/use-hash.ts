@@ -18,4 +18,3 @@ function subscribe(notify: () => void): () => void {
 export function useHash(): string {
   return useSyncExternalStore(subscribe, () => (current ??= location.hash));
 }
-

@@ -21,7 +21,12 @@ const COALESCE_MS = 120;
 export function useResource<T>(key: string, load: (client: SkilltrayClient) => Promise<T>, refreshOn?: (event: ServerEvent) => boolean): Resource<T> {
   const client = useClient();
   const { epoch } = useStream();
-  const [state, setState] = useState<{ key: string; data: T | undefined; error: Error | null; loading: boolean }>({ key, data: undefined, error: null, loading: true });
+  const [state, setState] = useState<{ key: string; data: T | undefined; error: Error | null; loading: boolean }>({
+    key,
+    data: undefined,
+    error: null,
+    loading: true,
+  });
   const [tick, setTick] = useState(0);
   const latestLoad = useRef(load);
   const sequence = useRef(0);
@@ -33,18 +38,25 @@ export function useResource<T>(key: string, load: (client: SkilltrayClient) => P
   useEffect(() => {
     const mine = ++sequence.current;
     setState((prev) => ({ key, data: prev.key === key ? prev.data : undefined, error: prev.key === key ? prev.error : null, loading: true }));
-    latestLoad
-      .current(client)
-      .then(
-        (data) => mine === sequence.current && setState({ key, data, error: null, loading: false }),
-        (error: unknown) =>
-          mine === sequence.current && setState((prev) => ({ key, data: prev.key === key ? prev.data : undefined, error: error instanceof Error ? error : new Error(String(error)), loading: false })),
-      );
+    latestLoad.current(client).then(
+      (data) => mine === sequence.current && setState({ key, data, error: null, loading: false }),
+      (error: unknown) =>
+        mine === sequence.current &&
+        setState((prev) => ({
+          key,
+          data: prev.key === key ? prev.data : undefined,
+          error: error instanceof Error ? error : new Error(String(error)),
+          loading: false,
+        })),
+    );
   }, [client, key, epoch, tick]);
 
-  useEffect(() => () => {
-    if (timer.current !== null) clearTimeout(timer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (timer.current !== null) clearTimeout(timer.current);
+    },
+    [],
+  );
 
   useServerEvent((event) => {
     if (!refreshOn?.(event) || timer.current !== null) return;

@@ -39,9 +39,13 @@ function Visible({ value }: { value: string }) {
 export function VisibleText({ value }: { value: string }) {
   return (
     <code className="visible-text">
-      <span className="quote" aria-hidden="true">&quot;</span>
+      <span className="quote" aria-hidden="true">
+        &quot;
+      </span>
       <Visible value={value} />
-      <span className="quote" aria-hidden="true">&quot;</span>
+      <span className="quote" aria-hidden="true">
+        &quot;
+      </span>
     </code>
   );
 }
@@ -217,7 +221,10 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
       </div>
       <p className="approval-reason">
         <strong id={toolId}>
-          {displayText(entry.skill)} <span className="sep" aria-hidden="true">/</span>
+          {displayText(entry.skill)}{' '}
+          <span className="sep" aria-hidden="true">
+            /
+          </span>
           <span className="visually-hidden"> tool </span> {displayText(entry.tool)}
         </strong>{' '}
         — {displayText(entry.reason)}
@@ -237,7 +244,9 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
             <Words words={commandWords(entry)} />
           </code>
         </p>
-        {entry.supplied.length > 0 ? <p className="command-key">Highlighted: values the caller chose. Everything else is the skill&apos;s own command.</p> : null}
+        {entry.supplied.length > 0 ? (
+          <p className="command-key">Highlighted: values the caller chose. Everything else is the skill&apos;s own command.</p>
+        ) : null}
         {safety.length > 0 ? (
           <details className="approval-safety">
             <summary>
@@ -281,7 +290,17 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
             </div>
             <div>
               <dt>Environment passed</dt>
-              <dd>{entry.env.length === 0 ? <span className="muted">only the standard allow-list</span> : entry.env.map((name) => <code key={name} className="chip">{name}</code>)}</dd>
+              <dd>
+                {entry.env.length === 0 ? (
+                  <span className="muted">only the standard allow-list</span>
+                ) : (
+                  entry.env.map((name) => (
+                    <code key={name} className="chip">
+                      {name}
+                    </code>
+                  ))
+                )}
+              </dd>
             </div>
             {open ? (
               <div>
@@ -329,14 +348,15 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
               <legend>Always lasts</legend>
               {(['revoke', 'session'] as const).map((choice) => (
                 <label key={choice}>
-                  <input type="radio" name={expiryName} value={choice} checked={expires === choice} onChange={() => setExpires(choice)} /> {EXPIRY_LABELS[choice]}
+                  <input type="radio" name={expiryName} value={choice} checked={expires === choice} onChange={() => setExpires(choice)} />{' '}
+                  {EXPIRY_LABELS[choice]}
                 </label>
               ))}
             </fieldset>
           ) : null}
           <p id={hintId} className="visually-hidden">
-            Shortcuts work while this request has focus. Always allow holds in this folder (or, for a read-only tool, in any folder you choose), lasts until you revoke it or for this
-            session, and lapses when the skill, its program or its sandbox changes.
+            Shortcuts work while this request has focus. Always allow holds in this folder (or, for a read-only tool, in any folder you choose), lasts until you
+            revoke it or for this session, and lapses when the skill, its program or its sandbox changes.
           </p>
         </footer>
       ) : null}

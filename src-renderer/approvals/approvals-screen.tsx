@@ -100,7 +100,8 @@ export function ApprovalsScreen() {
         <p className="lede">
           {entries.length === 0 ? 'Nothing is waiting for you.' : `${entries.length} ${entries.length === 1 ? 'request is' : 'requests are'} waiting for you.`}{' '}
           <span className="muted approvals-shortcuts">
-            Shortcuts: <kbd>{shortcutLabel('once', mac)}</kbd> run once, <kbd>{shortcutLabel('always', mac)}</kbd> always allow, <kbd>{shortcutLabel('deny', mac)}</kbd> deny.
+            Shortcuts: <kbd>{shortcutLabel('once', mac)}</kbd> run once, <kbd>{shortcutLabel('always', mac)}</kbd> always allow,{' '}
+            <kbd>{shortcutLabel('deny', mac)}</kbd> deny.
           </span>
         </p>
       </header>

@@ -29,7 +29,11 @@ export interface Badge {
 function networkBadge(sandbox: SandboxView): Badge {
   if (!sandbox.network) return { text: 'no network', tone: 'ok', title: 'it cannot reach any other computer, nor this one over the network' };
   if (sandbox.hosts === 'host') {
-    return { text: "this computer's network", tone: 'bad', title: "it shares this computer's own network: any host, ping (ICMP), the system's name resolver and services on this computer; never a Unix socket" };
+    return {
+      text: "this computer's network",
+      tone: 'bad',
+      title: "it shares this computer's own network: any host, ping (ICMP), the system's name resolver and services on this computer; never a Unix socket",
+    };
   }
   if (sandbox.hosts.includes(ANY_HOST)) {
     return { text: 'any host', tone: 'warn', title: "it can reach any host through Skilltray's proxy, but not this computer's own services" };

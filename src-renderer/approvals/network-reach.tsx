@@ -9,7 +9,8 @@ export function NetworkReach({ sandbox }: { sandbox: SandboxView }) {
   if (sandbox.hosts === 'host') {
     return (
       <p className="network-reach">
-        Shares <strong>this computer&apos;s own network</strong>: any host, ping (ICMP), the system&apos;s name resolver and services on this computer, unfiltered. It can open no Unix socket.
+        Shares <strong>this computer&apos;s own network</strong>: any host, ping (ICMP), the system&apos;s name resolver and services on this computer,
+        unfiltered. It can open no Unix socket.
       </p>
     );
   }

@@ -18,7 +18,11 @@ function profileText(r: Remembered): string {
 export function RememberedList({ compact = false }: { compact?: boolean }) {
   const client = useClient();
   const announce = useAnnounce();
-  const remembered = useResource('remembered', (c) => c.remembered({}), (e) => e.type === 'policy.changed' || e.type === 'skills.changed');
+  const remembered = useResource(
+    'remembered',
+    (c) => c.remembered({}),
+    (e) => e.type === 'policy.changed' || e.type === 'skills.changed',
+  );
   const [error, setError] = useState<Error | null>(null);
   const revoke = (r: Remembered): void => {
     setError(null);
@@ -41,9 +45,16 @@ export function RememberedList({ compact = false }: { compact?: boolean }) {
                 <strong>
                   {r.skill} / {r.tool}
                 </strong>{' '}
-                <span className="badge badge-neutral">{profileText(r)}</span> <span className="badge badge-info">{r.expires === 'session' ? 'this session' : 'until revoked'}</span>{' '}
+                <span className="badge badge-neutral">{profileText(r)}</span>{' '}
+                <span className="badge badge-info">{r.expires === 'session' ? 'this session' : 'until revoked'}</span>{' '}
                 <span className="remembered-folder">
-                  {r.folder === null ? 'in any folder' : <>in <PathText path={r.folder} /></>}
+                  {r.folder === null ? (
+                    'in any folder'
+                  ) : (
+                    <>
+                      in <PathText path={r.folder} />
+                    </>
+                  )}
                 </span>
                 {compact ? null : (
                   <span className="muted">

@@ -41,7 +41,11 @@ export function HistoryScreen({ filter, run }: { filter: HistoryFilter; run: str
       }),
     (e) => e.type === 'run' && e.event.type !== 'output',
   );
-  const skills = useResource('skills', (client) => client.list({ limit: 10_000 }), (e) => e.type === 'skills.changed');
+  const skills = useResource(
+    'skills',
+    (client) => client.list({ limit: 10_000 }),
+    (e) => e.type === 'skills.changed',
+  );
   const skillNames = [...new Set([...(skills.data?.skills.map((s) => s.name) ?? []), ...(filter.skill === '' ? [] : [filter.skill])])].sort();
 
   // Filters live in the address; replace() changes it without piling up history entries.
@@ -56,8 +60,18 @@ export function HistoryScreen({ filter, run }: { filter: HistoryFilter; run: str
       <fieldset className="filters">
         <legend className="visually-hidden">Filters</legend>
         <FilterSelect label="Skill" value={filter.skill} values={skillNames} onChange={(skill) => refilter({ skill })} />
-        <FilterSelect label="Status" value={filter.status ?? ''} values={RUN_STATUSES} onChange={(status) => refilter({ status: RUN_STATUSES.find((s) => s === status) ?? null })} />
-        <FilterSelect label="Surface" value={filter.surface ?? ''} values={SURFACES} onChange={(surface) => refilter({ surface: SURFACES.find((s) => s === surface) ?? null })} />
+        <FilterSelect
+          label="Status"
+          value={filter.status ?? ''}
+          values={RUN_STATUSES}
+          onChange={(status) => refilter({ status: RUN_STATUSES.find((s) => s === status) ?? null })}
+        />
+        <FilterSelect
+          label="Surface"
+          value={filter.surface ?? ''}
+          values={SURFACES}
+          onChange={(surface) => refilter({ surface: SURFACES.find((s) => s === surface) ?? null })}
+        />
       </fieldset>
       {runs.error ? <ErrorNote error={runs.error} title="History could not be loaded" /> : null}
       <div className={run ? 'history-layout' : undefined}>
@@ -96,13 +110,17 @@ export function HistoryScreen({ filter, run }: { filter: HistoryFilter; run: str
                   <td data-label="Exit">
                     <code>{r.exitCode ?? '—'}</code>
                   </td>
-                  <td className="nowrap" data-label="Duration">{r.durationMs === null ? '—' : formatDuration(r.durationMs)}</td>
+                  <td className="nowrap" data-label="Duration">
+                    {r.durationMs === null ? '—' : formatDuration(r.durationMs)}
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
           {runs.data && runs.data.length === 0 ? <p className="empty">No runs match.</p> : null}
-          {runs.data && runs.data.length === HISTORY_LIMIT ? <p className="hint">Showing the newest {HISTORY_LIMIT}; narrow the filters to see older runs.</p> : null}
+          {runs.data && runs.data.length === HISTORY_LIMIT ? (
+            <p className="hint">Showing the newest {HISTORY_LIMIT}; narrow the filters to see older runs.</p>
+          ) : null}
         </div>
         {run ? (
           <div className="history-detail">

@@ -45,7 +45,11 @@ function Decision({ run }: { run: RunRecord }) {
 
 export function RunDetails({ id }: { id: string }) {
   const client = useClient();
-  const loaded = useResource(`run\n${id}`, (c) => c.getRun({ id }), (e) => e.type === 'run' && e.event.id === id && e.event.type !== 'output');
+  const loaded = useResource(
+    `run\n${id}`,
+    (c) => c.getRun({ id }),
+    (e) => e.type === 'run' && e.event.id === id && e.event.type !== 'output',
+  );
   const progress = useRunProgress({ id });
   const run = loaded.data;
   if (loaded.error) return <ErrorNote error={loaded.error} title="This run could not be loaded" />;
@@ -58,7 +62,11 @@ export function RunDetails({ id }: { id: string }) {
         <div>
           <p className="eyebrow">Run {run.id}</p>
           <h2 id="run-title">
-            {run.skill} <span className="sep" aria-hidden="true">/</span> {run.tool}
+            {run.skill}{' '}
+            <span className="sep" aria-hidden="true">
+              /
+            </span>{' '}
+            {run.tool}
           </h2>
         </div>
         <span className={`badge badge-${STATUS_TONES[run.status]}`}>{run.status}</span>
@@ -148,11 +156,16 @@ export function RunDetails({ id }: { id: string }) {
       </details>
 
       <h3>Output</h3>
-      {run.outputDroppedAt !== null ? <p className="muted">History retention dropped this run’s output on {formatTime(run.outputDroppedAt)}; the record above is kept.</p> : null}
+      {run.outputDroppedAt !== null ? (
+        <p className="muted">History retention dropped this run’s output on {formatTime(run.outputDroppedAt)}; the record above is kept.</p>
+      ) : null}
       {result ? (
         <RunResultView result={result} />
       ) : live ? (
-        <RunProgressView progress={{ ...progress, phase: progress.phase === 'finished' ? 'finished' : 'running' }} onCancel={async () => void (await client.cancelRun({ id }))} />
+        <RunProgressView
+          progress={{ ...progress, phase: progress.phase === 'finished' ? 'finished' : 'running' }}
+          onCancel={async () => void (await client.cancelRun({ id }))}
+        />
       ) : (
         <p className="muted">Nothing ran{run.status === 'pending' ? ' yet' : ''}.</p>
       )}

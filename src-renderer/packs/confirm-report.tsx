@@ -8,7 +8,21 @@ import type { ScanReport } from '../../src-main/shared/packs.js';
 import { installBlocker } from '../../src-main/shared/pack-text.js';
 
 /** `action` names the button (Install, Update); `doing` is its label while it works. */
-export function ConfirmReport({ report, action, doing, busy, onConfirm, onCancel }: { report: ScanReport; action: string; doing: string; busy: boolean; onConfirm: (force: boolean) => void; onCancel: () => void }) {
+export function ConfirmReport({
+  report,
+  action,
+  doing,
+  busy,
+  onConfirm,
+  onCancel,
+}: {
+  report: ScanReport;
+  action: string;
+  doing: string;
+  busy: boolean;
+  onConfirm: (force: boolean) => void;
+  onCancel: () => void;
+}) {
   const forceId = useId();
   const [force, setForce] = useState(false);
   const blocker = installBlocker(report);
@@ -33,7 +47,12 @@ export function ConfirmReport({ report, action, doing, busy, onConfirm, onCancel
       ) : null}
       <div className="button-row">
         {blocker === null ? (
-          <button type="button" className={`button ${high ? 'button-danger' : 'button-primary'}`} disabled={busy || (high && !force)} onClick={() => onConfirm(high && force)}>
+          <button
+            type="button"
+            className={`button ${high ? 'button-danger' : 'button-primary'}`}
+            disabled={busy || (high && !force)}
+            onClick={() => onConfirm(high && force)}
+          >
             {busy ? doing : high ? `${action} anyway` : action}
           </button>
         ) : null}

@@ -20,7 +20,9 @@ interface Source {
 
 /** The form's fields as the contract's source: empty fields left out. */
 function sourceOf(fields: Record<keyof Source, string>): Source {
-  const trimmed = Object.entries(fields).map(([k, v]) => [k, v.trim()] as const).filter(([, v]) => v !== '');
+  const trimmed = Object.entries(fields)
+    .map(([k, v]) => [k, v.trim()] as const)
+    .filter(([, v]) => v !== '');
   return Object.fromEntries(trimmed) as unknown as Source;
 }
 
@@ -94,15 +96,39 @@ export function InstallForm({ onInstalled }: { onInstalled: (change: PackChange)
           <div className="install-more">
             <div className="field">
               <label htmlFor={ids.ref}>Git ref</label>
-              <input id={ids.ref} type="text" value={fields.ref} spellCheck={false} autoComplete="off" placeholder="main, v1.2.0, a commit" onChange={(e) => set('ref', e.target.value)} />
+              <input
+                id={ids.ref}
+                type="text"
+                value={fields.ref}
+                spellCheck={false}
+                autoComplete="off"
+                placeholder="main, v1.2.0, a commit"
+                onChange={(e) => set('ref', e.target.value)}
+              />
             </div>
             <div className="field">
               <label htmlFor={ids.path}>Folder inside the source</label>
-              <input id={ids.path} type="text" value={fields.path} spellCheck={false} autoComplete="off" placeholder="skills/pdf" onChange={(e) => set('path', e.target.value)} />
+              <input
+                id={ids.path}
+                type="text"
+                value={fields.path}
+                spellCheck={false}
+                autoComplete="off"
+                placeholder="skills/pdf"
+                onChange={(e) => set('path', e.target.value)}
+              />
             </div>
             <div className="field">
               <label htmlFor={ids.as}>Install as (one skill)</label>
-              <input id={ids.as} type="text" value={fields.as} spellCheck={false} autoComplete="off" placeholder="a new name" onChange={(e) => set('as', e.target.value)} />
+              <input
+                id={ids.as}
+                type="text"
+                value={fields.as}
+                spellCheck={false}
+                autoComplete="off"
+                placeholder="a new name"
+                onChange={(e) => set('as', e.target.value)}
+              />
             </div>
           </div>
         </details>
@@ -118,7 +144,14 @@ export function InstallForm({ onInstalled }: { onInstalled: (change: PackChange)
         <section className="report-card" aria-labelledby={`${ids.source}-report`}>
           <h2 id={`${ids.source}-report`}>Scan report{scanned.report.pack !== '' ? `: ${scanned.report.pack}` : ''}</h2>
           <ScanReportView report={scanned.report} />
-          <ConfirmReport report={scanned.report} action="Install" doing="Installing…" busy={busy === 'install'} onConfirm={install} onCancel={() => setScanned(null)} />
+          <ConfirmReport
+            report={scanned.report}
+            action="Install"
+            doing="Installing…"
+            busy={busy === 'install'}
+            onConfirm={install}
+            onCancel={() => setScanned(null)}
+          />
         </section>
       ) : null}
     </>

@@ -16,7 +16,13 @@ import { ConfirmReport } from './confirm-report.js';
 import { OriginFacts, SignatureBadge } from './scan-report.js';
 import { UpdateDiff } from './update-diff.js';
 
-type Step = { kind: 'idle' } | { kind: 'checking' } | { kind: 'diff'; report: UpdateReport } | { kind: 'updating'; report: UpdateReport } | { kind: 'remove' } | { kind: 'removing' };
+type Step =
+  | { kind: 'idle' }
+  | { kind: 'checking' }
+  | { kind: 'diff'; report: UpdateReport }
+  | { kind: 'updating'; report: UpdateReport }
+  | { kind: 'remove' }
+  | { kind: 'removing' };
 
 /** Files edited behind the lock listed on the card; `skilltray packs --check` lists them all. */
 const MODIFIED_SHOWN = 20;
@@ -37,33 +43,42 @@ export function InstalledPack({ pack, skills, onChanged }: { pack: PackInfo; ski
     setStep({ kind: 'checking' });
     setError(null);
     setNote(null);
-    client.checkPackUpdate({ pack: pack.name }).then((report) => {
-      if (report.upToDate) {
-        setNote(`${pack.name} is up to date.`);
-        setStep({ kind: 'idle' });
-      } else setStep({ kind: 'diff', report });
-    }, (e: Error) => fail(e, { kind: 'idle' }));
+    client.checkPackUpdate({ pack: pack.name }).then(
+      (report) => {
+        if (report.upToDate) {
+          setNote(`${pack.name} is up to date.`);
+          setStep({ kind: 'idle' });
+        } else setStep({ kind: 'diff', report });
+      },
+      (e: Error) => fail(e, { kind: 'idle' }),
+    );
   };
 
   const update = (report: UpdateReport, force: boolean): void => {
     setStep({ kind: 'updating', report });
     setError(null);
-    client.updatePack({ pack: pack.name, confirm: report.scan.digest, ...(force ? { force: true } : {}) }).then((change) => {
-      const revoked = change.revoked.length === 0 ? '' : `; remembered approvals revoked: ${change.revoked.map((r) => `${r.skill}/${r.tool}`).join(', ')}`;
-      setNote(`Updated ${pack.name}${revoked}.`);
-      announce(`Updated pack ${pack.name}`);
-      setStep({ kind: 'idle' });
-      onChanged();
-    }, (e: Error) => fail(e, { kind: 'diff', report }));
+    client.updatePack({ pack: pack.name, confirm: report.scan.digest, ...(force ? { force: true } : {}) }).then(
+      (change) => {
+        const revoked = change.revoked.length === 0 ? '' : `; remembered approvals revoked: ${change.revoked.map((r) => `${r.skill}/${r.tool}`).join(', ')}`;
+        setNote(`Updated ${pack.name}${revoked}.`);
+        announce(`Updated pack ${pack.name}`);
+        setStep({ kind: 'idle' });
+        onChanged();
+      },
+      (e: Error) => fail(e, { kind: 'diff', report }),
+    );
   };
 
   const remove = (): void => {
     setStep({ kind: 'removing' });
     setError(null);
-    client.uninstallPack({ pack: pack.name }).then(() => {
-      announce(`Removed pack ${pack.name}`);
-      onChanged();
-    }, (e: Error) => fail(e, { kind: 'remove' }));
+    client.uninstallPack({ pack: pack.name }).then(
+      () => {
+        announce(`Removed pack ${pack.name}`);
+        onChanged();
+      },
+      (e: Error) => fail(e, { kind: 'remove' }),
+    );
   };
 
   const modified = pack.modified.length > 0;
@@ -119,12 +134,20 @@ export function InstalledPack({ pack, skills, onChanged }: { pack: PackInfo; ski
         <section className="report-card" aria-label={`Update of ${pack.name}`}>
           <h4>What the update changes</h4>
           <UpdateDiff report={step.report} />
-          <ConfirmReport report={step.report.scan} action="Update" doing="Updating…" busy={step.kind === 'updating'} onConfirm={(force) => update(step.report, force)} onCancel={() => setStep({ kind: 'idle' })} />
+          <ConfirmReport
+            report={step.report.scan}
+            action="Update"
+            doing="Updating…"
+            busy={step.kind === 'updating'}
+            onConfirm={(force) => update(step.report, force)}
+            onCancel={() => setStep({ kind: 'idle' })}
+          />
         </section>
       ) : step.kind === 'remove' || step.kind === 'removing' ? (
         <div className="note note-warn" role="group" aria-label={`Remove ${pack.name}`}>
           <p>
-            Remove <strong>{pack.name}</strong>? Its files, its lock entry, its search indexes and the remembered approvals of its skills go; their run history stays.
+            Remove <strong>{pack.name}</strong>? Its files, its lock entry, its search indexes and the remembered approvals of its skills go; their run history
+            stays.
           </p>
           <div className="button-row">
             <button type="button" className="button button-danger" onClick={remove} disabled={step.kind === 'removing'}>

@@ -8,8 +8,16 @@ import { InstalledPack } from './installed-pack.js';
 
 /** The screen: the install card over the installed packs. */
 export function PacksScreen() {
-  const packs = useResource('packs', (client) => client.packs({}), (e) => e.type === 'skills.changed');
-  const skills = useResource('skills', (client) => client.list({ limit: 10_000 }), (e) => e.type === 'skills.changed' || e.type === 'settings');
+  const packs = useResource(
+    'packs',
+    (client) => client.packs({}),
+    (e) => e.type === 'skills.changed',
+  );
+  const skills = useResource(
+    'skills',
+    (client) => client.list({ limit: 10_000 }),
+    (e) => e.type === 'skills.changed' || e.type === 'settings',
+  );
   const [last, setLast] = useState<PackChange | null>(null);
   const reload = (): void => {
     packs.reload();
@@ -20,7 +28,9 @@ export function PacksScreen() {
     <div className="page">
       <header className="page-head">
         <h1>Packs</h1>
-        <p className="lede">Skills installed from a git repository, a folder or an archive, each checked before it is written and verified against its lock after.</p>
+        <p className="lede">
+          Skills installed from a git repository, a folder or an archive, each checked before it is written and verified against its lock after.
+        </p>
       </header>
       <section className="card" aria-labelledby="install-title">
         <h2 id="install-title">Install a pack</h2>

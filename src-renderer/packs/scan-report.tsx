@@ -72,7 +72,8 @@ export function OriginFacts({ origin, signature = true, children }: { origin: Pa
 
 /** The findings, worst first, each with its code, place and the text that matched. */
 export function Findings({ findings }: { findings: readonly ScanFinding[] }) {
-  if (findings.length === 0) return <p className="note note-ok">Nothing alarming found: no fetch-and-run, no decode-and-run, no binaries, hidden files, symlinks out or setuid bits.</p>;
+  if (findings.length === 0)
+    return <p className="note note-ok">Nothing alarming found: no fetch-and-run, no decode-and-run, no binaries, hidden files, symlinks out or setuid bits.</p>;
   return (
     <ul className="findings" aria-label="Findings">
       {findings.map((f, i) => (
@@ -109,7 +110,8 @@ function ScannedSkillView({ skill }: { skill: ScannedSkill }) {
       {skill.description !== '' ? <p className="skill-desc">{displayText(skill.description)}</p> : null}
       {skill.clash !== null ? (
         <p className="note note-error">
-          A {skill.clash.root} skill named <strong>{skill.name}</strong> is already loaded from <PathText path={skill.clash.path} />: install this one under another name.
+          A {skill.clash.root} skill named <strong>{skill.name}</strong> is already loaded from <PathText path={skill.clash.path} />: install this one under
+          another name.
         </p>
       ) : null}
       {skill.tools.length === 0 ? (
@@ -124,7 +126,10 @@ function ScannedSkillView({ skill }: { skill: ScannedSkill }) {
               </div>
               <span className="badges">
                 {/* The profile's words say the network claim too ("…, with network"); a claim of it is marked. */}
-                <span className={`badge badge-wrap ${tool.network ? 'badge-warn' : tool.profileName === 'read-only' ? 'badge-ok' : 'badge-neutral'}`} title="The sandbox its runs get, and whether they may reach the network">
+                <span
+                  className={`badge badge-wrap ${tool.network ? 'badge-warn' : tool.profileName === 'read-only' ? 'badge-ok' : 'badge-neutral'}`}
+                  title="The sandbox its runs get, and whether they may reach the network"
+                >
                   sandbox: {tool.profile}
                 </span>
                 {tool.env.length > 0 ? <span className="badge badge-wrap badge-warn">env: {tool.env.join(', ')}</span> : null}

@@ -10,11 +10,17 @@ import { Findings, SignatureBadge } from './scan-report.js';
 
 const CHANGE_BADGE: Record<ToolChange['change'], string> = { added: 'badge-info', removed: 'badge-neutral', changed: 'badge-warn', unchanged: 'badge-quiet' };
 
-const LINE_CLASS = (line: string): string | undefined => (line.startsWith('+') ? 'diff-add' : line.startsWith('-') ? 'diff-del' : line.startsWith('@@') ? 'diff-hunk' : undefined);
+const LINE_CLASS = (line: string): string | undefined =>
+  line.startsWith('+') ? 'diff-add' : line.startsWith('-') ? 'diff-del' : line.startsWith('@@') ? 'diff-hunk' : undefined;
 
 /** A unified diff's lines, coloured by kind, with what was left out said. */
 function DiffLines({ diff, label }: { diff: TextDiff; label: string }) {
-  if (diff.omitted !== null) return <p className="muted">{label}: {diff.omitted}, not shown</p>;
+  if (diff.omitted !== null)
+    return (
+      <p className="muted">
+        {label}: {diff.omitted}, not shown
+      </p>
+    );
   return (
     <pre className="command-diff" aria-label={label}>
       {diff.lines.map((line, i) => (
@@ -23,7 +29,11 @@ function DiffLines({ diff, label }: { diff: TextDiff; label: string }) {
           {'\n'}
         </span>
       ))}
-      {diff.more > 0 ? <span className="muted">… {diff.more} more line{diff.more === 1 ? '' : 's'}</span> : null}
+      {diff.more > 0 ? (
+        <span className="muted">
+          … {diff.more} more line{diff.more === 1 ? '' : 's'}
+        </span>
+      ) : null}
     </pre>
   );
 }
@@ -49,7 +59,9 @@ function ToolDiff({ tool }: { tool: ToolChange }) {
         ) : tool.profileAfter !== null ? (
           <li className="muted">Sandbox: {tool.profileAfter}</li>
         ) : null}
-        {tool.networkBefore !== tool.networkAfter && tool.networkAfter !== null ? <li>{tool.networkAfter ? 'Now claims the network' : 'No longer claims the network'}</li> : null}
+        {tool.networkBefore !== tool.networkAfter && tool.networkAfter !== null ? (
+          <li>{tool.networkAfter ? 'Now claims the network' : 'No longer claims the network'}</li>
+        ) : null}
         {tool.newEnv.length > 0 ? <li>New environment: {displayText(tool.newEnv.join(', '))}</li> : null}
       </ul>
     </li>

@@ -32,7 +32,9 @@ export interface PaletteTarget {
 
 /** Where a section hit leads: the section, or its file for text before the first heading. */
 function hitHref(hit: SearchHit): string {
-  return hit.section === '' ? skillHref(hit.skill, { kind: 'file', path: hit.file }) : skillHref(hit.skill, { kind: 'section', section: hit.section, file: hit.file });
+  return hit.section === ''
+    ? skillHref(hit.skill, { kind: 'file', path: hit.file })
+    : skillHref(hit.skill, { kind: 'section', section: hit.section, file: hit.file });
 }
 
 /** A tool's one-line description in a list: its Markdown's code marks are not worth showing there. */
@@ -143,7 +145,11 @@ function ToolPane({ skill, tool, onBack }: { skill: string; tool: PaletteTool; o
           <span aria-hidden="true">←</span> Results <kbd aria-hidden="true">Esc</kbd>
         </button>
         <h2 id={titleId}>
-          <span className="palette-skill">{skill}</span> <span className="sep" aria-hidden="true">/</span> <code>{tool.name}</code>
+          <span className="palette-skill">{skill}</span>{' '}
+          <span className="sep" aria-hidden="true">
+            /
+          </span>{' '}
+          <code>{tool.name}</code>
         </h2>
       </header>
       {tool.description ? <SkillMarkdown skill={skill} file="SKILL.md" text={tool.description} /> : null}
@@ -161,7 +167,13 @@ function ToolPane({ skill, tool, onBack }: { skill: string; tool: PaletteTool; o
         }}
       >
         {tool.params.map((param, i) => (
-          <ParamField key={param.name} param={param} value={values[param.name]} autoFocus={i === 0} onChange={(value) => setValues((prev) => ({ ...prev, [param.name]: value }))} />
+          <ParamField
+            key={param.name}
+            param={param}
+            value={values[param.name]}
+            autoFocus={i === 0}
+            onChange={(value) => setValues((prev) => ({ ...prev, [param.name]: value }))}
+          />
         ))}
         {tool.params.length === 0 ? <p className="muted">This tool takes no parameters.</p> : null}
         <FolderField skill={skill} cwd={cwd} setFolder={setFolder} needsFolder={needsFolder} />
@@ -224,8 +236,16 @@ export function Palette({ onClose, target = null }: PaletteProps) {
   const [active, setActive] = useState(0);
   const [open, setOpen] = useState<PaletteTarget | null>(target);
   const search = usePaletteSearch(query);
-  const skills = useResource('skills', (client) => client.list({ limit: 10_000 }), (e) => e.type === 'skills.changed' || e.type === 'settings');
-  const history = useResource('palette-recent', (client) => client.history({ limit: RECENT_RUNS }), (e) => e.type === 'run' && e.event.type === 'finished');
+  const skills = useResource(
+    'skills',
+    (client) => client.list({ limit: 10_000 }),
+    (e) => e.type === 'skills.changed' || e.type === 'settings',
+  );
+  const history = useResource(
+    'palette-recent',
+    (client) => client.history({ limit: RECENT_RUNS }),
+    (e) => e.type === 'run' && e.event.type === 'finished',
+  );
   const list = skills.data?.skills ?? [];
   const groups = paletteGroups({ query: search.query, discovered: search.discovered, hits: search.hits, skills: list, recent: history.data ?? [] });
   const items = groups.flatMap((g) => g.items);
@@ -308,14 +328,24 @@ export function Palette({ onClose, target = null }: PaletteProps) {
       ) : open && skills.data ? (
         <div className="palette-body">
           <p className="empty">
-            No tool {open.skill}/{open.tool} is loaded. <button type="button" className="button button-quiet" onClick={back}>Back to results</button>
+            No tool {open.skill}/{open.tool} is loaded.{' '}
+            <button type="button" className="button button-quiet" onClick={back}>
+              Back to results
+            </button>
           </p>
         </div>
       ) : (
         <div className="palette-body" hidden={open !== null}>
           {search.error ? <ErrorNote error={search.error} title="The palette could not search" /> : null}
           {skills.error ? <ErrorNote error={skills.error} title="Skills could not be listed" /> : null}
-          <div id={listId} role="listbox" aria-label="Results" className="palette-results" data-results-for={answered ? search.query : undefined} aria-busy={!answered}>
+          <div
+            id={listId}
+            role="listbox"
+            aria-label="Results"
+            className="palette-results"
+            data-results-for={answered ? search.query : undefined}
+            aria-busy={!answered}
+          >
             {groups.map((group) => (
               <div key={group.label} role="group" aria-labelledby={`${listId}-${group.label}`} className="palette-group">
                 <div id={`${listId}-${group.label}`} role="presentation" className="palette-group-label">

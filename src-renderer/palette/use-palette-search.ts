@@ -45,7 +45,8 @@ export function usePaletteSearch(text: string): PaletteSearch {
         client.searchAll({ query, prefix, limit: PALETTE_LIMITS.hits }).then((r) => r.results, nothingFor),
       ]).then(
         ([discovered, hits]) => mine === sequence.current && setState({ query, discovered, hits, error: null }),
-        (error: unknown) => mine === sequence.current && setState({ query, discovered: [], hits: [], error: error instanceof Error ? error : new Error(String(error)) }),
+        (error: unknown) =>
+          mine === sequence.current && setState({ query, discovered: [], hits: [], error: error instanceof Error ? error : new Error(String(error)) }),
       );
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);

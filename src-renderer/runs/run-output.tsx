@@ -24,7 +24,19 @@ export function OutputBox({ label, chunks, empty }: { label: string; chunks: Out
         atEnd.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
       }}
     >
-      {hasText ? chunks.map((c, i) => (c.stream === 'stderr' ? <span key={i} className="stderr">{c.text}</span> : <span key={i}>{c.text}</span>)) : <span className="muted">{empty}</span>}
+      {hasText ? (
+        chunks.map((c, i) =>
+          c.stream === 'stderr' ? (
+            <span key={i} className="stderr">
+              {c.text}
+            </span>
+          ) : (
+            <span key={i}>{c.text}</span>
+          ),
+        )
+      ) : (
+        <span className="muted">{empty}</span>
+      )}
     </pre>
   );
 }
@@ -60,7 +72,12 @@ export function RunResultView({ result }: { result: RunResult }) {
           <dt>Exit code</dt>
           <dd>
             <code>{result.exitCode ?? '—'}</code>
-            {result.signal ? <> (signal <code>{result.signal}</code>)</> : null}
+            {result.signal ? (
+              <>
+                {' '}
+                (signal <code>{result.signal}</code>)
+              </>
+            ) : null}
           </dd>
         </div>
         <div>
@@ -69,9 +86,7 @@ export function RunResultView({ result }: { result: RunResult }) {
         </div>
         <div>
           <dt>Dropped</dt>
-          <dd>
-            {dropped === 0 ? 'nothing' : `stdout ${formatBytes(result.droppedBytes.stdout)}, stderr ${formatBytes(result.droppedBytes.stderr)}`}
-          </dd>
+          <dd>{dropped === 0 ? 'nothing' : `stdout ${formatBytes(result.droppedBytes.stdout)}, stderr ${formatBytes(result.droppedBytes.stderr)}`}</dd>
         </div>
       </dl>
       <p className="output-title">Standard output</p>

@@ -27,7 +27,10 @@ export interface Attempt {
 }
 
 /** Starts runs of one tool and keeps the latest attempt; `busy` while it has not ended. */
-export function useToolAttempt(skill: string, tool: string): { attempt: Attempt | null; busy: boolean; start: (args: Record<string, unknown>, cwd: string) => void } {
+export function useToolAttempt(
+  skill: string,
+  tool: string,
+): { attempt: Attempt | null; busy: boolean; start: (args: Record<string, unknown>, cwd: string) => void } {
   const client = useClient();
   const announce = useAnnounce();
   const [attempt, setAttempt] = useState<Attempt | null>(null);
@@ -73,7 +76,8 @@ export function ToolRun({ attempt, level = 3 }: { attempt: Attempt; level?: 2 | 
     );
   }
   if (waiting) {
-    const answer = async (verdict: VerdictKind, expires: RememberExpiry, scope: RememberScope) => void (await client.answerApproval(answerInput(waiting.id, verdict, expires, scope)));
+    const answer = async (verdict: VerdictKind, expires: RememberExpiry, scope: RememberScope) =>
+      void (await client.answerApproval(answerInput(waiting.id, verdict, expires, scope)));
     return <ApprovalCard entry={waiting} mac={isMac(connection.platform)} answered={null} onAnswer={answer} level={level} />;
   }
   return <RunProgressView progress={progress} onCancel={async () => void (progress.id !== null && (await client.cancelRun({ id: progress.id })))} />;

@@ -117,7 +117,8 @@ export function useRunProgress(match: { id?: string | null; traceId?: string | n
   useServerEvent((server) => {
     if (server.type !== 'run') return;
     const { event } = server;
-    if (learned.current === null && match.traceId !== undefined && match.traceId !== null && 'traceId' in event && event.traceId === match.traceId) learned.current = event.id;
+    if (learned.current === null && match.traceId !== undefined && match.traceId !== null && 'traceId' in event && event.traceId === match.traceId)
+      learned.current = event.id;
     const known = learned.current ?? match.id ?? null;
     if (known === null || event.id !== known) return;
     dispatch({ type: 'event', event });

@@ -23,7 +23,18 @@ function DiffView({ diff, label }: { diff: string; label: string }) {
   return (
     <pre className="command-diff assistant-diff" aria-label={label}>
       {lines.map((line, i) => (
-        <span key={i} className={line.startsWith('+') && !line.startsWith('+++') ? 'diff-add' : line.startsWith('-') && !line.startsWith('---') ? 'diff-del' : line.startsWith('@@') ? 'muted' : undefined}>
+        <span
+          key={i}
+          className={
+            line.startsWith('+') && !line.startsWith('+++')
+              ? 'diff-add'
+              : line.startsWith('-') && !line.startsWith('---')
+                ? 'diff-del'
+                : line.startsWith('@@')
+                  ? 'muted'
+                  : undefined
+          }
+        >
           {line}
           {'\n'}
         </span>
@@ -97,16 +108,24 @@ function AssistantRow({ status, test, testing, preview, busy, onPreview, onConfi
           {preview.changed ? (
             <>
               <p>
-                {preview.action === 'connect' ? 'Connecting' : 'Disconnecting'} changes <PathText path={preview.path} /> like this (a copy of the file as it is now is kept beside it):
+                {preview.action === 'connect' ? 'Connecting' : 'Disconnecting'} changes <PathText path={preview.path} /> like this (a copy of the file as it is
+                now is kept beside it):
               </p>
               <DiffView diff={preview.diff} label={`Change to ${preview.path}`} />
             </>
           ) : (
-            <p>Nothing to change in <PathText path={preview.path} />.</p>
+            <p>
+              Nothing to change in <PathText path={preview.path} />.
+            </p>
           )}
           <div className="button-row">
             {preview.changed ? (
-              <button type="button" className={`button ${preview.action === 'connect' ? 'button-primary' : 'button-danger'}`} disabled={busy} onClick={() => onConfirm(preview)}>
+              <button
+                type="button"
+                className={`button ${preview.action === 'connect' ? 'button-primary' : 'button-danger'}`}
+                disabled={busy}
+                onClick={() => onConfirm(preview)}
+              >
                 {busy ? 'Working…' : preview.action === 'connect' ? `Connect ${status.name}` : `Disconnect ${status.name}`}
               </button>
             ) : null}
@@ -133,7 +152,8 @@ export function AssistantsSettings() {
   const showPreview = (status: AssistantStatus, action: AssistantChange['action']): void => {
     setError(null);
     setBusy(status.id);
-    const dryRun = action === 'connect' ? client.connectAssistant({ client: status.id, dry_run: true }) : client.disconnectAssistant({ client: status.id, dry_run: true });
+    const dryRun =
+      action === 'connect' ? client.connectAssistant({ client: status.id, dry_run: true }) : client.disconnectAssistant({ client: status.id, dry_run: true });
     dryRun.then(setPreview, (e: Error) => setError(e)).finally(() => setBusy(null));
   };
   const confirm = (change: AssistantChange): void => {
@@ -178,7 +198,8 @@ export function AssistantsSettings() {
   return (
     <>
       <p className="muted">
-        Connect adds Skilltray to an assistant&apos;s own config file, keeping its other servers, comments and formatting; the change is shown first. Restart the assistant afterwards.
+        Connect adds Skilltray to an assistant&apos;s own config file, keeping its other servers, comments and formatting; the change is shown first. Restart
+        the assistant afterwards.
       </p>
       {found.length > 0 ? (
         <ul className="item-list assistant-list">

@@ -14,7 +14,11 @@ export function HistoryRetention({ settings, onChange }: { settings: Settings; o
   const announce = useAnnounce();
   const daysId = useId();
   const sizeId = useId();
-  const usage = useResource('historyUsage', (c) => c.historyUsage({}), (e) => e.type === 'run' && e.event.type === 'finished');
+  const usage = useResource(
+    'historyUsage',
+    (c) => c.historyUsage({}),
+    (e) => e.type === 'run' && e.event.type === 'finished',
+  );
   const [days, setDays] = useState(String(settings.retention.outputDays));
   const [size, setSize] = useState(String(settings.retention.outputMaxMb));
   const [busy, setBusy] = useState(false);
@@ -55,8 +59,8 @@ export function HistoryRetention({ settings, onChange }: { settings: Settings; o
   return (
     <>
       <p className="muted">
-        Every run’s record — who asked, what ran, when, what was decided and how it ended — is kept. Its output (up to 2 MiB) is dropped once it is older than the days below, and the
-        oldest output goes first when all of it passes the size below. The app checks this every hour and vacuums state.db.
+        Every run’s record — who asked, what ran, when, what was decided and how it ended — is kept. Its output (up to 2 MiB) is dropped once it is older than
+        the days below, and the oldest output goes first when all of it passes the size below. The app checks this every hour and vacuums state.db.
       </p>
       <form className="inline-form" onSubmit={save} aria-label="History retention">
         <div className="field">
@@ -76,8 +80,8 @@ export function HistoryRetention({ settings, onChange }: { settings: Settings; o
       </form>
       {usage.data ? (
         <p className="muted">
-          History holds {usage.data.runs.toLocaleString()} run{usage.data.runs === 1 ? '' : 's'}, {usage.data.runsWithOutput.toLocaleString()} of them with output ({mib(usage.data.outputBytes)}); state.db is{' '}
-          {mib(usage.data.dbBytes)}
+          History holds {usage.data.runs.toLocaleString()} run{usage.data.runs === 1 ? '' : 's'}, {usage.data.runsWithOutput.toLocaleString()} of them with
+          output ({mib(usage.data.outputBytes)}); state.db is {mib(usage.data.dbBytes)}
           {usage.data.freeBytes > 0 ? `, ${mib(usage.data.freeBytes)} of it free` : ''}.
           {usage.data.lastMaintenance ? ` Last checked ${formatTime(usage.data.lastMaintenance.at)}.` : ''}
         </p>

@@ -36,7 +36,12 @@ export function LimitCeiling({ settings, onChange }: { settings: Settings; onCha
     event.preventDefault();
     setError(null);
     client
-      .setLimitCeiling({ processes: Number(values.processes), memory_mb: Number(values.memoryMiB), file_size_mb: Number(values.fileSizeMiB), cpu_seconds: Number(values.cpuSeconds) })
+      .setLimitCeiling({
+        processes: Number(values.processes),
+        memory_mb: Number(values.memoryMiB),
+        file_size_mb: Number(values.fileSizeMiB),
+        cpu_seconds: Number(values.cpuSeconds),
+      })
       .then(
         (next) => {
           onChange(next);
@@ -49,14 +54,22 @@ export function LimitCeiling({ settings, onChange }: { settings: Settings; onCha
   return (
     <>
       <p className="muted">
-        Every run is limited in processes, memory, file size and CPU time, so a fork bomb or a runaway allocation stops inside it. A skill may ask for more in its <code>limits:</code>, never more
-        than this ceiling.
+        Every run is limited in processes, memory, file size and CPU time, so a fork bomb or a runaway allocation stops inside it. A skill may ask for more in
+        its <code>limits:</code>, never more than this ceiling.
       </p>
       <form className="inline-form" onSubmit={save} aria-label="Resource limit ceiling">
         {FIELDS.map(({ limit, label }) => (
           <div className="field" key={limit}>
             <label htmlFor={`${id}-${limit}`}>{label}</label>
-            <input id={`${id}-${limit}`} type="number" min={1} step={1} required value={values[limit]} onChange={(e) => setValues({ ...values, [limit]: e.target.value })} />
+            <input
+              id={`${id}-${limit}`}
+              type="number"
+              min={1}
+              step={1}
+              required
+              value={values[limit]}
+              onChange={(e) => setValues({ ...values, [limit]: e.target.value })}
+            />
           </div>
         ))}
         <button type="submit" className="button button-primary">

@@ -43,7 +43,11 @@ export function ModeSwitch({ settings, onChange, compact = false }: { settings: 
           </label>
         ))}
       </div>
-      {compact ? null : <p className="hint">A skill's tools are offered only in the modes its <code>modes</code> list names.</p>}
+      {compact ? null : (
+        <p className="hint">
+          A skill's tools are offered only in the modes its <code>modes</code> list names.
+        </p>
+      )}
       {error ? <ErrorNote error={error} /> : null}
     </fieldset>
   );

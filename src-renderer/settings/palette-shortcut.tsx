@@ -25,7 +25,11 @@ export function PaletteShortcut({ settings, onChange }: { settings: Settings; on
       (next) => {
         onChange(next);
         setDraft(null);
-        announce(next.paletteShortcut === '' ? 'The palette has no global shortcut now' : `The palette's global shortcut is now ${formatShortcut(next.paletteShortcut, mac)}`);
+        announce(
+          next.paletteShortcut === ''
+            ? 'The palette has no global shortcut now'
+            : `The palette's global shortcut is now ${formatShortcut(next.paletteShortcut, mac)}`,
+        );
       },
       (e: Error) => setError(e),
     );
@@ -44,8 +48,8 @@ export function PaletteShortcut({ settings, onChange }: { settings: Settings; on
   return (
     <>
       <p className="muted">
-        <kbd>{paletteKeyLabel(mac)}</kbd> opens the palette in any Skilltray window{kind === 'browser' ? ', this browser tab included' : ''}. In the desktop app, this
-        shortcut opens it from anywhere, whatever app is in front.
+        <kbd>{paletteKeyLabel(mac)}</kbd> opens the palette in any Skilltray window{kind === 'browser' ? ', this browser tab included' : ''}. In the desktop
+        app, this shortcut opens it from anywhere, whatever app is in front.
       </p>
       <div className="shortcut-row">
         <div className="field">
@@ -64,7 +68,12 @@ export function PaletteShortcut({ settings, onChange }: { settings: Settings; on
           <button type="button" className="button button-primary" disabled={draft === null || draft === saved} onClick={() => draft !== null && save(draft)}>
             Save
           </button>
-          <button type="button" className="button" disabled={saved === DEFAULT_PALETTE_SHORTCUT && draft === null} onClick={() => save(DEFAULT_PALETTE_SHORTCUT)}>
+          <button
+            type="button"
+            className="button"
+            disabled={saved === DEFAULT_PALETTE_SHORTCUT && draft === null}
+            onClick={() => save(DEFAULT_PALETTE_SHORTCUT)}
+          >
             Default ({formatShortcut(DEFAULT_PALETTE_SHORTCUT, mac)})
           </button>
           <button type="button" className="button button-quiet" disabled={saved === '' && draft === null} onClick={() => save('')}>
@@ -73,7 +82,8 @@ export function PaletteShortcut({ settings, onChange }: { settings: Settings; on
         </div>
       </div>
       <p id={hintId} className="hint">
-        Focus the field and press the keys you want, with {mac ? '⌘, ⌃ or ⌥' : 'Ctrl, Alt or Super'}; then Save. If another app already uses them, the desktop app keeps running without a global shortcut.
+        Focus the field and press the keys you want, with {mac ? '⌘, ⌃ or ⌥' : 'Ctrl, Alt or Super'}; then Save. If another app already uses them, the desktop
+        app keeps running without a global shortcut.
       </p>
       {error ? <ErrorNote error={error} title="The shortcut was not saved" /> : null}
     </>

@@ -8,8 +8,16 @@ import { useResource } from '../app/use-resource.js';
 export function SandboxSettings() {
   const client = useClient();
   const announce = useAnnounce();
-  const status = useResource('sandbox', (c) => c.sandbox({}), (e) => e.type === 'policy.changed');
-  const skills = useResource('skill-names', (c) => c.list({ limit: 10_000 }), (e) => e.type === 'skills.changed');
+  const status = useResource(
+    'sandbox',
+    (c) => c.sandbox({}),
+    (e) => e.type === 'policy.changed',
+  );
+  const skills = useResource(
+    'skill-names',
+    (c) => c.list({ limit: 10_000 }),
+    (e) => e.type === 'skills.changed',
+  );
   const skillId = useId();
   const [skill, setSkill] = useState('');
   const [error, setError] = useState<Error | null>(null);
@@ -38,12 +46,13 @@ export function SandboxSettings() {
     <>
       {available ? (
         <p className="note note-ok">
-          Runs are contained by <strong>{mechanism}</strong>: each gets the profile its skill needs (read-only, or writes in its working directory; the network only if declared), and none can read
-          Skilltray&apos;s data or your keys.
+          Runs are contained by <strong>{mechanism}</strong>: each gets the profile its skill needs (read-only, or writes in its working directory; the network
+          only if declared), and none can read Skilltray&apos;s data or your keys.
         </p>
       ) : (
         <p className="note note-error">
-          Runs are <strong>not contained</strong> here: {why} Tools that would run without asking (bundled read-only tools, your “Always” answers) ask every time instead.
+          Runs are <strong>not contained</strong> here: {why} Tools that would run without asking (bundled read-only tools, your “Always” answers) ask every
+          time instead.
         </p>
       )}
       <h3 className="field-title">Skills that run without a sandbox</h3>
@@ -77,7 +86,10 @@ export function SandboxSettings() {
           Run without a sandbox
         </button>
       </form>
-      <p className="hint">A skill without a sandbox can do anything you can, so each of its runs asks you first (unless an allow rule says otherwise). Only you can turn this on; a skill cannot.</p>
+      <p className="hint">
+        A skill without a sandbox can do anything you can, so each of its runs asks you first (unless an allow rule says otherwise). Only you can turn this on;
+        a skill cannot.
+      </p>
       {error ? <ErrorNote error={error} /> : null}
     </>
   );

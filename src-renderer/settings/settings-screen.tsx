@@ -97,7 +97,11 @@ function pinsText(rule: Rule): string {
 function Rules() {
   const client = useClient();
   const announce = useAnnounce();
-  const rules = useResource('rules', (c) => c.rules({}), (e) => e.type === 'policy.changed');
+  const rules = useResource(
+    'rules',
+    (c) => c.rules({}),
+    (e) => e.type === 'policy.changed',
+  );
   const patternId = useId();
   const effectId = useId();
   const [pattern, setPattern] = useState('');
@@ -130,8 +134,10 @@ function Rules() {
   return (
     <>
       <p className="muted">
-        Write <code>skill:&lt;glob&gt;</code> (e.g. <code>skill:git*</code>), <code>tool:&lt;skill&gt;/&lt;tool&gt;</code> or <code>tool:&lt;skill&gt;/*</code>. The most specific matching rule
-        wins; at equal specificity, deny wins. A deny refuses the run; an allow runs it without asking — the skills it covers as they are when you add it (which skill each is, and no more than its runs could do then): a skill that changes, or another skill of the same name, asks until you add the rule again.
+        Write <code>skill:&lt;glob&gt;</code> (e.g. <code>skill:git*</code>), <code>tool:&lt;skill&gt;/&lt;tool&gt;</code> or <code>tool:&lt;skill&gt;/*</code>.
+        The most specific matching rule wins; at equal specificity, deny wins. A deny refuses the run; an allow runs it without asking — the skills it covers as
+        they are when you add it (which skill each is, and no more than its runs could do then): a skill that changes, or another skill of the same name, asks
+        until you add the rule again.
       </p>
       {rules.error ? <ErrorNote error={rules.error} title="Rules could not be loaded" /> : null}
       {rules.data && rules.data.length > 0 ? (
@@ -139,8 +145,15 @@ function Rules() {
           {rules.data.map((rule) => (
             <li key={rule.id}>
               <span className={`badge ${rule.effect === 'deny' ? 'badge-bad' : 'badge-ok'}`}>{rule.effect}</span> <code>{rule.pattern}</code>{' '}
-              <span className="muted">#{rule.id}, added {formatTime(rule.createdAt)}</span>
-              <button type="button" className="button button-quiet" onClick={() => remove(rule.id, `${rule.effect} ${rule.pattern}`)} aria-label={`Remove rule ${rule.effect} ${rule.pattern}`}>
+              <span className="muted">
+                #{rule.id}, added {formatTime(rule.createdAt)}
+              </span>
+              <button
+                type="button"
+                className="button button-quiet"
+                onClick={() => remove(rule.id, `${rule.effect} ${rule.pattern}`)}
+                aria-label={`Remove rule ${rule.effect} ${rule.pattern}`}
+              >
                 Remove
               </button>
               {rule.effect === 'allow' ? <span className="rule-pins">{displayText(pinsText(rule))}</span> : null}
@@ -153,7 +166,16 @@ function Rules() {
       <form className="inline-form" onSubmit={add} aria-label="Add a rule">
         <div className="field">
           <label htmlFor={patternId}>Pattern</label>
-          <input id={patternId} type="text" value={pattern} required spellCheck={false} autoComplete="off" placeholder="tool:git/git_status" onChange={(e) => setPattern(e.target.value)} />
+          <input
+            id={patternId}
+            type="text"
+            value={pattern}
+            required
+            spellCheck={false}
+            autoComplete="off"
+            placeholder="tool:git/git_status"
+            onChange={(e) => setPattern(e.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor={effectId}>Effect</label>
@@ -226,8 +248,8 @@ export function SettingsScreen() {
       <section className="card" aria-labelledby="remembered-title">
         <h2 id="remembered-title">Remembered approvals</h2>
         <p className="muted">
-          Tools you chose to always allow. Each lapses by itself when its skill changes on disk, its program resolves elsewhere, or it would need a wider sandbox; one given for this session ends when
-          the app stops.
+          Tools you chose to always allow. Each lapses by itself when its skill changes on disk, its program resolves elsewhere, or it would need a wider
+          sandbox; one given for this session ends when the app stops.
         </p>
         <RememberedList />
       </section>

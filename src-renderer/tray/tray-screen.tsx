@@ -31,11 +31,13 @@ export function TrayScreen() {
   const [error, setError] = useState<Error | null>(null);
 
   // In the desktop app the tray window stays small: links open that route's own window instead.
-  const follow = (route: WindowRoute) => (event: MouseEvent<HTMLAnchorElement>): void => {
-    if (!desktop) return;
-    event.preventDefault();
-    desktop.show(route).catch((e: Error) => setError(e));
-  };
+  const follow =
+    (route: WindowRoute) =>
+    (event: MouseEvent<HTMLAnchorElement>): void => {
+      if (!desktop) return;
+      event.preventDefault();
+      desktop.show(route).catch((e: Error) => setError(e));
+    };
   const command = (run: () => Promise<void>) => () => {
     setError(null);
     run().catch((e: Error) => setError(e));

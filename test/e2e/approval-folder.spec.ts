@@ -71,7 +71,9 @@ test('a read-only tool offers "in any folder"; chosen in the tray popup, it then
 
   expect(await remembered(app, 'folder-peek')).toMatchObject({ folder: null });
   expect(await decision(app, 'folder-peek', two)).toMatchObject({ decision: 'auto' });
-  await expect(page.getByRole('list', { name: 'Remembered approvals' }).getByRole('listitem').filter({ hasText: 'folder-peek' })).toContainText('in any folder');
+  await expect(page.getByRole('list', { name: 'Remembered approvals' }).getByRole('listitem').filter({ hasText: 'folder-peek' })).toContainText(
+    'in any folder',
+  );
 });
 
 test('a tool that may write is remembered in its folder only, and asks again in another folder', async ({ page, app }) => {
@@ -90,7 +92,10 @@ test('a tool that may write is remembered in its folder only, and asks again in 
 
   expect(await remembered(app, 'folder-note')).toMatchObject({ folder: one });
   expect(await decision(app, 'folder-note', one)).toMatchObject({ decision: 'auto' });
-  expect(await decision(app, 'folder-note', two)).toMatchObject({ decision: 'ask', reason: expect.stringContaining(`you allowed it in ${one}, and this run is in ${two}`) });
+  expect(await decision(app, 'folder-note', two)).toMatchObject({
+    decision: 'ask',
+    reason: expect.stringContaining(`you allowed it in ${one}, and this run is in ${two}`),
+  });
   await go(page, '#/tray');
   await expect(page.getByRole('list', { name: 'Remembered approvals' }).getByRole('listitem').filter({ hasText: 'folder-note' })).toContainText(`in ${one}`);
 });

@@ -27,7 +27,12 @@ function project(app: RunningApp): string {
 
 /** Asks for git_log with caller values, as an assistant would; resolves when the person answers. */
 function askForLog(app: RunningApp): Promise<ApiAnswer> {
-  return app.api('run', { skill: 'git-review', tool: 'git_log', args: { count: 5, path: 'src/approvals/approval-card.tsx', repo: project(app) }, cwd: project(app) });
+  return app.api('run', {
+    skill: 'git-review',
+    tool: 'git_log',
+    args: { count: 5, path: 'src/approvals/approval-card.tsx', repo: project(app) },
+    cwd: project(app),
+  });
 }
 
 async function shot(page: Page, name: string): Promise<void> {
@@ -99,7 +104,10 @@ test('the answers ignore input at first and again each time the window regains f
   await userGit(app);
   const answered = askForLog(app);
   await app.open(page, '#/approvals');
-  const once = page.getByRole('article', { name: /git -C/ }).first().getByRole('button', { name: /Run once/ });
+  const once = page
+    .getByRole('article', { name: /git -C/ })
+    .first()
+    .getByRole('button', { name: /Run once/ });
   await expect(once).toBeDisabled();
   await expect(once).toBeEnabled();
   // Another window was in front; this one comes back: the buttons disarm, then arm again.
@@ -109,7 +117,11 @@ test('the answers ignore input at first and again each time the window regains f
   });
   await expect(once).toBeDisabled();
   await expect(once).toBeEnabled();
-  await page.getByRole('article', { name: /git -C/ }).first().getByRole('button', { name: /Deny/ }).click();
+  await page
+    .getByRole('article', { name: /git -C/ })
+    .first()
+    .getByRole('button', { name: /Deny/ })
+    .click();
   await answered;
 });
 
@@ -117,7 +129,11 @@ test('history says who answered, and that a withdrawn request was not a denial',
   await userGit(app);
   const answered = askForLog(app);
   await app.open(page, '#/approvals');
-  await page.getByRole('article', { name: /git -C/ }).first().getByRole('button', { name: /Deny/ }).click();
+  await page
+    .getByRole('article', { name: /git -C/ })
+    .first()
+    .getByRole('button', { name: /Deny/ })
+    .click();
   const denied = await answered;
   expect(denied.body).toMatchObject({ ok: false, error: { code: 'E603' } });
   const runId = denied.body.ok ? '' : String(denied.body.error.details?.runId);
@@ -134,7 +150,13 @@ test('history says who answered, and that a withdrawn request was not a denial',
   await expect.poll(async () => ((await app.api<unknown[]>('approvals')).body as { ok: true; value: unknown[] }).value.length).toBe(1);
   controller.abort();
   await abandoned;
-  await expect.poll(async () => ((await app.api<{ decidedBy: string }[]>('history', { limit: 1 })).body as { ok: true; value: { decidedBy: string; id: string }[] }).value[0]?.decidedBy).toBe('caller');
+  await expect
+    .poll(
+      async () =>
+        ((await app.api<{ decidedBy: string }[]>('history', { limit: 1 })).body as { ok: true; value: { decidedBy: string; id: string }[] }).value[0]
+          ?.decidedBy,
+    )
+    .toBe('caller');
   const [withdrawn] = ((await app.api<{ id: string }[]>('history', { limit: 1 })).body as { ok: true; value: { id: string }[] }).value;
   await go(page, `#/history/${withdrawn?.id ?? ''}`);
   await expect(page.locator('.decision-sentence')).toHaveText('Withdrawn by the caller before anyone answered (the caller went away; nobody denied it).');

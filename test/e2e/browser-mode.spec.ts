@@ -82,7 +82,10 @@ test('live output streams in while the run goes on, with Cancel, then the result
   await app.open(page, '#/skills/slow-talker');
   await chooseFolder(page.getByRole('form', { name: 'Run echo' }), app.work);
   await page.getByRole('button', { name: 'Run echo' }).click();
-  await page.getByRole('article', { name: /slow-talker/ }).getByRole('button', { name: /Run once/ }).click();
+  await page
+    .getByRole('article', { name: /slow-talker/ })
+    .getByRole('button', { name: /Run once/ })
+    .click();
   // The tool prints one line and then sleeps for ten minutes: only Cancel ends it within the test.
   await expect(page.getByLabel('Live output')).toHaveText('first-line');
   await page.getByRole('button', { name: 'Cancel' }).click();
@@ -175,7 +178,10 @@ test('an edit on disk shows without a reload, and the remembered approval lapses
 
   const first = app.api('run', { skill: 'editable', tool: 'echo', args: { message: 'v1' } });
   await go(page, '#/approvals');
-  await page.getByRole('article', { name: /editable/ }).getByRole('button', { name: /Always allow/ }).click();
+  await page
+    .getByRole('article', { name: /editable/ })
+    .getByRole('button', { name: /Always allow/ })
+    .click();
   expect((await first).status).toBe(200);
 
   await go(page, '#/skills/editable');

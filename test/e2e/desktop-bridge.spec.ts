@@ -37,11 +37,15 @@ test.beforeAll(async () => {
   const env = { PATH: process.env.PATH, HOME: dirs.user, SKILLTRAY_HOME: dirs.home, SKILLTRAY_SKILLS_PATH: dirs.skills };
   core = new SkilltrayCore(resolveConfig({ env, bundledDir: join(ROOT, 'skills') }), { autoBuild: true });
   server = await startHttpServer({ core, owner: 'app', version: '0.0.0-test', webDir: join(ROOT, 'dist', 'web') });
-  handlers = ipcHandlers(core, { surface: 'ui', cwd: dirs.user, approval: { kind: 'broker' }, owner: 'app', version: '0.0.0-test' }, {
-    openWindow: (route) => void opened.push(route),
-    openSkillsFolder: async () => void foldersOpened++,
-    quit: () => undefined,
-  });
+  handlers = ipcHandlers(
+    core,
+    { surface: 'ui', cwd: dirs.user, approval: { kind: 'broker' }, owner: 'app', version: '0.0.0-test' },
+    {
+      openWindow: (route) => void opened.push(route),
+      openSkillsFolder: async () => void foldersOpened++,
+      quit: () => undefined,
+    },
+  );
   core.on('event', (event) => forward?.(event));
 });
 
@@ -70,7 +74,8 @@ async function openDesktop(page: Page, route: string): Promise<void> {
       platform: 'linux',
     };
   });
-  forward = (event) => void page.evaluate((e) => (globalThis as unknown as { __skilltrayEmit(e: unknown): void }).__skilltrayEmit(e), event).catch(() => undefined);
+  forward = (event) =>
+    void page.evaluate((e) => (globalThis as unknown as { __skilltrayEmit(e: unknown): void }).__skilltrayEmit(e), event).catch(() => undefined);
   await page.goto(`${server.url}/${route}`);
 }
 

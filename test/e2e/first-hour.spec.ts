@@ -77,7 +77,10 @@ test('a skill page leads with its tool forms; metadata follows, and cards with n
   await expect(page.getByRole('form', { name: 'Run echo' })).toBeInViewport({ ratio: 0.05 });
   await screenshot(page, 'first-hour-skill-page-360', { fullPage: false });
   // A classification that says only what the Read-only fact already says is no card either.
-  app.writeSkill('quiet-reader', '---\nname: quiet-reader\ndescription: Reads quietly.\nmetadata:\n  classification:\n    effect_mode: read_only\n---\n# Quiet reader\n');
+  app.writeSkill(
+    'quiet-reader',
+    '---\nname: quiet-reader\ndescription: Reads quietly.\nmetadata:\n  classification:\n    effect_mode: read_only\n---\n# Quiet reader\n',
+  );
   await expect.poll(async () => (await app.api('describe', { skill: 'quiet-reader' })).status).toBe(200);
   await go(page, '#/skills/quiet-reader');
   await expect(page.getByRole('heading', { name: 'About' })).toBeVisible();
@@ -163,6 +166,9 @@ test("a run form asks where to run until the skill has run; then it starts from 
   await page.reload();
   await expect(page.getByRole('form', { name: 'Run echo' }).getByLabel(/Folder to run in/)).toHaveValue(app.work);
   await expect(page.getByRole('form', { name: 'Run echo' }).getByRole('button', { name: 'Run echo' })).toBeDisabled();
-  await page.getByRole('form', { name: 'Run echo' }).getByLabel(/message/).fill('again');
+  await page
+    .getByRole('form', { name: 'Run echo' })
+    .getByLabel(/message/)
+    .fill('again');
   await expect(page.getByRole('form', { name: 'Run echo' }).getByRole('button', { name: 'Run echo' })).toBeEnabled();
 });

@@ -111,7 +111,7 @@ export const test = base.extend<{ forwardConsole: void }, { app: RunningApp }>({
           work: dirs.work,
           env,
           writeSkill,
-          api: async <T,>(operation: OperationName, input: unknown = {}) => {
+          api: async <T>(operation: OperationName, input: unknown = {}) => {
             const response = await fetch(`${url}/api/${operation}`, {
               method: 'POST',
               headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },

@@ -9,12 +9,24 @@ import { expect, go, screenshot, test, type RunningApp } from './fixtures.js';
 /** Every screen, by a name for its screenshot, with what must be on it before it is measured. */
 const ROUTES: { name: string; hash: string; ready: (page: Page) => Promise<void> }[] = [
   { name: 'skills', hash: '#/skills', ready: (p) => expect(p.getByRole('link', { name: 'release-notes', exact: true })).toBeVisible() },
-  { name: 'search', hash: '#/skills?q=git%20status', ready: (p) => expect(p.getByRole('region', { name: 'Search results' })).toHaveAttribute('data-results-for', 'git status') },
+  {
+    name: 'search',
+    hash: '#/skills?q=git%20status',
+    ready: (p) => expect(p.getByRole('region', { name: 'Search results' })).toHaveAttribute('data-results-for', 'git status'),
+  },
   { name: 'skill', hash: '#/skills/git', ready: (p) => expect(p.getByRole('form', { name: 'Run git_status' })).toBeVisible() },
   { name: 'skill-broken', hash: '#/skills/broken-skill', ready: (p) => expect(p.getByRole('heading', { name: 'Diagnostics' })).toBeVisible() },
-  { name: 'section', hash: '#/skills/git?section=git_log&file=SKILL.md', ready: (p) => expect(p.getByRole('article', { name: 'Section git_log' }).getByRole('table')).toBeVisible() },
+  {
+    name: 'section',
+    hash: '#/skills/git?section=git_log&file=SKILL.md',
+    ready: (p) => expect(p.getByRole('article', { name: 'Section git_log' }).getByRole('table')).toBeVisible(),
+  },
   { name: 'file', hash: '#/skills/git?open=SKILL.md', ready: (p) => expect(p.getByRole('article', { name: 'File SKILL.md' })).toBeVisible() },
-  { name: 'approvals', hash: '#/approvals', ready: (p) => expect(p.getByRole('article', { name: /layout-echo/ }).getByRole('button', { name: /Deny/ })).toBeEnabled() },
+  {
+    name: 'approvals',
+    hash: '#/approvals',
+    ready: (p) => expect(p.getByRole('article', { name: /layout-echo/ }).getByRole('button', { name: /Deny/ })).toBeEnabled(),
+  },
   { name: 'history', hash: '#/history', ready: (p) => expect(p.getByRole('table').getByRole('row').nth(1)).toBeVisible() },
   { name: 'history-run', hash: '#/history/RUN', ready: (p) => expect(p.getByRole('heading', { name: 'Output' })).toBeVisible() },
   { name: 'packs', hash: '#/packs', ready: (p) => expect(p.getByRole('form', { name: 'Install a pack' })).toBeVisible() },
@@ -31,14 +43,18 @@ const SHOTS = new Set([400, 1280]);
 async function sidewaysOverflow(page: Page): Promise<{ page: { scrollWidth: number; clientWidth: number }; widest: string[] }> {
   return page.evaluate(() => {
     const g = globalThis as unknown as {
-      document: { documentElement: { scrollWidth: number; clientWidth: number }; querySelectorAll(s: string): ArrayLike<{ getBoundingClientRect(): { right: number; width: number }; tagName: string; className: unknown }> };
+      document: {
+        documentElement: { scrollWidth: number; clientWidth: number };
+        querySelectorAll(s: string): ArrayLike<{ getBoundingClientRect(): { right: number; width: number }; tagName: string; className: unknown }>;
+      };
       innerWidth: number;
     };
     const root = g.document.documentElement;
     const widest: string[] = [];
     for (const el of Array.from(g.document.querySelectorAll('body *'))) {
       const box = el.getBoundingClientRect();
-      if (box.width > 0 && box.right > root.clientWidth + 0.5) widest.push(`${el.tagName.toLowerCase()}.${String(el.className)} right=${Math.round(box.right)}`);
+      if (box.width > 0 && box.right > root.clientWidth + 0.5)
+        widest.push(`${el.tagName.toLowerCase()}.${String(el.className)} right=${Math.round(box.right)}`);
     }
     return { page: { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth }, widest: widest.slice(0, 8) };
   });

@@ -8,7 +8,12 @@ const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/pro
 /** Path of the script the argv tools run. */
 export const PRINT_ARGV = fixture('print-argv.mjs');
 
-function toolSkill(name: string, description: string, command: string, params = '| message | string | yes | What to say |\n| count | integer | no | How many |'): string {
+function toolSkill(
+  name: string,
+  description: string,
+  command: string,
+  params = '| message | string | yes | What to say |\n| count | integer | no | How many |',
+): string {
   return `---
 name: ${name}
 description: ${description}
@@ -53,7 +58,12 @@ export const SKILLS: Record<string, string> = {
   'assistant-echo': argvSkill('assistant-echo'),
   'always-echo': argvSkill('always-echo'),
   editable: argvSkill('editable', 'First version of the editable skill.'),
-  'slow-talker': toolSkill('slow-talker', 'Talks slowly, for live output.', `${NODE} ${fixture('behave.mjs')} out:first-line sleep:600000 out:never-printed`, '| message | string | no | Ignored |'),
+  'slow-talker': toolSkill(
+    'slow-talker',
+    'Talks slowly, for live output.',
+    `${NODE} ${fixture('behave.mjs')} out:first-line sleep:600000 out:never-printed`,
+    '| message | string | no | Ignored |',
+  ),
   'release-notes': `---
 name: release-notes
 description: How releases are written up, with a checklist.

@@ -19,7 +19,11 @@ export interface CliBytesOutcome extends CliOutcome {
  * `skilltray …` in this process over the test home's config; `answers` feed an interactive prompt
  * when given; `tty` makes stdout a terminal; `env` adds to the home's environment.
  */
-export async function cli(argv: string[], home: TestHome, options: { cwd?: string; answers?: string[]; tty?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<CliBytesOutcome> {
+export async function cli(
+  argv: string[],
+  home: TestHome,
+  options: { cwd?: string; answers?: string[]; tty?: boolean; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliBytesOutcome> {
   let stdout = '';
   let stderr = '';
   const bytes: Buffer[] = [];

@@ -49,7 +49,9 @@ const TARGETS: Record<TargetName, BuildTarget> = {
         .filter((source) => source !== PRELOAD)
         .map((source) => ({ source, output: join('dist', 'node', source.replace(/\.ts$/, '.js')) })),
       // The network relay is C, compiled on Linux only (scripts/build-net-relay.js).
-      ...(process.platform === 'linux' ? filesUnder(root, NATIVE_SOURCES, (name) => name.endsWith('.c')).map((source) => ({ source, output: join('dist', 'native', basename(source, '.c')) })) : []),
+      ...(process.platform === 'linux'
+        ? filesUnder(root, NATIVE_SOURCES, (name) => name.endsWith('.c')).map((source) => ({ source, output: join('dist', 'native', basename(source, '.c')) }))
+        : []),
     ],
     configs: ['tsconfig.node.json', 'tsconfig.base.json', join('scripts', 'build-net-relay.js')],
   },
@@ -64,7 +66,10 @@ const TARGETS: Record<TargetName, BuildTarget> = {
   },
   web: {
     script: 'build:web',
-    sources: (root) => [...filesUnder(root, 'src-renderer', () => true), ...filesUnder(root, join('src-main', 'shared'), isTs)].map(bundledInto(join('dist', 'web', 'index.html'))),
+    sources: (root) =>
+      [...filesUnder(root, 'src-renderer', () => true), ...filesUnder(root, join('src-main', 'shared'), isTs)].map(
+        bundledInto(join('dist', 'web', 'index.html')),
+      ),
     configs: ['vite.config.ts'],
   },
   preload: {

@@ -42,7 +42,9 @@ export async function cliAsOrdinaryUser(argv: string[], env: NodeJS.ProcessEnv):
 /** A user's uid, gid and home as passwd has them; null when there is no such user. */
 function passwdEntry(name: string): { uid: number; gid: number; home: string } | null {
   try {
-    const entry = execFileSync('getent', ['passwd', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split(':');
+    const entry = execFileSync('getent', ['passwd', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+      .trim()
+      .split(':');
     return { uid: Number(entry[2]), gid: Number(entry[3]), home: entry[5] ?? '' };
   } catch {
     return null;
@@ -57,7 +59,8 @@ function passwdEntry(name: string): { uid: number; gid: number; home: string } |
 export function madeUser(name: string, options: { home?: boolean } = {}): { uid: number; gid: number; home: string } {
   const existing = passwdEntry(name);
   if (existing !== null) return existing;
-  const flags = options.home === true ? ['--create-home', '--user-group', '--shell', '/bin/bash'] : ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin'];
+  const flags =
+    options.home === true ? ['--create-home', '--user-group', '--shell', '/bin/bash'] : ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin'];
   try {
     execFileSync('useradd', [...flags, name], { stdio: 'pipe' });
   } catch (error) {

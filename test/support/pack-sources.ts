@@ -12,7 +12,10 @@ export { tar, tarGz, zip, type ArchiveEntry } from './archives.js';
 /** A SKILL.md with one tool `run_it` running `command` (its placeholders declared as optional strings), or none. */
 export function toolSkill(name: string, command: string | null, extra: Record<string, unknown> = {}, body = ''): string {
   const params = [...new Set([...(command ?? '').matchAll(/<<(\w+)/g)].map((m) => m[1]))];
-  const table = params.length === 0 ? 'None.' : `| Name | Type | Required | Description |\n|---|---|---|---|\n${params.map((p) => `| ${p} | string | no | the ${p} |`).join('\n')}`;
+  const table =
+    params.length === 0
+      ? 'None.'
+      : `| Name | Type | Required | Description |\n|---|---|---|---|\n${params.map((p) => `| ${p} | string | no | the ${p} |`).join('\n')}`;
   const tool = command === null ? '' : `\n## Tools\n\n### run_it\n\nRuns it.\n\n#### Parameters\n\n${table}\n\n#### Command\n\n\`\`\`\n${command}\n\`\`\`\n`;
   return skillMd({ name, description: `The ${name} skill. Use it for tests.`, version: '1.0.0', ...extra }, `${body}${tool}`);
 }

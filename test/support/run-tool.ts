@@ -7,12 +7,7 @@ import { renderCommand } from '../../src-main/core/template/render-command.js';
 import type { RenderedCommand, RunResult, Skill } from '../../src-main/shared/model.js';
 
 /** Renders `tool` of `skill` with `args` and runs it in `cwd`; argument errors throw before any process starts. */
-export async function runTool(
-  skill: Skill,
-  tool: string,
-  args: unknown,
-  cwd: string,
-): Promise<{ rendered: RenderedCommand; result: RunResult }> {
+export async function runTool(skill: Skill, tool: string, args: unknown, cwd: string): Promise<{ rendered: RenderedCommand; result: RunResult }> {
   const rendered = renderCommand(skill, tool, args, { cwd });
   const env = buildToolEnv(process.env, skill.requires.env);
   const program = resolveProgram(rendered.program, env, cwd);

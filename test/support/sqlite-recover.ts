@@ -23,7 +23,17 @@ export async function recoverShell(): Promise<string> {
   await execa('tar', ['-xzf', join(SOURCES, tarball), '-C', cache]);
   const src = join(cache, version);
   const building = join(cache, `sqlite3.${process.pid}`);
-  await execa('cc', ['-O0', '-DSQLITE_ENABLE_DBPAGE_VTAB', '-DSQLITE_THREADSAFE=0', '-DSQLITE_OMIT_LOAD_EXTENSION', join(src, 'shell.c'), join(src, 'sqlite3.c'), '-lm', '-o', building]);
+  await execa('cc', [
+    '-O0',
+    '-DSQLITE_ENABLE_DBPAGE_VTAB',
+    '-DSQLITE_THREADSAFE=0',
+    '-DSQLITE_OMIT_LOAD_EXTENSION',
+    join(src, 'shell.c'),
+    join(src, 'sqlite3.c'),
+    '-lm',
+    '-o',
+    building,
+  ]);
   // Renamed into place whole, so a test running at the same time never finds half a binary.
   renameSync(building, shell);
   return shell;

@@ -80,7 +80,13 @@ export interface TestHome {
  */
 export function testHome(options: { base?: string; bundled?: string } = {}): TestHome {
   const base = options.base ?? tempDir();
-  const paths = { home: join(base, 'home'), userHome: join(base, 'user'), skills: join(base, 'skills'), bundled: options.bundled ?? join(base, 'bundled'), work: join(base, 'work') };
+  const paths = {
+    home: join(base, 'home'),
+    userHome: join(base, 'user'),
+    skills: join(base, 'skills'),
+    bundled: options.bundled ?? join(base, 'bundled'),
+    work: join(base, 'work'),
+  };
   for (const p of Object.values(paths)) mkdirSync(p, { recursive: true });
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,

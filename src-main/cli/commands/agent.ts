@@ -7,7 +7,8 @@ import { collectArguments, printReport, runCwd } from './run.js';
 
 const discover: Command = {
   name: 'discover',
-  summary: 'rank the skills that do a job (score 0–1: how much of the request they match, procedures and stable skills first; no checking sidecars unless --role sidecar)',
+  summary:
+    'rank the skills that do a job (score 0–1: how much of the request they match, procedures and stable skills first; no checking sidecars unless --role sidecar)',
   positionals: [{ name: 'intent', required: true }],
   options: {
     domain: { type: 'list', value: '<domain>', description: 'only skills of this domain (repeatable)' },
@@ -31,7 +32,13 @@ const discover: Command = {
     else if (results.length === 0) ctx.io.out('No skill matches that intent.\n');
     else {
       const width = Math.max(...results.map((r) => r.skill_id.length));
-      ctx.io.out(results.map((r, i) => `${i + 1}. ${r.skill_id.padEnd(width)}  ${r.score.toFixed(2)}  ${r.reason}\n${r.tools.length ? `   tools: ${r.tools.join(', ')}\n` : ''}`).join(''));
+      ctx.io.out(
+        results
+          .map(
+            (r, i) => `${i + 1}. ${r.skill_id.padEnd(width)}  ${r.score.toFixed(2)}  ${r.reason}\n${r.tools.length ? `   tools: ${r.tools.join(', ')}\n` : ''}`,
+          )
+          .join(''),
+      );
     }
     return 0;
   },
@@ -83,7 +90,16 @@ const attach: Command = {
         }),
       here: (approval) =>
         core.agent.attach(
-          { skillId, targetType, targetRef, inputs, surface: 'cli', cwd, ...(toolOption === undefined ? {} : { tool: toolOption }), ...(traceId === undefined ? {} : { traceId }) },
+          {
+            skillId,
+            targetType,
+            targetRef,
+            inputs,
+            surface: 'cli',
+            cwd,
+            ...(toolOption === undefined ? {} : { tool: toolOption }),
+            ...(traceId === undefined ? {} : { traceId }),
+          },
           { approval },
         ),
     });

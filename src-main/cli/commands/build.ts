@@ -24,7 +24,9 @@ export const build: Command = {
     const verify = args.options.verify === true ? { verify: true } : {};
     if (skill !== undefined) {
       const result = library.gateway.build(skill, ctx.cwd, verify);
-      return finish(ctx, args, result, () => (result.status === 'up-to-date' ? `${result.skill}: up-to-date` : `${result.skill}: ${result.status} (${result.sections} sections, ${result.tokenizer})`));
+      return finish(ctx, args, result, () =>
+        result.status === 'up-to-date' ? `${result.skill}: up-to-date` : `${result.skill}: ${result.status} (${result.sections} sections, ${result.tokenizer})`,
+      );
     }
     const result = library.gateway.buildAll(ctx.cwd, verify);
     await finish(ctx, args, result, () => result.built.map((b) => `${b.skill}: ${b.status}`).join('\n'));

@@ -1,6 +1,14 @@
 /** `skilltray connect [CLIENT]` and `disconnect CLIENT`: hooking MCP clients up to Skilltray, through the core's connect API. */
 import { homedir } from 'node:os';
-import { ASSISTANT_IDS, BRIDGE_TRANSPORTS, LAUNCH_FORMS, type AssistantChange, type AssistantStatus, type BridgeTransport, type LaunchForm } from '../../shared/connect.js';
+import {
+  ASSISTANT_IDS,
+  BRIDGE_TRANSPORTS,
+  LAUNCH_FORMS,
+  type AssistantChange,
+  type AssistantStatus,
+  type BridgeTransport,
+  type LaunchForm,
+} from '../../shared/connect.js';
 import type { McpEndpoint } from '../../core/api.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
 import { findRunningOwner } from '../owner-link.js';
@@ -28,7 +36,13 @@ function statusTable(ctx: CliContext, statuses: AssistantStatus[]): string {
   const found = statuses.filter((s) => s.foundBy !== null);
   const rows = [['CLIENT', 'NAME', 'CONFIG', 'STATE', 'WORKS']];
   for (const s of found) {
-    rows.push([s.id, s.name, short(s.configPath, ctx.env), s.error ? `unreadable: ${s.error.code}` : STATE_WORDS[s.state ?? 'not_connected'] + (s.transport === 'http' ? ' (url)' : ''), worksWord(s)]);
+    rows.push([
+      s.id,
+      s.name,
+      short(s.configPath, ctx.env),
+      s.error ? `unreadable: ${s.error.code}` : STATE_WORDS[s.state ?? 'not_connected'] + (s.transport === 'http' ? ' (url)' : ''),
+      worksWord(s),
+    ]);
   }
   let text = found.length > 0 ? `${table(rows)}\n` : 'No MCP client Skilltray connects was found on this machine.\n';
   for (const s of found) {
@@ -44,11 +58,14 @@ function statusTable(ctx: CliContext, statuses: AssistantStatus[]): string {
 function changeText(ctx: CliContext, change: AssistantChange): string {
   const where = short(change.path, ctx.env);
   if (!change.changed) {
-    return change.action === 'connect' ? `${change.name} is already connected (${where}); nothing changed\n` : `${change.name} does not name Skilltray (${where}); nothing changed\n`;
+    return change.action === 'connect'
+      ? `${change.name} is already connected (${where}); nothing changed\n`
+      : `${change.name} does not name Skilltray (${where}); nothing changed\n`;
   }
   let text = change.diff.endsWith('\n') ? change.diff : `${change.diff}\n`;
   if (change.dryRun) return `${text}(dry run: ${where} was not changed)\n`;
-  text += change.action === 'connect' ? `connected ${change.name} in ${where}; the bridge answered an MCP handshake\n` : `disconnected ${change.name} in ${where}\n`;
+  text +=
+    change.action === 'connect' ? `connected ${change.name} in ${where}; the bridge answered an MCP handshake\n` : `disconnected ${change.name} in ${where}\n`;
   if (change.backup !== null) text += `backup of the file as it was: ${short(change.backup, ctx.env)}\n`;
   if (change.action === 'connect') text += `restart ${change.name} (or reload its MCP servers) to use Skilltray\n`;
   return text;
@@ -69,15 +86,25 @@ const connect: Command = {
   positionals: [{ name: 'client', required: false }],
   options: {
     ...DRY_RUN,
-    transport: { type: 'string', value: '<transport>', choices: BRIDGE_TRANSPORTS, description: 'stdio (the client starts the bridge; the default) or http (it calls the running app\'s /mcp URL)' },
-    via: { type: 'string', value: '<form>', choices: LAUNCH_FORMS, description: 'what starts the bridge: app (the packaged app as Node), path (skilltray on PATH) or node (Node and this bin/skilltray.js)' },
+    transport: {
+      type: 'string',
+      value: '<transport>',
+      choices: BRIDGE_TRANSPORTS,
+      description: "stdio (the client starts the bridge; the default) or http (it calls the running app's /mcp URL)",
+    },
+    via: {
+      type: 'string',
+      value: '<form>',
+      choices: LAUNCH_FORMS,
+      description: 'what starts the bridge: app (the packaged app as Node), path (skilltray on PATH) or node (Node and this bin/skilltray.js)',
+    },
     ...JSON_OPTION,
   },
   examples: [
     ['connect', 'the clients found here: config file, connected or not, and whether the bridge answers'],
     ['connect cursor --dry-run', 'the change to ~/.cursor/mcp.json, as a diff; nothing written'],
     ['connect claude-code', "add Skilltray to Claude Code's user config (checked with an MCP handshake first)"],
-    ['connect codex --transport http', 'point Codex at the running app\'s /mcp URL instead'],
+    ['connect codex --transport http', "point Codex at the running app's /mcp URL instead"],
   ],
   async run(ctx, args) {
     const core = await ctx.core();
@@ -90,7 +117,9 @@ const connect: Command = {
     }
     const transport = args.options.transport as BridgeTransport | undefined;
     const endpoint = transport === 'http' ? await ownerEndpoint(ctx) : undefined;
-    const change = await (await core.connections()).connect(client, {
+    const change = await (
+      await core.connections()
+    ).connect(client, {
       dryRun: Boolean(args.options['dry-run']),
       ...(transport === undefined ? {} : { transport }),
       ...(args.options.via === undefined ? {} : { via: args.options.via as LaunchForm }),

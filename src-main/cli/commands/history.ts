@@ -1,5 +1,14 @@
 /** `history`: runs as a table with a header, or one run whole (request, decision, command, result, output). */
-import { RUN_STATUSES, SURFACES, type NetworkDenial, type RunRecord, type RunStatus, type RunSummary, type SandboxView, type Surface } from '../../shared/runs.js';
+import {
+  RUN_STATUSES,
+  SURFACES,
+  type NetworkDenial,
+  type RunRecord,
+  type RunStatus,
+  type RunSummary,
+  type SandboxView,
+  type Surface,
+} from '../../shared/runs.js';
 import { displayText } from '../../shared/display-text.js';
 import { networkWords } from '../../shared/network-reach.js';
 import { boxLines, LIMIT_HIT } from '../../shared/approval-text.js';
@@ -23,7 +32,11 @@ function ending(r: RunSummary): string {
 }
 
 function indented(text: string): string {
-  return text.replace(/\n$/, '').split('\n').map((line) => `  ${line}`).join('\n');
+  return text
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
 }
 
 /** The profile and what contained it, `workspace, network to api.github.com (bubblewrap)`, or why nothing did. */
@@ -52,7 +65,11 @@ function formatRunRecord(r: RunRecord): string {
   if (r.command) {
     lines.push(['program', r.programPath ?? `${r.command.program} (not found)`]);
     r.command.args.forEach((arg, i) => lines.push([`arg ${i + 1}`, JSON.stringify(arg)]));
-    lines.push(['cwd', r.command.cwd], ['timeout', `${r.command.timeoutMs / 1000} s`], ['env', r.command.env.length > 0 ? r.command.env.join(', ') : '(allow-list only)']);
+    lines.push(
+      ['cwd', r.command.cwd],
+      ['timeout', `${r.command.timeoutMs / 1000} s`],
+      ['env', r.command.env.length > 0 ? r.command.env.join(', ') : '(allow-list only)'],
+    );
   }
   if (r.sandbox) {
     lines.push(['sandbox', sandboxLine(r.sandbox)]);
@@ -67,7 +84,10 @@ function formatRunRecord(r: RunRecord): string {
   if (r.droppedStdout + r.droppedStderr > 0) lines.push(['dropped', `${r.droppedStdout} bytes of stdout, ${r.droppedStderr} of stderr (over the output cap)`]);
   const width = Math.max(...lines.map(([label]) => label.length));
   let text = `${lines.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n')}\n`;
-  for (const [name, output] of [['stdout', r.stdout], ['stderr', r.stderr]] as const) {
+  for (const [name, output] of [
+    ['stdout', r.stdout],
+    ['stderr', r.stderr],
+  ] as const) {
     text += output ? `\n${name}:\n${indented(output)}\n` : `\n${name}: (empty)\n`;
   }
   return text;
@@ -76,7 +96,8 @@ function formatRunRecord(r: RunRecord): string {
 /** Runs as a table: WHEN (local date and time), TOOL, STATUS, DECISION, RESULT, VIA, ID. */
 function formatRunTable(runs: readonly RunSummary[]): string {
   const rows = [['WHEN', 'TOOL', 'STATUS', 'DECISION', 'RESULT', 'VIA', 'ID']];
-  for (const r of runs) rows.push([localTime(r.requestedAt), `${r.skill}/${r.tool}`, r.status, `${r.outcome ?? '-'} by ${r.decidedBy ?? '-'}`, ending(r), r.surface, r.id]);
+  for (const r of runs)
+    rows.push([localTime(r.requestedAt), `${r.skill}/${r.tool}`, r.status, `${r.outcome ?? '-'} by ${r.decidedBy ?? '-'}`, ending(r), r.surface, r.id]);
   return `${table(rows)}\n`;
 }
 

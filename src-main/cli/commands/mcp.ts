@@ -28,9 +28,7 @@ export const mcpCommand: Command = {
   summary: 'serve the skills to an assistant over MCP (stdio): tools list, discover, run, attach, … and skill resources',
   positionals: [],
   options: {},
-  examples: [
-    ['mcp', "what an assistant starts: e.g. Claude Code's `claude mcp add skilltray -- skilltray mcp`"],
-  ],
+  examples: [['mcp', "what an assistant starts: e.g. Claude Code's `claude mcp add skilltray -- skilltray mcp`"]],
   async run(ctx) {
     // Loaded here rather than with the command list: the MCP SDK would add its load time to every other command.
     const [{ BoundedStdioTransport }, { createMcpServer }, { localExecutor, routedExecutor }, { SkilltrayCore }] = await Promise.all([
@@ -51,7 +49,11 @@ export const mcpCommand: Command = {
           home: core.config.home,
           local: localExecutor(core, { cwd: ctx.cwd, version: ctx.version, onWarning: (warning) => ctx.io.err(`${warning}\n`) }),
           onRoute: (owner) =>
-            ctx.io.err(owner === null ? 'no Skilltray app or serve is running: calls run here, and a run that needs approval fails (E601)\n' : `forwarding calls to ${owner.owner === 'app' ? 'the Skilltray app' : 'skilltray serve'} at ${owner.url}\n`),
+            ctx.io.err(
+              owner === null
+                ? 'no Skilltray app or serve is running: calls run here, and a run that needs approval fails (E601)\n'
+                : `forwarding calls to ${owner.owner === 'app' ? 'the Skilltray app' : 'skilltray serve'} at ${owner.url}\n`,
+            ),
         }),
       });
       core.on('event', (event) => {

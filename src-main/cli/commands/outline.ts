@@ -22,7 +22,9 @@ export const outline: Command = {
     try {
       library.gateway.outlineEach(args.positionals[0] as string, pick({ level: num(args, 'level') }), ctx.cwd, (headings) => {
         if (!json) out.write(`${formatOutlineFile(headings)}\n`);
-        else for (const heading of headings) out.write(`${count++ === 0 ? '{\n  "headings": [' : ','}\n${JSON.stringify(heading, null, 2).replace(/^/gm, '    ')}`);
+        else
+          for (const heading of headings)
+            out.write(`${count++ === 0 ? '{\n  "headings": [' : ','}\n${JSON.stringify(heading, null, 2).replace(/^/gm, '    ')}`);
       });
       if (json) out.write(count === 0 ? '{\n  "headings": []\n}\n' : '\n  ]\n}\n');
     } finally {

@@ -10,7 +10,9 @@ const MIB = 1024 * 1024;
 
 function originLine(report: ScanReport): string {
   const o = report.origin;
-  const at = [o.ref === null ? null : `ref ${o.ref}`, o.path === null ? null : `path ${o.path}`, o.commit === null ? null : `commit ${o.commit.slice(0, 12)}`].filter(Boolean).join(', ');
+  const at = [o.ref === null ? null : `ref ${o.ref}`, o.path === null ? null : `path ${o.path}`, o.commit === null ? null : `commit ${o.commit.slice(0, 12)}`]
+    .filter(Boolean)
+    .join(', ');
   return `${o.kind} ${o.source}${at === '' ? '' : ` (${at})`} — ${signatureText(o.signature)}`;
 }
 
@@ -18,10 +20,14 @@ function originLine(report: ScanReport): string {
 export function scanReportText(report: ScanReport): string {
   const lines = [`pack ${report.pack || '(not extracted)'} from ${originLine(report)}`, `  ${report.files} files, ${(report.bytes / MIB).toFixed(2)} MiB`];
   for (const skill of report.skills) {
-    lines.push(`skill ${skill.name}${skill.originalName === null ? '' : ` (was ${skill.originalName})`}${skill.version === null ? '' : ` ${skill.version}`}: ${skill.description.replace(/\s+/g, ' ').slice(0, 100)}`);
+    lines.push(
+      `skill ${skill.name}${skill.originalName === null ? '' : ` (was ${skill.originalName})`}${skill.version === null ? '' : ` ${skill.version}`}: ${skill.description.replace(/\s+/g, ' ').slice(0, 100)}`,
+    );
     if (skill.clash !== null) lines.push(`  ! name clash: a ${skill.clash.root} skill '${skill.name}' is at ${skill.clash.path}`);
     for (const tool of skill.tools) {
-      lines.push(`  tool ${tool.name}: runs ${tool.program}${tool.programInPack ? ' (from the pack)' : ''} — ${tool.profile}${tool.env.length === 0 ? '' : `; env ${tool.env.join(', ')}`}`);
+      lines.push(
+        `  tool ${tool.name}: runs ${tool.program}${tool.programInPack ? ' (from the pack)' : ''} — ${tool.profile}${tool.env.length === 0 ? '' : `; env ${tool.env.join(', ')}`}`,
+      );
       lines.push(`    ${tool.command}`);
     }
     for (const script of skill.scripts) lines.push(`  script ${script}`);
@@ -64,7 +70,9 @@ export function updateReportText(report: UpdateReport): string {
     }
     for (const file of skill.files) lines.push(`  file ${file.path}: ${file.change}`);
   }
-  const findings = scanReportText(report.scan).split('\n').filter((l) => /^(HIGH|MEDIUM|LOW)|^ {9}/.test(l));
+  const findings = scanReportText(report.scan)
+    .split('\n')
+    .filter((l) => /^(HIGH|MEDIUM|LOW)|^ {9}/.test(l));
   lines.push(findings.length === 0 ? 'findings in the new version: none' : 'findings in the new version:', ...findings);
   return displayLines(lines);
 }
@@ -75,8 +83,17 @@ export function packListText(packs: readonly PackInfo[]): string {
   return displayLines(
     packs.flatMap((p) => {
       const commit = p.origin.commit === null ? '' : ` @ ${p.origin.commit.slice(0, 12)}`;
-      const state = p.modified.length === 0 ? 'verified against the lock' : `MODIFIED: ${p.modified.slice(0, 3).map((m) => `${m.path} (${m.change})`).join(', ')}`;
-      return [`${p.name}  ${p.skills.join(', ')}`, `  ${p.origin.kind} ${p.origin.source}${commit} — ${signatureText(p.origin.signature)}; ${state}; installed ${new Date(p.installedAt).toISOString()}`];
+      const state =
+        p.modified.length === 0
+          ? 'verified against the lock'
+          : `MODIFIED: ${p.modified
+              .slice(0, 3)
+              .map((m) => `${m.path} (${m.change})`)
+              .join(', ')}`;
+      return [
+        `${p.name}  ${p.skills.join(', ')}`,
+        `  ${p.origin.kind} ${p.origin.source}${commit} — ${signatureText(p.origin.signature)}; ${state}; installed ${new Date(p.installedAt).toISOString()}`,
+      ];
     }),
   );
 }

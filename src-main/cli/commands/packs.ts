@@ -70,7 +70,12 @@ const install: Command = {
       else ctx.io.out(changeText(change));
       return 0;
     }
-    const request = { source: args.positionals[0] as string, ref: (o.ref as string | undefined) ?? null, path: (o.path as string | undefined) ?? null, as: (o.as as string | undefined) ?? null };
+    const request = {
+      source: args.positionals[0] as string,
+      ref: (o.ref as string | undefined) ?? null,
+      path: (o.path as string | undefined) ?? null,
+      as: (o.as as string | undefined) ?? null,
+    };
     const core = await ctx.core();
     const onProgress = progress(ctx, o.verbose === true);
     let change: PackChange;
@@ -142,9 +147,7 @@ const uninstall: Command = {
   summary: 'remove an installed pack: its files, lock entry, search indexes and remembered approvals (history stays)',
   positionals: [{ name: 'pack', required: true }],
   options: { verbose: CONFIRM.verbose, ...JSON_OPTION },
-  examples: [
-    ['uninstall pdf', 'remove the pack; its run history stays'],
-  ],
+  examples: [['uninstall pdf', 'remove the pack; its run history stays']],
   async run(ctx, args) {
     const core = await ctx.core();
     const change = await (await core.packs()).uninstall(args.positionals[0] as string, progress(ctx, args.options.verbose === true));
@@ -156,9 +159,13 @@ const uninstall: Command = {
 
 const packs: Command = {
   name: 'packs',
-  summary: 'list installed packs: source, commit, signature, whether the files still match the lock, and (--check) every file that differs and whether an update is waiting',
+  summary:
+    'list installed packs: source, commit, signature, whether the files still match the lock, and (--check) every file that differs and whether an update is waiting',
   positionals: [],
-  options: { check: { type: 'boolean', description: 'list every file that differs from the lock, and fetch each pack again to see whether an update is waiting' }, ...JSON_OPTION },
+  options: {
+    check: { type: 'boolean', description: 'list every file that differs from the lock, and fetch each pack again to see whether an update is waiting' },
+    ...JSON_OPTION,
+  },
   examples: [
     ['packs', 'source, commit, signature and whether the files still match the lock'],
     ['packs --check', 'every file edited behind the lock, and whether an update is waiting'],
@@ -170,7 +177,10 @@ const packs: Command = {
     const updates = new Map<string, boolean>();
     if (args.options.check) for (const p of list) updates.set(p.name, !(await (await core.packs()).previewUpdate(p.name)).upToDate);
     if (args.options.json) {
-      printJson(ctx, list.map((p) => ({ ...p, ...(updates.has(p.name) ? { updateAvailable: updates.get(p.name) } : {}) })));
+      printJson(
+        ctx,
+        list.map((p) => ({ ...p, ...(updates.has(p.name) ? { updateAvailable: updates.get(p.name) } : {}) })),
+      );
       return 0;
     }
     let text = packListText(list);
@@ -184,7 +194,9 @@ const packs: Command = {
 function switchCommand(enabled: boolean): Command {
   return {
     name: enabled ? 'enable' : 'disable',
-    summary: enabled ? 'turn a skill back on, everywhere or in one mode' : 'turn a skill off, everywhere or in one mode: it is not offered anywhere and its runs are refused (E618)',
+    summary: enabled
+      ? 'turn a skill back on, everywhere or in one mode'
+      : 'turn a skill off, everywhere or in one mode: it is not offered anywhere and its runs are refused (E618)',
     positionals: [{ name: 'skill', required: true, skill: true }],
     options: { mode: { type: 'string', value: '<mode>', description: `only in this mode (${MODES.join(', ')})` }, ...JSON_OPTION },
     examples: enabled
@@ -203,7 +215,9 @@ function switchCommand(enabled: boolean): Command {
       if (args.options.json) printJson(ctx, switches);
       else {
         const where = args.options.mode === undefined ? 'everywhere' : `in ${String(args.options.mode)} mode`;
-        ctx.io.out(`${skill} is ${enabled ? 'on' : 'off'} ${where}${switches.length === 0 ? '' : ` (switches: ${switches.map((s) => `${s.scope} ${s.enabled ? 'on' : 'off'}`).join(', ')})`}\n`);
+        ctx.io.out(
+          `${skill} is ${enabled ? 'on' : 'off'} ${where}${switches.length === 0 ? '' : ` (switches: ${switches.map((s) => `${s.scope} ${s.enabled ? 'on' : 'off'}`).join(', ')})`}\n`,
+        );
       }
       return 0;
     },
@@ -230,4 +244,3 @@ const trustKey: Command = {
 
 /** The pack and switch commands. */
 export const packCommands: Command[] = [install, update, uninstall, packs, switchCommand(true), switchCommand(false), trustKey];
-

@@ -11,7 +11,11 @@ export function pauseCommand(name: 'pause' | 'resume'): Command {
     examples: name === 'pause' ? [['pause', 'refuse every run until resume']] : [['resume', 'let runs start again']],
     async run(ctx, args) {
       const paused = name === 'pause';
-      const settings = await atOwnerOrHere(ctx, { operation: 'setPaused', there: (owner) => owner.setPaused({ paused }), here: (core) => core.preferences.setPaused(paused) });
+      const settings = await atOwnerOrHere(ctx, {
+        operation: 'setPaused',
+        there: (owner) => owner.setPaused({ paused }),
+        here: (core) => core.preferences.setPaused(paused),
+      });
       if (args.options.json) printJson(ctx, settings);
       else ctx.io.out(settings.paused ? 'Runs are paused.\n' : 'Runs are resumed.\n');
       return 0;

@@ -41,7 +41,7 @@ async function target(ctx: CliContext): Promise<ProjectTarget> {
 
 const projects: Command = {
   name: 'projects',
-  summary: "the project folders whose own skills (.claude/skills, .agents/skills) you trust, and whether they changed since",
+  summary: 'the project folders whose own skills (.claude/skills, .agents/skills) you trust, and whether they changed since',
   positionals: [],
   options: { ...JSON_OPTION },
   examples: [['projects', 'each trusted folder: trusted, or changed (its skills are not loaded until trusted again)']],
@@ -49,7 +49,9 @@ const projects: Command = {
     const list = await (await target(ctx)).list();
     if (args.options.json) printJson(ctx, list);
     else if (list.length === 0) ctx.io.out("No project folder is trusted. Trust one with 'skilltray trust-project <dir>'.\n");
-    else for (const p of list) ctx.io.out(`${p.path}  ${p.state === 'trusted' ? 'trusted' : 'changed since you trusted it: not loaded'}  ${p.skills.join(', ') || 'no skills'}\n`);
+    else
+      for (const p of list)
+        ctx.io.out(`${p.path}  ${p.state === 'trusted' ? 'trusted' : 'changed since you trusted it: not loaded'}  ${p.skills.join(', ') || 'no skills'}\n`);
     return 0;
   },
 };
@@ -67,7 +69,8 @@ const trust: Command = {
     const to = await target(ctx);
     const found = await to.inspect(resolve(ctx.cwd, args.positionals[0] as string));
     if (found.skills.length === 0) throw skillcErrors.invalidOption(`${found.path} holds no skills in .claude/skills or .agents/skills`);
-    if (!args.options.json) ctx.io.out(`${found.path} holds these skills (each of their tools will ask before it runs):\n${found.skills.map((s) => `  ${s}\n`).join('')}`);
+    if (!args.options.json)
+      ctx.io.out(`${found.path} holds these skills (each of their tools will ask before it runs):\n${found.skills.map((s) => `  ${s}\n`).join('')}`);
     if (!args.options.yes && !(await confirmed(ctx, 'Trust them as they are now?'))) {
       throw skillcErrors.invalidOption('not trusted: answer y at the terminal, or pass --yes');
     }

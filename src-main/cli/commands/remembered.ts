@@ -35,7 +35,8 @@ export const remembered: Command = {
       else ctx.io.out(`approval #${id} revoked\n`);
       return 0;
     }
-    if (action !== 'list' || idText !== undefined) throw skillcErrors.usage(`remembered takes list or revoke <id>, not '${[action, idText].filter(Boolean).join(' ')}'`);
+    if (action !== 'list' || idText !== undefined)
+      throw skillcErrors.usage(`remembered takes list or revoke <id>, not '${[action, idText].filter(Boolean).join(' ')}'`);
     const list = await atOwnerOrHere(ctx, { operation: 'remembered', there: (owner) => owner.remembered({}), here: (core) => core.policy.remembered() });
     if (args.options.json) printJson(ctx, list);
     else {

@@ -19,7 +19,12 @@ function atOwner(client: SkilltrayClient): HistoryTarget {
   return {
     retention: async () => (await client.settings({})).retention,
     setRetention: async (change) =>
-      (await client.setRetention({ ...(change.outputDays === undefined ? {} : { output_days: change.outputDays }), ...(change.outputMaxMb === undefined ? {} : { output_max_mb: change.outputMaxMb }) })).retention,
+      (
+        await client.setRetention({
+          ...(change.outputDays === undefined ? {} : { output_days: change.outputDays }),
+          ...(change.outputMaxMb === undefined ? {} : { output_max_mb: change.outputMaxMb }),
+        })
+      ).retention,
     maintain: () => client.maintainHistory({}),
     usage: () => client.historyUsage({}),
   };
@@ -40,7 +45,12 @@ export const retentionCommand: Command = {
   positionals: [],
   options: {
     'output-days': { type: 'integer', value: '<n>', min: 1, description: 'keep run output this many days (1–3650; default 30)' },
-    'output-mb': { type: 'integer', value: '<n>', min: 1, description: 'keep at most this many MiB of run output in all, oldest dropped first (1–102400; default 100)' },
+    'output-mb': {
+      type: 'integer',
+      value: '<n>',
+      min: 1,
+      description: 'keep at most this many MiB of run output in all, oldest dropped first (1–102400; default 100)',
+    },
     apply: { type: 'boolean', description: 'apply retention and vacuum state.db now (the app and serve also do it hourly)' },
     ...JSON_OPTION,
   },
@@ -54,7 +64,10 @@ export const retentionCommand: Command = {
     const target = owner === null ? here(await ctx.core()) : atOwner(owner.client);
     const days = args.options['output-days'];
     const size = args.options['output-mb'];
-    const change: Partial<Retention> = { ...(typeof days === 'number' ? { outputDays: days } : {}), ...(typeof size === 'number' ? { outputMaxMb: size } : {}) };
+    const change: Partial<Retention> = {
+      ...(typeof days === 'number' ? { outputDays: days } : {}),
+      ...(typeof size === 'number' ? { outputMaxMb: size } : {}),
+    };
     const retention = Object.keys(change).length === 0 ? await target.retention() : await target.setRetention(change);
     const maintenance = args.options.apply ? await target.maintain() : null;
     const usage = await target.usage();

@@ -39,7 +39,11 @@ export const rules: Command = {
       if (effect === undefined || pattern === undefined || rest.length > 2) throw skillcErrors.usage('rules add expects <allow|deny> <pattern>');
       const { parseRuleEffect } = await import('../../core/runs-facade.js');
       const checked = parseRuleEffect(effect);
-      const rule = await atOwnerOrHere(ctx, { operation: 'addRule', there: (owner) => owner.addRule({ pattern, effect: checked }), here: (core) => core.policy.addRule(pattern, checked) });
+      const rule = await atOwnerOrHere(ctx, {
+        operation: 'addRule',
+        there: (owner) => owner.addRule({ pattern, effect: checked }),
+        here: (core) => core.policy.addRule(pattern, checked),
+      });
       if (args.options.json) printJson(ctx, rule);
       else ctx.io.out(`rule #${rule.id}: ${rule.effect} ${rule.pattern}\n${await pinLines(rule)}`);
       return 0;
@@ -62,12 +66,24 @@ export const rules: Command = {
       const [skill] = rest;
       if (skill === undefined || rest.length !== 1) throw skillcErrors.usage(`rules ${action} takes one <skill>`);
       const sandboxed = action === 'sandbox';
-      const status = await atOwnerOrHere(ctx, { operation: 'setSkillSandbox', there: (owner) => owner.setSkillSandbox({ skill, sandboxed }), here: (core) => core.policy.setSkillSandboxed(skill, sandboxed) });
+      const status = await atOwnerOrHere(ctx, {
+        operation: 'setSkillSandbox',
+        there: (owner) => owner.setSkillSandbox({ skill, sandboxed }),
+        here: (core) => core.policy.setSkillSandboxed(skill, sandboxed),
+      });
       if (args.options.json) printJson(ctx, status);
-      else ctx.io.out(sandboxed ? `${skill} runs in the sandbox again\n` : `${skill} now runs without a sandbox: every run of it asks first (unless an allow rule says otherwise)\n`);
+      else
+        ctx.io.out(
+          sandboxed
+            ? `${skill} runs in the sandbox again\n`
+            : `${skill} now runs without a sandbox: every run of it asks first (unless an allow rule says otherwise)\n`,
+        );
       return 0;
     }
-    if (action !== 'list' || rest.length > 0) throw skillcErrors.usage(`rules takes list, add <allow|deny> <pattern>, remove <id>, sandbox <skill> or unsandbox <skill>, not '${[action, ...rest].join(' ')}'`);
+    if (action !== 'list' || rest.length > 0)
+      throw skillcErrors.usage(
+        `rules takes list, add <allow|deny> <pattern>, remove <id>, sandbox <skill> or unsandbox <skill>, not '${[action, ...rest].join(' ')}'`,
+      );
     const [list, sandbox] = await atOwnerOrHere(ctx, {
       operation: 'rules',
       there: async (owner) => [await owner.rules({}), await owner.sandbox({})] as const,

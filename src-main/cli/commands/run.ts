@@ -49,7 +49,13 @@ export function printReport(ctx: CliContext, report: RunReport): void {
   const { result } = report;
   if (result.stdout) ctx.io.out(result.stdout.endsWith('\n') ? result.stdout : `${result.stdout}\n`);
   if (result.stderr) ctx.io.err(result.stderr.endsWith('\n') ? result.stderr : `${result.stderr}\n`);
-  const status = result.timedOut ? `timed out after ${report.command.timeoutMs / 1000} s` : result.cancelled ? 'cancelled' : result.signal ? `killed by ${result.signal}` : `exit ${result.exitCode}`;
+  const status = result.timedOut
+    ? `timed out after ${report.command.timeoutMs / 1000} s`
+    : result.cancelled
+      ? 'cancelled'
+      : result.signal
+        ? `killed by ${result.signal}`
+        : `exit ${result.exitCode}`;
   const dropped = result.droppedBytes.stdout + result.droppedBytes.stderr;
   const limit = result.limitHit === undefined || result.limitHit === null ? '' : ` · stopped at ${LIMIT_HIT[result.limitHit]}`;
   ctx.io.err(`${status}${limit} · ${Math.round(result.durationMs)} ms${dropped > 0 ? ` · ${dropped} bytes of output dropped` : ''} · run ${report.id}\n`);
@@ -68,7 +74,11 @@ export const run: Command = {
     arg: { type: 'list', value: '<key=value>', description: 'one argument, typed by the Parameters table (repeatable)' },
     cwd: { type: 'string', value: '<dir>', description: 'working directory (default: the current directory)' },
     'dry-run': { type: 'boolean', description: 'print the rendered request and the policy decision; run nothing' },
-    yes: { type: 'boolean', description: 'approve this one call yourself when policy asks (never overrides a deny); with the app or serve running, it answers the question the owner asks, and the owner runs it' },
+    yes: {
+      type: 'boolean',
+      description:
+        'approve this one call yourself when policy asks (never overrides a deny); with the app or serve running, it answers the question the owner asks, and the owner runs it',
+    },
     ...JSON_OPTION,
   },
   examples: [
@@ -90,8 +100,12 @@ export const run: Command = {
         const argv = dry.command.args.map((a, i) => `  arg ${String(i + 1).padEnd(5)} ${JSON.stringify(a)}\n`).join('');
         const sandbox = `${containment(dry.sandbox)}${dry.sandbox.contained ? ` (${dry.sandbox.mechanism ?? ''})` : `: ${dry.sandbox.why ?? ''}`}`;
         const network = dry.sandbox.network && dry.sandbox.contained ? `network   ${networkWords(dry.sandbox)}\n` : '';
-        const box = boxLines(dry.sandbox, ctx.env.HOME).map((line) => `          ${line}\n`).join('');
-        ctx.io.out(`program   ${dry.programPath ?? `${dry.command.program} (not found)`}\n${argv}cwd       ${dry.command.cwd}\ntimeout   ${dry.command.timeoutMs / 1000} s\nsandbox   ${sandbox}\n${network}${box}decision  ${dry.decision}: ${dry.reason}\n`);
+        const box = boxLines(dry.sandbox, ctx.env.HOME)
+          .map((line) => `          ${line}\n`)
+          .join('');
+        ctx.io.out(
+          `program   ${dry.programPath ?? `${dry.command.program} (not found)`}\n${argv}cwd       ${dry.command.cwd}\ntimeout   ${dry.command.timeoutMs / 1000} s\nsandbox   ${sandbox}\n${network}${box}decision  ${dry.decision}: ${dry.reason}\n`,
+        );
       }
       return 0;
     }

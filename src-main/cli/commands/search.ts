@@ -51,7 +51,10 @@ export const search: Command = {
   options: {
     all: { type: 'boolean', description: 'search every skill, even when the first word names one' },
     limit: { type: 'integer', value: '<n>', min: 1, description: 'at most n results (default 10)' },
-    strict: { type: 'boolean', description: `with a skill: search its own index as skillc does, Markdown snippets and scores (E002 when not built; also ${STRICT_ENV}=1)` },
+    strict: {
+      type: 'boolean',
+      description: `with a skill: search its own index as skillc does, Markdown snippets and scores (E002 when not built; also ${STRICT_ENV}=1)`,
+    },
     ...FORMAT,
   },
   notes: [
@@ -81,7 +84,9 @@ export const search: Command = {
       try {
         if (strict) {
           const result = library.gateway.searchIndex(first, rest.join(' '), limit, ctx.cwd);
-          return await finish(ctx, args, result, () => formatSearch({ results: result.results.map((hit) => ({ ...hit, snippet: emphasize(hit.snippet, on) })) }));
+          return await finish(ctx, args, result, () =>
+            formatSearch({ results: result.results.map((hit) => ({ ...hit, snippet: emphasize(hit.snippet, on) })) }),
+          );
         }
         return await printHits(ctx, args, library.gateway.search(first, rest.join(' '), limit, ctx.cwd));
       } catch (error) {
@@ -89,7 +94,11 @@ export const search: Command = {
         ctx.io.err(`note: no skill is named '${first}', so every skill was searched for "${[first, ...rest].join(' ')}"\n`);
       }
     }
-    return printHits(ctx, args, withIndexProgress(ctx, library, () => library.gateway.searchAll([first, ...rest].join(' '), limit)));
+    return printHits(
+      ctx,
+      args,
+      withIndexProgress(ctx, library, () => library.gateway.searchAll([first, ...rest].join(' '), limit)),
+    );
   },
 };
 

@@ -41,7 +41,11 @@ const serve: Command = {
     if (args.options.web && !existsSync(join(webDir, 'index.html'))) {
       throw skillcErrors.invalidOption(`--web needs the built UI in ${webDir}; run npm run build:web`);
     }
-    const [{ SkilltrayCore }, { startHttpServer }, { tokenPath }] = await Promise.all([import('../../core/api.js'), import('../../server/http.js'), import('../../server/token.js')]);
+    const [{ SkilltrayCore }, { startHttpServer }, { tokenPath }] = await Promise.all([
+      import('../../core/api.js'),
+      import('../../server/http.js'),
+      import('../../server/token.js'),
+    ]);
     const core = printNotices(new SkilltrayCore(ctx.config(), { autoBuild: true }), ctx.io);
     const { signalled, release } = shutdownSignal();
     let stopping: NodeJS.Signals | null = null;
@@ -100,7 +104,9 @@ const approvals: Command = {
       return 0;
     }
     for (const entry of pending) {
-      ctx.io.out(`run ${entry.id} (asked over ${entry.surface}, expires ${new Date(entry.expiresAt).toISOString()})\n${describePending(entry, ctx.env.HOME)}\n`);
+      ctx.io.out(
+        `run ${entry.id} (asked over ${entry.surface}, expires ${new Date(entry.expiresAt).toISOString()})\n${describePending(entry, ctx.env.HOME)}\n`,
+      );
     }
     ctx.io.out("Answer with 'skilltray approve <run-id> [--always [--session] [--anywhere]]' or 'skilltray deny <run-id>'.\n");
     return 0;
@@ -110,12 +116,18 @@ const approvals: Command = {
 function answerCommand(name: 'approve' | 'deny'): Command {
   return {
     name,
-    summary: name === 'approve' ? 'approve a waiting run once, or --always for this tool in its folder (--anywhere: any folder, read-only tools; --session: only while the app runs)' : 'deny a waiting run',
+    summary:
+      name === 'approve'
+        ? 'approve a waiting run once, or --always for this tool in its folder (--anywhere: any folder, read-only tools; --session: only while the app runs)'
+        : 'deny a waiting run',
     positionals: [{ name: 'run-id', required: true }],
     options: {
       ...(name === 'approve'
         ? {
-            always: { type: 'boolean' as const, description: 'always allow this tool in this folder (until revoked, or until the skill, program or sandbox profile changes)' },
+            always: {
+              type: 'boolean' as const,
+              description: 'always allow this tool in this folder (until revoked, or until the skill, program or sandbox profile changes)',
+            },
             session: { type: 'boolean' as const, description: 'with --always: only until the app (or serve) stops' },
             anywhere: { type: 'boolean' as const, description: "with --always: in any folder, not only the run's (read-only tools only)" },
           }

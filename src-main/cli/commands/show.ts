@@ -31,7 +31,11 @@ export const show: Command = {
     if (words.length > 0 && option !== undefined) throw skillcErrors.usage('give the section once: as the second argument or with --section');
     const section = words.length > 0 ? words.join(' ') : option;
     if (section === undefined) throw skillcErrors.usage('show needs <section>, the heading to show');
-    const result = (await ctx.library({ strict: strictRead(ctx, args) })).gateway.show(skill, { section, ...pick({ file: str(args, 'file'), maxLines: num(args, 'max-lines') }) }, ctx.cwd);
+    const result = (await ctx.library({ strict: strictRead(ctx, args) })).gateway.show(
+      skill,
+      { section, ...pick({ file: str(args, 'file'), maxLines: num(args, 'max-lines') }) },
+      ctx.cwd,
+    );
     if (result.warning) ctx.io.err(`${result.warning}\n`);
     return finish(ctx, args, result, () => formatShow(result));
   },

@@ -67,9 +67,13 @@ const list: Command = {
       rows.push([s.name, s.version ?? '-', s.trust, s.status, s.enabled ? 'on' : 'off', String(s.tools.length), clip(s.description.replace(/\s+/g, ' '), 60)]);
     }
     const notes = [
-      ...result.skills.filter((s) => s.switches.length > 0).map((s) => `note: ${s.name} is ${switchesText(s.switches)} (skilltray enable ${s.name} turns it back on)`),
+      ...result.skills
+        .filter((s) => s.switches.length > 0)
+        .map((s) => `note: ${s.name} is ${switchesText(s.switches)} (skilltray enable ${s.name} turns it back on)`),
       ...result.shadowed.map((s) => `note: ${s.name} in ${s.winner.root.path} hides ${s.name} in ${s.loser.root.path}`),
-      ...result.skills.filter((s) => s.name.startsWith('-')).map((s) => `warning: ${s.name} starts with '-', which other hosts' command lines read as an option (W440); rename its folder`),
+      ...result.skills
+        .filter((s) => s.name.startsWith('-'))
+        .map((s) => `warning: ${s.name} starts with '-', which other hosts' command lines read as an option (W440); rename its folder`),
     ];
     ctx.io.out(`${table(rows)}\n${notes.length === 0 ? '' : displayLines(notes)}`);
     return 0;
@@ -94,7 +98,8 @@ const check: Command = {
       const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
       const lines = report.skills.flatMap((s) => [`${s.name} ${s.status} ${s.path}`, ...s.diagnostics.map((d) => `  ${diagnosticLine(d, s.path)}`)]);
       lines.push(`${plural(report.skills.length, 'skill')} checked: ${plural(report.errors, 'error')}, ${plural(report.warnings, 'warning')}`);
-      for (const root of report.unreadable_roots) lines.push(`warning: the skill root ${root.path} cannot be read (${root.why}): its skills are neither loaded nor checked`);
+      for (const root of report.unreadable_roots)
+        lines.push(`warning: the skill root ${root.path} cannot be read (${root.why}): its skills are neither loaded nor checked`);
       ctx.io.out(displayLines(lines));
     }
     return report.errors > 0 ? 1 : 0;
@@ -143,7 +148,12 @@ function describeText(skill: Skill): string {
   }
   const c = skill.classification;
   if (c) {
-    lines.push(field('classification', `role ${c.role ?? '-'}, invocation ${c.invocation ?? '-'}, effect ${c.effectMode ?? '-'}, targets [${c.attachTargets.join(', ')}]`));
+    lines.push(
+      field(
+        'classification',
+        `role ${c.role ?? '-'}, invocation ${c.invocation ?? '-'}, effect ${c.effectMode ?? '-'}, targets [${c.attachTargets.join(', ')}]`,
+      ),
+    );
   }
   if (skill.tags.length + skill.domain.length > 0 || skill.status) {
     lines.push(field('discovery', `domain [${skill.domain.join(', ')}] tags [${skill.tags.join(', ')}] status ${skill.status ?? '-'}`));
@@ -197,7 +207,16 @@ const roots: Command = {
       return 0;
     }
     const rows = [['#', 'KIND', 'TRUST', 'PLACEHOLDERS', 'WATCHED', 'PATH']];
-    result.roots.forEach((r, i) => rows.push([String(i + 1), r.kind, r.trust, r.syntax, r.watch?.mode ?? '-', `${r.path}${!r.exists ? ' (missing)' : typeof r.unreadable === 'string' ? ' (unreadable)' : ''}`]));
+    result.roots.forEach((r, i) =>
+      rows.push([
+        String(i + 1),
+        r.kind,
+        r.trust,
+        r.syntax,
+        r.watch?.mode ?? '-',
+        `${r.path}${!r.exists ? ' (missing)' : typeof r.unreadable === 'string' ? ' (unreadable)' : ''}`,
+      ]),
+    );
     let text = `home: ${result.home}\n${table(rows)}\n`;
     if (owner === null) text += 'note: no Skilltray app or serve is running, so no root is being watched\n';
     for (const r of result.roots) {

@@ -6,7 +6,7 @@ import { FORMAT, finish, pick, str } from './read-options.js';
 
 export const stats: Command = {
   name: 'stats',
-  summary: "how often a skill was read and searched, from its access logs",
+  summary: 'how often a skill was read and searched, from its access logs',
   positionals: [{ name: 'skill', required: true, skill: true }],
   options: {
     'group-by': { type: 'string', value: '<type>', description: `${STATS_QUERY_TYPES.join('|')} (default summary)` },
@@ -20,7 +20,12 @@ export const stats: Command = {
     ['stats git --group-by sections --since 2026-01-01', 'its most read sections this year'],
   ],
   async run(ctx, args) {
-    const options = pick({ groupBy: str(args, 'group-by'), since: str(args, 'since'), until: str(args, 'until'), projects: args.options.project as string[] | undefined });
+    const options = pick({
+      groupBy: str(args, 'group-by'),
+      since: str(args, 'since'),
+      until: str(args, 'until'),
+      projects: args.options.project as string[] | undefined,
+    });
     const result = (await ctx.library()).gateway.stats(args.positionals[0] as string, options, ctx.cwd);
     return finish(ctx, args, result, () => formatStats(result));
   },

@@ -17,7 +17,10 @@ export const sync: Command = {
     ['sync git --dry-run', 'what would be merged for git'],
   ],
   async run(ctx, args) {
-    const result = (await ctx.library()).gateway.sync({ project: str(args, 'project') ?? ctx.cwd, ...pick({ skill: args.positionals[0], dryRun: args.options['dry-run'] as boolean | undefined }) });
+    const result = (await ctx.library()).gateway.sync({
+      project: str(args, 'project') ?? ctx.cwd,
+      ...pick({ skill: args.positionals[0], dryRun: args.options['dry-run'] as boolean | undefined }),
+    });
     if (args.options.json) printJson(ctx, result);
     else {
       const text = formatSync(result);

@@ -29,9 +29,13 @@ export function planAttach(skill: Skill | undefined, request: AttachRequest): { 
   const { skillId, targetType } = request;
   if (!skill) throw attachValidationError('skill_not_found', `skill '${skillId}' not found`, { skill_id: skillId });
   if (skill.state === 'error') {
-    throw attachValidationError('skill_not_loadable', `skill '${skillId}' does not load: ${skill.diagnostics.find((d) => d.severity === 'error')?.message ?? 'it has errors'}`, {
-      skill_id: skillId,
-    });
+    throw attachValidationError(
+      'skill_not_loadable',
+      `skill '${skillId}' does not load: ${skill.diagnostics.find((d) => d.severity === 'error')?.message ?? 'it has errors'}`,
+      {
+        skill_id: skillId,
+      },
+    );
   }
   const invocation = skill.classification?.invocation ?? 'direct';
   if (invocation !== 'attach' && invocation !== 'both') {

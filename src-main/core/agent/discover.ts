@@ -41,8 +41,10 @@ export const RANK_FACTORS = {
 } as const;
 
 /** Intents that only look: read_only skills come first for them (rule 4). */
-const READ_ONLY_INTENT = /^(show|list|what|which|who|where|when|how|is|are|does|do|did|check|find|search|look|see|view|display|read|count|print|tell|give|get|inspect|describe|explain|summari[sz]e|compare|why)\b/i;
-const WRITING_INTENT = /\b(delete|remove|create|write|send|commit|push|install|uninstall|kill|stop|restart|update|change|set|rename|move|deploy|post|upload|format|reset)\b/i;
+const READ_ONLY_INTENT =
+  /^(show|list|what|which|who|where|when|how|is|are|does|do|did|check|find|search|look|see|view|display|read|count|print|tell|give|get|inspect|describe|explain|summari[sz]e|compare|why)\b/i;
+const WRITING_INTENT =
+  /\b(delete|remove|create|write|send|commit|push|install|uninstall|kill|stop|restart|update|change|set|rename|move|deploy|post|upload|format|reset)\b/i;
 
 export interface DiscoverOptions {
   domain?: string | string[];
@@ -270,7 +272,10 @@ export class Discovery {
 
     const top = Math.max(0, ...candidates.map((c) => c.relevance));
     // The utility that does the job: the best strong match among utilities that have tools to do it with.
-    const doesTheJob = Math.max(0, ...candidates.filter((c) => c.role === 'utility' && c.skill.tools.length > 0 && c.relevance >= top / 2).map((c) => c.relevance));
+    const doesTheJob = Math.max(
+      0,
+      ...candidates.filter((c) => c.role === 'utility' && c.skill.tools.length > 0 && c.relevance >= top / 2).map((c) => c.relevance),
+    );
     const intentSingulars = words.map(singular);
     const readOnlyIntent = isReadOnlyIntent(intent);
     for (const c of candidates) {

@@ -37,7 +37,8 @@ export function bridgeCommand(config: CoreConfig, form: LaunchForm): BridgeComma
     return { form, command: installation.runtime, args: [installation.script, 'mcp'], env: { ...env, ELECTRON_RUN_AS_NODE: '1' } };
   }
   if (form === 'path') {
-    if (resolveProgram('skilltray', config.env, config.home) === null) return { unavailable: "no 'skilltray' on PATH (npm link or npm install -g puts one there)" };
+    if (resolveProgram('skilltray', config.env, config.home) === null)
+      return { unavailable: "no 'skilltray' on PATH (npm link or npm install -g puts one there)" };
     return { form, command: 'skilltray', args: ['mcp'], env };
   }
   const node = nodeProgram(config);

@@ -61,7 +61,11 @@ const plain = (bridge: BridgeCommand): Record<string, unknown> => ({ command: br
 
 /** A file in the folder each platform keeps application data in (Application Support, APPDATA, XDG). */
 const appFolder = (at: Places, ...parts: string[]): string =>
-  at.platform === 'darwin' ? join(at.home, 'Library', 'Application Support', ...parts) : at.platform === 'win32' ? join(at.appData, ...parts) : join(at.xdgConfig, ...parts);
+  at.platform === 'darwin'
+    ? join(at.home, 'Library', 'Application Support', ...parts)
+    : at.platform === 'win32'
+      ? join(at.appData, ...parts)
+      : join(at.xdgConfig, ...parts);
 
 export const CLIENTS: readonly ClientSpec[] = [
   {
@@ -130,7 +134,12 @@ export const CLIENTS: readonly ClientSpec[] = [
     id: 'zed',
     name: 'Zed',
     syntax: 'jsonc',
-    configFile: (at) => (at.platform === 'win32' ? join(at.appData, 'Zed', 'settings.json') : at.platform === 'darwin' ? join(at.home, '.config', 'zed', 'settings.json') : join(at.xdgConfig, 'zed', 'settings.json')),
+    configFile: (at) =>
+      at.platform === 'win32'
+        ? join(at.appData, 'Zed', 'settings.json')
+        : at.platform === 'darwin'
+          ? join(at.home, '.config', 'zed', 'settings.json')
+          : join(at.xdgConfig, 'zed', 'settings.json'),
     programs: ['zed', 'zeditor'],
     serversKey: 'context_servers',
     stdio: plain,
@@ -141,7 +150,8 @@ export const CLIENTS: readonly ClientSpec[] = [
     id: 'goose',
     name: 'goose',
     syntax: 'yaml',
-    configFile: (at) => (at.platform === 'win32' ? join(at.appData, 'Block', 'goose', 'config', 'config.yaml') : join(at.home, '.config', 'goose', 'config.yaml')),
+    configFile: (at) =>
+      at.platform === 'win32' ? join(at.appData, 'Block', 'goose', 'config', 'config.yaml') : join(at.home, '.config', 'goose', 'config.yaml'),
     programs: ['goose'],
     serversKey: 'extensions',
     stdio: (bridge) => ({

@@ -6,7 +6,17 @@
  */
 import { existsSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
-import { ASSISTANT_IDS, LAUNCH_FORMS, type AssistantChange, type AssistantStatus, type AssistantTest, type BridgeCommand, type BridgeTransport, type ConfigSyntax, type LaunchForm } from '../../shared/connect.js';
+import {
+  ASSISTANT_IDS,
+  LAUNCH_FORMS,
+  type AssistantChange,
+  type AssistantStatus,
+  type AssistantTest,
+  type BridgeCommand,
+  type BridgeTransport,
+  type ConfigSyntax,
+  type LaunchForm,
+} from '../../shared/connect.js';
 import type { CoreConfig } from '../config.js';
 import { toSkilltrayError } from '../../shared/skilltray-error.js';
 import { resolveProgram } from '../process/resolve-program.js';
@@ -95,13 +105,20 @@ export class AssistantConnections {
   }
 
   /** The entry `connect` writes for `spec`, and what the handshake starts or calls to check it. */
-  private wanted(spec: ClientSpec, options: ConnectOptions): { entry: Record<string, unknown>; transport: BridgeTransport; target: BridgeCommand | McpEndpoint } {
+  private wanted(
+    spec: ClientSpec,
+    options: ConnectOptions,
+  ): { entry: Record<string, unknown>; transport: BridgeTransport; target: BridgeCommand | McpEndpoint } {
     const transport = options.transport ?? spec.prefers;
     if (transport === 'http') {
-      if (spec.http === undefined) throw connectErrors.transportNotAvailable(`${spec.name} takes no URL; connect it over stdio`, { client: spec.id, transport });
+      if (spec.http === undefined)
+        throw connectErrors.transportNotAvailable(`${spec.name} takes no URL; connect it over stdio`, { client: spec.id, transport });
       const endpoint = this.currentEndpoint(options.endpoint);
       if (endpoint === null) {
-        throw connectErrors.transportNotAvailable('no Skilltray app or serve is running to serve /mcp: start one, or connect over stdio', { client: spec.id, transport });
+        throw connectErrors.transportNotAvailable('no Skilltray app or serve is running to serve /mcp: start one, or connect over stdio', {
+          client: spec.id,
+          transport,
+        });
       }
       return { entry: spec.http(endpoint), transport, target: endpoint };
     }
@@ -174,7 +191,10 @@ export class AssistantConnections {
     );
   }
 
-  private async check(spec: ClientSpec, options: ConnectOptions): Promise<HandshakeResult & { target: BridgeCommand | McpEndpoint; transport: BridgeTransport }> {
+  private async check(
+    spec: ClientSpec,
+    options: ConnectOptions,
+  ): Promise<HandshakeResult & { target: BridgeCommand | McpEndpoint; transport: BridgeTransport }> {
     const { target, transport } = this.wanted(spec, options);
     const result = await handshake(target, this.config.env, this.options.handshakeTimeoutMs);
     return { ...result, target, transport };
@@ -185,7 +205,14 @@ export class AssistantConnections {
     const spec = this.spec(id);
     const result = await this.check(spec, options);
     const target = 'command' in result.target ? result.target : { url: result.target.url };
-    return { client: spec.id, transport: result.transport, works: result.works, tools: result.works ? result.tools : [], error: result.works ? null : result.error, target };
+    return {
+      client: spec.id,
+      transport: result.transport,
+      works: result.works,
+      tools: result.works ? result.tools : [],
+      error: result.works ? null : result.error,
+      target,
+    };
   }
 
   /**
@@ -201,7 +228,19 @@ export class AssistantConnections {
     const document = await this.open(spec, file);
     const { entry, transport } = this.wanted(spec, options);
     const after = isDeepStrictEqual(document.entry(ENTRY_NAME), entry) ? file.text : document.withEntry(ENTRY_NAME, entry);
-    const change: AssistantChange = { client: spec.id, name: spec.name, action: 'connect', path, changed: after !== file.text, dryRun: options.dryRun ?? false, diff: configDiff(path, file.text, after), backup: null, entry, transport, works: null };
+    const change: AssistantChange = {
+      client: spec.id,
+      name: spec.name,
+      action: 'connect',
+      path,
+      changed: after !== file.text,
+      dryRun: options.dryRun ?? false,
+      diff: configDiff(path, file.text, after),
+      backup: null,
+      entry,
+      transport,
+      works: null,
+    };
     if (change.dryRun) return change;
     const checked = await this.check(spec, options);
     if (!checked.works) throw connectErrors.notWorking(spec.name, checked.error);
@@ -216,7 +255,19 @@ export class AssistantConnections {
     const path = this.configPath(spec);
     const file = readConfig(path);
     const after = (await this.open(spec, file)).withoutEntry(ENTRY_NAME);
-    const change: AssistantChange = { client: spec.id, name: spec.name, action: 'disconnect', path, changed: after !== file.text, dryRun: options.dryRun ?? false, diff: configDiff(path, file.text, after), backup: null, entry: null, transport: null, works: null };
+    const change: AssistantChange = {
+      client: spec.id,
+      name: spec.name,
+      action: 'disconnect',
+      path,
+      changed: after !== file.text,
+      dryRun: options.dryRun ?? false,
+      diff: configDiff(path, file.text, after),
+      backup: null,
+      entry: null,
+      transport: null,
+      works: null,
+    };
     if (!change.dryRun && change.changed) change.backup = writeConfig(file, after);
     return change;
   }

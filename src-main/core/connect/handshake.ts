@@ -49,7 +49,11 @@ export async function handshake(target: BridgeCommand | McpEndpoint, env: NodeJS
     ]);
     return { works: true, tools };
   } catch (error) {
-    const said = stderr.trim().split('\n').filter((line) => line.trim() !== '').at(-1);
+    const said = stderr
+      .trim()
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .at(-1);
     return { works: false, error: `${error instanceof Error ? error.message : String(error)}${said === undefined ? '' : ` (the bridge said: ${said})`}` };
   } finally {
     clearTimeout(timer);

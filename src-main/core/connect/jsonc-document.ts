@@ -34,7 +34,13 @@ export const openJsonc: OpenDocument = async (text, key, file) => {
     throw connectErrors.invalidConfig(file, at.line, at.column, reason);
   };
   const [first] = errors;
-  if (first !== undefined) fail(first.offset, printParseErrorCode(first.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase());
+  if (first !== undefined)
+    fail(
+      first.offset,
+      printParseErrorCode(first.error)
+        .replace(/([a-z])([A-Z])/g, '$1 $2')
+        .toLowerCase(),
+    );
   if (root !== undefined && root.type !== 'object') fail(root.offset, 'the file is not a JSON object');
   const servers = root === undefined ? undefined : findNodeAtLocation(root, [key]);
   if (servers !== undefined && servers.type !== 'object') fail(servers.offset, `"${key}" is not an object`);
@@ -55,7 +61,8 @@ export const openJsonc: OpenDocument = async (text, key, file) => {
     withEntry(name, value) {
       const existing = find(name);
       const valueNode = existing?.children?.[1];
-      if (existing !== undefined && valueNode !== undefined) return splice(text, valueNode.offset, end(valueNode), render(value, lineIndent(text, existing.offset) ?? unit));
+      if (existing !== undefined && valueNode !== undefined)
+        return splice(text, valueNode.offset, end(valueNode), render(value, lineIndent(text, existing.offset) ?? unit));
       const property = (indent: string): string => `${JSON.stringify(name)}: ${render(value, indent)}`;
       if (servers !== undefined) {
         const [firstServer] = properties(servers);

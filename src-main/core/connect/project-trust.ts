@@ -49,7 +49,13 @@ export class ProjectTrust {
   inspect(path: string): ProjectInspection {
     const found = readProjectSkills(projectFolder(path));
     const trusted = listTrustedProjects(this.deps.db()).find((p) => p.path === found.path);
-    return { path: found.path, folders: found.roots.map((root) => root.path), skills: found.skills, digest: found.digest, trusted: trusted?.digest === found.digest };
+    return {
+      path: found.path,
+      folders: found.roots.map((root) => root.path),
+      skills: found.skills,
+      digest: found.digest,
+      trusted: trusted?.digest === found.digest,
+    };
   }
 
   /** The trusted project folders, each `trusted` while its skills are what the person confirmed, else `changed`. */
@@ -107,7 +113,8 @@ export class ProjectTrust {
     // A project root is <project>/.claude/skills or <project>/.agents/skills.
     const project = resolve(skill.root.path, '..', '..');
     const row = listTrustedProjects(this.deps.db()).find((p) => p.path === project);
-    if (row === undefined || readProjectSkills(project).digest !== row.digest) throw connectErrors.projectChanged(skill.root.path, 'changed since you trusted them');
+    if (row === undefined || readProjectSkills(project).digest !== row.digest)
+      throw connectErrors.projectChanged(skill.root.path, 'changed since you trusted them');
   }
 
   /** Resolves once the last change of roots is done (or failed). */

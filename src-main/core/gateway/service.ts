@@ -23,7 +23,18 @@ import type { SkillRegistry } from '../skills/registry.js';
 import { AccessLogger, withAccessLog, type LoggedCommand } from '../logs/access-log.js';
 import { logArgs } from './log-args.js';
 import { skillStats, type StatsOptions } from '../logs/stats.js';
-import type { BuildResult, IndexSearchResult, OpenResult, OutlineHeading, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult, SyncResult } from '../../shared/gateway.js';
+import type {
+  BuildResult,
+  IndexSearchResult,
+  OpenResult,
+  OutlineHeading,
+  OutlineResult,
+  SearchResult,
+  ShowResult,
+  SourcesResult,
+  StatsResult,
+  SyncResult,
+} from '../../shared/gateway.js';
 import { syncLogs } from '../logs/sync.js';
 import { buildIndex, openIndexForSearch, withSkillIndex, type BuildOptions, type OpenIndex } from '../search/skill-index.js';
 import { SkillCatalog, type CatalogOptions, type CatalogProgress, type CatalogSkill, type IndexingWork } from '../search/catalog.js';
@@ -101,7 +112,11 @@ export class GatewayService {
 
   constructor(private readonly deps: GatewayDeps) {
     // The app logs after the reply (in batches); a CLI process logs its one access as it happens.
-    this.logger = new AccessLogger({ env: deps.env, batch: deps.autoBuild, ...(deps.nativeBinding === undefined ? {} : { nativeBinding: deps.nativeBinding }) });
+    this.logger = new AccessLogger({
+      env: deps.env,
+      batch: deps.autoBuild,
+      ...(deps.nativeBinding === undefined ? {} : { nativeBinding: deps.nativeBinding }),
+    });
     deps.registry.on('touched', (name) => {
       for (const each of name === null ? [...this.current.keys()] : [name]) this.forget(each);
       for (const each of name === null ? deps.registry.list().map((skill) => skill.name) : [name]) this.unsynced.add(each);
@@ -125,16 +140,27 @@ export class GatewayService {
     // A loaded skill's directory (how HTTP, MCP and IPC name one) is that loaded skill.
     const loadedAs = at.loadedAs ?? (this.deps.registry.dirOf(name) !== null && this.deps.registry.canonicalDirOf(name) === at.canonical ? name : null);
     // Parsed only when asked (build, search): show and outline need the directory alone.
-    const read = (): Skill => at.loaded ?? (loadedAs === null ? undefined : this.deps.registry.get(loadedAs)) ?? parseSkill(at.dir, at.root, undefined, this.deps.registry.rootChecks);
+    const read = (): Skill =>
+      at.loaded ?? (loadedAs === null ? undefined : this.deps.registry.get(loadedAs)) ?? parseSkill(at.dir, at.root, undefined, this.deps.registry.rootChecks);
     const runtime = runtimeDir(this.deps.home, name);
-    return { logged: { command, skill: name, skillPath: at.canonical, runtimeDir: runtime, cwd }, dirName: name, runtimeDir: runtime, dir: at.canonical, loadedAs, read };
+    return {
+      logged: { command, skill: name, skillPath: at.canonical, runtimeDir: runtime, cwd },
+      dirName: name,
+      runtimeDir: runtime,
+      dir: at.canonical,
+      loadedAs,
+      read,
+    };
   }
 
   /** How an index of `skill` is built: through the native binding, telling `onIndexing` before it writes. */
   private buildOptions(skill: string): BuildOptions {
     const { onIndexing } = this.deps;
     if (onIndexing === undefined) return this.binding;
-    return { ...this.binding, beforeWrite: (files) => onIndexing({ skills: [skill], bytes: files.reduce((sum, f) => sum + (isIndexedFile(f.rel) ? f.size : 0), 0) }) };
+    return {
+      ...this.binding,
+      beforeWrite: (files) => onIndexing({ skills: [skill], bytes: files.reduce((sum, f) => sum + (isIndexedFile(f.rel) ? f.size : 0), 0) }),
+    };
   }
 
   /** Remembers that a loaded skill's index is current, while the watcher can say when that stops being true. */
@@ -189,79 +215,119 @@ export class GatewayService {
 
   outline(skill: string, options: OutlineOptions, cwd: string): OutlineResult {
     const t = this.target('outline', skill, cwd);
-    return withAccessLog(this.logger, t.logged, () => logArgs.outline(options), () => outlineSkill(t.dir, options));
+    return withAccessLog(
+      this.logger,
+      t.logged,
+      () => logArgs.outline(options),
+      () => outlineSkill(t.dir, options),
+    );
   }
 
   /** The outline one file at a time, each file's headings handed to `each` as soon as they are read (logged as one outline). */
   outlineEach(skill: string, options: OutlineOptions, cwd: string, each: (headings: OutlineHeading[]) => void): void {
     const t = this.target('outline', skill, cwd);
-    withAccessLog(this.logger, t.logged, () => logArgs.outline(options), () => {
-      for (const headings of outlineFiles(t.dir, options)) each(headings);
-    });
+    withAccessLog(
+      this.logger,
+      t.logged,
+      () => logArgs.outline(options),
+      () => {
+        for (const headings of outlineFiles(t.dir, options)) each(headings);
+      },
+    );
   }
 
   show(skill: string, input: ShowInput, cwd: string): ShowResult {
     const t = this.target('show', skill, cwd);
-    return withAccessLog(this.logger, t.logged, (result) => logArgs.show(input, result), () => {
-      const show = sectionQuery(input);
-      return this.readIndexOf(t, skill, (index) => showInIndex(index, skill, show));
-    });
+    return withAccessLog(
+      this.logger,
+      t.logged,
+      (result) => logArgs.show(input, result),
+      () => {
+        const show = sectionQuery(input);
+        return this.readIndexOf(t, skill, (index) => showInIndex(index, skill, show));
+      },
+    );
   }
 
   open(skill: string, path: string, options: OpenOptions, cwd: string): OpenResult {
     const t = this.target('open', skill, cwd);
-    return withAccessLog(this.logger, t.logged, (result) => logArgs.open(path, options, result), () => openFile(t.dir, path, options));
+    return withAccessLog(
+      this.logger,
+      t.logged,
+      (result) => logArgs.open(path, options, result),
+      () => openFile(t.dir, path, options),
+    );
   }
 
   sources(skill: string, options: SourcesOptions, cwd: string): SourcesResult {
     const t = this.target('sources', skill, cwd);
-    return withAccessLog(this.logger, t.logged, () => logArgs.sources(options), () => listSources(t.dir, options));
+    return withAccessLog(
+      this.logger,
+      t.logged,
+      () => logArgs.sources(options),
+      () => listSources(t.dir, options),
+    );
   }
 
   /** Searches one skill (from the catalog, in the one result model); the skill's catalog rows are brought up to date first. */
   search(skill: string, query: string, options: { limit?: number }, cwd: string): SearchResult {
     const t = this.target('search', skill, cwd);
-    return withAccessLog(this.logger, t.logged, (result) => logArgs.search(query, result), () => {
-      skillQuery(query, options);
-      const read = t.read();
-      if (t.loadedAs === null) {
-        // A skill read by path, not loaded: searched in a catalog of its own, kept for this call only.
-        const own = SkillCatalog.inMemory(this.catalogOptions);
-        try {
-          own.sync([catalogSkill(read)]);
-          return searchHits(own.search(query, { ...options, skill: read.name }), () => read.tools);
-        } finally {
-          own.close();
+    return withAccessLog(
+      this.logger,
+      t.logged,
+      (result) => logArgs.search(query, result),
+      () => {
+        skillQuery(query, options);
+        const read = t.read();
+        if (t.loadedAs === null) {
+          // A skill read by path, not loaded: searched in a catalog of its own, kept for this call only.
+          const own = SkillCatalog.inMemory(this.catalogOptions);
+          try {
+            own.sync([catalogSkill(read)]);
+            return searchHits(own.search(query, { ...options, skill: read.name }), () => read.tools);
+          } finally {
+            own.close();
+          }
         }
-      }
-      // The app keeps the whole catalog in step with the loaded skills; a command line brings only this skill's rows up to date.
-      const catalog = this.deps.autoBuild ? this.catalog() : this.openCatalog();
-      let skill = read;
-      if (!this.deps.autoBuild) catalog.syncOne(catalogSkill(skill));
-      else if (this.unsynced.delete(t.loadedAs)) {
-        // Changed on disk and not reloaded yet (the registry waits for writes to settle): read as it is now, so the search sees the edit.
-        skill = parseSkill(t.dir, read.root, undefined, this.deps.registry.rootChecks);
-        catalog.syncOne(catalogSkill(skill));
-      }
-      return searchHits(catalog.search(query, { ...options, skill: t.loadedAs }), () => skill.tools);
-    });
+        // The app keeps the whole catalog in step with the loaded skills; a command line brings only this skill's rows up to date.
+        const catalog = this.deps.autoBuild ? this.catalog() : this.openCatalog();
+        let skill = read;
+        if (!this.deps.autoBuild) catalog.syncOne(catalogSkill(skill));
+        else if (this.unsynced.delete(t.loadedAs)) {
+          // Changed on disk and not reloaded yet (the registry waits for writes to settle): read as it is now, so the search sees the edit.
+          skill = parseSkill(t.dir, read.root, undefined, this.deps.registry.rootChecks);
+          catalog.syncOne(catalogSkill(skill));
+        }
+        return searchHits(catalog.search(query, { ...options, skill: t.loadedAs }), () => skill.tools);
+      },
+    );
   }
 
   /** RFC-0004's search of a skill's own index (`search --strict`): Markdown snippets, BM25 scores. */
   searchIndex(skill: string, query: string, options: { limit?: number }, cwd: string): IndexSearchResult {
     const t = this.target('search', skill, cwd);
-    return withAccessLog(this.logger, t.logged, (result) => logArgs.search(query, result), () => {
-      const search = skillQuery(query, options);
-      return this.readIndexOf(t, skill, (index) => searchIndex(index, skill, search));
-    });
+    return withAccessLog(
+      this.logger,
+      t.logged,
+      (result) => logArgs.search(query, result),
+      () => {
+        const search = skillQuery(query, options);
+        return this.readIndexOf(t, skill, (index) => searchIndex(index, skill, search));
+      },
+    );
   }
 
   build(skill: string, cwd: string, options: { verify?: boolean } = {}): BuildResult & { skill: string } {
     const t = this.target('build', skill, cwd);
-    const result = withAccessLog(this.logger, t.logged, () => logArgs.build(), () => {
-      requireIdentity(t.read());
-      return buildIndex(t.dir, t.runtimeDir, { ...this.buildOptions(t.dirName), ...(options.verify ? { verify: true } : {}) });
-    });
+    const result = withAccessLog(
+      this.logger,
+      t.logged,
+      () => logArgs.build(),
+      () => {
+        requireIdentity(t.read());
+        return buildIndex(t.dir, t.runtimeDir, { ...this.buildOptions(t.dirName), ...(options.verify ? { verify: true } : {}) });
+      },
+    );
     return { skill: t.dirName, ...result };
   }
 
@@ -289,7 +355,12 @@ export class GatewayService {
 
   stats(skill: string, options: StatsOptions, cwd: string): StatsResult {
     const t = this.target('stats', skill, cwd);
-    return withAccessLog(this.logger, t.logged, () => logArgs.stats(options), () => skillStats({ name: t.dirName, dir: t.dir }, t.runtimeDir, options));
+    return withAccessLog(
+      this.logger,
+      t.logged,
+      () => logArgs.stats(options),
+      () => skillStats({ name: t.dirName, dir: t.dir }, t.runtimeDir, options),
+    );
   }
 
   /** Merges fallback logs found under `project` into the primary logs (RFC-0007:C-SYNC). */

@@ -47,7 +47,10 @@ function fold(text: string): string {
 
 /** `./a/b.md` and `a//b.md` name the same indexed file as `a/b.md`. */
 function normaliseFileFilter(file: string): string {
-  const parts = file.replace(/\\/g, '/').split('/').filter((part) => part !== '' && part !== '.');
+  const parts = file
+    .replace(/\\/g, '/')
+    .split('/')
+    .filter((part) => part !== '' && part !== '.');
   return parts.join('/');
 }
 
@@ -102,7 +105,11 @@ export function sectionQuery(options: { section: string; file?: string; maxLines
 /** Finds a section through an open index and reads it from the source file; `skill` names it in an E002. */
 export function showInIndex(index: OpenIndex, skill: string, show: SectionQuery): ShowResult {
   const { query } = show;
-  let headings = readIndex(index, skill, (db) => prepared(db, 'SELECT file, text, level, start_line, end_line FROM headings ORDER BY file, start_line, id').all() as HeadingRecord[]);
+  let headings = readIndex(
+    index,
+    skill,
+    (db) => prepared(db, 'SELECT file, text, level, start_line, end_line FROM headings ORDER BY file, start_line, id').all() as HeadingRecord[],
+  );
   if (show.file !== null) headings = headings.filter((h) => h.file === show.file);
   const { matches, matched } = matchingHeadings(show.section, headings);
   const first = matches[0];

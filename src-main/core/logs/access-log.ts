@@ -180,7 +180,13 @@ export class AccessLogger {
    * cannot be worked out. A batch passes a `canonical` that remembers, and the fallbacks it has
    * already checked for staleness.
    */
-  private rowOf(entry: AccessEntry, now: Date, warnings: string[], canonical: (path: string) => string = canonicalPath, checked = new Set<string>()): { row: AccessRow; fallback: string } | null {
+  private rowOf(
+    entry: AccessEntry,
+    now: Date,
+    warnings: string[],
+    canonical: (path: string) => string = canonicalPath,
+    checked = new Set<string>(),
+  ): { row: AccessRow; fallback: string } | null {
     try {
       const cwd = canonical(entry.cwd);
       const row: AccessRow = {
@@ -219,7 +225,10 @@ export class AccessLogger {
       return outcome('disabled', null);
     }
     const primary = accessLogPath(entry.runtimeDir);
-    for (const [destination, path] of [['primary', primary], ['fallback', made.fallback]] as const) {
+    for (const [destination, path] of [
+      ['primary', primary],
+      ['fallback', made.fallback],
+    ] as const) {
       try {
         appendAccessRows(path, [made.row], this.options.nativeBinding);
         return outcome(destination, path);

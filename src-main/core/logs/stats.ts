@@ -148,15 +148,27 @@ function aggregate(type: StatsQueryType, rows: readonly ParsedRow[], skill: stri
       };
     }
     case 'sections':
-      return tally(accessedSections(rows), (s) => `${s.file}\0${s.section}`, (a, b) => compareBytewise(a.file, b.file) || compareBytewise(a.section, b.section)).map(
-        ({ item, count }) => ({ section: item.section, file: item.file, count }),
-      );
+      return tally(
+        accessedSections(rows),
+        (s) => `${s.file}\0${s.section}`,
+        (a, b) => compareBytewise(a.file, b.file) || compareBytewise(a.section, b.section),
+      ).map(({ item, count }) => ({ section: item.section, file: item.file, count }));
     case 'files':
       return tally(accessedFiles(rows), (f) => f, compareBytewise).map(({ item, count }) => ({ file: item, count }));
     case 'commands':
-      return Object.fromEntries(tally(rows.map((row) => row.command), (c) => c, compareBytewise).map(({ item, count }) => [item, count]));
+      return Object.fromEntries(
+        tally(
+          rows.map((row) => row.command),
+          (c) => c,
+          compareBytewise,
+        ).map(({ item, count }) => [item, count]),
+      );
     case 'projects':
-      return tally(rows.map((row) => row.cwd), (p) => p, compareBytewise).map(({ item, count }) => ({ project: item, count }));
+      return tally(
+        rows.map((row) => row.cwd),
+        (p) => p,
+        compareBytewise,
+      ).map(({ item, count }) => ({ project: item, count }));
     case 'errors': {
       const failures = rows
         .filter((row) => row.error !== null)
@@ -165,9 +177,11 @@ function aggregate(type: StatsQueryType, rows: readonly ParsedRow[], skill: stri
           command: row.command,
           error: row.error as string,
         }));
-      return tally(failures, (f) => `${f.target}\0${f.command}\0${f.error}`, (a, b) => compareBytewise(a.command, b.command) || compareBytewise(a.target, b.target) || compareBytewise(a.error, b.error)).map(
-        ({ item, count }) => ({ ...item, count }),
-      );
+      return tally(
+        failures,
+        (f) => `${f.target}\0${f.command}\0${f.error}`,
+        (a, b) => compareBytewise(a.command, b.command) || compareBytewise(a.target, b.target) || compareBytewise(a.error, b.error),
+      ).map(({ item, count }) => ({ ...item, count }));
     }
     case 'search': {
       const queries = rows.flatMap((row) => (row.command === 'search' && str(row.args.query) !== null ? [str(row.args.query) as string] : []));

@@ -67,7 +67,13 @@ export function markdownSections(text: string): Section[] {
   const bodyOffset = text.length - body.length;
   const scanned = scanHeadings(body, bodyLine);
   const headings = scanned ?? lexHeadings(body, bodyLine);
-  const starts = scanned === null ? lineOffsets(text, headings.map((h) => h.line)) : scanned.map((h) => bodyOffset + h.offset);
+  const starts =
+    scanned === null
+      ? lineOffsets(
+          text,
+          headings.map((h) => h.line),
+        )
+      : scanned.map((h) => bodyOffset + h.offset);
   const eof = lineCount(text) + 1;
   const textEnd = text.endsWith('\n') ? text.length - 1 : text.length;
   return headings.map((heading, index) => {

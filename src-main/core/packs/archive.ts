@@ -20,12 +20,22 @@ export type ArchiveKind = 'zip' | 'tar';
 type Visit = (entry: PackEntry) => Promise<boolean>;
 
 const S_IFMT = 0o170000;
-const TYPES: Record<number, string> = { 0o100000: 'file', 0o040000: 'directory', 0o120000: 'symlink', 0o010000: 'FIFO', 0o020000: 'character device', 0o060000: 'block device', 0o140000: 'socket' };
+const TYPES: Record<number, string> = {
+  0o100000: 'file',
+  0o040000: 'directory',
+  0o120000: 'symlink',
+  0o010000: 'FIFO',
+  0o020000: 'character device',
+  0o060000: 'block device',
+  0o140000: 'socket',
+};
 
 async function walkZip(file: string, visit: Visit): Promise<void> {
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
     // Names are decoded here, not by yauzl, which would refuse a zip-slip entry outright instead of letting the scan name it.
-    yauzl.open(file, { lazyEntries: true, decodeStrings: false, validateEntrySizes: true, autoClose: false }, (error, z) => (error ? reject(error) : resolve(z))),
+    yauzl.open(file, { lazyEntries: true, decodeStrings: false, validateEntrySizes: true, autoClose: false }, (error, z) =>
+      error ? reject(error) : resolve(z),
+    ),
   );
   try {
     await new Promise<void>((resolve, reject) => {
@@ -38,10 +48,7 @@ async function walkZip(file: string, visit: Visit): Promise<void> {
         // No type bits (Python's ZipFile.writestr writes 0o600 alone): the name says, as unzip reads it.
         const type = (unixMode & S_IFMT) !== 0 ? (TYPES[unixMode & S_IFMT] ?? 'special file') : raw.endsWith('/') ? 'directory' : 'file';
         const open = () => new Promise<AsyncIterable<Buffer>>((res, rej) => zip.openReadStream(entry, (error, stream) => (error ? rej(error) : res(stream))));
-        visit({ raw, type, mode: unixMode & 0o7777, size: entry.uncompressedSize, open }).then(
-          (more) => (more ? zip.readEntry() : resolve()),
-          reject,
-        );
+        visit({ raw, type, mode: unixMode & 0o7777, size: entry.uncompressedSize, open }).then((more) => (more ? zip.readEntry() : resolve()), reject);
       });
       zip.readEntry();
     });
@@ -50,7 +57,14 @@ async function walkZip(file: string, visit: Visit): Promise<void> {
   }
 }
 
-const TAR_TYPES: Record<string, string> = { File: 'file', OldFile: 'file', ContiguousFile: 'file', Directory: 'directory', SymbolicLink: 'symlink', Link: 'hard link' };
+const TAR_TYPES: Record<string, string> = {
+  File: 'file',
+  OldFile: 'file',
+  ContiguousFile: 'file',
+  Directory: 'directory',
+  SymbolicLink: 'symlink',
+  Link: 'hard link',
+};
 
 async function walkTar(file: string, visit: Visit): Promise<void> {
   const parser = new Parser({ noResume: true, strict: true });
@@ -59,21 +73,30 @@ async function walkTar(file: string, visit: Visit): Promise<void> {
   let chain = Promise.resolve();
   parser.on('entry', (entry: ReadEntry) => {
     // pax and GNU metadata headers are folded into the next entry by the parser.
-    chain = chain.then(async () => {
-      if (stopped) return entry.resume() as unknown as void;
-      const type = TAR_TYPES[entry.type] ?? entry.type;
-      const more = await visit({ raw: entry.path, type, mode: entry.mode ?? 0, size: entry.size, open: async (): Promise<AsyncIterable<Buffer>> => (type === 'symlink' ? Readable.from([Buffer.from(entry.linkpath ?? '')]) : (entry as unknown as AsyncIterable<Buffer>)) });
-      entry.resume();
-      if (!more) {
+    chain = chain
+      .then(async () => {
+        if (stopped) return entry.resume() as unknown as void;
+        const type = TAR_TYPES[entry.type] ?? entry.type;
+        const more = await visit({
+          raw: entry.path,
+          type,
+          mode: entry.mode ?? 0,
+          size: entry.size,
+          open: async (): Promise<AsyncIterable<Buffer>> =>
+            type === 'symlink' ? Readable.from([Buffer.from(entry.linkpath ?? '')]) : (entry as unknown as AsyncIterable<Buffer>),
+        });
+        entry.resume();
+        if (!more) {
+          stopped = true;
+          parser.abort(new Error('stopped'));
+        }
+      })
+      .catch((error: unknown) => {
+        failure ??= error;
         stopped = true;
-        parser.abort(new Error('stopped'));
-      }
-    }).catch((error: unknown) => {
-      failure ??= error;
-      stopped = true;
-      entry.resume();
-      parser.abort(error as Error);
-    });
+        entry.resume();
+        parser.abort(error as Error);
+      });
   });
   await new Promise<void>((resolve, reject) => {
     const input = createReadStream(file);

@@ -8,10 +8,46 @@
 import { baseName } from './shell-text.js';
 
 /** Programs that fetch from the network. */
-const DOWNLOADERS = new Set(['curl', 'wget', 'fetch', 'aria2c', 'http', 'https', 'xh', 'curlie', 'lwp-download', 'lwp-request', 'iwr', 'invoke-webrequest', 'irm', 'invoke-restmethod', 'start-bitstransfer', 'bitsadmin', 'certutil']);
+const DOWNLOADERS = new Set([
+  'curl',
+  'wget',
+  'fetch',
+  'aria2c',
+  'http',
+  'https',
+  'xh',
+  'curlie',
+  'lwp-download',
+  'lwp-request',
+  'iwr',
+  'invoke-webrequest',
+  'irm',
+  'invoke-restmethod',
+  'start-bitstransfer',
+  'bitsadmin',
+  'certutil',
+]);
 
 /** Words that run the program after them (and their own options). */
-const WRAPPERS = new Set(['sudo', 'doas', 'env', 'exec', 'nohup', 'time', 'command', 'builtin', 'nice', 'ionice', 'timeout', 'xargs', 'busybox', 'stdbuf', 'setsid', 'chronic', 'unbuffer']);
+const WRAPPERS = new Set([
+  'sudo',
+  'doas',
+  'env',
+  'exec',
+  'nohup',
+  'time',
+  'command',
+  'builtin',
+  'nice',
+  'ionice',
+  'timeout',
+  'xargs',
+  'busybox',
+  'stdbuf',
+  'setsid',
+  'chronic',
+  'unbuffer',
+]);
 
 /** Which flags hand an interpreter its code inline, by interpreter family. */
 const INLINE_FLAGS: { name: RegExp; inline: RegExp }[] = [
@@ -36,7 +72,9 @@ export function commandOf(words: readonly string[]): { name: string; at: number 
   let at = 0;
   while (at < words.length) {
     const word = words[at] as string;
-    const name = baseName(word).toLowerCase().replace(/\.exe$/, '');
+    const name = baseName(word)
+      .toLowerCase()
+      .replace(/\.exe$/, '');
     if (/^\w+=/.test(word) || (at > 0 && word.startsWith('-'))) {
       at++;
       continue;
@@ -140,7 +178,10 @@ export function runNames(words: readonly string[]): string[] {
     return found === undefined ? [] : [baseName(found)];
   };
   if (command.name === '.' || command.name === 'source' || command.name === '&' || command.name === 'start-process') return operand();
-  if (command.name === 'chmod') return rest.some((w) => /^(?:[ugoa]*\+[rwX]*x[rwX]*|[0-7]*[1357][0-7]?[0-7]?)$/.test(w)) ? rest.filter((w) => !w.startsWith('-') && !/^[ugoa]*[+=]|^[0-7]+$/.test(w)).map(baseName) : [];
+  if (command.name === 'chmod')
+    return rest.some((w) => /^(?:[ugoa]*\+[rwX]*x[rwX]*|[0-7]*[1357][0-7]?[0-7]?)$/.test(w))
+      ? rest.filter((w) => !w.startsWith('-') && !/^[ugoa]*[+=]|^[0-7]+$/.test(w)).map(baseName)
+      : [];
   if (isInterpreter(command.name)) {
     if (inlineCodeOf(words) !== null) return [];
     const file = rest.findIndex((w) => /^-file$/i.test(w));

@@ -35,13 +35,18 @@ export interface TextScan {
 
 const DOWNLOAD_COMMAND = String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:busybox\s+)?(?:[\w.-]*/)*(?:curl|wget|fetch|aria2c|http|https|xh|iwr|invoke-webrequest|irm|invoke-restmethod)(?:\.exe)?(?![\w:/.-])`;
 /** Running a download it never saves: `bash <(curl …)`, `sh -c "$(wget -O- …)"`, `eval "$(curl …)"`, `python3 <(curl …)`. */
-const SUBSTITUTED_DOWNLOAD = new RegExp(String.raw`(?:^|[\s;&|(])(?:source|\.|eval|(?:[\w.-]*/)*(?:(?:ba|z|da|k|a)?sh|python[0-9.]*|perl|ruby|node|php))(?:\s+-\S+)*\s+(?:<\(|\$\(|\x60)\s*${DOWNLOAD_COMMAND}`, 'i');
+const SUBSTITUTED_DOWNLOAD = new RegExp(
+  String.raw`(?:^|[\s;&|(])(?:source|\.|eval|(?:[\w.-]*/)*(?:(?:ba|z|da|k|a)?sh|python[0-9.]*|perl|ruby|node|php))(?:\s+-\S+)*\s+(?:<\(|\$\(|\x60)\s*${DOWNLOAD_COMMAND}`,
+  'i',
+);
 /** PowerShell's own: `iex (iwr …)`, `iex (New-Object Net.WebClient).DownloadString(…)`. */
 const POWERSHELL_DOWNLOAD = /\b(?:iex|invoke-expression)\b[^\n]*(?:\b(?:iwr|irm|invoke-webrequest|invoke-restmethod)\b|downloadstring|net\.webclient)/i;
 /** A language's HTTP client. */
-const LANGUAGE_FETCH = /\b(?:urlopen|require\(\s*(?:node:)?https?\s*\)|urlretrieve|requests\.(?:get|post)|httpx\.(?:get|post|stream)|http\.client|https?\.(?:get|request)\s*\(|fetch\s*\(|axios(?:\.get)?\s*\(|XMLHttpRequest|Net::HTTP|open-uri|URI\.open|DownloadString|DownloadData|WebClient|HttpClient|curl_exec|file_get_contents\s*\(\s*https?:)|LWP::(?:Simple|UserAgent)|HTTP::Tiny/i;
+const LANGUAGE_FETCH =
+  /\b(?:urlopen|require\(\s*(?:node:)?https?\s*\)|urlretrieve|requests\.(?:get|post)|httpx\.(?:get|post|stream)|http\.client|https?\.(?:get|request)\s*\(|fetch\s*\(|axios(?:\.get)?\s*\(|XMLHttpRequest|Net::HTTP|open-uri|URI\.open|DownloadString|DownloadData|WebClient|HttpClient|curl_exec|file_get_contents\s*\(\s*https?:)|LWP::(?:Simple|UserAgent)|HTTP::Tiny/i;
 /** A language running a string as code (not `regex.exec`, not a shell's `exec`). */
-const CODE_EVAL = /(?:^|[^\w.$])(?:eval|exec)\s*\(|(?:^|[^\w.$])eval\s+(?!["'$]?\()\S|\bnew\s+Function\s*\(|\bvm\.runIn\w+|\binstance_eval\b|\bInvoke-Expression\b|\biex\b/i;
+const CODE_EVAL =
+  /(?:^|[^\w.$])(?:eval|exec)\s*\(|(?:^|[^\w.$])eval\s+(?!["'$]?\()\S|\bnew\s+Function\s*\(|\bvm\.runIn\w+|\binstance_eval\b|\bInvoke-Expression\b|\biex\b/i;
 
 /** Decoding something into code: each matches within one plain line. */
 const DECODE_AND_EXECUTE: RegExp[] = [
@@ -63,7 +68,8 @@ function builtName(word: string): boolean {
 /** Two hex or octal escapes: how printf spells a command. */
 const ESCAPED = /(?:\\x[0-9a-fA-F]{2}|\\0?[0-7]{3})[^\s]*?(?:\\x[0-9a-fA-F]{2}|\\0?[0-7]{3})/;
 /** Words worth hiding; one that appears only once the line is read plainly was spelled to hide. */
-const TELLING_WORDS = /\b(?:curl|wget|bash|sh|dash|zsh|python[0-9.]*|perl|ruby|node|eval|exec|base64|xxd|openssl|nc|ncat|socat|chmod|iex|powershell|pwsh|rm)\b/g;
+const TELLING_WORDS =
+  /\b(?:curl|wget|bash|sh|dash|zsh|python[0-9.]*|perl|ruby|node|eval|exec|base64|xxd|openssl|nc|ncat|socat|chmod|iex|powershell|pwsh|rm)\b/g;
 /** Programs that turn data back into text. */
 const DECODERS = /^(?:base64|base32|basenc|xxd|openssl|gunzip|gzip|zcat|bzcat|xzcat|unxz|rev|tr|uudecode)$/;
 
@@ -93,8 +99,11 @@ function highOf(raw: string, plain: string, pipelines: string[][][], loose: bool
     });
     const sink = pipeline.findIndex((words, i) => i > 0 && runsStdin(words));
     if (source !== -1 && sink > source) return { code: 'S301', what: `pipes a download into ${commandOf(pipeline[sink] as string[])?.name}` };
-    const decoder = pipeline.findIndex((words) => DECODERS.test(commandOf(words)?.name ?? '') || (/^(?:printf|echo)$/.test(commandOf(words)?.name ?? '') && ESCAPED.test(raw)));
-    if (decoder !== -1 && sink > decoder) return { code: 'S302', what: `pipes what ${commandOf(pipeline[decoder] as string[])?.name} decodes into ${commandOf(pipeline[sink] as string[])?.name}` };
+    const decoder = pipeline.findIndex(
+      (words) => DECODERS.test(commandOf(words)?.name ?? '') || (/^(?:printf|echo)$/.test(commandOf(words)?.name ?? '') && ESCAPED.test(raw)),
+    );
+    if (decoder !== -1 && sink > decoder)
+      return { code: 'S302', what: `pipes what ${commandOf(pipeline[decoder] as string[])?.name} decodes into ${commandOf(pipeline[sink] as string[])?.name}` };
   }
   if (SUBSTITUTED_DOWNLOAD.test(plain) || POWERSHELL_DOWNLOAD.test(plain)) return { code: 'S301', what: 'runs a download it never saves' };
   if (LANGUAGE_FETCH.test(plain) && CODE_EVAL.test(plain)) return { code: 'S301', what: 'evaluates code it downloads' };
@@ -104,7 +113,8 @@ function highOf(raw: string, plain: string, pipelines: string[][][], loose: bool
   for (const pipeline of pipelines) {
     for (const words of pipeline) {
       const command = commandOf(words);
-      if (command !== null && builtName(words[command.at] as string)) return { code: 'S302', what: `runs a command whose name is built from variables (${words[command.at]})` };
+      if (command !== null && builtName(words[command.at] as string))
+        return { code: 'S302', what: `runs a command whose name is built from variables (${words[command.at]})` };
     }
   }
   const rawWords = matchAll(raw);
@@ -118,7 +128,13 @@ function pathUses(pipelines: string[][][], file: string, line: number, excerpt: 
   const use = (name: string): PathUse => ({ name, file, line, excerpt });
   const saves = pipelines.flatMap((pipeline) => savedNames(pipeline).map(use));
   const runs = pipelines.flatMap((pipeline) =>
-    pipeline.filter((words) => !isDownloader(commandOf(words)?.name ?? '')).flatMap((words) => runNames(words).filter((n) => n !== '').map(use)),
+    pipeline
+      .filter((words) => !isDownloader(commandOf(words)?.name ?? ''))
+      .flatMap((words) =>
+        runNames(words)
+          .filter((n) => n !== '')
+          .map(use),
+      ),
   );
   return { saves, runs };
 }
@@ -151,12 +167,21 @@ export function scanText(file: string, text: string, role: (line: number) => Tex
     if (high?.code !== 'S301') out.saves.push(...uses.saves);
     out.runs.push(...uses.runs);
     if (high !== null) {
-      const message = high.code === 'S301' && high.what.startsWith('pipes a download') ? `${who} runs something it downloads, unseen (${high.what})` : high.code === 'S302' && high.what.startsWith('runs something it decodes') ? `${who} runs something it decodes, unseen` : `${who} ${high.what}`;
+      const message =
+        high.code === 'S301' && high.what.startsWith('pipes a download')
+          ? `${who} runs something it downloads, unseen (${high.what})`
+          : high.code === 'S302' && high.what.startsWith('runs something it decodes')
+            ? `${who} runs something it decodes, unseen`
+            : `${who} ${high.what}`;
       out.findings.push(finding(high.code, file, message, { line: lineNo, excerpt }));
     } else if (as === 'script' && fetches && CODE_EVAL.test(plain)) {
-      out.findings.push(finding('S301', file, `${who} evaluates code, and fetches from the network: what it runs may be what it downloads`, { line: lineNo, excerpt }));
+      out.findings.push(
+        finding('S301', file, `${who} evaluates code, and fetches from the network: what it runs may be what it downloads`, { line: lineNo, excerpt }),
+      );
     } else if (CREDENTIALS.test(plain)) {
-      out.findings.push(finding('S316', file, `${who} reads a path where credentials live (keys, tokens, histories, browser profiles)`, { line: lineNo, excerpt }));
+      out.findings.push(
+        finding('S316', file, `${who} reads a path where credentials live (keys, tokens, histories, browser profiles)`, { line: lineNo, excerpt }),
+      );
     } else if (BARE_EVAL.test(raw)) {
       out.findings.push(finding('S302', file, 'evaluates text as code (eval): check what it evaluates', { line: lineNo, excerpt, severity: 'medium' }));
     }
@@ -174,18 +199,31 @@ export function linkDownloads(scans: readonly TextScan[]): ScanFinding[] {
   const findings: ScanFinding[] = [];
   for (const run of runs) {
     const saved = saves.find((s) => s.name !== '' && s.name === run.name);
-    if (saved !== undefined) findings.push(finding('S301', run.file, `runs ${run.name}, which ${saved.file}:${saved.line} downloads: code nobody has read`, { line: run.line, excerpt: run.excerpt }));
+    if (saved !== undefined)
+      findings.push(
+        finding('S301', run.file, `runs ${run.name}, which ${saved.file}:${saved.line} downloads: code nobody has read`, {
+          line: run.line,
+          excerpt: run.excerpt,
+        }),
+      );
   }
   for (const save of saves) {
     if (runs.some((r) => r.name === save.name && save.name !== '')) continue;
-    findings.push(finding('S315', save.file, `downloads ${save.name === '' ? 'a file' : save.name} and keeps it: check what reads it`, { line: save.line, excerpt: save.excerpt }));
+    findings.push(
+      finding('S315', save.file, `downloads ${save.name === '' ? 'a file' : save.name} and keeps it: check what reads it`, {
+        line: save.line,
+        excerpt: save.excerpt,
+      }),
+    );
   }
   return findings;
 }
 
 /** When a tool's Command hands an interpreter inline code, what to tell the person; null otherwise. */
 export function inlineCode(command: string): string | null {
-  const words = plainLine(command.split('\n')[0] ?? '').trim().split(/\s+/);
+  const words = plainLine(command.split('\n')[0] ?? '')
+    .trim()
+    .split(/\s+/);
   const inline = inlineCodeOf(words);
   if (inline === null) return null;
   const program = commandOf(words)?.name ?? '';

@@ -58,12 +58,18 @@ function readSide(dir: string | null, digest: string | undefined, rel: string): 
 /** Files of one skill (paths inside it) that differ between two scans. */
 function fileChanges(skill: string, before: Record<string, string>, after: Record<string, string>): FileChange[] {
   const prefix = `${skill}/`;
-  const inSkill = (files: Record<string, string>) => new Map(Object.entries(files).filter(([p]) => p.startsWith(prefix)).map(([p, h]) => [p.slice(prefix.length), h]));
+  const inSkill = (files: Record<string, string>) =>
+    new Map(
+      Object.entries(files)
+        .filter(([p]) => p.startsWith(prefix))
+        .map(([p, h]) => [p.slice(prefix.length), h]),
+    );
   const a = inSkill(before);
   const b = inSkill(after);
   const out: FileChange[] = [];
-  for (const [path, hash] of b) if (!a.has(path)) out.push({ path, change: 'added' });
-  else if (a.get(path) !== hash) out.push({ path, change: 'changed' });
+  for (const [path, hash] of b)
+    if (!a.has(path)) out.push({ path, change: 'added' });
+    else if (a.get(path) !== hash) out.push({ path, change: 'changed' });
   for (const path of a.keys()) if (!b.has(path)) out.push({ path, change: 'removed' });
   return out.sort((x, y) => (x.path < y.path ? -1 : 1));
 }
@@ -92,8 +98,18 @@ function toolChanges(before: ScannedSkill | null, after: ScannedSkill | null, po
       now !== null &&
       (was === null
         ? now.network || now.env.length > 0 || now.profileName !== 'read-only'
-        : policy.widens({ name: now.profileName, network: now.network, hosts: now.hosts, text: now.profile }, { name: was.profileName, network: was.network, hosts: was.hosts, text: was.profile }));
-    const change = was === null ? 'added' : now === null ? 'removed' : was.command !== now.command || was.profile !== now.profile || was.network !== now.network || newEnv.length > 0 || was.env.length !== now.env.length ? 'changed' : 'unchanged';
+        : policy.widens(
+            { name: now.profileName, network: now.network, hosts: now.hosts, text: now.profile },
+            { name: was.profileName, network: was.network, hosts: was.hosts, text: was.profile },
+          ));
+    const change =
+      was === null
+        ? 'added'
+        : now === null
+          ? 'removed'
+          : was.command !== now.command || was.profile !== now.profile || was.network !== now.network || newEnv.length > 0 || was.env.length !== now.env.length
+            ? 'changed'
+            : 'unchanged';
     const commandBefore = was?.command ?? null;
     const commandAfter = now?.command ?? null;
     return {
@@ -101,7 +117,10 @@ function toolChanges(before: ScannedSkill | null, after: ScannedSkill | null, po
       change,
       commandBefore,
       commandAfter,
-      commandDiff: commandBefore === commandAfter ? null : textDiff(commandBefore === null ? null : `${commandBefore}\n`, commandAfter === null ? null : `${commandAfter}\n`),
+      commandDiff:
+        commandBefore === commandAfter
+          ? null
+          : textDiff(commandBefore === null ? null : `${commandBefore}\n`, commandAfter === null ? null : `${commandAfter}\n`),
       newProgram,
       profileBefore: was?.profile ?? null,
       profileAfter: now?.profile ?? null,

@@ -32,7 +32,11 @@ export class EntryBudget {
     const bytes = Buffer.byteLength(rel);
     if (segments.length > MAX_PATH_DEPTH || bytes > MAX_PATH_BYTES) {
       const shown = rel.length > 120 ? `${rel.slice(0, 119)}…` : rel;
-      if (!this.exceeded) this.stop(shown, `${shown} is ${segments.length} folders deep and ${bytes} bytes long; a pack's paths stay within ${MAX_PATH_DEPTH} folders and ${MAX_PATH_BYTES} bytes (a bomb, or not a skill pack)`);
+      if (!this.exceeded)
+        this.stop(
+          shown,
+          `${shown} is ${segments.length} folders deep and ${bytes} bytes long; a pack's paths stay within ${MAX_PATH_DEPTH} folders and ${MAX_PATH_BYTES} bytes (a bomb, or not a skill pack)`,
+        );
       return null;
     }
     return rel;
@@ -53,7 +57,8 @@ export class EntryBudget {
 
   private checkLimits(rel: string, fileBytes: number): boolean {
     if (this.exceeded) return false;
-    if (this.files > MAX_PACK_FILES) this.stop(rel, `the pack holds more than ${MAX_PACK_FILES.toLocaleString('en')} files (an archive bomb, or not a skill pack)`);
+    if (this.files > MAX_PACK_FILES)
+      this.stop(rel, `the pack holds more than ${MAX_PACK_FILES.toLocaleString('en')} files (an archive bomb, or not a skill pack)`);
     else if (fileBytes > MAX_FILE_BYTES) this.stop(rel, `${rel} is over ${MAX_FILE_BYTES / MIB} MiB`);
     else if (this.bytes > MAX_PACK_BYTES) this.stop(rel, `the pack is over ${MAX_PACK_BYTES / MIB} MiB in all (an archive bomb, or not a skill pack)`);
     return !this.exceeded;

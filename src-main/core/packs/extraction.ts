@@ -85,7 +85,12 @@ class Extraction {
         mkdirSync(join(this.dest, dir), { mode: 0o755 });
         this.made.set(dir, { kind: 'directory' });
       } else if (made.kind !== 'directory') {
-        return this.refuse('S307', rel, `archive entry ${JSON.stringify(raw)} would be written through the ${made.kind} ${dir}; a pack never writes through a link`, raw);
+        return this.refuse(
+          'S307',
+          rel,
+          `archive entry ${JSON.stringify(raw)} would be written through the ${made.kind} ${dir}; a pack never writes through a link`,
+          raw,
+        );
       }
     }
     return true;
@@ -98,7 +103,13 @@ class Extraction {
     if (rel === '') return true;
     const existing = this.made.get(rel);
     if (entry.type === 'directory' && existing?.kind === 'directory') return true;
-    if (existing !== undefined) return this.refuse('S307', rel, `archive entry ${JSON.stringify(entry.raw)} appears twice (first as a ${existing.kind}); a second entry would write through or over the first`, entry.raw);
+    if (existing !== undefined)
+      return this.refuse(
+        'S307',
+        rel,
+        `archive entry ${JSON.stringify(entry.raw)} appears twice (first as a ${existing.kind}); a second entry would write through or over the first`,
+        entry.raw,
+      );
     if (entry.type !== 'directory' && entry.type !== 'file' && entry.type !== 'symlink') {
       this.budget.special(rel, entry.type);
       return false;
@@ -116,7 +127,8 @@ class Extraction {
 
   /** Records a link; it is written in `finish`, after every link is known and checked. */
   private link(rel: string, target: string | null): boolean {
-    if (target === null || target.includes('\0')) return this.refuse('S313', rel, `symlink ${rel} has no usable target (empty, over ${MAX_TARGET_BYTES} bytes or with a NUL)`);
+    if (target === null || target.includes('\0'))
+      return this.refuse('S313', rel, `symlink ${rel} has no usable target (empty, over ${MAX_TARGET_BYTES} bytes or with a NUL)`);
     if (linkDestination(rel, target, this.lookup) === null) return this.leaves(rel, target);
     this.made.set(rel, { kind: 'symlink', target });
     return true;

@@ -40,7 +40,12 @@ export const SEVERITY: Record<FindingCode, FindingSeverity> = {
 export const UNEXTRACTABLE: ReadonlySet<FindingCode> = new Set<FindingCode>(['S307', 'S309', 'S311', 'S313']);
 
 /** Builds a finding; `severity` overrides the code's own (a bare `eval` is medium, not high). */
-export function finding(code: FindingCode, file: string, message: string, more: { line?: number; excerpt?: string; severity?: FindingSeverity } = {}): ScanFinding {
+export function finding(
+  code: FindingCode,
+  file: string,
+  message: string,
+  more: { line?: number; excerpt?: string; severity?: FindingSeverity } = {},
+): ScanFinding {
   const excerpt = more.excerpt === undefined ? null : more.excerpt.length > 160 ? `${more.excerpt.slice(0, 159)}…` : more.excerpt;
   return { code, kind: FINDING_CODES[code], severity: more.severity ?? SEVERITY[code], file, line: more.line ?? null, message, excerpt };
 }
@@ -56,5 +61,8 @@ export function worstOf(findings: readonly ScanFinding[]): FindingSeverity | nul
 
 /** Findings in the order a person reads them: worst first, then by file and line. */
 export function sortFindings(findings: ScanFinding[]): ScanFinding[] {
-  return findings.sort((a, b) => RANK[b.severity] - RANK[a.severity] || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || (a.line ?? 0) - (b.line ?? 0) || (a.code < b.code ? -1 : 1));
+  return findings.sort(
+    (a, b) =>
+      RANK[b.severity] - RANK[a.severity] || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || (a.line ?? 0) - (b.line ?? 0) || (a.code < b.code ? -1 : 1),
+  );
 }

@@ -23,23 +23,50 @@ function gitEnv(env: NodeJS.ProcessEnv, home: string): NodeJS.ProcessEnv {
 
 /** Config every git call gets: signatures are checked against Skilltray's own trusted keys, never the user's. */
 function gitConfig(home: string): string[] {
-  return ['-c', `gpg.ssh.allowedSignersFile=${trustedKeysPath(home)}`, '-c', 'core.hooksPath=/dev/null', '-c', 'protocol.allow=never', '-c', 'protocol.file.allow=always', '-c', 'protocol.https.allow=always', '-c', 'protocol.ssh.allow=always'];
+  return [
+    '-c',
+    `gpg.ssh.allowedSignersFile=${trustedKeysPath(home)}`,
+    '-c',
+    'core.hooksPath=/dev/null',
+    '-c',
+    'protocol.allow=never',
+    '-c',
+    'protocol.file.allow=always',
+    '-c',
+    'protocol.https.allow=always',
+    '-c',
+    'protocol.ssh.allow=always',
+  ];
 }
 
 type GitContext = { cwd?: string; env: NodeJS.ProcessEnv; home: string };
 
 function gitOptions(options: GitContext) {
-  return { ...(options.cwd === undefined ? {} : { cwd: options.cwd }), env: gitEnv(options.env, options.home), extendEnv: false, reject: false, timeout: 10 * 60 * 1000 } as const;
+  return {
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    env: gitEnv(options.env, options.home),
+    extendEnv: false,
+    reject: false,
+    timeout: 10 * 60 * 1000,
+  } as const;
 }
 
 async function git(args: string[], options: GitContext) {
   return execa('git', [...gitConfig(options.home), ...args], { ...gitOptions(options), stdin: 'ignore' });
 }
 
-const firstLine = (text: string): string => text.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? '';
+const firstLine = (text: string): string =>
+  text
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l !== '') ?? '';
 
 function fetchFailed(source: string, what: string, stderr: string): SkilltrayError {
-  return packErrors.fetchFailed(source, `${what}${stderr.trim() === '' ? '' : ` (${firstLine(stderr.replace(/^(fatal|error): /gm, ''))})`}`, stderr.slice(0, 2000));
+  return packErrors.fetchFailed(
+    source,
+    `${what}${stderr.trim() === '' ? '' : ` (${firstLine(stderr.replace(/^(fatal|error): /gm, ''))})`}`,
+    stderr.slice(0, 2000),
+  );
 }
 
 /** A ref that can only be a commit id, which a shallow clone by branch name cannot reach. */
@@ -82,7 +109,12 @@ const LS_TREE_LINE = /^(\d+) (\w+) ([0-9a-f]+) +(-|\d+)\t([\s\S]*)$/;
  * git is stopped) at the first limit passed, so a tree of 100,000 paths costs 10,001 lines.
  */
 export async function listCommit(dir: string, commit: string, ctx: { env: NodeJS.ProcessEnv; home: string }, budget: EntryBudget): Promise<TreeItem[]> {
-  const lister = execa('git', [...gitConfig(ctx.home), 'ls-tree', '-r', '-l', '-z', commit], { ...gitOptions({ ...ctx, cwd: dir }), stdin: 'ignore', buffer: { stdout: false }, encoding: 'buffer' });
+  const lister = execa('git', [...gitConfig(ctx.home), 'ls-tree', '-r', '-l', '-z', commit], {
+    ...gitOptions({ ...ctx, cwd: dir }),
+    stdin: 'ignore',
+    buffer: { stdout: false },
+    encoding: 'buffer',
+  });
   const items: TreeItem[] = [];
   let rest = '';
   let stopped = false;
@@ -111,7 +143,8 @@ export async function listCommit(dir: string, commit: string, ctx: { env: NodeJS
     if (stopped) lister.kill();
   }
   const done = await lister;
-  if (!stopped && done.exitCode !== 0) throw packErrors.gitReadFailed(`cannot list commit ${commit}: git ls-tree failed (${firstLine(Buffer.from(done.stderr as Uint8Array).toString('utf8'))})`);
+  if (!stopped && done.exitCode !== 0)
+    throw packErrors.gitReadFailed(`cannot list commit ${commit}: git ls-tree failed (${firstLine(Buffer.from(done.stderr as Uint8Array).toString('utf8'))})`);
   return items;
 }
 
@@ -153,7 +186,13 @@ async function* batchBlobs(stdout: AsyncIterable<Buffer>): AsyncGenerator<Buffer
 /** The blobs `items` lists, read from the bare clone at `dir`, as entries for the extraction to write. */
 export function commitEntries(dir: string, items: readonly TreeItem[], ctx: { env: NodeJS.ProcessEnv; home: string }): EntryWalk {
   return async (visit) => {
-    const reader = execa('git', [...gitConfig(ctx.home), 'cat-file', '--batch'], { ...gitOptions({ ...ctx, cwd: dir }), input: items.map((i) => `${i.object}\n`).join(''), stderr: 'ignore', buffer: false, encoding: 'buffer' });
+    const reader = execa('git', [...gitConfig(ctx.home), 'cat-file', '--batch'], {
+      ...gitOptions({ ...ctx, cwd: dir }),
+      input: items.map((i) => `${i.object}\n`).join(''),
+      stderr: 'ignore',
+      buffer: false,
+      encoding: 'buffer',
+    });
     const blobs = batchBlobs(reader.stdout as AsyncIterable<Buffer>);
     try {
       for (const item of items) {
@@ -161,7 +200,16 @@ export function commitEntries(dir: string, items: readonly TreeItem[], ctx: { en
         if (next.done === true) throw packErrors.gitReadFailed(`git cat-file ended before ${item.path}`);
         const data = next.value;
         const link = item.mode === '120000';
-        if (!(await visit({ raw: item.path, type: link ? 'symlink' : 'file', mode: item.mode === '100755' ? 0o755 : 0o644, size: data.length, open: async () => Readable.from([data]) }))) break;
+        if (
+          !(await visit({
+            raw: item.path,
+            type: link ? 'symlink' : 'file',
+            mode: item.mode === '100755' ? 0o755 : 0o644,
+            size: data.length,
+            open: async () => Readable.from([data]),
+          }))
+        )
+          break;
       }
     } finally {
       // Whether every blob was read or the extraction stopped early, cat-file has nothing more to say.
@@ -181,7 +229,12 @@ async function isAnnotatedTag(dir: string, ref: string, ctx: { env: NodeJS.Proce
 }
 
 /** The signature block of a commit or tag object, if it has one. */
-async function signatureFormat(dir: string, object: string, type: 'commit' | 'tag', ctx: { env: NodeJS.ProcessEnv; home: string }): Promise<'ssh' | 'gpg' | null> {
+async function signatureFormat(
+  dir: string,
+  object: string,
+  type: 'commit' | 'tag',
+  ctx: { env: NodeJS.ProcessEnv; home: string },
+): Promise<'ssh' | 'gpg' | null> {
   const raw = await git(['cat-file', type, object], { ...ctx, cwd: dir });
   if (raw.exitCode !== 0) return null;
   if (raw.stdout.includes('-----BEGIN SSH SIGNATURE-----')) return 'ssh';
@@ -211,7 +264,8 @@ export async function verifySignature(dir: string, ref: string | null, commit: s
   const output = `${result.stderr}\n${result.stdout}`;
   const { signer, key } = signerOf(output);
   const what = tag ? `tag ${ref}` : 'commit';
-  if (result.exitCode === 0 && signer !== null) return { state: 'verified', format, signer, detail: `${what} signed by ${signer}${key === null ? '' : ` (${key})`}` };
+  if (result.exitCode === 0 && signer !== null)
+    return { state: 'verified', format, signer, detail: `${what} signed by ${signer}${key === null ? '' : ` (${key})`}` };
   const noKeys = format === 'ssh' && !existsSync(trustedKeysPath(ctx.home));
   return {
     state: 'untrusted',

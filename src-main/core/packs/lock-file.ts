@@ -37,7 +37,14 @@ export function readLock(home: string): PackLock {
 
 /** Writes the lock atomically (see atomic-write.ts). */
 export function writeLock(home: string, lock: PackLock): void {
-  const sorted: PackLock = { version: 1, packs: Object.fromEntries(Object.keys(lock.packs).sort().map((k) => [k, lock.packs[k] as LockEntry])) };
+  const sorted: PackLock = {
+    version: 1,
+    packs: Object.fromEntries(
+      Object.keys(lock.packs)
+        .sort()
+        .map((k) => [k, lock.packs[k] as LockEntry]),
+    ),
+  };
   writeFileAtomic(lockPath(home), `${JSON.stringify(sorted, null, 2)}\n`);
 }
 

@@ -34,7 +34,27 @@ export interface PolicyView {
 }
 
 /** Extensions of files a tool may run as a program or hand to an interpreter. */
-const SCRIPT_EXTENSIONS = new Set(['.sh', '.bash', '.zsh', '.fish', '.ps1', '.psm1', '.bat', '.cmd', '.py', '.rb', '.pl', '.js', '.mjs', '.cjs', '.ts', '.php', '.lua', '.tcl', '.awk']);
+const SCRIPT_EXTENSIONS = new Set([
+  '.sh',
+  '.bash',
+  '.zsh',
+  '.fish',
+  '.ps1',
+  '.psm1',
+  '.bat',
+  '.cmd',
+  '.py',
+  '.rb',
+  '.pl',
+  '.js',
+  '.mjs',
+  '.cjs',
+  '.ts',
+  '.php',
+  '.lua',
+  '.tcl',
+  '.awk',
+]);
 
 /** Magic numbers of native executables: ELF, Mach-O (both endians, 32/64, fat), PE/COFF. */
 function isNativeExecutable(head: Buffer): boolean {

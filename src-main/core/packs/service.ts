@@ -80,13 +80,29 @@ export class PackService {
     }
   }
 
-  private async fetchAndScan(request: PackRequest, cwd: string, onProgress: (p: PackProgress) => void, keepPack: string | null, work: string): Promise<Prepared> {
+  private async fetchAndScan(
+    request: PackRequest,
+    cwd: string,
+    onProgress: (p: PackProgress) => void,
+    keepPack: string | null,
+    work: string,
+  ): Promise<Prepared> {
     onProgress({ step: 'fetch' });
     const fetched = await fetchSource(request, { home: this.home, env: this.deps.env, cwd, work, onFile: (path) => onProgress({ step: 'file', path }) });
     onProgress({ step: 'scan' });
     if (fetched.tree === null) {
       const findings = sortFindings([...fetched.findings]);
-      const report: ScanReport = { pack: keepPack ?? '', origin: fetched.origin, skills: [], findings, files: 0, bytes: 0, worst: worstOf(findings), extracted: false, digest: digestOf({ origin: fetched.origin, findings }) };
+      const report: ScanReport = {
+        pack: keepPack ?? '',
+        origin: fetched.origin,
+        skills: [],
+        findings,
+        files: 0,
+        bytes: 0,
+        worst: worstOf(findings),
+        extracted: false,
+        digest: digestOf({ origin: fetched.origin, findings }),
+      };
       return { report, work, dir: null, scan: null, entry: null };
     }
     const staged = layOut(fetched.tree, request, fetched.origin, work);
@@ -139,7 +155,11 @@ export class PackService {
     const { report } = prepared;
     const details = { report } as Record<string, unknown>;
     if (prepared.scan === null || report.findings.some((f) => UNEXTRACTABLE.has(f.code))) {
-      throw packErrors.unsafeToExtract(report.origin.source, report.findings.filter((f) => UNEXTRACTABLE.has(f.code)).map((f) => f.code), details);
+      throw packErrors.unsafeToExtract(
+        report.origin.source,
+        report.findings.filter((f) => UNEXTRACTABLE.has(f.code)).map((f) => f.code),
+        details,
+      );
     }
     const clashes = report.skills.filter((s) => s.clash !== null);
     if (clashes.length > 0) {
@@ -229,12 +249,16 @@ export class PackService {
     const entry = this.entryOf(pack);
     const installed = join(packsDir(this.home), pack);
     const before = this.installedScan(pack) ?? { skills: [], findings: [], files: {}, bytes: 0 };
-    const skills = prepared.scan === null || prepared.dir === null ? [] : diffScans(before, prepared.scan, this.deps.policy, { before: existsSync(installed) ? installed : null, after: prepared.dir });
+    const skills =
+      prepared.scan === null || prepared.dir === null
+        ? []
+        : diffScans(before, prepared.scan, this.deps.policy, { before: existsSync(installed) ? installed : null, after: prepared.dir });
     return {
       pack,
       from: { commit: entry.origin.commit, installedAt: entry.installedAt },
       scan: prepared.report,
-      upToDate: prepared.scan !== null && JSON.stringify(entry.files) === JSON.stringify(prepared.scan.files) && entry.origin.commit === prepared.report.origin.commit,
+      upToDate:
+        prepared.scan !== null && JSON.stringify(entry.files) === JSON.stringify(prepared.scan.files) && entry.origin.commit === prepared.report.origin.commit,
       skills,
       widened: skills.some((s) => s.tools.some((t) => t.widened) || s.scripts.some((f) => f.mayDoMore)),
     };
@@ -290,7 +314,14 @@ export class PackService {
     const lock = readLock(this.home);
     return Object.entries(lock.packs).map(([name, entry]) => {
       const dir = join(packsDir(this.home), name);
-      return { name, dir, origin: entry.origin, installedAt: entry.installedAt, skills: Object.keys(entry.skills).sort(), modified: modifiedFiles(dir, entry.files) };
+      return {
+        name,
+        dir,
+        origin: entry.origin,
+        installedAt: entry.installedAt,
+        skills: Object.keys(entry.skills).sort(),
+        modified: modifiedFiles(dir, entry.files),
+      };
     });
   }
 }

@@ -9,11 +9,14 @@ const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', 
 
 /** `\xHH`, `\NNN` (octal, optionally `\0NNN`), `\uHHHH` — and, inside `$'…'`, the one-letter escapes — decoded. */
 function decodeEscapes(text: string, letters: boolean): string {
-  return text.replace(letters ? /\\(x[0-9a-fA-F]{1,2}|0?[0-7]{3}|u[0-9a-fA-F]{4}|[ntrabefv])/g : /\\(x[0-9a-fA-F]{1,2}|0?[0-7]{3}|u[0-9a-fA-F]{4})/g, (_, code: string) => {
-    if (code.startsWith('x') || code.startsWith('u')) return String.fromCharCode(Number.parseInt(code.slice(1), 16));
-    if (/^[0-7]/.test(code)) return String.fromCharCode(Number.parseInt(code, 8) & 0xff);
-    return ESCAPES[code] ?? code;
-  });
+  return text.replace(
+    letters ? /\\(x[0-9a-fA-F]{1,2}|0?[0-7]{3}|u[0-9a-fA-F]{4}|[ntrabefv])/g : /\\(x[0-9a-fA-F]{1,2}|0?[0-7]{3}|u[0-9a-fA-F]{4})/g,
+    (_, code: string) => {
+      if (code.startsWith('x') || code.startsWith('u')) return String.fromCharCode(Number.parseInt(code.slice(1), 16));
+      if (/^[0-7]/.test(code)) return String.fromCharCode(Number.parseInt(code, 8) & 0xff);
+      return ESCAPES[code] ?? code;
+    },
+  );
 }
 
 /**
@@ -35,11 +38,23 @@ export function statements(plain: string): string[][][] {
   return plain
     .replace(/\$\(|[`(){}]|<\(/g, ';')
     .split(/;|&&|\|\||\bthen\b|\bdo\b|\belse\b/)
-    .map((statement) => statement.split('|').map((segment) => segment.trim().split(/\s+/).filter((w) => w !== '')))
+    .map((statement) =>
+      statement.split('|').map((segment) =>
+        segment
+          .trim()
+          .split(/\s+/)
+          .filter((w) => w !== ''),
+      ),
+    )
     .filter((pipeline) => pipeline.some((words) => words.length > 0));
 }
 
 /** The last path segment of a word (`$HOME/.cache/x.sh` → `x.sh`, `.\a.ps1` → `a.ps1`). */
 export function baseName(word: string): string {
-  return word.split(/[/\\]/).filter((s) => s !== '').at(-1) ?? '';
+  return (
+    word
+      .split(/[/\\]/)
+      .filter((s) => s !== '')
+      .at(-1) ?? ''
+  );
 }

@@ -40,7 +40,8 @@ function locateSource(source: string, cwd: string): SourceLocation {
   if (source.trim() === '' || source.startsWith('-')) throw packErrors.sourceInvalid(source, 'not a source');
   if (/^https:\/\//i.test(source) || /^ssh:\/\//i.test(source) || /^[\w.-]+@[\w.-]+:(?!\/\/)/.test(source)) return { kind: 'git', location: source };
   if (/^file:\/\//i.test(source)) return { kind: 'git', location: source };
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source) || /^[a-z][a-z0-9+.-]*::/i.test(source)) throw packErrors.sourceInvalid(source, 'only https://, ssh (git@host:path, ssh://) and file:// sources are fetched');
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source) || /^[a-z][a-z0-9+.-]*::/i.test(source))
+    throw packErrors.sourceInvalid(source, 'only https://, ssh (git@host:path, ssh://) and file:// sources are fetched');
   const abs = resolve(cwd, source);
   let stats;
   try {
@@ -68,7 +69,10 @@ export interface Fetched {
  * (an archive's, a commit's tree) are checked first, then everything goes through the extraction;
  * `onFile` hears of every file written.
  */
-export async function fetchSource(request: PackRequest, ctx: { home: string; env: NodeJS.ProcessEnv; cwd: string; work: string; onFile: (rel: string) => void }): Promise<Fetched> {
+export async function fetchSource(
+  request: PackRequest,
+  ctx: { home: string; env: NodeJS.ProcessEnv; cwd: string; work: string; onFile: (rel: string) => void },
+): Promise<Fetched> {
   const { kind, location } = locateSource(request.source, ctx.cwd);
   const ref = request.ref ?? null;
   const subpath = request.path ?? null;
@@ -109,7 +113,8 @@ function subfolder(fetched: string, subpath: string | null, source: string): str
   } catch {
     throw packErrors.sourceInvalid(source, `--path '${subpath}' does not exist in it`);
   }
-  if (!isInside(realpathSync(fetched), real) || !statSync(real).isDirectory()) throw packErrors.sourceInvalid(source, `--path '${subpath}' is not a folder inside it`);
+  if (!isInside(realpathSync(fetched), real) || !statSync(real).isDirectory())
+    throw packErrors.sourceInvalid(source, `--path '${subpath}' is not a folder inside it`);
   return real;
 }
 
@@ -167,7 +172,8 @@ export function layOut(tree: string, request: PackRequest, origin: PackOrigin, w
   if (skills.length === 0) {
     throw packErrors.noSkills(origin.source, origin.path);
   }
-  if (as !== null) throw skillcErrors.invalidOption(`--as renames a pack of one skill; this one has ${skills.length} (${skills.join(', ')}): pick one with --path`);
+  if (as !== null)
+    throw skillcErrors.invalidOption(`--as renames a pack of one skill; this one has ${skills.length} (${skills.join(', ')}): pick one with --path`);
   const bad = skills.filter((s) => !isPackName(s));
   if (bad.length > 0) throw packErrors.skillFoldersNotSlugs(bad);
   for (const skill of skills) renameSync(join(tree, skill), join(dir, skill));

@@ -54,7 +54,9 @@ export function folderEntries(src: string): EntryWalk {
         const stats = lstatSync(abs);
         const type = typeOf(stats);
         const open = async (): Promise<AsyncIterable<Buffer>> =>
-          type === 'symlink' ? Readable.from([Buffer.from(readlinkSync(abs))]) : createReadStream('', { fd: openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW) });
+          type === 'symlink'
+            ? Readable.from([Buffer.from(readlinkSync(abs))])
+            : createReadStream('', { fd: openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW) });
         if (!(await visit({ raw: rel, type: type === 'other' ? 'special file' : type, mode: stats.mode & 0o7777, size: stats.size, open }))) return false;
         if (type === 'directory' && !(await each(abs, rel))) return false;
       }

@@ -8,7 +8,10 @@ import type { Skill } from '../../shared/model.js';
 /** Why no Always may be remembered or used for `skill`, as the end of a sentence; null when one may. */
 export function alwaysBlindTo(skill: Pick<Skill, 'unhashed'>): string | null {
   if (skill.unhashed.length === 0) return null;
-  const shown = skill.unhashed.slice(0, 3).map((rel) => `'${rel}'`).join(', ');
+  const shown = skill.unhashed
+    .slice(0, 3)
+    .map((rel) => `'${rel}'`)
+    .join(', ');
   const more = skill.unhashed.length > 3 ? ` and ${skill.unhashed.length - 3} more` : '';
   return `its content hash cannot cover ${shown}${more}, which cannot be read, so an Always answer cannot vouch for it`;
 }

@@ -10,13 +10,18 @@ import type { SkilltrayError } from '../../shared/skilltray-error.js';
 import { policyErrors } from '../../shared/error-messages/policy.js';
 import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { emitGuarded } from '../events.js';
-import { VERDICT_KINDS, type PendingApproval, type PendingEntry, type RememberExpiry, type RememberScope, type VerdictKind, type Verdict } from '../../shared/runs.js';
+import {
+  VERDICT_KINDS,
+  type PendingApproval,
+  type PendingEntry,
+  type RememberExpiry,
+  type RememberScope,
+  type VerdictKind,
+  type Verdict,
+} from '../../shared/runs.js';
 
 /** How a pending approval left the queue. */
-export type Resolution =
-  | { id: string; kind: 'verdict'; verdict: Verdict }
-  | { id: string; kind: 'timeout' }
-  | { id: string; kind: 'cancelled' };
+export type Resolution = { id: string; kind: 'verdict'; verdict: Verdict } | { id: string; kind: 'timeout' } | { id: string; kind: 'cancelled' };
 
 export interface BrokerEvents {
   added: [entry: PendingEntry];
@@ -57,8 +62,7 @@ export class ApprovalBroker {
   constructor(options: { clock?: BrokerClock; onListenerError?: (error: unknown) => void } = {}) {
     this.clock = options.clock ?? systemClock;
     this.onListenerError =
-      options.onListenerError ??
-      ((error) => process.emitWarning(`an approval listener failed: ${error instanceof Error ? error.message : String(error)}`));
+      options.onListenerError ?? ((error) => process.emitWarning(`an approval listener failed: ${error instanceof Error ? error.message : String(error)}`));
   }
 
   /** Queues an approval and waits for the verdict; rejects with E604 after `timeoutMs`, E613 if cancelled. */
@@ -107,7 +111,8 @@ export class ApprovalBroker {
     if (verdict === 'always' && !offered.includes(scope ?? 'folder')) {
       throw policyErrors.invalidRememberScope(waiter.entry.skill, waiter.entry.tool, id, scope ?? 'folder', offered);
     }
-    const answer: Verdict = verdict === 'always' ? { verdict, actor, ...(expires === undefined ? {} : { expires }), ...(scope === undefined ? {} : { scope }) } : { verdict, actor };
+    const answer: Verdict =
+      verdict === 'always' ? { verdict, actor, ...(expires === undefined ? {} : { expires }), ...(scope === undefined ? {} : { scope }) } : { verdict, actor };
     this.finish(id, { ok: true, verdict: answer }, { id, kind: 'verdict', verdict: answer });
   }
 
@@ -116,11 +121,7 @@ export class ApprovalBroker {
     const waiter = this.waiters.get(id);
     if (waiter === undefined) return false;
     const { skill, tool } = waiter.entry;
-    this.finish(
-      id,
-      { ok: false, error: policyErrors.approvalCancelled(skill, tool, id) },
-      { id, kind: 'cancelled' },
-    );
+    this.finish(id, { ok: false, error: policyErrors.approvalCancelled(skill, tool, id) }, { id, kind: 'cancelled' });
     return true;
   }
 

@@ -136,9 +136,14 @@ function decideInOrder(input: DecideInput): Decision {
   const { sandbox } = input;
   // An allow rule made for another skill of this name is not about this one: it neither allows nor outranks.
   const covers = new Map<number, Coverage>();
-  for (const r of input.rules) if (r.effect === 'allow' && parseRulePattern(r.pattern).matches(skill.name, tool.name)) covers.set(r.id, coverage(r, skill, profileOf(sandbox)));
+  for (const r of input.rules)
+    if (r.effect === 'allow' && parseRulePattern(r.pattern).matches(skill.name, tool.name)) covers.set(r.id, coverage(r, skill, profileOf(sandbox)));
   const notAbout = [...covers.values()].flatMap((c) => (c.kind === 'elsewhere' ? [c.why] : []));
-  const rule = governingRule(input.rules.filter((r) => covers.get(r.id)?.kind !== 'elsewhere'), skill.name, tool.name);
+  const rule = governingRule(
+    input.rules.filter((r) => covers.get(r.id)?.kind !== 'elsewhere'),
+    skill.name,
+    tool.name,
+  );
   if (rule?.effect === 'deny') {
     return {
       outcome: 'deny',
@@ -169,7 +174,11 @@ function decideInOrder(input: DecideInput): Decision {
   }
   if (skill.trust === 'bundled' && skill.readOnly && !sandbox.network) {
     if (!sandbox.contained) return { outcome: 'ask', reason: `skill '${skill.name}' is bundled and read-only, but ${notContained(sandbox)}, so it asks` };
-    return { outcome: 'auto', by: 'policy', reason: `skill '${skill.name}' is bundled with Skilltray and read-only, and runs contained (${describeProfile(sandbox)})` };
+    return {
+      outcome: 'auto',
+      by: 'policy',
+      reason: `skill '${skill.name}' is bundled with Skilltray and read-only, and runs contained (${describeProfile(sandbox)})`,
+    };
   }
   const why =
     skill.trust === 'user'

@@ -43,7 +43,9 @@ function patternCovers(pattern: string, skill: Skill): boolean {
 
 /** The pins of an allow rule made now: every loaded skill with a tool it matches, as that skill is now. */
 export function pinsFor(pattern: string, skills: readonly Skill[], profileFor: (skill: Skill) => SandboxProfile): RulePin[] {
-  return skills.filter((skill) => patternCovers(pattern, skill)).map((skill) => ({ skill: skill.name, ...identityPin(skill.identity), profile: profileFor(skill) }));
+  return skills
+    .filter((skill) => patternCovers(pattern, skill))
+    .map((skill) => ({ skill: skill.name, ...identityPin(skill.identity), profile: profileFor(skill) }));
 }
 
 /**
@@ -52,7 +54,11 @@ export function pinsFor(pattern: string, skills: readonly Skill[], profileFor: (
  * or a skill not as shipped or installed, is left for the person to allow again.
  */
 export function legacyPinsFor(pattern: string, skills: readonly Skill[], profileFor: (skill: Skill) => SandboxProfile): RulePin[] {
-  return pinsFor(pattern, skills.filter((skill) => skill.shadows.length === 0 && skill.identity.unverified === null), profileFor);
+  return pinsFor(
+    pattern,
+    skills.filter((skill) => skill.shadows.length === 0 && skill.identity.unverified === null),
+    profileFor,
+  );
 }
 
 /** How an allow rule stands for a skill as it is now. */
@@ -67,20 +73,25 @@ export type Coverage =
 /** How `rule` (an allow rule whose pattern matches) stands for `skill`, which would run under `profile`. */
 export function coverage(rule: Rule, skill: Skill, profile: SandboxProfile): Coverage {
   const label = `rule #${rule.id} (${rule.pattern})`;
-  if (rule.pins === null) return { kind: 'elsewhere', why: `${label} was made before rules were pinned to a skill; add it again to allow '${skill.name}' as it is now` };
+  if (rule.pins === null)
+    return { kind: 'elsewhere', why: `${label} was made before rules were pinned to a skill; add it again to allow '${skill.name}' as it is now` };
   const named = rule.pins.filter((pin) => pin.skill === skill.name);
   const pin = named.find((p) => samePlace(p, skill.identity));
   if (pin === undefined) {
     const other = named[0];
     return {
       kind: 'elsewhere',
-      why: other === undefined
-        ? `${label} does not cover this '${skill.name}' (a rule covers the skills it named when it was made); add it again to let it cover this one`
-        : `${label} was made for ${describePin(other)}, not for this one (${describePin(identityPin(skill.identity))})`,
+      why:
+        other === undefined
+          ? `${label} does not cover this '${skill.name}' (a rule covers the skills it named when it was made); add it again to let it cover this one`
+          : `${label} was made for ${describePin(other)}, not for this one (${describePin(identityPin(skill.identity))})`,
     };
   }
   if (widens(profile, pin.profile)) {
-    return { kind: 'widened', why: `${label} was made when it ran ${describeProfile(pin.profile)}; it would now run ${describeProfile(profile)}, more than the rule allows` };
+    return {
+      kind: 'widened',
+      why: `${label} was made when it ran ${describeProfile(pin.profile)}; it would now run ${describeProfile(profile)}, more than the rule allows`,
+    };
   }
   return { kind: 'covers' };
 }
@@ -102,9 +113,7 @@ export function rememberedElsewhere(remembered: Remembered, skill: Skill, cwd: s
  * can say why it does not apply; null when there is none.
  */
 export function rememberedFor(list: readonly Remembered[], cwd: string): Remembered | null {
-  const here = list
-    .filter((r) => r.folder !== null && isInside(r.folder, cwd))
-    .sort((a, b) => (b.folder as string).length - (a.folder as string).length)[0];
+  const here = list.filter((r) => r.folder !== null && isInside(r.folder, cwd)).sort((a, b) => (b.folder as string).length - (a.folder as string).length)[0];
   return here ?? list.find((r) => r.folder === null) ?? list[0] ?? null;
 }
 

@@ -73,7 +73,8 @@ export function passwdHomes(platform: NodeJS.Platform, passwd = '/etc/passwd'): 
   ];
 }
 
-const PASS = 'pass the folder of the project or files it should work on (the CLI\'s --cwd or current folder, an MCP root, the request\'s cwd, the folder picked in the app)';
+const PASS =
+  "pass the folder of the project or files it should work on (the CLI's --cwd or current folder, an MCP root, the request's cwd, the folder picked in the app)";
 
 function refuse(cwd: string, why: string, instead = PASS): WorkspaceVerdict {
   return {
@@ -112,12 +113,18 @@ export function guardWorkspace(cwd: string, profile: SandboxProfileName, places:
   if (writes && isAncestor(cwd, own)) return refuse(cwd, `a folder holding ${ownData}`);
   const system = (SYSTEM[platform] ?? []).find((dir) => dir === cwd || (writes && isInside(dir, cwd)));
   if (system !== undefined && !(writes && (WRITABLE_INSIDE_SYSTEM[platform] ?? []).some((dir) => isAncestor(dir, cwd)))) {
-    return refuse(cwd, cwd === system ? 'a folder of the operating system' : `inside ${system}, a folder of the operating system, which a tool that writes must not change`);
+    return refuse(
+      cwd,
+      cwd === system ? 'a folder of the operating system' : `inside ${system}, a folder of the operating system, which a tool that writes must not change`,
+    );
   }
   if (writes) {
     const root = places.skillRoots.find((skillRoot) => isInside(skillRoot, cwd) || isAncestor(cwd, skillRoot));
     if (root !== undefined) {
-      return refuse(cwd, `${isInside(root, cwd) ? 'in' : 'a folder holding'} the skill folder ${root}: a tool that writes there could change skills, which then run with their trust`);
+      return refuse(
+        cwd,
+        `${isInside(root, cwd) ? 'in' : 'a folder holding'} the skill folder ${root}: a tool that writes there could change skills, which then run with their trust`,
+      );
     }
   }
   return { kind: 'ok' };

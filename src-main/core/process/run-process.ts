@@ -204,7 +204,7 @@ export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
     extendEnv: false,
     shell: false,
     // stdin closed; the network's inputs on fds 3, 4, …, and a gated program's info and block fds after them.
-    stdio: ['ignore', 'pipe', 'pipe', ...(spec.inputs ?? []), ...(spec.admit === undefined ? [] : ['pipe', 'pipe'] as const)],
+    stdio: ['ignore', 'pipe', 'pipe', ...(spec.inputs ?? []), ...(spec.admit === undefined ? [] : (['pipe', 'pipe'] as const))],
     reject: false,
     buffer: false,
     windowsHide: true,
@@ -217,10 +217,7 @@ export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     subprocess.once('exit', (code, signal) => resolve({ code, signal }));
   });
-  const closed = Promise.all([
-    capture(subprocess.stdout, stdout, 'stdout', spec.onOutput),
-    capture(subprocess.stderr, stderr, 'stderr', spec.onOutput),
-  ]);
+  const closed = Promise.all([capture(subprocess.stdout, stdout, 'stdout', spec.onOutput), capture(subprocess.stderr, stderr, 'stderr', spec.onOutput)]);
   const spawnError = await new Promise<unknown>((resolve) => {
     subprocess.once('spawn', () => resolve(null));
     // execa settles without 'spawn' only when the process never started; its result holds the OS error.

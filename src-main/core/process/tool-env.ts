@@ -16,8 +16,19 @@ const isLocale = (value: string): boolean => LOCALE.test(value);
 
 /** The locale categories of POSIX and glibc: other LC_ names are not locale settings. */
 export const LOCALE_CATEGORIES: readonly string[] = [
-  'LC_ALL', 'LC_CTYPE', 'LC_NUMERIC', 'LC_TIME', 'LC_COLLATE', 'LC_MONETARY', 'LC_MESSAGES', 'LC_PAPER', 'LC_NAME',
-  'LC_ADDRESS', 'LC_TELEPHONE', 'LC_MEASUREMENT', 'LC_IDENTIFICATION',
+  'LC_ALL',
+  'LC_CTYPE',
+  'LC_NUMERIC',
+  'LC_TIME',
+  'LC_COLLATE',
+  'LC_MONETARY',
+  'LC_MESSAGES',
+  'LC_PAPER',
+  'LC_NAME',
+  'LC_ADDRESS',
+  'LC_TELEPHONE',
+  'LC_MEASUREMENT',
+  'LC_IDENTIFICATION',
 ];
 
 /** What each variable every tool gets must look like; a value of another shape is dropped. */
@@ -43,8 +54,20 @@ export const TOOL_ENV_ALLOW_LIST: readonly string[] = ['PATH', ...Object.keys(SH
 
 /** Added on Windows, where many programs cannot start or find their files without them. */
 export const WINDOWS_TOOL_ENV_ALLOW_LIST: readonly string[] = [
-  'SystemRoot', 'SYSTEMROOT', 'windir', 'COMSPEC', 'PATHEXT', 'USERPROFILE', 'APPDATA', 'LOCALAPPDATA',
-  'ProgramData', 'ProgramFiles', 'ProgramFiles(x86)', 'HOMEDRIVE', 'HOMEPATH', 'NUMBER_OF_PROCESSORS',
+  'SystemRoot',
+  'SYSTEMROOT',
+  'windir',
+  'COMSPEC',
+  'PATHEXT',
+  'USERPROFILE',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'ProgramData',
+  'ProgramFiles',
+  'ProgramFiles(x86)',
+  'HOMEDRIVE',
+  'HOMEPATH',
+  'NUMBER_OF_PROCESSORS',
   'PROCESSOR_ARCHITECTURE',
 ];
 
@@ -60,11 +83,7 @@ export function systemPath(path: string, platform: NodeJS.Platform): string {
 }
 
 /** Builds the complete environment of a tool from the parent's: the allow-list plus the skill's declared names. */
-export function buildToolEnv(
-  parent: NodeJS.ProcessEnv,
-  declared: readonly string[],
-  platform: NodeJS.Platform = process.platform,
-): Record<string, string> {
+export function buildToolEnv(parent: NodeJS.ProcessEnv, declared: readonly string[], platform: NodeJS.Platform = process.platform): Record<string, string> {
   const env: Record<string, string> = {};
   if (platform === 'win32') {
     // Windows treats variable names case-insensitively (PATH is usually spelled Path there); its paths are its own.

@@ -161,9 +161,14 @@ export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
   const programs = program === null ? [] : programBinds(program, canonical(skill.dir), process.platform);
   const sandbox = sandboxView(deps.sandbox, profile, { programs, wholeHome: workspace.kind === 'home' });
   // A run that could read a whole home folder never goes unasked, whatever would otherwise allow it.
-  const home = workspace.kind === 'home'
-    ? { param: 'cwd', value: cwd, why: `it is ${workspace.home === places.userHome ? 'your home folder' : 'a home folder'}, so the run could read all of it (keys and credential stores stay hidden)` }
-    : null;
+  const home =
+    workspace.kind === 'home'
+      ? {
+          param: 'cwd',
+          value: cwd,
+          why: `it is ${workspace.home === places.userHome ? 'your home folder' : 'a home folder'}, so the run could read all of it (keys and credential stores stay hidden)`,
+        }
+      : null;
   const decision = decide({
     skill,
     tool,

@@ -16,7 +16,18 @@ import { isOffered } from '../policy/modes.js';
 import { isEnabled, listSwitches } from '../store/switches.js';
 import { emitSafely } from '../events.js';
 import type { ApprovalBroker } from '../policy/approval-broker.js';
-import type { DecidedBy, DryRun, PendingApproval, RecordedAnswer, RunDecisionView, RunEvent, RunOutcome, RunReport, SandboxView, Verdict } from '../../shared/runs.js';
+import type {
+  DecidedBy,
+  DryRun,
+  PendingApproval,
+  RecordedAnswer,
+  RunDecisionView,
+  RunEvent,
+  RunOutcome,
+  RunReport,
+  SandboxView,
+  Verdict,
+} from '../../shared/runs.js';
 import { remember } from '../store/approvals.js';
 import { getSettings } from '../store/settings.js';
 import { recordDecision, recordFailure, recordNetworkDenied, recordProcess, recordRequest, recordResult, recordStart } from '../store/run-records.js';
@@ -101,7 +112,21 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
   refuse(input: RunInput, error: unknown, id: string = randomUUID()): never {
     const coded = toSkilltrayError(error);
     const skill = this.deps.registry.get(input.skill);
-    recordRequest(this.deps.db, { id, traceId: input.traceId ?? randomUUID(), surface: input.surface, skill: input.skill, tool: input.tool, args: plainObject(input.args), command: null, programPath: null, skillHash: skill?.hash ?? '' }, thisProcess());
+    recordRequest(
+      this.deps.db,
+      {
+        id,
+        traceId: input.traceId ?? randomUUID(),
+        surface: input.surface,
+        skill: input.skill,
+        tool: input.tool,
+        args: plainObject(input.args),
+        command: null,
+        programPath: null,
+        skillHash: skill?.hash ?? '',
+      },
+      thisProcess(),
+    );
     recordDecision(this.deps.db, id, { outcome: 'refused', decidedBy: 'error', reason: coded.message, errorCode: coded.code });
     throw withRunId(coded, id);
   }
@@ -114,7 +139,22 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     // A call that cannot even be prepared (no such skill or tool, bad arguments, a bad cwd) asked
     // nothing and decided nothing: it is the caller's error, not a run, so history does not keep it.
     const { skill, command, programPath, decision, sandbox, folder }: Prepared = prepareRun(this.deps, input);
-    recordRequest(db, { id, traceId, surface: input.surface, skill: skill.name, tool: command.tool, args: plainObject(input.args), command, programPath, skillHash: skill.hash, sandbox }, thisProcess());
+    recordRequest(
+      db,
+      {
+        id,
+        traceId,
+        surface: input.surface,
+        skill: skill.name,
+        tool: command.tool,
+        args: plainObject(input.args),
+        command,
+        programPath,
+        skillHash: skill.hash,
+        sandbox,
+      },
+      thisProcess(),
+    );
 
     let answer: RecordedAnswer | null = null;
     const decided = (view: RunDecisionView, errorCode: string | null = null): void => {
@@ -326,15 +366,18 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
    */
   async shutdown(why = 'it is shutting down', waitMs = 5000): Promise<void> {
     for (const entry of this.deps.broker.list()) this.deps.broker.cancel(entry.id);
-    const finished = [...this.active.keys()].map((id) => new Promise<void>((resolve) => {
-      const listener = (event: RunEvent) => {
-        if (event.type === 'finished' && event.id === id) {
-          this.off('run', listener);
-          resolve();
-        }
-      };
-      this.on('run', listener);
-    }));
+    const finished = [...this.active.keys()].map(
+      (id) =>
+        new Promise<void>((resolve) => {
+          const listener = (event: RunEvent) => {
+            if (event.type === 'finished' && event.id === id) {
+              this.off('run', listener);
+              resolve();
+            }
+          };
+          this.on('run', listener);
+        }),
+    );
     for (const controller of this.active.values()) controller.abort(ownerStopping(why));
     await Promise.race([Promise.all(finished), new Promise((resolve) => setTimeout(resolve, waitMs).unref())]);
   }

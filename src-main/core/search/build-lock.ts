@@ -40,7 +40,9 @@ export function withBuildLock<T>(indexPath: string, seen: string | null, build: 
       const fault = diskFault(error, indexPath);
       if (fault === 'read-only' || fault === 'full') return build();
       if (fault !== 'busy') throw error;
-      throw skillcErrors.internal(`another Skilltray process has been building ${indexPath} for ${BUILD_WAIT_MS / 60_000} minutes; try again when it is done`, { cause: error });
+      throw skillcErrors.internal(`another Skilltray process has been building ${indexPath} for ${BUILD_WAIT_MS / 60_000} minutes; try again when it is done`, {
+        cause: error,
+      });
     }
     if (fileIdentity(indexPath) !== seen) {
       lock.prepare('ROLLBACK').run();

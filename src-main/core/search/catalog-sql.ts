@@ -78,7 +78,13 @@ export interface MatchAttempt {
  */
 export function matchAttempts(query: string, prefix: boolean): MatchAttempt[] {
   const tokens = queryTokens(query);
-  const full: MatchAttempt[] = tokens.length < 2 ? [{ prefix: false, level: 'all' }] : [{ prefix: false, level: 'all' }, { prefix: false, level: 'any' }];
+  const full: MatchAttempt[] =
+    tokens.length < 2
+      ? [{ prefix: false, level: 'all' }]
+      : [
+          { prefix: false, level: 'all' },
+          { prefix: false, level: 'any' },
+        ];
   const typedWhole = isStopword(tokens[tokens.length - 1] ?? '');
   return prefix && !typedWhole ? [{ prefix: true, level: 'all' }, ...full] : full;
 }
@@ -149,7 +155,8 @@ const bm25 = (table: string): string => `bm25(${table}, 0, 0, ${HEADING_WEIGHT},
 const ROW_COLUMNS = 'r.id, r.skill, r.file, r.section, r.level, r.start_line, r.end_line, r.trail, r.tool, top.rank';
 
 /** Restricts ranked rows to one skill's (named by @skill), or nothing. */
-const scope = (scoped: boolean): string => (scoped ? ' AND +rowid IN (SELECT id FROM catalog_rows WHERE skill_id = (SELECT id FROM catalog_skills WHERE name = @skill))' : '');
+const scope = (scoped: boolean): string =>
+  scoped ? ' AND +rowid IN (SELECT id FROM catalog_rows WHERE skill_id = (SELECT id FROM catalog_skills WHERE name = @skill))' : '';
 
 /** Finished words only: ranked by the stemmed index. */
 const stemmedSql = (scoped: boolean): string => `

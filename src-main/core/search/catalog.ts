@@ -206,7 +206,10 @@ export class SkillCatalog {
   }
 
   private connect(): Database.Database {
-    const db = new Database(this.memoryBecause === null ? this.path : ':memory:', this.options.nativeBinding === undefined ? {} : { nativeBinding: this.options.nativeBinding });
+    const db = new Database(
+      this.memoryBecause === null ? this.path : ':memory:',
+      this.options.nativeBinding === undefined ? {} : { nativeBinding: this.options.nativeBinding },
+    );
     try {
       db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
       // WAL lets the app search while a CLI process syncs.
@@ -225,9 +228,9 @@ export class SkillCatalog {
     const meta = new Map(rows.map((row) => [row.key, row.value]));
     db.prepare('SELECT count(*) FROM catalog_skills').get();
     db.prepare('SELECT count(*) FROM catalog_rows').get();
-    db.prepare("SELECT rowid FROM catalog WHERE catalog MATCH '\"probe\"' LIMIT 1").all();
-    db.prepare("SELECT rowid FROM catalog_words WHERE catalog_words MATCH '\"probe\"' LIMIT 1").all();
-    db.prepare("SELECT rowid FROM catalog_grams WHERE catalog_grams MATCH '\"probe\"' LIMIT 1").all();
+    db.prepare('SELECT rowid FROM catalog WHERE catalog MATCH \'"probe"\' LIMIT 1').all();
+    db.prepare('SELECT rowid FROM catalog_words WHERE catalog_words MATCH \'"probe"\' LIMIT 1').all();
+    db.prepare('SELECT rowid FROM catalog_grams WHERE catalog_grams MATCH \'"probe"\' LIMIT 1').all();
     return meta.get('schema_version') === String(CATALOG_SCHEMA_VERSION) && meta.get('tokenizer') === this.tokenizer;
   }
 
@@ -279,7 +282,8 @@ export class SkillCatalog {
   private canLiveInMemory(error: unknown): boolean {
     const fault = diskFault(error, this.path);
     if (this.memoryBecause !== null || (fault !== 'read-only' && fault !== 'full' && fault !== 'busy')) return false;
-    const why = fault === 'read-only' ? "Skilltray's home is read-only" : fault === 'full' ? 'no space left on device' : 'another Skilltray process held it too long';
+    const why =
+      fault === 'read-only' ? "Skilltray's home is read-only" : fault === 'full' ? 'no space left on device' : 'another Skilltray process held it too long';
     this.memoryBecause = `the search catalog ${this.path} could not be written (${why}: ${errnoOf(error)}); it was built in memory for this process`;
     return true;
   }
@@ -415,7 +419,13 @@ export class SkillCatalog {
    * skills wanted, reads the rows of those that changed (unless `read` already holds them), then
    * replaces their rows and removes the skills that are gone.
    */
-  private write(wanted: ReadonlyMap<string, CatalogSkill>, rebuilt: boolean, read: ReadonlyMap<string, CatalogRow[]>, progress?: CatalogProgress, complete = true): CatalogSync {
+  private write(
+    wanted: ReadonlyMap<string, CatalogSkill>,
+    rebuilt: boolean,
+    read: ReadonlyMap<string, CatalogRow[]>,
+    progress?: CatalogProgress,
+    complete = true,
+  ): CatalogSync {
     const { version, records: existing } = this.records();
     const result: CatalogSync = { added: [], updated: [], removed: [], unchanged: 0, rebuilt };
     const changed = [...wanted.values()].filter((skill) => !sameRecord(existing.get(skill.name), skill));
@@ -474,9 +484,17 @@ export class SkillCatalog {
    * can fill (no shortcut then).
    */
   private suspendIndexing(): { resume: () => void } | null {
-    const triggers = this.db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'catalog_rows'").all() as { name: string; sql: string }[];
+    const triggers = this.db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'catalog_rows'").all() as {
+      name: string;
+      sql: string;
+    }[];
     const fed = new Set(
-      (this.db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'").all() as { name: string; sql: string }[])
+      (
+        this.db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'").all() as {
+          name: string;
+          sql: string;
+        }[]
+      )
         .filter((t) => /USING\s+fts5\s*\(/i.test(t.sql) && /content\s*=\s*'catalog_rows'/i.test(t.sql))
         .map((t) => t.name),
     );
@@ -538,7 +556,9 @@ export class SkillCatalog {
     const words = catalogMatch(query, prefix);
     let titled = new Set(ids);
     const keep = (table: 'catalog' | 'catalog_words', expression: string): void => {
-      const found = this.statement(catalogTitleSql(table)).pluck().all({ title: headingMatch(expression), ids: JSON.stringify([...titled]) }) as number[];
+      const found = this.statement(catalogTitleSql(table))
+        .pluck()
+        .all({ title: headingMatch(expression), ids: JSON.stringify([...titled]) }) as number[];
       titled = new Set(found);
     };
     if (words.required !== null) keep('catalog', words.required);
@@ -556,9 +576,22 @@ export class SkillCatalog {
     const rows: RankedRow[] = ranked.map((r) => ({ ...r, startLine: r.start_line, endLine: r.end_line }));
     const merged = mergeNested(rows);
     // The pair index has no word columns to match headings against: its hits keep the rank they have.
-    const titled = unspaced === null ? this.titled(query, prefix, merged.map((row) => row.id)) : new Set<number>();
+    const titled =
+      unspaced === null
+        ? this.titled(
+            query,
+            prefix,
+            merged.map((row) => row.id),
+          )
+        : new Set<number>();
     const kept = toolsFirst(merged.map((row) => ({ ...row, titled: titled.has(row.id) }))).slice(0, limit);
-    const marks = new Map(this.marks(match, unspaced, kept.map((row) => row.id)).map((mark) => [mark.id, mark]));
+    const marks = new Map(
+      this.marks(
+        match,
+        unspaced,
+        kept.map((row) => row.id),
+      ).map((mark) => [mark.id, mark]),
+    );
     // BM25 is negative, best lowest: the strongest hit fetched scores 1.
     const best = Math.min(...rows.map((row) => row.rank));
     return kept.map((row) => {
@@ -582,15 +615,25 @@ export class SkillCatalog {
   /** Each kept row's heading and snippet with the query's words marked: by FTS5 from the word indexes, here for the pair index. */
   private marks(match: CatalogMatch, unspaced: UnspacedMatch | null, ids: readonly number[]): { id: number; snippet: string; title: string }[] {
     const json = JSON.stringify(ids);
-    if (unspaced === null) return this.statement(catalogMarkSql(match)).all({ mark: catalogMarkExpression(match), ids: json }) as { id: number; snippet: string; title: string }[];
+    if (unspaced === null)
+      return this.statement(catalogMarkSql(match)).all({ mark: catalogMarkExpression(match), ids: json }) as { id: number; snippet: string; title: string }[];
     const { pieces } = unspaced;
-    const rows = this.statement('SELECT id, section, content FROM catalog_rows WHERE id IN (SELECT value FROM json_each(?))').all(json) as { id: number; section: string; content: string }[];
+    const rows = this.statement('SELECT id, section, content FROM catalog_rows WHERE id IN (SELECT value FROM json_each(?))').all(json) as {
+      id: number;
+      section: string;
+      content: string;
+    }[];
     return rows.map((row) => ({ id: row.id, title: markPieces(row.section, pieces), snippet: unspacedSnippet(row.content, pieces) }));
   }
 
   /** Skills the catalog holds, by name, with their hash and row count. */
   skills(): { name: string; dir: string; hash: string; sections: number }[] {
-    return this.statement('SELECT name, dir, hash, sections FROM catalog_skills ORDER BY name').all() as { name: string; dir: string; hash: string; sections: number }[];
+    return this.statement('SELECT name, dir, hash, sections FROM catalog_skills ORDER BY name').all() as {
+      name: string;
+      dir: string;
+      hash: string;
+      sections: number;
+    }[];
   }
 
   close(): void {

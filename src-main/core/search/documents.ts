@@ -57,7 +57,14 @@ function markdownRows(file: string, text: string): FileRows {
   }
   for (const section of sections) {
     // The section's text straight from its offsets: no per-section split and join of lines.
-    rows.sections.push({ file, section: section.text, content: text.slice(section.start, section.end), level: section.level, startLine: section.startLine, endLine: section.endLine });
+    rows.sections.push({
+      file,
+      section: section.text,
+      content: text.slice(section.start, section.end),
+      level: section.level,
+      startLine: section.startLine,
+      endLine: section.endLine,
+    });
     rows.headings.push({ file, text: section.text, level: section.level, startLine: section.startLine, endLine: section.endLine });
   }
   return rows;

@@ -100,6 +100,8 @@ export function skillQuery(query: string, options: { limit?: number } = {}): Ski
 
 /** Runs a checked search on an open index; `skill` names it in an E002. */
 export function searchIndex(index: OpenIndex, skill: string, search: SkillQuery): IndexSearchResult {
-  const rows = readIndex(index, skill, (db) => rankedRows(db, search.match, search.limit, rowCount(db) <= SMALL_INDEX_ROWS ? 'every-match' : 'rank-then-snippet'));
+  const rows = readIndex(index, skill, (db) =>
+    rankedRows(db, search.match, search.limit, rowCount(db) <= SMALL_INDEX_ROWS ? 'every-match' : 'rank-then-snippet'),
+  );
   return { query: search.query, results: rows.map((row) => ({ file: row.file, section: row.section, snippet: row.snippet, score: -row.rank })) };
 }

@@ -34,7 +34,18 @@ function toolHit(hit: CatalogHit, tool: Tool): Omit<SearchHit, 'rank'> {
 function sectionHit(hit: CatalogHit): Omit<SearchHit, 'rank'> {
   const parent = hit.trail[hit.trail.length - 1];
   const title = hit.section === '' ? hit.file : parent === undefined ? hit.title : `${parent}${TRAIL_SEPARATOR}${hit.title}`;
-  return { kind: 'section', skill: hit.skill, file: hit.file, section: hit.section, title, trail: hit.trail, tool: null, line: hit.startLine, snippet: hit.snippet, score: round(hit.score) };
+  return {
+    kind: 'section',
+    skill: hit.skill,
+    file: hit.file,
+    section: hit.section,
+    title,
+    trail: hit.trail,
+    tool: null,
+    line: hit.startLine,
+    snippet: hit.snippet,
+    score: round(hit.score),
+  };
 }
 
 /** The catalog's answer as search hits; `toolsOf` gives a skill's tools (a tool it no longer has makes a section hit). */

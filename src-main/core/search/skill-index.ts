@@ -19,7 +19,16 @@ import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { fileIdentity, withBuildLock } from './build-lock.js';
 import { manifestHash, walkSkill, type SkillFile, type SkillWalk } from '../skills/walk.js';
 import { statFingerprint } from '../skills/fingerprint.js';
-import { dbOptions, recordFingerprint, removeAbandonedTemps, SCHEMA_VERSION, writeIndex, type IndexLocation, type IndexMeta, type IndexOptions } from './index-writer.js';
+import {
+  dbOptions,
+  recordFingerprint,
+  removeAbandonedTemps,
+  SCHEMA_VERSION,
+  writeIndex,
+  type IndexLocation,
+  type IndexMeta,
+  type IndexOptions,
+} from './index-writer.js';
 import { tokenizerPreference } from './tokenizer.js';
 import type { BuildResult, TokenizerName } from '../../shared/gateway.js';
 
@@ -84,7 +93,10 @@ export function corruptIndexError(skill: string, cause: unknown): SkilltrayError
  * a database, no index_meta or a key missing): a file that cannot be read (EACCES) or a lock held
  * elsewhere is not a reason to rebuild, and is reported as it is.
  */
-function openExisting(location: IndexLocation, options: IndexOptions): { db: Database.Database; meta: IndexMeta } | { state: 'missing' } | { state: 'corrupt'; cause: unknown } {
+function openExisting(
+  location: IndexLocation,
+  options: IndexOptions,
+): { db: Database.Database; meta: IndexMeta } | { state: 'missing' } | { state: 'corrupt'; cause: unknown } {
   if (!existsSync(location.path)) return { state: 'missing' };
   let db: Database.Database | undefined;
   try {
@@ -204,7 +216,15 @@ export function buildIndex(dir: string, runtimeDir: string, options: BuildOption
         const files = walkSkill(dir).files;
         options.beforeWrite?.(files, found.reason ?? 'missing');
         const { sourceHash, ...counts } = writeIndex(location, files, tokenizer, options);
-        return { status: found.reason === null ? 'created' : 'rebuilt', reason: found.reason, path: location.path, hash16: location.hash16, source_hash: sourceHash, tokenizer, ...counts };
+        return {
+          status: found.reason === null ? 'created' : 'rebuilt',
+          reason: found.reason,
+          path: location.path,
+          hash16: location.hash16,
+          source_hash: sourceHash,
+          tokenizer,
+          ...counts,
+        };
       },
       // Another process built it while this one waited: checked again, and normally current now.
       () => buildIndex(dir, runtimeDir, options),
@@ -216,7 +236,12 @@ export function buildIndex(dir: string, runtimeDir: string, options: BuildOption
 }
 
 /** The up-to-date result for an index that is current and whole, or why it must be (re)built. */
-function currentIndex(location: IndexLocation, walk: SkillWalk, tokenizer: TokenizerName, options: BuildOptions): BuildResult | { reason: BuildResult['reason'] } {
+function currentIndex(
+  location: IndexLocation,
+  walk: SkillWalk,
+  tokenizer: TokenizerName,
+  options: BuildOptions,
+): BuildResult | { reason: BuildResult['reason'] } {
   const opened = openExisting(location, options);
   if (!('db' in opened)) return { reason: opened.state === 'corrupt' ? 'corrupt' : null };
   const { db, meta } = opened;
@@ -231,7 +256,17 @@ function currentIndex(location: IndexLocation, walk: SkillWalk, tokenizer: Token
     db.close();
   }
   if (fresh === 'hash') recordFingerprint(location, meta, walk.files, options);
-  return { status: 'up-to-date', reason: null, path: location.path, hash16: location.hash16, source_hash: meta.sourceHash, tokenizer, files: 0, sections: 0, headings: 0 };
+  return {
+    status: 'up-to-date',
+    reason: null,
+    path: location.path,
+    hash16: location.hash16,
+    source_hash: meta.sourceHash,
+    tokenizer,
+    files: 0,
+    sections: 0,
+    headings: 0,
+  };
 }
 
 function fileSize(path: string): number | null {

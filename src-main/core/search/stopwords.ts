@@ -4,7 +4,9 @@
  * match every intent through them. Discover and the search over skills share the list.
  */
 export const STOPWORDS: ReadonlySet<string> = new Set(
-  'a am an and are as at be by can could did do does for from get give has have how i in into is it its let me my of on or our please show some tell that the their them this to us want was we were what when where which who why will with would you your'.split(' '),
+  'a am an and are as at be by can could did do does for from get give has have how i in into is it its let me my of on or our please show some tell that the their them this to us want was we were what when where which who why will with would you your'.split(
+    ' ',
+  ),
 );
 
 /** Whether a token is a stopword (compared lower-cased). */

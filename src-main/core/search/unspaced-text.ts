@@ -67,7 +67,12 @@ export function unspacedMatch(query: string, prefix: boolean): UnspacedMatch | n
     if (!piece.run) return `${quoteToken(piece.text)}${prefix && i === pieces.length - 1 ? '*' : ''}`;
     const chars = [...piece.text];
     if (chars.length === 1) return `${quoteToken(piece.text)}*`;
-    return quoteToken(chars.slice(0, -1).map((c, j) => c + (chars[j + 1] as string)).join(' '));
+    return quoteToken(
+      chars
+        .slice(0, -1)
+        .map((c, j) => c + (chars[j + 1] as string))
+        .join(' '),
+    );
   });
   return { expression: terms.join(' '), pieces: pieces.map((p) => p.text) };
 }

@@ -39,7 +39,14 @@ export class AgentCalls {
     const { tool, args } = planAttach(this.deps.registry.get(request.skillId), request);
     const { traceId, cwd } = request;
     const execution = await this.deps.runs.run(
-      { skill: request.skillId, tool: tool.name, args, surface: request.surface, ...(traceId === undefined ? {} : { traceId }), ...(cwd === undefined ? {} : { cwd }) },
+      {
+        skill: request.skillId,
+        tool: tool.name,
+        args,
+        surface: request.surface,
+        ...(traceId === undefined ? {} : { traceId }),
+        ...(cwd === undefined ? {} : { cwd }),
+      },
       options,
     );
     return { skill_id: request.skillId, target_type: request.targetType, target_ref: request.targetRef, execution, attached_at: new Date().toISOString() };

@@ -46,7 +46,8 @@ interface RememberedRow {
   revoked_at: number | null;
 }
 
-const COLUMNS = 'id, skill, tool, skill_hash, root_kind, path, trust, program_path, profile, network, hosts, profile_pin, folder, session, created_at, revoked_at';
+const COLUMNS =
+  'id, skill, tool, skill_hash, root_kind, path, trust, program_path, profile, network, hosts, profile_pin, folder, session, created_at, revoked_at';
 
 /** Where the network of an approval led; one given before host lists had the host's own network, if any. */
 function hostsOf(row: Pick<RememberedRow, 'network' | 'hosts'>): NetworkHosts {
@@ -66,7 +67,8 @@ function toRemembered(row: RememberedRow): Remembered {
     identity: row.root_kind === null || row.path === null || row.trust === null ? null : { rootKind: row.root_kind, path: row.path, trust: row.trust },
     programPath: row.program_path,
     // An approval remembered before whole profiles were kept has its name, network and host list.
-    profile: row.profile_pin === null ? { name: row.profile, network: row.network === 1, hosts: hostsOf(row) } : (JSON.parse(row.profile_pin) as SandboxProfile),
+    profile:
+      row.profile_pin === null ? { name: row.profile, network: row.network === 1, hosts: hostsOf(row) } : (JSON.parse(row.profile_pin) as SandboxProfile),
     folder: row.folder,
     expires: row.session === null ? 'revoke' : 'session',
     createdAt: row.created_at,
@@ -77,8 +79,12 @@ function toRemembered(row: RememberedRow): Remembered {
 /** Remembers an approval, replacing (revoking) any live one for the same tool in the same folder (or any folder), whichever session took it. */
 export function remember(db: StateDb, input: RememberInput, now: number = Date.now()): Remembered {
   return db.transaction(() => {
-    prepared(db, "UPDATE remembered_approvals SET revoked_at = ? WHERE skill = ? AND tool = ? AND coalesce(folder, '') = ? AND revoked_at IS NULL")
-      .run(now, input.skill, input.tool, input.folder ?? '');
+    prepared(db, "UPDATE remembered_approvals SET revoked_at = ? WHERE skill = ? AND tool = ? AND coalesce(folder, '') = ? AND revoked_at IS NULL").run(
+      now,
+      input.skill,
+      input.tool,
+      input.folder ?? '',
+    );
     const row = prepared<[Record<string, string | number | null>], RememberedRow>(
       db,
       `INSERT INTO remembered_approvals (skill, tool, skill_hash, root_kind, path, trust, program_path, profile, network, hosts, profile_pin, folder, session, created_at)
@@ -108,7 +114,9 @@ export function findRemembered(db: StateDb, skill: string, tool: string, session
   return prepared<[Record<string, string>], RememberedRow>(
     db,
     `SELECT ${COLUMNS} FROM remembered_approvals WHERE skill = @skill AND tool = @tool AND ${IN_FORCE} ORDER BY id`,
-  ).all({ skill, tool, session }).map(toRemembered);
+  )
+    .all({ skill, tool, session })
+    .map(toRemembered);
 }
 
 /** Revokes a remembered approval in force in `session`; E615 when there is none with that id. */
@@ -124,11 +132,18 @@ export function listRemembered(db: StateDb, session: string): Remembered[] {
   return prepared<[Record<string, string>], RememberedRow>(
     db,
     `SELECT ${COLUMNS} FROM remembered_approvals WHERE ${IN_FORCE} ORDER BY skill, tool, coalesce(folder, ''), id`,
-  ).all({ session }).map(toRemembered);
+  )
+    .all({ session })
+    .map(toRemembered);
 }
 
 /** Revokes every remembered approval of `skill` (of `tools` only, when given), in every session; returns what was revoked. */
-export function revokeForSkill(db: StateDb, skill: string, tools: readonly string[] | null = null, now: number = Date.now()): { skill: string; tool: string }[] {
+export function revokeForSkill(
+  db: StateDb,
+  skill: string,
+  tools: readonly string[] | null = null,
+  now: number = Date.now(),
+): { skill: string; tool: string }[] {
   const rows = prepared<[number, string], { skill: string; tool: string }>(
     db,
     'UPDATE remembered_approvals SET revoked_at = ? WHERE skill = ? AND revoked_at IS NULL RETURNING skill, tool',

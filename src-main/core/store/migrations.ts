@@ -103,7 +103,12 @@ const v2: Migration = {
 
 /** The names of `table`'s columns. */
 function columnsOf(db: Database.Database, table: string): Set<string> {
-  return new Set(db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().map((c) => c.name));
+  return new Set(
+    db
+      .prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`)
+      .all()
+      .map((c) => c.name),
+  );
 }
 
 /**
@@ -170,7 +175,8 @@ const v3: Migration = {
     `);
     const settings = columnsOf(db, 'settings');
     if (!settings.has('output_days')) db.exec('ALTER TABLE settings ADD COLUMN output_days INTEGER NOT NULL DEFAULT 30 CHECK (output_days BETWEEN 1 AND 3650)');
-    if (!settings.has('output_max_mb')) db.exec('ALTER TABLE settings ADD COLUMN output_max_mb INTEGER NOT NULL DEFAULT 100 CHECK (output_max_mb BETWEEN 1 AND 102400)');
+    if (!settings.has('output_max_mb'))
+      db.exec('ALTER TABLE settings ADD COLUMN output_max_mb INTEGER NOT NULL DEFAULT 100 CHECK (output_max_mb BETWEEN 1 AND 102400)');
     db.exec(`
       -- What the person must be told once (a recovered state.db): shown until dismissed.
       CREATE TABLE IF NOT EXISTS notices (

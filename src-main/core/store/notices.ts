@@ -17,7 +17,13 @@ interface NoticeRow {
 export function listNotices(db: StateDb): Notice[] {
   return prepared<[], NoticeRow>(db, 'SELECT id, code, message, details, created_at FROM notices WHERE dismissed_at IS NULL ORDER BY id')
     .all()
-    .map((row) => ({ id: row.id, code: row.code, message: row.message, details: row.details === null ? null : (JSON.parse(row.details) as Record<string, unknown>), createdAt: row.created_at }));
+    .map((row) => ({
+      id: row.id,
+      code: row.code,
+      message: row.message,
+      details: row.details === null ? null : (JSON.parse(row.details) as Record<string, unknown>),
+      createdAt: row.created_at,
+    }));
 }
 
 /** Dismisses a notice; E903 when there is no such notice still shown. */

@@ -70,10 +70,9 @@ export async function pruneOutput(
   now: number = Date.now(),
   pause: Yield = nextTurn,
 ): Promise<Pick<MaintenanceReport, 'droppedByAge' | 'droppedBySize' | 'bytesDropped'>> {
-  const old = prepared<[number], { id: string }>(
-    db,
-    "SELECT id FROM runs WHERE output_bytes > 0 AND requested_at < ? AND status NOT IN ('pending', 'running')",
-  ).all(now - retention.outputDays * DAY_MS).map((r) => r.id);
+  const old = prepared<[number], { id: string }>(db, "SELECT id FROM runs WHERE output_bytes > 0 AND requested_at < ? AND status NOT IN ('pending', 'running')")
+    .all(now - retention.outputDays * DAY_MS)
+    .map((r) => r.id);
   let bytesDropped = 0;
   for (let i = 0; i < old.length; i += BATCH) {
     bytesDropped += dropOutput(db, old.slice(i, i + BATCH), now);

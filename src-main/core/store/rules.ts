@@ -21,7 +21,13 @@ interface RuleRow {
 const COLUMNS = 'id, pattern, effect, created_at, pins';
 
 function toRule(row: RuleRow): Rule {
-  return { id: row.id, pattern: row.pattern, effect: row.effect, createdAt: row.created_at, pins: row.pins === null ? null : (JSON.parse(row.pins) as RulePin[]) };
+  return {
+    id: row.id,
+    pattern: row.pattern,
+    effect: row.effect,
+    createdAt: row.created_at,
+    pins: row.pins === null ? null : (JSON.parse(row.pins) as RulePin[]),
+  };
 }
 
 /**

@@ -6,7 +6,18 @@ import type { RenderedCommand, ResourceLimitName } from '../../shared/model.js';
 import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';
-import type { Surface, RunOutcome, DecidedBy, RunStatus, RunSummary, RunRecord, RunQuery, RecordedAnswer, SandboxView, NetworkDenial } from '../../shared/runs.js';
+import type {
+  Surface,
+  RunOutcome,
+  DecidedBy,
+  RunStatus,
+  RunSummary,
+  RunRecord,
+  RunQuery,
+  RecordedAnswer,
+  SandboxView,
+  NetworkDenial,
+} from '../../shared/runs.js';
 
 export const DEFAULT_RUN_LIMIT = 100;
 export const MAX_RUN_LIMIT = 1000;

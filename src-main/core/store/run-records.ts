@@ -38,14 +38,14 @@ export interface RunDecision {
 }
 
 function stepRefused(db: StateDb, id: string, step: string): SkilltrayError {
-  const row = prepared<[string], { status: RunStatus; outcome: RunOutcome | null }>(
-    db,
-    'SELECT status, outcome FROM runs WHERE id = ?',
-  ).get(id);
+  const row = prepared<[string], { status: RunStatus; outcome: RunOutcome | null }>(db, 'SELECT status, outcome FROM runs WHERE id = ?').get(id);
   if (row === undefined) return runnerErrors.runNotRecorded(id);
-  return skillcErrors.internal(`cannot record ${step} for run '${id}': it is ${row.status} and ${row.outcome === null ? 'not yet decided' : `already decided (${row.outcome})`}`, {
-    details: { id, status: row.status, outcome: row.outcome },
-  });
+  return skillcErrors.internal(
+    `cannot record ${step} for run '${id}': it is ${row.status} and ${row.outcome === null ? 'not yet decided' : `already decided (${row.outcome})`}`,
+    {
+      details: { id, status: row.status, outcome: row.outcome },
+    },
+  );
 }
 
 /** Records a new request (status pending), owned by process `owner` (the run service's own), and returns its id. */
@@ -186,10 +186,19 @@ export interface UnfinishedRun {
 
 /** Every pending or running run, whoever owns it. */
 export function unfinishedRuns(db: StateDb): UnfinishedRun[] {
-  return prepared<[], { id: string; skill: string; tool: string; status: 'pending' | 'running'; owner_pid: number | null; owner_started: string | null; pgid: number | null; process_started: string | null }>(
-    db,
-    "SELECT id, skill, tool, status, owner_pid, owner_started, pgid, process_started FROM runs WHERE status IN ('pending', 'running')",
-  )
+  return prepared<
+    [],
+    {
+      id: string;
+      skill: string;
+      tool: string;
+      status: 'pending' | 'running';
+      owner_pid: number | null;
+      owner_started: string | null;
+      pgid: number | null;
+      process_started: string | null;
+    }
+  >(db, "SELECT id, skill, tool, status, owner_pid, owner_started, pgid, process_started FROM runs WHERE status IN ('pending', 'running')")
     .all()
     .map((row) => ({
       id: row.id,

@@ -9,7 +9,16 @@ import Database from 'better-sqlite3';
 import type { DatabasePages } from './table-pages.js';
 
 /** The tables worth saving, in the order they are copied. */
-export const SALVAGED_TABLES = ['settings', 'rules', 'remembered_approvals', 'unsandboxed_skills', 'runs', 'notices', 'skill_switches', 'trusted_projects'] as const;
+export const SALVAGED_TABLES = [
+  'settings',
+  'rules',
+  'remembered_approvals',
+  'unsandboxed_skills',
+  'runs',
+  'notices',
+  'skill_switches',
+  'trusted_projects',
+] as const;
 export type SalvagedTable = (typeof SALVAGED_TABLES)[number];
 
 /**
@@ -50,7 +59,8 @@ export function damagedFile(pages: DatabasePages): DamagedFile {
   const tables = new Map<string, { root: number; sql: string }>();
   for (const { values } of pages.table(1).rows) {
     const [type, name, , root, sql] = values;
-    if (type === 'table' && typeof name === 'string' && typeof root === 'number' && typeof sql === 'string' && !tables.has(name)) tables.set(name, { root, sql });
+    if (type === 'table' && typeof name === 'string' && typeof root === 'number' && typeof sql === 'string' && !tables.has(name))
+      tables.set(name, { root, sql });
   }
   return { pages, tables };
 }
@@ -65,10 +75,16 @@ function declaredColumns(sql: string): { names: string[]; defaults: Map<string, 
   try {
     scratch.exec(sql);
     const name = (scratch.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").get() as { name: string }).name;
-    const info = scratch.prepare<[string], { name: string; type: string; pk: number; dflt_value: string | null }>('SELECT name, type, pk, dflt_value FROM pragma_table_info(?) ORDER BY cid').all(name);
+    const info = scratch
+      .prepare<[string], { name: string; type: string; pk: number; dflt_value: string | null }>(
+        'SELECT name, type, pk, dflt_value FROM pragma_table_info(?) ORDER BY cid',
+      )
+      .all(name);
     const keys = info.filter((c) => c.pk > 0);
     const alias = keys.length === 1 && keys[0]?.type.toUpperCase() === 'INTEGER' ? (keys[0]?.name ?? null) : null;
-    const defaults = new Map(info.filter((c) => c.dflt_value !== null).map((c) => [c.name, scratch.prepare(`SELECT ${c.dflt_value} AS v`).get() as { v: unknown }]));
+    const defaults = new Map(
+      info.filter((c) => c.dflt_value !== null).map((c) => [c.name, scratch.prepare(`SELECT ${c.dflt_value} AS v`).get() as { v: unknown }]),
+    );
     return { names: info.map((c) => c.name), defaults: new Map([...defaults].map(([k, v]) => [k, v.v])), rowidAlias: alias };
   } catch {
     return null;
@@ -116,7 +132,10 @@ function readTable(source: Database.Database | null, file: DamagedFile | null, t
 /** The column names of `table` in `db`, or null when its schema cannot be read. */
 function columnsOf(db: Database.Database, table: string): string[] | null {
   try {
-    const names = db.prepare<[string], { name: string }>('SELECT name FROM pragma_table_info(?)').all(table).map((c) => c.name);
+    const names = db
+      .prepare<[string], { name: string }>('SELECT name FROM pragma_table_info(?)')
+      .all(table)
+      .map((c) => c.name);
     return names.length === 0 ? null : names;
   } catch {
     return null;
@@ -150,7 +169,9 @@ export function salvage(source: Database.Database | null, file: DamagedFile | nu
         const key = present.join(',');
         let insert = inserts.get(key);
         if (insert === undefined) {
-          insert = target.prepare(`INSERT OR REPLACE INTO "${table}" (${present.map((c) => `"${c}"`).join(', ')}) VALUES (${present.map(() => '?').join(', ')})`);
+          insert = target.prepare(
+            `INSERT OR REPLACE INTO "${table}" (${present.map((c) => `"${c}"`).join(', ')}) VALUES (${present.map(() => '?').join(', ')})`,
+          );
           inserts.set(key, insert);
         }
         try {

@@ -31,7 +31,10 @@ interface SettingsRow {
 
 /** Every setting at once (defaults if the row was ever deleted by hand; setters recreate it). */
 export function getSettings(db: StateDb): Settings {
-  const row = prepared<[], SettingsRow>(db, 'SELECT mode, paused, palette_shortcut, output_days, output_max_mb, limit_ceiling FROM settings WHERE id = 1').get();
+  const row = prepared<[], SettingsRow>(
+    db,
+    'SELECT mode, paused, palette_shortcut, output_days, output_max_mb, limit_ceiling FROM settings WHERE id = 1',
+  ).get();
   return {
     mode: row?.mode ?? 'Global',
     paused: row?.paused === 1,
@@ -53,7 +56,9 @@ export function setLimitCeiling(db: StateDb, change: Partial<ResourceLimits>): R
     if (!Number.isInteger(value) || value < 1 || value > max) throw skillcErrors.invalidOption(`${key} must be a whole number from 1 to ${max}, got ${value}`);
   }
   const next: ResourceLimits = { ...getSettings(db).limitCeiling, ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) };
-  prepared(db, 'INSERT INTO settings (id, limit_ceiling) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET limit_ceiling = excluded.limit_ceiling').run(JSON.stringify(next));
+  prepared(db, 'INSERT INTO settings (id, limit_ceiling) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET limit_ceiling = excluded.limit_ceiling').run(
+    JSON.stringify(next),
+  );
   return next;
 }
 
@@ -76,7 +81,9 @@ export function setPaletteShortcut(db: StateDb, shortcut: string): string {
     const parsed = parseShortcut(shortcut);
     throw policyErrors.invalidShortcut(shortcut, 'error' in parsed ? parsed.error : null);
   }
-  prepared(db, 'INSERT INTO settings (id, palette_shortcut) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET palette_shortcut = excluded.palette_shortcut').run(stored);
+  prepared(db, 'INSERT INTO settings (id, palette_shortcut) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET palette_shortcut = excluded.palette_shortcut').run(
+    stored,
+  );
   return stored;
 }
 

@@ -62,7 +62,7 @@ function openChecked(path: string, options: OpenStateDbOptions): StateDb {
   const db = connect(path, options);
   try {
     // Only a file with no tables yet can take incremental auto-vacuum without a full VACUUM.
-    if (userVersion(db) === 0 && (db.prepare("SELECT count(*) AS n FROM sqlite_schema").get() as { n: number }).n === 0) db.pragma('auto_vacuum = INCREMENTAL');
+    if (userVersion(db) === 0 && (db.prepare('SELECT count(*) AS n FROM sqlite_schema').get() as { n: number }).n === 0) db.pragma('auto_vacuum = INCREMENTAL');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
@@ -124,7 +124,10 @@ export function openStateDb(path: string, options: OpenStateDbOptions = {}): Sta
       try {
         return openUnwritable(path, options, fault);
       } catch (unreadable) {
-        throw diskFaultError(unreadable, path) ?? skillcErrors.internal(`the state database at ${path} cannot be read: ${(unreadable as Error).message}`, { details: { path }, cause: unreadable });
+        throw (
+          diskFaultError(unreadable, path) ??
+          skillcErrors.internal(`the state database at ${path} cannot be read: ${(unreadable as Error).message}`, { details: { path }, cause: unreadable })
+        );
       }
     }
     throw skillcErrors.internal(`the state database at ${path} is unusable: ${(error as Error).message}`, { details: { path }, cause: error });
@@ -169,8 +172,15 @@ function recoveryNotice(report: SalvageReport, aside: string, reason: string): P
   if (!rules.complete) {
     return stateNotices.rulesLost(what, details);
   }
-  const lost = [remembered.complete ? null : 'some remembered approvals could not be read (those tools will ask again)', settings.complete ? null : 'your settings could not be read, so runs are paused until you check the mode and resume'];
-  return stateNotices.recovered(what, lost.filter((l) => l !== null), details);
+  const lost = [
+    remembered.complete ? null : 'some remembered approvals could not be read (those tools will ask again)',
+    settings.complete ? null : 'your settings could not be read, so runs are paused until you check the mode and resume',
+  ];
+  return stateNotices.recovered(
+    what,
+    lost.filter((l) => l !== null),
+    details,
+  );
 }
 
 /**
@@ -205,7 +215,9 @@ export function recoverStateDb(path: string, options: OpenStateDbOptions, reason
   const id = fresh.transaction(() => {
     if (!report.rules.complete || !report.settings.complete) fresh.prepare('UPDATE settings SET paused = 1 WHERE id = 1').run();
     return Number(
-      fresh.prepare('INSERT INTO notices (code, message, details, created_at) VALUES (?, ?, ?, ?)').run(notice.code, notice.message, JSON.stringify(notice.details), createdAt).lastInsertRowid,
+      fresh
+        .prepare('INSERT INTO notices (code, message, details, created_at) VALUES (?, ?, ?, ?)')
+        .run(notice.code, notice.message, JSON.stringify(notice.details), createdAt).lastInsertRowid,
     );
   })();
   options.onRecovered?.({ id, ...notice, createdAt });

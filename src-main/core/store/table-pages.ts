@@ -121,7 +121,11 @@ export class DatabasePages {
     const record = this.record(payload, payloadSize);
     if (record === null) return null;
     const id = rowid.value;
-    return { rowid: id >= BigInt(Number.MIN_SAFE_INTEGER) && id <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(id) : id, values: record.values, whole: whole && record.whole };
+    return {
+      rowid: id >= BigInt(Number.MIN_SAFE_INTEGER) && id <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(id) : id,
+      values: record.values,
+      whole: whole && record.whole,
+    };
   }
 
   /** How much of a payload of `size` bytes a table leaf keeps on the page itself (section 1.6). */
@@ -138,7 +142,7 @@ export class DatabasePages {
     const parts: Buffer[] = [];
     let got = 0;
     const seen = new Set<number>();
-    for (let number = first; got < wanted; ) {
+    for (let number = first; got < wanted;) {
       const page = this.page(number);
       if (page === null || seen.has(number)) return { bytes: Buffer.concat(parts), whole: false };
       seen.add(number);
@@ -159,7 +163,7 @@ export class DatabasePages {
     if (headerSize === null || Number(headerSize.value) > size || Number(headerSize.value) > bytes.length) return null;
     const end = Number(headerSize.value);
     const types: number[] = [];
-    for (let at = headerSize.length; at < end; ) {
+    for (let at = headerSize.length; at < end;) {
       const type = readVarint(bytes, at, end);
       if (type === null) return null;
       types.push(Number(type.value));

@@ -7,7 +7,9 @@ import { prepared } from './state-db.js';
 
 /** Names of the skills whose runs are not contained, sorted. */
 export function listUnsandboxed(db: StateDb): string[] {
-  return prepared<[], { skill: string }>(db, 'SELECT skill FROM unsandboxed_skills ORDER BY skill').all().map((row) => row.skill);
+  return prepared<[], { skill: string }>(db, 'SELECT skill FROM unsandboxed_skills ORDER BY skill')
+    .all()
+    .map((row) => row.skill);
 }
 
 /** True when the person took `skill` out of the sandbox. */

@@ -145,9 +145,7 @@ function tokenize(text: string, markers: Markers): { tokens: RawToken[]; separat
 function markerAt(chars: readonly SourceChar[], k: number, marker: string): boolean {
   const first = chars[k];
   const second = chars[k + 1];
-  return (
-    first !== undefined && second !== undefined && !first.escaped && !second.escaped && first.ch === marker[0] && second.ch === marker[1]
-  );
+  return first !== undefined && second !== undefined && !first.escaped && !second.escaped && first.ch === marker[0] && second.ch === marker[1];
 }
 
 /** Finds the placeholders of one token; `bare` is its text with quoted, escaped and placeholder characters blanked. */
@@ -168,7 +166,10 @@ function splitParts(token: RawToken, text: string, markers: Markers): { parts: P
     let m = k + 2;
     while (m < chars.length && !markerAt(chars, m, markers.close)) {
       if (markerAt(chars, m, markers.open)) {
-        throw templateError(`placeholders cannot nest: '${markers.open}' inside another placeholder at offset ${(chars[m] as SourceChar).offset}`, start.offset);
+        throw templateError(
+          `placeholders cannot nest: '${markers.open}' inside another placeholder at offset ${(chars[m] as SourceChar).offset}`,
+          start.offset,
+        );
       }
       m++;
     }
@@ -179,12 +180,18 @@ function splitParts(token: RawToken, text: string, markers: Markers): { parts: P
         start.offset,
       );
     }
-    const inner = chars.slice(k + 2, m).map((c) => c.ch).join('');
+    const inner = chars
+      .slice(k + 2, m)
+      .map((c) => c.ch)
+      .join('');
     const colon = inner.indexOf(':');
     const key = colon === -1 ? inner : inner.slice(0, colon);
     const raw = text.slice(start.offset, (chars[m + 1] as SourceChar).offset + 1);
     if (!KEY.test(key)) {
-      throw templateError(`bad placeholder key '${key}' in '${raw}' at offset ${start.offset} (a key is letters, digits and _, not starting with a digit)`, start.offset);
+      throw templateError(
+        `bad placeholder key '${key}' in '${raw}' at offset ${start.offset} (a key is letters, digits and _, not starting with a digit)`,
+        start.offset,
+      );
     }
     if (literal !== '') parts.push({ kind: 'text', value: literal });
     literal = '';

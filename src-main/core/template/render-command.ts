@@ -42,7 +42,11 @@ function paramsByName(tool: Tool): Map<string, ToolParam> {
 }
 
 function unknownArgument(tool: Tool, key: string): SkilltrayError {
-  return templateErrors.unknownArgument(tool.name, key, tool.params.map((param) => param.name));
+  return templateErrors.unknownArgument(
+    tool.name,
+    key,
+    tool.params.map((param) => param.name),
+  );
 }
 
 function wrongType(tool: Tool, param: ToolParam, expected: string, value: unknown): SkilltrayError {
@@ -191,13 +195,7 @@ interface RenderedArg {
 }
 
 /** Renders one argument token into no argv element (dropped), one, or two (an option and its value). */
-function renderToken(
-  tool: Tool,
-  params: Map<string, ToolParam>,
-  token: CommandToken,
-  values: Arguments,
-  prefixes: readonly string[],
-): RenderedArg[] {
+function renderToken(tool: Tool, params: Map<string, ToolParam>, token: CommandToken, values: Arguments, prefixes: readonly string[]): RenderedArg[] {
   let out = '';
   let supplied = false;
   let dropped = false;

@@ -4,9 +4,11 @@ import { SkilltrayError } from '../skilltray-error.js';
 
 export const gatewayErrors = {
   /** ADR-001's AttachValidationError: `reason` is its structured kind. */
-  attachValidation: (reason: string, message: string, details: Record<string, unknown>) => new SkilltrayError('E801', message, { details: { reason, ...details } }),
+  attachValidation: (reason: string, message: string, details: Record<string, unknown>) =>
+    new SkilltrayError('E801', message, { details: { reason, ...details } }),
   /** `tokenFile` is where the caller finds the token. */
-  unauthorized: (tokenFile: string) => new SkilltrayError('E802', `missing or wrong bearer token: send 'Authorization: Bearer <token>' with the token in ${tokenFile}`),
+  unauthorized: (tokenFile: string) =>
+    new SkilltrayError('E802', `missing or wrong bearer token: send 'Authorization: Bearer <token>' with the token in ${tokenFile}`),
   noValidToken: (tokenFile: string) => new SkilltrayError('E802', `this server has no valid token in ${tokenFile}`),
   /** DNS rebinding: a Host that is not this server's own loopback name and port. */
   foreignHost: (port: number, host: string | null) =>
@@ -17,7 +19,8 @@ export const gatewayErrors = {
   mcpLineTooLarge: (limit: number) =>
     new SkilltrayError('E804', `the message is larger than ${limit} bytes, the MCP bridge's limit for one line; it was skipped`, { details: { limit } }),
   /** The operation's input schema refused it: `why` is the first issue (`path: message`). */
-  invalidInput: (operation: string, why: string, issues: readonly unknown[]) => new SkilltrayError('E805', `invalid input for '${operation}': ${why}`, { details: { operation, issues } }),
+  invalidInput: (operation: string, why: string, issues: readonly unknown[]) =>
+    new SkilltrayError('E805', `invalid input for '${operation}': ${why}`, { details: { operation, issues } }),
   /** IPC, where the schema's issues stay in the main process. */
   invalidIpcInput: (operation: string) => new SkilltrayError('E805', `invalid input for '${operation}'`),
   inputTooDeep: (operation: string, limit: number) =>
@@ -32,7 +35,9 @@ export const gatewayErrors = {
   /** `name` is the part of an MCP resource URI that did not parse (`skill`, `path`). */
   invalidResourceUri: (name: string, raw: string) => new SkilltrayError('E805', `invalid ${name} in resource URI: '${raw}'`, { details: { [name]: raw } }),
   promptNotFound: (prompt: string) =>
-    new SkilltrayError('E805', `no prompt '${prompt}': prompts are the prompt skills offered in this mode (their body takes $ARGUMENTS)`, { details: { prompt } }),
+    new SkilltrayError('E805', `no prompt '${prompt}': prompts are the prompt skills offered in this mode (their body takes $ARGUMENTS)`, {
+      details: { prompt },
+    }),
   operationNotFound: (operation: string) => new SkilltrayError('E806', `no operation '${operation}'`, { details: { operation } }),
   routeNotFound: (method: string | undefined, path: string) => new SkilltrayError('E806', `no route ${method} ${path}`, { details: { path } }),
   /** An MCP tool call by a name the server does not list; `didYouMean` holds the near ones. */
@@ -44,9 +49,13 @@ export const gatewayErrors = {
   methodNotAllowed: (method: string | undefined, path: string, use: string) => new SkilltrayError('E808', `${method} is not allowed on ${path}; use ${use}`),
   /** `owner` is who answers at `url`: the app or `serve`. */
   ownerAlreadyRunning: (home: string, url: string, owner: Health['owner']) =>
-    new SkilltrayError('E809', `${owner === 'app' ? 'the Skilltray app' : "'skilltray serve'"} already owns runs for ${home} at ${url}; use it, or stop it before starting another`, {
-      details: { home, url, owner },
-    }),
+    new SkilltrayError(
+      'E809',
+      `${owner === 'app' ? 'the Skilltray app' : "'skilltray serve'"} already owns runs for ${home} at ${url}; use it, or stop it before starting another`,
+      {
+        details: { home, url, owner },
+      },
+    ),
   ownerStarting: (home: string, ownerFile: string) =>
     new SkilltrayError('E809', `another owner is starting for ${home} right now (${ownerFile} appeared); use it once it answers`, { details: { home } }),
   listenFailed: (port: number, reason: string, errno: string | null, cause: unknown) =>
@@ -56,10 +65,14 @@ export const gatewayErrors = {
       details: { open, limit, retryAfterSeconds },
     }),
   serverBusy: (waiting: number, limit: number, retryAfterSeconds: number) =>
-    new SkilltrayError('E812', `the server is busy: ${waiting} requests are waiting; try again in ${retryAfterSeconds} s`, { details: { waiting, limit, retryAfterSeconds } }),
+    new SkilltrayError('E812', `the server is busy: ${waiting} requests are waiting; try again in ${retryAfterSeconds} s`, {
+      details: { waiting, limit, retryAfterSeconds },
+    }),
   /** The API is shutting down: `owner` says whose. */
   serverStopping: (owner: Health['owner'], retryAfterSeconds: number) =>
-    new SkilltrayError('E812', `the ${owner === 'app' ? 'Skilltray app' : 'skilltray serve'} API is stopping; try again once it runs`, { details: { retryAfterSeconds } }),
+    new SkilltrayError('E812', `the ${owner === 'app' ? 'Skilltray app' : 'skilltray serve'} API is stopping; try again once it runs`, {
+      details: { retryAfterSeconds },
+    }),
   idempotencyKeyReused: (key: string) =>
     new SkilltrayError('E813', `Idempotency-Key '${key}' was already used with a different request; use a new key for a new request`, { details: { key } }),
 };

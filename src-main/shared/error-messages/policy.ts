@@ -21,13 +21,21 @@ export const policyErrors = {
   deniedByUser: (skill: string, tool: string, actor: string) =>
     new SkilltrayError('E603', `the person at the desktop denied ${call(skill, tool)}`, { details: { skill, tool, actor } }),
   approvalTimedOut: (skill: string, tool: string, id: string, timeoutMs: number) =>
-    new SkilltrayError('E604', `nobody answered the approval for ${call(skill, tool)} within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}, so it did not run`, {
-      details: { id, timeoutMs },
-    }),
+    new SkilltrayError(
+      'E604',
+      `nobody answered the approval for ${call(skill, tool)} within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}, so it did not run`,
+      {
+        details: { id, timeoutMs },
+      },
+    ),
   notOfferedInMode: (skill: string, tool: string, mode: string, modes: readonly string[]) =>
-    new SkilltrayError('E605', `${call(skill, tool)} is not offered in ${mode} mode; skill '${skill}' runs in ${modes.length === 0 ? 'no mode' : modes.join(', ')} mode`, {
-      details: { skill, tool, mode, modes },
-    }),
+    new SkilltrayError(
+      'E605',
+      `${call(skill, tool)} is not offered in ${mode} mode; skill '${skill}' runs in ${modes.length === 0 ? 'no mode' : modes.join(', ')} mode`,
+      {
+        details: { skill, tool, mode, modes },
+      },
+    ),
   /** The mode changed to one the skill is not offered in while its run waited for approval. */
   modeChangedWhileWaiting: (skill: string, tool: string, mode: string) =>
     new SkilltrayError('E605', `${call(skill, tool)} is not offered in ${mode} mode, chosen while it waited for approval`, { details: { skill, tool, mode } }),
@@ -46,24 +54,30 @@ export const policyErrors = {
       { details: { skill, tool, missing } },
     ),
   runsPaused: (skill: string, tool: string) =>
-    new SkilltrayError('E608', `runs are paused in Skilltray; ${call(skill, tool)} will not run until the person at the desktop resumes them`, { details: { skill, tool } }),
+    new SkilltrayError('E608', `runs are paused in Skilltray; ${call(skill, tool)} will not run until the person at the desktop resumes them`, {
+      details: { skill, tool },
+    }),
   pausedWhileWaiting: (skill: string, tool: string) =>
     new SkilltrayError('E608', `runs were paused while ${call(skill, tool)} waited for approval`, { details: { skill, tool } }),
   /** `why` says what is wrong with the pattern. */
   invalidRule: (pattern: string, why: string) =>
     new SkilltrayError('E609', `invalid rule '${pattern}': ${why}; write skill:<glob>, tool:<skill>/<tool> or tool:<skill>/*`, { details: { pattern } }),
   invalidRuleEffect: (effect: string) => new SkilltrayError('E609', `invalid rule effect '${effect}': write allow or deny`, { details: { effect } }),
-  unknownMode: (mode: string, modes: readonly string[]) => new SkilltrayError('E610', `unknown mode '${mode}': choose ${modes.join(', ')}`, { details: { mode } }),
+  unknownMode: (mode: string, modes: readonly string[]) =>
+    new SkilltrayError('E610', `unknown mode '${mode}': choose ${modes.join(', ')}`, { details: { mode } }),
   approvalNotFound: (id: string) =>
     new SkilltrayError('E611', `no pending approval '${id}': it is unknown, already answered, timed out or cancelled`, { details: { id } }),
   /** `waited` is empty, or says the change may have come while the run waited for approval. */
   skillChanged: (skill: string, tool: string, waited: string) =>
-    new SkilltrayError('E612', `skill '${skill}' changed on disk after it was loaded${waited}, so '${tool}' did not run; ask again`, { details: { skill, tool } }),
+    new SkilltrayError('E612', `skill '${skill}' changed on disk after it was loaded${waited}, so '${tool}' did not run; ask again`, {
+      details: { skill, tool },
+    }),
   approvalCancelled: (skill: string, tool: string, id: string) =>
     new SkilltrayError('E613', `the approval for ${call(skill, tool)} was withdrawn before anyone answered`, { details: { id } }),
   ruleNotFound: (id: number) => new SkilltrayError('E614', `no rule with id ${id}`, { details: { id } }),
   rememberedNotFound: (id: number) => new SkilltrayError('E615', `no remembered approval with id ${id} is in force`, { details: { id } }),
-  invalidVerdict: (verdict: unknown) => new SkilltrayError('E616', `invalid verdict '${String(verdict)}': answer once, always or deny`, { details: { verdict } }),
+  invalidVerdict: (verdict: unknown) =>
+    new SkilltrayError('E616', `invalid verdict '${String(verdict)}': answer once, always or deny`, { details: { verdict } }),
   /** `why` is the parser's sentence, or null for text that is no shortcut at all. */
   invalidShortcut: (shortcut: string, why: string | null) => new SkilltrayError('E617', why ?? `'${shortcut}' is not a shortcut`, { details: { shortcut } }),
   skillDisabled: (skill: string, tool: string, mode: string) =>
@@ -75,9 +89,13 @@ export const policyErrors = {
   disabledWhileWaiting: (skill: string, tool: string, mode: string) =>
     new SkilltrayError('E618', `skill '${skill}' was turned off while ${call(skill, tool)} waited for approval`, { details: { skill, tool, mode } }),
   ruleCoversNothing: (pattern: string) =>
-    new SkilltrayError('E625', `allow rule '${pattern}' matches no tool of a loaded skill; an allow rule covers the skills it names as they are when you add it`, {
-      details: { pattern },
-    }),
+    new SkilltrayError(
+      'E625',
+      `allow rule '${pattern}' matches no tool of a loaded skill; an allow rule covers the skills it names as they are when you add it`,
+      {
+        details: { pattern },
+      },
+    ),
   /** An Always in a scope the pending request does not offer (`offered` empty: no Always at all). */
   invalidRememberScope: (skill: string, tool: string, id: string, scope: RememberScope, offered: readonly RememberScope[]) =>
     new SkilltrayError(

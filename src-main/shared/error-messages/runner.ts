@@ -7,9 +7,13 @@ export const runnerErrors = {
     new SkilltrayError('E701', `cannot start '${program}': ${reason}`, { details: { program, cwd, reason, ...(errno === undefined ? {} : { errno }) }, cause }),
   /** Found before the run: the tool's program is not on PATH or not executable (`program` as the Command writes it). */
   programNotFound: (skill: string, tool: string, program: string | undefined) =>
-    new SkilltrayError('E701', `'${skill}/${tool}' cannot run: ${program === undefined ? 'the program it runs' : `'${program}'`} was not found or is not executable`, {
-      details: { skill, tool, ...(program === undefined ? {} : { program }) },
-    }),
+    new SkilltrayError(
+      'E701',
+      `'${skill}/${tool}' cannot run: ${program === undefined ? 'the program it runs' : `'${program}'`} was not found or is not executable`,
+      {
+        details: { skill, tool, ...(program === undefined ? {} : { program }) },
+      },
+    ),
   runNotFound: (id: string) => new SkilltrayError('E702', `no run '${id}'`, { details: { id } }),
   /** cancel: the run has ended, or never was. */
   runNotActive: (id: string) => new SkilltrayError('E702', `no run '${id}' is running or waiting for approval`, { details: { id } }),

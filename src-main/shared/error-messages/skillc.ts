@@ -11,7 +11,9 @@ export const skillcErrors = {
   indexUnusable: (skill: string, reason: 'missing' | 'corrupt' | 'stale', cause?: unknown) =>
     new SkilltrayError(
       'E002',
-      reason === 'missing' ? `search index not built yet; run 'skilltray build ${skill}' to build it` : `search index unusable; run 'skilltray build ${skill}' to rebuild`,
+      reason === 'missing'
+        ? `search index not built yet; run 'skilltray build ${skill}' to build it`
+        : `search index unusable; run 'skilltray build ${skill}' to rebuild`,
       { details: { skill, reason }, cause },
     ),
   indexCollision: (hash16: string) =>
@@ -20,12 +22,13 @@ export const skillcErrors = {
     }),
   emptyQuery: () => new SkilltrayError('E004', 'empty query'),
   notASkill: (path: string) => new SkilltrayError('E010', `not a valid skill: '${path}' (missing SKILL.md)`, { details: { path } }),
-  missingFrontmatterField: (field: string) =>
-    new SkilltrayError('E011', `missing frontmatter field '${field}' in SKILL.md`, { details: { field } }),
+  missingFrontmatterField: (field: string) => new SkilltrayError('E011', `missing frontmatter field '${field}' in SKILL.md`, { details: { field } }),
   pathEscapesRoot: (path: string) => new SkilltrayError('E012', `path escapes skill root: '${path}'`, { details: { path } }),
   /** Skilltray's own E012: a tool's relative program under a hidden folder, which the content hash leaves out. */
   programInHiddenFolder: (program: string) =>
-    new SkilltrayError('E012', `program '${program}' is in a hidden folder, which the skill's content hash does not cover; move it out`, { details: { path: program } }),
+    new SkilltrayError('E012', `program '${program}' is in a hidden folder, which the skill's content hash does not cover; move it out`, {
+      details: { path: program },
+    }),
   sectionNotFound: (section: string, suggestions: { text: string; file: string }[] = []) =>
     new SkilltrayError('E020', `section not found: '${section}'`, { details: { section, suggestions } }),
   fileNotFound: (path: string) => new SkilltrayError('E021', `file not found: '${path}'`, { details: { path } }),
@@ -36,7 +39,8 @@ export const skillcErrors = {
   invalidQueryType: (type: string) => new SkilltrayError('E030', `invalid query type: '${type}'`, { details: { type } }),
   invalidFilter: (message: string) => new SkilltrayError('E031', `invalid filter: '${message}'`),
   noLocalLogs: () => new SkilltrayError('E040', 'no local logs found'),
-  syncDestinationNotWritable: (path: string, cause: unknown) => new SkilltrayError('E041', `sync destination not writable: '${path}'`, { details: { path }, cause }),
+  syncDestinationNotWritable: (path: string, cause: unknown) =>
+    new SkilltrayError('E041', `sync destination not writable: '${path}'`, { details: { path }, cause }),
   syncSourceNotReadable: (path: string, cause: unknown) => new SkilltrayError('E042', `sync source not readable: '${path}'`, { details: { path }, cause }),
   /** RFC-0005's template, for a flag the command does not have. */
   unknownOption: (flag: string) => new SkilltrayError('E100', `invalid option: '${flag}'`, { details: { option: flag } }),

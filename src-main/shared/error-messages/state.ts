@@ -12,7 +12,10 @@ export const stateErrors = {
   recovered: (told: string, details: Record<string, unknown>, cause: unknown) => new SkilltrayError('E901', `${told} Try again.`, { details, cause }),
   noticeNotFound: (id: number) => new SkilltrayError('E903', `no notice #${id} is shown: it is unknown or already dismissed`, { details: { id } }),
   homeReadOnly: (path: string, errno: string, cause: unknown) =>
-    new SkilltrayError('E904', `Skilltray's home is read-only: cannot write ${path} (${errno}); reading works, saving does not`, { details: { path, errno }, cause }),
+    new SkilltrayError('E904', `Skilltray's home is read-only: cannot write ${path} (${errno}); reading works, saving does not`, {
+      details: { path, errno },
+      cause,
+    }),
   diskFull: (path: string, errno: string, cause: unknown) =>
     new SkilltrayError('E905', `no space left on device at ${path}: free some space and try again`, { details: { path, errno }, cause }),
 };
@@ -20,7 +23,11 @@ export const stateErrors = {
 /** The notices of a recovery, shown once where the person looks (CLI, UI, the owner's log). */
 export const stateNotices = {
   /** `what` says what was damaged, where it went and what was saved; `lost` what could not be read. */
-  recovered: (what: string, lost: readonly string[], details: Record<string, unknown>): NoticeText => ({ code: 'E901', message: `${[what, ...lost].join('; ')}.`, details }),
+  recovered: (what: string, lost: readonly string[], details: Record<string, unknown>): NoticeText => ({
+    code: 'E901',
+    message: `${[what, ...lost].join('; ')}.`,
+    details,
+  }),
   rulesLost: (what: string, details: Record<string, unknown>): NoticeText => ({
     code: 'E902',
     message: `${what}. SOME RULES COULD NOT BE READ BACK: a deny rule you had may be gone, so a tool it refused could now run. Runs are paused until you check your rules (skilltray rules, or Settings) and resume.`,

@@ -7,9 +7,13 @@ export const templateErrors = {
   missingArgument: (tool: string, param: string) =>
     new SkilltrayError('E501', `missing required argument '${param}' for tool '${tool}'`, { details: { param, tool } }),
   unknownArgument: (tool: string, param: string, accepted: readonly string[]) =>
-    new SkilltrayError('E502', `unknown argument '${param}' for tool '${tool}'; ${accepted.length === 0 ? 'it takes no arguments' : `it takes ${named(accepted)}`}`, {
-      details: { param, tool, accepted },
-    }),
+    new SkilltrayError(
+      'E502',
+      `unknown argument '${param}' for tool '${tool}'; ${accepted.length === 0 ? 'it takes no arguments' : `it takes ${named(accepted)}`}`,
+      {
+        details: { param, tool, accepted },
+      },
+    ),
   /** `got` is the value as the message shows it (shortened). */
   invalidArgumentType: (tool: string, param: string, type: string, expected: string, got: string) =>
     new SkilltrayError('E503', `argument '${param}' of tool '${tool}' must be ${expected}, got ${got}`, { details: { param, tool, expected: type } }),
@@ -22,7 +26,9 @@ export const templateErrors = {
       { details: { param, tool } },
     ),
   invalidEnumValue: (tool: string, param: string, allowed: readonly string[], got: string) =>
-    new SkilltrayError('E505', `argument '${param}' of tool '${tool}' must be one of ${named(allowed)}; got ${got}`, { details: { param, tool, allowed: [...allowed] } }),
+    new SkilltrayError('E505', `argument '${param}' of tool '${tool}' must be one of ${named(allowed)}; got ${got}`, {
+      details: { param, tool, allowed: [...allowed] },
+    }),
   toolNotFound: (skill: string, tool: string, available: readonly string[], didYouMean: readonly string[]) =>
     new SkilltrayError('E506', `tool '${tool}' not found in skill '${skill}'; ${available.length === 0 ? 'it has no tools' : `it has ${named(available)}`}`, {
       details: { skill, tool, available, did_you_mean: didYouMean.map((name) => ({ name })) },

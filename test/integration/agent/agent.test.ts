@@ -165,9 +165,20 @@ describe('discover (ADR-001)', () => {
 describe('attach (ADR-001)', () => {
   function setup() {
     const t = testHome();
-    classified(t, 'watcher', { description: 'Watch a run.', role: 'sidecar', invocation: 'attach', targets: ['run', 'output'], effect: 'enrich', tool: 'observe' });
+    classified(t, 'watcher', {
+      description: 'Watch a run.',
+      role: 'sidecar',
+      invocation: 'attach',
+      targets: ['run', 'output'],
+      effect: 'enrich',
+      tool: 'observe',
+    });
     classified(t, 'direct-only', { description: 'Runs directly.', role: 'utility', invocation: 'direct', tool: 'go' });
-    writeSkill(t.bundled, 'broken', skillMd({ name: 'broken', description: 'x', version: '1.0.0', metadata: { classification: { role: 'sidecar', invocation: 'direct' } } }));
+    writeSkill(
+      t.bundled,
+      'broken',
+      skillMd({ name: 'broken', description: 'x', version: '1.0.0', metadata: { classification: { role: 'sidecar', invocation: 'direct' } } }),
+    );
     return { t, core: open(t) };
   }
 

@@ -28,7 +28,13 @@ function home(): TestHome {
     t.skills,
     'parrot',
     skillMd(
-      { name: 'parrot', description: 'Says it back: the status of anything.', version: '1.0.0', reads: [PROCESS_FIXTURES], metadata: { classification: { status: 'experimental' } } },
+      {
+        name: 'parrot',
+        description: 'Says it back: the status of anything.',
+        version: '1.0.0',
+        reads: [PROCESS_FIXTURES],
+        metadata: { classification: { status: 'experimental' } },
+      },
       `\n# Parrot\n\n## Status words\n\nStatus is a word the parrot knows.\n\n### say\n\nSays it.\n\n#### Parameters\n\n| Name | Type | Required | Description |\n|---|---|---|---|\n| words | string | yes | What to say |\n\n#### Command\n\n\`\`\`\n${process.execPath} ${PRINT_ARGV} <<words>>\n\`\`\`\n`,
     ),
   );
@@ -45,7 +51,10 @@ describe('show SKILL SECTION', () => {
     expect(positional).toMatchObject({ code: 0, stdout: '## Git Status\n\nThe working tree status, staged and not.\n' });
     expect((await cli(['show', 'guide', 'git', 'status'], t)).stdout).toBe(positional.stdout);
     expect((await cli(['show', 'guide', '--section', 'Git Status'], t)).stdout).toBe(positional.stdout);
-    expect(await cli(['show', 'guide', 'Branches', '--section', 'Branches'], t)).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error\[E101\]: give the section once/) });
+    expect(await cli(['show', 'guide', 'Branches', '--section', 'Branches'], t)).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^error\[E101\]: give the section once/),
+    });
   });
 });
 
@@ -90,7 +99,9 @@ describe('list filters match its columns', () => {
     expect(stable.skills.map((s: { name: string }) => s.name)).toEqual(['guide']);
     expect(await cli(['list', '--status', 'stable'], t)).toMatchObject({
       code: 1,
-      stderr: expect.stringContaining("error[E100]: --status must be one of ok, warnings, error, got 'stable'; 'stable' is not a health: for the lifecycle (stable, experimental, …) use --lifecycle stable\n"),
+      stderr: expect.stringContaining(
+        "error[E100]: --status must be one of ok, warnings, error, got 'stable'; 'stable' is not a health: for the lifecycle (stable, experimental, …) use --lifecycle stable\n",
+      ),
     });
     expect((await cli(['list', '--lifecycle', 'retired'], t)).stdout).toBe('No skill matches those filters.\n');
   });
@@ -113,7 +124,9 @@ describe('history', () => {
     const id = JSON.parse(ran.stdout).id as string;
     const table = (await cli(['history'], t)).stdout.split('\n');
     expect(table[0]).toMatch(/^WHEN\s+TOOL\s+STATUS\s+DECISION\s+RESULT\s+VIA\s+ID$/);
-    expect(table[1]).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\s+parrot/say\\s+succeeded\\s+approved by user\\s+exit 0\\s+cli\\s+${id}$`));
+    expect(table[1]).toMatch(
+      new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\s+parrot/say\\s+succeeded\\s+approved by user\\s+exit 0\\s+cli\\s+${id}$`),
+    );
     const record = (await cli(['history', id], t)).stdout;
     for (const line of [
       `run         ${id}`,
@@ -174,7 +187,11 @@ describe('a lazy start', () => {
   /** The module URLs a real `skilltray …` process loads (in a fresh home unless given one); a chunk of the bundle stands for the modules it holds. */
   async function loaded(argv: string[], t: TestHome = testHome()): Promise<string[]> {
     const trace = join(tempDir(), 'imports.txt');
-    const result = await execa(process.execPath, ['--import', TRACE_IMPORTS, BIN, ...argv], { env: { ...t.env, SKILLTRAY_TRACE_IMPORTS: trace }, extendEnv: false, reject: false });
+    const result = await execa(process.execPath, ['--import', TRACE_IMPORTS, BIN, ...argv], {
+      env: { ...t.env, SKILLTRAY_TRACE_IMPORTS: trace },
+      extendEnv: false,
+      reject: false,
+    });
     expect(result.exitCode, result.stderr).toBe(0);
     return readFileSync(trace, 'utf8')
       .split('\n')
@@ -194,18 +211,26 @@ describe('a lazy start', () => {
   });
 
   // node:crypto too: loading it is about 6 ms of Node 20's start, and only claiming server.json or running needs it.
-  const HEAVY = /node_modules\/(better-sqlite3|zod|execa|@modelcontextprotocol|chokidar)\/|src-main\/(core\/api|core\/store|server\/mcp|shared\/contract)\b|^node:crypto$/;
+  const HEAVY =
+    /node_modules\/(better-sqlite3|zod|execa|@modelcontextprotocol|chokidar)\/|src-main\/(core\/api|core\/store|server\/mcp|shared\/contract)\b|^node:crypto$/;
 
-  it.each([['--version'], ['--help'], ['roots'], ['roots', '--json'], ['list', '--help']].map((argv) => [argv.join(' '), argv] as const))('%s loads no SQLite, zod, execa, MCP SDK, node:crypto or core API', async (_, argv) => {
-    const urls = await loaded(argv);
-    expect(urls.filter((url) => HEAVY.test(url))).toEqual([]);
-  });
+  it.each([['--version'], ['--help'], ['roots'], ['roots', '--json'], ['list', '--help']].map((argv) => [argv.join(' '), argv] as const))(
+    '%s loads no SQLite, zod, execa, MCP SDK, node:crypto or core API',
+    async (_, argv) => {
+      const urls = await loaded(argv);
+      expect(urls.filter((url) => HEAVY.test(url))).toEqual([]);
+    },
+  );
 
   it("--help loads every command's module, so the check above holds for each command's own imports (retention, serve, mcp, …)", async () => {
     const urls = await loaded(['--help']);
     const modules = readdirSync(fileURLToPath(new URL('../../../dist/node/src-main/cli/commands', import.meta.url))).filter((file) => file.endsWith('.js'));
     expect(modules).toContain('retention.js');
-    for (const file of modules) expect(urls.some((url) => url.endsWith(`/cli/commands/${file}`)), file).toBe(true);
+    for (const file of modules)
+      expect(
+        urls.some((url) => url.endsWith(`/cli/commands/${file}`)),
+        file,
+      ).toBe(true);
   });
 
   it('while `list` does load them (the trace sees what it should)', async () => {
@@ -216,7 +241,8 @@ describe('a lazy start', () => {
 
   describe('read-only commands, with the parse cache warm', () => {
     // What only running a tool, watching the roots, serving or parsing a skill needs, and the core beyond the skill library (state.db, policy, runs).
-    const UNUSED = /node_modules\/(zod|execa|@modelcontextprotocol|chokidar|gray-matter|yaml|js-yaml|marked|picomatch)\/|src-main\/core\/(api\.js|store\/state-|policy\/|runner\/|runs\/)/;
+    const UNUSED =
+      /node_modules\/(zod|execa|@modelcontextprotocol|chokidar|gray-matter|yaml|js-yaml|marked|picomatch)\/|src-main\/core\/(api\.js|store\/state-|policy\/|runner\/|runs\/)/;
     /** A home where the bundled skills (long settled, so the parse cache records them) were listed once, git's index built and the catalog synced. */
     async function warmHome(): Promise<TestHome> {
       const t = testHome();
@@ -229,9 +255,19 @@ describe('a lazy start', () => {
 
     it('search, show, open, sources and describe load no execa, zod, MCP SDK, chokidar, picomatch, skill parser, state.db or runner', async () => {
       const t = await warmHome();
-      for (const argv of [['search', 'git', 'status'], ['search', 'status'], ['show', 'git', 'git_status'], ['open', 'git', 'SKILL.md'], ['sources', 'git'], ['describe', 'git']]) {
+      for (const argv of [
+        ['search', 'git', 'status'],
+        ['search', 'status'],
+        ['show', 'git', 'git_status'],
+        ['open', 'git', 'SKILL.md'],
+        ['sources', 'git'],
+        ['describe', 'git'],
+      ]) {
         const urls = await loaded(argv, t);
-        expect(urls.filter((url) => UNUSED.test(url)), argv.join(' ')).toEqual([]);
+        expect(
+          urls.filter((url) => UNUSED.test(url)),
+          argv.join(' '),
+        ).toEqual([]);
       }
     });
 
@@ -239,7 +275,11 @@ describe('a lazy start', () => {
       const urls = await loaded(['describe', 'git']);
       expect(urls.some((url) => url.includes('node_modules/marked/'))).toBe(true);
       // Nor gray-matter at all: the frontmatter splitter is Skilltray's own (core/markdown/frontmatter.ts).
-      for (const unused of ['yaml', 'gray-matter']) expect(urls.some((url) => url.includes(`node_modules/${unused}/`)), unused).toBe(false);
+      for (const unused of ['yaml', 'gray-matter'])
+        expect(
+          urls.some((url) => url.includes(`node_modules/${unused}/`)),
+          unused,
+        ).toBe(false);
     });
 
     it("the app's build (dist/node) lists from what the CLI bundle cached, parsing nothing again", async () => {
@@ -253,7 +293,11 @@ describe('a lazy start', () => {
         'process.stdout.write(String(library.registry.list().length));',
         'await library.close();',
       ].join('\n');
-      const result = await execa(process.execPath, ['--import', TRACE_IMPORTS, '--input-type=module', '-e', script], { env: { ...t.env, SKILLTRAY_TRACE_IMPORTS: trace }, extendEnv: false, reject: false });
+      const result = await execa(process.execPath, ['--import', TRACE_IMPORTS, '--input-type=module', '-e', script], {
+        env: { ...t.env, SKILLTRAY_TRACE_IMPORTS: trace },
+        extendEnv: false,
+        reject: false,
+      });
       expect(result.exitCode, result.stderr).toBe(0);
       expect(Number(result.stdout)).toBeGreaterThan(0);
       const urls = readFileSync(trace, 'utf8').split('\n');

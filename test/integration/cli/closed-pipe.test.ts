@@ -17,7 +17,11 @@ const BIN = fileURLToPath(new URL('../../../bin/skilltray.js', import.meta.url))
 
 /** Runs the built bin through a real shell pipeline, with the pipeline failing when skilltray does. */
 async function piped(t: TestHome, command: string): Promise<{ exitCode: number | undefined; stdout: string; stderr: string }> {
-  const result = await execa('bash', ['-c', `set -o pipefail; ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} ${command}`], { env: t.env, extendEnv: false, reject: false });
+  const result = await execa('bash', ['-c', `set -o pipefail; ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} ${command}`], {
+    env: t.env,
+    extendEnv: false,
+    reject: false,
+  });
   return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -39,7 +43,12 @@ describe('a closed pipe', () => {
   /** Enough skills that `list` writes far more than a pipe holds (64 KiB), so the reader leaves first. */
   function manySkills(): TestHome {
     const t = testHome();
-    for (let i = 0; i < 900; i++) writeSkill(t.skills, `skill-${i}`, skillMd({ name: `skill-${i}`, description: `Skill number ${i}, ${'described at length '.repeat(8)}`, version: '1.0.0' }));
+    for (let i = 0; i < 900; i++)
+      writeSkill(
+        t.skills,
+        `skill-${i}`,
+        skillMd({ name: `skill-${i}`, description: `Skill number ${i}, ${'described at length '.repeat(8)}`, version: '1.0.0' }),
+      );
     return t;
   }
 
@@ -118,7 +127,12 @@ describe('a closed pipe', () => {
   }
 
   it('has a line for every command (serve has its own test below)', () => {
-    expect(Object.keys(lines('notes.txt')).sort()).toEqual(commands.map((c) => c.name).filter((name) => name !== 'serve').sort());
+    expect(Object.keys(lines('notes.txt')).sort()).toEqual(
+      commands
+        .map((c) => c.name)
+        .filter((name) => name !== 'serve')
+        .sort(),
+    );
   });
 
   it.each([...Object.keys(lines('notes.txt')), '--version', '--help'])('%s exits as if read, saying nothing of the pipe', async (name) => {

@@ -18,7 +18,22 @@ describe('a state.db damaged while in use', () => {
     const path = join(t.home, 'state.db');
     const db = openStateDb(path);
     addRule(db, 'skill:danger*', 'deny');
-    for (let i = 0; i < 400; i++) recordRequest(db, { traceId: `t${i}`, surface: 'mcp', skill: 'echoes', tool: 'go', args: { a: `${i}` }, command: null, programPath: null, skillHash: 'h', requestedAt: 1_000 + i }, thisProcess());
+    for (let i = 0; i < 400; i++)
+      recordRequest(
+        db,
+        {
+          traceId: `t${i}`,
+          surface: 'mcp',
+          skill: 'echoes',
+          tool: 'go',
+          args: { a: `${i}` },
+          command: null,
+          programPath: null,
+          skillHash: 'h',
+          requestedAt: 1_000 + i,
+        },
+        thisProcess(),
+      );
     db.close();
     // The root of an index every new run is written into, but that listing history does not read.
     damagePage(path, pagesOf(path, 'runs_by_status', 'internal', /^\/$/)[0] as number, 5);
@@ -45,13 +60,30 @@ describe('a state.db found damaged when serve starts', () => {
     const path = join(t.home, 'state.db');
     const db = openStateDb(path);
     addRule(db, 'skill:danger*', 'deny');
-    for (let i = 0; i < 300; i++) recordRequest(db, { traceId: `t${i}`, surface: 'mcp', skill: 'echoes', tool: 'go', args: { a: `${i}` }, command: null, programPath: null, skillHash: 'h', requestedAt: 1_000 + i }, thisProcess());
+    for (let i = 0; i < 300; i++)
+      recordRequest(
+        db,
+        {
+          traceId: `t${i}`,
+          surface: 'mcp',
+          skill: 'echoes',
+          tool: 'go',
+          args: { a: `${i}` },
+          command: null,
+          programPath: null,
+          skillHash: 'h',
+          requestedAt: 1_000 + i,
+        },
+        thisProcess(),
+      );
     db.close();
     const leaves = pagesOf(path, 'runs', 'leaf');
     damagePage(path, leaves[1] as number, 9);
 
     const server = await serve(t);
-    expect(await ownerNotices(server.url, t)).toMatchObject([{ code: 'E901', message: expect.stringContaining('1 rule, 0 remembered approvals, your settings') }]);
+    expect(await ownerNotices(server.url, t)).toMatchObject([
+      { code: 'E901', message: expect.stringContaining('1 rule, 0 remembered approvals, your settings') },
+    ]);
     expect(JSON.parse((await cliProcess(['rules', '--json'], t.env)).stdout)).toMatchObject([{ effect: 'deny', pattern: 'skill:danger*' }]);
     server.child.kill('SIGTERM');
     const stopped = await server.child;
@@ -62,6 +94,10 @@ describe('a state.db found damaged when serve starts', () => {
 /** The notices the running owner shows. */
 async function ownerNotices(url: string, t: TestHome): Promise<unknown> {
   const token = readFileSync(join(t.home, 'token'), 'utf8').trim();
-  const response = await fetch(`${url}/api/notices`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+  const response = await fetch(`${url}/api/notices`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: '{}',
+  });
   return ((await response.json()) as { value: unknown }).value;
 }

@@ -24,7 +24,11 @@ const linesWithHidden = (text: string): string[] => text.split('\n').filter((lin
 describe('names that would reorder or fake a line are shown escaped', () => {
   it('in list, check and describe, whose JSON keeps them exact', async () => {
     const t = testHome();
-    writeSkill(t.skills, `invoice${RLO}fdp.sh`, skillMd({ name: `invoice${RLO}fdp.sh`, description: `Pays ${RLO}nwo ti eht. Use it.`, version: '1.0.0' }, 'Body.\n'));
+    writeSkill(
+      t.skills,
+      `invoice${RLO}fdp.sh`,
+      skillMd({ name: `invoice${RLO}fdp.sh`, description: `Pays ${RLO}nwo ti eht. Use it.`, version: '1.0.0' }, 'Body.\n'),
+    );
     writeSkill(t.skills, 'two\nlines', skillMd({ name: 'two\nlines', description: 'Two lines. Use it.', version: '1.0.0' }, 'Body.\n'));
     writeSkill(t.skills, 'tidy', toolSkill('tidy', 'echo <<what>>').replace('### run_it', `### run${RLO}ti_\u001b[2J`));
 
@@ -91,7 +95,15 @@ describe('names that would reorder or fake a line are shown escaped', () => {
       skill: 'kit',
       tool: 'run_it',
       trust: 'user',
-      identity: { rootKind: 'home', path: `/home/ana/skills/${RLO}kit`, hash: 'h', manifest: null, trust: 'user', unverified: null, hides: [{ path: `/home/ana/.kode/${RLO}kit`, rootKind: 'kode' }] },
+      identity: {
+        rootKind: 'home',
+        path: `/home/ana/skills/${RLO}kit`,
+        hash: 'h',
+        manifest: null,
+        trust: 'user',
+        unverified: null,
+        hides: [{ path: `/home/ana/.kode/${RLO}kit`, rootKind: 'kode' }],
+      },
       programPath: '/usr/bin/echo',
       argv: [`invoice${RLO}fdp.sh`, 'a\nb'],
       supplied: [0, 1],
@@ -106,6 +118,8 @@ describe('names that would reorder or fake a line are shown escaped', () => {
     expect(text).toContain('  skill     kit/run_it: the user skill in /home/ana/skills/\\u202ekit\n');
     expect(text).toContain("  warning   It hides the skill of the same name in Kode's skills (/home/ana/.kode/\\u202ekit)");
     expect(linesWithHidden(text)).toEqual([]);
-    expect(formatNotice({ code: 'E901', message: `state.db at /home/${RLO}x was damaged\nand moved aside` })).toBe('notice[E901]: state.db at /home/\\u202ex was damaged\\nand moved aside');
+    expect(formatNotice({ code: 'E901', message: `state.db at /home/${RLO}x was damaged\nand moved aside` })).toBe(
+      'notice[E901]: state.db at /home/\\u202ex was damaged\\nand moved aside',
+    );
   });
 });

@@ -19,7 +19,10 @@ describe('the first commands on a fresh home', () => {
     const t = fresh();
     const strict = await cliProcess(['show', 'system', 'disk_usage', '--strict'], t.env);
     expect(strict).toMatchObject({ code: 1, stderr: "error[E002]: search index not built yet; run 'skilltray build system' to build it" });
-    expect(await cliProcess(['search', 'git', 'log'], { ...t.env, SKILLTRAY_STRICT: '1' })).toMatchObject({ code: 1, stderr: "error[E002]: search index not built yet; run 'skilltray build git' to build it" });
+    expect(await cliProcess(['search', 'git', 'log'], { ...t.env, SKILLTRAY_STRICT: '1' })).toMatchObject({
+      code: 1,
+      stderr: "error[E002]: search index not built yet; run 'skilltray build git' to build it",
+    });
 
     const shown = await cliProcess(['show', 'system', 'disk_usage'], t.env);
     expect(shown).toMatchObject({ code: 0, stderr: '' });
@@ -74,7 +77,7 @@ describe('skilltray --help', () => {
     expect(stdout).not.toMatch(/RFC|ADR/);
   });
 
-  it('no command\'s summary or option names a spec: RFC and ADR numbers are for the docs', () => {
+  it("no command's summary or option names a spec: RFC and ADR numbers are for the docs", () => {
     for (const command of commands) {
       const text = [command.summary, ...(command.notes ?? []), ...Object.values(command.options).map((o) => o.description)].join('\n');
       expect(text, command.name).not.toMatch(/RFC|ADR/);

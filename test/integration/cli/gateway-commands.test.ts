@@ -13,7 +13,10 @@ function home() {
   writeSkill(
     t.skills,
     'guide',
-    skillMd({ name: 'guide', description: 'A guide.', version: '1.0.0' }, '# Skill Name\n\n## Getting Started\n\nInstall it.\n\n## API Reference\n\n### Authentication\n\nConfigure authentication with a token.\n\n### Endpoints\n\nList of endpoints.\n'),
+    skillMd(
+      { name: 'guide', description: 'A guide.', version: '1.0.0' },
+      '# Skill Name\n\n## Getting Started\n\nInstall it.\n\n## API Reference\n\n### Authentication\n\nConfigure authentication with a token.\n\n### Endpoints\n\nList of endpoints.\n',
+    ),
     { 'references/advanced.md': '# Advanced Topics\n\n## Performance\n\nConfiguring caches.\n', 'notes.txt': 'plain text about tokens\n' },
   );
   return t;
@@ -33,7 +36,11 @@ describe('RFC-0002 gateway commands through the CLI', () => {
   it('C-OUTLINE streams file by file in exactly the JSON the whole result prints as, empty outlines included', async () => {
     const t = home();
     writeSkill(t.skills, 'bare', skillMd({ name: 'bare', description: 'No headings.', version: '1.0.0' }, 'Just prose.\n'));
-    for (const [skill, level] of [['guide', undefined], ['guide', 1], ['bare', undefined]] as const) {
+    for (const [skill, level] of [
+      ['guide', undefined],
+      ['guide', 1],
+      ['bare', undefined],
+    ] as const) {
       const argv = ['outline', skill, '--json', ...(level === undefined ? [] : ['--level', String(level)])];
       const whole = outlineSkill(join(t.skills, skill), level === undefined ? {} : { level });
       expect((await cli(argv, t)).stdout).toBe(`${JSON.stringify(whole, null, 2)}\n`);
@@ -44,7 +51,8 @@ describe('RFC-0002 gateway commands through the CLI', () => {
   it('C-OUTLINE of a skill whose outline runs past one write (64 KiB) prints every heading once, in order', async () => {
     const t = testHome();
     const files: Record<string, string> = {};
-    for (let f = 0; f < 80; f++) files[`references/topic-${String(f).padStart(2, '0')}.md`] = Array.from({ length: 40 }, (_, h) => `## Topic ${f} heading ${h}\n\nText.\n`).join('\n');
+    for (let f = 0; f < 80; f++)
+      files[`references/topic-${String(f).padStart(2, '0')}.md`] = Array.from({ length: 40 }, (_, h) => `## Topic ${f} heading ${h}\n\nText.\n`).join('\n');
     writeSkill(t.skills, 'long', skillMd({ name: 'long', description: 'Many headings.', version: '1.0.0' }, '# Long\n'), files);
     const whole = outlineSkill(join(t.skills, 'long'));
     expect(whole.headings).toHaveLength(1 + 80 * 40);
@@ -54,7 +62,8 @@ describe('RFC-0002 gateway commands through the CLI', () => {
     const text = (await cli(['outline', 'long'], t)).stdout;
     expect(text.length).toBeGreaterThan(65536);
     const lines = ['SKILL.md', '  # Long'];
-    for (let f = 0; f < 80; f++) lines.push(`references/topic-${String(f).padStart(2, '0')}.md`, ...Array.from({ length: 40 }, (_, h) => `  ## Topic ${f} heading ${h}`));
+    for (let f = 0; f < 80; f++)
+      lines.push(`references/topic-${String(f).padStart(2, '0')}.md`, ...Array.from({ length: 40 }, (_, h) => `  ## Topic ${f} heading ${h}`));
     expect(text).toBe(`${lines.join('\n')}\n`);
   });
 
@@ -63,7 +72,11 @@ describe('RFC-0002 gateway commands through the CLI', () => {
     const strictly = ["error[E002]: search index not built yet; run 'skilltray build guide' to build it\n"];
     expect(await cli(['show', 'guide', '--section', 'authentication', '--strict'], t)).toMatchObject({ code: 1, stderr: strictly[0] });
     expect(await cli(['show', 'guide', 'authentication'], t, { env: { SKILLTRAY_STRICT: '1' } })).toMatchObject({ code: 1, stderr: strictly[0] });
-    expect(await cli(['show', 'guide', 'authentication'], t)).toMatchObject({ code: 0, stderr: '', stdout: '### Authentication\n\nConfigure authentication with a token.\n' });
+    expect(await cli(['show', 'guide', 'authentication'], t)).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout: '### Authentication\n\nConfigure authentication with a token.\n',
+    });
     // Built by that read: strict reads find it now.
     expect(await cli(['show', 'guide', 'authentication', '--strict'], t)).toMatchObject({ code: 0 });
   });
@@ -74,7 +87,9 @@ describe('RFC-0002 gateway commands through the CLI', () => {
     expect((await cli(['show', 'guide', '--section', '  api reference — the whole API  '], t)).stdout).toBe(
       '## API Reference\n\n### Authentication\n\nConfigure authentication with a token.\n\n### Endpoints\n\nList of endpoints.\n',
     );
-    expect((await cli(['show', 'guide', '--section', 'API Reference', '--max-lines', '3'], t)).stdout).toBe('## API Reference\n\n### Authentication\n... (6 more lines)\n');
+    expect((await cli(['show', 'guide', '--section', 'API Reference', '--max-lines', '3'], t)).stdout).toBe(
+      '## API Reference\n\n### Authentication\n... (6 more lines)\n',
+    );
   });
 
   it('C-SHOW: several matches → the first, a warning on stderr, exit 0', async () => {
@@ -150,7 +165,10 @@ describe('RFC-0002 gateway commands through the CLI', () => {
     writeSkill(t.skills, 'nameless', '---\ndescription: no name here\n---\n# Body\n');
     writeSkill(t.skills, 'undescribed', '---\nname: undescribed\n---\n# Body\n');
     expect(await cli(['build', 'nameless'], t)).toMatchObject({ code: 1, stderr: "error[E011]: missing frontmatter field 'name' in SKILL.md\n" });
-    expect(await cli(['build', join(t.skills, 'undescribed')], t)).toMatchObject({ code: 1, stderr: "error[E011]: missing frontmatter field 'description' in SKILL.md\n" });
+    expect(await cli(['build', join(t.skills, 'undescribed')], t)).toMatchObject({
+      code: 1,
+      stderr: "error[E011]: missing frontmatter field 'description' in SKILL.md\n",
+    });
   });
 
   it('build --all builds every loaded skill and reports each failure with its code', async () => {
@@ -167,21 +185,29 @@ describe('RFC-0002 gateway commands through the CLI', () => {
     mkdirSync(join(t.skills, 'empty'));
     expect(await cli(['outline', 'nope'], t)).toMatchObject({ code: 1, stderr: "error[E001]: skill 'nope' not found\n" });
     expect((await cli(['outline', 'empty'], t)).stderr).toBe(`error[E010]: not a valid skill: '${join(t.skills, 'empty')}' (missing SKILL.md)\n`);
-    expect((await cli(['outline', 'guide', '--level', 'x'], t)).stderr).toMatch(/^error\[E100\]: --level expects an integer, got 'x'\nusage: skilltray outline <skill> \[options\]\n/);
+    expect((await cli(['outline', 'guide', '--level', 'x'], t)).stderr).toMatch(
+      /^error\[E100\]: --level expects an integer, got 'x'\nusage: skilltray outline <skill> \[options\]\n/,
+    );
     expect((await cli(['outline', 'guide', '--level', '7'], t)).stderr).toMatch(/^error\[E100\]: --level must be/);
-    expect((await cli(['show', 'guide'], t)).stderr).toMatch(/^error\[E101\]: show needs <section>, the heading to show\nusage: skilltray show <skill> <section> \[options\]\n/);
+    expect((await cli(['show', 'guide'], t)).stderr).toMatch(
+      /^error\[E101\]: show needs <section>, the heading to show\nusage: skilltray show <skill> <section> \[options\]\n/,
+    );
   });
 });
 
 describe('RFC-0004 search through the CLI (--strict)', () => {
   it('C-SEARCH: E002 before a build; BM25 JSON with [MATCH] snippets after; porter stemming', async () => {
     const t = home();
-    expect((await cli(['search', 'guide', 'token', '--strict'], t)).stderr).toBe("error[E002]: search index not built yet; run 'skilltray build guide' to build it\n");
+    expect((await cli(['search', 'guide', 'token', '--strict'], t)).stderr).toBe(
+      "error[E002]: search index not built yet; run 'skilltray build guide' to build it\n",
+    );
     expect((await cli(['build', 'guide'], t)).stdout).toBe('guide: created (8 sections, porter)\n');
     expect((await cli(['build', 'guide'], t)).stdout).toBe('guide: up-to-date\n');
     const result = JSON.parse((await cli(['search', 'guide', 'configuring', '--format', 'json', '--strict'], t)).stdout);
     expect(result.query).toBe('configuring');
-    expect(result.results.map((r: { file: string; section: string }) => `${r.file}#${r.section}`)).toEqual(expect.arrayContaining(['SKILL.md#Authentication', 'references/advanced.md#Performance']));
+    expect(result.results.map((r: { file: string; section: string }) => `${r.file}#${r.section}`)).toEqual(
+      expect.arrayContaining(['SKILL.md#Authentication', 'references/advanced.md#Performance']),
+    );
     for (const r of result.results) {
       expect(r.score).toBeGreaterThan(0);
       expect(r.snippet).toMatch(/\[MATCH\]Configur\w*\[\/MATCH\]/i);
@@ -200,8 +226,13 @@ describe('RFC-0004 search through the CLI (--strict)', () => {
   it('C-INDEX: a stale index (the skill changed) is E002 under --strict until rebuilt; a plain read rebuilds it', async () => {
     const t = home();
     await cli(['build', 'guide'], t);
-    writeFileSync(join(t.skills, 'guide', 'SKILL.md'), skillMd({ name: 'guide', description: 'A guide.', version: '1.0.0' }, '# Skill Name\n\n## Changed\n\nNew text.\n'));
-    expect((await cli(['show', 'guide', 'Changed', '--strict'], t)).stderr).toBe("error[E002]: search index unusable; run 'skilltray build guide' to rebuild\n");
+    writeFileSync(
+      join(t.skills, 'guide', 'SKILL.md'),
+      skillMd({ name: 'guide', description: 'A guide.', version: '1.0.0' }, '# Skill Name\n\n## Changed\n\nNew text.\n'),
+    );
+    expect((await cli(['show', 'guide', 'Changed', '--strict'], t)).stderr).toBe(
+      "error[E002]: search index unusable; run 'skilltray build guide' to rebuild\n",
+    );
     expect(await cli(['show', 'guide', 'Changed'], t)).toMatchObject({ code: 0, stdout: '## Changed\n\nNew text.\n' });
     expect((await cli(['build', 'guide'], t)).stdout).toBe('guide: up-to-date\n');
   });
@@ -215,7 +246,9 @@ describe('search through the CLI: one result model', () => {
     expect(result).toMatchObject({ query: 'token', matched: 'all' });
     expect(new Set(result.results.map((r: { skill: string }) => r.skill))).toEqual(new Set(['guide', 'other']));
     expect(result.results.map((r: { rank: number }) => r.rank)).toEqual(result.results.map((_: unknown, i: number) => i + 1));
-    expect((await cli(['search', 'authentication'], t)).stdout).toBe(' 1. guide: API Reference › Authentication (SKILL.md:14)\n    Configure authentication with a token.\n');
+    expect((await cli(['search', 'authentication'], t)).stdout).toBe(
+      ' 1. guide: API Reference › Authentication (SKILL.md:14)\n    Configure authentication with a token.\n',
+    );
     // --all: every skill for every word, even when the first names a skill.
     expect(JSON.parse((await cli(['search', '--all', 'guide', 'token', '--json'], t)).stdout)).toMatchObject({ query: 'guide token' });
   });

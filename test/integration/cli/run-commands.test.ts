@@ -49,8 +49,12 @@ describe('skilltray run', () => {
   it('on a TTY shows the program path and each argument on its own line, then runs once on y', async () => {
     const { code, stdout, stderr } = await cli(['run', 'parrot', 'say', '--arg', 'words=two words', '--arg', 'times=2'], home(), { answers: ['y'] });
     expect(code).toBe(0);
-    expect(stderr).toContain(`  program   ${process.execPath}\n  arg 1     ${JSON.stringify(PRINT_ARGV)}\n  arg 2     "two words"   < from the caller\n  arg 3     "--times=2"   < from the caller\n`);
-    expect(stderr.split('\n')[0]).toBe(`The command line asks to run \`node …/print-argv.mjs 'two words' --times=2\` in ${process.cwd()} — can write in that folder, no network.`);
+    expect(stderr).toContain(
+      `  program   ${process.execPath}\n  arg 1     ${JSON.stringify(PRINT_ARGV)}\n  arg 2     "two words"   < from the caller\n  arg 3     "--times=2"   < from the caller\n`,
+    );
+    expect(stderr.split('\n')[0]).toBe(
+      `The command line asks to run \`node …/print-argv.mjs 'two words' --times=2\` in ${process.cwd()} — can write in that folder, no network.`,
+    );
     expect(stderr).toContain("  why       skill 'parrot' is a user skill");
     expect(stderr).toMatch(/^ {2}skill {5}parrot\/say: the user skill in \/.*\/skills\/parrot$/m);
     expect(stderr).toContain('  sandbox   can write in that folder, no network (bubblewrap)');

@@ -45,7 +45,13 @@ describe('skilltray list', () => {
     expect(greeter).toMatchObject({
       version: '1.2.3',
       trust: 'user',
-      identity: { rootKind: 'env', path: join(t.skills, 'greeter'), trust: 'user', manifest: null, hides: [{ path: join(t.bundled, 'greeter'), rootKind: 'bundled' }] },
+      identity: {
+        rootKind: 'env',
+        path: join(t.skills, 'greeter'),
+        trust: 'user',
+        manifest: null,
+        hides: [{ path: join(t.bundled, 'greeter'), rootKind: 'bundled' }],
+      },
       diagnostics: [{ code: 'W421', severity: 'warning' }],
       root: { path: t.skills, kind: 'env' },
       path: join(t.skills, 'greeter'),
@@ -61,10 +67,12 @@ describe('skilltray list', () => {
     ]);
   });
 
-  it('shows an Agent Skill\'s metadata.version as its version, with no warning for the formats it is not', async () => {
+  it("shows an Agent Skill's metadata.version as its version, with no warning for the formats it is not", async () => {
     const t = home();
     copyFixtureSkill(t.skills, 'agent-skill');
-    const listed = JSON.parse((await cli(['list', '--json'], t)).stdout) as { skills: { name: string; version: string | null; status: string; diagnostics: unknown[] }[] };
+    const listed = JSON.parse((await cli(['list', '--json'], t)).stdout) as {
+      skills: { name: string; version: string | null; status: string; diagnostics: unknown[] }[];
+    };
     expect(listed.skills.find((s) => s.name === 'agent-skill')).toMatchObject({ version: '1.0', status: 'ok', diagnostics: [] });
     expect(await cli(['check', 'agent-skill'], t)).toMatchObject({ code: 0 });
   });
@@ -189,7 +197,9 @@ describe('the second corpus: odd names, dates, commas, every frontmatter field (
     expect((await cli(['run', '-x', 'go', '--dry-run'], t)).stderr).toBe("error[E506]: tool 'go' not found in skill '-x'; it has no tools\n");
     expect((await cli(['rules', 'unsandbox', '-x', '--json'], t)).code).toBe(0);
     expect((await cli(['check', '-x'], t)).stdout).toMatch(/warning\[W440\] SKILL\.md:1 the folder's name '-x' starts with '-'/);
-    expect((await cli(['list'], t)).stdout).toMatch(/^warning: -x starts with '-', which other hosts' command lines read as an option \(W440\); rename its folder$/m);
+    expect((await cli(['list'], t)).stdout).toMatch(
+      /^warning: -x starts with '-', which other hosts' command lines read as an option \(W440\); rename its folder$/m,
+    );
     // An option the command has stays an option; a long one always is.
     expect((await cli(['describe', '-h'], t)).stdout).toMatch(/^Usage: skilltray describe/);
     expect(await cli(['describe', '--x'], t)).toMatchObject({ code: 1, stderr: expect.stringContaining("error[E100]: invalid option: '--x'") });
@@ -201,7 +211,10 @@ describe('the second corpus: odd names, dates, commas, every frontmatter field (
     for (const query of ['适用', '适用场景', '行动']) {
       const { code, stdout } = await cli(['search', query, '--json'], t);
       expect(code, query).toBe(0);
-      expect((JSON.parse(stdout) as { results: { skill: string; section: string }[] }).results[0], query).toMatchObject({ skill: 'zh-notes', section: '适用场景' });
+      expect((JSON.parse(stdout) as { results: { skill: string; section: string }[] }).results[0], query).toMatchObject({
+        skill: 'zh-notes',
+        section: '适用场景',
+      });
     }
   });
 
@@ -212,18 +225,35 @@ describe('the second corpus: odd names, dates, commas, every frontmatter field (
     expect(dated.stdout).toContain('warning[W415] SKILL.md:6 metadata.updated is a date, not a string');
     expect(dated.stdout).toContain('quote it as written, stamp: "2026-03-05T10:00:00Z"');
     expect(dated.stdout).not.toContain('metadata.quoted');
-    expect((await cli(['check', 'comma-tools'], t)).stdout).toContain("warning[W408] SKILL.md:4 allowed-tools separates tools with commas, so hosts read the tools 'Read,' 'Grep,'");
+    expect((await cli(['check', 'comma-tools'], t)).stdout).toContain(
+      "warning[W408] SKILL.md:4 allowed-tools separates tools with commas, so hosts read the tools 'Read,' 'Grep,'",
+    );
   });
 });
 
 describe('command-line errors (E100, E101): plain sentences, then the usage line', () => {
   it.each([
-    [['list', '--bogus'], "error[E100]: invalid option: '--bogus'\nusage: skilltray list [options]\nsee 'skilltray list --help' for its options and examples\n"],
-    [['list', '--bogus=1'], "error[E100]: invalid option: '--bogus'\nusage: skilltray list [options]\nsee 'skilltray list --help' for its options and examples\n"],
-    [['check'], "error[E101]: check needs <skill-or-path>\nusage: skilltray check <skill-or-path> [options]\nsee 'skilltray check --help' for its options and examples\n"],
-    [['describe', 'a', 'b'], "error[E101]: unexpected argument 'b'\nusage: skilltray describe <skill> [options]\nsee 'skilltray describe --help' for its options and examples\n"],
+    [
+      ['list', '--bogus'],
+      "error[E100]: invalid option: '--bogus'\nusage: skilltray list [options]\nsee 'skilltray list --help' for its options and examples\n",
+    ],
+    [
+      ['list', '--bogus=1'],
+      "error[E100]: invalid option: '--bogus'\nusage: skilltray list [options]\nsee 'skilltray list --help' for its options and examples\n",
+    ],
+    [
+      ['check'],
+      "error[E101]: check needs <skill-or-path>\nusage: skilltray check <skill-or-path> [options]\nsee 'skilltray check --help' for its options and examples\n",
+    ],
+    [
+      ['describe', 'a', 'b'],
+      "error[E101]: unexpected argument 'b'\nusage: skilltray describe <skill> [options]\nsee 'skilltray describe --help' for its options and examples\n",
+    ],
     [['list', '--json=yes'], "error[E100]: --json takes no value\nusage: skilltray list [options]\nsee 'skilltray list --help' for its options and examples\n"],
-    [['list', '--limit'], "error[E100]: --limit needs a value: --limit <n>\nusage: skilltray list [options]\nsee 'skilltray list --help' for its options and examples\n"],
+    [
+      ['list', '--limit'],
+      "error[E100]: --limit needs a value: --limit <n>\nusage: skilltray list [options]\nsee 'skilltray list --help' for its options and examples\n",
+    ],
     [['frobnicate'], "error[E101]: unknown command 'frobnicate'\nsee 'skilltray --help' for the commands\n"],
     [['serach', 'x'], "error[E101]: unknown command 'serach'; did you mean 'search'?\nsee 'skilltray --help' for the commands\n"],
   ])('%j', async (argv, stderr) => {
@@ -233,7 +263,14 @@ describe('command-line errors (E100, E101): plain sentences, then the usage line
 
   it('never wraps a sentence in "invalid option: \'…\'"', async () => {
     const t = home();
-    for (const argv of [['show', 'greeter'], ['search'], ['list', '--role', 'boss'], ['history', '--limit', 'x'], ['run', 'greeter'], ['outline', 'greeter', '--level', '9']]) {
+    for (const argv of [
+      ['show', 'greeter'],
+      ['search'],
+      ['list', '--role', 'boss'],
+      ['history', '--limit', 'x'],
+      ['run', 'greeter'],
+      ['outline', 'greeter', '--level', '9'],
+    ]) {
       const { code, stderr } = await cli(argv, t);
       expect(code, argv.join(' ')).toBe(1);
       expect(stderr, argv.join(' ')).toMatch(/^error\[E10[01]\]: /);
@@ -244,7 +281,9 @@ describe('command-line errors (E100, E101): plain sentences, then the usage line
 
   it('with --json the error is also data on stdout', async () => {
     const { stdout } = await cli(['describe', 'nope', '--json'], home());
-    expect(JSON.parse(stdout)).toEqual({ error: { code: 'E001', kind: 'skill_not_found', message: "skill 'nope' not found", details: { skill: 'nope', did_you_mean: [] } } });
+    expect(JSON.parse(stdout)).toEqual({
+      error: { code: 'E001', kind: 'skill_not_found', message: "skill 'nope' not found", details: { skill: 'nope', did_you_mean: [] } },
+    });
   });
 });
 
@@ -252,7 +291,9 @@ describe('an unknown skill or tool name: did you mean', () => {
   it('suggests the skill a typo or other capitals meant, on describe, run and check alike', async () => {
     const t = home();
     expect(await cli(['describe', 'greeterr'], t)).toMatchObject({ code: 1, stderr: "error[E001]: skill 'greeterr' not found; did you mean 'greeter'?\n" });
-    expect((await cli(['run', 'Greeter', 'greet', '--arg', 'who=x', '--dry-run'], t)).stderr).toBe("error[E001]: skill 'Greeter' not found; did you mean 'greeter'?\n");
+    expect((await cli(['run', 'Greeter', 'greet', '--arg', 'who=x', '--dry-run'], t)).stderr).toBe(
+      "error[E001]: skill 'Greeter' not found; did you mean 'greeter'?\n",
+    );
     expect((await cli(['check', 'greter'], t)).stderr).toBe("error[E001]: skill 'greter' not found; did you mean 'greeter'?\n");
   });
 
@@ -266,7 +307,9 @@ describe('an unknown skill or tool name: did you mean', () => {
 
   it('suggests the tool of a skill, and nothing for a name far from every one', async () => {
     const t = home();
-    expect((await cli(['run', 'greeter', 'gret', '--arg', 'who=x', '--dry-run'], t)).stderr).toBe("error[E506]: tool 'gret' not found in skill 'greeter'; it has greet; did you mean 'greet'?\n");
+    expect((await cli(['run', 'greeter', 'gret', '--arg', 'who=x', '--dry-run'], t)).stderr).toBe(
+      "error[E506]: tool 'gret' not found in skill 'greeter'; it has greet; did you mean 'greet'?\n",
+    );
     expect((await cli(['describe', 'zzzzzz'], t)).stderr).toBe("error[E001]: skill 'zzzzzz' not found\n");
   });
 });

@@ -17,9 +17,13 @@ import { skillMd, testHome, writeSkill } from '../../support/temp.js';
 
 describe('the entry skilltray connect writes', () => {
   // Four real processes (connect with its own handshake, the bridge, connect's table with another): minutes on a loaded machine.
-  it('starts the real bridge, which answers initialize and tools/list and serves the app\'s home and roots', { timeout: 120_000 }, async () => {
+  it("starts the real bridge, which answers initialize and tools/list and serves the app's home and roots", { timeout: 120_000 }, async () => {
     const t = testHome();
-    writeSkill(t.skills, 'only-here', skillMd({ name: 'only-here', description: 'A skill only the written roots hold. Use in tests.', version: '1.0.0' }, 'Nothing to run.\n'));
+    writeSkill(
+      t.skills,
+      'only-here',
+      skillMd({ name: 'only-here', description: 'A skill only the written roots hold. Use in tests.', version: '1.0.0' }, 'Nothing to run.\n'),
+    );
     mkdirSync(join(t.userHome, '.codex'), { recursive: true });
     const env = { PATH: process.env.PATH, HOME: t.userHome, SKILLTRAY_HOME: t.home, SKILLTRAY_SKILLS_PATH: t.skills };
 
@@ -29,13 +33,24 @@ describe('the entry skilltray connect writes', () => {
     expect(change).toMatchObject({ client: 'codex', changed: true, works: true });
 
     // What the client will start: read back from the file, not from the answer.
-    const written = (parse(readFileSync(join(t.userHome, '.codex', 'config.toml'), 'utf8')) as { mcp_servers: Record<string, { command: string; args: string[]; env: Record<string, string> }> }).mcp_servers.skilltray;
+    const written = (
+      parse(readFileSync(join(t.userHome, '.codex', 'config.toml'), 'utf8')) as {
+        mcp_servers: Record<string, { command: string; args: string[]; env: Record<string, string> }>;
+      }
+    ).mcp_servers.skilltray;
     expect(written).toBeDefined();
     expect(written?.env).toEqual({ SKILLTRAY_HOME: t.home, SKILLTRAY_SKILLS_PATH: t.skills });
     const entry = written as { command: string; args: string[]; env: Record<string, string> };
     const client = new Client({ name: 'codex-as-it-would', version: '1' });
     // A client passes its own small environment: no SKILLTRAY_* of the test's, only what the entry says.
-    await client.connect(new StdioClientTransport({ command: entry.command, args: entry.args, env: { PATH: process.env.PATH ?? '', HOME: t.userHome, ...entry.env }, stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: entry.command,
+        args: entry.args,
+        env: { PATH: process.env.PATH ?? '', HOME: t.userHome, ...entry.env },
+        stderr: 'pipe',
+      }),
+    );
     try {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['list', 'discover', 'run', 'describe']));

@@ -52,13 +52,21 @@ function setup(spec: ClientSpec, options: { script?: string; installed?: boolean
     mkdirSync(spec.marker ? spec.marker(places) : dirname(file), { recursive: true });
     mkdirSync(dirname(file), { recursive: true });
   }
-  const config = resolveConfig({ env, bundledDir: join(base, 'bundled'), platform, installation: { runtime: process.execPath, script: options.script ?? FIXTURE_SERVER, packaged: false } });
+  const config = resolveConfig({
+    env,
+    bundledDir: join(base, 'bundled'),
+    platform,
+    installation: { runtime: process.execPath, script: options.script ?? FIXTURE_SERVER, packaged: false },
+  });
   return { connections: new AssistantConnections(config, { platform }), file, home, skilltrayHome };
 }
 
 /** The servers map of a config text, parsed with a library other than the one that edited it. */
 function serversOf(syntax: ConfigSyntax, text: string, key: string): Record<string, unknown> | undefined {
-  const data = (syntax === 'toml' ? parseToml(text) : syntax === 'yaml' ? parseYaml(text) : parseJsonc(text, [], { allowTrailingComma: true })) as Record<string, unknown> | null;
+  const data = (syntax === 'toml' ? parseToml(text) : syntax === 'yaml' ? parseYaml(text) : parseJsonc(text, [], { allowTrailingComma: true })) as Record<
+    string,
+    unknown
+  > | null;
   return data?.[key] as Record<string, unknown> | undefined;
 }
 
@@ -198,7 +206,11 @@ describe('what connect checks first', () => {
   it('writes SKILLTRAY_HOME and the skills path into the entry, and the handshake sees them', async () => {
     const s = setup(cursor);
     const change = await s.connections.connect('cursor');
-    expect(change.entry).toMatchObject({ command: process.execPath, args: [FIXTURE_SERVER, 'mcp'], env: { SKILLTRAY_HOME: s.skilltrayHome, SKILLTRAY_SKILLS_PATH: '' } });
+    expect(change.entry).toMatchObject({
+      command: process.execPath,
+      args: [FIXTURE_SERVER, 'mcp'],
+      env: { SKILLTRAY_HOME: s.skilltrayHome, SKILLTRAY_SKILLS_PATH: '' },
+    });
     const test = await s.connections.test('cursor');
     expect(test).toMatchObject({ works: true, tools: ['home-set'] });
   });
@@ -212,7 +224,8 @@ describe('what connect checks first', () => {
 });
 
 describe('where each client keeps its config', () => {
-  const at = (platform: NodeJS.Platform) => placesOf({ HOME: '/home/ann', USERPROFILE: 'C:\\Users\\ann', APPDATA: 'C:\\Users\\ann\\AppData\\Roaming' }, platform);
+  const at = (platform: NodeJS.Platform) =>
+    placesOf({ HOME: '/home/ann', USERPROFILE: 'C:\\Users\\ann', APPDATA: 'C:\\Users\\ann\\AppData\\Roaming' }, platform);
   it.each([
     ['claude-desktop', 'linux', null],
     ['claude-desktop', 'darwin', '/home/ann/Library/Application Support/Claude/claude_desktop_config.json'],

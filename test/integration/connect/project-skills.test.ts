@@ -54,13 +54,22 @@ describe("a project folder's own skills", () => {
     expect(deploy).toMatchObject({ trust: 'user', root: { kind: 'project', trust: 'user', path: join(repo, '.claude', 'skills') } });
     // The person's own `mine` still wins; the project's is reported as hidden, not loaded over it.
     expect(core.library.getSkill('mine').root.kind).toBe('env');
-    expect(core.skills.listSkills().shadowed).toEqual([expect.objectContaining({ name: 'mine', loser: expect.objectContaining({ path: join(repo, '.agents', 'skills', 'mine') }) })]);
-    expect(core.skills.roots().roots.slice(-2).map((r) => [r.kind, r.path])).toEqual([
+    expect(core.skills.listSkills().shadowed).toEqual([
+      expect.objectContaining({ name: 'mine', loser: expect.objectContaining({ path: join(repo, '.agents', 'skills', 'mine') }) }),
+    ]);
+    expect(
+      core.skills
+        .roots()
+        .roots.slice(-2)
+        .map((r) => [r.kind, r.path]),
+    ).toEqual([
       ['project', join(repo, '.claude', 'skills')],
       ['project', join(repo, '.agents', 'skills')],
     ]);
     // User trust: nobody to ask here, so the run is refused rather than run.
-    expect((await rejectionOf(core.runs.run({ skill: 'deploy', tool: 'go', args: { a: 'x' }, surface: 'mcp' }, { approval: { kind: 'none' } }))).code).toBe('E601');
+    expect((await rejectionOf(core.runs.run({ skill: 'deploy', tool: 'go', args: { a: 'x' }, surface: 'mcp' }, { approval: { kind: 'none' } }))).code).toBe(
+      'E601',
+    );
     expect(core.projects.list()).toEqual([expect.objectContaining({ path: repo, state: 'trusted' })]);
   });
 

@@ -50,8 +50,18 @@ const SCENARIOS: Scenario[] = [
     check: (value: { name: string; tools: { name: string }[] }) => expect(value).toMatchObject({ name: 'field-notes', tools: [{ name: 'record_sighting' }] }),
   },
   { name: 'describe: an unknown skill is E001', operation: 'describe', input: () => ({ skill: 'no-such-skill' }), error: 'E001' },
-  { name: 'connectAssistant: a client Skilltray does not know is E851', operation: 'connectAssistant', input: () => ({ client: 'emacs', dry_run: true }), error: 'E851' },
-  { name: 'disconnectAssistant: a client Skilltray does not know is E851', operation: 'disconnectAssistant', input: () => ({ client: 'emacs' }), error: 'E851' },
+  {
+    name: 'connectAssistant: a client Skilltray does not know is E851',
+    operation: 'connectAssistant',
+    input: () => ({ client: 'emacs', dry_run: true }),
+    error: 'E851',
+  },
+  {
+    name: 'disconnectAssistant: a client Skilltray does not know is E851',
+    operation: 'disconnectAssistant',
+    input: () => ({ client: 'emacs' }),
+    error: 'E851',
+  },
   {
     name: 'discover: ranked candidates for an intent',
     operation: 'discover',
@@ -122,7 +132,8 @@ const SCENARIOS: Scenario[] = [
     name: "sources: the skill's files as a tree",
     operation: 'sources',
     input: () => ({ skill: 'field-notes', depth: 2 }),
-    check: (value: { entries: { path: string }[] }) => expect(value.entries.map((e) => e.path)).toEqual(expect.arrayContaining(['references/species.md', 'assets/logo.bin'])),
+    check: (value: { entries: { path: string }[] }) =>
+      expect(value.entries.map((e) => e.path)).toEqual(expect.arrayContaining(['references/species.md', 'assets/logo.bin'])),
   },
   { name: 'sources: a missing directory is E022', operation: 'sources', input: () => ({ skill: 'field-notes', dir: 'nowhere' }), error: 'E022' },
   {

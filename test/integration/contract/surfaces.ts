@@ -41,7 +41,13 @@ export function coreSurface(): Surface {
     },
     supports: () => true,
     call: (operation, input) =>
-      callOperation(core as SkilltrayCore, operation, input, { surface: 'ui', cwd: (home as ContractHome).work, approval: { kind: 'none' }, owner: 'app', version: '0.0.0-test' }),
+      callOperation(core as SkilltrayCore, operation, input, {
+        surface: 'ui',
+        cwd: (home as ContractHome).work,
+        approval: { kind: 'none' },
+        owner: 'app',
+        version: '0.0.0-test',
+      }),
   };
 }
 
@@ -58,7 +64,14 @@ const CLI_ARGV: Partial<Record<OperationName, Argv>> = {
   outline: (i) => ['outline', ...text(i.skill), ...option('level', i.level)],
   show: (i) => ['show', ...text(i.skill), ...option('section', i.section), ...option('file', i.file), ...option('max-lines', i.max_lines)],
   open: (i) => ['open', ...text(i.skill), ...text(i.path), ...option('max-lines', i.max_lines)],
-  sources: (i) => ['sources', ...text(i.skill), ...option('depth', i.depth), ...option('dir', i.dir), ...option('limit', i.limit), ...option('pattern', i.pattern)],
+  sources: (i) => [
+    'sources',
+    ...text(i.skill),
+    ...option('depth', i.depth),
+    ...option('dir', i.dir),
+    ...option('limit', i.limit),
+    ...option('pattern', i.pattern),
+  ],
   search: (i) => ['search', ...text(i.skill), ...text(i.query), ...option('limit', i.limit)],
   searchAll: (i) => ['search', '--all', ...text(i.query), ...option('limit', i.limit)],
   discover: (i) => ['discover', ...text(i.intent), ...option('role', i.role_filter), ...option('limit', i.limit)],
@@ -89,7 +102,8 @@ export function cliSurface(): Surface {
       const argv = (CLI_ARGV[operation] as Argv)(input);
       const outcome = await cli([...argv, '--json'], home as ContractHome, { cwd: (home as ContractHome).work });
       const json = JSON.parse(outcome.stdout) as unknown;
-      if (outcome.code !== 0 && typeof json === 'object' && json !== null && 'error' in json) return { ok: false, error: (json as { error: ErrorShape }).error };
+      if (outcome.code !== 0 && typeof json === 'object' && json !== null && 'error' in json)
+        return { ok: false, error: (json as { error: ErrorShape }).error };
       return { ok: true, value: json };
     },
   };

@@ -65,7 +65,10 @@ describe('IPC handlers generated from the contract', () => {
 
   it('validate every payload against the contract (E805) before anything happens', async () => {
     const { call, opened } = setup();
-    expect(await call('describe', { skill: 5 })).toMatchObject({ ok: false, error: { code: 'E805', details: { issues: [expect.objectContaining({ path: 'skill' })] } } });
+    expect(await call('describe', { skill: 5 })).toMatchObject({
+      ok: false,
+      error: { code: 'E805', details: { issues: [expect.objectContaining({ path: 'skill' })] } },
+    });
     expect(await call('list', { surprise: true })).toMatchObject({ ok: false, error: { code: 'E805' } });
     expect(await call('openWindow', { route: '../../etc' })).toMatchObject({ ok: false, error: { code: 'E805' } });
     expect(opened).toEqual([]);

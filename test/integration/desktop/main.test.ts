@@ -109,7 +109,10 @@ describe('the main process, started over a stand-in Electron', () => {
     expect([...electron.ipcMain.handlers.keys()].sort()).toEqual([...OPERATIONS, ...DESKTOP_OPERATIONS].map((op) => ipcChannel(op)).sort());
     expect(await electron.ipcMain.invoke(ipcChannel('settings'), APP_FRAME, {})).toMatchObject({ ok: true, value: { mode: 'Global' } });
     for (const frame of [{ url: 'https://evil.example/', parent: null }, { url: 'app://skilltray/index.html', parent: {} }, null]) {
-      expect(await electron.ipcMain.invoke(ipcChannel('run'), frame, { skill: 'asks', tool: 'go', args: { a: 'x' } })).toMatchObject({ ok: false, error: { code: 'E803' } });
+      expect(await electron.ipcMain.invoke(ipcChannel('run'), frame, { skill: 'asks', tool: 'go', args: { a: 'x' } })).toMatchObject({
+        ok: false,
+        error: { code: 'E803' },
+      });
     }
     expect(warnings).toEqual(
       expect.arrayContaining([
@@ -136,7 +139,10 @@ describe('the main process, started over a stand-in Electron', () => {
     const pending = (added?.payload as { entry: PendingEntry }).entry;
     expect(pending).toMatchObject({ skill: 'asks', tool: 'go' });
 
-    expect(await electron.ipcMain.invoke(ipcChannel('answerApproval'), APP_FRAME, { id: pending.id, verdict: 'once' })).toEqual({ ok: true, value: { ok: true } });
+    expect(await electron.ipcMain.invoke(ipcChannel('answerApproval'), APP_FRAME, { id: pending.id, verdict: 'once' })).toEqual({
+      ok: true,
+      value: { ok: true },
+    });
     const report = await running;
     expect(JSON.parse(report.result.stdout)).toEqual(['from an assistant']);
     expect(report.decision).toMatchObject({ actor: 'tray' });

@@ -17,7 +17,8 @@ describe('the packaged CLI', () => {
     const resources = join(tempDir(), 'resources');
     const asar = join(resources, 'app.asar');
     mkdirSync(join(asar, 'dist'), { recursive: true });
-    for (const part of ['package.json', 'bin', join('dist', 'cli'), join('dist', 'bundled-manifest.json')]) cpSync(join(ROOT, part), join(asar, part), { recursive: true });
+    for (const part of ['package.json', 'bin', join('dist', 'cli'), join('dist', 'bundled-manifest.json')])
+      cpSync(join(ROOT, part), join(asar, part), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules'), join(asar, 'node_modules'));
     cpSync(join(ROOT, 'skills'), join(resources, 'skills'), { recursive: true });
 
@@ -25,6 +26,10 @@ describe('the packaged CLI', () => {
     const listed = await execa(process.execPath, [join(asar, 'bin', 'skilltray.js'), 'list', '--json'], { env: t.env, extendEnv: false, reject: false });
     expect(listed.exitCode, listed.stderr).toBe(0);
     const git = (JSON.parse(listed.stdout) as { skills: SkillSummary[] }).skills.find((s) => s.name === 'git');
-    expect(git).toMatchObject({ root: { kind: 'bundled', path: join(resources, 'skills') }, trust: 'bundled', identity: { manifest: 'match', unverified: null } });
+    expect(git).toMatchObject({
+      root: { kind: 'bundled', path: join(resources, 'skills') },
+      trust: 'bundled',
+      identity: { manifest: 'match', unverified: null },
+    });
   });
 });

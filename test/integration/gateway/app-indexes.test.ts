@@ -94,7 +94,9 @@ describe('the app keeps search indexes current by itself', () => {
     writeSkill(t.skills, 'alpha', md('alpha', 'Words.'));
     const strict = new SkilltrayCore(t.config(), { strict: true });
     cores.push(strict);
-    expect(() => strict.gateway.show('alpha', { section: 'alpha' }, t.home)).toThrow(expect.objectContaining({ code: 'E002', details: { skill: 'alpha', reason: 'missing' } }));
+    expect(() => strict.gateway.show('alpha', { section: 'alpha' }, t.home)).toThrow(
+      expect.objectContaining({ code: 'E002', details: { skill: 'alpha', reason: 'missing' } }),
+    );
     expect(() => strict.gateway.searchIndex('alpha', 'words', {}, t.home)).toThrow(expect.objectContaining({ code: 'E002' }));
     const reading = new SkilltrayCore(t.config());
     cores.push(reading);

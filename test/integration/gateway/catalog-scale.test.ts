@@ -87,7 +87,9 @@ describe('catalog at 1,000 skills', () => {
     const db = new Database(catalogPath(home), { readonly: true });
     const match = catalogMatch('configure auth', true);
     const rank = (db.prepare(`EXPLAIN QUERY PLAN ${catalogSearchSql(match)}`).all(catalogSearchParams(match, 20)) as { detail: string }[]).map((p) => p.detail);
-    const mark = (db.prepare(`EXPLAIN QUERY PLAN ${catalogMarkSql(match)}`).all({ mark: catalogMarkExpression(match), ids: '[1]' }) as { detail: string }[]).map((p) => p.detail);
+    const mark = (
+      db.prepare(`EXPLAIN QUERY PLAN ${catalogMarkSql(match)}`).all({ mark: catalogMarkExpression(match), ids: '[1]' }) as { detail: string }[]
+    ).map((p) => p.detail);
     db.close();
     expect(rank).toEqual([
       'CO-ROUTINE top',

@@ -41,34 +41,72 @@ describe('gateway flow: resolve → build → read → search → stats → sync
     const at = (command: string): LoggedCommand => ({ command, skill: skill.name, skillPath: skill.dir, runtimeDir: runtime, cwd: project });
 
     expect(withAccessLog(logger, at('build'), logArgs.build, () => buildIndex(skill.dir, runtime)).status).toBe('created');
-    expect(withAccessLog(logger, at('outline'), () => logArgs.outline({ level: 1 }), () => [...outlineFiles(skill.dir, { level: 1 })].map(formatOutlineFile).join('\n'))).toBe(
-      'SKILL.md\n  # Skill Name\nreferences/advanced.md\n  # Advanced Topics',
-    );
+    expect(
+      withAccessLog(
+        logger,
+        at('outline'),
+        () => logArgs.outline({ level: 1 }),
+        () => [...outlineFiles(skill.dir, { level: 1 })].map(formatOutlineFile).join('\n'),
+      ),
+    ).toBe('SKILL.md\n  # Skill Name\nreferences/advanced.md\n  # Advanced Topics');
     const showOptions = { section: 'getting started — install and run', skill: 'rfc-skill' };
-    const shown = withAccessLog(logger, at('show'), (r) => logArgs.show(showOptions, r), () => showSection(skill.dir, runtime, showOptions));
+    const shown = withAccessLog(
+      logger,
+      at('show'),
+      (r) => logArgs.show(showOptions, r),
+      () => showSection(skill.dir, runtime, showOptions),
+    );
     expect(shown.content.split('\n')[0]).toBe('## Getting Started');
     const missing = { section: 'Perf' };
     let notFound: SkilltrayError | undefined;
     try {
-      withAccessLog(logger, at('show'), (r) => logArgs.show(missing, r), () => showSection(skill.dir, runtime, missing));
+      withAccessLog(
+        logger,
+        at('show'),
+        (r) => logArgs.show(missing, r),
+        () => showSection(skill.dir, runtime, missing),
+      );
     } catch (error) {
       notFound = error as SkilltrayError;
     }
-    expect(notFound && formatSectionNotFound(notFound)).toBe("error[E020]: section not found: 'Perf'\n\nDid you mean one of these?\n  - Performance (references/advanced.md)");
-    const opened = withAccessLog(logger, at('open'), (r) => logArgs.open('references/advanced.md', { maxLines: 1 }, r), () => openFile(skill.dir, 'references/advanced.md', { maxLines: 1 }));
-    expect(formatOpen(opened)).toBe('# Advanced Topics\n... (6 more lines)\n');
-    expect(formatSources(withAccessLog(logger, at('sources'), () => logArgs.sources({}), () => listSources(skill.dir)))).toBe(
-      'rfc-skill/\n├── references/\n│   └── advanced.md\n└── SKILL.md',
+    expect(notFound && formatSectionNotFound(notFound)).toBe(
+      "error[E020]: section not found: 'Perf'\n\nDid you mean one of these?\n  - Performance (references/advanced.md)",
     );
-    const found = withAccessLog(logger, at('search'), (r) => logArgs.search('configuring client', r), () => searchSkill(skill.dir, runtime, 'configuring client'));
-    expect(formatSearch(found)).toMatch(/^SKILL\.md#Getting Started \(score: \d+\.\d\d\)\n {2}.*\[MATCH\]Configuring\[\/MATCH\] the \[MATCH\]client\[\/MATCH\]/);
+    const opened = withAccessLog(
+      logger,
+      at('open'),
+      (r) => logArgs.open('references/advanced.md', { maxLines: 1 }, r),
+      () => openFile(skill.dir, 'references/advanced.md', { maxLines: 1 }),
+    );
+    expect(formatOpen(opened)).toBe('# Advanced Topics\n... (6 more lines)\n');
+    expect(
+      formatSources(
+        withAccessLog(
+          logger,
+          at('sources'),
+          () => logArgs.sources({}),
+          () => listSources(skill.dir),
+        ),
+      ),
+    ).toBe('rfc-skill/\n├── references/\n│   └── advanced.md\n└── SKILL.md');
+    const found = withAccessLog(
+      logger,
+      at('search'),
+      (r) => logArgs.search('configuring client', r),
+      () => searchSkill(skill.dir, runtime, 'configuring client'),
+    );
+    expect(formatSearch(found)).toMatch(
+      /^SKILL\.md#Getting Started \(score: \d+\.\d\d\)\n {2}.*\[MATCH\]Configuring\[\/MATCH\] the \[MATCH\]client\[\/MATCH\]/,
+    );
     expect(logger.warnings).toEqual([]);
 
     expect(skillStats(skill, runtime).data).toEqual({ total_accesses: 7, unique_sections: 1, unique_files: 2, error_count: 1 });
     expect(skillStats(skill, runtime, { groupBy: 'commands' }).data).toEqual({ show: 2, build: 1, open: 1, outline: 1, search: 1, sources: 1 });
     expect(skillStats(skill, runtime, { groupBy: 'sections' }).data).toEqual([{ section: 'Getting Started', file: 'SKILL.md', count: 1 }]);
     expect(skillStats(skill, runtime, { groupBy: 'search' }).data).toEqual([{ query: 'configuring client', count: 1 }]);
-    expect(skillStats(skill, runtime, { groupBy: 'errors' }).data).toEqual([{ target: 'Perf', command: 'show', error: "error[E020]: section not found: 'Perf'", count: 1 }]);
+    expect(skillStats(skill, runtime, { groupBy: 'errors' }).data).toEqual([
+      { target: 'Perf', command: 'show', error: "error[E020]: section not found: 'Perf'", count: 1 },
+    ]);
   });
 
   it('a sandboxed session logs to the project, and sync merges those logs into the primary log', () => {
@@ -83,7 +121,14 @@ describe('gateway flow: resolve → build → read → search → stats → sync
     writeFileSync(join(home, 'runtime'), 'blocked');
     const logger = new AccessLogger({ env: { SKC_RUN_ID: 'sandbox' } });
     for (const section of ['Skill Name', 'Endpoints']) {
-      logger.log({ command: 'show', skill: skill.name, skillPath: skill.dir, runtimeDir: runtime, cwd: project, args: { section, file: 'SKILL.md', max_lines: null } });
+      logger.log({
+        command: 'show',
+        skill: skill.name,
+        skillPath: skill.dir,
+        runtimeDir: runtime,
+        cwd: project,
+        args: { section, file: 'SKILL.md', max_lines: null },
+      });
     }
     expect(skillStats(skill, runtime).data).toMatchObject({ total_accesses: 0 });
     const blocked = syncLogs({ project, runtimeDirFor: (name) => runtimeDir(home, name) });

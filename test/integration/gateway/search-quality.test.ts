@@ -26,7 +26,9 @@ describe('search quality: hits@1 of the table', () => {
   it('MCP (search_all)', async () => {
     const t = testHome({ bundled: REPO_SKILLS });
     const session = await startMcp(t.env);
-    const result = await hitsAt1(async (query) => (structured(await callTool(session, 'search_all', { query, limit: 3 })) as unknown as SearchResult).results[0]);
+    const result = await hitsAt1(
+      async (query) => (structured(await callTool(session, 'search_all', { query, limit: 3 })) as unknown as SearchResult).results[0],
+    );
     console.log([hitsLine('MCP', result), ...result.misses.map((m) => `  miss: ${m}`)].join('\n'));
     expect(result.hits).toBeGreaterThanOrEqual(HITS_AT_1_GOAL);
   });

@@ -15,7 +15,11 @@ describe('one large skill (400 reference files, ~5,000 sections)', () => {
   it('builds, finds itself up to date, answers search, show and outline, and rebuilds when a file changes', { timeout: 120_000 }, () => {
     const files: Record<string, string> = { 'SKILL.md': '---\nname: big\ndescription: a large skill\n---\n# Big\n\nEntry point.\n' };
     for (let f = 0; f < FILES; f++) {
-      const body = Array.from({ length: SECTIONS }, (_, s) => `## Topic ${f}-${s}\n\nThe kernel ${s % 2 === 0 ? 'launches' : 'schedules'} work item ${f * SECTIONS + s} on stream ${s}.\n\n### Detail ${f}-${s}\n\nMemory note ${s}.\n`).join('\n');
+      const body = Array.from(
+        { length: SECTIONS },
+        (_, s) =>
+          `## Topic ${f}-${s}\n\nThe kernel ${s % 2 === 0 ? 'launches' : 'schedules'} work item ${f * SECTIONS + s} on stream ${s}.\n\n### Detail ${f}-${s}\n\nMemory note ${s}.\n`,
+      ).join('\n');
       files[`references/part-${String(f).padStart(3, '0')}.md`] = `# Part ${f}\n\n${body}`;
     }
     const base = tempDir();

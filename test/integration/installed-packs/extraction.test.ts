@@ -19,7 +19,11 @@ import { serverHome } from '../server/helpers.js';
 
 const open = coresClosedAfterEach();
 
-const DECOYS = { '.bashrc': 'export PS1=safe\n', '.ssh/authorized_keys': 'ssh-ed25519 AAAA mine\n', '.config/autostart/keep.desktop': '[Desktop Entry]\nName=keep\n' };
+const DECOYS = {
+  '.bashrc': 'export PS1=safe\n',
+  '.ssh/authorized_keys': 'ssh-ed25519 AAAA mine\n',
+  '.config/autostart/keep.desktop': '[Desktop Entry]\nName=keep\n',
+};
 
 /** A test home whose user HOME holds the decoys, and a folder for the sources, both under one base. */
 function victim(): { t: TestHome; base: string; sources: string } {
@@ -97,7 +101,11 @@ const CASES: HostileCase[] = [
   },
   {
     name: 'a symlink to ~/.ssh, then a file under it',
-    entries: (home) => [skillEntry, { name: 'p/d', type: 'symlink', target: join(home, '.ssh') }, { name: 'p/d/authorized_keys', data: 'ssh-ed25519 EVIL attacker\n' }],
+    entries: (home) => [
+      skillEntry,
+      { name: 'p/d', type: 'symlink', target: join(home, '.ssh') },
+      { name: 'p/d/authorized_keys', data: 'ssh-ed25519 EVIL attacker\n' },
+    ],
     formats: ALL,
     refusedWith: 'S313',
   },
@@ -137,13 +145,22 @@ const CASES: HostileCase[] = [
   },
   {
     name: 'a link inside the pack, then a file of the same name (a duplicate entry, link first)',
-    entries: () => [skillEntry, { name: 'p/notes.md', type: 'symlink', target: 'SKILL.md' }, { name: 'p/notes.md', data: 'overwrites SKILL.md through the link\n' }],
+    entries: () => [
+      skillEntry,
+      { name: 'p/notes.md', type: 'symlink', target: 'SKILL.md' },
+      { name: 'p/notes.md', data: 'overwrites SKILL.md through the link\n' },
+    ],
     formats: ALL,
     refusedWith: 'S307',
   },
   {
     name: 'a link to a folder inside the pack, then a file under it',
-    entries: () => [skillEntry, { name: 'p/sub/keep.md', data: 'kept\n' }, { name: 'p/d', type: 'symlink', target: 'sub' }, { name: 'p/d/keep.md', data: 'replaced through the link\n' }],
+    entries: () => [
+      skillEntry,
+      { name: 'p/sub/keep.md', data: 'kept\n' },
+      { name: 'p/d', type: 'symlink', target: 'sub' },
+      { name: 'p/d/keep.md', data: 'replaced through the link\n' },
+    ],
     formats: ALL,
     refusedWith: 'S307',
   },
@@ -165,7 +182,9 @@ describe('hostile archives: nothing is written outside staging, and the person f
     it(`${hostile.name}: refused with ${hostile.refusedWith} (${hostile.formats.join(', ')}) when scanned, installed, forced and over HTTP`, async () => {
       const { t, base, sources } = victim();
       const h = await serverHome({}, t);
-      const archives = hostile.formats.map((format) => [format, archive(sources, `hostile-${format.replace('.', '-')}`, format, hostile.entries(t.userHome))] as const);
+      const archives = hostile.formats.map(
+        (format) => [format, archive(sources, `hostile-${format.replace('.', '-')}`, format, hostile.entries(t.userHome))] as const,
+      );
       const before = snapshot(base);
       for (const [format, source] of archives) {
         const report = await (await h.core.packs()).preview({ source }, t.home);
@@ -293,35 +312,41 @@ describe('hostile folders and repositories go through the same extraction', () =
     expectStagingEmpty(t);
   });
 
-  it('a repository whose tree holds a link and then a folder of the same name is refused, and no checkout writes through the link', { timeout: 120_000 }, async () => {
-    const { t, base, sources } = victim();
-    const repo = join(sources, 'crafted');
-    mkdirSync(repo);
-    await git(repo, base, 'init', '-q', '-b', 'main');
-    const blob = async (data: string): Promise<string> => (await execa('git', ['hash-object', '-w', '--stdin'], { cwd: repo, input: data })).stdout.trim();
-    const tree = async (entries: [string, string, string][]): Promise<string> => {
-      // Written --literally: git's own tools would refuse the duplicate name, a hostile server would not.
-      const bytes = Buffer.concat(entries.map(([mode, name, sha]) => Buffer.concat([Buffer.from(`${mode} ${name}\0`), Buffer.from(sha, 'hex')])));
-      return (await execa('git', ['hash-object', '-w', '-t', 'tree', '--literally', '--stdin'], { cwd: repo, input: bytes })).stdout.trim();
-    };
-    const keys = await tree([['100644', 'authorized_keys', await blob('ssh-ed25519 EVIL attacker\n')]]);
-    const skill = await tree([
-      ['100644', 'SKILL.md', await blob(toolSkill('crafted', 'echo <<what>>'))],
-      ['120000', 'd', await blob(join(t.userHome, '.ssh'))],
-      ['40000', 'd', keys],
-      ['120000', 'up', await blob(climbTo(t.userHome))],
-    ]);
-    const top = await tree([['40000', 'crafted', skill]]);
-    const commit = (await execa('git', ['-c', 'user.email=a@example.com', '-c', 'user.name=A', 'commit-tree', top, '-m', 'crafted'], { cwd: repo })).stdout.trim();
-    await git(repo, base, 'update-ref', 'refs/heads/main', commit);
-    const core = open(t);
-    const before = snapshot(base);
-    const report = await (await core.packs()).preview({ source: repo }, t.home);
-    expect(report.extracted).toBe(false);
-    expect(codes(report)).toContain('S313');
-    expect((await rejectionOf((await core.packs()).install({ source: repo }, t.home, { confirm: 'yes', force: true }))).code).toBe('E303');
-    expect(snapshot(base)).toEqual(before);
-    expectDecoysUntouched(t);
-    expectStagingEmpty(t);
-  });
+  it(
+    'a repository whose tree holds a link and then a folder of the same name is refused, and no checkout writes through the link',
+    { timeout: 120_000 },
+    async () => {
+      const { t, base, sources } = victim();
+      const repo = join(sources, 'crafted');
+      mkdirSync(repo);
+      await git(repo, base, 'init', '-q', '-b', 'main');
+      const blob = async (data: string): Promise<string> => (await execa('git', ['hash-object', '-w', '--stdin'], { cwd: repo, input: data })).stdout.trim();
+      const tree = async (entries: [string, string, string][]): Promise<string> => {
+        // Written --literally: git's own tools would refuse the duplicate name, a hostile server would not.
+        const bytes = Buffer.concat(entries.map(([mode, name, sha]) => Buffer.concat([Buffer.from(`${mode} ${name}\0`), Buffer.from(sha, 'hex')])));
+        return (await execa('git', ['hash-object', '-w', '-t', 'tree', '--literally', '--stdin'], { cwd: repo, input: bytes })).stdout.trim();
+      };
+      const keys = await tree([['100644', 'authorized_keys', await blob('ssh-ed25519 EVIL attacker\n')]]);
+      const skill = await tree([
+        ['100644', 'SKILL.md', await blob(toolSkill('crafted', 'echo <<what>>'))],
+        ['120000', 'd', await blob(join(t.userHome, '.ssh'))],
+        ['40000', 'd', keys],
+        ['120000', 'up', await blob(climbTo(t.userHome))],
+      ]);
+      const top = await tree([['40000', 'crafted', skill]]);
+      const commit = (
+        await execa('git', ['-c', 'user.email=a@example.com', '-c', 'user.name=A', 'commit-tree', top, '-m', 'crafted'], { cwd: repo })
+      ).stdout.trim();
+      await git(repo, base, 'update-ref', 'refs/heads/main', commit);
+      const core = open(t);
+      const before = snapshot(base);
+      const report = await (await core.packs()).preview({ source: repo }, t.home);
+      expect(report.extracted).toBe(false);
+      expect(codes(report)).toContain('S313');
+      expect((await rejectionOf((await core.packs()).install({ source: repo }, t.home, { confirm: 'yes', force: true }))).code).toBe('E303');
+      expect(snapshot(base)).toEqual(before);
+      expectDecoysUntouched(t);
+      expectStagingEmpty(t);
+    },
+  );
 });

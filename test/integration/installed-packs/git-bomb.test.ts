@@ -23,7 +23,8 @@ function bytesWritten(): number {
 /** Bytes under `dir` (files only). */
 function sizeOf(dir: string): number {
   let total = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) if (entry.isFile()) total += statSync(join(entry.parentPath, entry.name)).size;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (entry.isFile()) total += statSync(join(entry.parentPath, entry.name)).size;
   return total;
 }
 
@@ -56,7 +57,9 @@ describe('git bombs are counted before anything is checked out', () => {
     let staged = 0;
     const before = bytesWritten();
     const started = performance.now();
-    const report = await (await core.packs()).preview({ source: `file://${repo}` }, t.home, (p) => {
+    const report = await (
+      await core.packs()
+    ).preview({ source: `file://${repo}` }, t.home, (p) => {
       steps.push(p);
       // The moment the scan begins, the fetch is over: what staging holds now is what it cost on disk.
       if (p.step === 'scan') staged = sizeOf(join(t.home, 'packs', '.staging'));

@@ -18,11 +18,12 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-
 /** A folder `<parent>/<name>` holding two skills, `greet` and `shout`, each with a tool printing its argv. */
 function twoSkillPack(parent: string, name = 'tools'): string {
   const dir = join(parent, name);
-  writeSkill(dir, 'greet', toolSkill('greet', `${NODE} ${PRINT_ARGV} hello <<who>>`, FIXTURE_READS), { 'references/notes.md': '# Notes\n\nGreeting people.\n' });
+  writeSkill(dir, 'greet', toolSkill('greet', `${NODE} ${PRINT_ARGV} hello <<who>>`, FIXTURE_READS), {
+    'references/notes.md': '# Notes\n\nGreeting people.\n',
+  });
   writeSkill(dir, 'shout', toolSkill('shout', `${NODE} ${PRINT_ARGV} HEY <<who>>`, FIXTURE_READS));
   return dir;
 }
@@ -39,7 +40,14 @@ describe('installing a pack', () => {
     expect(report.origin).toMatchObject({ kind: 'folder', source, commit: null, signature: { state: 'unsigned' } });
     expect(report.skills.map((s) => s.name)).toEqual(['greet', 'shout']);
     // Each tool with the program it runs, the sandbox profile it would get and its network claim.
-    expect(report.skills[0]?.tools[0]).toMatchObject({ name: 'run_it', program: NODE, programInPack: false, profileName: 'workspace', profile: 'may write in its working directory, no network', network: false });
+    expect(report.skills[0]?.tools[0]).toMatchObject({
+      name: 'run_it',
+      program: NODE,
+      programInPack: false,
+      profileName: 'workspace',
+      profile: 'may write in its working directory, no network',
+      network: false,
+    });
     expect(report.findings).toEqual([]);
     expect(report.worst).toBeNull();
     expect(report.extracted).toBe(true);
@@ -132,7 +140,12 @@ describe('installing a pack', () => {
     await (await core.packs()).install({ source }, t.home, { confirm: 'yes' });
     await core.runs.run({ skill: 'greet', tool: 'run_it', args: { who: 'ada' }, surface: 'cli', cwd: t.work }, { approval: always });
     await core.runs.run({ skill: 'shout', tool: 'run_it', args: { who: 'ada' }, surface: 'cli', cwd: t.work }, { approval: always });
-    expect(core.policy.remembered().map((r) => r.skill).sort()).toEqual(['greet', 'shout']);
+    expect(
+      core.policy
+        .remembered()
+        .map((r) => r.skill)
+        .sort(),
+    ).toEqual(['greet', 'shout']);
 
     rmSync(join(source, 'greet', 'references'), { recursive: true });
     writeFiles(source, { 'greet/SKILL.md': toolSkill('greet', `${NODE} ${PRINT_ARGV} hi there <<who>>`, FIXTURE_READS) });
@@ -210,7 +223,9 @@ describe('where installed skills stand', () => {
     const source = twoSkillPack(tempDir());
     const core = open(t);
     await (await core.packs()).install({ source }, t.home, { confirm: 'yes' });
-    const refused = await rejectionOf(core.runs.run({ skill: 'greet', tool: 'run_it', args: { who: 'x' }, surface: 'cli', cwd: t.work }, { approval: { kind: 'none' } }));
+    const refused = await rejectionOf(
+      core.runs.run({ skill: 'greet', tool: 'run_it', args: { who: 'x' }, surface: 'cli', cwd: t.work }, { approval: { kind: 'none' } }),
+    );
     expect(refused.code).toBe('E601');
   });
 });
@@ -243,7 +258,9 @@ describe('verifying installed packs against the lock', () => {
     // A folder dropped into <home>/packs by hand is loaded, and said not to be Skilltray's.
     writeSkill(join(t.home, 'packs', 'dropped'), 'stray', toolSkill('stray', null));
     core.registry.reload('stray');
-    expect(core.library.getSkill('stray').diagnostics).toEqual([expect.objectContaining({ code: 'W416', message: expect.stringContaining('not in packs.lock.json') })]);
+    expect(core.library.getSkill('stray').diagnostics).toEqual([
+      expect.objectContaining({ code: 'W416', message: expect.stringContaining('not in packs.lock.json') }),
+    ]);
 
     // Reinstalling puts it right.
     await (await core.packs()).install({ source }, t.home, { confirm: 'yes' });
@@ -267,7 +284,11 @@ describe('verifying installed packs against the lock', () => {
     writeFileSync(lockFile, JSON.stringify(lock));
     core.registry.reload('greet');
     expect(core.library.getSkill('greet').diagnostics.map((d) => d.code)).toEqual(['W416']);
-    expect(open(t).library.getSkill('greet').diagnostics.map((d) => d.code)).toEqual(['W416']);
+    expect(
+      open(t)
+        .library.getSkill('greet')
+        .diagnostics.map((d) => d.code),
+    ).toEqual(['W416']);
   });
 
   it('a skill of a pack is read by name through the gateway: outline, show and search read the installed copy', async () => {

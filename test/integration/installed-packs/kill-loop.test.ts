@@ -33,12 +33,23 @@ function kit(base: string, version: string, files: number): string {
 
 /** Every file of a tree by path with its sha256. */
 function digests(dir: string): Record<string, string> {
-  return Object.fromEntries(listTree(dir).filter((e) => e.type === 'file').map((e) => [e.rel, hashFile(e.abs)]));
+  return Object.fromEntries(
+    listTree(dir)
+      .filter((e) => e.type === 'file')
+      .map((e) => [e.rel, hashFile(e.abs)]),
+  );
 }
 
 /** Runs `skilltray install SOURCE --yes --verbose`, SIGKILLed when it reports step `killAt` (1-based); returns whether it finished. */
 async function installKilledAt(t: TestHome, source: string, killAt: number): Promise<{ finished: boolean; steps: string[] }> {
-  const child = execa(process.execPath, [BIN, 'install', source, '--yes', '--verbose'], { env: t.env, extendEnv: false, reject: false, stdin: 'ignore', stdout: 'ignore', buffer: false });
+  const child = execa(process.execPath, [BIN, 'install', source, '--yes', '--verbose'], {
+    env: t.env,
+    extendEnv: false,
+    reject: false,
+    stdin: 'ignore',
+    stdout: 'ignore',
+    buffer: false,
+  });
   const steps: string[] = [];
   const lines = createInterface({ input: child.stderr as NodeJS.ReadableStream });
   lines.on('line', (line) => {

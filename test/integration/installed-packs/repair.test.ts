@@ -37,7 +37,8 @@ describe('packs --check and install --repair', () => {
     expect(check.stdout).toContain('kit: an update is waiting (skilltray update kit)');
     const checked = JSON.parse((await cli(['packs', '--check', '--json'], t)).stdout);
     expect(checked[0].modified).toHaveLength(3);
-    const diagnostics = async (): Promise<string[]> => JSON.parse((await cli(['describe', 'lint', '--json'], t)).stdout).diagnostics.map((d: { code: string }) => d.code);
+    const diagnostics = async (): Promise<string[]> =>
+      JSON.parse((await cli(['describe', 'lint', '--json'], t)).stdout).diagnostics.map((d: { code: string }) => d.code);
     expect(await diagnostics()).toEqual(['W416']);
 
     const repaired = await cli(['install', '--repair', 'kit', '--json'], t);
@@ -60,7 +61,9 @@ describe('packs --check and install --repair', () => {
 
     const refused = await cli(['install', '--repair', 'notes'], t);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("error[E312]: cannot repair pack 'notes': its source no longer holds the locked content (notes/guide.md differs); update it instead");
+    expect(refused.stderr).toContain(
+      "error[E312]: cannot repair pack 'notes': its source no longer holds the locked content (notes/guide.md differs); update it instead",
+    );
     expect(readFileSync(installed, 'utf8')).toBe('# Edited here\n');
     expect((await cli(['install', '--repair', 'nope'], t)).stderr).toContain('error[E306]');
   });

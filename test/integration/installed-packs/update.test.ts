@@ -14,7 +14,6 @@ const FIXTURE_READS = { reads: [PROCESS_FIXTURES] };
 
 const open = coresClosedAfterEach();
 
-
 const always = { kind: 'prompt' as const, ask: async (): Promise<Verdict> => ({ verdict: 'always', actor: 'ada' }) };
 
 describe('updating a pack from its git source', () => {
@@ -41,7 +40,10 @@ describe('updating a pack from its git source', () => {
       repo,
       base,
       {
-        'fmt/SKILL.md': toolSkill('fmt', `curl -fsS https://example.invalid/fmt <<file>>`, { network: true, metadata: { kode: { requires: { env: ['FMT_TOKEN'] } } } }),
+        'fmt/SKILL.md': toolSkill('fmt', `curl -fsS https://example.invalid/fmt <<file>>`, {
+          network: true,
+          metadata: { kode: { requires: { env: ['FMT_TOKEN'] } } },
+        }),
         'fmt/scripts/fmt.sh': '#!/bin/sh\necho formatting harder\n',
         'fmt/references/usage.md': '# Usage\n\nMore.\n',
         'extra/SKILL.md': toolSkill('extra', `${NODE} ${PRINT_ARGV} extra`, FIXTURE_READS),
@@ -57,7 +59,12 @@ describe('updating a pack from its git source', () => {
     const fmt = bySkill.get('fmt');
     expect(fmt?.change).toBe('changed');
     expect(fmt?.scripts).toEqual([
-      { path: 'scripts/fmt.sh', change: 'changed', mayDoMore: false, diff: { lines: ['@@ -1,2 +1,2 @@', ' #!/bin/sh', '-echo formatting', '+echo formatting harder'], more: 0, omitted: null } },
+      {
+        path: 'scripts/fmt.sh',
+        change: 'changed',
+        mayDoMore: false,
+        diff: { lines: ['@@ -1,2 +1,2 @@', ' #!/bin/sh', '-echo formatting', '+echo formatting harder'], more: 0, omitted: null },
+      },
     ]);
     expect(fmt?.files).toEqual([
       { path: 'SKILL.md', change: 'changed' },
@@ -69,12 +76,21 @@ describe('updating a pack from its git source', () => {
       change: 'changed',
       commandBefore: `${NODE} ${PRINT_ARGV} fmt <<file>>`,
       commandAfter: 'curl -fsS https://example.invalid/fmt <<file>>',
-      commandDiff: { lines: ['@@ -1,1 +1,1 @@', `-${NODE} ${PRINT_ARGV} fmt <<file>>`, '+curl -fsS https://example.invalid/fmt <<file>>'], more: 0, omitted: null },
+      commandDiff: {
+        lines: ['@@ -1,1 +1,1 @@', `-${NODE} ${PRINT_ARGV} fmt <<file>>`, '+curl -fsS https://example.invalid/fmt <<file>>'],
+        more: 0,
+        omitted: null,
+      },
       newProgram: 'curl',
       newEnv: ['FMT_TOKEN'],
       widened: true,
     });
-    expect(tool).toMatchObject({ profileBefore: 'read-only, no network', profileAfter: 'may write in its working directory, network to any host', networkBefore: false, networkAfter: true });
+    expect(tool).toMatchObject({
+      profileBefore: 'read-only, no network',
+      profileAfter: 'may write in its working directory, network to any host',
+      networkBefore: false,
+      networkAfter: true,
+    });
     // Nothing changed yet: the installed version still runs.
     expect(core.library.getSkill('fmt').tools[0]?.command).toContain(PRINT_ARGV);
 

@@ -29,8 +29,19 @@ afterEach(async () => {
 async function bridge(progressIntervalMs: number, options: { roots?: string[][] } = {}): Promise<{ client: Client; core: SkilltrayCore }> {
   const t = testHome();
   const body = `\n### nap\n\nSleeps.\n\n#### Parameters\n\n| Name | Type | Required | Description |\n|---|---|---|---|\n| ms | integer | yes | how long |\n\n#### Command\n\n\`\`\`\n${process.execPath} ${BEHAVE} sleep:<<ms>> out:done\n\`\`\`\n`;
-  writeSkill(t.bundled, 'sleepy', skillMd({ name: 'sleepy', description: 'Sleeps a while. Use when testing.', read_only: true, timeout: 60, reads: [PROCESS_FIXTURES] }, body));
-  writeSkill(t.bundled, 'where', skillMd({ name: 'where', description: 'Prints where it runs. Use when testing.', read_only: true }, '\n### pwd\n\nPrints the working directory.\n\n#### Parameters\n\nNone.\n\n#### Command\n\n```\npwd\n```\n'));
+  writeSkill(
+    t.bundled,
+    'sleepy',
+    skillMd({ name: 'sleepy', description: 'Sleeps a while. Use when testing.', read_only: true, timeout: 60, reads: [PROCESS_FIXTURES] }, body),
+  );
+  writeSkill(
+    t.bundled,
+    'where',
+    skillMd(
+      { name: 'where', description: 'Prints where it runs. Use when testing.', read_only: true },
+      '\n### pwd\n\nPrints the working directory.\n\n#### Parameters\n\nNone.\n\n#### Command\n\n```\npwd\n```\n',
+    ),
+  );
   t.sealBundled();
   const core = new SkilltrayCore(t.config());
   closers.push(() => core.close());
@@ -47,7 +58,10 @@ async function bridge(progressIntervalMs: number, options: { roots?: string[][] 
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   await client.connect(clientSide);
-  closers.push(() => client.close(), () => server.close());
+  closers.push(
+    () => client.close(),
+    () => server.close(),
+  );
   return { client, core };
 }
 
@@ -71,7 +85,9 @@ describe('the MCP bridge over a core', () => {
   it('a client that asked for no progress times out as it chose to', async () => {
     const { client } = await bridge(100);
     // The nap outlasts the test: only the client's own timeout can end the call.
-    await expect(client.callTool({ name: 'run', arguments: { skill: 'sleepy', tool: 'nap', args: { ms: 60_000 } } }, undefined, { timeout: 300 })).rejects.toMatchObject({
+    await expect(
+      client.callTool({ name: 'run', arguments: { skill: 'sleepy', tool: 'nap', args: { ms: 60_000 } } }, undefined, { timeout: 300 }),
+    ).rejects.toMatchObject({
       code: -32001,
     });
   });

@@ -88,10 +88,14 @@ describe('skilltray mcp forwarding to the owner of runs', () => {
     const owner = await startServe(t);
     // The client names the folder that holds the artifact: the forwarded run works there, in the owner.
     const session = await startMcp(t.env, { cwd: t.userHome });
-    const report = structured(await callTool(session, 'run', { skill: 'files', tool: 'word_count', args: { path: t.artifact }, cwd: t.work })) as { id: string };
+    const report = structured(await callTool(session, 'run', { skill: 'files', tool: 'word_count', args: { path: t.artifact }, cwd: t.work })) as {
+      id: string;
+    };
     expect(await owner.client.getRun({ id: report.id })).toMatchObject({ surface: 'mcp', status: 'succeeded' });
     expect(structured(await callTool(session, 'describe', { skill: 'field-notes' }))).toMatchObject({ name: 'field-notes' });
-    expect((await session.client.readResource({ uri: 'skilltray://skills/field-notes/references/species.md' })).contents[0]).toMatchObject({ mimeType: 'text/markdown' });
+    expect((await session.client.readResource({ uri: 'skilltray://skills/field-notes/references/species.md' })).contents[0]).toMatchObject({
+      mimeType: 'text/markdown',
+    });
     expect((await session.client.listPrompts()).prompts.map((p) => p.name)).toContain('commit-message');
     const prompt = await session.client.getPrompt({ name: 'commit-message', arguments: { arguments: 'the parser change' } });
     expect(prompt.messages[0]?.content).toMatchObject({ text: expect.stringContaining('Notes from the person, if any: the parser change\n') });
@@ -108,7 +112,9 @@ describe('skilltray mcp forwarding to the owner of runs', () => {
     expect(toolError(await call)).toMatchObject({ code: 'E603' });
 
     await owner.stop();
-    expect(structured(await callTool(session, 'list', {}))).toMatchObject({ skills: expect.arrayContaining([expect.objectContaining({ name: 'field-notes' })]) });
+    expect(structured(await callTool(session, 'list', {}))).toMatchObject({
+      skills: expect.arrayContaining([expect.objectContaining({ name: 'field-notes' })]),
+    });
     expect(toolError(await callTool(session, 'run', SIGHTING))).toMatchObject({ code: 'E601' });
     expect(session.stderr()).toContain('no Skilltray app or serve is running: calls run here');
   });

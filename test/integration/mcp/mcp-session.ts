@@ -38,7 +38,9 @@ export async function startMcp(env: NodeJS.ProcessEnv, options: { cwd?: string; 
   // The SDK keeps the child private; hanging up by hand (rather than client.close(), which sends
   // SIGTERM after 2 s) shows whether the bridge leaves on its own.
   const child = (transport as unknown as { _process: ChildProcess })._process;
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const hangUp = () => {
     child.stdin?.end();
     return exited;

@@ -21,7 +21,11 @@ const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import
 function withoutDescriptions(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutDescriptions);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'description').map(([k, v]) => [k, withoutDescriptions(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => k !== 'description')
+      .map(([k, v]) => [k, withoutDescriptions(v)]),
+  );
 }
 
 /** A schema without zod's safe-integer bounds. */
@@ -29,7 +33,11 @@ function withoutSafeBounds(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutSafeBounds);
   if (typeof value !== 'object' || value === null) return value;
   const safe = (k: string, v: unknown) => (k === 'minimum' && v === Number.MIN_SAFE_INTEGER) || (k === 'maximum' && v === Number.MAX_SAFE_INTEGER);
-  return Object.fromEntries(Object.entries(value).filter(([k, v]) => !safe(k, v)).map(([k, v]) => [k, withoutSafeBounds(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k, v]) => !safe(k, v))
+      .map(([k, v]) => [k, withoutSafeBounds(v)]),
+  );
 }
 
 describe('skilltray mcp: handshake and tools/list', () => {
@@ -45,7 +53,19 @@ describe('skilltray mcp: handshake and tools/list', () => {
     const t = contractHome();
     const { client } = await startMcp(t.env);
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['list', 'describe', 'discover', 'run', 'attach', 'outline', 'show', 'open', 'sources', 'search', 'search_all']);
+    expect(tools.map((tool) => tool.name)).toEqual([
+      'list',
+      'describe',
+      'discover',
+      'run',
+      'attach',
+      'outline',
+      'show',
+      'open',
+      'sources',
+      'search',
+      'search_all',
+    ]);
     for (const tool of tools) {
       const spec = MCP_TOOLS.find((s) => s.name === tool.name);
       if (!spec) throw new Error(`unexpected tool ${tool.name}`);
@@ -65,7 +85,7 @@ describe('skilltray mcp: handshake and tools/list', () => {
   });
 });
 
-describe('skilltray mcp: an assistant\'s first look is light', () => {
+describe("skilltray mcp: an assistant's first look is light", () => {
   it('list answers in brief (name, one line, tool names, trust, sandbox, role), under 8 KB for the bundled packs; describe has the rest', async () => {
     const t = testHome({ bundled: REPO_SKILLS });
     const session = await startMcp(t.env);
@@ -89,7 +109,9 @@ describe('skilltray mcp: an assistant\'s first look is light', () => {
     });
     expect(skills.find((s) => s.name === 'network')).toMatchObject({ sandbox: "read-only, this computer's own network" });
     expect(skills.find((s) => s.name === 'commit-message')).toMatchObject({ tools: [], prompt: true });
-    const described = structured(await callTool(session, 'describe', { skill: 'git' })) as { tools: { name: string; params: { name: string }[]; examples: string | null }[] };
+    const described = structured(await callTool(session, 'describe', { skill: 'git' })) as {
+      tools: { name: string; params: { name: string }[]; examples: string | null }[];
+    };
     expect(described.tools[0]).toMatchObject({ name: 'git_status', params: [{ name: 'repo' }], examples: expect.stringContaining('Call: git_status') });
   });
 });
@@ -110,7 +132,12 @@ describe('skilltray mcp: tools with good and bad input', () => {
     const skill = structured(await callTool(session, 'describe', { skill: 'field-notes' }));
     expect(skill).toMatchObject({ name: 'field-notes', trust: 'user', tools: [{ name: 'record_sighting', params: [{ name: 'species', required: true }] }] });
     const missing = await callTool(session, 'describe', { skill: 'no-such-skill' });
-    expect(toolError(missing)).toEqual({ code: 'E001', kind: 'skill_not_found', message: "skill 'no-such-skill' not found", details: { skill: 'no-such-skill', did_you_mean: [] } });
+    expect(toolError(missing)).toEqual({
+      code: 'E001',
+      kind: 'skill_not_found',
+      message: "skill 'no-such-skill' not found",
+      details: { skill: 'no-such-skill', did_you_mean: [] },
+    });
     expect((missing.content[0] as { text: string }).text).toMatch(/^error\[E001\]: skill 'no-such-skill' not found\n/);
     const typo = await callTool(session, 'describe', { skill: 'field-note' });
     expect(toolError(typo).details).toMatchObject({ did_you_mean: [{ name: 'field-notes' }] });
@@ -140,15 +167,20 @@ describe('skilltray mcp: tools with good and bad input', () => {
     expect(refused.message).toContain('needs approval from the person at the desktop');
 
     expect(toolError(await callTool(session, 'run', { skill: 'field-notes', tool: 'nope' }))).toMatchObject({ code: 'E506', details: { did_you_mean: [] } });
-    expect(toolError(await callTool(session, 'run', { skill: 'field-notes', tool: 'record_sightings' }))).toMatchObject({ code: 'E506', details: { did_you_mean: [{ name: 'record_sighting' }] } });
+    expect(toolError(await callTool(session, 'run', { skill: 'field-notes', tool: 'record_sightings' }))).toMatchObject({
+      code: 'E506',
+      details: { did_you_mean: [{ name: 'record_sighting' }] },
+    });
     expect(toolError(await callTool(session, 'run', { skill: 'field-notes' }))).toMatchObject({ code: 'E805', details: { issues: [{ path: 'tool' }] } });
     expect(toolError(await callTool(session, 'run', { skill: 'files', tool: 'word_count', args: { path: '--help' } }))).toMatchObject({ code: 'E504' });
     // A number sent as text is taken as the number; a word says what it should have been, in plain words.
-    const numeral = structured(await callTool(session, 'run', { skill: 'files', tool: 'file_head', args: { path: t.artifact, lines: '1' }, cwd: t.work })) as { result: { stdout: string } };
+    const numeral = structured(await callTool(session, 'run', { skill: 'files', tool: 'file_head', args: { path: t.artifact, lines: '1' }, cwd: t.work })) as {
+      result: { stdout: string };
+    };
     expect(numeral.result.stdout.split('\n').filter((line) => line !== '')).toHaveLength(1);
     expect(toolError(await callTool(session, 'run', { skill: 'files', tool: 'file_head', args: { path: t.artifact, lines: 'three' } }))).toMatchObject({
       code: 'E503',
-      message: 'argument \'lines\' of tool \'file_head\' must be a whole number, got "three"',
+      message: "argument 'lines' of tool 'file_head' must be a whole number, got \"three\"",
     });
 
     const core = new SkilltrayCore(t.config());
@@ -185,9 +217,13 @@ describe('skilltray mcp: tools with good and bad input', () => {
       code: 'E801',
       details: { reason: 'skill_not_found' },
     });
-    expect(toolError(await callTool(session, 'attach', { skill_id: 'artifact-checksum', target_type: 'file', target_ref: 'x' }))).toMatchObject({ code: 'E805' });
+    expect(toolError(await callTool(session, 'attach', { skill_id: 'artifact-checksum', target_type: 'file', target_ref: 'x' }))).toMatchObject({
+      code: 'E805',
+    });
 
-    const attached = structured(await callTool(session, 'attach', { skill_id: 'artifact-checksum', target_type: 'artifact', target_ref: t.artifact, cwd: t.work })) as {
+    const attached = structured(
+      await callTool(session, 'attach', { skill_id: 'artifact-checksum', target_type: 'artifact', target_ref: t.artifact, cwd: t.work }),
+    ) as {
       target_ref: string;
       execution: { result: { exitCode: number; stdout: string } };
     };
@@ -198,7 +234,11 @@ describe('skilltray mcp: tools with good and bad input', () => {
 
   it('outline, show, open, sources, search, search_all; E020 with suggestions, E012, E021, E022, E004, E001', async () => {
     const t = contractHome();
-    writeSkill(t.skills, 'zh-notes', skillMd({ name: 'zh-notes', description: '整理会议记录。' }, '# 会议记录\n\n## 适用场景\n\n当用户需要整理会议纪要时使用。\n'));
+    writeSkill(
+      t.skills,
+      'zh-notes',
+      skillMd({ name: 'zh-notes', description: '整理会议记录。' }, '# 会议记录\n\n## 适用场景\n\n当用户需要整理会议纪要时使用。\n'),
+    );
     const session = await startMcp(t.env);
     const outline = structured(await callTool(session, 'outline', { skill: 'field-notes' })) as { headings: { text: string; file: string }[] };
     expect(outline.headings.map((h) => h.text)).toEqual(expect.arrayContaining(['Field notes', 'Installation', 'Logging a sighting', 'Species', 'Robin']));
@@ -213,11 +253,22 @@ describe('skilltray mcp: tools with good and bad input', () => {
     const error = toolError(notFound);
     expect(error).toMatchObject({ code: 'E020', kind: 'section_not_found', message: "section not found: 'Install'" });
     expect(error.details?.suggestions).toEqual(expect.arrayContaining([{ text: 'Installation', file: 'SKILL.md' }]));
-    expect((notFound.content[0] as { text: string }).text).toMatch(/^error\[E020\]: section not found: 'Install'\n\nDid you mean one of these\?\n {2}- Installation \(SKILL\.md\)/);
+    expect((notFound.content[0] as { text: string }).text).toMatch(
+      /^error\[E020\]: section not found: 'Install'\n\nDid you mean one of these\?\n {2}- Installation \(SKILL\.md\)/,
+    );
 
-    expect(structured(await callTool(session, 'open', { skill: 'field-notes', path: 'references/species.md' }))).toMatchObject({ encoding: 'utf-8', content: SPECIES_MD });
-    expect(structured(await callTool(session, 'open', { skill: 'field-notes', path: 'assets/logo.bin' }))).toMatchObject({ encoding: 'base64', content: LOGO_BYTES.toString('base64') });
-    expect(toolError(await callTool(session, 'open', { skill: 'field-notes', path: '../../home/state.db' }))).toMatchObject({ code: 'E012', kind: 'path_escapes_root' });
+    expect(structured(await callTool(session, 'open', { skill: 'field-notes', path: 'references/species.md' }))).toMatchObject({
+      encoding: 'utf-8',
+      content: SPECIES_MD,
+    });
+    expect(structured(await callTool(session, 'open', { skill: 'field-notes', path: 'assets/logo.bin' }))).toMatchObject({
+      encoding: 'base64',
+      content: LOGO_BYTES.toString('base64'),
+    });
+    expect(toolError(await callTool(session, 'open', { skill: 'field-notes', path: '../../home/state.db' }))).toMatchObject({
+      code: 'E012',
+      kind: 'path_escapes_root',
+    });
     expect(toolError(await callTool(session, 'open', { skill: 'field-notes', path: 'references/missing.md' }))).toMatchObject({ code: 'E021' });
 
     const sources = structured(await callTool(session, 'sources', { skill: 'field-notes', depth: 2 })) as { entries: { path: string }[] };
@@ -241,7 +292,9 @@ describe('skilltray mcp: tools with good and bad input', () => {
       code: -32602,
       message: expect.stringContaining("error[E806]: no tool 'delete_everything'; tools: list, describe"),
     });
-    await expect(callTool(session, 'descrbe', {})).rejects.toMatchObject({ message: expect.stringMatching(/no tool 'descrbe'; tools: .*; did you mean 'describe'\?/) });
+    await expect(callTool(session, 'descrbe', {})).rejects.toMatchObject({
+      message: expect.stringMatching(/no tool 'descrbe'; tools: .*; did you mean 'describe'\?/),
+    });
   });
 
   it('logs gateway calls to the primary location through the core, from where the assistant started it', async () => {
@@ -298,7 +351,10 @@ describe('skilltray mcp: resources', () => {
     });
     await expect(client.readResource({ uri: 'skilltray://skills/field-notes/%2Fetc%2Fpasswd' })).rejects.toMatchObject({ data: { error: { code: 'E012' } } });
     await expect(client.readResource({ uri: 'skilltray://skills/no-such-skill' })).rejects.toMatchObject({ code: -32002, data: { error: { code: 'E001' } } });
-    await expect(client.readResource({ uri: 'skilltray://skills/field-notes/nothing.md' })).rejects.toMatchObject({ code: -32002, data: { error: { code: 'E021' } } });
+    await expect(client.readResource({ uri: 'skilltray://skills/field-notes/nothing.md' })).rejects.toMatchObject({
+      code: -32002,
+      data: { error: { code: 'E021' } },
+    });
   });
 });
 
@@ -320,7 +376,10 @@ describe('skilltray mcp: prompt skills as prompts', () => {
     const { client } = await startMcp(t.env);
     const got = await client.getPrompt({ name: 'commit-message', arguments: { arguments: 'fixes #12; the parser change' } });
     expect(got.messages).toHaveLength(1);
-    expect(got.messages[0]).toMatchObject({ role: 'user', content: { type: 'text', text: expect.stringContaining('Notes from the person, if any: fixes #12; the parser change\n') } });
+    expect(got.messages[0]).toMatchObject({
+      role: 'user',
+      content: { type: 'text', text: expect.stringContaining('Notes from the person, if any: fixes #12; the parser change\n') },
+    });
     const bare = await client.getPrompt({ name: 'commit-message' });
     expect(bare.messages[0]?.content).toMatchObject({ text: expect.stringContaining('Notes from the person, if any: \n') });
     for (const name of ['nothing-here', 'git']) {
@@ -330,7 +389,11 @@ describe('skilltray mcp: prompt skills as prompts', () => {
 
   it('offers only the prompt skills of the current mode, and follows a mode change made elsewhere', async () => {
     const t = contractHome();
-    writeSkill(t.skills, 'standup', skillMd({ name: 'standup', description: 'Draft a stand-up note.', version: '1.0.0', modes: ['Dev'] }, 'Draft my stand-up from $ARGUMENTS.\n'));
+    writeSkill(
+      t.skills,
+      'standup',
+      skillMd({ name: 'standup', description: 'Draft a stand-up note.', version: '1.0.0', modes: ['Dev'] }, 'Draft my stand-up from $ARGUMENTS.\n'),
+    );
     const { client } = await startMcp(t.env);
     expect((await client.listPrompts()).prompts.map((p) => p.name)).not.toContain('standup');
     await expect(client.getPrompt({ name: 'standup' })).rejects.toMatchObject({ code: -32602, data: { error: { code: 'E805' } } });
@@ -374,7 +437,10 @@ describe('skilltray mcp: the process', () => {
     });
     const result = await child;
     expect(result.exitCode).toBe(0);
-    const messages = String(result.stdout).split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const messages = String(result.stdout)
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(messages.every((m) => m.jsonrpc === '2.0')).toBe(true);
     expect(messages.map((m) => m.id)).toEqual([1, 2]);
     expect(messages[1]).toMatchObject({ result: { structuredContent: { section: 'Installation' } } });

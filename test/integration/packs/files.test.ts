@@ -72,13 +72,7 @@ describe('files pack: rendering', () => {
     fc.assert(
       fc.property(value, value, fc.nat(), (pattern, dir, depth) => {
         const args = { pattern, dir, depth };
-        const refusal = (pattern + dir).includes('\0')
-          ? 'E503'
-          : pattern === ''
-            ? 'E501'
-            : pattern.startsWith('-') || dir.startsWith('-')
-              ? 'E504'
-              : null;
+        const refusal = (pattern + dir).includes('\0') ? 'E503' : pattern === '' ? 'E501' : pattern.startsWith('-') || dir.startsWith('-') ? 'E504' : null;
         if (refusal === null) {
           expect(argv(skill, 'find_files', args)).toEqual(['find', dir === '' ? '.' : dir, '-maxdepth', String(depth), '-name', pattern]);
         } else {
@@ -187,7 +181,7 @@ describe('files pack: what runs unasked and what asks (the sensitive-path rule)'
   it('fails with E601 naming the argument where nobody can be asked', async () => {
     const { core, work } = setup();
     const run = core.runs.run({ skill: 'files', tool: 'word_count', args: { path: '.env' }, cwd: work, surface: 'cli' }, { approval: { kind: 'none' } });
-    await expect(run).rejects.toMatchObject({ code: 'E601', details: { reason: expect.stringContaining("its argument 'path' \".env\"") } });
+    await expect(run).rejects.toMatchObject({ code: 'E601', details: { reason: expect.stringContaining('its argument \'path\' ".env"') } });
   });
 
   it('asks even where an allow rule would let the tool run unasked', () => {

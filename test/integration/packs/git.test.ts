@@ -60,7 +60,11 @@ describe('git pack: rendering', () => {
   it.each([
     ['git_status', {}, [...HARDENED, '-C', '.', 'status', '--short', '--branch']],
     ['git_log', {}, [...HARDENED, '-C', '.', 'log', '--no-ext-diff', '--no-textconv', '-n', '10', '--date=short', '--format=%h %ad %an: %s', '--']],
-    ['git_log', { count: 3, path: 'src' }, [...HARDENED, '-C', '.', 'log', '--no-ext-diff', '--no-textconv', '-n', '3', '--date=short', '--format=%h %ad %an: %s', '--', 'src']],
+    [
+      'git_log',
+      { count: 3, path: 'src' },
+      [...HARDENED, '-C', '.', 'log', '--no-ext-diff', '--no-textconv', '-n', '3', '--date=short', '--format=%h %ad %an: %s', '--', 'src'],
+    ],
     ['git_diff', {}, [...HARDENED, '-C', '.', 'diff', '--no-ext-diff', '--no-textconv', '--']],
     ['git_diff', { staged: true, file: 'a b.txt' }, [...HARDENED, '-C', '.', 'diff', '--no-ext-diff', '--no-textconv', '--staged', '--', 'a b.txt']],
     ['git_branch', { all: false }, [...HARDENED, '-C', '.', 'branch', '-v']],
@@ -326,7 +330,13 @@ describe('git pack: policy', () => {
   });
 
   it('an allow rule still lets a tool run on its own, contained or not', () => {
-    const rule: Rule = { id: 1, pattern: 'tool:git/git_status', effect: 'allow', createdAt: 0, pins: pinsFor('tool:git/git_status', [skill], () => profileFor(skill, false)) };
+    const rule: Rule = {
+      id: 1,
+      pattern: 'tool:git/git_status',
+      effect: 'allow',
+      createdAt: 0,
+      pins: pinsFor('tool:git/git_status', [skill], () => profileFor(skill, false)),
+    };
     expect(decideFor('git_status', false, [rule])).toMatchObject({ outcome: 'auto', by: 'rule' });
     expect(decideFor('git_log', false, [rule]).outcome).toBe('ask');
   });
@@ -347,7 +357,9 @@ describe('git pack: what a hostile repository makes Git run stays in the sandbox
     // The filter says it ran, tries to leave a mark outside and to copy a key there; then it acts as a filter.
     // It lies in the repository: the sandbox shows nothing else of the machine a repository could name.
     const filter = join(dir, 'filter.sh');
-    writeFiles(dirname(filter), { 'filter.sh': `#!/bin/sh\necho filter-ran-here >&2\necho ran > '${outside}/filter-ran'\ncat '${t.userHome}/.ssh/id_test' > '${outside}/stolen-key'\ncat\n` });
+    writeFiles(dirname(filter), {
+      'filter.sh': `#!/bin/sh\necho filter-ran-here >&2\necho ran > '${outside}/filter-ran'\ncat '${t.userHome}/.ssh/id_test' > '${outside}/stolen-key'\ncat\n`,
+    });
     chmodSync(filter, 0o755);
     // A committed file whose timestamps then change: status must read it again, through the filter.
     writeFiles(dir, { 'data.txt': 'same\n' });
@@ -398,7 +410,12 @@ describe('git pack: your own git setup, contained', () => {
     writeFiles(dir, { '.gitattributes': 'src/* filter=steal\n' });
     utimesSync(join(dir, 'src', 'app.txt'), new Date('2023-01-01T00:00:00Z'), new Date('2023-01-01T00:00:00Z'));
     // The control: the person's own git honours both files, and the filter reads the token.
-    const own = execFileSync('git', ['-c', 'core.fsmonitor=false', 'status', '--short'], { cwd: dir, env: { ...process.env, HOME: t.userHome, XDG_CONFIG_HOME: join(t.userHome, '.config') }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const own = execFileSync('git', ['-c', 'core.fsmonitor=false', 'status', '--short'], {
+      cwd: dir,
+      env: { ...process.env, HOME: t.userHome, XDG_CONFIG_HOME: join(t.userHome, '.config') },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     expect(own).not.toContain('debug.log');
 
     const core = new SkilltrayCore(t.config());

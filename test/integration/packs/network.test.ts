@@ -73,7 +73,11 @@ describe('network pack: contained, as every run of it is', () => {
     const { core, cwd } = contained();
     const dry = core.runs.dryRun({ skill: 'network', tool: 'resolve_host', args: { name: 'localhost' }, surface: 'mcp', cwd });
     expect(dry.sandbox).toMatchObject({ name: 'read-only', network: true, hosts: 'host', contained: true, mechanism: 'bubblewrap' });
-    expect(dry).toMatchObject({ decision: 'ask', reason: "'network/resolve_host' shares this computer's own network (ICMP and the system resolver, no Unix sockets), so every run asks unless a rule of yours allows it" });
+    expect(dry).toMatchObject({
+      decision: 'ask',
+      reason:
+        "'network/resolve_host' shares this computer's own network (ICMP and the system resolver, no Unix sockets), so every run asks unless a rule of yours allows it",
+    });
   });
 
   it('resolve_host resolves localhost in its sandbox', async () => {
@@ -84,10 +88,13 @@ describe('network pack: contained, as every run of it is', () => {
   });
 
   const icmp = icmpAllowed(process.getgid?.() ?? -1);
-  it.skipIf(!icmp)(`ping_host pings 127.0.0.1 in its sandbox${icmp ? '' : ' (skipped: net.ipv4.ping_group_range excludes this group, see docs/runner.md)'}`, async () => {
-    const { core, cwd } = contained();
-    const report = await run(core, 'ping_host', { host: '127.0.0.1', count: '1' }, cwd);
-    expect(report.result.exitCode, report.result.stderr).toBe(0);
-    expect(report.result.stdout).toContain('1 packets transmitted, 1 received, 0% packet loss');
-  });
+  it.skipIf(!icmp)(
+    `ping_host pings 127.0.0.1 in its sandbox${icmp ? '' : ' (skipped: net.ipv4.ping_group_range excludes this group, see docs/runner.md)'}`,
+    async () => {
+      const { core, cwd } = contained();
+      const report = await run(core, 'ping_host', { host: '127.0.0.1', count: '1' }, cwd);
+      expect(report.result.exitCode, report.result.stderr).toBe(0);
+      expect(report.result.stdout).toContain('1 packets transmitted, 1 received, 0% packet loss');
+    },
+  );
 });

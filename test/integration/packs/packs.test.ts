@@ -18,7 +18,12 @@ interface Expected {
 }
 
 const PACKS: Record<string, Expected> = {
-  'artifact-checksum': { modes: ['Global', 'Dev'], readOnly: true, tools: ['checksum_artifact'], sidecar: { attachTargets: ['artifact', 'output'], effectMode: 'enrich' } },
+  'artifact-checksum': {
+    modes: ['Global', 'Dev'],
+    readOnly: true,
+    tools: ['checksum_artifact'],
+    sidecar: { attachTargets: ['artifact', 'output'], effectMode: 'enrich' },
+  },
   'commit-message': { modes: ['Global', 'Dev'], readOnly: false, tools: [] },
   files: { modes: ['Global', 'Dev'], readOnly: true, tools: ['list_directory', 'file_head', 'word_count', 'file_type', 'find_files'] },
   git: { modes: ['Global', 'Dev'], readOnly: true, tools: ['git_status', 'git_log', 'git_diff', 'git_branch', 'git_show'] },

@@ -16,7 +16,11 @@ describe('a twenty-request assistant session against the bundled packs', () => {
     const { before, after, uncontained } = await runSession(tempDir(), SKILLS_DIR);
     const asked = (decisions: string[]) => SESSION.filter((_, i) => decisions[i] === 'ask').map((r) => `${r.skill}/${r.tool} ${JSON.stringify(r.args)}`);
     expect(after.filter((d) => d === 'refuse')).toEqual([]);
-    expect(asked(after)).toEqual(['network/resolve_host {"name":"example.com"}', 'network/ping_host {"host":"example.com","count":2}', 'files/file_head {"path":".env"}']);
+    expect(asked(after)).toEqual([
+      'network/resolve_host {"name":"example.com"}',
+      'network/ping_host {"host":"example.com","count":2}',
+      'files/file_head {"path":".env"}',
+    ]);
     expect(prompts(after)).toBeLessThanOrEqual(5);
     expect(prompts(before)).toBe(10);
     expect(asked(before).filter((r) => r.startsWith('git/'))).toHaveLength(7);

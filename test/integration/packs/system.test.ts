@@ -12,7 +12,31 @@ const skill = pack('system');
 const lines = (text: string) => text.split('\n').filter((line) => line !== '');
 
 /** The file system types disk_usage shows: disks and network shares, never tmpfs, proc or the like. */
-const DISK_TYPES = ['ext2', 'ext3', 'ext4', 'xfs', 'btrfs', 'zfs', 'bcachefs', 'f2fs', 'jfs', 'vfat', 'exfat', 'ntfs', 'ntfs3', 'fuseblk', 'hfsplus', 'apfs', 'nfs', 'nfs4', 'cifs', 'smb3', '9p', 'virtiofs', 'overlay'].flatMap((type) => ['-t', type]);
+const DISK_TYPES = [
+  'ext2',
+  'ext3',
+  'ext4',
+  'xfs',
+  'btrfs',
+  'zfs',
+  'bcachefs',
+  'f2fs',
+  'jfs',
+  'vfat',
+  'exfat',
+  'ntfs',
+  'ntfs3',
+  'fuseblk',
+  'hfsplus',
+  'apfs',
+  'nfs',
+  'nfs4',
+  'cifs',
+  'smb3',
+  '9p',
+  'virtiofs',
+  'overlay',
+].flatMap((type) => ['-t', type]);
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -80,7 +104,7 @@ describe('system pack: real runs', () => {
     expect(lines(one.result.stdout)).toHaveLength(2);
   });
 
-  it('disk_usage, run contained as the app runs it, shows the machine\'s disks: no sandbox mount (Skilltray\'s home, the home folder, /tmp, /var/tmp)', async () => {
+  it("disk_usage, run contained as the app runs it, shows the machine's disks: no sandbox mount (Skilltray's home, the home folder, /tmp, /var/tmp)", async () => {
     requireSandbox();
     const t = testHome({ base: ordinaryDir(), bundled: SKILLS_DIR });
     const core = new SkilltrayCore(t.config());
@@ -92,7 +116,10 @@ describe('system pack: real runs', () => {
       expect(rows.length).toBeGreaterThan(0);
       const mounts = rows.map((row) => row.split(/\s+/));
       const sandboxed = [t.home, t.userHome, t.work, '/tmp', '/var/tmp', '/dev', '/proc'];
-      expect(mounts.filter(([source, ...rest]) => source === 'tmpfs' || sandboxed.some((path) => rest[rest.length - 1] === path)), report.result.stdout).toEqual([]);
+      expect(
+        mounts.filter(([source, ...rest]) => source === 'tmpfs' || sandboxed.some((path) => rest[rest.length - 1] === path)),
+        report.result.stdout,
+      ).toEqual([]);
     } finally {
       await core.close();
     }
@@ -117,7 +144,9 @@ describe('system pack: real runs', () => {
     expect(cpu).toEqual([...cpu].sort((a, b) => b - a));
 
     const byPid = await runTool(skill, 'list_processes', { sort: 'pid' }, tempDir());
-    const pids = lines(byPid.result.stdout).slice(1).map((row) => Number(row.trim().split(/\s+/)[0]));
+    const pids = lines(byPid.result.stdout)
+      .slice(1)
+      .map((row) => Number(row.trim().split(/\s+/)[0]));
     expect(pids).toEqual([...pids].sort((a, b) => b - a));
     expect(pids).toContain(process.pid);
   });

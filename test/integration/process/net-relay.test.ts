@@ -30,11 +30,15 @@ afterAll(async () => {
 
 /** The relay as a run's first process: its own network namespace, the echo socket visible at the same path. */
 function relay(args: string[], input?: Buffer) {
-  return execa('bwrap', ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--bind', dir, dir, '--', NET_RELAY, ...args], {
-    reject: false,
-    encoding: 'buffer',
-    ...(input === undefined ? { stdin: 'ignore' as const } : { input }),
-  });
+  return execa(
+    'bwrap',
+    ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--bind', dir, dir, '--', NET_RELAY, ...args],
+    {
+      reject: false,
+      encoding: 'buffer',
+      ...(input === undefined ? { stdin: 'ignore' as const } : { input }),
+    },
+  );
 }
 
 /** A tool that sends its stdin to 127.0.0.1:3128, half-closes, and prints the SHA-256 of what comes back and its length. */
@@ -59,6 +63,11 @@ describe('the network relay', () => {
     const missing = await relay(['3128', join(dir, 'echo.sock'), join(dir, 'no-such-program')]);
     expect(missing.exitCode).toBe(127);
     expect(Buffer.from(missing.stderr).toString()).toContain(`skilltray net-relay: cannot run ${join(dir, 'no-such-program')}: No such file or directory`);
-    for (const args of [['0', 'x', '/bin/true'], ['3128', 'x'], ['3128', 'x', 'relative']]) expect((await relay(args)).exitCode, args.join(' ')).toBe(125);
+    for (const args of [
+      ['0', 'x', '/bin/true'],
+      ['3128', 'x'],
+      ['3128', 'x', 'relative'],
+    ])
+      expect((await relay(args)).exitCode, args.join(' ')).toBe(125);
   });
 });

@@ -102,8 +102,14 @@ describe.skipIf(process.platform === 'win32')('runProcess kills the whole tree',
     controller.abort();
     const { result, watch } = await runTree([], { signal: controller.signal });
     expect(result).toEqual({
-      exitCode: null, signal: null, timedOut: false, cancelled: true, stdout: '', stderr: '',
-      droppedBytes: { stdout: 0, stderr: 0 }, durationMs: 0,
+      exitCode: null,
+      signal: null,
+      timedOut: false,
+      cancelled: true,
+      stdout: '',
+      stderr: '',
+      droppedBytes: { stdout: 0, stderr: 0 },
+      durationMs: 0,
     });
     expect(watch.pids.size).toBe(0);
   });

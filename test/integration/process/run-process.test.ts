@@ -42,8 +42,13 @@ describe('runProcess results', () => {
   it('captures stdout and stderr of a clean exit', async () => {
     const result = await node('behave.mjs', ['out:hello ', 'err:warn', 'out:wörld']);
     expect(result).toMatchObject({
-      exitCode: 0, signal: null, timedOut: false, cancelled: false,
-      stdout: 'hello wörld', stderr: 'warn', droppedBytes: { stdout: 0, stderr: 0 },
+      exitCode: 0,
+      signal: null,
+      timedOut: false,
+      cancelled: false,
+      stdout: 'hello wörld',
+      stderr: 'warn',
+      droppedBytes: { stdout: 0, stderr: 0 },
     });
     expect(result.durationMs).toBeGreaterThan(0);
   });
@@ -113,7 +118,9 @@ describe('runProcess never uses a shell', () => {
   });
 
   it('delivers any argument vector unchanged', async () => {
-    const shellish = fc.string({ unit: fc.constantFrom('$', '(', ')', ';', '`', '"', "'", '\\', '|', '&', '*', '~', ' ', '\n', '<', '>', '{', '}', '!', '-', 'a', '=') });
+    const shellish = fc.string({
+      unit: fc.constantFrom('$', '(', ')', ';', '`', '"', "'", '\\', '|', '&', '*', '~', ' ', '\n', '<', '>', '{', '}', '!', '-', 'a', '='),
+    });
     const anything = fc.string({ unit: 'binary' }).filter((s) => !s.includes('\0'));
     await fc.assert(
       fc.asyncProperty(fc.array(fc.oneof(shellish, anything), { maxLength: 6 }), async (args) => {
@@ -136,8 +143,13 @@ describe('runProcess environment', () => {
 
   it('gives the tool the allow-list and declared names only', async () => {
     Object.assign(process.env, {
-      SECRET_TOKEN: 'secret', MY_API_KEY: 'declared', GITHUB_TOKEN: 'gh', AWS_SECRET_ACCESS_KEY: 'aws',
-      SKILLTRAY_TOKEN: 'ours', LC_ALL: 'C.UTF-8', LANG: 'C.UTF-8',
+      SECRET_TOKEN: 'secret',
+      MY_API_KEY: 'declared',
+      GITHUB_TOKEN: 'gh',
+      AWS_SECRET_ACCESS_KEY: 'aws',
+      SKILLTRAY_TOKEN: 'ours',
+      LC_ALL: 'C.UTF-8',
+      LANG: 'C.UTF-8',
     });
     const env = buildToolEnv(process.env, ['MY_API_KEY']);
     const seen = JSON.parse((await node('print-env.mjs', [], { env })).stdout) as Record<string, string>;
@@ -146,7 +158,13 @@ describe('runProcess environment', () => {
     expect(seen).not.toHaveProperty('GITHUB_TOKEN');
     expect(seen).not.toHaveProperty('AWS_SECRET_ACCESS_KEY');
     expect(seen).not.toHaveProperty('SKILLTRAY_TOKEN');
-    expect(seen).toMatchObject({ MY_API_KEY: 'declared', PATH: systemPath(process.env.PATH ?? '', process.platform), HOME: process.env.HOME, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' });
+    expect(seen).toMatchObject({
+      MY_API_KEY: 'declared',
+      PATH: systemPath(process.env.PATH ?? '', process.platform),
+      HOME: process.env.HOME,
+      LANG: 'C.UTF-8',
+      LC_ALL: 'C.UTF-8',
+    });
   });
 });
 
@@ -174,8 +192,16 @@ describe('runProcess refusals', () => {
   });
 
   it('throws E704 for a relative program, a NUL byte or limits it cannot honour', async () => {
-    for (const spec of [{ program: 'node' }, { timeoutMs: 0 }, { timeoutMs: 2 ** 31 }, { timeoutMs: 1.5 }, { maxOutputBytes: -1 }, { killGraceMs: Number.NaN },
-      { args: ['a\0b'] }, { env: { PATH: 'x\0y' } }]) {
+    for (const spec of [
+      { program: 'node' },
+      { timeoutMs: 0 },
+      { timeoutMs: 2 ** 31 },
+      { timeoutMs: 1.5 },
+      { maxOutputBytes: -1 },
+      { killGraceMs: Number.NaN },
+      { args: ['a\0b'] },
+      { env: { PATH: 'x\0y' } },
+    ]) {
       const error = await spawnError(spec);
       expect(error.code, JSON.stringify(spec)).toBe('E704');
     }

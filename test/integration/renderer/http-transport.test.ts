@@ -76,7 +76,16 @@ function recorder<T>() {
 /** Lets every promise reaction already queued (an aborted read, its catch) run. */
 const drain = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-const settings = (mode: 'Global' | 'Dev'): ServerEvent => ({ type: 'settings', settings: { mode, paused: false, paletteShortcut: 'CommandOrControl+Shift+Space', retention: { outputDays: 30, outputMaxMb: 100 }, limitCeiling: { processes: 1024, memoryMiB: 8192, fileSizeMiB: 16384, cpuSeconds: 600 } } });
+const settings = (mode: 'Global' | 'Dev'): ServerEvent => ({
+  type: 'settings',
+  settings: {
+    mode,
+    paused: false,
+    paletteShortcut: 'CommandOrControl+Shift+Space',
+    retention: { outputDays: 30, outputMaxMb: 100 },
+    limitCeiling: { processes: 1024, memoryMiB: 8192, fileSizeMiB: 16384, cpuSeconds: 600 },
+  },
+});
 
 describe('the HTTP transport', () => {
   it('POSTs JSON with the bearer token to /api/<operation> and hands back the envelope, whatever the status', async () => {
@@ -86,7 +95,9 @@ describe('the HTTP transport', () => {
       req.on('data', (c: Buffer) => (body += c));
       req.on('end', () => {
         seen.push({ url: req.url, auth: req.headers.authorization, type: req.headers['content-type'], body });
-        res.writeHead(409, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: false, error: { code: 'E603', kind: 'denied_by_user', message: 'no' } }));
+        res
+          .writeHead(409, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ ok: false, error: { code: 'E603', kind: 'denied_by_user', message: 'no' } }));
       });
     });
     const call = httpTransport(origin, () => 'secret');

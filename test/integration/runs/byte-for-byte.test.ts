@@ -30,7 +30,10 @@ function scripted(t: TestHome, where: 'skills' | 'bundled'): string {
   const dir = writeSkill(
     t[where],
     'scripted',
-    skillMd({ name: 'scripted', description: 'Runs its own script. Use when testing.', version: '1.0.0', read_only: true }, '\n### go\n\nRuns the script.\n\n#### Parameters\n\nNone.\n\n#### Command\n\n```\nscripts/run.sh\n```\n'),
+    skillMd(
+      { name: 'scripted', description: 'Runs its own script. Use when testing.', version: '1.0.0', read_only: true },
+      '\n### go\n\nRuns the script.\n\n#### Parameters\n\nNone.\n\n#### Command\n\n```\nscripts/run.sh\n```\n',
+    ),
     { 'scripts/run.sh': SCRIPT_V1 },
   );
   chmodSync(join(dir, 'scripts', 'run.sh'), 0o755);
@@ -55,7 +58,6 @@ function edit(dir: string): void {
 }
 
 const run = (core: SkilltrayCore, approval: Approver) => core.runs.run({ skill: 'scripted', tool: 'go', surface: 'mcp' }, { approval });
-
 
 /** Resolves when the watcher has reloaded `name`. */
 function reloaded(core: SkilltrayCore, name: string): Promise<void> {
@@ -135,7 +137,10 @@ describe('every other path that allows a run', () => {
     const dir = writeSkill(
       t.bundled,
       'twice',
-      skillMd({ name: 'twice', description: 'Reads its own file twice. Use when testing.', version: '1.0.0', read_only: true }, '\n### go\n\nRuns the script.\n\n#### Parameters\n\nNone.\n\n#### Command\n\n```\nscripts/run.sh\n```\n'),
+      skillMd(
+        { name: 'twice', description: 'Reads its own file twice. Use when testing.', version: '1.0.0', read_only: true },
+        '\n### go\n\nRuns the script.\n\n#### Parameters\n\nNone.\n\n#### Command\n\n```\nscripts/run.sh\n```\n',
+      ),
       // The script says it started, waits for the test's go-ahead (a file in its cwd), then prints its data file.
       { 'scripts/run.sh': '#!/bin/sh\necho started\nwhile [ ! -e go ]; do sleep 0.01; done\ncat "$(dirname "$0")/data.txt"\n', 'scripts/data.txt': 'one' },
     );

@@ -40,7 +40,6 @@ function shell(root: string, name: string, frontmatter: Record<string, unknown> 
   );
 }
 
-
 const call = (skill: string, cwd: string, script = 'echo ok') => ({ skill, tool: 'sh', args: { script }, surface: 'mcp' as const, cwd });
 
 describe('where no sandbox is available (injected)', () => {
@@ -49,10 +48,13 @@ describe('where no sandbox is available (injected)', () => {
     shell(t.bundled, 'reader', { read_only: true });
     const core = open(t, SIMULATED);
     const dry = core.runs.dryRun(call('reader', t.work));
-    expect(dry).toMatchObject({ decision: 'ask', sandbox: { name: 'read-only', contained: false, mechanism: null, why: 'simulated for this test: no sandbox here' } });
+    expect(dry).toMatchObject({
+      decision: 'ask',
+      sandbox: { name: 'read-only', contained: false, mechanism: null, why: 'simulated for this test: no sandbox here' },
+    });
     const error = await rejectionOf(core.runs.run(call('reader', t.work), { approval: { kind: 'none' } }));
     expect(error.code).toBe('E601');
-    expect(error.message).toContain("is bundled and read-only, but it cannot be contained here (simulated for this test: no sandbox here), so it asks");
+    expect(error.message).toContain('is bundled and read-only, but it cannot be contained here (simulated for this test: no sandbox here), so it asks');
     expect(core.runs.history()[0]).toMatchObject({ status: 'refused', sandbox: { contained: false } });
   });
 
@@ -74,7 +76,15 @@ describe('where no sandbox is available (injected)', () => {
     shell(t.skills, 'tool');
     const core = open(t, SIMULATED);
     const report = await core.runs.run(call('tool', t.work), { approval: { kind: 'preapproved', actor: 'ada' } });
-    expect(report.sandbox).toMatchObject({ name: 'workspace', network: false, hosts: [], contained: false, mechanism: null, why: 'simulated for this test: no sandbox here', limitsWhy: 'simulated for this test: no sandbox here' });
+    expect(report.sandbox).toMatchObject({
+      name: 'workspace',
+      network: false,
+      hosts: [],
+      contained: false,
+      mechanism: null,
+      why: 'simulated for this test: no sandbox here',
+      limitsWhy: 'simulated for this test: no sandbox here',
+    });
     expect(core.runs.getRun(report.id).sandbox).toEqual(report.sandbox);
     expect(core.policy.sandboxStatus()).toEqual({ mechanism: null, available: false, why: 'simulated for this test: no sandbox here', unsandboxed: [] });
   });

@@ -64,7 +64,7 @@ function seed(db: StateDb, id: string, owner: ProcessIdentity | null, group?: Pr
 }
 
 describe('runs an owner left unfinished', () => {
-  it("are marked interrupted when their owner is dead, and a leftover tool that is provably theirs is killed", async () => {
+  it('are marked interrupted when their owner is dead, and a leftover tool that is provably theirs is killed', async () => {
     const db = homes.fresh();
     const dead = await deadProcess();
     const leftover = await tool();
@@ -92,7 +92,9 @@ describe('runs an owner left unfinished', () => {
     for (const id of ['leftover', 'recycled', 'waiting', 'older', 'impostor']) {
       expect(getRun(db, id), id).toMatchObject({ status: 'interrupted', errorCode: 'E705', endedAt: expect.any(Number) });
     }
-    expect(getRun(db, 'leftover')?.reason).toBe(`its owner (pid ${dead.pid}) stopped before the run finished; its tool (process group ${leftover.pid}) was still running and was stopped`);
+    expect(getRun(db, 'leftover')?.reason).toBe(
+      `its owner (pid ${dead.pid}) stopped before the run finished; its tool (process group ${leftover.pid}) was still running and was stopped`,
+    );
     expect(getRun(db, 'recycled')?.reason).toBe(`its owner (pid ${dead.pid}) stopped before the run finished; its tool was no longer running`);
     expect(getRun(db, 'waiting')?.reason).toBe(`its owner (pid ${dead.pid}) stopped before the run started`);
     expect(getRun(db, 'older')?.reason).toBe('its owner (an older Skilltray) stopped before the run started');

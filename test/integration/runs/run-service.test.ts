@@ -15,7 +15,12 @@ const NODE = process.execPath;
 const fixture = (name: string) => join(PROCESS_FIXTURES, name);
 
 /** A SKILL.md with one tool whose command is given; by default parameters a and b are optional strings. */
-function toolSkill(name: string, command: string, frontmatter: Record<string, unknown> = {}, rows: string | null = '| a | string | no | first |\n| b | string | no | second |') {
+function toolSkill(
+  name: string,
+  command: string,
+  frontmatter: Record<string, unknown> = {},
+  rows: string | null = '| a | string | no | first |\n| b | string | no | second |',
+) {
   const params = rows === null ? 'None.' : `| Name | Type | Required | Description |\n|---|---|---|---|\n${rows}`;
   return skillMd(
     { name, description: `The ${name} skill.`, version: '1.0.0', reads: [PROCESS_FIXTURES], ...frontmatter },
@@ -30,21 +35,35 @@ const open = (t: TestHome, env?: NodeJS.ProcessEnv): SkilltrayCore => {
   return opener(t, env);
 };
 
-
 const argvCommand = `${NODE} ${fixture('print-argv.mjs')} <<a>> <<b>>`;
-const once = (actor = 'tester'): { kind: 'prompt'; ask: (p: PendingApproval) => Promise<Verdict> } => ({ kind: 'prompt', ask: async () => ({ verdict: 'once', actor }) });
+const once = (actor = 'tester'): { kind: 'prompt'; ask: (p: PendingApproval) => Promise<Verdict> } => ({
+  kind: 'prompt',
+  ask: async () => ({ verdict: 'once', actor }),
+});
 
 describe('the run pipeline: render → policy → approval → run → record', () => {
   it('auto-runs a bundled read-only tool and records who decided', async () => {
     const t = testHome();
     writeSkill(t.bundled, 'echoes', toolSkill('echoes', argvCommand, { read_only: true }));
     const core = open(t);
-    const report = await core.runs.run({ skill: 'echoes', tool: 'go', args: { a: 'one', b: 'two words' }, surface: 'cli', cwd: t.work }, { approval: { kind: 'none' } });
+    const report = await core.runs.run(
+      { skill: 'echoes', tool: 'go', args: { a: 'one', b: 'two words' }, surface: 'cli', cwd: t.work },
+      { approval: { kind: 'none' } },
+    );
     expect(JSON.parse(report.result.stdout)).toEqual(['one', 'two words']);
     expect(report.decision).toMatchObject({ outcome: 'auto', by: 'policy' });
     expect(report.programPath).toBe(NODE);
     const [record] = core.runs.history();
-    expect(record).toMatchObject({ id: report.id, status: 'succeeded', outcome: 'auto', decidedBy: 'policy', exitCode: 0, surface: 'cli', skill: 'echoes', tool: 'go' });
+    expect(record).toMatchObject({
+      id: report.id,
+      status: 'succeeded',
+      outcome: 'auto',
+      decidedBy: 'policy',
+      exitCode: 0,
+      surface: 'cli',
+      skill: 'echoes',
+      tool: 'go',
+    });
     expect(core.runs.getRun(report.id).stdout).toBe('["one","two words"]');
   });
 
@@ -55,10 +74,17 @@ describe('the run pipeline: render → policy → approval → run → record', 
     const error = await rejectionOf(core.runs.run({ skill: 'echoes', tool: 'go', surface: 'mcp' }, { approval: { kind: 'none' } }));
     expect(error).toMatchObject({ code: 'E601', kind: 'approval_required' });
     expect(error.message).toContain('needs approval from the person at the desktop');
-    expect(core.runs.history()[0]).toMatchObject({ id: error.details?.runId, status: 'refused', outcome: 'refused', errorCode: 'E601', exitCode: null, startedAt: null });
+    expect(core.runs.history()[0]).toMatchObject({
+      id: error.details?.runId,
+      status: 'refused',
+      outcome: 'refused',
+      errorCode: 'E601',
+      exitCode: null,
+      startedAt: null,
+    });
   });
 
-  it('a call refused before anything was decided (no such skill or tool, bad arguments, a bad folder) is the caller\'s error, not a history row; a decided refusal is', async () => {
+  it("a call refused before anything was decided (no such skill or tool, bad arguments, a bad folder) is the caller's error, not a history row; a decided refusal is", async () => {
     const t = testHome();
     writeSkill(t.skills, 'echoes', toolSkill('echoes', argvCommand, { read_only: true }));
     const core = open(t);
@@ -85,18 +111,25 @@ describe('the run pipeline: render → policy → approval → run → record', 
     writeSkill(t.skills, 'echoes', toolSkill('echoes', argvCommand));
     const core = open(t);
     const seen: PendingApproval[] = [];
-    const report = await core.runs.run(
-      { skill: 'echoes', tool: 'go', args: { a: '--not-an-option-because-b' }, surface: 'cli' },
-      { approval: { kind: 'prompt', ask: async (p) => (seen.push(p), { verdict: 'once', actor: 'ada' }) } },
-    ).catch((e: SkilltrayError) => e);
+    const report = await core.runs
+      .run(
+        { skill: 'echoes', tool: 'go', args: { a: '--not-an-option-because-b' }, surface: 'cli' },
+        { approval: { kind: 'prompt', ask: async (p) => (seen.push(p), { verdict: 'once', actor: 'ada' }) } },
+      )
+      .catch((e: SkilltrayError) => e);
     expect(report).toMatchObject({ code: 'E504' });
     expect(seen).toEqual([]);
 
-    const ok = await core.runs.run({ skill: 'echoes', tool: 'go', args: { a: 'x' }, surface: 'cli' }, { approval: { kind: 'prompt', ask: async (p) => (seen.push(p), { verdict: 'once', actor: 'ada' }) } });
+    const ok = await core.runs.run(
+      { skill: 'echoes', tool: 'go', args: { a: 'x' }, surface: 'cli' },
+      { approval: { kind: 'prompt', ask: async (p) => (seen.push(p), { verdict: 'once', actor: 'ada' }) } },
+    );
     expect(ok.decision).toMatchObject({ outcome: 'approved', by: 'user', actor: 'ada' });
     expect(seen[0]).toMatchObject({ skill: 'echoes', tool: 'go', trust: 'user', programPath: NODE, argv: [fixture('print-argv.mjs'), 'x'], env: [] });
 
-    const denied = await rejectionOf(core.runs.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: { kind: 'prompt', ask: async () => ({ verdict: 'deny', actor: 'ada' }) } }));
+    const denied = await rejectionOf(
+      core.runs.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: { kind: 'prompt', ask: async () => ({ verdict: 'deny', actor: 'ada' }) } }),
+    );
     expect(denied).toMatchObject({ code: 'E603', kind: 'denied_by_user' });
     expect(core.runs.history()[0]).toMatchObject({ status: 'denied', outcome: 'denied', decidedBy: 'user', actor: 'ada', startedAt: null });
   });
@@ -207,7 +240,11 @@ describe('the run pipeline: render → policy → approval → run → record', 
 
   it('passes no secret from Skilltray’s environment, only what the skill declares', async () => {
     const t = testHome();
-    writeSkill(t.bundled, 'envy', toolSkill('envy', `${NODE} ${fixture('print-env.mjs')}`, { read_only: true, requires: { bins: [], env: ['DECLARED_KEY'] } }, null));
+    writeSkill(
+      t.bundled,
+      'envy',
+      toolSkill('envy', `${NODE} ${fixture('print-env.mjs')}`, { read_only: true, requires: { bins: [], env: ['DECLARED_KEY'] } }, null),
+    );
     const core = open(t, { SECRET_TOKEN: 'leak-me', AWS_SECRET_ACCESS_KEY: 'nope', DECLARED_KEY: 'fine', SKILLTRAY_TOKEN: 'never' });
     const env = JSON.parse((await core.runs.run({ skill: 'envy', tool: 'go', surface: 'cli' }, { approval: once() })).result.stdout) as Record<string, string>;
     expect(env.DECLARED_KEY).toBe('fine');
@@ -217,7 +254,7 @@ describe('the run pipeline: render → policy → approval → run → record', 
     expect(env.PATH).toBe(systemPath(process.env.PATH ?? '', process.platform));
   });
 
-  it('bad arguments never reach a process: E502, E503, E504, E501 — the caller\'s errors, not history rows', async () => {
+  it("bad arguments never reach a process: E502, E503, E504, E501 — the caller's errors, not history rows", async () => {
     const t = testHome();
     writeSkill(t.bundled, 'echoes', toolSkill('echoes', argvCommand, { read_only: true }, '| a | string | yes | first |\n| b | integer | no | second |'));
     const core = open(t);
@@ -243,12 +280,26 @@ describe('the run pipeline: render → policy → approval → run → record', 
     const sentinel = join(t.work, 'pwned');
     const value = fc.oneof(
       fc.string({ minLength: 1, maxLength: 40 }).filter((s) => !s.startsWith('-') && !s.includes('\0')),
-      fc.constantFrom(`$(touch ${sentinel})`, `; touch ${sentinel}`, `\`touch ${sentinel}\``, `| touch ${sentinel}`, `&& touch ${sentinel}`, '"quoted" \'single\'', '*', '~', '$HOME', 'a b\tc\nd'),
+      fc.constantFrom(
+        `$(touch ${sentinel})`,
+        `; touch ${sentinel}`,
+        `\`touch ${sentinel}\``,
+        `| touch ${sentinel}`,
+        `&& touch ${sentinel}`,
+        '"quoted" \'single\'',
+        '*',
+        '~',
+        '$HOME',
+        'a b\tc\nd',
+      ),
     );
     await fc.assert(
       fc.asyncProperty(value, value, async (a, b) => {
         // Pre-approved: some values look like hidden paths and would ask; this property is about the shell, not policy.
-        const report = await core.runs.run({ skill: 'echoes', tool: 'go', args: { a, b }, surface: 'cli', cwd: t.work }, { approval: { kind: 'preapproved', actor: 'test' } });
+        const report = await core.runs.run(
+          { skill: 'echoes', tool: 'go', args: { a, b }, surface: 'cli', cwd: t.work },
+          { approval: { kind: 'preapproved', actor: 'test' } },
+        );
         expect(JSON.parse(report.result.stdout)).toEqual([a, b]);
       }),
       { numRuns: 25 },
@@ -313,7 +364,9 @@ describe('what a tool that runs unasked may reach', () => {
     const auto = await core.runs.run({ skill: 'reader', tool: 'go', args: { a: 'notes.txt' }, surface: 'mcp', cwd: t.work }, { approval: { kind: 'none' } });
     expect(auto.decision).toMatchObject({ outcome: 'auto', by: 'policy' });
     for (const a of ['.ssh/id_ed25519', join(t.home, 'token')]) {
-      const refused = await rejectionOf(core.runs.run({ skill: 'reader', tool: 'go', args: { a }, surface: 'mcp', cwd: t.work }, { approval: { kind: 'none' } }));
+      const refused = await rejectionOf(
+        core.runs.run({ skill: 'reader', tool: 'go', args: { a }, surface: 'mcp', cwd: t.work }, { approval: { kind: 'none' } }),
+      );
       expect(refused.code).toBe('E601');
       expect(refused.details?.reason).toMatch(/would run without asking .* but its argument 'a'/);
     }
@@ -357,9 +410,15 @@ describe('after the person approves', () => {
         return { verdict: 'once', actor: 'ada' };
       },
     });
-    expect((await rejectionOf(core.runs.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: approveAfter(() => core.preferences.setPaused(true)) }))).code).toBe('E608');
+    expect(
+      (await rejectionOf(core.runs.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: approveAfter(() => core.preferences.setPaused(true)) })))
+        .code,
+    ).toBe('E608');
     core.preferences.setPaused(false);
-    expect((await rejectionOf(core.runs.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: approveAfter(() => core.preferences.setMode('Meeting')) }))).code).toBe('E605');
+    expect(
+      (await rejectionOf(core.runs.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: approveAfter(() => core.preferences.setMode('Meeting')) })))
+        .code,
+    ).toBe('E605');
     expect(core.runs.history().filter((r) => r.startedAt !== null)).toEqual([]);
   });
 });
@@ -393,7 +452,10 @@ describe('policy changes are announced', () => {
     core.on('event', (e) => e.type === 'policy.changed' && changes++);
     const rule = core.policy.addRule('skill:other', 'deny');
     core.policy.removeRule(rule.id);
-    await core.runs.run({ skill: 'echoes', tool: 'go', surface: 'cli' }, { approval: { kind: 'prompt', ask: async () => ({ verdict: 'always', actor: 'ada' }) } });
+    await core.runs.run(
+      { skill: 'echoes', tool: 'go', surface: 'cli' },
+      { approval: { kind: 'prompt', ask: async () => ({ verdict: 'always', actor: 'ada' }) } },
+    );
     core.policy.revokeRemembered(core.policy.remembered()[0]!.id);
     expect(changes).toBe(4);
   });

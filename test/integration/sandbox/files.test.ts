@@ -57,7 +57,12 @@ describe('writes', () => {
     const sibling = join(base, 'other');
     mkdirSync(cwd);
     mkdirSync(sibling);
-    const report = await probe(core, 'probe-ws', `echo ok > written.txt && mkdir sub && echo ok > sub/deep.txt; echo x > ${sibling}/leak.txt; echo x > ../leak.txt`, cwd);
+    const report = await probe(
+      core,
+      'probe-ws',
+      `echo ok > written.txt && mkdir sub && echo ok > sub/deep.txt; echo x > ${sibling}/leak.txt; echo x > ../leak.txt`,
+      cwd,
+    );
     expect(report.sandbox).toMatchObject({ name: 'workspace', contained: true, network: false });
     expect(existsSync(join(cwd, 'written.txt'))).toBe(true);
     expect(existsSync(join(cwd, 'sub', 'deep.txt'))).toBe(true);
@@ -110,7 +115,12 @@ describe('secrets are unreadable in every profile', () => {
     writeFileSync(join(t.work, 'notes.txt'), 'ordinary\n');
     symlinkSync(join(t.userHome, '.ssh', 'id_test'), join(t.work, 'key'));
     const reads = [join(t.userHome, '.ssh', 'id_test'), join(t.home, 'token'), join(t.userHome, '.aws', 'credentials'), join(realAws, 'credentials')];
-    const script = [...reads.map((file) => `cat ${file}`), 'cat key', `link="$(mktemp -d)/key" && ln -s ${reads[0]} "$link" && cat "$link"`, 'cat notes.txt'].join('; ');
+    const script = [
+      ...reads.map((file) => `cat ${file}`),
+      'cat key',
+      `link="$(mktemp -d)/key" && ln -s ${reads[0]} "$link" && cat "$link"`,
+      'cat notes.txt',
+    ].join('; ');
     const control = await unsandboxed(script, t.work, { ...t.env, TMPDIR: tempDir() });
     expect(control.stdout).toBe('PRIVATE KEY\napi-token\naws-secret\naws-secret\nPRIVATE KEY\nPRIVATE KEY\nordinary');
     for (const skill of ['probe-ro', 'probe-ws', 'probe-net'] as const) {
@@ -128,7 +138,8 @@ describe('secrets are unreadable in every profile', () => {
       '.config/gcloud/credentials.db': 'gcloud-secret\n',
     });
     symlinkSync(join(t.userHome, '.config', 'gh', 'hosts.yml'), join(t.userHome, '.config', 'app', 'gh-link'));
-    const script = 'cat ~/.config/app/settings.ini; cat ~/.config/gh/hosts.yml; cat ~/.config/app/gh-link; cat ~/.config/gcloud/credentials.db; ls -A ~/.config/gh';
+    const script =
+      'cat ~/.config/app/settings.ini; cat ~/.config/gh/hosts.yml; cat ~/.config/app/gh-link; cat ~/.config/gcloud/credentials.db; ls -A ~/.config/gh';
     const control = await unsandboxed(script, t.work, t.env);
     expect(control.stdout).toContain('gho_secret');
     const report = await probe(core, 'probe-reads', script, t.work);

@@ -51,13 +51,16 @@ describe('no network in read-only and workspace', () => {
     });
   }
 
-  it.skipIf(!installed('getent'))(`getent hosts cannot reach a DNS resolver${dnsAnswers ? '' : ' (no resolver answers on this machine: only the failure inside is shown)'}`, async () => {
-    const { t, core } = probeHome();
-    const report = await probe(core, 'probe-ro', `getent hosts ${DNS_NAME}`, t.work);
-    expect(report.result.exitCode).not.toBe(0);
-    expect(report.result.stdout).toBe('');
-    if (dnsAnswers) expect((await unsandboxed(`getent hosts ${DNS_NAME}`, t.work, t.env)).exitCode).toBe(0);
-    // Names in /etc/hosts still resolve: the files are readable, only the network is gone.
-    expect((await probe(core, 'probe-ro', 'getent hosts localhost', t.work)).result.exitCode).toBe(0);
-  });
+  it.skipIf(!installed('getent'))(
+    `getent hosts cannot reach a DNS resolver${dnsAnswers ? '' : ' (no resolver answers on this machine: only the failure inside is shown)'}`,
+    async () => {
+      const { t, core } = probeHome();
+      const report = await probe(core, 'probe-ro', `getent hosts ${DNS_NAME}`, t.work);
+      expect(report.result.exitCode).not.toBe(0);
+      expect(report.result.stdout).toBe('');
+      if (dnsAnswers) expect((await unsandboxed(`getent hosts ${DNS_NAME}`, t.work, t.env)).exitCode).toBe(0);
+      // Names in /etc/hosts still resolve: the files are readable, only the network is gone.
+      expect((await probe(core, 'probe-ro', 'getent hosts localhost', t.work)).result.exitCode).toBe(0);
+    },
+  );
 });

@@ -84,7 +84,10 @@ describe('inside the sandbox', () => {
   it('only the allow-listed environment reaches the tool, with the private temp as TMPDIR', async () => {
     const { t, core } = probeHome({ AWS_SECRET_ACCESS_KEY: 'leak', GITHUB_TOKEN: 'leak', LANG: 'C.UTF-8' });
     const report = await probe(core, 'probe-ro', 'env', t.work);
-    const names = report.result.stdout.trim().split('\n').map((line) => line.split('=')[0]);
+    const names = report.result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split('=')[0]);
     expect(names).not.toContain('AWS_SECRET_ACCESS_KEY');
     expect(names).not.toContain('GITHUB_TOKEN');
     expect(names.filter((name) => name?.startsWith('SKILLTRAY_'))).toEqual([]);

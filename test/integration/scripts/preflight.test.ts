@@ -35,7 +35,11 @@ describe('the preflight of npm test', () => {
   });
 
   it('knows every program the bundled packs require, as the loader reads them', () => {
-    const loaded = new Set(loadPacks().list().flatMap((skill) => skill.requires.bins));
+    const loaded = new Set(
+      loadPacks()
+        .list()
+        .flatMap((skill) => skill.requires.bins),
+    );
     expect([...bundledPackBins().keys()].sort()).toEqual([...loaded].sort());
   });
 
@@ -49,7 +53,9 @@ describe('the preflight of npm test', () => {
     expect(stderr).toMatch(/^ {2}ssh-keygen +the pack tests sign commits with SSH keys they generate\n +install: sudo apt-get install -y openssh-client$/m);
     const browser = await chromiumExecutable(env);
     expect(stderr.includes('install: sudo apt-get install -y chromium')).toBe(browser === null);
-    expect(stderr).toMatch(/^ {2}cc +the build compiles the network relay a sandboxed run with a host list starts first, and the state.db salvage test compiles sqlite3.s shell \(for its .recover\)\n +install: sudo apt-get install -y gcc$/m);
+    expect(stderr).toMatch(
+      /^ {2}cc +the build compiles the network relay a sandboxed run with a host list starts first, and the state.db salvage test compiles sqlite3.s shell \(for its .recover\)\n +install: sudo apt-get install -y gcc$/m,
+    );
     expect(stderr).toContain(`All at once:\n  sudo apt-get install -y iputils-ping openssh-client gcc curl bubblewrap${browser === null ? ' chromium' : ''}\n`);
     expect(stderr).not.toMatch(/^ {2}(git|lsof|file|ps) /m);
     expect((await preflight(['--apt-packages'], env)).stdout).toBe(`iputils-ping openssh-client gcc curl bubblewrap${browser === null ? ' chromium' : ''}`);
@@ -64,9 +70,22 @@ describe('the preflight of npm test', () => {
   it("prefers Playwright's own Chromium where it is installed, else the system's", async () => {
     const home = tempDir();
     const env = { PATH: process.env.PATH, HOME: home };
-    const browser = async () => (await execa(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(SYSTEM_DEPS)}); process.stdout.write(String(await m.chromiumExecutable()))`], { env, extendEnv: false })).stdout;
+    const browser = async () =>
+      (
+        await execa(
+          process.execPath,
+          ['--input-type=module', '-e', `const m = await import(${JSON.stringify(SYSTEM_DEPS)}); process.stdout.write(String(await m.chromiumExecutable()))`],
+          { env, extendEnv: false },
+        )
+      ).stdout;
     expect(await browser()).toBe(String(onPath('chromium')));
-    const own = (await execa(process.execPath, ['--input-type=module', '-e', "const { chromium } = await import('playwright-core'); process.stdout.write(chromium.executablePath())"], { env, extendEnv: false, cwd: dirname(SYSTEM_DEPS) })).stdout;
+    const own = (
+      await execa(
+        process.execPath,
+        ['--input-type=module', '-e', "const { chromium } = await import('playwright-core'); process.stdout.write(chromium.executablePath())"],
+        { env, extendEnv: false, cwd: dirname(SYSTEM_DEPS) },
+      )
+    ).stdout;
     expect(own.startsWith(join(home, '.cache', 'ms-playwright'))).toBe(true);
     mkdirSync(dirname(own), { recursive: true });
     writeFileSync(own, '');

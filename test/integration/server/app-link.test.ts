@@ -30,7 +30,10 @@ async function closedPort(): Promise<number> {
 }
 
 function writeRecord(home: string, record: Record<string, unknown>): void {
-  writeFileSync(join(home, 'server.json'), JSON.stringify({ url: `http://127.0.0.1:${String(record.port)}`, owner: 'serve', version: 'x', started_at: new Date().toISOString(), ...record }));
+  writeFileSync(
+    join(home, 'server.json'),
+    JSON.stringify({ url: `http://127.0.0.1:${String(record.port)}`, owner: 'serve', version: 'x', started_at: new Date().toISOString(), ...record }),
+  );
 }
 
 describe('finding the owner of runs', () => {
@@ -74,7 +77,9 @@ describe('finding the owner of runs', () => {
     expect(error).toBeInstanceOf(SkilltrayClientError);
     expect(error).toMatchObject({ code: 'E001', kind: 'skill_not_found', message: "skill 'nope' not found" });
     expect(toSkilltrayError(error)).toMatchObject({ code: 'E001', message: "skill 'nope' not found", details: { skill: 'nope' } });
-    const wrongToken = await ownerClient({ url: h.server.url, token: 'nope' }).health({}).catch((e: unknown) => e);
+    const wrongToken = await ownerClient({ url: h.server.url, token: 'nope' })
+      .health({})
+      .catch((e: unknown) => e);
     expect(wrongToken).toMatchObject({ code: 'E802' });
   });
 });
@@ -113,13 +118,29 @@ describe('proving the owner before sending it the token', () => {
     const nonce = '0123456789abcdef0123456789abcdef';
     const answer = await raw(h.server.port, { path: `/api/identify?nonce=${nonce}` });
     expect(answer.status).toBe(200);
-    expect(JSON.parse(answer.body)).toEqual({ ok: true, value: { app: 'skilltray', proof: createHmac('sha256', h.server.token()).update(nonce).digest('hex') } });
+    expect(JSON.parse(answer.body)).toEqual({
+      ok: true,
+      value: { app: 'skilltray', proof: createHmac('sha256', h.server.token()).update(nonce).digest('hex') },
+    });
     expect(answer.body).not.toContain(h.server.token());
-    for (const query of ['', '?nonce=', '?nonce=0123456789abcdef', `?nonce=${nonce.toUpperCase()}`, `?nonce=${'g'.repeat(32)}`, `?nonce=${nonce}0`, `?nonce=${nonce}&nonce=${nonce}`]) {
+    for (const query of [
+      '',
+      '?nonce=',
+      '?nonce=0123456789abcdef',
+      `?nonce=${nonce.toUpperCase()}`,
+      `?nonce=${'g'.repeat(32)}`,
+      `?nonce=${nonce}0`,
+      `?nonce=${nonce}&nonce=${nonce}`,
+    ]) {
       const refused = await raw(h.server.port, { path: `/api/identify${query}` });
       expect([query, refused.status, errorOf(refused).code]).toEqual([query, 400, 'E805']);
     }
-    const posted = await raw(h.server.port, { method: 'POST', path: `/api/identify?nonce=${nonce}`, headers: { 'content-type': 'application/json' }, body: '{}' });
+    const posted = await raw(h.server.port, {
+      method: 'POST',
+      path: `/api/identify?nonce=${nonce}`,
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect([posted.status, posted.headers.allow]).toEqual([405, 'GET']);
     const rebound = await raw(h.server.port, { path: `/api/identify?nonce=${nonce}`, headers: { host: `attacker.example:${h.server.port}` } });
     expect([rebound.status, errorOf(rebound).code]).toEqual([403, 'E803']);
@@ -127,7 +148,7 @@ describe('proving the owner before sending it the token', () => {
     expect(foreign.status).toBe(403);
   });
 
-  it('never sends the token to whatever holds a crashed owner\'s port, however it answers', async () => {
+  it("never sends the token to whatever holds a crashed owner's port, however it answers", async () => {
     const t = testHome();
     const token = ensureToken(t.home);
     const wrongKey = (req: IncomingMessage, res: ServerResponse): void => {

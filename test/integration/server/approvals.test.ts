@@ -8,7 +8,10 @@ type Resolved = Extract<ServerEvent, { type: 'approval.resolved' }>;
 type RunMessage = Extract<ServerEvent, { type: 'run' }>;
 
 const isAdded = (e: ServerEvent): e is Added => e.type === 'approval.added';
-const runEvent = (id: string, type: RunEvent['type']) => (e: ServerEvent): e is RunMessage => e.type === 'run' && e.event.type === type && e.event.id === id;
+const runEvent =
+  (id: string, type: RunEvent['type']) =>
+  (e: ServerEvent): e is RunMessage =>
+    e.type === 'run' && e.event.type === type && e.event.id === id;
 
 describe('runs that need a person, over HTTP', () => {
   it('streams approval.added naming the run, approvals has its program and argv, and the waiting POST returns once approved', async () => {

@@ -24,7 +24,12 @@ describe('skilltray token', () => {
     const rotated = await cli(['token', '--rotate', '--json'], h.t);
     expect(JSON.parse(rotated.stdout)).toEqual({ path, rotated: true });
     expect(readFileSync(path, 'utf8').trim()).not.toBe(old);
-    const refused = await raw(h.server.port, { method: 'POST', path: '/api/health', headers: { authorization: `Bearer ${old}`, 'content-type': 'application/json' }, body: '{}' });
+    const refused = await raw(h.server.port, {
+      method: 'POST',
+      path: '/api/health',
+      headers: { authorization: `Bearer ${old}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(refused.status).toBe(401);
   });
 });
@@ -56,10 +61,16 @@ describe('approvals, approve, deny and run against the running owner', () => {
     expect(JSON.parse(outcome.stdout)).toEqual(['from the terminal']);
     expect(outcome.stderr).toContain('forwarded to skilltray serve at');
     expect(outcome.stderr).toContain(`run ${pending?.id}`);
-    expect(h.core.runs.getRun(pending?.id as string)).toMatchObject({ status: 'succeeded', surface: 'cli', outcome: 'approved', decidedBy: 'user', actor: 'cli' });
+    expect(h.core.runs.getRun(pending?.id as string)).toMatchObject({
+      status: 'succeeded',
+      surface: 'cli',
+      outcome: 'approved',
+      decidedBy: 'user',
+      actor: 'cli',
+    });
   });
 
-  it('a forwarded run that waits says so: its id, and where to answer it (serve\'s address, or skilltray approve)', async () => {
+  it("a forwarded run that waits says so: its id, and where to answer it (serve's address, or skilltray approve)", async () => {
     const h = await serverHome();
     const child = execa(process.execPath, [BIN, 'run', 'asks', 'go'], { env: h.t.env, extendEnv: false, reject: false, stdin: 'ignore' });
     let stderr = '';
@@ -73,7 +84,9 @@ describe('approvals, approve, deny and run against the running owner', () => {
     const id = await waiting;
     expect(h.core.broker.list().map((p) => p.id)).toEqual([id]);
     expect(stderr).toContain(`forwarded to skilltray serve at ${h.server.url}\n`);
-    expect(stderr).toContain(`run ${id} waits for your approval at ${h.server.url}/#/approvals (the browser UI of skilltray serve --web); or answer it here: skilltray approve ${id} (or deny ${id})\n`);
+    expect(stderr).toContain(
+      `run ${id} waits for your approval at ${h.server.url}/#/approvals (the browser UI of skilltray serve --web); or answer it here: skilltray approve ${id} (or deny ${id})\n`,
+    );
     h.core.broker.resolve(id, 'deny', 'test');
     expect((await child).exitCode).toBe(1);
   });
@@ -144,7 +157,9 @@ describe('settings and records from the CLI while an owner runs', () => {
 
   it('rules and remembered approvals are read and changed through the owner', async () => {
     const h = await serverHome();
-    const spies = (['rules', 'addRule', 'removeRule', 'remembered', 'revokeRemembered'] as const).map((method) => [method, vi.spyOn(h.core.policy, method)] as const);
+    const spies = (['rules', 'addRule', 'removeRule', 'remembered', 'revokeRemembered'] as const).map(
+      (method) => [method, vi.spyOn(h.core.policy, method)] as const,
+    );
     expect((await cli(['rules', 'add', 'deny', 'skill:par*'], h.t)).stdout).toBe('rule #1: deny skill:par*\n');
     expect(JSON.parse((await cli(['rules', '--json'], h.t)).stdout)).toEqual([expect.objectContaining({ id: 1, effect: 'deny', pattern: 'skill:par*' })]);
     expect((await cli(['rules', 'add', 'allow', 'tool:skill_exec'], h.t)).stderr).toMatch(/^error\[E609\]/);
@@ -154,7 +169,10 @@ describe('settings and records from the CLI while an owner runs', () => {
     expect((await cli(['remembered', 'revoke', '7'], h.t)).stderr).toMatch(/^error\[E615\]/);
     expect(Object.fromEntries(spies.map(([method, spy]) => [method, spy.mock.calls]))).toEqual({
       rules: [[]],
-      addRule: [['skill:par*', 'deny'], ['tool:skill_exec', 'allow']],
+      addRule: [
+        ['skill:par*', 'deny'],
+        ['tool:skill_exec', 'allow'],
+      ],
       removeRule: [[1], [1]],
       remembered: [[]],
       revokeRemembered: [[7]],
@@ -179,7 +197,14 @@ describe('skilltray serve --web', () => {
       env: t.env,
       bundledDir: t.bundled,
       version: '0.0.0-test',
-      io: { out: (text) => void (out += text), err: (text) => void (err += text), interactive: false, stdoutIsTty: false, stderrIsTty: false, ask: async () => '' },
+      io: {
+        out: (text) => void (out += text),
+        err: (text) => void (err += text),
+        interactive: false,
+        stdoutIsTty: false,
+        stderrIsTty: false,
+        ask: async () => '',
+      },
     });
     const [, url, token] = await waitFor(() => /^Open (http:\/\/127\.0\.0\.1:\d+)\/#token=([A-Za-z0-9_-]{43}) in your browser$/m.exec(out) ?? undefined);
     expect(token).toBe(readFileSync(tokenPath(t.home), 'utf8').trim());

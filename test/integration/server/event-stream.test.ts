@@ -7,7 +7,10 @@ import { testHome, writeSkill } from '../../support/temp.js';
 import { BEHAVE, NODE, errorOf, raw, readEvents, serverHome, toolSkill, waitFor, type ServerHome } from './helpers.js';
 
 type RunMessage = Extract<ServerEvent, { type: 'run' }>;
-const runNotice = (type: RunNotice['type']) => (e: ServerEvent): e is RunMessage => e.type === 'run' && e.event.type === type;
+const runNotice =
+  (type: RunNotice['type']) =>
+  (e: ServerEvent): e is RunMessage =>
+    e.type === 'run' && e.event.type === type;
 
 /** `GET /api/events` on a raw socket that reads nothing unless told: a subscriber that stalls. */
 function rawSubscriber(h: ServerHome): Promise<Socket> {
@@ -62,7 +65,8 @@ describe('the event stream', () => {
       if (event.type !== 'run') continue;
       expect(Object.keys(event.event)).not.toContain('command');
       expect(Object.keys(event.event)).not.toContain('text');
-      if (event.event.type === 'finished') expect(Object.keys(event.event.result).sort()).toEqual(['cancelled', 'droppedBytes', 'durationMs', 'exitCode', 'limitHit', 'signal', 'timedOut']);
+      if (event.event.type === 'finished')
+        expect(Object.keys(event.event.result).sort()).toEqual(['cancelled', 'droppedBytes', 'durationMs', 'exitCode', 'limitHit', 'signal', 'timedOut']);
     }
     expect(h.core.runs.getRun(output.event.id)).toMatchObject({ stdout: 'started', status: 'cancelled' });
     events.close();

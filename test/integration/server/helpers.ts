@@ -101,15 +101,21 @@ export interface RawResponse {
 }
 
 /** One HTTP request with exactly these headers (Host included) and path, nothing normalised. */
-export function raw(port: number, init: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<RawResponse> {
+export function raw(
+  port: number,
+  init: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method: init.method ?? 'GET', path: init.path ?? '/', headers: { host: `127.0.0.1:${port}`, ...init.headers }, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      res.on('error', reject);
-    });
+    const req = request(
+      { host: '127.0.0.1', port, method: init.method ?? 'GET', path: init.path ?? '/', headers: { host: `127.0.0.1:${port}`, ...init.headers }, agent: false },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(init.body);
   });

@@ -9,7 +9,12 @@ import { errorOf, onCleanup, raw, readEvents, serverHome } from './helpers.js';
 
 type Added = Extract<ServerEvent, { type: 'approval.added' }>;
 
-const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
 
 /** An SDK client over Streamable HTTP to the server's /mcp, with the token (or the headers given). */
 async function connect(url: string, headers: Record<string, string>): Promise<Client> {
@@ -50,7 +55,12 @@ describe('MCP over Streamable HTTP at /mcp on the owner of runs', () => {
   it('refuses a request without the token, with a wrong one, or from a foreign Origin or Host, before any session exists', async () => {
     const h = await serverHome();
     const post = (headers: Record<string, string>) =>
-      raw(h.server.port, { method: 'POST', path: '/mcp', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: INITIALIZE });
+      raw(h.server.port, {
+        method: 'POST',
+        path: '/mcp',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: INITIALIZE,
+      });
     const token = `Bearer ${h.server.token()}`;
     const none = await post({});
     expect([none.status, errorOf(none).code]).toEqual([401, 'E802']);

@@ -108,8 +108,35 @@ describe('every operation of the contract over HTTP', () => {
       health: {},
     };
     /** The operations whose valid input above names something that does not exist, on purpose. */
-    const notFound: Partial<Record<OperationName, string>> = { cancelRun: 'E702', getRun: 'E702', answerApproval: 'E611', removeRule: 'E614', revokeRemembered: 'E615', dismissNotice: 'E903', connectAssistant: 'E852' };
-    const sameAsCore: OperationName[] = ['assistants', 'disconnectAssistant', 'list', 'describe', 'check', 'roots', 'resolve', 'approvals', 'rules', 'remembered', 'sandbox', 'settings', 'notices', 'outline', 'show', 'open', 'sources', 'discover'];
+    const notFound: Partial<Record<OperationName, string>> = {
+      cancelRun: 'E702',
+      getRun: 'E702',
+      answerApproval: 'E611',
+      removeRule: 'E614',
+      revokeRemembered: 'E615',
+      dismissNotice: 'E903',
+      connectAssistant: 'E852',
+    };
+    const sameAsCore: OperationName[] = [
+      'assistants',
+      'disconnectAssistant',
+      'list',
+      'describe',
+      'check',
+      'roots',
+      'resolve',
+      'approvals',
+      'rules',
+      'remembered',
+      'sandbox',
+      'settings',
+      'notices',
+      'outline',
+      'show',
+      'open',
+      'sources',
+      'discover',
+    ];
     for (const operation of OPERATIONS) {
       const { status, envelope } = await h.call(operation, inputs[operation]);
       const code = notFound[operation];
@@ -126,7 +153,10 @@ describe('every operation of the contract over HTTP', () => {
     expect(status).toBe(200);
     expect(envelope).toMatchObject({ ok: true, value: { id: ran?.id, stdout: 'over http\n', surface: 'http' } });
     expect((await h.call('attach', inputs.attach)).envelope).toMatchObject({ ok: true, value: { execution: { result: { stdout: 'run-42\n' } } } });
-    expect((await h.call('health', {})).envelope).toMatchObject({ ok: true, value: { app: 'skilltray', owner: 'serve', version: '0.0.0-test', pid: process.pid, home: h.core.config.home } });
+    expect((await h.call('health', {})).envelope).toMatchObject({
+      ok: true,
+      value: { app: 'skilltray', owner: 'serve', version: '0.0.0-test', pid: process.pid, home: h.core.config.home },
+    });
   });
 
   it.each([
@@ -191,7 +221,13 @@ describe('GET /openapi.json', () => {
     expect(response.status).toBe(200);
     const doc = JSON.parse(response.body) as {
       openapi: string;
-      paths: Record<string, { post?: { operationId: string; requestBody: { content: Record<string, { schema: { properties?: Record<string, unknown>; required?: string[] } }> } }; get?: unknown }>;
+      paths: Record<
+        string,
+        {
+          post?: { operationId: string; requestBody: { content: Record<string, { schema: { properties?: Record<string, unknown>; required?: string[] } }> } };
+          get?: unknown;
+        }
+      >;
       components: { securitySchemes: Record<string, unknown> };
       security: unknown[];
     };
@@ -208,7 +244,8 @@ describe('GET /openapi.json', () => {
 });
 
 describe('the static UI', () => {
-  const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  const CSP =
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
   it('serves index.html for / and its assets, with the CSP and without a token', async () => {
     const h = await serverHome({ webDir: WEB_FIXTURE });

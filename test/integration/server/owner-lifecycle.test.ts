@@ -71,58 +71,68 @@ describe('no tool outlives the process that owns it', () => {
     expect(after?.reason).toBe('the process that owned the run stopped before it finished (the skilltray serve API is stopping)');
   });
 
-  it('after serve is killed (SIGKILL) an uncontained tool runs on; the next owner to start kills it and marks the run interrupted', { timeout: 90_000 }, async () => {
-    const t = await setup();
-    // Out of the sandbox: a contained tool dies with its owner by itself (the next test).
-    expect((await cliProcess(['rules', 'unsandbox', 'slow'], t.env)).code).toBe(0);
-    // The rule was made for the sandboxed tool; it allows the unsandboxed one only once made again.
-    expect((await cliProcess(['rules', 'add', 'allow', 'tool:slow/go'], t.env)).stdout).toContain('for slow: the user skill in');
-    const first = await serve(t);
-    const caller = cliProcess(['run', 'slow', 'go'], t.env, t.work);
-    const run = await running(t);
-    first.child.kill('SIGKILL');
-    await first.child;
-    await caller;
-    // Orphaned: reparented, still sleeping, its run still said to be running, the owner file left behind.
-    expect(isDead(run.pgid)).toBe(false);
-    expect((await history(t))[0]).toMatchObject({ id: run.id, status: 'running' });
-    expect(existsSync(join(t.home, 'server.json'))).toBe(true);
-    // Looking for the owner finds it dead and removes its file.
-    expect((await cliProcess(['approvals'], t.env)).stderr).toContain('error[E807]');
-    expect(existsSync(join(t.home, 'server.json'))).toBe(false);
+  it(
+    'after serve is killed (SIGKILL) an uncontained tool runs on; the next owner to start kills it and marks the run interrupted',
+    { timeout: 90_000 },
+    async () => {
+      const t = await setup();
+      // Out of the sandbox: a contained tool dies with its owner by itself (the next test).
+      expect((await cliProcess(['rules', 'unsandbox', 'slow'], t.env)).code).toBe(0);
+      // The rule was made for the sandboxed tool; it allows the unsandboxed one only once made again.
+      expect((await cliProcess(['rules', 'add', 'allow', 'tool:slow/go'], t.env)).stdout).toContain('for slow: the user skill in');
+      const first = await serve(t);
+      const caller = cliProcess(['run', 'slow', 'go'], t.env, t.work);
+      const run = await running(t);
+      first.child.kill('SIGKILL');
+      await first.child;
+      await caller;
+      // Orphaned: reparented, still sleeping, its run still said to be running, the owner file left behind.
+      expect(isDead(run.pgid)).toBe(false);
+      expect((await history(t))[0]).toMatchObject({ id: run.id, status: 'running' });
+      expect(existsSync(join(t.home, 'server.json'))).toBe(true);
+      // Looking for the owner finds it dead and removes its file.
+      expect((await cliProcess(['approvals'], t.env)).stderr).toContain('error[E807]');
+      expect(existsSync(join(t.home, 'server.json'))).toBe(false);
 
-    const second = await serve(t);
-    expect(isDead(run.pgid)).toBe(true);
-    const [after] = await history(t);
-    expect(after).toMatchObject({ id: run.id, status: 'interrupted', errorCode: 'E705' });
-    expect(after?.reason).toBe(`its owner (pid ${first.child.pid}) stopped before the run finished; its tool (process group ${run.pgid}) was still running and was stopped`);
-    second.child.kill('SIGTERM');
-    expect((await second.child).exitCode).toBe(0);
-  });
+      const second = await serve(t);
+      expect(isDead(run.pgid)).toBe(true);
+      const [after] = await history(t);
+      expect(after).toMatchObject({ id: run.id, status: 'interrupted', errorCode: 'E705' });
+      expect(after?.reason).toBe(
+        `its owner (pid ${first.child.pid}) stopped before the run finished; its tool (process group ${run.pgid}) was still running and was stopped`,
+      );
+      second.child.kill('SIGTERM');
+      expect((await second.child).exitCode).toBe(0);
+    },
+  );
 
-  it.runIf(process.platform === 'linux')('after serve is killed (SIGKILL) a contained tool dies with it (bubblewrap, --die-with-parent); the next owner marks the run interrupted', { timeout: 90_000 }, async () => {
-    requireSandbox();
-    const t = await setup();
-    const first = await serve(t);
-    const caller = cliProcess(['run', 'slow', 'go'], t.env, t.work);
-    const run = await running(t);
-    // The recorded group is bwrap's: bwrap, the namespace's init and the tool inside. As root the tool
-    // starts only once its cgroup holds it (docs/runner.md, "Limits"): kill the owner once it has.
-    await waitFor(() => (liveInGroup(run.pgid).some((pid) => commandOf(pid) === 'sleep') ? true : undefined), 20_000);
-    expect(liveInGroup(run.pgid).length).toBeGreaterThan(1);
-    first.child.kill('SIGKILL');
-    await first.child;
-    await caller;
-    await waitFor(() => (liveInGroup(run.pgid).length === 0 ? true : undefined), 20_000);
-    expect((await history(t))[0]).toMatchObject({ id: run.id, status: 'running' });
+  it.runIf(process.platform === 'linux')(
+    'after serve is killed (SIGKILL) a contained tool dies with it (bubblewrap, --die-with-parent); the next owner marks the run interrupted',
+    { timeout: 90_000 },
+    async () => {
+      requireSandbox();
+      const t = await setup();
+      const first = await serve(t);
+      const caller = cliProcess(['run', 'slow', 'go'], t.env, t.work);
+      const run = await running(t);
+      // The recorded group is bwrap's: bwrap, the namespace's init and the tool inside. As root the tool
+      // starts only once its cgroup holds it (docs/runner.md, "Limits"): kill the owner once it has.
+      await waitFor(() => (liveInGroup(run.pgid).some((pid) => commandOf(pid) === 'sleep') ? true : undefined), 20_000);
+      expect(liveInGroup(run.pgid).length).toBeGreaterThan(1);
+      first.child.kill('SIGKILL');
+      await first.child;
+      await caller;
+      await waitFor(() => (liveInGroup(run.pgid).length === 0 ? true : undefined), 20_000);
+      expect((await history(t))[0]).toMatchObject({ id: run.id, status: 'running' });
 
-    const second = await serve(t);
-    const [after] = await history(t);
-    expect(after).toMatchObject({ id: run.id, status: 'interrupted', errorCode: 'E705' });
-    expect(after?.reason).toBe(`its owner (pid ${first.child.pid}) stopped before the run finished; its tool was no longer running`);
-    second.child.kill('SIGTERM');
-    expect((await second.child).exitCode).toBe(0);
-  });
+      const second = await serve(t);
+      const [after] = await history(t);
+      expect(after).toMatchObject({ id: run.id, status: 'interrupted', errorCode: 'E705' });
+      expect(after?.reason).toBe(`its owner (pid ${first.child.pid}) stopped before the run finished; its tool was no longer running`);
+      second.child.kill('SIGTERM');
+      expect((await second.child).exitCode).toBe(0);
+    },
+  );
 
   it('a CLI running the tool itself (--yes) stops it on SIGHUP and records the run interrupted', { timeout: 60_000 }, async () => {
     const t = await setup();
@@ -136,7 +146,13 @@ describe('no tool outlives the process that owns it', () => {
     const ended = await cli;
     expect(ended.stderr).toContain('SIGHUP: stopping the run');
     expect(isDead(run.pgid)).toBe(true);
-    expect((await history(t))[0]).toMatchObject({ id: run.id, status: 'interrupted', surface: 'cli', errorCode: 'E705', reason: 'the process that owned the run stopped before it finished (SIGHUP to the skilltray command)' });
+    expect((await history(t))[0]).toMatchObject({
+      id: run.id,
+      status: 'interrupted',
+      surface: 'cli',
+      errorCode: 'E705',
+      reason: 'the process that owned the run stopped before it finished (SIGHUP to the skilltray command)',
+    });
   });
 
   it('skilltray mcp running a tool itself stops it on SIGHUP and records the run interrupted', { timeout: 60_000 }, async () => {

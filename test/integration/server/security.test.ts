@@ -39,7 +39,13 @@ describe('the loopback API refuses what it must, before anything runs', () => {
     ['a form content type', 400, 'E805', (h: ServerHome) => json(h, { 'content-type': 'application/x-www-form-urlencoded' })],
     ['text/plain (what a cross-site form can send)', 400, 'E805', (h: ServerHome) => json(h, { 'content-type': 'text/plain' })],
     ['a schema-invalid body', 400, 'E805', (h: ServerHome) => json(h), '{"skill": 5}'],
-    ['an attempt to pre-approve over HTTP', 400, 'E805', (h: ServerHome) => json(h), JSON.stringify({ skill: 'asks', tool: 'go', approval: { kind: 'preapproved', actor: 'me' } })],
+    [
+      'an attempt to pre-approve over HTTP',
+      400,
+      'E805',
+      (h: ServerHome) => json(h),
+      JSON.stringify({ skill: 'asks', tool: 'go', approval: { kind: 'preapproved', actor: 'me' } }),
+    ],
     ['an empty body', 400, 'E805', (h: ServerHome) => json(h), ''],
   ])('refuses %s with %i %s, and nothing runs', async (_what, status, code, headers, body = RUN) => {
     const h = await serverHome();
@@ -57,12 +63,15 @@ describe('the loopback API refuses what it must, before anything runs', () => {
     expect(errorOf(declared).code).toBe('E804');
     // Chunked, so no Content-Length announces the size: counted while it streams.
     const streamed = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: h.server.port, method: 'POST', path: '/api/run', headers: { ...json(h), 'transfer-encoding': 'chunked' } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      });
+      const req = request(
+        { host: '127.0.0.1', port: h.server.port, method: 'POST', path: '/api/run', headers: { ...json(h), 'transfer-encoding': 'chunked' } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
       req.on('error', reject);
       const chunk = Buffer.alloc(64 * 1024, 'x');
       let sent = 0;
@@ -93,7 +102,12 @@ describe('the loopback API refuses what it must, before anything runs', () => {
 
   it('accepts its own origin and localhost as Host, and says which methods a route takes', async () => {
     const h = await serverHome();
-    const local = await raw(h.server.port, { method: 'POST', path: '/api/health', headers: json(h, { host: `localhost:${h.server.port}`, origin: `http://localhost:${h.server.port}` }), body: '{}' });
+    const local = await raw(h.server.port, {
+      method: 'POST',
+      path: '/api/health',
+      headers: json(h, { host: `localhost:${h.server.port}`, origin: `http://localhost:${h.server.port}` }),
+      body: '{}',
+    });
     expect(local.status).toBe(200);
     const get = await raw(h.server.port, { method: 'GET', path: '/api/run', headers: json(h) });
     expect(get.status).toBe(405);

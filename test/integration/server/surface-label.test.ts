@@ -7,7 +7,11 @@ describe('the surface a forwarded run is recorded with', () => {
   it('is the bridge the caller names (cli, mcp), plain http otherwise, and never ui', async () => {
     const h = await serverHome();
     const run = (surface?: 'cli' | 'mcp') =>
-      httpTransport(h.server.url, h.server.token(), surface === undefined ? {} : { surface })('run', { skill: 'echoes', tool: 'go', args: { a: surface ?? 'plain' } });
+      httpTransport(
+        h.server.url,
+        h.server.token(),
+        surface === undefined ? {} : { surface },
+      )('run', { skill: 'echoes', tool: 'go', args: { a: surface ?? 'plain' } });
     for (const surface of ['cli', 'mcp', undefined] as const) expect((await run(surface)).ok).toBe(true);
     const claimsUi = await fetch(`${h.server.url}/api/run`, {
       method: 'POST',
@@ -37,11 +41,20 @@ describe('the surface a forwarded run is recorded with', () => {
       });
     for (const [i, headers] of pretending.entries()) {
       const asked = post('run', { skill: 'asks', tool: 'go', args: { a: `pretend-${i}` } }, headers);
-      const added = await events.next((e): e is Extract<ServerEvent, { type: 'approval.added' }> => e.type === 'approval.added' && h.core.broker.list().some((p) => p.id === e.entry.id && p.args.a === `pretend-${i}`));
+      const added = await events.next(
+        (e): e is Extract<ServerEvent, { type: 'approval.added' }> =>
+          e.type === 'approval.added' && h.core.broker.list().some((p) => p.id === e.entry.id && p.args.a === `pretend-${i}`),
+      );
       expect(added.entry.surface).toBe('browser');
       expect((await post('answerApproval', { id: added.entry.id, verdict: 'once' }, headers)).status).toBe(200);
       expect((await asked).status).toBe(200);
-      expect(h.core.runs.getRun(added.entry.id)).toMatchObject({ surface: 'browser', outcome: 'approved', decidedBy: 'user', actor: 'browser', status: 'succeeded' });
+      expect(h.core.runs.getRun(added.entry.id)).toMatchObject({
+        surface: 'browser',
+        outcome: 'approved',
+        decidedBy: 'user',
+        actor: 'browser',
+        status: 'succeeded',
+      });
     }
     expect(h.core.runs.history().filter((r) => r.surface === 'ui' || r.actor === 'tray')).toEqual([]);
     events.close();

@@ -25,7 +25,9 @@ describe('soak: a cold search over 1,000 skills', () => {
     expect(stripVTControlCharacters(result.stdout)).toMatch(/^ *1\. skill-\d+\/deploy\w* — tool:/m);
     const again = await cli(['search', 'deploy', '--limit', '3'], t, { tty: true });
     expect(again.stderr).toBe('');
-    console.log(`[soak] cold search over 1,000 generated skills: ${ms.toFixed(0)} ms (load, catalog of every skill, query), progress shown on the terminal and cleared`);
+    console.log(
+      `[soak] cold search over 1,000 generated skills: ${ms.toFixed(0)} ms (load, catalog of every skill, query), progress shown on the terminal and cleared`,
+    );
   }, 120_000);
 
   it('prints no progress when stderr is not a terminal', async () => {

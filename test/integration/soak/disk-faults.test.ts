@@ -36,13 +36,20 @@ async function homeOnTmpfs(size: string): Promise<{ t: TestHome; mount: string }
 
 /** Skills to read, a built index and a catalog, as a home has them after some use. */
 async function used(t: TestHome): Promise<void> {
-  for (let i = 0; i < 20; i++) writeSkill(t.skills, `skill-${i}`, skillMd({ name: `skill-${i}`, description: `Deploy helper ${i}.` }, `# Skill ${i}\n\n## Deploy\n\nHow to deploy ${i}.\n`));
+  for (let i = 0; i < 20; i++)
+    writeSkill(
+      t.skills,
+      `skill-${i}`,
+      skillMd({ name: `skill-${i}`, description: `Deploy helper ${i}.` }, `# Skill ${i}\n\n## Deploy\n\nHow to deploy ${i}.\n`),
+    );
   for (const argv of [['list'], ['build', 'skill-1'], ['search', 'deploy'], ['mode', 'Dev']]) expect((await cliProcess(argv, t.env, t.userHome)).code).toBe(0);
 }
 
 /** Files under the home (a cache deleting itself would show here). */
 function homeFiles(home: string): string[] {
-  return readdirSync(home, { recursive: true, encoding: 'utf8' }).filter((f) => !f.endsWith('-shm') && !f.endsWith('-wal')).sort();
+  return readdirSync(home, { recursive: true, encoding: 'utf8' })
+    .filter((f) => !f.endsWith('-shm') && !f.endsWith('-wal'))
+    .sort();
 }
 
 describe.skipIf(!asRoot)('soak: a failing disk under the home (a tmpfs; needs root to mount)', () => {
@@ -51,7 +58,15 @@ describe.skipIf(!asRoot)('soak: a failing disk under the home (a tmpfs; needs ro
     await used(t);
     const before = homeFiles(t.home);
     await execa('mount', ['-o', 'remount,ro', mount]);
-    const reads = [['list', '--json'], ['history'], ['search', 'deploy'], ['search', 'skill-1', 'deploy'], ['describe', 'skill-3'], ['check', 'skill-2'], ['roots']];
+    const reads = [
+      ['list', '--json'],
+      ['history'],
+      ['search', 'deploy'],
+      ['search', 'skill-1', 'deploy'],
+      ['describe', 'skill-3'],
+      ['check', 'skill-2'],
+      ['roots'],
+    ];
     for (const argv of reads) {
       const result = await cliProcess(argv, t.env, t.userHome);
       expect(result.code, `${argv.join(' ')}: ${result.stderr}`).toBe(0);
@@ -65,7 +80,9 @@ describe.skipIf(!asRoot)('soak: a failing disk under the home (a tmpfs; needs ro
       codes.push(`${argv[0]} E904`);
     }
     expect(homeFiles(t.home)).toEqual(before);
-    console.log(`[soak] read-only home: ${reads.length} read commands exit 0 (${reads.map((a) => a[0]).join(', ')}); ${codes.join(', ')}; no file of the home deleted`);
+    console.log(
+      `[soak] read-only home: ${reads.length} read commands exit 0 (${reads.map((a) => a[0]).join(', ')}); ${codes.join(', ')}; no file of the home deleted`,
+    );
   }, 120_000);
 
   it('a full disk: read commands work, write commands say E905 naming where, nothing is deleted', async () => {
@@ -79,7 +96,10 @@ describe.skipIf(!asRoot)('soak: a failing disk under the home (a tmpfs; needs ro
       const result = await cliProcess(argv, t.env, t.userHome);
       expect(result.code, `${argv.join(' ')}: ${result.stderr}`).toBe(0);
     }
-    const writes = [['build', 'skill-2'], ['mode', 'Meeting']];
+    const writes = [
+      ['build', 'skill-2'],
+      ['mode', 'Meeting'],
+    ];
     for (const argv of writes) {
       const result = await cliProcess(argv, t.env, t.userHome);
       expect(result.code, argv.join(' ')).toBe(1);
@@ -137,10 +157,16 @@ describe('soak: concurrency', () => {
           }),
       );
       const [a, b] = await Promise.all(settled);
-      await Promise.all(children.map((child) => (child.exitCode !== null || child.signalCode !== null ? undefined : new Promise((resolve) => {
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-      }))));
+      await Promise.all(
+        children.map((child) =>
+          child.exitCode !== null || child.signalCode !== null
+            ? undefined
+            : new Promise((resolve) => {
+                child.once('exit', resolve);
+                child.kill('SIGTERM');
+              }),
+        ),
+      );
       const outs = [a, b].map((r) => r?.out ?? '');
       const listened = outs.filter((out) => out.includes('Skilltray API on'));
       const refused = outs.filter((out) => out.includes('error[E809]'));

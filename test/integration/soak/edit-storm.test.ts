@@ -17,7 +17,8 @@ import { serverHome } from '../server/helpers.js';
 
 const ROUNDS = 25;
 
-const notes = (description: string): string => skillMd({ name: 'notes', description, version: '1.0.0' }, '# Deploy\n\nShip the release with the deploy checklist.\n');
+const notes = (description: string): string =>
+  skillMd({ name: 'notes', description, version: '1.0.0' }, '# Deploy\n\nShip the release with the deploy checklist.\n');
 
 /** The states an editor's save passes through, each left as it is while the skill is read. */
 const BAD_STATES: [string, (file: string) => void][] = [
@@ -76,7 +77,9 @@ describe('soak: an edit storm on one skill', () => {
     }
     expect(changes.filter((change) => change.kind === 'removed' || failed(change))).toEqual([]);
 
-    const saved = new Promise<SkillChange>((resolve) => core.registry.on('change', (c) => c.name === 'notes' && c.kind === 'changed' && c.skill.description === 'after' && resolve(c)));
+    const saved = new Promise<SkillChange>((resolve) =>
+      core.registry.on('change', (c) => c.name === 'notes' && c.kind === 'changed' && c.skill.description === 'after' && resolve(c)),
+    );
     writeFileSync(file, notes('after'));
     await saved;
 
@@ -89,6 +92,8 @@ describe('soak: an edit storm on one skill', () => {
     rmSync(dir, { recursive: true });
     await removed;
     expect(() => core.library.getSkill('notes')).toThrow(/not found/);
-    console.log(`[soak] edit storm: ${ROUNDS} rounds of truncate, half-write, unlink and rename-over; ${httpSearches} HTTP and ${cliSearches} CLI searches all answered, and ${cliLists} CLI lists listed it, from the last good parse`);
+    console.log(
+      `[soak] edit storm: ${ROUNDS} rounds of truncate, half-write, unlink and rename-over; ${httpSearches} HTTP and ${cliSearches} CLI searches all answered, and ${cliLists} CLI lists listed it, from the last good parse`,
+    );
   });
 });

@@ -28,7 +28,10 @@ describe('soak: event fan-out', () => {
       expect(answer.value.result.droppedBytes.stdout).toBeGreaterThan(0);
     }
     const peakMb = peakResidentMb(pid);
-    figure('event fan-out', `${READING} reading + ${STALLED} stalled subscribers, ${RUNS} runs of 1 MiB: serve peak RSS ${peakMb.toFixed(0)} MiB (idle ${idleMb.toFixed(0)} MiB)`);
+    figure(
+      'event fan-out',
+      `${READING} reading + ${STALLED} stalled subscribers, ${RUNS} runs of 1 MiB: serve peak RSS ${peakMb.toFixed(0)} MiB (idle ${idleMb.toFixed(0)} MiB)`,
+    );
     expect(peakMb).toBeLessThanOrEqual(300);
   });
 });

@@ -33,7 +33,11 @@ async function checkProcess(dir: string, env: NodeJS.ProcessEnv): Promise<{ ms: 
   const probe = join(import.meta.dirname, '..', '..', '..', 'dist', 'node', 'bench', 'rss-probe.js');
   const rssFile = join(tempDir(), 'rss');
   const start = performance.now();
-  await execa(process.execPath, ['--import', probe, join(import.meta.dirname, '..', '..', '..', 'bin', 'skilltray.js'), 'check', dir, '--json'], { env: { ...env, SKILLTRAY_BENCH_RSS: rssFile }, extendEnv: false, reject: false });
+  await execa(process.execPath, ['--import', probe, join(import.meta.dirname, '..', '..', '..', 'bin', 'skilltray.js'), 'check', dir, '--json'], {
+    env: { ...env, SKILLTRAY_BENCH_RSS: rssFile },
+    extendEnv: false,
+    reject: false,
+  });
   return { ms: performance.now() - start, rssMb: Number(readFileSync(rssFile, 'utf8')) / 1024 };
 }
 
@@ -84,7 +88,9 @@ describe('soak: hostile skill folders', () => {
       "W418 'pipes/queue' is a FIFO (named pipe), not a file or folder; skipped",
       "W417 'notes/private.md' cannot be read (EACCES (permission denied)): the skill's content hash cannot cover it, so none of its tools can be allowed Always",
     ]);
-    expect(diag('bomb')).toEqual([expect.stringMatching(/^E402 invalid frontmatter YAML: the frontmatter is \d+ characters; Skilltray reads at most 65536 \(refused before parsing\)$/)]);
+    expect(diag('bomb')).toEqual([
+      expect.stringMatching(/^E402 invalid frontmatter YAML: the frontmatter is \d+ characters; Skilltray reads at most 65536 \(refused before parsing\)$/),
+    ]);
 
     const check = await cliAsOrdinaryUser(['check', root, '--json'], { ...t.env });
     const checked = JSON.parse(check.stdout) as { skills: { name: string }[] };
@@ -94,7 +100,9 @@ describe('soak: hostile skill folders', () => {
 
     const open = await cliAsOrdinaryUser(['open', 'secrets', 'notes/private.md'], { ...t.env });
     expect(open.stderr).toBe("error[E023]: cannot read 'notes/private.md': EACCES (permission denied)");
-    console.log(`[soak] hostile root: ${skills.length} folders listed by 'list --json' in ${listMs.toFixed(0)} ms as ${ordinaryUser() === null ? 'this user' : 'nobody'}, none dropped; open of an unreadable file: E023`);
+    console.log(
+      `[soak] hostile root: ${skills.length} folders listed by 'list --json' in ${listMs.toFixed(0)} ms as ${ordinaryUser() === null ? 'this user' : 'nobody'}, none dropped; open of an unreadable file: E023`,
+    );
   });
 
   it('an unreadable root is named by roots and by check', async () => {
@@ -125,7 +133,19 @@ describe('soak: hostile skill folders', () => {
       mode: 'Global',
       paused: false,
       rules: [],
-      remembered: { id: 1, skill: 'secrets', tool: 'show', skillHash: skill.hash, identity: null, programPath: '/usr/bin/cat', folder: null, profile: { name: 'workspace', network: false, hosts: [] }, expires: 'revoke', createdAt: 0, revokedAt: null },
+      remembered: {
+        id: 1,
+        skill: 'secrets',
+        tool: 'show',
+        skillHash: skill.hash,
+        identity: null,
+        programPath: '/usr/bin/cat',
+        folder: null,
+        profile: { name: 'workspace', network: false, hosts: [] },
+        expires: 'revoke',
+        createdAt: 0,
+        revokedAt: null,
+      },
       cwd: base,
       programPath: '/usr/bin/cat',
       resolveBin: () => '/usr/bin/cat',
@@ -134,7 +154,9 @@ describe('soak: hostile skill folders', () => {
       sandbox: { name: 'workspace', network: false, hosts: [], contained: true, mechanism: 'bubblewrap', why: null },
     });
     expect(decision).toMatchObject({ outcome: 'ask' });
-    expect((decision as { reason: string }).reason).toContain("its content hash cannot cover 'notes/private.md', which cannot be read, so an Always answer cannot vouch for it");
+    expect((decision as { reason: string }).reason).toContain(
+      "its content hash cannot cover 'notes/private.md', which cannot be read, so an Always answer cannot vouch for it",
+    );
     rmSync(base, { recursive: true, force: true });
   });
 
@@ -150,7 +172,9 @@ describe('soak: hostile skill folders', () => {
     expect(parsed.diagnostics.map((d) => d.code)).toEqual(['E402']);
     // Within the size limit, the depth limit refuses it: 20,000 levels in 40 KB.
     const deep = writeSkill(t.skills, 'deep', `---\nname: deep\ndescription: x\nx: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n---\n`);
-    expect(parseSkill(deep, root).diagnostics[0]?.message).toBe('invalid frontmatter YAML: the frontmatter nests more than 640 levels deep; Skilltray reads at most 64 (refused before parsing)');
+    expect(parseSkill(deep, root).diagnostics[0]?.message).toBe(
+      'invalid frontmatter YAML: the frontmatter nests more than 640 levels deep; Skilltray reads at most 64 (refused before parsing)',
+    );
     const ofBomb = await checkProcess(bomb, t.env);
     const ofPlain = await checkProcess(plain, t.env);
     console.log(

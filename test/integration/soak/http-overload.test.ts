@@ -27,17 +27,33 @@ function health(port: number, token: string, agent: Agent): Promise<Outcome> {
   return new Promise((resolve) => {
     let started = performance.now();
     const req = request(
-      { host: '127.0.0.1', port, path: '/api/health', method: 'POST', agent, headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': 2 } },
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/api/health',
+        method: 'POST',
+        agent,
+        headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': 2 },
+      },
       (res) => {
         res.resume();
-        res.once('end', () => resolve({ ms: performance.now() - started, status: res.statusCode ?? null, retryAfter: (res.headers['retry-after'] as string | undefined) ?? null, failure: null }));
+        res.once('end', () =>
+          resolve({
+            ms: performance.now() - started,
+            status: res.statusCode ?? null,
+            retryAfter: (res.headers['retry-after'] as string | undefined) ?? null,
+            failure: null,
+          }),
+        );
       },
     );
     req.once('socket', (socket) => {
       if (socket.connecting) socket.once('connect', () => (started = performance.now()));
       else started = performance.now();
     });
-    req.once('error', (error: NodeJS.ErrnoException) => resolve({ ms: performance.now() - started, status: null, retryAfter: null, failure: error.code ?? error.message }));
+    req.once('error', (error: NodeJS.ErrnoException) =>
+      resolve({ ms: performance.now() - started, status: null, retryAfter: null, failure: error.code ?? error.message }),
+    );
     req.end('{}');
   });
 }
@@ -56,27 +72,31 @@ async function load(port: number, token: string, clients: number, requests: numb
 }
 
 describe('soak: HTTP overload', () => {
-  it(`${CLIENTS.toLocaleString('en-US')} concurrent keep-alive clients × ${REQUESTS} requests: no reset, none older than 3× the median`, { timeout: 600_000 }, async () => {
-    const t = testHome();
-    const serving = await serve(t);
-    const port = Number(new URL(serving.url).port);
-    const token = readFileSync(join(t.home, 'token'), 'utf8').trim();
-    // A serve that has been up a while: its code compiled, its heap grown (the first seconds run several times slower).
-    await load(port, token, 50, 40);
-    const outcomes = await load(port, token, CLIENTS, REQUESTS);
-    const failures = outcomes.filter((o) => o.failure !== null);
-    const answered = outcomes.filter((o) => o.status !== null);
-    const shed = answered.filter((o) => o.status === 503);
-    const times = answered.map((o) => o.ms).sort((a, b) => a - b);
-    const median = times[Math.floor(times.length / 2)] as number;
-    const late = times.filter((ms) => ms > 3 * median);
-    figure(
-      'HTTP overload',
-      `${outcomes.length} requests from ${CLIENTS} clients: ${failures.length} reset or failed, ${shed.length} answered 503, median ${median.toFixed(0)} ms, p99 ${(times[Math.floor(times.length * 0.99)] as number).toFixed(0)} ms, max ${(times.at(-1) as number).toFixed(0)} ms, ${late.length} older than 3× the median`,
-    );
-    expect(failures.map((o) => o.failure)).toEqual([]);
-    expect(answered.filter((o) => o.status !== 200 && o.status !== 503)).toEqual([]);
-    expect(shed.filter((o) => o.retryAfter === null)).toEqual([]);
-    expect(late).toEqual([]);
-  });
+  it(
+    `${CLIENTS.toLocaleString('en-US')} concurrent keep-alive clients × ${REQUESTS} requests: no reset, none older than 3× the median`,
+    { timeout: 600_000 },
+    async () => {
+      const t = testHome();
+      const serving = await serve(t);
+      const port = Number(new URL(serving.url).port);
+      const token = readFileSync(join(t.home, 'token'), 'utf8').trim();
+      // A serve that has been up a while: its code compiled, its heap grown (the first seconds run several times slower).
+      await load(port, token, 50, 40);
+      const outcomes = await load(port, token, CLIENTS, REQUESTS);
+      const failures = outcomes.filter((o) => o.failure !== null);
+      const answered = outcomes.filter((o) => o.status !== null);
+      const shed = answered.filter((o) => o.status === 503);
+      const times = answered.map((o) => o.ms).sort((a, b) => a - b);
+      const median = times[Math.floor(times.length / 2)] as number;
+      const late = times.filter((ms) => ms > 3 * median);
+      figure(
+        'HTTP overload',
+        `${outcomes.length} requests from ${CLIENTS} clients: ${failures.length} reset or failed, ${shed.length} answered 503, median ${median.toFixed(0)} ms, p99 ${(times[Math.floor(times.length * 0.99)] as number).toFixed(0)} ms, max ${(times.at(-1) as number).toFixed(0)} ms, ${late.length} older than 3× the median`,
+      );
+      expect(failures.map((o) => o.failure)).toEqual([]);
+      expect(answered.filter((o) => o.status !== 200 && o.status !== 503)).toEqual([]);
+      expect(shed.filter((o) => o.retryAfter === null)).toEqual([]);
+      expect(late).toEqual([]);
+    },
+  );
 });

@@ -14,7 +14,12 @@ function nestedText(levels: number): string {
 }
 
 function post(h: ServerHome, operation: string, body: string) {
-  return raw(h.server.port, { method: 'POST', path: `/api/${operation}`, headers: { authorization: `Bearer ${h.server.token()}`, 'content-type': 'application/json' }, body });
+  return raw(h.server.port, {
+    method: 'POST',
+    path: `/api/${operation}`,
+    headers: { authorization: `Bearer ${h.server.token()}`, 'content-type': 'application/json' },
+    body,
+  });
 }
 
 describe('soak: input limits before work', () => {
@@ -26,7 +31,16 @@ describe('soak: input limits before work', () => {
     expect(response.status).toBe(400);
     const error = errorOf(response) as unknown as { code: string; message: string; details: { runId: string } };
     expect(error).toMatchObject({ code: 'E805', message: `invalid input for 'run': it nests deeper than ${MAX_INPUT_DEPTH} levels` });
-    expect(h.core.runs.getRun(error.details.runId)).toMatchObject({ skill: 'echoes', tool: 'go', surface: 'http', status: 'refused', outcome: 'refused', decidedBy: 'error', errorCode: 'E805', args: { a: '[nested too deep: not kept]' } });
+    expect(h.core.runs.getRun(error.details.runId)).toMatchObject({
+      skill: 'echoes',
+      tool: 'go',
+      surface: 'http',
+      status: 'refused',
+      outcome: 'refused',
+      decidedBy: 'error',
+      errorCode: 'E805',
+      args: { a: '[nested too deep: not kept]' },
+    });
   });
 
   it('takes an input exactly as deep as the limit, and refuses one level more', async () => {

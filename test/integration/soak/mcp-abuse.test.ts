@@ -86,7 +86,10 @@ describe('soak: MCP abuse', () => {
     await session.write(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list","arguments":{}},"pad":"${'x'.repeat(12 * 1024 * 1024)}"}`);
     const tooBig = await refused;
     const pong = await session.request(3, 'ping');
-    figure('MCP oversized line', `a 12 MB line answered ${tooBig.error?.data?.error?.code} in ${(performance.now() - sent).toFixed(0)} ms; ping answered after it; the run in flight went on`);
+    figure(
+      'MCP oversized line',
+      `a 12 MB line answered ${tooBig.error?.data?.error?.code} in ${(performance.now() - sent).toFixed(0)} ms; ping answered after it; the run in flight went on`,
+    );
     expect(tooBig.error).toMatchObject({ code: -32600, data: { error: { code: 'E804' } } });
     expect(pong).toMatchObject({ result: {} });
     const ran = await running;
@@ -133,10 +136,14 @@ describe('soak: MCP abuse', () => {
     const answers = Array.from({ length: count }, (_, i) => session.answer(100 + i));
     const started = performance.now();
     // A tool call (a ping would skip the bridge's queue): without the bound, 10,000 of them at once took 3 GiB here.
-    for (let i = 0; i < count; i++) await session.write(JSON.stringify({ jsonrpc: '2.0', id: 100 + i, method: 'tools/call', params: { name: 'list', arguments: {} } }));
+    for (let i = 0; i < count; i++)
+      await session.write(JSON.stringify({ jsonrpc: '2.0', id: 100 + i, method: 'tools/call', params: { name: 'list', arguments: {} } }));
     const all = await Promise.all(answers);
     const peakMb = peakResidentMb(session.child.pid as number);
-    figure('MCP pipelining', `${count} requests answered in ${((performance.now() - started) / 1000).toFixed(1)} s; the bridge peaked at ${peakMb.toFixed(0)} MiB`);
+    figure(
+      'MCP pipelining',
+      `${count} requests answered in ${((performance.now() - started) / 1000).toFixed(1)} s; the bridge peaked at ${peakMb.toFixed(0)} MiB`,
+    );
     expect(all.filter((m) => m.result === undefined)).toEqual([]);
     expect(peakMb).toBeLessThanOrEqual(250);
     expect(await session.end()).toBe(0);

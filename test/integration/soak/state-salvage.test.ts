@@ -23,13 +23,46 @@ import { thisProcess } from '../../../src-main/core/process-identity.js';
 function populate(path: string): void {
   const db = openStateDb(path);
   for (let i = 0; i < 12; i++) addRule(db, `tool:skill-${i}/*`, i % 3 === 0 ? 'deny' : 'allow');
-  for (let i = 0; i < 6; i++) remember(db, { skill: `notes-${i}`, tool: 'append', skillHash: 'h'.repeat(64), identity: { rootKind: 'home', path: `/h/skills/notes-${i}`, trust: 'user' }, programPath: '/usr/bin/tee', profile: { name: 'workspace', network: false, hosts: [] }, folder: '/h/notes' });
+  for (let i = 0; i < 6; i++)
+    remember(db, {
+      skill: `notes-${i}`,
+      tool: 'append',
+      skillHash: 'h'.repeat(64),
+      identity: { rootKind: 'home', path: `/h/skills/notes-${i}`, trust: 'user' },
+      programPath: '/usr/bin/tee',
+      profile: { name: 'workspace', network: false, hosts: [] },
+      folder: '/h/notes',
+    });
   for (let i = 0; i < 400; i++) {
-    const id = recordRequest(db, { id: `run-${String(i).padStart(4, '0')}`, traceId: `t${i}`, surface: 'cli', skill: 'git', tool: 'git_log', args: { i }, command: null, programPath: '/usr/bin/git', skillHash: 'h', requestedAt: 1_000 + i }, thisProcess());
+    const id = recordRequest(
+      db,
+      {
+        id: `run-${String(i).padStart(4, '0')}`,
+        traceId: `t${i}`,
+        surface: 'cli',
+        skill: 'git',
+        tool: 'git_log',
+        args: { i },
+        command: null,
+        programPath: '/usr/bin/git',
+        skillHash: 'h',
+        requestedAt: 1_000 + i,
+      },
+      thisProcess(),
+    );
     recordDecision(db, id, { outcome: 'auto', decidedBy: 'policy', reason: 'bundled read-only' });
     recordStart(db, id);
     const stdout = `${i}:`.padEnd(i % 10 === 0 ? 9_000 : 120, 'o');
-    recordResult(db, id, { exitCode: 0, signal: null, timedOut: false, cancelled: false, stdout, stderr: '', droppedBytes: { stdout: 0, stderr: 0 }, durationMs: 1 });
+    recordResult(db, id, {
+      exitCode: 0,
+      signal: null,
+      timedOut: false,
+      cancelled: false,
+      stdout,
+      stderr: '',
+      droppedBytes: { stdout: 0, stderr: 0 },
+      durationMs: 1,
+    });
   }
   db.close();
 }
@@ -52,9 +85,21 @@ function found(path: string): Found {
   };
   try {
     return {
-      runs: new Set(all<{ id: unknown }>('SELECT id FROM runs').map((r) => String(r.id)).filter((id) => /^run-\d{4}$/.test(id))),
-      rules: new Set(all<{ pattern: unknown; effect: unknown }>('SELECT pattern, effect FROM rules').map((r) => `${String(r.effect)} ${String(r.pattern)}`).filter((r) => /^(allow|deny) tool:skill-\d+\/\*$/.test(r))),
-      remembered: new Set(all<{ skill: unknown }>('SELECT skill FROM remembered_approvals').map((r) => String(r.skill)).filter((s) => /^notes-\d$/.test(s))),
+      runs: new Set(
+        all<{ id: unknown }>('SELECT id FROM runs')
+          .map((r) => String(r.id))
+          .filter((id) => /^run-\d{4}$/.test(id)),
+      ),
+      rules: new Set(
+        all<{ pattern: unknown; effect: unknown }>('SELECT pattern, effect FROM rules')
+          .map((r) => `${String(r.effect)} ${String(r.pattern)}`)
+          .filter((r) => /^(allow|deny) tool:skill-\d+\/\*$/.test(r)),
+      ),
+      remembered: new Set(
+        all<{ skill: unknown }>('SELECT skill FROM remembered_approvals')
+          .map((r) => String(r.skill))
+          .filter((s) => /^notes-\d$/.test(s)),
+      ),
     };
   } finally {
     db.close();

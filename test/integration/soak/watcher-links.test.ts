@@ -14,9 +14,14 @@ import { BIN, NODE, serve, waitFor } from '../server/helpers.js';
 /** `n` plain skills, and with `links` one skill holding up -> .. and self -> . and another a loop two levels down. */
 function root(t: TestHome, n: number, links: boolean): void {
   for (let i = 0; i < n; i++) {
-    writeSkill(t.skills, `skill-${i}`, skillMd({ name: `skill-${i}`, description: `Skill number ${i}. Use when testing.`, version: '1.0.0' }, `# Skill ${i}\n\n## Usage\n\nNothing.\n`), {
-      'docs/guide.md': '# Guide\n',
-    });
+    writeSkill(
+      t.skills,
+      `skill-${i}`,
+      skillMd({ name: `skill-${i}`, description: `Skill number ${i}. Use when testing.`, version: '1.0.0' }, `# Skill ${i}\n\n## Usage\n\nNothing.\n`),
+      {
+        'docs/guide.md': '# Guide\n',
+      },
+    );
   }
   const hostile = writeSkill(t.skills, 'two-links', skillMd({ name: 'two-links', description: 'Links up and to itself. Use when testing.', version: '1.0.0' }));
   const looped = writeSkill(t.skills, 'deep-loop', skillMd({ name: 'deep-loop', description: 'A loop two levels down. Use when testing.', version: '1.0.0' }));

@@ -103,7 +103,9 @@ describe('remembered approvals', () => {
     remember(db, gitStatus);
     remember(db, { ...gitStatus, folder: null });
     const insert = (folder: string | null) =>
-      db.prepare("INSERT INTO remembered_approvals (skill, tool, skill_hash, program_path, folder, created_at) VALUES ('git', 'git_status', 'x', '/x', ?, 1)").run(folder);
+      db
+        .prepare("INSERT INTO remembered_approvals (skill, tool, skill_hash, program_path, folder, created_at) VALUES ('git', 'git_status', 'x', '/x', ?, 1)")
+        .run(folder);
     expect(() => insert(gitStatus.folder)).toThrow(/UNIQUE/);
     expect(() => insert(null)).toThrow(/UNIQUE/);
     expect(() => insert('/home/me/third')).not.toThrow();

@@ -65,4 +65,3 @@ export function breakOverflowChain(path: string, page: number, seed = 11): void 
     closeSync(fd);
   }
 }
-

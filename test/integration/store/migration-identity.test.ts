@@ -37,7 +37,9 @@ describe('the identity migration', () => {
         `INSERT INTO runs (id, trace_id, surface, skill, tool, args, command, program_path, skill_hash, requested_at, decided_at, outcome, decided_by, answer, status)
          VALUES ('r1', 't', 'mcp', 'notes', 'append', '{}', '{"program":"tee","args":[],"cwd":"/home/me/proj","timeoutMs":1,"env":[],"skill":"notes","tool":"append","skillHash":"h"}', '/usr/bin/tee', 'h', 90, 101, 'approved', 'user', 'always', 'succeeded')`,
       ).run();
-      const add = db.prepare('INSERT INTO remembered_approvals (skill, tool, skill_hash, program_path, profile, network, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+      const add = db.prepare(
+        'INSERT INTO remembered_approvals (skill, tool, skill_hash, program_path, profile, network, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      );
       add.run('notes', 'append', 'h', '/usr/bin/tee', 'workspace', 0, 100, null);
       add.run('git', 'git_log', 'g', '/usr/bin/git', 'read-only', 0, 50, null);
       add.run('edit', 'write', 'e', '/usr/bin/ed', 'workspace', 0, 60, null);
@@ -55,7 +57,9 @@ describe('the identity migration', () => {
     ]);
     expect(listRules(db).map((r) => r.pins)).toEqual([null]);
     // One live approval per tool and folder, now.
-    const insert = db.prepare("INSERT INTO remembered_approvals (skill, tool, skill_hash, program_path, folder, created_at) VALUES ('notes', 'append', 'x', '/x', ?, 1)");
+    const insert = db.prepare(
+      "INSERT INTO remembered_approvals (skill, tool, skill_hash, program_path, folder, created_at) VALUES ('notes', 'append', 'x', '/x', ?, 1)",
+    );
     expect(() => insert.run('/home/me/proj')).toThrow(/UNIQUE/);
     expect(() => insert.run('/home/me/other')).not.toThrow();
   });
@@ -68,7 +72,10 @@ describe('rules made before pins', () => {
   });
 
   const tool = (name: string, extra: Record<string, unknown> = {}) =>
-    skillMd({ name, description: `The ${name} skill.`, version: '1.0.0', ...extra }, '\n### go\n\nRuns.\n\n#### Parameters\n\nNone.\n\n#### Command\n\n```\ntrue\n```\n');
+    skillMd(
+      { name, description: `The ${name} skill.`, version: '1.0.0', ...extra },
+      '\n### go\n\nRuns.\n\n#### Parameters\n\nNone.\n\n#### Command\n\n```\ntrue\n```\n',
+    );
 
   it('keep working for the one skill of their name they were written for, and not where two skills share it', () => {
     const t = testHome();
@@ -84,10 +91,15 @@ describe('rules made before pins', () => {
     const core = new SkilltrayCore(t.config());
     cores.push(core);
     const cwd = t.work;
-    expect(core.runs.dryRun({ skill: 'notes', tool: 'go', surface: 'cli', cwd })).toMatchObject({ decision: 'auto', reason: 'allowed by rule #2 (skill:notes)' });
+    expect(core.runs.dryRun({ skill: 'notes', tool: 'go', surface: 'cli', cwd })).toMatchObject({
+      decision: 'auto',
+      reason: 'allowed by rule #2 (skill:notes)',
+    });
     const git = core.runs.dryRun({ skill: 'git', tool: 'go', surface: 'cli', cwd });
     expect(git).toMatchObject({ decision: 'ask' });
-    expect(git.reason).toContain("rule #1 (tool:git/go) does not cover this 'git' (a rule covers the skills it named when it was made); add it again to let it cover this one");
+    expect(git.reason).toContain(
+      "rule #1 (tool:git/go) does not cover this 'git' (a rule covers the skills it named when it was made); add it again to let it cover this one",
+    );
     expect(core.policy.rules().map((r) => [r.pattern, (r.pins ?? []).map((p) => `${p.skill}:${p.rootKind}`)])).toEqual([
       ['tool:git/go', []],
       ['skill:notes', ['notes:env']],

@@ -22,10 +22,18 @@ const ownerStep = MIGRATIONS.findIndex((m) => m.up.toString().includes('owner_pi
 
 /** What both rebuilds of `runs` let in: a browser's run withdrawn by its caller, and a run interrupted with its owner. */
 function takesWhatIsNew(db: StateDb): void {
-  recordRequest(db, { id: 'withdrawn', traceId: 't', surface: 'browser', skill: 'git', tool: 'git_status', args: {}, command: null, programPath: null, skillHash: 'h' }, thisProcess());
+  recordRequest(
+    db,
+    { id: 'withdrawn', traceId: 't', surface: 'browser', skill: 'git', tool: 'git_status', args: {}, command: null, programPath: null, skillHash: 'h' },
+    thisProcess(),
+  );
   recordDecision(db, 'withdrawn', { outcome: 'refused', decidedBy: 'caller', errorCode: 'E613' });
   expect(getRun(db, 'withdrawn')).toMatchObject({ surface: 'browser', decidedBy: 'caller', status: 'refused' });
-  recordRequest(db, { id: 'cut', traceId: 't', surface: 'cli', skill: 'git', tool: 'git_status', args: {}, command: null, programPath: null, skillHash: 'h' }, thisProcess());
+  recordRequest(
+    db,
+    { id: 'cut', traceId: 't', surface: 'cli', skill: 'git', tool: 'git_status', args: {}, command: null, programPath: null, skillHash: 'h' },
+    thisProcess(),
+  );
   expect(recordInterrupted(db, 'cut', 'its owner stopped')).toBe(true);
   expect(getRun(db, 'cut')).toMatchObject({ status: 'interrupted', errorCode: 'E705' });
   expect(() => db.prepare(`UPDATE runs SET decided_by = 'somebody' WHERE id = 'withdrawn'`).run()).toThrow(/CHECK/);
@@ -37,22 +45,38 @@ describe('the sandbox migration', () => {
     const raw = new Database(join(homes.dir(), 'state.db'));
     try {
       applyMigrations(raw, MIGRATIONS.slice(0, sandboxStep));
-      raw.prepare(
-        `INSERT INTO runs (id, trace_id, surface, skill, tool, args, command, program_path, skill_hash, requested_at, outcome, decided_by, actor, status)
+      raw
+        .prepare(
+          `INSERT INTO runs (id, trace_id, surface, skill, tool, args, command, program_path, skill_hash, requested_at, outcome, decided_by, actor, status)
          VALUES ('old', 't', 'mcp', 'git', 'git_status', '{}', '{"program":"git","args":["status"],"cwd":"/r","timeoutMs":1,"env":[],"skill":"git","tool":"git_status","skillHash":"h"}', '/usr/bin/git', 'h', 5, 'approved', 'user', 'tray', 'succeeded')`,
-      ).run();
-      raw.prepare(`INSERT INTO remembered_approvals (skill, tool, skill_hash, program_path, created_at) VALUES ('git', 'git_log', 'h', '/usr/bin/git', 7)`).run();
+        )
+        .run();
+      raw
+        .prepare(`INSERT INTO remembered_approvals (skill, tool, skill_hash, program_path, created_at) VALUES ('git', 'git_log', 'h', '/usr/bin/git', 7)`)
+        .run();
 
       expect(applyMigrations(raw)).toBe(SCHEMA_VERSION);
       expect(userVersion(raw)).toBe(SCHEMA_VERSION);
       // The old run reads back whole, with no sandbox recorded and no caller-supplied arguments marked.
-      expect(getRun(raw, 'old')).toMatchObject({ skill: 'git', decidedBy: 'user', actor: 'tray', status: 'succeeded', sandbox: null, answer: null, command: { args: ['status'], supplied: [] } });
+      expect(getRun(raw, 'old')).toMatchObject({
+        skill: 'git',
+        decidedBy: 'user',
+        actor: 'tray',
+        status: 'succeeded',
+        sandbox: null,
+        answer: null,
+        command: { args: ['status'], supplied: [] },
+      });
       // An approval given for an uncontained run is pinned to the widest profile, so nothing narrower lapses it
       // (no run of it is in history, so the folder migration later revokes it: it asks once more).
       expect(raw.prepare("SELECT profile, network FROM remembered_approvals WHERE skill = 'git'").get()).toEqual({ profile: 'none', network: 1 });
       expect(listRemembered(raw, 'any-session')).toEqual([]);
       // 'caller' is now a decider; anything else unknown is still refused by the CHECK.
-      recordRequest(raw, { id: 'new', traceId: 't', surface: 'http', skill: 'git', tool: 'git_status', args: {}, command: null, programPath: null, skillHash: 'h' }, thisProcess());
+      recordRequest(
+        raw,
+        { id: 'new', traceId: 't', surface: 'http', skill: 'git', tool: 'git_status', args: {}, command: null, programPath: null, skillHash: 'h' },
+        thisProcess(),
+      );
       recordDecision(raw, 'new', { outcome: 'refused', decidedBy: 'caller', errorCode: 'E613' });
       expect(getRun(raw, 'new')).toMatchObject({ decidedBy: 'caller', status: 'refused' });
       expect(() => raw.prepare(`UPDATE runs SET decided_by = 'somebody' WHERE id = 'new'`).run()).toThrow(/CHECK/);
@@ -72,12 +96,24 @@ describe('the sandbox migration', () => {
     const raw = new Database(join(homes.dir(), 'state.db'));
     try {
       applyMigrations(raw, MIGRATIONS.slice(0, ownerStep));
-      raw.prepare(
-        `INSERT INTO runs (id, trace_id, surface, skill, tool, args, command, program_path, skill_hash, requested_at, outcome, decided_by, actor, status, stdout)
+      raw
+        .prepare(
+          `INSERT INTO runs (id, trace_id, surface, skill, tool, args, command, program_path, skill_hash, requested_at, outcome, decided_by, actor, status, stdout)
          VALUES ('old', 't', 'ui', 'git', 'git_status', '{}', NULL, '/usr/bin/git', 'h', 5, 'denied', 'user', 'tray', 'denied', 'out')`,
-      ).run();
+        )
+        .run();
       expect(applyMigrations(raw)).toBe(SCHEMA_VERSION);
-      expect(getRun(raw, 'old')).toMatchObject({ surface: 'ui', decidedBy: 'user', actor: 'tray', status: 'denied', stdout: 'out', sandbox: null, answer: null, ownerPid: null, pgid: null });
+      expect(getRun(raw, 'old')).toMatchObject({
+        surface: 'ui',
+        decidedBy: 'user',
+        actor: 'tray',
+        status: 'denied',
+        stdout: 'out',
+        sandbox: null,
+        answer: null,
+        ownerPid: null,
+        pgid: null,
+      });
       takesWhatIsNew(raw);
     } finally {
       raw.close();

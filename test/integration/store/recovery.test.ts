@@ -24,16 +24,48 @@ function populated(path: string, runs = 300, outputBytes = 100): void {
   const db = openStateDb(path);
   addRule(db, 'tool:git/*', 'allow');
   addRule(db, 'skill:danger*', 'deny');
-  remember(db, { skill: 'notes', tool: 'append', skillHash: 'h'.repeat(64), identity: { rootKind: 'home', path: '/h/skills/notes', trust: 'user' }, programPath: '/usr/bin/tee', profile: { name: 'workspace', network: false, hosts: [] }, folder: '/h/notes' });
+  remember(db, {
+    skill: 'notes',
+    tool: 'append',
+    skillHash: 'h'.repeat(64),
+    identity: { rootKind: 'home', path: '/h/skills/notes', trust: 'user' },
+    programPath: '/usr/bin/tee',
+    profile: { name: 'workspace', network: false, hosts: [] },
+    folder: '/h/notes',
+  });
   setSandboxed(db, 'legacy', false);
   setMode(db, 'Dev');
   setRetention(db, { outputDays: 9 });
   setPaletteShortcut(db, 'Alt+K');
   for (let i = 0; i < runs; i++) {
-    const id = recordRequest(db, { id: `run-${String(i).padStart(4, '0')}`, traceId: `t${i}`, surface: 'cli', skill: 'git', tool: 'git_log', args: { i }, command: null, programPath: '/usr/bin/git', skillHash: 'h', requestedAt: 1_000 + i }, thisProcess());
+    const id = recordRequest(
+      db,
+      {
+        id: `run-${String(i).padStart(4, '0')}`,
+        traceId: `t${i}`,
+        surface: 'cli',
+        skill: 'git',
+        tool: 'git_log',
+        args: { i },
+        command: null,
+        programPath: '/usr/bin/git',
+        skillHash: 'h',
+        requestedAt: 1_000 + i,
+      },
+      thisProcess(),
+    );
     recordDecision(db, id, { outcome: 'auto', decidedBy: 'policy', reason: 'bundled read-only' });
     recordStart(db, id);
-    recordResult(db, id, { exitCode: 0, signal: null, timedOut: false, cancelled: false, stdout: `${i}:`.padEnd(outputBytes, 'o'), stderr: '', droppedBytes: { stdout: 0, stderr: 0 }, durationMs: 1 });
+    recordResult(db, id, {
+      exitCode: 0,
+      signal: null,
+      timedOut: false,
+      cancelled: false,
+      stdout: `${i}:`.padEnd(outputBytes, 'o'),
+      stderr: '',
+      droppedBytes: { stdout: 0, stderr: 0 },
+      durationMs: 1,
+    });
   }
   db.close();
 }
@@ -60,23 +92,41 @@ describe('a damaged state.db', () => {
     try {
       expect(told).toHaveLength(1);
       expect(told[0]).toMatchObject({ code: 'E901' });
-      expect(told[0]?.message).toMatch(/^state\.db was damaged \(.+\) and was moved to .*state\.db\.corrupt-.* a new one holds what could still be read: 2 rules, 1 remembered approval, 1 skill you run without a sandbox, your settings, \d+ runs of history \(some could not be read\)\.$/);
+      expect(told[0]?.message).toMatch(
+        /^state\.db was damaged \(.+\) and was moved to .*state\.db\.corrupt-.* a new one holds what could still be read: 2 rules, 1 remembered approval, 1 skill you run without a sandbox, your settings, \d+ runs of history \(some could not be read\)\.$/,
+      );
       expect(asideFiles(dir)).toHaveLength(1);
       expect(listRules(db).map((r) => [r.effect, r.pattern])).toEqual([
         ['allow', 'tool:git/*'],
         ['deny', 'skill:danger*'],
       ]);
       expect(findRemembered(db, 'notes', 'append', SESSION)).toMatchObject([
-        { programPath: '/usr/bin/tee', profile: { name: 'workspace', network: false, hosts: [] }, folder: '/h/notes', identity: { rootKind: 'home', trust: 'user' }, expires: 'revoke' },
+        {
+          programPath: '/usr/bin/tee',
+          profile: { name: 'workspace', network: false, hosts: [] },
+          folder: '/h/notes',
+          identity: { rootKind: 'home', trust: 'user' },
+          expires: 'revoke',
+        },
       ]);
       expect(listUnsandboxed(db)).toEqual(['legacy']);
-      expect(getSettings(db)).toEqual({ mode: 'Dev', paused: false, paletteShortcut: 'Alt+K', retention: { outputDays: 9, outputMaxMb: 100 }, limitCeiling: DEFAULT_LIMIT_CEILING });
+      expect(getSettings(db)).toEqual({
+        mode: 'Dev',
+        paused: false,
+        paletteShortcut: 'Alt+K',
+        retention: { outputDays: 9, outputMaxMb: 100 },
+        limitCeiling: DEFAULT_LIMIT_CEILING,
+      });
       const kept = listRuns(db, { limit: 1000 });
       expect(kept.length).toBeGreaterThan(250);
       expect(kept.length).toBeLessThan(300);
       expect(getRun(db, kept[0]?.id as string)).toMatchObject({ status: 'succeeded', outcome: 'auto', stdout: expect.stringMatching(/^\d+:o+$/) });
       // The new file works: a run can be recorded again.
-      recordRequest(db, { traceId: 'after', surface: 'cli', skill: 'git', tool: 'git_log', args: {}, command: null, programPath: null, skillHash: 'h' }, thisProcess());
+      recordRequest(
+        db,
+        { traceId: 'after', surface: 'cli', skill: 'git', tool: 'git_log', args: {}, command: null, programPath: null, skillHash: 'h' },
+        thisProcess(),
+      );
       expect(listNotices(db)).toEqual([told[0]]);
     } finally {
       db.close();
@@ -101,7 +151,15 @@ describe('a damaged state.db', () => {
       const lost = runs.map((r) => getRun(db, r.id)).filter((r) => r?.stdout === null);
       expect(lost).toHaveLength(1);
       // What lies past the output in the record (its status) went with it: the run says so instead of looking pending.
-      expect(lost[0]).toMatchObject({ skill: 'git', tool: 'git_log', surface: 'cli', outcome: 'auto', decidedBy: 'policy', status: 'failed', errorCode: 'E901' });
+      expect(lost[0]).toMatchObject({
+        skill: 'git',
+        tool: 'git_log',
+        surface: 'cli',
+        outcome: 'auto',
+        decidedBy: 'policy',
+        status: 'failed',
+        errorCode: 'E901',
+      });
       expect(lost[0]?.reason).toBe('recovered from a damaged state.db: how this run ended could not be read');
     } finally {
       db.close();
@@ -113,8 +171,25 @@ describe('a damaged state.db', () => {
     // A session id long enough to spill over two overflow pages, so breaking the chain hides it and nothing before it.
     const session = 's'.repeat(10_000);
     const db = openStateDb(path);
-    remember(db, { skill: 'notes', tool: 'append', skillHash: 'h'.repeat(64), identity: { rootKind: 'home', path: '/h/skills/notes', trust: 'user' }, programPath: '/usr/bin/tee', profile: { name: 'workspace', network: false, hosts: [] }, folder: '/h/notes', session });
-    remember(db, { skill: 'git', tool: 'git_status', skillHash: 'g'.repeat(64), identity: { rootKind: 'bundled', path: '/app/skills/git', trust: 'bundled' }, programPath: '/usr/bin/git', profile: { name: 'read-only', network: false, hosts: [] }, folder: null });
+    remember(db, {
+      skill: 'notes',
+      tool: 'append',
+      skillHash: 'h'.repeat(64),
+      identity: { rootKind: 'home', path: '/h/skills/notes', trust: 'user' },
+      programPath: '/usr/bin/tee',
+      profile: { name: 'workspace', network: false, hosts: [] },
+      folder: '/h/notes',
+      session,
+    });
+    remember(db, {
+      skill: 'git',
+      tool: 'git_status',
+      skillHash: 'g'.repeat(64),
+      identity: { rootKind: 'bundled', path: '/app/skills/git', trust: 'bundled' },
+      programPath: '/usr/bin/git',
+      profile: { name: 'read-only', network: false, hosts: [] },
+      folder: null,
+    });
     db.close();
     breakOverflowChain(path, pagesOf(path, 'remembered_approvals', 'overflow', /\+000000$/)[0] as number);
     const { db: recovered, told } = openTold(path);

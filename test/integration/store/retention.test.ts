@@ -19,11 +19,40 @@ const noWait = async (): Promise<void> => undefined;
 
 /** A finished run requested `daysAgo` days before NOW with `bytes` of stdout; or one still running (no output yet). */
 function run(db: StateDb, id: string, daysAgo: number, bytes: number, finished = true): void {
-  recordRequest(db, { id, traceId: `t-${id}`, surface: 'mcp', skill: 'git', tool: 'git_log', args: { n: 3 }, command: null, programPath: '/usr/bin/git', skillHash: 'h', requestedAt: NOW - daysAgo * DAY }, thisProcess());
+  recordRequest(
+    db,
+    {
+      id,
+      traceId: `t-${id}`,
+      surface: 'mcp',
+      skill: 'git',
+      tool: 'git_log',
+      args: { n: 3 },
+      command: null,
+      programPath: '/usr/bin/git',
+      skillHash: 'h',
+      requestedAt: NOW - daysAgo * DAY,
+    },
+    thisProcess(),
+  );
   recordDecision(db, id, { outcome: 'approved', decidedBy: 'user', actor: 'tray', reason: 'user skill', decidedAt: NOW - daysAgo * DAY + 5 });
   recordStart(db, id, NOW - daysAgo * DAY + 10);
   if (!finished) return;
-  recordResult(db, id, { exitCode: 0, signal: null, timedOut: false, cancelled: false, stdout: 'x'.repeat(bytes), stderr: '', droppedBytes: { stdout: 0, stderr: 0 }, durationMs: 3 }, { endedAt: NOW - daysAgo * DAY + 20 });
+  recordResult(
+    db,
+    id,
+    {
+      exitCode: 0,
+      signal: null,
+      timedOut: false,
+      cancelled: false,
+      stdout: 'x'.repeat(bytes),
+      stderr: '',
+      droppedBytes: { stdout: 0, stderr: 0 },
+      durationMs: 3,
+    },
+    { endedAt: NOW - daysAgo * DAY + 20 },
+  );
 }
 
 /** Everything of a run but its output: what retention must never change. */
@@ -39,7 +68,16 @@ describe('history retention', () => {
     const before = listRuns(db).map(record);
     expect(await pruneOutput(db, { outputDays: 30, outputMaxMb: 100 }, NOW, noWait)).toEqual({ droppedByAge: 1, droppedBySize: 0, bytesDropped: 1000 });
     expect(listRuns(db).map(record)).toEqual(before);
-    expect(getRun(db, 'old')).toMatchObject({ stdout: null, stderr: null, outputDroppedAt: NOW, status: 'succeeded', outcome: 'approved', decidedBy: 'user', actor: 'tray', exitCode: 0 });
+    expect(getRun(db, 'old')).toMatchObject({
+      stdout: null,
+      stderr: null,
+      outputDroppedAt: NOW,
+      status: 'succeeded',
+      outcome: 'approved',
+      decidedBy: 'user',
+      actor: 'tray',
+      exitCode: 0,
+    });
     expect(getRun(db, 'edge')).toMatchObject({ stdout: 'x'.repeat(1000), outputDroppedAt: null });
     // A run still going is never touched, however old.
     expect(getRun(db, 'live')).toMatchObject({ status: 'running', outputDroppedAt: null });
@@ -63,7 +101,10 @@ describe('history retention', () => {
   });
 
   it('for any history and settings: no kept output is past its days, the total fits, size drops the oldest, records never change', async () => {
-    const histories = fc.array(fc.record({ daysAgo: fc.integer({ min: 0, max: 60 }), kib: fc.integer({ min: 0, max: 256 }), finished: fc.boolean() }), { minLength: 1, maxLength: 20 });
+    const histories = fc.array(fc.record({ daysAgo: fc.integer({ min: 0, max: 60 }), kib: fc.integer({ min: 0, max: 256 }), finished: fc.boolean() }), {
+      minLength: 1,
+      maxLength: 20,
+    });
     const settings = fc.record({ outputDays: fc.integer({ min: 1, max: 45 }), outputMaxMb: fc.integer({ min: 1, max: 2 }) });
     await fc.assert(
       fc.asyncProperty(histories, settings, async (runs, retention) => {

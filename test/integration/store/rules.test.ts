@@ -4,7 +4,13 @@ import type { RulePin } from '../../../src-main/shared/runs.js';
 import { useTempHomes } from './temp-home.js';
 
 const homes = useTempHomes();
-const pin: RulePin = { skill: 'git', rootKind: 'bundled', path: '/app/skills/git', trust: 'bundled', profile: { name: 'read-only', network: false, hosts: [] } };
+const pin: RulePin = {
+  skill: 'git',
+  rootKind: 'bundled',
+  path: '/app/skills/git',
+  trust: 'bundled',
+  profile: { name: 'read-only', network: false, hosts: [] },
+};
 
 function codeOf(fn: () => unknown): string | undefined {
   try {

@@ -196,13 +196,17 @@ describe('listRuns', () => {
   // 40 runs: skills a/b, tools x/y, surfaces cycling, statuses by index, one run per millisecond from 100.
   function seed(db: StateDb): void {
     for (let i = 0; i < 40; i++) {
-      const id = recordRequest(db, request({
-        id: `r${String(i).padStart(2, '0')}`,
-        skill: i % 2 === 0 ? 'a' : 'b',
-        tool: i % 4 < 2 ? 'x' : 'y',
-        surface: SURFACES[i % SURFACES.length] as Surface,
-        requestedAt: 100 + i,
-      }), thisProcess());
+      const id = recordRequest(
+        db,
+        request({
+          id: `r${String(i).padStart(2, '0')}`,
+          skill: i % 2 === 0 ? 'a' : 'b',
+          tool: i % 4 < 2 ? 'x' : 'y',
+          surface: SURFACES[i % SURFACES.length] as Surface,
+          requestedAt: 100 + i,
+        }),
+        thisProcess(),
+      );
       if (i % 3 === 0) continue;
       if (i % 3 === 1) {
         recordDecision(db, id, { outcome: 'denied', decidedBy: 'user' });
@@ -247,13 +251,15 @@ describe('listRuns', () => {
     );
     fc.assert(
       fc.property(queries, (q: RunQuery) => {
-        const expected = all.filter((r) =>
-          (q.skill === undefined || r.skill === q.skill) &&
-          (q.tool === undefined || r.tool === q.tool) &&
-          (q.status === undefined || r.status === q.status) &&
-          (q.surface === undefined || r.surface === q.surface) &&
-          (q.since === undefined || r.requestedAt >= q.since) &&
-          (q.until === undefined || r.requestedAt < q.until));
+        const expected = all.filter(
+          (r) =>
+            (q.skill === undefined || r.skill === q.skill) &&
+            (q.tool === undefined || r.tool === q.tool) &&
+            (q.status === undefined || r.status === q.status) &&
+            (q.surface === undefined || r.surface === q.surface) &&
+            (q.since === undefined || r.requestedAt >= q.since) &&
+            (q.until === undefined || r.requestedAt < q.until),
+        );
         expect(listRuns(db, { ...q, limit: 1000 }).map((r) => r.id)).toEqual(expected.map((r) => r.id));
       }),
       { numRuns: 300 },
@@ -294,7 +300,10 @@ describe('listRuns', () => {
     ];
     for (const [shape, index] of shapes) {
       const { sql, params } = runQuerySql(shape);
-      const plan = db.prepare<[Record<string, unknown>], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).all(params).map((r) => r.detail);
+      const plan = db
+        .prepare<[Record<string, unknown>], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
+        .all(params)
+        .map((r) => r.detail);
       expect(plan, JSON.stringify(shape)).toHaveLength(1);
       expect(plan[0], JSON.stringify(shape)).toMatch(new RegExp(`^(SEARCH|SCAN) runs USING INDEX ${index}( |$)`));
       expect(plan.join('\n'), JSON.stringify(shape)).not.toMatch(/TEMP B-TREE/);

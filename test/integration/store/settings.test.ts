@@ -12,7 +12,13 @@ const homes = useTempHomes();
 describe('settings', () => {
   it('defaults to Global, not paused, and the palette on CommandOrControl+Shift+Space', () => {
     const db = homes.fresh();
-    expect(getSettings(db)).toEqual({ mode: 'Global', paused: false, paletteShortcut: 'CommandOrControl+Shift+Space', retention: { outputDays: 30, outputMaxMb: 100 }, limitCeiling: DEFAULT_LIMIT_CEILING });
+    expect(getSettings(db)).toEqual({
+      mode: 'Global',
+      paused: false,
+      paletteShortcut: 'CommandOrControl+Shift+Space',
+      retention: { outputDays: 30, outputMaxMb: 100 },
+      limitCeiling: DEFAULT_LIMIT_CEILING,
+    });
     expect(getSettings(db).mode).toBe('Global');
     expect(getSettings(db).paused).toBe(false);
   });
@@ -39,7 +45,13 @@ describe('settings', () => {
   it('recreates the settings row if it was deleted by hand', () => {
     const db = homes.fresh();
     db.prepare('DELETE FROM settings').run();
-    expect(getSettings(db)).toEqual({ mode: 'Global', paused: false, paletteShortcut: 'CommandOrControl+Shift+Space', retention: DEFAULT_RETENTION, limitCeiling: DEFAULT_LIMIT_CEILING });
+    expect(getSettings(db)).toEqual({
+      mode: 'Global',
+      paused: false,
+      paletteShortcut: 'CommandOrControl+Shift+Space',
+      retention: DEFAULT_RETENTION,
+      limitCeiling: DEFAULT_LIMIT_CEILING,
+    });
     setPaused(db, true);
     setMode(db, 'Dev');
     setPaletteShortcut(db, 'alt+k');
@@ -80,7 +92,13 @@ describe('settings', () => {
     applyMigrations(old, MIGRATIONS.slice(0, 1));
     old.prepare("UPDATE settings SET mode = 'Dev', paused = 1").run();
     old.close();
-    expect(getSettings(homes.open(path))).toEqual({ mode: 'Dev', paused: true, paletteShortcut: 'CommandOrControl+Shift+Space', retention: DEFAULT_RETENTION, limitCeiling: DEFAULT_LIMIT_CEILING });
+    expect(getSettings(homes.open(path))).toEqual({
+      mode: 'Dev',
+      paused: true,
+      paletteShortcut: 'CommandOrControl+Shift+Space',
+      retention: DEFAULT_RETENTION,
+      limitCeiling: DEFAULT_LIMIT_CEILING,
+    });
   });
 
   it('keeps invalid values out at the schema level', () => {

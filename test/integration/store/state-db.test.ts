@@ -11,7 +11,8 @@ import { thrownBy } from '../../support/errors.js';
 const homes = useTempHomes();
 
 const tables = (db: Database.Database): string[] =>
-  db.prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type IN ('table', 'index') AND name NOT LIKE 'sqlite_%' ORDER BY name")
+  db
+    .prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type IN ('table', 'index') AND name NOT LIKE 'sqlite_%' ORDER BY name")
     .all()
     .map((r) => r.name);
 
@@ -73,12 +74,21 @@ describe('openStateDb', () => {
 });
 
 describe('applyMigrations', () => {
-  const create = (name: string): Migration['up'] => (db) => db.exec(`CREATE TABLE ${name} (x INTEGER)`);
+  const create =
+    (name: string): Migration['up'] =>
+    (db) =>
+      db.exec(`CREATE TABLE ${name} (x INTEGER)`);
 
   it('applies only the steps above the current version, in order', () => {
     const db = new Database(':memory:');
     const seen: number[] = [];
-    const steps: Migration[] = [1, 2, 3].map((version) => ({ version, up: (d) => { seen.push(version); create(`t${version}`)(d); } }));
+    const steps: Migration[] = [1, 2, 3].map((version) => ({
+      version,
+      up: (d) => {
+        seen.push(version);
+        create(`t${version}`)(d);
+      },
+    }));
     expect(applyMigrations(db, steps.slice(0, 1))).toBe(1);
     expect(applyMigrations(db, steps)).toBe(3);
     expect(seen).toEqual([1, 2, 3]);
@@ -90,7 +100,13 @@ describe('applyMigrations', () => {
     const db = new Database(':memory:');
     const steps: Migration[] = [
       { version: 1, up: create('t1') },
-      { version: 2, up: (d) => { create('t2')(d); throw new Error('boom'); } },
+      {
+        version: 2,
+        up: (d) => {
+          create('t2')(d);
+          throw new Error('boom');
+        },
+      },
     ];
     expect(() => applyMigrations(db, steps)).toThrow('boom');
     expect(userVersion(db)).toBe(1);
@@ -100,7 +116,12 @@ describe('applyMigrations', () => {
 
   it('rejects a misnumbered migration list before touching the database', () => {
     const db = new Database(':memory:');
-    const error = thrownBy(() => applyMigrations(db, [{ version: 1, up: create('a') }, { version: 3, up: create('b') }]));
+    const error = thrownBy(() =>
+      applyMigrations(db, [
+        { version: 1, up: create('a') },
+        { version: 3, up: create('b') },
+      ]),
+    );
     expect(error.code).toBe('E999');
     expect(error.message).toContain('expected version 2, found 3');
     expect(userVersion(db)).toBe(0);

@@ -12,7 +12,6 @@ import { callTool, startMcp, structured, toolError } from '../mcp/mcp-session.js
 import { cli } from '../../support/cli.js';
 import { rejectionOf } from '../../support/errors.js';
 
-
 const names = (core: SkilltrayCore, surface: Surface) => {
   const ctx: CallContext = { surface, cwd: core.config.home, approval: { kind: 'none' }, owner: 'serve', version: '0.0.0-test' };
   return callOperation(core, 'list', {}, ctx).then((e) => (e.ok ? (e.value as { skills: { name: string }[] }).skills.map((s) => s.name) : []));
@@ -34,12 +33,19 @@ describe('skill switches', () => {
       expect(await names(core, 'mcp')).not.toContain('field-notes');
       expect(await names(core, 'http')).not.toContain('field-notes');
 
-      const refused = await rejectionOf(core.runs.run({ skill: 'field-notes', tool: 'record_sighting', args: { species: 'robin' }, surface: 'mcp', cwd: t.work }, { approval: { kind: 'none' } }));
+      const refused = await rejectionOf(
+        core.runs.run(
+          { skill: 'field-notes', tool: 'record_sighting', args: { species: 'robin' }, surface: 'mcp', cwd: t.work },
+          { approval: { kind: 'none' } },
+        ),
+      );
       expect(refused.code).toBe('E618');
       expect(refused.message).toContain('turned off');
       // A bundled read-only skill, which would run without asking, is refused as well.
       core.skills.setSkillEnabled('git', false);
-      expect((await rejectionOf(core.runs.run({ skill: 'git', tool: 'git_status', args: {}, surface: 'cli', cwd: t.work }, { approval: { kind: 'none' } }))).code).toBe('E618');
+      expect(
+        (await rejectionOf(core.runs.run({ skill: 'git', tool: 'git_status', args: {}, surface: 'cli', cwd: t.work }, { approval: { kind: 'none' } }))).code,
+      ).toBe('E618');
 
       expect(core.skills.setSkillEnabled('field-notes', true)).toEqual([]);
       expect(core.agent.discover('log a bird sighting').map((r) => r.skill_id)).toContain('field-notes');
@@ -58,7 +64,12 @@ describe('skill switches', () => {
       core.preferences.setMode('Meeting');
       expect(core.skills.listSkills().skills.find((s) => s.name === 'field-notes')?.enabled).toBe(false);
       expect(core.agent.discover('log a bird sighting').map((r) => r.skill_id)).not.toContain('field-notes');
-      const refused = await rejectionOf(core.runs.run({ skill: 'field-notes', tool: 'record_sighting', args: { species: 'robin' }, surface: 'cli', cwd: t.work }, { approval: { kind: 'none' } }));
+      const refused = await rejectionOf(
+        core.runs.run(
+          { skill: 'field-notes', tool: 'record_sighting', args: { species: 'robin' }, surface: 'cli', cwd: t.work },
+          { approval: { kind: 'none' } },
+        ),
+      );
       expect(refused.code).toBe('E618');
       expect(refused.message).toContain('Meeting');
 
@@ -108,6 +119,9 @@ describe('skill switches', () => {
     expect(resources.map((r) => r.name)).not.toContain('field-notes');
     const found = structured(await callTool(session, 'discover', { intent: 'log a bird sighting' })) as { results: { skill_id: string }[] };
     expect(found.results.map((r) => r.skill_id)).not.toContain('field-notes');
-    expect(toolError(await callTool(session, 'run', { skill: 'field-notes', tool: 'record_sighting', args: { species: 'robin' } }))).toMatchObject({ code: 'E618', kind: 'skill_disabled' });
+    expect(toolError(await callTool(session, 'run', { skill: 'field-notes', tool: 'record_sighting', args: { species: 'robin' } }))).toMatchObject({
+      code: 'E618',
+      kind: 'skill_disabled',
+    });
   });
 });

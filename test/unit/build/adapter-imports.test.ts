@@ -16,7 +16,11 @@ describe('adapters reach the core only through its entry points (eslint.config.j
     const depth = file.split('/').length - 2;
     const core = `${'../'.repeat(depth)}core`;
     const found = await violations(`import { isEnabled } from '${core}/store/switches.js';\nexport const x = isEnabled;\n`, file);
-    expect(found).toEqual([expect.stringMatching(/^no-restricted-imports: .*an adapter reaches the core only through core\/\{api,library,operations,config,facade,runs-facade\}\.js/)]);
+    expect(found).toEqual([
+      expect.stringMatching(
+        /^no-restricted-imports: .*an adapter reaches the core only through core\/\{api,library,operations,config,facade,runs-facade\}\.js/,
+      ),
+    ]);
   });
 
   it('a lazy import() past the facade fails lint too', async () => {
@@ -27,6 +31,8 @@ describe('adapters reach the core only through its entry points (eslint.config.j
   it('the entry points, the shared contract and core itself pass', async () => {
     const entry = `import { SkilltrayCore } from '../../core/api.js';\nimport { callOperation } from '../../core/operations.js';\nimport { nearestNames } from '../../core/facade.js';\nimport { OPERATIONS } from '../../shared/contract.js';\nexport const all = [SkilltrayCore, callOperation, nearestNames, OPERATIONS, () => import('../../core/library.js')];\n`;
     expect(await violations(entry, 'src-main/cli/commands/example.ts')).toEqual([]);
-    expect(await violations(`import { isEnabled } from '../store/switches.js';\nexport const x = isEnabled;\n`, 'src-main/core/services/example.ts')).toEqual([]);
+    expect(await violations(`import { isEnabled } from '../store/switches.js';\nexport const x = isEnabled;\n`, 'src-main/core/services/example.ts')).toEqual(
+      [],
+    );
   });
 });

@@ -16,17 +16,27 @@ async function floorMessages(rel: string, text: string): Promise<string[]> {
 
 describe('the floor order inside core', () => {
   it('lint fails a new import that runs back up (markdown, floor 2, importing skills, floor 3)', async () => {
-    const messages = await floorMessages('markdown/back-arrow.ts', "import { blankSkill } from '../skills/parse-skill.js';\nexport const skill = blankSkill;\n");
+    const messages = await floorMessages(
+      'markdown/back-arrow.ts',
+      "import { blankSkill } from '../skills/parse-skill.js';\nexport const skill = blankSkill;\n",
+    );
     expect(messages).toEqual([expect.stringMatching(/^core\/markdown \(floor 2\) imports core\/skills \(floor 3\): an import may only run down/)]);
   });
 
   it('lint fails an import between two parts of one floor, and a type-only or dynamic import as much as any', async () => {
-    expect(await floorMessages('policy/x.ts', "import type { RunProcessOptions } from '../process/run-process.js';\nexport type X = RunProcessOptions;\n")).toHaveLength(1);
+    expect(
+      await floorMessages('policy/x.ts', "import type { RunProcessOptions } from '../process/run-process.js';\nexport type X = RunProcessOptions;\n"),
+    ).toHaveLength(1);
     expect(await floorMessages('skills/x.ts', "export const load = () => import('../packs/verify.js');\n")).toHaveLength(1);
   });
 
   it('lint passes imports down the floors, and within one part', async () => {
-    expect(await floorMessages('gateway/x.ts', "import { isInside } from '../files/paths.js';\nimport { logArgs } from './log-args.js';\nexport const y = [isInside, logArgs];\n")).toEqual([]);
+    expect(
+      await floorMessages(
+        'gateway/x.ts',
+        "import { isInside } from '../files/paths.js';\nimport { logArgs } from './log-args.js';\nexport const y = [isInside, logArgs];\n",
+      ),
+    ).toEqual([]);
   });
 
   it('lint asks a new part of core to be given its floor', async () => {
@@ -47,8 +57,14 @@ function importCycles(files: readonly string[]): string[][] {
   const edges = new Map<string, string[]>();
   for (const file of files) {
     const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-    const targets = importedFiles.map((i) => i.fileName).filter((s) => s.startsWith('.')).map((s) => resolve(dirname(file), s).replace(/\.js$/, '.ts'));
-    edges.set(file, targets.filter((t) => edges.has(t) || files.includes(t)));
+    const targets = importedFiles
+      .map((i) => i.fileName)
+      .filter((s) => s.startsWith('.'))
+      .map((s) => resolve(dirname(file), s).replace(/\.js$/, '.ts'));
+    edges.set(
+      file,
+      targets.filter((t) => edges.has(t) || files.includes(t)),
+    );
   }
   // Tarjan's strongly connected components.
   const index = new Map<string, number>();

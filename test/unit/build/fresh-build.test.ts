@@ -25,8 +25,20 @@ function checkout(): string {
     'vite.config.ts': '',
     'dist/web/index.html': '',
   });
-  for (const rel of ['tsconfig.node.json', 'tsconfig.base.json', 'src-main/cli/main.ts', 'src-main/shared/contract.ts', 'src-main/electron/preload.ts', 'bench/run.ts', 'src-renderer/main.tsx', 'src-renderer/index.html', 'vite.config.ts']) at(root, rel, 100);
-  for (const rel of ['dist/node/src-main/cli/main.js', 'dist/node/src-main/shared/contract.js', 'dist/node/bench/run.js', 'dist/web/index.html']) at(root, rel, 200);
+  for (const rel of [
+    'tsconfig.node.json',
+    'tsconfig.base.json',
+    'src-main/cli/main.ts',
+    'src-main/shared/contract.ts',
+    'src-main/electron/preload.ts',
+    'bench/run.ts',
+    'src-renderer/main.tsx',
+    'src-renderer/index.html',
+    'vite.config.ts',
+  ])
+    at(root, rel, 100);
+  for (const rel of ['dist/node/src-main/cli/main.js', 'dist/node/src-main/shared/contract.js', 'dist/node/bench/run.js', 'dist/web/index.html'])
+    at(root, rel, 200);
   return root;
 }
 
@@ -60,7 +72,9 @@ describe('a stale dist/ is found before tests run it', () => {
     at(root, 'dist/native/net-relay', 200);
     expect(staleness('node', root)).toBeNull();
     at(root, 'src-main/core/process/network/net-relay.c', 300);
-    expect(staleness('node', root)).toBe(`${join('src-main', 'core', 'process', 'network', 'net-relay.c')} is newer than ${join('dist', 'native', 'net-relay')}`);
+    expect(staleness('node', root)).toBe(
+      `${join('src-main', 'core', 'process', 'network', 'net-relay.c')} is newer than ${join('dist', 'native', 'net-relay')}`,
+    );
   });
 
   it('rebuilds the web bundle when the shared contract it bundles changed, and ignores the preload for node', () => {
@@ -96,7 +110,9 @@ describe('a stale dist/ is found before tests run it', () => {
     };
     ensureFreshBuild(['node', 'web'], { root, log: (line) => log.push(line), build });
     expect(built).toEqual(['build:node']);
-    expect(log).toEqual([`dist is stale (${join('src-main', 'cli', 'main.ts')} is newer than ${join('dist', 'node', 'src-main', 'cli', 'main.js')}): npm run build:node`]);
+    expect(log).toEqual([
+      `dist is stale (${join('src-main', 'cli', 'main.ts')} is newer than ${join('dist', 'node', 'src-main', 'cli', 'main.js')}): npm run build:node`,
+    ]);
     ensureFreshBuild(['node', 'web'], { root, log: (line) => log.push(line), build });
     expect(built).toEqual(['build:node']);
   });

@@ -51,7 +51,7 @@ describe('nearestNames', () => {
 });
 
 describe('skillSuggestions', () => {
-  it("finds a skill by the name its SKILL.md declares and says which folder holds it", () => {
+  it('finds a skill by the name its SKILL.md declares and says which folder holds it', () => {
     const skills = [skill('research', 'gemini-deep-research'), skill('git')];
     expect(skillSuggestions('gemini-deep-research', skills)).toEqual([{ name: 'research', dir: '/skills/research', declared_name: 'gemini-deep-research' }]);
     expect(skillSuggestions('gemini-deep-reserch', skills)).toEqual([{ name: 'research', dir: '/skills/research', declared_name: 'gemini-deep-research' }]);
@@ -61,15 +61,21 @@ describe('skillSuggestions', () => {
     expect(skillSuggestions('Git', [skill('git', 'gits')])).toEqual([{ name: 'git', dir: '/skills/git' }]);
   });
 
-  it('E001 keeps RFC-0005\'s message and carries the suggestions in details', () => {
+  it("E001 keeps RFC-0005's message and carries the suggestions in details", () => {
     const error = skillNotFound('gti', [skill('git')]);
-    expect(error).toMatchObject({ code: 'E001', message: "skill 'gti' not found", details: { skill: 'gti', did_you_mean: [{ name: 'git', dir: '/skills/git' }] } });
+    expect(error).toMatchObject({
+      code: 'E001',
+      message: "skill 'gti' not found",
+      details: { skill: 'gti', did_you_mean: [{ name: 'git', dir: '/skills/git' }] },
+    });
   });
 });
 
 describe('the sentence', () => {
   it('is one suggestion, two joined by "or", or nothing', () => {
-    expect(withDidYouMean("error[E001]: skill 'gti' not found", { did_you_mean: [{ name: 'git' }] })).toBe("error[E001]: skill 'gti' not found; did you mean 'git'?");
+    expect(withDidYouMean("error[E001]: skill 'gti' not found", { did_you_mean: [{ name: 'git' }] })).toBe(
+      "error[E001]: skill 'gti' not found; did you mean 'git'?",
+    );
     expect(didYouMeanText({ did_you_mean: [{ name: 'git' }, { name: 'gh' }] })).toBe("did you mean 'git' or 'gh'?");
     expect(withDidYouMean('error[E001]: x', { did_you_mean: [] })).toBe('error[E001]: x');
     expect(didYouMeanText({ did_you_mean: 'git' })).toBeNull();

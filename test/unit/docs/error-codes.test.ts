@@ -7,7 +7,8 @@ import { SEVERITY } from '../../../src-main/core/packs/findings.js';
 import { FINDING_CODES } from '../../../src-main/shared/packs.js';
 
 const DOCS = join(import.meta.dirname, '..', '..', '..', 'docs');
-const rows = (file: string) => new Map([...readFileSync(join(DOCS, file), 'utf8').matchAll(/^\| ([EW]\d{3}) \| ([^|]+) \|/gm)].map((m) => [m[1], (m[2] ?? '').trim()]));
+const rows = (file: string) =>
+  new Map([...readFileSync(join(DOCS, file), 'utf8').matchAll(/^\| ([EW]\d{3}) \| ([^|]+) \|/gm)].map((m) => [m[1], (m[2] ?? '').trim()]));
 
 describe('the error reference stays true', () => {
   it('docs/errors.md documents every error code with its kind, and no code that does not exist', () => {

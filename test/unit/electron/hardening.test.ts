@@ -27,7 +27,15 @@ describe('web contents hardening', () => {
   it.each(['will-frame-navigate', 'will-redirect'])('%s: stays on app://skilltray/ pages, refuses and logs anything else', (event) => {
     const { contents, log } = hardened();
     expect(contents.attempt(event, 'app://skilltray/index.html#/settings')).toBe(false);
-    for (const url of ['https://example.com/', 'http://127.0.0.1:4000/', 'file:///etc/passwd', 'app://skilltray.evil/', 'app://other/index.html', 'javascript:alert(1)', 'about:blank']) {
+    for (const url of [
+      'https://example.com/',
+      'http://127.0.0.1:4000/',
+      'file:///etc/passwd',
+      'app://skilltray.evil/',
+      'app://other/index.html',
+      'javascript:alert(1)',
+      'about:blank',
+    ]) {
       expect(contents.attempt(event, url), url).toBe(true);
     }
     expect(log).toContain('refused to leave the app for https://example.com/');
@@ -39,7 +47,14 @@ describe('web contents hardening', () => {
 
   it('opens no window: web links go to the browser, everything else nowhere', async () => {
     const { contents, opened } = hardened();
-    for (const url of ['https://example.com/a', 'HTTP://example.com/b', 'file:///etc/passwd', 'app://skilltray/index.html', 'javascript:alert(1)', 'mailto:a@b.c']) {
+    for (const url of [
+      'https://example.com/a',
+      'HTTP://example.com/b',
+      'file:///etc/passwd',
+      'app://skilltray/index.html',
+      'javascript:alert(1)',
+      'mailto:a@b.c',
+    ]) {
       expect(contents.openHandler?.({ url })).toEqual({ action: 'deny' });
     }
     expect(opened).toEqual(['https://example.com/a', 'HTTP://example.com/b']);
@@ -63,7 +78,10 @@ describe('web contents hardening', () => {
     const log: string[] = [];
     setupHardening({
       app: app as never,
-      session: { setPermissionRequestHandler: (handler: never) => void (request = handler), setPermissionCheckHandler: (handler: never) => void (check = handler) } as never,
+      session: {
+        setPermissionRequestHandler: (handler: never) => void (request = handler),
+        setPermissionCheckHandler: (handler: never) => void (check = handler),
+      } as never,
       openExternal: async () => undefined,
       log: (line) => void log.push(line),
     });

@@ -21,7 +21,13 @@ function registry(taken: string[] = []) {
 
 function setup(initial: string, taken: string[] = []) {
   const core = new EventEmitter<{ event: [ServerEvent] }>();
-  let settings: Settings = { mode: 'Global', paused: false, paletteShortcut: initial, retention: { outputDays: 30, outputMaxMb: 100 }, limitCeiling: { processes: 1024, memoryMiB: 8192, fileSizeMiB: 16384, cpuSeconds: 600 } };
+  let settings: Settings = {
+    mode: 'Global',
+    paused: false,
+    paletteShortcut: initial,
+    retention: { outputDays: 30, outputMaxMb: 100 },
+    limitCeiling: { processes: 1024, memoryMiB: 8192, fileSizeMiB: 16384, cpuSeconds: 600 },
+  };
   const os = registry(taken);
   const opened: string[] = [];
   const unavailable: string[] = [];

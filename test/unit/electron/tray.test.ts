@@ -44,7 +44,9 @@ describe('the tray menu', () => {
 
   it('is rebuilt when settings change, from the menu or elsewhere', () => {
     const { core, tray, item } = trayOverCore();
-    item('Mode: Global').submenu?.find((mode) => mode.label === 'Dev')?.click?.({ checked: true });
+    item('Mode: Global')
+      .submenu?.find((mode) => mode.label === 'Dev')
+      ?.click?.({ checked: true });
     expect(core.preferences.settings().mode).toBe('Dev');
     expect(item('Mode: Dev').submenu?.find((mode) => mode.checked)?.label).toBe('Dev');
     item('Pause all runs').click?.({ checked: true });

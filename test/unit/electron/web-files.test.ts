@@ -61,10 +61,18 @@ describe('app://skilltray/ serves only the built UI, by the same rules as the HT
   it('never resolves outside the web dir, or to a dotfile, whatever the path', () => {
     const { web } = webDir();
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 60 }), fc.array(fc.constantFrom('..', '%2e%2e', '.', 'assets', 'outside', 'leak.txt', '.env', 'passwd', '%2f', '%5c', '/'), { maxLength: 8 }).map((parts) => parts.join('/'))), (path) => {
-        const file = appFile(web, `app://skilltray/${path}`);
-        if (file !== null) expect([join(web, 'index.html'), join(web, 'assets', 'main-1a2b.js'), join(web, 'assets', 'a b.css')]).toContain(file);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 60 }),
+          fc
+            .array(fc.constantFrom('..', '%2e%2e', '.', 'assets', 'outside', 'leak.txt', '.env', 'passwd', '%2f', '%5c', '/'), { maxLength: 8 })
+            .map((parts) => parts.join('/')),
+        ),
+        (path) => {
+          const file = appFile(web, `app://skilltray/${path}`);
+          if (file !== null) expect([join(web, 'index.html'), join(web, 'assets', 'main-1a2b.js'), join(web, 'assets', 'a b.css')]).toContain(file);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -74,7 +82,11 @@ describe('app://skilltray/ serves only the built UI, by the same rules as the HT
     expect(contentTypeOf('x.JS')).toBe('text/javascript; charset=utf-8');
     expect(contentTypeOf('x.woff2')).toBe('font/woff2');
     expect(contentTypeOf('x.bin')).toBe('application/octet-stream');
-    expect(SECURITY_HEADERS).toEqual({ 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' });
+    expect(SECURITY_HEADERS).toEqual({
+      'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+    });
     expect(CONTENT_SECURITY_POLICY).toContain("script-src 'self'");
     expect(CONTENT_SECURITY_POLICY).toContain("frame-ancestors 'none'");
   });

@@ -78,7 +78,16 @@ describe('the window manager', () => {
     const core = Object.assign(new EventEmitter(), { waiting: 1, broker: { list: () => Array(core.waiting) } });
     followCore(core as never, manager);
     const skills = manager.show('skills') as BrowserWindow;
-    const settingsEvent: ServerEvent = { type: 'settings', settings: { mode: 'Dev', paused: false, paletteShortcut: '', retention: { outputDays: 30, outputMaxMb: 100 }, limitCeiling: { processes: 1024, memoryMiB: 8192, fileSizeMiB: 16384, cpuSeconds: 600 } } };
+    const settingsEvent: ServerEvent = {
+      type: 'settings',
+      settings: {
+        mode: 'Dev',
+        paused: false,
+        paletteShortcut: '',
+        retention: { outputDays: 30, outputMaxMb: 100 },
+        limitCeiling: { processes: 1024, memoryMiB: 8192, fileSizeMiB: 16384, cpuSeconds: 600 },
+      },
+    };
     core.emit('event', settingsEvent);
     expect(skills.webContents.sent).toEqual([{ channel: 'skilltray:event', payload: settingsEvent }]);
 

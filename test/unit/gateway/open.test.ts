@@ -115,7 +115,22 @@ describe('open returns any bytes unchanged (property)', () => {
   const bytes = fc.oneof(
     fc.uint8Array({ maxLength: 300 }),
     // Mostly-text files: UTF-8 with BOMs, CR, LF and stray invalid bytes mixed in.
-    fc.array(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 8 }).map((s) => Buffer.from(s)), fc.constantFrom(Buffer.from('\n'), Buffer.from('\r\n'), Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from([0xff]), Buffer.from([0xc3]), Buffer.from([0xed, 0xa0, 0x80]))), { maxLength: 20 }).map((parts) => Buffer.concat(parts)),
+    fc
+      .array(
+        fc.oneof(
+          fc.string({ unit: 'grapheme', maxLength: 8 }).map((s) => Buffer.from(s)),
+          fc.constantFrom(
+            Buffer.from('\n'),
+            Buffer.from('\r\n'),
+            Buffer.from([0xef, 0xbb, 0xbf]),
+            Buffer.from([0xff]),
+            Buffer.from([0xc3]),
+            Buffer.from([0xed, 0xa0, 0x80]),
+          ),
+        ),
+        { maxLength: 20 },
+      )
+      .map((parts) => Buffer.concat(parts)),
   );
 
   it('as written to stdout and as JSON (base64 or text) decoded back', () => {
@@ -137,7 +152,10 @@ describe('open returns any bytes unchanged (property)', () => {
       fc.property(bytes, fc.integer({ min: 1, max: 5 }), (content, maxLines) => {
         writeFileSync(join(dir, 'file.bin'), content);
         const result = openFile(dir, 'file.bin', { maxLines });
-        const lines = Buffer.from(content).toString('latin1').split(/(?<=\n)/).filter((line) => line !== '');
+        const lines = Buffer.from(content)
+          .toString('latin1')
+          .split(/(?<=\n)/)
+          .filter((line) => line !== '');
         const kept = Buffer.from(lines.slice(0, maxLines).join(''), 'latin1');
         expect(decoded(JSON.parse(JSON.stringify(result)) as OpenResult)).toEqual(kept);
         expect(result.more_lines).toBe(Math.max(0, lines.length - maxLines));

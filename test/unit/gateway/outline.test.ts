@@ -30,7 +30,9 @@ describe('RFC-0002:C-OUTLINE', () => {
   it('--level 2 prints the RFC example exactly', () => {
     const dir = copyRfcSkill(tempDir());
     expect(textOutline(dir, { level: 2 })).toBe(
-      ['SKILL.md', '  # Skill Name', '  ## Getting Started', '  ## API Reference', 'references/advanced.md', '  # Advanced Topics', '  ## Performance'].join('\n'),
+      ['SKILL.md', '  # Skill Name', '  ## Getting Started', '  ## API Reference', 'references/advanced.md', '  # Advanced Topics', '  ## Performance'].join(
+        '\n',
+      ),
     );
   });
 
@@ -56,7 +58,9 @@ describe('RFC-0002:C-OUTLINE', () => {
 
   it('setext headings and closing hashes count; # in a fenced block or in frontmatter does not', () => {
     const dir = makeSkill(tempDir(), 's', {
-      'SKILL.md': ['---', 'name: s', '# not a heading', '---', 'Title', '=====', '', '```sh', '# a comment', '```', '', '## Closed ##', 'Sub', '---', ''].join('\n'),
+      'SKILL.md': ['---', 'name: s', '# not a heading', '---', 'Title', '=====', '', '```sh', '# a comment', '```', '', '## Closed ##', 'Sub', '---', ''].join(
+        '\n',
+      ),
     });
     expect(outlineSkill(dir).headings).toEqual([
       { file: 'SKILL.md', level: 1, text: 'Title', line: 5 },

@@ -33,9 +33,30 @@ describe('RFC-0002:C-SHOW', () => {
   it('returns the section from its heading to the next heading of the same or higher level', () => {
     const [dir, runtime] = indexed();
     const result = showSection(dir, runtime, { section: 'API Reference' });
-    expect(result).toMatchObject({ file: 'SKILL.md', section: 'API Reference', level: 2, start_line: 14, end_line: 25, more_lines: 0, matches: 1, warning: null });
+    expect(result).toMatchObject({
+      file: 'SKILL.md',
+      section: 'API Reference',
+      level: 2,
+      start_line: 14,
+      end_line: 25,
+      more_lines: 0,
+      matches: 1,
+      warning: null,
+    });
     expect(formatShow(result)).toBe(
-      ['## API Reference', '', 'Every endpoint takes a token.', '', '### Authentication', '', 'Send the token in the Authorization header.', '', '### Endpoints', '', 'GET /items lists items.'].join('\n'),
+      [
+        '## API Reference',
+        '',
+        'Every endpoint takes a token.',
+        '',
+        '### Authentication',
+        '',
+        'Send the token in the Authorization header.',
+        '',
+        '### Endpoints',
+        '',
+        'GET /items lists items.',
+      ].join('\n'),
     );
   });
 
@@ -194,9 +215,9 @@ describe('RFC-0002:C-SHOW on headings that contain " — "', () => {
 
   it('every suggestion reaches a heading of its own text, whatever the headings and the query (property)', () => {
     const word = fc.constantFrom('Setup', 'setup', 'Tokens', 'API', 'Install', 'mac', 'Linux', 'a', '—', '-', 'Ü');
-    const headingText = fc.array(word, { minLength: 1, maxLength: 3 }).chain((words) =>
-      fc.constantFrom(' ', ' — ', '—', ' - ').map((joiner) => words.join(joiner)),
-    );
+    const headingText = fc
+      .array(word, { minLength: 1, maxLength: 3 })
+      .chain((words) => fc.constantFrom(' ', ' — ', '—', ' - ').map((joiner) => words.join(joiner)));
     fc.assert(
       fc.property(fc.uniqueArray(headingText, { minLength: 1, maxLength: 6 }), headingText, (texts, query) => {
         const [dir, runtime] = indexed({ 'SKILL.md': texts.map((text) => `## ${text}\n\nbody\n`).join('\n') });
@@ -230,7 +251,17 @@ describe('RFC-0002:C-SHOW --max-lines counts the indexed range', () => {
 
   it('shown lines plus "more" always add up to end_line - start_line (property)', () => {
     const [dir, runtime] = richIndexed();
-    const sections = ['Skill Name', 'Getting Started', 'API Reference', 'Authentication', 'Endpoints', 'Tokens — rotation and expiry', 'Tokens', 'Advanced Topics', 'Performance'];
+    const sections = [
+      'Skill Name',
+      'Getting Started',
+      'API Reference',
+      'Authentication',
+      'Endpoints',
+      'Tokens — rotation and expiry',
+      'Tokens',
+      'Advanced Topics',
+      'Performance',
+    ];
     fc.assert(
       fc.property(fc.constantFrom(...sections), fc.integer({ min: 1, max: 30 }), (section, maxLines) => {
         const result = showSection(dir, runtime, { section, maxLines });

@@ -17,7 +17,15 @@ function cudaLike(): string {
 
 describe('RFC-0002:C-SOURCES', () => {
   it('draws the whole tree: directories before files at each level, each bytewise', () => {
-    const dir = makeSkill(tempDir(), 'demo', { 'SKILL.md': '#', 'a.md': 'a', 'B.md': 'b', 'z/1.md': '1', 'docs/x.md': 'x', 'docs/inner/y.md': 'y', 'Docs2/q.md': 'q' });
+    const dir = makeSkill(tempDir(), 'demo', {
+      'SKILL.md': '#',
+      'a.md': 'a',
+      'B.md': 'b',
+      'z/1.md': '1',
+      'docs/x.md': 'x',
+      'docs/inner/y.md': 'y',
+      'Docs2/q.md': 'q',
+    });
     expect(formatSources(listSources(dir))).toBe(
       [
         'demo/',

@@ -32,7 +32,13 @@ function setup(): Setup {
   const runtime = join(base, 'home', 'runtime', 'demo');
   const cwd = join(base, 'project');
   mkdirSync(cwd);
-  return { base, dir, runtime, cwd, entry: { command: 'show', skill: 'demo', skillPath: dir, runtimeDir: runtime, cwd, args: { section: 'Demo', file: 'SKILL.md', max_lines: null } } };
+  return {
+    base,
+    dir,
+    runtime,
+    cwd,
+    entry: { command: 'show', skill: 'demo', skillPath: dir, runtimeDir: runtime, cwd, args: { section: 'Demo', file: 'SKILL.md', max_lines: null } },
+  };
 }
 
 function rows(path: string): Record<string, unknown>[] {
@@ -89,11 +95,23 @@ describe('RFC-0007:C-LOGGING', () => {
     const logger = new AccessLogger({ env: {} });
     const failure = new SkilltrayError('E020', "section not found: 'Nope'");
     expect(() =>
-      withAccessLog(logger, entry, (result?: number) => ({ ok: result ?? null }), () => {
-        throw failure;
-      }),
+      withAccessLog(
+        logger,
+        entry,
+        (result?: number) => ({ ok: result ?? null }),
+        () => {
+          throw failure;
+        },
+      ),
     ).toThrow(failure);
-    expect(withAccessLog(logger, { ...entry, command: 'search' }, (result?: { results: unknown[] }) => logArgs.search('auth token', result as never), () => ({ results: [1, 2, 3] }))).toEqual({ results: [1, 2, 3] });
+    expect(
+      withAccessLog(
+        logger,
+        { ...entry, command: 'search' },
+        (result?: { results: unknown[] }) => logArgs.search('auth token', result as never),
+        () => ({ results: [1, 2, 3] }),
+      ),
+    ).toEqual({ results: [1, 2, 3] });
     const written = rows(accessLogPath(runtime));
     expect(written.map((r) => [r.command, r.args, r.error])).toEqual([
       ['show', '{"ok":null}', "error[E020]: section not found: 'Nope'"],

@@ -26,7 +26,13 @@ function fixture(): Fixture {
   return { dir, runtime: join(base, 'runtime', 'demo'), webapp, cli, skill: { name: 'demo', dir } };
 }
 
-function row(f: Fixture, timestamp: string, command: string, args: Record<string, unknown>, options: { cwd?: string; error?: string; skillPath?: string } = {}): AccessRow {
+function row(
+  f: Fixture,
+  timestamp: string,
+  command: string,
+  args: Record<string, unknown>,
+  options: { cwd?: string; error?: string; skillPath?: string } = {},
+): AccessRow {
   return {
     timestamp,
     run_id: 'r',
@@ -162,11 +168,14 @@ describe('RFC-0003:C-FILTERS', () => {
     expect(result.data).toMatchObject({ total_accesses: 10 });
   });
 
-  it.each(['yesterday', '2026-13-01', '2026-02-30', '2026-01-30 08:00:00', '2026-01-30T25:00:00Z', '2026-01-30T08:00:00'])('malformed time %j → E031', (value) => {
-    const f = fixture();
-    expect(thrownBy(() => skillStats(f.skill, f.runtime, { since: value })).code).toBe('E031');
-    expect(thrownBy(() => skillStats(f.skill, f.runtime, { until: value })).code).toBe('E031');
-  });
+  it.each(['yesterday', '2026-13-01', '2026-02-30', '2026-01-30 08:00:00', '2026-01-30T25:00:00Z', '2026-01-30T08:00:00'])(
+    'malformed time %j → E031',
+    (value) => {
+      const f = fixture();
+      expect(thrownBy(() => skillStats(f.skill, f.runtime, { since: value })).code).toBe('E031');
+      expect(thrownBy(() => skillStats(f.skill, f.runtime, { until: value })).code).toBe('E031');
+    },
+  );
 
   it('an empty --project is E031', () => {
     const f = fixture();
@@ -198,11 +207,30 @@ describe('RFC-0003:C-CLI and C-ERRORS', () => {
   it('text form conveys the same information', () => {
     const f = populated();
     expect(formatStats(skillStats(f.skill, f.runtime))).toBe(
-      [`demo (${f.dir})`, 'period: 2026-01-28T09:00:00Z to 2026-01-30T08:06:00Z', 'summary:', '  total accesses:  13', '  unique sections: 3', '  unique files:    3', '  errors:          3'].join('\n'),
+      [
+        `demo (${f.dir})`,
+        'period: 2026-01-28T09:00:00Z to 2026-01-30T08:06:00Z',
+        'summary:',
+        '  total accesses:  13',
+        '  unique sections: 3',
+        '  unique files:    3',
+        '  errors:          3',
+      ].join('\n'),
     );
     expect(formatStats(skillStats(f.skill, f.runtime, { groupBy: 'sections', until: '2026-01-29' }))).toBe(
-      [`demo (${f.dir})`, 'period: 2026-01-28T09:00:00Z to 2026-01-28T09:05:00Z', 'filters: until 2026-01-29T00:00:00Z', 'sections:', '  1  SKILL.md#Setup', '  1  SKILL.md#Usage'].join('\n'),
+      [
+        `demo (${f.dir})`,
+        'period: 2026-01-28T09:00:00Z to 2026-01-28T09:05:00Z',
+        'filters: until 2026-01-29T00:00:00Z',
+        'sections:',
+        '  1  SKILL.md#Setup',
+        '  1  SKILL.md#Usage',
+      ].join('\n'),
     );
-    expect(formatStats(skillStats(fixture().skill, join(tempDir(), 'none'), { groupBy: 'search' })).split('\n').slice(1)).toEqual(['period: no accesses', 'search:', '  (none)']);
+    expect(
+      formatStats(skillStats(fixture().skill, join(tempDir(), 'none'), { groupBy: 'search' }))
+        .split('\n')
+        .slice(1),
+    ).toEqual(['period: no accesses', 'search:', '  (none)']);
   });
 });

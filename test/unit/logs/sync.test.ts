@@ -9,7 +9,16 @@ import { thrownBy } from '../../support/errors.js';
 import { formatSync, syncExitStatus } from '../../../src-main/cli/format/sync.js';
 
 function entry(n: number, skill: string): AccessRow {
-  return { timestamp: `2026-01-30T10:00:${String(n).padStart(2, '0')}Z`, run_id: 'run', command: 'show', skill, skill_path: `/skills/${skill}`, cwd: '/p', args: `{"n":${n}}`, error: null };
+  return {
+    timestamp: `2026-01-30T10:00:${String(n).padStart(2, '0')}Z`,
+    run_id: 'run',
+    command: 'show',
+    skill,
+    skill_path: `/skills/${skill}`,
+    cwd: '/p',
+    args: `{"n":${n}}`,
+    error: null,
+  };
 }
 
 function setup(): { project: string; home: string; runtimeDirFor: (skill: string) => string } {
@@ -37,7 +46,10 @@ describe('RFC-0007:C-SYNC', () => {
       ['cuda', 'synced', 1],
       ['rust', 'synced', 3],
     ]);
-    expect(formatSync(result)).toEqual({ stdout: "Synced 1 entries for 'cuda' (local logs removed)\nSynced 3 entries for 'rust' (local logs removed)", stderr: '' });
+    expect(formatSync(result)).toEqual({
+      stdout: "Synced 1 entries for 'cuda' (local logs removed)\nSynced 3 entries for 'rust' (local logs removed)",
+      stderr: '',
+    });
     expect(syncExitStatus(result)).toBe(0);
     expect(count(accessLogPath(runtimeDirFor('rust')))).toBe(3);
     expect(existsSync(join(project, '.skillc', 'logs', 'rust'))).toBe(false);
@@ -112,7 +124,11 @@ describe('RFC-0007:C-SYNC', () => {
     mkdirSync(join(source, '..'), { recursive: true });
     writeFileSync(source, Buffer.alloc(2048, 0x42));
     const result = syncLogs({ project, runtimeDirFor });
-    expect(result.skills[0]).toMatchObject({ skill: 'broken', status: 'failed', error: { code: 'E042', kind: 'sync_source_not_readable', message: `sync source not readable: '${source}'` } });
+    expect(result.skills[0]).toMatchObject({
+      skill: 'broken',
+      status: 'failed',
+      error: { code: 'E042', kind: 'sync_source_not_readable', message: `sync source not readable: '${source}'` },
+    });
     expect(existsSync(source)).toBe(true);
   });
 });

@@ -15,7 +15,8 @@ describe('Markdown blocks and headings', () => {
   });
 
   it('finds ATX and setext headings, strips closing #s, and ignores # inside fenced code and blockquotes', () => {
-    const text = '# Title #\n\nSetext One\n==========\n\nSetext Two\n----------\n\n```\n# not a heading\n```\n\n~~~md\n## nor this\n~~~\n\n> # quoted\n\n   ### Indented three ###  \n';
+    const text =
+      '# Title #\n\nSetext One\n==========\n\nSetext Two\n----------\n\n```\n# not a heading\n```\n\n~~~md\n## nor this\n~~~\n\n> # quoted\n\n   ### Indented three ###  \n';
     expect(headingsOf(text)).toEqual([
       { level: 1, text: 'Title', line: 1 },
       { level: 1, text: 'Setext One', line: 3 },

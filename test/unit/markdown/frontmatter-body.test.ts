@@ -53,7 +53,33 @@ function viaGrayMatter(text: string): { body: string; bodyLine: number } {
 }
 
 /** Lines near the delimiter: exact, padded, too long, with an info string, indented, and YAML or prose between. */
-const LINES = ['---', '# only a comment', '  # indented comment', 'bad: !',  '--- ', '---\t', '---  \t ', '---\u00a0', '---\u2028', '---\r', '----', '---x', '--- yaml', '---js', ' ---', '--', '-', '', ' ', 'a: 1', 'title: "---"', '# Heading', 'text ---', '\ufeff---', '...'];
+const LINES = [
+  '---',
+  '# only a comment',
+  '  # indented comment',
+  'bad: !',
+  '--- ',
+  '---\t',
+  '---  \t ',
+  '---\u00a0',
+  '---\u2028',
+  '---\r',
+  '----',
+  '---x',
+  '--- yaml',
+  '---js',
+  ' ---',
+  '--',
+  '-',
+  '',
+  ' ',
+  'a: 1',
+  'title: "---"',
+  '# Heading',
+  'text ---',
+  '\ufeff---',
+  '...',
+];
 const SEPARATORS = ['\n', '\n', '\n', '\r\n', '\r'];
 
 const document = fc

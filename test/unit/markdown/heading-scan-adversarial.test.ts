@@ -6,9 +6,73 @@ import { scanAgreesWithMarked } from '../../support/heading-scan.js';
 
 /** Lines put together from an indent, a block marker, a gap and some content, so that markers meet every indent and content. */
 const INDENTS = ['', '', '', ' ', '  ', '   ', '    ', '     ', '\t', ' \t'];
-const MARKERS = ['', '', '#', '##', '###', '######', '#######', '\\#', '```', '````', '``', '~~~', '~~~~', '~~', '>', '> #', '<div>', '</div>', '<!--', '-->', '<span>', '[x]:', '[x]: /u', '-', '*', '+', '1.', '2)', '=', '==', '---', '- - -', '***', '___', '|', '|---|'];
+const MARKERS = [
+  '',
+  '',
+  '#',
+  '##',
+  '###',
+  '######',
+  '#######',
+  '\\#',
+  '```',
+  '````',
+  '``',
+  '~~~',
+  '~~~~',
+  '~~',
+  '>',
+  '> #',
+  '<div>',
+  '</div>',
+  '<!--',
+  '-->',
+  '<span>',
+  '[x]:',
+  '[x]: /u',
+  '-',
+  '*',
+  '+',
+  '1.',
+  '2)',
+  '=',
+  '==',
+  '---',
+  '- - -',
+  '***',
+  '___',
+  '|',
+  '|---|',
+];
 const GAPS = ['', ' ', ' ', '  ', '\t'];
-const CONTENTS = ['', 'a', 'Title words', 'a #', 'a ##  ', 'a#', '#', ' # ', 'a \\#', 'a\\##', 'a\t#', 'a \t#', '\\', 'a\u2028b', 'a\u2029b', 'a\rb', '`x`', '```', '~~~', 'a`b', '"t"', '(t)', '<b>', 'a |', '---', '==='];
+const CONTENTS = [
+  '',
+  'a',
+  'Title words',
+  'a #',
+  'a ##  ',
+  'a#',
+  '#',
+  ' # ',
+  'a \\#',
+  'a\\##',
+  'a\t#',
+  'a \t#',
+  '\\',
+  'a\u2028b',
+  'a\u2029b',
+  'a\rb',
+  '`x`',
+  '```',
+  '~~~',
+  'a`b',
+  '"t"',
+  '(t)',
+  '<b>',
+  'a |',
+  '---',
+  '===',
+];
 
 const line = fc
   .tuple(fc.constantFrom(...INDENTS), fc.constantFrom(...MARKERS), fc.constantFrom(...GAPS), fc.constantFrom(...CONTENTS))
@@ -28,7 +92,9 @@ const plainLine = fc
     fc.constantFrom('', 'a', 'a #', '`x`', 'a`b', '~', '```', '~~~'),
   )
   .map((parts) => parts.join(''));
-const plainDocument = fc.array(fc.oneof({ arbitrary: plainLine, weight: 5 }, { arbitrary: fc.constant(''), weight: 1 }), { maxLength: 30 }).map((lines) => lines.join('\n'));
+const plainDocument = fc
+  .array(fc.oneof({ arbitrary: plainLine, weight: 5 }, { arbitrary: fc.constant(''), weight: 1 }), { maxLength: 30 })
+  .map((lines) => lines.join('\n'));
 
 describe('the heading scan on adversarial Markdown', () => {
   it('answers as marked does whenever it answers, and headingsOf always does', () => {

@@ -8,7 +8,6 @@ import { markdownBody } from '../../../src-main/core/markdown/frontmatter.js';
 import { scanHeadings } from '../../../src-main/core/markdown/heading-scan.js';
 import { scanAgreesWithMarked, scanned } from '../../support/heading-scan.js';
 
-
 /** Lines that are plain to the scan, and lines that make it hand over to marked. */
 const LINES = [
   '# Title',

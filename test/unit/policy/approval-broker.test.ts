@@ -149,10 +149,13 @@ describe('ApprovalBroker', () => {
           const open = broker.list().map((p) => p.id);
           if (s.op === 'request') {
             const id = `r${n++}`;
-            outcomes.set(id, broker.request(pending(id), { timeoutMs: s.timeout }).then(
-              (v) => `${v.verdict}:${v.actor}`,
-              (e: SkilltrayError) => e.code,
-            ));
+            outcomes.set(
+              id,
+              broker.request(pending(id), { timeoutMs: s.timeout }).then(
+                (v) => `${v.verdict}:${v.actor}`,
+                (e: SkilltrayError) => e.code,
+              ),
+            );
             expected.set(id, 'E604');
           } else if (s.op === 'resolve' && open.length > 0) {
             const id = open[s.pick % open.length]!;

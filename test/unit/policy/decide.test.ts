@@ -82,7 +82,11 @@ describe('decide', () => {
     ['paused beats everything allowing', { paused: true, skill: bundledReadOnly, rules: [allowAll], remembered: remembered() }, 'refuse:E608'],
     ['paused beats the mode filter', { paused: true, mode: 'Meeting' }, 'refuse:E608'],
     ['turned off', { enabled: false }, 'refuse:E618'],
-    ['turned off, even if allowed by rule and remembered', { enabled: false, skill: bundledReadOnly, rules: [allowAll], remembered: remembered() }, 'refuse:E618'],
+    [
+      'turned off, even if allowed by rule and remembered',
+      { enabled: false, skill: bundledReadOnly, rules: [allowAll], remembered: remembered() },
+      'refuse:E618',
+    ],
     ['paused beats turned off', { paused: true, enabled: false }, 'refuse:E608'],
     ['turned off beats the mode filter', { enabled: false, mode: 'Dev' }, 'refuse:E618'],
     ['mode not offered', { mode: 'Dev' }, 'refuse:E605'],
@@ -122,31 +126,63 @@ describe('decide', () => {
     ['remembered beats policy', { remembered: remembered({ identity: bundledGit }), skill: bundledReadOnly }, 'auto:remembered'],
     ['remembered lapses on a hash change', { remembered: remembered({ skillHash: 'hash-v0' }) }, 'ask'],
     ['remembered lapses on a program path change', { remembered: remembered({ programPath: '/home/me/bin/git' }) }, 'ask'],
-    ['a lapsed approval asks even for bundled read-only', { remembered: remembered({ identity: bundledGit, skillHash: 'hash-v0' }), skill: bundledReadOnly }, 'ask'],
+    [
+      'a lapsed approval asks even for bundled read-only',
+      { remembered: remembered({ identity: bundledGit, skillHash: 'hash-v0' }), skill: bundledReadOnly },
+      'ask',
+    ],
     ['a revoked approval is ignored', { remembered: remembered({ revokedAt: 5 }) }, 'ask'],
     ['an approval for another tool is ignored', { remembered: remembered({ tool: 'git_diff' }) }, 'ask'],
     // only a contained run goes unasked on a remembered approval or bundled policy
     ['remembered, not contained', { remembered: remembered(), sandbox: noSandbox }, 'ask'],
     ['remembered, sandbox turned off', { remembered: remembered(), sandbox: turnedOff }, 'ask'],
-    ['remembered for a wider profile covers a narrower one', { remembered: remembered({ profile: { name: 'workspace', network: true, hosts: ['*'] } }) }, 'auto:remembered'],
+    [
+      'remembered for a wider profile covers a narrower one',
+      { remembered: remembered({ profile: { name: 'workspace', network: true, hosts: ['*'] } }) },
+      'auto:remembered',
+    ],
     ['remembered lapses when the profile widens to workspace', { remembered: remembered(), sandbox: workspace }, 'ask'],
     ['remembered lapses when the profile gains the network', { remembered: remembered(), sandbox: withNetwork }, 'ask'],
     // pinned to its folder: another folder asks; "any folder" holds only for a read-only run
     ['remembered in another folder asks', { remembered: remembered(), cwd: '/home/me/other' }, 'ask'],
     ['remembered in any folder, read-only', { remembered: remembered({ folder: null }), cwd: '/home/me/other' }, 'auto:remembered'],
-    ['remembered in any folder does not hold for a workspace run', { remembered: remembered({ folder: null, profile: { name: 'workspace', network: false, hosts: [] } }), sandbox: workspace }, 'ask'],
-    ['remembered in its folder, workspace', { remembered: remembered({ profile: { name: 'workspace', network: false, hosts: [] } }), sandbox: workspace }, 'auto:remembered'],
+    [
+      'remembered in any folder does not hold for a workspace run',
+      { remembered: remembered({ folder: null, profile: { name: 'workspace', network: false, hosts: [] } }), sandbox: workspace },
+      'ask',
+    ],
+    [
+      'remembered in its folder, workspace',
+      { remembered: remembered({ profile: { name: 'workspace', network: false, hosts: [] } }), sandbox: workspace },
+      'auto:remembered',
+    ],
     ['bundled read-only, not contained', { skill: bundledReadOnly, sandbox: noSandbox }, 'ask'],
     ['bundled read-only, sandbox turned off', { skill: bundledReadOnly, sandbox: turnedOff }, 'ask'],
     ['an allow rule runs even uncontained (the person wrote it)', { rules: [allowAll], sandbox: noSandbox }, 'auto:rule#1'],
     // rules and remembered approvals are pinned to who the skill is, what its runs may do, and (remembered) the folder
-    ['an allow rule made for the bundled git does not allow your own git', { rules: [{ ...allowStatus, pins: gitPins().filter((p) => p.trust === 'bundled') }] }, 'ask'],
+    [
+      'an allow rule made for the bundled git does not allow your own git',
+      { rules: [{ ...allowStatus, pins: gitPins().filter((p) => p.trust === 'bundled') }] },
+      'ask',
+    ],
     ['nor outranks a broader deny for it', { rules: [denyGit, { ...allowStatus, pins: gitPins().filter((p) => p.trust === 'bundled') }] }, 'deny:E602#2'],
-    ['an allow rule made for your git does not allow the bundled one', { rules: [{ ...allowAll, pins: gitPins().filter((p) => p.trust === 'user') }], skill: makeSkill({ trust: 'bundled' }) }, 'ask'],
-    ['an allow rule made for your git in another folder does not allow this one', { rules: [{ ...allowAll, pins: gitPins({ path: '/elsewhere/git' }) }] }, 'ask'],
+    [
+      'an allow rule made for your git does not allow the bundled one',
+      { rules: [{ ...allowAll, pins: gitPins().filter((p) => p.trust === 'user') }], skill: makeSkill({ trust: 'bundled' }) },
+      'ask',
+    ],
+    [
+      'an allow rule made for your git in another folder does not allow this one',
+      { rules: [{ ...allowAll, pins: gitPins({ path: '/elsewhere/git' }) }] },
+      'ask',
+    ],
     ['an allow rule made before this skill was here does not allow it', { rules: [{ ...allowAll, pins: [] }] }, 'ask'],
     ['an allow rule from before pins does not allow until pinned', { rules: [{ ...allowAll, pins: null }] }, 'ask'],
-    ['an allow rule asks when the profile is wider than when it was made', { rules: [{ ...allowAll, pins: gitPins({ profile: { name: 'read-only', network: false, hosts: [] } }) }], sandbox: workspace }, 'ask'],
+    [
+      'an allow rule asks when the profile is wider than when it was made',
+      { rules: [{ ...allowAll, pins: gitPins({ profile: { name: 'read-only', network: false, hosts: [] } }) }], sandbox: workspace },
+      'ask',
+    ],
     ['an allow rule asks when the run gains the network', { rules: [allowAll], sandbox: withNetwork }, 'ask'],
     ['an allow rule for a wider profile covers a narrower one', { rules: [allowAll], sandbox: contained }, 'auto:rule#1'],
     ['remembered in another folder asks', { remembered: remembered({ folder: '/home/me/other' }) }, 'ask'],
@@ -157,9 +193,21 @@ describe('decide', () => {
     ['remembered for the bundled git asks for your own', { remembered: remembered({ identity: bundledGit }) }, 'ask'],
     ['remembered from before identities holds by its content hash', { remembered: remembered({ identity: null }) }, 'auto:remembered'],
     // a skill whose files cannot be vouched for never runs unasked; a deny rule still refuses it
-    ['unverified asks over an allow rule', { rules: [allowAll], skill: makeSkill({ identity: { ...makeSkill().identity, unverified: 'x (changed)' } }) }, 'ask'],
-    ['unverified asks over a remembered approval', { remembered: remembered(), skill: makeSkill({ identity: { ...makeSkill().identity, unverified: 'x (changed)' } }) }, 'ask'],
-    ['unverified is still denied by a deny rule', { rules: [denyGit], skill: makeSkill({ identity: { ...makeSkill().identity, unverified: 'x (changed)' } }) }, 'deny:E602#2'],
+    [
+      'unverified asks over an allow rule',
+      { rules: [allowAll], skill: makeSkill({ identity: { ...makeSkill().identity, unverified: 'x (changed)' } }) },
+      'ask',
+    ],
+    [
+      'unverified asks over a remembered approval',
+      { remembered: remembered(), skill: makeSkill({ identity: { ...makeSkill().identity, unverified: 'x (changed)' } }) },
+      'ask',
+    ],
+    [
+      'unverified is still denied by a deny rule',
+      { rules: [denyGit], skill: makeSkill({ identity: { ...makeSkill().identity, unverified: 'x (changed)' } }) },
+      'deny:E602#2',
+    ],
     // policy
     ['bundled read-only', { skill: bundledReadOnly }, 'auto:policy'],
     ['bundled read-only with the network asks', { skill: bundledReadOnly, sandbox: withNetwork }, 'ask'],
@@ -230,16 +278,29 @@ describe('decide', () => {
     expect(reason({ rules: [{ ...allowStatus, pins: gitPins().filter((p) => p.trust === 'bundled') }] })).toBe(
       "skill 'git' is a user skill, so its runs need approval (rule #3 (tool:git/git_status) was made for the bundled skill Skilltray shipped, not for this one (the user skill in /skills/git))",
     );
-    expect(reason({ rules: [{ ...allowAll, pins: [] }] })).toContain("rule #1 (skill:*) does not cover this 'git' (a rule covers the skills it named when it was made); add it again to let it cover this one");
+    expect(reason({ rules: [{ ...allowAll, pins: [] }] })).toContain(
+      "rule #1 (skill:*) does not cover this 'git' (a rule covers the skills it named when it was made); add it again to let it cover this one",
+    );
     expect(reason({ rules: [{ ...allowAll, pins: gitPins({ profile: { name: 'read-only', network: false, hosts: [] } }) }], sandbox: workspace })).toBe(
       "'git/git_status' needs approval: rule #1 (skill:*) was made when it ran read-only, no network; it would now run may write in its working directory, no network, more than the rule allows",
     );
     expect(reason({ remembered: remembered({ folder: '/home/me/other' }) })).toBe(
       "the approval you gave to always allow 'git/git_status' has lapsed: you allowed it in /home/me/other, and this run is in /home/me/proj; an Always holds in its own folder and the folders inside it",
     );
-    expect(reason({ remembered: remembered({ identity: bundledGit }) })).toContain('it was given to the bundled skill Skilltray shipped, and this is the user skill in /skills/git');
-    expect(reason({ skill: bundledReadOnly, sandbox: withNetwork })).toBe("'git/git_status' is bundled but reaches the network (network to any host), so it asks");
-    expect(reason({ rules: [allowAll], skill: makeSkill({ identity: { ...makeSkill().identity, unverified: "installed pack 'p' was edited behind its back: SKILL.md (changed) differ from packs.lock.json" } }) })).toBe(
+    expect(reason({ remembered: remembered({ identity: bundledGit }) })).toContain(
+      'it was given to the bundled skill Skilltray shipped, and this is the user skill in /skills/git',
+    );
+    expect(reason({ skill: bundledReadOnly, sandbox: withNetwork })).toBe(
+      "'git/git_status' is bundled but reaches the network (network to any host), so it asks",
+    );
+    expect(
+      reason({
+        rules: [allowAll],
+        skill: makeSkill({
+          identity: { ...makeSkill().identity, unverified: "installed pack 'p' was edited behind its back: SKILL.md (changed) differ from packs.lock.json" },
+        }),
+      }),
+    ).toBe(
       "installed pack 'p' was edited behind its back: SKILL.md (changed) differ from packs.lock.json; a skill whose files cannot be vouched for never runs without asking",
     );
   });
@@ -253,14 +314,22 @@ describe('decide', () => {
       // A bundled tool with the network never runs unasked on bundled policy (a planted read-only skill with network: true did).
       ['bundled read-only with any host asks', { skill: bundledReadOnly, sandbox: withNetwork }, 'ask'],
       ['bundled read-only with a host list asks', { skill: bundledReadOnly, sandbox: listed }, 'ask'],
-      ['bundled read-only with a host list, remembered for that list', { skill: bundledReadOnly, sandbox: listed, remembered: remembered({ ...withHosts(['api.github.com']), identity: bundledGit }) }, 'auto:remembered'],
+      [
+        'bundled read-only with a host list, remembered for that list',
+        { skill: bundledReadOnly, sandbox: listed, remembered: remembered({ ...withHosts(['api.github.com']), identity: bundledGit }) },
+        'auto:remembered',
+      ],
       // An Always is pinned to exactly the reach it was given for.
       ['any host, remembered for any host', { sandbox: withNetwork, remembered: remembered(withHosts(['*'])) }, 'auto:remembered'],
       ['any host, remembered for a list', { sandbox: withNetwork, remembered: remembered(withHosts(['api.github.com'])) }, 'ask'],
       ['any host, remembered before host lists (the host network)', { sandbox: withNetwork, remembered: remembered(withHosts('host')) }, 'ask'],
       ['a list, remembered for any host', { sandbox: listed, remembered: remembered(withHosts(['*'])) }, 'ask'],
       ['a list, remembered for a longer list', { sandbox: listed, remembered: remembered(withHosts(['api.github.com', 'x.io'])) }, 'ask'],
-      ['a list, remembered for the same list in another order', { sandbox: { ...listed, hosts: ['b.io', 'a.io'] }, remembered: remembered(withHosts(['a.io', 'b.io'])) }, 'auto:remembered'],
+      [
+        'a list, remembered for the same list in another order',
+        { sandbox: { ...listed, hosts: ['b.io', 'a.io'] }, remembered: remembered(withHosts(['a.io', 'b.io'])) },
+        'auto:remembered',
+      ],
       // This computer's own network asks every time; only a rule the person wrote lets it through.
       ["this computer's network, remembered for it", { sandbox: thisComputer, remembered: remembered(withHosts('host')) }, 'ask'],
       ["this computer's network, bundled read-only", { skill: bundledReadOnly, sandbox: thisComputer }, 'ask'],
@@ -269,7 +338,11 @@ describe('decide', () => {
       ['any host, an allow rule made for any host', { sandbox: withNetwork, rules: [allowFor(['*'])] }, 'auto:rule#3'],
       ['a list, an allow rule made for any host', { sandbox: listed, rules: [allowFor(['*'])] }, 'auto:rule#3'],
       ['a list, an allow rule made for that list', { sandbox: listed, rules: [allowFor(['api.github.com'])] }, 'auto:rule#3'],
-      ['a longer list than the allow rule was made for', { sandbox: { ...listed, hosts: ['api.github.com', 'x.io'] }, rules: [allowFor(['api.github.com'])] }, 'ask'],
+      [
+        'a longer list than the allow rule was made for',
+        { sandbox: { ...listed, hosts: ['api.github.com', 'x.io'] }, rules: [allowFor(['api.github.com'])] },
+        'ask',
+      ],
       ['any host, an allow rule made for a list', { sandbox: withNetwork, rules: [allowFor(['api.github.com'])] }, 'ask'],
       ["this computer's network, an allow rule made for any host", { sandbox: thisComputer, rules: [allowFor(['*'])] }, 'ask'],
       ['the network, an allow rule made without it', { sandbox: listed, rules: [allowStatus] }, 'ask'],
@@ -279,14 +352,18 @@ describe('decide', () => {
     });
 
     it('says where the network leads when it asks', () => {
-      expect(decide(input({ skill: bundledReadOnly, sandbox: listed }))).toEqual({ outcome: 'ask', reason: "'git/git_status' is bundled but reaches the network (network to api.github.com), so it asks" });
+      expect(decide(input({ skill: bundledReadOnly, sandbox: listed }))).toEqual({
+        outcome: 'ask',
+        reason: "'git/git_status' is bundled but reaches the network (network to api.github.com), so it asks",
+      });
       expect(decide(input({ sandbox: withNetwork, remembered: remembered(withHosts(['api.github.com'])) }))).toEqual({
         outcome: 'ask',
         reason: "you chose to always allow 'git/git_status' with network to api.github.com; it now asks for network to any host, so it asks",
       });
       expect(decide(input({ sandbox: thisComputer, remembered: remembered(withHosts('host')) }))).toEqual({
         outcome: 'ask',
-        reason: "'git/git_status' shares this computer's own network (ICMP and the system resolver, no Unix sockets), so every run asks unless a rule of yours allows it",
+        reason:
+          "'git/git_status' shares this computer's own network (ICMP and the system resolver, no Unix sockets), so every run asks unless a rule of yours allows it",
       });
     });
   });
@@ -333,38 +410,63 @@ describe('decide', () => {
     });
     fc.assert(
       fc.property(arbitrary, (a) => {
-        const d = decide(input({
-          paused: a.paused,
-          mode: a.mode,
-          skill: makeSkill({
-            modes: a.modes,
-            alwaysAsk: a.alwaysAsk,
-            readOnly: a.readOnly,
-            trust: a.bundled ? 'bundled' : 'user',
-            requires: { bins: a.missingBin ? ['nope'] : ['git'], env: a.missingEnv ? ['UNSET'] : [] },
+        const d = decide(
+          input({
+            paused: a.paused,
+            mode: a.mode,
+            skill: makeSkill({
+              modes: a.modes,
+              alwaysAsk: a.alwaysAsk,
+              readOnly: a.readOnly,
+              trust: a.bundled ? 'bundled' : 'user',
+              requires: { bins: a.missingBin ? ['nope'] : ['git'], env: a.missingEnv ? ['UNSET'] : [] },
+            }),
+            rules: a.rules,
+            programPath: a.programFound ? '/usr/bin/git' : null,
+            remembered:
+              a.remembered === 'none'
+                ? null
+                : remembered({
+                    identity: a.bundled ? bundledGit : userGit,
+                    ...(a.remembered === 'hash'
+                      ? { skillHash: 'x' }
+                      : a.remembered === 'path'
+                        ? { programPath: '/x' }
+                        : a.remembered === 'narrower'
+                          ? { profile: { name: 'read-only', network: false, hosts: [] } }
+                          : { profile: { name: 'workspace', network: false, hosts: [] } }),
+                  }),
+            sandbox: a.contained ? workspace : { ...workspace, contained: false, mechanism: null, why: 'none here' },
           }),
-          rules: a.rules,
-          programPath: a.programFound ? '/usr/bin/git' : null,
-          remembered:
-            a.remembered === 'none'
-              ? null
-              : remembered({
-                identity: a.bundled ? bundledGit : userGit,
-                ...(a.remembered === 'hash' ? { skillHash: 'x' } : a.remembered === 'path' ? { programPath: '/x' } : a.remembered === 'narrower' ? { profile: { name: 'read-only', network: false, hosts: [] } } : { profile: { name: 'workspace', network: false, hosts: [] } }),
-              }),
-          sandbox: a.contained ? workspace : { ...workspace, contained: false, mechanism: null, why: 'none here' },
-        }));
-        const refused = a.paused ? 'E608' : !a.modes.includes(a.mode) ? 'E605' : a.missingBin ? 'E606' : a.missingEnv ? 'E607' : !a.programFound ? 'E701' : null;
+        );
+        const refused = a.paused
+          ? 'E608'
+          : !a.modes.includes(a.mode)
+            ? 'E605'
+            : a.missingBin
+              ? 'E606'
+              : a.missingEnv
+                ? 'E607'
+                : !a.programFound
+                  ? 'E701'
+                  : null;
         const governing = a.rules.includes(allowStatus) ? allowStatus : a.rules.includes(denyGit) ? denyGit : a.rules.includes(allowAll) ? allowAll : null;
         const expected =
-          refused !== null ? `refuse:${refused}`
-          : governing?.effect === 'deny' ? 'deny:E602#2'
-          : a.alwaysAsk ? 'ask'
-          : governing !== null ? `auto:rule#${governing.id}`
-          : a.remembered === 'valid' && a.contained ? 'auto:remembered'
-          : a.remembered !== 'none' ? 'ask'
-          : a.bundled && a.readOnly && a.contained ? 'auto:policy'
-          : 'ask';
+          refused !== null
+            ? `refuse:${refused}`
+            : governing?.effect === 'deny'
+              ? 'deny:E602#2'
+              : a.alwaysAsk
+                ? 'ask'
+                : governing !== null
+                  ? `auto:rule#${governing.id}`
+                  : a.remembered === 'valid' && a.contained
+                    ? 'auto:remembered'
+                    : a.remembered !== 'none'
+                      ? 'ask'
+                      : a.bundled && a.readOnly && a.contained
+                        ? 'auto:policy'
+                        : 'ask';
         expect(summary(d)).toBe(expected);
       }),
       { numRuns: 3000 },

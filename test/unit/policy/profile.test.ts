@@ -32,7 +32,9 @@ describe('the box in a profile', () => {
     expect(effectiveLimits({ memoryMiB: 4096, cpuSeconds: 99_999 }, DEFAULT_LIMIT_CEILING)).toEqual({ ...DEFAULT_LIMITS, memoryMiB: 4096, cpuSeconds: 600 });
     // A ceiling below the default lowers what every run gets.
     expect(effectiveLimits({}, { ...DEFAULT_LIMIT_CEILING, processes: 64 }).processes).toBe(64);
-    expect(profileFor(makeSkill({ box: box([], [], { memoryMiB: 12_000 }) }), false, { ...DEFAULT_LIMIT_CEILING, memoryMiB: 10_000 }).limits?.memoryMiB).toBe(10_000);
+    expect(profileFor(makeSkill({ box: box([], [], { memoryMiB: 12_000 }) }), false, { ...DEFAULT_LIMIT_CEILING, memoryMiB: 10_000 }).limits?.memoryMiB).toBe(
+      10_000,
+    );
   });
 });
 
@@ -52,7 +54,9 @@ describe('widening', () => {
   });
 
   it('an approval remembered before the box had reads, writes and limits covered them all', () => {
-    expect(widens({ ...granted, reads: ['~/.anything'], limits: { ...DEFAULT_LIMITS, cpuSeconds: 600 } }, { name: 'read-only', network: false, hosts: [] })).toBe(false);
+    expect(
+      widens({ ...granted, reads: ['~/.anything'], limits: { ...DEFAULT_LIMITS, cpuSeconds: 600 } }, { name: 'read-only', network: false, hosts: [] }),
+    ).toBe(false);
   });
 
   it('a remembered approval lapses, and says so, when the skill would read more than when it was given', () => {
@@ -64,7 +68,19 @@ describe('widening', () => {
       mode: 'Global',
       paused: false,
       rules: [],
-      remembered: { id: 1, skill: 'git', tool: 'git_status', skillHash: skill.hash, identity: null, programPath: '/usr/bin/git', profile: { ...profileFor(makeSkill({ box: box(['~/.gitconfig']) }), false) }, expires: 'revoke', folder: '/work/proj', createdAt: 0, revokedAt: null },
+      remembered: {
+        id: 1,
+        skill: 'git',
+        tool: 'git_status',
+        skillHash: skill.hash,
+        identity: null,
+        programPath: '/usr/bin/git',
+        profile: { ...profileFor(makeSkill({ box: box(['~/.gitconfig']) }), false) },
+        expires: 'revoke',
+        folder: '/work/proj',
+        createdAt: 0,
+        revokedAt: null,
+      },
       programPath: '/usr/bin/git',
       resolveBin: () => '/usr/bin/git',
       env: {},
@@ -76,12 +92,20 @@ describe('widening', () => {
   });
 });
 
-const at = (hosts: NetworkHosts, name: SandboxProfile['name'] = 'read-only'): SandboxProfile => ({ name, network: hosts === 'host' || hosts.length > 0, hosts });
+const at = (hosts: NetworkHosts, name: SandboxProfile['name'] = 'read-only'): SandboxProfile => ({
+  name,
+  network: hosts === 'host' || hosts.length > 0,
+  hosts,
+});
 
 describe('sandbox profiles and the network', () => {
   it('takes the network from the skill, and gives `none` this computer’s own', () => {
     expect(profileFor(makeSkill({ readOnly: true }), false)).toMatchObject({ name: 'read-only', network: false, hosts: [] });
-    expect(profileFor(makeSkill({ network: true, hosts: ['api.github.com'] }), false)).toMatchObject({ name: 'workspace', network: true, hosts: ['api.github.com'] });
+    expect(profileFor(makeSkill({ network: true, hosts: ['api.github.com'] }), false)).toMatchObject({
+      name: 'workspace',
+      network: true,
+      hosts: ['api.github.com'],
+    });
     expect(profileFor(makeSkill({ network: true, hosts: 'host' }), false)).toMatchObject({ hosts: 'host' });
     expect(profileFor(makeSkill({ readOnly: true }), true)).toMatchObject({ name: 'none', network: true, hosts: 'host' });
   });
@@ -111,7 +135,9 @@ describe('sandbox profiles and the network', () => {
   });
 
   it('describes where the network leads', () => {
-    expect(describeProfile(at(['api.github.com', '*.example.org'], 'workspace'))).toBe('may write in its working directory, network to api.github.com, *.example.org');
+    expect(describeProfile(at(['api.github.com', '*.example.org'], 'workspace'))).toBe(
+      'may write in its working directory, network to api.github.com, *.example.org',
+    );
     expect(describeProfile(at('host'))).toBe("read-only, this computer's own network");
   });
 });

@@ -73,18 +73,25 @@ describe('parseRulePattern', () => {
 
   it('throws nothing but E609 for arbitrary input, and accepted patterns re-parse to themselves', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string().map((s) => `skill:${s}`), fc.string().map((s) => `tool:${s}`)), (input) => {
-        let parsed;
-        try {
-          parsed = parseRulePattern(input);
-        } catch (error) {
-          expect(error).toBeInstanceOf(SkilltrayError);
-          expect((error as SkilltrayError).code).toBe('E609');
-          return;
-        }
-        expect(parseRulePattern(parsed.pattern).pattern).toBe(parsed.pattern);
-        expect(parsed.matches('some-skill', 'some_tool')).toBeTypeOf('boolean');
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.string().map((s) => `skill:${s}`),
+          fc.string().map((s) => `tool:${s}`),
+        ),
+        (input) => {
+          let parsed;
+          try {
+            parsed = parseRulePattern(input);
+          } catch (error) {
+            expect(error).toBeInstanceOf(SkilltrayError);
+            expect((error as SkilltrayError).code).toBe('E609');
+            return;
+          }
+          expect(parseRulePattern(parsed.pattern).pattern).toBe(parsed.pattern);
+          expect(parsed.matches('some-skill', 'some_tool')).toBeTypeOf('boolean');
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -45,7 +45,10 @@ describe('the workspace guard', () => {
     ['/tmp/build-1', 'ok', 'ok'],
     ['/srv/data/project', 'ok', 'ok'],
   ] as const)('%s: read-only %s, workspace %s', (cwd, readOnly, workspace) => {
-    for (const [profile, expected] of [['read-only', readOnly], ['workspace', workspace]] as const) {
+    for (const [profile, expected] of [
+      ['read-only', readOnly],
+      ['workspace', workspace],
+    ] as const) {
       if (typeof expected === 'string') expect(verdict(cwd, profile), profile).toBe(expected);
       else expect(verdict(cwd, profile), profile).toMatch(expected);
     }
@@ -63,7 +66,17 @@ describe('the workspace guard', () => {
 
   it('reads homes from the password database, leaving out daemons in system folders and /', () => {
     const passwd = join(tempDir(), 'passwd');
-    writeFileSync(passwd, ['root:x:0:0:root:/root:/bin/bash', 'daemon:x:1:1::/usr/sbin:/usr/sbin/nologin', 'www:x:33:33::/var/www:/bin/sh', 'odd:x:5:5::/:/bin/sh', 'ana:x:1000:1000::/home/ana:/bin/bash', ''].join('\n'));
+    writeFileSync(
+      passwd,
+      [
+        'root:x:0:0:root:/root:/bin/bash',
+        'daemon:x:1:1::/usr/sbin:/usr/sbin/nologin',
+        'www:x:33:33::/var/www:/bin/sh',
+        'odd:x:5:5::/:/bin/sh',
+        'ana:x:1000:1000::/home/ana:/bin/bash',
+        '',
+      ].join('\n'),
+    );
     expect(passwdHomes('linux', passwd)).toEqual(['/root', '/home/ana']);
     expect(passwdHomes('darwin', passwd)).toEqual([]);
   });

@@ -47,12 +47,17 @@ function world(profile: Partial<SandboxProfile> = {}): { home: string; project: 
 }
 
 describe('programs from outside the system folders', () => {
-  it('a system program or one of the skill\'s own needs nothing; /opt/<name> gets its folder; any other its file, and a script its interpreter', () => {
+  it("a system program or one of the skill's own needs nothing; /opt/<name> gets its folder; any other its file, and a script its interpreter", () => {
     const base = realpathSync(tempDir());
     expect(programBinds('/usr/bin/git', '/skills/x', 'linux')).toEqual([]);
     expect(programBinds('/skills/x/run.sh', '/skills/x', 'linux')).toEqual([]);
     expect(programBinds('/opt/google/chrome/chrome', '/skills/x', 'linux')).toEqual(['/opt/google']);
-    writeFiles(base, { 'venv/bin/python': 'ELF', 'bin/tool': `#!${base}/venv/bin/python -u\nprint(1)\n`, 'bin/plain': '#!/usr/bin/env node\n', 'go/bin/static': 'ELF' });
+    writeFiles(base, {
+      'venv/bin/python': 'ELF',
+      'bin/tool': `#!${base}/venv/bin/python -u\nprint(1)\n`,
+      'bin/plain': '#!/usr/bin/env node\n',
+      'go/bin/static': 'ELF',
+    });
     expect(programBinds(join(base, 'bin', 'tool'), '/skills/x', 'linux')).toEqual([join(base, 'bin', 'tool'), join(base, 'venv', 'bin', 'python')]);
     expect(programBinds(join(base, 'bin', 'plain'), '/skills/x', 'linux')).toEqual([join(base, 'bin', 'plain')]);
     expect(programBinds(join(base, 'go', 'bin', 'static'), '/skills/x', 'linux')).toEqual([join(base, 'go', 'bin', 'static')]);
@@ -79,19 +84,32 @@ describe('declared reads', () => {
     expect(places.userHome).toBe(home);
     // The private home replaces the person's; a symlink inside a declared folder still finds ~/.config/gh masked.
     expect(places.masks).toEqual([]);
-    expect(boxPlaces({ ...input, profile: { ...input.profile, reads: ['~/.config'] } }).places.masks).toEqual([{ path: join(home, '.config', 'gh'), kind: 'dir' }]);
+    expect(boxPlaces({ ...input, profile: { ...input.profile, reads: ['~/.config'] } }).places.masks).toEqual([
+      { path: join(home, '.config', 'gh'), kind: 'dir' },
+    ]);
   });
 });
 
 describe('the working directory', () => {
   it('keeps existing guarded entries read-only, at any depth, and a symlink by a guarded name leads to a guarded target', () => {
     const { project, input } = world();
-    writeFiles(project, { '.git/config': '[core]\n', 'vendor/lib/.git/config': '', '.github/workflows/ci.yml': 'on: push\n', 'real-vscode/settings.json': '{}', 'src/main.c': '' });
+    writeFiles(project, {
+      '.git/config': '[core]\n',
+      'vendor/lib/.git/config': '',
+      '.github/workflows/ci.yml': 'on: push\n',
+      'real-vscode/settings.json': '{}',
+      'src/main.c': '',
+    });
     symlinkSync(join(project, 'real-vscode'), join(project, '.vscode'));
     const { places, release } = boxPlaces(input);
     release();
     expect(places.guarded.map((entry) => entry.path)).toEqual(
-      expect.arrayContaining([join(project, '.git'), join(project, '.github', 'workflows'), join(project, 'real-vscode'), join(project, 'vendor', 'lib', '.git')]),
+      expect.arrayContaining([
+        join(project, '.git'),
+        join(project, '.github', 'workflows'),
+        join(project, 'real-vscode'),
+        join(project, 'vendor', 'lib', '.git'),
+      ]),
     );
     expect(places.guarded.map((entry) => entry.path)).not.toContain(join(project, 'src'));
     expect(places.guarded.map((entry) => entry.path)).not.toContain(join(project, '.vscode'));
@@ -125,7 +143,7 @@ describe('the working directory', () => {
     expect(paths).not.toContain(join(project, '.git'));
   });
 
-  it('a read-only run makes no placeholder; sockets are found in it; a worktree\'s git folder elsewhere is bound', async () => {
+  it("a read-only run makes no placeholder; sockets are found in it; a worktree's git folder elsewhere is bound", async () => {
     const { project, home, input } = world({ name: 'read-only' });
     const main = join(home, 'main-repo', '.git');
     writeFiles(main, { 'worktrees/app/commondir': '../..\n', 'worktrees/app/HEAD': '' });

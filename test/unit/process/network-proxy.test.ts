@@ -24,7 +24,9 @@ afterEach(async () => {
 
 /** An HTTP server on loopback answering with the path it was asked for; and a raw echo server. */
 async function origin(): Promise<number> {
-  const server = createHttpServer((req, res) => res.end(`reached ${req.url ?? ''} host=${req.headers.host ?? ''} proxy-auth=${req.headers['proxy-authorization'] ?? 'none'}`));
+  const server = createHttpServer((req, res) =>
+    res.end(`reached ${req.url ?? ''} host=${req.headers.host ?? ''} proxy-auth=${req.headers['proxy-authorization'] ?? 'none'}`),
+  );
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return (server.address() as AddressInfo).port;
@@ -51,7 +53,11 @@ function drain(socket: Socket): Promise<string> {
 }
 
 /** A plain-HTTP request through the proxy (absolute-form), as curl sends it with http_proxy set. */
-function forward(proxy: NetworkProxy, url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; refused: string | undefined }> {
+function forward(
+  proxy: NetworkProxy,
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string; refused: string | undefined }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ createConnection: () => dial(proxy), path: url, headers: { host: new URL(url).host, ...headers } }, (res) => {
       let body = '';
@@ -75,11 +81,20 @@ async function tunnel(proxy: NetworkProxy, authority: string): Promise<string> {
 async function socks(proxy: NetworkProxy, host: string, port: number, command = 0x01): Promise<{ reply: number; rest: string }> {
   const socket = dial(proxy);
   const all = drain(socket);
-  const address = /^\d+\.\d+\.\d+\.\d+$/.test(host) ? Buffer.from([0x01, ...host.split('.').map(Number)]) : Buffer.concat([Buffer.from([0x03, host.length]), Buffer.from(host, 'latin1')]);
+  const address = /^\d+\.\d+\.\d+\.\d+$/.test(host)
+    ? Buffer.from([0x01, ...host.split('.').map(Number)])
+    : Buffer.concat([Buffer.from([0x03, host.length]), Buffer.from(host, 'latin1')]);
   const portBytes = Buffer.alloc(2);
   portBytes.writeUInt16BE(port);
   // Greeting, request and the first bytes of the tunnelled request in one write: the proxy must cope.
-  socket.write(Buffer.concat([Buffer.from([0x05, 0x01, 0x00, 0x05, command, 0x00]), address, portBytes, Buffer.from(`GET /through-socks HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)]));
+  socket.write(
+    Buffer.concat([
+      Buffer.from([0x05, 0x01, 0x00, 0x05, command, 0x00]),
+      address,
+      portBytes,
+      Buffer.from(`GET /through-socks HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`),
+    ]),
+  );
   const text = Buffer.from(await all, 'latin1');
   expect([...text.subarray(0, 2)]).toEqual([0x05, 0x00]);
   return { reply: text[3] as number, rest: text.subarray(12).toString() };
@@ -124,7 +139,7 @@ describe('the network proxy', () => {
 
   it('records a SOCKS5 name that is no host name exactly, and the CLI shows it escaped, so it cannot fake a line of history', async () => {
     const proxy = await proxyFor({ hosts: ['api.github.com'] });
-    const forged = "x\nrefused     \u001b[2Jok.example";
+    const forged = 'x\nrefused     \u001b[2Jok.example';
     expect((await socks(proxy, forged, 443)).reply).toBe(0x02);
     const [denial] = proxy.denied();
     expect(denial).toEqual({ host: forged, port: 443, why: 'not a host name or address and port', count: 1 });
@@ -145,7 +160,10 @@ describe('the network proxy', () => {
 
   it('keeps this computer out of reach of * and of a listed name that resolves to it (DNS rebinding), but not of a list that names it', async () => {
     const loopback = async (): Promise<string> => '127.0.0.1';
-    expect(await judge(['*'], 'anything.example', 80, loopback)).toMatchObject({ kind: 'deny', why: '127.0.0.1 is this computer or its link; only a list that names it reaches it' });
+    expect(await judge(['*'], 'anything.example', 80, loopback)).toMatchObject({
+      kind: 'deny',
+      why: '127.0.0.1 is this computer or its link; only a list that names it reaches it',
+    });
     expect(await judge(['*'], '2130706433', 80, loopback)).toMatchObject({ kind: 'deny', host: '127.0.0.1' });
     expect(await judge(['*'], '[::ffff:127.0.0.1]', 80, loopback)).toMatchObject({ kind: 'deny' });
     expect(await judge(['*'], '169.254.169.254', 80, loopback)).toMatchObject({ kind: 'deny' });

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { treeMembers, type ProcessEntry } from '../../../src-main/core/process/process-tree.js';
 
 const entry = (pid: number, ppid: number, pgid: number, extra: Partial<ProcessEntry> = {}): ProcessEntry => ({
-  pid, ppid, pgid, zombie: false, started: `t${pid}`, ...extra,
+  pid,
+  ppid,
+  pgid,
+  zombie: false,
+  started: `t${pid}`,
+  ...extra,
 });
 
 // 1 init · 100 the tool (leads group 100) · 101 its child · 102 a grandchild that called setsid ·

@@ -27,7 +27,10 @@ const places = (overrides: Partial<RunPlaces> = {}): RunPlaces => ({
   userHome: '/home/ana',
   system: {
     dirs: [{ path: '/usr' }, { path: '/bin', link: 'usr/bin' }, { path: '/etc' }],
-    secrets: [{ path: '/etc/shadow', kind: 'file' }, { path: '/etc/ssl/private', kind: 'dir' }],
+    secrets: [
+      { path: '/etc/shadow', kind: 'file' },
+      { path: '/etc/ssl/private', kind: 'dir' },
+    ],
   },
   binds: [{ path: '/home/ana/.config/git/ignore', kind: 'file' }],
   guarded: [],
@@ -43,17 +46,62 @@ const places = (overrides: Partial<RunPlaces> = {}): RunPlaces => ({
 describe('bubblewrap', () => {
   it('builds the read-only box from an empty root: the system read-only without its secrets, a private /tmp and home, what was declared, the cwd, masks, the snapshot', () => {
     expect(bubblewrapArgs(places())).toEqual([
-      '--unshare-all', '--die-with-parent', '--cap-drop', 'ALL',
-      '--ro-bind', '/usr', '/usr', '--symlink', 'usr/bin', '/bin', '--ro-bind', '/etc', '/etc',
-      '--dev', '/dev', '--proc', '/proc', '--bind', '/tmp/skilltray-run-1/tmp', '/tmp', '--tmpfs', '/var/tmp',
-      '--ro-bind', '/dev/null', '/etc/shadow', '--tmpfs', '/etc/ssl/private',
-      '--bind', '/tmp/skilltray-run-1/home', '/home/ana',
-      '--ro-bind', '/home/ana/.config/git/ignore', '/home/ana/.config/git/ignore',
-      '--ro-bind', '/home/ana/code/app', '/home/ana/code/app',
-      '--tmpfs', '/home/ana/.local/share/skilltray', '--ro-bind', '/dev/null', '/home/ana/.netrc', '--tmpfs', '/home/ana/.ssh',
-      '--ro-bind', '/tmp/skilltray-run-1/skill', '/home/ana/.local/share/skilltray/skills/tidy',
-      '--remount-ro', '/etc/ssl/private', '--remount-ro', '/home/ana/.local/share/skilltray', '--remount-ro', '/home/ana/.ssh',
-      '--remount-ro', '/', '--chdir', '/home/ana/code/app',
+      '--unshare-all',
+      '--die-with-parent',
+      '--cap-drop',
+      'ALL',
+      '--ro-bind',
+      '/usr',
+      '/usr',
+      '--symlink',
+      'usr/bin',
+      '/bin',
+      '--ro-bind',
+      '/etc',
+      '/etc',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--bind',
+      '/tmp/skilltray-run-1/tmp',
+      '/tmp',
+      '--tmpfs',
+      '/var/tmp',
+      '--ro-bind',
+      '/dev/null',
+      '/etc/shadow',
+      '--tmpfs',
+      '/etc/ssl/private',
+      '--bind',
+      '/tmp/skilltray-run-1/home',
+      '/home/ana',
+      '--ro-bind',
+      '/home/ana/.config/git/ignore',
+      '/home/ana/.config/git/ignore',
+      '--ro-bind',
+      '/home/ana/code/app',
+      '/home/ana/code/app',
+      '--tmpfs',
+      '/home/ana/.local/share/skilltray',
+      '--ro-bind',
+      '/dev/null',
+      '/home/ana/.netrc',
+      '--tmpfs',
+      '/home/ana/.ssh',
+      '--ro-bind',
+      '/tmp/skilltray-run-1/skill',
+      '/home/ana/.local/share/skilltray/skills/tidy',
+      '--remount-ro',
+      '/etc/ssl/private',
+      '--remount-ro',
+      '/home/ana/.local/share/skilltray',
+      '--remount-ro',
+      '/home/ana/.ssh',
+      '--remount-ro',
+      '/',
+      '--chdir',
+      '/home/ana/code/app',
     ]);
   });
 
@@ -68,20 +116,30 @@ describe('bubblewrap', () => {
     const args = bubblewrapArgs(
       places({
         profile: { name: 'workspace', network: true, hosts: 'host' },
-        guarded: [{ path: '/home/ana/code/app/.git', kind: 'dir' }, { path: '/home/ana/code/app/.envrc', kind: 'file' }],
+        guarded: [
+          { path: '/home/ana/code/app/.git', kind: 'dir' },
+          { path: '/home/ana/code/app/.envrc', kind: 'file' },
+        ],
         sockets: ['/home/ana/code/app/dev.sock'],
         masks: [],
       }),
     );
     expect(args.slice(0, 5)).toEqual(['--unshare-all', '--share-net', '--die-with-parent', '--cap-drop', 'ALL']);
     const text = args.join(' ');
-    expect(text).toContain('--bind /home/ana/code/app /home/ana/code/app --ro-bind /home/ana/code/app/.git /home/ana/code/app/.git --ro-bind /home/ana/code/app/.envrc /home/ana/code/app/.envrc --ro-bind /dev/null /home/ana/code/app/dev.sock');
+    expect(text).toContain(
+      '--bind /home/ana/code/app /home/ana/code/app --ro-bind /home/ana/code/app/.git /home/ana/code/app/.git --ro-bind /home/ana/code/app/.envrc /home/ana/code/app/.envrc --ro-bind /dev/null /home/ana/code/app/dev.sock',
+    );
   });
 
-  it('a gated run reports its child on fd 3 and waits on fd 4, or on the two after network: host\'s seccomp filter', () => {
+  it("a gated run reports its child on fd 3 and waits on fd 4, or on the two after network: host's seccomp filter", () => {
     expect(bubblewrapArgs(places({ gated: true })).slice(4, 8)).toEqual(['--info-fd', '3', '--block-fd', '4']);
     if (socketFilter() !== null) {
-      expect(bubblewrapArgs(places({ gated: true, profile: { name: 'read-only', network: true, hosts: 'host' } })).slice(5, 9)).toEqual(['--info-fd', '4', '--block-fd', '5']);
+      expect(bubblewrapArgs(places({ gated: true, profile: { name: 'read-only', network: true, hosts: 'host' } })).slice(5, 9)).toEqual([
+        '--info-fd',
+        '4',
+        '--block-fd',
+        '5',
+      ]);
     }
   });
 
@@ -92,16 +150,32 @@ describe('bubblewrap', () => {
   });
 
   it('a host list keeps the network namespace private: the proxy’s socket and the relay are bound in last, the relay runs first', () => {
-    const listed = places({ profile: { name: 'workspace', network: true, hosts: ['api.github.com'] }, proxy: { kind: 'unix', path: '/tmp/skilltray-run-1/proxy.sock' } });
+    const listed = places({
+      profile: { name: 'workspace', network: true, hosts: ['api.github.com'] },
+      proxy: { kind: 'unix', path: '/tmp/skilltray-run-1/proxy.sock' },
+    });
     const args = bubblewrapArgs(listed, { relay: '/opt/skilltray/net-relay' });
     expect(args.slice(0, 4)).toEqual(['--unshare-all', '--die-with-parent', '--cap-drop', 'ALL']);
     expect(args.slice(-10)).toEqual([
-      '--ro-bind', '/tmp/skilltray-run-1/proxy.sock', PROXY_SOCKET_INSIDE, '--ro-bind', '/opt/skilltray/net-relay', '/opt/skilltray/net-relay',
-      '--remount-ro', '/', '--chdir', '/home/ana/code/app',
+      '--ro-bind',
+      '/tmp/skilltray-run-1/proxy.sock',
+      PROXY_SOCKET_INSIDE,
+      '--ro-bind',
+      '/opt/skilltray/net-relay',
+      '/opt/skilltray/net-relay',
+      '--remount-ro',
+      '/',
+      '--chdir',
+      '/home/ana/code/app',
     ]);
     const network = bubblewrapNetwork(listed, '/opt/skilltray/net-relay');
     expect(network.prefix).toEqual(['/opt/skilltray/net-relay', String(RELAY_PORT), PROXY_SOCKET_INSIDE]);
-    expect(network.env).toMatchObject({ http_proxy: `http://127.0.0.1:${RELAY_PORT}`, HTTPS_PROXY: `http://127.0.0.1:${RELAY_PORT}`, ALL_PROXY: `socks5h://127.0.0.1:${RELAY_PORT}`, NO_PROXY: '' });
+    expect(network.env).toMatchObject({
+      http_proxy: `http://127.0.0.1:${RELAY_PORT}`,
+      HTTPS_PROXY: `http://127.0.0.1:${RELAY_PORT}`,
+      ALL_PROXY: `socks5h://127.0.0.1:${RELAY_PORT}`,
+      NO_PROXY: '',
+    });
     expect(network.inputs).toEqual([]);
   });
 
@@ -137,7 +211,10 @@ describe('bubblewrap', () => {
     requireSandbox();
     const sandbox = bubblewrapSandbox(process.env);
     const limits = { processes: 256, memoryMiB: 2048, fileSizeMiB: 1024, cpuSeconds: 120 };
-    const wrapped = sandbox.wrap({ program: '/usr/bin/git', args: ['status'], env: { PATH: '/usr/bin', TMPDIR: '/var/x', HOME: '/home/ana' } }, places({ profile: { name: 'read-only', network: false, hosts: [], limits } }));
+    const wrapped = sandbox.wrap(
+      { program: '/usr/bin/git', args: ['status'], env: { PATH: '/usr/bin', TMPDIR: '/var/x', HOME: '/home/ana' } },
+      places({ profile: { name: 'read-only', network: false, hosts: [], limits } }),
+    );
     expect(wrapped.program).toMatch(/bwrap$/);
     const dash = wrapped.args.indexOf('--');
     expect(wrapped.args[dash + 1]).toMatch(/prlimit$/);
@@ -178,13 +255,15 @@ describe('bubblewrap', () => {
 });
 
 describe('Seatbelt (macOS)', () => {
-  it('generates a deny-by-default profile: reads only of the system, the run\'s places and its declared files; writes to the private temp and home; secrets denied last', () => {
+  it("generates a deny-by-default profile: reads only of the system, the run's places and its declared files; writes to the private temp and home; secrets denied last", () => {
     const { profile, params } = seatbeltProfile(places());
     expect(profile.split('\n')[0]).toBe('(version 1)');
     expect(profile).toContain('(deny default)');
     expect(profile).not.toContain('(allow file-read*)');
     expect(profile).toContain('(allow file-read-metadata)');
-    expect(profile).toContain('(allow file-read* (literal "/") (subpath "/dev") (subpath (param "SYS_0")) (subpath (param "SYS_1")) (subpath (param "SYS_2")) (literal (param "BIND_0")) (subpath (param "TMP")) (subpath (param "HOME")) (subpath (param "CWD")) (subpath (param "SKILL")))');
+    expect(profile).toContain(
+      '(allow file-read* (literal "/") (subpath "/dev") (subpath (param "SYS_0")) (subpath (param "SYS_1")) (subpath (param "SYS_2")) (literal (param "BIND_0")) (subpath (param "TMP")) (subpath (param "HOME")) (subpath (param "CWD")) (subpath (param "SKILL")))',
+    );
     expect(profile).toContain('(allow file-write* (subpath (param "TMP")) (subpath (param "HOME"))');
     expect(profile).not.toContain('(allow file-write* (subpath (param "CWD")))');
     expect(profile).not.toContain('(allow network*)');
@@ -219,7 +298,15 @@ describe('Seatbelt (macOS)', () => {
   });
 
   it('workspace may write the cwd but not its guarded entries, existing or not; never Unix sockets', () => {
-    const { profile, params } = seatbeltProfile(places({ profile: { name: 'workspace', network: false, hosts: [] }, guarded: [{ path: '/home/ana/code/app/.git', kind: 'dir' }, { path: '/home/ana/code/app/.envrc', kind: 'file' }] }));
+    const { profile, params } = seatbeltProfile(
+      places({
+        profile: { name: 'workspace', network: false, hosts: [] },
+        guarded: [
+          { path: '/home/ana/code/app/.git', kind: 'dir' },
+          { path: '/home/ana/code/app/.envrc', kind: 'file' },
+        ],
+      }),
+    );
     expect(profile).toContain('(allow file-write* (subpath (param "CWD")))\n(deny file-write* (subpath (param "GUARD_0")) (literal (param "GUARD_1")))');
     expect(params).toMatchObject({ GUARD_0: '/home/ana/code/app/.git', GUARD_1: '/home/ana/code/app/.envrc' });
     expect(profile).toContain('(deny network-outbound (remote unix-socket))');

@@ -37,7 +37,10 @@ function run(filter: Buffer, arch: number, nr: number, args: bigint[] = []): num
 }
 
 describe('the socket filter of network: host', () => {
-  for (const [name, arch] of [['x64', X64], ['arm64', ARM64]] as const) {
+  for (const [name, arch] of [
+    ['x64', X64],
+    ['arm64', ARM64],
+  ] as const) {
     const filter = socketFilter(name) as Buffer;
     const socket = (domain: bigint, protocol = 0n): number => run(filter, arch.audit, arch.socket, [domain, 1n, protocol]);
 
@@ -60,9 +63,13 @@ describe('the socket filter of network: host', () => {
 
     it(`${name}: every other system call passes`, () => {
       fc.assert(
-        fc.property(fc.integer({ min: 0, max: 0x3fffffff }).filter((nr) => nr !== arch.socket && nr !== 425), fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), (nr, arg) => {
-          expect(run(filter, arch.audit, nr, [arg, arg, arg])).toBe(ALLOW);
-        }),
+        fc.property(
+          fc.integer({ min: 0, max: 0x3fffffff }).filter((nr) => nr !== arch.socket && nr !== 425),
+          fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }),
+          (nr, arg) => {
+            expect(run(filter, arch.audit, nr, [arg, arg, arg])).toBe(ALLOW);
+          },
+        ),
       );
     });
   }

@@ -48,7 +48,8 @@ describe('buildToolEnv', () => {
 
   it('takes locale values only in locale form', () => {
     const locale = (value: string) => buildToolEnv({ LANG: value, LANGUAGE: value }, [], 'linux');
-    for (const good of ['C', 'POSIX', 'C.UTF-8', 'en_GB.UTF-8', 'sr_RS@latin', 'de', 'es_419.UTF-8']) expect(locale(good), good).toEqual({ LANG: good, LANGUAGE: good });
+    for (const good of ['C', 'POSIX', 'C.UTF-8', 'en_GB.UTF-8', 'sr_RS@latin', 'de', 'es_419.UTF-8'])
+      expect(locale(good), good).toEqual({ LANG: good, LANGUAGE: good });
     expect(buildToolEnv({ LANGUAGE: 'en_GB:en:fr' }, [], 'linux')).toEqual({ LANGUAGE: 'en_GB:en:fr' });
     for (const bad of ['secret-token-value', 'ghp_0123456789abcdef', 'en_GB.UTF-8 x', '../../x', 'en_GB.UTF-8;rm', '']) expect(locale(bad), bad).toEqual({});
     expect(LOCALE_CATEGORIES).toContain('LC_MESSAGES');
@@ -56,7 +57,9 @@ describe('buildToolEnv', () => {
   });
 
   it('keeps only absolute PATH entries in the system folders', () => {
-    expect(systemPath('/home/u/.local/bin:/usr/bin::.:bin:/usr/local/sbin:/home/u/go/bin:/nix/store/x/bin:/usr/../home/u', 'linux')).toBe('/usr/bin:/usr/local/sbin:/nix/store/x/bin');
+    expect(systemPath('/home/u/.local/bin:/usr/bin::.:bin:/usr/local/sbin:/home/u/go/bin:/nix/store/x/bin:/usr/../home/u', 'linux')).toBe(
+      '/usr/bin:/usr/local/sbin:/nix/store/x/bin',
+    );
     expect(systemPath('/opt/homebrew/bin:/Users/u/bin:/usr/bin', 'darwin')).toBe('/opt/homebrew/bin:/usr/bin');
   });
 
@@ -80,11 +83,27 @@ describe('buildToolEnv', () => {
 
   it('matches names case-insensitively on Windows and keeps their spelling', () => {
     const env = buildToolEnv(
-      { Path: 'C:\\Windows', SystemRoot: 'C:\\Windows', ComSpec: 'cmd.exe', PATHEXT: '.EXE', 'ProgramFiles(x86)': 'C:\\P86', My_Api_Key: 'x', Skilltray_Token: 't', GITHUB_TOKEN: 'g' },
+      {
+        Path: 'C:\\Windows',
+        SystemRoot: 'C:\\Windows',
+        ComSpec: 'cmd.exe',
+        PATHEXT: '.EXE',
+        'ProgramFiles(x86)': 'C:\\P86',
+        My_Api_Key: 'x',
+        Skilltray_Token: 't',
+        GITHUB_TOKEN: 'g',
+      },
       ['MY_API_KEY', 'skilltray_token'],
       'win32',
     );
-    expect(env).toEqual({ Path: 'C:\\Windows', SystemRoot: 'C:\\Windows', ComSpec: 'cmd.exe', PATHEXT: '.EXE', 'ProgramFiles(x86)': 'C:\\P86', My_Api_Key: 'x' });
+    expect(env).toEqual({
+      Path: 'C:\\Windows',
+      SystemRoot: 'C:\\Windows',
+      ComSpec: 'cmd.exe',
+      PATHEXT: '.EXE',
+      'ProgramFiles(x86)': 'C:\\P86',
+      My_Api_Key: 'x',
+    });
   });
 
   it('gives Windows names only on Windows', () => {
@@ -94,7 +113,10 @@ describe('buildToolEnv', () => {
   it('lets through no name outside the allow-list and the declared names', () => {
     const allowed = (name: string, declared: readonly string[]): boolean =>
       !name.startsWith('SKILLTRAY_') && (TOOL_ENV_ALLOW_LIST.includes(name) || declared.includes(name));
-    const name = fc.oneof(fc.string({ minLength: 1, maxLength: 12 }), fc.constantFrom(...TOOL_ENV_ALLOW_LIST, ...WINDOWS_TOOL_ENV_ALLOW_LIST, 'LC_X', 'XDG_Y', 'SKILLTRAY_Z'));
+    const name = fc.oneof(
+      fc.string({ minLength: 1, maxLength: 12 }),
+      fc.constantFrom(...TOOL_ENV_ALLOW_LIST, ...WINDOWS_TOOL_ENV_ALLOW_LIST, 'LC_X', 'XDG_Y', 'SKILLTRAY_Z'),
+    );
     fc.assert(
       fc.property(fc.dictionary(name, fc.string()), fc.array(name, { maxLength: 4 }), (env, declared) => {
         const out = buildToolEnv(env, declared, 'linux');

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ARM_DELAY_MS, ariaShortcut, isArmed, shortcutLabel, verdictForKey, type KeyPress } from '../../../src-renderer/approvals/approval-keys.js';
 
-const press = (key: string, mods: Partial<KeyPress> = {}): KeyPress => ({ key, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, repeat: false, ...mods });
+const press = (key: string, mods: Partial<KeyPress> = {}): KeyPress => ({
+  key,
+  ctrlKey: false,
+  metaKey: false,
+  shiftKey: false,
+  altKey: false,
+  repeat: false,
+  ...mods,
+});
 
 describe('approval shortcuts', () => {
   it('Ctrl+Enter, Ctrl+Shift+Enter and Ctrl+Backspace off macOS', () => {

@@ -53,6 +53,10 @@ describe('the approval command as words', () => {
 
   it('frames the sentence: who asks, where (home as ~), how it is contained', () => {
     const sandbox: PendingApproval['sandbox'] = { name: 'read-only', network: false, hosts: [], contained: true, mechanism: 'bubblewrap', why: null };
-    expect(sentenceFrame({ surface: 'mcp', cwd: '/home/ana/code/app', sandbox }, '/home/ana')).toEqual({ asker: 'An MCP client', where: '~/code/app', containment: 'read-only, no network' });
+    expect(sentenceFrame({ surface: 'mcp', cwd: '/home/ana/code/app', sandbox }, '/home/ana')).toEqual({
+      asker: 'An MCP client',
+      where: '~/code/app',
+      containment: 'read-only, no network',
+    });
   });
 });

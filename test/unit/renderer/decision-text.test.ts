@@ -3,7 +3,15 @@ import { decisionSentence, decisionShort } from '../../../src-renderer/history/s
 import type { RunSummary } from '../../../src-main/shared/runs.js';
 
 type Decided = Pick<RunSummary, 'outcome' | 'decidedBy' | 'actor' | 'ruleId' | 'answer' | 'errorCode'>;
-const run = (overrides: Partial<Decided>): Decided => ({ outcome: 'approved', decidedBy: 'user', actor: 'tray', ruleId: null, answer: 'once', errorCode: null, ...overrides });
+const run = (overrides: Partial<Decided>): Decided => ({
+  outcome: 'approved',
+  decidedBy: 'user',
+  actor: 'tray',
+  ruleId: null,
+  answer: 'once',
+  errorCode: null,
+  ...overrides,
+});
 
 describe('what history says happened', () => {
   it.each<[Partial<Decided>, string]>([
@@ -12,8 +20,14 @@ describe('what history says happened', () => {
     [{ actor: 'ana@laptop (terminal)', answer: 'always' }, 'Approved always (until revoked) by ana@laptop at a terminal.'],
     [{ actor: 'ana@laptop (--yes)' }, 'Approved once by ana@laptop with --yes.'],
     [{ outcome: 'denied', actor: 'cli', answer: 'deny' }, "Denied by you with 'skilltray approve'."],
-    [{ outcome: 'refused', decidedBy: 'caller', actor: null, answer: null, errorCode: 'E613' }, 'Withdrawn by the caller before anyone answered (the caller went away; nobody denied it).'],
-    [{ outcome: 'refused', decidedBy: 'timeout', actor: null, answer: null, errorCode: 'E604' }, 'Nobody answered in time: it timed out waiting for approval and did not run.'],
+    [
+      { outcome: 'refused', decidedBy: 'caller', actor: null, answer: null, errorCode: 'E613' },
+      'Withdrawn by the caller before anyone answered (the caller went away; nobody denied it).',
+    ],
+    [
+      { outcome: 'refused', decidedBy: 'timeout', actor: null, answer: null, errorCode: 'E604' },
+      'Nobody answered in time: it timed out waiting for approval and did not run.',
+    ],
     [{ outcome: 'refused', actor: 'tray', errorCode: 'E612' }, 'Approved once by you in the Skilltray app, then refused (E612).'],
     [{ outcome: 'auto', decidedBy: 'rule', ruleId: 4, actor: null, answer: null }, 'Allowed by rule #4.'],
     [{ outcome: 'auto', decidedBy: 'remembered', actor: null, answer: null }, 'Allowed by your earlier “Always”.'],

@@ -5,7 +5,14 @@ import type { SkillSummary } from '../../../src-main/shared/model.js';
 import { GROUP_LIMITS, paletteGroups } from '../../../src-renderer/palette/palette-items.js';
 
 const summary = (name: string, tools: string[], extra: Partial<SkillSummary> = {}): SkillSummary =>
-  ({ name, description: `${name} skill`, tools: tools.map((t) => ({ name: t, description: '', params: [] })), offered: true, status: 'ok', ...extra }) as SkillSummary;
+  ({
+    name,
+    description: `${name} skill`,
+    tools: tools.map((t) => ({ name: t, description: '', params: [] })),
+    offered: true,
+    status: 'ok',
+    ...extra,
+  }) as SkillSummary;
 const hit = (skill: string, section: string, tool: string | null = null): SearchHit => ({
   kind: tool === null ? 'section' : 'tool',
   skill,
@@ -19,14 +26,33 @@ const hit = (skill: string, section: string, tool: string | null = null): Search
   score: 1,
   rank: 1,
 });
-const found = (name: string, tools: string[]): DiscoverResult => ({ skill_id: name, name, score: 1, relevance: 1, role: 'utility', effect_mode: null, reason: `${name} fits`, tools });
+const found = (name: string, tools: string[]): DiscoverResult => ({
+  skill_id: name,
+  name,
+  score: 1,
+  relevance: 1,
+  role: 'utility',
+  effect_mode: null,
+  reason: `${name} fits`,
+  tools,
+});
 
-const SKILLS = [summary('git', ['git_status', 'git_log']), summary('system', ['disk_usage', 'port_listeners']), summary('notes', []), summary('gitlab', ['mr_list'], { offered: false })];
+const SKILLS = [
+  summary('git', ['git_status', 'git_log']),
+  summary('system', ['disk_usage', 'port_listeners']),
+  summary('notes', []),
+  summary('gitlab', ['mr_list'], { offered: false }),
+];
 const keys = (groups: ReturnType<typeof paletteGroups>) => groups.map((g) => [g.label, g.items.map((i) => i.key)]);
 
 describe('palette groups', () => {
   it('lists the tool hits of the search first, then the tools of what discover found, each once', () => {
-    const groups = paletteGroups({ query: 'git status', discovered: [found('git', ['git_status', 'git_log'])], hits: [hit('git', 'git_status', 'git_status'), hit('notes', 'Status')], skills: SKILLS });
+    const groups = paletteGroups({
+      query: 'git status',
+      discovered: [found('git', ['git_status', 'git_log'])],
+      hits: [hit('git', 'git_status', 'git_status'), hit('notes', 'Status')],
+      skills: SKILLS,
+    });
     expect(keys(groups)).toEqual([
       ['Tools', ['tool:git/git_status', 'tool:git/git_log']],
       ['Skills', ['skill:git']],
@@ -36,7 +62,12 @@ describe('palette groups', () => {
 
   it('takes every tool of the first skill discover found with tools, and two of each other one', () => {
     const skills = [...SKILLS, summary('files', ['ls', 'head', 'wc'])];
-    const groups = paletteGroups({ query: 'x', discovered: [found('notes', []), found('system', ['disk_usage', 'port_listeners']), found('files', ['ls', 'head', 'wc'])], hits: [], skills });
+    const groups = paletteGroups({
+      query: 'x',
+      discovered: [found('notes', []), found('system', ['disk_usage', 'port_listeners']), found('files', ['ls', 'head', 'wc'])],
+      hits: [],
+      skills,
+    });
     expect(keys(groups)[0]).toEqual(['Tools', ['tool:system/disk_usage', 'tool:system/port_listeners', 'tool:files/ls', 'tool:files/head']]);
   });
 
@@ -54,7 +85,11 @@ describe('palette groups', () => {
   });
 
   it('with nothing typed, the tools run lately come first and a sidecar (attached, not run by hand) never shows', () => {
-    const skills = [summary('artifact-checksum', ['checksum_artifact'], { role: 'sidecar', invocation: 'attach' }), summary('stamp', ['stamp_it'], { invocation: 'attach' }), ...SKILLS];
+    const skills = [
+      summary('artifact-checksum', ['checksum_artifact'], { role: 'sidecar', invocation: 'attach' }),
+      summary('stamp', ['stamp_it'], { invocation: 'attach' }),
+      ...SKILLS,
+    ];
     const recent = [
       { skill: 'system', tool: 'disk_usage' },
       { skill: 'artifact-checksum', tool: 'checksum_artifact' },

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { moveActive, opensPalette, submitsForm } from '../../../src-renderer/palette/palette-keys.js';
 
-const press = (key: string, mods: { ctrlKey?: boolean; metaKey?: boolean; altKey?: boolean; shiftKey?: boolean } = {}) => ({ key, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...mods });
+const press = (key: string, mods: { ctrlKey?: boolean; metaKey?: boolean; altKey?: boolean; shiftKey?: boolean } = {}) => ({
+  key,
+  ctrlKey: false,
+  metaKey: false,
+  altKey: false,
+  shiftKey: false,
+  ...mods,
+});
 
 describe('palette keys', () => {
   it('Ctrl+K (⌘K on macOS) opens the palette; other modifiers or keys do not', () => {

@@ -18,7 +18,11 @@ describe('hash routes', () => {
       filter: { ...NO_SKILL_FILTER, role: 'utility', offered: true },
     });
     expect(parseRoute('#/skills/git')).toEqual({ screen: 'skill', name: 'git', view: { kind: 'overview' } });
-    expect(parseRoute('#/skills/git?section=Usage&file=SKILL.md')).toEqual({ screen: 'skill', name: 'git', view: { kind: 'section', section: 'Usage', file: 'SKILL.md' } });
+    expect(parseRoute('#/skills/git?section=Usage&file=SKILL.md')).toEqual({
+      screen: 'skill',
+      name: 'git',
+      view: { kind: 'section', section: 'Usage', file: 'SKILL.md' },
+    });
     expect(parseRoute('#/skills/git?open=references%2Fa.md')).toEqual({ screen: 'skill', name: 'git', view: { kind: 'file', path: 'references/a.md' } });
     expect(parseRoute('#/history/abc?status=failed&surface=mcp&skill=git')).toEqual({
       screen: 'history',

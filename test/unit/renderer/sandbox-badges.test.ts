@@ -5,14 +5,19 @@ import { SANDBOX_PROFILES, type NetworkHosts, type SandboxView } from '../../../
 
 describe('the badges of a run', () => {
   it('agree with the profile policy chose, for every profile a run can have (none is never contained)', () => {
-    const views = fc.record<SandboxView>({
-      name: fc.constantFrom(...SANDBOX_PROFILES),
-      network: fc.boolean(),
-      hosts: fc.oneof<[fc.Arbitrary<NetworkHosts>, fc.Arbitrary<NetworkHosts>, fc.Arbitrary<NetworkHosts>]>(fc.constant('host' as const), fc.constant(['*'] as string[]), fc.array(fc.domain(), { minLength: 1, maxLength: 5 })),
-      contained: fc.boolean(),
-      mechanism: fc.constantFrom('bubblewrap' as const, 'seatbelt' as const, null),
-      why: fc.constantFrom(null, 'no sandbox here'),
-    })
+    const views = fc
+      .record<SandboxView>({
+        name: fc.constantFrom(...SANDBOX_PROFILES),
+        network: fc.boolean(),
+        hosts: fc.oneof<[fc.Arbitrary<NetworkHosts>, fc.Arbitrary<NetworkHosts>, fc.Arbitrary<NetworkHosts>]>(
+          fc.constant('host' as const),
+          fc.constant(['*'] as string[]),
+          fc.array(fc.domain(), { minLength: 1, maxLength: 5 }),
+        ),
+        contained: fc.boolean(),
+        mechanism: fc.constantFrom('bubblewrap' as const, 'seatbelt' as const, null),
+        why: fc.constantFrom(null, 'no sandbox here'),
+      })
       .map((view) => (view.network ? view : { ...view, hosts: [] }))
       .filter((view) => !(view.contained && view.name === 'none'));
     fc.assert(

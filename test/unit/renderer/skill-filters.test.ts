@@ -5,10 +5,33 @@ import { filterChoices, isFiltering, matchesFilter } from '../../../src-renderer
 
 function summary(name: string, over: Partial<SkillSummary> = {}): SkillSummary {
   return {
-    skill_id: name, name, version: '1.0.0', description: '', root: { path: '/r', kind: 'env' }, trust: 'user', path: `/r/${name}`, hash: 'h', status: 'ok',
+    skill_id: name,
+    name,
+    version: '1.0.0',
+    description: '',
+    root: { path: '/r', kind: 'env' },
+    trust: 'user',
+    path: `/r/${name}`,
+    hash: 'h',
+    status: 'ok',
     identity: { rootKind: 'env', path: `/r/${name}`, hash: 'h', manifest: null, trust: 'user', unverified: null, hides: [] },
-    tools: [], diagnostics: [], shadows: [], modes: ['Global'], offered: true, enabled: true, switches: [], prompt: false, readOnly: false, role: null, invocation: null, effect_mode: null,
-    attach_targets: [], domain: [], tags: [], lifecycle: null, ...over,
+    tools: [],
+    diagnostics: [],
+    shadows: [],
+    modes: ['Global'],
+    offered: true,
+    enabled: true,
+    switches: [],
+    prompt: false,
+    readOnly: false,
+    role: null,
+    invocation: null,
+    effect_mode: null,
+    attach_targets: [],
+    domain: [],
+    tags: [],
+    lifecycle: null,
+    ...over,
   };
 }
 

@@ -2,13 +2,36 @@ import { describe, expect, it } from 'vitest';
 import type { ToolParam } from '../../../src-main/shared/model.js';
 import { newTraceId, toolArgs } from '../../../src-renderer/skills/tool-args.js';
 
-const param = (name: string, type: ToolParam['type'], required = false): ToolParam => ({ name, type, required, enumValues: type === 'enum' ? ['a', 'b'] : [], allowDash: false, description: '', default: null, line: 1 });
+const param = (name: string, type: ToolParam['type'], required = false): ToolParam => ({
+  name,
+  type,
+  required,
+  enumValues: type === 'enum' ? ['a', 'b'] : [],
+  allowDash: false,
+  description: '',
+  default: null,
+  line: 1,
+});
 
 describe('tool form values as run arguments', () => {
-  const params = [param('text', 'string', true), param('n', 'integer'), param('x', 'number'), param('flag', 'boolean'), param('must', 'boolean', true), param('pick', 'enum')];
+  const params = [
+    param('text', 'string', true),
+    param('n', 'integer'),
+    param('x', 'number'),
+    param('flag', 'boolean'),
+    param('must', 'boolean', true),
+    param('pick', 'enum'),
+  ];
 
   it('types each value by its parameter', () => {
-    expect(toolArgs(params, { text: 'two words', n: '3', x: '1.5', flag: true, must: true, pick: 'b' })).toEqual({ text: 'two words', n: 3, x: 1.5, flag: true, must: true, pick: 'b' });
+    expect(toolArgs(params, { text: 'two words', n: '3', x: '1.5', flag: true, must: true, pick: 'b' })).toEqual({
+      text: 'two words',
+      n: 3,
+      x: 1.5,
+      flag: true,
+      must: true,
+      pick: 'b',
+    });
   });
 
   it('leaves blanks and unchecked optional booleans out, so defaults apply and the core names what is missing', () => {

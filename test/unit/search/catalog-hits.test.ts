@@ -34,8 +34,19 @@ describe('catalog hits', () => {
 
   it('puts tools first and makes each tool one hit: two of its sections that matched apart count once', () => {
     const hit = (skill: string, tool: string | null, section: string, titled = false) => ({ skill, tool, section, titled });
-    const ranked = [hit('git', 'git_show', 'git_show'), hit('git', 'git_log', 'Examples'), hit('notes', null, 'Log'), hit('git', 'git_log', 'Parameters'), hit('git', 'git_diff', 'git_diff', true)];
-    expect(toolsFirst(ranked).map((h) => `${h.skill}/${h.tool ?? '-'}/${h.section}`)).toEqual(['git/git_diff/git_diff', 'git/git_show/git_show', 'git/git_log/Examples', 'notes/-/Log']);
+    const ranked = [
+      hit('git', 'git_show', 'git_show'),
+      hit('git', 'git_log', 'Examples'),
+      hit('notes', null, 'Log'),
+      hit('git', 'git_log', 'Parameters'),
+      hit('git', 'git_diff', 'git_diff', true),
+    ];
+    expect(toolsFirst(ranked).map((h) => `${h.skill}/${h.tool ?? '-'}/${h.section}`)).toEqual([
+      'git/git_diff/git_diff',
+      'git/git_show/git_show',
+      'git/git_log/Examples',
+      'notes/-/Log',
+    ]);
   });
 
   it('gives each heading the headings it sits under, and each tool section its tool', () => {

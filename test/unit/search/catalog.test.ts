@@ -47,7 +47,19 @@ describe('catalog search across all skills', () => {
       query: 'commits',
       matched: 'all',
       results: [
-        { skill: 'git', file: 'SKILL.md', section: 'Rebase', title: 'Rebase', trail: [], tool: null, level: 1, startLine: 5, endLine: 8, snippet: 'Rewrite [MATCH]commits[/MATCH] onto another branch.', score: 1 },
+        {
+          skill: 'git',
+          file: 'SKILL.md',
+          section: 'Rebase',
+          title: 'Rebase',
+          trail: [],
+          tool: null,
+          level: 1,
+          startLine: 5,
+          endLine: 8,
+          snippet: 'Rewrite [MATCH]commits[/MATCH] onto another branch.',
+          score: 1,
+        },
       ],
     });
     catalog.close();
@@ -186,7 +198,10 @@ describe('catalog search across all skills', () => {
     expect(catalogMatch('pd', true)).toEqual({ stemmed: null, required: null, wordPrefix: '"pd"*', anyWord: '"pd"*' });
     expect(catalogMatch('merge pd', false)).toEqual({ stemmed: '"merge" "pd"', required: '"merge" "pd"', wordPrefix: null, anyWord: '"merge" OR "pd"' });
     // Common words are a bonus for the rows that hold them, never a requirement; a query of them alone needs them all.
-    expect(catalogMatch('who changed this file', false)).toMatchObject({ stemmed: '("changed" "file") OR ("changed" AND "file" AND ("who" OR "this"))', required: '"changed" "file"' });
+    expect(catalogMatch('who changed this file', false)).toMatchObject({
+      stemmed: '("changed" "file") OR ("changed" AND "file" AND ("who" OR "this"))',
+      required: '"changed" "file"',
+    });
     expect(catalogMatch('who changed this file', false, 'any')).toMatchObject({ stemmed: '"changed" OR "file"' });
     expect(catalogMatch('how is it', false)).toMatchObject({ stemmed: '"how" "is" "it"' });
     const home = tempDir();
@@ -208,7 +223,10 @@ describe('catalog search across all skills', () => {
     catalog.sync([skill(tempDir(), 'signin', '# Login\n\nToken authentication for the API.\n\n# Other\n\nnothing\n')]);
     const word = 'authentication';
     for (let i = 2; i <= word.length; i++) {
-      expect(catalog.search(word.slice(0, i), { prefix: true }).results.map((r) => r.section), word.slice(0, i)).toEqual(['Login']);
+      expect(
+        catalog.search(word.slice(0, i), { prefix: true }).results.map((r) => r.section),
+        word.slice(0, i),
+      ).toEqual(['Login']);
       expect(catalog.search(`token ${word.slice(0, i)}`, { prefix: true }).results.map((r) => r.section)).toEqual(['Login']);
     }
     // Complete words are stemmed: "tokens" finds "Token".
@@ -291,7 +309,13 @@ describe('results people can scan', () => {
     const catalog = gitCatalog();
     for (const prefix of [false, true]) {
       const [first] = catalog.search('git status', { prefix }).results;
-      expect(first, `prefix ${prefix}`).toMatchObject({ skill: 'git', section: 'git_status', tool: 'git_status', trail: ['Git', 'Tools'], title: '[MATCH]git[/MATCH]_[MATCH]status[/MATCH]' });
+      expect(first, `prefix ${prefix}`).toMatchObject({
+        skill: 'git',
+        section: 'git_status',
+        tool: 'git_status',
+        trail: ['Git', 'Tools'],
+        title: '[MATCH]git[/MATCH]_[MATCH]status[/MATCH]',
+      });
     }
     // While the last word is still being typed, too.
     expect(catalog.search('git stat', { prefix: true }).results[0]).toMatchObject({ section: 'git_status', title: '[MATCH]git[/MATCH]_[MATCH]status[/MATCH]' });
@@ -301,7 +325,9 @@ describe('results people can scan', () => {
   it('marks every query word in the snippet, the word being typed included', () => {
     const catalog = gitCatalog();
     const notes = catalog.search('git stat', { prefix: true }).results.find((hit) => hit.skill === 'notes');
-    expect(notes?.snippet).toBe('The [MATCH]status[/MATCH] of [MATCH]git[/MATCH] at work: see the [MATCH]git[/MATCH] skill for [MATCH]git[/MATCH] [MATCH]status[/MATCH] and more.');
+    expect(notes?.snippet).toBe(
+      'The [MATCH]status[/MATCH] of [MATCH]git[/MATCH] at work: see the [MATCH]git[/MATCH] skill for [MATCH]git[/MATCH] [MATCH]status[/MATCH] and more.',
+    );
     catalog.close();
   });
 
@@ -332,12 +358,17 @@ describe('results people can scan', () => {
 });
 
 describe('scripts written without spaces: any part of a run is found (unspaced-text.ts)', () => {
-  const ZH = '# 会议记录助手\n\n## 适用场景\n\n当用户需要整理会议纪要、提炼行动项时使用本技能。\n\n## 使用方法\n\n把会议记录交给助手，助手会列出每项决定和负责人。\n';
+  const ZH =
+    '# 会议记录助手\n\n## 适用场景\n\n当用户需要整理会议纪要、提炼行动项时使用本技能。\n\n## 使用方法\n\n把会议记录交给助手，助手会列出每项决定和负责人。\n';
 
   function zhCatalog(): SkillCatalog {
     const catalog = open(tempDir());
     const roots = tempDir();
-    catalog.sync([skill(roots, 'zh-notes', ZH), skill(roots, 'git', '# Log\n\nShow recent commits.\n'), skill(roots, 'ko', '# 도움말\n\n전체검색기능을 씁니다.\n')]);
+    catalog.sync([
+      skill(roots, 'zh-notes', ZH),
+      skill(roots, 'git', '# Log\n\nShow recent commits.\n'),
+      skill(roots, 'ko', '# 도움말\n\n전체검색기능을 씁니다.\n'),
+    ]);
     return catalog;
   }
 

@@ -61,7 +61,10 @@ function settledIndex(): ReturnType<typeof setup> {
   const t = setup();
   settle();
   buildIndex(t.dir, t.runtime);
-  waitForFsTick(t.base, walkSkill(t.dir).files.map((f) => f.abs));
+  waitForFsTick(
+    t.base,
+    walkSkill(t.dir).files.map((f) => f.abs),
+  );
   return t;
 }
 

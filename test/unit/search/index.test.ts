@@ -47,9 +47,14 @@ describe('RFC-0004:C-INDEX storage', () => {
   it('has exactly the RFC schema: sections (FTS5), headings + idx_headings_text, index_meta', () => {
     const { dir, runtime, path } = setup();
     buildIndex(dir, runtime);
-    const objects = query<{ type: string; name: string; sql: string }>(path, "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sections_%' AND name NOT LIKE 'sqlite_%' ORDER BY name");
+    const objects = query<{ type: string; name: string; sql: string }>(
+      path,
+      "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sections_%' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+    );
     expect(objects.map((o) => `${o.type}:${o.name}`)).toEqual(['table:headings', 'index:idx_headings_text', 'table:index_meta', 'table:sections']);
-    expect(objects.find((o) => o.name === 'sections')?.sql).toBe("CREATE VIRTUAL TABLE sections USING fts5(file, section, content, tokenize='porter unicode61')");
+    expect(objects.find((o) => o.name === 'sections')?.sql).toBe(
+      "CREATE VIRTUAL TABLE sections USING fts5(file, section, content, tokenize='porter unicode61')",
+    );
     expect(objects.find((o) => o.name === 'idx_headings_text')?.sql).toBe('CREATE INDEX idx_headings_text ON headings(text COLLATE NOCASE)');
     const columns = query<{ name: string; type: string; notnull: number; pk: number }>(path, 'PRAGMA table_info(headings)');
     expect(columns.map((c) => [c.name, c.type, c.notnull, c.pk])).toEqual([
@@ -103,7 +108,11 @@ describe('RFC-0004:C-FORMATS', () => {
   });
 
   it('a .md without any heading is one document with section "" (fetched by open), its frontmatter left out', () => {
-    const { dir, runtime, path } = setup({ 'SKILL.md': '# S\n', 'notes.md': '---\ntitle: kettle\n---\nThe kettle whistles.\n', 'empty.md': '---\na: b\n---\n\n' });
+    const { dir, runtime, path } = setup({
+      'SKILL.md': '# S\n',
+      'notes.md': '---\ntitle: kettle\n---\nThe kettle whistles.\n',
+      'empty.md': '---\na: b\n---\n\n',
+    });
     buildIndex(dir, runtime);
     expect(query(path, 'SELECT file, section, content FROM sections ORDER BY rowid')).toEqual([
       { file: 'SKILL.md', section: 'S', content: '# S' },
@@ -112,7 +121,12 @@ describe('RFC-0004:C-FORMATS', () => {
   });
 
   it('.txt is one document with section ""; other file types are skipped silently', () => {
-    const { dir, runtime, path } = setup({ 'SKILL.md': '# S\n', 'notes.txt': 'plain notes\nsecond line\n', 'data.json': '{"searchable": false}', 'script.py': 'print(1)' });
+    const { dir, runtime, path } = setup({
+      'SKILL.md': '# S\n',
+      'notes.txt': 'plain notes\nsecond line\n',
+      'data.json': '{"searchable": false}',
+      'script.py': 'print(1)',
+    });
     const result = buildIndex(dir, runtime);
     expect(result.files).toBe(2);
     expect(query(path, 'SELECT file, section, content FROM sections ORDER BY rowid')).toEqual([

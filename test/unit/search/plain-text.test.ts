@@ -37,7 +37,9 @@ describe('plain text for catalog snippets', () => {
   });
 
   it('reads a frontmatter block as key: value lines without YAML brackets or quotes', () => {
-    expect(plainText('---\nname: git\ndescription: "Read a repo"\nrequires:\n  bins: [git, jq]\ntags:\n  - vcs\n---\n')).toBe('name: git\ndescription: Read a repo\nrequires:\n  bins: git, jq\ntags:\n  vcs\n');
+    expect(plainText('---\nname: git\ndescription: "Read a repo"\nrequires:\n  bins: [git, jq]\ntags:\n  - vcs\n---\n')).toBe(
+      'name: git\ndescription: Read a repo\nrequires:\n  bins: git, jq\ntags:\n  vcs\n',
+    );
   });
 
   it('leaves snake_case names, paths and option dashes alone', () => {
@@ -50,14 +52,17 @@ describe('plain text for catalog snippets', () => {
     const decorate = (w: string, how: number): string => [w, `**${w}**`, `\`${w}\``, `*${w}*`, `[${w}](https://x.test/${w})`, `~~${w}~~`][how] as string;
     const prefix = fc.constantFrom('', '# ', '### ', '- ', '* ', '1. ', '> ', '- [ ] ');
     fc.assert(
-      fc.property(fc.array(fc.tuple(prefix, fc.array(fc.tuple(word, fc.integer({ min: 0, max: 5 })), { minLength: 1, maxLength: 6 })), { minLength: 1, maxLength: 8 }), (lines) => {
-        const markdown = lines.map(([p, words]) => p + words.map(([w, how]) => decorate(w, how)).join(' ')).join('\n');
-        const expected = lines.flatMap(([, words]) => words.map(([w]) => w));
-        const got = oneLine(plainText(markdown))
-          .split(' ')
-          .filter((w) => w !== '•');
-        expect(got).toEqual(expected);
-      }),
+      fc.property(
+        fc.array(fc.tuple(prefix, fc.array(fc.tuple(word, fc.integer({ min: 0, max: 5 })), { minLength: 1, maxLength: 6 })), { minLength: 1, maxLength: 8 }),
+        (lines) => {
+          const markdown = lines.map(([p, words]) => p + words.map(([w, how]) => decorate(w, how)).join(' ')).join('\n');
+          const expected = lines.flatMap(([, words]) => words.map(([w]) => w));
+          const got = oneLine(plainText(markdown))
+            .split(' ')
+            .filter((w) => w !== '•');
+          expect(got).toEqual(expected);
+        },
+      ),
     );
   });
 });

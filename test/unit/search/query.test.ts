@@ -57,16 +57,19 @@ describe('RFC-0004:C-QUERY-SYNTAX', () => {
     db.prepare('INSERT INTO sections VALUES (?, ?, ?)').run('f', 's', 'some content "quoted" here');
     const search = db.prepare('SELECT count(*) AS n FROM sections WHERE sections MATCH ?');
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom('a', 'b', ' ', '\t', '"', '*', '(', ')', ':', '-', '^', '\u00A0', 'é', 'NEAR', 'OR', 'AND', 'NOT') }), (input) => {
-        if (queryTokens(input).length === 0) {
-          expect(() => toFtsQuery(input)).toThrow();
-          return;
-        }
-        const fts = toFtsQuery(input);
-        const parsed = [...fts.matchAll(/"((?:[^"]|"")*)"/g)].map((m) => (m[1] as string).replace(/""/g, '"'));
-        expect(parsed).toEqual(queryTokens(input));
-        expect(() => search.get(textColumnsMatch(fts))).not.toThrow();
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom('a', 'b', ' ', '\t', '"', '*', '(', ')', ':', '-', '^', '\u00A0', 'é', 'NEAR', 'OR', 'AND', 'NOT') }),
+        (input) => {
+          if (queryTokens(input).length === 0) {
+            expect(() => toFtsQuery(input)).toThrow();
+            return;
+          }
+          const fts = toFtsQuery(input);
+          const parsed = [...fts.matchAll(/"((?:[^"]|"")*)"/g)].map((m) => (m[1] as string).replace(/""/g, '"'));
+          expect(parsed).toEqual(queryTokens(input));
+          expect(() => search.get(textColumnsMatch(fts))).not.toThrow();
+        },
+      ),
     );
     db.close();
   });
@@ -96,7 +99,9 @@ describe('RFC-0004:C-SEARCH', () => {
     const { results } = searchSkill(dir, runtime, 'token');
     expect(results.map((r) => r.section)).toEqual(['Dense', 'Rare']);
     const db = new Database(locateIndex(dir, runtime).path, { readonly: true });
-    const raw = db.prepare("SELECT section, bm25(sections) AS rank FROM sections WHERE sections MATCH '{section content} : (\"token\")' ORDER BY rank").all() as { section: string; rank: number }[];
+    const raw = db
+      .prepare('SELECT section, bm25(sections) AS rank FROM sections WHERE sections MATCH \'{section content} : ("token")\' ORDER BY rank')
+      .all() as { section: string; rank: number }[];
     db.close();
     expect(results.map((r) => r.score)).toEqual(raw.map((r) => -r.rank));
     expect((results[0] as { score: number }).score).toBeGreaterThan((results[1] as { score: number }).score);
@@ -113,7 +118,10 @@ describe('RFC-0004:C-SEARCH', () => {
   it('small and large indexes are ranked two ways that give the same rows, snippets and order (ties by row)', () => {
     for (const parts of [5, SMALL_INDEX_ROWS + 30]) {
       // Identical sections tie on score; the others differ in how often the words appear.
-      const body = Array.from({ length: parts }, (_, i) => `## Part ${i}\n\n${i % 3 === 0 ? 'shared word' : `shared ${'word '.repeat(1 + (i % 5))}and filler`}\n`).join('\n');
+      const body = Array.from(
+        { length: parts },
+        (_, i) => `## Part ${i}\n\n${i % 3 === 0 ? 'shared word' : `shared ${'word '.repeat(1 + (i % 5))}and filler`}\n`,
+      ).join('\n');
       const { dir, runtime } = indexed({ 'SKILL.md': body });
       const db = new Database(locateIndex(dir, runtime).path, { readonly: true });
       const match = textColumnsMatch(toFtsQuery('shared word'));
@@ -122,13 +130,17 @@ describe('RFC-0004:C-SEARCH', () => {
       db.close();
       expect(everyMatch.length).toBeGreaterThan(2);
       expect(everyMatch).toEqual(rankFirst);
-      expect(searchSkill(dir, runtime, 'shared word', { limit: 40 }).results.map((r) => [r.section, r.snippet, -r.score])).toEqual(everyMatch.map((r) => [r.section, r.snippet, r.rank]));
+      expect(searchSkill(dir, runtime, 'shared word', { limit: 40 }).results.map((r) => [r.section, r.snippet, -r.score])).toEqual(
+        everyMatch.map((r) => [r.section, r.snippet, r.rank]),
+      );
     }
   });
 
   it('searches .txt files, section ""', () => {
     const { dir, runtime } = indexed({ 'SKILL.md': '# S\n', 'notes.txt': 'the kettle whistles\n' });
-    expect(searchSkill(dir, runtime, 'kettle').results).toEqual([{ file: 'notes.txt', section: '', snippet: 'the [MATCH]kettle[/MATCH] whistles\n', score: expect.any(Number) }]);
+    expect(searchSkill(dir, runtime, 'kettle').results).toEqual([
+      { file: 'notes.txt', section: '', snippet: 'the [MATCH]kettle[/MATCH] whistles\n', score: expect.any(Number) },
+    ]);
   });
 
   it('does not match on the file path column', () => {
@@ -152,7 +164,7 @@ describe('RFC-0004:C-SEARCH', () => {
   });
 });
 
-describe('every search hit can be fetched (skillc\'s rich skill)', () => {
+describe("every search hit can be fetched (skillc's rich skill)", () => {
   function rich(): { dir: string; runtime: string } {
     const base = tempDir();
     const dir = copyFixtureSkill(base, 'rich-skill');
@@ -175,7 +187,18 @@ describe('every search hit can be fetched (skillc\'s rich skill)', () => {
   it('a hit with a section is shown by show; a hit without one is a whole file without headings, opened by open', () => {
     const { dir, runtime } = rich();
     const headed = new Set(outlineSkill(dir, {}).headings.map((heading) => heading.file));
-    for (const query of ['configure authentication', 'token', 'tokens', 'authentication', 'performance', 'rotation', 'client', 'skill', 'name', 'description']) {
+    for (const query of [
+      'configure authentication',
+      'token',
+      'tokens',
+      'authentication',
+      'performance',
+      'rotation',
+      'client',
+      'skill',
+      'name',
+      'description',
+    ]) {
       for (const hit of searchSkill(dir, runtime, query, { limit: 50 }).results) {
         if (hit.section === '') {
           expect(headed.has(hit.file), `${query} → ${hit.file} has headings to show instead`).toBe(false);

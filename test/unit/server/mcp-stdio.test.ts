@@ -77,7 +77,10 @@ describe('the MCP bridge stdio transport', () => {
     w.stdin.write('"}}\n');
     w.stdin.write(request(5, 'ping'));
     await w.writtenCount(1);
-    expect(w.written[0]).toMatchObject({ id: 'big-1', error: { code: -32600, data: { error: { code: 'E804', kind: 'body_too_large', details: { limit: 1024 } } } } });
+    expect(w.written[0]).toMatchObject({
+      id: 'big-1',
+      error: { code: -32600, data: { error: { code: 'E804', kind: 'body_too_large', details: { limit: 1024 } } } },
+    });
     await new Promise((resolve) => setImmediate(resolve));
     expect(w.delivered).toEqual([{ jsonrpc: '2.0', id: 5, method: 'ping', params: {} }]);
   });
@@ -122,7 +125,10 @@ describe('the MCP bridge stdio transport', () => {
 
   it('finds the id of a message from its first bytes, never one nested inside it', () => {
     // Keys that are not array indexes: JSON.stringify puts those first, whatever the order given.
-    const others = fc.dictionary(fc.string().map((k) => `k${k}`), fc.jsonValue());
+    const others = fc.dictionary(
+      fc.string().map((k) => `k${k}`),
+      fc.jsonValue(),
+    );
     fc.assert(
       fc.property(fc.oneof(fc.string({ maxLength: 100 }), fc.integer()), others, (id, rest) => {
         // The id first, then anything: found from the first KiB.

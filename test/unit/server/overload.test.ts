@@ -67,7 +67,9 @@ describe('the request queue', () => {
   it('answers one more than it may hold with E812 and when to come back, before any work', () => {
     const queue = new RequestQueue(3);
     for (let i = 0; i < 3; i++) queue.enter(() => undefined);
-    expect(() => queue.enter(() => undefined)).toThrow(expect.objectContaining({ code: 'E812', details: expect.objectContaining({ retryAfterSeconds: 2, waiting: 3, limit: 3 }) }));
+    expect(() => queue.enter(() => undefined)).toThrow(
+      expect.objectContaining({ code: 'E812', details: expect.objectContaining({ retryAfterSeconds: 2, waiting: 3, limit: 3 }) }),
+    );
     expect(queue.length).toBe(3);
   });
 

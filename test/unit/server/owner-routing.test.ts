@@ -17,7 +17,13 @@ describe('the one owner-routing policy (CLI and MCP)', () => {
   it('routes a reading call once more, here, when the owner went away (E807 as an envelope or thrown)', async () => {
     const here = vi.fn(async () => ({ ok: true, value: 'here' }) as Envelope<string>);
     expect(await routing().route('history', async () => gone, here)).toEqual({ ok: true, value: 'here' });
-    expect(await routing().route('settings', () => Promise.reject(new SkilltrayClientError(unreachable)), async () => 'typed here')).toBe('typed here');
+    expect(
+      await routing().route(
+        'settings',
+        () => Promise.reject(new SkilltrayClientError(unreachable)),
+        async () => 'typed here',
+      ),
+    ).toBe('typed here');
     expect(here).toHaveBeenCalledTimes(1);
   });
 

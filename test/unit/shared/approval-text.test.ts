@@ -3,13 +3,40 @@ import { describe, expect, it } from 'vitest';
 import { approvalSentence, containment, shortCommand, shortPath, shownArguments, word } from '../../../src-main/shared/approval-text.js';
 import type { SandboxView } from '../../../src-main/shared/runs.js';
 
-const GIT_LOG = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'log.showSignature=false', '-C', '/home/ana/app', 'log', '--no-ext-diff', '--no-textconv', '-n', '5', '--date=short', '--format=%h %ad %an: %s', '--', 'src'];
+const GIT_LOG = [
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'core.hooksPath=/dev/null',
+  '-c',
+  'log.showSignature=false',
+  '-C',
+  '/home/ana/app',
+  'log',
+  '--no-ext-diff',
+  '--no-textconv',
+  '-n',
+  '5',
+  '--date=short',
+  '--format=%h %ad %an: %s',
+  '--',
+  'src',
+];
 const readOnly: SandboxView = { name: 'read-only', network: false, hosts: [], contained: true, mechanism: 'bubblewrap', why: null };
 
 describe('how an approval reads', () => {
   it('folds the fixed -c settings and --no- flags, never a value the caller supplied', () => {
     const shown = shownArguments(GIT_LOG, [7, 12, 16]);
-    expect(shown.filter((a) => a.hardening).map((a) => a.text)).toEqual(['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'log.showSignature=false', '--no-ext-diff', '--no-textconv']);
+    expect(shown.filter((a) => a.hardening).map((a) => a.text)).toEqual([
+      '-c',
+      'core.fsmonitor=false',
+      '-c',
+      'core.hooksPath=/dev/null',
+      '-c',
+      'log.showSignature=false',
+      '--no-ext-diff',
+      '--no-textconv',
+    ]);
     expect(shown.filter((a) => a.supplied).map((a) => a.text)).toEqual(['/home/ana/app', '5', 'src']);
     // A caller's value that looks like a hardening flag is still the caller's, and is shown.
     expect(shownArguments(['-c', 'x', '--no-verify'], [1, 2]).filter((a) => a.hardening)).toEqual([]);
@@ -44,12 +71,14 @@ describe('how an approval reads', () => {
 
   it('leads with one sentence: who, what, where, how contained', () => {
     const status = ['-c', 'core.fsmonitor=false', '-C', '.', 'status', '--short', '--branch'];
-    expect(approvalSentence({ surface: 'mcp', programPath: '/usr/bin/git', argv: status, supplied: [], cwd: '/home/ana/code/app', sandbox: readOnly }, '/home/ana')).toBe(
-      'An MCP client asks to run `git -C . status --short --branch` in ~/code/app — read-only, no network.',
-    );
+    expect(
+      approvalSentence({ surface: 'mcp', programPath: '/usr/bin/git', argv: status, supplied: [], cwd: '/home/ana/code/app', sandbox: readOnly }, '/home/ana'),
+    ).toBe('An MCP client asks to run `git -C . status --short --branch` in ~/code/app — read-only, no network.');
     expect(containment({ ...readOnly, name: 'workspace', network: true, hosts: ['*'] })).toBe('can write in that folder, network to any host');
     expect(containment({ ...readOnly, network: true, hosts: ['api.github.com', '*.example.org'] })).toBe('read-only, network to api.github.com, *.example.org');
-    expect(containment({ ...readOnly, network: true, hosts: ['a.io', 'b.io', 'c.io', 'd.io', 'e.io'] })).toBe('read-only, network to a.io, b.io, c.io and 2 more');
+    expect(containment({ ...readOnly, network: true, hosts: ['a.io', 'b.io', 'c.io', 'd.io', 'e.io'] })).toBe(
+      'read-only, network to a.io, b.io, c.io and 2 more',
+    );
     expect(containment({ ...readOnly, network: true, hosts: 'host' })).toBe("read-only, this computer's own network");
     expect(containment({ ...readOnly, contained: false, mechanism: null, why: 'x' })).toBe('not contained (no sandbox here)');
     expect(containment({ name: 'none', network: true, hosts: 'host', contained: false, mechanism: null, why: 'x' })).toBe('not sandboxed (you turned it off)');

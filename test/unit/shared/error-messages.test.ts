@@ -40,8 +40,14 @@ describe('one message module per error range', () => {
   it('docs/errors.md documents every code a module builds, and every documented code is built by one', () => {
     const built = new Set(Object.keys(RANGES).flatMap((name) => codesIn(moduleText(name))));
     const table = new Set(documented());
-    expect([...built].filter((code) => !table.has(code)), 'built but not documented').toEqual([]);
-    expect([...table].filter((code) => !built.has(code)), 'documented but built nowhere').toEqual([]);
+    expect(
+      [...built].filter((code) => !table.has(code)),
+      'built but not documented',
+    ).toEqual([]);
+    expect(
+      [...table].filter((code) => !built.has(code)),
+      'documented but built nowhere',
+    ).toEqual([]);
     expect([...built].sort()).toEqual(Object.keys(ERROR_KINDS).sort());
   });
 

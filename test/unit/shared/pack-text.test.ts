@@ -4,7 +4,14 @@ import { findingCounts, installBlocker, signatureText, switchesText } from '../.
 
 const report = (over: Partial<ScanReport> = {}): ScanReport => ({
   pack: 'kit',
-  origin: { kind: 'folder', source: '/src/kit', ref: null, path: null, commit: null, signature: { state: 'unsigned', format: null, signer: null, detail: null } },
+  origin: {
+    kind: 'folder',
+    source: '/src/kit',
+    ref: null,
+    path: null,
+    commit: null,
+    signature: { state: 'unsigned', format: null, signer: null, detail: null },
+  },
   skills: [],
   findings: [],
   files: 1,
@@ -15,7 +22,15 @@ const report = (over: Partial<ScanReport> = {}): ScanReport => ({
   ...over,
 });
 
-const finding = (severity: 'high' | 'medium' | 'low') => ({ code: 'S305' as const, kind: 'hidden_file' as const, severity, file: 'a', line: null, message: 'm', excerpt: null });
+const finding = (severity: 'high' | 'medium' | 'low') => ({
+  code: 'S305' as const,
+  kind: 'hidden_file' as const,
+  severity,
+  file: 'a',
+  line: null,
+  message: 'm',
+  excerpt: null,
+});
 
 describe('how packs read', () => {
   it('says who signed, or that nobody trusted did', () => {
@@ -27,7 +42,18 @@ describe('how packs read', () => {
 
   it('names what stops an install: an archive never extracted, then a name clash; nothing else does', () => {
     expect(installBlocker(report({ extracted: false, worst: 'high' }))).toContain('unsafe to extract');
-    const clash = { name: 'git', originalName: null, dir: 'git', description: '', version: null, hash: 'h', tools: [], scripts: [], errors: [], clash: { path: '/b/git', root: 'bundled' as const } };
+    const clash = {
+      name: 'git',
+      originalName: null,
+      dir: 'git',
+      description: '',
+      version: null,
+      hash: 'h',
+      tools: [],
+      scripts: [],
+      errors: [],
+      clash: { path: '/b/git', root: 'bundled' as const },
+    };
     expect(installBlocker(report({ skills: [clash] }))).toBe("skill 'git' has the name of a bundled skill: install it under another name (--as)");
     expect(installBlocker(report({ worst: 'high', findings: [finding('high')] }))).toBeNull();
   });
@@ -36,6 +62,11 @@ describe('how packs read', () => {
     expect(findingCounts({ findings: [] })).toBe('no findings');
     expect(findingCounts({ findings: [finding('low'), finding('high'), finding('high')] })).toBe('2 high, 1 low');
     expect(switchesText([])).toBe('');
-    expect(switchesText([{ scope: 'all', enabled: false }, { scope: 'Dev', enabled: true }])).toBe('off everywhere, on in Dev');
+    expect(
+      switchesText([
+        { scope: 'all', enabled: false },
+        { scope: 'Dev', enabled: true },
+      ]),
+    ).toBe('off everywhere, on in Dev');
   });
 });

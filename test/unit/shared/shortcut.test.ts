@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { formatShortcut, normaliseShortcut, parseShortcut, shortcutFromKeys, type KeyPress } from '../../../src-main/shared/shortcut.js';
 
-const press = (key: string, code: string, mods: Partial<Omit<KeyPress, 'key' | 'code'>> = {}): KeyPress => ({ key, code, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...mods });
+const press = (key: string, code: string, mods: Partial<Omit<KeyPress, 'key' | 'code'>> = {}): KeyPress => ({
+  key,
+  code,
+  ctrlKey: false,
+  metaKey: false,
+  altKey: false,
+  shiftKey: false,
+  ...mods,
+});
 
 describe('palette shortcuts as Electron accelerators', () => {
   it('normalises spellings and the order of modifiers', () => {

@@ -9,8 +9,18 @@ describe('toSkilltrayError', () => {
   });
 
   it('keeps the code, message and details of an error received from another process', () => {
-    const received = new SkilltrayClientError({ code: 'E603', kind: 'denied_by_user', message: "the person at the desktop denied 'a/b'", details: { runId: 'r1' } });
-    expect(toSkilltrayError(received).toJSON()).toEqual({ code: 'E603', kind: 'denied_by_user', message: "the person at the desktop denied 'a/b'", details: { runId: 'r1' } });
+    const received = new SkilltrayClientError({
+      code: 'E603',
+      kind: 'denied_by_user',
+      message: "the person at the desktop denied 'a/b'",
+      details: { runId: 'r1' },
+    });
+    expect(toSkilltrayError(received).toJSON()).toEqual({
+      code: 'E603',
+      kind: 'denied_by_user',
+      message: "the person at the desktop denied 'a/b'",
+      details: { runId: 'r1' },
+    });
   });
 
   it('turns anything else into E999 with the original as cause, including Node errors whose code is not ours', () => {

@@ -69,9 +69,21 @@ describe('gibb.eri.sh fixtures render in braces syntax', () => {
     ['files', 'read_file', { path: 'notes.txt', lines: 5 }, 'head', ['-n', '5', 'notes.txt']],
     ['files', 'file_info', { path: 'a b.pdf' }, 'file', ['a b.pdf']],
     ['files', 'word_count', { path: 'x; rm -rf ~' }, 'wc', ['x; rm -rf ~']],
-    ['summarize', 'summarize_url', { url: 'https://example.com/a?b=1&c=2' }, 'npx', ['-y', '@steipete/summarize', 'https://example.com/a?b=1&c=2', '--length', 'medium']],
+    [
+      'summarize',
+      'summarize_url',
+      { url: 'https://example.com/a?b=1&c=2' },
+      'npx',
+      ['-y', '@steipete/summarize', 'https://example.com/a?b=1&c=2', '--length', 'medium'],
+    ],
     ['summarize', 'summarize_file', { path: 'paper.pdf', length: 'short' }, 'npx', ['-y', '@steipete/summarize', 'paper.pdf', '--length', 'short']],
-    ['summarize', 'summarize_youtube', { video: 'dQw4w9WgXcQ' }, 'npx', ['-y', '@steipete/summarize', 'dQw4w9WgXcQ', '--youtube', 'auto', '--length', 'medium']],
+    [
+      'summarize',
+      'summarize_youtube',
+      { video: 'dQw4w9WgXcQ' },
+      'npx',
+      ['-y', '@steipete/summarize', 'dQw4w9WgXcQ', '--youtube', 'auto', '--length', 'medium'],
+    ],
     ['summarize', 'extract_content', { url: 'https://example.com' }, 'npx', ['-y', '@steipete/summarize', 'https://example.com', '--extract']],
   ])('%s/%s %j', (skillName, toolName, args, program, expected) => {
     const rendered = renderCommand(SKILLS[skillName], toolName, args, { cwd: '/home/me' });

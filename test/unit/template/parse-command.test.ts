@@ -9,9 +9,7 @@ function compact(parsed: ParsedCommand): string[] {
   return parsed.tokens.map((token) =>
     token.parts
       .map((part) =>
-        part.kind === 'text'
-          ? part.value
-          : `⟨${part.placeholder.key}${part.placeholder.fallback === null ? '' : `:${part.placeholder.fallback}`}⟩`,
+        part.kind === 'text' ? part.value : `⟨${part.placeholder.key}${part.placeholder.fallback === null ? '' : `:${part.placeholder.fallback}`}⟩`,
       )
       .join(''),
   );
@@ -62,20 +60,13 @@ describe('parseCommand: tokens', () => {
     expect(parsed.tokens[4]?.parts).toEqual([]);
   });
 
-  it.each([
-    'a | b',
-    'a > out.txt',
-    'a ; b',
-    'a && b',
-    'echo $(whoami)',
-    'echo `id`',
-    'echo $HOME',
-    'ls ~',
-    'ls *.md',
-  ])('%j has no shell meaning: every character stays in the argv text', (text) => {
-    const tokens = compact(parseCommand(text, 'angle'));
-    expect(tokens.join(' ')).toBe(text);
-  });
+  it.each(['a | b', 'a > out.txt', 'a ; b', 'a && b', 'echo $(whoami)', 'echo `id`', 'echo $HOME', 'ls ~', 'ls *.md'])(
+    '%j has no shell meaning: every character stays in the argv text',
+    (text) => {
+      const tokens = compact(parseCommand(text, 'angle'));
+      expect(tokens.join(' ')).toBe(text);
+    },
+  );
 });
 
 describe('parseCommand: placeholders', () => {

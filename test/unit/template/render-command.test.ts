@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ErrorCode } from '../../../src-main/shared/errors.js';
 import { SkilltrayError } from '../../../src-main/shared/skilltray-error.js';
-import {
-  argumentsFromStrings,
-  renderCommand,
-  resolvePrompt,
-  validateArguments,
-  type RenderOptions,
-} from '../../../src-main/core/template/render-command.js';
+import { argumentsFromStrings, renderCommand, resolvePrompt, validateArguments, type RenderOptions } from '../../../src-main/core/template/render-command.js';
 import type { PlaceholderSyntax, Tool, ToolParam } from '../../../src-main/shared/model.js';
 import { param, skill, tool } from './skill-builder.js';
 import { thrownBy } from '../../support/errors.js';
@@ -50,7 +44,7 @@ describe.each(SYNTAXES)('renderCommand forms (%s syntax)', (syntax) => {
     ['<<key:default>> null', 'git log -n <<count:10>>', [int('count')], { count: null }, ['git', 'log', '-n', '10']],
     ['<<key:.>> missing', 'ls <<path:.>>', [str('path')], {}, ['ls', '.']],
     ['<<key:.>> present', 'ls <<path:.>>', [str('path')], { path: 'src' }, ['ls', 'src']],
-    ['<<key:>> missing gives the author\'s empty argument', 'x <<a:>>', [str('a')], {}, ['x', '']],
+    ["<<key:>> missing gives the author's empty argument", 'x <<a:>>', [str('a')], {}, ['x', '']],
     ['<<key:"two words">> missing', 'x "<<a:two words>>"', [str('a')], {}, ['x', 'two words']],
     ['<<key:--flag>> true', 'git diff <<staged:--staged>>', [bool('staged')], { staged: true }, ['git', 'diff', '--staged']],
     ['<<key:--flag>> false', 'git diff <<staged:--staged>>', [bool('staged')], { staged: false }, ['git', 'diff']],
@@ -58,7 +52,13 @@ describe.each(SYNTAXES)('renderCommand forms (%s syntax)', (syntax) => {
     ['<<key:-a>> true', 'ls <<all:-a>>', [bool('all')], { all: true }, ['ls', '-a']],
     ['required <<key:--flag>> false', 'x <<f:--force>>', [bool('f', { required: true })], { f: false }, ['x']],
     ['<<key:-opt>> on a string, missing: nothing', 'mdfind <<folder:-onlyin>> x', [str('folder')], {}, ['mdfind', 'x']],
-    ['<<key:-opt>> on a string, present: the option and the value', 'mdfind <<folder:-onlyin>> x', [str('folder')], { folder: '/tmp' }, ['mdfind', '-onlyin', '/tmp', 'x']],
+    [
+      '<<key:-opt>> on a string, present: the option and the value',
+      'mdfind <<folder:-onlyin>> x',
+      [str('folder')],
+      { folder: '/tmp' },
+      ['mdfind', '-onlyin', '/tmp', 'x'],
+    ],
     ['<<key:--opt>> on an integer, present', 'x <<n:--limit>>', [int('n')], { n: 5 }, ['x', '--limit', '5']],
     ['<<key:-opt>> on an enum, present', 'x <<m:-m>>', [param('m', 'enum', { enumValues: ['a', 'b'] })], { m: 'b' }, ['x', '-m', 'b']],
     ['<<key:-opt>> quoted is still the option form', 'x "<<folder:-onlyin>>"', [str('folder')], { folder: 'a b' }, ['x', '-onlyin', 'a b']],
@@ -121,7 +121,15 @@ describe.each(SYNTAXES)('renderCommand forms (%s syntax)', (syntax) => {
 
   it('marks the arguments a caller-supplied value went into, not defaults or flags', () => {
     const demo = skill(
-      [tool('t', inSyntax('git -c x=y -C <<repo:.>> log <<all:--all>> -n <<n:1>> --format=<<fmt>> -- <<path>>', syntax), [str('repo'), { ...str('all'), type: 'boolean' }, int('n'), str('fmt'), str('path')])],
+      [
+        tool('t', inSyntax('git -c x=y -C <<repo:.>> log <<all:--all>> -n <<n:1>> --format=<<fmt>> -- <<path>>', syntax), [
+          str('repo'),
+          { ...str('all'), type: 'boolean' },
+          int('n'),
+          str('fmt'),
+          str('path'),
+        ]),
+      ],
       syntax,
     );
     const rendered = renderCommand(demo, 't', { all: true, n: 5, fmt: '%h', path: 'src' }, { cwd: '/' });
@@ -223,31 +231,67 @@ describe('renderCommand: errors, in order', () => {
   const render = (args: unknown) => () => renderCommand(demo, 't', args, { cwd: '/' });
 
   it.each<[string, () => unknown, ErrorCode, RegExp, Record<string, unknown>]>([
-    ['an unknown tool', () => renderCommand(demo, 'nope', {}, { cwd: '/' }), 'E506', /tool 'nope' not found in skill 'demo'; it has t/, { tool: 'nope', available: ['t'] }],
+    [
+      'an unknown tool',
+      () => renderCommand(demo, 'nope', {}, { cwd: '/' }),
+      'E506',
+      /tool 'nope' not found in skill 'demo'; it has t/,
+      { tool: 'nope', available: ['t'] },
+    ],
     [
       'a skill in error',
-      () => renderCommand(skill([t], 'angle', { state: 'error', diagnostics: [{ code: 'E412', severity: 'error', message: 'm', file: 'f', line: 1, breaks: [] }] }), 't', { name: 'a' }, { cwd: '/' }),
+      () =>
+        renderCommand(
+          skill([t], 'angle', { state: 'error', diagnostics: [{ code: 'E412', severity: 'error', message: 'm', file: 'f', line: 1, breaks: [] }] }),
+          't',
+          { name: 'a' },
+          { cwd: '/' },
+        ),
       'E507',
       /has errors \(E412\) and cannot run/,
       { diagnostics: ['E412'] },
     ],
-    ['an unknown tool before a skill in error', () => renderCommand(skill([t], 'angle', { state: 'error' }), 'nope', {}, { cwd: '/' }), 'E506', /not found/, {}],
+    [
+      'an unknown tool before a skill in error',
+      () => renderCommand(skill([t], 'angle', { state: 'error' }), 'nope', {}, { cwd: '/' }),
+      'E506',
+      /not found/,
+      {},
+    ],
     ['arguments that are an array', render([]), 'E508', /must be a JSON object, got an array/, {}],
     ['arguments that are null', render(null), 'E508', /got null/, {}],
     ['arguments that are a string', render('name=a'), 'E508', /got "name=a"/, {}],
     ['arguments that are undefined', render(undefined), 'E508', /got a undefined/, {}],
     ['arguments that are a Map', render(new Map([['name', 'a']])), 'E508', /got an object/, {}],
-    ['an undeclared argument', render({ name: 'a', colour: 'red' }), 'E502', /unknown argument 'colour' for tool 't'; it takes name, count, mode/, { param: 'colour' }],
+    [
+      'an undeclared argument',
+      render({ name: 'a', colour: 'red' }),
+      'E502',
+      /unknown argument 'colour' for tool 't'; it takes name, count, mode/,
+      { param: 'colour' },
+    ],
     ['__proto__ from JSON', render(JSON.parse('{"name":"a","__proto__":{"x":1}}')), 'E502', /unknown argument '__proto__'/, { param: '__proto__' }],
     ['an undeclared argument before a missing one', render({ colour: 'red' }), 'E502', /colour/, { param: 'colour' }],
-    ['a wrong type before a missing one', render({ count: 'three' }), 'E503', /^argument 'count' of tool 't' must be a whole number, got "three"$/, { param: 'count' }],
+    [
+      'a wrong type before a missing one',
+      render({ count: 'three' }),
+      'E503',
+      /^argument 'count' of tool 't' must be a whole number, got "three"$/,
+      { param: 'count' },
+    ],
     ['a string that is a number', render({ name: 5 }), 'E503', /'name' .* must be text, got 5/, { param: 'name' }],
     ['a string with a NUL byte', render({ name: 'a\0b' }), 'E503', /without NUL bytes/, { param: 'name' }],
     ['a fractional integer', render({ name: 'a', count: 1.5 }), 'E503', /must be a whole number, got 1.5/, { param: 'count' }],
     ['a fractional integer as a numeral', render({ name: 'a', count: '1.5' }), 'E503', /must be a whole number, got "1.5"/, { param: 'count' }],
     ['an unsafe integer', render({ name: 'a', count: 2 ** 53 }), 'E503', /must be a whole number of at most 9007199254740991 either way/, { param: 'count' }],
     ['a boolean for an integer', render({ name: 'a', count: true }), 'E503', /got true/, { param: 'count' }],
-    ['an enum value not listed', render({ name: 'a', mode: 'medium' }), 'E505', /'mode' .* must be one of fast, slow; got "medium"/, { param: 'mode', allowed: ['fast', 'slow'] }],
+    [
+      'an enum value not listed',
+      render({ name: 'a', mode: 'medium' }),
+      'E505',
+      /'mode' .* must be one of fast, slow; got "medium"/,
+      { param: 'mode', allowed: ['fast', 'slow'] },
+    ],
     ['an enum value of the wrong case', render({ name: 'a', mode: 'Fast' }), 'E505', /one of fast, slow/, { param: 'mode' }],
     ['an enum value that is a number', render({ name: 'a', mode: 1 }), 'E505', /got 1/, { param: 'mode' }],
     ['a required argument missing', render({}), 'E501', /missing required argument 'name' for tool 't'/, { param: 'name' }],
@@ -300,7 +344,8 @@ describe('validateArguments', () => {
   it('takes numerals sent as text (as many assistants send numbers) and keeps them numbers', () => {
     expect(validateArguments(t, { i: '3', n: '2.5' })).toEqual({ i: 3, n: 2.5 });
     expect(validateArguments(t, { i: '-12', n: '-.5e1' })).toEqual({ i: -12, n: -5 });
-    for (const text of ['3.0', '0x10', ' 3', '3 ', '1e3']) expect(thrownBy(() => validateArguments(t, { i: text })).message, text).toMatch(/must be a whole number/);
+    for (const text of ['3.0', '0x10', ' 3', '3 ', '1e3'])
+      expect(thrownBy(() => validateArguments(t, { i: text })).message, text).toMatch(/must be a whole number/);
   });
 
   it('rejects "true" for a boolean', () => {
@@ -340,27 +385,127 @@ describe('argumentsFromStrings', () => {
         ['r', 'x=y'],
       ]),
     ).toEqual({ s: '5', i: -12, n: 2500, b: true, e: 'a', r: 'x=y' });
-    expect(argumentsFromStrings(t, [['b', 'false'], ['n', '.5'], ['r', 'r']])).toEqual({ b: false, n: 0.5, r: 'r' });
+    expect(
+      argumentsFromStrings(t, [
+        ['b', 'false'],
+        ['n', '.5'],
+        ['r', 'r'],
+      ]),
+    ).toEqual({ b: false, n: 0.5, r: 'r' });
   });
 
   it('treats an empty value as not given', () => {
-    expect(argumentsFromStrings(t, [['i', ''], ['b', ''], ['r', 'x']])).toEqual({ r: 'x' });
+    expect(
+      argumentsFromStrings(t, [
+        ['i', ''],
+        ['b', ''],
+        ['r', 'x'],
+      ]),
+    ).toEqual({ r: 'x' });
     expect(thrownBy(() => argumentsFromStrings(t, [['r', '']])).code).toBe('E501');
   });
 
   it.each<[string, readonly (readonly [string, string])[], ErrorCode, Record<string, unknown>]>([
     ['an undeclared key', [['zz', '1']], 'E502', { param: 'zz' }],
-    ['a non-integer', [['i', '1.5'], ['r', 'x']], 'E503', { param: 'i' }],
-    ['an integer with spaces', [['i', ' 1'], ['r', 'x']], 'E503', { param: 'i' }],
-    ['an integer in hex', [['i', '0x10'], ['r', 'x']], 'E503', { param: 'i' }],
-    ['an unsafe integer', [['i', '9007199254740993'], ['r', 'x']], 'E503', { param: 'i' }],
-    ['a non-number', [['n', 'abc'], ['r', 'x']], 'E503', { param: 'n' }],
-    ['Infinity', [['n', 'Infinity'], ['r', 'x']], 'E503', { param: 'n' }],
-    ['an overflowing number', [['n', '1e999'], ['r', 'x']], 'E503', { param: 'n' }],
-    ['a boolean spelt yes', [['b', 'yes'], ['r', 'x']], 'E503', { param: 'b' }],
-    ['a boolean in capitals', [['b', 'TRUE'], ['r', 'x']], 'E503', { param: 'b' }],
-    ['an enum value not listed', [['e', 'c'], ['r', 'x']], 'E505', { param: 'e', allowed: ['a', 'b'] }],
-    ['a key given twice', [['s', '1'], ['s', '2']], 'E508', { param: 's' }],
+    [
+      'a non-integer',
+      [
+        ['i', '1.5'],
+        ['r', 'x'],
+      ],
+      'E503',
+      { param: 'i' },
+    ],
+    [
+      'an integer with spaces',
+      [
+        ['i', ' 1'],
+        ['r', 'x'],
+      ],
+      'E503',
+      { param: 'i' },
+    ],
+    [
+      'an integer in hex',
+      [
+        ['i', '0x10'],
+        ['r', 'x'],
+      ],
+      'E503',
+      { param: 'i' },
+    ],
+    [
+      'an unsafe integer',
+      [
+        ['i', '9007199254740993'],
+        ['r', 'x'],
+      ],
+      'E503',
+      { param: 'i' },
+    ],
+    [
+      'a non-number',
+      [
+        ['n', 'abc'],
+        ['r', 'x'],
+      ],
+      'E503',
+      { param: 'n' },
+    ],
+    [
+      'Infinity',
+      [
+        ['n', 'Infinity'],
+        ['r', 'x'],
+      ],
+      'E503',
+      { param: 'n' },
+    ],
+    [
+      'an overflowing number',
+      [
+        ['n', '1e999'],
+        ['r', 'x'],
+      ],
+      'E503',
+      { param: 'n' },
+    ],
+    [
+      'a boolean spelt yes',
+      [
+        ['b', 'yes'],
+        ['r', 'x'],
+      ],
+      'E503',
+      { param: 'b' },
+    ],
+    [
+      'a boolean in capitals',
+      [
+        ['b', 'TRUE'],
+        ['r', 'x'],
+      ],
+      'E503',
+      { param: 'b' },
+    ],
+    [
+      'an enum value not listed',
+      [
+        ['e', 'c'],
+        ['r', 'x'],
+      ],
+      'E505',
+      { param: 'e', allowed: ['a', 'b'] },
+    ],
+    [
+      'a key given twice',
+      [
+        ['s', '1'],
+        ['s', '2'],
+      ],
+      'E508',
+      { param: 's' },
+    ],
     ['a missing required key', [['s', '1']], 'E501', { param: 'r' }],
   ])('rejects %s', (_name, pairs, code, details) => {
     const error = thrownBy(() => argumentsFromStrings(t, pairs));

@@ -186,27 +186,51 @@ describe('rendering properties', () => {
 
   it('(a) a value that fills a token is exactly one argv element, verbatim', () => {
     fc.assert(
-      fc.property(nastyString.filter((s) => s !== '' && !s.startsWith('-')), nastyString.filter((s) => s !== '' && !s.startsWith('-')), syntaxArb, (x, y, syntax) => {
-        const [open, close] = markers(syntax);
-        const demo = skill([tool('t', `run ${open}x${close} middle "${open}y${close}" end`, [param('x', 'string'), param('y', 'string')])], syntax);
-        expect(renderCommand(demo, 't', { x, y }, { cwd: '/' }).args).toEqual([x, 'middle', y, 'end']);
-      }),
+      fc.property(
+        nastyString.filter((s) => s !== '' && !s.startsWith('-')),
+        nastyString.filter((s) => s !== '' && !s.startsWith('-')),
+        syntaxArb,
+        (x, y, syntax) => {
+          const [open, close] = markers(syntax);
+          const demo = skill([tool('t', `run ${open}x${close} middle "${open}y${close}" end`, [param('x', 'string'), param('y', 'string')])], syntax);
+          expect(renderCommand(demo, 't', { x, y }, { cwd: '/' }).args).toEqual([x, 'middle', y, 'end']);
+        },
+      ),
       { numRuns: 1000 },
     );
   });
 
   it('(b) argv has one element per token that is not dropped', () => {
     fc.assert(
-      fc.property(fc.array(fc.option(nastyString.filter((s) => s !== '' && !s.startsWith('-')), { nil: undefined }), { minLength: 1, maxLength: 6 }), syntaxArb, (values, syntax) => {
-        const [open, close] = markers(syntax);
-        const keys = values.map((_, index) => `k${index}`);
-        const command = ['run', ...keys.map((key) => `--${key}=${open}${key}${close}`), 'end'].join(' ');
-        const args = Object.fromEntries(keys.flatMap((key, index) => (values[index] === undefined ? [] : [[key, values[index]]])));
-        const demo = skill([tool('t', command, keys.map((key) => param(key, 'string')))], syntax);
-        const rendered = renderCommand(demo, 't', args, { cwd: '/' });
-        expect(rendered.args).toHaveLength(values.filter((value) => value !== undefined).length + 1);
-        expect(rendered.args.at(-1)).toBe('end');
-      }),
+      fc.property(
+        fc.array(
+          fc.option(
+            nastyString.filter((s) => s !== '' && !s.startsWith('-')),
+            { nil: undefined },
+          ),
+          { minLength: 1, maxLength: 6 },
+        ),
+        syntaxArb,
+        (values, syntax) => {
+          const [open, close] = markers(syntax);
+          const keys = values.map((_, index) => `k${index}`);
+          const command = ['run', ...keys.map((key) => `--${key}=${open}${key}${close}`), 'end'].join(' ');
+          const args = Object.fromEntries(keys.flatMap((key, index) => (values[index] === undefined ? [] : [[key, values[index]]])));
+          const demo = skill(
+            [
+              tool(
+                't',
+                command,
+                keys.map((key) => param(key, 'string')),
+              ),
+            ],
+            syntax,
+          );
+          const rendered = renderCommand(demo, 't', args, { cwd: '/' });
+          expect(rendered.args).toHaveLength(values.filter((value) => value !== undefined).length + 1);
+          expect(rendered.args.at(-1)).toBe('end');
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -235,15 +259,20 @@ describe('rendering properties', () => {
   it('(d) rendering any template text fails only with a SkilltrayError', () => {
     const templateText = fc.string({ unit: fc.constantFrom('<<', '>>', '{{', '}}', 'a', ':', '-', '"', "'", '\\', ' ', '\n', 'x', '\0'), maxLength: 30 });
     fc.assert(
-      fc.property(templateText, syntaxArb, fc.dictionary(fc.constantFrom('a', 'x'), fc.oneof(nastyString, fc.boolean(), fc.integer())), (command, syntax, args) => {
-        const demo = skill([tool('t', command, [param('a', 'string'), param('x', 'boolean')])], syntax);
-        try {
-          renderCommand(demo, 't', args, { cwd: '/' });
-        } catch (error) {
-          return error instanceof SkilltrayError;
-        }
-        return true;
-      }),
+      fc.property(
+        templateText,
+        syntaxArb,
+        fc.dictionary(fc.constantFrom('a', 'x'), fc.oneof(nastyString, fc.boolean(), fc.integer())),
+        (command, syntax, args) => {
+          const demo = skill([tool('t', command, [param('a', 'string'), param('x', 'boolean')])], syntax);
+          try {
+            renderCommand(demo, 't', args, { cwd: '/' });
+          } catch (error) {
+            return error instanceof SkilltrayError;
+          }
+          return true;
+        },
+      ),
       { numRuns: 2000 },
     );
   });

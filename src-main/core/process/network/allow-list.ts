@@ -15,9 +15,7 @@ export type Lookup = (host: string) => Promise<string>;
 
 /** Where the proxy may connect; why the allow-list refuses it; or why it cannot be reached (a name that does not resolve). */
 export type Verdict =
-  | { kind: 'allow'; host: string; address: string }
-  | { kind: 'deny'; host: string; why: string }
-  | { kind: 'unreachable'; host: string; why: string };
+  { kind: 'allow'; host: string; address: string } | { kind: 'deny'; host: string; why: string } | { kind: 'unreachable'; host: string; why: string };
 
 const LOCAL = new BlockList();
 LOCAL.addSubnet('127.0.0.0', 8, 'ipv4');
@@ -48,7 +46,8 @@ const systemLookup: Lookup = async (host) => (await dnsLookup(host)).address;
 /** Decides a connection to `text`:`port` for a run allowed `hosts`, resolving an allowed name with `lookup`. */
 export async function judge(hosts: readonly string[], text: string, port: number, lookup: Lookup = systemLookup): Promise<Verdict> {
   const host = canonicalHost(text);
-  if (host === null || !Number.isInteger(port) || port < 1 || port > 65535) return { kind: 'deny', host: text.slice(0, 255), why: 'not a host name or address and port' };
+  if (host === null || !Number.isInteger(port) || port < 1 || port > 65535)
+    return { kind: 'deny', host: text.slice(0, 255), why: 'not a host name or address and port' };
   const pattern = allowingPattern(hosts, host, port);
   if (pattern === null) return { kind: 'deny', host, why: "not in the skill's network list" };
   let address: string;

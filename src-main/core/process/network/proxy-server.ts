@@ -37,10 +37,24 @@ export interface ProxyOptions {
 export const MAX_DENIALS = 100;
 
 /** Headers that describe one hop, not the request: never forwarded (RFC 9110 §7.6.1, and the proxy's own). */
-const HOP_BY_HOP = new Set(['connection', 'proxy-connection', 'keep-alive', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'proxy-connection',
+  'keep-alive',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
-  const named = new Set((String(headers.connection ?? '')).split(',').map((name) => name.trim().toLowerCase()));
+  const named = new Set(
+    String(headers.connection ?? '')
+      .split(',')
+      .map((name) => name.trim().toLowerCase()),
+  );
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name) && !named.has(name)));
 }
 
@@ -92,7 +106,9 @@ export async function startNetworkProxy(options: ProxyOptions): Promise<NetworkP
     });
 
   const refusal = (verdict: Exclude<Verdict, { kind: 'allow' }>, port: number): string =>
-    verdict.kind === 'deny' ? `Skilltray's network allow-list refused ${JSON.stringify(verdict.host)} port ${port}: ${verdict.why}\n` : `${JSON.stringify(verdict.host)}: ${verdict.why}\n`;
+    verdict.kind === 'deny'
+      ? `Skilltray's network allow-list refused ${JSON.stringify(verdict.host)} port ${port}: ${verdict.why}\n`
+      : `${JSON.stringify(verdict.host)}: ${verdict.why}\n`;
 
   const forward = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     let target: URL;
@@ -112,13 +128,22 @@ export async function startNetworkProxy(options: ProxyOptions): Promise<NetworkP
       res.writeHead(verdict.kind === 'deny' ? 403 : 502, { 'content-type': 'text/plain', 'x-skilltray-refused': verdict.why }).end(refusal(verdict, port));
       return;
     }
-    const upstream = httpRequest({ host: verdict.address, port, method: req.method, path: `${target.pathname}${target.search}`, headers: endToEnd(req.headers), setHost: false });
+    const upstream = httpRequest({
+      host: verdict.address,
+      port,
+      method: req.method,
+      path: `${target.pathname}${target.search}`,
+      headers: endToEnd(req.headers),
+      setHost: false,
+    });
     upstream.on('socket', track);
     upstream.on('response', (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.headers));
       answer.pipe(res);
     });
-    upstream.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502, { 'content-type': 'text/plain' }).end(`cannot reach ${verdict.host}:${port}\n`)));
+    upstream.on('error', () =>
+      res.headersSent ? res.destroy() : res.writeHead(502, { 'content-type': 'text/plain' }).end(`cannot reach ${verdict.host}:${port}\n`),
+    );
     req.pipe(upstream);
   };
 
@@ -128,7 +153,9 @@ export async function startNetworkProxy(options: ProxyOptions): Promise<NetworkP
     if (verdict.kind !== 'allow') {
       const body = refusal(verdict, port);
       const status = verdict.kind === 'deny' ? '403 Forbidden' : '502 Bad Gateway';
-      client.end(`HTTP/1.1 ${status}\r\nContent-Type: text/plain\r\nX-Skilltray-Refused: ${verdict.why}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      client.end(
+        `HTTP/1.1 ${status}\r\nContent-Type: text/plain\r\nX-Skilltray-Refused: ${verdict.why}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
       return;
     }
     const upstream = await open(verdict.address, port);
@@ -183,7 +210,8 @@ export async function startNetworkProxy(options: ProxyOptions): Promise<NetworkP
     if (options.socketPath === null) server.listen(0, '127.0.0.1', resolve);
     else server.listen(options.socketPath, resolve);
   });
-  const address: ProxyAddress = options.socketPath === null ? { kind: 'tcp', port: (server.address() as AddressInfo).port } : { kind: 'unix', path: options.socketPath };
+  const address: ProxyAddress =
+    options.socketPath === null ? { kind: 'tcp', port: (server.address() as AddressInfo).port } : { kind: 'unix', path: options.socketPath };
   let closed: Promise<void> | undefined;
   return {
     address,

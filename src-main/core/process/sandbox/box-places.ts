@@ -119,7 +119,11 @@ export function boxPlaces(input: BoxInput): { places: RunPlaces; release: () => 
   const absent = [...scan.absent, ...scan.guarded.filter((entry) => isPlaceholder(entry.path))];
   const existing = scan.guarded.filter((entry) => !isPlaceholder(entry.path));
   const held = platform === 'linux' ? holdPlaceholders(absent) : { held: absent, release: () => undefined };
-  const visible = [cwd, ...[...binds.values()].filter((entry) => entry.kind === 'dir').map((entry) => entry.path), ...system.dirs.filter((dir) => dir.link === undefined).map((dir) => dir.path)];
+  const visible = [
+    cwd,
+    ...[...binds.values()].filter((entry) => entry.kind === 'dir').map((entry) => entry.path),
+    ...system.dirs.filter((dir) => dir.link === undefined).map((dir) => dir.path),
+  ];
   // Only the secrets the run could otherwise see: inside what is bound, or holding it (a working directory inside ~/.ssh).
   const masks = secretMasks({ userHome, skilltrayHome: input.skilltrayHome, runtimeDir: input.env.XDG_RUNTIME_DIR, platform }).filter((mask) =>
     visible.some((tree) => isInside(tree, mask.path) || isInside(mask.path, tree)),

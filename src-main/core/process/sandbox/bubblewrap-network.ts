@@ -58,7 +58,9 @@ export function bubblewrapNetwork(places: Pick<RunPlaces, 'profile' | 'proxy'>, 
 export function bubblewrapNetworkUnavailable(profile: SandboxProfile, relay: string | null): string | null {
   if (!profile.network) return null;
   if (profile.hosts === 'host') {
-    return socketFilter() === null ? `network: host needs a socket filter written for this processor (${process.arch}); Skilltray has one for x64 and arm64` : null;
+    return socketFilter() === null
+      ? `network: host needs a socket filter written for this processor (${process.arch}); Skilltray has one for x64 and arm64`
+      : null;
   }
   try {
     if (relay === null) throw new Error('no path');

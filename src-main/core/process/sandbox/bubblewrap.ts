@@ -96,7 +96,10 @@ export function bubblewrapArgs(places: RunPlaces, options: { relay?: string | nu
 /** The stderr line bwrap printed, or the reason it did not run at all. */
 function failureText(result: ReturnType<typeof spawnSync>): string {
   if (result.error) return result.error.message;
-  const stderr = String(result.stderr ?? '').trim().split('\n')[0] ?? '';
+  const stderr =
+    String(result.stderr ?? '')
+      .trim()
+      .split('\n')[0] ?? '';
   return stderr === '' ? `it exited with status ${String(result.status)}` : stderr;
 }
 
@@ -125,8 +128,17 @@ export function probeBubblewrap(bwrap: string | null, truePath: string | null): 
   try {
     const places: RunPlaces = {
       profile: { name: 'read-only', network: false, hosts: [] },
-      cwd: temp, skillDir: temp, snapshotDir: temp, tempDir: temp, userHome: join(temp, 'home'), homeDir: temp,
-      system: systemView('linux', false), binds: [], guarded: [], sockets: [], masks: [],
+      cwd: temp,
+      skillDir: temp,
+      snapshotDir: temp,
+      tempDir: temp,
+      userHome: join(temp, 'home'),
+      homeDir: temp,
+      system: systemView('linux', false),
+      binds: [],
+      guarded: [],
+      sockets: [],
+      masks: [],
     };
     const result = spawnSync(bwrap, [...bubblewrapArgs(places), '--', truePath], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000, encoding: 'utf8' });
     if (result.status === 0) return null;
@@ -154,12 +166,14 @@ export function bubblewrapSandbox(env: NodeJS.ProcessEnv, relay: string | null =
     if (!probes.has(key)) probes.set(key, probeBubblewrap(bwrap, truePath));
     return probes.get(key) ?? null;
   };
-  const unavailable = (profile?: RunPlaces['profile']): string | null => machine() ?? (profile === undefined ? null : bubblewrapNetworkUnavailable(profile, relay));
+  const unavailable = (profile?: RunPlaces['profile']): string | null =>
+    machine() ?? (profile === undefined ? null : bubblewrapNetworkUnavailable(profile, relay));
   return {
     mechanism: 'bubblewrap',
     unavailable,
     limitsUnavailable: () =>
-      unavailable() ?? (prlimit === null ? "prlimit (package util-linux) is not in the system folders, so runs get no resource limits; install 'util-linux'" : null),
+      unavailable() ??
+      (prlimit === null ? "prlimit (package util-linux) is not in the system folders, so runs get no resource limits; install 'util-linux'" : null),
     wrap(command: SpawnCommand, places: RunPlaces): SpawnCommand {
       if (places.profile.name === 'none' || unavailable(places.profile) !== null || bwrap === null) return uncontained(command, places);
       const { limits } = places.profile;

@@ -45,7 +45,9 @@ function ownPath(controller: string): string {
 /** Reads `name = count` lines (pids.events, memory.events, memory.oom_control). */
 function counter(file: string, name: string): number {
   try {
-    const line = readFileSync(file, 'utf8').split('\n').find((entry) => entry.startsWith(`${name} `));
+    const line = readFileSync(file, 'utf8')
+      .split('\n')
+      .find((entry) => entry.startsWith(`${name} `));
     return Number(line?.split(' ')[1] ?? 0);
   } catch {
     return 0;

@@ -30,7 +30,8 @@ function make(entry: Mask): 'made' | 'exists' | 'failed' {
 function remove(path: string): void {
   try {
     const stat = lstatSync(path);
-    if (stat.isDirectory()) rmdirSync(path); // fails when not empty: then it is someone's now, and stays
+    if (stat.isDirectory())
+      rmdirSync(path); // fails when not empty: then it is someone's now, and stays
     else if (stat.isFile() && stat.size === 0) unlinkSync(path);
   } catch {
     // already gone, or no longer empty

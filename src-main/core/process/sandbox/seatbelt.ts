@@ -49,7 +49,10 @@ export function seatbeltProfile(places: RunPlaces): { profile: string; params: R
     });
   const port = proxyPort(places);
   const services = [...MACH_SERVICES, ...(port === null ? [] : NETWORK_MACH_SERVICES)];
-  const system = filters('SYS', places.system.dirs.map((dir) => ({ path: dir.path, kind: 'dir' as const })));
+  const system = filters(
+    'SYS',
+    places.system.dirs.map((dir) => ({ path: dir.path, kind: 'dir' as const })),
+  );
   const binds = filters('BIND', places.binds);
   const lines = [
     '(version 1)',
@@ -92,7 +95,12 @@ export function seatbeltSandbox(): Sandbox {
   const unavailable = (profile?: SandboxProfile): string | null => {
     if (verdict === null) {
       const result = spawnSync(SANDBOX_EXEC, ['-p', '(version 1)\n(allow default)\n', '/usr/bin/true'], { stdio: 'ignore', timeout: 10_000 });
-      verdict = { why: result.status === 0 ? null : `sandbox-exec (${SANDBOX_EXEC}) did not run (${result.error?.message ?? `status ${String(result.status)}`}), so runs cannot be contained` };
+      verdict = {
+        why:
+          result.status === 0
+            ? null
+            : `sandbox-exec (${SANDBOX_EXEC}) did not run (${result.error?.message ?? `status ${String(result.status)}`}), so runs cannot be contained`,
+      };
     }
     if (verdict.why === null && profile?.network === true && profile.hosts === 'host') {
       return "network: host (this computer's own network, for ICMP and the system resolver) is contained only by bubblewrap on Linux";

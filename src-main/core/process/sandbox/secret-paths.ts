@@ -10,22 +10,48 @@ import { isInside } from '../../files/paths.js';
 
 /** Credential stores every platform keeps in the home directory. */
 const COMMON = [
-  '.ssh', '.gnupg', '.aws', '.azure', '.config/gcloud', '.kube', '.docker', '.netrc', '.git-credentials',
-  '.config/gh', '.password-store', '.npmrc', '.pypirc',
+  '.ssh',
+  '.gnupg',
+  '.aws',
+  '.azure',
+  '.config/gcloud',
+  '.kube',
+  '.docker',
+  '.netrc',
+  '.git-credentials',
+  '.config/gh',
+  '.password-store',
+  '.npmrc',
+  '.pypirc',
 ];
 
 /** Browser profiles (cookies, saved passwords) and keyrings on Linux. */
 const LINUX = [
-  '.mozilla', '.config/google-chrome', '.config/chromium', '.config/BraveSoftware', '.config/microsoft-edge',
-  '.config/vivaldi', '.config/opera', 'snap/firefox', 'snap/chromium', '.var/app/org.mozilla.firefox',
-  '.var/app/com.google.Chrome', '.local/share/keyrings', '.local/share/kwalletd',
+  '.mozilla',
+  '.config/google-chrome',
+  '.config/chromium',
+  '.config/BraveSoftware',
+  '.config/microsoft-edge',
+  '.config/vivaldi',
+  '.config/opera',
+  'snap/firefox',
+  'snap/chromium',
+  '.var/app/org.mozilla.firefox',
+  '.var/app/com.google.Chrome',
+  '.local/share/keyrings',
+  '.local/share/kwalletd',
 ];
 
 /** Browser profiles and keychains on macOS. */
 const DARWIN = [
-  'Library/Keychains', 'Library/Cookies', 'Library/Safari', 'Library/Application Support/Google/Chrome',
-  'Library/Application Support/Firefox', 'Library/Application Support/BraveSoftware',
-  'Library/Application Support/Microsoft Edge', 'Library/Application Support/Chromium',
+  'Library/Keychains',
+  'Library/Cookies',
+  'Library/Safari',
+  'Library/Application Support/Google/Chrome',
+  'Library/Application Support/Firefox',
+  'Library/Application Support/BraveSoftware',
+  'Library/Application Support/Microsoft Edge',
+  'Library/Application Support/Chromium',
 ];
 
 /** One path a run must not read, canonical, and whether it is a directory (masked empty) or a file (masked as /dev/null). */

@@ -20,9 +20,22 @@ const SYSTEM_DIRS: Partial<Record<NodeJS.Platform, readonly string[]>> = {
 /** Secrets of the system configuration, hidden whoever runs (a file, or a folder made empty). */
 const SYSTEM_SECRETS: Partial<Record<NodeJS.Platform, readonly string[]>> = {
   linux: [
-    '/etc/shadow', '/etc/shadow-', '/etc/gshadow', '/etc/gshadow-', '/etc/sudoers', '/etc/sudoers.d', '/etc/ssl/private',
-    '/etc/security/opasswd', '/etc/krb5.keytab', '/etc/NetworkManager/system-connections', '/etc/wpa_supplicant',
-    '/etc/ppp/chap-secrets', '/etc/ppp/pap-secrets', '/etc/ipsec.secrets', '/etc/openvpn', '/etc/wireguard',
+    '/etc/shadow',
+    '/etc/shadow-',
+    '/etc/gshadow',
+    '/etc/gshadow-',
+    '/etc/sudoers',
+    '/etc/sudoers.d',
+    '/etc/ssl/private',
+    '/etc/security/opasswd',
+    '/etc/krb5.keytab',
+    '/etc/NetworkManager/system-connections',
+    '/etc/wpa_supplicant',
+    '/etc/ppp/chap-secrets',
+    '/etc/ppp/pap-secrets',
+    '/etc/ipsec.secrets',
+    '/etc/openvpn',
+    '/etc/wireguard',
   ],
   darwin: ['/private/etc/master.passwd', '/private/etc/sudoers', '/private/etc/sudoers.d', '/Library/Keychains'],
 };
@@ -95,10 +108,7 @@ let etcWalk: { at: number; found: Mask[]; walked: Map<string, number> } | null =
  */
 function unreadableInEtc(): Mask[] {
   const now = Date.now();
-  const fresh =
-    etcWalk !== null &&
-    now - etcWalk.at < ETC_WALK_MAX_AGE_MS &&
-    [...etcWalk.walked].every(([dir, mtime]) => lstat(dir)?.mtimeMs === mtime);
+  const fresh = etcWalk !== null && now - etcWalk.at < ETC_WALK_MAX_AGE_MS && [...etcWalk.walked].every(([dir, mtime]) => lstat(dir)?.mtimeMs === mtime);
   if (!fresh) {
     const found: Mask[] = [];
     const walked = new Map<string, number>();

@@ -98,7 +98,10 @@ export function scanFolder(root: string, options: { guard: boolean; writes: read
       if (declared.has(guard.rel) || exists(join(root, guard.rel))) continue;
       // A nested name (.github/workflows) whose folder is missing too is held by a placeholder for that folder.
       const parent = guard.rel.split('/')[0] ?? guard.rel;
-      const holder = guard.rel === parent || exists(join(root, parent)) ? { path: join(root, guard.rel), kind: guard.kind } : { path: join(root, parent), kind: 'dir' as const };
+      const holder =
+        guard.rel === parent || exists(join(root, parent))
+          ? { path: join(root, guard.rel), kind: guard.kind }
+          : { path: join(root, parent), kind: 'dir' as const };
       if (!scan.absent.some((entry) => entry.path === holder.path)) scan.absent.push(holder);
     }
   }

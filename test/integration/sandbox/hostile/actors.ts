@@ -248,7 +248,13 @@ export async function serveAs(actor: Actor): Promise<void> {
 }
 
 /** A contained run through the command line, approved at the terminal (--yes); its report, or the error it printed. */
-export async function attack(actor: Actor, skill: string, tool: string, args: Record<string, unknown>, cwd = actor.project): Promise<{ outcome: Outcome; report: Record<string, unknown> }> {
+export async function attack(
+  actor: Actor,
+  skill: string,
+  tool: string,
+  args: Record<string, unknown>,
+  cwd = actor.project,
+): Promise<{ outcome: Outcome; report: Record<string, unknown> }> {
   const outcome = await skilltray(actor, ['run', skill, tool, '--args', JSON.stringify(args), '--cwd', cwd, '--yes', '--json'], cwd);
   let report: Record<string, unknown> = {};
   try {
@@ -260,7 +266,13 @@ export async function attack(actor: Actor, skill: string, tool: string, args: Re
 }
 
 /** The run's result from a report. */
-export function resultOf(report: Record<string, unknown>): { stdout: string; stderr: string; exitCode: number | null; timedOut: boolean; limitHit: string | null } {
+export function resultOf(report: Record<string, unknown>): {
+  stdout: string;
+  stderr: string;
+  exitCode: number | null;
+  timedOut: boolean;
+  limitHit: string | null;
+} {
   return report.result as { stdout: string; stderr: string; exitCode: number | null; timedOut: boolean; limitHit: string | null };
 }
 

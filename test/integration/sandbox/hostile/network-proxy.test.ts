@@ -82,11 +82,20 @@ describe.each(whoRuns())('a network tool, $label', (who) => {
       t,
       who,
       'net-any',
-      [`curl -sS http://127.0.0.1:${allowed.port}/`, `curl -sS -x "$ALL_PROXY" http://localhost:${allowed.port}/ || echo "socks refused: $?"`, `(echo probe > /dev/tcp/127.0.0.1/${allowed.port}) 2>/dev/null || echo "direct refused"`].join('\n'),
+      [
+        `curl -sS http://127.0.0.1:${allowed.port}/`,
+        `curl -sS -x "$ALL_PROXY" http://localhost:${allowed.port}/ || echo "socks refused: $?"`,
+        `(echo probe > /dev/tcp/127.0.0.1/${allowed.port}) 2>/dev/null || echo "direct refused"`,
+      ].join('\n'),
     );
     expect(report.sandbox).toMatchObject({ network: true, hosts: ['*'], contained: true });
     expect(report.result.stdout).toBe(
-      [`Skilltray's network allow-list refused "127.0.0.1" port ${allowed.port}: 127.0.0.1 is this computer or its link; only a list that names it reaches it`, 'socks refused: 97', 'direct refused', ''].join('\n'),
+      [
+        `Skilltray's network allow-list refused "127.0.0.1" port ${allowed.port}: 127.0.0.1 is this computer or its link; only a list that names it reaches it`,
+        'socks refused: 97',
+        'direct refused',
+        '',
+      ].join('\n'),
     );
     expect(allowed.connections()).toBe(before);
     expect(report.networkDenied.map((d) => `${d.host}:${d.port}`)).toEqual([`127.0.0.1:${allowed.port}`, `localhost:${allowed.port}`]);

@@ -33,7 +33,7 @@ function ancestors(path: string): string[] {
 }
 
 asRootAndUser((actor) => {
-  it('decoys in and out of the old mask list, and Skilltray\'s token: readable without a sandbox, never through one', LONG, async () => {
+  it("decoys in and out of the old mask list, and Skilltray's token: readable without a sandbox, never through one", LONG, async () => {
     plant(actor, DECOYS);
     const paths = [...Object.keys(DECOYS).map((rel) => join(actor.home, rel)), join(actor.skilltrayHome, 'token')];
     const control = await asActor(actor, 'cat', paths);
@@ -60,19 +60,30 @@ asRootAndUser((actor) => {
     const { report } = await attack(actor, 'files', 'file_head', { path: '/etc/shadow' });
     expect(report.decision).toMatchObject({ outcome: 'auto', by: 'policy' });
     expect(resultOf(report).stdout).toBe('');
-    const probe = await attack(actor, 'probe-ro', 'sh', { script: 'cat /etc/shadow /etc/gshadow /etc/sudoers; ls -A /etc/sudoers.d /etc/ssl/private 2>&1; echo end' });
+    const probe = await attack(actor, 'probe-ro', 'sh', {
+      script: 'cat /etc/shadow /etc/gshadow /etc/sudoers; ls -A /etc/sudoers.d /etc/ssl/private 2>&1; echo end',
+    });
     expect(resultOf(probe.report).stdout).not.toMatch(/^root:/m);
     expect(resultOf(probe.report).stdout.trim().split('\n').at(-1)).toBe('end');
   });
 
-  it("other homes, /root, /run, /media, /mnt, /srv and the rest of the host are not in the box", LONG, async () => {
-    const { report } = await attack(actor, 'probe-ro', 'sh', { script: 'ls -A / ; echo ---; ls -A /home 2>&1; echo ---; cd "$HOME" && find . -mindepth 1 | sort' });
+  it('other homes, /root, /run, /media, /mnt, /srv and the rest of the host are not in the box', LONG, async () => {
+    const { report } = await attack(actor, 'probe-ro', 'sh', {
+      script: 'ls -A / ; echo ---; ls -A /home 2>&1; echo ---; cd "$HOME" && find . -mindepth 1 | sort',
+    });
     const [top, homes, home] = resultOf(report).stdout.split('---\n');
     const shown = (top ?? '').trim().split('\n');
     for (const absent of ['root', 'run', 'media', 'mnt', 'srv', 'opt', 'boot', 'var/run']) expect(shown, absent).not.toContain(absent);
     // /home is there only as the way to the person's own (empty, private) home.
     const own = dirname(actor.home) === '/home' ? [basename(actor.home)] : [];
-    expect((homes ?? '').trim() === '' ? [] : (homes ?? '').trim().split('\n').filter((line) => !line.includes('No such file'))).toEqual(own);
+    expect(
+      (homes ?? '').trim() === ''
+        ? []
+        : (homes ?? '')
+            .trim()
+            .split('\n')
+            .filter((line) => !line.includes('No such file')),
+    ).toEqual(own);
     // The private home holds only the ways to the skill's snapshot and the workspace, both mounted at their real paths.
     const skill = relative(actor.home, join(actor.skilltrayHome, 'skills', 'probe-ro'));
     const ways = [...ancestors(skill), skill, join(skill, 'SKILL.md'), relative(actor.home, actor.project)].map((path) => `./${path}`).sort();
@@ -81,7 +92,10 @@ asRootAndUser((actor) => {
 
   it('XDG_*, other LC_* names, socket addresses and undeclared tokens never reach a tool', LONG, async () => {
     const { report } = await attack(actor, 'probe-ro', 'sh', { script: 'env' });
-    const names = resultOf(report).stdout.trim().split('\n').map((line) => line.split('=')[0]);
+    const names = resultOf(report)
+      .stdout.trim()
+      .split('\n')
+      .map((line) => line.split('=')[0]);
     for (const decoy of Object.keys(ENV_DECOYS)) expect(names, decoy).not.toContain(decoy);
     expect(resultOf(report).stdout).not.toContain('decoy');
     expect(resultOf(report).stdout).toContain('LANG=C.UTF-8');

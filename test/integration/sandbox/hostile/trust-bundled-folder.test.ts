@@ -31,29 +31,42 @@ describe.each(people())('the bundled folder, as $label', (person) => {
 
     const check = await app.cli(['check', 'helper']);
     expect(check.code).toBe(0);
-    expect(check.stdout).toMatch(/warning\[W420\] SKILL\.md:1 'helper' is in Skilltray's bundled folder but Skilltray did not ship it; .*: it is trusted as a user skill and never runs unasked/);
-    const listed = JSON.parse((await app.cli(['list', '--json'])).stdout) as { skills: { name: string; trust: string; status: string; identity: { manifest: string } }[] };
+    expect(check.stdout).toMatch(
+      /warning\[W420\] SKILL\.md:1 'helper' is in Skilltray's bundled folder but Skilltray did not ship it; .*: it is trusted as a user skill and never runs unasked/,
+    );
+    const listed = JSON.parse((await app.cli(['list', '--json'])).stdout) as {
+      skills: { name: string; trust: string; status: string; identity: { manifest: string } }[];
+    };
     expect(listed.skills.find((s) => s.name === 'helper')).toMatchObject({ trust: 'user', status: 'warnings', identity: { manifest: 'absent' } });
 
     const run = await app.cli(['run', 'helper', 'go', '--arg', 'a=notes.txt', '--json']);
     expect(run.code).toBe(1);
-    expect(JSON.parse(run.stdout).error).toMatchObject({ code: 'E601', message: expect.stringContaining("'helper' is in Skilltray's bundled folder but Skilltray did not ship it") });
+    expect(JSON.parse(run.stdout).error).toMatchObject({
+      code: 'E601',
+      message: expect.stringContaining("'helper' is in Skilltray's bundled folder but Skilltray did not ship it"),
+    });
     expect(run.stdout).not.toContain('secret notes');
     expect(await onlyRun(app)).toMatchObject({ skill: 'helper', status: 'refused', errorCode: 'E601', startedAt: null });
   });
 
-  it('a bundled skill edited in place is not bundled: W420 names the changed file, and its read-only tools ask while the others still run', { timeout: 180_000 }, async () => {
-    const app = install(person);
-    appendFileSync(join(app.bundled, 'git', 'SKILL.md'), '\n<!-- edited after install -->\n');
-    const check = await app.cli(['check', 'git']);
-    expect(check.stdout).toContain("warning[W420] SKILL.md:1 bundled skill 'git' is not as Skilltray shipped it: SKILL.md (changed); reinstall Skilltray to restore it");
-    const dry = JSON.parse((await app.cli(['run', 'git', 'git_status', '--dry-run', '--json'])).stdout) as DryRun;
-    expect(dry).toMatchObject({ decision: 'ask', reason: expect.stringContaining('SKILL.md (changed)') });
-    // The control: a bundled read-only tool as shipped, from the same install, runs unasked.
-    const files = await app.cli(['run', 'files', 'list_directory', '--arg', 'path=.', '--json']);
-    expect(files.code, files.stderr).toBe(0);
-    expect(JSON.parse(files.stdout).decision).toMatchObject({ outcome: 'auto', by: 'policy' });
-  });
+  it(
+    'a bundled skill edited in place is not bundled: W420 names the changed file, and its read-only tools ask while the others still run',
+    { timeout: 180_000 },
+    async () => {
+      const app = install(person);
+      appendFileSync(join(app.bundled, 'git', 'SKILL.md'), '\n<!-- edited after install -->\n');
+      const check = await app.cli(['check', 'git']);
+      expect(check.stdout).toContain(
+        "warning[W420] SKILL.md:1 bundled skill 'git' is not as Skilltray shipped it: SKILL.md (changed); reinstall Skilltray to restore it",
+      );
+      const dry = JSON.parse((await app.cli(['run', 'git', 'git_status', '--dry-run', '--json'])).stdout) as DryRun;
+      expect(dry).toMatchObject({ decision: 'ask', reason: expect.stringContaining('SKILL.md (changed)') });
+      // The control: a bundled read-only tool as shipped, from the same install, runs unasked.
+      const files = await app.cli(['run', 'files', 'list_directory', '--arg', 'path=.', '--json']);
+      expect(files.code, files.stderr).toBe(0);
+      expect(JSON.parse(files.stdout).decision).toMatchObject({ outcome: 'auto', by: 'policy' });
+    },
+  );
 
   it('a bundled read-only tool that reaches the network asks, even as shipped', { timeout: 180_000 }, async () => {
     const app = install(person);
@@ -63,6 +76,10 @@ describe.each(people())('the bundled folder, as $label', (person) => {
     const listed = JSON.parse((await app.cli(['list', '--json'])).stdout) as { skills: { name: string; trust: string }[] };
     expect(listed.skills.find((s) => s.name === 'lookup')).toMatchObject({ trust: 'bundled' });
     const dry = JSON.parse((await app.cli(['run', 'lookup', 'go', '--arg', 'a=localhost', '--dry-run', '--json'])).stdout) as DryRun;
-    expect(dry).toMatchObject({ decision: 'ask', reason: "'lookup/go' is bundled but reaches the network (network to any host), so it asks", sandbox: { network: true, contained: true } });
+    expect(dry).toMatchObject({
+      decision: 'ask',
+      reason: "'lookup/go' is bundled but reaches the network (network to any host), so it asks",
+      sandbox: { network: true, contained: true },
+    });
   });
 });

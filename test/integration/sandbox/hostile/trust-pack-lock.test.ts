@@ -34,7 +34,10 @@ describe.each(people())('a pack that no longer matches its lock, as $label', (pe
 
     const refused = await app.cli(['run', 'tidy', 'go', '--json']);
     expect(refused.code).toBe(1);
-    expect(JSON.parse(refused.stdout).error).toMatchObject({ code: 'E601', message: expect.stringContaining('scripts/extra.sh (added), scripts/tidy.sh (changed)') });
+    expect(JSON.parse(refused.stdout).error).toMatchObject({
+      code: 'E601',
+      message: expect.stringContaining('scripts/extra.sh (added), scripts/tidy.sh (changed)'),
+    });
 
     const server = await serve(app);
     const waiting = app.cli(['run', 'tidy', 'go', '--json']);
@@ -42,10 +45,12 @@ describe.each(people())('a pack that no longer matches its lock, as $label', (pe
     expect(asked.rememberScopes).toEqual([]);
     expect(asked.identity.unverified).toContain('scripts/extra.sh (added), scripts/tidy.sh (changed)');
     const listed = await app.cli(['approvals']);
-    expect(listed.stdout).toMatch(/^ {2}warning {3}installed pack 'tidy' was edited behind its back: scripts\/extra\.sh \(added\), scripts\/tidy\.sh \(changed\)/m);
+    expect(listed.stdout).toMatch(
+      /^ {2}warning {3}installed pack 'tidy' was edited behind its back: scripts\/extra\.sh \(added\), scripts\/tidy\.sh \(changed\)/m,
+    );
     const always = await app.cli(['approve', asked.id, '--always']);
     expect(always.stderr).toContain("error[E626]: 'tidy/go' cannot be always allowed: its files cannot be vouched for");
     expect((await app.cli(['approve', asked.id])).code).toBe(0);
-    expect((JSON.parse((await waiting).stdout) as RunReport)).toMatchObject({ decision: { outcome: 'approved', by: 'user' }, result: { stdout: 'tampered\n' } });
+    expect(JSON.parse((await waiting).stdout) as RunReport).toMatchObject({ decision: { outcome: 'approved', by: 'user' }, result: { stdout: 'tampered\n' } });
   });
 });

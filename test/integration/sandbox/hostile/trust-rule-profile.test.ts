@@ -23,7 +23,11 @@ describe.each(people())('a rule and the profile it was made under, as $label', (
     const added = await app.cli(['rules', 'add', 'allow', 'tool:todo/go']);
     expect(added.stdout).toContain(`for todo: the user skill in ${join(app.userSkills, 'todo')}, up to read-only, no network`);
     const narrow = JSON.parse((await app.cli(['run', 'todo', 'go', '--json'], { cwd: project })).stdout) as RunReport;
-    expect(narrow).toMatchObject({ decision: { outcome: 'auto', by: 'rule' }, sandbox: { name: 'read-only', network: false }, result: { stdout: 'buy milk\n' } });
+    expect(narrow).toMatchObject({
+      decision: { outcome: 'auto', by: 'rule' },
+      sandbox: { name: 'read-only', network: false },
+      result: { stdout: 'buy milk\n' },
+    });
 
     // The update: same tool, now it may write in its folder and reach the network.
     app.write(app.userSkills, { 'todo/SKILL.md': toolSkill('todo', `sh -c '${script}'`, { network: true }) });

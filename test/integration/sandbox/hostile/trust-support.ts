@@ -83,7 +83,13 @@ export function install(person: Person): Install {
   const userSkills = join(dirs.home, 'skills');
   mkdirSync(userSkills, { recursive: true });
   giveTo(person, base);
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: dirs.userHome, SKILLTRAY_HOME: dirs.home, XDG_DATA_HOME: join(dirs.userHome, '.local', 'share'), LANG: 'C.UTF-8' };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: dirs.userHome,
+    SKILLTRAY_HOME: dirs.home,
+    XDG_DATA_HOME: join(dirs.userHome, '.local', 'share'),
+    LANG: 'C.UTF-8',
+  };
   const ids = person.uid === undefined ? {} : { uid: person.uid, gid: person.gid };
   return {
     person,
@@ -140,7 +146,11 @@ export interface Serving {
 
 /** The waiting approval `id` as `approvals` lists it. */
 async function pendingEntry(url: string, token: string, id: string): Promise<PendingEntry> {
-  const res = await fetch(`${url}/api/approvals`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+  const res = await fetch(`${url}/api/approvals`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: '{}',
+  });
   const envelope = (await res.json()) as { ok: boolean; value?: PendingEntry[] };
   const entry = envelope.value?.find((e) => e.id === id);
   if (entry === undefined) throw new Error(`approval ${id} is not in the queue: ${JSON.stringify(envelope)}`);
@@ -150,7 +160,13 @@ async function pendingEntry(url: string, token: string, id: string): Promise<Pen
 /** Starts `skilltray serve --port 0` for `install` and follows its event stream. */
 export async function serve(at: Install): Promise<Serving> {
   const ids = at.person.uid === undefined ? {} : { uid: at.person.uid, gid: at.person.gid };
-  const child = execa(process.execPath, [join(at.app, 'bin', 'skilltray.js'), 'serve', '--port', '0'], { env: at.env, extendEnv: false, stdin: 'ignore', reject: false, ...ids });
+  const child = execa(process.execPath, [join(at.app, 'bin', 'skilltray.js'), 'serve', '--port', '0'], {
+    env: at.env,
+    extendEnv: false,
+    stdin: 'ignore',
+    reject: false,
+    ...ids,
+  });
   const events = new AbortController();
   servers.push({ child, events });
   const [, url, tokenFile] = await new Promise<RegExpExecArray>((resolve, reject) => {
@@ -174,7 +190,10 @@ export async function serve(at: Install): Promise<Serving> {
         buffer += Buffer.from(chunk).toString('utf8');
         let end: number;
         while ((end = buffer.indexOf('\n\n')) !== -1) {
-          const data = buffer.slice(0, end).split('\n').find((line) => line.startsWith('data: '));
+          const data = buffer
+            .slice(0, end)
+            .split('\n')
+            .find((line) => line.startsWith('data: '));
           buffer = buffer.slice(end + 2);
           if (data === undefined) continue;
           const event = JSON.parse(data.slice('data: '.length)) as ServerEvent;

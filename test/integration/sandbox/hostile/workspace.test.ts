@@ -89,7 +89,9 @@ asRootAndUser((actor) => {
     const unasked = await skilltray(actor, ['run', 'files', 'file_head', '--args', '{"path":"notes.txt"}', '--cwd', actor.home, '--json']);
     expect(errorOf(unasked.stdout)).toMatchObject({ code: 'E601' });
     expect(errorOf(unasked.stdout).message).toContain('your home folder, so the run could read all of it');
-    const dry = JSON.parse((await skilltray(actor, ['run', 'files', 'file_head', '--args', '{"path":"notes.txt"}', '--cwd', actor.home, '--dry-run', '--json'])).stdout) as { sandbox: { wholeHome: boolean } };
+    const dry = JSON.parse(
+      (await skilltray(actor, ['run', 'files', 'file_head', '--args', '{"path":"notes.txt"}', '--cwd', actor.home, '--dry-run', '--json'])).stdout,
+    ) as { sandbox: { wholeHome: boolean } };
     expect(dry.sandbox.wholeHome).toBe(true);
     // Approved at the terminal, it reads the home, and still not the keys.
     const { report } = await attack(actor, 'probe-ro', 'sh', { script: 'cat notes.txt; cat .ssh/id_ed25519; echo end' }, actor.home);
@@ -104,7 +106,12 @@ asRootAndUser((actor) => {
     const { stdout, stderr } = resultOf(report);
     expect(report.sandbox).toMatchObject({ name: 'workspace', contained: true });
     // Only the ordinary file was written.
-    expect(stdout.trim().split('\n').filter((line) => line.startsWith('planted') || line === 'moved-git')).toEqual([]);
+    expect(
+      stdout
+        .trim()
+        .split('\n')
+        .filter((line) => line.startsWith('planted') || line === 'moved-git'),
+    ).toEqual([]);
     expect(stdout).toContain('wrote-ordinary');
     expect(stderr).toMatch(/Read-only file system|Device or resource busy/);
     expect(readFileSync(join(repo, '.git', 'config'), 'utf8')).toBe(before);
@@ -121,7 +128,7 @@ asRootAndUser((actor) => {
     expect(existsSync(marker)).toBe(false);
   });
 
-  it('the same plant without a sandbox does fire on the person\'s git (the attack is live)', LONG, async () => {
+  it("the same plant without a sandbox does fire on the person's git (the attack is live)", LONG, async () => {
     const repo = await repository(actor);
     const marker = join(actor.home, 'fired-control');
     // The script also moves .git away (to show it cannot inside the box); here it is put back so git finds its hook.
@@ -159,7 +166,8 @@ asRootAndUser((actor) => {
         '',
       ].join('\n'),
     });
-    const script = "echo more >> README.md && git -c user.name=Ada -c user.email=ada@example.test commit -qam second && echo committed; echo '#!/bin/sh' > .git/hooks/pre-commit && echo planted-hook";
+    const script =
+      "echo more >> README.md && git -c user.name=Ada -c user.email=ada@example.test commit -qam second && echo committed; echo '#!/bin/sh' > .git/hooks/pre-commit && echo planted-hook";
     const { report } = await attack(actor, 'committer', 'sh', { script }, repo);
     expect(report.sandbox).toMatchObject({ name: 'workspace', writes: ['.git'] });
     expect(resultOf(report).stdout).toBe('committed\n');

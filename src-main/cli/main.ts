@@ -54,7 +54,9 @@ function unknownCommand(name: string): SkilltrayError {
   });
 }
 
-/** Prints an error as RFC-0005 says, with what helps: suggestions for E020 and for a name it does not know, the usage line for a command line that does not fit. */
+/**
+ * Prints an error as RFC-0005 says, with what helps: suggestions for E020 and for a name it does not know, the usage line for a command line that does not fit.
+ */
 async function printError(ctx: CliContext, error: SkilltrayError, command: Command | undefined, name: string): Promise<void> {
   // E020's suggestions are lines of their own; any other error is one line, whatever its message holds.
   const lines = error.code === 'E020' ? formatSectionNotFound(error).split('\n') : [withDidYouMean(error.format(), error.details)];

@@ -42,7 +42,10 @@ function PaletteDialog({ target, onClose }: { target: PaletteTarget | null; onCl
   );
 }
 
-/** Listens for the palette's key in this window and shows the palette when asked; where the palette is the whole window (`inline`), the key returns to its search box. */
+/**
+ * Listens for the palette's key in this window and shows the palette when asked; where the palette is the whole window (`inline`), the key returns to its
+ * search box.
+ */
 export function PaletteProvider({ inline = false, children }: { inline?: boolean; children: ReactNode }) {
   const connection = useConnection();
   const mac = isMac(connection.platform);

@@ -1,11 +1,12 @@
 /**
- * One ranked search across every loaded skill (`skilltray search --all`, search-as-you-type in
- * the UI and the palette): a catalog at `<home>/runtime/.catalog/search.db` holding each skill's
- * sections as plain text (its own index keeps the Markdown) plus the skill's name, and text in scripts
- * written without spaces a second time as character pairs (unspaced-text.ts). `sync` brings it
- * in line with the loaded skills by content hash in one transaction, so unchanged skills cost
- * nothing (their records are kept in memory until another process writes the catalog); a catalog that fails to open or read is deleted and rebuilt. Schema and queries are in
- * catalog-sql.ts; how ranked rows become hits (nesting merged, grouped by skill) in catalog-hits.ts.
+ * One ranked search across every loaded skill (`skilltray search --all`, search-as-you-type in the
+ * UI and the palette): a catalog at `<home>/runtime/.catalog/search.db` holding each skill's
+ * sections as plain text (its own index keeps the Markdown) plus the skill's name, and text in
+ * scripts written without spaces a second time as character pairs (unspaced-text.ts). `sync` brings
+ * it in line with the loaded skills by content hash in one transaction, so unchanged skills cost
+ * nothing (their records are kept in memory until another process writes the catalog); a catalog
+ * that fails to open or read is deleted and rebuilt. Schema and queries are in catalog-sql.ts; how
+ * ranked rows become hits (nesting merged, grouped by skill) in catalog-hits.ts.
  */
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

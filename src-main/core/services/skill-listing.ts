@@ -53,7 +53,10 @@ export class SkillListing {
     return checkReport(skillsToCheck(target, cwd, registry), unreadable);
   }
 
-  /** The skill roots in precedence order (trusted project folders last), whether each exists and can be read, and how this process watches it (null: it does not). */
+  /**
+   * The skill roots in precedence order (trusted project folders last), whether each exists and can be read, and how this process watches it (null: it does
+   * not).
+   */
   roots(): { home: string; roots: RootStatus[] } {
     const { registry } = this.deps.library;
     return describeRoots({ ...this.deps.config, roots: [...registry.roots] }, (path) => registry.watchStatus(path));

@@ -2,7 +2,9 @@
 import { hashFile } from '../files/hash.js';
 import type { SkillFile } from './walk.js';
 
-/** Files of the skill that differ from the lock's digests (the walk skips hidden files, as the hash does); also what a bundled skill changed since it shipped. */
+/**
+ * Files of the skill that differ from the lock's digests (the walk skips hidden files, as the hash does); also what a bundled skill changed since it shipped.
+ */
 export function changedFiles(files: readonly SkillFile[], locked: Record<string, string>, prefix: string): string[] {
   const out: string[] = [];
   const seen = new Set<string>();

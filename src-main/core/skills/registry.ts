@@ -157,7 +157,8 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
       const fresh = this.resolveIn(holders.get(name) as Holder[], manifest);
       next.set(name, failed(fresh) ? (this.orLastGood(fresh, this.skills.get(name) ?? this.settledParseOf(name)) ?? fresh) : fresh);
     }
-    // A skill whose SKILL.md is missing for a moment (an editor renaming a new one over it) no root lists: its last good parse stands while its folder is being rewritten.
+    // A skill whose SKILL.md is missing for a moment (an editor renaming a new one over it) no root lists: its last good parse stands while its folder is being
+    // rewritten.
     for (const name of this.unlistedNames(holders)) {
       const last = this.orLastGood(undefined, this.skills.get(name) ?? this.settledParseOf(name));
       if (last !== undefined) next.set(name, last);
@@ -228,7 +229,8 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     const skill = this.parse(dir, root, walk);
     if (walk === null) this.walked.delete(dir);
     else this.walked.set(dir, walk.files);
-    // Only settled content may be vouched for by its stats (see fingerprint.ts); unsettled content leaves the last settled parse recorded, for a rewrite in progress to fall back to.
+    // Only settled content may be vouched for by its stats (see fingerprint.ts); unsettled content leaves the last settled parse recorded, for a rewrite in
+    // progress to fall back to.
     if (cacheable && tree !== null && seen !== null && seen.newest <= Date.now() - SETTLE_MS) this.cache.set(dir, root, tree, seen.fingerprint, skill);
     return skill;
   }

@@ -1,4 +1,7 @@
-/** The person's settings: the context mode, whether runs are paused, the palette's global shortcut, how long run output is kept, and the ceiling on resource limits. */
+/**
+ * The person's settings: the context mode, whether runs are paused, the palette's global shortcut, how long run output is kept, and the ceiling on resource
+ * limits.
+ */
 import type { Mode, ResourceLimits } from '../../shared/model.js';
 import { RESOURCE_LIMIT_NAMES } from '../../shared/model.js';
 import { DEFAULT_LIMIT_CEILING, LIMIT_MAX } from '../policy/resource-limits.js';

@@ -200,10 +200,11 @@ function markerScript(dir: string, name: string): string {
 
 /**
  * makeRepo plus everything a repository can set to make a reading command run a program: an
- * fsmonitor, a diff driver with a textconv and an external command (named by `.gitattributes`
- * for README.md, which has staged changes), an external diff (for src/app.txt, changed unstaged), a signed HEAD commit with log.showSignature and gpg.program, and a
- * post-index-change hook (which runs when status refreshes the index, so the files' stat data is
- * made stale). Each program writes its own marker.
+ * fsmonitor, a diff driver with a textconv and an external command (named by `.gitattributes` for
+ * README.md, which has staged changes), an external diff (for src/app.txt, changed unstaged), a
+ * signed HEAD commit with log.showSignature and gpg.program, and a post-index-change hook (which
+ * runs when status refreshes the index, so the files' stat data is made stale). Each program writes
+ * its own marker.
  */
 function makeHostileRepo(): string {
   const dir = makeRepo();

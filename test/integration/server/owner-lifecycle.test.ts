@@ -12,7 +12,10 @@ import { requireSandbox } from '../../support/sandbox.js';
 import { callTool, startMcp } from '../mcp/mcp-session.js';
 import { BIN, NODE, onCleanup, serve, toolSkill, waitFor } from './helpers.js';
 
-/** A home with a user tool that sleeps ten minutes (five before its timeout) (writing nothing, so a dead owner's closed pipes do not end it), and a rule that lets it run unasked. */
+/**
+ * A home with a user tool that sleeps ten minutes (five before its timeout) (writing nothing, so a dead owner's closed pipes do not end it), and a rule that
+ * lets it run unasked.
+ */
 async function setup(): Promise<TestHome> {
   const t = testHome();
   writeSkill(t.skills, 'slow', toolSkill('slow', 'sleep 600', { timeout: 300 }));

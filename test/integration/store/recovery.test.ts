@@ -19,7 +19,10 @@ const homes = useTempHomes();
 /** The owner session remembered approvals are looked up in (they are "until revoked", so any session sees them). */
 const SESSION = 'session-after-recovery';
 
-/** A state.db with an allow and a deny rule, a remembered approval, an unsandboxed skill, changed settings and `runs` finished runs (output of `outputBytes` each). */
+/**
+ * A state.db with an allow and a deny rule, a remembered approval, an unsandboxed skill, changed settings and `runs` finished runs (output of `outputBytes`
+ * each).
+ */
 function populated(path: string, runs = 300, outputBytes = 100): void {
   const db = openStateDb(path);
   addRule(db, 'tool:git/*', 'allow');

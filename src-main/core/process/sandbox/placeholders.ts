@@ -16,7 +16,9 @@ export function isPlaceholder(path: string): boolean {
   return holders.has(path);
 }
 
-/** Makes the placeholder: 'made', 'exists' (something appeared since the scan: guard it, it is not ours), or 'failed' (a folder the run cannot write either). */
+/**
+ * Makes the placeholder: 'made', 'exists' (something appeared since the scan: guard it, it is not ours), or 'failed' (a folder the run cannot write either).
+ */
 function make(entry: Mask): 'made' | 'exists' | 'failed' {
   try {
     if (entry.kind === 'dir') mkdirSync(entry.path, { mode: 0o755 });

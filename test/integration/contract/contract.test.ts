@@ -227,7 +227,12 @@ describe.each(SURFACES)('contract through $name', (surface) => {
 
   for (const scenario of SCENARIOS) {
     if (!surface.supports(scenario.operation)) {
-      it.todo(`${scenario.name} (no ${surface.name} command for ${scenario.operation} yet)`);
+      // A surface may leave an operation out only on purpose, saying why; an operation added to the
+      // contract and forgotten on a surface fails here.
+      const why = surface.withheld?.[scenario.operation];
+      it(`${scenario.name}: left out of ${surface.name} on purpose${why === undefined ? '' : ` (${why})`}`, () => {
+        expect(why, `${surface.name} has no way to call ${scenario.operation} and does not say why`).toBeDefined();
+      });
       continue;
     }
     it(scenario.name, async () => {

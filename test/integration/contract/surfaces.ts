@@ -23,6 +23,8 @@ export interface Surface {
   stop(): Promise<void>;
   /** Whether this surface has a way to call the operation at all. */
   supports(operation: OperationName): boolean;
+  /** Why the surface has no way to call an operation it leaves out on purpose. */
+  withheld?: Partial<Record<OperationName, string>>;
   call(operation: OperationName, input: Record<string, unknown>): Promise<Envelope<unknown>>;
 }
 
@@ -147,6 +149,11 @@ export function mcpSurface(): Surface {
       await session?.close();
     },
     supports: (operation) => MCP_TOOLS.some((tool) => tool.operation === operation),
+    withheld: {
+      list: "an assistant's first look is the brief list (its `list` tool is listBrief); the full records are for people",
+      connectAssistant: "an assistant does not write an assistant's config: the person connects one from the app or the CLI",
+      disconnectAssistant: "an assistant does not write an assistant's config: the person disconnects one from the app or the CLI",
+    },
     async call(operation, input) {
       const tool = MCP_TOOLS.find((t) => t.operation === operation);
       const result = (await (session as McpSession).client.callTool({ name: (tool as { name: string }).name, arguments: input })) as CallToolResult;

@@ -99,7 +99,8 @@ export function buildToolEnv(parent: NodeJS.ProcessEnv, declared: readonly strin
     if (value === undefined || name.startsWith(TOOL_ENV_DENIED_PREFIX)) continue;
     // PATH is filtered even when declared: a user folder on it is not in the box anyway.
     if (name === 'PATH') env[name] = systemPath(value, platform);
-    else if (wanted.has(name) || SHAPES[name]?.(value) === true) env[name] = value;
+    // Own keys only: a variable named toString or __proto__ must meet no Object.prototype member.
+    else if (wanted.has(name) || (Object.hasOwn(SHAPES, name) && SHAPES[name]?.(value) === true)) env[name] = value;
   }
   return env;
 }

@@ -106,6 +106,13 @@ describe('buildToolEnv', () => {
     });
   });
 
+  it('takes a variable named like an Object member (__proto__, toString) for a name like any other', () => {
+    // JSON.parse makes __proto__ an own key, as an environment can hold it.
+    const parent = JSON.parse('{"__proto__": "w", "toString": "x", "constructor": "y", "hasOwnProperty": "z", "LANG": "C.UTF-8"}') as Record<string, string>;
+    expect(buildToolEnv(parent, [], 'linux')).toEqual({ LANG: 'C.UTF-8' });
+    expect(buildToolEnv(parent, ['toString'], 'linux')).toEqual({ LANG: 'C.UTF-8', toString: 'x' });
+  });
+
   it('gives Windows names only on Windows', () => {
     expect(buildToolEnv({ SystemRoot: 'C:\\Windows', APPDATA: 'x' }, [], 'linux')).toEqual({});
   });
@@ -115,7 +122,7 @@ describe('buildToolEnv', () => {
       !name.startsWith('SKILLTRAY_') && (TOOL_ENV_ALLOW_LIST.includes(name) || declared.includes(name));
     const name = fc.oneof(
       fc.string({ minLength: 1, maxLength: 12 }),
-      fc.constantFrom(...TOOL_ENV_ALLOW_LIST, ...WINDOWS_TOOL_ENV_ALLOW_LIST, 'LC_X', 'XDG_Y', 'SKILLTRAY_Z'),
+      fc.constantFrom(...TOOL_ENV_ALLOW_LIST, ...WINDOWS_TOOL_ENV_ALLOW_LIST, 'LC_X', 'XDG_Y', 'SKILLTRAY_Z', 'toString', 'constructor', 'hasOwnProperty'),
     );
     fc.assert(
       fc.property(fc.dictionary(name, fc.string()), fc.array(name, { maxLength: 4 }), (env, declared) => {
@@ -124,7 +131,7 @@ describe('buildToolEnv', () => {
           expect(allowed(key, declared)).toBe(true);
           if (key !== 'PATH') expect(value).toBe(env[key]);
         }
-        for (const key of declared) if (key in env && !key.startsWith('SKILLTRAY_')) expect(out).toHaveProperty(key);
+        for (const key of declared) if (Object.hasOwn(env, key) && !key.startsWith('SKILLTRAY_')) expect(Object.hasOwn(out, key)).toBe(true);
       }),
     );
   });

@@ -88,7 +88,9 @@ function splitFlowItems(inner: string): string[] {
   for (let i = 0; i < inner.length; i++) {
     const c = inner[i];
     if (quote !== null) {
-      if (c === quote) quote = null;
+      // '' inside single quotes is one quote, not the end of the string.
+      if (c === "'" && quote === "'" && inner[i + 1] === "'") i++;
+      else if (c === quote) quote = null;
     } else if ((c === '"' || c === "'") && inner.slice(start, i).trim() === '') quote = c;
     else if (c === ',') {
       items.push(inner.slice(start, i));

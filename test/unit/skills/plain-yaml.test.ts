@@ -114,6 +114,9 @@ describe('plain-yaml.ts: the plain YAML of most frontmatter, read without the ya
     expect(readPlainYaml('\na: [a","]\n')).toBeNull();
     for (const source of ['\na: [a","]\n', '\na: [a",b]\n', "\na: [a',b]\n", '\na: ["a,b", \'c, d\', e]\n']) agrees(source);
     expect(readPlainYaml('\na: ["a,b", \'c, d\', e]\n')?.data).toStrictEqual({ a: ['a,b', 'c, d', 'e'] });
+    // '' is a quote inside single quotes, so the comma after it is still inside the string.
+    agrees("\na: ['a'', b', c]\n");
+    expect(readPlainYaml("\na: ['a'', b', c]\n")?.data).toStrictEqual({ a: ["a', b", 'c'] });
   });
 
   it("reads the frontmatter of the bench's generated skills and of the bundled skills without the library", () => {

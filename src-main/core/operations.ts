@@ -52,31 +52,21 @@ const loaded = (core: SkilltrayCore, skill: string): string => core.library.getS
 /** Surfaces an assistant calls through: a skill the person turned off is not theirs to see (the person's own screens and CLI show it, switched off). */
 const ASSISTANTS: ReadonlySet<Surface> = new Set(['mcp', 'http']);
 
+/** The filter list and listBrief share (one input schema): who calls decides whether switched-off skills show. */
+const listFilter = (i: Input<'list'>, ctx: CallContext) =>
+  defined({
+    domain: i.domain,
+    role: i.role,
+    status: i.status,
+    offeredOnly: i.offered_only,
+    enabledOnly: ASSISTANTS.has(ctx.surface),
+    offset: i.offset,
+    limit: i.limit,
+  });
+
 const handlers: Handlers = {
-  list: (core, i, ctx) =>
-    core.skills.listSkills(
-      defined({
-        domain: i.domain,
-        role: i.role,
-        status: i.status,
-        offeredOnly: i.offered_only,
-        enabledOnly: ASSISTANTS.has(ctx.surface),
-        offset: i.offset,
-        limit: i.limit,
-      }),
-    ),
-  listBrief: (core, i, ctx) =>
-    core.skills.listBriefs(
-      defined({
-        domain: i.domain,
-        role: i.role,
-        status: i.status,
-        offeredOnly: i.offered_only,
-        enabledOnly: ASSISTANTS.has(ctx.surface),
-        offset: i.offset,
-        limit: i.limit,
-      }),
-    ),
+  list: (core, i, ctx) => core.skills.listSkills(listFilter(i, ctx)),
+  listBrief: (core, i, ctx) => core.skills.listBriefs(listFilter(i, ctx)),
   describe: (core, i) => core.library.getSkill(i.skill),
   check: (core, i, ctx) => core.skills.check(loaded(core, i.target), ctx.cwd),
   roots: (core) => core.skills.roots(),

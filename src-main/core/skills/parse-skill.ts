@@ -119,7 +119,10 @@ export function parseSkill(dir: string, root: SkillRoot, walk?: SkillWalk, check
   const { name, file } = skill;
   const diags = new DiagnosticList();
   skill.diagnostics = diags.items;
-  const bytes = readSkillBytes(file);
+  const bytes = readSkillBytes(
+    file,
+    walk?.files.some((entry) => entry.rel === 'SKILL.md'),
+  );
   const hashed = hashSkill(dir, file, bytes, diags, walk);
   skill.hash = hashed.hash;
   skill.unhashed = hashed.unhashed;

@@ -18,13 +18,16 @@ export type SkillBytes = { ok: true; bytes: Buffer } | { ok: false; message: str
  * Reads SKILL.md's bytes, refusing a file above MAX_SKILL_MD_BYTES without reading it, and anything
  * that is not a regular file without opening it: opening a FIFO waits for a writer forever, and
  * opening a device can do something. The open itself does not wait either (O_NONBLOCK), and what it
- * opened is checked again, so a file swapped for a FIFO in between is refused too.
+ * opened is checked again, so a file swapped for a FIFO in between is refused too. `walkedAsFile`:
+ * the skill's walk has just stat'ed it as a regular file, so it is not stat'ed again before the open.
  */
-export function readSkillBytes(file: string): SkillBytes {
+export function readSkillBytes(file: string, walkedAsFile = false): SkillBytes {
   let fd: number;
   try {
-    const st = statSync(file);
-    if (!st.isFile()) return { ok: false, message: `SKILL.md is ${kindOf(st)}, not a file` };
+    if (!walkedAsFile) {
+      const st = statSync(file);
+      if (!st.isFile()) return { ok: false, message: `SKILL.md is ${kindOf(st)}, not a file` };
+    }
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     return { ok: false, message: `cannot read SKILL.md: ${errnoText(error)}` };

@@ -10,13 +10,13 @@ const adapters = ['**/electron/**', '**/server/**', '**/cli/**'];
 
 // The floor order inside src-main/core, from the ground up: a part imports only parts on lower floors.
 const coreFloors = [
-  ['events', 'did-you-mean', 'input-depth', 'lazy-require', 'timestamps', 'process-identity', 'files'],
+  ['events', 'did-you-mean', 'input-depth', 'lazy-require', 'timestamps', 'process-identity', 'files', 'parallel'],
   ['disk-faults', 'options', 'template', 'markdown', 'logs'],
   ['skills'],
   ['config', 'policy', 'process'],
   ['store', 'packs'],
   ['search', 'runs', 'connect'],
-  ['agent', 'gateway', 'skill-summary'],
+  ['agent', 'gateway', 'skill-summary', 'parallel-worker'],
   ['library'],
   ['services'],
   ['api', 'facade', 'runs-facade'],

@@ -54,6 +54,13 @@ const { output } = await bundle.write({
 });
 await bundle.close();
 
+// The helper threads' entry (core/parallel-worker), one file beside the chunks, where core/parallel.js looks for it.
+// Built on its own: as a second input of the bundle above, its modules would join the start chunk
+// every command loads. The jobs it imports by name are inlined; it shares no chunk with the CLI.
+const helper = await rolldown({ input: join(compiled, 'src-main', 'core', 'parallel-worker.js'), platform: 'node', external: isPackage });
+await helper.write({ file: join(out, 'parallel-worker.js'), format: 'esm', codeSplitting: false });
+await helper.close();
+
 const chunks = Object.fromEntries(
   output
     .filter((item) => item.type === 'chunk')

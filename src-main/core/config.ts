@@ -8,6 +8,8 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 import envPaths from 'env-paths';
 import type { RootKind, RootStatus, RootWatch, SkillRoot } from '../shared/model.js';
 import { errnoText } from './skills/entry-kinds.js';
+import { defaultThreads } from './parallel.js';
+import { skillcErrors } from '../shared/error-messages/skillc.js';
 
 /** How this installation of Skilltray is started, so `connect` can tell a client the command that starts its bridge. */
 export interface Installation {
@@ -33,6 +35,8 @@ export interface CoreConfig {
   /** The network relay a sandboxed run with a host list starts first (Linux; core/process/network/net-relay.c). */
   netRelay: string;
   installation: Installation;
+  /** Threads a cold load or a first search may use (SKILLTRAY_THREADS; every core, up to four, by default). */
+  threads: number;
 }
 
 /** The manifest's file name, beside the bundled folder in a checkout (and an npm install). */
@@ -62,6 +66,20 @@ export function gibberishSkillsDir(env: NodeJS.ProcessEnv, platform: NodeJS.Plat
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'gibb.eri.sh', 'skills');
   if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'gibb.eri.sh', 'skills');
   return join(env.XDG_DATA_HOME || join(home, '.local', 'share'), 'gibb.eri.sh', 'skills');
+}
+
+/** Most threads SKILLTRAY_THREADS may ask for. */
+export const MAX_THREADS = 64;
+
+/** SKILLTRAY_THREADS (an integer from 1 to MAX_THREADS; 1 keeps every parse on the thread that asks), or the default: E100 for anything else. */
+export function threadsOf(env: NodeJS.ProcessEnv): number {
+  const raw = env.SKILLTRAY_THREADS;
+  if (raw === undefined || raw === '') return defaultThreads();
+  const threads = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || threads < 1 || threads > MAX_THREADS) {
+    throw skillcErrors.invalidOption(`SKILLTRAY_THREADS must be an integer between 1 and ${MAX_THREADS}, got '${raw}'`);
+  }
+  return threads;
 }
 
 /** Builds the configuration from an environment: SKILLTRAY_HOME, SKILLTRAY_SKILLS_PATH, HOME. */
@@ -99,7 +117,16 @@ export function resolveConfig(input: ConfigInput): CoreConfig {
   };
   const bundledManifest = resolve(input.bundledManifest ?? join(dirname(resolve(input.bundledDir)), BUNDLED_MANIFEST));
   const netRelay = input.netRelay ?? join(dirname(resolve(input.bundledDir)), 'dist', 'native', 'net-relay');
-  return { home, roots, env, bundledManifest, installation, netRelay, ...(input.nativeBinding === undefined ? {} : { nativeBinding: input.nativeBinding }) };
+  return {
+    home,
+    roots,
+    env,
+    bundledManifest,
+    installation,
+    netRelay,
+    threads: threadsOf(env),
+    ...(input.nativeBinding === undefined ? {} : { nativeBinding: input.nativeBinding }),
+  };
 }
 
 /** Why an existing root cannot be listed (`EACCES (permission denied)`), or null when it can or does not exist. */

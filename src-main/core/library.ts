@@ -52,6 +52,7 @@ export class SkillLibrary extends EventEmitter<{ event: [ServerEvent] }> {
       manifest: () => readBundledManifest(config.bundledManifest),
       // An installed pack's skill is checked against packs.lock.json (packs/verify.ts).
       rootChecks: { packs: checkAgainstLock },
+      threads: config.threads,
     });
     this.registry.on('change', (change) => emitSafely(this, 'event', { type: 'skills.changed', kind: change.kind, name: change.name }));
     this.gateway = new GatewayService({
@@ -61,6 +62,7 @@ export class SkillLibrary extends EventEmitter<{ event: [ServerEvent] }> {
       autoBuild: options.autoBuild ?? false,
       onIndexProgress: (done, total) => emitSafely(this, 'event', { type: 'index.progress', done, total }),
       strict: options.strict ?? false,
+      threads: config.threads,
       ...(options.onIndexing === undefined ? {} : { onIndexing: options.onIndexing }),
       ...(config.nativeBinding === undefined ? {} : { nativeBinding: config.nativeBinding }),
     });

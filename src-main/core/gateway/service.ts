@@ -60,6 +60,8 @@ export interface GatewayDeps {
   registry: SkillRegistry;
   env: NodeJS.ProcessEnv;
   nativeBinding?: string;
+  /** Threads a catalog sync may read skills on (core/parallel.ts); 1 when not given. */
+  threads?: number;
   /** The long-running owner of runs (the app, serve): the watcher vouches for indexes, access logs are written in batches. */
   autoBuild: boolean;
   /** Told while the all-skills catalog reads skills that changed (a cold search over 10,000 takes seconds). */
@@ -370,7 +372,7 @@ export class GatewayService {
 
   private get catalogOptions(): CatalogOptions {
     const { onIndexing } = this.deps;
-    return { ...this.binding, ...(onIndexing === undefined ? {} : { onIndexing }) };
+    return { ...this.binding, threads: this.deps.threads ?? 1, ...(onIndexing === undefined ? {} : { onIndexing }) };
   }
 
   /** The all-skills catalog, opened on first use (not synced). */

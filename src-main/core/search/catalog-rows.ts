@@ -1,4 +1,5 @@
 /** What one skill contributes to the all-skills catalog: its sections as plain text, placed in their files. */
+import type { ParallelJob } from '../parallel.js';
 import type { SkillFile } from '../skills/walk.js';
 import { headingTrails, holds, toolOf } from './catalog-hits.js';
 import { skillDocuments, type SectionRow } from './documents.js';
@@ -90,3 +91,9 @@ export function catalogRows(files: readonly SkillFile[], tools: readonly Catalog
   }
   return rows;
 }
+
+/** catalogRows on a helper thread: a first search reads every skill's files into the catalog (core/parallel.ts). */
+export const catalogRowsJob: ParallelJob<{ files: readonly SkillFile[]; tools: readonly CatalogTool[] }, CatalogRow[]> = {
+  name: 'catalog-rows',
+  run: ({ files, tools }) => catalogRows(files, tools),
+};

@@ -16,7 +16,8 @@ import { toSkilltrayError } from '../../shared/skilltray-error.js';
 import { checkIntegerOption } from '../options.js';
 import { mergeNested, toolsFirst, type RowPlace } from './catalog-hits.js';
 import { walkSkill, type SkillFile } from '../skills/walk.js';
-import { catalogRows, type CatalogRow } from './catalog-rows.js';
+import { catalogRows, catalogRowsJob, type CatalogRow } from './catalog-rows.js';
+import { runInParallel } from '../parallel.js';
 import { isIndexedFile } from './documents.js';
 import {
   CATALOG_SCHEMA_VERSION,
@@ -92,6 +93,8 @@ export interface CatalogResult {
 
 export interface CatalogOptions {
   nativeBinding?: string;
+  /** Threads a sync may read skills on, this one included (core/parallel.ts); 1 by default. */
+  threads?: number;
   /** Told before skills are read into the catalog: which, and how many bytes of their files will be indexed. */
   onIndexing?(work: IndexingWork): void;
 }
@@ -455,8 +458,8 @@ export class SkillCatalog {
       result.removed.push(record.name);
     }
     const step = Math.max(1, Math.floor(changed.length / 100));
-    changed.forEach((skill, i) => {
-      const rows = read.get(skill.name) ?? catalogRows(walked.get(skill.name) ?? [], skill.tools ?? []);
+    const store = (rows: CatalogRow[], i: number): void => {
+      const skill = changed[i] as CatalogSkill;
       const previous = existing.get(skill.name);
       let id: number;
       if (previous === undefined) {
@@ -471,6 +474,12 @@ export class SkillCatalog {
       for (const row of rows) insertRow.run(id, skill.name, row.file, row.section, row.content, row.level, row.startLine, row.endLine, row.trail, row.tool);
       next.set(skill.name, { id, name: skill.name, dir: skill.dir, hash: skill.hash });
       if (progress !== undefined && ((i + 1) % step === 0 || i + 1 === changed.length)) progress(i + 1, changed.length);
+    };
+    // Rows are read on helper threads too (a first search reads every skill); rows read already (syncInBackground's) are not read again.
+    const inputs = changed.map((skill) => ({ files: walked.get(skill.name) ?? [], tools: skill.tools ?? [] }));
+    runInParallel(catalogRowsJob, inputs, store, {
+      threads: read.size > 0 ? 1 : (this.options.threads ?? 1),
+      here: (input, i) => read.get((changed[i] as CatalogSkill).name) ?? catalogRowsJob.run(input),
     });
     bulk?.resume();
     // This connection's own commit leaves data_version as it was: the version read inside the transaction still says whether anyone else wrote.

@@ -10,15 +10,18 @@ import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { RootWatch, Skill, SkillRoot } from '../../shared/model.js';
 import type { BundledManifest } from './bundled-manifest.js';
-import { walkSkill, type SkillFile, type SkillWalk } from './walk.js';
-import { SETTLE_MS, treeFingerprint, treeOf, walkFingerprint } from './fingerprint.js';
+import type { SkillFile } from './walk.js';
+import { SETTLE_MS, treeFingerprint } from './fingerprint.js';
+import { freshParseJob, parseFresh, type FreshParse, type ParseSkill } from './fresh-parse.js';
 import { ParseCache } from './parse-cache.js';
 import { identify } from './identity.js';
 import { RootWatcher, type WatchFactory } from './root-watcher.js';
 import { parseSkill, type RootChecks } from './parse-skill.js';
+import { runInParallel } from '../parallel.js';
 import { skillDirIn, skillDirsIn, skillNamesIn } from './root-layout.js';
 
 export { skillDirNames } from './root-layout.js';
+export type { ParseSkill } from './fresh-parse.js';
 import { emitSafely } from '../events.js';
 
 export type SkillChange =
@@ -38,9 +41,6 @@ interface Holder {
   root: SkillRoot;
 }
 
-/** Parses one skill directory (the walk is the one its fingerprint was taken from, or null if it failed). */
-export type ParseSkill = (dir: string, root: SkillRoot, walk: SkillWalk | null) => Skill;
-
 export interface RegistryOptions {
   /** Where parsed skills are kept between loads (and, file-backed, between processes); in memory by default. */
   cache?: ParseCache;
@@ -52,6 +52,8 @@ export interface RegistryOptions {
   manifest?: () => BundledManifest | null;
   /** What each kind of root checks of its skills (the packs root: its lock); none given, none. */
   rootChecks?: RootChecks;
+  /** Threads a load may parse on, this one included (core/parallel.ts); 1 by default, and always 1 with `parse` given. */
+  threads?: number;
 }
 
 /** Whether a parse failed (an error diagnostic): a truncated or half-written SKILL.md reads so. */
@@ -153,8 +155,10 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     const next = new Map<string, Skill>();
     // One read of the manifest for the whole load, not one per skill.
     const manifest = this.manifest();
-    for (const name of [...holders.keys()].sort()) {
-      const fresh = this.resolveIn(holders.get(name) as Holder[], manifest);
+    const names = [...holders.keys()].sort();
+    const parsed = this.parseMany(names.map((name) => (holders.get(name) as Holder[])[0] as Holder));
+    for (const name of names) {
+      const fresh = this.resolveIn(holders.get(name) as Holder[], manifest, parsed);
       next.set(name, failed(fresh) ? (this.orLastGood(fresh, this.skills.get(name) ?? this.settledParseOf(name)) ?? fresh) : fresh);
     }
     // A skill whose SKILL.md is missing for a moment (an editor renaming a new one over it) no root lists: its last good parse stands while its folder is being
@@ -195,10 +199,13 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     return holders.length === 0 ? undefined : this.resolveIn(holders);
   }
 
-  /** The skill in the first of `holders` (the folders of one name in the roots that have it, in precedence order), shadowing the rest, and who it is. */
-  private resolveIn(holders: readonly Holder[], manifest = this.manifest()): Skill {
+  /**
+   * The skill in the first of `holders` (the folders of one name in the roots that have it, in
+   * precedence order), shadowing the rest, and who it is; `parsed` holds skills already read by folder.
+   */
+  private resolveIn(holders: readonly Holder[], manifest = this.manifest(), parsed?: ReadonlyMap<string, Skill>): Skill {
     const [first, ...rest] = holders as [Holder, ...Holder[]];
-    const skill = this.parseDir(first.dir, first.root);
+    const skill = parsed?.get(first.dir) ?? this.parseDir(first.dir, first.root);
     skill.shadows = rest;
     return identify(skill, manifest);
   }
@@ -213,26 +220,46 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
    * directory listed, no file read), else walked and parsed.
    */
   private parseDir(dir: string, root: SkillRoot): Skill {
+    return this.cached(dir, root) ?? this.recordFresh(dir, root, parseFresh(dir, root, this.parse));
+  }
+
+  /** The cache's parse of `dir`, when the stats of what its last walk saw still match (no directory listed, no file read). */
+  private cached(dir: string, root: SkillRoot): Skill | undefined {
     // An installed pack's skill is checked against packs.lock.json, which its own files' stats cannot vouch for.
-    const cacheable = root.kind !== 'packs';
-    const cached = cacheable ? this.cache.get(dir, root, (tree) => treeFingerprint(dir, tree).fingerprint) : undefined;
-    if (cached !== undefined) return cached;
-    let walk: SkillWalk | null = null;
-    try {
-      walk = walkSkill(dir);
-    } catch {
-      // The parse reports the unreadable directory.
-    }
-    // The walk's own stats, taken before the parse reads anything: a change after them moves the stats recorded.
-    const tree = walk === null ? null : treeOf(walk);
-    const seen = walk === null ? null : walkFingerprint(dir, walk);
-    const skill = this.parse(dir, root, walk);
-    if (walk === null) this.walked.delete(dir);
-    else this.walked.set(dir, walk.files);
+    return root.kind === 'packs' ? undefined : this.cache.get(dir, root, (tree) => treeFingerprint(dir, tree).fingerprint);
+  }
+
+  /** Keeps what a parse from disk saw (its files, and the parse in the cache once settled) and returns the skill. */
+  private recordFresh(dir: string, root: SkillRoot, { skill, files, tree, seen }: FreshParse): Skill {
+    if (files === null) this.walked.delete(dir);
+    else this.walked.set(dir, files);
     // Only settled content may be vouched for by its stats (see fingerprint.ts); unsettled content leaves the last settled parse recorded, for a rewrite in
     // progress to fall back to.
-    if (cacheable && tree !== null && seen !== null && seen.newest <= Date.now() - SETTLE_MS) this.cache.set(dir, root, tree, seen.fingerprint, skill);
+    if (root.kind !== 'packs' && tree !== null && seen !== null && seen.newest <= Date.now() - SETTLE_MS) this.cache.set(dir, root, tree, seen.fingerprint, skill);
     return skill;
+  }
+
+  /**
+   * The skills in `folders` the cache cannot give and whose root adds no checks of its own, parsed
+   * on helper threads too when there are enough (a cold load), by folder; the rest are left to parseDir.
+   */
+  private parseMany(folders: readonly Holder[]): Map<string, Skill> {
+    const parsed = new Map<string, Skill>();
+    const threads = this.options.parse === undefined ? (this.options.threads ?? 1) : 1;
+    if (threads < 2) return parsed;
+    const fresh: Holder[] = [];
+    for (const { dir, root } of folders) {
+      if (this.rootChecks[root.kind] !== undefined) continue;
+      const cached = this.cached(dir, root);
+      if (cached === undefined) fresh.push({ dir, root });
+      else parsed.set(dir, cached);
+    }
+    const take = (result: FreshParse, i: number): void => {
+      const { dir, root } = fresh[i] as Holder;
+      parsed.set(dir, this.recordFresh(dir, root, result));
+    };
+    runInParallel(freshParseJob, fresh, take, { threads, here: ({ dir, root }) => parseFresh(dir, root, this.parse) });
+    return parsed;
   }
 
   /**

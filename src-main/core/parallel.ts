@@ -1,0 +1,164 @@
+/**
+ * One job over many inputs, on this thread and on helper threads at once, synchronously: a cold
+ * load parses 10,000 skills and a first search reads them all into the catalog, and both are
+ * synchronous steps a command waits for anyway. Each thread claims the next input from a shared
+ * counter (so a slow input never leaves a thread idle), helpers post their outputs in batches, and
+ * this thread hands every output to `take` in input order, the order the same work done here alone
+ * would give. A helper that cannot start, fails on an input or stops answering costs only time:
+ * this thread does what the helpers did not.
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+
+/** The jobs parallel-worker.ts can run, each a module it imports by name. */
+export type JobName = 'skill-parse' | 'catalog-rows';
+
+/** A pure function of plain data (structured-cloneable both ways), run by name on a helper thread. */
+export interface ParallelJob<I, O> {
+  name: JobName;
+  run(input: I): O;
+}
+
+/** What a helper is started with (parallel-worker.ts reads it). */
+export interface HelperData {
+  job: JobName;
+  inputs: readonly unknown[];
+  /** `[0]`: the next input to claim, shared by every thread. */
+  next: Int32Array;
+  /** `[0]`: how many outputs helpers have posted (this thread waits on it). */
+  posted: Int32Array;
+  port: MessagePort;
+}
+
+/** A helper's batch: input index, output, and whether the job returned (false: it threw, or its output could not be cloned). */
+export type HelperBatch = [index: number, output: unknown, ok: boolean][];
+
+/** Fewer inputs than this are not worth a helper's start-up (~50 ms to load the job's modules). */
+const MIN_INPUTS = 400;
+/** Helpers at most: past four, the disk and the catalog's single writer are what a cold load waits on. */
+const MAX_HELPERS = 3;
+/** How long this thread sleeps between looks at helpers that have not answered. */
+const WAIT_SLICE_MS = 500;
+/** A helper that posts nothing for this long is taken for gone, and this thread does its inputs. */
+const STALL_MS = 30_000;
+
+/** The helper's script beside this module (dist/node, and dist/cli where the bundle puts it); absent when running from TypeScript sources. */
+const HELPER = fileURLToPath(new URL('./parallel-worker.js', import.meta.url));
+
+/** How many threads a parallel job uses by default: every core, up to this thread and MAX_HELPERS helpers. */
+export function defaultThreads(): number {
+  return Math.min(availableParallelism(), MAX_HELPERS + 1);
+}
+
+export interface ParallelOptions<I, O> {
+  /** Threads in all, this one included; 1 runs everything here. */
+  threads: number;
+  /** How this thread runs an input (the job's own run by default): a caller may answer some inputs without the job. */
+  here?: (input: I, index: number) => O;
+  /** The helpers' script (parallel-worker.js beside this module by default). */
+  helper?: string;
+  /** How long helpers may post nothing before this thread does their inputs (STALL_MS by default). */
+  stallMs?: number;
+}
+
+/** A count every thread sees (Atomics on a SharedArrayBuffer). */
+function sharedCount(): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+}
+
+function startHelpers(script: string, count: number, shared: Omit<HelperData, 'port'>): { workers: Worker[]; ports: MessagePort[] } {
+  const workers: Worker[] = [];
+  const ports: MessagePort[] = [];
+  for (let i = 0; i < count; i++) {
+    const { port1, port2 } = new MessageChannel();
+    const data: HelperData = { ...shared, port: port2 };
+    const worker = new Worker(script, { workerData: data, transferList: [port2] });
+    // A helper that fails to start or dies leaves its inputs to this thread: its error costs only time.
+    worker.on('error', () => undefined);
+    // One still starting when the work is done must not hold the process open.
+    worker.unref();
+    workers.push(worker);
+    ports.push(port1);
+  }
+  return { workers, ports };
+}
+
+/**
+ * Runs `job` over `inputs`, handing each output to `take` in input order; returns once every input
+ * has been taken, with how many of the outputs helpers made. An input whose job throws throws here,
+ * as it would without helpers.
+ */
+export function runInParallel<I, O>(
+  job: ParallelJob<I, O>,
+  inputs: readonly I[],
+  take: (output: O, index: number) => void,
+  options: ParallelOptions<I, O>,
+): number {
+  const here = options.here ?? ((input: I) => job.run(input));
+  const script = options.helper ?? HELPER;
+  const stallMs = options.stallMs ?? STALL_MS;
+  const helperCount = inputs.length < MIN_INPUTS ? 0 : Math.min(options.threads - 1, MAX_HELPERS);
+  if (helperCount <= 0 || !existsSync(script)) {
+    inputs.forEach((input, i) => take(here(input, i), i));
+    return 0;
+  }
+  const next = sharedCount();
+  const posted = sharedCount();
+  const { workers, ports } = startHelpers(script, helperCount, { job: job.name, inputs, next, posted });
+  // Outputs waiting for an earlier one (input order), and inputs a helper gave back for this thread to run.
+  const ready = new Map<number, O>();
+  const givenBack = new Set<number>();
+  let taken = 0;
+  let helped = 0;
+  const deliver = (): void => {
+    for (;;) {
+      if (ready.has(taken)) {
+        const output = ready.get(taken) as O;
+        ready.delete(taken);
+        take(output, taken++);
+      } else if (givenBack.delete(taken)) {
+        take(here(inputs[taken] as I, taken), taken++);
+      } else return;
+    }
+  };
+  const drain = (): void => {
+    for (const port of ports) {
+      for (let message = receiveMessageOnPort(port); message !== undefined; message = receiveMessageOnPort(port)) {
+        for (const [index, output, ok] of message.message as HelperBatch) {
+          // Done here already, once the helper was taken for gone.
+          if (index < taken) continue;
+          if (ok) {
+            ready.set(index, output as O);
+            helped++;
+          } else givenBack.add(index);
+        }
+      }
+    }
+  };
+  try {
+    for (let i = Atomics.add(next, 0, 1); i < inputs.length; i = Atomics.add(next, 0, 1)) {
+      ready.set(i, here(inputs[i] as I, i));
+      drain();
+      deliver();
+    }
+    // Every input is claimed: wait for the ones helpers hold.
+    let seen = Atomics.load(posted, 0);
+    let heard = Date.now();
+    for (drain(), deliver(); taken < inputs.length; drain(), deliver()) {
+      Atomics.wait(posted, 0, seen, Math.min(WAIT_SLICE_MS, stallMs));
+      const now = Atomics.load(posted, 0);
+      if (now !== seen) {
+        seen = now;
+        heard = Date.now();
+      } else if (Date.now() - heard > stallMs) {
+        for (let i = taken; i < inputs.length; i++) if (!ready.has(i)) givenBack.add(i);
+      }
+    }
+  } finally {
+    for (const port of ports) port.close();
+    for (const worker of workers) void worker.terminate();
+  }
+  return helped;
+}

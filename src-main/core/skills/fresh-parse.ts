@@ -1,0 +1,41 @@
+/**
+ * A skill read from disk rather than the parse cache: walked, its stats fingerprinted, parsed. The
+ * registry does it here one skill at a time, and a cold load of many does it on helper threads too
+ * (core/parallel.ts): both go through parseFresh, so the two give the same skill.
+ */
+import type { Skill, SkillRoot } from '../../shared/model.js';
+import type { ParallelJob } from '../parallel.js';
+import { treeOf, walkFingerprint, type SkillTree, type TreeFingerprint } from './fingerprint.js';
+import { parseSkill } from './parse-skill.js';
+import { walkSkill, type SkillFile, type SkillWalk } from './walk.js';
+
+/** Parses one skill directory (the walk is the one its fingerprint was taken from, or null if it failed). */
+export type ParseSkill = (dir: string, root: SkillRoot, walk: SkillWalk | null) => Skill;
+
+/** A parse with what the cache and the catalog keep of its walk: its files, tree and stats (all null when the walk failed). */
+export interface FreshParse {
+  skill: Skill;
+  files: readonly SkillFile[] | null;
+  tree: SkillTree | null;
+  seen: TreeFingerprint | null;
+}
+
+/** Walks and parses the skill in `dir`. */
+export function parseFresh(dir: string, root: SkillRoot, parse: ParseSkill): FreshParse {
+  let walk: SkillWalk | null = null;
+  try {
+    walk = walkSkill(dir);
+  } catch {
+    // The parse reports the unreadable directory.
+  }
+  // The walk's own stats, taken before the parse reads anything: a change after them moves the stats recorded.
+  const tree = walk === null ? null : treeOf(walk);
+  const seen = walk === null ? null : walkFingerprint(dir, walk);
+  return { skill: parse(dir, root, walk), files: walk?.files ?? null, tree, seen };
+}
+
+/** parseFresh on a helper thread, for a skill whose kind of root adds no checks of its own (those need the caller's state). */
+export const freshParseJob: ParallelJob<{ dir: string; root: SkillRoot }, FreshParse> = {
+  name: 'skill-parse',
+  run: ({ dir, root }) => parseFresh(dir, root, (at, under, walk) => parseSkill(at, under, walk ?? undefined)),
+};

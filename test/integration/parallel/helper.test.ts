@@ -1,0 +1,79 @@
+/**
+ * The real helper (core/parallel-worker.ts), as both builds ship it — dist/node's for the
+ * app, the CLI bundle's one file — run on its own over skills of every kind: each output is what
+ * the same job gives on this thread, and an input whose job throws is given back, not lost.
+ */
+import { join } from 'node:path';
+import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import { describe, expect, it } from 'vitest';
+import type { HelperBatch, HelperData, JobName } from '../../../src-main/core/parallel.js';
+import { freshParseJob } from '../../../src-main/core/skills/fresh-parse.js';
+import { catalogRowsJob } from '../../../src-main/core/search/catalog-rows.js';
+import { catalogTools } from '../../../src-main/core/search/tool-text.js';
+import { tempDir } from '../../support/temp.js';
+import { writeVariedSkills } from '../../support/varied-skills.js';
+
+const DIST = join(import.meta.dirname, '..', '..', '..', 'dist');
+const BUILDS = {
+  'dist/node': join(DIST, 'node', 'src-main', 'core', 'parallel-worker.js'),
+  'the CLI bundle': join(DIST, 'cli', 'parallel-worker.js'),
+};
+
+/** Runs the helper at `script` alone over `inputs` and returns every output it posted, by input. */
+async function helperOutputs(script: string, job: JobName, inputs: readonly unknown[]): Promise<Map<number, [unknown, boolean]>> {
+  const { port1, port2 } = new MessageChannel();
+  const count = () => new Int32Array(new SharedArrayBuffer(4));
+  const data: HelperData = { job, inputs, next: count(), posted: count(), port: port2 };
+  const worker = new Worker(script, { workerData: data, transferList: [port2] });
+  const code = await new Promise<number>((resolve, reject) => {
+    worker.on('error', reject);
+    worker.on('exit', resolve);
+  });
+  expect(code).toBe(0);
+  const outputs = new Map<number, [unknown, boolean]>();
+  for (let message = receiveMessageOnPort(port1); message !== undefined; message = receiveMessageOnPort(port1)) {
+    for (const [index, output, ok] of message.message as HelperBatch) outputs.set(index, [output, ok]);
+  }
+  port1.close();
+  return outputs;
+}
+
+describe('the helper thread', () => {
+  for (const [build, script] of Object.entries(BUILDS)) {
+    it(`parses each skill as this thread does (${build})`, async () => {
+      const { dirs, root: skillRoot } = writeVariedSkills(tempDir(), 8);
+      const inputs = dirs.map((dir) => ({ dir, root: skillRoot }));
+      const outputs = await helperOutputs(script, 'skill-parse', inputs);
+      expect(outputs.size).toBe(inputs.length);
+      inputs.forEach((input, i) => expect(outputs.get(i), input.dir).toEqual([freshParseJob.run(input), true]));
+      // The kinds the corpus holds did reach the comparison.
+      const codes = new Set(inputs.flatMap((input) => freshParseJob.run(input).skill.diagnostics.map((d) => d.code)));
+      expect([...codes]).toEqual(expect.arrayContaining(['W415', 'E407', 'W412']));
+    });
+
+    it(`reads each skill's catalog rows as this thread does (${build})`, async () => {
+      const { dirs, root: skillRoot } = writeVariedSkills(tempDir(), 8);
+      const inputs = dirs.map((dir) => {
+        const { skill, files } = freshParseJob.run({ dir, root: skillRoot });
+        return { files: files ?? [], tools: catalogTools(skill.tools, skill.syntax) };
+      });
+      const outputs = await helperOutputs(script, 'catalog-rows', inputs);
+      inputs.forEach((input, i) => expect(outputs.get(i)).toEqual([catalogRowsJob.run(input), true]));
+      expect(inputs.reduce((rows, input) => rows + catalogRowsJob.run(input).length, 0)).toBeGreaterThan(dirs.length);
+    });
+
+    it(`gives back an input whose job throws and goes on (${build})`, async () => {
+      const { dirs, root: skillRoot } = writeVariedSkills(tempDir(), 8);
+      const inputs = [
+        { dir: dirs[0], root: skillRoot },
+        { dir: 42, root: skillRoot },
+        { dir: dirs[1], root: skillRoot },
+      ];
+      expect(() => freshParseJob.run(inputs[1] as never)).toThrow();
+      const outputs = await helperOutputs(script, 'skill-parse', inputs);
+      expect(outputs.get(1)).toEqual([null, false]);
+      expect(outputs.get(0)?.[1]).toBe(true);
+      expect(outputs.get(2)?.[1]).toBe(true);
+    });
+  }
+});

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runInParallel, type JobName, type ParallelJob } from '../../../src-main/core/parallel.js';
+import { MIN_INPUTS, runInParallel, type JobName, type ParallelJob } from '../../../src-main/core/parallel.js';
 
 const HELPER = join(import.meta.dirname, '..', '..', 'fixtures', 'parallel', 'helper.mjs');
 
@@ -46,38 +46,38 @@ const doubled = (count: number): [number, number][] => Array.from({ length: coun
 
 describe('runInParallel', () => {
   it('hands every output over in input order, the helpers’ among them', () => {
-    const { taken, helped } = run('double', inputs(1000));
-    expect(taken).toEqual(doubled(1000));
+    const { taken, helped } = run('double', inputs(MIN_INPUTS));
+    expect(taken).toEqual(doubled(MIN_INPUTS));
     expect(helped).toBeGreaterThan(0);
   });
 
   it('runs the inputs a helper gives back on this thread', () => {
-    const { taken, helped } = run('give-back', inputs(1000));
-    expect(taken).toEqual(doubled(1000));
+    const { taken, helped } = run('give-back', inputs(MIN_INPUTS));
+    expect(taken).toEqual(doubled(MIN_INPUTS));
     expect(helped).toBe(0);
   });
 
   it('takes back the inputs of a helper that stops answering', () => {
-    const { taken, helped } = run('silent', inputs(1000), { stallMs: 50 });
-    expect(taken).toEqual(doubled(1000));
+    const { taken, helped } = run('silent', inputs(MIN_INPUTS), { stallMs: 50 });
+    expect(taken).toEqual(doubled(MIN_INPUTS));
     expect(helped).toBe(0);
   });
 
   it('does everything here when the helper fails as it starts, or is not there', () => {
-    const list = inputs(1000);
+    const list = inputs(MIN_INPUTS);
     // Nothing opens the gate: this thread waits its bound out on the first input, once.
     Atomics.store(list[0]?.gate as Int32Array, 0, 1);
-    expect(run('crash', list)).toEqual({ taken: doubled(1000), helped: 0 });
-    expect(run('double', list, { helper: join(HELPER, '..', 'missing.mjs') })).toEqual({ taken: doubled(1000), helped: 0 });
+    expect(run('crash', list)).toEqual({ taken: doubled(MIN_INPUTS), helped: 0 });
+    expect(run('double', list, { helper: join(HELPER, '..', 'missing.mjs') })).toEqual({ taken: doubled(MIN_INPUTS), helped: 0 });
   });
 
   it('starts no helper for one thread or a few inputs', () => {
-    const few = inputs(10);
+    const few = inputs(MIN_INPUTS - 1);
     Atomics.store(few[0]?.gate as Int32Array, 0, 1);
-    expect(run('double', few)).toEqual({ taken: doubled(10), helped: 0 });
-    const many = inputs(1000);
+    expect(run('double', few)).toEqual({ taken: doubled(MIN_INPUTS - 1), helped: 0 });
+    const many = inputs(MIN_INPUTS);
     Atomics.store(many[0]?.gate as Int32Array, 0, 1);
-    expect(run('double', many, { threads: 1 })).toEqual({ taken: doubled(1000), helped: 0 });
+    expect(run('double', many, { threads: 1 })).toEqual({ taken: doubled(MIN_INPUTS), helped: 0 });
   });
 
   it('throws what an input’s run throws, as without helpers', () => {
@@ -89,7 +89,7 @@ describe('runInParallel', () => {
         return n;
       },
     };
-    const list = inputs(1000);
+    const list = inputs(MIN_INPUTS);
     Atomics.store(list[0]?.gate as Int32Array, 0, 1);
     expect(() => runInParallel(job, list, () => undefined, { threads: 2, helper: HELPER })).toThrow('input 3 is bad');
   });

@@ -240,8 +240,9 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   }
 
   /**
-   * The skills in `folders` the cache cannot give and whose root adds no checks of its own, parsed
-   * on helper threads too when there are enough (a cold load), by folder; the rest are left to parseDir.
+   * Every skill of `folders` whose root adds no checks of its own, by folder: from the cache, else
+   * parsed — on helper threads too when enough are not cached (a cold load). Skills of the other
+   * roots are left to parseDir.
    */
   private parseMany(folders: readonly Holder[]): Map<string, Skill> {
     const parsed = new Map<string, Skill>();

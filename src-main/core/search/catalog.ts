@@ -216,8 +216,12 @@ export class SkillCatalog {
     );
     try {
       db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      // WAL lets the app search while a CLI process syncs.
-      if (this.memoryBecause === null) db.pragma('journal_mode = WAL');
+      if (this.memoryBecause === null) {
+        // WAL lets the app search while a CLI process syncs; NORMAL syncs the disk at checkpoints only, not at every commit:
+        // a power cut may lose the last sync (the next one redoes it) but never tears the file.
+        db.pragma('journal_mode = WAL');
+        db.pragma('synchronous = NORMAL');
+      }
       catalogFunctions(db);
       return db;
     } catch (error) {

@@ -1,5 +1,5 @@
 /**
- * The pool's side of core/parallel: outputs reach the caller in input order whoever made them, and
+ * The pool's side of core/parallel.ts: outputs reach the caller in input order whoever made them, and
  * a helper that gives inputs back, stops answering or never starts costs only time. The helper
  * here is a stand-in speaking the protocol (test/fixtures/parallel/helper.mjs); the real one is
  * tested in test/integration/parallel/helper.test.ts.

@@ -45,9 +45,10 @@ describe('the helper thread', () => {
       const inputs = dirs.map((dir) => ({ dir, root: skillRoot }));
       const outputs = await helperOutputs(script, 'skill-parse', inputs);
       expect(outputs.size).toBe(inputs.length);
-      inputs.forEach((input, i) => expect(outputs.get(i), input.dir).toEqual([freshParseJob.run(input), true]));
+      const here = inputs.map((input) => freshParseJob.run(input));
+      inputs.forEach((input, i) => expect(outputs.get(i), input.dir).toEqual([here[i], true]));
       // The kinds the corpus holds did reach the comparison.
-      const codes = new Set(inputs.flatMap((input) => freshParseJob.run(input).skill.diagnostics.map((d) => d.code)));
+      const codes = new Set(here.flatMap((parse) => parse.skill.diagnostics.map((d) => d.code)));
       expect([...codes]).toEqual(expect.arrayContaining(['W415', 'E407', 'W412']));
     });
 
@@ -58,8 +59,9 @@ describe('the helper thread', () => {
         return { files: files ?? [], tools: catalogTools(skill.tools, skill.syntax) };
       });
       const outputs = await helperOutputs(script, 'catalog-rows', inputs);
-      inputs.forEach((input, i) => expect(outputs.get(i)).toEqual([catalogRowsJob.run(input), true]));
-      expect(inputs.reduce((rows, input) => rows + catalogRowsJob.run(input).length, 0)).toBeGreaterThan(dirs.length);
+      const here = inputs.map((input) => catalogRowsJob.run(input));
+      inputs.forEach((_, i) => expect(outputs.get(i)).toEqual([here[i], true]));
+      expect(here.reduce((rows, skillRows) => rows + skillRows.length, 0)).toBeGreaterThan(dirs.length);
     });
 
     it(`gives back an input whose job throws and goes on (${build})`, async () => {

@@ -7,6 +7,7 @@ import type { Skill, SkillRoot } from '../../shared/model.js';
 import type { ParallelJob } from '../parallel.js';
 import { treeOf, walkFingerprint, type SkillTree, type TreeFingerprint } from './fingerprint.js';
 import { parseSkill } from './parse-skill.js';
+import { payloadJson, recordedPayload, type CachePayload } from './cache-payload.js';
 import { walkSkill, type SkillFile, type SkillWalk } from './walk.js';
 
 /** Parses one skill directory (the walk is the one its fingerprint was taken from, or null if it failed). */
@@ -34,8 +35,29 @@ export function parseFresh(dir: string, root: SkillRoot, parse: ParseSkill): Fre
   return { skill: parse(dir, root, walk), files: walk?.files ?? null, tree, seen };
 }
 
+/**
+ * A parse as a helper thread posts it: the skill and its tree as the parse cache's JSON payload where
+ * JSON gives them back exactly (the thread taking it then parses text instead of cloning objects,
+ * and the cache stores the text as it is), else as they are.
+ */
+export type PostedParse = FreshParse | (Omit<FreshParse, 'skill' | 'tree'> & { payload: string });
+
+/** The parse to post for `parse`. */
+function posted(parse: FreshParse): PostedParse {
+  const { skill, tree, ...rest } = parse;
+  const payload = tree === null ? null : payloadJson(recordedPayload(tree, skill));
+  return payload === null ? parse : { ...rest, payload };
+}
+
+/** A posted parse as a parse, with the payload it came as (for the cache to store as it is). */
+export function receivedParse(parse: PostedParse): FreshParse & { payload?: string } {
+  if (!('payload' in parse)) return parse;
+  const { tree, skill } = JSON.parse(parse.payload) as CachePayload;
+  return { ...parse, tree, skill };
+}
+
 /** parseFresh on a helper thread, for a skill whose kind of root adds no checks of its own (those need the caller's state). */
-export const freshParseJob: ParallelJob<{ dir: string; root: SkillRoot }, FreshParse> = {
+export const freshParseJob: ParallelJob<{ dir: string; root: SkillRoot }, PostedParse> = {
   name: 'skill-parse',
-  run: ({ dir, root }) => parseFresh(dir, root, (at, under, walk) => parseSkill(at, under, walk ?? undefined)),
+  run: ({ dir, root }) => posted(parseFresh(dir, root, (at, under, walk) => parseSkill(at, under, walk ?? undefined))),
 };

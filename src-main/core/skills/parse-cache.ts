@@ -8,12 +8,12 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deserialize, serialize } from 'node:v8';
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { isDamage } from '../disk-faults.js';
 import type { Skill, SkillRoot } from '../../shared/model.js';
 import type { SkillTree } from './fingerprint.js';
+import { decodePayload, encodePayload, recordedPayload } from './cache-payload.js';
 
 interface Entry {
   root: string;
@@ -23,44 +23,18 @@ interface Entry {
   skill: Skill;
 }
 
+/** An entry waiting to be written, with its payload when whoever parsed the skill made it already (kept only until it is written). */
+interface Unwritten {
+  entry: Entry;
+  payload?: string;
+}
+
 interface Row {
   dir: string;
   root: string;
   fingerprint: string;
-  /** The tree and the skill, serialised together (see encode). */
+  /** The tree and the skill, serialised together (see cache-payload.ts). */
   skill: string | Buffer;
-}
-
-/**
- * Whether JSON gives `value` back exactly: strings, finite numbers (not -0), booleans, null, and
- * plain arrays (without holes) and objects of them, nothing undefined.
- */
-function jsonExact(value: unknown): boolean {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
-  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
-  if (typeof value !== 'object') return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (Array.isArray(value)) {
-    if (proto !== Array.prototype) return false;
-    for (let i = 0; i < value.length; i++) if (!(i in value) || !jsonExact(value[i])) return false;
-    return true;
-  }
-  if (proto !== Object.prototype && proto !== null) return false;
-  for (const key in value) if (!jsonExact((value as Record<string, unknown>)[key])) return false;
-  return true;
-}
-
-/**
- * A cache row's payload: JSON text where JSON gives it back exactly (every skill but one whose
- * frontmatter holds `.inf` or the like), else V8's serialisation. JSON is what keeps a cold load
- * small: 10,000 serialisations leave ~100 MB of native buffers for the collector, 10,000 strings do not.
- */
-function encode(payload: { tree: SkillTree; skill: Skill }): string | Buffer {
-  return jsonExact(payload) ? JSON.stringify(payload) : serialize(payload);
-}
-
-function decodePayload(stored: string | Buffer): { tree: SkillTree; skill: Skill } {
-  return (typeof stored === 'string' ? JSON.parse(stored) : deserialize(stored)) as { tree: SkillTree; skill: Skill };
 }
 
 /** What a root contributes to a parse: an entry parsed under another root is not reused. */
@@ -120,7 +94,7 @@ const SCHEMA = `
 /** A cache of parsed skills; `file` makes it outlive the process. */
 export class ParseCache {
   private readonly entries = new Map<string, Entry>();
-  private readonly pending = new Map<string, Entry | null>();
+  private readonly pending = new Map<string, Unwritten | null>();
   private db: Database.Database | null = null;
   private preloaded = false;
   /** Whether rows of other loader builds have been cleared from the file this process. */
@@ -265,11 +239,14 @@ export class ParseCache {
     return this.entries.keys();
   }
 
-  /** Remembers a parse of the files whose tree had settled with `fingerprint`. */
-  set(dir: string, root: SkillRoot, tree: SkillTree, fingerprint: string, skill: Skill): void {
-    const entry = { root: rootKey(root), fingerprint, tree, skill: { ...skill, shadows: [] } };
+  /**
+   * Remembers a parse of the files whose tree had settled with `fingerprint`; `payload`, when
+   * given, is `recordedPayload(tree, skill)` encoded already.
+   */
+  set(dir: string, root: SkillRoot, tree: SkillTree, fingerprint: string, skill: Skill, payload?: string): void {
+    const entry: Entry = { root: rootKey(root), fingerprint, ...recordedPayload(tree, skill) };
     this.entries.set(dir, entry);
-    if (this.file !== null) this.pending.set(dir, entry);
+    if (this.file !== null) this.pending.set(dir, payload === undefined ? { entry } : { entry, payload });
   }
 
   /** Forgets `dir` (its skill is gone or no longer settled). */
@@ -299,9 +276,12 @@ export class ParseCache {
       db.transaction(() => {
         if (!this.pruned) db.prepare('DELETE FROM skills WHERE stamp != ?').run(code);
         this.pruned = true;
-        for (const [dir, entry] of changes) {
-          if (entry === null) remove.run(dir);
-          else upsert.run(dir, code, entry.root, entry.fingerprint, encode({ tree: entry.tree, skill: entry.skill }));
+        for (const [dir, change] of changes) {
+          if (change === null) remove.run(dir);
+          else {
+            const { entry, payload } = change;
+            upsert.run(dir, code, entry.root, entry.fingerprint, payload ?? encodePayload({ tree: entry.tree, skill: entry.skill }));
+          }
         }
       })();
     } catch {

@@ -12,7 +12,7 @@ import type { RootWatch, Skill, SkillRoot } from '../../shared/model.js';
 import type { BundledManifest } from './bundled-manifest.js';
 import type { SkillFile } from './walk.js';
 import { SETTLE_MS, treeFingerprint } from './fingerprint.js';
-import { freshParseJob, parseFresh, type FreshParse, type ParseSkill } from './fresh-parse.js';
+import { freshParseJob, parseFresh, receivedParse, type FreshParse, type ParseSkill, type PostedParse } from './fresh-parse.js';
 import { ParseCache } from './parse-cache.js';
 import { identify } from './identity.js';
 import { RootWatcher, type WatchFactory } from './root-watcher.js';
@@ -55,6 +55,9 @@ export interface RegistryOptions {
   /** Threads a load may parse on, this one included (core/parallel.ts); 1 by default, and always 1 with `parse` given. */
   threads?: number;
 }
+
+/** Parses a cold load writes to the parse cache at a time while it goes on parsing (one transaction each). */
+const CACHE_WRITE_EVERY = 500;
 
 /** Whether a parse failed (an error diagnostic): a truncated or half-written SKILL.md reads so. */
 function failed(skill: Skill): boolean {
@@ -230,12 +233,12 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   }
 
   /** Keeps what a parse from disk saw (its files, and the parse in the cache once settled) and returns the skill. */
-  private recordFresh(dir: string, root: SkillRoot, { skill, files, tree, seen }: FreshParse): Skill {
+  private recordFresh(dir: string, root: SkillRoot, { skill, files, tree, seen, payload }: FreshParse & { payload?: string }): Skill {
     if (files === null) this.walked.delete(dir);
     else this.walked.set(dir, files);
     // Only settled content may be vouched for by its stats (see fingerprint.ts); unsettled content leaves the last settled parse recorded, for a rewrite in
     // progress to fall back to.
-    if (root.kind !== 'packs' && tree !== null && seen !== null && seen.newest <= Date.now() - SETTLE_MS) this.cache.set(dir, root, tree, seen.fingerprint, skill);
+    if (root.kind !== 'packs' && tree !== null && seen !== null && seen.newest <= Date.now() - SETTLE_MS) this.cache.set(dir, root, tree, seen.fingerprint, skill, payload);
     return skill;
   }
 
@@ -255,9 +258,11 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
       if (cached === undefined) fresh.push({ dir, root });
       else parsed.set(dir, cached);
     }
-    const take = (result: FreshParse, i: number): void => {
+    const take = (result: PostedParse, i: number): void => {
       const { dir, root } = fresh[i] as Holder;
-      parsed.set(dir, this.recordFresh(dir, root, result));
+      parsed.set(dir, this.recordFresh(dir, root, receivedParse(result)));
+      // Written while helpers still parse, which then take more of the skills: written after them, it was a cold load's longest step on one thread.
+      if ((i + 1) % CACHE_WRITE_EVERY === 0) this.cache.flush();
     };
     runInParallel(freshParseJob, fresh, take, { threads, here: ({ dir, root }) => parseFresh(dir, root, this.parse) });
     return parsed;

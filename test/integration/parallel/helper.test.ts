@@ -7,9 +7,13 @@ import { join } from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import type { HelperBatch, HelperData, JobName } from '../../../src-main/core/parallel.js';
-import { freshParseJob } from '../../../src-main/core/skills/fresh-parse.js';
-import { catalogRowsJob } from '../../../src-main/core/search/catalog-rows.js';
+import { freshParseJob, parseFresh, receivedParse, type FreshParse, type PostedParse } from '../../../src-main/core/skills/fresh-parse.js';
 import { catalogTools } from '../../../src-main/core/search/tool-text.js';
+import { encodePayload, recordedPayload } from '../../../src-main/core/skills/cache-payload.js';
+import type { SkillTree } from '../../../src-main/core/skills/fingerprint.js';
+import { parseSkill } from '../../../src-main/core/skills/parse-skill.js';
+import type { SkillRoot } from '../../../src-main/shared/model.js';
+import { catalogRowsJob } from '../../../src-main/core/search/catalog-rows.js';
 import { tempDir } from '../../support/temp.js';
 import { writeVariedSkills } from '../../support/varied-skills.js';
 
@@ -18,6 +22,10 @@ const BUILDS = {
   'dist/node': join(DIST, 'node', 'src-main', 'core', 'parallel-worker.js'),
   'the CLI bundle': join(DIST, 'cli', 'parallel-worker.js'),
 };
+
+/** The job's parse of one skill on this thread, as the registry makes it. */
+const parseHere = ({ dir, root }: { dir: string; root: SkillRoot }): FreshParse =>
+  parseFresh(dir, root, (at, under, walk) => parseSkill(at, under, walk ?? undefined));
 
 /** Runs the helper at `script` alone over `inputs` and returns every output it posted, by input. */
 async function helperOutputs(script: string, job: JobName, inputs: readonly unknown[]): Promise<Map<number, [unknown, boolean]>> {
@@ -45,17 +53,28 @@ describe('the helper thread', () => {
       const inputs = dirs.map((dir) => ({ dir, root: skillRoot }));
       const outputs = await helperOutputs(script, 'skill-parse', inputs);
       expect(outputs.size).toBe(inputs.length);
-      const here = inputs.map((input) => freshParseJob.run(input));
-      inputs.forEach((input, i) => expect(outputs.get(i), input.dir).toEqual([here[i], true]));
-      // The kinds the corpus holds did reach the comparison.
+      const here = inputs.map(parseHere);
+      const forms = new Set<string>();
+      inputs.forEach((input, i) => {
+        const [output, ok] = outputs.get(i) ?? [];
+        expect(ok, input.dir).toBe(true);
+        const { payload, ...parse } = receivedParse(output as PostedParse);
+        expect(parse, input.dir).toEqual(here[i]);
+        // Posted as the cache's payload, it is the payload this thread would have stored.
+        const { tree, skill } = here[i] as FreshParse;
+        if (payload !== undefined) expect(payload, input.dir).toBe(encodePayload(recordedPayload(tree as SkillTree, skill)));
+        forms.add(payload === undefined ? 'objects' : 'payload');
+      });
+      // The kinds the corpus holds did reach the comparison: JSON text, and objects for what JSON cannot give back (`.inf`).
       const codes = new Set(here.flatMap((parse) => parse.skill.diagnostics.map((d) => d.code)));
       expect([...codes]).toEqual(expect.arrayContaining(['W415', 'E407', 'W412']));
+      expect([...forms].sort()).toEqual(['objects', 'payload']);
     });
 
     it(`reads each skill's catalog rows as this thread does (${build})`, async () => {
       const { dirs, root: skillRoot } = writeVariedSkills(tempDir(), 8);
       const inputs = dirs.map((dir) => {
-        const { skill, files } = freshParseJob.run({ dir, root: skillRoot });
+        const { skill, files } = parseHere({ dir, root: skillRoot });
         return { files: files ?? [], tools: catalogTools(skill.tools, skill.syntax) };
       });
       const outputs = await helperOutputs(script, 'catalog-rows', inputs);

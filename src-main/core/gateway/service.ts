@@ -41,7 +41,6 @@ import { SkillCatalog, type CatalogOptions, type CatalogProgress, type CatalogSk
 import { isIndexedFile } from '../search/documents.js';
 import { searchIndex, skillQuery } from '../search/query.js';
 import { searchHits } from '../search/search-hits.js';
-import { catalogTools } from '../search/tool-text.js';
 import { openFile, type OpenOptions } from './open.js';
 import { outlineFiles, outlineSkill, type OutlineOptions } from './outline.js';
 import { runtimeDir } from './runtime-dir.js';
@@ -74,7 +73,9 @@ export interface GatewayDeps {
 
 /** The catalog's view of a loaded skill; `files`, the ones its load walked, when known. */
 function catalogSkill(skill: Skill, files?: readonly SkillFile[]): CatalogSkill {
-  return { name: skill.name, dir: skill.dir, hash: skill.hash, tools: catalogTools(skill.tools, skill.syntax), ...(files === undefined ? {} : { files }) };
+  // The Commands as they are: read as callers see them where the rows are read (on helper threads in a first search).
+  const tools = skill.tools.map(({ name, command, commandLine }) => ({ name, command, commandLine }));
+  return { name: skill.name, dir: skill.dir, hash: skill.hash, commands: { syntax: skill.syntax, tools }, ...(files === undefined ? {} : { files }) };
 }
 
 /** The skill a gateway call is about, resolved. */

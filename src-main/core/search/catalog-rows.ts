@@ -4,7 +4,7 @@ import type { SkillFile } from '../skills/walk.js';
 import { headingTrails, holds, toolOf } from './catalog-hits.js';
 import { skillDocuments, type SectionRow } from './documents.js';
 import { plainText } from './plain-text.js';
-import type { CatalogTool } from './tool-text.js';
+import { catalogTools, type CatalogTool, type ToolCommands } from './tool-text.js';
 
 /** One catalog row as stored: `content` is the section's text as plain text, without its own heading line (the title has it). */
 export interface CatalogRow extends SectionRow {
@@ -68,11 +68,13 @@ export function catalogRows(files: readonly SkillFile[], tools: readonly Catalog
     const placed = headingTrails(fileRows);
     const memo = new Map<string, string | null>();
     const skillMd = file === 'SKILL.md';
-    const toolSections = skillMd ? fileRows.filter((row) => row.level > 0 && names.has(row.section)) : [];
+    // Placed once per file, not once per pair of a row and a tool (a first search over 10,000 skills makes ~110,000 rows).
+    const toolPlaces = skillMd ? fileRows.filter((row) => row.level > 0 && names.has(row.section)).map((row) => ({ ...row, skill: '' })) : [];
     fileRows.forEach((row, i) => {
       const heading = placed[i] as (typeof placed)[number];
       const place = { ...row, skill: '' };
-      const held = toolSections.filter((t) => t !== row && holds(place, { ...t, skill: '' })).map((t): LineRange => [t.startLine, t.endLine - 1]);
+      const held: LineRange[] = [];
+      for (const tool of toolPlaces) if (holds(place, tool)) held.push([tool.startLine, tool.endLine - 1]);
       const text = skillMd ? skillMdText(row, held, commands) : row.content;
       // The heading line is the title; the text under it is what a snippet shows.
       const newline = text.indexOf('\n');
@@ -92,8 +94,12 @@ export function catalogRows(files: readonly SkillFile[], tools: readonly Catalog
   return rows;
 }
 
-/** catalogRows on a helper thread: a first search reads every skill's files into the catalog (core/parallel.ts). */
-export const catalogRowsJob: ParallelJob<{ files: readonly SkillFile[]; tools: readonly CatalogTool[] }, CatalogRow[]> = {
+/**
+ * A skill's rows from its files and its tools' Commands (null: it has none), on a helper thread too:
+ * a first search reads every skill's files into the catalog (core/parallel.ts), and reading its
+ * Commands as callers see them is part of that work, not a step before it.
+ */
+export const catalogRowsJob: ParallelJob<{ files: readonly SkillFile[]; commands: ToolCommands | null }, CatalogRow[]> = {
   name: 'catalog-rows',
-  run: ({ files, tools }) => catalogRows(files, tools),
+  run: ({ files, commands }) => catalogRows(files, commands === null ? [] : catalogTools(commands)),
 };

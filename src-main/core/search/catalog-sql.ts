@@ -19,7 +19,7 @@ import { hasUnspacedRun, unspacedGrams } from './unspaced-text.js';
 import type { TokenizerName } from '../../shared/gateway.js';
 
 /** Layout version of the catalog; a catalog of another version is rebuilt. */
-export const CATALOG_SCHEMA_VERSION = 6;
+export const CATALOG_SCHEMA_VERSION = 7;
 
 /** How much more a word in a section's heading counts than the same word in its text. */
 export const HEADING_WEIGHT = 4;
@@ -99,6 +99,9 @@ export function catalogFunctions(db: Database.Database): void {
   db.function(HAS_UNSPACED, { deterministic: true }, (text: unknown) => (typeof text === 'string' && hasUnspacedRun(text) ? 1 : 0));
 }
 
+/** The trigger whose presence says `catalog_words` is whole (see CATALOG_WORDS_TRIGGERS). */
+export const WORDS_TRIGGER = 'catalog_words_insert';
+
 /**
  * How a bulk sync, which stores rows with the triggers dropped, fills a trigger-fed table that FTS5
  * cannot rebuild from catalog_rows by itself: the contentless pair index, emptied and filled again.
@@ -108,6 +111,17 @@ export const CATALOG_REFILLS: Readonly<Record<string, string>> = {
     INSERT INTO catalog_grams (catalog_grams) VALUES ('delete-all');
     INSERT INTO catalog_grams (rowid, section, content) SELECT id, ${UNSPACED_GRAMS}(section), ${UNSPACED_GRAMS}(content) FROM catalog_rows
       WHERE ${HAS_UNSPACED}(section) OR ${HAS_UNSPACED}(content);`,
+};
+
+/**
+ * How a bulk sync that only adds skills indexes the rows it has stored since the last time (ids above
+ * @after), a batch at a time while it goes on reading (one statement a batch: FTS5 writes out what it
+ * holds at each statement's end, so a row at a time is what costs). A table missing here is refilled.
+ */
+export const CATALOG_INDEX_ADDED: Readonly<Record<string, string>> = {
+  catalog: 'INSERT INTO catalog (rowid, skill, file, section, content) SELECT id, skill, file, section, content FROM catalog_rows WHERE id > @after',
+  catalog_grams: `INSERT INTO catalog_grams (rowid, section, content) SELECT id, ${UNSPACED_GRAMS}(section), ${UNSPACED_GRAMS}(content) FROM catalog_rows
+    WHERE id > @after AND (${HAS_UNSPACED}(section) OR ${HAS_UNSPACED}(content))`,
 };
 
 /** Creates every table of a new catalog. */
@@ -134,14 +148,28 @@ export const catalogSchema = (tokenizer: TokenizerName): string => `
   CREATE VIRTUAL TABLE catalog_grams USING fts5(section, content, content='', contentless_delete=1, tokenize='unicode61');
   CREATE TRIGGER catalog_rows_insert AFTER INSERT ON catalog_rows BEGIN
     INSERT INTO catalog (rowid, skill, file, section, content) VALUES (new.id, new.skill, new.file, new.section, new.content);
-    INSERT INTO catalog_words (rowid, skill, file, section, content) VALUES (new.id, new.skill, new.file, new.section, new.content);
     INSERT INTO catalog_grams (rowid, section, content) SELECT new.id, ${UNSPACED_GRAMS}(new.section), ${UNSPACED_GRAMS}(new.content)
       WHERE ${HAS_UNSPACED}(new.section) OR ${HAS_UNSPACED}(new.content);
   END;
   CREATE TRIGGER catalog_rows_delete AFTER DELETE ON catalog_rows BEGIN
     INSERT INTO catalog (catalog, rowid, skill, file, section, content) VALUES ('delete', old.id, old.skill, old.file, old.section, old.content);
-    INSERT INTO catalog_words (catalog_words, rowid, skill, file, section, content) VALUES ('delete', old.id, old.skill, old.file, old.section, old.content);
     DELETE FROM catalog_grams WHERE rowid = old.id;
+  END;
+  ${CATALOG_WORDS_TRIGGERS}
+`;
+
+/**
+ * The triggers that keep `catalog_words` in step with the rows. A bulk sync leaves them out and the
+ * index unbuilt (only a prefix query reads it, and a first search over 10,000 skills would spend a
+ * tenth of its time on it): they exist exactly while the index is whole, and the first prefix
+ * query without them rebuilds it and puts them back (SkillCatalog's wordsIndex).
+ */
+export const CATALOG_WORDS_TRIGGERS = `
+  CREATE TRIGGER ${WORDS_TRIGGER} AFTER INSERT ON catalog_rows BEGIN
+    INSERT INTO catalog_words (rowid, skill, file, section, content) VALUES (new.id, new.skill, new.file, new.section, new.content);
+  END;
+  CREATE TRIGGER catalog_words_delete AFTER DELETE ON catalog_rows BEGIN
+    INSERT INTO catalog_words (catalog_words, rowid, skill, file, section, content) VALUES ('delete', old.id, old.skill, old.file, old.section, old.content);
   END;
 `;
 

@@ -16,7 +16,7 @@ import { toSkilltrayError } from '../../shared/skilltray-error.js';
 import { checkIntegerOption } from '../options.js';
 import { mergeNested, toolsFirst, type RowPlace } from './catalog-hits.js';
 import { walkSkill, type SkillFile } from '../skills/walk.js';
-import { catalogRows, catalogRowsJob, type CatalogRow } from './catalog-rows.js';
+import { catalogRowsJob, type CatalogRow } from './catalog-rows.js';
 import { runInParallel } from '../parallel.js';
 import { isIndexedFile } from './documents.js';
 import {
@@ -32,7 +32,10 @@ import {
   catalogTitleSql,
   headingMatch,
   unspacedSearchSql,
+  CATALOG_INDEX_ADDED,
   CATALOG_REFILLS,
+  CATALOG_WORDS_TRIGGERS,
+  WORDS_TRIGGER,
   type CatalogMatch,
   type MatchLevel,
 } from './catalog-sql.js';
@@ -41,7 +44,7 @@ import { oneLine } from './plain-text.js';
 import { DEFAULT_SEARCH_LIMIT } from './query.js';
 import { tokenizerPreference } from './tokenizer.js';
 import { markPieces, unspacedMatch, unspacedSnippet, type UnspacedMatch } from './unspaced-text.js';
-import type { CatalogTool } from './tool-text.js';
+import type { ToolCommands } from './tool-text.js';
 import type { TokenizerName } from '../../shared/gateway.js';
 
 export interface CatalogSkill {
@@ -50,7 +53,7 @@ export interface CatalogSkill {
   /** The skill's content hash (RFC-0001 manifest hash); a skill whose hash is unchanged is skipped. */
   hash: string;
   /** Its tools: a SKILL.md section under one of their headings is that tool's hit, and their Commands are read as callers see them. */
-  tools?: readonly CatalogTool[];
+  commands?: ToolCommands;
   /** Its files as the load walked them (the ones its hash covers); walked at sync when not given. */
   files?: readonly SkillFile[];
 }
@@ -120,6 +123,9 @@ const BUSY_TIMEOUT_MS = 120_000;
 /** Changed skills from which a sync stores every row first and indexes them in one pass (see suspendIndexing). */
 const BULK_MIN = 64;
 
+/** Skills a bulk sync that only adds stores between two indexing statements (see suspendIndexing). */
+const BULK_INDEX_EVERY = 1000;
+
 /** Skills a background sync reads between two turns of the event loop. */
 const BACKGROUND_BATCH = 50;
 
@@ -147,7 +153,7 @@ function filesOf(skill: CatalogSkill): readonly SkillFile[] {
 
 /** A skill's catalog rows, read from its files. */
 function rowsOf(skill: CatalogSkill): CatalogRow[] {
-  return catalogRows(filesOf(skill), skill.tools ?? []);
+  return catalogRowsJob.run({ files: filesOf(skill), commands: skill.commands ?? null });
 }
 
 /** Ranked rows asked of SQLite per hit wanted: merging a section with its parent and children drops some. */
@@ -390,6 +396,18 @@ export class SkillCatalog {
    * goes), then written in one transaction. Searches meanwhile read the catalog as it was.
    */
   async syncInBackground(skills: readonly CatalogSkill[], progress?: CatalogProgress): Promise<CatalogSync> {
+    const result = await this.syncRowsInBackground(skills, progress);
+    // The prefix index too, before anyone types: search-as-you-type is what a long-running process serves.
+    await new Promise((resolve) => setImmediate(resolve));
+    try {
+      if (this.db.open) this.wordsIndex();
+    } catch {
+      // Left to the first prefix search, which rebuilds a damaged catalog or moves it to memory.
+    }
+    return result;
+  }
+
+  private async syncRowsInBackground(skills: readonly CatalogSkill[], progress?: CatalogProgress): Promise<CatalogSync> {
     this.lastSkills = skills;
     const wanted = new Map(skills.map((skill) => [skill.name, skill]));
     const before = this.records();
@@ -444,9 +462,10 @@ export class SkillCatalog {
       const bytes = [...walked.values()].reduce((sum, files) => sum + files.reduce((size, file) => size + (isIndexedFile(file.rel) ? file.size : 0), 0), 0);
       this.options.onIndexing({ skills: [...walked.keys()], bytes });
     }
-    // Many rows at once are indexed in one pass after they are stored: FTS5 flushes at every
-    // statement a trigger runs in, which costs a hundred skills' worth of time per thousand.
-    const bulk = changed.length >= BULK_MIN && changed.length * 4 >= wanted.size ? this.suspendIndexing() : null;
+    // Many rows at once are indexed a batch at a time (or in one pass after they are stored): FTS5
+    // flushes at every statement a trigger runs in, which costs a hundred skills' worth of time per thousand.
+    const addsOnly = gone.length === 0 && changed.every((skill) => !existing.has(skill.name));
+    const bulk = changed.length >= BULK_MIN && changed.length * 4 >= wanted.size ? this.suspendIndexing(addsOnly) : null;
     const deleteRows = this.statement('DELETE FROM catalog_rows WHERE skill_id = ?');
     const deleteSkill = this.statement('DELETE FROM catalog_skills WHERE id = ?');
     const insertSkill = this.statement('INSERT INTO catalog_skills (name, dir, hash, sections) VALUES (?, ?, ?, ?)');
@@ -477,10 +496,12 @@ export class SkillCatalog {
       }
       for (const row of rows) insertRow.run(id, skill.name, row.file, row.section, row.content, row.level, row.startLine, row.endLine, row.trail, row.tool);
       next.set(skill.name, { id, name: skill.name, dir: skill.dir, hash: skill.hash });
+      // Indexed while helpers still read rows, which then read more of them (after them, it was a first search's longest step on one thread).
+      if ((i + 1) % BULK_INDEX_EVERY === 0) bulk?.indexAdded();
       if (progress !== undefined && ((i + 1) % step === 0 || i + 1 === changed.length)) progress(i + 1, changed.length);
     };
     // Rows are read on helper threads too (a first search reads every skill); rows read already (syncInBackground's) are not read again.
-    const inputs = changed.map((skill) => ({ files: walked.get(skill.name) ?? [], tools: skill.tools ?? [] }));
+    const inputs = changed.map((skill) => ({ files: walked.get(skill.name) ?? [], commands: skill.commands ?? null }));
     runInParallel(catalogRowsJob, inputs, store, {
       threads: read.size > 0 ? 1 : (this.options.threads ?? 1),
       here: (input, i) => read.get((changed[i] as CatalogSkill).name) ?? catalogRowsJob.run(input),
@@ -492,16 +513,20 @@ export class SkillCatalog {
   }
 
   /**
-   * Drops the triggers that index each stored row as it comes, for a sync that stores many: `resume`
-   * indexes every row in one pass per full-text table they feed (FTS5's 'rebuild', or the table's
-   * CATALOG_REFILLS statement) and puts the triggers back. Null when a trigger feeds a table neither
-   * can fill (no shortcut then).
+   * Drops the triggers that index each stored row as it comes, for a sync that stores many. With
+   * `addsOnly` (no row is deleted meanwhile: a first sync), `indexAdded` indexes the rows stored
+   * since its last call in one statement per full-text table (CATALOG_INDEX_ADDED); else `resume`
+   * indexes every row in one pass per table (FTS5's 'rebuild', or the table's CATALOG_REFILLS
+   * statement). `resume` puts the triggers back — but `catalog_words`', which is left to the first
+   * prefix query (see wordsIndex). Null when a trigger feeds a table neither can fill (no shortcut then).
    */
-  private suspendIndexing(): { resume: () => void } | null {
-    const triggers = this.db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'catalog_rows'").all() as {
-      name: string;
-      sql: string;
-    }[];
+  private suspendIndexing(addsOnly: boolean): { indexAdded: () => void; resume: () => void } | null {
+    const triggers = (
+      this.db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'catalog_rows'").all() as {
+        name: string;
+        sql: string;
+      }[]
+    ).map((trigger) => ({ ...trigger, targets: [...trigger.sql.matchAll(/INSERT\s+INTO\s+"?(\w+)"?/gi)].map((m) => m[1] as string) }));
     const fed = new Set(
       (
         this.db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'").all() as {
@@ -512,19 +537,49 @@ export class SkillCatalog {
         .filter((t) => /USING\s+fts5\s*\(/i.test(t.sql) && /content\s*=\s*'catalog_rows'/i.test(t.sql))
         .map((t) => t.name),
     );
-    const targets = new Set(triggers.flatMap((t) => [...t.sql.matchAll(/INSERT\s+INTO\s+"?(\w+)"?/gi)].map((m) => m[1] as string)));
+    const deferred = (trigger: { targets: string[] }): boolean => trigger.targets.length > 0 && trigger.targets.every((table) => table === 'catalog_words');
+    const targets = [...new Set(triggers.filter((trigger) => !deferred(trigger)).flatMap((trigger) => trigger.targets))];
     // A table fed from catalog_rows is rebuilt by FTS5 itself; the pair index is refilled by its own statement.
     const refill = (table: string): string | undefined => (fed.has(table) ? `INSERT INTO "${table}" ("${table}") VALUES ('rebuild')` : CATALOG_REFILLS[table]);
-    if (targets.size === 0 || [...targets].some((target) => refill(target) === undefined)) return null;
+    if (targets.length === 0 || targets.some((target) => refill(target) === undefined)) return null;
+    const maxId = (): number => this.db.prepare('SELECT coalesce(max(id), 0) FROM catalog_rows').pluck().get() as number;
+    // The last row indexed so far, while rows are indexed as they come; null: every row is indexed at the end.
+    let indexed = addsOnly && targets.every((target) => CATALOG_INDEX_ADDED[target] !== undefined) ? maxId() : null;
     for (const trigger of triggers) this.db.exec(`DROP TRIGGER "${trigger.name}"`);
+    const indexAdded = (): void => {
+      if (indexed === null) return;
+      for (const table of targets) this.statement(CATALOG_INDEX_ADDED[table] as string).run({ after: indexed });
+      indexed = maxId();
+    };
     return {
+      indexAdded,
       resume: () => {
-        for (const table of targets) this.db.exec(refill(table) as string);
-        for (const trigger of triggers) this.db.exec(trigger.sql);
+        if (indexed !== null) indexAdded();
+        else for (const table of targets) this.db.exec(refill(table) as string);
+        for (const trigger of triggers) if (!deferred(trigger)) this.db.exec(trigger.sql);
         // The statements prepared before the triggers went are prepared again.
         this.statements.clear();
       },
     };
+  }
+
+  /**
+   * Makes `catalog_words` whole when a bulk sync left it unbuilt (its triggers gone): rebuilt from
+   * the rows and its triggers put back, in one write transaction, so a process that finds it whole
+   * never reads it half made. Costs one lookup when it is whole already.
+   */
+  private wordsIndex(): void {
+    const whole = (): boolean => this.statement("SELECT 1 FROM sqlite_schema WHERE type = 'trigger' AND name = ?").pluck().get(WORDS_TRIGGER) !== undefined;
+    if (whole()) return;
+    this.db
+      .transaction(() => {
+        // Another process may have built it while this one waited for the lock.
+        if (whole()) return;
+        this.db.exec("INSERT INTO catalog_words (catalog_words) VALUES ('rebuild')");
+        this.db.exec(CATALOG_WORDS_TRIGGERS);
+        this.statements.clear();
+      })
+      .immediate();
   }
 
   /**
@@ -543,6 +598,7 @@ export class SkillCatalog {
     const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
     const skill = options.skill ?? null;
     const answer = (): CatalogResult => {
+      if (prefix) this.wordsIndex();
       let results: CatalogHit[] = [];
       let level: MatchLevel = 'all';
       // The pair index is asked once: its match does not widen by level.
@@ -556,7 +612,8 @@ export class SkillCatalog {
     try {
       return answer();
     } catch (error) {
-      if (!isCorruption(error)) throw toSkilltrayError(error);
+      // Damage, or a catalog this process cannot write (building the prefix index of a read-only home's): rebuilt, in memory for the latter.
+      if (!isCorruption(error) && !this.canLiveInMemory(error)) throw toSkilltrayError(error);
       // Without a skill list to rebuild from, the caller has to sync first.
       if (this.lastSkills === null) throw corruptIndexError('--all', error);
       this.recreate();

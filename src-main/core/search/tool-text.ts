@@ -19,6 +19,12 @@ export interface CatalogTool {
   commandWords: string;
 }
 
+/** What the catalog reads of a skill's tools: their names and Commands, with the syntax their placeholders are written in. */
+export interface ToolCommands {
+  syntax: PlaceholderSyntax;
+  tools: readonly Pick<Tool, 'name' | 'command' | 'commandLine'>[];
+}
+
 /** A short option that takes the next word as its value (`-c name=value`, `-o pid,comm`, `-W 2`). */
 const SHORT_OPTION = /^-[A-Za-z]$/;
 
@@ -60,7 +66,7 @@ export function callerFacingCommand(command: string, syntax: PlaceholderSyntax):
 }
 
 /** The catalog's view of a skill's tools. */
-export function catalogTools(tools: readonly Tool[], syntax: PlaceholderSyntax): CatalogTool[] {
+export function catalogTools({ tools, syntax }: ToolCommands): CatalogTool[] {
   return tools.map((tool) => ({
     name: tool.name,
     commandLines: tool.command === '' ? null : [tool.commandLine, tool.commandLine + tool.command.split('\n').length - 1],

@@ -8,7 +8,6 @@ import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_thread
 import { describe, expect, it } from 'vitest';
 import type { HelperBatch, HelperData, JobName } from '../../../src-main/core/parallel.js';
 import { freshParseJob, parseFresh, receivedParse, type FreshParse, type PostedParse } from '../../../src-main/core/skills/fresh-parse.js';
-import { catalogTools } from '../../../src-main/core/search/tool-text.js';
 import { encodePayload, recordedPayload } from '../../../src-main/core/skills/cache-payload.js';
 import type { SkillTree } from '../../../src-main/core/skills/fingerprint.js';
 import { parseSkill } from '../../../src-main/core/skills/parse-skill.js';
@@ -75,7 +74,10 @@ describe('the helper thread', () => {
       const { dirs, root: skillRoot } = writeVariedSkills(tempDir(), 8);
       const inputs = dirs.map((dir) => {
         const { skill, files } = parseHere({ dir, root: skillRoot });
-        return { files: files ?? [], tools: catalogTools(skill.tools, skill.syntax) };
+        return {
+          files: files ?? [],
+          commands: { syntax: skill.syntax, tools: skill.tools.map(({ name, command, commandLine }) => ({ name, command, commandLine })) },
+        };
       });
       const outputs = await helperOutputs(script, 'catalog-rows', inputs);
       const here = inputs.map((input) => catalogRowsJob.run(input));

@@ -5,8 +5,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { catalogPath, SkillCatalog, type CatalogSkill } from '../../../src-main/core/search/catalog.js';
 import { catalogMatch } from '../../../src-main/core/search/catalog-sql.js';
-import { catalogTools } from '../../../src-main/core/search/tool-text.js';
 import { unspacedMatch } from '../../../src-main/core/search/unspaced-text.js';
+import { DEFAULT_SEARCH_LIMIT } from '../../../src-main/core/search/query.js';
 import { manifestHash, walkSkill } from '../../../src-main/core/skills/walk.js';
 import { parseSkill } from '../../../src-main/core/skills/parse-skill.js';
 import { makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
@@ -20,7 +20,7 @@ function skill(parent: string, name: string, body: string): CatalogSkill {
 /** The entry with its tools as the loader reads them (names, and their Commands as callers see them). */
 function withTools(entry: CatalogSkill): CatalogSkill {
   const parsed = parseSkill(entry.dir, { path: join(entry.dir, '..'), kind: 'env', trust: 'user', syntax: 'angle' });
-  return { ...entry, tools: catalogTools(parsed.tools, parsed.syntax) };
+  return { ...entry, commands: { syntax: parsed.syntax, tools: parsed.tools } };
 }
 
 function rehash(entry: CatalogSkill): CatalogSkill {
@@ -459,6 +459,139 @@ describe('scripts written without spaces: any part of a run is found (unspaced-t
       }),
       { numRuns: 60 },
     );
+    catalog.close();
+  });
+});
+
+describe('the prefix index a cold sync leaves to the first prefix search (catalog_words)', () => {
+  /** Many skills (the bulk path), each with words only it holds. */
+  function manySkills(count: number): CatalogSkill[] {
+    const roots = tempDir();
+    return Array.from({ length: count }, (_, i) =>
+      skill(roots, `tool-${i}`, `# Deploy ${i}\n\nShip release ${i} to staging${i % 7}.\n\n## Rollback\n\nRestore the previous build of item${i}.\n`),
+    );
+  }
+
+  /** What the file says of catalog_words: whether its triggers are there, and how many rows it finds for a prefix. */
+  function wordsState(home: string, prefix: string): { triggers: number; found: number } {
+    const db = new Database(catalogPath(home), { readonly: true });
+    try {
+      const triggers = db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND name LIKE 'catalog_words_%'").pluck().get() as number;
+      const found = db.prepare('SELECT count(*) FROM catalog_words WHERE catalog_words MATCH ?').pluck().get(`"${prefix}"*`) as number;
+      return { triggers, found };
+    } finally {
+      db.close();
+    }
+  }
+
+  const QUERIES = ['stag', 'deploy resto', 'item1', 'rollback previ', 'ship'];
+
+  /** The prefix answers of a catalog each of `skills` reached one sync at a time (no bulk path: the index kept by its triggers). */
+  function onePerSync(skills: readonly CatalogSkill[]): unknown[] {
+    const catalog = open(tempDir());
+    for (let i = 1; i <= skills.length; i++) catalog.sync(skills.slice(0, i));
+    const answers = QUERIES.map((query) => catalog.search(query, { prefix: true, limit: 50 }));
+    catalog.close();
+    return answers;
+  }
+
+  it('a bulk sync leaves it unbuilt; the first prefix search builds it, answering as an index kept all along does', () => {
+    const skills = manySkills(80);
+    const home = tempDir();
+    const catalog = open(home);
+    catalog.sync(skills);
+    expect(wordsState(home, 'stag')).toEqual({ triggers: 0, found: 0 });
+    // A full search never reads it.
+    expect(catalog.search('staging3').results.map((hit) => hit.skill)).toEqual(expect.arrayContaining(['tool-3', 'tool-10']));
+    expect(wordsState(home, 'stag').triggers).toBe(0);
+    const answers = QUERIES.map((query) => catalog.search(query, { prefix: true, limit: 50 }));
+    expect(wordsState(home, 'stag')).toEqual({ triggers: 2, found: 80 });
+    expect(answers).toEqual(onePerSync(skills));
+    expect(answers[0]?.results.length).toBeGreaterThan(10);
+    catalog.close();
+  });
+
+  it('edits synced while it is unbuilt are in it once built: a changed skill found by its new words only, a removed one gone', () => {
+    const skills = manySkills(80);
+    const home = tempDir();
+    const catalog = open(home);
+    catalog.sync(skills);
+    const changed = skills[5] as CatalogSkill;
+    writeFileSync(join(changed.dir, 'SKILL.md'), '---\nname: tool-5\ndescription: tool-5 skill\n---\n# Archive\n\nCompress the quarterly ledgers.\n');
+    const next = [...skills.slice(0, 5), rehash(changed), ...skills.slice(6, 79)];
+    expect(catalog.sync(next)).toMatchObject({ updated: ['tool-5'], removed: ['tool-79'] });
+    expect(wordsState(home, 'stag').triggers).toBe(0);
+    expect(catalog.search('quarter', { prefix: true }).results.map((hit) => hit.skill)).toEqual(['tool-5']);
+    expect(catalog.search('item5', { prefix: true }).results.map((hit) => hit.skill)).not.toContain('tool-5');
+    expect(catalog.search('item79', { prefix: true }).results).toEqual([]);
+    // Kept by its triggers from then on.
+    writeFileSync(join(changed.dir, 'SKILL.md'), '---\nname: tool-5\ndescription: tool-5 skill\n---\n# Archive\n\nCompress the yearly ledgers.\n');
+    catalog.sync([...next.slice(0, 5), rehash(changed), ...next.slice(6)]);
+    expect(catalog.search('quarter', { prefix: true }).results).toEqual([]);
+    expect(catalog.search('year', { prefix: true }).results.map((hit) => hit.skill)).toEqual(['tool-5']);
+    catalog.close();
+  });
+
+  it('built by one process, it is whole for another that has the catalog open', () => {
+    const skills = manySkills(80);
+    const home = tempDir();
+    const first = open(home);
+    first.sync(skills);
+    const second = open(home);
+    second.sync(skills);
+    expect(second.search('stag', { prefix: true }).results.length).toBeGreaterThan(0);
+    expect(wordsState(home, 'stag').triggers).toBe(2);
+    expect(first.search('stag', { prefix: true })).toEqual(second.search('stag', { prefix: true }));
+    first.close();
+    second.close();
+  });
+
+  it('a long-running process builds it in the background, before anyone types', async () => {
+    const home = tempDir();
+    const catalog = open(home);
+    await catalog.syncInBackground(manySkills(80));
+    expect(wordsState(home, 'stag')).toEqual({ triggers: 2, found: 80 });
+    catalog.close();
+  });
+});
+
+describe('a first sync of many skills indexes their rows a batch at a time while it reads them', () => {
+  /** FTS5's own check that `table`'s index holds exactly the rows of its content table. */
+  function integrity(home: string, table: string): void {
+    const db = new Database(catalogPath(home));
+    try {
+      db.prepare(`INSERT INTO ${table} (${table}, rank) VALUES ('integrity-check', 1)`).run();
+    } finally {
+      db.close();
+    }
+  }
+
+  it('every row of 1,100 skills is indexed once, as when each was synced alone; a later bulk update (rebuilt in one pass) too', () => {
+    const roots = tempDir();
+    const skills = Array.from({ length: 1100 }, (_, i) =>
+      skill(roots, `s-${i}`, `# Part ${i}\n\nWord${i} and common text.\n\n## 注意 ${i}\n\n用于第${i}项的说明。\n`),
+    );
+    const home = tempDir();
+    const catalog = open(home);
+    expect(catalog.sync(skills).added).toHaveLength(1100);
+    integrity(home, 'catalog');
+    for (const i of [0, 999, 1000, 1099]) {
+      expect(
+        catalog.search(`word${i}`).results.map((hit) => [hit.skill, hit.section]),
+        `word${i}`,
+      ).toEqual([[`s-${i}`, `Part ${i}`]]);
+      expect(catalog.search(`第${i}项`).results.map((hit) => hit.skill)).toEqual([`s-${i}`]);
+    }
+    expect(catalog.search('common').results).toHaveLength(DEFAULT_SEARCH_LIMIT);
+    // A third of them changed: rows are deleted and stored again, and the indexes rebuilt whole.
+    for (const changed of skills.slice(0, 400))
+      writeFileSync(join(changed.dir, 'SKILL.md'), `---\nname: ${changed.name}\ndescription: d\n---\n# Moved\n\nElsewhere now.\n`);
+    const next = [...skills.slice(0, 400).map(rehash), ...skills.slice(400)];
+    expect(catalog.sync(next).updated).toHaveLength(400);
+    integrity(home, 'catalog');
+    expect(catalog.search('word0').results).toEqual([]);
+    expect(catalog.search('第0项').results).toEqual([]);
+    expect(catalog.search('word1000').results.map((hit) => hit.skill)).toEqual(['s-1000']);
     catalog.close();
   });
 });

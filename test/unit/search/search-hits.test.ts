@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SkillCatalog, type CatalogSkill } from '../../../src-main/core/search/catalog.js';
 import { searchHits } from '../../../src-main/core/search/search-hits.js';
-import { callerFacingCommand, catalogTools } from '../../../src-main/core/search/tool-text.js';
+import { callerFacingCommand } from '../../../src-main/core/search/tool-text.js';
 import { manifestHash, walkSkill } from '../../../src-main/core/skills/walk.js';
 import { parseSkill } from '../../../src-main/core/skills/parse-skill.js';
 import type { Skill } from '../../../src-main/shared/model.js';
@@ -52,7 +52,7 @@ The log of a repository lists its commits; the status shows what changed since.
 function loaded(parent: string, name: string, body: string): { entry: CatalogSkill; skill: Skill } {
   const dir = makeSkill(parent, name, { 'SKILL.md': `---\nname: ${name}\ndescription: ${name} skill\n---\n${body}` });
   const skill = parseSkill(dir, { path: parent, kind: 'env', trust: 'user', syntax: 'angle' });
-  return { entry: { name, dir, hash: manifestHash(walkSkill(dir).files), tools: catalogTools(skill.tools, skill.syntax) }, skill };
+  return { entry: { name, dir, hash: manifestHash(walkSkill(dir).files), commands: { syntax: skill.syntax, tools: skill.tools } }, skill };
 }
 
 function catalogOf(...skills: { entry: CatalogSkill; skill: Skill }[]): { catalog: SkillCatalog; toolsOf: (name: string) => Skill['tools'] | undefined } {

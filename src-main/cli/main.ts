@@ -61,7 +61,9 @@ async function printError(ctx: CliContext, error: SkilltrayError, command: Comma
   // E020's suggestions are lines of their own; any other error is one line, whatever its message holds.
   const lines = error.code === 'E020' ? formatSectionNotFound(error).split('\n') : [withDidYouMean(error.format(), error.details)];
   ctx.io.err(displayLines(lines));
-  if ((error.code === 'E100' || error.code === 'E101') && command)
+  // A bad environment variable is no fault of the command line: its usage would point at the wrong place.
+  const ofCommandLine = error.details?.variable === undefined;
+  if ((error.code === 'E100' || error.code === 'E101') && command && ofCommandLine)
     ctx.io.err(`usage: ${usageLine(command)}\nsee 'skilltray ${command.name} --help' for its options and examples\n`);
   else if (error.code === 'E101') ctx.io.err("see 'skilltray --help' for the commands\n");
   // At a terminal the person can approve the call themselves; only the CLI can say so.

@@ -77,7 +77,7 @@ export function threadsOf(env: NodeJS.ProcessEnv): number {
   if (raw === undefined || raw === '') return defaultThreads();
   const threads = Number(raw);
   if (!/^\d+$/.test(raw.trim()) || threads < 1 || threads > MAX_THREADS) {
-    throw skillcErrors.invalidOption(`SKILLTRAY_THREADS must be an integer between 1 and ${MAX_THREADS}, got '${raw}'`);
+    throw skillcErrors.invalidVariable('SKILLTRAY_THREADS', `SKILLTRAY_THREADS must be an integer between 1 and ${MAX_THREADS}, got '${raw}'`);
   }
   return threads;
 }

@@ -47,6 +47,8 @@ export const skillcErrors = {
   /** An option with a bad or missing value, said as a sentence that names the option (`--limit expects an integer, got 'x'`). */
   invalidOption: (message: string) => new SkilltrayError('E100', message),
   /** A command line that does not fit the command (RFC-0005 keeps E100–E199 for the CLI's parsing). */
+  /** An environment variable with a bad value: no command line is at fault, so the CLI shows no usage line for it. */
+  invalidVariable: (variable: string, message: string) => new SkilltrayError('E100', message, { details: { variable } }),
   usage: (message: string, details?: Record<string, unknown>) => new SkilltrayError('E101', message, details === undefined ? {} : { details }),
   /** RFC-0005's E999 is its message alone: an unexpected failure (I/O, a database, a broken invariant). */
   internal: (message: string, options: { details?: Record<string, unknown>; cause?: unknown } = {}) => new SkilltrayError('E999', message, options),

@@ -34,12 +34,12 @@ describe('SKILLTRAY_THREADS', () => {
     expect(await coldOutputs(skills, '2')).toEqual(one);
   }, 180_000);
 
-  it('refuses a value that is not a thread count, with E100', async () => {
+  it('refuses a value that is not a thread count, with E100 and no usage line (the command line is not at fault)', async () => {
     const home = testHome();
     for (const bad of ['0', 'two', '1.5', '65']) {
       const { code, stderr } = await cliProcessBytes(['list'], { ...home.env, SKILLTRAY_THREADS: bad });
       expect(code, bad).not.toBe(0);
-      expect(stderr).toContain(`error[E100]: SKILLTRAY_THREADS must be an integer between 1 and 64, got '${bad}'`);
+      expect(stderr, bad).toBe(`error[E100]: SKILLTRAY_THREADS must be an integer between 1 and 64, got '${bad}'\n`);
     }
   });
 });

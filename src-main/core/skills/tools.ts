@@ -5,6 +5,7 @@
 import type { Tokens } from 'marked';
 import type { PlaceholderSyntax, Tool, ToolParam } from '../../shared/model.js';
 import { lexBlocks, type Block } from '../markdown/blocks.js';
+import { scanHeadings, type ScannedHeading } from '../markdown/heading-scan.js';
 import { parseCommand, type ParsedCommand } from '../template/parse-command.js';
 import { placeholderForm } from '../template/render-command.js';
 import { parseParamType } from '../template/param-types.js';
@@ -16,19 +17,22 @@ const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const NO_PARAMS = /^\(?none\.?\)?\.?$/i;
 const REQUIRED_WORDS: Record<string, boolean> = { yes: true, y: true, true: true, required: true, no: false, n: false, false: false, optional: false };
 
-interface ToolSection {
+export interface ToolSection {
   name: string;
   line: number;
   /** Blocks before the first H4 (the description), then per lower-cased H4 title. */
   parts: Map<string, Block[]>;
 }
 
-/** Groups the body's blocks into H3 sections with their H4 subsections. */
-function toolSections(body: string, bodyLine: number): ToolSection[] {
+/** The H4 titles that make an H3 a tool. */
+const TOOL_PARTS = new Set(['command', 'parameters']);
+
+/** Groups blocks into H3 sections with their H4 subsections, keeping the tools (those with a Command or Parameters part). */
+function sectionsOf(blocks: readonly Block[]): ToolSection[] {
   const sections: ToolSection[] = [];
   let current: ToolSection | null = null;
   let part = '';
-  for (const block of lexBlocks(body, bodyLine)) {
+  for (const block of blocks) {
     const token = block.token;
     if (token.type === 'heading' && (token.depth as number) <= 3) {
       current = (token.depth as number) === 3 ? { name: (token.text as string).trim(), line: block.line, parts: new Map() } : null;
@@ -46,7 +50,38 @@ function toolSections(body: string, bodyLine: number): ToolSection[] {
     list.push(block);
     current.parts.set(part, list);
   }
-  return sections.filter((s) => s.parts.has('command') || s.parts.has('parameters'));
+  return sections.filter((section) => [...TOOL_PARTS].some((title) => section.parts.has(title)));
+}
+
+/** The body's tool sections from marked's lexing of all of it. */
+export function lexedToolSections(body: string, bodyLine: number): ToolSection[] {
+  return sectionsOf(lexBlocks(body, bodyLine));
+}
+
+/**
+ * The body's tool sections, lexing only them where the line scan can place the body's headings
+ * (heading-scan.ts, held to marked by property tests): each H3 that holds a Command or Parameters
+ * H4 is lexed from its heading to the next heading of level 3 or above — a top-level ATX heading
+ * at column 0 ends any block before it — and the prose around the tools, most of an Agent Skill,
+ * is never lexed. Elsewhere the whole body is lexed.
+ */
+export function toolSections(body: string, bodyLine: number): ToolSection[] {
+  const headings = scanHeadings(body, bodyLine);
+  if (headings === null) return lexedToolSections(body, bodyLine);
+  const sections: ToolSection[] = [];
+  headings.forEach((heading, i) => {
+    if (heading.level !== 3) return;
+    let next = i + 1;
+    let tool = false;
+    for (; next < headings.length && (headings[next] as ScannedHeading).level > 3; next++) {
+      const inner = headings[next] as ScannedHeading;
+      tool ||= inner.level === 4 && TOOL_PARTS.has(inner.text.trim().toLowerCase());
+    }
+    if (!tool) return;
+    const end = next < headings.length ? (headings[next] as ScannedHeading).offset : body.length;
+    sections.push(...sectionsOf(lexBlocks(body.slice(heading.offset, end), heading.line)));
+  });
+  return sections;
 }
 
 /** A table cell's text with code-span backticks removed. */

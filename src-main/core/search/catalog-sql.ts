@@ -103,22 +103,13 @@ export function catalogFunctions(db: Database.Database): void {
 export const WORDS_TRIGGER = 'catalog_words_insert';
 
 /**
- * How a bulk sync, which stores rows with the triggers dropped, fills a trigger-fed table that FTS5
- * cannot rebuild from catalog_rows by itself: the contentless pair index, emptied and filled again.
+ * How a bulk sync, which stores rows with its triggers dropped, indexes the rows with ids above
+ * @after in each table the triggers feed, one statement a table (FTS5 writes out what it holds at
+ * each statement's end, so a row at a time is what costs): a batch at a time while a first sync goes
+ * on reading, or every row (@after 0) once the table is emptied with 'delete-all' (see the catalog's
+ * suspendIndexing). A table missing here leaves a bulk sync no shortcut.
  */
-export const CATALOG_REFILLS: Readonly<Record<string, string>> = {
-  catalog_grams: `
-    INSERT INTO catalog_grams (catalog_grams) VALUES ('delete-all');
-    INSERT INTO catalog_grams (rowid, section, content) SELECT id, ${UNSPACED_GRAMS}(section), ${UNSPACED_GRAMS}(content) FROM catalog_rows
-      WHERE ${HAS_UNSPACED}(section) OR ${HAS_UNSPACED}(content);`,
-};
-
-/**
- * How a bulk sync that only adds skills indexes the rows it has stored since the last time (ids above
- * @after), a batch at a time while it goes on reading (one statement a batch: FTS5 writes out what it
- * holds at each statement's end, so a row at a time is what costs). A table missing here is refilled.
- */
-export const CATALOG_INDEX_ADDED: Readonly<Record<string, string>> = {
+export const CATALOG_INDEX_ROWS: Readonly<Record<string, string>> = {
   catalog: 'INSERT INTO catalog (rowid, skill, file, section, content) SELECT id, skill, file, section, content FROM catalog_rows WHERE id > @after',
   catalog_grams: `INSERT INTO catalog_grams (rowid, section, content) SELECT id, ${UNSPACED_GRAMS}(section), ${UNSPACED_GRAMS}(content) FROM catalog_rows
     WHERE id > @after AND (${HAS_UNSPACED}(section) OR ${HAS_UNSPACED}(content))`,

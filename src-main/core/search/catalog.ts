@@ -32,8 +32,7 @@ import {
   catalogTitleSql,
   headingMatch,
   unspacedSearchSql,
-  CATALOG_INDEX_ADDED,
-  CATALOG_REFILLS,
+  CATALOG_INDEX_ROWS,
   CATALOG_WORDS_TRIGGERS,
   WORDS_TRIGGER,
   type CatalogMatch,
@@ -513,12 +512,13 @@ export class SkillCatalog {
   }
 
   /**
-   * Drops the triggers that index each stored row as it comes, for a sync that stores many. With
+   * Drops the triggers that index each stored row as it comes, for a sync that stores many, and
+   * indexes the rows itself with one CATALOG_INDEX_ROWS statement per table they fed. With
    * `addsOnly` (no row is deleted meanwhile: a first sync), `indexAdded` indexes the rows stored
-   * since its last call in one statement per full-text table (CATALOG_INDEX_ADDED); else `resume`
-   * indexes every row in one pass per table (FTS5's 'rebuild', or the table's CATALOG_REFILLS
-   * statement). `resume` puts the triggers back — but `catalog_words`', which is left to the first
-   * prefix query (see wordsIndex). Null when a trigger feeds a table neither can fill (no shortcut then).
+   * since its last call; else `resume` empties each table and indexes every row (a deleted row must
+   * leave the index). `resume` puts the triggers back — but `catalog_words`', which is left to the
+   * first prefix query (see wordsIndex). Null when a trigger feeds a table it has no statement for
+   * (no shortcut then).
    */
   private suspendIndexing(addsOnly: boolean): { indexAdded: () => void; resume: () => void } | null {
     const triggers = (
@@ -527,35 +527,29 @@ export class SkillCatalog {
         sql: string;
       }[]
     ).map((trigger) => ({ ...trigger, targets: [...trigger.sql.matchAll(/INSERT\s+INTO\s+"?(\w+)"?/gi)].map((m) => m[1] as string) }));
-    const fed = new Set(
-      (
-        this.db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'").all() as {
-          name: string;
-          sql: string;
-        }[]
-      )
-        .filter((t) => /USING\s+fts5\s*\(/i.test(t.sql) && /content\s*=\s*'catalog_rows'/i.test(t.sql))
-        .map((t) => t.name),
-    );
     const deferred = (trigger: { targets: string[] }): boolean => trigger.targets.length > 0 && trigger.targets.every((table) => table === 'catalog_words');
     const targets = [...new Set(triggers.filter((trigger) => !deferred(trigger)).flatMap((trigger) => trigger.targets))];
-    // A table fed from catalog_rows is rebuilt by FTS5 itself; the pair index is refilled by its own statement.
-    const refill = (table: string): string | undefined => (fed.has(table) ? `INSERT INTO "${table}" ("${table}") VALUES ('rebuild')` : CATALOG_REFILLS[table]);
-    if (targets.length === 0 || targets.some((target) => refill(target) === undefined)) return null;
+    if (targets.length === 0 || targets.some((target) => CATALOG_INDEX_ROWS[target] === undefined)) return null;
     const maxId = (): number => this.db.prepare('SELECT coalesce(max(id), 0) FROM catalog_rows').pluck().get() as number;
+    const indexRows = (after: number): void => {
+      for (const table of targets) this.statement(CATALOG_INDEX_ROWS[table] as string).run({ after });
+    };
     // The last row indexed so far, while rows are indexed as they come; null: every row is indexed at the end.
-    let indexed = addsOnly && targets.every((target) => CATALOG_INDEX_ADDED[target] !== undefined) ? maxId() : null;
+    let indexed = addsOnly ? maxId() : null;
     for (const trigger of triggers) this.db.exec(`DROP TRIGGER "${trigger.name}"`);
     const indexAdded = (): void => {
       if (indexed === null) return;
-      for (const table of targets) this.statement(CATALOG_INDEX_ADDED[table] as string).run({ after: indexed });
+      indexRows(indexed);
       indexed = maxId();
     };
     return {
       indexAdded,
       resume: () => {
         if (indexed !== null) indexAdded();
-        else for (const table of targets) this.db.exec(refill(table) as string);
+        else {
+          for (const table of targets) this.db.exec(`INSERT INTO "${table}" ("${table}") VALUES ('delete-all')`);
+          indexRows(0);
+        }
         for (const trigger of triggers) if (!deferred(trigger)) this.db.exec(trigger.sql);
         // The statements prepared before the triggers went are prepared again.
         this.statements.clear();

@@ -472,6 +472,15 @@ describe('the prefix index a cold sync leaves to the first prefix search (catalo
     );
   }
 
+  /** A catalog bulk-synced with 80 such skills, in its own home. */
+  function bulkSynced(): { skills: CatalogSkill[]; home: string; catalog: SkillCatalog } {
+    const skills = manySkills(80);
+    const home = tempDir();
+    const catalog = open(home);
+    catalog.sync(skills);
+    return { skills, home, catalog };
+  }
+
   /** What the file says of catalog_words: whether its triggers are there, and how many rows it finds for a prefix. */
   function wordsState(home: string, prefix: string): { triggers: number; found: number } {
     const db = new Database(catalogPath(home), { readonly: true });
@@ -496,10 +505,7 @@ describe('the prefix index a cold sync leaves to the first prefix search (catalo
   }
 
   it('a bulk sync leaves it unbuilt; the first prefix search builds it, answering as an index kept all along does', () => {
-    const skills = manySkills(80);
-    const home = tempDir();
-    const catalog = open(home);
-    catalog.sync(skills);
+    const { skills, home, catalog } = bulkSynced();
     expect(wordsState(home, 'stag')).toEqual({ triggers: 0, found: 0 });
     // A full search never reads it.
     expect(catalog.search('staging3').results.map((hit) => hit.skill)).toEqual(expect.arrayContaining(['tool-3', 'tool-10']));
@@ -512,10 +518,7 @@ describe('the prefix index a cold sync leaves to the first prefix search (catalo
   });
 
   it('edits synced while it is unbuilt are in it once built: a changed skill found by its new words only, a removed one gone', () => {
-    const skills = manySkills(80);
-    const home = tempDir();
-    const catalog = open(home);
-    catalog.sync(skills);
+    const { skills, home, catalog } = bulkSynced();
     const changed = skills[5] as CatalogSkill;
     writeFileSync(join(changed.dir, 'SKILL.md'), '---\nname: tool-5\ndescription: tool-5 skill\n---\n# Archive\n\nCompress the quarterly ledgers.\n');
     const next = [...skills.slice(0, 5), rehash(changed), ...skills.slice(6, 79)];
@@ -533,10 +536,7 @@ describe('the prefix index a cold sync leaves to the first prefix search (catalo
   });
 
   it('built by one process, it is whole for another that has the catalog open', () => {
-    const skills = manySkills(80);
-    const home = tempDir();
-    const first = open(home);
-    first.sync(skills);
+    const { skills, home, catalog: first } = bulkSynced();
     const second = open(home);
     second.sync(skills);
     expect(second.search('stag', { prefix: true }).results.length).toBeGreaterThan(0);

@@ -5,6 +5,7 @@
 import type { Tokens } from 'marked';
 import type { PlaceholderSyntax, Tool, ToolParam } from '../../shared/model.js';
 import { lexBlocks, type Block } from '../markdown/blocks.js';
+import { plainBlocks } from '../markdown/plain-blocks.js';
 import { scanHeadings, type ScannedHeading } from '../markdown/heading-scan.js';
 import { parseCommand, type ParsedCommand } from '../template/parse-command.js';
 import { placeholderForm } from '../template/render-command.js';
@@ -79,7 +80,9 @@ export function toolSections(body: string, bodyLine: number): ToolSection[] {
     }
     if (!tool) return;
     const end = next < headings.length ? (headings[next] as ScannedHeading).offset : body.length;
-    sections.push(...sectionsOf(lexBlocks(body.slice(heading.offset, end), heading.line)));
+    const text = body.slice(heading.offset, end);
+    // Most tool sections are headings, paragraphs, a table and a fence: lexed without marked's general lexer where every line is that plain.
+    sections.push(...sectionsOf(plainBlocks(text, heading.line) ?? lexBlocks(text, heading.line)));
   });
   return sections;
 }

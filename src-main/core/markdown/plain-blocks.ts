@@ -1,0 +1,130 @@
+/**
+ * The blocks of a tool section (tools.ts) as marked's lexer gives them, without marked, where every
+ * line is of a kind whose lexing is plain: ATX headings, empty lines, paragraphs of lines that can
+ * neither open nor interrupt another block, pipe tables fenced by empty lines or headings, backtick
+ * fences and thematic breaks. Anything else — lists, quotes, HTML, indented or tabbed lines, setext underlines,
+ * backslashes in tables, a closing `#` — gives null, and the caller lexes with marked. A tool
+ * section is mostly such lines, and marked's general lexer cost a cold load of 10,000 skills more
+ * than any other step of their parse. Held to marked, token for token, by property tests.
+ */
+import type { Tokens } from 'marked';
+import type { Block } from './blocks.js';
+
+/** A line that starts a paragraph line and nothing else: a letter, or one backtick (three open a fence). */
+function isPlainLine(line: string): boolean {
+  const c = line.charCodeAt(0);
+  const letter = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+  return letter || (c === 0x60 && line.charCodeAt(1) !== 0x60);
+}
+
+const HEADING = /^(#{1,6}) +(\S.*)$/;
+const FENCE_OPEN = /^```([\w+.-]*)$/;
+/** A line marked could take for the closing fence (or an opening one), indented up to three spaces. */
+const FENCE_LIKE = /^ {0,3}```/;
+const DELIMITER_ROW = /^\|(?: *:?-+:? *\|)+$/;
+/** A thematic break. No paragraph ever ends right above one here (a line that is not plain ends the answer), so it is never a setext underline. */
+const BREAK = /^(?:-{3,}|\*{3,}|_{3,})$/;
+
+function isTableLine(line: string): boolean {
+  return line.length >= 2 && line.startsWith('|') && line.endsWith('|') && !line.includes('\\');
+}
+
+/** The cells of a table line that starts and ends with a pipe and holds no backslash, trimmed. */
+function cellsOf(line: string): string[] {
+  return line
+    .slice(1, -1)
+    .split('|')
+    .map((cell) => cell.trim());
+}
+
+function alignOf(cell: string): Tokens.TableCell['align'] {
+  const left = cell.startsWith(':');
+  const right = cell.endsWith(':');
+  return left && right ? 'center' : left ? 'left' : right ? 'right' : null;
+}
+
+/**
+ * The blocks of `text` (LF line endings) whose first line is `firstLine` of its file, as
+ * lexBlocks gives them, or null when a line is not of the plain kinds above.
+ */
+export function plainBlocks(text: string, firstLine: number): Block[] | null {
+  // Tabs widen to columns, and marked's `.` stops at CR and the Unicode line separators where a split on LF does not.
+  if (/[\t\r\u2028\u2029]/.test(text)) return null;
+  const lines = text.split('\n');
+  // A text ending in a newline splits into a last, empty, line that is not a line of it.
+  const count = text.endsWith('\n') ? lines.length - 1 : lines.length;
+  const blocks: Block[] = [];
+  // A block's raw text ends with its last line's newline unless an empty line follows (marked's space token takes it then) or the text ends first.
+  const rawOf = (from: number, to: number): string => {
+    const body = lines.slice(from, to + 1).join('\n');
+    return to + 1 < lines.length && (to + 1 >= count || lines[to + 1] !== '') ? `${body}\n` : body;
+  };
+  const push = (token: Block['token'], from: number, to: number): void => {
+    blocks.push({ token, line: firstLine + from, endLine: firstLine + to });
+  };
+  let i = 0;
+  while (i < count) {
+    const line = lines[i] as string;
+    if (line === '') {
+      i++;
+      continue;
+    }
+    const heading = HEADING.exec(line);
+    if (heading !== null) {
+      const text = (heading[2] as string).trim();
+      if (text.endsWith('#')) return null;
+      push({ type: 'heading', raw: rawOf(i, i), depth: (heading[1] as string).length, text, tokens: [] }, i, i);
+      i++;
+      continue;
+    }
+    if (BREAK.test(line)) {
+      push({ type: 'hr', raw: rawOf(i, i) }, i, i);
+      i++;
+      continue;
+    }
+    const fence = FENCE_OPEN.exec(line);
+    if (fence !== null) {
+      let close = i + 1;
+      while (close < count && lines[close] !== '```') {
+        if (FENCE_LIKE.test(lines[close] as string)) return null;
+        close++;
+      }
+      // Empty lines just before the closing fence reach marked's text one newline longer than written: left to marked.
+      if (close >= count || (close > i + 1 && lines[close - 1] === '')) return null;
+      push({ type: 'code', raw: rawOf(i, close), lang: fence[1] as string, text: lines.slice(i + 1, close).join('\n') }, i, close);
+      i = close + 1;
+      continue;
+    }
+    if (isTableLine(line)) {
+      const delimiter = lines[i + 1];
+      if (i + 1 >= count || delimiter === undefined || !DELIMITER_ROW.test(delimiter)) return null;
+      const header = cellsOf(line);
+      const align = cellsOf(delimiter).map(alignOf);
+      if (header.length !== align.length) return null;
+      let end = i + 1;
+      while (end + 1 < count && lines[end + 1] !== '' && !HEADING.test(lines[end + 1] as string)) {
+        if (!isTableLine(lines[end + 1] as string)) return null;
+        end++;
+      }
+      const rows = lines.slice(i + 2, end + 1).map((row) => {
+        const cells = cellsOf(row).slice(0, header.length);
+        while (cells.length < header.length) cells.push('');
+        return cells.map((cell, c) => ({ text: cell, tokens: [], header: false, align: align[c] ?? null }));
+      });
+      const headerCells = header.map((cell, c) => ({ text: cell, tokens: [], header: true, align: align[c] ?? null }));
+      push({ type: 'table', raw: rawOf(i, end), header: headerCells, align, rows }, i, end);
+      i = end + 1;
+      continue;
+    }
+    if (!isPlainLine(line)) return null;
+    let end = i;
+    // A paragraph runs on over plain lines; a heading, a fence or an empty line ends it, anything else is not plain.
+    while (end + 1 < count && lines[end + 1] !== '' && !HEADING.test(lines[end + 1] as string) && !FENCE_OPEN.test(lines[end + 1] as string)) {
+      if (!isPlainLine(lines[end + 1] as string)) return null;
+      end++;
+    }
+    push({ type: 'paragraph', raw: rawOf(i, end), text: lines.slice(i, end + 1).join('\n'), tokens: [] }, i, end);
+    i = end + 1;
+  }
+  return blocks;
+}

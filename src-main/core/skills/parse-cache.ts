@@ -133,6 +133,9 @@ export class ParseCache {
       const db = new Database(file, binding);
       try {
         db.pragma('busy_timeout = 5000');
+        // Taken only by a file not yet written: a row is a parsed skill of ~4 KB, which on SQLite's default 4 KB pages
+        // spills every row onto an overflow page, each written twice (WAL, then checkpoint).
+        db.pragma('page_size = 16384');
         // Asked first: switching to WAL writes, and most opens find it switched already.
         if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
         // No fsync: a power cut may lose or tear what was written last, and a cache loses nothing by

@@ -31,8 +31,13 @@ const BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
 const DECIMAL = /^[-+]?[0-9]+$/;
 const OTHER_NUMBERS = [/^0o[0-7]+$/, /^0x[0-9a-fA-F]+$/, /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/, /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/, /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/];
 
+/** Letters no null, boolean or number of the core schema starts with: a scalar starting with one is a string. */
+const ONLY_STRINGS = /^[A-EG-MO-SU-Za-eg-mo-su-z]/;
+
 /** A plain scalar's value under the core schema. */
 function resolvePlain(text: string): unknown {
+  // Most scalars are words (names, descriptions, tags): one test instead of the eight below.
+  if (ONLY_STRINGS.test(text)) return text;
   if (NULL.test(text)) return null;
   if (BOOL.test(text)) return text[0] === 't' || text[0] === 'T';
   if (DECIMAL.test(text)) {

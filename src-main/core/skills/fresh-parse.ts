@@ -9,6 +9,7 @@ import { treeOf, walkFingerprint, type SkillTree, type TreeFingerprint } from '.
 import { parseSkill } from './parse-skill.js';
 import { payloadJson, recordedPayload, type CachePayload } from './cache-payload.js';
 import { walkSkill, type SkillFile, type SkillWalk } from './walk.js';
+import { holdsSkillFile } from './root-layout.js';
 
 /** Parses one skill directory (the walk is the one its fingerprint was taken from, or null if it failed). */
 export type ParseSkill = (dir: string, root: SkillRoot, walk: SkillWalk | null) => Skill;
@@ -21,14 +22,31 @@ export interface FreshParse {
   seen: TreeFingerprint | null;
 }
 
-/** Walks and parses the skill in `dir`. */
-export function parseFresh(dir: string, root: SkillRoot, parse: ParseSkill): FreshParse {
-  let walk: SkillWalk | null = null;
+function walked(dir: string): SkillWalk | null {
   try {
-    walk = walkSkill(dir);
+    return walkSkill(dir);
   } catch {
     // The parse reports the unreadable directory.
+    return null;
   }
+}
+
+/** Walks and parses the skill in `dir`. */
+export function parseFresh(dir: string, root: SkillRoot, parse: ParseSkill): FreshParse {
+  return parseWalked(dir, root, parse, walked(dir));
+}
+
+/**
+ * parseFresh of a folder listed without looking into it (root-layout.ts listedDirsIn), or null when
+ * it holds nothing named SKILL.md: the walk's listing answers for most folders, holdsSkillFile for the rest.
+ */
+export function parseListed(dir: string, root: SkillRoot, parse: ParseSkill): FreshParse | null {
+  const walk = walked(dir);
+  if (!walk?.files.some((file) => file.rel === 'SKILL.md') && !holdsSkillFile(dir)) return null;
+  return parseWalked(dir, root, parse, walk);
+}
+
+function parseWalked(dir: string, root: SkillRoot, parse: ParseSkill, walk: SkillWalk | null): FreshParse {
   // The walk's own stats, taken before the parse reads anything: a change after them moves the stats recorded.
   const tree = walk === null ? null : treeOf(walk);
   const seen = walk === null ? null : walkFingerprint(dir, walk);
@@ -56,8 +74,22 @@ export function receivedParse(parse: PostedParse): FreshParse & { payload?: stri
   return { ...parse, tree, skill };
 }
 
-/** parseFresh on a helper thread, for a skill whose kind of root adds no checks of its own (those need the caller's state). */
-export const freshParseJob: ParallelJob<{ dir: string; root: SkillRoot }, PostedParse> = {
+/** A folder to read on a helper thread; `listed`: not yet looked into (parseListed), else known to hold SKILL.md. */
+export interface FreshParseInput {
+  dir: string;
+  root: SkillRoot;
+  listed?: boolean;
+}
+
+/**
+ * parseFresh (parseListed for a folder only listed) on a helper thread, for a skill whose kind of
+ * root adds no checks of its own (those need the caller's state); null: no skill there.
+ */
+export const freshParseJob: ParallelJob<FreshParseInput, PostedParse | null> = {
   name: 'skill-parse',
-  run: ({ dir, root }) => posted(parseFresh(dir, root, (at, under, walk) => parseSkill(at, under, walk ?? undefined))),
+  run: ({ dir, root, listed }) => {
+    const parse: ParseSkill = (at, under, walk) => parseSkill(at, under, walk ?? undefined);
+    const fresh = listed === true ? parseListed(dir, root, parse) : parseFresh(dir, root, parse);
+    return fresh === null ? null : posted(fresh);
+  },
 };

@@ -12,13 +12,13 @@ import type { RootWatch, Skill, SkillRoot } from '../../shared/model.js';
 import type { BundledManifest } from './bundled-manifest.js';
 import type { SkillFile } from './walk.js';
 import { SETTLE_MS, treeFingerprint } from './fingerprint.js';
-import { freshParseJob, parseFresh, receivedParse, type FreshParse, type ParseSkill, type PostedParse } from './fresh-parse.js';
+import { freshParseJob, parseFresh, parseListed, receivedParse, type FreshParse, type FreshParseInput, type ParseSkill, type PostedParse } from './fresh-parse.js';
 import { ParseCache } from './parse-cache.js';
 import { identify } from './identity.js';
 import { RootWatcher, type WatchFactory } from './root-watcher.js';
 import { parseSkill, type RootChecks } from './parse-skill.js';
 import { runInParallel } from '../parallel.js';
-import { skillDirIn, skillDirsIn, skillNamesIn } from './root-layout.js';
+import { holdsSkillFile, listedDirsIn, skillDirIn, skillDirsIn, skillNamesIn } from './root-layout.js';
 
 export { skillDirNames } from './root-layout.js';
 export type { ParseSkill } from './fresh-parse.js';
@@ -146,20 +146,39 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   /** Loads every skill of every root (unchanged skills from the parse cache). */
   load(): this {
     this.cache.preload();
-    // Which roots hold each name, and where, from one listing per root (so no SKILL.md is looked up twice).
+    // Which roots hold each name, and where, from one listing per root (so no SKILL.md is looked up twice). Where parseMany reads the
+    // skills, a root's folders are only listed: whether each holds a SKILL.md is checked by its parse (`listed`), on helper threads too.
     const holders = new Map<string, Holder[]>();
+    const listed = new Set<string>();
     for (const root of this.roots) {
-      for (const [name, dir] of skillDirsIn(root)) {
+      const defer = this.parseThreads >= 2 && this.rootChecks[root.kind] === undefined;
+      const { dirs, unchecked } = defer ? listedDirsIn(root) : { dirs: skillDirsIn(root), unchecked: null };
+      for (const [name, dir] of dirs) {
         const found = holders.get(name);
         if (found === undefined) holders.set(name, [{ dir, root }]);
         else found.push({ dir, root });
+        if (unchecked?.has(dir)) listed.add(dir);
       }
+    }
+    // A name more than one root lists needs its winner now: its folders are looked into here.
+    for (const [name, found] of holders) {
+      if (found.length < 2) continue;
+      const kept = found.filter(({ dir }) => !listed.delete(dir) || holdsSkillFile(dir));
+      if (kept.length === 0) holders.delete(name);
+      else holders.set(name, kept);
     }
     const next = new Map<string, Skill>();
     // One read of the manifest for the whole load, not one per skill.
     const manifest = this.manifest();
-    const names = [...holders.keys()].sort();
-    const parsed = this.parseMany(names.map((name) => (holders.get(name) as Holder[])[0] as Holder));
+    const first = (name: string): Holder => (holders.get(name) as Holder[])[0] as Holder;
+    const listing = [...holders.keys()].sort();
+    const { parsed, absent } = this.parseMany(listing.map(first), listed);
+    // A folder that turned out to hold nothing named SKILL.md is no skill (and its name may be one a rewrite left unlisted, below).
+    const names: string[] = [];
+    for (const name of listing) {
+      if (absent.has(first(name).dir)) holders.delete(name);
+      else names.push(name);
+    }
     for (const name of names) {
       const fresh = this.resolveIn(holders.get(name) as Holder[], manifest, parsed);
       next.set(name, failed(fresh) ? (this.orLastGood(fresh, this.skills.get(name) ?? this.settledParseOf(name)) ?? fresh) : fresh);
@@ -244,28 +263,38 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
 
   /**
    * Every skill of `folders` whose root adds no checks of its own, by folder: from the cache, else
-   * parsed — on helper threads too when enough are not cached (a cold load). Skills of the other
-   * roots are left to parseDir.
+   * parsed — on helper threads too when enough are not cached (a cold load); `absent`, the folders
+   * of `listed` (not yet looked into) that hold nothing named SKILL.md. Skills of the other roots are
+   * left to parseDir.
    */
-  private parseMany(folders: readonly Holder[]): Map<string, Skill> {
+  private parseMany(folders: readonly Holder[], listed: ReadonlySet<string>): { parsed: Map<string, Skill>; absent: Set<string> } {
     const parsed = new Map<string, Skill>();
-    const threads = this.options.parse === undefined ? (this.options.threads ?? 1) : 1;
-    if (threads < 2) return parsed;
-    const fresh: Holder[] = [];
+    const absent = new Set<string>();
+    const threads = this.parseThreads;
+    if (threads < 2) return { parsed, absent };
+    const fresh: FreshParseInput[] = [];
     for (const { dir, root } of folders) {
       if (this.rootChecks[root.kind] !== undefined) continue;
       const cached = this.cached(dir, root);
-      if (cached === undefined) fresh.push({ dir, root });
+      if (cached === undefined) fresh.push(listed.has(dir) ? { dir, root, listed: true } : { dir, root });
       else parsed.set(dir, cached);
     }
-    const take = (result: PostedParse, i: number): void => {
-      const { dir, root } = fresh[i] as Holder;
-      parsed.set(dir, this.recordFresh(dir, root, receivedParse(result)));
+    const take = (result: PostedParse | null, i: number): void => {
+      const { dir, root } = fresh[i] as FreshParseInput;
+      if (result === null) absent.add(dir);
+      else parsed.set(dir, this.recordFresh(dir, root, receivedParse(result)));
       // Written while helpers still parse, which then take more of the skills: written after them, it was a cold load's longest step on one thread.
       if ((i + 1) % CACHE_WRITE_EVERY === 0) this.cache.flush();
     };
-    runInParallel(freshParseJob, fresh, take, { threads, here: ({ dir, root }) => parseFresh(dir, root, this.parse) });
-    return parsed;
+    const here = ({ dir, root, listed: unchecked }: FreshParseInput): FreshParse | null =>
+      unchecked === true ? parseListed(dir, root, this.parse) : parseFresh(dir, root, this.parse);
+    runInParallel(freshParseJob, fresh, take, { threads, here });
+    return { parsed, absent };
+  }
+
+  /** Threads a full load parses on: parseMany reads on helper threads from two. */
+  private get parseThreads(): number {
+    return this.options.parse === undefined ? (this.options.threads ?? 1) : 1;
   }
 
   /**

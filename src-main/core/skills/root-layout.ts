@@ -87,14 +87,37 @@ function undecodableNames(dir: string, decoded: readonly Dirent[]): string[] {
  * UTF-8 (escaped; the loader says what is wrong with each).
  */
 export function skillDirNames(dir: string): string[] {
+  const { named, escaped } = listedNames(dir);
+  return [...named.filter((name) => holdsSkillFile(join(dir, name))), ...escaped].sort();
+}
+
+/**
+ * The folders in `dir` that may be skills, before any is looked into: visible directories and links
+ * to them by name (each still to be checked with holdsSkillFile), and the names that are not UTF-8,
+ * escaped (listed whatever they hold: the loader says what is wrong with each).
+ */
+function listedNames(dir: string): { named: string[]; escaped: string[] } {
   let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch {
-    return [];
+    return { named: [], escaped: [] };
   }
-  const named = entries.filter((entry) => (entry.isDirectory() || entry.isSymbolicLink()) && !entry.name.includes('\ufffd') && hasSkillFile(dir, entry.name)).map((entry) => entry.name);
-  return [...named, ...undecodableNames(dir, entries)].sort();
+  const named = entries.filter((entry) => (entry.isDirectory() || entry.isSymbolicLink()) && !entry.name.includes('\ufffd') && isSkillName(entry.name)).map((entry) => entry.name);
+  return { named, escaped: undecodableNames(dir, entries) };
+}
+
+/**
+ * skillDirsIn for a root that is not a packs root, without looking into a single folder: `unchecked`
+ * names the folders whose SKILL.md is left to whoever reads them next (a cold load's parse, whose
+ * walk lists the folder anyway: a stat less for each of 10,000 skills, off the listing that every
+ * parse waits for). Sorted like skillDirsIn.
+ */
+export function listedDirsIn(root: SkillRoot): { dirs: Map<string, string>; unchecked: Set<string> } {
+  if (root.kind === 'packs') return { dirs: skillDirsIn(root), unchecked: new Set() };
+  const { named, escaped } = listedNames(root.path);
+  const dirs = new Map([...named, ...escaped].sort().map((name) => [name, join(root.path, name)]));
+  return { dirs, unchecked: new Set(named.map((name) => join(root.path, name))) };
 }
 
 /** The pack folders of a packs root, sorted: the first pack holding a name wins it. */

@@ -3,11 +3,12 @@
  * app, the CLI bundle's one file — run on its own over skills of every kind: each output is what
  * the same job gives on this thread, and an input whose job throws is given back, not lost.
  */
+import { lstatSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import type { HelperBatch, HelperData, JobName } from '../../../src-main/core/parallel.js';
-import { freshParseJob, parseFresh, receivedParse, type FreshParse, type PostedParse } from '../../../src-main/core/skills/fresh-parse.js';
+import { freshParseJob, parseFresh, parseListed, receivedParse, type FreshParse, type PostedParse } from '../../../src-main/core/skills/fresh-parse.js';
 import { encodePayload, recordedPayload } from '../../../src-main/core/skills/cache-payload.js';
 import type { SkillTree } from '../../../src-main/core/skills/fingerprint.js';
 import { parseSkill } from '../../../src-main/core/skills/parse-skill.js';
@@ -68,6 +69,45 @@ describe('the helper thread', () => {
       const codes = new Set(here.flatMap((parse) => parse.skill.diagnostics.map((d) => d.code)));
       expect([...codes]).toEqual(expect.arrayContaining(['W415', 'E407', 'W412']));
       expect([...forms].sort()).toEqual(['objects', 'payload']);
+    });
+
+    it(`reads a folder only listed as this thread does: its skill, or null where nothing in it is named SKILL.md (${build})`, async () => {
+      const { dirs, root: skillRoot } = writeVariedSkills(tempDir(), 2);
+      const odd = (name: string, files: Record<string, string>): string => {
+        const dir = join(skillRoot.path, name);
+        mkdirSync(dir, { recursive: true });
+        for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
+        return dir;
+      };
+      const none = [
+        odd('readme-only', { 'README.md': '# Not a skill\n' }),
+        odd('lower-case', { 'skill.md': '---\nname: lower-case\n---\n' }),
+        odd('empty', {}),
+      ];
+      // Named SKILL.md but no file a walk keeps: holdsSkillFile's answer, not the walk's.
+      const dangling = odd('dangling', {});
+      symlinkSync(join(dangling, 'nowhere.md'), join(dangling, 'SKILL.md'));
+      const folder = odd('folder', {});
+      mkdirSync(join(folder, 'SKILL.md'));
+      const inputs = [...dirs, ...none, dangling, folder].map((dir) => ({ dir, root: skillRoot, listed: true }));
+      const outputs = await helperOutputs(script, 'skill-parse', inputs);
+      const parse = (at: string, under: SkillRoot, walk: Parameters<typeof parseSkill>[2] | null) => parseSkill(at, under, walk ?? undefined);
+      const absent: string[] = [];
+      inputs.forEach((input, i) => {
+        const [output, ok] = outputs.get(i) ?? [];
+        expect(ok, input.dir).toBe(true);
+        const here = parseListed(input.dir, skillRoot, parse);
+        if (here === null) {
+          expect(output, input.dir).toBeNull();
+          absent.push(input.dir);
+        } else {
+          const { payload: _payload, ...received } = receivedParse(output as PostedParse);
+          expect(received, input.dir).toEqual(here);
+        }
+      });
+      // The corpus's own empty folder among them, and nothing that holds an entry named SKILL.md.
+      expect(absent).toEqual(expect.arrayContaining(none));
+      for (const dir of absent) expect(lstatSync(join(dir, 'SKILL.md'), { throwIfNoEntry: false }), dir).toBeUndefined();
     });
 
     it(`reads each skill's catalog rows as this thread does (${build})`, async () => {

@@ -43,6 +43,17 @@ function alignOf(cell: string): Tokens.TableCell['align'] {
   return left && right ? 'center' : left ? 'left' : right ? 'right' : null;
 }
 
+const HASH = 0x23;
+const BACKTICK = 0x60;
+
+/** Whether a line (that is not empty) ends a paragraph: a heading or an opening fence does; null when it is not plain at all. */
+function endsParagraph(line: string): boolean | null {
+  const c = line.charCodeAt(0);
+  if (c === HASH) return HEADING.test(line) ? true : null;
+  if (c === BACKTICK && FENCE_OPEN.test(line)) return true;
+  return isPlainLine(line) ? false : null;
+}
+
 /**
  * The blocks of `text` (LF line endings) whose first line is `firstLine` of its file, as
  * lexBlocks gives them, or null when a line is not of the plain kinds above.
@@ -51,39 +62,35 @@ export function plainBlocks(text: string, firstLine: number): Block[] | null {
   // Tabs widen to columns, and marked's `.` stops at CR and the Unicode line separators where a split on LF does not.
   if (/[\t\r\u2028\u2029]/.test(text)) return null;
   const lines = text.split('\n');
+  const starts: number[] = [];
+  for (let i = 0, at = 0; i < lines.length; at += (lines[i] as string).length + 1, i++) starts.push(at);
   // A text ending in a newline splits into a last, empty, line that is not a line of it.
   const count = text.endsWith('\n') ? lines.length - 1 : lines.length;
   const blocks: Block[] = [];
+  /** Lines `from` to `to` as written, without the last one's newline. */
+  const textOf = (from: number, to: number): string => text.slice(starts[from], (starts[to] as number) + (lines[to] as string).length);
   // A block's raw text ends with its last line's newline unless an empty line follows (marked's space token takes it then) or the text ends first.
-  const rawOf = (from: number, to: number): string => {
-    const body = lines.slice(from, to + 1).join('\n');
-    return to + 1 < lines.length && (to + 1 >= count || lines[to + 1] !== '') ? `${body}\n` : body;
-  };
+  const rawOf = (from: number, to: number): string =>
+    to + 1 < lines.length && (to + 1 >= count || lines[to + 1] !== '') ? text.slice(starts[from], starts[to + 1]) : textOf(from, to);
   const push = (token: Block['token'], from: number, to: number): void => {
     blocks.push({ token, line: firstLine + from, endLine: firstLine + to });
   };
   let i = 0;
   while (i < count) {
     const line = lines[i] as string;
+    const c = line.charCodeAt(0);
     if (line === '') {
       i++;
-      continue;
-    }
-    const heading = HEADING.exec(line);
-    if (heading !== null) {
-      const text = (heading[2] as string).trim();
-      if (text.endsWith('#')) return null;
+    } else if (c === HASH) {
+      const heading = HEADING.exec(line);
+      const text = heading === null ? '' : (heading[2] as string).trim();
+      if (heading === null || text.endsWith('#')) return null;
       push({ type: 'heading', raw: rawOf(i, i), depth: (heading[1] as string).length, text, tokens: [] }, i, i);
       i++;
-      continue;
-    }
-    if (BREAK.test(line)) {
+    } else if (BREAK.test(line)) {
       push({ type: 'hr', raw: rawOf(i, i) }, i, i);
       i++;
-      continue;
-    }
-    const fence = FENCE_OPEN.exec(line);
-    if (fence !== null) {
+    } else if (c === BACKTICK && FENCE_OPEN.test(line)) {
       let close = i + 1;
       while (close < count && lines[close] !== '```') {
         if (FENCE_LIKE.test(lines[close] as string)) return null;
@@ -91,19 +98,22 @@ export function plainBlocks(text: string, firstLine: number): Block[] | null {
       }
       // Empty lines just before the closing fence reach marked's text one newline longer than written: left to marked.
       if (close >= count || (close > i + 1 && lines[close - 1] === '')) return null;
-      push({ type: 'code', raw: rawOf(i, close), lang: fence[1] as string, text: lines.slice(i + 1, close).join('\n') }, i, close);
+      const code = close > i + 1 ? textOf(i + 1, close - 1) : '';
+      push({ type: 'code', raw: rawOf(i, close), lang: line.slice(3), text: code }, i, close);
       i = close + 1;
-      continue;
-    }
-    if (isTableLine(line)) {
+    } else if (isTableLine(line)) {
       const delimiter = lines[i + 1];
       if (i + 1 >= count || delimiter === undefined || !DELIMITER_ROW.test(delimiter)) return null;
       const header = cellsOf(line);
       const align = cellsOf(delimiter).map(alignOf);
       if (header.length !== align.length) return null;
       let end = i + 1;
-      while (end + 1 < count && lines[end + 1] !== '' && !HEADING.test(lines[end + 1] as string)) {
-        if (!isTableLine(lines[end + 1] as string)) return null;
+      for (
+        let next = lines[end + 1] as string;
+        end + 1 < count && next !== '' && !(next.charCodeAt(0) === HASH && HEADING.test(next));
+        next = lines[end + 1] as string
+      ) {
+        if (!isTableLine(next)) return null;
         end++;
       }
       const rows = lines.slice(i + 2, end + 1).map((row) => {
@@ -114,17 +124,17 @@ export function plainBlocks(text: string, firstLine: number): Block[] | null {
       const headerCells = header.map((cell, c) => ({ text: cell, tokens: [], header: true, align: align[c] ?? null }));
       push({ type: 'table', raw: rawOf(i, end), header: headerCells, align, rows }, i, end);
       i = end + 1;
-      continue;
-    }
-    if (!isPlainLine(line)) return null;
-    let end = i;
-    // A paragraph runs on over plain lines; a heading, a fence or an empty line ends it, anything else is not plain.
-    while (end + 1 < count && lines[end + 1] !== '' && !HEADING.test(lines[end + 1] as string) && !FENCE_OPEN.test(lines[end + 1] as string)) {
-      if (!isPlainLine(lines[end + 1] as string)) return null;
-      end++;
-    }
-    push({ type: 'paragraph', raw: rawOf(i, end), text: lines.slice(i, end + 1).join('\n'), tokens: [] }, i, end);
-    i = end + 1;
+    } else if (isPlainLine(line)) {
+      let end = i;
+      // A paragraph runs on over plain lines; a heading, a fence or an empty line ends it, anything else is not plain.
+      for (; end + 1 < count && lines[end + 1] !== ''; end++) {
+        const ends = endsParagraph(lines[end + 1] as string);
+        if (ends === null) return null;
+        if (ends) break;
+      }
+      push({ type: 'paragraph', raw: rawOf(i, end), text: textOf(i, end), tokens: [] }, i, end);
+      i = end + 1;
+    } else return null;
   }
   return blocks;
 }

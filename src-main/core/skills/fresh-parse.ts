@@ -22,35 +22,27 @@ export interface FreshParse {
   seen: TreeFingerprint | null;
 }
 
-function walked(dir: string): SkillWalk | null {
-  try {
-    return walkSkill(dir);
-  } catch {
-    // The parse reports the unreadable directory.
-    return null;
-  }
-}
-
 /** Walks and parses the skill in `dir`. */
 export function parseFresh(dir: string, root: SkillRoot, parse: ParseSkill): FreshParse {
-  return parseWalked(dir, root, parse, walked(dir));
-}
-
-/**
- * parseFresh of a folder listed without looking into it (root-layout.ts listedDirsIn), or null when
- * it holds nothing named SKILL.md: the walk's listing answers for most folders, holdsSkillFile for the rest.
- */
-export function parseListed(dir: string, root: SkillRoot, parse: ParseSkill): FreshParse | null {
-  const walk = walked(dir);
-  if (!walk?.files.some((file) => file.rel === 'SKILL.md') && !holdsSkillFile(dir)) return null;
-  return parseWalked(dir, root, parse, walk);
-}
-
-function parseWalked(dir: string, root: SkillRoot, parse: ParseSkill, walk: SkillWalk | null): FreshParse {
+  let walk: SkillWalk | null = null;
+  try {
+    walk = walkSkill(dir);
+  } catch {
+    // The parse reports the unreadable directory.
+  }
   // The walk's own stats, taken before the parse reads anything: a change after them moves the stats recorded.
   const tree = walk === null ? null : treeOf(walk);
   const seen = walk === null ? null : walkFingerprint(dir, walk);
   return { skill: parse(dir, root, walk), files: walk?.files ?? null, tree, seen };
+}
+
+/**
+ * parseFresh of a folder listed without looking into it (root-layout.ts listedDirsIn), or null when
+ * it holds nothing named SKILL.md. Asked before the walk, as the listing would have: a folder that
+ * is no skill (a checkout, a node_modules) is never walked.
+ */
+export function parseListed(dir: string, root: SkillRoot, parse: ParseSkill): FreshParse | null {
+  return holdsSkillFile(dir) ? parseFresh(dir, root, parse) : null;
 }
 
 /**

@@ -109,9 +109,8 @@ function listedNames(dir: string): { named: string[]; escaped: string[] } {
 
 /**
  * skillDirsIn for a root that is not a packs root, without looking into a single folder: `unchecked`
- * names the folders whose SKILL.md is left to whoever reads them next (a cold load's parse, whose
- * walk lists the folder anyway: a stat less for each of 10,000 skills, off the listing that every
- * parse waits for). Sorted like skillDirsIn.
+ * names the folders whose SKILL.md is left to whoever reads them next (a cold load's parse, on
+ * helper threads too: 10,000 stats off the listing that every parse waits for). Sorted like skillDirsIn.
  */
 export function listedDirsIn(root: SkillRoot): { dirs: Map<string, string>; unchecked: Set<string> } {
   if (root.kind === 'packs') return { dirs: skillDirsIn(root), unchecked: new Set() };

@@ -163,7 +163,11 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     // A name more than one root lists needs its winner now: its folders are looked into here.
     for (const [name, found] of holders) {
       if (found.length < 2) continue;
-      const kept = found.filter(({ dir }) => !listed.delete(dir) || holdsSkillFile(dir));
+      const kept = found.filter(({ dir }) => {
+        if (!listed.has(dir)) return true;
+        listed.delete(dir);
+        return holdsSkillFile(dir);
+      });
       if (kept.length === 0) holders.delete(name);
       else holders.set(name, kept);
     }

@@ -10,11 +10,14 @@
 import type { Tokens } from 'marked';
 import type { Block } from './blocks.js';
 
+const HASH = 0x23;
+const BACKTICK = 0x60;
+
 /** A line that starts a paragraph line and nothing else: a letter, or one backtick (three open a fence). */
 function isPlainLine(line: string): boolean {
   const c = line.charCodeAt(0);
   const letter = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
-  return letter || (c === 0x60 && line.charCodeAt(1) !== 0x60);
+  return letter || (c === BACKTICK && line.charCodeAt(1) !== BACKTICK);
 }
 
 const HEADING = /^(#{1,6}) +(\S.*)$/;
@@ -42,9 +45,6 @@ function alignOf(cell: string): Tokens.TableCell['align'] {
   const right = cell.endsWith(':');
   return left && right ? 'center' : left ? 'left' : right ? 'right' : null;
 }
-
-const HASH = 0x23;
-const BACKTICK = 0x60;
 
 /** Whether a line (that is not empty) ends a paragraph: a heading or an opening fence does; null when it is not plain at all. */
 function endsParagraph(line: string): boolean | null {

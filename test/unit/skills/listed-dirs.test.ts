@@ -63,7 +63,7 @@ async function oddRoots(): Promise<{ roots: SkillRoot[]; first: string }> {
   return {
     roots: [
       { path: first, kind: 'env', trust: 'user', syntax: 'angle' },
-      { path: second, kind: 'user', trust: 'user', syntax: 'angle' },
+      { path: second, kind: 'home', trust: 'user', syntax: 'angle' },
     ],
     first,
   };

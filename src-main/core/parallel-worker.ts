@@ -4,7 +4,7 @@
  * for, so a helper loads only what its job needs.
  */
 import { workerData } from 'node:worker_threads';
-import type { HelperBatch, HelperData, JobName, ParallelJob } from './parallel.js';
+import type { HelperBatch, HelperData, HelperWork, JobName, ParallelJob } from './parallel.js';
 
 const JOBS: Record<JobName, () => Promise<ParallelJob<never, unknown>>> = {
   'skill-parse': async () => (await import('./skills/fresh-parse.js')).freshParseJob,
@@ -14,31 +14,37 @@ const JOBS: Record<JobName, () => Promise<ParallelJob<never, unknown>>> = {
 /** Outputs per message: fewer messages, while this thread's outputs still reach the caller soon after they are made. */
 const BATCH = 16;
 
-const { job, inputs, next, posted, port } = workerData as HelperData;
+const { job, port } = workerData as HelperData;
 const { run } = (await JOBS[job]()) as ParallelJob<unknown, unknown>;
 
-let batch: HelperBatch = [];
-const post = (): void => {
-  if (batch.length === 0) return;
-  try {
-    port.postMessage(batch);
-  } catch {
-    // An output that cannot be cloned: the caller's thread runs these inputs itself.
-    port.postMessage(batch.map(([index]) => [index, null, false]));
-  }
-  Atomics.add(posted, 0, batch.length);
-  Atomics.notify(posted, 0);
-  batch = [];
-};
+// The work comes once the caller has it ready (the helper may have been started before: EarlyHelpers); a port closed without any ends the helper.
+port.once('message', ({ inputs, next, posted }: HelperWork) => {
+  work(inputs, next, posted);
+  port.close();
+});
 
-for (let i = Atomics.add(next, 0, 1); i < inputs.length; i = Atomics.add(next, 0, 1)) {
-  try {
-    batch.push([i, run(inputs[i]), true]);
-  } catch {
-    // The caller's thread runs it again, so the error is thrown where it would be without helpers.
-    batch.push([i, null, false]);
+function work(inputs: readonly unknown[], next: Int32Array, posted: Int32Array): void {
+  let batch: HelperBatch = [];
+  const post = (): void => {
+    if (batch.length === 0) return;
+    try {
+      port.postMessage(batch);
+    } catch {
+      // An output that cannot be cloned: the caller's thread runs these inputs itself.
+      port.postMessage(batch.map(([index]) => [index, null, false]));
+    }
+    Atomics.add(posted, 0, batch.length);
+    Atomics.notify(posted, 0);
+    batch = [];
+  };
+  for (let i = Atomics.add(next, 0, 1); i < inputs.length; i = Atomics.add(next, 0, 1)) {
+    try {
+      batch.push([i, run(inputs[i]), true]);
+    } catch {
+      // The caller's thread runs it again, so the error is thrown where it would be without helpers.
+      batch.push([i, null, false]);
+    }
+    if (batch.length >= BATCH) post();
   }
-  if (batch.length >= BATCH) post();
+  post();
 }
-post();
-port.close();

@@ -21,15 +21,19 @@ export interface ParallelJob<I, O> {
   run(input: I): O;
 }
 
-/** What a helper is started with (parallel-worker.ts reads it). */
+/** What a helper is started with (parallel-worker.ts reads it): its job, and the port its work comes by and its outputs go back by. */
 export interface HelperData {
   job: JobName;
+  port: MessagePort;
+}
+
+/** A helper's work, the one message it is sent (it may be started before its inputs are known: EarlyHelpers). */
+export interface HelperWork {
   inputs: readonly unknown[];
   /** `[0]`: the next input to claim, shared by every thread. */
   next: Int32Array;
   /** `[0]`: how many outputs helpers have posted (this thread waits on it). */
   posted: Int32Array;
-  port: MessagePort;
 }
 
 /** A helper's batch: input index, output, and whether the job returned (false: it threw, or its output could not be cloned). */
@@ -65,6 +69,8 @@ export interface ParallelOptions<I, O> {
   helper?: string;
   /** How long helpers may post nothing before this thread does their inputs (STALL_MS by default). */
   stallMs?: number;
+  /** Helpers started for this job ahead of it, used instead of starting others (and ended if the inputs are too few for any). */
+  early?: EarlyHelpers | null;
 }
 
 /** A count every thread sees (Atomics on a SharedArrayBuffer). */
@@ -72,12 +78,17 @@ function sharedCount(): Int32Array {
   return new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
 }
 
-function startHelpers(script: string, count: number, shared: Omit<HelperData, 'port'>): { workers: Worker[]; ports: MessagePort[] } {
+interface Helpers {
+  workers: Worker[];
+  ports: MessagePort[];
+}
+
+function startHelpers(script: string, count: number, job: JobName): Helpers {
   const workers: Worker[] = [];
   const ports: MessagePort[] = [];
   for (let i = 0; i < count; i++) {
     const { port1, port2 } = new MessageChannel();
-    const data: HelperData = { ...shared, port: port2 };
+    const data: HelperData = { job, port: port2 };
     const worker = new Worker(script, { workerData: data, transferList: [port2] });
     // A helper that fails to start or dies leaves its inputs to this thread: its error costs only time.
     worker.on('error', () => undefined);
@@ -87,6 +98,44 @@ function startHelpers(script: string, count: number, shared: Omit<HelperData, 'p
     ports.push(port1);
   }
   return { workers, ports };
+}
+
+function stopHelpers({ workers, ports }: Helpers): void {
+  for (const port of ports) port.close();
+  for (const worker of workers) void worker.terminate();
+}
+
+/**
+ * Helpers started for `job` before its inputs are known, that wait for them: Node takes ~0.2 s to
+ * start one, which then passes while the caller gets the inputs ready (a cold load sorting and
+ * looking up 10,000 skills) instead of after. runInParallel takes them (`early`); unused, they are
+ * ended by release(), which taking them makes a no-op.
+ */
+export class EarlyHelpers {
+  private helpers: Helpers | null;
+
+  constructor(
+    readonly job: JobName,
+    threads: number,
+    script: string = HELPER,
+  ) {
+    const count = Math.min(threads - 1, MAX_HELPERS);
+    this.helpers = count > 0 && existsSync(script) ? startHelpers(script, count, job) : null;
+  }
+
+  /** The helpers, to the first job of their name to ask: null once taken, or for another job. */
+  take(job: JobName): Helpers | null {
+    if (job !== this.job) return null;
+    const helpers = this.helpers;
+    this.helpers = null;
+    return helpers;
+  }
+
+  /** Ends the helpers if no job took them. */
+  release(): void {
+    if (this.helpers !== null) stopHelpers(this.helpers);
+    this.helpers = null;
+  }
 }
 
 /**
@@ -104,13 +153,17 @@ export function runInParallel<I, O>(
   const script = options.helper ?? HELPER;
   const stallMs = options.stallMs ?? STALL_MS;
   const helperCount = inputs.length < MIN_INPUTS ? 0 : Math.min(options.threads - 1, MAX_HELPERS);
-  if (helperCount <= 0 || !existsSync(script)) {
+  const early = helperCount > 0 ? (options.early?.take(job.name) ?? null) : null;
+  options.early?.release();
+  if (early === null && (helperCount <= 0 || !existsSync(script))) {
     inputs.forEach((input, i) => take(here(input, i), i));
     return 0;
   }
   const next = sharedCount();
   const posted = sharedCount();
-  const { workers, ports } = startHelpers(script, helperCount, { job: job.name, inputs, next, posted });
+  const { workers, ports } = early ?? startHelpers(script, helperCount, job.name);
+  const work: HelperWork = { inputs, next, posted };
+  for (const port of ports) port.postMessage(work);
   // Outputs waiting for an earlier one (input order), and inputs a helper gave back for this thread to run.
   const ready = new Map<number, O>();
   const givenBack = new Set<number>();
@@ -161,8 +214,7 @@ export function runInParallel<I, O>(
       }
     }
   } finally {
-    for (const port of ports) port.close();
-    for (const worker of workers) void worker.terminate();
+    stopHelpers({ workers, ports });
   }
   return helped;
 }

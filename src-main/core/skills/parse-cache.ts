@@ -237,6 +237,11 @@ export class ParseCache {
     return entry === undefined || entry.root !== rootKey(root) ? undefined : { ...entry.skill, root, shadows: [] };
   }
 
+  /** How many parses are held (after preload: how many the file holds for this build). */
+  get size(): number {
+    return this.entries.size;
+  }
+
   /** The directories of every parse held (after preload: every one the file holds for this build). */
   dirs(): IterableIterator<string> {
     return this.entries.keys();

@@ -17,7 +17,7 @@ import { ParseCache } from './parse-cache.js';
 import { identify } from './identity.js';
 import { RootWatcher, type WatchFactory } from './root-watcher.js';
 import { parseSkill, type RootChecks } from './parse-skill.js';
-import { runInParallel } from '../parallel.js';
+import { EarlyHelpers, MIN_INPUTS, runInParallel } from '../parallel.js';
 import { holdsSkillFile, listedDirsIn, skillDirIn, skillDirsIn, skillNamesIn } from './root-layout.js';
 
 export { skillDirNames } from './root-layout.js';
@@ -174,9 +174,12 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     const next = new Map<string, Skill>();
     // One read of the manifest for the whole load, not one per skill.
     const manifest = this.manifest();
+    // A cold load of many will parse on helper threads: started now, they start while the names are sorted and looked up in the cache.
+    const cold = this.parseThreads >= 2 && holders.size - this.cache.size >= MIN_INPUTS;
+    const early = cold ? new EarlyHelpers(freshParseJob.name, this.parseThreads) : null;
     const first = (name: string): Holder => (holders.get(name) as Holder[])[0] as Holder;
     const listing = [...holders.keys()].sort();
-    const { parsed, absent } = this.parseMany(listing.map(first), listed);
+    const { parsed, absent } = this.parseMany(listing.map(first), listed, early);
     // A folder that turned out to hold nothing named SKILL.md is no skill (and its name may be one a rewrite left unlisted, below).
     const names: string[] = [];
     for (const name of listing) {
@@ -271,29 +274,34 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
    * of `listed` (not yet looked into) that hold nothing named SKILL.md. Skills of the other roots are
    * left to parseDir.
    */
-  private parseMany(folders: readonly Holder[], listed: ReadonlySet<string>): { parsed: Map<string, Skill>; absent: Set<string> } {
+  private parseMany(folders: readonly Holder[], listed: ReadonlySet<string>, early: EarlyHelpers | null): { parsed: Map<string, Skill>; absent: Set<string> } {
     const parsed = new Map<string, Skill>();
     const absent = new Set<string>();
     const threads = this.parseThreads;
-    if (threads < 2) return { parsed, absent };
-    const fresh: FreshParseInput[] = [];
-    for (const { dir, root } of folders) {
-      if (this.rootChecks[root.kind] !== undefined) continue;
-      const cached = this.cached(dir, root);
-      if (cached === undefined) fresh.push(listed.has(dir) ? { dir, root, listed: true } : { dir, root });
-      else parsed.set(dir, cached);
+    try {
+      if (threads < 2) return { parsed, absent };
+      const fresh: FreshParseInput[] = [];
+      for (const { dir, root } of folders) {
+        if (this.rootChecks[root.kind] !== undefined) continue;
+        const cached = this.cached(dir, root);
+        if (cached === undefined) fresh.push(listed.has(dir) ? { dir, root, listed: true } : { dir, root });
+        else parsed.set(dir, cached);
+      }
+      const take = (result: PostedParse | null, i: number): void => {
+        const { dir, root } = fresh[i] as FreshParseInput;
+        if (result === null) absent.add(dir);
+        else parsed.set(dir, this.recordFresh(dir, root, receivedParse(result)));
+        // Written while helpers still parse, which then take more of the skills: written after them, it was a cold load's longest step on one thread.
+        if ((i + 1) % CACHE_WRITE_EVERY === 0) this.cache.flush();
+      };
+      const here = ({ dir, root, listed: unchecked }: FreshParseInput): FreshParse | null =>
+        unchecked === true ? parseListed(dir, root, this.parse) : parseFresh(dir, root, this.parse);
+      runInParallel(freshParseJob, fresh, take, { threads, here, early });
+      return { parsed, absent };
+    } finally {
+      // Helpers started early that no parse took (fewer skills to parse than it seemed) end here; taken ones, with the parse.
+      early?.release();
     }
-    const take = (result: PostedParse | null, i: number): void => {
-      const { dir, root } = fresh[i] as FreshParseInput;
-      if (result === null) absent.add(dir);
-      else parsed.set(dir, this.recordFresh(dir, root, receivedParse(result)));
-      // Written while helpers still parse, which then take more of the skills: written after them, it was a cold load's longest step on one thread.
-      if ((i + 1) % CACHE_WRITE_EVERY === 0) this.cache.flush();
-    };
-    const here = ({ dir, root, listed: unchecked }: FreshParseInput): FreshParse | null =>
-      unchecked === true ? parseListed(dir, root, this.parse) : parseFresh(dir, root, this.parse);
-    runInParallel(freshParseJob, fresh, take, { threads, here });
-    return { parsed, absent };
   }
 
   /** Threads a full load parses on: parseMany reads on helper threads from two. */

@@ -7,7 +7,7 @@ import { lstatSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import type { HelperBatch, HelperData, JobName } from '../../../src-main/core/parallel.js';
+import type { HelperBatch, HelperData, HelperWork, JobName } from '../../../src-main/core/parallel.js';
 import { freshParseJob, parseFresh, parseListed, receivedParse, type FreshParse, type PostedParse } from '../../../src-main/core/skills/fresh-parse.js';
 import { encodePayload, recordedPayload } from '../../../src-main/core/skills/cache-payload.js';
 import type { SkillTree } from '../../../src-main/core/skills/fingerprint.js';
@@ -31,8 +31,10 @@ const parseHere = ({ dir, root }: { dir: string; root: SkillRoot }): FreshParse 
 async function helperOutputs(script: string, job: JobName, inputs: readonly unknown[]): Promise<Map<number, [unknown, boolean]>> {
   const { port1, port2 } = new MessageChannel();
   const count = () => new Int32Array(new SharedArrayBuffer(4));
-  const data: HelperData = { job, inputs, next: count(), posted: count(), port: port2 };
+  const data: HelperData = { job, port: port2 };
   const worker = new Worker(script, { workerData: data, transferList: [port2] });
+  const work: HelperWork = { inputs, next: count(), posted: count() };
+  port1.postMessage(work);
   const code = await new Promise<number>((resolve, reject) => {
     worker.on('error', reject);
     worker.on('exit', resolve);

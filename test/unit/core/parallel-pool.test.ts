@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MIN_INPUTS, runInParallel, type JobName, type ParallelJob } from '../../../src-main/core/parallel.js';
+import { EarlyHelpers, MIN_INPUTS, runInParallel, type JobName, type ParallelJob } from '../../../src-main/core/parallel.js';
 
 const HELPER = join(import.meta.dirname, '..', '..', 'fixtures', 'parallel', 'helper.mjs');
 
@@ -22,7 +22,7 @@ function inputs(count: number): Input[] {
 }
 
 /** A job the stand-in knows by `name` (it doubles n); this thread doubles too, after waiting at the gate on the first input it runs. */
-function run(name: string, list: Input[], options: { threads?: number; helper?: string; stallMs?: number } = {}) {
+function run(name: string, list: Input[], options: { threads?: number; helper?: string; stallMs?: number; early?: EarlyHelpers } = {}) {
   const job = { name: name as JobName, run: ({ n }: Input) => n * 2 } satisfies ParallelJob<Input, number>;
   const taken: [number, number][] = [];
   let waited = false;
@@ -30,6 +30,7 @@ function run(name: string, list: Input[], options: { threads?: number; helper?: 
     threads: options.threads ?? 2,
     helper: options.helper ?? HELPER,
     ...(options.stallMs === undefined ? {} : { stallMs: options.stallMs }),
+    ...(options.early === undefined ? {} : { early: options.early }),
     here: (input) => {
       if (!waited) {
         waited = true;
@@ -78,6 +79,36 @@ describe('runInParallel', () => {
     const many = inputs(MIN_INPUTS);
     Atomics.store(many[0]?.gate as Int32Array, 0, 1);
     expect(run('double', many, { threads: 1 })).toEqual({ taken: doubled(MIN_INPUTS), helped: 0 });
+  });
+
+  it('uses helpers started before the inputs were known, once', () => {
+    const early = new EarlyHelpers('double' as JobName, 2, HELPER);
+    // No helper could be started now (the script is not there): the outputs helpers made are the early ones'.
+    const { taken, helped } = run('double', inputs(MIN_INPUTS), { early, helper: join(HELPER, '..', 'missing.mjs') });
+    expect(taken).toEqual(doubled(MIN_INPUTS));
+    expect(helped).toBeGreaterThan(0);
+    // Taken by that job: nothing is left to take or to end.
+    expect(early.take('double' as JobName)).toBeNull();
+  });
+
+  it('ends helpers started early that the job does not use: too few inputs, or another job', () => {
+    const few = inputs(MIN_INPUTS - 1);
+    Atomics.store(few[0]?.gate as Int32Array, 0, 1);
+    const unused = new EarlyHelpers('double' as JobName, 2, HELPER);
+    expect(run('double', few, { early: unused })).toEqual({ taken: doubled(MIN_INPUTS - 1), helped: 0 });
+    expect(unused.take('double' as JobName)).toBeNull();
+    // Started for another job: ended, and this job starts its own.
+    const other = new EarlyHelpers('give-back' as JobName, 2, HELPER);
+    const { taken, helped } = run('double', inputs(MIN_INPUTS), { early: other });
+    expect(taken).toEqual(doubled(MIN_INPUTS));
+    expect(helped).toBeGreaterThan(0);
+    expect(other.take('give-back' as JobName)).toBeNull();
+  });
+
+  it('does everything here when a helper started early has failed by the time its work comes', () => {
+    const list = inputs(MIN_INPUTS);
+    Atomics.store(list[0]?.gate as Int32Array, 0, 1);
+    expect(run('crash', list, { early: new EarlyHelpers('crash' as JobName, 2, HELPER) })).toEqual({ taken: doubled(MIN_INPUTS), helped: 0 });
   });
 
   it('throws what an input’s run throws, as without helpers', () => {

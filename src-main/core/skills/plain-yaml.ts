@@ -148,7 +148,8 @@ export function readPlainYaml(source: string): PlainYaml | null {
       if (rest !== '' && rest[0] !== ' ') throw new NotPlain();
       written.set(key, line.number);
       at++;
-      map[key] = rest.trim() === '' ? nested(indent) : inlineValue(rest.trim());
+      const value = rest.trim();
+      map[key] = value === '' ? nested(indent) : inlineValue(value);
     }
     // A more indented line here would continue a scalar (a multi-line one) or nest under one: not plain.
     if (at < lines.length && (lines[at] as Line).indent > indent) throw new NotPlain();

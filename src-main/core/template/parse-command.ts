@@ -212,7 +212,8 @@ function shellConstructs(token: RawToken, parts: readonly Part[], bare: string):
   if (bare.startsWith('~')) found.push('~');
   if (bare.includes('$(')) found.push('$(');
   if (bare.includes('${')) found.push('${');
-  for (const match of bare.matchAll(/\$[A-Za-z_][A-Za-z0-9_]*/g)) found.push(match[0]);
+  // Most tokens hold no `$` at all: no regex iterator for them.
+  if (bare.includes('$')) for (const match of bare.matchAll(/\$[A-Za-z_][A-Za-z0-9_]*/g)) found.push(match[0]);
   if (bare.includes('`')) found.push('`');
   if (bare.includes('*')) found.push('*');
   if (bare.includes('?')) found.push('?');

@@ -272,7 +272,11 @@ describe('a lazy start', () => {
     });
 
     it('while a cold cache parses (the trace sees packages loaded on first use); plain frontmatter never loads the yaml library, nor gray-matter', async () => {
-      const urls = await loaded(['describe', 'git']);
+      // A tool section with a list in it is lexed by marked, loaded on first use: the trace sees it.
+      const t = testHome();
+      const listed = '## Tools\n\n### greet\n\nSays hello.\n\n- to anyone\n- once\n\n#### Command\n\n```bash\necho hello\n```\n';
+      writeSkill(t.skills, 'greeter', skillMd({ name: 'greeter', description: 'Greets.' }, listed));
+      const urls = await loaded(['describe', 'greeter'], t);
       expect(urls.some((url) => url.includes('node_modules/marked/'))).toBe(true);
       // Nor gray-matter at all: the frontmatter splitter is Skilltray's own (core/markdown/frontmatter.ts).
       for (const unused of ['yaml', 'gray-matter'])
@@ -280,6 +284,11 @@ describe('a lazy start', () => {
           urls.some((url) => url.includes(`node_modules/${unused}/`)),
           unused,
         ).toBe(false);
+    });
+
+    it('nor marked, where every tool section is plain (the bundled git skill, parsed cold)', async () => {
+      const urls = await loaded(['describe', 'git']);
+      expect(urls.filter((url) => /node_modules\/(marked|yaml|gray-matter)\//.test(url))).toEqual([]);
     });
 
     it("the app's build (dist/node) lists from what the CLI bundle cached, parsing nothing again", async () => {

@@ -158,7 +158,7 @@ describe('plain blocks', () => {
   });
 
   it("answer for every tool section of gibb.eri.sh's skills and Skilltray's bundled ones, as marked does", () => {
-    const roots = [join(import.meta.dirname, '../../../../shared/fixtures/gibberish-skills'), join(import.meta.dirname, '../../../skills')];
+    const roots = [join(import.meta.dirname, '../../fixtures/gibberish-skills'), join(import.meta.dirname, '../../../skills')];
     let sections = 0;
     for (const root of roots) {
       for (const name of readdirSync(root)) {

@@ -7,6 +7,11 @@
 
 /** Levels opened here; deeper values are stringified whole. */
 const OPENED_LEVELS = 2;
+/**
+ * Items of an array stringified whole, in one JSON.stringify call at a time: a call a skill cost a
+ * 10,000-skill `list --json` a fifth more than calls of 16 (each ~40 KB of text, still a piece each).
+ */
+const ITEMS_A_CALL = 16;
 
 /** Only plain arrays and objects are opened: anything else (a Date, a boxed number, an object with toJSON) is left to JSON.stringify. */
 function opens(value: unknown): value is Record<string, unknown> | unknown[] {
@@ -40,6 +45,15 @@ function* pieces(value: unknown, indent: string, level: number): Generator<strin
   if (Array.isArray(value)) {
     if (value.length === 0) {
       yield '[]';
+      return;
+    }
+    if (level + 1 >= OPENED_LEVELS) {
+      // Each run of items as JSON.stringify writes it inside the array (null for what it cannot hold), without the run's own brackets.
+      for (let i = 0; i < value.length; i += ITEMS_A_CALL) {
+        const text = nestedText(value.slice(i, i + ITEMS_A_CALL), level);
+        yield `${i === 0 ? '[' : ','}\n${inner}${text.slice(2 + inner.length, text.length - indent.length - 2)}`;
+      }
+      yield `\n${indent}]`;
       return;
     }
     for (const item of value) {

@@ -30,7 +30,7 @@ export function hashFile(abs: string): string {
   }
 }
 
-/** SHA-256 of bytes already in memory (a file read once for both its hash and its text). */
-export function hashBytes(bytes: Uint8Array): string {
+/** SHA-256 of bytes already in memory (a file read once for both its hash and its text), or of text as UTF-8 (lines a digest is made of). */
+export function hashBytes(bytes: Uint8Array | string): string {
   return hashOnce('sha256', bytes, 'hex');
 }

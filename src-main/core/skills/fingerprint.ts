@@ -6,8 +6,9 @@
  * the timestamp granularity of the moment it was read could change again without moving its
  * ctime (git's "racily clean" case), so such a fingerprint is not recorded and the hash decides.
  */
-import { createHash, hash as hashOnce } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { hashBytes } from '../files/hash.js';
 import { pathStat, type PathStat, type SkillFile, type SkillWalk } from './walk.js';
 
 /**
@@ -75,7 +76,7 @@ class TreeHasher {
   }
 
   done(): TreeFingerprint {
-    return { fingerprint: hashOnce('sha256', this.text, 'hex'), newest: this.newest };
+    return { fingerprint: hashBytes(this.text), newest: this.newest };
   }
 }
 

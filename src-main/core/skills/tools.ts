@@ -60,16 +60,16 @@ export function lexedToolSections(body: string, bodyLine: number): ToolSection[]
 }
 
 /**
- * The body's tool sections, lexing only them where the line scan can place the body's headings
- * (heading-scan.ts, held to marked by property tests): each H3 that holds a Command or Parameters
- * H4 is lexed from its heading to the next heading of level 3 or above — a top-level ATX heading
- * at column 0 ends any block before it — and the prose around the tools, most of an Agent Skill,
- * is never lexed. Elsewhere the whole body is lexed.
+ * Where each tool section of the body is, as text and its first line, found without lexing where
+ * the line scan can place the body's headings (heading-scan.ts, held to marked by property tests):
+ * each H3 that holds a Command or Parameters H4, from its heading to the next heading of level 3 or
+ * above — a top-level ATX heading at column 0 ends any block before it. Null where the scan cannot
+ * place the headings.
  */
-export function toolSections(body: string, bodyLine: number): ToolSection[] {
+export function toolSectionTexts(body: string, bodyLine: number): { text: string; line: number }[] | null {
   const headings = scanHeadings(body, bodyLine);
-  if (headings === null) return lexedToolSections(body, bodyLine);
-  const sections: ToolSection[] = [];
+  if (headings === null) return null;
+  const texts: { text: string; line: number }[] = [];
   headings.forEach((heading, i) => {
     if (heading.level !== 3) return;
     let next = i + 1;
@@ -80,11 +80,21 @@ export function toolSections(body: string, bodyLine: number): ToolSection[] {
     }
     if (!tool) return;
     const end = next < headings.length ? (headings[next] as ScannedHeading).offset : body.length;
-    const text = body.slice(heading.offset, end);
-    // Most tool sections are headings, paragraphs, a table and a fence: lexed without marked's general lexer where every line is that plain.
-    sections.push(...sectionsOf(plainBlocks(text, heading.line) ?? lexBlocks(text, heading.line)));
+    texts.push({ text: body.slice(heading.offset, end), line: heading.line });
   });
-  return sections;
+  return texts;
+}
+
+/**
+ * The body's tool sections, lexing only them where toolSectionTexts can place them, so the prose
+ * around the tools, most of an Agent Skill, is never lexed; elsewhere the whole body is lexed. Most
+ * tool sections are headings, paragraphs, a table and a fence: lexed without marked's general lexer
+ * where every line is that plain (plain-blocks.ts).
+ */
+export function toolSections(body: string, bodyLine: number): ToolSection[] {
+  const texts = toolSectionTexts(body, bodyLine);
+  if (texts === null) return lexedToolSections(body, bodyLine);
+  return texts.flatMap(({ text, line }) => sectionsOf(plainBlocks(text, line) ?? lexBlocks(text, line)));
 }
 
 /** A table cell's text with code-span backticks removed. */

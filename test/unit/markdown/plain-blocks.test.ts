@@ -11,7 +11,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lexBlocks } from '../../../src-main/core/markdown/blocks.js';
 import { plainBlocks } from '../../../src-main/core/markdown/plain-blocks.js';
-import { scanHeadings } from '../../../src-main/core/markdown/heading-scan.js';
+import { markdownBody } from '../../../src-main/core/markdown/frontmatter.js';
+import { toolSectionTexts } from '../../../src-main/core/skills/tools.js';
 
 /** Lines plainBlocks takes. */
 const PLAIN = [
@@ -168,19 +169,13 @@ describe('plain blocks', () => {
         } catch {
           continue;
         }
-        // The body starts after the frontmatter's closing line.
-        const close = source.indexOf('\n---\n');
-        const body = source.slice(close + 5);
-        const bodyLine = source.slice(0, close + 5).split('\n').length;
-        const headings = scanHeadings(body, bodyLine) ?? [];
-        headings.forEach((heading, i) => {
-          if (heading.level !== 3) return;
-          const next = headings.findIndex((h, j) => j > i && h.level <= 3);
-          const text = body.slice(heading.offset, next === -1 ? body.length : (headings[next] as { offset: number }).offset);
-          if (!/^#### (Command|Parameters)/m.test(text)) return;
+        const { body, bodyLine } = markdownBody(source);
+        const texts = toolSectionTexts(body, bodyLine);
+        expect(texts, name).not.toBeNull();
+        for (const { text, line } of texts ?? []) {
           sections++;
-          expect(heldToMarked(text, heading.line), `${name}: ${heading.text}`).toBe(true);
-        });
+          expect(heldToMarked(text, line), `${name}: ${text.slice(0, text.indexOf('\n'))}`).toBe(true);
+        }
       }
     }
     expect(sections).toBeGreaterThan(30);

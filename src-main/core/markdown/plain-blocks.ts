@@ -108,21 +108,20 @@ export function plainBlocks(text: string, firstLine: number): Block[] | null {
       const align = cellsOf(delimiter).map(alignOf);
       if (header.length !== align.length) return null;
       let end = i + 1;
-      for (
-        let next = lines[end + 1] as string;
-        end + 1 < count && next !== '' && !(next.charCodeAt(0) === HASH && HEADING.test(next));
-        next = lines[end + 1] as string
-      ) {
+      // Rows run on to an empty line or a heading; any other line that is not a row is not plain.
+      while (end + 1 < count) {
+        const next = lines[end + 1] as string;
+        if (next === '' || (next.charCodeAt(0) === HASH && HEADING.test(next))) break;
         if (!isTableLine(next)) return null;
         end++;
       }
+      const cell = (text: string, c: number, isHeader: boolean): Tokens.TableCell => ({ text, tokens: [], header: isHeader, align: align[c] ?? null });
       const rows = lines.slice(i + 2, end + 1).map((row) => {
         const cells = cellsOf(row).slice(0, header.length);
         while (cells.length < header.length) cells.push('');
-        return cells.map((cell, c) => ({ text: cell, tokens: [], header: false, align: align[c] ?? null }));
+        return cells.map((text, c) => cell(text, c, false));
       });
-      const headerCells = header.map((cell, c) => ({ text: cell, tokens: [], header: true, align: align[c] ?? null }));
-      push({ type: 'table', raw: rawOf(i, end), header: headerCells, align, rows }, i, end);
+      push({ type: 'table', raw: rawOf(i, end), header: header.map((text, c) => cell(text, c, true)), align, rows }, i, end);
       i = end + 1;
     } else if (isPlainLine(line)) {
       let end = i;

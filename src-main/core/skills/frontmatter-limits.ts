@@ -1,9 +1,11 @@
 /**
- * How big and how deep a frontmatter may be, checked in one pass over the text before any YAML
- * parser sees it: an 800 KB flow nested 400,000 levels deep (`[[[[…`) costs a YAML parser seconds
- * and half a gigabyte, and this scan a millisecond. The depth counted is the nesting YAML would
- * build: indentation levels, `- ` and `? ` entries that open a level on their line, and flow
- * brackets; quoted text, comments and block scalars (`|`, `>`) count for nothing.
+ * How big and how deep a frontmatter may be. The size is checked before anything reads the text;
+ * the depth in one pass over it before the yaml library sees it: an 800 KB flow nested 400,000
+ * levels deep (`[[[[…`) costs a YAML parser seconds and half a gigabyte, and this scan a
+ * millisecond. The depth counted is the nesting YAML would build: indentation levels, `- ` and `? `
+ * entries that open a level on their line, and flow brackets; quoted text, comments and block
+ * scalars (`|`, `>`) count for nothing. Plain YAML (plain-yaml.ts, most frontmatter) is read
+ * without the scan: that reader declines whatever could nest deeper than the limit.
  */
 
 /** Characters a frontmatter may hold (a skill's metadata, not a data file). */
@@ -12,11 +14,16 @@ export const MAX_FRONTMATTER_CHARS = 64 * 1024;
 /** Levels of nesting a frontmatter may have (a skill's deepest field, metadata.kode.requires.bins, has four). */
 export const MAX_FRONTMATTER_DEPTH = 64;
 
-/** Why `yaml` is refused before parsing, as the end of a sentence, or null when it is within the limits. */
+/** Why `yaml` is refused before anything reads it, as the end of a sentence, or null when it is within the size limit. */
+export function frontmatterOverSize(yaml: string): { message: string; line: number } | null {
+  if (yaml.length <= MAX_FRONTMATTER_CHARS) return null;
+  return { message: `the frontmatter is ${yaml.length} characters; Skilltray reads at most ${MAX_FRONTMATTER_CHARS} (refused before parsing)`, line: 2 };
+}
+
+/** Why `yaml` is refused before a YAML parser sees it, as the end of a sentence, or null when it is within the limits. */
 export function frontmatterOverLimits(yaml: string): { message: string; line: number } | null {
-  if (yaml.length > MAX_FRONTMATTER_CHARS) {
-    return { message: `the frontmatter is ${yaml.length} characters; Skilltray reads at most ${MAX_FRONTMATTER_CHARS} (refused before parsing)`, line: 2 };
-  }
+  const big = frontmatterOverSize(yaml);
+  if (big !== null) return big;
   const deepest = nesting(yaml);
   if (deepest.depth > MAX_FRONTMATTER_DEPTH) {
     return { message: `the frontmatter nests ${deepest.depth > 10 * MAX_FRONTMATTER_DEPTH ? `more than ${10 * MAX_FRONTMATTER_DEPTH}` : deepest.depth} levels deep; Skilltray reads at most ${MAX_FRONTMATTER_DEPTH} (refused before parsing)`, line: deepest.line };

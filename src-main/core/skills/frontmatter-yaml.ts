@@ -8,7 +8,7 @@ import type * as Yaml from 'yaml';
 import { lazyRequire } from '../lazy-require.js';
 import { splitFrontmatter, type FrontmatterSplit } from '../markdown/frontmatter.js';
 import type { DiagnosticList } from './diagnostics.js';
-import { frontmatterOverLimits } from './frontmatter-limits.js';
+import { frontmatterOverLimits, frontmatterOverSize } from './frontmatter-limits.js';
 import { readPlainYaml, type PlainYaml } from './plain-yaml.js';
 
 const yaml = lazyRequire<typeof Yaml>('yaml');
@@ -46,8 +46,8 @@ const E401_MESSAGES = {
 
 /**
  * Parses the frontmatter of LF-normalised SKILL.md text; reports E401/E402 and returns null on
- * failure. A frontmatter over the size and depth limits is refused before any parser reads it;
- * plain YAML (most frontmatter) is read by plain-yaml.ts, the rest by the yaml library.
+ * failure. A frontmatter over the size limit is refused before anything reads it; plain YAML (most
+ * frontmatter) is read by plain-yaml.ts, the rest by the yaml library once within the depth limit.
  */
 export function parseFrontmatter(text: string, file: string, diagnostics: DiagnosticList): Frontmatter | null {
   let doc: Yaml.Document | undefined;
@@ -57,10 +57,13 @@ export function parseFrontmatter(text: string, file: string, diagnostics: Diagno
   // The splitter hands the engine the text after the opening `---` including its newline, so YAML line N is file line N.
   const engine = (yamlText: string): object => {
     source = yamlText;
-    const over = frontmatterOverLimits(yamlText);
-    if (over !== null) throw new FrontmatterYamlError(over.message, over.line);
+    const big = frontmatterOverSize(yamlText);
+    if (big !== null) throw new FrontmatterYamlError(big.message, big.line);
+    // Plain YAML declines whatever could nest past the depth limit, so only the library's text needs the depth scan.
     plain = readPlainYaml(yamlText);
     if (plain !== null) return plain.data;
+    const over = frontmatterOverLimits(yamlText);
+    if (over !== null) throw new FrontmatterYamlError(over.message, over.line);
     const { LineCounter, parseDocument } = yaml();
     lineCounter = new LineCounter();
     doc = parseDocument(yamlText, { lineCounter, uniqueKeys: true });

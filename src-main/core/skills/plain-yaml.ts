@@ -8,6 +8,8 @@
  * what this returns is always what the library would; a property test holds the two to that.
  */
 
+import { MAX_FRONTMATTER_DEPTH } from './frontmatter-limits.js';
+
 /** What was read: the data, and the line each key of each mapping was written on. */
 export interface PlainYaml {
   data: Record<string, unknown>;
@@ -17,6 +19,14 @@ export interface PlainYaml {
 
 /** Hands the text to the yaml library. */
 class NotPlain extends Error {}
+
+/**
+ * Mappings this reader nests before it declines (the text then meets the depth scan of
+ * frontmatter-limits.ts, then the library). That scan counts a mapping's keys one level deeper than
+ * its parent's, and at most three more below the deepest: an indented sequence's indentation, its
+ * `- `, and the `[` of a flow sequence as an item. So what this reads nests within the limit too.
+ */
+const MAX_MAPPING_LEVELS = MAX_FRONTMATTER_DEPTH - 3;
 
 const KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 /** Characters the core schema or the library treat in ways this reader does not follow (control characters among them, on purpose). */
@@ -134,8 +144,9 @@ export function readPlainYaml(source: string): PlainYaml | null {
   const keyLines = new WeakMap<object, Map<string, number>>();
   let at = 0;
 
-  /** A block mapping whose keys sit at `indent`. */
-  const mapping = (indent: number): Record<string, unknown> => {
+  /** A block mapping whose keys sit at `indent`, `level` mappings deep (the top one is 1). */
+  const mapping = (indent: number, level: number): Record<string, unknown> => {
+    if (level > MAX_MAPPING_LEVELS) throw new NotPlain();
     const map: Record<string, unknown> = {};
     const written = new Map<string, number>();
     keyLines.set(map, written);
@@ -149,20 +160,20 @@ export function readPlainYaml(source: string): PlainYaml | null {
       written.set(key, line.number);
       at++;
       const value = rest.trim();
-      map[key] = value === '' ? nested(indent) : inlineValue(value);
+      map[key] = value === '' ? nested(indent, level) : inlineValue(value);
     }
     // A more indented line here would continue a scalar (a multi-line one) or nest under one: not plain.
     if (at < lines.length && (lines[at] as Line).indent > indent) throw new NotPlain();
     return map;
   };
 
-  /** The value of a key with nothing after its colon: a more indented mapping or sequence, a sequence at the key's own indentation, or null. */
-  const nested = (indent: number): unknown => {
+  /** A key's value (in a mapping `level` deep) with nothing after its colon: a more indented mapping or sequence, one at the key's indentation, or null. */
+  const nested = (indent: number, level: number): unknown => {
     const next = lines[at];
     if (next === undefined || next.indent < indent) return null;
     const isItem = next.text === '-' || next.text.startsWith('- ');
     if (next.indent === indent) return isItem ? sequence(indent) : null;
-    return isItem ? sequence(next.indent) : mapping(next.indent);
+    return isItem ? sequence(next.indent) : mapping(next.indent, level + 1);
   };
 
   /** A block sequence of one-line scalars whose `- ` sit at `indent`. */
@@ -180,7 +191,7 @@ export function readPlainYaml(source: string): PlainYaml | null {
   };
 
   try {
-    const data = mapping(0);
+    const data = mapping(0, 1);
     if (at < lines.length) return null;
     return {
       data,

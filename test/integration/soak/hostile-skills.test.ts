@@ -175,6 +175,12 @@ describe('soak: hostile skill folders', () => {
     expect(parseSkill(deep, root).diagnostics[0]?.message).toBe(
       'invalid frontmatter YAML: the frontmatter nests more than 640 levels deep; Skilltray reads at most 64 (refused before parsing)',
     );
+    // Block mappings, which plain YAML would read if it did not decline them, 66 deep.
+    const keys = Array.from({ length: 65 }, (_, level) => `${' '.repeat(level)}k${level}:`).join('\n');
+    const indented = writeSkill(t.skills, 'indented', `---\nname: indented\ndescription: x\n${keys}\n${' '.repeat(65)}leaf: x\n---\n`);
+    expect(parseSkill(indented, root).diagnostics[0]?.message).toBe(
+      'invalid frontmatter YAML: the frontmatter nests 66 levels deep; Skilltray reads at most 64 (refused before parsing)',
+    );
     const ofBomb = await checkProcess(bomb, t.env);
     const ofPlain = await checkProcess(plain, t.env);
     console.log(

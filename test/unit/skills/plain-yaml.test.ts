@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { readPlainYaml } from '../../../src-main/core/skills/plain-yaml.js';
+import { MAX_FRONTMATTER_DEPTH, nesting } from '../../../src-main/core/skills/frontmatter-limits.js';
 import { skillText } from '../../../bench/corpus.js';
 
 /** What the yaml library makes of `source`: the data and the line of every key path, or null when it reports an error. */
@@ -117,6 +118,35 @@ describe('plain-yaml.ts: the plain YAML of most frontmatter, read without the ya
     // '' is a quote inside single quotes, so the comma after it is still inside the string.
     agrees("\na: ['a'', b', c]\n");
     expect(readPlainYaml("\na: ['a'', b', c]\n")?.data).toStrictEqual({ a: ["a', b", 'c'] });
+  });
+
+  it('reads nothing the depth scan would refuse: it declines mappings nested past the limit, which the scan then sees', () => {
+    /** `levels` mappings one inside the other (step `step`), the innermost holding `bottom`'s lines. */
+    const chain = (levels: number, step: number, bottom: (pad: string) => string[]): string => {
+      const lines: string[] = [];
+      for (let level = 0; level < levels - 1; level++) lines.push(`${' '.repeat(level * step)}k${level}:`);
+      return `\n${[...lines, ...bottom(' '.repeat((levels - 1) * step))].join('\n')}\n`;
+    };
+    // What the deepest mapping holds: each way the scan counts levels below a mapping's keys.
+    const bottoms = [
+      (pad: string) => [`${pad}leaf: x`],
+      (pad: string) => [`${pad}leaf: [a, b]`],
+      (pad: string) => [`${pad}leaf:`, `${pad}- a`],
+      (pad: string) => [`${pad}leaf:`, `${pad}  - a`, `${pad}  - [b, c]`],
+    ];
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: MAX_FRONTMATTER_DEPTH + 4 }), fc.constantFrom(1, 2, 3), fc.constantFrom(...bottoms), (levels, step, bottom) => {
+        const source = chain(levels, step, bottom);
+        const plain = readPlainYaml(source);
+        if (plain !== null) expect(nesting(source).depth, source).toBeLessThanOrEqual(MAX_FRONTMATTER_DEPTH);
+        expect(plain === null, `${levels} levels`).toBe(levels > MAX_FRONTMATTER_DEPTH - 3);
+      }),
+      { numRuns: 600 },
+    );
+    // The deepest it reads, with the deepest bottom, is exactly as deep as the scan allows.
+    const deepest = chain(MAX_FRONTMATTER_DEPTH - 3, 2, bottoms[3] as (pad: string) => string[]);
+    expect(agrees(deepest)).toBe(true);
+    expect(nesting(deepest).depth).toBe(MAX_FRONTMATTER_DEPTH);
   });
 
   it("reads the frontmatter of the bench's generated skills and of the bundled skills without the library", () => {

@@ -203,10 +203,12 @@ function splitParts(token: RawToken, text: string, markers: Markers): { parts: P
   return { parts, bare };
 }
 
-/** The shell constructs a token would have meant to a shell, judged on its unquoted, unescaped text. */
-function shellConstructs(token: RawToken, parts: readonly Part[], bare: string): string[] {
+/**
+ * The shell constructs a token would have meant to a shell, judged on its unquoted, unescaped text
+ * (`bare`); `literalOnly`: the token is one stretch of text, none of it quoted or escaped.
+ */
+function shellConstructs(literalOnly: boolean, bare: string): string[] {
   const found: string[] = [];
-  const literalOnly = !token.quoted && parts.length === 1 && token.chars.every((c) => !c.escaped);
   if (literalOnly && SHELL_OPERATORS.has(bare)) return [bare];
   if (bare.startsWith('#')) found.push('#');
   if (bare.startsWith('~')) found.push('~');
@@ -222,6 +224,11 @@ function shellConstructs(token: RawToken, parts: readonly Part[], bare: string):
 
 /** Parses Command text in the given placeholder syntax; malformed text throws E509 with the offset. */
 export function parseCommand(text: string, syntax: PlaceholderSyntax): ParsedCommand {
+  return parsePlainCommand(text, syntax) ?? parseAnyCommand(text, syntax);
+}
+
+/** parseCommand by the full tokenizer, which follows every quote and escape character by character. */
+export function parseAnyCommand(text: string, syntax: PlaceholderSyntax): ParsedCommand {
   const markers = PLACEHOLDER_MARKERS[syntax];
   const { tokens: rawTokens, separated } = tokenize(text, markers);
   const tokens: CommandToken[] = [];
@@ -231,8 +238,77 @@ export function parseCommand(text: string, syntax: PlaceholderSyntax): ParsedCom
     const { parts, bare } = splitParts(raw, text, markers);
     tokens.push({ parts, quoted: raw.quoted });
     for (const part of parts) if (part.kind === 'placeholder') placeholders.push(part.placeholder);
-    for (const construct of shellConstructs(raw, parts, bare)) shell.add(construct);
+    const literalOnly = !raw.quoted && parts.length === 1 && raw.chars.every((c) => !c.escaped);
+    for (const construct of shellConstructs(literalOnly, bare)) shell.add(construct);
   }
   if (separated) shell.add('newline');
   return { tokens, placeholders, shellSyntax: [...shell] };
+}
+
+/** A quote, a backslash or a NUL: what plain commands hold none of. */
+const NOT_PLAIN = /['"\\\0]/;
+
+/**
+ * parseCommand of a command with no quote, backslash or NUL (most commands), found without the
+ * full tokenizer's object a character: its tokens are the runs between blanks, every character of
+ * them as written. Null for any other text, and for a placeholder the full parser would refuse (it
+ * then says why, with the offset); a property test holds the two to one answer.
+ */
+export function parsePlainCommand(text: string, syntax: PlaceholderSyntax): ParsedCommand | null {
+  if (NOT_PLAIN.test(text)) return null;
+  const markers = PLACEHOLDER_MARKERS[syntax];
+  const tokens: CommandToken[] = [];
+  const placeholders: Placeholder[] = [];
+  const shell = new Set<string>();
+  let newlinePending = false;
+  let separated = false;
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i] as string;
+    if (isBlank(ch)) {
+      if (ch === '\n' && tokens.length > 0) newlinePending = true;
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    while (end < text.length && !isBlank(text[end] as string)) end++;
+    if (newlinePending) separated = true;
+    newlinePending = false;
+    const token = plainParts(text.slice(i, end), markers);
+    if (token === null) return null;
+    tokens.push({ parts: token.parts, quoted: false });
+    for (const part of token.parts) if (part.kind === 'placeholder') placeholders.push(part.placeholder);
+    for (const construct of shellConstructs(token.parts.length === 1, token.bare)) shell.add(construct);
+    i = end;
+  }
+  if (separated) shell.add('newline');
+  return { tokens, placeholders, shellSyntax: [...shell] };
+}
+
+/** splitParts of a token written plainly, or null where a placeholder is malformed (unclosed, nested, a bad key). */
+function plainParts(token: string, markers: Markers): { parts: Part[]; bare: string } | null {
+  const parts: Part[] = [];
+  let bare = '';
+  let k = 0;
+  for (;;) {
+    const open = token.indexOf(markers.open, k);
+    const literal = token.slice(k, open === -1 ? token.length : open);
+    bare += literal;
+    if (open === -1) {
+      if (literal !== '') parts.push({ kind: 'text', value: literal });
+      return { parts, bare };
+    }
+    const close = token.indexOf(markers.close, open + 2);
+    if (close === -1) return null;
+    const nested = token.indexOf(markers.open, open + 2);
+    if (nested !== -1 && nested < close) return null;
+    const inner = token.slice(open + 2, close);
+    const colon = inner.indexOf(':');
+    const key = colon === -1 ? inner : inner.slice(0, colon);
+    if (!KEY.test(key)) return null;
+    if (literal !== '') parts.push({ kind: 'text', value: literal });
+    parts.push({ kind: 'placeholder', placeholder: { key, fallback: colon === -1 ? null : inner.slice(colon + 1), raw: token.slice(open, close + 2) } });
+    bare += ' '.repeat(close + 2 - open);
+    k = close + 2;
+  }
 }

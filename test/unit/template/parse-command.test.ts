@@ -1,7 +1,9 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SkilltrayError } from '../../../src-main/shared/skilltray-error.js';
-import { parseCommand, type ParsedCommand } from '../../../src-main/core/template/parse-command.js';
+import { parseAnyCommand, parseCommand, parsePlainCommand, type ParsedCommand } from '../../../src-main/core/template/parse-command.js';
 import type { PlaceholderSyntax } from '../../../src-main/shared/model.js';
 
 /** Tokens in a compact form: literal text as is, a placeholder as ⟨key⟩ or ⟨key:fallback⟩. */
@@ -236,5 +238,68 @@ describe('parseCommand: quoting round-trips', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+/** What the full parser says of `text`: the parse, or the error's code, message and offset. */
+function fully(text: string, syntax: PlaceholderSyntax): ParsedCommand | string {
+  try {
+    return parseAnyCommand(text, syntax);
+  } catch (error) {
+    if (!(error instanceof SkilltrayError)) throw error;
+    return `${error.code} ${error.message} ${JSON.stringify(error.details)}`;
+  }
+}
+
+describe('parsePlainCommand: plain commands without the full tokenizer', () => {
+  /** Holds the plain parse of `text` to the full one: no answer, or exactly its answer (never one where the full parser refuses). */
+  const agrees = (text: string, syntax: PlaceholderSyntax): boolean => {
+    const plain = parsePlainCommand(text, syntax);
+    if (plain === null) return false;
+    expect(plain, text).toStrictEqual(fully(text, syntax));
+    return true;
+  };
+
+  it('for any text of the characters commands and placeholders are made of, says nothing or what the full parser says', () => {
+    const unit = fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom('a', 'Z', '_', '9', '-', '.', '/', '=', ',', '@', 'é', '🎉') },
+      { weight: 4, arbitrary: fc.constantFrom('<<', '>>', '{{', '}}', '<', '>', '{', '}', ':', ' ', '  ', '\t', '\n', '\r') },
+      { weight: 2, arbitrary: fc.constantFrom('$', '$HOME', '${X}', '$(', '`', '*', '?', '~', '#', '|', '||', '&&', ';', '&', '2>&1') },
+      { weight: 1, arbitrary: fc.constantFrom('"', "'", '\\', '\0', '<<key>>', '<<n:10>>', '{{key}}', '{{v:--verbose}}', '<<a<<b>>>>', '<<9x>>', '<<>>') },
+    );
+    let answered = 0;
+    let placeholders = 0;
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 24 }), fc.constantFrom<PlaceholderSyntax>('angle', 'braces'), (units, syntax) => {
+        const text = units.join('');
+        if (agrees(text, syntax)) {
+          answered++;
+          if ((parsePlainCommand(text, syntax)?.placeholders.length ?? 0) > 0) placeholders++;
+        }
+      }),
+      { numRuns: 20_000 },
+    );
+    // Not a parser that always declines: most such texts are plain.
+    expect(answered).toBeGreaterThan(5_000);
+    expect(placeholders).toBeGreaterThan(500);
+  });
+
+  it("answers for the commands people write: every plain Command of the bundled skills and of gibb.eri.sh's", () => {
+    const commands: { text: string; syntax: PlaceholderSyntax }[] = [];
+    for (const [dir, syntax] of [
+      [join(import.meta.dirname, '..', '..', '..', 'skills'), 'angle'],
+      [join(import.meta.dirname, '..', '..', 'fixtures', 'gibberish-skills'), 'braces'],
+    ] as const) {
+      for (const name of readdirSync(dir)) {
+        if (!existsSync(join(dir, name, 'SKILL.md'))) continue;
+        const text = readFileSync(join(dir, name, 'SKILL.md'), 'utf8');
+        for (const match of text.matchAll(/#### Command\n+```[a-z]*\n([\s\S]*?)\n```/g)) commands.push({ text: match[1] as string, syntax });
+      }
+    }
+    expect(commands.length).toBeGreaterThan(20);
+    const plain = commands.filter(({ text }) => !/['"\\]/.test(text));
+    expect(plain.length).toBeGreaterThan(10);
+    for (const { text, syntax } of plain) expect(agrees(text, syntax), text).toBe(true);
+    for (const { text, syntax } of commands) expect(parseCommand(text, syntax)).toStrictEqual(fully(text, syntax));
   });
 });

@@ -8,7 +8,7 @@ import type { ParallelJob } from '../parallel.js';
 import { treeOf, walkFingerprint, type SkillTree, type TreeFingerprint } from './fingerprint.js';
 import { parseSkill } from './parse-skill.js';
 import { payloadJson, recordedPayload, type CachePayload } from './cache-payload.js';
-import { walkSkill, type SkillFile, type SkillWalk } from './walk.js';
+import { walkListed, walkSkill, type SkillFile, type SkillWalk } from './walk.js';
 import { holdsSkillFile } from './root-layout.js';
 
 /** Parses one skill directory (the walk is the one its fingerprint was taken from, or null if it failed). */
@@ -30,6 +30,10 @@ export function parseFresh(dir: string, root: SkillRoot, parse: ParseSkill): Fre
   } catch {
     // The parse reports the unreadable directory.
   }
+  return parseWalked(dir, root, parse, walk);
+}
+
+function parseWalked(dir: string, root: SkillRoot, parse: ParseSkill, walk: SkillWalk | null): FreshParse {
   // The walk's own stats, taken before the parse reads anything: a change after them moves the stats recorded.
   const tree = walk === null ? null : treeOf(walk);
   const seen = walk === null ? null : walkFingerprint(dir, walk);
@@ -38,11 +42,22 @@ export function parseFresh(dir: string, root: SkillRoot, parse: ParseSkill): Fre
 
 /**
  * parseFresh of a folder listed without looking into it (root-layout.ts listedDirsIn), or null when
- * it holds nothing named SKILL.md. Asked before the walk, as the listing would have: a folder that
- * is no skill (a checkout, a node_modules) is never walked.
+ * it holds nothing named SKILL.md. The walk's first listing answers that before it goes further, so
+ * a folder that is no skill (a checkout, a node_modules) is not walked; where that listing fails,
+ * holdsSkillFile answers (an unreadable skill is reported, a folder gone is none). `canonical`: the
+ * folder's canonical path, when the root's listing showed a folder and not a link (null: unknown).
  */
-export function parseListed(dir: string, root: SkillRoot, parse: ParseSkill): FreshParse | null {
-  return holdsSkillFile(dir) ? parseFresh(dir, root, parse) : null;
+export function parseListed(dir: string, root: SkillRoot, parse: ParseSkill, canonical: string | null = null): FreshParse | null {
+  let walk: SkillWalk | null = null;
+  try {
+    walk = walkListed(dir, canonical);
+    if (walk === null) return null;
+    if (walk.unreadable.some(({ rel }) => rel === '') && !holdsSkillFile(dir)) return null;
+  } catch {
+    // Not even resolved (gone, or a link that leads nowhere now): as parseFresh, the parse reports it, if it is a skill at all.
+    if (!holdsSkillFile(dir)) return null;
+  }
+  return parseWalked(dir, root, parse, walk);
 }
 
 /**
@@ -66,11 +81,20 @@ export function receivedParse(parse: PostedParse): FreshParse & { payload?: stri
   return { ...parse, tree, skill };
 }
 
-/** A folder to read on a helper thread; `listed`: not yet looked into (parseListed), else known to hold SKILL.md. */
+/**
+ * A folder to read on a helper thread; `listed`: not yet looked into (parseListed), else known to
+ * hold SKILL.md; `canonical`: for a listed folder, its canonical path when the listing knew it.
+ */
 export interface FreshParseInput {
   dir: string;
   root: SkillRoot;
   listed?: boolean;
+  canonical?: string;
+}
+
+/** parseFresh of `input`, or parseListed for a folder only listed. */
+export function freshParseOf({ dir, root, listed, canonical }: FreshParseInput, parse: ParseSkill): FreshParse | null {
+  return listed === true ? parseListed(dir, root, parse, canonical ?? null) : parseFresh(dir, root, parse);
 }
 
 /**
@@ -79,9 +103,9 @@ export interface FreshParseInput {
  */
 export const freshParseJob: ParallelJob<FreshParseInput, PostedParse | null> = {
   name: 'skill-parse',
-  run: ({ dir, root, listed }) => {
+  run: (input) => {
     const parse: ParseSkill = (at, under, walk) => parseSkill(at, under, walk ?? undefined);
-    const fresh = listed === true ? parseListed(dir, root, parse) : parseFresh(dir, root, parse);
+    const fresh = freshParseOf(input, parse);
     return fresh === null ? null : posted(fresh);
   },
 };

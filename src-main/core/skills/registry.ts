@@ -12,7 +12,7 @@ import type { RootWatch, Skill, SkillRoot } from '../../shared/model.js';
 import type { BundledManifest } from './bundled-manifest.js';
 import type { SkillFile } from './walk.js';
 import { SETTLE_MS, treeFingerprint } from './fingerprint.js';
-import { freshParseJob, parseFresh, parseListed, receivedParse, type FreshParse, type FreshParseInput, type ParseSkill, type PostedParse } from './fresh-parse.js';
+import { freshParseJob, freshParseOf, parseFresh, receivedParse, type FreshParse, type FreshParseInput, type ParseSkill, type PostedParse } from './fresh-parse.js';
 import { ParseCache } from './parse-cache.js';
 import { identify } from './identity.js';
 import { RootWatcher, type WatchFactory } from './root-watcher.js';
@@ -149,7 +149,8 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     // Which roots hold each name, and where, from one listing per root (so no SKILL.md is looked up twice). Where parseMany reads the
     // skills, a root's folders are only listed: whether each holds a SKILL.md is checked by its parse (`listed`), on helper threads too.
     const holders = new Map<string, Holder[]>();
-    const listed = new Set<string>();
+    // Folders only listed, with their canonical paths where the listing knew them.
+    const listed = new Map<string, string | null>();
     for (const root of this.roots) {
       const defer = this.parseThreads >= 2 && this.rootChecks[root.kind] === undefined;
       const { dirs, unchecked } = defer ? listedDirsIn(root) : { dirs: skillDirsIn(root), unchecked: null };
@@ -157,7 +158,8 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
         const found = holders.get(name);
         if (found === undefined) holders.set(name, [{ dir, root }]);
         else found.push({ dir, root });
-        if (unchecked?.has(dir)) listed.add(dir);
+        const canonical = unchecked?.get(dir);
+        if (canonical !== undefined) listed.set(dir, canonical);
       }
     }
     // A name more than one root lists needs its winner now: its folders are looked into here.
@@ -274,7 +276,11 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
    * of `listed` (not yet looked into) that hold nothing named SKILL.md. Skills of the other roots are
    * left to parseDir.
    */
-  private parseMany(folders: readonly Holder[], listed: ReadonlySet<string>, early: EarlyHelpers | null): { parsed: Map<string, Skill>; absent: Set<string> } {
+  private parseMany(
+    folders: readonly Holder[],
+    listed: ReadonlyMap<string, string | null>,
+    early: EarlyHelpers | null,
+  ): { parsed: Map<string, Skill>; absent: Set<string> } {
     const parsed = new Map<string, Skill>();
     const absent = new Set<string>();
     const threads = this.parseThreads;
@@ -284,8 +290,12 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
       for (const { dir, root } of folders) {
         if (this.rootChecks[root.kind] !== undefined) continue;
         const cached = this.cached(dir, root);
-        if (cached === undefined) fresh.push(listed.has(dir) ? { dir, root, listed: true } : { dir, root });
-        else parsed.set(dir, cached);
+        if (cached !== undefined) {
+          parsed.set(dir, cached);
+          continue;
+        }
+        const canonical = listed.get(dir);
+        fresh.push(canonical === undefined ? { dir, root } : { dir, root, listed: true, ...(canonical === null ? {} : { canonical }) });
       }
       const take = (result: PostedParse | null, i: number): void => {
         const { dir, root } = fresh[i] as FreshParseInput;
@@ -294,8 +304,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
         // Written while helpers still parse, which then take more of the skills: written after them, it was a cold load's longest step on one thread.
         if ((i + 1) % CACHE_WRITE_EVERY === 0) this.cache.flush();
       };
-      const here = ({ dir, root, listed: unchecked }: FreshParseInput): FreshParse | null =>
-        unchecked === true ? parseListed(dir, root, this.parse) : parseFresh(dir, root, this.parse);
+      const here = (input: FreshParseInput): FreshParse | null => freshParseOf(input, this.parse);
       runInParallel(freshParseJob, fresh, take, { threads, here, early });
       return { parsed, absent };
     } finally {

@@ -4,8 +4,8 @@
  * so one pack is replaced by renaming one folder. Hidden entries (`.staging`) are never skills.
  */
 import { isUtf8 } from 'node:buffer';
-import { lstatSync, readdirSync, statSync, type Dirent } from 'node:fs';
-import { join } from 'node:path';
+import { lstatSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { join, sep } from 'node:path';
 import type { SkillRoot } from '../../shared/model.js';
 
 /** True for a name that can be a skill directory's: one visible path segment. */
@@ -27,10 +27,20 @@ export function holdsSkillFile(dir: string): boolean {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ELOOP') return true;
-    // The folder itself cannot be looked into; but when the folder cannot even be reached (the root above it is unreadable), it is nothing found.
-    if (code === 'EACCES' || code === 'EPERM') return reachable(dir);
+    // The folder cannot be searched. Its names may still be listed (read without search permission): they say, as a parse's walk of it would
+    // (parseListed). Else it cannot be looked into at all, and is reported; but a folder that cannot even be reached (its root is unreadable) is nothing found.
+    if (code === 'EACCES' || code === 'EPERM') return listedThere(dir) ?? reachable(dir);
     // A link named SKILL.md that leads nowhere is still something named SKILL.md.
     return code === 'ENOENT' && lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+  }
+}
+
+/** Whether the listing of `dir` names SKILL.md, or null when it cannot be listed. */
+function listedThere(dir: string): boolean | null {
+  try {
+    return readdirSync(dir).includes('SKILL.md');
+  } catch {
+    return null;
   }
 }
 
@@ -88,7 +98,7 @@ function undecodableNames(dir: string, decoded: readonly Dirent[]): string[] {
  */
 export function skillDirNames(dir: string): string[] {
   const { named, escaped } = listedNames(dir);
-  return [...named.filter((name) => holdsSkillFile(join(dir, name))), ...escaped].sort();
+  return [...named.map((entry) => entry.name).filter((name) => holdsSkillFile(join(dir, name))), ...escaped].sort();
 }
 
 /**
@@ -96,27 +106,37 @@ export function skillDirNames(dir: string): string[] {
  * to them by name (each still to be checked with holdsSkillFile), and the names that are not UTF-8,
  * escaped (listed whatever they hold: the loader says what is wrong with each).
  */
-function listedNames(dir: string): { named: string[]; escaped: string[] } {
+function listedNames(dir: string): { named: Dirent[]; escaped: string[] } {
   let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch {
     return { named: [], escaped: [] };
   }
-  const named = entries.filter((entry) => (entry.isDirectory() || entry.isSymbolicLink()) && !entry.name.includes('\ufffd') && isSkillName(entry.name)).map((entry) => entry.name);
+  const named = entries.filter((entry) => (entry.isDirectory() || entry.isSymbolicLink()) && !entry.name.includes('\ufffd') && isSkillName(entry.name));
   return { named, escaped: undecodableNames(dir, entries) };
 }
 
 /**
  * skillDirsIn for a root that is not a packs root, without looking into a single folder: `unchecked`
- * names the folders whose SKILL.md is left to whoever reads them next (a cold load's parse, on
- * helper threads too: 10,000 stats off the listing that every parse waits for). Sorted like skillDirsIn.
+ * maps the folders whose SKILL.md is left to whoever reads them next (a cold load's parse, on helper
+ * threads too: 10,000 stats off the listing that every parse waits for) to their canonical paths
+ * where the listing shows one — a folder, not a link, in a root resolved once here, which saves the
+ * parse resolving each (a readlink a path component) — else null. Sorted like skillDirsIn.
  */
-export function listedDirsIn(root: SkillRoot): { dirs: Map<string, string>; unchecked: Set<string> } {
-  if (root.kind === 'packs') return { dirs: skillDirsIn(root), unchecked: new Set() };
+export function listedDirsIn(root: SkillRoot): { dirs: Map<string, string>; unchecked: Map<string, string | null> } {
+  if (root.kind === 'packs') return { dirs: skillDirsIn(root), unchecked: new Map() };
   const { named, escaped } = listedNames(root.path);
-  const dirs = new Map([...named, ...escaped].sort().map((name) => [name, join(root.path, name)]));
-  return { dirs, unchecked: new Set(named.map((name) => join(root.path, name))) };
+  const dirs = new Map([...named.map((entry) => entry.name), ...escaped].sort().map((name) => [name, join(root.path, name)]));
+  let canonicalRoot: string | null = null;
+  try {
+    canonicalRoot = realpathSync.native(root.path);
+  } catch {
+    // A root that cannot be resolved now leaves each folder to be resolved by its parse.
+  }
+  const prefix = canonicalRoot === null || canonicalRoot.endsWith(sep) ? canonicalRoot : `${canonicalRoot}${sep}`;
+  const unchecked = new Map(named.map((entry) => [join(root.path, entry.name), prefix !== null && entry.isDirectory() ? `${prefix}${entry.name}` : null]));
+  return { dirs, unchecked };
 }
 
 /** The pack folders of a packs root, sorted: the first pack holding a name wins it. */

@@ -74,15 +74,25 @@ export function pathStat(abs: string): PathStat | undefined {
   }
 }
 
+interface WalkOptions {
+  /** Take each folder's stat before it is listed (SkillWalk.dirStats). */
+  statDirs?: boolean;
+  /** `dir` canonical, when the caller knows it (saves resolving it: a readlink a path component). */
+  canonical?: string;
+  /** The walk stops and gives null when the skill's own listing holds no entry of this name. */
+  holding?: string;
+}
+
 /**
  * Walks `dir` (canonicalised), keeping each file `fileAt` describes (null: gone, skipped), sorted
- * bytewise by relative path; with `statDirs`, each folder's stat is taken before it is listed.
+ * bytewise by relative path. Null only with `holding`, when the folder lists no entry of that name.
  */
-function walkTree<F extends SkillPath>(dir: string, fileAt: (rel: string, abs: string) => F | null, statDirs = false): SkillWalk<F> {
+function walkTree<F extends SkillPath>(dir: string, fileAt: (rel: string, abs: string) => F | null, options: WalkOptions = {}): SkillWalk<F> | null {
   // The native call is one syscall; the JS one lstats every component, which a load of 10,000 skills feels.
-  const root = realpathSync.native(dir);
+  const root = options.canonical ?? realpathSync.native(dir);
   const walk: SkillWalk<F> = { files: [], dirs: [], escaped: [], dangling: [], truncated: false, unreadable: [], special: [] };
-  const dirStats = statDirs ? new Map<string, PathStat | undefined>() : null;
+  const dirStats = options.statDirs === true ? new Map<string, PathStat | undefined>() : null;
+  let held = options.holding === undefined;
   if (dirStats !== null) walk.dirStats = dirStats;
   const visited = new Set<string>([root]);
 
@@ -94,7 +104,13 @@ function walkTree<F extends SkillPath>(dir: string, fileAt: (rel: string, abs: s
       entries = readdirSync(absDir, { withFileTypes: true });
     } catch (error) {
       walk.unreadable.push({ rel: relDir, why: errnoText(error) });
+      // A skill folder that cannot be listed is walked (and reported) all the same: whether it holds the name is the caller's to find out.
+      held = true;
       return;
+    }
+    if (!held) {
+      held = entries.some((entry) => entry.name === options.holding);
+      if (!held) return;
     }
     // absDir is already normal (a canonical root, then names readdir gave, never `.` or `..`) and a name
     // holds no separator, so joining needs none of path.join's normalising (its cost at 5,000 files).
@@ -139,6 +155,7 @@ function walkTree<F extends SkillPath>(dir: string, fileAt: (rel: string, abs: s
     }
   };
   visit(root, '');
+  if (!held) return null;
   walk.files.sort((a, b) => compareBytewise(a.rel, b.rel));
   walk.dirs.sort(compareBytewise);
   walk.escaped.sort(compareBytewise);
@@ -147,22 +164,33 @@ function walkTree<F extends SkillPath>(dir: string, fileAt: (rel: string, abs: s
   return walk;
 }
 
+function statted(rel: string, abs: string): SkillFile | null {
+  let st;
+  try {
+    st = statSync(abs);
+  } catch {
+    return null;
+  }
+  return { rel, abs, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
+}
+
 /** Lists every non-hidden file under `dir` (canonicalised) with its stat, and each folder's, sorted bytewise by relative path. */
 export function walkSkill(dir: string): SkillWalk {
-  return walkTree(dir, (rel, abs) => {
-    let st;
-    try {
-      st = statSync(abs);
-    } catch {
-      return null;
-    }
-    return { rel, abs, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
-  }, true);
+  return walkTree(dir, statted, { statDirs: true }) as SkillWalk;
+}
+
+/**
+ * walkSkill of a folder a root's listing showed without looking into it, or null when its own listing
+ * holds nothing named SKILL.md (a folder that cannot be listed is walked, to be reported or found
+ * gone by the caller). `canonical`: its canonical path, when the listing showed a folder, not a link.
+ */
+export function walkListed(dir: string, canonical: string | null): SkillWalk | null {
+  return walkTree(dir, statted, { statDirs: true, holding: 'SKILL.md', ...(canonical === null ? {} : { canonical }) });
 }
 
 /** The files of walkSkill without their stats, for a reader that only opens them (outline): one syscall less per file. */
 export function listSkillFiles(dir: string): SkillWalk<SkillPath> {
-  return walkTree(dir, (rel, abs) => ({ rel, abs }));
+  return walkTree(dir, (rel, abs) => ({ rel, abs })) as SkillWalk<SkillPath>;
 }
 
 /** What a file contributes to the manifest when it cannot be read. */

@@ -67,6 +67,12 @@ describe('soak: hostile skill folders', () => {
     mkdirSync(join(root, 'secrets', 'pipes'));
     await execa('mkfifo', [join(root, 'secrets', 'pipes', 'queue')]);
     writeSkill(root, 'bomb', depthBomb());
+    // Folders that can be listed but not searched (r without x): their names say whether SKILL.md is there.
+    writeSkill(root, 'searchless', good('searchless'));
+    chmodSync(join(root, 'searchless'), 0o444);
+    writeSkill(root, 'searchless-none', '', { 'README.md': 'not a skill' });
+    rmSync(join(root, 'searchless-none', 'SKILL.md'));
+    chmodSync(join(root, 'searchless-none'), 0o444);
     openTo(t.home.replace(/\/home$/, ''), [t.home, t.userHome]);
 
     const started = performance.now();
@@ -88,15 +94,20 @@ describe('soak: hostile skill folders', () => {
       "W418 'pipes/queue' is a FIFO (named pipe), not a file or folder; skipped",
       "W417 'notes/private.md' cannot be read (EACCES (permission denied)): the skill's content hash cannot cover it, so none of its tools can be allowed Always",
     ]);
+    expect(diag('searchless')).toEqual(['E418 cannot read SKILL.md: EACCES (permission denied)']);
     expect(diag('bomb')).toEqual([
       expect.stringMatching(/^E402 invalid frontmatter YAML: the frontmatter is \d+ characters; Skilltray reads at most 65536 \(refused before parsing\)$/),
     ]);
 
     const check = await cliAsOrdinaryUser(['check', root, '--json'], { ...t.env });
     const checked = JSON.parse(check.stdout) as { skills: { name: string }[] };
-    const expected = ['bomb', 'caf\\xe9', 'dangling', ...(asRoot ? ['device'] : []), 'fifo', 'fine', 'folder', 'locked', 'secrets'];
+    const expected = ['bomb', 'caf\\xe9', 'dangling', ...(asRoot ? ['device'] : []), 'fifo', 'fine', 'folder', 'locked', 'searchless', 'secrets'];
     expect(skills.map((s) => s.name)).toEqual(expected);
     expect(checked.skills.map((s) => s.name)).toEqual(expected);
+    // A load on one thread looks into each folder before parsing, one on two leaves that to each parse: both list the same.
+    const oneThread = await cliAsOrdinaryUser(['list', '--json'], { ...t.env, SKILLTRAY_THREADS: '1' });
+    const alone = (JSON.parse(oneThread.stdout) as { skills: Listed[] }).skills.filter((s) => s.path.startsWith(`${root}/`));
+    expect(alone.map((s) => [s.name, s.diagnostics])).toEqual(skills.map((s) => [s.name, s.diagnostics]));
 
     const open = await cliAsOrdinaryUser(['open', 'secrets', 'notes/private.md'], { ...t.env });
     expect(open.stderr).toBe("error[E023]: cannot read 'notes/private.md': EACCES (permission denied)");

@@ -85,6 +85,24 @@ describe('a load that leaves the SKILL.md check to each parse', () => {
     expect(listed.find((skill) => (skill as { name: string }).name === 'falls-through')).toMatchObject({ root: (roots[1] as SkillRoot).path, shadows: [] });
   });
 
+  it('resolves each skill folder through the root as a load that looks first does, the root reached through a link', () => {
+    const base = tempDir();
+    const real = join(base, 'real-root');
+    const skill = writeSkill(real, 'inward', skillMd({ name: 'inward', description: 'Links into itself.' }, '# inward\n'), { 'docs/guide.md': '# Guide\n' });
+    // Links into the skill by its real path, and out of it: the first is followed, the second skipped, only if the skill's own path is known canonical.
+    symlinkSync(join(skill, 'docs'), join(skill, 'by-real-path'));
+    symlinkSync(join(base, 'outside'), join(skill, 'out'));
+    mkdirSync(join(base, 'outside'));
+    writeFileSync(join(base, 'outside', 'secret.md'), 'not the skill\'s\n');
+    symlinkSync(real, join(base, 'root-link'));
+    const roots: SkillRoot[] = [{ path: join(base, 'root-link'), kind: 'env', trust: 'user', syntax: 'angle' }];
+    const asked = seen(new SkillRegistry(roots, { threads: 1 }).list());
+    const listed = seen(new SkillRegistry(roots, { threads: 2 }).list());
+    expect(listed).toEqual(asked);
+    const files = (registry: SkillRegistry) => registry.list().find((s) => s.name === 'inward');
+    expect(files(new SkillRegistry(roots, { threads: 2 }))?.diagnostics.map((d) => d.code)).toEqual(['W412']);
+  });
+
   it('keeps a skill whose SKILL.md is gone for a moment at its last good parse, as a load that looks first does', async () => {
     const { roots, first } = await oddRoots();
     for (const threads of [1, 2]) {

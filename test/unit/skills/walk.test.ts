@@ -1,8 +1,8 @@
 /** The walk every feature shares, with and without stats: the same files, links and limits. */
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listSkillFiles, walkSkill } from '../../../src-main/core/skills/walk.js';
+import { listSkillFiles, walkListed, walkSkill } from '../../../src-main/core/skills/walk.js';
 import { treeFingerprint, treeOf, walkFingerprint } from '../../../src-main/core/skills/fingerprint.js';
 import { tempDir } from '../../support/temp.js';
 
@@ -29,6 +29,40 @@ describe('listSkillFiles', () => {
       truncated: false,
     });
     expect(statted.files[0]).toMatchObject({ rel: 'SKILL.md', size: 2 });
+  });
+});
+
+describe('walkListed', () => {
+  it("is walkSkill of a folder whose own listing holds something named SKILL.md, of any kind, and null for one that holds none", () => {
+    const base = tempDir();
+    const folder = (name: string, files: Record<string, string>): string => {
+      const dir = join(base, name);
+      mkdirSync(dir);
+      for (const [rel, text] of Object.entries(files)) writeFileSync(join(dir, rel), text);
+      return dir;
+    };
+    const skill = folder('skill', { 'SKILL.md': '---\n---\n', 'notes.md': 'x\n' });
+    symlinkSync(join(skill, 'notes.md'), join(skill, 'inside.md'));
+    const plain = { ...walkSkill(skill) };
+    delete plain.dirStats;
+    for (const canonical of [null, realpathSync(skill)]) {
+      const listed = walkListed(skill, canonical);
+      expect(listed).not.toBeNull();
+      expect({ ...listed, dirStats: undefined }).toEqual({ ...plain, dirStats: undefined });
+      expect(listed?.dirStats?.has('')).toBe(true);
+    }
+    const named = folder('dir-named', {});
+    mkdirSync(join(named, 'SKILL.md'));
+    const dangling = folder('dangling', {});
+    symlinkSync(join(base, 'nowhere'), join(dangling, 'SKILL.md'));
+    for (const dir of [named, dangling]) expect(walkListed(dir, null), dir).not.toBeNull();
+    for (const dir of [folder('readme', { 'README.md': 'x\n' }), folder('lower', { 'skill.md': 'x\n' }), folder('empty', {})]) {
+      expect(walkListed(dir, null), dir).toBeNull();
+      expect(walkListed(dir, realpathSync(dir)), dir).toBeNull();
+    }
+    // A folder gone since it was listed: its listing fails, which the walk says (the caller finds out what that means).
+    expect(walkListed(join(base, 'gone'), join(realpathSync(base), 'gone'))?.unreadable).toEqual([{ rel: '', why: expect.stringMatching(/^ENOENT/) as unknown }]);
+    expect(() => walkListed(join(base, 'gone'), null)).toThrow(/ENOENT/);
   });
 });
 

@@ -5,7 +5,6 @@ import { describeProfile, profileFor } from './policy/profile.js';
 import { firstSentence } from './search/plain-text.js';
 import { isEnabled } from './store/switches.js';
 import type { SkillSwitch } from '../shared/packs.js';
-import { isPromptSkill } from './skills/prompt-skill.js';
 import type { ShadowedSkill } from './skills/registry.js';
 
 const rootRef = (root: SkillRoot) => ({ path: root.path, kind: root.kind });
@@ -32,7 +31,7 @@ export function summarize(skill: Skill, mode: Mode, switches: readonly SkillSwit
     offered: enabled && isOffered(skill, mode),
     enabled,
     switches: switches.filter((s) => s.skill === skill.name).map((s) => ({ scope: s.scope, enabled: s.enabled })),
-    prompt: isPromptSkill(skill),
+    prompt: skill.prompt,
     readOnly: skill.readOnly,
     role: c?.role ?? null,
     invocation: c?.invocation ?? null,

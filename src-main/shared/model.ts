@@ -199,6 +199,8 @@ export interface Skill {
   body: string;
   /** Line of SKILL.md on which the body starts. */
   bodyLine: number;
+  /** Whether it is a Kode prompt skill: its body takes `$ARGUMENTS` (see skills/prompt-skill.ts), worked out once, as it is parsed. */
+  prompt: boolean;
   tools: Tool[];
   modes: Mode[];
   readOnly: boolean;

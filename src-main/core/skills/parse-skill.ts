@@ -13,6 +13,7 @@ import { parseFrontmatter } from './frontmatter-yaml.js';
 import { decodeSkillText, readSkillBytes, type SkillBytes } from './skill-file.js';
 import { isEscapedName } from './root-layout.js';
 import { readTools } from './tools.js';
+import { isPromptSkill } from './prompt-skill.js';
 
 /**
  * The content hash of a skill directory (with the files it covers, and those it could not read) and
@@ -75,6 +76,7 @@ export function blankSkill(dir: string, root: SkillRoot): Skill {
     version: null,
     body: '',
     bodyLine: 1,
+    prompt: false,
     tools: [],
     modes: ['Global'],
     readOnly: false,
@@ -145,6 +147,8 @@ export function parseSkill(dir: string, root: SkillRoot, walk?: SkillWalk, check
       Object.assign(skill, rest, { frontmatter: fm.data, body: fm.body, bodyLine: fm.bodyLine, tools, syntax });
     }
   }
+  // Here, on whichever thread parses it, not each time it is listed: listing from the cache then never loads the Markdown lexer this may need.
+  skill.prompt = isPromptSkill(skill);
   skill.state = diags.hasErrors ? 'error' : diags.items.length > 0 ? 'warnings' : 'ok';
   return identify(skill);
 }

@@ -271,6 +271,13 @@ describe('a lazy start', () => {
       }
     });
 
+    it('list, whose bundled prompt skills (commit-message) need the Markdown lexer to tell, loads no marked: the parse told, once', async () => {
+      const t = await warmHome();
+      const urls = await loaded(['list', '--json'], t);
+      expect(urls.some((url) => url.includes('src-main/core/api.js'))).toBe(true);
+      expect(urls.filter((url) => /node_modules\/(marked|yaml|gray-matter)\//.test(url))).toEqual([]);
+    });
+
     it('while a cold cache parses (the trace sees packages loaded on first use); plain frontmatter never loads the yaml library, nor gray-matter', async () => {
       // A tool section with a list in it is lexed by marked, loaded on first use: the trace sees it.
       const t = testHome();

@@ -162,26 +162,34 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
         if (canonical !== undefined) listed.set(dir, canonical);
       }
     }
-    // A name more than one root lists needs its winner now: its folders are looked into here.
-    for (const [name, found] of holders) {
-      if (found.length < 2) continue;
-      const kept = found.filter(({ dir }) => {
-        if (!listed.has(dir)) return true;
-        listed.delete(dir);
-        return holdsSkillFile(dir);
-      });
-      if (kept.length === 0) holders.delete(name);
-      else holders.set(name, kept);
+    // A cold load of many will parse on helper threads: started now, they start while the names are sorted, resolved across roots and looked up in the cache.
+    const cold = this.parseThreads >= 2 && holders.size - this.cache.size >= MIN_INPUTS;
+    const early = cold ? new EarlyHelpers(freshParseJob.name, this.parseThreads) : null;
+    const first = (name: string): Holder => (holders.get(name) as Holder[])[0] as Holder;
+    let listing: string[];
+    let parsed: Map<string, Skill>;
+    let absent: Set<string>;
+    try {
+      // A name more than one root lists needs its winner now: its folders are looked into here.
+      for (const [name, found] of holders) {
+        if (found.length < 2) continue;
+        const kept = found.filter(({ dir }) => {
+          if (!listed.has(dir)) return true;
+          listed.delete(dir);
+          return holdsSkillFile(dir);
+        });
+        if (kept.length === 0) holders.delete(name);
+        else holders.set(name, kept);
+      }
+      listing = [...holders.keys()].sort();
+      ({ parsed, absent } = this.parseMany(listing.map(first), listed, early));
+    } finally {
+      // Helpers started early that no parse took (fewer skills to parse than it seemed) end here; taken ones, with the parse.
+      early?.release();
     }
     const next = new Map<string, Skill>();
     // One read of the manifest for the whole load, not one per skill.
     const manifest = this.manifest();
-    // A cold load of many will parse on helper threads: started now, they start while the names are sorted and looked up in the cache.
-    const cold = this.parseThreads >= 2 && holders.size - this.cache.size >= MIN_INPUTS;
-    const early = cold ? new EarlyHelpers(freshParseJob.name, this.parseThreads) : null;
-    const first = (name: string): Holder => (holders.get(name) as Holder[])[0] as Holder;
-    const listing = [...holders.keys()].sort();
-    const { parsed, absent } = this.parseMany(listing.map(first), listed, early);
     // A folder that turned out to hold nothing named SKILL.md is no skill (and its name may be one a rewrite left unlisted, below).
     const names: string[] = [];
     for (const name of listing) {
@@ -284,33 +292,28 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     const parsed = new Map<string, Skill>();
     const absent = new Set<string>();
     const threads = this.parseThreads;
-    try {
-      if (threads < 2) return { parsed, absent };
-      const fresh: FreshParseInput[] = [];
-      for (const { dir, root } of folders) {
-        if (this.rootChecks[root.kind] !== undefined) continue;
-        const cached = this.cached(dir, root);
-        if (cached !== undefined) {
-          parsed.set(dir, cached);
-          continue;
-        }
-        const canonical = listed.get(dir);
-        fresh.push(canonical === undefined ? { dir, root } : { dir, root, listed: true, ...(canonical === null ? {} : { canonical }) });
+    if (threads < 2) return { parsed, absent };
+    const fresh: FreshParseInput[] = [];
+    for (const { dir, root } of folders) {
+      if (this.rootChecks[root.kind] !== undefined) continue;
+      const cached = this.cached(dir, root);
+      if (cached !== undefined) {
+        parsed.set(dir, cached);
+        continue;
       }
-      const take = (result: PostedParse | null, i: number): void => {
-        const { dir, root } = fresh[i] as FreshParseInput;
-        if (result === null) absent.add(dir);
-        else parsed.set(dir, this.recordFresh(dir, root, receivedParse(result)));
-        // Written while helpers still parse, which then take more of the skills: written after them, it was a cold load's longest step on one thread.
-        if ((i + 1) % CACHE_WRITE_EVERY === 0) this.cache.flush();
-      };
-      const here = (input: FreshParseInput): FreshParse | null => freshParseOf(input, this.parse);
-      runInParallel(freshParseJob, fresh, take, { threads, here, early });
-      return { parsed, absent };
-    } finally {
-      // Helpers started early that no parse took (fewer skills to parse than it seemed) end here; taken ones, with the parse.
-      early?.release();
+      const canonical = listed.get(dir);
+      fresh.push(canonical === undefined ? { dir, root } : { dir, root, listed: true, ...(canonical === null ? {} : { canonical }) });
     }
+    const take = (result: PostedParse | null, i: number): void => {
+      const { dir, root } = fresh[i] as FreshParseInput;
+      if (result === null) absent.add(dir);
+      else parsed.set(dir, this.recordFresh(dir, root, receivedParse(result)));
+      // Written while helpers still parse, which then take more of the skills: written after them, it was a cold load's longest step on one thread.
+      if ((i + 1) % CACHE_WRITE_EVERY === 0) this.cache.flush();
+    };
+    const here = (input: FreshParseInput): FreshParse | null => freshParseOf(input, this.parse);
+    runInParallel(freshParseJob, fresh, take, { threads, here, early });
+    return { parsed, absent };
   }
 
   /** Threads a full load parses on: parseMany reads on helper threads from two. */

@@ -77,7 +77,11 @@ export function pathStat(abs: string): PathStat | undefined {
 interface WalkOptions {
   /** Take each folder's stat before it is listed (SkillWalk.dirStats). */
   statDirs?: boolean;
-  /** `dir` canonical, when the caller knows it (saves resolving it: a readlink a path component). */
+  /**
+   * `dir` canonical, when the caller knows it (saves resolving it: a readlink a path component). One
+   * gone stale (the folder swapped for a link since) only makes the walk stricter: a link is followed
+   * only into this path, and what lies behind the swapped folder is not under it.
+   */
   canonical?: string;
   /** The walk stops and gives null when the skill's own listing holds no entry of this name. */
   holding?: string;

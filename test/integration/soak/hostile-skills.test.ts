@@ -110,6 +110,8 @@ describe('soak: hostile skill folders', () => {
     expect(alone.map((s) => [s.name, s.diagnostics])).toEqual(skills.map((s) => [s.name, s.diagnostics]));
 
     const open = await cliAsOrdinaryUser(['open', 'secrets', 'notes/private.md'], { ...t.env });
+    // Opened up again: the temp folder's removal cannot look into them otherwise, run by anyone but root.
+    for (const name of ['locked', 'searchless', 'searchless-none']) chmodSync(join(root, name), 0o755);
     expect(open.stderr).toBe("error[E023]: cannot read 'notes/private.md': EACCES (permission denied)");
     console.log(
       `[soak] hostile root: ${skills.length} folders listed by 'list --json' in ${listMs.toFixed(0)} ms as ${ordinaryUser() === null ? 'this user' : 'nobody'}, none dropped; open of an unreadable file: E023`,

@@ -20,10 +20,8 @@ export function frontmatterOverSize(yaml: string): { message: string; line: numb
   return { message: `the frontmatter is ${yaml.length} characters; Skilltray reads at most ${MAX_FRONTMATTER_CHARS} (refused before parsing)`, line: 2 };
 }
 
-/** Why `yaml` is refused before a YAML parser sees it, as the end of a sentence, or null when it is within the limits. */
-export function frontmatterOverLimits(yaml: string): { message: string; line: number } | null {
-  const big = frontmatterOverSize(yaml);
-  if (big !== null) return big;
+/** Why `yaml` (within the size limit) is refused before the yaml library sees it, as the end of a sentence, or null when it is within the depth limit. */
+export function frontmatterOverDepth(yaml: string): { message: string; line: number } | null {
   const deepest = nesting(yaml);
   if (deepest.depth > MAX_FRONTMATTER_DEPTH) {
     return { message: `the frontmatter nests ${deepest.depth > 10 * MAX_FRONTMATTER_DEPTH ? `more than ${10 * MAX_FRONTMATTER_DEPTH}` : deepest.depth} levels deep; Skilltray reads at most ${MAX_FRONTMATTER_DEPTH} (refused before parsing)`, line: deepest.line };

@@ -8,7 +8,7 @@ import type * as Yaml from 'yaml';
 import { lazyRequire } from '../lazy-require.js';
 import { splitFrontmatter, type FrontmatterSplit } from '../markdown/frontmatter.js';
 import type { DiagnosticList } from './diagnostics.js';
-import { frontmatterOverLimits, frontmatterOverSize } from './frontmatter-limits.js';
+import { frontmatterOverDepth, frontmatterOverSize } from './frontmatter-limits.js';
 import { readPlainYaml, type PlainYaml } from './plain-yaml.js';
 
 const yaml = lazyRequire<typeof Yaml>('yaml');
@@ -62,8 +62,8 @@ export function parseFrontmatter(text: string, file: string, diagnostics: Diagno
     // Plain YAML declines whatever could nest past the depth limit, so only the library's text needs the depth scan.
     plain = readPlainYaml(yamlText);
     if (plain !== null) return plain.data;
-    const over = frontmatterOverLimits(yamlText);
-    if (over !== null) throw new FrontmatterYamlError(over.message, over.line);
+    const deep = frontmatterOverDepth(yamlText);
+    if (deep !== null) throw new FrontmatterYamlError(deep.message, deep.line);
     const { LineCounter, parseDocument } = yaml();
     lineCounter = new LineCounter();
     doc = parseDocument(yamlText, { lineCounter, uniqueKeys: true });

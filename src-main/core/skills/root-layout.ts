@@ -135,7 +135,7 @@ export function listedDirsIn(root: SkillRoot): { dirs: Map<string, string>; unch
     // A root that cannot be resolved now leaves each folder to be resolved by its parse.
   }
   const prefix = canonicalRoot === null || canonicalRoot.endsWith(sep) ? canonicalRoot : `${canonicalRoot}${sep}`;
-  const unchecked = new Map(named.map((entry) => [join(root.path, entry.name), prefix !== null && entry.isDirectory() ? `${prefix}${entry.name}` : null]));
+  const unchecked = new Map(named.map((entry) => [dirs.get(entry.name) as string, prefix !== null && entry.isDirectory() ? `${prefix}${entry.name}` : null]));
   return { dirs, unchecked };
 }
 

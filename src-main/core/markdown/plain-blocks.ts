@@ -32,12 +32,16 @@ function isTableLine(line: string): boolean {
   return line.length >= 2 && line.startsWith('|') && line.endsWith('|') && !line.includes('\\');
 }
 
-/** The cells of a table line that starts and ends with a pipe and holds no backslash, trimmed. */
+/**
+ * The cells of a table line that starts and ends with a pipe and holds no backslash, trimmed. The
+ * arrays here are built by push, not map: an array map makes has another shape in optimised code
+ * than in the interpreter, and code optimised for the one is thrown away at the first sight of the
+ * other and compiled again — a cold load compiles this file's hot code on every thread it parses on.
+ */
 function cellsOf(line: string): string[] {
-  return line
-    .slice(1, -1)
-    .split('|')
-    .map((cell) => cell.trim());
+  const cells: string[] = [];
+  for (const cell of line.slice(1, -1).split('|')) cells.push(cell.trim());
+  return cells;
 }
 
 function alignOf(cell: string): Tokens.TableCell['align'] {
@@ -78,10 +82,13 @@ export function plainBlocks(text: string, firstLine: number): Block[] | null {
   let i = 0;
   while (i < count) {
     const line = lines[i] as string;
-    const c = line.charCodeAt(0);
     if (line === '') {
       i++;
-    } else if (c === HASH) {
+      continue;
+    }
+    // Read only once the line is known not to be empty: optimised code that reads past a string's end is thrown away and compiled again.
+    const c = line.charCodeAt(0);
+    if (c === HASH) {
       const heading = HEADING.exec(line);
       const text = heading === null ? '' : (heading[2] as string).trim();
       if (heading === null || text.endsWith('#')) return null;
@@ -105,7 +112,8 @@ export function plainBlocks(text: string, firstLine: number): Block[] | null {
       const delimiter = lines[i + 1];
       if (i + 1 >= count || delimiter === undefined || !DELIMITER_ROW.test(delimiter)) return null;
       const header = cellsOf(line);
-      const align = cellsOf(delimiter).map(alignOf);
+      const align: Tokens.TableCell['align'][] = [];
+      for (const cell of cellsOf(delimiter)) align.push(alignOf(cell));
       if (header.length !== align.length) return null;
       let end = i + 1;
       // Rows run on to an empty line or a heading; any other line that is not a row is not plain.
@@ -115,13 +123,15 @@ export function plainBlocks(text: string, firstLine: number): Block[] | null {
         if (!isTableLine(next)) return null;
         end++;
       }
-      const cell = (text: string, c: number, isHeader: boolean): Tokens.TableCell => ({ text, tokens: [], header: isHeader, align: align[c] ?? null });
-      const rows = lines.slice(i + 2, end + 1).map((row) => {
-        const cells = cellsOf(row).slice(0, header.length);
-        while (cells.length < header.length) cells.push('');
-        return cells.map((text, c) => cell(text, c, false));
-      });
-      push({ type: 'table', raw: rawOf(i, end), header: header.map((text, c) => cell(text, c, true)), align, rows }, i, end);
+      // A row's cells as many as the header's: the ones past it dropped, the ones missing empty.
+      const cellsUnder = (texts: readonly string[], isHeader: boolean): Tokens.TableCell[] => {
+        const cells: Tokens.TableCell[] = [];
+        for (let c = 0; c < header.length; c++) cells.push({ text: texts[c] ?? '', tokens: [], header: isHeader, align: align[c] ?? null });
+        return cells;
+      };
+      const rows: Tokens.TableCell[][] = [];
+      for (let row = i + 2; row <= end; row++) rows.push(cellsUnder(cellsOf(lines[row] as string), false));
+      push({ type: 'table', raw: rawOf(i, end), header: cellsUnder(header, true), align, rows }, i, end);
       i = end + 1;
     } else if (isPlainLine(line)) {
       let end = i;

@@ -28,6 +28,11 @@ export interface ToolSection {
 /** The H4 titles that make an H3 a tool. */
 const TOOL_PARTS = new Set(['command', 'parameters']);
 
+function hasToolPart(section: ToolSection): boolean {
+  for (const title of TOOL_PARTS) if (section.parts.has(title)) return true;
+  return false;
+}
+
 /** Groups blocks into H3 sections with their H4 subsections, keeping the tools (those with a Command or Parameters part). */
 function sectionsOf(blocks: readonly Block[]): ToolSection[] {
   const sections: ToolSection[] = [];
@@ -51,7 +56,10 @@ function sectionsOf(blocks: readonly Block[]): ToolSection[] {
     list.push(block);
     current.parts.set(part, list);
   }
-  return sections.filter((section) => [...TOOL_PARTS].some((title) => section.parts.has(title)));
+  // Kept by push, not filter (nor flatMap below): see plain-blocks.ts on the arrays optimised code is compiled for.
+  const tools: ToolSection[] = [];
+  for (const section of sections) if (hasToolPart(section)) tools.push(section);
+  return tools;
 }
 
 /** The body's tool sections from marked's lexing of all of it. */
@@ -94,7 +102,9 @@ export function toolSectionTexts(body: string, bodyLine: number): { text: string
 export function toolSections(body: string, bodyLine: number): ToolSection[] {
   const texts = toolSectionTexts(body, bodyLine);
   if (texts === null) return lexedToolSections(body, bodyLine);
-  return texts.flatMap(({ text, line }) => sectionsOf(plainBlocks(text, line) ?? lexBlocks(text, line)));
+  const sections: ToolSection[] = [];
+  for (const { text, line } of texts) sections.push(...sectionsOf(plainBlocks(text, line) ?? lexBlocks(text, line)));
+  return sections;
 }
 
 /** A table cell's text with code-span backticks removed. */
@@ -106,14 +116,17 @@ function readParams(section: ToolSection, file: string, diags: DiagnosticList): 
   const blocks = section.parts.get('parameters') ?? [];
   const table = blocks.find((b) => b.token.type === 'table');
   if (!table) {
-    const text = blocks.map((b) => (b.token.raw as string).trim()).join(' ');
+    // Here and for the columns below, loops rather than map: see plain-blocks.ts on the arrays optimised code is compiled for.
+    let text = '';
+    for (let k = 0; k < blocks.length; k++) text += `${k === 0 ? '' : ' '}${((blocks[k] as Block).token.raw as string).trim()}`;
     if (text !== '' && !NO_PARAMS.test(text)) {
       diags.add('E416', `tool ${section.name}: Parameters must be a Name | Type | Required | Description table or "None."`, file, blocks[0]?.line ?? section.line);
     }
     return [];
   }
   const token = table.token as Tokens.Table;
-  const columns = token.header.map((h) => cellText(h).toLowerCase());
+  const columns: string[] = [];
+  for (const cell of token.header) columns.push(cellText(cell).toLowerCase());
   const at = (name: string) => columns.indexOf(name);
   const [iName, iType, iRequired, iDesc] = [at('name'), at('type'), at('required'), at('description')];
   if (iName < 0 || iType < 0 || iRequired < 0) {
@@ -232,8 +245,12 @@ function checkCommands(tools: Tool[], syntax: PlaceholderSyntax, file: string, d
 /** True when a command uses gibb.eri.sh's `{{param}}` form for declared parameters and no `<<…>>`. */
 function looksLikeBraces(tool: Tool): boolean {
   if (tool.command.includes('<<')) return false;
-  const keys = [...tool.command.matchAll(/\{\{([A-Za-z_][A-Za-z0-9_]*)(?::[^}]*)?\}\}/g)].map((m) => m[1] as string);
-  return keys.length > 0 && keys.every((k) => tool.params.some((p) => p.name === k));
+  let keys = 0;
+  for (const match of tool.command.matchAll(/\{\{([A-Za-z_][A-Za-z0-9_]*)(?::[^}]*)?\}\}/g)) {
+    keys++;
+    if (!tool.params.some((p) => p.name === match[1])) return false;
+  }
+  return keys > 0;
 }
 
 export interface ToolsResult {

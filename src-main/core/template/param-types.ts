@@ -33,7 +33,10 @@ export function parseParamType(text: string): ParamTypeSpec | { error: string } 
   const enumMatch = /^enum\s*:(.*)$/is.exec(trimmed);
   if (enumMatch) return parseEnum(enumMatch[1] as string);
   if (/^enum$/i.test(trimmed)) return { error: 'enum needs its values after a colon, e.g. "enum: short, medium, long"' };
-  const [base = '', ...modifiers] = trimmed.split(',').map((piece) => piece.trim());
+  // Trimmed by a loop rather than map, whose array deopts this function once optimised (plain-blocks.ts says why).
+  const pieces: string[] = [];
+  for (const piece of trimmed.split(',')) pieces.push(piece.trim());
+  const [base = '', ...modifiers] = pieces;
   const type = BASE_TYPES.find((candidate) => candidate === base.toLowerCase());
   if (type === undefined) return { error: trimmed === '' ? `type is empty (${EXPECTED})` : `unknown type "${base}" (${EXPECTED})` };
   let allowDash = false;

@@ -370,6 +370,11 @@ describe('Kode and Agent Skills metadata', () => {
     });
     expect(codes(skill)).toEqual([]);
   });
+
+  it('reads tags and domains written as a list or a comma-separated string: each trimmed, the empty ones left out', () => {
+    const skill = load(skillMd(`name: demo\ndescription: x\nmetadata:\n  tags: " git , ,vcs,"\n  classification:\n    domain: [dev, " ", " ops "]`));
+    expect(skill).toMatchObject({ tags: ['git', 'vcs'], domain: ['dev', 'ops'] });
+  });
 });
 
 describe('content hash', () => {

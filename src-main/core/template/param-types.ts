@@ -15,8 +15,18 @@ export interface ParamTypeSpec {
 const BASE_TYPES: readonly ParamType[] = ['string', 'integer', 'number', 'boolean'];
 const EXPECTED = 'expected string, integer, number, boolean (optionally followed by ", allow-dash") or "enum: a, b, c"';
 
+/**
+ * `text`'s comma-separated pieces, trimmed, in an array built by push: one made by map deopts the
+ * optimised code that reads it (plain-blocks.ts says why).
+ */
+function commaPieces(text: string): string[] {
+  const pieces: string[] = [];
+  for (const piece of text.split(',')) pieces.push(piece.trim());
+  return pieces;
+}
+
 function parseEnum(list: string): ParamTypeSpec | { error: string } {
-  const values = list.split(',').map((value) => value.trim());
+  const values = commaPieces(list);
   if (values.length === 1 && values[0] === '') return { error: 'enum has no values: write them after the colon, e.g. "enum: short, long"' };
   const seen = new Set<string>();
   for (const value of values) {
@@ -33,10 +43,7 @@ export function parseParamType(text: string): ParamTypeSpec | { error: string } 
   const enumMatch = /^enum\s*:(.*)$/is.exec(trimmed);
   if (enumMatch) return parseEnum(enumMatch[1] as string);
   if (/^enum$/i.test(trimmed)) return { error: 'enum needs its values after a colon, e.g. "enum: short, medium, long"' };
-  // Trimmed by a loop rather than map, whose array deopts this function once optimised (plain-blocks.ts says why).
-  const pieces: string[] = [];
-  for (const piece of trimmed.split(',')) pieces.push(piece.trim());
-  const [base = '', ...modifiers] = pieces;
+  const [base = '', ...modifiers] = commaPieces(trimmed);
   const type = BASE_TYPES.find((candidate) => candidate === base.toLowerCase());
   if (type === undefined) return { error: trimmed === '' ? `type is empty (${EXPECTED})` : `unknown type "${base}" (${EXPECTED})` };
   let allowDash = false;

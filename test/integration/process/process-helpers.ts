@@ -14,7 +14,14 @@ export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'skilltray-'));
 }
 
-/** True when the process is gone or a zombie (this container's pid 1 does not reap orphans). */
+/** The kernel's PF_EXITING task flag: set as a process starts to exit, from which it never returns to run code. */
+const PF_EXITING = 0x4;
+
+/**
+ * True when the process is gone, a zombie (this container's pid 1 does not reap orphans) or already
+ * exiting: a killed process can show `D` for a moment inside its exit, after it has let go of its
+ * files (a pid namespace's init waits there for its namespace to empty; CI saw bwrap's child so once).
+ */
 export function isDead(pid: number): boolean {
   if (process.platform === 'linux') {
     let stat: string;
@@ -23,8 +30,10 @@ export function isDead(pid: number): boolean {
     } catch {
       return true;
     }
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state === 'Z' || state === 'X';
+    // After the command's closing parenthesis: state, ppid, pgrp, session, tty_nr, tpgid, flags.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const state = fields[0];
+    return state === 'Z' || state === 'X' || (Number(fields[6]) & PF_EXITING) !== 0;
   }
   try {
     process.kill(pid, 0);

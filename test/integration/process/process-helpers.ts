@@ -18,22 +18,26 @@ export function tempDir(): string {
 const PF_EXITING = 0x4;
 
 /**
- * True when the process is gone, a zombie (this container's pid 1 does not reap orphans) or already
- * exiting: a killed process can show `D` for a moment inside its exit, after it has let go of its
- * files (a pid namespace's init waits there for its namespace to empty; CI saw bwrap's child so once).
+ * The fields of a `/proc/<pid>/stat` text after the command's closing parenthesis (state, ppid,
+ * pgrp, session, tty_nr, tpgid, flags, …), and whether they say the process will never run code
+ * again: a zombie (this container's pid 1 does not reap orphans), reaped, or already exiting — a
+ * killed process can show `D` for a moment inside its exit, after it has let go of its files (a pid
+ * namespace's init waits there for its namespace to empty; CI saw bwrap's child so once).
  */
+function readStat(stat: string): { fields: string[]; dead: boolean } {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const state = fields[0];
+  return { fields, dead: state === 'Z' || state === 'X' || (Number(fields[6]) & PF_EXITING) !== 0 };
+}
+
+/** True when the process is gone, or readStat says it is dead. */
 export function isDead(pid: number): boolean {
   if (process.platform === 'linux') {
-    let stat: string;
     try {
-      stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+      return readStat(readFileSync(`/proc/${pid}/stat`, 'latin1')).dead;
     } catch {
       return true;
     }
-    // After the command's closing parenthesis: state, ppid, pgrp, session, tty_nr, tpgid, flags.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const state = fields[0];
-    return state === 'Z' || state === 'X' || (Number(fields[6]) & PF_EXITING) !== 0;
   }
   try {
     process.kill(pid, 0);
@@ -43,7 +47,7 @@ export function isDead(pid: number): boolean {
   }
 }
 
-/** Linux: the live (not zombie) processes of process group `pgid`, found in /proc. */
+/** Linux: the live processes of process group `pgid` (none readStat calls dead), found in /proc. */
 export function liveInGroup(pgid: number): number[] {
   const members: number[] = [];
   for (const entry of readdirSync('/proc')) {
@@ -54,9 +58,8 @@ export function liveInGroup(pgid: number): number[] {
     } catch {
       continue; // gone meanwhile
     }
-    // After the command's closing parenthesis: state, ppid, pgrp.
-    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(group) === pgid && state !== 'Z' && state !== 'X') members.push(Number(entry));
+    const { fields, dead } = readStat(stat);
+    if (Number(fields[2]) === pgid && !dead) members.push(Number(entry));
   }
   return members;
 }

@@ -12,7 +12,6 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { ServerEvent } from '../shared/contract.js';
 import type { CoreConfig } from './config.js';
-import type { McpEndpoint } from './connect/clients.js';
 import type { AssistantConnections } from './connect/connections.js';
 import { ProjectTrust } from './connect/project-trust.js';
 import type { SkilltrayError } from '../shared/skilltray-error.js';
@@ -42,7 +41,6 @@ import { clearSwitches } from './store/switches.js';
 // What the surfaces pass to and get from the services, and the helpers only a process holding the core uses.
 export { ownerStopping } from './runs/interrupted-runs.js';
 export { isInside } from './files/paths.js';
-export type { McpEndpoint } from './connect/clients.js';
 export type { PackProgress } from './packs/service.js';
 export type { Approver } from './runs/run-service.js';
 export type { IndexingWork } from './search/catalog.js';
@@ -81,8 +79,8 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   private closing: Promise<void> | undefined;
   private packService: Promise<PackService> | undefined;
   private assistantConnections: Promise<AssistantConnections> | undefined;
-  /** Where this process serves MCP over HTTP, while it owns runs (see serveMcpAt). */
-  private mcpEndpoint: (() => McpEndpoint) | null = null;
+  /** The URL of `/mcp` this process serves, while it owns runs (see serveMcpAt). */
+  private mcpUrl: string | null = null;
 
   constructor(
     readonly config: CoreConfig,
@@ -159,14 +157,14 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   /** The MCP clients Skilltray connects, loaded on first use: the config formats, the diff and the MCP client are needed by nothing else. */
   connections(): Promise<AssistantConnections> {
     this.assistantConnections ??= import('./connect/connections.js').then(
-      ({ AssistantConnections }) => new AssistantConnections(this.config, { endpoint: () => this.mcpEndpoint?.() ?? null }),
+      ({ AssistantConnections }) => new AssistantConnections(this.config, { mcpUrl: () => this.mcpUrl }),
     );
     return this.assistantConnections;
   }
 
   /** Said by the owner's HTTP server once it serves `/mcp` (null when it stops): `connect --transport http` writes this URL. */
-  serveMcpAt(endpoint: (() => McpEndpoint) | null): void {
-    this.mcpEndpoint = endpoint;
+  serveMcpAt(url: string | null): void {
+    this.mcpUrl = url;
   }
 
   /**

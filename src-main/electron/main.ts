@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { app, BrowserWindow, dialog, globalShortcut, ipcMain, Menu, nativeImage, protocol, session, shell, Tray } from 'electron';
 import { SkilltrayCore } from '../core/api.js';
+import { callerOf } from '../core/authority.js';
 import { resolveConfig, userHome } from '../core/config.js';
 import { toSkilltrayError } from '../shared/skilltray-error.js';
 import { startHttpServer } from '../server/http.js';
@@ -69,7 +70,15 @@ async function start(): Promise<void> {
   setupIpc({
     ipcMain,
     core,
-    context: { surface: 'ui', cwd: userHome(config.env), approval: { kind: 'broker' }, owner: 'app', version },
+    context: {
+      surface: 'ui',
+      // The app's own window (ipc-handlers.ts answers only its own page): the person's surface.
+      caller: callerOf(config.home, { kind: 'window' }, 'ui'),
+      cwd: userHome(config.env),
+      approval: { kind: 'broker' },
+      owner: 'app',
+      version,
+    },
     desktop: { openWindow: (route) => void windows.show(route), openSkillsFolder, quit },
     log,
   });

@@ -5,6 +5,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   E805: 400,
   E802: 401,
   E803: 403,
+  E814: 403,
   E806: 404,
   E808: 405,
   E804: 413,

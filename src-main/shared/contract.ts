@@ -98,6 +98,8 @@ export const inputs = {
     tool: name.optional(),
     status: z.enum(RUN_STATUSES).optional(),
     surface: z.enum(SURFACES).optional(),
+    /** Only the runs this assistant asked for (an assistant's own history is always only its own). */
+    assistant: name.optional(),
     since: z.number().int().optional(),
     until: z.number().int().optional(),
     limit: z.number().int().min(1).max(1000).optional(),
@@ -222,6 +224,84 @@ export const inputs = {
 
 export type OperationName = keyof typeof inputs;
 export const OPERATIONS = Object.keys(inputs) as OperationName[];
+
+/**
+ * Whose an operation is. The person's: answering approvals, rules and remembered approvals, the
+ * sandbox, limits, modes and settings, switches, packs, projects, connecting assistants — anything
+ * that decides what runs or changes Skilltray. An assistant's: listing, reading, searching,
+ * discovering, asking for runs, attaching, and its own runs (history, getRun and cancelRun answer an
+ * assistant about the runs its credential asked for, nothing else). The person may call both kinds.
+ * core/authority.ts says who a caller is; callOperation refuses a person's operation to an
+ * assistant (E814, HTTP 403). docs/security.md#who-holds-what lists this table in words.
+ */
+export type Authority = 'person' | 'assistant';
+
+/** Every operation's authority: an operation added to `inputs` without one here does not compile. */
+export const AUTHORITY: { readonly [K in OperationName]: Authority } = {
+  list: 'assistant',
+  listBrief: 'assistant',
+  describe: 'assistant',
+  check: 'assistant',
+  roots: 'person',
+  resolve: 'assistant',
+  run: 'assistant',
+  dryRun: 'assistant',
+  cancelRun: 'assistant',
+  history: 'assistant',
+  getRun: 'assistant',
+  approvals: 'person',
+  answerApproval: 'person',
+  rules: 'person',
+  addRule: 'person',
+  removeRule: 'person',
+  remembered: 'person',
+  revokeRemembered: 'person',
+  sandbox: 'person',
+  setSkillSandbox: 'person',
+  settings: 'person',
+  setMode: 'person',
+  setPaused: 'person',
+  setPaletteShortcut: 'person',
+  setRetention: 'person',
+  setLimitCeiling: 'person',
+  historyUsage: 'person',
+  maintainHistory: 'person',
+  notices: 'person',
+  dismissNotice: 'person',
+  outline: 'assistant',
+  show: 'assistant',
+  open: 'assistant',
+  sources: 'assistant',
+  search: 'assistant',
+  searchAll: 'assistant',
+  build: 'person',
+  stats: 'person',
+  discover: 'assistant',
+  attach: 'assistant',
+  setSkillEnabled: 'person',
+  packs: 'person',
+  scanPack: 'person',
+  installPack: 'person',
+  checkPackUpdate: 'person',
+  updatePack: 'person',
+  uninstallPack: 'person',
+  assistants: 'person',
+  connectAssistant: 'person',
+  disconnectAssistant: 'person',
+  testAssistant: 'person',
+  projects: 'person',
+  inspectProject: 'person',
+  trustProject: 'person',
+  untrustProject: 'person',
+  health: 'person',
+};
+
+/**
+ * Who is calling, as core/authority.ts decided from the credential and the surface: the person, or
+ * an assistant by the name its credential was issued under (`codex`, or `mcp` for the stdio bridge).
+ * Call results may depend on it (`ctx.caller.kind`): what is the person's alone is never handed to an assistant.
+ */
+export type Caller = { kind: 'person' } | { kind: 'assistant'; name: string };
 
 export type OperationInput<K extends OperationName> = z.input<(typeof inputs)[K]>;
 

@@ -88,6 +88,7 @@ export const ERROR_KINDS = {
   E811: 'too_many_streams', // one token already holds the most event streams a server keeps open for it
   E812: 'server_busy', // more requests are waiting than the server queues: try again after Retry-After
   E813: 'idempotency_key_reused', // an Idempotency-Key sent again with a different request
+  E814: 'person_only', // an operation only the person may call, asked with an assistant's credential (HTTP 403)
   // E85x: connecting assistants (MCP clients' config files)
   E850: 'assistant_config_invalid', // the client's config file does not parse (line and column): left untouched
   E851: 'unknown_assistant', // no client of that name in the table

@@ -120,6 +120,8 @@ export interface RunSummary {
   id: string;
   traceId: string;
   surface: Surface;
+  /** The assistant whose credential asked for the run (`codex`, `mcp` for the stdio bridge); null when the person did, or before this was recorded. */
+  assistant: string | null;
   skill: string;
   tool: string;
   args: Record<string, unknown>;
@@ -171,6 +173,8 @@ export interface RunQuery {
   tool?: string;
   status?: RunStatus;
   surface?: Surface;
+  /** Only the runs this assistant asked for. */
+  assistant?: string;
   /** Requested at or after (inclusive). */
   since?: number;
   /** Requested before (exclusive). */
@@ -273,6 +277,8 @@ export interface PendingApproval {
   id: string;
   traceId: string;
   surface: Surface;
+  /** The assistant whose credential asks (see RunSummary.assistant); null when the person does. */
+  assistant: string | null;
   skill: string;
   tool: string;
   trust: Trust;

@@ -37,6 +37,8 @@ export interface RunInput {
   /** Working directory; an existing absolute directory. Without one the run gets an empty folder of its own. */
   cwd?: string;
   surface: Surface;
+  /** The assistant whose credential asks (core/authority.ts); absent when the person does. */
+  assistant?: string;
   /** Correlates the run with the caller's own trace (ADR-001 run/attach); generated when absent. */
   traceId?: string;
 }

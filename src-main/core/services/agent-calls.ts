@@ -35,9 +35,9 @@ export class AgentCalls {
   }
 
   /** Applies a skill to a target after validating it may (E801 with a reason otherwise), then runs its tool. */
-  async attach(request: AttachRequest & { surface: Surface; traceId?: string; cwd?: string }, options: RunOptions): Promise<AttachResult> {
+  async attach(request: AttachRequest & { surface: Surface; assistant?: string; traceId?: string; cwd?: string }, options: RunOptions): Promise<AttachResult> {
     const { tool, args } = planAttach(this.deps.registry.get(request.skillId), request);
-    const { traceId, cwd } = request;
+    const { traceId, cwd, assistant } = request;
     const execution = await this.deps.runs.run(
       {
         skill: request.skillId,
@@ -46,6 +46,7 @@ export class AgentCalls {
         surface: request.surface,
         ...(traceId === undefined ? {} : { traceId }),
         ...(cwd === undefined ? {} : { cwd }),
+        ...(assistant === undefined ? {} : { assistant }),
       },
       options,
     );

@@ -324,8 +324,17 @@ const v9: Migration = {
   },
 };
 
+/** v10: which assistant's credential asked for each run (NULL: the person, or before this was recorded), so an assistant sees its own runs only. */
+const v10: Migration = {
+  version: 10,
+  up(db) {
+    if (!columnsOf(db, 'runs').has('assistant')) db.exec('ALTER TABLE runs ADD COLUMN assistant TEXT');
+    db.exec('CREATE INDEX IF NOT EXISTS runs_by_assistant ON runs (assistant, requested_at) WHERE assistant IS NOT NULL');
+  },
+};
+
 /** Every migration, in order; versions run 1, 2, 3… without gaps. */
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9];
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

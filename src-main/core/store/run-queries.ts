@@ -26,6 +26,7 @@ interface RunRow {
   id: string;
   trace_id: string;
   surface: Surface;
+  assistant: string | null;
   skill: string;
   tool: string;
   args: string;
@@ -61,7 +62,7 @@ interface RunRow {
   stderr?: string | null;
 }
 
-const SUMMARY_COLUMNS = `id, trace_id, surface, skill, tool, args, command, program_path, skill_hash, requested_at,
+const SUMMARY_COLUMNS = `id, trace_id, surface, assistant, skill, tool, args, command, program_path, skill_hash, requested_at,
   outcome, decided_by, rule_id, actor, decided_at, reason, error_code, started_at, ended_at, exit_code, signal,
   timed_out, cancelled, dropped_stdout, dropped_stderr, duration_ms, status, owner_pid, pgid, output_dropped_at, sandbox, answer, limit_hit, network_denied`;
 
@@ -80,6 +81,7 @@ function toSummary(row: RunRow): RunSummary {
     id: row.id,
     traceId: row.trace_id,
     surface: row.surface,
+    assistant: row.assistant,
     skill: row.skill,
     tool: row.tool,
     args: JSON.parse(row.args) as Record<string, unknown>,
@@ -136,7 +138,7 @@ export function runQuerySql(query: RunQuery): { sql: string; params: Record<stri
     limit: checkedCount('limit', query.limit ?? DEFAULT_RUN_LIMIT, 1, MAX_RUN_LIMIT),
     offset: checkedCount('offset', query.offset ?? 0, 0, Number.MAX_SAFE_INTEGER),
   };
-  for (const key of ['skill', 'tool', 'status', 'surface'] as const) {
+  for (const key of ['skill', 'tool', 'status', 'surface', 'assistant'] as const) {
     const value = query[key];
     if (value !== undefined) {
       where.push(`${key} = @${key}`);

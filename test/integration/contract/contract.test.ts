@@ -197,6 +197,7 @@ async function expected(scenario: Scenario): Promise<Envelope<unknown>> {
   if (answer === undefined) {
     answer = await callOperation(reference, scenario.operation, scenario.input(home), {
       surface: 'ui',
+      caller: { kind: 'person' },
       cwd: home.work,
       approval: { kind: 'none' },
       owner: 'app',

@@ -29,7 +29,14 @@ async function fullHome(): Promise<ServerHome> {
 }
 
 function direct(h: ServerHome, name: string, input: unknown): Promise<Envelope<unknown>> {
-  const ctx: CallContext = { surface: 'http', cwd: h.t.userHome, approval: { kind: 'none' }, owner: 'serve', version: '0.0.0-test' };
+  const ctx: CallContext = {
+    surface: 'http',
+    caller: { kind: 'person' },
+    cwd: h.t.userHome,
+    approval: { kind: 'none' },
+    owner: 'serve',
+    version: '0.0.0-test',
+  };
   return callOperation(h.core, name, input, ctx);
 }
 

@@ -44,6 +44,7 @@ function pending(id: string, overrides: Partial<PendingApproval> = {}): PendingA
     id,
     traceId: `trace-${id}`,
     surface: 'mcp',
+    assistant: 'mcp',
     skill: 'git',
     tool: 'git_log',
     trust: 'user',

@@ -3,30 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { callOperation, type CallContext } from '../../../src-main/core/operations.js';
 import { OPERATIONS, type Envelope, type OperationName } from '../../../src-main/shared/contract.js';
-import { skillMd, tempDir, testHome, writeSkill } from '../../support/temp.js';
-import { errorOf, raw, serverHome, WEB_FIXTURE, type ServerHome } from './helpers.js';
-
-/** A home with what every operation needs: a prompt skill and an attachable sidecar besides the helpers' two. */
-async function fullHome(): Promise<ServerHome> {
-  const t = testHome();
-  writeSkill(t.skills, 'greet', skillMd({ name: 'greet', description: 'Greets someone. Use when greeting.', version: '1.0.0' }, 'Say hello to $ARGUMENTS.\n'));
-  const fm = [
-    'name: watcher',
-    'description: Watch a run. Use when auditing.',
-    'version: 1.0.0',
-    'read_only: true',
-    'metadata:',
-    '  classification:',
-    '    role: sidecar',
-    '    invocation: attach',
-    '    attach_targets: [run, output]',
-    '    effect_mode: read_only',
-    '    status: stable',
-  ].join('\n');
-  const body = `\n### observe\n\nPrints the target.\n\n#### Parameters\n\n| Name | Type | Required | Description |\n|---|---|---|---|\n| target_ref | string | yes | the target |\n\n#### Command\n\n\`\`\`\necho <<target_ref>>\n\`\`\`\n`;
-  writeSkill(t.bundled, 'watcher', skillMd(fm, body));
-  return serverHome({}, t);
-}
+import { skillMd, tempDir, writeSkill } from '../../support/temp.js';
+import { errorOf, fullHome, raw, serverHome, WEB_FIXTURE, type ServerHome } from './helpers.js';
 
 function direct(h: ServerHome, name: string, input: unknown): Promise<Envelope<unknown>> {
   const ctx: CallContext = {

@@ -50,3 +50,21 @@ test('Settings › Assistants lists the clients found, shows the change first, c
   const again = await app.api<AssistantChange>('disconnectAssistant', { client: 'cursor', dry_run: true });
   expect(again.body).toMatchObject({ ok: true, value: { changed: false } });
 });
+
+test('Settings › Assistants says when a client holds your own token, and connecting again takes it away', async ({ page, app }) => {
+  // Codex's entry as `connect --transport http` wrote it before assistants had tokens of their own.
+  mkdirSync(join(app.user, '.codex'), { recursive: true });
+  const codexFile = join(app.user, '.codex', 'config.toml');
+  writeFileSync(codexFile, `[mcp_servers.skilltray]\nurl = "${app.url}/mcp"\nhttp_headers = { Authorization = "Bearer ${app.token}" }\n`);
+  await app.open(page, '#/settings');
+  const codex = page.getByRole('region', { name: 'Assistants' }).getByRole('listitem', { name: 'Codex' });
+  await expect(codex.locator('.badge').first()).toHaveText('outdated');
+  await expect(codex).toContainText('Its entry holds your own token, so Codex can act as you');
+  await codex.screenshot({ path: join(SCREENSHOTS, 'assistants-person-token-1280.png') });
+
+  await codex.getByRole('button', { name: 'Connect Codex', exact: true }).click();
+  await codex.getByRole('group', { name: 'Connect Codex: the change' }).getByRole('button', { name: 'Connect Codex', exact: true }).click();
+  await expect(codex.locator('.badge').first()).toHaveText('connected');
+  await expect(codex).not.toContainText('holds your own token');
+  expect(readFileSync(codexFile, 'utf8')).not.toContain(app.token);
+});

@@ -36,16 +36,6 @@ export function newAssistantToken(): string {
   return `sta_${randomBytes(32).toString('base64url')}`;
 }
 
-/** Whether `value` has an assistant token's shape (whether it is issued is `assistantOf`'s to say). */
-export function isAssistantToken(value: string): boolean {
-  return TOKEN_SHAPE.test(value);
-}
-
-/** Whether `name` may name an assistant. */
-export function isAssistantName(name: string): boolean {
-  return NAME_SHAPE.test(name);
-}
-
 const digestOf = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 
 function isIssued(value: unknown): value is Issued {

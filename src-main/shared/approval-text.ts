@@ -150,9 +150,17 @@ export function shortPath(path: string, home?: string, max = 40): string {
   return `…/${parts.slice(-2).join('/')}`;
 }
 
+/** Who asks: the surface, and the assistant whose token asks ("An HTTP client (codex)") unless its name is only the surface's (`mcp`). */
+export function askerOf(p: { surface: Surface; assistant?: string | null }): string {
+  return p.assistant === undefined || p.assistant === null || p.assistant === p.surface ? ASKER[p.surface] : `${ASKER[p.surface]} (${p.assistant})`;
+}
+
 /** The sentence: "An MCP client asks to run `git -C . status` in ~/code/app — read-only, no network." (hidden characters escaped). */
-export function approvalSentence(p: Pick<PendingApproval, 'surface' | 'programPath' | 'argv' | 'supplied' | 'cwd' | 'sandbox'>, home?: string): string {
+export function approvalSentence(
+  p: Pick<PendingApproval, 'surface' | 'programPath' | 'argv' | 'supplied' | 'cwd' | 'sandbox'> & { assistant?: string | null },
+  home?: string,
+): string {
   return displayText(
-    `${ASKER[p.surface]} asks to run \`${shortCommand(p.programPath, p.argv, p.supplied, 48)}\` in ${shortPath(p.cwd, home)} — ${containment(p.sandbox)}.`,
+    `${askerOf(p)} asks to run \`${shortCommand(p.programPath, p.argv, p.supplied, 48)}\` in ${shortPath(p.cwd, home)} — ${containment(p.sandbox)}.`,
   );
 }

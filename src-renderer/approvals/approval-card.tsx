@@ -281,7 +281,8 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
             <div>
               <dt>Asked by</dt>
               <dd>
-                {SURFACE_LABELS[entry.surface]} <span className="muted">({entry.surface})</span>
+                {SURFACE_LABELS[entry.surface]}{' '}
+                <span className="muted">({entry.assistant === null ? entry.surface : `${entry.surface}, assistant ${entry.assistant}`})</span>
               </dd>
             </div>
             <div>

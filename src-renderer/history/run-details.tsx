@@ -75,7 +75,10 @@ export function RunDetails({ id }: { id: string }) {
       <dl className="facts facts-grid">
         <div>
           <dt>Asked by</dt>
-          <dd>{SURFACE_LABELS[run.surface]}</dd>
+          <dd>
+            {SURFACE_LABELS[run.surface]}
+            {run.assistant === null ? null : <span className="muted"> (assistant {run.assistant})</span>}
+          </dd>
         </div>
         <div>
           <dt>Requested</dt>

@@ -68,3 +68,36 @@ test('Settings › Assistants says when a client holds your own token, and conne
   await expect(codex).not.toContainText('holds your own token');
   expect(readFileSync(codexFile, 'utf8')).not.toContain(app.token);
 });
+
+test('an assistant asks with a token of its own: the approval names it, and its token answers nothing of the person’s', async ({ page, app }) => {
+  mkdirSync(join(app.user, '.claude'), { recursive: true });
+  const connected = await app.api('connectAssistant', { client: 'claude-code', transport: 'http' });
+  expect(connected.body).toMatchObject({ ok: true, value: { works: true } });
+  const written = readFileSync(join(app.user, '.claude.json'), 'utf8');
+  expect(written).not.toContain(app.token);
+  const token = (/Bearer (sta_[\w-]+)/.exec(written) as RegExpExecArray)[1] as string;
+  const asAssistant = (operation: string, input: unknown) =>
+    fetch(`${app.url}/api/${operation}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(input),
+    });
+
+  const pending = asAssistant('run', { skill: 'assistant-echo', tool: 'echo', args: { message: 'from claude code' } });
+  await app.open(page, '#/approvals');
+  const card = page.getByRole('article', { name: /assistant-echo/ });
+  await expect(card.getByRole('heading').first()).toContainText('An HTTP client (claude-code) asks to run');
+  await expect(card).toContainText('HTTP API (http, assistant claude-code)');
+  await card.screenshot({ path: join(SCREENSHOTS, 'approval-assistant-1280.png') });
+  const queue = (await app.api<{ id: string; args: { message: string } }[]>('approvals')).body;
+  const id = queue.ok ? (queue.value.find((p) => p.args.message === 'from claude code')?.id as string) : '';
+  const selfApproved = await asAssistant('answerApproval', { id, verdict: 'once' });
+  expect(selfApproved.status).toBe(403);
+  await expect(card).toBeVisible();
+
+  await card.getByRole('button', { name: /Deny/ }).click();
+  expect((await pending).status).toBe(409);
+  const run = await app.api<{ assistant: string | null; decidedBy: string }>('getRun', { id });
+  expect(run.body).toMatchObject({ ok: true, value: { assistant: 'claude-code', decidedBy: 'user' } });
+  await app.api('disconnectAssistant', { client: 'claude-code' });
+});

@@ -8,7 +8,7 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { Skill } from '../shared/model.js';
 import type { ServerEvent } from '../shared/contract.js';
-import type { CoreConfig } from './config.js';
+import { userHome, type CoreConfig } from './config.js';
 import { emitSafely } from './events.js';
 import { GatewayService } from './gateway/service.js';
 import type { IndexingWork } from './search/catalog.js';
@@ -52,6 +52,8 @@ export class SkillLibrary extends EventEmitter<{ event: [ServerEvent] }> {
       manifest: () => readBundledManifest(config.bundledManifest),
       // An installed pack's skill is checked against packs.lock.json (packs/verify.ts).
       rootChecks: { packs: checkAgainstLock },
+      // A declaration may not reach the person's secrets or Skilltray's own home (E433, E434).
+      places: { platform: process.platform, userHome: userHome(config.env), skilltrayHome: config.home },
       threads: config.threads,
     });
     this.registry.on('change', (change) => emitSafely(this, 'event', { type: 'skills.changed', kind: change.kind, name: change.name }));

@@ -10,6 +10,7 @@ import type { Skill } from '../shared/model.js';
 import type { ServerEvent } from '../shared/contract.js';
 import { userHome, type CoreConfig } from './config.js';
 import { emitSafely } from './events.js';
+import { keepPrivate } from './files/private-folder.js';
 import { GatewayService } from './gateway/service.js';
 import type { IndexingWork } from './search/catalog.js';
 import { recoverPacks } from './packs/transaction.js';
@@ -40,6 +41,8 @@ export class SkillLibrary extends EventEmitter<{ event: [ServerEvent] }> {
     options: LibraryOptions = {},
   ) {
     super();
+    // The home holds every run's output and the API token: nobody else may read it (docs/security.md).
+    keepPrivate(config.home);
     // A pack change a killed process left half done is finished (or undone) before any skill is read.
     recoverPacks(config.home);
     // Skills are loaded on first use, and unchanged ones come from the parse cache instead of being parsed again.

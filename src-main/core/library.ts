@@ -8,8 +8,9 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { Skill } from '../shared/model.js';
 import type { ServerEvent } from '../shared/contract.js';
-import type { CoreConfig } from './config.js';
+import { userHome, type CoreConfig } from './config.js';
 import { emitSafely } from './events.js';
+import { keepPrivate } from './files/private-folder.js';
 import { GatewayService } from './gateway/service.js';
 import type { IndexingWork } from './search/catalog.js';
 import { recoverPacks } from './packs/transaction.js';
@@ -40,6 +41,8 @@ export class SkillLibrary extends EventEmitter<{ event: [ServerEvent] }> {
     options: LibraryOptions = {},
   ) {
     super();
+    // The home holds every run's output and the API token: nobody else may read it (docs/security.md).
+    keepPrivate(config.home);
     // A pack change a killed process left half done is finished (or undone) before any skill is read.
     recoverPacks(config.home);
     // Skills are loaded on first use, and unchanged ones come from the parse cache instead of being parsed again.
@@ -52,6 +55,8 @@ export class SkillLibrary extends EventEmitter<{ event: [ServerEvent] }> {
       manifest: () => readBundledManifest(config.bundledManifest),
       // An installed pack's skill is checked against packs.lock.json (packs/verify.ts).
       rootChecks: { packs: checkAgainstLock },
+      // A declaration may not reach the person's secrets or Skilltray's own home (E433, E434).
+      places: { platform: process.platform, userHome: userHome(config.env), skilltrayHome: config.home },
       threads: config.threads,
     });
     this.registry.on('change', (change) => emitSafely(this, 'event', { type: 'skills.changed', kind: change.kind, name: change.name }));

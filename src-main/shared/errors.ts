@@ -74,6 +74,7 @@ export const ERROR_KINDS = {
   E704: 'invalid_process_spec', // runner given limits it cannot honour (timeout, cap, grace) or a relative program
   E705: 'run_interrupted', // the process that owned the run stopped (signal, crash, closed terminal) before it finished
   E706: 'limits_unavailable', // the run's resource limits could not be set up, so it did not start
+  E707: 'program_in_secret_place', // the program resolves to a file in a secret place or Skilltray's home
   // E8xx: agent gateway and transports
   E801: 'attach_validation',
   E802: 'unauthorized',

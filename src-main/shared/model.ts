@@ -263,8 +263,10 @@ export const RESOURCE_LIMIT_NAMES: readonly ResourceLimitName[] = ['processes', 
  * (`reads:`), guarded workspace entries it writes (`writes:`), and more of a resource (`limits:`).
  */
 export interface BoxRequest {
-  /** As written in the frontmatter: `~/…` (the home folder) or absolute. */
+  /** As written in the frontmatter, `//` and a trailing `/` aside: `~/…` (the home folder) or absolute. */
   reads: string[];
+  /** Line of `reads:` in SKILL.md, where a diagnostic about an entry points (absent without entries). */
+  readsLine?: number;
   /** Workspace-relative: `.git`, `.git/hooks`, `.vscode`… */
   writes: string[];
   limits: Partial<ResourceLimits>;

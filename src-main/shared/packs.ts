@@ -62,6 +62,9 @@ export interface ScannedTool {
   hosts: NetworkHosts;
   /** Environment variables the skill asks to be passed (requires.env). */
   env: string[];
+  /** What its skill declares the box shows it (`reads:`) and lets it change in its folder (`writes:`), as the loader read them. */
+  reads: string[];
+  writes: string[];
 }
 
 /** One skill of a scanned pack. */

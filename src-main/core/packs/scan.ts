@@ -207,12 +207,15 @@ function scanSkill(
       findings.push(finding('S314', `${name}/SKILL.md`, `tool ${tool.name} ${inline}`, { line: tool.commandLine, excerpt: tool.command.split('\n')[0] ?? '' }));
   }
   const errors = skill.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`);
+  // A declaration that reaches a secret (E433, E434) is no slip: the pack meant its tools to read keys.
+  const secret = skill.diagnostics.find((d) => d.code === 'E433' || d.code === 'E434');
   if (errors.length > 0)
     findings.push(
       finding(
         'S312',
         `${name}/SKILL.md`,
-        `skill '${name}' does not load cleanly (${errors.length} error${errors.length === 1 ? '' : 's'}): its tools will not run`,
+        `skill '${name}' does not load cleanly (${errors.length} error${errors.length === 1 ? '' : 's'}): its tools will not run${secret === undefined ? '' : `; ${secret.message}`}`,
+        secret === undefined ? {} : { line: secret.line, severity: 'high' },
       ),
     );
   const profile = pack.policy.profileOf(skill);
@@ -229,6 +232,8 @@ function scanSkill(
       network: profile.network,
       hosts: profile.hosts,
       env: skill.requires.env,
+      reads: skill.box.reads,
+      writes: profile.name === 'workspace' ? skill.box.writes : [],
     };
   });
   const scripts = entries

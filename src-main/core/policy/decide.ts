@@ -34,6 +34,8 @@ export interface DecideInput {
   programPath: string | null;
   /** The rendered program as written, to name it when it is not found. */
   program?: string;
+  /** Why the resolved program may not run at all (it lies in a secret place: sensitive-paths.ts secretProgram), or null. */
+  programRefused?: SkilltrayError | null;
   /** PATH lookup for requires.bins (injected so the function stays pure). */
   resolveBin: (name: string) => string | null;
   /** The environment requires.env is checked against. */
@@ -132,6 +134,7 @@ function decideInOrder(input: DecideInput): Decision {
       error: runnerErrors.programNotFound(skill.name, tool.name, input.program),
     };
   }
+  if (input.programRefused) return { outcome: 'refuse', error: input.programRefused };
 
   const { sandbox } = input;
   // An allow rule made for another skill of this name is not about this one: it neither allows nor outranks.
@@ -173,6 +176,13 @@ function decideInOrder(input: DecideInput): Decision {
     return { outcome: 'auto', by: 'remembered', reason: `you chose to always allow ${name} (${describeProfile(sandbox)})` };
   }
   if (skill.trust === 'bundled' && skill.readOnly && !sandbox.network) {
+    // Bundled trust covers the skill's files and the system's programs, not a program found elsewhere on PATH.
+    if ((sandbox.programs ?? []).length > 0) {
+      return {
+        outcome: 'ask',
+        reason: `skill '${skill.name}' is bundled and read-only, but its program ${input.programPath} is not in the system's folders, so bundled trust does not cover it and it asks`,
+      };
+    }
     if (!sandbox.contained) return { outcome: 'ask', reason: `skill '${skill.name}' is bundled and read-only, but ${notContained(sandbox)}, so it asks` };
     return {
       outcome: 'auto',

@@ -13,10 +13,10 @@ import { nearestNames } from '../did-you-mean.js';
 import { decide, type Decision } from '../policy/decide.js';
 import { legacyPinsFor, rememberedFor } from '../policy/pins.js';
 import { profileFor } from '../policy/profile.js';
-import { sensitiveArgument } from '../policy/sensitive-paths.js';
+import { secretProgram, sensitiveArgument } from '../policy/sensitive-paths.js';
 import { guardWorkspace, passwdHomes, type GuardPlaces } from '../policy/workspace-guard.js';
 import { programBinds } from '../process/sandbox/box-places.js';
-import { resolveProgram } from '../process/resolve-program.js';
+import { resolveBundledProgram, resolveProgram } from '../process/resolve-program.js';
 import type { Sandbox } from '../process/sandbox/sandbox.js';
 import { isInside } from '../files/paths.js';
 import { skillNotFound } from '../skills/skill-suggestions.js';
@@ -89,11 +89,12 @@ function checkCwd(cwd: string | undefined, defaultCwd: string): string {
 }
 
 /**
- * Where the program lives: a bare name on PATH; a relative path with a separator (`scripts/x.sh`)
- * in the skill's own folder, which it may not leave (E012); an absolute path as written.
+ * Where the program lives: a bare name on PATH (for a bundled skill, the system's folders first); a
+ * relative path with a separator (`scripts/x.sh`) in the skill's own folder, which it may not leave
+ * (E012); an absolute path as written.
  */
 function programPath(skill: Skill, program: string, cwd: string, env: NodeJS.ProcessEnv): string | null {
-  if (isAbsolute(program) || !/[/\\]/.test(program)) return resolveProgram(program, env, cwd);
+  if (isAbsolute(program) || !/[/\\]/.test(program)) return (skill.trust === 'bundled' ? resolveBundledProgram : resolveProgram)(program, env, cwd);
   // The content hash (what approvals are pinned to) leaves hidden entries out: a script must not hide there.
   if (program.split(/[/\\]/).some((segment) => segment.startsWith('.') && segment !== '.' && segment !== '..')) {
     throw skillcErrors.programInHiddenFolder(program);
@@ -160,7 +161,8 @@ export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
   const folder = canonical(cwd);
   const workspace = guardWorkspace(folder, profile.name, places);
   if (workspace.kind === 'refused') throw workspace.error;
-  const programs = program === null ? [] : programBinds(program, canonical(skill.dir), process.platform);
+  const skillDir = canonical(skill.dir);
+  const programs = program === null ? [] : programBinds(program, skillDir, process.platform);
   const sandbox = sandboxView(deps.sandbox, profile, { programs, wholeHome: workspace.kind === 'home' });
   // A run that could read a whole home folder never goes unasked, whatever would otherwise allow it.
   const home =
@@ -181,6 +183,7 @@ export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
     cwd: folder,
     programPath: program,
     program: command.program,
+    programRefused: program === null ? null : secretProgram(skill.name, tool.name, program, skillDir, places),
     resolveBin: (bin) => resolveProgram(bin, deps.env, cwd),
     env: deps.env,
     sensitive: sensitiveArgument(plainObject(input.args), cwd, deps.home) ?? home,

@@ -6,7 +6,7 @@ import { basename, join } from 'node:path';
 import type { RootKind, Skill, SkillRoot } from '../../shared/model.js';
 import { DiagnosticList } from './diagnostics.js';
 import { DEFAULT_TIMEOUT_SEC, checkIdentity, readFields } from './fields.js';
-import { manifestHash, walkSkill, type SkillFile, type SkillWalk } from './walk.js';
+import { MAX_SKILL_BYTES, MAX_SKILL_FILES, manifestHash, walkSkill, type SkillFile, type SkillWalk } from './walk.js';
 import { checkFormatRules, formatsOf } from './format-rules.js';
 import { identify } from './identity.js';
 import { parseFrontmatter } from './frontmatter-yaml.js';
@@ -14,6 +14,12 @@ import { decodeSkillText, readSkillBytes, type SkillBytes } from './skill-file.j
 import { isEscapedName } from './root-layout.js';
 import { readTools } from './tools.js';
 import { isPromptSkill } from './prompt-skill.js';
+
+/** W413's message: what the hash covers of a skill too big to hash whole, and what follows. */
+function tooBigToHash(hashed: number): string {
+  const bounds = `${MAX_SKILL_FILES.toLocaleString('en')} files or ${MAX_SKILL_BYTES / 1024 ** 3} GiB in all`;
+  return `the skill is too big to hash whole (more than ${bounds}): its content hash covers only the first ${hashed} files, so it never runs unasked`;
+}
 
 /**
  * The content hash of a skill directory (with the files it covers, and those it could not read) and
@@ -30,7 +36,7 @@ function hashSkill(
   try {
     const walk = walked ?? walkSkill(dir);
     for (const rel of walk.escaped) diags.add('W412', `symlink '${rel}' leads outside the skill and was skipped`, file, 1);
-    if (walk.truncated) diags.add('W413', `the skill holds more than ${walk.files.length} files; the rest were not read`, file, 1);
+    if (walk.truncated) diags.add('W413', tooBigToHash(walk.files.length), file, 1);
     for (const { rel, kind } of walk.special) if (rel !== 'SKILL.md') diags.add('W418', `'${rel}' is ${kind}, not a file or folder; skipped`, file, 1);
     const unhashed: string[] = [];
     const unreadable = (rel: string, why: string, what: string): void => {

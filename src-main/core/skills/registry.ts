@@ -9,6 +9,7 @@ import { EventEmitter } from 'node:events';
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { RootWatch, Skill, SkillRoot } from '../../shared/model.js';
+import type { KnownPlaces } from '../files/secret-places.js';
 import type { BundledManifest } from './bundled-manifest.js';
 import type { SkillFile } from './walk.js';
 import { SETTLE_MS, treeFingerprint } from './fingerprint.js';
@@ -52,6 +53,8 @@ export interface RegistryOptions {
   manifest?: () => BundledManifest | null;
   /** What each kind of root checks of its skills (the packs root: its lock); none given, none. */
   rootChecks?: RootChecks;
+  /** The person's home and Skilltray's home, which a skill's declarations may not reach (identity.ts); none given, only as written. */
+  places?: KnownPlaces;
   /** Threads a load may parse on, this one included (core/parallel.ts); 1 by default, and always 1 with `parse` given. */
   threads?: number;
 }
@@ -246,12 +249,12 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     const [first, ...rest] = holders as [Holder, ...Holder[]];
     const skill = parsed?.get(first.dir) ?? this.parseDir(first.dir, first.root);
     skill.shadows = rest;
-    return identify(skill, manifest);
+    return identify(skill, manifest, this.options.places);
   }
 
-  /** Who `skill` is, against the bundled manifest as it is now (see identity.ts). */
+  /** Who `skill` is, against the bundled manifest as it is now and this machine's places (see identity.ts). */
   identify(skill: Skill): Skill {
-    return identify(skill, this.manifest());
+    return identify(skill, this.manifest(), this.options.places);
   }
 
   /**

@@ -4,6 +4,7 @@ import type { Decision, DecideInput } from '../../../src-main/core/policy/decide
 import { decide } from '../../../src-main/core/policy/decide.js';
 import type { IdentityPin, Remembered, Rule, RulePin, SandboxView } from '../../../src-main/shared/runs.js';
 import type { Mode } from '../../../src-main/shared/model.js';
+import { runnerErrors } from '../../../src-main/shared/error-messages/runner.js';
 import { makeSkill, makeTool } from './skill-fixture.js';
 
 const bins: Record<string, string> = { git: '/usr/bin/git', jq: '/usr/bin/jq' };
@@ -60,6 +61,9 @@ const allowAll: Rule = { id: 1, pattern: 'skill:*', effect: 'allow', createdAt: 
 const denyGit: Rule = { id: 2, pattern: 'skill:git', effect: 'deny', createdAt: 0, pins: [] };
 const allowStatus: Rule = { id: 3, pattern: 'tool:git/git_status', effect: 'allow', createdAt: 0, pins: gitPins() };
 const bundledReadOnly = makeSkill({ trust: 'bundled', readOnly: true });
+/** A program of the person's, found on PATH before any system folder had one. */
+const planted = '/home/me/.local/bin/git';
+const secretProgramError = runnerErrors.programInSecretPlace('git', 'git_status', '/home/me/.ssh/git', 'lies in ~/.ssh');
 
 /** A compact view of a decision for table comparisons. */
 function summary(d: Decision): string {
@@ -103,6 +107,7 @@ describe('decide', () => {
     ['program not found', { programPath: null }, 'refuse:E701'],
     ['program not found, even if allowed', { programPath: null, rules: [allowAll], skill: bundledReadOnly }, 'refuse:E701'],
     ['refusal beats a deny rule', { programPath: null, rules: [denyGit] }, 'refuse:E701'],
+    ['a program in a secret place, even if allowed', { programRefused: secretProgramError, rules: [allowAll], skill: bundledReadOnly }, 'refuse:E707'],
     // deny rule beats always_ask, allow, remembered, policy
     ['deny rule', { rules: [denyGit] }, 'deny:E602#2'],
     ['deny beats always_ask', { rules: [denyGit], skill: makeSkill({ alwaysAsk: true }) }, 'deny:E602#2'],
@@ -157,6 +162,16 @@ describe('decide', () => {
       'auto:remembered',
     ],
     ['bundled read-only, not contained', { skill: bundledReadOnly, sandbox: noSandbox }, 'ask'],
+    [
+      'bundled read-only, its program outside the system folders',
+      { skill: bundledReadOnly, programPath: planted, sandbox: { ...contained, programs: [planted] } },
+      'ask',
+    ],
+    [
+      'an allow rule still runs a program outside the system folders',
+      { rules: [allowAll], programPath: planted, sandbox: { ...contained, programs: [planted] } },
+      'auto:rule#1',
+    ],
     ['bundled read-only, sandbox turned off', { skill: bundledReadOnly, sandbox: turnedOff }, 'ask'],
     ['an allow rule runs even uncontained (the person wrote it)', { rules: [allowAll], sandbox: noSandbox }, 'auto:rule#1'],
     // rules and remembered approvals are pinned to who the skill is, what its runs may do, and (remembered) the folder
@@ -471,5 +486,13 @@ describe('decide', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('bundled trust covers the program', () => {
+  it("asks, naming the program, when a bundled read-only tool's program is not the system's", () => {
+    const d = decide(input({ skill: bundledReadOnly, programPath: planted, sandbox: { ...contained, programs: [planted] } }));
+    expect(d).toMatchObject({ outcome: 'ask', reason: expect.stringContaining(`its program ${planted} is not in the system's folders`) });
+    expect(decide(input({ skill: bundledReadOnly }))).toMatchObject({ outcome: 'auto', by: 'policy' });
   });
 });

@@ -55,7 +55,8 @@ for pid in (1, 2):
         print(pid, 'mem: opened')
     except OSError:
         print(pid, 'mem: refused')
-    r = libc.ptrace(16, pid, 0, 0)
+    # PTRACE_SEIZE: attaches as PTRACE_ATTACH does, by the same rules, without stopping it.
+    r = libc.ptrace(0x4206, pid, 0, 0)
     print(pid, 'ptrace:', 'attached' if r == 0 else errno.errorcode[ctypes.get_errno()])
     fd = os.pidfd_open(pid)
     r = libc.syscall(438, fd, 0, 0)

@@ -252,7 +252,7 @@ export function userScopeUnavailable(env: NodeJS.ProcessEnv): string | null {
   }
   const probe = spawnSync(
     needs.run,
-    [...scopeOptions({ processes: 16, memoryMiB: 64, fileSizeMiB: 1, cpuSeconds: 1 }, `skilltray-probe-${randomUUID()}`), needs.truePath],
+    [...scopeOptions({ processes: 16, memoryMiB: 64, fileSizeMiB: 1, cpuSeconds: 1 }, `skilltray-probe-${randomUUID()}.scope`), needs.truePath],
     {
       env: { PATH: env.PATH ?? '', ...sessionEnv(env) },
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -260,7 +260,7 @@ export function userScopeUnavailable(env: NodeJS.ProcessEnv): string | null {
       timeout: 10_000,
     },
   );
-  scopeWhy = probe.status === 0 ? null : `systemd-run --user --scope failed (${probe.stderr.trim().split('\n')[0] ?? `status ${String(probe.status)}`})`;
+  scopeWhy = probe.status === 0 ? null : `systemd-run --user --scope failed (${probe.stderr?.trim().split('\n')[0] || `status ${String(probe.status)}`})`;
   if (scopeWhy === null) scopePrograms = { run: needs.run, ctl: needs.ctl };
   return scopeWhy;
 }

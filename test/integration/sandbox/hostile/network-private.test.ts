@@ -1,6 +1,6 @@
 /**
  * Hostile (#38): `network: true` means the public internet. In a network of the test's own (two
- * namespaces, see test-network.ts), a service on another computer's private, CGNAT or ULA address,
+ * namespaces, see network-namespaces.ts), a service on another computer's private, CGNAT or ULA address,
  * and a service listening on every address of this computer reached at one of its own non-loopback
  * addresses, each answer a direct connection (the control) but never a tool with any host; a list
  * that names such an address still reaches it. On the real CLI and runner, as root and as an
@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireSandbox } from '../../../support/sandbox.js';
 import { networkHome, outside, runProbe, whoRuns } from './network-probes.js';
-import { HERE, makeTestNetwork, THERE, type NamespaceListener, type TestNetwork } from './test-network.js';
+import { HERE, makeTestNetwork, THERE, type NamespaceListener, type TestNetwork } from './network-namespaces.js';
 
 const root = process.getuid?.() === 0;
 let net: TestNetwork;

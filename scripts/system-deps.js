@@ -19,6 +19,7 @@ const DEBIAN_PACKAGES = {
   bwrap: 'bubblewrap',
   'ssh-keygen': 'openssh-client',
   cc: 'gcc',
+  ip: 'iproute2',
   chromium: 'chromium',
 };
 
@@ -97,10 +98,16 @@ export async function missingDependencies({ platform = process.platform, env = p
     { program: 'bash', why: 'the CLI tests pipe through a shell' },
     {
       program: 'cc',
-      why: "the build compiles the network relay a sandboxed run with a host list starts first, and the state.db salvage test compiles sqlite3's shell (for its .recover)",
+      why: "the build compiles the relay a sandboxed run starts first, and the state.db salvage test compiles sqlite3's shell (for its .recover)",
     },
     { program: 'curl', why: "the network tests reach a loopback host through a run's proxy with it" },
-    ...(platform === 'linux' ? [{ program: 'bwrap', why: 'runs are contained in a bubblewrap sandbox on Linux' }] : []),
+    { program: 'python3', why: 'the hostile tests map shared memory and call ptrace from inside a run with it' },
+    ...(platform === 'linux'
+      ? [
+          { program: 'bwrap', why: 'runs are contained in a bubblewrap sandbox on Linux' },
+          { program: 'ip', why: 'the network tests make network namespaces of their own (ip netns) to try the proxy against private addresses' },
+        ]
+      : []),
   ];
   const seen = new Set();
   const missing = [];

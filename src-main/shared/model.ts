@@ -258,6 +258,9 @@ export type ResourceLimitName = keyof ResourceLimits;
 
 export const RESOURCE_LIMIT_NAMES: readonly ResourceLimitName[] = ['processes', 'memoryMiB', 'fileSizeMiB', 'cpuSeconds'];
 
+/** What stopped a run: one of its resource limits, or a private folder (a size-capped tmpfs in the box) that was full. */
+export type LimitHit = ResourceLimitName | 'privateFolder';
+
 /**
  * What a skill asks of the box beyond its profile (docs/skill-format.md): home files it reads
  * (`reads:`), guarded workspace entries it writes (`writes:`), and more of a resource (`limits:`).
@@ -282,7 +285,7 @@ export interface RunResult {
   droppedBytes: { stdout: number; stderr: number };
   durationMs: number;
   /** Which resource limit stopped the run, when Skilltray can tell (docs/runner.md); absent or null otherwise. */
-  limitHit?: ResourceLimitName | null;
+  limitHit?: LimitHit | null;
 }
 
 /** What `list` shows of a skill: enough to choose one, without its body. */

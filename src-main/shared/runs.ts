@@ -1,6 +1,6 @@
 /** Runs, approvals, rules and settings as every surface sees them (the renderer included). */
 import type { ErrorCode, ErrorShape } from './errors.js';
-import type { Mode, RenderedCommand, ResourceLimitName, ResourceLimits, RootKind, RunResult, SkillIdentity, Trust } from './model.js';
+import type { LimitHit, Mode, RenderedCommand, ResourceLimits, RootKind, RunResult, SkillIdentity, Trust } from './model.js';
 
 /**
  * Where a request came from: `ui` is the app's own window (over IPC, the only way to be the tray),
@@ -157,7 +157,7 @@ export interface RunSummary {
   /** The person's answer when one was given. */
   answer: RecordedAnswer | null;
   /** Which resource limit stopped the run, when Skilltray could tell (docs/runner.md). */
-  limitHit: ResourceLimitName | null;
+  limitHit: LimitHit | null;
   /** Connections its network proxy refused (the first 100 host:port pairs); empty when none were. */
   networkDenied: NetworkDenial[];
 }

@@ -302,6 +302,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       const places: RunPlaces = proxy === null ? box.places : { ...box.places, proxy: proxy.address };
       const spawn = this.deps.sandbox.wrap({ program: programPath, args: command.args, env: buildToolEnv(env, command.env) }, places);
       const admitted = cgroup;
+      let report = '';
       const ran = await runProcess({
         program: spawn.program,
         args: spawn.args,
@@ -313,6 +314,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         ...(spawn.treeEndsWithIt === true ? { treeEndsWithIt: true } : {}),
         ...(spawn.gated === true && admitted !== null ? { admit: (childPid: number) => admitted.admit(childPid) } : {}),
         ...(spawn.inputs === undefined ? {} : { inputs: spawn.inputs }),
+        ...(spawn.reports === true ? { reported: (text: string) => (report = text) } : {}),
         onOutput: (stream, text) => emitSafely(this, 'run', { type: 'output', id, stream, text }),
         // Recorded at once, so if this process dies the next owner can find and stop the tool.
         onSpawn: (pid) => {
@@ -323,7 +325,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
           }
         },
       });
-      const result: RunResult = { ...ran, limitHit: cgroup?.hit() ?? signalledLimit(ran, spawn.treeEndsWithIt === true) };
+      const result: RunResult = { ...ran, limitHit: cgroup?.hit() ?? signalledLimit(ran, spawn.treeEndsWithIt === true) ?? spawn.limitHit?.(report) ?? null };
       const stopping = controller.signal.reason as unknown;
       // The tool is gone: its proxy closes before its refusals are read, so the record holds every one.
       await proxy?.close();

@@ -333,8 +333,23 @@ const v10: Migration = {
   },
 };
 
+/** v11: a run may also be stopped by a private folder of its box that was full (`privateFolder`). */
+const v11: Migration = {
+  version: 11,
+  up(db) {
+    rebuildTable(db, 'runs', (sql) =>
+      replaced(
+        sql,
+        "CHECK (limit_hit IN ('processes', 'memoryMiB', 'fileSizeMiB', 'cpuSeconds'))",
+        "CHECK (limit_hit IN ('processes', 'memoryMiB', 'fileSizeMiB', 'cpuSeconds', 'privateFolder'))",
+        11,
+      ),
+    );
+  },
+};
+
 /** Every migration, in order; versions run 1, 2, 3… without gaps. */
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10];
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -2,7 +2,7 @@
  * Reading run history back: one run with its output, or a page of runs filtered by skill, tool,
  * surface, status and time (RunQuery), newest first. Rows are written by run-records.ts.
  */
-import type { RenderedCommand, ResourceLimitName } from '../../shared/model.js';
+import type { LimitHit, RenderedCommand } from '../../shared/model.js';
 import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';
@@ -53,7 +53,7 @@ interface RunRow {
   status: RunStatus;
   sandbox: string | null;
   answer: RecordedAnswer | null;
-  limit_hit: ResourceLimitName | null;
+  limit_hit: LimitHit | null;
   owner_pid: number | null;
   pgid: number | null;
   output_dropped_at: number | null;

@@ -94,8 +94,14 @@ export function argvForms(command: string, syntax: PlaceholderSyntax, params: re
     }
     if (lists.length <= MAX_VARIANTS) return lists;
   }
-  // Even with enums as slots there are too many (dozens of optional flags): each token as a slot, one list.
-  return [tokens.map((t) => ({ text: t.parts.map((p) => (p.kind === 'text' ? p.value : p.placeholder.raw)).join(''), slot: true, dash: true }))];
+  // Even with enums as slots there are too many (dozens of optional flags): one list, each token with a placeholder standing as any word.
+  return [
+    tokens.map((t) => {
+      const text = t.parts.map((p) => (p.kind === 'text' ? p.value : p.placeholder.raw)).join('');
+      const slot = t.parts.some((p) => p.kind === 'placeholder');
+      return { text, slot, dash: slot };
+    }),
+  ];
 }
 
 /** The options a program accepts in a vetted shape: those taking no value, and those taking one (with what that value may be). */
@@ -138,7 +144,7 @@ export function readOptions(args: readonly Arg[], spec: OptionSpec): ReadOptions
     const eq = arg.text.indexOf('=');
     const name = eq === -1 ? arg.text : arg.text.slice(0, eq);
     if (arg.text.startsWith('--') || spec.longSingleDash === true || spec.flags.includes(arg.text) || spec.values.includes(name)) {
-      if (spec.flags.includes(arg.text) && !arg.slot) out.seen.push({ name: arg.text, value: null });
+      if (spec.flags.includes(arg.text)) out.seen.push({ name: arg.text, value: null });
       else if (spec.values.includes(name)) {
         const why = valueOf(name, eq === -1 ? args[++i] : { ...arg, text: arg.text.slice(eq + 1) });
         if (why !== null) return why;

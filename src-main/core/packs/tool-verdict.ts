@@ -68,11 +68,11 @@ function unwrap(name: string, args: readonly Arg[]): readonly Arg[] | string | n
       at++;
       break;
     }
-    if (arg.slot || !arg.text.startsWith('-')) break;
+    if (!arg.text.startsWith('-')) break;
+    // Their own options take numbers, signals and buffer modes: a caller's value there runs nothing.
     const value = own.values.find((v) => arg.text === v || arg.text.startsWith(v.startsWith('--') ? `${v}=` : v));
     if (own.flags.includes(arg.text)) at++;
     else if (value === undefined) return `${name} ${arg.text} is no option vetted here`;
-    else if (arg.slot || (arg.text === value && args[at + 1]?.slot === true)) return `${name} ${value} takes its value from the caller`;
     else at += arg.text === value ? 2 : 1;
   }
   const before = args.slice(at, at + own.before);
@@ -88,9 +88,10 @@ export function judgeArgv(argv: readonly Arg[]): ToolVerdict | null {
   const name = programName(program.text);
   const words = argv.map((a) => a.text);
   const inline = inlineCodeOf(words);
-  if (inline !== null && !(inline.flag === '-m' || /^-[A-Za-z]*m$/.test(inline.flag))) {
+  const inner = commandOf(words)?.name ?? name;
+  // python's -m names a module, not code: judged below with the other shapes (-I -m json.tool).
+  if (inline !== null && !(/^(?:python|pypy|py)/.test(inner) && inline.flag.endsWith('m'))) {
     const from = argv.slice((commandOf(words)?.at ?? 0) + 1).find((a) => a.slot);
-    const inner = commandOf(words)?.name ?? name;
     return from === undefined
       ? { code: 'S314', message: `runs ${inner} ${inline.flag} with inline code: read it, it is the program` }
       : { code: 'S314', message: `runs ${inner} ${inline.flag} with code the caller passes (${from.text}): whatever an assistant sends is run` };
@@ -125,7 +126,7 @@ function handedWhat(name: string, kind: ProgramKind, args: readonly Arg[]): stri
   if (/^python/.test(name) && args.some((a) => a.text === '-m') && !args.some((a) => a.text === '-I'))
     return 'without -I, python -m finds its module in the working folder first';
   if (kind === 'interpreter' && first !== undefined && !first.slot && !first.text.startsWith('-'))
-    return `${first.text} is read from the working folder, not the pack (a relative program, scripts/x, runs the pack's own)`;
+    return `${first.text} is the working folder's file, not the pack's (as the program itself, scripts/x runs the pack's own)`;
   const slot = args.find((a) => a.slot);
   if (slot !== undefined) return `${slot.text} comes from the caller`;
   return first === undefined ? 'it reads its program from stdin or its own files' : `its arguments (${args.map((a) => a.text).join(' ')}) are no vetted shape`;

@@ -95,6 +95,8 @@ const talksToNetwork = (words: readonly string[]): boolean =>
 /** How a line hands a shell to the network (a reverse or bind shell), in words, or null. */
 function networkShellOf(plain: string, pipelines: string[][][]): string | null {
   if (/\/dev\/(?:tcp|udp)\/[^/\s]+\/\w+/.test(plain)) return "opens a /dev/tcp connection, the shell's own socket";
+  // Most lines name no network program and no socket: they need no closer look.
+  if (!/\b(?:nc|ncat|netcat|telnet|socat|s_client|s_server)\b|socket|tcpclient|net\.connect/i.test(plain)) return null;
   for (const pipeline of pipelines) {
     const net = pipeline.find(talksToNetwork);
     if (net === undefined) continue;
@@ -215,7 +217,9 @@ export function scanText(file: string, text: string, role: (line: number) => Tex
     if (as === 'prompt') {
       const why =
         proseWhy(raw, plain, pipelines, uses) ??
-        (proseRuns(pipelines).some((name) => proseSaves.some((s) => s.name === name)) ? 'fetch something from the network and run it' : null);
+        (proseSaves.length > 0 && proseRuns(pipelines).some((name) => proseSaves.some((s) => s.name === name))
+          ? 'fetch something from the network and run it'
+          : null);
       if (why !== null) out.findings.push(finding('S310', file, `instructions telling an assistant to ${why}`, { line: lineNo, excerpt }));
       // Only a downloader's own words naming a URL: a sentence's other words are no file names.
       const fetching = pipelines.filter((p) => p.some((words) => isDownloader(commandOf(words)?.name ?? '') && words.some((w) => w.includes('://'))));

@@ -115,7 +115,7 @@ async function timing(label: string, skills: readonly Skill[], intent: string): 
 async function bundledRows(dir: string, bundledDir: string): Promise<(Figure | Metric)[]> {
   const core = coreFor(join(dir, 'bundled'), bundledDir);
   try {
-    const discover = (intent: string, options: DiscoverOptions): string[] => core.agent.discover(intent, options).map((r) => r.skill_id);
+    const discover = (intent: string, options: DiscoverOptions): string[] => core.agent.discover(intent, options).results.map((r) => r.skill_id);
     const labelled = (list: typeof LABELLED_INTENTS): Labelled[] =>
       list.map((l) => ({ intent: l.intent, skills: [l.skill], options: l.roleFilter ? { roleFilter: l.roleFilter } : {} }));
     const ms = await median(() => core.agent.discover(INTENT), 51, 5);
@@ -143,7 +143,7 @@ async function devCorpusRows(dir: string, bundledDir: string): Promise<(Figure |
   const core = coreFor(join(dir, 'dev'), bundledDir, roots);
   try {
     const skills = core.registry.list();
-    const discover = (intent: string, options: DiscoverOptions): string[] => core.agent.discover(intent, options).map((r) => r.skill_id);
+    const discover = (intent: string, options: DiscoverOptions): string[] => core.agent.discover(intent, options).results.map((r) => r.skill_id);
     const labelled = (list: typeof DEV_INTENTS): Labelled[] => list.map((l) => ({ intent: l.intent, skills: [l.skill, ...(l.also ?? [])], options: {} }));
     return [
       ...rows(`labelled intents, development corpus of ${skills.length} skills`, precision(discover, labelled(DEV_INTENTS)), true),

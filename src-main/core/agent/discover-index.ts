@@ -19,6 +19,14 @@ export const SKILL_FIELDS = { name: 1, tags: 1, description: 0.8, headings: 0.5,
 export const TOOL_FIELDS = { name: 1, description: 0.8, params: 0.5, examples: 0.6 } as const;
 /** A term found in the body a few words from another of the intent's terms ("a short link for a URL") says as much as a heading. */
 export const BODY_NEAR = 0.5;
+/**
+ * How much a long body dilutes what it mentions, as BM25 has it (k1 1.2, b 0.75): a word in a body
+ * of average length weighs as its field says, in one five times as long 0.38 as much, in a short one
+ * up to 1.4 times (a long guide mentions everything somewhere; an action list says what it does).
+ */
+const K1 = 1.2;
+const B = 0.75;
+const MOST_FOR_A_SHORT_BODY = 1.4;
 /** How many words may stand between two terms for them to be near. */
 const NEAR_WORDS = 8;
 /** How many of a term's forms a nearness check tries (each pair of forms is one query). */
@@ -33,7 +41,8 @@ export interface Found {
 /** Where one intent term was found: per skill in the skill's own fields, and per skill and tool in the tool's. */
 export interface TermHits {
   term: Term;
-  idf: number;
+  /** How much the term says: its rarity, ln(1 + skills / skills holding it). */
+  weight: number;
   inSkill: Map<string, Found>;
   inTool: Map<string, Map<string, Found>>;
   /** The skills whose body holds this term near another of the intent's terms. */
@@ -75,6 +84,8 @@ export class DiscoverIndex {
   private readonly skillOfRow: string[] = [];
   private readonly toolOfRow: { skill: string; tool: string }[] = [];
   private readonly knownForms = new Map<string, boolean>();
+  /** Each skill's body length against the average, as a factor on what its body and headings hold. */
+  private readonly bodyFactor = new Map<string, number>();
 
   constructor(
     readonly signature: string,
@@ -104,6 +115,11 @@ export class DiscoverIndex {
         }
       }
     })();
+    const average = skills.reduce((sum, s) => sum + s.body.length, 0) / Math.max(skills.length, 1) || 1;
+    for (const s of skills) {
+      const factor = (1 + K1) / (1 + K1 * (1 - B + (B * s.body.length) / average));
+      this.bodyFactor.set(s.name, Math.min(factor, MOST_FOR_A_SHORT_BODY));
+    }
     this.skillRows = this.db.prepare<[string], number>('SELECT rowid FROM skills WHERE skills MATCH ?').pluck();
     this.gramRows = this.db.prepare<[string], number>('SELECT rowid FROM grams WHERE grams MATCH ?').pluck();
     this.toolRows = this.db.prepare<[string], number>('SELECT rowid FROM tools WHERE tools MATCH ?').pluck();
@@ -120,16 +136,17 @@ export class DiscoverIndex {
     return known;
   }
 
-  /** Where a term occurs, and how rare it is: idf = ln(1 + skills / skills containing it). */
+  /** Where a term occurs, and how much it says (see TermHits.weight). */
   hits(term: Term): TermHits {
     const inSkill = new Map<string, Found>();
     const inTool = new Map<string, Map<string, Found>>();
     const expression = `(${term.forms.map(quoteToken).join(' OR ')})`;
     const rows = term.unspaced ? this.gramRows : this.skillRows;
     for (const [column, weight] of Object.entries(SKILL_FIELDS)) {
+      const inBody = column === 'body' || column === 'headings';
       for (const row of rows.all(`{${column}} : ${expression}`)) {
         const skill = this.skillOfRow[row] as string;
-        inSkill.set(skill, note(inSkill.get(skill), weight));
+        inSkill.set(skill, note(inSkill.get(skill), inBody ? weight * this.diluted(skill) : weight));
       }
     }
     if (!term.unspaced) {
@@ -143,7 +160,12 @@ export class DiscoverIndex {
       }
     }
     const containing = new Set([...inSkill.keys(), ...inTool.keys()]).size;
-    return { term, idf: Math.log(1 + this.skills.size / Math.max(containing, 1)), inSkill, inTool, nearBody: new Set() };
+    return { term, weight: Math.log(1 + this.skills.size / Math.max(containing, 1)), inSkill, inTool, nearBody: new Set() };
+  }
+
+  /** The factor a skill's body length puts on what its body holds. */
+  diluted(skill: string): number {
+    return this.bodyFactor.get(skill) ?? 1;
   }
 
   /** Notes, for each pair of terms, the skills whose body holds the two a few words apart. */

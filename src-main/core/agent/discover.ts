@@ -11,7 +11,7 @@
 import type { DiscoverAnswer, DiscoverResult } from '../../shared/agent.js';
 import type { Mode, Role, Skill } from '../../shared/model.js';
 import { isOffered } from '../policy/modes.js';
-import { BODY_NEAR, DiscoverIndex, SKILL_FIELDS, type Found, type TermHits } from './discover-index.js';
+import { BODY_NEAR, DiscoverIndex, type Found, type TermHits } from './discover-index.js';
 import { intentTerms } from './intent-terms.js';
 
 /**
@@ -122,7 +122,7 @@ function fieldsOf(h: TermHits, skill: string, tool: string | null): { own: Found
  * The skill's fields with each of its tools in turn (or alone): the best of these is its match.
  * Ties go to the one holding the terms in more fields, then to the one whose tool matched more.
  */
-function bestUnit(hits: readonly TermHits[], skill: Skill, total: number): Pick<Candidate, 'relevance' | 'spread' | 'tool'> {
+function bestUnit(hits: readonly TermHits[], skill: Skill, total: number, dilution: number): Pick<Candidate, 'relevance' | 'spread' | 'tool'> {
   let best = { relevance: 0, spread: 0, toolWords: 0, tool: null as string | null };
   for (const tool of skill.tools.length > 0 ? skill.tools.map((t) => t.name) : [null]) {
     let relevance = 0;
@@ -131,9 +131,9 @@ function bestUnit(hits: readonly TermHits[], skill: Skill, total: number): Pick<
     for (const h of hits) {
       const { own, inTool } = fieldsOf(h, skill.name, tool);
       if (own.count + inTool.count === 0) continue;
-      const ownWeight = own.max === SKILL_FIELDS.body && h.nearBody.has(skill.name) ? BODY_NEAR : own.max;
-      relevance += (h.idf * Math.max(ownWeight, inTool.max)) / total;
-      spread += h.idf * (own.count + inTool.count);
+      const ownWeight = h.nearBody.has(skill.name) ? Math.max(own.max, BODY_NEAR * dilution) : own.max;
+      relevance += (h.weight * Math.max(ownWeight, inTool.max)) / total;
+      spread += h.weight * (own.count + inTool.count);
       if (inTool.count > 0) toolWords++;
     }
     if (relevance > best.relevance || (relevance === best.relevance && (spread > best.spread || (spread === best.spread && toolWords > best.toolWords)))) {
@@ -265,7 +265,7 @@ export class Discovery {
     if (terms.length === 0) return { results: [], also: [] };
     const hits = terms.map((term) => index.hits(term));
     index.noteNearness(hits);
-    const total = hits.reduce((sum, h) => sum + h.idf, 0);
+    const total = hits.reduce((sum, h) => sum + h.weight, 0);
 
     const domains = options.domain === undefined ? null : (Array.isArray(options.domain) ? options.domain : [options.domain]).map((d) => d.toLowerCase());
     const matched = new Set(hits.flatMap((h) => [...h.inSkill.keys(), ...h.inTool.keys()]));
@@ -274,7 +274,7 @@ export class Discovery {
       const skill = index.skills.get(name);
       if (!skill || !isOffered(skill, mode)) continue;
       if (domains !== null && !skill.domain.some((d) => domains.includes(d.toLowerCase()))) continue;
-      const best = bestUnit(hits, skill, total);
+      const best = bestUnit(hits, skill, total, index.diluted(name));
       const role = skill.classification?.role ?? null;
       const errors = readable.get(name) ?? [];
       if (best.relevance > 0) candidates.push({ skill, role, errors, ...best, score: 0, outdone: false, tagHits: [], readOnlyMatch: false });

@@ -26,10 +26,10 @@ export type Knows = (form: string) => boolean;
 const UNSPACED_RUN =
   /(?:(?=[\p{L}\p{M}\p{N}])[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Thai}\p{scx=Lao}\p{scx=Khmer}\p{scx=Myanmar}])+/gu;
 
-/** The intent's words: split on spaces and slashes (`js/ts`), contractions and edge punctuation off; unspaced runs apart. */
+/** The intent's words: split on spaces and on slashes between words (`js/ts`, not a path), contractions and edge punctuation off; unspaced runs apart. */
 function wordsOf(intent: string): string[] {
   return queryTokens(intent.toLowerCase().replace(/[’]/g, "'"))
-    .flatMap((token) => token.split('/'))
+    .flatMap((token) => (/^[\p{L}\p{N}]+(?:\/[\p{L}\p{N}]+)+$/u.test(token) ? token.split('/') : [token]))
     .flatMap((token) => (hasUnspacedRun(token) ? token.replace(UNSPACED_RUN, ' $& ').split(' ') : [token]))
     .map((w) => w.replace(/'(?:s|re|ll|t|ve|d|m)$/u, '').replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
     .filter((w) => w !== '');

@@ -43,6 +43,7 @@ const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = {
   l10n: ['localization'],
   lib: ['library'],
   llm: ['large language model'],
+  md: ['markdown'],
   mfa: ['multi factor'],
   ml: ['machine learning'],
   msg: ['message'],
@@ -89,21 +90,19 @@ const SHORT_FORMS: ReadonlyMap<string, readonly string[]> = (() => {
 /** The longest long form, in words: how far ahead `phrasesAt` looks. */
 const LONGEST_PHRASE = Math.max(...[...SHORT_FORMS.keys()].map((long) => long.split(' ').length));
 
-/** British spellings the stemmer keeps apart from American ones: -ise/-isation and -yse (optimise, analyse). */
-function americanSpelling(word: string): string | null {
-  const ise = /^(.{3,})is(e|es|ed|ing|ation|ations|er|ers)$/u.exec(word);
-  if (ise) return `${ise[1]}iz${ise[2]}`;
-  const yse = /^(.{2,})ys(e|es|ed|ing)$/u.exec(word);
-  if (yse && yse[1] !== 'ana' && !/^[a-z]*ly$/u.test(word)) return `${yse[1]}yz${yse[2]}`;
-  return null;
+/** The other side's spelling where the stemmer keeps British and American apart: -ise/-ize and -yse/-yze (optimise, analyse). */
+function otherSpelling(word: string): string | null {
+  const ending = /^(.{3,})(is|iz)(e|es|ed|ing|ation|ations|er|ers)$/u.exec(word) ?? /^(.{2,})(ys|yz)(e|es|ed|ing)$/u.exec(word);
+  if (ending === null) return null;
+  const swapped = { is: 'iz', iz: 'is', ys: 'yz', yz: 'ys' }[ending[2] as 'is' | 'iz' | 'ys' | 'yz'];
+  return `${ending[1]}${swapped}${ending[3]}`;
 }
 
 /** Every way to write `word` (one lower-cased word), itself first: abbreviation, long form, spelling. */
 export function wordForms(word: string): string[] {
   const forms = [word, ...(ABBREVIATIONS[word] ?? []), ...(SHORT_FORMS.get(word) ?? [])];
-  const american = americanSpelling(word);
-  if (american !== null) forms.push(american);
-  if (word === 'analyse' || word === 'analysed' || word === 'analysing') forms.push(word.replace('ys', 'yz'));
+  const other = otherSpelling(word);
+  if (other !== null) forms.push(other);
   return [...new Set(forms)];
 }
 

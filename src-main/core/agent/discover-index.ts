@@ -41,7 +41,7 @@ export interface Found {
 /** Where one intent term was found: per skill in the skill's own fields, and per skill and tool in the tool's. */
 export interface TermHits {
   term: Term;
-  /** How much the term says: its rarity, ln(1 + skills / skills holding it). */
+  /** How much the term says: its rarity, ln(1 + skills / skills holding it), each of those counted by the weight of the field it is in. */
   weight: number;
   inSkill: Map<string, Found>;
   inTool: Map<string, Map<string, Found>>;
@@ -159,8 +159,13 @@ export class DiscoverIndex {
         }
       }
     }
-    const containing = new Set([...inSkill.keys(), ...inTool.keys()]).size;
-    return { term, weight: Math.log(1 + this.skills.size / Math.max(containing, 1)), inSkill, inTool, nearBody: new Set() };
+    // Skills count by where they hold the term: boilerplate that every skill of one owner repeats in
+    // its body ("open the URL") is common there, not in what the skills are about.
+    let holding = 0;
+    for (const skill of new Set([...inSkill.keys(), ...inTool.keys()])) {
+      holding += Math.max(inSkill.get(skill)?.max ?? 0, ...[...(inTool.get(skill)?.values() ?? [])].map((found) => found.max));
+    }
+    return { term, weight: Math.log(1 + this.skills.size / Math.max(holding, 1)), inSkill, inTool, nearBody: new Set() };
   }
 
   /** The factor a skill's body length puts on what its body holds. */

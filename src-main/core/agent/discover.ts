@@ -132,7 +132,9 @@ function bestUnit(hits: readonly TermHits[], skill: Skill, total: number, diluti
       const { own, inTool } = fieldsOf(h, skill.name, tool);
       if (own.count + inTool.count === 0) continue;
       const ownWeight = h.nearBody.has(skill.name) ? Math.max(own.max, BODY_NEAR * dilution) : own.max;
-      relevance += (h.weight * Math.max(ownWeight, inTool.max)) / total;
+      // Each field beyond the best adds a little: a term in the name, the description and the body is surer than in one of them.
+      const more = Math.min(1, Math.max(ownWeight, inTool.max) + ALSO_IN_ANOTHER_FIELD * (own.count + inTool.count - 1));
+      relevance += (h.weight * more) / total;
       spread += h.weight * (own.count + inTool.count);
       if (inTool.count > 0) toolWords++;
     }
@@ -234,6 +236,9 @@ function toResult(c: Candidate, hits: readonly TermHits[]): DiscoverResult {
     errors: c.errors,
   };
 }
+
+/** What each field holding a term adds beyond its best one. */
+const ALSO_IN_ANOTHER_FIELD = 0.05;
 
 /** How many better matches of another role `also` names at most. */
 const ALSO_LIMIT = 3;

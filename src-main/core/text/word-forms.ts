@@ -26,6 +26,7 @@ const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = {
   dep: ['dependency'],
   deps: ['dependencies'],
   dev: ['development', 'developer'],
+  diff: ['difference', 'different'],
   dir: ['directory'],
   doc: ['document', 'documentation'],
   docs: ['documents', 'documentation'],

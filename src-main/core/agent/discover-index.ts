@@ -7,7 +7,6 @@
  */
 import Database from 'better-sqlite3';
 import type { Skill } from '../../shared/model.js';
-import { headingsOf } from '../markdown/blocks.js';
 import { quoteToken } from '../search/query.js';
 import { TOKENIZE_CLAUSE, tokenizerPreference } from '../search/tokenizer.js';
 import { hasUnspacedRun, unspacedGrams } from '../search/unspaced-text.js';
@@ -57,6 +56,38 @@ function note(found: Found | undefined, weight: number): Found {
   return found;
 }
 
+/** A character of an unspaced script's main blocks (Thai to Myanmar, Khmer, kana, CJK, Hangul): a cheap test before the exact one. */
+const MAYBE_UNSPACED = /[\u0E00-\u0EFF\u1000-\u109F\u1780-\u17FF\u3040-\u30FF\u3400-\u4DBF\u4E00-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uD840-\uD87F]/;
+/** An ATX heading line, `#` to `######`. */
+const ATX = /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/**
+ * The text of a body's ATX headings, outside fenced code (a `# comment` in a shell block is not a
+ * heading). A line scan: marked's full parse costs seconds over thousands of skills, and setext
+ * headings (text underlined with `===`) are too rare in skills to pay for.
+ */
+export function headingTexts(body: string): string[] {
+  const texts: string[] = [];
+  let fence: string | null = null;
+  for (let start = 0; start < body.length;) {
+    let end = body.indexOf('\n', start);
+    if (end === -1) end = body.length;
+    const line = body.slice(start, end);
+    start = end + 1;
+    const marker = FENCE.exec(line)?.[1];
+    if (marker !== undefined && (fence === null || (marker[0] === fence[0] && marker.length >= fence.length))) {
+      fence = fence === null ? marker : null;
+      continue;
+    }
+    if (fence === null && line.includes('#')) {
+      const heading = ATX.exec(line)?.[1];
+      if (heading !== undefined && heading !== '') texts.push(heading);
+    }
+  }
+  return texts;
+}
+
 /** A skill's own fields as indexed; `grams` cuts their unspaced runs into pairs. */
 function skillFields(s: Skill, grams: boolean): string[] {
   const text = (t: string): string => (grams ? unspacedGrams(t) : t);
@@ -64,11 +95,7 @@ function skillFields(s: Skill, grams: boolean): string[] {
     text(s.name.replace(/[-_]/g, ' ')),
     text([...s.tags, ...s.domain].join(' ')),
     text(s.description),
-    text(
-      headingsOf(s.body)
-        .map((h) => h.text)
-        .join('\n'),
-    ),
+    text(headingTexts(s.body).join('\n')),
     text(s.body),
   ];
 }
@@ -108,7 +135,8 @@ export class DiscoverIndex {
         const row = insertSkill.run(...skillFields(s, false)).lastInsertRowid as number;
         this.skillOfRow[row] = s.name;
         // Only skills holding an unspaced run need the pair index: a rare script costs nothing elsewhere.
-        if (hasUnspacedRun(`${s.description}\n${s.body}\n${s.tags.join(' ')}`)) insertGrams.run(row, ...skillFields(s, true));
+        const text = `${s.description}\n${s.body}\n${s.tags.join(' ')}`;
+        if (MAYBE_UNSPACED.test(text) && hasUnspacedRun(text)) insertGrams.run(row, ...skillFields(s, true));
         for (const t of s.tools) {
           const params = t.params.map((p) => `${p.name.replace(/_/g, ' ')} ${p.description}`).join('\n');
           insertTool.run(this.toolOfRow.push({ skill: s.name, tool: t.name }) - 1, t.name.replace(/_/g, ' '), t.description, params, t.examples ?? '');

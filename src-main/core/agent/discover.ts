@@ -17,25 +17,24 @@ import { intentTerms } from './intent-terms.js';
 /**
  * The ADR's rules as factors on the relevance. Each rule's penalty is larger than all the rules
  * below it together (0.74 < 0.81·0.95·0.97), so at equal relevance the order is the ADR's, and only
- * a clearly better match can overcome a rule. A rule weighs only on skills that declare what it
- * reads (a role, a status, tags, read_only): a skill that declares nothing is ranked by its
- * relevance alone, neither favoured nor held back, and no classified skill scores above it at equal
- * relevance.
+ * a clearly better match can overcome a rule. The rules weigh only on skills that declare what
+ * they read (a classification, a status or tags): a skill that declares none of it is ranked by its
+ * relevance alone, and no classified skill scores above it at equal relevance.
  */
 export const RANK_FACTORS = {
   /** Rule 1: a utility after a procedure. */
   utility: 0.74,
   /** Rule 1: a procedure without tools after the utility that does the job (see `outdone` below). */
   procedureOutdone: 0.55,
-  /** Rule 2: stable 1, experimental, any other declared status. */
+  /** Rule 2: stable 1, experimental, any other status (or none, on a skill that declares a classification). */
   experimental: 0.9,
   otherStatus: 0.81,
-  /** Rule 3: tags declared, none of them an intent word. */
+  /** Rule 3: no exact tag match. */
   noTag: 0.95,
   /** Rule 4: not read-only for a read-only intent. */
   notReadOnly: 0.97,
-  /** A skill that loaded with errors: it can be read, but its tools do not run. */
-  errors: 0.9,
+  /** A skill with tools that loaded with errors: it can be read, but its tools do not run, so a working skill goes first unless clearly less relevant. */
+  errors: 0.5,
 } as const;
 
 /** Errors that leave a skill's description and body as written: such a skill can still be read. */
@@ -85,13 +84,18 @@ function readableErrors(skill: Skill): string[] | null {
   return codes.every((code) => READABLE_ERRORS.has(code)) ? codes : null;
 }
 
+/** Whether a skill declares any of what the ADR's rules read (a classification, a status, tags): only those are weighed by them. */
+function declaresDiscovery(skill: Skill): boolean {
+  return skill.classification !== null || skill.status !== null || skill.tags.length > 0;
+}
+
 /** A plural folded to its singular, so the word "commits" meets the tag "commit" (and "branches" "branch"). */
 function singular(word: string): string {
   return word.replace(/(?<=(?:s|x|z|ch|sh))es$/, '').replace(/(?<!s)s$/, '');
 }
 
 function statusFactor(status: string | null): number {
-  if (status === 'stable' || status === null) return 1;
+  if (status === 'stable') return 1;
   return status === 'experimental' ? RANK_FACTORS.experimental : RANK_FACTORS.otherStatus;
 }
 
@@ -207,16 +211,16 @@ function applyRules(candidates: Candidate[], terms: readonly TermHits[], intent:
     const tags = new Set(skill.tags.map((t) => singular(t.toLowerCase())));
     c.tagHits = words.filter((_, i) => tags.has(intentSingulars[i] as string));
     const effect = skill.classification?.effectMode ?? null;
-    // Rule 4 follows effect_mode; an unclassified skill falls back to its read_only flag, if it sets one.
+    // Rule 4 follows effect_mode; a skill without one falls back to its read_only flag.
     c.readOnlyMatch = readOnlyIntent && (effect === 'read_only' || (effect === null && skill.readOnly));
-    const declaresEffect = effect !== null || skill.frontmatter.read_only !== undefined;
-    c.score =
-      c.relevance *
-      roleFactor *
-      statusFactor(skill.status) *
-      (c.tagHits.length > 0 || skill.tags.length === 0 ? 1 : RANK_FACTORS.noTag) *
-      (readOnlyIntent && !c.readOnlyMatch && declaresEffect ? RANK_FACTORS.notReadOnly : 1) *
-      (c.errors.length > 0 ? RANK_FACTORS.errors : 1);
+    const rules = declaresDiscovery(skill)
+      ? roleFactor *
+        statusFactor(skill.status) *
+        (c.tagHits.length > 0 ? 1 : RANK_FACTORS.noTag) *
+        (readOnlyIntent && !c.readOnlyMatch ? RANK_FACTORS.notReadOnly : 1)
+      : 1;
+    // Its prose reads as well as any; what the errors cost is its tools.
+    c.score = c.relevance * rules * (c.errors.length > 0 && skill.tools.length > 0 ? RANK_FACTORS.errors : 1);
   }
   candidates.sort((a, b) => b.score - a.score || b.relevance - a.relevance || b.spread - a.spread || (a.skill.name < b.skill.name ? -1 : 1));
 }

@@ -12,16 +12,27 @@ import { TOKENIZE_CLAUSE, tokenizerPreference } from '../search/tokenizer.js';
 import { hasUnspacedRun, unspacedGrams } from '../search/unspaced-text.js';
 import type { Term } from './intent-terms.js';
 
-/** How much a word found in each of a skill's fields says about the skill doing the job. */
+/**
+ * How much a word found in each of a skill's fields says about the skill doing the job. The body's
+ * is a most: a word weighs by how often and how prominently the body holds it (BODY_LEAST to
+ * BODY_MOST, see `hits`), and a pair in an unspaced run by this weight.
+ */
 export const SKILL_FIELDS = { name: 1, tags: 1, description: 0.8, headings: 0.5, body: 0.15 } as const;
+/**
+ * A word in the body weighs by its BM25 there (how often, against the body's length) relative to the
+ * skill whose body holds it most: from BODY_MOST for that one down to BODY_LEAST for a passing mention.
+ */
+const BODY_MOST = 0.4;
+const BODY_LEAST = 0.05;
 /** The same for a tool's fields; a tool adds to its own skill's fields, never to another's. */
 export const TOOL_FIELDS = { name: 1, description: 0.8, params: 0.5, examples: 0.6 } as const;
 /** A term found in the body a few words from another of the intent's terms ("a short link for a URL") says as much as a heading. */
 export const BODY_NEAR = 0.5;
 /**
- * How much a long body dilutes what it mentions, as BM25 has it (k1 1.2, b 0.75): a word in a body
- * of average length weighs as its field says, in one five times as long 0.38 as much, in a short one
- * up to 1.4 times (a long guide mentions everything somewhere; an action list says what it does).
+ * How much a long body dilutes its headings and its words near each other, as BM25 has it (k1 1.2,
+ * b 0.75): in a body of average length they weigh as their field says, in one five times as long
+ * 0.38 as much, in a short one up to 1.4 times (a long guide mentions everything somewhere; an
+ * action list says what it does).
  */
 const K1 = 1.2;
 const B = 0.75;
@@ -107,6 +118,7 @@ export class DiscoverIndex {
   private readonly gramRows: Database.Statement<[string], number>;
   private readonly toolRows: Database.Statement<[string], number>;
   private readonly anyRow: Database.Statement<[string], number>;
+  private readonly bodyScores: Database.Statement<[string], { row: number; score: number }>;
   /** Skill name by `skills` (and `grams`) rowid, and skill and tool by `tools` rowid. */
   private readonly skillOfRow: string[] = [];
   private readonly toolOfRow: { skill: string; tool: string }[] = [];
@@ -151,6 +163,9 @@ export class DiscoverIndex {
     this.skillRows = this.db.prepare<[string], number>('SELECT rowid FROM skills WHERE skills MATCH ?').pluck();
     this.gramRows = this.db.prepare<[string], number>('SELECT rowid FROM grams WHERE grams MATCH ?').pluck();
     this.toolRows = this.db.prepare<[string], number>('SELECT rowid FROM tools WHERE tools MATCH ?').pluck();
+    this.bodyScores = this.db.prepare<[string], { row: number; score: number }>(
+      'SELECT rowid AS row, bm25(skills, 0, 0, 0, 0, 1) AS score FROM skills WHERE skills MATCH ?',
+    );
     this.anyRow = this.db.prepare<[string], number>('SELECT rowid FROM skills WHERE skills MATCH ? LIMIT 1').pluck();
   }
 
@@ -171,10 +186,19 @@ export class DiscoverIndex {
     const expression = `(${term.forms.map(quoteToken).join(' OR ')})`;
     const rows = term.unspaced ? this.gramRows : this.skillRows;
     for (const [column, weight] of Object.entries(SKILL_FIELDS)) {
-      const inBody = column === 'body' || column === 'headings';
+      if (column === 'body' && !term.unspaced) continue;
       for (const row of rows.all(`{${column}} : ${expression}`)) {
         const skill = this.skillOfRow[row] as string;
-        inSkill.set(skill, note(inSkill.get(skill), inBody ? weight * this.diluted(skill) : weight));
+        inSkill.set(skill, note(inSkill.get(skill), column === 'headings' || column === 'body' ? weight * this.diluted(skill) : weight));
+      }
+    }
+    if (!term.unspaced) {
+      // bm25() is negative, the best the lowest; only the body column counts in it.
+      const scored = this.bodyScores.all(`{body} : ${expression}`);
+      const best = scored.reduce((least, r) => Math.min(least, r.score), 0);
+      for (const { row, score } of scored) {
+        const skill = this.skillOfRow[row] as string;
+        inSkill.set(skill, note(inSkill.get(skill), Math.max(BODY_LEAST, (BODY_MOST * score) / best)));
       }
     }
     if (!term.unspaced) {

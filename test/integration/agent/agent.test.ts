@@ -179,6 +179,25 @@ describe('discover (ADR-001)', () => {
     expect(results[0]?.score).toBe(results[0]?.relevance);
   });
 
+  it('meets words written another way: abbreviations, long forms, compounds, a word inside an unspaced run (#40)', () => {
+    const t = testHome();
+    const plain = (name: string, description: string) => writeSkill(t.skills, name, skillMd({ name, description }));
+    plain('pg-tuning', 'Tune PostgreSQL queries and indexes.');
+    plain('browser-tests', 'Write end-to-end tests that drive a real browser.');
+    plain('cluster-admin', 'Operate Kubernetes clusters.');
+    plain('web-ui', 'Build a front end with reusable components.');
+    plain('todo-cn', '管理滴答清单的任务和项目。');
+    plain('notes-cn', '把会议记录整理成笔记。');
+    const core = open(t);
+    const first = (intent: string) => core.agent.discover(intent).results[0]?.skill_id;
+    expect(first('speed up my postgres database')).toBe('pg-tuning');
+    expect(first('e2e tests for the checkout')).toBe('browser-tests');
+    expect(first('restart pods on k8s')).toBe('cluster-admin');
+    expect(first('a frontend for the shop')).toBe('web-ui');
+    expect(first('在滴答清单里新建一个任务')).toBe('todo-cn');
+    expect(core.agent.discover('在滴答清单里新建一个任务').results[0]?.reason).toContain('“滴答清单”');
+  });
+
   it('names the best match of a role the call left out: also, on a sidecar, and the reverse (#39.7)', () => {
     const t = testHome();
     classified(t, 'checksum', {

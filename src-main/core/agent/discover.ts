@@ -189,18 +189,25 @@ function reason(c: Candidate, hits: readonly TermHits[]): string {
   ].join('; ');
 }
 
-/** Weighs each candidate by the ADR's rules (see RANK_FACTORS), in place. */
-function applyRules(candidates: Candidate[], terms: readonly TermHits[], intent: string): void {
-  const top = Math.max(0, ...candidates.map((c) => c.relevance));
+/** Best first: by score, then relevance, then how many fields hold the terms, then name. */
+const byScore = (a: Candidate, b: Candidate): number =>
+  b.score - a.score || b.relevance - a.relevance || b.spread - a.spread || (a.skill.name < b.skill.name ? -1 : 1);
+
+/**
+ * The `keep` best candidates by score, each weighed by the ADR's rules (see RANK_FACTORS). A score
+ * is never above its relevance, so candidates are weighed in order of relevance until the next one
+ * could not reach the last kept: over thousands of weak matches, only the strong few are weighed.
+ */
+function ranked(candidates: Candidate[], terms: readonly TermHits[], intent: string, keep: number): Candidate[] {
+  let top = 0;
   // The utility that does the job: the best strong match among utilities that have tools to do it with.
-  const doesTheJob = Math.max(
-    0,
-    ...candidates.filter((c) => c.role === 'utility' && c.skill.tools.length > 0 && c.relevance >= top / 2).map((c) => c.relevance),
-  );
+  let doesTheJob = 0;
+  for (const c of candidates) top = Math.max(top, c.relevance);
+  for (const c of candidates) if (c.role === 'utility' && c.skill.tools.length > 0 && c.relevance >= top / 2) doesTheJob = Math.max(doesTheJob, c.relevance);
   const words = terms.map((h) => h.term.word);
   const intentSingulars = words.map(singular);
   const readOnlyIntent = isReadOnlyIntent(intent);
-  for (const c of candidates) {
+  const weigh = (c: Candidate): void => {
     const { skill, role } = c;
     // Rule 1 puts a procedure first because it does the whole job; one without tools (a prompt or
     // a guide) only describes it, so it goes after a utility whose tool matches at least as well,
@@ -221,8 +228,18 @@ function applyRules(candidates: Candidate[], terms: readonly TermHits[], intent:
       : 1;
     // Its prose reads as well as any; what the errors cost is its tools.
     c.score = c.relevance * rules * (c.errors.length > 0 && skill.tools.length > 0 ? RANK_FACTORS.errors : 1);
+  };
+  const byRelevance = [...candidates].sort((a, b) => b.relevance - a.relevance);
+  const kept: Candidate[] = [];
+  for (const c of byRelevance) {
+    // Ties on score are decided by relevance and more, so one that could still tie is weighed too.
+    if (kept.length >= keep && c.relevance < (kept[kept.length - 1] as Candidate).score) break;
+    weigh(c);
+    kept.push(c);
+    kept.sort(byScore);
+    if (kept.length > keep) kept.pop();
   }
-  candidates.sort((a, b) => b.score - a.score || b.relevance - a.relevance || b.spread - a.spread || (a.skill.name < b.skill.name ? -1 : 1));
+  return kept;
 }
 
 const round = (n: number): number => Math.round(n * 1000) / 1000;
@@ -243,6 +260,9 @@ function toResult(c: Candidate, hits: readonly TermHits[]): DiscoverResult {
 
 /** What each field holding a term adds beyond its best one. */
 const ALSO_IN_ANOTHER_FIELD = 0.05;
+
+/** How many results discover gives unless asked for another number. */
+const DEFAULT_LIMIT = 10;
 
 /** How many better matches of another role `also` names at most. */
 const ALSO_LIMIT = 3;
@@ -289,13 +309,16 @@ export class Discovery {
       if (best.relevance > 0) candidates.push({ skill, role, errors, ...best, score: 0, outdone: false, tagHits: [], readOnlyMatch: false });
     }
     const asked = (c: Candidate): boolean => (options.roleFilter !== undefined ? c.role === options.roleFilter : c.role !== 'sidecar');
-    const results = candidates.filter(asked);
-    applyRules(results, hits, intent);
-    const others = candidates.filter((c) => !asked(c));
-    applyRules(others, hits, intent);
+    const results = ranked(candidates.filter(asked), hits, intent, options.limit ?? DEFAULT_LIMIT);
+    const others = ranked(
+      candidates.filter((c) => !asked(c)),
+      hits,
+      intent,
+      ALSO_LIMIT,
+    );
     const first = results[0]?.score ?? 0;
     return {
-      results: results.slice(0, options.limit ?? 10).map((c) => toResult(c, hits)),
+      results: results.map((c) => toResult(c, hits)),
       also: others
         .filter((c) => c.score > first)
         .slice(0, ALSO_LIMIT)

@@ -72,7 +72,7 @@ const SCENARIOS: Scenario[] = [
     name: 'discover: the best match in a role left out is named in also (#39.7)',
     operation: 'discover',
     input: () => ({ intent: 'verify the sha256 of my release tarball' }),
-    check: (value: { results: { skill_id: string }[]; also: { skill_id: string; role: string; score: number }[] }) => {
+    check: (value: { results: { skill_id: string; score: number }[]; also: { skill_id: string; role: string; score: number }[] }) => {
       expect(value.also[0]).toMatchObject({ skill_id: 'artifact-checksum', role: 'sidecar' });
       expect(value.also[0]?.score).toBeGreaterThan(value.results[0]?.score ?? 0);
       expect(value.results.map((r) => r.skill_id)).not.toContain('artifact-checksum');

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
@@ -196,6 +197,50 @@ describe('discover (ADR-001)', () => {
     expect(first('a frontend for the shop')).toBe('web-ui');
     expect(first('在滴答清单里新建一个任务')).toBe('todo-cn');
     expect(core.agent.discover('在滴答清单里新建一个任务').results[0]?.reason).toContain('“滴答清单”');
+  });
+
+  it('any intent, hostile or not, gets a well-formed answer: scores within relevance within 0–1, best first (property)', () => {
+    const t = testHome({ bundled: SKILLS_DIR });
+    writeSkill(t.skills, 'notes-cn', skillMd({ name: 'notes-cn', description: '把会议记录整理成笔记。Meeting notes, end-to-end.' }));
+    const core = new SkilltrayCore(t.config());
+    cores.push(core);
+    const piece = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.constantFrom(
+        '"',
+        '""',
+        '*',
+        'NEAR(a b)',
+        '{body} :',
+        'AND',
+        'OR',
+        'NOT',
+        '\0',
+        '^',
+        'end to end',
+        'k8s',
+        '会议记录',
+        'git status',
+        '/var/log',
+        'js/ts',
+      ),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), fc.constantFrom(undefined, 'sidecar', 'utility', 'procedure'), (pieces, role) => {
+        const answer = core.agent.discover(pieces.join(' '), role === undefined ? {} : { roleFilter: role });
+        for (const list of [answer.results, answer.also]) {
+          for (const [i, r] of list.entries()) {
+            expect(r.relevance).toBeGreaterThan(0);
+            expect(r.relevance).toBeLessThanOrEqual(1);
+            expect(r.score).toBeLessThanOrEqual(r.relevance);
+            if (i > 0) expect(r.score).toBeLessThanOrEqual(list[i - 1]!.score);
+          }
+        }
+        for (const r of answer.results) expect(role === undefined ? r.role !== 'sidecar' : r.role === role).toBe(true);
+        for (const r of answer.also) expect(r.score).toBeGreaterThan(answer.results[0]?.score ?? 0);
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it('names the best match of a role the call left out: also, on a sidecar, and the reverse (#39.7)', () => {

@@ -18,14 +18,14 @@ import type { Term } from './intent-terms.js';
  * BODY_MOST, see `hits`), and a pair in an unspaced run by this weight.
  */
 export const SKILL_FIELDS = { name: 1, tags: 1, description: 0.8, headings: 0.5, body: 0.15 } as const;
+/** The same for a tool's fields; a tool adds to its own skill's fields, never to another's. */
+export const TOOL_FIELDS = { name: 1, description: 0.8, params: 0.5, examples: 0.6 } as const;
 /**
  * A word in the body weighs by its BM25 there (how often, against the body's length) relative to the
  * skill whose body holds it most: from BODY_MOST for that one down to BODY_LEAST for a passing mention.
  */
 const BODY_MOST = 0.4;
 const BODY_LEAST = 0.05;
-/** The same for a tool's fields; a tool adds to its own skill's fields, never to another's. */
-export const TOOL_FIELDS = { name: 1, description: 0.8, params: 0.5, examples: 0.6 } as const;
 /** A term found in the body a few words from another of the intent's terms ("a short link for a URL") says as much as a heading. */
 export const BODY_NEAR = 0.5;
 /**
@@ -41,6 +41,8 @@ const MOST_FOR_A_SHORT_BODY = 1.4;
 const NEAR_WORDS = 8;
 /** How many of a term's forms a nearness check tries (each pair of forms is one query). */
 const NEAR_FORMS = 3;
+/** How many of the intent's terms, the rarest, are checked for nearness: pairs grow as their square. */
+const NEAR_TERMS = 8;
 
 /** The fields holding a word in one skill or tool: the best field's weight, and how many fields. */
 export interface Found {
@@ -227,7 +229,10 @@ export class DiscoverIndex {
 
   /** Notes, for each pair of terms, the skills whose body holds the two a few words apart. */
   noteNearness(hits: readonly TermHits[]): void {
-    const words = hits.filter((h) => !h.term.unspaced);
+    const words = hits
+      .filter((h) => !h.term.unspaced)
+      .sort((a, b) => b.weight - a.weight)
+      .slice(0, NEAR_TERMS);
     for (const [i, a] of words.entries()) {
       for (const b of words.slice(i + 1)) {
         // Only skills holding both in the body can hold them near each other.

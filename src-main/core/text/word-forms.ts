@@ -122,10 +122,12 @@ export function phraseAt(words: readonly string[], at: number): { length: number
 
 /** The shortest part a compound is split into: shorter ones ("a", "in", "on") make false compounds. */
 const PART = 3;
+/** The longest word tried as a compound of two: longer ones are not, and each cut costs a look-up. */
+const LONGEST_COMPOUND = 24;
 
 /** The ways to cut one word into two words of at least three letters ("frontend" → "front end", "fro ntend", …). */
 export function compoundSplits(word: string): [string, string][] {
-  if (!/^\p{L}+$/u.test(word)) return [];
+  if (word.length > LONGEST_COMPOUND || !/^\p{L}+$/u.test(word)) return [];
   const splits: [string, string][] = [];
   for (let cut = PART; cut <= word.length - PART; cut++) splits.push([word.slice(0, cut), word.slice(cut)]);
   return splits;

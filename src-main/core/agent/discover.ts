@@ -5,8 +5,8 @@
  * fields together with its best-matching tool. The ADR's ranking rules then weigh in, in order, on
  * the skills that declare what they read: procedure over utility, stable over experimental over the
  * rest, an exact tag match, read-only skills for read-only intents. A skill that declares no
- * classification is ranked by relevance alone, neither favoured nor held back. Sidecars are never recommended for a direct call; when the best
- * match sits in a role the call left out, `also` says so.
+ * classification is ranked by relevance alone, neither favoured nor held back. Sidecars are never
+ * recommended for a direct call; when the best match sits in a role the call left out, `also` says so.
  */
 import type { DiscoverAnswer, DiscoverResult } from '../../shared/agent.js';
 import type { Mode, Role, Skill } from '../../shared/model.js';

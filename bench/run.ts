@@ -48,7 +48,7 @@ const BENCHES: Record<string, Bench> = {
   run: runBench,
   session: (dir) => sessionBench(dir, bundledDir),
   history: historyBench,
-  discover: (dir) => discoverBench(dir, bundledDir),
+  discover: (dir, fixtures) => discoverBench(dir, bundledDir, fixtures),
   'search-quality': (dir) => searchQualityBench(dir, bundledDir),
   ui: uiBench,
 };

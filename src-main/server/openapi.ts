@@ -48,7 +48,8 @@ const SUMMARIES: Record<OperationName, string> = {
   searchAll: 'Search every loaded skill: tools first, then sections, as plain text with the matches marked',
   build: "Builds a skill's search index",
   stats: "A skill's access statistics",
-  discover: 'Skills ranked for an intent (ADR-001 discover): candidates for the caller to choose from under its own policy',
+  discover:
+    'Skills ranked for an intent (ADR-001 discover): candidates for the caller to choose from under its own policy, and in `also` better matches of a role left out',
   attach: 'Applies a sidecar skill to a target (ADR-001 attach): validated first (E801), then run like `run`, approval included',
   setSkillEnabled: 'Turns a skill on or off, everywhere or in one mode; a skill turned off is not offered and its runs are refused (E618)',
   packs: 'Installed packs: source, ref, resolved commit, signature, skills, files changed behind the lock',

@@ -5,7 +5,7 @@
  * operations. Errors cross every boundary as `{ code, kind, message, details? }`.
  */
 import { z } from 'zod';
-import type { AttachResult, DiscoverResult } from './agent.js';
+import type { AttachResult, DiscoverAnswer } from './agent.js';
 import { ERROR_KINDS, type ErrorCode, type ErrorShape } from './errors.js';
 import type { PackChange, PackInfo, ScanReport, SkillSwitch, UpdateReport } from './packs.js';
 import { BRIDGE_TRANSPORTS, LAUNCH_FORMS, type AssistantChange, type AssistantStatus, type AssistantTest } from './connect.js';
@@ -357,7 +357,7 @@ export interface OperationOutputs {
   searchAll: SearchResult;
   build: BuildResult & { skill: string };
   stats: StatsResult;
-  discover: DiscoverResult[];
+  discover: DiscoverAnswer;
   attach: AttachResult;
   setSkillEnabled: SkillSwitch[];
   packs: PackInfo[];

@@ -127,6 +127,8 @@ export class DiscoverIndex {
   private readonly gramRows: Database.Statement<[string], number>;
   private readonly toolRows: Database.Statement<[string], number>;
   private readonly anyRow: Database.Statement<[string], number>;
+  private readonly skillCount: Database.Statement<[string], number>;
+  private readonly gramCount: Database.Statement<[string], number>;
   private readonly bodyScores: Database.Statement<[string], [number, number]>;
   private readonly knownForms = new Map<string, boolean>();
   /** Each skill's body length against the average, as a factor on what its body and headings hold. */
@@ -171,6 +173,8 @@ export class DiscoverIndex {
     this.toolRows = this.db.prepare<[string], number>('SELECT rowid FROM tools WHERE tools MATCH ?').pluck();
     this.bodyScores = this.db.prepare<[string], [number, number]>('SELECT rowid, bm25(skills, 0, 0, 0, 0, 1) FROM skills WHERE skills MATCH ?').raw();
     this.anyRow = this.db.prepare<[string], number>('SELECT rowid FROM skills WHERE skills MATCH ? LIMIT 1').pluck();
+    this.skillCount = this.db.prepare<[string], number>('SELECT count(*) FROM skills WHERE skills MATCH ?').pluck();
+    this.gramCount = this.db.prepare<[string], number>('SELECT count(*) FROM grams WHERE grams MATCH ?').pluck();
   }
 
   /**
@@ -195,6 +199,12 @@ export class DiscoverIndex {
       this.knownForms.set(form, known);
     }
     return known;
+  }
+
+  /** How rare a term is, ln(1 + skills / skills holding it anywhere), 0 when none does: a first guess, before `hits` weighs where they hold it. */
+  rarity(term: Term): number {
+    const holding = (term.unspaced ? this.gramCount : this.skillCount).get(`(${term.forms.map(quoteToken).join(' OR ')})`) ?? 0;
+    return holding === 0 ? 0 : Math.log(1 + this.skills.length / holding);
   }
 
   /** Where a term occurs, and how much it says (see TermHits.weight). */

@@ -294,7 +294,11 @@ export class Discovery {
   discover(intent: string, skills: readonly Skill[], mode: Mode, options: DiscoverOptions = {}): DiscoverAnswer {
     // A skill that loaded with errors is still offered when they leave its words as written.
     const index = this.index(skills.filter((s) => s.state !== 'error' || readableErrors(s) !== null));
-    const terms = intentTerms(intent, (form) => index.knows(form));
+    const terms = intentTerms(
+      intent,
+      (form) => index.knows(form),
+      (term) => index.rarity(term),
+    );
     if (terms.length === 0) return { results: [], also: [] };
     const hits = terms.map((term) => index.hits(term));
     index.noteNearness(hits);

@@ -64,6 +64,8 @@ export interface TermHits {
   holders: number[];
   /** 1 for a skill whose body holds this term near another of the intent's terms. */
   near: Uint8Array;
+  /** The skill's BM25 for the term over all its fields (negative, the lowest the best; 0: none), for `DiscoverIndex.strengths`. */
+  whole: Float64Array;
 }
 
 /** A tool as discover sees it: its skill (by index) and its name. */
@@ -129,7 +131,7 @@ export class DiscoverIndex {
   private readonly anyRow: Database.Statement<[string], number>;
   private readonly skillCount: Database.Statement<[string], number>;
   private readonly gramCount: Database.Statement<[string], number>;
-  private readonly bodyScores: Database.Statement<[string], [number, number]>;
+  private readonly scores: Database.Statement<[string], [number, number, number]>;
   private readonly knownForms = new Map<string, boolean>();
   /** Each skill's body length against the average, as a factor on what its body and headings hold. */
   private readonly bodyFactor: Float64Array;
@@ -171,7 +173,9 @@ export class DiscoverIndex {
     this.skillRows = this.db.prepare<[string], number>('SELECT rowid FROM skills WHERE skills MATCH ?').pluck();
     this.gramRows = this.db.prepare<[string], number>('SELECT rowid FROM grams WHERE grams MATCH ?').pluck();
     this.toolRows = this.db.prepare<[string], number>('SELECT rowid FROM tools WHERE tools MATCH ?').pluck();
-    this.bodyScores = this.db.prepare<[string], [number, number]>('SELECT rowid, bm25(skills, 0, 0, 0, 0, 1) FROM skills WHERE skills MATCH ?').raw();
+    this.scores = this.db
+      .prepare<[string], [number, number, number]>('SELECT rowid, bm25(skills, 0, 0, 0, 0, 1), bm25(skills) FROM skills WHERE skills MATCH ?')
+      .raw();
     this.anyRow = this.db.prepare<[string], number>('SELECT rowid FROM skills WHERE skills MATCH ? LIMIT 1').pluck();
     this.skillCount = this.db.prepare<[string], number>('SELECT count(*) FROM skills WHERE skills MATCH ?').pluck();
     this.gramCount = this.db.prepare<[string], number>('SELECT count(*) FROM grams WHERE grams MATCH ?').pluck();
@@ -219,6 +223,7 @@ export class DiscoverIndex {
       toolFields: new Uint8Array(this.tools.length),
       holders: [],
       near: new Uint8Array(n),
+      whole: new Float64Array(n),
     };
     const { own, ownFields, tool, toolFields, holders } = hits;
     const held = new Uint8Array(n);
@@ -241,11 +246,14 @@ export class DiscoverIndex {
       for (const row of rows.all(`{${column}} : ${expression}`)) noteOwn(row, diluted ? weight * (this.bodyFactor[row] as number) : weight);
     }
     if (!term.unspaced) {
-      // bm25() is negative, the best the lowest; only the body column counts in it.
-      const scored = this.bodyScores.all(`{body} : ${expression}`);
+      // bm25() is negative, the best the lowest; weighed on the body alone it is 0 where the body does not hold the term.
+      const scored = this.scores.all(expression);
       let best = 0;
-      for (const [, score] of scored) best = Math.min(best, score);
-      for (const [row, score] of scored) noteOwn(row, Math.max(BODY_LEAST, (BODY_MOST * score) / best));
+      for (const [, body] of scored) best = Math.min(best, body);
+      for (const [row, body, whole] of scored) {
+        hits.whole[row] = whole;
+        if (body < 0) noteOwn(row, Math.max(BODY_LEAST, (BODY_MOST * body) / best));
+      }
       for (const [column, weight] of Object.entries(TOOL_FIELDS)) {
         for (const row of this.toolRows.all(`{${column}} : ${expression}`)) {
           tool[row] = Math.max(tool[row] as number, weight);
@@ -264,6 +272,27 @@ export class DiscoverIndex {
     }
     hits.weight = Math.log(1 + n / Math.max(holding, 1));
     return hits;
+  }
+
+  /**
+   * How strongly each skill's text holds the intent's words together: BM25 over all its fields (how
+   * often, against its length; a sum over the terms, as one query for them all would score it), as a
+   * share of the skill that holds them most. Null when the intent has no words (only unspaced runs,
+   * which this does not measure).
+   */
+  strengths(hits: readonly TermHits[]): Float64Array | null {
+    const words = hits.filter((h) => !h.term.unspaced);
+    if (words.length === 0) return null;
+    const strength = new Float64Array(this.skills.length);
+    let best = 0;
+    for (const h of words) {
+      for (const skill of h.holders) {
+        strength[skill] = (strength[skill] as number) + (h.whole[skill] as number);
+        best = Math.min(best, strength[skill] as number);
+      }
+    }
+    for (const [skill, score] of strength.entries()) if (score < 0) strength[skill] = score / best;
+    return strength;
   }
 
   /** The factor a skill's body length puts on what its body holds. */

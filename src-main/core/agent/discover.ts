@@ -107,6 +107,8 @@ interface Candidate {
   role: Role | null;
   errors: string[];
   relevance: number;
+  /** The share of the intent it holds, before the strength weighs in (see STRENGTH). */
+  share: number;
   /** How many of the skill's fields hold the intent's terms (rarity-weighted): a tie-breaker. */
   spread: number;
   /** The tool its best match went through (its index in the DiscoverIndex), if a tool added to it. */
@@ -206,8 +208,8 @@ function ranked(candidates: Candidate[], terms: readonly TermHits[], intent: str
   let top = 0;
   // The utility that does the job: the best strong match among utilities that have tools to do it with.
   let doesTheJob = 0;
-  for (const c of candidates) top = Math.max(top, c.relevance);
-  for (const c of candidates) if (c.role === 'utility' && c.skill.tools.length > 0 && c.relevance >= top / 2) doesTheJob = Math.max(doesTheJob, c.relevance);
+  for (const c of candidates) top = Math.max(top, c.share);
+  for (const c of candidates) if (c.role === 'utility' && c.skill.tools.length > 0 && c.share >= top / 2) doesTheJob = Math.max(doesTheJob, c.share);
   const words = terms.map((h) => h.term.word);
   const intentSingulars = words.map(singular);
   const readOnlyIntent = isReadOnlyIntent(intent);
@@ -217,7 +219,7 @@ function ranked(candidates: Candidate[], terms: readonly TermHits[], intent: str
     // a guide) only describes it, so it goes after a utility whose tool matches at least as well,
     // unless the intent names the procedure itself ("write a commit message").
     const named = skill.name.split('-').every((part) => intentSingulars.includes(singular(part)));
-    c.outdone = role === 'procedure' && skill.tools.length === 0 && c.relevance <= doesTheJob && !named;
+    c.outdone = role === 'procedure' && skill.tools.length === 0 && c.share <= doesTheJob && !named;
     const roleFactor = role === 'utility' ? RANK_FACTORS.utility : c.outdone ? RANK_FACTORS.procedureOutdone : 1;
     const tags = new Set(skill.tags.map((t) => singular(t.toLowerCase())));
     c.tagHits = words.filter((_, i) => tags.has(intentSingulars[i] as string));
@@ -268,6 +270,13 @@ function toResult(c: Candidate, hits: readonly TermHits[], index: DiscoverIndex)
   };
 }
 
+/**
+ * How much the strength (BM25 over the skill's whole text: how often it holds the words, against its
+ * length) weighs in the relevance beside the share of the intent held, which weighs 1: the share
+ * says which of the terms a skill holds and where, the strength how much of its text is about them.
+ */
+const STRENGTH = 0.2;
+
 /** What each field holding a term adds beyond its best one. */
 const ALSO_IN_ANOTHER_FIELD = 0.05;
 
@@ -303,6 +312,7 @@ export class Discovery {
     const hits = terms.map((term) => index.hits(term));
     index.noteNearness(hits);
     const total = hits.reduce((sum, h) => sum + h.weight, 0);
+    const strengths = index.strengths(hits);
 
     const domains = options.domain === undefined ? null : (Array.isArray(options.domain) ? options.domain : [options.domain]).map((d) => d.toLowerCase());
     const seen = new Uint8Array(index.skills.length);
@@ -317,8 +327,15 @@ export class Discovery {
         const best = bestUnit(hits, index, at, total);
         const role = skill.classification?.role ?? null;
         const errors = skill.state === 'error' ? (readableErrors(skill) ?? []) : [];
-        if (best.relevance > 0) candidates.push({ at, skill, role, errors, ...best, score: 0, outdone: false, tagHits: [], readOnlyMatch: false });
+        if (best.relevance === 0) continue;
+        const { relevance, spread, tool } = best;
+        candidates.push({ at, skill, role, errors, relevance, share: relevance, spread, tool, score: 0, outdone: false, tagHits: [], readOnlyMatch: false });
       }
+    }
+    if (strengths !== null) {
+      // The strength is weighed on the scale of the best share, so it reorders close matches without lifting weak ones.
+      const top = candidates.reduce((most, c) => Math.max(most, c.relevance), 0);
+      for (const c of candidates) c.relevance = (c.relevance + STRENGTH * top * (strengths[c.at] as number)) / (1 + STRENGTH);
     }
     const asked = (c: Candidate): boolean => (options.roleFilter !== undefined ? c.role === options.roleFilter : c.role !== 'sidecar');
     const results = ranked(candidates.filter(asked), hits, intent, options.limit ?? DEFAULT_LIMIT);

@@ -80,6 +80,10 @@ export interface Diagnostic {
   file: string;
   /** 1-based line; 1 when the problem is about the file as a whole. */
   line: number;
+  /** 1-based column, where a JSON file is malformed. */
+  column?: number;
+  /** The JSON pointer (RFC 6901) of the bad field of a tool pack: `/parameters/length/enum`. */
+  pointer?: string;
   /** Formats whose own loaders would reject or flag the same thing. */
   breaks: SkillFormat[];
 }
@@ -112,6 +116,36 @@ export interface Tool {
   examples: string | null;
   /** Line of the tool's H3 heading. */
   line: number;
+  /** What the tool sets for itself (`#### Policy`, a tool pack's `policy`); absent keys follow the skill (shared/tool-policy.ts). */
+  policy?: ToolPolicy;
+  /** A tool pack's own file, whose errors keep only this tool from running; absent for a SKILL.md tool. */
+  file?: string;
+  /** What a tool pack says of its output: `max_chars` caps what a run returns, `speak` adds a sentence to say. */
+  output?: ToolOutput;
+  /** Where a tool pack's parameters come from (`context.url`, `transcript`…), kept for assistants: parameter → source. */
+  sources?: Record<string, string>;
+}
+
+/**
+ * A tool's own policy: each key it sets overrides the skill's for this tool, within what the skill
+ * permits (a tool may always narrow; it widens only where the frontmatter leaves room).
+ */
+export interface ToolPolicy {
+  readOnly?: boolean;
+  alwaysAsk?: boolean;
+  timeoutSec?: number;
+  /** Its network, with `hosts`: none (false), or hosts within the skill's. */
+  network?: boolean;
+  hosts?: NetworkHosts;
+  /** Line of the `#### Policy` heading (SKILL.md) or of the pack's `policy` (1 when it has none). */
+  line?: number;
+}
+
+/** A tool pack's `output`: how much of a run's output is returned, and whether a voice client says it. */
+export interface ToolOutput {
+  maxChars: number | null;
+  speak: boolean;
+  format: 'text' | 'json' | 'markdown';
 }
 
 export type Mode = 'Global' | 'Dev' | 'Meeting';
@@ -302,7 +336,13 @@ export interface SkillSummary {
   path: string;
   hash: string;
   status: SkillState;
-  tools: { name: string; description: string; params: ToolParam[] }[];
+  /** Each tool with the policy its runs go by (its own `#### Policy` or pack `policy` over the skill's). */
+  tools: {
+    name: string;
+    description: string;
+    params: ToolParam[];
+    policy: { readOnly: boolean; alwaysAsk: boolean; timeoutSec: number; network: boolean; hosts: NetworkHosts };
+  }[];
   diagnostics: Diagnostic[];
   shadows: { path: string; root: { path: string; kind: RootKind } }[];
   modes: Mode[];

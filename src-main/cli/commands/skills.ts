@@ -5,6 +5,7 @@ import { ROLES, type Diagnostic, type Skill, type SkillState } from '../../share
 import { formatNames } from '../format/diagnostics.js';
 import { displayLines } from '../../shared/display-text.js';
 import { switchesText } from '../../shared/pack-text.js';
+import { policyDifferences } from '../../shared/tool-policy.js';
 import { JSON_OPTION, printJson, type Command } from '../command.js';
 import { findRunningOwner } from '../owner-link.js';
 import { clip, table } from '../table.js';
@@ -161,6 +162,8 @@ function describeText(skill: Skill): string {
   lines.push(...frontmatterLines(skill, field));
   for (const tool of skill.tools) {
     lines.push('', `tool ${tool.name}: ${tool.description}`, `  command: ${tool.command.trim()}`);
+    const own = policyDifferences(skill, tool);
+    if (own.length > 0) lines.push(`  policy: ${own.join(', ')} (its own, over the skill's)`);
     for (const p of tool.params) {
       const type = p.type === 'enum' ? `enum: ${p.enumValues.join(', ')}` : p.type;
       lines.push(`  - ${p.name} (${type}${p.allowDash ? ', allow-dash' : ''}, ${p.required ? 'required' : 'optional'}) ${p.description}`);

@@ -43,6 +43,7 @@ import type { NetworkProxy } from '../process/network/proxy-server.js';
 import { startRunProxy } from '../process/network/run-proxy.js';
 import { askPerson, type Approver } from './ask-person.js';
 import { identityPin, profileOf, rememberScopes } from '../policy/pins.js';
+import { effectivePolicy } from '../../shared/tool-policy.js';
 import { plainObject, prepareRun, type PrepareDeps, type Prepared, type RunInput } from './prepare-run.js';
 
 export { DEFAULT_APPROVAL_TIMEOUT_MS, type Approver } from './ask-person.js';
@@ -185,7 +186,10 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         tool: command.tool,
         trust: skill.trust,
         identity: skill.identity,
-        readOnly: skill.readOnly,
+        readOnly: effectivePolicy(
+          skill,
+          skill.tools.find((t) => t.name === command.tool),
+        ).readOnly,
         programPath: programPath as string,
         args: plainObject(input.args),
         argv: command.args,

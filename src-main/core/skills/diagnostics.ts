@@ -43,6 +43,9 @@ export const DIAGNOSTICS = {
   E433: { severity: 'error', breaks: [], summary: "a `reads` entry is a secret place, lies in one or holds one (keys, credentials, browser profiles, Skilltray's home)" },
   E434: { severity: 'error', breaks: [], summary: "a Command's program is written as a path in a secret place or Skilltray's home" },
   E425: { severity: 'error', breaks: GIBB, summary: 'network is not true, false, host or a list of host patterns' },
+  E450: { severity: 'error', breaks: [], summary: 'a `#### Policy` line is not `key: value`, names an unknown key, or has a bad value' },
+  E451: { severity: 'error', breaks: GIBB, summary: 'a tool pack is not JSON Skilltray can read: malformed (line and column), too big, or nested too deep' },
+  E452: { severity: 'error', breaks: GIBB, summary: 'a tool pack field is missing or has a value of the wrong kind (with its JSON pointer)' },
   W401: { severity: 'warning', breaks: GIBB, summary: 'a gibb.eri.sh skill’s description is longer than 256 characters' },
   W402: { severity: 'warning', breaks: ['gibberish', 'kode'], summary: 'a gibb.eri.sh or Kode skill has no top-level version' },
   W403: { severity: 'warning', breaks: ['gibberish', 'kode'], summary: 'a gibb.eri.sh or Kode skill’s version is not semver' },
@@ -64,6 +67,9 @@ export const DIAGNOSTICS = {
   W420: { severity: 'warning', breaks: [], summary: 'a skill in the bundled folder is not the one Skilltray shipped (not in its manifest, or changed): a user skill' },
   W421: { severity: 'warning', breaks: [], summary: 'a skill hides another skill of the same name in a later root' },
   W430: { severity: 'warning', breaks: [], summary: 'a `writes` entry is not guarded (the workspace is writable anyway), or the skill is read-only' },
+  W450: { severity: 'warning', breaks: [], summary: 'a tool’s policy asks for more than the skill permits (ignored), or conflicts with it (writes on a read-only tool)' },
+  W451: { severity: 'warning', breaks: [], summary: 'a tool pack field Skilltray does not apply as gibb.eri.sh would (with its JSON pointer)' },
+  W452: { severity: 'warning', breaks: [], summary: 'a folder holds both SKILL.md and tool packs: SKILL.md is the skill, the packs are not read' },
   W440: { severity: 'warning', breaks: ['kode', 'agentskills'], summary: 'the skill’s folder name starts with `-`, which command lines read as an option' },
 } as const satisfies Record<string, DiagnosticSpec>;
 
@@ -76,6 +82,14 @@ export class DiagnosticList {
   add(code: DiagnosticCode, message: string, file: string, line: number, breaks?: SkillFormat[]): void {
     const spec: DiagnosticSpec = DIAGNOSTICS[code];
     this.items.push({ code, severity: spec.severity, message, file, line: Math.max(1, line), breaks: breaks ?? [...spec.breaks] });
+  }
+
+  /** A diagnostic about a JSON file: its line, and the column or the JSON pointer of what is wrong where known. */
+  addAt(code: DiagnosticCode, message: string, file: string, at: { line: number; column?: number; pointer?: string }): void {
+    this.add(code, message, file, at.line);
+    const added = this.items[this.items.length - 1] as Diagnostic;
+    if (at.column !== undefined) added.column = at.column;
+    if (at.pointer !== undefined) added.pointer = at.pointer;
   }
 
   get hasErrors(): boolean {

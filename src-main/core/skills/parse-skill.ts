@@ -148,7 +148,8 @@ export function parseSkill(dir: string, root: SkillRoot, walk?: SkillWalk, check
       checkIdentity(fm, name, file, diags);
       const fields = readFields(fm, file, diags);
       const { syntax: declaredSyntax, ...rest } = fields;
-      const { tools, syntax } = readTools(fm.body, fm.bodyLine, file, declaredSyntax, root.syntax, diags);
+      const ceiling = { ...rest, timeoutWritten: fm.data.timeout !== undefined && fm.data.timeout !== null, writes: rest.box.writes };
+      const { tools, syntax } = readTools(fm.body, fm.bodyLine, file, declaredSyntax, root.syntax, diags, ceiling);
       checkFormatRules(fm, formatsOf(root, fm.data), file, diags);
       Object.assign(skill, rest, { frontmatter: fm.data, body: fm.body, bodyLine: fm.bodyLine, tools, syntax });
     }

@@ -10,6 +10,7 @@ import type { SkilltrayError } from '../../shared/skilltray-error.js';
 import { templateErrors } from '../../shared/error-messages/templates.js';
 import type { RenderedCommand, Skill, Tool, ToolParam } from '../../shared/model.js';
 import { parseCommand, type CommandToken, type Placeholder } from './parse-command.js';
+import { effectivePolicy } from '../../shared/tool-policy.js';
 
 /** A checked argument value: what a parameter of type string/enum, integer/number or boolean holds. */
 export type ArgumentValue = string | number | boolean;
@@ -279,7 +280,7 @@ export function renderCommand(skill: Skill, toolName: string, args: unknown, opt
     args: rendered.map((arg) => arg.text),
     supplied: rendered.flatMap((arg, i) => (arg.supplied ? [i] : [])),
     cwd: options.cwd,
-    timeoutMs: skill.timeoutSec * 1000,
+    timeoutMs: effectivePolicy(skill, tool).timeoutSec * 1000,
     env: [...skill.requires.env],
     skill: skill.name,
     tool: tool.name,

@@ -8,7 +8,8 @@ import type { NetworkHosts } from './runs.js';
 export type Trust = 'bundled' | 'user';
 
 /** Where a skill root comes from, in precedence order. */
-export type RootKind = 'env' | 'home' | 'packs' | 'bundled' | 'gibberish' | 'kode' | 'claude' | 'agents' | 'codex' | 'cursor' | 'copilot' | 'project';
+export type RootKind =
+  'env' | 'home' | 'packs' | 'bundled' | 'gibberish' | 'gibbtools' | 'kode' | 'claude' | 'agents' | 'codex' | 'cursor' | 'copilot' | 'project';
 
 /**
  * A project folder whose skills (`.claude/skills`, `.agents/skills`) the person trusts, as it is
@@ -36,7 +37,7 @@ export interface ProjectInspection {
 }
 
 /** Other tools' skill folders, read where they exist: read-only, user trust. */
-export const COMPATIBILITY_ROOTS: readonly RootKind[] = ['gibberish', 'kode', 'claude', 'agents', 'codex', 'cursor', 'copilot'];
+export const COMPATIBILITY_ROOTS: readonly RootKind[] = ['gibberish', 'gibbtools', 'kode', 'claude', 'agents', 'codex', 'cursor', 'copilot'];
 
 /** `<<key>>` is Skilltray's native placeholder; `{{key}}` is gibb.eri.sh's, kept for its skills. */
 export type PlaceholderSyntax = 'angle' | 'braces';
@@ -124,6 +125,10 @@ export interface Tool {
   output?: ToolOutput;
   /** Where a tool pack's parameters come from (`context.url`, `transcript`…), kept for assistants: parameter → source. */
   sources?: Record<string, string>;
+  /** A tool pack's command as its JSON writes it: the program, and each argument a `{{…}}` template of its own (template/pack-command.ts). */
+  pack?: { program: string; args: string[] };
+  /** The modes a tool pack is offered in, when it says (its skill's `modes` are the union of its tools'). */
+  modes?: Mode[];
 }
 
 /**

@@ -109,10 +109,10 @@ function decideInOrder(input: DecideInput): Decision {
       error: policyErrors.skillDisabled(skill.name, tool.name, mode),
     };
   }
-  if (!isOffered(skill, mode)) {
+  if (!isOffered(skill, mode) || (tool.modes !== undefined && !tool.modes.includes(mode))) {
     return {
       outcome: 'refuse',
-      error: policyErrors.notOfferedInMode(skill.name, tool.name, mode, skill.modes),
+      error: policyErrors.notOfferedInMode(skill.name, tool.name, mode, tool.modes ?? skill.modes),
     };
   }
   const missingBins = skill.requires.bins.filter((bin) => input.resolveBin(bin) === null);

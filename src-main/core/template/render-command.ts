@@ -11,6 +11,7 @@ import { templateErrors } from '../../shared/error-messages/templates.js';
 import type { RenderedCommand, Skill, Tool, ToolParam } from '../../shared/model.js';
 import { parseCommand, type CommandToken, type Placeholder } from './parse-command.js';
 import { effectivePolicy } from '../../shared/tool-policy.js';
+import { renderPackArgs } from './pack-command.js';
 
 /** A checked argument value: what a parameter of type string/enum, integer/number or boolean holds. */
 export type ArgumentValue = string | number | boolean;
@@ -252,6 +253,15 @@ function programOf(tool: Tool, token: CommandToken | undefined): string {
   return program;
 }
 
+/** A SKILL.md Command rendered token by token. */
+function renderTemplate(tool: Tool, skill: Skill, values: Arguments, prefixes: readonly string[]): { program: string; args: string[]; supplied: number[] } {
+  const [first, ...rest] = parseCommand(tool.command, skill.syntax).tokens;
+  const program = programOf(tool, first);
+  const params = paramsByName(tool);
+  const rendered = rest.flatMap((token) => renderToken(tool, params, token, values, prefixes));
+  return { program, args: rendered.map((arg) => arg.text), supplied: rendered.flatMap((arg, i) => (arg.supplied ? [i] : [])) };
+}
+
 /** Where a command is rendered: its working directory, and the platform whose option syntax the guard knows (default: this one). */
 export interface RenderOptions {
   cwd: string;
@@ -270,15 +280,18 @@ export function renderCommand(skill: Skill, toolName: string, args: unknown, opt
     throw templateErrors.skillHasErrors(skill.name, tool.name, errors);
   }
   const values = validateArguments(tool, args);
-  const [first, ...rest] = parseCommand(tool.command, skill.syntax).tokens;
-  const program = programOf(tool, first);
-  const params = paramsByName(tool);
   const prefixes = optionPrefixes(options.platform ?? process.platform);
-  const rendered = rest.flatMap((token) => renderToken(tool, params, token, values, prefixes));
+  const {
+    program,
+    args: argv,
+    supplied,
+  } = tool.pack === undefined
+    ? renderTemplate(tool, skill, values, prefixes)
+    : { program: tool.pack.program, ...renderPackArgs(tool, tool.pack, values, prefixes) };
   return {
     program,
-    args: rendered.map((arg) => arg.text),
-    supplied: rendered.flatMap((arg, i) => (arg.supplied ? [i] : [])),
+    args: argv,
+    supplied,
     cwd: options.cwd,
     timeoutMs: effectivePolicy(skill, tool).timeoutSec * 1000,
     env: [...skill.requires.env],

@@ -325,6 +325,8 @@ export interface RunResult {
   durationMs: number;
   /** Which resource limit stopped the run, when Skilltray can tell (docs/runner.md); absent or null otherwise. */
   limitHit?: LimitHit | null;
+  /** One short plain sentence a voice client can say about the run: a tool pack with `output.speak: true` (core/skills/pack-output.ts). */
+  speech?: string;
 }
 
 /** What `list` shows of a skill: enough to choose one, without its body. */

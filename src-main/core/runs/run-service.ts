@@ -44,6 +44,7 @@ import { startRunProxy } from '../process/network/run-proxy.js';
 import { askPerson, type Approver } from './ask-person.js';
 import { identityPin, profileOf, rememberScopes } from '../policy/pins.js';
 import { effectivePolicy } from '../../shared/tool-policy.js';
+import { shapeOutput } from '../skills/pack-output.js';
 import { plainObject, prepareRun, type PrepareDeps, type Prepared, type RunInput } from './prepare-run.js';
 
 export { DEFAULT_APPROVAL_TIMEOUT_MS, type Approver } from './ask-person.js';
@@ -329,7 +330,12 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
           }
         },
       });
-      const result: RunResult = { ...ran, limitHit: cgroup?.hit() ?? signalledLimit(ran, spawn.treeEndsWithIt === true) ?? spawn.limitHit?.(report) ?? null };
+      const limitHit = cgroup?.hit() ?? signalledLimit(ran, spawn.treeEndsWithIt === true) ?? spawn.limitHit?.(report) ?? null;
+      // A tool pack's output.max_chars and output.speak shape what the run returns (and history keeps).
+      const result: RunResult = shapeOutput(
+        skill.tools.find((t) => t.name === command.tool),
+        { ...ran, limitHit },
+      );
       const stopping = controller.signal.reason as unknown;
       // The tool is gone: its proxy closes before its refusals are read, so the record holds every one.
       await proxy?.close();

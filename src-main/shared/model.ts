@@ -264,6 +264,8 @@ export interface Skill {
   state: SkillState;
   /** Skills with the same name in lower-precedence roots, which this one hides. */
   shadows: { dir: string; root: SkillRoot }[];
+  /** For a folder of gibb.eri.sh tool packs (no SKILL.md), every pack file in it, loaded or not. */
+  packs?: string[];
 }
 
 /** A tool call rendered to program + argv: what the person approves and what runs. */

@@ -3,7 +3,7 @@
  * (it will, but some format minds). Each code names the formats whose own tools reject or flag it,
  * so `skilltray check` doubles as a linter for skills meant for gibb.eri.sh, Kode or Agent Skills.
  */
-import type { Diagnostic, Severity, SkillFormat } from '../../shared/model.js';
+import type { Diagnostic, Severity, SkillFormat, SkillState, Tool } from '../../shared/model.js';
 
 const ALL: SkillFormat[] = ['gibberish', 'kode', 'agentskills'];
 const GIBB: SkillFormat[] = ['gibberish'];
@@ -95,4 +95,17 @@ export class DiagnosticList {
   get hasErrors(): boolean {
     return this.items.some((d) => d.severity === 'error');
   }
+}
+
+/**
+ * A skill's state from its diagnostics. In a folder of tool packs (its tools carry their `file`), a
+ * pack that did not load is its own loss: its errors leave the folder's other tools to run, unless
+ * no tool loaded at all.
+ */
+export function stateOf(diagnostics: readonly Diagnostic[], tools: readonly Pick<Tool, 'file'>[], packs: readonly string[] = []): SkillState {
+  const loaded = new Set(tools.map((tool) => tool.file));
+  const left = new Set(packs.filter((file) => !loaded.has(file)));
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  if (errors.some((d) => !left.has(d.file)) || (errors.length > 0 && tools.length === 0)) return 'error';
+  return diagnostics.length > 0 ? 'warnings' : 'ok';
 }

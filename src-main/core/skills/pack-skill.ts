@@ -10,7 +10,7 @@ import { basename, join } from 'node:path';
 import { MODES, type Skill, type SkillRoot, type Tool } from '../../shared/model.js';
 import { ANY_HOST } from '../../shared/network-reach.js';
 import { errnoText } from './entry-kinds.js';
-import type { DiagnosticList } from './diagnostics.js';
+import { stateOf, type DiagnosticList } from './diagnostics.js';
 import { identify } from './identity.js';
 import { isPackFile } from './pack-files.js';
 import { MAX_PACK_BYTES, readToolPack } from './tool-pack.js';
@@ -59,27 +59,23 @@ export function readPackSkill(skill: Skill, root: SkillRoot, walk: Pick<SkillWal
   skill.file = first === undefined ? join(skill.dir, 'toolpack.json') : join(skill.dir, first);
   skill.syntax = 'braces';
   if (!SLUG.test(skill.name)) {
-    diags.add('E405', `the folder's name '${skill.name}' is the skill's name and must be lowercase letters, digits and single inner hyphens`, skill.file, 1);
+    diags.add('E405', `the folder's name '${skill.name}' is the skill's name and must be lowercase letters, digits and single inner hyphens`, skill.dir, 1);
   }
-  const left = new Set<string>();
   const tools: Tool[] = [];
   for (const rel of rels) {
     const file = join(skill.dir, rel);
     const read = bytes.get(rel) ?? readPackBytes(file);
     if (typeof read === 'string') {
       diags.add('E451', `the tool pack cannot be read (${read})`, file, 1);
-      left.add(file);
       continue;
     }
     const { tool } = readToolPack(read, file, diags);
-    if (tool === null) {
-      left.add(file);
-    } else if (tools.some((t) => t.name === tool.name)) {
+    if (tool === null) continue;
+    if (tools.some((t) => t.name === tool.name)) {
       diags.addAt('E419', `tool '${tool.name}' is declared twice (also by ${basename((tools.find((t) => t.name === tool.name) as Tool).file as string)})`, file, {
         line: tool.line,
         pointer: '/name',
       });
-      left.add(file);
     } else {
       tools.push(tool);
     }
@@ -96,8 +92,8 @@ export function readPackSkill(skill: Skill, root: SkillRoot, walk: Pick<SkillWal
   skill.timeoutSec = Math.max(skill.timeoutSec, ...policies.map((p) => p.timeoutSec ?? 0));
   skill.network = policies.some((p) => p.network === true);
   skill.hosts = skill.network ? [ANY_HOST] : [];
+  skill.packs = rels.map((rel) => join(skill.dir, rel));
   // A broken pack is only its own tool's loss: the skill is in error only for what no tool escapes.
-  const blocking = diags.items.some((d) => d.severity === 'error' && !left.has(d.file));
-  skill.state = blocking || tools.length === 0 ? (diags.hasErrors ? 'error' : 'ok') : diags.items.length > 0 ? 'warnings' : 'ok';
+  skill.state = stateOf(diags.items, tools, skill.packs);
   return identify(skill);
 }

@@ -14,7 +14,8 @@ const HEALTH: readonly SkillState[] = ['ok', 'warnings', 'error'];
 
 /** One diagnostic as a line: `error[E411] SKILL.md:23 message (breaks gibb.eri.sh)`. */
 export function diagnosticLine(d: Diagnostic, skillDir: string): string {
-  return `${d.severity}[${d.code}] ${relative(skillDir, d.file) || d.file}:${d.line} ${d.message} (breaks: ${formatNames(d.breaks)})`;
+  const at = d.column === undefined ? `${d.line}` : `${d.line}:${d.column}`;
+  return `${d.severity}[${d.code}] ${relative(skillDir, d.file) || d.file}:${at} ${d.message} (breaks: ${formatNames(d.breaks)})`;
 }
 
 const list: Command = {

@@ -40,7 +40,7 @@ function echoPack(dir: string, name: string, policy: Record<string, unknown> = {
     name,
     description: `Prints its arguments (${name}).`,
     modes: ['Global', 'Coding'],
-    examples: [`User: echo the page\n<start_function_call>call:${name}{url:<escape>https://example.com<escape>}<end_function_call>`],
+    examples: [`User: condense this rambling webpage\n<start_function_call>call:${name}{url:<escape>https://example.com<escape>}<end_function_call>`],
     parameters: {
       url: { type: 'string', required: true, source: 'context.url' },
       length: { type: 'string', enum: ['short', 'medium', 'long'], default: 'medium' },
@@ -81,6 +81,9 @@ describe('gibb.eri.sh tool packs as skills', () => {
       root: { kind: 'gibbtools' },
       tools: [{ name: 'calendar', policy: { readOnly: false, network: true } }],
     });
+    // requires_network is the network to any public host through the proxy; read_only false may write in its folder.
+    const dry = open(t).runs.dryRun({ skill: 'productivity', tool: 'calendar', args: { url: 'u' }, surface: 'cli', cwd: t.work });
+    expect(dry.sandbox).toMatchObject({ name: 'workspace', network: true, hosts: ['*'] });
   });
 
   it("runs a pack with the argv gibb's interpolation gives, under the pack's own policy and timeout", async () => {
@@ -97,6 +100,15 @@ describe('gibb.eri.sh tool packs as skills', () => {
     expect(report.sandbox).toMatchObject({ name: 'read-only', network: false });
     // gibb's modes: Coding is Skilltray's Dev.
     expect(listed(core, 'tools')?.tools[0]?.modes).toEqual(['Global', 'Dev']);
+  });
+
+  it("gives discover a pack's examples to search, without FunctionGemma's markup", async () => {
+    const t = testHome();
+    echoPack(gibbFolders(t).tools, 'echo_page');
+    const core = open(t);
+    expect(listed(core, 'tools')?.tools[0]?.examples).toBe('User: condense this rambling webpage\ncall:echo_page{url:https://example.com}');
+    // Words only its example holds.
+    expect(core.agent.discover('condense a rambling webpage').map((r) => [r.name, r.tools])).toContainEqual(['tools', ['echo_page']]);
   });
 
   it('refuses a value that would become an option (E504), where gibb passes it', async () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSkill } from '../../../src-main/core/skills/parse-skill.js';
 import { profileFor } from '../../../src-main/core/policy/profile.js';
 import { decide } from '../../../src-main/core/policy/decide.js';
+import { coverage, pinsFor } from '../../../src-main/core/policy/pins.js';
 import { renderCommand } from '../../../src-main/core/template/render-command.js';
 import { summarize } from '../../../src-main/core/skill-summary.js';
 import { effectivePolicy } from '../../../src-main/shared/tool-policy.js';
@@ -13,8 +14,7 @@ import { tempDir, writeSkill } from '../../support/temp.js';
 
 const userRoot = (path: string): SkillRoot => ({ path, kind: 'env', trust: 'user', syntax: 'angle' });
 
-function load(frontmatter: string, readPolicy: string, writePolicy = ''): Skill {
-  const root = tempDir();
+function load(frontmatter: string, readPolicy: string, writePolicy = '', root = tempDir()): Skill {
   const md = `---
 name: files
 description: Reads and writes files. Use when asked about files.
@@ -146,6 +146,19 @@ describe('#### Policy under a tool', () => {
     const first = e450[0]?.line as number;
     expect(e450.map((d) => d.line)).toEqual([first, first + 1, first + 2, first + 3, first + 4, first + 5, first + 6]);
     expect(skill.state).toBe('error');
+  });
+
+  it("pins an allow rule to each tool's own profile: a tool narrowed when the rule was made asks once it widens", () => {
+    const root = tempDir();
+    const narrowed = load('version: 1.0.0', 'read_only: true', '', root);
+    const profileOf = (skill: Skill, t?: Skill['tools'][number]) => profileFor(skill, false, undefined, t);
+    const pins = pinsFor('tool:files/list_files', [narrowed], profileOf);
+    expect(pins[0]?.tools).toEqual({ list_files: expect.objectContaining({ name: 'read-only' }) });
+    const rule = { id: 1, pattern: 'tool:files/list_files', effect: 'allow' as const, createdAt: 0, pins };
+    expect(coverage(rule, narrowed, profileOf(narrowed, tool(narrowed, 'list_files')), 'list_files').kind).toBe('covers');
+    const widened = load('version: 1.0.0', '', '', root);
+    const now = coverage(rule, widened, profileOf(widened, tool(widened, 'list_files')), 'list_files');
+    expect(now).toMatchObject({ kind: 'widened', why: expect.stringContaining('read-only') });
   });
 
   it('holds for any policy: a tool never reaches further than its skill, and narrowing always applies (property)', () => {

@@ -7,7 +7,9 @@
  * packs beside it. Policy is the pack's own, with Skilltray's defaults where it says nothing
  * (`read_only` false: gibb's default of true is a claim nobody made).
  */
-import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import type * as Jsonc from 'jsonc-parser';
+import type { Node, ParseError } from 'jsonc-parser';
+import { lazyRequire } from '../lazy-require.js';
 import { MODES, type Mode, type ParamType, type Tool, type ToolOutput, type ToolParam, type ToolPolicy } from '../../shared/model.js';
 import { ANY_HOST } from '../../shared/network-reach.js';
 import { isFlagForm, packPlaceholders } from '../template/pack-command.js';
@@ -18,6 +20,9 @@ import { MAX_TIMEOUT_SEC } from './tool-policy.js';
 export const MAX_PACK_BYTES = 256 * 1024;
 /** Deepest nesting of objects and arrays a pack may hold (gibb's schema needs four). */
 export const MAX_PACK_DEPTH = 32;
+
+/** Loaded on the first pack read: a load of SKILL.md skills alone never needs it. */
+const jsonc = lazyRequire<typeof Jsonc>('jsonc-parser');
 
 const TOOL_NAME = /^[a-z0-9_]+$/;
 const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -84,9 +89,9 @@ export function readToolPack(bytes: Buffer, file: string, diags: DiagnosticList)
   const deep = tooDeep(text, MAX_PACK_DEPTH);
   if (deep !== null) return fail(`the tool pack nests objects and arrays more than ${MAX_PACK_DEPTH} levels deep`, deep);
   const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const root = jsonc().parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const first = errors[0];
-  if (first !== undefined) return fail(`the tool pack is not valid JSON: ${printParseErrorCode(first.error)}`, first.offset);
+  if (first !== undefined) return fail(`the tool pack is not valid JSON: ${jsonc().printParseErrorCode(first.error)}`, first.offset);
   try {
     JSON.parse(text);
   } catch (error) {

@@ -12,6 +12,7 @@ import { describePin } from '../../shared/identity-text.js';
 import { isInside } from '../files/paths.js';
 import { describeProfile, widens } from './profile.js';
 import { parseRulePattern } from './rules.js';
+import { effectivePolicy } from '../../shared/tool-policy.js';
 
 /** The part of an identity a rule or an approval is pinned to. */
 export function identityPin(identity: SkillIdentity): IdentityPin {
@@ -129,11 +130,13 @@ export function rememberedFor(list: readonly Remembered[], cwd: string): Remembe
 }
 
 /**
- * Where an Always answer may apply for a run of `skill` under `profile`, the default first: nowhere
- * for a skill whose files cannot be vouched for (it never runs unasked), in any folder only for a
- * read-only run.
+ * Where an Always answer may apply for a run of `tool` of `skill` under `profile`, the default first:
+ * nowhere for a skill whose files cannot be vouched for (it never runs unasked) or a tool that always
+ * asks, in any folder only for a read-only run.
  */
-export function rememberScopes(skill: Skill, profile: SandboxProfile): RememberScope[] {
+export function rememberScopes(skill: Skill, profile: SandboxProfile, tool?: Tool): RememberScope[] {
   if (skill.identity.unverified !== null) return [];
+  // A tool that asks every time (always_ask, confirm_before_run) would never use an Always.
+  if (tool !== undefined && effectivePolicy(skill, tool).alwaysAsk) return [];
   return profile.name === 'read-only' ? ['folder', 'anywhere'] : ['folder'];
 }

@@ -201,7 +201,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         reason: decision.reason,
         sandbox,
         supplied: command.supplied,
-        rememberScopes: rememberScopes(skill, profileOf(sandbox)),
+        rememberScopes: rememberScopes(skill, profileOf(sandbox), skill.tools.find((t) => t.name === command.tool)),
       };
       verdict = await askPerson(this.deps.broker, pending, options.approval, options.signal).catch((error: unknown) => {
         const coded = toSkilltrayError(error);
@@ -239,7 +239,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       const error = policyErrors.skillChanged(skill.name, command.tool, waited);
       return refuse(error, 'refused', 'policy');
     }
-    const blind = verdict?.verdict === 'always' ? alwaysBlindTo(skill) : null;
+    const blind = verdict?.verdict === 'always' ? alwaysBlindTo(skill, skill.tools.find((t) => t.name === command.tool)) : null;
     if (blind !== null) {
       // Said where the person reads the run: it ran once, and will ask again.
       view = { ...view, reason: `${view.reason}; Always was not remembered: ${blind}` };

@@ -132,6 +132,8 @@ describe('gibb.eri.sh tool packs as skills', () => {
     const args = { url: 'https://example.com' };
     for (const tool of ['careful', 'easy']) await core.runs.run({ skill: 'tools', tool, args, surface: 'cli', cwd: t.work }, { approval: always });
     expect(asked).toBe(2);
+    // Its Always is taken as once: an Always for a tool that asks every time would never be used.
+    expect(core.policy.remembered().map((r) => r.tool)).toEqual(['easy']);
     const easy = await core.runs.run({ skill: 'tools', tool: 'easy', args, surface: 'cli', cwd: t.work }, { approval: { kind: 'none' } });
     expect(easy.decision).toMatchObject({ outcome: 'auto', by: 'remembered' });
     const dry = core.runs.dryRun({ skill: 'tools', tool: 'careful', args, surface: 'cli', cwd: t.work });

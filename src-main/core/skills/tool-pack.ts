@@ -121,8 +121,8 @@ class PackReader {
     this.diags.addAt('W451', `${pointer || '/'}: ${message}`, this.file, this.at(node, pointer));
   }
 
-  /** The properties of an object node by name (each name once: a second is E452), unknown names warned. */
-  private fields(node: Node, pointer: string, known: readonly string[]): Map<string, Node> {
+  /** The properties of an object node by name (each name once: a second is E452), names not `known` warned (null: any name). */
+  private fields(node: Node, pointer: string, known: readonly string[] | null): Map<string, Node> {
     const out = new Map<string, Node>();
     for (const property of node.children ?? []) {
       const [keyNode, valueNode] = property.children ?? [];
@@ -130,7 +130,7 @@ class PackReader {
       const key = keyNode.value as string;
       const here = `${pointer}/${segment(key)}`;
       if (out.has(key)) this.error(keyNode, here, `'${key}' is written twice (gibb.eri.sh refuses the pack)`);
-      else if (!known.includes(key)) this.warn(keyNode, here, `'${key}' is not a field of a tool pack here; ignored`);
+      else if (known !== null && !known.includes(key)) this.warn(keyNode, here, `'${key}' is not a field of a tool pack here; ignored`);
       out.set(key, valueNode);
     }
     return out;
@@ -239,7 +239,7 @@ class PackReader {
     const sources: Record<string, string> = Object.create(null) as Record<string, string>;
     const object = this.object(node, '/parameters', 'parameters');
     if (object === null) return { params, sources };
-    for (const [name, value] of this.fields(object, '/parameters', [...object.children ?? []].map((p) => p.children?.[0]?.value as string))) {
+    for (const [name, value] of this.fields(object, '/parameters', null)) {
       const here = `/parameters/${segment(name)}`;
       if (!PARAM_NAME.test(name)) {
         this.error(value, here, `parameter name '${name}' must match [A-Za-z_][A-Za-z0-9_]*`);

@@ -134,7 +134,7 @@ function guardPlaces(deps: PrepareDeps): GuardPlaces {
   };
 }
 
-/** The profile a run of `tool` of `skill` (without one: the widest of its tools) gets here: what it asks for, or none when the person took it out of the sandbox. */
+/** The profile a run of `tool` of `skill` (without a tool: the widest of its tools) gets here: what it asks for, or none when the person unsandboxed it. */
 export function runProfile(db: StateDb, skill: Skill, tool?: Tool | null): SandboxProfile {
   return profileFor(skill, isUnsandboxed(db, skill.name), getSettings(db).limitCeiling, tool);
 }

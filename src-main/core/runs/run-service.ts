@@ -142,6 +142,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     // A call that cannot even be prepared (no such skill or tool, bad arguments, a bad cwd) asked
     // nothing and decided nothing: it is the caller's error, not a run, so history does not keep it.
     const { skill, command, programPath, decision, sandbox, folder }: Prepared = prepareRun(this.deps, input);
+    const tool = skill.tools.find((t) => t.name === command.tool);
     recordRequest(
       db,
       {
@@ -187,10 +188,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         tool: command.tool,
         trust: skill.trust,
         identity: skill.identity,
-        readOnly: effectivePolicy(
-          skill,
-          skill.tools.find((t) => t.name === command.tool),
-        ).readOnly,
+        readOnly: effectivePolicy(skill, tool).readOnly,
         programPath: programPath as string,
         args: plainObject(input.args),
         argv: command.args,
@@ -201,7 +199,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         reason: decision.reason,
         sandbox,
         supplied: command.supplied,
-        rememberScopes: rememberScopes(skill, profileOf(sandbox), skill.tools.find((t) => t.name === command.tool)),
+        rememberScopes: rememberScopes(skill, profileOf(sandbox), tool),
       };
       verdict = await askPerson(this.deps.broker, pending, options.approval, options.signal).catch((error: unknown) => {
         const coded = toSkilltrayError(error);
@@ -239,7 +237,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       const error = policyErrors.skillChanged(skill.name, command.tool, waited);
       return refuse(error, 'refused', 'policy');
     }
-    const blind = verdict?.verdict === 'always' ? alwaysBlindTo(skill, skill.tools.find((t) => t.name === command.tool)) : null;
+    const blind = verdict?.verdict === 'always' ? alwaysBlindTo(skill, tool) : null;
     if (blind !== null) {
       // Said where the person reads the run: it ran once, and will ask again.
       view = { ...view, reason: `${view.reason}; Always was not remembered: ${blind}` };

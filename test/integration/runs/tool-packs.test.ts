@@ -111,6 +111,18 @@ describe('gibb.eri.sh tool packs as skills', () => {
     expect(core.agent.discover('condense a rambling webpage').map((r) => [r.name, r.tools])).toContainEqual(['tools', ['echo_page']]);
   });
 
+  it("refuses a pack outside its own modes (E605), while its folder's other packs run", async () => {
+    const t = testHome();
+    const { tools } = gibbFolders(t);
+    echoPack(tools, 'echo_page');
+    pack(tools, 'meeting_only.tool.json', { name: 'meeting_only', description: 'Only in meetings.', modes: ['Call'], command: { program: NODE, args: [] } });
+    const core = open(t);
+    expect(listed(core, 'tools')?.modes).toEqual(['Global', 'Dev', 'Meeting']);
+    const refused = await rejectionOf(core.runs.run({ skill: 'tools', tool: 'meeting_only', surface: 'cli', cwd: t.work }, { approval: onceBy() }));
+    expect(refused.code).toBe('E605');
+    expect(core.runs.dryRun({ skill: 'tools', tool: 'echo_page', args: { url: 'u' }, surface: 'cli', cwd: t.work }).decision).toBe('ask');
+  });
+
   it('refuses a value that would become an option (E504), where gibb passes it', async () => {
     const t = testHome();
     echoPack(gibbFolders(t).tools, 'echo_page');

@@ -10,6 +10,8 @@ import type { SkilltrayCore } from './api.js';
 import { gatewayErrors } from '../shared/error-messages/gateway.js';
 import { MAX_INPUT_DEPTH, nestsDeeperThan, shallowArguments } from './input-depth.js';
 import type { Approver } from './runs/run-service.js';
+import { voiceErrors } from '../shared/error-messages/voice.js';
+import type { PendingEntry } from '../shared/runs.js';
 
 /** Where a call comes from and what it may do. */
 export interface CallContext {
@@ -52,6 +54,25 @@ const loaded = (core: SkilltrayCore, skill: string): string => core.library.getS
 /** Surfaces an assistant calls through: a skill the person turned off is not theirs to see (the person's own screens and CLI show it, switched off). */
 const ASSISTANTS: ReadonlySet<Surface> = new Set(['mcp', 'http']);
 
+/**
+ * Refuses an assistant's call to an operation that is the person's alone (E635). Until credentials
+ * say who calls (#38), the surface does: the person answers through the app (ui), the browser UI
+ * (browser) and the CLI (cli). The hook for the authority module.
+ */
+function personOnly(operation: OperationName, ctx: CallContext): void {
+  if (ASSISTANTS.has(ctx.surface)) throw voiceErrors.personOnly(operation, ctx.surface);
+}
+
+/** A pending request as an assistant may see it: without the code the person says back, or the prompt that speaks it. */
+function forCaller(entry: PendingEntry, ctx: CallContext): PendingEntry {
+  if (!ASSISTANTS.has(ctx.surface)) return entry;
+  const { code: _code, speech: _speech, ...rest } = entry;
+  return rest;
+}
+
+/** Who answered, as history records it: the surface (the app's own window answers as the tray), and how. */
+const answeredVia = (ctx: CallContext, how: string): string => `${ctx.surface === 'ui' ? 'tray' : ctx.surface} (${how})`;
+
 /** The filter list and listBrief share (one input schema): who calls decides whether switched-off skills show. */
 const listFilter = (i: Input<'list'>, ctx: CallContext) =>
   defined({
@@ -74,15 +95,16 @@ const handlers: Handlers = {
 
   run: (core, i, ctx) =>
     core.runs.run(
-      { skill: i.skill, tool: i.tool, args: i.args ?? {}, surface: ctx.surface, ...defined({ cwd: i.cwd, traceId: i.trace_id }) },
+      { skill: i.skill, tool: i.tool, args: i.args ?? {}, surface: ctx.surface, ...defined({ cwd: i.cwd, traceId: i.trace_id, channel: i.channel }) },
       { approval: ctx.approval, ...defined({ signal: ctx.signal }) },
     ),
-  dryRun: (core, i, ctx) => core.runs.dryRun({ skill: i.skill, tool: i.tool, args: i.args ?? {}, surface: ctx.surface, ...defined({ cwd: i.cwd }) }),
+  dryRun: (core, i, ctx) =>
+    core.runs.dryRun({ skill: i.skill, tool: i.tool, args: i.args ?? {}, surface: ctx.surface, ...defined({ cwd: i.cwd, channel: i.channel }) }),
   cancelRun: (core, i) => (core.runs.service.cancel(i.id), ok),
   history: (core, i) => core.runs.history(defined(i)),
   getRun: (core, i) => core.runs.getRun(i.id),
 
-  approvals: (core) => core.broker.list(),
+  approvals: (core, _i, ctx) => core.broker.list().map((entry) => forCaller(entry, ctx)),
   // Only the app's own window (IPC: surface ui) answers as the tray; every other surface answers as itself.
   answerApproval: (core, i, ctx) => (core.broker.resolve(i.id, i.verdict, ctx.surface === 'ui' ? 'tray' : ctx.surface, i.expires, i.scope), ok),
   rules: (core) => core.policy.rules(),
@@ -158,6 +180,15 @@ const handlers: Handlers = {
     settings: core.preferences.settings(),
     pending: core.broker.list().length,
   }),
+
+  voice: (core) => ({ settings: core.voice.settings(), status: core.voice.status() }),
+  setVoice: (core, i, ctx) => (
+    personOnly('setVoice', ctx),
+    core.voice.setSettings(defined({ enabled: i.enabled, runShortcut: i.run_shortcut, denyShortcut: i.deny_shortcut }))
+  ),
+  answerApprovalByVoice: (core, i, ctx) => (personOnly('answerApprovalByVoice', ctx), core.voice.answer(i.id, i.wav, answeredVia(ctx, 'voice'))),
+  answerNewestApproval: (core, i, ctx) => (personOnly('answerNewestApproval', ctx), core.voice.hotkey(i.verdict, answeredVia(ctx, 'hotkey'))),
+  speak: async (core, i, ctx) => (personOnly('speak', ctx), await core.voice.say(i.text), ok),
 };
 
 /** True when `name` is an operation of the contract. */

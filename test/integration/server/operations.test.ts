@@ -106,7 +106,14 @@ describe('every operation of the contract over HTTP', () => {
       trustProject: { path: repo, confirm: projectDigest },
       untrustProject: { path: repo },
       health: {},
+      voice: {},
+      setVoice: { enabled: false },
+      answerApprovalByVoice: { id: 'no-such-run', wav: '' },
+      answerNewestApproval: { verdict: 'deny' },
+      speak: { text: 'hello' },
     };
+    /** The operations only the person's own surfaces may call: refused to this caller (an assistant, by its surface). */
+    const personOnly: OperationName[] = ['setVoice', 'answerApprovalByVoice', 'answerNewestApproval', 'speak'];
     /** The operations whose valid input above names something that does not exist, on purpose. */
     const notFound: Partial<Record<OperationName, string>> = {
       cancelRun: 'E702',
@@ -139,6 +146,10 @@ describe('every operation of the contract over HTTP', () => {
     ];
     for (const operation of OPERATIONS) {
       const { status, envelope } = await h.call(operation, inputs[operation]);
+      if (personOnly.includes(operation)) {
+        expect([operation, status, envelope.ok ? null : envelope.error.code]).toEqual([operation, 403, 'E635']);
+        continue;
+      }
       const code = notFound[operation];
       if (code !== undefined) {
         expect([operation, status, envelope.ok ? null : envelope.error.code]).toEqual([operation, 404, code]);

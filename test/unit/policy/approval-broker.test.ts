@@ -4,6 +4,7 @@ import { SkilltrayError } from '../../../src-main/shared/skilltray-error.js';
 import type { BrokerClock, Resolution } from '../../../src-main/core/policy/approval-broker.js';
 import type { PendingApproval, VerdictKind } from '../../../src-main/shared/runs.js';
 import { ApprovalBroker } from '../../../src-main/core/policy/approval-broker.js';
+import { spokenPrompt } from '../../../src-main/shared/voice.js';
 import { thrownBy } from '../../support/errors.js';
 import { captureWarnings } from '../../support/warnings.js';
 
@@ -77,9 +78,9 @@ async function rejection(promise: Promise<unknown>): Promise<SkilltrayError> {
 describe('ApprovalBroker', () => {
   it('lists a pending approval with everything needed to decide, and resolves it', async () => {
     const clock = new ManualClock();
-    const broker = new ApprovalBroker({ clock });
+    const broker = new ApprovalBroker({ clock, code: () => '413' });
     const answer = broker.request(pending('a'), { timeoutMs: 60_000 });
-    expect(broker.list()).toEqual([{ ...pending('a'), expiresAt: 61_000 }]);
+    expect(broker.list()).toEqual([{ ...pending('a'), expiresAt: 61_000, code: '413', speech: spokenPrompt(pending('a'), '413') }]);
     broker.resolve('a', 'always', 'tray');
     await expect(answer).resolves.toEqual({ verdict: 'always', actor: 'tray' });
     expect(broker.list()).toEqual([]);

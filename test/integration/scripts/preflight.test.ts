@@ -56,9 +56,13 @@ describe('the preflight of npm test', () => {
     expect(stderr).toMatch(
       /^ {2}cc +the build compiles the network relay a sandboxed run with a host list starts first, and the state.db salvage test compiles sqlite3.s shell \(for its .recover\)\n +install: sudo apt-get install -y gcc$/m,
     );
-    expect(stderr).toContain(`All at once:\n  sudo apt-get install -y iputils-ping openssh-client gcc curl bubblewrap${browser === null ? ' chromium' : ''}\n`);
+    expect(stderr).toMatch(
+      /^ {2}pocketsphinx_batch +the voice tests hear spoken answers with it \(docs\/voice.md\)\n +install: sudo apt-get install -y pocketsphinx$/m,
+    );
+    const all = `iputils-ping openssh-client gcc curl bubblewrap espeak-ng pocketsphinx${browser === null ? ' chromium' : ''}`;
+    expect(stderr).toContain(`All at once:\n  sudo apt-get install -y ${all}\n`);
     expect(stderr).not.toMatch(/^ {2}(git|lsof|file|ps) /m);
-    expect((await preflight(['--apt-packages'], env)).stdout).toBe(`iputils-ping openssh-client gcc curl bubblewrap${browser === null ? ' chromium' : ''}`);
+    expect((await preflight(['--apt-packages'], env)).stdout).toBe(all);
   });
 
   it('says nothing and passes where everything is installed', async () => {

@@ -63,10 +63,7 @@ export function voiceHome(options: { env?: NodeJS.ProcessEnv } = {}): VoiceHome 
           resolve(entry);
         });
       });
-      const run = core.runs.run(
-        { skill, tool: 'go', args: { a: 'ran' }, surface: 'mcp', cwd: t.work, ...askOptions },
-        { approval: { kind: 'broker' } },
-      );
+      const run = core.runs.run({ skill, tool: 'go', args: { a: 'ran' }, surface: 'mcp', cwd: t.work, ...askOptions }, { approval: { kind: 'broker' } });
       // A refusal before asking would leave `added` waiting: fail with it instead.
       const entry = await Promise.race([added, run.then(() => Promise.reject(new Error('the run did not ask')))]);
       return { entry, run };

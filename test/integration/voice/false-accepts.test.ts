@@ -10,7 +10,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { allCodes, codeWords, type VoiceAnswer } from '../../../src-main/shared/voice.js';
 import { VOICES, spoken, voiceHome, type VoiceHome } from '../../support/voice.js';
 
-const NON_ANSWERS = readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'voice', 'non-answers.txt'), 'utf8').trim().split('\n');
+const NON_ANSWERS = readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'voice', 'non-answers.txt'), 'utf8')
+  .trim()
+  .split('\n');
 
 /** Ten codes spread over all 80, every digit among them. */
 const CODES = Array.from({ length: 10 }, (_, k) => allCodes()[k * 8 + 3] as string);

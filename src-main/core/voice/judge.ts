@@ -6,7 +6,8 @@
  *   does: their per-frame log-likelihood ratio against the loop, on average, gives the confidence,
  *   and no word (nor the silence around them) may fit far worse;
  * - the silence the grammar put around the answer must not hold speech (words around the answer);
- * - a second pass over a free loop of the same words must hear the answer's words, in order.
+ * - a second pass over a free loop of the same words must hear the answer's words, in order (at
+ *   least two of a code answer's; a one-word answer's, or only silence).
  */
 import { SILENCE, baseWord, spokenWords } from './answer-grammar.js';
 
@@ -86,7 +87,9 @@ export function judge(grammar: readonly Segment[], loop: readonly Segment[], fre
   const speech = segments.filter((s) => baseWord(s.word) === SILENCE).reduce((n, s) => n + loopOver(loop, s.sf, s.ef).speech, 0);
   if (speech > SPEECH_IN_SILENCE_FRAMES) return { confidence, accepted: false, why: `other words were said around it (${speech * 10} ms of speech)` };
   const loose = spokenWords(free);
-  if (loose.length < Math.min(2, words.length) || !inOrder(loose, words)) {
+  // A one-word answer the looser pass took for silence still counts; any word it heard must be the answer's.
+  const agrees = words.length === 1 ? loose.length === 0 || (loose.length === 1 && loose[0] === words[0]) : loose.length >= 2 && inOrder(loose, words);
+  if (!agrees) {
     return { confidence, accepted: false, why: `a looser pass heard '${loose.join(' ')}' instead` };
   }
   return { confidence, accepted: true, why: null };

@@ -48,6 +48,11 @@ describe('judging what the grammar heard', () => {
     expect(judge(answer, loop(answer), ['cancel', 'four'])).toMatchObject({ accepted: false, why: "a looser pass heard 'cancel four' instead" });
     expect(judge(answer, loop(answer), ['four'])).toMatchObject({ accepted: false });
     expect(judge(answer, loop(answer), ['one', 'four'])).toMatchObject({ accepted: false });
+    const deny = segments(['sil', 20, -2], ['deny', 30, -10], ['sil', 20, -2]);
+    expect(judge(deny, loop(deny), ['sil'])).toMatchObject({ accepted: true });
+    expect(judge(deny, loop(deny), ['deny'])).toMatchObject({ accepted: true });
+    expect(judge(deny, loop(deny), ['cancel'])).toMatchObject({ accepted: false });
+    expect(judge(deny, loop(deny), ['deny', 'four'])).toMatchObject({ accepted: false });
   });
 
   it('hears nothing in a grammar that found no path', () => {

@@ -31,6 +31,8 @@ export function useVoiceAnswer(entry: PendingEntry, enabled: boolean, onDone?: (
   const [answer, setAnswer] = useState<VoiceAnswer | null>(null);
   const [error, setError] = useState<Error | null>(null);
   const capture = useRef<Capture | null>(null);
+  /** Set by stop(): a stop before the microphone has opened ends the capture as soon as it opens. */
+  const stopped = useRef(false);
   const alive = useRef(true);
   const done = useRef(onDone);
   useEffect(() => {
@@ -53,10 +55,12 @@ export function useVoiceAnswer(entry: PendingEntry, enabled: boolean, onDone?: (
   const listen = useCallback((): void => {
     if (!enabled || capture.current !== null) return;
     setError(null);
+    stopped.current = false;
     setPhase('listening');
     captureAnswer()
       .then(async (started) => {
         capture.current = started;
+        if (stopped.current || !alive.current) started.stop();
         const wav = await started.done;
         capture.current = null;
         if (wav === null || !alive.current) return finish();
@@ -83,7 +87,10 @@ export function useVoiceAnswer(entry: PendingEntry, enabled: boolean, onDone?: (
       .then(() => (alive.current ? listen() : undefined));
   }, [client, enabled, entry.speech, listen]);
 
-  const stop = useCallback((): void => capture.current?.stop(), []);
+  const stop = useCallback((): void => {
+    stopped.current = true;
+    capture.current?.stop();
+  }, []);
 
   // One key stops listening, wherever focus is.
   useEffect(() => {
@@ -91,11 +98,11 @@ export function useVoiceAnswer(entry: PendingEntry, enabled: boolean, onDone?: (
     const onKey = (event: KeyboardEvent): void => {
       if (event.key !== 'Escape') return;
       event.preventDefault();
-      capture.current?.stop();
+      stop();
     };
     document.addEventListener('keydown', onKey, true);
     return () => document.removeEventListener('keydown', onKey, true);
-  }, [phase]);
+  }, [phase, stop]);
 
   return { phase, answer, error, prompt, listen, stop };
 }

@@ -246,7 +246,7 @@ describe('GET /openapi.json', () => {
     for (const operation of OPERATIONS) expect(doc.paths[`/api/${operation}`]?.post?.operationId).toBe(operation);
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/api/') && p !== '/api/events' && p !== '/api/identify')).toHaveLength(OPERATIONS.length);
     const run = doc.paths['/api/run']?.post?.requestBody.content['application/json']?.schema;
-    expect(Object.keys(run?.properties ?? {})).toEqual(['skill', 'tool', 'args', 'cwd', 'trace_id']);
+    expect(Object.keys(run?.properties ?? {})).toEqual(['skill', 'tool', 'args', 'cwd', 'trace_id', 'channel']);
     expect(run?.required).toEqual(['skill', 'tool']);
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.security).toEqual([{ bearerAuth: [] }]);

@@ -9,6 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerEvent } from '../shared/contract.js';
 import type { CoreConfig } from './config.js';
@@ -21,7 +22,7 @@ import { runtimeDir } from './gateway/runtime-dir.js';
 import { SkillLibrary, type LibraryOptions } from './library.js';
 import { packPolicy } from './packs/policy-view.js';
 import type { PackService } from './packs/service.js';
-import { ApprovalBroker } from './policy/approval-broker.js';
+import { ApprovalBroker, type CodeSource } from './policy/approval-broker.js';
 import { platformSandbox } from './process/sandbox/platform-sandbox.js';
 import type { Sandbox } from './process/sandbox/sandbox.js';
 import { pendingNotice } from './runs/run-notices.js';
@@ -37,6 +38,10 @@ import { revokeForSkill } from './store/approvals.js';
 import type { StateDb } from './store/state-db.js';
 import { StateStore } from './store/state-store.js';
 import { clearSwitches } from './store/switches.js';
+import { EspeakSynthesiser } from './voice/espeak.js';
+import { PocketsphinxRecogniser } from './voice/pocketsphinx.js';
+import type { Recogniser, Synthesiser } from './voice/recogniser.js';
+import { VoiceDesk } from './voice/voice-desk.js';
 
 // What the surfaces pass to and get from the services, and the helpers only a process holding the core uses.
 export { ownerStopping } from './runs/interrupted-runs.js';
@@ -53,6 +58,11 @@ export interface CoreOptions extends LibraryOptions {
    * command turns it off (about 0.1 s per 100 MiB, on every command) and relies on SQLITE_CORRUPT.
    */
   checkStateDb?: boolean;
+  /** Draws each pending request's approval code; default at random (tests fix them). */
+  approvalCode?: CodeSource;
+  /** What hears spoken answers and says prompts; default pocketsphinx and espeak-ng from PATH. */
+  recogniser?: Recogniser;
+  synthesiser?: Synthesiser;
 }
 
 /** The core: the skill library with state.db, policy, runs, packs and assistants, each a service of its own. */
@@ -62,7 +72,7 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   readonly registry: SkillRegistry;
   readonly gateway: GatewayService;
   /** Pending approvals of this process (meaningful in the process that owns runs). */
-  readonly broker = new ApprovalBroker();
+  readonly broker: ApprovalBroker;
   /** This process's session: an "Always, for this session" answer given here lasts while it runs. */
   readonly session = randomUUID();
   /** Contains every run this core starts. */
@@ -74,6 +84,8 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   readonly policy: PolicyService;
   readonly preferences: Preferences;
   readonly agent: AgentCalls;
+  /** Spoken prompts and answers, the approval hotkeys. */
+  readonly voice: VoiceDesk;
   private readonly state: StateStore;
   private closed = false;
   private closing: Promise<void> | undefined;
@@ -89,6 +101,7 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     super();
     const emit = (event: ServerEvent): void => emitSafely(this, 'event', event);
     const db = (): StateDb => this.db;
+    this.broker = new ApprovalBroker({ ...(options.approvalCode === undefined ? {} : { code: options.approvalCode }), home: config.env.HOME ?? homedir() });
     this.library = new SkillLibrary(config, options);
     this.library.on('event', emit);
     this.registry = this.library.registry;
@@ -114,6 +127,13 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     this.policy = new PolicyService({ library, sandbox, session, db, emit });
     this.preferences = new Preferences({ state: this.state, db, closed: () => this.closed, emit });
     this.agent = new AgentCalls({ config, registry, runs: this.runs, db });
+    this.voice = new VoiceDesk({
+      db,
+      broker,
+      recogniser: options.recogniser ?? new PocketsphinxRecogniser(config.env),
+      synthesiser: options.synthesiser ?? new EspeakSynthesiser(config.env),
+      emit,
+    });
   }
 
   /** state.db, opened (checked, and recovered if damaged) on first use, and never again once the core is closed. */

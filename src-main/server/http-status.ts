@@ -17,6 +17,11 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   E706: 500,
   // Shed before any work: the same call can be made again after Retry-After.
   E812: 503,
+  // A recording that is not an answer's format, empty or too long; too large; an assistant answering for the person.
+  E630: 400,
+  E631: 400,
+  E632: 400,
+  E633: 413,
 };
 
 /** Codes that name something that does not exist. */

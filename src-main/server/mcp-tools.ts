@@ -99,6 +99,8 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
       args: "named arguments, as the tool's Parameters table says (names and types are in list and describe); omit when it takes none",
       cwd: 'working directory: an existing absolute directory (default: your first root; without one the tool gets an empty folder of its own, never your home)',
       trace_id: 'your own trace id, recorded with the run',
+      channel:
+        "'voice' when you ask on something the person said aloud (a voice turn): a tool that may write then always waits for the person, who answers with the request's spoken code",
     },
     annotations: RUNS,
   },

@@ -72,6 +72,12 @@ const SUMMARIES: Record<OperationName, string> = {
     "Trusts a project folder's skills as the person saw them (confirm: inspectProject's digest; E856 when they changed since); they load as user-trust roots after every other root",
   untrustProject: 'Stops trusting a project folder: its skills are no longer loaded',
   health: 'Who owns runs for this home: version, pid, home, owner, settings, pending approvals',
+  voice: "The person's voice settings, and whether this computer can hear spoken answers and speak prompts",
+  setVoice: 'Turns spoken prompts and voice answers on or off, and sets the hotkeys that answer the newest request (person only)',
+  answerApprovalByVoice:
+    "Answers a pending approval with a recording (base64 16 kHz mono WAV): 'run <code>', 'always <code>', 'deny' or 'cancel'; anything not heard with confidence, or with another code, does nothing (person only)",
+  answerNewestApproval: 'Run or deny the newest pending approval, as a hotkey does: a writing tool runs on a second press within 2 s (person only)',
+  speak: 'Says a text aloud on the computer that owns runs (person only)',
 };
 
 /** Operations that may wait for a person. */

@@ -43,6 +43,7 @@ import {
   type SandboxStatus,
   type Settings,
 } from './runs.js';
+import type { HotkeyAnswer, VoiceAnswer, VoiceSettings, VoiceStatus } from './voice.js';
 
 const name = z.string().min(1).max(256);
 const text = (max = 4096) => z.string().max(max);
@@ -60,6 +61,8 @@ const runInput = z.strictObject({
   cwd: text().optional(),
   /** Correlates the run with the caller's own trace; generated when absent. */
   trace_id: text(256).optional(),
+  /** `voice`: the assistant asks on something the person said; a writing tool then never runs on a remembered Always (docs/voice.md). */
+  channel: z.enum(['voice']).optional(),
 });
 
 /** Where a pack comes from: SOURCE, --ref, --path, --as. */
@@ -220,6 +223,17 @@ export const inputs = {
   untrustProject: z.strictObject({ path: text().min(1) }),
 
   health: z.strictObject({}),
+
+  /** Voice here: the person's voice settings, and whether answers can be heard and prompts spoken (docs/voice.md). */
+  voice: z.strictObject({}),
+  /** Turns spoken prompts and voice answers on or off; sets the hotkeys that answer the newest request ('' for none). */
+  setVoice: z.strictObject({ enabled: z.boolean().optional(), run_shortcut: text(128).optional(), deny_shortcut: text(128).optional() }),
+  /** The person answers pending request `id` aloud: `wav` is base64 of a 16 kHz mono 16-bit PCM WAV (at most 2 MiB and 10 s). */
+  answerApprovalByVoice: z.strictObject({ id, wav: z.string().max(4 * 1024 * 1024) }),
+  /** The person's hotkey on the newest pending request: deny, or run (a writing tool only on a second press within 2 s). */
+  answerNewestApproval: z.strictObject({ verdict: z.enum(['run', 'deny']) }),
+  /** Says `text` aloud on the computer that owns runs (the app's fallback when its window has no voice). */
+  speak: z.strictObject({ text: text(1000).min(1) }),
 } as const;
 
 export type OperationName = keyof typeof inputs;
@@ -294,6 +308,11 @@ export const AUTHORITY: { readonly [K in OperationName]: Authority } = {
   trustProject: 'person',
   untrustProject: 'person',
   health: 'person',
+  voice: 'person',
+  setVoice: 'person',
+  answerApprovalByVoice: 'person',
+  answerNewestApproval: 'person',
+  speak: 'person',
 };
 
 /**
@@ -375,6 +394,11 @@ export interface OperationOutputs {
   trustProject: TrustedProject;
   untrustProject: { ok: true };
   health: Health;
+  voice: { settings: VoiceSettings; status: VoiceStatus };
+  setVoice: VoiceSettings;
+  answerApprovalByVoice: VoiceAnswer;
+  answerNewestApproval: HotkeyAnswer;
+  speak: { ok: true };
 }
 
 export type OperationOutput<K extends OperationName> = OperationOutputs[K];
@@ -395,7 +419,9 @@ export type ServerEvent =
   | { type: 'policy.changed' }
   /** Something the person must be told (state.db was damaged and recovered); shown until dismissed. */
   | { type: 'notice'; notice: Notice }
-  | { type: 'notice.dismissed'; id: number };
+  | { type: 'notice.dismissed'; id: number }
+  /** The person's voice settings changed. */
+  | { type: 'voice'; settings: VoiceSettings };
 
 /** An error received from the other side of a transport, with its code, kind and details. */
 export class SkilltrayClientError extends Error {

@@ -68,6 +68,13 @@ export const ERROR_KINDS = {
   E618: 'skill_disabled', // the person turned the skill off (everywhere or in this mode)
   E625: 'rule_covers_nothing', // an allow rule that matches no loaded skill's tool (rules are pinned to the skills they allow)
   E626: 'invalid_remember_scope', // an Always the pending request does not offer (any folder for a tool that may write, or an unverified skill)
+  // E63x: answering by voice (docs/voice.md)
+  E630: 'voice_audio_invalid', // the audio is not a 16 kHz mono 16-bit PCM WAV (or not base64)
+  E631: 'voice_audio_empty', // the WAV holds no samples
+  E632: 'voice_audio_too_long', // longer than 10 s
+  E633: 'voice_audio_too_large', // more than 2 MiB
+  E634: 'voice_unavailable', // the recogniser or the synthesiser is missing or failed
+  E636: 'voice_off', // the person turned voice off in Settings
   // E7xx: runner
   E701: 'spawn_failed',
   E702: 'run_not_found',

@@ -2,6 +2,10 @@
 import type { RunRecord } from '../../src-main/shared/runs.js';
 import { ArgumentList, VisibleText } from '../approvals/approval-card.js';
 import { SURFACE_LABELS } from '../approvals/labels.js';
+import type { RunChannel } from '../../src-main/shared/voice.js';
+
+/** Where the request came from, as the run's record keeps it. */
+const CHANNEL_WORDS: Record<RunChannel, string> = { voice: 'from a voice turn', keyboard: 'at the keyboard', assistant: 'by an assistant' };
 import { useClient } from '../app/connection-context.js';
 import { ErrorNote } from '../app/error-note.js';
 import { formatDuration, formatTime } from '../app/format.js';
@@ -78,6 +82,7 @@ export function RunDetails({ id }: { id: string }) {
           <dd>
             {SURFACE_LABELS[run.surface]}
             {run.assistant === null ? null : <span className="muted"> (assistant {run.assistant})</span>}
+            {run.channel === null ? null : <span className="muted"> ({CHANNEL_WORDS[run.channel]})</span>}
           </dd>
         </div>
         <div>

@@ -1,4 +1,4 @@
-/** `#/settings`: mode and pause, history retention, the palette, connected assistants, where skills come from, rules, the sandbox, and remembered approvals. */
+/** `#/settings`: mode and pause, history, the palette, voice, assistants, where skills come from, rules, the sandbox, and remembered approvals. */
 import { useId, useState, type FormEvent } from 'react';
 import { COMPATIBILITY_ROOTS, type RootWatch } from '../../src-main/shared/model.js';
 import { RULE_EFFECTS, type Rule, type RuleEffect } from '../../src-main/shared/runs.js';
@@ -18,6 +18,7 @@ import { ModeSwitch, PauseSwitch } from './mode-controls.js';
 import { PaletteShortcut } from './palette-shortcut.js';
 import { LimitCeiling } from './limit-ceiling.js';
 import { SandboxSettings } from './sandbox-settings.js';
+import { VoiceSettingsSection } from './voice-settings.js';
 
 /** How a root is watched, in words; `none` when the server watches nothing. */
 const WATCH_LABELS: Record<RootWatch['mode'] | 'none', string> = {
@@ -228,6 +229,10 @@ export function SettingsScreen() {
           {settings ? <PaletteShortcut settings={settings} onChange={set} /> : null}
         </section>
       ) : null}
+      <section className="card" aria-labelledby="voice-title">
+        <h2 id="voice-title">Voice</h2>
+        <VoiceSettingsSection />
+      </section>
       <section className="card" aria-labelledby="assistants-title">
         <h2 id="assistants-title">Assistants</h2>
         <AssistantsSettings />

@@ -91,6 +91,11 @@ describe('every operation of the contract over HTTP', () => {
       trustProject: { path: repo, confirm: projectDigest },
       untrustProject: { path: repo },
       health: {},
+      voice: {},
+      setVoice: { enabled: false },
+      answerApprovalByVoice: { id: 'no-such-run', wav: '' },
+      answerNewestApproval: { verdict: 'deny' },
+      speak: { text: 'hello' },
     };
     /** The operations whose valid input above names something that does not exist, on purpose. */
     const notFound: Partial<Record<OperationName, string>> = {
@@ -220,7 +225,7 @@ describe('GET /openapi.json', () => {
     for (const operation of OPERATIONS) expect(doc.paths[`/api/${operation}`]?.post?.operationId).toBe(operation);
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/api/') && p !== '/api/events' && p !== '/api/identify')).toHaveLength(OPERATIONS.length);
     const run = doc.paths['/api/run']?.post?.requestBody.content['application/json']?.schema;
-    expect(Object.keys(run?.properties ?? {})).toEqual(['skill', 'tool', 'args', 'cwd', 'trace_id']);
+    expect(Object.keys(run?.properties ?? {})).toEqual(['skill', 'tool', 'args', 'cwd', 'trace_id', 'channel']);
     expect(run?.required).toEqual(['skill', 'tool']);
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.security).toEqual([{ bearerAuth: [] }]);

@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpServer, type RunningServer } from '../../../src-main/server/http.js';
 import { SURFACE_HEADER } from '../../../src-main/server/app-link.js';
+import { issueAssistantToken, newAssistantToken } from '../../../src-main/core/credentials/assistant-tokens.js';
 import type { Envelope } from '../../../src-main/shared/contract.js';
 import { wavBytes } from '../../../src-main/shared/pcm.js';
 import type { PendingEntry } from '../../../src-main/shared/runs.js';
@@ -21,15 +22,18 @@ afterEach(async () => {
   }
 });
 
-/** Who calls: the browser UI (same origin), the CLI bridge, an MCP client, or any other holder of the token. */
-type Caller = 'browser' | 'cli' | 'mcp' | 'http';
+/** Who calls: the browser UI (same origin), the CLI, an MCP client (an assistant whatever its token), or an assistant with a token of its own. */
+type Caller = 'browser' | 'cli' | 'mcp' | 'assistant';
 
 async function served(options: { env?: NodeJS.ProcessEnv } = {}) {
   const h = voiceHome(options);
   const server = await startHttpServer({ core: h.core, owner: 'serve', version: '0.0.0-test' });
   opened.push({ h, server });
+  const assistantToken = newAssistantToken();
+  issueAssistantToken(h.core.config.home, 'codex', assistantToken);
   const post = async <T>(operation: string, body: unknown, caller: Caller = 'browser'): Promise<{ status: number; envelope: Envelope<T> }> => {
-    const headers: Record<string, string> = { authorization: `Bearer ${server.token()}`, 'content-type': 'application/json' };
+    const token = caller === 'assistant' ? assistantToken : server.token();
+    const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     if (caller === 'browser') headers.origin = server.url;
     if (caller === 'cli' || caller === 'mcp') headers[SURFACE_HEADER] = caller;
     const res = await fetch(`${server.url}/api/${operation}`, { method: 'POST', headers, body: JSON.stringify(body) });
@@ -91,14 +95,13 @@ describe('answering an approval aloud', () => {
     s.h.codes.push('413');
     const { entry } = await s.h.ask();
     const wav = await spoken('run four one three');
-    for (const caller of ['http', 'mcp'] as const) {
+    for (const caller of ['assistant', 'mcp'] as const) {
       const { status, envelope } = await s.say(entry.id, wav, caller);
-      expect([status, envelope.ok ? null : envelope.error.code]).toEqual([403, 'E635']);
-      const [listed] = value((await s.post<PendingEntry[]>('approvals', {}, caller)).envelope);
-      expect(listed).toMatchObject({ id: entry.id });
-      expect(listed).not.toHaveProperty('code');
-      expect(listed).not.toHaveProperty('speech');
-      expect(JSON.stringify(listed)).not.toContain('four one three');
+      expect([status, envelope.ok ? null : envelope.error.code]).toEqual([403, 'E814']);
+      // Pending requests are the person's to see: an assistant gets neither them nor their codes.
+      const listed = await s.post<PendingEntry[]>('approvals', {}, caller);
+      expect([listed.status, listed.envelope.ok ? null : listed.envelope.error.code]).toEqual([403, 'E814']);
+      expect(JSON.stringify(listed.envelope)).not.toContain('413');
     }
     for (const caller of ['browser', 'cli'] as const) {
       expect(value((await s.post<PendingEntry[]>('approvals', {}, caller)).envelope)[0]).toMatchObject({

@@ -14,7 +14,8 @@ const RANGES: Record<string, RegExp> = {
   'policy.ts': /^E6\d\d$/,
   'runner.ts': /^E7\d\d$/,
   'gateway.ts': /^E8[0-4]\d$/,
-  'connect.ts': /^E8[5-9]\d$/,
+  'connect.ts': /^E85\d$/,
+  'served.ts': /^E86\d$/,
   'state.ts': /^E9(?!99)\d\d$/,
 };
 

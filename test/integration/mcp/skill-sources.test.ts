@@ -6,14 +6,17 @@
  * the next approval shows what changed; a local skill of the same name is reported and never
  * stood in for; removing the source leaves nothing of it.
  */
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SkilltrayCore } from '../../../src-main/core/api.js';
+import { startHttpServer } from '../../../src-main/server/http.js';
 import type { McpSourceStatus, ServedSkillStatus } from '../../../src-main/shared/served.js';
 import type { DryRun } from '../../../src-main/shared/runs.js';
 import { cli } from '../../support/cli.js';
 import { skillMd, tempDir, testHome, writeSkill, type TestHome } from '../../support/temp.js';
 import { BIN } from '../contract/fixture.js';
+import { onCleanup } from '../server/helpers.js';
 
 const TOOL = (reads: string) =>
   skillMd(
@@ -142,6 +145,28 @@ describe('skills taken from another Skilltray over MCP', () => {
     expect(readdirSync(join(client.home, 'mcp', 'skills'))).toEqual([]);
     out = await cli([...say, '--yes'], client, { cwd: client.work });
     expect([out.code, out.stderr]).toEqual([1, expect.stringContaining('error[E001]')]);
+  });
+
+  it('takes them from a Streamable HTTP URL too, with a header sent on every request', async () => {
+    const { server, client } = homes();
+    const core = new SkilltrayCore(server.config());
+    onCleanup(() => core.close());
+    const owner = await startHttpServer({ core, owner: 'serve', version: '0.0.0-test' });
+    onCleanup(() => owner.close());
+    const url = ['sources', 'add-mcp', 'web', '--url', `${owner.url}/mcp`];
+    // Without the header, /mcp answers 401: nothing is added.
+    const refused = await cli(url, client);
+    expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining('error[E863]')]);
+    const added = await json<McpSourceStatus>([...url, '--header', `Authorization: Bearer ${owner.token()}`], client);
+    expect(added.endpoint).toEqual({ kind: 'http', url: `${owner.url}/mcp`, headers: ['Authorization'] });
+    const skill = added.skills.find((s) => s.name === 'web.greet') as ServedSkillStatus;
+    expect(skill).toMatchObject({ state: 'pending', uri: 'skill://greet/SKILL.md' });
+    await json(['sources', 'approve-mcp', 'web.greet', '--yes'], client);
+    const out = await cli(['run', 'web.greet', 'say_hello', '--arg', 'who=bo', '--yes'], client, { cwd: client.work });
+    expect([out.code, out.stdout]).toEqual([0, expect.stringContaining('hello bo')]);
+    // The token is kept where only the person reads it, and shown by name only.
+    expect(statSync(join(client.home, 'mcp', 'sources.json')).mode & 0o777).toBe(0o600);
+    expect((await cli(['sources'], client)).stdout).not.toContain(owner.token());
   });
 
   it('refuses a server that does not declare the extension, or does not start, and keeps nothing of it', async () => {

@@ -20,7 +20,24 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
 };
 
 /** Codes that name something that does not exist. */
-const NOT_FOUND: readonly ErrorCode[] = ['E001', 'E010', 'E020', 'E021', 'E022', 'E702', 'E611', 'E614', 'E615', 'E903', 'E306', 'E851', 'E852', 'E857', 'E862', 'E869'];
+const NOT_FOUND: readonly ErrorCode[] = [
+  'E001',
+  'E010',
+  'E020',
+  'E021',
+  'E022',
+  'E702',
+  'E611',
+  'E614',
+  'E615',
+  'E903',
+  'E306',
+  'E851',
+  'E852',
+  'E857',
+  'E862',
+  'E869',
+];
 
 /** Refusals the caller must relay to whoever asked (a person denied it, policy refused it, …). */
 const CONFLICT: readonly ErrorCode[] = [

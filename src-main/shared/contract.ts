@@ -243,7 +243,7 @@ export const inputs = {
   removeMcpSource: z.strictObject({ name }),
   /** Fetches a source's skills again (every source's without a name); a skill whose files changed is asked for again. */
   refreshMcpSources: z.strictObject({ name: name.optional() }),
-  /** Approves a served skill as the person saw it: `confirm` is its digest; `grants` also honours what it declares (reads, writes, limits, network, allowed-tools). */
+  /** Approves a served skill as the person saw it (`confirm`: its digest); `grants` also honours what it declares (reads, writes, limits, network…). */
   approveServedSkill: z.strictObject({
     skill: name,
     confirm: z.string().regex(/^[0-9a-f]{64}$/, 'the digest of the served skill you confirmed'),

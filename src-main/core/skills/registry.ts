@@ -281,7 +281,8 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     else this.walked.set(dir, files);
     // Only settled content may be vouched for by its stats (see fingerprint.ts); unsettled content leaves the last settled parse recorded, for a rewrite in
     // progress to fall back to.
-    if (!beyondFiles(root) && tree !== null && seen !== null && seen.newest <= Date.now() - SETTLE_MS) this.cache.set(dir, root, tree, seen.fingerprint, skill, payload);
+    const settled = tree !== null && seen !== null && seen.newest <= Date.now() - SETTLE_MS;
+    if (settled && !beyondFiles(root)) this.cache.set(dir, root, tree, seen.fingerprint, skill, payload);
     return skill;
   }
 

@@ -17,11 +17,6 @@ import { findRunningOwner } from '../owner-link.js';
 import { confirmed } from './packs.js';
 import { wantsJson } from './read-options.js';
 
-export const MCP_SUBCOMMANDS: ReadonlySet<string> = new Set(['add-mcp', 'remove-mcp', 'refresh-mcp', 'approve-mcp']);
-
-/** The options only the MCP forms take. */
-export const MCP_OPTIONS = ['url', 'header', 'env', 'grants', 'yes'] as const;
-
 type Target = Pick<SkilltrayClient, 'mcpSources' | 'addMcpSource' | 'removeMcpSource' | 'refreshMcpSources' | 'approveServedSkill'>;
 
 async function target(ctx: CliContext): Promise<Target> {
@@ -29,7 +24,7 @@ async function target(ctx: CliContext): Promise<Target> {
   if (owner !== null) return owner.client;
   const core = await ctx.core();
   return {
-    mcpSources: async () => core.sources.list(),
+    mcpSources: () => core.sources.list(),
     addMcpSource: (input) => core.sources.add(input),
     removeMcpSource: async (input) => (await core.sources.remove(input.name), { ok: true }),
     refreshMcpSources: (input) => core.sources.refresh(input.name),

@@ -10,11 +10,9 @@ import type { McpSourceStatus, McpSourceTransport, ServedSkillStatus } from '../
 import { servedErrors } from '../../shared/error-messages/served.js';
 import { toSkilltrayError } from '../../shared/skilltray-error.js';
 import type { SkillRegistry } from '../skills/registry.js';
-import { openLink } from './mcp-link.js';
 import { fetchSource } from './source-fetch.js';
 import { SourceFiles, type SourceRecord, type SourceState } from './source-files.js';
 import { isLoaded } from './served-state.js';
-import { skillStatus, sourceStatus } from './source-status.js';
 
 const SOURCE_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /** A variable or header name: letters, digits and the usual punctuation, no space, colon or line break. */
@@ -98,8 +96,14 @@ export class McpSources {
   }
 
   /** Every source and what it serves. */
-  list(): McpSourceStatus[] {
-    return this.files.sources().map((record) => sourceStatus(this.files, this.deps.registry, record));
+  async list(): Promise<McpSourceStatus[]> {
+    return this.statuses(this.files.sources());
+  }
+
+  /** How `records` stand; the diffing this needs loads with the first call (the core starts without it). */
+  private async statuses(records: readonly SourceRecord[]): Promise<McpSourceStatus[]> {
+    const { sourceStatus } = await import('./source-status.js');
+    return records.map((record) => sourceStatus(this.files, this.deps.registry, record));
   }
 
   /** Adds a source once it answers and declares the extension (nothing is kept otherwise), and fetches its skills. */
@@ -116,7 +120,7 @@ export class McpSources {
       this.files.removeSource(record.name);
       await this.fetchInto(record, state, true);
       this.files.saveSources([...this.files.sources(), record]);
-      return sourceStatus(this.files, this.deps.registry, record);
+      return (await this.statuses([record]))[0] as McpSourceStatus;
     });
   }
 
@@ -136,7 +140,7 @@ export class McpSources {
     return this.serial(async () => {
       const records = name === undefined ? this.files.sources() : [this.record(name)];
       for (const record of records) await this.fetchInto(record, this.files.state(record.name), false);
-      return records.map((record) => sourceStatus(this.files, this.deps.registry, record));
+      return this.statuses(records);
     });
   }
 
@@ -159,6 +163,7 @@ export class McpSources {
       this.files.saveState(source, state);
       this.files.writeSkill(source, skill, seen.files);
       this.deps.onChanged([full]);
+      const { skillStatus } = await import('./source-status.js');
       return skillStatus(this.files, this.deps.registry, source, skill, state);
     });
   }
@@ -166,6 +171,8 @@ export class McpSources {
   /** Fetches `record` into `state`, keeps it, and brings the loaded folders in line; `strict`: a failing source throws. */
   private async fetchInto(record: SourceRecord, state: SourceState, strict: boolean): Promise<void> {
     try {
+      // The MCP client and its transports load with the first fetch: nothing else needs them.
+      const { openLink } = await import('./mcp-link.js');
       const link = await openLink(record, this.deps.env, '1');
       try {
         state.skills = await fetchSource(link, this.files, record.name, state);

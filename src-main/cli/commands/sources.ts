@@ -5,6 +5,7 @@
 import type { Command } from '../command.js';
 import { formatSources } from '../format/sources.js';
 import { skillcErrors } from '../../shared/error-messages/skillc.js';
+import { runMcpSources } from './mcp-sources.js';
 import { FORMAT, finish, num, pick, str } from './read-options.js';
 
 /** The MCP forms of `sources`, words of their own in the skill's place. */
@@ -49,8 +50,7 @@ export const sources: Command = {
   ],
   async run(ctx, args) {
     const [skill] = args.positionals;
-    // Loaded only for these forms: reading a skill's files stays as light as it was.
-    if (skill === undefined || MCP_FORMS.has(skill)) return (await import('./mcp-sources.js')).runMcpSources(ctx, args);
+    if (skill === undefined || MCP_FORMS.has(skill)) return runMcpSources(ctx, args);
     if (args.positionals.length > 1) throw skillcErrors.usage(`unexpected argument '${args.positionals[1] as string}'`);
     const mcpOnly = MCP_OPTIONS.find((option) => args.options[option] !== undefined);
     if (mcpOnly !== undefined) throw skillcErrors.invalidOption(`--${mcpOnly} goes with the MCP forms of sources (add-mcp, approve-mcp), not with a skill`);

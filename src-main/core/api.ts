@@ -34,6 +34,8 @@ import { PolicyService } from './services/policy-service.js';
 import { Preferences } from './services/preferences.js';
 import { RunDesk } from './services/run-desk.js';
 import { SkillListing } from './services/skill-listing.js';
+import { SkillServing } from './services/skill-serving.js';
+import { McpSources } from './served/mcp-sources.js';
 import { revokeForSkill } from './store/approvals.js';
 import type { StateDb } from './store/state-db.js';
 import { StateStore } from './store/state-store.js';
@@ -80,6 +82,10 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   /** Which project folders' own skills load. */
   readonly projects: ProjectTrust;
   readonly skills: SkillListing;
+  /** Its own skills as the Skills extension (SEP-2640) serves them. */
+  readonly serving: SkillServing;
+  /** MCP servers as sources of skills, and their skills as the person approved them. */
+  readonly sources: McpSources;
   readonly runs: RunDesk;
   readonly policy: PolicyService;
   readonly preferences: Preferences;
@@ -123,6 +129,15 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     this.broker.on('resolved', (resolution) => emit({ type: 'approval.resolved', id: resolution.id, outcome: resolution.kind }));
     const { library, registry, broker, session, sandbox, projects } = this;
     this.skills = new SkillListing({ config, library, db, emit });
+    this.serving = new SkillServing({ library, db });
+    this.sources = new McpSources({
+      home: config.home,
+      env: config.env,
+      registry,
+      onChanged: (names) => {
+        for (const name of names) registry.reload(name);
+      },
+    });
     this.runs = new RunDesk({ config, registry, broker, sandbox, session, projects, db, failure: (error) => this.failure(error), emit });
     this.policy = new PolicyService({ library, sandbox, session, db, emit });
     this.preferences = new Preferences({ state: this.state, db, closed: () => this.closed, emit });
@@ -208,6 +223,8 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
       }
     });
     if (!this.closed) void this.library.catalogCurrent();
+    // What each MCP source serves now, fetched again in the background: a skill whose files changed waits for the person again.
+    if (!this.closed && this.sources.files.sources().length > 0) void this.sources.refresh().catch(() => undefined);
   }
 
   /**

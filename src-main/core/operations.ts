@@ -180,6 +180,16 @@ const handlers: Handlers = {
   trustProject: (core, i) => core.projects.trust(i.path, i.confirm),
   untrustProject: async (core, i) => (await core.projects.untrust(i.path), ok),
 
+  servedSkills: (core, i) => core.serving.list(i.cursor, i.limit),
+  servedSkill: (core, i) => core.serving.entry(i.skill),
+  servedFile: (core, i) => core.serving.file(i.skill, i.path),
+  servedDirectory: (core, i) => core.serving.directory(i.skill, i.dir, i.cursor),
+  mcpSources: (core) => core.sources.list(),
+  addMcpSource: (core, i) => core.sources.add(i),
+  removeMcpSource: async (core, i) => (await core.sources.remove(i.name), ok),
+  refreshMcpSources: (core, i) => core.sources.refresh(i.name),
+  approveServedSkill: (core, i) => core.sources.approve(i.skill, i.confirm, i.grants ?? false),
+
   health: (core, _i, ctx) => ({
     app: 'skilltray',
     version: ctx.version,

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { AttachResult, DiscoverAnswer } from './agent.js';
 import { ERROR_KINDS, type ErrorCode, type ErrorShape } from './errors.js';
 import type { PackChange, PackInfo, ScanReport, SkillSwitch, UpdateReport } from './packs.js';
+import type { McpSourceStatus, ServedDirectoryEntry, ServedFile, ServedSkillEntry, ServedSkillStatus } from './served.js';
 import { BRIDGE_TRANSPORTS, LAUNCH_FORMS, type AssistantChange, type AssistantStatus, type AssistantTest } from './connect.js';
 import type { BuildResult, OpenResult, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult } from './gateway.js';
 import {
@@ -222,6 +223,36 @@ export const inputs = {
   trustProject: z.strictObject({ path: text().min(1), confirm: z.string().regex(/^[0-9a-f]{64}$/, "the digest of the project's skills you confirmed") }),
   untrustProject: z.strictObject({ path: text().min(1) }),
 
+  /** Skills over MCP (SEP-2640), served: the enabled skills offered now as `skills/list` entries, a page at a time. */
+  servedSkills: z.strictObject({ cursor: text(1024).optional(), limit: z.number().int().min(1).max(100).optional() }),
+  /** One served skill's entry (`skills/get`). */
+  servedSkill: z.strictObject({ skill: name }),
+  /** One file of a served skill, with its digest (`resources/read` of a `skill://` URI). */
+  servedFile: z.strictObject({ skill: name, path: text() }),
+  /** The direct children of a folder of a served skill ('' for its own folder; `resources/directory/read`). */
+  servedDirectory: z.strictObject({ skill: name, dir: text(), cursor: text(1024).optional() }),
+
+  /** Skills over MCP, taken: the MCP servers added as sources of skills, and what each serves. */
+  mcpSources: z.strictObject({}),
+  /** Adds an MCP server as a source: a command Skilltray starts (stdio), or a Streamable HTTP URL; its skills are fetched at once. */
+  addMcpSource: z.strictObject({
+    name,
+    command: z.array(text()).min(1).max(256).optional(),
+    env: z.record(z.string().max(256), text()).optional(),
+    url: text().optional(),
+    headers: z.record(z.string().max(256), text()).optional(),
+  }),
+  /** Removes a source, its cached files and its approvals. */
+  removeMcpSource: z.strictObject({ name }),
+  /** Fetches a source's skills again (every source's without a name); a skill whose files changed is asked for again. */
+  refreshMcpSources: z.strictObject({ name: name.optional() }),
+  /** Approves a served skill as the person saw it (`confirm`: its digest); `grants` also honours what it declares (reads, writes, limits, network…). */
+  approveServedSkill: z.strictObject({
+    skill: name,
+    confirm: z.string().regex(/^[0-9a-f]{64}$/, 'the digest of the served skill you confirmed'),
+    grants: z.boolean().optional(),
+  }),
+
   health: z.strictObject({}),
 
   /** Voice here: the person's voice settings, and whether answers can be heard and prompts spoken (docs/voice.md). */
@@ -307,6 +338,15 @@ export const AUTHORITY: { readonly [K in OperationName]: Authority } = {
   inspectProject: 'person',
   trustProject: 'person',
   untrustProject: 'person',
+  servedSkills: 'assistant',
+  servedSkill: 'assistant',
+  servedFile: 'assistant',
+  servedDirectory: 'assistant',
+  mcpSources: 'person',
+  addMcpSource: 'person',
+  removeMcpSource: 'person',
+  refreshMcpSources: 'person',
+  approveServedSkill: 'person',
   health: 'person',
   voice: 'person',
   setVoice: 'person',
@@ -393,6 +433,15 @@ export interface OperationOutputs {
   inspectProject: ProjectInspection;
   trustProject: TrustedProject;
   untrustProject: { ok: true };
+  servedSkills: { skills: ServedSkillEntry[]; nextCursor: string | null };
+  servedSkill: ServedSkillEntry;
+  servedFile: ServedFile;
+  servedDirectory: { entries: ServedDirectoryEntry[]; nextCursor: string | null };
+  mcpSources: McpSourceStatus[];
+  addMcpSource: McpSourceStatus;
+  removeMcpSource: { ok: true };
+  refreshMcpSources: McpSourceStatus[];
+  approveServedSkill: ServedSkillStatus;
   health: Health;
   voice: { settings: VoiceSettings; status: VoiceStatus };
   setVoice: VoiceSettings;

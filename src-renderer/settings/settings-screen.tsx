@@ -1,4 +1,7 @@
-/** `#/settings`: mode and pause, history, the palette, voice, assistants, where skills come from, rules, the sandbox, and remembered approvals. */
+/**
+ * `#/settings`: mode and pause, history retention, the palette, voice, connected assistants, MCP sources of skills, where skills come from, rules,
+ * the sandbox, and remembered approvals.
+ */
 import { useId, useState, type FormEvent } from 'react';
 import { COMPATIBILITY_ROOTS, type RootWatch } from '../../src-main/shared/model.js';
 import { RULE_EFFECTS, type Rule, type RuleEffect } from '../../src-main/shared/runs.js';
@@ -13,6 +16,7 @@ import { useResource } from '../app/use-resource.js';
 import { useSettings } from '../app/use-settings.js';
 import { RememberedList } from '../approvals/remembered-list.js';
 import { AssistantsSettings } from './assistants-settings.js';
+import { McpSourcesSettings } from './mcp-sources-settings.js';
 import { HistoryRetention } from './history-retention.js';
 import { ModeSwitch, PauseSwitch } from './mode-controls.js';
 import { PaletteShortcut } from './palette-shortcut.js';
@@ -236,6 +240,10 @@ export function SettingsScreen() {
       <section className="card" aria-labelledby="assistants-title">
         <h2 id="assistants-title">Assistants</h2>
         <AssistantsSettings />
+      </section>
+      <section className="card" aria-labelledby="sources-title">
+        <h2 id="sources-title">Sources</h2>
+        <McpSourcesSettings />
       </section>
       <section className="card" aria-labelledby="roots-title">
         <h2 id="roots-title">Skill roots</h2>

@@ -15,7 +15,8 @@ const RANGES: Record<string, RegExp> = {
   'voice.ts': /^E63\d$/,
   'runner.ts': /^E7\d\d$/,
   'gateway.ts': /^E8[0-4]\d$/,
-  'connect.ts': /^E8[5-9]\d$/,
+  'connect.ts': /^E85\d$/,
+  'served.ts': /^E86\d$/,
   'state.ts': /^E9(?!99)\d\d$/,
 };
 

@@ -3,7 +3,7 @@
  * whether it names Skilltray, Connect or Disconnect (the change to its file shown first, as a diff,
  * and made only when confirmed), and a test that starts the bridge and completes an MCP handshake.
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { AssistantChange, AssistantStatus } from '../../src-main/shared/connect.js';
 import { useAnnounce } from '../app/announcer.js';
 import { useClient } from '../app/connection-context.js';
@@ -71,6 +71,20 @@ interface RowProps {
 function AssistantRow({ status, test, testing, preview, busy, onPreview, onConfirm, onCancel, onTest }: RowProps) {
   const state = status.state === null ? null : STATE_LABELS[status.state];
   const connected = status.state === 'connected';
+  const change = useRef<HTMLDivElement>(null);
+  const opener = useRef<HTMLButtonElement | null>(null);
+  const shown = preview === null ? null : `${preview.action}\n${preview.diff}`;
+  // The change opens below the row, off screen on a phone: it takes focus and comes into view whole.
+  useEffect(() => {
+    const group = change.current;
+    if (shown === null || !group) return;
+    group.focus({ preventScroll: true });
+    group.scrollIntoView({ block: 'nearest' });
+  }, [shown]);
+  const cancel = (): void => {
+    onCancel();
+    opener.current?.focus();
+  };
   return (
     <li className="assistant-row" aria-label={status.name}>
       <div className="assistant-head">
@@ -80,12 +94,30 @@ function AssistantRow({ status, test, testing, preview, busy, onPreview, onConfi
         <WorksBadge status={status} test={test} />
         <span className="assistant-actions">
           {status.state !== null && !connected ? (
-            <button type="button" className="button button-primary" disabled={busy} onClick={() => onPreview('connect')} aria-label={`Connect ${status.name}`}>
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={busy}
+              onClick={(event) => {
+                opener.current = event.currentTarget;
+                onPreview('connect');
+              }}
+              aria-label={`Connect ${status.name}`}
+            >
               Connect
             </button>
           ) : null}
           {status.state !== null && status.state !== 'not_connected' ? (
-            <button type="button" className="button" disabled={busy} onClick={() => onPreview('disconnect')} aria-label={`Disconnect ${status.name}`}>
+            <button
+              type="button"
+              className="button"
+              disabled={busy}
+              onClick={(event) => {
+                opener.current = event.currentTarget;
+                onPreview('disconnect');
+              }}
+              aria-label={`Disconnect ${status.name}`}
+            >
               Disconnect
             </button>
           ) : null}
@@ -110,7 +142,13 @@ function AssistantRow({ status, test, testing, preview, busy, onPreview, onConfi
       ) : null}
       {test && !test.works ? <p className="note note-error">The bridge did not answer: {test.error}</p> : null}
       {preview ? (
-        <div className="assistant-preview" role="group" aria-label={`${preview.action === 'connect' ? 'Connect' : 'Disconnect'} ${status.name}: the change`}>
+        <div
+          ref={change}
+          tabIndex={-1}
+          className="assistant-preview"
+          role="group"
+          aria-label={`${preview.action === 'connect' ? 'Connect' : 'Disconnect'} ${status.name}: the change`}
+        >
           {preview.changed ? (
             <>
               <p>
@@ -135,7 +173,7 @@ function AssistantRow({ status, test, testing, preview, busy, onPreview, onConfi
                 {busy ? 'Working…' : preview.action === 'connect' ? `Connect ${status.name}` : `Disconnect ${status.name}`}
               </button>
             ) : null}
-            <button type="button" className="button button-quiet" onClick={onCancel}>
+            <button type="button" className="button button-quiet" onClick={cancel}>
               {preview.changed ? 'Cancel' : 'Close'}
             </button>
           </div>

@@ -1,15 +1,17 @@
 /**
  * Settings › Assistants: the MCP clients Skilltray connects, one row each: where its config lives,
  * whether it names Skilltray, Connect or Disconnect (the change to its file shown first, as a diff,
- * and made only when confirmed), and a test that starts the bridge and completes an MCP handshake.
+ * and made only when confirmed), a test that starts the bridge and completes an MCP handshake, and
+ * what the client sees of Skilltray right now (assistant-sees.tsx).
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { AssistantChange, AssistantStatus } from '../../src-main/shared/connect.js';
 import { useAnnounce } from '../app/announcer.js';
 import { useClient } from '../app/connection-context.js';
 import { ErrorNote } from '../app/error-note.js';
 import { PathText } from '../app/path-text.js';
 import { useResource } from '../app/use-resource.js';
+import { AssistantSees } from './assistant-sees.js';
 
 const STATE_LABELS: Record<NonNullable<AssistantStatus['state']>, { text: string; badge: string }> = {
   connected: { text: 'connected', badge: 'badge-ok' },
@@ -72,6 +74,8 @@ function AssistantRow({ status, test, testing, preview, busy, onPreview, onConfi
   const state = status.state === null ? null : STATE_LABELS[status.state];
   const connected = status.state === 'connected';
   const change = useRef<HTMLDivElement>(null);
+  const seesId = useId();
+  const [seeing, setSeeing] = useState(false);
   const opener = useRef<HTMLButtonElement | null>(null);
   const shown = preview === null ? null : `${preview.action}\n${preview.diff}`;
   // The change opens below the row, off screen on a phone: it takes focus and comes into view whole.
@@ -141,6 +145,26 @@ function AssistantRow({ status, test, testing, preview, busy, onPreview, onConfi
         </p>
       ) : null}
       {test && !test.works ? <p className="note note-error">The bridge did not answer: {test.error}</p> : null}
+      {status.state !== null ? (
+        <>
+          <button
+            type="button"
+            id={seesId}
+            className="button button-quiet button-small assistant-sees-toggle"
+            aria-expanded={seeing}
+            aria-controls={`${seesId}-view`}
+            onClick={() => setSeeing((open) => !open)}
+          >
+            <span aria-hidden="true">{seeing ? '▾' : '▸'}</span> What {status.name} sees
+          </button>
+          {seeing ? (
+            <div id={`${seesId}-view`}>
+              {/* Keyed by its entry: connecting or disconnecting starts it over, handshake included. */}
+              <AssistantSees key={`${status.state}|${status.transport ?? ''}|${String(status.personToken)}`} status={status} headingId={seesId} />
+            </div>
+          ) : null}
+        </>
+      ) : null}
       {preview ? (
         <div
           ref={change}

@@ -85,7 +85,11 @@ test('the palette with an approval: the answers on screen without scrolling, the
     // The command reads whole, on screen, at a size meant to be read.
     const command = card.locator('code.sentence-command');
     await expect(command).toBeInViewport({ ratio: 1 });
-    expect(await command.evaluate((el) => parseFloat(getComputedStyle(el).fontSize))).toBeGreaterThanOrEqual(13);
+    expect(
+      await command.evaluate((el) =>
+        parseFloat((globalThis as unknown as { getComputedStyle(e: unknown): { fontSize: string } }).getComputedStyle(el).fontSize),
+      ),
+    ).toBeGreaterThanOrEqual(13);
     // The palette takes the window on a phone, so nothing is hidden behind its frame.
     const frame = await dialog.boundingBox();
     if (size === PHONE) expect(frame?.height ?? 0).toBeGreaterThanOrEqual(PHONE.height - 2);

@@ -9,7 +9,7 @@ export type Trust = 'bundled' | 'user';
 
 /** Where a skill root comes from, in precedence order. */
 export type RootKind =
-  'env' | 'home' | 'packs' | 'bundled' | 'gibberish' | 'gibbtools' | 'kode' | 'claude' | 'agents' | 'codex' | 'cursor' | 'copilot' | 'project';
+  'env' | 'home' | 'packs' | 'bundled' | 'gibberish' | 'gibbtools' | 'kode' | 'claude' | 'agents' | 'codex' | 'cursor' | 'copilot' | 'project' | 'mcp';
 
 /**
  * A project folder whose skills (`.claude/skills`, `.agents/skills`) the person trusts, as it is

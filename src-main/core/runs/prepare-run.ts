@@ -28,6 +28,8 @@ import { getSettings } from '../store/settings.js';
 import type { StateDb } from '../store/state-db.js';
 import { isUnsandboxed } from '../store/unsandboxed.js';
 import { renderCommand } from '../template/render-command.js';
+import { voiceTurn } from '../policy/voice-turn.js';
+import { requestChannel } from '../../shared/voice.js';
 
 /** One tool call as a surface hands it over. */
 export interface RunInput {
@@ -41,6 +43,8 @@ export interface RunInput {
   assistant?: string;
   /** Correlates the run with the caller's own trace (ADR-001 run/attach); generated when absent. */
   traceId?: string;
+  /** `voice`: an assistant asks on something the person said (docs/voice.md); otherwise the surface says where it came from. */
+  channel?: 'voice';
 }
 
 /** What preparing a run reads (and the run service shares). */
@@ -173,7 +177,7 @@ export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
           why: `it is ${workspace.home === places.userHome ? 'your home folder' : 'a home folder'}, so the run could read all of it (keys and credential stores stay hidden)`,
         }
       : null;
-  const decision = decide({
+  const decided = decide({
     skill,
     tool,
     mode: settings.mode,
@@ -190,5 +194,6 @@ export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
     enabled: isEnabled(listSwitches(db), skill.name, settings.mode),
     sandbox,
   });
+  const decision = voiceTurn(decided, requestChannel(input.surface, input.channel), sandbox);
   return { skill, command, programPath: program, decision, sandbox, folder };
 }

@@ -29,6 +29,8 @@ import type {
   Verdict,
 } from '../../shared/runs.js';
 import { remember } from '../store/approvals.js';
+import { recordChannel } from '../store/voice.js';
+import { requestChannel } from '../../shared/voice.js';
 import { getSettings } from '../store/settings.js';
 import { recordDecision, recordFailure, recordNetworkDenied, recordProcess, recordRequest, recordResult, recordStart } from '../store/run-records.js';
 import { isOwnerStopping, ownerStopping } from './interrupted-runs.js';
@@ -130,6 +132,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       },
       thisProcess(),
     );
+    recordChannel(this.deps.db, id, requestChannel(input.surface, input.channel));
     recordDecision(this.deps.db, id, { outcome: 'refused', decidedBy: 'error', reason: coded.message, errorCode: coded.code });
     throw withRunId(coded, id);
   }
@@ -160,6 +163,8 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       },
       thisProcess(),
     );
+    const channel = requestChannel(input.surface, input.channel);
+    recordChannel(db, id, channel);
 
     let answer: RecordedAnswer | null = null;
     const decided = (view: RunDecisionView, errorCode: string | null = null): void => {
@@ -200,6 +205,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         sandbox,
         supplied: command.supplied,
         rememberScopes: rememberScopes(skill, profileOf(sandbox), tool),
+        channel,
       };
       verdict = await askPerson(this.deps.broker, pending, options.approval, options.signal).catch((error: unknown) => {
         const coded = toSkilltrayError(error);

@@ -46,6 +46,7 @@ export const DIAGNOSTICS = {
   E450: { severity: 'error', breaks: [], summary: 'a `#### Policy` line is not `key: value`, names an unknown key, or has a bad value' },
   E451: { severity: 'error', breaks: GIBB, summary: 'a tool pack is not JSON Skilltray can read: malformed (line and column), too big, or nested too deep' },
   E452: { severity: 'error', breaks: GIBB, summary: 'a tool pack field is missing or has a value of the wrong kind (with its JSON pointer)' },
+  E460: { severity: 'error', breaks: [], summary: 'a skill taken from an MCP source does not hold the files the person approved' },
   W401: { severity: 'warning', breaks: GIBB, summary: 'a gibb.eri.sh skill’s description is longer than 256 characters' },
   W402: { severity: 'warning', breaks: ['gibberish', 'kode'], summary: 'a gibb.eri.sh or Kode skill has no top-level version' },
   W403: { severity: 'warning', breaks: ['gibberish', 'kode'], summary: 'a gibb.eri.sh or Kode skill’s version is not semver' },
@@ -70,6 +71,7 @@ export const DIAGNOSTICS = {
   W450: { severity: 'warning', breaks: [], summary: 'a tool’s policy asks for more than the skill permits (ignored), or conflicts with it (writes on a read-only tool)' },
   W451: { severity: 'warning', breaks: [], summary: 'a tool pack field Skilltray does not apply as gibb.eri.sh would (with its JSON pointer)' },
   W452: { severity: 'warning', breaks: [], summary: 'a folder holds both SKILL.md and tool packs: SKILL.md is the skill, the packs are not read' },
+  W460: { severity: 'warning', breaks: [], summary: 'a skill taken from an MCP source declares what would widen its runs, ignored until the person approves it' },
   W440: { severity: 'warning', breaks: ['kode', 'agentskills'], summary: 'the skill’s folder name starts with `-`, which command lines read as an option' },
 } as const satisfies Record<string, DiagnosticSpec>;
 

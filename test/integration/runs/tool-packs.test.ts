@@ -108,7 +108,7 @@ describe('gibb.eri.sh tool packs as skills', () => {
     const core = open(t);
     expect(listed(core, 'tools')?.tools[0]?.examples).toBe('User: condense this rambling webpage\ncall:echo_page{url:https://example.com}');
     // Words only its example holds.
-    expect(core.agent.discover('condense a rambling webpage').map((r) => [r.name, r.tools])).toContainEqual(['tools', ['echo_page']]);
+    expect(core.agent.discover('condense a rambling webpage').results.map((r) => [r.name, r.tools])).toContainEqual(['tools', ['echo_page']]);
   });
 
   it("refuses a pack outside its own modes (E605), while its folder's other packs run", async () => {

@@ -23,7 +23,8 @@ export function effectiveReach(
   tool?: Pick<Tool, 'policy'> | null,
 ): Pick<EffectivePolicy, 'readOnly' | 'network' | 'hosts'> {
   const own = tool?.policy ?? {};
-  const network = own.network ?? skill.network;
+  // A tool never reaches past its skill: what takes the skill's network away (a served skill's until approved, W460) takes its tools' too.
+  const network = skill.network && (own.network ?? true);
   return { readOnly: own.readOnly ?? skill.readOnly, network, hosts: network ? (own.network === undefined ? skill.hosts : (own.hosts ?? [])) : [] };
 }
 

@@ -178,4 +178,16 @@ describe('#### Policy under a tool', () => {
       { numRuns: 40 },
     );
   });
+
+  it("gives a tool no network once its skill has none, whatever the tool's own policy holds (a served skill's until approved) (property)", () => {
+    const hosts = fc.oneof(fc.constant<'host'>('host'), fc.array(fc.constantFrom('*', 'api.github.com', '*.example.com'), { maxLength: 3 }));
+    const own = fc.record({ network: fc.option(fc.boolean(), { nil: undefined }), hosts: fc.option(hosts, { nil: undefined }) }, { requiredKeys: [] });
+    fc.assert(
+      fc.property(own, hosts, (policy, skillHosts) => {
+        const skill = { readOnly: false, alwaysAsk: false, timeoutSec: 30, network: false, hosts: skillHosts };
+        expect(effectivePolicy(skill, { policy })).toMatchObject({ network: false, hosts: [] });
+      }),
+      { numRuns: 200 },
+    );
+  });
 });

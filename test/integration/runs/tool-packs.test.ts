@@ -242,5 +242,7 @@ describe('gibb.eri.sh tool packs as skills', () => {
     expect(listed(core, 'media')?.tools.map((tool) => tool.name)).toEqual(['echo_page']);
     expect(listed(core, 'mixed')?.diagnostics).toContainEqual(expect.objectContaining({ code: 'W452' }));
     expect(listed(core, 'mixed')?.tools).toEqual([]);
+    // The Skills extension serves SKILL.md skills: a folder of packs has none to serve, the SKILL.md beside its packs is served.
+    expect(core.serving.list().skills.map((entry) => entry.uri)).toEqual(['skill://mixed/SKILL.md']);
   });
 });

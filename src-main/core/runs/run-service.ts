@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { EventEmitter } from 'node:events';
-import type { RenderedCommand, ResourceLimitName, ResourceLimits, RunResult, Skill } from '../../shared/model.js';
+import type { RenderedCommand, ResourceLimitName, ResourceLimits, RunResult, Skill, Tool } from '../../shared/model.js';
 import { SkilltrayError, toSkilltrayError } from '../../shared/skilltray-error.js';
 import { policyErrors } from '../../shared/error-messages/policy.js';
 import { runnerErrors } from '../../shared/error-messages/runner.js';
@@ -84,6 +84,8 @@ interface Executable {
   id: string;
   traceId: string;
   skill: Skill;
+  /** The tool of `skill` that runs, looked up once (its pack's output shapes the result). */
+  tool: Tool | undefined;
   command: RenderedCommand;
   programPath: string;
   decision: RunDecisionView;
@@ -263,14 +265,14 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     }
     decided(view);
     try {
-      return await this.execute({ id, traceId, skill, command, programPath: programPath as string, decision: view, sandbox, dirs }, options.signal);
+      return await this.execute({ id, traceId, skill, tool, command, programPath: programPath as string, decision: view, sandbox, dirs }, options.signal);
     } finally {
       dirs.dispose();
     }
   }
 
   private async execute(run: Executable, signal?: AbortSignal): Promise<RunReport> {
-    const { id, traceId, skill, command, programPath, decision, sandbox, dirs } = run;
+    const { id, traceId, skill, tool, command, programPath, decision, sandbox, dirs } = run;
     const { db, env } = this.deps;
     const controller = new AbortController();
     // The reason travels on: an owner that is stopping makes this an interruption, not a cancellation.
@@ -336,10 +338,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       });
       const limitHit = cgroup?.hit() ?? signalledLimit(ran, spawn.treeEndsWithIt === true) ?? spawn.limitHit?.(report) ?? null;
       // A tool pack's output.max_chars and output.speak shape what the run returns (and history keeps).
-      const result: RunResult = shapeOutput(
-        skill.tools.find((t) => t.name === command.tool),
-        { ...ran, limitHit },
-      );
+      const result: RunResult = shapeOutput(tool, { ...ran, limitHit });
       const stopping = controller.signal.reason as unknown;
       // The tool is gone: its proxy closes before its refusals are read, so the record holds every one.
       await proxy?.close();

@@ -12,7 +12,7 @@
 import type { SkilltrayError } from '../../shared/skilltray-error.js';
 import { templateErrors } from '../../shared/error-messages/templates.js';
 import type { Tool, ToolParam } from '../../shared/model.js';
-import type { ArgumentValue, Arguments } from './render-command.js';
+import type { ArgumentValue, Arguments } from './argument-values.js';
 
 /**
  * gibb's placeholder, `\{\{(\w+)(?::([^}]*))?\}\}` in Rust's regex crate, whose `\w` is Unicode's

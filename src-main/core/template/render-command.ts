@@ -12,12 +12,7 @@ import type { RenderedCommand, Skill, Tool, ToolParam } from '../../shared/model
 import { parseCommand, type CommandToken, type Placeholder } from './parse-command.js';
 import { effectivePolicy } from '../../shared/tool-policy.js';
 import { renderPackArgs } from './pack-command.js';
-
-/** A checked argument value: what a parameter of type string/enum, integer/number or boolean holds. */
-export type ArgumentValue = string | number | boolean;
-
-/** Checked arguments keyed by parameter name; missing optional parameters are absent. */
-export type Arguments = Record<string, ArgumentValue>;
+import type { ArgumentValue, Arguments } from './argument-values.js';
 
 /** A short, safe rendering of a value for an error message. */
 function preview(value: unknown): string {

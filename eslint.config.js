@@ -15,7 +15,7 @@ const coreFloors = [
   ['skills'],
   ['config', 'policy', 'process', 'authority'],
   ['store', 'packs'],
-  ['search', 'runs', 'connect'],
+  ['search', 'runs', 'connect', 'voice', 'served'],
   ['agent', 'gateway', 'skill-summary', 'parallel-worker'],
   ['library'],
   ['services'],

@@ -28,6 +28,7 @@ import { searchQualityBench } from './search-quality.bench.js';
 import { serveBench } from './serve.bench.js';
 import { sessionBench } from './session.bench.js';
 import { uiBench } from './ui.bench.js';
+import { voiceBench } from './voice.bench.js';
 
 // Compiled to dist/node/bench: the checkout's skills/ is four levels up.
 const bundledDir = fileURLToPath(new URL('../../../skills', import.meta.url));
@@ -51,6 +52,7 @@ const BENCHES: Record<string, Bench> = {
   discover: (dir, fixtures) => discoverBench(dir, bundledDir, fixtures),
   'search-quality': (dir) => searchQualityBench(dir, bundledDir),
   ui: uiBench,
+  voice: voiceBench,
 };
 
 /** A comma-separated `--name=` flag, else the environment variable, as a list. */

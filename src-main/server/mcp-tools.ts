@@ -91,7 +91,7 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
     description:
       "Run one tool of a skill with named arguments. Skilltray renders the tool's command into a program and its arguments " +
       "(never a shell), applies the person's policy, runs it bounded (timeout, output cap, filtered environment) and records it. " +
-      `${APPROVAL} The result has the exit code, stdout, stderr, duration and the run id; a non-zero exit code is a result ` +
+      `${APPROVAL} The result has the exit code, stdout, stderr, duration and the run id (and, for a tool pack with output.speak, speech: a sentence to say); a non-zero exit code is a result ` +
       'of the program, not an error of the call. Bad arguments are refused before anything runs (E5xx).',
     properties: {
       skill: skillName,
@@ -99,6 +99,8 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
       args: "named arguments, as the tool's Parameters table says (names and types are in list and describe); omit when it takes none",
       cwd: 'working directory: an existing absolute directory (default: your first root; without one the tool gets an empty folder of its own, never your home)',
       trace_id: 'your own trace id, recorded with the run',
+      channel:
+        "'voice' when you ask on something the person said aloud (a voice turn): a tool that may write then always waits for the person, who answers with the request's spoken code",
     },
     annotations: RUNS,
   },

@@ -8,12 +8,13 @@ import { readBundledManifest, type BundledManifest } from '../../../src-main/cor
 const good = (name: string, description = `The ${name} skill.`) => skillMd({ name, description, version: '1.0.0' });
 
 describe('skill roots and precedence', () => {
-  it('orders roots: SKILLTRAY_SKILLS_PATH entries, <home>/skills, installed packs, bundled, then compatibility roots that exist', () => {
+  it('orders roots: SKILLTRAY_SKILLS_PATH entries, <home>/skills, installed packs, bundled, compatibility roots that exist, then what MCP sources serve', () => {
     const t = testHome();
     const second = tempDir();
     mkdirSync(join(t.userHome, '.kode', 'skills'), { recursive: true });
     mkdirSync(join(t.userHome, '.claude', 'skills'), { recursive: true });
     mkdirSync(join(t.userHome, '.local', 'share', 'gibb.eri.sh', 'skills'), { recursive: true });
+    mkdirSync(join(t.userHome, '.config', 'gibb.eri.sh', 'tools.d'), { recursive: true });
     for (const folder of ['.agents', '.codex', '.cursor', '.copilot']) mkdirSync(join(t.userHome, folder, 'skills'), { recursive: true });
     const config = t.config({ SKILLTRAY_SKILLS_PATH: [t.skills, second].join(delimiter) });
     expect(config.roots.map((r) => [r.kind, r.trust, r.syntax])).toEqual([
@@ -23,21 +24,31 @@ describe('skill roots and precedence', () => {
       ['packs', 'user', 'angle'],
       ['bundled', 'bundled', 'angle'],
       ['gibberish', 'user', 'braces'],
+      ['gibbtools', 'user', 'angle'],
+      ['gibbtools', 'user', 'angle'],
       ['kode', 'user', 'angle'],
       ['claude', 'user', 'angle'],
       ['agents', 'user', 'angle'],
       ['codex', 'user', 'angle'],
       ['cursor', 'user', 'angle'],
       ['copilot', 'user', 'angle'],
+      ['mcp', 'user', 'angle'],
     ]);
-    expect(config.roots.slice(-4).map((r) => r.path)).toEqual(['.agents', '.codex', '.cursor', '.copilot'].map((folder) => join(t.userHome, folder, 'skills')));
+    expect(config.roots.at(-1)?.path).toBe(join(t.home, 'mcp', 'skills'));
+    expect(config.roots.slice(-5, -1).map((r) => r.path)).toEqual(['.agents', '.codex', '.cursor', '.copilot'].map((folder) => join(t.userHome, folder, 'skills')));
     expect(t.config({ CODEX_HOME: join(t.userHome, '.codex') }).roots.find((r) => r.kind === 'codex')?.path).toBe(join(t.userHome, '.codex', 'skills'));
     expect(config.roots[2]?.path).toBe(join(t.home, 'skills'));
     expect(config.roots[3]?.path).toBe(join(t.home, 'packs'));
+    // gibb.eri.sh's tool packs: its config folder (whose tools folder is a skill) and its tools.d.
+    expect(config.roots.filter((r) => r.kind === 'gibbtools').map((r) => r.path)).toEqual([
+      join(t.userHome, '.config', 'gibb.eri.sh'),
+      join(t.userHome, '.config', 'gibb.eri.sh', 'tools.d'),
+    ]);
+    expect(t.config({ XDG_CONFIG_HOME: join(t.userHome, 'xdg') }).roots.some((r) => r.kind === 'gibbtools')).toBe(false);
   });
 
   it('leaves out compatibility roots that do not exist', () => {
-    expect(testHome().config().roots.map((r) => r.kind)).toEqual(['env', 'home', 'packs', 'bundled']);
+    expect(testHome().config().roots.map((r) => r.kind)).toEqual(['env', 'home', 'packs', 'bundled', 'mcp']);
   });
 
   it('T7: an override root beats ~/.kode/skills; first match wins and the loser is reported', () => {

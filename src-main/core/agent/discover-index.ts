@@ -26,6 +26,8 @@ export const TOOL_FIELDS = { name: 1, description: 0.8, params: 0.5, examples: 0
  */
 const BODY_MOST = 0.4;
 const BODY_LEAST = 0.05;
+/** How many terms' holding counts an index keeps (see `DiscoverIndex.rarity`). */
+const MOST_COUNTS_KEPT = 20_000;
 /** A term found in the body a few words from another of the intent's terms ("a short link for a URL") says as much as a heading. */
 export const BODY_NEAR = 0.5;
 /**
@@ -133,6 +135,8 @@ export class DiscoverIndex {
   private readonly gramCount: Database.Statement<[string], number>;
   private readonly scores: Database.Statement<[string], [number, number, number]>;
   private readonly knownForms = new Map<string, boolean>();
+  /** How many skills hold each term's forms, by its FTS5 expression: a pasted page asks for hundreds, the common ones the costliest to count. */
+  private readonly holdingCounts = new Map<string, number>();
   /** Each skill's body length against the average, as a factor on what its body and headings hold. */
   private readonly bodyFactor: Float64Array;
   /** Each skill's name and hash when indexed: the same list again reuses the index. */
@@ -207,7 +211,15 @@ export class DiscoverIndex {
 
   /** How rare a term is, ln(1 + skills / skills holding it anywhere), 0 when none does: a first guess, before `hits` weighs where they hold it. */
   rarity(term: Term): number {
-    const holding = (term.unspaced ? this.gramCount : this.skillCount).get(`(${term.forms.map(quoteToken).join(' OR ')})`) ?? 0;
+    const expression = `(${term.forms.map(quoteToken).join(' OR ')})`;
+    const key = term.unspaced ? `grams ${expression}` : expression;
+    let holding = this.holdingCounts.get(key);
+    if (holding === undefined) {
+      holding = (term.unspaced ? this.gramCount : this.skillCount).get(expression) ?? 0;
+      // Bounded: the words of many pages may pass through one index.
+      if (this.holdingCounts.size >= MOST_COUNTS_KEPT) this.holdingCounts.clear();
+      this.holdingCounts.set(key, holding);
+    }
     return holding === 0 ? 0 : Math.log(1 + this.skills.length / holding);
   }
 

@@ -3,13 +3,18 @@ import type { ParallelJob } from '../parallel.js';
 import type { SkillFile } from '../skills/walk.js';
 import { headingTrails, holds, toolOf } from './catalog-hits.js';
 import { skillDocuments, type SectionRow } from './documents.js';
-import { plainText } from './plain-text.js';
+import { oneLine, plainInline, plainText } from './plain-text.js';
 import { catalogTools, type CatalogTool, type ToolCommands } from './tool-text.js';
+import { hasUnspacedRun } from './unspaced-text.js';
 
 /** One catalog row as stored: `content` is the section's text as plain text, without its own heading line (the title has it). */
 export interface CatalogRow extends SectionRow {
   trail: string;
   tool: string | null;
+  /** The skill's description, on its one row that holds it (its `content` is then empty); null on every other row. */
+  about: string | null;
+  /** Whether the row holds a run of a script written without spaces (indexed in pairs too: unspaced-text.ts). */
+  unspaced: boolean;
 }
 
 /** Lines [first, last] of a file, 1-based and inclusive. */
@@ -52,8 +57,19 @@ function skillMdText(row: SectionRow, heldTools: readonly LineRange[], commands:
   return lines.join('\n');
 }
 
-/** A skill's rows (its walk's files): their sections as plain text, each with the headings it sits under and its tool. */
-export function catalogRows(files: readonly SkillFile[], tools: readonly CatalogTool[]): CatalogRow[] {
+/**
+ * The row of a skill's description: what hosts trigger a skill on, and often the only place a word
+ * such as "backoff" is written. It sits in SKILL.md's frontmatter, before the first heading, so it
+ * is a hit on SKILL.md itself (level 0, line 1), like the text of a file without headings.
+ */
+export function descriptionRow(description: string): CatalogRow | null {
+  const about = oneLine(plainInline(description));
+  if (about === '') return null;
+  return { file: 'SKILL.md', section: '', content: '', about, level: 0, startLine: 1, endLine: 2, trail: '[]', tool: null, unspaced: hasUnspacedRun(about) };
+}
+
+/** A skill's rows (its walk's files), its description's first: their sections as plain text, each with the headings it sits under and its tool. */
+export function catalogRows(files: readonly SkillFile[], tools: readonly CatalogTool[], description: string | null = null): CatalogRow[] {
   const names = new Set(tools.map((tool) => tool.name));
   const commands = commandLinesOf(tools);
   const sections = skillDocuments(files).sections;
@@ -63,7 +79,8 @@ export function catalogRows(files: readonly SkillFile[], tools: readonly Catalog
     if (rows === undefined) byFile.set(row.file, [row]);
     else rows.push(row);
   }
-  const rows: CatalogRow[] = [];
+  const about = description === null ? null : descriptionRow(description);
+  const rows: CatalogRow[] = about === null ? [] : [about];
   for (const [file, fileRows] of byFile) {
     const placed = headingTrails(fileRows);
     const memo = new Map<string, string | null>();
@@ -79,15 +96,18 @@ export function catalogRows(files: readonly SkillFile[], tools: readonly Catalog
       // The heading line is the title; the text under it is what a snippet shows.
       const newline = text.indexOf('\n');
       const body = row.level === 0 ? text : newline === -1 ? '' : text.slice(newline + 1);
+      const content = plainText(body, memo);
       rows.push({
         file,
         section: row.section,
-        content: plainText(body, memo),
+        content,
+        about: null,
         level: row.level,
         startLine: row.startLine,
         endLine: row.endLine,
         trail: JSON.stringify(heading.trail),
         tool: skillMd ? toolOf(heading, names) : null,
+        unspaced: hasUnspacedRun(row.section) || hasUnspacedRun(content),
       });
     });
   }
@@ -99,7 +119,14 @@ export function catalogRows(files: readonly SkillFile[], tools: readonly Catalog
  * a first search reads every skill's files into the catalog (core/parallel.ts), and reading its
  * Commands as callers see them is part of that work, not a step before it.
  */
-export const catalogRowsJob: ParallelJob<{ files: readonly SkillFile[]; commands: ToolCommands | null }, CatalogRow[]> = {
+export const catalogRowsJob: ParallelJob<CatalogRowsInput, CatalogRow[]> = {
   name: 'catalog-rows',
-  run: ({ files, commands }) => catalogRows(files, commands === null ? [] : catalogTools(commands)),
+  run: ({ files, commands, description }) => catalogRows(files, commands === null ? [] : catalogTools(commands), description ?? null),
 };
+
+/** What catalogRowsJob reads a skill from: its files, its tools' Commands (null: none) and its description (null or absent: none). */
+export interface CatalogRowsInput {
+  files: readonly SkillFile[];
+  commands: ToolCommands | null;
+  description?: string | null;
+}

@@ -51,6 +51,7 @@ describe('catalog search across all skills', () => {
           skill: 'git',
           file: 'SKILL.md',
           section: 'Rebase',
+          about: false,
           title: 'Rebase',
           trail: [],
           tool: null,
@@ -193,13 +194,20 @@ describe('catalog search across all skills', () => {
   });
 
   it('prefix: true makes the last token a word prefix "tok"* for search-as-you-type', () => {
-    expect(catalogMatch('merge pd', true)).toEqual({ stemmed: '"merge"', required: '"merge"', wordPrefix: '"pd"*', anyWord: '"merge" OR "pd"*' });
-    expect(catalogMatch('say "hi', true)).toEqual({ stemmed: '"say"', required: '"say"', wordPrefix: '"""hi"*', anyWord: '"say" OR """hi"*' });
-    expect(catalogMatch('pd', true)).toEqual({ stemmed: null, required: null, wordPrefix: '"pd"*', anyWord: '"pd"*' });
-    expect(catalogMatch('merge pd', false)).toEqual({ stemmed: '"merge" "pd"', required: '"merge" "pd"', wordPrefix: null, anyWord: '"merge" OR "pd"' });
-    // Common words are a bonus for the rows that hold them, never a requirement; a query of them alone needs them all.
+    expect(catalogMatch('merge pd', true)).toEqual({ stemmed: '"merge"', common: null, required: '"merge"', wordPrefix: '"pd"*', anyWord: '"merge" OR "pd"*' });
+    expect(catalogMatch('say "hi', true)).toEqual({ stemmed: '"say"', common: null, required: '"say"', wordPrefix: '"""hi"*', anyWord: '"say" OR """hi"*' });
+    expect(catalogMatch('pd', true)).toEqual({ stemmed: null, common: null, required: null, wordPrefix: '"pd"*', anyWord: '"pd"*' });
+    expect(catalogMatch('merge pd', false)).toEqual({
+      stemmed: '"merge" "pd"',
+      common: null,
+      required: '"merge" "pd"',
+      wordPrefix: null,
+      anyWord: '"merge" OR "pd"',
+    });
+    // Common words are a bonus for the rows that hold them (ranked apart: they add to a row's score once), never a requirement; alone, all are needed.
     expect(catalogMatch('who changed this file', false)).toMatchObject({
-      stemmed: '("changed" "file") OR ("changed" AND "file" AND ("who" OR "this"))',
+      stemmed: '"changed" "file"',
+      common: '"who" OR "this"',
       required: '"changed" "file"',
     });
     expect(catalogMatch('who changed this file', false, 'any')).toMatchObject({ stemmed: '"changed" OR "file"' });
@@ -396,9 +404,12 @@ describe('scripts written without spaces: any part of a run is found (unspaced-t
     const catalog = zhCatalog();
     expect(catalog.search('纪').results.map((hit) => hit.section)).toEqual(['适用场景']);
     expect(catalog.search('검색').results.map((hit) => [hit.skill, hit.section])).toEqual([['ko', '도움말']]);
-    expect(catalog.search('负责人 zzz').results).toEqual([]);
-    expect(catalog.search('适用 zh').results).toEqual([]);
-    expect(catalog.search('适 zh-not', { prefix: true }).results).toEqual([]);
+    // Nothing holds both: the rows that hold one of the words come, and say so.
+    expect(catalog.search('负责人 zzz')).toMatchObject({ matched: 'any', results: [{ skill: 'zh-notes' }] });
+    expect(catalog.search('zzz 负责人x').results).toEqual([]);
+    expect(catalog.search('适用 zh')).toMatchObject({ matched: 'any', results: [{ section: '适用场景' }] });
+    expect(catalog.search('适 zh-not', { prefix: true })).toMatchObject({ matched: 'any', results: [{ section: '适用场景' }] });
+    expect(catalog.search('适zh-not', { prefix: true }).results).toEqual([]);
     catalog.close();
   });
 

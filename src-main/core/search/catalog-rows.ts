@@ -68,7 +68,25 @@ export function descriptionRow(description: string): CatalogRow | null {
   return { file: 'SKILL.md', section: '', content: '', about, level: 0, startLine: 1, endLine: 2, trail: '[]', tool: null, unspaced: hasUnspacedRun(about) };
 }
 
-/** A skill's rows (its walk's files), its description's first: their sections as plain text, each with the headings it sits under and its tool. */
+/** The first `count` lines of `text` (LF-separated), without the newline after the last. */
+function firstLines(text: string, count: number): string {
+  let end = -1;
+  for (let i = 0; i < count; i++) {
+    end = text.indexOf('\n', end + 1);
+    if (end === -1) return text;
+  }
+  return text.slice(0, end);
+}
+
+/**
+ * A skill's rows (its walk's files), its description's first: their sections as plain text, each
+ * with the headings it sits under and its tool. A row holds its section's own text, up to the next
+ * heading, not the sections inside it: a chapter's subsections are rows of their own, and a parent
+ * that held them again would match every query its children match, only weaker, and hold the
+ * skill's text two or three times over (the catalog's size and a first search's time, twice
+ * over). A tool's row is the exception: it holds its whole tool (Parameters, Command, Examples),
+ * which is one thing to find.
+ */
 export function catalogRows(files: readonly SkillFile[], tools: readonly CatalogTool[], description: string | null = null): CatalogRow[] {
   const names = new Set(tools.map((tool) => tool.name));
   const commands = commandLinesOf(tools);
@@ -89,10 +107,13 @@ export function catalogRows(files: readonly SkillFile[], tools: readonly Catalog
     const toolPlaces = skillMd ? fileRows.filter((row) => row.level > 0 && names.has(row.section)).map((row) => ({ ...row, skill: '' })) : [];
     fileRows.forEach((row, i) => {
       const heading = placed[i] as (typeof placed)[number];
-      const place = { ...row, skill: '' };
+      const next = fileRows[i + 1];
+      const whole = next === undefined || row.level === 0 || (skillMd && names.has(row.section));
+      const own = whole ? row : { ...row, content: firstLines(row.content, next.startLine - row.startLine), endLine: next.startLine };
+      const place = { ...own, skill: '' };
       const held: LineRange[] = [];
       for (const tool of toolPlaces) if (holds(place, tool)) held.push([tool.startLine, tool.endLine - 1]);
-      const text = skillMd ? skillMdText(row, held, commands) : row.content;
+      const text = skillMd ? skillMdText(own, held, commands) : own.content;
       // The heading line is the title; the text under it is what a snippet shows.
       const newline = text.indexOf('\n');
       const body = row.level === 0 ? text : newline === -1 ? '' : text.slice(newline + 1);

@@ -79,7 +79,7 @@ export interface CatalogSearchOptions {
   prefix?: boolean;
   /** Only this skill's rows. */
   skill?: string;
-  /** Whether a skill is broken (has errors): its hits come after every other skill's. */
+  /** Whether a skill is broken (has errors, so its tools will not run): its tools come after every other hit. */
   broken?: (skill: string) => boolean;
 }
 
@@ -719,7 +719,7 @@ export class SkillCatalog {
     return titled;
   }
 
-  /** Ranked hits for one match, with the ids of their rows (hits in answer order: see toolsFirst; skills `broken` says are broken last). */
+  /** Ranked hits for one match, with the ids of their rows (hits in answer order: see toolsFirst; the tools of skills `broken` says are broken last). */
   private run(
     query: string,
     prefix: boolean,
@@ -748,11 +748,10 @@ export class SkillCatalog {
           )
         : new Set<number>();
     const ordered = toolsFirst(merged.map((row) => ({ ...row, titled: titled.has(row.id) })));
-    // A broken skill's hits come after every other (a person looking for a tool to run wants one that runs).
-    const kept = (broken === undefined ? ordered : [...ordered.filter((row) => !broken(row.skill)), ...ordered.filter((row) => broken(row.skill))]).slice(
-      0,
-      limit,
-    );
+    // A broken skill's tools come after every other hit: a person looking for a tool to run wants one that runs. Its
+    // sections keep their place (a prose skill whose name differs from its folder still says what it says), marked by the caller.
+    const last = (row: { skill: string; tool: string | null }): boolean => broken !== undefined && row.tool !== null && broken(row.skill);
+    const kept = [...ordered.filter((row) => !last(row)), ...ordered.filter(last)].slice(0, limit);
     const marks = new Map(
       this.marks(
         match,

@@ -4,11 +4,13 @@
  * words ranks the rows holding more of them, broken skills come last, and a query that finds
  * nothing gets the words it probably meant.
  */
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SkillCatalog, closestWord, followingRanks, type CatalogSkill } from '../../../src-main/core/search/catalog.js';
 import { catalogMatch } from '../../../src-main/core/search/catalog-sql.js';
 import { manifestHash, walkSkill } from '../../../src-main/core/skills/walk.js';
+import { parseSkill } from '../../../src-main/core/skills/parse-skill.js';
 import { makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 
 function skill(parent: string, name: string, description: string, body: string): CatalogSkill {
@@ -27,6 +29,12 @@ function fillers(parent: string): CatalogSkill[] {
       `# ${topic}\n\nNotes on ${topic}: what it takes and when to do it, and how a person can tell it is done.\n`,
     ),
   );
+}
+
+/** The entry with its tools as the loader reads them. */
+function withTools(entry: CatalogSkill): CatalogSkill {
+  const parsed = parseSkill(entry.dir, { path: join(entry.dir, '..'), kind: 'env', trust: 'user', syntax: 'angle' });
+  return { ...entry, commands: { syntax: parsed.syntax, tools: parsed.tools } };
 }
 
 function catalogOf(...skills: CatalogSkill[]): SkillCatalog {
@@ -146,15 +154,21 @@ describe('a query of many words', () => {
 });
 
 describe('broken skills', () => {
-  it('come after every other skill, whatever their rank', () => {
+  it('their tools come after every other hit, whatever their rank; their sections keep their place', () => {
     const roots = tempDir();
+    const tool = '## Tools\n\n### greet\n\nGreet greet greet someone.\n\n#### Command\n\n```\necho hello\n```\n';
     const catalog = catalogOf(
       ...fillers(roots),
-      skill(roots, 'hello', 'Greets.', '# greet\n\ngreet greet greet someone.\n'),
+      withTools(skill(roots, 'hello', 'Greets.', `# Hello\n\n${tool}`)),
       skill(roots, 'welcome', 'Welcomes.', '# Welcome\n\nSay hello and greet a guest at the door of the house.\n'),
+      skill(roots, 'notes', 'Notes.', '# Greet\n\nGreet greet greet: notes on greeting.\n'),
     );
-    expect(catalog.search('greet').results.map((hit) => hit.skill)).toEqual(['hello', 'welcome']);
-    expect(catalog.search('greet', { broken: (name) => name === 'hello' }).results.map((hit) => hit.skill)).toEqual(['welcome', 'hello']);
+    const order = (broken?: (name: string) => boolean) =>
+      catalog.search('greet', broken === undefined ? {} : { broken }).results.map((hit) => `${hit.skill}${hit.tool === null ? '' : `/${hit.tool}`}`);
+    expect(order()[0]).toBe('hello/greet');
+    expect(order((name) => name === 'hello').at(-1)).toBe('hello/greet');
+    expect(order((name) => name === 'notes')[0]).toBe('hello/greet');
+    expect(order((name) => name === 'notes')).toContain('notes');
     catalog.close();
   });
 });

@@ -131,6 +131,7 @@ export const WORDS_TRIGGER = 'catalog_words_insert';
  */
 export const CATALOG_INDEX_ROWS: Readonly<Record<string, string>> = {
   catalog: 'INSERT INTO catalog (rowid, section, content, about) SELECT id, section, content, about FROM catalog_rows WHERE id > @after',
+  catalog_words: 'INSERT INTO catalog_words (rowid, section, content, about) SELECT id, section, content, about FROM catalog_rows WHERE id > @after',
   catalog_grams: `INSERT INTO catalog_grams (rowid, section, content, about) SELECT id, ${UNSPACED_GRAMS}(section), ${UNSPACED_GRAMS}(content), ${UNSPACED_GRAMS}(about)
     FROM catalog_rows WHERE id > @after AND unspaced = 1`,
 };

@@ -134,6 +134,19 @@ const BUSY_TIMEOUT_MS = 120_000;
 /** Changed skills from which a sync stores every row first and indexes them in one pass (see suspendIndexing). */
 const BULK_MIN = 64;
 
+/** Bytes of changed files from which a sync does so too, however few the skills: one big skill's rows cost as many skills' would. */
+const BULK_MIN_BYTES = 1024 * 1024;
+
+/** How far helper threads may read skills ahead of the rows this thread has stored, in bytes of their files (core/parallel.ts). */
+const READ_AHEAD_BYTES = 16 * 1024 * 1024;
+
+/** Bytes of the indexed files (Markdown and text) among `files`. */
+function indexedBytes(files: readonly SkillFile[]): number {
+  let bytes = 0;
+  for (const file of files) if (isIndexedFile(file.rel)) bytes += file.size;
+  return bytes;
+}
+
 /** Skills a bulk sync that only adds stores between two indexing statements (see suspendIndexing). */
 const BULK_INDEX_EVERY = 1000;
 
@@ -514,13 +527,19 @@ export class SkillCatalog {
     const gone = complete ? [...existing.values()].filter((record) => !wanted.has(record.name)) : [];
     const walked = new Map(changed.filter((skill) => !read.has(skill.name)).map((skill) => [skill.name, filesOf(skill)]));
     if (walked.size > 0 && this.options.onIndexing !== undefined) {
-      const bytes = [...walked.values()].reduce((sum, files) => sum + files.reduce((size, file) => size + (isIndexedFile(file.rel) ? file.size : 0), 0), 0);
-      this.options.onIndexing({ skills: [...walked.keys()], bytes });
+      this.options.onIndexing({ skills: [...walked.keys()], bytes: [...walked.values()].reduce((sum, files) => sum + indexedBytes(files), 0) });
     }
-    // Many rows at once are indexed a batch at a time (or in one pass after they are stored): FTS5
-    // flushes at every statement a trigger runs in, which costs a hundred skills' worth of time per thousand.
+    // Many rows at once are indexed a batch at a time (or in one pass after they are stored): FTS5 flushes at every
+    // statement a trigger runs in, which costs a hundred skills' worth of time per thousand, or one big skill's seconds.
+    const bytes = changed.map((skill) => indexedBytes(walked.get(skill.name) ?? []));
+    const changedBytes = bytes.reduce((sum, size) => sum + size, 0);
     const addsOnly = gone.length === 0 && changed.every((skill) => !existing.has(skill.name));
-    const bulk = changed.length >= BULK_MIN && changed.length * 4 >= wanted.size ? this.suspendIndexing(addsOnly) : null;
+    const most = changed.length >= BULK_MIN && changed.length * 4 >= wanted.size;
+    const bulk = most
+      ? this.suspendIndexing(addsOnly ? 'adds' : 'whole')
+      : changed.length >= BULK_MIN || changedBytes >= BULK_MIN_BYTES
+        ? this.suspendIndexing('partial')
+        : null;
     const deleteRows = this.statement('DELETE FROM catalog_rows WHERE skill_id = ?');
     const deleteSkill = this.statement('DELETE FROM catalog_skills WHERE id = ?');
     const insertSkill = this.statement('INSERT INTO catalog_skills (name, dir, hash, sections) VALUES (?, ?, ?, ?)');
@@ -579,6 +598,9 @@ export class SkillCatalog {
     runInParallel(catalogRowsJob, inputs, store, {
       threads: read.size > 0 ? 1 : (this.options.threads ?? 1),
       here: (input, i) => read.get((changed[i] as CatalogSkill).name) ?? catalogRowsJob.run(input),
+      // Helpers read no further ahead of this thread's writes than this many bytes of files.
+      weigh: (_input, i) => bytes[i] as number,
+      window: READ_AHEAD_BYTES,
     });
     bulk?.resume();
     // This connection's own commit leaves data_version as it was: the version read inside the transaction still says whether anyone else wrote.
@@ -587,30 +609,38 @@ export class SkillCatalog {
   }
 
   /**
-   * Drops the triggers that index each stored row as it comes, for a sync that stores many, and
-   * indexes the rows itself with one CATALOG_INDEX_ROWS statement per table they fed. With
-   * `addsOnly` (no row is deleted meanwhile: a first sync), `indexAdded` indexes the rows stored
-   * since its last call; else `resume` empties each table and indexes every row (a deleted row must
-   * leave the index). `resume` puts the triggers back — but `catalog_words`', which is left to the
-   * first prefix query (see wordsIndex). Null when a trigger feeds a table it has no statement for
-   * (no shortcut then).
+   * Drops triggers that index each stored row as it comes, for a sync that stores many rows, and
+   * indexes the rows itself with one CATALOG_INDEX_ROWS statement per table they fed:
+   * - `adds` (a first sync: no row is deleted meanwhile): every trigger goes; `indexAdded` indexes
+   *   the rows stored since its last call, and `catalog_words` is left unbuilt (see wordsIndex);
+   * - `whole` (most skills replaced): every trigger goes; `resume` empties each table and indexes
+   *   every row (a deleted row must leave the index), `catalog_words` left unbuilt;
+   * - `partial` (a few skills, or one big one, among many): only the insert triggers go, so rows
+   *   deleted meanwhile leave every index as before, and the rows stored since are indexed in every
+   *   table the insert triggers fed (`catalog_words` too while it is whole): a big skill of a
+   *   catalog of 10,000 costs its own rows, not the catalog's.
+   * `resume` indexes what is left and puts the triggers back, but `catalog_words`' after `adds` and
+   * `whole`. Null when a trigger feeds a table it has no statement for (no shortcut then).
    */
-  private suspendIndexing(addsOnly: boolean): { indexAdded: () => void; resume: () => void } | null {
+  private suspendIndexing(mode: 'adds' | 'whole' | 'partial'): { indexAdded: () => void; resume: () => void } | null {
     const triggers = (
       this.db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'catalog_rows'").all() as {
         name: string;
         sql: string;
       }[]
-    ).map((trigger) => ({ ...trigger, targets: [...trigger.sql.matchAll(/INSERT\s+INTO\s+"?(\w+)"?/gi)].map((m) => m[1] as string) }));
-    const deferred = (trigger: { targets: string[] }): boolean => trigger.targets.length > 0 && trigger.targets.every((table) => table === 'catalog_words');
+    )
+      .map((trigger) => ({ ...trigger, targets: [...trigger.sql.matchAll(/INSERT\s+INTO\s+"?(\w+)"?/gi)].map((m) => m[1] as string) }))
+      .filter((trigger) => mode !== 'partial' || /\bAFTER\s+INSERT\b/i.test(trigger.sql));
+    const deferred = (trigger: { targets: string[] }): boolean =>
+      mode !== 'partial' && trigger.targets.length > 0 && trigger.targets.every((table) => table === 'catalog_words');
     const targets = [...new Set(triggers.filter((trigger) => !deferred(trigger)).flatMap((trigger) => trigger.targets))];
     if (targets.length === 0 || targets.some((target) => CATALOG_INDEX_ROWS[target] === undefined)) return null;
     const maxId = (): number => this.db.prepare('SELECT coalesce(max(id), 0) FROM catalog_rows').pluck().get() as number;
     const indexRows = (after: number): void => {
       for (const table of targets) this.statement(CATALOG_INDEX_ROWS[table] as string).run({ after });
     };
-    // The last row indexed so far, while rows are indexed as they come; null: every row is indexed at the end.
-    let indexed = addsOnly ? maxId() : null;
+    // The last row indexed so far, while rows are indexed as they come; null: every row is indexed at the end. Ids only grow (AUTOINCREMENT).
+    let indexed = mode === 'whole' ? null : maxId();
     for (const trigger of triggers) this.db.exec(`DROP TRIGGER "${trigger.name}"`);
     const indexAdded = (): void => {
       if (indexed === null) return;

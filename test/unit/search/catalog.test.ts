@@ -577,6 +577,40 @@ describe('a first sync of many skills indexes their rows a batch at a time while
     }
   }
 
+  it('one big skill among many is stored in bulk by its bytes, and every index stays exact: the word index kept whole, deletes gone', () => {
+    const roots = tempDir();
+    const skills = Array.from({ length: 40 }, (_, i) => skill(roots, `s-${i}`, `# Part ${i}\n\nWord${i} and common text.\n`));
+    const home = tempDir();
+    const catalog = open(home);
+    catalog.sync(skills);
+    // A prefix search makes the word index whole: from then on it is kept by its triggers.
+    expect(catalog.search('word1', { prefix: true }).results.length).toBeGreaterThan(0);
+    const triggers = (): string[] => {
+      const db = new Database(catalogPath(home), { readonly: true });
+      const names = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'trigger' ORDER BY name").pluck().all() as string[];
+      db.close();
+      return names;
+    };
+    const before = triggers();
+    // Over a MiB of sections in one skill, replacing a small one: far from a quarter of the skills.
+    const pages = Array.from({ length: 1200 }, (_, i) => `## Page ${i}\n\nLedger${i} ${'lorem ipsum dolor sit amet '.repeat(40)}\n`).join('\n');
+    writeFileSync(join((skills[3] as CatalogSkill).dir, 'SKILL.md'), `---\nname: s-3\ndescription: s-3 skill\n---\n# Big\n\n${pages}`);
+    const next = [...skills.slice(0, 3), rehash(skills[3] as CatalogSkill), ...skills.slice(4)];
+    expect(catalog.sync(next)).toMatchObject({ updated: ['s-3'], unchanged: 39 });
+    expect(triggers()).toEqual(before);
+    for (const table of ['catalog', 'catalog_words', 'catalog_grams']) integrity(home, table);
+    expect(catalog.search('ledger1199').results.map((hit) => [hit.skill, hit.section])).toEqual([['s-3', 'Page 1199']]);
+    expect(catalog.search('ledger119', { prefix: true, limit: 20 }).results.map((hit) => hit.section)).toContain('Page 1199');
+    expect(catalog.search('word3').results).toEqual([]);
+    expect(catalog.search('word3', { prefix: true, limit: 50 }).results.map((hit) => hit.skill)).not.toContain('s-3');
+    // Alone, through syncOne, as a search of that one skill syncs it.
+    const big = skill(roots, 'big', `# Big\n\n${pages.replace(/Ledger/g, 'Journal')}`);
+    expect(catalog.syncOne(big)).toMatchObject({ added: ['big'] });
+    for (const table of ['catalog', 'catalog_words', 'catalog_grams']) integrity(home, table);
+    expect(catalog.search('journal7', { prefix: true, skill: 'big' }).results.map((hit) => hit.section)).toContain('Page 7');
+    catalog.close();
+  });
+
   it('every row of 1,100 skills is indexed once, as when each was synced alone; a later bulk update (rebuilt in one pass) too', () => {
     const roots = tempDir();
     const skills = Array.from({ length: 1100 }, (_, i) =>

@@ -70,6 +70,11 @@ export interface SourcesResult {
   more: number;
   /** Depth at which the cut-off entries would have continued (null when nothing was cut). */
   more_depth: number | null;
+  /**
+   * The files a skill may hold (MAX_SKILL_FILES) when it holds more: the walk stopped there, so
+   * files past it are in no listing, count or total, and the listing says so; else null.
+   */
+  files_cap: number | null;
 }
 
 export type TokenizerName = 'porter' | 'unicode61';

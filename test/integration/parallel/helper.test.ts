@@ -27,6 +27,13 @@ const BUILDS = {
 const parseHere = ({ dir, root }: { dir: string; root: SkillRoot }): FreshParse =>
   parseFresh(dir, root, (at, under, walk) => parseSkill(at, under, walk ?? undefined));
 
+/** Resolves once `cell[0]` is no longer `seen` (Node has Atomics.waitAsync; the TypeScript lib here does not name it). */
+function waitAsync(cell: Int32Array, seen: number): Promise<unknown> {
+  const atomics = Atomics as unknown as { waitAsync(array: Int32Array, index: number, value: number): { value: Promise<unknown> | string } };
+  const { value } = atomics.waitAsync(cell, 0, seen);
+  return typeof value === 'string' ? Promise.resolve(value) : value;
+}
+
 /** Runs the helper at `script` alone over `inputs` and returns every output it posted, by input. */
 async function helperOutputs(script: string, job: JobName, inputs: readonly unknown[]): Promise<Map<number, [unknown, boolean]>> {
   const { port1, port2 } = new MessageChannel();
@@ -170,7 +177,7 @@ describe('the helper thread', () => {
         Atomics.notify(work.taken as Int32Array, 0);
         const want = taken === inputs.length ? inputs.length : allowed(taken);
         // It posts what it holds before it waits for the window: waiting for its posts is waiting for an event.
-        for (let seen = Atomics.load(work.posted, 0); seen < want; seen = Atomics.load(work.posted, 0)) await Atomics.waitAsync(work.posted, 0, seen).value;
+        for (let seen = Atomics.load(work.posted, 0); seen < want; seen = Atomics.load(work.posted, 0)) await waitAsync(work.posted, seen);
         for (let message = receiveMessageOnPort(port1); message !== undefined; message = receiveMessageOnPort(port1))
           for (const [index, , ok] of message.message as HelperBatch) {
             expect(ok).toBe(true);

@@ -40,6 +40,7 @@ export const DIAGNOSTICS = {
   E430: { severity: 'error', breaks: [], summary: '`reads` is not a list of home (`~/…`) or absolute paths the box can show' },
   E431: { severity: 'error', breaks: [], summary: '`writes` is not a list of paths relative to the working directory' },
   E432: { severity: 'error', breaks: [], summary: '`limits` is not a mapping of known limits to whole numbers in range' },
+  E422: { severity: 'error', breaks: ALL, summary: 'the skill file is named SKILL.md in other capitals (SKILL.MD, skill.md): no SKILL.md to read' },
   E425: { severity: 'error', breaks: GIBB, summary: 'network is not true, false, host or a list of host patterns' },
   W401: { severity: 'warning', breaks: GIBB, summary: 'a gibb.eri.sh skill’s description is longer than 256 characters' },
   W402: { severity: 'warning', breaks: ['gibberish', 'kode'], summary: 'a gibb.eri.sh or Kode skill has no top-level version' },
@@ -61,6 +62,7 @@ export const DIAGNOSTICS = {
   W418: { severity: 'warning', breaks: [], summary: 'an entry that is neither a file nor a folder (a FIFO, a socket, a device) was skipped' },
   W420: { severity: 'warning', breaks: [], summary: 'a skill in the bundled folder is not the one Skilltray shipped (not in its manifest, or changed): a user skill' },
   W421: { severity: 'warning', breaks: [], summary: 'a skill hides another skill of the same name in a later root' },
+  W422: { severity: 'warning', breaks: [], summary: 'the version is written as a number (2.0): YAML loaders read 2; quote it' },
   W430: { severity: 'warning', breaks: [], summary: 'a `writes` entry is not guarded (the workspace is writable anyway), or the skill is read-only' },
   W440: { severity: 'warning', breaks: ['kode', 'agentskills'], summary: 'the skill’s folder name starts with `-`, which command lines read as an option' },
 } as const satisfies Record<string, DiagnosticSpec>;

@@ -83,7 +83,7 @@ interface WalkOptions {
    * only into this path, and what lies behind the swapped folder is not under it.
    */
   canonical?: string;
-  /** The walk stops and gives null when the skill's own listing holds no entry of this name. */
+  /** The walk stops and gives null when the skill's own listing holds no entry of this name, in any capitals. */
   holding?: string;
 }
 
@@ -113,7 +113,9 @@ function walkTree<F extends SkillPath>(dir: string, fileAt: (rel: string, abs: s
       return;
     }
     if (!held) {
-      held = entries.some((entry) => entry.name === options.holding);
+      // SKILL.MD too: a skill file misnamed is reported by the parse, not dropped here without a word.
+      const holding = options.holding?.toLowerCase();
+      held = entries.some((entry) => entry.name.toLowerCase() === holding);
       if (!held) return;
     }
     // absDir is already normal (a canonical root, then names readdir gave, never `.` or `..`) and a name

@@ -88,17 +88,15 @@ describe('the helper thread', () => {
         for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
         return dir;
       };
-      const none = [
-        odd('readme-only', { 'README.md': '# Not a skill\n' }),
-        odd('lower-case', { 'skill.md': '---\nname: lower-case\n---\n' }),
-        odd('empty', {}),
-      ];
+      const none = [odd('readme-only', { 'README.md': '# Not a skill\n' }), odd('empty', {})];
+      // SKILL.md in other capitals is a skill to report (E422), not nothing.
+      odd('lower-case', { 'skill.md': '---\nname: lower-case\n---\n' });
       // Named SKILL.md but no file a walk keeps: holdsSkillFile's answer, not the walk's.
       const dangling = odd('dangling', {});
       symlinkSync(join(dangling, 'nowhere.md'), join(dangling, 'SKILL.md'));
       const folder = odd('folder', {});
       mkdirSync(join(folder, 'SKILL.md'));
-      const inputs = [...dirs, ...none, dangling, folder].map((dir) => ({ dir, root: skillRoot, listed: true }));
+      const inputs = [...dirs, ...none, join(skillRoot.path, 'lower-case'), dangling, folder].map((dir) => ({ dir, root: skillRoot, listed: true }));
       const outputs = await helperOutputs(script, 'skill-parse', inputs);
       const parse = (at: string, under: SkillRoot, walk: Parameters<typeof parseSkill>[2] | null) => parseSkill(at, under, walk ?? undefined);
       const absent: string[] = [];

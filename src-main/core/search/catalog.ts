@@ -34,6 +34,8 @@ import {
   catalogHoldingSql,
   catalogRankOfSql,
   catalogStandInSql,
+  SKILL_ROWS_SQL,
+  type RowRange,
   headingMatch,
   unspacedSearchSql,
   CATALOG_INDEX_ROWS,
@@ -308,8 +310,9 @@ export class SkillCatalog {
   private matchesLayout(db: Database.Database): boolean {
     const rows = db.prepare('SELECT key, value FROM catalog_meta').all() as { key: string; value: string }[];
     const meta = new Map(rows.map((row) => [row.key, row.value]));
-    db.prepare('SELECT count(*) FROM catalog_skills').get();
-    db.prepare('SELECT count(*) FROM catalog_rows').get();
+    // Every column a query names: a file of another layout under the same version number is rebuilt, not met mid-search.
+    db.prepare('SELECT id, name, dir, hash, sections, about, first_row, last_row FROM catalog_skills LIMIT 1').get();
+    db.prepare('SELECT id, skill_id, skill, file, section, content, about, level, start_line, end_line, trail, tool, unspaced FROM catalog_rows LIMIT 1').get();
     db.prepare('SELECT rowid FROM catalog WHERE catalog MATCH \'"probe"\' LIMIT 1').all();
     db.prepare('SELECT rowid FROM catalog_words WHERE catalog_words MATCH \'"probe"\' LIMIT 1').all();
     db.prepare('SELECT rowid FROM catalog_grams WHERE catalog_grams MATCH \'"probe"\' LIMIT 1').all();
@@ -544,7 +547,7 @@ export class SkillCatalog {
     const deleteSkill = this.statement('DELETE FROM catalog_skills WHERE id = ?');
     const insertSkill = this.statement('INSERT INTO catalog_skills (name, dir, hash, sections) VALUES (?, ?, ?, ?)');
     const updateSkill = this.statement('UPDATE catalog_skills SET dir = ?, hash = ?, sections = ? WHERE id = ?');
-    const setAbout = this.statement('UPDATE catalog_skills SET about = ? WHERE id = ?');
+    const setRows = this.statement('UPDATE catalog_skills SET about = ?, first_row = ?, last_row = ? WHERE id = ?');
     const insertRow = this.statement(
       'INSERT INTO catalog_rows (skill_id, skill, file, section, content, about, level, start_line, end_line, trail, tool, unspaced) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -570,24 +573,30 @@ export class SkillCatalog {
         result.updated.push(skill.name);
       }
       let about: number | null = null;
+      let first: number | null = null;
+      let last: number | null = null;
       for (const row of rows) {
-        const rowid = insertRow.run(
-          id,
-          skill.name,
-          row.file,
-          row.section,
-          row.content,
-          row.about,
-          row.level,
-          row.startLine,
-          row.endLine,
-          row.trail,
-          row.tool,
-          row.unspaced ? 1 : 0,
-        ).lastInsertRowid;
-        if (row.about !== null) about = Number(rowid);
+        last = Number(
+          insertRow.run(
+            id,
+            skill.name,
+            row.file,
+            row.section,
+            row.content,
+            row.about,
+            row.level,
+            row.startLine,
+            row.endLine,
+            row.trail,
+            row.tool,
+            row.unspaced ? 1 : 0,
+          ).lastInsertRowid,
+        );
+        first ??= last;
+        if (row.about !== null) about = last;
       }
-      if (about !== null || previous !== undefined) setAbout.run(about, id);
+      // Stored one after another, a skill's rows are the ids first to last: a search of one skill ranks that range alone.
+      setRows.run(about, first, last, id);
       next.set(skill.name, { id, name: skill.name, dir: skill.dir, hash: skill.hash });
       // Indexed while helpers still read rows, which then read more of them (after them, it was a first search's longest step on one thread).
       if ((i + 1) % BULK_INDEX_EVERY === 0) bulk?.indexAdded();
@@ -708,7 +717,9 @@ export class SkillCatalog {
         const match = catalogMatch(query, attempt.prefix, attempt.level);
         const found = this.run(query, attempt.prefix, match, null, limit, skill, options.broken);
         // A description's stand-in may hold only some of the words, whatever the level.
-        if (found.hits.length > 0) return { query, matched: this.holdingAll(match, found.ids), results: found.hits };
+        // Every row of an `all` match holds every word, but a description's stand-in, which may hold only some.
+        const matched = attempt.level === 'all' && !found.stoodIn ? 'all' : this.holdingAll(match, found.ids);
+        if (found.hits.length > 0) return { query, matched, results: found.hits };
       }
       return { query, matched: 'all', results: [] };
     };
@@ -749,7 +760,17 @@ export class SkillCatalog {
     return titled;
   }
 
-  /** Ranked hits for one match, with the ids of their rows (hits in answer order: see toolsFirst; the tools of skills `broken` says are broken last). */
+  /** The ids of a skill's rows, first to last (none of them when the catalog does not hold it). */
+  private skillRows(skill: string): RowRange {
+    const rows = this.statement(SKILL_ROWS_SQL).get(skill) as { first: number | null; last: number | null } | undefined;
+    const { first = null, last = null } = rows ?? {};
+    return first === null || last === null ? { first: 1, last: 0 } : { first, last };
+  }
+
+  /**
+   * Ranked hits for one match, with the ids of their rows (hits in answer order: see toolsFirst; the
+   * tools of skills `broken` says are broken last), and whether a description's stand-in is among them.
+   */
   private run(
     query: string,
     prefix: boolean,
@@ -758,16 +779,18 @@ export class SkillCatalog {
     limit: number,
     skill: string | null,
     broken: ((skill: string) => boolean) | undefined,
-  ): { hits: CatalogHit[]; ids: number[] } {
+  ): { hits: CatalogHit[]; ids: number[]; stoodIn: boolean } {
     const fetch = Math.min(1000, limit * FETCH_FACTOR + 10);
+    const range = skill === null ? null : this.skillRows(skill);
     const ranking =
       unspaced === null
-        ? this.statement(catalogSearchSql(match, skill !== null)).all(catalogSearchParams(match, fetch, skill))
-        : this.statement(unspacedSearchSql(skill !== null)).all({ unspaced: unspaced.expression, limit: fetch, ...(skill === null ? {} : { skill }) });
+        ? this.statement(catalogSearchSql(match, range !== null)).all(catalogSearchParams(match, fetch, range))
+        : this.statement(unspacedSearchSql(range !== null)).all({ unspaced: unspaced.expression, limit: fetch, ...(range ?? {}) });
     const ranked = ranking as (Omit<RankedRow, 'startLine' | 'endLine'> & { start_line: number; end_line: number })[];
     const rows: RankedRow[] = ranked.map((r) => ({ ...r, startLine: r.start_line, endLine: r.end_line }));
     const any = unspaced === null ? catalogMatch(query, false, 'any').stemmed : (unspacedMatch(query, false, true)?.expression ?? null);
-    const merged = mergeNested(this.withDescriptions(rows, match, unspaced, any));
+    const described = this.withDescriptions(rows, match, unspaced, any);
+    const merged = mergeNested(described.rows);
     // The pair index has no word columns to match headings against: its hits keep the rank they have.
     const titled =
       unspaced === null
@@ -807,7 +830,7 @@ export class SkillCatalog {
         score: scores[i] as number,
       };
     });
-    return { hits, ids: kept.map((row) => row.id) };
+    return { hits, ids: kept.map((row) => row.id), stoodIn: described.stoodIn };
   }
 
   /**
@@ -820,17 +843,22 @@ export class SkillCatalog {
    * takes the description's place and its rank when better, as a section merges with the one
    * holding it. So "how full is my disk" opens disk_usage, not the system skill's description.
    */
-  private withDescriptions(rows: readonly RankedRow[], match: CatalogMatch, unspaced: UnspacedMatch | null, any: string | null): RankedRow[] {
+  private withDescriptions(
+    rows: readonly RankedRow[],
+    match: CatalogMatch,
+    unspaced: UnspacedMatch | null,
+    any: string | null,
+  ): { rows: RankedRow[]; stoodIn: boolean } {
     const table = unspaced === null ? 'catalog' : 'catalog_grams';
     const expression = unspaced?.expression ?? match.stemmed;
-    if (expression === null || rows.length === 0) return [...rows];
+    if (expression === null || rows.length === 0) return { rows: [...rows], stoodIn: false };
     const skills = JSON.stringify([...new Set(rows.map((row) => row.skill_id))]);
     const abouts = this.statement('SELECT id, about FROM catalog_skills WHERE id IN (SELECT value FROM json_each(?)) AND about IS NOT NULL').all(skills) as {
       id: number;
       about: number;
     }[];
     const skillOf = new Map(abouts.map((row) => [row.about, row.id]));
-    const found = this.statement(catalogRankOfSql(table)).all({ match: expression, ids: JSON.stringify(abouts.map((row) => row.about)) }) as {
+    const found = this.statement(catalogRankOfSql(table, expression.includes('*'))).all({ match: expression, ids: JSON.stringify(abouts.map((row) => row.about)) }) as {
       id: number;
       rank: number;
     }[];
@@ -852,7 +880,7 @@ export class SkillCatalog {
     pool.sort((a, b) => a.rank - b.rank || a.id - b.id);
     const standIn = new Map(pool.filter((row) => row.about === 1 && answered.has(row.skill_id)).map((row) => [row.skill_id, row.rank]));
     const taken = new Set<number>();
-    return pool
+    const placed = pool
       .filter((row) => row.about !== 1 || !answered.has(row.skill_id))
       .map((row) => {
         const rank = standIn.get(row.skill_id);
@@ -861,6 +889,7 @@ export class SkillCatalog {
         return { ...row, rank: Math.min(row.rank, rank) };
       })
       .sort((a, b) => a.rank - b.rank || a.id - b.id);
+    return { rows: placed, stoodIn: pool.length > rows.length };
   }
 
   /** Each kept row's heading and snippet with the query's words marked: by FTS5 from the word indexes, here for the pair index. */

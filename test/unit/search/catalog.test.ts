@@ -577,6 +577,31 @@ describe('a first sync of many skills indexes their rows a batch at a time while
     }
   }
 
+  it("a skill's rows are one run of ids, recorded with it, whatever syncs came before: a search of one skill ranks that run alone", () => {
+    const roots = tempDir();
+    const home = tempDir();
+    const made = ['a', 'b', 'c'].map((name) => skill(roots, name, `# ${name}\n\nshared words ${name}\n\n## More\n\nshared again\n`));
+    const catalog = open(home);
+    catalog.sync(made);
+    appendFileSync(join((made[1] as CatalogSkill).dir, 'SKILL.md'), '\n## Extra\n\nshared once more\n');
+    const d = skill(roots, 'd', '# d\n\nshared words d\n');
+    catalog.sync([made[0] as CatalogSkill, rehash(made[1] as CatalogSkill), d]);
+    catalog.syncOne(rehash(made[0] as CatalogSkill));
+    const db = new Database(catalogPath(home), { readonly: true });
+    const runs = db
+      .prepare(
+        'SELECT s.name, s.first_row, s.last_row, min(r.id) AS low, max(r.id) AS high, count(*) AS rows FROM catalog_skills s JOIN catalog_rows r ON r.skill_id = s.id GROUP BY s.id ORDER BY s.name',
+      )
+      .all() as { name: string; first_row: number; last_row: number; low: number; high: number; rows: number }[];
+    db.close();
+    expect(runs.map((run) => run.name)).toEqual(['a', 'b', 'd']);
+    for (const run of runs) expect([run.first_row, run.last_row, run.rows], run.name).toEqual([run.low, run.high, run.high - run.low + 1]);
+    for (const name of ['a', 'b', 'd'])
+      expect(new Set(catalog.search('shared', { skill: name }).results.map((hit) => hit.skill)), name).toEqual(new Set([name]));
+    expect(catalog.search('shared', { skill: 'c' }).results).toEqual([]);
+    catalog.close();
+  });
+
   it('one big skill among many is stored in bulk by its bytes, and every index stays exact: the word index kept whole, deletes gone', () => {
     const roots = tempDir();
     const skills = Array.from({ length: 40 }, (_, i) => skill(roots, `s-${i}`, `# Part ${i}\n\nWord${i} and common text.\n`));

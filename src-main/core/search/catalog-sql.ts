@@ -284,12 +284,14 @@ export const unspacedSearchSql = (scoped = false): string => `
   SELECT ${ROW_COLUMNS} FROM top CROSS JOIN catalog_rows r ON r.id = top.id ORDER BY top.rank, top.id`;
 
 /**
- * Keeps the rows whose ids are in the JSON array @ids. For whole words, each row is looked up by
- * its id (a few rows of a match of 100,000 cost their own lookups, not the match's reading: 0.4 ms
- * against 30); a word being typed as a prefix would be expanded into its words once per row, so
- * its match is read once and the ids filter it (`+` keeps the lookup from being used).
+ * Keeps the rows whose ids are in the JSON array @ids, by looking each up (`lookup`) or by reading
+ * the match once and filtering it. A lookup costs its row's seek in each word's list (a 79 MB
+ * skill's 100,000 matches cost 0.4 ms for ten snippets by lookup, 30 ms read whole); reading the
+ * match costs its size once. So lookups serve one skill's search, whose match may be its whole
+ * text; a search over every skill, a word being typed (a prefix is expanded into its words again at
+ * each lookup) and BM25 (each lookup counts every word's rows again for its weight) read it once.
  */
-const amongIds = (prefixed: boolean): string => `${prefixed ? '+' : ''}rowid IN (SELECT value FROM json_each(@ids))`;
+const amongIds = (lookup: boolean): string => `${lookup ? '' : '+'}rowid IN (SELECT value FROM json_each(@ids))`;
 
 /** Ellipsis and length of a snippet: a line's worth of words around the best match. */
 const SNIPPET_ARGS = "'[MATCH]', '[/MATCH]', '…', 24";
@@ -298,14 +300,14 @@ const SNIPPET_ARGS = "'[MATCH]', '[/MATCH]', '…', 24";
  * The kept rows' snippets (their text) and titles (their headings), every query word marked, for
  * the ids in the JSON array @ids. A finished search marks what the stemmed index matched; while
  * typing, the unstemmed index marks the finished words as typed and every word that starts with the
- * one being typed (see amongIds).
+ * one being typed; `lookup` (one skill's search): see amongIds.
  */
-export function catalogMarkSql(match: CatalogMatch): string {
+export function catalogMarkSql(match: CatalogMatch, lookup = false): string {
   const table = match.wordPrefix === null ? 'catalog' : 'catalog_words';
   // A description's row has its text in `about` (column 2), every other row in `content` (column 1).
   return `SELECT rowid AS id, CASE WHEN about IS NULL THEN snippet(${table}, 1, ${SNIPPET_ARGS}) ELSE snippet(${table}, 2, ${SNIPPET_ARGS}) END AS snippet,
       highlight(${table}, 0, '[MATCH]', '[/MATCH]') AS title
-    FROM ${table} WHERE ${table} MATCH @mark AND ${amongIds(match.wordPrefix !== null)}`;
+    FROM ${table} WHERE ${table} MATCH @mark AND ${amongIds(lookup && match.wordPrefix === null)}`;
 }
 
 /** The MATCH expression of catalogMarkSql. */
@@ -313,14 +315,14 @@ export function catalogMarkExpression(match: CatalogMatch): string {
   return match.anyWord;
 }
 
-/** The ids among @ids (a JSON array) whose heading holds the MATCH expression @title, in `table` (catalog or catalog_words). */
-export function catalogTitleSql(table: 'catalog' | 'catalog_words'): string {
-  return `SELECT rowid AS id FROM ${table} WHERE ${table} MATCH @title AND ${amongIds(table === 'catalog_words')}`;
+/** The ids among @ids (a JSON array) whose heading holds the MATCH expression @title, in `table` (catalog or catalog_words); `lookup`: see amongIds. */
+export function catalogTitleSql(table: 'catalog' | 'catalog_words', lookup: boolean): string {
+  return `SELECT rowid AS id FROM ${table} WHERE ${table} MATCH @title AND ${amongIds(lookup && table === 'catalog')}`;
 }
 
-/** The rows among @ids (a JSON array) matching @match in `table` (catalog, or catalog_grams: unspaced), with their BM25; `prefixed`: @match holds a prefix. */
-export const catalogRankOfSql = (table: 'catalog' | 'catalog_grams', prefixed: boolean): string =>
-  `SELECT rowid AS id, bm25(${table}, ${HEADING_WEIGHT}, 1, ${ABOUT_WEIGHT}) AS rank FROM ${table} WHERE ${table} MATCH @match AND ${amongIds(prefixed)}`;
+/** The rows among @ids (a JSON array) matching @match in `table` (catalog, or catalog_grams: unspaced), with their BM25 (the match read once: see amongIds). */
+export const catalogRankOfSql = (table: 'catalog' | 'catalog_grams'): string =>
+  `SELECT rowid AS id, bm25(${table}, ${HEADING_WEIGHT}, 1, ${ABOUT_WEIGHT}) AS rank FROM ${table} WHERE ${table} MATCH @match AND ${amongIds(false)}`;
 
 /** The rows of the skills in @skills (a JSON array of ids) but their descriptions' that match @match in `table`, best first (every ranking column). */
 export const catalogStandInSql = (table: 'catalog' | 'catalog_grams'): string => `
@@ -330,8 +332,8 @@ export const catalogStandInSql = (table: 'catalog' | 'catalog_grams'): string =>
   )
   SELECT ${ROW_COLUMNS} FROM top CROSS JOIN catalog_rows r ON r.id = top.id ORDER BY top.rank, top.id`;
 
-/** The ids among @ids (a JSON array) whose row holds every word of @required. */
-export const catalogHoldingSql = `SELECT rowid FROM catalog WHERE catalog MATCH @required AND ${amongIds(false)}`;
+/** The ids among @ids (a JSON array) whose row holds every word of @required; `lookup`: see amongIds. */
+export const catalogHoldingSql = (lookup: boolean): string => `SELECT rowid FROM catalog WHERE catalog MATCH @required AND ${amongIds(lookup)}`;
 
 /** A MATCH expression on the heading column alone (a description's row has none: its heading is empty). */
 export function headingMatch(expression: string): string {

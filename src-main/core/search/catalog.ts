@@ -718,7 +718,7 @@ export class SkillCatalog {
         const found = this.run(query, attempt.prefix, match, null, limit, skill, options.broken);
         // A description's stand-in may hold only some of the words, whatever the level.
         // Every row of an `all` match holds every word, but a description's stand-in, which may hold only some.
-        const matched = attempt.level === 'all' && !found.stoodIn ? 'all' : this.holdingAll(match, found.ids);
+        const matched = attempt.level === 'all' && !found.stoodIn ? 'all' : this.holdingAll(match, found.ids, skill !== null);
         if (found.hits.length > 0) return { query, matched, results: found.hits };
       }
       return { query, matched: 'all', results: [] };
@@ -737,20 +737,20 @@ export class SkillCatalog {
   }
 
   /** `all` when every hit holds every word that says something, else `any`. */
-  private holdingAll(match: CatalogMatch, ids: readonly number[]): MatchLevel {
+  private holdingAll(match: CatalogMatch, ids: readonly number[], scoped: boolean): MatchLevel {
     if (match.required === null) return 'all';
-    const holding = this.statement(catalogHoldingSql)
+    const holding = this.statement(catalogHoldingSql(scoped))
       .pluck()
       .all({ required: match.required, ids: JSON.stringify(ids) }) as number[];
     return holding.length === ids.length ? 'all' : 'any';
   }
 
   /** Of `ids`, those whose heading holds every word that says something (the one being typed as a prefix). */
-  private titled(query: string, prefix: boolean, ids: readonly number[]): Set<number> {
+  private titled(query: string, prefix: boolean, ids: readonly number[], scoped: boolean): Set<number> {
     const words = catalogMatch(query, prefix);
     let titled = new Set(ids);
     const keep = (table: 'catalog' | 'catalog_words', expression: string): void => {
-      const found = this.statement(catalogTitleSql(table))
+      const found = this.statement(catalogTitleSql(table, scoped))
         .pluck()
         .all({ title: headingMatch(expression), ids: JSON.stringify([...titled]) }) as number[];
       titled = new Set(found);
@@ -789,7 +789,7 @@ export class SkillCatalog {
     const ranked = ranking as (Omit<RankedRow, 'startLine' | 'endLine'> & { start_line: number; end_line: number })[];
     const rows: RankedRow[] = ranked.map((r) => ({ ...r, startLine: r.start_line, endLine: r.end_line }));
     const any = unspaced === null ? catalogMatch(query, false, 'any').stemmed : (unspacedMatch(query, false, true)?.expression ?? null);
-    const described = this.withDescriptions(rows, match, unspaced, any);
+    const described = this.withDescriptions(rows, match, unspaced, any, limit, skill !== null);
     const merged = mergeNested(described.rows);
     // The pair index has no word columns to match headings against: its hits keep the rank they have.
     const titled =
@@ -798,6 +798,7 @@ export class SkillCatalog {
             query,
             prefix,
             merged.map((row) => row.id),
+            skill !== null,
           )
         : new Set<number>();
     const ordered = toolsFirst(merged.map((row) => ({ ...row, titled: titled.has(row.id) })));
@@ -810,6 +811,7 @@ export class SkillCatalog {
         match,
         unspaced,
         kept.map((row) => row.id),
+        skill !== null,
       ).map((mark) => [mark.id, mark]),
     );
     const scores = followingRanks(kept.map((row) => row.rank));
@@ -833,6 +835,21 @@ export class SkillCatalog {
     return { hits, ids: kept.map((row) => row.id), stoodIn: described.stoodIn };
   }
 
+  /** The BM25 of the description rows of the skills `rows` come from, for `expression` in `table`, by skill id. */
+  private descriptionRanks(rows: readonly RankedRow[], table: 'catalog' | 'catalog_grams', expression: string): Map<number, number> {
+    const skills = JSON.stringify([...new Set(rows.map((row) => row.skill_id))]);
+    const abouts = this.statement('SELECT id, about FROM catalog_skills WHERE id IN (SELECT value FROM json_each(?)) AND about IS NOT NULL').all(skills) as {
+      id: number;
+      about: number;
+    }[];
+    const skillOf = new Map(abouts.map((row) => [row.about, row.id]));
+    const found = this.statement(catalogRankOfSql(table)).all({ match: expression, ids: JSON.stringify(abouts.map((row) => row.about)) }) as {
+      id: number;
+      rank: number;
+    }[];
+    return new Map(found.map((row) => [skillOf.get(row.id) as number, row.rank]));
+  }
+
   /**
    * The rows re-ranked with what their skill's description says: each section's BM25 plus
    * DESCRIPTION_SHARE of its skill's description row's for the same words. A description says what a
@@ -848,25 +865,26 @@ export class SkillCatalog {
     match: CatalogMatch,
     unspaced: UnspacedMatch | null,
     any: string | null,
+    limit: number,
+    scoped: boolean,
   ): { rows: RankedRow[]; stoodIn: boolean } {
     const table = unspaced === null ? 'catalog' : 'catalog_grams';
     const expression = unspaced?.expression ?? match.stemmed;
     if (expression === null || rows.length === 0) return { rows: [...rows], stoodIn: false };
-    const skills = JSON.stringify([...new Set(rows.map((row) => row.skill_id))]);
-    const abouts = this.statement('SELECT id, about FROM catalog_skills WHERE id IN (SELECT value FROM json_each(?)) AND about IS NOT NULL').all(skills) as {
-      id: number;
-      about: number;
-    }[];
-    const skillOf = new Map(abouts.map((row) => [row.about, row.id]));
-    const found = this.statement(catalogRankOfSql(table, expression.includes('*'))).all({ match: expression, ids: JSON.stringify(abouts.map((row) => row.about)) }) as {
-      id: number;
-      rank: number;
-    }[];
-    const described = new Map(found.map((row) => [skillOf.get(row.id), row.rank]));
+    // Within one skill every section would get the same lift: only other skills' descriptions reorder anything.
+    const described = scoped ? new Map<number, number>() : this.descriptionRanks(rows, table, expression);
     const boost = (row: RankedRow): RankedRow => (row.about === 1 ? row : { ...row, rank: row.rank + DESCRIPTION_SHARE * (described.get(row.skill_id) ?? 0) });
-    let pool = rows.map(boost);
+    let pool = rows.map(boost).sort((a, b) => a.rank - b.rank || a.id - b.id);
     const answered = new Set(pool.filter((row) => row.about !== 1).map((row) => row.skill_id));
-    const alone = [...new Set(pool.filter((row) => row.about === 1 && !answered.has(row.skill_id)).map((row) => row.skill_id))];
+    // Only a description that may be shown needs a place to open at: one among the first `limit` rows.
+    const alone = [
+      ...new Set(
+        pool
+          .slice(0, limit)
+          .filter((row) => row.about === 1 && !answered.has(row.skill_id))
+          .map((row) => row.skill_id),
+      ),
+    ];
     if (alone.length > 0 && any !== null) {
       const more = this.statement(catalogStandInSql(table)).all({ match: any, skills: JSON.stringify(alone) }) as (Omit<RankedRow, 'startLine' | 'endLine'> & {
         start_line: number;
@@ -893,10 +911,19 @@ export class SkillCatalog {
   }
 
   /** Each kept row's heading and snippet with the query's words marked: by FTS5 from the word indexes, here for the pair index. */
-  private marks(match: CatalogMatch, unspaced: UnspacedMatch | null, ids: readonly number[]): { id: number; snippet: string; title: string }[] {
+  private marks(
+    match: CatalogMatch,
+    unspaced: UnspacedMatch | null,
+    ids: readonly number[],
+    scoped: boolean,
+  ): { id: number; snippet: string; title: string }[] {
     const json = JSON.stringify(ids);
     if (unspaced === null)
-      return this.statement(catalogMarkSql(match)).all({ mark: catalogMarkExpression(match), ids: json }) as { id: number; snippet: string; title: string }[];
+      return this.statement(catalogMarkSql(match, scoped)).all({ mark: catalogMarkExpression(match), ids: json }) as {
+        id: number;
+        snippet: string;
+        title: string;
+      }[];
     const { pieces } = unspaced;
     const rows = this.statement('SELECT id, section, content, about FROM catalog_rows WHERE id IN (SELECT value FROM json_each(?))').all(json) as {
       id: number;

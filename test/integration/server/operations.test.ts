@@ -205,6 +205,36 @@ describe('every operation of the contract over HTTP', () => {
     }
   });
 
+  it('search says when nothing matched (did-you-mean, the one skill searched) and marks a broken skill, last, as the core does (issue 39.4)', async () => {
+    const t = testHome();
+    const tool = '## Tools\n\n### greet\n\nGreet someone.\n\n#### Command\n\n```\necho hello\n```\n';
+    // Its name differs from its folder (E407): it loads, and will not run.
+    writeSkill(t.skills, 'hello', skillMd({ name: 'not-hello', description: 'Greets.' }, `# Hello\n\n${tool}`));
+    writeSkill(t.skills, 'welcome', skillMd({ name: 'welcome', description: 'Welcomes guests.' }, '# Welcome\n\nGreet a guest at the door.\n'));
+    const h = await serverHome({}, t);
+    const cases = [
+      ['searchAll', { query: 'xyzzy' }, { results: [], skill: null, message: 'no results for "xyzzy"', did_you_mean: null }],
+      ['searchAll', { query: 'welcme' }, { results: [], message: 'no results for "welcme"; did you mean "welcome"?', did_you_mean: 'welcome' }],
+      ['search', { skill: 'welcome', query: 'zebras' }, { results: [], skill: 'welcome', message: 'no results for "zebras" in skill \'welcome\'' }],
+      [
+        'searchAll',
+        { query: 'greet' },
+        {
+          message: null,
+          results: [
+            { skill: 'welcome', errors: [] },
+            { skill: 'hello', errors: ['E407'] },
+          ],
+        },
+      ],
+    ] as const;
+    for (const [operation, input, value] of cases) {
+      const response = await h.call(operation, input);
+      expect(response).toMatchObject({ status: 200, envelope: { ok: true, value } });
+      expect(response.envelope).toEqual(await direct(h, operation, input));
+    }
+  });
+
   it('relays policy refusals as 409: paused runs (E608)', async () => {
     const h = await fullHome();
     await h.call('setPaused', { paused: true });

@@ -1,17 +1,15 @@
 /**
- * The development corpus (issue 40): 1,878 real skill folders from three MIT-licensed repositories,
- * as `<owner+repo>/<skill>/SKILL.md` roots. Found at SKILLTRAY_DEV_CORPUS (the tarball, or a
- * directory it was extracted into), else at `../shared/corpora/real-dev.tar.gz` beside the checkout;
- * a tarball is extracted into the bench's own dir. CI has neither: the benches that need it say so.
+ * The development corpus (issue 40) ready to load for the search bench: found and extracted by
+ * real-dev-corpus.ts (SKILLTRAY_DEV_CORPUS, else the shared corpora), then left to settle; and the
+ * bytes of what a search index reads of it. CI has none: the benches that need it say so.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SETTLE_MS } from '../src-main/core/skills/fingerprint.js';
 import { walkSkill } from '../src-main/core/skills/walk.js';
 import { isIndexedFile } from '../src-main/core/search/documents.js';
-import { ROOT } from './processes.js';
+import { devCorpusRoots, devCorpusSource } from './real-dev-corpus.js';
 
 export interface DevCorpus {
   /** The skill roots, one per repository. */
@@ -21,30 +19,18 @@ export interface DevCorpus {
 }
 
 /** The line a bench prints instead of its figures when the corpus is not there. */
-export const NO_DEV_CORPUS = 'skipped: no development corpus (set SKILLTRAY_DEV_CORPUS to real-dev.tar.gz or its extracted dir, or put it at ../shared/corpora/)';
-
-const DEFAULT_TARBALL = join(ROOT, '..', 'shared', 'corpora', 'real-dev.tar.gz');
-
-function rootsIn(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
-    .map((entry) => join(dir, entry.name))
-    .sort();
+export function noDevCorpus(missing: string): string {
+  return `skipped: ${missing}`;
 }
 
-/** The corpus ready to load (a tarball extracted under `dir` first, then left to settle), or null when there is none. */
-export async function devCorpus(dir: string): Promise<DevCorpus | null> {
-  const given = process.env.SKILLTRAY_DEV_CORPUS;
-  const source = given !== undefined && given !== '' ? given : DEFAULT_TARBALL;
-  if (!existsSync(source)) return null;
-  if (statSync(source).isDirectory()) return { roots: rootsIn(source), source };
-  const into = join(dir, 'real-dev');
-  mkdirSync(into, { recursive: true });
-  const tar = spawnSync('tar', ['-xzf', source, '-C', into], { stdio: ['ignore', 'ignore', 'pipe'] });
-  if (tar.status !== 0) throw new Error(`tar -xzf ${source} failed: ${tar.stderr.toString()}`);
+/** The corpus ready to load (a tarball extracted under `dir` first, then left to settle), or the reason there is none. */
+export async function devCorpus(dir: string): Promise<DevCorpus | { missing: string }> {
+  const source = devCorpusSource();
+  if ('missing' in source) return source;
+  const roots = await devCorpusRoots(source.path, join(dir, 'real-dev'));
   // Files written a moment ago are re-read by freshness checks (skills/fingerprint.ts); settled files are what a person's disk holds.
   await sleep(SETTLE_MS + 100);
-  return { roots: rootsIn(into), source };
+  return { roots, source: source.path };
 }
 
 /** Bytes of the files a search index reads (Markdown and text) in every skill of the roots: what the catalog holds. */

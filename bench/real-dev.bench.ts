@@ -11,7 +11,7 @@ import { SkilltrayCore } from '../src-main/core/api.js';
 import { resolveConfig } from '../src-main/core/config.js';
 import { catalogPath } from '../src-main/core/search/catalog.js';
 import type { SearchHit } from '../src-main/shared/gateway.js';
-import { devCorpus, indexedBytes, NO_DEV_CORPUS } from './dev-corpus.js';
+import { devCorpus, indexedBytes, noDevCorpus } from './dev-corpus.js';
 import type { Figure, Metric } from './measure.js';
 import { cliEnv, pairedProcesses, ROOT, SKILLTRAY_BIN, timedOk } from './processes.js';
 
@@ -42,7 +42,7 @@ const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
 
 export async function realDevBench(dir: string, bundledDir: string): Promise<(Figure | Metric)[]> {
   const corpus = await devCorpus(dir);
-  if (corpus === null) return [{ name: 'real-dev corpus', text: NO_DEV_CORPUS }];
+  if ('missing' in corpus) return [{ name: 'real-dev corpus', text: noDevCorpus(corpus.missing) }];
   const figures: (Figure | Metric)[] = [];
   const skillsPath = corpus.roots.join(delimiter);
   const queries = devQueries();

@@ -14,7 +14,7 @@ import { startNetworkProxy } from '../src-main/core/process/network/proxy-server
 import { boxPlaces } from '../src-main/core/process/sandbox/box-places.js';
 import { bundledManifestOf, manifestText } from '../src-main/core/skills/bundled-manifest.js';
 import { platformSandbox } from '../src-main/core/process/sandbox/platform-sandbox.js';
-import { noSandbox, type RunPlaces } from '../src-main/core/process/sandbox/sandbox.js';
+import { noSandbox, type RunPlaces, type SpawnCommand } from '../src-main/core/process/sandbox/sandbox.js';
 import { resolveProgram } from '../src-main/core/process/resolve-program.js';
 import { median, type Figure, type Metric } from './measure.js';
 
@@ -48,6 +48,21 @@ function spawned(program: string, args: readonly string[], env?: Record<string, 
   });
 }
 
+/** A wrapped command spawned as the runner does: its inputs (the socket filter) on fds 3, 4, …, and its report fd open after them; fails unless it exits 0. */
+function spawnedWrapped(wrapped: SpawnCommand): Promise<void> {
+  const inputs = wrapped.inputs ?? [];
+  return new Promise((resolve, reject) => {
+    const child = spawn(wrapped.program, wrapped.args, {
+      env: wrapped.env,
+      stdio: ['ignore', 'ignore', 'ignore', ...inputs.map(() => 'pipe' as const), ...(wrapped.reports === true ? (['pipe'] as const) : [])],
+    });
+    inputs.forEach((input, i) => (child.stdio[3 + i] as NodeJS.WritableStream).end(input));
+    if (wrapped.reports === true) (child.stdio[3 + inputs.length] as NodeJS.ReadableStream).resume();
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${wrapped.program} exited with ${String(code)}`))));
+  });
+}
+
 /**
  * A network tool's start: the run's own proxy on a Unix socket, then the sandbox with a host list
  * (the relay first, listening before it starts `true`), then the proxy closed — as a run does it.
@@ -69,7 +84,7 @@ async function networkStart(
     const proxy = await startNetworkProxy({ hosts: places.profile.hosts as string[], socketPath: join(sockets, `p${n++}.sock`) });
     try {
       const wrapped = sandbox.wrap({ program: truePath, args: [], env: { PATH: process.env.PATH ?? '' } }, { ...places, proxy: proxy.address });
-      await spawned(wrapped.program, wrapped.args, wrapped.env);
+      await spawnedWrapped(wrapped);
     } finally {
       await proxy.close();
     }
@@ -119,7 +134,7 @@ export async function runBench(dir: string): Promise<(Figure | Metric)[]> {
         gated: false,
       });
       const wrapped = sandbox.wrap({ program: truePath, args: [], env: { PATH: process.env.PATH ?? '' } }, places);
-      const sandboxed = await median(() => spawned(wrapped.program, wrapped.args, wrapped.env), 31, 3);
+      const sandboxed = await median(() => spawnedWrapped(wrapped), 31, 3);
       figures.push({
         name: `sandboxed \`true\` (${sandbox.mechanism ?? ''}, read-only)`,
         ms: sandboxed,

@@ -64,6 +64,8 @@ export interface ProcessSpec {
    * waits until this returns; a throw stops the program and the run fails with E706.
    */
   admit?: (childPid: number) => void;
+  /** Given what the program wrote on the fd after the inputs and the gate's, once it ended (the relay's report: SpawnCommand.reports). It must not throw. */
+  reported?: (text: string) => void;
   /** Starts the timeout clock and returns its stopper; a real timer unless given (a test fires it on an event). */
   startTimeout?: (onTimeout: () => void, ms: number) => () => void;
 }
@@ -203,8 +205,15 @@ export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
     env: spec.env,
     extendEnv: false,
     shell: false,
-    // stdin closed; the network's inputs on fds 3, 4, …, and a gated program's info and block fds after them.
-    stdio: ['ignore', 'pipe', 'pipe', ...(spec.inputs ?? []), ...(spec.admit === undefined ? [] : (['pipe', 'pipe'] as const))],
+    // stdin closed; the network's inputs on fds 3, 4, …, a gated program's info and block fds after them, then its report fd.
+    stdio: [
+      'ignore',
+      'pipe',
+      'pipe',
+      ...(spec.inputs ?? []),
+      ...(spec.admit === undefined ? [] : (['pipe', 'pipe'] as const)),
+      ...(spec.reported === undefined ? [] : (['pipe'] as const)),
+    ],
     reject: false,
     buffer: false,
     windowsHide: true,
@@ -217,7 +226,13 @@ export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     subprocess.once('exit', (code, signal) => resolve({ code, signal }));
   });
-  const closed = Promise.all([capture(subprocess.stdout, stdout, 'stdout', spec.onOutput), capture(subprocess.stderr, stderr, 'stderr', spec.onOutput)]);
+  const report = spec.reported === undefined ? null : new CappedOutput(4096);
+  const reportFd = 3 + (spec.inputs?.length ?? 0) + (spec.admit === undefined ? 0 : 2);
+  const closed = Promise.all([
+    capture(subprocess.stdout, stdout, 'stdout', spec.onOutput),
+    capture(subprocess.stderr, stderr, 'stderr', spec.onOutput),
+    ...(report === null ? [] : [capture(subprocess.stdio[reportFd] as Readable, report, 'stdout', undefined)]),
+  ]);
   const spawnError = await new Promise<unknown>((resolve) => {
     subprocess.once('spawn', () => resolve(null));
     // execa settles without 'spawn' only when the process never started; its result holds the OS error.
@@ -274,5 +289,6 @@ export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
     subprocess.stdout.destroy();
     subprocess.stderr.destroy();
   }
+  if (report !== null) spec.reported?.(report.text());
   return result(exit.code, exit.signal, stop, durationMs);
 }

@@ -13,10 +13,10 @@ import { nearestNames } from '../did-you-mean.js';
 import { decide, type Decision } from '../policy/decide.js';
 import { legacyPinsFor, rememberedFor } from '../policy/pins.js';
 import { profileFor } from '../policy/profile.js';
-import { sensitiveArgument } from '../policy/sensitive-paths.js';
+import { secretProgram, sensitiveArgument } from '../policy/sensitive-paths.js';
 import { guardWorkspace, passwdHomes, type GuardPlaces } from '../policy/workspace-guard.js';
 import { programBinds } from '../process/sandbox/box-places.js';
-import { resolveProgram } from '../process/resolve-program.js';
+import { resolveBundledProgram, resolveProgram } from '../process/resolve-program.js';
 import type { Sandbox } from '../process/sandbox/sandbox.js';
 import { isInside } from '../files/paths.js';
 import { skillNotFound } from '../skills/skill-suggestions.js';
@@ -28,6 +28,8 @@ import { getSettings } from '../store/settings.js';
 import type { StateDb } from '../store/state-db.js';
 import { isUnsandboxed } from '../store/unsandboxed.js';
 import { renderCommand } from '../template/render-command.js';
+import { voiceTurn } from '../policy/voice-turn.js';
+import { requestChannel } from '../../shared/voice.js';
 
 /** One tool call as a surface hands it over. */
 export interface RunInput {
@@ -37,8 +39,12 @@ export interface RunInput {
   /** Working directory; an existing absolute directory. Without one the run gets an empty folder of its own. */
   cwd?: string;
   surface: Surface;
+  /** The assistant whose credential asks (core/authority.ts); absent when the person does. */
+  assistant?: string;
   /** Correlates the run with the caller's own trace (ADR-001 run/attach); generated when absent. */
   traceId?: string;
+  /** `voice`: an assistant asks on something the person said (docs/voice.md); otherwise the surface says where it came from. */
+  channel?: 'voice';
 }
 
 /** What preparing a run reads (and the run service shares). */
@@ -87,11 +93,12 @@ function checkCwd(cwd: string | undefined, defaultCwd: string): string {
 }
 
 /**
- * Where the program lives: a bare name on PATH; a relative path with a separator (`scripts/x.sh`)
- * in the skill's own folder, which it may not leave (E012); an absolute path as written.
+ * Where the program lives: a bare name on PATH (for a bundled skill, the system's folders first); a
+ * relative path with a separator (`scripts/x.sh`) in the skill's own folder, which it may not leave
+ * (E012); an absolute path as written.
  */
 function programPath(skill: Skill, program: string, cwd: string, env: NodeJS.ProcessEnv): string | null {
-  if (isAbsolute(program) || !/[/\\]/.test(program)) return resolveProgram(program, env, cwd);
+  if (isAbsolute(program) || !/[/\\]/.test(program)) return (skill.trust === 'bundled' ? resolveBundledProgram : resolveProgram)(program, env, cwd);
   // The content hash (what approvals are pinned to) leaves hidden entries out: a script must not hide there.
   if (program.split(/[/\\]/).some((segment) => segment.startsWith('.') && segment !== '.' && segment !== '..')) {
     throw skillcErrors.programInHiddenFolder(program);
@@ -158,7 +165,8 @@ export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
   const folder = canonical(cwd);
   const workspace = guardWorkspace(folder, profile.name, places);
   if (workspace.kind === 'refused') throw workspace.error;
-  const programs = program === null ? [] : programBinds(program, canonical(skill.dir), process.platform);
+  const skillDir = canonical(skill.dir);
+  const programs = program === null ? [] : programBinds(program, skillDir, process.platform);
   const sandbox = sandboxView(deps.sandbox, profile, { programs, wholeHome: workspace.kind === 'home' });
   // A run that could read a whole home folder never goes unasked, whatever would otherwise allow it.
   const home =
@@ -169,7 +177,7 @@ export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
           why: `it is ${workspace.home === places.userHome ? 'your home folder' : 'a home folder'}, so the run could read all of it (keys and credential stores stay hidden)`,
         }
       : null;
-  const decision = decide({
+  const decided = decide({
     skill,
     tool,
     mode: settings.mode,
@@ -179,11 +187,13 @@ export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
     cwd: folder,
     programPath: program,
     program: command.program,
+    programRefused: program === null ? null : secretProgram(skill.name, tool.name, program, skillDir, places),
     resolveBin: (bin) => resolveProgram(bin, deps.env, cwd),
     env: deps.env,
     sensitive: sensitiveArgument(plainObject(input.args), cwd, deps.home) ?? home,
     enabled: isEnabled(listSwitches(db), skill.name, settings.mode),
     sandbox,
   });
+  const decision = voiceTurn(decided, requestChannel(input.surface, input.channel), sandbox);
   return { skill, command, programPath: program, decision, sandbox, folder };
 }

@@ -29,6 +29,8 @@ import type {
   Verdict,
 } from '../../shared/runs.js';
 import { remember } from '../store/approvals.js';
+import { recordChannel } from '../store/voice.js';
+import { requestChannel } from '../../shared/voice.js';
 import { getSettings } from '../store/settings.js';
 import { recordDecision, recordFailure, recordNetworkDenied, recordProcess, recordRequest, recordResult, recordStart } from '../store/run-records.js';
 import { isOwnerStopping, ownerStopping } from './interrupted-runs.js';
@@ -118,6 +120,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         id,
         traceId: input.traceId ?? randomUUID(),
         surface: input.surface,
+        assistant: input.assistant ?? null,
         skill: input.skill,
         tool: input.tool,
         args: plainObject(input.args),
@@ -127,6 +130,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       },
       thisProcess(),
     );
+    recordChannel(this.deps.db, id, requestChannel(input.surface, input.channel));
     recordDecision(this.deps.db, id, { outcome: 'refused', decidedBy: 'error', reason: coded.message, errorCode: coded.code });
     throw withRunId(coded, id);
   }
@@ -145,6 +149,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         id,
         traceId,
         surface: input.surface,
+        assistant: input.assistant ?? null,
         skill: skill.name,
         tool: command.tool,
         args: plainObject(input.args),
@@ -155,6 +160,8 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       },
       thisProcess(),
     );
+    const channel = requestChannel(input.surface, input.channel);
+    recordChannel(db, id, channel);
 
     let answer: RecordedAnswer | null = null;
     const decided = (view: RunDecisionView, errorCode: string | null = null): void => {
@@ -178,6 +185,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         id,
         traceId,
         surface: input.surface,
+        assistant: input.assistant ?? null,
         skill: skill.name,
         tool: command.tool,
         trust: skill.trust,
@@ -194,6 +202,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         sandbox,
         supplied: command.supplied,
         rememberScopes: rememberScopes(skill, profileOf(sandbox)),
+        channel,
       };
       verdict = await askPerson(this.deps.broker, pending, options.approval, options.signal).catch((error: unknown) => {
         const coded = toSkilltrayError(error);
@@ -299,6 +308,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       const places: RunPlaces = proxy === null ? box.places : { ...box.places, proxy: proxy.address };
       const spawn = this.deps.sandbox.wrap({ program: programPath, args: command.args, env: buildToolEnv(env, command.env) }, places);
       const admitted = cgroup;
+      let report = '';
       const ran = await runProcess({
         program: spawn.program,
         args: spawn.args,
@@ -310,6 +320,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         ...(spawn.treeEndsWithIt === true ? { treeEndsWithIt: true } : {}),
         ...(spawn.gated === true && admitted !== null ? { admit: (childPid: number) => admitted.admit(childPid) } : {}),
         ...(spawn.inputs === undefined ? {} : { inputs: spawn.inputs }),
+        ...(spawn.reports === true ? { reported: (text: string) => (report = text) } : {}),
         onOutput: (stream, text) => emitSafely(this, 'run', { type: 'output', id, stream, text }),
         // Recorded at once, so if this process dies the next owner can find and stop the tool.
         onSpawn: (pid) => {
@@ -320,7 +331,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
           }
         },
       });
-      const result: RunResult = { ...ran, limitHit: cgroup?.hit() ?? signalledLimit(ran, spawn.treeEndsWithIt === true) };
+      const result: RunResult = { ...ran, limitHit: cgroup?.hit() ?? signalledLimit(ran, spawn.treeEndsWithIt === true) ?? spawn.limitHit?.(report) ?? null };
       const stopping = controller.signal.reason as unknown;
       // The tool is gone: its proxy closes before its refusals are read, so the record holds every one.
       await proxy?.close();

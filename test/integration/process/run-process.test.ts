@@ -226,4 +226,22 @@ describe('runProcess refusals', () => {
     expect(isDead(child)).toBe(true);
     expect(existsSync(marker)).toBe(false);
   });
+
+  it('hands over what the program reported on the fd after its inputs once it ended (the relay names full folders there), apart from its output', async () => {
+    const texts: string[] = [];
+    const report = "require('fs').writeSync(4, 'full /dev/shm\\n'); console.log('out')";
+    const result = await runProcess({
+      program: process.execPath,
+      args: ['-e', report],
+      cwd: dir,
+      env: buildToolEnv(process.env, []),
+      timeoutMs: 10_000,
+      maxOutputBytes: DEFAULT_OUTPUT_CAP,
+      inputs: [new Uint8Array([1, 2, 3])],
+      reported: (text) => texts.push(text),
+    });
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'out\n' });
+    expect(texts).toEqual(['full /dev/shm\n']);
+    expect(result).not.toHaveProperty('report');
+  });
 });

@@ -5,6 +5,7 @@
  * command line.
  */
 import { relative } from 'node:path';
+import type { LimitHit } from '../../../shared/model.js';
 import type { SandboxMechanism, SandboxProfile } from '../../../shared/runs.js';
 import { isInside } from '../../files/paths.js';
 import type { ProxyAddress } from '../network/proxy-server.js';
@@ -64,6 +65,10 @@ export interface SpawnCommand {
   gated?: boolean;
   /** Data for file descriptors 3, 4, … of the spawned program, each read to its end (bwrap's seccomp filter). */
   inputs?: Uint8Array[];
+  /** Set when the program reports on the fd after the inputs and the gate's (the relay: which private folder filled up). */
+  reports?: boolean;
+  /** Which limit stopped the run, from that report and what else the sandbox kept (a systemd scope's result), once it has ended. */
+  limitHit?: (report: string) => LimitHit | null;
 }
 
 /** An OS sandbox, or the answer that there is none. */

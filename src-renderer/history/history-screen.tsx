@@ -10,7 +10,7 @@ import { routeHref, type HistoryFilter, type UnknownFilter } from '../app/route.
 import { UnknownFilters } from '../app/unknown-filters.js';
 import { useResource } from '../app/use-resource.js';
 import { RunDetails } from './run-details.js';
-import { STATUS_TONES, decisionShort } from './status.js';
+import { STATUS_TONES, decisionShort } from '../runs/run-status.js';
 
 /** Runs shown per page of history. */
 export const HISTORY_LIMIT = 200;

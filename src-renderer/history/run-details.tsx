@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 import type { RunRecord } from '../../src-main/shared/runs.js';
 import { ArgumentList, VisibleText } from '../approvals/approval-card.js';
 import { SURFACE_LABELS } from '../approvals/labels.js';
-import type { RunChannel } from '../../src-main/shared/voice.js';
+import type { RunChannel } from '../../src-main/shared/runs.js';
 
 /** Where the request came from, as the run's record keeps it. */
 const CHANNEL_WORDS: Record<RunChannel, string> = { voice: 'from a voice turn', keyboard: 'at the keyboard', assistant: 'by an assistant' };
@@ -14,7 +14,7 @@ import { useResource } from '../app/use-resource.js';
 import { RunProgressView, RunResultView } from '../runs/run-output.js';
 import { resultOfRecord } from '../../src-main/shared/runs.js';
 import { useRunProgress } from '../runs/use-run-progress.js';
-import { STATUS_TONES, decisionSentence } from './status.js';
+import { STATUS_TONES, decisionSentence } from '../runs/run-status.js';
 import { LIMIT_HIT } from '../../src-main/shared/approval-text.js';
 import { BoxLines } from '../approvals/box-lines.js';
 import { sandboxBadges } from '../approvals/labels.js';

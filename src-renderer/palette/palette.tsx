@@ -7,29 +7,24 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode 
 import { flushSync } from 'react-dom';
 import { roleWords, type DiscoverResult } from '../../src-main/shared/agent.js';
 import type { SearchHit } from '../../src-main/shared/gateway.js';
-import { isMac } from '../approvals/approval-keys.js';
+import { isMac } from '../app/platform.js';
 import { useConnection } from '../app/connection-context.js';
 import { ErrorNote } from '../app/error-note.js';
+import type { PaletteTarget } from '../app/open-palette.js';
 import { skillHref } from '../app/route.js';
 import { useResource } from '../app/use-resource.js';
 import { previewBlocks } from '../runs/run-preview.js';
 import { RunPreviewLine } from '../runs/run-preview-line.js';
 import { useRunPreview } from '../runs/use-run-preview.js';
-import { ToolRun, useToolAttempt } from '../runs/tool-run.js';
+import { ToolRun, useToolAttempt } from '../tools/tool-run.js';
 import { SkillMarkdown } from '../skills/markdown.js';
-import { ParamField } from '../skills/param-field.js';
+import { ParamField } from '../tools/param-field.js';
 import { Snippet } from '../skills/snippet.js';
-import { toolArgs, type FormValue } from '../skills/tool-args.js';
-import { FolderField, useFolderChoice } from '../skills/folder-field.js';
+import { toolArgs, type FormValue } from '../tools/tool-args.js';
+import { FolderField, useFolderChoice } from '../tools/folder-field.js';
 import { paletteGroups, type PaletteItem, type PaletteTool } from './palette-items.js';
 import { moveActive, submitsForm } from './palette-keys.js';
 import { usePaletteSearch } from './use-palette-search.js';
-
-/** A tool the palette can open straight away (the Run action of a search hit). */
-export interface PaletteTarget {
-  skill: string;
-  tool: string;
-}
 
 /** Where a section hit leads: the section, or its file for text before the first heading. */
 function hitHref(hit: SearchHit): string {

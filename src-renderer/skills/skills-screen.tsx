@@ -7,7 +7,7 @@ import { errorCode, ErrorNote } from '../app/error-note.js';
 import { NO_SKILL_FILTER, routeHref, skillHref, type SkillFilter, type UnknownFilter } from '../app/route.js';
 import { UnknownFilters } from '../app/unknown-filters.js';
 import { useResource } from '../app/use-resource.js';
-import { useOpenPalette } from '../palette/palette-dialog.js';
+import { useOpenPalette } from '../app/open-palette.js';
 import { DiagnosticsList } from './diagnostics-list.js';
 import { activeFilters, filterChoices, isFiltering, matchesFilter, unknownInList, withoutUnknown } from './skill-filters.js';
 import { SkillSwitch } from './skill-switch.js';

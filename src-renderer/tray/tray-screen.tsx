@@ -10,14 +10,14 @@ import { useAnnounce } from '../app/announcer.js';
 import { useClient, useConnection } from '../app/connection-context.js';
 import { answerInput } from '../approvals/answer.js';
 import { ApprovalCard } from '../approvals/approval-card.js';
-import { isMac } from '../approvals/approval-keys.js';
+import { isMac } from '../app/platform.js';
 import { RememberedList } from '../approvals/remembered-list.js';
 import { ErrorNote } from '../app/error-note.js';
 import { usePending } from '../app/pending.js';
 import { useSettings } from '../app/use-settings.js';
 import { ModeSwitch, PauseSwitch } from '../settings/mode-controls.js';
 import { BrandMark } from '../app/brand-mark.js';
-import { useOpenPalette } from '../palette/palette-dialog.js';
+import { useOpenPalette } from '../app/open-palette.js';
 import { paletteKeyLabel } from '../palette/palette-keys.js';
 
 export function TrayScreen() {

@@ -1,7 +1,7 @@
 /** One run in full: the request, the decision, what ran, and its output (live while it runs). */
 import { useEffect, useRef } from 'react';
 import type { RunRecord } from '../../src-main/shared/runs.js';
-import { ArgumentList, VisibleText } from '../approvals/approval-card.js';
+import { ArgumentList, VisibleText } from '../approvals/visible-text.js';
 import { SURFACE_LABELS } from '../approvals/labels.js';
 import type { RunChannel } from '../../src-main/shared/runs.js';
 

@@ -20,6 +20,21 @@ import { BrandMark } from '../app/brand-mark.js';
 import { useOpenPalette } from '../app/open-palette.js';
 import { paletteKeyLabel } from '../palette/palette-keys.js';
 
+/** Where the first request would be: nothing waits; the way to the queue. */
+function NoApprovals({ onOpen }: { onOpen: (event: MouseEvent<HTMLAnchorElement>) => void }) {
+  return (
+    <a href="#/approvals" onClick={onOpen} className="tray-approvals">
+      <span className="tray-count" aria-hidden="true">
+        0
+      </span>
+      <span>
+        <strong>No approvals waiting</strong>
+        <span className="muted">Open the approval queue</span>
+      </span>
+    </a>
+  );
+}
+
 export function TrayScreen() {
   const connection = useConnection();
   const client = useClient();
@@ -59,15 +74,7 @@ export function TrayScreen() {
       </header>
 
       {first === undefined ? (
-        <a href="#/approvals" onClick={follow('approvals')} className="tray-approvals">
-          <span className="tray-count" aria-hidden="true">
-            0
-          </span>
-          <span>
-            <strong>No approvals waiting</strong>
-            <span className="muted">Open the approval queue</span>
-          </span>
-        </a>
+        <NoApprovals onOpen={follow('approvals')} />
       ) : (
         <>
           <ApprovalCard key={first.id} entry={first} mac={isMac(connection.platform)} answered={null} onAnswer={answer} />

@@ -12,6 +12,7 @@ import { BUNDLED_MANIFEST, resolveConfig } from '../src-main/core/config.js';
 import { profileFor } from '../src-main/core/policy/profile.js';
 import { startNetworkProxy } from '../src-main/core/process/network/proxy-server.js';
 import { boxPlaces } from '../src-main/core/process/sandbox/box-places.js';
+import { openBox, openWorkspace } from '../src-main/core/process/sandbox/box-spec.js';
 import { bundledManifestOf, manifestText } from '../src-main/core/skills/bundled-manifest.js';
 import { platformSandbox } from '../src-main/core/process/sandbox/platform-sandbox.js';
 import { noSandbox, type RunPlaces } from '../src-main/core/process/sandbox/sandbox.js';
@@ -104,16 +105,24 @@ export async function runBench(dir: string): Promise<(Figure | Metric)[]> {
     if (why === null) {
       // The sandbox alone: the command line a read-only run of `true` gets, spawned directly.
       const home = mkdtempSync(join(dir, 'home-'));
+      const spec = openBox(openWorkspace(work), {
+        reads: [],
+        programPath: truePath,
+        skillDir: join(bundled, 'truth'),
+        userHome: join(dir, 'user'),
+        skilltrayHome: config.home,
+        platform: process.platform,
+        otherHomes: [],
+      });
       const { places } = boxPlaces({
+        spec,
         profile: profileFor({ readOnly: true, network: false, hosts: [], classification: null, box: { reads: [], writes: [], limits: {} } }, false),
-        cwd: work,
         skillDir: join(bundled, 'truth'),
         snapshotDir: join(bundled, 'truth'),
         tempDir: temp,
         homeDir: home,
         env: config.env,
         skilltrayHome: config.home,
-        programs: [],
         platform: process.platform,
         asRoot: false,
         gated: false,

@@ -51,6 +51,8 @@ export interface ProcessSpec {
   treeEndsWithIt?: boolean;
   /** Data for file descriptors 3, 4, … of the program, each read to its end (bwrap's seccomp filter). */
   inputs?: readonly Uint8Array[];
+  /** Open descriptors of this process passed to the program next, in order (what bubblewrap binds by descriptor). */
+  fds?: readonly number[];
   /**
    * Live output, decoded, called only while the stream's head (the first half of the cap) is filling:
    * at most maxOutputBytes / 2 bytes per stream ever reach it, however much the tool prints. The final
@@ -198,21 +200,28 @@ export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
 
   const posix = process.platform !== 'win32';
   const started = performance.now();
+  // stdin closed; the network's inputs on fds 3, 4, …, the descriptors passed on, then a gated program's info and block fds.
+  const extra: (Uint8Array | number | 'pipe')[] = [
+    ...(spec.inputs ?? []),
+    ...(spec.fds ?? []),
+    ...(spec.admit === undefined ? [] : (['pipe', 'pipe'] as const)),
+  ];
   const subprocess = execa(spec.program, spec.args, {
     cwd: spec.cwd,
     env: spec.env,
     extendEnv: false,
     shell: false,
-    // stdin closed; the network's inputs on fds 3, 4, …, and a gated program's info and block fds after them.
-    stdio: ['ignore', 'pipe', 'pipe', ...(spec.inputs ?? []), ...(spec.admit === undefined ? [] : (['pipe', 'pipe'] as const))],
+    // execa passes a number on as the parent's own descriptor (as child_process does); its types allow that only for fds 0–2.
+    stdio: ['ignore', 'pipe', 'pipe', ...(extra as unknown as 'pipe'[])],
     reject: false,
     buffer: false,
     windowsHide: true,
     // The tool leads its own process group (and session), so the group is the first handle on its tree.
     detached: posix,
   });
-  // A gated program's info and block fds come right after the network's inputs (core/process/sandbox/bubblewrap.ts gateFds).
-  const gate = { info: 3 + (spec.inputs?.length ?? 0), block: 4 + (spec.inputs?.length ?? 0) };
+  // A gated program's info and block fds come right after the network's inputs and the descriptors passed on (bubblewrap.ts gateFds).
+  const before = (spec.inputs?.length ?? 0) + (spec.fds?.length ?? 0);
+  const gate = { info: 3 + before, block: 4 + before };
   const admitted = spec.admit === undefined ? Promise.resolve(null) : admit(subprocess.stdio[gate.info], subprocess.stdio[gate.block], spec.admit);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     subprocess.once('exit', (code, signal) => resolve({ code, signal }));

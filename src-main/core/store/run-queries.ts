@@ -57,13 +57,14 @@ interface RunRow {
   pgid: number | null;
   output_dropped_at: number | null;
   network_denied: string | null;
+  swept: string | null;
   stdout?: string | null;
   stderr?: string | null;
 }
 
 const SUMMARY_COLUMNS = `id, trace_id, surface, skill, tool, args, command, program_path, skill_hash, requested_at,
   outcome, decided_by, rule_id, actor, decided_at, reason, error_code, started_at, ended_at, exit_code, signal,
-  timed_out, cancelled, dropped_stdout, dropped_stderr, duration_ms, status, owner_pid, pgid, output_dropped_at, sandbox, answer, limit_hit, network_denied`;
+  timed_out, cancelled, dropped_stdout, dropped_stderr, duration_ms, status, owner_pid, pgid, output_dropped_at, sandbox, answer, limit_hit, network_denied, swept`;
 
 /** Runs recorded before `supplied` existed read as having no caller-supplied argument marked. */
 function withSupplied(command: Omit<RenderedCommand, 'supplied'> & { supplied?: number[] }): RenderedCommand {
@@ -111,6 +112,7 @@ function toSummary(row: RunRow): RunSummary {
     answer: row.answer,
     limitHit: row.limit_hit,
     networkDenied: row.network_denied === null ? [] : (JSON.parse(row.network_denied) as NetworkDenial[]),
+    swept: row.swept === null ? [] : (JSON.parse(row.swept) as string[]),
   };
 }
 

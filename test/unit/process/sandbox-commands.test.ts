@@ -131,6 +131,36 @@ describe('bubblewrap', () => {
     );
   });
 
+  it('binds what was opened before the decision by descriptor, numbered after the network inputs and before the gate: the folder, reads, hidden entries, declared paths, their inner guards', () => {
+    const run = places({
+      profile: { name: 'workspace', network: false, hosts: [], writes: ['.git'] },
+      workspaceFd: 40,
+      binds: [{ path: '/home/ana/.config/git/ignore', kind: 'file', fd: 41 }],
+      guarded: [{ path: '/home/ana/code/app/.envrc', kind: 'file', fd: 42 }],
+      writable: [{ path: '/home/ana/code/app/.git', kind: 'dir', fd: 43 }],
+      guardedInside: [{ path: '/home/ana/code/app/.git/hooks', kind: 'dir', fd: 44 }],
+      readOnlyMounts: ['/home/ana/code/app/data'],
+      masks: [],
+      gated: true,
+    });
+    const text = bubblewrapArgs(run).join(' ');
+    expect(text).toContain('--info-fd 8 --block-fd 9');
+    expect(text).toContain(
+      [
+        '--ro-bind-fd 3 /home/ana/.config/git/ignore',
+        '--bind-fd 4 /home/ana/code/app',
+        '--ro-bind-fd 5 /home/ana/code/app/.envrc',
+        '--bind-fd 6 /home/ana/code/app/.git',
+        '--ro-bind-fd 7 /home/ana/code/app/.git/hooks',
+        '--remount-ro /home/ana/code/app/data',
+      ].join(' '),
+    );
+    expect(text).toMatch(/--chdir \/home\/ana\/code\/app$/);
+    requireSandbox();
+    const wrapped = bubblewrapSandbox(process.env).wrap({ program: '/usr/bin/true', args: [], env: {} }, run);
+    expect(wrapped).toMatchObject({ fds: [41, 40, 42, 43, 44], cwd: '/', gated: true });
+  });
+
   it("a gated run reports its child on fd 3 and waits on fd 4, or on the two after network: host's seccomp filter", () => {
     expect(bubblewrapArgs(places({ gated: true })).slice(4, 8)).toEqual(['--info-fd', '3', '--block-fd', '4']);
     if (socketFilter() !== null) {
@@ -297,18 +327,25 @@ describe('Seatbelt (macOS)', () => {
     expect(profile).not.toContain('/x');
   });
 
-  it('workspace may write the cwd but not its guarded entries, existing or not; never Unix sockets', () => {
+  it('workspace may write the cwd but no hidden path or node_modules in it, existing or not, except what it declares (its inner guards still not); never Unix sockets', () => {
     const { profile, params } = seatbeltProfile(
       places({
-        profile: { name: 'workspace', network: false, hosts: [] },
-        guarded: [
-          { path: '/home/ana/code/app/.git', kind: 'dir' },
-          { path: '/home/ana/code/app/.envrc', kind: 'file' },
+        profile: { name: 'workspace', network: false, hosts: [], writes: ['.git'] },
+        guardedInside: [
+          { path: '/home/ana/code/app/.git/hooks', kind: 'dir' },
+          { path: '/home/ana/code/app/.git/config', kind: 'file' },
         ],
       }),
     );
-    expect(profile).toContain('(allow file-write* (subpath (param "CWD")))\n(deny file-write* (subpath (param "GUARD_0")) (literal (param "GUARD_1")))');
-    expect(params).toMatchObject({ GUARD_0: '/home/ana/code/app/.git', GUARD_1: '/home/ana/code/app/.envrc' });
+    expect(profile).toContain(
+      [
+        '(allow file-write* (subpath (param "CWD")))',
+        '(deny file-write* (require-all (subpath (param "CWD")) (regex #"/\\.|/node_modules(/|$)")))',
+        '(allow file-write* (subpath (param "WRITE_0")))',
+        '(deny file-write* (subpath (param "GUARD_0")) (literal (param "GUARD_1")))',
+      ].join('\n'),
+    );
+    expect(params).toMatchObject({ WRITE_0: '/home/ana/code/app/.git', GUARD_0: '/home/ana/code/app/.git/hooks', GUARD_1: '/home/ana/code/app/.git/config' });
     expect(profile).toContain('(deny network-outbound (remote unix-socket))');
     expect(profile).not.toMatch(/SecurityServer|securityd/);
   });

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { ResourceLimits } from '../../../shared/model.js';
 import { resolveProgram } from '../resolve-program.js';
 import { bubblewrapNetwork, bubblewrapNetworkUnavailable } from './bubblewrap-network.js';
-import { uncontained, withPrivateTemp, type RunPlaces, type Sandbox, type SpawnCommand } from './sandbox.js';
+import { uncontained, withPrivateTemp, type Bind, type RunPlaces, type Sandbox, type SpawnCommand } from './sandbox.js';
 import { onSystemPath, systemView } from './system-paths.js';
 
 /** The Debian/Ubuntu/Fedora package that provides bwrap. */
@@ -24,9 +24,15 @@ export const BUBBLEWRAP_PACKAGE = 'bubblewrap';
 /** Where the run's private temp appears inside the sandbox. */
 const SANDBOX_TMP = '/tmp';
 
-/** The first fd a gated bwrap reports its child's pid on, after the network's inputs; it waits on the next (see RunPlaces.gated). */
+/** The fd a gated bwrap reports its child's pid on, after the network's inputs and the descriptors it binds; it waits on the next (see RunPlaces.gated). */
 export function gateFds(inputs: number): { info: number; block: number } {
   return { info: 3 + inputs, block: 4 + inputs };
+}
+
+/** A run's command line before `--`, and the open descriptors it binds, in the order they are passed after the network's inputs. */
+interface CommandLine {
+  args: string[];
+  fds: number[];
 }
 
 const MIB = 1024 * 1024;
@@ -47,18 +53,25 @@ export function prlimitArgs(limits: ResourceLimits, gated: boolean): string[] {
 }
 
 /**
- * bwrap's arguments (before `--` and the program) for one run, `relay` being the network relay's
- * path. Pure: the order of the mounts is the design.
+ * bwrap's arguments (before `--` and the program) for one run, and the descriptors they bind, `relay`
+ * being the network relay's path. Pure: the order of the mounts is the design. What Skilltray opened
+ * before the decision (the working folder, declared reads, programs, a writing run's hidden entries)
+ * is bound by descriptor (`--bind-fd`), so no path is looked up again; bwrap checks each mount is
+ * the descriptor's own file.
  */
-export function bubblewrapArgs(places: RunPlaces, options: { relay?: string | null } = {}): string[] {
+function commandLine(places: RunPlaces, relay: string | null): CommandLine {
   const { profile, cwd } = places;
-  const network = bubblewrapNetwork(places, options.relay ?? null);
+  const network = bubblewrapNetwork(places, relay);
+  const fds: number[] = [];
+  // The descriptors take the numbers after the network's inputs, in the order they are bound.
+  const bind = (entry: Bind, writable: boolean): string[] => {
+    if (entry.fd === undefined) return [writable ? '--bind' : '--ro-bind', entry.path, entry.path];
+    fds.push(entry.fd);
+    return [writable ? '--bind-fd' : '--ro-bind-fd', String(2 + network.inputs.length + fds.length), entry.path];
+  };
   // No capabilities, even in the new user namespace: with CAP_SYS_ADMIN there a tool could remount what it sees writable.
   const args = ['--unshare-all', ...network.share, '--die-with-parent', '--cap-drop', 'ALL'];
-  if (places.gated === true) {
-    const fds = gateFds(network.inputs.length);
-    args.push('--info-fd', String(fds.info), '--block-fd', String(fds.block));
-  }
+  const gate = args.length;
   // The operating system, read-only (a merged /usr's /bin stays the symlink it is); nothing else of the host's top level.
   for (const dir of places.system.dirs) {
     if (dir.link !== undefined) args.push('--symlink', dir.link, dir.path);
@@ -71,10 +84,14 @@ export function bubblewrapArgs(places: RunPlaces, options: { relay?: string | nu
   }
   // An empty home of its own where the person's is: what a tool writes there dies with the run.
   args.push('--bind', places.homeDir, places.userHome);
-  for (const bind of places.binds) args.push('--ro-bind', bind.path, bind.path);
-  // The working directory, writable under workspace; what other programs act on later stays read-only inside it.
-  args.push(profile.name === 'workspace' ? '--bind' : '--ro-bind', cwd, cwd);
-  for (const guarded of places.guarded) args.push('--ro-bind', guarded.path, guarded.path);
+  for (const entry of places.binds) args.push(...bind(entry, false));
+  // The working directory, writable under workspace; its hidden entries stay read-only inside it, but for what the skill declares.
+  const folder: Bind = { path: cwd, kind: 'dir', ...(places.workspaceFd === undefined ? {} : { fd: places.workspaceFd }) };
+  args.push(...bind(folder, profile.name === 'workspace'));
+  for (const entry of places.guarded) args.push(...bind(entry, false));
+  for (const entry of places.writable ?? []) args.push(...bind(entry, true));
+  for (const entry of places.guardedInside ?? []) args.push(...bind(entry, false));
+  for (const mount of places.readOnlyMounts ?? []) args.push('--remount-ro', mount);
   // A socket answers a connect() even through a read-only bind: each one found is covered.
   for (const socket of places.sockets) args.push('--ro-bind', '/dev/null', socket);
   // Secrets after everything they may lie in, so nothing bound later can show them again.
@@ -90,7 +107,16 @@ export function bubblewrapArgs(places: RunPlaces, options: { relay?: string | nu
   args.push(...network.mounts);
   // The root bwrap built (and the folders it made to reach each bind) is read-only too: nothing but the binds above takes writes.
   args.push('--remount-ro', '/', '--chdir', cwd);
-  return args;
+  if (places.gated === true) {
+    const gateAt = gateFds(network.inputs.length + fds.length);
+    args.splice(gate, 0, '--info-fd', String(gateAt.info), '--block-fd', String(gateAt.block));
+  }
+  return { args, fds };
+}
+
+/** bwrap's arguments (before `--` and the program) for one run; see commandLine. */
+export function bubblewrapArgs(places: RunPlaces, options: { relay?: string | null } = {}): string[] {
+  return commandLine(places, options.relay ?? null).args;
 }
 
 /** The stderr line bwrap printed, or the reason it did not run at all. */
@@ -179,13 +205,17 @@ export function bubblewrapSandbox(env: NodeJS.ProcessEnv, relay: string | null =
       const { limits } = places.profile;
       const network = bubblewrapNetwork(places, relay);
       const limited = prlimit !== null && limits !== undefined ? [prlimit, ...prlimitArgs(limits, places.gated === true), '--'] : [];
+      const line = commandLine(places, relay);
       return {
         program: bwrap,
-        args: [...bubblewrapArgs(places, { relay }), '--', ...limited, ...network.prefix, command.program, ...command.args],
+        args: [...line.args, '--', ...limited, ...network.prefix, command.program, ...command.args],
         // HOME is where the private home appears: the person's own path, unless that could not hold it.
         env: { ...withPrivateTemp(command.env, SANDBOX_TMP), ...network.env, HOME: places.userHome },
         treeEndsWithIt: true,
         ...(network.inputs.length > 0 ? { inputs: network.inputs } : {}),
+        ...(line.fds.length > 0 ? { fds: line.fds } : {}),
+        // bwrap itself starts at /: the tool starts in its folder as bound by descriptor, never at a path looked up again.
+        cwd: '/',
         ...(places.gated === true ? { gated: true } : {}),
       };
     },

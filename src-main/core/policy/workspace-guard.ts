@@ -12,7 +12,7 @@
  */
 import type { SkilltrayError } from '../../shared/skilltray-error.js';
 import { templateErrors } from '../../shared/error-messages/templates.js';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { isInside } from '../files/paths.js';
 import type { SandboxProfileName } from '../../shared/runs.js';
 
@@ -76,17 +76,25 @@ export interface WorkspaceWhere {
 /** What the guard says about a folder: a run may work there, or is refused. */
 export type WorkspaceVerdict = { kind: 'ok' } | { kind: 'refused'; error: SkilltrayError };
 
+/** The password database as last read: its homes, kept while the file is the same (inode, size, change time). */
+const passwdRead = new Map<string, { stamp: string; homes: string[] }>();
+
 /** Home folders listed in the password database that exist outside the system folders (not daemons' /var/lib/…, /nonexistent). */
 export function passwdHomes(platform: NodeJS.Platform, passwd = '/etc/passwd'): string[] {
   if (platform !== 'linux') return [];
+  let stamp: string;
   let text: string;
   try {
+    const stat = statSync(passwd);
+    stamp = `${stat.ino}:${stat.size}:${stat.ctimeMs}:${stat.mtimeMs}`;
+    const known = passwdRead.get(passwd);
+    if (known?.stamp === stamp) return known.homes;
     text = readFileSync(passwd, 'utf8');
   } catch {
     return [];
   }
   const daemons = ['/usr', '/bin', '/sbin', '/var', '/etc', '/opt', '/srv', '/nonexistent', '/dev', '/proc', '/run'];
-  return [
+  const homes = [
     ...new Set(
       text
         .split('\n')
@@ -94,6 +102,8 @@ export function passwdHomes(platform: NodeJS.Platform, passwd = '/etc/passwd'): 
         .filter((home) => home.startsWith('/') && home !== '/' && !daemons.some((dir) => isInside(dir, home))),
     ),
   ];
+  passwdRead.set(passwd, { stamp, homes });
+  return homes;
 }
 
 const PASS =

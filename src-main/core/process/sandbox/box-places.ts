@@ -52,6 +52,9 @@ function homeInBox(userHome: string, input: BoxInput): string {
   return usable ? userHome : '/tmp/home';
 }
 
+/** A path as the kernel's mount table writes it: space, tab, newline and backslash as octal escapes. */
+const escaped = (path: string): string => path.replace(/[ \t\n\\]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`);
+
 /** Mount points strictly below `folder`, from the kernel's table (octal escapes undone). */
 export function mountsBelow(folder: string, mountinfo = '/proc/self/mountinfo'): string[] {
   let text: string;
@@ -60,6 +63,9 @@ export function mountsBelow(folder: string, mountinfo = '/proc/self/mountinfo'):
   } catch {
     return [];
   }
+  // Most folders have no mount below them: one search of the table says so.
+  const prefix = ` ${escaped(folder === '/' ? '' : folder)}/`;
+  if (!text.includes(prefix)) return [];
   const points = text
     .split('\n')
     .map((line) => (line.split(' ')[4] ?? '').replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8))));

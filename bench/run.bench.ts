@@ -17,7 +17,7 @@ import { bundledManifestOf, manifestText } from '../src-main/core/skills/bundled
 import { platformSandbox } from '../src-main/core/process/sandbox/platform-sandbox.js';
 import { noSandbox, type RunPlaces } from '../src-main/core/process/sandbox/sandbox.js';
 import { resolveProgram } from '../src-main/core/process/resolve-program.js';
-import { median, type Figure, type Metric } from './measure.js';
+import { median, paired, type Figure, type Metric } from './measure.js';
 
 const TRUE_SKILL = `---
 name: truth
@@ -41,9 +41,10 @@ true
 \`\`\`
 `;
 
-function spawned(program: string, args: readonly string[], env?: Record<string, string>): Promise<void> {
+/** Spawns and waits; `fds` are this process's descriptors passed on as 3, 4, … (what bwrap binds by descriptor). */
+function spawned(program: string, args: readonly string[], env?: Record<string, string>, fds: readonly number[] = []): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { stdio: 'ignore', ...(env === undefined ? {} : { env }) });
+    const child = spawn(program, args, { stdio: ['ignore', 'ignore', 'ignore', ...fds], ...(env === undefined ? {} : { env }) });
     child.on('error', reject);
     child.on('exit', () => resolve());
   });
@@ -70,7 +71,7 @@ async function networkStart(
     const proxy = await startNetworkProxy({ hosts: places.profile.hosts as string[], socketPath: join(sockets, `p${n++}.sock`) });
     try {
       const wrapped = sandbox.wrap({ program: truePath, args: [], env: { PATH: process.env.PATH ?? '' } }, { ...places, proxy: proxy.address });
-      await spawned(wrapped.program, wrapped.args, wrapped.env);
+      await spawned(wrapped.program, wrapped.args, wrapped.env, wrapped.fds);
     } finally {
       await proxy.close();
     }
@@ -124,11 +125,12 @@ export async function runBench(dir: string): Promise<(Figure | Metric)[]> {
         env: config.env,
         skilltrayHome: config.home,
         platform: process.platform,
-        asRoot: false,
+        asRoot: process.getuid?.() === 0,
         gated: false,
       });
       const wrapped = sandbox.wrap({ program: truePath, args: [], env: { PATH: process.env.PATH ?? '' } }, places);
-      const sandboxed = await median(() => spawned(wrapped.program, wrapped.args, wrapped.env), 31, 3);
+      const bareBwrap = () => spawned(wrapped.program, wrapped.args, wrapped.env, wrapped.fds);
+      const sandboxed = await median(bareBwrap, 31, 3);
       figures.push({
         name: `sandboxed \`true\` (${sandbox.mechanism ?? ''}, read-only)`,
         ms: sandboxed,
@@ -141,6 +143,15 @@ export async function runBench(dir: string): Promise<(Figure | Metric)[]> {
       const call = () => contained.runs.run({ skill: 'truth', tool: 'yes', surface: 'cli', cwd: work }, { approval: { kind: 'none' } });
       const full = await median(call, 31, 3);
       figures.push({ name: 'run `true`: render+policy+snapshot+sandbox+record', ms: full, baseline: 'raw child_process.spawn of true', baselineMs: raw });
+      // The whole contained run against bwrap alone running the same program in the same box, measured in alternation.
+      const against = await paired(call, bareBwrap, 31, 3);
+      figures.push({
+        name: 'run `true` contained, against its bare box',
+        ms: against.ms,
+        baseline: 'bwrap running true, the same binds',
+        baselineMs: against.baselineMs,
+        goal: 1.5,
+      });
     } else {
       figures.push({ name: 'sandboxed `true`', text: `not measured: ${why}` });
     }

@@ -188,6 +188,17 @@ describe('the working directory', () => {
     expect(existsSync(join(project, '.envrc'))).toBe(true);
   });
 
+  it("a hidden link's missing target in the folder is held by a placeholder made through the folder's handle, and removed after", () => {
+    const w = world();
+    mkdirSync(join(w.project, 'env'));
+    symlinkSync('env/local', join(w.project, '.envrc'));
+    const box = boxPlaces(input(w));
+    expect(box.places.guarded.map((entry) => entry.path)).toContain(join(w.project, 'env', 'local'));
+    expect(lstatSync(join(w.project, 'env', 'local')).size).toBe(0);
+    box.release();
+    expect(existsSync(join(w.project, 'env', 'local'))).toBe(false);
+  });
+
   it('writes: [.git] opens .git but keeps its hooks and config read-only, bound after it', () => {
     const w = world();
     writeFiles(w.project, { '.git/config': '', '.git/hooks/pre-commit.sample': '', '.git/HEAD': '' });

@@ -81,7 +81,7 @@ function mountsToHide(mounts: readonly string[], guarded: readonly string[]): st
   });
 }
 
-const bindOf = (handle: Handle): Bind => ({ path: handle.path, kind: handle.kind, fd: handle.fd });
+const bindOf = (handle: Handle): Bind => ({ path: handle.path, kind: handle.kind, ...(handle.fd >= 0 ? { fd: handle.fd } : {}) });
 
 /** The declared reads and program binds as the box binds them, linking each declared `~/…` path from the private home when it leads elsewhere. */
 function declaredBinds(input: BoxInput, appears: string): Map<string, Bind> {

@@ -23,6 +23,20 @@ export interface Handle {
 /** Descriptors can be followed as paths (`/proc/self/fd/N/name`): lookups below a handle stay in the folder it is. */
 export const FOLLOWS_DESCRIPTORS = process.platform === 'linux';
 
+/** Windows cannot open a folder as a file: a handle there is its canonical path and identity alone (no run there is contained). */
+const PATHS_ONLY = process.platform === 'win32';
+
+/** A handle without a descriptor: what `path` leads to now, by its canonical path and identity. */
+function handleByPath(path: string, follow: boolean): Handle | null {
+  try {
+    const stats = follow ? statSync(path, { bigint: true }) : lstatSync(path, { bigint: true });
+    const kind = stats.isDirectory() ? 'dir' : stats.isFile() ? 'file' : null;
+    return kind === null ? null : { fd: -1, path: follow ? realpathSync(path) : path, id: identityOf(stats), kind };
+  } catch {
+    return null;
+  }
+}
+
 const OPEN = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
 const NOFOLLOW = constants.O_NOFOLLOW;
 
@@ -68,6 +82,7 @@ function kernelPath(fd: number): string | null {
  * it is neither a folder nor a regular file (a socket, a device, a FIFO: never opened further).
  */
 export function openPath(path: string): Handle | null {
+  if (PATHS_ONLY) return handleByPath(path, true);
   let fd: number;
   let real = path;
   try {
@@ -95,6 +110,7 @@ export function openPath(path: string): Handle | null {
 /** Opens `name` (one entry, never a link) inside the folder `parent` is; null when absent, a link, or neither a folder nor a file. */
 export function openIn(parent: Handle, name: string): Handle | null {
   const path = join(parent.path, name);
+  if (PATHS_ONLY) return handleByPath(path, false);
   let fd: number;
   try {
     fd = openSync(FOLLOWS_DESCRIPTORS ? through(parent.fd, name) : path, OPEN | NOFOLLOW);
@@ -134,6 +150,10 @@ export interface Ancestor {
  */
 export function ancestry(handle: Handle): Ancestor[] {
   const chain: Ancestor[] = [{ path: handle.path, id: handle.id }];
+  if (handle.fd < 0) {
+    for (let path = dirname(handle.path); chain.at(-1)?.path !== path; path = dirname(path)) chain.push({ path, id: identityAt(path) ?? path });
+    return chain;
+  }
   let path = handle.path;
   let fd = handle.fd;
   try {

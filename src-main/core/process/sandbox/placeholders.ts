@@ -8,8 +8,8 @@
  * made anywhere else are the post-run sweep's (workspace-sweep.ts).
  */
 import { closeSync, lstatSync, mkdirSync, openSync, rmdirSync, unlinkSync } from 'node:fs';
-import { relative } from 'node:path';
-import { FOLLOWS_DESCRIPTORS, openIn, through, type Handle } from './handles.js';
+import { basename, dirname, join, relative } from 'node:path';
+import { closeHandle, FOLLOWS_DESCRIPTORS, openIn, through, type Handle } from './handles.js';
 
 /** One placeholder: where it is (absolute), and whether it is a folder or a file. */
 export interface Placeholder {
@@ -25,14 +25,30 @@ export function isPlaceholder(path: string): boolean {
   return holders.has(path);
 }
 
-/** `path` (inside the workspace) as reached through its handle. */
-function inWorkspace(workspace: Handle, path: string): string {
-  return FOLLOWS_DESCRIPTORS ? through(workspace.fd, relative(workspace.path, path)) : path;
+/** The folder a placeholder goes in, opened from the workspace's handle one folder at a time, never through a link; null when gone. */
+function folderOf(workspace: Handle, entry: Placeholder): Handle | null {
+  const steps = relative(workspace.path, dirname(entry.path))
+    .split('/')
+    .filter((step) => step !== '');
+  let folder: Handle | null = workspace;
+  for (const step of steps) {
+    const next: Handle | null = openIn(folder, step);
+    if (folder !== workspace) closeHandle(folder);
+    if (next?.kind !== 'dir') {
+      closeHandle(next);
+      return null;
+    }
+    folder = next;
+  }
+  return folder;
 }
 
+/** `name` in `folder` as reached through its descriptor. */
+const inFolder = (folder: Handle, name: string): string => (FOLLOWS_DESCRIPTORS ? through(folder.fd, name) : join(folder.path, name));
+
 /** Makes the placeholder: 'made', 'exists' (something appeared since the scan: held, not ours), or 'failed' (a folder the run cannot write either). */
-function make(workspace: Handle, entry: Placeholder): 'made' | 'exists' | 'failed' {
-  const path = inWorkspace(workspace, entry.path);
+function make(folder: Handle, entry: Placeholder): 'made' | 'exists' | 'failed' {
+  const path = inFolder(folder, basename(entry.path));
   try {
     if (entry.kind === 'dir') mkdirSync(path, { mode: 0o755 });
     else closeSync(openSync(path, 'wx', 0o644));
@@ -42,8 +58,8 @@ function make(workspace: Handle, entry: Placeholder): 'made' | 'exists' | 'faile
   }
 }
 
-function remove(workspace: Handle, entry: Placeholder): void {
-  const path = inWorkspace(workspace, entry.path);
+function remove(folder: Handle, entry: Placeholder): void {
+  const path = inFolder(folder, basename(entry.path));
   try {
     const stat = lstatSync(path);
     if (stat.isDirectory())
@@ -54,36 +70,26 @@ function remove(workspace: Handle, entry: Placeholder): void {
   }
 }
 
-/** Opens what is at `path` (a direct child of a folder the run holds) without following a link. */
-function openAt(workspace: Handle, path: string): Handle | null {
-  const rel = relative(workspace.path, path);
-  const slash = rel.lastIndexOf('/');
-  if (slash < 0) return openIn(workspace, rel);
-  const parent = openIn(workspace, rel.slice(0, slash));
-  if (parent === null) return null;
-  try {
-    return openIn(parent, rel.slice(slash + 1));
-  } finally {
-    closeSync(parent.fd);
-  }
-}
-
 /**
  * Makes (or shares) a placeholder for each absent entry of the workspace `workspace` is, and opens
  * each (the box binds it by descriptor); returns those held and how to let them go (closing them).
  */
 export function holdPlaceholders(workspace: Handle, absent: readonly Placeholder[]): { held: (Placeholder & { handle: Handle })[]; release: () => void } {
   const held: (Placeholder & { handle: Handle })[] = [];
-  const owned: Placeholder[] = [];
+  const owned: { entry: Placeholder; folder: Handle }[] = [];
+  const folders: Handle[] = [];
   for (const entry of absent) {
+    const folder = folderOf(workspace, entry);
+    if (folder === null) continue;
+    if (folder !== workspace) folders.push(folder);
     const count = holders.get(entry.path) ?? 0;
-    const made = count === 0 ? make(workspace, entry) : 'made';
+    const made = count === 0 ? make(folder, entry) : 'made';
     if (made === 'failed') continue;
     if (made === 'made') {
       holders.set(entry.path, count + 1);
-      owned.push(entry);
+      owned.push({ entry, folder });
     }
-    const handle = openAt(workspace, entry.path);
+    const handle = openIn(folder, basename(entry.path));
     if (handle !== null) held.push({ ...entry, handle });
   }
   let released = false;
@@ -92,16 +98,17 @@ export function holdPlaceholders(workspace: Handle, absent: readonly Placeholder
     release: () => {
       if (released) return;
       released = true;
-      for (const { handle } of held) closeSync(handle.fd);
-      for (const entry of owned) {
+      for (const { handle } of held) closeHandle(handle);
+      for (const { entry, folder } of owned) {
         const count = (holders.get(entry.path) ?? 1) - 1;
         if (count > 0) {
           holders.set(entry.path, count);
           continue;
         }
         holders.delete(entry.path);
-        remove(workspace, entry);
+        remove(folder, entry);
       }
+      for (const folder of folders) closeHandle(folder);
     },
   };
 }

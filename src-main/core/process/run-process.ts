@@ -161,6 +161,8 @@ function admit(info: unknown, block: unknown, accept: (childPid: number) => void
         accept(childPid);
         finish(null);
       } catch (error) {
+        // Gone already: bwrap failed setting up the box (a folder moved as it started) and says why itself; nothing ran.
+        if ((error as NodeJS.ErrnoException).code === 'ESRCH') return finish(null);
         // The child waits on its block fd and outlives a killed bwrap (it still holds the output
         // pipes, so the run would never end): it is killed itself, before anything of the tool ran.
         try {

@@ -19,7 +19,7 @@ import { treeDigest } from './tree-digest.js';
 const LONG = { timeout: 600_000 };
 
 /** Workspaces per actor: each is ~30 runs through the core, so the file stays within a few minutes on two busy cores. */
-const WORKSPACES = 5;
+const WORKSPACES = 10;
 
 /** Where a generated link, .git file or core.worktree points, outside the workspace. */
 type Target = 'home' | 'ssh' | 'key' | 'token' | 'root' | 'outside' | 'up';
@@ -114,10 +114,13 @@ function build(actor: Actor, w: World, entries: readonly Entry[]): string[] {
   return aliasAt;
 }
 
-/** Every bundled read-only tool, the probes, each pointed at `paths`. */
-function requests(w: World, paths: readonly string[]): DriverRequest[] {
+/** Where an entry is, from the top of the workspace. */
+const pathOf = (e: Entry): string => `${['.', ...e.dir].join('/')}${'name' in e ? `/${e.name}` : e.kind === 'alias' ? '/alias' : ''}`;
+
+/** The probes pointed at `probed` (every entry, and the twisted paths), and every bundled read-only tool at each of `paths`. */
+function requests(w: World, paths: readonly string[], probed: readonly string[]): DriverRequest[] {
   const cwd = w.workspace;
-  const quoted = paths.map((path) => `'${path.replaceAll("'", "'\\''")}'`).join(' ');
+  const quoted = probed.map((path) => `'${path.replaceAll("'", "'\\''")}'`).join(' ');
   const absolute = [...Object.values(w.targets).filter((path) => path.startsWith('/')), join(w.home, 'notes.txt')].map((path) => `'${path}'`).join(' ');
   const list: DriverRequest[] = [
     {
@@ -163,12 +166,9 @@ asRootAndUser((actor) => {
               outside: treeDigest(join(w.base, 'outside')),
               token: readFileSync(w.targets.token, 'utf8'),
             };
-            const paths = picks.map(([n, tail]) => {
-              const e = entries[n % entries.length] as Entry;
-              return `${['.', ...e.dir].join('/')}${'name' in e ? `/${e.name}` : ''}${tail}`;
-            });
+            const paths = picks.map(([n, tail]) => `${pathOf(entries[n % entries.length] as Entry)}${tail}`);
             const env = { ...actor.env, HOME: w.home };
-            for (const outcome of await drive(actor, env, requests(w, paths), 2)) {
+            for (const outcome of await drive(actor, env, requests(w, paths, [...new Set([...entries.map(pathOf), ...paths])]), 2)) {
               const text = `${outcome.stdout ?? ''}${outcome.stderr ?? ''}${outcome.message ?? ''}`;
               for (const marker of w.markers) expect(text, JSON.stringify({ entries, paths, outcome })).not.toContain(marker);
             }

@@ -57,12 +57,12 @@ export function networkHome(skills: Record<string, unknown>, who: RunAs): TestHo
   return t;
 }
 
-/** `program ARGS` as `who`, with the test home's environment, in the user's home folder. */
+/** `program ARGS` as `who`, with the test home's environment, in its work folder (a run never works in a home folder). */
 async function runAs(t: TestHome, who: RunAs, program: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const result = await execa(program, args, {
     env: { ...t.env, PATH: process.env.PATH },
     extendEnv: false,
-    cwd: t.userHome,
+    cwd: t.work,
     reject: false,
     stdin: 'ignore',
     ...(who.ids === null ? {} : { uid: who.ids.uid, gid: who.ids.gid }),

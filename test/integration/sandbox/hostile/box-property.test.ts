@@ -110,8 +110,12 @@ function build(actor: Actor, w: World, entries: readonly Entry[]): string[] {
   }
   // Owned by the actor before the home is mounted inside itself (chown would walk the loop).
   plant(actor, {}, w.base);
-  for (const alias of aliasAt) execFileSync('mount', ['--bind', w.home, alias]);
-  return aliasAt;
+  const mounted: string[] = [];
+  for (const alias of aliasAt) {
+    execFileSync('mount', ['--bind', w.home, alias]);
+    mounted.push(alias);
+  }
+  return mounted;
 }
 
 /** Where an entry is, from the top of the workspace. */
@@ -159,8 +163,9 @@ asRootAndUser((actor) => {
         fc.array(fc.tuple(fc.nat(), twist), { minLength: 1, maxLength: 3 }),
         async (entries, picks) => {
           const w = world(actor);
-          const aliases = build(actor, w, entries);
+          const aliases: string[] = [];
           try {
+            aliases.push(...build(actor, w, entries));
             const before = {
               home: treeDigest(w.home, ['projects']),
               outside: treeDigest(join(w.base, 'outside')),

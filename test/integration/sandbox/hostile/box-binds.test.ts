@@ -116,10 +116,10 @@ asRootAndUser((actor) => {
       writeFileSync(script, '#!/bin/sh\n# decoy-ssh-program\ncat "$0"\n', { mode: 0o755 });
       plant(actor, {});
       const cases: [string, string, string, string][] = [
-        ['reads-key', 'reads: [~/.ssh/id_ed25519]', 'cat -- ~/.ssh/id_ed25519', join(actor.home, '.ssh', 'id_ed25519')],
-        ['reads-aws', 'reads: [~/.aws/credentials]', 'cat -- ~/.aws/credentials', join(actor.home, '.aws', 'credentials')],
-        ['reads-token', 'reads: [~/.local/share/skilltray/token]', 'cat -- ~/.local/share/skilltray/token', join(actor.skilltrayHome, 'token')],
-        ['reads-everything', 'reads: [~/everything]', 'cat -- ~/everything/.bash_history', actor.home],
+        ['reads-key', 'reads: [~/.ssh/id_ed25519]', 'bash -c "cat -- ~/.ssh/id_ed25519"', join(actor.home, '.ssh', 'id_ed25519')],
+        ['reads-aws', 'reads: [~/.aws/credentials]', 'bash -c "cat -- ~/.aws/credentials"', join(actor.home, '.aws', 'credentials')],
+        ['reads-token', 'reads: [~/.local/share/skilltray/token]', 'bash -c "cat -- ~/.local/share/skilltray/token"', join(actor.skilltrayHome, 'token')],
+        ['reads-everything', 'reads: [~/everything]', 'bash -c "cat -- ~/everything/.bash_history"', actor.home],
         ['reads-run', 'reads: [/var//run]', 'ls -A /var//run', '/run'],
         ['program-ssh', '', script, script],
       ];
@@ -130,7 +130,12 @@ asRootAndUser((actor) => {
         for (const decoy of [...allDecoys(), 'decoy-ssh-program']) expect(outcome.stdout + outcome.stderr, name).not.toContain(decoy);
         const error = errorOf(outcome.stdout);
         expect(error.code, name).toMatch(/^E\d+$/);
-        expect(error.message, name).toContain(real);
+        // Named by where it leads (the run's refusal, E512), or as declared (a check of the skill that refuses it first).
+        const declared = /\[(.*)\]/.exec(frontmatter)?.[1] ?? real;
+        expect(
+          [real, declared].some((path) => (error.message ?? '').includes(path)),
+          `${name}: ${error.message ?? ''}`,
+        ).toBe(true);
       }
       // A read through a link is shown by where it leads.
       ownSkill(actor, 'reads-gitconfig', 'reads: [~/.gitconfig]', 'bash -c "cat -- ~/.gitconfig"');

@@ -14,8 +14,9 @@ import { startNetworkProxy } from '../src-main/core/process/network/proxy-server
 import { boxPlaces } from '../src-main/core/process/sandbox/box-places.js';
 import { openBox, openWorkspace } from '../src-main/core/process/sandbox/box-spec.js';
 import { bundledManifestOf, manifestText } from '../src-main/core/skills/bundled-manifest.js';
+import { fdLayout } from '../src-main/core/process/sandbox/bubblewrap.js';
 import { platformSandbox } from '../src-main/core/process/sandbox/platform-sandbox.js';
-import { noSandbox, type RunPlaces } from '../src-main/core/process/sandbox/sandbox.js';
+import { noSandbox, type RunPlaces, type SpawnCommand } from '../src-main/core/process/sandbox/sandbox.js';
 import { resolveProgram } from '../src-main/core/process/resolve-program.js';
 import { median, paired, type Figure, type Metric } from './measure.js';
 
@@ -41,12 +42,31 @@ true
 \`\`\`
 `;
 
-/** Spawns and waits; `fds` are this process's descriptors passed on as 3, 4, … (what bwrap binds by descriptor). */
-function spawned(program: string, args: readonly string[], env?: Record<string, string>, fds: readonly number[] = []): Promise<void> {
+function spawned(program: string, args: readonly string[], env?: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { stdio: ['ignore', 'ignore', 'ignore', ...fds], ...(env === undefined ? {} : { env }) });
+    const child = spawn(program, args, { stdio: 'ignore', ...(env === undefined ? {} : { env }) });
     child.on('error', reject);
     child.on('exit', () => resolve());
+  });
+}
+
+/**
+ * A wrapped (ungated) command spawned as the runner does, each descriptor where fdLayout numbers it:
+ * its inputs (the socket filter), the descriptors bwrap binds, its report fd; fails unless it exits 0.
+ */
+function spawnedWrapped(wrapped: SpawnCommand): Promise<void> {
+  const inputs = wrapped.inputs ?? [];
+  const at = fdLayout({ inputs: inputs.length, bound: wrapped.fds?.length ?? 0, gated: false });
+  const stdio: ('ignore' | 'pipe' | number)[] = ['ignore', 'ignore', 'ignore'];
+  inputs.forEach((_, i) => (stdio[at.inputs + i] = 'pipe'));
+  (wrapped.fds ?? []).forEach((fd, i) => (stdio[at.bound + i] = fd));
+  if (wrapped.reports === true) stdio[at.report] = 'pipe';
+  return new Promise((resolve, reject) => {
+    const child = spawn(wrapped.program, wrapped.args, { env: wrapped.env, cwd: wrapped.cwd, stdio });
+    inputs.forEach((input, i) => (child.stdio[at.inputs + i] as NodeJS.WritableStream).end(input));
+    if (wrapped.reports === true) (child.stdio[at.report] as NodeJS.ReadableStream).resume();
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${wrapped.program} exited with ${String(code)}`))));
   });
 }
 
@@ -71,7 +91,7 @@ async function networkStart(
     const proxy = await startNetworkProxy({ hosts: places.profile.hosts as string[], socketPath: join(sockets, `p${n++}.sock`) });
     try {
       const wrapped = sandbox.wrap({ program: truePath, args: [], env: { PATH: process.env.PATH ?? '' } }, { ...places, proxy: proxy.address });
-      await spawned(wrapped.program, wrapped.args, wrapped.env, wrapped.fds);
+      await spawnedWrapped(wrapped);
     } finally {
       await proxy.close();
     }
@@ -129,7 +149,7 @@ export async function runBench(dir: string): Promise<(Figure | Metric)[]> {
         gated: false,
       });
       const wrapped = sandbox.wrap({ program: truePath, args: [], env: { PATH: process.env.PATH ?? '' } }, places);
-      const bareBwrap = () => spawned(wrapped.program, wrapped.args, wrapped.env, wrapped.fds);
+      const bareBwrap = () => spawnedWrapped(wrapped);
       const sandboxed = await median(bareBwrap, 31, 3);
       figures.push({
         name: `sandboxed \`true\` (${sandbox.mechanism ?? ''}, read-only)`,

@@ -19,8 +19,13 @@ const DEBIAN_PACKAGES = {
   bwrap: 'bubblewrap',
   'ssh-keygen': 'openssh-client',
   cc: 'gcc',
+  ip: 'iproute2',
   chromium: 'chromium',
+  pocketsphinx_batch: 'pocketsphinx',
 };
+
+/** The US English model the voice tests hear answers with (Debian's pocketsphinx-en-us), by a file it installs. */
+const VOICE_MODEL = '/usr/share/pocketsphinx/model/en-us/en-us/mdef';
 
 /** Programs every Linux or macOS system has, not worth checking. */
 const ALWAYS_THERE = new Set(['ls', 'head', 'wc', 'find', 'df']);
@@ -97,10 +102,18 @@ export async function missingDependencies({ platform = process.platform, env = p
     { program: 'bash', why: 'the CLI tests pipe through a shell' },
     {
       program: 'cc',
-      why: "the build compiles the network relay a sandboxed run with a host list starts first, and the state.db salvage test compiles sqlite3's shell (for its .recover)",
+      why: "the build compiles the relay a sandboxed run starts first, and the state.db salvage test compiles sqlite3's shell (for its .recover)",
     },
     { program: 'curl', why: "the network tests reach a loopback host through a run's proxy with it" },
-    ...(platform === 'linux' ? [{ program: 'bwrap', why: 'runs are contained in a bubblewrap sandbox on Linux' }] : []),
+    { program: 'python3', why: 'the hostile tests map shared memory and call ptrace from inside a run with it' },
+    ...(platform === 'linux'
+      ? [
+          { program: 'bwrap', why: 'runs are contained in a bubblewrap sandbox on Linux' },
+          { program: 'ip', why: 'the network tests make network namespaces of their own (ip netns) to try the proxy against private addresses' },
+          { program: 'espeak-ng', why: 'the voice tests speak answers and prompts with it (docs/voice.md)' },
+          { program: 'pocketsphinx_batch', why: 'the voice tests hear spoken answers with it (docs/voice.md)' },
+        ]
+      : []),
   ];
   const seen = new Set();
   const missing = [];
@@ -108,6 +121,9 @@ export async function missingDependencies({ platform = process.platform, env = p
     if (seen.has(need.program)) continue;
     seen.add(need.program);
     if (onPath(need.program, env) === null) missing.push({ ...need, package: DEBIAN_PACKAGES[need.program] ?? need.program });
+  }
+  if (platform === 'linux' && !existsSync(VOICE_MODEL)) {
+    missing.push({ program: 'pocketsphinx-en-us', why: 'the US English model the voice tests hear answers with', package: 'pocketsphinx-en-us' });
   }
   if ((await chromiumExecutable(env)) === null) {
     missing.push({

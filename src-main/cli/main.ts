@@ -27,6 +27,7 @@ import { runCommands } from './commands/runs.js';
 import { serveCommands } from './commands/serve.js';
 import { skillCommands } from './commands/skills.js';
 import { packCommands } from './commands/packs.js';
+import { voiceCommand } from './commands/voice.js';
 import { commandHelp, overview, usageLine } from './help.js';
 import { formatSectionNotFound } from '../shared/section-text.js';
 
@@ -42,6 +43,7 @@ export const commands: Command[] = [
   mcpCommand,
   ...connectCommands,
   ...projectCommands,
+  voiceCommand,
 ];
 
 function unknownCommand(name: string): SkilltrayError {

@@ -4,16 +4,21 @@
  * payloads (E805) and every SkilltrayError come back as data; nothing else crosses the boundary.
  */
 import type { z } from 'zod';
-import { inputs, type Envelope, type Health, type OperationName, type OperationOutput } from '../shared/contract.js';
-import type { Surface } from '../shared/runs.js';
+import { inputs, type Caller, type Envelope, type Health, type OperationName, type OperationOutput } from '../shared/contract.js';
+import type { RunRecord, Surface } from '../shared/runs.js';
 import type { SkilltrayCore } from './api.js';
 import { gatewayErrors } from '../shared/error-messages/gateway.js';
+import { runnerErrors } from '../shared/error-messages/runner.js';
+import { refusal } from './authority.js';
 import { MAX_INPUT_DEPTH, nestsDeeperThan, shallowArguments } from './input-depth.js';
 import type { Approver } from './runs/run-service.js';
+import type { PendingEntry } from '../shared/runs.js';
 
 /** Where a call comes from and what it may do. */
 export interface CallContext {
   surface: Surface;
+  /** Who calls: core/authority.ts's `callerOf`, from the credential and the surface. An assistant may call only an assistant's operations. */
+  caller: Caller;
   /** Where gateway calls resolve relative paths and say they were invoked from. */
   cwd: string;
   /** How a run that needs a person is answered: the broker in the process that owns runs. */
@@ -34,6 +39,14 @@ function defined<T extends Record<string, unknown>>(value: T): { [K in keyof T]?
 
 const ok = { ok: true } as const;
 
+/** A run as its caller may see it: the person sees every run, an assistant only the runs it asked for (any other is E702, as if there were none). */
+function ownRun(core: SkilltrayCore, id: string, ctx: CallContext): RunRecord {
+  const run = core.runs.getRun(id);
+  const assistant = assistantOf(ctx);
+  if (assistant !== undefined && run.assistant !== assistant) throw runnerErrors.runNotFound(id);
+  return run;
+}
+
 /** A pack source as the core takes it. */
 const packRequest = (i: { source: string; ref?: string | undefined; path?: string | undefined; as?: string | undefined }) => ({
   source: i.source,
@@ -49,17 +62,27 @@ const packRequest = (i: { source: string; ref?: string | undefined; path?: strin
  */
 const loaded = (core: SkilltrayCore, skill: string): string => core.library.getSkill(skill).dir;
 
-/** Surfaces an assistant calls through: a skill the person turned off is not theirs to see (the person's own screens and CLI show it, switched off). */
-const ASSISTANTS: ReadonlySet<Surface> = new Set(['mcp', 'http']);
+/** The assistant calling, by its credential's name; undefined when the person calls. */
+const assistantOf = (ctx: CallContext): string | undefined => (ctx.caller.kind === 'assistant' ? ctx.caller.name : undefined);
 
-/** The filter list and listBrief share (one input schema): who calls decides whether switched-off skills show. */
+/** A pending request as an assistant would see it: without the code the person says back, or the prompt that speaks it. */
+function forCaller(entry: PendingEntry, ctx: CallContext): PendingEntry {
+  if (ctx.caller.kind === 'person') return entry;
+  const { code: _code, speech: _speech, ...rest } = entry;
+  return rest;
+}
+
+/** Who answered, as history records it: the surface (the app's own window answers as the tray), and how. */
+const answeredVia = (ctx: CallContext, how: string): string => `${ctx.surface === 'ui' ? 'tray' : ctx.surface} (${how})`;
+
+/** The filter list and listBrief share: a skill the person turned off is not an assistant's to see (the person's own screens show it, switched off). */
 const listFilter = (i: Input<'list'>, ctx: CallContext) =>
   defined({
     domain: i.domain,
     role: i.role,
     status: i.status,
     offeredOnly: i.offered_only,
-    enabledOnly: ASSISTANTS.has(ctx.surface),
+    enabledOnly: ctx.caller.kind === 'assistant',
     offset: i.offset,
     limit: i.limit,
   });
@@ -74,15 +97,23 @@ const handlers: Handlers = {
 
   run: (core, i, ctx) =>
     core.runs.run(
-      { skill: i.skill, tool: i.tool, args: i.args ?? {}, surface: ctx.surface, ...defined({ cwd: i.cwd, traceId: i.trace_id }) },
+      {
+        skill: i.skill,
+        tool: i.tool,
+        args: i.args ?? {},
+        surface: ctx.surface,
+        ...defined({ cwd: i.cwd, traceId: i.trace_id, assistant: assistantOf(ctx), channel: i.channel }),
+      },
       { approval: ctx.approval, ...defined({ signal: ctx.signal }) },
     ),
-  dryRun: (core, i, ctx) => core.runs.dryRun({ skill: i.skill, tool: i.tool, args: i.args ?? {}, surface: ctx.surface, ...defined({ cwd: i.cwd }) }),
-  cancelRun: (core, i) => (core.runs.service.cancel(i.id), ok),
-  history: (core, i) => core.runs.history(defined(i)),
-  getRun: (core, i) => core.runs.getRun(i.id),
+  dryRun: (core, i, ctx) =>
+    core.runs.dryRun({ skill: i.skill, tool: i.tool, args: i.args ?? {}, surface: ctx.surface, ...defined({ cwd: i.cwd, channel: i.channel }) }),
+  cancelRun: (core, i, ctx) => (ownRun(core, i.id, ctx), core.runs.service.cancel(i.id), ok),
+  // An assistant's history is the runs its credential asked for, whatever filter it sends.
+  history: (core, i, ctx) => core.runs.history(defined({ ...i, assistant: assistantOf(ctx) ?? i.assistant })),
+  getRun: (core, i, ctx) => ownRun(core, i.id, ctx),
 
-  approvals: (core) => core.broker.list(),
+  approvals: (core, _i, ctx) => core.broker.list().map((entry) => forCaller(entry, ctx)),
   // Only the app's own window (IPC: surface ui) answers as the tray; every other surface answers as itself.
   answerApproval: (core, i, ctx) => (core.broker.resolve(i.id, i.verdict, ctx.surface === 'ui' ? 'tray' : ctx.surface, i.expires, i.scope), ok),
   rules: (core) => core.policy.rules(),
@@ -127,7 +158,7 @@ const handlers: Handlers = {
         targetRef: i.target_ref,
         inputs: i.inputs ?? {},
         surface: ctx.surface,
-        ...defined({ tool: i.tool, traceId: i.trace_id, cwd: i.cwd }),
+        ...defined({ tool: i.tool, traceId: i.trace_id, cwd: i.cwd, assistant: assistantOf(ctx) }),
       },
       { approval: ctx.approval, ...defined({ signal: ctx.signal }) },
     ),
@@ -149,6 +180,16 @@ const handlers: Handlers = {
   trustProject: (core, i) => core.projects.trust(i.path, i.confirm),
   untrustProject: async (core, i) => (await core.projects.untrust(i.path), ok),
 
+  servedSkills: (core, i) => core.serving.list(i.cursor, i.limit),
+  servedSkill: (core, i) => core.serving.entry(i.skill),
+  servedFile: (core, i) => core.serving.file(i.skill, i.path),
+  servedDirectory: (core, i) => core.serving.directory(i.skill, i.dir, i.cursor),
+  mcpSources: (core) => core.sources.list(),
+  addMcpSource: (core, i) => core.sources.add(i),
+  removeMcpSource: async (core, i) => (await core.sources.remove(i.name), ok),
+  refreshMcpSources: (core, i) => core.sources.refresh(i.name),
+  approveServedSkill: (core, i) => core.sources.approve(i.skill, i.confirm, i.grants ?? false),
+
   health: (core, _i, ctx) => ({
     app: 'skilltray',
     version: ctx.version,
@@ -158,6 +199,12 @@ const handlers: Handlers = {
     settings: core.preferences.settings(),
     pending: core.broker.list().length,
   }),
+
+  voice: (core) => ({ settings: core.voice.settings(), status: core.voice.status() }),
+  setVoice: (core, i) => core.voice.setSettings(defined({ enabled: i.enabled, runShortcut: i.run_shortcut, denyShortcut: i.deny_shortcut })),
+  answerApprovalByVoice: (core, i, ctx) => core.voice.answer(i.id, i.wav, answeredVia(ctx, 'voice')),
+  answerNewestApproval: (core, i, ctx) => core.voice.hotkey(i.verdict, answeredVia(ctx, 'hotkey')),
+  speak: async (core, i) => (await core.voice.say(i.text), ok),
 };
 
 /** True when `name` is an operation of the contract. */
@@ -180,7 +227,14 @@ function refuseTooDeep(core: SkilltrayCore, name: OperationName, input: unknown,
   if (name !== 'run' || skill === null || tool === null) throw error;
   const traceId = nameOf(fields.trace_id);
   return core.runs.service.refuse(
-    { skill, tool, args: shallowArguments(fields.args, MAX_INPUT_DEPTH), surface: ctx.surface, ...(traceId === null ? {} : { traceId }) },
+    {
+      skill,
+      tool,
+      args: shallowArguments(fields.args, MAX_INPUT_DEPTH),
+      surface: ctx.surface,
+      ...(traceId === null ? {} : { traceId }),
+      ...defined({ assistant: assistantOf(ctx) }),
+    },
     error,
   );
 }
@@ -189,6 +243,8 @@ function refuseTooDeep(core: SkilltrayCore, name: OperationName, input: unknown,
 export async function callOperation(core: SkilltrayCore, name: string, input: unknown, ctx: CallContext): Promise<Envelope<unknown>> {
   try {
     if (!isOperation(name)) throw gatewayErrors.operationNotFound(name);
+    const refused = refusal(ctx.caller, name);
+    if (refused !== null) throw refused;
     if (nestsDeeperThan(input, MAX_INPUT_DEPTH)) refuseTooDeep(core, name, input, ctx);
     const parsed = inputs[name].safeParse(input ?? {});
     if (!parsed.success) {

@@ -12,7 +12,7 @@ import { gatewayErrors } from '../shared/error-messages/gateway.js';
 import { isAlive } from '../core/runs-facade.js';
 import { releaseOwnerFile } from './owner-file.js';
 import { readOwnerRecord, type OwnerRecord } from './owner-record.js';
-import { newNonce, proofMatches, readToken } from './token.js';
+import { newNonce, proofMatches, readToken } from '../core/authority.js';
 
 /** A live owner of runs for a home, and how to talk to it. */
 export interface OwnerLink {

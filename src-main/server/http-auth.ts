@@ -1,13 +1,15 @@
 /**
  * Who may talk to the loopback API, checked before a byte of a body is read: the request must name
- * this server as Host and (when a browser sends one) as Origin, every /api route and /mcp needs the
- * home's bearer token, and `GET /api/identify` proves this server holds that token without sending it.
+ * this server as Host and (when a browser sends one) as Origin, every /api route and /mcp needs a
+ * bearer token of this home (the person's, or an assistant's: core/authority.ts says whose), and
+ * `GET /api/identify` proves this server holds the person's token without sending it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SkilltrayError } from '../shared/skilltray-error.js';
-import type { Envelope } from '../shared/contract.js';
+import type { Caller, Envelope } from '../shared/contract.js';
+import type { Surface } from '../shared/runs.js';
 import { sendError, sendJson } from './http-reply.js';
-import { identityProof, isNonce, readToken, tokenMatches, tokenPath } from './token.js';
+import { callerOf, identityProof, isNonce, readToken, tokenPath } from '../core/authority.js';
 import { gatewayErrors } from '../shared/error-messages/gateway.js';
 
 /** The names this server answers as once it listens on `port`: refuses every other Host and Origin (E803). */
@@ -42,11 +44,11 @@ function bearer(header: string | undefined): string | null {
   return match ? (match[1] as string) : null;
 }
 
-/** The home's bearer token the request carries; otherwise answers E802 and returns null. */
-export function authorised(home: string, req: IncomingMessage, res: ServerResponse): string | null {
-  const expected = readToken(home);
-  const presented = bearer(req.headers.authorization);
-  if (expected !== null && presented !== null && tokenMatches(expected, presented)) return presented;
+/** The bearer token the request carries and who it makes the caller through `surface`; otherwise answers E802 and returns null. */
+export function authorised(home: string, req: IncomingMessage, res: ServerResponse, surface: Surface): { token: string; caller: Caller } | null {
+  const token = bearer(req.headers.authorization);
+  const caller = callerOf(home, { kind: 'bearer', token }, surface);
+  if (token !== null && caller !== null) return { token, caller };
   sendError(res, gatewayErrors.unauthorized(tokenPath(home)), {
     'WWW-Authenticate': 'Bearer realm="skilltray"',
   });

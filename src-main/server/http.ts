@@ -25,7 +25,7 @@ import { LISTEN_BACKLOG, RequestQueue, holdConnections } from './overload.js';
 import { releaseOwnerFile } from './owner-file.js';
 import { claimOwnership, ownerRecordHere, refuseWhileOwned } from './owner-lifecycle.js';
 import { SECURITY_HEADERS } from './static-files.js';
-import { ensureToken, readToken } from './token.js';
+import { ensureToken, readToken } from '../core/authority.js';
 import { runnerErrors } from '../shared/error-messages/runner.js';
 
 export interface HttpServerOptions {
@@ -185,7 +185,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const { port } = address;
   names.bind(port);
   const url = `http://127.0.0.1:${port}`;
-  core.serveMcpAt(() => ({ url: `${url}/mcp`, token: readToken(home) ?? ensureToken(home) }));
+  core.serveMcpAt(`${url}/mcp`);
   const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
 
   const stop = async (): Promise<void> => {

@@ -3,14 +3,17 @@
  * is forwarded to it over its loopback API, so an approval reaches the tray and the owner records
  * and logs the call. Otherwise a core of the same home answers in this process with nobody to ask:
  * reading works, and a run that needs the person's approval fails with E601 — never a silent run.
+ * Either way the bridge acts with an assistant's authority only (core/authority.ts): forwarded calls
+ * are labelled `mcp`, which makes even the person's token an assistant's, and calls here are the bridge's.
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SkilltrayCore } from '../core/api.js';
 import { MAX_INPUT_DEPTH, nestsDeeperThan } from '../core/facade.js';
+import { callerOf } from '../core/authority.js';
 import { callOperation } from '../core/operations.js';
 import type { OperationName } from '../shared/contract.js';
-import type { PendingEntry, RunSummary } from '../shared/runs.js';
+import type { RunSummary } from '../shared/runs.js';
 import type { Transport } from './app-link.js';
 import { OwnerRouting, RUN_OPERATIONS, type OwnerRoutingOptions } from './owner-routing.js';
 import type { OperationCall } from './mcp.js';
@@ -26,9 +29,11 @@ export interface LocalExecutorOptions {
 /** Executes operations with `core`, in this process, where no person can be asked. */
 export function localExecutor(core: SkilltrayCore, options: LocalExecutorOptions): OperationCall {
   let warned = 0;
+  const caller = callerOf(core.config.home, { kind: 'bridge' }, 'mcp');
   return async (operation, input, signal) => {
     const envelope = await callOperation(core, operation, input, {
       surface: 'mcp',
+      caller,
       cwd: options.cwd,
       approval: { kind: 'none' },
       // Read by `health` only, which is not an MCP tool; the bridge is never the owner of runs.
@@ -57,16 +62,14 @@ function traced(input: unknown): { input: unknown; traceId: string | null } {
 
 /**
  * Cancels at the owner the one live run carrying `traceId` — withdrawing its approval, or stopping
- * its process — since a forwarded HTTP request cannot be aborted. Looks again for a while when the
- * owner has not listed it yet; does nothing when several live runs share the trace id.
+ * its process — since a forwarded HTTP request cannot be aborted. The bridge's history is its own
+ * runs only, waiting (pending) or running. Looks again for a while when the owner has not listed it
+ * yet; does nothing when several live runs share the trace id.
  */
 async function cancelAtOwner(call: Transport, traceId: string, settled: () => boolean): Promise<void> {
   for (let attempt = 0; attempt < CANCEL_ATTEMPTS && !settled(); attempt++) {
-    const pending = await call('approvals', {});
-    const running = await call('history', { status: 'running', limit: 1000 });
-    const live = [...(pending.ok ? (pending.value as PendingEntry[]) : []), ...(running.ok ? (running.value as RunSummary[]) : [])].filter(
-      (r) => r.traceId === traceId,
-    );
+    const [pending, running] = await Promise.all(['pending', 'running'].map((status) => call('history', { status, limit: 1000 })));
+    const live = [pending, running].flatMap((listed) => (listed?.ok ? (listed.value as RunSummary[]) : [])).filter((r) => r.traceId === traceId);
     if (live.length > 1) return;
     const [run] = live;
     if (run !== undefined) {

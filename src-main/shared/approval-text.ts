@@ -3,7 +3,7 @@
  * takes in at a glance (who asks, to run what, where, how contained), then the command with the
  * caller's values set apart from the template's own text and its fixed hardening flags folded away.
  */
-import type { ResourceLimitName, ResourceLimits } from './model.js';
+import type { LimitHit, ResourceLimits } from './model.js';
 import { displayText } from './display-text.js';
 import { networkWords } from './network-reach.js';
 import type { PendingApproval, SandboxView, Surface } from './runs.js';
@@ -94,17 +94,18 @@ function size(mib: number): string {
   return mib % 1024 === 0 ? `${mib / 1024} GiB` : `${mib} MiB`;
 }
 
-/** The limits in a few words: "256 processes, 2 GiB memory, 1 GiB per file, 120 s CPU". */
+/** The limits in a few words: "256 processes, 2 GiB memory, 1 GiB per file and per private folder, 120 s CPU". */
 export function describeLimits(limits: ResourceLimits): string {
-  return `${limits.processes} processes, ${size(limits.memoryMiB)} memory, ${size(limits.fileSizeMiB)} per file, ${limits.cpuSeconds} s CPU`;
+  return `${limits.processes} processes, ${size(limits.memoryMiB)} memory, ${size(limits.fileSizeMiB)} per file and per private folder, ${limits.cpuSeconds} s CPU`;
 }
 
 /** Which limit stopped a run, as the end of "stopped at …". */
-export const LIMIT_HIT: Record<ResourceLimitName, string> = {
+export const LIMIT_HIT: Record<LimitHit, string> = {
   processes: 'its process limit (a fork was refused)',
   memoryMiB: 'its memory limit',
   fileSizeMiB: 'its file-size limit',
   cpuSeconds: 'its CPU-time limit',
+  privateFolder: 'the size of a private folder (/tmp, /var/tmp, /dev/shm or its home was full)',
 };
 
 /**
@@ -156,9 +157,17 @@ export function shortPath(path: string, home?: string, max = 40): string {
   return `…/${parts.slice(-2).join('/')}`;
 }
 
+/** Who asks: the surface, and the assistant whose token asks ("An HTTP client (codex)") unless its name is only the surface's (`mcp`). */
+export function askerOf(p: { surface: Surface; assistant?: string | null }): string {
+  return p.assistant === undefined || p.assistant === null || p.assistant === p.surface ? ASKER[p.surface] : `${ASKER[p.surface]} (${p.assistant})`;
+}
+
 /** The sentence: "An MCP client asks to run `git -C . status` in ~/code/app — read-only, no network." (hidden characters escaped). */
-export function approvalSentence(p: Pick<PendingApproval, 'surface' | 'programPath' | 'argv' | 'supplied' | 'cwd' | 'sandbox'>, home?: string): string {
+export function approvalSentence(
+  p: Pick<PendingApproval, 'surface' | 'programPath' | 'argv' | 'supplied' | 'cwd' | 'sandbox'> & { assistant?: string | null },
+  home?: string,
+): string {
   return displayText(
-    `${ASKER[p.surface]} asks to run \`${shortCommand(p.programPath, p.argv, p.supplied, 48)}\` in ${shortPath(p.cwd, home)} — ${containment(p.sandbox)}.`,
+    `${askerOf(p)} asks to run \`${shortCommand(p.programPath, p.argv, p.supplied, 48)}\` in ${shortPath(p.cwd, home)} — ${containment(p.sandbox)}.`,
   );
 }

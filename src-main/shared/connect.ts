@@ -46,6 +46,11 @@ export interface AssistantStatus {
   state: ConnectionState | null;
   /** The transport of the entry Skilltray wrote, when there is one. */
   transport: BridgeTransport | null;
+  /**
+   * The entry holds the person's own token (an entry written before assistants had tokens of their
+   * own): the client can act as the person. Listed as outdated; connecting again replaces it.
+   */
+  personToken: boolean;
   /** Why the config could not be read (E850 with line and column). */
   error: ErrorShape | null;
   /** Whether the bridge answered an MCP handshake; null when not tested. */

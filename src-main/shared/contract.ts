@@ -5,9 +5,10 @@
  * operations. Errors cross every boundary as `{ code, kind, message, details? }`.
  */
 import { z } from 'zod';
-import type { AttachResult, DiscoverResult } from './agent.js';
+import type { AttachResult, DiscoverAnswer } from './agent.js';
 import { ERROR_KINDS, type ErrorCode, type ErrorShape } from './errors.js';
 import type { PackChange, PackInfo, ScanReport, SkillSwitch, UpdateReport } from './packs.js';
+import type { McpSourceStatus, ServedDirectoryEntry, ServedFile, ServedSkillEntry, ServedSkillStatus } from './served.js';
 import { BRIDGE_TRANSPORTS, LAUNCH_FORMS, type AssistantChange, type AssistantStatus, type AssistantTest } from './connect.js';
 import type { BuildResult, OpenResult, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult } from './gateway.js';
 import {
@@ -43,6 +44,7 @@ import {
   type SandboxStatus,
   type Settings,
 } from './runs.js';
+import type { HotkeyAnswer, VoiceAnswer, VoiceSettings, VoiceStatus } from './voice.js';
 
 const name = z.string().min(1).max(256);
 const text = (max = 4096) => z.string().max(max);
@@ -60,6 +62,8 @@ const runInput = z.strictObject({
   cwd: text().optional(),
   /** Correlates the run with the caller's own trace; generated when absent. */
   trace_id: text(256).optional(),
+  /** `voice`: the assistant asks on something the person said; a writing tool then never runs on a remembered Always (docs/voice.md). */
+  channel: z.enum(['voice']).optional(),
 });
 
 /** Where a pack comes from: SOURCE, --ref, --path, --as. */
@@ -98,6 +102,8 @@ export const inputs = {
     tool: name.optional(),
     status: z.enum(RUN_STATUSES).optional(),
     surface: z.enum(SURFACES).optional(),
+    /** Only the runs this assistant asked for (an assistant's own history is always only its own). */
+    assistant: name.optional(),
     since: z.number().int().optional(),
     until: z.number().int().optional(),
     limit: z.number().int().min(1).max(1000).optional(),
@@ -217,11 +223,144 @@ export const inputs = {
   trustProject: z.strictObject({ path: text().min(1), confirm: z.string().regex(/^[0-9a-f]{64}$/, "the digest of the project's skills you confirmed") }),
   untrustProject: z.strictObject({ path: text().min(1) }),
 
+  /** Skills over MCP (SEP-2640), served: the enabled skills offered now as `skills/list` entries, a page at a time. */
+  servedSkills: z.strictObject({ cursor: text(1024).optional(), limit: z.number().int().min(1).max(100).optional() }),
+  /** One served skill's entry (`skills/get`). */
+  servedSkill: z.strictObject({ skill: name }),
+  /** One file of a served skill, with its digest (`resources/read` of a `skill://` URI). */
+  servedFile: z.strictObject({ skill: name, path: text() }),
+  /** The direct children of a folder of a served skill ('' for its own folder; `resources/directory/read`). */
+  servedDirectory: z.strictObject({ skill: name, dir: text(), cursor: text(1024).optional() }),
+
+  /** Skills over MCP, taken: the MCP servers added as sources of skills, and what each serves. */
+  mcpSources: z.strictObject({}),
+  /** Adds an MCP server as a source: a command Skilltray starts (stdio), or a Streamable HTTP URL; its skills are fetched at once. */
+  addMcpSource: z.strictObject({
+    name,
+    command: z.array(text()).min(1).max(256).optional(),
+    env: z.record(z.string().max(256), text()).optional(),
+    url: text().optional(),
+    headers: z.record(z.string().max(256), text()).optional(),
+  }),
+  /** Removes a source, its cached files and its approvals. */
+  removeMcpSource: z.strictObject({ name }),
+  /** Fetches a source's skills again (every source's without a name); a skill whose files changed is asked for again. */
+  refreshMcpSources: z.strictObject({ name: name.optional() }),
+  /** Approves a served skill as the person saw it (`confirm`: its digest); `grants` also honours what it declares (reads, writes, limits, network…). */
+  approveServedSkill: z.strictObject({
+    skill: name,
+    confirm: z.string().regex(/^[0-9a-f]{64}$/, 'the digest of the served skill you confirmed'),
+    grants: z.boolean().optional(),
+  }),
+
   health: z.strictObject({}),
+
+  /** Voice here: the person's voice settings, and whether answers can be heard and prompts spoken (docs/voice.md). */
+  voice: z.strictObject({}),
+  /** Turns spoken prompts and voice answers on or off; sets the hotkeys that answer the newest request ('' for none). */
+  setVoice: z.strictObject({ enabled: z.boolean().optional(), run_shortcut: text(128).optional(), deny_shortcut: text(128).optional() }),
+  /** The person answers pending request `id` aloud: `wav` is base64 of a 16 kHz mono 16-bit PCM WAV (at most 2 MiB and 10 s). */
+  answerApprovalByVoice: z.strictObject({ id, wav: z.string().max(4 * 1024 * 1024) }),
+  /** The person's hotkey on the newest pending request: deny, or run (a writing tool only on a second press within 2 s). */
+  answerNewestApproval: z.strictObject({ verdict: z.enum(['run', 'deny']) }),
+  /** Says `text` aloud on the computer that owns runs (the app's fallback when its window has no voice). */
+  speak: z.strictObject({ text: text(1000).min(1) }),
 } as const;
 
 export type OperationName = keyof typeof inputs;
 export const OPERATIONS = Object.keys(inputs) as OperationName[];
+
+/**
+ * Whose an operation is. The person's: answering approvals, rules and remembered approvals, the
+ * sandbox, limits, modes and settings, switches, packs, projects, connecting assistants — anything
+ * that decides what runs or changes Skilltray. An assistant's: listing, reading, searching,
+ * discovering, asking for runs, attaching, and its own runs (history, getRun and cancelRun answer an
+ * assistant about the runs its credential asked for, nothing else). The person may call both kinds.
+ * core/authority.ts says who a caller is; callOperation refuses a person's operation to an
+ * assistant (E814, HTTP 403). docs/security.md#who-holds-what lists this table in words.
+ */
+export type Authority = 'person' | 'assistant';
+
+/** Every operation's authority: an operation added to `inputs` without one here does not compile. */
+export const AUTHORITY: { readonly [K in OperationName]: Authority } = {
+  list: 'assistant',
+  listBrief: 'assistant',
+  describe: 'assistant',
+  check: 'assistant',
+  roots: 'person',
+  resolve: 'assistant',
+  run: 'assistant',
+  dryRun: 'assistant',
+  cancelRun: 'assistant',
+  history: 'assistant',
+  getRun: 'assistant',
+  approvals: 'person',
+  answerApproval: 'person',
+  rules: 'person',
+  addRule: 'person',
+  removeRule: 'person',
+  remembered: 'person',
+  revokeRemembered: 'person',
+  sandbox: 'person',
+  setSkillSandbox: 'person',
+  settings: 'person',
+  setMode: 'person',
+  setPaused: 'person',
+  setPaletteShortcut: 'person',
+  setRetention: 'person',
+  setLimitCeiling: 'person',
+  historyUsage: 'person',
+  maintainHistory: 'person',
+  notices: 'person',
+  dismissNotice: 'person',
+  outline: 'assistant',
+  show: 'assistant',
+  open: 'assistant',
+  sources: 'assistant',
+  search: 'assistant',
+  searchAll: 'assistant',
+  build: 'person',
+  stats: 'person',
+  discover: 'assistant',
+  attach: 'assistant',
+  setSkillEnabled: 'person',
+  packs: 'person',
+  scanPack: 'person',
+  installPack: 'person',
+  checkPackUpdate: 'person',
+  updatePack: 'person',
+  uninstallPack: 'person',
+  assistants: 'person',
+  connectAssistant: 'person',
+  disconnectAssistant: 'person',
+  testAssistant: 'person',
+  projects: 'person',
+  inspectProject: 'person',
+  trustProject: 'person',
+  untrustProject: 'person',
+  servedSkills: 'assistant',
+  servedSkill: 'assistant',
+  servedFile: 'assistant',
+  servedDirectory: 'assistant',
+  mcpSources: 'person',
+  addMcpSource: 'person',
+  removeMcpSource: 'person',
+  refreshMcpSources: 'person',
+  approveServedSkill: 'person',
+  health: 'person',
+  voice: 'person',
+  setVoice: 'person',
+  answerApprovalByVoice: 'person',
+  answerNewestApproval: 'person',
+  speak: 'person',
+};
+
+/**
+ * Who is calling, as core/authority.ts decided from the credential and the surface: the person, or
+ * an assistant by the name its credential was issued under (`codex`, or `mcp` for the stdio bridge).
+ * Call results may depend on it (`ctx.caller.kind`): what is the person's alone is never handed to an assistant.
+ */
+export type Caller = { kind: 'person' } | { kind: 'assistant'; name: string };
 
 export type OperationInput<K extends OperationName> = z.input<(typeof inputs)[K]>;
 
@@ -277,7 +416,7 @@ export interface OperationOutputs {
   searchAll: SearchResult;
   build: BuildResult & { skill: string };
   stats: StatsResult;
-  discover: DiscoverResult[];
+  discover: DiscoverAnswer;
   attach: AttachResult;
   setSkillEnabled: SkillSwitch[];
   packs: PackInfo[];
@@ -294,7 +433,21 @@ export interface OperationOutputs {
   inspectProject: ProjectInspection;
   trustProject: TrustedProject;
   untrustProject: { ok: true };
+  servedSkills: { skills: ServedSkillEntry[]; nextCursor: string | null };
+  servedSkill: ServedSkillEntry;
+  servedFile: ServedFile;
+  servedDirectory: { entries: ServedDirectoryEntry[]; nextCursor: string | null };
+  mcpSources: McpSourceStatus[];
+  addMcpSource: McpSourceStatus;
+  removeMcpSource: { ok: true };
+  refreshMcpSources: McpSourceStatus[];
+  approveServedSkill: ServedSkillStatus;
   health: Health;
+  voice: { settings: VoiceSettings; status: VoiceStatus };
+  setVoice: VoiceSettings;
+  answerApprovalByVoice: VoiceAnswer;
+  answerNewestApproval: HotkeyAnswer;
+  speak: { ok: true };
 }
 
 export type OperationOutput<K extends OperationName> = OperationOutputs[K];
@@ -315,7 +468,9 @@ export type ServerEvent =
   | { type: 'policy.changed' }
   /** Something the person must be told (state.db was damaged and recovered); shown until dismissed. */
   | { type: 'notice'; notice: Notice }
-  | { type: 'notice.dismissed'; id: number };
+  | { type: 'notice.dismissed'; id: number }
+  /** The person's voice settings changed. */
+  | { type: 'voice'; settings: VoiceSettings };
 
 /** An error received from the other side of a transport, with its code, kind and details. */
 export class SkilltrayClientError extends Error {

@@ -8,7 +8,7 @@ import type { NetworkHosts } from './runs.js';
 export type Trust = 'bundled' | 'user';
 
 /** Where a skill root comes from, in precedence order. */
-export type RootKind = 'env' | 'home' | 'packs' | 'bundled' | 'gibberish' | 'kode' | 'claude' | 'agents' | 'codex' | 'cursor' | 'copilot' | 'project';
+export type RootKind = 'env' | 'home' | 'packs' | 'bundled' | 'gibberish' | 'kode' | 'claude' | 'agents' | 'codex' | 'cursor' | 'copilot' | 'project' | 'mcp';
 
 /**
  * A project folder whose skills (`.claude/skills`, `.agents/skills`) the person trusts, as it is
@@ -258,13 +258,18 @@ export type ResourceLimitName = keyof ResourceLimits;
 
 export const RESOURCE_LIMIT_NAMES: readonly ResourceLimitName[] = ['processes', 'memoryMiB', 'fileSizeMiB', 'cpuSeconds'];
 
+/** What stopped a run: one of its resource limits, or a private folder (a size-capped tmpfs in the box) that was full. */
+export type LimitHit = ResourceLimitName | 'privateFolder';
+
 /**
  * What a skill asks of the box beyond its profile (docs/skill-format.md): home files it reads
  * (`reads:`), guarded workspace entries it writes (`writes:`), and more of a resource (`limits:`).
  */
 export interface BoxRequest {
-  /** As written in the frontmatter: `~/…` (the home folder) or absolute. */
+  /** As written in the frontmatter, `//` and a trailing `/` aside: `~/…` (the home folder) or absolute. */
   reads: string[];
+  /** Line of `reads:` in SKILL.md, where a diagnostic about an entry points (absent without entries). */
+  readsLine?: number;
   /** Workspace-relative: `.git`, `.git/hooks`, `.vscode`… */
   writes: string[];
   limits: Partial<ResourceLimits>;
@@ -280,7 +285,7 @@ export interface RunResult {
   droppedBytes: { stdout: number; stderr: number };
   durationMs: number;
   /** Which resource limit stopped the run, when Skilltray can tell (docs/runner.md); absent or null otherwise. */
-  limitHit?: ResourceLimitName | null;
+  limitHit?: LimitHit | null;
 }
 
 /** What `list` shows of a skill: enough to choose one, without its body. */

@@ -26,9 +26,12 @@ export const FINDING_CODES = {
   S314: 'inline_code',
   S315: 'download_saved',
   S316: 'credential_path',
+  S317: 'runs_handed_code',
+  S318: 'unknown_program',
+  S319: 'network_shell',
 } as const;
 
-/** A scan finding's code, S301–S316. */
+/** A scan finding's code, S301–S319. */
 export type FindingCode = keyof typeof FINDING_CODES;
 
 /** One thing the scan found worth a person's attention. */
@@ -62,6 +65,9 @@ export interface ScannedTool {
   hosts: NetworkHosts;
   /** Environment variables the skill asks to be passed (requires.env). */
   env: string[];
+  /** What its skill declares the box shows it (`reads:`) and lets it change in its folder (`writes:`), as the loader read them. */
+  reads: string[];
+  writes: string[];
 }
 
 /** One skill of a scanned pack. */

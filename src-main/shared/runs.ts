@@ -1,6 +1,7 @@
 /** Runs, approvals, rules and settings as every surface sees them (the renderer included). */
 import type { ErrorCode, ErrorShape } from './errors.js';
-import type { Mode, RenderedCommand, ResourceLimitName, ResourceLimits, RootKind, RunResult, SkillIdentity, Trust } from './model.js';
+import type { LimitHit, Mode, RenderedCommand, ResourceLimits, RootKind, RunResult, SkillIdentity, Trust } from './model.js';
+import type { RunChannel } from './voice.js';
 
 /**
  * Where a request came from: `ui` is the app's own window (over IPC, the only way to be the tray),
@@ -125,6 +126,8 @@ export interface RunSummary {
   id: string;
   traceId: string;
   surface: Surface;
+  /** The assistant whose credential asked for the run (`codex`, `mcp` for the stdio bridge); null when the person did, or before this was recorded. */
+  assistant: string | null;
   skill: string;
   tool: string;
   args: Record<string, unknown>;
@@ -160,11 +163,13 @@ export interface RunSummary {
   /** The person's answer when one was given. */
   answer: RecordedAnswer | null;
   /** Which resource limit stopped the run, when Skilltray could tell (docs/runner.md). */
-  limitHit: ResourceLimitName | null;
+  limitHit: LimitHit | null;
   /** Connections its network proxy refused (the first 100 host:port pairs); empty when none were. */
   networkDenied: NetworkDenial[];
   /** Hidden paths a writing run made in its folder without declaring them, removed when it ended (relative); empty when none were. */
   swept: string[];
+  /** Where the request came from: the person's keyboard, an assistant, or an assistant acting on a voice turn; null before it was recorded. */
+  channel: RunChannel | null;
 }
 
 /** A run with its captured output (null until it has a result). */
@@ -178,6 +183,8 @@ export interface RunQuery {
   tool?: string;
   status?: RunStatus;
   surface?: Surface;
+  /** Only the runs this assistant asked for. */
+  assistant?: string;
   /** Requested at or after (inclusive). */
   since?: number;
   /** Requested before (exclusive). */
@@ -280,6 +287,8 @@ export interface PendingApproval {
   id: string;
   traceId: string;
   surface: Surface;
+  /** The assistant whose credential asks (see RunSummary.assistant); null when the person does. */
+  assistant: string | null;
   skill: string;
   tool: string;
   trust: Trust;
@@ -306,11 +315,17 @@ export interface PendingApproval {
   supplied: number[];
   /** Where an Always answer may apply, the default first; none when this run cannot be remembered. */
   rememberScopes: RememberScope[];
+  /** Where the request came from (a voice turn makes a spoken yes need the code: docs/voice.md). */
+  channel?: RunChannel;
 }
 
 /** A pending approval as listed: when it will time out, by the broker's clock. */
 export interface PendingEntry extends PendingApproval {
   expiresAt: number;
+  /** The digits the person says back to answer by voice, fresh for each request; only the person's surfaces see it. */
+  code?: string;
+  /** The prompt the app speaks (under 200 characters, with the code); only the person's surfaces see it. */
+  speech?: string;
 }
 
 export type VerdictKind = 'once' | 'always' | 'deny';

@@ -19,6 +19,7 @@ import { NoticeBanner } from './notices.js';
 import { useHash } from './use-hash.js';
 import { useSettings } from './use-settings.js';
 import { BrandMark } from './brand-mark.js';
+import { AnswerHotkeys } from '../voice/answer-hotkeys.js';
 
 const NAV: { screen: 'approvals' | 'skills' | 'packs' | 'history' | 'settings'; label: string; href: string }[] = [
   { screen: 'approvals', label: 'Approvals', href: '#/approvals' },
@@ -221,6 +222,7 @@ export function App() {
   if (connection.kind === 'browser' && (!connection.hasToken() || state === 'unauthorized')) return <ConnectScreen refused={connection.hasToken()} />;
   return (
     <PaletteProvider inline={route.screen === 'palette'}>
+      {connection.kind === 'browser' ? <AnswerHotkeys /> : null}
       {route.screen === 'tray' ? (
         <TrayScreen />
       ) : route.screen === 'palette' ? (

@@ -4,7 +4,7 @@
  * flags left out, and in each argument the caller filled exactly the characters the caller chose
  * marked — `Hello, <<name>>!` with `Ada` marks `Ada`, not the skill's own `!`.
  */
-import { ASKER, containment, isLongFixedPath, programName, shortPath, shownArguments } from '../../src-main/shared/approval-text.js';
+import { askerOf, containment, isLongFixedPath, programName, shortPath, shownArguments } from '../../src-main/shared/approval-text.js';
 import type { PendingApproval } from '../../src-main/shared/runs.js';
 
 /** A stretch of one word: the skill's own text, or a value the caller chose. */
@@ -82,6 +82,9 @@ export function fitWords(words: readonly CommandWord[], max: number): { words: C
 }
 
 /** The sentence around the command: who asks, where it runs, how it is contained. */
-export function sentenceFrame(p: Pick<PendingApproval, 'surface' | 'cwd' | 'sandbox'>, home?: string): { asker: string; where: string; containment: string } {
-  return { asker: ASKER[p.surface], where: shortPath(p.cwd, home), containment: containment(p.sandbox) };
+export function sentenceFrame(
+  p: Pick<PendingApproval, 'surface' | 'cwd' | 'sandbox'> & { assistant?: string | null },
+  home?: string,
+): { asker: string; where: string; containment: string } {
+  return { asker: askerOf(p), where: shortPath(p.cwd, home), containment: containment(p.sandbox) };
 }

@@ -2,6 +2,10 @@
 import type { RunRecord } from '../../src-main/shared/runs.js';
 import { ArgumentList, VisibleText } from '../approvals/approval-card.js';
 import { SURFACE_LABELS } from '../approvals/labels.js';
+import type { RunChannel } from '../../src-main/shared/voice.js';
+
+/** Where the request came from, as the run's record keeps it. */
+const CHANNEL_WORDS: Record<RunChannel, string> = { voice: 'from a voice turn', keyboard: 'at the keyboard', assistant: 'by an assistant' };
 import { useClient } from '../app/connection-context.js';
 import { ErrorNote } from '../app/error-note.js';
 import { formatDuration, formatTime } from '../app/format.js';
@@ -75,7 +79,11 @@ export function RunDetails({ id }: { id: string }) {
       <dl className="facts facts-grid">
         <div>
           <dt>Asked by</dt>
-          <dd>{SURFACE_LABELS[run.surface]}</dd>
+          <dd>
+            {SURFACE_LABELS[run.surface]}
+            {run.assistant === null ? null : <span className="muted"> (assistant {run.assistant})</span>}
+            {run.channel === null ? null : <span className="muted"> ({CHANNEL_WORDS[run.channel]})</span>}
+          </dd>
         </div>
         <div>
           <dt>Requested</dt>

@@ -133,6 +133,16 @@ function ScannedSkillView({ skill }: { skill: ScannedSkill }) {
                   sandbox: {tool.profile}
                 </span>
                 {tool.env.length > 0 ? <span className="badge badge-wrap badge-warn">env: {tool.env.join(', ')}</span> : null}
+                {tool.reads.length > 0 ? (
+                  <span className="badge badge-wrap badge-warn" title="What the box shows it beyond its folder (reads:)">
+                    reads: {tool.reads.map((read) => displayText(read)).join(', ')}
+                  </span>
+                ) : null}
+                {tool.writes.length > 0 ? (
+                  <span className="badge badge-wrap badge-warn" title="Guarded entries of its folder it may change (writes:)">
+                    writes: {tool.writes.map((write) => displayText(write)).join(', ')}
+                  </span>
+                ) : null}
               </span>
               <pre className="command-template">{displayText(tool.command)}</pre>
             </li>

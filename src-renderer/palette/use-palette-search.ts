@@ -41,7 +41,7 @@ export function usePaletteSearch(text: string): PaletteSearch {
     const timer = setTimeout(() => {
       const nothingFor = (error: unknown) => (errorCode(error) === 'E004' ? [] : Promise.reject(error));
       Promise.all([
-        client.discover({ intent: query, limit: PALETTE_LIMITS.discovered }),
+        client.discover({ intent: query, limit: PALETTE_LIMITS.discovered }).then((answer) => answer.results),
         client.searchAll({ query, prefix, limit: PALETTE_LIMITS.hits }).then((r) => r.results, nothingFor),
       ]).then(
         ([discovered, hits]) => mine === sequence.current && setState({ query, discovered, hits, error: null }),

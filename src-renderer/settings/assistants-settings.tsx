@@ -102,6 +102,12 @@ function AssistantRow({ status, test, testing, preview, busy, onPreview, onConfi
         </p>
       ) : null}
       {status.error ? <p className="note note-error">{`error[${status.error.code}] ${status.error.message}`}</p> : null}
+      {status.personToken ? (
+        <p className="note note-error">
+          Its entry holds your own token, so {status.name} can act as you: answer approvals, change rules. Connect it again to give it a token of its own, then
+          rotate yours (<code>skilltray token --rotate</code>).
+        </p>
+      ) : null}
       {test && !test.works ? <p className="note note-error">The bridge did not answer: {test.error}</p> : null}
       {preview ? (
         <div className="assistant-preview" role="group" aria-label={`${preview.action === 'connect' ? 'Connect' : 'Disconnect'} ${status.name}: the change`}>

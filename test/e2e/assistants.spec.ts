@@ -50,3 +50,54 @@ test('Settings › Assistants lists the clients found, shows the change first, c
   const again = await app.api<AssistantChange>('disconnectAssistant', { client: 'cursor', dry_run: true });
   expect(again.body).toMatchObject({ ok: true, value: { changed: false } });
 });
+
+test('Settings › Assistants says when a client holds your own token, and connecting again takes it away', async ({ page, app }) => {
+  // Codex's entry as `connect --transport http` wrote it before assistants had tokens of their own.
+  mkdirSync(join(app.user, '.codex'), { recursive: true });
+  const codexFile = join(app.user, '.codex', 'config.toml');
+  writeFileSync(codexFile, `[mcp_servers.skilltray]\nurl = "${app.url}/mcp"\nhttp_headers = { Authorization = "Bearer ${app.token}" }\n`);
+  await app.open(page, '#/settings');
+  const codex = page.getByRole('region', { name: 'Assistants' }).getByRole('listitem', { name: 'Codex' });
+  await expect(codex.locator('.badge').first()).toHaveText('outdated');
+  await expect(codex).toContainText('Its entry holds your own token, so Codex can act as you');
+  await codex.screenshot({ path: join(SCREENSHOTS, 'assistants-person-token-1280.png') });
+
+  await codex.getByRole('button', { name: 'Connect Codex', exact: true }).click();
+  await codex.getByRole('group', { name: 'Connect Codex: the change' }).getByRole('button', { name: 'Connect Codex', exact: true }).click();
+  await expect(codex.locator('.badge').first()).toHaveText('connected');
+  await expect(codex).not.toContainText('holds your own token');
+  expect(readFileSync(codexFile, 'utf8')).not.toContain(app.token);
+});
+
+test('an assistant asks with a token of its own: the approval names it, and its token answers nothing of the person’s', async ({ page, app }) => {
+  mkdirSync(join(app.user, '.claude'), { recursive: true });
+  const connected = await app.api('connectAssistant', { client: 'claude-code', transport: 'http' });
+  expect(connected.body).toMatchObject({ ok: true, value: { works: true } });
+  const written = readFileSync(join(app.user, '.claude.json'), 'utf8');
+  expect(written).not.toContain(app.token);
+  const token = (/Bearer (sta_[\w-]+)/.exec(written) as RegExpExecArray)[1] as string;
+  const asAssistant = (operation: string, input: unknown) =>
+    fetch(`${app.url}/api/${operation}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(input),
+    });
+
+  const pending = asAssistant('run', { skill: 'assistant-echo', tool: 'echo', args: { message: 'from claude code' } });
+  await app.open(page, '#/approvals');
+  const card = page.getByRole('article', { name: /assistant-echo/ });
+  await expect(card.getByRole('heading').first()).toContainText('An HTTP client (claude-code) asks to run');
+  await expect(card).toContainText('HTTP API (http, assistant claude-code)');
+  await card.screenshot({ path: join(SCREENSHOTS, 'approval-assistant-1280.png') });
+  const queue = (await app.api<{ id: string; args: { message: string } }[]>('approvals')).body;
+  const id = queue.ok ? (queue.value.find((p) => p.args.message === 'from claude code')?.id as string) : '';
+  const selfApproved = await asAssistant('answerApproval', { id, verdict: 'once' });
+  expect(selfApproved.status).toBe(403);
+  await expect(card).toBeVisible();
+
+  await card.getByRole('button', { name: /Deny/ }).click();
+  expect((await pending).status).toBe(409);
+  const run = await app.api<{ assistant: string | null; decidedBy: string }>('getRun', { id });
+  expect(run.body).toMatchObject({ ok: true, value: { assistant: 'claude-code', decidedBy: 'user' } });
+  await app.api('disconnectAssistant', { client: 'claude-code' });
+});

@@ -39,7 +39,7 @@ test.beforeAll(async () => {
   server = await startHttpServer({ core, owner: 'app', version: '0.0.0-test', webDir: join(ROOT, 'dist', 'web') });
   handlers = ipcHandlers(
     core,
-    { surface: 'ui', cwd: dirs.user, approval: { kind: 'broker' }, owner: 'app', version: '0.0.0-test' },
+    { surface: 'ui', caller: { kind: 'person' }, cwd: dirs.user, approval: { kind: 'broker' }, owner: 'app', version: '0.0.0-test' },
     {
       openWindow: (route) => void opened.push(route),
       openSkillsFolder: async () => void foldersOpened++,

@@ -34,7 +34,7 @@ export interface RunningApp {
   work: string;
   /** The environment serve runs with: another `skilltray` process given it (an MCP bridge) finds serve as the owner. */
   env: NodeJS.ProcessEnv;
-  /** Calls an operation over HTTP as an assistant would (bearer token, JSON body). */
+  /** Calls an operation over HTTP with the person's token (as curl with `<home>/token` would), JSON body. */
   api<T = unknown>(operation: OperationName, input?: unknown): Promise<ApiAnswer<T>>;
   /** Writes `<skills>/<name>/SKILL.md`. */
   writeSkill(name: string, text: string): void;

@@ -9,7 +9,6 @@ import {
   type BridgeTransport,
   type LaunchForm,
 } from '../../shared/connect.js';
-import type { McpEndpoint } from '../../core/api.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
 import { findRunningOwner } from '../owner-link.js';
 import { table } from '../table.js';
@@ -40,7 +39,9 @@ function statusTable(ctx: CliContext, statuses: AssistantStatus[]): string {
       s.id,
       s.name,
       short(s.configPath, ctx.env),
-      s.error ? `unreadable: ${s.error.code}` : STATE_WORDS[s.state ?? 'not_connected'] + (s.transport === 'http' ? ' (url)' : ''),
+      s.error
+        ? `unreadable: ${s.error.code}`
+        : STATE_WORDS[s.state ?? 'not_connected'] + (s.personToken ? ' (holds your token)' : '') + (s.transport === 'http' ? ' (url)' : ''),
       worksWord(s),
     ]);
   }
@@ -48,6 +49,10 @@ function statusTable(ctx: CliContext, statuses: AssistantStatus[]): string {
   for (const s of found) {
     if (s.error) text += `error[${s.error.code}]: ${s.error.message}\n`;
     if (s.works === false) text += `note: ${s.name}'s bridge does not answer: ${s.worksError ?? ''}\n`;
+    if (s.personToken)
+      text +=
+        `warning: ${s.name}'s entry holds your own token, so it can act as you (answer approvals, change rules): ` +
+        `'skilltray connect ${s.id}' replaces it with a token of its own; then 'skilltray token --rotate', since ${s.name} has held yours\n`;
   }
   const missing = statuses.filter((s) => s.foundBy === null).map((s) => s.name);
   if (missing.length > 0) text += `not found here: ${missing.join(', ')}\n`;
@@ -71,10 +76,10 @@ function changeText(ctx: CliContext, change: AssistantChange): string {
   return text;
 }
 
-/** The owner's /mcp endpoint, for `--transport http`, or undefined (the core then says none is running: E855). */
-async function ownerEndpoint(ctx: CliContext): Promise<McpEndpoint | undefined> {
+/** The running owner's /mcp URL, or undefined (a URL entry then matches nothing, and `--transport http` is E855). */
+async function ownerMcpUrl(ctx: CliContext): Promise<string | undefined> {
   const owner = await findRunningOwner(ctx.config().home);
-  return owner === null ? undefined : { url: `${owner.link.url}/mcp`, token: owner.link.token };
+  return owner === null ? undefined : `${owner.link.url}/mcp`;
 }
 
 const DRY_RUN = { 'dry-run': { type: 'boolean' as const, description: 'show the change as a diff and write nothing' } };
@@ -110,20 +115,22 @@ const connect: Command = {
     const core = await ctx.core();
     const client = args.positionals[0];
     if (client === undefined) {
-      const statuses = await (await core.connections()).list({ test: true });
+      // This process does not own runs: a URL entry is current only against the owner's address.
+      const mcpUrl = await ownerMcpUrl(ctx);
+      const statuses = await (await core.connections()).list({ test: true, ...(mcpUrl === undefined ? {} : { mcpUrl }) });
       if (args.options.json) printJson(ctx, statuses);
       else ctx.io.out(statusTable(ctx, statuses));
       return 0;
     }
     const transport = args.options.transport as BridgeTransport | undefined;
-    const endpoint = transport === 'http' ? await ownerEndpoint(ctx) : undefined;
+    const mcpUrl = transport === 'http' ? await ownerMcpUrl(ctx) : undefined;
     const change = await (
       await core.connections()
     ).connect(client, {
       dryRun: Boolean(args.options['dry-run']),
       ...(transport === undefined ? {} : { transport }),
       ...(args.options.via === undefined ? {} : { via: args.options.via as LaunchForm }),
-      ...(endpoint === undefined ? {} : { endpoint }),
+      ...(mcpUrl === undefined ? {} : { mcpUrl }),
     });
     if (args.options.json) printJson(ctx, change);
     else ctx.io.out(changeText(ctx, change));

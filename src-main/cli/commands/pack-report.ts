@@ -28,6 +28,8 @@ export function scanReportText(report: ScanReport): string {
       lines.push(
         `  tool ${tool.name}: runs ${tool.program}${tool.programInPack ? ' (from the pack)' : ''} — ${tool.profile}${tool.env.length === 0 ? '' : `; env ${tool.env.join(', ')}`}`,
       );
+      if (tool.reads.length > 0) lines.push(`    reads ${tool.reads.join(', ')}`);
+      if (tool.writes.length > 0) lines.push(`    writes ${tool.writes.join(', ')}`);
       lines.push(`    ${tool.command}`);
     }
     for (const script of skill.scripts) lines.push(`  script ${script}`);

@@ -44,7 +44,7 @@ const serve: Command = {
     const [{ SkilltrayCore }, { startHttpServer }, { tokenPath }] = await Promise.all([
       import('../../core/api.js'),
       import('../../server/http.js'),
-      import('../../server/token.js'),
+      import('../../core/authority.js'),
     ]);
     const core = printNotices(new SkilltrayCore(ctx.config(), { autoBuild: true }), ctx.io);
     const { signalled, release } = shutdownSignal();
@@ -161,26 +161,30 @@ function answerCommand(name: 'approve' | 'deny'): Command {
 
 const token: Command = {
   name: 'token',
-  summary: "where the HTTP API's bearer token is kept (created if missing); --rotate replaces it at once",
+  summary:
+    'where your own token for the HTTP API is kept (created if missing), and which assistants hold a token of their own; --rotate replaces yours at once',
   positionals: [],
   options: {
-    rotate: { type: 'boolean', description: 'replace the token; the running server refuses the old one immediately' },
-    show: { type: 'boolean', description: 'also print the token itself' },
+    rotate: { type: 'boolean', description: 'replace your token; the running server refuses the old one immediately (assistant tokens stay)' },
+    show: { type: 'boolean', description: 'also print your token itself' },
     ...JSON_OPTION,
   },
   examples: [
-    ['token', "the token file's path"],
+    ['token', "your token file's path, and the assistants holding tokens of their own"],
     ['token --rotate', 'a new token; the old one stops working at once'],
   ],
   async run(ctx, args) {
-    const { ensureToken, rotateToken, tokenPath } = await import('../../server/token.js');
+    const { assistantsIssued, ensureToken, rotateToken, tokenPath } = await import('../../core/authority.js');
     const home = ctx.config().home;
     const value = args.options.rotate ? rotateToken(home) : ensureToken(home);
     const path = tokenPath(home);
-    if (args.options.json) printJson(ctx, { path, rotated: Boolean(args.options.rotate), ...(args.options.show ? { token: value } : {}) });
+    const assistants = assistantsIssued(home);
+    if (args.options.json) printJson(ctx, { path, rotated: Boolean(args.options.rotate), ...(args.options.show ? { token: value } : {}), assistants });
     else {
       ctx.io.out(`${path}\n`);
       if (args.options.show) ctx.io.out(`${value}\n`);
+      if (assistants.length > 0)
+        ctx.io.out(`assistants with a token of their own: ${assistants.map((a) => a.name).join(', ')} ('skilltray disconnect <client>' withdraws one)\n`);
       if (args.options.rotate) ctx.io.err('token rotated: clients holding the old one must read it again\n');
     }
     return 0;

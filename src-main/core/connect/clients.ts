@@ -20,7 +20,7 @@ export interface Places {
   env: NodeJS.ProcessEnv;
 }
 
-/** The owner's `/mcp` endpoint and the bearer token it wants. */
+/** The owner's `/mcp` endpoint and the bearer token a URL entry sends: the client's own assistant token, never the person's. */
 export interface McpEndpoint {
   url: string;
   token: string;

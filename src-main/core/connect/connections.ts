@@ -3,6 +3,11 @@
  * connecting one (the entry checked with a real MCP handshake before anything is written, the diff
  * shown, a backup kept, the write atomic), disconnecting it (exactly Skilltray's entry removed), and
  * testing it. The core API's connect methods are this; every surface reaches it through them.
+ *
+ * A URL entry carries an assistant token issued to that client alone (credentials/assistant-tokens.ts),
+ * never the person's: connecting issues it, connecting again keeps it, disconnecting withdraws it. An
+ * entry that holds the person's token (written before assistants had tokens of their own) is listed
+ * as outdated, and connecting again replaces it.
  */
 import { existsSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
@@ -18,6 +23,8 @@ import {
   type LaunchForm,
 } from '../../shared/connect.js';
 import type { CoreConfig } from '../config.js';
+import { assistantOf, issueAssistantToken, newAssistantToken, withdrawAssistant, withdrawAssistantToken } from '../credentials/assistant-tokens.js';
+import { readToken } from '../credentials/person-token.js';
 import { toSkilltrayError } from '../../shared/skilltray-error.js';
 import { resolveProgram } from '../process/resolve-program.js';
 import { bridgeCommand, defaultForm } from './bridge-command.js';
@@ -33,8 +40,8 @@ export interface ConnectOptions {
   transport?: BridgeTransport;
   /** Which program starts the bridge (stdio); default: the app's executable in a package, else Node. */
   via?: LaunchForm;
-  /** The owner's /mcp endpoint (http), when the caller knows it better than this process does. */
-  endpoint?: McpEndpoint;
+  /** The running owner's /mcp URL, when the caller knows it better than this process does (the CLI, which does not own runs). */
+  mcpUrl?: string;
 }
 
 export interface ConnectionsOptions {
@@ -42,8 +49,8 @@ export interface ConnectionsOptions {
   platform?: NodeJS.Platform;
   /** How long a handshake may take. */
   handshakeTimeoutMs?: number;
-  /** Where this process serves MCP over HTTP, when it owns runs (null otherwise). */
-  endpoint?: () => McpEndpoint | null;
+  /** The URL of /mcp this process serves, when it owns runs (null otherwise). */
+  mcpUrl?: () => string | null;
 }
 
 /** The format module of each syntax, loaded when a file of it is read. */
@@ -57,6 +64,22 @@ const FORMATS: Record<ConfigSyntax, () => Promise<OpenDocument>> = {
 /** The entry names a transport by the keys only a URL entry has. */
 function transportOf(entry: unknown): BridgeTransport {
   return typeof entry === 'object' && entry !== null && ['url', 'serverUrl', 'uri'].some((key) => key in entry) ? 'http' : 'stdio';
+}
+
+/** Every string in a config entry, however deep. */
+function stringsOf(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.values(value).flatMap(stringsOf);
+}
+
+/** The token an entry sends as `Bearer <token>`, or null. */
+function bearerOf(entry: unknown): string | null {
+  for (const text of stringsOf(entry)) {
+    const match = /^Bearer (\S+)$/.exec(text);
+    if (match) return match[1] as string;
+  }
+  return null;
 }
 
 export class AssistantConnections {
@@ -100,42 +123,83 @@ export class AssistantConnections {
     });
   }
 
-  private currentEndpoint(given: McpEndpoint | undefined): McpEndpoint | null {
-    return given ?? this.options.endpoint?.() ?? null;
+  private currentUrl(given: string | undefined): string | null {
+    return given ?? this.options.mcpUrl?.() ?? null;
   }
 
-  /** The entry `connect` writes for `spec`, and what the handshake starts or calls to check it. */
+  /** The assistant token `entry` holds when it is one issued to this very client, else null. */
+  private clientToken(spec: ClientSpec, entry: unknown): string | null {
+    const token = bearerOf(entry);
+    return token !== null && assistantOf(this.config.home, token) === spec.id ? token : null;
+  }
+
+  /** The client's entry as its config holds it now; undefined when it has none or the file cannot be read. */
+  private async existingEntry(spec: ClientSpec): Promise<unknown> {
+    const path = spec.configFile(this.places);
+    if (path === null) return undefined;
+    try {
+      return (await this.open(spec, readConfig(path))).entry(ENTRY_NAME);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The entry `connect` writes for `spec`, and what the handshake starts or calls to check it. A URL
+   * entry carries the client's own assistant token: the one `existing` holds, when it was issued to
+   * this client, else a fresh one (`fresh`), not issued yet.
+   */
   private wanted(
     spec: ClientSpec,
     options: ConnectOptions,
-  ): { entry: Record<string, unknown>; transport: BridgeTransport; target: BridgeCommand | McpEndpoint } {
+    existing: unknown,
+  ): { entry: Record<string, unknown>; transport: BridgeTransport; target: BridgeCommand | McpEndpoint; fresh: string | null } {
     const transport = options.transport ?? spec.prefers;
     if (transport === 'http') {
       if (spec.http === undefined)
         throw connectErrors.transportNotAvailable(`${spec.name} takes no URL; connect it over stdio`, { client: spec.id, transport });
-      const endpoint = this.currentEndpoint(options.endpoint);
-      if (endpoint === null) {
+      const url = this.currentUrl(options.mcpUrl);
+      if (url === null) {
         throw connectErrors.transportNotAvailable('no Skilltray app or serve is running to serve /mcp: start one, or connect over stdio', {
           client: spec.id,
           transport,
         });
       }
-      return { entry: spec.http(endpoint), transport, target: endpoint };
+      const held = this.clientToken(spec, existing);
+      const endpoint = { url, token: held ?? newAssistantToken() };
+      return { entry: spec.http(endpoint), transport, target: endpoint, fresh: held === null ? endpoint.token : null };
     }
     const form = options.via ?? defaultForm(this.config);
     const bridge = bridgeCommand(this.config, form);
     if ('unavailable' in bridge) throw connectErrors.notWorking(spec.name, `${form}: ${bridge.unavailable}`);
-    return { entry: spec.stdio(bridge), transport, target: bridge };
+    return { entry: spec.stdio(bridge), transport, target: bridge, fresh: null };
   }
 
-  /** What `entry` starts or calls when it is one `connect` would write now (any launch form; the URL of this owner), else null. */
-  private currentTarget(spec: ClientSpec, entry: unknown): BridgeCommand | McpEndpoint | null {
-    const endpoint = this.currentEndpoint(undefined);
+  /** What `entry` starts or calls when it is one `connect` would write now (any launch form; this owner's URL with the client's own token), else null. */
+  private currentTarget(spec: ClientSpec, entry: unknown, url: string | null): BridgeCommand | McpEndpoint | null {
+    const token = this.clientToken(spec, entry);
+    const endpoint = url === null || token === null ? null : { url, token };
     const targets: [Record<string, unknown>, BridgeCommand | McpEndpoint][] = [
       ...this.bridges().map((bridge): [Record<string, unknown>, BridgeCommand] => [spec.stdio(bridge), bridge]),
       ...(spec.http && endpoint ? [[spec.http(endpoint), endpoint] as [Record<string, unknown>, McpEndpoint]] : []),
     ];
     return targets.find(([candidate]) => isDeepStrictEqual(candidate, entry))?.[1] ?? null;
+  }
+
+  /**
+   * Checks `wanted` with a handshake: a fresh token is issued for it first and withdrawn again unless
+   * `keep` says the entry holding it is about to be written (the caller withdraws it if writing fails).
+   */
+  private async checked(wanted: ReturnType<AssistantConnections['wanted']>, spec: ClientSpec, keep: boolean): Promise<HandshakeResult> {
+    const { home } = this.config;
+    if (wanted.fresh !== null) issueAssistantToken(home, spec.id, wanted.fresh);
+    let result: HandshakeResult | undefined;
+    try {
+      result = await handshake(wanted.target, this.config.env, this.options.handshakeTimeoutMs);
+      return result;
+    } finally {
+      if (wanted.fresh !== null && !(keep && result?.works)) withdrawAssistantToken(home, wanted.fresh);
+    }
   }
 
   private configPath(spec: ClientSpec): string {
@@ -150,8 +214,14 @@ export class AssistantConnections {
     throw connectErrors.notFound(spec.name, [...(folder === null ? [] : [folder]), ...spec.programs.map((p) => `'${p}' on PATH`)]);
   }
 
-  /** Every client: where its config is, whether it is here, whether it names Skilltray, and (with `test`) whether that works. */
-  async list(options: { test?: boolean } = {}): Promise<AssistantStatus[]> {
+  /**
+   * Every client: where its config is, whether it is here, whether it names Skilltray (and whether
+   * that entry holds the person's token), and (with `test`) whether that works. `mcpUrl` is the running
+   * owner's /mcp, for a caller that does not own runs: a URL entry is current only against it.
+   */
+  async list(options: { test?: boolean; mcpUrl?: string } = {}): Promise<AssistantStatus[]> {
+    const url = this.currentUrl(options.mcpUrl);
+    const personToken = readToken(this.config.home);
     return Promise.all(
       CLIENTS.map(async (spec): Promise<AssistantStatus> => {
         const configPath = spec.configFile(this.places);
@@ -163,6 +233,7 @@ export class AssistantConnections {
           foundBy: configPath === null ? null : this.foundBy(spec),
           state: null,
           transport: null,
+          personToken: false,
           error: null,
           works: null,
           worksError: null,
@@ -173,9 +244,10 @@ export class AssistantConnections {
         let target: BridgeCommand | McpEndpoint | null;
         try {
           const entry = (await this.open(spec, readConfig(configPath))).entry(ENTRY_NAME);
-          target = entry === undefined ? null : this.currentTarget(spec, entry);
+          target = entry === undefined ? null : this.currentTarget(spec, entry, url);
           status.state = entry === undefined ? 'not_connected' : target !== null ? 'connected' : 'outdated';
           status.transport = entry === undefined ? null : transportOf(entry);
+          status.personToken = personToken !== null && stringsOf(entry).some((text) => text.includes(personToken));
         } catch (error) {
           status.error = toSkilltrayError(error).toJSON();
           return status;
@@ -191,23 +263,15 @@ export class AssistantConnections {
     );
   }
 
-  private async check(
-    spec: ClientSpec,
-    options: ConnectOptions,
-  ): Promise<HandshakeResult & { target: BridgeCommand | McpEndpoint; transport: BridgeTransport }> {
-    const { target, transport } = this.wanted(spec, options);
-    const result = await handshake(target, this.config.env, this.options.handshakeTimeoutMs);
-    return { ...result, target, transport };
-  }
-
-  /** Whether what `connect` writes for `id` completes an MCP handshake here. */
+  /** Whether what `connect` writes for `id` completes an MCP handshake here (a URL entry with the client's own token, or a fresh one held meanwhile). */
   async test(id: string, options: ConnectOptions = {}): Promise<AssistantTest> {
     const spec = this.spec(id);
-    const result = await this.check(spec, options);
-    const target = 'command' in result.target ? result.target : { url: result.target.url };
+    const wanted = this.wanted(spec, options, await this.existingEntry(spec));
+    const result = await this.checked(wanted, spec, false);
+    const target = 'command' in wanted.target ? wanted.target : { url: wanted.target.url };
     return {
       client: spec.id,
-      transport: result.transport,
+      transport: wanted.transport,
       works: result.works,
       tools: result.works ? result.tools : [],
       error: result.works ? null : result.error,
@@ -226,8 +290,10 @@ export class AssistantConnections {
     this.checkFound(spec);
     const file = readConfig(path);
     const document = await this.open(spec, file);
-    const { entry, transport } = this.wanted(spec, options);
-    const after = isDeepStrictEqual(document.entry(ENTRY_NAME), entry) ? file.text : document.withEntry(ENTRY_NAME, entry);
+    const existing = document.entry(ENTRY_NAME);
+    const wanted = this.wanted(spec, options, existing);
+    const { entry, transport } = wanted;
+    const after = isDeepStrictEqual(existing, entry) ? file.text : document.withEntry(ENTRY_NAME, entry);
     const change: AssistantChange = {
       client: spec.id,
       name: spec.name,
@@ -242,14 +308,22 @@ export class AssistantConnections {
       works: null,
     };
     if (change.dryRun) return change;
-    const checked = await this.check(spec, options);
+    const checked = await this.checked(wanted, spec, true);
     if (!checked.works) throw connectErrors.notWorking(spec.name, checked.error);
     change.works = true;
-    if (change.changed) change.backup = writeConfig(file, after);
+    const { home } = this.config;
+    try {
+      if (change.changed) change.backup = writeConfig(file, after);
+    } catch (error) {
+      if (wanted.fresh !== null) withdrawAssistantToken(home, wanted.fresh);
+      throw error;
+    }
+    // The client holds this entry's token now, or none (stdio): any other it was given stops working.
+    withdrawAssistant(home, spec.id, 'token' in wanted.target ? wanted.target.token : undefined);
     return change;
   }
 
-  /** Removes exactly Skilltray's entry from the client's config (a backup kept); with dryRun, only the diff. */
+  /** Removes exactly Skilltray's entry from the client's config (a backup kept) and withdraws the client's assistant tokens; with dryRun, only the diff. */
   async disconnect(id: string, options: { dryRun?: boolean } = {}): Promise<AssistantChange> {
     const spec = this.spec(id);
     const path = this.configPath(spec);
@@ -268,7 +342,9 @@ export class AssistantConnections {
       transport: null,
       works: null,
     };
-    if (!change.dryRun && change.changed) change.backup = writeConfig(file, after);
+    if (change.dryRun) return change;
+    if (change.changed) change.backup = writeConfig(file, after);
+    withdrawAssistant(this.config.home, spec.id);
     return change;
   }
 }

@@ -34,6 +34,8 @@ export interface DecideInput {
   programPath: string | null;
   /** The rendered program as written, to name it when it is not found. */
   program?: string;
+  /** Why the resolved program may not run at all (it lies in a secret place: sensitive-paths.ts secretProgram), or null. */
+  programRefused?: SkilltrayError | null;
   /** PATH lookup for requires.bins (injected so the function stays pure). */
   resolveBin: (name: string) => string | null;
   /** The environment requires.env is checked against. */
@@ -132,6 +134,7 @@ function decideInOrder(input: DecideInput): Decision {
       error: runnerErrors.programNotFound(skill.name, tool.name, input.program),
     };
   }
+  if (input.programRefused) return { outcome: 'refuse', error: input.programRefused };
 
   const { sandbox } = input;
   // An allow rule made for another skill of this name is not about this one: it neither allows nor outranks.
@@ -158,7 +161,8 @@ function decideInOrder(input: DecideInput): Decision {
   if (skill.alwaysAsk) {
     return { outcome: 'ask', reason: `skill '${skill.name}' sets always_ask, so every run needs approval` };
   }
-  if (rule !== null) {
+  // No rule runs a skill an MCP source serves: only the person's own answer for that very skill does (a deny rule still denies it).
+  if (rule !== null && skill.root.kind !== 'mcp') {
     const stands = covers.get(rule.id);
     if (stands?.kind === 'widened') return { outcome: 'ask', reason: `${name} needs approval: ${stands.why}` };
     return { outcome: 'auto', by: 'rule', ruleId: rule.id, reason: `allowed by rule #${rule.id} (${rule.pattern})` };
@@ -173,6 +177,13 @@ function decideInOrder(input: DecideInput): Decision {
     return { outcome: 'auto', by: 'remembered', reason: `you chose to always allow ${name} (${describeProfile(sandbox)})` };
   }
   if (skill.trust === 'bundled' && skill.readOnly && !sandbox.network) {
+    // Bundled trust covers the skill's files and the system's programs, not a program found elsewhere on PATH.
+    if ((sandbox.programs ?? []).length > 0) {
+      return {
+        outcome: 'ask',
+        reason: `skill '${skill.name}' is bundled and read-only, but its program ${input.programPath} is not in the system's folders, so bundled trust does not cover it and it asks`,
+      };
+    }
     if (!sandbox.contained) return { outcome: 'ask', reason: `skill '${skill.name}' is bundled and read-only, but ${notContained(sandbox)}, so it asks` };
     return {
       outcome: 'auto',
@@ -181,10 +192,12 @@ function decideInOrder(input: DecideInput): Decision {
     };
   }
   const why =
-    skill.trust === 'user'
-      ? `skill '${skill.name}' is a user skill, so its runs need approval`
-      : sandbox.network
-        ? `${name} can reach the network, so it needs approval even though it is bundled`
-        : `${name} is not read-only, so it needs approval`;
+    skill.root.kind === 'mcp'
+      ? `skill '${skill.name}' is served by an MCP source, so its runs need your approval (rules never allow it)`
+      : skill.trust === 'user'
+        ? `skill '${skill.name}' is a user skill, so its runs need approval`
+        : sandbox.network
+          ? `${name} can reach the network, so it needs approval even though it is bundled`
+          : `${name} is not read-only, so it needs approval`;
   return { outcome: 'ask', reason: notAbout.length === 0 ? why : `${why} (${notAbout.join('; ')})` };
 }

@@ -11,6 +11,7 @@ import { runnerErrors } from '../../shared/error-messages/runner.js';
 import type { RunResult } from '../../shared/model.js';
 import { CappedOutput } from './capped-output.js';
 import { groupExists, terminateTree } from './process-tree.js';
+import { fdLayout } from './sandbox/bubblewrap.js';
 import type { OutputStream } from '../../shared/runs.js';
 
 /** Bytes kept per stream unless the caller asks otherwise: 512 KiB of head and 512 KiB of tail. */
@@ -51,7 +52,7 @@ export interface ProcessSpec {
   treeEndsWithIt?: boolean;
   /** Data for file descriptors 3, 4, … of the program, each read to its end (bwrap's seccomp filter). */
   inputs?: readonly Uint8Array[];
-  /** Open descriptors of this process passed to the program next, in order (what bubblewrap binds by descriptor). */
+  /** Open descriptors of this process passed to the program after `inputs`, in order (what bubblewrap binds by descriptor). */
   fds?: readonly number[];
   /**
    * Live output, decoded, called only while the stream's head (the first half of the cap) is filling:
@@ -62,10 +63,12 @@ export interface ProcessSpec {
   /** Told the tool's pid (which leads its process group) as soon as it started. It must not throw. */
   onSpawn?: (pid: number) => void;
   /**
-   * For a gated program (bubblewrap with --info-fd and --block-fd, the two fds after `inputs`): told the pid of its child, which
+   * For a gated program (bubblewrap with --info-fd and --block-fd, numbered by fdLayout): told the pid of its child, which
    * waits until this returns; a throw stops the program and the run fails with E706.
    */
   admit?: (childPid: number) => void;
+  /** Given what the program wrote on its report fd (fdLayout), once it ended (the relay's report: SpawnCommand.reports). It must not throw. */
+  reported?: (text: string) => void;
   /** Starts the timeout clock and returns its stopper; a real timer unless given (a test fires it on an event). */
   startTimeout?: (onTimeout: () => void, ms: number) => () => void;
 }
@@ -202,33 +205,36 @@ export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
 
   const posix = process.platform !== 'win32';
   const started = performance.now();
-  // stdin closed; the network's inputs on fds 3, 4, …, the descriptors passed on, then a gated program's info and block fds.
-  const extra: (Uint8Array | number | 'pipe')[] = [
-    ...(spec.inputs ?? []),
-    ...(spec.fds ?? []),
-    ...(spec.admit === undefined ? [] : (['pipe', 'pipe'] as const)),
-  ];
+  // stdin closed; every other descriptor where bubblewrap.ts's fdLayout numbers it.
+  const at = fdLayout({ inputs: spec.inputs?.length ?? 0, bound: spec.fds?.length ?? 0, gated: spec.admit !== undefined });
+  const stdio: (Uint8Array | number | 'pipe' | 'ignore')[] = ['ignore', 'pipe', 'pipe'];
+  (spec.inputs ?? []).forEach((input, i) => (stdio[at.inputs + i] = input));
+  (spec.fds ?? []).forEach((fd, i) => (stdio[at.bound + i] = fd));
+  if (spec.admit !== undefined) stdio[at.info] = stdio[at.block] = 'pipe';
+  if (spec.reported !== undefined) stdio[at.report] = 'pipe';
   const subprocess = execa(spec.program, spec.args, {
     cwd: spec.cwd,
     env: spec.env,
     extendEnv: false,
     shell: false,
     // execa passes a number on as the parent's own descriptor (as child_process does); its types allow that only for fds 0–2.
-    stdio: ['ignore', 'pipe', 'pipe', ...(extra as unknown as 'pipe'[])],
+    stdio: stdio as unknown as ['ignore', 'pipe', 'pipe', ...'pipe'[]],
     reject: false,
     buffer: false,
     windowsHide: true,
     // The tool leads its own process group (and session), so the group is the first handle on its tree.
     detached: posix,
   });
-  // A gated program's info and block fds come right after the network's inputs and the descriptors passed on (bubblewrap.ts gateFds).
-  const before = (spec.inputs?.length ?? 0) + (spec.fds?.length ?? 0);
-  const gate = { info: 3 + before, block: 4 + before };
-  const admitted = spec.admit === undefined ? Promise.resolve(null) : admit(subprocess.stdio[gate.info], subprocess.stdio[gate.block], spec.admit);
+  const admitted = spec.admit === undefined ? Promise.resolve(null) : admit(subprocess.stdio[at.info], subprocess.stdio[at.block], spec.admit);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     subprocess.once('exit', (code, signal) => resolve({ code, signal }));
   });
-  const closed = Promise.all([capture(subprocess.stdout, stdout, 'stdout', spec.onOutput), capture(subprocess.stderr, stderr, 'stderr', spec.onOutput)]);
+  const report = spec.reported === undefined ? null : new CappedOutput(4096);
+  const closed = Promise.all([
+    capture(subprocess.stdout, stdout, 'stdout', spec.onOutput),
+    capture(subprocess.stderr, stderr, 'stderr', spec.onOutput),
+    ...(report === null ? [] : [capture(subprocess.stdio[at.report] as Readable, report, 'stdout', undefined)]),
+  ]);
   const spawnError = await new Promise<unknown>((resolve) => {
     subprocess.once('spawn', () => resolve(null));
     // execa settles without 'spawn' only when the process never started; its result holds the OS error.
@@ -285,5 +291,6 @@ export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
     subprocess.stdout.destroy();
     subprocess.stderr.destroy();
   }
+  if (report !== null) spec.reported?.(report.text());
   return result(exit.code, exit.signal, stop, durationMs);
 }

@@ -14,11 +14,11 @@ import { nearestNames } from '../did-you-mean.js';
 import { decide, type Decision } from '../policy/decide.js';
 import { legacyPinsFor, rememberedFor } from '../policy/pins.js';
 import { profileFor } from '../policy/profile.js';
-import { sensitiveArgument } from '../policy/sensitive-paths.js';
+import { secretProgram, sensitiveArgument } from '../policy/sensitive-paths.js';
 import { guardWorkspace, passwdHomes, type GuardPlaces, type KnownPlace } from '../policy/workspace-guard.js';
 import { openBox, openWorkspace, readsAt, type BoxSpec, type OpenWorkspace } from '../process/sandbox/box-spec.js';
 import { ancestry, closeHandle, identityAt, openPath } from '../process/sandbox/handles.js';
-import { resolveProgram } from '../process/resolve-program.js';
+import { resolveBundledProgram, resolveProgram } from '../process/resolve-program.js';
 import type { Sandbox } from '../process/sandbox/sandbox.js';
 import { isInside } from '../files/paths.js';
 import { skillNotFound } from '../skills/skill-suggestions.js';
@@ -30,6 +30,8 @@ import { getSettings } from '../store/settings.js';
 import type { StateDb } from '../store/state-db.js';
 import { isUnsandboxed } from '../store/unsandboxed.js';
 import { renderCommand } from '../template/render-command.js';
+import { voiceTurn } from '../policy/voice-turn.js';
+import { requestChannel } from '../../shared/voice.js';
 
 /** One tool call as a surface hands it over. */
 export interface RunInput {
@@ -39,8 +41,12 @@ export interface RunInput {
   /** Working directory; an existing absolute directory. Without one the run gets an empty folder of its own. */
   cwd?: string;
   surface: Surface;
+  /** The assistant whose credential asks (core/authority.ts); absent when the person does. */
+  assistant?: string;
   /** Correlates the run with the caller's own trace (ADR-001 run/attach); generated when absent. */
   traceId?: string;
+  /** `voice`: an assistant asks on something the person said (docs/voice.md); otherwise the surface says where it came from. */
+  channel?: 'voice';
 }
 
 /** What preparing a run reads (and the run service shares). */
@@ -78,11 +84,12 @@ export interface Prepared {
 }
 
 /**
- * Where the program lives: a bare name on PATH; a relative path with a separator (`scripts/x.sh`)
- * in the skill's own folder, which it may not leave (E012); an absolute path as written.
+ * Where the program lives: a bare name on PATH (for a bundled skill, the system's folders first); a
+ * relative path with a separator (`scripts/x.sh`) in the skill's own folder, which it may not leave
+ * (E012); an absolute path as written.
  */
 function programPath(skill: Skill, program: string, cwd: string, env: NodeJS.ProcessEnv): string | null {
-  if (isAbsolute(program) || !/[/\\]/.test(program)) return resolveProgram(program, env, cwd);
+  if (isAbsolute(program) || !/[/\\]/.test(program)) return (skill.trust === 'bundled' ? resolveBundledProgram : resolveProgram)(program, env, cwd);
   // The content hash (what approvals are pinned to) leaves hidden entries out: a script must not hide there.
   if (program.split(/[/\\]/).some((segment) => segment.startsWith('.') && segment !== '.' && segment !== '..')) {
     throw skillcErrors.programInHiddenFolder(program);
@@ -202,10 +209,21 @@ function decideOn(deps: PrepareDeps, input: RunInput, skill: Skill, workspace: O
   const places = guardPlaces(deps);
   const verdict = guardWorkspace({ path: folder, chain: workspace.chain }, profile.name, places);
   if (verdict.kind === 'refused') throw verdict.error;
+  const skillDir = realpathSync(skill.dir);
+  // A program in a place no run may read is refused by policy (E707) before its box would bind it.
+  const programRefused =
+    program === null
+      ? null
+      : secretProgram(skill.name, tool.name, program, skillDir, {
+          platform: process.platform,
+          userHome: places.userHome.path,
+          skilltrayHome: places.skilltrayHome.path,
+          runtimeDir: deps.env.XDG_RUNTIME_DIR,
+        });
   const box = openBox(workspace, {
     reads: profile.reads ?? [],
-    programPath: program,
-    skillDir: realpathSync(skill.dir),
+    programPath: programRefused === null ? program : null,
+    skillDir,
     userHome: places.userHome.path,
     skilltrayHome: places.skilltrayHome.path,
     runtimeDir: deps.env.XDG_RUNTIME_DIR,
@@ -219,7 +237,7 @@ function decideOn(deps: PrepareDeps, input: RunInput, skill: Skill, workspace: O
     programs: box.programs.map((handle) => handle.path),
     ...(box.gitOutside.length > 0 ? { gitOutside: box.gitOutside } : {}),
   });
-  const decision = decide({
+  const decided = decide({
     skill,
     tool,
     mode: settings.mode,
@@ -229,11 +247,13 @@ function decideOn(deps: PrepareDeps, input: RunInput, skill: Skill, workspace: O
     cwd: folder,
     programPath: program,
     program: command.program,
+    programRefused,
     resolveBin: (bin) => resolveProgram(bin, deps.env, folder),
     env: deps.env,
     sensitive: sensitiveArgument(plainObject(input.args), folder, deps.home),
     enabled: isEnabled(listSwitches(db), skill.name, settings.mode),
     sandbox,
   });
+  const decision = voiceTurn(decided, requestChannel(input.surface, input.channel), sandbox);
   return { skill, command, programPath: program, decision, sandbox, folder, box };
 }

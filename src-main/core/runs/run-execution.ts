@@ -87,6 +87,7 @@ function spawnRun(
   run: Executable,
   signal: AbortSignal,
   cgroup: RunCgroup | null,
+  reported: (text: string) => void,
 ): Promise<RunResult> {
   if (spawn.cwd === undefined && !stillAt(run.box.workspace)) throw templateErrors.workspaceMoved(run.box.workspace.path);
   const { id } = run;
@@ -102,6 +103,7 @@ function spawnRun(
     ...(spawn.gated === true && cgroup !== null ? { admit: (childPid: number) => cgroup.admit(childPid) } : {}),
     ...(spawn.inputs === undefined ? {} : { inputs: spawn.inputs }),
     ...(spawn.fds === undefined ? {} : { fds: spawn.fds }),
+    ...(spawn.reports === true ? { reported } : {}),
     onOutput: (stream, text) => hooks.emit({ type: 'output', id, stream, text }),
     // Recorded at once, so if this process dies the next owner can find and stop the tool.
     onSpawn: (pid) => {
@@ -143,8 +145,9 @@ export async function executeRun(deps: PrepareDeps, run: Executable, hooks: Exec
     box = placeBox(deps, run, cgroup !== null);
     const places: RunPlaces = proxy === null ? box.places : { ...box.places, proxy: proxy.address };
     const spawn = deps.sandbox.wrap({ program: programPath, args: command.args, env: buildToolEnv(env, command.env) }, places);
-    const ran = await spawnRun(deps, hooks, spawn, run, controller.signal, cgroup);
-    const result: RunResult = { ...ran, limitHit: cgroup?.hit() ?? signalledLimit(ran, spawn.treeEndsWithIt === true) };
+    let report = '';
+    const ran = await spawnRun(deps, hooks, spawn, run, controller.signal, cgroup, (text) => (report = text));
+    const result: RunResult = { ...ran, limitHit: cgroup?.hit() ?? signalledLimit(ran, spawn.treeEndsWithIt === true) ?? spawn.limitHit?.(report) ?? null };
     const stopping = controller.signal.reason as unknown;
     // The tool is gone: its proxy closes before its refusals are read, so the record holds every one.
     await proxy?.close();

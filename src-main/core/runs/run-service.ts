@@ -16,6 +16,8 @@ import { emitSafely } from '../events.js';
 import type { ApprovalBroker } from '../policy/approval-broker.js';
 import type { DecidedBy, DryRun, PendingApproval, RecordedAnswer, RunDecisionView, RunEvent, RunOutcome, RunReport, Verdict } from '../../shared/runs.js';
 import { remember } from '../store/approvals.js';
+import { recordChannel } from '../store/voice.js';
+import { requestChannel } from '../../shared/voice.js';
 import { getSettings } from '../store/settings.js';
 import { recordDecision, recordRequest } from '../store/run-records.js';
 import { ownerStopping } from './interrupted-runs.js';
@@ -87,6 +89,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         id,
         traceId: input.traceId ?? randomUUID(),
         surface: input.surface,
+        assistant: input.assistant ?? null,
         skill: input.skill,
         tool: input.tool,
         args: plainObject(input.args),
@@ -96,6 +99,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       },
       thisProcess(),
     );
+    recordChannel(this.deps.db, id, requestChannel(input.surface, input.channel));
     recordDecision(this.deps.db, id, { outcome: 'refused', decidedBy: 'error', reason: coded.message, errorCode: coded.code });
     throw withRunId(coded, id);
   }
@@ -131,6 +135,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         id,
         traceId,
         surface: input.surface,
+        assistant: input.assistant ?? null,
         skill: skill.name,
         tool: command.tool,
         args: plainObject(input.args),
@@ -141,6 +146,8 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       },
       thisProcess(),
     );
+    const channel = requestChannel(input.surface, input.channel);
+    recordChannel(db, id, channel);
 
     let answer: RecordedAnswer | null = null;
     const decided = (view: RunDecisionView, errorCode: string | null = null): void => {
@@ -164,6 +171,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         id,
         traceId,
         surface: input.surface,
+        assistant: input.assistant ?? null,
         skill: skill.name,
         tool: command.tool,
         trust: skill.trust,
@@ -180,6 +188,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         sandbox,
         supplied: command.supplied,
         rememberScopes: rememberScopes(skill, profileOf(sandbox)),
+        channel,
       };
       verdict = await askPerson(this.deps.broker, pending, options.approval, options.signal).catch((error: unknown) => {
         const coded = toSkilltrayError(error);

@@ -1,5 +1,5 @@
 /** The agent gateway (ADR-001): ranked skills for an intent, and a skill applied to a target by running its tool. */
-import type { AttachResult, DiscoverResult } from '../../shared/agent.js';
+import type { AttachResult, DiscoverAnswer } from '../../shared/agent.js';
 import type { Surface } from '../../shared/runs.js';
 import { planAttach, type AttachRequest } from '../agent/attach.js';
 import { Discovery, type DiscoverOptions } from '../agent/discover.js';
@@ -23,8 +23,8 @@ export class AgentCalls {
 
   constructor(private readonly deps: AgentCallsDeps) {}
 
-  /** Ranked skills for an intent (sidecars only when role_filter asks for them). */
-  discover(intent: string, options: DiscoverOptions = {}): DiscoverResult[] {
+  /** Ranked skills for an intent (sidecars only when role_filter asks for them), and better matches of the roles left out. */
+  discover(intent: string, options: DiscoverOptions = {}): DiscoverAnswer {
     this.discovery ??= new Discovery(this.deps.config.nativeBinding);
     const db = this.deps.db();
     const mode = getSettings(db).mode;
@@ -35,9 +35,9 @@ export class AgentCalls {
   }
 
   /** Applies a skill to a target after validating it may (E801 with a reason otherwise), then runs its tool. */
-  async attach(request: AttachRequest & { surface: Surface; traceId?: string; cwd?: string }, options: RunOptions): Promise<AttachResult> {
+  async attach(request: AttachRequest & { surface: Surface; assistant?: string; traceId?: string; cwd?: string }, options: RunOptions): Promise<AttachResult> {
     const { tool, args } = planAttach(this.deps.registry.get(request.skillId), request);
-    const { traceId, cwd } = request;
+    const { traceId, cwd, assistant } = request;
     const execution = await this.deps.runs.run(
       {
         skill: request.skillId,
@@ -46,6 +46,7 @@ export class AgentCalls {
         surface: request.surface,
         ...(traceId === undefined ? {} : { traceId }),
         ...(cwd === undefined ? {} : { cwd }),
+        ...(assistant === undefined ? {} : { assistant }),
       },
       options,
     );

@@ -63,7 +63,21 @@ function stringList(value: unknown): string[] | null {
   return Array.isArray(value) && value.every((entry) => typeof entry === 'string') ? value : null;
 }
 
-/** Why a `reads:` entry cannot be bound, or null when it can: `~/…` or absolute, one place, not a tree of the kernel. */
+/** A `reads:` entry in one spelling: each run of `/` made one, no trailing `/` (`/var//run/` is `/var/run`, `~//.x` is `~/.x`). */
+export function normalRead(entry: string): string {
+  const collapsed = entry.replace(/\/{2,}/g, '/');
+  return collapsed.length > 1 && collapsed.endsWith('/') ? collapsed.slice(0, -1) : collapsed;
+}
+
+/** The kernel or runtime tree `path` (normal, absolute) lies in, or null. */
+function undeclarableTree(path: string): string | null {
+  return UNDECLARABLE.find((tree) => path === tree || path.startsWith(`${tree}/`)) ?? null;
+}
+
+/**
+ * Why a `reads:` entry cannot be bound, or null when it can: `~/…` or absolute, one place, not a tree
+ * of the kernel. Judged on the entry's normal spelling, so `/var//run`, `//run` or `/run/` is `/run`.
+ */
 export function badRead(entry: string): string | null {
   if (!entry.startsWith('~/') && !entry.startsWith('/')) return 'must start with ~/ (your home folder) or /';
   const rest = entry.startsWith('~/') ? entry.slice(2) : entry.slice(1);
@@ -71,10 +85,8 @@ export function badRead(entry: string): string | null {
   if (segments.length === 0) return entry.startsWith('~') ? 'names the whole home folder; name the files it needs' : 'names the whole filesystem';
   if (segments.some((segment) => segment === '..' || segment === '.')) return 'may not contain . or .. segments';
   if (/[*?[\]\0\\]/.test(rest)) return 'must be a plain path (no wildcards, backslashes or NUL)';
-  if (entry.startsWith('/') && UNDECLARABLE.some((tree) => entry === tree || entry.startsWith(`${tree}/`))) {
-    return `lies in ${UNDECLARABLE.find((tree) => entry === tree || entry.startsWith(`${tree}/`)) ?? ''}, where sockets and devices live`;
-  }
-  return null;
+  const tree = entry.startsWith('/') ? undeclarableTree(normalRead(entry)) : null;
+  return tree === null ? null : `lies in ${tree}, where sockets and devices live`;
 }
 
 function readReads(fm: Frontmatter, file: string, diags: DiagnosticList): string[] {
@@ -90,7 +102,7 @@ function readReads(fm: Frontmatter, file: string, diags: DiagnosticList): string
   for (const entry of list) {
     const why = badRead(entry);
     if (why !== null) diags.add('E430', `reads entry '${entry}' ${why}`, file, line);
-    else if (!reads.includes(entry.replace(/\/+$/, ''))) reads.push(entry.replace(/\/+$/, ''));
+    else if (!reads.includes(normalRead(entry))) reads.push(normalRead(entry));
   }
   return reads;
 }
@@ -142,5 +154,8 @@ function readLimits(fm: Frontmatter, file: string, diags: DiagnosticList): BoxRe
 
 /** What the skill asks of the box, reporting entries that cannot be honoured. */
 export function readBox(fm: Frontmatter, readOnly: boolean, file: string, diags: DiagnosticList): BoxRequest {
-  return { reads: readReads(fm, file, diags), writes: readWrites(fm, readOnly, file, diags), limits: readLimits(fm, file, diags) };
+  const reads = readReads(fm, file, diags);
+  const box: BoxRequest = { reads, writes: readWrites(fm, readOnly, file, diags), limits: readLimits(fm, file, diags) };
+  if (reads.length > 0) box.readsLine = fm.lineOf(['reads']);
+  return box;
 }

@@ -40,7 +40,10 @@ export const DIAGNOSTICS = {
   E430: { severity: 'error', breaks: [], summary: '`reads` is not a list of home (`~/…`) or absolute paths the box can show' },
   E431: { severity: 'error', breaks: [], summary: '`writes` is not a list of paths relative to the working directory' },
   E432: { severity: 'error', breaks: [], summary: '`limits` is not a mapping of known limits to whole numbers in range' },
+  E433: { severity: 'error', breaks: [], summary: "a `reads` entry is a secret place, lies in one or holds one (keys, credentials, browser profiles, Skilltray's home)" },
+  E434: { severity: 'error', breaks: [], summary: "a Command's program is written as a path in a secret place or Skilltray's home" },
   E425: { severity: 'error', breaks: GIBB, summary: 'network is not true, false, host or a list of host patterns' },
+  E460: { severity: 'error', breaks: [], summary: 'a skill taken from an MCP source does not hold the files the person approved' },
   W401: { severity: 'warning', breaks: GIBB, summary: 'a gibb.eri.sh skill’s description is longer than 256 characters' },
   W402: { severity: 'warning', breaks: ['gibberish', 'kode'], summary: 'a gibb.eri.sh or Kode skill has no top-level version' },
   W403: { severity: 'warning', breaks: ['gibberish', 'kode'], summary: 'a gibb.eri.sh or Kode skill’s version is not semver' },
@@ -53,7 +56,7 @@ export const DIAGNOSTICS = {
   W410: { severity: 'warning', breaks: [], summary: 'gibb.eri.sh {{…}} placeholders detected without `placeholders: braces`' },
   W411: { severity: 'warning', breaks: GIBB, summary: 'modes lists a mode that does not exist' },
   W412: { severity: 'warning', breaks: [], summary: 'a symlink leads outside the skill and was skipped' },
-  W413: { severity: 'warning', breaks: [], summary: 'the skill holds too many files; the rest were not read' },
+  W413: { severity: 'warning', breaks: [], summary: 'the skill is too big to hash whole (files or bytes): the rest were not read, and it never runs unasked' },
   W414: { severity: 'warning', breaks: GIBB, summary: 'a tool has no description paragraph' },
   W415: { severity: 'warning', breaks: ['agentskills'], summary: 'a metadata value is not a string (to YAML 1.1 loaders either: an unquoted date)' },
   W416: { severity: 'warning', breaks: [], summary: 'an installed pack’s skill differs from packs.lock.json (edited behind its back)' },
@@ -62,6 +65,7 @@ export const DIAGNOSTICS = {
   W420: { severity: 'warning', breaks: [], summary: 'a skill in the bundled folder is not the one Skilltray shipped (not in its manifest, or changed): a user skill' },
   W421: { severity: 'warning', breaks: [], summary: 'a skill hides another skill of the same name in a later root' },
   W430: { severity: 'warning', breaks: [], summary: 'a `writes` entry is not guarded (the workspace is writable anyway), or the skill is read-only' },
+  W460: { severity: 'warning', breaks: [], summary: 'a skill taken from an MCP source declares what would widen its runs, ignored until the person approves it' },
   W440: { severity: 'warning', breaks: ['kode', 'agentskills'], summary: 'the skill’s folder name starts with `-`, which command lines read as an option' },
 } as const satisfies Record<string, DiagnosticSpec>;
 

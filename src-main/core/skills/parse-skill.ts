@@ -6,7 +6,7 @@ import { basename, join } from 'node:path';
 import type { RootKind, Skill, SkillRoot } from '../../shared/model.js';
 import { DiagnosticList } from './diagnostics.js';
 import { DEFAULT_TIMEOUT_SEC, checkIdentity, readFields } from './fields.js';
-import { manifestHash, walkSkill, type SkillFile, type SkillWalk } from './walk.js';
+import { MAX_SKILL_BYTES, MAX_SKILL_FILES, manifestHash, walkSkill, type SkillFile, type SkillWalk } from './walk.js';
 import { checkFormatRules, formatsOf } from './format-rules.js';
 import { identify } from './identity.js';
 import { parseFrontmatter } from './frontmatter-yaml.js';
@@ -14,6 +14,12 @@ import { decodeSkillText, readSkillBytes, type SkillBytes } from './skill-file.j
 import { isEscapedName } from './root-layout.js';
 import { readTools } from './tools.js';
 import { isPromptSkill } from './prompt-skill.js';
+
+/** W413's message: what the hash covers of a skill too big to hash whole, and what follows. */
+function tooBigToHash(hashed: number): string {
+  const bounds = `${MAX_SKILL_FILES.toLocaleString('en')} files or ${MAX_SKILL_BYTES / 1024 ** 3} GiB in all`;
+  return `the skill is too big to hash whole (more than ${bounds}): its content hash covers only the first ${hashed} files, so it never runs unasked`;
+}
 
 /**
  * The content hash of a skill directory (with the files it covers, and those it could not read) and
@@ -30,7 +36,7 @@ function hashSkill(
   try {
     const walk = walked ?? walkSkill(dir);
     for (const rel of walk.escaped) diags.add('W412', `symlink '${rel}' leads outside the skill and was skipped`, file, 1);
-    if (walk.truncated) diags.add('W413', `the skill holds more than ${walk.files.length} files; the rest were not read`, file, 1);
+    if (walk.truncated) diags.add('W413', tooBigToHash(walk.files.length), file, 1);
     for (const { rel, kind } of walk.special) if (rel !== 'SKILL.md') diags.add('W418', `'${rel}' is ${kind}, not a file or folder; skipped`, file, 1);
     const unhashed: string[] = [];
     const unreadable = (rel: string, why: string, what: string): void => {
@@ -128,7 +134,6 @@ export function parseSkill(dir: string, root: SkillRoot, walk?: SkillWalk, check
   const hashed = hashSkill(dir, file, bytes, diags, walk);
   skill.hash = hashed.hash;
   skill.unhashed = hashed.unhashed;
-  checks[root.kind]?.(skill, hashed.files, diags);
 
   const read = bytes.ok ? decodeSkillText(bytes.bytes) : bytes;
   if (!read.ok) {
@@ -139,7 +144,8 @@ export function parseSkill(dir: string, root: SkillRoot, walk?: SkillWalk, check
     if (fm === null) {
       skill.body = read.text;
     } else {
-      checkIdentity(fm, name, file, diags);
+      // A skill taken from an MCP source is loaded as `<source>.<skill>`: its SKILL.md names the skill alone.
+      checkIdentity(fm, root.kind === 'mcp' ? name.slice(name.indexOf('.') + 1) : name, file, diags);
       const fields = readFields(fm, file, diags);
       const { syntax: declaredSyntax, ...rest } = fields;
       const { tools, syntax } = readTools(fm.body, fm.bodyLine, file, declaredSyntax, root.syntax, diags);
@@ -147,6 +153,8 @@ export function parseSkill(dir: string, root: SkillRoot, walk?: SkillWalk, check
       Object.assign(skill, rest, { frontmatter: fm.data, body: fm.body, bodyLine: fm.bodyLine, tools, syntax });
     }
   }
+  // Once its fields are read: a root's check may hold some of them back (the mcp root's, until the person approves them).
+  checks[root.kind]?.(skill, hashed.files, diags);
   // Here, on whichever thread parses it, not each time it is listed: listing from the cache then never loads the Markdown lexer this may need.
   skill.prompt = isPromptSkill(skill);
   skill.state = diags.hasErrors ? 'error' : diags.items.length > 0 ? 'warnings' : 'ok';

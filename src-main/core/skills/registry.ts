@@ -9,6 +9,7 @@ import { EventEmitter } from 'node:events';
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { RootWatch, Skill, SkillRoot } from '../../shared/model.js';
+import type { KnownPlaces } from '../files/secret-places.js';
 import type { BundledManifest } from './bundled-manifest.js';
 import type { SkillFile } from './walk.js';
 import { SETTLE_MS, treeFingerprint } from './fingerprint.js';
@@ -52,12 +53,22 @@ export interface RegistryOptions {
   manifest?: () => BundledManifest | null;
   /** What each kind of root checks of its skills (the packs root: its lock); none given, none. */
   rootChecks?: RootChecks;
+  /** The person's home and Skilltray's home, which a skill's declarations may not reach (identity.ts); none given, only as written. */
+  places?: KnownPlaces;
   /** Threads a load may parse on, this one included (core/parallel.ts); 1 by default, and always 1 with `parse` given. */
   threads?: number;
 }
 
 /** Parses a cold load writes to the parse cache at a time while it goes on parsing (one transaction each). */
 const CACHE_WRITE_EVERY = 500;
+
+/**
+ * Whether a root's skills are checked against more than their files (an installed pack's lock, an MCP
+ * source's approvals), which the files' stats cannot vouch for: never taken from the parse cache.
+ */
+function beyondFiles(root: SkillRoot): boolean {
+  return root.kind === 'packs' || root.kind === 'mcp';
+}
 
 /** Whether a parse failed (an error diagnostic): a truncated or half-written SKILL.md reads so. */
 function failed(skill: Skill): boolean {
@@ -246,12 +257,12 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     const [first, ...rest] = holders as [Holder, ...Holder[]];
     const skill = parsed?.get(first.dir) ?? this.parseDir(first.dir, first.root);
     skill.shadows = rest;
-    return identify(skill, manifest);
+    return identify(skill, manifest, this.options.places);
   }
 
-  /** Who `skill` is, against the bundled manifest as it is now (see identity.ts). */
+  /** Who `skill` is, against the bundled manifest as it is now and this machine's places (see identity.ts). */
   identify(skill: Skill): Skill {
-    return identify(skill, this.manifest());
+    return identify(skill, this.manifest(), this.options.places);
   }
 
   /**
@@ -264,8 +275,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
 
   /** The cache's parse of `dir`, when the stats of what its last walk saw still match (no directory listed, no file read). */
   private cached(dir: string, root: SkillRoot): Skill | undefined {
-    // An installed pack's skill is checked against packs.lock.json, which its own files' stats cannot vouch for.
-    return root.kind === 'packs' ? undefined : this.cache.get(dir, root, (tree) => treeFingerprint(dir, tree).fingerprint);
+    return beyondFiles(root) ? undefined : this.cache.get(dir, root, (tree) => treeFingerprint(dir, tree).fingerprint);
   }
 
   /** Keeps what a parse from disk saw (its files, and the parse in the cache once settled) and returns the skill. */
@@ -274,7 +284,8 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     else this.walked.set(dir, files);
     // Only settled content may be vouched for by its stats (see fingerprint.ts); unsettled content leaves the last settled parse recorded, for a rewrite in
     // progress to fall back to.
-    if (root.kind !== 'packs' && tree !== null && seen !== null && seen.newest <= Date.now() - SETTLE_MS) this.cache.set(dir, root, tree, seen.fingerprint, skill, payload);
+    const settled = tree !== null && seen !== null && seen.newest <= Date.now() - SETTLE_MS;
+    if (settled && !beyondFiles(root)) this.cache.set(dir, root, tree, seen.fingerprint, skill, payload);
     return skill;
   }
 
@@ -429,7 +440,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   /** The last settled parse the cache holds for `name` in a root that is not a packs root, first root first (for a process that has not loaded it). */
   private settledParseOf(name: string): Skill | undefined {
     for (const root of this.roots) {
-      const skill = root.kind === 'packs' ? undefined : this.cache.lastSettled(join(root.path, name), root);
+      const skill = beyondFiles(root) ? undefined : this.cache.lastSettled(join(root.path, name), root);
       if (skill !== undefined) return this.identify(skill);
     }
     return undefined;

@@ -9,8 +9,13 @@ import { hashBytes, hashFile } from '../files/hash.js';
 import { compareBytewise, isInside } from '../files/paths.js';
 import { errnoText, kindOf } from './entry-kinds.js';
 
-/** How many files a skill may hold before the walk stops (a runaway directory must not stall the loader). */
+/**
+ * How many files, and how many bytes in all, a skill may hold before the walk stops (a runaway
+ * directory must not stall the loader, nor every run's private copy of the skill). Past either, the
+ * content hash cannot cover the skill whole (W413), so it never runs unasked (identity.ts).
+ */
 export const MAX_SKILL_FILES = 10_000;
+export const MAX_SKILL_BYTES = 1024 * 1024 * 1024;
 
 /** A file a walk found: where it is. */
 export interface SkillPath {
@@ -38,7 +43,7 @@ export interface SkillWalk<F extends SkillPath = SkillFile> {
   escaped: string[];
   /** Relative paths of symlinks skipped because they resolve to nothing (yet). */
   dangling: string[];
-  /** True when the walk stopped at MAX_SKILL_FILES. */
+  /** True when the walk stopped at MAX_SKILL_FILES or MAX_SKILL_BYTES (a walk that takes no stats counts files only). */
   truncated: boolean;
   /** Folders that could not be listed (`''` is the skill's own), with why: what is in them is not hashed. */
   unreadable: { rel: string; why: string }[];
@@ -99,6 +104,7 @@ function walkTree<F extends SkillPath>(dir: string, fileAt: (rel: string, abs: s
   let held = options.holding === undefined;
   if (dirStats !== null) walk.dirStats = dirStats;
   const visited = new Set<string>([root]);
+  let bytes = 0;
 
   const visit = (absDir: string, relDir: string): void => {
     // Before the listing: an entry added after it moves this stat, so a fingerprint of it cannot vouch for a listing that missed the entry.
@@ -154,7 +160,13 @@ function walkTree<F extends SkillPath>(dir: string, fileAt: (rel: string, abs: s
           return;
         }
         const file = fileAt(rel, abs);
-        if (file !== null) walk.files.push(file);
+        if (file === null) continue;
+        bytes += (file as Partial<PathStat>).size ?? 0;
+        if (bytes > MAX_SKILL_BYTES) {
+          walk.truncated = true;
+          return;
+        }
+        walk.files.push(file);
       }
     }
   };

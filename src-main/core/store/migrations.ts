@@ -324,16 +324,61 @@ const v9: Migration = {
   },
 };
 
-/** v10: the hidden paths a writing run made without declaring them, removed when it ended (JSON list of relative paths; NULL: none). */
+/** v10: which assistant's credential asked for each run (NULL: the person, or before this was recorded), so an assistant sees its own runs only. */
 const v10: Migration = {
   version: 10,
+  up(db) {
+    if (!columnsOf(db, 'runs').has('assistant')) db.exec('ALTER TABLE runs ADD COLUMN assistant TEXT');
+    db.exec('CREATE INDEX IF NOT EXISTS runs_by_assistant ON runs (assistant, requested_at) WHERE assistant IS NOT NULL');
+  },
+};
+
+/** v11: a run may also be stopped by a private folder of its box that was full (`privateFolder`). */
+const v11: Migration = {
+  version: 11,
+  up(db) {
+    rebuildTable(db, 'runs', (sql) =>
+      replaced(
+        sql,
+        "CHECK (limit_hit IN ('processes', 'memoryMiB', 'fileSizeMiB', 'cpuSeconds'))",
+        "CHECK (limit_hit IN ('processes', 'memoryMiB', 'fileSizeMiB', 'cpuSeconds', 'privateFolder'))",
+        11,
+      ),
+    );
+  },
+};
+
+/**
+ * v12: voice. Where each run request came from (`voice`: an assistant acting on something the person
+ * said; `keyboard`: the person's own surfaces; `assistant`: any other assistant request; NULL for a
+ * run recorded before this), and the person's voice settings (prompts spoken and answers heard, off
+ * by default; the hotkeys that answer the newest request, '' for none).
+ */
+const v12: Migration = {
+  version: 12,
+  up(db) {
+    if (!columnsOf(db, 'runs').has('channel')) db.exec("ALTER TABLE runs ADD COLUMN channel TEXT CHECK (channel IN ('voice', 'keyboard', 'assistant'))");
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS voice_settings (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        enabled INTEGER NOT NULL DEFAULT 0 CHECK (enabled IN (0, 1)),
+        run_shortcut TEXT NOT NULL DEFAULT '',
+        deny_shortcut TEXT NOT NULL DEFAULT ''
+      ) STRICT;
+    `);
+  },
+};
+
+/** v13: the hidden paths a writing run made without declaring them, removed when it ended (JSON list of relative paths; NULL: none). */
+const v13: Migration = {
+  version: 13,
   up(db) {
     if (!columnsOf(db, 'runs').has('swept')) db.exec('ALTER TABLE runs ADD COLUMN swept TEXT');
   },
 };
 
 /** Every migration, in order; versions run 1, 2, 3… without gaps. */
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10];
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

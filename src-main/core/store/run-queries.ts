@@ -2,7 +2,7 @@
  * Reading run history back: one run with its output, or a page of runs filtered by skill, tool,
  * surface, status and time (RunQuery), newest first. Rows are written by run-records.ts.
  */
-import type { RenderedCommand, ResourceLimitName } from '../../shared/model.js';
+import type { LimitHit, RenderedCommand } from '../../shared/model.js';
 import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';
@@ -18,6 +18,7 @@ import type {
   SandboxView,
   NetworkDenial,
 } from '../../shared/runs.js';
+import type { RunChannel } from '../../shared/voice.js';
 
 export const DEFAULT_RUN_LIMIT = 100;
 export const MAX_RUN_LIMIT = 1000;
@@ -26,6 +27,7 @@ interface RunRow {
   id: string;
   trace_id: string;
   surface: Surface;
+  assistant: string | null;
   skill: string;
   tool: string;
   args: string;
@@ -52,19 +54,20 @@ interface RunRow {
   status: RunStatus;
   sandbox: string | null;
   answer: RecordedAnswer | null;
-  limit_hit: ResourceLimitName | null;
+  limit_hit: LimitHit | null;
   owner_pid: number | null;
   pgid: number | null;
   output_dropped_at: number | null;
   network_denied: string | null;
   swept: string | null;
+  channel: RunChannel | null;
   stdout?: string | null;
   stderr?: string | null;
 }
 
-const SUMMARY_COLUMNS = `id, trace_id, surface, skill, tool, args, command, program_path, skill_hash, requested_at,
+const SUMMARY_COLUMNS = `id, trace_id, surface, assistant, skill, tool, args, command, program_path, skill_hash, requested_at,
   outcome, decided_by, rule_id, actor, decided_at, reason, error_code, started_at, ended_at, exit_code, signal,
-  timed_out, cancelled, dropped_stdout, dropped_stderr, duration_ms, status, owner_pid, pgid, output_dropped_at, sandbox, answer, limit_hit, network_denied, swept`;
+  timed_out, cancelled, dropped_stdout, dropped_stderr, duration_ms, status, owner_pid, pgid, output_dropped_at, sandbox, answer, limit_hit, network_denied, swept, channel`;
 
 /** Runs recorded before `supplied` existed read as having no caller-supplied argument marked. */
 function withSupplied(command: Omit<RenderedCommand, 'supplied'> & { supplied?: number[] }): RenderedCommand {
@@ -81,6 +84,7 @@ function toSummary(row: RunRow): RunSummary {
     id: row.id,
     traceId: row.trace_id,
     surface: row.surface,
+    assistant: row.assistant,
     skill: row.skill,
     tool: row.tool,
     args: JSON.parse(row.args) as Record<string, unknown>,
@@ -113,6 +117,7 @@ function toSummary(row: RunRow): RunSummary {
     limitHit: row.limit_hit,
     networkDenied: row.network_denied === null ? [] : (JSON.parse(row.network_denied) as NetworkDenial[]),
     swept: row.swept === null ? [] : (JSON.parse(row.swept) as string[]),
+    channel: row.channel,
   };
 }
 
@@ -138,7 +143,7 @@ export function runQuerySql(query: RunQuery): { sql: string; params: Record<stri
     limit: checkedCount('limit', query.limit ?? DEFAULT_RUN_LIMIT, 1, MAX_RUN_LIMIT),
     offset: checkedCount('offset', query.offset ?? 0, 0, Number.MAX_SAFE_INTEGER),
   };
-  for (const key of ['skill', 'tool', 'status', 'surface'] as const) {
+  for (const key of ['skill', 'tool', 'status', 'surface', 'assistant'] as const) {
     const value = query[key];
     if (value !== undefined) {
       where.push(`${key} = @${key}`);

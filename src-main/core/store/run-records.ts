@@ -17,6 +17,8 @@ import type { RunOutcome, DecidedBy, RunStatus, RunSummary, RecordedAnswer, Sand
 /** A request as it arrives, before anything is decided; `id` defaults to a fresh UUID, `requestedAt` to now. */
 export type RunRequest = Pick<RunSummary, 'traceId' | 'surface' | 'skill' | 'tool' | 'args' | 'command' | 'programPath' | 'skillHash'> & {
   id?: string;
+  /** The assistant whose credential asked (absent: the person). */
+  assistant?: string | null;
   requestedAt?: number;
   /** How the run would be contained, when it got far enough to know. */
   sandbox?: SandboxView | null;
@@ -53,14 +55,15 @@ export function recordRequest(db: StateDb, request: RunRequest, owner: ProcessId
   const id = request.id ?? randomUUID();
   prepared(
     db,
-    `INSERT INTO runs (id, trace_id, surface, skill, tool, args, command, program_path, skill_hash, requested_at, owner_pid, owner_started, sandbox)
-     VALUES (@id, @traceId, @surface, @skill, @tool, @args, @command, @programPath, @skillHash, @requestedAt, @ownerPid, @ownerStarted, @sandbox)`,
+    `INSERT INTO runs (id, trace_id, surface, assistant, skill, tool, args, command, program_path, skill_hash, requested_at, owner_pid, owner_started, sandbox)
+     VALUES (@id, @traceId, @surface, @assistant, @skill, @tool, @args, @command, @programPath, @skillHash, @requestedAt, @ownerPid, @ownerStarted, @sandbox)`,
   ).run({
     ownerPid: owner.pid,
     ownerStarted: owner.started,
     id,
     traceId: request.traceId,
     surface: request.surface,
+    assistant: request.assistant ?? null,
     skill: request.skill,
     tool: request.tool,
     args: JSON.stringify(request.args),

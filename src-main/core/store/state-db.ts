@@ -5,7 +5,7 @@
  * open, or SQLITE_CORRUPT at any time) is moved aside and replaced by a fresh one holding whatever
  * could still be read, with a notice saying so.
  */
-import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Notice } from '../../shared/runs.js';
@@ -13,6 +13,7 @@ import { SkilltrayError } from '../../shared/skilltray-error.js';
 import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { stateNotices } from '../../shared/error-messages/state.js';
 import { diskFault, diskFaultError, isDamage } from '../disk-faults.js';
+import { keepPrivate } from '../files/private-folder.js';
 import { applyMigrations, userVersion } from './migrations.js';
 import { databaseImage } from './database-image.js';
 import { damagedFile, salvage, type DamagedFile, type SalvageReport } from './salvage.js';
@@ -59,6 +60,8 @@ function connect(path: string, options: OpenStateDbOptions, extra: Database.Opti
 
 /** Opens, configures, checks and migrates; throws the raw error (closing the connection) when any step fails. */
 function openChecked(path: string, options: OpenStateDbOptions): StateDb {
+  // Made 0600 before SQLite opens it: SQLite gives its -wal and -shm files the database file's mode.
+  if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
   const db = connect(path, options);
   try {
     // Only a file with no tables yet can take incremental auto-vacuum without a full VACUUM.
@@ -114,7 +117,8 @@ function openUnwritable(path: string, options: OpenStateDbOptions, reason: 'read
  */
 export function openStateDb(path: string, options: OpenStateDbOptions = {}): StateDb {
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    keepPrivate(dirname(path));
     return openChecked(path, options);
   } catch (error) {
     if (isCorruption(error)) return recoverStateDb(path, options, (error as Error).message);

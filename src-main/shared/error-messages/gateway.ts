@@ -75,4 +75,12 @@ export const gatewayErrors = {
     }),
   idempotencyKeyReused: (key: string) =>
     new SkilltrayError('E813', `Idempotency-Key '${key}' was already used with a different request; use a new key for a new request`, { details: { key } }),
+  /** An assistant's credential asked for what only the person does: answering approvals, rules, the sandbox, settings, packs… */
+  personOnly: (operation: string, assistant: string) =>
+    new SkilltrayError(
+      'E814',
+      `'${operation}' is the person's to do, and this call came with the assistant credential '${assistant}': ` +
+        'an assistant lists, reads, searches, discovers, asks for runs and sees its own; the person answers in the Skilltray app, its browser UI or the skilltray command at a terminal',
+      { details: { operation, assistant } },
+    ),
 };

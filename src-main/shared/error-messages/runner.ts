@@ -14,6 +14,15 @@ export const runnerErrors = {
         details: { skill, tool, ...(program === undefined ? {} : { program }) },
       },
     ),
+  /** Found before the run: the program resolves (through PATH or a symlink) to a file no run may read; `where` ends a sentence ("lies in ~/.ssh"). */
+  programInSecretPlace: (skill: string, tool: string, program: string, where: string) =>
+    new SkilltrayError(
+      'E707',
+      `'${skill}/${tool}' cannot run: its program ${program} ${where}, which no run may read or run; install the program in a system folder`,
+      {
+        details: { skill, tool, program },
+      },
+    ),
   runNotFound: (id: string) => new SkilltrayError('E702', `no run '${id}'`, { details: { id } }),
   /** cancel: the run has ended, or never was. */
   runNotActive: (id: string) => new SkilltrayError('E702', `no run '${id}' is running or waiting for approval`, { details: { id } }),

@@ -45,6 +45,7 @@ export function coreSurface(): Surface {
     call: (operation, input) =>
       callOperation(core as SkilltrayCore, operation, input, {
         surface: 'ui',
+        caller: { kind: 'person' },
         cwd: (home as ContractHome).work,
         approval: { kind: 'none' },
         owner: 'app',

@@ -31,7 +31,11 @@ function setup() {
     },
     quit: () => undefined,
   };
-  const handlers = ipcHandlers(core, { surface: 'ui', cwd: t.userHome, approval: { kind: 'broker' }, owner: 'app', version: '0.0.0-test' }, desktop);
+  const handlers = ipcHandlers(
+    core,
+    { surface: 'ui', caller: { kind: 'person' }, cwd: t.userHome, approval: { kind: 'broker' }, owner: 'app', version: '0.0.0-test' },
+    desktop,
+  );
   const call = (channel: string, input: unknown, frame: SenderFrame | null = APP_PAGE): Promise<Envelope<unknown>> => {
     const handler = handlers.get(ipcChannel(channel as never));
     if (!handler) throw new Error(`no handler for ${channel}`);

@@ -61,13 +61,14 @@ describe('skilltray mcp forwarding to the owner of runs', () => {
     const session = await startMcp(t.env);
     const call = callTool(session, 'run', SIGHTING);
     const entry = await pendingSighting(owner);
-    expect(entry).toMatchObject({ tool: 'record_sighting', surface: 'mcp', programPath: process.execPath, args: { species: 'robin' } });
+    // The bridge reads the person's token to reach the owner, yet asks as an assistant: the stdio bridge's name.
+    expect(entry).toMatchObject({ tool: 'record_sighting', surface: 'mcp', assistant: 'mcp', programPath: process.execPath, args: { species: 'robin' } });
     expect(entry.argv.at(-1)).toBe('robin');
     expect(entry.traceId).toMatch(/^mcp-/);
     await owner.client.answerApproval({ id: entry.id, verdict: 'once' });
     const report = structured(await call) as { id: string; decision: { outcome: string; by: string }; result: { exitCode: number; stdout: string } };
     expect(report).toMatchObject({ id: entry.id, decision: { outcome: 'approved', by: 'user' }, result: { exitCode: 0, stdout: '["robin"]' } });
-    expect(await owner.client.getRun({ id: entry.id })).toMatchObject({ status: 'succeeded', surface: 'mcp' });
+    expect(await owner.client.getRun({ id: entry.id })).toMatchObject({ status: 'succeeded', surface: 'mcp', assistant: 'mcp' });
     expect(session.stderr()).toContain(`forwarding calls to skilltray serve at ${owner.url}`);
   });
 

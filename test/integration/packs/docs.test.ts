@@ -95,10 +95,17 @@ describe('docs/policy.md: modes', () => {
     const home = testHome({ bundled: SKILLS_DIR });
     const core = new SkilltrayCore(home.config());
     cores.push(core);
-    const ctx: CallContext = { surface: 'cli', cwd: home.userHome, approval: { kind: 'none' }, owner: 'serve', version: '0.0.0-test' };
+    const ctx: CallContext = {
+      surface: 'cli',
+      caller: { kind: 'person' },
+      cwd: home.userHome,
+      approval: { kind: 'none' },
+      owner: 'serve',
+      version: '0.0.0-test',
+    };
     const client = createClient((operation, input) => callOperation(core, operation, input, ctx));
     const intent = 'show the recent commits and the diff of my git repository';
-    const discovered = async () => (await client.discover({ intent })).map((result) => result.skill_id);
+    const discovered = async () => (await client.discover({ intent })).results.map((result) => result.skill_id);
     const listed = async (offeredOnly: boolean) => (await client.list(offeredOnly ? { offered_only: true } : {})).skills;
 
     core.preferences.setMode('Dev');

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { SkilltrayError } from '../../../src-main/shared/skilltray-error.js';
 import type { RunResult } from '../../../src-main/shared/model.js';
 import { droppedMarker } from '../../../src-main/core/process/capped-output.js';
 import { DEFAULT_OUTPUT_CAP, runProcess, type ProcessSpec } from '../../../src-main/core/process/run-process.js';
+import { fdLayout } from '../../../src-main/core/process/sandbox/bubblewrap.js';
 import { buildToolEnv, systemPath } from '../../../src-main/core/process/tool-env.js';
 import { fixture, isDead, tempDir } from './process-helpers.js';
 
@@ -226,4 +227,68 @@ describe('runProcess refusals', () => {
     expect(isDead(child)).toBe(true);
     expect(existsSync(marker)).toBe(false);
   });
+
+  it('hands over what the program reported on the fd after its inputs once it ended (the relay names full folders there), apart from its output', async () => {
+    const texts: string[] = [];
+    const report = "require('fs').writeSync(4, 'full /dev/shm\\n'); console.log('out')";
+    const result = await runProcess({
+      program: process.execPath,
+      args: ['-e', report],
+      cwd: dir,
+      env: buildToolEnv(process.env, []),
+      timeoutMs: 10_000,
+      maxOutputBytes: DEFAULT_OUTPUT_CAP,
+      inputs: [new Uint8Array([1, 2, 3])],
+      reported: (text) => texts.push(text),
+    });
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'out\n' });
+    expect(texts).toEqual(['full /dev/shm\n']);
+    expect(result).not.toHaveProperty('report');
+  });
+
+  it(
+    "places each descriptor where fdLayout numbers it: the inputs, the descriptors passed on, a gated bwrap's two, the report last",
+    { timeout: 30_000 },
+    async () => {
+      const passed = join(dir, 'passed');
+      writeFileSync(passed, 'passed-file\n');
+      const fd = openSync(passed, 'r');
+      const at = fdLayout({ inputs: 1, bound: 1, gated: true });
+      const texts: string[] = [];
+      let admitted = 0;
+      try {
+        const result = await runProcess({
+          program: '/usr/bin/bwrap',
+          args: [
+            '--bind',
+            '/',
+            '/',
+            '--unshare-pid',
+            '--die-with-parent',
+            '--info-fd',
+            String(at.info),
+            '--block-fd',
+            String(at.block),
+            '--',
+            '/bin/sh',
+            '-c',
+            `cat <&${at.inputs}; cat <&${at.bound}; echo reported >&${at.report}`,
+          ],
+          cwd: dir,
+          env: buildToolEnv(process.env, []),
+          timeoutMs: 10_000,
+          maxOutputBytes: DEFAULT_OUTPUT_CAP,
+          inputs: [new TextEncoder().encode('input-bytes\n')],
+          fds: [fd],
+          admit: (pid) => (admitted = pid),
+          reported: (text) => texts.push(text),
+        });
+        expect(result, result.stderr).toMatchObject({ exitCode: 0, stdout: 'input-bytes\npassed-file\n' });
+      } finally {
+        closeSync(fd);
+      }
+      expect(admitted).toBeGreaterThan(0);
+      expect(texts).toEqual(['reported\n']);
+    },
+  );
 });

@@ -130,7 +130,7 @@ describe('secrets are unreadable in every profile', () => {
     }
   });
 
-  it('a declared folder shows its files, never the secrets inside it, however they are reached', async () => {
+  it('a declared folder shows its files, never the secrets beside it, however they are reached', async () => {
     const { t, core } = probeHome();
     writeFiles(t.userHome, {
       '.config/app/settings.ini': 'colour=blue\n',
@@ -143,7 +143,8 @@ describe('secrets are unreadable in every profile', () => {
     const control = await unsandboxed(script, t.work, t.env);
     expect(control.stdout).toContain('gho_secret');
     const report = await probe(core, 'probe-reads', script, t.work);
-    expect(report.sandbox).toMatchObject({ reads: ['~/.config'] });
+    // ~/.config as a whole holds secrets, so no skill may declare it (E433): this one names the folder it needs.
+    expect(report.sandbox).toMatchObject({ reads: ['~/.config/app'] });
     expect(report.result.stdout).toBe('colour=blue\n');
   });
 

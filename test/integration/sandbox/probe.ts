@@ -8,13 +8,13 @@ import { resolveProgram } from '../../../src-main/core/process/resolve-program.j
 import type { RunReport } from '../../../src-main/shared/runs.js';
 import { skillMd, testHome, writeSkill, type TestHome } from '../../support/temp.js';
 
-/** Probe skills by the profile they get: read-only, workspace, read-only with network; `slow` has a 1 s timeout; `reads` declares ~/.config. */
+/** Probe skills by the profile they get: read-only, workspace, read-only with network; `slow` has a 1 s timeout; `reads` declares ~/.config/app. */
 export const PROBES = {
   'probe-ro': { read_only: true },
   'probe-ws': {},
   'probe-net': { read_only: true, network: true },
   'probe-slow': { read_only: true, timeout: 1 },
-  'probe-reads': { read_only: true, reads: ['~/.config'] },
+  'probe-reads': { read_only: true, reads: ['~/.config/app'] },
 } as const;
 
 export type ProbeSkill = keyof typeof PROBES;

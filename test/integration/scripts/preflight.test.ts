@@ -54,11 +54,18 @@ describe('the preflight of npm test', () => {
     const browser = await chromiumExecutable(env);
     expect(stderr.includes('install: sudo apt-get install -y chromium')).toBe(browser === null);
     expect(stderr).toMatch(
-      /^ {2}cc +the build compiles the network relay a sandboxed run with a host list starts first, and the state.db salvage test compiles sqlite3.s shell \(for its .recover\)\n +install: sudo apt-get install -y gcc$/m,
+      /^ {2}cc +the build compiles the relay a sandboxed run starts first, and the state.db salvage test compiles sqlite3.s shell \(for its .recover\)\n +install: sudo apt-get install -y gcc$/m,
     );
-    expect(stderr).toContain(`All at once:\n  sudo apt-get install -y iputils-ping openssh-client gcc curl bubblewrap${browser === null ? ' chromium' : ''}\n`);
+    expect(stderr).toMatch(
+      /^ {2}ip +the network tests make network namespaces of their own \(ip netns\) to try the proxy against private addresses\n +install: sudo apt-get install -y iproute2$/m,
+    );
+    expect(stderr).toMatch(
+      /^ {2}pocketsphinx_batch +the voice tests hear spoken answers with it \(docs\/voice.md\)\n +install: sudo apt-get install -y pocketsphinx$/m,
+    );
+    const all = `iputils-ping openssh-client gcc curl python3 bubblewrap iproute2 espeak-ng pocketsphinx${browser === null ? ' chromium' : ''}`;
+    expect(stderr).toContain(`All at once:\n  sudo apt-get install -y ${all}\n`);
     expect(stderr).not.toMatch(/^ {2}(git|lsof|file|ps) /m);
-    expect((await preflight(['--apt-packages'], env)).stdout).toBe(`iputils-ping openssh-client gcc curl bubblewrap${browser === null ? ' chromium' : ''}`);
+    expect((await preflight(['--apt-packages'], env)).stdout).toBe(all);
   });
 
   it('says nothing and passes where everything is installed', async () => {

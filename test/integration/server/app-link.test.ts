@@ -10,7 +10,7 @@ import { toSkilltrayError } from '../../../src-main/shared/skilltray-error.js';
 import { SkilltrayClientError } from '../../../src-main/shared/contract.js';
 import { findOwner, httpTransport, ownerClient } from '../../../src-main/server/app-link.js';
 import { startHttpServer } from '../../../src-main/server/http.js';
-import { ensureToken } from '../../../src-main/server/token.js';
+import { ensureToken } from '../../../src-main/core/credentials/person-token.js';
 import { testHome } from '../../support/temp.js';
 import { errorOf, onCleanup, raw, readEvents, serverHome, waitFor } from './helpers.js';
 

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../../src-main/cli/main.js';
-import { tokenPath } from '../../../src-main/server/token.js';
+import { tokenPath } from '../../../src-main/core/credentials/person-token.js';
 import type { ServerEvent } from '../../../src-main/shared/contract.js';
 import type { PendingEntry, RunReport } from '../../../src-main/shared/runs.js';
 import { cli } from '../../support/cli.js';
@@ -19,10 +19,10 @@ describe('skilltray token', () => {
     expect(plain).toMatchObject({ code: 0, stdout: `${path}\n` });
     expect(plain.stdout + plain.stderr).not.toContain(h.server.token());
     const shown = await cli(['token', '--show', '--json'], h.t);
-    expect(JSON.parse(shown.stdout)).toEqual({ path, rotated: false, token: h.server.token() });
+    expect(JSON.parse(shown.stdout)).toEqual({ path, rotated: false, token: h.server.token(), assistants: [] });
     const old = h.server.token();
     const rotated = await cli(['token', '--rotate', '--json'], h.t);
-    expect(JSON.parse(rotated.stdout)).toEqual({ path, rotated: true });
+    expect(JSON.parse(rotated.stdout)).toEqual({ path, rotated: true, assistants: [] });
     expect(readFileSync(path, 'utf8').trim()).not.toBe(old);
     const refused = await raw(h.server.port, {
       method: 'POST',

@@ -94,6 +94,28 @@ export async function serverHome(options: Partial<Omit<HttpServerOptions, 'core'
   };
 }
 
+/** A home with what every operation needs: a prompt skill and an attachable sidecar besides the helpers' two. */
+export async function fullHome(): Promise<ServerHome> {
+  const t = testHome();
+  writeSkill(t.skills, 'greet', skillMd({ name: 'greet', description: 'Greets someone. Use when greeting.', version: '1.0.0' }, 'Say hello to $ARGUMENTS.\n'));
+  const fm = [
+    'name: watcher',
+    'description: Watch a run. Use when auditing.',
+    'version: 1.0.0',
+    'read_only: true',
+    'metadata:',
+    '  classification:',
+    '    role: sidecar',
+    '    invocation: attach',
+    '    attach_targets: [run, output]',
+    '    effect_mode: read_only',
+    '    status: stable',
+  ].join('\n');
+  const body = `\n### observe\n\nPrints the target.\n\n#### Parameters\n\n| Name | Type | Required | Description |\n|---|---|---|---|\n| target_ref | string | yes | the target |\n\n#### Command\n\n\`\`\`\necho <<target_ref>>\n\`\`\`\n`;
+  writeSkill(t.bundled, 'watcher', skillMd(fm, body));
+  return serverHome({}, t);
+}
+
 export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;

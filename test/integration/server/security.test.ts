@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensureToken, readToken, rotateToken, tokenPath } from '../../../src-main/server/token.js';
+import { ensureToken, readToken, rotateToken, tokenPath } from '../../../src-main/core/credentials/person-token.js';
 import { tempDir } from '../../support/temp.js';
 import { errorOf, raw, serverHome, type ServerHome } from './helpers.js';
 

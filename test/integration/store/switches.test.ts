@@ -6,14 +6,17 @@
 import { describe, expect, it } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
 import { callOperation, type CallContext } from '../../../src-main/core/operations.js';
+import type { Caller } from '../../../src-main/shared/contract.js';
 import type { Surface } from '../../../src-main/shared/runs.js';
 import { contractHome } from '../contract/fixture.js';
 import { callTool, startMcp, structured, toolError } from '../mcp/mcp-session.js';
 import { cli } from '../../support/cli.js';
 import { rejectionOf } from '../../support/errors.js';
 
-const names = (core: SkilltrayCore, surface: Surface) => {
-  const ctx: CallContext = { surface, cwd: core.config.home, approval: { kind: 'none' }, owner: 'serve', version: '0.0.0-test' };
+const PERSON: Caller = { kind: 'person' };
+
+const names = (core: SkilltrayCore, surface: Surface, caller: Caller) => {
+  const ctx: CallContext = { surface, caller, cwd: core.config.home, approval: { kind: 'none' }, owner: 'serve', version: '0.0.0-test' };
   return callOperation(core, 'list', {}, ctx).then((e) => (e.ok ? (e.value as { skills: { name: string }[] }).skills.map((s) => s.name) : []));
 };
 
@@ -22,16 +25,17 @@ describe('skill switches', () => {
     const t = contractHome();
     const core = new SkilltrayCore(t.config());
     try {
-      expect(core.agent.discover('log a bird sighting').map((r) => r.skill_id)).toContain('field-notes');
+      expect(core.agent.discover('log a bird sighting').results.map((r) => r.skill_id)).toContain('field-notes');
       expect(core.skills.setSkillEnabled('field-notes', false)).toEqual([{ skill: 'field-notes', scope: 'all', enabled: false }]);
       const summary = core.skills.listSkills().skills.find((s) => s.name === 'field-notes');
       expect(summary).toMatchObject({ enabled: false, offered: false, switches: [{ scope: 'all', enabled: false }] });
-      expect(core.agent.discover('log a bird sighting').map((r) => r.skill_id)).not.toContain('field-notes');
-      // The person's own screens and CLI still show it (to turn it back on); assistants do not see it.
-      expect(await names(core, 'browser')).toContain('field-notes');
-      expect(await names(core, 'cli')).toContain('field-notes');
-      expect(await names(core, 'mcp')).not.toContain('field-notes');
-      expect(await names(core, 'http')).not.toContain('field-notes');
+      expect(core.agent.discover('log a bird sighting').results.map((r) => r.skill_id)).not.toContain('field-notes');
+      // The person's own screens, CLI and token still show it (to turn it back on); assistants do not see it.
+      expect(await names(core, 'browser', PERSON)).toContain('field-notes');
+      expect(await names(core, 'cli', PERSON)).toContain('field-notes');
+      expect(await names(core, 'http', PERSON)).toContain('field-notes');
+      expect(await names(core, 'mcp', { kind: 'assistant', name: 'mcp' })).not.toContain('field-notes');
+      expect(await names(core, 'http', { kind: 'assistant', name: 'codex' })).not.toContain('field-notes');
 
       const refused = await rejectionOf(
         core.runs.run(
@@ -48,7 +52,7 @@ describe('skill switches', () => {
       ).toBe('E618');
 
       expect(core.skills.setSkillEnabled('field-notes', true)).toEqual([]);
-      expect(core.agent.discover('log a bird sighting').map((r) => r.skill_id)).toContain('field-notes');
+      expect(core.agent.discover('log a bird sighting').results.map((r) => r.skill_id)).toContain('field-notes');
       expect(() => core.skills.setSkillEnabled('nope', false)).toThrow(expect.objectContaining({ code: 'E001' }));
     } finally {
       await core.close();
@@ -63,7 +67,7 @@ describe('skill switches', () => {
       expect(core.skills.listSkills().skills.find((s) => s.name === 'field-notes')?.enabled).toBe(true);
       core.preferences.setMode('Meeting');
       expect(core.skills.listSkills().skills.find((s) => s.name === 'field-notes')?.enabled).toBe(false);
-      expect(core.agent.discover('log a bird sighting').map((r) => r.skill_id)).not.toContain('field-notes');
+      expect(core.agent.discover('log a bird sighting').results.map((r) => r.skill_id)).not.toContain('field-notes');
       const refused = await rejectionOf(
         core.runs.run(
           { skill: 'field-notes', tool: 'record_sighting', args: { species: 'robin' }, surface: 'cli', cwd: t.work },

@@ -18,7 +18,7 @@ describe('adapters reach the core only through its entry points (eslint.config.j
     const found = await violations(`import { isEnabled } from '${core}/store/switches.js';\nexport const x = isEnabled;\n`, file);
     expect(found).toEqual([
       expect.stringMatching(
-        /^no-restricted-imports: .*an adapter reaches the core only through core\/\{api,library,operations,config,facade,runs-facade\}\.js/,
+        /^no-restricted-imports: .*an adapter reaches the core only through core\/\{api,library,operations,config,facade,runs-facade,authority\}\.js/,
       ),
     ]);
   });
@@ -29,7 +29,7 @@ describe('adapters reach the core only through its entry points (eslint.config.j
   });
 
   it('the entry points, the shared contract and core itself pass', async () => {
-    const entry = `import { SkilltrayCore } from '../../core/api.js';\nimport { callOperation } from '../../core/operations.js';\nimport { nearestNames } from '../../core/facade.js';\nimport { OPERATIONS } from '../../shared/contract.js';\nexport const all = [SkilltrayCore, callOperation, nearestNames, OPERATIONS, () => import('../../core/library.js')];\n`;
+    const entry = `import { SkilltrayCore } from '../../core/api.js';\nimport { callOperation } from '../../core/operations.js';\nimport { nearestNames } from '../../core/facade.js';\nimport { callerOf } from '../../core/authority.js';\nimport { OPERATIONS } from '../../shared/contract.js';\nexport const all = [SkilltrayCore, callOperation, nearestNames, callerOf, OPERATIONS, () => import('../../core/library.js')];\n`;
     expect(await violations(entry, 'src-main/cli/commands/example.ts')).toEqual([]);
     expect(await violations(`import { isEnabled } from '../store/switches.js';\nexport const x = isEnabled;\n`, 'src-main/core/services/example.ts')).toEqual(
       [],

@@ -4,6 +4,7 @@ import type { Decision, DecideInput } from '../../../src-main/core/policy/decide
 import { decide } from '../../../src-main/core/policy/decide.js';
 import type { IdentityPin, Remembered, Rule, RulePin, SandboxView } from '../../../src-main/shared/runs.js';
 import type { Mode } from '../../../src-main/shared/model.js';
+import { runnerErrors } from '../../../src-main/shared/error-messages/runner.js';
 import { makeSkill, makeTool } from './skill-fixture.js';
 
 const bins: Record<string, string> = { git: '/usr/bin/git', jq: '/usr/bin/jq' };
@@ -60,6 +61,9 @@ const allowAll: Rule = { id: 1, pattern: 'skill:*', effect: 'allow', createdAt: 
 const denyGit: Rule = { id: 2, pattern: 'skill:git', effect: 'deny', createdAt: 0, pins: [] };
 const allowStatus: Rule = { id: 3, pattern: 'tool:git/git_status', effect: 'allow', createdAt: 0, pins: gitPins() };
 const bundledReadOnly = makeSkill({ trust: 'bundled', readOnly: true });
+/** A program of the person's, found on PATH before any system folder had one. */
+const planted = '/home/me/.local/bin/git';
+const secretProgramError = runnerErrors.programInSecretPlace('git', 'git_status', '/home/me/.ssh/git', 'lies in ~/.ssh');
 
 /** A compact view of a decision for table comparisons. */
 function summary(d: Decision): string {
@@ -103,6 +107,7 @@ describe('decide', () => {
     ['program not found', { programPath: null }, 'refuse:E701'],
     ['program not found, even if allowed', { programPath: null, rules: [allowAll], skill: bundledReadOnly }, 'refuse:E701'],
     ['refusal beats a deny rule', { programPath: null, rules: [denyGit] }, 'refuse:E701'],
+    ['a program in a secret place, even if allowed', { programRefused: secretProgramError, rules: [allowAll], skill: bundledReadOnly }, 'refuse:E707'],
     // deny rule beats always_ask, allow, remembered, policy
     ['deny rule', { rules: [denyGit] }, 'deny:E602#2'],
     ['deny beats always_ask', { rules: [denyGit], skill: makeSkill({ alwaysAsk: true }) }, 'deny:E602#2'],
@@ -157,6 +162,16 @@ describe('decide', () => {
       'auto:remembered',
     ],
     ['bundled read-only, not contained', { skill: bundledReadOnly, sandbox: noSandbox }, 'ask'],
+    [
+      'bundled read-only, its program outside the system folders',
+      { skill: bundledReadOnly, programPath: planted, sandbox: { ...contained, programs: [planted] } },
+      'ask',
+    ],
+    [
+      'an allow rule still runs a program outside the system folders',
+      { rules: [allowAll], programPath: planted, sandbox: { ...contained, programs: [planted] } },
+      'auto:rule#1',
+    ],
     ['bundled read-only, sandbox turned off', { skill: bundledReadOnly, sandbox: turnedOff }, 'ask'],
     ['an allow rule runs even uncontained (the person wrote it)', { rules: [allowAll], sandbox: noSandbox }, 'auto:rule#1'],
     // rules and remembered approvals are pinned to who the skill is, what its runs may do, and (remembered) the folder
@@ -393,6 +408,39 @@ describe('decide', () => {
     });
   });
 
+  it('lets no rule run a skill an MCP source serves: a deny rule still denies it, and only an Always the person gave it runs it unasked', () => {
+    const pin: IdentityPin = { rootKind: 'mcp', path: '/home/me/.skilltray/mcp/skills/src.git', trust: 'user' };
+    const served = makeSkill({
+      name: 'src.git',
+      root: { path: '/home/me/.skilltray/mcp/skills', kind: 'mcp', trust: 'user', syntax: 'angle' },
+      identity: { ...makeSkill().identity, rootKind: 'mcp', path: pin.path },
+      readOnly: true,
+    });
+    const pins = [{ skill: 'src.git', ...pin, profile: { name: 'workspace' as const, network: false, hosts: [] } }];
+    const rules: Rule[] = [
+      { id: 11, pattern: 'skill:*', effect: 'allow', createdAt: 0, pins },
+      { id: 12, pattern: 'skill:src.*', effect: 'allow', createdAt: 0, pins },
+      { id: 13, pattern: 'tool:src.git/git_status', effect: 'allow', createdAt: 0, pins },
+      { id: 14, pattern: 'skill:src.git', effect: 'deny', createdAt: 0, pins: [] },
+    ];
+    fc.assert(
+      fc.property(fc.subarray(rules), fc.boolean(), (given, always) => {
+        const d = decide(
+          input({
+            skill: served,
+            rules: given,
+            remembered: always ? remembered({ skill: 'src.git', identity: pin, profile: { name: 'workspace', network: false, hosts: [] } }) : null,
+          }),
+        );
+        // The most specific rule governs (a tool's allow outranks the skill's deny), and an allow that governs only asks.
+        const denies = given.some((r) => r.id === 14) && !given.some((r) => r.id === 13);
+        const expected = denies ? 'deny:E602#14' : always ? 'auto:remembered' : 'ask';
+        expect(summary(d)).toBe(expected);
+        if (d.outcome === 'ask' && !always) expect(d.reason).toContain('served by an MCP source');
+      }),
+    );
+  });
+
   it('holds the precedence for any combination of inputs', () => {
     const arbitrary = fc.record({
       paused: fc.boolean(),
@@ -471,5 +519,13 @@ describe('decide', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('bundled trust covers the program', () => {
+  it("asks, naming the program, when a bundled read-only tool's program is not the system's", () => {
+    const d = decide(input({ skill: bundledReadOnly, programPath: planted, sandbox: { ...contained, programs: [planted] } }));
+    expect(d).toMatchObject({ outcome: 'ask', reason: expect.stringContaining(`its program ${planted} is not in the system's folders`) });
+    expect(decide(input({ skill: bundledReadOnly }))).toMatchObject({ outcome: 'auto', by: 'policy' });
   });
 });

@@ -160,18 +160,42 @@ describe('the network proxy', () => {
 
   it('keeps this computer out of reach of * and of a listed name that resolves to it (DNS rebinding), but not of a list that names it', async () => {
     const loopback = async (): Promise<string> => '127.0.0.1';
-    expect(await judge(['*'], 'anything.example', 80, loopback)).toMatchObject({
+    const own = (): string[] => ['127.0.0.1', '::1', '192.168.7.20'];
+    expect(await judge(['*'], 'anything.example', 80, loopback, own)).toMatchObject({
       kind: 'deny',
-      why: '127.0.0.1 is this computer or its link; only a list that names it reaches it',
+      why: '127.0.0.1 is this computer (loopback, 127.0.0.0/8); only a list that names this address reaches it',
     });
-    expect(await judge(['*'], '2130706433', 80, loopback)).toMatchObject({ kind: 'deny', host: '127.0.0.1' });
-    expect(await judge(['*'], '[::ffff:127.0.0.1]', 80, loopback)).toMatchObject({ kind: 'deny' });
-    expect(await judge(['*'], '169.254.169.254', 80, loopback)).toMatchObject({ kind: 'deny' });
-    expect(await judge(['rebind.example'], 'rebind.example', 80, loopback)).toMatchObject({ kind: 'deny' });
-    expect(await judge(['localhost'], 'localhost', 80, loopback)).toMatchObject({ kind: 'allow', address: '127.0.0.1' });
-    expect(await judge(['127.0.0.1:8080'], '127.0.0.1', 8080, loopback)).toMatchObject({ kind: 'allow' });
-    expect(await judge(['*'], 'example.org', 80, async () => '93.184.215.14')).toMatchObject({ kind: 'allow' });
-    expect(await judge(['*'], 'nowhere.invalid', 80, async () => Promise.reject(new Error('ENOTFOUND')))).toMatchObject({ kind: 'unreachable' });
+    expect(await judge(['*'], '2130706433', 80, loopback, own)).toMatchObject({ kind: 'deny', host: '127.0.0.1' });
+    expect(await judge(['*'], '[::ffff:127.0.0.1]', 80, loopback, own)).toMatchObject({ kind: 'deny' });
+    expect(await judge(['*'], '169.254.169.254', 80, loopback, own)).toMatchObject({ kind: 'deny' });
+    expect(await judge(['rebind.example'], 'rebind.example', 80, loopback, own)).toMatchObject({ kind: 'deny' });
+    expect(await judge(['localhost'], 'localhost', 80, loopback, own)).toMatchObject({ kind: 'allow', address: '127.0.0.1' });
+    expect(await judge(['localhost'], 'localhost', 80, async () => '192.168.7.20', own)).toMatchObject({ kind: 'deny' });
+    expect(await judge(['127.0.0.1:8080'], '127.0.0.1', 8080, loopback, own)).toMatchObject({ kind: 'allow' });
+    // This computer's LAN address is its own: a service on 0.0.0.0 answers there.
+    expect(await judge(['*'], '192.168.7.20', 80, loopback, own)).toMatchObject({
+      kind: 'deny',
+      why: "192.168.7.20 is this computer's own address; only a list that names this address reaches it",
+    });
+    expect(await judge(['printer.lan'], 'printer.lan', 80, async () => '192.168.7.20', own)).toMatchObject({ kind: 'deny' });
+    expect(await judge(['192.168.7.20:80'], '192.168.7.20', 80, loopback, own)).toMatchObject({ kind: 'allow' });
+    expect(await judge(['*'], 'example.org', 80, async () => '93.184.215.14', own)).toMatchObject({ kind: 'allow' });
+    expect(await judge(['*'], 'nowhere.invalid', 80, async () => Promise.reject(new Error('ENOTFOUND')), own)).toMatchObject({ kind: 'unreachable' });
+  });
+
+  it('with any host (*) reaches the public internet only; a list reaches the private hosts it names, by address or by name', async () => {
+    const own = (): string[] => ['127.0.0.1'];
+    const intranet = async (): Promise<string> => '10.1.2.3';
+    expect(await judge(['*'], 'intranet.corp.example', 443, intranet, own)).toMatchObject({
+      kind: 'deny',
+      why: '10.1.2.3 is not on the public internet (a private network (10.0.0.0/8)); only a list that names it reaches it',
+    });
+    expect(await judge(['*'], '10.1.2.3', 443, intranet, own)).toMatchObject({ kind: 'deny' });
+    expect(await judge(['*'], '[fd00::5]', 443, intranet, own)).toMatchObject({ kind: 'deny' });
+    expect(await judge(['intranet.corp.example'], 'intranet.corp.example', 443, intranet, own)).toMatchObject({ kind: 'allow', address: '10.1.2.3' });
+    expect(await judge(['*.corp.example'], 'db.corp.example', 443, intranet, own)).toMatchObject({ kind: 'allow' });
+    expect(await judge(['10.1.2.3:443'], '10.1.2.3', 443, intranet, own)).toMatchObject({ kind: 'allow' });
+    expect(await judge(['[fd00::5]'], '[fd00::5]', 443, intranet, own)).toMatchObject({ kind: 'allow' });
   });
 
   it('counts repeats and keeps at most MAX_DENIALS host:port pairs', async () => {

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resolveProgram } from '../../../src-main/core/process/resolve-program.js';
+import { resolveBundledProgram, resolveProgram } from '../../../src-main/core/process/resolve-program.js';
 
 let dir: string;
 beforeEach(() => {
@@ -81,5 +81,17 @@ describe.skipIf(process.platform === 'win32')('resolveProgram', () => {
   it('finds a real system binary', () => {
     const sh = resolveProgram('sh', process.env, '/', process.platform);
     expect(sh).toBe(realpathSync('/bin/sh'));
+  });
+
+  it("looks for a bundled skill's program in the system's folders first: a planted one earlier on PATH never stands in", () => {
+    const planted = file('home/.local/bin/sh', 0o755);
+    const env = { PATH: [join(dir, 'home/.local/bin'), '/usr/bin', '/bin'].join(':') };
+    expect(resolveProgram('sh', env, '/', 'linux')).toBe(planted);
+    expect(resolveBundledProgram('sh', env, '/', 'linux')).toBe(realpathSync('/bin/sh'));
+    // Nowhere in the system's folders: found where PATH has it, and policy asks (decide.ts).
+    const only = file('home/.local/bin/only-mine', 0o755);
+    expect(resolveBundledProgram('only-mine', env, '/', 'linux')).toBe(only);
+    // A program named by its path is that file, whoever runs it.
+    expect(resolveBundledProgram(planted, env, '/', 'linux')).toBe(planted);
   });
 });

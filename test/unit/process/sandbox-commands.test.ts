@@ -5,8 +5,17 @@
  */
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bubblewrapArgs, bubblewrapSandbox, prlimitArgs, probeBubblewrap } from '../../../src-main/core/process/sandbox/bubblewrap.js';
+import {
+  ADDRESS_SPACE_RESERVE_MIB,
+  bubblewrapArgs,
+  bubblewrapSandbox,
+  fdLayout,
+  homeLinks,
+  prlimitArgs,
+  probeBubblewrap,
+} from '../../../src-main/core/process/sandbox/bubblewrap.js';
 import { bubblewrapNetwork, bubblewrapNetworkUnavailable, PROXY_SOCKET_INSIDE, RELAY_PORT } from '../../../src-main/core/process/sandbox/bubblewrap-network.js';
 import { socketFilter } from '../../../src-main/core/process/network/socket-filter.js';
 import { resolveProgram } from '../../../src-main/core/process/resolve-program.js';
@@ -15,7 +24,10 @@ import { noSandbox, programInSnapshot, uncontained, type RunPlaces } from '../..
 import { SANDBOX_EXEC, seatbeltArgs, seatbeltProfile } from '../../../src-main/core/process/sandbox/seatbelt.js';
 import { secretHomePaths, secretMasks } from '../../../src-main/core/process/sandbox/secret-paths.js';
 import { requireSandbox } from '../../support/sandbox.js';
-import { tempDir } from '../../support/temp.js';
+import { NET_RELAY, tempDir } from '../../support/temp.js';
+
+/** The probe's private folders (a profile without limits): 16 MiB each. */
+const SIZE = String(16 * 1024 * 1024);
 
 const places = (overrides: Partial<RunPlaces> = {}): RunPlaces => ({
   profile: { name: 'read-only', network: false, hosts: [] },
@@ -61,11 +73,22 @@ describe('bubblewrap', () => {
       '/etc',
       '--dev',
       '/dev',
+      '--size',
+      SIZE,
+      '--tmpfs',
+      '/dev/shm',
+      '--remount-ro',
+      '/dev',
       '--proc',
       '/proc',
-      '--bind',
-      '/tmp/skilltray-run-1/tmp',
+      '--remount-ro',
+      '/proc',
+      '--size',
+      SIZE,
+      '--tmpfs',
       '/tmp',
+      '--size',
+      SIZE,
       '--tmpfs',
       '/var/tmp',
       '--ro-bind',
@@ -73,8 +96,9 @@ describe('bubblewrap', () => {
       '/etc/shadow',
       '--tmpfs',
       '/etc/ssl/private',
-      '--bind',
-      '/tmp/skilltray-run-1/home',
+      '--size',
+      SIZE,
+      '--tmpfs',
       '/home/ana',
       '--ro-bind',
       '/home/ana/.config/git/ignore',
@@ -98,11 +122,31 @@ describe('bubblewrap', () => {
       '/home/ana/.local/share/skilltray',
       '--remount-ro',
       '/home/ana/.ssh',
+      '--seccomp',
+      '3',
       '--remount-ro',
       '/',
       '--chdir',
       '/home/ana/code/app',
     ]);
+  });
+
+  it('makes each private folder a tmpfs of the file-size limit, with the private home’s links; an older bwrap keeps /tmp and the home on disk', () => {
+    const limits = { processes: 256, memoryMiB: 2048, fileSizeMiB: 300, cpuSeconds: 120 };
+    const home = tempDir();
+    mkdirSync(join(home, '.config'));
+    symlinkSync('/data/ana/gitconfig', join(home, '.config', 'gitconfig'));
+    const links = homeLinks(home);
+    expect(links).toEqual([{ path: '.config/gitconfig', target: '/data/ana/gitconfig' }]);
+    const text = bubblewrapArgs(places({ profile: { name: 'read-only', network: false, hosts: [], limits } }), { homeLinks: links }).join(' ');
+    const size = `--size ${300 * 1024 * 1024}`;
+    for (const folder of ['/dev/shm', '/tmp', '/var/tmp', '/home/ana']) expect(text).toContain(`${size} --tmpfs ${folder} `);
+    expect(text).toContain(`${size} --tmpfs /home/ana --symlink /data/ana/gitconfig /home/ana/.config/gitconfig --ro-bind`);
+    const old = bubblewrapArgs(places(), { sizes: false, homeLinks: links }).join(' ');
+    expect(old).not.toContain('--size');
+    expect(old).toContain('--bind /tmp/skilltray-run-1/tmp /tmp --tmpfs /var/tmp');
+    expect(old).toContain('--bind /tmp/skilltray-run-1/home /home/ana --ro-bind');
+    expect(old).not.toContain('--symlink /data');
   });
 
   it('never shows the host root, /home, /run or another system folder than those given', () => {
@@ -131,7 +175,7 @@ describe('bubblewrap', () => {
     );
   });
 
-  it('binds what was opened before the decision by descriptor, numbered after the network inputs and before the gate: the folder, reads, hidden entries, declared paths, their inner guards', () => {
+  it('binds what was opened before the decision by descriptor, numbered after the socket filter and before the gate: the folder, reads, hidden entries, declared paths, their inner guards', () => {
     const run = places({
       profile: { name: 'workspace', network: false, hosts: [], writes: ['.git'] },
       workspaceFd: 40,
@@ -142,41 +186,68 @@ describe('bubblewrap', () => {
       readOnlyMounts: ['/home/ana/code/app/data'],
       masks: [],
       gated: true,
+      homeDir: tempDir(),
     });
     const text = bubblewrapArgs(run).join(' ');
-    expect(text).toContain('--info-fd 8 --block-fd 9');
+    expect(text).toContain('--info-fd 9 --block-fd 10');
     expect(text).toContain(
       [
-        '--ro-bind-fd 3 /home/ana/.config/git/ignore',
-        '--bind-fd 4 /home/ana/code/app',
-        '--ro-bind-fd 5 /home/ana/code/app/.envrc',
-        '--bind-fd 6 /home/ana/code/app/.git',
-        '--ro-bind-fd 7 /home/ana/code/app/.git/hooks',
+        '--ro-bind-fd 4 /home/ana/.config/git/ignore',
+        '--bind-fd 5 /home/ana/code/app',
+        '--ro-bind-fd 6 /home/ana/code/app/.envrc',
+        '--bind-fd 7 /home/ana/code/app/.git',
+        '--ro-bind-fd 8 /home/ana/code/app/.git/hooks',
         '--remount-ro /home/ana/code/app/data',
       ].join(' '),
     );
     expect(text).toMatch(/--chdir \/home\/ana\/code\/app$/);
     requireSandbox();
-    const wrapped = bubblewrapSandbox(process.env).wrap({ program: '/usr/bin/true', args: [], env: {} }, run);
-    expect(wrapped).toMatchObject({ fds: [41, 40, 42, 43, 44], cwd: '/', gated: true });
+    const wrapped = bubblewrapSandbox(process.env, NET_RELAY).wrap({ program: '/usr/bin/true', args: [], env: {} }, run);
+    expect(wrapped).toMatchObject({ inputs: [socketFilter()], fds: [41, 40, 42, 43, 44], cwd: '/', gated: true, reports: true });
+    // bwrap reads the filter on fd 3 and the relay reports on fd 11, after the five bound and the gate's two.
+    expect(wrapped.args).toContain('--seccomp');
+    expect(wrapped.args[wrapped.args.indexOf('--seccomp') + 1]).toBe('3');
+    expect(wrapped.args.slice(wrapped.args.indexOf('--') + 1, wrapped.args.indexOf('--') + 4)).toEqual([NET_RELAY, '-r', '11']);
   });
 
-  it("a gated run reports its child on fd 3 and waits on fd 4, or on the two after network: host's seccomp filter", () => {
-    expect(bubblewrapArgs(places({ gated: true })).slice(4, 8)).toEqual(['--info-fd', '3', '--block-fd', '4']);
-    if (socketFilter() !== null) {
-      expect(bubblewrapArgs(places({ gated: true, profile: { name: 'read-only', network: true, hosts: 'host' } })).slice(5, 9)).toEqual([
-        '--info-fd',
-        '4',
-        '--block-fd',
-        '5',
-      ]);
-    }
+  it('numbers every descriptor of a run once, from 3 up without a gap: the inputs, what bwrap binds, the gate, the report', () => {
+    expect(fdLayout({ inputs: 1, bound: 5, gated: true })).toEqual({ inputs: 3, bound: 4, info: 9, block: 10, report: 11 });
+    expect(fdLayout({ inputs: 1, bound: 0, gated: false })).toEqual({ inputs: 3, bound: 4, info: 4, block: 5, report: 4 });
+    fc.assert(
+      fc.property(fc.nat(4), fc.nat(40), fc.boolean(), fc.boolean(), (inputs, bound, gated, reports) => {
+        const at = fdLayout({ inputs, bound, gated });
+        const numbers = [
+          ...Array.from({ length: inputs }, (_, i) => at.inputs + i),
+          ...Array.from({ length: bound }, (_, i) => at.bound + i),
+          ...(gated ? [at.info, at.block] : []),
+          ...(reports ? [at.report] : []),
+        ];
+        expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, i) => 3 + i));
+      }),
+    );
   });
 
-  it('limits each run with prlimit: processes and memory by rlimit unless a cgroup counts them, file size and CPU always', () => {
+  it('a gated run reports its child on fd 4 and waits on fd 5, the two after the socket filter', () => {
+    expect(bubblewrapArgs(places({ gated: true })).slice(4, 8)).toEqual(['--info-fd', '4', '--block-fd', '5']);
+    expect(bubblewrapArgs(places({ gated: true, profile: { name: 'read-only', network: true, hosts: 'host' } })).slice(5, 9)).toEqual([
+      '--info-fd',
+      '4',
+      '--block-fd',
+      '5',
+    ]);
+  });
+
+  it('limits each run with prlimit: processes and memory by rlimits (address space too) unless a cgroup or scope counts them, file size and CPU always', () => {
     const limits = { processes: 256, memoryMiB: 2048, fileSizeMiB: 1024, cpuSeconds: 120 };
-    expect(prlimitArgs(limits, false)).toEqual(['--nproc=256', `--data=${2048 * 1024 * 1024}`, `--fsize=${1024 * 1024 * 1024}`, '--cpu=120:121']);
-    expect(prlimitArgs(limits, true)).toEqual([`--fsize=${1024 * 1024 * 1024}`, '--cpu=120:121']);
+    expect(prlimitArgs(limits, 'rlimit')).toEqual([
+      '--nproc=256',
+      `--data=${2048 * 1024 * 1024}`,
+      `--as=${(2048 + ADDRESS_SPACE_RESERVE_MIB) * 1024 * 1024}`,
+      `--fsize=${1024 * 1024 * 1024}`,
+      '--cpu=120:121',
+    ]);
+    expect(prlimitArgs(limits, 'cgroup')).toEqual([`--fsize=${1024 * 1024 * 1024}`, '--cpu=120:121']);
+    expect(prlimitArgs(limits, 'scope')).toEqual([`--fsize=${1024 * 1024 * 1024}`, '--cpu=120:121']);
   });
 
   it('a host list keeps the network namespace private: the proxy’s socket and the relay are bound in last, the relay runs first', () => {
@@ -198,35 +269,44 @@ describe('bubblewrap', () => {
       '--chdir',
       '/home/ana/code/app',
     ]);
+    expect(args).not.toContain('--seccomp');
     const network = bubblewrapNetwork(listed, '/opt/skilltray/net-relay');
-    expect(network.prefix).toEqual(['/opt/skilltray/net-relay', String(RELAY_PORT), PROXY_SOCKET_INSIDE]);
+    // The relay installs the filter on the tool alone: it must open Unix sockets to the proxy itself.
+    expect(network.relay).toEqual(['-l', String(RELAY_PORT), '-s', PROXY_SOCKET_INSIDE, '-f', '3']);
     expect(network.env).toMatchObject({
       http_proxy: `http://127.0.0.1:${RELAY_PORT}`,
       HTTPS_PROXY: `http://127.0.0.1:${RELAY_PORT}`,
       ALL_PROXY: `socks5h://127.0.0.1:${RELAY_PORT}`,
       NO_PROXY: '',
     });
-    expect(network.inputs).toEqual([]);
+    expect(network.inputs).toEqual([socketFilter()]);
   });
 
   it('a host list without its proxy or without the relay reaches nothing: it fails closed', () => {
     const listed = places({ profile: { name: 'read-only', network: true, hosts: ['*'] } });
     expect(bubblewrapArgs(listed, { relay: '/opt/skilltray/net-relay' })).not.toContain('--share-net');
-    expect(bubblewrapNetwork(listed, '/opt/skilltray/net-relay')).toEqual({ share: [], mounts: [], prefix: [], env: {}, inputs: [] });
-    expect(bubblewrapNetwork({ ...listed, proxy: { kind: 'unix', path: '/p.sock' } }, null).prefix).toEqual([]);
+    expect(bubblewrapNetwork(listed, '/opt/skilltray/net-relay')).toEqual({
+      share: [],
+      mounts: ['--seccomp', '3'],
+      relay: [],
+      env: {},
+      inputs: [socketFilter()],
+    });
+    expect(bubblewrapNetwork({ ...listed, proxy: { kind: 'unix', path: '/p.sock' } }, null).relay).toEqual([]);
     expect(bubblewrapNetworkUnavailable(listed.profile, join(tempDir(), 'missing-relay'))).toMatch(/network relay .*missing-relay is missing/);
     expect(bubblewrapNetworkUnavailable(listed.profile, null)).toMatch(/network relay/);
   });
 
-  it('network: host shares the namespace and hands bwrap the socket filter on fd 3', () => {
+  it('network: host shares the namespace and hands bwrap the socket filter on fd 3, as every profile does', () => {
     const host = places({ profile: { name: 'read-only', network: true, hosts: 'host' } });
     const args = bubblewrapArgs(host);
     expect(args.slice(0, 5)).toEqual(['--unshare-all', '--share-net', '--die-with-parent', '--cap-drop', 'ALL']);
     expect(args.slice(-6)).toEqual(['--seccomp', '3', '--remount-ro', '/', '--chdir', '/home/ana/code/app']);
     const network = bubblewrapNetwork(host, null);
     expect(network.inputs).toEqual([socketFilter()]);
-    expect(network.prefix).toEqual([]);
+    expect(network.relay).toEqual([]);
     expect(bubblewrapNetworkUnavailable(host.profile, null)).toBeNull();
+    expect(bubblewrapNetwork(places(), null)).toEqual({ share: [], mounts: ['--seccomp', '3'], relay: [], env: {}, inputs: [socketFilter()] });
   });
 
   it('puts the masks after the cwd (a cwd holding secrets cannot show them) and the snapshot after the masks', () => {
@@ -234,21 +314,27 @@ describe('bubblewrap', () => {
     const at = (flag: string, path: string) => args.findIndex((a, i) => a === path && args[i - 1] === flag);
     expect(at('--ro-bind', '/home/ana')).toBeLessThan(at('--tmpfs', '/home/ana/.ssh'));
     expect(at('--tmpfs', '/home/ana/.local/share/skilltray')).toBeLessThan(args.lastIndexOf('/home/ana/.local/share/skilltray/skills/tidy'));
-    expect(args.lastIndexOf('/home/ana/.local/share/skilltray/skills/tidy')).toBeLessThan(args.indexOf('--remount-ro'));
+    expect(args.lastIndexOf('/home/ana/.local/share/skilltray/skills/tidy')).toBeLessThan(at('--remount-ro', '/etc/ssl/private'));
   });
 
   it('wraps a command as bwrap … -- prlimit … -- program args, with the private /tmp as TMPDIR and the private home as HOME; none runs it uncontained', () => {
     requireSandbox();
     const sandbox = bubblewrapSandbox(process.env);
     const limits = { processes: 256, memoryMiB: 2048, fileSizeMiB: 1024, cpuSeconds: 120 };
-    const wrapped = sandbox.wrap(
-      { program: '/usr/bin/git', args: ['status'], env: { PATH: '/usr/bin', TMPDIR: '/var/x', HOME: '/home/ana' } },
-      places({ profile: { name: 'read-only', network: false, hosts: [], limits } }),
-    );
+    const run = places({ profile: { name: 'read-only', network: false, hosts: [], limits }, homeDir: tempDir() });
+    const wrapped = sandbox.wrap({ program: '/usr/bin/git', args: ['status'], env: { PATH: '/usr/bin', TMPDIR: '/var/x', HOME: '/home/ana' } }, run);
     expect(wrapped.program).toMatch(/bwrap$/);
     const dash = wrapped.args.indexOf('--');
     expect(wrapped.args[dash + 1]).toMatch(/prlimit$/);
-    expect(wrapped.args.slice(dash + 2)).toEqual([...prlimitArgs(limits, false), '--', '/usr/bin/git', 'status']);
+    expect(wrapped.args.slice(dash + 2)).toEqual([...prlimitArgs(limits, 'rlimit'), '--', '/usr/bin/git', 'status']);
+    expect(wrapped.inputs).toEqual([socketFilter()]);
+    // With the relay built, it runs first and reports on the fd after the filter which private folder filled up.
+    const relayed = bubblewrapSandbox(process.env, NET_RELAY).wrap({ program: '/usr/bin/git', args: ['status'], env: {} }, run);
+    const after = relayed.args.slice(relayed.args.indexOf('--') + 2 + prlimitArgs(limits, 'rlimit').length + 1);
+    expect(after).toEqual([NET_RELAY, '-r', '4', '-w', '/tmp', '-w', '/var/tmp', '-w', '/dev/shm', '-w', '/home/ana', '/usr/bin/git', 'status']);
+    expect(relayed.reports).toBe(true);
+    expect(relayed.limitHit?.('full /dev/shm\n')).toBe('privateFolder');
+    expect(relayed.limitHit?.('')).toBeNull();
     expect(wrapped.env).toEqual({ PATH: '/usr/bin', TMPDIR: '/tmp', TMP: '/tmp', TEMP: '/tmp', HOME: '/home/ana' });
     expect(wrapped.treeEndsWithIt).toBe(true);
     expect(sandbox.limitsUnavailable()).toBeNull();

@@ -74,6 +74,11 @@ describe('how an approval reads', () => {
     expect(
       approvalSentence({ surface: 'mcp', programPath: '/usr/bin/git', argv: status, supplied: [], cwd: '/home/ana/code/app', sandbox: readOnly }, '/home/ana'),
     ).toBe('An MCP client asks to run `git -C . status --short --branch` in ~/code/app — read-only, no network.');
+    // The assistant whose own token asks is named; the stdio bridge's name is only the surface's.
+    const base = { programPath: '/usr/bin/git', argv: status, supplied: [], cwd: '/home/ana/code/app', sandbox: readOnly };
+    expect(approvalSentence({ ...base, surface: 'http', assistant: 'codex' }, '/home/ana')).toMatch(/^An HTTP client \(codex\) asks to run /);
+    expect(approvalSentence({ ...base, surface: 'mcp', assistant: 'mcp' }, '/home/ana')).toMatch(/^An MCP client asks to run /);
+    expect(approvalSentence({ ...base, surface: 'cli', assistant: null }, '/home/ana')).toMatch(/^The command line asks to run /);
     expect(containment({ ...readOnly, name: 'workspace', network: true, hosts: ['*'] })).toBe('can write in that folder, network to any host');
     expect(containment({ ...readOnly, network: true, hosts: ['api.github.com', '*.example.org'] })).toBe('read-only, network to api.github.com, *.example.org');
     expect(containment({ ...readOnly, network: true, hosts: ['a.io', 'b.io', 'c.io', 'd.io', 'e.io'] })).toBe(

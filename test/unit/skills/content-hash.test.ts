@@ -2,11 +2,13 @@
  * The content hash is what every approval is pinned to, so it must depend on every byte: an edit
  * that keeps each file's size (and even its timestamps) must change it.
  */
-import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { manifestHash, walkSkill } from '../../../src-main/core/skills/walk.js';
+import { decide } from '../../../src-main/core/policy/decide.js';
+import { identify } from '../../../src-main/core/skills/identity.js';
+import { MAX_SKILL_BYTES, MAX_SKILL_FILES, manifestHash, walkSkill } from '../../../src-main/core/skills/walk.js';
 import { parseSkill } from '../../../src-main/core/skills/parse-skill.js';
 import { snapshotSkill } from '../../../src-main/core/process/skill-snapshot.js';
 import type { SkillRoot } from '../../../src-main/shared/model.js';
@@ -85,5 +87,55 @@ describe('a run snapshot', () => {
     // The copy holds the bytes it was hashed from, read-only, execute bits kept.
     expect(readFileSync(join(copy, 'scripts', 'run.sh'), 'utf8')).toContain('echo v2');
     expect(statSync(join(copy, 'scripts', 'run.sh')).mode & 0o777).toBe(statSync(join(dir, 'scripts', 'run.sh')).mode & 0o555);
+  });
+});
+
+describe('a skill too big to hash whole', () => {
+  const bundledRoot = (path: string): SkillRoot => ({ path, kind: 'bundled', trust: 'bundled', syntax: 'angle' });
+  const tool = '\n### run\n\nRuns it.\n\n#### Command\n\n```\ngit status\n```\n';
+
+  it('is never trusted to run unasked, and says why: past 10,000 files', () => {
+    const base = tempDir();
+    const files: Record<string, string> = {};
+    for (let i = 0; i < MAX_SKILL_FILES + 50; i++) files[`data/f${String(i).padStart(5, '0')}.txt`] = `${i}\n`;
+    const dir = writeSkill(base, 'demo', skillMd({ ...GOOD, read_only: true }, tool), files);
+    const skill = parseSkill(dir, root(base));
+    expect(skill.diagnostics.find((d) => d.code === 'W413')?.message).toMatch(/too big to hash whole \(more than 10,000 files or 1 GiB in all\)/);
+    expect(skill.identity.unverified).toMatch(/too big to hash whole.*never runs unasked/);
+    // Not by an allow rule, nor as a bundled read-only tool: it asks, saying why.
+    const rule = { id: 1, pattern: 'skill:*', effect: 'allow' as const, createdAt: 0, pins: [{ skill: 'demo', rootKind: 'env' as const, path: dir, trust: 'user' as const, profile: { name: 'read-only' as const, network: false, hosts: [] } }] };
+    const call = { tool: skill.tools[0]!, mode: 'Global' as const, paused: false, remembered: null, cwd: base, programPath: '/usr/bin/git', resolveBin: () => '/usr/bin/git', env: {}, enabled: true };
+    const sandbox = { name: 'read-only' as const, network: false, hosts: [], contained: true, mechanism: 'bubblewrap' as const, why: null };
+    expect(decide({ ...call, skill, rules: [rule], sandbox })).toMatchObject({ outcome: 'ask', reason: expect.stringMatching(/too big to hash whole/) });
+    const bundled = identify(parseSkill(dir, bundledRoot(base)), { version: 1, skills: { demo: { hash: skill.hash, files: {} } } });
+    expect(bundled.trust).toBe('bundled');
+    expect(decide({ ...call, skill: bundled, rules: [], sandbox })).toMatchObject({ outcome: 'ask', reason: expect.stringMatching(/too big to hash whole/) });
+  });
+
+  it('past 1 GiB in all: the walk stops before reading the file that passes it', () => {
+    const base = tempDir();
+    const dir = writeSkill(base, 'demo', skillMd(GOOD), { 'small.txt': 'x' });
+    // Sparse: its size counts, not its (absent) blocks; the walk never reads it.
+    writeFileSync(join(dir, 'model.bin'), '');
+    truncateSync(join(dir, 'model.bin'), MAX_SKILL_BYTES + 1);
+    const skill = parseSkill(dir, root(base));
+    expect(skill.diagnostics.map((d) => d.code)).toContain('W413');
+    expect(skill.identity.unverified).toMatch(/too big to hash whole/);
+  });
+
+  it('covers every file of a skill within the bounds: an edit of any one of 10,000 moves the hash', () => {
+    const base = tempDir();
+    const files: Record<string, string> = {};
+    for (let i = 0; i < MAX_SKILL_FILES - 1; i++) files[`data/f${String(i).padStart(5, '0')}.txt`] = `${i}\n`;
+    const dir = writeSkill(base, 'demo', skillMd(GOOD), files);
+    const before = parseSkill(dir, root(base));
+    expect(before.diagnostics.map((d) => d.code)).not.toContain('W413');
+    for (const i of [0, MAX_SKILL_FILES - 2]) {
+      const file = join(dir, 'data', `f${String(i).padStart(5, '0')}.txt`);
+      const was = readFileSync(file);
+      writeFileSync(file, 'edited\n');
+      expect(parseSkill(dir, root(base)).hash, file).not.toBe(before.hash);
+      writeFileSync(file, was);
+    }
   });
 });

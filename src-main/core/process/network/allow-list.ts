@@ -1,50 +1,58 @@
 /**
  * What a run's proxy lets through. A host must match the skill's list (`*` for any) before
  * anything is looked up, so a name the list refuses never reaches a DNS server (no exfiltration by
- * lookup). An allowed name is resolved once, here, and the connection goes to that very address:
- * this computer's own addresses (loopback, unspecified, link-local, with their IPv4-mapped forms)
- * are reached only through a pattern that names them (`localhost`, `127.0.0.1`, `[::1]`, …), never
- * through `*` or a name that resolves there (DNS rebinding).
+ * lookup). An allowed name is resolved once, here, and the connection goes to that very address,
+ * judged by where it leads (address-ranges.ts):
+ * - `*` (`network: true`) reaches the public internet only: no private, CGNAT, ULA, multicast,
+ *   documentation or reserved address, and nothing of this computer's, in any spelling or form;
+ * - a list reaches another network's address (a private one) through any of its patterns, since
+ *   naming a host is what a list is for;
+ * - this computer and its link (loopback, unspecified, link-local, cloud metadata, every address
+ *   of its own interfaces) only through a pattern that names that address (`127.0.0.1`, `[::1]`,
+ *   `localhost` for loopback), never through a name that resolves there (DNS rebinding).
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { ANY_HOST } from '../../../shared/network-reach.js';
 import { allowingPattern, canonicalHost, isAddress, parseHostPattern } from '../../skills/network-hosts.js';
+import { addressReach, isLoopback, sameAddress } from './address-ranges.js';
 
 /** Resolves a name to one address, as the OS would for a connection. */
 export type Lookup = (host: string) => Promise<string>;
+
+/** This computer's own addresses, read afresh for each connection (interfaces come and go). */
+export type OwnAddresses = () => string[];
 
 /** Where the proxy may connect; why the allow-list refuses it; or why it cannot be reached (a name that does not resolve). */
 export type Verdict =
   { kind: 'allow'; host: string; address: string } | { kind: 'deny'; host: string; why: string } | { kind: 'unreachable'; host: string; why: string };
 
-const LOCAL = new BlockList();
-LOCAL.addSubnet('127.0.0.0', 8, 'ipv4');
-LOCAL.addSubnet('0.0.0.0', 8, 'ipv4');
-LOCAL.addSubnet('169.254.0.0', 16, 'ipv4');
-LOCAL.addAddress('::1', 'ipv6');
-LOCAL.addAddress('::', 'ipv6');
-LOCAL.addSubnet('fe80::', 10, 'ipv6');
-
-/** Whether an address is this computer's own or its link's (loopback, unspecified, link-local), mapped IPv4 included. */
-export function isLocalAddress(address: string): boolean {
-  const bare = address.replace(/^\[|\]$/g, '');
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare)?.[1];
-  if (mapped !== undefined) return LOCAL.check(mapped, 'ipv4');
-  const family = isIP(bare);
-  return family !== 0 && LOCAL.check(bare, family === 4 ? 'ipv4' : 'ipv6');
-}
-
-/** Whether a pattern names this computer itself: only such a pattern lets a connection reach a local address. */
-function namesLocal(pattern: string): boolean {
+/** Whether a pattern names this very address (or `localhost`, the loopback's name): only such a pattern reaches this computer. */
+function namesAddress(pattern: string, address: string): boolean {
   const parsed = parseHostPattern(pattern);
   if (typeof parsed === 'string' || parsed.wildcard) return false;
-  return parsed.host === 'localhost' || (isAddress(parsed.host) && isLocalAddress(parsed.host));
+  if (parsed.host === 'localhost') return isLoopback(address);
+  return isAddress(parsed.host) && sameAddress(parsed.host, address);
 }
+
+const systemOwn: OwnAddresses = () =>
+  Object.values(networkInterfaces())
+    .flat()
+    .flatMap((entry) => (entry === undefined ? [] : [entry.address]));
 
 const systemLookup: Lookup = async (host) => (await dnsLookup(host)).address;
 
-/** Decides a connection to `text`:`port` for a run allowed `hosts`, resolving an allowed name with `lookup`. */
-export async function judge(hosts: readonly string[], text: string, port: number, lookup: Lookup = systemLookup): Promise<Verdict> {
+/**
+ * Decides a connection to `text`:`port` for a run allowed `hosts`, resolving an allowed name with
+ * `lookup` and knowing this computer's addresses from `own`.
+ */
+export async function judge(
+  hosts: readonly string[],
+  text: string,
+  port: number,
+  lookup: Lookup = systemLookup,
+  own: OwnAddresses = systemOwn,
+): Promise<Verdict> {
   const host = canonicalHost(text);
   if (host === null || !Number.isInteger(port) || port < 1 || port > 65535)
     return { kind: 'deny', host: text.slice(0, 255), why: 'not a host name or address and port' };
@@ -60,8 +68,13 @@ export async function judge(hosts: readonly string[], text: string, port: number
       return { kind: 'unreachable', host, why: 'the name does not resolve' };
     }
   }
-  if (isLocalAddress(address) && !namesLocal(pattern)) {
-    return { kind: 'deny', host, why: `${address} is this computer or its link; only a list that names it reaches it` };
+  const mine = own();
+  const reach = addressReach(address, mine);
+  if (reach.kind === 'local' && !namesAddress(pattern, address)) {
+    return { kind: 'deny', host, why: `${address} is ${reach.why}; only a list that names this address reaches it` };
+  }
+  if (reach.kind === 'private' && pattern === ANY_HOST) {
+    return { kind: 'deny', host, why: `${address} is not on the public internet (${reach.why}); only a list that names it reaches it` };
   }
   return { kind: 'allow', host, address };
 }

@@ -9,7 +9,7 @@
 import { createServer as createHttpServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import type { NetworkDenial } from '../../../shared/runs.js';
-import { judge, type Lookup, type Verdict } from './allow-list.js';
+import { judge, type Lookup, type OwnAddresses, type Verdict } from './allow-list.js';
 import { readSocksRequest, socksReply, SOCKS_REPLY } from './socks5.js';
 
 /** Where a proxy listens: a Unix socket (bound into a bubblewrap sandbox), or a loopback TCP port (Seatbelt). */
@@ -31,6 +31,8 @@ export interface ProxyOptions {
   socketPath: string | null;
   /** Name resolution; the system's unless a test gives its own. */
   lookup?: Lookup;
+  /** This computer's own addresses; its interfaces' at each connection unless a test gives its own. */
+  ownAddresses?: OwnAddresses;
 }
 
 /** Refusals kept per run: a tool that tries a million hosts leaves a record of bounded size. */
@@ -88,7 +90,7 @@ export async function startNetworkProxy(options: ProxyOptions): Promise<NetworkP
     return socket;
   };
   const decide = async (host: string, port: number): Promise<Verdict> => {
-    const verdict = await judge(options.hosts, host, port, options.lookup);
+    const verdict = await judge(options.hosts, host, port, options.lookup, options.ownAddresses);
     if (verdict.kind === 'deny') {
       const key = `${verdict.host}\0${port}`;
       const seen = denials.get(key);

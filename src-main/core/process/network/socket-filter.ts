@@ -1,25 +1,45 @@
 /**
- * The seccomp filter of a run that shares this computer's network (`network: host`): such a run
- * may open Internet sockets (IPv4, IPv6: TCP, UDP, ICMP) and read the routing table (netlink route,
- * which name resolution asks), and nothing else. A Unix socket — the way to abstract sockets (X11,
- * D-Bus, systemd), which a shared network namespace cannot hide — cannot be created at all, nor can
- * io_uring, which creates sockets without the socket call. bubblewrap installs it (`--seccomp FD`)
- * as the last step before it starts the tool, after no_new_privs.
+ * The seccomp filter of every contained run on Linux: an allow-list of the socket families its
+ * tool may create, checked on every system call that creates a socket (socket, socketpair; the
+ * others, io_uring's, are refused whole). No run may create a Unix socket of any kind — the way to
+ * abstract sockets (X11, D-Bus, systemd), which a shared network namespace (`network: host`)
+ * cannot hide, and to whatever a private one holds. The filter also keeps the tool from the
+ * processes of the sandbox it does not apply to (bubblewrap's first process, and the relay, which
+ * must open Unix sockets to the proxy): no ptrace, no writing another process's memory, no taking
+ * its file descriptors. Other ABIs (32-bit x86 and its socketcall, x32, 32-bit ARM) are refused as
+ * if absent. bubblewrap installs it (`--seccomp FD`) as the last step before it starts the tool,
+ * after no_new_privs; where the relay carries a host list, the relay installs it on the tool alone.
  *
  * The program is classic BPF over `struct seccomp_data` (nr at 0, arch at 4, args[i] at 16 + 8i;
- * the low 32 bits of an argument come first on the little-endian machines listed here).
+ * the low 32 bits of an argument come first on the little-endian machines listed here, and the
+ * kernel reads a family and a protocol as ints, so the low 32 bits are all that count).
  */
 
-/** Each architecture the filter is written for: its audit number and system call numbers. */
-const ARCHES: Partial<Record<NodeJS.Architecture, { audit: number; socket: number; ioUringSetup: number; x32: boolean }>> = {
-  x64: { audit: 0xc000003e, socket: 41, ioUringSetup: 425, x32: true },
-  arm64: { audit: 0xc00000b7, socket: 198, ioUringSetup: 425, x32: false },
+/** A socket family a run may create: IPv4, IPv6, or netlink's routing table (what name resolution asks). */
+export type SocketFamily = 'inet' | 'inet6' | 'netlink-route';
+
+/**
+ * The families every contained run may create, whatever its network: Internet sockets (which reach
+ * only the run's own loopback unless its network is `host`) and the routing table.
+ */
+export const RUN_SOCKET_FAMILIES: readonly SocketFamily[] = ['inet', 'inet6', 'netlink-route'];
+
+/** Each architecture the filter is written for: its audit number and the system call numbers it judges. */
+const ARCHES: Partial<
+  Record<
+    NodeJS.Architecture,
+    { audit: number; x32: boolean; socket: number; socketpair: number; ptrace: number; processVmWritev: number; ioUring: number[]; pidfdGetfd: number }
+  >
+> = {
+  x64: { audit: 0xc000003e, x32: true, socket: 41, socketpair: 53, ptrace: 101, processVmWritev: 311, ioUring: [425, 426, 427], pidfdGetfd: 438 },
+  arm64: { audit: 0xc00000b7, x32: false, socket: 198, socketpair: 199, ptrace: 117, processVmWritev: 271, ioUring: [425, 426, 427], pidfdGetfd: 438 },
 };
 
 const AF_INET = 2;
 const AF_INET6 = 10;
 const AF_NETLINK = 16;
 const NETLINK_ROUTE = 0;
+const EPERM = 1;
 const EACCES = 13;
 const ENOSYS = 38;
 /** x32 system calls arrive as x86-64 ones with this bit set. */
@@ -58,8 +78,22 @@ function assemble(steps: readonly Step[]): Buffer {
   return out;
 }
 
-/** The filter for `arch` as bytes for `bwrap --seccomp`, or null where none is written (then such runs cannot be contained). */
-export function socketFilter(arch: NodeJS.Architecture = process.arch): Buffer | null {
+/** The steps that let a family in `families` through to 'allow', falling through to 'refuse' for any other (the family in A). */
+function familySteps(families: readonly SocketFamily[]): Step[] {
+  const steps: Step[] = [];
+  if (families.includes('inet')) steps.push({ op: JEQ, k: AF_INET, yes: 'allow' });
+  if (families.includes('inet6')) steps.push({ op: JEQ, k: AF_INET6, yes: 'allow' });
+  if (families.includes('netlink-route')) {
+    steps.push({ op: JEQ, k: AF_NETLINK, no: 'refuse' }, { op: LD_ABS, k: 32 }, { op: JEQ, k: NETLINK_ROUTE, yes: 'allow' });
+  }
+  return steps;
+}
+
+/**
+ * The filter for `arch` letting a tool create sockets of `families` only, as bytes for
+ * `bwrap --seccomp` (or the relay's -f), or null where none is written (then runs cannot be contained).
+ */
+export function socketFilter(families: readonly SocketFamily[] = RUN_SOCKET_FAMILIES, arch: NodeJS.Architecture = process.arch): Buffer | null {
   const a = ARCHES[arch];
   if (a === undefined) return null;
   return assemble([
@@ -68,16 +102,20 @@ export function socketFilter(arch: NodeJS.Architecture = process.arch): Buffer |
     { op: JEQ, k: a.audit, no: 'no-such-call' },
     { op: LD_ABS, k: 0 },
     ...(a.x32 ? [{ op: JGE, k: X32_BIT, yes: 'no-such-call' }] : []),
-    { op: JEQ, k: a.ioUringSetup, yes: 'no-such-call' },
-    { op: JEQ, k: a.socket, no: 'allow' },
+    // io_uring creates sockets (and opens files) without the calls judged here.
+    ...a.ioUring.map((nr) => ({ op: JEQ, k: nr, yes: 'no-such-call' })),
+    { op: JEQ, k: a.ptrace, yes: 'not-permitted' },
+    { op: JEQ, k: a.processVmWritev, yes: 'not-permitted' },
+    { op: JEQ, k: a.pidfdGetfd, yes: 'not-permitted' },
+    { op: JEQ, k: a.socket, yes: 'family' },
+    { op: JEQ, k: a.socketpair, yes: 'family', no: 'allow' },
+    { label: 'family' },
     { op: LD_ABS, k: 16 },
-    { op: JEQ, k: AF_INET, yes: 'allow' },
-    { op: JEQ, k: AF_INET6, yes: 'allow' },
-    { op: JEQ, k: AF_NETLINK, no: 'refuse' },
-    { op: LD_ABS, k: 32 },
-    { op: JEQ, k: NETLINK_ROUTE, yes: 'allow', no: 'refuse' },
+    ...familySteps(families),
     { label: 'refuse' },
     { op: RET, k: errno(EACCES) },
+    { label: 'not-permitted' },
+    { op: RET, k: errno(EPERM) },
     { label: 'no-such-call' },
     { op: RET, k: errno(ENOSYS) },
     { label: 'allow' },

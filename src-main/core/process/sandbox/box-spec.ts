@@ -8,6 +8,7 @@
  */
 import { templateErrors } from '../../../shared/error-messages/templates.js';
 import { isInside } from '../../files/paths.js';
+import { secretReach } from '../../files/secret-places.js';
 import { ancestry, closeHandle, identityAt, openPath, type Ancestor, type Handle } from './handles.js';
 import { programBinds } from './program-binds.js';
 import { secretMasks } from './secret-paths.js';
@@ -88,6 +89,9 @@ function bindRefusal(handle: Handle, request: BoxRequest): string | null {
       closeHandle(holder);
     }
   }
+  // By its real path too: another person's keys, a credential store at any depth, the runtime folder (one that only holds a secret gets masks inside).
+  const reach = secretReach(handle.path, request);
+  if (reach !== null && reach.relation !== 'holds') return reach.relation === 'is' ? reach.place : `inside ${reach.place}`;
   return null;
 }
 

@@ -1,10 +1,11 @@
 /**
  * The network part of a bubblewrap run (docs/runner.md#network). The network namespace is never
- * the host's, except under `network: host`, which shares it and instead forbids Unix sockets with a
- * seccomp filter (abstract sockets such as X11 and D-Bus live in the namespace). A run with a host
- * list gets its proxy's socket bound in read-only and the relay as its first process, listening on
- * 127.0.0.1:RELAY_PORT inside, with the proxy variables pointing there. A list without a proxy, or
- * without the relay, gets no network at all: it fails closed.
+ * the host's, except under `network: host`, which shares it. Every run gets the socket filter
+ * (socket-filter.ts: Internet and netlink-route sockets only, never a Unix one), which bwrap
+ * installs last; a run with a host list gets its proxy's socket bound in read-only and the relay
+ * listening on 127.0.0.1:RELAY_PORT inside, with the proxy variables pointing there, and there the
+ * relay installs the filter on the tool alone (it must itself open Unix sockets to the proxy). A
+ * list without a proxy, or without the relay, gets no network at all: it fails closed.
  */
 import { accessSync, constants } from 'node:fs';
 import { proxyEnv } from '../network/proxy-env.js';
@@ -18,7 +19,7 @@ export const RELAY_PORT = 3128;
 /** Where the proxy's socket appears inside the sandbox (in its private /tmp). */
 export const PROXY_SOCKET_INSIDE = '/tmp/.skilltray-proxy.sock';
 
-/** The file descriptor bwrap reads the seccomp filter from: the first after stdin, stdout and stderr. */
+/** The file descriptor the seccomp filter arrives on: the first after stdin, stdout and stderr. */
 const SECCOMP_FD = 3;
 
 /** What the network adds to a bubblewrap command line. */
@@ -27,41 +28,43 @@ export interface BubblewrapNetwork {
   share: string[];
   /** Mounts and the seccomp flag, after every filesystem rule. */
   mounts: string[];
-  /** What runs before the program (the relay and its arguments). */
-  prefix: string[];
+  /** The relay's network options (listen, the proxy's socket, the filter it installs); empty when bwrap installs the filter. */
+  relay: string[];
   env: Record<string, string>;
   /** Data for file descriptors 3, 4, … (the seccomp filter). */
   inputs: Uint8Array[];
 }
 
-const NONE: BubblewrapNetwork = { share: [], mounts: [], prefix: [], env: {}, inputs: [] };
-
 /** The network part of a run's command line; `relay` is the relay binary's path. */
 export function bubblewrapNetwork(places: Pick<RunPlaces, 'profile' | 'proxy'>, relay: string | null): BubblewrapNetwork {
   const { profile, proxy } = places;
-  if (!profile.network) return NONE;
-  if (profile.hosts === 'host') {
-    const filter = socketFilter();
-    if (filter === null) return NONE;
-    return { ...NONE, share: ['--share-net'], mounts: ['--seccomp', String(SECCOMP_FD)], inputs: [filter] };
-  }
-  if (proxy?.kind !== 'unix' || relay === null) return NONE;
+  const filter = socketFilter();
+  const inputs = filter === null ? [] : [filter];
+  const filtered = { share: [], mounts: filter === null ? [] : ['--seccomp', String(SECCOMP_FD)], relay: [], env: {}, inputs };
+  if (!profile.network) return filtered;
+  if (profile.hosts === 'host') return { ...filtered, share: ['--share-net'] };
+  // A list with no proxy to reach, or no relay to reach it through, reaches nothing.
+  if (proxy?.kind !== 'unix' || relay === null) return filtered;
   return {
-    ...NONE,
-    mounts: ['--ro-bind', proxy.path, PROXY_SOCKET_INSIDE, '--ro-bind', relay, relay],
-    prefix: [relay, String(RELAY_PORT), PROXY_SOCKET_INSIDE],
+    share: [],
+    mounts: ['--ro-bind', proxy.path, PROXY_SOCKET_INSIDE],
+    relay: ['-l', String(RELAY_PORT), '-s', PROXY_SOCKET_INSIDE, '-f', String(SECCOMP_FD)],
     env: proxyEnv(`127.0.0.1:${RELAY_PORT}`),
+    inputs,
   };
 }
 
-/** Why runs of `profile` cannot have their network here, or null when they can. */
+/** Why runs of `profile` cannot have their network (or their socket filter) here, or null when they can. */
 export function bubblewrapNetworkUnavailable(profile: SandboxProfile, relay: string | null): string | null {
-  if (!profile.network) return null;
-  if (profile.hosts === 'host') {
-    return socketFilter() === null
-      ? `network: host needs a socket filter written for this processor (${process.arch}); Skilltray has one for x64 and arm64`
-      : null;
+  if (socketFilter() === null) {
+    return `contained runs need a socket filter written for this processor (${process.arch}); Skilltray has one for x64 and arm64`;
   }
+  if (!profile.network || profile.hosts === 'host') return null;
+  return relayMissing(relay);
+}
+
+/** Why the relay cannot run, or null when it can. */
+export function relayMissing(relay: string | null): string | null {
   try {
     if (relay === null) throw new Error('no path');
     accessSync(relay, constants.X_OK);

@@ -1,14 +1,23 @@
 /**
- * A cgroup per run, where Skilltray may make one: as root. Root is the one user RLIMIT_NPROC does
- * not bind (the kernel exempts it), so without a cgroup a fork bomb run as root would go on until
- * the timeout. The cgroup caps the run's processes (pids.max) and memory (memory.max, no swap) as
- * a whole, and its counters say afterwards which limit the run ran into. cgroup v2 or v1
- * hierarchies both serve; an unprivileged Skilltray uses rlimits instead (see bubblewrap.ts).
+ * A cgroup per run, where one can be had. As root Skilltray makes it: root is the one user
+ * RLIMIT_NPROC does not bind (the kernel exempts it), so without a cgroup a fork bomb run as root
+ * would go on until the timeout. The cgroup caps the run's processes (pids.max) and memory
+ * (memory.max, no swap; the private folders' tmpfs pages count too) as a whole, and its counters
+ * say afterwards which limit the run ran into. cgroup v2 or v1 hierarchies both serve. An ordinary
+ * user gets the same from the user's systemd where it delegates memory and pids (a transient scope
+ * per run, `systemd-run --user --scope`); elsewhere rlimits bind each process (see bubblewrap.ts).
  */
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResourceLimitName, ResourceLimits } from '../../../shared/model.js';
 import { isAlive, thisProcess } from '../../process-identity.js';
+import { resolveProgram } from '../resolve-program.js';
+import { onSystemPath } from './system-paths.js';
+
+/** What holds a run's memory and processes: a cgroup Skilltray made (root), a systemd scope of the user's (delegated), or rlimits per process. */
+export type MemoryBound = 'cgroup' | 'scope' | 'rlimit';
 
 /** Where a controller's cgroups for runs go, and which cgroup filesystem it is. */
 interface Place {
@@ -166,6 +175,111 @@ export function openRunCgroup(id: string, limits: ResourceLimits): RunCgroup {
           // its last processes are still being reaped: the next run's sweep removes it
         }
       }
+    },
+  };
+}
+
+/** A run in a transient systemd scope of the user's own manager, which holds its memory and processes as a whole. */
+export interface UserScope {
+  /** systemd-run and its options, to run before bwrap (it becomes bwrap, in the scope). */
+  command: string[];
+  /** What systemd-run needs to find the user's manager; bwrap drops it before the tool starts. */
+  env: Record<string, string>;
+  /** Memory when systemd says the kernel killed in the scope for it (its Result is oom-kill). */
+  hit(): 'memoryMiB' | null;
+}
+
+/** systemd-run's options for a run's scope named `unit`: memory (no swap) and tasks for the whole run. */
+export function scopeOptions(limits: ResourceLimits, unit: string): string[] {
+  return [
+    '--user',
+    '--scope',
+    '--quiet',
+    `--unit=${unit}`,
+    '-p',
+    `MemoryMax=${limits.memoryMiB}M`,
+    '-p',
+    'MemorySwapMax=0',
+    '-p',
+    `TasksMax=${limits.processes}`,
+    '--',
+  ];
+}
+
+/** The session variables systemd-run reads to reach the user's manager. */
+function sessionEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const runtime = env.XDG_RUNTIME_DIR ?? '';
+  return { XDG_RUNTIME_DIR: runtime, ...(env.DBUS_SESSION_BUS_ADDRESS === undefined ? {} : { DBUS_SESSION_BUS_ADDRESS: env.DBUS_SESSION_BUS_ADDRESS }) };
+}
+
+/** The programs and session a user scope needs, or why there is none: checked before the one probe run. */
+function scopeNeeds(env: NodeJS.ProcessEnv): { run: string; ctl: string; truePath: string } | string {
+  const uid = process.getuid?.();
+  if (uid === undefined || uid === 0) return 'root gets a cgroup of its own';
+  if (!existsSync(join(ROOT, 'cgroup.controllers'))) return 'no unified cgroup hierarchy (cgroup v2) at /sys/fs/cgroup';
+  const own = (name: string): string | null => {
+    const found = resolveProgram(name, env, '/');
+    return found !== null && onSystemPath(found, 'linux') ? found : null;
+  };
+  const [run, ctl, truePath] = [own('systemd-run'), own('systemctl'), own('true')];
+  if (run === null || ctl === null || truePath === null) return 'no systemd-run and systemctl in the system folders';
+  if (env.XDG_RUNTIME_DIR === undefined || !existsSync(join(env.XDG_RUNTIME_DIR, 'bus')))
+    return "no session bus to reach the user's systemd ($XDG_RUNTIME_DIR/bus)";
+  const delegated = join(ROOT, 'user.slice', `user-${uid}.slice`, `user@${uid}.service`, 'cgroup.controllers');
+  let controllers: string[] = [];
+  try {
+    controllers = readFileSync(delegated, 'utf8').trim().split(/\s+/);
+  } catch {
+    // no user manager's cgroup
+  }
+  if (!controllers.includes('memory') || !controllers.includes('pids')) return "the user's systemd is not delegated the memory and pids controllers";
+  return { run, ctl, truePath };
+}
+
+let scopeWhy: string | null | undefined;
+let scopePrograms: { run: string; ctl: string } | undefined;
+
+/**
+ * Null when runs of this process can each have a systemd scope of the user's (found once, by
+ * running `true` in one); otherwise why not, and they are bound by rlimits instead.
+ */
+export function userScopeUnavailable(env: NodeJS.ProcessEnv): string | null {
+  if (scopeWhy !== undefined) return scopeWhy;
+  const needs = scopeNeeds(env);
+  if (typeof needs === 'string') {
+    scopeWhy = needs;
+    return scopeWhy;
+  }
+  const probe = spawnSync(
+    needs.run,
+    [...scopeOptions({ processes: 16, memoryMiB: 64, fileSizeMiB: 1, cpuSeconds: 1 }, `skilltray-probe-${randomUUID()}.scope`), needs.truePath],
+    {
+      env: { PATH: env.PATH ?? '', ...sessionEnv(env) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      encoding: 'utf8',
+      timeout: 10_000,
+    },
+  );
+  scopeWhy = probe.status === 0 ? null : `systemd-run --user --scope failed (${probe.stderr?.trim().split('\n')[0] || `status ${String(probe.status)}`})`;
+  if (scopeWhy === null) scopePrograms = { run: needs.run, ctl: needs.ctl };
+  return scopeWhy;
+}
+
+/** A scope for one run with `limits`, or null where the user's systemd gives none (see userScopeUnavailable). */
+export function userScope(limits: ResourceLimits, env: NodeJS.ProcessEnv): UserScope | null {
+  if (userScopeUnavailable(env) !== null || scopePrograms === undefined) return null;
+  const { run, ctl } = scopePrograms;
+  const unit = `skilltray-run-${randomUUID()}.scope`;
+  const session = { PATH: env.PATH ?? '', ...sessionEnv(env) };
+  return {
+    command: [run, ...scopeOptions(limits, unit)],
+    env: sessionEnv(env),
+    hit() {
+      const shown = spawnSync(ctl, ['--user', 'show', '--property=Result', '--value', unit], { env: session, encoding: 'utf8', timeout: 10_000 });
+      const result = shown.stdout?.trim() ?? '';
+      // A failed scope stays loaded until reset; a finished one is already gone.
+      if (result !== '' && result !== 'success') spawnSync(ctl, ['--user', 'reset-failed', unit], { env: session, stdio: 'ignore', timeout: 10_000 });
+      return result === 'oom-kill' ? 'memoryMiB' : null;
     },
   };
 }

@@ -5,6 +5,7 @@
  * command line.
  */
 import { relative } from 'node:path';
+import type { LimitHit } from '../../../shared/model.js';
 import type { SandboxMechanism, SandboxProfile } from '../../../shared/runs.js';
 import { isInside } from '../../files/paths.js';
 import type { ProxyAddress } from '../network/proxy-server.js';
@@ -70,11 +71,11 @@ export interface SpawnCommand {
   env: Record<string, string>;
   /** Set by a sandbox whose PID namespace ends everything the tool started when it exits. */
   treeEndsWithIt?: boolean;
-  /** Set when the program reports its child's pid on fd 3 and waits on fd 4 until the runner admits it (see RunPlaces.gated). */
+  /** Set when the program reports its child's pid on one fd and waits on the next until admitted (RunPlaces.gated; numbered by bubblewrap.ts fdLayout). */
   gated?: boolean;
   /** Data for file descriptors 3, 4, … of the spawned program, each read to its end (bwrap's seccomp filter). */
   inputs?: Uint8Array[];
-  /** Open descriptors passed on after `inputs`, in order (what bubblewrap binds by descriptor). */
+  /** Open descriptors passed on after `inputs` and before the gate's, in order (what bubblewrap binds by descriptor). */
   fds?: number[];
   /**
    * Where the program starts on the host, when that is not the run's folder: bubblewrap's own start
@@ -82,6 +83,10 @@ export interface SpawnCommand {
    * checked to be the folder decided on.
    */
   cwd?: string;
+  /** Set when the program reports on the fd after all the others (the relay: which private folder filled up). */
+  reports?: boolean;
+  /** Which limit stopped the run, from that report and what else the sandbox kept (a systemd scope's result), once it has ended. */
+  limitHit?: (report: string) => LimitHit | null;
 }
 
 /** An OS sandbox, or the answer that there is none. */

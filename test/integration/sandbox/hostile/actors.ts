@@ -60,6 +60,8 @@ const SKILLS: Record<string, Record<string, unknown>> = {
   ...PROBES,
   'probe-limits': { read_only: true, timeout: 10, limits: { cpu_seconds: 1, file_size_mb: 1 } },
   'probe-ws-limits': { timeout: 10, limits: { file_size_mb: 1 } },
+  // Small enough that filling what it may fill is cheap: 32 MiB per file and per private folder (four of them), 256 MiB of memory.
+  'probe-small': { read_only: true, timeout: 60, limits: { file_size_mb: 32, memory_mb: 256 } },
 };
 
 function probeSkill(name: string, frontmatter: Record<string, unknown>): string {

@@ -13,10 +13,14 @@ import { skillMd, testHome, writeSkill, type TestHome } from '../../../support/t
 
 const BIN = join(import.meta.dirname, '..', '..', '..', '..', 'bin', 'skilltray.js');
 
-/** Who runs Skilltray in a test: a name for the test title, and the uid/gid to run the CLI as (none: this process's own). */
+/**
+ * Who runs Skilltray in a test: a name for the test title, the uid/gid to run the CLI as (none:
+ * this process's own), and the network namespace it runs in (none: this process's).
+ */
 export interface RunAs {
   label: string;
   ids: { uid: number; gid: number } | null;
+  netns?: string;
 }
 
 /** The ordinary user these tests make when they run as root. */
@@ -59,14 +63,13 @@ export function networkHome(skills: Record<string, unknown>, who: RunAs): TestHo
 
 /** `program ARGS` as `who`, with the test home's environment, in its work folder (a run never works in a home folder). */
 async function runAs(t: TestHome, who: RunAs, program: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const result = await execa(program, args, {
-    env: { ...t.env, PATH: process.env.PATH },
-    extendEnv: false,
-    cwd: t.work,
-    reject: false,
-    stdin: 'ignore',
-    ...(who.ids === null ? {} : { uid: who.ids.uid, gid: who.ids.gid }),
-  });
+  const options = { env: { ...t.env, PATH: process.env.PATH }, extendEnv: false, cwd: t.work, reject: false, stdin: 'ignore' } as const;
+  // Into a namespace as root (ip netns exec), then down to the user.
+  const setpriv = who.ids === null ? [] : ['setpriv', `--reuid=${who.ids.uid}`, `--regid=${who.ids.gid}`, '--clear-groups', '--'];
+  const result =
+    who.netns === undefined
+      ? await execa(program, args, { ...options, ...(who.ids === null ? {} : { uid: who.ids.uid, gid: who.ids.gid }) })
+      : await execa('ip', ['netns', 'exec', who.netns, ...setpriv, program, ...args], options);
   return { code: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 

@@ -91,7 +91,7 @@ describe.each(whoRuns())('a network tool, $label', (who) => {
     expect(report.sandbox).toMatchObject({ network: true, hosts: ['*'], contained: true });
     expect(report.result.stdout).toBe(
       [
-        `Skilltray's network allow-list refused "127.0.0.1" port ${allowed.port}: 127.0.0.1 is this computer or its link; only a list that names it reaches it`,
+        `Skilltray's network allow-list refused "127.0.0.1" port ${allowed.port}: 127.0.0.1 is this computer (loopback, 127.0.0.0/8); only a list that names this address reaches it`,
         'socks refused: 97',
         'direct refused',
         '',

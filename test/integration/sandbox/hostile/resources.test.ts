@@ -64,8 +64,64 @@ asRootAndUser((actor) => {
     expect(history.stdout).toContain('stopped at its file-size limit');
   });
 
+  it(
+    'each private folder (/tmp, /var/tmp, /dev/shm, the home) holds at most its cap, the file-size limit (#38: 3.6 GiB went into /dev/shm)',
+    LONG,
+    async () => {
+      // Eight files of 16 MiB into each folder, each write on until the folder refuses it; then what each holds.
+      const fill = [
+        'for dir in /dev/shm /var/tmp /tmp "$HOME"; do',
+        '  for i in 1 2 3 4 5 6 7 8; do head -c 16777216 /dev/zero > "$dir/fill$i" 2>/dev/null || break; done',
+        '  echo "$dir $(cat "$dir"/fill* | wc -c)"',
+        'done',
+      ].join('\n');
+      const { report } = await attack(actor, 'probe-small', 'sh', { script: fill });
+      const result = resultOf(report);
+      const held = Object.fromEntries(
+        result.stdout
+          .trim()
+          .split('\n')
+          .map((line) => [line.split(' ')[0], Number(line.split(' ')[1])]),
+      );
+      expect(Object.keys(held).length, result.stderr).toBe(4);
+      for (const [dir, bytes] of Object.entries(held)) {
+        expect(bytes, dir).toBeGreaterThanOrEqual(16 * 1024 * 1024);
+        expect(bytes, dir).toBeLessThanOrEqual(32 * 1024 * 1024);
+      }
+      // A tool that stops because a folder is full: the record says which limit.
+      const stopped = await attack(actor, 'probe-small', 'sh', {
+        script: 'head -c 20971520 /dev/zero > /dev/shm/a && head -c 20971520 /dev/zero > /dev/shm/b',
+      });
+      expect(resultOf(stopped.report)).toMatchObject({ exitCode: 1, limitHit: 'privateFolder' });
+      expect(resultOf(stopped.report).stderr).toContain('No space left on device');
+      const history = await skilltray(actor, ['history', String((stopped.report as { id: string }).id)]);
+      expect(history.stdout).toContain('stopped at the size of a private folder');
+    },
+  );
+
+  it('shared memory (MAP_SHARED) is held to the memory limit too, not only private memory (#38: it escaped RLIMIT_DATA)', LONG, async () => {
+    const script = [
+      'python3 -c "',
+      'import mmap',
+      'try:',
+      '    m = mmap.mmap(-1, 8 << 30)',
+      'except OSError as e:',
+      "    print('refused:', e.strerror)",
+      '    raise SystemExit(0)',
+      "print('mapped 8 GiB', flush=True)",
+      'for i in range(0, 512 << 20, 4096): m[i] = 1',
+      "print('touched 512 MiB')",
+      '"',
+    ].join('\n');
+    const result = resultOf((await attack(actor, 'probe-small', 'sh', { script })).report);
+    expect(result.stdout).not.toContain('touched');
+    // A cgroup (root's, or one the user's systemd delegates) kills at 256 MiB; without one the address-space limit refuses the mapping.
+    if (actor.name === 'root') expect(result.limitHit).toBe('memoryMiB');
+    else expect(result.limitHit === 'memoryMiB' || result.stdout === 'refused: Cannot allocate memory\n', JSON.stringify(result)).toBe(true);
+  });
+
   it('the approval and the dry run show the limits in force', LONG, async () => {
     const dry = await skilltray(actor, ['run', 'probe-ro', 'sh', '--args', '{"script":"true"}', '--dry-run']);
-    expect(dry.stdout).toContain('Limits: 256 processes, 2 GiB memory, 1 GiB per file, 120 s CPU.');
+    expect(dry.stdout).toContain('Limits: 256 processes, 2 GiB memory, 1 GiB per file and per private folder, 120 s CPU.');
   });
 });

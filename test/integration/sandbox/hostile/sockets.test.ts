@@ -76,8 +76,8 @@ asRootAndUser((actor) => {
     });
     await new Promise<void>((resolve) => server.listen(`\0${name}`, resolve));
     servers.push(server);
-    // Node binds an abstract name padded with NULs to the whole sun_path, so the client does the same.
-    const script = `perl -MSocket -e 'socket(S, AF_UNIX, SOCK_STREAM, 0) or die; my $p = "\\0${name}"; $p .= "\\0" x (108 - length $p); if (connect(S, pack_sockaddr_un($p))) { print while <S> } else { print "refused\\n" }'`;
+    // Node binds an abstract name padded with NULs to the whole sun_path, so the client does the same; a box refuses the socket itself (the socket filter).
+    const script = `perl -MSocket -e 'socket(S, AF_UNIX, SOCK_STREAM, 0) or do { print "refused\\n"; exit }; my $p = "\\0${name}"; $p .= "\\0" x (108 - length $p); if (connect(S, pack_sockaddr_un($p))) { print while <S> } else { print "refused\\n" }'`;
     expect((await asActor(actor, 'bash', ['-c', script])).stdout).toBe('reached-host-service');
     const reached = count;
     for (const skill of ['probe-ro', 'probe-ws']) {

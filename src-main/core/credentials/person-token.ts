@@ -1,13 +1,13 @@
 /**
- * The bearer token that guards the loopback API: 32 random bytes, base64url, kept in `<home>/token`
- * (mode 0600, the home 0700). Anyone who can read it can act as the person at the desktop, so it is
- * read fresh on every request (a rotation takes effect at once), never followed through a symlink,
- * and a file of any other shape is treated as no token at all (every request refused).
+ * The person's bearer token: 32 random bytes, base64url, kept in `<home>/token` (mode 0600, the
+ * home 0700). Whoever presents it acts as the person at the desktop (authority.ts), so it is read
+ * fresh on every request (a rotation takes effect at once), never followed through a symlink, never
+ * written into an assistant's config, and a file of any other shape is treated as no token at all.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../core/facade.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 const NONCE_SHAPE = /^[0-9a-f]{32}$/;

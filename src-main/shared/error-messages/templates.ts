@@ -33,10 +33,15 @@ export const templateErrors = {
     new SkilltrayError('E506', `tool '${tool}' not found in skill '${skill}'; ${available.length === 0 ? 'it has no tools' : `it has ${named(available)}`}`, {
       details: { skill, tool, available, did_you_mean: didYouMean.map((name) => ({ name })) },
     }),
-  skillHasErrors: (skill: string, tool: string, diagnostics: readonly string[]) =>
-    new SkilltrayError('E507', `skill '${skill}' has errors (${diagnostics.join(', ') || 'see its diagnostics'}) and cannot run until they are fixed`, {
-      details: { skill, tool, diagnostics },
-    }),
+  /** `first` is the first error's own message, which names what to fix (a declared path, a line). */
+  skillHasErrors: (skill: string, tool: string, diagnostics: readonly string[], first?: string) =>
+    new SkilltrayError(
+      'E507',
+      `skill '${skill}' has errors (${diagnostics.join(', ') || 'see its diagnostics'}) and cannot run until they are fixed${first === undefined ? '' : `: ${first}`}`,
+      {
+        details: { skill, tool, diagnostics },
+      },
+    ),
   argumentsNotAnObject: (tool: string, got: string) =>
     new SkilltrayError('E508', `arguments for tool '${tool}' must be a JSON object, got ${got}`, { details: { tool } }),
   argumentRepeated: (tool: string, param: string) =>

@@ -88,10 +88,10 @@ asRootAndUser((actor) => {
   });
 
   it('a run that declares a folder of the home still cannot reach the sockets in it', LONG, async () => {
-    const socket = join(actor.home, '.config', 'agent', 'agent.sock');
+    const socket = join(actor.home, '.config', 'app', 'agent.sock');
     const count = await listener(actor, socket);
     const { report } = await attack(actor, 'probe-reads', 'sh', { script: connect(socket) });
-    expect(report.sandbox).toMatchObject({ reads: ['~/.config'] });
+    expect(report.sandbox).toMatchObject({ reads: ['~/.config/app'] });
     expect(resultOf(report).stdout).toMatch(/^refused/);
     expect(count()).toBe(0);
   });

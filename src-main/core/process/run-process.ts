@@ -67,6 +67,12 @@ export interface ProcessSpec {
    * waits until this returns; a throw stops the program and the run fails with E706.
    */
   admit?: (childPid: number) => void;
+  /**
+   * For a gated program: puts the program itself where its child must go, as soon as it started, so
+   * the child is born there and the kernel's wait for a move is paid while bwrap starts. It opens
+   * nothing: the child runs only once `admit` took it. A throw is ignored for that reason.
+   */
+  enter?: (pid: number) => void;
   /** Given what the program wrote on its report fd (fdLayout), once it ended (the relay's report: SpawnCommand.reports). It must not throw. */
   reported?: (text: string) => void;
   /** Starts the timeout clock and returns its stopper; a real timer unless given (a test fires it on an event). */
@@ -245,6 +251,13 @@ export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
   });
   if (spawnError !== null) throw spawnFailure(spec, spawnError);
   const pid = subprocess.pid as number;
+  if (spec.enter !== undefined && spec.admit !== undefined) {
+    try {
+      spec.enter(pid);
+    } catch {
+      // bwrap already gone, or not movable: its child's own admission still decides
+    }
+  }
   spec.onSpawn?.(pid);
   const refusal = await admitted;
   if (refusal !== null) {

@@ -100,7 +100,8 @@ function spawnRun(
     maxOutputBytes: DEFAULT_OUTPUT_CAP,
     signal,
     ...(spawn.treeEndsWithIt === true ? { treeEndsWithIt: true } : {}),
-    ...(spawn.gated === true && cgroup !== null ? { admit: (childPid: number) => cgroup.admit(childPid) } : {}),
+    // bwrap enters the cgroup as it starts (its child is born there), and the child is admitted before it runs anything.
+    ...(spawn.gated === true && cgroup !== null ? { enter: (pid: number) => cgroup.admit(pid), admit: (childPid: number) => cgroup.admit(childPid) } : {}),
     ...(spawn.inputs === undefined ? {} : { inputs: spawn.inputs }),
     ...(spawn.fds === undefined ? {} : { fds: spawn.fds }),
     ...(spawn.reports === true ? { reported } : {}),

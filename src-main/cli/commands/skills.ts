@@ -11,9 +11,17 @@ import { clip, table } from '../table.js';
 
 const HEALTH: readonly SkillState[] = ['ok', 'warnings', 'error'];
 
-/** One diagnostic as a line: `error[E411] SKILL.md:23 message (breaks gibb.eri.sh)`. */
+/**
+ * One diagnostic as a line: `error[E411] SKILL.md:23 message (Skilltray will not run this skill; also breaks: gibb.eri.sh)`.
+ * An error stops Skilltray itself (E507), whatever other formats it breaks, so it says that first.
+ */
 export function diagnosticLine(d: Diagnostic, skillDir: string): string {
-  return `${d.severity}[${d.code}] ${relative(skillDir, d.file) || d.file}:${d.line} ${d.message} (breaks: ${formatNames(d.breaks)})`;
+  const where = `${relative(skillDir, d.file) || d.file}:${d.line}`;
+  const effect =
+    d.severity === 'error'
+      ? `Skilltray will not run this skill${d.breaks.length === 0 ? '' : `; also breaks: ${formatNames(d.breaks)}`}`
+      : `breaks: ${formatNames(d.breaks)}`;
+  return `${d.severity}[${d.code}] ${where} ${d.message} (${effect})`;
 }
 
 const list: Command = {

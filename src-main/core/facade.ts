@@ -9,3 +9,4 @@ export { nearestNames } from './did-you-mean.js';
 export { writeFileAtomic } from './files/atomic-write.js';
 export { MAX_INPUT_DEPTH, nestsDeeperThan } from './input-depth.js';
 export { argumentsFromStrings } from './template/render-command.js';
+export { exampleArguments, exampleLine, toolExamples } from './skills/tool-examples.js';

@@ -47,6 +47,8 @@ export const ERROR_KINDS = {
   E509: 'template_error',
   E510: 'invalid_cwd', // a run's working directory is not an existing absolute directory
   E511: 'workspace_refused', // the working directory is /, a home folder, Skilltray's home, a skill root, a system folder or an ancestor of one
+  E520: 'example_not_found', // run --example N: the tool's Examples section has no call N (the message lists those it has)
+  E521: 'example_invalid', // run --example N: that call's arguments cannot be read, or it calls another tool
   // E6xx: policy and approval
   E601: 'approval_required',
   E602: 'denied_by_rule',

@@ -144,8 +144,11 @@ export function rulesInForce(db: StateDb, registry: SkillRegistry): Rule[] {
   return listRules(db, (rule) => legacyPinsFor(rule.pattern, registry.list(), (skill) => runProfile(db, skill)));
 }
 
-/** Looks up, renders and decides; throws what stops a call before any policy question. */
-export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
+/**
+ * Looks up, renders and decides; throws what stops a call before any policy question. A dry run
+ * gets a folder the workspace guard refuses as its decision instead, so it still shows what would run.
+ */
+export function prepareRun(deps: PrepareDeps, input: RunInput, options: { dryRun?: boolean } = {}): Prepared {
   const skill = deps.registry.get(input.skill);
   if (!skill) throw skillNotFound(input.skill, deps.registry.list());
   const cwd = checkCwd(input.cwd, deps.defaultCwd);
@@ -160,7 +163,7 @@ export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
   const places = guardPlaces(deps);
   const folder = canonical(cwd);
   const workspace = guardWorkspace(folder, profile.name, places);
-  if (workspace.kind === 'refused') throw workspace.error;
+  if (workspace.kind === 'refused' && options.dryRun !== true) throw workspace.error;
   const skillDir = canonical(skill.dir);
   const programs = program === null ? [] : programBinds(program, skillDir, process.platform);
   const sandbox = sandboxView(deps.sandbox, profile, { programs, wholeHome: workspace.kind === 'home' });
@@ -173,7 +176,7 @@ export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
           why: `it is ${workspace.home === places.userHome ? 'your home folder' : 'a home folder'}, so the run could read all of it (keys and credential stores stay hidden)`,
         }
       : null;
-  const decision = decide({
+  const decided = decide({
     skill,
     tool,
     mode: settings.mode,
@@ -190,5 +193,6 @@ export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
     enabled: isEnabled(listSwitches(db), skill.name, settings.mode),
     sandbox,
   });
+  const decision: Decision = workspace.kind === 'refused' ? { outcome: 'refuse', error: workspace.error } : decided;
   return { skill, command, programPath: program, decision, sandbox, folder };
 }

@@ -97,7 +97,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
 
   /** The rendered request, the policy decision and the sandbox, without recording or running anything. */
   dryRun(input: RunInput): DryRun {
-    const { command, programPath, decision, sandbox } = prepareRun(this.deps, input);
+    const { command, programPath, decision, sandbox } = prepareRun(this.deps, input, { dryRun: true });
     return {
       command,
       programPath,

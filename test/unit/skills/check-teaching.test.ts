@@ -1,4 +1,4 @@
-/** `check` that teaches (issue 39.8): YAML errors in words at their lines, every one; the leniency the Agent Skills client guide asks for; did-you-mean for a placeholder. */
+/** `check` that teaches (issue 39.8): YAML errors in words at their lines, every one; the Agent Skills guide's leniency; did-you-mean for a placeholder. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseSkill } from '../../../src-main/core/skills/parse-skill.js';

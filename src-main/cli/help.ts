@@ -82,7 +82,8 @@ export const COMMAND_GROUPS: readonly (readonly [group: string, commands: readon
   [
     'Skill authors',
     [
-      ['check', 'check a skill for mistakes, with file and line'],
+      ['new', 'write a new skill that checks clean, ready to edit'],
+      ['check', 'check a skill for mistakes, with file and line (--watch: again on every change)'],
       ['build', "build a skill's search index now"],
       ['stats', 'how often a skill was read, and what was looked for'],
       ['sync', 'merge access logs kept in a project folder'],

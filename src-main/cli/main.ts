@@ -27,12 +27,14 @@ import { runCommands } from './commands/runs.js';
 import { folderHint } from './commands/run.js';
 import { serveCommands } from './commands/serve.js';
 import { skillCommands } from './commands/skills.js';
+import { newCommand } from './commands/new.js';
 import { packCommands } from './commands/packs.js';
 import { commandHelp, overview, usageLine } from './help.js';
 import { formatSectionNotFound } from '../shared/section-text.js';
 
 export const commands: Command[] = [
   ...skillCommands,
+  newCommand,
   ...packCommands,
   ...runCommands,
   retentionCommand,

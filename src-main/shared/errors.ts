@@ -21,6 +21,8 @@ export const ERROR_KINDS = {
   E042: 'sync_source_not_readable', // sync: a fallback log database cannot be read
   E100: 'invalid_option',
   E101: 'usage', // a command line that does not fit the command: arguments missing or extra, an unknown command
+  E150: 'invalid_name', // new: a skill name that is not a slug of at most 64 characters, or a tool name that is not [a-z0-9_]+
+  E151: 'skill_exists', // new: the folder exists, or a loaded skill already has the name (the new one would hide it)
   E999: 'internal',
   // E3xx: installed skill packs
   E301: 'pack_source_invalid', // not a git URL, repository, folder, .zip or .tar.gz that exists

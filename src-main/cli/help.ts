@@ -77,6 +77,8 @@ export const COMMAND_GROUPS: readonly (readonly [group: string, commands: readon
       ['mcp', 'the MCP server an assistant starts (connect sets that up)'],
       ['token', "the local API's access token"],
       ['roots', 'the folders skills are read from'],
+      ['doctor', 'what this machine has for Skilltray (sandbox, roots, assistants, voice), with fixes'],
+      ['completion', 'tab completion for bash, zsh or fish: commands, options, skills, tools'],
     ],
   ],
   [

@@ -28,6 +28,8 @@ import { folderHint } from './commands/run.js';
 import { serveCommands } from './commands/serve.js';
 import { skillCommands } from './commands/skills.js';
 import { newCommand } from './commands/new.js';
+import { doctorCommand } from './commands/doctor.js';
+import { completionCommand } from './commands/completion.js';
 import { packCommands } from './commands/packs.js';
 import { commandHelp, overview, usageLine } from './help.js';
 import { formatSectionNotFound } from '../shared/section-text.js';
@@ -45,6 +47,8 @@ export const commands: Command[] = [
   mcpCommand,
   ...connectCommands,
   ...projectCommands,
+  doctorCommand,
+  completionCommand(() => commands),
 ];
 
 function unknownCommand(name: string): SkilltrayError {

@@ -9,6 +9,7 @@ import type { AttachResult, DiscoverResult } from './agent.js';
 import { ERROR_KINDS, type ErrorCode, type ErrorShape } from './errors.js';
 import type { PackChange, PackInfo, ScanReport, SkillSwitch, UpdateReport } from './packs.js';
 import { BRIDGE_TRANSPORTS, LAUNCH_FORMS, type AssistantChange, type AssistantStatus, type AssistantTest } from './connect.js';
+import type { DoctorReport } from './doctor.js';
 import type { BuildResult, OpenResult, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult } from './gateway.js';
 import {
   ATTACH_TARGETS,
@@ -88,6 +89,8 @@ export const inputs = {
   describe: z.strictObject({ skill: name }),
   check: z.strictObject({ target: text() }),
   roots: z.strictObject({}),
+  /** What this machine has for Skilltray: containment, roots and how each is watched, assistants, voice, Node. */
+  doctor: z.strictObject({}),
   resolve: z.strictObject({ skill: name, args: z.array(text()).max(256) }),
 
   run: runInput,
@@ -243,6 +246,7 @@ export const AUTHORITY: { readonly [K in OperationName]: Authority } = {
   describe: 'assistant',
   check: 'assistant',
   roots: 'person',
+  doctor: 'person',
   resolve: 'assistant',
   run: 'assistant',
   dryRun: 'assistant',
@@ -324,6 +328,7 @@ export interface OperationOutputs {
   describe: Skill;
   check: CheckReport;
   roots: { home: string; roots: RootStatus[] };
+  doctor: DoctorReport;
   resolve: { skill: string; arguments: string[]; prompt: string };
   run: RunReport;
   dryRun: DryRun;

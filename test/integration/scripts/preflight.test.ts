@@ -51,6 +51,7 @@ describe('the preflight of npm test', () => {
     expect(stderr).toMatch(/^ {2}ping +the bundled network pack runs it, and the tests run it for real\n +install: sudo apt-get install -y iputils-ping$/m);
     expect(stderr).toMatch(/^ {2}bwrap +runs are contained in a bubblewrap sandbox on Linux\n +install: sudo apt-get install -y bubblewrap$/m);
     expect(stderr).toMatch(/^ {2}ssh-keygen +the pack tests sign commits with SSH keys they generate\n +install: sudo apt-get install -y openssh-client$/m);
+    expect(stderr).toMatch(/^ {2}zsh +the completion tests parse and ask skilltray's zsh completion\n +install: sudo apt-get install -y zsh$/m);
     const browser = await chromiumExecutable(env);
     expect(stderr.includes('install: sudo apt-get install -y chromium')).toBe(browser === null);
     expect(stderr).toMatch(
@@ -60,11 +61,11 @@ describe('the preflight of npm test', () => {
       /^ {2}ip +the network tests make network namespaces of their own \(ip netns\) to try the proxy against private addresses\n +install: sudo apt-get install -y iproute2$/m,
     );
     expect(stderr).toContain(
-      `All at once:\n  sudo apt-get install -y iputils-ping openssh-client gcc curl python3 bubblewrap iproute2${browser === null ? ' chromium' : ''}\n`,
+      `All at once:\n  sudo apt-get install -y iputils-ping openssh-client zsh fish gcc curl python3 bubblewrap iproute2${browser === null ? ' chromium' : ''}\n`,
     );
     expect(stderr).not.toMatch(/^ {2}(git|lsof|file|ps) /m);
     expect((await preflight(['--apt-packages'], env)).stdout).toBe(
-      `iputils-ping openssh-client gcc curl python3 bubblewrap iproute2${browser === null ? ' chromium' : ''}`,
+      `iputils-ping openssh-client zsh fish gcc curl python3 bubblewrap iproute2${browser === null ? ' chromium' : ''}`,
     );
   });
 

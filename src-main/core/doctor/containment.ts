@@ -70,6 +70,19 @@ function kernelChecks(works: boolean, asRoot: boolean): DoctorCheck[] {
       ),
     );
   }
+  const range = (sysctl('/proc/sys/net/ipv4/ping_group_range') ?? '').split(/\s+/).map(Number);
+  const gid = process.getgid?.() ?? 0;
+  const [low = 1, high = 0] = range;
+  checks.push(
+    gid >= low && gid <= high
+      ? check('ICMP', 'ok', `ping works in a run that shares this computer's network (net.ipv4.ping_group_range includes group ${gid})`)
+      : check(
+          'ICMP',
+          'note',
+          `ping cannot work in a run that shares this computer's network (the network pack's ping_host): net.ipv4.ping_group_range (${range.join(' ')}) leaves out group ${gid}, and no run keeps the raw-socket capability`,
+          'sudo sysctl -w net.ipv4.ping_group_range="0 2147483647" (persist it in /etc/sysctl.d/)',
+        ),
+  );
   const status = sysctl('/proc/self/status') ?? '';
   if (socketFilter() === null)
     checks.push(check('seccomp', 'problem', `Skilltray has no socket filter for this processor (${process.arch}): only x64 and arm64`));

@@ -37,6 +37,7 @@ describe('skilltray doctor', () => {
       'bubblewrap',
       'user namespaces',
       'AppArmor',
+      'ICMP',
       'seccomp',
       'network relay',
       'resource limits',

@@ -273,9 +273,10 @@ export function completionCommand(commands: () => readonly Command[]): Command {
     },
     notes: ['The scripts ask skilltray for skill and tool names as you type, so new skills complete at once.'],
     examples: [
-      ['completion bash >> ~/.bashrc', 'bash (or: source <(skilltray completion bash))'],
-      ['completion zsh > ~/.zfunc/_skilltray', 'zsh, with ~/.zfunc on $fpath before compinit'],
-      ['completion fish > ~/.config/fish/completions/skilltray.fish', 'fish'],
+      ['completion bash', 'for bash: add  source <(skilltray completion bash)  to ~/.bashrc'],
+      ['completion zsh', 'for zsh: save it as _skilltray in a folder on $fpath, before compinit'],
+      ['completion fish', 'for fish: save it as ~/.config/fish/completions/skilltray.fish'],
+      ['completion --tools git', 'what the scripts ask for: the tools of a skill, one a line'],
     ],
     async run(ctx, args) {
       const [shell] = args.positionals;

@@ -44,7 +44,7 @@ describe('the preflight of npm test', () => {
   });
 
   it('names each missing program with why and the command that installs it, then all at once, and fails', async () => {
-    const env = { PATH: pathWith(['git', 'bash', 'getent', 'lsof', 'file', 'uptime', 'free', 'ps', 'shasum']), HOME: tempDir() };
+    const env = { PATH: pathWith(['git', 'bash', 'getent', 'lsof', 'file', 'uptime', 'free', 'ps', 'shasum', 'perl']), HOME: tempDir() };
     const { code, stderr } = await preflight([], env);
     expect(code).toBe(1);
     expect(stderr).toMatch(/^npm test needs programs this machine lacks:\n/);

@@ -103,7 +103,7 @@ const MOVING: Record<string, (text: string) => string> = {
     text.replace(/^(Mem:|Swap:)(\s+\S+)(.*)$/gm, (_, row: string, total: string, rest: string) => `${row}${total}${rest.replace(/[\d.]+\w*/g, 'N')}`),
   // Bytes in use and free move as other programs write; the disk, its size and its mount point do not.
   disk_usage: (text) => text.replace(/^(\S+\s+\S+)\s+\S+\s+\S+\s+\S+%\s+(.*)$/gm, '$1 USED AVAIL USE% $2'),
-  ping_host: (text) => text.replace(/time[=<]?[\d.]+ ?ms/g, 'time T').replace(/rtt .*$/m, 'rtt T'),
+  ping_host: (text) => text.replace(/time[=< ]?[\d.]+ ?ms/g, 'time T').replace(/rtt .*$/m, 'rtt T'),
 };
 
 /**

@@ -1,6 +1,6 @@
 /** `check --watch`: the same check again each time a file of the skill changes, until SIGINT. */
-import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, readdirSync, statSync, watch, type Dirent, type FSWatcher } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { CheckReport } from '../../shared/model.js';
 import { toSkilltrayError } from '../../shared/skilltray-error.js';
 import type { CliContext } from '../command.js';
@@ -15,9 +15,26 @@ function watchedFolders(target: string, cwd: string, report: CheckReport): strin
   return [...new Set(report.skills.map((s) => s.path))];
 }
 
+/** Every folder under each root (roots included, links not followed). */
+function foldersUnder(roots: string[]): Set<string> {
+  const found = [...roots];
+  for (let i = 0; i < found.length; i++) {
+    let entries: Dirent[] = [];
+    try {
+      entries = readdirSync(found[i] ?? '', { withFileTypes: true });
+    } catch {
+      // A folder gone or unreadable since it was listed: the check that follows says what is wrong.
+    }
+    for (const entry of entries) if (entry.isDirectory()) found.push(join(found[i] ?? '', entry.name));
+  }
+  return new Set(found);
+}
+
 /**
  * Watches the skill's folders and calls `recheck` after each change settles, printing its report
- * (an error, such as the folder gone, as one line); resolves on SIGINT, the watchers closed.
+ * (an error, such as the folder gone, as one line); resolves on SIGINT, the watchers closed. Each
+ * folder has a watcher of its own, renewed after every change: Node 20's recursive watch on Linux
+ * watches files, and loses one an editor saves by renaming a new copy over it.
  */
 export function watchChecks(
   ctx: CliContext,
@@ -30,9 +47,37 @@ export function watchChecks(
   return new Promise((done) => {
     let timer: NodeJS.Timeout | undefined;
     const changed = new Set<string>();
+    const watchers = new Map<string, FSWatcher>();
+    const onChange = (folder: string, name: string | Buffer | null): void => {
+      changed.add(name === null ? folder : resolve(folder, name.toString()));
+      clearTimeout(timer);
+      timer = setTimeout(run, SETTLE_MS);
+    };
+    const follow = (): void => {
+      const now = foldersUnder(folders);
+      for (const [folder, watcher] of watchers) {
+        if (now.has(folder)) continue;
+        watcher.close();
+        watchers.delete(folder);
+      }
+      for (const folder of now) {
+        if (watchers.has(folder)) continue;
+        try {
+          const watcher = watch(folder, (_event, name) => onChange(folder, name));
+          watcher.on('error', () => {
+            watcher.close();
+            watchers.delete(folder);
+          });
+          watchers.set(folder, watcher);
+        } catch (error) {
+          ctx.io.err(`cannot watch ${folder} (${toSkilltrayError(error).message}); its changes are not seen\n`);
+        }
+      }
+    };
     const run = (): void => {
       const names = [...changed].sort().join(', ');
       changed.clear();
+      follow();
       ctx.io.err(`\n${new Date().toLocaleTimeString()} changed: ${names}; checked again\n`);
       try {
         print(recheck());
@@ -40,17 +85,11 @@ export function watchChecks(
         ctx.io.err(`${toSkilltrayError(error).format()}\n`);
       }
     };
-    const watchers: FSWatcher[] = folders.map((folder) =>
-      watch(folder, { recursive: true }, (_event, name) => {
-        changed.add(name === null ? folder : resolve(folder, name.toString()));
-        clearTimeout(timer);
-        timer = setTimeout(run, SETTLE_MS);
-      }).on('error', (error) => ctx.io.err(`cannot watch ${folder} any more (${error.message}); Ctrl+C stops\n`)),
-    );
+    follow();
     ctx.io.err(`watching ${folders.join(', ')}: checked again on every change; Ctrl+C stops\n`);
     process.once('SIGINT', () => {
       clearTimeout(timer);
-      for (const watcher of watchers) watcher.close();
+      for (const watcher of watchers.values()) watcher.close();
       ctx.io.err('stopped watching\n');
       done();
     });

@@ -127,7 +127,7 @@ export const run: Command = {
           .map((line) => `          ${line}\n`)
           .join('');
         ctx.io.out(
-          `program   ${dry.programPath ?? `${dry.command.program} (not found)`}\n${argv}cwd       ${dry.command.cwd}\ntimeout   ${dry.command.timeoutMs / 1000} s\nsandbox   ${sandbox}\n${network}${box}decision  ${dry.decision}: ${dry.reason}\n`,
+          `program   ${dry.programPath ?? `${dry.command.program} (not found)`}\n${argv}cwd       ${dry.command.cwd}\ntimeout   ${dry.command.timeoutMs / 1000} s\nsandbox   ${sandbox}\n${network}${box}decision  ${dry.decision}${dry.error === null ? '' : ` (${dry.error.code})`}: ${dry.reason}\n`,
         );
         if (dry.error?.code === 'E511') ctx.io.out(`${folderHint()}\n`);
       }

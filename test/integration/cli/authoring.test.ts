@@ -3,7 +3,7 @@
  * the person's skills folder and refuses a bad name or one taken, with a did-you-mean; `check
  * --watch` checks again on every real edit and stops on SIGINT.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -99,8 +99,18 @@ describe('skilltray check --watch', () => {
     await out.until(/error\[E402\] SKILL\.md:3 invalid frontmatter YAML: a quoted value opens on this line[\s\S]*1 error, 0 warnings\n/);
     expect(err.text()).toMatch(/changed: .*SKILL\.md; checked again/);
 
-    writeFileSync(join(dir, 'SKILL.md'), skillMd('name: draft\ndescription: Deploy: a draft, use when drafting'));
+    // Saved as many editors save, a new copy renamed over the file; the edits after it are seen too.
+    writeFileSync(join(dir, '.SKILL.md.new'), skillMd('name: draft\ndescription: Deploy: a draft, use when drafting'));
+    renameSync(join(dir, '.SKILL.md.new'), join(dir, 'SKILL.md'));
     await out.until(/warning\[W419\] SKILL\.md:3[\s\S]*0 errors, 1 warning\n/);
+    writeFileSync(join(dir, 'SKILL.md'), skillMd({ name: 'draft', description: 'A draft. Use when drafting.' }));
+    await out.until(/W419[\s\S]*draft ok [\s\S]*1 skill checked: 0 errors, 0 warnings\n/);
+
+    // A folder made while watching is watched from then on.
+    mkdirSync(join(dir, 'references'));
+    await err.until(/changed: .*references; checked again/);
+    writeFileSync(join(dir, 'references', 'notes.md'), '# Notes\n');
+    await err.until(/changed: .*references\/notes\.md; checked again/);
 
     child.kill('SIGINT');
     const ended = await child;

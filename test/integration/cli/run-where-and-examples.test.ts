@@ -52,7 +52,7 @@ describe('a run from the home folder (issue 39.2)', () => {
     expect(stdout).toMatch(/^program {3}\/\S+\/echo$/m);
     expect(stdout).toContain('  arg 1     "Hello,"\n  arg 2     "Ada!"\n');
     expect(stdout).toContain(`cwd       ${t.userHome}\n`);
-    expect(stdout).toMatch(new RegExp(`^decision  refuse: a tool cannot run in '${t.userHome}': it is your home folder`, 'm'));
+    expect(stdout).toMatch(new RegExp(`^decision  refuse \\(E511\\): a tool cannot run in '${t.userHome}': it is your home folder`, 'm'));
     expect(stdout).toContain('or pass --cwd <that folder>; a tool that needs no files runs in an empty folder of its own with --no-cwd');
     const json = JSON.parse((await cli(['run', 'hello', 'greet', '--arg', 'name=Ada', '--dry-run', '--json'], t, { cwd: t.userHome })).stdout);
     expect(json).toMatchObject({

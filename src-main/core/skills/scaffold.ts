@@ -52,7 +52,7 @@ export function scaffoldText(name: string, tool: string): string {
   const title = words.charAt(0).toUpperCase() + words.slice(1);
   return `---
 name: ${NOT_TEXT.test(name) ? `"${name}"` : name}
-description: ${title}. Say here what it does and when an assistant should use it. Use when asked to ${words}.
+description: ${title}. Say here what it does and when an assistant should use it. Use when asked about ${words}.
 read_only: true
 ---
 

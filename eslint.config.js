@@ -10,12 +10,12 @@ const adapters = ['**/electron/**', '**/server/**', '**/cli/**'];
 
 // The floor order inside src-main/core, from the ground up: a part imports only parts on lower floors.
 const coreFloors = [
-  ['events', 'did-you-mean', 'input-depth', 'lazy-require', 'timestamps', 'process-identity', 'files', 'parallel'],
+  ['events', 'did-you-mean', 'input-depth', 'lazy-require', 'timestamps', 'process-identity', 'files', 'parallel', 'text'],
   ['disk-faults', 'options', 'template', 'markdown', 'logs', 'credentials'],
   ['skills'],
   ['config', 'policy', 'process', 'authority'],
   ['store', 'packs'],
-  ['search', 'runs', 'connect'],
+  ['search', 'runs', 'connect', 'voice', 'served'],
   ['agent', 'gateway', 'skill-summary', 'parallel-worker', 'doctor'],
   ['library'],
   ['services'],

@@ -28,6 +28,7 @@ import { searchQualityBench } from './search-quality.bench.js';
 import { serveBench } from './serve.bench.js';
 import { sessionBench } from './session.bench.js';
 import { uiBench } from './ui.bench.js';
+import { voiceBench } from './voice.bench.js';
 
 // Compiled to dist/node/bench: the checkout's skills/ is four levels up.
 const bundledDir = fileURLToPath(new URL('../../../skills', import.meta.url));
@@ -48,9 +49,10 @@ const BENCHES: Record<string, Bench> = {
   run: runBench,
   session: (dir) => sessionBench(dir, bundledDir),
   history: historyBench,
-  discover: (dir) => discoverBench(dir, bundledDir),
+  discover: (dir, fixtures) => discoverBench(dir, bundledDir, fixtures),
   'search-quality': (dir) => searchQualityBench(dir, bundledDir),
   ui: uiBench,
+  voice: voiceBench,
 };
 
 /** A comma-separated `--name=` flag, else the environment variable, as a list. */

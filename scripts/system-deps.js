@@ -21,7 +21,11 @@ const DEBIAN_PACKAGES = {
   cc: 'gcc',
   ip: 'iproute2',
   chromium: 'chromium',
+  pocketsphinx_batch: 'pocketsphinx',
 };
+
+/** The US English model the voice tests hear answers with (Debian's pocketsphinx-en-us), by a file it installs. */
+const VOICE_MODEL = '/usr/share/pocketsphinx/model/en-us/en-us/mdef';
 
 /** Programs every Linux or macOS system has, not worth checking. */
 const ALWAYS_THERE = new Set(['ls', 'head', 'wc', 'find', 'df']);
@@ -108,6 +112,8 @@ export async function missingDependencies({ platform = process.platform, env = p
       ? [
           { program: 'bwrap', why: 'runs are contained in a bubblewrap sandbox on Linux' },
           { program: 'ip', why: 'the network tests make network namespaces of their own (ip netns) to try the proxy against private addresses' },
+          { program: 'espeak-ng', why: 'the voice tests speak answers and prompts with it (docs/voice.md)' },
+          { program: 'pocketsphinx_batch', why: 'the voice tests hear spoken answers with it (docs/voice.md)' },
         ]
       : []),
   ];
@@ -117,6 +123,9 @@ export async function missingDependencies({ platform = process.platform, env = p
     if (seen.has(need.program)) continue;
     seen.add(need.program);
     if (onPath(need.program, env) === null) missing.push({ ...need, package: DEBIAN_PACKAGES[need.program] ?? need.program });
+  }
+  if (platform === 'linux' && !existsSync(VOICE_MODEL)) {
+    missing.push({ program: 'pocketsphinx-en-us', why: 'the US English model the voice tests hear answers with', package: 'pocketsphinx-en-us' });
   }
   if ((await chromiumExecutable(env)) === null) {
     missing.push({

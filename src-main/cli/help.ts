@@ -66,6 +66,7 @@ export const COMMAND_GROUPS: readonly (readonly [group: string, commands: readon
       ['pause', 'stop every run until you resume'],
       ['resume', 'let runs start again'],
       ['retention', 'how long run output is kept'],
+      ['voice', 'hear a recorded answer or say a text: whether this computer can answer approvals aloud'],
     ],
   ],
   [

@@ -31,6 +31,7 @@ import { newCommand } from './commands/new.js';
 import { doctorCommand } from './commands/doctor.js';
 import { completionCommand } from './commands/completion.js';
 import { packCommands } from './commands/packs.js';
+import { voiceCommand } from './commands/voice.js';
 import { commandHelp, overview, usageLine } from './help.js';
 import { formatSectionNotFound } from '../shared/section-text.js';
 
@@ -47,6 +48,7 @@ export const commands: Command[] = [
   mcpCommand,
   ...connectCommands,
   ...projectCommands,
+  voiceCommand,
   doctorCommand,
   completionCommand(() => commands),
 ];

@@ -9,6 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerEvent } from '../shared/contract.js';
 import type { CoreConfig } from './config.js';
@@ -21,7 +22,7 @@ import { runtimeDir } from './gateway/runtime-dir.js';
 import { SkillLibrary, type LibraryOptions } from './library.js';
 import { packPolicy } from './packs/policy-view.js';
 import type { PackService } from './packs/service.js';
-import { ApprovalBroker } from './policy/approval-broker.js';
+import { ApprovalBroker, type CodeSource } from './policy/approval-broker.js';
 import { platformSandbox } from './process/sandbox/platform-sandbox.js';
 import type { Sandbox } from './process/sandbox/sandbox.js';
 import type { DoctorReport } from '../shared/doctor.js';
@@ -34,10 +35,16 @@ import { PolicyService } from './services/policy-service.js';
 import { Preferences } from './services/preferences.js';
 import { RunDesk } from './services/run-desk.js';
 import { SkillListing } from './services/skill-listing.js';
+import { SkillServing } from './services/skill-serving.js';
+import { McpSources } from './served/mcp-sources.js';
 import { revokeForSkill } from './store/approvals.js';
 import type { StateDb } from './store/state-db.js';
 import { StateStore } from './store/state-store.js';
 import { clearSwitches } from './store/switches.js';
+import { EspeakSynthesiser } from './voice/espeak.js';
+import { PocketsphinxRecogniser } from './voice/pocketsphinx.js';
+import type { Recogniser, Synthesiser } from './voice/recogniser.js';
+import { VoiceDesk } from './voice/voice-desk.js';
 
 // What the surfaces pass to and get from the services, and the helpers only a process holding the core uses.
 export { ownerStopping } from './runs/interrupted-runs.js';
@@ -54,6 +61,11 @@ export interface CoreOptions extends LibraryOptions {
    * command turns it off (about 0.1 s per 100 MiB, on every command) and relies on SQLITE_CORRUPT.
    */
   checkStateDb?: boolean;
+  /** Draws each pending request's approval code; default at random (tests fix them). */
+  approvalCode?: CodeSource;
+  /** What hears spoken answers and says prompts; default pocketsphinx and espeak-ng from PATH. */
+  recogniser?: Recogniser;
+  synthesiser?: Synthesiser;
 }
 
 /** The core: the skill library with state.db, policy, runs, packs and assistants, each a service of its own. */
@@ -63,7 +75,7 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   readonly registry: SkillRegistry;
   readonly gateway: GatewayService;
   /** Pending approvals of this process (meaningful in the process that owns runs). */
-  readonly broker = new ApprovalBroker();
+  readonly broker: ApprovalBroker;
   /** This process's session: an "Always, for this session" answer given here lasts while it runs. */
   readonly session = randomUUID();
   /** Contains every run this core starts. */
@@ -71,10 +83,16 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   /** Which project folders' own skills load. */
   readonly projects: ProjectTrust;
   readonly skills: SkillListing;
+  /** Its own skills as the Skills extension (SEP-2640) serves them. */
+  readonly serving: SkillServing;
+  /** MCP servers as sources of skills, and their skills as the person approved them. */
+  readonly sources: McpSources;
   readonly runs: RunDesk;
   readonly policy: PolicyService;
   readonly preferences: Preferences;
   readonly agent: AgentCalls;
+  /** Spoken prompts and answers, the approval hotkeys. */
+  readonly voice: VoiceDesk;
   private readonly state: StateStore;
   /** Whether this process owns runs and watches the roots (the app, serve). */
   private watching = false;
@@ -92,6 +110,7 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     super();
     const emit = (event: ServerEvent): void => emitSafely(this, 'event', event);
     const db = (): StateDb => this.db;
+    this.broker = new ApprovalBroker({ ...(options.approvalCode === undefined ? {} : { code: options.approvalCode }), home: config.env.HOME ?? homedir() });
     this.library = new SkillLibrary(config, options);
     this.library.on('event', emit);
     this.registry = this.library.registry;
@@ -113,10 +132,26 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     this.broker.on('resolved', (resolution) => emit({ type: 'approval.resolved', id: resolution.id, outcome: resolution.kind }));
     const { library, registry, broker, session, sandbox, projects } = this;
     this.skills = new SkillListing({ config, library, db, emit });
+    this.serving = new SkillServing({ library, db });
+    this.sources = new McpSources({
+      home: config.home,
+      env: config.env,
+      registry,
+      onChanged: (names) => {
+        for (const name of names) registry.reload(name);
+      },
+    });
     this.runs = new RunDesk({ config, registry, broker, sandbox, session, projects, db, failure: (error) => this.failure(error), emit });
     this.policy = new PolicyService({ library, sandbox, session, db, emit });
     this.preferences = new Preferences({ state: this.state, db, closed: () => this.closed, emit });
     this.agent = new AgentCalls({ config, registry, runs: this.runs, db });
+    this.voice = new VoiceDesk({
+      db,
+      broker,
+      recogniser: options.recogniser ?? new PocketsphinxRecogniser(config.env),
+      synthesiser: options.synthesiser ?? new EspeakSynthesiser(config.env),
+      emit,
+    });
   }
 
   /** state.db, opened (checked, and recovered if damaged) on first use, and never again once the core is closed. */
@@ -210,6 +245,8 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
       }
     });
     if (!this.closed) void this.library.catalogCurrent();
+    // What each MCP source serves now, fetched again in the background: a skill whose files changed waits for the person again.
+    if (!this.closed && this.sources.files.sources().length > 0) void this.sources.refresh().catch(() => undefined);
   }
 
   /**

@@ -110,6 +110,8 @@ export function resolveConfig(input: ConfigInput): CoreConfig {
   add(join(env.CODEX_HOME || join(userDir, '.codex'), 'skills'), 'codex', true);
   add(join(userDir, '.cursor', 'skills'), 'cursor', true);
   add(join(userDir, '.copilot', 'skills'), 'copilot', true);
+  // Skills taken from MCP sources, as the person approved them: last, so one never hides another skill (its name is `<source>.<skill>` anyway).
+  add(join(home, 'mcp', 'skills'), 'mcp', false);
   const installation = input.installation ?? {
     runtime: process.execPath,
     script: join(dirname(resolve(input.bundledDir)), 'bin', 'skilltray.js'),

@@ -15,6 +15,9 @@ import { GatewayService } from './gateway/service.js';
 import type { IndexingWork } from './search/catalog.js';
 import { recoverPacks } from './packs/transaction.js';
 import { checkAgainstLock } from './packs/verify.js';
+import { checkServedSkill } from './served/served-check.js';
+import { SourceFiles } from './served/source-files.js';
+import { notLoaded } from './served/served-state.js';
 import { readBundledManifest } from './skills/bundled-manifest.js';
 import { ParseCache } from './skills/parse-cache.js';
 import { SkillRegistry } from './skills/registry.js';
@@ -53,8 +56,8 @@ export class SkillLibrary extends EventEmitter<{ event: [ServerEvent] }> {
     this.registry = new SkillRegistry(config.roots, {
       cache: this.parseCache,
       manifest: () => readBundledManifest(config.bundledManifest),
-      // An installed pack's skill is checked against packs.lock.json (packs/verify.ts).
-      rootChecks: { packs: checkAgainstLock },
+      // An installed pack's skill is checked against packs.lock.json (packs/verify.ts); a served one against the person's approval (served/served-check.ts).
+      rootChecks: { packs: checkAgainstLock, mcp: checkServedSkill },
       // A declaration may not reach the person's secrets or Skilltray's own home (E433, E434).
       places: { platform: process.platform, userHome: userHome(config.env), skilltrayHome: config.home },
       threads: config.threads,
@@ -73,10 +76,10 @@ export class SkillLibrary extends EventEmitter<{ event: [ServerEvent] }> {
     });
   }
 
-  /** A loaded skill by name (E001 when there is none). */
+  /** A loaded skill by name (E001 when there is none; E869 for a skill an MCP source serves that is not loaded, and why). */
   getSkill(name: string): Skill {
     const skill = this.registry.get(name);
-    if (!skill) throw skillNotFound(name, this.registry.list());
+    if (!skill) throw notLoaded(new SourceFiles(this.config.home), name) ?? skillNotFound(name, this.registry.list());
     return skill;
   }
 

@@ -12,6 +12,8 @@ import { runnerErrors } from '../shared/error-messages/runner.js';
 import { refusal } from './authority.js';
 import { MAX_INPUT_DEPTH, nestsDeeperThan, shallowArguments } from './input-depth.js';
 import type { Approver } from './runs/run-service.js';
+import type { PendingEntry } from '../shared/runs.js';
+import { assistantView } from './services/assistant-view.js';
 
 /** Where a call comes from and what it may do. */
 export interface CallContext {
@@ -64,6 +66,16 @@ const loaded = (core: SkilltrayCore, skill: string): string => core.library.getS
 /** The assistant calling, by its credential's name; undefined when the person calls. */
 const assistantOf = (ctx: CallContext): string | undefined => (ctx.caller.kind === 'assistant' ? ctx.caller.name : undefined);
 
+/** A pending request as an assistant would see it: without the code the person says back, or the prompt that speaks it. */
+function forCaller(entry: PendingEntry, ctx: CallContext): PendingEntry {
+  if (ctx.caller.kind === 'person') return entry;
+  const { code: _code, speech: _speech, ...rest } = entry;
+  return rest;
+}
+
+/** Who answered, as history records it: the surface (the app's own window answers as the tray), and how. */
+const answeredVia = (ctx: CallContext, how: string): string => `${ctx.surface === 'ui' ? 'tray' : ctx.surface} (${how})`;
+
 /** The filter list and listBrief share: a skill the person turned off is not an assistant's to see (the person's own screens show it, switched off). */
 const listFilter = (i: Input<'list'>, ctx: CallContext) =>
   defined({
@@ -87,16 +99,23 @@ const handlers: Handlers = {
 
   run: (core, i, ctx) =>
     core.runs.run(
-      { skill: i.skill, tool: i.tool, args: i.args ?? {}, surface: ctx.surface, ...defined({ cwd: i.cwd, traceId: i.trace_id, assistant: assistantOf(ctx) }) },
+      {
+        skill: i.skill,
+        tool: i.tool,
+        args: i.args ?? {},
+        surface: ctx.surface,
+        ...defined({ cwd: i.cwd, traceId: i.trace_id, assistant: assistantOf(ctx), channel: i.channel }),
+      },
       { approval: ctx.approval, ...defined({ signal: ctx.signal }) },
     ),
-  dryRun: (core, i, ctx) => core.runs.dryRun({ skill: i.skill, tool: i.tool, args: i.args ?? {}, surface: ctx.surface, ...defined({ cwd: i.cwd }) }),
+  dryRun: (core, i, ctx) =>
+    core.runs.dryRun({ skill: i.skill, tool: i.tool, args: i.args ?? {}, surface: ctx.surface, ...defined({ cwd: i.cwd, channel: i.channel }) }),
   cancelRun: (core, i, ctx) => (ownRun(core, i.id, ctx), core.runs.service.cancel(i.id), ok),
   // An assistant's history is the runs its credential asked for, whatever filter it sends.
   history: (core, i, ctx) => core.runs.history(defined({ ...i, assistant: assistantOf(ctx) ?? i.assistant })),
   getRun: (core, i, ctx) => ownRun(core, i.id, ctx),
 
-  approvals: (core) => core.broker.list(),
+  approvals: (core, _i, ctx) => core.broker.list().map((entry) => forCaller(entry, ctx)),
   // Only the app's own window (IPC: surface ui) answers as the tray; every other surface answers as itself.
   answerApproval: (core, i, ctx) => (core.broker.resolve(i.id, i.verdict, ctx.surface === 'ui' ? 'tray' : ctx.surface, i.expires, i.scope), ok),
   rules: (core) => core.policy.rules(),
@@ -158,10 +177,22 @@ const handlers: Handlers = {
   connectAssistant: async (core, i) => (await core.connections()).connect(i.client, defined({ dryRun: i.dry_run, transport: i.transport, via: i.via })),
   disconnectAssistant: async (core, i) => (await core.connections()).disconnect(i.client, defined({ dryRun: i.dry_run })),
   testAssistant: async (core, i) => (await core.connections()).test(i.client, defined({ transport: i.transport, via: i.via })),
+  assistantView: async (core, i) =>
+    assistantView({ connections: await core.connections(), skills: core.skills, runs: core.runs }, i.client, defined({ test: i.test })),
   projects: (core) => core.projects.list(),
   inspectProject: (core, i) => core.projects.inspect(i.path),
   trustProject: (core, i) => core.projects.trust(i.path, i.confirm),
   untrustProject: async (core, i) => (await core.projects.untrust(i.path), ok),
+
+  servedSkills: (core, i) => core.serving.list(i.cursor, i.limit),
+  servedSkill: (core, i) => core.serving.entry(i.skill),
+  servedFile: (core, i) => core.serving.file(i.skill, i.path),
+  servedDirectory: (core, i) => core.serving.directory(i.skill, i.dir, i.cursor),
+  mcpSources: (core) => core.sources.list(),
+  addMcpSource: (core, i) => core.sources.add(i),
+  removeMcpSource: async (core, i) => (await core.sources.remove(i.name), ok),
+  refreshMcpSources: (core, i) => core.sources.refresh(i.name),
+  approveServedSkill: (core, i) => core.sources.approve(i.skill, i.confirm, i.grants ?? false),
 
   health: (core, _i, ctx) => ({
     app: 'skilltray',
@@ -172,6 +203,12 @@ const handlers: Handlers = {
     settings: core.preferences.settings(),
     pending: core.broker.list().length,
   }),
+
+  voice: (core) => ({ settings: core.voice.settings(), status: core.voice.status() }),
+  setVoice: (core, i) => core.voice.setSettings(defined({ enabled: i.enabled, runShortcut: i.run_shortcut, denyShortcut: i.deny_shortcut })),
+  answerApprovalByVoice: (core, i, ctx) => core.voice.answer(i.id, i.wav, answeredVia(ctx, 'voice')),
+  answerNewestApproval: (core, i, ctx) => core.voice.hotkey(i.verdict, answeredVia(ctx, 'hotkey')),
+  speak: async (core, i) => (await core.voice.say(i.text), ok),
 };
 
 /** True when `name` is an operation of the contract. */

@@ -1,6 +1,7 @@
 /**
  * What no Skilltray page may ever do, enforced by main for every web contents the app creates: ask
- * for a permission, navigate or redirect away from the app's own pages (in any frame), attach a
+ * for a permission (but the microphone, for the app's own top-level page while voice is on),
+ * navigate or redirect away from the app's own pages (in any frame), attach a
  * <webview>, or open a window. Links to the web open in the person's browser instead. Electron's
  * objects are passed in, so a test drives this with stand-ins.
  */
@@ -21,6 +22,23 @@ export interface HardeningDeps {
   /** `shell.openExternal`. */
   openExternal(url: string): Promise<void>;
   log(line: string): void;
+  /** Whether the person turned voice on: only then may the app's own page record from the microphone. */
+  voiceOn?(): boolean;
+}
+
+/** What a permission request or check says of itself, as far as the microphone rule reads it. */
+interface PermissionDetails {
+  requestingUrl?: string;
+  isMainFrame?: boolean;
+  mediaTypes?: string[];
+  mediaType?: string;
+}
+
+/** True for the microphone alone (no camera), asked by the app's own top-level page, while voice is on. */
+export function microphoneAllowed(permission: string, details: PermissionDetails, voiceOn: boolean): boolean {
+  if (!voiceOn || permission !== 'media' || details.isMainFrame === false || !isAppUrl(details.requestingUrl ?? '')) return false;
+  const types = details.mediaTypes ?? (details.mediaType === undefined ? [] : [details.mediaType]);
+  return types.length > 0 && types.every((type) => type === 'audio');
 }
 
 /** Hooks one web contents. */
@@ -39,12 +57,17 @@ export function hardenContents(contents: HardenedContents, deps: Pick<HardeningD
   });
 }
 
-/** Denies every permission in the session and hardens every web contents created from now on. */
+/** Denies every permission in the session (the microphone aside, see microphoneAllowed) and hardens every web contents created from now on. */
 export function setupHardening(deps: HardeningDeps): void {
-  deps.session.setPermissionRequestHandler((_contents, permission, callback) => {
+  const voiceOn = (): boolean => deps.voiceOn?.() ?? false;
+  deps.session.setPermissionRequestHandler((_contents, permission, callback, details) => {
+    if (microphoneAllowed(permission, (details as PermissionDetails | undefined) ?? {}, voiceOn())) return callback(true);
     deps.log(`refused the permission '${permission}'`);
     callback(false);
   });
-  deps.session.setPermissionCheckHandler(() => false);
+  deps.session.setPermissionCheckHandler((_contents, permission, requestingOrigin, details) => {
+    const asked = (details as PermissionDetails | undefined) ?? {};
+    return microphoneAllowed(permission, { ...asked, requestingUrl: asked.requestingUrl ?? `${requestingOrigin}/` }, voiceOn());
+  });
   deps.app.on('web-contents-created', (_event, contents: WebContents) => hardenContents(contents, deps));
 }

@@ -6,7 +6,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, globalShortcut, ipcMain, Menu, nativeImage, protocol, session, shell, Tray } from 'electron';
+import { app, BrowserWindow, dialog, globalShortcut, ipcMain, Menu, nativeImage, Notification, protocol, session, shell, Tray } from 'electron';
 import { SkilltrayCore } from '../core/api.js';
 import { callerOf } from '../core/authority.js';
 import { resolveConfig, userHome } from '../core/config.js';
@@ -20,6 +20,7 @@ import { appPaths } from './paths.js';
 import { setupQuit } from './quit.js';
 import { setupShortcuts } from './shortcuts.js';
 import { setupTray } from './tray.js';
+import { setupVoiceHotkeys } from './voice-hotkeys.js';
 import { followCore, Windows } from './windows.js';
 
 const log = (line: string): void => console.warn(`skilltray: ${line}`);
@@ -46,7 +47,7 @@ async function start(): Promise<void> {
   const server = await startHttpServer({ core, owner: 'app', version, port: 0 });
 
   serveApp(protocol, paths.webDir);
-  setupHardening({ app, session: session.defaultSession, openExternal: (url) => shell.openExternal(url), log });
+  setupHardening({ app, session: session.defaultSession, openExternal: (url) => shell.openExternal(url), log, voiceOn: () => core.voice.settings().enabled });
   const windows = new Windows({
     create: (options) => new BrowserWindow(options),
     settings: { preload: paths.preload, icon: nativeImage.createFromPath(paths.appIcon), devTools: !app.isPackaged },
@@ -97,6 +98,15 @@ async function start(): Promise<void> {
     core,
     openPalette: () => void windows.show('palette'),
     onUnavailable: (key, why) => log(`the palette shortcut ${key} is not available: ${why}`),
+  });
+  setupVoiceHotkeys({
+    globalShortcut,
+    core,
+    tell: (text) => {
+      if (Notification.isSupported()) new Notification({ title: 'Skilltray', body: text, silent: true }).show();
+      else log(text);
+    },
+    onUnavailable: (key, why) => log(`the approval hotkey ${key} is not available: ${why}`),
   });
   app.on('second-instance', () => windows.show('skills'));
   await core.startWatching();

@@ -21,27 +21,37 @@ export interface ShortcutDeps {
   onUnavailable(shortcut: string, reason: string): void;
 }
 
-/** Registers the palette shortcut and follows the setting; returns what is registered now ('' for nothing) and a way to let go. */
-export function setupShortcuts(deps: ShortcutDeps): { current(): string; dispose(): void } {
+/** One global shortcut that follows a setting: `apply(wanted)` moves it there ('' lets go); `current()` is what is registered. */
+export function shortcutSlot(
+  registry: ShortcutRegistry,
+  onPress: () => void,
+  onUnavailable: (shortcut: string, reason: string) => void,
+): { apply(wanted: string): void; current(): string } {
   let registered = '';
   const apply = (wanted: string): void => {
     if (wanted === registered) return;
-    if (registered !== '') deps.globalShortcut.unregister(registered);
+    if (registered !== '') registry.unregister(registered);
     registered = '';
     if (wanted === '') return;
     let ok: boolean;
     try {
-      ok = deps.globalShortcut.register(wanted, () => deps.openPalette());
+      ok = registry.register(wanted, onPress);
     } catch (error) {
-      deps.onUnavailable(wanted, error instanceof Error ? error.message : String(error));
+      onUnavailable(wanted, error instanceof Error ? error.message : String(error));
       return;
     }
     if (ok) registered = wanted;
-    else deps.onUnavailable(wanted, 'another application already uses it');
+    else onUnavailable(wanted, 'another application already uses it');
   };
-  apply(deps.core.preferences.settings().paletteShortcut);
+  return { apply, current: () => registered };
+}
+
+/** Registers the palette shortcut and follows the setting; returns what is registered now ('' for nothing) and a way to let go. */
+export function setupShortcuts(deps: ShortcutDeps): { current(): string; dispose(): void } {
+  const slot = shortcutSlot(deps.globalShortcut, () => deps.openPalette(), deps.onUnavailable);
+  slot.apply(deps.core.preferences.settings().paletteShortcut);
   deps.core.on('event', (event) => {
-    if (event.type === 'settings') apply(event.settings.paletteShortcut);
+    if (event.type === 'settings') slot.apply(event.settings.paletteShortcut);
   });
-  return { current: () => registered, dispose: () => apply('') };
+  return { current: slot.current, dispose: () => slot.apply('') };
 }

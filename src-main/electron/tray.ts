@@ -3,6 +3,7 @@
  * runs, the skills folder, quit. It mirrors the tray window and follows the core's events. The Tray
  * and Menu.buildFromTemplate are passed in, so a test drives this with stand-ins.
  */
+import { codeShown } from '../shared/voice.js';
 import type { MenuItemConstructorOptions } from 'electron';
 import type { SkilltrayCore } from '../core/api.js';
 import type { WindowRoute } from '../shared/contract.js';
@@ -31,10 +32,15 @@ export interface TrayDeps<M> {
 
 /** The menu for the core's current approvals and settings. */
 export function trayMenu(core: TrayDeps<unknown>['core'], actions: TrayActions): { template: MenuItemConstructorOptions[]; tooltip: string } {
-  const pending = core.broker.list().length;
+  const entries = core.broker.list();
+  const pending = entries.length;
   const settings = core.preferences.settings();
   const template: MenuItemConstructorOptions[] = [
     { label: pending === 0 ? 'No pending approvals' : `Pending approvals (${pending})…`, enabled: pending > 0, click: () => actions.open('approvals') },
+    // Each waiting request with the code the person says back to answer it aloud (docs/voice.md).
+    ...entries
+      .slice(-3)
+      .map((e): MenuItemConstructorOptions => ({ label: `   ${e.skill}/${e.tool} — code ${codeShown(e.code ?? '')}`, click: () => actions.open('approvals') })),
     { label: 'Command palette…', accelerator: settings.paletteShortcut || undefined, registerAccelerator: false, click: () => actions.open('palette') },
     { label: 'Open skill browser…', click: () => actions.open('skills') },
     { label: 'History…', click: () => actions.open('history') },

@@ -10,8 +10,8 @@ import { gatewayErrors } from '../shared/error-messages/gateway.js';
 /** Largest request body accepted. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-function tooLarge(): SkilltrayError {
-  return gatewayErrors.bodyTooLarge(MAX_BODY_BYTES);
+function tooLarge(limit: number): SkilltrayError {
+  return gatewayErrors.bodyTooLarge(limit);
 }
 
 /**
@@ -24,7 +24,7 @@ function bodyAtHand(req: IncomingMessage, limit: number): Buffer | null {
   let size = 0;
   for (let chunk = req.read() as Buffer | null; chunk !== null; chunk = req.read() as Buffer | null) {
     size += chunk.length;
-    if (size > limit) throw tooLarge();
+    if (size > limit) throw tooLarge(limit);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
@@ -35,7 +35,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) {
-      reject(tooLarge());
+      reject(tooLarge(limit));
       return;
     }
     const chunks: Buffer[] = [];
@@ -52,7 +52,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     };
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > limit) finish(tooLarge());
+      if (size > limit) finish(tooLarge(limit));
       else chunks.push(chunk);
     };
     req.on('data', onData);
@@ -67,14 +67,17 @@ function isJsonContentType(header: string | undefined): boolean {
   return (header ?? '').split(';')[0]?.trim().toLowerCase() === 'application/json';
 }
 
-/** A JSON request body within MAX_BODY_BYTES, parsed and as sent; a failure is answered here (E804, E805) and null returned. */
-export async function jsonBody(req: IncomingMessage, res: ServerResponse): Promise<{ value: unknown; body: Buffer } | null> {
+/** The body a spoken answer may have: a 2 MiB WAV in base64, and its JSON around it (the core says E633 past 2 MiB). */
+export const VOICE_BODY_BYTES = 3 * 1024 * 1024;
+
+/** A JSON request body within `limit` (MAX_BODY_BYTES), parsed and as sent; a failure is answered here (E804, E805) and null returned. */
+export async function jsonBody(req: IncomingMessage, res: ServerResponse, limit = MAX_BODY_BYTES): Promise<{ value: unknown; body: Buffer } | null> {
   if (!isJsonContentType(req.headers['content-type'])) {
     sendError(res, gatewayErrors.bodyNotJsonType(req.headers['content-type'] ?? null));
     return null;
   }
   try {
-    const body = bodyAtHand(req, MAX_BODY_BYTES) ?? (await readBody(req, MAX_BODY_BYTES));
+    const body = bodyAtHand(req, limit) ?? (await readBody(req, limit));
     return { value: JSON.parse(body.toString('utf8')), body };
   } catch (error) {
     if (error instanceof SkilltrayError) {

@@ -13,7 +13,7 @@ import type { Health } from '../shared/contract.js';
 import { SURFACE_HEADER } from './app-link.js';
 import type { EventStreams } from './event-stream.js';
 import { authorised } from './http-auth.js';
-import { jsonBody } from './http-body.js';
+import { VOICE_BODY_BYTES, jsonBody } from './http-body.js';
 import { sendError, sendJson } from './http-reply.js';
 import { statusForCode } from './http-status.js';
 import { IDEMPOTENCY_HEADER, idempotencyKey, requestFingerprint, type Answer, type IdempotentRequests } from './idempotency.js';
@@ -71,7 +71,7 @@ export function tokenRoutes(deps: RouteDeps): {
     if (req.method !== 'POST') return sendError(res, gatewayErrors.methodNotAllowed(req.method, `/api/${name}`, 'POST'), { Allow: 'POST' });
     if (!isOperation(name)) return sendError(res, gatewayErrors.operationNotFound(name));
     const key = name === 'run' ? idempotencyKey(req.headers[IDEMPOTENCY_HEADER]) : null;
-    const body = await jsonBody(req, res);
+    const body = await jsonBody(req, res, name === 'answerApprovalByVoice' ? VOICE_BODY_BYTES : undefined);
     if (body === null) return;
     const input = body.value;
     const context: CallContext = {

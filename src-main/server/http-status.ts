@@ -17,10 +17,32 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   E706: 500,
   // Shed before any work: the same call can be made again after Retry-After.
   E812: 503,
+  // A recording that is not an answer's format, empty or too long; too large; an assistant answering for the person.
+  E630: 400,
+  E631: 400,
+  E632: 400,
+  E633: 413,
 };
 
 /** Codes that name something that does not exist. */
-const NOT_FOUND: readonly ErrorCode[] = ['E001', 'E010', 'E020', 'E021', 'E022', 'E702', 'E611', 'E614', 'E615', 'E903', 'E306', 'E851', 'E852', 'E857'];
+const NOT_FOUND: readonly ErrorCode[] = [
+  'E001',
+  'E010',
+  'E020',
+  'E021',
+  'E022',
+  'E702',
+  'E611',
+  'E614',
+  'E615',
+  'E903',
+  'E306',
+  'E851',
+  'E852',
+  'E857',
+  'E862',
+  'E869',
+];
 
 /** Refusals the caller must relay to whoever asked (a person denied it, policy refused it, …). */
 const CONFLICT: readonly ErrorCode[] = [
@@ -41,6 +63,8 @@ const CONFLICT: readonly ErrorCode[] = [
   'E308',
   'E310',
   'E856',
+  'E861',
+  'E867',
 ];
 
 /** 400 input, 401/403 access, 404 not found, 405 method, 409 refusal to relay, 413 too large, 429 too many streams, 500 internal, 503 try again, else 422. */

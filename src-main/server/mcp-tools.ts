@@ -74,7 +74,8 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
       'Which skills could do this job? Returns ranked candidates, best first, each with a score and a relevance (both 0 to 1), its role and effect_mode, the ' +
       'reason it ranked there and the tools it offers. They are hints, not a decision: choose among them under your own policy ' +
       "and the user's instructions; nothing is run. Procedures rank above utilities that match as well; sidecars appear only with " +
-      "role_filter 'sidecar' (they are used through attach).",
+      "role_filter 'sidecar' (they are used through attach). 'also' names better matches of a role left out (a sidecar to attach). " +
+      'A result with errors can be read (describe, show) but its tools do not run.',
     properties: {
       intent: "the job to be done, in words (e.g. 'how full is my disk')",
       domain: 'only skills of this domain, or of any of these domains',
@@ -98,6 +99,8 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
       args: "named arguments, as the tool's Parameters table says (names and types are in list and describe); omit when it takes none",
       cwd: 'working directory: an existing absolute directory (default: your first root; without one the tool gets an empty folder of its own, never your home)',
       trace_id: 'your own trace id, recorded with the run',
+      channel:
+        "'voice' when you ask on something the person said aloud (a voice turn): a tool that may write then always waits for the person, who answers with the request's spoken code",
     },
     annotations: RUNS,
   },

@@ -24,6 +24,8 @@ import { gatewayErrors } from '../shared/error-messages/gateway.js';
 import { nearestNames } from '../core/facade.js';
 import { MCP_TOOLS, errorText, findTool, toolDefinition, toolResult } from './mcp-tools.js';
 import { rootsCwd } from './mcp-roots.js';
+import { ProtocolError, protocolError as toProtocolError } from './mcp-errors.js';
+import { registerSkillsExtension } from './mcp-skills.js';
 
 /** Executes one contract operation and returns its envelope; `signal` aborts when the client cancels. */
 export type OperationCall = (operation: OperationName, input: unknown, signal: AbortSignal) => Promise<Envelope<unknown>>;
@@ -59,28 +61,9 @@ const PROMPT_ARGUMENT = {
   required: false,
 };
 
-/**
- * A JSON-RPC error whose message is Skilltray's error line as it is (McpError would prefix its
- * own code to it), with the structured error as data.
- */
-class ProtocolError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data: unknown,
-  ) {
-    super(message);
-  }
-}
-
-/** A failed envelope as a JSON-RPC error, for requests (resource reads) that have no error result. */
+/** A failed envelope as a JSON-RPC error, for requests (resource reads) that have no error result: not-found codes as MCP's resource-not-found. */
 function protocolError(shape: ErrorShape): ProtocolError {
-  const code = NOT_FOUND.has(shape.code)
-    ? RESOURCE_NOT_FOUND
-    : shape.code === 'E999' || shape.code === 'E807'
-      ? ErrorCode.InternalError
-      : ErrorCode.InvalidParams;
-  return new ProtocolError(code, errorText(shape), { error: shape });
+  return toProtocolError(shape, { codes: NOT_FOUND, as: RESOURCE_NOT_FOUND });
 }
 
 /** The URI of a skill's SKILL.md, or of one of its files. */
@@ -205,5 +188,6 @@ export function createMcpServer(options: McpBridgeOptions): McpServer {
     (uri, variables, extra) => readFile(uri, variable(variables.name, 'name'), variable(variables.path, 'path'), extra.signal),
   );
 
+  registerSkillsExtension(mcp, call);
   return mcp;
 }

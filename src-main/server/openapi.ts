@@ -50,7 +50,8 @@ const SUMMARIES: Record<OperationName, string> = {
   searchAll: 'Search every loaded skill: tools first, then sections, as plain text with the matches marked',
   build: "Builds a skill's search index",
   stats: "A skill's access statistics",
-  discover: 'Skills ranked for an intent (ADR-001 discover): candidates for the caller to choose from under its own policy',
+  discover:
+    'Skills ranked for an intent (ADR-001 discover): candidates for the caller to choose from under its own policy, and in `also` better matches of a role left out',
   attach: 'Applies a sidecar skill to a target (ADR-001 attach): validated first (E801), then run like `run`, approval included',
   setSkillEnabled: 'Turns a skill on or off, everywhere or in one mode; a skill turned off is not offered and its runs are refused (E618)',
   packs: 'Installed packs: source, ref, resolved commit, signature, skills, files changed behind the lock',
@@ -66,13 +67,33 @@ const SUMMARIES: Record<OperationName, string> = {
     "Adds Skilltray to a client's config file, checked with an MCP handshake first; dry_run returns only the diff. Other servers, comments and formatting are kept; a backup is written beside the file",
   disconnectAssistant: "Removes exactly Skilltray's entry from a client's config file; dry_run returns only the diff",
   testAssistant: 'Starts what connect writes for a client (or calls its /mcp URL) and completes an MCP initialize and tools/list',
+  assistantView:
+    'What one client sees now: its entry (with test, the handshake and the MCP tools it lists), the credential it holds and the assistant name that makes it, the skills and tools offered to it as `list` answers an assistant, and its latest runs',
   projects:
     'Project folders whose skills (.claude/skills, .agents/skills) the person trusts: trusted while those skills are what the person confirmed, else changed',
   inspectProject: "A project folder's skills now, and the digest that trusting them pins",
   trustProject:
     "Trusts a project folder's skills as the person saw them (confirm: inspectProject's digest; E856 when they changed since); they load as user-trust roots after every other root",
   untrustProject: 'Stops trusting a project folder: its skills are no longer loaded',
+  servedSkills:
+    'Skills over MCP (SEP-2640), served: a page of skills/list entries (uri, frontmatter as written, every file with its sha256 digest) for the enabled skills offered now',
+  servedSkill: "One served skill's skills/get entry (E001 for a skill not served; E868 past 512 files or 16 MiB)",
+  servedFile: 'One file of a served skill, with its digest: what resources/read of its skill:// URI returns (E012 for a path that leaves the skill)',
+  servedDirectory: "The direct children of a served skill's folder ('' for its own): what resources/directory/read returns",
+  mcpSources: 'The MCP servers added as sources of skills, and each skill they serve: approved, pending, changed (with what changed), refused or gone',
+  addMcpSource:
+    'Adds an MCP server that declares the Skills extension as a source of skills, by the command that starts it or its URL; its skills are fetched and verified at once and wait for approval',
+  removeMcpSource: 'Removes an MCP source with its cached files and approvals; its skills are no longer loaded',
+  refreshMcpSources: "Fetches the sources' skills again; a skill whose files changed is taken out until it is approved again",
+  approveServedSkill:
+    'Approves a served skill as the person saw it (confirm: its digest; E867 when it changed since); grants also honours what it declares (reads, writes, limits, network, allowed-tools)',
   health: 'Who owns runs for this home: version, pid, home, owner, settings, pending approvals',
+  voice: "The person's voice settings, and whether this computer can hear spoken answers and speak prompts",
+  setVoice: 'Turns spoken prompts and voice answers on or off, and sets the hotkeys that answer the newest request (person only)',
+  answerApprovalByVoice:
+    "Answers a pending approval with a recording (base64 16 kHz mono WAV): 'run <code>', 'always <code>', 'deny' or 'cancel'; anything not heard with confidence, or with another code, does nothing (person only)",
+  answerNewestApproval: 'Run or deny the newest pending approval, as a hotkey does: a writing tool runs on a second press within 2 s (person only)',
+  speak: 'Says a text aloud on the computer that owns runs (person only)',
 };
 
 /** Operations that may wait for a person. */

@@ -14,8 +14,26 @@ export interface DiscoverResult {
   effect_mode: EffectMode | null;
   /** Why it ranked here, in a sentence a person can read. */
   reason: string;
-  /** The skill's tools offered in the current mode (empty for a content-only skill). */
+  /** The skill's tools offered in the current mode (empty for a content-only skill, and for one with errors: they do not run). */
   tools: string[];
+  /** The codes of the errors of a skill that loaded with errors but can still be read (its tools do not run); empty when it has none. */
+  errors: string[];
+}
+
+/** What discover answers: the ranked candidates, and better matches the call's role left out. */
+export interface DiscoverAnswer {
+  /** Best first, sidecars only when role_filter asks for them. */
+  results: DiscoverResult[];
+  /**
+   * Skills of another role (a sidecar, or a role other than role_filter's) that match better than the
+   * first result, best first: "also: artifact-checksum, a sidecar, 0.81". Empty when none does.
+   */
+  also: DiscoverResult[];
+}
+
+/** A skill's role in a few words, as `also: artifact-checksum, a sidecar, 0.81` says it. */
+export function roleWords(role: Role | null): string {
+  return role === null ? 'not classified' : `a ${role}`;
 }
 
 /** What `attach` hands back: the run it made against the target. */

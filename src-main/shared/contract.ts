@@ -5,10 +5,11 @@
  * operations. Errors cross every boundary as `{ code, kind, message, details? }`.
  */
 import { z } from 'zod';
-import type { AttachResult, DiscoverResult } from './agent.js';
+import type { AttachResult, DiscoverAnswer } from './agent.js';
 import { ERROR_KINDS, type ErrorCode, type ErrorShape } from './errors.js';
 import type { PackChange, PackInfo, ScanReport, SkillSwitch, UpdateReport } from './packs.js';
-import { BRIDGE_TRANSPORTS, LAUNCH_FORMS, type AssistantChange, type AssistantStatus, type AssistantTest } from './connect.js';
+import type { McpSourceStatus, ServedDirectoryEntry, ServedFile, ServedSkillEntry, ServedSkillStatus } from './served.js';
+import { BRIDGE_TRANSPORTS, LAUNCH_FORMS, type AssistantChange, type AssistantStatus, type AssistantTest, type AssistantView } from './connect.js';
 import type { DoctorReport } from './doctor.js';
 import type { BuildResult, OpenResult, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult } from './gateway.js';
 import {
@@ -44,6 +45,7 @@ import {
   type SandboxStatus,
   type Settings,
 } from './runs.js';
+import type { HotkeyAnswer, VoiceAnswer, VoiceSettings, VoiceStatus } from './voice.js';
 
 const name = z.string().min(1).max(256);
 const text = (max = 4096) => z.string().max(max);
@@ -61,6 +63,8 @@ const runInput = z.strictObject({
   cwd: text().optional(),
   /** Correlates the run with the caller's own trace; generated when absent. */
   trace_id: text(256).optional(),
+  /** `voice`: the assistant asks on something the person said; a writing tool then never runs on a remembered Always (docs/voice.md). */
+  channel: z.enum(['voice']).optional(),
 });
 
 /** Where a pack comes from: SOURCE, --ref, --path, --as. */
@@ -213,6 +217,8 @@ export const inputs = {
   disconnectAssistant: z.strictObject({ client: name, dry_run: z.boolean().optional() }),
   /** Whether what connect writes for a client completes an MCP handshake here. */
   testAssistant: z.strictObject({ client: name, transport: z.enum(BRIDGE_TRANSPORTS).optional(), via: z.enum(LAUNCH_FORMS).optional() }),
+  /** What one client sees now: its entry (`test`: with a handshake), its credential, the skills and tools offered to it, its latest runs. */
+  assistantView: z.strictObject({ client: name, test: z.boolean().optional() }),
 
   /** Project folders whose skills (.claude/skills, .agents/skills) the person trusts. */
   projects: z.strictObject({}),
@@ -222,7 +228,48 @@ export const inputs = {
   trustProject: z.strictObject({ path: text().min(1), confirm: z.string().regex(/^[0-9a-f]{64}$/, "the digest of the project's skills you confirmed") }),
   untrustProject: z.strictObject({ path: text().min(1) }),
 
+  /** Skills over MCP (SEP-2640), served: the enabled skills offered now as `skills/list` entries, a page at a time. */
+  servedSkills: z.strictObject({ cursor: text(1024).optional(), limit: z.number().int().min(1).max(100).optional() }),
+  /** One served skill's entry (`skills/get`). */
+  servedSkill: z.strictObject({ skill: name }),
+  /** One file of a served skill, with its digest (`resources/read` of a `skill://` URI). */
+  servedFile: z.strictObject({ skill: name, path: text() }),
+  /** The direct children of a folder of a served skill ('' for its own folder; `resources/directory/read`). */
+  servedDirectory: z.strictObject({ skill: name, dir: text(), cursor: text(1024).optional() }),
+
+  /** Skills over MCP, taken: the MCP servers added as sources of skills, and what each serves. */
+  mcpSources: z.strictObject({}),
+  /** Adds an MCP server as a source: a command Skilltray starts (stdio), or a Streamable HTTP URL; its skills are fetched at once. */
+  addMcpSource: z.strictObject({
+    name,
+    command: z.array(text()).min(1).max(256).optional(),
+    env: z.record(z.string().max(256), text()).optional(),
+    url: text().optional(),
+    headers: z.record(z.string().max(256), text()).optional(),
+  }),
+  /** Removes a source, its cached files and its approvals. */
+  removeMcpSource: z.strictObject({ name }),
+  /** Fetches a source's skills again (every source's without a name); a skill whose files changed is asked for again. */
+  refreshMcpSources: z.strictObject({ name: name.optional() }),
+  /** Approves a served skill as the person saw it (`confirm`: its digest); `grants` also honours what it declares (reads, writes, limits, network…). */
+  approveServedSkill: z.strictObject({
+    skill: name,
+    confirm: z.string().regex(/^[0-9a-f]{64}$/, 'the digest of the served skill you confirmed'),
+    grants: z.boolean().optional(),
+  }),
+
   health: z.strictObject({}),
+
+  /** Voice here: the person's voice settings, and whether answers can be heard and prompts spoken (docs/voice.md). */
+  voice: z.strictObject({}),
+  /** Turns spoken prompts and voice answers on or off; sets the hotkeys that answer the newest request ('' for none). */
+  setVoice: z.strictObject({ enabled: z.boolean().optional(), run_shortcut: text(128).optional(), deny_shortcut: text(128).optional() }),
+  /** The person answers pending request `id` aloud: `wav` is base64 of a 16 kHz mono 16-bit PCM WAV (at most 2 MiB and 10 s). */
+  answerApprovalByVoice: z.strictObject({ id, wav: z.string().max(4 * 1024 * 1024) }),
+  /** The person's hotkey on the newest pending request: deny, or run (a writing tool only on a second press within 2 s). */
+  answerNewestApproval: z.strictObject({ verdict: z.enum(['run', 'deny']) }),
+  /** Says `text` aloud on the computer that owns runs (the app's fallback when its window has no voice). */
+  speak: z.strictObject({ text: text(1000).min(1) }),
 } as const;
 
 export type OperationName = keyof typeof inputs;
@@ -293,11 +340,26 @@ export const AUTHORITY: { readonly [K in OperationName]: Authority } = {
   connectAssistant: 'person',
   disconnectAssistant: 'person',
   testAssistant: 'person',
+  assistantView: 'person',
   projects: 'person',
   inspectProject: 'person',
   trustProject: 'person',
   untrustProject: 'person',
+  servedSkills: 'assistant',
+  servedSkill: 'assistant',
+  servedFile: 'assistant',
+  servedDirectory: 'assistant',
+  mcpSources: 'person',
+  addMcpSource: 'person',
+  removeMcpSource: 'person',
+  refreshMcpSources: 'person',
+  approveServedSkill: 'person',
   health: 'person',
+  voice: 'person',
+  setVoice: 'person',
+  answerApprovalByVoice: 'person',
+  answerNewestApproval: 'person',
+  speak: 'person',
 };
 
 /**
@@ -362,7 +424,7 @@ export interface OperationOutputs {
   searchAll: SearchResult;
   build: BuildResult & { skill: string };
   stats: StatsResult;
-  discover: DiscoverResult[];
+  discover: DiscoverAnswer;
   attach: AttachResult;
   setSkillEnabled: SkillSwitch[];
   packs: PackInfo[];
@@ -375,11 +437,26 @@ export interface OperationOutputs {
   connectAssistant: AssistantChange;
   disconnectAssistant: AssistantChange;
   testAssistant: AssistantTest;
+  assistantView: AssistantView;
   projects: TrustedProject[];
   inspectProject: ProjectInspection;
   trustProject: TrustedProject;
   untrustProject: { ok: true };
+  servedSkills: { skills: ServedSkillEntry[]; nextCursor: string | null };
+  servedSkill: ServedSkillEntry;
+  servedFile: ServedFile;
+  servedDirectory: { entries: ServedDirectoryEntry[]; nextCursor: string | null };
+  mcpSources: McpSourceStatus[];
+  addMcpSource: McpSourceStatus;
+  removeMcpSource: { ok: true };
+  refreshMcpSources: McpSourceStatus[];
+  approveServedSkill: ServedSkillStatus;
   health: Health;
+  voice: { settings: VoiceSettings; status: VoiceStatus };
+  setVoice: VoiceSettings;
+  answerApprovalByVoice: VoiceAnswer;
+  answerNewestApproval: HotkeyAnswer;
+  speak: { ok: true };
 }
 
 export type OperationOutput<K extends OperationName> = OperationOutputs[K];
@@ -400,7 +477,9 @@ export type ServerEvent =
   | { type: 'policy.changed' }
   /** Something the person must be told (state.db was damaged and recovered); shown until dismissed. */
   | { type: 'notice'; notice: Notice }
-  | { type: 'notice.dismissed'; id: number };
+  | { type: 'notice.dismissed'; id: number }
+  /** The person's voice settings changed. */
+  | { type: 'voice'; settings: VoiceSettings };
 
 /** An error received from the other side of a transport, with its code, kind and details. */
 export class SkilltrayClientError extends Error {

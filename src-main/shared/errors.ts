@@ -72,6 +72,13 @@ export const ERROR_KINDS = {
   E618: 'skill_disabled', // the person turned the skill off (everywhere or in this mode)
   E625: 'rule_covers_nothing', // an allow rule that matches no loaded skill's tool (rules are pinned to the skills they allow)
   E626: 'invalid_remember_scope', // an Always the pending request does not offer (any folder for a tool that may write, or an unverified skill)
+  // E63x: answering by voice (docs/voice.md)
+  E630: 'voice_audio_invalid', // the audio is not a 16 kHz mono 16-bit PCM WAV (or not base64)
+  E631: 'voice_audio_empty', // the WAV holds no samples
+  E632: 'voice_audio_too_long', // longer than 10 s
+  E633: 'voice_audio_too_large', // more than 2 MiB
+  E634: 'voice_unavailable', // the recogniser or the synthesiser is missing or failed
+  E636: 'voice_off', // the person turned voice off in Settings
   // E7xx: runner
   E701: 'spawn_failed',
   E702: 'run_not_found',
@@ -103,6 +110,17 @@ export const ERROR_KINDS = {
   E855: 'transport_not_available', // the client takes no URL, or no owner of runs serves /mcp now
   E856: 'project_skills_changed', // a project folder's skills differ from what the person trusted (or was shown)
   E857: 'project_not_trusted', // no trusted project folder at that path
+  // E86x: skills over MCP (the Skills extension, SEP-2640), served and taken
+  E860: 'invalid_mcp_source', // a source name that is not a slug, or neither a command nor an http(s) URL
+  E861: 'mcp_source_exists', // a source of that name is already added
+  E862: 'mcp_source_not_found', // no source of that name
+  E863: 'mcp_source_unreachable', // the server did not start, answer or complete initialize in time
+  E864: 'no_skills_extension', // the server does not declare io.modelcontextprotocol/skills
+  E865: 'served_skill_invalid', // an entry against the SEP's rules: its URI, a hostile path, no resources, a name two skills share
+  E866: 'served_skill_unverified', // bytes that do not match their digest, or a SKILL.md whose frontmatter is not the entry's
+  E867: 'served_skill_changed', // the skill changed between two calls, or since the person was shown it
+  E868: 'served_skill_too_large', // more files or bytes than a skill may hold, a message or a listing past its bound
+  E869: 'served_skill_not_found', // no served skill of that name, or one that waits for the person's approval
   // E9xx: the state database (E999 stays skillc's internal error)
   E901: 'state_db_recovered', // state.db was damaged, moved aside and rebuilt from what could be read
   E902: 'state_db_rules_lost', // …and some rules could not be read back: runs are paused until checked

@@ -19,6 +19,7 @@ export const ROOT_WORDS: Record<RootKind, string> = {
   cursor: "Cursor's skills",
   copilot: "Copilot's skills",
   project: "a trusted project's skills",
+  mcp: 'the skills MCP sources serve',
 };
 
 /** The skill a pin (or an identity) names: "the bundled skill Skilltray shipped", "the user skill in /…/git". */
@@ -26,6 +27,7 @@ export function describePin(pin: IdentityPin): string {
   if (pin.trust === 'bundled') return 'the bundled skill Skilltray shipped';
   if (pin.rootKind === 'bundled') return `the unverified skill in the bundled folder (${pin.path})`;
   if (pin.rootKind === 'packs') return `the installed pack's skill in ${pin.path}`;
+  if (pin.rootKind === 'mcp') return `the skill an MCP source serves, as approved in ${pin.path}`;
   return `the user skill in ${pin.path}`;
 }
 

@@ -8,7 +8,7 @@ import type { NetworkHosts } from './runs.js';
 export type Trust = 'bundled' | 'user';
 
 /** Where a skill root comes from, in precedence order. */
-export type RootKind = 'env' | 'home' | 'packs' | 'bundled' | 'gibberish' | 'kode' | 'claude' | 'agents' | 'codex' | 'cursor' | 'copilot' | 'project';
+export type RootKind = 'env' | 'home' | 'packs' | 'bundled' | 'gibberish' | 'kode' | 'claude' | 'agents' | 'codex' | 'cursor' | 'copilot' | 'project' | 'mcp';
 
 /**
  * A project folder whose skills (`.claude/skills`, `.agents/skills`) the person trusts, as it is

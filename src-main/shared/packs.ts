@@ -26,9 +26,12 @@ export const FINDING_CODES = {
   S314: 'inline_code',
   S315: 'download_saved',
   S316: 'credential_path',
+  S317: 'runs_handed_code',
+  S318: 'unknown_program',
+  S319: 'network_shell',
 } as const;
 
-/** A scan finding's code, S301–S316. */
+/** A scan finding's code, S301–S319. */
 export type FindingCode = keyof typeof FINDING_CODES;
 
 /** One thing the scan found worth a person's attention. */

@@ -1,6 +1,7 @@
 /** Runs, approvals, rules and settings as every surface sees them (the renderer included). */
 import type { ErrorCode, ErrorShape } from './errors.js';
 import type { LimitHit, Mode, RenderedCommand, ResourceLimits, RootKind, RunResult, SkillIdentity, Trust } from './model.js';
+import type { RunChannel } from './voice.js';
 
 /**
  * Where a request came from: `ui` is the app's own window (over IPC, the only way to be the tray),
@@ -160,6 +161,8 @@ export interface RunSummary {
   limitHit: LimitHit | null;
   /** Connections its network proxy refused (the first 100 host:port pairs); empty when none were. */
   networkDenied: NetworkDenial[];
+  /** Where the request came from: the person's keyboard, an assistant, or an assistant acting on a voice turn; null before it was recorded. */
+  channel: RunChannel | null;
 }
 
 /** A run with its captured output (null until it has a result). */
@@ -305,11 +308,17 @@ export interface PendingApproval {
   supplied: number[];
   /** Where an Always answer may apply, the default first; none when this run cannot be remembered. */
   rememberScopes: RememberScope[];
+  /** Where the request came from (a voice turn makes a spoken yes need the code: docs/voice.md). */
+  channel?: RunChannel;
 }
 
 /** A pending approval as listed: when it will time out, by the broker's clock. */
 export interface PendingEntry extends PendingApproval {
   expiresAt: number;
+  /** The digits the person says back to answer by voice, fresh for each request; only the person's surfaces see it. */
+  code?: string;
+  /** The prompt the app speaks (under 200 characters, with the code); only the person's surfaces see it. */
+  speech?: string;
 }
 
 export type VerdictKind = 'once' | 'always' | 'deny';

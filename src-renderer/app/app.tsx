@@ -19,6 +19,7 @@ import { NoticeBanner } from './notices.js';
 import { useHash } from './use-hash.js';
 import { useSettings } from './use-settings.js';
 import { BrandMark } from './brand-mark.js';
+import { AnswerHotkeys } from '../voice/answer-hotkeys.js';
 
 const NAV: { screen: 'approvals' | 'skills' | 'packs' | 'history' | 'settings'; label: string; href: string }[] = [
   { screen: 'approvals', label: 'Approvals', href: '#/approvals' },
@@ -174,11 +175,11 @@ function Screen({ route, hash }: { route: Route; hash: string }) {
       return <ApprovalsScreen />;
     case 'skills':
       // Keyed by address: Back or a nav click restores that query; typing only edits the address in place.
-      return <SkillsScreen key={hash} initialQuery={route.query} initialFilter={route.filter} />;
+      return <SkillsScreen key={hash} initialQuery={route.query} initialFilter={route.filter} initialUnknown={route.unknown ?? []} />;
     case 'skill':
       return <SkillPage key={route.name} name={route.name} view={route.view} />;
     case 'history':
-      return <HistoryScreen filter={route.filter} run={route.run} />;
+      return <HistoryScreen filter={route.filter} run={route.run} unknown={route.unknown ?? []} />;
     case 'settings':
       return <SettingsScreen />;
     case 'packs':
@@ -221,6 +222,7 @@ export function App() {
   if (connection.kind === 'browser' && (!connection.hasToken() || state === 'unauthorized')) return <ConnectScreen refused={connection.hasToken()} />;
   return (
     <PaletteProvider inline={route.screen === 'palette'}>
+      {connection.kind === 'browser' ? <AnswerHotkeys /> : null}
       {route.screen === 'tray' ? (
         <TrayScreen />
       ) : route.screen === 'palette' ? (

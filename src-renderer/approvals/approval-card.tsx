@@ -17,6 +17,7 @@ import { BoxLines } from './box-lines.js';
 import { SURFACE_LABELS, TRUST_LABELS, sandboxBadges } from './labels.js';
 import { NetworkReach } from './network-reach.js';
 import { useArmed } from './use-armed.js';
+import { codeShown, codeWords } from '../../src-main/shared/voice.js';
 
 /** The characters of a value with its invisible ones spelled out as marked escapes. */
 function Visible({ value }: { value: string }) {
@@ -140,13 +141,15 @@ export interface ApprovalCardProps {
   level?: 2 | 3;
   /** Shown under the request once it is answered (the run's progress). */
   children?: ReactNode;
+  /** The voice line (listening, what was heard), shown while the request is open. */
+  voice?: ReactNode;
 }
 
 /**
  * The request as a focusable region: its shortcuts act only while focus is inside it, and, like its
  * buttons, only once it has been on screen in a focused window for ARM_DELAY_MS.
  */
-export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, children }: ApprovalCardProps) {
+export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, children, voice }: ApprovalCardProps) {
   const titleId = useId();
   const toolId = useId();
   const hintId = useId();
@@ -210,6 +213,11 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
           'Allowed once'
         )}
       </p>
+      {open && entry.code !== undefined ? (
+        <p className="approval-code" title={`To answer aloud, say “run ${codeWords(entry.code)}” or “deny”`}>
+          Code <kbd className="code-digits">{codeShown(entry.code)}</kbd>
+        </p>
+      ) : null}
       <Title id={titleId} className="approval-sentence">
         <Sentence entry={entry} />
       </Title>
@@ -235,6 +243,7 @@ export function ApprovalCard({ entry, mac, answered, onAnswer, level = 2, childr
           {displayText(warning)}
         </p>
       ))}
+      {open ? voice : null}
       <NetworkReach sandbox={entry.sandbox} />
       <BoxLines sandbox={entry.sandbox} />
 

@@ -10,6 +10,10 @@ import { useRunProgress } from '../runs/use-run-progress.js';
 import { isMac, shortcutLabel } from './approval-keys.js';
 import { ApprovalCard } from './approval-card.js';
 import { answerInput } from './answer.js';
+import { useVoice } from '../voice/use-voice.js';
+import { useVoiceAnswer } from '../voice/use-voice-answer.js';
+import { VoicePanel } from '../voice/voice-panel.js';
+import type { VoiceStatus } from '../../src-main/shared/voice.js';
 
 interface Answered {
   entry: PendingEntry;
@@ -27,12 +31,25 @@ function ApprovalItem(props: {
   mac: boolean;
   onAnswer: (verdict: VerdictKind, expires: RememberExpiry, scope: RememberScope) => Promise<void>;
   onDismiss: () => void;
+  /** Voice on: its state here; its turn to be said aloud comes when `speakNow`. */
+  voice: { on: boolean; status: VoiceStatus | undefined; speakNow: boolean; onSpoken: () => void };
 }) {
-  const { entry, verdict, mac, onAnswer, onDismiss } = props;
+  const { entry, verdict, mac, onAnswer, onDismiss, voice } = props;
   const client = useClient();
   const progress = useRunProgress({ id: entry.id });
+  const turn = useVoiceAnswer(entry, voice.on, voice.onSpoken);
+  const { prompt } = turn;
+  useEffect(() => {
+    if (voice.speakNow) prompt();
+  }, [voice.speakNow, prompt]);
   return (
-    <ApprovalCard entry={entry} mac={mac} answered={verdict} onAnswer={onAnswer}>
+    <ApprovalCard
+      entry={entry}
+      mac={mac}
+      answered={verdict}
+      onAnswer={onAnswer}
+      voice={voice.on ? <VoicePanel entry={entry} turn={turn} status={voice.status} /> : null}
+    >
       {verdict !== null && verdict !== 'deny' ? (
         <>
           <RunProgressView progress={progress} onCancel={async () => void (await client.cancelRun({ id: entry.id }))} />
@@ -58,6 +75,23 @@ export function ApprovalsScreen() {
   const heading = useRef<HTMLHeadingElement>(null);
   const list = useRef<HTMLDivElement>(null);
   const mac = isMac(connection.platform);
+  const voice = useVoice();
+  const voiceOn = voice.settings?.enabled === true;
+  const canHear = voiceOn && voice.status?.recogniser.available === true;
+  // Each request is said aloud once, one at a time, oldest first, in this window.
+  const [spoken, setSpoken] = useState<ReadonlySet<string>>(new Set());
+  const [speaking, setSpeaking] = useState<string | null>(null);
+  useEffect(() => {
+    if (!canHear || speaking !== null) return;
+    const next = entries.find((e) => !spoken.has(e.id));
+    if (next === undefined) return;
+    setSpoken((prev) => new Set([...prev, next.id]));
+    setSpeaking(next.id);
+  }, [canHear, entries, spoken, speaking]);
+  // A request answered elsewhere while it was being said frees the turn.
+  useEffect(() => {
+    if (speaking !== null && !entries.some((e) => e.id === speaking)) setSpeaking(null);
+  }, [entries, speaking]);
 
   const followed = new Set(answered.map((a) => a.entry.id));
   const items = [
@@ -120,6 +154,12 @@ export function ApprovalsScreen() {
               mac={mac}
               onAnswer={answer(entry)}
               onDismiss={() => setAnswered((prev) => prev.filter((a) => a.entry.id !== entry.id))}
+              voice={{
+                on: voiceOn && verdict === null,
+                status: voice.status,
+                speakNow: speaking === entry.id,
+                onSpoken: () => setSpeaking((id) => (id === entry.id ? null : id)),
+              }}
             />
           ))
         )}

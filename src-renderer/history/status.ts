@@ -35,6 +35,8 @@ export function answeredBy(actor: string | null): string {
     cli: "you with 'skilltray approve'",
   };
   if (known[actor] !== undefined) return known[actor];
+  const spoken = /^(\w+) \((voice|hotkey)\)$/.exec(actor);
+  if (spoken?.[1] !== undefined && known[spoken[1]] !== undefined) return `${known[spoken[1]]}, ${spoken[2] === 'voice' ? 'by voice' : 'with a hotkey'}`;
   const terminal = /^(.*) \(terminal\)$/.exec(actor);
   if (terminal) return `${terminal[1]} at a terminal`;
   const yes = /^(.*) \(--yes\)$/.exec(actor);
@@ -72,6 +74,8 @@ function answeredWhere(actor: string | null): string {
   const known: Record<string, string> = { tray: 'app', ui: 'app', browser: 'browser', http: 'HTTP', mcp: 'MCP', cli: 'CLI' };
   if (actor === null) return '?';
   if (known[actor] !== undefined) return known[actor];
+  const spoken = /^(\w+) \((voice|hotkey)\)$/.exec(actor);
+  if (spoken?.[1] !== undefined && known[spoken[1]] !== undefined) return `${known[spoken[1]]}, ${spoken[2]}`;
   return actor.endsWith('(--yes)') ? '--yes' : actor.endsWith('(terminal)') ? 'terminal' : actor;
 }
 

@@ -1,4 +1,7 @@
-/** `#/settings`: mode and pause, history retention, the palette, connected assistants, where skills come from, rules, the sandbox, and remembered approvals. */
+/**
+ * `#/settings`: mode and pause, history retention, the palette, voice, connected assistants, MCP sources of skills, where skills come from, rules,
+ * the sandbox, and remembered approvals.
+ */
 import { useId, useState, type FormEvent } from 'react';
 import { COMPATIBILITY_ROOTS, type RootWatch } from '../../src-main/shared/model.js';
 import { RULE_EFFECTS, type Rule, type RuleEffect } from '../../src-main/shared/runs.js';
@@ -13,11 +16,13 @@ import { useResource } from '../app/use-resource.js';
 import { useSettings } from '../app/use-settings.js';
 import { RememberedList } from '../approvals/remembered-list.js';
 import { AssistantsSettings } from './assistants-settings.js';
+import { McpSourcesSettings } from './mcp-sources-settings.js';
 import { HistoryRetention } from './history-retention.js';
 import { ModeSwitch, PauseSwitch } from './mode-controls.js';
 import { PaletteShortcut } from './palette-shortcut.js';
 import { LimitCeiling } from './limit-ceiling.js';
 import { SandboxSettings } from './sandbox-settings.js';
+import { VoiceSettingsSection } from './voice-settings.js';
 
 /** How a root is watched, in words; `none` when the server watches nothing. */
 const WATCH_LABELS: Record<RootWatch['mode'] | 'none', string> = {
@@ -228,9 +233,17 @@ export function SettingsScreen() {
           {settings ? <PaletteShortcut settings={settings} onChange={set} /> : null}
         </section>
       ) : null}
+      <section className="card" aria-labelledby="voice-title">
+        <h2 id="voice-title">Voice</h2>
+        <VoiceSettingsSection />
+      </section>
       <section className="card" aria-labelledby="assistants-title">
         <h2 id="assistants-title">Assistants</h2>
         <AssistantsSettings />
+      </section>
+      <section className="card" aria-labelledby="sources-title">
+        <h2 id="sources-title">Sources</h2>
+        <McpSourcesSettings />
       </section>
       <section className="card" aria-labelledby="roots-title">
         <h2 id="roots-title">Skill roots</h2>

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Page } from '@playwright/test';
-import type { DiscoverResult } from '../../src-main/shared/agent.js';
+import type { DiscoverAnswer } from '../../src-main/shared/agent.js';
 import { tarGz } from '../support/archives.js';
 import { expect, screenshot, test, type RunningApp } from './fixtures.js';
 
@@ -77,9 +77,9 @@ async function mcpSkillNames(app: RunningApp): Promise<string[]> {
 }
 
 async function discovered(app: RunningApp, intent: string): Promise<string[]> {
-  const answer = await app.api<DiscoverResult[]>('discover', { intent });
+  const answer = await app.api<DiscoverAnswer>('discover', { intent });
   if (!answer.body.ok) throw new Error(JSON.stringify(answer.body));
-  return answer.body.value.map((r) => r.skill_id);
+  return answer.body.value.results.map((r) => r.skill_id);
 }
 
 /** How far the page scrolls sideways (0 when nothing is wider than the window), and what sticks out. */

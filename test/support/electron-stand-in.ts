@@ -232,3 +232,15 @@ export const dialog = {
     this.errors.push({ title, content });
   },
 };
+
+/** Notifications the app showed (a hotkey's answer), by body. */
+export class Notification {
+  static shown: string[] = [];
+  static isSupported(): boolean {
+    return true;
+  }
+  constructor(private readonly options: { title: string; body: string }) {}
+  show(): void {
+    Notification.shown.push(this.options.body);
+  }
+}

@@ -1,4 +1,5 @@
 /** ADR-001's agent operations on the command line: discover a skill for an intent, attach one to a target. */
+import { roleWords } from '../../shared/agent.js';
 import { ATTACH_TARGETS, ROLES, type AttachTarget, type Role } from '../../shared/model.js';
 import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { JSON_OPTION, printJson, type Command } from '../command.js';
@@ -23,13 +24,17 @@ const discover: Command = {
   ],
   async run(ctx, args) {
     const domains = args.options.domain as string[] | undefined;
-    const results = (await ctx.core()).agent.discover(args.positionals[0] as string, {
+    const answer = (await ctx.core()).agent.discover(args.positionals[0] as string, {
       ...(domains === undefined ? {} : { domain: domains }),
       ...(typeof args.options.role === 'string' ? { roleFilter: args.options.role as Role } : {}),
       ...(typeof args.options.limit === 'number' ? { limit: args.options.limit } : {}),
     });
-    if (args.options.json) printJson(ctx, results);
-    else if (results.length === 0) ctx.io.out('No skill matches that intent.\n');
+    if (args.options.json) {
+      printJson(ctx, answer);
+      return 0;
+    }
+    const { results, also } = answer;
+    if (results.length === 0) ctx.io.out('No skill matches that intent.\n');
     else {
       const width = Math.max(...results.map((r) => r.skill_id.length));
       ctx.io.out(
@@ -40,6 +45,7 @@ const discover: Command = {
           .join(''),
       );
     }
+    for (const r of also) ctx.io.out(`also: ${r.skill_id}, ${roleWords(r.role)}, ${r.score.toFixed(2)}${r.role === null ? '' : ` (--role ${r.role})`}\n`);
     return 0;
   },
 };

@@ -1,44 +1,65 @@
 /**
  * ADR-001 discover: "which skill solves this?". Each skill gets a relevance from 0 to 1: the share
- * of the intent's words it contains, each word weighted by how rare it is among the skills and by
- * where it was found (name or tag over description over body), counting the skill's own fields
- * together with its best-matching tool. The ADR's ranking rules then weigh in, in order, as factors
- * that each outweigh every rule below them: procedure over utility, stable over experimental over
- * the rest, an exact tag match, read-only skills for read-only intents. Sidecars are never
- * recommended for a direct call.
+ * of the intent's terms it contains, each weighted by how rare it is among the skills and by where
+ * it was found (name or tag over description over headings over body), counting the skill's own
+ * fields together with its best-matching tool. The ADR's ranking rules then weigh in, in order, on
+ * the skills that declare what they read: procedure over utility, stable over experimental over the
+ * rest, an exact tag match, read-only skills for read-only intents. A skill that declares no
+ * classification is ranked by relevance alone, neither favoured nor held back. Sidecars are never
+ * recommended for a direct call; when the best match sits in a role the call left out, `also` says so.
  */
-import Database from 'better-sqlite3';
-import type { DiscoverResult } from '../../shared/agent.js';
+import type { DiscoverAnswer, DiscoverResult } from '../../shared/agent.js';
 import type { Mode, Role, Skill } from '../../shared/model.js';
 import { isOffered } from '../policy/modes.js';
-import { queryTokens, quoteToken } from '../search/query.js';
-import { STOPWORDS } from '../search/stopwords.js';
-import { TOKENIZE_CLAUSE, tokenizerPreference } from '../search/tokenizer.js';
-
-/** How much a word found in each of a skill's fields says about the skill doing the job. */
-const SKILL_FIELDS = { name: 1, tags: 1, description: 0.8, body: 0.15 } as const;
-/** The same for a tool's fields; a tool adds to its own skill's fields, never to another's. */
-const TOOL_FIELDS = { name: 1, description: 0.8, params: 0.5, examples: 0.6 } as const;
+import { BODY_NEAR, DiscoverIndex, type Found, type TermHits } from './discover-index.js';
+import { intentTerms } from './intent-terms.js';
 
 /**
  * The ADR's rules as factors on the relevance. Each rule's penalty is larger than all the rules
  * below it together (0.74 < 0.81·0.95·0.97), so at equal relevance the order is the ADR's, and only
- * a clearly better match can overcome a rule.
+ * a clearly better match can overcome a rule. The rules weigh only on skills that declare what
+ * they read (a classification, a status or tags): a skill that declares none of it is ranked by its
+ * relevance alone, and no classified skill scores above it at equal relevance.
  */
 export const RANK_FACTORS = {
   /** Rule 1: a utility after a procedure. */
   utility: 0.74,
-  /** Rule 1, and a skill with no role at all. See `outdone` in discover(). */
+  /** Rule 1: a procedure without tools after the utility that does the job (see `outdone` below). */
   procedureOutdone: 0.55,
-  unclassified: 0.55,
-  /** Rule 2: stable 1, experimental, anything else. */
+  /** Rule 2: stable 1, experimental, any other status (or none, on a skill that declares a classification). */
   experimental: 0.9,
   otherStatus: 0.81,
   /** Rule 3: no exact tag match. */
   noTag: 0.95,
   /** Rule 4: not read-only for a read-only intent. */
   notReadOnly: 0.97,
+  /** A skill with tools that loaded with errors: it can be read, but its tools do not run, so a working skill goes first unless clearly less relevant. */
+  errors: 0.5,
 } as const;
+
+/** Errors that leave a skill's description and body as written: such a skill can still be read. */
+const READABLE_ERRORS: ReadonlySet<string> = new Set([
+  'E405',
+  'E406',
+  'E407',
+  'E408',
+  'E409',
+  'E410',
+  'E411',
+  'E412',
+  'E413',
+  'E414',
+  'E415',
+  'E416',
+  'E417',
+  'E419',
+  'E420',
+  'E421',
+  'E425',
+  'E430',
+  'E431',
+  'E432',
+]);
 
 /** Intents that only look: read_only skills come first for them (rule 4). */
 const READ_ONLY_INTENT =
@@ -52,58 +73,25 @@ export interface DiscoverOptions {
   limit?: number;
 }
 
-interface Indexed {
-  signature: string;
-  db: Database.Database;
-  skills: Map<string, Skill>;
-  /** The rowids of the rows a MATCH expression finds, in each table; rows map back through the arrays below. */
-  skillRows: Database.Statement<[string], number>;
-  toolRows: Database.Statement<[string], number>;
-  /** Skill name by `skills` rowid, and skill and tool by `tools` rowid. */
-  skillOfRow: string[];
-  toolOfRow: { skill: string; tool: string }[];
-  /** Each skill's tags folded to singular, for rule 3. */
-  tagSingulars: Map<string, Set<string>>;
-}
-
-/** The fields holding a word in one skill or tool: the best field's weight, and how many fields. */
-interface Found {
-  max: number;
-  count: number;
-}
-
-/** Where one intent word was found: per skill in the skill's own fields, and per skill and tool in the tool's. */
-interface WordHits {
-  word: string;
-  idf: number;
-  inSkill: Map<string, Found>;
-  inTool: Map<string, Map<string, Found>>;
-}
-
-/** Adds one field of `weight` to what a word found. */
-function note(found: Found | undefined, weight: number): Found {
-  if (found === undefined) return { max: weight, count: 1 };
-  found.max = Math.max(found.max, weight);
-  found.count++;
-  return found;
-}
-
 /** True when an intent only asks to look at something. */
 export function isReadOnlyIntent(intent: string): boolean {
   return READ_ONLY_INTENT.test(intent.trim()) && !WRITING_INTENT.test(intent);
 }
 
+/** The codes of a skill's errors; null when one of them leaves nothing to read. */
+function readableErrors(skill: Skill): string[] | null {
+  const codes = [...new Set(skill.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code))];
+  return codes.every((code) => READABLE_ERRORS.has(code)) ? codes : null;
+}
+
+/** Whether a skill declares any of what the ADR's rules read (a classification, a status, tags): only those are weighed by them. */
+function declaresDiscovery(skill: Skill): boolean {
+  return skill.classification !== null || skill.status !== null || skill.tags.length > 0;
+}
+
 /** A plural folded to its singular, so the word "commits" meets the tag "commit" (and "branches" "branch"). */
 function singular(word: string): string {
   return word.replace(/(?<=(?:s|x|z|ch|sh))es$/, '').replace(/(?<!s)s$/, '');
-}
-
-/** The intent's content words: split as a search query, contractions and edge punctuation off, stopwords out. */
-function intentWords(intent: string): string[] {
-  const words = queryTokens(intent.toLowerCase())
-    .map((w) => w.replace(/['’](?:s|re|ll|t|ve|d|m)$/u, '').replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
-    .filter((w) => w !== '' && !STOPWORDS.has(w));
-  return [...new Set(words)];
 }
 
 function statusFactor(status: string | null): number {
@@ -115,8 +103,9 @@ function statusFactor(status: string | null): number {
 interface Candidate {
   skill: Skill;
   role: Role | null;
+  errors: string[];
   relevance: number;
-  /** How many of the skill's fields hold the intent's words (rarity-weighted): a tie-breaker. */
+  /** How many of the skill's fields hold the intent's terms (rarity-weighted): a tie-breaker. */
   spread: number;
   /** The tool its best match went through, if a tool added to it. */
   tool: string | null;
@@ -128,16 +117,16 @@ interface Candidate {
 
 const NOTHING: Found = { max: 0, count: 0 };
 
-/** What a word found in the skill's own fields and in one of its tools. */
-function fieldsOf(h: WordHits, skill: string, tool: string | null): { own: Found; inTool: Found } {
+/** What a term found in the skill's own fields and in one of its tools. */
+function fieldsOf(h: TermHits, skill: string, tool: string | null): { own: Found; inTool: Found } {
   return { own: h.inSkill.get(skill) ?? NOTHING, inTool: tool === null ? NOTHING : (h.inTool.get(skill)?.get(tool) ?? NOTHING) };
 }
 
 /**
  * The skill's fields with each of its tools in turn (or alone): the best of these is its match.
- * Ties go to the one holding the words in more fields, then to the one whose tool matched more.
+ * Ties go to the one holding the terms in more fields, then to the one whose tool matched more.
  */
-function bestUnit(hits: readonly WordHits[], skill: Skill, total: number): Pick<Candidate, 'relevance' | 'spread' | 'tool'> {
+function bestUnit(hits: readonly TermHits[], skill: Skill, total: number, dilution: number): Pick<Candidate, 'relevance' | 'spread' | 'tool'> {
   let best = { relevance: 0, spread: 0, toolWords: 0, tool: null as string | null };
   for (const tool of skill.tools.length > 0 ? skill.tools.map((t) => t.name) : [null]) {
     let relevance = 0;
@@ -146,8 +135,11 @@ function bestUnit(hits: readonly WordHits[], skill: Skill, total: number): Pick<
     for (const h of hits) {
       const { own, inTool } = fieldsOf(h, skill.name, tool);
       if (own.count + inTool.count === 0) continue;
-      relevance += (h.idf * Math.max(own.max, inTool.max)) / total;
-      spread += h.idf * (own.count + inTool.count);
+      const ownWeight = h.nearBody.has(skill.name) ? Math.max(own.max, BODY_NEAR * dilution) : own.max;
+      // Each field beyond the best adds a little: a term in the name, the description and the body is surer than in one of them.
+      const more = Math.min(1, Math.max(ownWeight, inTool.max) + ALSO_IN_ANOTHER_FIELD * (own.count + inTool.count - 1));
+      relevance += (h.weight * more) / total;
+      spread += h.weight * (own.count + inTool.count);
       if (inTool.count > 0) toolWords++;
     }
     if (relevance > best.relevance || (relevance === best.relevance && (spread > best.spread || (spread === best.spread && toolWords > best.toolWords)))) {
@@ -163,159 +155,179 @@ function quotedList(words: readonly string[]): string {
   return quoted.length <= 1 ? (quoted[0] ?? '') : `${quoted.slice(0, -1).join(', ')} and ${quoted[quoted.length - 1] as string}`;
 }
 
+/** The terms a candidate holds as a reader says them: pairs of an unspaced run that follow each other joined back. */
+function foundWords(c: Candidate, hits: readonly TermHits[]): string[] {
+  const words: string[] = [];
+  let previous: TermHits | null = null;
+  for (const h of hits) {
+    const { own, inTool } = fieldsOf(h, c.skill.name, c.tool);
+    const found = own.count + inTool.count > 0;
+    if (found && h.term.unspaced && previous?.term.unspaced && hits[hits.indexOf(h) - 1] === previous) {
+      words[words.length - 1] += [...h.term.word].slice(1).join('');
+    } else if (found) words.push(h.term.word);
+    previous = found ? h : null;
+  }
+  return words;
+}
+
 /** What each role means to a person choosing. */
 const ROLE_WORDS: Record<Role, string> = { procedure: 'does the whole job', utility: 'a building block', sidecar: 'checks or enriches a target' };
 
 /**
  * Why a candidate ranked where it did, in plain words and in the order the rules apply: what it
- * mentions (and through which tool), what kind of skill it is, its tags, whether it only reads.
+ * mentions (and through which tool), what kind of skill it is, its tags, whether it only reads, its errors.
  */
-function reason(c: Candidate, hits: readonly WordHits[]): string {
-  const found = hits.filter((h) => {
-    const { own, inTool } = fieldsOf(h, c.skill.name, c.tool);
-    return own.count + inTool.count > 0;
-  });
+function reason(c: Candidate, hits: readonly TermHits[]): string {
   const status = c.skill.status === 'stable' || c.skill.status === 'experimental' ? `${c.skill.status}, ` : '';
   const kind = c.outdone ? 'a guide to the job, after the tool that does it' : c.role === null ? 'not classified' : `${status}${ROLE_WORDS[c.role]}`;
   return [
-    `mentions ${quotedList(found.map((h) => h.word))}${c.tool === null ? '' : ` (tool ${c.tool})`}`,
+    `mentions ${quotedList(foundWords(c, hits))}${c.tool === null ? '' : ` (tool ${c.tool})`}`,
     kind,
     ...(c.tagHits.length > 0 ? [`tagged ${quotedList(c.tagHits)}`] : []),
     ...(c.readOnlyMatch ? ['only reads, as asked'] : []),
+    ...(c.errors.length > 0 ? [`loaded with errors (${c.errors.join(', ')}): read it, its tools do not run`] : []),
   ].join('; ');
 }
 
-/** The skills-level search index, rebuilt only when the set of loaded skills changes. */
+/** Best first: by score, then relevance, then how many fields hold the terms, then name. */
+const byScore = (a: Candidate, b: Candidate): number =>
+  b.score - a.score || b.relevance - a.relevance || b.spread - a.spread || (a.skill.name < b.skill.name ? -1 : 1);
+
+/**
+ * The `keep` best candidates by score, each weighed by the ADR's rules (see RANK_FACTORS). A score
+ * is never above its relevance, so candidates are weighed in order of relevance until the next one
+ * could not reach the last kept: over thousands of weak matches, only the strong few are weighed.
+ */
+function ranked(candidates: Candidate[], terms: readonly TermHits[], intent: string, keep: number): Candidate[] {
+  let top = 0;
+  // The utility that does the job: the best strong match among utilities that have tools to do it with.
+  let doesTheJob = 0;
+  for (const c of candidates) top = Math.max(top, c.relevance);
+  for (const c of candidates) if (c.role === 'utility' && c.skill.tools.length > 0 && c.relevance >= top / 2) doesTheJob = Math.max(doesTheJob, c.relevance);
+  const words = terms.map((h) => h.term.word);
+  const intentSingulars = words.map(singular);
+  const readOnlyIntent = isReadOnlyIntent(intent);
+  const weigh = (c: Candidate): void => {
+    const { skill, role } = c;
+    // Rule 1 puts a procedure first because it does the whole job; one without tools (a prompt or
+    // a guide) only describes it, so it goes after a utility whose tool matches at least as well,
+    // unless the intent names the procedure itself ("write a commit message").
+    const named = skill.name.split('-').every((part) => intentSingulars.includes(singular(part)));
+    c.outdone = role === 'procedure' && skill.tools.length === 0 && c.relevance <= doesTheJob && !named;
+    const roleFactor = role === 'utility' ? RANK_FACTORS.utility : c.outdone ? RANK_FACTORS.procedureOutdone : 1;
+    const tags = new Set(skill.tags.map((t) => singular(t.toLowerCase())));
+    c.tagHits = words.filter((_, i) => tags.has(intentSingulars[i] as string));
+    const effect = skill.classification?.effectMode ?? null;
+    // Rule 4 follows effect_mode; a skill without one falls back to its read_only flag.
+    c.readOnlyMatch = readOnlyIntent && (effect === 'read_only' || (effect === null && skill.readOnly));
+    const rules = declaresDiscovery(skill)
+      ? roleFactor *
+        statusFactor(skill.status) *
+        (c.tagHits.length > 0 ? 1 : RANK_FACTORS.noTag) *
+        (readOnlyIntent && !c.readOnlyMatch ? RANK_FACTORS.notReadOnly : 1)
+      : 1;
+    // Its prose reads as well as any; what the errors cost is its tools.
+    c.score = c.relevance * rules * (c.errors.length > 0 && skill.tools.length > 0 ? RANK_FACTORS.errors : 1);
+  };
+  const byRelevance = [...candidates].sort((a, b) => b.relevance - a.relevance);
+  const kept: Candidate[] = [];
+  for (const c of byRelevance) {
+    // Ties on score are decided by relevance and more, so one that could still tie is weighed too.
+    if (kept.length >= keep && c.relevance < (kept[kept.length - 1] as Candidate).score) break;
+    weigh(c);
+    kept.push(c);
+    kept.sort(byScore);
+    if (kept.length > keep) kept.pop();
+  }
+  return kept;
+}
+
+const round = (n: number): number => Math.round(n * 1000) / 1000;
+
+function toResult(c: Candidate, hits: readonly TermHits[]): DiscoverResult {
+  return {
+    skill_id: c.skill.name,
+    name: c.skill.name,
+    score: round(c.score),
+    relevance: round(c.relevance),
+    role: c.role,
+    effect_mode: c.skill.classification?.effectMode ?? null,
+    reason: reason(c, hits),
+    tools: c.errors.length > 0 ? [] : c.skill.tools.map((t) => t.name),
+    errors: c.errors,
+  };
+}
+
+/** What each field holding a term adds beyond its best one. */
+const ALSO_IN_ANOTHER_FIELD = 0.05;
+
+/** How many results discover gives unless asked for another number. */
+const DEFAULT_LIMIT = 10;
+
+/** How many better matches of another role `also` names at most. */
+const ALSO_LIMIT = 3;
+
+/** Ranks skills for intents over an index rebuilt only when the set of readable skills changes. */
 export class Discovery {
-  private indexed: Indexed | null = null;
+  private indexed: DiscoverIndex | null = null;
 
   constructor(private readonly nativeBinding?: string) {}
 
-  private index(skills: readonly Skill[]): Indexed {
+  private index(skills: readonly Skill[]): DiscoverIndex {
     const signature = skills.map((s) => `${s.name}@${s.hash}`).join('\n');
     if (this.indexed?.signature === signature) return this.indexed;
-    this.indexed?.db.close();
-    const db = new Database(':memory:', this.nativeBinding === undefined ? {} : { nativeBinding: this.nativeBinding });
-    const tokenize = TOKENIZE_CLAUSE[tokenizerPreference(this.nativeBinding)];
-    db.exec(`CREATE VIRTUAL TABLE skills USING fts5(${Object.keys(SKILL_FIELDS).join(', ')}, tokenize='${tokenize}')`);
-    db.exec(`CREATE VIRTUAL TABLE tools USING fts5(${Object.keys(TOOL_FIELDS).join(', ')}, tokenize='${tokenize}')`);
-    const insertSkill = db.prepare('INSERT INTO skills (rowid, name, tags, description, body) VALUES (?, ?, ?, ?, ?)');
-    const insertTool = db.prepare('INSERT INTO tools (rowid, name, description, params, examples) VALUES (?, ?, ?, ?, ?)');
-    const skillOfRow: string[] = [];
-    const toolOfRow: { skill: string; tool: string }[] = [];
-    db.transaction(() => {
-      for (const s of skills) {
-        insertSkill.run(skillOfRow.push(s.name) - 1, s.name.replace(/-/g, ' '), [...s.tags, ...s.domain].join(' '), s.description, s.body);
-        for (const t of s.tools) {
-          const params = t.params.map((p) => `${p.name.replace(/_/g, ' ')} ${p.description}`).join('\n');
-          insertTool.run(toolOfRow.push({ skill: s.name, tool: t.name }) - 1, t.name.replace(/_/g, ' '), t.description, params, t.examples ?? '');
-        }
-      }
-    })();
-    this.indexed = {
-      signature,
-      db,
-      skills: new Map(skills.map((s) => [s.name, s])),
-      skillRows: db.prepare<[string], number>('SELECT rowid FROM skills WHERE skills MATCH ?').pluck(),
-      toolRows: db.prepare<[string], number>('SELECT rowid FROM tools WHERE tools MATCH ?').pluck(),
-      skillOfRow,
-      toolOfRow,
-      tagSingulars: new Map(skills.map((s) => [s.name, new Set(s.tags.map((t) => singular(t.toLowerCase())))])),
-    };
+    this.indexed?.close();
+    this.indexed = new DiscoverIndex(signature, skills, this.nativeBinding);
     return this.indexed;
   }
 
-  /** Where each word occurs, and how rare it is: idf = ln(1 + skills / skills containing it). */
-  private hits(indexed: Indexed, words: readonly string[]): WordHits[] {
-    return words.map((word) => {
-      const inSkill = new Map<string, Found>();
-      const inTool = new Map<string, Map<string, Found>>();
-      for (const [column, weight] of Object.entries(SKILL_FIELDS)) {
-        for (const row of indexed.skillRows.all(`{${column}} : ${quoteToken(word)}`)) {
-          const skill = indexed.skillOfRow[row] as string;
-          inSkill.set(skill, note(inSkill.get(skill), weight));
-        }
-      }
-      for (const [column, weight] of Object.entries(TOOL_FIELDS)) {
-        for (const row of indexed.toolRows.all(`{${column}} : ${quoteToken(word)}`)) {
-          const { skill, tool } = indexed.toolOfRow[row] as { skill: string; tool: string };
-          const tools = inTool.get(skill) ?? new Map<string, Found>();
-          tools.set(tool, note(tools.get(tool), weight));
-          inTool.set(skill, tools);
-        }
-      }
-      const containing = new Set([...inSkill.keys(), ...inTool.keys()]).size;
-      return { word, idf: Math.log(1 + indexed.skills.size / Math.max(containing, 1)), inSkill, inTool };
-    });
-  }
-
-  /** Ranked skills for an intent, best first; sidecars only when asked for by role_filter. */
-  discover(intent: string, skills: readonly Skill[], mode: Mode, options: DiscoverOptions = {}): DiscoverResult[] {
-    const words = intentWords(intent);
-    if (words.length === 0) return [];
-    const indexed = this.index(skills.filter((s) => s.state !== 'error'));
-    const hits = this.hits(indexed, words);
-    const total = hits.reduce((sum, h) => sum + h.idf, 0);
+  /** Ranked skills for an intent, best first (sidecars only when asked for by role_filter), and better matches of the roles left out. */
+  discover(intent: string, skills: readonly Skill[], mode: Mode, options: DiscoverOptions = {}): DiscoverAnswer {
+    // A skill that loaded with errors is still offered when they leave its words as written.
+    const readable = new Map<string, string[]>();
+    for (const s of skills) {
+      const errors = s.state === 'error' ? readableErrors(s) : [];
+      if (errors !== null) readable.set(s.name, errors);
+    }
+    const index = this.index(skills.filter((s) => readable.has(s.name)));
+    const terms = intentTerms(intent, (form) => index.knows(form));
+    if (terms.length === 0) return { results: [], also: [] };
+    const hits = terms.map((term) => index.hits(term));
+    index.noteNearness(hits);
+    const total = hits.reduce((sum, h) => sum + h.weight, 0);
 
     const domains = options.domain === undefined ? null : (Array.isArray(options.domain) ? options.domain : [options.domain]).map((d) => d.toLowerCase());
     const matched = new Set(hits.flatMap((h) => [...h.inSkill.keys(), ...h.inTool.keys()]));
     const candidates: Candidate[] = [];
     for (const name of matched) {
-      const skill = indexed.skills.get(name);
+      const skill = index.skills.get(name);
       if (!skill || !isOffered(skill, mode)) continue;
-      const role = skill.classification?.role ?? null;
-      if (options.roleFilter !== undefined ? role !== options.roleFilter : role === 'sidecar') continue;
       if (domains !== null && !skill.domain.some((d) => domains.includes(d.toLowerCase()))) continue;
-      const best = bestUnit(hits, skill, total);
-      if (best.relevance > 0) candidates.push({ skill, role, ...best, score: 0, outdone: false, tagHits: [], readOnlyMatch: false });
+      const best = bestUnit(hits, skill, total, index.diluted(name));
+      const role = skill.classification?.role ?? null;
+      const errors = readable.get(name) ?? [];
+      if (best.relevance > 0) candidates.push({ skill, role, errors, ...best, score: 0, outdone: false, tagHits: [], readOnlyMatch: false });
     }
-
-    const top = Math.max(0, ...candidates.map((c) => c.relevance));
-    // The utility that does the job: the best strong match among utilities that have tools to do it with.
-    const doesTheJob = Math.max(
-      0,
-      ...candidates.filter((c) => c.role === 'utility' && c.skill.tools.length > 0 && c.relevance >= top / 2).map((c) => c.relevance),
+    const asked = (c: Candidate): boolean => (options.roleFilter !== undefined ? c.role === options.roleFilter : c.role !== 'sidecar');
+    const results = ranked(candidates.filter(asked), hits, intent, options.limit ?? DEFAULT_LIMIT);
+    const others = ranked(
+      candidates.filter((c) => !asked(c)),
+      hits,
+      intent,
+      ALSO_LIMIT,
     );
-    const intentSingulars = words.map(singular);
-    const readOnlyIntent = isReadOnlyIntent(intent);
-    for (const c of candidates) {
-      const { skill, role } = c;
-      // Rule 1 puts a procedure first because it does the whole job; one without tools (a prompt or
-      // a guide) only describes it, so it goes after a utility whose tool matches at least as well,
-      // unless the intent names the procedure itself ("write a commit message").
-      const named = skill.name.split('-').every((part) => intentSingulars.includes(singular(part)));
-      c.outdone = role === 'procedure' && skill.tools.length === 0 && c.relevance <= doesTheJob && !named;
-      const roleFactor = role === null ? RANK_FACTORS.unclassified : role === 'utility' ? RANK_FACTORS.utility : c.outdone ? RANK_FACTORS.procedureOutdone : 1;
-      const tags = indexed.tagSingulars.get(skill.name) ?? new Set<string>();
-      c.tagHits = words.filter((_, i) => tags.has(intentSingulars[i] as string));
-      const effect = skill.classification?.effectMode ?? null;
-      // Rule 4 follows effect_mode; an unclassified skill falls back to its read_only flag.
-      c.readOnlyMatch = readOnlyIntent && (effect === 'read_only' || (effect === null && skill.readOnly));
-      c.score =
-        c.relevance *
-        roleFactor *
-        statusFactor(skill.status) *
-        (c.tagHits.length > 0 ? 1 : RANK_FACTORS.noTag) *
-        (readOnlyIntent && !c.readOnlyMatch ? RANK_FACTORS.notReadOnly : 1);
-    }
-
-    candidates.sort((a, b) => b.score - a.score || b.relevance - a.relevance || b.spread - a.spread || (a.skill.name < b.skill.name ? -1 : 1));
-    return candidates.slice(0, options.limit ?? 10).map((c) => ({
-      skill_id: c.skill.name,
-      name: c.skill.name,
-      score: round(c.score),
-      relevance: round(c.relevance),
-      role: c.role,
-      effect_mode: c.skill.classification?.effectMode ?? null,
-      reason: reason(c, hits),
-      tools: c.skill.tools.map((t) => t.name),
-    }));
+    const first = results[0]?.score ?? 0;
+    return {
+      results: results.map((c) => toResult(c, hits)),
+      also: others
+        .filter((c) => c.score > first)
+        .slice(0, ALSO_LIMIT)
+        .map((c) => toResult(c, hits)),
+    };
   }
 
   close(): void {
-    this.indexed?.db.close();
+    this.indexed?.close();
     this.indexed = null;
   }
 }
-
-const round = (n: number): number => Math.round(n * 1000) / 1000;

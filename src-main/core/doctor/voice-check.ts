@@ -1,43 +1,38 @@
 /**
- * Whether this machine can speak and hear answers: espeak-ng, pocketsphinx and its US English model,
- * looked for as the voice engines look for them. One small function, to be replaced by the voice
- * engines' own status once they live in core/voice.
+ * Whether this machine can speak and hear answers, as the voice engines themselves report it
+ * (espeak-ng; pocketsphinx and its US English model), each with the line that installs what is missing.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { DoctorCheck } from '../../shared/doctor.js';
 import { resolveProgram } from '../process/resolve-program.js';
-
-/** Where Debian's pocketsphinx-en-us (or a local build) installs the model. */
-const MODEL_DIRS = ['/usr/share/pocketsphinx/model/en-us', '/usr/local/share/pocketsphinx/model/en-us'];
+import { ESPEAK_PROGRAM, EspeakSynthesiser } from '../voice/espeak.js';
+import { POCKETSPHINX_PROGRAM, PocketsphinxRecogniser } from '../voice/pocketsphinx.js';
 
 /** The voice engines this machine has, as doctor checks (notes when missing: voice is optional). */
 export function voiceChecks(env: NodeJS.ProcessEnv): DoctorCheck[] {
-  const found = (program: string) => resolveProgram(program, env, '/');
-  const speak = found('espeak-ng');
-  const hear = found('pocketsphinx_batch');
-  const model = MODEL_DIRS.find((dir) => existsSync(join(dir, 'en-us', 'mdef')));
+  const speak = new EspeakSynthesiser(env).status();
+  const hear = new PocketsphinxRecogniser(env).status();
+  const where = (program: string) => resolveProgram(program, env, '/') ?? program;
   return [
-    speak === null
-      ? {
+    speak.available
+      ? { area: 'voice', name: 'espeak-ng', state: 'ok', detail: `${where(ESPEAK_PROGRAM)} reads approvals aloud`, fix: null }
+      : {
           area: 'voice',
           name: 'espeak-ng',
           state: 'note',
-          detail: 'espeak-ng is not installed, so approvals cannot be read aloud',
+          detail: `approvals cannot be read aloud: ${speak.why ?? ''}`,
           fix: 'sudo apt-get install espeak-ng',
-        }
-      : { area: 'voice', name: 'espeak-ng', state: 'ok', detail: `${speak} reads approvals aloud`, fix: null },
-    hear === null || model === undefined
-      ? {
+        },
+    hear.available
+      ? { area: 'voice', name: 'pocketsphinx', state: 'ok', detail: `${where(POCKETSPHINX_PROGRAM)} hears spoken answers (${hear.engine})`, fix: null }
+      : {
           area: 'voice',
           name: 'pocketsphinx',
           state: 'note',
-          detail:
-            hear === null
-              ? 'pocketsphinx is not installed, so answers cannot be spoken'
-              : `no US English model in ${MODEL_DIRS.join(' or ')}, so answers cannot be spoken`,
-          fix: hear === null ? 'sudo apt-get install pocketsphinx pocketsphinx-en-us' : 'sudo apt-get install pocketsphinx-en-us',
-        }
-      : { area: 'voice', name: 'pocketsphinx', state: 'ok', detail: `${hear} hears spoken answers with the model in ${model}`, fix: null },
+          detail: `answers cannot be spoken: ${hear.why ?? ''}`,
+          fix:
+            resolveProgram(POCKETSPHINX_PROGRAM, env, '/') === null
+              ? 'sudo apt-get install pocketsphinx pocketsphinx-en-us'
+              : 'sudo apt-get install pocketsphinx-en-us',
+        },
   ];
 }

@@ -59,7 +59,8 @@ const INLINE_FLAGS: { name: RegExp; inline: RegExp }[] = [
   { name: /^perl[0-9.]*$/, inline: /^-[A-Za-z]*[eEnp][A-Za-z]*$/ },
   { name: /^ruby[0-9.]*$/, inline: /^-[A-Za-z]*[enp][A-Za-z]*$/ },
   { name: /^php[0-9.]*$/, inline: /^-[rRBFE]$/ },
-  { name: /^(?:lua[0-9.]*|luajit|osascript|tclsh)$/, inline: /^-e$/ },
+  { name: /^(?:lua[0-9.]*|luajit|osascript|tclsh|rscript|r|elixir|groovy)$/, inline: /^-e$/ },
+  { name: /^julia[0-9.]*$/, inline: /^(?:-[eE]|--eval|--print)$/ },
   { name: /^(?:pwsh|powershell)$/, inline: /^-(?:c|command|e|ec|enc|encodedcommand)$/i },
   { name: /^cmd$/, inline: /^\/[ck]$/i },
 ];

@@ -11,9 +11,10 @@
  * It is a tripwire for droppers as they are written, not a proof: see docs/packs.md.
  */
 import type { ScanFinding } from '../../shared/packs.js';
-import { commandOf, inlineCodeOf, isDownloader, runNames, runsStdin, savedNames, shellWords } from './command-words.js';
+import { commandOf, isDownloader, isInterpreter, runNames, runsStdin, savedNames, shellWords } from './command-words.js';
 import { finding } from './findings.js';
-import { plainLine, statements } from './shell-text.js';
+import { proseDropperWhy } from './prose-rules.js';
+import { joinedLines, plainLine, readerText, statements } from './shell-text.js';
 
 /** What a line of text is to whoever reads it: run as a script, run as a tool's Command, or read as instructions. */
 export type TextRole = 'script' | 'command' | 'prompt';
@@ -60,8 +61,9 @@ const DECODE_AND_EXECUTE: RegExp[] = [
 const EVAL_BUILT = /\beval\s+\S*\$\{?\w+\}?\S*\$\{?\w+/;
 /** A command name made of expansions glued together or to letters (`$a$b`, `c${x}rl`), not one variable (`$PYTHON`) or a path. */
 function builtName(word: string): boolean {
-  if (word.includes('/')) return false;
-  const pieces = word.match(/\$\{\w+\}|\$\w+|[^$]+/g) ?? [];
+  // Letters, digits, `_` and `-` between the expansions: `$x.Count`, `[int]$n`, `$n++` are a language's own syntax, no command name.
+  if (!/^(?:[\w-]|\$\{\w+\}|\$[A-Za-z_]\w*|\$\d)+$/.test(word)) return false;
+  const pieces = word.match(/\$\{\w+\}|\$[A-Za-z_]\w*|\$\d|[^$]+/g) ?? [];
   const expansions = pieces.filter((p) => p.startsWith('$')).length;
   return expansions >= 2 || (expansions >= 1 && pieces.length > expansions);
 }
@@ -82,6 +84,32 @@ const BARE_EVAL = /(?:^|[\s;&|(])eval\b/;
 
 const matchAll = (text: string): Set<string> => new Set([...text.matchAll(TELLING_WORDS)].map((m) => m[0]));
 
+/** A shell handed to the network by a language: a socket, then its descriptors given to a shell or a process. */
+const LANGUAGE_SHELL =
+  /(?:socket\.socket|\bsocket\(|fsockopen|TCPSocket|TCPClient|net\.connect|new\s+net\.Socket|IO::Socket|use\s+Socket)[^\n]*(?:dup2|pty\.spawn|subprocess|\/bin\/(?:ba)?sh\b|cmd\.exe|\bexec\s*\(|\bspawn\s*\(|proc_open|shell_exec|popen|\bsystem\s*\()/i;
+const NETCAT = /^(?:nc|ncat|netcat|nc\.\w+|telnet|socat)$/;
+/** A segment that talks to the network: netcat and its kin, or openssl as a TLS client or server. */
+const talksToNetwork = (words: readonly string[]): boolean =>
+  NETCAT.test(commandOf(words)?.name ?? '') || (commandOf(words)?.name === 'openssl' && words.some((w) => /^s_(?:client|server)$/.test(w)));
+
+/** How a line hands a shell to the network (a reverse or bind shell), in words, or null. */
+function networkShellOf(plain: string, pipelines: string[][][]): string | null {
+  if (/\/dev\/(?:tcp|udp)\/[^/\s]+\/\w+/.test(plain)) return "opens a /dev/tcp connection, the shell's own socket";
+  // Most lines name no network program and no socket: they need no closer look.
+  if (!/\b(?:nc|ncat|netcat|telnet|socat|s_client|s_server)\b|socket|tcpclient|net\.connect/i.test(plain)) return null;
+  for (const pipeline of pipelines) {
+    const net = pipeline.find(talksToNetwork);
+    if (net === undefined) continue;
+    if (/^n/.test(commandOf(net)?.name ?? '') && net.some((w) => /^(?:-[A-Za-z]*[ec]|--exec|--sh-exec|--lua-exec)$/.test(w)))
+      return `hands a program to ${commandOf(net)?.name} to run for the network`;
+    if (pipeline.some((words) => words !== net && runsStdin(words) && /sh$/.test(commandOf(words)?.name ?? '')))
+      return `pipes a shell to and from ${commandOf(net)?.name}`;
+  }
+  if (/\bsocat\b[^\n]*\b(?:exec|system):/i.test(plain)) return "runs a program for socat's connection";
+  if (LANGUAGE_SHELL.test(plain)) return 'gives a socket to a shell or a process';
+  return null;
+}
+
 /** A line's pipelines as the shell runs them, `sh -c "…"` opened up. */
 function pipelinesOf(plain: string): string[][][] {
   return statements(plain).map((pipeline) => pipeline.map((words) => [...shellWords(words)]));
@@ -89,7 +117,8 @@ function pipelinesOf(plain: string): string[][][] {
 
 /**
  * What a line does that is high-severity, in words, with the code; null when nothing. In
- * instructions (`loose`) a downloader anywhere in a segment counts: a sentence leads up to it.
+ * instructions (`loose`) a downloader anywhere in a segment counts: a sentence leads up to it; and
+ * how a word is spelled is no shell's concern there (`$schema`, `$8000-$8FFF` are no commands).
  */
 function highOf(raw: string, plain: string, pipelines: string[][][], loose: boolean): { code: 'S301' | 'S302'; what: string } | null {
   for (const pipeline of pipelines) {
@@ -110,6 +139,7 @@ function highOf(raw: string, plain: string, pipelines: string[][][], loose: bool
   if (DECODE_AND_EXECUTE.some((re) => re.test(plain))) return { code: 'S302', what: 'runs something it decodes' };
   if (EVAL_BUILT.test(plain)) return { code: 'S302', what: 'evaluates a string it assembles from pieces' };
   if (/(?:\$\(|`)\s*(?:printf|echo\s+-\w*e)\s/.test(raw) && ESCAPED.test(raw)) return { code: 'S302', what: 'prints hex or octal escapes into a command' };
+  if (loose) return null;
   for (const pipeline of pipelines) {
     for (const words of pipeline) {
       const command = commandOf(words);
@@ -139,33 +169,69 @@ function pathUses(pipelines: string[][][], file: string, line: number, excerpt: 
   return { saves, runs };
 }
 
+/** A line of instructions as an assistant reads it: lookalikes folded, invisible characters gone, Markdown's code-span backticks no shell's. */
+const readAsProse = (raw: string): string => readerText(raw).replace(/`/g, ' ');
+
+/** What a line of instructions tells an assistant to do that is a dropper, or null. */
+function proseWhy(line: string, plain: string, pipelines: string[][][], uses: { saves: PathUse[]; runs: PathUse[] }): string | null {
+  const high = highOf(line, plain, pipelines, true);
+  if (high !== null) return high.code === 'S301' ? 'fetch something from the network and run it' : 'decode something and run it';
+  if (uses.runs.some((r) => uses.saves.some((s) => s.name === r.name && s.name !== ''))) return 'fetch something from the network and run it';
+  const shell = networkShellOf(plain, pipelines);
+  if (shell !== null) return `connect a shell to the network (it ${shell})`;
+  return proseDropperWhy(line, pipelines);
+}
+
+/** The files a line of instructions runs as a command would (to an interpreter, sourced, made executable, by path: `./x`); a sentence's first word is none. */
+function proseRuns(pipelines: string[][][]): string[] {
+  return pipelines.flatMap((pipeline) =>
+    pipeline
+      .filter((words) => {
+        const command = commandOf(words);
+        return (
+          command !== null && (isInterpreter(command.name) || ['.', 'source', 'chmod'].includes(command.name) || /[/\\]/.test(words[command.at] as string))
+        );
+      })
+      .flatMap(runNames),
+  );
+}
+
 /** Findings for one text file (or one SKILL.md), each with its line, and what it downloads and runs. */
 export function scanText(file: string, text: string, role: (line: number) => TextRole): TextScan {
   const out: TextScan = { findings: [], saves: [], runs: [] };
-  const lines = text.split('\n');
+  const lines = joinedLines(text);
   // A script that fetches with a language's HTTP client anywhere, and evaluates code anywhere, runs what it fetches.
   const fetches = lines.some((line, index) => role(index + 1) === 'script' && LANGUAGE_FETCH.test(plainLine(line)));
-  lines.forEach((raw, index) => {
+  // Instructions that save a download on one line and run it on another (a code fence of two lines) tell the same as one line.
+  const proseSaves: PathUse[] = [];
+  lines.forEach((written, index) => {
     const lineNo = index + 1;
-    const excerpt = raw.trim();
+    const excerpt = written.trim();
     if (excerpt === '') return;
     const as = role(lineNo);
+    const raw = as === 'prompt' ? readAsProse(written) : written;
     const plain = plainLine(raw);
     const pipelines = pipelinesOf(plain);
-    const high = highOf(raw, plain, pipelines, as === 'prompt');
     const uses = pathUses(pipelines, file, lineNo, excerpt);
     const who = as === 'command' ? 'a tool' : 'a script';
     if (as === 'prompt') {
-      const dropped = uses.runs.find((r) => uses.saves.some((s) => s.name === r.name && s.name !== ''));
-      if (high !== null || dropped !== undefined) {
-        const what = high?.code === 'S301' || dropped !== undefined ? 'fetch something from the network and run it' : 'decode something and run it';
-        out.findings.push(finding('S310', file, `instructions telling an assistant to ${what}`, { line: lineNo, excerpt }));
-      }
+      const why =
+        proseWhy(raw, plain, pipelines, uses) ??
+        (proseSaves.length > 0 && proseRuns(pipelines).some((name) => proseSaves.some((s) => s.name === name))
+          ? 'fetch something from the network and run it'
+          : null);
+      if (why !== null) out.findings.push(finding('S310', file, `instructions telling an assistant to ${why}`, { line: lineNo, excerpt }));
+      // Only a downloader's own words naming a URL: a sentence's other words are no file names.
+      const fetching = pipelines.filter((p) => p.some((words) => isDownloader(commandOf(words)?.name ?? '') && words.some((w) => w.includes('://'))));
+      proseSaves.push(...pathUses(fetching, file, lineNo, excerpt).saves.filter((s) => s.name !== ''));
       return;
     }
+    const shell = networkShellOf(plain, pipelines);
+    const high = highOf(raw, plain, pipelines, false);
     // A download this very line pipes into an interpreter is run already: what it also keeps is no mere save.
     if (high?.code !== 'S301') out.saves.push(...uses.saves);
     out.runs.push(...uses.runs);
+    if (shell !== null) out.findings.push(finding('S319', file, `${who} ${shell}: a shell anyone on the network can drive`, { line: lineNo, excerpt }));
     if (high !== null) {
       const message =
         high.code === 'S301' && high.what.startsWith('pipes a download')
@@ -217,18 +283,6 @@ export function linkDownloads(scans: readonly TextScan[]): ScanFinding[] {
     );
   }
   return findings;
-}
-
-/** When a tool's Command hands an interpreter inline code, what to tell the person; null otherwise. */
-export function inlineCode(command: string): string | null {
-  const words = plainLine(command.split('\n')[0] ?? '')
-    .trim()
-    .split(/\s+/);
-  const inline = inlineCodeOf(words);
-  if (inline === null) return null;
-  const program = commandOf(words)?.name ?? '';
-  if (/<<|\{\{/.test(inline.code)) return `runs ${program} ${inline.flag} with code the caller passes: whatever an assistant sends is run`;
-  return `runs ${program} ${inline.flag} with inline code: read it, it is the program`;
 }
 
 /** Whether a text downloads anything (a downloader program, a language HTTP client). */

@@ -34,6 +34,9 @@ export const SEVERITY: Record<FindingCode, FindingSeverity> = {
   S314: 'high',
   S315: 'medium',
   S316: 'medium',
+  S317: 'high',
+  S318: 'medium',
+  S319: 'high',
 };
 
 /** Codes that make a source unsafe to extract: it is refused, forced or not, and nothing of it leaves staging. */

@@ -12,9 +12,10 @@ import type { NetworkHosts } from '../../shared/runs.js';
 import { hashFile } from '../files/hash.js';
 import { parseSkill } from '../skills/parse-skill.js';
 import { parseCommand } from '../template/parse-command.js';
-import { inlineCode, linkDownloads, scanText, type TextRole, type TextScan } from './content-rules.js';
+import { linkDownloads, scanText, type TextRole, type TextScan } from './content-rules.js';
 import { finding } from './findings.js';
 import { linkDestination } from './link-target.js';
+import { judgeTool } from './tool-verdict.js';
 import { listTree, type TreeEntry } from './tree.js';
 
 /** A sandbox profile as the scan and the diff show it. */
@@ -202,9 +203,15 @@ function scanSkill(
     // unreadable: the loader's E418 says why, below
   }
   for (const tool of skill.tools) {
-    const inline = inlineCode(tool.command);
-    if (inline !== null)
-      findings.push(finding('S314', `${name}/SKILL.md`, `tool ${tool.name} ${inline}`, { line: tool.commandLine, excerpt: tool.command.split('\n')[0] ?? '' }));
+    const verdict = judgeTool(tool.command, skill.syntax, tool.params);
+    if (verdict !== null)
+      findings.push(
+        finding(verdict.code, `${name}/SKILL.md`, `tool ${tool.name} ${verdict.message}`, {
+          line: tool.commandLine,
+          excerpt: tool.command.split('\n')[0] ?? '',
+          ...(verdict.severity === undefined ? {} : { severity: verdict.severity }),
+        }),
+      );
   }
   const errors = skill.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`);
   // A declaration that reaches a secret (E433, E434) is no slip: the pack meant its tools to read keys.
@@ -254,16 +261,19 @@ function scanSkill(
   };
 }
 
-/** Each finding once (a line can be found by its own rules and by the download link), and no S314 where the same Command line already has a high finding. */
+/** The tool findings (what its program is), which a finding on what its Command's text does says better. */
+const TOOL_CODES = new Set(['S314', 'S317', 'S318']);
+
+/** Each finding once (a line can be found by its own rules and by the download link); no tool finding where its Command line has a high one already. */
 function withoutRepeats(findings: ScanFinding[]): ScanFinding[] {
   const seen = new Set<string>();
   const highAt = new Set<string>();
-  for (const f of findings) if (f.severity === 'high' && f.line !== null && f.code !== 'S314') highAt.add(`${f.file}:${f.line}`);
+  for (const f of findings) if (f.severity === 'high' && f.line !== null && !TOOL_CODES.has(f.code)) highAt.add(`${f.file}:${f.line}`);
   return findings.filter((f) => {
     const key = `${f.code} ${f.file}:${f.line ?? ''}`;
     if (seen.has(key)) return false;
     seen.add(key);
-    return !(f.code === 'S314' && highAt.has(`${f.file}:${f.line}`));
+    return !(TOOL_CODES.has(f.code) && highAt.has(`${f.file}:${f.line}`));
   });
 }
 

@@ -25,7 +25,9 @@ function decodeEscapes(text: string, letters: boolean): string {
  * replaced by the word.
  */
 export function plainLine(line: string): string {
-  let text = line.replace(/\$'((?:[^'\\]|\\.)*)'/g, (_, body: string) => decodeEscapes(body, true));
+  // `$IFS` (and `${IFS}`, `${IFS%?}`, `$IFS$9`) is how a shell spells a space without one.
+  let text = line.replace(/\$\{IFS[^}]*\}|\$IFS(?:\$\d)?/g, ' ');
+  text = text.replace(/\$'((?:[^'\\]|\\.)*)'/g, (_, body: string) => decodeEscapes(body, true));
   // printf and echo -e decode these too, which is how they spell a command.
   text = decodeEscapes(text, false).replace(/["']/g, '');
   text = text.replace(/(^|[\s;&|(){}=<>`])([\w-]*\\[\w\\-]*)/g, (_, before: string, word: string) => before + word.replace(/\\/g, ''));
@@ -33,11 +35,50 @@ export function plainLine(line: string): string {
   return text.replace(/(?:\$\(|`)\s*(?:printf|echo(?:\s+-[neE]+)*)\s+([\w./-]+)\s*(?:\)|`)/g, '$1');
 }
 
+/**
+ * The lines of a text with each backslash-newline continuation joined onto the line it continues
+ * (as a shell reads them); a joined line keeps its first line's number and the lines it absorbed
+ * are left empty, so every line keeps its number.
+ */
+export function joinedLines(text: string): string[] {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length - 1; i++) {
+    let at = i;
+    while (at < lines.length - 1 && /(?:^|[^\\])(?:\\\\)*\\$/.test(lines[i] as string)) {
+      at++;
+      lines[i] = `${(lines[i] as string).slice(0, -1)} ${lines[at] as string}`;
+      lines[at] = '';
+    }
+    i = at;
+  }
+  return lines;
+}
+
+/** Letters of other scripts that read as Latin ones (Cyrillic, Greek, Armenian), as a reader would read them. */
+const LOOKALIKES = new Map(
+  [...'аaеeёeіiјjоoрpсcѕsуyхxԁdԛqԝwһhӏlιiνvοoρpϲcϳjօoսuհhɡgАAВBЕEКKМMНHОOРPСCТTХXΑAΒBΕEΗHΙIΚKΜMΝNΟOΡPΤTΧXΥY'.matchAll(/(.)(.)/gu)].map((m) => [
+    m[1] as string,
+    m[2] as string,
+  ]),
+);
+
+/**
+ * Text as a reader (an assistant) reads it: compatibility forms folded (fullwidth `ｃｕｒｌ ｜ ｓｈ`,
+ * mathematical letters), invisible format characters (zero-width spaces and joiners, bidi marks)
+ * dropped, and lookalike letters of other scripts read as the Latin ones they look like.
+ */
+export function readerText(text: string): string {
+  return text
+    .normalize('NFKC')
+    .replace(/\p{Cf}/gu, '')
+    .replace(/[^ -~\t]/g, (ch) => LOOKALIKES.get(ch) ?? ch);
+}
+
 /** A statement's pipelines split into words, for the plain text of one line. */
 export function statements(plain: string): string[][][] {
   return plain
     .replace(/\$\(|[`(){}]|<\(/g, ';')
-    .split(/;|&&|\|\||\bthen\b|\bdo\b|\belse\b/)
+    .split(/;|&&|\|\||(?<!\S)(?:then|do|else)(?!\S)/)
     .map((statement) =>
       statement.split('|').map((segment) =>
         segment

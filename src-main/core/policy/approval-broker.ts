@@ -5,6 +5,7 @@
  * Listeners ('added', 'resolved') let a UI and an SSE stream follow the queue; a listener that
  * throws is reported, never allowed to break the queue or strand a caller.
  */
+import { randomInt } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { SkilltrayError } from '../../shared/skilltray-error.js';
 import { policyErrors } from '../../shared/error-messages/policy.js';
@@ -19,6 +20,7 @@ import {
   type VerdictKind,
   type Verdict,
 } from '../../shared/runs.js';
+import { allCodes, spokenPrompt } from '../../shared/voice.js';
 
 /** How a pending approval left the queue. */
 export type Resolution = { id: string; kind: 'verdict'; verdict: Verdict } | { id: string; kind: 'timeout' } | { id: string; kind: 'cancelled' };
@@ -46,6 +48,20 @@ const systemClock: BrokerClock = {
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
 
+/** Draws a fresh approval code, never one in `avoid` (codes pending now, and the last few given) while another is left. */
+export type CodeSource = (avoid: ReadonlySet<string>) => string;
+
+/** A code drawn at random (the OS's CSPRNG) from those not to avoid. */
+export const randomCode: CodeSource = (avoid) => {
+  const codes = allCodes();
+  const left = codes.filter((code) => !avoid.has(code));
+  const from = left.length > 0 ? left : codes;
+  return from[randomInt(from.length)] as string;
+};
+
+/** How many of the last codes given are not given again, so a recording of one answer cannot answer the next request. */
+const RECENT_CODES = 16;
+
 interface Waiter {
   entry: PendingEntry;
   timer: unknown;
@@ -58,9 +74,15 @@ export class ApprovalBroker {
   private readonly events = new EventEmitter<BrokerEvents>();
   private readonly clock: BrokerClock;
   private readonly onListenerError: (error: unknown) => void;
+  private readonly code: CodeSource;
+  private readonly home: string | undefined;
+  private readonly recent: string[] = [];
 
-  constructor(options: { clock?: BrokerClock; onListenerError?: (error: unknown) => void } = {}) {
+  /** `code` draws each request's approval code; `home` is the folder the spoken prompt calls "your home folder". */
+  constructor(options: { clock?: BrokerClock; onListenerError?: (error: unknown) => void; code?: CodeSource; home?: string } = {}) {
     this.clock = options.clock ?? systemClock;
+    this.code = options.code ?? randomCode;
+    this.home = options.home;
     this.onListenerError =
       options.onListenerError ?? ((error) => process.emitWarning(`an approval listener failed: ${error instanceof Error ? error.message : String(error)}`));
   }
@@ -70,7 +92,10 @@ export class ApprovalBroker {
     if (this.waiters.has(pending.id)) {
       return Promise.reject(skillcErrors.internal(`an approval for run '${pending.id}' is already pending`, { details: { id: pending.id } }));
     }
-    const entry: PendingEntry = { ...pending, expiresAt: this.clock.now() + options.timeoutMs };
+    const code = this.code(new Set([...this.recent, ...[...this.waiters.values()].map((w) => w.entry.code ?? '')]));
+    this.recent.push(code);
+    if (this.recent.length > RECENT_CODES) this.recent.shift();
+    const entry: PendingEntry = { ...pending, expiresAt: this.clock.now() + options.timeoutMs, code, speech: spokenPrompt(pending, code, this.home) };
     const promise = new Promise<Verdict>((resolve, reject) => {
       const timer = this.clock.setTimeout(() => {
         this.finish(

@@ -161,7 +161,8 @@ function decideInOrder(input: DecideInput): Decision {
   if (skill.alwaysAsk) {
     return { outcome: 'ask', reason: `skill '${skill.name}' sets always_ask, so every run needs approval` };
   }
-  if (rule !== null) {
+  // No rule runs a skill an MCP source serves: only the person's own answer for that very skill does (a deny rule still denies it).
+  if (rule !== null && skill.root.kind !== 'mcp') {
     const stands = covers.get(rule.id);
     if (stands?.kind === 'widened') return { outcome: 'ask', reason: `${name} needs approval: ${stands.why}` };
     return { outcome: 'auto', by: 'rule', ruleId: rule.id, reason: `allowed by rule #${rule.id} (${rule.pattern})` };
@@ -191,10 +192,12 @@ function decideInOrder(input: DecideInput): Decision {
     };
   }
   const why =
-    skill.trust === 'user'
-      ? `skill '${skill.name}' is a user skill, so its runs need approval`
-      : sandbox.network
-        ? `${name} can reach the network, so it needs approval even though it is bundled`
-        : `${name} is not read-only, so it needs approval`;
+    skill.root.kind === 'mcp'
+      ? `skill '${skill.name}' is served by an MCP source, so its runs need your approval (rules never allow it)`
+      : skill.trust === 'user'
+        ? `skill '${skill.name}' is a user skill, so its runs need approval`
+        : sandbox.network
+          ? `${name} can reach the network, so it needs approval even though it is bundled`
+          : `${name} is not read-only, so it needs approval`;
   return { outcome: 'ask', reason: notAbout.length === 0 ? why : `${why} (${notAbout.join('; ')})` };
 }

@@ -28,6 +28,8 @@ import { getSettings } from '../store/settings.js';
 import type { StateDb } from '../store/state-db.js';
 import { isUnsandboxed } from '../store/unsandboxed.js';
 import { renderCommand } from '../template/render-command.js';
+import { voiceTurn } from '../policy/voice-turn.js';
+import { requestChannel } from '../../shared/voice.js';
 
 /** One tool call as a surface hands it over. */
 export interface RunInput {
@@ -41,6 +43,8 @@ export interface RunInput {
   assistant?: string;
   /** Correlates the run with the caller's own trace (ADR-001 run/attach); generated when absent. */
   traceId?: string;
+  /** `voice`: an assistant asks on something the person said (docs/voice.md); otherwise the surface says where it came from. */
+  channel?: 'voice';
 }
 
 /** What preparing a run reads (and the run service shares). */
@@ -193,6 +197,7 @@ export function prepareRun(deps: PrepareDeps, input: RunInput, options: { dryRun
     enabled: isEnabled(listSwitches(db), skill.name, settings.mode),
     sandbox,
   });
-  const decision: Decision = workspace.kind === 'refused' ? { outcome: 'refuse', error: workspace.error } : decided;
+  const decision: Decision =
+    workspace.kind === 'refused' ? { outcome: 'refuse', error: workspace.error } : voiceTurn(decided, requestChannel(input.surface, input.channel), sandbox);
   return { skill, command, programPath: program, decision, sandbox, folder };
 }

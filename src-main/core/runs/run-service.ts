@@ -29,6 +29,8 @@ import type {
   Verdict,
 } from '../../shared/runs.js';
 import { remember } from '../store/approvals.js';
+import { recordChannel } from '../store/voice.js';
+import { requestChannel } from '../../shared/voice.js';
 import { getSettings } from '../store/settings.js';
 import { recordDecision, recordFailure, recordNetworkDenied, recordProcess, recordRequest, recordResult, recordStart } from '../store/run-records.js';
 import { isOwnerStopping, ownerStopping } from './interrupted-runs.js';
@@ -128,6 +130,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       },
       thisProcess(),
     );
+    recordChannel(this.deps.db, id, requestChannel(input.surface, input.channel));
     recordDecision(this.deps.db, id, { outcome: 'refused', decidedBy: 'error', reason: coded.message, errorCode: coded.code });
     throw withRunId(coded, id);
   }
@@ -157,6 +160,8 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       },
       thisProcess(),
     );
+    const channel = requestChannel(input.surface, input.channel);
+    recordChannel(db, id, channel);
 
     let answer: RecordedAnswer | null = null;
     const decided = (view: RunDecisionView, errorCode: string | null = null): void => {
@@ -197,6 +202,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         sandbox,
         supplied: command.supplied,
         rememberScopes: rememberScopes(skill, profileOf(sandbox)),
+        channel,
       };
       verdict = await askPerson(this.deps.broker, pending, options.approval, options.signal).catch((error: unknown) => {
         const coded = toSkilltrayError(error);

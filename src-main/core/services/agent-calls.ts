@@ -1,5 +1,5 @@
 /** The agent gateway (ADR-001): ranked skills for an intent, and a skill applied to a target by running its tool. */
-import type { AttachResult, DiscoverResult } from '../../shared/agent.js';
+import type { AttachResult, DiscoverAnswer } from '../../shared/agent.js';
 import type { Surface } from '../../shared/runs.js';
 import { planAttach, type AttachRequest } from '../agent/attach.js';
 import { Discovery, type DiscoverOptions } from '../agent/discover.js';
@@ -23,8 +23,8 @@ export class AgentCalls {
 
   constructor(private readonly deps: AgentCallsDeps) {}
 
-  /** Ranked skills for an intent (sidecars only when role_filter asks for them). */
-  discover(intent: string, options: DiscoverOptions = {}): DiscoverResult[] {
+  /** Ranked skills for an intent (sidecars only when role_filter asks for them), and better matches of the roles left out. */
+  discover(intent: string, options: DiscoverOptions = {}): DiscoverAnswer {
     this.discovery ??= new Discovery(this.deps.config.nativeBinding);
     const db = this.deps.db();
     const mode = getSettings(db).mode;

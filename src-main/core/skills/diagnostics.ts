@@ -43,6 +43,7 @@ export const DIAGNOSTICS = {
   E433: { severity: 'error', breaks: [], summary: "a `reads` entry is a secret place, lies in one or holds one (keys, credentials, browser profiles, Skilltray's home)" },
   E434: { severity: 'error', breaks: [], summary: "a Command's program is written as a path in a secret place or Skilltray's home" },
   E425: { severity: 'error', breaks: GIBB, summary: 'network is not true, false, host or a list of host patterns' },
+  E460: { severity: 'error', breaks: [], summary: 'a skill taken from an MCP source does not hold the files the person approved' },
   W401: { severity: 'warning', breaks: GIBB, summary: 'a gibb.eri.sh skill’s description is longer than 256 characters' },
   W402: { severity: 'warning', breaks: ['gibberish', 'kode'], summary: 'a gibb.eri.sh or Kode skill has no top-level version' },
   W403: { severity: 'warning', breaks: ['gibberish', 'kode'], summary: 'a gibb.eri.sh or Kode skill’s version is not semver' },
@@ -65,6 +66,7 @@ export const DIAGNOSTICS = {
   W420: { severity: 'warning', breaks: [], summary: 'a skill in the bundled folder is not the one Skilltray shipped (not in its manifest, or changed): a user skill' },
   W421: { severity: 'warning', breaks: [], summary: 'a skill hides another skill of the same name in a later root' },
   W430: { severity: 'warning', breaks: [], summary: 'a `writes` entry is not guarded (the workspace is writable anyway), or the skill is read-only' },
+  W460: { severity: 'warning', breaks: [], summary: 'a skill taken from an MCP source declares what would widen its runs, ignored until the person approves it' },
   W440: { severity: 'warning', breaks: ['kode', 'agentskills'], summary: 'the skill’s folder name starts with `-`, which command lines read as an option' },
 } as const satisfies Record<string, DiagnosticSpec>;
 

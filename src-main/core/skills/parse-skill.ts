@@ -134,7 +134,6 @@ export function parseSkill(dir: string, root: SkillRoot, walk?: SkillWalk, check
   const hashed = hashSkill(dir, file, bytes, diags, walk);
   skill.hash = hashed.hash;
   skill.unhashed = hashed.unhashed;
-  checks[root.kind]?.(skill, hashed.files, diags);
 
   const read = bytes.ok ? decodeSkillText(bytes.bytes) : bytes;
   if (!read.ok) {
@@ -145,7 +144,8 @@ export function parseSkill(dir: string, root: SkillRoot, walk?: SkillWalk, check
     if (fm === null) {
       skill.body = read.text;
     } else {
-      checkIdentity(fm, name, file, diags);
+      // A skill taken from an MCP source is loaded as `<source>.<skill>`: its SKILL.md names the skill alone.
+      checkIdentity(fm, root.kind === 'mcp' ? name.slice(name.indexOf('.') + 1) : name, file, diags);
       const fields = readFields(fm, file, diags);
       const { syntax: declaredSyntax, ...rest } = fields;
       const { tools, syntax } = readTools(fm.body, fm.bodyLine, file, declaredSyntax, root.syntax, diags);
@@ -153,6 +153,8 @@ export function parseSkill(dir: string, root: SkillRoot, walk?: SkillWalk, check
       Object.assign(skill, rest, { frontmatter: fm.data, body: fm.body, bodyLine: fm.bodyLine, tools, syntax });
     }
   }
+  // Once its fields are read: a root's check may hold some of them back (the mcp root's, until the person approves them).
+  checks[root.kind]?.(skill, hashed.files, diags);
   // Here, on whichever thread parses it, not each time it is listed: listing from the cache then never loads the Markdown lexer this may need.
   skill.prompt = isPromptSkill(skill);
   skill.state = diags.hasErrors ? 'error' : diags.items.length > 0 ? 'warnings' : 'ok';

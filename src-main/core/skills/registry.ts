@@ -62,6 +62,14 @@ export interface RegistryOptions {
 /** Parses a cold load writes to the parse cache at a time while it goes on parsing (one transaction each). */
 const CACHE_WRITE_EVERY = 500;
 
+/**
+ * Whether a root's skills are checked against more than their files (an installed pack's lock, an MCP
+ * source's approvals), which the files' stats cannot vouch for: never taken from the parse cache.
+ */
+function beyondFiles(root: SkillRoot): boolean {
+  return root.kind === 'packs' || root.kind === 'mcp';
+}
+
 /** Whether a parse failed (an error diagnostic): a truncated or half-written SKILL.md reads so. */
 function failed(skill: Skill): boolean {
   return skill.diagnostics.some((d) => d.severity === 'error');
@@ -267,8 +275,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
 
   /** The cache's parse of `dir`, when the stats of what its last walk saw still match (no directory listed, no file read). */
   private cached(dir: string, root: SkillRoot): Skill | undefined {
-    // An installed pack's skill is checked against packs.lock.json, which its own files' stats cannot vouch for.
-    return root.kind === 'packs' ? undefined : this.cache.get(dir, root, (tree) => treeFingerprint(dir, tree).fingerprint);
+    return beyondFiles(root) ? undefined : this.cache.get(dir, root, (tree) => treeFingerprint(dir, tree).fingerprint);
   }
 
   /** Keeps what a parse from disk saw (its files, and the parse in the cache once settled) and returns the skill. */
@@ -277,7 +284,8 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     else this.walked.set(dir, files);
     // Only settled content may be vouched for by its stats (see fingerprint.ts); unsettled content leaves the last settled parse recorded, for a rewrite in
     // progress to fall back to.
-    if (root.kind !== 'packs' && tree !== null && seen !== null && seen.newest <= Date.now() - SETTLE_MS) this.cache.set(dir, root, tree, seen.fingerprint, skill, payload);
+    const settled = tree !== null && seen !== null && seen.newest <= Date.now() - SETTLE_MS;
+    if (settled && !beyondFiles(root)) this.cache.set(dir, root, tree, seen.fingerprint, skill, payload);
     return skill;
   }
 
@@ -432,7 +440,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   /** The last settled parse the cache holds for `name` in a root that is not a packs root, first root first (for a process that has not loaded it). */
   private settledParseOf(name: string): Skill | undefined {
     for (const root of this.roots) {
-      const skill = root.kind === 'packs' ? undefined : this.cache.lastSettled(join(root.path, name), root);
+      const skill = beyondFiles(root) ? undefined : this.cache.lastSettled(join(root.path, name), root);
       if (skill !== undefined) return this.identify(skill);
     }
     return undefined;

@@ -348,8 +348,29 @@ const v11: Migration = {
   },
 };
 
+/**
+ * v12: voice. Where each run request came from (`voice`: an assistant acting on something the person
+ * said; `keyboard`: the person's own surfaces; `assistant`: any other assistant request; NULL for a
+ * run recorded before this), and the person's voice settings (prompts spoken and answers heard, off
+ * by default; the hotkeys that answer the newest request, '' for none).
+ */
+const v12: Migration = {
+  version: 12,
+  up(db) {
+    if (!columnsOf(db, 'runs').has('channel')) db.exec("ALTER TABLE runs ADD COLUMN channel TEXT CHECK (channel IN ('voice', 'keyboard', 'assistant'))");
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS voice_settings (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        enabled INTEGER NOT NULL DEFAULT 0 CHECK (enabled IN (0, 1)),
+        run_shortcut TEXT NOT NULL DEFAULT '',
+        deny_shortcut TEXT NOT NULL DEFAULT ''
+      ) STRICT;
+    `);
+  },
+};
+
 /** Every migration, in order; versions run 1, 2, 3… without gaps. */
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11];
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

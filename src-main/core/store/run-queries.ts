@@ -18,6 +18,7 @@ import type {
   SandboxView,
   NetworkDenial,
 } from '../../shared/runs.js';
+import type { RunChannel } from '../../shared/voice.js';
 
 export const DEFAULT_RUN_LIMIT = 100;
 export const MAX_RUN_LIMIT = 1000;
@@ -58,13 +59,14 @@ interface RunRow {
   pgid: number | null;
   output_dropped_at: number | null;
   network_denied: string | null;
+  channel: RunChannel | null;
   stdout?: string | null;
   stderr?: string | null;
 }
 
 const SUMMARY_COLUMNS = `id, trace_id, surface, assistant, skill, tool, args, command, program_path, skill_hash, requested_at,
   outcome, decided_by, rule_id, actor, decided_at, reason, error_code, started_at, ended_at, exit_code, signal,
-  timed_out, cancelled, dropped_stdout, dropped_stderr, duration_ms, status, owner_pid, pgid, output_dropped_at, sandbox, answer, limit_hit, network_denied`;
+  timed_out, cancelled, dropped_stdout, dropped_stderr, duration_ms, status, owner_pid, pgid, output_dropped_at, sandbox, answer, limit_hit, network_denied, channel`;
 
 /** Runs recorded before `supplied` existed read as having no caller-supplied argument marked. */
 function withSupplied(command: Omit<RenderedCommand, 'supplied'> & { supplied?: number[] }): RenderedCommand {
@@ -113,6 +115,7 @@ function toSummary(row: RunRow): RunSummary {
     answer: row.answer,
     limitHit: row.limit_hit,
     networkDenied: row.network_denied === null ? [] : (JSON.parse(row.network_denied) as NetworkDenial[]),
+    channel: row.channel,
   };
 }
 

@@ -18,6 +18,7 @@ export const SALVAGED_TABLES = [
   'notices',
   'skill_switches',
   'trusted_projects',
+  'voice_settings',
 ] as const;
 export type SalvagedTable = (typeof SALVAGED_TABLES)[number];
 

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
@@ -58,8 +59,8 @@ describe('discover (ADR-001)', () => {
     classified(t, 'backup-tool', { description: 'Copy files to the backup disk.', role: 'utility', tags: ['backup'] });
     classified(t, 'backup-plan', { description: 'Plan and run a full backup of files end to end.', role: 'procedure', tags: ['backup'] });
     const core = open(t);
-    expect(ids(core.agent.discover('backup my files'))).toEqual(['backup-plan', 'backup-tool']);
-    expect(ids(core.agent.discover('backup my files', { roleFilter: 'utility' }))).toEqual(['backup-tool']);
+    expect(ids(core.agent.discover('backup my files').results)).toEqual(['backup-plan', 'backup-tool']);
+    expect(ids(core.agent.discover('backup my files', { roleFilter: 'utility' }).results)).toEqual(['backup-tool']);
   });
 
   it('rule 1: a procedure without tools does not beat the utility whose tool does the job, unless the intent names it', () => {
@@ -67,28 +68,29 @@ describe('discover (ADR-001)', () => {
     classified(t, 'vcs', { description: 'Read a repository, its history and release notes.', role: 'utility', tags: ['vcs', 'release'], tool: 'vcs_status' });
     classified(t, 'release-notes', { description: 'Write release notes from the vcs status and history.', role: 'procedure', tags: ['vcs'] });
     const core = open(t);
-    const status = core.agent.discover('show me the vcs status');
+    const status = core.agent.discover('show me the vcs status').results;
     expect(ids(status)).toEqual(['vcs', 'release-notes']);
     expect(status[1]?.reason).toContain('a guide to the job, after the tool that does it');
     // The utility matches these words as well as the procedure does; the intent names the procedure.
-    expect(ids(core.agent.discover('release notes from the vcs status'))).toEqual(['release-notes', 'vcs']);
+    expect(ids(core.agent.discover('release notes from the vcs status').results)).toEqual(['release-notes', 'vcs']);
   });
 
   it('ranks the git utility over the commit-message prompt for "show me the git status" in the bundled packs', () => {
     const core = open(testHome({ bundled: SKILLS_DIR }));
-    expect(core.agent.discover('show me the git status')[0]).toMatchObject({ skill_id: 'git', reason: expect.stringContaining('tool git_status') });
-    expect(core.agent.discover('write a commit message for my staged changes')[0]?.skill_id).toBe('commit-message');
+    expect(core.agent.discover('show me the git status').results[0]).toMatchObject({ skill_id: 'git', reason: expect.stringContaining('tool git_status') });
+    expect(core.agent.discover('write a commit message for my staged changes').results[0]?.skill_id).toBe('commit-message');
   });
 
   it('scores from 0 to 1: relevance is the share of the intent matched, the score weighs it by the rules', () => {
     const t = testHome();
     classified(t, 'weather', { description: 'Forecasts for any city.', role: 'procedure', tags: ['weather', 'forecast'] });
     classified(t, 'almanac', { description: 'Sunrise, tides and a weather summary.', role: 'utility', status: 'experimental' });
-    const [weather, almanac] = open(t).agent.discover('weather forecast');
+    const [weather, almanac] = open(t).agent.discover('weather forecast').results;
     expect(weather).toMatchObject({ skill_id: 'weather', relevance: 1, score: 1 });
-    // 'weather' (in both skills: idf ln(1 + 2/2)) found in the description (0.8 of a name or tag hit);
-    // 'forecast' (in one: idf ln(1 + 2/1)) not at all. Then utility ×0.74, experimental ×0.9, no tag ×0.95.
-    const relevance = (Math.log(2) * 0.8) / (Math.log(2) + Math.log(3));
+    // 'weather' is held by both skills, by one in a tag (1) and by the other in its description (0.8):
+    // rarity ln(1 + 2/1.8); this one finds it in the description (0.8 of a name or tag hit).
+    // 'forecast' (held by one, rarity ln(1 + 2/1)) not at all. Then utility ×0.74, experimental ×0.9, no tag ×0.95.
+    const relevance = (Math.log(1 + 2 / 1.8) * 0.8) / (Math.log(1 + 2 / 1.8) + Math.log(3));
     expect(almanac?.relevance).toBeCloseTo(relevance, 3);
     expect(almanac?.score).toBeCloseTo(relevance * 0.74 * 0.9 * 0.95, 3);
     // Why, in words a person reads: what it mentions and what kind of skill it is; the numbers are the fields above.
@@ -101,14 +103,14 @@ describe('discover (ADR-001)', () => {
     classified(t, 'notes-a', { description: 'Take meeting notes.', role: 'utility', status: 'experimental' });
     classified(t, 'notes-b', { description: 'Take meeting notes.', role: 'utility', status: 'deprecated' });
     classified(t, 'notes-c', { description: 'Take meeting notes.', role: 'utility', status: 'stable' });
-    expect(ids(open(t).agent.discover('take meeting notes'))).toEqual(['notes-c', 'notes-a', 'notes-b']);
+    expect(ids(open(t).agent.discover('take meeting notes').results)).toEqual(['notes-c', 'notes-a', 'notes-b']);
   });
 
   it('rule 3: an exact tag match over a name or description match', () => {
     const t = testHome();
     classified(t, 'weather-words', { description: 'Weather forecasts and weather reports, weather everywhere.', role: 'utility' });
     classified(t, 'forecast', { description: 'Tomorrow at a glance.', role: 'utility', tags: ['weather'] });
-    const results = open(t).agent.discover('weather');
+    const results = open(t).agent.discover('weather').results;
     expect(ids(results)).toEqual(['forecast', 'weather-words']);
     expect(results[0]?.reason).toContain('tagged “weather”');
   });
@@ -121,8 +123,8 @@ describe('discover (ADR-001)', () => {
     expect(isReadOnlyIntent('show my email')).toBe(true);
     expect(isReadOnlyIntent('send an email')).toBe(false);
     const core = open(t);
-    expect(ids(core.agent.discover('show my email inbox'))).toEqual(['b-mail', 'a-mail']);
-    expect(ids(core.agent.discover('send email to the inbox'))).toEqual(['a-mail', 'b-mail']);
+    expect(ids(core.agent.discover('show my email inbox').results)).toEqual(['b-mail', 'a-mail']);
+    expect(ids(core.agent.discover('send email to the inbox').results)).toEqual(['a-mail', 'b-mail']);
   });
 
   it('never recommends a sidecar for a direct call; role_filter sidecar finds it for attach', () => {
@@ -130,35 +132,148 @@ describe('discover (ADR-001)', () => {
     classified(t, 'audit-log', { description: 'Audit every run of a deploy.', role: 'sidecar', invocation: 'attach', targets: ['run'] });
     classified(t, 'deploy', { description: 'Deploy the service.', role: 'procedure' });
     const core = open(t);
-    expect(ids(core.agent.discover('audit the deploy run'))).toEqual(['deploy']);
-    expect(ids(core.agent.discover('audit the deploy run', { roleFilter: 'sidecar' }))).toEqual(['audit-log']);
+    expect(ids(core.agent.discover('audit the deploy run').results)).toEqual(['deploy']);
+    expect(ids(core.agent.discover('audit the deploy run', { roleFilter: 'sidecar' }).results)).toEqual(['audit-log']);
   });
 
-  it('filters by domain, leaves out skills not offered in the mode and broken skills; scores descend', () => {
+  it('filters by domain, leaves out skills not offered in the mode; scores descend; an intent of only common words finds nothing', () => {
     const t = testHome();
     classified(t, 'dev-search', { description: 'Search code.', role: 'utility', domain: ['dev'] });
     classified(t, 'doc-search', { description: 'Search documents.', role: 'utility', domain: ['docs'] });
     classified(t, 'meeting-search', { description: 'Search meeting transcripts.', role: 'utility', modes: ['Meeting'] });
-    writeSkill(t.bundled, 'broken-search', skillMd({ name: 'wrong', description: 'Search everything.' }));
     const core = open(t);
-    const all = core.agent.discover('search');
+    const all = core.agent.discover('search').results;
     expect(ids(all).sort()).toEqual(['dev-search', 'doc-search']);
     for (let i = 1; i < all.length; i++) expect(all[i - 1]!.score).toBeGreaterThanOrEqual(all[i]!.score);
-    expect(ids(core.agent.discover('search', { domain: 'docs' }))).toEqual(['doc-search']);
+    expect(ids(core.agent.discover('search', { domain: 'docs' }).results)).toEqual(['doc-search']);
     core.preferences.setMode('Meeting');
-    expect(ids(core.agent.discover('search'))).toEqual(['meeting-search']);
-    expect(core.agent.discover('the of and')).toEqual([]);
+    expect(ids(core.agent.discover('search').results)).toEqual(['meeting-search']);
+    expect(core.agent.discover('the of and').results).toEqual([]);
+  });
+
+  it('returns a skill that loaded with errors but can be read, marked, without tools, after a working one as relevant (#40)', () => {
+    const t = testHome();
+    classified(t, 'good-search', { description: 'Search everything.', role: 'procedure', tool: 'search_all' });
+    // E407 (name differs from the folder) and E417 (a field of the wrong kind): the prose is intact.
+    const tool = '\n### search_all\n\nSearches.\n\n#### Command\n\n```\necho hi\n```\n';
+    writeSkill(t.skills, 'renamed-search', skillMd({ name: 'other-name', description: 'Search everything.', read_only: 'yes' }, tool));
+    // E401: no frontmatter, nothing to read.
+    writeSkill(t.skills, 'no-frontmatter', '# Search everything\n\nSearch everything.\n');
+    const results = open(t).agent.discover('search everything').results;
+    expect(ids(results)).toEqual(['good-search', 'renamed-search']);
+    expect(results[0]).toMatchObject({ errors: [], tools: ['search_all'] });
+    expect(results[1]).toMatchObject({ errors: ['E407', 'E417'], tools: [] });
+    expect(results[1]?.reason).toContain('loaded with errors (E407, E417): read it, its tools do not run');
+  });
+
+  it('does not favour classified skills: one that declares nothing is ranked by relevance alone (#40)', () => {
+    const t = testHome();
+    classified(t, 'pentest-guide', { description: 'Run a penetration test of a web shell upload.', role: 'procedure', tags: ['shell'] });
+    writeSkill(
+      t.skills,
+      'web-shell-upload',
+      skillMd({ name: 'web-shell-upload', description: 'Penetration test of file upload forms for web shell uploads.' }),
+    );
+    const results = open(t).agent.discover('penetration test of upload forms').results;
+    expect(ids(results)).toEqual(['web-shell-upload', 'pentest-guide']);
+    // An unclassified skill's score is its relevance: no rule multiplies it.
+    expect(results[0]?.score).toBe(results[0]?.relevance);
+  });
+
+  it('meets words written another way: abbreviations, long forms, compounds, a word inside an unspaced run (#40)', () => {
+    const t = testHome();
+    const plain = (name: string, description: string) => writeSkill(t.skills, name, skillMd({ name, description }));
+    plain('pg-tuning', 'Tune PostgreSQL queries and indexes.');
+    plain('browser-tests', 'Write end-to-end tests that drive a real browser.');
+    plain('cluster-admin', 'Operate Kubernetes clusters.');
+    plain('web-ui', 'Build a front end with reusable components.');
+    plain('todo-cn', '管理滴答清单的任务和项目。');
+    plain('notes-cn', '把会议记录整理成笔记。');
+    const core = open(t);
+    const first = (intent: string) => core.agent.discover(intent).results[0]?.skill_id;
+    expect(first('speed up my postgres database')).toBe('pg-tuning');
+    expect(first('e2e tests for the checkout')).toBe('browser-tests');
+    expect(first('restart pods on k8s')).toBe('cluster-admin');
+    expect(first('a frontend for the shop')).toBe('web-ui');
+    expect(first('在滴答清单里新建一个任务')).toBe('todo-cn');
+    expect(core.agent.discover('在滴答清单里新建一个任务').results[0]?.reason).toContain('“滴答清单”');
+  });
+
+  it('any intent, hostile or not, gets a well-formed answer: scores within relevance within 0–1, best first (property)', () => {
+    const t = testHome({ bundled: SKILLS_DIR });
+    writeSkill(t.skills, 'notes-cn', skillMd({ name: 'notes-cn', description: '把会议记录整理成笔记。Meeting notes, end-to-end.' }));
+    const core = new SkilltrayCore(t.config());
+    cores.push(core);
+    const piece = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.constantFrom(
+        '"',
+        '""',
+        '*',
+        'NEAR(a b)',
+        '{body} :',
+        'AND',
+        'OR',
+        'NOT',
+        '\0',
+        '^',
+        'end to end',
+        'k8s',
+        '会议记录',
+        'git status',
+        '/var/log',
+        'js/ts',
+      ),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), fc.constantFrom(undefined, 'sidecar', 'utility', 'procedure'), (pieces, role) => {
+        const answer = core.agent.discover(pieces.join(' '), role === undefined ? {} : { roleFilter: role });
+        for (const list of [answer.results, answer.also]) {
+          for (const [i, r] of list.entries()) {
+            expect(r.relevance).toBeGreaterThan(0);
+            expect(r.relevance).toBeLessThanOrEqual(1);
+            expect(r.score).toBeLessThanOrEqual(r.relevance);
+            if (i > 0) expect(r.score).toBeLessThanOrEqual(list[i - 1]!.score);
+          }
+        }
+        for (const r of answer.results) expect(role === undefined ? r.role !== 'sidecar' : r.role === role).toBe(true);
+        for (const r of answer.also) expect(r.score).toBeGreaterThan(answer.results[0]?.score ?? 0);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('names the best match of a role the call left out: also, on a sidecar, and the reverse (#39.7)', () => {
+    const t = testHome();
+    classified(t, 'checksum', {
+      description: 'Verify the sha256 checksum of a release tarball.',
+      role: 'sidecar',
+      invocation: 'attach',
+      targets: ['artifact'],
+    });
+    classified(t, 'release-notes', { description: 'Write release notes.', role: 'procedure' });
+    const core = open(t);
+    const direct = core.agent.discover('verify the sha256 of my release tarball');
+    expect(ids(direct.results)).toEqual(['release-notes']);
+    expect(ids(direct.also)).toEqual(['checksum']);
+    expect(direct.also[0]).toMatchObject({ role: 'sidecar' });
+    expect(direct.also[0]!.score).toBeGreaterThan(direct.results[0]!.score);
+    const sidecars = core.agent.discover('verify the sha256 of my release tarball', { roleFilter: 'sidecar' });
+    expect(ids(sidecars.results)).toEqual(['checksum']);
+    expect(sidecars.also).toEqual([]);
+    // Nothing better elsewhere: also stays empty.
+    expect(core.agent.discover('write release notes').also).toEqual([]);
   });
 
   it('reranks after a skill changes on disk', () => {
     const t = testHome();
     classified(t, 'alpha', { description: 'Translate text.', role: 'utility' });
     const core = open(t);
-    expect(ids(core.agent.discover('compress images'))).toEqual([]);
+    expect(ids(core.agent.discover('compress images').results)).toEqual([]);
     writeFileSync(join(t.bundled, 'alpha', 'notes.md'), 'x');
     classified(t, 'alpha', { description: 'Compress images losslessly.', role: 'utility' });
     core.registry.reload('alpha');
-    expect(ids(core.agent.discover('compress images'))).toEqual(['alpha']);
+    expect(ids(core.agent.discover('compress images').results)).toEqual(['alpha']);
   });
 });
 

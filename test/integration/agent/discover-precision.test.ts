@@ -19,7 +19,7 @@ afterEach(async () => {
 function missesAt1(intents: readonly LabelledIntent[]): LabelledIntent[] {
   const core = new SkilltrayCore(testHome({ bundled: SKILLS_DIR }).config());
   cores.push(core);
-  return intents.filter(({ intent, skill, roleFilter }) => core.agent.discover(intent, roleFilter ? { roleFilter } : {})[0]?.skill_id !== skill);
+  return intents.filter(({ intent, skill, roleFilter }) => core.agent.discover(intent, roleFilter ? { roleFilter } : {}).results[0]?.skill_id !== skill);
 }
 
 describe('discover precision@1 over the bundled packs', () => {

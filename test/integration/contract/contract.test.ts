@@ -66,7 +66,17 @@ const SCENARIOS: Scenario[] = [
     name: 'discover: ranked candidates for an intent',
     operation: 'discover',
     input: () => ({ intent: 'log a bird sighting' }),
-    check: (value: { skill_id: string }[]) => expect(value[0]?.skill_id).toBe('field-notes'),
+    check: (value: { results: { skill_id: string }[] }) => expect(value.results[0]?.skill_id).toBe('field-notes'),
+  },
+  {
+    name: 'discover: the best match in a role left out is named in also (#39.7)',
+    operation: 'discover',
+    input: () => ({ intent: 'verify the sha256 of my release tarball' }),
+    check: (value: { results: { skill_id: string; score: number }[]; also: { skill_id: string; role: string; score: number }[] }) => {
+      expect(value.also[0]).toMatchObject({ skill_id: 'artifact-checksum', role: 'sidecar' });
+      expect(value.also[0]?.score).toBeGreaterThan(value.results[0]?.score ?? 0);
+      expect(value.results.map((r) => r.skill_id)).not.toContain('artifact-checksum');
+    },
   },
   {
     name: 'discover: a limit below 1 is E805',

@@ -48,8 +48,12 @@ describe('installing a pack', () => {
       profile: 'may write in its working directory, no network',
       network: false,
     });
-    expect(report.findings).toEqual([]);
-    expect(report.worst).toBeNull();
+    // Each tool runs node on a script outside the pack, which the scan cannot read: said, at medium, not refused.
+    expect(report.findings.map((f) => [f.code, f.severity, f.file])).toEqual([
+      ['S317', 'medium', 'greet/SKILL.md'],
+      ['S317', 'medium', 'shout/SKILL.md'],
+    ]);
+    expect(report.worst).toBe('medium');
     expect(report.extracted).toBe(true);
     expect(existsSync(join(t.home, 'packs', 'tools'))).toBe(false);
 

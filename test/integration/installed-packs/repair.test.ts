@@ -17,7 +17,7 @@ describe('packs --check and install --repair', () => {
     const base = tempDir();
     const repo = join(base, 'kit');
     await gitRepo(repo, base, {
-      'lint/SKILL.md': toolSkill('lint', 'sh scripts/lint.sh <<file>>'),
+      'lint/SKILL.md': toolSkill('lint', 'scripts/lint.sh <<file>>'),
       'lint/scripts/lint.sh': '#!/bin/sh\necho linting "$1"\n',
       'lint/references/rules.md': '# Rules\n',
     });

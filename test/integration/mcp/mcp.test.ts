@@ -327,7 +327,8 @@ describe('skilltray mcp: resources', () => {
       description: 'Keep field notes about birds seen outdoors. Use when logging a bird sighting.',
     });
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((r) => r.uriTemplate)).toEqual(['skilltray://skills/{name}', 'skilltray://skills/{name}/{+path}']);
+    // The third is the Skills extension's (skills-extension.test.ts).
+    expect(resourceTemplates.map((r) => r.uriTemplate)).toEqual(['skilltray://skills/{name}', 'skilltray://skills/{name}/{+path}', 'skill://{name}/{+path}']);
 
     expect((await client.readResource({ uri: 'skilltray://skills/field-notes' })).contents).toEqual([
       { uri: 'skilltray://skills/field-notes', mimeType: 'text/markdown', text: FIELD_NOTES_MD },

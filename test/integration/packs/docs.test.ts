@@ -105,7 +105,7 @@ describe('docs/policy.md: modes', () => {
     };
     const client = createClient((operation, input) => callOperation(core, operation, input, ctx));
     const intent = 'show the recent commits and the diff of my git repository';
-    const discovered = async () => (await client.discover({ intent })).map((result) => result.skill_id);
+    const discovered = async () => (await client.discover({ intent })).results.map((result) => result.skill_id);
     const listed = async (offeredOnly: boolean) => (await client.list(offeredOnly ? { offered_only: true } : {})).skills;
 
     core.preferences.setMode('Dev');

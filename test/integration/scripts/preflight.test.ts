@@ -60,13 +60,13 @@ describe('the preflight of npm test', () => {
     expect(stderr).toMatch(
       /^ {2}ip +the network tests make network namespaces of their own \(ip netns\) to try the proxy against private addresses\n +install: sudo apt-get install -y iproute2$/m,
     );
-    expect(stderr).toContain(
-      `All at once:\n  sudo apt-get install -y iputils-ping openssh-client zsh fish gcc curl python3 bubblewrap iproute2${browser === null ? ' chromium' : ''}\n`,
+    expect(stderr).toMatch(
+      /^ {2}pocketsphinx_batch +the voice tests hear spoken answers with it \(docs\/voice.md\)\n +install: sudo apt-get install -y pocketsphinx$/m,
     );
+    const all = `iputils-ping openssh-client zsh fish gcc curl python3 bubblewrap iproute2 espeak-ng pocketsphinx${browser === null ? ' chromium' : ''}`;
+    expect(stderr).toContain(`All at once:\n  sudo apt-get install -y ${all}\n`);
     expect(stderr).not.toMatch(/^ {2}(git|lsof|file|ps) /m);
-    expect((await preflight(['--apt-packages'], env)).stdout).toBe(
-      `iputils-ping openssh-client zsh fish gcc curl python3 bubblewrap iproute2${browser === null ? ' chromium' : ''}`,
-    );
+    expect((await preflight(['--apt-packages'], env)).stdout).toBe(all);
   });
 
   it('says nothing and passes where everything is installed', async () => {

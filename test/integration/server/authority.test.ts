@@ -96,6 +96,10 @@ describe('an assistant token over HTTP', () => {
       searchAll: { query: 'frobnicator' },
       discover: { intent: 'watch a run' },
       attach: { skill_id: 'watcher', target_type: 'run', target_ref: 'run-42' },
+      servedSkills: {},
+      servedSkill: { skill: 'asks' },
+      servedFile: { skill: 'asks', path: 'SKILL.md' },
+      servedDirectory: { skill: 'asks', dir: '' },
       // Last: it ends the waiting run the calls above read.
       cancelRun: { id: mine.entry.id },
     };

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { callOperation, type CallContext } from '../../../src-main/core/operations.js';
 import { OPERATIONS, type Envelope, type OperationName } from '../../../src-main/shared/contract.js';
-import { skillMd, tempDir, writeSkill } from '../../support/temp.js';
+import { PROCESS_FIXTURES, skillMd, tempDir, writeSkill } from '../../support/temp.js';
 import { errorOf, fullHome, raw, serverHome, WEB_FIXTURE, type ServerHome } from './helpers.js';
 
 function direct(h: ServerHome, name: string, input: unknown): Promise<Envelope<unknown>> {
@@ -34,6 +34,9 @@ describe('every operation of the contract over HTTP', () => {
     const { digest } = await (await h.core.packs()).preview({ source: pack }, h.t.userHome);
     const repo = tempDir();
     const projectDigest = h.core.projects.inspect(repo).digest;
+    // An MCP source that serves no skills, added and removed again.
+    const scenario = join(tempDir(), 'scenario.json');
+    writeFileSync(scenario, JSON.stringify({ skills: [] }));
     const inputs: Record<OperationName, unknown> = {
       list: {},
       listBrief: {},
@@ -87,11 +90,26 @@ describe('every operation of the contract over HTTP', () => {
       connectAssistant: { client: 'cursor', dry_run: true },
       disconnectAssistant: { client: 'cursor', dry_run: true },
       testAssistant: { client: 'cursor' },
+      assistantView: { client: 'cursor' },
       projects: {},
       inspectProject: { path: repo },
       trustProject: { path: repo, confirm: projectDigest },
       untrustProject: { path: repo },
+      servedSkills: {},
+      servedSkill: { skill: 'asks' },
+      servedFile: { skill: 'asks', path: 'SKILL.md' },
+      servedDirectory: { skill: 'asks', dir: '' },
+      mcpSources: {},
+      addMcpSource: { name: 'none', command: [process.execPath, join(PROCESS_FIXTURES, 'skills-server.mjs'), scenario] },
+      removeMcpSource: { name: 'none' },
+      refreshMcpSources: {},
+      approveServedSkill: { skill: 'none.x', confirm: '0'.repeat(64) },
       health: {},
+      voice: {},
+      setVoice: { enabled: false },
+      answerApprovalByVoice: { id: 'no-such-run', wav: '' },
+      answerNewestApproval: { verdict: 'deny' },
+      speak: { text: 'hello' },
     };
     /** The operations whose valid input above names something that does not exist, on purpose. */
     const notFound: Partial<Record<OperationName, string>> = {
@@ -102,7 +120,10 @@ describe('every operation of the contract over HTTP', () => {
       revokeRemembered: 'E615',
       dismissNotice: 'E903',
       connectAssistant: 'E852',
+      approveServedSkill: 'E869',
     };
+    /** The operations whose valid input above is refused in this home on purpose: voice is off (E636). */
+    const refused: Partial<Record<OperationName, string>> = { answerApprovalByVoice: 'E636' };
     const sameAsCore: OperationName[] = [
       'assistants',
       'disconnectAssistant',
@@ -122,9 +143,18 @@ describe('every operation of the contract over HTTP', () => {
       'open',
       'sources',
       'discover',
+      'servedSkills',
+      'servedSkill',
+      'servedFile',
+      'servedDirectory',
     ];
     for (const operation of OPERATIONS) {
       const { status, envelope } = await h.call(operation, inputs[operation]);
+      const refusal = refused[operation];
+      if (refusal !== undefined) {
+        expect([operation, status, envelope.ok ? null : envelope.error.code]).toEqual([operation, 422, refusal]);
+        continue;
+      }
       const code = notFound[operation];
       if (code !== undefined) {
         expect([operation, status, envelope.ok ? null : envelope.error.code]).toEqual([operation, 404, code]);
@@ -221,7 +251,7 @@ describe('GET /openapi.json', () => {
     for (const operation of OPERATIONS) expect(doc.paths[`/api/${operation}`]?.post?.operationId).toBe(operation);
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/api/') && p !== '/api/events' && p !== '/api/identify')).toHaveLength(OPERATIONS.length);
     const run = doc.paths['/api/run']?.post?.requestBody.content['application/json']?.schema;
-    expect(Object.keys(run?.properties ?? {})).toEqual(['skill', 'tool', 'args', 'cwd', 'trace_id']);
+    expect(Object.keys(run?.properties ?? {})).toEqual(['skill', 'tool', 'args', 'cwd', 'trace_id', 'channel']);
     expect(run?.required).toEqual(['skill', 'tool']);
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.security).toEqual([{ bearerAuth: [] }]);

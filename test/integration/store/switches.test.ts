@@ -25,11 +25,11 @@ describe('skill switches', () => {
     const t = contractHome();
     const core = new SkilltrayCore(t.config());
     try {
-      expect(core.agent.discover('log a bird sighting').map((r) => r.skill_id)).toContain('field-notes');
+      expect(core.agent.discover('log a bird sighting').results.map((r) => r.skill_id)).toContain('field-notes');
       expect(core.skills.setSkillEnabled('field-notes', false)).toEqual([{ skill: 'field-notes', scope: 'all', enabled: false }]);
       const summary = core.skills.listSkills().skills.find((s) => s.name === 'field-notes');
       expect(summary).toMatchObject({ enabled: false, offered: false, switches: [{ scope: 'all', enabled: false }] });
-      expect(core.agent.discover('log a bird sighting').map((r) => r.skill_id)).not.toContain('field-notes');
+      expect(core.agent.discover('log a bird sighting').results.map((r) => r.skill_id)).not.toContain('field-notes');
       // The person's own screens, CLI and token still show it (to turn it back on); assistants do not see it.
       expect(await names(core, 'browser', PERSON)).toContain('field-notes');
       expect(await names(core, 'cli', PERSON)).toContain('field-notes');
@@ -52,7 +52,7 @@ describe('skill switches', () => {
       ).toBe('E618');
 
       expect(core.skills.setSkillEnabled('field-notes', true)).toEqual([]);
-      expect(core.agent.discover('log a bird sighting').map((r) => r.skill_id)).toContain('field-notes');
+      expect(core.agent.discover('log a bird sighting').results.map((r) => r.skill_id)).toContain('field-notes');
       expect(() => core.skills.setSkillEnabled('nope', false)).toThrow(expect.objectContaining({ code: 'E001' }));
     } finally {
       await core.close();
@@ -67,7 +67,7 @@ describe('skill switches', () => {
       expect(core.skills.listSkills().skills.find((s) => s.name === 'field-notes')?.enabled).toBe(true);
       core.preferences.setMode('Meeting');
       expect(core.skills.listSkills().skills.find((s) => s.name === 'field-notes')?.enabled).toBe(false);
-      expect(core.agent.discover('log a bird sighting').map((r) => r.skill_id)).not.toContain('field-notes');
+      expect(core.agent.discover('log a bird sighting').results.map((r) => r.skill_id)).not.toContain('field-notes');
       const refused = await rejectionOf(
         core.runs.run(
           { skill: 'field-notes', tool: 'record_sighting', args: { species: 'robin' }, surface: 'cli', cwd: t.work },

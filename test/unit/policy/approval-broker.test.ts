@@ -2,8 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SkilltrayError } from '../../../src-main/shared/skilltray-error.js';
 import type { BrokerClock, Resolution } from '../../../src-main/core/policy/approval-broker.js';
-import type { PendingApproval, VerdictKind } from '../../../src-main/shared/runs.js';
+import type { PendingApproval, PendingEntry, VerdictKind } from '../../../src-main/shared/runs.js';
 import { ApprovalBroker } from '../../../src-main/core/policy/approval-broker.js';
+import { isCode, spokenPrompt } from '../../../src-main/shared/voice.js';
 import { thrownBy } from '../../support/errors.js';
 import { captureWarnings } from '../../support/warnings.js';
 
@@ -78,9 +79,9 @@ async function rejection(promise: Promise<unknown>): Promise<SkilltrayError> {
 describe('ApprovalBroker', () => {
   it('lists a pending approval with everything needed to decide, and resolves it', async () => {
     const clock = new ManualClock();
-    const broker = new ApprovalBroker({ clock });
+    const broker = new ApprovalBroker({ clock, code: () => '413' });
     const answer = broker.request(pending('a'), { timeoutMs: 60_000 });
-    expect(broker.list()).toEqual([{ ...pending('a'), expiresAt: 61_000 }]);
+    expect(broker.list()).toEqual([{ ...pending('a'), expiresAt: 61_000, code: '413', speech: spokenPrompt(pending('a'), '413') }]);
     broker.resolve('a', 'always', 'tray');
     await expect(answer).resolves.toEqual({ verdict: 'always', actor: 'tray' });
     expect(broker.list()).toEqual([]);
@@ -267,5 +268,38 @@ describe('ApprovalBroker default listener error reporting', () => {
     expect(warnings.messages).toEqual(['an approval listener failed: renderer crashed']);
     broker.resolve('a', 'once', 'tray');
     await expect(answer).resolves.toEqual({ verdict: 'once', actor: 'tray' });
+  });
+});
+
+describe('approval codes', () => {
+  it('gives each request a fresh code: none pending twice, none of the last 16 again, never one with a digit twice in a row', () => {
+    fc.assert(
+      fc.property(fc.array(fc.boolean(), { minLength: 1, maxLength: 120 }), (steps) => {
+        const broker = new ApprovalBroker({ clock: new ManualClock() });
+        const given: string[] = [];
+        let next = 0;
+        for (const answerOne of steps) {
+          const open = broker.list();
+          if (answerOne && open.length > 0) {
+            const first = open[0] as PendingEntry;
+            broker.resolve(first.id, 'deny', 'tray');
+            continue;
+          }
+          void broker.request(pending(`r${next++}`), { timeoutMs: 60_000 }).catch(() => undefined);
+          const code = broker.list().at(-1)?.code as string;
+          expect(isCode(code)).toBe(true);
+          expect(given.slice(-16)).not.toContain(code);
+          given.push(code);
+          const codes = broker.list().map((e) => e.code);
+          expect(new Set(codes).size).toBe(codes.length);
+        }
+      }),
+    );
+  });
+
+  it('speaks the request with its code where a spoken yes needs one', () => {
+    const broker = new ApprovalBroker({ clock: new ManualClock(), code: () => '413', home: '/home/ana' });
+    void broker.request(pending('w', { cwd: '/home/ana/code/app' }), { timeoutMs: 60_000 }).catch(() => undefined);
+    expect(broker.list()[0]?.speech).toBe("An MCP client asks to run git log 5 in app: it writes in that folder. Say 'run four one three', or 'deny'.");
   });
 });

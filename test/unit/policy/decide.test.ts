@@ -408,6 +408,39 @@ describe('decide', () => {
     });
   });
 
+  it('lets no rule run a skill an MCP source serves: a deny rule still denies it, and only an Always the person gave it runs it unasked', () => {
+    const pin: IdentityPin = { rootKind: 'mcp', path: '/home/me/.skilltray/mcp/skills/src.git', trust: 'user' };
+    const served = makeSkill({
+      name: 'src.git',
+      root: { path: '/home/me/.skilltray/mcp/skills', kind: 'mcp', trust: 'user', syntax: 'angle' },
+      identity: { ...makeSkill().identity, rootKind: 'mcp', path: pin.path },
+      readOnly: true,
+    });
+    const pins = [{ skill: 'src.git', ...pin, profile: { name: 'workspace' as const, network: false, hosts: [] } }];
+    const rules: Rule[] = [
+      { id: 11, pattern: 'skill:*', effect: 'allow', createdAt: 0, pins },
+      { id: 12, pattern: 'skill:src.*', effect: 'allow', createdAt: 0, pins },
+      { id: 13, pattern: 'tool:src.git/git_status', effect: 'allow', createdAt: 0, pins },
+      { id: 14, pattern: 'skill:src.git', effect: 'deny', createdAt: 0, pins: [] },
+    ];
+    fc.assert(
+      fc.property(fc.subarray(rules), fc.boolean(), (given, always) => {
+        const d = decide(
+          input({
+            skill: served,
+            rules: given,
+            remembered: always ? remembered({ skill: 'src.git', identity: pin, profile: { name: 'workspace', network: false, hosts: [] } }) : null,
+          }),
+        );
+        // The most specific rule governs (a tool's allow outranks the skill's deny), and an allow that governs only asks.
+        const denies = given.some((r) => r.id === 14) && !given.some((r) => r.id === 13);
+        const expected = denies ? 'deny:E602#14' : always ? 'auto:remembered' : 'ask';
+        expect(summary(d)).toBe(expected);
+        if (d.outcome === 'ask' && !always) expect(d.reason).toContain('served by an MCP source');
+      }),
+    );
+  });
+
   it('holds the precedence for any combination of inputs', () => {
     const arbitrary = fc.record({
       paused: fc.boolean(),

@@ -35,6 +35,7 @@ const found = (name: string, tools: string[]): DiscoverResult => ({
   effect_mode: null,
   reason: `${name} fits`,
   tools,
+  errors: [],
 });
 
 const SKILLS = [

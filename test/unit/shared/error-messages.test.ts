@@ -11,10 +11,12 @@ const RANGES: Record<string, RegExp> = {
   'skillc.ts': /^E(0\d\d|1\d\d|999)$/,
   'packs.ts': /^E3\d\d$/,
   'templates.ts': /^E5\d\d$/,
-  'policy.ts': /^E6\d\d$/,
+  'policy.ts': /^E6(?!3)\d\d$/,
+  'voice.ts': /^E63\d$/,
   'runner.ts': /^E7\d\d$/,
   'gateway.ts': /^E8[0-4]\d$/,
-  'connect.ts': /^E8[5-9]\d$/,
+  'connect.ts': /^E85\d$/,
+  'served.ts': /^E86\d$/,
   'state.ts': /^E9(?!99)\d\d$/,
 };
 

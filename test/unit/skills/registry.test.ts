@@ -8,7 +8,7 @@ import { readBundledManifest, type BundledManifest } from '../../../src-main/cor
 const good = (name: string, description = `The ${name} skill.`) => skillMd({ name, description, version: '1.0.0' });
 
 describe('skill roots and precedence', () => {
-  it('orders roots: SKILLTRAY_SKILLS_PATH entries, <home>/skills, installed packs, bundled, then compatibility roots that exist', () => {
+  it('orders roots: SKILLTRAY_SKILLS_PATH entries, <home>/skills, installed packs, bundled, compatibility roots that exist, then what MCP sources serve', () => {
     const t = testHome();
     const second = tempDir();
     mkdirSync(join(t.userHome, '.kode', 'skills'), { recursive: true });
@@ -29,15 +29,17 @@ describe('skill roots and precedence', () => {
       ['codex', 'user', 'angle'],
       ['cursor', 'user', 'angle'],
       ['copilot', 'user', 'angle'],
+      ['mcp', 'user', 'angle'],
     ]);
-    expect(config.roots.slice(-4).map((r) => r.path)).toEqual(['.agents', '.codex', '.cursor', '.copilot'].map((folder) => join(t.userHome, folder, 'skills')));
+    expect(config.roots.at(-1)?.path).toBe(join(t.home, 'mcp', 'skills'));
+    expect(config.roots.slice(-5, -1).map((r) => r.path)).toEqual(['.agents', '.codex', '.cursor', '.copilot'].map((folder) => join(t.userHome, folder, 'skills')));
     expect(t.config({ CODEX_HOME: join(t.userHome, '.codex') }).roots.find((r) => r.kind === 'codex')?.path).toBe(join(t.userHome, '.codex', 'skills'));
     expect(config.roots[2]?.path).toBe(join(t.home, 'skills'));
     expect(config.roots[3]?.path).toBe(join(t.home, 'packs'));
   });
 
   it('leaves out compatibility roots that do not exist', () => {
-    expect(testHome().config().roots.map((r) => r.kind)).toEqual(['env', 'home', 'packs', 'bundled']);
+    expect(testHome().config().roots.map((r) => r.kind)).toEqual(['env', 'home', 'packs', 'bundled', 'mcp']);
   });
 
   it('T7: an override root beats ~/.kode/skills; first match wins and the loser is reported', () => {

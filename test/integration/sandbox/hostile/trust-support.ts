@@ -142,6 +142,9 @@ afterEach(async () => {
 export interface Serving {
   /** Resolves with the next approval the server asks for. */
   nextApproval(): Promise<PendingEntry>;
+  /** Where it listens, and its token. */
+  url: string;
+  token: string;
 }
 
 /** The waiting approval `id` as `approvals` lists it. */
@@ -210,6 +213,8 @@ export async function serve(at: Install): Promise<Serving> {
     }
   })();
   return {
+    url: url as string,
+    token,
     nextApproval: () => {
       const entry = added.shift();
       return entry ? Promise.resolve(entry) : new Promise((resolve) => waiting.push(resolve));

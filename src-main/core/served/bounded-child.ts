@@ -1,0 +1,126 @@
+/**
+ * The client side of MCP over stdio with a bound (in place of the SDK's StdioClientTransport, whose
+ * read buffer grows with whatever a server writes): newline-delimited JSON-RPC from a child Skilltray
+ * starts, each message at most `maxMessage` bytes. A server that writes more is cut off (its process
+ * stopped) and `failure` says why, so a lying server cannot make Skilltray hold a gigabyte to find out.
+ * The child is Skilltray's own: it is stopped by its pid, SIGTERM then SIGKILL.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+/** How long a child has to leave after SIGTERM. */
+const GRACE_MS = 2000;
+
+export interface ChildSpec {
+  command: string;
+  args: readonly string[];
+  env: Record<string, string>;
+}
+
+export class BoundedChildTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  /** Why the connection was cut (a message past the bound), or null. */
+  failure: string | null = null;
+  private child: ChildProcess | null = null;
+  private pieces: Buffer[] = [];
+  private bytes = 0;
+  private stderrTail = '';
+  private exited: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly spec: ChildSpec,
+    private readonly maxMessage: number,
+  ) {}
+
+  /** The last line the child wrote on stderr, to say why it did not answer. */
+  get lastWords(): string | null {
+    return (
+      this.stderrTail
+        .trim()
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .at(-1) ?? null
+    );
+  }
+
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.spec.command, [...this.spec.args], { env: this.spec.env, stdio: ['pipe', 'pipe', 'pipe'], shell: false, windowsHide: true });
+      this.child = child;
+      this.exited = new Promise((done) => child.once('close', () => done()));
+      child.once('error', (error) => {
+        reject(error);
+        this.onerror?.(error);
+      });
+      child.once('spawn', () => resolve());
+      child.once('close', () => {
+        this.child = null;
+        this.onclose?.();
+      });
+      child.stdin?.on('error', (error) => this.onerror?.(error));
+      child.stdout?.on('data', (chunk: Buffer) => this.read(chunk));
+      child.stderr?.on('data', (chunk: Buffer) => void (this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-4000)));
+    });
+  }
+
+  private read(chunk: Buffer): void {
+    let start = 0;
+    while (start < chunk.length && this.failure === null) {
+      const end = chunk.indexOf(0x0a, start);
+      const piece = chunk.subarray(start, end === -1 ? chunk.length : end);
+      this.bytes += piece.length;
+      if (this.bytes > this.maxMessage) {
+        this.failure = `it sent a message over ${this.maxMessage} bytes`;
+        this.pieces = [];
+        void this.close();
+        return;
+      }
+      this.pieces.push(piece);
+      if (end === -1) return;
+      start = end + 1;
+      const line = Buffer.concat(this.pieces).toString('utf8').trim();
+      this.pieces = [];
+      this.bytes = 0;
+      if (line !== '') this.deliver(line);
+    }
+  }
+
+  private deliver(line: string): void {
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch (error) {
+      this.onerror?.(error as Error);
+      return;
+    }
+    this.onmessage?.(message as JSONRPCMessage);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stdin = this.child?.stdin;
+      if (stdin === null || stdin === undefined || stdin.destroyed) {
+        reject(new Error('the server is not running'));
+        return;
+      }
+      stdin.write(`${JSON.stringify(message)}\n`, (error) => (error ? reject(error) : resolve()));
+    });
+  }
+
+  /** Ends the child: its stdin closed (an MCP server leaves then), SIGTERM after a grace, SIGKILL after another; at once when it was cut off. */
+  async close(): Promise<void> {
+    const child = this.child;
+    if (child === null) return;
+    child.stdin?.end();
+    const grace = this.failure === null ? GRACE_MS : 0;
+    const term = setTimeout(() => child.kill('SIGTERM'), grace);
+    const kill = setTimeout(() => child.kill('SIGKILL'), grace + GRACE_MS);
+    await this.exited;
+    clearTimeout(term);
+    clearTimeout(kill);
+  }
+}

@@ -90,6 +90,7 @@ function kernelChecks(works: boolean, asRoot: boolean): DoctorCheck[] {
     checks.push(
       check('seccomp', 'problem', 'this kernel has no seccomp filters, so the socket filter cannot be applied', 'a kernel built with CONFIG_SECCOMP_FILTER'),
     );
+  else if (!works) checks.push(check('seccomp', 'note', `the socket filter (no Unix sockets, ${process.arch}) is ready, for runs once they are contained`));
   else checks.push(check('seccomp', 'ok', `the socket filter (no Unix sockets) is applied to every run (${process.arch})`));
   return checks;
 }
@@ -100,7 +101,9 @@ function limitsChecks(sandbox: Sandbox, env: NodeJS.ProcessEnv, asRoot: boolean)
   const checks = [
     limits === null
       ? check('resource limits', 'ok', 'prlimit sets each run’s file size and CPU limits')
-      : check('resource limits', 'problem', limits, 'sudo apt-get install util-linux'),
+      : sandbox.unavailable() !== null
+        ? check('resource limits', 'note', 'runs get no resource limits while none is contained (the bubblewrap line above)')
+        : check('resource limits', 'problem', limits, 'sudo apt-get install util-linux'),
   ];
   if (asRoot) {
     const why = cgroupUnavailable();

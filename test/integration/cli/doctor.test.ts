@@ -79,6 +79,10 @@ describe('skilltray doctor', () => {
       const report = await core.doctor();
       expect(report.ok).toBe(false);
       expect(find(report, 'bubblewrap')).toMatchObject({ state: 'problem', fix: 'sudo apt-get install bubblewrap' });
+      // What follows from it is said once, as the one problem: no other line blames another package or claims a run is filtered.
+      expect(report.checks.filter((c) => c.state === 'problem').map((c) => c.name)).toEqual(['bubblewrap']);
+      expect(find(report, 'resource limits')).toMatchObject({ state: 'note', fix: null });
+      expect(find(report, 'seccomp')?.detail).not.toContain('applied to every run');
     } finally {
       await core.close();
     }

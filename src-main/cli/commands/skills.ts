@@ -6,6 +6,7 @@ import { watchChecks } from './check-watch.js';
 import { formatNames } from '../format/diagnostics.js';
 import { displayLines } from '../../shared/display-text.js';
 import { switchesText } from '../../shared/pack-text.js';
+import { policyDifferences } from '../../shared/tool-policy.js';
 import { JSON_OPTION, printJson, type Command } from '../command.js';
 import { findRunningOwner } from '../owner-link.js';
 import { clip, table } from '../table.js';
@@ -17,7 +18,8 @@ const HEALTH: readonly SkillState[] = ['ok', 'warnings', 'error'];
  * An error stops Skilltray itself (E507), whatever other formats it breaks, so it says that first.
  */
 export function diagnosticLine(d: Diagnostic, skillDir: string): string {
-  const where = `${relative(skillDir, d.file) || d.file}:${d.line}`;
+  const at = d.column === undefined ? `${d.line}` : `${d.line}:${d.column}`;
+  const where = `${relative(skillDir, d.file) || d.file}:${at}`;
   const effect =
     d.severity === 'error'
       ? `Skilltray will not run this skill${d.breaks.length === 0 ? '' : `; also breaks: ${formatNames(d.breaks)}`}`
@@ -183,6 +185,8 @@ function describeText(skill: Skill): string {
   lines.push(...frontmatterLines(skill, field));
   for (const tool of skill.tools) {
     lines.push('', `tool ${tool.name}: ${tool.description}`, `  command: ${tool.command.trim()}`);
+    const own = policyDifferences(skill, tool);
+    if (own.length > 0) lines.push(`  policy: ${own.join(', ')} (its own, over the skill's)`);
     for (const p of tool.params) {
       const type = p.type === 'enum' ? `enum: ${p.enumValues.join(', ')}` : p.type;
       lines.push(`  - ${p.name} (${type}${p.allowDash ? ', allow-dash' : ''}, ${p.required ? 'required' : 'optional'}) ${p.description}`);

@@ -1,7 +1,6 @@
 /** Runs, approvals, rules and settings as every surface sees them (the renderer included). */
 import type { ErrorCode, ErrorShape } from './errors.js';
-import type { LimitHit, Mode, RenderedCommand, ResourceLimits, RootKind, RunResult, SkillIdentity, Trust } from './model.js';
-import type { RunChannel } from './voice.js';
+import type { LimitHit, Mode, NetworkHosts, RenderedCommand, ResourceLimits, RootKind, RunResult, SkillIdentity, Trust } from './model.js';
 
 /**
  * Where a request came from: `ui` is the app's own window (over IPC, the only way to be the tray),
@@ -10,6 +9,13 @@ import type { RunChannel } from './voice.js';
 export type Surface = 'cli' | 'http' | 'mcp' | 'ui' | 'browser';
 
 export const SURFACES: readonly Surface[] = ['cli', 'http', 'mcp', 'ui', 'browser'];
+
+/**
+ * Where a run request came from, as its record keeps it: a person at a keyboard (the app, the
+ * browser UI, the CLI), an assistant, or an assistant acting on something the person said (`voice`,
+ * which the caller states with `channel: "voice"` on run and attach).
+ */
+export type RunChannel = 'voice' | 'keyboard' | 'assistant';
 
 /** What was decided: `auto` ran without asking, `approved`/`denied` by someone or something, `refused` could not run. */
 export type RunOutcome = 'auto' | 'approved' | 'denied' | 'refused';
@@ -24,13 +30,6 @@ export type DecidedBy = 'policy' | 'rule' | 'remembered' | 'user' | 'timeout' | 
 export type SandboxProfileName = 'read-only' | 'workspace' | 'none';
 
 export const SANDBOX_PROFILES: readonly SandboxProfileName[] = ['read-only', 'workspace', 'none'];
-
-/**
- * Where a run's network leads: the hosts it may reach through Skilltray's filtering proxy (`*` alone:
- * any host), or `host`, this computer's own network shared unfiltered (ICMP, the system resolver;
- * never a Unix socket). Empty without the network. See docs/runner.md#network.
- */
-export type NetworkHosts = string[] | 'host';
 
 /** The profile policy asks for: filesystem access, whether the network is reachable, and where it leads. */
 export interface SandboxProfile {

@@ -29,6 +29,8 @@ export interface Frontmatter {
    * `2026-03-05` as the string other hosts never see.
    */
   readsAsDate(path: readonly string[]): boolean;
+  /** The text of the scalar at `path` as written (`2.0`, which YAML reads as the number 2), or null where no scalar is written. */
+  textOf(path: readonly string[]): string | null;
 }
 
 class FrontmatterYamlError extends Error {
@@ -45,6 +47,25 @@ const E401_MESSAGES = {
   'no-opening': 'missing frontmatter: file does not start with ---',
   'no-closing': 'missing frontmatter: no closing --- found',
 } as const;
+
+/** A document YAML refused, read again with each value holding `: ` quoted; else every error taught at its line. */
+function lenientDocument(
+  yamlText: string,
+  failed: Yaml.Document,
+): { doc: Yaml.Document; lineCounter: Yaml.LineCounter; source: string; values: LenientValue[] } {
+  const { LineCounter, parseDocument } = yaml();
+  const repaired = quoteColonValues(yamlText, failed.errors);
+  const lineCounter = new LineCounter();
+  const retry =
+    repaired === null || frontmatterOverSize(repaired.text) !== null || frontmatterOverDepth(repaired.text) !== null
+      ? null
+      : parseDocument(repaired.text, { lineCounter, uniqueKeys: true });
+  if (repaired === null || retry === null || retry.errors.length > 0) {
+    const taught = teachYamlErrors(yamlText, failed.errors);
+    throw new FrontmatterYamlError(taught[0]?.message ?? 'invalid YAML', taught[0]?.line ?? 2, taught);
+  }
+  return { doc: retry, lineCounter, source: repaired.text, values: repaired.values };
+}
 
 /**
  * Parses the frontmatter of LF-normalised SKILL.md text; reports E401/E402 and returns null on
@@ -70,23 +91,8 @@ export function parseFrontmatter(text: string, file: string, diagnostics: Diagno
     const { LineCounter, parseDocument } = yaml();
     lineCounter = new LineCounter();
     doc = parseDocument(yamlText, { lineCounter, uniqueKeys: true });
-    if (doc.errors.length > 0) {
-      // The Agent Skills client guide's leniency: values holding `: ` read as the text they were meant to be, and said so.
-      const repaired = quoteColonValues(yamlText, doc.errors);
-      const counter = new LineCounter();
-      const retry =
-        repaired === null || frontmatterOverSize(repaired.text) !== null || frontmatterOverDepth(repaired.text) !== null
-          ? null
-          : parseDocument(repaired.text, { lineCounter: counter, uniqueKeys: true });
-      if (repaired === null || retry === null || retry.errors.length > 0) {
-        const taught = teachYamlErrors(yamlText, doc.errors);
-        throw new FrontmatterYamlError(taught[0]?.message ?? 'invalid YAML', taught[0]?.line ?? 2, taught);
-      }
-      lenient = repaired.values;
-      source = repaired.text;
-      lineCounter = counter;
-      doc = retry;
-    }
+    // The Agent Skills client guide's leniency: values holding `: ` read as the text they were meant to be, and said so.
+    if (doc.errors.length > 0) ({ doc, lineCounter, source, values: lenient } = lenientDocument(yamlText, doc));
     try {
       return (doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as object | null) ?? {};
     } catch (cause) {
@@ -147,5 +153,18 @@ export function parseFrontmatter(text: string, file: string, diagnostics: Diagno
     for (const key of path) node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
     return node instanceof Date;
   };
-  return { data: data as Record<string, unknown>, body: split.body, bodyLine: split.bodyLine, lineOf, readsAsDate };
+  const textOf = (path: readonly string[]): string | null => {
+    if (read === null) {
+      const { isMap, isScalar } = yaml();
+      let node: unknown = doc?.contents;
+      for (const key of path) node = isMap(node) ? node.items.find((p) => isScalar(p.key) && p.key.value === key)?.value : undefined;
+      return isScalar(node) && node.range !== undefined && node.range !== null ? source.slice(node.range[0], node.range[1]) : null;
+    }
+    // Plain YAML is one key and one scalar a line, and YAML line N is file line N: the scalar is what follows the key's colon.
+    const line = read.lineOf(path, 0);
+    const written = line === 0 ? undefined : source.split('\n')[line - 1];
+    const colon = written?.indexOf(':') ?? -1;
+    return written === undefined || colon === -1 ? null : written.slice(colon + 1).trim();
+  };
+  return { data: data as Record<string, unknown>, body: split.body, bodyLine: split.bodyLine, lineOf, readsAsDate, textOf };
 }

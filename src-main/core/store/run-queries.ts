@@ -18,7 +18,7 @@ import type {
   SandboxView,
   NetworkDenial,
 } from '../../shared/runs.js';
-import type { RunChannel } from '../../shared/voice.js';
+import type { RunChannel } from '../../shared/runs.js';
 
 export const DEFAULT_RUN_LIMIT = 100;
 export const MAX_RUN_LIMIT = 1000;

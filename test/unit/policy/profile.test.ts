@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { decide } from '../../../src-main/core/policy/decide.js';
 import { describeProfile, profileFor, sameHosts, widening, widens } from '../../../src-main/core/policy/profile.js';
 import { DEFAULT_LIMIT_CEILING, DEFAULT_LIMITS, effectiveLimits } from '../../../src-main/core/policy/resource-limits.js';
-import type { NetworkHosts, SandboxProfile } from '../../../src-main/shared/runs.js';
+import type { NetworkHosts } from '../../../src-main/shared/model.js';
+import type { SandboxProfile } from '../../../src-main/shared/runs.js';
 import { makeSkill, makeTool } from './skill-fixture.js';
 
 const box = (reads: string[] = [], writes: string[] = [], limits = {}) => ({ reads, writes, limits });

@@ -42,7 +42,12 @@ export interface SandboxProfile {
    * remembered before the box had it, which covered more.
    */
   reads?: string[];
-  /** Guarded entries of its working directory (`.git`, `.vscode`…) the skill declares it writes (`writes:`). */
+  /**
+   * Where each declared read that exists really is (every link followed): what the box binds and the
+   * approval shows. A run's own; absent from a rule's pin, which holds for the declarations as written.
+   */
+  readsAt?: string[];
+  /** Hidden paths of its working directory (`.git`, `.cargo`…) or dependency folders the skill declares it writes (`writes:`). */
   writes?: string[];
   /** The run's resource limits (what it asks for, within the person's ceiling). */
   limits?: ResourceLimits;
@@ -68,8 +73,8 @@ export interface SandboxView extends SandboxProfile {
   why: string | null;
   /** Programs outside the system folders that the box binds read-only on their own: the tool's program, its interpreter. */
   programs?: string[];
-  /** True when the working directory is the person's home folder: the run can read all of it (secrets still masked). */
-  wholeHome?: boolean;
+  /** `.git` files in the working directory that name a git folder outside it (relative): the box shows nothing there, so git may fail. */
+  gitOutside?: string[];
   /** Why the resource limits do not apply to this run, as a sentence; null (or absent) when they do. */
   limitsWhy?: string | null;
 }
@@ -160,6 +165,8 @@ export interface RunSummary {
   limitHit: LimitHit | null;
   /** Connections its network proxy refused (the first 100 host:port pairs); empty when none were. */
   networkDenied: NetworkDenial[];
+  /** Hidden paths a writing run made in its folder without declaring them, removed when it ended (relative); empty when none were. */
+  swept: string[];
   /** Where the request came from: the person's keyboard, an assistant, or an assistant acting on a voice turn; null before it was recorded. */
   channel: RunChannel | null;
 }
@@ -360,6 +367,8 @@ export interface RunReport {
   result: RunResult;
   /** Connections its network proxy refused, as history records them. */
   networkDenied: NetworkDenial[];
+  /** Hidden paths it made in its folder without declaring them, removed when it ended, as history records them. */
+  swept: string[];
 }
 
 /** What `--dry-run` shows: the rendered request and what policy would do, nothing recorded or run. */
@@ -438,5 +447,6 @@ export function reportOfRecord(record: RunRecord): RunReport | null {
     sandbox,
     result,
     networkDenied: record.networkDenied,
+    swept: record.swept,
   };
 }

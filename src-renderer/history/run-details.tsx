@@ -197,6 +197,14 @@ export function RunDetails({ id }: { id: string }) {
                 </dd>
               </div>
             ) : null}
+            {run.swept.length > 0 ? (
+              <div className="fact-wide">
+                <dt>Hidden paths removed</dt>
+                <dd>
+                  <span className="muted">made by the run without declaring them:</span> {run.swept.join(', ')}
+                </dd>
+              </div>
+            ) : null}
           </dl>
         </>
       ) : (

@@ -70,6 +70,8 @@ export function widening(profile: SandboxProfile, granted: SandboxProfile): stri
   }
   const reads = beyond(profile.reads, granted.reads);
   if (reads.length > 0) return `it would now also read ${reads.join(', ')}`;
+  const readsAt = beyond(profile.readsAt, granted.readsAt);
+  if (readsAt.length > 0) return `what it declares it reads now leads to ${readsAt.join(', ')}`;
   const writes = beyond(profile.writes, granted.writes);
   if (writes.length > 0) return `it would now also write ${writes.join(', ')} in its folder`;
   const { limits } = profile;

@@ -49,6 +49,13 @@ describe('widening', () => {
     expect(widening({ ...granted, network: true, hosts: ['*'] }, granted)).toMatch(/network to any host, more than the read-only, no network you allowed/);
   });
 
+  it('a declared read that now leads elsewhere (its link moved) widens a remembered approval, never a rule made for the declarations as written', () => {
+    const remembered = { ...granted, readsAt: ['/home/ana/dotfiles/gitconfig'] };
+    expect(widening({ ...granted, readsAt: ['/home/ana/notes/private'] }, remembered)).toBe('what it declares it reads now leads to /home/ana/notes/private');
+    expect(widens({ ...granted, readsAt: ['/home/ana/dotfiles/gitconfig'] }, remembered)).toBe(false);
+    expect(widens({ ...granted, readsAt: ['/home/ana/notes/private'] }, granted)).toBe(false);
+  });
+
   it('the same or less never widens', () => {
     expect(widens(granted, granted)).toBe(false);
     expect(widens({ ...granted, reads: [], limits: { ...DEFAULT_LIMITS, processes: 10 } }, granted)).toBe(false);

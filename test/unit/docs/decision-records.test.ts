@@ -69,8 +69,8 @@ describe('decision records (docs/adr)', () => {
 
   it('the index links every record by its title, and nothing else in docs/adr', () => {
     const index = read(INDEX);
-    const linked = [...index.matchAll(/\[([^\]]+)\]\(((?!\.\.)[^)#\s]+\.md)\)/g)].map(([, text, target]) => [target, text]);
-    const expected = records().map((name) => [name, title(read(name))?.[1]]);
+    const linked = [...index.matchAll(/\[([^\]]+)\]\(((?!\.\.)[^)#\s]+\.md)\)/g)].map(([, text, target]): [string, string] => [target ?? '', text ?? '']);
+    const expected = records().map((name): [string, string] => [name, title(read(name))?.[1] ?? '']);
     expect(new Map(linked)).toEqual(new Map(expected));
   });
 

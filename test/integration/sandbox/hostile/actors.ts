@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { BUNDLED_MANIFEST } from '../../../../src-main/core/config.js';
 import { madeUser } from '../../../support/ordinary-user.js';
 import { requireSandbox } from '../../../support/sandbox.js';
 import { PROBES } from '../probe.js';
@@ -104,7 +105,7 @@ function readableBy(uid: number, gid: number, path: string): boolean {
   }
 }
 
-/** A copy of what the CLI needs (bin, dist/cli, skills, the production packages, node) where `uid` can read it. */
+/** A copy of what the CLI needs (bin, dist/cli, skills and their manifest, the relay, the production packages, node) where `uid` can read it. */
 function stageCli(): { root: string; node: string } {
   const root = mkdtempSync(join(tmpdir(), 'skilltray-hostile-cli-'));
   chmodSync(root, 0o755);
@@ -113,6 +114,8 @@ function stageCli(): { root: string; node: string } {
     .split('\n')
     .filter((line) => line.includes('node_modules'));
   for (const dir of packages) cpSync(dir, join(root, relative(CHECKOUT, dir)), { recursive: true });
+  // Without the shipped manifest no bundled skill is bundled (W420), and without the relay no run gets a network.
+  for (const entry of [BUNDLED_MANIFEST, join('dist', 'native')]) cpSync(join(CHECKOUT, entry), join(root, entry), { recursive: true });
   const node = join(root, 'node');
   cpSync(process.execPath, node);
   execFileSync('chmod', ['-R', 'a+rX', root]);

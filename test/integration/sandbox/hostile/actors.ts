@@ -123,9 +123,10 @@ function stageCli(): { root: string; node: string } {
 }
 
 const cleanups: (() => void | Promise<void>)[] = [];
+// Removing the homes and a staged CLI (thousands of files) took 30 s on the loaded 2-core machine.
 afterAll(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+}, 120_000);
 
 /** The pids of the live processes running as `uid`, read from /proc (a zombie has ended: only its parent's wait is missing). */
 function processesOf(uid: number): number[] {

@@ -32,7 +32,7 @@ export type Credential =
  * can read the person's token, so telling one client's bridge from another's would be a label, not a
  * boundary: they share one name, and so each sees the runs of every stdio bridge.
  */
-const BRIDGE_ASSISTANT = 'mcp';
+export const BRIDGE_ASSISTANT = 'mcp';
 
 /** Surfaces only assistants come through. */
 const ASSISTANT_SURFACES: ReadonlySet<Surface> = new Set(['mcp']);

@@ -13,6 +13,7 @@ import { refusal } from './authority.js';
 import { MAX_INPUT_DEPTH, nestsDeeperThan, shallowArguments } from './input-depth.js';
 import type { Approver } from './runs/run-service.js';
 import type { PendingEntry } from '../shared/runs.js';
+import { assistantView } from './services/assistant-view.js';
 
 /** Where a call comes from and what it may do. */
 export interface CallContext {
@@ -175,6 +176,8 @@ const handlers: Handlers = {
   connectAssistant: async (core, i) => (await core.connections()).connect(i.client, defined({ dryRun: i.dry_run, transport: i.transport, via: i.via })),
   disconnectAssistant: async (core, i) => (await core.connections()).disconnect(i.client, defined({ dryRun: i.dry_run })),
   testAssistant: async (core, i) => (await core.connections()).test(i.client, defined({ transport: i.transport, via: i.via })),
+  assistantView: async (core, i) =>
+    assistantView({ connections: await core.connections(), skills: core.skills, runs: core.runs }, i.client, defined({ test: i.test })),
   projects: (core) => core.projects.list(),
   inspectProject: (core, i) => core.projects.inspect(i.path),
   trustProject: (core, i) => core.projects.trust(i.path, i.confirm),

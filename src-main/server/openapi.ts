@@ -65,6 +65,8 @@ const SUMMARIES: Record<OperationName, string> = {
     "Adds Skilltray to a client's config file, checked with an MCP handshake first; dry_run returns only the diff. Other servers, comments and formatting are kept; a backup is written beside the file",
   disconnectAssistant: "Removes exactly Skilltray's entry from a client's config file; dry_run returns only the diff",
   testAssistant: 'Starts what connect writes for a client (or calls its /mcp URL) and completes an MCP initialize and tools/list',
+  assistantView:
+    'What one client sees now: its entry (with test, the handshake and the MCP tools it lists), the credential it holds and the assistant name that makes it, the skills and tools offered to it as `list` answers an assistant, and its latest runs',
   projects:
     'Project folders whose skills (.claude/skills, .agents/skills) the person trusts: trusted while those skills are what the person confirmed, else changed',
   inspectProject: "A project folder's skills now, and the digest that trusting them pins",

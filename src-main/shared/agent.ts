@@ -31,6 +31,11 @@ export interface DiscoverAnswer {
   also: DiscoverResult[];
 }
 
+/** A skill's role in a few words, as `also: artifact-checksum, a sidecar, 0.81` says it. */
+export function roleWords(role: Role | null): string {
+  return role === null ? 'not classified' : `a ${role}`;
+}
+
 /** What `attach` hands back: the run it made against the target. */
 export interface AttachResult {
   skill_id: string;

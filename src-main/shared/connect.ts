@@ -3,6 +3,8 @@
  * this machine, and what a connect or disconnect changed. Plain types and the client ids only.
  */
 import type { ErrorShape } from './errors.js';
+import type { SkillBrief } from './model.js';
+import type { RunSummary } from './runs.js';
 
 /** Every client `connect` knows, in the order it lists them. */
 export const ASSISTANT_IDS = ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'windsurf', 'zed', 'goose', 'codex'] as const;
@@ -93,4 +95,31 @@ export interface AssistantTest {
   error: string | null;
   /** What was started (stdio) or called (http, with the token left out). */
   target: BridgeCommand | { url: string };
+}
+
+/**
+ * The credential a client's entry hands Skilltray: none, for the stdio bridge (it starts `skilltray
+ * mcp`, which forwards every call as the assistant `mcp`); an assistant token, by the name it was
+ * issued to (this client's own, or another's); the person's own token; a token this home never issued
+ * or has withdrawn (every call refused, E802); or, in a URL entry, no token at all.
+ */
+export type AssistantCredential =
+  { kind: 'bridge' } | { kind: 'assistant_token'; name: string } | { kind: 'person_token' } | { kind: 'unknown_token' } | { kind: 'no_token' };
+
+/** What one client sees of Skilltray right now (Settings › Assistants, like Claude Code's `/mcp`). */
+export interface AssistantView {
+  /** Its entry as `assistants` lists it; with `test`, `works` is the handshake's. */
+  status: AssistantStatus;
+  /** What its entry holds; null when it has no entry (or its config cannot be read). */
+  credential: AssistantCredential | null;
+  /** The assistant name its calls are made under and its runs recorded under (history's `assistant`); null when it reaches nothing. */
+  actsAs: string | null;
+  /** The MCP tools its handshake listed (with `test`, when it works); null otherwise. */
+  mcpTools: string[] | null;
+  /** The skills an assistant is offered now, as `list` answers one with `offered_only`: turned on and offered in the current mode (the first few hundred). */
+  skills: SkillBrief[];
+  /** How many skills are offered in all, and their tools. */
+  offered: { skills: number; tools: number };
+  /** Its latest runs, newest first (history under `actsAs`); empty when it acts as no one. */
+  runs: RunSummary[];
 }

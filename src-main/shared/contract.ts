@@ -9,7 +9,7 @@ import type { AttachResult, DiscoverAnswer } from './agent.js';
 import { ERROR_KINDS, type ErrorCode, type ErrorShape } from './errors.js';
 import type { PackChange, PackInfo, ScanReport, SkillSwitch, UpdateReport } from './packs.js';
 import type { McpSourceStatus, ServedDirectoryEntry, ServedFile, ServedSkillEntry, ServedSkillStatus } from './served.js';
-import { BRIDGE_TRANSPORTS, LAUNCH_FORMS, type AssistantChange, type AssistantStatus, type AssistantTest } from './connect.js';
+import { BRIDGE_TRANSPORTS, LAUNCH_FORMS, type AssistantChange, type AssistantStatus, type AssistantTest, type AssistantView } from './connect.js';
 import type { BuildResult, OpenResult, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult } from './gateway.js';
 import {
   ATTACH_TARGETS,
@@ -214,6 +214,8 @@ export const inputs = {
   disconnectAssistant: z.strictObject({ client: name, dry_run: z.boolean().optional() }),
   /** Whether what connect writes for a client completes an MCP handshake here. */
   testAssistant: z.strictObject({ client: name, transport: z.enum(BRIDGE_TRANSPORTS).optional(), via: z.enum(LAUNCH_FORMS).optional() }),
+  /** What one client sees now: its entry (`test`: with a handshake), its credential, the skills and tools offered to it, its latest runs. */
+  assistantView: z.strictObject({ client: name, test: z.boolean().optional() }),
 
   /** Project folders whose skills (.claude/skills, .agents/skills) the person trusts. */
   projects: z.strictObject({}),
@@ -334,6 +336,7 @@ export const AUTHORITY: { readonly [K in OperationName]: Authority } = {
   connectAssistant: 'person',
   disconnectAssistant: 'person',
   testAssistant: 'person',
+  assistantView: 'person',
   projects: 'person',
   inspectProject: 'person',
   trustProject: 'person',
@@ -429,6 +432,7 @@ export interface OperationOutputs {
   connectAssistant: AssistantChange;
   disconnectAssistant: AssistantChange;
   testAssistant: AssistantTest;
+  assistantView: AssistantView;
   projects: TrustedProject[];
   inspectProject: ProjectInspection;
   trustProject: TrustedProject;

@@ -175,11 +175,11 @@ function Screen({ route, hash }: { route: Route; hash: string }) {
       return <ApprovalsScreen />;
     case 'skills':
       // Keyed by address: Back or a nav click restores that query; typing only edits the address in place.
-      return <SkillsScreen key={hash} initialQuery={route.query} initialFilter={route.filter} />;
+      return <SkillsScreen key={hash} initialQuery={route.query} initialFilter={route.filter} initialUnknown={route.unknown ?? []} />;
     case 'skill':
       return <SkillPage key={route.name} name={route.name} view={route.view} />;
     case 'history':
-      return <HistoryScreen filter={route.filter} run={route.run} />;
+      return <HistoryScreen filter={route.filter} run={route.run} unknown={route.unknown ?? []} />;
     case 'settings':
       return <SettingsScreen />;
     case 'packs':

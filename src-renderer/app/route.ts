@@ -1,4 +1,5 @@
 /** Hash routes: every screen and its state is a `#/…` address, so links, Back and reloads work. */
+import { ROLES } from '../../src-main/shared/model.js';
 import { RUN_STATUSES, SURFACES, type RunStatus, type Surface } from '../../src-main/shared/runs.js';
 
 /** What the skill page shows next to the skill's overview. */
@@ -20,6 +21,25 @@ export interface SkillFilter {
 /** No filter at all. */
 export const NO_SKILL_FILTER: SkillFilter = { offered: false, source: '', role: '', status: '', health: '' };
 
+/** A filter in the address that means nothing here (left out, and said on screen): its key, its value (null: the key itself is unknown), what it takes. */
+export interface UnknownFilter {
+  key: string;
+  value: string | null;
+  choices: readonly string[];
+}
+
+/** What a person sees for an unknown filter: `unknown filter health=bogus; try error, warnings, ok`. */
+export function unknownFilterText({ key, value, choices }: UnknownFilter): string {
+  const named = value === null ? key : `${key}=${value}`;
+  return choices.length === 0 ? `unknown filter ${named}; no skill here has one` : `unknown filter ${named}; try ${choices.join(', ')}`;
+}
+
+/** The skill browser's health values, as the address writes them, and other words for them. */
+const HEALTH = ['error', 'warnings', 'ok'] as const;
+const HEALTH_ALIASES: Readonly<Record<string, (typeof HEALTH)[number]>> = { broken: 'error', warning: 'warnings', healthy: 'ok' };
+const SKILLS_KEYS = ['q', 'offered', 'source', 'role', 'status', 'health'] as const;
+const HISTORY_KEYS = ['skill', 'status', 'surface'] as const;
+
 export interface HistoryFilter {
   skill: string;
   status: RunStatus | null;
@@ -30,15 +50,61 @@ export type Route =
   | { screen: 'approvals' }
   | { screen: 'tray' }
   | { screen: 'palette' }
-  | { screen: 'skills'; query: string; filter: SkillFilter }
+  | { screen: 'skills'; query: string; filter: SkillFilter; unknown?: UnknownFilter[] }
   | { screen: 'skill'; name: string; view: SkillView }
-  | { screen: 'history'; filter: HistoryFilter; run: string | null }
+  | { screen: 'history'; filter: HistoryFilter; run: string | null; unknown?: UnknownFilter[] }
   | { screen: 'settings' }
   | { screen: 'packs' }
   | { screen: 'missing'; path: string };
 
 function oneOf<T extends string>(values: readonly T[], value: string | null): T | null {
   return values.find((v) => v === value) ?? null;
+}
+
+/** The keys of `params` no filter of this screen reads. */
+function unknownKeys(params: URLSearchParams, keys: readonly string[]): UnknownFilter[] {
+  return [...new Set(params.keys())].filter((key) => !keys.includes(key)).map((key) => ({ key, value: null, choices: keys }));
+}
+
+/** `key`'s value when it is one of `values` ('' when absent); an unknown one is noted in `unknown` and read as absent. */
+function checked<T extends string>(
+  params: URLSearchParams,
+  key: string,
+  values: readonly T[],
+  unknown: UnknownFilter[],
+  aliases: Readonly<Record<string, T>> = {},
+): T | '' {
+  const value = params.get(key);
+  if (value === null || value === '') return '';
+  const alias = value.toLowerCase();
+  const known = oneOf(values, value) ?? (Object.hasOwn(aliases, alias) ? (aliases[alias] as T) : null);
+  if (known === null) unknown.push({ key, value, choices: values });
+  return known ?? '';
+}
+
+/** The skill browser's filters in `params`; source and status take what the loaded skills have, so the screen checks those. */
+function skillsRoute(params: URLSearchParams): Route {
+  const unknown = unknownKeys(params, SKILLS_KEYS);
+  const filter: SkillFilter = {
+    offered: checked(params, 'offered', ['1'], unknown) === '1',
+    source: params.get('source') ?? '',
+    role: checked(params, 'role', ROLES, unknown),
+    status: params.get('status') ?? '',
+    health: checked(params, 'health', HEALTH, unknown, HEALTH_ALIASES),
+  };
+  return { screen: 'skills', query: params.get('q') ?? '', filter, unknown };
+}
+
+function historyRoute(run: string, params: URLSearchParams): Route {
+  const unknown = unknownKeys(params, HISTORY_KEYS);
+  const status = checked(params, 'status', RUN_STATUSES, unknown);
+  const surface = checked(params, 'surface', SURFACES, unknown);
+  return {
+    screen: 'history',
+    run: run === '' ? null : run,
+    filter: { skill: params.get('skill') ?? '', status: status === '' ? null : status, surface: surface === '' ? null : surface },
+    unknown,
+  };
 }
 
 function decode(part: string): string {
@@ -59,7 +125,7 @@ export function parseRoute(hash: string): Route {
   const tail = rest.map(decode).join('/');
   switch (head) {
     case '':
-      return { screen: 'skills', query: '', filter: NO_SKILL_FILTER };
+      return { screen: 'skills', query: '', filter: NO_SKILL_FILTER, unknown: [] };
     case 'approvals':
       return rest.length === 0 ? { screen: 'approvals' } : { screen: 'missing', path };
     case 'tray':
@@ -71,16 +137,7 @@ export function parseRoute(hash: string): Route {
     case 'packs':
       return rest.length === 0 ? { screen: 'packs' } : { screen: 'missing', path };
     case 'skills': {
-      if (tail === '') {
-        const filter: SkillFilter = {
-          offered: params.get('offered') === '1',
-          source: params.get('source') ?? '',
-          role: params.get('role') ?? '',
-          status: params.get('status') ?? '',
-          health: params.get('health') ?? '',
-        };
-        return { screen: 'skills', query: params.get('q') ?? '', filter };
-      }
+      if (tail === '') return skillsRoute(params);
       const section = params.get('section');
       const file = params.get('file');
       const open = params.get('open');
@@ -88,15 +145,7 @@ export function parseRoute(hash: string): Route {
       return { screen: 'skill', name: tail, view };
     }
     case 'history':
-      return {
-        screen: 'history',
-        run: tail === '' ? null : tail,
-        filter: {
-          skill: params.get('skill') ?? '',
-          status: oneOf(RUN_STATUSES, params.get('status')),
-          surface: oneOf(SURFACES, params.get('surface')),
-        },
-      };
+      return historyRoute(tail, params);
     default:
       return { screen: 'missing', path };
   }

@@ -1,9 +1,13 @@
-/** `#/history`: runs, newest first, filtered by skill, status and surface; one run's details beside them. */
-import { useId } from 'react';
+/**
+ * `#/history`: runs, newest first, filtered by skill, status and surface; one run's details beside
+ * them, or, in a narrow window, instead of them (Back, or All runs, returns to the run picked).
+ */
+import { useEffect, useId, useRef } from 'react';
 import { RUN_STATUSES, SURFACES } from '../../src-main/shared/runs.js';
 import { ErrorNote } from '../app/error-note.js';
 import { formatDuration, formatShort, formatTime } from '../app/format.js';
-import { routeHref, type HistoryFilter } from '../app/route.js';
+import { routeHref, type HistoryFilter, type UnknownFilter } from '../app/route.js';
+import { UnknownFilters } from '../app/unknown-filters.js';
 import { useResource } from '../app/use-resource.js';
 import { RunDetails } from './run-details.js';
 import { STATUS_TONES, decisionShort } from './status.js';
@@ -28,7 +32,7 @@ function FilterSelect({ label, value, values, onChange }: { label: string; value
   );
 }
 
-export function HistoryScreen({ filter, run }: { filter: HistoryFilter; run: string | null }) {
+export function HistoryScreen({ filter, run, unknown = [] }: { filter: HistoryFilter; run: string | null; unknown?: readonly UnknownFilter[] }) {
   const key = JSON.stringify(filter);
   const runs = useResource(
     `history\n${key}`,
@@ -50,9 +54,26 @@ export function HistoryScreen({ filter, run }: { filter: HistoryFilter; run: str
 
   // Filters live in the address; replace() changes it without piling up history entries.
   const refilter = (patch: Partial<HistoryFilter>): void => location.replace(routeHref({ screen: 'history', run, filter: { ...filter, ...patch } }));
+  const listHref = routeHref({ screen: 'history', run: null, filter });
+
+  // The run last opened from this list: back on the list, its row is where the person left it, with focus.
+  const picked = useRef<string | null>(null);
+  const table = useRef<HTMLTableElement>(null);
+  const listed = runs.data !== undefined;
+  useEffect(() => {
+    // Beside the list, the row picked stays in sight as the list narrows around the details.
+    const current = table.current?.querySelector<HTMLElement>('tr[aria-current="true"]');
+    if (run !== null && current && current.offsetParent !== null) current.scrollIntoView({ block: 'nearest' });
+    if (run !== null || picked.current === null || !listed) return;
+    const link = table.current?.querySelector<HTMLElement>(`tr[data-run="${CSS.escape(picked.current)}"] a`);
+    picked.current = null;
+    if (!link) return;
+    link.focus({ preventScroll: true });
+    link.scrollIntoView({ block: 'center' });
+  }, [run, listed]);
 
   return (
-    <div className="page">
+    <div className={`page history-page${run ? ' history-has-run' : ''}`}>
       <header className="page-head">
         <h1>History</h1>
         <p className="lede">Every run request, whoever asked and whatever was decided.</p>
@@ -73,10 +94,11 @@ export function HistoryScreen({ filter, run }: { filter: HistoryFilter; run: str
           onChange={(surface) => refilter({ surface: SURFACES.find((s) => s === surface) ?? null })}
         />
       </fieldset>
+      <UnknownFilters unknown={unknown} />
       {runs.error ? <ErrorNote error={runs.error} title="History could not be loaded" /> : null}
       <div className={run ? 'history-layout' : undefined}>
-        <div className="table-wrap">
-          <table className="runs stack-narrow">
+        <div className="table-wrap history-list">
+          <table ref={table} className="runs stack-narrow">
             <caption className="visually-hidden">Runs, newest first</caption>
             <thead>
               <tr>
@@ -91,14 +113,14 @@ export function HistoryScreen({ filter, run }: { filter: HistoryFilter; run: str
             </thead>
             <tbody>
               {(runs.data ?? []).map((r) => (
-                <tr key={r.id} aria-current={r.id === run ? 'true' : undefined}>
+                <tr key={r.id} data-run={r.id} aria-current={r.id === run ? 'true' : undefined}>
                   <td className="nowrap" data-label="Requested">
                     <time dateTime={new Date(r.requestedAt).toISOString()} title={formatTime(r.requestedAt)}>
                       {formatShort(r.requestedAt)}
                     </time>
                   </td>
                   <td className="stack-title" data-label="Skill / tool">
-                    <a href={routeHref({ screen: 'history', run: r.id, filter })}>
+                    <a href={routeHref({ screen: 'history', run: r.id, filter })} onClick={() => (picked.current = r.id)}>
                       {r.skill} / {r.tool}
                     </a>
                   </td>
@@ -124,6 +146,18 @@ export function HistoryScreen({ filter, run }: { filter: HistoryFilter; run: str
         </div>
         {run ? (
           <div className="history-detail">
+            <a
+              className="history-back"
+              href={listHref}
+              onClick={(event) => {
+                // Opened from this list: going back returns to it as it was, without a new entry in Back.
+                if (picked.current !== run) return;
+                event.preventDefault();
+                history.back();
+              }}
+            >
+              <span aria-hidden="true">←</span> All runs
+            </a>
             <RunDetails key={run} id={run} />
           </div>
         ) : null}

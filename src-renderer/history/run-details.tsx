@@ -1,4 +1,5 @@
 /** One run in full: the request, the decision, what ran, and its output (live while it runs). */
+import { useEffect, useRef } from 'react';
 import type { RunRecord } from '../../src-main/shared/runs.js';
 import { ArgumentList, VisibleText } from '../approvals/approval-card.js';
 import { SURFACE_LABELS } from '../approvals/labels.js';
@@ -49,6 +50,7 @@ function Decision({ run }: { run: RunRecord }) {
 
 export function RunDetails({ id }: { id: string }) {
   const client = useClient();
+  const title = useRef<HTMLHeadingElement>(null);
   const loaded = useResource(
     `run\n${id}`,
     (c) => c.getRun({ id }),
@@ -56,6 +58,15 @@ export function RunDetails({ id }: { id: string }) {
   );
   const progress = useRunProgress({ id });
   const run = loaded.data;
+  const shown = run !== undefined;
+  // The run just picked takes focus once it has loaded, scrolled into view only when it is out of sight (beside the list it stays put).
+  useEffect(() => {
+    const heading = title.current;
+    if (!shown || !heading) return;
+    heading.focus({ preventScroll: true });
+    const box = heading.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) heading.scrollIntoView({ block: 'start' });
+  }, [shown]);
   if (loaded.error) return <ErrorNote error={loaded.error} title="This run could not be loaded" />;
   if (!run) return <p className="muted">Loading run…</p>;
   const result = resultOfRecord(run);
@@ -65,7 +76,7 @@ export function RunDetails({ id }: { id: string }) {
       <header className="approval-head">
         <div>
           <p className="eyebrow">Run {run.id}</p>
-          <h2 id="run-title">
+          <h2 id="run-title" ref={title} tabIndex={-1}>
             {run.skill}{' '}
             <span className="sep" aria-hidden="true">
               /

@@ -5,6 +5,7 @@
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
+import { roleWords, type DiscoverResult } from '../../src-main/shared/agent.js';
 import type { SearchHit } from '../../src-main/shared/gateway.js';
 import { isMac } from '../approvals/approval-keys.js';
 import { useConnection } from '../app/connection-context.js';
@@ -113,6 +114,24 @@ function Option({ item, id, active, onPick }: { item: PaletteItem; id: string; a
   );
 }
 
+/** Better matches in a role discover leaves out of a direct call, as the CLI says them: "also: artifact-checksum, a sidecar, 0.88". */
+function AlsoLines({ also, onOpen }: { also: readonly DiscoverResult[]; onOpen: () => void }) {
+  if (also.length === 0) return null;
+  return (
+    <ul className="palette-also" aria-label="Better matches in another role">
+      {also.map((found) => (
+        <li key={found.name}>
+          also:{' '}
+          <a href={skillHref(found.name)} onClick={onOpen}>
+            {found.name}
+          </a>
+          , {roleWords(found.role)}, {found.score.toFixed(2)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** A tool's form inside the palette: defaults as placeholders, what the policy will do, Run, then the run in place. */
 function ToolPane({ skill, tool, onBack }: { skill: string; tool: PaletteTool; onBack: () => void }) {
   const connection = useConnection();
@@ -207,7 +226,9 @@ function FocusOnArrival({ container }: { container: { current: HTMLElement | nul
       const target = root.querySelector<HTMLElement>('article.approval, pre.output[aria-label="Standard output"], .note-error');
       if (target && !target.contains(document.activeElement) && target.dataset.arrived !== 'yes') {
         target.dataset.arrived = 'yes';
-        target.focus();
+        // Its top in view (the sentence says what would run; the answers stick to the bottom), not just its nearest edge.
+        target.focus({ preventScroll: true });
+        target.scrollIntoView({ block: 'start' });
       }
     };
     focusNew();
@@ -337,6 +358,7 @@ export function Palette({ onClose, target = null }: PaletteProps) {
       ) : (
         <div className="palette-body" hidden={open !== null}>
           {search.error ? <ErrorNote error={search.error} title="The palette could not search" /> : null}
+          {answered ? <AlsoLines also={search.also} onOpen={onClose} /> : null}
           {skills.error ? <ErrorNote error={skills.error} title="Skills could not be listed" /> : null}
           <div
             id={listId}

@@ -13,6 +13,8 @@ export interface PaletteSearch {
   /** The (trimmed) query these answers are for; '' when nothing is typed. */
   query: string;
   discovered: DiscoverResult[];
+  /** Better matches of a role discover leaves out of a direct call (a sidecar): "also: artifact-checksum, a sidecar, 0.88". */
+  also: DiscoverResult[];
   hits: SearchHit[];
   error: Error | null;
   /** A newer query is on its way. */
@@ -24,7 +26,7 @@ export function usePaletteSearch(text: string): PaletteSearch {
   const client = useClient();
   const query = text.trim();
   const prefix = searchIsPrefix(text);
-  const [state, setState] = useState<Omit<PaletteSearch, 'stale'>>({ query: '', discovered: [], hits: [], error: null });
+  const [state, setState] = useState<Omit<PaletteSearch, 'stale'>>({ query: '', discovered: [], also: [], hits: [], error: null });
   const [changes, setChanges] = useState(0);
   const sequence = useRef(0);
 
@@ -35,18 +37,19 @@ export function usePaletteSearch(text: string): PaletteSearch {
   useEffect(() => {
     const mine = ++sequence.current;
     if (query === '') {
-      setState({ query: '', discovered: [], hits: [], error: null });
+      setState({ query: '', discovered: [], also: [], hits: [], error: null });
       return;
     }
     const timer = setTimeout(() => {
       const nothingFor = (error: unknown) => (errorCode(error) === 'E004' ? [] : Promise.reject(error));
       Promise.all([
-        client.discover({ intent: query, limit: PALETTE_LIMITS.discovered }).then((answer) => answer.results),
+        client.discover({ intent: query, limit: PALETTE_LIMITS.discovered }),
         client.searchAll({ query, prefix, limit: PALETTE_LIMITS.hits }).then((r) => r.results, nothingFor),
       ]).then(
-        ([discovered, hits]) => mine === sequence.current && setState({ query, discovered, hits, error: null }),
+        ([found, hits]) => mine === sequence.current && setState({ query, discovered: found.results, also: found.also, hits, error: null }),
         (error: unknown) =>
-          mine === sequence.current && setState({ query, discovered: [], hits: [], error: error instanceof Error ? error : new Error(String(error)) }),
+          mine === sequence.current &&
+          setState({ query, discovered: [], also: [], hits: [], error: error instanceof Error ? error : new Error(String(error)) }),
       );
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);

@@ -1,15 +1,17 @@
 /**
  * Settings › Assistants: the MCP clients Skilltray connects, one row each: where its config lives,
  * whether it names Skilltray, Connect or Disconnect (the change to its file shown first, as a diff,
- * and made only when confirmed), and a test that starts the bridge and completes an MCP handshake.
+ * and made only when confirmed), a test that starts the bridge and completes an MCP handshake, and
+ * what the client sees of Skilltray right now (assistant-sees.tsx).
  */
-import { useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { AssistantChange, AssistantStatus } from '../../src-main/shared/connect.js';
 import { useAnnounce } from '../app/announcer.js';
 import { useClient } from '../app/connection-context.js';
 import { ErrorNote } from '../app/error-note.js';
 import { PathText } from '../app/path-text.js';
 import { useResource } from '../app/use-resource.js';
+import { AssistantSees } from './assistant-sees.js';
 
 const STATE_LABELS: Record<NonNullable<AssistantStatus['state']>, { text: string; badge: string }> = {
   connected: { text: 'connected', badge: 'badge-ok' },
@@ -71,6 +73,22 @@ interface RowProps {
 function AssistantRow({ status, test, testing, preview, busy, onPreview, onConfirm, onCancel, onTest }: RowProps) {
   const state = status.state === null ? null : STATE_LABELS[status.state];
   const connected = status.state === 'connected';
+  const change = useRef<HTMLDivElement>(null);
+  const seesId = useId();
+  const [seeing, setSeeing] = useState(false);
+  const opener = useRef<HTMLButtonElement | null>(null);
+  const shown = preview === null ? null : `${preview.action}\n${preview.diff}`;
+  // The change opens below the row, off screen on a phone: it takes focus and comes into view whole.
+  useEffect(() => {
+    const group = change.current;
+    if (shown === null || !group) return;
+    group.focus({ preventScroll: true });
+    group.scrollIntoView({ block: 'nearest' });
+  }, [shown]);
+  const cancel = (): void => {
+    onCancel();
+    opener.current?.focus();
+  };
   return (
     <li className="assistant-row" aria-label={status.name}>
       <div className="assistant-head">
@@ -80,12 +98,30 @@ function AssistantRow({ status, test, testing, preview, busy, onPreview, onConfi
         <WorksBadge status={status} test={test} />
         <span className="assistant-actions">
           {status.state !== null && !connected ? (
-            <button type="button" className="button button-primary" disabled={busy} onClick={() => onPreview('connect')} aria-label={`Connect ${status.name}`}>
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={busy}
+              onClick={(event) => {
+                opener.current = event.currentTarget;
+                onPreview('connect');
+              }}
+              aria-label={`Connect ${status.name}`}
+            >
               Connect
             </button>
           ) : null}
           {status.state !== null && status.state !== 'not_connected' ? (
-            <button type="button" className="button" disabled={busy} onClick={() => onPreview('disconnect')} aria-label={`Disconnect ${status.name}`}>
+            <button
+              type="button"
+              className="button"
+              disabled={busy}
+              onClick={(event) => {
+                opener.current = event.currentTarget;
+                onPreview('disconnect');
+              }}
+              aria-label={`Disconnect ${status.name}`}
+            >
               Disconnect
             </button>
           ) : null}
@@ -109,8 +145,34 @@ function AssistantRow({ status, test, testing, preview, busy, onPreview, onConfi
         </p>
       ) : null}
       {test && !test.works ? <p className="note note-error">The bridge did not answer: {test.error}</p> : null}
+      {status.state !== null ? (
+        <>
+          <button
+            type="button"
+            id={seesId}
+            className="button button-quiet button-small assistant-sees-toggle"
+            aria-expanded={seeing}
+            aria-controls={`${seesId}-view`}
+            onClick={() => setSeeing((open) => !open)}
+          >
+            <span aria-hidden="true">{seeing ? '▾' : '▸'}</span> What {status.name} sees
+          </button>
+          {seeing ? (
+            <div id={`${seesId}-view`}>
+              {/* Keyed by its entry: connecting or disconnecting starts it over, handshake included. */}
+              <AssistantSees key={`${status.state}|${status.transport ?? ''}|${String(status.personToken)}`} status={status} headingId={seesId} />
+            </div>
+          ) : null}
+        </>
+      ) : null}
       {preview ? (
-        <div className="assistant-preview" role="group" aria-label={`${preview.action === 'connect' ? 'Connect' : 'Disconnect'} ${status.name}: the change`}>
+        <div
+          ref={change}
+          tabIndex={-1}
+          className="assistant-preview"
+          role="group"
+          aria-label={`${preview.action === 'connect' ? 'Connect' : 'Disconnect'} ${status.name}: the change`}
+        >
           {preview.changed ? (
             <>
               <p>
@@ -135,7 +197,7 @@ function AssistantRow({ status, test, testing, preview, busy, onPreview, onConfi
                 {busy ? 'Working…' : preview.action === 'connect' ? `Connect ${status.name}` : `Disconnect ${status.name}`}
               </button>
             ) : null}
-            <button type="button" className="button button-quiet" onClick={onCancel}>
+            <button type="button" className="button button-quiet" onClick={cancel}>
               {preview.changed ? 'Cancel' : 'Close'}
             </button>
           </div>

@@ -4,11 +4,12 @@ import type { SearchHit, ToolBrief } from '../../src-main/shared/gateway.js';
 import { toolNeeds } from '../../src-main/shared/search-text.js';
 import type { SkillSummary } from '../../src-main/shared/model.js';
 import { errorCode, ErrorNote } from '../app/error-note.js';
-import { NO_SKILL_FILTER, routeHref, skillHref, type SkillFilter } from '../app/route.js';
+import { NO_SKILL_FILTER, routeHref, skillHref, type SkillFilter, type UnknownFilter } from '../app/route.js';
+import { UnknownFilters } from '../app/unknown-filters.js';
 import { useResource } from '../app/use-resource.js';
 import { useOpenPalette } from '../palette/palette-dialog.js';
 import { DiagnosticsList } from './diagnostics-list.js';
-import { activeFilters, filterChoices, isFiltering, matchesFilter } from './skill-filters.js';
+import { activeFilters, filterChoices, isFiltering, matchesFilter, unknownInList, withoutUnknown } from './skill-filters.js';
 import { SkillSwitch } from './skill-switch.js';
 import { Snippet } from './snippet.js';
 import { indexingText, useSearch } from './use-search.js';
@@ -182,9 +183,19 @@ function Select({ label, value, onChange, options }: SelectProps) {
   );
 }
 
-export function SkillsScreen({ initialQuery, initialFilter }: { initialQuery: string; initialFilter: SkillFilter }) {
+export function SkillsScreen({
+  initialQuery,
+  initialFilter,
+  initialUnknown = [],
+}: {
+  initialQuery: string;
+  initialFilter: SkillFilter;
+  initialUnknown?: readonly UnknownFilter[];
+}) {
   const [query, setQuery] = useState(initialQuery);
-  const [filter, setFilter] = useState(initialFilter);
+  const [chosen, setFilter] = useState(initialFilter);
+  // What the address said that means nothing, until the person sets the filters themselves.
+  const [addressUnknown, setAddressUnknown] = useState(initialUnknown);
   const searchId = useId();
   const filtersId = useId();
   // Below 600 px the filters fold behind one button, so the first skills are on the first screen.
@@ -192,11 +203,15 @@ export function SkillsScreen({ initialQuery, initialFilter }: { initialQuery: st
   const resultsRef = useRef<HTMLElement>(null);
   const list = useResource('skills', (client) => client.list({ limit: 10_000 }), (e) => e.type === 'skills.changed' || e.type === 'settings');
   const search = useSearch(query);
+  const listUnknown = unknownInList(chosen, list.data?.skills);
+  const filter = withoutUnknown(chosen, listUnknown);
+  const unknown = [...addressUnknown, ...listUnknown];
 
   // The address follows the query and filters without adding history entries, so Back returns here as left.
+  const address = routeHref({ screen: 'skills', query, filter });
   useEffect(() => {
-    history.replaceState(history.state, '', routeHref({ screen: 'skills', query, filter }));
-  }, [query, filter]);
+    history.replaceState(history.state, '', address);
+  }, [address]);
 
   const skills = list.data?.skills ?? [];
   const choices = filterChoices(skills);
@@ -204,7 +219,10 @@ export function SkillsScreen({ initialQuery, initialFilter }: { initialQuery: st
   const passing = new Set(shown.map((s) => s.name));
   const filtering = isFiltering(filter);
   const hits = filtering && list.data ? search.hits.filter((h) => passing.has(h.skill)) : search.hits;
-  const set = (patch: Partial<SkillFilter>) => setFilter((prev) => ({ ...prev, ...patch }));
+  const set = (patch: Partial<SkillFilter>) => {
+    setAddressUnknown([]);
+    setFilter((prev) => ({ ...prev, ...patch }));
+  };
 
   const toResults = (event: KeyboardEvent<HTMLInputElement>): void => {
     if (event.key !== 'ArrowDown') return;
@@ -285,12 +303,13 @@ export function SkillsScreen({ initialQuery, initialFilter }: { initialQuery: st
           ]}
         />
         {filtering ? (
-          <button type="button" className="button button-quiet" onClick={() => setFilter(NO_SKILL_FILTER)}>
+          <button type="button" className="button button-quiet" onClick={() => set(NO_SKILL_FILTER)}>
             Clear filters
           </button>
         ) : null}
       </fieldset>
 
+      <UnknownFilters unknown={unknown} />
       {list.error ? <ErrorNote error={list.error} title="Skills could not be listed" /> : null}
 
       {searching ? (

@@ -102,3 +102,30 @@ test('search for git status: the tool first, both words marked, as typed and as 
   await expect(option).toContainText('git_status');
   await expect(option.locator('mark')).toHaveText(['git', 'status']);
 });
+
+test("the palette says when discover's best match sits in another role: also: artifact-checksum, a sidecar", async ({ page, app }) => {
+  await app.open(page, '#/skills');
+  await page.keyboard.press('Control+K');
+  const dialog = page.getByRole('dialog', { name: 'Command palette' });
+  const input = dialog.getByRole('combobox', { name: 'Command palette' });
+  const results = dialog.getByRole('listbox', { name: 'Results' });
+  const also = dialog.getByRole('list', { name: 'Better matches in another role' });
+  // discover ranks the bundled sidecar above every direct match, and says so beside them.
+  await input.fill('verify the sha256 of my release tarball');
+  await expect(results).toHaveAttribute('data-results-for', 'verify the sha256 of my release tarball');
+  const answer = (await app.api<{ also: { name: string; score: number }[] }>('discover', { intent: 'verify the sha256 of my release tarball', limit: 5 })).body;
+  const first = answer.ok ? answer.value.also[0] : undefined;
+  expect(first?.name).toBe('artifact-checksum');
+  await expect(also.getByRole('listitem').first()).toHaveText(`also: artifact-checksum, a sidecar, ${first?.score.toFixed(2)}`);
+  await expect(also).toBeInViewport();
+  await screenshot(page, 'palette-also', { fullPage: false });
+  // A query whose best match is a direct one has no such line.
+  await input.fill('git status');
+  await expect(results).toHaveAttribute('data-results-for', 'git status');
+  await expect(also).toHaveCount(0);
+  // The line leads to the skill.
+  await input.fill('verify the sha256 of my release tarball');
+  await also.getByRole('link', { name: 'artifact-checksum' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole('heading', { level: 1, name: 'artifact-checksum' })).toBeVisible();
+});

@@ -1,14 +1,10 @@
 /** ADR-001's agent operations on the command line: discover a skill for an intent, attach one to a target. */
+import { roleWords } from '../../shared/agent.js';
 import { ATTACH_TARGETS, ROLES, type AttachTarget, type Role } from '../../shared/model.js';
 import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { JSON_OPTION, printJson, type Command } from '../command.js';
 import { runHereOrThere } from '../here-or-there.js';
 import { collectArguments, printReport, runCwd } from './run.js';
-
-/** A role as the "also" line names it. */
-function roleWords(role: Role | null): string {
-  return role === null ? 'not classified' : `a ${role}`;
-}
 
 const discover: Command = {
   name: 'discover',

@@ -15,13 +15,16 @@ import {
   ASSISTANT_IDS,
   LAUNCH_FORMS,
   type AssistantChange,
+  type AssistantCredential,
   type AssistantStatus,
+  type AssistantView,
   type AssistantTest,
   type BridgeCommand,
   type BridgeTransport,
   type ConfigSyntax,
   type LaunchForm,
 } from '../../shared/connect.js';
+import { BRIDGE_ASSISTANT } from '../authority.js';
 import type { CoreConfig } from '../config.js';
 import { assistantOf, issueAssistantToken, newAssistantToken, withdrawAssistant, withdrawAssistantToken } from '../credentials/assistant-tokens.js';
 import { readToken } from '../credentials/person-token.js';
@@ -80,6 +83,30 @@ function bearerOf(entry: unknown): string | null {
     if (match) return match[1] as string;
   }
   return null;
+}
+
+/** One client as found: its status, its entry (undefined when it has none or it cannot be read), and the tools a handshake listed. */
+interface Found {
+  status: AssistantStatus;
+  entry: unknown;
+  tools: string[] | null;
+}
+
+/** One client and what it holds: its status, its entry's credential, the assistant it acts as, the MCP tools its handshake listed. */
+export type ClientHolding = Pick<AssistantView, 'status' | 'credential' | 'actsAs' | 'mcpTools'>;
+
+/** The assistant a credential makes its holder: every call through /mcp or the bridge is an assistant's (core/authority.ts). */
+function actsAs(credential: AssistantCredential): string | null {
+  switch (credential.kind) {
+    case 'bridge':
+    case 'person_token':
+      return BRIDGE_ASSISTANT;
+    case 'assistant_token':
+      return credential.name;
+    case 'unknown_token':
+    case 'no_token':
+      return null;
+  }
 }
 
 export class AssistantConnections {
@@ -215,6 +242,49 @@ export class AssistantConnections {
   }
 
   /**
+   * One client: where its config is, whether it is here, whether it names Skilltray (and whether that
+   * entry holds the person's token), and (with `test`) whether that works; with the entry itself and
+   * the tools its handshake listed.
+   */
+  private async found(spec: ClientSpec, url: string | null, personToken: string | null, test: boolean): Promise<Found> {
+    const configPath = spec.configFile(this.places);
+    const status: AssistantStatus = {
+      id: spec.id,
+      name: spec.name,
+      syntax: spec.syntax,
+      configPath,
+      foundBy: configPath === null ? null : this.foundBy(spec),
+      state: null,
+      transport: null,
+      personToken: false,
+      error: null,
+      works: null,
+      worksError: null,
+      transports: transportsOf(spec),
+      docs: spec.docs,
+    };
+    if (configPath === null || status.foundBy === null) return { status, entry: undefined, tools: null };
+    let entry: unknown;
+    let target: BridgeCommand | McpEndpoint | null;
+    try {
+      entry = (await this.open(spec, readConfig(configPath))).entry(ENTRY_NAME);
+      target = entry === undefined ? null : this.currentTarget(spec, entry, url);
+      status.state = entry === undefined ? 'not_connected' : target !== null ? 'connected' : 'outdated';
+      status.transport = entry === undefined ? null : transportOf(entry);
+      status.personToken = personToken !== null && stringsOf(entry).some((text) => text.includes(personToken));
+    } catch (error) {
+      status.error = toSkilltrayError(error).toJSON();
+      return { status, entry: undefined, tools: null };
+    }
+    // Only what Skilltray would write is started: an entry someone else changed is not run to find out.
+    if (!test || target === null) return { status, entry, tools: null };
+    const result = await handshake(target, this.config.env, this.options.handshakeTimeoutMs);
+    status.works = result.works;
+    status.worksError = result.works ? null : result.error;
+    return { status, entry, tools: result.works ? result.tools : null };
+  }
+
+  /**
    * Every client: where its config is, whether it is here, whether it names Skilltray (and whether
    * that entry holds the person's token), and (with `test`) whether that works. `mcpUrl` is the running
    * owner's /mcp, for a caller that does not own runs: a URL entry is current only against it.
@@ -222,45 +292,31 @@ export class AssistantConnections {
   async list(options: { test?: boolean; mcpUrl?: string } = {}): Promise<AssistantStatus[]> {
     const url = this.currentUrl(options.mcpUrl);
     const personToken = readToken(this.config.home);
-    return Promise.all(
-      CLIENTS.map(async (spec): Promise<AssistantStatus> => {
-        const configPath = spec.configFile(this.places);
-        const status: AssistantStatus = {
-          id: spec.id,
-          name: spec.name,
-          syntax: spec.syntax,
-          configPath,
-          foundBy: configPath === null ? null : this.foundBy(spec),
-          state: null,
-          transport: null,
-          personToken: false,
-          error: null,
-          works: null,
-          worksError: null,
-          transports: transportsOf(spec),
-          docs: spec.docs,
-        };
-        if (configPath === null || status.foundBy === null) return status;
-        let target: BridgeCommand | McpEndpoint | null;
-        try {
-          const entry = (await this.open(spec, readConfig(configPath))).entry(ENTRY_NAME);
-          target = entry === undefined ? null : this.currentTarget(spec, entry, url);
-          status.state = entry === undefined ? 'not_connected' : target !== null ? 'connected' : 'outdated';
-          status.transport = entry === undefined ? null : transportOf(entry);
-          status.personToken = personToken !== null && stringsOf(entry).some((text) => text.includes(personToken));
-        } catch (error) {
-          status.error = toSkilltrayError(error).toJSON();
-          return status;
-        }
-        // Only what Skilltray would write is started: an entry someone else changed is not run to find out.
-        if (options.test && target !== null) {
-          const result = await handshake(target, this.config.env, this.options.handshakeTimeoutMs);
-          status.works = result.works;
-          status.worksError = result.works ? null : result.error;
-        }
-        return status;
-      }),
-    );
+    return Promise.all(CLIENTS.map(async (spec) => (await this.found(spec, url, personToken, options.test ?? false)).status));
+  }
+
+  /**
+   * One client as `list` finds it, with the credential its entry hands Skilltray and the assistant it
+   * therefore acts as (docs/security.md#who-holds-what): its own token's name; `mcp` for the stdio
+   * bridge, and for the person's token, which reaches only /mcp, where every caller is an assistant;
+   * no one for a token this home does not know, or none.
+   */
+  async inspect(id: string, options: { test?: boolean; mcpUrl?: string } = {}): Promise<ClientHolding> {
+    const spec = this.spec(id);
+    const personToken = readToken(this.config.home);
+    const { status, entry, tools } = await this.found(spec, this.currentUrl(options.mcpUrl), personToken, options.test ?? false);
+    const credential = entry === undefined ? null : this.credentialOf(entry, status.personToken);
+    return { status, credential, actsAs: credential === null ? null : actsAs(credential), mcpTools: tools };
+  }
+
+  /** What `entry` hands Skilltray; `personToken`: it holds the person's token (as `list` flags it). */
+  private credentialOf(entry: unknown, personToken: boolean): AssistantCredential {
+    if (personToken) return { kind: 'person_token' };
+    if (transportOf(entry) === 'stdio') return { kind: 'bridge' };
+    const token = bearerOf(entry);
+    if (token === null) return { kind: 'no_token' };
+    const name = assistantOf(this.config.home, token);
+    return name === null ? { kind: 'unknown_token' } : { kind: 'assistant_token', name };
   }
 
   /** Whether what `connect` writes for `id` completes an MCP handshake here (a URL entry with the client's own token, or a fresh one held meanwhile). */

@@ -106,6 +106,7 @@ describe('a closed pipe', () => {
       connect: [['connect'], 0],
       disconnect: [['disconnect', 'cursor'], 0],
       projects: [['projects'], 0],
+      voice: [['voice', '--json'], 0],
       // A folder with no skills, and one that is not trusted: both errors, printed as JSON on stdout.
       'trust-project': [['trust-project', dirname(notes), '--yes', '--json'], 1],
       'untrust-project': [['untrust-project', dirname(notes), '--json'], 1],

@@ -89,6 +89,7 @@ describe('every operation of the contract over HTTP', () => {
       connectAssistant: { client: 'cursor', dry_run: true },
       disconnectAssistant: { client: 'cursor', dry_run: true },
       testAssistant: { client: 'cursor' },
+      assistantView: { client: 'cursor' },
       projects: {},
       inspectProject: { path: repo },
       trustProject: { path: repo, confirm: projectDigest },

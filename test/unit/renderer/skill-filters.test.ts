@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SkillSummary } from '../../../src-main/shared/model.js';
 import { NO_SKILL_FILTER } from '../../../src-renderer/app/route.js';
-import { filterChoices, isFiltering, matchesFilter } from '../../../src-renderer/skills/skill-filters.js';
+import { filterChoices, isFiltering, matchesFilter, unknownInList, withoutUnknown } from '../../../src-renderer/skills/skill-filters.js';
 
 function summary(name: string, over: Partial<SkillSummary> = {}): SkillSummary {
   return {
@@ -60,5 +60,20 @@ describe('skill browser filters', () => {
 
   it('offers only the values present', () => {
     expect(filterChoices(skills)).toEqual({ rootKinds: ['bundled', 'env', 'home'], roles: ['sidecar', 'utility'], statuses: ['experimental', 'stable'] });
+  });
+
+  it('names a source or status no loaded skill could match, with what the list has, and applies the rest', () => {
+    const filter = { ...NO_SKILL_FILTER, source: 'moon', status: 'gold', role: 'sidecar' };
+    const unknown = unknownInList(filter, skills);
+    expect(unknown).toEqual([
+      { key: 'source', value: 'moon', choices: ['trust:bundled', 'trust:user', 'bundled', 'env', 'home'] },
+      { key: 'status', value: 'gold', choices: ['experimental', 'stable'] },
+    ]);
+    expect(withoutUnknown(filter, unknown)).toEqual({ ...NO_SKILL_FILTER, role: 'sidecar' });
+    expect(names(withoutUnknown(filter, unknown))).toEqual(['b']);
+    // Values the list has are no news; before the list loads nothing is judged.
+    expect(unknownInList({ ...NO_SKILL_FILTER, source: 'trust:bundled', status: 'stable' }, skills)).toEqual([]);
+    expect(unknownInList({ ...NO_SKILL_FILTER, source: 'home' }, skills)).toEqual([]);
+    expect(unknownInList(filter, undefined)).toEqual([]);
   });
 });

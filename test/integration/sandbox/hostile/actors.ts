@@ -119,8 +119,8 @@ function stageCli(): { root: string; node: string } {
     .split('\n')
     .filter((line) => line.includes('node_modules'));
   for (const dir of packages) cpSync(dir, join(root, relative(CHECKOUT, dir)), { recursive: true });
-  // Without the shipped manifest no bundled skill is bundled (W420), and without the relay no run gets a network.
-  for (const entry of [BUNDLED_MANIFEST, join('dist', 'native')]) cpSync(join(CHECKOUT, entry), join(root, entry), { recursive: true });
+  // Without the shipped manifest no bundled skill is bundled (W420).
+  cpSync(join(CHECKOUT, BUNDLED_MANIFEST), join(root, BUNDLED_MANIFEST));
   const node = join(root, 'node');
   cpSync(process.execPath, node);
   execFileSync('chmod', ['-R', 'a+rX', root]);

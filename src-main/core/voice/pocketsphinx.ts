@@ -5,13 +5,14 @@
  * private temp folder (never the caller's file):
  * - one under the answer grammar (with or without codes, as the request needs);
  * - one under a free loop of the same words;
- * - one as a free loop of phones, the yardstick each answer word is measured against.
+ * - one as a free loop of phones, the yardstick each answer word is measured against, reading the
+ *   senone scores the free pass writes to a pipe as it scores them (it scores none itself).
  * Every senone is scored in every frame in all three (`-compallsen`), so their acoustic scores
  * share one scale and can be compared (judge.ts).
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -64,14 +65,42 @@ const LOOP_PASS = ['-allphone_ci', 'yes', '-lw', '2', '-compallsen', 'yes'];
 /** The grammar files a warm engine's folder holds, by the name an utterance gives its grammar pass. */
 const GRAMMARS = { answer: answerFsg({ codeless: false }), codeless: answerFsg({ codeless: true }), free: freeFsg() };
 
+/** Senone pipes made at a time, ahead of the utterances that use them. */
+const SENONE_PIPES = 16;
+
+/** The senone scores of a decoder's `n`th utterance (from 0), as pocketsphinx names them under `-senlogdir`. */
+function senoneFile(n: number): string {
+  return String(n).padStart(9, '0');
+}
+
 /** One warm engine: its private folder (model-free: words, grammars, pipes, recordings) and its three decoders. */
 interface Engine {
   dir: string;
   grammar: BatchDecoder;
   free: BatchDecoder;
   loop: BatchDecoder;
-  /** Recordings given so far, each decoded as utterance `u<n>`. */
+  /** Recordings given so far: the nth is utterance `u<n>` and its senones go through pipe `senoneFile(n - 1)`. */
   heard: number;
+  mkfifo: string;
+  env: NodeJS.ProcessEnv;
+  /** Senone pipes asked for, made, and the making of them. */
+  piped: number;
+  made: number;
+  piping: Promise<void>;
+}
+
+/** Resolves once utterance `n`'s senone pipe exists, making the next ones before they are needed (many per mkfifo, off the answer's path). */
+function senonePipe(engine: Engine, n: number): Promise<void> {
+  if (n + SENONE_PIPES / 2 >= engine.piped) {
+    const from = engine.piped;
+    engine.piped += SENONE_PIPES;
+    const paths = Array.from({ length: SENONE_PIPES }, (_, k) => join(engine.dir, 'senones', `${senoneFile(from + k)}.sen`));
+    engine.piping = engine.piping.then(async () => {
+      await makeFifos(engine.mkfifo, paths, engine.env);
+      engine.made = from + SENONE_PIPES;
+    });
+  }
+  return n < engine.made ? Promise.resolve() : engine.piping;
 }
 
 function stopEngine(engine: Engine): Promise<void> {
@@ -167,6 +196,7 @@ export class PocketsphinxRecogniser implements Recogniser {
     try {
       const env = { PATH: this.env.PATH ?? '/usr/bin:/bin', LANG: 'C' };
       await Promise.all([
+        mkdir(join(dir, 'senones')),
         writeFile(join(dir, 'words.dict'), dictionary()),
         ...Object.entries(GRAMMARS).map(([name, text]) => writeFile(join(dir, `${name}.fsg`), text)),
         makeFifos(
@@ -176,14 +206,44 @@ export class PocketsphinxRecogniser implements Recogniser {
         ),
       ]);
       const input = ['-hmm', join(model, 'en-us'), '-dict', join(dir, 'words.dict'), '-adcin', 'yes', '-adchdr', '0', '-cepext', '.raw', '-cepdir', dir];
+      const senones = join(dir, 'senones');
       // A grammar pass starts on a grammar, so it never loads the model's 26 MB language model; each utterance then names its own grammar.
-      return {
+      // The phone loop scores no senone itself: it reads the free pass's (every senone, every frame) through a pipe, frame by frame as they are scored.
+      const engine: Engine = {
         dir,
         grammar: new BatchDecoder(program, dir, 'grammar', true, [...input, '-fsg', join(dir, 'answer.fsg'), ...FSG_PASS], env),
-        free: new BatchDecoder(program, dir, 'free', true, [...input, '-fsg', join(dir, 'free.fsg'), ...FSG_PASS], env),
-        loop: new BatchDecoder(program, dir, 'loop', false, [...input, '-allphone', join(model, 'en-us-phone.lm.bin'), ...LOOP_PASS], env),
+        free: new BatchDecoder(program, dir, 'free', true, [...input, '-fsg', join(dir, 'free.fsg'), ...FSG_PASS, '-senlogdir', senones], env),
+        loop: new BatchDecoder(
+          program,
+          dir,
+          'loop',
+          false,
+          [
+            '-hmm',
+            join(model, 'en-us'),
+            '-dict',
+            join(dir, 'words.dict'),
+            '-senin',
+            'yes',
+            '-cepext',
+            '.sen',
+            '-cepdir',
+            senones,
+            '-allphone',
+            join(model, 'en-us-phone.lm.bin'),
+            ...LOOP_PASS,
+          ],
+          env,
+        ),
         heard: 0,
+        mkfifo,
+        env,
+        piped: 0,
+        made: 0,
+        piping: Promise.resolve(),
       };
+      senonePipe(engine, 0).catch(() => undefined);
+      return engine;
     } catch (error) {
       await rm(dir, { recursive: true, force: true });
       throw error;
@@ -205,14 +265,18 @@ export class PocketsphinxRecogniser implements Recogniser {
   /** One hearing by the warm engine (dropped if it fails); `started` is when the hearing was asked for. */
   private async decode(recording: Recording, grammar: AnswerGrammar, started: number): Promise<Hearing> {
     const engine = await this.live().catch((error: unknown) => Promise.reject(unavailable(error)));
-    const id = `u${++engine.heard}`;
+    const n = engine.heard++;
+    const id = `u${n + 1}`;
     const raw = join(engine.dir, `${id}.raw`);
     try {
-      await writeFile(raw, Buffer.from(recording.samples.buffer, recording.samples.byteOffset, recording.samples.byteLength));
+      await Promise.all([
+        writeFile(raw, Buffer.from(recording.samples.buffer, recording.samples.byteOffset, recording.samples.byteLength)),
+        senonePipe(engine, n),
+      ]);
       const [heardLine, freeLine, loopLine] = await Promise.all([
         engine.grammar.decode(id, id, grammar.codeless ? 'codeless' : 'answer'),
         engine.free.decode(id, id, 'free'),
-        engine.loop.decode(id, id),
+        engine.loop.decode(id, senoneFile(n)),
       ]);
       const heard = parseHypseg(heardLine).get(id) ?? [];
       const free = (parseHypseg(freeLine).get(id) ?? []).map((s) => s.word);
@@ -234,7 +298,7 @@ export class PocketsphinxRecogniser implements Recogniser {
       await this.drop(engine);
       throw unavailable(error);
     } finally {
-      await rm(raw, { force: true });
+      await Promise.all([rm(raw, { force: true }), rm(join(engine.dir, 'senones', `${senoneFile(n)}.sen`), { force: true })]);
     }
   }
 }

@@ -68,6 +68,18 @@ export function gibberishSkillsDir(env: NodeJS.ProcessEnv, platform: NodeJS.Plat
   return join(env.XDG_DATA_HOME || join(home, '.local', 'share'), 'gibb.eri.sh', 'skills');
 }
 
+/**
+ * The folders gibb.eri.sh keeps its tool packs under (`<dir>/tools/*.tool.json`, `<dir>/tools.d/<group>/`):
+ * its config folder (Rust's `dirs::config_dir()`), and on macOS also `~/.config/gibb.eri.sh`, where its spec puts them.
+ */
+export function gibbConfigDirs(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string[] {
+  const home = userHome(env, platform);
+  const xdg = join(env.XDG_CONFIG_HOME || join(home, '.config'), 'gibb.eri.sh');
+  if (platform === 'darwin') return [join(home, 'Library', 'Application Support', 'gibb.eri.sh'), join(home, '.config', 'gibb.eri.sh')];
+  if (platform === 'win32') return [join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'gibb.eri.sh')];
+  return [xdg];
+}
+
 /** Most threads SKILLTRAY_THREADS may ask for. */
 export const MAX_THREADS = 64;
 
@@ -103,6 +115,11 @@ export function resolveConfig(input: ConfigInput): CoreConfig {
   add(input.bundledDir, 'bundled', false);
   const userDir = userHome(env, platform);
   add(gibberishSkillsDir(env, platform), 'gibberish', true);
+  // gibb.eri.sh's tool packs: its `tools` folder is one skill of the config folder, each `tools.d/<group>` one of tools.d.
+  for (const dir of gibbConfigDirs(env, platform)) {
+    add(dir, 'gibbtools', true);
+    add(join(dir, 'tools.d'), 'gibbtools', true);
+  }
   add(join(userDir, '.kode', 'skills'), 'kode', true);
   add(join(userDir, '.claude', 'skills'), 'claude', true);
   // The personal skill folders the assistants `connect` knows document (docs/connect.md).

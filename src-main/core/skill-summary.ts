@@ -1,6 +1,7 @@
 /** Views of loaded skills for list and check, shared by every surface. */
 import type { CheckReport, Mode, ShadowReport, Skill, SkillBrief, SkillRoot, SkillState, SkillSummary } from '../shared/model.js';
 import { isOffered } from './policy/modes.js';
+import { effectivePolicy } from '../shared/tool-policy.js';
 import { describeProfile, profileFor } from './policy/profile.js';
 import { firstSentence } from './search/plain-text.js';
 import { isEnabled } from './store/switches.js';
@@ -24,7 +25,7 @@ export function summarize(skill: Skill, mode: Mode, switches: readonly SkillSwit
     path: skill.dir,
     hash: skill.hash,
     status: skill.state,
-    tools: skill.tools.map((t) => ({ name: t.name, description: t.description, params: t.params })),
+    tools: skill.tools.map((t) => ({ name: t.name, description: t.description, params: t.params, policy: effectivePolicy(skill, t) })),
     diagnostics: skill.diagnostics,
     shadows: skill.shadows.map((s) => ({ path: s.dir, root: rootRef(s.root) })),
     modes: skill.modes,

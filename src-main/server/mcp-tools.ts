@@ -91,7 +91,7 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
     description:
       "Run one tool of a skill with named arguments. Skilltray renders the tool's command into a program and its arguments " +
       "(never a shell), applies the person's policy, runs it bounded (timeout, output cap, filtered environment) and records it. " +
-      `${APPROVAL} The result has the exit code, stdout, stderr, duration and the run id; a non-zero exit code is a result ` +
+      `${APPROVAL} The result has the exit code, stdout, stderr, duration and the run id (and, for a tool pack with output.speak, speech: a sentence to say); a non-zero exit code is a result ` +
       'of the program, not an error of the call. Bad arguments are refused before anything runs (E5xx).',
     properties: {
       skill: skillName,

@@ -12,6 +12,7 @@ export const ROOT_WORDS: Record<RootKind, string> = {
   packs: 'an installed pack',
   bundled: 'the bundled skills',
   gibberish: "gibb.eri.sh's skills",
+  gibbtools: "gibb.eri.sh's tool packs",
   kode: "Kode's skills",
   claude: "Claude's skills",
   agents: "the assistants' shared skills (~/.agents/skills)",

@@ -8,7 +8,8 @@ import type { NetworkHosts } from './runs.js';
 export type Trust = 'bundled' | 'user';
 
 /** Where a skill root comes from, in precedence order. */
-export type RootKind = 'env' | 'home' | 'packs' | 'bundled' | 'gibberish' | 'kode' | 'claude' | 'agents' | 'codex' | 'cursor' | 'copilot' | 'project' | 'mcp';
+export type RootKind =
+  'env' | 'home' | 'packs' | 'bundled' | 'gibberish' | 'gibbtools' | 'kode' | 'claude' | 'agents' | 'codex' | 'cursor' | 'copilot' | 'project' | 'mcp';
 
 /**
  * A project folder whose skills (`.claude/skills`, `.agents/skills`) the person trusts, as it is
@@ -36,7 +37,7 @@ export interface ProjectInspection {
 }
 
 /** Other tools' skill folders, read where they exist: read-only, user trust. */
-export const COMPATIBILITY_ROOTS: readonly RootKind[] = ['gibberish', 'kode', 'claude', 'agents', 'codex', 'cursor', 'copilot'];
+export const COMPATIBILITY_ROOTS: readonly RootKind[] = ['gibberish', 'gibbtools', 'kode', 'claude', 'agents', 'codex', 'cursor', 'copilot'];
 
 /** `<<key>>` is Skilltray's native placeholder; `{{key}}` is gibb.eri.sh's, kept for its skills. */
 export type PlaceholderSyntax = 'angle' | 'braces';
@@ -80,6 +81,10 @@ export interface Diagnostic {
   file: string;
   /** 1-based line; 1 when the problem is about the file as a whole. */
   line: number;
+  /** 1-based column, where a JSON file is malformed. */
+  column?: number;
+  /** The JSON pointer (RFC 6901) of the bad field of a tool pack: `/parameters/length/enum`. */
+  pointer?: string;
   /** Formats whose own loaders would reject or flag the same thing. */
   breaks: SkillFormat[];
 }
@@ -112,6 +117,40 @@ export interface Tool {
   examples: string | null;
   /** Line of the tool's H3 heading. */
   line: number;
+  /** What the tool sets for itself (`#### Policy`, a tool pack's `policy`); absent keys follow the skill (shared/tool-policy.ts). */
+  policy?: ToolPolicy;
+  /** A tool pack's own file, whose errors keep only this tool from running; absent for a SKILL.md tool. */
+  file?: string;
+  /** What a tool pack says of its output: `max_chars` caps what a run returns, `speak` adds a sentence to say. */
+  output?: ToolOutput;
+  /** Where a tool pack's parameters come from (`context.url`, `transcript`…), kept for assistants: parameter → source. */
+  sources?: Record<string, string>;
+  /** A tool pack's command as its JSON writes it: the program, and each argument a `{{…}}` template of its own (template/pack-command.ts). */
+  pack?: { program: string; args: string[] };
+  /** The modes a tool pack is offered in, when it says (its skill's `modes` are the union of its tools'). */
+  modes?: Mode[];
+}
+
+/**
+ * A tool's own policy: each key it sets overrides the skill's for this tool, within what the skill
+ * permits (a tool may always narrow; it widens only where the frontmatter leaves room).
+ */
+export interface ToolPolicy {
+  readOnly?: boolean;
+  alwaysAsk?: boolean;
+  timeoutSec?: number;
+  /** Its network, with `hosts`: none (false), or hosts within the skill's. */
+  network?: boolean;
+  hosts?: NetworkHosts;
+  /** Line of the `#### Policy` heading (SKILL.md) or of the pack's `policy` (1 when it has none). */
+  line?: number;
+}
+
+/** A tool pack's `output`: how much of a run's output is returned, and whether a voice client says it. */
+export interface ToolOutput {
+  maxChars: number | null;
+  speak: boolean;
+  format: 'text' | 'json' | 'markdown';
 }
 
 export type Mode = 'Global' | 'Dev' | 'Meeting';
@@ -225,6 +264,8 @@ export interface Skill {
   state: SkillState;
   /** Skills with the same name in lower-precedence roots, which this one hides. */
   shadows: { dir: string; root: SkillRoot }[];
+  /** For a folder of gibb.eri.sh tool packs (no SKILL.md), every pack file in it, loaded or not. */
+  packs?: string[];
 }
 
 /** A tool call rendered to program + argv: what the person approves and what runs. */
@@ -286,6 +327,8 @@ export interface RunResult {
   durationMs: number;
   /** Which resource limit stopped the run, when Skilltray can tell (docs/runner.md); absent or null otherwise. */
   limitHit?: LimitHit | null;
+  /** One short plain sentence a voice client can say about the run: a tool pack with `output.speak: true` (core/skills/pack-output.ts). */
+  speech?: string;
 }
 
 /** What `list` shows of a skill: enough to choose one, without its body. */
@@ -302,7 +345,13 @@ export interface SkillSummary {
   path: string;
   hash: string;
   status: SkillState;
-  tools: { name: string; description: string; params: ToolParam[] }[];
+  /** Each tool with the policy its runs go by (its own `#### Policy` or pack `policy` over the skill's). */
+  tools: {
+    name: string;
+    description: string;
+    params: ToolParam[];
+    policy: { readOnly: boolean; alwaysAsk: boolean; timeoutSec: number; network: boolean; hosts: NetworkHosts };
+  }[];
   diagnostics: Diagnostic[];
   shadows: { path: string; root: { path: string; kind: RootKind } }[];
   modes: Mode[];

@@ -258,7 +258,10 @@ export const RULE_EFFECTS: readonly RuleEffect[] = ['allow', 'deny'];
 /** One skill an allow rule covers, as it was when the rule was made: who it was, and the most its runs could do. */
 export interface RulePin extends IdentityPin {
   skill: string;
+  /** The skill's own profile (the widest its tools may ask for). */
   profile: SandboxProfile;
+  /** Each tool the pattern matched, by name, with its own profile then (a tool's policy may narrow it); absent on pins made before tools had policies. */
+  tools?: Record<string, SandboxProfile>;
 }
 
 /** A stored rule. */

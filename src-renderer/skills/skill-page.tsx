@@ -2,6 +2,7 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import type { Skill } from '../../src-main/shared/model.js';
 import { networkWords } from '../../src-main/shared/network-reach.js';
+import { policyDifferences } from '../../src-main/shared/tool-policy.js';
 import { ErrorNote } from '../app/error-note.js';
 import { PathText } from '../app/path-text.js';
 import { skillHref, type SkillView } from '../app/route.js';
@@ -69,7 +70,14 @@ function Overview({ skill }: { skill: Skill }) {
         {skill.tools.length === 0 ? (
           <p className="muted">No tools: this skill is instructions only.</p>
         ) : (
-          skill.tools.map((tool) => <ToolForm key={tool.name} skill={skill.name} skillDir={skill.dir} tool={tool} diagnostics={byTool.get(tool.name) ?? []} />)
+          skill.tools.map((tool) => <ToolForm
+              key={tool.name}
+              skill={skill.name}
+              skillDir={skill.dir}
+              tool={tool}
+              diagnostics={byTool.get(tool.name) ?? []}
+              policy={policyDifferences(skill, tool)}
+            />)
         )}
       </section>
 

@@ -11,7 +11,20 @@ import { ParamField } from './param-field.js';
 import { toolArgs, type FormValue } from './tool-args.js';
 import { FolderField, useFolderChoice } from './folder-field.js';
 
-export function ToolForm({ skill, skillDir, tool, diagnostics }: { skill: string; skillDir: string; tool: Tool; diagnostics: readonly Diagnostic[] }) {
+export function ToolForm({
+  skill,
+  skillDir,
+  tool,
+  diagnostics,
+  policy = [],
+}: {
+  skill: string;
+  skillDir: string;
+  tool: Tool;
+  diagnostics: readonly Diagnostic[];
+  /** Where the tool's own policy differs from its skill's ("read-only", "always asks"), shown as badges. */
+  policy?: readonly string[];
+}) {
   const titleId = useId();
   const previewId = useId();
   const [values, setValues] = useState<Record<string, FormValue>>({});
@@ -31,6 +44,15 @@ export function ToolForm({ skill, skillDir, tool, diagnostics }: { skill: string
       <h3 id={titleId} className="tool-name">
         <code>{tool.name}</code>
       </h3>
+      {policy.length > 0 ? (
+        <p className="badges" aria-label={`Policy of ${tool.name}, over its skill's`}>
+          {policy.map((word) => (
+            <span key={word} className={`badge ${word === 'read-only' || word === 'no network' || word === 'always asks' ? 'badge-ok' : 'badge-neutral'}`}>
+              {word}
+            </span>
+          ))}
+        </p>
+      ) : null}
       {tool.description ? <SkillMarkdown skill={skill} file="SKILL.md" text={tool.description} /> : null}
       {diagnostics.length > 0 ? <DiagnosticsList diagnostics={diagnostics} dir={skillDir} label={`Diagnostics of ${tool.name}`} /> : null}
       <details className="command-template">

@@ -116,12 +116,14 @@ test('the palette shortcut is a desktop setting: recorded from a key press, kept
   await field.focus();
   await page.keyboard.press('Alt+Shift+KeyK');
   await expect(field).toHaveValue('Alt+Shift+K');
-  // The Settings page has more than one form: this Save is the palette section's.
-  await page.getByRole('region', { name: 'Command palette' }).getByRole('button', { name: 'Save' }).click();
+  // The Settings page has more than one form: these buttons are the palette section's.
+  // The voice section's answer shortcuts have a Turn off and a Default of their own.
+  const palette = page.getByRole('region', { name: 'Command palette' });
+  await palette.getByRole('button', { name: 'Save' }).click();
   await expect.poll(() => core.preferences.settings().paletteShortcut).toBe('Alt+Shift+K');
-  await page.getByRole('button', { name: 'Turn off' }).click();
+  await palette.getByRole('button', { name: 'Turn off' }).click();
   await expect(field).toHaveValue('None');
-  await page.getByRole('button', { name: /Default/ }).click();
+  await palette.getByRole('button', { name: /Default/ }).click();
   await expect(field).toHaveValue('Ctrl+Shift+Space');
   expect(() => core.preferences.setPaletteShortcut('K')).toThrow(expect.objectContaining({ code: 'E617' }));
 });

@@ -5,6 +5,7 @@ import { ROLES, type Diagnostic, type Skill, type SkillState } from '../../share
 import { formatNames } from '../format/diagnostics.js';
 import { displayLines } from '../../shared/display-text.js';
 import { switchesText } from '../../shared/pack-text.js';
+import { policyDifferences } from '../../shared/tool-policy.js';
 import { JSON_OPTION, printJson, type Command } from '../command.js';
 import { findRunningOwner } from '../owner-link.js';
 import { clip, table } from '../table.js';
@@ -13,7 +14,8 @@ const HEALTH: readonly SkillState[] = ['ok', 'warnings', 'error'];
 
 /** One diagnostic as a line: `error[E411] SKILL.md:23 message (breaks gibb.eri.sh)`. */
 export function diagnosticLine(d: Diagnostic, skillDir: string): string {
-  return `${d.severity}[${d.code}] ${relative(skillDir, d.file) || d.file}:${d.line} ${d.message} (breaks: ${formatNames(d.breaks)})`;
+  const at = d.column === undefined ? `${d.line}` : `${d.line}:${d.column}`;
+  return `${d.severity}[${d.code}] ${relative(skillDir, d.file) || d.file}:${at} ${d.message} (breaks: ${formatNames(d.breaks)})`;
 }
 
 const list: Command = {
@@ -161,6 +163,8 @@ function describeText(skill: Skill): string {
   lines.push(...frontmatterLines(skill, field));
   for (const tool of skill.tools) {
     lines.push('', `tool ${tool.name}: ${tool.description}`, `  command: ${tool.command.trim()}`);
+    const own = policyDifferences(skill, tool);
+    if (own.length > 0) lines.push(`  policy: ${own.join(', ')} (its own, over the skill's)`);
     for (const p of tool.params) {
       const type = p.type === 'enum' ? `enum: ${p.enumValues.join(', ')}` : p.type;
       lines.push(`  - ${p.name} (${type}${p.allowDash ? ', allow-dash' : ''}, ${p.required ? 'required' : 'optional'}) ${p.description}`);

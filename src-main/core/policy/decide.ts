@@ -19,6 +19,7 @@ import { coverage, profileOf, rememberedElsewhere, type Coverage } from './pins.
 import { describeProfile, widening } from './profile.js';
 import { governingRule, parseRulePattern } from './rules.js';
 import type { SensitiveArgument } from './sensitive-paths.js';
+import { effectivePolicy } from '../../shared/tool-policy.js';
 
 export interface DecideInput {
   skill: Skill;
@@ -108,10 +109,10 @@ function decideInOrder(input: DecideInput): Decision {
       error: policyErrors.skillDisabled(skill.name, tool.name, mode),
     };
   }
-  if (!isOffered(skill, mode)) {
+  if (!isOffered(skill, mode) || (tool.modes !== undefined && !tool.modes.includes(mode))) {
     return {
       outcome: 'refuse',
-      error: policyErrors.notOfferedInMode(skill.name, tool.name, mode, skill.modes),
+      error: policyErrors.notOfferedInMode(skill.name, tool.name, mode, tool.modes ?? skill.modes),
     };
   }
   const missingBins = skill.requires.bins.filter((bin) => input.resolveBin(bin) === null);
@@ -140,7 +141,7 @@ function decideInOrder(input: DecideInput): Decision {
   // An allow rule made for another skill of this name is not about this one: it neither allows nor outranks.
   const covers = new Map<number, Coverage>();
   for (const r of input.rules)
-    if (r.effect === 'allow' && parseRulePattern(r.pattern).matches(skill.name, tool.name)) covers.set(r.id, coverage(r, skill, profileOf(sandbox)));
+    if (r.effect === 'allow' && parseRulePattern(r.pattern).matches(skill.name, tool.name)) covers.set(r.id, coverage(r, skill, profileOf(sandbox), tool.name));
   const notAbout = [...covers.values()].flatMap((c) => (c.kind === 'elsewhere' ? [c.why] : []));
   const rule = governingRule(
     input.rules.filter((r) => covers.get(r.id)?.kind !== 'elsewhere'),
@@ -158,8 +159,12 @@ function decideInOrder(input: DecideInput): Decision {
   if (skill.identity.unverified !== null) {
     return { outcome: 'ask', reason: `${skill.identity.unverified}; a skill whose files cannot be vouched for never runs without asking` };
   }
-  if (skill.alwaysAsk) {
-    return { outcome: 'ask', reason: `skill '${skill.name}' sets always_ask, so every run needs approval` };
+  const policy = effectivePolicy(skill, tool);
+  if (policy.alwaysAsk) {
+    const who = skill.alwaysAsk
+      ? `skill '${skill.name}' sets always_ask`
+      : `tool ${name} sets ${tool.file === undefined ? 'always_ask' : 'confirm_before_run'} in its policy`;
+    return { outcome: 'ask', reason: `${who}, so every run needs approval` };
   }
   // No rule runs a skill an MCP source serves: only the person's own answer for that very skill does (a deny rule still denies it).
   if (rule !== null && skill.root.kind !== 'mcp') {
@@ -176,7 +181,7 @@ function decideInOrder(input: DecideInput): Decision {
     if (!sandbox.contained) return { outcome: 'ask', reason: `you chose to always allow ${name}, but ${notContained(sandbox)}, so it asks` };
     return { outcome: 'auto', by: 'remembered', reason: `you chose to always allow ${name} (${describeProfile(sandbox)})` };
   }
-  if (skill.trust === 'bundled' && skill.readOnly && !sandbox.network) {
+  if (skill.trust === 'bundled' && policy.readOnly && !sandbox.network) {
     // Bundled trust covers the skill's files and the system's programs, not a program found elsewhere on PATH.
     if ((sandbox.programs ?? []).length > 0) {
       return {

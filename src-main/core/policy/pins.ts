@@ -6,12 +6,13 @@
  * content hash and to the working folder it was given in. Pure: prepare-run reads the stores, decide
  * asks these.
  */
-import type { Skill, SkillIdentity } from '../../shared/model.js';
+import type { Skill, SkillIdentity, Tool } from '../../shared/model.js';
 import type { IdentityPin, RememberScope, Remembered, Rule, RulePin, SandboxProfile, SandboxView } from '../../shared/runs.js';
 import { describePin } from '../../shared/identity-text.js';
 import { isInside } from '../files/paths.js';
 import { describeProfile, widens } from './profile.js';
 import { parseRulePattern } from './rules.js';
+import { effectivePolicy } from '../../shared/tool-policy.js';
 
 /** The part of an identity a rule or an approval is pinned to. */
 export function identityPin(identity: SkillIdentity): IdentityPin {
@@ -41,11 +42,20 @@ function patternCovers(pattern: string, skill: Skill): boolean {
   return skill.tools.some((tool) => matches(skill.name, tool.name));
 }
 
-/** The pins of an allow rule made now: every loaded skill with a tool it matches, as that skill is now. */
-export function pinsFor(pattern: string, skills: readonly Skill[], profileFor: (skill: Skill) => SandboxProfile): RulePin[] {
+/** What a rule pins a skill's runs to: its profile without a tool (the widest), and each tool's own. */
+export type ProfileOf = (skill: Skill, tool?: Tool) => SandboxProfile;
+
+/** The pins of an allow rule made now: every loaded skill with a tool it matches, as that skill is now, with each matched tool's own profile. */
+export function pinsFor(pattern: string, skills: readonly Skill[], profileFor: ProfileOf): RulePin[] {
+  const { matches } = parseRulePattern(pattern);
   return skills
     .filter((skill) => patternCovers(pattern, skill))
-    .map((skill) => ({ skill: skill.name, ...identityPin(skill.identity), profile: profileFor(skill) }));
+    .map((skill) => ({
+      skill: skill.name,
+      ...identityPin(skill.identity),
+      profile: profileFor(skill),
+      tools: Object.fromEntries(skill.tools.filter((tool) => matches(skill.name, tool.name)).map((tool) => [tool.name, profileFor(skill, tool)])),
+    }));
 }
 
 /**
@@ -53,7 +63,7 @@ export function pinsFor(pattern: string, skills: readonly Skill[], profileFor: (
  * beyond doubt, nothing hidden by them and nothing unverified about them. A name two skills share,
  * or a skill not as shipped or installed, is left for the person to allow again.
  */
-export function legacyPinsFor(pattern: string, skills: readonly Skill[], profileFor: (skill: Skill) => SandboxProfile): RulePin[] {
+export function legacyPinsFor(pattern: string, skills: readonly Skill[], profileFor: ProfileOf): RulePin[] {
   return pinsFor(
     pattern,
     skills.filter((skill) => skill.shadows.length === 0 && skill.identity.unverified === null),
@@ -70,8 +80,8 @@ export type Coverage =
   /** Made for another skill of this name, or before this one was here: the rule is not about it. */
   | { kind: 'elsewhere'; why: string };
 
-/** How `rule` (an allow rule whose pattern matches) stands for `skill`, which would run under `profile`. */
-export function coverage(rule: Rule, skill: Skill, profile: SandboxProfile): Coverage {
+/** How `rule` (an allow rule whose pattern matches) stands for `tool` of `skill`, which would run under `profile`. */
+export function coverage(rule: Rule, skill: Skill, profile: SandboxProfile, tool?: string): Coverage {
   const label = `rule #${rule.id} (${rule.pattern})`;
   if (rule.pins === null)
     return { kind: 'elsewhere', why: `${label} was made before rules were pinned to a skill; add it again to allow '${skill.name}' as it is now` };
@@ -87,10 +97,12 @@ export function coverage(rule: Rule, skill: Skill, profile: SandboxProfile): Cov
           : `${label} was made for ${describePin(other)}, not for this one (${describePin(identityPin(skill.identity))})`,
     };
   }
-  if (widens(profile, pin.profile)) {
+  // The tool's own profile when the rule was made: a tool whose policy narrowed it then is held to that.
+  const pinned = (tool === undefined ? undefined : pin.tools?.[tool]) ?? pin.profile;
+  if (widens(profile, pinned)) {
     return {
       kind: 'widened',
-      why: `${label} was made when it ran ${describeProfile(pin.profile)}; it would now run ${describeProfile(profile)}, more than the rule allows`,
+      why: `${label} was made when it ran ${describeProfile(pinned)}; it would now run ${describeProfile(profile)}, more than the rule allows`,
     };
   }
   return { kind: 'covers' };
@@ -118,11 +130,13 @@ export function rememberedFor(list: readonly Remembered[], cwd: string): Remembe
 }
 
 /**
- * Where an Always answer may apply for a run of `skill` under `profile`, the default first: nowhere
- * for a skill whose files cannot be vouched for (it never runs unasked), in any folder only for a
- * read-only run.
+ * Where an Always answer may apply for a run of `tool` of `skill` under `profile`, the default first:
+ * nowhere for a skill whose files cannot be vouched for (it never runs unasked) or a tool that always
+ * asks, in any folder only for a read-only run.
  */
-export function rememberScopes(skill: Skill, profile: SandboxProfile): RememberScope[] {
+export function rememberScopes(skill: Skill, profile: SandboxProfile, tool?: Tool): RememberScope[] {
   if (skill.identity.unverified !== null) return [];
+  // A tool that asks every time (always_ask, confirm_before_run) would never use an Always.
+  if (tool !== undefined && effectivePolicy(skill, tool).alwaysAsk) return [];
   return profile.name === 'read-only' ? ['folder', 'anywhere'] : ['folder'];
 }

@@ -5,7 +5,8 @@
  * the sandbox (`none`), never its frontmatter. The runner applies the profile (core/process/sandbox);
  * policy only compares profiles.
  */
-import type { ResourceLimits, Skill } from '../../shared/model.js';
+import type { ResourceLimits, Skill, Tool } from '../../shared/model.js';
+import { effectiveReach } from '../../shared/tool-policy.js';
 import { RESOURCE_LIMIT_NAMES } from '../../shared/model.js';
 import { ANY_HOST, networkWords } from '../../shared/network-reach.js';
 import type { NetworkHosts, SandboxProfile, SandboxProfileName } from '../../shared/runs.js';
@@ -15,16 +16,20 @@ import { DEFAULT_LIMIT_CEILING, effectiveLimits } from './resource-limits.js';
 const BREADTH: Record<SandboxProfileName, number> = { 'read-only': 0, workspace: 1, none: 2 };
 
 /**
- * The profile a run of `skill` gets; `unsandboxed` is the person's own per-skill setting, `ceiling`
- * the most of each resource they let a skill ask for. What the box shows beyond its profile (`reads`,
- * `writes`) and the limits come from the skill's frontmatter.
+ * The profile a run of `tool` of `skill` gets (without a tool: the skill's own, the widest its
+ * tools may ask for); `unsandboxed` is the person's own per-skill setting, `ceiling` the most of
+ * each resource they let a skill ask for. Read-only and the network are the tool's effective policy
+ * (shared/tool-policy.ts); what the box shows beyond its profile (`reads`, `writes`) and the limits
+ * come from the skill's frontmatter.
  */
 export function profileFor(
   skill: Pick<Skill, 'readOnly' | 'network' | 'hosts' | 'classification' | 'box'>,
   unsandboxed: boolean,
   ceiling: ResourceLimits = DEFAULT_LIMIT_CEILING,
+  tool?: Pick<Tool, 'policy'> | null,
 ): SandboxProfile {
-  const readOnly = skill.readOnly || skill.classification?.effectMode === 'read_only';
+  const policy = effectiveReach(skill, tool);
+  const readOnly = policy.readOnly || skill.classification?.effectMode === 'read_only';
   const name: SandboxProfileName = unsandboxed ? 'none' : readOnly ? 'read-only' : 'workspace';
   const box = {
     reads: [...skill.box.reads],
@@ -33,7 +38,7 @@ export function profileFor(
   };
   // Without a sandbox nothing holds the network back, so `none` always has this computer's own.
   if (unsandboxed) return { name, network: true, hosts: 'host', ...box };
-  return { name, network: skill.network, hosts: skill.network ? skill.hosts : [], ...box };
+  return { name, network: policy.network, hosts: policy.network ? policy.hosts : [], ...box };
 }
 
 /** True when `wanted` reaches a host `granted` does not: this computer's own network covers every list, `*` every list of hosts. */

@@ -5,7 +5,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
-import type { RenderedCommand, Skill } from '../../shared/model.js';
+import type { RenderedCommand, Skill, Tool } from '../../shared/model.js';
 import type { Rule, SandboxProfile, SandboxView, Surface } from '../../shared/runs.js';
 import { templateErrors } from '../../shared/error-messages/templates.js';
 import { skillcErrors } from '../../shared/error-messages/skillc.js';
@@ -138,14 +138,14 @@ function guardPlaces(deps: PrepareDeps): GuardPlaces {
   };
 }
 
-/** The profile a run of `skill` gets here: what it asks for, or none when the person took it out of the sandbox. */
-export function runProfile(db: StateDb, skill: Skill): SandboxProfile {
-  return profileFor(skill, isUnsandboxed(db, skill.name), getSettings(db).limitCeiling);
+/** The profile a run of `tool` of `skill` (without a tool: the widest of its tools) gets here: what it asks for, or none when the person unsandboxed it. */
+export function runProfile(db: StateDb, skill: Skill, tool?: Tool | null): SandboxProfile {
+  return profileFor(skill, isUnsandboxed(db, skill.name), getSettings(db).limitCeiling, tool);
 }
 
 /** The rules, a rule from before pins pinned first to the loaded skills it covers beyond doubt (policy/pins.ts). */
 export function rulesInForce(db: StateDb, registry: SkillRegistry): Rule[] {
-  return listRules(db, (rule) => legacyPinsFor(rule.pattern, registry.list(), (skill) => runProfile(db, skill)));
+  return listRules(db, (rule) => legacyPinsFor(rule.pattern, registry.list(), (skill, tool) => runProfile(db, skill, tool)));
 }
 
 /** Looks up, renders and decides; throws what stops a call before any policy question. */
@@ -160,7 +160,7 @@ export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
   const program = programPath(skill, command.program, cwd, deps.env);
   const { db } = deps;
   const settings = getSettings(db);
-  const profile = runProfile(db, skill);
+  const profile = runProfile(db, skill, tool);
   const places = guardPlaces(deps);
   const folder = canonical(cwd);
   const workspace = guardWorkspace(folder, profile.name, places);

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { EventEmitter } from 'node:events';
-import type { RenderedCommand, ResourceLimitName, ResourceLimits, RunResult, Skill } from '../../shared/model.js';
+import type { RenderedCommand, ResourceLimitName, ResourceLimits, RunResult, Skill, Tool } from '../../shared/model.js';
 import { SkilltrayError, toSkilltrayError } from '../../shared/skilltray-error.js';
 import { policyErrors } from '../../shared/error-messages/policy.js';
 import { runnerErrors } from '../../shared/error-messages/runner.js';
@@ -45,6 +45,8 @@ import type { NetworkProxy } from '../process/network/proxy-server.js';
 import { startRunProxy } from '../process/network/run-proxy.js';
 import { askPerson, type Approver } from './ask-person.js';
 import { identityPin, profileOf, rememberScopes } from '../policy/pins.js';
+import { effectivePolicy } from '../../shared/tool-policy.js';
+import { shapeOutput } from '../skills/pack-output.js';
 import { plainObject, prepareRun, type PrepareDeps, type Prepared, type RunInput } from './prepare-run.js';
 
 export { DEFAULT_APPROVAL_TIMEOUT_MS, type Approver } from './ask-person.js';
@@ -82,6 +84,8 @@ interface Executable {
   id: string;
   traceId: string;
   skill: Skill;
+  /** The tool of `skill` that runs, looked up once (its pack's output shapes the result). */
+  tool: Tool | undefined;
   command: RenderedCommand;
   programPath: string;
   decision: RunDecisionView;
@@ -143,6 +147,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     // A call that cannot even be prepared (no such skill or tool, bad arguments, a bad cwd) asked
     // nothing and decided nothing: it is the caller's error, not a run, so history does not keep it.
     const { skill, command, programPath, decision, sandbox, folder }: Prepared = prepareRun(this.deps, input);
+    const tool = skill.tools.find((t) => t.name === command.tool);
     recordRequest(
       db,
       {
@@ -190,7 +195,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         tool: command.tool,
         trust: skill.trust,
         identity: skill.identity,
-        readOnly: skill.readOnly,
+        readOnly: effectivePolicy(skill, tool).readOnly,
         programPath: programPath as string,
         args: plainObject(input.args),
         argv: command.args,
@@ -201,7 +206,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
         reason: decision.reason,
         sandbox,
         supplied: command.supplied,
-        rememberScopes: rememberScopes(skill, profileOf(sandbox)),
+        rememberScopes: rememberScopes(skill, profileOf(sandbox), tool),
         channel,
       };
       verdict = await askPerson(this.deps.broker, pending, options.approval, options.signal).catch((error: unknown) => {
@@ -240,7 +245,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
       const error = policyErrors.skillChanged(skill.name, command.tool, waited);
       return refuse(error, 'refused', 'policy');
     }
-    const blind = verdict?.verdict === 'always' ? alwaysBlindTo(skill) : null;
+    const blind = verdict?.verdict === 'always' ? alwaysBlindTo(skill, tool) : null;
     if (blind !== null) {
       // Said where the person reads the run: it ran once, and will ask again.
       view = { ...view, reason: `${view.reason}; Always was not remembered: ${blind}` };
@@ -260,14 +265,14 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     }
     decided(view);
     try {
-      return await this.execute({ id, traceId, skill, command, programPath: programPath as string, decision: view, sandbox, dirs }, options.signal);
+      return await this.execute({ id, traceId, skill, tool, command, programPath: programPath as string, decision: view, sandbox, dirs }, options.signal);
     } finally {
       dirs.dispose();
     }
   }
 
   private async execute(run: Executable, signal?: AbortSignal): Promise<RunReport> {
-    const { id, traceId, skill, command, programPath, decision, sandbox, dirs } = run;
+    const { id, traceId, skill, tool, command, programPath, decision, sandbox, dirs } = run;
     const { db, env } = this.deps;
     const controller = new AbortController();
     // The reason travels on: an owner that is stopping makes this an interruption, not a cancellation.
@@ -331,7 +336,9 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
           }
         },
       });
-      const result: RunResult = { ...ran, limitHit: cgroup?.hit() ?? signalledLimit(ran, spawn.treeEndsWithIt === true) ?? spawn.limitHit?.(report) ?? null };
+      const limitHit = cgroup?.hit() ?? signalledLimit(ran, spawn.treeEndsWithIt === true) ?? spawn.limitHit?.(report) ?? null;
+      // A tool pack's output.max_chars and output.speak shape what the run returns (and history keeps).
+      const result: RunResult = shapeOutput(tool, { ...ran, limitHit });
       const stopping = controller.signal.reason as unknown;
       // The tool is gone: its proxy closes before its refusals are read, so the record holds every one.
       await proxy?.close();

@@ -37,7 +37,7 @@ export class PolicyService {
    */
   addRule(pattern: string, effect: string): Rule {
     const db = this.deps.db();
-    const pins = effect === 'allow' ? pinsFor(pattern, this.deps.library.registry.list(), (skill) => runProfile(db, skill)) : [];
+    const pins = effect === 'allow' ? pinsFor(pattern, this.deps.library.registry.list(), (skill, tool) => runProfile(db, skill, tool)) : [];
     if (effect === 'allow' && pins.length === 0) {
       throw policyErrors.ruleCoversNothing(pattern.trim());
     }

@@ -3,7 +3,7 @@
  * (it will, but some format minds). Each code names the formats whose own tools reject or flag it,
  * so `skilltray check` doubles as a linter for skills meant for gibb.eri.sh, Kode or Agent Skills.
  */
-import type { Diagnostic, Severity, SkillFormat } from '../../shared/model.js';
+import type { Diagnostic, Severity, SkillFormat, SkillState, Tool } from '../../shared/model.js';
 
 const ALL: SkillFormat[] = ['gibberish', 'kode', 'agentskills'];
 const GIBB: SkillFormat[] = ['gibberish'];
@@ -43,6 +43,9 @@ export const DIAGNOSTICS = {
   E433: { severity: 'error', breaks: [], summary: "a `reads` entry is a secret place, lies in one or holds one (keys, credentials, browser profiles, Skilltray's home)" },
   E434: { severity: 'error', breaks: [], summary: "a Command's program is written as a path in a secret place or Skilltray's home" },
   E425: { severity: 'error', breaks: GIBB, summary: 'network is not true, false, host or a list of host patterns' },
+  E450: { severity: 'error', breaks: [], summary: 'a `#### Policy` line is not `key: value`, names an unknown key, or has a bad value' },
+  E451: { severity: 'error', breaks: GIBB, summary: 'a tool pack is not JSON Skilltray can read: malformed (line and column), too big, or nested too deep' },
+  E452: { severity: 'error', breaks: GIBB, summary: 'a tool pack field is missing or has a value of the wrong kind (with its JSON pointer)' },
   E460: { severity: 'error', breaks: [], summary: 'a skill taken from an MCP source does not hold the files the person approved' },
   W401: { severity: 'warning', breaks: GIBB, summary: 'a gibb.eri.sh skill’s description is longer than 256 characters' },
   W402: { severity: 'warning', breaks: ['gibberish', 'kode'], summary: 'a gibb.eri.sh or Kode skill has no top-level version' },
@@ -65,6 +68,9 @@ export const DIAGNOSTICS = {
   W420: { severity: 'warning', breaks: [], summary: 'a skill in the bundled folder is not the one Skilltray shipped (not in its manifest, or changed): a user skill' },
   W421: { severity: 'warning', breaks: [], summary: 'a skill hides another skill of the same name in a later root' },
   W430: { severity: 'warning', breaks: [], summary: 'a `writes` entry is not guarded (the workspace is writable anyway), or the skill is read-only' },
+  W450: { severity: 'warning', breaks: [], summary: 'a tool’s policy asks for more than the skill permits (ignored), or conflicts with it (writes on a read-only tool)' },
+  W451: { severity: 'warning', breaks: [], summary: 'a tool pack field Skilltray does not apply as gibb.eri.sh would (with its JSON pointer)' },
+  W452: { severity: 'warning', breaks: [], summary: 'a folder holds both SKILL.md and tool packs: SKILL.md is the skill, the packs are not read' },
   W460: { severity: 'warning', breaks: [], summary: 'a skill taken from an MCP source declares what would widen its runs, ignored until the person approves it' },
   W440: { severity: 'warning', breaks: ['kode', 'agentskills'], summary: 'the skill’s folder name starts with `-`, which command lines read as an option' },
 } as const satisfies Record<string, DiagnosticSpec>;
@@ -80,7 +86,28 @@ export class DiagnosticList {
     this.items.push({ code, severity: spec.severity, message, file, line: Math.max(1, line), breaks: breaks ?? [...spec.breaks] });
   }
 
+  /** A diagnostic about a JSON file: its line, and the column or the JSON pointer of what is wrong where known. */
+  addAt(code: DiagnosticCode, message: string, file: string, at: { line: number; column?: number; pointer?: string }): void {
+    this.add(code, message, file, at.line);
+    const added = this.items[this.items.length - 1] as Diagnostic;
+    if (at.column !== undefined) added.column = at.column;
+    if (at.pointer !== undefined) added.pointer = at.pointer;
+  }
+
   get hasErrors(): boolean {
     return this.items.some((d) => d.severity === 'error');
   }
+}
+
+/**
+ * A skill's state from its diagnostics. In a folder of tool packs (its tools carry their `file`), a
+ * pack that did not load is its own loss: its errors leave the folder's other tools to run, unless
+ * no tool loaded at all.
+ */
+export function stateOf(diagnostics: readonly Diagnostic[], tools: readonly Pick<Tool, 'file'>[], packs: readonly string[] = []): SkillState {
+  const loaded = new Set(tools.map((tool) => tool.file));
+  const left = new Set(packs.filter((file) => !loaded.has(file)));
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  if (errors.some((d) => !left.has(d.file)) || (errors.length > 0 && tools.length === 0)) return 'error';
+  return diagnostics.length > 0 ? 'warnings' : 'ok';
 }

@@ -8,12 +8,14 @@
  * this machine (declared-places.ts). A skill too big to hash whole (W413) cannot be vouched for
  * either. Rules and remembered approvals are pinned to what this returns (core/policy/pins.ts).
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { ROOT_WORDS } from '../../shared/identity-text.js';
 import type { Diagnostic, Skill, SkillIdentity } from '../../shared/model.js';
 import type { KnownPlaces } from '../files/secret-places.js';
 import { filesNotAsShipped, type BundledManifest } from './bundled-manifest.js';
 import { declaredSecrets } from './declared-places.js';
-import { DiagnosticList } from './diagnostics.js';
+import { DiagnosticList, stateOf } from './diagnostics.js';
 
 /** The codes this module adds: recomputed on every call, never carried over. */
 const OWN_CODES: ReadonlySet<string> = new Set(['W420', 'W421', 'E433', 'E434']);
@@ -37,6 +39,14 @@ function againstManifest(skill: Skill, manifest: BundledManifest | null): Pick<S
     manifest: 'differs',
     unverified: `bundled skill '${skill.name}' is not as Skilltray shipped it: ${shown || 'its files differ'}${changed.length > 5 ? ` and ${changed.length - 5} more` : ''}; reinstall Skilltray to restore it`,
   };
+}
+
+/** Where a skill and the one it hides are of two formats (SKILL.md, gibb.eri.sh tool packs), the words that say which won; else nothing. */
+function formatsDiffer(skill: Skill, hiddenDir: string): string {
+  const packs = skill.packs !== undefined;
+  const hiddenPacks = !existsSync(join(hiddenDir, 'SKILL.md'));
+  if (packs === hiddenPacks) return '';
+  return packs ? '; the tool packs here win over that SKILL.md' : '; this SKILL.md wins over the tool packs there';
 }
 
 /**
@@ -72,13 +82,13 @@ export function identify(skill: Skill, manifest?: BundledManifest | null, places
   for (const hidden of skill.shadows) {
     diags.add(
       'W421',
-      `'${skill.name}' hides the skill of the same name in ${ROOT_WORDS[hidden.root.kind]} (${hidden.dir}): rules and approvals given to that one do not apply to this one`,
+      `'${skill.name}' hides the skill of the same name in ${ROOT_WORDS[hidden.root.kind]} (${hidden.dir}): rules and approvals given to that one do not apply to this one${formatsDiffer(skill, hidden.dir)}`,
       skill.file,
       1,
     );
   }
   const diagnostics: Diagnostic[] = [...skill.diagnostics.filter((d) => !OWN_CODES.has(d.code)), ...declared, ...diags.items];
   skill.diagnostics = diagnostics;
-  skill.state = diagnostics.some((d) => d.severity === 'error') ? 'error' : diagnostics.length > 0 ? 'warnings' : 'ok';
+  skill.state = stateOf(diagnostics, skill.tools, skill.packs);
   return skill;
 }

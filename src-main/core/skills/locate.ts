@@ -13,6 +13,7 @@ import { parseSkill, type RootChecks } from './parse-skill.js';
 import { skillNotFound } from './skill-suggestions.js';
 import { skillDirNames } from './registry.js';
 import { holdsSkillFile } from './root-layout.js';
+import { isPackFile } from './pack-files.js';
 
 /** What resolution consults: the skill roots in precedence order and the loaded skills (a SkillRegistry). */
 export interface LoadedSkills {
@@ -117,7 +118,8 @@ function isPlainName(arg: string): boolean {
 /** Resolves `arg` to skills; with `collections`, a directory of skills gives each of them. E010 or E001 when nothing is found. */
 function locate(arg: string, cwd: string, source: LoadedSkills, collections: boolean): SkillLocation[] {
   const asPath = arg === '' ? null : resolve(cwd, arg);
-  const dir = asPath !== null && basename(asPath) === 'SKILL.md' && isFile(asPath) ? dirname(asPath) : asPath;
+  // SKILL.md, or one tool pack, names the folder that is its skill.
+  const dir = asPath !== null && (basename(asPath) === 'SKILL.md' || isPackFile(basename(asPath))) && isFile(asPath) ? dirname(asPath) : asPath;
   if (dir !== null && isSkillDir(dir)) return [located(dir, source)];
   if (collections && dir !== null && isDirectory(dir)) {
     const names = skillDirNames(dir);

@@ -2,6 +2,7 @@
  * One skill directory → one Skill, whatever is on disk. Nothing here throws for bad input: a
  * broken SKILL.md becomes a Skill in state 'error' carrying its diagnostics (Kode T10).
  */
+import { lstatSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { RootKind, Skill, SkillRoot } from '../../shared/model.js';
 import { DiagnosticList } from './diagnostics.js';
@@ -10,9 +11,12 @@ import { MAX_SKILL_BYTES, MAX_SKILL_FILES, manifestHash, walkSkill, type SkillFi
 import { checkFormatRules, formatsOf } from './format-rules.js';
 import { identify } from './identity.js';
 import { parseFrontmatter } from './frontmatter-yaml.js';
-import { decodeSkillText, readSkillBytes, type SkillBytes } from './skill-file.js';
+import { decodeSkillText, readSkillBytes } from './skill-file.js';
 import { isEscapedName } from './root-layout.js';
 import { readTools } from './tools.js';
+import { isPackFile } from './pack-files.js';
+import { packFilesOf, readPackSkill } from './pack-skill.js';
+import { MAX_PACK_BYTES } from './tool-pack.js';
 import { isPromptSkill } from './prompt-skill.js';
 
 /** W413's message: what the hash covers of a skill too big to hash whole, and what follows. */
@@ -23,13 +27,13 @@ function tooBigToHash(hashed: number): string {
 
 /**
  * The content hash of a skill directory (with the files it covers, and those it could not read) and
- * the walk's diagnostics. SKILL.md enters the hash as the bytes `skillMd` holds, the ones that are
- * parsed: an edit between two reads cannot leave a hash of one version over the parse of another.
+ * the walk's diagnostics. SKILL.md (or each tool pack) enters the hash as the bytes `read` holds, the
+ * ones that are parsed: an edit between two reads cannot leave a hash of one version over the parse of another.
  */
 function hashSkill(
   dir: string,
   file: string,
-  skillMd: SkillBytes,
+  read: ReadonlyMap<string, Buffer>,
   diags: DiagnosticList,
   walked?: SkillWalk,
 ): { hash: string; files: readonly SkillFile[]; unhashed: string[]; folderUnreadable: boolean } {
@@ -48,7 +52,7 @@ function hashSkill(
       if (rel === '') diags.add('E418', `cannot read the skill's folder ${dir}: ${why}`, file, 1);
       else unreadable(`${rel}/`, why, `the folder '${rel}/'`);
     }
-    const hash = manifestHash(walk.files, skillMd.ok ? new Map([['SKILL.md', skillMd.bytes]]) : new Map(), (rel, why) => {
+    const hash = manifestHash(walk.files, read, (rel, why) => {
       if (rel !== 'SKILL.md') unreadable(rel, why, `'${rel}'`);
     });
     return { hash, files: walk.files, unhashed, folderUnreadable };
@@ -56,6 +60,34 @@ function hashSkill(
     diags.add('E418', `cannot read the skill directory: ${(error as Error).message}`, file, 1);
     return { hash: '', files: [], unhashed: [], folderUnreadable: true };
   }
+}
+
+/** The walk of a folder, or null when it cannot be walked (parseSkill then reports it as it reports any unreadable skill). */
+function walkOrNull(dir: string): SkillWalk | null {
+  try {
+    return walkSkill(dir);
+  } catch {
+    return null;
+  }
+}
+
+/** A folder of tool packs (no SKILL.md) as a skill: hashed over its files, each pack parsed from the bytes hashed. */
+function parsePackSkill(skill: Skill, root: SkillRoot, walk: SkillWalk, checks: RootChecks, diags: DiagnosticList): Skill {
+  const read = new Map<string, Buffer>();
+  for (const file of walk.files) {
+    // Past the limit a pack is refused by its size (E451) and hashed from disk like any other file.
+    if (!isPackFile(basename(file.rel)) || file.size > MAX_PACK_BYTES) continue;
+    try {
+      read.set(file.rel, readFileSync(file.abs));
+    } catch {
+      // Unreadable: the hash says so (W417) and readPackSkill reports the pack (E451).
+    }
+  }
+  const hashed = hashSkill(skill.dir, join(skill.dir, packFilesOf(walk)[0] as string), read, diags, walk);
+  skill.hash = hashed.hash;
+  skill.unhashed = hashed.unhashed;
+  checks[root.kind]?.(skill, hashed.files, diags);
+  return readPackSkill(skill, root, walk, diags, read);
 }
 
 /** A check a kind of root adds to each of its skills once they are hashed (the packs root checks its lock). */
@@ -127,11 +159,20 @@ export function parseSkill(dir: string, root: SkillRoot, walk?: SkillWalk, check
   const { name, file } = skill;
   const diags = new DiagnosticList();
   skill.diagnostics = diags.items;
+  // One lstat only where the walk did not list SKILL.md as a file: a folder of tool packs has none.
+  if (walk?.files.some((entry) => entry.rel === 'SKILL.md') !== true && lstatSync(file, { throwIfNoEntry: false }) === undefined) {
+    const packs = walk ?? walkOrNull(dir);
+    if (packs !== null && packFilesOf(packs).length > 0) return parsePackSkill(skill, root, packs, checks, diags);
+  }
   const bytes = readSkillBytes(
     file,
     walk?.files.some((entry) => entry.rel === 'SKILL.md'),
   );
-  const hashed = hashSkill(dir, file, bytes, diags, walk);
+  const hashed = hashSkill(dir, file, bytes.ok ? new Map([['SKILL.md', bytes.bytes]]) : new Map(), diags, walk);
+  const packsBeside = hashed.files.filter((entry) => !entry.rel.includes('/') && isPackFile(entry.rel)).map((entry) => entry.rel);
+  if (packsBeside.length > 0) {
+    diags.add('W452', `the folder holds SKILL.md and tool packs (${packsBeside.join(', ')}): SKILL.md is the skill, and the packs are not read as its tools`, file, 1);
+  }
   skill.hash = hashed.hash;
   skill.unhashed = hashed.unhashed;
 
@@ -148,7 +189,8 @@ export function parseSkill(dir: string, root: SkillRoot, walk?: SkillWalk, check
       checkIdentity(fm, root.kind === 'mcp' ? name.slice(name.indexOf('.') + 1) : name, file, diags);
       const fields = readFields(fm, file, diags);
       const { syntax: declaredSyntax, ...rest } = fields;
-      const { tools, syntax } = readTools(fm.body, fm.bodyLine, file, declaredSyntax, root.syntax, diags);
+      const ceiling = { ...rest, timeoutWritten: fm.data.timeout !== undefined && fm.data.timeout !== null, writes: rest.box.writes };
+      const { tools, syntax } = readTools(fm.body, fm.bodyLine, file, declaredSyntax, root.syntax, diags, ceiling);
       checkFormatRules(fm, formatsOf(root, fm.data), file, diags);
       Object.assign(skill, rest, { frontmatter: fm.data, body: fm.body, bodyLine: fm.bodyLine, tools, syntax });
     }

@@ -7,6 +7,7 @@ import { isUtf8 } from 'node:buffer';
 import { lstatSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { SkillRoot } from '../../shared/model.js';
+import { isSkillEntry } from './pack-files.js';
 
 /** True for a name that can be a skill directory's: one visible path segment. */
 function isSkillName(name: string): boolean {
@@ -14,7 +15,7 @@ function isSkillName(name: string): boolean {
 }
 
 /**
- * Whether the folder `dir` is a skill to read or report: it holds an entry named SKILL.md of any
+ * Whether the folder `dir` is a skill to read or report: it holds a tool pack (`*.tool.json`), or an entry named SKILL.md of any
  * kind — a file, but also a FIFO, a directory, a device or a dangling link, which the loader then
  * reports as what it is — or it cannot be looked into (EACCES), so it may hold one. Nothing found
  * there is dropped without a word.
@@ -30,15 +31,15 @@ export function holdsSkillFile(dir: string): boolean {
     // The folder cannot be searched. Its names may still be listed (read without search permission): they say, as a parse's walk of it would
     // (parseListed). Else it cannot be looked into at all, and is reported; but a folder that cannot even be reached (its root is unreadable) is nothing found.
     if (code === 'EACCES' || code === 'EPERM') return listedThere(dir) ?? reachable(dir);
-    // A link named SKILL.md that leads nowhere is still something named SKILL.md.
-    return code === 'ENOENT' && lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+    // A link named SKILL.md that leads nowhere is still something named SKILL.md; without one, a tool pack makes the folder a skill.
+    return code === 'ENOENT' && (lstatSync(file, { throwIfNoEntry: false }) !== undefined || listedThere(dir) === true);
   }
 }
 
-/** Whether the listing of `dir` names SKILL.md, or null when it cannot be listed. */
+/** Whether the listing of `dir` names SKILL.md or a tool pack, or null when it cannot be listed. */
 function listedThere(dir: string): boolean | null {
   try {
-    return readdirSync(dir).includes('SKILL.md');
+    return readdirSync(dir).some(isSkillEntry);
   } catch {
     return null;
   }

@@ -12,6 +12,7 @@ import { placeholderForm } from '../template/render-command.js';
 import { parseParamType } from '../template/param-types.js';
 import { SkilltrayError } from '../../shared/skilltray-error.js';
 import type { DiagnosticList } from './diagnostics.js';
+import { readPolicySection, type PolicyCeiling } from './tool-policy.js';
 
 const TOOL_NAME = /^[a-z0-9_]+$/;
 const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -23,6 +24,8 @@ export interface ToolSection {
   line: number;
   /** Blocks before the first H4 (the description), then per lower-cased H4 title. */
   parts: Map<string, Block[]>;
+  /** Line of each H4 heading, by lower-cased title (its first). */
+  partLines: Map<string, number>;
 }
 
 /** The H4 titles that make an H3 a tool. */
@@ -41,7 +44,7 @@ function sectionsOf(blocks: readonly Block[]): ToolSection[] {
   for (const block of blocks) {
     const token = block.token;
     if (token.type === 'heading' && (token.depth as number) <= 3) {
-      current = (token.depth as number) === 3 ? { name: (token.text as string).trim(), line: block.line, parts: new Map() } : null;
+      current = (token.depth as number) === 3 ? { name: (token.text as string).trim(), line: block.line, parts: new Map(), partLines: new Map() } : null;
       if (current) sections.push(current);
       part = '';
       continue;
@@ -50,6 +53,7 @@ function sectionsOf(blocks: readonly Block[]): ToolSection[] {
     if (token.type === 'heading' && (token.depth as number) === 4) {
       part = (token.text as string).trim().toLowerCase();
       if (!current.parts.has(part)) current.parts.set(part, []);
+      if (!current.partLines.has(part)) current.partLines.set(part, block.line);
       continue;
     }
     const list = current.parts.get(part) ?? [];
@@ -260,7 +264,8 @@ export interface ToolsResult {
 
 /**
  * Reads the tools of a body. The placeholder syntax is the frontmatter's choice, else the root's
- * default, else braces when every command is written in gibb.eri.sh's form (reported as W410).
+ * default, else braces when every command is written in gibb.eri.sh's form (reported as W410). A
+ * tool's `#### Policy` is read within what `ceiling` (the frontmatter) permits.
  */
 export function readTools(
   body: string,
@@ -269,6 +274,7 @@ export function readTools(
   declaredSyntax: PlaceholderSyntax | null,
   rootSyntax: PlaceholderSyntax,
   diags: DiagnosticList,
+  ceiling?: PolicyCeiling,
 ): ToolsResult {
   const tools: Tool[] = [];
   for (const section of toolSections(body, bodyLine)) {
@@ -286,6 +292,7 @@ export function readTools(
     if (fences.length === 0) diags.add('E409', `tool ${section.name} has no fenced block under #### Command`, file, section.line);
     if (fences.length > 1) diags.add('E410', `tool ${section.name} has ${fences.length} blocks under #### Command; it must have exactly one`, file, fences[1]?.line ?? section.line);
     const fence = fences[0];
+    const policyBlocks = section.parts.get('policy');
     tools.push({
       name: section.name,
       description: description ? (description.token as Tokens.Paragraph).text.replace(/\s*\n\s*/g, ' ').trim() : '',
@@ -294,6 +301,9 @@ export function readTools(
       commandLine: fence ? fence.line + 1 : section.line,
       examples: rawText(section.parts.get('examples') ?? []),
       line: section.line,
+      ...(policyBlocks === undefined || ceiling === undefined
+        ? {}
+        : { policy: readPolicySection(policyBlocks, section.partLines.get('policy') ?? section.line, section.name, ceiling, file, diags) }),
     });
   }
 

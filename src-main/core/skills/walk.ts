@@ -8,6 +8,7 @@ import { sep } from 'node:path';
 import { hashBytes, hashFile } from '../files/hash.js';
 import { compareBytewise, isInside } from '../files/paths.js';
 import { errnoText, kindOf } from './entry-kinds.js';
+import { isSkillEntry } from './pack-files.js';
 
 /**
  * How many files, and how many bytes in all, a skill may hold before the walk stops (a runaway
@@ -88,8 +89,8 @@ interface WalkOptions {
    * only into this path, and what lies behind the swapped folder is not under it.
    */
   canonical?: string;
-  /** The walk stops and gives null when the skill's own listing holds no entry of this name. */
-  holding?: string;
+  /** The walk stops and gives null when the skill's own listing holds no entry whose name this accepts. */
+  holding?: (name: string) => boolean;
 }
 
 /**
@@ -119,7 +120,8 @@ function walkTree<F extends SkillPath>(dir: string, fileAt: (rel: string, abs: s
       return;
     }
     if (!held) {
-      held = entries.some((entry) => entry.name === options.holding);
+      const holds = options.holding as (name: string) => boolean;
+      held = entries.some((entry) => holds(entry.name));
       if (!held) return;
     }
     // absDir is already normal (a canonical root, then names readdir gave, never `.` or `..`) and a name
@@ -197,11 +199,11 @@ export function walkSkill(dir: string): SkillWalk {
 
 /**
  * walkSkill of a folder a root's listing showed without looking into it, or null when its own listing
- * holds nothing named SKILL.md (a folder that cannot be listed is walked, to be reported or found
- * gone by the caller). `canonical`: its canonical path, when the listing showed a folder, not a link.
+ * holds nothing named SKILL.md and no tool pack (a folder that cannot be listed is walked, to be
+ * reported or found gone by the caller). `canonical`: its canonical path, when the listing showed a folder, not a link.
  */
 export function walkListed(dir: string, canonical: string | null): SkillWalk | null {
-  return walkTree(dir, statted, { statDirs: true, holding: 'SKILL.md', ...(canonical === null ? {} : { canonical }) });
+  return walkTree(dir, statted, { statDirs: true, holding: isSkillEntry, ...(canonical === null ? {} : { canonical }) });
 }
 
 /** The files of walkSkill without their stats, for a reader that only opens them (outline): one syscall less per file. */

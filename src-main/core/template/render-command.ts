@@ -10,12 +10,9 @@ import type { SkilltrayError } from '../../shared/skilltray-error.js';
 import { templateErrors } from '../../shared/error-messages/templates.js';
 import type { RenderedCommand, Skill, Tool, ToolParam } from '../../shared/model.js';
 import { parseCommand, type CommandToken, type Placeholder } from './parse-command.js';
-
-/** A checked argument value: what a parameter of type string/enum, integer/number or boolean holds. */
-export type ArgumentValue = string | number | boolean;
-
-/** Checked arguments keyed by parameter name; missing optional parameters are absent. */
-export type Arguments = Record<string, ArgumentValue>;
+import { effectivePolicy } from '../../shared/tool-policy.js';
+import { renderPackArgs } from './pack-command.js';
+import type { ArgumentValue, Arguments } from './argument-values.js';
 
 /** A short, safe rendering of a value for an error message. */
 function preview(value: unknown): string {
@@ -251,6 +248,15 @@ function programOf(tool: Tool, token: CommandToken | undefined): string {
   return program;
 }
 
+/** A SKILL.md Command rendered token by token. */
+function renderTemplate(tool: Tool, skill: Skill, values: Arguments, prefixes: readonly string[]): { program: string; args: string[]; supplied: number[] } {
+  const [first, ...rest] = parseCommand(tool.command, skill.syntax).tokens;
+  const program = programOf(tool, first);
+  const params = paramsByName(tool);
+  const rendered = rest.flatMap((token) => renderToken(tool, params, token, values, prefixes));
+  return { program, args: rendered.map((arg) => arg.text), supplied: rendered.flatMap((arg, i) => (arg.supplied ? [i] : [])) };
+}
+
 /** Where a command is rendered: its working directory, and the platform whose option syntax the guard knows (default: this one). */
 export interface RenderOptions {
   cwd: string;
@@ -269,17 +275,20 @@ export function renderCommand(skill: Skill, toolName: string, args: unknown, opt
     throw templateErrors.skillHasErrors(skill.name, tool.name, errors);
   }
   const values = validateArguments(tool, args);
-  const [first, ...rest] = parseCommand(tool.command, skill.syntax).tokens;
-  const program = programOf(tool, first);
-  const params = paramsByName(tool);
   const prefixes = optionPrefixes(options.platform ?? process.platform);
-  const rendered = rest.flatMap((token) => renderToken(tool, params, token, values, prefixes));
+  const {
+    program,
+    args: argv,
+    supplied,
+  } = tool.pack === undefined
+    ? renderTemplate(tool, skill, values, prefixes)
+    : { program: tool.pack.program, ...renderPackArgs(tool, tool.pack, values, prefixes) };
   return {
     program,
-    args: rendered.map((arg) => arg.text),
-    supplied: rendered.flatMap((arg, i) => (arg.supplied ? [i] : [])),
+    args: argv,
+    supplied,
     cwd: options.cwd,
-    timeoutMs: skill.timeoutSec * 1000,
+    timeoutMs: effectivePolicy(skill, tool).timeoutSec * 1000,
     env: [...skill.requires.env],
     skill: skill.name,
     tool: tool.name,

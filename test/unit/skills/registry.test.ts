@@ -14,6 +14,7 @@ describe('skill roots and precedence', () => {
     mkdirSync(join(t.userHome, '.kode', 'skills'), { recursive: true });
     mkdirSync(join(t.userHome, '.claude', 'skills'), { recursive: true });
     mkdirSync(join(t.userHome, '.local', 'share', 'gibb.eri.sh', 'skills'), { recursive: true });
+    mkdirSync(join(t.userHome, '.config', 'gibb.eri.sh', 'tools.d'), { recursive: true });
     for (const folder of ['.agents', '.codex', '.cursor', '.copilot']) mkdirSync(join(t.userHome, folder, 'skills'), { recursive: true });
     const config = t.config({ SKILLTRAY_SKILLS_PATH: [t.skills, second].join(delimiter) });
     expect(config.roots.map((r) => [r.kind, r.trust, r.syntax])).toEqual([
@@ -23,6 +24,8 @@ describe('skill roots and precedence', () => {
       ['packs', 'user', 'angle'],
       ['bundled', 'bundled', 'angle'],
       ['gibberish', 'user', 'braces'],
+      ['gibbtools', 'user', 'angle'],
+      ['gibbtools', 'user', 'angle'],
       ['kode', 'user', 'angle'],
       ['claude', 'user', 'angle'],
       ['agents', 'user', 'angle'],
@@ -36,6 +39,12 @@ describe('skill roots and precedence', () => {
     expect(t.config({ CODEX_HOME: join(t.userHome, '.codex') }).roots.find((r) => r.kind === 'codex')?.path).toBe(join(t.userHome, '.codex', 'skills'));
     expect(config.roots[2]?.path).toBe(join(t.home, 'skills'));
     expect(config.roots[3]?.path).toBe(join(t.home, 'packs'));
+    // gibb.eri.sh's tool packs: its config folder (whose tools folder is a skill) and its tools.d.
+    expect(config.roots.filter((r) => r.kind === 'gibbtools').map((r) => r.path)).toEqual([
+      join(t.userHome, '.config', 'gibb.eri.sh'),
+      join(t.userHome, '.config', 'gibb.eri.sh', 'tools.d'),
+    ]);
+    expect(t.config({ XDG_CONFIG_HOME: join(t.userHome, 'xdg') }).roots.some((r) => r.kind === 'gibbtools')).toBe(false);
   });
 
   it('leaves out compatibility roots that do not exist', () => {

@@ -103,9 +103,11 @@ function senonePipe(engine: Engine, n: number): Promise<void> {
   return n < engine.made ? Promise.resolve() : engine.piping;
 }
 
-function stopEngine(engine: Engine): Promise<void> {
+async function stopEngine(engine: Engine): Promise<void> {
   for (const decoder of [engine.grammar, engine.free, engine.loop]) decoder.stop();
-  return rm(engine.dir, { recursive: true, force: true });
+  // Pipes still being made would land in the folder as it is removed.
+  await engine.piping.catch(() => undefined);
+  await rm(engine.dir, { recursive: true, force: true, maxRetries: 3 });
 }
 
 function makeFifos(program: string, paths: string[], env: NodeJS.ProcessEnv): Promise<void> {

@@ -74,9 +74,16 @@ export class VoiceDesk {
     if (this.cooling !== null) clearTimeout(this.cooling);
     this.cooling = setTimeout(() => {
       this.cooling = null;
-      if (this.deps.broker.list().length === 0) void this.deps.recogniser.cool?.();
+      if (this.deps.broker.list().length === 0) this.cool();
     }, WARM_LINGER_MS);
     this.cooling.unref();
+  }
+
+  /** Lets the recogniser go in the background; what it could not let go of is said, never thrown at whoever turned voice off. */
+  private cool(): void {
+    this.close().catch((error: unknown) =>
+      process.emitWarning(`the recogniser could not be stopped: ${error instanceof Error ? error.message : String(error)}`),
+    );
   }
 
   /** Lets the recogniser go now (voice turned off, the core closing). */
@@ -98,7 +105,7 @@ export class VoiceDesk {
   /** Turns voice on or off and sets the hotkeys (E617 for one that is not an accelerator); told on the event stream. */
   setSettings(change: Partial<VoiceSettings>): VoiceSettings {
     const settings = setVoiceSettings(this.deps.db(), change);
-    if (!settings.enabled) void this.close();
+    if (!settings.enabled) this.cool();
     else if (this.deps.broker.list().length > 0) this.warm();
     this.deps.emit({ type: 'voice', settings });
     return settings;

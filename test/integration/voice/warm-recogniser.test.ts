@@ -82,4 +82,15 @@ describe('pocketsphinx kept warm', () => {
     expect(decoders()).toEqual([]);
     for (const { dir } of running) expect(existsSync(dir)).toBe(false);
   });
+
+  it('cooled while it is still starting, fails nothing and leaves nothing behind', { timeout: 120_000 }, async () => {
+    for (let turns = 0; turns < 40; turns++) {
+      const r = recogniser();
+      r.warm();
+      // Cooled at a different point of its start each time: before, among and after its pipes being made.
+      for (let i = 0; i < turns; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+      await r.cool();
+    }
+    expect(decoders()).toEqual([]);
+  });
 });

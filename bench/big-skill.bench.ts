@@ -98,7 +98,8 @@ export async function bigSkillBench(dir: string, fixtures: BenchFixtures): Promi
     name: `search the ${mb} MB skill from the CLI`,
     ...search,
     baseline: 'node + raw FTS5 query (a process)',
-    goal: 1.5,
+    // Issue 40's goal for one skill's search, as for its build.
+    goal: 1.3,
     note: 'stat fingerprint of 5,000 files checked',
   });
 

@@ -12,11 +12,13 @@ import { BUNDLED_MANIFEST, resolveConfig } from '../src-main/core/config.js';
 import { profileFor } from '../src-main/core/policy/profile.js';
 import { startNetworkProxy } from '../src-main/core/process/network/proxy-server.js';
 import { boxPlaces } from '../src-main/core/process/sandbox/box-places.js';
+import { openBox, openWorkspace } from '../src-main/core/process/sandbox/box-spec.js';
 import { bundledManifestOf, manifestText } from '../src-main/core/skills/bundled-manifest.js';
+import { fdLayout } from '../src-main/core/process/sandbox/bubblewrap.js';
 import { platformSandbox } from '../src-main/core/process/sandbox/platform-sandbox.js';
 import { noSandbox, type RunPlaces, type SpawnCommand } from '../src-main/core/process/sandbox/sandbox.js';
 import { resolveProgram } from '../src-main/core/process/resolve-program.js';
-import { median, type Figure, type Metric } from './measure.js';
+import { median, paired, type Figure, type Metric } from './measure.js';
 
 const TRUE_SKILL = `---
 name: truth
@@ -48,16 +50,21 @@ function spawned(program: string, args: readonly string[], env?: Record<string, 
   });
 }
 
-/** A wrapped command spawned as the runner does: its inputs (the socket filter) on fds 3, 4, …, and its report fd open after them; fails unless it exits 0. */
+/**
+ * A wrapped (ungated) command spawned as the runner does, each descriptor where fdLayout numbers it:
+ * its inputs (the socket filter), the descriptors bwrap binds, its report fd; fails unless it exits 0.
+ */
 function spawnedWrapped(wrapped: SpawnCommand): Promise<void> {
   const inputs = wrapped.inputs ?? [];
+  const at = fdLayout({ inputs: inputs.length, bound: wrapped.fds?.length ?? 0, gated: false });
+  const stdio: ('ignore' | 'pipe' | number)[] = ['ignore', 'ignore', 'ignore'];
+  inputs.forEach((_, i) => (stdio[at.inputs + i] = 'pipe'));
+  (wrapped.fds ?? []).forEach((fd, i) => (stdio[at.bound + i] = fd));
+  if (wrapped.reports === true) stdio[at.report] = 'pipe';
   return new Promise((resolve, reject) => {
-    const child = spawn(wrapped.program, wrapped.args, {
-      env: wrapped.env,
-      stdio: ['ignore', 'ignore', 'ignore', ...inputs.map(() => 'pipe' as const), ...(wrapped.reports === true ? (['pipe'] as const) : [])],
-    });
-    inputs.forEach((input, i) => (child.stdio[3 + i] as NodeJS.WritableStream).end(input));
-    if (wrapped.reports === true) (child.stdio[3 + inputs.length] as NodeJS.ReadableStream).resume();
+    const child = spawn(wrapped.program, wrapped.args, { env: wrapped.env, cwd: wrapped.cwd, stdio });
+    inputs.forEach((input, i) => (child.stdio[at.inputs + i] as NodeJS.WritableStream).end(input));
+    if (wrapped.reports === true) (child.stdio[at.report] as NodeJS.ReadableStream).resume();
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${wrapped.program} exited with ${String(code)}`))));
   });
@@ -119,22 +126,31 @@ export async function runBench(dir: string): Promise<(Figure | Metric)[]> {
     if (why === null) {
       // The sandbox alone: the command line a read-only run of `true` gets, spawned directly.
       const home = mkdtempSync(join(dir, 'home-'));
+      const spec = openBox(openWorkspace(work), {
+        reads: [],
+        programPath: truePath,
+        skillDir: join(bundled, 'truth'),
+        userHome: join(dir, 'user'),
+        skilltrayHome: config.home,
+        platform: process.platform,
+        otherHomes: [],
+      });
       const { places } = boxPlaces({
+        spec,
         profile: profileFor({ readOnly: true, network: false, hosts: [], classification: null, box: { reads: [], writes: [], limits: {} } }, false),
-        cwd: work,
         skillDir: join(bundled, 'truth'),
         snapshotDir: join(bundled, 'truth'),
         tempDir: temp,
         homeDir: home,
         env: config.env,
         skilltrayHome: config.home,
-        programs: [],
         platform: process.platform,
-        asRoot: false,
+        asRoot: process.getuid?.() === 0,
         gated: false,
       });
       const wrapped = sandbox.wrap({ program: truePath, args: [], env: { PATH: process.env.PATH ?? '' } }, places);
-      const sandboxed = await median(() => spawnedWrapped(wrapped), 31, 3);
+      const bareBwrap = () => spawnedWrapped(wrapped);
+      const sandboxed = await median(bareBwrap, 31, 3);
       figures.push({
         name: `sandboxed \`true\` (${sandbox.mechanism ?? ''}, read-only)`,
         ms: sandboxed,
@@ -147,6 +163,15 @@ export async function runBench(dir: string): Promise<(Figure | Metric)[]> {
       const call = () => contained.runs.run({ skill: 'truth', tool: 'yes', surface: 'cli', cwd: work }, { approval: { kind: 'none' } });
       const full = await median(call, 31, 3);
       figures.push({ name: 'run `true`: render+policy+snapshot+sandbox+record', ms: full, baseline: 'raw child_process.spawn of true', baselineMs: raw });
+      // The whole contained run against bwrap alone running the same program in the same box, measured in alternation.
+      const against = await paired(call, bareBwrap, 31, 3);
+      figures.push({
+        name: 'run `true` contained, against its bare box',
+        ms: against.ms,
+        baseline: 'bwrap running true, the same binds',
+        baselineMs: against.baselineMs,
+        goal: 1.5,
+      });
     } else {
       figures.push({ name: 'sandboxed `true`', text: `not measured: ${why}` });
     }

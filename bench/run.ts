@@ -22,6 +22,7 @@ import { loadBench } from './load.bench.js';
 import { historyBench } from './history.bench.js';
 import { formatFigure, type Figure, type Metric } from './measure.js';
 import { killAll } from './processes.js';
+import { realDevBench } from './real-dev.bench.js';
 import { runBench } from './run.bench.js';
 import { searchBench } from './search.bench.js';
 import { searchQualityBench } from './search-quality.bench.js';
@@ -51,6 +52,7 @@ const BENCHES: Record<string, Bench> = {
   history: historyBench,
   discover: (dir, fixtures) => discoverBench(dir, bundledDir, fixtures),
   'search-quality': (dir) => searchQualityBench(dir, bundledDir),
+  'real-dev': (dir) => realDevBench(dir, bundledDir),
   ui: uiBench,
   voice: voiceBench,
 };

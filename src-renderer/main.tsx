@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { connect } from './api/connection.js';
 import { captureToken } from './api/token.js';
 import { Announcer } from './app/announcer.js';
-import { App } from './app/app.js';
+import { App } from './shell/app.js';
 import { ConnectionProvider } from './app/connection-context.js';
 import { PendingProvider } from './app/pending.js';
 import './styles/theme.css';

@@ -8,18 +8,24 @@ import { toolNeeds } from '../shared/search-text.js';
 import type { IndexingWork } from '../core/api.js';
 import { emphasize } from './emphasis.js';
 
+/** What a broken skill's hit says instead of how to run it: its errors, and the command that explains them. */
+function brokenLine(hit: SearchHit): string {
+  return `broken (${hit.errors.join(', ')}): it will not run until fixed · skilltray check ${hit.skill}`;
+}
+
 function hitLines(hit: SearchHit, on: boolean): string[] {
   const number = `${String(hit.rank).padStart(2)}.`;
   const snippet = hit.snippet === '' ? [] : [`    ${emphasize(hit.snippet, on)}`];
+  const broken = hit.errors.length > 0;
   if (hit.tool !== null) {
     return [
       `${number} ${hit.skill}/${emphasize(hit.title, on)} — tool: ${hit.tool.summary}`,
-      `    ${toolNeeds(hit.tool)} · skilltray run ${hit.skill} ${hit.tool.name}`,
+      `    ${broken ? brokenLine(hit) : `${toolNeeds(hit.tool)} · skilltray run ${hit.skill} ${hit.tool.name}`}`,
       ...snippet,
     ];
   }
   const where = hit.section === '' ? hit.file : `${hit.file}:${hit.line}`;
-  return [`${number} ${hit.skill}: ${emphasize(hit.title, on)} (${where})`, ...snippet];
+  return [`${number} ${hit.skill}: ${emphasize(hit.title, on)} (${where})${broken ? ` — ${brokenLine(hit)}` : ''}`, ...snippet];
 }
 
 /** The hits, one block each; nothing when there are none. */

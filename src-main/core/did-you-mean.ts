@@ -8,7 +8,7 @@
 const MAX_SUGGESTIONS = 3;
 
 /** Edit distance with adjacent swaps counted once (`gti` → `git` is 1), up to `limit` (more is limit + 1). */
-function editDistance(a: string, b: string, limit: number): number {
+export function editDistance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
   let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -26,7 +26,7 @@ function editDistance(a: string, b: string, limit: number): number {
 }
 
 /** How many edits still read as a typo of a word this long: one in a short word, two from five letters, three from twelve. */
-function typoLimit(length: number): number {
+export function typoLimit(length: number): number {
   return length < 5 ? 1 : length < 12 ? 2 : 3;
 }
 

@@ -4,7 +4,7 @@
  * for, so a helper loads only what its job needs.
  */
 import { workerData } from 'node:worker_threads';
-import type { HelperBatch, HelperData, HelperWork, JobName, ParallelJob } from './parallel.js';
+import { mayStart, type HelperBatch, type HelperData, type HelperWork, type JobName, type ParallelJob } from './parallel.js';
 
 const JOBS: Record<JobName, () => Promise<ParallelJob<never, unknown>>> = {
   'skill-parse': async () => (await import('./skills/fresh-parse.js')).freshParseJob,
@@ -18,12 +18,16 @@ const { job, port } = workerData as HelperData;
 const { run } = (await JOBS[job]()) as ParallelJob<unknown, unknown>;
 
 // The work comes once the caller has it ready (the helper may have been started before: EarlyHelpers); a port closed without any ends the helper.
-port.once('message', ({ inputs, next, posted }: HelperWork) => {
-  work(inputs, next, posted);
+port.once('message', (given: HelperWork) => {
+  work(given);
   port.close();
 });
 
-function work(inputs: readonly unknown[], next: Int32Array, posted: Int32Array): void {
+/** How long a helper ahead of the window sleeps between looks at it (it is woken when it moves). */
+const WINDOW_SLICE_MS = 500;
+
+function work(given: HelperWork): void {
+  const { inputs, next, posted, taken } = given;
   let batch: HelperBatch = [];
   const post = (): void => {
     if (batch.length === 0) return;
@@ -38,6 +42,11 @@ function work(inputs: readonly unknown[], next: Int32Array, posted: Int32Array):
     batch = [];
   };
   for (let i = Atomics.add(next, 0, 1); i < inputs.length; i = Atomics.add(next, 0, 1)) {
+    if (!mayStart(given, i)) {
+      // What it holds goes first: the input the caller waits for may be among it.
+      post();
+      while (!mayStart(given, i)) Atomics.wait(taken as Int32Array, 0, Atomics.load(taken as Int32Array, 0), WINDOW_SLICE_MS);
+    }
     try {
       batch.push([i, run(inputs[i]), true]);
     } catch {

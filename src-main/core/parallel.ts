@@ -6,6 +6,11 @@
  * this thread hands every output to `take` in input order, the order the same work done here alone
  * would give. A helper that cannot start, fails on an input or stops answering costs only time:
  * this thread does what the helpers did not.
+ *
+ * Back-pressure: no thread starts an input while the inputs claimed but not yet taken, up to and
+ * with it, weigh more than the window (inputOf's `weigh`, e.g. the bytes a skill's files hold), but
+ * the one `take` waits for: helpers that read faster than `take` stores wait, so what sits between
+ * them stays within the window however fast reading goes.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -34,6 +39,22 @@ export interface HelperWork {
   next: Int32Array;
   /** `[0]`: how many outputs helpers have posted (this thread waits on it). */
   posted: Int32Array;
+  /** `[0]`: how many outputs this thread has handed to `take` (helpers ahead of the window wait on it). */
+  taken?: Int32Array;
+  /** `[i]`: the weight of inputs 0 to i − 1, so inputs a to b − 1 weigh `before[b] − before[a]`. */
+  before?: Float64Array;
+  /** The most the inputs claimed but not taken may weigh (see mayStart). */
+  window?: number;
+}
+
+/**
+ * Whether input `index` may be started: it is the one `take` waits for, or it and every input
+ * claimed before it but not yet taken weigh at most the window.
+ */
+export function mayStart(work: HelperWork, index: number): boolean {
+  if (work.taken === undefined || work.before === undefined || work.window === undefined) return true;
+  const taken = Atomics.load(work.taken, 0);
+  return index <= taken || (work.before[index + 1] as number) - (work.before[taken] as number) <= work.window;
 }
 
 /** A helper's batch: input index, output, and whether the job returned (false: it threw, or its output could not be cloned). */
@@ -71,11 +92,25 @@ export interface ParallelOptions<I, O> {
   stallMs?: number;
   /** Helpers started for this job ahead of it, used instead of starting others (and ended if the inputs are too few for any). */
   early?: EarlyHelpers | null;
+  /** What an input weighs towards the window (1 each by default): what its output will hold, roughly. */
+  weigh?: (input: I, index: number) => number;
+  /** The most the inputs claimed but not yet taken may weigh (DEFAULT_WINDOW inputs by default). */
+  window?: number;
 }
+
+/** Inputs claimed but not taken at most, when inputs are not weighed: enough to keep every thread busy, few enough to hold. */
+export const DEFAULT_WINDOW = 256;
 
 /** A count every thread sees (Atomics on a SharedArrayBuffer). */
 function sharedCount(): Int32Array {
   return new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+}
+
+/** The running weights of `inputs` as HelperWork's `before`, shared with every thread. */
+function runningWeights<I>(inputs: readonly I[], weigh: ((input: I, index: number) => number) | undefined): Float64Array {
+  const before = new Float64Array(new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT * (inputs.length + 1)));
+  inputs.forEach((input, i) => (before[i + 1] = (before[i] as number) + (weigh === undefined ? 1 : weigh(input, i))));
+  return before;
 }
 
 interface Helpers {
@@ -161,8 +196,9 @@ export function runInParallel<I, O>(
   }
   const next = sharedCount();
   const posted = sharedCount();
+  const shared = sharedCount();
+  const work: HelperWork = { inputs, next, posted, taken: shared, before: runningWeights(inputs, options.weigh), window: options.window ?? DEFAULT_WINDOW };
   const { workers, ports } = early ?? startHelpers(script, helperCount, job.name);
-  const work: HelperWork = { inputs, next, posted };
   for (const port of ports) port.postMessage(work);
   // Outputs waiting for an earlier one (input order), and inputs a helper gave back for this thread to run.
   const ready = new Map<number, O>();
@@ -170,6 +206,7 @@ export function runInParallel<I, O>(
   let taken = 0;
   let helped = 0;
   const deliver = (): void => {
+    const from = taken;
     for (;;) {
       if (ready.has(taken)) {
         const output = ready.get(taken) as O;
@@ -177,7 +214,12 @@ export function runInParallel<I, O>(
         take(output, taken++);
       } else if (givenBack.delete(taken)) {
         take(here(inputs[taken] as I, taken), taken++);
-      } else return;
+      } else break;
+    }
+    // Helpers waiting for the window to move see it move.
+    if (taken !== from) {
+      Atomics.store(shared, 0, taken);
+      Atomics.notify(shared, 0);
     }
   };
   const drain = (): void => {
@@ -194,25 +236,31 @@ export function runInParallel<I, O>(
       }
     }
   };
+  let seen = Atomics.load(posted, 0);
+  let heard = Date.now();
+  /** Waits for helpers to post (a slice at most), then takes what they posted; inputs below `upTo` a helper sat on too long are done here. */
+  const awaitHelpers = (upTo: number): void => {
+    Atomics.wait(posted, 0, seen, Math.min(WAIT_SLICE_MS, stallMs));
+    const now = Atomics.load(posted, 0);
+    if (now !== seen) {
+      seen = now;
+      heard = Date.now();
+    } else if (Date.now() - heard > stallMs) {
+      for (let i = taken; i < upTo; i++) if (!ready.has(i)) givenBack.add(i);
+    }
+    drain();
+    deliver();
+  };
   try {
     for (let i = Atomics.add(next, 0, 1); i < inputs.length; i = Atomics.add(next, 0, 1)) {
+      // This thread keeps to the window too: past it, it takes what the helpers made first.
+      while (!mayStart(work, i)) awaitHelpers(i);
       ready.set(i, here(inputs[i] as I, i));
       drain();
       deliver();
     }
     // Every input is claimed: wait for the ones helpers hold.
-    let seen = Atomics.load(posted, 0);
-    let heard = Date.now();
-    for (drain(), deliver(); taken < inputs.length; drain(), deliver()) {
-      Atomics.wait(posted, 0, seen, Math.min(WAIT_SLICE_MS, stallMs));
-      const now = Atomics.load(posted, 0);
-      if (now !== seen) {
-        seen = now;
-        heard = Date.now();
-      } else if (Date.now() - heard > stallMs) {
-        for (let i = taken; i < inputs.length; i++) if (!ready.has(i)) givenBack.add(i);
-      }
-    }
+    for (drain(), deliver(); taken < inputs.length;) awaitHelpers(inputs.length);
   } finally {
     stopHelpers({ workers, ports });
   }

@@ -10,6 +10,7 @@ import { app, BrowserWindow, dialog, globalShortcut, ipcMain, Menu, nativeImage,
 import { SkilltrayCore } from '../core/api.js';
 import { callerOf } from '../core/authority.js';
 import { resolveConfig, userHome } from '../core/config.js';
+import { IPC_READY_CHANNEL } from '../shared/contract.js';
 import { toSkilltrayError } from '../shared/skilltray-error.js';
 import { startHttpServer } from '../server/http.js';
 import { onShutdownSignal } from '../server/shutdown-signals.js';
@@ -54,6 +55,7 @@ async function start(): Promise<void> {
     log,
   });
   followCore(core, windows);
+  ipcMain.on(IPC_READY_CHANNEL, (event) => windows.pageReady(event.sender));
   // The app's log: a recovered state.db is said here as well as in the window.
   core.on('event', (event) => {
     if (event.type === 'notice') log(`${event.notice.code === 'E902' ? 'warning' : 'notice'}[${event.notice.code}]: ${event.notice.message}`);

@@ -1,8 +1,10 @@
 /**
  * The open windows, one per UI route: shown on demand (created once, then brought forward), sent the
- * core's events, and the approval queue brought forward when a run waits for a person. Closing a
- * window keeps the app running in the tray. BrowserWindow is passed in, so a test drives this with a
- * stand-in.
+ * core's events, and the approval queue brought forward when a run waits for a person. A page that is
+ * still loading cannot hear an event, so each window's events are held until its page says it listens
+ * (IPC_READY_CHANNEL, sent by the preload), as electron/fiddle queues until its renderer is ready.
+ * Closing a window keeps the app running in the tray. BrowserWindow is passed in, so a test drives
+ * this with a stand-in.
  */
 import type { BrowserWindowConstructorOptions } from 'electron';
 import type { SkilltrayCore } from '../core/api.js';
@@ -25,8 +27,11 @@ export interface AppWindow {
   loadURL(url: string): Promise<void>;
   setAlwaysOnTop(flag: boolean, level?: 'floating'): void;
   flashFrame(flag: boolean): void;
-  webContents: { send(channel: string, ...args: unknown[]): void };
+  webContents: { send(channel: string, ...args: unknown[]): void; on(event: 'did-start-loading', listener: () => void): unknown };
 }
+
+/** Most messages held for one page that has not said it listens: a page that never loads must not hold a run's output forever. */
+export const HELD_MESSAGES = 1000;
 
 export interface WindowsDeps {
   /** `new BrowserWindow(options)`. */
@@ -37,6 +42,8 @@ export interface WindowsDeps {
 
 export class Windows {
   private readonly open = new Map<WindowRoute, AppWindow>();
+  /** The messages of each window whose page has not said it listens yet, oldest first. */
+  private readonly held = new Map<AppWindow, [channel: string, payload: unknown][]>();
 
   constructor(private readonly deps: WindowsDeps) {}
 
@@ -51,7 +58,15 @@ export class Windows {
     }
     const window = this.deps.create(windowOptions(route, this.deps.settings));
     this.open.set(route, window);
-    window.on('closed', () => this.open.delete(route));
+    this.held.set(window, []);
+    window.on('closed', () => {
+      this.open.delete(route);
+      this.held.delete(window);
+    });
+    // A reload starts a new page, which says again when it listens.
+    window.webContents.on('did-start-loading', () => {
+      if (!this.held.has(window)) this.held.set(window, []);
+    });
     if (route === 'tray') window.on('blur', () => window.hide());
     window.once('ready-to-show', () => {
       window.show();
@@ -76,10 +91,27 @@ export class Windows {
     if (window && !window.isDestroyed()) window.setAlwaysOnTop(false);
   }
 
-  /** Sends a message to every open window. */
+  /** Sends a message to every open window, or holds it for a page that does not listen yet. */
   broadcast(channel: string, payload: unknown): void {
     for (const window of this.open.values()) {
-      if (!window.isDestroyed()) window.webContents.send(channel, payload);
+      if (window.isDestroyed()) continue;
+      const held = this.held.get(window);
+      if (held === undefined) {
+        window.webContents.send(channel, payload);
+        continue;
+      }
+      held.push([channel, payload]);
+      if (held.length > HELD_MESSAGES) held.shift();
+    }
+  }
+
+  /** The page of `sender` (a window's web contents) listens now: what was held for it goes first, in order. */
+  pageReady(sender: unknown): void {
+    for (const window of this.open.values()) {
+      if (window.webContents !== sender || window.isDestroyed()) continue;
+      const held = this.held.get(window) ?? [];
+      this.held.delete(window);
+      for (const [channel, payload] of held) window.webContents.send(channel, payload);
     }
   }
 }

@@ -12,11 +12,13 @@ import type { SkilltrayCore } from '../core/api.js';
 import { MAX_INPUT_DEPTH, nestsDeeperThan } from '../core/facade.js';
 import { callerOf } from '../core/authority.js';
 import { callOperation } from '../core/operations.js';
-import type { OperationName } from '../shared/contract.js';
+import type { Envelope, OperationName } from '../shared/contract.js';
 import type { RunSummary } from '../shared/runs.js';
 import type { Transport } from './app-link.js';
 import { OwnerRouting, RUN_OPERATIONS, type OwnerRoutingOptions } from './owner-routing.js';
-import type { OperationCall } from './mcp.js';
+
+/** Executes one contract operation and returns its envelope; `signal` aborts when the client cancels. */
+export type OperationCall = (operation: OperationName, input: unknown, signal: AbortSignal) => Promise<Envelope<unknown>>;
 
 export interface LocalExecutorOptions {
   /** Where the assistant launched the bridge: gateway calls resolve paths and log from here. */

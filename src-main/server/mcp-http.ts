@@ -15,7 +15,7 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import type { SkilltrayCore } from '../core/api.js';
 import { callOperation } from '../core/operations.js';
 import type { Caller, Health, ServerEvent } from '../shared/contract.js';
-import type { OperationCall } from './mcp.js';
+import type { OperationCall } from './mcp-executor.js';
 
 export interface McpHttpOptions {
   core: SkilltrayCore;

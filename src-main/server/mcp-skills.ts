@@ -15,7 +15,7 @@ import { decodePath, skillFileUri, splitServedUri } from '../shared/served-uri.j
 import { skillcErrors } from '../shared/error-messages/skillc.js';
 import type { ErrorShape } from '../shared/errors.js';
 import { protocolError } from './mcp-errors.js';
-import type { OperationCall } from './mcp.js';
+import type { OperationCall } from './mcp-executor.js';
 
 const ListRequest = z.object({ method: z.literal('skills/list'), params: z.looseObject({ cursor: z.string().optional() }).optional() });
 const GetRequest = z.object({ method: z.literal('skills/get'), params: z.looseObject({ uri: z.string() }) });

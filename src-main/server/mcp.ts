@@ -18,17 +18,15 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Envelope, OperationName, OperationOutputs } from '../shared/contract.js';
+import type { OperationName, OperationOutputs } from '../shared/contract.js';
 import type { ErrorShape } from '../shared/errors.js';
 import { gatewayErrors } from '../shared/error-messages/gateway.js';
 import { nearestNames } from '../core/facade.js';
 import { MCP_TOOLS, errorText, findTool, toolDefinition, toolResult } from './mcp-tools.js';
 import { rootsCwd } from './mcp-roots.js';
 import { ProtocolError, protocolError as toProtocolError } from './mcp-errors.js';
+import type { OperationCall } from './mcp-executor.js';
 import { registerSkillsExtension } from './mcp-skills.js';
-
-/** Executes one contract operation and returns its envelope; `signal` aborts when the client cancels. */
-export type OperationCall = (operation: OperationName, input: unknown, signal: AbortSignal) => Promise<Envelope<unknown>>;
 
 export interface McpBridgeOptions {
   /** Skilltray's version, reported as the server's. */

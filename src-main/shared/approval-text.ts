@@ -85,7 +85,7 @@ export function shortCommand(programPath: string, argv: readonly string[], suppl
 /** How the run is contained, in a few words: "read-only, no network", or why it is not contained. */
 export function containment(sandbox: SandboxView): string {
   if (!sandbox.contained) return sandbox.name === 'none' ? 'not sandboxed (you turned it off)' : 'not contained (no sandbox here)';
-  const files = sandbox.wholeHome === true ? 'can read your whole home folder' : sandbox.name === 'read-only' ? 'read-only' : 'can write in that folder';
+  const files = sandbox.name === 'read-only' ? 'read-only' : 'can write in that folder';
   return `${files}, ${networkWords(sandbox, 3)}`;
 }
 
@@ -116,18 +116,24 @@ export const LIMIT_HIT: Record<LimitHit, string> = {
 export function boxLines(sandbox: SandboxView, home?: string): string[] {
   if (!sandbox.contained) return [];
   const lines = [
-    sandbox.wholeHome === true
-      ? 'Sees: the system’s programs, and your whole home folder read-only (keys and credential stores stay hidden); a private temporary folder.'
-      : `Sees: the system’s programs, its folder ${sandbox.name === 'workspace' ? '(it may change files there)' : 'read-only'}, an empty home and a temporary folder of its own.`,
+    `Sees: the system’s programs, its folder ${sandbox.name === 'workspace' ? '(it may change files there)' : 'read-only'}, an empty home and a temporary folder of its own.`,
   ];
-  if ((sandbox.reads ?? []).length > 0) lines.push(`Also reads: ${(sandbox.reads ?? []).join(', ')} (read-only).`);
+  if ((sandbox.reads ?? []).length > 0) {
+    const at = (sandbox.readsAt ?? []).filter((path) => !(sandbox.reads ?? []).includes(path));
+    lines.push(
+      `Also reads: ${(sandbox.reads ?? []).join(', ')} (read-only)${at.length > 0 ? `, which lead${at.length === 1 ? 's' : ''} to ${at.join(', ')}` : ''}.`,
+    );
+  }
+  if ((sandbox.gitOutside ?? []).length > 0) {
+    lines.push(`A .git in its folder names a git folder outside it (${(sandbox.gitOutside ?? []).join(', ')}): the run sees nothing there, so git may fail.`);
+  }
   if ((sandbox.programs ?? []).length > 0)
     lines.push(`Runs from outside the system folders: ${(sandbox.programs ?? []).map((path) => shortPath(path, home, 60)).join(', ')} (read-only).`);
   if (sandbox.name === 'workspace') {
     lines.push(
       (sandbox.writes ?? []).length > 0
-        ? `May change what other programs run later: ${(sandbox.writes ?? []).join(', ')}; the rest (.git hooks and config, editor and CI settings) stays read-only.`
-        : 'What other programs run later stays read-only: .git, editor and CI settings, shell and package-manager startup files.',
+        ? `May also change: ${(sandbox.writes ?? []).join(', ')}; every other hidden file and folder (.git hooks and config, editor, agent and CI settings) stays read-only, and hidden ones it makes are removed when it ends.`
+        : 'Every hidden file and folder (.git, editor, agent and CI settings, startup files) and node_modules stay read-only; hidden ones it makes are removed when it ends.',
     );
   }
   if (sandbox.limits !== undefined) {

@@ -529,6 +529,9 @@ export function ipcChannel(operation: OperationName | DesktopOperationName): str
 /** The channel main pushes ServerEvents on. */
 export const IPC_EVENT_CHANNEL = 'skilltray:event';
 
+/** The channel a page says on that it listens for events: main holds them for the page until then. */
+export const IPC_READY_CHANNEL = 'skilltray:ready';
+
 /** What the preload exposes to the renderer as `window.skilltray`. */
 export interface PreloadApi {
   invoke(operation: OperationName | DesktopOperationName, input: unknown): Promise<Envelope<unknown>>;

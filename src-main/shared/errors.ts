@@ -46,7 +46,10 @@ export const ERROR_KINDS = {
   E508: 'invalid_arguments',
   E509: 'template_error',
   E510: 'invalid_cwd', // a run's working directory is not an existing absolute directory
-  E511: 'workspace_refused', // the working directory is /, a home folder, Skilltray's home, a skill root, a system folder or an ancestor of one
+  E511: 'workspace_refused', // the working directory is not where a run may work: /, a home folder or a hidden folder of it, Skilltray's home, a system tree…
+  E512: 'bind_refused', // a declared read or a program would show a secret, Skilltray's home, a whole home or a kernel tree
+  E513: 'workspace_too_big', // a writing run's folder is too big or deep to hold every hidden entry read-only
+  E514: 'workspace_moved', // the run's folder was moved or replaced after the decision (where no descriptor can be bound)
   // E6xx: policy and approval
   E601: 'approval_required',
   E602: 'denied_by_rule',

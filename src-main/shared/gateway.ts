@@ -70,6 +70,11 @@ export interface SourcesResult {
   more: number;
   /** Depth at which the cut-off entries would have continued (null when nothing was cut). */
   more_depth: number | null;
+  /**
+   * The files a skill may hold (MAX_SKILL_FILES) when it holds more: the walk stopped there, so
+   * files past it are in no listing, count or total, and the listing says so; else null.
+   */
+  files_cap: number | null;
 }
 
 export type TokenizerName = 'porter' | 'unicode61';
@@ -124,6 +129,8 @@ export interface SearchHit {
   score: number;
   /** Its place in the answer, from 1. */
   rank: number;
+  /** The codes of its skill's errors: such a skill will not run (its tools cannot be called) and its hits come last. Empty for a skill that runs. */
+  errors: string[];
 }
 
 export interface SearchResult {
@@ -131,10 +138,17 @@ export interface SearchResult {
   query: string;
   /**
    * `all`: every hit holds every word of the query (common words such as "the" or "my" left out
-   * when others remain); `any`: nothing held them all, so these hold some, most first.
+   * when others remain); `any`: some hits hold only some of them (nothing held them all, or the
+   * query has three or more such words and is ranked on all of them), best first.
    */
   matched: 'all' | 'any';
   results: SearchHit[];
+  /** The one skill searched, or null when every skill was. */
+  skill: string | null;
+  /** When nothing matched: what to tell the person (`no results for "xyzzy"`, naming the skill searched), else null. */
+  message: string | null;
+  /** When nothing matched: the query with each word found in no skill replaced by the closest indexed word, when that query finds something; else null. */
+  did_you_mean: string | null;
 }
 
 export interface BuildResult {

@@ -1,8 +1,15 @@
 /**
  * The data every surface exchanges: skills as loaded, diagnostics, rendered requests, run results.
- * Plain types with no runtime code, so the renderer can import them without pulling in Node.
+ * Types and their constant lists (modes, roles, root kinds), nothing that reaches Node, so the renderer
+ * imports them as they are; the lowest of shared's data modules: it imports none of the others.
  */
-import type { NetworkHosts } from './runs.js';
+
+/**
+ * Where a run's network leads: the hosts it may reach through Skilltray's filtering proxy (`*` alone:
+ * any host), or `host`, this computer's own network shared unfiltered (ICMP, the system resolver;
+ * never a Unix socket). Empty without the network. See docs/runner.md#network.
+ */
+export type NetworkHosts = string[] | 'host';
 
 /** bundled skills ship with the app; everything else (user dir, SKILLTRAY_SKILLS_PATH, other tools' dirs) is user. */
 export type Trust = 'bundled' | 'user';

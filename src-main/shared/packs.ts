@@ -1,6 +1,6 @@
 /** Installed skill packs as every surface sees them: sources, scan reports, update diffs, the lock. */
 import type { Mode } from './model.js';
-import type { NetworkHosts } from './runs.js';
+import type { NetworkHosts } from './model.js';
 
 /** What a pack was installed from. */
 export type PackSourceKind = 'git' | 'folder' | 'zip' | 'tar';

@@ -1,7 +1,6 @@
 /** Runs, approvals, rules and settings as every surface sees them (the renderer included). */
 import type { ErrorCode, ErrorShape } from './errors.js';
-import type { LimitHit, Mode, RenderedCommand, ResourceLimits, RootKind, RunResult, SkillIdentity, Trust } from './model.js';
-import type { RunChannel } from './voice.js';
+import type { LimitHit, Mode, NetworkHosts, RenderedCommand, ResourceLimits, RootKind, RunResult, SkillIdentity, Trust } from './model.js';
 
 /**
  * Where a request came from: `ui` is the app's own window (over IPC, the only way to be the tray),
@@ -10,6 +9,13 @@ import type { RunChannel } from './voice.js';
 export type Surface = 'cli' | 'http' | 'mcp' | 'ui' | 'browser';
 
 export const SURFACES: readonly Surface[] = ['cli', 'http', 'mcp', 'ui', 'browser'];
+
+/**
+ * Where a run request came from, as its record keeps it: a person at a keyboard (the app, the
+ * browser UI, the CLI), an assistant, or an assistant acting on something the person said (`voice`,
+ * which the caller states with `channel: "voice"` on run and attach).
+ */
+export type RunChannel = 'voice' | 'keyboard' | 'assistant';
 
 /** What was decided: `auto` ran without asking, `approved`/`denied` by someone or something, `refused` could not run. */
 export type RunOutcome = 'auto' | 'approved' | 'denied' | 'refused';
@@ -25,13 +31,6 @@ export type SandboxProfileName = 'read-only' | 'workspace' | 'none';
 
 export const SANDBOX_PROFILES: readonly SandboxProfileName[] = ['read-only', 'workspace', 'none'];
 
-/**
- * Where a run's network leads: the hosts it may reach through Skilltray's filtering proxy (`*` alone:
- * any host), or `host`, this computer's own network shared unfiltered (ICMP, the system resolver;
- * never a Unix socket). Empty without the network. See docs/runner.md#network.
- */
-export type NetworkHosts = string[] | 'host';
-
 /** The profile policy asks for: filesystem access, whether the network is reachable, and where it leads. */
 export interface SandboxProfile {
   name: SandboxProfileName;
@@ -43,7 +42,12 @@ export interface SandboxProfile {
    * remembered before the box had it, which covered more.
    */
   reads?: string[];
-  /** Guarded entries of its working directory (`.git`, `.vscode`…) the skill declares it writes (`writes:`). */
+  /**
+   * Where each declared read that exists really is (every link followed): what the box binds and the
+   * approval shows. A run's own; absent from a rule's pin, which holds for the declarations as written.
+   */
+  readsAt?: string[];
+  /** Hidden paths of its working directory (`.git`, `.cargo`…) or dependency folders the skill declares it writes (`writes:`). */
   writes?: string[];
   /** The run's resource limits (what it asks for, within the person's ceiling). */
   limits?: ResourceLimits;
@@ -69,8 +73,8 @@ export interface SandboxView extends SandboxProfile {
   why: string | null;
   /** Programs outside the system folders that the box binds read-only on their own: the tool's program, its interpreter. */
   programs?: string[];
-  /** True when the working directory is the person's home folder: the run can read all of it (secrets still masked). */
-  wholeHome?: boolean;
+  /** `.git` files in the working directory that name a git folder outside it (relative): the box shows nothing there, so git may fail. */
+  gitOutside?: string[];
   /** Why the resource limits do not apply to this run, as a sentence; null (or absent) when they do. */
   limitsWhy?: string | null;
 }
@@ -161,6 +165,8 @@ export interface RunSummary {
   limitHit: LimitHit | null;
   /** Connections its network proxy refused (the first 100 host:port pairs); empty when none were. */
   networkDenied: NetworkDenial[];
+  /** Hidden paths a writing run made in its folder without declaring them, removed when it ended (relative); empty when none were. */
+  swept: string[];
   /** Where the request came from: the person's keyboard, an assistant, or an assistant acting on a voice turn; null before it was recorded. */
   channel: RunChannel | null;
 }
@@ -361,6 +367,8 @@ export interface RunReport {
   result: RunResult;
   /** Connections its network proxy refused, as history records them. */
   networkDenied: NetworkDenial[];
+  /** Hidden paths it made in its folder without declaring them, removed when it ended, as history records them. */
+  swept: string[];
 }
 
 /** What `--dry-run` shows: the rendered request and what policy would do, nothing recorded or run. */
@@ -439,5 +447,6 @@ export function reportOfRecord(record: RunRecord): RunReport | null {
     sandbox,
     result,
     networkDenied: record.networkDenied,
+    swept: record.swept,
   };
 }

@@ -4,9 +4,8 @@
  * in SKILL.md, a tool pack's `policy`) overrides the skill's for that tool; the loader has already
  * held it within what the skill permits (core/skills/tool-policy.ts), so here it simply wins.
  */
-import type { Skill, Tool } from './model.js';
+import type { NetworkHosts, Skill, Tool } from './model.js';
 import { networkWords } from './network-reach.js';
-import type { NetworkHosts } from './runs.js';
 
 /** What one tool's runs go by. */
 export interface EffectivePolicy {

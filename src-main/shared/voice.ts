@@ -4,7 +4,7 @@
  * returns. See docs/voice.md.
  */
 import { ASKER, programName, shownArguments } from './approval-text.js';
-import type { PendingApproval, SandboxView, Surface } from './runs.js';
+import type { PendingApproval, RunChannel, SandboxView, Surface } from './runs.js';
 
 /**
  * The digits a code is made of, and how each is said. Measured with Debian's pocketsphinx and
@@ -47,15 +47,6 @@ export function codeShown(code: string): string {
 export type SpokenAnswer = 'run' | 'always' | 'deny' | 'cancel';
 
 export const SPOKEN_ANSWERS: readonly SpokenAnswer[] = ['run', 'always', 'deny', 'cancel'];
-
-/**
- * Where a run request came from, as its record keeps it: a person at a keyboard (the app, the
- * browser UI, the CLI), an assistant, or an assistant acting on something the person said (`voice`,
- * which the caller states with `channel: "voice"` on run and attach).
- */
-export type RunChannel = 'voice' | 'keyboard' | 'assistant';
-
-export const RUN_CHANNELS: readonly RunChannel[] = ['voice', 'keyboard', 'assistant'];
 
 /** True when running this could change something: not a contained read-only run. */
 export function isWriting(sandbox: Pick<SandboxView, 'contained' | 'name'>): boolean {

@@ -18,11 +18,6 @@ export interface KeyPress {
   repeat: boolean;
 }
 
-/** Whether the platform's command modifier is ⌘. */
-export function isMac(platform: string): boolean {
-  return platform === 'darwin';
-}
-
 /** The verdict a key press asks for, or null: Mod+Enter once, Mod+Shift+Enter always, Mod+Backspace deny. */
 export function verdictForKey(press: KeyPress, mac: boolean): VerdictKind | null {
   const modifier = mac ? press.metaKey && !press.ctrlKey : press.ctrlKey && !press.metaKey;

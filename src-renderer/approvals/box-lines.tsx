@@ -6,7 +6,7 @@ export function BoxLines({ sandbox }: { sandbox: SandboxView }) {
   const lines = boxLines(sandbox);
   if (lines.length === 0) return null;
   return (
-    <ul className={`box-lines${sandbox.wholeHome === true ? ' box-lines-home' : ''}`} aria-label="What the sandbox lets it see and do">
+    <ul className="box-lines" aria-label="What the sandbox lets it see and do">
       {lines.map((line) => (
         <li key={line}>{line}</li>
       ))}

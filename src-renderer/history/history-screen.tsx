@@ -3,14 +3,14 @@
  * them, or, in a narrow window, instead of them (Back, or All runs, returns to the run picked).
  */
 import { useEffect, useId, useRef } from 'react';
-import { RUN_STATUSES, SURFACES } from '../../src-main/shared/runs.js';
+import { RUN_STATUSES, SURFACES, type RunSummary } from '../../src-main/shared/runs.js';
 import { ErrorNote } from '../app/error-note.js';
 import { formatDuration, formatShort, formatTime } from '../app/format.js';
 import { routeHref, type HistoryFilter, type UnknownFilter } from '../app/route.js';
 import { UnknownFilters } from '../app/unknown-filters.js';
 import { useResource } from '../app/use-resource.js';
 import { RunDetails } from './run-details.js';
-import { STATUS_TONES, decisionShort } from './status.js';
+import { STATUS_TONES, decisionShort } from '../runs/run-status.js';
 
 /** Runs shown per page of history. */
 export const HISTORY_LIMIT = 200;
@@ -29,6 +29,57 @@ function FilterSelect({ label, value, values, onChange }: { label: string; value
         ))}
       </select>
     </div>
+  );
+}
+
+/** One run in the list: when, what, from where, how it ended; its name opens it beside the list. */
+function RunRow({ r, current, href, onPick }: { r: RunSummary; current: boolean; href: string; onPick: () => void }) {
+  return (
+    <tr data-run={r.id} aria-current={current ? 'true' : undefined}>
+      <td className="nowrap" data-label="Requested">
+        <time dateTime={new Date(r.requestedAt).toISOString()} title={formatTime(r.requestedAt)}>
+          {formatShort(r.requestedAt)}
+        </time>
+      </td>
+      <td className="stack-title" data-label="Skill / tool">
+        <a href={href} onClick={onPick}>
+          {r.skill} / {r.tool}
+        </a>
+      </td>
+      <td data-label="Surface">{r.surface}</td>
+      <td data-label="Status">
+        <span className={`badge badge-${STATUS_TONES[r.status]}`}>{r.status}</span>
+      </td>
+      <td data-label="Decided by">{decisionShort(r)}</td>
+      <td data-label="Exit">
+        <code>{r.exitCode ?? '—'}</code>
+      </td>
+      <td className="nowrap" data-label="Duration">
+        {r.durationMs === null ? '—' : formatDuration(r.durationMs)}
+      </td>
+    </tr>
+  );
+}
+
+/** The list's filters: a skill, a status, a surface. */
+function HistoryFilters({ filter, skillNames, refilter }: { filter: HistoryFilter; skillNames: string[]; refilter: (patch: Partial<HistoryFilter>) => void }) {
+  return (
+    <fieldset className="filters">
+      <legend className="visually-hidden">Filters</legend>
+      <FilterSelect label="Skill" value={filter.skill} values={skillNames} onChange={(skill) => refilter({ skill })} />
+      <FilterSelect
+        label="Status"
+        value={filter.status ?? ''}
+        values={RUN_STATUSES}
+        onChange={(status) => refilter({ status: RUN_STATUSES.find((s) => s === status) ?? null })}
+      />
+      <FilterSelect
+        label="Surface"
+        value={filter.surface ?? ''}
+        values={SURFACES}
+        onChange={(surface) => refilter({ surface: SURFACES.find((s) => s === surface) ?? null })}
+      />
+    </fieldset>
   );
 }
 
@@ -78,22 +129,7 @@ export function HistoryScreen({ filter, run, unknown = [] }: { filter: HistoryFi
         <h1>History</h1>
         <p className="lede">Every run request, whoever asked and whatever was decided.</p>
       </header>
-      <fieldset className="filters">
-        <legend className="visually-hidden">Filters</legend>
-        <FilterSelect label="Skill" value={filter.skill} values={skillNames} onChange={(skill) => refilter({ skill })} />
-        <FilterSelect
-          label="Status"
-          value={filter.status ?? ''}
-          values={RUN_STATUSES}
-          onChange={(status) => refilter({ status: RUN_STATUSES.find((s) => s === status) ?? null })}
-        />
-        <FilterSelect
-          label="Surface"
-          value={filter.surface ?? ''}
-          values={SURFACES}
-          onChange={(surface) => refilter({ surface: SURFACES.find((s) => s === surface) ?? null })}
-        />
-      </fieldset>
+      <HistoryFilters filter={filter} skillNames={skillNames} refilter={refilter} />
       <UnknownFilters unknown={unknown} />
       {runs.error ? <ErrorNote error={runs.error} title="History could not be loaded" /> : null}
       <div className={run ? 'history-layout' : undefined}>
@@ -113,29 +149,13 @@ export function HistoryScreen({ filter, run, unknown = [] }: { filter: HistoryFi
             </thead>
             <tbody>
               {(runs.data ?? []).map((r) => (
-                <tr key={r.id} data-run={r.id} aria-current={r.id === run ? 'true' : undefined}>
-                  <td className="nowrap" data-label="Requested">
-                    <time dateTime={new Date(r.requestedAt).toISOString()} title={formatTime(r.requestedAt)}>
-                      {formatShort(r.requestedAt)}
-                    </time>
-                  </td>
-                  <td className="stack-title" data-label="Skill / tool">
-                    <a href={routeHref({ screen: 'history', run: r.id, filter })} onClick={() => (picked.current = r.id)}>
-                      {r.skill} / {r.tool}
-                    </a>
-                  </td>
-                  <td data-label="Surface">{r.surface}</td>
-                  <td data-label="Status">
-                    <span className={`badge badge-${STATUS_TONES[r.status]}`}>{r.status}</span>
-                  </td>
-                  <td data-label="Decided by">{decisionShort(r)}</td>
-                  <td data-label="Exit">
-                    <code>{r.exitCode ?? '—'}</code>
-                  </td>
-                  <td className="nowrap" data-label="Duration">
-                    {r.durationMs === null ? '—' : formatDuration(r.durationMs)}
-                  </td>
-                </tr>
+                <RunRow
+                  key={r.id}
+                  r={r}
+                  current={r.id === run}
+                  href={routeHref({ screen: 'history', run: r.id, filter })}
+                  onPick={() => (picked.current = r.id)}
+                />
               ))}
             </tbody>
           </table>

@@ -1,9 +1,10 @@
 /** One run in full: the request, the decision, what ran, and its output (live while it runs). */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
+import type { RunResult } from '../../src-main/shared/model.js';
 import type { RunRecord } from '../../src-main/shared/runs.js';
-import { ArgumentList, VisibleText } from '../approvals/approval-card.js';
+import { ArgumentList, VisibleText } from '../approvals/visible-text.js';
 import { SURFACE_LABELS } from '../approvals/labels.js';
-import type { RunChannel } from '../../src-main/shared/voice.js';
+import type { RunChannel } from '../../src-main/shared/runs.js';
 
 /** Where the request came from, as the run's record keeps it. */
 const CHANNEL_WORDS: Record<RunChannel, string> = { voice: 'from a voice turn', keyboard: 'at the keyboard', assistant: 'by an assistant' };
@@ -13,8 +14,8 @@ import { formatDuration, formatTime } from '../app/format.js';
 import { useResource } from '../app/use-resource.js';
 import { RunProgressView, RunResultView } from '../runs/run-output.js';
 import { resultOfRecord } from '../../src-main/shared/runs.js';
-import { useRunProgress } from '../runs/use-run-progress.js';
-import { STATUS_TONES, decisionSentence } from './status.js';
+import { useRunProgress, type RunProgress } from '../runs/use-run-progress.js';
+import { STATUS_TONES, decisionSentence } from '../runs/run-status.js';
 import { LIMIT_HIT } from '../../src-main/shared/approval-text.js';
 import { BoxLines } from '../approvals/box-lines.js';
 import { sandboxBadges } from '../approvals/labels.js';
@@ -48,31 +49,10 @@ function Decision({ run }: { run: RunRecord }) {
   );
 }
 
-export function RunDetails({ id }: { id: string }) {
-  const client = useClient();
-  const title = useRef<HTMLHeadingElement>(null);
-  const loaded = useResource(
-    `run\n${id}`,
-    (c) => c.getRun({ id }),
-    (e) => e.type === 'run' && e.event.id === id && e.event.type !== 'output',
-  );
-  const progress = useRunProgress({ id });
-  const run = loaded.data;
-  const shown = run !== undefined;
-  // The run just picked takes focus once it has loaded, scrolled into view only when it is out of sight (beside the list it stays put).
-  useEffect(() => {
-    const heading = title.current;
-    if (!shown || !heading) return;
-    heading.focus({ preventScroll: true });
-    const box = heading.getBoundingClientRect();
-    if (box.top < 0 || box.bottom > window.innerHeight) heading.scrollIntoView({ block: 'start' });
-  }, [shown]);
-  if (loaded.error) return <ErrorNote error={loaded.error} title="This run could not be loaded" />;
-  if (!run) return <p className="muted">Loading run…</p>;
-  const result = resultOfRecord(run);
-  const live = run.startedAt !== null && result === null;
+/** Which run this is, how it ended, who asked and when, and which version of the skill ran. */
+function RunHead({ run, title }: { run: RunRecord; title: RefObject<HTMLHeadingElement | null> }) {
   return (
-    <article className="card run-details" aria-labelledby="run-title">
+    <>
       <header className="approval-head">
         <div>
           <p className="eyebrow">Run {run.id}</p>
@@ -113,6 +93,59 @@ export function RunDetails({ id }: { id: string }) {
           </dd>
         </div>
       </dl>
+    </>
+  );
+}
+
+/** What the run printed: its result, its output live while it runs, or why there is none. */
+function RunOutput({ run, result, progress }: { run: RunRecord; result: RunResult | null; progress: RunProgress }) {
+  const client = useClient();
+  const live = run.startedAt !== null && result === null;
+  return (
+    <>
+      <h3>Output</h3>
+      {run.outputDroppedAt !== null ? (
+        <p className="muted">History retention dropped this run’s output on {formatTime(run.outputDroppedAt)}; the record above is kept.</p>
+      ) : null}
+      {result ? (
+        <RunResultView result={result} />
+      ) : live ? (
+        <RunProgressView
+          progress={{ ...progress, phase: progress.phase === 'finished' ? 'finished' : 'running' }}
+          onCancel={async () => void (await client.cancelRun({ id: run.id }))}
+        />
+      ) : (
+        <p className="muted">Nothing ran{run.status === 'pending' ? ' yet' : ''}.</p>
+      )}
+    </>
+  );
+}
+
+export function RunDetails({ id }: { id: string }) {
+  const title = useRef<HTMLHeadingElement>(null);
+  const loaded = useResource(
+    `run\n${id}`,
+    (c) => c.getRun({ id }),
+    (e) => e.type === 'run' && e.event.id === id && e.event.type !== 'output',
+  );
+  // Followed from the start, so output a live run prints while its record loads is not missed.
+  const progress = useRunProgress({ id });
+  const run = loaded.data;
+  const shown = run !== undefined;
+  // The run just picked takes focus once it has loaded, scrolled into view only when it is out of sight (beside the list it stays put).
+  useEffect(() => {
+    const heading = title.current;
+    if (!shown || !heading) return;
+    heading.focus({ preventScroll: true });
+    const box = heading.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) heading.scrollIntoView({ block: 'start' });
+  }, [shown]);
+  if (loaded.error) return <ErrorNote error={loaded.error} title="This run could not be loaded" />;
+  if (!run) return <p className="muted">Loading run…</p>;
+  const result = resultOfRecord(run);
+  return (
+    <article className="card run-details" aria-labelledby="run-title">
+      <RunHead run={run} title={title} />
 
       <h3>Decision</h3>
       <Decision run={run} />
@@ -164,6 +197,14 @@ export function RunDetails({ id }: { id: string }) {
                 </dd>
               </div>
             ) : null}
+            {run.swept.length > 0 ? (
+              <div className="fact-wide">
+                <dt>Hidden paths removed</dt>
+                <dd>
+                  <span className="muted">made by the run without declaring them:</span> {run.swept.join(', ')}
+                </dd>
+              </div>
+            ) : null}
           </dl>
         </>
       ) : (
@@ -174,20 +215,7 @@ export function RunDetails({ id }: { id: string }) {
         <pre className="file-text">{JSON.stringify(run.args, null, 2)}</pre>
       </details>
 
-      <h3>Output</h3>
-      {run.outputDroppedAt !== null ? (
-        <p className="muted">History retention dropped this run’s output on {formatTime(run.outputDroppedAt)}; the record above is kept.</p>
-      ) : null}
-      {result ? (
-        <RunResultView result={result} />
-      ) : live ? (
-        <RunProgressView
-          progress={{ ...progress, phase: progress.phase === 'finished' ? 'finished' : 'running' }}
-          onCancel={async () => void (await client.cancelRun({ id }))}
-        />
-      ) : (
-        <p className="muted">Nothing ran{run.status === 'pending' ? ' yet' : ''}.</p>
-      )}
+      <RunOutput run={run} result={result} progress={progress} />
     </article>
   );
 }

@@ -26,6 +26,50 @@ function sourceOf(fields: Record<keyof Source, string>): Source {
   return Object.fromEntries(trimmed) as unknown as Source;
 }
 
+/** One optional text field of the form, its placeholder an example. */
+function OptionalField({
+  id,
+  label,
+  value,
+  placeholder,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  placeholder: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} type="text" value={value} spellCheck={false} autoComplete="off" placeholder={placeholder} onChange={(e) => onChange(e.target.value)} />
+    </div>
+  );
+}
+
+/** What most installs leave alone, folded: a git ref, a folder inside the source, a new name for a single skill. */
+function MoreFields({
+  ids,
+  fields,
+  set,
+}: {
+  ids: Record<'ref' | 'path' | 'as', string>;
+  fields: Record<keyof Source, string>;
+  set: (key: keyof Source, value: string) => void;
+}) {
+  return (
+    <details className="advanced">
+      <summary>Ref, folder inside, name</summary>
+      <div className="install-more">
+        <OptionalField id={ids.ref} label="Git ref" value={fields.ref} placeholder="main, v1.2.0, a commit" onChange={(v) => set('ref', v)} />
+        <OptionalField id={ids.path} label="Folder inside the source" value={fields.path} placeholder="skills/pdf" onChange={(v) => set('path', v)} />
+        <OptionalField id={ids.as} label="Install as (one skill)" value={fields.as} placeholder="a new name" onChange={(v) => set('as', v)} />
+      </div>
+    </details>
+  );
+}
+
 /** The install form and, once scanned, the report with its confirm; `onInstalled` hears of each install. */
 export function InstallForm({ onInstalled }: { onInstalled: (change: PackChange) => void }) {
   const client = useClient();
@@ -91,47 +135,7 @@ export function InstallForm({ onInstalled }: { onInstalled: (change: PackChange)
             onChange={(e) => set('source', e.target.value)}
           />
         </div>
-        <details className="advanced">
-          <summary>Ref, folder inside, name</summary>
-          <div className="install-more">
-            <div className="field">
-              <label htmlFor={ids.ref}>Git ref</label>
-              <input
-                id={ids.ref}
-                type="text"
-                value={fields.ref}
-                spellCheck={false}
-                autoComplete="off"
-                placeholder="main, v1.2.0, a commit"
-                onChange={(e) => set('ref', e.target.value)}
-              />
-            </div>
-            <div className="field">
-              <label htmlFor={ids.path}>Folder inside the source</label>
-              <input
-                id={ids.path}
-                type="text"
-                value={fields.path}
-                spellCheck={false}
-                autoComplete="off"
-                placeholder="skills/pdf"
-                onChange={(e) => set('path', e.target.value)}
-              />
-            </div>
-            <div className="field">
-              <label htmlFor={ids.as}>Install as (one skill)</label>
-              <input
-                id={ids.as}
-                type="text"
-                value={fields.as}
-                spellCheck={false}
-                autoComplete="off"
-                placeholder="a new name"
-                onChange={(e) => set('as', e.target.value)}
-              />
-            </div>
-          </div>
-        </details>
+        <MoreFields ids={ids} fields={fields} set={set} />
         <div className="button-row">
           <button type="submit" className="button button-primary" disabled={busy !== null}>
             {busy === 'scan' ? 'Scanning…' : 'Scan'}

@@ -27,6 +27,83 @@ type Step =
 /** Files edited behind the lock listed on the card; `skilltray packs --check` lists them all. */
 const MODIFIED_SHOWN = 20;
 
+/** The pack's name, whether it is signed and matches its lock, and where it came from. */
+function PackHead({ pack, modified }: { pack: PackInfo; modified: boolean }) {
+  return (
+    <>
+      <div className="installed-pack-head">
+        <h3 id={`pack-${pack.name}`}>{pack.name}</h3>
+        <span className="badges">
+          <SignatureBadge signature={pack.origin.signature} />
+          {modified ? <span className="badge badge-bad">edited behind the lock</span> : <span className="badge badge-ok">matches the lock</span>}
+        </span>
+      </div>
+      <OriginFacts origin={pack.origin} signature={false}>
+        <div>
+          <dt>Installed</dt>
+          <dd>{formatTime(pack.installedAt)}</dd>
+        </div>
+      </OriginFacts>
+    </>
+  );
+}
+
+/** The files edited behind the lock (W416), the first MODIFIED_SHOWN of them, and the two ways back. */
+function ModifiedFiles({ pack }: { pack: PackInfo }) {
+  return (
+    <div className="note note-error">
+      <strong className="note-title">Files changed since Skilltray installed them (W416)</strong>
+      <ul className="plain">
+        {pack.modified.slice(0, MODIFIED_SHOWN).map((m) => (
+          <li key={m.path}>
+            <code>{displayText(m.path)}</code> {m.change}
+          </li>
+        ))}
+        {pack.modified.length > MODIFIED_SHOWN ? <li className="muted">and {pack.modified.length - MODIFIED_SHOWN} more</li> : null}
+      </ul>
+      <p>
+        Update the pack, or put its files back with <code>skilltray install --repair {pack.name}</code>.
+      </p>
+    </div>
+  );
+}
+
+/** The pack's skills, each with its switch. */
+function PackSkills({ pack, skills }: { pack: PackInfo; skills: ReadonlyMap<string, SkillSummary> }) {
+  return (
+    <ul className="pack-skills" aria-label={`Skills of ${pack.name}`}>
+      {pack.skills.map((name) => {
+        const skill = skills.get(name);
+        return (
+          <li key={name}>
+            <a href={skillHref(name)}>{name}</a>
+            {skill ? <SkillSwitch skill={skill} /> : <span className="muted">not loaded</span>}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** Removing asks once, saying what goes and what stays. */
+function RemoveConfirm({ pack, removing, onRemove, onKeep }: { pack: string; removing: boolean; onRemove: () => void; onKeep: () => void }) {
+  return (
+    <div className="note note-warn" role="group" aria-label={`Remove ${pack}`}>
+      <p>
+        Remove <strong>{pack}</strong>? Its files, its lock entry, its search indexes and the remembered approvals of its skills go; their run history stays.
+      </p>
+      <div className="button-row">
+        <button type="button" className="button button-danger" onClick={onRemove} disabled={removing}>
+          {removing ? 'Removing…' : `Remove ${pack}`}
+        </button>
+        <button type="button" className="button" onClick={onKeep} disabled={removing}>
+          Keep it
+        </button>
+      </div>
+    </div>
+  );
+}
+
 /** An installed pack's card; `skills` gives its skills' switches, `onChanged` is told after an update or removal. */
 export function InstalledPack({ pack, skills, onChanged }: { pack: PackInfo; skills: ReadonlyMap<string, SkillSummary>; onChanged: () => void }) {
   const client = useClient();
@@ -84,46 +161,9 @@ export function InstalledPack({ pack, skills, onChanged }: { pack: PackInfo; ski
   const modified = pack.modified.length > 0;
   return (
     <li className="card installed-pack" aria-labelledby={`pack-${pack.name}`}>
-      <div className="installed-pack-head">
-        <h3 id={`pack-${pack.name}`}>{pack.name}</h3>
-        <span className="badges">
-          <SignatureBadge signature={pack.origin.signature} />
-          {modified ? <span className="badge badge-bad">edited behind the lock</span> : <span className="badge badge-ok">matches the lock</span>}
-        </span>
-      </div>
-      <OriginFacts origin={pack.origin} signature={false}>
-        <div>
-          <dt>Installed</dt>
-          <dd>{formatTime(pack.installedAt)}</dd>
-        </div>
-      </OriginFacts>
-      {modified ? (
-        <div className="note note-error">
-          <strong className="note-title">Files changed since Skilltray installed them (W416)</strong>
-          <ul className="plain">
-            {pack.modified.slice(0, MODIFIED_SHOWN).map((m) => (
-              <li key={m.path}>
-                <code>{displayText(m.path)}</code> {m.change}
-              </li>
-            ))}
-            {pack.modified.length > MODIFIED_SHOWN ? <li className="muted">and {pack.modified.length - MODIFIED_SHOWN} more</li> : null}
-          </ul>
-          <p>
-            Update the pack, or put its files back with <code>skilltray install --repair {pack.name}</code>.
-          </p>
-        </div>
-      ) : null}
-      <ul className="pack-skills" aria-label={`Skills of ${pack.name}`}>
-        {pack.skills.map((name) => {
-          const skill = skills.get(name);
-          return (
-            <li key={name}>
-              <a href={skillHref(name)}>{name}</a>
-              {skill ? <SkillSwitch skill={skill} /> : <span className="muted">not loaded</span>}
-            </li>
-          );
-        })}
-      </ul>
+      <PackHead pack={pack} modified={modified} />
+      {modified ? <ModifiedFiles pack={pack} /> : null}
+      <PackSkills pack={pack} skills={skills} />
       {note ? (
         <p className="note note-ok" role="status">
           {note}
@@ -144,20 +184,7 @@ export function InstalledPack({ pack, skills, onChanged }: { pack: PackInfo; ski
           />
         </section>
       ) : step.kind === 'remove' || step.kind === 'removing' ? (
-        <div className="note note-warn" role="group" aria-label={`Remove ${pack.name}`}>
-          <p>
-            Remove <strong>{pack.name}</strong>? Its files, its lock entry, its search indexes and the remembered approvals of its skills go; their run history
-            stays.
-          </p>
-          <div className="button-row">
-            <button type="button" className="button button-danger" onClick={remove} disabled={step.kind === 'removing'}>
-              {step.kind === 'removing' ? 'Removing…' : `Remove ${pack.name}`}
-            </button>
-            <button type="button" className="button" onClick={() => setStep({ kind: 'idle' })} disabled={step.kind === 'removing'}>
-              Keep it
-            </button>
-          </div>
-        </div>
+        <RemoveConfirm pack={pack.name} removing={step.kind === 'removing'} onRemove={remove} onKeep={() => setStep({ kind: 'idle' })} />
       ) : (
         <div className="button-row">
           <button type="button" className="button" onClick={check} disabled={step.kind === 'checking'}>

@@ -3,18 +3,12 @@
  * bar's button and a search hit's Run action; a modal dialog, so focus stays in it and returns
  * where it was when it closes.
  */
-import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
-import { isMac } from '../approvals/approval-keys.js';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { isMac } from '../app/platform.js';
 import { useConnection } from '../app/connection-context.js';
-import { Palette, type PaletteTarget } from './palette.js';
+import { OpenPaletteContext, type PaletteTarget } from '../app/open-palette.js';
+import { Palette } from './palette.js';
 import { opensPalette } from './palette-keys.js';
-
-const OpenPaletteContext = createContext<(target?: PaletteTarget) => void>(() => undefined);
-
-/** Opens the palette, at a tool's form when one is given. */
-export function useOpenPalette(): (target?: PaletteTarget) => void {
-  return useContext(OpenPaletteContext);
-}
 
 function PaletteDialog({ target, onClose }: { target: PaletteTarget | null; onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);

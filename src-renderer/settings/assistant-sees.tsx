@@ -11,7 +11,7 @@ import { formatShort, formatTime } from '../app/format.js';
 import { routeHref, skillHref } from '../app/route.js';
 import { useResource } from '../app/use-resource.js';
 import { useSettings } from '../app/use-settings.js';
-import { STATUS_TONES } from '../history/status.js';
+import { STATUS_TONES } from '../runs/run-status.js';
 
 /** What changes what an assistant is offered or has run. */
 const changesWhatItSees = (e: ServerEvent): boolean => (e.type === 'run' && e.event.type !== 'output') || e.type === 'skills.changed' || e.type === 'settings';

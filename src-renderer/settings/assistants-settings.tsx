@@ -70,21 +70,99 @@ interface RowProps {
   onTest(): void;
 }
 
-function AssistantRow({ status, test, testing, preview, busy, onPreview, onConfirm, onCancel, onTest }: RowProps) {
-  const state = status.state === null ? null : STATE_LABELS[status.state];
-  const connected = status.state === 'connected';
-  const change = useRef<HTMLDivElement>(null);
+/** What the assistant sees of Skilltray, opened on demand (it asks the bridge). */
+function SeesToggle({ status }: { status: AssistantStatus }) {
   const seesId = useId();
   const [seeing, setSeeing] = useState(false);
-  const opener = useRef<HTMLButtonElement | null>(null);
-  const shown = preview === null ? null : `${preview.action}\n${preview.diff}`;
+  return (
+    <>
+      <button
+        type="button"
+        id={seesId}
+        className="button button-quiet button-small assistant-sees-toggle"
+        aria-expanded={seeing}
+        aria-controls={`${seesId}-view`}
+        onClick={() => setSeeing((open) => !open)}
+      >
+        <span aria-hidden="true">{seeing ? '▾' : '▸'}</span> What {status.name} sees
+      </button>
+      {seeing ? (
+        <div id={`${seesId}-view`}>
+          {/* Keyed by its entry: connecting or disconnecting starts it over, handshake included. */}
+          <AssistantSees key={`${status.state}|${status.transport ?? ''}|${String(status.personToken)}`} status={status} headingId={seesId} />
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+/** The change connecting or disconnecting makes to the assistant's file, as a diff, and its confirm. */
+function ChangePreview({
+  preview,
+  name,
+  busy,
+  onConfirm,
+  onCancel: cancel,
+}: {
+  preview: AssistantChange;
+  name: string;
+  busy: boolean;
+  onConfirm(change: AssistantChange): void;
+  onCancel(): void;
+}) {
+  const change = useRef<HTMLDivElement>(null);
+  const shown = `${preview.action}\n${preview.diff}`;
   // The change opens below the row, off screen on a phone: it takes focus and comes into view whole.
   useEffect(() => {
     const group = change.current;
-    if (shown === null || !group) return;
+    if (!group) return;
     group.focus({ preventScroll: true });
     group.scrollIntoView({ block: 'nearest' });
   }, [shown]);
+  return (
+    <div
+      ref={change}
+      tabIndex={-1}
+      className="assistant-preview"
+      role="group"
+      aria-label={`${preview.action === 'connect' ? 'Connect' : 'Disconnect'} ${name}: the change`}
+    >
+      {preview.changed ? (
+        <>
+          <p>
+            {preview.action === 'connect' ? 'Connecting' : 'Disconnecting'} changes <PathText path={preview.path} /> like this (a copy of the file as it is now
+            is kept beside it):
+          </p>
+          <DiffView diff={preview.diff} label={`Change to ${preview.path}`} />
+        </>
+      ) : (
+        <p>
+          Nothing to change in <PathText path={preview.path} />.
+        </p>
+      )}
+      <div className="button-row">
+        {preview.changed ? (
+          <button
+            type="button"
+            className={`button ${preview.action === 'connect' ? 'button-primary' : 'button-danger'}`}
+            disabled={busy}
+            onClick={() => onConfirm(preview)}
+          >
+            {busy ? 'Working…' : preview.action === 'connect' ? `Connect ${name}` : `Disconnect ${name}`}
+          </button>
+        ) : null}
+        <button type="button" className="button button-quiet" onClick={cancel}>
+          {preview.changed ? 'Cancel' : 'Close'}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function AssistantRow({ status, test, testing, preview, busy, onPreview, onConfirm, onCancel, onTest }: RowProps) {
+  const state = status.state === null ? null : STATE_LABELS[status.state];
+  const connected = status.state === 'connected';
+  const opener = useRef<HTMLButtonElement | null>(null);
   const cancel = (): void => {
     onCancel();
     opener.current?.focus();
@@ -145,64 +223,8 @@ function AssistantRow({ status, test, testing, preview, busy, onPreview, onConfi
         </p>
       ) : null}
       {test && !test.works ? <p className="note note-error">The bridge did not answer: {test.error}</p> : null}
-      {status.state !== null ? (
-        <>
-          <button
-            type="button"
-            id={seesId}
-            className="button button-quiet button-small assistant-sees-toggle"
-            aria-expanded={seeing}
-            aria-controls={`${seesId}-view`}
-            onClick={() => setSeeing((open) => !open)}
-          >
-            <span aria-hidden="true">{seeing ? '▾' : '▸'}</span> What {status.name} sees
-          </button>
-          {seeing ? (
-            <div id={`${seesId}-view`}>
-              {/* Keyed by its entry: connecting or disconnecting starts it over, handshake included. */}
-              <AssistantSees key={`${status.state}|${status.transport ?? ''}|${String(status.personToken)}`} status={status} headingId={seesId} />
-            </div>
-          ) : null}
-        </>
-      ) : null}
-      {preview ? (
-        <div
-          ref={change}
-          tabIndex={-1}
-          className="assistant-preview"
-          role="group"
-          aria-label={`${preview.action === 'connect' ? 'Connect' : 'Disconnect'} ${status.name}: the change`}
-        >
-          {preview.changed ? (
-            <>
-              <p>
-                {preview.action === 'connect' ? 'Connecting' : 'Disconnecting'} changes <PathText path={preview.path} /> like this (a copy of the file as it is
-                now is kept beside it):
-              </p>
-              <DiffView diff={preview.diff} label={`Change to ${preview.path}`} />
-            </>
-          ) : (
-            <p>
-              Nothing to change in <PathText path={preview.path} />.
-            </p>
-          )}
-          <div className="button-row">
-            {preview.changed ? (
-              <button
-                type="button"
-                className={`button ${preview.action === 'connect' ? 'button-primary' : 'button-danger'}`}
-                disabled={busy}
-                onClick={() => onConfirm(preview)}
-              >
-                {busy ? 'Working…' : preview.action === 'connect' ? `Connect ${status.name}` : `Disconnect ${status.name}`}
-              </button>
-            ) : null}
-            <button type="button" className="button button-quiet" onClick={cancel}>
-              {preview.changed ? 'Cancel' : 'Close'}
-            </button>
-          </div>
-        </div>
-      ) : null}
+      {status.state !== null ? <SeesToggle status={status} /> : null}
+      {preview ? <ChangePreview preview={preview} name={status.name} busy={busy} onConfirm={onConfirm} onCancel={cancel} /> : null}
     </li>
   );
 }

@@ -187,6 +187,23 @@ function AddSource({ onAdded }: { onAdded(source: McpSourceStatus): void }) {
   );
 }
 
+/** Removing a source asks once, saying what goes with it. */
+function RemoveSource({ name, onRemove, onCancel }: { name: string; onRemove: () => void; onCancel: () => void }) {
+  return (
+    <div className="note note-warn" role="group" aria-label={`Remove ${name}?`}>
+      <p>Remove {name}? Its skills, their cached files and your approvals of them go with it.</p>
+      <div className="button-row">
+        <button type="button" className="button button-danger" onClick={onRemove}>
+          Remove {name}
+        </button>
+        <button type="button" className="button button-quiet" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
+
 export function McpSourcesSettings() {
   const client = useClient();
   const announce = useAnnounce();
@@ -250,23 +267,13 @@ export function McpSourcesSettings() {
               <p className="note note-error">{displayText(`The last check failed: error[${source.error.code}] ${source.error.message}`)}</p>
             ) : null}
             {removing === source.name ? (
-              <div className="note note-warn" role="group" aria-label={`Remove ${source.name}?`}>
-                <p>Remove {source.name}? Its skills, their cached files and your approvals of them go with it.</p>
-                <div className="button-row">
-                  <button
-                    type="button"
-                    className="button button-danger"
-                    onClick={() =>
-                      act(source.name, async () => (await client.removeMcpSource({ name: source.name }), setRemoving(null), `Removed ${source.name}`))
-                    }
-                  >
-                    Remove {source.name}
-                  </button>
-                  <button type="button" className="button button-quiet" onClick={() => setRemoving(null)}>
-                    Cancel
-                  </button>
-                </div>
-              </div>
+              <RemoveSource
+                name={source.name}
+                onRemove={() =>
+                  act(source.name, async () => (await client.removeMcpSource({ name: source.name }), setRemoving(null), `Removed ${source.name}`))
+                }
+                onCancel={() => setRemoving(null)}
+              />
             ) : null}
             {source.skills.length === 0 ? (
               <p className="empty">It serves no skills.</p>

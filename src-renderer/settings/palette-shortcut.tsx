@@ -2,7 +2,7 @@
 import { useId, useState, type KeyboardEvent } from 'react';
 import type { Settings } from '../../src-main/shared/runs.js';
 import { DEFAULT_PALETTE_SHORTCUT, formatShortcut, shortcutFromKeys } from '../../src-main/shared/shortcut.js';
-import { isMac } from '../approvals/approval-keys.js';
+import { isMac } from '../app/platform.js';
 import { useAnnounce } from '../app/announcer.js';
 import { useClient, useConnection } from '../app/connection-context.js';
 import { ErrorNote } from '../app/error-note.js';

@@ -6,7 +6,7 @@
 import { useId, useState, type KeyboardEvent } from 'react';
 import { formatShortcut, shortcutFromKeys } from '../../src-main/shared/shortcut.js';
 import type { VoiceEngine, VoiceSettings } from '../../src-main/shared/voice.js';
-import { isMac } from '../approvals/approval-keys.js';
+import { isMac } from '../app/platform.js';
 import { useAnnounce } from '../app/announcer.js';
 import { useClient, useConnection } from '../app/connection-context.js';
 import { ErrorNote } from '../app/error-note.js';

@@ -7,7 +7,7 @@ import { errorCode, ErrorNote } from '../app/error-note.js';
 import { NO_SKILL_FILTER, routeHref, skillHref, type SkillFilter, type UnknownFilter } from '../app/route.js';
 import { UnknownFilters } from '../app/unknown-filters.js';
 import { useResource } from '../app/use-resource.js';
-import { useOpenPalette } from '../palette/palette-dialog.js';
+import { useOpenPalette } from '../app/open-palette.js';
 import { DiagnosticsList } from './diagnostics-list.js';
 import { activeFilters, filterChoices, isFiltering, matchesFilter, unknownInList, withoutUnknown } from './skill-filters.js';
 import { SkillSwitch } from './skill-switch.js';
@@ -183,6 +183,65 @@ function Select({ label, value, onChange, options }: SelectProps) {
   );
 }
 
+/** What the filters offer: the values the loaded skills have. */
+type FilterChoices = ReturnType<typeof filterChoices>;
+
+/** The filters over the list and the search's hits; below 600 px folded behind one button, so the first skills are on the first screen. */
+function SkillFilters({ filter, choices, set }: { filter: SkillFilter; choices: FilterChoices; set: (patch: Partial<SkillFilter>) => void }) {
+  const filtersId = useId();
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const filtering = isFiltering(filter);
+  return (
+    <>
+        <button
+          type="button"
+          className="button button-quiet filters-toggle"
+          aria-expanded={filtersOpen}
+          aria-controls={filtersId}
+          onClick={() => setFiltersOpen((open) => !open)}
+        >
+          Filters{filtering ? ` · ${activeFilters(filter)} on` : ''} <span aria-hidden="true">{filtersOpen ? '▴' : '▾'}</span>
+        </button>
+        <fieldset id={filtersId} className={`filters${filtersOpen ? ' filters-open' : ''}`}>
+          <legend className="visually-hidden">Filters</legend>
+          <label className="check">
+            <input type="checkbox" checked={filter.offered} onChange={(e) => set({ offered: e.target.checked })} />
+            Offered in this mode
+          </label>
+          <Select
+            label="Source"
+            value={filter.source}
+            onChange={(source) => set({ source })}
+            options={{
+              Trust: [
+                ['trust:bundled', 'bundled'],
+                ['trust:user', 'user'],
+              ],
+              Root: choices.rootKinds.map((k): [string, string] => [k, `${k} root`]),
+            }}
+          />
+          <Select label="Role" value={filter.role} onChange={(role) => set({ role })} options={choices.roles.map((r): [string, string] => [r, r])} />
+          <Select label="Status" value={filter.status} onChange={(status) => set({ status })} options={choices.statuses.map((s): [string, string] => [s, s])} />
+          <Select
+            label="Health"
+            value={filter.health}
+            onChange={(health) => set({ health })}
+            options={[
+              ['ok', 'OK'],
+              ['warnings', 'Warnings'],
+              ['error', 'Broken'],
+            ]}
+          />
+          {filtering ? (
+            <button type="button" className="button button-quiet" onClick={() => set(NO_SKILL_FILTER)}>
+              Clear filters
+            </button>
+          ) : null}
+        </fieldset>
+    </>
+  );
+}
+
 export function SkillsScreen({
   initialQuery,
   initialFilter,
@@ -197,9 +256,6 @@ export function SkillsScreen({
   // What the address said that means nothing, until the person sets the filters themselves.
   const [addressUnknown, setAddressUnknown] = useState(initialUnknown);
   const searchId = useId();
-  const filtersId = useId();
-  // Below 600 px the filters fold behind one button, so the first skills are on the first screen.
-  const [filtersOpen, setFiltersOpen] = useState(false);
   const resultsRef = useRef<HTMLElement>(null);
   const list = useResource('skills', (client) => client.list({ limit: 10_000 }), (e) => e.type === 'skills.changed' || e.type === 'settings');
   const search = useSearch(query);
@@ -263,51 +319,7 @@ export function SkillsScreen({
         </p>
       </div>
 
-      <button
-        type="button"
-        className="button button-quiet filters-toggle"
-        aria-expanded={filtersOpen}
-        aria-controls={filtersId}
-        onClick={() => setFiltersOpen((open) => !open)}
-      >
-        Filters{filtering ? ` · ${activeFilters(filter)} on` : ''} <span aria-hidden="true">{filtersOpen ? '▴' : '▾'}</span>
-      </button>
-      <fieldset id={filtersId} className={`filters${filtersOpen ? ' filters-open' : ''}`}>
-        <legend className="visually-hidden">Filters</legend>
-        <label className="check">
-          <input type="checkbox" checked={filter.offered} onChange={(e) => set({ offered: e.target.checked })} />
-          Offered in this mode
-        </label>
-        <Select
-          label="Source"
-          value={filter.source}
-          onChange={(source) => set({ source })}
-          options={{
-            Trust: [
-              ['trust:bundled', 'bundled'],
-              ['trust:user', 'user'],
-            ],
-            Root: choices.rootKinds.map((k): [string, string] => [k, `${k} root`]),
-          }}
-        />
-        <Select label="Role" value={filter.role} onChange={(role) => set({ role })} options={choices.roles.map((r): [string, string] => [r, r])} />
-        <Select label="Status" value={filter.status} onChange={(status) => set({ status })} options={choices.statuses.map((s): [string, string] => [s, s])} />
-        <Select
-          label="Health"
-          value={filter.health}
-          onChange={(health) => set({ health })}
-          options={[
-            ['ok', 'OK'],
-            ['warnings', 'Warnings'],
-            ['error', 'Broken'],
-          ]}
-        />
-        {filtering ? (
-          <button type="button" className="button button-quiet" onClick={() => set(NO_SKILL_FILTER)}>
-            Clear filters
-          </button>
-        ) : null}
-      </fieldset>
+      <SkillFilters filter={filter} choices={choices} set={set} />
 
       <UnknownFilters unknown={unknown} />
       {list.error ? <ErrorNote error={list.error} title="Skills could not be listed" /> : null}

@@ -4,12 +4,12 @@ import type { Diagnostic, Tool } from '../../src-main/shared/model.js';
 import { previewBlocks } from '../runs/run-preview.js';
 import { RunPreviewLine } from '../runs/run-preview-line.js';
 import { useRunPreview } from '../runs/use-run-preview.js';
-import { ToolRun, useToolAttempt } from '../runs/tool-run.js';
+import { ToolRun, useToolAttempt } from '../tools/tool-run.js';
 import { DiagnosticsList } from './diagnostics-list.js';
 import { SkillMarkdown } from './markdown.js';
-import { ParamField } from './param-field.js';
-import { toolArgs, type FormValue } from './tool-args.js';
-import { FolderField, useFolderChoice } from './folder-field.js';
+import { ParamField } from '../tools/param-field.js';
+import { toolArgs, type FormValue } from '../tools/tool-args.js';
+import { FolderField, useFolderChoice } from '../tools/folder-field.js';
 
 export function ToolForm({
   skill,

@@ -10,15 +10,30 @@ import { useAnnounce } from '../app/announcer.js';
 import { useClient, useConnection } from '../app/connection-context.js';
 import { answerInput } from '../approvals/answer.js';
 import { ApprovalCard } from '../approvals/approval-card.js';
-import { isMac } from '../approvals/approval-keys.js';
+import { isMac } from '../app/platform.js';
 import { RememberedList } from '../approvals/remembered-list.js';
 import { ErrorNote } from '../app/error-note.js';
 import { usePending } from '../app/pending.js';
 import { useSettings } from '../app/use-settings.js';
 import { ModeSwitch, PauseSwitch } from '../settings/mode-controls.js';
 import { BrandMark } from '../app/brand-mark.js';
-import { useOpenPalette } from '../palette/palette-dialog.js';
+import { useOpenPalette } from '../app/open-palette.js';
 import { paletteKeyLabel } from '../palette/palette-keys.js';
+
+/** Where the first request would be: nothing waits; the way to the queue. */
+function NoApprovals({ onOpen }: { onOpen: (event: MouseEvent<HTMLAnchorElement>) => void }) {
+  return (
+    <a href="#/approvals" onClick={onOpen} className="tray-approvals">
+      <span className="tray-count" aria-hidden="true">
+        0
+      </span>
+      <span>
+        <strong>No approvals waiting</strong>
+        <span className="muted">Open the approval queue</span>
+      </span>
+    </a>
+  );
+}
 
 export function TrayScreen() {
   const connection = useConnection();
@@ -59,15 +74,7 @@ export function TrayScreen() {
       </header>
 
       {first === undefined ? (
-        <a href="#/approvals" onClick={follow('approvals')} className="tray-approvals">
-          <span className="tray-count" aria-hidden="true">
-            0
-          </span>
-          <span>
-            <strong>No approvals waiting</strong>
-            <span className="muted">Open the approval queue</span>
-          </span>
-        </a>
+        <NoApprovals onOpen={follow('approvals')} />
       ) : (
         <>
           <ApprovalCard key={first.id} entry={first} mac={isMac(connection.platform)} answered={null} onAnswer={answer} />

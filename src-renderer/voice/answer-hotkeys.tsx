@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { shortcutFromKeys } from '../../src-main/shared/shortcut.js';
-import { isMac } from '../approvals/approval-keys.js';
+import { isMac } from '../app/platform.js';
 import { useAnnounce } from '../app/announcer.js';
 import { useClient, useConnection } from '../app/connection-context.js';
 import { useVoice } from './use-voice.js';

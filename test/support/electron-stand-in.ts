@@ -161,8 +161,16 @@ export const shell = {
 
 export const ipcMain = {
   handlers: new Map<string, Listener>(),
+  listeners: new Map<string, Listener[]>(),
   handle(channel: string, handler: Listener): void {
     this.handlers.set(channel, handler);
+  },
+  on(channel: string, listener: Listener): void {
+    this.listeners.set(channel, [...(this.listeners.get(channel) ?? []), listener]);
+  },
+  /** What the page's `ipcRenderer.send(channel)` does, sent by `sender` (a window's web contents). */
+  send(channel: string, sender: unknown): void {
+    for (const listener of this.listeners.get(channel) ?? []) (listener as (event: unknown) => void)({ sender });
   },
   removeHandler(channel: string): void {
     this.handlers.delete(channel);

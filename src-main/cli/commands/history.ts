@@ -76,6 +76,8 @@ function formatRunRecord(r: RunRecord): string {
     for (const line of boxLines(r.sandbox)) lines.push(['', line]);
   }
   for (const denial of r.networkDenied) lines.push(['refused', refusedConnection(denial)]);
+  // The tool chose these names: shown escaped.
+  for (const path of r.swept) lines.push(['removed', `${displayText(path)} (hidden, made by the run without declaring it)`]);
   lines.push(['skill hash', r.skillHash]);
   if (r.startedAt !== null) lines.push(['started', localTime(r.startedAt)]);
   if (r.endedAt !== null) lines.push(['ended', localTime(r.endedAt)]);

@@ -7,6 +7,7 @@ import { argumentsFromStrings } from '../../core/facade.js';
 import type { ParsedArgs } from '../args.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
 import { refusedConnection } from './history.js';
+import { displayText } from '../../shared/display-text.js';
 import { boxLines, containment, LIMIT_HIT } from '../../shared/approval-text.js';
 import { networkWords } from '../../shared/network-reach.js';
 import { runHereOrThere } from '../here-or-there.js';
@@ -60,6 +61,7 @@ export function printReport(ctx: CliContext, report: RunReport): void {
   const limit = result.limitHit === undefined || result.limitHit === null ? '' : ` · stopped at ${LIMIT_HIT[result.limitHit]}`;
   ctx.io.err(`${status}${limit} · ${Math.round(result.durationMs)} ms${dropped > 0 ? ` · ${dropped} bytes of output dropped` : ''} · run ${report.id}\n`);
   for (const denial of report.networkDenied) ctx.io.err(`network refused ${refusedConnection(denial)}\n`);
+  for (const path of report.swept) ctx.io.err(`removed ${displayText(path)}: a hidden path the run made without declaring it\n`);
 }
 
 export const run: Command = {

@@ -64,8 +64,10 @@ export const search: Command = {
     '  several, the first names no skill     every skill is searched for all of them (search disk space),',
     '                                        and a note on stderr says so',
     '  --all                                 every skill, for all the words, whatever the first one names',
-    'Tools come first, then sections. Common words (how, is, my, the) are left out when others remain;',
-    'when nothing holds every word, the hits holding some of them are shown, and a note says so.',
+    'Tools come first, then sections; a broken skill (one with errors) comes last, marked. Common words',
+    '(how, is, my, the) are left out when others remain. With three or more other words, hits holding',
+    'most of them rank first; when some hits do not hold every word, a note says so. When nothing',
+    'matches, "no results for …" is said on stderr, with the query that would, when a word was mistyped.',
   ],
   examples: [
     ['search "git log"', 'every skill, for both words: the git_log tool first'],
@@ -88,7 +90,13 @@ export const search: Command = {
             formatSearch({ results: result.results.map((hit) => ({ ...hit, snippet: emphasize(hit.snippet, on) })) }),
           );
         }
-        return await printHits(ctx, args, library.gateway.search(first, rest.join(' '), limit, ctx.cwd));
+        const result = library.gateway.search(first, rest.join(' '), limit, ctx.cwd);
+        // The first word named a skill and only it was searched: when that found nothing, the person may have meant every skill.
+        if (result.results.length === 0)
+          ctx.io.err(
+            `note: '${first}' names a skill, so only it was searched for "${rest.join(' ')}"; search --all ${[first, ...rest].join(' ')} searches every skill for all the words\n`,
+          );
+        return await printHits(ctx, args, result);
       } catch (error) {
         if (!namesNoSkill(error, first)) throw error;
         ctx.io.err(`note: no skill is named '${first}', so every skill was searched for "${[first, ...rest].join(' ')}"\n`);
@@ -102,8 +110,10 @@ export const search: Command = {
   },
 };
 
-/** Prints search hits (a note first when none held every word). */
+/** Prints search hits (a note first when some do not hold every word), or says that nothing matched and what was probably meant. */
 async function printHits(ctx: CliContext, args: ParsedArgs, result: SearchResult): Promise<number> {
-  if (result.matched === 'any' && result.results.length > 0) ctx.io.err(`note: nothing holds every word of "${result.query}"; these hold some of them\n`);
+  if (result.message !== null) ctx.io.err(`${result.message}\n`);
+  else if (result.matched === 'any')
+    ctx.io.err(`note: not every hit holds every word of "${result.query}"; the ones holding more of them, and rarer ones, come first\n`);
   return finish(ctx, args, result, () => formatHits(result, emphasisOn(ctx)));
 }

@@ -1,7 +1,7 @@
 /** `sources` as the CLI prints it: a tree. */
 import type { SourcesResult } from '../../shared/gateway.js';
 
-/** The tree drawn with `├──`, `└──` and `│   `, ending in `... (N more)` when cut. */
+/** The tree drawn with `├──`, `└──` and `│   `, ending in `... (N more)` when cut, and a last line when the skill holds more files than a walk reads. */
 export function formatSources(result: SourcesResult): string {
   const lines = [result.root];
   // lastAt[d] says whether the open entry at depth d was its directory's last, i.e. whether
@@ -18,5 +18,7 @@ export function formatSources(result: SourcesResult): string {
     lines.push(`${rails(entry.depth)}${entry.last ? '└── ' : '├── '}${label}`);
   }
   if (result.more > 0 && result.more_depth !== null) lines.push(`${rails(result.more_depth)}└── ... (${result.more} more)`);
+  if (result.files_cap !== null)
+    lines.push(`... and more files not listed: the skill holds over ${result.files_cap.toLocaleString('en-US')}, the most a walk reads`);
   return lines.join('\n');
 }

@@ -40,7 +40,7 @@ import { buildIndex, openIndexForSearch, withSkillIndex, type BuildOptions, type
 import { SkillCatalog, type CatalogOptions, type CatalogProgress, type CatalogSkill, type IndexingWork } from '../search/catalog.js';
 import { isIndexedFile } from '../search/documents.js';
 import { searchIndex, skillQuery } from '../search/query.js';
-import { searchHits } from '../search/search-hits.js';
+import { brokenBy, searchHits, type SkillOf } from '../search/search-hits.js';
 import { openFile, type OpenOptions } from './open.js';
 import { outlineFiles, outlineSkill, type OutlineOptions } from './outline.js';
 import { runtimeDir } from './runtime-dir.js';
@@ -75,7 +75,14 @@ export interface GatewayDeps {
 function catalogSkill(skill: Skill, files?: readonly SkillFile[]): CatalogSkill {
   // The Commands as they are: read as callers see them where the rows are read (on helper threads in a first search).
   const tools = skill.tools.map(({ name, command, commandLine }) => ({ name, command, commandLine }));
-  return { name: skill.name, dir: skill.dir, hash: skill.hash, commands: { syntax: skill.syntax, tools }, ...(files === undefined ? {} : { files }) };
+  return {
+    name: skill.name,
+    dir: skill.dir,
+    hash: skill.hash,
+    description: skill.description,
+    commands: { syntax: skill.syntax, tools },
+    ...(files === undefined ? {} : { files }),
+  };
 }
 
 /** The skill a gateway call is about, resolved. */
@@ -287,7 +294,8 @@ export class GatewayService {
           const own = SkillCatalog.inMemory(this.catalogOptions);
           try {
             own.sync([catalogSkill(read)]);
-            return searchHits(own.search(query, { ...options, skill: read.name }), () => read.tools);
+            const only: SkillOf = () => read;
+            return searchHits(own.search(query, { ...options, skill: read.name }), only, read.name, () => own.suggest(query, { skill: read.name }));
           } finally {
             own.close();
           }
@@ -301,7 +309,13 @@ export class GatewayService {
           skill = parseSkill(t.dir, read.root, undefined, this.deps.registry.rootChecks);
           catalog.syncOne(catalogSkill(skill));
         }
-        return searchHits(catalog.search(query, { ...options, skill: t.loadedAs }), () => skill.tools);
+        const name = t.loadedAs;
+        return searchHits(
+          catalog.search(query, { ...options, skill: name }),
+          () => skill,
+          name,
+          () => catalog.suggest(query, { skill: name }),
+        );
       },
     );
   }
@@ -418,10 +432,13 @@ export class GatewayService {
     return registry.list().map((skill) => catalogSkill(skill, registry.walkedFiles(skill)));
   }
 
-  /** One ranked list over every loaded skill; `prefix` makes the last word a prefix (search-as-you-type). */
+  /** One ranked list over every loaded skill, broken skills last; `prefix` makes the last word a prefix (search-as-you-type). */
   searchAll(query: string, options: { limit?: number; prefix?: boolean } = {}): SearchResult {
-    const result = this.catalog().search(query, options);
-    return searchHits(result, (name) => this.deps.registry.get(name)?.tools);
+    const skillOf: SkillOf = (name) => this.deps.registry.get(name);
+    const catalog = this.catalog();
+    const result = catalog.search(query, { ...options, broken: brokenBy(skillOf) });
+    // While typing, a word cut short is no typo: what was meant is asked only of a finished query.
+    return searchHits(result, skillOf, null, () => (options.prefix === true ? null : catalog.suggest(query)));
   }
 
   close(): void {

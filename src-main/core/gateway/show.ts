@@ -13,6 +13,7 @@ import { checkIntegerOption } from '../options.js';
 import { resolveInsideRoot } from './paths.js';
 import { sectionLines, splitLines, trimTrailingBlankLines } from '../markdown/sections.js';
 import type { ShowResult } from '../../shared/gateway.js';
+import { oneLine, plainInline } from '../search/plain-text.js';
 
 export interface ShowOptions {
   /** The heading to show, as typed (a stub line with ` — description` works too). */
@@ -45,6 +46,22 @@ function fold(text: string): string {
   return text.normalize('NFC').toLowerCase();
 }
 
+/** The few character references a heading holds in practice, as a reader sees them. */
+const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+/**
+ * A heading as a reader sees it: inline code, emphasis, escapes and links as their text, character
+ * references decoded (`Using \`git log\`` reads "Using git log", `[the docs](url)` reads "the docs").
+ */
+export function readerText(heading: string): string {
+  const decoded = plainInline(heading).replace(/&(#\d+|#x[\da-f]+|[a-z]+);/gi, (whole, name: string) => {
+    if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? whole;
+    const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
+  return oneLine(decoded);
+}
+
 /** `./a/b.md` and `a//b.md` name the same indexed file as `a/b.md`. */
 function normaliseFileFilter(file: string): string {
   const parts = file
@@ -54,15 +71,21 @@ function normaliseFileFilter(file: string): string {
   return parts.join('/');
 }
 
-/** Headings whose text starts with, then merely contains, the query (case-insensitive). */
+/** Headings whose text starts with, then merely contains, the query (case-insensitive), as written or as a reader sees it. */
 function suggestionsFor(query: string, headings: readonly HeadingRecord[]): { text: string; file: string }[] {
   const folded = fold(query);
-  const prefix = headings.filter((h) => fold(h.text).startsWith(folded));
-  const substring = headings.filter((h) => !fold(h.text).startsWith(folded) && fold(h.text).includes(folded));
+  const plain = fold(readerText(query));
+  const forms = (h: HeadingRecord): string[] => [fold(h.text), fold(readerText(h.text))];
+  const prefix = headings.filter((h) => forms(h).some((form) => form.startsWith(folded) || form.startsWith(plain)));
+  const substring = headings.filter((h) => !prefix.includes(h) && forms(h).some((form) => form.includes(folded) || form.includes(plain)));
   return [...prefix, ...substring].slice(0, MAX_SUGGESTIONS).map((h) => ({ text: h.text, file: h.file }));
 }
 
-/** Headings the query names, and the query as it matched: exact, else the RFC's cut query, else both sides cut (all case-insensitive). */
+/**
+ * Headings the query names, and the query as it matched: exact, else the RFC's cut query, else both
+ * sides cut (all case-insensitive); then the same as a reader sees them, so a heading with inline
+ * code, emphasis, an escape or a link is found by the words it shows.
+ */
 function matchingHeadings(section: string, headings: readonly HeadingRecord[]): { matches: HeadingRecord[]; matched: string } {
   const trimmed = section.trim();
   const normalised = normaliseSectionQuery(section);
@@ -70,6 +93,8 @@ function matchingHeadings(section: string, headings: readonly HeadingRecord[]): 
     [trimmed, (h) => h.text.trim()],
     [normalised, (h) => h.text.trim()],
     [normalised, (h) => normaliseSectionQuery(h.text)],
+    [readerText(trimmed), (h) => readerText(h.text)],
+    [readerText(normalised), (h) => readerText(normaliseSectionQuery(h.text))],
   ];
   for (const [query, heading] of tiers) {
     const matches = headings.filter((h) => fold(heading(h)) === fold(query));

@@ -2,7 +2,8 @@
  * RFC-0002:C-SOURCES: a skill's files as a tree, directories before files at each level, each
  * group in bytewise order; `--depth` stops expanding (an unexpanded directory shows its file
  * count), `--dir` scopes the tree (depth counts from there), `--pattern` keeps matching files
- * (and the directories that hold them), `--limit` cuts the listing with `... (N more)`.
+ * (and the directories that hold them), `--limit` cuts the listing with `... (N more)`. A skill of
+ * more files than a walk reads (MAX_SKILL_FILES) is listed as far as the walk went, and says so.
  */
 import { realpathSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -10,7 +11,7 @@ import type Picomatch from 'picomatch';
 import { lazyRequire } from '../lazy-require.js';
 import { skillcErrors } from '../../shared/error-messages/skillc.js';
 import { compareBytewise } from '../files/paths.js';
-import { walkSkill } from '../skills/walk.js';
+import { MAX_SKILL_FILES, walkSkill } from '../skills/walk.js';
 import { checkIntegerOption } from '../options.js';
 import { hasHiddenSegment, resolveInsideRoot } from './paths.js';
 import type { SourceEntry, SourcesResult } from '../../shared/gateway.js';
@@ -134,5 +135,6 @@ export function listSources(dir: string, options: SourcesOptions = {}): SourcesR
     total: all.length,
     more: all.length - entries.length,
     more_depth: all[limit]?.depth ?? null,
+    files_cap: walk.truncated ? MAX_SKILL_FILES : null,
   };
 }

@@ -6,9 +6,8 @@
  */
 import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { extname, isAbsolute, join } from 'node:path';
-import type { Skill, SkillRoot } from '../../shared/model.js';
+import type { NetworkHosts, Skill, SkillRoot } from '../../shared/model.js';
 import type { ScanFinding, ScannedSkill, ScannedTool } from '../../shared/packs.js';
-import type { NetworkHosts } from '../../shared/runs.js';
 import { hashFile } from '../files/hash.js';
 import { parseSkill } from '../skills/parse-skill.js';
 import { parseCommand } from '../template/parse-command.js';

@@ -31,8 +31,8 @@ export function samePlace(pin: IdentityPin, identity: SkillIdentity): boolean {
 
 /** The profile a view shows, without what only the view adds (whether and how it is contained): what gets pinned. */
 export function profileOf(view: SandboxView): SandboxProfile {
-  // What the box found on disk for this run (programs bound, a whole home) is how it is contained, not what it may do.
-  const { contained: _contained, mechanism: _mechanism, why: _why, limitsWhy: _limitsWhy, programs: _programs, wholeHome: _wholeHome, ...profile } = view;
+  // What the box found on disk for this run (programs bound, .git files pointing out) is how it is contained, not what it may do.
+  const { contained: _contained, mechanism: _mechanism, why: _why, limitsWhy: _limitsWhy, programs: _programs, gitOutside: _gitOutside, ...profile } = view;
   return profile;
 }
 

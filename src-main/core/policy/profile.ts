@@ -5,11 +5,11 @@
  * the sandbox (`none`), never its frontmatter. The runner applies the profile (core/process/sandbox);
  * policy only compares profiles.
  */
-import type { ResourceLimits, Skill, Tool } from '../../shared/model.js';
+import type { NetworkHosts, ResourceLimits, Skill, Tool } from '../../shared/model.js';
 import { effectiveReach } from '../../shared/tool-policy.js';
 import { RESOURCE_LIMIT_NAMES } from '../../shared/model.js';
 import { ANY_HOST, networkWords } from '../../shared/network-reach.js';
-import type { NetworkHosts, SandboxProfile, SandboxProfileName } from '../../shared/runs.js';
+import type { SandboxProfile, SandboxProfileName } from '../../shared/runs.js';
 import { DEFAULT_LIMIT_CEILING, effectiveLimits } from './resource-limits.js';
 
 /** How much each profile lets a run touch, narrowest first. */
@@ -70,6 +70,8 @@ export function widening(profile: SandboxProfile, granted: SandboxProfile): stri
   }
   const reads = beyond(profile.reads, granted.reads);
   if (reads.length > 0) return `it would now also read ${reads.join(', ')}`;
+  const readsAt = beyond(profile.readsAt, granted.readsAt);
+  if (readsAt.length > 0) return `what it declares it reads now leads to ${readsAt.join(', ')}`;
   const writes = beyond(profile.writes, granted.writes);
   if (writes.length > 0) return `it would now also write ${writes.join(', ')} in its folder`;
   const { limits } = profile;

@@ -4,7 +4,8 @@
  * wanted; it asks, and the spoken yes must carry the request's code (docs/voice.md).
  */
 import type { SandboxView } from '../../shared/runs.js';
-import { isWriting, type RunChannel } from '../../shared/voice.js';
+import type { RunChannel } from '../../shared/runs.js';
+import { isWriting } from '../../shared/voice.js';
 import type { Decision } from './decide.js';
 
 /** The decision for a request that came through `channel`: a remembered Always of a writing tool asks when it came from a voice turn. */

@@ -11,6 +11,7 @@ import { runnerErrors } from '../../shared/error-messages/runner.js';
 import type { RunResult } from '../../shared/model.js';
 import { CappedOutput } from './capped-output.js';
 import { groupExists, terminateTree } from './process-tree.js';
+import { fdLayout } from './sandbox/bubblewrap.js';
 import type { OutputStream } from '../../shared/runs.js';
 
 /** Bytes kept per stream unless the caller asks otherwise: 512 KiB of head and 512 KiB of tail. */
@@ -51,6 +52,8 @@ export interface ProcessSpec {
   treeEndsWithIt?: boolean;
   /** Data for file descriptors 3, 4, … of the program, each read to its end (bwrap's seccomp filter). */
   inputs?: readonly Uint8Array[];
+  /** Open descriptors of this process passed to the program after `inputs`, in order (what bubblewrap binds by descriptor). */
+  fds?: readonly number[];
   /**
    * Live output, decoded, called only while the stream's head (the first half of the cap) is filling:
    * at most maxOutputBytes / 2 bytes per stream ever reach it, however much the tool prints. The final
@@ -60,11 +63,17 @@ export interface ProcessSpec {
   /** Told the tool's pid (which leads its process group) as soon as it started. It must not throw. */
   onSpawn?: (pid: number) => void;
   /**
-   * For a gated program (bubblewrap with --info-fd and --block-fd, the two fds after `inputs`): told the pid of its child, which
+   * For a gated program (bubblewrap with --info-fd and --block-fd, numbered by fdLayout): told the pid of its child, which
    * waits until this returns; a throw stops the program and the run fails with E706.
    */
   admit?: (childPid: number) => void;
-  /** Given what the program wrote on the fd after the inputs and the gate's, once it ended (the relay's report: SpawnCommand.reports). It must not throw. */
+  /**
+   * For a gated program: puts the program itself where its child must go, as soon as it started, so
+   * the child is born there and the kernel's wait for a move is paid while bwrap starts. It opens
+   * nothing: the child runs only once `admit` took it. A throw is ignored for that reason.
+   */
+  enter?: (pid: number) => void;
+  /** Given what the program wrote on its report fd (fdLayout), once it ended (the relay's report: SpawnCommand.reports). It must not throw. */
   reported?: (text: string) => void;
   /** Starts the timeout clock and returns its stopper; a real timer unless given (a test fires it on an event). */
   startTimeout?: (onTimeout: () => void, ms: number) => () => void;
@@ -161,6 +170,8 @@ function admit(info: unknown, block: unknown, accept: (childPid: number) => void
         accept(childPid);
         finish(null);
       } catch (error) {
+        // Gone already: bwrap failed setting up the box (a folder moved as it started) and says why itself; nothing ran.
+        if ((error as NodeJS.ErrnoException).code === 'ESRCH') return finish(null);
         // The child waits on its block fd and outlives a killed bwrap (it still holds the output
         // pipes, so the run would never end): it is killed itself, before anything of the tool ran.
         try {
@@ -200,38 +211,35 @@ export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
 
   const posix = process.platform !== 'win32';
   const started = performance.now();
+  // stdin closed; every other descriptor where bubblewrap.ts's fdLayout numbers it.
+  const at = fdLayout({ inputs: spec.inputs?.length ?? 0, bound: spec.fds?.length ?? 0, gated: spec.admit !== undefined });
+  const stdio: (Uint8Array | number | 'pipe' | 'ignore')[] = ['ignore', 'pipe', 'pipe'];
+  (spec.inputs ?? []).forEach((input, i) => (stdio[at.inputs + i] = input));
+  (spec.fds ?? []).forEach((fd, i) => (stdio[at.bound + i] = fd));
+  if (spec.admit !== undefined) stdio[at.info] = stdio[at.block] = 'pipe';
+  if (spec.reported !== undefined) stdio[at.report] = 'pipe';
   const subprocess = execa(spec.program, spec.args, {
     cwd: spec.cwd,
     env: spec.env,
     extendEnv: false,
     shell: false,
-    // stdin closed; the network's inputs on fds 3, 4, …, a gated program's info and block fds after them, then its report fd.
-    stdio: [
-      'ignore',
-      'pipe',
-      'pipe',
-      ...(spec.inputs ?? []),
-      ...(spec.admit === undefined ? [] : (['pipe', 'pipe'] as const)),
-      ...(spec.reported === undefined ? [] : (['pipe'] as const)),
-    ],
+    // execa passes a number on as the parent's own descriptor (as child_process does); its types allow that only for fds 0–2.
+    stdio: stdio as unknown as ['ignore', 'pipe', 'pipe', ...'pipe'[]],
     reject: false,
     buffer: false,
     windowsHide: true,
     // The tool leads its own process group (and session), so the group is the first handle on its tree.
     detached: posix,
   });
-  // A gated program's info and block fds come right after the network's inputs (core/process/sandbox/bubblewrap.ts gateFds).
-  const gate = { info: 3 + (spec.inputs?.length ?? 0), block: 4 + (spec.inputs?.length ?? 0) };
-  const admitted = spec.admit === undefined ? Promise.resolve(null) : admit(subprocess.stdio[gate.info], subprocess.stdio[gate.block], spec.admit);
+  const admitted = spec.admit === undefined ? Promise.resolve(null) : admit(subprocess.stdio[at.info], subprocess.stdio[at.block], spec.admit);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     subprocess.once('exit', (code, signal) => resolve({ code, signal }));
   });
   const report = spec.reported === undefined ? null : new CappedOutput(4096);
-  const reportFd = 3 + (spec.inputs?.length ?? 0) + (spec.admit === undefined ? 0 : 2);
   const closed = Promise.all([
     capture(subprocess.stdout, stdout, 'stdout', spec.onOutput),
     capture(subprocess.stderr, stderr, 'stderr', spec.onOutput),
-    ...(report === null ? [] : [capture(subprocess.stdio[reportFd] as Readable, report, 'stdout', undefined)]),
+    ...(report === null ? [] : [capture(subprocess.stdio[at.report] as Readable, report, 'stdout', undefined)]),
   ]);
   const spawnError = await new Promise<unknown>((resolve) => {
     subprocess.once('spawn', () => resolve(null));
@@ -243,6 +251,13 @@ export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
   });
   if (spawnError !== null) throw spawnFailure(spec, spawnError);
   const pid = subprocess.pid as number;
+  if (spec.enter !== undefined && spec.admit !== undefined) {
+    try {
+      spec.enter(pid);
+    } catch {
+      // bwrap already gone, or not movable: its child's own admission still decides
+    }
+  }
   spec.onSpawn?.(pid);
   const refusal = await admitted;
   if (refusal !== null) {

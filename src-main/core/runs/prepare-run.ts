@@ -1,10 +1,11 @@
 /**
- * The first phase of a run: look the skill up, check the working directory, render the call, find
- * the program, ask policy for a decision and a sandbox profile. Nothing is recorded or started here.
+ * The first phase of a run: look the skill up, open its folder once, render the call, find the
+ * program, resolve the run's box once (box-spec.ts), and ask policy for a decision on that box.
+ * Nothing is recorded or started here; the box's handles stay open until the run is done with them.
  */
-import { realpathSync, statSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute } from 'node:path';
+import { dirname, isAbsolute } from 'node:path';
 import type { RenderedCommand, Skill, Tool } from '../../shared/model.js';
 import type { Rule, SandboxProfile, SandboxView, Surface } from '../../shared/runs.js';
 import { templateErrors } from '../../shared/error-messages/templates.js';
@@ -14,8 +15,9 @@ import { decide, type Decision } from '../policy/decide.js';
 import { legacyPinsFor, rememberedFor } from '../policy/pins.js';
 import { profileFor } from '../policy/profile.js';
 import { secretProgram, sensitiveArgument } from '../policy/sensitive-paths.js';
-import { guardWorkspace, passwdHomes, type GuardPlaces } from '../policy/workspace-guard.js';
-import { programBinds } from '../process/sandbox/box-places.js';
+import { guardWorkspace, passwdHomes, type GuardPlaces, type KnownPlace } from '../policy/workspace-guard.js';
+import { openBox, openWorkspace, readsAt, type BoxSpec, type OpenWorkspace } from '../process/sandbox/box-spec.js';
+import { ancestry, closeHandle, identityAt, openPath } from '../process/sandbox/handles.js';
 import { resolveBundledProgram, resolveProgram } from '../process/resolve-program.js';
 import type { Sandbox } from '../process/sandbox/sandbox.js';
 import { isInside } from '../files/paths.js';
@@ -75,21 +77,10 @@ export interface Prepared {
   programPath: string | null;
   decision: Decision;
   sandbox: SandboxView;
-  /** The working folder with symlinks resolved: what an Always answer is pinned to. */
+  /** The working folder as its handle is (the kernel's path): what an Always answer is pinned to, and what every surface shows. */
   folder: string;
-}
-
-/** The working directory, which must be an existing absolute directory (E510). */
-function checkCwd(cwd: string | undefined, defaultCwd: string): string {
-  const dir = cwd ?? defaultCwd;
-  let ok: boolean;
-  try {
-    ok = isAbsolute(dir) && statSync(dir).isDirectory();
-  } catch {
-    ok = false;
-  }
-  if (!ok) throw templateErrors.invalidCwd(dir);
-  return dir;
+  /** The run's box, open: whoever prepared it closes it (box.close()) once the run is over or will not happen. */
+  box: BoxSpec;
 }
 
 /**
@@ -108,8 +99,8 @@ function programPath(skill: Skill, program: string, cwd: string, env: NodeJS.Pro
   return found;
 }
 
-/** How a run under `profile` would be contained here; `box` is what the run's box adds to the profile (programs bound, a whole home read). */
-export function sandboxView(sandbox: Sandbox, profile: SandboxProfile, box: Pick<SandboxView, 'programs' | 'wholeHome'> = {}): SandboxView {
+/** How a run under `profile` would be contained here; `box` is what the run's box adds to the profile (programs bound, .git files pointing out). */
+export function sandboxView(sandbox: Sandbox, profile: SandboxProfile, box: Pick<SandboxView, 'programs' | 'gitOutside'> = {}): SandboxView {
   if (profile.name === 'none') {
     const why = 'you turned the sandbox off for this skill (Settings, or skilltray rules sandbox)';
     return { ...profile, contained: false, mechanism: null, why, limitsWhy: why };
@@ -118,7 +109,40 @@ export function sandboxView(sandbox: Sandbox, profile: SandboxProfile, box: Pick
   return { ...profile, ...box, contained: why === null, mechanism: why === null ? sandbox.mechanism : null, why, limitsWhy: sandbox.limitsUnavailable() };
 }
 
-/** The canonical path, or the path itself when it does not exist (yet). */
+/** What is known of each place the guard protects, kept while the place is the same file (the folders above a home do not move under a run). */
+const known = new Map<string, KnownPlace>();
+
+/** A place the guard protects: its canonical path and identity, and the identities of the folders holding it. */
+function knownPlace(path: string): KnownPlace {
+  const cached = known.get(path);
+  if (cached !== undefined && cached.id !== null && identityAt(path) === cached.id) return cached;
+  const handle = path === '/' ? null : openPath(path);
+  let place: KnownPlace;
+  if (handle !== null) {
+    place = {
+      path: handle.path,
+      id: handle.id,
+      above: ancestry(handle)
+        .slice(1)
+        .map((step) => step.id),
+    };
+    closeHandle(handle);
+  } else {
+    // A place this user may not open (another user's home): known by looking, which needs no more than a path.
+    const real = canonical(path);
+    const above: string[] = [];
+    for (let folder = dirname(real); ; folder = dirname(folder)) {
+      const id = identityAt(folder);
+      if (id !== null) above.push(id);
+      if (folder === dirname(folder)) break;
+    }
+    place = { path: real, id: path === '/' ? null : identityAt(real), above };
+  }
+  known.set(path, place);
+  return place;
+}
+
+/** The canonical path, or the path itself when it cannot be resolved. */
 function canonical(path: string): string {
   try {
     return realpathSync(path);
@@ -127,14 +151,14 @@ function canonical(path: string): string {
   }
 }
 
-/** The places the workspace guard protects, canonical. */
+/** The places the workspace guard protects. */
 function guardPlaces(deps: PrepareDeps): GuardPlaces {
   return {
     platform: process.platform,
-    userHome: canonical(deps.env.HOME || homedir()),
-    otherHomes: passwdHomes(process.platform).map(canonical),
-    skilltrayHome: canonical(deps.home),
-    skillRoots: deps.registry.roots.map((root) => canonical(root.path)),
+    userHome: knownPlace(deps.env.HOME || homedir()),
+    otherHomes: passwdHomes(process.platform).map(knownPlace),
+    skilltrayHome: knownPlace(deps.home),
+    skillRoots: deps.registry.roots.map((root) => knownPlace(root.path)),
   };
 }
 
@@ -148,35 +172,71 @@ export function rulesInForce(db: StateDb, registry: SkillRegistry): Rule[] {
   return listRules(db, (rule) => legacyPinsFor(rule.pattern, registry.list(), (skill, tool) => runProfile(db, skill, tool)));
 }
 
-/** Looks up, renders and decides; throws what stops a call before any policy question. */
+/** Opens the caller's folder (or the default empty one): E510 unless it is an absolute path to a folder. */
+function openCwd(cwd: string | undefined, defaultCwd: string): OpenWorkspace {
+  const dir = cwd ?? defaultCwd;
+  if (!isAbsolute(dir)) throw templateErrors.invalidCwd(dir);
+  return openWorkspace(dir);
+}
+
+/** Looks up, renders, resolves the box and decides; throws what stops a call before any policy question. */
 export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
   const skill = deps.registry.get(input.skill);
   if (!skill) throw skillNotFound(input.skill, deps.registry.list());
-  const cwd = checkCwd(input.cwd, deps.defaultCwd);
-  const command = renderCommand(skill, input.tool, input.args ?? {}, { cwd });
+  const workspace = openCwd(input.cwd, deps.defaultCwd);
+  let box: BoxSpec | null = null;
+  try {
+    const prepared = decideOn(deps, input, skill, workspace, (opened) => (box = opened));
+    return prepared;
+  } catch (error) {
+    if (box === null) closeHandle(workspace.handle);
+    else (box as BoxSpec).close();
+    throw error;
+  }
+}
+
+/** Renders, resolves the box around the opened folder (handing it to `opened` at once) and decides. */
+function decideOn(deps: PrepareDeps, input: RunInput, skill: Skill, workspace: OpenWorkspace, opened: (box: BoxSpec) => void): Prepared {
+  const folder = workspace.handle.path;
+  const command = renderCommand(skill, input.tool, input.args ?? {}, { cwd: folder });
   const tool = skill.tools.find((t) => t.name === input.tool);
   const names = skill.tools.map((t) => t.name);
   if (!tool) throw templateErrors.toolNotFound(skill.name, input.tool, names, nearestNames(input.tool, names));
-  const program = programPath(skill, command.program, cwd, deps.env);
+  const program = programPath(skill, command.program, folder, deps.env);
   const { db } = deps;
   const settings = getSettings(db);
   const profile = runProfile(db, skill, tool);
   const places = guardPlaces(deps);
-  const folder = canonical(cwd);
-  const workspace = guardWorkspace(folder, profile.name, places);
-  if (workspace.kind === 'refused') throw workspace.error;
-  const skillDir = canonical(skill.dir);
-  const programs = program === null ? [] : programBinds(program, skillDir, process.platform);
-  const sandbox = sandboxView(deps.sandbox, profile, { programs, wholeHome: workspace.kind === 'home' });
-  // A run that could read a whole home folder never goes unasked, whatever would otherwise allow it.
-  const home =
-    workspace.kind === 'home'
-      ? {
-          param: 'cwd',
-          value: cwd,
-          why: `it is ${workspace.home === places.userHome ? 'your home folder' : 'a home folder'}, so the run could read all of it (keys and credential stores stay hidden)`,
-        }
-      : null;
+  const verdict = guardWorkspace({ path: folder, chain: workspace.chain }, profile.name, places);
+  if (verdict.kind === 'refused') throw verdict.error;
+  const skillDir = realpathSync(skill.dir);
+  // A program in a place no run may read is refused by policy (E707) before its box would bind it.
+  const programRefused =
+    program === null
+      ? null
+      : secretProgram(skill.name, tool.name, program, skillDir, {
+          platform: process.platform,
+          userHome: places.userHome.path,
+          skilltrayHome: places.skilltrayHome.path,
+          runtimeDir: deps.env.XDG_RUNTIME_DIR,
+        });
+  const box = openBox(workspace, {
+    reads: profile.reads ?? [],
+    programPath: programRefused === null ? program : null,
+    skillDir,
+    userHome: places.userHome.path,
+    skilltrayHome: places.skilltrayHome.path,
+    runtimeDir: deps.env.XDG_RUNTIME_DIR,
+    platform: process.platform,
+    otherHomes: places.otherHomes.map((home) => home.path),
+  });
+  opened(box);
+  const at = readsAt(box);
+  const shown: SandboxProfile = at.length > 0 ? { ...profile, readsAt: at } : profile;
+  const sandbox = sandboxView(deps.sandbox, shown, {
+    programs: box.programs.map((handle) => handle.path),
+    ...(box.gitOutside.length > 0 ? { gitOutside: box.gitOutside } : {}),
+  });
   const decided = decide({
     skill,
     tool,
@@ -187,13 +247,13 @@ export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
     cwd: folder,
     programPath: program,
     program: command.program,
-    programRefused: program === null ? null : secretProgram(skill.name, tool.name, program, skillDir, places),
-    resolveBin: (bin) => resolveProgram(bin, deps.env, cwd),
+    programRefused,
+    resolveBin: (bin) => resolveProgram(bin, deps.env, folder),
     env: deps.env,
-    sensitive: sensitiveArgument(plainObject(input.args), cwd, deps.home) ?? home,
+    sensitive: sensitiveArgument(plainObject(input.args), folder, deps.home),
     enabled: isEnabled(listSwitches(db), skill.name, settings.mode),
     sandbox,
   });
   const decision = voiceTurn(decided, requestChannel(input.surface, input.channel), sandbox);
-  return { skill, command, programPath: program, decision, sandbox, folder };
+  return { skill, command, programPath: program, decision, sandbox, folder, box };
 }

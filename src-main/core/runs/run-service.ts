@@ -5,10 +5,8 @@
  * policy or a person allowed it, and what runs is byte-for-byte the skill that was decided on.
  */
 import { randomUUID } from 'node:crypto';
-import { realpathSync } from 'node:fs';
 import { EventEmitter } from 'node:events';
-import type { RenderedCommand, ResourceLimitName, ResourceLimits, RunResult, Skill, Tool } from '../../shared/model.js';
-import { SkilltrayError, toSkilltrayError } from '../../shared/skilltray-error.js';
+import { toSkilltrayError, type SkilltrayError } from '../../shared/skilltray-error.js';
 import { policyErrors } from '../../shared/error-messages/policy.js';
 import { runnerErrors } from '../../shared/error-messages/runner.js';
 import { alwaysBlindTo } from '../policy/always.js';
@@ -16,38 +14,20 @@ import { isOffered } from '../policy/modes.js';
 import { isEnabled, listSwitches } from '../store/switches.js';
 import { emitSafely } from '../events.js';
 import type { ApprovalBroker } from '../policy/approval-broker.js';
-import type {
-  DecidedBy,
-  DryRun,
-  PendingApproval,
-  RecordedAnswer,
-  RunDecisionView,
-  RunEvent,
-  RunOutcome,
-  RunReport,
-  SandboxView,
-  Verdict,
-} from '../../shared/runs.js';
+import type { DecidedBy, DryRun, PendingApproval, RecordedAnswer, RunDecisionView, RunEvent, RunOutcome, RunReport, Verdict } from '../../shared/runs.js';
 import { remember } from '../store/approvals.js';
 import { recordChannel } from '../store/voice.js';
 import { requestChannel } from '../../shared/voice.js';
 import { getSettings } from '../store/settings.js';
-import { recordDecision, recordFailure, recordNetworkDenied, recordProcess, recordRequest, recordResult, recordStart } from '../store/run-records.js';
-import { isOwnerStopping, ownerStopping } from './interrupted-runs.js';
-import { processStartTime, thisProcess } from '../process-identity.js';
-import { DEFAULT_OUTPUT_CAP, runProcess } from '../process/run-process.js';
-import { buildToolEnv } from '../process/tool-env.js';
+import { recordDecision, recordRequest } from '../store/run-records.js';
+import { ownerStopping } from './interrupted-runs.js';
+import { thisProcess } from '../process-identity.js';
 import { prepareRunDirs, type RunDirs } from '../process/skill-snapshot.js';
-import { boxPlaces } from '../process/sandbox/box-places.js';
-import { cgroupUnavailable, openRunCgroup, type RunCgroup } from '../process/sandbox/cgroup.js';
-import type { RunPlaces } from '../process/sandbox/sandbox.js';
-import type { NetworkProxy } from '../process/network/proxy-server.js';
-import { startRunProxy } from '../process/network/run-proxy.js';
 import { askPerson, type Approver } from './ask-person.js';
 import { identityPin, profileOf, rememberScopes } from '../policy/pins.js';
 import { effectivePolicy } from '../../shared/tool-policy.js';
-import { shapeOutput } from '../skills/pack-output.js';
 import { plainObject, prepareRun, type PrepareDeps, type Prepared, type RunInput } from './prepare-run.js';
+import { executeRun, withRunId, type ExecutionHooks } from './run-execution.js';
 
 export { DEFAULT_APPROVAL_TIMEOUT_MS, type Approver } from './ask-person.js';
 export type { RunInput } from './prepare-run.js';
@@ -68,34 +48,19 @@ function recordedAnswer(verdict: Verdict): RecordedAnswer {
   return verdict.expires === 'session' ? 'always-session' : 'always';
 }
 
-/** SIGXCPU and SIGXFSZ are what the kernel sends at the CPU-time and file-size limits; bwrap reports a signalled tool as 128 + its number. */
-function signalledLimit(result: RunResult, viaBwrap: boolean): ResourceLimitName | null {
-  const signal = result.signal ?? (viaBwrap && result.exitCode === 128 + 24 ? 'SIGXCPU' : viaBwrap && result.exitCode === 128 + 25 ? 'SIGXFSZ' : null);
-  return signal === 'SIGXCPU' ? 'cpuSeconds' : signal === 'SIGXFSZ' ? 'fileSizeMiB' : null;
-}
-
-function withRunId(error: unknown, id: string): SkilltrayError {
-  const coded = toSkilltrayError(error);
-  return new SkilltrayError(coded.code, coded.message, { details: { ...coded.details, runId: id }, cause: coded.cause ?? coded });
-}
-
-/** An allowed run, its skill's snapshot taken: all execute needs. */
-interface Executable {
-  id: string;
-  traceId: string;
-  skill: Skill;
-  /** The tool of `skill` that runs, looked up once (its pack's output shapes the result). */
-  tool: Tool | undefined;
-  command: RenderedCommand;
-  programPath: string;
-  decision: RunDecisionView;
-  sandbox: SandboxView;
-  dirs: RunDirs;
-}
+/** Refusals of the box before anything ran (its folder, a bind): runs someone asked for, so history keeps them. */
+const BOX_REFUSALS = new Set(['E511', 'E512']);
 
 /** Owns tool runs for one process: decisions, approvals, live processes and their records. */
 export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }> {
   private readonly active = new Map<string, AbortController>();
+
+  /** What a run's execution tells this service: its events, and while it lives, how to stop it. */
+  private readonly execution: ExecutionHooks = {
+    emit: (event) => emitSafely(this, 'run', event),
+    started: (id, controller) => this.active.set(id, controller),
+    ended: (id) => this.active.delete(id),
+  };
 
   constructor(private readonly deps: RunServiceDeps) {
     super();
@@ -103,7 +68,8 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
 
   /** The rendered request, the policy decision and the sandbox, without recording or running anything. */
   dryRun(input: RunInput): DryRun {
-    const { command, programPath, decision, sandbox } = prepareRun(this.deps, input);
+    const { command, programPath, decision, sandbox, box } = prepareRun(this.deps, input);
+    box.close();
     return {
       command,
       programPath,
@@ -141,12 +107,29 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
 
   /** Runs a tool call to completion, asking a person first when policy says so. */
   async run(input: RunInput, options: RunOptions): Promise<RunReport> {
-    const traceId = input.traceId ?? randomUUID();
     const id = randomUUID();
+    let prepared: Prepared;
+    try {
+      prepared = prepareRun(this.deps, input);
+    } catch (error) {
+      // A call that cannot even be prepared (no such skill or tool, bad arguments, a bad cwd) asked
+      // nothing and decided nothing: it is the caller's error, not a run, so history does not keep it.
+      // A box that refuses its folder or a bind is a run refused, and history says why.
+      if (BOX_REFUSALS.has(toSkilltrayError(error).code)) return this.refuse(input, error, id);
+      throw error;
+    }
+    try {
+      return await this.decideAndRun(id, input, prepared, options);
+    } finally {
+      prepared.box.close();
+    }
+  }
+
+  /** Records the request, gets the decision (asking when policy says so), snapshots the skill and runs it. */
+  private async decideAndRun(id: string, input: RunInput, prepared: Prepared, options: RunOptions): Promise<RunReport> {
+    const traceId = input.traceId ?? randomUUID();
     const { db } = this.deps;
-    // A call that cannot even be prepared (no such skill or tool, bad arguments, a bad cwd) asked
-    // nothing and decided nothing: it is the caller's error, not a run, so history does not keep it.
-    const { skill, command, programPath, decision, sandbox, folder }: Prepared = prepareRun(this.deps, input);
+    const { skill, command, programPath, decision, sandbox, folder } = prepared;
     const tool = skill.tools.find((t) => t.name === command.tool);
     recordRequest(
       db,
@@ -265,98 +248,10 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     }
     decided(view);
     try {
-      return await this.execute({ id, traceId, skill, tool, command, programPath: programPath as string, decision: view, sandbox, dirs }, options.signal);
+      const run = { id, traceId, skill, tool, command, programPath: programPath as string, decision: view, sandbox, dirs, box: prepared.box };
+      return await executeRun(this.deps, run, this.execution, options.signal);
     } finally {
       dirs.dispose();
-    }
-  }
-
-  private async execute(run: Executable, signal?: AbortSignal): Promise<RunReport> {
-    const { id, traceId, skill, tool, command, programPath, decision, sandbox, dirs } = run;
-    const { db, env } = this.deps;
-    const controller = new AbortController();
-    // The reason travels on: an owner that is stopping makes this an interruption, not a cancellation.
-    const onAbort = () => controller.abort(signal?.reason);
-    if (signal?.aborted) controller.abort(signal.reason);
-    else signal?.addEventListener('abort', onAbort, { once: true });
-    this.active.set(id, controller);
-    recordStart(db, id);
-    emitSafely(this, 'run', { type: 'started', id, traceId, skill: skill.name, tool: command.tool, command, programPath, sandbox });
-    // A cgroup holds the run's processes and memory where Skilltray can make one (as root, whom RLIMIT_NPROC does not bind).
-    const contained = sandbox.contained && (sandbox.limitsWhy ?? null) === null && sandbox.limits !== undefined;
-    let cgroup: RunCgroup | null = null;
-    let box: { places: RunPlaces; release: () => void } | null = null;
-    let proxy: NetworkProxy | null = null;
-    try {
-      if (contained && cgroupUnavailable() === null) {
-        try {
-          cgroup = openRunCgroup(id, sandbox.limits as ResourceLimits);
-        } catch (error) {
-          throw runnerErrors.limitsUnavailable((error as Error).message, { cause: error });
-        }
-      }
-      proxy = await startRunProxy(sandbox, dirs.root);
-      box = boxPlaces({
-        profile: sandbox.contained ? profileOf(sandbox) : { name: 'none', network: true, hosts: 'host' },
-        cwd: realpathSync(command.cwd),
-        skillDir: realpathSync(skill.dir),
-        snapshotDir: dirs.snapshot,
-        tempDir: dirs.temp,
-        homeDir: dirs.home,
-        env,
-        skilltrayHome: this.deps.home,
-        programs: sandbox.programs ?? [],
-        platform: process.platform,
-        asRoot: process.getuid?.() === 0,
-        gated: cgroup !== null,
-      });
-      const places: RunPlaces = proxy === null ? box.places : { ...box.places, proxy: proxy.address };
-      const spawn = this.deps.sandbox.wrap({ program: programPath, args: command.args, env: buildToolEnv(env, command.env) }, places);
-      const admitted = cgroup;
-      let report = '';
-      const ran = await runProcess({
-        program: spawn.program,
-        args: spawn.args,
-        cwd: command.cwd,
-        env: spawn.env,
-        timeoutMs: command.timeoutMs,
-        maxOutputBytes: DEFAULT_OUTPUT_CAP,
-        signal: controller.signal,
-        ...(spawn.treeEndsWithIt === true ? { treeEndsWithIt: true } : {}),
-        ...(spawn.gated === true && admitted !== null ? { admit: (childPid: number) => admitted.admit(childPid) } : {}),
-        ...(spawn.inputs === undefined ? {} : { inputs: spawn.inputs }),
-        ...(spawn.reports === true ? { reported: (text: string) => (report = text) } : {}),
-        onOutput: (stream, text) => emitSafely(this, 'run', { type: 'output', id, stream, text }),
-        // Recorded at once, so if this process dies the next owner can find and stop the tool.
-        onSpawn: (pid) => {
-          try {
-            recordProcess(db, id, { pid, started: processStartTime(pid) ?? '' });
-          } catch (error) {
-            process.emitWarning(`run ${id}: its process group could not be recorded: ${toSkilltrayError(error).message}`);
-          }
-        },
-      });
-      const limitHit = cgroup?.hit() ?? signalledLimit(ran, spawn.treeEndsWithIt === true) ?? spawn.limitHit?.(report) ?? null;
-      // A tool pack's output.max_chars and output.speak shape what the run returns (and history keeps).
-      const result: RunResult = shapeOutput(tool, { ...ran, limitHit });
-      const stopping = controller.signal.reason as unknown;
-      // The tool is gone: its proxy closes before its refusals are read, so the record holds every one.
-      await proxy?.close();
-      const networkDenied = proxy?.denied() ?? [];
-      recordNetworkDenied(db, id, networkDenied);
-      recordResult(db, id, result, isOwnerStopping(stopping) ? { interrupted: (stopping as Error).message } : {});
-      emitSafely(this, 'run', { type: 'finished', id, traceId, skill: skill.name, tool: command.tool, result });
-      return { id, traceId, skill: skill.name, tool: command.tool, command, programPath, decision, sandbox, result, networkDenied };
-    } catch (error) {
-      const coded = toSkilltrayError(error);
-      recordFailure(db, id, coded);
-      throw withRunId(coded, id);
-    } finally {
-      box?.release();
-      cgroup?.dispose();
-      await proxy?.close();
-      this.active.delete(id);
-      signal?.removeEventListener('abort', onAbort);
     }
   }
 

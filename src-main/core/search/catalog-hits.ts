@@ -47,22 +47,29 @@ export function groupBySkill<T extends { skill: string }>(ranked: readonly T[]):
   return [...groups.values()].flat();
 }
 
+/** How strong an untitled tool's match must be, against the strongest untitled hit's, to come before the sections (see toolsFirst). */
+export const TOOL_FLOOR = 0.5;
+
 /**
  * The order hits are shown in, each group in rank order: the tools whose name holds every word
  * that was asked for, the sections whose heading does ("commit message" is the commit-message
- * guide's own title), the other tools, the other sections grouped by skill. A person looking for
- * a job wants the tool that does it; a heading that says exactly what was typed is the next best.
- * A tool is one hit: of two of its sections that matched apart (its Parameters and its Examples),
- * the first in this order stands for it.
+ * guide's own title), the other tools that match at least TOOL_FLOOR as strongly as the best of
+ * the rest, then the rest grouped by skill. A person looking for a job wants the tool that does it,
+ * and a heading that says exactly what was typed is the next best; but a tool that only shares a
+ * word or two with the query ("merge and split pdfs on the command line" and a file finder) is no
+ * better than the prose that answers it. `rank` is BM25 (negative, best lowest). A tool is one hit:
+ * of two of its sections that matched apart (its Parameters and its Examples), the first in this
+ * order stands for it.
  */
-export function toolsFirst<T extends { skill: string; tool: string | null; titled: boolean }>(ranked: readonly T[]): T[] {
-  const tools = ranked.filter((hit) => hit.tool !== null);
-  const sections = ranked.filter((hit) => hit.tool === null);
+export function toolsFirst<T extends { skill: string; tool: string | null; titled: boolean; rank: number }>(ranked: readonly T[]): T[] {
+  const rest = ranked.filter((hit) => !hit.titled);
+  const best = Math.min(0, ...rest.map((hit) => hit.rank));
+  const strong = (hit: T): boolean => hit.tool !== null && (best === 0 || hit.rank <= best * TOOL_FLOOR);
   const ordered = [
-    ...tools.filter((hit) => hit.titled),
-    ...sections.filter((hit) => hit.titled),
-    ...tools.filter((hit) => !hit.titled),
-    ...groupBySkill(sections.filter((hit) => !hit.titled)),
+    ...ranked.filter((hit) => hit.titled && hit.tool !== null),
+    ...ranked.filter((hit) => hit.titled && hit.tool === null),
+    ...rest.filter(strong),
+    ...groupBySkill(rest.filter((hit) => !strong(hit))),
   ];
   const seen = new Set<string>();
   return ordered.filter((hit) => {

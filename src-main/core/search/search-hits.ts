@@ -3,7 +3,7 @@
  * the tool — its name, one line about it and what running it takes — opening at its own heading; any
  * other hit is a section titled by the heading it sits under and its own.
  */
-import type { Tool } from '../../shared/model.js';
+import type { Skill, Tool } from '../../shared/model.js';
 import type { SearchHit, SearchResult } from '../../shared/gateway.js';
 import type { CatalogHit, CatalogResult } from './catalog.js';
 import { toolBrief } from './tool-text.js';
@@ -14,7 +14,7 @@ export const TRAIL_SEPARATOR = ' › ';
 /** Scores keep three decimals: enough to order by, short enough to read. */
 const round = (score: number): number => Math.round(score * 1000) / 1000;
 
-function toolHit(hit: CatalogHit, tool: Tool): Omit<SearchHit, 'rank'> {
+function toolHit(hit: CatalogHit, tool: Tool): Omit<SearchHit, 'rank' | 'errors'> {
   const at = hit.trail.indexOf(tool.name);
   return {
     kind: 'tool',
@@ -31,9 +31,12 @@ function toolHit(hit: CatalogHit, tool: Tool): Omit<SearchHit, 'rank'> {
   };
 }
 
-function sectionHit(hit: CatalogHit): Omit<SearchHit, 'rank'> {
+/** The title of a hit on a skill's description (in SKILL.md's frontmatter, before any heading). */
+export const DESCRIPTION_TITLE = 'description';
+
+function sectionHit(hit: CatalogHit): Omit<SearchHit, 'rank' | 'errors'> {
   const parent = hit.trail[hit.trail.length - 1];
-  const title = hit.section === '' ? hit.file : parent === undefined ? hit.title : `${parent}${TRAIL_SEPARATOR}${hit.title}`;
+  const title = hit.about ? DESCRIPTION_TITLE : hit.section === '' ? hit.file : parent === undefined ? hit.title : `${parent}${TRAIL_SEPARATOR}${hit.title}`;
   return {
     kind: 'section',
     skill: hit.skill,
@@ -48,11 +51,43 @@ function sectionHit(hit: CatalogHit): Omit<SearchHit, 'rank'> {
   };
 }
 
-/** The catalog's answer as search hits; `toolsOf` gives a skill's tools (a tool it no longer has makes a section hit). */
-export function searchHits(result: CatalogResult, toolsOf: (skill: string) => readonly Tool[] | undefined): SearchResult {
+/** What a search needs to know of a skill: its tools, and whether it is broken (its errors). */
+export type SkillOf = (skill: string) => Pick<Skill, 'tools' | 'state' | 'diagnostics'> | undefined;
+
+/** The codes of a skill's errors, when it has any (it will not run). */
+export function skillErrors(skill: Pick<Skill, 'state' | 'diagnostics'> | undefined): string[] {
+  if (skill?.state !== 'error') return [];
+  return [...new Set(skill.diagnostics.filter((diagnostic) => diagnostic.severity === 'error').map((diagnostic) => diagnostic.code))];
+}
+
+/** Whether a skill is broken (has errors): the catalog ranks its hits last. */
+export function brokenBy(skillOf: SkillOf): (skill: string) => boolean {
+  return (skill) => skillOf(skill)?.state === 'error';
+}
+
+/** The line that says nothing matched: the query, the skill it was searched in, and what was probably meant. */
+export function noResultsMessage(query: string, skill: string | null, didYouMean: string | null): string {
+  return `no results for "${query}"${skill === null ? '' : ` in skill '${skill}'`}${didYouMean === null ? '' : `; did you mean "${didYouMean}"?`}`;
+}
+
+/**
+ * The catalog's answer as search hits (`skill`: the one skill searched, or null); `skillOf` gives a
+ * skill's tools (a tool it no longer has makes a section hit) and state. `suggest` is asked for what
+ * was probably meant when nothing matched.
+ */
+export function searchHits(result: CatalogResult, skillOf: SkillOf, skill: string | null = null, suggest: () => string | null = () => null): SearchResult {
   const results = result.results.map((hit, i): SearchHit => {
-    const tool = hit.tool === null ? undefined : toolsOf(hit.skill)?.find((t) => t.name === hit.tool);
-    return { ...(tool === undefined ? sectionHit(hit) : toolHit(hit, tool)), rank: i + 1 };
+    const owner = skillOf(hit.skill);
+    const tool = hit.tool === null ? undefined : owner?.tools.find((t) => t.name === hit.tool);
+    return { ...(tool === undefined ? sectionHit(hit) : toolHit(hit, tool)), rank: i + 1, errors: skillErrors(owner) };
   });
-  return { query: result.query, matched: result.matched, results };
+  const didYouMean = results.length === 0 ? suggest() : null;
+  return {
+    query: result.query,
+    matched: result.matched,
+    results,
+    skill,
+    message: results.length === 0 ? noResultsMessage(result.query, skill, didYouMean) : null,
+    did_you_mean: didYouMean,
+  };
 }

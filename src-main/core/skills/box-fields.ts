@@ -1,30 +1,32 @@
 /**
  * The frontmatter fields that ask the sandbox for more than a profile gives (docs/skill-format.md):
- * `reads:` home files (or absolute paths) a tool needs, bound read-only; `writes:` guarded entries of
- * the working directory it must change (`.git` for a tool that commits); `limits:` more of a
- * resource than the default. Also the guarded names themselves, which the runner keeps read-only.
+ * `reads:` home files (or absolute paths) a tool needs, bound read-only; `writes:` hidden paths of
+ * the working directory it must change (`.git` for a tool that commits, `.cargo`, `build/.cache`) or
+ * a dependency folder (`node_modules`), all read-only to a writing tool otherwise; `limits:` more of
+ * a resource than the default. Also the names the runner holds with placeholders where they are missing.
  */
 import type { BoxRequest, ResourceLimitName } from '../../shared/model.js';
 import type { DiagnosticList } from './diagnostics.js';
 import type { Frontmatter } from './frontmatter-yaml.js';
 
-/** Folders another program runs something from: version control, editors and agents, CI, hook managers. */
+/** Folders another program runs something from: version control, editors and agents, CI, hook managers, build tools. */
 const GUARDED_DIRS = [
   '.git', '.hg', '.svn', '.bzr', '.jj', '.vscode', '.idea', '.devcontainer', '.github/workflows', '.husky',
-  '.git-hooks', '.githooks', '.claude', '.codex', '.cursor',
+  '.git-hooks', '.githooks', '.claude', '.codex', '.cursor', '.cargo', '.gemini', '.continue', '.zed',
 ];
 
 /** Files another program reads as settings or runs: shells, git, direnv, package managers, agents, CI. */
 const GUARDED_FILES = [
   '.envrc', '.gitconfig', '.gitmodules', '.pre-commit-config.yaml', '.gitlab-ci.yml', '.bashrc', '.bash_profile',
   '.bash_login', '.profile', '.zshrc', '.zshenv', '.zprofile', '.zlogin', '.npmrc', '.yarnrc', '.yarnrc.yml',
-  '.pnpmfile.cjs', '.ripgreprc', '.mcp.json',
+  '.pnpmfile.cjs', '.ripgreprc', '.mcp.json', '.cursorrules',
 ];
 
 /**
- * Entries of a working directory that other programs act on later, unasked: they stay read-only in
- * a writable workspace unless the skill declares it writes them. Claude Code's sandbox-runtime's and
- * Codex's lists, and what else runs from a folder by itself.
+ * Entries at the top of a working directory that other programs act on later, unasked (Claude Code's
+ * sandbox-runtime's and Codex's lists, and what else runs from a folder by itself): where one is
+ * missing, a writing run gets a read-only placeholder there, so it cannot be made even while the run
+ * lasts. Every hidden entry is read-only to a writing tool anyway; these are the ones held from the start.
  */
 export const GUARDED: readonly { rel: string; kind: 'dir' | 'file' }[] = [
   ...GUARDED_DIRS.map((rel) => ({ rel, kind: 'dir' as const })),
@@ -34,9 +36,12 @@ export const GUARDED: readonly { rel: string; kind: 'dir' | 'file' }[] = [
 /** Inside a guarded folder a skill declares it writes, what stays read-only unless declared too: git's hooks and config. */
 export const INNER_GUARDS: Readonly<Record<string, readonly string[]>> = { '.git': ['.git/hooks', '.git/config'] };
 
-/** True for a guarded name, or a path inside a guarded folder (what `writes:` may name). */
-export function isGuardedPath(rel: string): boolean {
-  return GUARDED.some((guard) => rel === guard.rel || (guard.kind === 'dir' && rel.startsWith(`${guard.rel}/`)));
+/** Folders of dependencies a package manager fills: read-only to a writing tool unless declared, and never scanned (too big, all code). */
+export const DEPENDENCY_DIRS: readonly string[] = ['node_modules'];
+
+/** True for what `writes:` may name: a path with a hidden segment (`.git`, `build/.cache`), or a dependency folder. */
+export function isHeldPath(rel: string): boolean {
+  return rel.split('/').some((segment) => segment.startsWith('.') || DEPENDENCY_DIRS.includes(segment));
 }
 
 /** The `limits:` keys, what each sets, and the widest value any run may get. */
@@ -108,7 +113,7 @@ function readWrites(fm: Frontmatter, readOnly: boolean, file: string, diags: Dia
   const line = fm.lineOf(['writes']);
   const list = stringList(value);
   if (list === null) {
-    diags.add('E431', 'writes must be a list of entries of the working directory such as [.git]', file, line);
+    diags.add('E431', 'writes must be a list of hidden paths of the working directory such as [.git]', file, line);
     return [];
   }
   const writes: string[] = [];
@@ -119,8 +124,8 @@ function readWrites(fm: Frontmatter, readOnly: boolean, file: string, diags: Dia
       diags.add('E431', `writes entry '${raw}' must be a path inside the working directory, such as .git`, file, line);
     } else if (readOnly) {
       diags.add('W430', `writes entry '${raw}' has no effect: the skill is read-only`, file, line);
-    } else if (!isGuardedPath(entry)) {
-      diags.add('W430', `writes entry '${raw}' is not guarded: a workspace tool may write it anyway`, file, line);
+    } else if (!isHeldPath(entry)) {
+      diags.add('W430', `writes entry '${raw}' is neither hidden nor a dependency folder: a workspace tool may write it anyway`, file, line);
     } else if (!writes.includes(entry)) {
       writes.push(entry);
     }

@@ -258,7 +258,8 @@ function optionalString(fm: Frontmatter, key: string): string | null {
 export function readFields(fm: Frontmatter, file: string, diags: DiagnosticList): SkillFields {
   const metadata = isRecord(fm.data.metadata) ? fm.data.metadata : null;
   if (fm.data.metadata !== undefined && fm.data.metadata !== null && metadata === null) {
-    diags.add('E417', 'metadata must be a mapping', file, fm.lineOf(['metadata']), ['agentskills']);
+    // Skilltray reads its fields (version, classification, kode) from a mapping only; Agent Skills' validator (skills-ref) takes any value.
+    diags.add('E417', 'metadata must be a mapping of keys to values, so Skilltray can read its fields', file, fm.lineOf(['metadata']), []);
   }
   const kodeBlock = metadata && isRecord(metadata.kode) ? metadata.kode : null;
 
@@ -270,7 +271,7 @@ export function readFields(fm: Frontmatter, file: string, diags: DiagnosticList)
 
   return {
     description: typeof fm.data.description === 'string' ? fm.data.description.trim() : '',
-    version: readVersion(fm.data),
+    version: readVersion(fm.data, fm.textOf),
     modes: readModes(fm, file, diags),
     readOnly,
     ...readNetwork(fm, file, diags),

@@ -38,8 +38,10 @@ export function formatsOf(root: SkillRoot, data: Record<string, unknown>): Skill
 }
 
 /** The skill's version: the top-level `version` (gibb.eri.sh, Kode), else Agent Skills' `metadata.version`. */
-export function readVersion(data: Record<string, unknown>): string | null {
+export function readVersion(data: Record<string, unknown>, textOf?: Frontmatter['textOf']): string | null {
   if (typeof data.version === 'string') return data.version;
+  // `version: 2.0` is a number to YAML: listed as it was written (W422 says to quote it).
+  if (typeof data.version === 'number' && textOf !== undefined) return textOf(['version']) ?? String(data.version);
   const metadata = isRecord(data.metadata) ? data.metadata : {};
   return typeof metadata.version === 'string' ? metadata.version : null;
 }
@@ -102,21 +104,36 @@ function splitOutsideParens(text: string, separator: RegExp): string[] {
 
 const words = (parts: readonly string[]): string[] => parts.map((p) => p.trim()).filter((p) => p !== '');
 
-/** Agent Skills' `allowed-tools`: one string of tools separated by spaces, not a YAML list nor a comma-separated string. */
+/** Tool names holding a space outside parentheses: no space-separated string can name them (`Azure MCP/documentation` reads as two tools). */
+function spaced(names: readonly string[]): string[] {
+  return names.filter((name) => words(splitOutsideParens(name, /\s/)).length > 1);
+}
+
+/**
+ * Agent Skills' `allowed-tools`: one string of tools separated by spaces, not a YAML list nor a
+ * comma-separated string. The suggested fix joins the tools with spaces, unless a tool's name
+ * holds a space itself: joined, it would read as two tools, so the warning names it instead.
+ */
 function checkAllowedTools(fm: Frontmatter, file: string, diags: DiagnosticList): void {
   const allowed = fm.data['allowed-tools'];
   if (allowed === undefined || allowed === null) return;
   const line = fm.lineOf(['allowed-tools']);
   const spec = 'Agent Skills wants one string of tools separated by spaces';
+  const fix = (names: readonly string[]): string => {
+    const split = spaced(names);
+    if (split.length === 0) return `: allowed-tools: ${names.join(' ')}`;
+    const parts = split.map((name) => `'${name}' would read as ${words(splitOutsideParens(name, /\s/)).map((t) => `'${t}'`).join(' and ')}`);
+    return `, where ${parts.join(', ')}: name ${split.length === 1 ? 'that tool' : 'those tools'} without spaces`;
+  };
   if (Array.isArray(allowed) && allowed.every((t) => typeof t === 'string')) {
-    diags.add('W408', `allowed-tools is a YAML list; ${spec}: allowed-tools: ${allowed.join(' ')}`, file, line);
+    diags.add('W408', `allowed-tools is a YAML list; ${spec}${fix(allowed)}`, file, line);
   } else if (typeof allowed !== 'string') {
     diags.add('W408', `allowed-tools is ${kindOf(allowed)}; ${spec}, e.g. allowed-tools: Bash(git:*) Read`, file, line);
   } else {
     const byComma = splitOutsideParens(allowed, /,/);
     if (byComma.length > 1) {
       const seen = words(splitOutsideParens(allowed, /\s/)).map((t) => `'${t}'`).join(' ');
-      diags.add('W408', `allowed-tools separates tools with commas, so hosts read the tools ${seen}; ${spec}: allowed-tools: ${words(byComma).join(' ')}`, file, line);
+      diags.add('W408', `allowed-tools separates tools with commas, so hosts read the tools ${seen}; ${spec}${fix(words(byComma))}`, file, line);
     }
   }
 }
@@ -140,6 +157,8 @@ function checkToolFormats(fm: Frontmatter, formats: readonly SkillFormat[], file
         ? `version is missing; ${who} require${s} a semver version such as 1.0.0`
         : `version is only in metadata.version ('${metadataVersion}'); ${who} read${s} the top-level version: add version: 1.0.0`;
     diags.add('W402', message, file, 1, versioned);
+  } else if (typeof data.version === 'number') {
+    // Said by W422 (checkVersionKind), for these formats too.
   } else if (typeof data.version !== 'string') {
     diags.add('W403', `version is a ${typeof data.version}, not a semver string; quote it, e.g. "1.0.0"`, file, line, versioned);
   } else if (!SEMVER.test(data.version)) {
@@ -147,8 +166,21 @@ function checkToolFormats(fm: Frontmatter, formats: readonly SkillFormat[], file
   }
 }
 
+/**
+ * A top-level `version` written as a number (`version: 2.0`): YAML, in every loader hosts use, reads
+ * the number 2, and a host that wants text shows nothing or "2". Listed as written; said here, as
+ * breaking the formats that require a version string.
+ */
+function checkVersionKind(fm: Frontmatter, formats: readonly SkillFormat[], file: string, diags: DiagnosticList): void {
+  if (typeof fm.data.version !== 'number') return;
+  const written = fm.textOf(['version']) ?? String(fm.data.version);
+  const breaks = formats.filter((f) => f === 'gibberish' || f === 'kode');
+  diags.add('W422', `version ${written} is a number to YAML (read as ${String(fm.data.version)}); quote it as written: version: "${written}"`, file, fm.lineOf(['version']), breaks);
+}
+
 /** Checks the frontmatter against Agent Skills, and against gibb.eri.sh and Kode where they apply (`formats`). */
 export function checkFormatRules(fm: Frontmatter, formats: readonly SkillFormat[], file: string, diags: DiagnosticList): void {
   checkAgentSkills(fm, file, diags);
   checkToolFormats(fm, formats, file, diags);
+  checkVersionKind(fm, formats, file, diags);
 }

@@ -28,6 +28,8 @@ export interface Frontmatter {
    * `2026-03-05` as the string other hosts never see.
    */
   readsAsDate(path: readonly string[]): boolean;
+  /** The text of the scalar at `path` as written (`2.0`, which YAML reads as the number 2), or null where no scalar is written. */
+  textOf(path: readonly string[]): string | null;
 }
 
 class FrontmatterYamlError extends Error {
@@ -121,5 +123,18 @@ export function parseFrontmatter(text: string, file: string, diagnostics: Diagno
     for (const key of path) node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
     return node instanceof Date;
   };
-  return { data: data as Record<string, unknown>, body: split.body, bodyLine: split.bodyLine, lineOf, readsAsDate };
+  const textOf = (path: readonly string[]): string | null => {
+    if (read === null) {
+      const { isMap, isScalar } = yaml();
+      let node: unknown = doc?.contents;
+      for (const key of path) node = isMap(node) ? node.items.find((p) => isScalar(p.key) && p.key.value === key)?.value : undefined;
+      return isScalar(node) && node.range !== undefined && node.range !== null ? source.slice(node.range[0], node.range[1]) : null;
+    }
+    // Plain YAML is one key and one scalar a line, and YAML line N is file line N: the scalar is what follows the key's colon.
+    const line = read.lineOf(path, 0);
+    const written = line === 0 ? undefined : source.split('\n')[line - 1];
+    const colon = written?.indexOf(':') ?? -1;
+    return written === undefined || colon === -1 ? null : written.slice(colon + 1).trim();
+  };
+  return { data: data as Record<string, unknown>, body: split.body, bodyLine: split.bodyLine, lineOf, readsAsDate, textOf };
 }

@@ -9,7 +9,7 @@
  * `API.GitHub.com.` and `2130706433` cannot pass for something they are not.
  */
 import { ANY_HOST } from '../../shared/network-reach.js';
-import type { NetworkHosts } from '../../shared/runs.js';
+import type { NetworkHosts } from '../../shared/model.js';
 import type { DiagnosticList } from './diagnostics.js';
 import type { Frontmatter } from './frontmatter-yaml.js';
 

@@ -8,7 +8,7 @@ export function isPackFile(name: string): boolean {
   return (name.endsWith('.tool.json') && name.length > '.tool.json'.length) || name === 'toolpack.json';
 }
 
-/** Whether an entry of this name in a folder makes the folder a skill to read. */
+/** Whether an entry of this name in a folder makes the folder a skill to read (SKILL.MD too: the parse reports it misnamed, E422). */
 export function isSkillEntry(name: string): boolean {
-  return name === 'SKILL.md' || isPackFile(name);
+  return name.toLowerCase() === 'skill.md' || isPackFile(name);
 }

@@ -12,7 +12,7 @@ import { checkFormatRules, formatsOf } from './format-rules.js';
 import { identify } from './identity.js';
 import { parseFrontmatter } from './frontmatter-yaml.js';
 import { decodeSkillText, readSkillBytes } from './skill-file.js';
-import { isEscapedName } from './root-layout.js';
+import { isEscapedName, isMisnamedSkillFile, misnamedSkillFile } from './root-layout.js';
 import { readTools } from './tools.js';
 import { isPackFile } from './pack-files.js';
 import { packFilesOf, readPackSkill } from './pack-skill.js';
@@ -177,7 +177,17 @@ export function parseSkill(dir: string, root: SkillRoot, walk?: SkillWalk, check
   skill.unhashed = hashed.unhashed;
 
   const read = bytes.ok ? decodeSkillText(bytes.bytes) : bytes;
-  if (!read.ok) {
+  // No SKILL.md, but SKILL.MD or skill.md: what went wrong is the name, not the file.
+  const misnamed = read.ok ? null : walk !== undefined ? (walk.files.find((entry) => isMisnamedSkillFile(entry.rel))?.rel ?? null) : misnamedSkillFile(dir);
+  if (misnamed !== null) {
+    diags.add(
+      'E422',
+      `the skill's file is named '${misnamed}', not SKILL.md: Skilltray and most hosts read SKILL.md only (names are case-sensitive here); rename it to SKILL.md`,
+      file,
+      1,
+      misnamed === 'skill.md' ? ['gibberish', 'kode'] : undefined,
+    );
+  } else if (!read.ok) {
     // A folder that cannot be read was said to be so: its SKILL.md cannot be read either.
     if (!hashed.folderUnreadable) diags.add('E418', read.message, file, 1);
   } else {

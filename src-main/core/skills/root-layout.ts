@@ -14,11 +14,29 @@ function isSkillName(name: string): boolean {
   return name !== '' && !name.startsWith('.') && !/[/\\\0]/.test(name);
 }
 
+/** The skill file's name. */
+export const SKILL_FILE = 'SKILL.md';
+
+/** Whether `name` is SKILL.md written in other capitals (`SKILL.MD`, `skill.md`): what a skill meant to hold, that no host reads as it. */
+export function isMisnamedSkillFile(name: string): boolean {
+  return name !== SKILL_FILE && name.toLowerCase() === SKILL_FILE.toLowerCase();
+}
+
+/** The entry of `dir` named SKILL.md in other capitals, when it holds no SKILL.md itself; else null (also when it cannot be listed). */
+export function misnamedSkillFile(dir: string): string | null {
+  try {
+    const names = readdirSync(dir);
+    return names.includes(SKILL_FILE) ? null : (names.find(isMisnamedSkillFile) ?? null);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Whether the folder `dir` is a skill to read or report: it holds a tool pack (`*.tool.json`), or an entry named SKILL.md of any
  * kind — a file, but also a FIFO, a directory, a device or a dangling link, which the loader then
- * reports as what it is — or it cannot be looked into (EACCES), so it may hold one. Nothing found
- * there is dropped without a word.
+ * reports as what it is — or one named so in other capitals (`SKILL.MD`, reported too), or it
+ * cannot be looked into (EACCES), so it may hold one. Nothing found there is dropped without a word.
  */
 export function holdsSkillFile(dir: string): boolean {
   const file = join(dir, 'SKILL.md');
@@ -31,12 +49,13 @@ export function holdsSkillFile(dir: string): boolean {
     // The folder cannot be searched. Its names may still be listed (read without search permission): they say, as a parse's walk of it would
     // (parseListed). Else it cannot be looked into at all, and is reported; but a folder that cannot even be reached (its root is unreadable) is nothing found.
     if (code === 'EACCES' || code === 'EPERM') return listedThere(dir) ?? reachable(dir);
-    // A link named SKILL.md that leads nowhere is still something named SKILL.md; without one, a tool pack makes the folder a skill.
+    // A link named SKILL.md that leads nowhere is still something named SKILL.md; without one, a tool pack
+    // or SKILL.MD (a skill file misnamed, E422) makes the folder a skill.
     return code === 'ENOENT' && (lstatSync(file, { throwIfNoEntry: false }) !== undefined || listedThere(dir) === true);
   }
 }
 
-/** Whether the listing of `dir` names SKILL.md or a tool pack, or null when it cannot be listed. */
+/** Whether the listing of `dir` names SKILL.md (in any capitals) or a tool pack, or null when it cannot be listed. */
 function listedThere(dir: string): boolean | null {
   try {
     return readdirSync(dir).some(isSkillEntry);

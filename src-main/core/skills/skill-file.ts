@@ -9,7 +9,8 @@ import { normaliseText } from '../files/text.js';
 /** SKILL.md files above this size are refused (a skill is instructions, not a data dump). */
 export const MAX_SKILL_MD_BYTES = 1024 * 1024;
 
-export type SkillText = { ok: true; text: string } | { ok: false; message: string };
+/** SKILL.md as text, or why its bytes are not text. */
+type SkillText = { ok: true; text: string } | { ok: false; message: string };
 
 /** SKILL.md's bytes, read once (so what is hashed is what is parsed), or why they cannot be read. */
 export type SkillBytes = { ok: true; bytes: Buffer } | { ok: false; message: string };
@@ -62,10 +63,4 @@ export function decodeSkillText(bytes: Buffer): SkillText {
   } catch {
     return { ok: false, message: 'SKILL.md is not valid UTF-8' };
   }
-}
-
-/** Reads SKILL.md, or says in one sentence why it cannot be read as text. */
-export function readSkillText(file: string): SkillText {
-  const read = readSkillBytes(file);
-  return read.ok ? decodeSkillText(read.bytes) : read;
 }

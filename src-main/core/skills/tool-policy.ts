@@ -5,8 +5,7 @@
  * network, a shorter timeout); it may not widen what the frontmatter declares (read_only,
  * always_ask, its network, a timeout it writes), and such a line is reported (W450) and ignored.
  */
-import type { ToolPolicy } from '../../shared/model.js';
-import type { NetworkHosts } from '../../shared/runs.js';
+import type { NetworkHosts, ToolPolicy } from '../../shared/model.js';
 import { ANY_HOST } from '../../shared/network-reach.js';
 import { nearestNames } from '../did-you-mean.js';
 import type { Block } from '../markdown/blocks.js';

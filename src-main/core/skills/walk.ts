@@ -120,6 +120,7 @@ function walkTree<F extends SkillPath>(dir: string, fileAt: (rel: string, abs: s
       return;
     }
     if (!held) {
+      // SKILL.MD too: a skill file misnamed is reported by the parse, not dropped here without a word.
       const holds = options.holding as (name: string) => boolean;
       held = entries.some((entry) => holds(entry.name));
       if (!held) return;

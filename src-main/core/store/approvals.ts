@@ -11,8 +11,8 @@
 import { policyErrors } from '../../shared/error-messages/policy.js';
 import type { StateDb } from './state-db.js';
 import { prepared } from './state-db.js';
-import type { RootKind, Trust } from '../../shared/model.js';
-import type { IdentityPin, NetworkHosts, Remembered, SandboxProfile, SandboxProfileName } from '../../shared/runs.js';
+import type { NetworkHosts, RootKind, Trust } from '../../shared/model.js';
+import type { IdentityPin, Remembered, SandboxProfile, SandboxProfileName } from '../../shared/runs.js';
 
 export interface RememberInput {
   skill: string;

@@ -369,8 +369,16 @@ const v12: Migration = {
   },
 };
 
+/** v13: the hidden paths a writing run made without declaring them, removed when it ended (JSON list of relative paths; NULL: none). */
+const v13: Migration = {
+  version: 13,
+  up(db) {
+    if (!columnsOf(db, 'runs').has('swept')) db.exec('ALTER TABLE runs ADD COLUMN swept TEXT');
+  },
+};
+
 /** Every migration, in order; versions run 1, 2, 3… without gaps. */
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12];
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -18,7 +18,7 @@ import type {
   SandboxView,
   NetworkDenial,
 } from '../../shared/runs.js';
-import type { RunChannel } from '../../shared/voice.js';
+import type { RunChannel } from '../../shared/runs.js';
 
 export const DEFAULT_RUN_LIMIT = 100;
 export const MAX_RUN_LIMIT = 1000;
@@ -59,6 +59,7 @@ interface RunRow {
   pgid: number | null;
   output_dropped_at: number | null;
   network_denied: string | null;
+  swept: string | null;
   channel: RunChannel | null;
   stdout?: string | null;
   stderr?: string | null;
@@ -66,7 +67,7 @@ interface RunRow {
 
 const SUMMARY_COLUMNS = `id, trace_id, surface, assistant, skill, tool, args, command, program_path, skill_hash, requested_at,
   outcome, decided_by, rule_id, actor, decided_at, reason, error_code, started_at, ended_at, exit_code, signal,
-  timed_out, cancelled, dropped_stdout, dropped_stderr, duration_ms, status, owner_pid, pgid, output_dropped_at, sandbox, answer, limit_hit, network_denied, channel`;
+  timed_out, cancelled, dropped_stdout, dropped_stderr, duration_ms, status, owner_pid, pgid, output_dropped_at, sandbox, answer, limit_hit, network_denied, swept, channel`;
 
 /** Runs recorded before `supplied` existed read as having no caller-supplied argument marked. */
 function withSupplied(command: Omit<RenderedCommand, 'supplied'> & { supplied?: number[] }): RenderedCommand {
@@ -115,6 +116,7 @@ function toSummary(row: RunRow): RunSummary {
     answer: row.answer,
     limitHit: row.limit_hit,
     networkDenied: row.network_denied === null ? [] : (JSON.parse(row.network_denied) as NetworkDenial[]),
+    swept: row.swept === null ? [] : (JSON.parse(row.swept) as string[]),
     channel: row.channel,
   };
 }

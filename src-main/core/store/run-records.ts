@@ -122,6 +122,13 @@ export function recordNetworkDenied(db: StateDb, id: string, denied: readonly Ne
   if (info.changes === 0) throw stepRefused(db, id, 'refused connections');
 }
 
+/** Records the hidden paths a writing run made without declaring them, removed when it ended (nothing when there were none). */
+export function recordSwept(db: StateDb, id: string, swept: readonly string[]): void {
+  if (swept.length === 0) return;
+  const info = prepared(db, "UPDATE runs SET swept = ? WHERE id = ? AND status = 'running'").run(JSON.stringify(swept), id);
+  if (info.changes === 0) throw stepRefused(db, id, 'removed hidden paths');
+}
+
 /** The final status a result stands for: cancellation (by its owner stopping: interrupted) and timeout first, then the exit code. */
 export function statusOfResult(result: RunResult, interrupted = false): RunStatus {
   if (result.cancelled) return interrupted ? 'interrupted' : 'cancelled';

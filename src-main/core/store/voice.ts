@@ -1,5 +1,6 @@
 /** The person's voice settings (off by default) and the channel each run request came through. */
-import type { RunChannel, VoiceSettings } from '../../shared/voice.js';
+import type { RunChannel } from '../../shared/runs.js';
+import type { VoiceSettings } from '../../shared/voice.js';
 import { normaliseShortcut, parseShortcut } from '../../shared/shortcut.js';
 import { policyErrors } from '../../shared/error-messages/policy.js';
 import type { StateDb } from './state-db.js';

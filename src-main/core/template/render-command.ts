@@ -271,8 +271,13 @@ export function renderCommand(skill: Skill, toolName: string, args: unknown, opt
     throw templateErrors.toolNotFound(skill.name, toolName, available, nearestNames(toolName, available));
   }
   if (skill.state === 'error') {
-    const errors = skill.diagnostics.filter((diagnostic) => diagnostic.severity === 'error').map((diagnostic) => diagnostic.code);
-    throw templateErrors.skillHasErrors(skill.name, tool.name, errors);
+    const errors = skill.diagnostics.filter((diagnostic) => diagnostic.severity === 'error');
+    throw templateErrors.skillHasErrors(
+      skill.name,
+      tool.name,
+      errors.map((diagnostic) => diagnostic.code),
+      errors[0]?.message,
+    );
   }
   const values = validateArguments(tool, args);
   const prefixes = optionPrefixes(options.platform ?? process.platform);

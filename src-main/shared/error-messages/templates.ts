@@ -33,10 +33,15 @@ export const templateErrors = {
     new SkilltrayError('E506', `tool '${tool}' not found in skill '${skill}'; ${available.length === 0 ? 'it has no tools' : `it has ${named(available)}`}`, {
       details: { skill, tool, available, did_you_mean: didYouMean.map((name) => ({ name })) },
     }),
-  skillHasErrors: (skill: string, tool: string, diagnostics: readonly string[]) =>
-    new SkilltrayError('E507', `skill '${skill}' has errors (${diagnostics.join(', ') || 'see its diagnostics'}) and cannot run until they are fixed`, {
-      details: { skill, tool, diagnostics },
-    }),
+  /** `first` is the first error's own message, which names what to fix (a declared path, a line). */
+  skillHasErrors: (skill: string, tool: string, diagnostics: readonly string[], first?: string) =>
+    new SkilltrayError(
+      'E507',
+      `skill '${skill}' has errors (${diagnostics.join(', ') || 'see its diagnostics'}) and cannot run until they are fixed${first === undefined ? '' : `: ${first}`}`,
+      {
+        details: { skill, tool, diagnostics },
+      },
+    ),
   argumentsNotAnObject: (tool: string, got: string) =>
     new SkilltrayError('E508', `arguments for tool '${tool}' must be a JSON object, got ${got}`, { details: { tool } }),
   argumentRepeated: (tool: string, param: string) =>
@@ -53,4 +58,23 @@ export const templateErrors = {
   /** `why` says what the folder is; `instead` what to pass. */
   workspaceRefused: (cwd: string, why: string, instead: string) =>
     new SkilltrayError('E511', `a tool cannot run in '${cwd}': it is ${why}; ${instead}`, { details: { cwd, why } }),
+  /** A declared read or a program bind would show what no box shows; `real` is where it leads. */
+  bindRefused: (kind: 'read' | 'program', declared: string, real: string, why: string) =>
+    new SkilltrayError(
+      'E512',
+      `${kind === 'read' ? `the declared read '${declared}'` : `the program '${declared}'`}${real === declared ? '' : ` leads to '${real}', which`} is ${why}: no sandbox shows it; a skill that truly needs it must be taken out of the sandbox by the person`,
+      { details: { kind, declared, real, why } },
+    ),
+  /** A writing run's folder cannot be held whole: every hidden entry must be seen to be kept read-only. */
+  workspaceTooBig: (cwd: string, why: string) =>
+    new SkilltrayError(
+      'E513',
+      `a tool that writes cannot run in '${cwd}': ${why}, so Skilltray cannot keep every hidden file and folder in it read-only; pass a smaller folder (the project itself, not a folder of projects)`,
+      { details: { cwd, why } },
+    ),
+  /** Where no descriptor can be bound (Seatbelt, no sandbox): the folder's path no longer leads to the folder the decision was made on. */
+  workspaceMoved: (cwd: string) =>
+    new SkilltrayError('E514', `the run's folder '${cwd}' was moved or replaced after the decision to run in it, so nothing started; ask again`, {
+      details: { cwd },
+    }),
 };

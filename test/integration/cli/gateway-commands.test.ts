@@ -266,6 +266,57 @@ describe('search through the CLI: one result model', () => {
   });
 });
 
+describe('a search that finds nothing says so (issue 39)', () => {
+  it('"no results for …" on stderr and in the JSON, with the query that finds something when a word was mistyped; exit 0', async () => {
+    const t = home();
+    const none = await cli(['search', 'xyzzy'], t);
+    expect(none).toMatchObject({ code: 0, stdout: '', stderr: 'no results for "xyzzy"\n' });
+    expect(JSON.parse((await cli(['search', 'xyzzy', '--json'], t)).stdout)).toMatchObject({
+      results: [],
+      skill: null,
+      message: 'no results for "xyzzy"',
+      did_you_mean: null,
+    });
+    const typo = await cli(['search', 'authentcation', '--json'], t);
+    expect(typo.stderr).toBe('no results for "authentcation"; did you mean "authentication"?\n');
+    expect(JSON.parse(typo.stdout)).toMatchObject({ results: [], did_you_mean: 'authentication' });
+    // Found: no message.
+    expect(JSON.parse((await cli(['search', 'authentication', '--json'], t)).stdout)).toMatchObject({ message: null, did_you_mean: null });
+  });
+
+  it('when the first word named a skill and the search stayed inside it, it says so', async () => {
+    const t = home();
+    writeSkill(t.skills, 'other', skillMd({ name: 'other', description: 'Other things.' }, '# Zebras\n\nStriped horses.\n'));
+    const inGuide = await cli(['search', 'guide', 'zebras'], t);
+    expect(inGuide).toMatchObject({ code: 0, stdout: '' });
+    expect(inGuide.stderr).toBe(
+      [
+        'note: \'guide\' names a skill, so only it was searched for "zebras"; search --all guide zebras searches every skill for all the words',
+        'no results for "zebras" in skill \'guide\'',
+        '',
+      ].join('\n'),
+    );
+    expect(JSON.parse((await cli(['search', 'guide', 'zebras', '--json'], t)).stdout)).toMatchObject({ skill: 'guide', results: [] });
+  });
+
+  it('a broken skill comes last and is marked, with no run hint that cannot work', async () => {
+    const t = home();
+    const tool =
+      '## Tools\n\n### greet\n\nGreet someone by name.\n\n#### Parameters\n\n| name | type | required | description |\n|---|---|---|---|\n| who | string | yes | whom |\n\n#### Command\n\n```\necho hello <<who>>\n```\n';
+    // Its name differs from its folder (E407): it loads, and will not run.
+    writeSkill(t.skills, 'hello', skillMd({ name: 'not-hello', description: 'Greets.' }, `# Hello\n\n${tool}`));
+    writeSkill(t.skills, 'welcome', skillMd({ name: 'welcome', description: 'Welcomes guests.' }, '# Welcome\n\nGreet a guest at the door.\n'));
+    const result = JSON.parse((await cli(['search', 'greet', '--json'], t)).stdout);
+    expect(result.results.map((hit: { skill: string; errors: string[] }) => [hit.skill, hit.errors])).toEqual([
+      ['welcome', []],
+      ['hello', ['E407']],
+    ]);
+    const text = (await cli(['search', 'greet'], t)).stdout;
+    expect(text).toContain('    broken (E407): it will not run until fixed · skilltray check hello\n');
+    expect(text).not.toContain('skilltray run hello');
+  });
+});
+
 describe('RFC-0003 stats and RFC-0007 access logging through the CLI', () => {
   it('every access is logged and stats aggregates it; bad group/filters are E030/E031', async () => {
     const t = home();

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyFixtureSkill } from '../../fixtures/gateway/skill-fixture.js';
@@ -127,6 +127,33 @@ describe('skilltray check', () => {
       expect(byName.skills[0]?.diagnostics).toEqual(byPath.skills[0]?.diagnostics);
       expect(byPath.skills[0]?.diagnostics.map((d) => d.code)).not.toContain('W410');
     }
+  });
+
+  it('a folder whose skill file is SKILL.MD or skill.md is listed and checked with E422, not skipped without a word', async () => {
+    const t = testHome();
+    writeFileSync(join(t.skills, 'upper.md'), 'not a folder');
+    for (const [name, file] of [
+      ['upper', 'SKILL.MD'],
+      ['lower', 'skill.md'],
+    ] as const) {
+      mkdirSync(join(t.skills, name), { recursive: true });
+      writeFileSync(join(t.skills, name, file), skillMd({ name, description: 'Misnamed.' }, '# Hi\n'));
+    }
+    const listed = JSON.parse((await cli(['list', '--json'], t)).stdout) as {
+      skills: { name: string; status: string; diagnostics: { code: string; message: string }[] }[];
+    };
+    const found = listed.skills.filter((s) => s.name === 'upper' || s.name === 'lower');
+    expect(found.map((s) => [s.name, s.status, s.diagnostics.map((d) => d.code)])).toEqual([
+      ['lower', 'error', ['E422']],
+      ['upper', 'error', ['E422']],
+    ]);
+    expect(found[1]?.diagnostics[0]?.message).toBe(
+      "the skill's file is named 'SKILL.MD', not SKILL.md: Skilltray and most hosts read SKILL.md only (names are case-sensitive here); rename it to SKILL.md",
+    );
+    const checked = await cli(['check', t.skills, '--json'], t);
+    expect(checked.code).toBe(1);
+    expect((JSON.parse(checked.stdout) as { skills: { name: string }[] }).skills.map((s) => s.name)).toEqual(['lower', 'upper']);
+    expect((await cli(['check', join(t.skills, 'upper')], t)).stdout).toContain("error[E422] SKILL.md:1 the skill's file is named 'SKILL.MD'");
   });
 
   it('E001 for an unknown name, E010 for a directory without SKILL.md', async () => {

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findOwner, ownerClient } from '../../../src-main/server/app-link.js';
 import { CONTENT_SECURITY_POLICY } from '../../../src-main/server/static-files.js';
-import { DESKTOP_OPERATIONS, IPC_EVENT_CHANNEL, OPERATIONS, ipcChannel } from '../../../src-main/shared/contract.js';
+import { DESKTOP_OPERATIONS, IPC_EVENT_CHANNEL, IPC_READY_CHANNEL, OPERATIONS, ipcChannel } from '../../../src-main/shared/contract.js';
 import type { PendingEntry, RunReport } from '../../../src-main/shared/runs.js';
 import * as electron from '../../support/electron-stand-in.js';
 import { PROCESS_FIXTURES, testHome, writeSkill, skillMd, type TestHome } from '../../support/temp.js';
@@ -39,7 +39,8 @@ beforeAll(async () => {
   vi.spyOn(console, 'warn').mockImplementation((line: string) => void warnings.push(line));
   electron.app.appPath = appPath;
   await import('../../../src-main/electron/main.js');
-  await electron.windowTitled('Skilltray — Skills');
+  // The skills page loads and listens, as its preload says on its first subscription.
+  electron.ipcMain.send(IPC_READY_CHANNEL, (await electron.windowTitled('Skilltray — Skills')).webContents);
 });
 
 afterAll(async () => {
@@ -135,7 +136,9 @@ describe('the main process, started over a stand-in Electron', () => {
     await tray.menuStartingWith('Pending approvals (1)…');
     expect(approvals).toMatchObject({ visible: true, alwaysOnTop: true });
     const skills = await electron.windowTitled('Skilltray — Skills');
-    const added = skills.webContents.sent.find((m) => m.channel === IPC_EVENT_CHANNEL && (m.payload as { type: string }).type === 'approval.added');
+    const isEvent = (type: string) => (m: { channel: string; payload: unknown }) =>
+      m.channel === IPC_EVENT_CHANNEL && (m.payload as { type: string }).type === type;
+    const added = skills.webContents.sent.find(isEvent('approval.added'));
     const pending = (added?.payload as { entry: PendingEntry }).entry;
     expect(pending).toMatchObject({ skill: 'asks', tool: 'go' });
 
@@ -148,6 +151,12 @@ describe('the main process, started over a stand-in Electron', () => {
     expect(report.decision).toMatchObject({ actor: 'tray' });
     expect(tray.firstLabel).toBe('No pending approvals');
     expect(approvals.alwaysOnTop).toBe(false);
+    // The queue's page, still loading, is held the answer's event until it listens; then it comes first.
+    const resolved = skills.webContents.sent.find(isEvent('approval.resolved'));
+    expect(resolved).toBeDefined();
+    expect(approvals.webContents.sent.some(isEvent('approval.resolved'))).toBe(false);
+    electron.ipcMain.send(IPC_READY_CHANNEL, approvals.webContents);
+    expect(approvals.webContents.sent.find(isEvent('approval.resolved'))).toEqual(resolved);
   });
 
   it('carries the skills-folder command to the file manager, the tray’s click to the tray window, and the global shortcut to the palette', async () => {

@@ -94,14 +94,14 @@ describe('catalog at 1,000 skills', () => {
     expect(rank).toEqual([
       'CO-ROUTINE top',
       'MATERIALIZE pool',
-      'SCAN catalog VIRTUAL TABLE INDEX 0:M4',
+      'SCAN catalog VIRTUAL TABLE INDEX 0:M3',
       'LIST SUBQUERY 2',
       'MATERIALIZE typed',
-      'SCAN catalog_words VIRTUAL TABLE INDEX 0:M4',
+      'SCAN catalog_words VIRTUAL TABLE INDEX 0:M3',
       'SCAN typed',
       'CREATE BLOOM FILTER',
       'USE TEMP B-TREE FOR ORDER BY',
-      'SCAN catalog_words VIRTUAL TABLE INDEX 0:M4',
+      'SCAN catalog_words VIRTUAL TABLE INDEX 0:M3',
       'LIST SUBQUERY 4',
       'SCAN pool',
       'CREATE BLOOM FILTER',
@@ -111,6 +111,6 @@ describe('catalog at 1,000 skills', () => {
       'SCAN top',
       'SEARCH r USING INTEGER PRIMARY KEY (rowid=?)',
     ]);
-    expect(mark).toEqual(['SCAN catalog_words VIRTUAL TABLE INDEX 0:M4', 'LIST SUBQUERY 1', 'SCAN json_each VIRTUAL TABLE INDEX 1:', 'CREATE BLOOM FILTER']);
+    expect(mark).toEqual(['SCAN catalog_words VIRTUAL TABLE INDEX 0:M3', 'LIST SUBQUERY 1', 'SCAN json_each VIRTUAL TABLE INDEX 1:', 'CREATE BLOOM FILTER']);
   });
 });

@@ -285,6 +285,38 @@ describe('skilltray mcp: tools with good and bad input', () => {
     expect(part.results[0]).toMatchObject({ skill: 'zh-notes', section: '适用场景' });
   });
 
+  it('search and search_all say when nothing matched (did-you-mean, the one skill searched) and mark a broken skill, last (issue 39.4)', async () => {
+    const t = testHome();
+    const tool = '## Tools\n\n### greet\n\nGreet someone.\n\n#### Command\n\n```\necho hello\n```\n';
+    // Its name differs from its folder (E407): it loads, and will not run.
+    writeSkill(t.skills, 'hello', skillMd({ name: 'not-hello', description: 'Greets.' }, `# Hello\n\n${tool}`));
+    writeSkill(t.skills, 'welcome', skillMd({ name: 'welcome', description: 'Welcomes guests.' }, '# Welcome\n\nGreet a guest at the door.\n'));
+    const session = await startMcp(t.env);
+    expect(structured(await callTool(session, 'search_all', { query: 'xyzzy' }))).toMatchObject({
+      results: [],
+      skill: null,
+      message: 'no results for "xyzzy"',
+      did_you_mean: null,
+    });
+    expect(structured(await callTool(session, 'search_all', { query: 'welcme' }))).toMatchObject({
+      results: [],
+      message: 'no results for "welcme"; did you mean "welcome"?',
+      did_you_mean: 'welcome',
+    });
+    expect(structured(await callTool(session, 'search', { skill: 'welcome', query: 'zebras' }))).toMatchObject({
+      results: [],
+      skill: 'welcome',
+      message: 'no results for "zebras" in skill \'welcome\'',
+    });
+    expect(structured(await callTool(session, 'search_all', { query: 'greet' }))).toMatchObject({
+      message: null,
+      results: [
+        { skill: 'welcome', errors: [] },
+        { skill: 'hello', errors: ['E407'] },
+      ],
+    });
+  });
+
   it('an unknown tool is a protocol error naming the tools', async () => {
     const t = contractHome();
     const session = await startMcp(t.env);

@@ -115,7 +115,7 @@ describe('docs/policy.md: modes', () => {
     expect((await listed(false)).find((skill) => skill.name === 'git')).toMatchObject({ offered: false });
     expect((await listed(true)).map((skill) => skill.name)).not.toContain('git');
     expect(await discovered()).not.toContain('git');
-    await expect(client.run({ skill: 'git', tool: 'git_status', args: {}, cwd: home.userHome })).rejects.toMatchObject({ code: 'E605' });
+    await expect(client.run({ skill: 'git', tool: 'git_status', args: {}, cwd: home.work })).rejects.toMatchObject({ code: 'E605' });
 
     const policy = prose('docs', 'policy.md');
     expect(policy).not.toContain('not listed to assistants');

@@ -168,14 +168,14 @@ describe('files pack: what runs unasked and what asks (the sensitive-path rule)'
     expect(decision('list_directory', { all: true })).toBe('auto');
   });
 
-  it('asks for a hidden path, as written or behind a symlink, for Skilltray home, and in a hidden working directory', () => {
+  it('asks for a hidden path, as written or behind a symlink, and for Skilltray home; a hidden folder of the home is no working directory at all', () => {
     const { home, decision } = setup();
     expect(decision('file_head', { path: '~/.ssh/id_ed25519' })).toBe('ask');
     expect(decision('file_head', { path: join(home.userHome, '.ssh', 'id_ed25519') })).toBe('ask');
     expect(decision('word_count', { path: '.env' })).toBe('ask');
     expect(decision('file_head', { path: 'notes-link' })).toBe('ask');
     expect(decision('file_head', { path: join(home.home, 'token') })).toBe('ask');
-    expect(decision('file_head', { path: 'id_ed25519' }, join(home.userHome, '.ssh'))).toBe('ask');
+    expect(() => decision('file_head', { path: 'id_ed25519' }, join(home.userHome, '.ssh'))).toThrow(expect.objectContaining({ code: 'E511' }));
   });
 
   it('fails with E601 naming the argument where nobody can be asked', async () => {

@@ -431,16 +431,24 @@ describe('git pack: your own git setup, contained', () => {
     expect(report.result.stderr).not.toContain('ghp_SECRET');
   });
 
-  it('works in a worktree, whose .git names the repository elsewhere', async () => {
+  it('in a worktree whose .git names the repository elsewhere, sees nothing outside (git says so, the run names that .git); from a folder holding both it works', async () => {
     requireSandbox();
     const dir = makeRepo();
-    const worktree = join(tempDir(), 'wt');
-    git(dir, 'worktree', 'add', '-q', worktree, 'feature');
+    const elsewhere = join(tempDir(), 'wt');
+    git(dir, 'worktree', 'add', '-q', elsewhere, 'feature');
+    git(dir, 'worktree', 'add', '-q', join(dir, 'inside'), 'main', '--force');
     const t = testHome({ bundled: SKILLS_DIR });
     const core = new SkilltrayCore(t.config());
     cores.push(core);
-    const report = await core.runs.run({ skill: 'git', tool: 'git_log', args: { count: 1 }, surface: 'mcp', cwd: worktree }, { approval: { kind: 'none' } });
-    expect(report.result.stderr).toBe('');
-    expect(lines(report.result.stdout)).toEqual([expect.stringMatching(/Add app$/)]);
+    const apart = await core.runs.run({ skill: 'git', tool: 'git_log', args: { count: 1 }, surface: 'mcp', cwd: elsewhere }, { approval: { kind: 'none' } });
+    expect(apart.sandbox.gitOutside).toEqual(['.git']);
+    expect(apart.result.stderr).toMatch(/not a git repository/);
+    const held = await core.runs.run(
+      { skill: 'git', tool: 'git_log', args: { count: 1, repo: 'inside' }, surface: 'mcp', cwd: dir },
+      { approval: { kind: 'none' } },
+    );
+    expect(held.sandbox.gitOutside).toBeUndefined();
+    expect(held.result.stderr).toBe('');
+    expect(lines(held.result.stdout)).toEqual([expect.stringMatching(/Add app$/)]);
   });
 });

@@ -64,7 +64,7 @@ describe('network pack: contained, as every run of it is', () => {
     const t = testHome({ bundled: SKILLS_DIR });
     const core = new SkilltrayCore(t.config());
     cores.push(core);
-    return { core, cwd: t.userHome };
+    return { core, cwd: t.work };
   };
   const run = (core: SkilltrayCore, tool: string, args: Record<string, string>, cwd: string) =>
     core.runs.run({ skill: 'network', tool, args, surface: 'cli', cwd }, { approval: { kind: 'preapproved', actor: 'network pack test' } });

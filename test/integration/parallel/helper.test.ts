@@ -27,6 +27,13 @@ const BUILDS = {
 const parseHere = ({ dir, root }: { dir: string; root: SkillRoot }): FreshParse =>
   parseFresh(dir, root, (at, under, walk) => parseSkill(at, under, walk ?? undefined));
 
+/** Resolves once `cell[0]` is no longer `seen` (Node has Atomics.waitAsync; the TypeScript lib here does not name it). */
+function waitAsync(cell: Int32Array, seen: number): Promise<unknown> {
+  const atomics = Atomics as unknown as { waitAsync(array: Int32Array, index: number, value: number): { value: Promise<unknown> | string } };
+  const { value } = atomics.waitAsync(cell, 0, seen);
+  return typeof value === 'string' ? Promise.resolve(value) : value;
+}
+
 /** Runs the helper at `script` alone over `inputs` and returns every output it posted, by input. */
 async function helperOutputs(script: string, job: JobName, inputs: readonly unknown[]): Promise<Map<number, [unknown, boolean]>> {
   const { port1, port2 } = new MessageChannel();
@@ -81,17 +88,15 @@ describe('the helper thread', () => {
         for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
         return dir;
       };
-      const none = [
-        odd('readme-only', { 'README.md': '# Not a skill\n' }),
-        odd('lower-case', { 'skill.md': '---\nname: lower-case\n---\n' }),
-        odd('empty', {}),
-      ];
+      const none = [odd('readme-only', { 'README.md': '# Not a skill\n' }), odd('empty', {})];
+      // SKILL.md in other capitals is a skill to report (E422), not nothing.
+      odd('lower-case', { 'skill.md': '---\nname: lower-case\n---\n' });
       // Named SKILL.md but no file a walk keeps: holdsSkillFile's answer, not the walk's.
       const dangling = odd('dangling', {});
       symlinkSync(join(dangling, 'nowhere.md'), join(dangling, 'SKILL.md'));
       const folder = odd('folder', {});
       mkdirSync(join(folder, 'SKILL.md'));
-      const inputs = [...dirs, ...none, dangling, folder].map((dir) => ({ dir, root: skillRoot, listed: true }));
+      const inputs = [...dirs, ...none, join(skillRoot.path, 'lower-case'), dangling, folder].map((dir) => ({ dir, root: skillRoot, listed: true }));
       const outputs = await helperOutputs(script, 'skill-parse', inputs);
       const parse = (at: string, under: SkillRoot, walk: Parameters<typeof parseSkill>[2] | null) => parseSkill(at, under, walk ?? undefined);
       const absent: string[] = [];
@@ -139,6 +144,48 @@ describe('the helper thread', () => {
       expect(outputs.get(1)).toEqual([null, false]);
       expect(outputs.get(0)?.[1]).toBe(true);
       expect(outputs.get(2)?.[1]).toBe(true);
+    });
+
+    it(`reads no further ahead of the caller's takes than the window, however fast it reads (${build})`, async () => {
+      const { dirs, root: skillRoot } = writeVariedSkills(tempDir(), 10);
+      const inputs = dirs.map((dir) => ({ dir, root: skillRoot }));
+      const count = () => new Int32Array(new SharedArrayBuffer(4));
+      // Each input weighs 1, the first three twice as much: the window holds 4.
+      const weights = inputs.map((_, i) => (i < 3 ? 2 : 1));
+      const before = new Float64Array(new SharedArrayBuffer(8 * (inputs.length + 1)));
+      weights.forEach((weight, i) => (before[i + 1] = (before[i] as number) + weight));
+      const work: HelperWork = { inputs, next: count(), posted: count(), taken: count(), before, window: 4 };
+      const { port1, port2 } = new MessageChannel();
+      const data: HelperData = { job: 'skill-parse', port: port2 };
+      const worker = new Worker(script, { workerData: data, transferList: [port2] });
+      const exited = new Promise<number>((resolve, reject) => {
+        worker.on('error', reject);
+        worker.on('exit', resolve);
+      });
+      port1.postMessage(work);
+      /** The inputs it may have read once the caller took `taken`: that one, and those within the window. */
+      const allowed = (taken: number): number => {
+        let end = taken + 1;
+        while (end < inputs.length && (before[end + 1] as number) - (before[taken] as number) <= 4) end++;
+        return Math.min(end, inputs.length);
+      };
+      const read: number[] = [];
+      for (let taken = 0; taken <= inputs.length; taken++) {
+        Atomics.store(work.taken as Int32Array, 0, taken);
+        Atomics.notify(work.taken as Int32Array, 0);
+        const want = taken === inputs.length ? inputs.length : allowed(taken);
+        // It posts what it holds before it waits for the window: waiting for its posts is waiting for an event.
+        for (let seen = Atomics.load(work.posted, 0); seen < want; seen = Atomics.load(work.posted, 0)) await waitAsync(work.posted, seen);
+        for (let message = receiveMessageOnPort(port1); message !== undefined; message = receiveMessageOnPort(port1))
+          for (const [index, , ok] of message.message as HelperBatch) {
+            expect(ok).toBe(true);
+            read.push(index);
+          }
+        expect(Math.max(...read), `taken ${taken}`).toBeLessThan(want);
+      }
+      expect(await exited).toBe(0);
+      expect(read).toEqual(inputs.map((_, i) => i));
+      port1.close();
     });
   }
 });

@@ -84,7 +84,7 @@ describe('the run pipeline: render → policy → approval → run → record', 
     });
   });
 
-  it("a call refused before anything was decided (no such skill or tool, bad arguments, a bad folder) is the caller's error, not a history row; a decided refusal is", async () => {
+  it("a call refused before anything was decided (no such skill or tool, bad arguments, a bad folder) is the caller's error, not a history row; a refusal of the box or of policy is", async () => {
     const t = testHome();
     writeSkill(t.skills, 'echoes', toolSkill('echoes', argvCommand, { read_only: true }));
     const core = open(t);
@@ -102,8 +102,18 @@ describe('the run pipeline: render → policy → approval → run → record', 
       expect(error.details?.runId).toBeUndefined();
     }
     expect(core.runs.history()).toEqual([]);
-    const decided = await rejectionOf(core.runs.run({ skill: 'echoes', tool: 'go', surface: 'mcp', cwd: t.userHome }, { approval: { kind: 'none' } }));
-    expect(core.runs.history().map((r) => [r.id, r.errorCode])).toEqual([[decided.details?.runId, 'E601']]);
+    // Refused by the box (the home is no run's folder) or by policy (nobody to ask): runs someone asked for, which history keeps.
+    const boxed = await rejectionOf(core.runs.run({ skill: 'echoes', tool: 'go', surface: 'mcp', cwd: t.userHome }, { approval: { kind: 'none' } }));
+    const decided = await rejectionOf(core.runs.run({ skill: 'echoes', tool: 'go', surface: 'mcp', cwd: t.work }, { approval: { kind: 'none' } }));
+    expect(
+      core.runs
+        .history()
+        .map((r) => [r.id, r.errorCode])
+        .reverse(),
+    ).toEqual([
+      [boxed.details?.runId, 'E511'],
+      [decided.details?.runId, 'E601'],
+    ]);
   });
 
   it('asks a person: once runs; deny is E603 and nothing starts', async () => {

@@ -148,17 +148,13 @@ describe('secrets are unreadable in every profile', () => {
     expect(report.result.stdout).toBe('colour=blue\n');
   });
 
-  it('read-only with the home folder as cwd asks, sees the whole home, and a symlink made to a secret still finds the mask', async () => {
+  it("the home folder itself is no run's folder, even read-only under an allow rule: refused (E511) before anything is decided", async () => {
     const { t, core } = probeHome();
-    mkdirSync(join(t.userHome, '.ssh'));
-    writeFileSync(join(t.userHome, '.ssh', 'id_test'), 'PRIVATE KEY\n');
     writeFileSync(join(t.userHome, 'notes.txt'), 'ordinary\n');
-    // Even a rule that allows it does not let it run unasked there.
     core.policy.addRule('tool:probe-ro/sh', 'allow');
-    const dry = core.runs.dryRun({ skill: 'probe-ro', tool: 'sh', args: { script: 'true' }, surface: 'cli', cwd: t.userHome });
-    expect(dry).toMatchObject({ decision: 'ask', sandbox: { wholeHome: true } });
-    expect(dry.reason).toContain('your home folder, so the run could read all of it');
-    const report = await probe(core, 'probe-ro', 'cat notes.txt; ln -s "$PWD/.ssh/id_test" /tmp/key && cat /tmp/key; ls -A .ssh; echo done', t.userHome);
-    expect(report.result.stdout).toBe('ordinary\ndone\n');
+    expect(() => core.runs.dryRun({ skill: 'probe-ro', tool: 'sh', args: { script: 'true' }, surface: 'cli', cwd: t.userHome })).toThrow(
+      expect.objectContaining({ code: 'E511', message: expect.stringContaining('your home folder') }),
+    );
+    await expect(probe(core, 'probe-ro', 'cat notes.txt', t.userHome)).rejects.toMatchObject({ code: 'E511' });
   });
 });

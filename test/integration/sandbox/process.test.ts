@@ -3,7 +3,8 @@
  * the timeout and cancellation killing the whole sandboxed tree (setsid children included), the
  * environment allow-list and the output cap.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../src-main/shared/runs.js';
 import { ordinaryDir, requireSandbox } from '../../support/sandbox.js';
@@ -36,6 +37,17 @@ describe('inside the sandbox', () => {
     expect(init).toBe('bwrap');
     // bwrap's init, bash, grep/ls: a handful of processes, not the host's table.
     expect(Number(count)).toBeLessThan(8);
+  });
+
+  it("the tool holds none of the run's descriptors: not its folder, a declared read, the socket filter, the gate's or the relay's report", async () => {
+    const { t, core } = probeHome();
+    mkdirSync(join(t.userHome, '.config', 'app'), { recursive: true });
+    const script = 'for fd in $(seq 3 20); do [ -e /proc/$$/fd/$fd ] && echo "fd $fd: $(readlink /proc/$$/fd/$fd)"; done; echo checked';
+    for (const skill of ['probe-ro', 'probe-ws', 'probe-reads'] as const) {
+      const report = await probe(core, skill, script, t.work);
+      expect(report.sandbox, skill).toMatchObject({ contained: true });
+      expect(report.result.stdout, skill).toBe('checked\n');
+    }
   });
 
   it('the read-only root cannot be remounted writable', async () => {

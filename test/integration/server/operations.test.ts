@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { callOperation, type CallContext } from '../../../src-main/core/operations.js';
 import { OPERATIONS, type Envelope, type OperationName } from '../../../src-main/shared/contract.js';
-import { PROCESS_FIXTURES, skillMd, tempDir, writeSkill } from '../../support/temp.js';
+import { PROCESS_FIXTURES, skillMd, tempDir, testHome, writeSkill } from '../../support/temp.js';
 import { errorOf, fullHome, raw, serverHome, WEB_FIXTURE, type ServerHome } from './helpers.js';
 
 function direct(h: ServerHome, name: string, input: unknown): Promise<Envelope<unknown>> {
@@ -217,6 +217,36 @@ describe('every operation of the contract over HTTP', () => {
       const response = await h.call(operation, input);
       expect(response.envelope).toMatchObject({ ok: false, error: { details: { did_you_mean: [expect.objectContaining({ name: suggested })] } } });
       expect(withoutRunId(response.envelope)).toEqual(withoutRunId(await direct(h, operation, input)));
+    }
+  });
+
+  it('search says when nothing matched (did-you-mean, the one skill searched) and marks a broken skill, last, as the core does (issue 39.4)', async () => {
+    const t = testHome();
+    const tool = '## Tools\n\n### greet\n\nGreet someone.\n\n#### Command\n\n```\necho hello\n```\n';
+    // Its name differs from its folder (E407): it loads, and will not run.
+    writeSkill(t.skills, 'hello', skillMd({ name: 'not-hello', description: 'Greets.' }, `# Hello\n\n${tool}`));
+    writeSkill(t.skills, 'welcome', skillMd({ name: 'welcome', description: 'Welcomes guests.' }, '# Welcome\n\nGreet a guest at the door.\n'));
+    const h = await serverHome({}, t);
+    const cases = [
+      ['searchAll', { query: 'xyzzy' }, { results: [], skill: null, message: 'no results for "xyzzy"', did_you_mean: null }],
+      ['searchAll', { query: 'welcme' }, { results: [], message: 'no results for "welcme"; did you mean "welcome"?', did_you_mean: 'welcome' }],
+      ['search', { skill: 'welcome', query: 'zebras' }, { results: [], skill: 'welcome', message: 'no results for "zebras" in skill \'welcome\'' }],
+      [
+        'searchAll',
+        { query: 'greet' },
+        {
+          message: null,
+          results: [
+            { skill: 'welcome', errors: [] },
+            { skill: 'hello', errors: ['E407'] },
+          ],
+        },
+      ],
+    ] as const;
+    for (const [operation, input, value] of cases) {
+      const response = await h.call(operation, input);
+      expect(response).toMatchObject({ status: 200, envelope: { ok: true, value } });
+      expect(response.envelope).toEqual(await direct(h, operation, input));
     }
   });
 

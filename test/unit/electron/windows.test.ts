@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { followCore, Windows } from '../../../src-main/electron/windows.js';
+import { followCore, HELD_MESSAGES, Windows } from '../../../src-main/electron/windows.js';
 import type { ServerEvent } from '../../../src-main/shared/contract.js';
 import { BrowserWindow } from '../../support/electron-stand-in.js';
 
@@ -78,6 +78,7 @@ describe('the window manager', () => {
     const core = Object.assign(new EventEmitter(), { waiting: 1, broker: { list: () => Array(core.waiting) } });
     followCore(core as never, manager);
     const skills = manager.show('skills') as BrowserWindow;
+    manager.pageReady(skills.webContents);
     const settingsEvent: ServerEvent = {
       type: 'settings',
       settings: {
@@ -103,5 +104,37 @@ describe('the window manager', () => {
     skills.close();
     core.emit('event', settingsEvent);
     expect(skills.webContents.sent).toHaveLength(4);
+  });
+
+  it('holds a page’s events until it says it listens, then sends them first and in order; a reload holds them again', () => {
+    const { manager } = windows();
+    const page = manager.show('history') as BrowserWindow;
+    const other = manager.show('settings') as BrowserWindow;
+    manager.broadcast('skilltray:event', 1);
+    manager.broadcast('skilltray:event', 2);
+    expect(page.webContents.sent).toEqual([]);
+    manager.pageReady(other.webContents);
+    expect(page.webContents.sent).toEqual([]);
+    expect(other.webContents.sent.map((m) => m.payload)).toEqual([1, 2]);
+    manager.pageReady(page.webContents);
+    manager.broadcast('skilltray:event', 3);
+    expect(page.webContents.sent).toEqual([1, 2, 3].map((payload) => ({ channel: 'skilltray:event', payload })));
+    page.webContents.emit('did-start-loading');
+    manager.broadcast('skilltray:event', 4);
+    expect(page.webContents.sent).toHaveLength(3);
+    manager.pageReady(page.webContents);
+    expect(page.webContents.sent.map((m) => m.payload)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('holds at most HELD_MESSAGES for a page that never says it listens, the newest, and forgets a closed window’s', () => {
+    const { manager } = windows();
+    const page = manager.show('history') as BrowserWindow;
+    for (let i = 0; i < HELD_MESSAGES + 5; i++) manager.broadcast('skilltray:event', i);
+    manager.pageReady(page.webContents);
+    expect(page.webContents.sent).toHaveLength(HELD_MESSAGES);
+    expect(page.webContents.sent[0]?.payload).toBe(5);
+    page.close();
+    manager.pageReady(page.webContents);
+    expect(page.webContents.sent).toHaveLength(HELD_MESSAGES);
   });
 });

@@ -271,4 +271,43 @@ describe('RFC-0002:C-SHOW --max-lines counts the indexed range', () => {
       }),
     );
   });
+
+  it('finds a heading by the text a reader sees: inline code, emphasis, an escape, a link, a character reference', () => {
+    const [dir, runtime] = indexed({
+      'SKILL.md': [
+        '# Guide',
+        '',
+        '## Using `git log`',
+        '',
+        'Log.',
+        '',
+        '## **Bold** and *quiet* moves',
+        '',
+        'Moves.',
+        '',
+        '## snake\\_case names',
+        '',
+        'Names.',
+        '',
+        '## See [the docs](https://example.com/docs)',
+        '',
+        'Docs.',
+        '',
+        '## Tom &amp; Jerry',
+        '',
+        'Cartoon.',
+        '',
+      ].join('\n'),
+    });
+    const shown = (section: string) => showSection(dir, runtime, { section }).section;
+    expect(shown('Using git log')).toBe('Using `git log`');
+    expect(shown('bold and quiet moves')).toBe('**Bold** and *quiet* moves');
+    expect(shown('snake_case names')).toBe('snake\\_case names');
+    expect(shown('See the docs')).toBe('See [the docs](https://example.com/docs)');
+    expect(shown('Tom & Jerry')).toBe('Tom &amp; Jerry');
+    // As written still works, and a part of what a reader sees is suggested.
+    expect(shown('Using `git log`')).toBe('Using `git log`');
+    const error = thrownBy(() => showSection(dir, runtime, { section: 'Using git' }));
+    expect(error.details?.suggestions).toEqual([{ text: 'Using `git log`', file: 'SKILL.md' }]);
+  });
 });

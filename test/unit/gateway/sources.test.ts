@@ -2,6 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listSources } from '../../../src-main/core/gateway/sources.js';
+import { MAX_SKILL_FILES } from '../../../src-main/core/skills/walk.js';
 import { makeSkill, tempDir } from '../../fixtures/gateway/skill-fixture.js';
 import { thrownBy } from '../../support/errors.js';
 import { formatSources } from '../../../src-main/cli/format/sources.js';
@@ -168,6 +169,7 @@ describe('RFC-0002:C-SOURCES', () => {
       total: 3,
       more: 1,
       more_depth: 1,
+      files_cap: null,
     });
   });
 
@@ -175,5 +177,16 @@ describe('RFC-0002:C-SOURCES', () => {
     const dir = makeSkill(tempDir(), 's', { 'SKILL.md': '#' });
     expect(thrownBy(() => listSources(dir, { depth: 0 })).code).toBe('E100');
     expect(thrownBy(() => listSources(dir, { limit: 0 })).code).toBe('E100');
+  });
+
+  it('a skill of more files than a walk reads says so: the JSON names the cap, the tree ends with a line, never a bare "more: 0"', () => {
+    const files: Record<string, string> = { 'SKILL.md': '#' };
+    for (let i = 0; i <= MAX_SKILL_FILES; i++) files[`pages/p-${String(i).padStart(5, '0')}.md`] = '';
+    const dir = makeSkill(tempDir(), 'huge', files);
+    const result = listSources(dir, { dir: 'pages', limit: 20_000 });
+    expect(result).toMatchObject({ more: 0, files_cap: MAX_SKILL_FILES });
+    expect(result.total).toBeLessThan(MAX_SKILL_FILES + 1);
+    expect(formatSources(result).split('\n').at(-1)).toBe('... and more files not listed: the skill holds over 10,000, the most a walk reads');
+    expect(listSources(makeSkill(tempDir(), 'small', { 'SKILL.md': '#' })).files_cap).toBeNull();
   });
 });

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { decide } from '../../../src-main/core/policy/decide.js';
 import { describeProfile, profileFor, sameHosts, widening, widens } from '../../../src-main/core/policy/profile.js';
 import { DEFAULT_LIMIT_CEILING, DEFAULT_LIMITS, effectiveLimits } from '../../../src-main/core/policy/resource-limits.js';
-import type { NetworkHosts, SandboxProfile } from '../../../src-main/shared/runs.js';
+import type { NetworkHosts } from '../../../src-main/shared/model.js';
+import type { SandboxProfile } from '../../../src-main/shared/runs.js';
 import { makeSkill, makeTool } from './skill-fixture.js';
 
 const box = (reads: string[] = [], writes: string[] = [], limits = {}) => ({ reads, writes, limits });
@@ -46,6 +47,13 @@ describe('widening', () => {
     expect(widening({ ...granted, name: 'workspace', writes: ['.git'] }, { ...granted, name: 'workspace' })).toBe('it would now also write .git in its folder');
     expect(widening({ ...granted, limits: { ...DEFAULT_LIMITS, memoryMiB: 4096 } }, granted)).toBe('it would now get more memoryMiB than you allowed');
     expect(widening({ ...granted, network: true, hosts: ['*'] }, granted)).toMatch(/network to any host, more than the read-only, no network you allowed/);
+  });
+
+  it('a declared read that now leads elsewhere (its link moved) widens a remembered approval, never a rule made for the declarations as written', () => {
+    const remembered = { ...granted, readsAt: ['/home/ana/dotfiles/gitconfig'] };
+    expect(widening({ ...granted, readsAt: ['/home/ana/notes/private'] }, remembered)).toBe('what it declares it reads now leads to /home/ana/notes/private');
+    expect(widens({ ...granted, readsAt: ['/home/ana/dotfiles/gitconfig'] }, remembered)).toBe(false);
+    expect(widens({ ...granted, readsAt: ['/home/ana/notes/private'] }, granted)).toBe(false);
   });
 
   it('the same or less never widens', () => {

@@ -5,11 +5,13 @@
  */
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   ADDRESS_SPACE_RESERVE_MIB,
   bubblewrapArgs,
   bubblewrapSandbox,
+  fdLayout,
   homeLinks,
   prlimitArgs,
   probeBubblewrap,
@@ -170,6 +172,58 @@ describe('bubblewrap', () => {
     const text = args.join(' ');
     expect(text).toContain(
       '--bind /home/ana/code/app /home/ana/code/app --ro-bind /home/ana/code/app/.git /home/ana/code/app/.git --ro-bind /home/ana/code/app/.envrc /home/ana/code/app/.envrc --ro-bind /dev/null /home/ana/code/app/dev.sock',
+    );
+  });
+
+  it('binds what was opened before the decision by descriptor, numbered after the socket filter and before the gate: the folder, reads, hidden entries, declared paths, their inner guards', () => {
+    const run = places({
+      profile: { name: 'workspace', network: false, hosts: [], writes: ['.git'] },
+      workspaceFd: 40,
+      binds: [{ path: '/home/ana/.config/git/ignore', kind: 'file', fd: 41 }],
+      guarded: [{ path: '/home/ana/code/app/.envrc', kind: 'file', fd: 42 }],
+      writable: [{ path: '/home/ana/code/app/.git', kind: 'dir', fd: 43 }],
+      guardedInside: [{ path: '/home/ana/code/app/.git/hooks', kind: 'dir', fd: 44 }],
+      readOnlyMounts: ['/home/ana/code/app/data'],
+      masks: [],
+      gated: true,
+      homeDir: tempDir(),
+    });
+    const text = bubblewrapArgs(run).join(' ');
+    expect(text).toContain('--info-fd 9 --block-fd 10');
+    expect(text).toContain(
+      [
+        '--ro-bind-fd 4 /home/ana/.config/git/ignore',
+        '--bind-fd 5 /home/ana/code/app',
+        '--ro-bind-fd 6 /home/ana/code/app/.envrc',
+        '--bind-fd 7 /home/ana/code/app/.git',
+        '--ro-bind-fd 8 /home/ana/code/app/.git/hooks',
+        '--remount-ro /home/ana/code/app/data',
+      ].join(' '),
+    );
+    expect(text).toMatch(/--chdir \/home\/ana\/code\/app$/);
+    requireSandbox();
+    const wrapped = bubblewrapSandbox(process.env, NET_RELAY).wrap({ program: '/usr/bin/true', args: [], env: {} }, run);
+    expect(wrapped).toMatchObject({ inputs: [socketFilter()], fds: [41, 40, 42, 43, 44], cwd: '/', gated: true, reports: true });
+    // bwrap reads the filter on fd 3 and the relay reports on fd 11, after the five bound and the gate's two.
+    expect(wrapped.args).toContain('--seccomp');
+    expect(wrapped.args[wrapped.args.indexOf('--seccomp') + 1]).toBe('3');
+    expect(wrapped.args.slice(wrapped.args.indexOf('--') + 1, wrapped.args.indexOf('--') + 4)).toEqual([NET_RELAY, '-r', '11']);
+  });
+
+  it('numbers every descriptor of a run once, from 3 up without a gap: the inputs, what bwrap binds, the gate, the report', () => {
+    expect(fdLayout({ inputs: 1, bound: 5, gated: true })).toEqual({ inputs: 3, bound: 4, info: 9, block: 10, report: 11 });
+    expect(fdLayout({ inputs: 1, bound: 0, gated: false })).toEqual({ inputs: 3, bound: 4, info: 4, block: 5, report: 4 });
+    fc.assert(
+      fc.property(fc.nat(4), fc.nat(40), fc.boolean(), fc.boolean(), (inputs, bound, gated, reports) => {
+        const at = fdLayout({ inputs, bound, gated });
+        const numbers = [
+          ...Array.from({ length: inputs }, (_, i) => at.inputs + i),
+          ...Array.from({ length: bound }, (_, i) => at.bound + i),
+          ...(gated ? [at.info, at.block] : []),
+          ...(reports ? [at.report] : []),
+        ];
+        expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, i) => 3 + i));
+      }),
     );
   });
 
@@ -359,18 +413,25 @@ describe('Seatbelt (macOS)', () => {
     expect(profile).not.toContain('/x');
   });
 
-  it('workspace may write the cwd but not its guarded entries, existing or not; never Unix sockets', () => {
+  it('workspace may write the cwd but no hidden path or node_modules in it, existing or not, except what it declares (its inner guards still not); never Unix sockets', () => {
     const { profile, params } = seatbeltProfile(
       places({
-        profile: { name: 'workspace', network: false, hosts: [] },
-        guarded: [
-          { path: '/home/ana/code/app/.git', kind: 'dir' },
-          { path: '/home/ana/code/app/.envrc', kind: 'file' },
+        profile: { name: 'workspace', network: false, hosts: [], writes: ['.git'] },
+        guardedInside: [
+          { path: '/home/ana/code/app/.git/hooks', kind: 'dir' },
+          { path: '/home/ana/code/app/.git/config', kind: 'file' },
         ],
       }),
     );
-    expect(profile).toContain('(allow file-write* (subpath (param "CWD")))\n(deny file-write* (subpath (param "GUARD_0")) (literal (param "GUARD_1")))');
-    expect(params).toMatchObject({ GUARD_0: '/home/ana/code/app/.git', GUARD_1: '/home/ana/code/app/.envrc' });
+    expect(profile).toContain(
+      [
+        '(allow file-write* (subpath (param "CWD")))',
+        '(deny file-write* (require-all (subpath (param "CWD")) (regex #"/\\.|/node_modules(/|$)")))',
+        '(allow file-write* (subpath (param "WRITE_0")))',
+        '(deny file-write* (subpath (param "GUARD_0")) (literal (param "GUARD_1")))',
+      ].join('\n'),
+    );
+    expect(params).toMatchObject({ WRITE_0: '/home/ana/code/app/.git', GUARD_0: '/home/ana/code/app/.git/hooks', GUARD_1: '/home/ana/code/app/.git/config' });
     expect(profile).toContain('(deny network-outbound (remote unix-socket))');
     expect(profile).not.toMatch(/SecurityServer|securityd/);
   });

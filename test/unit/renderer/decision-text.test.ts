@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decisionSentence, decisionShort } from '../../../src-renderer/history/status.js';
+import { decisionSentence, decisionShort } from '../../../src-renderer/runs/run-status.js';
 import type { RunSummary } from '../../../src-main/shared/runs.js';
 
 type Decided = Pick<RunSummary, 'outcome' | 'decidedBy' | 'actor' | 'ruleId' | 'answer' | 'errorCode'>;

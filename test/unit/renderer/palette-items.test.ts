@@ -25,6 +25,7 @@ const hit = (skill: string, section: string, tool: string | null = null): Search
   snippet: '',
   score: 1,
   rank: 1,
+  errors: [],
 });
 const found = (name: string, tools: string[]): DiscoverResult => ({
   skill_id: name,

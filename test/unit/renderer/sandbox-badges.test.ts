@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sandboxBadges } from '../../../src-renderer/approvals/labels.js';
-import { SANDBOX_PROFILES, type NetworkHosts, type SandboxView } from '../../../src-main/shared/runs.js';
+import type { NetworkHosts } from '../../../src-main/shared/model.js';
+import { SANDBOX_PROFILES, type SandboxView } from '../../../src-main/shared/runs.js';
 
 describe('the badges of a run', () => {
   it('agree with the profile policy chose, for every profile a run can have (none is never contained)', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolParam } from '../../../src-main/shared/model.js';
-import { newTraceId, toolArgs } from '../../../src-renderer/skills/tool-args.js';
+import { newTraceId } from '../../../src-renderer/app/trace-id.js';
+import { toolArgs } from '../../../src-renderer/tools/tool-args.js';
 
 const param = (name: string, type: ToolParam['type'], required = false): ToolParam => ({
   name,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupBySkill, headingTrails, holds, mergeNested, toolOf, toolsFirst } from '../../../src-main/core/search/catalog-hits.js';
+import { groupBySkill, headingTrails, holds, mergeNested, toolOf, TOOL_FLOOR, toolsFirst } from '../../../src-main/core/search/catalog-hits.js';
 
 const at = (skill: string, level: number, startLine: number, endLine: number, file = 'SKILL.md') => ({ skill, file, level, startLine, endLine });
 
@@ -33,13 +33,13 @@ describe('catalog hits', () => {
   });
 
   it('puts tools first and makes each tool one hit: two of its sections that matched apart count once', () => {
-    const hit = (skill: string, tool: string | null, section: string, titled = false) => ({ skill, tool, section, titled });
+    const hit = (skill: string, tool: string | null, section: string, rank: number, titled = false) => ({ skill, tool, section, rank, titled });
     const ranked = [
-      hit('git', 'git_show', 'git_show'),
-      hit('git', 'git_log', 'Examples'),
-      hit('notes', null, 'Log'),
-      hit('git', 'git_log', 'Parameters'),
-      hit('git', 'git_diff', 'git_diff', true),
+      hit('git', 'git_show', 'git_show', -10),
+      hit('git', 'git_log', 'Examples', -9),
+      hit('notes', null, 'Log', -8),
+      hit('git', 'git_log', 'Parameters', -7),
+      hit('git', 'git_diff', 'git_diff', -2, true),
     ];
     expect(toolsFirst(ranked).map((h) => `${h.skill}/${h.tool ?? '-'}/${h.section}`)).toEqual([
       'git/git_diff/git_diff',
@@ -47,6 +47,18 @@ describe('catalog hits', () => {
       'git/git_log/Examples',
       'notes/-/Log',
     ]);
+  });
+
+  it('a tool that matches far more weakly than the best of the rest keeps its place among the sections', () => {
+    const hit = (skill: string, tool: string | null, section: string, rank: number) => ({ skill, tool, section, rank, titled: false });
+    const ranked = [
+      hit('pdf', null, 'Merge pages', -20),
+      hit('notes', null, 'Split files', -12),
+      hit('files', 'find_files', 'find_files', -20 * TOOL_FLOOR + 1),
+    ];
+    expect(toolsFirst(ranked).map((h) => h.section)).toEqual(['Merge pages', 'Split files', 'find_files']);
+    const strong = [...ranked.slice(0, 2), hit('files', 'find_files', 'find_files', -20 * TOOL_FLOOR)];
+    expect(toolsFirst(strong).map((h) => h.section)).toEqual(['find_files', 'Merge pages', 'Split files']);
   });
 
   it('gives each heading the headings it sits under, and each tool section its tool', () => {

@@ -51,6 +51,7 @@ describe('catalog search across all skills', () => {
           skill: 'git',
           file: 'SKILL.md',
           section: 'Rebase',
+          about: false,
           title: 'Rebase',
           trail: [],
           tool: null,
@@ -193,13 +194,20 @@ describe('catalog search across all skills', () => {
   });
 
   it('prefix: true makes the last token a word prefix "tok"* for search-as-you-type', () => {
-    expect(catalogMatch('merge pd', true)).toEqual({ stemmed: '"merge"', required: '"merge"', wordPrefix: '"pd"*', anyWord: '"merge" OR "pd"*' });
-    expect(catalogMatch('say "hi', true)).toEqual({ stemmed: '"say"', required: '"say"', wordPrefix: '"""hi"*', anyWord: '"say" OR """hi"*' });
-    expect(catalogMatch('pd', true)).toEqual({ stemmed: null, required: null, wordPrefix: '"pd"*', anyWord: '"pd"*' });
-    expect(catalogMatch('merge pd', false)).toEqual({ stemmed: '"merge" "pd"', required: '"merge" "pd"', wordPrefix: null, anyWord: '"merge" OR "pd"' });
-    // Common words are a bonus for the rows that hold them, never a requirement; a query of them alone needs them all.
+    expect(catalogMatch('merge pd', true)).toEqual({ stemmed: '"merge"', common: null, required: '"merge"', wordPrefix: '"pd"*', anyWord: '"merge" OR "pd"*' });
+    expect(catalogMatch('say "hi', true)).toEqual({ stemmed: '"say"', common: null, required: '"say"', wordPrefix: '"""hi"*', anyWord: '"say" OR """hi"*' });
+    expect(catalogMatch('pd', true)).toEqual({ stemmed: null, common: null, required: null, wordPrefix: '"pd"*', anyWord: '"pd"*' });
+    expect(catalogMatch('merge pd', false)).toEqual({
+      stemmed: '"merge" "pd"',
+      common: null,
+      required: '"merge" "pd"',
+      wordPrefix: null,
+      anyWord: '"merge" OR "pd"',
+    });
+    // Common words are a bonus for the rows that hold them (ranked apart: they add to a row's score once), never a requirement; alone, all are needed.
     expect(catalogMatch('who changed this file', false)).toMatchObject({
-      stemmed: '("changed" "file") OR ("changed" AND "file" AND ("who" OR "this"))',
+      stemmed: '"changed" "file"',
+      common: '"who" OR "this"',
       required: '"changed" "file"',
     });
     expect(catalogMatch('who changed this file', false, 'any')).toMatchObject({ stemmed: '"changed" OR "file"' });
@@ -396,9 +404,12 @@ describe('scripts written without spaces: any part of a run is found (unspaced-t
     const catalog = zhCatalog();
     expect(catalog.search('纪').results.map((hit) => hit.section)).toEqual(['适用场景']);
     expect(catalog.search('검색').results.map((hit) => [hit.skill, hit.section])).toEqual([['ko', '도움말']]);
-    expect(catalog.search('负责人 zzz').results).toEqual([]);
-    expect(catalog.search('适用 zh').results).toEqual([]);
-    expect(catalog.search('适 zh-not', { prefix: true }).results).toEqual([]);
+    // Nothing holds both: the rows that hold one of the words come, and say so.
+    expect(catalog.search('负责人 zzz')).toMatchObject({ matched: 'any', results: [{ skill: 'zh-notes' }] });
+    expect(catalog.search('zzz 负责人x').results).toEqual([]);
+    expect(catalog.search('适用 zh')).toMatchObject({ matched: 'any', results: [{ section: '适用场景' }] });
+    expect(catalog.search('适 zh-not', { prefix: true })).toMatchObject({ matched: 'any', results: [{ section: '适用场景' }] });
+    expect(catalog.search('适zh-not', { prefix: true }).results).toEqual([]);
     catalog.close();
   });
 
@@ -565,6 +576,65 @@ describe('a first sync of many skills indexes their rows a batch at a time while
       db.close();
     }
   }
+
+  it("a skill's rows are one run of ids, recorded with it, whatever syncs came before: a search of one skill ranks that run alone", () => {
+    const roots = tempDir();
+    const home = tempDir();
+    const made = ['a', 'b', 'c'].map((name) => skill(roots, name, `# ${name}\n\nshared words ${name}\n\n## More\n\nshared again\n`));
+    const catalog = open(home);
+    catalog.sync(made);
+    appendFileSync(join((made[1] as CatalogSkill).dir, 'SKILL.md'), '\n## Extra\n\nshared once more\n');
+    const d = skill(roots, 'd', '# d\n\nshared words d\n');
+    catalog.sync([made[0] as CatalogSkill, rehash(made[1] as CatalogSkill), d]);
+    catalog.syncOne(rehash(made[0] as CatalogSkill));
+    const db = new Database(catalogPath(home), { readonly: true });
+    const runs = db
+      .prepare(
+        'SELECT s.name, s.first_row, s.last_row, min(r.id) AS low, max(r.id) AS high, count(*) AS rows FROM catalog_skills s JOIN catalog_rows r ON r.skill_id = s.id GROUP BY s.id ORDER BY s.name',
+      )
+      .all() as { name: string; first_row: number; last_row: number; low: number; high: number; rows: number }[];
+    db.close();
+    expect(runs.map((run) => run.name)).toEqual(['a', 'b', 'd']);
+    for (const run of runs) expect([run.first_row, run.last_row, run.rows], run.name).toEqual([run.low, run.high, run.high - run.low + 1]);
+    for (const name of ['a', 'b', 'd'])
+      expect(new Set(catalog.search('shared', { skill: name }).results.map((hit) => hit.skill)), name).toEqual(new Set([name]));
+    expect(catalog.search('shared', { skill: 'c' }).results).toEqual([]);
+    catalog.close();
+  });
+
+  it('one big skill among many is stored in bulk by its bytes, and every index stays exact: the word index kept whole, deletes gone', () => {
+    const roots = tempDir();
+    const skills = Array.from({ length: 40 }, (_, i) => skill(roots, `s-${i}`, `# Part ${i}\n\nWord${i} and common text.\n`));
+    const home = tempDir();
+    const catalog = open(home);
+    catalog.sync(skills);
+    // A prefix search makes the word index whole: from then on it is kept by its triggers.
+    expect(catalog.search('word1', { prefix: true }).results.length).toBeGreaterThan(0);
+    const triggers = (): string[] => {
+      const db = new Database(catalogPath(home), { readonly: true });
+      const names = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'trigger' ORDER BY name").pluck().all() as string[];
+      db.close();
+      return names;
+    };
+    const before = triggers();
+    // Over a MiB of sections in one skill, replacing a small one: far from a quarter of the skills.
+    const pages = Array.from({ length: 1200 }, (_, i) => `## Page ${i}\n\nLedger${i} ${'lorem ipsum dolor sit amet '.repeat(40)}\n`).join('\n');
+    writeFileSync(join((skills[3] as CatalogSkill).dir, 'SKILL.md'), `---\nname: s-3\ndescription: s-3 skill\n---\n# Big\n\n${pages}`);
+    const next = [...skills.slice(0, 3), rehash(skills[3] as CatalogSkill), ...skills.slice(4)];
+    expect(catalog.sync(next)).toMatchObject({ updated: ['s-3'], unchanged: 39 });
+    expect(triggers()).toEqual(before);
+    for (const table of ['catalog', 'catalog_words', 'catalog_grams']) integrity(home, table);
+    expect(catalog.search('ledger1199').results.map((hit) => [hit.skill, hit.section])).toEqual([['s-3', 'Page 1199']]);
+    expect(catalog.search('ledger119', { prefix: true, limit: 20 }).results.map((hit) => hit.section)).toContain('Page 1199');
+    expect(catalog.search('word3').results).toEqual([]);
+    expect(catalog.search('word3', { prefix: true, limit: 50 }).results.map((hit) => hit.skill)).not.toContain('s-3');
+    // Alone, through syncOne, as a search of that one skill syncs it.
+    const big = skill(roots, 'big', `# Big\n\n${pages.replace(/Ledger/g, 'Journal')}`);
+    expect(catalog.syncOne(big)).toMatchObject({ added: ['big'] });
+    for (const table of ['catalog', 'catalog_words', 'catalog_grams']) integrity(home, table);
+    expect(catalog.search('journal7', { prefix: true, skill: 'big' }).results.map((hit) => hit.section)).toContain('Page 7');
+    catalog.close();
+  });
 
   it('every row of 1,100 skills is indexed once, as when each was synced alone; a later bulk update (rebuilt in one pass) too', () => {
     const roots = tempDir();

@@ -55,10 +55,10 @@ function loaded(parent: string, name: string, body: string): { entry: CatalogSki
   return { entry: { name, dir, hash: manifestHash(walkSkill(dir).files), commands: { syntax: skill.syntax, tools: skill.tools } }, skill };
 }
 
-function catalogOf(...skills: { entry: CatalogSkill; skill: Skill }[]): { catalog: SkillCatalog; toolsOf: (name: string) => Skill['tools'] | undefined } {
+function catalogOf(...skills: { entry: CatalogSkill; skill: Skill }[]): { catalog: SkillCatalog; skillOf: (name: string) => Skill | undefined } {
   const catalog = SkillCatalog.open(tempDir());
   catalog.sync(skills.map((s) => s.entry));
-  return { catalog, toolsOf: (name) => skills.find((s) => s.skill.name === name)?.skill.tools };
+  return { catalog, skillOf: (name) => skills.find((s) => s.skill.name === name)?.skill };
 }
 
 describe('what a search reads of a tool', () => {
@@ -78,18 +78,18 @@ describe('what a search reads of a tool', () => {
 
 describe('search hits', () => {
   it("a tool's fixed flags neither match nor show: only git_log is found for log, and no snippet shows a flag", () => {
-    const { catalog, toolsOf } = catalogOf(loaded(tempDir(), 'git', GIT));
-    const result = searchHits(catalog.search('log'), toolsOf);
+    const { catalog, skillOf } = catalogOf(loaded(tempDir(), 'git', GIT));
+    const result = searchHits(catalog.search('log'), skillOf);
     expect(result.results.map((hit) => `${hit.kind}:${hit.section}`)).toEqual(['tool:git_log']);
-    for (const hit of searchHits(catalog.search('git'), toolsOf).results) expect(hit.snippet).not.toMatch(/fsmonitor|showSignature|-c /);
+    for (const hit of searchHits(catalog.search('git'), skillOf).results) expect(hit.snippet).not.toMatch(/fsmonitor|showSignature|-c /);
     catalog.close();
   });
 
   it('a tool hit is the tool: its name, one line, its parameters, opening at its heading; it comes before sections', () => {
     const roots = tempDir();
     const git = loaded(roots, 'git', GIT);
-    const { catalog, toolsOf } = catalogOf(git, loaded(roots, 'notes', NOTES));
-    const [first, ...rest] = searchHits(catalog.search('commits'), toolsOf).results;
+    const { catalog, skillOf } = catalogOf(git, loaded(roots, 'notes', NOTES));
+    const [first, ...rest] = searchHits(catalog.search('commits'), skillOf).results;
     const line = git.skill.tools.find((t) => t.name === 'git_log')?.line;
     expect(first).toMatchObject({
       kind: 'tool',
@@ -115,8 +115,8 @@ describe('search hits', () => {
 
   it('tools come first even when a section ranks higher; scores run from 0 to 1 and ranks from 1', () => {
     const roots = tempDir();
-    const { catalog, toolsOf } = catalogOf(loaded(roots, 'git', GIT), loaded(roots, 'notes', NOTES));
-    const result = searchHits(catalog.search('log'), toolsOf);
+    const { catalog, skillOf } = catalogOf(loaded(roots, 'git', GIT), loaded(roots, 'notes', NOTES));
+    const result = searchHits(catalog.search('log'), skillOf);
     expect(result.results.map((hit) => hit.kind)).toEqual(['tool', 'section']);
     expect(result.results.map((hit) => hit.rank)).toEqual([1, 2]);
     expect(Math.max(...result.results.map((hit) => hit.score))).toBe(1);
@@ -125,14 +125,14 @@ describe('search hits', () => {
   });
 
   it('common words are left out while others remain, so a question finds its tool', () => {
-    const { catalog, toolsOf } = catalogOf(loaded(tempDir(), 'git', GIT));
-    expect(searchHits(catalog.search('what is my current branch'), toolsOf).results[0]).toMatchObject({ section: 'git_status', tool: { name: 'git_status' } });
+    const { catalog, skillOf } = catalogOf(loaded(tempDir(), 'git', GIT));
+    expect(searchHits(catalog.search('what is my current branch'), skillOf).results[0]).toMatchObject({ section: 'git_status', tool: { name: 'git_status' } });
     catalog.close();
   });
 
   it('when no row holds every word, the rows holding some answer, and say so', () => {
-    const { catalog, toolsOf } = catalogOf(loaded(tempDir(), 'git', GIT));
-    const result = searchHits(catalog.search('branch zeppelin'), toolsOf);
+    const { catalog, skillOf } = catalogOf(loaded(tempDir(), 'git', GIT));
+    const result = searchHits(catalog.search('branch zeppelin'), skillOf);
     expect(result).toMatchObject({ matched: 'any', results: [{ section: 'git_status' }] });
     // Search-as-you-type first takes the typed word as a prefix; finding nothing so, it answers as the full search does.
     expect(catalog.search('branch zeppel', { prefix: true })).toMatchObject({ matched: 'any', results: [{ section: 'git_status' }] });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { approvalSentence, containment, shortCommand, shortPath, shownArguments, word } from '../../../src-main/shared/approval-text.js';
+import { approvalSentence, boxLines, containment, shortCommand, shortPath, shownArguments, word } from '../../../src-main/shared/approval-text.js';
 import type { SandboxView } from '../../../src-main/shared/runs.js';
 
 const GIT_LOG = [
@@ -87,5 +87,26 @@ describe('how an approval reads', () => {
     expect(containment({ ...readOnly, network: true, hosts: 'host' })).toBe("read-only, this computer's own network");
     expect(containment({ ...readOnly, contained: false, mechanism: null, why: 'x' })).toBe('not contained (no sandbox here)');
     expect(containment({ name: 'none', network: true, hosts: 'host', contained: false, mechanism: null, why: 'x' })).toBe('not sandboxed (you turned it off)');
+  });
+
+  it('says where each declared read really leads, names a .git that points outside, and what a writing tool may change', () => {
+    const lines = boxLines({
+      ...readOnly,
+      name: 'workspace',
+      reads: ['~/.gitconfig', '~/.config/git/ignore'],
+      readsAt: ['/home/ana/dotfiles/gitconfig', '/home/ana/.config/git/ignore'],
+      writes: ['.cargo'],
+      gitOutside: ['vendor/lib/.git'],
+    });
+    expect(lines).toContain(
+      'Also reads: ~/.gitconfig, ~/.config/git/ignore (read-only), which lead to /home/ana/dotfiles/gitconfig, /home/ana/.config/git/ignore.',
+    );
+    expect(lines).toContain('A .git in its folder names a git folder outside it (vendor/lib/.git): the run sees nothing there, so git may fail.');
+    expect(lines).toContain(
+      'May also change: .cargo; every other hidden file and folder (.git hooks and config, editor, agent and CI settings) stays read-only, and hidden ones it makes are removed when it ends.',
+    );
+    expect(boxLines({ ...readOnly, name: 'workspace' })).toContain(
+      'Every hidden file and folder (.git, editor, agent and CI settings, startup files) and node_modules stay read-only; hidden ones it makes are removed when it ends.',
+    );
   });
 });

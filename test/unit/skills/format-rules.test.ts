@@ -177,6 +177,43 @@ describe('values other hosts read otherwise (the second corpus)', () => {
   });
 });
 
+describe('issue 40: defects met on real skills', () => {
+  it('version: 2.0 is listed as written, and W422 says YAML reads it as a number (it was null, without a word)', () => {
+    const skill = load(skillMd('name: demo\ndescription: d\nversion: 2.0'));
+    expect(skill.version).toBe('2.0');
+    expect(skill.diagnostics.map((d) => [d.code, d.line, d.breaks, d.message])).toEqual([
+      ['W422', 4, [], 'version 2.0 is a number to YAML (read as 2); quote it as written: version: "2.0"'],
+    ]);
+    expect(summarize(skill, 'Global').version).toBe('2.0');
+    // Read by the YAML library (a comment after the value) as by the plain reader, and for a Kode skill, as breaking Kode.
+    expect(load(skillMd('name: demo\ndescription: d\nversion: 1.10 # minor ten')).version).toBe('1.10');
+    const kode = load(skillMd('name: demo\ndescription: d\nversion: 3\nmetadata:\n  kode:\n    primary_env: bash'));
+    expect(kode.version).toBe('3');
+    expect(kode.diagnostics.map((d) => [d.code, d.breaks])).toEqual([['W422', ['kode']]]);
+    expect(codes(load(skillMd({ name: 'demo', description: 'd', version: '2.0' })))).toEqual([]);
+  });
+
+  it("W408's fix never splits a tool whose name holds a space: it names the tool instead", () => {
+    const list = "allowed-tools: ['Azure MCP/documentation', 'Azure MCP/bicepschema', Read]";
+    expect(load(skillMd(`name: demo\ndescription: d\n${list}`)).diagnostics.map((d) => d.message)).toEqual([
+      "allowed-tools is a YAML list; Agent Skills wants one string of tools separated by spaces, where 'Azure MCP/documentation' would read as 'Azure' and 'MCP/documentation', 'Azure MCP/bicepschema' would read as 'Azure' and 'MCP/bicepschema': name those tools without spaces",
+    ]);
+    const commas = 'allowed-tools: Azure MCP/documentation, Read';
+    expect(load(skillMd(`name: demo\ndescription: d\n${commas}`)).diagnostics.map((d) => d.message)).toEqual([
+      "allowed-tools separates tools with commas, so hosts read the tools 'Azure' 'MCP/documentation,' 'Read'; Agent Skills wants one string of tools separated by spaces, where 'Azure MCP/documentation' would read as 'Azure' and 'MCP/documentation': name that tool without spaces",
+    ]);
+    // A space inside parentheses is part of one tool: the fix joins as before.
+    expect(load(skillMd('name: demo\ndescription: d\nallowed-tools: [Bash(oo *)]')).diagnostics.map((d) => d.message)).toEqual([
+      'allowed-tools is a YAML list; Agent Skills wants one string of tools separated by spaces: allowed-tools: Bash(oo *)',
+    ]);
+  });
+
+  it('metadata that is not a mapping is E417 for Skilltray, breaking no format: Agent Skills\' validator takes it', () => {
+    const skill = load(skillMd('name: demo\ndescription: d\nmetadata: just text'));
+    expect(skill.diagnostics.map((d) => [d.code, d.breaks])).toEqual([['E417', []]]);
+  });
+});
+
 describe('a plain Agent Skill that follows its spec gets no diagnostic (property)', () => {
   const text = (max: number) =>
     fc.string({ unit: 'grapheme', minLength: 1, maxLength: max }).filter((s) => s.trim() !== '' && characterCount(s) <= max);

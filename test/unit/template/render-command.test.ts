@@ -248,7 +248,7 @@ describe('renderCommand: errors, in order', () => {
           { cwd: '/' },
         ),
       'E507',
-      /has errors \(E412\) and cannot run/,
+      /has errors \(E412\) and cannot run until they are fixed: m$/,
       { diagnostics: ['E412'] },
     ],
     [

@@ -1,73 +1,48 @@
 /**
- * What one run's box holds, found on disk just before it starts: the system folders and their
- * secrets, the files its skill declared it reads, the programs it needs from outside the system,
- * the working directory's guarded entries and sockets, and the secrets under all of that. The
- * result is data (RunPlaces) each mechanism turns into its own command line.
+ * What one run's box holds, built from its box spec (box-spec.ts, opened once before the decision)
+ * just before it starts: the system folders and their secrets, the declared reads and programs (the
+ * spec's handles), the working folder (its handle) with, for a writing run, every hidden entry and
+ * dependency folder read-only and placeholders for what other programs act on, the sockets to cover,
+ * the mounts inside the folder to hide or hold, and the secrets under all of that. The result is data
+ * (RunPlaces) each mechanism turns into its own command line; the descriptors in it stay open until
+ * the run is released.
  */
-import { closeSync, lstatSync, mkdirSync, openSync, readSync, realpathSync, statSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { SandboxProfile } from '../../../shared/runs.js';
+import { templateErrors } from '../../../shared/error-messages/templates.js';
 import { isInside } from '../../files/paths.js';
-import { holdPlaceholders, isPlaceholder } from './placeholders.js';
+import { GUARDED } from '../../skills/box-fields.js';
+import type { BoxSpec } from './box-spec.js';
+import { closeHandle, identityAt, openPath, type Handle } from './handles.js';
+import { holdPlaceholders, isPlaceholder, type Placeholder } from './placeholders.js';
 import type { Bind, RunPlaces } from './sandbox.js';
-import { secretMasks } from './secret-paths.js';
+import { secretMasks, type Mask } from './secret-paths.js';
 import { onSystemPath, systemDirs, systemView } from './system-paths.js';
+import { declareWhileRunning, type SweepBaseline } from './workspace-sweep.js';
 import { scanFolder } from './workspace-scan.js';
 
-/** The canonical path, or null when nothing is there. */
-function canonical(path: string): string | null {
-  try {
-    return realpathSync(path);
-  } catch {
-    return null;
-  }
-}
-
-/** The interpreter a script names on its first line (`#!/path/to/python -u`), or null. */
-function shebang(program: string): string | null {
-  const buffer = Buffer.alloc(256);
-  let read: number;
-  try {
-    const fd = openSync(program, 'r');
-    try {
-      read = readSync(fd, buffer, 0, buffer.length, 0);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return null;
-  }
-  const line = buffer.subarray(0, read).toString('utf8').split('\n')[0] ?? '';
-  const match = /^#!\s*(\/\S+)/.exec(line);
-  return match === null ? null : (match[1] ?? null);
-}
-
-/**
- * What of a program outside the system folders the box binds read-only, canonical: a program under
- * /opt/<name> gets its whole folder (it keeps its libraries beside it); any other (~/.local/bin,
- * ~/go/bin) gets its own file, and a script also its interpreter when that lies outside too. A
- * program in the system folders or the skill's own folder (the snapshot) needs nothing.
- */
-export function programBinds(programPath: string, skillDir: string, platform: NodeJS.Platform): string[] {
-  if (onSystemPath(programPath, platform) || isInside(skillDir, programPath)) return [];
-  const opt = /^\/opt\/[^/]+/.exec(programPath);
-  if (opt !== null && platform === 'linux') return [opt[0]];
-  const interpreter = shebang(programPath);
-  const real = interpreter === null ? null : canonical(interpreter);
-  return real === null || onSystemPath(real, platform) || real === programPath ? [programPath] : [programPath, real];
-}
-
-/** What the run's box needs to know: the places the run names (as RunPlaces has them), and the host's. */
-export interface BoxInput extends Pick<RunPlaces, 'profile' | 'cwd' | 'skillDir' | 'snapshotDir' | 'tempDir' | 'homeDir'> {
+/** What the run's box needs beyond its spec: the run's own folders and the host's. */
+export interface BoxInput extends Pick<RunPlaces, 'skillDir' | 'snapshotDir' | 'tempDir' | 'homeDir'> {
+  spec: BoxSpec;
+  profile: SandboxProfile;
   /** Skilltray's environment: HOME and XDG_RUNTIME_DIR. */
   env: NodeJS.ProcessEnv;
   skilltrayHome: string;
-  /** Program binds (programBinds) the approval named. */
-  programs: readonly string[];
   platform: NodeJS.Platform;
   asRoot: boolean;
   /** A cgroup Skilltray made holds the run (see RunPlaces.gated). */
   gated: boolean;
+  /** Other people's home folders (a mount inside the folder that shows one is hidden). */
+  otherHomes?: readonly string[];
+}
+
+/** A run's places, what the sweep compares with after a writing run (null otherwise), and what to undo once it has ended. */
+export interface Box {
+  places: RunPlaces;
+  baseline: SweepBaseline | null;
+  release: () => void;
 }
 
 /** Where the private home appears in the box: the person's home path under bubblewrap (unless that is / or a system folder), itself under Seatbelt. */
@@ -77,60 +52,117 @@ function homeInBox(userHome: string, input: BoxInput): string {
   return usable ? userHome : '/tmp/home';
 }
 
-const kindOf = (path: string): 'dir' | 'file' => (statSync(path).isDirectory() ? 'dir' : 'file');
+/** A path as the kernel's mount table writes it: space, tab, newline and backslash as octal escapes. */
+const escaped = (path: string): string => path.replace(/[ \t\n\\]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`);
 
-/** The run's places, and what to undo once it has ended (placeholders it made). Reads the disk; writes only the private home and placeholders. */
-export function boxPlaces(input: BoxInput): { places: RunPlaces; release: () => void } {
-  const { profile, cwd, platform } = input;
-  const userHome = canonical(input.env.HOME || homedir()) ?? (input.env.HOME || homedir());
-  const appears = homeInBox(userHome, input);
-  const system = systemView(platform, input.asRoot);
-  const binds = new Map<string, Bind>();
-  const bind = (path: string): void => {
-    if (!binds.has(path) && !onSystemPath(path, platform)) binds.set(path, { path, kind: kindOf(path) });
-  };
-  for (const program of input.programs) if (canonical(program) !== null) bind(program);
-  for (const entry of profile.reads ?? []) {
-    const declared = entry.startsWith('~/') ? join(userHome, entry.slice(2)) : entry;
-    const real = canonical(declared);
-    // A socket would let the run talk to whatever listens there: declaring one does not make it reachable.
-    if (real === null || lstatSync(real).isSocket()) continue;
-    bind(real);
-    if (!entry.startsWith('~/')) continue;
-    const seen = join(appears, entry.slice(2));
-    if (seen === real) continue;
-    // The declared path leads (through the person's symlinks, or a home elsewhere) to where the file really is.
-    const link = join(input.homeDir, entry.slice(2));
-    mkdirSync(dirname(link), { recursive: true });
-    symlinkSync(real, link);
+/** Mount points strictly below `folder`, from the kernel's table (octal escapes undone). */
+export function mountsBelow(folder: string, mountinfo = '/proc/self/mountinfo'): string[] {
+  let text: string;
+  try {
+    text = readFileSync(mountinfo, 'utf8');
+  } catch {
+    return [];
   }
+  // Most folders have no mount below them: one search of the table says so.
+  const prefix = ` ${escaped(folder === '/' ? '' : folder)}/`;
+  if (!text.includes(prefix)) return [];
+  const points = text
+    .split('\n')
+    .map((line) => (line.split(' ')[4] ?? '').replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8))));
+  return [...new Set(points.filter((point) => point !== folder && isInside(folder, point)))];
+}
+
+/** The mounts below the folder a box must hide whole: ones showing a home, Skilltray's home or a secret, or a folder holding one. */
+function mountsToHide(mounts: readonly string[], guarded: readonly string[]): string[] {
+  const ids = new Set(guarded.map((path) => identityAt(path)).filter((id): id is string => id !== null));
+  return mounts.filter((mount) => {
+    const id = identityAt(mount);
+    return id === null || ids.has(id) || guarded.some((path) => isInside(mount, path));
+  });
+}
+
+const bindOf = (handle: Handle): Bind => ({ path: handle.path, kind: handle.kind, ...(handle.fd >= 0 ? { fd: handle.fd } : {}) });
+
+/** The declared reads and program binds as the box binds them, linking each declared `~/…` path from the private home when it leads elsewhere. */
+function declaredBinds(input: BoxInput, appears: string): Map<string, Bind> {
+  const binds = new Map<string, Bind>();
+  const bind = (handle: Handle): void => {
+    if (!binds.has(handle.path) && !onSystemPath(handle.path, input.platform)) binds.set(handle.path, bindOf(handle));
+  };
+  for (const program of input.spec.programs) bind(program);
+  for (const read of input.spec.reads) {
+    if (read.handle === null) continue;
+    bind(read.handle);
+    if (!read.declared.startsWith('~/')) continue;
+    const seen = join(appears, read.declared.slice(2));
+    if (seen === read.handle.path) continue;
+    // The declared path leads (through the person's symlinks, or a home elsewhere) to where the file really is.
+    const link = join(input.homeDir, read.declared.slice(2));
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(read.handle.path, link);
+  }
+  return binds;
+}
+
+/** The run's places, and what to undo once it has ended. Reads the disk through the spec's handles; writes only the private home and placeholders. */
+export function boxPlaces(input: BoxInput): Box {
+  const { profile, platform, spec } = input;
+  const workspace = spec.workspace;
+  const cwd = workspace.path;
+  const writable = profile.name === 'workspace';
+  const userHome = openPath(input.env.HOME || homedir());
+  const home = userHome?.path ?? (input.env.HOME || homedir());
+  closeHandle(userHome);
+  const appears = homeInBox(home, input);
+  const system = systemView(platform, input.asRoot);
+  const binds = declaredBinds(input, appears);
+  const opened: Handle[] = [];
   if (profile.network) {
     // The resolver's configuration is often a link into /run (systemd-resolved): the network needs the file itself.
-    const resolver = canonical('/etc/resolv.conf');
-    if (resolver !== null) bind(resolver);
+    const resolver = openPath('/etc/resolv.conf');
+    if (resolver !== null && !onSystemPath(resolver.path, platform)) {
+      opened.push(resolver);
+      binds.set(resolver.path, bindOf(resolver));
+    } else closeHandle(resolver);
   }
-  const scan = scanFolder(cwd, { guard: profile.name === 'workspace', writes: profile.writes ?? [] });
-  for (const gitdir of scan.gitdirs) bind(gitdir);
+  const secrets = secretMasks({ userHome: home, skilltrayHome: input.skilltrayHome, runtimeDir: input.env.XDG_RUNTIME_DIR, platform });
+  const mounts = mountsBelow(cwd);
+  const hidden = mountsToHide(mounts, [home, ...(input.otherHomes ?? []), input.skilltrayHome, ...secrets.map((mask) => mask.path)]);
+  const scan = scanFolder(workspace, { writable, writes: profile.writes ?? [], mounts });
+  const held = [...scan.readOnly, ...scan.declared, ...scan.inner];
+  const closeScan = (): void => {
+    for (const entry of held) closeHandle(entry.handle);
+    for (const handle of opened) closeHandle(handle);
+  };
+  if (writable && scan.incomplete !== null) {
+    closeScan();
+    throw templateErrors.workspaceTooBig(cwd, scan.incomplete);
+  }
   const sockets = [...scan.sockets];
   for (const extra of binds.values()) {
-    if (extra.kind === 'dir' && !isInside(cwd, extra.path)) sockets.push(...scanFolder(extra.path, { guard: false, writes: [] }).sockets);
+    if (extra.kind !== 'dir' || isInside(cwd, extra.path)) continue;
+    const folder = openPath(extra.path);
+    if (folder !== null) sockets.push(...scanFolder(folder, { writable: false, writes: [], mounts: [] }).sockets);
+    closeHandle(folder);
   }
-  // Another run's placeholder is absent to this one too: holding it as well keeps it until both have ended.
-  const absent = [...scan.absent, ...scan.guarded.filter((entry) => isPlaceholder(entry.path))];
-  const existing = scan.guarded.filter((entry) => !isPlaceholder(entry.path));
-  const held = platform === 'linux' ? holdPlaceholders(absent) : { held: absent, release: () => undefined };
+  const placeholders = writable ? holdPlaceholders(workspace, absentNames(cwd, scan.present, profile.writes ?? [], scan.dangling)) : null;
+  const stopDeclaring = writable ? declareWhileRunning(workspace.id, profile.writes ?? []) : () => undefined;
+  // Another run's placeholder is held here as any hidden entry is: read-only.
+  const readOnly = [...scan.readOnly.map((entry) => bindOf(entry.handle)), ...(placeholders?.held ?? []).map((entry) => bindOf(entry.handle))];
   const visible = [
     cwd,
     ...[...binds.values()].filter((entry) => entry.kind === 'dir').map((entry) => entry.path),
     ...system.dirs.filter((dir) => dir.link === undefined).map((dir) => dir.path),
   ];
   // Only the secrets the run could otherwise see: inside what is bound, or holding it (a working directory inside ~/.ssh).
-  const masks = secretMasks({ userHome, skilltrayHome: input.skilltrayHome, runtimeDir: input.env.XDG_RUNTIME_DIR, platform }).filter((mask) =>
-    visible.some((tree) => isInside(tree, mask.path) || isInside(mask.path, tree)),
-  );
+  const masks: Mask[] = [
+    ...secrets.filter((mask) => visible.some((tree) => isInside(tree, mask.path) || isInside(mask.path, tree))),
+    ...hidden.map((path) => ({ path, kind: 'dir' as const })),
+  ];
   const places: RunPlaces = {
     profile,
     cwd,
+    workspaceFd: workspace.fd,
     skillDir: input.skillDir,
     snapshotDir: input.snapshotDir,
     tempDir: input.tempDir,
@@ -138,10 +170,37 @@ export function boxPlaces(input: BoxInput): { places: RunPlaces; release: () => 
     userHome: appears,
     system,
     binds: [...binds.values()],
-    guarded: [...existing, ...held.held],
+    guarded: readOnly,
+    writable: scan.declared.map((entry) => bindOf(entry.handle)),
+    guardedInside: scan.inner.map((entry) => bindOf(entry.handle)),
+    readOnlyMounts: writable ? mounts.filter((mount) => !hidden.includes(mount)) : [],
     sockets: [...new Set(sockets)],
     masks,
     ...(input.gated ? { gated: true } : {}),
   };
-  return { places, release: held.release };
+  const present = new Map(scan.present);
+  return {
+    places,
+    baseline: writable ? { present, mounts } : null,
+    release: () => {
+      placeholders?.release();
+      stopDeclaring();
+      closeScan();
+    },
+  };
+}
+
+/** The names other programs act on that the top of a writing run's folder lacks (and missing link targets): each gets a placeholder. */
+function absentNames(cwd: string, present: ReadonlyMap<string, string>, writes: readonly string[], dangling: readonly string[]): Placeholder[] {
+  const absent: Placeholder[] = [];
+  for (const guard of GUARDED) {
+    const top = guard.rel.split('/')[0] ?? guard.rel;
+    // A placeholder another run of this process holds is shared, so it stays until both have ended.
+    if (writes.includes(guard.rel) || writes.includes(top) || (present.has(top) && !isPlaceholder(join(cwd, top)))) continue;
+    // A nested name (.github/workflows) is held by a placeholder for its top folder.
+    const holder: Placeholder = { path: join(cwd, top), kind: top === guard.rel ? guard.kind : 'dir' };
+    if (!absent.some((entry) => entry.path === holder.path)) absent.push(holder);
+  }
+  for (const path of dangling) absent.push({ path, kind: 'file' });
+  return absent;
 }

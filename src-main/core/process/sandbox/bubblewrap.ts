@@ -19,7 +19,7 @@ import { fullFolders } from '../network/relay-report.js';
 import { resolveProgram } from '../resolve-program.js';
 import { bubblewrapNetwork, bubblewrapNetworkUnavailable, relayMissing } from './bubblewrap-network.js';
 import { userScope, type MemoryBound } from './cgroup.js';
-import { uncontained, withPrivateTemp, type RunPlaces, type Sandbox, type SpawnCommand } from './sandbox.js';
+import { uncontained, withPrivateTemp, type Bind, type RunPlaces, type Sandbox, type SpawnCommand } from './sandbox.js';
 import { onSystemPath, systemView } from './system-paths.js';
 
 /** The Debian/Ubuntu/Fedora package that provides bwrap. */
@@ -28,9 +28,43 @@ export const BUBBLEWRAP_PACKAGE = 'bubblewrap';
 /** Where the run's private temp appears inside the sandbox. */
 const SANDBOX_TMP = '/tmp';
 
-/** The first fd a gated bwrap reports its child's pid on, after the network's inputs; it waits on the next (see RunPlaces.gated). */
-export function gateFds(inputs: number): { info: number; block: number } {
-  return { info: 3 + inputs, block: 4 + inputs };
+/** How many descriptors of each kind a bwrap run is handed. */
+export interface FdCounts {
+  /** Data the network gives (the socket filter): SpawnCommand.inputs. */
+  inputs: number;
+  /** Open descriptors bwrap binds (--bind-fd, --ro-bind-fd): SpawnCommand.fds. */
+  bound: number;
+  /** Whether bwrap is gated (--info-fd, --block-fd: RunPlaces.gated). */
+  gated: boolean;
+}
+
+/** Where each kind of descriptor starts: `info` and `block` mean something only when gated, `report` only when the relay reports. */
+export interface FdLayout {
+  inputs: number;
+  bound: number;
+  info: number;
+  block: number;
+  report: number;
+}
+
+/**
+ * The one place a run's descriptors are numbered (run-process.ts places them by it): 0–2 stdin,
+ * stdout and stderr; the network's inputs from 3 (the socket filter always first, where bwrap or the
+ * relay reads it); the descriptors bwrap binds; a gated bwrap's info and block fds; last the relay's
+ * report fd, which passes through bwrap to the relay.
+ */
+export function fdLayout(counts: FdCounts): FdLayout {
+  const bound = 3 + counts.inputs;
+  const info = bound + counts.bound;
+  return { inputs: 3, bound, info, block: info + 1, report: info + (counts.gated ? 2 : 0) };
+}
+
+/** A run's command line before `--`, and the open descriptors it binds, in the order they are numbered (fdLayout). */
+interface CommandLine {
+  args: string[];
+  fds: number[];
+  /** Where the run's descriptors land. */
+  layout: FdLayout;
 }
 
 const MIB = 1024 * 1024;
@@ -97,18 +131,25 @@ export interface BoxOptions {
 }
 
 /**
- * bwrap's arguments (before `--` and the program) for one run. Pure: the order of the mounts is
- * the design.
+ * bwrap's arguments (before `--` and the program) for one run, and the descriptors they bind. Pure:
+ * the order of the mounts is the design. What Skilltray opened before the decision (the working
+ * folder, declared reads, programs, a writing run's hidden entries) is bound by descriptor
+ * (`--bind-fd`), so no path is looked up again; bwrap checks each mount is the descriptor's own file.
  */
-export function bubblewrapArgs(places: RunPlaces, options: BoxOptions = {}): string[] {
+function commandLine(places: RunPlaces, options: BoxOptions): CommandLine {
   const { profile, cwd } = places;
   const network = bubblewrapNetwork(places, options.relay ?? null);
+  const first = fdLayout({ inputs: network.inputs.length, bound: 0, gated: false }).bound;
+  const fds: number[] = [];
+  // The descriptors take the numbers after the network's inputs, in the order they are bound.
+  const bind = (entry: Bind, writable: boolean): string[] => {
+    if (entry.fd === undefined) return [writable ? '--bind' : '--ro-bind', entry.path, entry.path];
+    fds.push(entry.fd);
+    return [writable ? '--bind-fd' : '--ro-bind-fd', String(first + fds.length - 1), entry.path];
+  };
   // No capabilities, even in the new user namespace: with CAP_SYS_ADMIN there a tool could remount what it sees writable.
   const args = ['--unshare-all', ...network.share, '--die-with-parent', '--cap-drop', 'ALL'];
-  if (places.gated === true) {
-    const fds = gateFds(network.inputs.length);
-    args.push('--info-fd', String(fds.info), '--block-fd', String(fds.block));
-  }
+  const gate = args.length;
   // The operating system, read-only (a merged /usr's /bin stays the symlink it is); nothing else of the host's top level.
   for (const dir of places.system.dirs) {
     if (dir.link !== undefined) args.push('--symlink', dir.link, dir.path);
@@ -127,10 +168,14 @@ export function bubblewrapArgs(places: RunPlaces, options: BoxOptions = {}): str
   // An empty home of its own where the person's is: what a tool writes there dies with the run.
   args.push(...folder(places.userHome, places.homeDir));
   if (options.sizes !== false) for (const link of options.homeLinks ?? []) args.push('--symlink', link.target, join(places.userHome, link.path));
-  for (const bind of places.binds) args.push('--ro-bind', bind.path, bind.path);
-  // The working directory, writable under workspace; what other programs act on later stays read-only inside it.
-  args.push(profile.name === 'workspace' ? '--bind' : '--ro-bind', cwd, cwd);
-  for (const guarded of places.guarded) args.push('--ro-bind', guarded.path, guarded.path);
+  for (const entry of places.binds) args.push(...bind(entry, false));
+  // The working directory, writable under workspace; its hidden entries stay read-only inside it, but for what the skill declares.
+  const workdir: Bind = { path: cwd, kind: 'dir', ...(places.workspaceFd === undefined ? {} : { fd: places.workspaceFd }) };
+  args.push(...bind(workdir, profile.name === 'workspace'));
+  for (const entry of places.guarded) args.push(...bind(entry, false));
+  for (const entry of places.writable ?? []) args.push(...bind(entry, true));
+  for (const entry of places.guardedInside ?? []) args.push(...bind(entry, false));
+  for (const mount of places.readOnlyMounts ?? []) args.push('--remount-ro', mount);
   // A socket answers a connect() even through a read-only bind: each one found is covered.
   for (const socket of places.sockets) args.push('--ro-bind', '/dev/null', socket);
   // Secrets after everything they may lie in, so nothing bound later can show them again.
@@ -147,7 +192,14 @@ export function bubblewrapArgs(places: RunPlaces, options: BoxOptions = {}): str
   if (typeof options.relay === 'string') args.push('--ro-bind', options.relay, options.relay);
   // The root bwrap built (and the folders it made to reach each bind) is read-only too: nothing but the binds above takes writes.
   args.push('--remount-ro', '/', '--chdir', cwd);
-  return args;
+  const layout = fdLayout({ inputs: network.inputs.length, bound: fds.length, gated: places.gated === true });
+  if (places.gated === true) args.splice(gate, 0, '--info-fd', String(layout.info), '--block-fd', String(layout.block));
+  return { args, fds, layout };
+}
+
+/** bwrap's arguments (before `--` and the program) for one run; see commandLine. */
+export function bubblewrapArgs(places: RunPlaces, options: BoxOptions = {}): string[] {
+  return commandLine(places, options).args;
 }
 
 /** The stderr line bwrap printed, or the reason it did not run at all. */
@@ -264,12 +316,12 @@ export function bubblewrapSandbox(env: NodeJS.ProcessEnv, relay: string | null =
       const scope = places.gated === true || limits === undefined ? null : userScope(limits, env);
       const bound = places.gated === true ? 'cgroup' : scope !== null ? 'scope' : 'rlimit';
       const limited = prlimit !== null && limits !== undefined ? [prlimit, ...prlimitArgs(limits, bound), '--'] : [];
-      // The relay reports on the fd after the network's inputs and the gate's two.
-      const reportFd = 3 + network.inputs.length + (places.gated === true ? 2 : 0);
+      const line = commandLine(places, { relay: first, sizes, homeLinks: sizes ? homeLinks(places.homeDir) : [] });
       const watched = sizes ? privateFolders(places.userHome) : [];
-      const relayed = first === null ? [] : [first, ...network.relay, '-r', String(reportFd), ...watched.flatMap((folder) => ['-w', folder])];
+      // The relay reports on the last of the run's descriptors (fdLayout).
+      const relayed = first === null ? [] : [first, ...network.relay, '-r', String(line.layout.report), ...watched.flatMap((folder) => ['-w', folder])];
       const box = [
-        ...bubblewrapArgs(places, { relay: first, sizes, homeLinks: sizes ? homeLinks(places.homeDir) : [] }),
+        ...line.args,
         // systemd-run's session variables are its own, never the tool's.
         ...(scope === null ? [] : Object.keys(scope.env).flatMap((name) => ['--unsetenv', name])),
         '--',
@@ -286,6 +338,9 @@ export function bubblewrapSandbox(env: NodeJS.ProcessEnv, relay: string | null =
         env: { ...withPrivateTemp(command.env, SANDBOX_TMP), ...network.env, HOME: places.userHome, ...scope?.env },
         treeEndsWithIt: true,
         ...(network.inputs.length > 0 ? { inputs: network.inputs } : {}),
+        ...(line.fds.length > 0 ? { fds: line.fds } : {}),
+        // bwrap itself starts at /: the tool starts in its folder as bound by descriptor, never at a path looked up again.
+        cwd: '/',
         ...(places.gated === true ? { gated: true } : {}),
         ...(first === null ? {} : { reports: true }),
         limitHit: (report: string): LimitHit | null => scope?.hit() ?? (fullFolders(report).length > 0 ? 'privateFolder' : null),

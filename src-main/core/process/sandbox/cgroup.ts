@@ -27,7 +27,7 @@ interface Place {
 
 /** One run's cgroup: where its processes go before the tool starts, and which limit it met. */
 export interface RunCgroup {
-  /** Puts a process (bwrap's child, before it runs anything) into the run's cgroup. */
+  /** Puts a process into the run's cgroup: bwrap as it starts, and its child before that runs anything. */
   admit(pid: number): void;
   /** The limit the run ran into: memory when the kernel killed for it, else processes when a fork was refused. */
   hit(): Extract<ResourceLimitName, 'processes' | 'memoryMiB'> | null;
@@ -144,7 +144,8 @@ export function openRunCgroup(id: string, limits: ResourceLimits): RunCgroup {
   const memoryDir = join(memory.base, name);
   mkdirSync(pidsDir);
   if (memoryDir !== pidsDir) mkdirSync(memoryDir);
-  writeFileSync(join(pidsDir, 'pids.max'), String(limits.processes));
+  // bwrap's own monitor process enters the cgroup too (as it starts, see run-execution.ts): one more than the run's allowance.
+  writeFileSync(join(pidsDir, 'pids.max'), String(limits.processes + 1));
   const bytes = String(limits.memoryMiB * MIB);
   if (memory.version === 2) {
     writeFileSync(join(memoryDir, 'memory.max'), bytes);

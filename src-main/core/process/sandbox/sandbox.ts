@@ -12,14 +12,18 @@ import type { ProxyAddress } from '../network/proxy-server.js';
 import type { Mask } from './secret-paths.js';
 import type { SystemView } from './system-paths.js';
 
-/** A path the box shows read-only at its own place, and whether it is a folder (same shape as a mask). */
-export type Bind = Mask;
+/** A path the box shows at its own place, whether it is a folder, and the descriptor it is bound by (bubblewrap binds by descriptor, never by path again). */
+export interface Bind extends Mask {
+  fd?: number;
+}
 
 /** Everything a sandbox needs to know about one run, every path canonical. */
 export interface RunPlaces {
   profile: SandboxProfile;
-  /** The working directory: readable in every profile, writable under `workspace`. */
+  /** The working directory (its handle's path): readable in every profile, writable under `workspace`. */
   cwd: string;
+  /** The descriptor of the working directory, opened once before the decision: what bubblewrap binds. */
+  workspaceFd?: number;
   /** The skill's folder, and the private snapshot of its approved files that stands in for it. */
   skillDir: string;
   snapshotDir: string;
@@ -36,11 +40,17 @@ export interface RunPlaces {
   system: SystemView;
   /**
    * More the run sees, read-only, each at its own place: declared `reads:` that exist, programs
-   * outside the system folders, the git folder a worktree's `.git` names, the resolver's file.
+   * outside the system folders, the resolver's file. Nothing in the working directory adds to these.
    */
   binds: readonly Bind[];
-  /** Guarded entries of a writable working directory, kept read-only (existing ones, and placeholders for absent ones). */
+  /** What a writable working directory keeps read-only: every hidden entry and dependency folder, and placeholders for absent names. */
   guarded: readonly Bind[];
+  /** Declared paths inside what `guarded` holds (`.github/workflows` in `.github`, `.git` itself), writable again. */
+  writable?: readonly Bind[];
+  /** What stays read-only inside a declared path unless declared too (`.git/hooks`, `.git/config` in a declared `.git`). */
+  guardedInside?: readonly Bind[];
+  /** Mounts below a writable working directory (a data disk mounted in a project): read-only. */
+  readOnlyMounts?: readonly string[];
   /** Unix sockets where the run can see, each hidden: a read-only bind would still let a tool connect. */
   sockets: readonly string[];
   /** Secrets under what the run sees (see secret-paths.ts), masked even there. */
@@ -61,11 +71,19 @@ export interface SpawnCommand {
   env: Record<string, string>;
   /** Set by a sandbox whose PID namespace ends everything the tool started when it exits. */
   treeEndsWithIt?: boolean;
-  /** Set when the program reports its child's pid on fd 3 and waits on fd 4 until the runner admits it (see RunPlaces.gated). */
+  /** Set when the program reports its child's pid on one fd and waits on the next until admitted (RunPlaces.gated; numbered by bubblewrap.ts fdLayout). */
   gated?: boolean;
   /** Data for file descriptors 3, 4, … of the spawned program, each read to its end (bwrap's seccomp filter). */
   inputs?: Uint8Array[];
-  /** Set when the program reports on the fd after the inputs and the gate's (the relay: which private folder filled up). */
+  /** Open descriptors passed on after `inputs` and before the gate's, in order (what bubblewrap binds by descriptor). */
+  fds?: number[];
+  /**
+   * Where the program starts on the host, when that is not the run's folder: bubblewrap's own start
+   * folder (the tool's is its bound folder, `--chdir`). Unset, the run starts in its folder's path,
+   * checked to be the folder decided on.
+   */
+  cwd?: string;
+  /** Set when the program reports on the fd after all the others (the relay: which private folder filled up). */
   reports?: boolean;
   /** Which limit stopped the run, from that report and what else the sandbox kept (a systemd scope's result), once it has ended. */
   limitHit?: (report: string) => LimitHit | null;

@@ -3,7 +3,9 @@
  * enter the profile text: they are passed as `-D NAME=value` parameters, so no path can change the
  * profile's meaning. In SBPL a later rule overrides an earlier one, so the denials come last.
  * macOS has no PID namespace or no_new_privs; the runner's tree kill and timeout apply as usual.
- * HOME is the run's private folder; its symlinks lead to what the skill declared it reads.
+ * HOME is the run's private folder; its symlinks lead to what the skill declared it reads. No
+ * descriptor can be bound here: the run service checks the folder's path still leads to the folder
+ * decided on just before it starts (E514), a window bubblewrap does not have.
  * A run with a host list may connect to its proxy's loopback port and nowhere else (names are
  * resolved by the proxy, so no DNS service either); `network: host` is for bubblewrap only.
  */
@@ -70,8 +72,11 @@ export function seatbeltProfile(places: RunPlaces): { profile: string; params: R
   ];
   if (places.profile.name === 'workspace') {
     lines.push('(allow file-write* (subpath (param "CWD")))');
-    // What other programs act on later stays read-only, existing or not: Seatbelt denies by path, no placeholder needed.
-    if (places.guarded.length > 0) lines.push(`(deny file-write* ${filters('GUARD', places.guarded).join(' ')})`);
+    // Every hidden path and dependency folder in it stays read-only, existing or not: Seatbelt denies by path, no placeholder needed.
+    lines.push('(deny file-write* (require-all (subpath (param "CWD")) (regex #"/\\.|/node_modules(/|$)")))');
+    const declared = (places.profile.writes ?? []).map((rel) => ({ path: `${places.cwd}/${rel}`, kind: 'dir' as const }));
+    if (declared.length > 0) lines.push(`(allow file-write* ${filters('WRITE', declared).join(' ')})`);
+    if ((places.guardedInside ?? []).length > 0) lines.push(`(deny file-write* ${filters('GUARD', places.guardedInside ?? []).join(' ')})`);
   }
   // A port is a number, never text from a skill: it cannot change the profile's meaning.
   if (port !== null) lines.push(`(allow network-outbound (remote ip "localhost:${port}"))`);

@@ -6,8 +6,8 @@
  * others may not read. A folder that is not here — the homes, /run, /var, /media, /mnt, /srv,
  * /tmp — is not in the box at all.
  */
-import { lstatSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
+import { lstatSync, readdirSync, readlinkSync, watch, type FSWatcher, type Stats } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { isInside } from '../../files/paths.js';
 import type { Mask } from './secret-paths.js';
 
@@ -102,13 +102,15 @@ const ETC_WALK_MAX_AGE_MS = 30_000;
 let etcWalk: { at: number; found: Mask[]; walked: Map<string, number> } | null = null;
 
 /**
- * What of /etc others may not read, walked again only when a folder in it changed (an entry added,
- * removed or renamed) or the last walk is older than ETC_WALK_MAX_AGE_MS: the walk costs a run as
- * root milliseconds of blocking I/O, and /etc rarely changes between runs.
+ * What of /etc others may not read; `again` walks it anew (a watched folder changed). Otherwise (no
+ * folder can be watched here) walked again only when a folder in it changed (an entry added, removed
+ * or renamed) or the last walk is older than ETC_WALK_MAX_AGE_MS: the walk costs a run as root
+ * milliseconds of blocking I/O, and /etc rarely changes between runs.
  */
-function unreadableInEtc(): Mask[] {
+function unreadableInEtc(again: boolean): Mask[] {
   const now = Date.now();
-  const fresh = etcWalk !== null && now - etcWalk.at < ETC_WALK_MAX_AGE_MS && [...etcWalk.walked].every(([dir, mtime]) => lstat(dir)?.mtimeMs === mtime);
+  const fresh =
+    !again && etcWalk !== null && now - etcWalk.at < ETC_WALK_MAX_AGE_MS && [...etcWalk.walked].every(([dir, mtime]) => lstat(dir)?.mtimeMs === mtime);
   if (!fresh) {
     const found: Mask[] = [];
     const walked = new Map<string, number>();
@@ -118,24 +120,24 @@ function unreadableInEtc(): Mask[] {
   return (etcWalk as NonNullable<typeof etcWalk>).found;
 }
 
-/**
- * The system folders that exist here and the secrets in them, as found now. As root every entry of
- * /etc others may not read is hidden too (a user cannot read those anyway; root could read them all).
- */
-export function systemView(platform: NodeJS.Platform, asRoot: boolean): SystemView {
+/** The system folders that exist here and the secrets in them, as found now; `watched` gets each folder whose change could change it. */
+function findSystemView(platform: NodeJS.Platform, asRoot: boolean, watched: Set<string>, again: boolean): SystemView {
   const dirs: SystemDir[] = [];
   for (const path of systemDirs(platform)) {
     const stat = lstat(path);
     if (stat?.isSymbolicLink()) dirs.push({ path, link: readlinkSync(path) });
     else if (stat?.isDirectory()) dirs.push({ path });
   }
+  watched.add('/');
   const candidates: Mask[] = [];
   for (const path of SYSTEM_SECRETS[platform] ?? []) {
+    watched.add(dirname(path));
     const stat = lstat(path);
     if (stat !== null && !stat.isSymbolicLink()) candidates.push({ path, kind: stat.isDirectory() ? 'dir' : 'file' });
   }
   const sshDir = SSH_DIRS[platform];
   if (sshDir !== undefined) {
+    watched.add(sshDir);
     let names: string[] = [];
     try {
       names = readdirSync(sshDir);
@@ -144,10 +146,56 @@ export function systemView(platform: NodeJS.Platform, asRoot: boolean): SystemVi
     }
     for (const name of names) if (/^ssh_host_.*_key$/.test(name)) candidates.push({ path: join(sshDir, name), kind: 'file' });
   }
-  if (asRoot && platform === 'linux') candidates.push(...unreadableInEtc());
+  if (asRoot && platform === 'linux') {
+    candidates.push(...unreadableInEtc(again));
+    for (const dir of etcWalk?.walked.keys() ?? []) watched.add(dir);
+  }
   const unique = [...new Map(candidates.map((mask) => [mask.path, mask])).values()];
   const secrets = unique
     .filter((mask) => !unique.some((other) => other !== mask && other.kind === 'dir' && isInside(other.path, mask.path)))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { dirs, secrets };
+}
+
+/** Whether folders can be watched here; null until tried. */
+let watching: boolean | null = null;
+
+/** The view as last found, kept until a folder it was found in changes (inotify says so) or it is ETC_WALK_MAX_AGE_MS old. */
+let held: { key: string; view: SystemView; at: number; stale: boolean; watchers: FSWatcher[] } | null = null;
+
+/** Watches `dirs` (entries added, removed, renamed or changed: a chmod too); null when they cannot all be watched. */
+function watchAll(dirs: Iterable<string>, onChange: () => void): FSWatcher[] | null {
+  const watchers: FSWatcher[] = [];
+  try {
+    for (const dir of dirs) if (lstat(dir)?.isDirectory()) watchers.push(watch(dir, { persistent: false }, onChange).on('error', onChange));
+    return watchers;
+  } catch {
+    for (const watcher of watchers) watcher.close();
+    return null;
+  }
+}
+
+/**
+ * The system folders that exist here and the secrets in them. As root every entry of /etc others
+ * may not read is hidden too (a user cannot read those anyway; root could read them all). Found
+ * once and kept while no folder it was found in changes — watched, so a file added, removed or
+ * made unreadable by chmod shows in the next run once the change is told — for at most
+ * ETC_WALK_MAX_AGE_MS; where the folders cannot be watched, found for every run.
+ */
+export function systemView(platform: NodeJS.Platform, asRoot: boolean): SystemView {
+  const key = `${platform}\0${String(asRoot)}`;
+  const now = Date.now();
+  if (held !== null && held.key === key && !held.stale && now - held.at < ETC_WALK_MAX_AGE_MS) return held.view;
+  for (const watcher of held?.watchers ?? []) watcher.close();
+  held = null;
+  const watched = new Set<string>();
+  const view = findSystemView(platform, asRoot, watched, watching !== false);
+  const entry = { key, view, at: now, stale: false, watchers: [] as FSWatcher[] };
+  const watchers = platform === 'linux' ? watchAll(watched, () => (entry.stale = true)) : null;
+  watching = watchers !== null;
+  if (watchers !== null) {
+    entry.watchers = watchers;
+    held = entry;
+  }
+  return view;
 }

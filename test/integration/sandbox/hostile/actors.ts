@@ -18,6 +18,9 @@ import { skillMd } from '../../../support/temp.js';
 
 const CHECKOUT = join(import.meta.dirname, '..', '..', '..', '..');
 
+/** The driver of many in-process runs (run-driver.mjs), relative to the checkout. */
+const DRIVER = relative(CHECKOUT, join(import.meta.dirname, 'run-driver.mjs'));
+
 /** One person the suite attacks as. */
 export interface Actor {
   name: 'root' | 'user';
@@ -108,7 +111,9 @@ function readableBy(uid: number, gid: number, path: string): boolean {
 function stageCli(): { root: string; node: string } {
   const root = mkdtempSync(join(tmpdir(), 'skilltray-hostile-cli-'));
   chmodSync(root, 0o755);
-  for (const entry of ['bin', 'package.json', join('dist', 'cli'), 'skills']) cpSync(join(CHECKOUT, entry), join(root, entry), { recursive: true });
+  for (const entry of ['bin', 'package.json', join('dist', 'cli'), join('dist', 'node', 'src-main'), join('dist', 'native'), 'skills', DRIVER]) {
+    cpSync(join(CHECKOUT, entry), join(root, entry), { recursive: true });
+  }
   const packages = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: CHECKOUT, encoding: 'utf8' })
     .split('\n')
     .filter((line) => line.includes('node_modules'));
@@ -247,6 +252,47 @@ export async function serveAs(actor: Actor): Promise<void> {
     });
     void child.then((ended) => reject(new Error(`skilltray serve ended before it listened: ${ended.stderr}`)));
   });
+}
+
+/** One request to the run driver: a tool call approved as at a terminal. */
+export interface DriverRequest {
+  skill: string;
+  tool: string;
+  args: Record<string, unknown>;
+  cwd: string;
+}
+
+/** What the driver said of one request: the run's output, or the error that stopped it. */
+export interface DriverOutcome {
+  index: number;
+  exitCode?: number | null;
+  stdout?: string;
+  stderr?: string;
+  swept?: string[];
+  code?: string;
+  message?: string;
+}
+
+/**
+ * Runs `requests` in one process as the actor (the core of the fresh build over `env`, `concurrency`
+ * at once; run-driver.mjs), so hundreds of runs take seconds; each request's outcome, in order.
+ */
+export async function drive(actor: Actor, env: Record<string, string>, requests: DriverRequest[], concurrency = 1): Promise<DriverOutcome[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'skilltray-drive-'));
+  try {
+    const file = join(dir, 'requests.json');
+    writeFileSync(file, JSON.stringify({ env, requests, concurrency }));
+    execFileSync('chmod', ['-R', 'a+rX', dir]);
+    const run = await asActor(actor, cli.node, [join(cli.root, DRIVER), join(cli.root, 'dist', 'node'), cli.root, file], dir);
+    const outcomes = run.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as DriverOutcome);
+    if (outcomes.length !== requests.length) throw new Error(`the run driver answered ${outcomes.length} of ${requests.length} requests: ${run.stderr}`);
+    return outcomes.sort((a, b) => a.index - b.index);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** A contained run through the command line, approved at the terminal (--yes); its report, or the error it printed. */

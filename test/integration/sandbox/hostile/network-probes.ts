@@ -61,9 +61,9 @@ export function networkHome(skills: Record<string, unknown>, who: RunAs): TestHo
   return t;
 }
 
-/** `program ARGS` as `who`, with the test home's environment, in the user's home folder. */
+/** `program ARGS` as `who`, with the test home's environment, in its work folder (a run never works in a home folder). */
 async function runAs(t: TestHome, who: RunAs, program: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const options = { env: { ...t.env, PATH: process.env.PATH }, extendEnv: false, cwd: t.userHome, reject: false, stdin: 'ignore' } as const;
+  const options = { env: { ...t.env, PATH: process.env.PATH }, extendEnv: false, cwd: t.work, reject: false, stdin: 'ignore' } as const;
   // Into a namespace as root (ip netns exec), then down to the user.
   const setpriv = who.ids === null ? [] : ['setpriv', `--reuid=${who.ids.uid}`, `--regid=${who.ids.gid}`, '--clear-groups', '--'];
   const result =

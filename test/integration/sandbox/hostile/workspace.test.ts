@@ -84,18 +84,14 @@ asRootAndUser((actor) => {
     expect(existsSync('/etc/cron.d/pwned')).toBe(false);
   });
 
-  it('a read-only tool in $HOME never runs unasked, and says it can read the whole home', LONG, async () => {
+  it('a read-only tool in $HOME is refused too, approved at the terminal or not, and reads nothing there', LONG, async () => {
     plant(actor, { '.ssh/id_ed25519': 'decoy-ssh-key', 'notes.txt': 'ordinary\n' });
     const unasked = await skilltray(actor, ['run', 'files', 'file_head', '--args', '{"path":"notes.txt"}', '--cwd', actor.home, '--json']);
-    expect(errorOf(unasked.stdout)).toMatchObject({ code: 'E601' });
-    expect(errorOf(unasked.stdout).message).toContain('your home folder, so the run could read all of it');
-    const dry = JSON.parse(
-      (await skilltray(actor, ['run', 'files', 'file_head', '--args', '{"path":"notes.txt"}', '--cwd', actor.home, '--dry-run', '--json'])).stdout,
-    ) as { sandbox: { wholeHome: boolean } };
-    expect(dry.sandbox.wholeHome).toBe(true);
-    // Approved at the terminal, it reads the home, and still not the keys.
-    const { report } = await attack(actor, 'probe-ro', 'sh', { script: 'cat notes.txt; cat .ssh/id_ed25519; echo end' }, actor.home);
-    expect(resultOf(report).stdout).toBe('ordinary\nend\n');
+    expect(errorOf(unasked.stdout)).toMatchObject({ code: 'E511' });
+    expect(errorOf(unasked.stdout).message).toContain('your home folder: a run there could read all of it');
+    const { outcome } = await attack(actor, 'probe-ro', 'sh', { script: 'cat notes.txt; cat .ssh/id_ed25519; echo end' }, actor.home);
+    expect(errorOf(outcome.stdout)).toMatchObject({ code: 'E511' });
+    expect(outcome.stdout).not.toContain('ordinary');
   });
 
   it(".git hooks, core.fsmonitor and what other programs run later cannot be planted; then the person's own git fires nothing", LONG, async () => {

@@ -1,7 +1,7 @@
 /** Browser mode without a working token: how to get one, and a field to paste it. */
 import { useId, useState, type FormEvent } from 'react';
-import { useConnection } from './connection-context.js';
-import { BrandMark } from './brand-mark.js';
+import { useConnection } from '../app/connection-context.js';
+import { BrandMark } from '../app/brand-mark.js';
 
 export function ConnectScreen({ refused }: { refused: boolean }) {
   const connection = useConnection();

@@ -33,7 +33,14 @@ export function ParamField({ param, value, onChange, autoFocus = false }: ParamF
   if (param.type === 'boolean') {
     return (
       <div className="field field-check">
-        <input id={id} type="checkbox" checked={value === true} autoFocus={autoFocus} onChange={(e) => onChange(e.target.checked)} aria-describedby={describedBy} />
+        <input
+          id={id}
+          type="checkbox"
+          checked={value === true}
+          autoFocus={autoFocus}
+          onChange={(e) => onChange(e.target.checked)}
+          aria-describedby={describedBy}
+        />
         <label htmlFor={id}>{label}</label>
         {description}
       </div>

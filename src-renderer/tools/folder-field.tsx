@@ -24,7 +24,15 @@ export function FolderField({ skill, cwd, setFolder, needsFolder }: { skill: str
       <summary>Folder to run in{cwd.trim() === '' ? '' : `: ${cwd.trim()}`}</summary>
       <div className="field">
         <label htmlFor={cwdId}>Folder to run in (an absolute path; the last one used for {skill} comes back next time)</label>
-        <input id={cwdId} type="text" value={cwd} required placeholder="/home/you/code/project" spellCheck={false} onChange={(e) => setFolder(e.target.value)} />
+        <input
+          id={cwdId}
+          type="text"
+          value={cwd}
+          required
+          placeholder="/home/you/code/project"
+          spellCheck={false}
+          onChange={(e) => setFolder(e.target.value)}
+        />
       </div>
       {needsFolder ? <p className="hint">{skill} has not run yet: choose the folder it runs in first.</p> : null}
     </details>

@@ -1,4 +1,7 @@
-/** The floor order inside src-main/core (eslint/core-floors.js): lint refuses an import that runs back up, and core holds no import cycle. */
+/**
+ * The floor orders inside src-main/core and src-renderer (eslint/floors.js): lint refuses an import that runs back up,
+ * and the repository's own code holds no import cycle.
+ */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { ESLint } from 'eslint';
@@ -7,11 +10,12 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 const CORE = join(ROOT, 'src-main', 'core');
+const RENDERER = join(ROOT, 'src-renderer');
 
-/** What lint says of `text` as if it were the core file `rel`, by the project's own config. */
-async function floorMessages(rel: string, text: string): Promise<string[]> {
-  const [result] = await new ESLint({ cwd: ROOT }).lintText(text, { filePath: join(CORE, rel) });
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'floors/core-floors').map((m) => m.message);
+/** What the floor rule says of `text` as if it were the file `rel` under `root`, by the project's own config. */
+async function floorMessages(rel: string, text: string, root = CORE): Promise<string[]> {
+  const [result] = await new ESLint({ cwd: ROOT }).lintText(text, { filePath: join(root, rel) });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'floors/floor-order').map((m) => m.message);
 }
 
 describe('the floor order inside core', () => {
@@ -45,25 +49,66 @@ describe('the floor order inside core', () => {
   });
 });
 
-/** Every .ts file under `dir`. */
+describe('the floor order inside the renderer', () => {
+  it('lint fails a new import that runs back up (approvals, floor 4, importing the tool run, floor 5)', async () => {
+    const messages = await floorMessages(
+      'approvals/back-arrow.tsx',
+      "import { ToolRun } from '../tools/tool-run.js';\nexport const Run = ToolRun;\n",
+      RENDERER,
+    );
+    expect(messages).toEqual([
+      expect.stringMatching(/^src-renderer\/approvals \(floor 4\) imports src-renderer\/tools \(floor 5\): an import may only run down/),
+    ]);
+  });
+
+  it('lint fails an import between two screens of one floor, and one from the shared floor up to the shell', async () => {
+    expect(
+      await floorMessages('history/x.tsx', "import { PacksScreen } from '../packs/packs-screen.js';\nexport const P = PacksScreen;\n", RENDERER),
+    ).toHaveLength(1);
+    expect(await floorMessages('app/x.ts', "export const load = () => import('../shell/app.js');\n", RENDERER)).toHaveLength(1);
+  });
+
+  it('lint passes imports down the floors, and asks a new part to be given its floor', async () => {
+    expect(
+      await floorMessages(
+        'palette/x.tsx',
+        "import { ParamField } from '../tools/param-field.js';\nimport { isMac } from '../app/platform.js';\nexport const y = [ParamField, isMac];\n",
+        RENDERER,
+      ),
+    ).toEqual([]);
+    expect(await floorMessages('newpart/x.ts', "import { isMac } from '../app/platform.js';\nexport const mac = isMac;\n", RENDERER)).toEqual([
+      'src-renderer/newpart stands on no floor: place it in the floor order in eslint.config.js',
+    ]);
+  });
+});
+
+/** The folders of the repository's own code: everything but tests, their fixtures, builds and packages. */
+const CODE = ['src-main', 'src-renderer', 'bench', 'scripts', 'eslint', join('test', 'support'), join('test', 'e2e')];
+
+/** Every .ts, .tsx or .js file under `dir`. */
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+    .filter((e) => e.isFile() && /\.(tsx?|m?js)$/.test(e.name))
     .map((e) => join(e.parentPath, e.name));
+}
+
+/** The file an import specifier names, as TypeScript resolves it: `x.js` may be x.ts or x.tsx, a folder its index. */
+function resolveImport(from: string, specifier: string, known: ReadonlySet<string>): string | null {
+  const bare = resolve(dirname(from), specifier).replace(/\.(m?js|tsx?)$/, '');
+  const candidates = [resolve(dirname(from), specifier), ...['.ts', '.tsx', '.js', '.mjs', '/index.ts', '/index.tsx'].map((ext) => bare + ext)];
+  return candidates.find((c) => known.has(c)) ?? null;
 }
 
 /** The import cycles among `files` (each a strongly connected group of more than one file, or a file importing itself). */
 function importCycles(files: readonly string[]): string[][] {
+  const known = new Set(files);
   const edges = new Map<string, string[]>();
   for (const file of files) {
     const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-    const targets = importedFiles
-      .map((i) => i.fileName)
-      .filter((s) => s.startsWith('.'))
-      .map((s) => resolve(dirname(file), s).replace(/\.js$/, '.ts'));
+    const targets = importedFiles.filter((i) => i.fileName.startsWith('.')).map((i) => resolveImport(file, i.fileName, known));
     edges.set(
       file,
-      targets.filter((t) => edges.has(t) || files.includes(t)),
+      targets.filter((t) => t !== null),
     );
   }
   // Tarjan's strongly connected components.
@@ -98,8 +143,10 @@ function importCycles(files: readonly string[]): string[][] {
 }
 
 describe('import cycles', () => {
-  it('core holds none, file by file (the floors rule out cycles between parts; this rules them out inside one)', () => {
-    expect(importCycles(sources(CORE))).toEqual([]);
+  it('the repository holds none, file by file (the floors rule out cycles between parts; this rules them out inside one and outside the floors)', () => {
+    const files = CODE.flatMap((dir) => sources(join(ROOT, dir)));
+    expect(files.length).toBeGreaterThan(500);
+    expect(importCycles(files)).toEqual([]);
   });
 
   it('the check finds a cycle when there is one', () => {

@@ -1,16 +1,16 @@
 /** Running one tool by hand (skill page, palette): the run request, then its approval, live output and result in place. */
 import { useCallback, useState } from 'react';
 import type { RememberExpiry, RememberScope, RunReport, VerdictKind } from '../../src-main/shared/runs.js';
-import { isMac } from '../approvals/approval-keys.js';
+import { isMac } from '../app/platform.js';
 import { ApprovalCard } from '../approvals/approval-card.js';
 import { answerInput } from '../approvals/answer.js';
 import { useAnnounce } from '../app/announcer.js';
 import { useClient, useConnection } from '../app/connection-context.js';
 import { ErrorNote } from '../app/error-note.js';
 import { usePending } from '../app/pending.js';
-import { outcomeText, RunProgressView, RunResultView } from './run-output.js';
-import { useRunProgress } from './use-run-progress.js';
-import { newTraceId } from '../skills/tool-args.js';
+import { outcomeText, RunProgressView, RunResultView } from '../runs/run-output.js';
+import { useRunProgress } from '../runs/use-run-progress.js';
+import { newTraceId } from '../app/trace-id.js';
 
 const DECISION_TEXT: Record<string, string> = {
   'auto/policy': 'Ran without asking (policy allows it).',

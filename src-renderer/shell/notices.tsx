@@ -1,9 +1,9 @@
 /** Notices the app must tell the person once (a damaged state.db recovered), on every screen until dismissed. */
 import { useState } from 'react';
-import { useAnnounce } from './announcer.js';
-import { useClient } from './connection-context.js';
-import { ErrorNote } from './error-note.js';
-import { useResource } from './use-resource.js';
+import { useAnnounce } from '../app/announcer.js';
+import { useClient } from '../app/connection-context.js';
+import { ErrorNote } from '../app/error-note.js';
+import { useResource } from '../app/use-resource.js';
 
 export function NoticeBanner() {
   const client = useClient();

@@ -28,9 +28,3 @@ export function toolArgs(params: readonly ToolParam[], values: Readonly<Record<s
   }
   return args;
 }
-
-/** A fresh trace id for a run started from the UI (random, 128 bits, hex). */
-export function newTraceId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return `ui-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
-}

@@ -1,24 +1,25 @@
 /** The window: the tray route on its own, every other route inside the shell (nav, status, pending banner). */
 import { useEffect, useRef, type ReactNode } from 'react';
-import { isMac } from '../approvals/approval-keys.js';
+import { isMac } from '../app/platform.js';
 import { ApprovalsScreen } from '../approvals/approvals-screen.js';
 import { HistoryScreen } from '../history/history-screen.js';
 import { PacksScreen } from '../packs/packs-screen.js';
 import { Palette } from '../palette/palette.js';
-import { PaletteProvider, useOpenPalette } from '../palette/palette-dialog.js';
+import { useOpenPalette } from '../app/open-palette.js';
+import { PaletteProvider } from '../palette/palette-dialog.js';
 import { paletteKeyLabel } from '../palette/palette-keys.js';
 import { SettingsScreen } from '../settings/settings-screen.js';
 import { SkillPage } from '../skills/skill-page.js';
 import { SkillsScreen } from '../skills/skills-screen.js';
 import { TrayScreen } from '../tray/tray-screen.js';
 import { ConnectScreen } from './connect-screen.js';
-import { useConnection, useStream } from './connection-context.js';
-import { usePending } from './pending.js';
-import { parseRoute, routeHref, type Route } from './route.js';
+import { useConnection, useStream } from '../app/connection-context.js';
+import { usePending } from '../app/pending.js';
+import { parseRoute, routeHref, type Route } from '../app/route.js';
 import { NoticeBanner } from './notices.js';
 import { useHash } from './use-hash.js';
-import { useSettings } from './use-settings.js';
-import { BrandMark } from './brand-mark.js';
+import { useSettings } from '../app/use-settings.js';
+import { BrandMark } from '../app/brand-mark.js';
 import { AnswerHotkeys } from '../voice/answer-hotkeys.js';
 
 const NAV: { screen: 'approvals' | 'skills' | 'packs' | 'history' | 'settings'; label: string; href: string }[] = [

@@ -35,6 +35,8 @@ export class BatchDecoder {
   private partial = '';
   private stderr = '';
   private failure: Error | null = null;
+  /** Settles once the process has ended and been reaped. */
+  private readonly ended: Promise<void>;
 
   /**
    * Starts `program` with `args` over the pipes `decoderPipes(name, grammar)` already made in `dir`
@@ -60,6 +62,10 @@ export class BatchDecoder {
       ...(grammar ? ['-fsgctl', join(dir, `${name}.fsgctl`), '-fsgdir', dir, '-fsgext', '.fsg'] : []),
     ];
     this.child = spawn(program, [...args, ...pipes], { env, stdio: ['ignore', 'ignore', 'pipe'], windowsHide: true });
+    this.ended = new Promise((resolve) => {
+      this.child.once('close', () => resolve());
+      this.child.once('error', () => resolve());
+    });
     this.child.stderr?.setEncoding('utf8');
     this.child.stderr?.on('data', (text: string) => {
       this.stderr = (this.stderr + text).slice(-4096);
@@ -100,9 +106,10 @@ export class BatchDecoder {
     });
   }
 
-  /** Stops the process; anything still asked fails. */
-  stop(): void {
+  /** Stops the process, resolving once it is gone; anything still asked fails. */
+  stop(): Promise<void> {
     this.fail(voiceErrors.unavailable(`${this.program} was stopped`));
+    return this.ended;
   }
 
   private read(text: string): void {
@@ -133,7 +140,8 @@ export class BatchDecoder {
       waiter.reject(error);
     }
     this.waiting.clear();
-    this.child.kill();
+    // It keeps nothing worth a graceful end.
+    this.child.kill('SIGKILL');
     this.seg.destroy();
     closeSync(this.ctl);
     if (this.fsgctl !== null) closeSync(this.fsgctl);

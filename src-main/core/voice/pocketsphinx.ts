@@ -104,7 +104,7 @@ function senonePipe(engine: Engine, n: number): Promise<void> {
 }
 
 async function stopEngine(engine: Engine): Promise<void> {
-  for (const decoder of [engine.grammar, engine.free, engine.loop]) decoder.stop();
+  await Promise.all([engine.grammar, engine.free, engine.loop].map((decoder) => decoder.stop()));
   // Pipes still being made would land in the folder as it is removed.
   await engine.piping.catch(() => undefined);
   await rm(engine.dir, { recursive: true, force: true, maxRetries: 3 });

@@ -2,7 +2,7 @@
  * discover(): precision@1 and @3 on the labelled intents over the bundled packs (and their held-out
  * twin, never tuned on), the same on the development corpus of real skills when it is on this
  * machine, and its time (a first call that builds the index, then a warm one) against raw FTS5 over
- * the same skills, on the development corpus and on the largest generated corpus.
+ * the same skills, on the development corpus and on the largest generated corpus, and a pasted page's.
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -60,6 +60,52 @@ function coreFor(dir: string, bundledDir: string, roots: readonly string[] = [])
 }
 
 const INTENT = 'which processes use the most cpu';
+
+/** An intent's distinct words, each quoted for an FTS5 query. */
+function quotedWords(intent: string): string[] {
+  return [...new Set(intent.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].map((w) => `"${w}"`);
+}
+
+/** The most an intent pasted as a page holds here: about two screens of a guide. */
+const PAGE_CHARS = 8000;
+
+/**
+ * Warm discovers of pasted pages (the first PAGE_CHARS of each skill body that long, a different one
+ * each call, as a person pastes a document and asks what fits it) against a raw FTS5 query OR-ing
+ * the same page's distinct words.
+ */
+async function pageTiming(label: string, skills: readonly Skill[]): Promise<Figure[]> {
+  const pages = skills.filter((s) => s.body.length >= PAGE_CHARS).map((s) => s.body.slice(0, PAGE_CHARS));
+  if (pages.length === 0) return [];
+  const raw = new Database(':memory:');
+  raw.exec("CREATE VIRTUAL TABLE t USING fts5(name, description, body, tokenize='porter unicode61')");
+  const insert = raw.prepare('INSERT INTO t VALUES (?, ?, ?)');
+  raw.transaction(() => {
+    for (const s of skills) insert.run(s.name, s.description, s.body);
+  })();
+  const query = raw.prepare('SELECT name, bm25(t) FROM t WHERE t MATCH ? ORDER BY bm25(t) LIMIT 10');
+  const discovery = new Discovery();
+  let ours = 0;
+  let theirs = 0;
+  try {
+    const figure = await paired(
+      () => discovery.discover(pages[ours++ % pages.length] as string, skills, 'Global'),
+      () => query.all(quotedWords(pages[theirs++ % pages.length] as string).join(' OR ')),
+      21,
+      2,
+    );
+    return [
+      {
+        name: `discover, pasted pages of ${PAGE_CHARS} chars (${pages.length}), warm (${label})`,
+        ...figure,
+        baseline: "raw FTS5 bm25 query OR-ing the page's words",
+      },
+    ];
+  } finally {
+    discovery.close();
+    raw.close();
+  }
+}
 
 /**
  * A first discover (the index built) and a warm one over `skills`, each against raw FTS5 over the same
@@ -149,6 +195,7 @@ async function devCorpusRows(dir: string, bundledDir: string): Promise<(Figure |
       ...rows(`labelled intents, development corpus of ${skills.length} skills`, precision(discover, labelled(DEV_INTENTS)), true),
       ...rows('held-out intents, development corpus', precision(discover, labelled(DEV_HELD_OUT)), false),
       ...(await timing(`development corpus, ${skills.length} skills`, skills, (DEV_INTENTS[0] as { intent: string }).intent)),
+      ...(await pageTiming(`development corpus, ${skills.length} skills`, skills)),
     ];
   } finally {
     await core.close();

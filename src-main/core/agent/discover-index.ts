@@ -26,6 +26,8 @@ export const TOOL_FIELDS = { name: 1, description: 0.8, params: 0.5, examples: 0
  */
 const BODY_MOST = 0.4;
 const BODY_LEAST = 0.05;
+/** How many terms' holding counts an index keeps (see `DiscoverIndex.rarity`). */
+const MOST_COUNTS_KEPT = 20_000;
 /** A term found in the body a few words from another of the intent's terms ("a short link for a URL") says as much as a heading. */
 export const BODY_NEAR = 0.5;
 /**
@@ -44,29 +46,34 @@ const NEAR_FORMS = 3;
 /** How many of the intent's terms, the rarest, are checked for nearness: pairs grow as their square. */
 const NEAR_TERMS = 8;
 
-/** The fields holding a word in one skill or tool: the best field's weight, and how many fields. */
-export interface Found {
-  max: number;
-  count: number;
-}
-
-/** Where one intent term was found: per skill in the skill's own fields, and per skill and tool in the tool's. */
+/**
+ * Where one intent term was found, in arrays by skill (its index in `DiscoverIndex.skills`) and by
+ * tool (its index in `DiscoverIndex.tools`): typed arrays, so weighing thousands of candidates is
+ * arithmetic rather than look-ups by name.
+ */
 export interface TermHits {
   term: Term;
   /** How much the term says: its rarity, ln(1 + skills / skills holding it), each of those counted by the weight of the field it is in. */
   weight: number;
-  inSkill: Map<string, Found>;
-  inTool: Map<string, Map<string, Found>>;
-  /** The skills whose body holds this term near another of the intent's terms. */
-  nearBody: Set<string>;
+  /** The weight of the best of the skill's own fields that holds the term (0: none). */
+  own: Float64Array;
+  /** How many of the skill's own fields hold it. */
+  ownFields: Uint8Array;
+  /** The same for each tool's fields; a tool adds to its own skill's fields, never to another's. */
+  tool: Float64Array;
+  toolFields: Uint8Array;
+  /** The skills holding it in their own fields or a tool's, each once. */
+  holders: number[];
+  /** 1 for a skill whose body holds this term near another of the intent's terms. */
+  near: Uint8Array;
+  /** The skill's BM25 for the term over all its fields (negative, the lowest the best; 0: none), for `DiscoverIndex.strengths`. */
+  whole: Float64Array;
 }
 
-/** Adds one field of `weight` to what a term found. */
-function note(found: Found | undefined, weight: number): Found {
-  if (found === undefined) return { max: weight, count: 1 };
-  found.max = Math.max(found.max, weight);
-  found.count++;
-  return found;
+/** A tool as discover sees it: its skill (by index) and its name. */
+export interface IndexedTool {
+  skill: number;
+  name: string;
 }
 
 /** A character of an unspaced script's main blocks (Thai to Myanmar, Khmer, kana, CJK, Hangul): a cheap test before the exact one. */
@@ -114,26 +121,33 @@ function skillFields(s: Skill, grams: boolean): string[] {
 }
 
 export class DiscoverIndex {
-  readonly skills: Map<string, Skill>;
+  /** The skills indexed, each at its row in the tables (rowid = index). */
+  readonly skills: Skill[];
+  /** Every skill's tools, one after another: skill i's are `tools[firstTool[i]]` up to `tools[firstTool[i + 1]]`. */
+  readonly tools: IndexedTool[] = [];
+  readonly firstTool: Int32Array;
   private readonly db: Database.Database;
   private readonly skillRows: Database.Statement<[string], number>;
   private readonly gramRows: Database.Statement<[string], number>;
   private readonly toolRows: Database.Statement<[string], number>;
   private readonly anyRow: Database.Statement<[string], number>;
-  private readonly bodyScores: Database.Statement<[string], { row: number; score: number }>;
-  /** Skill name by `skills` (and `grams`) rowid, and skill and tool by `tools` rowid. */
-  private readonly skillOfRow: string[] = [];
-  private readonly toolOfRow: { skill: string; tool: string }[] = [];
+  private readonly skillCount: Database.Statement<[string], number>;
+  private readonly gramCount: Database.Statement<[string], number>;
+  private readonly scores: Database.Statement<[string], [number, number, number]>;
   private readonly knownForms = new Map<string, boolean>();
+  /** How many skills hold each term's forms, by its FTS5 expression: a pasted page asks for hundreds, the common ones the costliest to count. */
+  private readonly holdingCounts = new Map<string, number>();
   /** Each skill's body length against the average, as a factor on what its body and headings hold. */
-  private readonly bodyFactor = new Map<string, number>();
+  private readonly bodyFactor: Float64Array;
+  /** Each skill's name and hash when indexed: the same list again reuses the index. */
+  private readonly names: string[];
+  private readonly hashes: string[];
 
-  constructor(
-    readonly signature: string,
-    skills: readonly Skill[],
-    nativeBinding?: string,
-  ) {
-    this.skills = new Map(skills.map((s) => [s.name, s]));
+  constructor(skills: readonly Skill[], nativeBinding?: string) {
+    this.skills = [...skills];
+    this.names = skills.map((s) => s.name);
+    this.hashes = skills.map((s) => s.hash);
+    this.firstTool = new Int32Array(skills.length + 1);
     this.db = new Database(':memory:', nativeBinding === undefined ? {} : { nativeBinding });
     const tokenize = TOKENIZE_CLAUSE[tokenizerPreference(nativeBinding)];
     const skillColumns = Object.keys(SKILL_FIELDS).join(', ');
@@ -141,34 +155,48 @@ export class DiscoverIndex {
     this.db.exec(`CREATE VIRTUAL TABLE grams USING fts5(${skillColumns}, tokenize='unicode61')`);
     this.db.exec(`CREATE VIRTUAL TABLE tools USING fts5(${Object.keys(TOOL_FIELDS).join(', ')}, tokenize='${tokenize}')`);
     const slots = Object.keys(SKILL_FIELDS).map(() => '?');
-    const insertSkill = this.db.prepare(`INSERT INTO skills VALUES (${slots.join(', ')})`);
+    const insertSkill = this.db.prepare(`INSERT INTO skills (rowid, ${skillColumns}) VALUES (?, ${slots.join(', ')})`);
     const insertGrams = this.db.prepare(`INSERT INTO grams (rowid, ${skillColumns}) VALUES (?, ${slots.join(', ')})`);
     const insertTool = this.db.prepare('INSERT INTO tools (rowid, name, description, params, examples) VALUES (?, ?, ?, ?, ?)');
     this.db.transaction(() => {
-      for (const s of skills) {
-        const row = insertSkill.run(...skillFields(s, false)).lastInsertRowid as number;
-        this.skillOfRow[row] = s.name;
+      for (const [row, s] of skills.entries()) {
+        insertSkill.run(row, ...skillFields(s, false));
         // Only skills holding an unspaced run need the pair index: a rare script costs nothing elsewhere.
         const text = `${s.description}\n${s.body}\n${s.tags.join(' ')}`;
         if (MAYBE_UNSPACED.test(text) && hasUnspacedRun(text)) insertGrams.run(row, ...skillFields(s, true));
+        this.firstTool[row] = this.tools.length;
         for (const t of s.tools) {
           const params = t.params.map((p) => `${p.name.replace(/_/g, ' ')} ${p.description}`).join('\n');
-          insertTool.run(this.toolOfRow.push({ skill: s.name, tool: t.name }) - 1, t.name.replace(/_/g, ' '), t.description, params, t.examples ?? '');
+          insertTool.run(this.tools.push({ skill: row, name: t.name }) - 1, t.name.replace(/_/g, ' '), t.description, params, t.examples ?? '');
         }
       }
+      this.firstTool[skills.length] = this.tools.length;
     })();
     const average = skills.reduce((sum, s) => sum + s.body.length, 0) / Math.max(skills.length, 1) || 1;
-    for (const s of skills) {
-      const factor = (1 + K1) / (1 + K1 * (1 - B + (B * s.body.length) / average));
-      this.bodyFactor.set(s.name, Math.min(factor, MOST_FOR_A_SHORT_BODY));
-    }
+    this.bodyFactor = Float64Array.from(skills, (s) => Math.min((1 + K1) / (1 + K1 * (1 - B + (B * s.body.length) / average)), MOST_FOR_A_SHORT_BODY));
     this.skillRows = this.db.prepare<[string], number>('SELECT rowid FROM skills WHERE skills MATCH ?').pluck();
     this.gramRows = this.db.prepare<[string], number>('SELECT rowid FROM grams WHERE grams MATCH ?').pluck();
     this.toolRows = this.db.prepare<[string], number>('SELECT rowid FROM tools WHERE tools MATCH ?').pluck();
-    this.bodyScores = this.db.prepare<[string], { row: number; score: number }>(
-      'SELECT rowid AS row, bm25(skills, 0, 0, 0, 0, 1) AS score FROM skills WHERE skills MATCH ?',
-    );
+    this.scores = this.db
+      .prepare<[string], [number, number, number]>('SELECT rowid, bm25(skills, 0, 0, 0, 0, 1), bm25(skills) FROM skills WHERE skills MATCH ?')
+      .raw();
     this.anyRow = this.db.prepare<[string], number>('SELECT rowid FROM skills WHERE skills MATCH ? LIMIT 1').pluck();
+    this.skillCount = this.db.prepare<[string], number>('SELECT count(*) FROM skills WHERE skills MATCH ?').pluck();
+    this.gramCount = this.db.prepare<[string], number>('SELECT count(*) FROM grams WHERE grams MATCH ?').pluck();
+  }
+
+  /**
+   * Whether this index was built from these skills (the same names and hashes, in order): then it
+   * takes the new objects, so their state is current, and is used again.
+   */
+  reuseFor(skills: readonly Skill[]): boolean {
+    if (skills.length !== this.names.length) return false;
+    for (let i = 0; i < skills.length; i++) {
+      const s = skills[i] as Skill;
+      if (s.name !== this.names[i] || s.hash !== this.hashes[i]) return false;
+    }
+    for (let i = 0; i < skills.length; i++) this.skills[i] = skills[i] as Skill;
+    return true;
   }
 
   /** Whether some skill holds `form` (a word, or words in a row) anywhere. */
@@ -181,50 +209,107 @@ export class DiscoverIndex {
     return known;
   }
 
+  /** How rare a term is, ln(1 + skills / skills holding it anywhere), 0 when none does: a first guess, before `hits` weighs where they hold it. */
+  rarity(term: Term): number {
+    const expression = `(${term.forms.map(quoteToken).join(' OR ')})`;
+    const key = term.unspaced ? `grams ${expression}` : expression;
+    let holding = this.holdingCounts.get(key);
+    if (holding === undefined) {
+      holding = (term.unspaced ? this.gramCount : this.skillCount).get(expression) ?? 0;
+      // Bounded: the words of many pages may pass through one index.
+      if (this.holdingCounts.size >= MOST_COUNTS_KEPT) this.holdingCounts.clear();
+      this.holdingCounts.set(key, holding);
+    }
+    return holding === 0 ? 0 : Math.log(1 + this.skills.length / holding);
+  }
+
   /** Where a term occurs, and how much it says (see TermHits.weight). */
   hits(term: Term): TermHits {
-    const inSkill = new Map<string, Found>();
-    const inTool = new Map<string, Map<string, Found>>();
+    const n = this.skills.length;
+    const hits: TermHits = {
+      term,
+      weight: 0,
+      own: new Float64Array(n),
+      ownFields: new Uint8Array(n),
+      tool: new Float64Array(this.tools.length),
+      toolFields: new Uint8Array(this.tools.length),
+      holders: [],
+      near: new Uint8Array(n),
+      whole: new Float64Array(n),
+    };
+    const { own, ownFields, tool, toolFields, holders } = hits;
+    const held = new Uint8Array(n);
+    const hold = (skill: number): void => {
+      if (held[skill] === 0) {
+        held[skill] = 1;
+        holders.push(skill);
+      }
+    };
+    const noteOwn = (skill: number, weight: number): void => {
+      own[skill] = Math.max(own[skill] as number, weight);
+      (ownFields[skill] as number)++;
+      hold(skill);
+    };
     const expression = `(${term.forms.map(quoteToken).join(' OR ')})`;
     const rows = term.unspaced ? this.gramRows : this.skillRows;
     for (const [column, weight] of Object.entries(SKILL_FIELDS)) {
       if (column === 'body' && !term.unspaced) continue;
-      for (const row of rows.all(`{${column}} : ${expression}`)) {
-        const skill = this.skillOfRow[row] as string;
-        inSkill.set(skill, note(inSkill.get(skill), column === 'headings' || column === 'body' ? weight * this.diluted(skill) : weight));
-      }
+      const diluted = column === 'headings' || column === 'body';
+      for (const row of rows.all(`{${column}} : ${expression}`)) noteOwn(row, diluted ? weight * (this.bodyFactor[row] as number) : weight);
     }
     if (!term.unspaced) {
-      // bm25() is negative, the best the lowest; only the body column counts in it.
-      const scored = this.bodyScores.all(`{body} : ${expression}`);
-      const best = scored.reduce((least, r) => Math.min(least, r.score), 0);
-      for (const { row, score } of scored) {
-        const skill = this.skillOfRow[row] as string;
-        inSkill.set(skill, note(inSkill.get(skill), Math.max(BODY_LEAST, (BODY_MOST * score) / best)));
+      // bm25() is negative, the best the lowest; weighed on the body alone it is 0 where the body does not hold the term.
+      const scored = this.scores.all(expression);
+      let best = 0;
+      for (const [, body] of scored) best = Math.min(best, body);
+      for (const [row, body, whole] of scored) {
+        hits.whole[row] = whole;
+        if (body < 0) noteOwn(row, Math.max(BODY_LEAST, (BODY_MOST * body) / best));
       }
-    }
-    if (!term.unspaced) {
       for (const [column, weight] of Object.entries(TOOL_FIELDS)) {
         for (const row of this.toolRows.all(`{${column}} : ${expression}`)) {
-          const { skill, tool } = this.toolOfRow[row] as { skill: string; tool: string };
-          const tools = inTool.get(skill) ?? new Map<string, Found>();
-          tools.set(tool, note(tools.get(tool), weight));
-          inTool.set(skill, tools);
+          tool[row] = Math.max(tool[row] as number, weight);
+          (toolFields[row] as number)++;
+          hold((this.tools[row] as IndexedTool).skill);
         }
       }
     }
     // Skills count by where they hold the term: boilerplate that every skill of one owner repeats in
     // its body ("open the URL") is common there, not in what the skills are about.
     let holding = 0;
-    for (const skill of new Set([...inSkill.keys(), ...inTool.keys()])) {
-      holding += Math.max(inSkill.get(skill)?.max ?? 0, ...[...(inTool.get(skill)?.values() ?? [])].map((found) => found.max));
+    for (const skill of holders) {
+      let most = own[skill] as number;
+      for (let t = this.firstTool[skill] as number; t < (this.firstTool[skill + 1] as number); t++) most = Math.max(most, tool[t] as number);
+      holding += most;
     }
-    return { term, weight: Math.log(1 + this.skills.size / Math.max(holding, 1)), inSkill, inTool, nearBody: new Set() };
+    hits.weight = Math.log(1 + n / Math.max(holding, 1));
+    return hits;
+  }
+
+  /**
+   * How strongly each skill's text holds the intent's words together: BM25 over all its fields (how
+   * often, against its length; a sum over the terms, as one query for them all would score it), as a
+   * share of the skill that holds them most. Null when the intent has no words (only unspaced runs,
+   * which this does not measure).
+   */
+  strengths(hits: readonly TermHits[]): Float64Array | null {
+    const words = hits.filter((h) => !h.term.unspaced);
+    if (words.length === 0) return null;
+    const strength = new Float64Array(this.skills.length);
+    let best = 0;
+    for (const h of words) {
+      for (const skill of h.holders) {
+        strength[skill] = (strength[skill] as number) + (h.whole[skill] as number);
+        best = Math.min(best, strength[skill] as number);
+      }
+    }
+    for (const [skill, score] of strength.entries()) if (score < 0) strength[skill] = score / best;
+    return strength;
   }
 
   /** The factor a skill's body length puts on what its body holds. */
-  diluted(skill: string): number {
-    return this.bodyFactor.get(skill) ?? 1;
+  diluted(skill: number): number {
+    return this.bodyFactor[skill] ?? 1;
   }
 
   /** Notes, for each pair of terms, the skills whose body holds the two a few words apart. */
@@ -235,15 +320,13 @@ export class DiscoverIndex {
       .slice(0, NEAR_TERMS);
     for (const [i, a] of words.entries()) {
       for (const b of words.slice(i + 1)) {
-        // Only skills holding both in the body can hold them near each other.
-        const both = [...a.inSkill.keys()].filter((skill) => b.inSkill.has(skill));
-        if (both.length === 0) continue;
+        // Only skills holding both in their own fields can hold them near each other in the body.
+        if (!a.holders.some((skill) => (a.ownFields[skill] as number) > 0 && (b.ownFields[skill] as number) > 0)) continue;
         for (const fa of a.term.forms.slice(0, NEAR_FORMS)) {
           for (const fb of b.term.forms.slice(0, NEAR_FORMS)) {
             for (const row of this.skillRows.all(`{body} : NEAR(${quoteToken(fa)} ${quoteToken(fb)}, ${NEAR_WORDS})`)) {
-              const skill = this.skillOfRow[row] as string;
-              a.nearBody.add(skill);
-              b.nearBody.add(skill);
+              a.near[row] = 1;
+              b.near[row] = 1;
             }
           }
         }

@@ -11,7 +11,7 @@
 import type { DiscoverAnswer, DiscoverResult } from '../../shared/agent.js';
 import type { Mode, Role, Skill } from '../../shared/model.js';
 import { isOffered } from '../policy/modes.js';
-import { BODY_NEAR, DiscoverIndex, type Found, type TermHits } from './discover-index.js';
+import { BODY_NEAR, DiscoverIndex, type IndexedTool, type TermHits } from './discover-index.js';
 import { intentTerms } from './intent-terms.js';
 
 /**
@@ -101,52 +101,59 @@ function statusFactor(status: string | null): number {
 
 /** A skill that matched, on its way to a result. */
 interface Candidate {
+  /** Its index in the DiscoverIndex. */
+  at: number;
   skill: Skill;
   role: Role | null;
   errors: string[];
   relevance: number;
+  /** The share of the intent it holds, before the strength weighs in (see STRENGTH). */
+  share: number;
   /** How many of the skill's fields hold the intent's terms (rarity-weighted): a tie-breaker. */
   spread: number;
-  /** The tool its best match went through, if a tool added to it. */
-  tool: string | null;
+  /** The tool its best match went through (its index in the DiscoverIndex), if a tool added to it. */
+  tool: number | null;
   score: number;
   outdone: boolean;
   tagHits: string[];
   readOnlyMatch: boolean;
 }
 
-const NOTHING: Found = { max: 0, count: 0 };
-
-/** What a term found in the skill's own fields and in one of its tools. */
-function fieldsOf(h: TermHits, skill: string, tool: string | null): { own: Found; inTool: Found } {
-  return { own: h.inSkill.get(skill) ?? NOTHING, inTool: tool === null ? NOTHING : (h.inTool.get(skill)?.get(tool) ?? NOTHING) };
-}
-
 /**
  * The skill's fields with each of its tools in turn (or alone): the best of these is its match.
  * Ties go to the one holding the terms in more fields, then to the one whose tool matched more.
  */
-function bestUnit(hits: readonly TermHits[], skill: Skill, total: number, dilution: number): Pick<Candidate, 'relevance' | 'spread' | 'tool'> {
-  let best = { relevance: 0, spread: 0, toolWords: 0, tool: null as string | null };
-  for (const tool of skill.tools.length > 0 ? skill.tools.map((t) => t.name) : [null]) {
+function bestUnit(hits: readonly TermHits[], index: DiscoverIndex, skill: number, total: number): Pick<Candidate, 'relevance' | 'spread' | 'tool'> {
+  const near = BODY_NEAR * index.diluted(skill);
+  const first = index.firstTool[skill] as number;
+  const end = index.firstTool[skill + 1] as number;
+  let best = { relevance: 0, spread: 0, toolWords: 0, tool: null as number | null };
+  // With no tools the skill is weighed alone: -1 stands for no tool.
+  for (let tool = first < end ? first : -1; tool < end; tool = tool === -1 ? end : tool + 1) {
     let relevance = 0;
     let spread = 0;
     let toolWords = 0;
     for (const h of hits) {
-      const { own, inTool } = fieldsOf(h, skill.name, tool);
-      if (own.count + inTool.count === 0) continue;
-      const ownWeight = h.nearBody.has(skill.name) ? Math.max(own.max, BODY_NEAR * dilution) : own.max;
+      const ownFields = h.ownFields[skill] as number;
+      const toolFields = tool === -1 ? 0 : (h.toolFields[tool] as number);
+      if (ownFields + toolFields === 0) continue;
+      const own = h.near[skill] === 1 ? Math.max(h.own[skill] as number, near) : (h.own[skill] as number);
       // Each field beyond the best adds a little: a term in the name, the description and the body is surer than in one of them.
-      const more = Math.min(1, Math.max(ownWeight, inTool.max) + ALSO_IN_ANOTHER_FIELD * (own.count + inTool.count - 1));
+      const more = Math.min(1, Math.max(own, tool === -1 ? 0 : (h.tool[tool] as number)) + ALSO_IN_ANOTHER_FIELD * (ownFields + toolFields - 1));
       relevance += (h.weight * more) / total;
-      spread += h.weight * (own.count + inTool.count);
-      if (inTool.count > 0) toolWords++;
+      spread += h.weight * (ownFields + toolFields);
+      if (toolFields > 0) toolWords++;
     }
     if (relevance > best.relevance || (relevance === best.relevance && (spread > best.spread || (spread === best.spread && toolWords > best.toolWords)))) {
       best = { relevance, spread, toolWords, tool: toolWords > 0 ? tool : null };
     }
   }
   return { relevance: best.relevance, spread: best.spread, tool: best.tool };
+}
+
+/** Whether a candidate holds a term, in its own fields or in the tool it matched through. */
+function holds(h: TermHits, c: Candidate): boolean {
+  return (h.ownFields[c.at] as number) > 0 || (c.tool !== null && (h.toolFields[c.tool] as number) > 0);
 }
 
 /** Words in quotes joined as a sentence says them: “a”, “b” and “c”. */
@@ -159,10 +166,9 @@ function quotedList(words: readonly string[]): string {
 function foundWords(c: Candidate, hits: readonly TermHits[]): string[] {
   const words: string[] = [];
   let previous: TermHits | null = null;
-  for (const h of hits) {
-    const { own, inTool } = fieldsOf(h, c.skill.name, c.tool);
-    const found = own.count + inTool.count > 0;
-    if (found && h.term.unspaced && previous?.term.unspaced && hits[hits.indexOf(h) - 1] === previous) {
+  for (const [i, h] of hits.entries()) {
+    const found = holds(h, c);
+    if (found && h.term.unspaced && previous?.term.unspaced && hits[i - 1] === previous) {
       words[words.length - 1] += [...h.term.word].slice(1).join('');
     } else if (found) words.push(h.term.word);
     previous = found ? h : null;
@@ -177,11 +183,11 @@ const ROLE_WORDS: Record<Role, string> = { procedure: 'does the whole job', util
  * Why a candidate ranked where it did, in plain words and in the order the rules apply: what it
  * mentions (and through which tool), what kind of skill it is, its tags, whether it only reads, its errors.
  */
-function reason(c: Candidate, hits: readonly TermHits[]): string {
+function reason(c: Candidate, hits: readonly TermHits[], index: DiscoverIndex): string {
   const status = c.skill.status === 'stable' || c.skill.status === 'experimental' ? `${c.skill.status}, ` : '';
   const kind = c.outdone ? 'a guide to the job, after the tool that does it' : c.role === null ? 'not classified' : `${status}${ROLE_WORDS[c.role]}`;
   return [
-    `mentions ${quotedList(foundWords(c, hits))}${c.tool === null ? '' : ` (tool ${c.tool})`}`,
+    `mentions ${quotedList(foundWords(c, hits))}${c.tool === null ? '' : ` (tool ${(index.tools[c.tool] as IndexedTool).name})`}`,
     kind,
     ...(c.tagHits.length > 0 ? [`tagged ${quotedList(c.tagHits)}`] : []),
     ...(c.readOnlyMatch ? ['only reads, as asked'] : []),
@@ -202,8 +208,8 @@ function ranked(candidates: Candidate[], terms: readonly TermHits[], intent: str
   let top = 0;
   // The utility that does the job: the best strong match among utilities that have tools to do it with.
   let doesTheJob = 0;
-  for (const c of candidates) top = Math.max(top, c.relevance);
-  for (const c of candidates) if (c.role === 'utility' && c.skill.tools.length > 0 && c.relevance >= top / 2) doesTheJob = Math.max(doesTheJob, c.relevance);
+  for (const c of candidates) top = Math.max(top, c.share);
+  for (const c of candidates) if (c.role === 'utility' && c.skill.tools.length > 0 && c.share >= top / 2) doesTheJob = Math.max(doesTheJob, c.share);
   const words = terms.map((h) => h.term.word);
   const intentSingulars = words.map(singular);
   const readOnlyIntent = isReadOnlyIntent(intent);
@@ -213,7 +219,7 @@ function ranked(candidates: Candidate[], terms: readonly TermHits[], intent: str
     // a guide) only describes it, so it goes after a utility whose tool matches at least as well,
     // unless the intent names the procedure itself ("write a commit message").
     const named = skill.name.split('-').every((part) => intentSingulars.includes(singular(part)));
-    c.outdone = role === 'procedure' && skill.tools.length === 0 && c.relevance <= doesTheJob && !named;
+    c.outdone = role === 'procedure' && skill.tools.length === 0 && c.share <= doesTheJob && !named;
     const roleFactor = role === 'utility' ? RANK_FACTORS.utility : c.outdone ? RANK_FACTORS.procedureOutdone : 1;
     const tags = new Set(skill.tags.map((t) => singular(t.toLowerCase())));
     c.tagHits = words.filter((_, i) => tags.has(intentSingulars[i] as string));
@@ -232,11 +238,17 @@ function ranked(candidates: Candidate[], terms: readonly TermHits[], intent: str
   const byRelevance = [...candidates].sort((a, b) => b.relevance - a.relevance);
   const kept: Candidate[] = [];
   for (const c of byRelevance) {
-    // Ties on score are decided by relevance and more, so one that could still tie is weighed too.
-    if (kept.length >= keep && c.relevance < (kept[kept.length - 1] as Candidate).score) break;
+    const last = kept[kept.length - 1];
+    if (kept.length >= keep && last !== undefined) {
+      if (c.relevance < last.score) break;
+      // At its best (no rule against it) it would still sort after the last kept: ties are decided by relevance, spread, name.
+      c.score = c.relevance;
+      if (byScore(c, last) > 0) continue;
+    }
     weigh(c);
-    kept.push(c);
-    kept.sort(byScore);
+    let at = kept.length;
+    while (at > 0 && byScore(c, kept[at - 1] as Candidate) < 0) at--;
+    kept.splice(at, 0, c);
     if (kept.length > keep) kept.pop();
   }
   return kept;
@@ -244,7 +256,7 @@ function ranked(candidates: Candidate[], terms: readonly TermHits[], intent: str
 
 const round = (n: number): number => Math.round(n * 1000) / 1000;
 
-function toResult(c: Candidate, hits: readonly TermHits[]): DiscoverResult {
+function toResult(c: Candidate, hits: readonly TermHits[], index: DiscoverIndex): DiscoverResult {
   return {
     skill_id: c.skill.name,
     name: c.skill.name,
@@ -252,11 +264,18 @@ function toResult(c: Candidate, hits: readonly TermHits[]): DiscoverResult {
     relevance: round(c.relevance),
     role: c.role,
     effect_mode: c.skill.classification?.effectMode ?? null,
-    reason: reason(c, hits),
+    reason: reason(c, hits, index),
     tools: c.errors.length > 0 ? [] : c.skill.tools.map((t) => t.name),
     errors: c.errors,
   };
 }
+
+/**
+ * How much the strength (BM25 over the skill's whole text: how often it holds the words, against its
+ * length) weighs in the relevance beside the share of the intent held, which weighs 1: the share
+ * says which of the terms a skill holds and where, the strength how much of its text is about them.
+ */
+const STRENGTH = 0.2;
 
 /** What each field holding a term adds beyond its best one. */
 const ALSO_IN_ANOTHER_FIELD = 0.05;
@@ -274,39 +293,49 @@ export class Discovery {
   constructor(private readonly nativeBinding?: string) {}
 
   private index(skills: readonly Skill[]): DiscoverIndex {
-    const signature = skills.map((s) => `${s.name}@${s.hash}`).join('\n');
-    if (this.indexed?.signature === signature) return this.indexed;
+    if (this.indexed?.reuseFor(skills)) return this.indexed;
     this.indexed?.close();
-    this.indexed = new DiscoverIndex(signature, skills, this.nativeBinding);
+    this.indexed = new DiscoverIndex(skills, this.nativeBinding);
     return this.indexed;
   }
 
   /** Ranked skills for an intent, best first (sidecars only when asked for by role_filter), and better matches of the roles left out. */
   discover(intent: string, skills: readonly Skill[], mode: Mode, options: DiscoverOptions = {}): DiscoverAnswer {
     // A skill that loaded with errors is still offered when they leave its words as written.
-    const readable = new Map<string, string[]>();
-    for (const s of skills) {
-      const errors = s.state === 'error' ? readableErrors(s) : [];
-      if (errors !== null) readable.set(s.name, errors);
-    }
-    const index = this.index(skills.filter((s) => readable.has(s.name)));
-    const terms = intentTerms(intent, (form) => index.knows(form));
+    const index = this.index(skills.filter((s) => s.state !== 'error' || readableErrors(s) !== null));
+    const terms = intentTerms(
+      intent,
+      (form) => index.knows(form),
+      (term) => index.rarity(term),
+    );
     if (terms.length === 0) return { results: [], also: [] };
     const hits = terms.map((term) => index.hits(term));
     index.noteNearness(hits);
     const total = hits.reduce((sum, h) => sum + h.weight, 0);
+    const strengths = index.strengths(hits);
 
     const domains = options.domain === undefined ? null : (Array.isArray(options.domain) ? options.domain : [options.domain]).map((d) => d.toLowerCase());
-    const matched = new Set(hits.flatMap((h) => [...h.inSkill.keys(), ...h.inTool.keys()]));
+    const seen = new Uint8Array(index.skills.length);
     const candidates: Candidate[] = [];
-    for (const name of matched) {
-      const skill = index.skills.get(name);
-      if (!skill || !isOffered(skill, mode)) continue;
-      if (domains !== null && !skill.domain.some((d) => domains.includes(d.toLowerCase()))) continue;
-      const best = bestUnit(hits, skill, total, index.diluted(name));
-      const role = skill.classification?.role ?? null;
-      const errors = readable.get(name) ?? [];
-      if (best.relevance > 0) candidates.push({ skill, role, errors, ...best, score: 0, outdone: false, tagHits: [], readOnlyMatch: false });
+    for (const h of hits) {
+      for (const at of h.holders) {
+        if (seen[at] === 1) continue;
+        seen[at] = 1;
+        const skill = index.skills[at] as Skill;
+        if (!isOffered(skill, mode)) continue;
+        if (domains !== null && !skill.domain.some((d) => domains.includes(d.toLowerCase()))) continue;
+        const best = bestUnit(hits, index, at, total);
+        const role = skill.classification?.role ?? null;
+        const errors = skill.state === 'error' ? (readableErrors(skill) ?? []) : [];
+        if (best.relevance === 0) continue;
+        const { relevance, spread, tool } = best;
+        candidates.push({ at, skill, role, errors, relevance, share: relevance, spread, tool, score: 0, outdone: false, tagHits: [], readOnlyMatch: false });
+      }
+    }
+    if (strengths !== null) {
+      // The strength is weighed on the scale of the best share, so it reorders close matches without lifting weak ones.
+      const top = candidates.reduce((most, c) => Math.max(most, c.relevance), 0);
+      for (const c of candidates) c.relevance = (c.relevance + STRENGTH * top * (strengths[c.at] as number)) / (1 + STRENGTH);
     }
     const asked = (c: Candidate): boolean => (options.roleFilter !== undefined ? c.role === options.roleFilter : c.role !== 'sidecar');
     const results = ranked(candidates.filter(asked), hits, intent, options.limit ?? DEFAULT_LIMIT);
@@ -318,11 +347,11 @@ export class Discovery {
     );
     const first = results[0]?.score ?? 0;
     return {
-      results: results.map((c) => toResult(c, hits)),
+      results: results.map((c) => toResult(c, hits, index)),
       also: others
         .filter((c) => c.score > first)
         .slice(0, ALSO_LIMIT)
-        .map((c) => toResult(c, hits)),
+        .map((c) => toResult(c, hits, index)),
     };
   }
 

@@ -22,6 +22,15 @@ export interface Term {
 
 /** Whether the skills hold a form somewhere; compounds are offered only as the skills write them. */
 export type Knows = (form: string) => boolean;
+/** How rare a term is among the skills, ln(1 + skills / skills holding it); 0 when none holds it. */
+export type Rarity = (term: Term) => number;
+
+/**
+ * The most terms an intent is looked up by. A longer one (a pasted page) keeps its most telling
+ * terms, as a "more like this" query does: the most often repeated times the rarest, words no skill
+ * holds last. Each term costs a look-up in every field, so a page of text stays as fast as a line.
+ */
+export const MAX_TERMS = 24;
 
 const UNSPACED_RUN =
   /(?:(?=[\p{L}\p{M}\p{N}])[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Thai}\p{scx=Lao}\p{scx=Khmer}\p{scx=Myanmar}])+/gu;
@@ -57,27 +66,55 @@ function wordTerm(words: readonly string[], at: number, knows: Knows): Term {
   return { word, forms: [...new Set(forms)], unspaced: false };
 }
 
-/** The terms of an intent, in order, each once. */
-export function intentTerms(intent: string, knows: Knows): Term[] {
+/** A term before its compounds are looked up: a word's place in the intent, or the term itself. */
+type Pending = { word: string; at: number } | Term;
+
+/**
+ * The terms of an intent, in order, each once; at most MAX_TERMS, the most telling (see there),
+ * which `rarity` decides only when there are more.
+ */
+export function intentTerms(intent: string, knows: Knows, rarity: Rarity = () => 1): Term[] {
   const words = wordsOf(intent);
-  const terms: Term[] = [];
+  const pending: Pending[] = [];
   for (let at = 0; at < words.length;) {
     const word = words[at] as string;
     if (hasUnspacedRun(word)) {
-      terms.push(...unspacedTerms(word));
+      pending.push(...unspacedTerms(word));
       at++;
       continue;
     }
     const phrase = phraseAt(words, at);
     if (phrase !== null) {
-      terms.push({ word: phrase.phrase, forms: [phrase.phrase, ...phrase.short], unspaced: false });
+      pending.push({ word: phrase.phrase, forms: [phrase.phrase, ...phrase.short], unspaced: false });
       at += phrase.length;
       continue;
     }
-    terms.push(wordTerm(words, at, knows));
+    pending.push({ word, at });
     at++;
   }
-  const kept = new Set(contentWords(terms.map((t) => t.word)));
-  const seen = new Set<string>();
-  return terms.filter((t) => kept.has(t.word) && !seen.has(t.word) && seen.add(t.word));
+  const kept = new Set(contentWords(pending.map((t) => t.word)));
+  const count = new Map<string, number>();
+  let unique: Pending[] = [];
+  for (const t of pending) {
+    if (!kept.has(t.word)) continue;
+    const times = count.get(t.word) ?? 0;
+    if (times === 0) unique.push(t);
+    count.set(t.word, times + 1);
+  }
+  if (unique.length > MAX_TERMS) {
+    const telling = new Map(unique.map((t) => [t.word, (count.get(t.word) as number) * rarity(asTerm(t, words, () => false))]));
+    const best = new Set(
+      [...unique]
+        .sort((a, b) => (telling.get(b.word) as number) - (telling.get(a.word) as number))
+        .slice(0, MAX_TERMS)
+        .map((t) => t.word),
+    );
+    unique = unique.filter((t) => best.has(t.word));
+  }
+  return unique.map((t) => asTerm(t, words, knows));
+}
+
+/** A pending term made whole: a word gets its other forms and compounds. */
+function asTerm(t: Pending, words: readonly string[], knows: Knows): Term {
+  return 'at' in t ? wordTerm(words, t.at, knows) : t;
 }

@@ -39,6 +39,7 @@ const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = {
   img: ['image'],
   impl: ['implementation'],
   info: ['information'],
+  jpg: ['jpeg'],
   js: ['javascript'],
   k8s: ['kubernetes'],
   l10n: ['localization'],
@@ -77,6 +78,7 @@ const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = {
   vuln: ['vulnerability'],
   vulns: ['vulnerabilities'],
   xss: ['cross site scripting'],
+  yml: ['yaml'],
 };
 
 /** Long form → its abbreviations, the other direction of the table. */

@@ -81,21 +81,25 @@ describe('discover (ADR-001)', () => {
     expect(core.agent.discover('write a commit message for my staged changes').results[0]?.skill_id).toBe('commit-message');
   });
 
-  it('scores from 0 to 1: relevance is the share of the intent matched, the score weighs it by the rules', () => {
+  it('scores from 0 to 1: relevance is the share of the intent matched with the strength beside it, the score weighs it by the rules', () => {
     const t = testHome();
-    classified(t, 'weather', { description: 'Forecasts for any city.', role: 'procedure', tags: ['weather', 'forecast'] });
-    classified(t, 'almanac', { description: 'Sunrise, tides and a weather summary.', role: 'utility', status: 'experimental' });
-    const [weather, almanac] = open(t).agent.discover('weather forecast').results;
-    expect(weather).toMatchObject({ skill_id: 'weather', relevance: 1, score: 1 });
-    // 'weather' is held by both skills, by one in a tag (1) and by the other in its description (0.8):
+    classified(t, 'tides', { description: 'Tables for any port.', role: 'procedure', tags: ['tide', 'harbour'] });
+    classified(t, 'almanac', { description: 'Sunrise, moon phases and a tide summary.', role: 'utility', status: 'experimental' });
+    const [tides, almanac] = open(t).agent.discover('tide harbour').results;
+    // Every word in a name or tag, and the text that holds them most: 1.
+    expect(tides).toMatchObject({ skill_id: 'tides', relevance: 1, score: 1 });
+    // 'tide' is held by both skills, by one in its name and a tag (1) and by the other in its description (0.8):
     // rarity ln(1 + 2/1.8); this one finds it in the description (0.8 of a name or tag hit).
-    // 'forecast' (held by one, rarity ln(1 + 2/1)) not at all. Then utility ×0.74, experimental ×0.9, no tag ×0.95.
-    const relevance = (Math.log(1 + 2 / 1.8) * 0.8) / (Math.log(1 + 2 / 1.8) + Math.log(3));
-    expect(almanac?.relevance).toBeCloseTo(relevance, 3);
-    expect(almanac?.score).toBeCloseTo(relevance * 0.74 * 0.9 * 0.95, 3);
+    // 'harbour' (held by one, rarity ln(1 + 2/1)) not at all.
+    const share = (Math.log(1 + 2 / 1.8) * 0.8) / (Math.log(1 + 2 / 1.8) + Math.log(3));
+    // Beside the share (weight 1), its strength, a part of the strongest text's (weight 0.2 on the best share's scale).
+    expect(almanac!.relevance).toBeGreaterThan(share / 1.2);
+    expect(almanac!.relevance).toBeLessThan((share + 0.2) / 1.2);
+    // Then utility ×0.74, experimental ×0.9, no tag ×0.95.
+    expect(almanac!.score).toBeCloseTo(almanac!.relevance * 0.74 * 0.9 * 0.95, 2);
     // Why, in words a person reads: what it mentions and what kind of skill it is; the numbers are the fields above.
-    expect(almanac?.reason).toBe('mentions “weather”; experimental, a building block');
-    expect(weather?.reason).toBe('mentions “weather” and “forecast”; stable, does the whole job; tagged “weather” and “forecast”');
+    expect(almanac?.reason).toBe('mentions “tide”; experimental, a building block');
+    expect(tides?.reason).toBe('mentions “tide” and “harbour”; stable, does the whole job; tagged “tide” and “harbour”');
   });
 
   it('rule 2: stable over experimental over the rest', () => {
@@ -106,12 +110,14 @@ describe('discover (ADR-001)', () => {
     expect(ids(open(t).agent.discover('take meeting notes').results)).toEqual(['notes-c', 'notes-a', 'notes-b']);
   });
 
-  it('rule 3: an exact tag match over a name or description match', () => {
+  it('rule 3: an exact tag match over a name match as relevant', () => {
     const t = testHome();
-    classified(t, 'weather-words', { description: 'Weather forecasts and weather reports, weather everywhere.', role: 'utility' });
+    // The same words, as many and as long, the word once: one in its name, the other in a tag.
+    classified(t, 'weather-report', { description: 'Tomorrow at a glance.', role: 'utility' });
     classified(t, 'forecast', { description: 'Tomorrow at a glance.', role: 'utility', tags: ['weather'] });
     const results = open(t).agent.discover('weather').results;
-    expect(ids(results)).toEqual(['forecast', 'weather-words']);
+    expect(results[0]?.relevance).toBe(results[1]?.relevance);
+    expect(ids(results)).toEqual(['forecast', 'weather-report']);
     expect(results[0]?.reason).toContain('tagged “weather”');
   });
 
@@ -197,6 +203,34 @@ describe('discover (ADR-001)', () => {
     expect(first('a frontend for the shop')).toBe('web-ui');
     expect(first('在滴答清单里新建一个任务')).toBe('todo-cn');
     expect(core.agent.discover('在滴答清单里新建一个任务').results[0]?.reason).toContain('“滴答清单”');
+  });
+
+  it('at an equal share of the intent, the skill whose text holds the words more strongly goes first (#40)', () => {
+    const t = testHome();
+    const plain = (name: string, description: string) => writeSkill(t.skills, name, skillMd({ name, description }));
+    // Both hold "archive" once as a field (their description): the same share. The second is about nothing else.
+    plain('a-copier', 'Archive your files to the disk, then check them.');
+    plain('b-keeper', 'Archive, archive and archive your files.');
+    const results = open(t).agent.discover('archive').results;
+    expect(ids(results)).toEqual(['b-keeper', 'a-copier']);
+    expect(results[0]!.relevance).toBeGreaterThan(results[1]!.relevance);
+  });
+
+  it('many equally relevant skills: the first ones by name, as many as asked for', () => {
+    const t = testHome();
+    const names = Array.from({ length: 30 }, (_, i) => `copy-${String(i).padStart(2, '0')}`);
+    for (const name of [...names].reverse()) writeSkill(t.skills, name, skillMd({ name, description: 'Copy files to a backup disk.' }));
+    const results = open(t).agent.discover('backup disk', { limit: 7 }).results;
+    expect(ids(results)).toEqual(names.slice(0, 7));
+  });
+
+  it('a pasted page finds the skill its rarest words name (#40)', () => {
+    const t = testHome({ bundled: SKILLS_DIR });
+    writeSkill(t.skills, 'quokka-census', skillMd({ name: 'quokka-census', description: 'Count the quokkas on Rottnest island.' }));
+    const core = open(t);
+    const page = `${'please read the files and the notes and tell me what the status of the work is, '.repeat(20)}then count the quokkas on rottnest`;
+    expect(page.length).toBeGreaterThan(1500);
+    expect(core.agent.discover(page).results[0]?.skill_id).toBe('quokka-census');
   });
 
   it('any intent, hostile or not, gets a well-formed answer: scores within relevance within 0–1, best first (property)', () => {

@@ -18,6 +18,8 @@ describe('word forms', () => {
       ['config', 'configuration'],
       ['js', 'javascript'],
       ['ts', 'typescript'],
+      ['jpg', 'jpeg'],
+      ['yml', 'yaml'],
     ]) {
       expect(wordForms(short as string)).toContain(long);
       expect(wordForms(long as string)).toContain(short);

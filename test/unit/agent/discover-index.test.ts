@@ -1,0 +1,49 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { DiscoverIndex } from '../../../src-main/core/agent/discover-index.js';
+import { intentTerms } from '../../../src-main/core/agent/intent-terms.js';
+import { parseSkill } from '../../../src-main/core/skills/parse-skill.js';
+import type { SkillRoot } from '../../../src-main/shared/model.js';
+import { skillMd, tempDir, writeSkill } from '../../support/temp.js';
+
+const indexes: DiscoverIndex[] = [];
+afterEach(() => {
+  for (const index of indexes.splice(0)) index.close();
+});
+
+/** An index over skills made of a name, a description and a body. */
+function indexOf(skills: [name: string, description: string, body?: string][]): DiscoverIndex {
+  const root = tempDir();
+  const userRoot: SkillRoot = { path: root, kind: 'env', trust: 'user', syntax: 'angle' };
+  const index = new DiscoverIndex(
+    skills.map(([name, description, body]) => parseSkill(writeSkill(root, name, skillMd({ name, description }, body ?? '')), userRoot)),
+  );
+  indexes.push(index);
+  return index;
+}
+
+const at = (index: DiscoverIndex, name: string): number => index.skills.findIndex((s) => s.name === name);
+
+describe('discover index', () => {
+  it('strength: the skill whose text holds the words most is 1, the others a part of it, one holding none 0', () => {
+    const index = indexOf([
+      ['keeper', 'Backup your files.', 'Backup them daily; a backup a day keeps loss away.'],
+      ['copier', 'Backup your files.', 'Copy files to a disk, then check the copies.'],
+      ['camera', 'Take a snapshot.'],
+    ]);
+    const hits = intentTerms('backup files', (form) => index.knows(form)).map((term) => index.hits(term));
+    const strength = index.strengths(hits)!;
+    expect(strength[at(index, 'keeper')]).toBe(1);
+    expect(strength[at(index, 'copier')]).toBeGreaterThan(0);
+    expect(strength[at(index, 'copier')]).toBeLessThan(1);
+    expect(strength[at(index, 'camera')]).toBe(0);
+    // An intent with no words (only an unspaced run) has no strength to measure.
+    expect(index.strengths(intentTerms('会议记录', () => false).map((term) => index.hits(term)))).toBeNull();
+  });
+
+  it('is used again for the same skills, rebuilt for others', () => {
+    const index = indexOf([['fixer', 'Fix failing tests.']]);
+    expect(index.reuseFor([...index.skills])).toBe(true);
+    expect(index.reuseFor([{ ...index.skills[0]!, hash: 'changed' }])).toBe(false);
+    expect(index.reuseFor([])).toBe(false);
+  });
+});

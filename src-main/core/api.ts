@@ -260,6 +260,7 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
       await this.runs.close(why);
       await this.projects.settled();
       this.agent.close();
+      await this.voice.close();
       await this.library.close();
       await this.state.close();
     })();

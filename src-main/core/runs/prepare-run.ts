@@ -179,14 +179,25 @@ function openCwd(cwd: string | undefined, defaultCwd: string): OpenWorkspace {
   return openWorkspace(dir);
 }
 
-/** Looks up, renders, resolves the box and decides; throws what stops a call before any policy question. */
-export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
+/** A dry run's preparation: in a folder no run may have, no box (the decision is `refuse`, with E511). */
+export interface DryPrepared extends Omit<Prepared, 'box'> {
+  box: BoxSpec | null;
+}
+
+/**
+ * Looks up, renders, resolves the box and decides; throws what stops a call before any policy question.
+ * A dry run gets a folder the workspace guard refuses as its decision instead, so it still shows what would run.
+ */
+export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared;
+export function prepareRun(deps: PrepareDeps, input: RunInput, options: { dryRun: true }): DryPrepared;
+export function prepareRun(deps: PrepareDeps, input: RunInput, options: { dryRun?: boolean } = {}): DryPrepared {
   const skill = deps.registry.get(input.skill);
   if (!skill) throw skillNotFound(input.skill, deps.registry.list());
   const workspace = openCwd(input.cwd, deps.defaultCwd);
   let box: BoxSpec | null = null;
   try {
-    const prepared = decideOn(deps, input, skill, workspace, (opened) => (box = opened));
+    const prepared = decideOn(deps, input, skill, workspace, (opened) => (box = opened), options.dryRun === true);
+    if (prepared.box === null) closeHandle(workspace.handle);
     return prepared;
   } catch (error) {
     if (box === null) closeHandle(workspace.handle);
@@ -196,7 +207,7 @@ export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
 }
 
 /** Renders, resolves the box around the opened folder (handing it to `opened` at once) and decides. */
-function decideOn(deps: PrepareDeps, input: RunInput, skill: Skill, workspace: OpenWorkspace, opened: (box: BoxSpec) => void): Prepared {
+function decideOn(deps: PrepareDeps, input: RunInput, skill: Skill, workspace: OpenWorkspace, opened: (box: BoxSpec) => void, dryRun: boolean): DryPrepared {
   const folder = workspace.handle.path;
   const command = renderCommand(skill, input.tool, input.args ?? {}, { cwd: folder });
   const tool = skill.tools.find((t) => t.name === input.tool);
@@ -208,7 +219,12 @@ function decideOn(deps: PrepareDeps, input: RunInput, skill: Skill, workspace: O
   const profile = runProfile(db, skill, tool);
   const places = guardPlaces(deps);
   const verdict = guardWorkspace({ path: folder, chain: workspace.chain }, profile.name, places);
-  if (verdict.kind === 'refused') throw verdict.error;
+  if (verdict.kind === 'refused') {
+    if (!dryRun) throw verdict.error;
+    // No box is opened around a folder no run may have; the view is the profile's own.
+    const decision: Decision = { outcome: 'refuse', error: verdict.error };
+    return { skill, command, programPath: program, decision, sandbox: sandboxView(deps.sandbox, profile), folder, box: null };
+  }
   const skillDir = realpathSync(skill.dir);
   // A program in a place no run may read is refused by policy (E707) before its box would bind it.
   const programRefused =

@@ -68,8 +68,8 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
 
   /** The rendered request, the policy decision and the sandbox, without recording or running anything. */
   dryRun(input: RunInput): DryRun {
-    const { command, programPath, decision, sandbox, box } = prepareRun(this.deps, input);
-    box.close();
+    const { command, programPath, decision, sandbox, box } = prepareRun(this.deps, input, { dryRun: true });
+    box?.close();
     return {
       command,
       programPath,

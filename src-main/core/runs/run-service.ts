@@ -69,6 +69,8 @@ const BOX_REFUSALS = new Set(['E511', 'E512']);
 
 /** A request as recorded: what every later phase of its run reads. */
 interface Requested {
+  /** state.db as the run found it: its decision is recorded there even while the core closes. */
+  db: StateDb;
   id: string;
   traceId: string;
   input: RunInput;
@@ -209,13 +211,13 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     );
     const channel = requestChannel(input.surface, input.channel);
     recordChannel(db, id, channel);
-    return { id, traceId, input, prepared, tool: skill.tools.find((t) => t.name === command.tool), channel, answer: null };
+    return { db, id, traceId, input, prepared, tool: skill.tools.find((t) => t.name === command.tool), channel, answer: null };
   }
 
   /** Records the decision and tells whoever listens. */
   private decided(request: Requested, view: RunDecisionView, errorCode: string | null = null): void {
-    const { id, traceId, prepared, answer } = request;
-    recordDecision(this.deps.db, id, {
+    const { db, id, traceId, prepared, answer } = request;
+    recordDecision(db, id, {
       outcome: view.outcome,
       decidedBy: view.by,
       ruleId: view.ruleId,
@@ -244,7 +246,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     }
     const verdict = await this.ask(request, decision, options);
     const { skill, command } = request.prepared;
-    const changed = changedWhileWaiting(this.deps.db, skill, command.tool);
+    const changed = changedWhileWaiting(request.db, skill, command.tool);
     if (changed !== null) return this.stop(request, changed, 'refused', 'policy');
     const view: RunDecisionView = { outcome: 'approved', by: 'user', reason: decision.reason, ruleId: null, actor: verdict.actor };
     return { programPath: decision.programPath, view, verdict };
@@ -313,7 +315,7 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
     const blind = alwaysBlindTo(skill, request.tool);
     // Said where the person reads the run: it ran once, and will ask again.
     if (blind !== null) return { ...view, reason: `${view.reason}; Always was not remembered: ${blind}` };
-    remember(this.deps.db, {
+    remember(request.db, {
       skill: skill.name,
       tool: command.tool,
       skillHash: skill.hash,

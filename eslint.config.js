@@ -16,7 +16,7 @@ const coreFloors = [
   ['config', 'policy', 'process', 'authority'],
   ['store', 'packs'],
   ['search', 'runs', 'connect', 'voice', 'served'],
-  ['agent', 'gateway', 'skill-summary', 'parallel-worker'],
+  ['agent', 'gateway', 'skill-summary', 'parallel-worker', 'doctor'],
   ['library'],
   ['services'],
   ['api', 'facade', 'runs-facade'],

@@ -21,7 +21,8 @@ const REQUIRED_NODE = [22, 12];
 function fail(lines) {
   process.stderr.write(
     `\nSkilltray cannot start the desktop app:\n\n${lines.map((l) => `  ${l}`).join('\n')}\n\n` +
-      '  Meanwhile the command line (npx skilltray …) and browser mode (npm run web) work without Electron.\n\n',
+      '  Meanwhile the command line (skilltray …, put on your PATH once with npm link --ignore-scripts;\n' +
+      '  or node bin/skilltray.js …) and browser mode (npm run web) work without Electron.\n\n',
   );
   process.exit(1);
 }

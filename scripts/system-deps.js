@@ -99,7 +99,9 @@ export async function missingDependencies({ platform = process.platform, env = p
       })),
     { program: 'git', why: 'the tests make Git repositories' },
     { program: 'ssh-keygen', why: 'the pack tests sign commits with SSH keys they generate' },
-    { program: 'bash', why: 'the CLI tests pipe through a shell' },
+    { program: 'bash', why: 'the CLI tests pipe through a shell, and the completion tests ask its completion' },
+    { program: 'zsh', why: "the completion tests parse and ask skilltray's zsh completion" },
+    { program: 'fish', why: "the completion tests parse and ask skilltray's fish completion" },
     {
       program: 'cc',
       why: "the build compiles the relay a sandboxed run starts first, and the state.db salvage test compiles sqlite3's shell (for its .recover)",

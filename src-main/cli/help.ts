@@ -78,12 +78,15 @@ export const COMMAND_GROUPS: readonly (readonly [group: string, commands: readon
       ['mcp', 'the MCP server an assistant starts (connect sets that up)'],
       ['token', "the local API's access token"],
       ['roots', 'the folders skills are read from'],
+      ['doctor', 'what this machine has for Skilltray (sandbox, roots, assistants, voice), with fixes'],
+      ['completion', 'tab completion for bash, zsh or fish: commands, options, skills, tools'],
     ],
   ],
   [
     'Skill authors',
     [
-      ['check', 'check a skill for mistakes, with file and line'],
+      ['new', 'write a new skill that checks clean, ready to edit'],
+      ['check', 'check a skill for mistakes, with file and line (--watch: again on every change)'],
       ['build', "build a skill's search index now"],
       ['stats', 'how often a skill was read, and what was looked for'],
       ['sync', 'merge access logs kept in a project folder'],

@@ -24,8 +24,12 @@ import { mcpCommand } from './commands/mcp.js';
 import { limitsCommand } from './commands/limits.js';
 import { retentionCommand } from './commands/retention.js';
 import { runCommands } from './commands/runs.js';
+import { folderHint } from './commands/run.js';
 import { serveCommands } from './commands/serve.js';
 import { skillCommands } from './commands/skills.js';
+import { newCommand } from './commands/new.js';
+import { doctorCommand } from './commands/doctor.js';
+import { completionCommand } from './commands/completion.js';
 import { packCommands } from './commands/packs.js';
 import { voiceCommand } from './commands/voice.js';
 import { commandHelp, overview, usageLine } from './help.js';
@@ -33,6 +37,7 @@ import { formatSectionNotFound } from '../shared/section-text.js';
 
 export const commands: Command[] = [
   ...skillCommands,
+  newCommand,
   ...packCommands,
   ...runCommands,
   retentionCommand,
@@ -44,6 +49,8 @@ export const commands: Command[] = [
   ...connectCommands,
   ...projectCommands,
   voiceCommand,
+  doctorCommand,
+  completionCommand(() => commands),
 ];
 
 function unknownCommand(name: string): SkilltrayError {
@@ -70,6 +77,7 @@ async function printError(ctx: CliContext, error: SkilltrayError, command: Comma
   else if (error.code === 'E101') ctx.io.err("see 'skilltray --help' for the commands\n");
   // At a terminal the person can approve the call themselves; only the CLI can say so.
   if (error.code === 'E601' && (name === 'run' || name === 'attach')) ctx.io.err('hint: approve this one call yourself with --yes\n');
+  if (error.code === 'E511' && name === 'run') ctx.io.err(`${folderHint()}\n`);
 }
 
 /** Runs one command line and returns its exit status. */

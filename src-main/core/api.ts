@@ -25,6 +25,7 @@ import type { PackService } from './packs/service.js';
 import { ApprovalBroker, type CodeSource } from './policy/approval-broker.js';
 import { platformSandbox } from './process/sandbox/platform-sandbox.js';
 import type { Sandbox } from './process/sandbox/sandbox.js';
+import type { DoctorReport } from '../shared/doctor.js';
 import { pendingNotice } from './runs/run-notices.js';
 import { removeIndexes } from './search/skill-index.js';
 import type { GatewayService } from './gateway/service.js';
@@ -93,6 +94,8 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
   /** Spoken prompts and answers, the approval hotkeys. */
   readonly voice: VoiceDesk;
   private readonly state: StateStore;
+  /** Whether this process owns runs and watches the roots (the app, serve). */
+  private watching = false;
   private closed = false;
   private closing: Promise<void> | undefined;
   private packService: Promise<PackService> | undefined;
@@ -197,6 +200,24 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     return this.assistantConnections;
   }
 
+  /**
+   * What this machine has for Skilltray (core/doctor/): containment, the roots and how this process
+   * watches each, the assistants and whether each one's entry works, voice, Node. Read-only.
+   */
+  async doctor(): Promise<DoctorReport> {
+    const { doctorReport } = await import('./doctor/doctor.js');
+    return doctorReport({
+      platform: process.platform,
+      env: this.config.env,
+      sandbox: this.sandbox,
+      relay: this.config.netRelay,
+      roots: this.skills.roots().roots,
+      owner: this.watching,
+      assistants: async () => (await this.connections()).list({ test: true }),
+      nodeVersion: process.version,
+    });
+  }
+
   /** Said by the owner's HTTP server once it serves `/mcp` (null when it stops): `connect --transport http` writes this URL. */
   serveMcpAt(url: string | null): void {
     this.mcpUrl = url;
@@ -211,6 +232,7 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
    * start would cost minutes at 10,000 skills).
    */
   async startWatching(): Promise<void> {
+    this.watching = true;
     this.preferences.startMaintenance();
     await this.projects.apply();
     await this.registry.watch();
@@ -238,6 +260,7 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
       await this.runs.close(why);
       await this.projects.settled();
       this.agent.close();
+      await this.voice.close();
       await this.library.close();
       await this.state.close();
     })();

@@ -9,3 +9,7 @@ export { nearestNames } from './did-you-mean.js';
 export { writeFileAtomic } from './files/atomic-write.js';
 export { MAX_INPUT_DEPTH, nestsDeeperThan } from './input-depth.js';
 export { argumentsFromStrings } from './template/render-command.js';
+export { exampleArguments, exampleLine, toolExamples } from './skills/tool-examples.js';
+export { skillNamesIn } from './skills/root-layout.js';
+export { skillDirIn } from './skills/root-layout.js';
+export { toolNamesAt } from './skills/tool-names.js';

@@ -94,6 +94,7 @@ const handlers: Handlers = {
   describe: (core, i) => core.library.getSkill(i.skill),
   check: (core, i, ctx) => core.skills.check(loaded(core, i.target), ctx.cwd),
   roots: (core) => core.skills.roots(),
+  doctor: (core) => core.doctor(),
   resolve: (core, i) => ({ skill: i.skill, arguments: i.args, prompt: core.skills.resolvePrompt(i.skill, i.args) }),
 
   run: (core, i, ctx) =>

@@ -14,6 +14,8 @@ const SUMMARIES: Record<OperationName, string> = {
   describe: 'One loaded skill: frontmatter, classification, tools, requirements, diagnostics',
   check: 'Diagnostics of a skill, a skill directory or a directory of skills',
   roots: 'The skill roots in precedence order, and whether each exists',
+  doctor:
+    "What this machine has for Skilltray, each finding with the line that fixes it: containment (bubblewrap, user namespaces, AppArmor, seccomp, cgroups), the roots and how each is watched, the assistants and whether each one's entry works, voice, Node",
   resolve: "A Kode prompt skill's body with $ARGUMENTS filled in",
   run: 'Runs a tool. When policy asks a person, the request waits until they answer in the app (or the approval times out: E604); a denial is 409 E603',
   dryRun: 'The rendered program + argv and what policy would decide; nothing runs or is recorded',

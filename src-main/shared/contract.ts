@@ -10,6 +10,7 @@ import { ERROR_KINDS, type ErrorCode, type ErrorShape } from './errors.js';
 import type { PackChange, PackInfo, ScanReport, SkillSwitch, UpdateReport } from './packs.js';
 import type { McpSourceStatus, ServedDirectoryEntry, ServedFile, ServedSkillEntry, ServedSkillStatus } from './served.js';
 import { BRIDGE_TRANSPORTS, LAUNCH_FORMS, type AssistantChange, type AssistantStatus, type AssistantTest, type AssistantView } from './connect.js';
+import type { DoctorReport } from './doctor.js';
 import type { BuildResult, OpenResult, OutlineResult, SearchResult, ShowResult, SourcesResult, StatsResult } from './gateway.js';
 import {
   ATTACH_TARGETS,
@@ -92,6 +93,8 @@ export const inputs = {
   describe: z.strictObject({ skill: name }),
   check: z.strictObject({ target: text() }),
   roots: z.strictObject({}),
+  /** What this machine has for Skilltray: containment, roots and how each is watched, assistants, voice, Node. */
+  doctor: z.strictObject({}),
   resolve: z.strictObject({ skill: name, args: z.array(text()).max(256) }),
 
   run: runInput,
@@ -290,6 +293,7 @@ export const AUTHORITY: { readonly [K in OperationName]: Authority } = {
   describe: 'assistant',
   check: 'assistant',
   roots: 'person',
+  doctor: 'person',
   resolve: 'assistant',
   run: 'assistant',
   dryRun: 'assistant',
@@ -386,6 +390,7 @@ export interface OperationOutputs {
   describe: Skill;
   check: CheckReport;
   roots: { home: string; roots: RootStatus[] };
+  doctor: DoctorReport;
   resolve: { skill: string; arguments: string[]; prompt: string };
   run: RunReport;
   dryRun: DryRun;

@@ -21,6 +21,8 @@ export const ERROR_KINDS = {
   E042: 'sync_source_not_readable', // sync: a fallback log database cannot be read
   E100: 'invalid_option',
   E101: 'usage', // a command line that does not fit the command: arguments missing or extra, an unknown command
+  E150: 'invalid_name', // new: a skill name that is not a slug of at most 64 characters, or a tool name that is not [a-z0-9_]+
+  E151: 'skill_exists', // new: the folder exists, or a loaded skill already has the name (the new one would hide it)
   E999: 'internal',
   // E3xx: installed skill packs
   E301: 'pack_source_invalid', // not a git URL, repository, folder, .zip or .tar.gz that exists
@@ -50,6 +52,8 @@ export const ERROR_KINDS = {
   E512: 'bind_refused', // a declared read or a program would show a secret, Skilltray's home, a whole home or a kernel tree
   E513: 'workspace_too_big', // a writing run's folder is too big or deep to hold every hidden entry read-only
   E514: 'workspace_moved', // the run's folder was moved or replaced after the decision (where no descriptor can be bound)
+  E520: 'example_not_found', // run --example N: the tool's Examples section has no call N (the message lists those it has)
+  E521: 'example_invalid', // run --example N: that call's arguments cannot be read, or it calls another tool
   // E6xx: policy and approval
   E601: 'approval_required',
   E602: 'denied_by_rule',

@@ -10,7 +10,8 @@ import type { RenderedCommand, RunResult, Skill } from '../../src-main/shared/mo
 export async function runTool(skill: Skill, tool: string, args: unknown, cwd: string): Promise<{ rendered: RenderedCommand; result: RunResult }> {
   const rendered = renderCommand(skill, tool, args, { cwd });
   const env = buildToolEnv(process.env, skill.requires.env);
-  const program = resolveProgram(rendered.program, env, cwd);
+  // A program written with a path (`scripts/disk-usage`) is the skill's own file, as prepare-run.ts resolves it.
+  const program = resolveProgram(rendered.program, env, rendered.program.includes('/') ? skill.dir : cwd);
   if (program === null) {
     throw new SkilltrayError('E701', `'${skill.name}/${tool}' cannot run: '${rendered.program}' was not found on the tool's PATH`, {
       details: { skill: skill.name, tool, program: rendered.program },

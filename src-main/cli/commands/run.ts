@@ -3,7 +3,6 @@ import { resolve as resolvePath } from 'node:path';
 import type { RunReport } from '../../shared/runs.js';
 import type { SkilltrayCore } from '../../core/api.js';
 import { skillcErrors } from '../../shared/error-messages/skillc.js';
-import { argumentsFromStrings } from '../../core/facade.js';
 import type { ParsedArgs } from '../args.js';
 import { JSON_OPTION, printJson, type CliContext, type Command } from '../command.js';
 import { refusedConnection } from './history.js';
@@ -12,6 +11,7 @@ import { boxLines, containment, LIMIT_HIT } from '../../shared/approval-text.js'
 import { networkWords } from '../../shared/network-reach.js';
 import { runHereOrThere } from '../here-or-there.js';
 import { templateErrors } from '../../shared/error-messages/templates.js';
+import { argumentsFromStrings, exampleArguments } from '../../core/facade.js';
 
 /** The named arguments from `--args JSON` and `--arg k=v`, typed by the tool's Parameters table. */
 export function collectArguments(core: SkilltrayCore, skillName: string, toolName: string, args: ParsedArgs): Record<string, unknown> {
@@ -64,6 +64,21 @@ export function printReport(ctx: CliContext, report: RunReport): void {
   for (const path of report.swept) ctx.io.err(`removed ${displayText(path)}: a hidden path the run made without declaring it\n`);
 }
 
+/** What to pass when a run may not start in the folder it was given (E511): another folder, or none at all. */
+export function folderHint(): string {
+  return 'hint: run it from the folder of the project or files it should work on, or pass --cwd <that folder>; a tool that needs no files runs in an empty folder of its own with --no-cwd';
+}
+
+/** The call's arguments: `--example N`'s, or those given with --args and --arg (never both). */
+function runArguments(core: SkilltrayCore, skill: string, tool: string, args: ParsedArgs): Record<string, unknown> {
+  if (typeof args.options.example !== 'number') return collectArguments(core, skill, tool, args);
+  if (args.options.args !== undefined || args.options.arg !== undefined)
+    throw skillcErrors.invalidOption('--example gives the arguments itself: leave out --args and --arg');
+  const found = core.library.getSkill(skill).tools.find((t) => t.name === tool);
+  // An unknown tool is the run's own error (E506, with did-you-mean); it needs no example.
+  return found === undefined ? {} : exampleArguments(found, args.options.example);
+}
+
 export const run: Command = {
   name: 'run',
   summary: 'run a tool: render, decide, ask when needed (in the running app, a TTY prompt, or --yes), run bounded, record',
@@ -74,7 +89,12 @@ export const run: Command = {
   options: {
     args: { type: 'string', value: '<json>', description: 'arguments as a JSON object' },
     arg: { type: 'list', value: '<key=value>', description: 'one argument, typed by the Parameters table (repeatable)' },
+    example: { type: 'integer', value: '<n>', min: 1, description: "the arguments of the tool's own example n (its Examples section's Call lines, from 1)" },
     cwd: { type: 'string', value: '<dir>', description: 'working directory (default: the current directory)' },
+    'no-cwd': {
+      type: 'boolean',
+      description: "run in an empty folder of its own, as an assistant's request without a folder does: for a tool that needs no files",
+    },
     'dry-run': { type: 'boolean', description: 'print the rendered request and the policy decision; run nothing' },
     yes: {
       type: 'boolean',
@@ -88,13 +108,16 @@ export const run: Command = {
     ['run git git_log --arg count=5', 'with an argument, typed by its Parameters table'],
     ['run files find_files --args \'{"pattern": "*.pdf"}\'', 'arguments as a JSON object'],
     ['run git git_status --dry-run', 'the program, argv and decision, nothing run'],
+    ['run git git_log --example 1 --dry-run', "the tool's first example call, shown and not run"],
+    ['run hello greet --arg name=Ada --no-cwd', 'a tool that needs no files, from any folder (your home included)'],
     ['run network ping_host --arg host=1.1.1.1 --yes', 'approve this one call yourself'],
   ],
   async run(ctx, args) {
     const [skill, tool] = args.positionals as [string, string];
-    const cwd = runCwd(ctx, args);
+    if (args.options['no-cwd'] && args.options.cwd !== undefined) throw skillcErrors.invalidOption('--cwd and --no-cwd cannot be given together');
+    const cwd = args.options['no-cwd'] ? undefined : runCwd(ctx, args);
     const core = await ctx.core();
-    const input = { skill, tool, args: collectArguments(core, skill, tool, args), surface: 'cli' as const, cwd };
+    const input = { skill, tool, args: runArguments(core, skill, tool, args), surface: 'cli' as const, ...(cwd === undefined ? {} : { cwd }) };
     if (args.options['dry-run']) {
       const dry = core.runs.dryRun(input);
       if (args.options.json) printJson(ctx, dry);
@@ -106,8 +129,9 @@ export const run: Command = {
           .map((line) => `          ${line}\n`)
           .join('');
         ctx.io.out(
-          `program   ${dry.programPath ?? `${dry.command.program} (not found)`}\n${argv}cwd       ${dry.command.cwd}\ntimeout   ${dry.command.timeoutMs / 1000} s\nsandbox   ${sandbox}\n${network}${box}decision  ${dry.decision}: ${dry.reason}\n`,
+          `program   ${dry.programPath ?? `${dry.command.program} (not found)`}\n${argv}cwd       ${dry.command.cwd}\ntimeout   ${dry.command.timeoutMs / 1000} s\nsandbox   ${sandbox}\n${network}${box}decision  ${dry.decision}${dry.error === null ? '' : ` (${dry.error.code})`}: ${dry.reason}\n`,
         );
+        if (dry.error?.code === 'E511') ctx.io.out(`${folderHint()}\n`);
       }
       return 0;
     }

@@ -1,7 +1,8 @@
 /** `list`, `check`, `describe` and `roots`: the loaded skills as data. */
 import { relative } from 'node:path';
 import { describeRoots } from '../../core/config.js';
-import { ROLES, type Diagnostic, type Skill, type SkillState } from '../../shared/model.js';
+import { ROLES, type CheckReport, type Diagnostic, type Skill, type SkillState } from '../../shared/model.js';
+import { watchChecks } from './check-watch.js';
 import { formatNames } from '../format/diagnostics.js';
 import { displayLines } from '../../shared/display-text.js';
 import { switchesText } from '../../shared/pack-text.js';
@@ -12,10 +13,18 @@ import { clip, table } from '../table.js';
 
 const HEALTH: readonly SkillState[] = ['ok', 'warnings', 'error'];
 
-/** One diagnostic as a line: `error[E411] SKILL.md:23 message (breaks gibb.eri.sh)`. */
+/**
+ * One diagnostic as a line: `error[E411] SKILL.md:23 message (Skilltray will not run this skill; also breaks: gibb.eri.sh)`.
+ * An error stops Skilltray itself (E507), whatever other formats it breaks, so it says that first.
+ */
 export function diagnosticLine(d: Diagnostic, skillDir: string): string {
   const at = d.column === undefined ? `${d.line}` : `${d.line}:${d.column}`;
-  return `${d.severity}[${d.code}] ${relative(skillDir, d.file) || d.file}:${at} ${d.message} (breaks: ${formatNames(d.breaks)})`;
+  const where = `${relative(skillDir, d.file) || d.file}:${at}`;
+  const effect =
+    d.severity === 'error'
+      ? `Skilltray will not run this skill${d.breaks.length === 0 ? '' : `; also breaks: ${formatNames(d.breaks)}`}`
+      : `breaks: ${formatNames(d.breaks)}`;
+  return `${d.severity}[${d.code}] ${where} ${d.message} (${effect})`;
 }
 
 const list: Command = {
@@ -82,29 +91,42 @@ const list: Command = {
   },
 };
 
+/** A check report as `check` prints it. */
+function checkLines(report: CheckReport): string[] {
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const lines = report.skills.flatMap((s) => [`${s.name} ${s.status} ${s.path}`, ...s.diagnostics.map((d) => `  ${diagnosticLine(d, s.path)}`)]);
+  lines.push(`${plural(report.skills.length, 'skill')} checked: ${plural(report.errors, 'error')}, ${plural(report.warnings, 'warning')}`);
+  for (const root of report.unreadable_roots)
+    lines.push(`warning: the skill root ${root.path} cannot be read (${root.why}): its skills are neither loaded nor checked`);
+  return lines;
+}
+
 const check: Command = {
   name: 'check',
-  summary: 'report the diagnostics of a skill, a skill directory or a directory of skills (exit 1 on errors)',
+  summary: 'report the diagnostics of a skill, a skill directory or a directory of skills (exit 1 on errors); --watch checks again on every change',
   positionals: [{ name: 'skill-or-path', required: true, skill: true }],
-  options: { ...JSON_OPTION },
+  options: {
+    watch: { type: 'boolean', description: 'check again each time a file of it changes, printing the new diagnostics, until Ctrl+C' },
+    ...JSON_OPTION,
+  },
   examples: [
     ['check git', 'a loaded skill, by name'],
     ['check ./my-skill', 'a skill directory that is not installed'],
     ['check ~/skills --json', 'every skill in a directory, as data'],
+    ['check ./my-skill --watch', 'again on every save, until Ctrl+C'],
   ],
   async run(ctx, args) {
-    const report = (await ctx.core()).skills.check(args.positionals[0] as string, ctx.cwd);
-    if (args.options.json) {
-      printJson(ctx, report);
-    } else {
-      const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-      const lines = report.skills.flatMap((s) => [`${s.name} ${s.status} ${s.path}`, ...s.diagnostics.map((d) => `  ${diagnosticLine(d, s.path)}`)]);
-      lines.push(`${plural(report.skills.length, 'skill')} checked: ${plural(report.errors, 'error')}, ${plural(report.warnings, 'warning')}`);
-      for (const root of report.unreadable_roots)
-        lines.push(`warning: the skill root ${root.path} cannot be read (${root.why}): its skills are neither loaded nor checked`);
-      ctx.io.out(displayLines(lines));
-    }
-    return report.errors > 0 ? 1 : 0;
+    const target = args.positionals[0] as string;
+    const core = await ctx.core();
+    const print = (report: CheckReport): void => {
+      if (args.options.json) printJson(ctx, report);
+      else ctx.io.out(displayLines(checkLines(report)));
+    };
+    const report = core.skills.check(target, ctx.cwd);
+    print(report);
+    if (!args.options.watch) return report.errors > 0 ? 1 : 0;
+    await watchChecks(ctx, target, report, () => core.skills.check(target, ctx.cwd, { asWritten: true }), print);
+    return 0;
   },
 };
 

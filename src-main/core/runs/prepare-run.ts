@@ -110,7 +110,7 @@ function programPath(skill: Skill, program: string, cwd: string, env: NodeJS.Pro
 }
 
 /** How a run under `profile` would be contained here; `box` is what the run's box adds to the profile (programs bound, .git files pointing out). */
-function sandboxView(sandbox: Sandbox, profile: SandboxProfile, box: Pick<SandboxView, 'programs' | 'gitOutside'>): SandboxView {
+function sandboxView(sandbox: Sandbox, profile: SandboxProfile, box: Pick<SandboxView, 'programs' | 'gitOutside'> = {}): SandboxView {
   if (profile.name === 'none') {
     const why = 'you turned the sandbox off for this skill (Settings, or skilltray rules sandbox)';
     return { ...profile, contained: false, mechanism: null, why, limitsWhy: why };
@@ -189,51 +189,75 @@ function openCwd(cwd: string | undefined, defaultCwd: string): OpenWorkspace {
   return openWorkspace(dir);
 }
 
-/** A call rendered in its opened folder, its program found and its folder let through by the guard: what its box is resolved from. */
+/** A call rendered in its opened folder and its program found: what the workspace guard judges. */
 interface Rendered {
   skill: Skill;
   tool: Tool;
   command: RenderedCommand;
   program: string | null;
-  /** Why the program may not run at all (it lies in a secret place), or null. */
-  programRefused: SkilltrayError | null;
   profile: SandboxProfile;
   places: GuardPlaces;
-  skillDir: string;
 }
 
-/** Looks up, renders, resolves the box and decides; throws what stops a call before any policy question. */
-export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared {
+/** A rendered call in a folder the guard lets through: what its box is resolved from. */
+interface Boxable extends Rendered {
+  skillDir: string;
+  /** Why the program may not run at all (it lies in a secret place), or null. */
+  programRefused: SkilltrayError | null;
+}
+
+/** A dry run's preparation: in a folder no run may have, no box (the decision is `refuse`, with E511). */
+export interface DryPrepared extends Omit<Prepared, 'box'> {
+  box: BoxSpec | null;
+}
+
+/**
+ * Looks up, renders, resolves the box and decides; throws what stops a call before any policy question.
+ * A dry run gets a folder the workspace guard refuses as its decision instead, so it still shows what would run.
+ */
+export function prepareRun(deps: PrepareDeps, input: RunInput): Prepared;
+export function prepareRun(deps: PrepareDeps, input: RunInput, options: { dryRun: true }): DryPrepared;
+export function prepareRun(deps: PrepareDeps, input: RunInput, options: { dryRun?: boolean } = {}): DryPrepared {
   const skill = deps.registry.get(input.skill);
   if (!skill) throw skillNotFound(input.skill, deps.registry.list());
   const workspace = openCwd(input.cwd, deps.defaultCwd);
-  let rendered: Rendered;
+  let call: Boxable | { rendered: Rendered; refused: SkilltrayError };
   try {
-    rendered = renderIn(deps, input, skill, workspace);
+    const rendered = renderIn(deps, input, skill, workspace);
+    const verdict = guardWorkspace({ path: workspace.handle.path, chain: workspace.chain }, rendered.profile.name, rendered.places);
+    if (verdict.kind === 'refused' && options.dryRun !== true) throw verdict.error;
+    call = verdict.kind === 'refused' ? { rendered, refused: verdict.error } : boxable(deps, rendered);
   } catch (error) {
     closeHandle(workspace.handle);
     throw error;
   }
+  if ('refused' in call) {
+    closeHandle(workspace.handle);
+    // No box is opened around a folder no run may have; the view is the profile's own.
+    const { command, program, profile } = call.rendered;
+    const decision: RunDecision = { outcome: 'refuse', error: call.refused };
+    return { skill, command, programPath: program, decision, sandbox: sandboxView(deps.sandbox, profile), folder: workspace.handle.path, box: null };
+  }
   // The box takes the folder's handle over (and closes it when it throws).
   const box = openBox(workspace, {
-    reads: rendered.profile.reads ?? [],
-    programPath: rendered.programRefused === null ? rendered.program : null,
-    skillDir: rendered.skillDir,
-    userHome: rendered.places.userHome.path,
-    skilltrayHome: rendered.places.skilltrayHome.path,
+    reads: call.profile.reads ?? [],
+    programPath: call.programRefused === null ? call.program : null,
+    skillDir: call.skillDir,
+    userHome: call.places.userHome.path,
+    skilltrayHome: call.places.skilltrayHome.path,
     runtimeDir: deps.env.XDG_RUNTIME_DIR,
     platform: process.platform,
-    otherHomes: rendered.places.otherHomes.map((home) => home.path),
+    otherHomes: call.places.otherHomes.map((home) => home.path),
   });
   try {
-    return decideOn(deps, input, rendered, box);
+    return decideOn(deps, input, call, box);
   } catch (error) {
     box.dispose();
     throw error;
   }
 }
 
-/** Renders the call in the opened folder, finds its program and asks the workspace guard about the folder. */
+/** Renders the call in the opened folder, finds its program, and reads the profile and the places the guard protects. */
 function renderIn(deps: PrepareDeps, input: RunInput, skill: Skill, workspace: OpenWorkspace): Rendered {
   const folder = workspace.handle.path;
   const command = renderCommand(skill, input.tool, input.args ?? {}, { cwd: folder });
@@ -242,9 +266,12 @@ function renderIn(deps: PrepareDeps, input: RunInput, skill: Skill, workspace: O
   if (!tool) throw templateErrors.toolNotFound(skill.name, input.tool, names, nearestNames(input.tool, names));
   const program = programPath(skill, command.program, folder, deps.env);
   const profile = runProfile(deps.db, skill, tool);
-  const places = guardPlaces(deps);
-  const verdict = guardWorkspace({ path: folder, chain: workspace.chain }, profile.name, places);
-  if (verdict.kind === 'refused') throw verdict.error;
+  return { skill, tool, command, program, profile, places: guardPlaces(deps) };
+}
+
+/** The call with the skill's real folder and whether its program lies where no run may read. */
+function boxable(deps: PrepareDeps, rendered: Rendered): Boxable {
+  const { skill, tool, program, places } = rendered;
   const skillDir = realpathSync(skill.dir);
   // A program in a place no run may read is refused by policy (E707) before its box would bind it.
   const programRefused =
@@ -256,11 +283,11 @@ function renderIn(deps: PrepareDeps, input: RunInput, skill: Skill, workspace: O
           skilltrayHome: places.skilltrayHome.path,
           runtimeDir: deps.env.XDG_RUNTIME_DIR,
         });
-  return { skill, tool, command, program, programRefused, profile, places, skillDir };
+  return { ...rendered, skillDir, programRefused };
 }
 
 /** The decision with the program an allowed one runs. */
-function withProgram(decision: Decision, { skill, tool, command, program }: Rendered): RunDecision {
+function withProgram(decision: Decision, { skill, tool, command, program }: Boxable): RunDecision {
   if (decision.outcome === 'deny' || decision.outcome === 'refuse') return decision;
   if (program !== null) return { ...decision, programPath: program };
   // decide refuses a program not found before anything allows a call; said again where the type can see it.
@@ -268,7 +295,7 @@ function withProgram(decision: Decision, { skill, tool, command, program }: Rend
 }
 
 /** Shows the box in the sandbox view and asks policy (and the voice turn) for a decision on it. */
-function decideOn(deps: PrepareDeps, input: RunInput, rendered: Rendered, box: BoxSpec): Prepared {
+function decideOn(deps: PrepareDeps, input: RunInput, rendered: Boxable, box: BoxSpec): Prepared {
   const { skill, tool, command, program, programRefused, profile } = rendered;
   const { db } = deps;
   const folder = box.workspace.path;

@@ -116,8 +116,8 @@ export class RunService extends EventEmitter<{ run: [RunEvent]; remembered: [] }
 
   /** The rendered request, the policy decision and the sandbox, without recording or running anything. */
   dryRun(input: RunInput): DryRun {
-    const { command, programPath, decision, sandbox, box } = prepareRun(this.deps, input);
-    box.dispose();
+    const { command, programPath, decision, sandbox, box } = prepareRun(this.deps, input, { dryRun: true });
+    box?.dispose();
     return {
       command,
       programPath,

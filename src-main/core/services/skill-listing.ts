@@ -2,6 +2,7 @@
  * The loaded skills as the surfaces list them: summaries filtered and paged (ADR-001), briefs for an
  * assistant's first look, diagnostics, the roots, a prompt skill's body, and turning a skill on or off.
  */
+import { join, resolve } from 'node:path';
 import type { CheckReport, RootStatus, ShadowReport, SkillBrief, SkillSummary } from '../../shared/model.js';
 import type { ServerEvent } from '../../shared/contract.js';
 import type { SkillSwitch } from '../../shared/packs.js';
@@ -9,6 +10,7 @@ import { describeRoots, unreadableRoot, type CoreConfig } from '../config.js';
 import { parseMode } from '../policy/modes.js';
 import type { SkillLibrary } from '../library.js';
 import { skillsToCheck } from '../skills/locate.js';
+import { defaultToolName, writeScaffold } from '../skills/scaffold.js';
 import { briefOf, checkReport, filterSummaries, shadowReport, summarize, type ListFilter } from '../skill-summary.js';
 import type { StateDb } from '../store/state-db.js';
 import { getSettings } from '../store/settings.js';
@@ -21,6 +23,18 @@ export interface SkillListingDeps {
   library: SkillLibrary;
   db(): StateDb;
   emit(event: ServerEvent): void;
+}
+
+/** What `new` wrote: where, the tool it made, whether a root loads it, and its check. */
+export interface NewSkill {
+  name: string;
+  tool: string;
+  /** The skill's folder. */
+  path: string;
+  file: string;
+  /** Whether the folder it went in is a skill root, so Skilltray loads it. */
+  loaded: boolean;
+  check: CheckReport;
 }
 
 export class SkillListing {
@@ -43,14 +57,30 @@ export class SkillListing {
     return { skills: skills.map((s) => briefOf(s, this.deps.library.getSkill(s.name), unsandboxed.has(s.name))), total };
   }
 
-  /** Diagnostics of a skill, a skill directory or a directory of skills, and the roots that cannot be read. */
-  check(target: string, cwd: string): CheckReport {
+  /**
+   * Diagnostics of a skill, a skill directory or a directory of skills, and the roots that cannot be
+   * read. `asWritten` reads each from disk as it is now (`check --watch`), never a parse kept from before.
+   */
+  check(target: string, cwd: string, options: { asWritten?: boolean } = {}): CheckReport {
     const { registry } = this.deps.library;
     const unreadable = registry.roots.flatMap((root) => {
       const why = unreadableRoot(root.path);
       return why === null ? [] : [{ path: root.path, why }];
     });
-    return checkReport(skillsToCheck(target, cwd, registry), unreadable);
+    return checkReport(skillsToCheck(target, cwd, registry, options.asWritten === true), unreadable);
+  }
+
+  /**
+   * `new`: writes a skill that checks clean into the person's skills folder (`<home>/skills`) or
+   * `dir`, and checks it. E150 for a bad name, E151 for a folder that exists or a name already loaded.
+   */
+  newSkill(name: string, options: { tool?: string; dir?: string }, cwd: string): NewSkill {
+    const { registry } = this.deps.library;
+    const parent = options.dir === undefined ? join(this.deps.config.home, 'skills') : resolve(cwd, options.dir);
+    const tool = options.tool ?? defaultToolName(name);
+    const path = writeScaffold(parent, name, tool, (candidate) => registry.dirOf(candidate));
+    const loaded = registry.roots.some((root) => resolve(root.path) === parent);
+    return { name, tool, path, file: join(path, 'SKILL.md'), loaded, check: this.check(path, cwd) };
   }
 
   /**

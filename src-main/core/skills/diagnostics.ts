@@ -66,6 +66,7 @@ export const DIAGNOSTICS = {
   W416: { severity: 'warning', breaks: [], summary: 'an installed pack’s skill differs from packs.lock.json (edited behind its back)' },
   W417: { severity: 'warning', breaks: [], summary: 'a file or folder of the skill cannot be read, so its content hash cannot cover it' },
   W418: { severity: 'warning', breaks: [], summary: 'an entry that is neither a file nor a folder (a FIFO, a socket, a device) was skipped' },
+  W419: { severity: 'warning', breaks: ALL, summary: 'a frontmatter value holds `: ` unquoted: read as text, but strict YAML parsers refuse it' },
   W420: { severity: 'warning', breaks: [], summary: 'a skill in the bundled folder is not the one Skilltray shipped (not in its manifest, or changed): a user skill' },
   W421: { severity: 'warning', breaks: [], summary: 'a skill hides another skill of the same name in a later root' },
   W422: { severity: 'warning', breaks: [], summary: 'the version is written as a number (2.0): YAML loaders read 2; quote it' },

@@ -10,6 +10,7 @@ import { splitFrontmatter, type FrontmatterSplit } from '../markdown/frontmatter
 import type { DiagnosticList } from './diagnostics.js';
 import { frontmatterOverDepth, frontmatterOverSize } from './frontmatter-limits.js';
 import { readPlainYaml, type PlainYaml } from './plain-yaml.js';
+import { quoteColonValues, teachYamlErrors, type LenientValue, type TaughtError } from './yaml-teaching.js';
 
 const yaml = lazyRequire<typeof Yaml>('yaml');
 
@@ -33,11 +34,12 @@ export interface Frontmatter {
 }
 
 class FrontmatterYamlError extends Error {
-  constructor(
-    message: string,
-    readonly line: number,
-  ) {
+  /** Every error found, each at its line; a refusal before parsing is one. */
+  readonly problems: TaughtError[];
+
+  constructor(message: string, line: number, problems: TaughtError[] = [{ line, message }]) {
     super(message);
+    this.problems = problems;
   }
 }
 
@@ -45,6 +47,25 @@ const E401_MESSAGES = {
   'no-opening': 'missing frontmatter: file does not start with ---',
   'no-closing': 'missing frontmatter: no closing --- found',
 } as const;
+
+/** A document YAML refused, read again with each value holding `: ` quoted; else every error taught at its line. */
+function lenientDocument(
+  yamlText: string,
+  failed: Yaml.Document,
+): { doc: Yaml.Document; lineCounter: Yaml.LineCounter; source: string; values: LenientValue[] } {
+  const { LineCounter, parseDocument } = yaml();
+  const repaired = quoteColonValues(yamlText, failed.errors);
+  const lineCounter = new LineCounter();
+  const retry =
+    repaired === null || frontmatterOverSize(repaired.text) !== null || frontmatterOverDepth(repaired.text) !== null
+      ? null
+      : parseDocument(repaired.text, { lineCounter, uniqueKeys: true });
+  if (repaired === null || retry === null || retry.errors.length > 0) {
+    const taught = teachYamlErrors(yamlText, failed.errors);
+    throw new FrontmatterYamlError(taught[0]?.message ?? 'invalid YAML', taught[0]?.line ?? 2, taught);
+  }
+  return { doc: retry, lineCounter, source: repaired.text, values: repaired.values };
+}
 
 /**
  * Parses the frontmatter of LF-normalised SKILL.md text; reports E401/E402 and returns null on
@@ -56,6 +77,7 @@ export function parseFrontmatter(text: string, file: string, diagnostics: Diagno
   let plain: PlainYaml | null = null;
   let lineCounter: Yaml.LineCounter | undefined;
   let source = '';
+  let lenient: LenientValue[] = [];
   // The splitter hands the engine the text after the opening `---` including its newline, so YAML line N is file line N.
   const engine = (yamlText: string): object => {
     source = yamlText;
@@ -69,8 +91,8 @@ export function parseFrontmatter(text: string, file: string, diagnostics: Diagno
     const { LineCounter, parseDocument } = yaml();
     lineCounter = new LineCounter();
     doc = parseDocument(yamlText, { lineCounter, uniqueKeys: true });
-    const error = doc.errors[0];
-    if (error) throw new FrontmatterYamlError(error.message.split('\n')[0] ?? error.message, error.linePos?.[0].line ?? 2);
+    // The Agent Skills client guide's leniency: values holding `: ` read as the text they were meant to be, and said so.
+    if (doc.errors.length > 0) ({ doc, lineCounter, source, values: lenient } = lenientDocument(yamlText, doc));
     try {
       return (doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as object | null) ?? {};
     } catch (cause) {
@@ -81,8 +103,8 @@ export function parseFrontmatter(text: string, file: string, diagnostics: Diagno
   try {
     split = splitFrontmatter(text, engine);
   } catch (error) {
-    const line = error instanceof FrontmatterYamlError ? error.line : 2;
-    diagnostics.add('E402', `invalid frontmatter YAML: ${(error as Error).message}`, file, line);
+    const problems = error instanceof FrontmatterYamlError ? error.problems : [{ line: 2, message: (error as Error).message }];
+    for (const problem of problems) diagnostics.add('E402', `invalid frontmatter YAML: ${problem.message}`, file, problem.line);
     return null;
   }
   if (!split.ok) {
@@ -93,6 +115,14 @@ export function parseFrontmatter(text: string, file: string, diagnostics: Diagno
       diagnostics.add('E401', E401_MESSAGES[split.reason], file, split.line);
     }
     return null;
+  }
+  for (const value of lenient) {
+    diagnostics.add(
+      'W419',
+      `the value of '${value.key}' holds ': ', which strict YAML (gray-matter, PyYAML, other hosts) reads as another key: Skilltray reads it as text, as the Agent Skills client guide asks; write it strictly: ${value.strict}`,
+      file,
+      value.line,
+    );
   }
   const { data } = split;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {

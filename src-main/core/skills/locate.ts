@@ -151,7 +151,8 @@ export function locateSkill(arg: string, cwd: string, source: LoadedSkills): Ski
  * The skill at a location: the loaded one when the location is where a loaded skill of that name lies
  * (so a path says what the name says, shadowing included), else read from disk and identified.
  */
-function skillAt(at: SkillLocation, source: LoadedSkills): Skill {
+function skillAt(at: SkillLocation, source: LoadedSkills, asWritten = false): Skill {
+  if (asWritten) return identified(at, source);
   if (at.loaded !== null) return at.loaded;
   const name = basename(at.dir);
   const loadedDir = isPlainName(name) ? source.dirOf(name) : null;
@@ -159,11 +160,20 @@ function skillAt(at: SkillLocation, source: LoadedSkills): Skill {
     const loaded = source.get(name);
     if (loaded !== undefined) return loaded;
   }
+  return identified(at, source);
+}
+
+/** The skill at a location read from disk now, and identified. */
+function identified(at: SkillLocation, source: LoadedSkills): Skill {
   const skill = parseSkill(at.dir, at.root, undefined, source.rootChecks);
   return source.identify?.(skill) ?? skill;
 }
 
-/** The skills `check` looks at: as locateSkill, and also every skill of a directory of skills. */
-export function skillsToCheck(target: string, cwd: string, source: LoadedSkills): Skill[] {
-  return locate(target, cwd, source, true).map((at) => skillAt(at, source));
+/**
+ * The skills `check` looks at: as locateSkill, and also every skill of a directory of skills.
+ * `asWritten` reads each from disk as it is now, never a loaded or last good parse (`check --watch`
+ * must show an edit's errors at once, not the parse kept while a file is being rewritten).
+ */
+export function skillsToCheck(target: string, cwd: string, source: LoadedSkills, asWritten = false): Skill[] {
+  return locate(target, cwd, source, true).map((at) => skillAt(at, source, asWritten));
 }

@@ -12,6 +12,7 @@ import { placeholderForm } from '../template/render-command.js';
 import { parseParamType } from '../template/param-types.js';
 import { SkilltrayError } from '../../shared/skilltray-error.js';
 import type { DiagnosticList } from './diagnostics.js';
+import { nearestNames } from '../did-you-mean.js';
 import { readPolicySection, type PolicyCeiling } from './tool-policy.js';
 
 const TOOL_NAME = /^[a-z0-9_]+$/;
@@ -192,7 +193,9 @@ function checkCommand(tool: Tool, parsed: ParsedCommand, file: string, diags: Di
       const line = lineAt(tool.command, tool.command.indexOf(placeholder.raw), tool.commandLine);
       const param = declared.get(placeholder.key);
       if (!param) {
-        diags.add('E411', `tool ${tool.name}: placeholder ${placeholder.raw} names no declared parameter`, file, line);
+        const near = nearestNames(placeholder.key, declared.keys())[0];
+        const hint = near === undefined ? '' : `; did you mean ${placeholder.raw.replace(placeholder.key, near)} (the parameter '${near}')?`;
+        diags.add('E411', `tool ${tool.name}: placeholder ${placeholder.raw} names no declared parameter${hint}`, file, line);
       } else if (placeholder.fallback?.startsWith('-') && placeholderForm(placeholder, param, token.parts.length === 1).kind === 'value') {
         const why = token.parts.length === 1 ? 'is not an option name' : 'shares its argument with other text, so it cannot stand as an option';
         diags.add(

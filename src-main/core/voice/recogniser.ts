@@ -8,6 +8,10 @@ export interface Recogniser {
   status(): VoiceEngine;
   /** What the recording says under `grammar`, judged; E634 when the engine is missing or fails. */
   hear(recording: Recording, grammar: AnswerGrammar): Promise<Hearing>;
+  /** Gets ready to hear (an engine that loads a model loads it now), when a prompt is about to be spoken; hear() works without it. */
+  warm?(): void;
+  /** Lets go of what warm() (or a hearing) holds: processes, memory. */
+  cool?(): Promise<void>;
 }
 
 /** What speaks a prompt or an outcome aloud. */

@@ -45,11 +45,53 @@ function named(entry: PendingEntry): string {
   return `${entry.skill}/${entry.tool}`;
 }
 
+/** How long the recogniser stays warm after the last request stopped waiting (or the last diagnosis): the next request of a burst finds it ready. */
+export const WARM_LINGER_MS = 60_000;
+
 export class VoiceDesk {
   /** The Run hotkey's first press on a writing tool, waiting for its second. */
   private armed: { id: string; at: number } | null = null;
+  /** When the recogniser cools, once nothing waits. */
+  private cooling: NodeJS.Timeout | null = null;
 
-  constructor(private readonly deps: VoiceDeskDeps) {}
+  constructor(private readonly deps: VoiceDeskDeps) {
+    // Warmed as a request starts waiting, while its prompt is spoken, so the answer is heard by a loaded model.
+    deps.broker.on('added', () => {
+      if (deps.recogniser.warm !== undefined && this.settings().enabled) this.warm();
+    });
+    deps.broker.on('resolved', () => this.lingerIfIdle());
+  }
+
+  private warm(): void {
+    if (this.cooling !== null) clearTimeout(this.cooling);
+    this.cooling = null;
+    this.deps.recogniser.warm?.();
+  }
+
+  /** Cools the recogniser WARM_LINGER_MS from now unless a request is waiting by then (or comes before). */
+  private lingerIfIdle(): void {
+    if (this.deps.broker.list().length > 0 || this.deps.recogniser.cool === undefined) return;
+    if (this.cooling !== null) clearTimeout(this.cooling);
+    this.cooling = setTimeout(() => {
+      this.cooling = null;
+      if (this.deps.broker.list().length === 0) this.cool();
+    }, WARM_LINGER_MS);
+    this.cooling.unref();
+  }
+
+  /** Lets the recogniser go in the background; what it could not let go of is said, never thrown at whoever turned voice off. */
+  private cool(): void {
+    this.close().catch((error: unknown) =>
+      process.emitWarning(`the recogniser could not be stopped: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }
+
+  /** Lets the recogniser go now (voice turned off, the core closing). */
+  async close(): Promise<void> {
+    if (this.cooling !== null) clearTimeout(this.cooling);
+    this.cooling = null;
+    await this.deps.recogniser.cool?.();
+  }
 
   /** Whether answers can be heard and prompts spoken here, and why not (what the `doctor` command reports). */
   status(): VoiceStatus {
@@ -63,13 +105,19 @@ export class VoiceDesk {
   /** Turns voice on or off and sets the hotkeys (E617 for one that is not an accelerator); told on the event stream. */
   setSettings(change: Partial<VoiceSettings>): VoiceSettings {
     const settings = setVoiceSettings(this.deps.db(), change);
+    if (!settings.enabled) this.cool();
+    else if (this.deps.broker.list().length > 0) this.warm();
     this.deps.emit({ type: 'voice', settings });
     return settings;
   }
 
   /** What the recogniser hears in a WAV under the whole answer grammar (codes optional), with its confidence: for diagnosis, no authority. */
-  hear(wav: Buffer): Promise<Hearing> {
-    return this.deps.recogniser.hear(readRecording(wav), { codeless: true });
+  async hear(wav: Buffer): Promise<Hearing> {
+    try {
+      return await this.deps.recogniser.hear(readRecording(wav), { codeless: true });
+    } finally {
+      this.lingerIfIdle();
+    }
   }
 
   /** Says `text` aloud with the synthesiser here (the app's fallback when its window has no voices). */

@@ -50,6 +50,16 @@ export const skillcErrors = {
   /** An environment variable with a bad value: no command line is at fault, so the CLI shows no usage line for it. */
   invalidVariable: (variable: string, message: string) => new SkilltrayError('E100', message, { details: { variable } }),
   usage: (message: string, details?: Record<string, unknown>) => new SkilltrayError('E101', message, details === undefined ? {} : { details }),
+  /** `new` given a skill or tool name the format refuses; `suggested` is the nearest name it accepts. */
+  invalidNewName: (what: 'skill' | 'tool', name: string, rule: string, suggested: string | null) =>
+    new SkilltrayError('E150', `'${name}' cannot be a ${what} name: ${rule}`, {
+      details: { [what]: name, did_you_mean: suggested === null ? [] : [{ name: suggested }] },
+    }),
+  /** `new` where the folder exists, or a loaded skill already has the name; `free` are names still free. */
+  skillExists: (name: string, where: string, free: readonly string[]) =>
+    new SkilltrayError('E151', `a skill named '${name}' already exists (${where}); pick another name`, {
+      details: { skill: name, where, did_you_mean: free.map((n) => ({ name: n })) },
+    }),
   /** RFC-0005's E999 is its message alone: an unexpected failure (I/O, a database, a broken invariant). */
   internal: (message: string, options: { details?: Record<string, unknown>; cause?: unknown } = {}) => new SkilltrayError('E999', message, options),
 };

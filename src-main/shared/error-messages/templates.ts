@@ -55,6 +55,18 @@ export const templateErrors = {
   /** A Command that parses but cannot be rendered for this tool. */
   toolTemplate: (tool: string, message: string) => new SkilltrayError('E509', `tool '${tool}': ${message}`, { details: { tool } }),
   invalidCwd: (cwd: string) => new SkilltrayError('E510', `cwd '${cwd}' is not an existing absolute directory`, { details: { cwd } }),
+  /** `run --example N` where the tool's Examples section has no call N; `examples` lists those it has, one line each. */
+  exampleNotFound: (tool: string, n: number, examples: readonly string[]) =>
+    new SkilltrayError(
+      'E520',
+      examples.length === 0
+        ? `tool '${tool}' has no example calls (an Examples section with Call: lines)`
+        : `tool '${tool}' has no example ${n}; its examples: ${examples.join('; ')}`,
+      { details: { tool, example: n, examples } },
+    ),
+  /** Example N exists but cannot be run as written. */
+  exampleInvalid: (tool: string, n: number, why: string) =>
+    new SkilltrayError('E521', `example ${n} of tool '${tool}' cannot be run: ${why}`, { details: { tool, example: n } }),
   /** `why` says what the folder is; `instead` what to pass. */
   workspaceRefused: (cwd: string, why: string, instead: string) =>
     new SkilltrayError('E511', `a tool cannot run in '${cwd}': it is ${why}; ${instead}`, { details: { cwd, why } }),

@@ -110,6 +110,9 @@ describe('a closed pipe', () => {
       // A folder with no skills, and one that is not trusted: both errors, printed as JSON on stdout.
       'trust-project': [['trust-project', dirname(notes), '--yes', '--json'], 1],
       'untrust-project': [['untrust-project', dirname(notes), '--json'], 1],
+      new: [['new', 'piped', '--dir', dirname(notes)], 0],
+      doctor: [['doctor'], 0],
+      completion: [['completion', 'bash'], 0],
     };
   }
 

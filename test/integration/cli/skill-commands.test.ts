@@ -87,11 +87,13 @@ describe('skilltray list', () => {
 });
 
 describe('skilltray check', () => {
-  it('exits 1 on errors and says which formats each diagnostic breaks', async () => {
+  it('exits 1 on errors, says first that Skilltray will not run the skill, then which formats each diagnostic breaks', async () => {
     const t = home();
     const { code, stdout } = await cli(['check', 'broken'], t);
     expect(code).toBe(1);
-    expect(stdout).toContain("error[E407] SKILL.md:2 name 'wrong' does not match directory 'broken' (breaks: gibb.eri.sh, Kode, Agent Skills/Claude)");
+    expect(stdout).toContain(
+      "error[E407] SKILL.md:2 name 'wrong' does not match directory 'broken' (Skilltray will not run this skill; also breaks: gibb.eri.sh, Kode, Agent Skills/Claude)",
+    );
     // A Skilltray skill with a tool needs no version: gibb.eri.sh's rule binds only gibb.eri.sh's folder.
     expect(stdout).not.toContain('W402');
     expect(stdout).toMatch(/1 skill checked: 1 error, 0 warnings$/m);

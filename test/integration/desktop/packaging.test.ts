@@ -52,5 +52,8 @@ describe('npm start on a Node.js too old for Electron 45', () => {
     expect(result.stderr).toContain(`whose download tooling needs Node.js 22.12 or later;\n  this is Node.js ${process.versions.node}.`);
     expect(result.stderr).toContain('Install Node.js 22 LTS or later');
     expect(result.stderr).toContain('browser mode (npm run web) work without Electron');
+    // npx resolves the package on every call (the README says to avoid it): the way in is the linked command.
+    expect(result.stderr).toContain('the command line (skilltray …, put on your PATH once with npm link --ignore-scripts;');
+    expect(result.stderr).not.toContain('npx');
   });
 });

@@ -175,7 +175,8 @@ describe('files pack: what runs unasked and what asks (the sensitive-path rule)'
     expect(decision('word_count', { path: '.env' })).toBe('ask');
     expect(decision('file_head', { path: 'notes-link' })).toBe('ask');
     expect(decision('file_head', { path: join(home.home, 'token') })).toBe('ask');
-    expect(() => decision('file_head', { path: 'id_ed25519' }, join(home.userHome, '.ssh'))).toThrow(expect.objectContaining({ code: 'E511' }));
+    // No run's folder: a dry run shows it as its decision (E511), a run is refused.
+    expect(decision('file_head', { path: 'id_ed25519' }, join(home.userHome, '.ssh'))).toBe('refuse');
   });
 
   it('fails with E601 naming the argument where nobody can be asked', async () => {

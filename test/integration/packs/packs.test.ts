@@ -2,6 +2,8 @@
  * What every bundled pack promises: it loads with no diagnostic at all, carries the fields every
  * format and ADR-001 want, runs only programs it declares, and its Examples are calls that render.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderCommand } from '../../../src-main/core/template/render-command.js';
 import type { Mode, Skill } from '../../../src-main/shared/model.js';
@@ -46,6 +48,19 @@ function examplePairs(examples: string): { user: string; tool: string; args: unk
   });
   return pairs;
 }
+
+/** The programs a bundled script runs: its interpreter and each program it starts (held to the script's text below). */
+const SCRIPT_RUNS: Record<string, string[]> = { 'scripts/disk-usage': ['perl', 'df'] };
+
+describe('a bundled script', () => {
+  it.each(Object.entries(SCRIPT_RUNS))('%s starts only its interpreter and %j', (script, runs) => {
+    const text = readFileSync(join(SKILLS_DIR, 'system', script), 'utf8');
+    const [interpreter, ...started] = runs;
+    expect(text.split('\n')[0]).toBe(`#!/usr/bin/env ${interpreter ?? ''}`);
+    const starts = [...text.matchAll(/(?:open\s+my\s+\$\w+,\s*'-\|',|exec)\s+'([^']+)'/g)].map((m) => m[1]);
+    expect(new Set(starts)).toEqual(new Set(started));
+  });
+});
 
 describe('the bundled packs', () => {
   it('are exactly the packs this suite knows', () => {
@@ -108,7 +123,11 @@ describe('the bundled packs', () => {
     if (expected.tools.length === 0) return;
 
     it('declares exactly the programs its tools run in requires.bins', () => {
-      const programs = skill.tools.map((tool) => renderCommand(skill, tool.name, examplePairs(tool.examples ?? '')[0]?.args, { cwd: '/' }).program);
+      const programs = skill.tools.flatMap((tool) => {
+        const program = renderCommand(skill, tool.name, examplePairs(tool.examples ?? '')[0]?.args, { cwd: '/' }).program;
+        // A script of the skill's own runs its interpreter and the programs it names.
+        return SCRIPT_RUNS[program] ?? [program];
+      });
       expect(new Set(programs)).toEqual(new Set(skill.requires.bins));
       expect(skill.requires.env).toEqual([]);
     });

@@ -11,33 +11,6 @@ const skill = pack('system');
 
 const lines = (text: string) => text.split('\n').filter((line) => line !== '');
 
-/** The file system types disk_usage shows: disks and network shares, never tmpfs, proc or the like. */
-const DISK_TYPES = [
-  'ext2',
-  'ext3',
-  'ext4',
-  'xfs',
-  'btrfs',
-  'zfs',
-  'bcachefs',
-  'f2fs',
-  'jfs',
-  'vfat',
-  'exfat',
-  'ntfs',
-  'ntfs3',
-  'fuseblk',
-  'hfsplus',
-  'apfs',
-  'nfs',
-  'nfs4',
-  'cifs',
-  'smb3',
-  '9p',
-  'virtiofs',
-  'overlay',
-].flatMap((type) => ['-t', type]);
-
 const servers: Server[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => new Promise((done) => server.close(done))));
@@ -64,8 +37,8 @@ async function freePort(): Promise<number> {
 describe('system pack: rendering', () => {
   it.each([
     ['system_uptime', {}, ['uptime']],
-    ['disk_usage', {}, ['df', '-h', ...DISK_TYPES, '--']],
-    ['disk_usage', { path: '/home' }, ['df', '-h', ...DISK_TYPES, '--', '/home']],
+    ['disk_usage', {}, ['scripts/disk-usage']],
+    ['disk_usage', { path: '/home' }, ['scripts/disk-usage', '/home']],
     ['memory_usage', {}, ['free', '-h']],
     ['list_processes', {}, ['ps', '-A', '-o', 'pid,ppid,pcpu,pmem,comm', '--sort=-pcpu']],
     ['list_processes', { sort: 'pid' }, ['ps', '-A', '-o', 'pid,ppid,pcpu,pmem,comm', '--sort=-pid']],

@@ -148,13 +148,14 @@ describe('secrets are unreadable in every profile', () => {
     expect(report.result.stdout).toBe('colour=blue\n');
   });
 
-  it("the home folder itself is no run's folder, even read-only under an allow rule: refused (E511) before anything is decided", async () => {
+  it("the home folder itself is no run's folder, even read-only under an allow rule: refused (E511) whatever policy says (a dry run shows it as its decision)", async () => {
     const { t, core } = probeHome();
     writeFileSync(join(t.userHome, 'notes.txt'), 'ordinary\n');
     core.policy.addRule('tool:probe-ro/sh', 'allow');
-    expect(() => core.runs.dryRun({ skill: 'probe-ro', tool: 'sh', args: { script: 'true' }, surface: 'cli', cwd: t.userHome })).toThrow(
-      expect.objectContaining({ code: 'E511', message: expect.stringContaining('your home folder') }),
-    );
+    expect(core.runs.dryRun({ skill: 'probe-ro', tool: 'sh', args: { script: 'true' }, surface: 'cli', cwd: t.userHome })).toMatchObject({
+      decision: 'refuse',
+      error: { code: 'E511', message: expect.stringContaining('your home folder') as unknown },
+    });
     await expect(probe(core, 'probe-ro', 'cat notes.txt', t.userHome)).rejects.toMatchObject({ code: 'E511' });
   });
 });

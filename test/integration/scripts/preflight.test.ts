@@ -44,13 +44,14 @@ describe('the preflight of npm test', () => {
   });
 
   it('names each missing program with why and the command that installs it, then all at once, and fails', async () => {
-    const env = { PATH: pathWith(['git', 'bash', 'getent', 'lsof', 'file', 'uptime', 'free', 'ps', 'shasum']), HOME: tempDir() };
+    const env = { PATH: pathWith(['git', 'bash', 'getent', 'lsof', 'file', 'uptime', 'free', 'ps', 'shasum', 'perl']), HOME: tempDir() };
     const { code, stderr } = await preflight([], env);
     expect(code).toBe(1);
     expect(stderr).toMatch(/^npm test needs programs this machine lacks:\n/);
     expect(stderr).toMatch(/^ {2}ping +the bundled network pack runs it, and the tests run it for real\n +install: sudo apt-get install -y iputils-ping$/m);
     expect(stderr).toMatch(/^ {2}bwrap +runs are contained in a bubblewrap sandbox on Linux\n +install: sudo apt-get install -y bubblewrap$/m);
     expect(stderr).toMatch(/^ {2}ssh-keygen +the pack tests sign commits with SSH keys they generate\n +install: sudo apt-get install -y openssh-client$/m);
+    expect(stderr).toMatch(/^ {2}zsh +the completion tests parse and ask skilltray's zsh completion\n +install: sudo apt-get install -y zsh$/m);
     const browser = await chromiumExecutable(env);
     expect(stderr.includes('install: sudo apt-get install -y chromium')).toBe(browser === null);
     expect(stderr).toMatch(
@@ -62,7 +63,7 @@ describe('the preflight of npm test', () => {
     expect(stderr).toMatch(
       /^ {2}pocketsphinx_batch +the voice tests hear spoken answers with it \(docs\/voice.md\)\n +install: sudo apt-get install -y pocketsphinx$/m,
     );
-    const all = `iputils-ping openssh-client gcc curl python3 bubblewrap iproute2 espeak-ng pocketsphinx${browser === null ? ' chromium' : ''}`;
+    const all = `iputils-ping openssh-client zsh fish gcc curl python3 bubblewrap iproute2 espeak-ng pocketsphinx${browser === null ? ' chromium' : ''}`;
     expect(stderr).toContain(`All at once:\n  sudo apt-get install -y ${all}\n`);
     expect(stderr).not.toMatch(/^ {2}(git|lsof|file|ps) /m);
     expect((await preflight(['--apt-packages'], env)).stdout).toBe(all);

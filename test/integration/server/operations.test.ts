@@ -43,6 +43,7 @@ describe('every operation of the contract over HTTP', () => {
       describe: { skill: 'asks' },
       check: { target: 'asks' },
       roots: {},
+      doctor: {},
       resolve: { skill: 'greet', args: ['world'] },
       run: { skill: 'echoes', tool: 'go', args: { a: 'over http' } },
       dryRun: { skill: 'asks', tool: 'go', args: { a: 'x' } },

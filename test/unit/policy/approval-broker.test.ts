@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SkilltrayError } from '../../../src-main/shared/skilltray-error.js';
 import type { BrokerClock, Resolution } from '../../../src-main/core/policy/approval-broker.js';
-import type { PendingApproval, PendingEntry, VerdictKind } from '../../../src-main/shared/runs.js';
+import { REMEMBER_SCOPES, type PendingApproval, type PendingEntry, type RememberScope, type VerdictKind } from '../../../src-main/shared/runs.js';
 import { ApprovalBroker } from '../../../src-main/core/policy/approval-broker.js';
 import { isCode, spokenPrompt } from '../../../src-main/shared/voice.js';
 import { thrownBy } from '../../support/errors.js';
@@ -254,6 +254,70 @@ describe('ApprovalBroker', () => {
     await expect(answer).resolves.toEqual({ verdict: 'once', actor: 'tray' });
     expect(heard).toEqual(['a']);
     expect(failures.map((e) => (e as Error).message)).toEqual(['ui gone', 'sse gone']);
+  });
+});
+
+describe('where an Always may apply (the scopes the request offers)', () => {
+  it('refuses an Always in any folder for a tool that may write (E626), leaving the request pending for a right answer', async () => {
+    const broker = new ApprovalBroker({ clock: new ManualClock() });
+    const answer = broker.request(pending('w', { rememberScopes: ['folder'] }), { timeoutMs: 1_000 });
+    const error = thrownBy(() => broker.resolve('w', 'always', 'tray', undefined, 'anywhere'));
+    expect(error).toMatchObject({ code: 'E626', details: { id: 'w', scope: 'anywhere', offered: ['folder'] } });
+    expect(error.message).toBe("'git/git_log' can be always allowed only in its folder: a tool that may write is never allowed in any folder at once");
+    expect(broker.list().map((e) => e.id)).toEqual(['w']);
+    broker.resolve('w', 'always', 'tray', 'session', 'folder');
+    await expect(answer).resolves.toEqual({ verdict: 'always', actor: 'tray', expires: 'session', scope: 'folder' });
+  });
+
+  it('lets a read-only tool be always allowed in any folder, and says so in the verdict', async () => {
+    const broker = new ApprovalBroker({ clock: new ManualClock() });
+    const answer = broker.request(pending('r', { readOnly: true, rememberScopes: ['folder', 'anywhere'] }), { timeoutMs: 1_000 });
+    broker.resolve('r', 'always', 'cli', undefined, 'anywhere');
+    await expect(answer).resolves.toEqual({ verdict: 'always', actor: 'cli', scope: 'anywhere' });
+  });
+
+  it('refuses every Always for a skill whose files cannot be vouched for, its own folder included, while once and deny still answer', async () => {
+    const broker = new ApprovalBroker({ clock: new ManualClock() });
+    const once = broker.request(pending('u', { rememberScopes: [] }), { timeoutMs: 1_000 });
+    for (const scope of [undefined, 'folder', 'anywhere'] as const) {
+      const error = thrownBy(() => broker.resolve('u', 'always', 'tray', undefined, scope));
+      expect(error).toMatchObject({ code: 'E626', details: { scope: scope ?? 'folder', offered: [] } });
+      expect(error.message).toContain('its files cannot be vouched for');
+    }
+    broker.resolve('u', 'once', 'tray');
+    await expect(once).resolves.toEqual({ verdict: 'once', actor: 'tray' });
+    const deny = broker.request(pending('v', { rememberScopes: [] }), { timeoutMs: 1_000 });
+    broker.resolve('v', 'deny', 'tray');
+    await expect(deny).resolves.toEqual({ verdict: 'deny', actor: 'tray' });
+  });
+
+  it('for any offered scopes, verdict and asked scope: an Always outside what is offered is E626 and changes nothing; anything else answers the caller', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.subarray([...REMEMBER_SCOPES]),
+        fc.constantFrom<VerdictKind>('once', 'always', 'deny'),
+        fc.option(fc.constantFrom<RememberScope>(...REMEMBER_SCOPES), { nil: undefined }),
+        async (offered, verdict, scope) => {
+          const resolved: Resolution[] = [];
+          const broker = new ApprovalBroker({ clock: new ManualClock() });
+          broker.on('resolved', (r) => resolved.push(r));
+          const answer = broker.request(pending('p', { rememberScopes: offered }), { timeoutMs: 1_000 });
+          const allowed = verdict !== 'always' || offered.includes(scope ?? 'folder');
+          if (allowed) {
+            broker.resolve('p', verdict, 'tray', undefined, scope);
+            const expected = verdict === 'always' && scope !== undefined ? { verdict, actor: 'tray', scope } : { verdict, actor: 'tray' };
+            await expect(answer).resolves.toEqual(expected);
+            expect(resolved).toHaveLength(1);
+          } else {
+            expect(thrownBy(() => broker.resolve('p', verdict, 'tray', undefined, scope))).toMatchObject({ code: 'E626' });
+            expect(broker.list().map((e) => e.id)).toEqual(['p']);
+            expect(resolved).toEqual([]);
+            broker.cancel('p');
+            expect((await rejection(answer)).code).toBe('E613');
+          }
+        },
+      ),
+    );
   });
 });
 

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { BUNDLED_MANIFEST } from '../../../../src-main/core/config.js';
 import { madeUser } from '../../../support/ordinary-user.js';
 import { requireSandbox } from '../../../support/sandbox.js';
 import { PROBES } from '../probe.js';
@@ -107,7 +108,7 @@ function readableBy(uid: number, gid: number, path: string): boolean {
   }
 }
 
-/** A copy of what the CLI needs (bin, dist/cli, skills, the production packages, node) where `uid` can read it. */
+/** A copy of what the CLI needs (bin, dist/cli, skills and their manifest, the relay, the production packages, node) where `uid` can read it. */
 function stageCli(): { root: string; node: string } {
   const root = mkdtempSync(join(tmpdir(), 'skilltray-hostile-cli-'));
   chmodSync(root, 0o755);
@@ -118,6 +119,8 @@ function stageCli(): { root: string; node: string } {
     .split('\n')
     .filter((line) => line.includes('node_modules'));
   for (const dir of packages) cpSync(dir, join(root, relative(CHECKOUT, dir)), { recursive: true });
+  // Without the shipped manifest no bundled skill is bundled (W420).
+  cpSync(join(CHECKOUT, BUNDLED_MANIFEST), join(root, BUNDLED_MANIFEST));
   const node = join(root, 'node');
   cpSync(process.execPath, node);
   execFileSync('chmod', ['-R', 'a+rX', root]);
@@ -125,9 +128,10 @@ function stageCli(): { root: string; node: string } {
 }
 
 const cleanups: (() => void | Promise<void>)[] = [];
+// Removing the homes and a staged CLI (thousands of files) took 30 s on the loaded 2-core machine.
 afterAll(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+}, 120_000);
 
 /** The pids of the live processes running as `uid`, read from /proc (a zombie has ended: only its parent's wait is missing). */
 function processesOf(uid: number): number[] {

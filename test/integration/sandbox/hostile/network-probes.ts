@@ -9,9 +9,8 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import type { RunRecord, RunReport } from '../../../../src-main/shared/runs.js';
 import { madeUser } from '../../../support/ordinary-user.js';
+import { appForOrdinaryUser } from '../../../support/reachable.js';
 import { skillMd, testHome, writeSkill, type TestHome } from '../../../support/temp.js';
-
-const BIN = join(import.meta.dirname, '..', '..', '..', '..', 'bin', 'skilltray.js');
 
 /**
  * Who runs Skilltray in a test: a name for the test title, the uid/gid to run the CLI as (none:
@@ -73,9 +72,10 @@ async function runAs(t: TestHome, who: RunAs, program: string, args: string[]): 
   return { code: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** `skilltray ARGV` as `who`, from the fresh build. */
+/** `skilltray ARGV` as `who`, from the fresh build (a copy an ordinary user can read, where it cannot read the checkout). */
 export function skilltray(t: TestHome, who: RunAs, argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return runAs(t, who, process.execPath, [BIN, ...argv]);
+  const app = who.ids === null ? { root: join(import.meta.dirname, '..', '..', '..', '..'), node: process.execPath } : appForOrdinaryUser();
+  return runAs(t, who, app.node, [join(app.root, 'bin', 'skilltray.js'), ...argv]);
 }
 
 /** Runs `script` with probe skill `skill`, approved at the terminal (`--yes`); the run's report. */

@@ -8,12 +8,12 @@
  * is for: ping (ICMP) and the system resolver. On the real CLI and runner, as root and as an
  * ordinary user; each listener first answers a probe from outside any sandbox (the control).
  */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../../../support/fresh-build.js';
+import { reachableDir } from '../../../support/reachable.js';
 import { icmpAllowed, requireSandbox } from '../../../support/sandbox.js';
 import { networkHome, outside, runProbe, shellWord, whoRuns } from './network-probes.js';
 
@@ -62,7 +62,7 @@ for pid in (1, 2):
     r = libc.syscall(438, fd, 0, 0)
     print(pid, 'pidfd_getfd:', 'took' if r >= 0 else errno.errorcode[ctypes.get_errno()])`;
 
-/** Outside /tmp (which a run sees as its own, empty one), so the socket is there to be reached. */
+/** Where the ordinary user can reach it too, for the control that connects as them. */
 let socketDir: string;
 let onDisk: string;
 const servers: Server[] = [];
@@ -79,9 +79,7 @@ function listen(path: string): Promise<void> {
 
 beforeAll(async () => {
   requireSandbox();
-  mkdirSync(join(ROOT, 'test-results'), { recursive: true });
-  socketDir = mkdtempSync(join(ROOT, 'test-results', 'net-sockets-'));
-  chmodSync(socketDir, 0o755);
+  socketDir = reachableDir('net-sockets-');
   onDisk = join(socketDir, 'agent.sock');
   await listen(`\0${ABSTRACT.slice(1)}`);
   const listener = execa(

@@ -4,7 +4,7 @@
  * the built CLI, the bundled skills and their manifest, as `npm -g` with a user prefix leaves it), and
  * the real `skilltray` command and `skilltray serve` run as that person.
  */
-import { chownSync, cpSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, lchownSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterEach } from 'vitest';
@@ -13,7 +13,7 @@ import type { ServerEvent } from '../../../../src-main/shared/contract.js';
 import type { PendingEntry } from '../../../../src-main/shared/runs.js';
 import { ROOT } from '../../../support/fresh-build.js';
 import { madeUser } from '../../../support/ordinary-user.js';
-import { ordinaryDir } from '../../../support/sandbox.js';
+import { appForOrdinaryUser, reachableDir } from '../../../support/reachable.js';
 
 /** Who runs Skilltray: root, or an ordinary user (uid and gid set), or whoever runs the tests. */
 export interface Person {
@@ -35,13 +35,13 @@ export function people(): Person[] {
   return process.getuid?.() === 0 ? [{ label: 'root' }, ordinaryUser()] : [{ label: 'the user running the tests' }];
 }
 
-/** Gives `dir` and everything in it to `person`. */
+/** Gives `dir` and everything in it to `person`; a link is given, never what it points to (node_modules links to the shared packages). */
 function giveTo(person: Person, dir: string): void {
   if (person.uid === undefined || person.gid === undefined) return;
   const { uid, gid } = person;
   const walk = (path: string): void => {
-    chownSync(path, uid, gid);
-    if (statSync(path).isDirectory()) for (const name of readdirSync(path)) walk(join(path, name));
+    lchownSync(path, uid, gid);
+    if (lstatSync(path).isDirectory()) for (const name of readdirSync(path)) walk(join(path, name));
   };
   walk(dir);
 }
@@ -49,6 +49,8 @@ function giveTo(person: Person, dir: string): void {
 /** A Skilltray installed where its owner can write, with that person's home, state and workspace. */
 export interface Install {
   person: Person;
+  /** The node the person runs it with. */
+  node: string;
   /** The installed package: bin/, dist/cli/, dist/native/ (the network relay), skills/ (the bundled folder) and bundled-manifest.json. */
   app: string;
   bundled: string;
@@ -64,9 +66,13 @@ export interface Install {
   cli(argv: string[], options?: { cwd?: string }): Promise<{ code: number; stdout: string; stderr: string }>;
 }
 
-/** Copies the fresh build (vitest's global setup made it) into a folder the person owns, as an install. */
+const bases: string[] = [];
+
+/** Copies the fresh build (vitest's global setup made it) into a folder the person owns and can reach, as an install. */
 export function install(person: Person): Install {
-  const base = ordinaryDir();
+  const base = reachableDir('trust-');
+  bases.push(base);
+  const runnable = appForOrdinaryUser();
   const app = join(base, 'app');
   mkdirSync(join(app, 'dist'), { recursive: true });
   cpSync(join(ROOT, 'package.json'), join(app, 'package.json'));
@@ -76,8 +82,8 @@ export function install(person: Person): Install {
   cpSync(join(ROOT, 'dist', 'native'), join(app, 'dist', 'native'), { recursive: true });
   cpSync(join(ROOT, 'skills'), join(app, 'skills'), { recursive: true });
   cpSync(join(ROOT, BUNDLED_MANIFEST), join(app, BUNDLED_MANIFEST));
-  // Packages resolve from the install's own node_modules, as after npm install.
-  symlinkSync(join(ROOT, 'node_modules'), join(app, 'node_modules'));
+  // Packages resolve from the install's own node_modules, as after npm install: the packages the person can read.
+  symlinkSync(join(runnable.root, 'node_modules'), join(app, 'node_modules'));
   const dirs = { userHome: join(base, 'user'), home: join(base, 'state'), work: join(base, 'work') };
   for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
   const userSkills = join(dirs.home, 'skills');
@@ -93,6 +99,7 @@ export function install(person: Person): Install {
   const ids = person.uid === undefined ? {} : { uid: person.uid, gid: person.gid };
   return {
     person,
+    node: runnable.node,
     app,
     bundled: join(app, 'skills'),
     ...dirs,
@@ -107,7 +114,7 @@ export function install(person: Person): Install {
       giveTo(person, dir);
     },
     async cli(argv, options = {}) {
-      const result = await execa(process.execPath, [join(app, 'bin', 'skilltray.js'), ...argv], {
+      const result = await execa(runnable.node, [join(app, 'bin', 'skilltray.js'), ...argv], {
         env,
         extendEnv: false,
         cwd: options.cwd ?? dirs.work,
@@ -136,6 +143,8 @@ afterEach(async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await child.catch(() => undefined);
   }
+  // Once nothing runs from them.
+  for (const base of bases.splice(0)) rmSync(base, { recursive: true, force: true });
 });
 
 /** `skilltray serve` as the person, and the approvals it adds, as they arrive. */
@@ -163,7 +172,7 @@ async function pendingEntry(url: string, token: string, id: string): Promise<Pen
 /** Starts `skilltray serve --port 0` for `install` and follows its event stream. */
 export async function serve(at: Install): Promise<Serving> {
   const ids = at.person.uid === undefined ? {} : { uid: at.person.uid, gid: at.person.gid };
-  const child = execa(process.execPath, [join(at.app, 'bin', 'skilltray.js'), 'serve', '--port', '0'], {
+  const child = execa(at.node, [join(at.app, 'bin', 'skilltray.js'), 'serve', '--port', '0'], {
     env: at.env,
     extendEnv: false,
     stdin: 'ignore',

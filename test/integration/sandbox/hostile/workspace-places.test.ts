@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
+import { reachableDir } from '../../../support/reachable.js';
 import { asRootAndUser, attack, plant, resultOf, type Actor } from './actors.js';
 
 const LONG = { timeout: 180_000 };
@@ -33,7 +34,8 @@ function folderIn(actor: Actor, parent: string): string {
 
 /** `target` bind-mounted at a fresh folder under the checkout's test-results (a top-level folder the system does not own). */
 function bindAlias(target: string): string {
-  const alias = mkdtempSync(join(CHECKOUT, 'test-results', 'alias-'));
+  // Where the ordinary user reaches it too, wherever the checkout lives.
+  const alias = reachableDir('alias-');
   execFileSync('mount', ['--bind', target, alias]);
   cleanups.push(() => {
     execFileSync('umount', [alias]);

@@ -49,11 +49,6 @@ export const sizeExceptions = [
     rules: ['max-lines-per-function'],
     files: ['src-main/core/process/network/proxy-server.ts'],
   },
-  {
-    why: 'one run: spawn, bound, collect and tear down share the child and its timers',
-    rules: ['max-lines-per-function'],
-    files: ['src-main/core/runs/run-service.ts'],
-  },
   { why: 'the OpenAPI document is one literal', rules: ['max-lines-per-function'], files: ['src-main/server/openapi.ts'] },
 ];
 /**

@@ -93,7 +93,7 @@ async function networkStart(
       const wrapped = sandbox.wrap({ program: truePath, args: [], env: { PATH: process.env.PATH ?? '' } }, { ...places, proxy: proxy.address });
       await spawnedWrapped(wrapped);
     } finally {
-      await proxy.close();
+      await proxy.dispose();
     }
   };
   const ms = await median(start, 31, 3);

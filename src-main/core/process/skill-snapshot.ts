@@ -8,9 +8,10 @@ import { chmodSync, constants, copyFileSync, mkdirSync, mkdtempSync, rm, rmSync,
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { manifestHash, walkSkill, type SkillFile } from '../skills/walk.js';
+import type { Disposable } from './run-resources.js';
 
 /** The directories of one run: the skill's snapshot, the run's private temp and its private home. */
-export interface RunDirs {
+export interface RunDirs extends Disposable {
   /** Holds them all; removed by `dispose`. */
   root: string;
   snapshot: string;

@@ -2,14 +2,17 @@
  * The first phase of a run: look the skill up, open its folder once, render the call, find the
  * program, resolve the run's box once (box-spec.ts), and ask policy for a decision on that box.
  * Nothing is recorded or started here; the box's handles stay open until the run is done with them.
+ * An allowed decision carries the program it allows, so what runs never has to be asserted found.
  */
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute } from 'node:path';
 import type { RenderedCommand, Skill, Tool } from '../../shared/model.js';
+import type { SkilltrayError } from '../../shared/skilltray-error.js';
 import type { Rule, SandboxProfile, SandboxView, Surface } from '../../shared/runs.js';
 import { templateErrors } from '../../shared/error-messages/templates.js';
 import { skillcErrors } from '../../shared/error-messages/skillc.js';
+import { runnerErrors } from '../../shared/error-messages/runner.js';
 import { nearestNames } from '../did-you-mean.js';
 import { decide, type Decision } from '../policy/decide.js';
 import { legacyPinsFor, rememberedFor } from '../policy/pins.js';
@@ -70,16 +73,23 @@ export function plainObject(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
+/** A decision that lets the call run (on its own, or once a person approves), with the program it runs. */
+export type Allowed = Extract<Decision, { outcome: 'auto' | 'ask' }> & { programPath: string };
+
+/** What policy decided on a prepared call: an allowed run always has its program. */
+export type RunDecision = Allowed | Extract<Decision, { outcome: 'deny' | 'refuse' }>;
+
 /** What a prepared call holds: everything policy needed, and what it decided. */
 export interface Prepared {
   skill: Skill;
   command: RenderedCommand;
+  /** The program as resolved, or null when it was not found (then the decision refuses). */
   programPath: string | null;
-  decision: Decision;
+  decision: RunDecision;
   sandbox: SandboxView;
   /** The working folder as its handle is (the kernel's path): what an Always answer is pinned to, and what every surface shows. */
   folder: string;
-  /** The run's box, open: whoever prepared it closes it (box.close()) once the run is over or will not happen. */
+  /** The run's box, open: whoever prepared it lets it go (box.dispose()) once the run is over or will not happen. */
   box: BoxSpec;
 }
 
@@ -100,7 +110,7 @@ function programPath(skill: Skill, program: string, cwd: string, env: NodeJS.Pro
 }
 
 /** How a run under `profile` would be contained here; `box` is what the run's box adds to the profile (programs bound, .git files pointing out). */
-export function sandboxView(sandbox: Sandbox, profile: SandboxProfile, box: Pick<SandboxView, 'programs' | 'gitOutside'> = {}): SandboxView {
+function sandboxView(sandbox: Sandbox, profile: SandboxProfile, box: Pick<SandboxView, 'programs' | 'gitOutside'> = {}): SandboxView {
   if (profile.name === 'none') {
     const why = 'you turned the sandbox off for this skill (Settings, or skilltray rules sandbox)';
     return { ...profile, contained: false, mechanism: null, why, limitsWhy: why };
@@ -179,6 +189,23 @@ function openCwd(cwd: string | undefined, defaultCwd: string): OpenWorkspace {
   return openWorkspace(dir);
 }
 
+/** A call rendered in its opened folder and its program found: what the workspace guard judges. */
+interface Rendered {
+  skill: Skill;
+  tool: Tool;
+  command: RenderedCommand;
+  program: string | null;
+  profile: SandboxProfile;
+  places: GuardPlaces;
+}
+
+/** A rendered call in a folder the guard lets through: what its box is resolved from. */
+interface Boxable extends Rendered {
+  skillDir: string;
+  /** Why the program may not run at all (it lies in a secret place), or null. */
+  programRefused: SkilltrayError | null;
+}
+
 /** A dry run's preparation: in a folder no run may have, no box (the decision is `refuse`, with E511). */
 export interface DryPrepared extends Omit<Prepared, 'box'> {
   box: BoxSpec | null;
@@ -194,37 +221,57 @@ export function prepareRun(deps: PrepareDeps, input: RunInput, options: { dryRun
   const skill = deps.registry.get(input.skill);
   if (!skill) throw skillNotFound(input.skill, deps.registry.list());
   const workspace = openCwd(input.cwd, deps.defaultCwd);
-  let box: BoxSpec | null = null;
+  let call: Boxable | { rendered: Rendered; refused: SkilltrayError };
   try {
-    const prepared = decideOn(deps, input, skill, workspace, (opened) => (box = opened), options.dryRun === true);
-    if (prepared.box === null) closeHandle(workspace.handle);
-    return prepared;
+    const rendered = renderIn(deps, input, skill, workspace);
+    const verdict = guardWorkspace({ path: workspace.handle.path, chain: workspace.chain }, rendered.profile.name, rendered.places);
+    if (verdict.kind === 'refused' && options.dryRun !== true) throw verdict.error;
+    call = verdict.kind === 'refused' ? { rendered, refused: verdict.error } : boxable(deps, rendered);
   } catch (error) {
-    if (box === null) closeHandle(workspace.handle);
-    else (box as BoxSpec).close();
+    closeHandle(workspace.handle);
+    throw error;
+  }
+  if ('refused' in call) {
+    closeHandle(workspace.handle);
+    // No box is opened around a folder no run may have; the view is the profile's own.
+    const { command, program, profile } = call.rendered;
+    const decision: RunDecision = { outcome: 'refuse', error: call.refused };
+    return { skill, command, programPath: program, decision, sandbox: sandboxView(deps.sandbox, profile), folder: workspace.handle.path, box: null };
+  }
+  // The box takes the folder's handle over (and closes it when it throws).
+  const box = openBox(workspace, {
+    reads: call.profile.reads ?? [],
+    programPath: call.programRefused === null ? call.program : null,
+    skillDir: call.skillDir,
+    userHome: call.places.userHome.path,
+    skilltrayHome: call.places.skilltrayHome.path,
+    runtimeDir: deps.env.XDG_RUNTIME_DIR,
+    platform: process.platform,
+    otherHomes: call.places.otherHomes.map((home) => home.path),
+  });
+  try {
+    return decideOn(deps, input, call, box);
+  } catch (error) {
+    box.dispose();
     throw error;
   }
 }
 
-/** Renders, resolves the box around the opened folder (handing it to `opened` at once) and decides. */
-function decideOn(deps: PrepareDeps, input: RunInput, skill: Skill, workspace: OpenWorkspace, opened: (box: BoxSpec) => void, dryRun: boolean): DryPrepared {
+/** Renders the call in the opened folder, finds its program, and reads the profile and the places the guard protects. */
+function renderIn(deps: PrepareDeps, input: RunInput, skill: Skill, workspace: OpenWorkspace): Rendered {
   const folder = workspace.handle.path;
   const command = renderCommand(skill, input.tool, input.args ?? {}, { cwd: folder });
   const tool = skill.tools.find((t) => t.name === input.tool);
   const names = skill.tools.map((t) => t.name);
   if (!tool) throw templateErrors.toolNotFound(skill.name, input.tool, names, nearestNames(input.tool, names));
   const program = programPath(skill, command.program, folder, deps.env);
-  const { db } = deps;
-  const settings = getSettings(db);
-  const profile = runProfile(db, skill, tool);
-  const places = guardPlaces(deps);
-  const verdict = guardWorkspace({ path: folder, chain: workspace.chain }, profile.name, places);
-  if (verdict.kind === 'refused') {
-    if (!dryRun) throw verdict.error;
-    // No box is opened around a folder no run may have; the view is the profile's own.
-    const decision: Decision = { outcome: 'refuse', error: verdict.error };
-    return { skill, command, programPath: program, decision, sandbox: sandboxView(deps.sandbox, profile), folder, box: null };
-  }
+  const profile = runProfile(deps.db, skill, tool);
+  return { skill, tool, command, program, profile, places: guardPlaces(deps) };
+}
+
+/** The call with the skill's real folder and whether its program lies where no run may read. */
+function boxable(deps: PrepareDeps, rendered: Rendered): Boxable {
+  const { skill, tool, program, places } = rendered;
   const skillDir = realpathSync(skill.dir);
   // A program in a place no run may read is refused by policy (E707) before its box would bind it.
   const programRefused =
@@ -236,17 +283,23 @@ function decideOn(deps: PrepareDeps, input: RunInput, skill: Skill, workspace: O
           skilltrayHome: places.skilltrayHome.path,
           runtimeDir: deps.env.XDG_RUNTIME_DIR,
         });
-  const box = openBox(workspace, {
-    reads: profile.reads ?? [],
-    programPath: programRefused === null ? program : null,
-    skillDir,
-    userHome: places.userHome.path,
-    skilltrayHome: places.skilltrayHome.path,
-    runtimeDir: deps.env.XDG_RUNTIME_DIR,
-    platform: process.platform,
-    otherHomes: places.otherHomes.map((home) => home.path),
-  });
-  opened(box);
+  return { ...rendered, skillDir, programRefused };
+}
+
+/** The decision with the program an allowed one runs. */
+function withProgram(decision: Decision, { skill, tool, command, program }: Boxable): RunDecision {
+  if (decision.outcome === 'deny' || decision.outcome === 'refuse') return decision;
+  if (program !== null) return { ...decision, programPath: program };
+  // decide refuses a program not found before anything allows a call; said again where the type can see it.
+  return { outcome: 'refuse', error: runnerErrors.programNotFound(skill.name, tool.name, command.program) };
+}
+
+/** Shows the box in the sandbox view and asks policy (and the voice turn) for a decision on it. */
+function decideOn(deps: PrepareDeps, input: RunInput, rendered: Boxable, box: BoxSpec): Prepared {
+  const { skill, tool, command, program, programRefused, profile } = rendered;
+  const { db } = deps;
+  const folder = box.workspace.path;
+  const settings = getSettings(db);
   const at = readsAt(box);
   const shown: SandboxProfile = at.length > 0 ? { ...profile, readsAt: at } : profile;
   const sandbox = sandboxView(deps.sandbox, shown, {
@@ -270,6 +323,6 @@ function decideOn(deps: PrepareDeps, input: RunInput, skill: Skill, workspace: O
     enabled: isEnabled(listSwitches(db), skill.name, settings.mode),
     sandbox,
   });
-  const decision = voiceTurn(decided, requestChannel(input.surface, input.channel), sandbox);
+  const decision = withProgram(voiceTurn(decided, requestChannel(input.surface, input.channel), sandbox), rendered);
   return { skill, command, programPath: program, decision, sandbox, folder, box };
 }

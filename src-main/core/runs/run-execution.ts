@@ -2,7 +2,8 @@
  * The last phase of a run: an allowed run, its skill's snapshot taken, is placed in its box (from
  * the box spec resolved before the decision), started, waited for, and recorded: its process group,
  * the network refusals, the hidden paths the sweep removed, its result. Whatever stops it is
- * recorded as the run's failure and thrown with the run's id.
+ * recorded as the run's failure and thrown with the run's id. What it takes (its cgroup, proxy and box
+ * places, and its place among the live runs) goes into the run's RunResources, let go of when the run is over.
  */
 import { realpathSync } from 'node:fs';
 import type { RenderedCommand, ResourceLimitName, ResourceLimits, RunResult, Skill, Tool } from '../../shared/model.js';
@@ -13,7 +14,6 @@ import { templateErrors } from '../../shared/error-messages/templates.js';
 import { profileOf } from '../policy/pins.js';
 import { passwdHomes } from '../policy/workspace-guard.js';
 import { processStartTime } from '../process-identity.js';
-import type { NetworkProxy } from '../process/network/proxy-server.js';
 import { startRunProxy } from '../process/network/run-proxy.js';
 import { DEFAULT_OUTPUT_CAP, runProcess } from '../process/run-process.js';
 import { boxPlaces, type Box } from '../process/sandbox/box-places.js';
@@ -23,6 +23,7 @@ import { stillAt } from '../process/sandbox/handles.js';
 import type { RunPlaces, SpawnCommand } from '../process/sandbox/sandbox.js';
 import { sweepWorkspace } from '../process/sandbox/workspace-sweep.js';
 import type { RunDirs } from '../process/skill-snapshot.js';
+import type { RunResources } from '../process/run-resources.js';
 import { buildToolEnv } from '../process/tool-env.js';
 import { recordFailure, recordNetworkDenied, recordProcess, recordResult, recordStart, recordSwept } from '../store/run-records.js';
 import { shapeOutput } from '../skills/pack-output.js';
@@ -120,8 +121,23 @@ function spawnRun(
   });
 }
 
-/** Runs an allowed run in its box to the end, recording every step; the report, or its failure thrown with the run's id. */
-export async function executeRun(deps: PrepareDeps, run: Executable, hooks: ExecutionHooks, signal?: AbortSignal): Promise<RunReport> {
+/** The run's cgroup, where one holds its processes and memory (Skilltray can make one as root, whom RLIMIT_NPROC does not bind); null otherwise. */
+function runCgroup(run: Executable): RunCgroup | null {
+  const { sandbox } = run;
+  const contained = sandbox.contained && (sandbox.limitsWhy ?? null) === null && sandbox.limits !== undefined;
+  if (!contained || cgroupUnavailable() !== null) return null;
+  try {
+    return openRunCgroup(run.id, sandbox.limits as ResourceLimits);
+  } catch (error) {
+    throw runnerErrors.limitsUnavailable((error as Error).message, { cause: error });
+  }
+}
+
+/**
+ * Runs an allowed run in its box to the end, recording every step; the report, or its failure thrown with the run's id.
+ * What it takes goes into `held`, which its caller lets go of once the run is over, however it ended.
+ */
+export async function executeRun(deps: PrepareDeps, run: Executable, hooks: ExecutionHooks, held: RunResources, signal?: AbortSignal): Promise<RunReport> {
   const { id, traceId, skill, tool, command, programPath, decision, sandbox, dirs } = run;
   const { db, env } = deps;
   const controller = new AbortController();
@@ -130,23 +146,21 @@ export async function executeRun(deps: PrepareDeps, run: Executable, hooks: Exec
   if (signal?.aborted) controller.abort(signal.reason);
   else signal?.addEventListener('abort', onAbort, { once: true });
   hooks.started(id, controller);
+  // Taken first, so let go of last: the run stays live until all it took after is let go of.
+  held.add({
+    dispose: () => {
+      hooks.ended(id);
+      signal?.removeEventListener('abort', onAbort);
+    },
+  });
   recordStart(db, id);
   hooks.emit({ type: 'started', id, traceId, skill: skill.name, tool: command.tool, command, programPath, sandbox });
-  // A cgroup holds the run's processes and memory where Skilltray can make one (as root, whom RLIMIT_NPROC does not bind).
-  const contained = sandbox.contained && (sandbox.limitsWhy ?? null) === null && sandbox.limits !== undefined;
-  let cgroup: RunCgroup | null = null;
-  let box: Box | null = null;
-  let proxy: NetworkProxy | null = null;
   try {
-    if (contained && cgroupUnavailable() === null) {
-      try {
-        cgroup = openRunCgroup(id, sandbox.limits as ResourceLimits);
-      } catch (error) {
-        throw runnerErrors.limitsUnavailable((error as Error).message, { cause: error });
-      }
-    }
-    proxy = await startRunProxy(sandbox, dirs.root);
-    box = placeBox(deps, run, cgroup !== null);
+    const cgroup = runCgroup(run);
+    if (cgroup !== null) held.add(cgroup);
+    const proxy = await startRunProxy(sandbox, dirs.root);
+    if (proxy !== null) held.add(proxy);
+    const box: Box = held.add(placeBox(deps, run, cgroup !== null));
     const places: RunPlaces = proxy === null ? box.places : { ...box.places, proxy: proxy.address };
     const spawn = deps.sandbox.wrap({ program: programPath, args: command.args, env: buildToolEnv(env, command.env) }, places);
     let report = '';
@@ -155,8 +169,8 @@ export async function executeRun(deps: PrepareDeps, run: Executable, hooks: Exec
     // A tool pack's output.max_chars and output.speak shape what the run returns (and history keeps).
     const result: RunResult = shapeOutput(tool, { ...ran, limitHit });
     const stopping = controller.signal.reason as unknown;
-    // The tool is gone: its proxy closes before its refusals are read, so the record holds every one.
-    await proxy?.close();
+    // The tool is gone: its proxy closes before its refusals are read, so the record holds every one (closing it again later does nothing).
+    await proxy?.dispose();
     const networkDenied = proxy?.denied() ?? [];
     recordNetworkDenied(db, id, networkDenied);
     const swept = box.baseline === null ? [] : sweepWorkspace(run.box.workspace, box.baseline, sandbox.writes ?? []);
@@ -168,11 +182,5 @@ export async function executeRun(deps: PrepareDeps, run: Executable, hooks: Exec
     const coded = toSkilltrayError(error);
     recordFailure(db, id, coded);
     throw withRunId(coded, id);
-  } finally {
-    box?.release();
-    cgroup?.dispose();
-    await proxy?.close();
-    hooks.ended(id);
-    signal?.removeEventListener('abort', onAbort);
   }
 }

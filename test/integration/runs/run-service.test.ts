@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readlinkSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -469,4 +469,36 @@ describe('policy changes are announced', () => {
     core.policy.revokeRemembered(core.policy.remembered()[0]!.id);
     expect(changes).toBe(4);
   });
+});
+
+describe('what a run holds', () => {
+  /** This process's descriptors open on `folder` or inside it. */
+  const openInside = (folder: string): string[] =>
+    readdirSync('/proc/self/fd').flatMap((fd) => {
+      try {
+        const target = readlinkSync(`/proc/self/fd/${fd}`);
+        return target === folder || target.startsWith(`${folder}/`) ? [target] : [];
+      } catch {
+        return [];
+      }
+    });
+
+  it.runIf(process.platform === 'linux')(
+    'a run that fails midway (its box cannot hold its folder: E513) lets go of all it took: the box spec’s handles, its place among live runs',
+    async () => {
+      const t = testHome();
+      writeSkill(t.skills, 'writes', toolSkill('writes', argvCommand));
+      const core = open(t);
+      const project = realpathSync(t.work);
+      mkdirSync(join(project, ...Array.from({ length: 260 }, () => 'd')), { recursive: true });
+      const events: RunEvent[] = [];
+      core.runs.service.on('run', (event) => events.push(event));
+      const error = await rejectionOf(core.runs.run({ skill: 'writes', tool: 'go', surface: 'cli', cwd: project }, { approval: once() }));
+      expect(error.code).toBe('E513');
+      // It failed after it had started: its box spec, snapshot and place among live runs were all taken.
+      expect(events.map((event) => event.type)).toContain('started');
+      expect(core.runs.service.running()).toEqual([]);
+      expect(openInside(project)).toEqual([]);
+    },
+  );
 });

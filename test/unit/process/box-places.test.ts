@@ -20,7 +20,7 @@ const servers: Server[] = [];
 const specs: BoxSpec[] = [];
 afterEach(async () => {
   for (const server of servers.splice(0)) await new Promise<void>((resolve) => server.close(() => resolve()));
-  for (const spec of specs.splice(0)) spec.close();
+  for (const spec of specs.splice(0)) spec.dispose();
 });
 
 async function socketAt(path: string): Promise<void> {
@@ -104,7 +104,7 @@ describe('declared reads', () => {
     await socketAt(join(home, '.config', 'tool', 'listen.sock'));
     const run = input(w, { reads: ['~/.config/git/ignore', '~/.gitconfig', '~/.missing', '~/.agent.sock', '~/.config/tool'] });
     const box = boxPlaces(run);
-    box.release();
+    box.dispose();
     expect(box.places.binds.map(({ path, kind }) => ({ path, kind }))).toEqual([
       { path: join(home, '.config', 'git', 'ignore'), kind: 'file' },
       { path: join(home, 'dotfiles', 'gitconfig'), kind: 'file' },
@@ -115,7 +115,7 @@ describe('declared reads', () => {
     expect(box.places.sockets).toEqual([join(home, '.config', 'tool', 'listen.sock')]);
     expect(box.places.userHome).toBe(home);
     const wide = boxPlaces(input(w, { reads: ['~/.config'] }));
-    wide.release();
+    wide.dispose();
     expect(wide.places.masks).toEqual([{ path: join(home, '.config', 'gh'), kind: 'dir' }]);
   });
 
@@ -151,7 +151,7 @@ describe('the working directory', () => {
     symlinkSync(join(project, 'real-vscode'), join(project, '.vscode'));
     const run = input(w);
     const box = boxPlaces(run);
-    box.release();
+    box.dispose();
     const held = box.places.guarded.map((entry) => entry.path);
     expect(held).toEqual(
       expect.arrayContaining([
@@ -179,10 +179,10 @@ describe('the working directory', () => {
     expect(held).toEqual(expect.arrayContaining([join(project, '.git'), join(project, '.npmrc'), join(project, '.cargo'), join(project, '.envrc')]));
     expect(lstatSync(join(project, '.git')).isDirectory()).toBe(true);
     expect(lstatSync(join(project, '.npmrc')).size).toBe(0);
-    first.release();
+    first.dispose();
     // Another run still holds them.
     expect(existsSync(join(project, '.git'))).toBe(true);
-    second.release();
+    second.dispose();
     expect(existsSync(join(project, '.git'))).toBe(false);
     expect(existsSync(join(project, '.npmrc'))).toBe(false);
     expect(existsSync(join(project, '.envrc'))).toBe(true);
@@ -195,7 +195,7 @@ describe('the working directory', () => {
     const box = boxPlaces(input(w));
     expect(box.places.guarded.map((entry) => entry.path)).toContain(join(w.project, 'env', 'local'));
     expect(lstatSync(join(w.project, 'env', 'local')).size).toBe(0);
-    box.release();
+    box.dispose();
     expect(existsSync(join(w.project, 'env', 'local'))).toBe(false);
   });
 
@@ -203,7 +203,7 @@ describe('the working directory', () => {
     const w = world();
     writeFiles(w.project, { '.git/config': '', '.git/hooks/pre-commit.sample': '', '.git/HEAD': '' });
     const box = boxPlaces(input(w, { writes: ['.git'] }));
-    box.release();
+    box.dispose();
     expect(box.places.writable?.map((entry) => entry.path)).toEqual([join(w.project, '.git')]);
     expect(box.places.guardedInside?.map((entry) => entry.path).sort()).toEqual([join(w.project, '.git', 'config'), join(w.project, '.git', 'hooks')]);
     expect(box.places.guarded.map((entry) => entry.path)).not.toContain(join(w.project, '.git'));
@@ -221,7 +221,7 @@ describe('the working directory', () => {
     const spec = input(w, { name: 'read-only' }).spec;
     expect(spec.gitOutside.sort()).toEqual(['.git', 'sub/.git']);
     const box = boxPlaces(input(w, { name: 'read-only' }));
-    box.release();
+    box.dispose();
     expect(box.places.guarded).toEqual([]);
     expect(existsSync(join(project, '.envrc'))).toBe(false);
     expect(box.places.sockets).toEqual([join(project, 'run', 'dev.sock')]);
@@ -259,7 +259,7 @@ describe('the sweep after a writing run', () => {
     const baseline = box.baseline;
     expect(baseline).not.toBeNull();
     const swept = sweepWorkspace(run.spec.workspace, baseline as NonNullable<typeof baseline>, ['.tool-cache']);
-    box.release();
+    box.dispose();
     expect(swept).toEqual(['build/cache/.git', 'sub/.git', 'x/y/.envrc']);
     expect(existsSync(join(project, 'sub-moved', '.git', 'config'))).toBe(true);
     expect(existsSync(join(project, '.tool-cache', 'state'))).toBe(true);

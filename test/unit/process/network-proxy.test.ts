@@ -18,7 +18,7 @@ import { tempDir } from '../../support/temp.js';
 const servers: Server[] = [];
 const proxies: NetworkProxy[] = [];
 afterEach(async () => {
-  for (const proxy of proxies.splice(0)) await proxy.close();
+  for (const proxy of proxies.splice(0)) await proxy.dispose();
   for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
 });
 
@@ -219,7 +219,7 @@ describe('the network proxy', () => {
     const ended = drain(client);
     client.write(`CONNECT 127.0.0.1:${port} HTTP/1.1\r\n\r\n`);
     await new Promise<void>((resolve) => client.once('data', () => resolve()));
-    await proxy.close();
+    await proxy.dispose();
     expect(await ended).toContain('200 Connection Established');
   });
 });

@@ -9,6 +9,7 @@
 import { createServer as createHttpServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import type { NetworkDenial } from '../../../shared/runs.js';
+import type { Disposable } from '../run-resources.js';
 import { judge, type Lookup, type OwnAddresses, type Verdict } from './allow-list.js';
 import { readSocksRequest, socksReply, SOCKS_REPLY } from './socks5.js';
 
@@ -16,12 +17,12 @@ import { readSocksRequest, socksReply, SOCKS_REPLY } from './socks5.js';
 export type ProxyAddress = { kind: 'unix'; path: string } | { kind: 'tcp'; port: number };
 
 /** A running proxy. */
-export interface NetworkProxy {
+export interface NetworkProxy extends Disposable {
   address: ProxyAddress;
   /** What it refused so far, by host and port, first refusals first. */
   denied(): NetworkDenial[];
   /** Stops listening and cuts every connection it carries. */
-  close(): Promise<void>;
+  dispose(): Promise<void>;
 }
 
 export interface ProxyOptions {
@@ -218,7 +219,7 @@ export async function startNetworkProxy(options: ProxyOptions): Promise<NetworkP
   return {
     address,
     denied: () => [...denials.values()].map((denial) => ({ ...denial })),
-    close: () =>
+    dispose: () =>
       (closed ??= new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());

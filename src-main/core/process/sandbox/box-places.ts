@@ -22,6 +22,7 @@ import { secretMasks, type Mask } from './secret-paths.js';
 import { onSystemPath, systemDirs, systemView } from './system-paths.js';
 import { declareWhileRunning, type SweepBaseline } from './workspace-sweep.js';
 import { scanFolder } from './workspace-scan.js';
+import type { Disposable } from '../run-resources.js';
 
 /** What the run's box needs beyond its spec: the run's own folders and the host's. */
 export interface BoxInput extends Pick<RunPlaces, 'skillDir' | 'snapshotDir' | 'tempDir' | 'homeDir'> {
@@ -39,10 +40,10 @@ export interface BoxInput extends Pick<RunPlaces, 'skillDir' | 'snapshotDir' | '
 }
 
 /** A run's places, what the sweep compares with after a writing run (null otherwise), and what to undo once it has ended. */
-export interface Box {
+export interface Box extends Disposable {
   places: RunPlaces;
   baseline: SweepBaseline | null;
-  release: () => void;
+  dispose: () => void;
 }
 
 /** Where the private home appears in the box: the person's home path under bubblewrap (unless that is / or a system folder), itself under Seatbelt. */
@@ -182,8 +183,8 @@ export function boxPlaces(input: BoxInput): Box {
   return {
     places,
     baseline: writable ? { present, mounts } : null,
-    release: () => {
-      placeholders?.release();
+    dispose: () => {
+      placeholders?.dispose();
       stopDeclaring();
       closeScan();
     },

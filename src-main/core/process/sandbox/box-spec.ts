@@ -14,6 +14,7 @@ import { programBinds } from './program-binds.js';
 import { secretMasks } from './secret-paths.js';
 import { scanFolder } from './workspace-scan.js';
 import { isAbsolute, join } from 'node:path';
+import type { Disposable } from '../run-resources.js';
 
 /** A declared read: as written, and (when it exists) the handle on where it really is. */
 export interface DeclaredRead {
@@ -22,7 +23,7 @@ export interface DeclaredRead {
 }
 
 /** One run's box, open. */
-export interface BoxSpec {
+export interface BoxSpec extends Disposable {
   /** The run's folder, opened once. */
   workspace: Handle;
   /** The folder and each above it to `/`, by identity: what the workspace guard decides on. */
@@ -33,7 +34,7 @@ export interface BoxSpec {
   /** `.git` files in the folder that name a git folder outside it (relative): git sees nothing there. */
   gitOutside: string[];
   /** Closes every handle; the spec is spent. */
-  close(): void;
+  dispose(): void;
 }
 
 /** What the box is resolved from, beyond its folder: the skill's declarations as approved, the program resolved once, and the places to protect. */
@@ -128,11 +129,11 @@ export function openWorkspace(cwd: string): OpenWorkspace {
  * Resolves the rest of a run's box once, around its opened folder (which it takes over): opens each
  * declared read that exists and each program bind (E512 when one would show what no box may), and
  * finds the folder's `.git` files that name a git folder outside it. The spec's handles are the
- * caller's to close (spec.close()), and are closed here when it throws.
+ * caller's to close (spec.dispose()), and are closed here when it throws.
  */
 export function openBox(workspace: OpenWorkspace, request: BoxRequest): BoxSpec {
   const opened: Handle[] = [workspace.handle];
-  const close = (): void => {
+  const dispose = (): void => {
     for (const each of opened) closeHandle(each);
   };
   try {
@@ -144,9 +145,9 @@ export function openBox(workspace: OpenWorkspace, request: BoxRequest): BoxSpec 
       .map((path) => openBind(path, request, opened, 'program'))
       .filter((handle): handle is Handle => handle !== null);
     const { gitOutside } = scanFolder(workspace.handle, { writable: false, writes: [], mounts: [] });
-    return { workspace: workspace.handle, chain: workspace.chain, reads, programs, gitOutside, close };
+    return { workspace: workspace.handle, chain: workspace.chain, reads, programs, gitOutside, dispose };
   } catch (error) {
-    close();
+    dispose();
     throw error;
   }
 }

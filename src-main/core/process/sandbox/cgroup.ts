@@ -15,6 +15,7 @@ import type { ResourceLimitName, ResourceLimits } from '../../../shared/model.js
 import { isAlive, thisProcess } from '../../process-identity.js';
 import { resolveProgram } from '../resolve-program.js';
 import { onSystemPath } from './system-paths.js';
+import type { Disposable } from '../run-resources.js';
 
 /** What holds a run's memory and processes: a cgroup Skilltray made (root), a systemd scope of the user's (delegated), or rlimits per process. */
 export type MemoryBound = 'cgroup' | 'scope' | 'rlimit';
@@ -26,7 +27,7 @@ interface Place {
 }
 
 /** One run's cgroup: where its processes go before the tool starts, and which limit it met. */
-export interface RunCgroup {
+export interface RunCgroup extends Disposable {
   /** Puts a process into the run's cgroup: bwrap as it starts, and its child before that runs anything. */
   admit(pid: number): void;
   /** The limit the run ran into: memory when the kernel killed for it, else processes when a fork was refused. */

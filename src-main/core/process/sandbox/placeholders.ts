@@ -74,7 +74,7 @@ function remove(folder: Handle, entry: Placeholder): void {
  * Makes (or shares) a placeholder for each absent entry of the workspace `workspace` is, and opens
  * each (the box binds it by descriptor); returns those held and how to let them go (closing them).
  */
-export function holdPlaceholders(workspace: Handle, absent: readonly Placeholder[]): { held: (Placeholder & { handle: Handle })[]; release: () => void } {
+export function holdPlaceholders(workspace: Handle, absent: readonly Placeholder[]): { held: (Placeholder & { handle: Handle })[]; dispose: () => void } {
   const held: (Placeholder & { handle: Handle })[] = [];
   const owned: { entry: Placeholder; folder: Handle }[] = [];
   const folders: Handle[] = [];
@@ -95,7 +95,7 @@ export function holdPlaceholders(workspace: Handle, absent: readonly Placeholder
   let released = false;
   return {
     held,
-    release: () => {
+    dispose: () => {
       if (released) return;
       released = true;
       for (const { handle } of held) closeHandle(handle);

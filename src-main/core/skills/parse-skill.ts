@@ -149,6 +149,15 @@ export function undecodableSkill(dir: string, root: SkillRoot): Skill {
   return { ...skill, diagnostics: diags.items, state: 'error' };
 }
 
+/** Whether `file` is not there (ENOENT); a folder that cannot be searched (EACCES) is not that: reading it says what is wrong. */
+function surelyAbsent(file: string): boolean {
+  try {
+    return lstatSync(file, { throwIfNoEntry: false }) === undefined;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Loads the skill in `dir` (which holds SKILL.md) as found in `root`; `walk` is its file walk when the
  * caller already made it; `checks` are what its kind of root adds (see RootChecks).
@@ -160,7 +169,7 @@ export function parseSkill(dir: string, root: SkillRoot, walk?: SkillWalk, check
   const diags = new DiagnosticList();
   skill.diagnostics = diags.items;
   // One lstat only where the walk did not list SKILL.md as a file: a folder of tool packs has none.
-  if (walk?.files.some((entry) => entry.rel === 'SKILL.md') !== true && lstatSync(file, { throwIfNoEntry: false }) === undefined) {
+  if (walk?.files.some((entry) => entry.rel === 'SKILL.md') !== true && surelyAbsent(file)) {
     const packs = walk ?? walkOrNull(dir);
     if (packs !== null && packFilesOf(packs).length > 0) return parsePackSkill(skill, root, packs, checks, diags);
   }

@@ -209,6 +209,11 @@ export function cast(): Cast {
   return { root, user: { name: 'user', uid: userUid, gid: userGid, home, ...places, env: actorEnv(home, places.skilltrayHome, name) } };
 }
 
+/** Plants a user skill of the actor's own like the probe skills (one tool `sh` running a bash script), with `frontmatter`. */
+export function scriptSkill(actor: Actor, name: string, frontmatter: Record<string, unknown>): void {
+  plant(actor, { [`.local/share/skilltray/skills/${name}/SKILL.md`]: probeSkill(name, frontmatter) });
+}
+
 /** Writes files into the actor's home (or elsewhere), owned by them, as their own files would be. */
 export function plant(actor: Actor, files: Record<string, string>, base = actor.home): void {
   for (const [rel, content] of Object.entries(files)) {

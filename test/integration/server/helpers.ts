@@ -57,6 +57,16 @@ export function toolSkill(name: string, command: string, frontmatter: Record<str
   );
 }
 
+/** Valid inputs of the operations that browse serverHome's skill `asks` (its body and sections, as toolSkill writes them). */
+export const BROWSE_ASKS = {
+  outline: { skill: 'asks' },
+  show: { skill: 'asks', section: 'Usage' },
+  open: { skill: 'asks', path: 'SKILL.md' },
+  sources: { skill: 'asks' },
+  search: { skill: 'asks', query: 'frobnicator' },
+  searchAll: { query: 'frobnicator' },
+} as const;
+
 export interface ServerHome {
   t: TestHome;
   core: SkilltrayCore;

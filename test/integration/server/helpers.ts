@@ -8,6 +8,7 @@ import { SkilltrayCore } from '../../../src-main/core/api.js';
 import { startHttpServer, type HttpServerOptions, type RunningServer } from '../../../src-main/server/http.js';
 import type { Envelope, ServerEvent } from '../../../src-main/shared/contract.js';
 import { PROCESS_FIXTURES, skillMd, testHome, writeSkill, type TestHome } from '../../support/temp.js';
+import { toolSection } from '../../support/tool-section.js';
 
 export const NODE = process.execPath;
 export const PRINT_ARGV = join(PROCESS_FIXTURES, 'print-argv.mjs');
@@ -36,23 +37,7 @@ export function toolSkill(name: string, command: string, frontmatter: Record<str
       '',
       'Say hello to the widget frobnicator.',
       '',
-      '### go',
-      '',
-      'Runs it.',
-      '',
-      '#### Parameters',
-      '',
-      '| Name | Type | Required | Description |',
-      '|---|---|---|---|',
-      '| a | string | no | first |',
-      '| b | string | no | second |',
-      '',
-      '#### Command',
-      '',
-      '```',
-      command,
-      '```',
-      '',
+      ...toolSection('go', command, ['| a | string | no | first |', '| b | string | no | second |']),
     ].join('\n'),
   );
 }

@@ -188,6 +188,29 @@ function admit(info: unknown, block: unknown, accept: (childPid: number) => void
   });
 }
 
+/** The child's descriptors: stdin closed; every other one where bubblewrap.ts's fdLayout numbers it. */
+function stdioOf(spec: ProcessSpec): { at: ReturnType<typeof fdLayout>; stdio: (Uint8Array | number | 'pipe' | 'ignore')[] } {
+  const at = fdLayout({ inputs: spec.inputs?.length ?? 0, bound: spec.fds?.length ?? 0, gated: spec.admit !== undefined });
+  const stdio: (Uint8Array | number | 'pipe' | 'ignore')[] = ['ignore', 'pipe', 'pipe'];
+  (spec.inputs ?? []).forEach((input, i) => (stdio[at.inputs + i] = input));
+  (spec.fds ?? []).forEach((fd, i) => (stdio[at.bound + i] = fd));
+  if (spec.admit !== undefined) stdio[at.info] = stdio[at.block] = 'pipe';
+  if (spec.reported !== undefined) stdio[at.report] = 'pipe';
+  return { at, stdio };
+}
+
+/** Null once the child is spawned; the OS error when it never started. */
+function spawnOutcome(subprocess: { once(event: 'spawn', listener: () => void): unknown } & PromiseLike<{ cause?: unknown }>): Promise<unknown> {
+  return new Promise<unknown>((resolve) => {
+    subprocess.once('spawn', () => resolve(null));
+    // execa settles without 'spawn' only when the process never started; its result holds the OS error.
+    subprocess.then(
+      (failed) => resolve(failed.cause ?? failed),
+      (error: unknown) => resolve(error),
+    );
+  });
+}
+
 /** Runs an approved program bounded; a non-zero exit, a signal, a timeout or a cancellation is a result, a spawn failure is E701. */
 export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
   const graceMs = spec.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
@@ -211,13 +234,7 @@ export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
 
   const posix = process.platform !== 'win32';
   const started = performance.now();
-  // stdin closed; every other descriptor where bubblewrap.ts's fdLayout numbers it.
-  const at = fdLayout({ inputs: spec.inputs?.length ?? 0, bound: spec.fds?.length ?? 0, gated: spec.admit !== undefined });
-  const stdio: (Uint8Array | number | 'pipe' | 'ignore')[] = ['ignore', 'pipe', 'pipe'];
-  (spec.inputs ?? []).forEach((input, i) => (stdio[at.inputs + i] = input));
-  (spec.fds ?? []).forEach((fd, i) => (stdio[at.bound + i] = fd));
-  if (spec.admit !== undefined) stdio[at.info] = stdio[at.block] = 'pipe';
-  if (spec.reported !== undefined) stdio[at.report] = 'pipe';
+  const { at, stdio } = stdioOf(spec);
   const subprocess = execa(spec.program, spec.args, {
     cwd: spec.cwd,
     env: spec.env,
@@ -241,14 +258,7 @@ export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
     capture(subprocess.stderr, stderr, 'stderr', spec.onOutput),
     ...(report === null ? [] : [capture(subprocess.stdio[at.report] as Readable, report, 'stdout', undefined)]),
   ]);
-  const spawnError = await new Promise<unknown>((resolve) => {
-    subprocess.once('spawn', () => resolve(null));
-    // execa settles without 'spawn' only when the process never started; its result holds the OS error.
-    subprocess.then(
-      (failed) => resolve(failed.cause ?? failed),
-      (error: unknown) => resolve(error),
-    );
-  });
+  const spawnError = await spawnOutcome(subprocess);
   if (spawnError !== null) throw spawnFailure(spec, spawnError);
   const pid = subprocess.pid as number;
   if (spec.enter !== undefined && spec.admit !== undefined) {

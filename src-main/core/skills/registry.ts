@@ -12,13 +12,14 @@ import type { RootWatch, Skill, SkillRoot } from '../../shared/model.js';
 import type { KnownPlaces } from '../files/secret-places.js';
 import type { BundledManifest } from './bundled-manifest.js';
 import type { SkillFile } from './walk.js';
-import { SETTLE_MS, treeFingerprint } from './fingerprint.js';
-import { freshParseJob, freshParseOf, parseFresh, receivedParse, type FreshParse, type FreshParseInput, type ParseSkill, type PostedParse } from './fresh-parse.js';
+import { SETTLE_MS } from './fingerprint.js';
+import { freshParseJob, type ParseSkill } from './fresh-parse.js';
 import { ParseCache } from './parse-cache.js';
 import { identify } from './identity.js';
 import { RootWatcher, type WatchFactory } from './root-watcher.js';
 import { parseSkill, type RootChecks } from './parse-skill.js';
-import { EarlyHelpers, MIN_INPUTS, runInParallel } from '../parallel.js';
+import { EarlyHelpers, MIN_INPUTS } from '../parallel.js';
+import { beyondFiles, RegistryParser, type Holder } from './registry-parse.js';
 import { holdsSkillFile, listedDirsIn, skillDirIn, skillDirsIn, skillNamesIn } from './root-layout.js';
 
 export { skillDirNames } from './root-layout.js';
@@ -36,12 +37,6 @@ export interface ShadowedSkill {
   loser: { dir: string; root: SkillRoot };
 }
 
-/** A folder of a skill name in one root. */
-interface Holder {
-  dir: string;
-  root: SkillRoot;
-}
-
 export interface RegistryOptions {
   /** Where parsed skills are kept between loads (and, file-backed, between processes); in memory by default. */
   cache?: ParseCache;
@@ -57,17 +52,6 @@ export interface RegistryOptions {
   places?: KnownPlaces;
   /** Threads a load may parse on, this one included (core/parallel.ts); 1 by default, and always 1 with `parse` given. */
   threads?: number;
-}
-
-/** Parses a cold load writes to the parse cache at a time while it goes on parsing (one transaction each). */
-const CACHE_WRITE_EVERY = 500;
-
-/**
- * Whether a root's skills are checked against more than their files (an installed pack's lock, an MCP
- * source's approvals), which the files' stats cannot vouch for: never taken from the parse cache.
- */
-function beyondFiles(root: SkillRoot): boolean {
-  return root.kind === 'packs' || root.kind === 'mcp';
 }
 
 /** Whether a parse failed (an error diagnostic): a truncated or half-written SKILL.md reads so. */
@@ -100,13 +84,11 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   /** Whether watch() was called: a new set of roots is then watched too. */
   private watchAsked = false;
   private rootList: readonly SkillRoot[];
-  private readonly cache: ParseCache;
-  private readonly parse: ParseSkill;
+  /** Reads the skill folders, from the parse cache where it can. */
+  private readonly parser: RegistryParser;
   private readonly manifest: () => BundledManifest | null;
   /** Canonical directories of loaded names, while watching (see canonicalDirOf). */
   private readonly canonical = new Map<string, string>();
-  /** The files each skill parsed in this process was found with, by folder (see walkedFiles). */
-  private readonly walked = new Map<string, readonly SkillFile[]>();
   /** Names kept at their last good parse while being rewritten, to be read again once settled. */
   private readonly rechecks = new Map<string, NodeJS.Timeout>();
 
@@ -116,8 +98,10 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   ) {
     super();
     this.rootList = roots;
-    this.cache = options.cache ?? ParseCache.memory();
-    this.parse = options.parse ?? ((dir, root, walk) => parseSkill(dir, root, walk ?? undefined, this.rootChecks));
+    const parse = options.parse ?? ((dir, root, walk) => parseSkill(dir, root, walk ?? undefined, this.rootChecks));
+    // A `parse` given runs on this thread only: a function cannot be sent to a helper thread.
+    const threads = options.parse === undefined ? (options.threads ?? 1) : 1;
+    this.parser = new RegistryParser(options.cache ?? ParseCache.memory(), parse, threads, this.rootChecks);
     this.manifest = options.manifest ?? (() => null);
     this.watcher = this.watcherOf(roots);
   }
@@ -156,14 +140,14 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
 
   /** Loads every skill of every root (unchanged skills from the parse cache). */
   load(): this {
-    this.cache.preload();
+    this.parser.cache.preload();
     // Which roots hold each name, and where, from one listing per root (so no SKILL.md is looked up twice). Where parseMany reads the
     // skills, a root's folders are only listed: whether each holds a SKILL.md is checked by its parse (`listed`), on helper threads too.
     const holders = new Map<string, Holder[]>();
     // Folders only listed, with their canonical paths where the listing knew them.
     const listed = new Map<string, string | null>();
     for (const root of this.roots) {
-      const defer = this.parseThreads >= 2 && this.rootChecks[root.kind] === undefined;
+      const defer = this.parser.threads >= 2 && this.rootChecks[root.kind] === undefined;
       const { dirs, unchecked } = defer ? listedDirsIn(root) : { dirs: skillDirsIn(root), unchecked: null };
       for (const [name, dir] of dirs) {
         const found = holders.get(name);
@@ -174,8 +158,8 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
       }
     }
     // A cold load of many will parse on helper threads: started now, they start while the names are sorted, resolved across roots and looked up in the cache.
-    const cold = this.parseThreads >= 2 && holders.size - this.cache.size >= MIN_INPUTS;
-    const early = cold ? new EarlyHelpers(freshParseJob.name, this.parseThreads) : null;
+    const cold = this.parser.threads >= 2 && holders.size - this.parser.cache.size >= MIN_INPUTS;
+    const early = cold ? new EarlyHelpers(freshParseJob.name, this.parser.threads) : null;
     const first = (name: string): Holder => (holders.get(name) as Holder[])[0] as Holder;
     let listing: string[];
     let parsed: Map<string, Skill>;
@@ -193,7 +177,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
         else holders.set(name, kept);
       }
       listing = [...holders.keys()].sort();
-      ({ parsed, absent } = this.parseMany(listing.map(first), listed, early));
+      ({ parsed, absent } = this.parser.parseMany(listing.map(first), listed, early));
     } finally {
       // Helpers started early that no parse took (fewer skills to parse than it seemed) end here; taken ones, with the parse.
       early?.release();
@@ -218,9 +202,9 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
       if (last !== undefined) next.set(name, last);
     }
     const dirs = new Set([...next.values()].map((skill) => skill.dir));
-    this.cache.retainOnly(dirs);
-    for (const dir of this.walked.keys()) if (!dirs.has(dir)) this.walked.delete(dir);
-    this.cache.flush();
+    this.parser.cache.retainOnly(dirs);
+    this.parser.retainWalked(dirs);
+    this.parser.cache.flush();
     this.skills = next;
     this.single.clear();
     this.loaded = true;
@@ -232,7 +216,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   private unlistedNames(listed: ReadonlyMap<string, unknown>): string[] {
     const roots = new Set(this.roots.filter((root) => root.kind !== 'packs').map((root) => root.path));
     const names = new Set(this.skills.keys());
-    for (const dir of this.cache.dirs()) if (roots.has(dirname(dir))) names.add(basename(dir));
+    for (const dir of this.parser.cache.dirs()) if (roots.has(dirname(dir))) names.add(basename(dir));
     return [...names].filter((name) => !listed.has(name)).sort();
   }
 
@@ -255,7 +239,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
    */
   private resolveIn(holders: readonly Holder[], manifest = this.manifest(), parsed?: ReadonlyMap<string, Skill>): Skill {
     const [first, ...rest] = holders as [Holder, ...Holder[]];
-    const skill = parsed?.get(first.dir) ?? this.parseDir(first.dir, first.root);
+    const skill = parsed?.get(first.dir) ?? this.parser.parseDir(first.dir, first.root);
     skill.shadows = rest;
     return identify(skill, manifest, this.options.places);
   }
@@ -266,79 +250,12 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   }
 
   /**
-   * The skill in `dir`: from the cache when the stats of what its last walk saw still match (no
-   * directory listed, no file read), else walked and parsed.
-   */
-  private parseDir(dir: string, root: SkillRoot): Skill {
-    return this.cached(dir, root) ?? this.recordFresh(dir, root, parseFresh(dir, root, this.parse));
-  }
-
-  /** The cache's parse of `dir`, when the stats of what its last walk saw still match (no directory listed, no file read). */
-  private cached(dir: string, root: SkillRoot): Skill | undefined {
-    return beyondFiles(root) ? undefined : this.cache.get(dir, root, (tree) => treeFingerprint(dir, tree).fingerprint);
-  }
-
-  /** Keeps what a parse from disk saw (its files, and the parse in the cache once settled) and returns the skill. */
-  private recordFresh(dir: string, root: SkillRoot, { skill, files, tree, seen, payload }: FreshParse & { payload?: string }): Skill {
-    if (files === null) this.walked.delete(dir);
-    else this.walked.set(dir, files);
-    // Only settled content may be vouched for by its stats (see fingerprint.ts); unsettled content leaves the last settled parse recorded, for a rewrite in
-    // progress to fall back to.
-    const settled = tree !== null && seen !== null && seen.newest <= Date.now() - SETTLE_MS;
-    if (settled && !beyondFiles(root)) this.cache.set(dir, root, tree, seen.fingerprint, skill, payload);
-    return skill;
-  }
-
-  /**
-   * Every skill of `folders` whose root adds no checks of its own, by folder: from the cache, else
-   * parsed — on helper threads too when enough are not cached (a cold load); `absent`, the folders
-   * of `listed` (not yet looked into) that hold nothing named SKILL.md. Skills of the other roots are
-   * left to parseDir.
-   */
-  private parseMany(
-    folders: readonly Holder[],
-    listed: ReadonlyMap<string, string | null>,
-    early: EarlyHelpers | null,
-  ): { parsed: Map<string, Skill>; absent: Set<string> } {
-    const parsed = new Map<string, Skill>();
-    const absent = new Set<string>();
-    const threads = this.parseThreads;
-    if (threads < 2) return { parsed, absent };
-    const fresh: FreshParseInput[] = [];
-    for (const { dir, root } of folders) {
-      if (this.rootChecks[root.kind] !== undefined) continue;
-      const cached = this.cached(dir, root);
-      if (cached !== undefined) {
-        parsed.set(dir, cached);
-        continue;
-      }
-      const canonical = listed.get(dir);
-      fresh.push(canonical === undefined ? { dir, root } : { dir, root, listed: true, ...(canonical === null ? {} : { canonical }) });
-    }
-    const take = (result: PostedParse | null, i: number): void => {
-      const { dir, root } = fresh[i] as FreshParseInput;
-      if (result === null) absent.add(dir);
-      else parsed.set(dir, this.recordFresh(dir, root, receivedParse(result)));
-      // Written while helpers still parse, which then take more of the skills: written after them, it was a cold load's longest step on one thread.
-      if ((i + 1) % CACHE_WRITE_EVERY === 0) this.cache.flush();
-    };
-    const here = (input: FreshParseInput): FreshParse | null => freshParseOf(input, this.parse);
-    runInParallel(freshParseJob, fresh, take, { threads, here, early });
-    return { parsed, absent };
-  }
-
-  /** Threads a full load parses on: parseMany reads on helper threads from two. */
-  private get parseThreads(): number {
-    return this.options.parse === undefined ? (this.options.threads ?? 1) : 1;
-  }
-
-  /**
    * The files `skill` was walked with when this process last parsed it (its hash covers them), or
    * undefined when it came from the parse cache: the search catalog reads them without walking the
    * folder again.
    */
   walkedFiles(skill: Skill): readonly SkillFile[] | undefined {
-    return this.walked.get(skill.dir);
+    return this.parser.walkedFiles(skill.dir);
   }
 
   /** Grows whenever the loaded set changes, so caches over it (search catalog, discovery) know when to refresh. */
@@ -359,7 +276,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     if (!this.single.has(name)) {
       const fresh = this.resolve(name);
       this.single.set(name, this.orLastGood(fresh, fresh === undefined || failed(fresh) ? this.settledParseOf(name) : undefined));
-      this.cache.flush();
+      this.parser.cache.flush();
     }
     return this.single.get(name);
   }
@@ -408,7 +325,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     this.ensureLoaded();
     const before = this.skills.get(name);
     const fresh = this.resolve(name);
-    this.cache.flush();
+    this.parser.cache.flush();
     const after = this.orLastGood(fresh, before);
     if (after !== fresh) {
       this.recheckOnceSettled(name);
@@ -440,7 +357,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
   /** The last settled parse the cache holds for `name` in a root that is not a packs root, first root first (for a process that has not loaded it). */
   private settledParseOf(name: string): Skill | undefined {
     for (const root of this.roots) {
-      const skill = beyondFiles(root) ? undefined : this.cache.lastSettled(join(root.path, name), root);
+      const skill = beyondFiles(root) ? undefined : this.parser.cache.lastSettled(join(root.path, name), root);
       if (skill !== undefined) return this.identify(skill);
     }
     return undefined;

@@ -95,3 +95,30 @@ export function writeCorpus(root: string, count: number): string[] {
   }
   return files;
 }
+
+/** A SKILL.md named `name` whose one tool, `tool`, runs `true`; `extra` frontmatter lines follow the version. */
+export function trueSkillText(name: string, description: string, tool: string, extra: readonly string[] = []): string {
+  return [
+    '---',
+    `name: ${name}`,
+    `description: ${description}`,
+    'version: 1.0.0',
+    ...extra,
+    '---',
+    '',
+    `### ${tool}`,
+    '',
+    'Exits with status 0.',
+    '',
+    '#### Parameters',
+    '',
+    'None.',
+    '',
+    '#### Command',
+    '',
+    '```',
+    'true',
+    '```',
+    '',
+  ].join('\n');
+}

@@ -18,29 +18,8 @@ import { fdLayout } from '../src-main/core/process/sandbox/bubblewrap.js';
 import { platformSandbox } from '../src-main/core/process/sandbox/platform-sandbox.js';
 import { noSandbox, type RunPlaces, type SpawnCommand } from '../src-main/core/process/sandbox/sandbox.js';
 import { resolveProgram } from '../src-main/core/process/resolve-program.js';
+import { trueSkillText } from './corpus.js';
 import { median, paired, type Figure, type Metric } from './measure.js';
-
-const TRUE_SKILL = `---
-name: truth
-description: Runs true. Use when benchmarking.
-version: 1.0.0
-read_only: true
----
-
-### yes
-
-Exits with status 0.
-
-#### Parameters
-
-None.
-
-#### Command
-
-\`\`\`
-true
-\`\`\`
-`;
 
 function spawned(program: string, args: readonly string[], env?: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -104,7 +83,7 @@ async function networkStart(
 export async function runBench(dir: string): Promise<(Figure | Metric)[]> {
   const bundled = join(dir, 'bundled');
   mkdirSync(join(bundled, 'truth'), { recursive: true });
-  writeFileSync(join(bundled, 'truth', 'SKILL.md'), TRUE_SKILL);
+  writeFileSync(join(bundled, 'truth', 'SKILL.md'), trueSkillText('truth', 'Runs true. Use when benchmarking.', 'yes', ['read_only: true']));
   // Shipped as the build ships bundled skills: listed in the manifest beside their folder.
   writeFileSync(join(dir, BUNDLED_MANIFEST), manifestText(bundledManifestOf(bundled)));
   // A home of its own and a project folder to work in: the workspace guard never lets a run work in a home.

@@ -14,28 +14,8 @@ import { resolveConfig } from '../src-main/core/config.js';
 import { wavBytes } from '../src-main/shared/pcm.js';
 import type { RunEvent } from '../src-main/shared/runs.js';
 import { codeWords } from '../src-main/shared/voice.js';
+import { trueSkillText } from './corpus.js';
 import type { Figure, Metric } from './measure.js';
-
-const SKILL = `---
-name: writes
-description: Runs true, asking first. Use when benchmarking.
-version: 1.0.0
----
-
-### go
-
-Exits with status 0.
-
-#### Parameters
-
-None.
-
-#### Command
-
-\`\`\`
-true
-\`\`\`
-`;
 
 const CODE = '413';
 const RUNS = 5;
@@ -49,7 +29,7 @@ export async function voiceBench(dir: string): Promise<(Figure | Metric)[]> {
   const work = join(dir, 'work');
   mkdirSync(join(skills, 'writes'), { recursive: true });
   mkdirSync(work, { recursive: true });
-  writeFileSync(join(skills, 'writes', 'SKILL.md'), SKILL);
+  writeFileSync(join(skills, 'writes', 'SKILL.md'), trueSkillText('writes', 'Runs true, asking first. Use when benchmarking.', 'go'));
   const env = { PATH: process.env.PATH, HOME: dir, SKILLTRAY_HOME: join(dir, 'home'), SKILLTRAY_SKILLS_PATH: skills };
   const core = new SkilltrayCore(resolveConfig({ env, bundledDir: join(dir, 'none') }), { approvalCode: () => CODE });
   try {

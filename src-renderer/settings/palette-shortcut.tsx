@@ -1,12 +1,13 @@
 /** Settings → Command palette: the desktop app's global shortcut, recorded from a key press and kept by the app. */
-import { useId, useState, type KeyboardEvent } from 'react';
+import { useId, useState } from 'react';
 import type { Settings } from '../../src-main/shared/runs.js';
-import { DEFAULT_PALETTE_SHORTCUT, formatShortcut, shortcutFromKeys } from '../../src-main/shared/shortcut.js';
+import { DEFAULT_PALETTE_SHORTCUT, formatShortcut } from '../../src-main/shared/shortcut.js';
 import { isMac } from '../app/platform.js';
 import { useAnnounce } from '../app/announcer.js';
 import { useClient, useConnection } from '../app/connection-context.js';
 import { ErrorNote } from '../app/error-note.js';
 import { paletteKeyLabel } from '../palette/palette-keys.js';
+import { useShortcutDraft } from './use-shortcut-draft.js';
 
 export function PaletteShortcut({ settings, onChange }: { settings: Settings; onChange: (settings: Settings) => void }) {
   const client = useClient();
@@ -15,9 +16,9 @@ export function PaletteShortcut({ settings, onChange }: { settings: Settings; on
   const mac = isMac(platform);
   const fieldId = useId();
   const hintId = useId();
-  const [draft, setDraft] = useState<string | null>(null);
   const [error, setError] = useState<Error | null>(null);
   const saved = settings.paletteShortcut;
+  const { draft, setDraft, record, text } = useShortcutDraft(saved, mac);
 
   const save = (shortcut: string): void => {
     setError(null);
@@ -35,16 +36,6 @@ export function PaletteShortcut({ settings, onChange }: { settings: Settings; on
     );
   };
 
-  const record = (event: KeyboardEvent<HTMLInputElement>): void => {
-    // Tab and Shift+Tab still move on; everything else is the shortcut being recorded.
-    if (event.key === 'Tab' && !event.ctrlKey && !event.metaKey && !event.altKey) return;
-    event.preventDefault();
-    if (event.key === 'Escape') return setDraft(null);
-    const shortcut = shortcutFromKeys(event, mac);
-    if (shortcut !== null) setDraft(shortcut);
-  };
-
-  const shown = draft ?? saved;
   return (
     <>
       <p className="muted">
@@ -54,15 +45,7 @@ export function PaletteShortcut({ settings, onChange }: { settings: Settings; on
       <div className="shortcut-row">
         <div className="field">
           <label htmlFor={fieldId}>Global shortcut</label>
-          <input
-            id={fieldId}
-            type="text"
-            className="shortcut-input"
-            readOnly
-            value={shown === '' ? 'None' : formatShortcut(shown, mac)}
-            onKeyDown={record}
-            aria-describedby={hintId}
-          />
+          <input id={fieldId} type="text" className="shortcut-input" readOnly value={text} onKeyDown={record} aria-describedby={hintId} />
         </div>
         <div className="button-row">
           <button type="button" className="button button-primary" disabled={draft === null || draft === saved} onClick={() => draft !== null && save(draft)}>

@@ -3,14 +3,14 @@
  * and say, and the hotkeys that answer the newest request (global in the desktop app, in this tab
  * in a browser).
  */
-import { useId, useState, type KeyboardEvent } from 'react';
-import { formatShortcut, shortcutFromKeys } from '../../src-main/shared/shortcut.js';
+import { useId, useState } from 'react';
 import type { VoiceEngine, VoiceSettings } from '../../src-main/shared/voice.js';
 import { isMac } from '../app/platform.js';
 import { useAnnounce } from '../app/announcer.js';
 import { useClient, useConnection } from '../app/connection-context.js';
 import { ErrorNote } from '../app/error-note.js';
 import { useVoice } from '../voice/use-voice.js';
+import { useShortcutDraft } from './use-shortcut-draft.js';
 
 function Engine({ role, engine }: { role: string; engine: VoiceEngine }) {
   return (
@@ -24,20 +24,12 @@ function Engine({ role, engine }: { role: string; engine: VoiceEngine }) {
 /** One hotkey, recorded from a key press and saved on Enter or Save; '' turns it off. */
 function HotkeyField({ label, value, onSave, mac }: { label: string; value: string; onSave: (shortcut: string) => void; mac: boolean }) {
   const id = useId();
-  const [draft, setDraft] = useState<string | null>(null);
-  const record = (event: KeyboardEvent<HTMLInputElement>): void => {
-    if (event.key === 'Tab' && !event.ctrlKey && !event.metaKey && !event.altKey) return;
-    event.preventDefault();
-    if (event.key === 'Escape') return setDraft(null);
-    const shortcut = shortcutFromKeys(event, mac);
-    if (shortcut !== null) setDraft(shortcut);
-  };
-  const shown = draft ?? value;
+  const { draft, setDraft, record, text } = useShortcutDraft(value, mac);
   return (
     <div className="shortcut-row">
       <div className="field">
         <label htmlFor={id}>{label}</label>
-        <input id={id} type="text" className="shortcut-input" readOnly value={shown === '' ? 'None' : formatShortcut(shown, mac)} onKeyDown={record} />
+        <input id={id} type="text" className="shortcut-input" readOnly value={text} onKeyDown={record} />
       </div>
       <div className="button-row">
         <button

@@ -13,6 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { Page } from '@playwright/test';
 import type { DiscoverAnswer } from '../../src-main/shared/agent.js';
 import { tarGz } from '../support/archives.js';
+import { toolSection } from '../support/tool-section.js';
 import { expect, screenshot, test, type RunningApp } from './fixtures.js';
 
 const BIN = fileURLToPath(new URL('../../bin/skilltray.js', import.meta.url));
@@ -28,22 +29,7 @@ function skill(name: string, description: string, command: string, extra: string
     '---',
     `# ${name}`,
     '',
-    '### run_it',
-    '',
-    'Runs it.',
-    '',
-    '#### Parameters',
-    '',
-    '| Name | Type | Required | Description |',
-    '|---|---|---|---|',
-    '| target | string | no | what to act on |',
-    '',
-    '#### Command',
-    '',
-    '```',
-    command,
-    '```',
-    '',
+    ...toolSection('run_it', command, ['| target | string | no | what to act on |']),
   ].join('\n');
 }
 

@@ -42,13 +42,26 @@ export interface RunnableApp {
   node: string;
 }
 
+/** The hostile suite's driver of many in-process runs, which loads the core from dist/node/src-main. */
+export const RUN_DRIVER = join('test', 'integration', 'sandbox', 'hostile', 'run-driver.mjs');
+
 /**
  * A copy of what the CLI reads (bin, package.json, dist/cli, dist/native with the network relay,
- * the bundled skills and their manifest, the production packages) and node, where everyone can read it.
+ * the bundled skills and their manifest, the production packages), and of what the run driver
+ * loads (itself, dist/node/src-main), and node, where everyone can read it.
  */
 function stageApp(): RunnableApp {
   const root = reachableDir('app-');
-  for (const entry of ['bin', 'package.json', join('dist', 'cli'), join('dist', 'native'), 'skills', BUNDLED_MANIFEST]) {
+  for (const entry of [
+    'bin',
+    'package.json',
+    join('dist', 'cli'),
+    join('dist', 'node', 'src-main'),
+    join('dist', 'native'),
+    'skills',
+    BUNDLED_MANIFEST,
+    RUN_DRIVER,
+  ]) {
     cpSync(join(ROOT, entry), join(root, entry), { recursive: true });
   }
   const packages = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: ROOT, encoding: 'utf8' })

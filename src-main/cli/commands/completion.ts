@@ -52,8 +52,31 @@ function positionalCases(commands: readonly Command[]): Map<Kind, string[]> {
   return cases;
 }
 
-function bashScript(commands: readonly Command[]): string {
+/**
+ * The case labels bash and zsh share: `cmd:--option` of options taking a folder and of those taking
+ * another free value, each command's value-taking options, and the `cmd:n` pattern of a positional kind.
+ */
+function caseLabels(commands: readonly Command[]) {
   const cases = positionalCases(commands);
+  return {
+    pathValues: commands.flatMap((c) => valueOptions(c).flatMap(([name]) => (PATH_VALUES.has(name) ? [quoted(`${c.name}:--${name}`)] : []))),
+    otherValues: commands.flatMap((c) =>
+      valueOptions(c).flatMap(([name, spec]) => (PATH_VALUES.has(name) || spec.choices !== undefined ? [] : [quoted(`${c.name}:--${name}`)])),
+    ),
+    takesValue: commands.map(
+      (c) =>
+        `    ${c.name}) values=${quoted(
+          valueOptions(c)
+            .map(([name]) => `--${name}`)
+            .join(' '),
+        )} ;;`,
+    ),
+    pattern: (kind: Kind): string => (cases.get(kind) ?? ['-']).join('|'),
+  };
+}
+
+function bashScript(commands: readonly Command[]): string {
+  const { pathValues, otherValues, takesValue, pattern } = caseLabels(commands);
   const choiceCases = commands.flatMap((c) =>
     valueOptions(c).flatMap(([name, spec]) =>
       spec.choices === undefined
@@ -61,20 +84,7 @@ function bashScript(commands: readonly Command[]): string {
         : [`    ${quoted(`${c.name}:--${name}`)}) COMPREPLY=($(compgen -W ${quoted(spec.choices.join(' '))} -- "$cur")); return ;;`],
     ),
   );
-  const pathValues = commands.flatMap((c) => valueOptions(c).flatMap(([name]) => (PATH_VALUES.has(name) ? [quoted(`${c.name}:--${name}`)] : [])));
-  const otherValues = commands.flatMap((c) =>
-    valueOptions(c).flatMap(([name, spec]) => (PATH_VALUES.has(name) || spec.choices !== undefined ? [] : [quoted(`${c.name}:--${name}`)])),
-  );
   const options = commands.map((c) => `    ${c.name}) COMPREPLY=($(compgen -W ${quoted(optionWords(c).join(' '))} -- "$cur")) ;;`);
-  const takesValue = commands.map(
-    (c) =>
-      `    ${c.name}) values=${quoted(
-        valueOptions(c)
-          .map(([name]) => `--${name}`)
-          .join(' '),
-      )} ;;`,
-  );
-  const pattern = (kind: Kind): string => (cases.get(kind) ?? ['-']).join('|');
   return `# skilltray completion for bash: add to ~/.bashrc
 #   source <(skilltray completion bash)
 # or save it as ~/.local/share/bash-completion/completions/skilltray
@@ -120,27 +130,14 @@ complete -o default -F _skilltray skilltray
 }
 
 function zshScript(commands: readonly Command[]): string {
-  const cases = positionalCases(commands);
+  const { pathValues, otherValues, takesValue, pattern } = caseLabels(commands);
   const described = commands.map((c) => `    ${quoted(`${c.name}:${c.summary.replace(/:/g, '\\:')}`)}`);
   const choiceCases = commands.flatMap((c) =>
     valueOptions(c).flatMap(([name, spec]) =>
       spec.choices === undefined ? [] : [`    ${quoted(`${c.name}:--${name}`)}) compadd -- ${spec.choices.join(' ')}; return ;;`],
     ),
   );
-  const pathValues = commands.flatMap((c) => valueOptions(c).flatMap(([name]) => (PATH_VALUES.has(name) ? [quoted(`${c.name}:--${name}`)] : [])));
-  const otherValues = commands.flatMap((c) =>
-    valueOptions(c).flatMap(([name, spec]) => (PATH_VALUES.has(name) || spec.choices !== undefined ? [] : [quoted(`${c.name}:--${name}`)])),
-  );
   const options = commands.map((c) => `    ${c.name}) compadd -- ${optionWords(c).join(' ')} ;;`);
-  const takesValue = commands.map(
-    (c) =>
-      `    ${c.name}) values=${quoted(
-        valueOptions(c)
-          .map(([name]) => `--${name}`)
-          .join(' '),
-      )} ;;`,
-  );
-  const pattern = (kind: Kind): string => (cases.get(kind) ?? ['-']).join('|');
   return `#compdef skilltray
 # skilltray completion for zsh: add to ~/.zshrc (after compinit)
 #   source <(skilltray completion zsh)

@@ -15,7 +15,7 @@ import { issueAssistantToken, newAssistantToken } from '../../../src-main/core/c
 import { MCP_TOOLS } from '../../../src-main/server/mcp-tools.js';
 import { AUTHORITY, OPERATIONS, type Envelope, type OperationName } from '../../../src-main/shared/contract.js';
 import type { RunSummary } from '../../../src-main/shared/runs.js';
-import { fullHome, onCleanup, raw, serverHome, waitFor, type ServerHome } from './helpers.js';
+import { BROWSE_ASKS, fullHome, onCleanup, raw, serverHome, waitFor, type ServerHome } from './helpers.js';
 
 /** A token issued to assistant `name` in the server's home. */
 function assistantToken(h: ServerHome, name: string): string {
@@ -88,12 +88,7 @@ describe('an assistant token over HTTP', () => {
       dryRun: { skill: 'asks', tool: 'go', args: { a: 'x' } },
       history: {},
       getRun: { id: mine.entry.id },
-      outline: { skill: 'asks' },
-      show: { skill: 'asks', section: 'Usage' },
-      open: { skill: 'asks', path: 'SKILL.md' },
-      sources: { skill: 'asks' },
-      search: { skill: 'asks', query: 'frobnicator' },
-      searchAll: { query: 'frobnicator' },
+      ...BROWSE_ASKS,
       discover: { intent: 'watch a run' },
       attach: { skill_id: 'watcher', target_type: 'run', target_ref: 'run-42' },
       servedSkills: {},

@@ -8,6 +8,7 @@ import { SkilltrayCore } from '../../../src-main/core/api.js';
 import { startHttpServer, type HttpServerOptions, type RunningServer } from '../../../src-main/server/http.js';
 import type { Envelope, ServerEvent } from '../../../src-main/shared/contract.js';
 import { PROCESS_FIXTURES, skillMd, testHome, writeSkill, type TestHome } from '../../support/temp.js';
+import { toolSection } from '../../support/tool-section.js';
 
 export const NODE = process.execPath;
 export const PRINT_ARGV = join(PROCESS_FIXTURES, 'print-argv.mjs');
@@ -36,26 +37,20 @@ export function toolSkill(name: string, command: string, frontmatter: Record<str
       '',
       'Say hello to the widget frobnicator.',
       '',
-      '### go',
-      '',
-      'Runs it.',
-      '',
-      '#### Parameters',
-      '',
-      '| Name | Type | Required | Description |',
-      '|---|---|---|---|',
-      '| a | string | no | first |',
-      '| b | string | no | second |',
-      '',
-      '#### Command',
-      '',
-      '```',
-      command,
-      '```',
-      '',
+      ...toolSection('go', command, ['| a | string | no | first |', '| b | string | no | second |']),
     ].join('\n'),
   );
 }
+
+/** Valid inputs of the operations that browse serverHome's skill `asks` (its body and sections, as toolSkill writes them). */
+export const BROWSE_ASKS = {
+  outline: { skill: 'asks' },
+  show: { skill: 'asks', section: 'Usage' },
+  open: { skill: 'asks', path: 'SKILL.md' },
+  sources: { skill: 'asks' },
+  search: { skill: 'asks', query: 'frobnicator' },
+  searchAll: { query: 'frobnicator' },
+} as const;
 
 export interface ServerHome {
   t: TestHome;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { callOperation, type CallContext } from '../../../src-main/core/operations.js';
 import { OPERATIONS, type Envelope, type OperationName } from '../../../src-main/shared/contract.js';
 import { PROCESS_FIXTURES, skillMd, tempDir, testHome, writeSkill } from '../../support/temp.js';
-import { errorOf, fullHome, raw, serverHome, WEB_FIXTURE, type ServerHome } from './helpers.js';
+import { BROWSE_ASKS, errorOf, fullHome, raw, serverHome, WEB_FIXTURE, type ServerHome } from './helpers.js';
 
 function direct(h: ServerHome, name: string, input: unknown): Promise<Envelope<unknown>> {
   const ctx: CallContext = {
@@ -69,12 +69,7 @@ describe('every operation of the contract over HTTP', () => {
       maintainHistory: {},
       notices: {},
       dismissNotice: { id: 999 },
-      outline: { skill: 'asks' },
-      show: { skill: 'asks', section: 'Usage' },
-      open: { skill: 'asks', path: 'SKILL.md' },
-      sources: { skill: 'asks' },
-      search: { skill: 'asks', query: 'frobnicator' },
-      searchAll: { query: 'frobnicator' },
+      ...BROWSE_ASKS,
       build: { skill: 'asks' },
       stats: { skill: 'asks' },
       discover: { intent: 'watch a run' },

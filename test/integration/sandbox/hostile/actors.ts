@@ -6,21 +6,18 @@
  * When the suite itself is not root it is the ordinary user, and the root half says why it skips.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { BUNDLED_MANIFEST } from '../../../../src-main/core/config.js';
 import { madeUser } from '../../../support/ordinary-user.js';
+import { appForOrdinaryUser, RUN_DRIVER, type RunnableApp } from '../../../support/reachable.js';
 import { requireSandbox } from '../../../support/sandbox.js';
 import { PROBES } from '../probe.js';
 import { skillMd } from '../../../support/temp.js';
 
 const CHECKOUT = join(import.meta.dirname, '..', '..', '..', '..');
-
-/** The driver of many in-process runs (run-driver.mjs), relative to the checkout. */
-const DRIVER = relative(CHECKOUT, join(import.meta.dirname, 'run-driver.mjs'));
 
 /** One person the suite attacks as. */
 export interface Actor {
@@ -98,37 +95,8 @@ function actorEnv(home: string, skilltrayHome: string, user: string): Record<str
   };
 }
 
-/** Whether `uid` can read the checkout's CLI (its home, as CI's, may be closed to others). */
-function readableBy(uid: number, gid: number, path: string): boolean {
-  try {
-    execFileSync('setpriv', [`--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--', 'test', '-r', path]);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** A copy of what the CLI needs (bin, dist/cli, skills and their manifest, the relay, the production packages, node) where `uid` can read it. */
-function stageCli(): { root: string; node: string } {
-  const root = mkdtempSync(join(tmpdir(), 'skilltray-hostile-cli-'));
-  chmodSync(root, 0o755);
-  for (const entry of ['bin', 'package.json', join('dist', 'cli'), join('dist', 'node', 'src-main'), join('dist', 'native'), 'skills', DRIVER]) {
-    cpSync(join(CHECKOUT, entry), join(root, entry), { recursive: true });
-  }
-  const packages = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: CHECKOUT, encoding: 'utf8' })
-    .split('\n')
-    .filter((line) => line.includes('node_modules'));
-  for (const dir of packages) cpSync(dir, join(root, relative(CHECKOUT, dir)), { recursive: true });
-  // Without the shipped manifest no bundled skill is bundled (W420).
-  cpSync(join(CHECKOUT, BUNDLED_MANIFEST), join(root, BUNDLED_MANIFEST));
-  const node = join(root, 'node');
-  cpSync(process.execPath, node);
-  execFileSync('chmod', ['-R', 'a+rX', root]);
-  return { root, node };
-}
-
 const cleanups: (() => void | Promise<void>)[] = [];
-// Removing the homes and a staged CLI (thousands of files) took 30 s on the loaded 2-core machine.
+// Removing the homes took 30 s on the loaded 2-core machine.
 afterAll(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 }, 120_000);
@@ -170,7 +138,7 @@ async function removeUser(name: string, uid: number): Promise<void> {
   execFileSync('userdel', ['--remove', name], { stdio: 'pipe' });
 }
 
-let cli: { root: string; node: string } = { root: CHECKOUT, node: process.execPath };
+let cli: RunnableApp = { root: CHECKOUT, node: process.execPath };
 
 /** Sets up the cast once per test file: root (when the suite is root) and an ordinary user. */
 export function cast(): Cast {
@@ -202,11 +170,13 @@ export function cast(): Cast {
   const { uid: userUid, gid: userGid, home } = made;
   cleanups.push(() => removeUser(name, userUid));
   const places = furnish(home, userUid, userGid);
-  if (!readableBy(userUid, userGid, join(CHECKOUT, 'bin', 'skilltray.js')) || !readableBy(userUid, userGid, process.execPath)) {
-    cli = stageCli();
-    cleanups.push(() => rmSync(cli.root, { recursive: true, force: true }));
-  }
+  cli = appForOrdinaryUser();
   return { root, user: { name: 'user', uid: userUid, gid: userGid, home, ...places, env: actorEnv(home, places.skilltrayHome, name) } };
+}
+
+/** Plants a user skill of the actor's own like the probe skills (one tool `sh` running a bash script), with `frontmatter`. */
+export function scriptSkill(actor: Actor, name: string, frontmatter: Record<string, unknown>): void {
+  plant(actor, { [`.local/share/skilltray/skills/${name}/SKILL.md`]: probeSkill(name, frontmatter) });
 }
 
 /** Writes files into the actor's home (or elsewhere), owned by them, as their own files would be. */
@@ -287,7 +257,7 @@ export async function drive(actor: Actor, env: Record<string, string>, requests:
     const file = join(dir, 'requests.json');
     writeFileSync(file, JSON.stringify({ env, requests, concurrency }));
     execFileSync('chmod', ['-R', 'a+rX', dir]);
-    const run = await asActor(actor, cli.node, [join(cli.root, DRIVER), join(cli.root, 'dist', 'node'), cli.root, file], dir);
+    const run = await asActor(actor, cli.node, [join(cli.root, RUN_DRIVER), join(cli.root, 'dist', 'node'), cli.root, file], dir);
     const outcomes = run.stdout
       .split('\n')
       .filter((line) => line.startsWith('{'))

@@ -9,6 +9,7 @@
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { toolSection } from '../../../support/tool-section.js';
 import { asActor, asRootAndUser, attack, plant, resultOf, skilltray, type Actor } from './actors.js';
 
 const LONG = { timeout: 180_000 };
@@ -38,20 +39,7 @@ function ownSkill(actor: Actor, name: string, frontmatter: string, command: stri
       frontmatter,
       '---',
       '',
-      '### sh',
-      '',
-      'Runs it.',
-      '',
-      '#### Parameters',
-      '',
-      'None.',
-      '',
-      '#### Command',
-      '',
-      '```',
-      command,
-      '```',
-      '',
+      ...toolSection('sh', command),
     ].join('\n'),
   });
 }

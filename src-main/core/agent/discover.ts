@@ -345,13 +345,15 @@ export class Discovery {
       intent,
       ALSO_LIMIT,
     );
-    const first = results[0]?.score ?? 0;
+    const shown = results.map((c) => toResult(c, hits, index));
+    // Compared as shown (rounded): a match of another role that only rounds level with the first is not a better one.
+    const first = shown[0]?.score ?? 0;
     return {
-      results: results.map((c) => toResult(c, hits, index)),
+      results: shown,
       also: others
-        .filter((c) => c.score > first)
-        .slice(0, ALSO_LIMIT)
-        .map((c) => toResult(c, hits, index)),
+        .map((c) => toResult(c, hits, index))
+        .filter((r) => r.score > first)
+        .slice(0, ALSO_LIMIT),
     };
   }
 

@@ -149,6 +149,14 @@ describe('bubblewrap', () => {
     expect(old).not.toContain('--symlink /data');
   });
 
+  it('as root binds the copy of /etc in its place, and covers nothing in it: no mount point is ever made on the host', () => {
+    const copy = '/dev/shm/skilltray-system-1-x/copy-y';
+    const args = bubblewrapArgs(places({ system: { dirs: [{ path: '/usr' }, { path: '/etc', source: copy }], secrets: [] } }));
+    const at = args.indexOf('/etc');
+    expect(args.slice(at - 2, at + 1)).toEqual(['--ro-bind', copy, '/etc']);
+    expect(args.filter((arg) => arg === '/etc' || arg.startsWith('/etc/'))).toEqual(['/etc']);
+  });
+
   it('never shows the host root, /home, /run or another system folder than those given', () => {
     const args = bubblewrapArgs(places());
     const mounted = args.filter((_, i) => ['--ro-bind', '--bind'].includes(args[i - 2] ?? ''));

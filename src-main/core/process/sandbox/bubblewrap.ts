@@ -153,7 +153,7 @@ function commandLine(places: RunPlaces, options: BoxOptions): CommandLine {
   // The operating system, read-only (a merged /usr's /bin stays the symlink it is); nothing else of the host's top level.
   for (const dir of places.system.dirs) {
     if (dir.link !== undefined) args.push('--symlink', dir.link, dir.path);
-    else args.push('--ro-bind', dir.path, dir.path);
+    else args.push('--ro-bind', dir.source ?? dir.path, dir.path);
   }
   // Each private folder a tmpfs capped at its size (it is memory); with an older bwrap, /tmp and the home stay on disk.
   const size = options.sizes === false ? [] : ['--size', String(privateFolderMiB(profile.limits) * MIB)];

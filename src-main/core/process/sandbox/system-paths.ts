@@ -2,14 +2,15 @@
  * The operating system as a sandboxed run sees it: the folders programs and their libraries live
  * in, read-only, and nothing else of the machine's top level. /etc is among them, without its
  * secrets: the password and group shadows, sudo's rules, the SSH host keys, TLS private keys,
- * stored Wi-Fi and VPN secrets, and (as root, who could read them all) every entry of /etc that
- * others may not read. A folder that is not here — the homes, /run, /var, /media, /mnt, /srv,
- * /tmp — is not in the box at all.
+ * stored Wi-Fi and VPN secrets. As root, who could read every file, /etc is a copy of what others
+ * may read of it instead (system-copy.ts). A folder that is not here — the homes, /run, /var,
+ * /media, /mnt, /srv, /tmp — is not in the box at all.
  */
 import { lstatSync, readdirSync, readlinkSync, watch, type FSWatcher, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isInside } from '../../files/paths.js';
 import type { Mask } from './secret-paths.js';
+import { copyShown, type SystemCopy } from './system-copy.js';
 
 /** Where programs and their libraries live, read-only in every run (those that exist). */
 const SYSTEM_DIRS: Partial<Record<NodeJS.Platform, readonly string[]>> = {
@@ -48,6 +49,8 @@ export interface SystemDir {
   path: string;
   /** The link's target as written, when the folder is a symlink. */
   link?: string;
+  /** What is bound there when not the folder itself: the copy of what others may read of /etc, for a run as root (system-copy.ts). */
+  source?: string;
 }
 
 /** The system part of a run's view: folders bound read-only and the secrets inside them hidden. */
@@ -74,50 +77,24 @@ export function onSystemPath(path: string, platform: NodeJS.Platform): boolean {
   return systemDirs(platform).some((dir) => isInside(dir, path));
 }
 
-/** Every entry under `dir` that others may not read (a folder: not read and enter), outermost only; `walked` gets each folder read, with its mtime. */
-function unreadableByOthers(dir: string, found: Mask[], walked: Map<string, number>): void {
-  let names: string[];
-  try {
-    walked.set(dir, lstatSync(dir).mtimeMs);
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const path = join(dir, name);
-    const stat = lstat(path);
-    if (stat === null || stat.isSymbolicLink()) continue;
-    if (stat.isDirectory()) {
-      if ((stat.mode & 0o005) !== 0o005) found.push({ path, kind: 'dir' });
-      else unreadableByOthers(path, found, walked);
-    } else if ((stat.mode & 0o004) === 0) {
-      found.push({ path, kind: 'file' });
-    }
-  }
-}
-
-/** How long a walk of /etc stands while none of its folders changed: a chmod of a file changes no folder. */
+/** How long a copy of /etc stands while none of its folders changed (where they cannot be watched): a chmod of a file changes no folder. */
 const ETC_WALK_MAX_AGE_MS = 30_000;
 
-let etcWalk: { at: number; found: Mask[]; walked: Map<string, number> } | null = null;
+let etcCopy: { at: number; copy: SystemCopy | null } | null = null;
 
 /**
- * What of /etc others may not read; `again` walks it anew (a watched folder changed). Otherwise (no
- * folder can be watched here) walked again only when a folder in it changed (an entry added, removed
- * or renamed) or the last walk is older than ETC_WALK_MAX_AGE_MS: the walk costs a run as root
- * milliseconds of blocking I/O, and /etc rarely changes between runs.
+ * The copy of /etc a run as root gets (copyShown); `again` copies anew (a watched folder changed).
+ * Otherwise (no folder can be watched here) copied again only when a folder in it changed (an
+ * entry added, removed or renamed) or the last copy is older than ETC_WALK_MAX_AGE_MS: a copy
+ * costs milliseconds of blocking I/O, and /etc rarely changes between runs.
  */
-function unreadableInEtc(again: boolean): Mask[] {
+function etcCopied(listed: ReadonlySet<string>, again: boolean): SystemCopy | null {
   const now = Date.now();
+  const last = etcCopy?.copy ?? null;
   const fresh =
-    !again && etcWalk !== null && now - etcWalk.at < ETC_WALK_MAX_AGE_MS && [...etcWalk.walked].every(([dir, mtime]) => lstat(dir)?.mtimeMs === mtime);
-  if (!fresh) {
-    const found: Mask[] = [];
-    const walked = new Map<string, number>();
-    unreadableByOthers('/etc', found, walked);
-    etcWalk = { at: now, found, walked };
-  }
-  return (etcWalk as NonNullable<typeof etcWalk>).found;
+    !again && last !== null && now - (etcCopy?.at ?? 0) < ETC_WALK_MAX_AGE_MS && [...last.walked].every(([dir, mtime]) => lstat(dir)?.mtimeMs === mtime);
+  if (!fresh) etcCopy = { at: now, copy: copyShown('/etc', listed) };
+  return etcCopy?.copy ?? null;
 }
 
 /** The system folders that exist here and the secrets in them, as found now; `watched` gets each folder whose change could change it. */
@@ -146,13 +123,18 @@ function findSystemView(platform: NodeJS.Platform, asRoot: boolean, watched: Set
     }
     for (const name of names) if (/^ssh_host_.*_key$/.test(name)) candidates.push({ path: join(sshDir, name), kind: 'file' });
   }
-  if (asRoot && platform === 'linux') {
-    candidates.push(...unreadableInEtc(again));
-    for (const dir of etcWalk?.walked.keys() ?? []) watched.add(dir);
+  // As root, who may read every file, /etc is a copy of what others may read: nothing in it to cover, nothing that vanishes under a mount.
+  const etc = asRoot && platform === 'linux' ? dirs.find((dir) => dir.path === '/etc' && dir.link === undefined) : undefined;
+  if (etc !== undefined) {
+    const copy = etcCopied(new Set([...(SYSTEM_SECRETS[platform] ?? []), ...candidates.map((mask) => mask.path)]), again);
+    if (copy === null) dirs.splice(dirs.indexOf(etc), 1);
+    else etc.source = copy.dir;
+    for (const dir of copy?.walked.keys() ?? []) watched.add(dir);
   }
   const unique = [...new Map(candidates.map((mask) => [mask.path, mask])).values()];
   const secrets = unique
     .filter((mask) => !unique.some((other) => other !== mask && other.kind === 'dir' && isInside(other.path, mask.path)))
+    .filter((mask) => etc === undefined || !isInside(etc.path, mask.path))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { dirs, secrets };
 }
@@ -176,10 +158,10 @@ function watchAll(dirs: Iterable<string>, onChange: () => void): FSWatcher[] | n
 }
 
 /**
- * The system folders that exist here and the secrets in them. As root every entry of /etc others
- * may not read is hidden too (a user cannot read those anyway; root could read them all). Found
- * once and kept while no folder it was found in changes — watched, so a file added, removed or
- * made unreadable by chmod shows in the next run once the change is told — for at most
+ * The system folders that exist here and the secrets in them. As root /etc is the copy of what
+ * others may read of it (a user cannot read the rest anyway; root could read it all). Found once
+ * and kept while no folder it was found in changes — watched, so a file added, removed or made
+ * unreadable by chmod shows in the next run once the change is told — for at most
  * ETC_WALK_MAX_AGE_MS; where the folders cannot be watched, found for every run.
  */
 export function systemView(platform: NodeJS.Platform, asRoot: boolean): SystemView {

@@ -164,18 +164,19 @@ export async function executeRun(deps: PrepareDeps, run: Executable, hooks: Exec
     const spawn = cgroup === null ? wrapped : cgroup.launch(wrapped);
     let report = '';
     const ran = await spawnRun(deps, hooks, spawn, run, controller.signal, (text) => (report = text));
+    // The tool is gone: its proxy closes before its refusals are read, so the record holds every one (closing it again later does nothing).
+    await proxy?.dispose();
+    const networkDenied = proxy?.denied() ?? [];
+    recordNetworkDenied(db, id, networkDenied);
+    // Swept whatever the result says: a result is the tool's to shape, and it must not spare what the tool left.
+    const swept = box.baseline === null ? [] : sweepWorkspace(run.box.workspace, box.baseline, sandbox.writes ?? []);
+    recordSwept(db, id, swept);
     const refused = cgroup?.refused(ran) ?? null;
     if (refused !== null) throw runnerErrors.limitsUnavailable(refused, { details: { program: spawn.program } });
     const limitHit = cgroup?.hit() ?? signalledLimit(ran, spawn.treeEndsWithIt === true) ?? spawn.limitHit?.(report) ?? null;
     // A tool pack's output.max_chars and output.speak shape what the run returns (and history keeps).
     const result: RunResult = shapeOutput(tool, { ...ran, limitHit });
     const stopping = controller.signal.reason as unknown;
-    // The tool is gone: its proxy closes before its refusals are read, so the record holds every one (closing it again later does nothing).
-    await proxy?.dispose();
-    const networkDenied = proxy?.denied() ?? [];
-    recordNetworkDenied(db, id, networkDenied);
-    const swept = box.baseline === null ? [] : sweepWorkspace(run.box.workspace, box.baseline, sandbox.writes ?? []);
-    recordSwept(db, id, swept);
     recordResult(db, id, result, isOwnerStopping(stopping) ? { interrupted: (stopping as Error).message } : {});
     hooks.emit({ type: 'finished', id, traceId, skill: skill.name, tool: command.tool, result });
     return { id, traceId, skill: skill.name, tool: command.tool, command, programPath, decision, sandbox, result, networkDenied, swept };

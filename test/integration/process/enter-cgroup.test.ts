@@ -3,8 +3,8 @@
  * program runs only once the launcher is in every cgroup it was given, so nothing of a run is ever
  * born outside its cgroup; and the runner tells its refusal (E706) from a tool's own exit.
  */
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -105,18 +105,42 @@ describe.runIf(asRootWithCgroups)("as root, a run's cgroup", () => {
     }
   });
 
-  it('a cgroup gone before the run starts stops it before its program: refused says why, and nothing ran', async () => {
+  it('a cgroup the launcher cannot enter stops the run before its program: refused says why, and nothing ran', async () => {
     const cgroup = openRunCgroup(`test-${process.pid}-${Date.now()}`, limits, ENTER_CGROUP);
-    cgroup.dispose();
-    const marker = join(dir, 'ran');
-    const command = cgroup.launch({ program: SH, args: ['-c', `echo ran > ${marker}`], env: {} });
-    const result = await runProcess(spawnIn(command.program, [...command.args]));
-    expect(result.exitCode).toBe(125);
-    expect(cgroup.refused(result)).toMatch(/^cannot open \/sys\/fs\/cgroup\/.*\/skilltray\/run-.*: No such file or directory$/);
-    expect(existsSync(marker)).toBe(false);
-    // A tool's own 125 is its result, not a refusal.
-    expect(cgroup.refused({ exitCode: 125, stderr: 'usage: tool\n' })).toBeNull();
+    try {
+      const marker = join(dir, 'ran');
+      const command = cgroup.launch({ program: SH, args: ['-c', `echo ran > ${marker}`], env: {} });
+      // The first entry's cgroup gone (the pids one on v1): the launcher enters none.
+      const [first] = command.args;
+      rmdirSync(dirname(first as string));
+      const result = await runProcess(spawnIn(command.program, [...command.args]));
+      expect(result.exitCode).toBe(125);
+      expect(cgroup.refused(result)).toBe(`cannot open ${first as string}: No such file or directory`);
+      expect(existsSync(marker)).toBe(false);
+      // A tool's own 125 is its result, not a refusal.
+      expect(cgroup.refused({ exitCode: 125, stderr: 'usage: tool\n' })).toBeNull();
+    } finally {
+      cgroup.dispose();
+    }
   });
+
+  it(
+    "a tool that prints the launcher's refusal and exits 125 is not taken for one: its result stands and what it left is swept",
+    { timeout: 60_000 },
+    async () => {
+      const { t, core } = probeHome();
+      const fake = [
+        'mkdir -p sub/.git && printf "[core]\\n\\tfsmonitor = /tmp/x\\n" > sub/.git/config',
+        "echo 'skilltray enter-cgroup: cannot enter /sys/fs/cgroup/pids/x/tasks: No space left on device' >&2",
+        'exit 125',
+      ].join('; ');
+      const report = await probe(core, 'probe-ws', fake, t.work);
+      expect(report.result).toMatchObject({ exitCode: 125 });
+      expect(report.result.stderr).toContain('skilltray enter-cgroup: cannot enter');
+      expect(existsSync(join(t.work, 'sub', '.git'))).toBe(false);
+      expect(report.swept).toContain(join('sub', '.git'));
+    },
+  );
 
   it('every process of a contained run is in its cgroup, bwrap included, and no launcher is left between them', { timeout: 60_000 }, async () => {
     const { t, core } = probeHome();

@@ -33,7 +33,11 @@ interface Place {
 export interface RunCgroup extends Disposable {
   /** `command` started by the launcher, which enters the run's cgroup and then becomes the command. */
   launch(command: SpawnCommand): SpawnCommand;
-  /** Why the launcher could not enter the cgroup, read from the run's result (its command never ran); null when it did. */
+  /**
+   * Why the launcher could not enter the cgroup, from the run's result, when the cgroup confirms that
+   * nothing ever entered it (a tool can print the launcher's words and exit 125, but cannot have used
+   * no memory there); null otherwise.
+   */
   refused(result: { exitCode: number | null; stderr: string }): string | null;
   /** The limit the run ran into: memory when the kernel killed for it, else processes when a fork was refused. */
   hit(): Extract<ResourceLimitName, 'processes' | 'memoryMiB'> | null;
@@ -123,6 +127,15 @@ function entryOf(place: Place, dir: string): string {
   return join(dir, place.version === 1 ? 'tasks' : 'cgroup.procs');
 }
 
+/** The most memory a cgroup's processes ever held (0: no process ever entered it), or null where the kernel does not say. */
+function peakMemory(place: Place, dir: string): number | null {
+  try {
+    return Number(readFileSync(join(dir, place.version === 1 ? 'memory.max_usage_in_bytes' : 'memory.peak'), 'utf8').trim());
+  } catch {
+    return null;
+  }
+}
+
 /** The first line the launcher writes when it cannot enter (enter-cgroup.c), with its exit status. */
 const REFUSED = { exitCode: 125, prefix: 'skilltray enter-cgroup: ' };
 
@@ -188,6 +201,7 @@ export function openRunCgroup(id: string, limits: ResourceLimits, launcher: stri
     },
     refused(result) {
       if (result.exitCode !== REFUSED.exitCode || !result.stderr.startsWith(REFUSED.prefix)) return null;
+      if (peakMemory(memory, memoryDir) !== 0) return null;
       return (result.stderr.split('\n')[0] as string).slice(REFUSED.prefix.length);
     },
     hit() {

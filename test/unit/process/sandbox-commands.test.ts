@@ -3,7 +3,7 @@
  * design), Seatbelt's generated profile (macOS is not available here, so its text is what is
  * checked), the secret masks, and the answer when bubblewrap is missing or cannot work.
  */
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -329,6 +329,25 @@ describe('bubblewrap', () => {
     const none = sandbox.wrap({ program: '/usr/bin/git', args: ['status'], env: {} }, places({ profile: { name: 'none', network: true, hosts: 'host' } }));
     expect(none.program).toBe('/usr/bin/git');
     expect(none.env.TMPDIR).toBe('/tmp/skilltray-run-1/tmp');
+  });
+
+  it('never runs a run decided as contained without its sandbox: a relay gone since the decision is E515, not an uncontained run', () => {
+    requireSandbox();
+    const relay = join(tempDir(), 'net-relay');
+    copyFileSync(NET_RELAY, relay);
+    chmodSync(relay, 0o755);
+    const sandbox = bubblewrapSandbox(process.env, relay);
+    const run = places({ profile: { name: 'read-only', network: true, hosts: ['example.org'] }, homeDir: tempDir() });
+    expect(sandbox.unavailable(run.profile)).toBeNull();
+    // Rebuilt or removed while the run waited for its approval.
+    chmodSync(relay, 0o644);
+    let thrown: unknown = null;
+    try {
+      sandbox.wrap({ program: '/usr/bin/curl', args: ['https://example.org'], env: {} }, run);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toMatchObject({ code: 'E515', message: expect.stringContaining('network relay') });
   });
 
   it('says resource limits are missing with bwrap but without a prlimit in the system folders', () => {

@@ -14,6 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { templateErrors } from '../../../shared/error-messages/templates.js';
 import type { LimitHit, ResourceLimits } from '../../../shared/model.js';
 import { fullFolders } from '../network/relay-report.js';
 import { resolveProgram } from '../resolve-program.js';
@@ -303,7 +304,10 @@ export function bubblewrapSandbox(env: NodeJS.ProcessEnv, relay: string | null =
       unavailable() ??
       (prlimit === null ? "prlimit (package util-linux) is not in the system folders, so runs get no resource limits; install 'util-linux'" : null),
     wrap(command: SpawnCommand, places: RunPlaces): SpawnCommand {
-      if (places.profile.name === 'none' || unavailable(places.profile) !== null || bwrap === null) return uncontained(command, places);
+      if (places.profile.name === 'none') return uncontained(command, places);
+      // Decided as contained: a sandbox gone since is a refusal, never a run without one.
+      const why = unavailable(places.profile);
+      if (why !== null || bwrap === null) throw templateErrors.sandboxGone(why ?? 'bubblewrap (bwrap) is not on the PATH');
       const { limits } = places.profile;
       const { sizes } = machine();
       // The relay runs first wherever it is built: a host list needs it, and every run learns from it which private folder filled up.

@@ -29,6 +29,9 @@ interface Shingles {
   keys: Uint32Array;
 }
 
+/** Room for the words of the longest body looked at (a word takes a character and one after it), used body after body. */
+const scratch = { starts: new Int32Array((MAX_CHARS >>> 1) + 1), ends: new Int32Array((MAX_CHARS >>> 1) + 1), hashes: new Uint32Array((MAX_CHARS >>> 1) + 1) };
+
 /**
  * A body's words up to MAX_CHARS and the key of each run of SHINGLE words, in one pass over the
  * characters: each word hashed lower-cased (32-bit FNV-1a), a run's key hashed from its words'. Two
@@ -36,11 +39,7 @@ interface Shingles {
  */
 function shinglesOf(body: string): Shingles {
   const length = Math.min(body.length, MAX_CHARS);
-  // A word takes at least one character and one after it.
-  const most = (length >>> 1) + 1;
-  const starts = new Int32Array(most);
-  const ends = new Int32Array(most);
-  const hashes = new Uint32Array(most);
+  const { starts, ends, hashes } = scratch;
   let words = 0;
   let hash = 0;
   let start = -1;
@@ -98,37 +97,43 @@ class KeyTable {
   }
 }
 
-/** Counters a key falls in by its hash, in a sketch small enough to stay in the cache: at least as high as the key's count. */
-const SKETCH_BITS = 22;
+/** The most counters of the sketch (4 MiB): small enough to stay near the cache however many keys there are. */
+const SKETCH_MOST_BITS = 22;
 
 /**
  * Whether at least `least` bodies hold a key. A sketch of saturating counters (each the sum of the
- * keys falling in it) passes the few keys that may be shared, and only those are counted exactly,
- * each body once: most runs of words are a body's own, and a table of them all is slow to fill.
+ * keys falling in it, so never below any one key's count) passes the few keys that may be shared,
+ * and only those are counted exactly, each body once: most runs of words are a body's own, and a
+ * table of them all is slow to fill.
  */
 function sharedIn(shingles: readonly Shingles[], least: number): (key: number) => boolean {
-  const sketch = new Uint8Array(1 << SKETCH_BITS);
-  const cell = (key: number): number => Math.imul(key ^ (key >>> 16), 0x85ebca6b) >>> (32 - SKETCH_BITS);
-  let passing = 0;
+  let total = 0;
+  for (const { keys } of shingles) total += keys.length;
+  const bits = Math.min(SKETCH_MOST_BITS, Math.max(8, Math.ceil(Math.log2(total + 1)) + 1));
+  const sketch = new Uint8Array(1 << bits);
+  const cell = (key: number): number => Math.imul(key ^ (key >>> 16), 0x85ebca6b) >>> (32 - bits);
+  // A counter stops at 255: past that, a key may be shared however many bodies are needed.
+  const passes = Math.min(least, 255);
   for (const { keys } of shingles) {
     for (let k = 0; k < keys.length; k++) {
       const at = cell(keys[k] as number);
       if ((sketch[at] as number) < 255) (sketch[at] as number)++;
     }
   }
-  for (const { keys } of shingles) for (let k = 0; k < keys.length; k++) if ((sketch[cell(keys[k] as number)] as number) >= least) passing++;
+  let passing = 0;
+  for (const { keys } of shingles) for (let k = 0; k < keys.length; k++) if ((sketch[cell(keys[k] as number)] as number) >= passes) passing++;
   const table = new KeyTable(passing);
   for (const [body, { keys }] of shingles.entries()) {
     for (let k = 0; k < keys.length; k++) {
       const key = keys[k] as number;
-      if ((sketch[cell(key)] as number) < least) continue;
+      if ((sketch[cell(key)] as number) < passes) continue;
       const at = table.slot(key);
       if (table.lastBody[at] === body) continue;
       table.lastBody[at] = body;
       (table.counts[at] as number)++;
     }
   }
-  return (key) => (sketch[cell(key)] as number) >= least && (table.counts[table.slot(key)] as number) >= least;
+  return (key) => (sketch[cell(key)] as number) >= passes && (table.counts[table.slot(key)] as number) >= least;
 }
 
 /** The bodies with the words of runs shared by many of them taken out; a body holding none is returned as it was. */

@@ -61,6 +61,16 @@ describe('shared passages', () => {
     expect(withoutSharedPassages(bodies)).toEqual(bodies);
   });
 
+  it('finds a template in a collection of tens of thousands of skills, where 1% is more bodies than a small counter holds', () => {
+    const template = 'Connect the account once before the first call.';
+    const bodies = Array.from({ length: 26_000 }, (_, i) => (i % 80 === 0 ? `Tool ${i} lists item ${i}. ${template}` : `Tool ${i} lists items number ${i}.`));
+    // 325 bodies hold the template: at least 1% (260) of them.
+    const out = withoutSharedPassages(bodies);
+    expect(out[0]).not.toContain('account');
+    expect(out[0]).toContain('Tool 0 lists item 0.');
+    expect(out[1]).toBe(bodies[1]);
+  });
+
   it('only ever takes words out: what stays is the body’s words in order, and a body sharing nothing is returned as it was', () => {
     const vocabulary = fc.constantFrom('run', 'the', 'tests', 'fix', 'a', 'bug', 'Ünïcode', '漢字', 'x1', 'step');
     const body = fc.array(fc.tuple(vocabulary, fc.constantFrom(' ', '\n', '. ', ' — ', '\n## ')), { maxLength: 40 }).map((parts) => parts.flat().join(''));

@@ -3,7 +3,7 @@
  * design), Seatbelt's generated profile (macOS is not available here, so its text is what is
  * checked), the secret masks, and the answer when bubblewrap is missing or cannot work.
  */
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -183,7 +183,7 @@ describe('bubblewrap', () => {
     );
   });
 
-  it('binds what was opened before the decision by descriptor, numbered after the socket filter and before the gate: the folder, reads, hidden entries, declared paths, their inner guards', () => {
+  it('binds what was opened before the decision by descriptor, numbered after the socket filter and before the report: the folder, reads, hidden entries, declared paths, their inner guards', () => {
     const run = places({
       profile: { name: 'workspace', network: false, hosts: [], writes: ['.git'] },
       workspaceFd: 40,
@@ -193,11 +193,10 @@ describe('bubblewrap', () => {
       guardedInside: [{ path: '/home/ana/code/app/.git/hooks', kind: 'dir', fd: 44 }],
       readOnlyMounts: ['/home/ana/code/app/data'],
       masks: [],
-      gated: true,
+      inCgroup: true,
       homeDir: tempDir(),
     });
     const text = bubblewrapArgs(run).join(' ');
-    expect(text).toContain('--info-fd 9 --block-fd 10');
     expect(text).toContain(
       [
         '--ro-bind-fd 4 /home/ana/.config/git/ignore',
@@ -211,38 +210,27 @@ describe('bubblewrap', () => {
     expect(text).toMatch(/--chdir \/home\/ana\/code\/app$/);
     requireSandbox();
     const wrapped = bubblewrapSandbox(process.env, NET_RELAY).wrap({ program: '/usr/bin/true', args: [], env: {} }, run);
-    expect(wrapped).toMatchObject({ inputs: [socketFilter()], fds: [41, 40, 42, 43, 44], cwd: '/', gated: true, reports: true });
-    // bwrap reads the filter on fd 3 and the relay reports on fd 11, after the five bound and the gate's two.
+    expect(wrapped).toMatchObject({ inputs: [socketFilter()], fds: [41, 40, 42, 43, 44], cwd: '/', reports: true });
+    // bwrap reads the filter on fd 3 and the relay reports on fd 9, after the five bound.
     expect(wrapped.args).toContain('--seccomp');
     expect(wrapped.args[wrapped.args.indexOf('--seccomp') + 1]).toBe('3');
-    expect(wrapped.args.slice(wrapped.args.indexOf('--') + 1, wrapped.args.indexOf('--') + 4)).toEqual([NET_RELAY, '-r', '11']);
+    expect(wrapped.args.slice(wrapped.args.indexOf('--') + 1, wrapped.args.indexOf('--') + 4)).toEqual([NET_RELAY, '-r', '9']);
   });
 
-  it('numbers every descriptor of a run once, from 3 up without a gap: the inputs, what bwrap binds, the gate, the report', () => {
-    expect(fdLayout({ inputs: 1, bound: 5, gated: true })).toEqual({ inputs: 3, bound: 4, info: 9, block: 10, report: 11 });
-    expect(fdLayout({ inputs: 1, bound: 0, gated: false })).toEqual({ inputs: 3, bound: 4, info: 4, block: 5, report: 4 });
+  it('numbers every descriptor of a run once, from 3 up without a gap: the inputs, what bwrap binds, the report', () => {
+    expect(fdLayout({ inputs: 1, bound: 5 })).toEqual({ inputs: 3, bound: 4, report: 9 });
+    expect(fdLayout({ inputs: 1, bound: 0 })).toEqual({ inputs: 3, bound: 4, report: 4 });
     fc.assert(
-      fc.property(fc.nat(4), fc.nat(40), fc.boolean(), fc.boolean(), (inputs, bound, gated, reports) => {
-        const at = fdLayout({ inputs, bound, gated });
+      fc.property(fc.nat(4), fc.nat(40), fc.boolean(), (inputs, bound, reports) => {
+        const at = fdLayout({ inputs, bound });
         const numbers = [
           ...Array.from({ length: inputs }, (_, i) => at.inputs + i),
           ...Array.from({ length: bound }, (_, i) => at.bound + i),
-          ...(gated ? [at.info, at.block] : []),
           ...(reports ? [at.report] : []),
         ];
         expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, i) => 3 + i));
       }),
     );
-  });
-
-  it('a gated run reports its child on fd 4 and waits on fd 5, the two after the socket filter', () => {
-    expect(bubblewrapArgs(places({ gated: true })).slice(4, 8)).toEqual(['--info-fd', '4', '--block-fd', '5']);
-    expect(bubblewrapArgs(places({ gated: true, profile: { name: 'read-only', network: true, hosts: 'host' } })).slice(5, 9)).toEqual([
-      '--info-fd',
-      '4',
-      '--block-fd',
-      '5',
-    ]);
   });
 
   it('limits each run with prlimit: processes and memory by rlimits (address space too) unless a cgroup or scope counts them, file size and CPU always', () => {
@@ -349,6 +337,25 @@ describe('bubblewrap', () => {
     const none = sandbox.wrap({ program: '/usr/bin/git', args: ['status'], env: {} }, places({ profile: { name: 'none', network: true, hosts: 'host' } }));
     expect(none.program).toBe('/usr/bin/git');
     expect(none.env.TMPDIR).toBe('/tmp/skilltray-run-1/tmp');
+  });
+
+  it('never runs a run decided as contained without its sandbox: a relay gone since the decision is E515, not an uncontained run', () => {
+    requireSandbox();
+    const relay = join(tempDir(), 'net-relay');
+    copyFileSync(NET_RELAY, relay);
+    chmodSync(relay, 0o755);
+    const sandbox = bubblewrapSandbox(process.env, relay);
+    const run = places({ profile: { name: 'read-only', network: true, hosts: ['example.org'] }, homeDir: tempDir() });
+    expect(sandbox.unavailable(run.profile)).toBeNull();
+    // Rebuilt or removed while the run waited for its approval.
+    chmodSync(relay, 0o644);
+    let thrown: unknown = null;
+    try {
+      sandbox.wrap({ program: '/usr/bin/curl', args: ['https://example.org'], env: {} }, run);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toMatchObject({ code: 'E515', message: expect.stringContaining('network relay') });
   });
 
   it('says resource limits are missing with bwrap but without a prlimit in the system folders', () => {

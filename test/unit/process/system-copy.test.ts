@@ -3,11 +3,25 @@
  * (and not a listed secret), each file as it was when read, and a copy made after the folder changed
  * holds the change — for generated trees of files, folders and links of every mode, changed at random.
  */
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { copyShown, othersMayRead } from '../../../src-main/core/process/sandbox/system-copy.js';
 
 /** Opens every folder under `dir` again (never through a link), so what the test closed can be removed. */
@@ -19,7 +33,7 @@ function reopen(dir: string): void {
 const scratch: string[] = [];
 afterEach(() => {
   for (const dir of scratch.splice(0)) {
-    reopen(dir);
+    if (existsSync(dir)) reopen(dir);
     rmSync(dir, { recursive: true, force: true });
   }
 });
@@ -160,6 +174,24 @@ describe('the copy of a system folder a run as root gets', () => {
       ),
       { numRuns: 150 },
     );
+  });
+
+  it("removes the copies a process killed before its exit left (they are memory), and no live one's", async () => {
+    const base = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+    const gone = spawnSync('true').pid as number;
+    const left = join(base, `skilltray-system-${gone}-test`);
+    const live = join(base, `skilltray-system-${process.ppid}-test`);
+    scratch.push(left, live);
+    mkdirSync(join(left, 'copy-x'), { recursive: true });
+    mkdirSync(live);
+    const root = mkdtempSync(join(tmpdir(), 'skilltray-copy-test-'));
+    scratch.push(root);
+    // A fresh module is a process's first copy.
+    vi.resetModules();
+    const fresh = await import('../../../src-main/core/process/sandbox/system-copy.js');
+    expect(fresh.copyShown(root, new Set())).not.toBeNull();
+    expect(existsSync(left)).toBe(false);
+    expect(existsSync(live)).toBe(true);
   });
 
   it('leaves out an entry that vanishes, and is null for a folder that is not there', () => {

@@ -305,7 +305,7 @@ describe('bubblewrap', () => {
     expect(args.lastIndexOf('/home/ana/.local/share/skilltray/skills/tidy')).toBeLessThan(at('--remount-ro', '/etc/ssl/private'));
   });
 
-  it('wraps a command as bwrap … -- prlimit … -- program args, with the private /tmp as TMPDIR and the private home as HOME; none runs it uncontained', () => {
+  it('wraps a command as bwrap … -- prlimit … -- program args, with the private /tmp as TMPDIR and the private home as HOME; none runs it uncontained', async () => {
     requireSandbox();
     const sandbox = bubblewrapSandbox(process.env);
     const limits = { processes: 256, memoryMiB: 2048, fileSizeMiB: 1024, cpuSeconds: 120 };
@@ -326,8 +326,8 @@ describe('bubblewrap', () => {
     // …and the relay too; a cgroup holding the run counts bwrap itself as well.
     expect(relayed.args).toContain('--nproc=258');
     expect(relayed.boxProcesses).toBe(3);
-    expect(relayed.limitHit?.('full /dev/shm\n')).toBe('privateFolder');
-    expect(relayed.limitHit?.('')).toBeNull();
+    expect(await relayed.limitHit?.('full /dev/shm\n')).toBe('privateFolder');
+    expect(await relayed.limitHit?.('')).toBeNull();
     expect(wrapped.env).toEqual({ PATH: '/usr/bin', TMPDIR: '/tmp', TMP: '/tmp', TEMP: '/tmp', HOME: '/home/ana' });
     expect(wrapped.treeEndsWithIt).toBe(true);
     expect(sandbox.limitsUnavailable()).toBeNull();

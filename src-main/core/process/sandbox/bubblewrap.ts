@@ -350,7 +350,7 @@ export function bubblewrapSandbox(env: NodeJS.ProcessEnv, relay: string | null =
         // bwrap itself starts at /: the tool starts in its folder as bound by descriptor, never at a path looked up again.
         cwd: '/',
         ...(first === null ? {} : { reports: true }),
-        limitHit: (report: string): LimitHit | null => scope?.hit() ?? (fullFolders(report).length > 0 ? 'privateFolder' : null),
+        limitHit: async (report: string): Promise<LimitHit | null> => (await scope?.hit()) ?? (fullFolders(report).length > 0 ? 'privateFolder' : null),
       };
     },
   };

@@ -86,7 +86,7 @@ export interface SpawnCommand {
   /** Set when the program reports on the fd after all the others (the relay: which private folder filled up). */
   reports?: boolean;
   /** Which limit stopped the run, from that report and what else the sandbox kept (a systemd scope's result), once it has ended. */
-  limitHit?: (report: string) => LimitHit | null;
+  limitHit?: (report: string) => Promise<LimitHit | null>;
 }
 
 /** An OS sandbox, or the answer that there is none. */

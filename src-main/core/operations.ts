@@ -14,7 +14,6 @@ import { runnerErrors } from '../shared/error-messages/runner.js';
 import { refusal } from './authority.js';
 import { MAX_INPUT_DEPTH, nestsDeeperThan, shallowArguments } from './input-depth.js';
 import type { Approver } from './runs/run-service.js';
-import type { PendingEntry } from '../shared/runs.js';
 import { assistantView } from './services/assistant-view.js';
 
 /** Where a call comes from and what it may do. */
@@ -76,13 +75,6 @@ const loaded = (core: SkilltrayCore, skill: string, ctx: CallContext): string =>
 /** The assistant calling, by its credential's name; undefined when the person calls. */
 const assistantOf = (ctx: CallContext): string | undefined => (ctx.caller.kind === 'assistant' ? ctx.caller.name : undefined);
 
-/** A pending request as an assistant would see it: without the code the person says back, or the prompt that speaks it. */
-function forCaller(entry: PendingEntry, ctx: CallContext): PendingEntry {
-  if (ctx.caller.kind === 'person') return entry;
-  const { code: _code, speech: _speech, ...rest } = entry;
-  return rest;
-}
-
 /** Who answered, as history records it: the surface (the app's own window answers as the tray), and how. */
 const answeredVia = (ctx: CallContext, how: string): string => `${ctx.surface === 'ui' ? 'tray' : ctx.surface} (${how})`;
 
@@ -125,7 +117,8 @@ const handlers: Handlers = {
   history: (core, i, ctx) => core.runs.history(defined({ ...i, assistant: assistantOf(ctx) ?? i.assistant })),
   getRun: (core, i, ctx) => ownRun(core, i.id, ctx),
 
-  approvals: (core, _i, ctx) => core.broker.list().map((entry) => forCaller(entry, ctx)),
+  // The person's alone (authority.ts): the code the person says back and its prompt are theirs to see.
+  approvals: (core) => core.broker.list(),
   // Only the app's own window (IPC: surface ui) answers as the tray; every other surface answers as itself.
   answerApproval: (core, i, ctx) => (core.broker.resolve(i.id, i.verdict, ctx.surface === 'ui' ? 'tray' : ctx.surface, i.expires, i.scope), ok),
   rules: (core) => core.policy.rules(),

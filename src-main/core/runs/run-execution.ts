@@ -173,7 +173,7 @@ export async function executeRun(deps: PrepareDeps, run: Executable, hooks: Exec
     recordSwept(db, id, swept);
     const refused = cgroup?.refused(ran) ?? null;
     if (refused !== null) throw runnerErrors.limitsUnavailable(refused, { details: { program: spawn.program } });
-    const limitHit = cgroup?.hit() ?? signalledLimit(ran, spawn.treeEndsWithIt === true) ?? spawn.limitHit?.(report) ?? null;
+    const limitHit = cgroup?.hit() ?? signalledLimit(ran, spawn.treeEndsWithIt === true) ?? (await spawn.limitHit?.(report)) ?? null;
     // A tool pack's output.max_chars and output.speak shape what the run returns (and history keeps).
     const result: RunResult = shapeOutput(tool, { ...ran, limitHit });
     const stopping = controller.signal.reason as unknown;

@@ -313,7 +313,7 @@ describe('bubblewrap', () => {
     expect(args.lastIndexOf('/home/ana/.local/share/skilltray/skills/tidy')).toBeLessThan(at('--remount-ro', '/etc/ssl/private'));
   });
 
-  it('wraps a command as bwrap … -- prlimit … -- program args, with the private /tmp as TMPDIR and the private home as HOME; none runs it uncontained', () => {
+  it('wraps a command as bwrap … -- prlimit … -- program args, with the private /tmp as TMPDIR and the private home as HOME; none runs it uncontained', async () => {
     requireSandbox();
     const sandbox = bubblewrapSandbox(process.env);
     const limits = { processes: 256, memoryMiB: 2048, fileSizeMiB: 1024, cpuSeconds: 120 };
@@ -322,15 +322,20 @@ describe('bubblewrap', () => {
     expect(wrapped.program).toMatch(/bwrap$/);
     const dash = wrapped.args.indexOf('--');
     expect(wrapped.args[dash + 1]).toMatch(/prlimit$/);
-    expect(wrapped.args.slice(dash + 2)).toEqual([...prlimitArgs(limits, 'rlimit'), '--', '/usr/bin/git', 'status']);
+    // The process limit counts bwrap's init (pid 1) beside the tool's own processes.
+    expect(wrapped.args.slice(dash + 2)).toEqual([...prlimitArgs({ ...limits, processes: 257 }, 'rlimit'), '--', '/usr/bin/git', 'status']);
+    expect(wrapped.boxProcesses).toBe(2);
     expect(wrapped.inputs).toEqual([socketFilter()]);
     // With the relay built, it runs first and reports on the fd after the filter which private folder filled up.
     const relayed = bubblewrapSandbox(process.env, NET_RELAY).wrap({ program: '/usr/bin/git', args: ['status'], env: {} }, run);
     const after = relayed.args.slice(relayed.args.indexOf('--') + 2 + prlimitArgs(limits, 'rlimit').length + 1);
     expect(after).toEqual([NET_RELAY, '-r', '4', '-w', '/tmp', '-w', '/var/tmp', '-w', '/dev/shm', '-w', '/home/ana', '/usr/bin/git', 'status']);
     expect(relayed.reports).toBe(true);
-    expect(relayed.limitHit?.('full /dev/shm\n')).toBe('privateFolder');
-    expect(relayed.limitHit?.('')).toBeNull();
+    // …and the relay too; a cgroup holding the run counts bwrap itself as well.
+    expect(relayed.args).toContain('--nproc=258');
+    expect(relayed.boxProcesses).toBe(3);
+    expect(await relayed.limitHit?.('full /dev/shm\n')).toBe('privateFolder');
+    expect(await relayed.limitHit?.('')).toBeNull();
     expect(wrapped.env).toEqual({ PATH: '/usr/bin', TMPDIR: '/tmp', TMP: '/tmp', TEMP: '/tmp', HOME: '/home/ana' });
     expect(wrapped.treeEndsWithIt).toBe(true);
     expect(sandbox.limitsUnavailable()).toBeNull();

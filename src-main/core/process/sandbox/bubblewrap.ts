@@ -89,6 +89,11 @@ export function prlimitArgs(limits: ResourceLimits, bound: MemoryBound): string[
   ];
 }
 
+/** `limits` allowing `more` processes: the box's own, which the count of processes (rlimit, scope, cgroup) holds beside the tool's. */
+function processesMore(limits: ResourceLimits, more: number): ResourceLimits {
+  return { ...limits, processes: limits.processes + more };
+}
+
 /** The size of each private folder (a tmpfs, so memory): the run's file-size limit, so the largest file it may write fits in any of them. */
 export function privateFolderMiB(limits: ResourceLimits | undefined): number {
   // Only the probe has no limits: a small box for `true`.
@@ -313,9 +318,11 @@ export function bubblewrapSandbox(env: NodeJS.ProcessEnv, relay: string | null =
       // The relay runs first wherever it is built: a host list needs it, and every run learns from it which private folder filled up.
       const first = relayMissing(relay) === null ? relay : null;
       const network = bubblewrapNetwork(places, first);
-      const scope = places.inCgroup === true || limits === undefined ? null : userScope(limits, env);
+      // The box's own processes beside the tool's: inside, bwrap's init (pid 1) and the relay; outside, bwrap itself, which a scope or cgroup holds too.
+      const inside = 1 + (first === null ? 0 : 1);
+      const scope = places.inCgroup === true || limits === undefined ? null : userScope(processesMore(limits, inside + 1), env);
       const bound = places.inCgroup === true ? 'cgroup' : scope !== null ? 'scope' : 'rlimit';
-      const limited = prlimit !== null && limits !== undefined ? [prlimit, ...prlimitArgs(limits, bound), '--'] : [];
+      const limited = prlimit !== null && limits !== undefined ? [prlimit, ...prlimitArgs(processesMore(limits, inside), bound), '--'] : [];
       const line = commandLine(places, { relay: first, sizes, homeLinks: sizes ? homeLinks(places.homeDir) : [] });
       const watched = sizes ? privateFolders(places.userHome) : [];
       // The relay reports on the last of the run's descriptors (fdLayout).
@@ -337,12 +344,13 @@ export function bubblewrapSandbox(env: NodeJS.ProcessEnv, relay: string | null =
         // HOME is where the private home appears: the person's own path, unless that could not hold it.
         env: { ...withPrivateTemp(command.env, SANDBOX_TMP), ...network.env, HOME: places.userHome, ...scope?.env },
         treeEndsWithIt: true,
+        boxProcesses: inside + 1,
         ...(network.inputs.length > 0 ? { inputs: network.inputs } : {}),
         ...(line.fds.length > 0 ? { fds: line.fds } : {}),
         // bwrap itself starts at /: the tool starts in its folder as bound by descriptor, never at a path looked up again.
         cwd: '/',
         ...(first === null ? {} : { reports: true }),
-        limitHit: (report: string): LimitHit | null => scope?.hit() ?? (fullFolders(report).length > 0 ? 'privateFolder' : null),
+        limitHit: async (report: string): Promise<LimitHit | null> => (await scope?.hit()) ?? (fullFolders(report).length > 0 ? 'privateFolder' : null),
       };
     },
   };

@@ -9,10 +9,11 @@
  * user gets the same from the user's systemd where it delegates memory and pids (a transient scope
  * per run, `systemd-run --user --scope`); elsewhere rlimits bind each process (see bubblewrap.ts).
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { ResourceLimitName, ResourceLimits } from '../../../shared/model.js';
 import { isAlive, thisProcess } from '../../process-identity.js';
 import { resolveProgram } from '../resolve-program.js';
@@ -45,6 +46,7 @@ export interface RunCgroup extends Disposable {
   dispose(): void;
 }
 
+const execFileAsync = promisify(execFile);
 const ROOT = '/sys/fs/cgroup';
 const MIB = 1024 * 1024;
 
@@ -180,8 +182,8 @@ export function openRunCgroup(id: string, limits: ResourceLimits, launcher: stri
   const memoryDir = join(memory.base, name);
   mkdirSync(pidsDir);
   if (memoryDir !== pidsDir) mkdirSync(memoryDir);
-  // bwrap's own monitor process is in the cgroup too (it is what the launcher becomes): one more than the run's allowance.
-  writeFileSync(join(pidsDir, 'pids.max'), String(limits.processes + 1));
+  // Until launch() says how many processes the box itself runs, the run's own allowance.
+  writeFileSync(join(pidsDir, 'pids.max'), String(limits.processes));
   const bytes = String(limits.memoryMiB * MIB);
   if (memory.version === 2) {
     writeFileSync(join(memoryDir, 'memory.max'), bytes);
@@ -197,6 +199,8 @@ export function openRunCgroup(id: string, limits: ResourceLimits, launcher: stri
   open.add(name);
   return {
     launch(command) {
+      // The box's own processes (bwrap, what the launcher becomes, its init and the relay) are in the cgroup too.
+      writeFileSync(join(pidsDir, 'pids.max'), String(limits.processes + (command.boxProcesses ?? 0)));
       return { ...command, program: launcher, args: [...entries, '--', command.program, ...command.args] };
     },
     refused(result) {
@@ -228,8 +232,8 @@ export interface UserScope {
   command: string[];
   /** What systemd-run needs to find the user's manager; bwrap drops it before the tool starts. */
   env: Record<string, string>;
-  /** Memory when systemd says the kernel killed in the scope for it (its Result is oom-kill). */
-  hit(): 'memoryMiB' | null;
+  /** Memory when systemd says the kernel killed in the scope for it (its Result is oom-kill); asked without holding up the event loop. */
+  hit(): Promise<'memoryMiB' | null>;
 }
 
 /** systemd-run's options for a run's scope named `unit`: memory (no swap) and tasks for the whole run. */
@@ -317,11 +321,12 @@ export function userScope(limits: ResourceLimits, env: NodeJS.ProcessEnv): UserS
   return {
     command: [run, ...scopeOptions(limits, unit)],
     env: sessionEnv(env),
-    hit() {
-      const shown = spawnSync(ctl, ['--user', 'show', '--property=Result', '--value', unit], { env: session, encoding: 'utf8', timeout: 10_000 });
-      const result = shown.stdout?.trim() ?? '';
+    async hit() {
+      const systemctl = (args: string[]) =>
+        execFileAsync(ctl, ['--user', ...args], { env: session, encoding: 'utf8', timeout: 10_000 }).catch(() => ({ stdout: '' }));
+      const result = (await systemctl(['show', '--property=Result', '--value', unit])).stdout.trim();
       // A failed scope stays loaded until reset; a finished one is already gone.
-      if (result !== '' && result !== 'success') spawnSync(ctl, ['--user', 'reset-failed', unit], { env: session, stdio: 'ignore', timeout: 10_000 });
+      if (result !== '' && result !== 'success') await systemctl(['reset-failed', unit]);
       return result === 'oom-kill' ? 'memoryMiB' : null;
     },
   };

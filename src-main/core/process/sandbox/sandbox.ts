@@ -71,6 +71,8 @@ export interface SpawnCommand {
   env: Record<string, string>;
   /** Set by a sandbox whose PID namespace ends everything the tool started when it exits. */
   treeEndsWithIt?: boolean;
+  /** How many processes the sandbox itself runs beside the tool's (bwrap, its init, the relay): a cgroup holding the run allows that many more. */
+  boxProcesses?: number;
   /** Data for file descriptors 3, 4, … of the spawned program, each read to its end (bwrap's seccomp filter). */
   inputs?: Uint8Array[];
   /** Open descriptors passed on after `inputs`, in order (what bubblewrap binds by descriptor). */
@@ -84,7 +86,7 @@ export interface SpawnCommand {
   /** Set when the program reports on the fd after all the others (the relay: which private folder filled up). */
   reports?: boolean;
   /** Which limit stopped the run, from that report and what else the sandbox kept (a systemd scope's result), once it has ended. */
-  limitHit?: (report: string) => LimitHit | null;
+  limitHit?: (report: string) => Promise<LimitHit | null>;
 }
 
 /** An OS sandbox, or the answer that there is none. */

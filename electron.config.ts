@@ -51,8 +51,8 @@ const config: Configuration = {
     category: 'Utility',
     synopsis: 'A tray host for assistant skills',
     description: 'Runs SKILL.md tools for assistants after you approve them, bounded and recorded.',
-    // The network relay runs as its own process inside the sandbox, so it ships as a file, never in the asar.
-    extraResources: [{ from: 'dist/native', to: '.', filter: ['net-relay'] }],
+    // The network relay and the cgroup launcher run as processes of their own, so they ship as files, never in the asar.
+    extraResources: [{ from: 'dist/native', to: '.', filter: ['net-relay', 'enter-cgroup'] }],
   },
   deb: { depends: ['libnotify4', 'libxtst6', 'libnss3'] },
   mac: { target: ['dmg'], category: 'public.app-category.developer-tools', hardenedRuntime: true },

@@ -35,7 +35,7 @@ function spawned(program: string, args: readonly string[], env?: Record<string, 
  */
 function spawnedWrapped(wrapped: SpawnCommand): Promise<void> {
   const inputs = wrapped.inputs ?? [];
-  const at = fdLayout({ inputs: inputs.length, bound: wrapped.fds?.length ?? 0, gated: false });
+  const at = fdLayout({ inputs: inputs.length, bound: wrapped.fds?.length ?? 0 });
   const stdio: ('ignore' | 'pipe' | number)[] = ['ignore', 'ignore', 'ignore'];
   inputs.forEach((_, i) => (stdio[at.inputs + i] = 'pipe'));
   (wrapped.fds ?? []).forEach((fd, i) => (stdio[at.bound + i] = fd));
@@ -125,7 +125,7 @@ export async function runBench(dir: string): Promise<(Figure | Metric)[]> {
         skilltrayHome: config.home,
         platform: process.platform,
         asRoot: process.getuid?.() === 0,
-        gated: false,
+        inCgroup: false,
       });
       const wrapped = sandbox.wrap({ program: truePath, args: [], env: { PATH: process.env.PATH ?? '' } }, places);
       const bareBwrap = () => spawnedWrapped(wrapped);

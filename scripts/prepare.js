@@ -37,14 +37,14 @@ const inputs = [
   ...filesUnder('bench'),
   ...filesUnder('skills'),
   ...['tsconfig.node.json', 'tsconfig.base.json', 'package.json', 'package-lock.json'].map((file) => join(root, file)),
-  ...['bundled-manifest.js', 'bundle-cli.js', 'build-net-relay.js'].map((file) => join(root, 'scripts', file)),
+  ...['bundled-manifest.js', 'bundle-cli.js', 'build-native.js'].map((file) => join(root, 'scripts', file)),
 ];
 
 /** What it writes last in each step: tsc's output comes first, so each of these is newer than all of it. */
 const outputs = [
   join(root, 'dist', 'bundled-manifest.json'),
   join(root, 'dist', 'cli', 'chunks.json'),
-  ...(process.platform === 'linux' ? [join(root, 'dist', 'native', 'net-relay')] : []),
+  ...(process.platform === 'linux' ? ['net-relay', 'enter-cgroup'].map((name) => join(root, 'dist', 'native', name)) : []),
 ];
 
 const built = outputs.map(mtime);

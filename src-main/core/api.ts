@@ -211,6 +211,7 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
       env: this.config.env,
       sandbox: this.sandbox,
       relay: this.config.netRelay,
+      enterCgroup: this.config.enterCgroup,
       roots: this.skills.roots().roots,
       owner: this.watching,
       assistants: async () => (await this.connections()).list({ test: true }),

@@ -34,6 +34,8 @@ export interface CoreConfig {
   nativeBinding?: string;
   /** The network relay a sandboxed run with a host list starts first (Linux; core/process/network/net-relay.c). */
   netRelay: string;
+  /** The launcher that starts a run's sandbox inside the cgroup Skilltray made for it, as root (Linux; core/process/sandbox/enter-cgroup.c). */
+  enterCgroup: string;
   installation: Installation;
   /** Threads a cold load or a first search may use (SKILLTRAY_THREADS; every core, up to four, by default). */
   threads: number;
@@ -52,6 +54,8 @@ export interface ConfigInput {
   nativeBinding?: string;
   /** The network relay's path; by default dist/native/net-relay beside the bundled skills' folder, as the build leaves it. */
   netRelay?: string;
+  /** The cgroup launcher's path; by default dist/native/enter-cgroup beside the relay's default. */
+  enterCgroup?: string;
   /** Default: this process's runtime and the `bin/skilltray.js` beside the bundled `skills/` (a checkout or an npm install). */
   installation?: Installation;
 }
@@ -135,7 +139,9 @@ export function resolveConfig(input: ConfigInput): CoreConfig {
     packaged: false,
   };
   const bundledManifest = resolve(input.bundledManifest ?? join(dirname(resolve(input.bundledDir)), BUNDLED_MANIFEST));
-  const netRelay = input.netRelay ?? join(dirname(resolve(input.bundledDir)), 'dist', 'native', 'net-relay');
+  const natives = join(dirname(resolve(input.bundledDir)), 'dist', 'native');
+  const netRelay = input.netRelay ?? join(natives, 'net-relay');
+  const enterCgroup = input.enterCgroup ?? join(natives, 'enter-cgroup');
   return {
     home,
     roots,
@@ -143,6 +149,7 @@ export function resolveConfig(input: ConfigInput): CoreConfig {
     bundledManifest,
     installation,
     netRelay,
+    enterCgroup,
     threads: threadsOf(env),
     ...(input.nativeBinding === undefined ? {} : { nativeBinding: input.nativeBinding }),
   };

@@ -39,6 +39,7 @@ async function start(): Promise<void> {
     bundledDir: paths.bundledDir,
     bundledManifest: paths.bundledManifest,
     netRelay: paths.netRelay,
+    enterCgroup: paths.enterCgroup,
     // What a connected assistant starts: this very executable as Node in a package; in a checkout, Node with bin/skilltray.js.
     installation: { runtime: process.execPath, script: paths.cliScript, packaged: app.isPackaged },
     ...(paths.nativeBinding ? { nativeBinding: paths.nativeBinding } : {}),

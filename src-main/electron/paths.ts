@@ -22,8 +22,10 @@ export interface AppPaths {
   appIcon: string;
   /** better-sqlite3 built for Electron's ABI, when not the one in node_modules. */
   nativeBinding: string | undefined;
-  /** The network relay a sandboxed run with a host list starts first (built by scripts/build-net-relay.js). */
+  /** The network relay a sandboxed run with a host list starts first (built by scripts/build-native.js). */
   netRelay: string;
+  /** The launcher that starts a root run's sandbox inside its cgroup (built by scripts/build-native.js). */
+  enterCgroup: string;
   /** The `skilltray` command's script: what a connected assistant's bridge runs (in a package, inside app.asar, run by the app's own executable as Node). */
   cliScript: string;
 }
@@ -43,6 +45,7 @@ export function appPaths(at: AppLocation): AppPaths {
     // module, and an environment variable must never make it load other native code.
     nativeBinding: at.isPackaged ? undefined : at.env.SKILLTRAY_NATIVE_BINDING || undefined,
     netRelay: at.isPackaged ? resources('net-relay') : join(at.appPath, 'dist', 'native', 'net-relay'),
+    enterCgroup: at.isPackaged ? resources('enter-cgroup') : join(at.appPath, 'dist', 'native', 'enter-cgroup'),
     cliScript: join(at.appPath, 'bin', 'skilltray.js'),
   };
 }

@@ -37,7 +37,7 @@ function filesUnder(root: string, dir: string, keep: (name: string) => boolean):
 
 const isTs = (name: string): boolean => name.endsWith('.ts') && !name.endsWith('.d.ts');
 const PRELOAD = join('src-main', 'electron', 'preload.ts');
-const NATIVE_SOURCES = join('src-main', 'core', 'process', 'network');
+const NATIVE_SOURCES = join('src-main', 'core', 'process');
 const bundledInto = (output: string) => (source: string) => ({ source, output });
 
 const TARGETS: Record<TargetName, BuildTarget> = {
@@ -48,12 +48,12 @@ const TARGETS: Record<TargetName, BuildTarget> = {
       ...[...filesUnder(root, 'src-main', isTs), ...filesUnder(root, 'bench', isTs)]
         .filter((source) => source !== PRELOAD)
         .map((source) => ({ source, output: join('dist', 'node', source.replace(/\.ts$/, '.js')) })),
-      // The network relay is C, compiled on Linux only (scripts/build-net-relay.js).
+      // The network relay and the cgroup launcher are C, compiled on Linux only (scripts/build-native.js).
       ...(process.platform === 'linux'
         ? filesUnder(root, NATIVE_SOURCES, (name) => name.endsWith('.c')).map((source) => ({ source, output: join('dist', 'native', basename(source, '.c')) }))
         : []),
     ],
-    configs: ['tsconfig.node.json', 'tsconfig.base.json', join('scripts', 'build-net-relay.js')],
+    configs: ['tsconfig.node.json', 'tsconfig.base.json', join('scripts', 'build-native.js')],
   },
   cli: {
     script: 'build:cli',

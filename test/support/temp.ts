@@ -10,6 +10,8 @@ const created: string[] = [];
 
 /** The network relay as the build leaves it in this checkout (vitest's global setup builds it). */
 export const NET_RELAY = join(import.meta.dirname, '..', '..', 'dist', 'native', 'net-relay');
+/** The cgroup launcher as the build leaves it (scripts/build-native.js). */
+export const ENTER_CGROUP = join(import.meta.dirname, '..', '..', 'dist', 'native', 'enter-cgroup');
 
 afterEach(() => {
   for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -98,7 +100,8 @@ export function testHome(options: { base?: string; bundled?: string } = {}): Tes
   return {
     ...paths,
     env,
-    config: (extraEnv = {}) => resolveConfig({ env: { ...env, ...extraEnv }, bundledDir: paths.bundled, platform: 'linux', netRelay: NET_RELAY }),
+    config: (extraEnv = {}) =>
+      resolveConfig({ env: { ...env, ...extraEnv }, bundledDir: paths.bundled, platform: 'linux', netRelay: NET_RELAY, enterCgroup: ENTER_CGROUP }),
     sealBundled: () => {
       if (options.bundled === undefined) writeFileSync(join(base, BUNDLED_MANIFEST), manifestText(bundledManifestOf(paths.bundled)));
     },

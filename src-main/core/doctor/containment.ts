@@ -96,7 +96,7 @@ function kernelChecks(works: boolean, asRoot: boolean): DoctorCheck[] {
 }
 
 /** What holds a run's processes and memory: a cgroup as root, a systemd user scope, or rlimits (a note, not a problem). */
-function limitsChecks(sandbox: Sandbox, env: NodeJS.ProcessEnv, asRoot: boolean): DoctorCheck[] {
+function limitsChecks(sandbox: Sandbox, env: NodeJS.ProcessEnv, asRoot: boolean, enterCgroup: string): DoctorCheck[] {
   const limits = sandbox.limitsUnavailable();
   const checks = [
     limits === null
@@ -106,7 +106,7 @@ function limitsChecks(sandbox: Sandbox, env: NodeJS.ProcessEnv, asRoot: boolean)
         : check('resource limits', 'problem', limits, 'sudo apt-get install util-linux'),
   ];
   if (asRoot) {
-    const why = cgroupUnavailable();
+    const why = cgroupUnavailable(enterCgroup);
     checks.push(
       why === null
         ? check('cgroup', 'ok', 'each run gets a cgroup of its own for its processes and memory')
@@ -129,7 +129,7 @@ function limitsChecks(sandbox: Sandbox, env: NodeJS.ProcessEnv, asRoot: boolean)
 }
 
 /** Every containment check for Linux (bubblewrap). */
-function linuxChecks(sandbox: Sandbox, env: NodeJS.ProcessEnv, relay: string | null): DoctorCheck[] {
+function linuxChecks(sandbox: Sandbox, env: NodeJS.ProcessEnv, relay: string | null, enterCgroup: string): DoctorCheck[] {
   const bwrap = resolveProgram('bwrap', env, '/');
   const why = sandbox.unavailable();
   const asRoot = process.getuid?.() === 0;
@@ -152,13 +152,19 @@ function linuxChecks(sandbox: Sandbox, env: NodeJS.ProcessEnv, relay: string | n
       ? check('network relay', 'ok', `${relay ?? ''} carries a run's traffic to its proxy`)
       : check('network relay', 'problem', relayWhy, 'npm run build:node'),
   );
-  checks.push(...limitsChecks(sandbox, env, asRoot));
+  checks.push(...limitsChecks(sandbox, env, asRoot, enterCgroup));
   return checks;
 }
 
 /** What this machine has for containing runs, on `platform`. */
-export function containmentChecks(platform: NodeJS.Platform, sandbox: Sandbox, env: NodeJS.ProcessEnv, relay: string | null): DoctorCheck[] {
-  if (platform === 'linux') return linuxChecks(sandbox, env, relay);
+export function containmentChecks(
+  platform: NodeJS.Platform,
+  sandbox: Sandbox,
+  env: NodeJS.ProcessEnv,
+  relay: string | null,
+  enterCgroup: string,
+): DoctorCheck[] {
+  if (platform === 'linux') return linuxChecks(sandbox, env, relay, enterCgroup);
   const why = sandbox.unavailable();
   if (why !== null) return [check(sandbox.mechanism ?? 'sandbox', 'problem', why)];
   return [check(sandbox.mechanism ?? 'sandbox', 'ok', `${sandbox.mechanism ?? 'the sandbox'} contains every run`)];

@@ -15,6 +15,8 @@ export interface DoctorDeps {
   env: NodeJS.ProcessEnv;
   sandbox: Sandbox;
   relay: string | null;
+  /** The cgroup launcher (Config.enterCgroup). */
+  enterCgroup: string;
   /** The roots, with how the process asking watches each (null: it watches none). */
   roots: readonly RootStatus[];
   /** Whether this process owns runs (the app or serve), whose roots are watched. */
@@ -119,7 +121,7 @@ function nodeChecks(version: string): DoctorCheck[] {
 /** Every check, in DOCTOR_AREAS' order. */
 export async function doctorReport(deps: DoctorDeps): Promise<DoctorReport> {
   const checks = [
-    ...containmentChecks(deps.platform, deps.sandbox, deps.env, deps.relay),
+    ...containmentChecks(deps.platform, deps.sandbox, deps.env, deps.relay, deps.enterCgroup),
     ...rootChecks(deps.roots, deps.owner),
     ...clientChecks(await deps.assistants()),
     ...voiceChecks(deps.env),

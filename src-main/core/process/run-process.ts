@@ -62,17 +62,6 @@ export interface ProcessSpec {
   onOutput?: (stream: OutputStream, text: string) => void;
   /** Told the tool's pid (which leads its process group) as soon as it started. It must not throw. */
   onSpawn?: (pid: number) => void;
-  /**
-   * For a gated program (bubblewrap with --info-fd and --block-fd, numbered by fdLayout): told the pid of its child, which
-   * waits until this returns; a throw stops the program and the run fails with E706.
-   */
-  admit?: (childPid: number) => void;
-  /**
-   * For a gated program: puts the program itself where its child must go, as soon as it started, so
-   * the child is born there and the kernel's wait for a move is paid while bwrap starts. It opens
-   * nothing: the child runs only once `admit` took it. A throw is ignored for that reason.
-   */
-  enter?: (pid: number) => void;
   /** Given what the program wrote on its report fd (fdLayout), once it ended (the relay's report: SpawnCommand.reports). It must not throw. */
   reported?: (text: string) => void;
   /** Starts the timeout clock and returns its stopper; a real timer unless given (a test fires it on an event). */
@@ -142,59 +131,12 @@ function capture(stream: Readable, output: CappedOutput, name: OutputStream, onO
   });
 }
 
-/**
- * Reads the child's pid from the info stream (bubblewrap's JSON), hands it to `admit`, then lets the
- * child go on by writing to the block stream. Resolves null when admitted, or why not.
- */
-function admit(info: unknown, block: unknown, accept: (childPid: number) => void): Promise<string | null> {
-  const infoStream = info as Readable;
-  const blockStream = block as NodeJS.WritableStream;
-  blockStream.on('error', () => undefined);
-  return new Promise((resolve) => {
-    let text = '';
-    let done = false;
-    const finish = (why: string | null): void => {
-      if (done) return;
-      done = true;
-      infoStream.removeAllListeners('data');
-      infoStream.resume();
-      if (why === null) blockStream.end('x', () => undefined);
-      resolve(why);
-    };
-    infoStream.on('data', (chunk: Buffer) => {
-      text += chunk.toString('utf8');
-      const match = /"child-pid":\s*(\d+)/.exec(text);
-      if (match === null) return;
-      const childPid = Number(match[1]);
-      try {
-        accept(childPid);
-        finish(null);
-      } catch (error) {
-        // Gone already: bwrap failed setting up the box (a folder moved as it started) and says why itself; nothing ran.
-        if ((error as NodeJS.ErrnoException).code === 'ESRCH') return finish(null);
-        // The child waits on its block fd and outlives a killed bwrap (it still holds the output
-        // pipes, so the run would never end): it is killed itself, before anything of the tool ran.
-        try {
-          process.kill(childPid, 'SIGKILL');
-        } catch {
-          // already gone
-        }
-        finish(error instanceof Error ? error.message : String(error));
-      }
-    });
-    // Closed without a pid: the program failed before it made a child, and says why itself; nothing to admit.
-    infoStream.once('close', () => finish(null));
-    infoStream.on('error', () => undefined);
-  });
-}
-
 /** The child's descriptors: stdin closed; every other one where bubblewrap.ts's fdLayout numbers it. */
 function stdioOf(spec: ProcessSpec): { at: ReturnType<typeof fdLayout>; stdio: (Uint8Array | number | 'pipe' | 'ignore')[] } {
-  const at = fdLayout({ inputs: spec.inputs?.length ?? 0, bound: spec.fds?.length ?? 0, gated: spec.admit !== undefined });
+  const at = fdLayout({ inputs: spec.inputs?.length ?? 0, bound: spec.fds?.length ?? 0 });
   const stdio: (Uint8Array | number | 'pipe' | 'ignore')[] = ['ignore', 'pipe', 'pipe'];
   (spec.inputs ?? []).forEach((input, i) => (stdio[at.inputs + i] = input));
   (spec.fds ?? []).forEach((fd, i) => (stdio[at.bound + i] = fd));
-  if (spec.admit !== undefined) stdio[at.info] = stdio[at.block] = 'pipe';
   if (spec.reported !== undefined) stdio[at.report] = 'pipe';
   return { at, stdio };
 }
@@ -248,7 +190,6 @@ export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
     // The tool leads its own process group (and session), so the group is the first handle on its tree.
     detached: posix,
   });
-  const admitted = spec.admit === undefined ? Promise.resolve(null) : admit(subprocess.stdio[at.info], subprocess.stdio[at.block], spec.admit);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     subprocess.once('exit', (code, signal) => resolve({ code, signal }));
   });
@@ -261,21 +202,7 @@ export async function runProcess(spec: ProcessSpec): Promise<RunResult> {
   const spawnError = await spawnOutcome(subprocess);
   if (spawnError !== null) throw spawnFailure(spec, spawnError);
   const pid = subprocess.pid as number;
-  if (spec.enter !== undefined && spec.admit !== undefined) {
-    try {
-      spec.enter(pid);
-    } catch {
-      // bwrap already gone, or not movable: its child's own admission still decides
-    }
-  }
   spec.onSpawn?.(pid);
-  const refusal = await admitted;
-  if (refusal !== null) {
-    // The child still waits on its block fd; killing bwrap ends it too (--die-with-parent).
-    subprocess.kill('SIGKILL');
-    await Promise.all([exited, closed]);
-    throw runnerErrors.limitsUnavailable(refusal, { details: { program: spec.program } });
-  }
 
   let stop: 'timeout' | 'cancel' | null = null;
   let termination: Promise<void> | null = null;

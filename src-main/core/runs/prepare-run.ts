@@ -64,6 +64,8 @@ export interface PrepareDeps {
   home: string;
   /** Contains every run (or says why it cannot). */
   sandbox: Sandbox;
+  /** The launcher that starts a run's sandbox inside the cgroup made for it, as root (Config.enterCgroup). */
+  enterCgroup: string;
   /** This owner's session: "Always, for this session" approvals are in force only while it lasts. */
   session: string;
 }

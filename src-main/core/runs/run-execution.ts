@@ -65,7 +65,7 @@ export function withRunId(error: unknown, id: string): SkilltrayError {
 }
 
 /** The run's places, from the box resolved before the decision: nothing about its folder is looked up by name again. */
-function placeBox(deps: PrepareDeps, run: Executable, gated: boolean): Box {
+function placeBox(deps: PrepareDeps, run: Executable, inCgroup: boolean): Box {
   const { sandbox, dirs } = run;
   return boxPlaces({
     spec: run.box,
@@ -79,7 +79,7 @@ function placeBox(deps: PrepareDeps, run: Executable, gated: boolean): Box {
     otherHomes: passwdHomes(process.platform),
     platform: process.platform,
     asRoot: process.getuid?.() === 0,
-    gated,
+    inCgroup,
   });
 }
 
@@ -90,7 +90,6 @@ function spawnRun(
   spawn: SpawnCommand,
   run: Executable,
   signal: AbortSignal,
-  cgroup: RunCgroup | null,
   reported: (text: string) => void,
 ): Promise<RunResult> {
   if (spawn.cwd === undefined && !stillAt(run.box.workspace)) throw templateErrors.workspaceMoved(run.box.workspace.path);
@@ -104,8 +103,6 @@ function spawnRun(
     maxOutputBytes: DEFAULT_OUTPUT_CAP,
     signal,
     ...(spawn.treeEndsWithIt === true ? { treeEndsWithIt: true } : {}),
-    // bwrap enters the cgroup as it starts (its child is born there), and the child is admitted before it runs anything.
-    ...(spawn.gated === true && cgroup !== null ? { enter: (pid: number) => cgroup.admit(pid), admit: (childPid: number) => cgroup.admit(childPid) } : {}),
     ...(spawn.inputs === undefined ? {} : { inputs: spawn.inputs }),
     ...(spawn.fds === undefined ? {} : { fds: spawn.fds }),
     ...(spawn.reports === true ? { reported } : {}),
@@ -122,12 +119,12 @@ function spawnRun(
 }
 
 /** The run's cgroup, where one holds its processes and memory (Skilltray can make one as root, whom RLIMIT_NPROC does not bind); null otherwise. */
-function runCgroup(run: Executable): RunCgroup | null {
+function runCgroup(deps: PrepareDeps, run: Executable): RunCgroup | null {
   const { sandbox } = run;
   const contained = sandbox.contained && (sandbox.limitsWhy ?? null) === null && sandbox.limits !== undefined;
-  if (!contained || cgroupUnavailable() !== null) return null;
+  if (!contained || cgroupUnavailable(deps.enterCgroup) !== null) return null;
   try {
-    return openRunCgroup(run.id, sandbox.limits as ResourceLimits);
+    return openRunCgroup(run.id, sandbox.limits as ResourceLimits, deps.enterCgroup);
   } catch (error) {
     throw runnerErrors.limitsUnavailable((error as Error).message, { cause: error });
   }
@@ -156,25 +153,30 @@ export async function executeRun(deps: PrepareDeps, run: Executable, hooks: Exec
   recordStart(db, id);
   hooks.emit({ type: 'started', id, traceId, skill: skill.name, tool: command.tool, command, programPath, sandbox });
   try {
-    const cgroup = runCgroup(run);
+    const cgroup = runCgroup(deps, run);
     if (cgroup !== null) held.add(cgroup);
     const proxy = await startRunProxy(sandbox, dirs.root);
     if (proxy !== null) held.add(proxy);
     const box: Box = held.add(placeBox(deps, run, cgroup !== null));
     const places: RunPlaces = proxy === null ? box.places : { ...box.places, proxy: proxy.address };
-    const spawn = deps.sandbox.wrap({ program: programPath, args: command.args, env: buildToolEnv(env, command.env) }, places);
+    const wrapped = deps.sandbox.wrap({ program: programPath, args: command.args, env: buildToolEnv(env, command.env) }, places);
+    // Inside a cgroup, the sandbox is born there: nothing of the run starts outside it.
+    const spawn = cgroup === null ? wrapped : cgroup.launch(wrapped);
     let report = '';
-    const ran = await spawnRun(deps, hooks, spawn, run, controller.signal, cgroup, (text) => (report = text));
-    const limitHit = cgroup?.hit() ?? signalledLimit(ran, spawn.treeEndsWithIt === true) ?? spawn.limitHit?.(report) ?? null;
-    // A tool pack's output.max_chars and output.speak shape what the run returns (and history keeps).
-    const result: RunResult = shapeOutput(tool, { ...ran, limitHit });
-    const stopping = controller.signal.reason as unknown;
+    const ran = await spawnRun(deps, hooks, spawn, run, controller.signal, (text) => (report = text));
     // The tool is gone: its proxy closes before its refusals are read, so the record holds every one (closing it again later does nothing).
     await proxy?.dispose();
     const networkDenied = proxy?.denied() ?? [];
     recordNetworkDenied(db, id, networkDenied);
+    // Swept whatever the result says: a result is the tool's to shape, and it must not spare what the tool left.
     const swept = box.baseline === null ? [] : sweepWorkspace(run.box.workspace, box.baseline, sandbox.writes ?? []);
     recordSwept(db, id, swept);
+    const refused = cgroup?.refused(ran) ?? null;
+    if (refused !== null) throw runnerErrors.limitsUnavailable(refused, { details: { program: spawn.program } });
+    const limitHit = cgroup?.hit() ?? signalledLimit(ran, spawn.treeEndsWithIt === true) ?? spawn.limitHit?.(report) ?? null;
+    // A tool pack's output.max_chars and output.speak shape what the run returns (and history keeps).
+    const result: RunResult = shapeOutput(tool, { ...ran, limitHit });
+    const stopping = controller.signal.reason as unknown;
     recordResult(db, id, result, isOwnerStopping(stopping) ? { interrupted: (stopping as Error).message } : {});
     hooks.emit({ type: 'finished', id, traceId, skill: skill.name, tool: command.tool, result });
     return { id, traceId, skill: skill.name, tool: command.tool, command, programPath, decision, sandbox, result, networkDenied, swept };

@@ -65,6 +65,7 @@ export class RunDesk {
         defaultCwd: emptyFolder(),
         home: deps.config.home,
         sandbox: deps.sandbox,
+        enterCgroup: deps.config.enterCgroup,
         session: deps.session,
       });
       // Once, at creation: every run event reaches the 'event' stream exactly once.

@@ -108,6 +108,9 @@ export class BatchDecoder {
 
   /** Stops the process, resolving once it is gone; anything still asked fails. */
   stop(): Promise<void> {
+    // Held again while it ends: a caller awaiting the end must not see the event loop run dry first (Node exits 13 then).
+    this.child.ref();
+    (this.child.stderr as Socket | null)?.ref();
     this.fail(voiceErrors.unavailable(`${this.program} was stopped`));
     return this.ended;
   }

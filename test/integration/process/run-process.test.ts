@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,9 +7,8 @@ import type { RunResult } from '../../../src-main/shared/model.js';
 import { droppedMarker } from '../../../src-main/core/process/capped-output.js';
 import { DEFAULT_OUTPUT_CAP, runProcess, type ProcessSpec } from '../../../src-main/core/process/run-process.js';
 import { fdLayout } from '../../../src-main/core/process/sandbox/bubblewrap.js';
-import { cgroupUnavailable, openRunCgroup } from '../../../src-main/core/process/sandbox/cgroup.js';
 import { buildToolEnv, systemPath } from '../../../src-main/core/process/tool-env.js';
-import { fixture, isDead, tempDir } from './process-helpers.js';
+import { fixture, tempDir } from './process-helpers.js';
 
 let dir: string;
 beforeEach(() => {
@@ -209,90 +208,6 @@ describe('runProcess refusals', () => {
     }
   });
 
-  it('throws E706 at once when a gated program cannot be admitted: its waiting child is killed and nothing of the tool runs', { timeout: 30_000 }, async () => {
-    const marker = join(dir, 'ran');
-    let child = 0;
-    const error = await spawnError({
-      program: '/usr/bin/bwrap',
-      // The child bwrap makes waits on fd 4 before it runs anything; the admission fails, so nothing may ever write to it.
-      args: ['--bind', '/', '/', '--unshare-pid', '--die-with-parent', '--info-fd', '3', '--block-fd', '4', '--', '/bin/sh', '-c', `echo ran > ${marker}`],
-      admit: (pid) => {
-        child = pid;
-        throw new Error('no cgroup for this run');
-      },
-    });
-    expect(error.code).toBe('E706');
-    expect(error.message).toContain('no cgroup for this run');
-    expect(child).toBeGreaterThan(0);
-    // Dead (at most a zombie its new parent has not reaped yet, or still exiting): the call returned only once the child let go of the output pipes.
-    expect(isDead(child)).toBe(true);
-    expect(existsSync(marker)).toBe(false);
-  });
-
-  it(
-    'a gated program entered early runs nothing of its tool until its child is admitted: entered, then refused, nothing ran',
-    { timeout: 30_000 },
-    async () => {
-      const marker = join(dir, 'ran');
-      const steps: string[] = [];
-      let entered = 0;
-      const error = await spawnError({
-        program: '/usr/bin/bwrap',
-        args: ['--bind', '/', '/', '--unshare-pid', '--die-with-parent', '--info-fd', '3', '--block-fd', '4', '--', '/bin/sh', '-c', `echo ran > ${marker}`],
-        enter: (pid) => {
-          entered = pid;
-          steps.push('enter');
-        },
-        admit: () => {
-          steps.push('admit');
-          throw new Error('no cgroup for this run');
-        },
-      });
-      expect(error.code).toBe('E706');
-      expect(steps).toContain('enter');
-      expect(steps).toContain('admit');
-      expect(entered).toBeGreaterThan(0);
-      expect(existsSync(marker)).toBe(false);
-    },
-  );
-
-  it.skipIf(process.getuid?.() !== 0 || cgroupUnavailable() !== null)(
-    "as root, the tool runs in its run's cgroup, pids and memory, and bwrap's own process sits there too",
-    { timeout: 30_000 },
-    async () => {
-      const cgroup = openRunCgroup(`test-${Date.now()}`, { processes: 16, memoryMiB: 64, fileSizeMiB: 1, cpuSeconds: 10 });
-      let bwrap = 0;
-      const placeOf = (pid: number): string[] =>
-        readFileSync(`/proc/${pid}/cgroup`, 'utf8')
-          .split('\n')
-          .filter((line) => /:(pids|memory):/.test(line));
-      let bwrapPlace: string[] = [];
-      try {
-        const result = await runProcess({
-          program: '/usr/bin/bwrap',
-          // No cgroup namespace here, so the tool sees its cgroup's whole path.
-          args: ['--bind', '/', '/', '--unshare-pid', '--die-with-parent', '--info-fd', '3', '--block-fd', '4', '--', '/bin/cat', '/proc/self/cgroup'],
-          cwd: dir,
-          env: buildToolEnv(process.env, []),
-          timeoutMs: 10_000,
-          maxOutputBytes: DEFAULT_OUTPUT_CAP,
-          enter: (pid) => {
-            cgroup.admit(pid);
-            bwrap = pid;
-            bwrapPlace = placeOf(pid);
-          },
-          admit: (pid) => cgroup.admit(pid),
-        });
-        const lines = result.stdout.split('\n').filter((line) => /:(pids|memory):/.test(line));
-        expect(lines, result.stdout).toHaveLength(2);
-        for (const line of [...lines, ...bwrapPlace]) expect(line).toMatch(/\/skilltray\/run-[^/]*-test-\d+$/);
-        expect(bwrap).toBeGreaterThan(0);
-      } finally {
-        cgroup.dispose();
-      }
-    },
-  );
-
   it('hands over what the program reported on the fd after its inputs once it ended (the relay names full folders there), apart from its output', async () => {
     const texts: string[] = [];
     const report = "require('fs').writeSync(4, 'full /dev/shm\\n'); console.log('out')";
@@ -311,49 +226,38 @@ describe('runProcess refusals', () => {
     expect(result).not.toHaveProperty('report');
   });
 
-  it(
-    "places each descriptor where fdLayout numbers it: the inputs, the descriptors passed on, a gated bwrap's two, the report last",
-    { timeout: 30_000 },
-    async () => {
-      const passed = join(dir, 'passed');
-      writeFileSync(passed, 'passed-file\n');
-      const fd = openSync(passed, 'r');
-      const at = fdLayout({ inputs: 1, bound: 1, gated: true });
-      const texts: string[] = [];
-      let admitted = 0;
-      try {
-        const result = await runProcess({
-          program: '/usr/bin/bwrap',
-          args: [
-            '--bind',
-            '/',
-            '/',
-            '--unshare-pid',
-            '--die-with-parent',
-            '--info-fd',
-            String(at.info),
-            '--block-fd',
-            String(at.block),
-            '--',
-            '/bin/sh',
-            '-c',
-            `cat <&${at.inputs}; cat <&${at.bound}; echo reported >&${at.report}`,
-          ],
-          cwd: dir,
-          env: buildToolEnv(process.env, []),
-          timeoutMs: 10_000,
-          maxOutputBytes: DEFAULT_OUTPUT_CAP,
-          inputs: [new TextEncoder().encode('input-bytes\n')],
-          fds: [fd],
-          admit: (pid) => (admitted = pid),
-          reported: (text) => texts.push(text),
-        });
-        expect(result, result.stderr).toMatchObject({ exitCode: 0, stdout: 'input-bytes\npassed-file\n' });
-      } finally {
-        closeSync(fd);
-      }
-      expect(admitted).toBeGreaterThan(0);
-      expect(texts).toEqual(['reported\n']);
-    },
-  );
+  it('places each descriptor where fdLayout numbers it: the inputs, the descriptors passed on, the report last', { timeout: 30_000 }, async () => {
+    const passed = join(dir, 'passed');
+    writeFileSync(passed, 'passed-file\n');
+    const fd = openSync(passed, 'r');
+    const at = fdLayout({ inputs: 1, bound: 1 });
+    const texts: string[] = [];
+    try {
+      const result = await runProcess({
+        program: '/usr/bin/bwrap',
+        args: [
+          '--bind',
+          '/',
+          '/',
+          '--unshare-pid',
+          '--die-with-parent',
+          '--',
+          '/bin/sh',
+          '-c',
+          `cat <&${at.inputs}; cat <&${at.bound}; echo reported >&${at.report}`,
+        ],
+        cwd: dir,
+        env: buildToolEnv(process.env, []),
+        timeoutMs: 10_000,
+        maxOutputBytes: DEFAULT_OUTPUT_CAP,
+        inputs: [new TextEncoder().encode('input-bytes\n')],
+        fds: [fd],
+        reported: (text) => texts.push(text),
+      });
+      expect(result, result.stderr).toMatchObject({ exitCode: 0, stdout: 'input-bytes\npassed-file\n' });
+    } finally {
+      closeSync(fd);
+    }
+    expect(texts).toEqual(['reported\n']);
+  });
 });

@@ -39,7 +39,7 @@ describe('inside the sandbox', () => {
     expect(Number(count)).toBeLessThan(8);
   });
 
-  it("the tool holds none of the run's descriptors: not its folder, a declared read, the socket filter, the gate's or the relay's report", async () => {
+  it("the tool holds none of the run's descriptors: not its folder, a declared read, the socket filter or the relay's report", async () => {
     const { t, core } = probeHome();
     mkdirSync(join(t.userHome, '.config', 'app'), { recursive: true });
     const script = 'for fd in $(seq 3 20); do [ -e /proc/$$/fd/$fd ] && echo "fd $fd: $(readlink /proc/$$/fd/$fd)"; done; echo checked';

@@ -27,7 +27,7 @@ function checkout(): { root: string; npm: string; ran: string; touch: (file: str
   writeFileSync(join(root, 'scripts', 'prepare.js'), readFileSync(join(ROOT, 'scripts', 'prepare.js')));
   writeFileSync(join(root, 'package.json'), '{"type": "module"}\n');
   for (const file of ['src-main/core/a.ts', 'skills/x/SKILL.md', 'package.json', 'tsconfig.node.json']) touch(file, 600);
-  for (const file of ['dist/bundled-manifest.json', 'dist/cli/chunks.json', 'dist/native/net-relay']) touch(file, 60);
+  for (const file of ['dist/bundled-manifest.json', 'dist/cli/chunks.json', 'dist/native/net-relay', 'dist/native/enter-cgroup']) touch(file, 60);
   const ran = join(root, 'npm-ran');
   const npm = join(root, 'fake-npm.cjs');
   writeFileSync(npm, `require('node:fs').writeFileSync(${JSON.stringify(ran)}, JSON.stringify(process.argv.slice(2)));\n`);

@@ -3,11 +3,16 @@
  * grammar too) hears each one exactly as a fresh recogniser does; a decoder that stops is replaced
  * by the next hearing; cooled, it leaves no process and no folder behind.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PocketsphinxRecogniser } from '../../../src-main/core/voice/pocketsphinx.js';
 import { readRecording } from '../../../src-main/core/voice/wav.js';
 import type { Hearing } from '../../../src-main/shared/voice.js';
+import { ROOT } from '../../support/fresh-build.js';
+import { tempDir } from '../../support/temp.js';
 import { VOICES, spoken } from '../../support/voice.js';
 
 const recognisers: PocketsphinxRecogniser[] = [];
@@ -93,4 +98,26 @@ describe('pocketsphinx kept warm', () => {
     }
     expect(decoders()).toEqual([]);
   });
+
+  it(
+    'a process whose last step awaits cool() goes on past it and ends by itself (it exited 13, an unsettled await, in the bench)',
+    { timeout: 120_000 },
+    async () => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'run.wav'), Buffer.from(await spoken('run four one three'), 'base64'));
+      const at = (module: string): string => pathToFileURL(join(ROOT, 'dist', 'node', 'src-main', 'core', 'voice', module)).href;
+      const script = [
+        `import { readFileSync } from 'node:fs';`,
+        `import { PocketsphinxRecogniser } from '${at('pocketsphinx.js')}';`,
+        `import { readRecording } from '${at('wav.js')}';`,
+        `const r = new PocketsphinxRecogniser(process.env);`,
+        // Its decoders are up and have answered once: nothing of the engine is still starting.
+        `await r.hear(readRecording(readFileSync(${JSON.stringify(join(dir, 'run.wav'))})), { codeless: false });`,
+        `await r.cool();`,
+        `console.log('cooled');`,
+      ].join('\n');
+      const child = await execa(process.execPath, ['--input-type=module', '-e', script], { reject: false, stdin: 'ignore' });
+      expect({ exitCode: child.exitCode, stdout: child.stdout }, child.stderr).toEqual({ exitCode: 0, stdout: 'cooled' });
+    },
+  );
 });

@@ -15,6 +15,7 @@ describe('the app’s paths', () => {
       appIcon: join('/checkout', 'build', 'icon.png'),
       nativeBinding: '/tmp/evil.node',
       netRelay: join('/checkout', 'dist', 'native', 'net-relay'),
+      enterCgroup: join('/checkout', 'dist', 'native', 'enter-cgroup'),
       cliScript: join('/checkout', 'bin', 'skilltray.js'),
     });
   });
@@ -27,6 +28,7 @@ describe('the app’s paths', () => {
       appIcon: join('/opt/Skilltray/resources', 'tray', 'icon.png'),
       nativeBinding: undefined,
       netRelay: join('/opt/Skilltray/resources', 'net-relay'),
+      enterCgroup: join('/opt/Skilltray/resources', 'enter-cgroup'),
       cliScript: join('/opt/Skilltray/resources/app.asar', 'bin', 'skilltray.js'),
     });
   });

@@ -63,7 +63,7 @@ function input(w: ReturnType<typeof world>, profile: Partial<SandboxProfile> = {
     skilltrayHome: join(w.home, '.local', 'share', 'skilltray'),
     platform: 'linux',
     asRoot: false,
-    gated: false,
+    inCgroup: false,
   };
 }
 

@@ -175,7 +175,7 @@ describe('bubblewrap', () => {
     );
   });
 
-  it('binds what was opened before the decision by descriptor, numbered after the socket filter and before the gate: the folder, reads, hidden entries, declared paths, their inner guards', () => {
+  it('binds what was opened before the decision by descriptor, numbered after the socket filter and before the report: the folder, reads, hidden entries, declared paths, their inner guards', () => {
     const run = places({
       profile: { name: 'workspace', network: false, hosts: [], writes: ['.git'] },
       workspaceFd: 40,
@@ -185,11 +185,10 @@ describe('bubblewrap', () => {
       guardedInside: [{ path: '/home/ana/code/app/.git/hooks', kind: 'dir', fd: 44 }],
       readOnlyMounts: ['/home/ana/code/app/data'],
       masks: [],
-      gated: true,
+      inCgroup: true,
       homeDir: tempDir(),
     });
     const text = bubblewrapArgs(run).join(' ');
-    expect(text).toContain('--info-fd 9 --block-fd 10');
     expect(text).toContain(
       [
         '--ro-bind-fd 4 /home/ana/.config/git/ignore',
@@ -203,38 +202,27 @@ describe('bubblewrap', () => {
     expect(text).toMatch(/--chdir \/home\/ana\/code\/app$/);
     requireSandbox();
     const wrapped = bubblewrapSandbox(process.env, NET_RELAY).wrap({ program: '/usr/bin/true', args: [], env: {} }, run);
-    expect(wrapped).toMatchObject({ inputs: [socketFilter()], fds: [41, 40, 42, 43, 44], cwd: '/', gated: true, reports: true });
-    // bwrap reads the filter on fd 3 and the relay reports on fd 11, after the five bound and the gate's two.
+    expect(wrapped).toMatchObject({ inputs: [socketFilter()], fds: [41, 40, 42, 43, 44], cwd: '/', reports: true });
+    // bwrap reads the filter on fd 3 and the relay reports on fd 9, after the five bound.
     expect(wrapped.args).toContain('--seccomp');
     expect(wrapped.args[wrapped.args.indexOf('--seccomp') + 1]).toBe('3');
-    expect(wrapped.args.slice(wrapped.args.indexOf('--') + 1, wrapped.args.indexOf('--') + 4)).toEqual([NET_RELAY, '-r', '11']);
+    expect(wrapped.args.slice(wrapped.args.indexOf('--') + 1, wrapped.args.indexOf('--') + 4)).toEqual([NET_RELAY, '-r', '9']);
   });
 
-  it('numbers every descriptor of a run once, from 3 up without a gap: the inputs, what bwrap binds, the gate, the report', () => {
-    expect(fdLayout({ inputs: 1, bound: 5, gated: true })).toEqual({ inputs: 3, bound: 4, info: 9, block: 10, report: 11 });
-    expect(fdLayout({ inputs: 1, bound: 0, gated: false })).toEqual({ inputs: 3, bound: 4, info: 4, block: 5, report: 4 });
+  it('numbers every descriptor of a run once, from 3 up without a gap: the inputs, what bwrap binds, the report', () => {
+    expect(fdLayout({ inputs: 1, bound: 5 })).toEqual({ inputs: 3, bound: 4, report: 9 });
+    expect(fdLayout({ inputs: 1, bound: 0 })).toEqual({ inputs: 3, bound: 4, report: 4 });
     fc.assert(
-      fc.property(fc.nat(4), fc.nat(40), fc.boolean(), fc.boolean(), (inputs, bound, gated, reports) => {
-        const at = fdLayout({ inputs, bound, gated });
+      fc.property(fc.nat(4), fc.nat(40), fc.boolean(), (inputs, bound, reports) => {
+        const at = fdLayout({ inputs, bound });
         const numbers = [
           ...Array.from({ length: inputs }, (_, i) => at.inputs + i),
           ...Array.from({ length: bound }, (_, i) => at.bound + i),
-          ...(gated ? [at.info, at.block] : []),
           ...(reports ? [at.report] : []),
         ];
         expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, i) => 3 + i));
       }),
     );
-  });
-
-  it('a gated run reports its child on fd 4 and waits on fd 5, the two after the socket filter', () => {
-    expect(bubblewrapArgs(places({ gated: true })).slice(4, 8)).toEqual(['--info-fd', '4', '--block-fd', '5']);
-    expect(bubblewrapArgs(places({ gated: true, profile: { name: 'read-only', network: true, hosts: 'host' } })).slice(5, 9)).toEqual([
-      '--info-fd',
-      '4',
-      '--block-fd',
-      '5',
-    ]);
   });
 
   it('limits each run with prlimit: processes and memory by rlimits (address space too) unless a cgroup or scope counts them, file size and CPU always', () => {

@@ -33,8 +33,8 @@ export interface BoxInput extends Pick<RunPlaces, 'skillDir' | 'snapshotDir' | '
   skilltrayHome: string;
   platform: NodeJS.Platform;
   asRoot: boolean;
-  /** A cgroup Skilltray made holds the run (see RunPlaces.gated). */
-  gated: boolean;
+  /** A cgroup Skilltray made holds the run (see RunPlaces.inCgroup). */
+  inCgroup: boolean;
   /** Other people's home folders (a mount inside the folder that shows one is hidden). */
   otherHomes?: readonly string[];
 }
@@ -177,7 +177,7 @@ export function boxPlaces(input: BoxInput): Box {
     readOnlyMounts: writable ? mounts.filter((mount) => !hidden.includes(mount)) : [],
     sockets: [...new Set(sockets)],
     masks,
-    ...(input.gated ? { gated: true } : {}),
+    ...(input.inCgroup ? { inCgroup: true } : {}),
   };
   const present = new Map(scan.present);
   return {

@@ -34,29 +34,24 @@ export interface FdCounts {
   inputs: number;
   /** Open descriptors bwrap binds (--bind-fd, --ro-bind-fd): SpawnCommand.fds. */
   bound: number;
-  /** Whether bwrap is gated (--info-fd, --block-fd: RunPlaces.gated). */
-  gated: boolean;
 }
 
-/** Where each kind of descriptor starts: `info` and `block` mean something only when gated, `report` only when the relay reports. */
+/** Where each kind of descriptor starts: `report` means something only when the relay reports. */
 export interface FdLayout {
   inputs: number;
   bound: number;
-  info: number;
-  block: number;
   report: number;
 }
 
 /**
  * The one place a run's descriptors are numbered (run-process.ts places them by it): 0–2 stdin,
  * stdout and stderr; the network's inputs from 3 (the socket filter always first, where bwrap or the
- * relay reads it); the descriptors bwrap binds; a gated bwrap's info and block fds; last the relay's
- * report fd, which passes through bwrap to the relay.
+ * relay reads it); the descriptors bwrap binds; last the relay's report fd, which passes through
+ * bwrap to the relay.
  */
 export function fdLayout(counts: FdCounts): FdLayout {
   const bound = 3 + counts.inputs;
-  const info = bound + counts.bound;
-  return { inputs: 3, bound, info, block: info + 1, report: info + (counts.gated ? 2 : 0) };
+  return { inputs: 3, bound, report: bound + counts.bound };
 }
 
 /** A run's command line before `--`, and the open descriptors it binds, in the order they are numbered (fdLayout). */
@@ -139,7 +134,7 @@ export interface BoxOptions {
 function commandLine(places: RunPlaces, options: BoxOptions): CommandLine {
   const { profile, cwd } = places;
   const network = bubblewrapNetwork(places, options.relay ?? null);
-  const first = fdLayout({ inputs: network.inputs.length, bound: 0, gated: false }).bound;
+  const first = fdLayout({ inputs: network.inputs.length, bound: 0 }).bound;
   const fds: number[] = [];
   // The descriptors take the numbers after the network's inputs, in the order they are bound.
   const bind = (entry: Bind, writable: boolean): string[] => {
@@ -149,7 +144,6 @@ function commandLine(places: RunPlaces, options: BoxOptions): CommandLine {
   };
   // No capabilities, even in the new user namespace: with CAP_SYS_ADMIN there a tool could remount what it sees writable.
   const args = ['--unshare-all', ...network.share, '--die-with-parent', '--cap-drop', 'ALL'];
-  const gate = args.length;
   // The operating system, read-only (a merged /usr's /bin stays the symlink it is); nothing else of the host's top level.
   for (const dir of places.system.dirs) {
     if (dir.link !== undefined) args.push('--symlink', dir.link, dir.path);
@@ -192,9 +186,7 @@ function commandLine(places: RunPlaces, options: BoxOptions): CommandLine {
   if (typeof options.relay === 'string') args.push('--ro-bind', options.relay, options.relay);
   // The root bwrap built (and the folders it made to reach each bind) is read-only too: nothing but the binds above takes writes.
   args.push('--remount-ro', '/', '--chdir', cwd);
-  const layout = fdLayout({ inputs: network.inputs.length, bound: fds.length, gated: places.gated === true });
-  if (places.gated === true) args.splice(gate, 0, '--info-fd', String(layout.info), '--block-fd', String(layout.block));
-  return { args, fds, layout };
+  return { args, fds, layout: fdLayout({ inputs: network.inputs.length, bound: fds.length }) };
 }
 
 /** bwrap's arguments (before `--` and the program) for one run; see commandLine. */
@@ -289,14 +281,18 @@ export function bubblewrapSandbox(env: NodeJS.ProcessEnv, relay: string | null =
   // prlimit runs inside the box, so it must be one the box shows.
   const found = resolveProgram('prlimit', env, '/');
   const prlimit = found !== null && onSystemPath(found, 'linux') ? found : null;
+  let answer: { why: string | null; sizes: boolean } | undefined;
+  // Asked several times per run: the probe's answer is looked up once per sandbox (its PATH is fixed).
   const machine = (): { why: string | null; sizes: boolean } => {
+    if (answer !== undefined) return answer;
     const truePath = resolveProgram('true', env, '/');
     const key = `${bwrap ?? ''}\0${truePath ?? ''}`;
     if (!probes.has(key)) {
       const sizes = bwrap !== null && sizesTmpfs(bwrap);
       probes.set(key, { why: probeBubblewrap(bwrap, truePath, sizes), sizes });
     }
-    return probes.get(key) as { why: string | null; sizes: boolean };
+    answer = probes.get(key) as { why: string | null; sizes: boolean };
+    return answer;
   };
   const unavailable = (profile?: RunPlaces['profile']): string | null =>
     machine().why ?? (profile === undefined ? null : bubblewrapNetworkUnavailable(profile, relay));
@@ -313,8 +309,8 @@ export function bubblewrapSandbox(env: NodeJS.ProcessEnv, relay: string | null =
       // The relay runs first wherever it is built: a host list needs it, and every run learns from it which private folder filled up.
       const first = relayMissing(relay) === null ? relay : null;
       const network = bubblewrapNetwork(places, first);
-      const scope = places.gated === true || limits === undefined ? null : userScope(limits, env);
-      const bound = places.gated === true ? 'cgroup' : scope !== null ? 'scope' : 'rlimit';
+      const scope = places.inCgroup === true || limits === undefined ? null : userScope(limits, env);
+      const bound = places.inCgroup === true ? 'cgroup' : scope !== null ? 'scope' : 'rlimit';
       const limited = prlimit !== null && limits !== undefined ? [prlimit, ...prlimitArgs(limits, bound), '--'] : [];
       const line = commandLine(places, { relay: first, sizes, homeLinks: sizes ? homeLinks(places.homeDir) : [] });
       const watched = sizes ? privateFolders(places.userHome) : [];
@@ -341,7 +337,6 @@ export function bubblewrapSandbox(env: NodeJS.ProcessEnv, relay: string | null =
         ...(line.fds.length > 0 ? { fds: line.fds } : {}),
         // bwrap itself starts at /: the tool starts in its folder as bound by descriptor, never at a path looked up again.
         cwd: '/',
-        ...(places.gated === true ? { gated: true } : {}),
         ...(first === null ? {} : { reports: true }),
         limitHit: (report: string): LimitHit | null => scope?.hit() ?? (fullFolders(report).length > 0 ? 'privateFolder' : null),
       };

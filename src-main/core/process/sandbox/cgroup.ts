@@ -3,18 +3,21 @@
  * RLIMIT_NPROC does not bind (the kernel exempts it), so without a cgroup a fork bomb run as root
  * would go on until the timeout. The cgroup caps the run's processes (pids.max) and memory
  * (memory.max, no swap; the private folders' tmpfs pages count too) as a whole, and its counters
- * say afterwards which limit the run ran into. cgroup v2 or v1 hierarchies both serve. An ordinary
+ * say afterwards which limit the run ran into. cgroup v2 or v1 hierarchies both serve. The run's
+ * sandbox is started by a launcher that enters the cgroup itself and then becomes the sandbox
+ * (enter-cgroup.c), so nothing of the run is ever born outside it. An ordinary
  * user gets the same from the user's systemd where it delegates memory and pids (a transient scope
  * per run, `systemd-run --user --scope`); elsewhere rlimits bind each process (see bubblewrap.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResourceLimitName, ResourceLimits } from '../../../shared/model.js';
 import { isAlive, thisProcess } from '../../process-identity.js';
 import { resolveProgram } from '../resolve-program.js';
 import { onSystemPath } from './system-paths.js';
+import type { SpawnCommand } from './sandbox.js';
 import type { Disposable } from '../run-resources.js';
 
 /** What holds a run's memory and processes: a cgroup Skilltray made (root), a systemd scope of the user's (delegated), or rlimits per process. */
@@ -28,8 +31,14 @@ interface Place {
 
 /** One run's cgroup: where its processes go before the tool starts, and which limit it met. */
 export interface RunCgroup extends Disposable {
-  /** Puts a process into the run's cgroup: bwrap as it starts, and its child before that runs anything. */
-  admit(pid: number): void;
+  /** `command` started by the launcher, which enters the run's cgroup and then becomes the command. */
+  launch(command: SpawnCommand): SpawnCommand;
+  /**
+   * Why the launcher could not enter the cgroup, from the run's result, when the cgroup confirms that
+   * nothing ever entered it (a tool can print the launcher's words and exit 125, but cannot have used
+   * no memory there); null otherwise.
+   */
+  refused(result: { exitCode: number | null; stderr: string }): string | null;
   /** The limit the run ran into: memory when the kernel killed for it, else processes when a fork was refused. */
   hit(): Extract<ResourceLimitName, 'processes' | 'memoryMiB'> | null;
   /** Removes the cgroup once its processes are gone (a busy one is swept by a later run). */
@@ -98,16 +107,42 @@ function places(): { pids: Place; memory: Place } | string {
   return found;
 }
 
-/** Null when runs get a cgroup here; otherwise why not. Decided once per process. */
-export function cgroupUnavailable(): string | null {
+/** Null when runs get a cgroup here, started by the launcher at `launcher`; otherwise why not. The cgroups are looked for once per process. */
+export function cgroupUnavailable(launcher: string): string | null {
   const result = places();
-  return typeof result === 'string' ? result : null;
+  if (typeof result === 'string') return result;
+  try {
+    accessSync(launcher, constants.X_OK);
+  } catch {
+    return `the cgroup launcher ${launcher} is not built (npm run build:node builds it with the C compiler)`;
+  }
+  return null;
 }
+
+/**
+ * Where a process enters a cgroup by writing "0": on v1 `tasks`, which moves only the writing
+ * thread and so needs no global lock (the launcher has one thread); on v2 `cgroup.procs`.
+ */
+function entryOf(place: Place, dir: string): string {
+  return join(dir, place.version === 1 ? 'tasks' : 'cgroup.procs');
+}
+
+/** The most memory a cgroup's processes ever held (0: no process ever entered it), or null where the kernel does not say. */
+function peakMemory(place: Place, dir: string): number | null {
+  try {
+    return Number(readFileSync(join(dir, place.version === 1 ? 'memory.max_usage_in_bytes' : 'memory.peak'), 'utf8').trim());
+  } catch {
+    return null;
+  }
+}
+
+/** The first line the launcher writes when it cannot enter (enter-cgroup.c), with its exit status. */
+const REFUSED = { exitCode: 125, prefix: 'skilltray enter-cgroup: ' };
 
 /**
  * Names a run's cgroup after the process that makes it (pid and start time), so a sweep can tell a
  * cgroup left by a dead process from one another live process has made and not yet filled: an empty
- * cgroup is removable, and a run's stays empty until its first process is admitted.
+ * cgroup is removable, and a run's stays empty until its launcher enters it.
  */
 const maker = `${thisProcess().pid}.${thisProcess().started}`;
 
@@ -134,8 +169,8 @@ function sweep(base: string): void {
   }
 }
 
-/** Makes the cgroup of run `id` with `limits`; throws when it cannot (the run must then not start: E706 upstream). */
-export function openRunCgroup(id: string, limits: ResourceLimits): RunCgroup {
+/** Makes the cgroup of run `id` with `limits`, entered by the launcher at `launcher`; throws when it cannot (the run must then not start: E706 upstream). */
+export function openRunCgroup(id: string, limits: ResourceLimits, launcher: string): RunCgroup {
   const found = places();
   if (typeof found === 'string') throw new Error(found);
   const { pids, memory } = found;
@@ -145,7 +180,7 @@ export function openRunCgroup(id: string, limits: ResourceLimits): RunCgroup {
   const memoryDir = join(memory.base, name);
   mkdirSync(pidsDir);
   if (memoryDir !== pidsDir) mkdirSync(memoryDir);
-  // bwrap's own monitor process enters the cgroup too (as it starts, see run-execution.ts): one more than the run's allowance.
+  // bwrap's own monitor process is in the cgroup too (it is what the launcher becomes): one more than the run's allowance.
   writeFileSync(join(pidsDir, 'pids.max'), String(limits.processes + 1));
   const bytes = String(limits.memoryMiB * MIB);
   if (memory.version === 2) {
@@ -157,11 +192,17 @@ export function openRunCgroup(id: string, limits: ResourceLimits): RunCgroup {
     if (existsSync(join(memoryDir, 'memory.memsw.limit_in_bytes'))) writeFileSync(join(memoryDir, 'memory.memsw.limit_in_bytes'), bytes);
   }
   const dirs = [...new Set([pidsDir, memoryDir])];
+  const entries = [...new Set([entryOf(pids, pidsDir), entryOf(memory, memoryDir)])];
   // Set up synchronously, so no sweep of this process ran in between; one that failed stays sweepable.
   open.add(name);
   return {
-    admit(pid) {
-      for (const dir of dirs) writeFileSync(join(dir, 'cgroup.procs'), String(pid));
+    launch(command) {
+      return { ...command, program: launcher, args: [...entries, '--', command.program, ...command.args] };
+    },
+    refused(result) {
+      if (result.exitCode !== REFUSED.exitCode || !result.stderr.startsWith(REFUSED.prefix)) return null;
+      if (peakMemory(memory, memoryDir) !== 0) return null;
+      return (result.stderr.split('\n')[0] as string).slice(REFUSED.prefix.length);
     },
     hit() {
       const killed = memory.version === 2 ? counter(join(memoryDir, 'memory.events'), 'oom_kill') : counter(join(memoryDir, 'memory.oom_control'), 'oom_kill');

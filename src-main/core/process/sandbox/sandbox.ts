@@ -56,10 +56,10 @@ export interface RunPlaces {
   /** Secrets under what the run sees (see secret-paths.ts), masked even there. */
   masks: readonly Mask[];
   /**
-   * Set when a cgroup Skilltray made holds the run's processes and memory: the sandbox must not
-   * start the tool before the runner has put it there (bubblewrap's --info-fd and --block-fd).
+   * Set when a cgroup Skilltray made holds the run's processes and memory (the runner starts the
+   * sandbox inside it, cgroup.ts): it bounds them for the whole run, so no process needs rlimits for them.
    */
-  gated?: boolean;
+  inCgroup?: boolean;
   /** Where the run's filtering proxy listens, when its network leads to a list of hosts (core/process/network/). */
   proxy?: ProxyAddress;
 }
@@ -71,11 +71,9 @@ export interface SpawnCommand {
   env: Record<string, string>;
   /** Set by a sandbox whose PID namespace ends everything the tool started when it exits. */
   treeEndsWithIt?: boolean;
-  /** Set when the program reports its child's pid on one fd and waits on the next until admitted (RunPlaces.gated; numbered by bubblewrap.ts fdLayout). */
-  gated?: boolean;
   /** Data for file descriptors 3, 4, … of the spawned program, each read to its end (bwrap's seccomp filter). */
   inputs?: Uint8Array[];
-  /** Open descriptors passed on after `inputs` and before the gate's, in order (what bubblewrap binds by descriptor). */
+  /** Open descriptors passed on after `inputs`, in order (what bubblewrap binds by descriptor). */
   fds?: number[];
   /**
    * Where the program starts on the host, when that is not the run's folder: bubblewrap's own start

@@ -12,7 +12,14 @@ const [dist, checkout, file] = process.argv.slice(2);
 const { env, requests, concurrency } = JSON.parse(readFileSync(file, 'utf8'));
 const { SkilltrayCore } = await import(join(dist, 'src-main', 'core', 'api.js'));
 const { resolveConfig } = await import(join(dist, 'src-main', 'core', 'config.js'));
-const core = new SkilltrayCore(resolveConfig({ env, bundledDir: join(checkout, 'skills'), netRelay: join(checkout, 'dist', 'native', 'net-relay') }));
+const core = new SkilltrayCore(
+  resolveConfig({
+    env,
+    bundledDir: join(checkout, 'skills'),
+    netRelay: join(checkout, 'dist', 'native', 'net-relay'),
+    enterCgroup: join(checkout, 'dist', 'native', 'enter-cgroup'),
+  }),
+);
 
 let next = 0;
 async function worker() {

@@ -5,14 +5,15 @@
  */
 import type { z } from 'zod';
 import { inputs, type Caller, type Envelope, type Health, type OperationName, type OperationOutput } from '../shared/contract.js';
+import type { Skill } from '../shared/model.js';
 import type { RunRecord, Surface } from '../shared/runs.js';
 import type { SkilltrayCore } from './api.js';
 import { gatewayErrors } from '../shared/error-messages/gateway.js';
+import { policyErrors } from '../shared/error-messages/policy.js';
 import { runnerErrors } from '../shared/error-messages/runner.js';
 import { refusal } from './authority.js';
 import { MAX_INPUT_DEPTH, nestsDeeperThan, shallowArguments } from './input-depth.js';
 import type { Approver } from './runs/run-service.js';
-import type { PendingEntry } from '../shared/runs.js';
 import { assistantView } from './services/assistant-view.js';
 
 /** Where a call comes from and what it may do. */
@@ -56,22 +57,23 @@ const packRequest = (i: { source: string; ref?: string | undefined; path?: strin
   as: i.as ?? null,
 });
 
+/** A loaded skill by name (E001 otherwise) that the caller may see: an assistant is shown none the person turned off (E618). */
+function seen(core: SkilltrayCore, skill: string, ctx: CallContext): Skill {
+  const found = core.library.getSkill(skill);
+  const off = ctx.caller.kind === 'assistant' ? core.skills.turnedOffIn(found.name) : null;
+  if (off !== null) throw policyErrors.skillTurnedOff(found.name, off);
+  return found;
+}
+
 /**
- * The directory of a loaded skill, by name (E001 otherwise). Every surface that reaches this file is
- * remote (HTTP, MCP, IPC): they name loaded skills only, never a path on this machine — resolving a
- * path, as the CLI may, would let a caller read any directory that holds a SKILL.md.
+ * The directory of a loaded skill the caller may see, by name. Every surface that reaches this file
+ * is remote (HTTP, MCP, IPC): they name loaded skills only, never a path on this machine — resolving
+ * a path, as the CLI may, would let a caller read any directory that holds a SKILL.md.
  */
-const loaded = (core: SkilltrayCore, skill: string): string => core.library.getSkill(skill).dir;
+const loaded = (core: SkilltrayCore, skill: string, ctx: CallContext): string => seen(core, skill, ctx).dir;
 
 /** The assistant calling, by its credential's name; undefined when the person calls. */
 const assistantOf = (ctx: CallContext): string | undefined => (ctx.caller.kind === 'assistant' ? ctx.caller.name : undefined);
-
-/** A pending request as an assistant would see it: without the code the person says back, or the prompt that speaks it. */
-function forCaller(entry: PendingEntry, ctx: CallContext): PendingEntry {
-  if (ctx.caller.kind === 'person') return entry;
-  const { code: _code, speech: _speech, ...rest } = entry;
-  return rest;
-}
 
 /** Who answered, as history records it: the surface (the app's own window answers as the tray), and how. */
 const answeredVia = (ctx: CallContext, how: string): string => `${ctx.surface === 'ui' ? 'tray' : ctx.surface} (${how})`;
@@ -91,11 +93,11 @@ const listFilter = (i: Input<'list'>, ctx: CallContext) =>
 const handlers: Handlers = {
   list: (core, i, ctx) => core.skills.listSkills(listFilter(i, ctx)),
   listBrief: (core, i, ctx) => core.skills.listBriefs(listFilter(i, ctx)),
-  describe: (core, i) => core.library.getSkill(i.skill),
-  check: (core, i, ctx) => core.skills.check(loaded(core, i.target), ctx.cwd),
+  describe: (core, i, ctx) => seen(core, i.skill, ctx),
+  check: (core, i, ctx) => core.skills.check(loaded(core, i.target, ctx), ctx.cwd),
   roots: (core) => core.skills.roots(),
   doctor: (core) => core.doctor(),
-  resolve: (core, i) => ({ skill: i.skill, arguments: i.args, prompt: core.skills.resolvePrompt(i.skill, i.args) }),
+  resolve: (core, i, ctx) => ({ skill: i.skill, arguments: i.args, prompt: core.skills.resolvePrompt(seen(core, i.skill, ctx).name, i.args) }),
 
   run: (core, i, ctx) =>
     core.runs.run(
@@ -115,7 +117,8 @@ const handlers: Handlers = {
   history: (core, i, ctx) => core.runs.history(defined({ ...i, assistant: assistantOf(ctx) ?? i.assistant })),
   getRun: (core, i, ctx) => ownRun(core, i.id, ctx),
 
-  approvals: (core, _i, ctx) => core.broker.list().map((entry) => forCaller(entry, ctx)),
+  // The person's alone (authority.ts): the code the person says back and its prompt are theirs to see.
+  approvals: (core) => core.broker.list(),
   // Only the app's own window (IPC: surface ui) answers as the tray; every other surface answers as itself.
   answerApproval: (core, i, ctx) => (core.broker.resolve(i.id, i.verdict, ctx.surface === 'ui' ? 'tray' : ctx.surface, i.expires, i.scope), ok),
   rules: (core) => core.policy.rules(),
@@ -137,19 +140,22 @@ const handlers: Handlers = {
   notices: (core) => core.preferences.notices(),
   dismissNotice: (core, i) => (core.preferences.dismissNotice(i.id), ok),
 
-  outline: (core, i, ctx) => core.gateway.outline(loaded(core, i.skill), defined({ level: i.level }), ctx.cwd),
-  show: (core, i, ctx) => core.gateway.show(loaded(core, i.skill), { section: i.section, ...defined({ file: i.file, maxLines: i.max_lines }) }, ctx.cwd),
-  open: (core, i, ctx) => core.gateway.open(loaded(core, i.skill), i.path, defined({ maxLines: i.max_lines }), ctx.cwd),
-  sources: (core, i, ctx) => core.gateway.sources(loaded(core, i.skill), defined({ depth: i.depth, dir: i.dir, limit: i.limit, pattern: i.pattern }), ctx.cwd),
-  search: (core, i, ctx) => core.gateway.search(loaded(core, i.skill), i.query, defined({ limit: i.limit }), ctx.cwd),
+  outline: (core, i, ctx) => core.gateway.outline(loaded(core, i.skill, ctx), defined({ level: i.level }), ctx.cwd),
+  show: (core, i, ctx) => core.gateway.show(loaded(core, i.skill, ctx), { section: i.section, ...defined({ file: i.file, maxLines: i.max_lines }) }, ctx.cwd),
+  open: (core, i, ctx) => core.gateway.open(loaded(core, i.skill, ctx), i.path, defined({ maxLines: i.max_lines }), ctx.cwd),
+  sources: (core, i, ctx) =>
+    core.gateway.sources(loaded(core, i.skill, ctx), defined({ depth: i.depth, dir: i.dir, limit: i.limit, pattern: i.pattern }), ctx.cwd),
+  search: (core, i, ctx) => core.gateway.search(loaded(core, i.skill, ctx), i.query, defined({ limit: i.limit }), ctx.cwd),
   // The owner keeps answering while a cold catalog is built (the UI shows its progress), and this answer waits for it.
-  searchAll: async (core, i) => {
+  searchAll: async (core, i, ctx) => {
     await core.library.catalogCurrent();
-    return core.gateway.searchAll(i.query, defined({ limit: i.limit, prefix: i.prefix }));
+    // An assistant finds nothing in a skill the person turned off.
+    const hidden = ctx.caller.kind === 'assistant' ? (skill: string) => core.skills.turnedOffIn(skill) !== null : undefined;
+    return core.gateway.searchAll(i.query, defined({ limit: i.limit, prefix: i.prefix, hidden }));
   },
-  build: (core, i, ctx) => core.gateway.build(loaded(core, i.skill), ctx.cwd, { verify: i.verify === true }),
+  build: (core, i, ctx) => core.gateway.build(loaded(core, i.skill, ctx), ctx.cwd, { verify: i.verify === true }),
   stats: (core, i, ctx) =>
-    core.gateway.stats(loaded(core, i.skill), defined({ groupBy: i.group_by, since: i.since, until: i.until, projects: i.project }), ctx.cwd),
+    core.gateway.stats(loaded(core, i.skill, ctx), defined({ groupBy: i.group_by, since: i.since, until: i.until, projects: i.project }), ctx.cwd),
 
   discover: (core, i) => core.agent.discover(i.intent, defined({ domain: i.domain, roleFilter: i.role_filter, limit: i.limit })),
   attach: (core, i, ctx) =>

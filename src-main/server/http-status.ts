@@ -13,8 +13,9 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   E999: 500,
   // state.db was damaged and has just been replaced by a recovered one: the same call can be made again.
   E901: 503,
-  // The run's cgroup could not be made: the machine, not the request, is at fault.
+  // The run's cgroup could not be made, or its sandbox is gone: the machine, not the request, is at fault.
   E706: 500,
+  E515: 500,
   // Shed before any work: the same call can be made again after Retry-After.
   E812: 503,
   // A recording that is not an answer's format, empty or too long; too large; an assistant answering for the person.

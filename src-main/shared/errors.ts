@@ -52,6 +52,7 @@ export const ERROR_KINDS = {
   E512: 'bind_refused', // a declared read or a program would show a secret, Skilltray's home, a whole home or a kernel tree
   E513: 'workspace_too_big', // a writing run's folder is too big or deep to hold every hidden entry read-only
   E514: 'workspace_moved', // the run's folder was moved or replaced after the decision (where no descriptor can be bound)
+  E515: 'sandbox_gone', // the sandbox a contained run was decided with cannot be built when it starts: it never runs uncontained instead
   E520: 'example_not_found', // run --example N: the tool's Examples section has no call N (the message lists those it has)
   E521: 'example_invalid', // run --example N: that call's arguments cannot be read, or it calls another tool
   // E6xx: policy and approval

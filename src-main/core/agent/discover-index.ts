@@ -1,6 +1,7 @@
 /**
- * The index discover ranks from: every skill's name, tags, description, headings and body, and each
- * tool's name, description, parameters and examples, in in-memory FTS5 tables (porter stemming).
+ * The index discover ranks from: every skill's name, tags, description, headings and body (less the
+ * templates many bodies share word for word, shared-passages.ts), and each tool's name,
+ * description, parameters and examples, in in-memory FTS5 tables (porter stemming).
  * Text in an unspaced script (Chinese, Japanese, …) is indexed a second time cut into pairs of
  * characters, as search does (search/unspaced-text.ts), so a word inside a run is found.
  * Rebuilt only when the set of skills changes.
@@ -11,6 +12,7 @@ import { quoteToken } from '../search/query.js';
 import { TOKENIZE_CLAUSE, tokenizerPreference } from '../search/tokenizer.js';
 import { hasUnspacedRun, unspacedGrams } from '../search/unspaced-text.js';
 import type { Term } from './intent-terms.js';
+import { withoutSharedPassages } from './shared-passages.js';
 
 /**
  * How much a word found in each of a skill's fields says about the skill doing the job. The body's
@@ -108,16 +110,10 @@ export function headingTexts(body: string): string[] {
   return texts;
 }
 
-/** A skill's own fields as indexed; `grams` cuts their unspaced runs into pairs. */
-function skillFields(s: Skill, grams: boolean): string[] {
+/** A skill's own fields as indexed, its body without the passages many skills share (shared-passages.ts); `grams` cuts their unspaced runs into pairs. */
+function skillFields(s: Skill, body: string, grams: boolean): string[] {
   const text = (t: string): string => (grams ? unspacedGrams(t) : t);
-  return [
-    text(s.name.replace(/[-_]/g, ' ')),
-    text([...s.tags, ...s.domain].join(' ')),
-    text(s.description),
-    text(headingTexts(s.body).join('\n')),
-    text(s.body),
-  ];
+  return [text(s.name.replace(/[-_]/g, ' ')), text([...s.tags, ...s.domain].join(' ')), text(s.description), text(headingTexts(body).join('\n')), text(body)];
 }
 
 export class DiscoverIndex {
@@ -158,12 +154,14 @@ export class DiscoverIndex {
     const insertSkill = this.db.prepare(`INSERT INTO skills (rowid, ${skillColumns}) VALUES (?, ${slots.join(', ')})`);
     const insertGrams = this.db.prepare(`INSERT INTO grams (rowid, ${skillColumns}) VALUES (?, ${slots.join(', ')})`);
     const insertTool = this.db.prepare('INSERT INTO tools (rowid, name, description, params, examples) VALUES (?, ?, ?, ?, ?)');
+    const bodies = withoutSharedPassages(skills.map((s) => s.body));
     this.db.transaction(() => {
       for (const [row, s] of skills.entries()) {
-        insertSkill.run(row, ...skillFields(s, false));
+        const body = bodies[row] as string;
+        insertSkill.run(row, ...skillFields(s, body, false));
         // Only skills holding an unspaced run need the pair index: a rare script costs nothing elsewhere.
         const text = `${s.description}\n${s.body}\n${s.tags.join(' ')}`;
-        if (MAYBE_UNSPACED.test(text) && hasUnspacedRun(text)) insertGrams.run(row, ...skillFields(s, true));
+        if (MAYBE_UNSPACED.test(text) && hasUnspacedRun(text)) insertGrams.run(row, ...skillFields(s, body, true));
         this.firstTool[row] = this.tools.length;
         for (const t of s.tools) {
           const params = t.params.map((p) => `${p.name.replace(/_/g, ' ')} ${p.description}`).join('\n');
@@ -172,8 +170,8 @@ export class DiscoverIndex {
       }
       this.firstTool[skills.length] = this.tools.length;
     })();
-    const average = skills.reduce((sum, s) => sum + s.body.length, 0) / Math.max(skills.length, 1) || 1;
-    this.bodyFactor = Float64Array.from(skills, (s) => Math.min((1 + K1) / (1 + K1 * (1 - B + (B * s.body.length) / average)), MOST_FOR_A_SHORT_BODY));
+    const average = bodies.reduce((sum, body) => sum + body.length, 0) / Math.max(skills.length, 1) || 1;
+    this.bodyFactor = Float64Array.from(bodies, (body) => Math.min((1 + K1) / (1 + K1 * (1 - B + (B * body.length) / average)), MOST_FOR_A_SHORT_BODY));
     this.skillRows = this.db.prepare<[string], number>('SELECT rowid FROM skills WHERE skills MATCH ?').pluck();
     this.gramRows = this.db.prepare<[string], number>('SELECT rowid FROM grams WHERE grams MATCH ?').pluck();
     this.toolRows = this.db.prepare<[string], number>('SELECT rowid FROM tools WHERE tools MATCH ?').pluck();

@@ -109,6 +109,9 @@ function actsAs(credential: AssistantCredential): string | null {
   }
 }
 
+/** What a dry run shows in place of an assistant token a real connect would issue. */
+export const TOKEN_ISSUED_ON_CONNECT = 'sta_<issued by connect>';
+
 export class AssistantConnections {
   private readonly platform: NodeJS.Platform;
 
@@ -193,8 +196,9 @@ export class AssistantConnections {
         });
       }
       const held = this.clientToken(spec, existing);
-      const endpoint = { url, token: held ?? newAssistantToken() };
-      return { entry: spec.http(endpoint), transport, target: endpoint, fresh: held === null ? endpoint.token : null };
+      // A dry run issues nothing, so its diff shows where the token goes, not one that will never be issued.
+      const endpoint = { url, token: held ?? (options.dryRun === true ? TOKEN_ISSUED_ON_CONNECT : newAssistantToken()) };
+      return { entry: spec.http(endpoint), transport, target: endpoint, fresh: held === null && options.dryRun !== true ? endpoint.token : null };
     }
     const form = options.via ?? defaultForm(this.config);
     const bridge = bridgeCommand(this.config, form);

@@ -38,8 +38,8 @@ import type {
 import { syncLogs } from '../logs/sync.js';
 import { buildIndex } from '../search/skill-index.js';
 import { SkillCatalog, type CatalogProgress, type IndexingWork } from '../search/catalog.js';
-import { searchIndex, skillQuery } from '../search/query.js';
-import { brokenBy, searchHits, type SkillOf } from '../search/search-hits.js';
+import { DEFAULT_SEARCH_LIMIT, searchIndex, skillQuery } from '../search/query.js';
+import { brokenBy, noResultsMessage, searchHits, type SkillOf } from '../search/search-hits.js';
 import { openFile, type OpenOptions } from './open.js';
 import { outlineFiles, outlineSkill, type OutlineOptions } from './outline.js';
 import { runtimeDir } from './runtime-dir.js';
@@ -78,6 +78,9 @@ export interface ShowInput {
   file?: string;
   maxLines?: number;
 }
+
+/** The most hits a search leaving out hidden skills asks the catalog for (the catalog ranks at most 1,000 rows). */
+const MAX_HIDDEN_FETCH = 1000;
 
 export class GatewayService {
   private readonly logger: AccessLogger;
@@ -286,12 +289,26 @@ export class GatewayService {
   }
 
   /** One ranked list over every loaded skill, broken skills last; `prefix` makes the last word a prefix (search-as-you-type). */
-  searchAll(query: string, options: { limit?: number; prefix?: boolean } = {}): SearchResult {
+  searchAll(query: string, options: { limit?: number; prefix?: boolean; hidden?: (skill: string) => boolean } = {}): SearchResult {
+    const { hidden, ...asked } = options;
     const skillOf: SkillOf = (name) => this.deps.registry.get(name);
     const catalog = this.catalogs.synced();
-    const result = catalog.search(query, { ...options, broken: brokenBy(skillOf) });
-    // While typing, a word cut short is no typo: what was meant is asked only of a finished query.
-    return searchHits(result, skillOf, null, () => (options.prefix === true ? null : catalog.suggest(query)));
+    const answer = (limit: number | undefined): SearchResult => {
+      const result = catalog.search(query, { ...asked, ...(limit === undefined ? {} : { limit }), broken: brokenBy(skillOf) });
+      // While typing, a word cut short is no typo: what was meant is asked only of a finished query.
+      return searchHits(result, skillOf, null, () => (asked.prefix === true ? null : catalog.suggest(query)));
+    };
+    if (hidden === undefined) return answer(asked.limit);
+    // Hits of hidden skills are left out, so more are asked for until the answer is full or the catalog has no more.
+    const wanted = asked.limit ?? DEFAULT_SEARCH_LIMIT;
+    for (let ask = wanted; ; ask = Math.min(MAX_HIDDEN_FETCH, ask * 4)) {
+      const found = answer(ask);
+      const kept = found.results.filter((hit) => !hidden(hit.skill));
+      if (kept.length < wanted && found.results.length === ask && ask < MAX_HIDDEN_FETCH) continue;
+      const results = kept.slice(0, wanted).map((hit, i) => ({ ...hit, rank: i + 1 }));
+      if (results.length > 0 || found.results.length === 0) return { ...found, results };
+      return { ...found, results, message: noResultsMessage(query, null, null), did_you_mean: null };
+    }
   }
 
   close(): void {

@@ -14,7 +14,7 @@ import { defaultToolName, writeScaffold } from '../skills/scaffold.js';
 import { briefOf, checkReport, filterSummaries, shadowReport, summarize, type ListFilter } from '../skill-summary.js';
 import type { StateDb } from '../store/state-db.js';
 import { getSettings } from '../store/settings.js';
-import { listSwitches, setSwitch } from '../store/switches.js';
+import { isEnabled, listSwitches, setSwitch } from '../store/switches.js';
 import { listUnsandboxed } from '../store/unsandboxed.js';
 import { resolvePrompt } from '../template/render-command.js';
 
@@ -90,6 +90,13 @@ export class SkillListing {
   roots(): { home: string; roots: RootStatus[] } {
     const { registry } = this.deps.library;
     return describeRoots({ ...this.deps.config, roots: [...registry.roots] }, (path) => registry.watchStatus(path));
+  }
+
+  /** Null when the person left skill `name` on in the current mode; otherwise that mode (the skill is not an assistant's to see). */
+  turnedOffIn(name: string): string | null {
+    const db = this.deps.db();
+    const { mode } = getSettings(db);
+    return isEnabled(listSwitches(db), name, mode) ? null : mode;
   }
 
   /** A Kode prompt skill's body with `$ARGUMENTS` filled in. */

@@ -101,6 +101,15 @@ export function readToolPack(bytes: Buffer, file: string, diags: DiagnosticList)
   return { tool: diags.items.slice(before).some((d) => d.severity === 'error') ? null : tool };
 }
 
+/**
+ * A pack's argv as one Command line that parse-command.ts reads back word for word: a word holding
+ * a blank, a quote or a backslash (or none at all) in double quotes, where only `\"` and `\\` are
+ * escapes, so a tab, a newline or any other character stays itself (JSON's `\t` would not).
+ */
+export function commandText(argv: readonly string[]): string {
+  return argv.map((word) => (word === '' || /[\s"'\\]/.test(word) ? `"${word.replace(/["\\]/g, '\\$&')}"` : word)).join(' ');
+}
+
 /** Walks one pack's syntax tree, reporting each field that is wrong at its pointer. */
 class PackReader {
   constructor(
@@ -207,7 +216,7 @@ class PackReader {
       name,
       description: description.trim(),
       params,
-      command: [pack.program, ...pack.args].map((word) => (word === '' || /[\s"'\\]/.test(word) ? JSON.stringify(word) : word)).join(' '),
+      command: commandText([pack.program, ...pack.args]),
       commandLine: this.at(commandNode ?? undefined, '/command').line,
       // FunctionGemma's call markup is noise to a person and to search; what the user said stays.
       examples: examples === null || examples.length === 0 ? null : examples.map((e) => e.replace(/<(?:start|end)_function_call>|<escape>/g, '').trim()).join('\n\n'),

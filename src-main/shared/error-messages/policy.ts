@@ -86,6 +86,13 @@ export const policyErrors = {
       `skill '${skill}' is turned off in Skilltray${mode === 'Global' ? '' : ` (in ${mode} mode)`}; ${call(skill, tool)} will not run until the person turns it on`,
       { details: { skill, tool, mode } },
     ),
+  /** An assistant asked to read a skill the person turned off: it is not shown to assistants at all. */
+  skillTurnedOff: (skill: string, mode: string) =>
+    new SkilltrayError(
+      'E618',
+      `skill '${skill}' is turned off in Skilltray${mode === 'Global' ? '' : ` (in ${mode} mode)`}; it is not shown to assistants until the person turns it on`,
+      { details: { skill, mode } },
+    ),
   disabledWhileWaiting: (skill: string, tool: string, mode: string) =>
     new SkilltrayError('E618', `skill '${skill}' was turned off while ${call(skill, tool)} waited for approval`, { details: { skill, tool, mode } }),
   ruleCoversNothing: (pattern: string) =>

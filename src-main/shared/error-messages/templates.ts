@@ -85,6 +85,9 @@ export const templateErrors = {
       { details: { cwd, why } },
     ),
   /** Where no descriptor can be bound (Seatbelt, no sandbox): the folder's path no longer leads to the folder the decision was made on. */
+  /** The sandbox a contained run was decided with cannot be built when it starts (bwrap or the relay removed or changed meanwhile). */
+  sandboxGone: (why: string) =>
+    new SkilltrayError('E515', `the sandbox this run was decided to run in cannot be built now, so nothing started: ${why}`, { details: { why } }),
   workspaceMoved: (cwd: string) =>
     new SkilltrayError('E514', `the run's folder '${cwd}' was moved or replaced after the decision to run in it, so nothing started; ask again`, {
       details: { cwd },

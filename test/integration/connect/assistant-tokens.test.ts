@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src-main/core/config.js';
 import { CLIENTS, placesOf, transportsOf, type ClientSpec } from '../../../src-main/core/connect/clients.js';
-import { AssistantConnections } from '../../../src-main/core/connect/connections.js';
+import { AssistantConnections, TOKEN_ISSUED_ON_CONNECT } from '../../../src-main/core/connect/connections.js';
 import { assistantOf } from '../../../src-main/core/credentials/assistant-tokens.js';
 import type { AssistantStatus } from '../../../src-main/shared/connect.js';
 import { cli } from '../../support/cli.js';
@@ -72,6 +72,8 @@ describe('the person’s token is in no config connect writes', () => {
 
     const dry = await connections.connect(spec.id, { transport, mcpUrl, dryRun: true });
     expect(dry.diff).not.toContain(person);
+    // A dry run issues no token, so it shows none that would not work.
+    if (transport === 'http') expect(dry.diff).toContain(TOKEN_ISSUED_ON_CONNECT);
     const change = await connections.connect(spec.id, { transport, mcpUrl });
     expect(change).toMatchObject({ changed: true, works: true, transport });
     const text = readFileSync(file, 'utf8');

@@ -109,6 +109,51 @@ describe('skill switches', () => {
     expect([bad.code, bad.stderr]).toEqual([1, expect.stringContaining('error[E001]')]);
   });
 
+  it('an assistant reads nothing of a skill turned off: describe, outline, show, open, sources, search and the prompt are E618, and search over every skill leaves it out; the person reads it all', async () => {
+    const t = contractHome();
+    const core = new SkilltrayCore(t.config());
+    const call = (caller: Caller, name: Parameters<typeof callOperation>[1], input: Record<string, unknown>) =>
+      callOperation(core, name, input, {
+        surface: caller.kind === 'person' ? 'cli' : 'http',
+        caller,
+        cwd: core.config.home,
+        approval: { kind: 'none' },
+        owner: 'serve',
+        version: '0.0.0-test',
+      });
+    const assistant: Caller = { kind: 'assistant', name: 'codex' };
+    const reads: [Parameters<typeof callOperation>[1], Record<string, unknown>][] = [
+      ['describe', { skill: 'field-notes' }],
+      ['outline', { skill: 'field-notes' }],
+      ['show', { skill: 'field-notes', section: 'Logging a sighting' }],
+      ['open', { skill: 'field-notes', path: 'references/species.md' }],
+      ['sources', { skill: 'field-notes' }],
+      ['search', { skill: 'field-notes', query: 'binoculars' }],
+      ['resolve', { skill: 'field-notes', args: [] }],
+    ];
+    const skillsFound = async (caller: Caller): Promise<string[]> => {
+      const found = await call(caller, 'searchAll', { query: 'binoculars' });
+      return found.ok ? (found.value as { results: { skill: string }[] }).results.map((hit) => hit.skill) : [];
+    };
+    try {
+      expect(await skillsFound(assistant)).toContain('field-notes');
+      core.skills.setSkillEnabled('field-notes', false);
+      for (const [name, input] of reads) {
+        const answered = await call(assistant, name, input);
+        expect(answered.ok ? 'answered' : answered.error.code, name).toBe('E618');
+        const person = await call(PERSON, name, input);
+        expect(person.ok ? 'answered' : person.error.code, `${name} (person)`).toBe('answered');
+      }
+      const hidden = await call(assistant, 'searchAll', { query: 'binoculars' });
+      expect(hidden.ok && hidden.value).toMatchObject({ results: [], message: 'no results for "binoculars"' });
+      expect(await skillsFound(PERSON)).toContain('field-notes');
+      core.skills.setSkillEnabled('field-notes', true);
+      expect((await call(assistant, 'describe', { skill: 'field-notes' })).ok).toBe(true);
+    } finally {
+      await core.close();
+    }
+  });
+
   it('over MCP: a skill turned off is not listed, not a resource, not a prompt, not discovered, and its tool is refused', async () => {
     const t = contractHome();
     await cli(['disable', 'field-notes'], t);

@@ -40,6 +40,27 @@ describe('discover index', () => {
     expect(index.strengths(intentTerms('会议记录', () => false).map((term) => index.hits(term)))).toBeNull();
   });
 
+  it('does not read a template many bodies share: its words neither match each copy nor look common', () => {
+    const template = (own: string): string =>
+      `${own}\n\n## Setup\n\nConnect once with your account; the service keeps the raw tokens so you never handle them.`;
+    const index = indexOf([
+      ...['tickets', 'invoices', 'photos', 'flights', 'weather', 'papers'].map((topic): [string, string, string] => [
+        `${topic}-service`,
+        `Work with ${topic}.`,
+        template(`List and read ${topic}.`),
+      ]),
+      ['context-trimmer', 'Keep a chat within its limit.', 'Count the tokens of each message and trim the oldest tokens first.'],
+    ]);
+    const [tokens] = intentTerms('tokens', (form) => index.knows(form)).map((term) => index.hits(term));
+    // Only the skill whose own text speaks of tokens holds the word; the template's copies do not.
+    expect(tokens!.holders.map((skill) => index.skills[skill]!.name)).toEqual(['context-trimmer']);
+    // As rare as a word held by one skill: ln(1 + 7 / 1).
+    expect(tokens!.weight).toBeCloseTo(Math.log(8), 5);
+    // What each copy says of itself is still read.
+    const [photos] = intentTerms('photos', (form) => index.knows(form)).map((term) => index.hits(term));
+    expect(photos!.holders.map((skill) => index.skills[skill]!.name)).toEqual(['photos-service']);
+  });
+
   it('is used again for the same skills, rebuilt for others', () => {
     const index = indexOf([['fixer', 'Fix failing tests.']]);
     expect(index.reuseFor([...index.skills])).toBe(true);

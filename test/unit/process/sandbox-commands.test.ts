@@ -3,7 +3,7 @@
  * design), Seatbelt's generated profile (macOS is not available here, so its text is what is
  * checked), the secret masks, and the answer when bubblewrap is missing or cannot work.
  */
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -314,13 +314,18 @@ describe('bubblewrap', () => {
     expect(wrapped.program).toMatch(/bwrap$/);
     const dash = wrapped.args.indexOf('--');
     expect(wrapped.args[dash + 1]).toMatch(/prlimit$/);
-    expect(wrapped.args.slice(dash + 2)).toEqual([...prlimitArgs(limits, 'rlimit'), '--', '/usr/bin/git', 'status']);
+    // The process limit counts bwrap's init (pid 1) beside the tool's own processes.
+    expect(wrapped.args.slice(dash + 2)).toEqual([...prlimitArgs({ ...limits, processes: 257 }, 'rlimit'), '--', '/usr/bin/git', 'status']);
+    expect(wrapped.boxProcesses).toBe(2);
     expect(wrapped.inputs).toEqual([socketFilter()]);
     // With the relay built, it runs first and reports on the fd after the filter which private folder filled up.
     const relayed = bubblewrapSandbox(process.env, NET_RELAY).wrap({ program: '/usr/bin/git', args: ['status'], env: {} }, run);
     const after = relayed.args.slice(relayed.args.indexOf('--') + 2 + prlimitArgs(limits, 'rlimit').length + 1);
     expect(after).toEqual([NET_RELAY, '-r', '4', '-w', '/tmp', '-w', '/var/tmp', '-w', '/dev/shm', '-w', '/home/ana', '/usr/bin/git', 'status']);
     expect(relayed.reports).toBe(true);
+    // …and the relay too; a cgroup holding the run counts bwrap itself as well.
+    expect(relayed.args).toContain('--nproc=258');
+    expect(relayed.boxProcesses).toBe(3);
     expect(relayed.limitHit?.('full /dev/shm\n')).toBe('privateFolder');
     expect(relayed.limitHit?.('')).toBeNull();
     expect(wrapped.env).toEqual({ PATH: '/usr/bin', TMPDIR: '/tmp', TMP: '/tmp', TEMP: '/tmp', HOME: '/home/ana' });
@@ -329,6 +334,25 @@ describe('bubblewrap', () => {
     const none = sandbox.wrap({ program: '/usr/bin/git', args: ['status'], env: {} }, places({ profile: { name: 'none', network: true, hosts: 'host' } }));
     expect(none.program).toBe('/usr/bin/git');
     expect(none.env.TMPDIR).toBe('/tmp/skilltray-run-1/tmp');
+  });
+
+  it('never runs a run decided as contained without its sandbox: a relay gone since the decision is E515, not an uncontained run', () => {
+    requireSandbox();
+    const relay = join(tempDir(), 'net-relay');
+    copyFileSync(NET_RELAY, relay);
+    chmodSync(relay, 0o755);
+    const sandbox = bubblewrapSandbox(process.env, relay);
+    const run = places({ profile: { name: 'read-only', network: true, hosts: ['example.org'] }, homeDir: tempDir() });
+    expect(sandbox.unavailable(run.profile)).toBeNull();
+    // Rebuilt or removed while the run waited for its approval.
+    chmodSync(relay, 0o644);
+    let thrown: unknown = null;
+    try {
+      sandbox.wrap({ program: '/usr/bin/curl', args: ['https://example.org'], env: {} }, run);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toMatchObject({ code: 'E515', message: expect.stringContaining('network relay') });
   });
 
   it('says resource limits are missing with bwrap but without a prlimit in the system folders', () => {

@@ -2,7 +2,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DiagnosticList } from '../../../src-main/core/skills/diagnostics.js';
-import { MAX_PACK_BYTES, readToolPack } from '../../../src-main/core/skills/tool-pack.js';
+import { commandText, MAX_PACK_BYTES, readToolPack } from '../../../src-main/core/skills/tool-pack.js';
+import { parseCommand } from '../../../src-main/core/template/parse-command.js';
 
 const FILE = '/packs/x.tool.json';
 const read = (text: string) => {
@@ -107,6 +108,25 @@ describe('a tool pack', () => {
         if (tool === null) expect(diagnostics.some((d) => d.severity === 'error')).toBe(true);
         expect(({} as Record<string, unknown>).type).toBeUndefined();
         expect(Object.prototype).not.toHaveProperty('program');
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe("a pack's argv as a Command line", () => {
+  /** The words parse-command.ts reads from `text` (a pack's command uses gibb's {{braces}}). */
+  const words = (text: string): string[] =>
+    parseCommand(text, 'braces').tokens.map((token) => token.parts.map((part) => (part.kind === 'text' ? part.value : `{{${part.placeholder.key}}}`)).join(''));
+
+  it('reads back word for word, whatever the words hold: a tab stays a tab, a newline a newline (JSON escapes did not)', () => {
+    expect(words(commandText(['cut', '-d', '\t', '-f', '1']))).toEqual(['cut', '-d', '\t', '-f', '1']);
+    // Characters a command line treats specially, and any other (no NUL: no argv holds one; no braces: those are placeholders).
+    const char = fc.oneof(fc.constantFrom('\t', '\n', '\r', ' ', '"', "'", '\\', '|', '$', '<', '>', '\u0001', '\u00a0', 'é', '日'), fc.string({ minLength: 1, maxLength: 1 }));
+    const word = fc.array(char, { maxLength: 8 }).map((chars) => chars.join('').replace(/[\0{}]/g, 'x'));
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 6 }), (argv) => {
+        expect(words(commandText(argv))).toEqual(argv);
       }),
       { numRuns: 500 },
     );

@@ -14,6 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { templateErrors } from '../../../shared/error-messages/templates.js';
 import type { LimitHit, ResourceLimits } from '../../../shared/model.js';
 import { fullFolders } from '../network/relay-report.js';
 import { resolveProgram } from '../resolve-program.js';
@@ -86,6 +87,11 @@ export function prlimitArgs(limits: ResourceLimits, bound: MemoryBound): string[
     `--fsize=${limits.fileSizeMiB * MIB}`,
     `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`,
   ];
+}
+
+/** `limits` allowing `more` processes: the box's own, which the count of processes (rlimit, scope, cgroup) holds beside the tool's. */
+function processesMore(limits: ResourceLimits, more: number): ResourceLimits {
+  return { ...limits, processes: limits.processes + more };
 }
 
 /** The size of each private folder (a tmpfs, so memory): the run's file-size limit, so the largest file it may write fits in any of them. */
@@ -303,15 +309,20 @@ export function bubblewrapSandbox(env: NodeJS.ProcessEnv, relay: string | null =
       unavailable() ??
       (prlimit === null ? "prlimit (package util-linux) is not in the system folders, so runs get no resource limits; install 'util-linux'" : null),
     wrap(command: SpawnCommand, places: RunPlaces): SpawnCommand {
-      if (places.profile.name === 'none' || unavailable(places.profile) !== null || bwrap === null) return uncontained(command, places);
+      if (places.profile.name === 'none') return uncontained(command, places);
+      // Decided as contained: a sandbox gone since is a refusal, never a run without one.
+      const why = unavailable(places.profile);
+      if (why !== null || bwrap === null) throw templateErrors.sandboxGone(why ?? 'bubblewrap (bwrap) is not on the PATH');
       const { limits } = places.profile;
       const { sizes } = machine();
       // The relay runs first wherever it is built: a host list needs it, and every run learns from it which private folder filled up.
       const first = relayMissing(relay) === null ? relay : null;
       const network = bubblewrapNetwork(places, first);
-      const scope = places.inCgroup === true || limits === undefined ? null : userScope(limits, env);
+      // The box's own processes beside the tool's: inside, bwrap's init (pid 1) and the relay; outside, bwrap itself, which a scope or cgroup holds too.
+      const inside = 1 + (first === null ? 0 : 1);
+      const scope = places.inCgroup === true || limits === undefined ? null : userScope(processesMore(limits, inside + 1), env);
       const bound = places.inCgroup === true ? 'cgroup' : scope !== null ? 'scope' : 'rlimit';
-      const limited = prlimit !== null && limits !== undefined ? [prlimit, ...prlimitArgs(limits, bound), '--'] : [];
+      const limited = prlimit !== null && limits !== undefined ? [prlimit, ...prlimitArgs(processesMore(limits, inside), bound), '--'] : [];
       const line = commandLine(places, { relay: first, sizes, homeLinks: sizes ? homeLinks(places.homeDir) : [] });
       const watched = sizes ? privateFolders(places.userHome) : [];
       // The relay reports on the last of the run's descriptors (fdLayout).
@@ -333,6 +344,7 @@ export function bubblewrapSandbox(env: NodeJS.ProcessEnv, relay: string | null =
         // HOME is where the private home appears: the person's own path, unless that could not hold it.
         env: { ...withPrivateTemp(command.env, SANDBOX_TMP), ...network.env, HOME: places.userHome, ...scope?.env },
         treeEndsWithIt: true,
+        boxProcesses: inside + 1,
         ...(network.inputs.length > 0 ? { inputs: network.inputs } : {}),
         ...(line.fds.length > 0 ? { fds: line.fds } : {}),
         // bwrap itself starts at /: the tool starts in its folder as bound by descriptor, never at a path looked up again.

@@ -180,8 +180,8 @@ export function openRunCgroup(id: string, limits: ResourceLimits, launcher: stri
   const memoryDir = join(memory.base, name);
   mkdirSync(pidsDir);
   if (memoryDir !== pidsDir) mkdirSync(memoryDir);
-  // bwrap's own monitor process is in the cgroup too (it is what the launcher becomes): one more than the run's allowance.
-  writeFileSync(join(pidsDir, 'pids.max'), String(limits.processes + 1));
+  // Until launch() says how many processes the box itself runs, the run's own allowance.
+  writeFileSync(join(pidsDir, 'pids.max'), String(limits.processes));
   const bytes = String(limits.memoryMiB * MIB);
   if (memory.version === 2) {
     writeFileSync(join(memoryDir, 'memory.max'), bytes);
@@ -197,6 +197,8 @@ export function openRunCgroup(id: string, limits: ResourceLimits, launcher: stri
   open.add(name);
   return {
     launch(command) {
+      // The box's own processes (bwrap, what the launcher becomes, its init and the relay) are in the cgroup too.
+      writeFileSync(join(pidsDir, 'pids.max'), String(limits.processes + (command.boxProcesses ?? 0)));
       return { ...command, program: launcher, args: [...entries, '--', command.program, ...command.args] };
     },
     refused(result) {

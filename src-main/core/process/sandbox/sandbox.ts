@@ -71,6 +71,8 @@ export interface SpawnCommand {
   env: Record<string, string>;
   /** Set by a sandbox whose PID namespace ends everything the tool started when it exits. */
   treeEndsWithIt?: boolean;
+  /** How many processes the sandbox itself runs beside the tool's (bwrap, its init, the relay): a cgroup holding the run allows that many more. */
+  boxProcesses?: number;
   /** Data for file descriptors 3, 4, … of the spawned program, each read to its end (bwrap's seccomp filter). */
   inputs?: Uint8Array[];
   /** Open descriptors passed on after `inputs`, in order (what bubblewrap binds by descriptor). */

@@ -10,6 +10,7 @@
  * resolved by the proxy, so no DNS service either); `network: host` is for bubblewrap only.
  */
 import { spawnSync } from 'node:child_process';
+import { templateErrors } from '../../../shared/error-messages/templates.js';
 import type { SandboxProfile } from '../../../shared/runs.js';
 import { proxyEnv } from '../network/proxy-env.js';
 import { programInSnapshot, uncontained, withPrivateTemp, type RunPlaces, type Sandbox, type SpawnCommand } from './sandbox.js';
@@ -118,7 +119,10 @@ export function seatbeltSandbox(): Sandbox {
     // macOS has no prlimit, and sandbox-exec sets no limits: nothing but a shell's ulimit would, and a tool never gets a shell.
     limitsUnavailable: () => unavailable() ?? 'macOS offers no way to set resource limits on a program without a shell, so runs there get none',
     wrap(command: SpawnCommand, places: RunPlaces): SpawnCommand {
-      if (places.profile.name === 'none' || unavailable(places.profile) !== null) return uncontained(command, places);
+      if (places.profile.name === 'none') return uncontained(command, places);
+      // Decided as contained: a sandbox gone since is a refusal, never a run without one.
+      const why = unavailable(places.profile);
+      if (why !== null) throw templateErrors.sandboxGone(why);
       const port = proxyPort(places);
       const env = { ...withPrivateTemp(command.env, places.tempDir), HOME: places.homeDir };
       return { program: SANDBOX_EXEC, args: seatbeltArgs(command, places), env: port === null ? env : { ...env, ...proxyEnv(`127.0.0.1:${port}`) } };

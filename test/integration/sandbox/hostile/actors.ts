@@ -60,6 +60,8 @@ const SKILLS: Record<string, Record<string, unknown>> = {
   'probe-ws-limits': { timeout: 10, limits: { file_size_mb: 1 } },
   // Small enough that filling what it may fill is cheap: 32 MiB per file and per private folder (four of them), 256 MiB of memory.
   'probe-small': { read_only: true, timeout: 60, limits: { file_size_mb: 32, memory_mb: 256 } },
+  // Four processes for the tool, however many the box itself runs beside it.
+  'probe-procs': { read_only: true, timeout: 30, limits: { processes: 4 } },
 };
 
 function probeSkill(name: string, frontmatter: Record<string, unknown>): string {

@@ -41,6 +41,11 @@ asRootAndUser((actor) => {
     expect(left.stdout).toBe('');
   });
 
+  it("the process limit is the tool's own: with processes: 4 the tool and exactly three children run, whatever the box runs beside them", LONG, async () => {
+    const counted = await attack(actor, 'probe-procs', 'sh', { script: `exec ${COUNT_FORKS}` });
+    expect(resultOf(counted.report).stdout).toBe('refused after 3\n');
+  });
+
   it('a 4 GiB allocation fails inside the run', LONG, async () => {
     const { report } = await attack(actor, 'probe-ro', 'sh', { script: `perl -e '$x = "a" x (4 * 1024 ** 3); print "allocated\\n"'; echo "status $?"` });
     const result = resultOf(report);

@@ -15,7 +15,10 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
+
+// Taken when helpers are first started: a command that starts none (a search the parse cache answers) does not load worker threads.
+const workerThreads = () => process.getBuiltinModule('node:worker_threads');
 
 /** The jobs parallel-worker.ts can run, each a module it imports by name. */
 export type JobName = 'skill-parse' | 'catalog-rows';
@@ -122,9 +125,10 @@ function startHelpers(script: string, count: number, job: JobName): Helpers {
   const workers: Worker[] = [];
   const ports: MessagePort[] = [];
   for (let i = 0; i < count; i++) {
+    const { MessageChannel, Worker: Helper } = workerThreads();
     const { port1, port2 } = new MessageChannel();
     const data: HelperData = { job, port: port2 };
-    const worker = new Worker(script, { workerData: data, transferList: [port2] });
+    const worker = new Helper(script, { workerData: data, transferList: [port2] });
     // A helper that fails to start or dies leaves its inputs to this thread: its error costs only time.
     worker.on('error', () => undefined);
     // One still starting when the work is done must not hold the process open.
@@ -223,6 +227,7 @@ export function runInParallel<I, O>(
     }
   };
   const drain = (): void => {
+    const { receiveMessageOnPort } = workerThreads();
     for (const port of ports) {
       for (let message = receiveMessageOnPort(port); message !== undefined; message = receiveMessageOnPort(port)) {
         for (const [index, output, ok] of message.message as HelperBatch) {

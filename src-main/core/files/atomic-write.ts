@@ -3,7 +3,7 @@
  * bytes go to a temp file beside it (named for this process), are flushed, then renamed over it.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { close, closeSync, fchmodSync, fdatasync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 
 export interface AtomicWriteOptions {
   /** The new file's mode (0644 by default), filtered by the umask as open filters it. */
@@ -26,6 +26,46 @@ export function commitTemp(temp: string, target: string): void {
     closeSync(fd);
   }
   renameSync(temp, target);
+}
+
+/**
+ * Sends what has been written to a big temp file so far on its way to disk (fdatasync on a helper
+ * thread) while its writer goes on, so that commitTemp's fsync waits for the last part only, not
+ * for the whole file at once. Best effort and never a guarantee: commitTemp's fsync still makes
+ * the file durable. `finish` once the file is written; the handle closes when the last flush is done.
+ */
+export class FlushAhead {
+  private fd: number | null = null;
+  private running = 0;
+  private finished = false;
+
+  constructor(private readonly path: string) {}
+
+  /** Starts a flush of the file as it is now. */
+  flush(): void {
+    if (this.finished) return;
+    try {
+      this.fd ??= openSync(this.path, 'r+');
+    } catch {
+      return;
+    }
+    this.running++;
+    fdatasync(this.fd, () => {
+      this.running--;
+      this.closeWhenDone();
+    });
+  }
+
+  finish(): void {
+    this.finished = true;
+    this.closeWhenDone();
+  }
+
+  private closeWhenDone(): void {
+    if (!this.finished || this.running > 0 || this.fd === null) return;
+    close(this.fd, () => undefined);
+    this.fd = null;
+  }
 }
 
 /** Writes `text` to `target` atomically: temp file, fsync, rename; the temp file is removed on failure. */

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { utcSeconds } from '../timestamps.js';
-import { commitTemp, tempBeside } from '../files/atomic-write.js';
+import { commitTemp, FlushAhead, tempBeside } from '../files/atomic-write.js';
 import { hashBytes, hashFile } from '../files/hash.js';
 import { normaliseText } from '../files/text.js';
 import { ManifestHasher, UNREADABLE, type SkillFile } from '../skills/walk.js';
@@ -70,8 +70,17 @@ export function removeAbandonedTemps(location: IndexLocation): void {
   }
 }
 
+/**
+ * FTS5 keeps new terms in memory up to this many bytes before it writes them out as a segment
+ * (1 MiB by default). A bigger buffer makes fewer, larger segments, and so fewer merges of them
+ * while a big skill is indexed (a 79 MB skill's insert takes about a fifth less CPU). The setting
+ * is stored with the index, which is written once; memory grows by at most this much.
+ */
+const PENDING_TERMS_BYTES = 16 << 20;
+
 const SCHEMA = (tokenizer: TokenizerName): string => `
   CREATE VIRTUAL TABLE sections USING fts5(file, section, content, tokenize='${TOKENIZE_CLAUSE[tokenizer]}');
+  INSERT INTO sections (sections, rank) VALUES ('hashsize', ${PENDING_TERMS_BYTES});
   CREATE TABLE headings (
     id INTEGER PRIMARY KEY,
     file TEXT NOT NULL,
@@ -82,6 +91,9 @@ const SCHEMA = (tokenizer: TokenizerName): string => `
   );
   CREATE TABLE index_meta (key TEXT PRIMARY KEY, value TEXT);
 `;
+
+/** Bytes of sources read between two early flushes of a big index (about four times as much index): see FlushAhead. */
+const FLUSH_EVERY_BYTES = 16 << 20;
 
 /** Made once the headings are in: one sort of 100,000 rows costs less than keeping a B-tree in order through every insert. */
 const HEADINGS_INDEX = 'CREATE INDEX idx_headings_text ON headings(text COLLATE NOCASE)';
@@ -108,13 +120,14 @@ export interface Written {
  * both its hash and its rows, and its rows are inserted before the next file is read, so memory
  * holds one file, not the skill. The source hash is therefore the hash of the bytes indexed.
  */
-function fillIndex(db: Database.Database, location: IndexLocation, files: readonly SkillFile[], tokenizer: TokenizerName): Written {
+function fillIndex(db: Database.Database, location: IndexLocation, files: readonly SkillFile[], tokenizer: TokenizerName, ahead: FlushAhead): Written {
   const insertSection = db.prepare('INSERT INTO sections (file, section, content) VALUES (?, ?, ?)');
   const insertHeading = db.prepare('INSERT INTO headings (file, text, level, start_line, end_line) VALUES (?, ?, ?, ?, ?)');
   const insertMeta = db.prepare('INSERT INTO index_meta (key, value) VALUES (?, ?)');
   return db.transaction((): Written => {
     const manifest = new ManifestHasher();
     const written: Written = { sourceHash: '', files: 0, sections: 0, headings: 0 };
+    let unflushed = 0;
     for (const file of files) {
       let bytes: Buffer | null = null;
       if (isIndexedFile(file.rel)) {
@@ -129,6 +142,11 @@ function fillIndex(db: Database.Database, location: IndexLocation, files: readon
         continue;
       }
       manifest.add(file.rel, hashBytes(bytes));
+      unflushed += bytes.length;
+      if (unflushed >= FLUSH_EVERY_BYTES) {
+        ahead.flush();
+        unflushed = 0;
+      }
       let text: string;
       try {
         text = normaliseText(bytes.toString('utf8'));
@@ -161,6 +179,7 @@ export function writeIndex(location: IndexLocation, files: readonly SkillFile[],
   const self = thisProcess();
   const temp = tempBeside(location.path, self.started === '' ? `${self.pid}` : `${self.pid}-${self.started}`);
   let written: Written;
+  const ahead = new FlushAhead(temp);
   try {
     const db = new Database(temp, dbOptions(options, false));
     try {
@@ -168,7 +187,7 @@ export function writeIndex(location: IndexLocation, files: readonly SkillFile[],
       db.pragma('journal_mode = OFF');
       db.pragma('synchronous = OFF');
       db.exec(SCHEMA(tokenizer));
-      written = fillIndex(db, location, files, tokenizer);
+      written = fillIndex(db, location, files, tokenizer, ahead);
     } finally {
       db.close();
     }
@@ -180,6 +199,8 @@ export function writeIndex(location: IndexLocation, files: readonly SkillFile[],
       // Read-only: the next build removes them (removeAbandonedTemps).
     }
     throw error;
+  } finally {
+    ahead.finish();
   }
   return written;
 }

@@ -204,7 +204,7 @@ export function buildIndex(dir: string, runtimeDir: string, options: BuildOption
   const location = locateIndex(dir, runtimeDir);
   const tokenizer = tokenizerPreference(options.nativeBinding);
   const seen = fileIdentity(location.path);
-  const found = currentIndex(location, walkSkill(dir), tokenizer, options);
+  const found = currentIndex(location, dir, tokenizer, options);
   if ('status' in found) return found;
   try {
     mkdirSync(join(location.path, '..'), { recursive: true });
@@ -235,19 +235,16 @@ export function buildIndex(dir: string, runtimeDir: string, options: BuildOption
   }
 }
 
-/** The up-to-date result for an index that is current and whole, or why it must be (re)built. */
-function currentIndex(
-  location: IndexLocation,
-  walk: SkillWalk,
-  tokenizer: TokenizerName,
-  options: BuildOptions,
-): BuildResult | { reason: BuildResult['reason'] } {
+/** The up-to-date result for an index that is current and whole, or why it must be (re)built; `dir` is walked only when there is an index to check. */
+function currentIndex(location: IndexLocation, dir: string, tokenizer: TokenizerName, options: BuildOptions): BuildResult | { reason: BuildResult['reason'] } {
   const opened = openExisting(location, options);
   if (!('db' in opened)) return { reason: opened.state === 'corrupt' ? 'corrupt' : null };
   const { db, meta } = opened;
   let fresh: Freshness | null;
+  let walk: SkillWalk;
   try {
     if (meta.skillPath !== location.skillPath) throw skillcErrors.indexCollision(location.hash16);
+    walk = walkSkill(dir);
     fresh = checkSources(meta, walk, tokenizer);
     if (fresh === null) return { reason: 'stale' };
     const cheap = (fileSize(location.path) ?? Infinity) <= CHEAP_CHECK_BYTES;

@@ -7,6 +7,7 @@
  * ctime (git's "racily clean" case), so such a fingerprint is not recorded and the hash decides.
  */
 import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { pathStat, type PathStat, type SkillFile, type SkillWalk } from './walk.js';
 
@@ -63,39 +64,58 @@ export interface TreeFingerprint {
  * Hashes each path's stat as treeFingerprint does (a missing path counts too): the paths as one
  * text, the stats as one array of numbers. Hashed at once, and no number made text: a big skill's
  * 5,000 files made 15,000 float-to-text conversions and as many path joins each time it was looked at.
+ * The numbers go straight into one array sized for every path: no object or growing array a path.
  */
 class TreeHasher {
   private names = '';
-  private stats: number[] = [];
+  private readonly stats: Float64Array;
+  private at = 0;
   newest = 0;
+
+  constructor(paths: number) {
+    this.stats = new Float64Array(paths * 4);
+  }
 
   add(kind: string, rel: string, st: PathStat | undefined): void {
     this.names += `${kind}\0${rel}\n`;
+    const at = this.at;
+    this.at += 4;
     if (st === undefined) {
-      // No size is negative: a missing path reads as no stat could.
-      this.stats.push(-1, 0, 0, 0);
+      // No size is negative: a missing path reads as no stat could (its other numbers stay 0).
+      this.stats[at] = -1;
       return;
     }
     if (st.ctimeMs > this.newest) this.newest = st.ctimeMs;
-    this.stats.push(st.size, st.mtimeMs, st.ctimeMs, st.ino);
+    this.stats[at] = st.size;
+    this.stats[at + 1] = st.mtimeMs;
+    this.stats[at + 2] = st.ctimeMs;
+    this.stats[at + 3] = st.ino;
   }
 
   done(): TreeFingerprint {
-    const hash = createHash('sha256').update(this.names).update(new Uint8Array(Float64Array.from(this.stats).buffer));
+    const hash = createHash('sha256').update(this.names).update(new Uint8Array(this.stats.buffer, 0, this.at * 8));
     return { fingerprint: hash.digest('hex'), newest: this.newest };
+  }
+}
+
+/** The stat of `abs` as statSync gives it (links followed), or undefined when there is none: read, not copied. */
+function statOf(abs: string): PathStat | undefined {
+  try {
+    return statSync(abs, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
   }
 }
 
 /** Digest of the stats of every path of `tree` under `dir` (a missing path counts too). */
 export function treeFingerprint(dir: string, tree: SkillTree): TreeFingerprint {
-  const hasher = new TreeHasher();
+  const hasher = new TreeHasher(1 + tree.dirs.length + tree.files.length + tree.links.length);
   // A walk's relative paths are normal (`/`-separated, no `.` or `..`): joined without path.join's normalising.
   const prefix = dir.endsWith(sep) ? dir : `${dir}${sep}`;
-  const add = (kind: string, rel: string): void => hasher.add(kind, rel, pathStat(rel === '' ? dir : `${prefix}${rel}`));
-  add('d', '');
-  for (const rel of tree.dirs) add('d', rel);
-  for (const rel of tree.files) add('f', rel);
-  for (const rel of tree.links) add('l', rel);
+  hasher.add('d', '', statOf(dir));
+  for (const rel of tree.dirs) hasher.add('d', rel, statOf(`${prefix}${rel}`));
+  for (const rel of tree.files) hasher.add('f', rel, statOf(`${prefix}${rel}`));
+  for (const rel of tree.links) hasher.add('l', rel, statOf(`${prefix}${rel}`));
   return hasher.done();
 }
 
@@ -106,10 +126,11 @@ export function treeFingerprint(dir: string, tree: SkillTree): TreeFingerprint {
 export function walkFingerprint(dir: string, walk: SkillWalk): TreeFingerprint {
   const dirStats = walk.dirStats;
   if (dirStats === undefined) return treeFingerprint(dir, treeOf(walk));
-  const hasher = new TreeHasher();
+  const links = [...walk.escaped, ...walk.dangling];
+  const hasher = new TreeHasher(1 + walk.dirs.length + walk.files.length + links.length);
   hasher.add('d', '', dirStats.get(''));
   for (const rel of walk.dirs) hasher.add('d', rel, dirStats.get(rel));
   for (const file of walk.files) hasher.add('f', file.rel, file);
-  for (const rel of [...walk.escaped, ...walk.dangling]) hasher.add('l', rel, pathStat(join(dir, rel)));
+  for (const rel of links) hasher.add('l', rel, pathStat(join(dir, rel)));
   return hasher.done();
 }

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildIndex, locateIndex, openIndexForSearch, SCHEMA_VERSION } from '../../../src-main/core/search/skill-index.js';
 import { searchSkill } from '../../support/index-reads.js';
 import { tokenizerPreference } from '../../../src-main/core/search/tokenizer.js';
@@ -249,6 +249,37 @@ describe('RFC-0004:C-INDEX atomic swap', () => {
     buildIndex(dir, runtime);
     expect(existsSync(reused)).toBe(false);
     expect(existsSync(mine)).toBe(true);
+  });
+});
+
+/** How many descriptors this process holds on `file` (Linux: /proc/self/fd; a renamed file's are listed by its new name). */
+function handlesOn(file: string): number {
+  let count = 0;
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      if (readlinkSync(`/proc/self/fd/${fd}`) === file) count++;
+    } catch {
+      // Closed since it was listed.
+    }
+  }
+  return count;
+}
+
+describe.runIf(process.platform === 'linux')('RFC-0004:C-INDEX a build flushed ahead', () => {
+  it('a build reading more than the early-flush step (16 MB) writes a whole index and keeps no handle on it', async () => {
+    // Two files of ~9 MB each: the temp file is flushed ahead once the second one is read.
+    const paragraph = 'The kernel schedules a worker thread for each queued request and retries with backoff.\n\n';
+    const body = (word: string): string => `# Part ${word}\n\n${paragraph.repeat(100_000)}## The ${word} section\n\nOnly here: ${word}.\n`;
+    const { dir, runtime, path } = setup({
+      'SKILL.md': '---\nname: skill\ndescription: d\n---\n# Skill\n',
+      'a.md': body('zanzibar'),
+      'b.md': body('quixotic'),
+    });
+    expect(buildIndex(dir, runtime)).toMatchObject({ status: 'created', files: 3 });
+    expect(query<{ ok: string }>(path, 'PRAGMA integrity_check(1)').map((row) => Object.values(row)[0])).toEqual(['ok']);
+    expect(searchSkill(dir, runtime, 'quixotic').results.map((hit) => hit.section)).toContain('The quixotic section');
+    // The temp file was renamed to the index: a handle left open on it would be listed under the index's name.
+    await vi.waitFor(() => expect(handlesOn(path)).toBe(0));
   });
 });
 

@@ -4,10 +4,12 @@
  * then a journal (`txn-<pack>.json`) is written: from that moment the change is decided and
  * `recover` finishes it — the lock first, then the old version moved aside, then one rename puts
  * the new one in place. Before the journal, nothing outside `.staging` has changed, and recovery
- * simply deletes what was staged. Only one process changes packs at a time (`.staging/lock`).
+ * simply deletes what was staged. Only one process changes packs at a time (`.staging/lock`), and
+ * within it one change at a time.
  */
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { join, resolve } from 'node:path';
 import type { SkilltrayError } from '../../shared/skilltray-error.js';
 import { packErrors } from '../../shared/error-messages/packs.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
@@ -32,34 +34,70 @@ const journalPath = (home: string, pack: string): string => join(stagingDir(home
 /** The folder under `.staging` a change works in. */
 export const workDir = (home: string, id: string): string => join(stagingDir(home), id);
 
-/** Takes the packs lock (E308 while a live process holds it; a dead holder's lock is taken over) and returns its release. */
+/**
+ * Takes the packs lock (E308 while a live process holds it — this one included; a dead holder's lock
+ * is taken over) and returns its release, which removes the lock only while it is still the one written here.
+ */
 function acquire(home: string): () => void {
   mkdirSync(stagingDir(home), { recursive: true });
   const path = join(stagingDir(home), 'lock');
+  const self = thisProcess();
+  // The token tells this hold from any later one, so a release never removes another holder's lock.
+  const mine = `${self.pid} ${self.started} ${randomUUID()}`;
   for (let attempt = 0; ; attempt++) {
     try {
       const fd = openSync(path, 'wx', 0o600);
-      const self = thisProcess();
-      writeSync(fd, `${self.pid} ${self.started}`);
+      writeSync(fd, mine);
       closeSync(fd);
-      return () => rmSync(path, { force: true });
+      return () => {
+        if (lockText(path) === mine) rmSync(path, { force: true });
+      };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw busy(error);
       const holder = holderOf(path);
-      if (holder !== null && holder.pid !== process.pid && isAlive(holder)) throw busy(error, holder.pid);
+      if (holder !== null && heldByLive(holder)) throw busy(error, holder.pid);
       rmSync(path, { force: true });
     }
   }
 }
 
-/** Takes the packs lock, finishes or cleans what an interrupted change left, runs `work`, and releases the lock. */
+/**
+ * Whether the lock's holder is a live process: a reused pid is told apart by its start time, and a
+ * lock naming this pid with no start time is an older version's, left before this process began.
+ */
+function heldByLive(holder: ProcessIdentity): boolean {
+  const self = thisProcess();
+  if (holder.pid === self.pid && holder.started === '' && self.started !== '') return false;
+  return isAlive(holder);
+}
+
+/** The tail of the queue of changes this process makes in each home, so they take the lock one after another. */
+const queues = new Map<string, Promise<unknown>>();
+
+/**
+ * Takes the packs lock, finishes or cleans what an interrupted change left, runs `work`, and releases
+ * the lock. Calls in one process (IPC and HTTP at once) wait their turn; another live process gets E308.
+ */
 export async function withPacksLock<T>(home: string, work: () => Promise<T> | T): Promise<T> {
-  const release = acquire(home);
+  const key = resolve(home);
+  const before = queues.get(key) ?? Promise.resolve();
+  const run = before.then(() => {
+    const release = acquire(home);
+    return (async () => {
+      try {
+        recoverLocked(home);
+        return await work();
+      } finally {
+        release();
+      }
+    })();
+  });
+  const tail = run.catch(() => undefined);
+  queues.set(key, tail);
   try {
-    recoverLocked(home);
-    return await work();
+    return await run;
   } finally {
-    release();
+    if (queues.get(key) === tail) queues.delete(key);
   }
 }
 
@@ -67,15 +105,18 @@ function busy(cause: unknown, pid?: number): SkilltrayError {
   return packErrors.busy(cause, pid);
 }
 
-/** The process the lock file names (`<pid> <start token>`; a lock of an older version holds the pid alone), null when unreadable. */
-function holderOf(path: string): ProcessIdentity | null {
-  let text: string;
+/** The lock file's text, '' when it is gone or unreadable. */
+function lockText(path: string): string {
   try {
-    text = readFileSync(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch {
-    return null;
+    return '';
   }
-  const [pid, started = ''] = text.trim().split(' ');
+}
+
+/** The process the lock file names (`<pid> <start token> <hold token>`; older versions wrote less), null when unreadable. */
+function holderOf(path: string): ProcessIdentity | null {
+  const [pid, started = ''] = lockText(path).trim().split(' ');
   const holder = Number.parseInt(pid ?? '', 10);
   return Number.isInteger(holder) ? { pid: holder, started } : null;
 }
@@ -140,7 +181,7 @@ export function recoverPacks(home: string): void {
   const lock = join(stagingDir(home), 'lock');
   if (existsSync(lock)) {
     const holder = holderOf(lock);
-    if (holder !== null && isAlive(holder)) return;
+    if (holder !== null && heldByLive(holder)) return;
   }
   try {
     const release = acquire(home);

@@ -132,6 +132,7 @@ export async function inspectArchive(kind: ArchiveKind, file: string): Promise<E
     const rel = budget.path(entry.raw);
     if (rel === null) return !budget.exceeded;
     if (rel === '') return true;
+    if (!budget.entry(rel, entry.type)) return false;
     budget.mode(rel, entry.mode);
     if (entry.type === 'file') return budget.file(rel, entry.size);
     if (entry.type !== 'directory' && entry.type !== 'symlink') budget.special(rel, entry.type);

@@ -1,18 +1,21 @@
 /**
  * What every entry of a pack is checked against while it is read, before anything is written:
  * its path stays inside the pack (and is not absurdly deep or long), it is a plain file, directory
- * or symlink, it carries no setuid bit, and the pack stays within its file count and sizes
- * (declared and actually read).
+ * or symlink, it carries no setuid bit, and the pack stays within its entry count (files, folders
+ * and links alike), file count and sizes (declared and actually read).
  */
 import type { ScanFinding } from '../../shared/packs.js';
-import { MAX_FILE_BYTES, MAX_PACK_BYTES, MAX_PACK_FILES, MAX_PATH_BYTES, MAX_PATH_DEPTH, finding } from './findings.js';
+import { MAX_FILE_BYTES, MAX_PACK_BYTES, MAX_PACK_ENTRIES, MAX_PACK_FILES, MAX_PATH_BYTES, MAX_PATH_DEPTH, finding } from './findings.js';
 
 const MIB = 1024 * 1024;
 
 /** The checks and counts of one read of a pack; `findings` holds what it refused or flagged. */
 export class EntryBudget {
+  /** Every entry, of whatever kind, and every folder a path implies, each counted once. */
+  entries = 0;
   files = 0;
   bytes = 0;
+  private readonly folders = new Set<string>(['']);
   readonly findings: ScanFinding[] = [];
   /** Set once a limit is passed: reading stops, nothing more is worth looking at. */
   exceeded = false;
@@ -40,6 +43,29 @@ export class EntryBudget {
       return null;
     }
     return rel;
+  }
+
+  /**
+   * Counts the entry `rel` of `type` and the folders above it not counted yet; false once the pack
+   * holds too many (S309), whatever they are — 30,000 folders and links are as much a bomb as files.
+   */
+  entry(rel: string, type: string): boolean {
+    if (this.exceeded) return false;
+    for (let slash = rel.indexOf('/'); slash !== -1; slash = rel.indexOf('/', slash + 1)) this.folder(rel.slice(0, slash));
+    if (type === 'directory') this.folder(rel);
+    else this.entries++;
+    if (this.entries > MAX_PACK_ENTRIES)
+      this.stop(
+        rel,
+        `the pack holds more than ${MAX_PACK_ENTRIES.toLocaleString('en')} entries (files, folders and links together: an archive bomb, or not a skill pack)`,
+      );
+    return !this.exceeded;
+  }
+
+  private folder(rel: string): void {
+    if (this.folders.has(rel)) return;
+    this.folders.add(rel);
+    this.entries++;
   }
 
   /** Counts a file of `size` bytes (declared or read so far); false once the pack is too big (S309). */

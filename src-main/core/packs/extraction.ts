@@ -14,7 +14,7 @@ import type { ScanFinding } from '../../shared/packs.js';
 import { SkilltrayError } from '../../shared/skilltray-error.js';
 import { packErrors } from '../../shared/error-messages/packs.js';
 import { EntryBudget } from './entry-budget.js';
-import { finding, UNEXTRACTABLE } from './findings.js';
+import { finding, MAX_TARGET_BYTES, UNEXTRACTABLE } from './findings.js';
 import { linkDestination } from './link-target.js';
 
 /** One entry of a source as it describes itself, before anything is written. */
@@ -34,9 +34,6 @@ export interface PackEntry {
 export type EntryWalk = (visit: (entry: PackEntry) => Promise<boolean>) => Promise<void>;
 
 type Made = { kind: 'directory' | 'file' } | { kind: 'symlink'; target: string };
-
-/** Longest symlink target read. */
-const MAX_TARGET_BYTES = 4096;
 
 async function readTarget(stream: AsyncIterable<Buffer>): Promise<string | null> {
   const chunks: Buffer[] = [];
@@ -101,6 +98,7 @@ class Extraction {
     const rel = this.budget.path(entry.raw);
     if (rel === null) return false;
     if (rel === '') return true;
+    if (!this.budget.entry(rel, entry.type)) return false;
     const existing = this.made.get(rel);
     if (entry.type === 'directory' && existing?.kind === 'directory') return true;
     if (existing !== undefined)

@@ -7,6 +7,10 @@ import { FINDING_CODES, type FindingCode, type FindingSeverity, type ScanFinding
 
 /** Most files a pack may hold (the loader reads at most this many per skill). */
 export const MAX_PACK_FILES = 10_000;
+/** Most entries a pack may hold: files, folders (listed or implied by a path) and links together. */
+export const MAX_PACK_ENTRIES = 20_000;
+/** Longest symlink target read. */
+export const MAX_TARGET_BYTES = 4096;
 /** Largest single file. */
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
 /** Largest pack, all files together. */

@@ -14,6 +14,7 @@ import { packErrors } from '../../shared/error-messages/packs.js';
 import type { PackSignature } from '../../shared/packs.js';
 import type { EntryBudget } from './entry-budget.js';
 import type { EntryWalk } from './extraction.js';
+import { finding, MAX_TARGET_BYTES } from './findings.js';
 import { gnupgHome, trustedKeysPath } from './layout.js';
 
 /** The environment git runs with: no prompts (a missing credential fails instead of hanging), safe transports only. */
@@ -105,8 +106,9 @@ export interface TreeItem {
 const LS_TREE_LINE = /^(\d+) (\w+) ([0-9a-f]+) +(-|\d+)\t([\s\S]*)$/;
 
 /**
- * The blobs of `commit`'s tree, counted against `budget` as git lists them: the listing stops (and
- * git is stopped) at the first limit passed, so a tree of 100,000 paths costs 10,001 lines.
+ * The blobs of `commit`'s tree, counted against `budget` as git lists them (links and the folders
+ * their paths imply included): the listing stops (and git is stopped) at the first limit passed, so
+ * a tree of 100,000 paths costs 10,001 lines.
  */
 export async function listCommit(dir: string, commit: string, ctx: { env: NodeJS.ProcessEnv; home: string }, budget: EntryBudget): Promise<TreeItem[]> {
   const lister = execa('git', [...gitConfig(ctx.home), 'ls-tree', '-r', '-l', '-z', commit], {
@@ -126,7 +128,14 @@ export async function listCommit(dir: string, commit: string, ctx: { env: NodeJS
     const rel = budget.path(path);
     if (rel === null) return !budget.exceeded;
     const bytes = Number(size);
-    if (mode !== '120000' && !budget.file(rel, bytes)) return false;
+    const link = mode === '120000';
+    if (!budget.entry(rel, link ? 'symlink' : 'file')) return false;
+    // A link's blob is read whole into memory: its size is held to a target's before it is read.
+    if (link && bytes > MAX_TARGET_BYTES) {
+      budget.findings.push(finding('S313', rel, `symlink ${rel} has no usable target (its ${bytes} bytes are over ${MAX_TARGET_BYTES})`));
+      return false;
+    }
+    if (!link && !budget.file(rel, bytes)) return false;
     items.push({ path, mode, object, size: bytes });
     return true;
   };

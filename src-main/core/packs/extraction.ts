@@ -6,7 +6,7 @@
  * inside the tree (link-target.ts), so nothing is ever written under one. A refused source leaves
  * nothing behind: the folder is removed and the findings say why.
  */
-import { constants, createWriteStream, mkdirSync, openSync, rmSync, symlinkSync } from 'node:fs';
+import { closeSync, constants, createWriteStream, mkdirSync, openSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -151,8 +151,16 @@ class Extraction {
     // O_EXCL refuses whatever is already there, a link included; O_NOFOLLOW says so twice.
     const fd = openSync(join(this.dest, rel), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, (entry.mode & 0o755) | 0o600);
     this.made.set(rel, { kind: 'file' });
+    let data: AsyncIterable<Buffer>;
     try {
-      await pipeline(Readable.from(await entry.open()), counter, createWriteStream('', { fd }));
+      data = await entry.open();
+    } catch (error) {
+      // An entry that cannot be read (an unsupported zip method) must not leave its destination open.
+      closeSync(fd);
+      throw error;
+    }
+    try {
+      await pipeline(Readable.from(data), counter, createWriteStream('', { fd }));
     } catch (error) {
       if (error instanceof SkilltrayError && budget.exceeded) return false;
       throw error;

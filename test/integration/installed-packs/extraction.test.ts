@@ -5,10 +5,12 @@
  * when refused, when forced, or over HTTP; the person's decoy files stay exactly as they were.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { archiveEntries } from '../../../src-main/core/packs/archive.js';
+import { extractEntries } from '../../../src-main/core/packs/extraction.js';
 import type { FindingCode, ScanReport } from '../../../src-main/shared/packs.js';
 import { git, tar, tarGz, toolSkill, zip, type ArchiveEntry } from '../../support/pack-sources.js';
 import { tempDir, testHome, writeFiles, writeSkill, type TestHome } from '../../support/temp.js';
@@ -349,4 +351,24 @@ describe('hostile folders and repositories go through the same extraction', () =
       expectStagingEmpty(t);
     },
   );
+});
+
+describe('an entry that cannot be read leaves no file descriptor open', () => {
+  it('five extractions of a zip whose entry cannot be opened (bzip2, method 12) each fail with E302 and leave the process its descriptors', async () => {
+    const base = tempDir();
+    const source = zip(join(base, 'bz.zip'), [{ name: 'p/SKILL.md', data: 'x' }]);
+    // Mark the one entry bzip2-compressed, in its local header and its central directory record.
+    const bytes = readFileSync(source);
+    bytes.writeUInt16LE(12, 8);
+    bytes.writeUInt16LE(12, bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])) + 10);
+    writeFileSync(source, bytes);
+    const descriptors = (): number => readdirSync('/proc/self/fd').length;
+    const before = descriptors();
+    for (let i = 0; i < 5; i++) {
+      const error = await rejectionOf(extractEntries(archiveEntries('zip', source), join(base, `out-${i}`), source, () => undefined));
+      expect(error.code).toBe('E302');
+      expect(existsSync(join(base, `out-${i}`))).toBe(false);
+    }
+    expect(descriptors()).toBe(before);
+  });
 });

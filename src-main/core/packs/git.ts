@@ -8,6 +8,7 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { execa } from 'execa';
 import type { SkilltrayError } from '../../shared/skilltray-error.js';
 import { packErrors } from '../../shared/error-messages/packs.js';
@@ -118,6 +119,8 @@ export async function listCommit(dir: string, commit: string, ctx: { env: NodeJS
     encoding: 'buffer',
   });
   const items: TreeItem[] = [];
+  // Decoded across chunks: a character split by a 64 KiB read must not become U+FFFD.
+  const decoder = new StringDecoder('utf8');
   let rest = '';
   let stopped = false;
   const take = (record: string): boolean => {
@@ -141,7 +144,7 @@ export async function listCommit(dir: string, commit: string, ctx: { env: NodeJS
   };
   try {
     for await (const chunk of lister.stdout as AsyncIterable<Buffer>) {
-      const records = (rest + Buffer.from(chunk).toString('utf8')).split('\0');
+      const records = (rest + decoder.write(chunk)).split('\0');
       rest = records.pop() ?? '';
       if (!records.every(take)) {
         stopped = true;

@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { execa } from 'execa';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -88,7 +89,7 @@ describe('every entry counts against the one entry limit', () => {
     const base = tempDir();
     const walk: EntryWalk = async (visit) => {
       for (let i = 0; i <= MAX_PACK_ENTRIES; i++)
-        if (!(await visit({ raw: `l/${i}`, type: 'symlink', mode: 0o777, size: 0, open: () => Promise.resolve([Buffer.from('../x')]) }))) return;
+        if (!(await visit({ raw: `l/${i}`, type: 'symlink', mode: 0o777, size: 0, open: async () => Readable.from([Buffer.from('../x')]) }))) return;
     };
     const dest = join(base, 'out');
     const findings = await extractEntries(walk, dest, 'test', () => undefined);

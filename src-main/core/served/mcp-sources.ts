@@ -159,9 +159,10 @@ export class McpSources {
         throw servedErrors.notServed(full, `is refused, so it cannot be approved: ${seen.refusal?.message ?? ''}`);
       if (seen.digest !== confirm)
         throw servedErrors.changed(full, 'is not the one you were shown (its files changed since): look at it again and approve it again');
+      // The folder first: an approval is kept only once what it loads is written (a folder left without one is removed by the next sync).
+      this.files.writeSkill(source, skill, seen.files);
       state.approved[skill] = { uri: seen.uri, files: seen.files, digest: seen.digest, grants, approvedAt: Date.now() };
       this.files.saveState(source, state);
-      this.files.writeSkill(source, skill, seen.files);
       this.deps.onChanged([full]);
       const { skillStatus } = await import('./source-status.js');
       return skillStatus(this.files, this.deps.registry, source, skill, state);
@@ -189,7 +190,13 @@ export class McpSources {
     }
     state.checkedAt = Date.now();
     this.files.saveState(record.name, state);
-    this.sync(record.name, state);
+    try {
+      this.sync(record.name, state);
+    } catch (error) {
+      // A folder that cannot be written is this source's failure: it is said, and the other sources still refresh.
+      state.error = toSkilltrayError(error).toJSON();
+      this.files.saveState(record.name, state);
+    }
   }
 
   /** Writes the folder of every approved skill served as approved, removes every other, prunes unneeded files, and says what changed. */

@@ -67,8 +67,12 @@ function boundedFetch(max: number, cut: (why: string) => void): FetchLike {
   };
 }
 
-/** Opens a connection to `source` and checks that it declares the Skills extension (E863, E864). */
-export async function openLink(source: SourceRecord, env: NodeJS.ProcessEnv, version: string): Promise<McpLink> {
+/**
+ * Opens a connection to `source` and checks that it declares the Skills extension (E863, E864). Once
+ * `signal` aborts, every call fails with its reason and closing stops the server at once.
+ */
+export async function openLink(source: SourceRecord, env: NodeJS.ProcessEnv, version: string, signal?: AbortSignal): Promise<McpLink> {
+  signal?.throwIfAborted();
   const [{ Client }, { StreamableHTTPClientTransport }] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'),
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
@@ -83,9 +87,12 @@ export async function openLink(source: SourceRecord, env: NodeJS.ProcessEnv, ver
           requestInit: { headers: how.headers },
           fetch: boundedFetch(MAX_MESSAGE_BYTES, (why) => void (cutOff = why)),
         });
+  if (transport instanceof BoundedChildTransport) signal?.addEventListener('abort', () => transport.abandon(), { once: true });
   const failure = (): string | null => (transport instanceof BoundedChildTransport ? transport.failure : cutOff);
   /** Any failure of a call as a coded error: past a bound E868, anything else E863 (with the server's last words). */
   const coded = (error: unknown): Error => {
+    // The SDK wraps an abort's reason in an McpError of its own: the reason itself says why.
+    if (signal?.aborted === true && signal.reason instanceof Error) return signal.reason;
     const cut = failure();
     if (cut !== null)
       return servedErrors.tooLarge(`MCP source '${source.name}' was cut off`, `${MAX_MESSAGE_BYTES} bytes a message`, { source: source.name, why: cut });
@@ -95,7 +102,7 @@ export async function openLink(source: SourceRecord, env: NodeJS.ProcessEnv, ver
     return servedErrors.unreachable(source.name, why);
   };
   try {
-    await client.connect(transport, { timeout: REQUEST_TIMEOUT_MS });
+    await client.connect(transport, { timeout: REQUEST_TIMEOUT_MS, signal });
   } catch (error) {
     await client.close().catch(() => undefined);
     throw coded(error);
@@ -104,9 +111,10 @@ export async function openLink(source: SourceRecord, env: NodeJS.ProcessEnv, ver
     await client.close().catch(() => undefined);
     throw servedErrors.noExtension(source.name, SKILLS_EXTENSION);
   }
-  const options = { timeout: REQUEST_TIMEOUT_MS };
+  const options = { timeout: REQUEST_TIMEOUT_MS, signal };
   const call = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
+      signal?.throwIfAborted();
       return await work();
     } catch (error) {
       throw coded(error);

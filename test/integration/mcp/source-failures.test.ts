@@ -8,10 +8,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { openLink } from '../../../src-main/core/served/mcp-link.js';
 import { McpSources } from '../../../src-main/core/served/mcp-sources.js';
 import type { SkillRegistry } from '../../../src-main/core/skills/registry.js';
 import { PROCESS_FIXTURES, tempDir } from '../../support/temp.js';
+import { onCleanup } from '../server/helpers.js';
 
 const SERVER = join(PROCESS_FIXTURES, 'skills-server.mjs');
 const hex = (bytes: string): string => createHash('sha256').update(bytes).digest('hex');
@@ -49,11 +51,15 @@ const requests = (count: string, method: string): number =>
         .filter((line) => line === method).length
     : 0;
 
-function sources(options: { fetchDeadlineMs?: number } = {}): { sources: McpSources; home: string; changed: string[][] } {
-  const home = join(tempDir(), 'home');
+function sources(options: { fetchDeadlineMs?: number; home?: string } = {}): { sources: McpSources; home: string; changed: string[][] } {
+  const home = options.home ?? join(tempDir(), 'home');
   const changed: string[][] = [];
   const registry = { get: () => undefined } as unknown as SkillRegistry;
-  return { sources: new McpSources({ home, env: process.env, registry, onChanged: (names) => changed.push([...names]), ...options }), home, changed };
+  return {
+    sources: new McpSources({ home, env: process.env, registry, onChanged: (names) => changed.push([...names]), fetchDeadlineMs: options.fetchDeadlineMs }),
+    home,
+    changed,
+  };
 }
 
 const command = (file: string): string[] => [process.execPath, SERVER, file];
@@ -114,5 +120,60 @@ describe('an MCP source whose skill cannot be written', () => {
     await s.refresh();
     expect(requests(second.count, 'skills/list')).toBe(3);
     expect(readdirSync(join(home, 'mcp', 'skills'))).toEqual([]);
+  });
+});
+
+describe('a slow or stuck MCP source', () => {
+  it('is given up when it is removed, not waited for, and holds up no other source', async () => {
+    const { sources: s, home } = sources();
+    const stuck = scenario([honest('slow')], { stall: { 'skills/list': 1 } });
+    const other = scenario([honest('two')]);
+    await s.add({ name: 'slow', command: command(stuck.file) });
+    const two = await s.add({ name: 'b', command: command(other.file) });
+    const refreshing = s.refresh();
+    // The refresh now waits on a listing the server never answers.
+    await vi.waitFor(() => expect(requests(stuck.count, 'skills/list')).toBe(2), { timeout: 15_000 });
+    await s.approve('b.two', two.skills[0]?.digest as string, false);
+    const first = await Promise.race([s.remove('slow').then(() => 'removed'), refreshing.then(() => 'refreshed')]);
+    expect(first).toBe('removed');
+    expect(existsSync(join(home, 'mcp', 'sources', 'slow'))).toBe(false);
+    const refreshed = await refreshing;
+    expect(refreshed.map((source) => [source.name, source.error])).toEqual([['b', null]]);
+    expect(existsSync(join(home, 'mcp', 'sources', 'slow'))).toBe(false);
+    expect((await s.list()).map((source) => source.name)).toEqual(['b']);
+  });
+
+  it('fails past its deadline with E863 saying so, keeping what it had approved', async () => {
+    const { sources: patient, home } = sources();
+    // Its files are read again (none is kept any more), then the skills/get that confirms them never answers.
+    const stuck = scenario([honest('one')], { stall: { 'skills/get': 1 } });
+    const added = await patient.add({ name: 'a', command: command(stuck.file) });
+    await patient.approve('a.one', added.skills[0]?.digest as string, false);
+    rmSync(join(home, 'mcp', 'sources', 'a', 'blobs'), { recursive: true });
+    const { sources: hasty } = sources({ home, fetchDeadlineMs: 1500 });
+    const [status] = await hasty.refresh();
+    // The whole fetch failed: no skill is refused for it, so the approved one stays loaded.
+    expect(status?.error).toMatchObject({ code: 'E863', message: expect.stringContaining('did not end within 1.5 s') });
+    expect(status?.skills.map((skill) => [skill.name, skill.state])).toEqual([['a.one', 'approved']]);
+    expect(existsSync(join(home, 'mcp', 'skills', 'a.one', 'SKILL.md'))).toBe(true);
+    const never = scenario([honest('two')], { stall: { 'skills/list': 0 } });
+    await expect(hasty.add({ name: 'c', command: command(never.file) })).rejects.toMatchObject({ code: 'E863' });
+    expect(existsSync(join(home, 'mcp', 'sources', 'c'))).toBe(false);
+  });
+
+  it('is closed once its server exits, though a process it left holds its output open', async () => {
+    const pidFile = join(tempDir(), 'grandchild.pid');
+    const { file } = scenario([honest('one')], { orphan: pidFile });
+    const link = await openLink(
+      { name: 'gc', transport: { kind: 'stdio', command: process.execPath, args: [SERVER, file], env: {} }, addedAt: 0 },
+      process.env,
+      '1',
+    );
+    const grandchild = Number(readFileSync(pidFile, 'utf8'));
+    onCleanup(async () => void process.kill(grandchild, 'SIGKILL'));
+    expect(await link.list()).toHaveLength(1);
+    await link.close();
+    // Still there, holding the pipe: close() did not wait for it.
+    expect(process.kill(grandchild, 0)).toBe(true);
   });
 });

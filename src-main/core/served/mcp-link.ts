@@ -111,7 +111,17 @@ export async function openLink(source: SourceRecord, env: NodeJS.ProcessEnv, ver
     await client.close().catch(() => undefined);
     throw servedErrors.noExtension(source.name, SKILLS_EXTENSION);
   }
-  const options = { timeout: REQUEST_TIMEOUT_MS, signal };
+  /** A request's options: its own signal, aborted with `signal`, so the SDK's listener on it goes with the request (not one more on `signal` each time). */
+  const ask = async <T>(request: (options: { timeout: number; signal: AbortSignal }) => Promise<T>): Promise<T> => {
+    const one = new AbortController();
+    const stop = (): void => one.abort(signal?.reason);
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+      return await request({ timeout: REQUEST_TIMEOUT_MS, signal: one.signal });
+    } finally {
+      signal?.removeEventListener('abort', stop);
+    }
+  };
   const call = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
       signal?.throwIfAborted();
@@ -129,7 +139,8 @@ export async function openLink(source: SourceRecord, env: NodeJS.ProcessEnv, ver
         for (let page = 0; ; page++) {
           if (page === MAX_PAGES)
             throw servedErrors.tooLarge(`the skills/list of MCP source '${source.name}' goes on`, `${MAX_PAGES} pages`, { source: source.name });
-          const result = await client.request({ method: 'skills/list', params: cursor === undefined ? {} : { cursor } }, ListResult, options);
+          const params = cursor === undefined ? {} : { cursor };
+          const result = await ask((options) => client.request({ method: 'skills/list', params }, ListResult, options));
           entries.push(...result.skills);
           if (entries.length > MAX_SKILLS)
             throw servedErrors.tooLarge(`MCP source '${source.name}' lists too many skills`, `${MAX_SKILLS} skills`, { source: source.name });
@@ -140,10 +151,10 @@ export async function openLink(source: SourceRecord, env: NodeJS.ProcessEnv, ver
           cursor = result.nextCursor;
         }
       }),
-    get: (uri) => call(async () => (await client.request({ method: 'skills/get', params: { uri } }, GetResult, options)).skill),
+    get: (uri) => call(async () => (await ask((options) => client.request({ method: 'skills/get', params: { uri } }, GetResult, options))).skill),
     read: (uri) =>
       call(async () => {
-        const { contents } = await client.readResource({ uri }, options);
+        const { contents } = await ask((options) => client.readResource({ uri }, options));
         const [content] = contents;
         if (contents.length !== 1 || content === undefined || content.uri !== uri) {
           throw servedErrors.unverified(source.name, uri, `resources/read answered with ${contents.length} contents for other URIs`);

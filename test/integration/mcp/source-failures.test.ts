@@ -161,6 +161,18 @@ describe('a slow or stuck MCP source', () => {
     expect(existsSync(join(home, 'mcp', 'sources', 'c'))).toBe(false);
   });
 
+  it('leaves no listener of a request on its fetch’s signal once the request is answered', async () => {
+    const warnings: string[] = [];
+    const warned = (warning: Error): void => void warnings.push(warning.name);
+    process.on('warning', warned);
+    onCleanup(async () => void process.off('warning', warned));
+    const { sources: s } = sources();
+    const { file } = scenario([honest('many', Object.fromEntries(Array.from({ length: 24 }, (_, i) => [`f${i}.md`, `${i}\n`])))]);
+    expect((await s.add({ name: 'a', command: command(file) })).skills[0]?.state).toBe('pending');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+
   it('is closed once its server exits, though a process it left holds its output open', async () => {
     const pidFile = join(tempDir(), 'grandchild.pid');
     const { file } = scenario([honest('one')], { orphan: pidFile });

@@ -147,43 +147,56 @@ function columnsOf(db: Database.Database, table: string): string[] | null {
  * Copies every readable row of the known tables from the damaged file — through SQLite (`source`,
  * null when it cannot open the file) and its pages (`file`, null when they cannot be read) — into
  * `target`, a freshly migrated state.db, keeping only columns both know. A row the target refuses
- * (a value no CHECK allows) is not written.
+ * (a value no CHECK allows) or with no column left to read is not written and makes its table
+ * incomplete; a table whose copy fails is left empty and incomplete, and the tables after it are still copied.
  */
 export function salvage(source: Database.Database | null, file: DamagedFile | null, target: Database.Database): SalvageReport {
   const report = {} as SalvageReport;
   for (const table of SALVAGED_TABLES) {
-    const sql = file?.tables.get(table)?.sql;
-    const sourceColumns = (source === null ? null : columnsOf(source, table)) ?? (sql === undefined ? null : (declaredColumns(sql)?.names ?? null));
-    const targetColumns = new Set(columnsOf(target, table) ?? []);
-    if (sourceColumns === null) {
+    try {
+      report[table] = salvageTable(source, file, target, table);
+    } catch {
+      // Its transaction was rolled back: nothing of it was written.
       report[table] = { read: 0, written: 0, complete: false };
-      continue;
     }
-    const columns = sourceColumns.filter((c) => targetColumns.has(c));
-    const { rows, complete } = readTable(source, file, table, columns);
-    let written = 0;
-    const inserts = new Map<string, Database.Statement>();
-    target.transaction(() => {
-      for (const row of rows) {
-        const present = columns.filter((c) => c in row);
-        if (WHOLE_ROWS_ONLY.has(table) && present.length < columns.length) continue;
-        const key = present.join(',');
-        let insert = inserts.get(key);
-        if (insert === undefined) {
-          insert = target.prepare(
-            `INSERT OR REPLACE INTO "${table}" (${present.map((c) => `"${c}"`).join(', ')}) VALUES (${present.map(() => '?').join(', ')})`,
-          );
-          inserts.set(key, insert);
-        }
-        try {
-          insert.run(...present.map((c) => row[c]));
-          written++;
-        } catch {
-          // a value the schema refuses: not copied
-        }
-      }
-    })();
-    report[table] = { read: rows.length, written, complete };
   }
   return report;
+}
+
+/** Copies one table (see salvage) in one transaction. */
+function salvageTable(source: Database.Database | null, file: DamagedFile | null, target: Database.Database, table: SalvagedTable): TableSalvage {
+  const sql = file?.tables.get(table)?.sql;
+  const sourceColumns = (source === null ? null : columnsOf(source, table)) ?? (sql === undefined ? null : (declaredColumns(sql)?.names ?? null));
+  const targetColumns = new Set(columnsOf(target, table) ?? []);
+  if (sourceColumns === null) return { read: 0, written: 0, complete: false };
+  const columns = sourceColumns.filter((c) => targetColumns.has(c));
+  const { rows, complete } = readTable(source, file, table, columns);
+  let written = 0;
+  let whole = complete;
+  const inserts = new Map<string, Database.Statement>();
+  target.transaction(() => {
+    for (const row of rows) {
+      const present = columns.filter((c) => c in row);
+      // A record that breaks off before its first column holds nothing to save: the row is lost.
+      if (present.length === 0) {
+        whole = false;
+        continue;
+      }
+      if (WHOLE_ROWS_ONLY.has(table) && present.length < columns.length) continue;
+      const key = present.join(',');
+      let insert = inserts.get(key);
+      if (insert === undefined) {
+        insert = target.prepare(`INSERT OR REPLACE INTO "${table}" (${present.map((c) => `"${c}"`).join(', ')}) VALUES (${present.map(() => '?').join(', ')})`);
+        inserts.set(key, insert);
+      }
+      try {
+        insert.run(...present.map((c) => row[c]));
+        written++;
+      } catch {
+        // a value the schema refuses was damaged: the row is lost, and the table said to be incomplete
+        whole = false;
+      }
+    }
+  })();
+  return { read: rows.length, written, complete: whole };
 }

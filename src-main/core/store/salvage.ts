@@ -30,6 +30,30 @@ export type SalvagedTable = (typeof SALVAGED_TABLES)[number];
  */
 const WHOLE_ROWS_ONLY: ReadonlySet<SalvagedTable> = new Set(['rules', 'remembered_approvals']);
 
+/** Columns that hold JSON, which their readers parse: a damaged value there would break every read of its table. */
+const JSON_COLUMNS: Partial<Record<SalvagedTable, readonly string[]>> = {
+  settings: ['limit_ceiling'],
+  rules: ['pins'],
+  remembered_approvals: ['hosts', 'profile_pin'],
+  runs: ['args', 'command', 'sandbox', 'network_denied', 'swept'],
+  notices: ['details'],
+};
+
+/** True when every JSON column of `row` present and not null parses. */
+function jsonReadable(table: SalvagedTable, row: Row): boolean {
+  return (JSON_COLUMNS[table] ?? []).every((c) => {
+    const value = row[c];
+    if (value === undefined || value === null) return true;
+    if (typeof value !== 'string') return false;
+    try {
+      JSON.parse(value);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
 /**
  * What a run whose end cannot be read any more is saved as: failed, saying why, rather than left
  * pending (which would look like a run still going) or guessed.
@@ -143,6 +167,16 @@ function columnsOf(db: Database.Database, table: string): string[] | null {
   }
 }
 
+/** The NOT NULL columns of `table` in `db`. */
+function notNullColumns(db: Database.Database, table: string): Set<string> {
+  return new Set(
+    db
+      .prepare<[string], { name: string }>('SELECT name FROM pragma_table_info(?) WHERE "notnull" = 1')
+      .all(table)
+      .map((c) => c.name),
+  );
+}
+
 /**
  * Copies every readable row of the known tables from the damaged file — through SQLite (`source`,
  * null when it cannot open the file) and its pages (`file`, null when they cannot be read) — into
@@ -170,6 +204,7 @@ function salvageTable(source: Database.Database | null, file: DamagedFile | null
   const targetColumns = new Set(columnsOf(target, table) ?? []);
   if (sourceColumns === null) return { read: 0, written: 0, complete: false };
   const columns = sourceColumns.filter((c) => targetColumns.has(c));
+  const notNull = notNullColumns(target, table);
   const { rows, complete } = readTable(source, file, table, columns);
   let written = 0;
   let whole = complete;
@@ -182,7 +217,21 @@ function salvageTable(source: Database.Database | null, file: DamagedFile | null
         whole = false;
         continue;
       }
-      if (WHOLE_ROWS_ONLY.has(table) && present.length < columns.length) continue;
+      // A record whose header declares fewer columns than the table has is as lost as one that breaks off.
+      if (WHOLE_ROWS_ONLY.has(table) && present.length < columns.length) {
+        whole = false;
+        continue;
+      }
+      // OR REPLACE would quietly put a NOT NULL column's default in place of a NULL read from damage (the mode back to Global).
+      if (present.some((c) => row[c] === null && notNull.has(c))) {
+        whole = false;
+        continue;
+      }
+      // A JSON value damaged into something else is lost with its row, never saved to break the reads of its table.
+      if (!jsonReadable(table, row)) {
+        whole = false;
+        continue;
+      }
       const key = present.join(',');
       let insert = inserts.get(key);
       if (insert === undefined) {

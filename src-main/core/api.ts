@@ -258,6 +258,7 @@ export class SkilltrayCore extends EventEmitter<{ event: [ServerEvent] }> {
     this.closing ??= (async () => {
       this.closed = true;
       this.state.stopMaintenance();
+      this.sources.close();
       await this.runs.close(why);
       await this.projects.settled();
       this.agent.close();

@@ -3,7 +3,9 @@
  * read buffer grows with whatever a server writes): newline-delimited JSON-RPC from a child Skilltray
  * starts, each message at most `maxMessage` bytes. A server that writes more is cut off (its process
  * stopped) and `failure` says why, so a lying server cannot make Skilltray hold a gigabyte to find out.
- * The child is Skilltray's own: it is stopped by its pid, SIGTERM then SIGKILL.
+ * The child is Skilltray's own: it is stopped by its pid, SIGTERM then SIGKILL. It is not started in a
+ * process group of its own, so a grandchild it leaves is not signalled: closing waits for the child's
+ * exit only, then drops the pipes such a grandchild may still hold.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -30,6 +32,8 @@ export class BoundedChildTransport implements Transport {
   private bytes = 0;
   private stderrTail = '';
   private exited: Promise<void> = Promise.resolve();
+  /** Whoever asked for the connection gave up on it: closing stops the child at once. */
+  private abandoned = false;
 
   constructor(
     private readonly spec: ChildSpec,
@@ -51,7 +55,8 @@ export class BoundedChildTransport implements Transport {
     return new Promise((resolve, reject) => {
       const child = spawn(this.spec.command, [...this.spec.args], { env: this.spec.env, stdio: ['pipe', 'pipe', 'pipe'], shell: false, windowsHide: true });
       this.child = child;
-      this.exited = new Promise((done) => child.once('close', () => done()));
+      // 'exit', not 'close': 'close' waits for the stdio pipes, which a grandchild may hold open for as long as it likes.
+      this.exited = new Promise((done) => child.once('exit', () => done()));
       child.once('error', (error) => {
         reject(error);
         this.onerror?.(error);
@@ -111,16 +116,25 @@ export class BoundedChildTransport implements Transport {
     });
   }
 
-  /** Ends the child: its stdin closed (an MCP server leaves then), SIGTERM after a grace, SIGKILL after another; at once when it was cut off. */
+  /** Has the next close() stop the child at once, without the grace a server gets to leave. */
+  abandon(): void {
+    this.abandoned = true;
+  }
+
+  /**
+   * Ends the child: its stdin closed (an MCP server leaves then), SIGTERM after a grace, SIGKILL after
+   * another (at once when it was cut off or abandoned); once it has exited, its pipes are dropped.
+   */
   async close(): Promise<void> {
     const child = this.child;
     if (child === null) return;
     child.stdin?.end();
-    const grace = this.failure === null ? GRACE_MS : 0;
+    const grace = this.failure === null && !this.abandoned ? GRACE_MS : 0;
     const term = setTimeout(() => child.kill('SIGTERM'), grace);
     const kill = setTimeout(() => child.kill('SIGKILL'), grace + GRACE_MS);
     await this.exited;
     clearTimeout(term);
     clearTimeout(kill);
+    for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
   }
 }

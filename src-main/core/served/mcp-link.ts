@@ -67,8 +67,12 @@ function boundedFetch(max: number, cut: (why: string) => void): FetchLike {
   };
 }
 
-/** Opens a connection to `source` and checks that it declares the Skills extension (E863, E864). */
-export async function openLink(source: SourceRecord, env: NodeJS.ProcessEnv, version: string): Promise<McpLink> {
+/**
+ * Opens a connection to `source` and checks that it declares the Skills extension (E863, E864). Once
+ * `signal` aborts, every call fails with its reason and closing stops the server at once.
+ */
+export async function openLink(source: SourceRecord, env: NodeJS.ProcessEnv, version: string, signal?: AbortSignal): Promise<McpLink> {
+  signal?.throwIfAborted();
   const [{ Client }, { StreamableHTTPClientTransport }] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'),
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
@@ -83,9 +87,12 @@ export async function openLink(source: SourceRecord, env: NodeJS.ProcessEnv, ver
           requestInit: { headers: how.headers },
           fetch: boundedFetch(MAX_MESSAGE_BYTES, (why) => void (cutOff = why)),
         });
+  if (transport instanceof BoundedChildTransport) signal?.addEventListener('abort', () => transport.abandon(), { once: true });
   const failure = (): string | null => (transport instanceof BoundedChildTransport ? transport.failure : cutOff);
   /** Any failure of a call as a coded error: past a bound E868, anything else E863 (with the server's last words). */
   const coded = (error: unknown): Error => {
+    // The SDK wraps an abort's reason in an McpError of its own: the reason itself says why.
+    if (signal?.aborted === true && signal.reason instanceof Error) return signal.reason;
     const cut = failure();
     if (cut !== null)
       return servedErrors.tooLarge(`MCP source '${source.name}' was cut off`, `${MAX_MESSAGE_BYTES} bytes a message`, { source: source.name, why: cut });
@@ -95,7 +102,7 @@ export async function openLink(source: SourceRecord, env: NodeJS.ProcessEnv, ver
     return servedErrors.unreachable(source.name, why);
   };
   try {
-    await client.connect(transport, { timeout: REQUEST_TIMEOUT_MS });
+    await client.connect(transport, { timeout: REQUEST_TIMEOUT_MS, signal });
   } catch (error) {
     await client.close().catch(() => undefined);
     throw coded(error);
@@ -104,9 +111,20 @@ export async function openLink(source: SourceRecord, env: NodeJS.ProcessEnv, ver
     await client.close().catch(() => undefined);
     throw servedErrors.noExtension(source.name, SKILLS_EXTENSION);
   }
-  const options = { timeout: REQUEST_TIMEOUT_MS };
+  /** A request's options: its own signal, aborted with `signal`, so the SDK's listener on it goes with the request (not one more on `signal` each time). */
+  const ask = async <T>(request: (options: { timeout: number; signal: AbortSignal }) => Promise<T>): Promise<T> => {
+    const one = new AbortController();
+    const stop = (): void => one.abort(signal?.reason);
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+      return await request({ timeout: REQUEST_TIMEOUT_MS, signal: one.signal });
+    } finally {
+      signal?.removeEventListener('abort', stop);
+    }
+  };
   const call = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
+      signal?.throwIfAborted();
       return await work();
     } catch (error) {
       throw coded(error);
@@ -121,7 +139,8 @@ export async function openLink(source: SourceRecord, env: NodeJS.ProcessEnv, ver
         for (let page = 0; ; page++) {
           if (page === MAX_PAGES)
             throw servedErrors.tooLarge(`the skills/list of MCP source '${source.name}' goes on`, `${MAX_PAGES} pages`, { source: source.name });
-          const result = await client.request({ method: 'skills/list', params: cursor === undefined ? {} : { cursor } }, ListResult, options);
+          const params = cursor === undefined ? {} : { cursor };
+          const result = await ask((options) => client.request({ method: 'skills/list', params }, ListResult, options));
           entries.push(...result.skills);
           if (entries.length > MAX_SKILLS)
             throw servedErrors.tooLarge(`MCP source '${source.name}' lists too many skills`, `${MAX_SKILLS} skills`, { source: source.name });
@@ -132,10 +151,10 @@ export async function openLink(source: SourceRecord, env: NodeJS.ProcessEnv, ver
           cursor = result.nextCursor;
         }
       }),
-    get: (uri) => call(async () => (await client.request({ method: 'skills/get', params: { uri } }, GetResult, options)).skill),
+    get: (uri) => call(async () => (await ask((options) => client.request({ method: 'skills/get', params: { uri } }, GetResult, options))).skill),
     read: (uri) =>
       call(async () => {
-        const { contents } = await client.readResource({ uri }, options);
+        const { contents } = await ask((options) => client.readResource({ uri }, options));
         const [content] = contents;
         if (contents.length !== 1 || content === undefined || content.uri !== uri) {
           throw servedErrors.unverified(source.name, uri, `resources/read answered with ${contents.length} contents for other URIs`);

@@ -4,7 +4,8 @@
  * serves is loaded under, `<source>.<skill>`, never the server's own name for itself — and approves
  * each skill as shown, bound to its whole `{uri, digest}` set. What is loaded is the verified copy
  * kept in Skilltray's home; a fetch that finds any file of an approved skill changed takes it out
- * until the person approves it again, shown what changed. One change at a time.
+ * until the person approves it again, shown what changed. One change at a time for each source, and
+ * each fetch within FETCH_DEADLINE_MS: a slow or stuck source holds up no other, nor its own removal.
  */
 import type { McpSourceStatus, McpSourceTransport, ServedSkillStatus } from '../../shared/served.js';
 import { servedErrors } from '../../shared/error-messages/served.js';
@@ -15,6 +16,8 @@ import { SourceFiles, type SourceRecord, type SourceState } from './source-files
 import { isLoaded } from './served-state.js';
 
 const SOURCE_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** How long one fetch of a source may take in all (E863 past it): each request has 30 s, but a listing may ask for a hundred thousand files. */
+export const FETCH_DEADLINE_MS = 5 * 60_000;
 /** A variable or header name: letters, digits and the usual punctuation, no space, colon or line break. */
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
@@ -25,6 +28,8 @@ export interface McpSourcesDeps {
   registry: SkillRegistry;
   /** Told which `<source>.<skill>` folders were written or removed, once they are. */
   onChanged(names: readonly string[]): void;
+  /** How long one fetch may take (FETCH_DEADLINE_MS unless told). */
+  fetchDeadlineMs?: number | undefined;
 }
 
 export interface AddSource {
@@ -71,16 +76,22 @@ function transportOf(input: AddSource): McpSourceTransport {
 
 export class McpSources {
   readonly files: SourceFiles;
-  /** The last change: one at a time, each after the one before. */
-  private queue: Promise<unknown> = Promise.resolve();
+  /** The last change to each source, by name: one at a time for a source, each after the one before. */
+  private readonly queues = new Map<string, Promise<unknown>>();
+  /** The fetch under way for each source, to be given up when the source is removed. */
+  private readonly fetching = new Map<string, AbortController>();
 
   constructor(private readonly deps: McpSourcesDeps) {
     this.files = new SourceFiles(deps.home);
   }
 
-  private serial<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(work, work);
-    this.queue = next.catch(() => undefined);
+  private serial<T>(source: string, work: () => Promise<T>): Promise<T> {
+    const next = (this.queues.get(source) ?? Promise.resolve()).then(work, work);
+    const settled = next.catch(() => undefined);
+    this.queues.set(source, settled);
+    void settled.then(() => {
+      if (this.queues.get(source) === settled) this.queues.delete(source);
+    });
     return next;
   }
 
@@ -93,6 +104,11 @@ export class McpSources {
         sources.map((source) => source.name),
       );
     return found;
+  }
+
+  /** Gives up every fetch under way (Skilltray is stopping): each source keeps what it had. */
+  close(): void {
+    for (const [name, abort] of this.fetching) abort.abort(servedErrors.unreachable(name, 'Skilltray stopped while it fetched it'));
   }
 
   /** Every source and what it serves. */
@@ -108,7 +124,7 @@ export class McpSources {
 
   /** Adds a source once it answers and declares the extension (nothing is kept otherwise), and fetches its skills. */
   add(input: AddSource): Promise<McpSourceStatus> {
-    return this.serial(async () => {
+    return this.serial(input.name, async () => {
       if (!SOURCE_NAME.test(input.name) || input.name.length > 32) {
         throw servedErrors.invalidSource(`'${input.name}' is not a name of lowercase letters, digits and single inner hyphens (at most 32)`, {
           source: input.name,
@@ -124,9 +140,10 @@ export class McpSources {
     });
   }
 
-  /** Removes a source with its cached files and approvals; its skills are unloaded. */
+  /** Removes a source with its cached files and approvals; its skills are unloaded. A fetch of it under way is given up, not waited for. */
   remove(name: string): Promise<void> {
-    return this.serial(async () => {
+    this.fetching.get(name)?.abort(servedErrors.unreachable(name, 'it was removed while Skilltray fetched it'));
+    return this.serial(name, async () => {
       this.record(name);
       const loaded = this.files.loadedSkills(name).map((skill) => `${name}.${skill}`);
       this.files.saveSources(this.files.sources().filter((source) => source.name !== name));
@@ -136,20 +153,25 @@ export class McpSources {
   }
 
   /** Fetches each source (or the one named) again; a source that fails keeps what it had, and says why. */
-  refresh(name?: string): Promise<McpSourceStatus[]> {
-    return this.serial(async () => {
-      const records = name === undefined ? this.files.sources() : [this.record(name)];
-      for (const record of records) await this.fetchInto(record, this.files.state(record.name), false);
-      return this.statuses(records);
-    });
+  async refresh(name?: string): Promise<McpSourceStatus[]> {
+    const records = name === undefined ? this.files.sources() : [this.record(name)];
+    for (const record of records) {
+      await this.serial(record.name, async () => {
+        // A source removed (or removed and added again) while waiting its turn is not fetched as it was.
+        const current = this.files.sources().find((source) => source.name === record.name);
+        if (current !== undefined) await this.fetchInto(current, this.files.state(current.name), false);
+      });
+    }
+    const now = this.files.sources();
+    return this.statuses(records.flatMap((record) => now.filter((source) => source.name === record.name)));
   }
 
   /** Approves `<source>.<skill>` as shown (`confirm`: its digest; E867 when it changed since), with what it declares when `grants`. */
   approve(full: string, confirm: string, grants: boolean): Promise<ServedSkillStatus> {
-    return this.serial(async () => {
-      const dot = full.indexOf('.');
-      const known = this.files.sources().map((source) => source.name);
-      const source = dot > 0 ? full.slice(0, dot) : '';
+    const dot = full.indexOf('.');
+    const source = dot > 0 ? full.slice(0, dot) : '';
+    return this.serial(source, async () => {
+      const known = this.files.sources().map((record) => record.name);
       if (!known.includes(source)) throw servedErrors.notServed(full, `is served by no MCP source (the sources: ${known.join(', ') || 'none'})`);
       const skill = full.slice(dot + 1);
       const state = this.files.state(source);
@@ -159,9 +181,10 @@ export class McpSources {
         throw servedErrors.notServed(full, `is refused, so it cannot be approved: ${seen.refusal?.message ?? ''}`);
       if (seen.digest !== confirm)
         throw servedErrors.changed(full, 'is not the one you were shown (its files changed since): look at it again and approve it again');
+      // The folder first: an approval is kept only once what it loads is written (a folder left without one is removed by the next sync).
+      this.files.writeSkill(source, skill, seen.files);
       state.approved[skill] = { uri: seen.uri, files: seen.files, digest: seen.digest, grants, approvedAt: Date.now() };
       this.files.saveState(source, state);
-      this.files.writeSkill(source, skill, seen.files);
       this.deps.onChanged([full]);
       const { skillStatus } = await import('./source-status.js');
       return skillStatus(this.files, this.deps.registry, source, skill, state);
@@ -170,12 +193,19 @@ export class McpSources {
 
   /** Fetches `record` into `state`, keeps it, and brings the loaded folders in line; `strict`: a failing source throws. */
   private async fetchInto(record: SourceRecord, state: SourceState, strict: boolean): Promise<void> {
+    const abort = new AbortController();
+    const deadline = this.deps.fetchDeadlineMs ?? FETCH_DEADLINE_MS;
+    const timer = setTimeout(
+      () => abort.abort(servedErrors.unreachable(record.name, `its fetch did not end within ${deadline / 1000} s, the most one may take`)),
+      deadline,
+    );
+    this.fetching.set(record.name, abort);
     try {
       // The MCP client and its transports load with the first fetch: nothing else needs them.
       const { openLink } = await import('./mcp-link.js');
-      const link = await openLink(record, this.deps.env, '1');
+      const link = await openLink(record, this.deps.env, '1', abort.signal);
       try {
-        state.skills = await fetchSource(link, this.files, record.name, state);
+        state.skills = await fetchSource(link, this.files, record.name, state, abort.signal);
       } finally {
         await link.close();
       }
@@ -186,10 +216,19 @@ export class McpSources {
         throw error;
       }
       state.error = toSkilltrayError(error).toJSON();
+    } finally {
+      clearTimeout(timer);
+      this.fetching.delete(record.name);
     }
     state.checkedAt = Date.now();
     this.files.saveState(record.name, state);
-    this.sync(record.name, state);
+    try {
+      this.sync(record.name, state);
+    } catch (error) {
+      // A folder that cannot be written is this source's failure: it is said, and the other sources still refresh.
+      state.error = toSkilltrayError(error).toJSON();
+      this.files.saveState(record.name, state);
+    }
   }
 
   /** Writes the folder of every approved skill served as approved, removes every other, prunes unneeded files, and says what changed. */

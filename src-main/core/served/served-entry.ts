@@ -20,6 +20,10 @@ const DIGEST = /^sha256:([0-9a-f]{64})$/;
 /** Longest URI taken, and deepest path: far past any real skill, short of what a filesystem refuses. */
 const MAX_URI = 2048;
 const MAX_DEPTH = 32;
+/** A file name's bytes, as most filesystems allow (ENAMETOOLONG past it). */
+const MAX_SEGMENT_BYTES = 255;
+/** A file's path in its skill, in bytes: joined under `<home>/mcp/skills/<source>.<skill>/` it stays far short of PATH_MAX (4096). */
+const MAX_PATH_BYTES = 1024;
 
 /** One file of a served skill as Skilltray records it: its path in the skill, its URI on the server, its SHA-256 (hex) and size once fetched. */
 export interface FileRecord {
@@ -97,6 +101,9 @@ export function checkEntry(source: string, raw: unknown): CheckedEntry {
     const path = decodePath(resource.uri.slice(base.length));
     if (!path.ok) return refuse(`${JSON.stringify(resource.uri)} has ${path.why}`);
     if (path.rel.split('/').length > MAX_DEPTH) return refuse(`${JSON.stringify(resource.uri)} lies more than ${MAX_DEPTH} folders deep`);
+    if (path.rel.split('/').some((segment) => Buffer.byteLength(segment, 'utf8') > MAX_SEGMENT_BYTES))
+      return refuse(`${JSON.stringify(resource.uri)} has a file or folder name longer than ${MAX_SEGMENT_BYTES} bytes`);
+    if (Buffer.byteLength(path.rel, 'utf8') > MAX_PATH_BYTES) return refuse(`${JSON.stringify(resource.uri)} has a path longer than ${MAX_PATH_BYTES} bytes`);
     const clash = folded.get(foldKey(path.rel));
     if (clash !== undefined) return refuse(`'${path.rel}' and '${clash}' name the same file where case or Unicode forms fold`);
     folded.set(foldKey(path.rel), path.rel);

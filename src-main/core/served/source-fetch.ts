@@ -73,6 +73,7 @@ async function takeEntry(
   entry: ValidEntry,
   known: SeenSkill | undefined,
   budget: { left: number },
+  signal: AbortSignal | undefined,
 ): Promise<SeenSkill> {
   const seen = {
     uri: entry.uri,
@@ -99,6 +100,8 @@ async function takeEntry(
     for (const [digest, data] of bytes) files.putBlob(source, digest, data);
     return seen;
   } catch (error) {
+    // A fetch given up (its deadline, its source removed) fails as a whole: it refuses no skill.
+    signal?.throwIfAborted();
     return refused(entry.uri, error);
   }
 }
@@ -106,9 +109,15 @@ async function takeEntry(
 /**
  * Fetches everything `source` serves into `state.skills` (by served name). An entry that cannot even
  * be named is kept under `#<n>`. Failures of the whole source (unreachable, a listing past its bounds)
- * throw; a skill's own failure is its refusal.
+ * throw, as does `signal` aborting (with its reason); a skill's own failure is its refusal.
  */
-export async function fetchSource(link: McpLink, files: SourceFiles, source: string, state: SourceState): Promise<Record<string, SeenSkill>> {
+export async function fetchSource(
+  link: McpLink,
+  files: SourceFiles,
+  source: string,
+  state: SourceState,
+  signal?: AbortSignal,
+): Promise<Record<string, SeenSkill>> {
   const listed = await link.list();
   const skills: Record<string, SeenSkill> = {};
   const valid = new Map<string, ValidEntry>();
@@ -130,7 +139,7 @@ export async function fetchSource(link: McpLink, files: SourceFiles, source: str
     }
     valid.set(name, checked.entry);
   });
-  for (const [name, entry] of valid) skills[name] = await takeEntry(link, files, source, entry, state.skills[name], budget);
+  for (const [name, entry] of valid) skills[name] = await takeEntry(link, files, source, entry, state.skills[name], budget, signal);
   // An approved skill the listing leaves out is asked for by its URI: a listing may be partial.
   for (const [name, approved] of Object.entries(state.approved)) {
     if (skills[name] !== undefined) continue;
@@ -138,13 +147,14 @@ export async function fetchSource(link: McpLink, files: SourceFiles, source: str
     try {
       entry = await link.get(approved.uri);
     } catch (error) {
+      signal?.throwIfAborted();
       skills[name] = refused(approved.uri, error, true);
       continue;
     }
     const checked = checkEntry(source, entry);
     skills[name] =
       checked.ok && checked.entry.name === name
-        ? await takeEntry(link, files, source, checked.entry, state.skills[name], budget)
+        ? await takeEntry(link, files, source, checked.entry, state.skills[name], budget, signal)
         : refused(approved.uri, checked.ok ? servedErrors.invalidEntry(source, approved.uri, 'skills/get answered with another skill') : checked.error);
   }
   return skills;

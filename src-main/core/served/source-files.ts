@@ -181,9 +181,9 @@ export class SourceFiles {
   }
 }
 
-/** Writes `bytes` to a new file at `target`: a temp file beside it, flushed, renamed in. */
+/** Writes `bytes` to a new file at `target`: a temp file beside it (a short hidden name, so a 255-byte name still fits), flushed, renamed in. */
 function writeBytes(target: string, bytes: Buffer): void {
-  const temp = `${target}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  const temp = join(dirname(target), `.${randomBytes(8).toString('hex')}.tmp`);
   const fd = openSync(temp, 'wx', 0o644);
   try {
     writeSync(fd, bytes);

@@ -83,6 +83,17 @@ describe('a served entry', () => {
     expect(refusal(weak).code).toBe('E865');
   });
 
+  it('refuses a file or folder name over 255 UTF-8 bytes and a path over 1024 bytes, and takes one of 255 bytes exactly', () => {
+    // 'é' is two bytes in UTF-8: 128 of them are 128 characters but 256 bytes.
+    const wide = encodeURIComponent('é'.repeat(128));
+    expect(refusal(entry('s', [`${wide}.txt`])).details).toMatchObject({ why: expect.stringContaining('longer than 255 bytes') });
+    expect(refusal(entry('s', [`${wide}/x.txt`])).code).toBe('E865');
+    expect(refusal(entry('s', [`${'a'.repeat(300)}.txt`])).code).toBe('E865');
+    expect(checkEntry('src', entry('s', [`${'a'.repeat(251)}.txt`])).ok).toBe(true);
+    const deep = Array.from({ length: 5 }, () => 'b'.repeat(250)).join('/');
+    expect(refusal(entry('s', [`${deep}/x.txt`])).details).toMatchObject({ why: expect.stringContaining('longer than 1024 bytes') });
+  });
+
   it('refuses more than 512 files with E868', () => {
     const many = Array.from({ length: 512 }, (_, i) => `f${i}.md`);
     expect(refusal(entry('s', many))).toMatchObject({ code: 'E868' });

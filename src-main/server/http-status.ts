@@ -13,6 +13,8 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   E999: 500,
   // state.db was damaged and has just been replaced by a recovered one: the same call can be made again.
   E901: 503,
+  // Recovering it failed part way: runs are paused until the person looks.
+  E906: 500,
   // The run's cgroup could not be made, or its sandbox is gone: the machine, not the request, is at fault.
   E706: 500,
   E515: 500,

@@ -131,6 +131,7 @@ export const ERROR_KINDS = {
   E903: 'notice_not_found', // no notice still shown with that id
   E904: 'home_read_only', // a write to Skilltray's home (state.db, an index, a cache) was refused: read-only or not permitted
   E905: 'disk_full', // no space left on the device that holds the file being written
+  E906: 'state_db_recovery_failed', // recovering a damaged state.db failed part way: runs paused, the damaged file kept
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_KINDS;

@@ -5,6 +5,9 @@ import { useClient } from '../app/connection-context.js';
 import { ErrorNote } from '../app/error-note.js';
 import { useResource } from '../app/use-resource.js';
 
+/** Notices said as an alert: rules may be lost (E902), or recovering state.db failed part way (E906). */
+const LOUD: ReadonlySet<string> = new Set(['E902', 'E906']);
+
 export function NoticeBanner() {
   const client = useClient();
   const announce = useAnnounce();
@@ -28,9 +31,8 @@ export function NoticeBanner() {
   return (
     <>
       {notices.data.map((notice) => (
-        // Rules that may be lost are said as an alert; a recovery with everything saved, as a status.
-        <div key={notice.id} className="pending-banner" role={notice.code === 'E902' ? 'alert' : 'status'}>
-          <span className={`badge ${notice.code === 'E902' ? 'badge-bad' : 'badge-warn'}`}>{notice.code}</span>
+        <div key={notice.id} className="pending-banner" role={LOUD.has(notice.code) ? 'alert' : 'status'}>
+          <span className={`badge ${LOUD.has(notice.code) ? 'badge-bad' : 'badge-warn'}`}>{notice.code}</span>
           <p>{notice.message}</p>
           <button type="button" className="button" onClick={() => dismiss(notice.id)} aria-label={`Dismiss notice ${notice.code}`}>
             Dismiss

@@ -30,6 +30,30 @@ export type SalvagedTable = (typeof SALVAGED_TABLES)[number];
  */
 const WHOLE_ROWS_ONLY: ReadonlySet<SalvagedTable> = new Set(['rules', 'remembered_approvals']);
 
+/** Columns that hold JSON, which their readers parse: a damaged value there would break every read of its table. */
+const JSON_COLUMNS: Partial<Record<SalvagedTable, readonly string[]>> = {
+  settings: ['limit_ceiling'],
+  rules: ['pins'],
+  remembered_approvals: ['hosts', 'profile_pin'],
+  runs: ['args', 'command', 'sandbox', 'network_denied', 'swept'],
+  notices: ['details'],
+};
+
+/** True when every JSON column of `row` present and not null parses. */
+function jsonReadable(table: SalvagedTable, row: Row): boolean {
+  return (JSON_COLUMNS[table] ?? []).every((c) => {
+    const value = row[c];
+    if (value === undefined || value === null) return true;
+    if (typeof value !== 'string') return false;
+    try {
+      JSON.parse(value);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
 /**
  * What a run whose end cannot be read any more is saved as: failed, saying why, rather than left
  * pending (which would look like a run still going) or guessed.
@@ -143,47 +167,85 @@ function columnsOf(db: Database.Database, table: string): string[] | null {
   }
 }
 
+/** The NOT NULL columns of `table` in `db`. */
+function notNullColumns(db: Database.Database, table: string): Set<string> {
+  return new Set(
+    db
+      .prepare<[string], { name: string }>('SELECT name FROM pragma_table_info(?) WHERE "notnull" = 1')
+      .all(table)
+      .map((c) => c.name),
+  );
+}
+
 /**
  * Copies every readable row of the known tables from the damaged file — through SQLite (`source`,
  * null when it cannot open the file) and its pages (`file`, null when they cannot be read) — into
  * `target`, a freshly migrated state.db, keeping only columns both know. A row the target refuses
- * (a value no CHECK allows) is not written.
+ * (a value no CHECK allows) or with no column left to read is not written and makes its table
+ * incomplete; a table whose copy fails is left empty and incomplete, and the tables after it are still copied.
  */
 export function salvage(source: Database.Database | null, file: DamagedFile | null, target: Database.Database): SalvageReport {
   const report = {} as SalvageReport;
   for (const table of SALVAGED_TABLES) {
-    const sql = file?.tables.get(table)?.sql;
-    const sourceColumns = (source === null ? null : columnsOf(source, table)) ?? (sql === undefined ? null : (declaredColumns(sql)?.names ?? null));
-    const targetColumns = new Set(columnsOf(target, table) ?? []);
-    if (sourceColumns === null) {
+    try {
+      report[table] = salvageTable(source, file, target, table);
+    } catch {
+      // Its transaction was rolled back: nothing of it was written.
       report[table] = { read: 0, written: 0, complete: false };
-      continue;
     }
-    const columns = sourceColumns.filter((c) => targetColumns.has(c));
-    const { rows, complete } = readTable(source, file, table, columns);
-    let written = 0;
-    const inserts = new Map<string, Database.Statement>();
-    target.transaction(() => {
-      for (const row of rows) {
-        const present = columns.filter((c) => c in row);
-        if (WHOLE_ROWS_ONLY.has(table) && present.length < columns.length) continue;
-        const key = present.join(',');
-        let insert = inserts.get(key);
-        if (insert === undefined) {
-          insert = target.prepare(
-            `INSERT OR REPLACE INTO "${table}" (${present.map((c) => `"${c}"`).join(', ')}) VALUES (${present.map(() => '?').join(', ')})`,
-          );
-          inserts.set(key, insert);
-        }
-        try {
-          insert.run(...present.map((c) => row[c]));
-          written++;
-        } catch {
-          // a value the schema refuses: not copied
-        }
-      }
-    })();
-    report[table] = { read: rows.length, written, complete };
   }
   return report;
+}
+
+/** Copies one table (see salvage) in one transaction. */
+function salvageTable(source: Database.Database | null, file: DamagedFile | null, target: Database.Database, table: SalvagedTable): TableSalvage {
+  const sql = file?.tables.get(table)?.sql;
+  const sourceColumns = (source === null ? null : columnsOf(source, table)) ?? (sql === undefined ? null : (declaredColumns(sql)?.names ?? null));
+  const targetColumns = new Set(columnsOf(target, table) ?? []);
+  if (sourceColumns === null) return { read: 0, written: 0, complete: false };
+  const columns = sourceColumns.filter((c) => targetColumns.has(c));
+  const notNull = notNullColumns(target, table);
+  const { rows, complete } = readTable(source, file, table, columns);
+  let written = 0;
+  let whole = complete;
+  const inserts = new Map<string, Database.Statement>();
+  target.transaction(() => {
+    for (const row of rows) {
+      const present = columns.filter((c) => c in row);
+      // A record that breaks off before its first column holds nothing to save: the row is lost.
+      if (present.length === 0) {
+        whole = false;
+        continue;
+      }
+      // A record whose header declares fewer columns than the table has is as lost as one that breaks off.
+      if (WHOLE_ROWS_ONLY.has(table) && present.length < columns.length) {
+        whole = false;
+        continue;
+      }
+      // OR REPLACE would quietly put a NOT NULL column's default in place of a NULL read from damage (the mode back to Global).
+      if (present.some((c) => row[c] === null && notNull.has(c))) {
+        whole = false;
+        continue;
+      }
+      // A JSON value damaged into something else is lost with its row, never saved to break the reads of its table.
+      if (!jsonReadable(table, row)) {
+        whole = false;
+        continue;
+      }
+      const key = present.join(',');
+      let insert = inserts.get(key);
+      if (insert === undefined) {
+        insert = target.prepare(`INSERT OR REPLACE INTO "${table}" (${present.map((c) => `"${c}"`).join(', ')}) VALUES (${present.map(() => '?').join(', ')})`);
+        inserts.set(key, insert);
+      }
+      try {
+        insert.run(...present.map((c) => row[c]));
+        written++;
+      } catch {
+        // a value the schema refuses was damaged: the row is lost, and the table said to be incomplete
+        whole = false;
+      }
+    }
+  })();
+  return { read: rows.length, written, complete: whole };
 }

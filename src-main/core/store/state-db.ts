@@ -5,13 +5,13 @@
  * open, or SQLITE_CORRUPT at any time) is moved aside and replaced by a fresh one holding whatever
  * could still be read, with a notice saying so.
  */
-import { closeSync, existsSync, mkdirSync, openSync, renameSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Notice } from '../../shared/runs.js';
 import { SkilltrayError } from '../../shared/skilltray-error.js';
 import { skillcErrors } from '../../shared/error-messages/skillc.js';
-import { stateNotices } from '../../shared/error-messages/state.js';
+import { stateErrors, stateNotices } from '../../shared/error-messages/state.js';
 import { diskFault, diskFaultError, isDamage } from '../disk-faults.js';
 import { keepPrivate } from '../files/private-folder.js';
 import { applyMigrations, userVersion } from './migrations.js';
@@ -179,6 +179,13 @@ function recoveryNotice(report: SalvageReport, aside: string, reason: string): P
   const lost = [
     remembered.complete ? null : 'some remembered approvals could not be read (those tools will ask again)',
     settings.complete ? null : 'your settings could not be read, so runs are paused until you check the mode and resume',
+    report.skill_switches.complete
+      ? null
+      : 'some skills you turned on or off could not be read (a skill you turned off may be on again), so runs are paused until you check your skills and resume',
+    unsandboxed.complete ? null : 'some skills you run without a sandbox could not be read (they run sandboxed again)',
+    report.trusted_projects.complete ? null : 'some project folders you trusted could not be read (their skills will ask again)',
+    report.voice_settings.complete ? null : 'your voice settings could not be read (they are back to their defaults)',
+    report.notices.complete ? null : 'some earlier notices could not be read',
   ];
   return stateNotices.recovered(
     what,
@@ -187,15 +194,27 @@ function recoveryNotice(report: SalvageReport, aside: string, reason: string): P
   );
 }
 
-/**
- * Moves the damaged file at `path` (and its WAL and shared-memory files) aside, makes a fresh one,
- * copies in what SQLite can still read, pauses runs when rules or settings may be lost, and records
- * the notice (told to `onRecovered` too).
- */
-export function recoverStateDb(path: string, options: OpenStateDbOptions, reason: string): StateDb {
-  const aside = asideName(path, new Date());
-  for (const suffix of ['', '-wal', '-shm']) if (existsSync(path + suffix)) renameSync(path + suffix, aside + suffix);
-  const fresh = openChecked(path, { ...options, quickCheck: false });
+/** Runs wait for the person when what could not be read may have narrowed what runs: a deny rule, the mode, a skill turned off. */
+function pausesRuns(report: SalvageReport): boolean {
+  return !report.rules.complete || !report.settings.complete || !report.skill_switches.complete;
+}
+
+/** Records `notice` in `db` (pausing runs when asked) in one transaction; returns it as recorded. */
+function recordNotice(db: StateDb, notice: Pick<Notice, 'code' | 'message' | 'details'>, pause: boolean): Notice {
+  const createdAt = Date.now();
+  const id = db.transaction(() => {
+    if (pause) db.prepare('UPDATE settings SET paused = 1 WHERE id = 1').run();
+    return Number(
+      db
+        .prepare('INSERT INTO notices (code, message, details, created_at) VALUES (?, ?, ?, ?)')
+        .run(notice.code, notice.message, JSON.stringify(notice.details), createdAt).lastInsertRowid,
+    );
+  })();
+  return { id, ...notice, createdAt };
+}
+
+/** Copies what the damaged file at `aside` still holds into `fresh`. */
+function salvageAside(aside: string, options: OpenStateDbOptions, fresh: StateDb): SalvageReport {
   let source: Database.Database | null = null;
   try {
     source = connect(aside, options, { readonly: true, fileMustExist: true });
@@ -208,22 +227,62 @@ export function recoverStateDb(path: string, options: OpenStateDbOptions, reason
   } catch {
     // no page of it can be read as a database's
   }
-  let report: SalvageReport;
   try {
-    report = salvage(source, file, fresh);
+    return salvage(source, file, fresh);
   } finally {
     source?.close();
   }
-  const notice = recoveryNotice(report, aside, reason);
-  const createdAt = Date.now();
-  const id = fresh.transaction(() => {
-    if (!report.rules.complete || !report.settings.complete) fresh.prepare('UPDATE settings SET paused = 1 WHERE id = 1').run();
-    return Number(
-      fresh
-        .prepare('INSERT INTO notices (code, message, details, created_at) VALUES (?, ?, ?, ?)')
-        .run(notice.code, notice.message, JSON.stringify(notice.details), createdAt).lastInsertRowid,
-    );
-  })();
-  options.onRecovered?.({ id, ...notice, createdAt });
-  return fresh;
+}
+
+/**
+ * Moves the damaged file at `path` (and its WAL and shared-memory files) aside, makes a fresh one,
+ * copies in what SQLite can still read, pauses runs when rules, settings or skill switches may be
+ * lost, and records the notice (told to `onRecovered` too). When the recovery itself fails it is
+ * never left as a quiet near-empty file: see recoveryFailed.
+ */
+export function recoverStateDb(path: string, options: OpenStateDbOptions, reason: string): StateDb {
+  const aside = asideName(path, new Date());
+  for (const suffix of ['', '-wal', '-shm']) if (existsSync(path + suffix)) renameSync(path + suffix, aside + suffix);
+  let fresh: StateDb | null = null;
+  try {
+    fresh = openChecked(path, { ...options, quickCheck: false });
+    const report = salvageAside(aside, options, fresh);
+    const notice = recordNotice(fresh, recoveryNotice(report, aside, reason), pausesRuns(report));
+    options.onRecovered?.(notice);
+    return fresh;
+  } catch (error) {
+    throw recoveryFailed(path, aside, reason, fresh, error);
+  }
+}
+
+/**
+ * E906 for a recovery that failed part way: the new file at `path` gets a notice saying so, with runs
+ * paused, and is closed; when not even that can be written, the new file is removed and the damaged
+ * one put back, so the next open meets the damage again instead of a quiet near-empty file.
+ */
+function recoveryFailed(path: string, aside: string, reason: string, fresh: StateDb | null, error: unknown): SkilltrayError {
+  const failure = error instanceof Error ? error.message : String(error);
+  const notice = stateNotices.recoveryFailed(reason, aside, failure);
+  let recorded = false;
+  if (fresh !== null) {
+    try {
+      recordNotice(fresh, notice, true);
+      recorded = true;
+    } catch {
+      // put the damaged file back below
+    }
+    fresh.close();
+  }
+  if (recorded) return stateErrors.recoveryFailed(notice.message, { aside, reason, failure }, error);
+  try {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+    for (const suffix of ['', '-wal', '-shm']) if (existsSync(aside + suffix)) renameSync(aside + suffix, path + suffix);
+  } catch {
+    return stateErrors.recoveryFailed(`${notice.message} The new state.db could not be written either.`, { aside, reason, failure }, error);
+  }
+  return stateErrors.recoveryFailed(
+    `state.db was damaged (${reason}) and recovering it failed (${failure}); it was put back as it was, and will be recovered again when it is next opened.`,
+    { path, reason, failure },
+    error,
+  );
 }

@@ -73,6 +73,8 @@ export class StateStore {
       this.handle = replaceDamaged(this.handle, this.openOptions, reason);
     } catch (failed) {
       this.handle = undefined;
+      // A recovery that failed part way says so itself (E906).
+      if (failed instanceof SkilltrayError) return failed;
       return skillcErrors.internal(`state.db is damaged and could not be replaced: ${toSkilltrayError(failed).message}`, { cause: failed });
     }
     const notice = this.recovered as Notice | undefined;

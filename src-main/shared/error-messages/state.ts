@@ -10,6 +10,8 @@ export const stateErrors = {
     new SkilltrayError('E901', `state.db reported damage (${reason}) but is whole now (it was just replaced by a recovered one). Try again.`, { cause }),
   /** A call that met the damage this process just recovered from: `told` is the notice's sentence. */
   recovered: (told: string, details: Record<string, unknown>, cause: unknown) => new SkilltrayError('E901', `${told} Try again.`, { details, cause }),
+  /** A recovery that failed part way (E906): `told` says what may be lost and where the damaged file is. */
+  recoveryFailed: (told: string, details: Record<string, unknown>, cause: unknown) => new SkilltrayError('E906', told, { details, cause }),
   noticeNotFound: (id: number) => new SkilltrayError('E903', `no notice #${id} is shown: it is unknown or already dismissed`, { details: { id } }),
   homeReadOnly: (path: string, errno: string, cause: unknown) =>
     new SkilltrayError('E904', `Skilltray's home is read-only: cannot write ${path} (${errno}); reading works, saving does not`, {
@@ -32,5 +34,11 @@ export const stateNotices = {
     code: 'E902',
     message: `${what}. SOME RULES COULD NOT BE READ BACK: a deny rule you had may be gone, so a tool it refused could now run. Runs are paused until you check your rules (skilltray rules, or Settings) and resume.`,
     details,
+  }),
+  /** Recovering failed part way: nothing of what the new file holds can be trusted to be all there was. */
+  recoveryFailed: (reason: string, aside: string, failure: string): NoticeText => ({
+    code: 'E906',
+    message: `state.db was damaged (${reason}) and was moved to ${aside}, where it is kept; recovering what it held failed (${failure}), so rules, remembered approvals, settings, skills you turned off and history may all be lost. Runs are paused until you check your rules and skills (skilltray rules, or Settings) and resume.`,
+    details: { aside, reason, failure },
   }),
 };

@@ -1,5 +1,5 @@
 /** Damaging a state.db the way a failing disk does: seeded random bytes over one page of one b-tree. */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import Database from 'better-sqlite3';
 
 /** Bytes from a small seeded generator, so a failing test can be replayed exactly. */
@@ -61,6 +61,26 @@ export function breakOverflowChain(path: string, page: number, seed = 11): void 
   const fd = openSync(path, 'r+');
   try {
     writeSync(fd, entry, 0, entry.length, 4096 + 5 * (page + 1 - 3));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Breaks the record of the first row on `page` (a table leaf) before its first column: that column's
+ * serial type becomes 0x7f, a 57-byte TEXT running past the record, so nothing of the row is readable.
+ * The row must be small (its payload size, rowid and header size each one varint byte).
+ */
+export function breakFirstColumn(path: string, page: number): void {
+  const pageSize = 4096;
+  const fd = openSync(path, 'r+');
+  try {
+    const header = Buffer.alloc(pageSize);
+    readSync(fd, header, 0, pageSize, (page - 1) * pageSize);
+    if (header[0] !== 13) throw new Error(`page ${page} is not a table leaf`);
+    const cell = header.readUInt16BE(8);
+    if ([0, 1, 2].some((i) => (header[cell + i] as number) >= 0x80)) throw new Error(`the first row on page ${page} is not a small one`);
+    writeSync(fd, Buffer.from([0x7f]), 0, 1, (page - 1) * pageSize + cell + 3);
   } finally {
     closeSync(fd);
   }

@@ -9,9 +9,11 @@ import { recordDecision, recordRequest, recordResult, recordStart } from '../../
 import { getSettings, setMode, setPaletteShortcut, setRetention } from '../../../src-main/core/store/settings.js';
 import { DEFAULT_LIMIT_CEILING } from '../../../src-main/core/policy/resource-limits.js';
 import { listUnsandboxed, setSandboxed } from '../../../src-main/core/store/unsandboxed.js';
+import { listSwitches, setSwitch } from '../../../src-main/core/store/switches.js';
+import { listTrustedProjects, trustProject } from '../../../src-main/core/store/trusted-projects.js';
 import { openStateDb, recoverStateDb, replaceDamaged, type StateDb } from '../../../src-main/core/store/state-db.js';
 import type { Notice } from '../../../src-main/shared/runs.js';
-import { breakOverflowChain, damagePage, pagesOf } from './damage.js';
+import { breakFirstColumn, breakOverflowChain, damagePage, pagesOf } from './damage.js';
 import { useTempHomes } from './temp-home.js';
 import { thisProcess } from '../../../src-main/core/process-identity.js';
 
@@ -203,6 +205,36 @@ describe('a damaged state.db', () => {
     } finally {
       recovered.close();
     }
+  });
+
+  it('a row whose record breaks off before its first column is counted as lost, and the tables after it are still recovered', () => {
+    const dir = homes.dir();
+    const path = join(dir, 'state.db');
+    populated(path, 5);
+    const db = openStateDb(path);
+    setSwitch(db, 'evil', false, null, 1);
+    setSwitch(db, 'other', false, null, 1);
+    trustProject(db, '/h/project', 'd'.repeat(64), 1);
+    db.close();
+    breakFirstColumn(path, pagesOf(path, 'skill_switches', 'leaf')[0] as number);
+    const { db: recovered, told } = openTold(path);
+    try {
+      expect(told.map((n) => n.code)).toEqual(['E901']);
+      expect(told[0]?.message).toContain(
+        'some skills you turned on or off could not be read (a skill you turned off may be on again), so runs are paused until you check your skills and resume',
+      );
+      expect(told[0]?.details).toMatchObject({ tables: { skill_switches: { read: 2, written: 1, complete: false } } });
+      expect(getSettings(recovered).paused).toBe(true);
+      expect(listSwitches(recovered)).toEqual([{ skill: 'other', scope: 'all', enabled: false }]);
+      // What comes after skill_switches in the copy is there too.
+      expect(listTrustedProjects(recovered).map((p) => p.path)).toEqual(['/h/project']);
+      expect(listRules(recovered)).toHaveLength(2);
+      expect(listRuns(recovered)).toHaveLength(5);
+      expect(listNotices(recovered)).toEqual(told);
+    } finally {
+      recovered.close();
+    }
+    expect(asideFiles(dir)).toHaveLength(1);
   });
 
   it('says loudly when rules cannot be read back (a deny rule may be lost), and pauses runs', () => {

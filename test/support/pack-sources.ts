@@ -28,6 +28,27 @@ export async function git(dir: string, home: string, ...args: string[]): Promise
   return result.stdout.trim();
 }
 
+/**
+ * A repository in `base`/repo whose one commit holds `entries` (git mode, content, path), written
+ * straight into the index: thousands of entries cost no checkout. Its git dir and commit.
+ */
+export async function repoOfEntries(
+  base: string,
+  entries: readonly { mode: '100644' | '120000'; content: string; path: string }[],
+): Promise<{ gitDir: string; commit: string }> {
+  const dir = join(base, 'repo');
+  mkdirSync(dir);
+  await git(dir, base, 'init', '-q', '-b', 'main');
+  const run = async (args: string[], input: string): Promise<string> =>
+    (await execa('git', args, { cwd: dir, input, env: gitEnv(base), extendEnv: false })).stdout.trim();
+  const blobs = new Map<string, string>();
+  for (const { content } of entries) if (!blobs.has(content)) blobs.set(content, await run(['hash-object', '-w', '--stdin'], content));
+  await run(['update-index', '--index-info'], entries.map((e) => `${e.mode} ${blobs.get(e.content) as string}\t${e.path}\n`).join(''));
+  const tree = await run(['write-tree'], '');
+  const commit = await run(['-c', 'user.email=a@example.com', '-c', 'user.name=A', 'commit-tree', tree, '-m', 'entries'], '');
+  return { gitDir: join(dir, '.git'), commit };
+}
+
 /** An SSH signing key made for the test: its private key path, public key line and email. */
 export interface SigningKey {
   path: string;

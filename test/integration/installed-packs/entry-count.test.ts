@@ -6,7 +6,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { execa } from 'execa';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { inspectArchive } from '../../../src-main/core/packs/archive.js';
@@ -15,7 +14,7 @@ import { extractEntries, type EntryWalk } from '../../../src-main/core/packs/ext
 import { MAX_PACK_ENTRIES, MAX_TARGET_BYTES } from '../../../src-main/core/packs/findings.js';
 import { listCommit } from '../../../src-main/core/packs/git.js';
 import { fetchSource } from '../../../src-main/core/packs/source.js';
-import { git, tar, tarGz, zip, type ArchiveEntry } from '../../support/pack-sources.js';
+import { repoOfEntries, tar, tarGz, zip, type ArchiveEntry } from '../../support/pack-sources.js';
 import { tempDir } from '../../support/temp.js';
 
 /** Entries of every kind: `dirs` listed folders, `links` links, `files` files, a third of them in folders no entry lists. */
@@ -102,18 +101,11 @@ describe('a git listing counts links, and holds a link to a target’s size befo
   /** A repository whose one commit holds SKILL.md and, under `l/`, `count` links whose blob is `target`; returns its git dir and commit. */
   async function linkRepo(count: number, target: string): Promise<{ dir: string; commit: string; base: string }> {
     const base = tempDir();
-    const dir = join(base, 'repo');
-    mkdirSync(dir);
-    await git(dir, base, 'init', '-q', '-b', 'main');
-    const run = async (args: string[], input: string): Promise<string> =>
-      (await execa('git', args, { cwd: dir, input, env: { ...process.env, HOME: base } })).stdout.trim();
-    const skill = await run(['hash-object', '-w', '--stdin'], 'x');
-    const link = await run(['hash-object', '-w', '--stdin'], target);
-    const index = [`100644 ${skill}\tSKILL.md`, ...Array.from({ length: count }, (_, i) => `120000 ${link}\tl/${i}`)].join('\n');
-    await run(['update-index', '--index-info'], `${index}\n`);
-    const tree = await run(['write-tree'], '');
-    const commit = await run(['-c', 'user.email=a@example.com', '-c', 'user.name=A', 'commit-tree', tree, '-m', 'links'], '');
-    return { dir: join(dir, '.git'), commit, base };
+    const { gitDir, commit } = await repoOfEntries(base, [
+      { mode: '100644', content: 'x', path: 'SKILL.md' },
+      ...Array.from({ length: count }, (_, i) => ({ mode: '120000' as const, content: target, path: `l/${i}` })),
+    ]);
+    return { dir: gitDir, commit, base };
   }
 
   it(`${MAX_PACK_ENTRIES.toLocaleString('en')} links (no file limit reached) are S309 from the listing`, async () => {

@@ -2,31 +2,23 @@
  * A git source's tree listing (`git ls-tree -r -l -z`, read in 64 KiB chunks) names every path as
  * the commit spells it: a multibyte character split between two chunks is decoded whole.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { EntryBudget } from '../../../src-main/core/packs/entry-budget.js';
 import { listCommit } from '../../../src-main/core/packs/git.js';
-import { git } from '../../support/pack-sources.js';
+import { repoOfEntries } from '../../support/pack-sources.js';
 import { tempDir } from '../../support/temp.js';
 
 describe('the git tree listing', () => {
   it('keeps non-ASCII paths whole across the chunks git prints them in (4,000 paths of three-byte characters, about 1.4 MB of listing)', async () => {
     const base = tempDir();
-    const dir = join(base, 'repo');
-    mkdirSync(dir);
-    await git(dir, base, 'init', '-q', '-b', 'main');
-    const run = async (args: string[], input: string): Promise<string> =>
-      (await execa('git', args, { cwd: dir, input, env: { ...process.env, HOME: base } })).stdout.trim();
-    const blob = await run(['hash-object', '-w', '--stdin'], 'x');
     // Mostly three-byte characters, so a chunk boundary almost always falls inside one.
     const paths = Array.from({ length: 4000 }, (_, i) => `s/${'名前'.repeat(45)}-café-ünïcødé-${i}.md`);
-    await run(['update-index', '--index-info'], paths.map((p) => `100644 ${blob}\t${p}\n`).join(''));
-    const tree = await run(['write-tree'], '');
-    const commit = await run(['-c', 'user.email=a@example.com', '-c', 'user.name=A', 'commit-tree', tree, '-m', 'names'], '');
+    const { gitDir, commit } = await repoOfEntries(
+      base,
+      paths.map((path) => ({ mode: '100644', content: 'x', path })),
+    );
     const budget = new EntryBudget();
-    const items = await listCommit(join(dir, '.git'), commit, { env: process.env, home: base }, budget);
+    const items = await listCommit(gitDir, commit, { env: process.env, home: base }, budget);
     expect(budget.findings).toEqual([]);
     expect(items.filter((i) => i.path.includes('\uFFFD')).map((i) => i.path)).toEqual([]);
     expect(items.map((i) => i.path).sort()).toEqual([...paths].sort());

@@ -8,12 +8,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addRule, listRules } from '../../../src-main/core/store/rules.js';
-import { listRemembered, remember } from '../../../src-main/core/store/approvals.js';
+import { listRules } from '../../../src-main/core/store/rules.js';
+import { listRemembered } from '../../../src-main/core/store/approvals.js';
 import { getRun, listRuns } from '../../../src-main/core/store/run-queries.js';
 import { recordRequest } from '../../../src-main/core/store/run-records.js';
-import { getSettings, setMode } from '../../../src-main/core/store/settings.js';
-import { setSandboxed } from '../../../src-main/core/store/unsandboxed.js';
+import { getSettings } from '../../../src-main/core/store/settings.js';
 import { setSwitch } from '../../../src-main/core/store/switches.js';
 import { trustProject } from '../../../src-main/core/store/trusted-projects.js';
 import { setVoiceSettings } from '../../../src-main/core/store/voice.js';
@@ -23,7 +22,7 @@ import { SALVAGED_TABLES, type SalvageReport } from '../../../src-main/core/stor
 import { SkilltrayError } from '../../../src-main/shared/skilltray-error.js';
 import type { Notice } from '../../../src-main/shared/runs.js';
 import { thisProcess } from '../../../src-main/core/process-identity.js';
-import { useTempHomes } from './temp-home.js';
+import { addPersonsChoices, useTempHomes } from './temp-home.js';
 
 const homes = useTempHomes();
 const PAGE = 4096;
@@ -31,19 +30,7 @@ const PAGE = 4096;
 /** Rows in every salvaged table: rules, a remembered approval, an unsandboxed skill, the mode, runs, a notice, skills turned off, a trusted project, voice. */
 function populate(path: string): void {
   const db = openStateDb(path);
-  addRule(db, 'tool:git/*', 'allow');
-  addRule(db, 'skill:danger*', 'deny');
-  remember(db, {
-    skill: 'notes',
-    tool: 'append',
-    skillHash: 'h'.repeat(64),
-    identity: { rootKind: 'home', path: '/h/skills/notes', trust: 'user' },
-    programPath: '/usr/bin/tee',
-    profile: { name: 'workspace', network: false, hosts: [] },
-    folder: '/h/notes',
-  });
-  setSandboxed(db, 'legacy', false);
-  setMode(db, 'Dev');
+  addPersonsChoices(db);
   for (let i = 0; i < 4; i++)
     recordRequest(
       db,

@@ -1,20 +1,20 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { addRule, listRules } from '../../../src-main/core/store/rules.js';
+import { listRules } from '../../../src-main/core/store/rules.js';
 import { findRemembered, listRemembered, remember } from '../../../src-main/core/store/approvals.js';
 import { listNotices } from '../../../src-main/core/store/notices.js';
 import { getRun, listRuns } from '../../../src-main/core/store/run-queries.js';
 import { recordDecision, recordRequest, recordResult, recordStart } from '../../../src-main/core/store/run-records.js';
-import { getSettings, setMode, setPaletteShortcut, setRetention } from '../../../src-main/core/store/settings.js';
+import { getSettings, setPaletteShortcut, setRetention } from '../../../src-main/core/store/settings.js';
 import { DEFAULT_LIMIT_CEILING } from '../../../src-main/core/policy/resource-limits.js';
-import { listUnsandboxed, setSandboxed } from '../../../src-main/core/store/unsandboxed.js';
+import { listUnsandboxed } from '../../../src-main/core/store/unsandboxed.js';
 import { listSwitches, setSwitch } from '../../../src-main/core/store/switches.js';
 import { listTrustedProjects, trustProject } from '../../../src-main/core/store/trusted-projects.js';
 import { openStateDb, recoverStateDb, replaceDamaged, type StateDb } from '../../../src-main/core/store/state-db.js';
 import type { Notice } from '../../../src-main/shared/runs.js';
 import { breakFirstColumn, breakOverflowChain, damagePage, pagesOf } from './damage.js';
-import { useTempHomes } from './temp-home.js';
+import { addPersonsChoices, useTempHomes } from './temp-home.js';
 import { thisProcess } from '../../../src-main/core/process-identity.js';
 
 const homes = useTempHomes();
@@ -27,19 +27,7 @@ const SESSION = 'session-after-recovery';
  */
 function populated(path: string, runs = 300, outputBytes = 100): void {
   const db = openStateDb(path);
-  addRule(db, 'tool:git/*', 'allow');
-  addRule(db, 'skill:danger*', 'deny');
-  remember(db, {
-    skill: 'notes',
-    tool: 'append',
-    skillHash: 'h'.repeat(64),
-    identity: { rootKind: 'home', path: '/h/skills/notes', trust: 'user' },
-    programPath: '/usr/bin/tee',
-    profile: { name: 'workspace', network: false, hosts: [] },
-    folder: '/h/notes',
-  });
-  setSandboxed(db, 'legacy', false);
-  setMode(db, 'Dev');
+  addPersonsChoices(db);
   setRetention(db, { outputDays: 9 });
   setPaletteShortcut(db, 'Alt+K');
   for (let i = 0; i < runs; i++) {

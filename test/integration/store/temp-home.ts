@@ -4,6 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import type { StateDb } from '../../../src-main/core/store/state-db.js';
+import { remember } from '../../../src-main/core/store/approvals.js';
+import { addRule } from '../../../src-main/core/store/rules.js';
+import { setMode } from '../../../src-main/core/store/settings.js';
+import { setSandboxed } from '../../../src-main/core/store/unsandboxed.js';
 import { openStateDb } from '../../../src-main/core/store/state-db.js';
 
 export interface TempHomes {
@@ -34,4 +38,21 @@ export function useTempHomes(): TempHomes {
     return db;
   };
   return { dir, open, fresh: () => open(join(dir(), 'state.db')) };
+}
+
+/** What the person chose and recovery must keep: an allow and a deny rule, a remembered approval, an unsandboxed skill, the Dev mode. */
+export function addPersonsChoices(db: StateDb): void {
+  addRule(db, 'tool:git/*', 'allow');
+  addRule(db, 'skill:danger*', 'deny');
+  remember(db, {
+    skill: 'notes',
+    tool: 'append',
+    skillHash: 'h'.repeat(64),
+    identity: { rootKind: 'home', path: '/h/skills/notes', trust: 'user' },
+    programPath: '/usr/bin/tee',
+    profile: { name: 'workspace', network: false, hosts: [] },
+    folder: '/h/notes',
+  });
+  setSandboxed(db, 'legacy', false);
+  setMode(db, 'Dev');
 }

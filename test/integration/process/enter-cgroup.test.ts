@@ -9,6 +9,7 @@ import { execa } from 'execa';
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { SkilltrayCore } from '../../../src-main/core/api.js';
+import { readProcessTable } from '../../../src-main/core/process/process-tree.js';
 import type { ServerEvent } from '../../../src-main/shared/contract.js';
 import { DEFAULT_OUTPUT_CAP, runProcess } from '../../../src-main/core/process/run-process.js';
 import { cgroupUnavailable, openRunCgroup } from '../../../src-main/core/process/sandbox/cgroup.js';
@@ -146,7 +147,7 @@ describe.runIf(asRootWithCgroups)("as root, a run's cgroup", () => {
     const { t, core } = probeHome();
     const controller = new AbortController();
     let checked: { members: number[]; tree: number[]; commands: string[] } | null = null;
-    const inspect = (id: string): void => {
+    const inspect = async (id: string): Promise<void> => {
       const base = (controller: string) => {
         const own = /\d+:([^:]*):(.*)/.exec(
           readFileSync('/proc/self/cgroup', 'utf8')
@@ -165,25 +166,18 @@ describe.runIf(asRootWithCgroups)("as root, a run's cgroup", () => {
       const members = procsOf('pids');
       expect(procsOf('memory').sort()).toEqual([...members].sort());
       // The run's whole tree on the host: its oldest member (bwrap) and every descendant of it.
-      const parents = new Map<number, number>();
-      for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-        try {
-          const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-          parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-        } catch {
-          // exited meanwhile
-        }
-      }
+      const parents = new Map((await readProcessTable()).map((entry) => [entry.pid, entry.ppid]));
       const top = members.find((pid) => !members.includes(parents.get(pid) ?? -1)) as number;
       const tree = [top];
       for (let i = 0; i < tree.length; i++) for (const [pid, parent] of parents) if (parent === tree[i]) tree.push(pid);
       const commands = tree.map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] as string);
       checked = { members, tree, commands };
-      controller.abort();
     };
+    let inspected: Promise<void> | null = null;
     core.on('event', (event: ServerEvent) => {
-      // The script prints once, when both sleeps have started.
-      if (event.type === 'run' && event.event.type === 'output' && event.event.stream === 'stdout' && checked === null) inspect(event.event.id);
+      // The script prints once, when both sleeps have started; the run is stopped once its tree was looked at.
+      if (event.type === 'run' && event.event.type === 'output' && event.event.stream === 'stdout' && inspected === null)
+        inspected = inspect(event.event.id).finally(() => controller.abort());
     });
     const running = core.runs.run(
       { skill: 'probe-ro', tool: 'sh', args: { script: 'sleep 30 & sleep 30 & echo ready; wait' }, surface: 'cli', cwd: t.work },
@@ -191,6 +185,8 @@ describe.runIf(asRootWithCgroups)("as root, a run's cgroup", () => {
     );
     const report = await running.catch((error: unknown) => error);
     expect(report instanceof SkilltrayError ? report.code : null).toBeNull();
+    // What the look found wrong, it says here.
+    await inspected;
     expect(checked).not.toBeNull();
     const { members, tree, commands } = checked as unknown as { members: number[]; tree: number[]; commands: string[] };
     expect(commands[0]).toMatch(/bwrap$/);

@@ -68,7 +68,7 @@ export interface TermHits {
   holders: number[];
   /** 1 for a skill whose body holds this term near another of the intent's terms. */
   near: Uint8Array;
-  /** The skill's BM25 for the term over all its fields (negative, the lowest the best; 0: none), for `DiscoverIndex.strengths`. */
+  /** The skill's BM25 for the term over all its fields, each weighed as in SKILL_FIELDS (negative, the lowest the best; 0: none), for `strengths`. */
   whole: Float64Array;
 }
 
@@ -175,8 +175,11 @@ export class DiscoverIndex {
     this.skillRows = this.db.prepare<[string], number>('SELECT rowid FROM skills WHERE skills MATCH ?').pluck();
     this.gramRows = this.db.prepare<[string], number>('SELECT rowid FROM grams WHERE grams MATCH ?').pluck();
     this.toolRows = this.db.prepare<[string], number>('SELECT rowid FROM tools WHERE tools MATCH ?').pluck();
+    // The whole skill's BM25 weighs each field as the share does (BM25F-like): unweighted, the body, most of a skill's words, would decide it.
     this.scores = this.db
-      .prepare<[string], [number, number, number]>('SELECT rowid, bm25(skills, 0, 0, 0, 0, 1), bm25(skills) FROM skills WHERE skills MATCH ?')
+      .prepare<[string], [number, number, number]>(
+        `SELECT rowid, bm25(skills, 0, 0, 0, 0, 1), bm25(skills, ${Object.values(SKILL_FIELDS).join(', ')}) FROM skills WHERE skills MATCH ?`,
+      )
       .raw();
     this.anyRow = this.db.prepare<[string], number>('SELECT rowid FROM skills WHERE skills MATCH ? LIMIT 1').pluck();
     this.skillCount = this.db.prepare<[string], number>('SELECT count(*) FROM skills WHERE skills MATCH ?').pluck();
@@ -285,8 +288,9 @@ export class DiscoverIndex {
   }
 
   /**
-   * How strongly each skill's text holds the intent's words together: BM25 over all its fields (how
-   * often, against its length; a sum over the terms, as one query for them all would score it), as a
+   * How strongly each skill's text holds the intent's words together: BM25 over all its fields, a word
+   * in the name counting more than one in the body as SKILL_FIELDS weighs them (how often, against its
+   * length; a sum over the terms, as one query for them all would score it), as a
    * share of the skill that holds them most. Null when the intent has no words (only unspaced runs,
    * which this does not measure).
    */

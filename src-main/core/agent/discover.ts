@@ -271,11 +271,12 @@ function toResult(c: Candidate, hits: readonly TermHits[], index: DiscoverIndex)
 }
 
 /**
- * How much the strength (BM25 over the skill's whole text: how often it holds the words, against its
- * length) weighs in the relevance beside the share of the intent held, which weighs 1: the share
- * says which of the terms a skill holds and where, the strength how much of its text is about them.
+ * How much the strength (BM25 over the skill's whole text, its fields weighed as the share weighs
+ * them: how often it holds the words, against its length) weighs in the relevance beside the share
+ * of the intent held, which weighs 1: the share says which of the terms a skill holds and where, the
+ * strength how much of the skill is about them.
  */
-const STRENGTH = 0.2;
+const STRENGTH = 0.5;
 
 /** What each field holding a term adds beyond its best one. */
 const ALSO_IN_ANOTHER_FIELD = 0.05;

@@ -92,14 +92,39 @@ describe('discover (ADR-001)', () => {
     // rarity ln(1 + 2/1.8); this one finds it in the description (0.8 of a name or tag hit).
     // 'harbour' (held by one, rarity ln(1 + 2/1)) not at all.
     const share = (Math.log(1 + 2 / 1.8) * 0.8) / (Math.log(1 + 2 / 1.8) + Math.log(3));
-    // Beside the share (weight 1), its strength, a part of the strongest text's (weight 0.2 on the best share's scale).
-    expect(almanac!.relevance).toBeGreaterThan(share / 1.2);
-    expect(almanac!.relevance).toBeLessThan((share + 0.2) / 1.2);
+    // Beside the share (weight 1), its strength, a part of the strongest text's (weight 0.5 on the best share's scale).
+    expect(almanac!.relevance).toBeGreaterThan(share / 1.5);
+    expect(almanac!.relevance).toBeLessThan((share + 0.5) / 1.5);
     // Then utility ×0.74, experimental ×0.9, no tag ×0.95.
     expect(almanac!.score).toBeCloseTo(almanac!.relevance * 0.74 * 0.9 * 0.95, 2);
     // Why, in words a person reads: what it mentions and what kind of skill it is; the numbers are the fields above.
     expect(almanac?.reason).toBe('mentions “tide”; experimental, a building block');
     expect(tides?.reason).toBe('mentions “tide” and “harbour”; stable, does the whole job; tagged “tide” and “harbour”');
+  });
+
+  it('the strength: a skill about the rare word of the intent goes before one whose long description passes over its common words', () => {
+    const t = testHome();
+    const skill = (name: string, description: string, body = ''): void => void writeSkill(t.skills, name, skillMd({ name, description }, body));
+    skill(
+      'repo-rules',
+      'Before you stop, read how people here work: pushing code to the repo, branch names, commit messages, reviews and releases, the labels of issues and who merges.',
+    );
+    skill(
+      'secret-guard',
+      'Keep passwords out of what you push.',
+      '## Passwords\n\nFinds passwords in staged changes before pushing. Passwords in config files, passwords in scripts, passwords in notebooks: each is reported with its file and line.\n\n## When passwords are found\n\nRemove the passwords, rotate them, and commit again.',
+    );
+    // The intent's other words are common: other skills of the same team say them too.
+    skill('ci-watch', 'Tell people when a build on the repo goes red, and stop the deploy.');
+    skill('release-train', 'Cut a release: tag the repo, write the notes, tell people.');
+    skill('branch-tidy', 'Delete merged branches from the repo after pushing.');
+    skill('review-buddy', 'Ask people for a review and stop merging until they approve.');
+    skill('mirror', 'Keep a mirror of the repo by pushing each change to a second remote.');
+    skill('changelog', 'Write the changelog people read from the commits of the repo.');
+    const results = open(t).agent.discover('stop people pushing passwords into the repo').results;
+    // repo-rules holds more of the intent's words (stop, people, pushing, repo) and so the larger share; secret-guard is about passwords.
+    expect(ids(results).slice(0, 2)).toEqual(['secret-guard', 'repo-rules']);
+    expect(results[1]?.reason).toBe('mentions “stop”, “people”, “pushing” and “repo”; not classified');
   });
 
   it('rule 2: stable over experimental over the rest', () => {

@@ -40,6 +40,19 @@ describe('discover index', () => {
     expect(index.strengths(intentTerms('会议记录', () => false).map((term) => index.hits(term)))).toBeNull();
   });
 
+  it('strength: a word weighs by the field that holds it, as in the share: once in the description says more than once in the body', () => {
+    // The same number of words each, the word once: unweighted, BM25 could not tell them apart.
+    const index = indexOf([
+      ['named', 'Backup your files.', 'Copy them daily to the disk.'],
+      ['passing', 'Copy your files.', 'Backup them daily to the disk.'],
+      ['camera', 'Take a snapshot.'],
+    ]);
+    const strength = index.strengths(intentTerms('backup', (form) => index.knows(form)).map((term) => index.hits(term)))!;
+    expect(strength[at(index, 'named')]).toBe(1);
+    expect(strength[at(index, 'passing')]).toBeGreaterThan(0);
+    expect(strength[at(index, 'passing')]).toBeLessThan(0.5);
+  });
+
   it('does not read a template many bodies share: its words neither match each copy nor look common', () => {
     const template = (own: string): string =>
       `${own}\n\n## Setup\n\nConnect once with your account; the service keeps the raw tokens so you never handle them.`;

@@ -27,7 +27,7 @@ export function isCorruption(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return false;
   if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB' || code === 'SQLITE_FORMAT') return true;
-  return code === 'SQLITE_ERROR' && /no such (table|column)|malformed|vtable constructor failed/i.test((error as Error).message);
+  return code === 'SQLITE_ERROR' && /no such (table|column)|malformed|vtable constructor failed|unsupported file format/i.test((error as Error).message);
 }
 
 /** A skill as the catalog holds it. */

@@ -27,6 +27,18 @@ function codesOf(error: unknown): string[] {
   return codes;
 }
 
+/**
+ * SQLite's "unsupported file format": a header whose schema format number is past the 4 every SQLite
+ * since 2006 writes. No SQLite makes such a file, so its header is damaged, though SQLite says so with
+ * a plain SQLITE_ERROR.
+ */
+function unsupportedFormat(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if ((e as { code?: unknown }).code === 'SQLITE_ERROR' && e.message === 'unsupported file format') return true;
+  }
+  return false;
+}
+
 /** Free bytes on the filesystem holding `path` (its nearest existing ancestor), or null when that cannot be asked. */
 function freeBytes(path: string): number | null {
   for (let at = path; ; at = dirname(at)) {
@@ -57,7 +69,7 @@ function folderWritable(path: string): boolean {
  */
 export function diskFault(error: unknown, path?: string): DiskFault {
   const codes = codesOf(error);
-  if (codes.some((c) => c.startsWith('SQLITE_CORRUPT') || c === 'SQLITE_NOTADB')) return 'damaged';
+  if (codes.some((c) => c.startsWith('SQLITE_CORRUPT') || c === 'SQLITE_NOTADB') || unsupportedFormat(error)) return 'damaged';
   if (codes.some((c) => FULL_ERRNOS.has(c) || c === 'SQLITE_FULL')) return 'full';
   if (codes.some((c) => READ_ONLY_ERRNOS.has(c) || c.startsWith('SQLITE_READONLY'))) return 'read-only';
   if (codes.some((c) => c.startsWith('SQLITE_BUSY') || c.startsWith('SQLITE_LOCKED'))) return 'busy';
@@ -69,7 +81,7 @@ export function diskFault(error: unknown, path?: string): DiskFault {
   return 'other';
 }
 
-/** True only for an error that proves the file damaged (SQLITE_CORRUPT, SQLITE_NOTADB): the one reason a cache may delete itself. */
+/** True only for an error that proves the file damaged (SQLITE_CORRUPT, SQLITE_NOTADB, an unsupported file format): the one reason to delete a cache. */
 export function isDamage(error: unknown): boolean {
   return diskFault(error) === 'damaged';
 }

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { stateNotices } from '../../src-main/shared/error-messages/state.js';
 import type { Notice, Settings } from '../../src-main/shared/runs.js';
 import { expect, screenshot, test } from './fixtures.js';
 
@@ -34,6 +35,27 @@ test('a recovered state.db is told on every screen until dismissed', async ({ pa
   await expect(banner).toContainText('E901');
   await screenshot(page, 'notice-recovered');
   await banner.getByRole('button', { name: 'Dismiss notice E901' }).click();
+  await expect(banner).toHaveCount(0);
+  expect((await app.api<Notice[]>('notices')).body).toEqual({ ok: true, value: [] });
+});
+
+test('a recovery that failed part way is said as an alert, not a status, until dismissed', async ({ page, app }) => {
+  // The notice a failed recovery writes (stateNotices.recoveryFailed), put in as another process would.
+  const notice = stateNotices.recoveryFailed('database disk image is malformed', 'state.db.corrupt-2026-01-01T09-00-00-000Z', 'disk I/O error');
+  const db = new Database(join(app.home, 'state.db'));
+  db.prepare('INSERT INTO notices (code, message, details, created_at) VALUES (?, ?, ?, ?)').run(
+    notice.code,
+    notice.message,
+    JSON.stringify(notice.details),
+    Date.now(),
+  );
+  db.close();
+  await app.open(page, '#/skills');
+  const banner = page.getByRole('alert').filter({ hasText: 'recovering what it held failed' });
+  await expect(banner).toContainText('E906');
+  await expect(banner).toContainText('may all be lost');
+  await screenshot(page, 'notice-recovery-failed');
+  await banner.getByRole('button', { name: 'Dismiss notice E906' }).click();
   await expect(banner).toHaveCount(0);
   expect((await app.api<Notice[]>('notices')).body).toEqual({ ok: true, value: [] });
 });

@@ -15,13 +15,11 @@ import {
   matchAttempts,
   catalogSearchParams,
   catalogSearchSql,
-  catalogTitleSql,
   catalogHoldingSql,
   catalogRankOfSql,
   catalogStandInSql,
   SKILL_ROWS_SQL,
   type RowRange,
-  headingMatch,
   unspacedSearchSql,
   type CatalogMatch,
   type MatchLevel,
@@ -152,20 +150,17 @@ export class CatalogQuery {
     return holding.length === ids.length ? 'all' : 'any';
   }
 
-  /** Of `ids`, those whose heading holds every word that says something (the one being typed as a prefix). */
-  private titled(query: string, prefix: boolean, ids: readonly number[], scoped: boolean): Set<number> {
+  /** Of `rows`, the ids of those whose heading holds every word that says something (the one being typed as a prefix). */
+  private titled(query: string, prefix: boolean, rows: readonly { id: number; section: string }[]): Set<number> {
     const words = catalogMatch(query, prefix);
-    let titled = new Set(ids);
+    let titled = rows;
     const keep = (table: 'catalog' | 'catalog_words', expression: string): void => {
-      const found = this.store
-        .statement(catalogTitleSql(table, scoped))
-        .pluck()
-        .all({ title: headingMatch(expression), ids: JSON.stringify([...titled]) }) as number[];
-      titled = new Set(found);
+      const found = new Set(this.store.headingsMatching(table, expression, titled));
+      titled = titled.filter((row) => found.has(row.id));
     };
     if (words.required !== null) keep('catalog', words.required);
     if (words.wordPrefix !== null) keep('catalog_words', words.wordPrefix);
-    return titled;
+    return new Set(titled.map((row) => row.id));
   }
 
   /** The ids of a skill's rows, first to last (none of them when the catalog does not hold it). */
@@ -200,15 +195,7 @@ export class CatalogQuery {
     const described = this.withDescriptions(rows, match, unspaced, any, limit, skill !== null);
     const merged = mergeNested(described.rows);
     // The pair index has no word columns to match headings against: its hits keep the rank they have.
-    const titled =
-      unspaced === null
-        ? this.titled(
-            query,
-            prefix,
-            merged.map((row) => row.id),
-            skill !== null,
-          )
-        : new Set<number>();
+    const titled = unspaced === null ? this.titled(query, prefix, merged) : new Set<number>();
     const ordered = toolsFirst(merged.map((row) => ({ ...row, titled: titled.has(row.id) })));
     // A broken skill's tools come after every other hit: a person looking for a tool to run wants one that runs. Its
     // sections keep their place (a prose skill whose name differs from its folder still says what it says), marked by the caller.

@@ -315,10 +315,19 @@ export function catalogMarkExpression(match: CatalogMatch): string {
   return match.anyWord;
 }
 
-/** The ids among @ids (a JSON array) whose heading holds the MATCH expression @title, in `table` (catalog or catalog_words); `lookup`: see amongIds. */
-export function catalogTitleSql(table: 'catalog' | 'catalog_words', lookup: boolean): string {
-  return `SELECT rowid AS id FROM ${table} WHERE ${table} MATCH @title AND ${amongIds(lookup && table === 'catalog')}`;
-}
+/**
+ * An in-memory schema (attached to each catalog connection as `candidates`) holding the headings of
+ * one search's candidates, tokenized as `catalog` and as `catalog_words`: whether a candidate's
+ * heading holds every word is asked of its few dozen headings, not of every row in the catalog that
+ * holds the words (a 79 MB skill's 100,000), whose lists a look-up by rowid would seek into.
+ */
+export const candidateHeadingsSchema = (tokenizer: TokenizerName): string => `
+  ATTACH DATABASE ':memory:' AS candidates;
+  CREATE VIRTUAL TABLE candidates.headings USING fts5(section, tokenize='${TOKENIZE_CLAUSE[tokenizer]}');
+  CREATE VIRTUAL TABLE candidates.heading_words USING fts5(section, tokenize='unicode61');`;
+
+/** The table of candidateHeadingsSchema that tokenizes as `table` does. */
+export const candidateHeadings = (table: 'catalog' | 'catalog_words'): string => (table === 'catalog' ? 'headings' : 'heading_words');
 
 /** The rows among @ids (a JSON array) matching @match in `table` (catalog, or catalog_grams: unspaced), with their BM25 (the match read once: see amongIds). */
 export const catalogRankOfSql = (table: 'catalog' | 'catalog_grams'): string =>
@@ -334,8 +343,3 @@ export const catalogStandInSql = (table: 'catalog' | 'catalog_grams'): string =>
 
 /** The ids among @ids (a JSON array) whose row holds every word of @required; `lookup`: see amongIds. */
 export const catalogHoldingSql = (lookup: boolean): string => `SELECT rowid FROM catalog WHERE catalog MATCH @required AND ${amongIds(lookup)}`;
-
-/** A MATCH expression on the heading column alone (a description's row has none: its heading is empty). */
-export function headingMatch(expression: string): string {
-  return `{section} : (${expression})`;
-}

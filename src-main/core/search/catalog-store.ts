@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { diskFault, errnoOf } from '../disk-faults.js';
 import { toSkilltrayError } from '../../shared/skilltray-error.js';
-import { CATALOG_SCHEMA_VERSION, catalogFunctions, catalogSchema } from './catalog-sql.js';
+import { CATALOG_SCHEMA_VERSION, candidateHeadings, candidateHeadingsSchema, catalogFunctions, catalogSchema } from './catalog-sql.js';
 import { tokenizerPreference } from './tokenizer.js';
 import type { CatalogOptions } from './catalog-types.js';
 import type { TokenizerName } from '../../shared/gateway.js';
@@ -27,7 +27,7 @@ export function isCorruption(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return false;
   if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB' || code === 'SQLITE_FORMAT') return true;
-  return code === 'SQLITE_ERROR' && /no such (table|column)|malformed|vtable constructor failed/i.test((error as Error).message);
+  return code === 'SQLITE_ERROR' && /no such (table|column)|malformed|vtable constructor failed|unsupported file format/i.test((error as Error).message);
 }
 
 /** A skill as the catalog holds it. */
@@ -73,6 +73,7 @@ export class CatalogStore {
         db.pragma('synchronous = NORMAL');
       }
       catalogFunctions(db);
+      db.exec(candidateHeadingsSchema(this.tokenizer));
       return db;
     } catch (error) {
       db.close();
@@ -172,6 +173,23 @@ export class CatalogStore {
       this.statements.set(sql, statement);
     }
     return statement;
+  }
+
+  /**
+   * The ids of `rows` whose heading matches the MATCH `expression` as `table` tokenizes it, asked of
+   * their headings alone (see candidateHeadingsSchema); the headings are gone again afterwards.
+   */
+  headingsMatching(table: 'catalog' | 'catalog_words', expression: string, rows: readonly { id: number; section: string }[]): number[] {
+    const headings = `candidates.${candidateHeadings(table)}`;
+    const insert = this.statement(`INSERT INTO ${headings} (rowid, section) VALUES (?, ?)`);
+    try {
+      for (const row of rows) insert.run(row.id, row.section);
+      return this.statement(`SELECT rowid FROM ${headings} WHERE ${candidateHeadings(table)} MATCH ?`)
+        .pluck()
+        .all(expression) as number[];
+    } finally {
+      this.statement(`DELETE FROM ${headings}`).run();
+    }
   }
 
   /** Forgets the prepared statements: after the schema changed under them (triggers dropped or put back). */

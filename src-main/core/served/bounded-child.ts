@@ -3,13 +3,14 @@
  * read buffer grows with whatever a server writes): newline-delimited JSON-RPC from a child Skilltray
  * starts, each message at most `maxMessage` bytes. A server that writes more is cut off (its process
  * stopped) and `failure` says why, so a lying server cannot make Skilltray hold a gigabyte to find out.
- * The child is Skilltray's own: it is stopped by its pid, SIGTERM then SIGKILL. It is not started in a
- * process group of its own, so a grandchild it leaves is not signalled: closing waits for the child's
- * exit only, then drops the pipes such a grandchild may still hold.
+ * The child is Skilltray's own and, on POSIX, leads a process group of its own: closing stops it and
+ * everything it started (process-tree.ts), so a helper a server left behind does not outlive its source.
+ * On Windows the child is stopped by its pid.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { terminateTree } from '../process/process-tree.js';
 
 /** How long a child has to leave after SIGTERM. */
 const GRACE_MS = 2000;
@@ -53,7 +54,14 @@ export class BoundedChildTransport implements Transport {
 
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const child = spawn(this.spec.command, [...this.spec.args], { env: this.spec.env, stdio: ['pipe', 'pipe', 'pipe'], shell: false, windowsHide: true });
+      const child = spawn(this.spec.command, [...this.spec.args], {
+        env: this.spec.env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        shell: false,
+        windowsHide: true,
+        // A group of its own, so closing can end what it started; Windows has no groups (and detached there opens a console).
+        detached: process.platform !== 'win32',
+      });
       this.child = child;
       // 'exit', not 'close': 'close' waits for the stdio pipes, which a grandchild may hold open for as long as it likes.
       this.exited = new Promise((done) => child.once('exit', () => done()));
@@ -122,19 +130,26 @@ export class BoundedChildTransport implements Transport {
   }
 
   /**
-   * Ends the child: its stdin closed (an MCP server leaves then), SIGTERM after a grace, SIGKILL after
-   * another (at once when it was cut off or abandoned); once it has exited, its pipes are dropped.
+   * Ends the child: its stdin closed (an MCP server leaves then), then, after a grace (none when it
+   * was cut off or abandoned), SIGTERM and later SIGKILL to it and to whatever it started, though it
+   * may have left already; once it has exited, its pipes are dropped.
    */
   async close(): Promise<void> {
     const child = this.child;
     if (child === null) return;
     child.stdin?.end();
     const grace = this.failure === null && !this.abandoned ? GRACE_MS : 0;
-    const term = setTimeout(() => child.kill('SIGTERM'), grace);
-    const kill = setTimeout(() => child.kill('SIGKILL'), grace + GRACE_MS);
+    let wait: NodeJS.Timeout | undefined;
+    await Promise.race([this.exited, new Promise((done) => (wait = setTimeout(done, grace)))]);
+    clearTimeout(wait);
+    if (child.pid !== undefined && process.platform !== 'win32') await terminateTree(child.pid, GRACE_MS);
+    else {
+      child.kill('SIGTERM');
+      const kill = setTimeout(() => child.kill('SIGKILL'), GRACE_MS);
+      await this.exited;
+      clearTimeout(kill);
+    }
     await this.exited;
-    clearTimeout(term);
-    clearTimeout(kill);
     for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
   }
 }

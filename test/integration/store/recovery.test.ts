@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listRules } from '../../../src-main/core/store/rules.js';
@@ -253,6 +253,28 @@ describe('a damaged state.db', () => {
       expect(getSettings(db).paused).toBe(true);
       expect(asideFiles(dir)).toHaveLength(1);
       expect(listRemembered(db, SESSION)).toEqual([]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('a header whose schema format no SQLite writes ("unsupported file format"): moved aside, and the person\'s choices read back from its pages', () => {
+    const dir = homes.dir();
+    const path = join(dir, 'state.db');
+    populated(path, 5);
+    // The schema format number, a big-endian 4-byte integer at offset 44: 1 to 4 in every file SQLite writes.
+    const fd = openSync(path, 'r+');
+    writeSync(fd, Buffer.from([0, 0, 0, 9]), 0, 4, 44);
+    closeSync(fd);
+    const { db, told } = openTold(path);
+    try {
+      expect(told).toHaveLength(1);
+      expect(asideFiles(dir)).toHaveLength(1);
+      expect(
+        listRules(db)
+          .map((r) => r.effect)
+          .sort(),
+      ).toEqual(['allow', 'deny']);
     } finally {
       db.close();
     }

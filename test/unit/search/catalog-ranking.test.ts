@@ -118,6 +118,28 @@ describe('scores follow the order shown', () => {
     catalog.close();
   });
 
+  it("a heading holding the query's words as its stems or as typed moves its section up in one skill's search too", () => {
+    const roots = tempDir();
+    const long = Array.from({ length: 40 }, (_, i) => `Step ${i} of the release checklist for the team.`).join('\n');
+    const catalog = catalogOf(
+      ...fillers(roots),
+      skill(
+        roots,
+        'ship',
+        'Shipping.',
+        `# Deploying releases\n\n${long}\n\n# Rollback\n\nDeploying the releases before, then deploying them again: deploying releases.\n`,
+      ),
+    );
+    // The headings are checked with the catalog's own tokenizers: "Deploying" holds the stem of "deploy", and starts as
+    // "deployi" being typed does (the stemmed index holds "deploi", the unstemmed one "deploying").
+    for (const search of [catalog.search('deploy', { skill: 'ship' }), catalog.search('releases deployi', { skill: 'ship', prefix: true })]) {
+      expect(search.results.map((hit) => hit.section)).toEqual(['Deploying releases', 'Rollback']);
+    }
+    // A heading holding only some of the words is not one that says the query.
+    expect(catalog.search('deploy rollback', { skill: 'ship' }).results[0]?.section).toBe('Rollback');
+    catalog.close();
+  });
+
   it('followingRanks never rises and starts at 1 (property)', () => {
     fc.assert(
       fc.property(fc.array(fc.double({ min: -50, max: -0.001, noNaN: true }), { minLength: 1, maxLength: 30 }), (ranks) => {

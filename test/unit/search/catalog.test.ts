@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
@@ -165,6 +165,22 @@ describe('catalog search across all skills', () => {
     expect(catalog.sync([a])).toEqual({ added: ['a'], updated: [], removed: [], unchanged: 0, rebuilt: true });
     expect(catalog.search('alpha').results.length).toBeGreaterThan(0);
     catalog.close();
+  });
+
+  it('survives a damaged header SQLite calls an unsupported file format: detected on open and rebuilt', () => {
+    const home = tempDir();
+    const a = skill(tempDir(), 'a', '# A\n\nalpha\n');
+    const first = open(home);
+    first.sync([a]);
+    first.close();
+    // The schema format number (a big-endian integer at offset 44) is 1 to 4 in every file SQLite writes.
+    const fd = openSync(catalogPath(home), 'r+');
+    writeSync(fd, Buffer.from([0, 0, 0, 9]), 0, 4, 44);
+    closeSync(fd);
+    const second = open(home);
+    expect(second.sync([a])).toMatchObject({ added: ['a'], rebuilt: true });
+    expect(second.search('alpha').results.map((r) => [r.skill, r.section])).toEqual([['a', 'A']]);
+    second.close();
   });
 
   it('survives corruption found at query time by rebuilding from the last synced skills', () => {

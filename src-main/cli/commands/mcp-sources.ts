@@ -107,8 +107,22 @@ async function approve(ctx: CliContext, args: ParsedArgs, to: Target, name: stri
   return 0;
 }
 
-/** Runs `sources` without a skill, or one of its MCP forms. */
+/**
+ * Runs `sources` without a skill, or one of its MCP forms. Ctrl+C ends it by exiting (130): a server
+ * it started leads a process group of its own, which the terminal's signal does not reach, and an
+ * exit kills it (core/served/bounded-child.ts) where a signal's own default would end this process alone.
+ */
 export async function runMcpSources(ctx: CliContext, args: ParsedArgs): Promise<number> {
+  const interrupted = (): never => process.exit(130);
+  process.once('SIGINT', interrupted);
+  try {
+    return await runForm(ctx, args);
+  } finally {
+    process.off('SIGINT', interrupted);
+  }
+}
+
+async function runForm(ctx: CliContext, args: ParsedArgs): Promise<number> {
   const [form, name, ...rest] = args.positionals;
   const skillOnly = ['depth', 'dir', 'limit', 'pattern'].find((option) => args.options[option] !== undefined);
   if (skillOnly !== undefined) throw skillcErrors.invalidOption(`--${skillOnly} lists a skill's files: skilltray sources <skill> --${skillOnly} …`);

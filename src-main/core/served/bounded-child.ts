@@ -15,6 +15,29 @@ import { terminateTree } from '../process/process-tree.js';
 /** How long a child has to leave after SIGTERM. */
 const GRACE_MS = 2000;
 
+/**
+ * The groups of servers not yet ended: killed at once if this process exits first. A detached group
+ * gets no signal from the terminal, so a CLI stopped by Ctrl+C (which it turns into an exit) would
+ * otherwise leave a server that ignores its stdin closing running.
+ */
+const liveGroups = new Set<number>();
+let exitHooked = false;
+
+function trackGroup(group: number): void {
+  liveGroups.add(group);
+  if (exitHooked) return;
+  exitHooked = true;
+  process.on('exit', () => {
+    for (const live of liveGroups) {
+      try {
+        process.kill(-live, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+  });
+}
+
 export interface ChildSpec {
   command: string;
   args: readonly string[];
@@ -63,6 +86,7 @@ export class BoundedChildTransport implements Transport {
         detached: process.platform !== 'win32',
       });
       this.child = child;
+      if (child.pid !== undefined && process.platform !== 'win32') trackGroup(child.pid);
       // 'exit', not 'close': 'close' waits for the stdio pipes, which a grandchild may hold open for as long as it likes.
       this.exited = new Promise((done) => child.once('exit', () => done()));
       child.once('error', (error) => {
@@ -142,8 +166,10 @@ export class BoundedChildTransport implements Transport {
     let wait: NodeJS.Timeout | undefined;
     await Promise.race([this.exited, new Promise((done) => (wait = setTimeout(done, grace)))]);
     clearTimeout(wait);
-    if (child.pid !== undefined && process.platform !== 'win32') await terminateTree(child.pid, GRACE_MS);
-    else {
+    if (child.pid !== undefined && process.platform !== 'win32') {
+      await terminateTree(child.pid, GRACE_MS);
+      liveGroups.delete(child.pid);
+    } else {
       child.kill('SIGTERM');
       const kill = setTimeout(() => child.kill('SIGKILL'), GRACE_MS);
       await this.exited;

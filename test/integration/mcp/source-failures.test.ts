@@ -5,6 +5,7 @@
  * whose folder cannot be written says so while the others refresh, and a fetch that does not end is
  * cut at its deadline or by removing its source.
  */
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { openLink } from '../../../src-main/core/served/mcp-link.js';
 import { McpSources } from '../../../src-main/core/served/mcp-sources.js';
 import type { SkillRegistry } from '../../../src-main/core/skills/registry.js';
 import { PROCESS_FIXTURES, tempDir } from '../../support/temp.js';
+import { BIN } from '../contract/fixture.js';
 import { isDead } from '../process/process-helpers.js';
 import { onCleanup } from '../server/helpers.js';
 
@@ -172,6 +174,26 @@ describe('a slow or stuck MCP source', () => {
     expect((await s.add({ name: 'a', command: command(file) })).skills[0]?.state).toBe('pending');
     await new Promise((resolve) => setImmediate(resolve));
     expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+
+  it('is ended with every process its server started when the CLI adding it is stopped by Ctrl+C', async () => {
+    const dir = tempDir();
+    const pidFile = join(dir, 'grandchild.pid');
+    // The server stalls on skills/list, so the CLI is still fetching when it is interrupted.
+    const { file, count } = scenario([honest('one')], { orphan: pidFile, stall: { 'skills/list': 0 } });
+    const env = { PATH: process.env.PATH, HOME: dir, SKILLTRAY_HOME: join(dir, 'home') };
+    const cliProcess = spawn(process.execPath, [BIN, 'sources', 'add-mcp', 'gc', '--', process.execPath, SERVER, file], { env, stdio: 'ignore' });
+    const exited = new Promise<number | null>((resolve) => cliProcess.once('exit', (code) => resolve(code)));
+    onCleanup(async () => void cliProcess.kill('SIGKILL'));
+    await vi.waitFor(() => expect(requests(count, 'skills/list')).toBe(1), { timeout: 20_000 });
+    const grandchild = Number(readFileSync(pidFile, 'utf8'));
+    onCleanup(async () => {
+      if (!isDead(grandchild)) process.kill(grandchild, 'SIGKILL');
+    });
+    cliProcess.kill('SIGINT');
+    expect(await exited).toBe(130);
+    // Its group gets no signal from a terminal: the CLI's exit ended it.
+    await vi.waitFor(() => expect(isDead(grandchild)).toBe(true));
   });
 
   it('is closed with every process its server started, though the server ignores its stdin closing and one holds its output open', async () => {

@@ -10,7 +10,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { terminateTree } from '../process/process-tree.js';
+import { groupExists, terminateTree } from '../process/process-tree.js';
 
 /** How long a child has to leave after SIGTERM. */
 const GRACE_MS = 2000;
@@ -52,6 +52,8 @@ export class BoundedChildTransport implements Transport {
   /** Why the connection was cut (a message past the bound), or null. */
   failure: string | null = null;
   private child: ChildProcess | null = null;
+  /** The child's process group (POSIX) while anything of it may run: ended by close(), or at this process's exit. */
+  private group: number | null = null;
   private pieces: Buffer[] = [];
   private bytes = 0;
   private stderrTail = '';
@@ -86,9 +88,18 @@ export class BoundedChildTransport implements Transport {
         detached: process.platform !== 'win32',
       });
       this.child = child;
-      if (child.pid !== undefined && process.platform !== 'win32') trackGroup(child.pid);
+      if (child.pid !== undefined && process.platform !== 'win32') {
+        this.group = child.pid;
+        trackGroup(child.pid);
+      }
       // 'exit', not 'close': 'close' waits for the stdio pipes, which a grandchild may hold open for as long as it likes.
-      this.exited = new Promise((done) => child.once('exit', () => done()));
+      this.exited = new Promise((done) =>
+        child.once('exit', () => {
+          // A group left empty is forgotten at once: its number may go to another process's group.
+          if (this.group !== null && !groupExists(this.group)) this.untrack();
+          done();
+        }),
+      );
       child.once('error', (error) => {
         reject(error);
         this.onerror?.(error);
@@ -160,22 +171,31 @@ export class BoundedChildTransport implements Transport {
    */
   async close(): Promise<void> {
     const child = this.child;
-    if (child === null) return;
-    child.stdin?.end();
-    const grace = this.failure === null && !this.abandoned ? GRACE_MS : 0;
-    let wait: NodeJS.Timeout | undefined;
-    await Promise.race([this.exited, new Promise((done) => (wait = setTimeout(done, grace)))]);
-    clearTimeout(wait);
-    if (child.pid !== undefined && process.platform !== 'win32') {
-      await terminateTree(child.pid, GRACE_MS);
-      liveGroups.delete(child.pid);
-    } else {
+    if (child !== null) {
+      child.stdin?.end();
+      const grace = this.failure === null && !this.abandoned ? GRACE_MS : 0;
+      let wait: NodeJS.Timeout | undefined;
+      await Promise.race([this.exited, new Promise((done) => (wait = setTimeout(done, grace)))]);
+      clearTimeout(wait);
+    }
+    // The group, though the child may be long gone (what it started can still be running).
+    const group = this.group;
+    if (group !== null) {
+      await terminateTree(group, GRACE_MS);
+      this.untrack();
+    } else if (child !== null) {
       child.kill('SIGTERM');
       const kill = setTimeout(() => child.kill('SIGKILL'), GRACE_MS);
       await this.exited;
       clearTimeout(kill);
     }
+    if (child === null) return;
     await this.exited;
     for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
+  }
+
+  private untrack(): void {
+    if (this.group !== null) liveGroups.delete(this.group);
+    this.group = null;
   }
 }

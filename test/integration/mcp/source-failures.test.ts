@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { BoundedChildTransport } from '../../../src-main/core/served/bounded-child.js';
 import { openLink } from '../../../src-main/core/served/mcp-link.js';
 import { McpSources } from '../../../src-main/core/served/mcp-sources.js';
 import type { SkillRegistry } from '../../../src-main/core/skills/registry.js';
@@ -194,6 +195,27 @@ describe('a slow or stuck MCP source', () => {
     expect(await exited).toBe(130);
     // Its group gets no signal from a terminal: the CLI's exit ended it.
     await vi.waitFor(() => expect(isDead(grandchild)).toBe(true));
+  });
+
+  it('ends what its server started though the server has left already', async () => {
+    // A server that starts a helper (no stdio of its own), says its pid, and leaves at once.
+    const script = [
+      "const { spawn } = require('node:child_process');",
+      "const helper = spawn(process.execPath, ['-e', 'setInterval(() => undefined, 1e9)'], { stdio: 'ignore' });",
+      'process.stdout.write(JSON.stringify({ jsonrpc: "2.0", method: "helper", params: { pid: helper.pid } }) + "\\n", () => process.exit(0));',
+    ].join('\n');
+    const transport = new BoundedChildTransport({ command: process.execPath, args: ['-e', script], env: { PATH: process.env.PATH ?? '' } }, 1 << 20);
+    const said = new Promise<number>((resolve) => (transport.onmessage = (message) => resolve((message as { params: { pid: number } }).params.pid)));
+    const left = new Promise<void>((resolve) => (transport.onclose = resolve));
+    await transport.start();
+    const helper = await said;
+    onCleanup(async () => {
+      if (!isDead(helper)) process.kill(helper, 'SIGKILL');
+    });
+    await left;
+    expect(isDead(helper)).toBe(false);
+    await transport.close();
+    expect(isDead(helper)).toBe(true);
   });
 
   it('is closed with every process its server started, though the server ignores its stdin closing and one holds its output open', async () => {

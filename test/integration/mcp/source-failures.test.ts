@@ -205,7 +205,7 @@ describe('a slow or stuck MCP source', () => {
       'process.stdout.write(JSON.stringify({ jsonrpc: "2.0", method: "helper", params: { pid: helper.pid } }) + "\\n", () => process.exit(0));',
     ].join('\n');
     const transport = new BoundedChildTransport({ command: process.execPath, args: ['-e', script], env: { PATH: process.env.PATH ?? '' } }, 1 << 20);
-    const said = new Promise<number>((resolve) => (transport.onmessage = (message) => resolve((message as { params: { pid: number } }).params.pid)));
+    const said = new Promise<number>((resolve) => (transport.onmessage = (message) => resolve((message as unknown as { params: { pid: number } }).params.pid)));
     const left = new Promise<void>((resolve) => (transport.onclose = resolve));
     await transport.start();
     const helper = await said;

@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { diskFault, errnoOf } from '../disk-faults.js';
+import { diskFault, errnoOf, isDamage } from '../disk-faults.js';
 import { toSkilltrayError } from '../../shared/skilltray-error.js';
 import { CATALOG_SCHEMA_VERSION, candidateHeadings, candidateHeadingsSchema, catalogFunctions, catalogSchema } from './catalog-sql.js';
 import { tokenizerPreference } from './tokenizer.js';
@@ -22,12 +22,12 @@ export function catalogPath(home: string): string {
 /** How long a sync waits for another process's sync of the same catalog (a cold one of 10,000 skills takes seconds). */
 const BUSY_TIMEOUT_MS = 120_000;
 
-/** Errors that mean the file is not a usable catalog (as opposed to busy, full or read-only). */
+/** Errors that mean the file is not a usable catalog (not busy, full or read-only): damage as disk-faults.ts judges it, or a layout it cannot read. */
 export function isCorruption(error: unknown): boolean {
+  if (isDamage(error)) return true;
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return false;
-  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB' || code === 'SQLITE_FORMAT') return true;
-  return code === 'SQLITE_ERROR' && /no such (table|column)|malformed|vtable constructor failed|unsupported file format/i.test((error as Error).message);
+  if (code === 'SQLITE_FORMAT') return true;
+  return code === 'SQLITE_ERROR' && /no such (table|column)|malformed|vtable constructor failed/i.test((error as Error).message);
 }
 
 /** A skill as the catalog holds it. */

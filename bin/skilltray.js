@@ -5,9 +5,6 @@ import module from 'node:module';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// Node 22.1+ keeps compiled code between runs (a no-op before; NODE_DISABLE_COMPILE_CACHE=1 turns it off).
-module.enableCompileCache?.();
-
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
@@ -16,12 +13,17 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   process.stdout.on('error', () => undefined);
   process.stdout.write(`skilltray ${version}\n`);
 } else {
-  const entry = new URL('../dist/cli/main.js', import.meta.url);
-  if (!existsSync(fileURLToPath(entry))) {
+  const bundle = fileURLToPath(new URL('../dist/cli/', import.meta.url));
+  if (!existsSync(join(bundle, 'main.cjs'))) {
     process.stderr.write("error[E999]: skilltray is not built yet; run 'npm run build:node' in the checkout\n");
     process.exit(1);
   }
-  const { runCli, processIo } = await import(entry.href);
+  const require = module.createRequire(import.meta.url);
+  // Compiled code kept between runs: Node's own cache from 22.1 (NODE_DISABLE_COMPILE_CACHE=1 turns
+  // either off), the bundle's before (src-main/cli/code-cache.ts).
+  if (module.enableCompileCache) module.enableCompileCache();
+  else require(join(bundle, 'code-cache.cjs')).keepCompiledCode(bundle);
+  const { runCli, processIo } = require(join(bundle, 'main.cjs'));
   // In the packaged app (this file inside app.asar, run by the app as Node) the packs ship beside app.asar, not in it,
   // and the manifest that makes them bundled inside it, where the app reads it too (paths.ts).
   const here = fileURLToPath(import.meta.url);

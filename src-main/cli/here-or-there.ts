@@ -69,8 +69,9 @@ export async function runHereOrThere<T>(
   const there = async (owner: RunningOwner): Promise<T> => {
     const { link } = owner;
     if (!args.options.json) ctx.io.err(`forwarded to ${link.owner === 'app' ? 'the Skilltray app' : 'skilltray serve'} at ${link.url}\n`);
-    // node:crypto only when a run is forwarded: every other command starts without it.
-    const traceId = call.traceId ?? (await import('node:crypto')).randomUUID();
+    // node:crypto only when a run is forwarded: every other command starts without it. Taken, not
+    // imported: a chunk holding a dynamic import keeps no code cache (cli/code-cache.ts).
+    const traceId = call.traceId ?? process.getBuiltinModule('node:crypto').randomUUID();
     const result = call.there(owner.client, traceId);
     if (args.options.yes) void whenAsked(owner, traceId, result, (entry) => approveHere(ctx, args, owner, entry));
     else if (!args.options.json) void whenAsked(owner, traceId, result, (entry) => sayWhereItWaits(ctx, owner, entry));

@@ -171,7 +171,8 @@ export function processIo(): CliIo {
     stdoutIsTty: Boolean(process.stdout.isTTY),
     stderrIsTty: Boolean(process.stderr.isTTY),
     ask: async (question) => {
-      const { createInterface } = await import('node:readline/promises');
+      // Taken when asked, not imported: a chunk holding a dynamic import keeps no code cache (code-cache.ts).
+      const { createInterface } = process.getBuiltinModule('node:readline/promises');
       const rl = createInterface({ input: process.stdin, output: process.stdout });
       try {
         return await rl.question(question);

@@ -61,7 +61,7 @@ const TARGETS: Record<TargetName, BuildTarget> = {
     sources: (root) =>
       filesUnder(root, join('dist', 'node', 'src-main'), (name) => name.endsWith('.js'))
         .filter((source) => !source.startsWith(`${join('dist', 'node', 'src-main', 'electron')}${sep}`))
-        .map(bundledInto(join('dist', 'cli', 'main.js'))),
+        .map(bundledInto(join('dist', 'cli', 'main.cjs'))),
     configs: [join('scripts', 'bundle-cli.js')],
   },
   web: {

@@ -6,6 +6,7 @@
  * loader code, and only recorded once its files have settled (see fingerprint.ts).
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
@@ -64,7 +65,8 @@ let stamp: string | undefined;
 /** The entry file of `specifier` as this module resolves it, or null where that cannot be asked. */
 function entryOf(specifier: string): string | null {
   try {
-    return fileURLToPath(import.meta.resolve(specifier));
+    // Resolved as lazy-require.ts loads it; the CLI bundle is CommonJS, where import.meta.resolve is not.
+    return createRequire(import.meta.url).resolve(specifier);
   } catch {
     return null;
   }
@@ -80,8 +82,8 @@ function loaderStamp(): string {
   };
   const code = loaderCode();
   for (const dir of code.dirs) {
-    // Code only: a source map beside it decides nothing a parse produces.
-    for (const name of readdirSync(dir).sort()) if (name.endsWith('.js')) add(join(dir, name));
+    // Code only (dist/node's modules, or a lone bundle's CommonJS chunks): a source map beside it decides nothing a parse produces.
+    for (const name of readdirSync(dir).sort()) if (name.endsWith('.js') || name.endsWith('.cjs')) add(join(dir, name));
   }
   for (const file of PARSERS.map(entryOf)) if (file !== null) add(file);
   stamp = hash.digest('hex').slice(0, 32);

@@ -8,10 +8,15 @@
  */
 import { existsSync, mkdirSync, realpathSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import type * as Chokidar from 'chokidar';
 import type { ChokidarOptions, FSWatcher } from 'chokidar';
 import type { RootWatch, SkillRoot } from '../../shared/model.js';
 import { MAX_SKILL_FILES, followLink } from './walk.js';
 import { hasSkillFile, nameSegment } from './root-layout.js';
+import { lazyRequire } from '../lazy-require.js';
+
+/** Required, not imported: the CLI bundle's chunks compile with a code cache only while they import nothing dynamically (cli/code-cache.ts). */
+const chokidar = lazyRequire<typeof Chokidar>('chokidar');
 
 /** How long the watcher waits for a burst of writes (an editor's save, a git checkout) to settle. */
 const RELOAD_DEBOUNCE_MS = 150;
@@ -116,7 +121,7 @@ export class RootWatcher {
 
   private async startWatcher(polling: boolean): Promise<void> {
     // chokidar loads only when something watches: a one-shot CLI command never does.
-    const startWatcherWith = this.startWatcherWith ?? (await import('chokidar')).watch;
+    const startWatcherWith = this.startWatcherWith ?? chokidar().watch;
     if (this.closed) return;
     const watcher = startWatcherWith(
       this.roots.map((r) => r.path).filter((p) => existsSync(p) && !this.unwatched.has(p)),

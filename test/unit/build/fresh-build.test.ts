@@ -87,16 +87,16 @@ describe('a stale dist/ is found before tests run it', () => {
 
   it('rebuilds the CLI bundle when tsc wrote a module after it, or its bundler changed', () => {
     const root = checkout();
-    writeFiles(root, { 'dist/cli/main.js': '', 'scripts/bundle-cli.js': '', 'dist/node/src-main/electron/main.js': '' });
+    writeFiles(root, { 'dist/cli/main.cjs': '', 'scripts/bundle-cli.js': '', 'dist/node/src-main/electron/main.js': '' });
     at(root, 'scripts/bundle-cli.js', 100);
-    at(root, 'dist/cli/main.js', 250);
+    at(root, 'dist/cli/main.cjs', 250);
     at(root, 'dist/node/src-main/electron/main.js', 300);
     expect(staleness('cli', root)).toBeNull();
     at(root, 'dist/node/src-main/shared/contract.js', 300);
-    expect(staleness('cli', root)).toBe(`${join('dist', 'node', 'src-main', 'shared', 'contract.js')} is newer than ${join('dist', 'cli', 'main.js')}`);
+    expect(staleness('cli', root)).toBe(`${join('dist', 'node', 'src-main', 'shared', 'contract.js')} is newer than ${join('dist', 'cli', 'main.cjs')}`);
     at(root, 'dist/node/src-main/shared/contract.js', 200);
     at(root, 'scripts/bundle-cli.js', 300);
-    expect(staleness('cli', root)).toBe(`${join('scripts', 'bundle-cli.js')} is newer than ${join('dist', 'cli', 'main.js')}`);
+    expect(staleness('cli', root)).toBe(`${join('scripts', 'bundle-cli.js')} is newer than ${join('dist', 'cli', 'main.cjs')}`);
   });
 
   it('builds a stale target with its npm script, and leaves a fresh one alone', () => {

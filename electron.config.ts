@@ -18,6 +18,7 @@ const config: Configuration = {
   files: [
     'package.json',
     'bin/skilltray.js',
+    'bin/package.json',
     'dist/cli/**/*.cjs',
     'dist/cli/**/*.js',
     'dist/node/src-main/**/*.js',

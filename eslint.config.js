@@ -65,6 +65,8 @@ export default defineConfig(
   js.configs.recommended,
   tseslint.configs.recommended,
   { files: ['**/*.{js,mjs,cjs}'], languageOptions: { globals: globals.node } },
+  // The bin is CommonJS (bin/package.json) so that a command never starts Node's ES module loader.
+  { files: ['bin/skilltray.js'], languageOptions: { sourceType: 'commonjs' }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
   {
     files: ['**/*.ts', '**/*.tsx'],
     rules: {

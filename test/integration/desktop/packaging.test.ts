@@ -21,8 +21,8 @@ describe('packaging configuration (electron.config.ts)', () => {
     expect(config.npmRebuild).toBe(true);
     expect(config.asar).not.toBe(false);
     // The bridge a connected assistant starts is the packaged executable run as Node (docs/connect.md).
-    // Its chunks are CommonJS (.cjs); the helper threads' script beside them is an ES module (.js).
-    expect(config.files[0].filter).toEqual(expect.arrayContaining(['bin/skilltray.js', 'dist/cli/**/*.cjs', 'dist/cli/**/*.js']));
+    // The bin is CommonJS by bin/package.json, and so are the chunks (.cjs); the helper threads' script beside them is an ES module (.js).
+    expect(config.files[0].filter).toEqual(expect.arrayContaining(['bin/skilltray.js', 'bin/package.json', 'dist/cli/**/*.cjs', 'dist/cli/**/*.js']));
     expect(config.electronFuses).toEqual({
       runAsNode: true,
       enableCookieEncryption: true,

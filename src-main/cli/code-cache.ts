@@ -64,8 +64,8 @@ function identityOf(filename: string): string {
 function isOwnPrivateDir(path: string): boolean {
   const st = lstatSync(path, { throwIfNoEntry: false });
   if (st === undefined || !st.isDirectory()) return false;
-  if (process.platform === 'win32' || process.getuid === undefined) return true;
-  return st.uid === process.getuid() && (st.mode & 0o022) === 0;
+  if (process.platform === 'win32' || process.geteuid === undefined) return true;
+  return st.uid === process.geteuid() && (st.mode & 0o022) === 0;
 }
 
 /** `path` made (0700) if it is missing, when it is then a private directory of this user; else null. */
@@ -83,7 +83,7 @@ function privateDir(path: string): string | null {
  * cache reads), else under the temp folder, one per user, as Node 22 keeps its own.
  */
 function cacheDir(env: NodeJS.ProcessEnv): string | null {
-  const uid = process.getuid?.() ?? 'user';
+  const uid = process.geteuid?.() ?? 'user';
   const base = privateDir(env.NODE_COMPILE_CACHE || join(tmpdir(), `skilltray-code-cache-${uid}`));
   return base === null ? null : privateDir(join(base, `v8-${process.versions.v8}-${process.arch}`));
 }

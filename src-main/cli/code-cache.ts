@@ -2,16 +2,17 @@
  * Compiled code kept between runs of the CLI, on a Node that keeps none itself (Node 22.1 brought
  * module.enableCompileCache, which the bin uses where it exists). Without it, every `skilltray …`
  * compiled the same 700 KB of chunks again: loading a search's chunks took 45 ms, 34 ms with this
- * cache, and a whole `list` or `describe` is 13–15% faster. Each CommonJS chunk of the bundle (dist/cli/*.cjs) is compiled with the V8 code cache
- * its last run left; a chunk compiled without one leaves one at exit, taken after the command ran,
- * so the functions it compiled on the way are in it too.
+ * cache, and a whole `list` or `describe` is 13–15% faster. Each CommonJS chunk of the bundle
+ * (dist/cli/*.cjs) is compiled with the V8 code cache its last run left; a chunk compiled without
+ * one leaves one at exit, taken after the command ran, so the functions it compiled on the way are
+ * in it too.
  *
  * V8 checks a cache against its own version, its flags and the length of the source, not the
  * source itself, and not its data at all: an entry also names the chunk's path, size, mtime and
  * inode and holds a checksum of its data, and one that does not match the file as it is now, or its
- * own sum, is not used. Compiled code is code: the folder must be a directory of
- * this user that no one else may write to (POSIX), or nothing is read from it or written to it.
- * Every failure here costs only the compile the cache would have saved.
+ * own sum, is not used. Compiled code is code: the folder must be a directory of this user that no
+ * one else may write to (POSIX), or nothing is read from it or written to it. Every failure here
+ * costs only the compile the cache would have saved.
  */
 import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
@@ -24,9 +25,9 @@ import { crc32 } from 'node:zlib';
 export interface CodeCacheCounts {
   /** Chunks compiled from their cache. */
   hits: number;
-  /** Chunks with no usable entry (none, another build's, or unreadable). */
+  /** Chunks with no usable entry (none, another build's, damaged, or unreadable): compiled afresh, and an entry written. */
   misses: number;
-  /** Entries V8 refused (another V8, other flags, or damaged): compiled afresh and written again. */
+  /** Entries V8 refused (the run that wrote one had other V8 flags, such as --cpu-prof): compiled afresh and written again. */
   rejected: number;
   /** Chunks left to Node's own loader: they import dynamically, which a script compiled here cannot. */
   skipped: number;
@@ -169,7 +170,13 @@ export function keepCompiledCode(codeDir: string, env: NodeJS.ProcessEnv = proce
       return compile.call(this, content, filename);
     }
     const entry = join(dir, `${fnv1a(filename)}.v8`);
-    const identity = identityOf(filename);
+    let identity: string;
+    try {
+      identity = identityOf(filename);
+    } catch {
+      // Gone since Node read it (a rebuild under a running command): compiled as Node would, no entry.
+      return compile.call(this, content, filename);
+    }
     const cachedData = readEntry(entry, identity);
     // Node's own wrapper, on the chunk's first line: line numbers in stack traces stay the chunk's.
     const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${content}\n})`, { filename, cachedData });

@@ -230,8 +230,12 @@ describe('the code cache', () => {
     const first = await execa(process.execPath, [BIN, 'roots'], { env, extendEnv: false });
     // main, its start chunk and the bundler's runtime at least.
     expect(entries(cache).length).toBeGreaterThanOrEqual(3);
+    const written = () => entries(cache).map((name) => [name, statSync(join(cache, V8_DIR, name)).mtimeMs]);
+    const before = written();
     const second = await execa(process.execPath, [BIN, 'roots'], { env, extendEnv: false });
     expect(second.stdout).toBe(first.stdout);
     expect(second.stderr).toBe(first.stderr);
+    // Every chunk came from its entry: a miss would have written one anew.
+    expect(written()).toEqual(before);
   });
 });

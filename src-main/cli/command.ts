@@ -39,9 +39,10 @@ export interface CliContext {
   /**
    * Only the skills and the gateway (the core's read side, without state.db, runs or packs): what a
    * read-only command needs. `strict` (the first call decides) reads as RFC-0004 says: E002 for an
-   * index not built or out of date, where a read otherwise builds it.
+   * index not built or out of date, where a read otherwise builds it. `about`: the one skill the
+   * command reads, whose big tree is then checked on a helper thread started before the library loads.
    */
-  library(options?: { strict?: boolean }): Promise<SkillLibrary>;
+  library(options?: { strict?: boolean; about?: string }): Promise<SkillLibrary>;
 }
 
 export interface Command {

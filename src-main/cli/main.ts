@@ -8,7 +8,7 @@ import type { SkillLibrary } from '../core/library.js';
 import { resolveConfig, type CoreConfig } from '../core/config.js';
 import { toSkilltrayError, type SkilltrayError } from '../shared/skilltray-error.js';
 import { skillcErrors } from '../shared/error-messages/skillc.js';
-import { nearestNames } from '../core/facade.js';
+import { nearestNames, TreeChecks } from '../core/facade.js';
 import { withDidYouMean } from '../shared/did-you-mean.js';
 import { displayLines } from '../shared/display-text.js';
 import { parseArgs } from './args.js';
@@ -109,8 +109,10 @@ export async function runCli(argv: readonly string[], base: Omit<CliContext, 'co
     library: async (options = {}) => {
       if (core !== undefined) return core.library;
       if (library === undefined) {
+        // Started first: its helper thread takes ~20 ms to start, which then pass while the library loads.
+        const treeChecks = options.about === undefined ? undefined : TreeChecks.forSkill(ctx.config().home, options.about);
         const { SkillLibrary } = await import('../core/library.js');
-        library ??= new SkillLibrary(ctx.config(), { strict: options.strict ?? false, onIndexing });
+        library ??= new SkillLibrary(ctx.config(), { strict: options.strict ?? false, onIndexing, ...(treeChecks === undefined ? {} : { treeChecks }) });
       }
       return library;
     },
@@ -152,27 +154,35 @@ export async function runCli(argv: readonly string[], base: Omit<CliContext, 'co
  * Writes to a standard stream until its reader goes away (`skilltray list | head -1`): from then on
  * output is dropped instead of failing with EPIPE, so the command ends as if it had been read.
  */
-function closableWriter(stream: NodeJS.WriteStream): (text: string | Uint8Array) => void {
+function closableWriter(stream: () => NodeJS.WriteStream): (text: string | Uint8Array) => void {
   let closed = false;
-  stream.on('error', () => {
-    closed = true;
-  });
+  let opened: NodeJS.WriteStream | null = null;
   return (text) => {
-    if (!closed && !stream.destroyed) stream.write(text);
+    if (opened === null) {
+      // Opened on first write: making process.stderr a stream (a socket when it is a pipe) cost 2 ms of every command that never wrote to it.
+      opened = stream();
+      opened.on('error', () => {
+        closed = true;
+      });
+    }
+    if (!closed && !opened.destroyed) opened.write(text);
   };
 }
 
 /** The terminal's streams as CLI I/O. */
 export function processIo(): CliIo {
   return {
-    out: closableWriter(process.stdout),
-    err: closableWriter(process.stderr),
+    out: closableWriter(() => process.stdout),
+    err: closableWriter(() => process.stderr),
     // Asked when a command would prompt: touching process.stdin opens it as a stream, 3–4 ms of every command that never reads it.
     get interactive() {
       return Boolean(process.stdin.isTTY && process.stdout.isTTY);
     },
     stdoutIsTty: Boolean(process.stdout.isTTY),
-    stderrIsTty: Boolean(process.stderr.isTTY),
+    // Asked of the descriptor (what the stream's isTTY says) so that asking does not open stderr.
+    get stderrIsTty() {
+      return process.getBuiltinModule('node:tty').isatty(2);
+    },
     ask: async (question) => {
       // Taken when asked, not imported: a chunk holding a dynamic import keeps no code cache (code-cache.ts).
       const { createInterface } = process.getBuiltinModule('node:readline/promises');

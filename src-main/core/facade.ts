@@ -13,3 +13,4 @@ export { exampleArguments, exampleLine, toolExamples } from './skills/tool-examp
 export { skillNamesIn } from './skills/root-layout.js';
 export { skillDirIn } from './skills/root-layout.js';
 export { toolNamesAt } from './skills/tool-names.js';
+export { TreeChecks } from './skills/tree-check.js';

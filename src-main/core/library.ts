@@ -21,6 +21,7 @@ import { notLoaded } from './served/served-state.js';
 import { readBundledManifest } from './skills/bundled-manifest.js';
 import { ParseCache } from './skills/parse-cache.js';
 import { SkillRegistry } from './skills/registry.js';
+import type { TreeChecks } from './skills/tree-check.js';
 import { skillNotFound } from './skills/skill-suggestions.js';
 
 export interface LibraryOptions {
@@ -30,6 +31,8 @@ export interface LibraryOptions {
   strict?: boolean;
   /** Told before a read indexes skills, so a command line can say why it takes a while. */
   onIndexing?(work: IndexingWork): void;
+  /** A command about one skill: its tree checked on a helper thread started with the command (skills/tree-check.ts); ended with the library. */
+  treeChecks?: TreeChecks;
 }
 
 /** Loaded skills and the gateway over them; its 'event' stream says when skills change on disk. */
@@ -38,6 +41,7 @@ export class SkillLibrary extends EventEmitter<{ event: [ServerEvent] }> {
   readonly gateway: GatewayService;
   private readonly parseCache: ParseCache;
   private closingLibrary: Promise<void> | undefined;
+  private readonly treeChecks: TreeChecks | null;
 
   constructor(
     readonly config: CoreConfig,
@@ -61,7 +65,9 @@ export class SkillLibrary extends EventEmitter<{ event: [ServerEvent] }> {
       // A declaration may not reach the person's secrets or Skilltray's own home (E433, E434).
       places: { platform: process.platform, userHome: userHome(config.env), skilltrayHome: config.home },
       threads: config.threads,
+      ...(options.treeChecks === undefined ? {} : { treeChecks: options.treeChecks }),
     });
+    this.treeChecks = options.treeChecks ?? null;
     this.registry.on('change', (change) => emitSafely(this, 'event', { type: 'skills.changed', kind: change.kind, name: change.name }));
     this.gateway = new GatewayService({
       home: config.home,
@@ -96,6 +102,7 @@ export class SkillLibrary extends EventEmitter<{ event: [ServerEvent] }> {
   close(): Promise<void> {
     this.closingLibrary ??= (async () => {
       this.gateway.close();
+      this.treeChecks?.close();
       await this.registry.close();
       this.parseCache.close();
     })();

@@ -78,11 +78,13 @@ export const search: Command = {
   ],
   async run(ctx, args) {
     const strict = strictRead(ctx, args);
-    const library = await ctx.library({ strict });
-    const limit = pick({ limit: num(args, 'limit') });
     const [first, ...rest] = args.positionals as [string, ...string[]];
+    const one = rest.length > 0 && !args.options.all;
+    // One skill's search from the catalog checks the skill's files meanwhile (core/skills/tree-check.ts); --strict reads its own index.
+    const library = await ctx.library({ strict, ...(one && !strict ? { about: first } : {}) });
+    const limit = pick({ limit: num(args, 'limit') });
     const on = emphasisOn(ctx);
-    if (rest.length > 0 && !args.options.all) {
+    if (one) {
       try {
         if (strict) {
           const result = library.gateway.searchIndex(first, rest.join(' '), limit, ctx.cwd);

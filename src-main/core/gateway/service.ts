@@ -38,6 +38,7 @@ import type {
 import { syncLogs } from '../logs/sync.js';
 import { buildIndex } from '../search/skill-index.js';
 import { SkillCatalog, type CatalogProgress, type IndexingWork } from '../search/catalog.js';
+import type { CatalogResult } from '../search/catalog-types.js';
 import { DEFAULT_SEARCH_LIMIT, searchIndex, skillQuery } from '../search/query.js';
 import { brokenBy, noResultsMessage, searchHits, type SkillOf } from '../search/search-hits.js';
 import { openFile, type OpenOptions } from './open.js';
@@ -181,8 +182,10 @@ export class GatewayService {
       (result) => logArgs.search(query, result),
       () => {
         skillQuery(query, options);
+        const name = t.loadedAs;
+        const early = name === null || this.deps.autoBuild ? null : this.searchAhead(name, query, options);
         const read = t.read();
-        if (t.loadedAs === null) {
+        if (name === null) {
           // A skill read by path, not loaded: searched in a catalog of its own, kept for this call only.
           const own = SkillCatalog.inMemory(this.catalogs.options);
           try {
@@ -196,21 +199,40 @@ export class GatewayService {
         // The app keeps the whole catalog in step with the loaded skills; a command line brings only this skill's rows up to date.
         const catalog = this.deps.autoBuild ? this.catalogs.synced() : this.catalogs.open();
         let skill = read;
-        if (!this.deps.autoBuild) catalog.syncOne(catalogSkill(skill));
-        else if (this.catalogs.takeUnsynced(t.loadedAs)) {
+        const suggest = () => catalog.suggest(query, { skill: name });
+        if (!this.deps.autoBuild) {
+          if (early?.stands(skill) === true) return searchHits(early.result, () => skill, name, suggest);
+          catalog.syncOne(catalogSkill(skill));
+        } else if (this.catalogs.takeUnsynced(name)) {
           // Changed on disk and not reloaded yet (the registry waits for writes to settle): read as it is now, so the search sees the edit.
           skill = parseSkill(t.dir, read.root, undefined, this.deps.registry.rootChecks);
           catalog.syncOne(catalogSkill(skill));
         }
-        const name = t.loadedAs;
-        return searchHits(
-          catalog.search(query, { ...options, skill: name }),
-          () => skill,
-          name,
-          () => catalog.suggest(query, { skill: name }),
-        );
+        return searchHits(catalog.search(query, { ...options, skill: name }), () => skill, name, suggest);
       },
     );
+  }
+
+  /**
+   * A command line's search of skill `name` as the parse cache recorded it, made while a helper
+   * thread checks the skill's files (skills/tree-check.ts): null unless such a check started and the
+   * catalog holds the skill as recorded. Its result stands for `skill` as the check then gives it
+   * when the catalog holds that skill at the version it was searched at: syncOne would change
+   * nothing, and a search now would read what this one read.
+   */
+  private searchAhead(name: string, query: string, options: { limit?: number }): { result: CatalogResult; stands(skill: Skill): boolean } | null {
+    const ahead = this.deps.registry.ahead(name);
+    if (ahead === undefined) return null;
+    const catalog = this.catalogs.open();
+    const version = catalog.holding(catalogSkill(ahead));
+    if (version === null) return null;
+    try {
+      const result = catalog.search(query, { ...options, skill: name });
+      return { result, stands: (skill) => catalog.holding(catalogSkill(skill)) === version };
+    } catch {
+      // Left to the search after the check, which syncs the skill first and says what failed.
+      return null;
+    }
   }
 
   /** RFC-0004's search of a skill's own index (`search --strict`): Markdown snippets, BM25 scores. */

@@ -106,6 +106,22 @@ export class CatalogWriter {
     }
   }
 
+  /**
+   * The catalog's data version when it holds `skill` as given (syncOne would change nothing), else
+   * null (also when it cannot be read: a sync then finds out why). A search made at that version
+   * answers as one made after syncOne would, for as long as the version stays.
+   */
+  holding(skill: CatalogSkill): number | null {
+    try {
+      const now = this.store.records();
+      if (differs(now.records, new Map([[skill.name, skill]]), false)) return null;
+      this.store.known = now;
+      return now.version;
+    } catch {
+      return null;
+    }
+  }
+
   /** Adds and replaces `skills`; with `complete`, they are every skill there is and the others are removed. */
   private apply(skills: readonly CatalogSkill[], rebuilt: boolean, progress?: CatalogProgress, complete = true): CatalogSync {
     const wanted = new Map(skills.map((skill) => [skill.name, skill]));

@@ -68,6 +68,11 @@ export class SkillCatalog {
     return this.writer.syncOne(skill);
   }
 
+  /** See CatalogWriter.holding. */
+  holding(skill: CatalogSkill): number | null {
+    return this.writer.holding(skill);
+  }
+
   /** See CatalogWriter.syncInBackground. */
   syncInBackground(skills: readonly CatalogSkill[], progress?: CatalogProgress): Promise<CatalogSync> {
     return this.writer.syncInBackground(skills, progress);

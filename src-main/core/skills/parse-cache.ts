@@ -5,7 +5,7 @@
  * SKILL.md files each time. An entry is only used for the same root (trust, syntax) and the same
  * loader code, and only recorded once its files have settled (see fingerprint.ts).
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,17 +62,27 @@ const PARSERS = ['yaml', 'marked'];
 
 let stamp: string | undefined;
 
-/** The entry file of `specifier` as this module resolves it, or null where that cannot be asked. */
-function entryOf(specifier: string): string | null {
-  try {
-    // Resolved as lazy-require.ts loads it; the CLI bundle is CommonJS, where import.meta.resolve is not.
-    return createRequire(import.meta.url).resolve(specifier);
-  } catch {
-    return null;
+/**
+ * The package.json of `name` in the first node_modules folder that holds one, looking up from
+ * `from` as Node does, or null when none does. Its version names the parser's code, where the
+ * entry file's size and mtime may not (yaml's entry only re-exports; a reinstall can keep mtimes);
+ * and finding the folder needs no resolution of the package's exports, a third of the stamp's cost.
+ */
+export function parserManifest(name: string, from: string): string | null {
+  for (const dir of createRequire(from).resolve.paths(name) ?? []) {
+    try {
+      return readFileSync(join(dir, name, 'package.json'), 'utf8');
+    } catch {
+      // Not in this folder: Node looks in the next one up.
+    }
   }
+  return null;
 }
 
-/** Identifies this build of the loader (names, sizes and mtimes of its code and its parsers' entries): a rebuilt or upgraded Skilltray starts a fresh cache. */
+/**
+ * Identifies this build of the loader (names, sizes and mtimes of its code, and its parsers'
+ * package.json): a rebuilt or upgraded Skilltray starts a fresh cache.
+ */
 function loaderStamp(): string {
   if (stamp !== undefined) return stamp;
   const hash = createHash('sha256');
@@ -85,7 +95,8 @@ function loaderStamp(): string {
     // Code only (dist/node's modules, or a lone bundle's CommonJS chunks): a source map beside it decides nothing a parse produces.
     for (const name of readdirSync(dir).sort()) if (name.endsWith('.js') || name.endsWith('.cjs')) add(join(dir, name));
   }
-  for (const file of PARSERS.map(entryOf)) if (file !== null) add(file);
+  const here = fileURLToPath(import.meta.url);
+  for (const name of PARSERS) hash.update(`${name}\0${parserManifest(name, here) ?? '-'}\n`);
   stamp = hash.digest('hex').slice(0, 32);
   return stamp;
 }
@@ -230,6 +241,16 @@ export class ParseCache {
     const entry = this.find(dir);
     if (entry === undefined || entry.root !== rootKey(root) || fingerprintOf(entry.tree) !== entry.fingerprint) return undefined;
     return { ...entry.skill, root, shadows: [] };
+  }
+
+  /**
+   * The parse recorded for `dir` under `root` and the tree it was recorded with, whatever the files
+   * hold now (a copy of the skill): for a caller that has the tree's stats checked as it goes on
+   * (tree-check.ts), and gives the parse up when get() finds the files changed.
+   */
+  recorded(dir: string, root: SkillRoot): { skill: Skill; tree: SkillTree } | undefined {
+    const entry = this.find(dir);
+    return entry === undefined || entry.root !== rootKey(root) ? undefined : { skill: { ...entry.skill, root, shadows: [] }, tree: entry.tree };
   }
 
   /** The last settled parse recorded for `dir` under `root`, whatever its files hold now (a copy): what a skill caught mid-rewrite falls back to. */

@@ -9,6 +9,8 @@ import { SETTLE_MS, treeFingerprint } from './fingerprint.js';
 import { freshParseJob, freshParseOf, parseFresh, receivedParse, type FreshParse, type FreshParseInput, type ParseSkill, type PostedParse } from './fresh-parse.js';
 import type { ParseCache } from './parse-cache.js';
 import type { RootChecks } from './parse-skill.js';
+import type { TreeChecks } from './tree-check.js';
+import type { SkillTree } from './tree-fingerprint.js';
 import type { SkillFile } from './walk.js';
 
 /** A folder of a skill name in one root. */
@@ -28,17 +30,26 @@ export function beyondFiles(root: SkillRoot): boolean {
   return root.kind === 'packs' || root.kind === 'mcp';
 }
 
+/** The paths a check of `tree` stats: the skill's folder, and its folders, files and links. */
+function treeSize(tree: SkillTree): number {
+  return 1 + tree.dirs.length + tree.files.length + tree.links.length;
+}
+
 /** Parses skill folders for one registry, keeping the cache and what each fresh parse walked. */
 export class RegistryParser {
   /** The files each skill parsed in this process was found with, by folder (see walkedFiles). */
   private readonly walked = new Map<string, readonly SkillFile[]>();
 
-  /** `threads`: how many a full load parses on (parseMany reads on helper threads from two). */
+  /**
+   * `threads`: how many a full load parses on (parseMany reads on helper threads from two);
+   * `checks`: a command's tree checks, which take one skill's stats on a helper thread (tree-check.ts).
+   */
   constructor(
     readonly cache: ParseCache,
     private readonly parse: ParseSkill,
     readonly threads: number,
     private readonly rootChecks: RootChecks,
+    private readonly checks: TreeChecks | null = null,
   ) {}
 
   /**
@@ -49,13 +60,32 @@ export class RegistryParser {
     return this.cached(dir, root) ?? this.recordFresh(dir, root, parseFresh(dir, root, this.parse));
   }
 
+  /**
+   * The cache's parse of `dir` as recorded, its tree handed to the command's helper thread to check
+   * meanwhile; undefined when there is no such helper (or no parse to check). parseDir then takes
+   * the helper's answer: the parse stands only if the files are as recorded.
+   */
+  checkAhead(dir: string, root: SkillRoot): Skill | undefined {
+    if (this.checks?.helped !== true || beyondFiles(root)) return undefined;
+    const recorded = this.cache.recorded(dir, root);
+    return recorded !== undefined && this.checks.post(dir, recorded.tree) ? recorded.skill : undefined;
+  }
+
   /** The cache's parse of `dir`, when the stats of what its last walk saw still match (no directory listed, no file read). */
   private cached(dir: string, root: SkillRoot): Skill | undefined {
-    return beyondFiles(root) ? undefined : this.cache.get(dir, root, (tree) => treeFingerprint(dir, tree).fingerprint);
+    if (beyondFiles(root)) return undefined;
+    const checks = this.checks;
+    if (checks === null) return this.cache.get(dir, root, (tree) => treeFingerprint(dir, tree).fingerprint);
+    return this.cache.get(dir, root, (tree) => {
+      checks.note(dir, treeSize(tree));
+      return checks.fingerprint(dir, tree, () => treeFingerprint(dir, tree).fingerprint);
+    });
   }
 
   /** Keeps what a parse from disk saw (its files, and the parse in the cache once settled) and returns the skill. */
   private recordFresh(dir: string, root: SkillRoot, { skill, files, tree, seen, payload }: FreshParse & { payload?: string }): Skill {
+    // A root whose skills are always parsed afresh never has its stats checked: no helper would help it.
+    if (tree !== null && !beyondFiles(root)) this.checks?.note(dir, treeSize(tree));
     if (files === null) this.walked.delete(dir);
     else this.walked.set(dir, files);
     // Only settled content may be vouched for by its stats (see fingerprint.ts); unsettled content leaves the last settled parse recorded, for a rewrite in

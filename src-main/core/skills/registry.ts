@@ -21,6 +21,7 @@ import { parseSkill, type RootChecks } from './parse-skill.js';
 import { EarlyHelpers, MIN_INPUTS } from '../parallel.js';
 import { beyondFiles, RegistryParser, type Holder } from './registry-parse.js';
 import { holdsSkillFile, listedDirsIn, skillDirIn, skillDirsIn, skillNamesIn } from './root-layout.js';
+import type { TreeChecks } from './tree-check.js';
 
 export { skillDirNames } from './root-layout.js';
 export type { ParseSkill } from './fresh-parse.js';
@@ -52,6 +53,8 @@ export interface RegistryOptions {
   places?: KnownPlaces;
   /** Threads a load may parse on, this one included (core/parallel.ts); 1 by default, and always 1 with `parse` given. */
   threads?: number;
+  /** A command's checks of one skill's tree on a helper thread (tree-check.ts), for ahead(). */
+  treeChecks?: TreeChecks;
 }
 
 /** Whether a parse failed (an error diagnostic): a truncated or half-written SKILL.md reads so. */
@@ -101,7 +104,7 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     const parse = options.parse ?? ((dir, root, walk) => parseSkill(dir, root, walk ?? undefined, this.rootChecks));
     // A `parse` given runs on this thread only: a function cannot be sent to a helper thread.
     const threads = options.parse === undefined ? (options.threads ?? 1) : 1;
-    this.parser = new RegistryParser(options.cache ?? ParseCache.memory(), parse, threads, this.rootChecks);
+    this.parser = new RegistryParser(options.cache ?? ParseCache.memory(), parse, threads, this.rootChecks, options.treeChecks ?? null);
     this.manifest = options.manifest ?? (() => null);
     this.watcher = this.watcherOf(roots);
   }
@@ -224,12 +227,17 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
     if (!this.loaded) this.load();
   }
 
-  /** Resolves one name over all roots: the winner, with the skills it shadows. */
-  private resolve(name: string): Skill | undefined {
-    const holders = this.roots.flatMap((root) => {
+  /** The folders of `name` in the roots that have it, in precedence order. */
+  private holdersOf(name: string): Holder[] {
+    return this.roots.flatMap((root) => {
       const dir = skillDirIn(root, name);
       return dir === null ? [] : [{ dir, root }];
     });
+  }
+
+  /** Resolves one name over all roots: the winner, with the skills it shadows. */
+  private resolve(name: string): Skill | undefined {
+    const holders = this.holdersOf(name);
     return holders.length === 0 ? undefined : this.resolveIn(holders);
   }
 
@@ -279,6 +287,21 @@ export class SkillRegistry extends EventEmitter<{ change: [SkillChange]; touched
       this.parser.cache.flush();
     }
     return this.single.get(name);
+  }
+
+  /**
+   * The skill `name` resolves to as the parse cache recorded it, handed over while a helper thread
+   * checks its files' stats (tree-check.ts), for work that can start before the check ends; get(name)
+   * then waits for the check and gives the skill as it is. Undefined unless such a check started:
+   * the name is resolved already, or there is no helper, or no recorded parse.
+   */
+  ahead(name: string): Skill | undefined {
+    if (this.loaded || this.single.has(name)) return undefined;
+    const [first, ...rest] = this.holdersOf(name);
+    const recorded = first === undefined ? undefined : this.parser.checkAhead(first.dir, first.root);
+    if (recorded === undefined) return undefined;
+    recorded.shadows = rest;
+    return this.identify(recorded);
   }
 
   /** The directory a name resolves to, without parsing the skill (what the gateway needs to find an index). */

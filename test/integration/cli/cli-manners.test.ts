@@ -1,10 +1,11 @@
 /** The CLI behaves like the best ones: positional forms, filters that match columns, emphasis, quiet pipes, help with examples. */
-import { readFileSync, readdirSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../../../src-main/cli/args.js';
+import { bigTreesFile } from '../../../src-main/core/skills/tree-check.js';
 import { commands } from '../../../src-main/cli/main.js';
 import { cli } from '../../support/cli.js';
 import { PROCESS_FIXTURES, skillMd, tempDir, testHome, writeSkill, type TestHome } from '../../support/temp.js';
@@ -12,6 +13,7 @@ import { PROCESS_FIXTURES, skillMd, tempDir, testHome, writeSkill, type TestHome
 const BIN = fileURLToPath(new URL('../../../bin/skilltray.js', import.meta.url));
 const PRINT_ARGV = join(PROCESS_FIXTURES, 'print-argv.mjs');
 const TRACE_IMPORTS = fileURLToPath(new URL('../../fixtures/processes/trace-imports.mjs', import.meta.url));
+const TRACE_BUILTINS = fileURLToPath(new URL('../../fixtures/processes/trace-builtins.cjs', import.meta.url));
 
 /** A bundled guide with sections, and a user skill with a tool that prints its argv. */
 function home(): TestHome {
@@ -269,6 +271,33 @@ describe('a lazy start', () => {
           argv.join(' '),
         ).toEqual([]);
       }
+    });
+
+    it('a search of a small skill opens no stderr it does not write to and starts no helper thread; one the hint names big starts one', async () => {
+      const t = await warmHome();
+      /** The built-ins `search git status` loads, its stdout a file (a plain write stream) and its stderr a pipe (a socket once opened). */
+      const builtins = async (): Promise<string[]> => {
+        const trace = join(tempDir(), 'builtins.txt');
+        // A descriptor, handed to the process as its stdout (execa would pipe a `{ file }` through itself).
+        const out = openSync(join(tempDir(), 'out.txt'), 'w');
+        try {
+          const result = await execa(process.execPath, ['--require', TRACE_BUILTINS, BIN, 'search', 'git', 'status'], {
+            env: { ...t.env, SKILLTRAY_TRACE_BUILTINS: trace },
+            extendEnv: false,
+            stdout: out,
+            reject: false,
+          });
+          expect(result.exitCode, result.stderr).toBe(0);
+        } finally {
+          closeSync(out);
+        }
+        return readFileSync(trace, 'utf8').split('\n');
+      };
+      const quiet = await builtins();
+      expect(quiet, 'stderr opened').not.toContain('node:net');
+      expect(quiet).not.toContain('node:worker_threads');
+      writeFileSync(bigTreesFile(t.home), 'git\n');
+      expect(await builtins()).toContain('node:worker_threads');
     });
 
     it('list, whose bundled prompt skills (commit-message) need the Markdown lexer to tell, loads no marked: the parse told, once', async () => {

@@ -78,7 +78,7 @@ export class RegistryParser {
     if (checks === null) return this.cache.get(dir, root, (tree) => treeFingerprint(dir, tree).fingerprint);
     return this.cache.get(dir, root, (tree) => {
       checks.note(dir, treeSize(tree));
-      return checks.fingerprint(dir, tree, () => treeFingerprint(dir, tree).fingerprint);
+      return checks.fingerprint(dir, tree);
     });
   }
 

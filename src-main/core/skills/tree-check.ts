@@ -1,50 +1,59 @@
 /**
- * A big skill's tree fingerprint (tree-fingerprint.ts) taken on a helper thread while the caller
+ * A big skill's tree fingerprint (tree-fingerprint.ts) taken with a helper thread while the caller
  * goes on. A search of one 5,000-file skill from the command line spent ~25 ms on its files' stats
- * before it queried, yet only its answer needs them, not the query (gateway/service.ts searches the
- * catalog meanwhile, and keeps the answer only if the stats find the skill unchanged).
+ * before it queried, yet only its answer needs them, not the query: gateway/service.ts searches the
+ * catalog meanwhile, and keeps the answer only if the stats find the skill unchanged.
  *
  * A helper takes ~20 ms to start, so it is started as the command starts, before the library loads,
  * and only for a name that had a big tree when last looked at (the hint beside the parse cache): an
- * idle helper costs ~5 ms more at exit, more than a small skill's stats take. A helper that has not
- * started by the time its answer is wanted, or fails, costs nothing but its start: the stats are
- * then taken on the caller's thread, as without one.
+ * idle helper costs ~5 ms more at exit, more than a small skill's stats take. The helper and the
+ * caller's thread claim the paths a block at a time, so when the caller wants the answer it takes
+ * what is left with the helper: a helper late to start, or gone, costs nothing but its start.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as WorkerThreads from 'node:worker_threads';
-import type { MessagePort, Worker } from 'node:worker_threads';
-import type { SkillTree } from './tree-fingerprint.js';
+import type { MessagePort } from 'node:worker_threads';
+import { hashStats, takeStats, treeFingerprint, treeStats, type SkillTree, type TreeStats } from './tree-fingerprint.js';
 
 /** Paths (folders, files, links) from which a tree is worth a helper: ~15 ms of stats, against its ~7 ms of start and exit. */
 export const BIG_TREE = 3000;
 
-/** What the helper's state cell says: started, answered or failed (0 while it starts). */
-export const HELPER_READY = 1;
-export const HELPER_ANSWERED = 2;
-export const HELPER_FAILED = 3;
-
 /** What tree-check-worker.ts is started with. */
 export interface TreeCheckData {
   port: MessagePort;
-  /** `[0]`: 0 while starting, then HELPER_READY, then HELPER_ANSWERED or HELPER_FAILED. */
-  state: Int32Array;
 }
 
-/** What the helper is sent: the one tree it checks. */
+/** What the helper is sent: the one tree it takes stats of, and where they go. */
 export interface TreeCheckWork {
   dir: string;
   tree: SkillTree;
+  stats: TreeStats;
 }
 
-/** How long a started helper may take over its answer before this thread takes the stats itself. */
+/** How long the helper may hold a block of paths (~0.3 ms) or the digest (~2 ms) before this thread takes it for gone and does the work itself. */
 const STALL_MS = 10_000;
+
+/** `progress[2]` of a tree's stats: nobody hashes them yet; one thread does; the helper's digest is posted. */
+const HASH_FREE = 0;
+const HASHING = 1;
+const HASH_POSTED = 2;
+
+/** Whether this thread is to hash the tree: every stat is taken and no other thread hashes it (so the first thread to find all taken does). */
+export function claimHash({ stats, progress }: TreeStats): boolean {
+  return Atomics.load(progress, 1) === stats.length / 4 && Atomics.compareExchange(progress, 2, HASH_FREE, HASHING) === HASH_FREE;
+}
+
+/** Tells the caller's thread that the helper's digest is posted. */
+export function hashPosted({ progress }: TreeStats): void {
+  Atomics.store(progress, 2, HASH_POSTED);
+  Atomics.notify(progress, 2);
+}
 
 /**
  * The helper's script beside this module: the CLI bundle's CommonJS one (it starts ~5 ms sooner than
- * an ES module), or dist/node's. Found when asked, so the helper, which takes its constants from
- * here, runs nothing of this module.
+ * an ES module), or dist/node's.
  */
 function helperScript(): string {
   return fileURLToPath(new URL(import.meta.url.endsWith('.cjs') ? './tree-check-worker.cjs' : './tree-check-worker.js', import.meta.url));
@@ -64,14 +73,12 @@ function readNames(file: string): Set<string> {
 }
 
 interface Helper {
-  worker: Worker;
   port: MessagePort;
-  state: Int32Array;
   /** The tree it was given, when it was given one. */
   posted: TreeCheckWork | null;
 }
 
-/** Tree fingerprints for one command about one skill: on a helper thread when the hint says its tree is big. */
+/** Tree fingerprints for one command about one skill: with a helper thread when the hint says its tree is big. */
 export class TreeChecks {
   private helper: Helper | null;
 
@@ -90,50 +97,49 @@ export class TreeChecks {
     return new TreeChecks(file, names, names.has(name) ? (script ?? helperScript()) : null);
   }
 
-  /** Whether a helper was started. */
+  /** Whether a helper is at hand: started, and its work not yet taken up by fingerprint(). */
   get helped(): boolean {
     return this.helper !== null;
   }
 
-  /** Resolves once the helper has started (true), or when there is none or it could not start (false): for a caller that can wait (tests). */
-  started(): Promise<boolean> {
-    const helper = this.helper;
-    if (helper === null) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      helper.worker.once('error', () => resolve(false));
-      helper.worker.once('exit', () => resolve(Atomics.load(helper.state, 0) !== 0));
-      const atomics = Atomics as unknown as { waitAsync(array: Int32Array, index: number, value: number): { value: Promise<unknown> | string } };
-      const { value } = atomics.waitAsync(helper.state, 0, 0);
-      void Promise.resolve(value).then(() => resolve(true));
-    });
-  }
-
-  /** Hands the helper `tree` under `dir` to fingerprint; false when there is no helper, or it has a tree already. */
+  /** Hands the helper `tree` under `dir` to take stats of; false when there is no helper, or it has a tree already. */
   post(dir: string, tree: SkillTree): boolean {
     const helper = this.helper;
     if (helper === null || helper.posted !== null) return false;
-    helper.posted = { dir, tree };
+    const work: TreeCheckWork = { dir, tree, stats: treeStats(tree, true) };
     try {
-      helper.port.postMessage(helper.posted);
-      return true;
+      helper.port.postMessage(work);
     } catch {
       this.close();
       return false;
     }
+    helper.posted = work;
+    return true;
   }
 
   /**
-   * The fingerprint of `tree` under `dir`: the helper's answer when it was posted this very tree,
-   * else (no helper, another tree, a helper not started yet or failed) what `here` takes on this thread.
+   * The fingerprint of `tree` under `dir`. For the tree the helper was posted, this thread takes the
+   * stats the helper has not claimed (all of them, if it has not started) and waits for the block it
+   * holds; the digest is the helper's when it took the last stats before this thread asked. Any other
+   * tree is fingerprinted on this thread alone.
    */
-  fingerprint(dir: string, tree: SkillTree, here: () => string): string {
+  fingerprint(dir: string, tree: SkillTree): string {
     const helper = this.helper;
-    if (helper === null || helper.posted === null || helper.posted.dir !== dir || helper.posted.tree !== tree) return here();
-    // A started helper is waited for; one not started yet (or failed) is not: the stats are quicker taken here.
-    if (Atomics.load(helper.state, 0) === HELPER_READY) Atomics.wait(helper.state, 0, HELPER_READY, STALL_MS);
-    const answer = Atomics.load(helper.state, 0) === HELPER_ANSWERED ? process.getBuiltinModule('node:worker_threads').receiveMessageOnPort(helper.port)?.message : undefined;
-    this.close();
-    return typeof answer === 'string' ? answer : here();
+    const posted = helper?.posted ?? null;
+    if (helper === null || posted === null || posted.dir !== dir || posted.tree !== tree) return treeFingerprint(dir, tree).fingerprint;
+    try {
+      const { stats, progress } = posted.stats;
+      takeStats(dir, tree, posted.stats);
+      for (let done = Atomics.load(progress, 1); done < stats.length / 4; done = Atomics.load(progress, 1)) {
+        if (Atomics.wait(progress, 1, done, STALL_MS) === 'timed-out') return treeFingerprint(dir, tree).fingerprint;
+      }
+      if (claimHash(posted.stats)) return hashStats(tree, stats).fingerprint;
+      if (Atomics.load(progress, 2) === HASHING) Atomics.wait(progress, 2, HASHING, STALL_MS);
+      const answer = Atomics.load(progress, 2) === HASH_POSTED ? process.getBuiltinModule('node:worker_threads').receiveMessageOnPort(helper.port)?.message : undefined;
+      return typeof answer === 'string' ? answer : hashStats(tree, stats).fingerprint;
+    } finally {
+      this.close();
+    }
   }
 
   /** Records whether the skill in `dir` has a big tree (`paths` in all), so the next command about it starts a helper or does not. */
@@ -153,14 +159,13 @@ export class TreeChecks {
     }
   }
 
-  /** Ends the helper (one still starting or at work ends with the process, which it does not hold open). */
+  /**
+   * Lets the helper go: its port closed, it ends once the block it is at is done (or, never sent a
+   * tree, once it has started). It does not hold the process open meanwhile.
+   */
   close(): void {
-    const helper = this.helper;
+    this.helper?.port.close();
     this.helper = null;
-    if (helper === null) return;
-    helper.port.close();
-    // Ended only when it could not have answered: one that did ends on its own, and terminate() would stop the process's exit to wait for it.
-    if (Atomics.load(helper.state, 0) !== HELPER_ANSWERED) void helper.worker.terminate();
   }
 }
 
@@ -169,17 +174,23 @@ function start(script: string): Helper | null {
   if (!existsSync(script)) return null;
   try {
     const threads: typeof WorkerThreads = process.getBuiltinModule('node:worker_threads');
-    const { MessageChannel, Worker: Thread } = threads;
-    const { port1, port2 } = new MessageChannel();
-    const state = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
-    const data: TreeCheckData = { port: port2, state };
-    // It reads no variable and writes nothing: the environment shared rather than copied, and stdout and stderr its own
-    // rather than the process's (which sharing would open as streams), it starts ~5 ms sooner.
-    const worker = new Thread(script, { workerData: data, transferList: [port2], env: threads.SHARE_ENV, stdout: true, stderr: true });
-    // A helper that cannot start costs only time: its stats are taken here.
+    const { port1, port2 } = new threads.MessageChannel();
+    const data: TreeCheckData = { port: port2 };
+    // It reads no variable, writes nothing and needs none of the process's flags (a preload given with --import would load in it too): the
+    // environment shared rather than copied, stdout and stderr its own rather than the process's (which sharing would open as streams), and no
+    // execArgv, it starts ~5 ms sooner.
+    const worker = new threads.Worker(script, {
+      workerData: data,
+      transferList: [port2],
+      env: threads.SHARE_ENV,
+      stdout: true,
+      stderr: true,
+      execArgv: [],
+    });
+    // A helper that cannot start costs only time: the stats are all taken here.
     worker.on('error', () => undefined);
     worker.unref();
-    return { worker, port: port1, state, posted: null };
+    return { port: port1, posted: null };
   } catch {
     return null;
   }

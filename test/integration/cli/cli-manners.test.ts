@@ -1,4 +1,5 @@
 /** The CLI behaves like the best ones: positional forms, filters that match columns, emphasis, quiet pipes, help with examples. */
+import { spawnSync } from 'node:child_process';
 import { closeSync, openSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -276,28 +277,27 @@ describe('a lazy start', () => {
     it('a search of a small skill opens no stderr it does not write to and starts no helper thread; one the hint names big starts one', async () => {
       const t = await warmHome();
       /** The built-ins `search git status` loads, its stdout a file (a plain write stream) and its stderr a pipe (a socket once opened). */
-      const builtins = async (): Promise<string[]> => {
+      const builtins = (): string[] => {
         const trace = join(tempDir(), 'builtins.txt');
         // A descriptor, handed to the process as its stdout (execa would pipe a `{ file }` through itself).
         const out = openSync(join(tempDir(), 'out.txt'), 'w');
         try {
-          const result = await execa(process.execPath, ['--require', TRACE_BUILTINS, BIN, 'search', 'git', 'status'], {
+          const result = spawnSync(process.execPath, ['--require', TRACE_BUILTINS, BIN, 'search', 'git', 'status'], {
             env: { ...t.env, SKILLTRAY_TRACE_BUILTINS: trace },
-            extendEnv: false,
-            stdout: out,
-            reject: false,
+            stdio: ['ignore', out, 'pipe'],
+            encoding: 'utf8',
           });
-          expect(result.exitCode, result.stderr).toBe(0);
+          expect(result.status, result.stderr).toBe(0);
         } finally {
           closeSync(out);
         }
         return readFileSync(trace, 'utf8').split('\n');
       };
-      const quiet = await builtins();
+      const quiet = builtins();
       expect(quiet, 'stderr opened').not.toContain('node:net');
       expect(quiet).not.toContain('node:worker_threads');
       writeFileSync(bigTreesFile(t.home), 'git\n');
-      expect(await builtins()).toContain('node:worker_threads');
+      expect(builtins()).toContain('node:worker_threads');
     });
 
     it('list, whose bundled prompt skills (commit-message) need the Markdown lexer to tell, loads no marked: the parse told, once', async () => {

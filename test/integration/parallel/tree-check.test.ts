@@ -6,12 +6,13 @@
  */
 import { appendFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SkillLibrary } from '../../../src-main/core/library.js';
 import { SETTLE_MS } from '../../../src-main/core/skills/fingerprint.js';
-import { BIG_TREE, bigTreesFile, TreeChecks } from '../../../src-main/core/skills/tree-check.js';
-import { treeFingerprint, type SkillTree } from '../../../src-main/core/skills/tree-fingerprint.js';
+import { BIG_TREE, bigTreesFile, TreeChecks, type TreeCheckData, type TreeCheckWork } from '../../../src-main/core/skills/tree-check.js';
+import { hashStats, treeFingerprint, treeStats, type SkillTree } from '../../../src-main/core/skills/tree-fingerprint.js';
 import { skillMd, tempDir, testHome, writeSkill } from '../../support/temp.js';
 
 const DIST = join(import.meta.dirname, '..', '..', '..', 'dist');
@@ -67,47 +68,72 @@ function writtenTree(spec: { written: string[]; missing: string[]; links: string
   return { dir, tree: { dirs: [...dirs].sort(), files: [...files, ...spec.missing, 'SKILL.md'], links: spec.links.map((link) => `link-${link}`) } };
 }
 
+/** Resolves once `cell[index]` is no longer `seen` (Node has Atomics.waitAsync; the TypeScript lib here does not name it). */
+function waitAsync(cell: Int32Array, index: number, seen: number): Promise<unknown> {
+  const atomics = Atomics as unknown as { waitAsync(array: Int32Array, index: number, value: number): { value: Promise<unknown> | string } };
+  const { value } = atomics.waitAsync(cell, index, seen);
+  return typeof value === 'string' ? Promise.resolve(value) : value;
+}
+
 describe.each(Object.entries(BUILDS))('the helper of %s', (_, script) => {
-  it('gives the fingerprint this thread takes, for any tree: folders, files, links in and out, paths gone', async () => {
-    const home = hintedHome('any');
+  it('takes every stat of any tree, alone, as this thread would: folders, files, links in and out, paths gone', async () => {
     await fc.assert(
       fc.asyncProperty(treeSpec, async (spec) => {
         const { dir, tree } = writtenTree(spec);
-        const checks = TreeChecks.forSkill(home, 'any', script);
-        expect(await checks.started()).toBe(true);
-        expect(checks.post(dir, tree)).toBe(true);
-        const here = vi.fn(() => 'taken here');
-        expect(checks.fingerprint(dir, tree, here)).toBe(treeFingerprint(dir, tree).fingerprint);
-        expect(here).not.toHaveBeenCalled();
-        checks.close();
+        const { port1, port2 } = new MessageChannel();
+        const data: TreeCheckData = { port: port2 };
+        const helper = new Worker(script, { workerData: data, transferList: [port2] });
+        try {
+          const stats = treeStats(tree, true);
+          const work: TreeCheckWork = { dir, tree, stats };
+          port1.postMessage(work);
+          const paths = stats.stats.length / 4;
+          for (let done = Atomics.load(stats.progress, 1); done < paths; done = Atomics.load(stats.progress, 1)) await waitAsync(stats.progress, 1, done);
+          expect(hashStats(tree, stats.stats)).toEqual(treeFingerprint(dir, tree));
+        } finally {
+          port1.close();
+          await helper.terminate();
+        }
       }),
       { numRuns: 25 },
     );
   });
 
-  it('answers only for the tree it was given: another is fingerprinted on this thread', async () => {
+  it('with this thread, gives the fingerprint this thread alone takes, whoever took which stats', () => {
+    fc.assert(
+      fc.property(treeSpec, (spec) => {
+        const { dir, tree } = writtenTree(spec);
+        const checks = TreeChecks.forSkill(hintedHome('any'), 'any', script);
+        expect(checks.post(dir, tree)).toBe(true);
+        expect(checks.fingerprint(dir, tree)).toBe(treeFingerprint(dir, tree).fingerprint);
+        expect(checks.helped).toBe(false);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('is left the tree it was given: another is fingerprinted by this thread alone', () => {
     const { dir, tree } = writtenTree({ written: ['a/notes.md'], missing: [], links: [] });
     const checks = TreeChecks.forSkill(hintedHome('one'), 'one', script);
-    expect(await checks.started()).toBe(true);
-    checks.post(dir, tree);
-    // A second post is refused: the helper checks one tree.
+    expect(checks.post(dir, tree)).toBe(true);
+    // A second post is refused: the helper takes one tree.
     expect(checks.post(dir, { ...tree })).toBe(false);
-    expect(checks.fingerprint(dir, { ...tree }, () => 'taken here')).toBe('taken here');
+    expect(checks.fingerprint(dir, { ...tree })).toBe(treeFingerprint(dir, tree).fingerprint);
+    expect(checks.helped).toBe(true);
     checks.close();
   });
 });
 
-describe('a helper that cannot answer', () => {
+describe('a helper that cannot help', () => {
   it.each([
     ['fails as it starts', 'fails.cjs'],
     ['has not started when the answer is wanted', 'never-starts.cjs'],
     ['is not there (running from sources)', 'absent.cjs'],
-  ])('%s: the stats are taken on this thread, without waiting for it', (_, file) => {
-    const { dir, tree } = writtenTree({ written: ['notes.md'], missing: [], links: [] });
+  ])('%s: this thread takes every stat, without waiting for it', (_, file) => {
+    const { dir, tree } = writtenTree({ written: ['notes.md', 'a/b.md'], missing: ['gone.md'], links: ['outside'] });
     const checks = TreeChecks.forSkill(hintedHome('one'), 'one', join(FIXTURES, file));
     checks.post(dir, tree);
-    expect(checks.fingerprint(dir, tree, () => treeFingerprint(dir, tree).fingerprint)).toBe(treeFingerprint(dir, tree).fingerprint);
-    checks.close();
+    expect(checks.fingerprint(dir, tree)).toBe(treeFingerprint(dir, tree).fingerprint);
   });
 });
 
@@ -139,14 +165,14 @@ describe('a search of a big skill made while its tree is checked', () => {
     // The files count as settled, as files an hour old would (a parse of unsettled files is not recorded).
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.now() + SETTLE_MS + 60_000);
-    /** A command's search: `helped` when its helper started and the search took its answer (which ends it). */
+    /** A command's search: `helped` when it had a helper and posted it the tree it then fingerprinted (which lets the helper go). */
     const search = async (words: string): Promise<{ helped: boolean; hits: string[] }> => {
       const checks = TreeChecks.forSkill(h.home, 'atlas', BUILDS['the CLI bundle']);
-      const started = await checks.started();
+      const helper = checks.helped;
       const library = new SkillLibrary(h.config(), { treeChecks: checks });
       try {
         const result = library.gateway.search('atlas', words, { limit: 3 }, h.work);
-        return { helped: started && !checks.helped, hits: result.results.map((hit) => `${hit.file}:${hit.section}`) };
+        return { helped: helper && !checks.helped, hits: result.results.map((hit) => `${hit.file}:${hit.section}`) };
       } finally {
         await library.close();
       }

@@ -183,6 +183,7 @@ export class GatewayService {
       () => {
         skillQuery(query, options);
         const name = t.loadedAs;
+        // A command line's search of a big skill queries the catalog while the skill's files are checked (searchAhead).
         const early = name === null || this.deps.autoBuild ? null : this.searchAhead(name, query, options);
         const read = t.read();
         if (name === null) {

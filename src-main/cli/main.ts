@@ -110,7 +110,7 @@ export async function runCli(argv: readonly string[], base: Omit<CliContext, 'co
       if (core !== undefined) return core.library;
       if (library === undefined) {
         // Started first: its helper thread takes ~20 ms to start, which then pass while the library loads.
-        const treeChecks = options.about === undefined ? undefined : TreeChecks.forSkill(ctx.config().home, options.about);
+        const treeChecks = options.about === undefined ? undefined : TreeChecks.forSkill(ctx.config().home, options.about, ctx.config().threads);
         const { SkillLibrary } = await import('../core/library.js');
         library ??= new SkillLibrary(ctx.config(), { strict: options.strict ?? false, onIndexing, ...(treeChecks === undefined ? {} : { treeChecks }) });
       }

@@ -90,11 +90,15 @@ export class TreeChecks {
     this.helper = script === null ? null : start(script);
   }
 
-  /** For a command about the skill named `name` under `home`: its helper starts now when the hint names it (`script`: the helper's, for tests). */
-  static forSkill(home: string, name: string, script?: string): TreeChecks {
+  /**
+   * For a command about the skill named `name` under `home`, on `threads` threads (this one included):
+   * its helper starts now when the hint names it and there is a second thread to run it on (on one
+   * core a helper only takes turns with the command). `script`: the helper's, for tests.
+   */
+  static forSkill(home: string, name: string, threads: number, script?: string): TreeChecks {
     const file = bigTreesFile(home);
     const names = readNames(file);
-    return new TreeChecks(file, names, names.has(name) ? (script ?? helperScript()) : null);
+    return new TreeChecks(file, names, threads >= 2 && names.has(name) ? (script ?? helperScript()) : null);
   }
 
   /** Whether a helper is at hand: started, and its work not yet taken up by fingerprint(). */

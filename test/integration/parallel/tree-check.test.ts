@@ -103,7 +103,7 @@ describe.each(Object.entries(BUILDS))('the helper of %s', (_, script) => {
     fc.assert(
       fc.property(treeSpec, (spec) => {
         const { dir, tree } = writtenTree(spec);
-        const checks = TreeChecks.forSkill(hintedHome('any'), 'any', script);
+        const checks = TreeChecks.forSkill(hintedHome('any'), 'any', 2, script);
         expect(checks.post(dir, tree)).toBe(true);
         expect(checks.fingerprint(dir, tree)).toBe(treeFingerprint(dir, tree).fingerprint);
         expect(checks.helped).toBe(false);
@@ -114,7 +114,7 @@ describe.each(Object.entries(BUILDS))('the helper of %s', (_, script) => {
 
   it('is left the tree it was given: another is fingerprinted by this thread alone', () => {
     const { dir, tree } = writtenTree({ written: ['a/notes.md'], missing: [], links: [] });
-    const checks = TreeChecks.forSkill(hintedHome('one'), 'one', script);
+    const checks = TreeChecks.forSkill(hintedHome('one'), 'one', 2, script);
     expect(checks.post(dir, tree)).toBe(true);
     // A second post is refused: the helper takes one tree.
     expect(checks.post(dir, { ...tree })).toBe(false);
@@ -131,28 +131,30 @@ describe('a helper that cannot help', () => {
     ['is not there (running from sources)', 'absent.cjs'],
   ])('%s: this thread takes every stat, without waiting for it', (_, file) => {
     const { dir, tree } = writtenTree({ written: ['notes.md', 'a/b.md'], missing: ['gone.md'], links: ['outside'] });
-    const checks = TreeChecks.forSkill(hintedHome('one'), 'one', join(FIXTURES, file));
+    const checks = TreeChecks.forSkill(hintedHome('one'), 'one', 2, join(FIXTURES, file));
     checks.post(dir, tree);
     expect(checks.fingerprint(dir, tree)).toBe(treeFingerprint(dir, tree).fingerprint);
   });
 });
 
 describe('the hint', () => {
-  it('starts a helper only for a name it lists, and lists a skill while its tree is big', () => {
+  it('starts a helper only for a name it lists, on a second thread, and lists a skill while its tree is big', () => {
     const home = tempDir();
-    const quiet = TreeChecks.forSkill(home, 'atlas', BUILDS['the CLI bundle']);
+    const quiet = TreeChecks.forSkill(home, 'atlas', 2, BUILDS['the CLI bundle']);
     expect(quiet.helped).toBe(false);
     quiet.note('/roots/one/atlas', BIG_TREE);
     quiet.note('/roots/one/small', BIG_TREE - 1);
     expect(readFileSync(bigTreesFile(home), 'utf8')).toBe('atlas\n');
-    const helped = TreeChecks.forSkill(home, 'atlas', BUILDS['the CLI bundle']);
+    const helped = TreeChecks.forSkill(home, 'atlas', 2, BUILDS['the CLI bundle']);
     expect(helped.helped).toBe(true);
-    expect(TreeChecks.forSkill(home, 'small', BUILDS['the CLI bundle']).helped).toBe(false);
+    expect(TreeChecks.forSkill(home, 'small', 2, BUILDS['the CLI bundle']).helped).toBe(false);
+    // One thread to run on (SKILLTRAY_THREADS=1, one core): a helper would only take turns with the command.
+    expect(TreeChecks.forSkill(home, 'atlas', 1, BUILDS['the CLI bundle']).helped).toBe(false);
     // Shrunk below the mark: the next command about it starts none.
     helped.note('/roots/one/atlas', BIG_TREE - 1);
     helped.close();
     expect(readFileSync(bigTreesFile(home), 'utf8')).toBe('');
-    expect(TreeChecks.forSkill(home, 'atlas', BUILDS['the CLI bundle']).helped).toBe(false);
+    expect(TreeChecks.forSkill(home, 'atlas', 2, BUILDS['the CLI bundle']).helped).toBe(false);
   });
 });
 
@@ -167,7 +169,7 @@ describe('a search of a big skill made while its tree is checked', () => {
     vi.setSystemTime(Date.now() + SETTLE_MS + 60_000);
     /** A command's search: `helped` when it had a helper and posted it the tree it then fingerprinted (which lets the helper go). */
     const search = async (words: string): Promise<{ helped: boolean; hits: string[] }> => {
-      const checks = TreeChecks.forSkill(h.home, 'atlas', BUILDS['the CLI bundle']);
+      const checks = TreeChecks.forSkill(h.home, 'atlas', 2, BUILDS['the CLI bundle']);
       const helper = checks.helped;
       const library = new SkillLibrary(h.config(), { treeChecks: checks });
       try {

@@ -14,6 +14,7 @@ import type { SkillTree } from '../../../src-main/core/skills/fingerprint.js';
 import { parseSkill } from '../../../src-main/core/skills/parse-skill.js';
 import type { SkillRoot } from '../../../src-main/shared/model.js';
 import { catalogRowsJob } from '../../../src-main/core/search/catalog-rows.js';
+import { waitAsync } from '../../support/atomics.js';
 import { tempDir } from '../../support/temp.js';
 import { writeVariedSkills } from '../../support/varied-skills.js';
 
@@ -26,13 +27,6 @@ const BUILDS = {
 /** The job's parse of one skill on this thread, as the registry makes it. */
 const parseHere = ({ dir, root }: { dir: string; root: SkillRoot }): FreshParse =>
   parseFresh(dir, root, (at, under, walk) => parseSkill(at, under, walk ?? undefined));
-
-/** Resolves once `cell[0]` is no longer `seen` (Node has Atomics.waitAsync; the TypeScript lib here does not name it). */
-function waitAsync(cell: Int32Array, seen: number): Promise<unknown> {
-  const atomics = Atomics as unknown as { waitAsync(array: Int32Array, index: number, value: number): { value: Promise<unknown> | string } };
-  const { value } = atomics.waitAsync(cell, 0, seen);
-  return typeof value === 'string' ? Promise.resolve(value) : value;
-}
 
 /** Runs the helper at `script` alone over `inputs` and returns every output it posted, by input. */
 async function helperOutputs(script: string, job: JobName, inputs: readonly unknown[]): Promise<Map<number, [unknown, boolean]>> {
@@ -175,7 +169,7 @@ describe('the helper thread', () => {
         Atomics.notify(work.taken as Int32Array, 0);
         const want = taken === inputs.length ? inputs.length : allowed(taken);
         // It posts what it holds before it waits for the window: waiting for its posts is waiting for an event.
-        for (let seen = Atomics.load(work.posted, 0); seen < want; seen = Atomics.load(work.posted, 0)) await waitAsync(work.posted, seen);
+        for (let seen = Atomics.load(work.posted, 0); seen < want; seen = Atomics.load(work.posted, 0)) await waitAsync(work.posted, 0, seen);
         for (let message = receiveMessageOnPort(port1); message !== undefined; message = receiveMessageOnPort(port1))
           for (const [index, , ok] of message.message as HelperBatch) {
             expect(ok).toBe(true);

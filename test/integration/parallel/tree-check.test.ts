@@ -13,6 +13,7 @@ import { SkillLibrary } from '../../../src-main/core/library.js';
 import { SETTLE_MS } from '../../../src-main/core/skills/fingerprint.js';
 import { BIG_TREE, bigTreesFile, TreeChecks, type TreeCheckData, type TreeCheckWork } from '../../../src-main/core/skills/tree-check.js';
 import { hashStats, treeFingerprint, treeStats, type SkillTree } from '../../../src-main/core/skills/tree-fingerprint.js';
+import { waitAsync } from '../../support/atomics.js';
 import { skillMd, tempDir, testHome, writeSkill } from '../../support/temp.js';
 
 const DIST = join(import.meta.dirname, '..', '..', '..', 'dist');
@@ -66,13 +67,6 @@ function writtenTree(spec: { written: string[]; missing: string[]; links: string
   writeFileSync(join(dir, 'SKILL.md'), 'skill');
   for (const link of spec.links) symlinkSync(targets[link] as string, join(dir, `link-${link}`));
   return { dir, tree: { dirs: [...dirs].sort(), files: [...files, ...spec.missing, 'SKILL.md'], links: spec.links.map((link) => `link-${link}`) } };
-}
-
-/** Resolves once `cell[index]` is no longer `seen` (Node has Atomics.waitAsync; the TypeScript lib here does not name it). */
-function waitAsync(cell: Int32Array, index: number, seen: number): Promise<unknown> {
-  const atomics = Atomics as unknown as { waitAsync(array: Int32Array, index: number, value: number): { value: Promise<unknown> | string } };
-  const { value } = atomics.waitAsync(cell, index, seen);
-  return typeof value === 'string' ? Promise.resolve(value) : value;
 }
 
 describe.each(Object.entries(BUILDS))('the helper of %s', (_, script) => {

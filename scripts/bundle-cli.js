@@ -25,18 +25,22 @@ const compiled = join(root, 'dist', 'node');
 const out = join(root, 'dist', 'cli');
 
 /**
- * Packages inlined though they are packages: env-paths (and the one module it imports), which every
- * command loads to find the home. It is an ES module, so a CommonJS chunk requiring it started
- * Node's ES module loader for 3 KB of code: 8 ms of `skilltray roots`.
+ * Packages inlined though they are packages. env-paths (and the one module it imports), which every
+ * command loads to find the home: it is an ES module, so a CommonJS chunk requiring it started Node's
+ * ES module loader for 3 KB of code, 8 ms of `skilltray roots`. better-sqlite3's JavaScript, which
+ * every command that opens a database loads: eleven CommonJS files resolved, read and compiled, ~5 ms,
+ * where inlined they come with the chunk and its code cache; its `bindings` is ours
+ * (scripts/sqlite-bindings.cjs), which finds the addon from here.
  */
-const INLINED = new Set(['env-paths', 'is-safe-filename']);
+const INLINED = new Set(['env-paths', 'is-safe-filename', 'better-sqlite3', 'bindings']);
+const ALIASES = { bindings: join(root, 'scripts', 'sqlite-bindings.cjs') };
 
 /** Our own modules are bundled; packages (but INLINED) and Node's built-ins are imported at run time. */
 const isPackage = (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0') && !INLINED.has(id);
 
 /** The modules `entry` imports statically, directly or not (itself included): they always load together. */
 async function staticImports(entry) {
-  const pass = await rolldown({ input: entry, platform: 'node', external: isPackage });
+  const pass = await rolldown({ input: entry, platform: 'node', external: isPackage, resolve: { alias: ALIASES } });
   const { output } = await pass.generate({ format: 'esm', codeSplitting: { groups: [{ name: 'static', tags: ['$initial'] }] } });
   await pass.close();
   return new Set(output.find((item) => item.type === 'chunk' && item.name === 'static')?.moduleIds ?? []);
@@ -51,6 +55,7 @@ const bundle = await rolldown({
   input: { main: join(compiled, 'src-main', 'cli', 'main.js') },
   platform: 'node',
   external: isPackage,
+  resolve: { alias: ALIASES },
 });
 // Not minified: stack traces and a reader of dist/cli see the code tsc wrote.
 const { output } = await bundle.write({

@@ -242,6 +242,14 @@ describe('a lazy start', () => {
     expect(urls.some((url) => url.includes('src-main/core/api.js'))).toBe(true);
   });
 
+  it("takes better-sqlite3's JavaScript from the bundle and its addon from the package, without `bindings` looking for it", async () => {
+    const urls = await loaded(['list']);
+    expect(urls.filter((url) => url.includes('node_modules/better-sqlite3/'))).toEqual([
+      expect.stringMatching(/node_modules\/better-sqlite3\/build\/Release\/better_sqlite3\.node$/),
+    ]);
+    expect(urls.filter((url) => url.includes('node_modules/bindings/'))).toEqual([]);
+  });
+
   describe('read-only commands, with the parse cache warm', () => {
     // What only running a tool, watching the roots, serving or parsing a skill needs, and the core beyond the skill library (state.db, policy, runs).
     const UNUSED =

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { pathStat, type SkillFile, type SkillWalk } from './walk.js';
-import { TreeHasher, treeFingerprint, type SkillTree, type TreeFingerprint } from './tree-fingerprint.js';
+import { hashStats, putStat, treeFingerprint, treeStats, type SkillTree, type TreeFingerprint } from './tree-fingerprint.js';
 
 export { treeFingerprint, type SkillTree, type TreeFingerprint };
 
@@ -50,12 +50,13 @@ export function treeOf(walk: SkillWalk): SkillTree {
  */
 export function walkFingerprint(dir: string, walk: SkillWalk): TreeFingerprint {
   const dirStats = walk.dirStats;
-  if (dirStats === undefined) return treeFingerprint(dir, treeOf(walk));
-  const links = [...walk.escaped, ...walk.dangling];
-  const hasher = new TreeHasher(1 + walk.dirs.length + walk.files.length + links.length);
-  hasher.add('d', '', dirStats.get(''));
-  for (const rel of walk.dirs) hasher.add('d', rel, dirStats.get(rel));
-  for (const file of walk.files) hasher.add('f', file.rel, file);
-  for (const rel of links) hasher.add('l', rel, pathStat(join(dir, rel)));
-  return hasher.done();
+  const tree = treeOf(walk);
+  if (dirStats === undefined) return treeFingerprint(dir, tree);
+  const { stats } = treeStats(tree, false);
+  let index = 0;
+  putStat(stats, index++, dirStats.get(''));
+  for (const rel of walk.dirs) putStat(stats, index++, dirStats.get(rel));
+  for (const file of walk.files) putStat(stats, index++, file);
+  for (const rel of tree.links) putStat(stats, index++, pathStat(join(dir, rel)));
+  return hashStats(tree, stats);
 }

@@ -25,50 +25,13 @@ export interface TreeFingerprint {
   newest: number;
 }
 
-/**
- * Hashes each path's stat as treeFingerprint does (a missing path counts too): the paths as one
- * text, the stats as one array of numbers. Hashed at once, and no number made text: a big skill's
- * 5,000 files made 15,000 float-to-text conversions and as many path joins each time it was looked at.
- * The numbers go straight into one array sized for every path: no object or growing array a path.
- */
-export class TreeHasher {
-  private names = '';
-  private readonly stats: Float64Array;
-  private at = 0;
-  newest = 0;
-
-  constructor(paths: number) {
-    this.stats = new Float64Array(paths * 4);
-  }
-
-  add(kind: string, rel: string, st: PathStat | undefined): void {
-    this.names += `${kind}\0${rel}\n`;
-    const at = this.at;
-    this.at += 4;
-    if (st === undefined) {
-      // No size is negative: a missing path reads as no stat could (its other numbers stay 0).
-      this.stats[at] = -1;
-      return;
-    }
-    if (st.ctimeMs > this.newest) this.newest = st.ctimeMs;
-    this.stats[at] = st.size;
-    this.stats[at + 1] = st.mtimeMs;
-    this.stats[at + 2] = st.ctimeMs;
-    this.stats[at + 3] = st.ino;
-  }
-
-  done(): TreeFingerprint {
-    return { fingerprint: digest(this.names, this.stats, this.at), newest: this.newest };
-  }
-}
-
-/** The digest of a tree's names (TreeHasher's text) and the first `numbers` of its stats. */
-function digest(names: string, stats: Float64Array, numbers: number): string {
+/** The digest of a tree's names and its stats. */
+function digest(names: string, stats: Float64Array): string {
   // Taken when hashing, not imported: the command line loads this module at start (tree-check.ts), and node:crypto costs ~2 ms to load.
   const { createHash } = process.getBuiltinModule('node:crypto');
   return createHash('sha256')
     .update(names)
-    .update(new Uint8Array(stats.buffer, stats.byteOffset, numbers * Float64Array.BYTES_PER_ELEMENT))
+    .update(new Uint8Array(stats.buffer, stats.byteOffset, stats.byteLength))
     .digest('hex');
 }
 
@@ -90,7 +53,7 @@ export function treeFingerprint(dir: string, tree: SkillTree): TreeFingerprint {
 
 /**
  * A tree's stats as they are taken, by one thread or by two at once (tree-check.ts): four numbers a
- * path, in treeFingerprint's order (the folder, its folders, files, links), as TreeHasher lays them.
+ * path, in treeFingerprint's order (the folder, its folders, files, links), as putStat writes them.
  */
 export interface TreeStats {
   stats: Float64Array;
@@ -106,6 +69,20 @@ export function treeStats(tree: SkillTree, shared: boolean): TreeStats {
   const paths = 1 + tree.dirs.length + tree.files.length + tree.links.length;
   const buffer = (bytes: number): ArrayBuffer | SharedArrayBuffer => (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
   return { stats: new Float64Array(buffer(paths * 4 * Float64Array.BYTES_PER_ELEMENT)), progress: new Int32Array(buffer(3 * Int32Array.BYTES_PER_ELEMENT)) };
+}
+
+/**
+ * Writes the stat of path number `index` where a fingerprint hashes it: its size, mtime, ctime and
+ * inode, each hashed as the number it is (a big skill's 5,000 files made 15,000 float-to-text
+ * conversions when they were hashed as text). No size is negative: a missing path reads as no stat
+ * could, its other numbers 0.
+ */
+export function putStat(stats: Float64Array, index: number, st: PathStat | undefined): void {
+  const at = index * 4;
+  stats[at] = st === undefined ? -1 : st.size;
+  stats[at + 1] = st === undefined ? 0 : st.mtimeMs;
+  stats[at + 2] = st === undefined ? 0 : st.ctimeMs;
+  stats[at + 3] = st === undefined ? 0 : st.ino;
 }
 
 /** The relative path of `tree`'s path number `index` ('' for the folder itself). */
@@ -129,13 +106,7 @@ export function takeStats(dir: string, tree: SkillTree, into: TreeStats): void {
     const to = Math.min(from + BLOCK, paths);
     for (let index = from; index < to; index++) {
       const rel = pathAt(tree, index);
-      const st = statOf(rel === '' ? dir : `${prefix}${rel}`);
-      const at = index * 4;
-      // No size is negative: a missing path reads as no stat could (its other numbers 0).
-      stats[at] = st === undefined ? -1 : st.size;
-      stats[at + 1] = st === undefined ? 0 : st.mtimeMs;
-      stats[at + 2] = st === undefined ? 0 : st.ctimeMs;
-      stats[at + 3] = st === undefined ? 0 : st.ino;
+      putStat(stats, index, statOf(rel === '' ? dir : `${prefix}${rel}`));
     }
     // Published after the block's numbers: a thread that reads this count reads them too.
     Atomics.add(progress, 1, to - from);
@@ -143,7 +114,7 @@ export function takeStats(dir: string, tree: SkillTree, into: TreeStats): void {
   }
 }
 
-/** The fingerprint of `tree` from its stats, every one taken: TreeHasher's digest of the same paths and stats. */
+/** The fingerprint of `tree` from its stats, every one taken: the paths as one text, the stats as one array of numbers, hashed at once. */
 export function hashStats(tree: SkillTree, stats: Float64Array): TreeFingerprint {
   let names = 'd\0\n';
   for (const rel of tree.dirs) names += `d\0${rel}\n`;
@@ -151,5 +122,5 @@ export function hashStats(tree: SkillTree, stats: Float64Array): TreeFingerprint
   for (const rel of tree.links) names += `l\0${rel}\n`;
   let newest = 0;
   for (let at = 0; at < stats.length; at += 4) if (stats[at] !== -1 && (stats[at + 2] as number) > newest) newest = stats[at + 2] as number;
-  return { fingerprint: digest(names, stats, stats.length), newest };
+  return { fingerprint: digest(names, stats), newest };
 }

@@ -9,11 +9,12 @@ import { hashStats, takeStats } from './tree-fingerprint.js';
 
 const { port } = workerData as TreeCheckData;
 
-port.once('message', ({ dir, tree, stats }: TreeCheckWork) => {
+port.once('message', (work: TreeCheckWork) => {
+  const { dir, tree, stats } = work;
   takeStats(dir, tree, stats);
-  if (claimHash(stats)) {
+  if (claimHash(work)) {
     port.postMessage(hashStats(tree, stats.stats).fingerprint);
-    hashPosted(stats);
+    hashPosted(work);
   }
   port.close();
 });

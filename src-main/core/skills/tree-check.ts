@@ -11,7 +11,7 @@
  * wants the answer it takes what is left with the helper: a helper late to start, or gone, costs
  * nothing but its start.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as WorkerThreads from 'node:worker_threads';
@@ -26,30 +26,32 @@ export interface TreeCheckData {
   port: MessagePort;
 }
 
-/** What the helper is sent: the one tree it takes stats of, and where they go. */
+/** What the helper is sent: the one tree it takes stats of, where they go, and who hashes them. */
 export interface TreeCheckWork {
   dir: string;
   tree: SkillTree;
   stats: TreeStats;
+  /** `[0]`: HASH_FREE, HASHING or HASH_POSTED. */
+  hashing: Int32Array;
 }
 
 /** How long the helper may hold a block of paths (~0.3 ms) or the digest (~2 ms) before this thread takes it for gone and does the work itself. */
 const STALL_MS = 10_000;
 
-/** `progress[2]` of a tree's stats: nobody hashes them yet; one thread does; the helper's digest is posted. */
+/** TreeCheckWork's `hashing`: nobody hashes the stats yet; one thread does; the helper's digest is posted. */
 const HASH_FREE = 0;
 const HASHING = 1;
 const HASH_POSTED = 2;
 
 /** Whether this thread is to hash the tree: every stat is taken and no other thread hashes it (so the first thread to find all taken does). */
-export function claimHash({ stats, progress }: TreeStats): boolean {
-  return Atomics.load(progress, 1) === stats.length / 4 && Atomics.compareExchange(progress, 2, HASH_FREE, HASHING) === HASH_FREE;
+export function claimHash({ stats: { stats, progress }, hashing }: TreeCheckWork): boolean {
+  return Atomics.load(progress, 1) === stats.length / 4 && Atomics.compareExchange(hashing, 0, HASH_FREE, HASHING) === HASH_FREE;
 }
 
 /** Tells the caller's thread that the helper's digest is posted. */
-export function hashPosted({ progress }: TreeStats): void {
-  Atomics.store(progress, 2, HASH_POSTED);
-  Atomics.notify(progress, 2);
+export function hashPosted({ hashing }: TreeCheckWork): void {
+  Atomics.store(hashing, 0, HASH_POSTED);
+  Atomics.notify(hashing, 0);
 }
 
 /**
@@ -111,7 +113,7 @@ export class TreeChecks {
   post(dir: string, tree: SkillTree): boolean {
     const helper = this.helper;
     if (helper === null || helper.posted !== null) return false;
-    const work: TreeCheckWork = { dir, tree, stats: treeStats(tree, true) };
+    const work: TreeCheckWork = { dir, tree, stats: treeStats(tree, true), hashing: new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT)) };
     try {
       helper.port.postMessage(work);
     } catch {
@@ -138,9 +140,9 @@ export class TreeChecks {
       for (let done = Atomics.load(progress, 1); done < stats.length / 4; done = Atomics.load(progress, 1)) {
         if (Atomics.wait(progress, 1, done, STALL_MS) === 'timed-out') return treeFingerprint(dir, tree).fingerprint;
       }
-      if (claimHash(posted.stats)) return hashStats(tree, stats).fingerprint;
-      if (Atomics.load(progress, 2) === HASHING) Atomics.wait(progress, 2, HASHING, STALL_MS);
-      const answer = Atomics.load(progress, 2) === HASH_POSTED ? process.getBuiltinModule('node:worker_threads').receiveMessageOnPort(helper.port)?.message : undefined;
+      if (claimHash(posted)) return hashStats(tree, stats).fingerprint;
+      if (Atomics.load(posted.hashing, 0) === HASHING) Atomics.wait(posted.hashing, 0, HASHING, STALL_MS);
+      const answer = Atomics.load(posted.hashing, 0) === HASH_POSTED ? process.getBuiltinModule('node:worker_threads').receiveMessageOnPort(helper.port)?.message : undefined;
       return typeof answer === 'string' ? answer : hashStats(tree, stats).fingerprint;
     } finally {
       this.close();
@@ -154,13 +156,15 @@ export class TreeChecks {
     if (big === this.names.has(name)) return;
     if (big) this.names.add(name);
     else this.names.delete(name);
+    // Not core/files/atomic-write: it loads node:crypto, and this module loads with every command. A hint needs no fsync.
+    const temp = `${this.file}.${process.pid}.tmp`;
     try {
       mkdirSync(dirname(this.file), { recursive: true });
-      const temp = `${this.file}.${process.pid}.tmp`;
       writeFileSync(temp, [...this.names].map((known) => `${known}\n`).join(''));
       renameSync(temp, this.file);
     } catch {
       // Only a hint: a command that cannot write it starts a helper or not as the last one could say.
+      rmSync(temp, { force: true });
     }
   }
 

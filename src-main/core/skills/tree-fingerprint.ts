@@ -57,7 +57,7 @@ export function treeFingerprint(dir: string, tree: SkillTree): TreeFingerprint {
  */
 export interface TreeStats {
   stats: Float64Array;
-  /** `[0]`: the next path to claim, a block at a time; `[1]`: how many paths' stats are written; `[2]`: free for the threads' own use. */
+  /** `[0]`: the next path to claim, a block at a time; `[1]`: how many paths' stats are written. */
   progress: Int32Array;
 }
 
@@ -68,7 +68,7 @@ const BLOCK = 64;
 export function treeStats(tree: SkillTree, shared: boolean): TreeStats {
   const paths = 1 + tree.dirs.length + tree.files.length + tree.links.length;
   const buffer = (bytes: number): ArrayBuffer | SharedArrayBuffer => (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
-  return { stats: new Float64Array(buffer(paths * 4 * Float64Array.BYTES_PER_ELEMENT)), progress: new Int32Array(buffer(3 * Int32Array.BYTES_PER_ELEMENT)) };
+  return { stats: new Float64Array(buffer(paths * 4 * Float64Array.BYTES_PER_ELEMENT)), progress: new Int32Array(buffer(2 * Int32Array.BYTES_PER_ELEMENT)) };
 }
 
 /**

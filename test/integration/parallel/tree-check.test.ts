@@ -79,7 +79,7 @@ describe.each(Object.entries(BUILDS))('the helper of %s', (_, script) => {
         const helper = new Worker(script, { workerData: data, transferList: [port2] });
         try {
           const stats = treeStats(tree, true);
-          const work: TreeCheckWork = { dir, tree, stats };
+          const work: TreeCheckWork = { dir, tree, stats, hashing: new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT)) };
           port1.postMessage(work);
           const paths = stats.stats.length / 4;
           for (let done = Atomics.load(stats.progress, 1); done < paths; done = Atomics.load(stats.progress, 1)) await waitAsync(stats.progress, 1, done);

@@ -92,7 +92,7 @@ export function parseArgs(argv: readonly string[], { name: command, options, pos
     } else if (arg.length === 2) {
       name = byShort.get(arg.slice(1));
     }
-    const spec = name === undefined ? undefined : options[name];
+    const spec = name === undefined || !Object.hasOwn(options, name) ? undefined : options[name];
     if (name === undefined || spec === undefined) throw skillcErrors.unknownOption(inline === undefined ? arg : arg.slice(0, arg.indexOf('=')));
     if (spec.type === 'boolean') {
       if (inline !== undefined) throw skillcErrors.invalidOption(`--${name} takes no value`);

@@ -490,7 +490,7 @@ export class SkilltrayClientError extends Error {
 
   constructor(shape: ErrorShape) {
     super(shape.message);
-    this.code = shape.code in ERROR_KINDS ? shape.code : 'E999';
+    this.code = Object.hasOwn(ERROR_KINDS, shape.code) ? shape.code : 'E999';
     this.kind = ERROR_KINDS[this.code];
     this.details = shape.details;
   }

@@ -59,7 +59,10 @@ const NAMED_KEYS = [
   'nummult',
   'numdiv',
 ];
-const KEY_ALIASES: Record<string, string> = { enter: 'Return', esc: 'Escape' };
+const KEY_ALIASES: ReadonlyMap<string, string> = new Map([
+  ['enter', 'Return'],
+  ['esc', 'Escape'],
+]);
 const PUNCTUATION = new Set([...')!@#$%^&*(:;=<,_->.?/~`{]}[|\\\'"']);
 
 /** The key of an accelerator in Electron's spelling, or null when Electron has no such key. */
@@ -68,7 +71,7 @@ function normaliseKey(text: string): string | null {
   if (/^f([1-9]|1[0-9]|2[0-4])$/i.test(text)) return text.toUpperCase();
   if (PUNCTUATION.has(text)) return text;
   const lower = text.toLowerCase();
-  return KEY_ALIASES[lower] ?? NAMED_KEYS.find((k) => k.toLowerCase() === lower) ?? null;
+  return KEY_ALIASES.get(lower) ?? NAMED_KEYS.find((k) => k.toLowerCase() === lower) ?? null;
 }
 
 /** An accelerator's parts, or why it is not one. */
@@ -114,13 +117,17 @@ export interface KeyPress {
   shiftKey: boolean;
 }
 
+/** A press's key by its name in an accelerator (a Map: a key's name is any text the browser gives). */
+const PRESSED_NAMES: ReadonlyMap<string, string> = new Map(
+  Object.entries({ ArrowUp: 'Up', ArrowDown: 'Down', ArrowLeft: 'Left', ArrowRight: 'Right', Enter: 'Return', '+': 'Plus' }),
+);
+
 /** The key of a press by its physical position where that is unambiguous, so Shift+2 is `2`, not `@`. */
 function pressedKey(press: KeyPress): string | null {
   const code = /^(?:Key([A-Z])|Digit([0-9])|(F[0-9]{1,2})|Numpad([0-9]))$/.exec(press.code);
   if (code) return code[1] ?? code[2] ?? code[3] ?? (code[4] === undefined ? null : `num${code[4]}`);
   if (press.key === ' ') return 'Space';
-  const arrows: Record<string, string> = { ArrowUp: 'Up', ArrowDown: 'Down', ArrowLeft: 'Left', ArrowRight: 'Right', Enter: 'Return', '+': 'Plus' };
-  return normaliseKey(arrows[press.key] ?? press.key);
+  return normaliseKey(PRESSED_NAMES.get(press.key) ?? press.key);
 }
 
 /** The accelerator a key press makes (Cmd on macOS and Ctrl elsewhere become CommandOrControl), or null for a lone modifier or a press no shortcut can be. */

@@ -23,20 +23,29 @@ export const DECIDED_BY_LABELS: Record<DecidedBy, string> = {
   error: 'an error',
 };
 
-/** Who answered, from the actor recorded with the answer (the surface it came through, or the terminal's user). */
-export function answeredBy(actor: string | null): string {
-  if (actor === null) return 'someone';
-  const known: Record<string, string> = {
+/** Who answered through each surface (Maps, these two: an actor is recorded text, and "constructor" is no surface). */
+const ANSWERED_BY: ReadonlyMap<string, string> = new Map(
+  Object.entries({
     tray: 'you in the Skilltray app',
     ui: 'you in the Skilltray app',
     browser: 'you in the browser',
     http: 'a client of the HTTP API',
     mcp: 'an MCP client',
     cli: "you with 'skilltray approve'",
-  };
-  if (known[actor] !== undefined) return known[actor];
+  }),
+);
+const ANSWERED_WHERE: ReadonlyMap<string, string> = new Map(
+  Object.entries({ tray: 'app', ui: 'app', browser: 'browser', http: 'HTTP', mcp: 'MCP', cli: 'CLI' }),
+);
+
+/** Who answered, from the actor recorded with the answer (the surface it came through, or the terminal's user). */
+export function answeredBy(actor: string | null): string {
+  if (actor === null) return 'someone';
+  const surface = ANSWERED_BY.get(actor);
+  if (surface !== undefined) return surface;
   const spoken = /^(\w+) \((voice|hotkey)\)$/.exec(actor);
-  if (spoken?.[1] !== undefined && known[spoken[1]] !== undefined) return `${known[spoken[1]]}, ${spoken[2] === 'voice' ? 'by voice' : 'with a hotkey'}`;
+  const spokenSurface = spoken?.[1] === undefined ? undefined : ANSWERED_BY.get(spoken[1]);
+  if (spokenSurface !== undefined) return `${spokenSurface}, ${spoken?.[2] === 'voice' ? 'by voice' : 'with a hotkey'}`;
   const terminal = /^(.*) \(terminal\)$/.exec(actor);
   if (terminal) return `${terminal[1]} at a terminal`;
   const yes = /^(.*) \(--yes\)$/.exec(actor);
@@ -71,11 +80,12 @@ export function decisionSentence(run: Pick<RunSummary, 'outcome' | 'decidedBy' |
 
 /** Where an answer was given, in a word or two. */
 function answeredWhere(actor: string | null): string {
-  const known: Record<string, string> = { tray: 'app', ui: 'app', browser: 'browser', http: 'HTTP', mcp: 'MCP', cli: 'CLI' };
   if (actor === null) return '?';
-  if (known[actor] !== undefined) return known[actor];
+  const surface = ANSWERED_WHERE.get(actor);
+  if (surface !== undefined) return surface;
   const spoken = /^(\w+) \((voice|hotkey)\)$/.exec(actor);
-  if (spoken?.[1] !== undefined && known[spoken[1]] !== undefined) return `${known[spoken[1]]}, ${spoken[2]}`;
+  const spokenSurface = spoken?.[1] === undefined ? undefined : ANSWERED_WHERE.get(spoken[1]);
+  if (spokenSurface !== undefined) return `${spokenSurface}, ${spoken?.[2]}`;
   return actor.endsWith('(--yes)') ? '--yes' : actor.endsWith('(terminal)') ? 'terminal' : actor;
 }
 

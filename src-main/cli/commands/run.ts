@@ -36,7 +36,7 @@ export function collectArguments(core: SkilltrayCore, skillName: string, toolNam
   if (!tool) return fromJson;
   const fromPairs = argumentsFromStrings(tool, pairs);
   for (const key of Object.keys(fromPairs)) {
-    if (key in fromJson) throw templateErrors.argumentInArgsAndArg(key);
+    if (Object.hasOwn(fromJson, key)) throw templateErrors.argumentInArgsAndArg(key);
   }
   return { ...fromJson, ...fromPairs };
 }

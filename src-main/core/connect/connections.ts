@@ -66,7 +66,7 @@ const FORMATS: Record<ConfigSyntax, () => Promise<OpenDocument>> = {
 
 /** The entry names a transport by the keys only a URL entry has. */
 function transportOf(entry: unknown): BridgeTransport {
-  return typeof entry === 'object' && entry !== null && ['url', 'serverUrl', 'uri'].some((key) => key in entry) ? 'http' : 'stdio';
+  return typeof entry === 'object' && entry !== null && ['url', 'serverUrl', 'uri'].some((key) => Object.hasOwn(entry, key)) ? 'http' : 'stdio';
 }
 
 /** Every string in a config entry, however deep. */

@@ -46,8 +46,8 @@ function fold(text: string): string {
   return text.normalize('NFC').toLowerCase();
 }
 
-/** The few character references a heading holds in practice, as a reader sees them. */
-const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+/** The few character references a heading holds in practice, as a reader sees them (a Map: `&constructor;` is no reference). */
+const ENTITIES: ReadonlyMap<string, string> = new Map(Object.entries({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' }));
 
 /**
  * A heading as a reader sees it: inline code, emphasis, escapes and links as their text, character
@@ -55,7 +55,7 @@ const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>',
  */
 export function readerText(heading: string): string {
   const decoded = plainInline(heading).replace(/&(#\d+|#x[\da-f]+|[a-z]+);/gi, (whole, name: string) => {
-    if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? whole;
+    if (name[0] !== '#') return ENTITIES.get(name.toLowerCase()) ?? whole;
     const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
     return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
   });

@@ -10,18 +10,20 @@
  */
 import { readOptions, type Arg, type OptionSpec } from './tool-argv.js';
 
-/** `-c` settings that turn something off, each with the values vetted (keys compared in lowercase). */
-const VETTED_CONFIG: Record<string, RegExp> = {
-  'core.fsmonitor': /^false$/,
-  'core.hookspath': /^\/dev\/null$/,
-  'log.showsignature': /^false$/,
-  'color.ui': /^(?:never|false|auto|always)$/,
-  'core.quotepath': /^(?:false|off|true|on)$/,
-  'core.untrackedcache': /^false$/,
-  'core.pager': /^cat$/,
-  'protocol.allow': /^never$/,
-  'gc.auto': /^0$/,
-};
+/** `-c` settings that turn something off, each with the values vetted (keys compared in lowercase; a Map: a key is the pack's text). */
+const VETTED_CONFIG: ReadonlyMap<string, RegExp> = new Map(
+  Object.entries({
+    'core.fsmonitor': /^false$/,
+    'core.hookspath': /^\/dev\/null$/,
+    'log.showsignature': /^false$/,
+    'color.ui': /^(?:never|false|auto|always)$/,
+    'core.quotepath': /^(?:false|off|true|on)$/,
+    'core.untrackedcache': /^false$/,
+    'core.pager': /^cat$/,
+    'protocol.allow': /^never$/,
+    'gc.auto': /^0$/,
+  }),
+);
 
 const GLOBAL: OptionSpec = {
   flags: [
@@ -132,9 +134,9 @@ const SUBCOMMANDS: Record<string, { options: OptionSpec; patches?: boolean; oper
 function configWhy(setting: Arg): string | null {
   const eq = setting.text.indexOf('=');
   const key = (eq === -1 ? setting.text : setting.text.slice(0, eq)).toLowerCase();
-  const allowed = VETTED_CONFIG[key];
+  const allowed = VETTED_CONFIG.get(key);
   if (eq === -1 || allowed === undefined || !allowed.test(setting.text.slice(eq + 1)))
-    return `-c ${setting.text} is no vetted setting (the vetted ones each turn something off: ${Object.keys(VETTED_CONFIG).join(', ')})`;
+    return `-c ${setting.text} is no vetted setting (the vetted ones each turn something off: ${[...VETTED_CONFIG.keys()].join(', ')})`;
   return null;
 }
 
@@ -154,7 +156,7 @@ export function gitWhy(args: readonly Arg[]): string | null {
   const sub = args[at];
   if (sub === undefined) return 'it names no subcommand';
   if (sub.slot) return `its subcommand ${sub.text} comes from the caller, and can be an alias (which runs whatever the alias says)`;
-  const shape = SUBCOMMANDS[sub.text];
+  const shape = Object.hasOwn(SUBCOMMANDS, sub.text) ? SUBCOMMANDS[sub.text] : undefined;
   if (shape === undefined) return `${sub.text} is no subcommand vetted here (vetted: ${Object.keys(SUBCOMMANDS).join(', ')}); an unknown one can be an alias`;
   if (!settings.some((s) => s.value?.text.toLowerCase() === 'core.fsmonitor=false'))
     return 'it lacks -c core.fsmonitor=false, so a repository whose config names an fsmonitor hook runs it';

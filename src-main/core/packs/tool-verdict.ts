@@ -28,15 +28,20 @@ const WRITABLE = /^\/(?:tmp|var\/tmp|dev\/shm)\//;
 
 const RANK = { S318: 1, S317: 2, S314: 3 } as const;
 
-/** Options of the wrappers that add nothing of their own, and how many operands (timeout's duration) come before the program. */
-const PLAIN_WRAPPERS: Record<string, { flags: string[]; values: string[]; before: number }> = {
-  timeout: { flags: ['--preserve-status', '--foreground', '-v', '--verbose'], values: ['-k', '-s', '--kill-after', '--signal'], before: 1 },
-  nice: { flags: [], values: ['-n', '--adjustment'], before: 0 },
-  ionice: { flags: ['-t'], values: ['-c', '-n', '--class', '--classdata'], before: 0 },
-  stdbuf: { flags: [], values: ['-i', '-o', '-e', '--input', '--output', '--error'], before: 0 },
-  nohup: { flags: [], values: [], before: 0 },
-  time: { flags: [], values: [], before: 0 },
-};
+/**
+ * Options of the wrappers that add nothing of their own, and how many operands (timeout's duration) come before the
+ * program. A Map: a program is the pack's text.
+ */
+const PLAIN_WRAPPERS: ReadonlyMap<string, { flags: string[]; values: string[]; before: number }> = new Map(
+  Object.entries({
+    timeout: { flags: ['--preserve-status', '--foreground', '-v', '--verbose'], values: ['-k', '-s', '--kill-after', '--signal'], before: 1 },
+    nice: { flags: [], values: ['-n', '--adjustment'], before: 0 },
+    ionice: { flags: ['-t'], values: ['-c', '-n', '--class', '--classdata'], before: 0 },
+    stdbuf: { flags: [], values: ['-i', '-o', '-e', '--input', '--output', '--error'], before: 0 },
+    nohup: { flags: [], values: [], before: 0 },
+    time: { flags: [], values: [], before: 0 },
+  }),
+);
 
 /** `env`'s own words: `-i` and vetted variables; the argv it runs, null when it runs nothing, or why it is not vetted. */
 function unwrapEnv(args: readonly Arg[]): readonly Arg[] | string | null {
@@ -58,7 +63,7 @@ function unwrapEnv(args: readonly Arg[]): readonly Arg[] | string | null {
  */
 function unwrap(name: string, args: readonly Arg[]): readonly Arg[] | string | null {
   if (name === 'env') return unwrapEnv(args);
-  const own = PLAIN_WRAPPERS[name];
+  const own = PLAIN_WRAPPERS.get(name);
   if (own === undefined) return null;
   let at = 0;
   while (at < args.length) {

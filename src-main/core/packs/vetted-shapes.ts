@@ -239,26 +239,30 @@ export const SHAPES: Record<string, (args: readonly Arg[]) => string | null> = {
   },
 };
 
-/** The names each shape answers to beyond its own. */
-const ALIASES: Record<string, string> = {
-  bsdtar: 'tar',
-  gtar: 'tar',
-  gsed: 'sed',
-  gawk: 'awk',
-  mawk: 'awk',
-  nawk: 'awk',
-  slogin: 'ssh',
-  ncat: 'nc',
-  netcat: 'nc',
-  more: 'less',
-  most: 'less',
-  mv: 'cp',
-  ln: 'cp',
-};
+/** The names each shape answers to beyond its own (a Map: a program is the pack's text, and "constructor" is no alias). */
+const ALIASES: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    bsdtar: 'tar',
+    gtar: 'tar',
+    gsed: 'sed',
+    gawk: 'awk',
+    mawk: 'awk',
+    nawk: 'awk',
+    slogin: 'ssh',
+    ncat: 'nc',
+    netcat: 'nc',
+    more: 'less',
+    most: 'less',
+    mv: 'cp',
+    ln: 'cp',
+  }),
+);
 
 /** The shape judgement for a shaped program `name`. */
 export function shapeOf(name: string): ((args: readonly Arg[]) => string | null) | undefined {
-  return SHAPES[ALIASES[name] ?? (/^nc\./.test(name) ? 'nc' : name)];
+  const shaped = ALIASES.get(name) ?? (/^nc\./.test(name) ? 'nc' : name);
+  // SHAPES is a table of functions: an inherited key ("constructor") would be one too.
+  return Object.hasOwn(SHAPES, shaped) ? SHAPES[shaped] : undefined;
 }
 
 /** The argv of programs that run code, vetted one by one: version queries and a few read-only subcommands. `<v>` is any value that cannot be an option. */

@@ -122,7 +122,7 @@ function decideInOrder(input: DecideInput): Decision {
       error: policyErrors.missingBinary(skill.name, tool.name, missingBins),
     };
   }
-  const missingEnv = skill.requires.env.filter((key) => (input.env[key] ?? '') === '');
+  const missingEnv = skill.requires.env.filter((key) => !Object.hasOwn(input.env, key) || (input.env[key] ?? '') === '');
   if (missingEnv.length > 0) {
     return {
       outcome: 'refuse',

@@ -14,7 +14,7 @@ export const DEFAULT_LIMITS: ResourceLimits = { processes: 256, memoryMiB: 2048,
 export const DEFAULT_LIMIT_CEILING: ResourceLimits = { processes: 1024, memoryMiB: 8192, fileSizeMiB: 16_384, cpuSeconds: 600 };
 
 /** The widest ceiling the person may set, per limit (the frontmatter's own bounds). */
-export const LIMIT_MAX: ResourceLimits = Object.fromEntries(Object.values(LIMIT_KEYS).map(({ limit, max }) => [limit, max])) as unknown as ResourceLimits;
+export const LIMIT_MAX: ResourceLimits = Object.fromEntries([...LIMIT_KEYS.values()].map(({ limit, max }) => [limit, max])) as unknown as ResourceLimits;
 
 /** The limits a run of a skill asking `request` gets under `ceiling`: the default, or what it asks, but never above the ceiling. */
 export function effectiveLimits(request: BoxRequest['limits'], ceiling: ResourceLimits): ResourceLimits {

@@ -33,8 +33,11 @@ export const GUARDED: readonly { rel: string; kind: 'dir' | 'file' }[] = [
   ...GUARDED_FILES.map((rel) => ({ rel, kind: 'file' as const })),
 ];
 
-/** Inside a guarded folder a skill declares it writes, what stays read-only unless declared too: git's hooks and config. */
-export const INNER_GUARDS: Readonly<Record<string, readonly string[]>> = { '.git': ['.git/hooks', '.git/config'] };
+/**
+ * Inside a guarded folder a skill declares it writes, what stays read-only unless declared too: git's hooks and config.
+ * A Map: it is looked up by the author's declared path, and a path named "constructor" guards nothing.
+ */
+export const INNER_GUARDS: ReadonlyMap<string, readonly string[]> = new Map([['.git', ['.git/hooks', '.git/config']]]);
 
 /** Folders of dependencies a package manager fills: read-only to a writing tool unless declared, and never scanned (too big, all code). */
 export const DEPENDENCY_DIRS: readonly string[] = ['node_modules'];
@@ -44,13 +47,13 @@ export function isHeldPath(rel: string): boolean {
   return rel.split('/').some((segment) => segment.startsWith('.') || DEPENDENCY_DIRS.includes(segment));
 }
 
-/** The `limits:` keys, what each sets, and the widest value any run may get. */
-export const LIMIT_KEYS: Readonly<Record<string, { limit: ResourceLimitName; max: number }>> = {
-  processes: { limit: 'processes', max: 65_536 },
-  memory_mb: { limit: 'memoryMiB', max: 1_048_576 },
-  file_size_mb: { limit: 'fileSizeMiB', max: 16_777_216 },
-  cpu_seconds: { limit: 'cpuSeconds', max: 86_400 },
-};
+/** The `limits:` keys, what each sets, and the widest value any run may get (a Map: a key is the author's text). */
+export const LIMIT_KEYS: ReadonlyMap<string, { limit: ResourceLimitName; max: number }> = new Map([
+  ['processes', { limit: 'processes', max: 65_536 }],
+  ['memory_mb', { limit: 'memoryMiB', max: 1_048_576 }],
+  ['file_size_mb', { limit: 'fileSizeMiB', max: 16_777_216 }],
+  ['cpu_seconds', { limit: 'cpuSeconds', max: 86_400 }],
+]);
 
 /** Kernel and runtime trees: sockets and devices, never a file a tool needs to read. */
 const UNDECLARABLE = ['/proc', '/sys', '/dev', '/run', '/var/run'];
@@ -137,14 +140,14 @@ function readLimits(fm: Frontmatter, file: string, diags: DiagnosticList): BoxRe
   const value = fm.data.limits;
   if (value === undefined || value === null) return {};
   if (!isRecord(value)) {
-    diags.add('E432', `limits must be a mapping of ${Object.keys(LIMIT_KEYS).join(', ')}`, file, fm.lineOf(['limits']));
+    diags.add('E432', `limits must be a mapping of ${[...LIMIT_KEYS.keys()].join(', ')}`, file, fm.lineOf(['limits']));
     return {};
   }
   const limits: BoxRequest['limits'] = {};
   for (const [key, amount] of Object.entries(value)) {
-    const spec = LIMIT_KEYS[key];
+    const spec = LIMIT_KEYS.get(key);
     const line = fm.lineOf(['limits', key]);
-    if (spec === undefined) diags.add('E432', `limits has no '${key}'; it takes ${Object.keys(LIMIT_KEYS).join(', ')}`, file, line);
+    if (spec === undefined) diags.add('E432', `limits has no '${key}'; it takes ${[...LIMIT_KEYS.keys()].join(', ')}`, file, line);
     else if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 1 || amount > spec.max) {
       diags.add('E432', `limits.${key} must be a whole number from 1 to ${spec.max}, got ${JSON.stringify(amount)}`, file, line);
     } else limits[spec.limit] = amount;

@@ -28,7 +28,7 @@ function jsonExact(value: unknown): boolean {
   const proto: unknown = Object.getPrototypeOf(value);
   if (Array.isArray(value)) {
     if (proto !== Array.prototype) return false;
-    for (let i = 0; i < value.length; i++) if (!(i in value) || !jsonExact(value[i])) return false;
+    for (let i = 0; i < value.length; i++) if (!Object.hasOwn(value, i) || !jsonExact(value[i])) return false;
     return true;
   }
   if (proto !== Object.prototype && proto !== null) return false;

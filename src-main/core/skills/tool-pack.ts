@@ -27,8 +27,13 @@ const jsonc = lazyRequire<typeof Jsonc>('jsonc-parser');
 const TOOL_NAME = /^[a-z0-9_]+$/;
 const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const PARAM_TYPES: readonly string[] = ['string', 'integer', 'number', 'boolean'];
-/** gibb's own names for its modes (tool_pack.rs `parsed_modes`), as Skilltray's modes; Writer has none here. */
-const MODE_WORDS: Record<string, Mode | null> = { global: 'Global', coding: 'Dev', dev: 'Dev', meeting: 'Meeting', call: 'Meeting', writer: null, writing: null, dictation: null };
+/**
+ * gibb's own names for its modes (tool_pack.rs `parsed_modes`), as Skilltray's modes; Writer has none here.
+ * A Map: a pack's word must not find the keys every object inherits.
+ */
+const MODE_WORDS: ReadonlyMap<string, Mode | null> = new Map(
+  Object.entries({ global: 'Global', coding: 'Dev', dev: 'Dev', meeting: 'Meeting', call: 'Meeting', writer: null, writing: null, dictation: null } as const),
+);
 const KNOWN = {
   top: ['$schema', 'name', 'description', 'version', 'modes', 'examples', 'parameters', 'command', 'policy', 'output'],
   param: ['type', 'required', 'description', 'enum', 'default', 'source', 'allow_dash'],
@@ -235,7 +240,7 @@ class PackReader {
     if (words === null) return null;
     const modes: Mode[] = [];
     words.forEach((word, i) => {
-      const mode = MODE_WORDS[word.toLowerCase()];
+      const mode = MODE_WORDS.get(word.toLowerCase());
       if (mode === undefined || mode === null) {
         this.warn(node?.children?.[i], `/modes/${i}`, `'${word}' is no mode of Skilltray's (${MODES.join(', ')}); the tool is not offered in it`);
       } else if (!modes.includes(mode)) modes.push(mode);

@@ -18,7 +18,10 @@ import { readPolicySection, type PolicyCeiling } from './tool-policy.js';
 const TOOL_NAME = /^[a-z0-9_]+$/;
 const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const NO_PARAMS = /^\(?none\.?\)?\.?$/i;
-const REQUIRED_WORDS: Record<string, boolean> = { yes: true, y: true, true: true, required: true, no: false, n: false, false: false, optional: false };
+/** A Required cell's words (a Map: the cell is the author's text, and "constructor" is no answer). */
+const REQUIRED_WORDS: ReadonlyMap<string, boolean> = new Map(
+  Object.entries({ yes: true, y: true, true: true, required: true, no: false, n: false, false: false, optional: false }),
+);
 
 export interface ToolSection {
   name: string;
@@ -154,7 +157,7 @@ function readParams(section: ToolSection, file: string, diags: DiagnosticList): 
     const type = parseParamType(typeText);
     if ('error' in type) diags.add('E412', `tool ${section.name}: parameter '${name}': ${type.error}`, file, line);
     const requiredText = cellText(row[iRequired]).toLowerCase();
-    const required = REQUIRED_WORDS[requiredText];
+    const required = REQUIRED_WORDS.get(requiredText);
     if (required === undefined) {
       diags.add('E416', `tool ${section.name}: parameter '${name}': Required must be yes or no, got '${requiredText}'`, file, line);
     }

@@ -211,7 +211,7 @@ function salvageTable(source: Database.Database | null, file: DamagedFile | null
   const inserts = new Map<string, Database.Statement>();
   target.transaction(() => {
     for (const row of rows) {
-      const present = columns.filter((c) => c in row);
+      const present = columns.filter((c) => Object.hasOwn(row, c));
       // A record that breaks off before its first column holds nothing to save: the row is lost.
       if (present.length === 0) {
         whole = false;

@@ -103,6 +103,7 @@ describe('decide', () => {
     ['unset env', { skill: makeSkill({ requires: { bins: [], env: ['TOKEN'] } }) }, 'refuse:E607'],
     ['empty env', { skill: makeSkill({ requires: { bins: [], env: ['TOKEN'] } }), env: { TOKEN: '' } }, 'refuse:E607'],
     ['env set', { skill: makeSkill({ requires: { bins: [], env: ['TOKEN'] } }), env: { TOKEN: 'x' } }, 'ask'],
+    ['an env named like a key every object inherits is unset too', { skill: makeSkill({ requires: { bins: [], env: ['constructor'] } }) }, 'refuse:E607'],
     ['missing env beats a missing program', { skill: makeSkill({ requires: { bins: [], env: ['TOKEN'] } }), programPath: null }, 'refuse:E607'],
     ['program not found', { programPath: null }, 'refuse:E701'],
     ['program not found, even if allowed', { programPath: null, rules: [allowAll], skill: bundledReadOnly }, 'refuse:E701'],

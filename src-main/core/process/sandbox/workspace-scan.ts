@@ -134,7 +134,7 @@ function holdDeclaredInside(top: Handle, topRel: string, path: string, scan: Fol
 
 /** git's hooks and config inside a declared `.git`: read-only unless declared too. */
 function holdInnerGuards(handle: Handle, rel: string, writes: ReadonlySet<string>, scan: FolderScan): void {
-  for (const inner of INNER_GUARDS[rel] ?? []) {
+  for (const inner of INNER_GUARDS.get(rel) ?? []) {
     if (writes.has(inner)) continue;
     const found = openIn(handle, inner.slice(rel.length + 1));
     if (found !== null) scan.inner.push({ rel: inner, id: found.id, handle: found });

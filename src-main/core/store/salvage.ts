@@ -5,7 +5,7 @@
  * damaged page cannot make the rows after it unreachable. A row whose record breaks off keeps the
  * columns before the break (a run keeps its record when its output's pages are damaged).
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { DatabasePages } from './table-pages.js';
 
 /** The tables worth saving, in the order they are copied. */
@@ -77,17 +77,22 @@ export interface DamagedFile {
   pages: DatabasePages;
   /** Table name → root page and CREATE statement. */
   tables: Map<string, { root: number; sql: string }>;
+  /**
+   * An empty database in memory, opened with the store's own addon: a CREATE statement is read by making
+   * it there. (The default addon is Node's; under Electron the store's is another build beside it.)
+   */
+  scratch: () => Database.Database;
 }
 
 /** The tables a database image declares, read page by page from sqlite_schema (type, name, tbl_name, rootpage, sql). */
-export function damagedFile(pages: DatabasePages): DamagedFile {
+export function damagedFile(pages: DatabasePages, scratch: () => Database.Database): DamagedFile {
   const tables = new Map<string, { root: number; sql: string }>();
   for (const { values } of pages.table(1).rows) {
     const [type, name, , root, sql] = values;
     if (type === 'table' && typeof name === 'string' && typeof root === 'number' && typeof sql === 'string' && !tables.has(name))
       tables.set(name, { root, sql });
   }
-  return { pages, tables };
+  return { pages, tables, scratch };
 }
 
 /**
@@ -95,8 +100,8 @@ export function damagedFile(pages: DatabasePages): DamagedFile {
  * database): each with its default for records written before an ALTER added it, and which one, if
  * any, is the rowid under another name (an INTEGER PRIMARY KEY, stored as NULL in the record).
  */
-function declaredColumns(sql: string): { names: string[]; defaults: Map<string, unknown>; rowidAlias: string | null } | null {
-  const scratch = new Database(':memory:');
+function declaredColumns(file: DamagedFile, sql: string): { names: string[]; defaults: Map<string, unknown>; rowidAlias: string | null } | null {
+  const scratch = file.scratch();
   try {
     scratch.exec(sql);
     const name = (scratch.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").get() as { name: string }).name;
@@ -125,7 +130,7 @@ function declaredColumns(sql: string): { names: string[]; defaults: Map<string, 
  */
 function rowsFromPages(file: DamagedFile, table: string, columns: readonly string[]): { rows: Row[]; complete: boolean } {
   const entry = file.tables.get(table);
-  const declared = entry === undefined ? null : declaredColumns(entry.sql);
+  const declared = entry === undefined ? null : declaredColumns(file, entry.sql);
   if (entry === undefined || declared === null) return { rows: [], complete: false };
   const wanted = new Set(columns);
   const walked = file.pages.table(entry.root);
@@ -200,7 +205,8 @@ export function salvage(source: Database.Database | null, file: DamagedFile | nu
 /** Copies one table (see salvage) in one transaction. */
 function salvageTable(source: Database.Database | null, file: DamagedFile | null, target: Database.Database, table: SalvagedTable): TableSalvage {
   const sql = file?.tables.get(table)?.sql;
-  const sourceColumns = (source === null ? null : columnsOf(source, table)) ?? (sql === undefined ? null : (declaredColumns(sql)?.names ?? null));
+  const sourceColumns =
+    (source === null ? null : columnsOf(source, table)) ?? (file === null || sql === undefined ? null : (declaredColumns(file, sql)?.names ?? null));
   const targetColumns = new Set(columnsOf(target, table) ?? []);
   if (sourceColumns === null) return { read: 0, written: 0, complete: false };
   const columns = sourceColumns.filter((c) => targetColumns.has(c));

@@ -223,7 +223,7 @@ function salvageAside(aside: string, options: OpenStateDbOptions, fresh: StateDb
   }
   let file: DamagedFile | null = null;
   try {
-    file = damagedFile(new DatabasePages(databaseImage(aside)));
+    file = damagedFile(new DatabasePages(databaseImage(aside)), () => connect(':memory:', options));
   } catch {
     // no page of it can be read as a database's
   }

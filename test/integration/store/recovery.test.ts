@@ -1,5 +1,7 @@
 import { closeSync, existsSync, openSync, readdirSync, writeFileSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { listRules } from '../../../src-main/core/store/rules.js';
 import { findRemembered, listRemembered, remember } from '../../../src-main/core/store/approvals.js';
@@ -278,6 +280,19 @@ describe('a damaged state.db', () => {
     } finally {
       db.close();
     }
+  });
+
+  it("reads a damaged file's tables with the store's own addon, never the default one (under Electron that is Node's)", async () => {
+    const dir = homes.dir();
+    const path = join(dir, 'state.db');
+    populated(path, 5);
+    // An unsupported schema format: SQLite will not open it, so its tables are read from its pages.
+    const fd = openSync(path, 'r+');
+    writeSync(fd, Buffer.from([0, 0, 0, 9]), 0, 4, 44);
+    closeSync(fd);
+    const addon = createRequire(import.meta.url).resolve('better-sqlite3/build/Release/better_sqlite3.node');
+    const { stdout } = await execa(process.execPath, [join('test', 'fixtures', 'processes', 'recover-own-addon.mjs'), path, addon]);
+    expect(JSON.parse(stdout)).toEqual(['allow', 'deny']);
   });
 
   it('a connection whose file another process already recovered opens that file instead of recovering again', () => {

@@ -72,6 +72,17 @@ function openTold(path: string): { db: StateDb; told: Notice[] } {
   return { db, told };
 }
 
+/** A populated state.db in `dir` whose header names a schema format no SQLite writes: it will not open, so its tables are read from its pages. */
+function unsupportedFormat(dir: string): string {
+  const path = join(dir, 'state.db');
+  populated(path, 5);
+  // The schema format number, a big-endian 4-byte integer at offset 44: 1 to 4 in every file SQLite writes.
+  const fd = openSync(path, 'r+');
+  writeSync(fd, Buffer.from([0, 0, 0, 9]), 0, 4, 44);
+  closeSync(fd);
+  return path;
+}
+
 const asideFiles = (dir: string): string[] => readdirSync(dir).filter((f) => f.startsWith('state.db.corrupt-') && !/-(wal|shm)$/.test(f));
 
 describe('a damaged state.db', () => {
@@ -262,12 +273,7 @@ describe('a damaged state.db', () => {
 
   it('a header whose schema format no SQLite writes ("unsupported file format"): moved aside, and the person\'s choices read back from its pages', () => {
     const dir = homes.dir();
-    const path = join(dir, 'state.db');
-    populated(path, 5);
-    // The schema format number, a big-endian 4-byte integer at offset 44: 1 to 4 in every file SQLite writes.
-    const fd = openSync(path, 'r+');
-    writeSync(fd, Buffer.from([0, 0, 0, 9]), 0, 4, 44);
-    closeSync(fd);
+    const path = unsupportedFormat(dir);
     const { db, told } = openTold(path);
     try {
       expect(told).toHaveLength(1);
@@ -283,13 +289,7 @@ describe('a damaged state.db', () => {
   });
 
   it("reads a damaged file's tables with the store's own addon, never the default one (under Electron that is Node's)", async () => {
-    const dir = homes.dir();
-    const path = join(dir, 'state.db');
-    populated(path, 5);
-    // An unsupported schema format: SQLite will not open it, so its tables are read from its pages.
-    const fd = openSync(path, 'r+');
-    writeSync(fd, Buffer.from([0, 0, 0, 9]), 0, 4, 44);
-    closeSync(fd);
+    const path = unsupportedFormat(homes.dir());
     const addon = createRequire(import.meta.url).resolve('better-sqlite3/build/Release/better_sqlite3.node');
     const { stdout } = await execa(process.execPath, [join('test', 'fixtures', 'processes', 'recover-own-addon.mjs'), path, addon]);
     expect(JSON.parse(stdout)).toEqual(['allow', 'deny']);

@@ -31,11 +31,14 @@ export async function searchBench(dir: string, fixtures: BenchFixtures): Promise
     const core = new SkilltrayCore(config, { autoBuild: true });
     try {
       await core.startWatching();
+      // Timed once the first catalog sync is done: before, a search reads a catalog still filling (this row once timed "no results").
+      await core.library.catalogCurrent();
       const indexPath = locateIndex(core.library.getSkill('skill-7').dir, runtimeDir(config.home, 'skill-7')).path;
       const index = new Database(indexPath, { readonly: true });
       const raw = index.prepare(RAW_ONE);
       const match = '{section content} : ("configure" "retry")';
-      core.gateway.search('skill-7', 'configure retry', {}, base);
+      if (core.gateway.search('skill-7', 'configure retry', {}, base).results.length === 0) throw new Error('the app found nothing to time in skill-7');
+      if (raw.all(match).length === 0) throw new Error('the raw query found nothing to time in skill-7');
       const app = await paired(
         () => core.gateway.search('skill-7', 'configure retry', {}, base),
         () => raw.all(match),

@@ -53,6 +53,11 @@ export class GatewayCatalog {
     for (const each of name === null ? this.deps.registry.list().map((skill) => skill.name) : [name]) this.unsynced.add(each);
   }
 
+  /** Whether a background sync is under way: until it ends, the catalog may not hold every loaded skill as loaded. */
+  get syncing(): boolean {
+    return this.catalogSyncing !== undefined;
+  }
+
   /** Whether `name` changed on disk since a search last read its rows; forgotten once asked. */
   takeUnsynced(name: string): boolean {
     return this.unsynced.delete(name);

@@ -208,6 +208,9 @@ export class GatewayService {
           // Changed on disk and not reloaded yet (the registry waits for writes to settle): read as it is now, so the search sees the edit.
           skill = parseSkill(t.dir, read.root, undefined, this.deps.registry.rootChecks);
           catalog.syncOne(catalogSkill(skill));
+        } else if (this.catalogs.syncing && catalog.holding(catalogSkill(skill)) === null) {
+          // The first sync after start is still reading (the app answers meanwhile): this skill's rows go in now, not "no results".
+          catalog.syncOne(catalogSkill(skill));
         }
         return searchHits(catalog.search(query, { ...options, skill: name }), () => skill, name, suggest);
       },

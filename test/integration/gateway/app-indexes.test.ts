@@ -61,6 +61,19 @@ describe('the app keeps search indexes current by itself', () => {
     expect(core.gateway.searchAll('freshly').results.map((r) => r.skill)).toEqual(['alpha']);
   });
 
+  it('a search of one skill while the first catalog sync is still reading finds it, and the sync then holds each skill once', async () => {
+    const t = testHome();
+    for (const name of ['alpha', 'beta']) writeSkill(t.skills, name, md(name, 'Original words.'));
+    const core = new SkilltrayCore(t.config(), { autoBuild: true });
+    cores.push(core);
+    await core.startWatching();
+    // Started (or joined) here; it reads with the event loop free and writes only when done, so the search below comes first.
+    const syncing = core.library.catalogCurrent();
+    expect(core.gateway.search('alpha', 'original', {}, t.home).results.map((hit) => hit.skill)).toEqual(['alpha']);
+    await syncing;
+    expect(core.gateway.searchAll('original').results.map((hit) => hit.skill)).toEqual(['alpha', 'beta']);
+  });
+
   it('reads a skill the watcher vouches for without checking its sources, and checks again as soon as the watcher reports a change', async () => {
     const { t, core } = await app();
     const alpha = core.library.getSkill('alpha').dir;

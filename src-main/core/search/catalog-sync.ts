@@ -113,10 +113,8 @@ export class CatalogWriter {
    */
   holding(skill: CatalogSkill): number | null {
     try {
-      const now = this.store.records();
-      if (differs(now.records, new Map([[skill.name, skill]]), false)) return null;
-      this.store.known = now;
-      return now.version;
+      const now = this.store.recordsOf([skill.name]);
+      return differs(now.records, new Map([[skill.name, skill]]), false) ? null : now.version;
     } catch {
       return null;
     }
@@ -125,9 +123,9 @@ export class CatalogWriter {
   /** Adds and replaces `skills`; with `complete`, they are every skill there is and the others are removed. */
   private apply(skills: readonly CatalogSkill[], rebuilt: boolean, progress?: CatalogProgress, complete = true): CatalogSync {
     const wanted = new Map(skills.map((skill) => [skill.name, skill]));
-    const before = this.store.records();
+    const before = complete ? this.store.records() : this.store.recordsOf(wanted.keys());
     if (!differs(before.records, wanted, complete)) {
-      this.store.known = before;
+      if (complete) this.store.known = before;
       return { added: [], updated: [], removed: [], unchanged: wanted.size, rebuilt };
     }
     // Forgotten until this sync commits: a failed one leaves the records to be read again.

@@ -318,6 +318,35 @@ git log -n 10
 \`\`\`
 `;
 
+describe('a sync or check of one skill by a process that has not read the catalog (a command line)', () => {
+  it('answers for that skill as a read of every record would: held and unchanged, changed, absent', () => {
+    const home = tempDir();
+    const roots = tempDir();
+    const skills = ['pdf', 'git', 'csv'].map((name) => skill(roots, name, `# ${name}\n\nWords about ${name}.\n`));
+    const writer = open(home);
+    writer.sync(skills);
+    writer.close();
+    const git = skills[1] as CatalogSkill;
+    const fresh = open(home);
+    try {
+      expect(fresh.holding(git)).toBeTypeOf('number');
+      expect(fresh.syncOne(git)).toMatchObject({ added: [], updated: [], unchanged: 1 });
+      const edited = { ...git, hash: 'another' };
+      expect(fresh.holding(edited)).toBeNull();
+      expect(fresh.syncOne(edited)).toMatchObject({ updated: ['git'], unchanged: 0 });
+      expect(fresh.holding({ ...git, name: 'absent' })).toBeNull();
+      expect(
+        fresh
+          .skills()
+          .map((held) => held.name)
+          .sort(),
+      ).toEqual(['csv', 'git', 'pdf']);
+    } finally {
+      fresh.close();
+    }
+  });
+});
+
 describe('results people can scan', () => {
   function gitCatalog(): SkillCatalog {
     const catalog = open(tempDir());

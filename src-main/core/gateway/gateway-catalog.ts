@@ -38,6 +38,8 @@ export class GatewayCatalog {
   private catalogGeneration = -1;
   /** A sync under way in the background (the app at start): searches meanwhile read the catalog as it is. */
   private catalogSyncing: Promise<void> | undefined;
+  /** How far that sync has read: skills read of those it has to (null before it says). */
+  private filled: { done: number; total: number } | null = null;
   /** App mode: loaded skills changed on disk whose catalog rows a search of that skill must read again (the registry reloads them only after its debounce). */
   private readonly unsynced = new Set<string>();
 
@@ -56,6 +58,11 @@ export class GatewayCatalog {
   /** Whether a background sync is under way: until it ends, the catalog may not hold every loaded skill as loaded. */
   get syncing(): boolean {
     return this.catalogSyncing !== undefined;
+  }
+
+  /** While a background sync is under way, how far it has read (null before it says, and when none is). */
+  get filling(): { done: number; total: number } | null {
+    return this.catalogSyncing === undefined ? null : this.filled;
   }
 
   /** Whether `name` changed on disk since a search last read its rows; forgotten once asked. */
@@ -95,11 +102,16 @@ export class GatewayCatalog {
     this.catalogSyncing ??= (async () => {
       const catalog = this.open();
       const generation = this.deps.registry.generation;
+      const progress = (done: number, total: number): void => {
+        this.filled = { done, total };
+        this.deps.onIndexProgress?.(done, total);
+      };
       try {
-        await catalog.syncInBackground(this.skills(), this.deps.onIndexProgress);
+        await catalog.syncInBackground(this.skills(), progress);
         this.catalogGeneration = generation;
       } finally {
         this.catalogSyncing = undefined;
+        this.filled = null;
       }
     })();
     return this.catalogSyncing;

@@ -324,7 +324,7 @@ export class GatewayService {
       // While typing, a word cut short is no typo: what was meant is asked only of a finished query.
       return searchHits(result, skillOf, null, () => (asked.prefix === true ? null : catalog.suggest(query)));
     };
-    if (hidden === undefined) return answer(asked.limit);
+    if (hidden === undefined) return this.whileFilling(answer(asked.limit));
     // Hits of hidden skills are left out, so more are asked for until the answer is full or the catalog has no more.
     const wanted = asked.limit ?? DEFAULT_SEARCH_LIMIT;
     for (let ask = wanted; ; ask = Math.min(MAX_HIDDEN_FETCH, ask * 4)) {
@@ -332,9 +332,21 @@ export class GatewayService {
       const kept = found.results.filter((hit) => !hidden(hit.skill));
       if (kept.length < wanted && found.results.length === ask && ask < MAX_HIDDEN_FETCH) continue;
       const results = kept.slice(0, wanted).map((hit, i) => ({ ...hit, rank: i + 1 }));
-      if (results.length > 0 || found.results.length === 0) return { ...found, results };
-      return { ...found, results, message: noResultsMessage(query, null, null), did_you_mean: null };
+      if (results.length > 0 || found.results.length === 0) return this.whileFilling({ ...found, results });
+      return this.whileFilling({ ...found, results, message: noResultsMessage(query, null, null), did_you_mean: null });
     }
+  }
+
+  /** An empty answer given while the app's first catalog sync is still reading says so: the words may be in a skill not read yet. */
+  private whileFilling(result: SearchResult): SearchResult {
+    if (result.results.length > 0 || !this.catalogs.syncing) return result;
+    const filling = this.catalogs.filling;
+    const read = filling === null ? '' : ` (${filling.done} of ${filling.total} skills read)`;
+    return {
+      ...result,
+      message: `no results for "${result.query}" yet: the search catalog is still being filled${read}; ask again in a moment`,
+      did_you_mean: null,
+    };
   }
 
   close(): void {

@@ -38,7 +38,7 @@ export class GatewayCatalog {
   private catalogGeneration = -1;
   /** A sync under way in the background (the app at start): searches meanwhile read the catalog as it is. */
   private catalogSyncing: Promise<void> | undefined;
-  /** How far that sync has read: skills read of those it has to (null before it says). */
+  /** How far that sync has read: skills read of those it has to (null before it says, and when none is under way). */
   private filled: { done: number; total: number } | null = null;
   /** App mode: loaded skills changed on disk whose catalog rows a search of that skill must read again (the registry reloads them only after its debounce). */
   private readonly unsynced = new Set<string>();
@@ -62,7 +62,7 @@ export class GatewayCatalog {
 
   /** While a background sync is under way, how far it has read (null before it says, and when none is). */
   get filling(): { done: number; total: number } | null {
-    return this.catalogSyncing === undefined ? null : this.filled;
+    return this.filled;
   }
 
   /** Whether `name` changed on disk since a search last read its rows; forgotten once asked. */
